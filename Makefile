@@ -1,0 +1,28 @@
+# From a fresh clone with only python3: `make run` starts the server, `make test` runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test openapi replays clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/umpire serve --db umpire.db --host 127.0.0.1 --port 8000
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+openapi: $(STAMP)
+	$(BIN)/python -m service.openapi_dump > openapi/openapi.json
+
+replays: $(STAMP)
+	$(BIN)/python replays/generate.py
+
+clean:
+	rm -rf $(VENV) *.egg-info

@@ -1,0 +1,90 @@
+"""One Struct per command of `aa1942-convoy`; `type` is the tag. The API's request schemas come from these."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+SeaZone = Annotated[int, msgspec.Meta(ge=1, le=65, description="a sea zone number of the 1942.2 map")]
+Count = Annotated[int, msgspec.Meta(ge=1, le=99)]
+Territory = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="a land territory name")]
+Power = Annotated[str, msgspec.Meta(pattern="^(USSR|Germany|UK|Japan|USA)$")]
+
+
+class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+class Purchase(Command, tag="purchase"):
+    """Purchase & Repair: the IPCs the acting power spends (0 up to its treasury)."""
+
+    spend: Annotated[int, msgspec.Meta(ge=0, le=10000)]
+
+
+class MoveSubmarines(Command, tag="move_submarines"):
+    """Combat or noncombat move: submarines go up to two sea zones."""
+
+    from_sz: SeaZone
+    to_sz: SeaZone
+    count: Count
+
+
+class Raid(Command, tag="raid"):
+    """Combat step 1: one submarine raids the enemy convoy zone it is in."""
+
+    sz: SeaZone
+
+
+class Fight(Command, tag="fight"):
+    """Commit submarines to general combat (step 3); they can no longer raid this turn."""
+
+    sz: SeaZone
+    count: Count
+
+
+class LoseSubmarines(Command, tag="lose_submarines"):
+    """Record submarines of any power sunk in the acting power's combat."""
+
+    power: Power
+    sz: SeaZone
+    count: Count
+
+
+class Capture(Command, tag="capture"):
+    """Take an enemy-held territory whose original owner is on the enemy side."""
+
+    territory: Territory
+
+
+class Liberate(Command, tag="liberate"):
+    """Retake an enemy-held territory whose original owner is on the acting power's side."""
+
+    territory: Territory
+
+
+class PlaceSubmarines(Command, tag="place_submarines"):
+    """Mobilize new submarines in a sea zone."""
+
+    sz: SeaZone
+    count: Count
+
+
+class EndPhase(Command, tag="end_phase"):
+    """End the acting power's current phase (after mobilize: collect income, next power)."""
+
+
+class EndGame(Command, tag="end_game"):
+    """Referee: the game is over (A&A ends by victory cities, which this ledger does not track)."""
+
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] = "ended by the referee"
+
+
+COMMANDS = (Purchase, MoveSubmarines, Raid, Fight, LoseSubmarines, Capture, Liberate, PlaceSubmarines, EndPhase, EndGame)
+
+
+class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+    """The game ends after this round; unset: until the referee ends it."""
+    submarines: dict[Power, dict[Annotated[str, msgspec.Meta(pattern="^[0-9]{1,2}$")], Count]] = {}
+    """Starting submarines: power -> sea zone -> count (the ledger's map has no unit setup of its own)."""

@@ -1,0 +1,73 @@
+"""Convoy disruption (AA-5..AA-10, rulings AA-R1..AA-R3, AA-R5, AA-R6)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, ZONE_VALUE, State
+from domain.dice import Dice
+from domain.engine import IllegalCommand
+from events.aa1942_convoy import ConvoyRaided
+from events.core import RollResult, RollModifier
+from events.vocabulary import Event
+
+RULE = "AA:National Convoy Disruption/Conduct Combat step 1 (AA-8)"
+
+
+def raid_value(face: int) -> int:
+    """AA-8: 1d6, 1-3 -> that many IPCs, 4-6 -> 0; then +1. So 1..4."""
+    return (face if face <= 3 else 0) + 1
+
+
+def why_not_raid(state: State, sz: int) -> str | None:
+    """AA-R1 (with AA-4, AA-5): the reason a raid on sz is illegal now, or None."""
+    owner = CONVOY_ZONES.get(sz)
+    if owner is None:
+        return f"sea zone {sz} is not a convoy zone"
+    if SIDE[owner] == SIDE[state.power]:
+        return f"sea zone {sz} belongs to {owner}, not to the enemy"
+    if sz in state.inactive:
+        return f"sea zone {sz} is deactivated ({', '.join(state.inactive[sz])} held by others)"
+    if state.may_raid_with(sz) <= 0:
+        return f"{state.power} has no submarine in sea zone {sz} that has neither raided nor fought"
+    if state.combat_step != 1:
+        return "raids happen in combat step 1, and general combat has begun"
+    return None
+
+
+def legal_raids(state: State) -> list[dict]:
+    return [{"sz": sz} for sz in sorted(CONVOY_ZONES) if why_not_raid(state, sz) is None]
+
+
+def raid(state: State, sz: int, dice: Dice) -> list[Event]:
+    why = why_not_raid(state, sz)
+    if why:
+        raise IllegalCommand(f"no raid on sea zone {sz}: {why}", legal_raids(state))
+    owner = CONVOY_ZONES[sz]
+    roll = dice.roll([6], "convoy-raid", RULE)
+    rolled = raid_value(roll.faces[0])
+    cap_left = ZONE_VALUE - state.round_damage.get(sz, 0)  # AA-9, AA-R2, AA-R5
+    damage = min(rolled, cap_left)
+    removed = min(damage, state.treasury[owner])  # AA-10, AA-R3
+    result = RollResult(
+        outcome=(
+            f"{rolled} IPC rolled ({'1-3 count as rolled' if roll.faces[0] <= 3 else '4-6 count 0'}, +1); "
+            f"{damage} within the round cap of {ZONE_VALUE} ({cap_left} left); {removed} removed from {owner}"
+        ),
+        total=rolled,
+        modifiers=[RollModifier(reason="every raid does 1 more (AA-8)", value=1, side="roll")],
+    )
+    return [
+        replace(roll, result=result),
+        ConvoyRaided(
+            raider=state.power,
+            sz=sz,
+            owner=owner,
+            roll_k=roll.k,
+            rolled=rolled,
+            cap_left=cap_left,
+            damage=damage,
+            removed=removed,
+            treasury=state.treasury[owner] - removed,
+        ),
+    ]

@@ -1,0 +1,101 @@
+"""Submarines per sea zone: movement (AA-R8), placement (AA-R9), commitment to combat (AA-5), losses (AA-R10)."""
+
+from __future__ import annotations
+
+from domain.aa1942_convoy.state import TURN_ORDER, State
+from domain.engine import IllegalCommand
+from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
+from events.vocabulary import Event
+
+SUBMARINE_MOVE = 2
+
+
+def sea_distances(state: State, start: int, limit: int = SUBMARINE_MOVE) -> dict[int, int]:
+    """Breadth-first over sea-zone adjacency: zone -> distance, up to `limit`."""
+    dist = {start: 0}
+    frontier = [start]
+    for d in range(1, limit + 1):
+        nxt = []
+        for sz in frontier:
+            for other in state.map.sea_zones[str(sz)].adjacent_sea_zones:
+                if other not in dist:
+                    dist[other] = d
+                    nxt.append(other)
+        frontier = nxt
+    return dist
+
+
+def movable(state: State, sz: int) -> int:
+    """AA-R8: combat move moves unmoved subs; noncombat move only subs that neither moved, raided nor fought."""
+    return state.fresh(sz)
+
+
+def legal_moves(state: State) -> list[dict]:
+    moves = []
+    for sz in sorted(state.subs.get(state.power, {})):
+        n = movable(state, sz)
+        if n <= 0:
+            continue
+        for to, d in sorted(sea_distances(state, sz).items()):
+            if d > 0:
+                moves.extend({"from_sz": sz, "to_sz": to, "count": c} for c in range(1, n + 1))
+    return moves
+
+
+def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
+    n = movable(state, from_sz)
+    if count > n:
+        raise IllegalCommand(
+            f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move "
+            "(subs that moved, raided or fought this turn stay)",
+            legal_moves(state),
+        )
+    d = sea_distances(state, from_sz).get(to_sz)
+    if not d:
+        raise IllegalCommand(
+            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}", legal_moves(state)
+        )
+    return [SubmarinesMoved(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count, distance=d)]
+
+
+def place(state: State, sz: int, count: int) -> list[Event]:
+    """AA-R9: the ledger takes the player's word for where new submarines are mobilized."""
+    if str(sz) not in state.map.sea_zones:
+        raise IllegalCommand(f"there is no sea zone {sz} on the 1942.2 map")
+    return [SubmarinesPlaced(power=state.power, sz=sz, count=count)]
+
+
+def legal_fights(state: State) -> list[dict]:
+    return [
+        {"sz": sz, "count": c}
+        for sz in sorted(state.subs.get(state.power, {}))
+        for c in range(1, state.may_raid_with(sz) + 1)
+    ]
+
+
+def fight(state: State, sz: int, count: int) -> list[Event]:
+    """AA-5: a submarine makes a regular attack or a convoy raid, not both."""
+    if count > state.may_raid_with(sz):
+        raise IllegalCommand(
+            f"{state.power} has {state.may_raid_with(sz)} submarine(s) in sea zone {sz} that have neither "
+            "raided nor fought",
+            legal_fights(state),
+        )
+    return [SubmarinesFought(power=state.power, sz=sz, count=count)]
+
+
+def legal_losses(state: State) -> list[dict]:
+    return [
+        {"power": p, "sz": sz, "count": c}
+        for p in TURN_ORDER
+        for sz, n in sorted(state.subs.get(p, {}).items())
+        for c in range(1, n + 1)
+    ]
+
+
+def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
+    have = state.subs_in(power, sz)
+    if count > have:
+        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}", legal_losses(state))
+    return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]
+

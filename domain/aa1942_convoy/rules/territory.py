@@ -1,0 +1,94 @@
+"""Territory control: capture and liberation (AA-R7) and convoy-zone deactivation (AA-4)."""
+
+from __future__ import annotations
+
+from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, SIDE, State
+from domain.engine import IllegalCommand
+from events.aa1942_convoy import (
+    ConvoyZoneDeactivated,
+    ConvoyZoneReactivated,
+    TerritoryCaptured,
+    TerritoryLiberated,
+)
+from events.vocabulary import Event
+
+
+def lost_borders(state: State, control: dict[str, str | None], sz: int) -> list[str]:
+    """AA-4: the zone owner's original territories bordering the zone that someone else holds."""
+    owner = CONVOY_ZONES[sz]
+    return sorted(
+        t
+        for t in state.map.sea_zones[str(sz)].bordering_land
+        if state.map.land_territories[t].original_owner == owner and control.get(t) != owner
+    )
+
+
+def inactive_zones(state: State, control: dict[str, str | None]) -> dict[int, list[str]]:
+    return {sz: lost for sz in sorted(CONVOY_ZONES) if (lost := lost_borders(state, control, sz))}
+
+
+def zone_changes(state: State, control: dict[str, str | None]) -> list[Event]:
+    """AA-4: flip the marker of every convoy zone whose status the new control changes."""
+    now = inactive_zones(state, control)
+    events: list[Event] = []
+    for sz in sorted(CONVOY_ZONES):
+        if sz in now and sz not in state.inactive:
+            events.append(ConvoyZoneDeactivated(sz=sz, owner=CONVOY_ZONES[sz], lost=now[sz]))
+        elif sz in state.inactive and sz not in now:
+            events.append(ConvoyZoneReactivated(sz=sz, owner=CONVOY_ZONES[sz]))
+    return events
+
+
+def _enemy_held(state: State, territory: str) -> bool:
+    holder = state.control.get(territory)
+    return holder is not None and SIDE[holder] != SIDE[state.power]
+
+
+def legal_captures(state: State) -> list[dict]:
+    return [
+        {"territory": t}
+        for t, land in sorted(state.map.land_territories.items())
+        if _enemy_held(state, t) and land.original_owner and SIDE[land.original_owner] != SIDE[state.power]
+    ]
+
+
+def legal_liberations(state: State) -> list[dict]:
+    return [
+        {"territory": t}
+        for t, land in sorted(state.map.land_territories.items())
+        if _enemy_held(state, t) and land.original_owner and SIDE[land.original_owner] == SIDE[state.power]
+    ]
+
+
+def _check(state: State, territory: str, legal: list[dict], verb: str) -> str:
+    if {"territory": territory} not in legal:
+        land = state.map.land_territories.get(territory)
+        if land is None:
+            why = "is not a land territory of the 1942.2 map"
+        elif land.original_owner is None:
+            why = "is neutral (impassable in 1942.2)"
+        elif not _enemy_held(state, territory):
+            why = f"is held by {state.control.get(territory)}, not by the enemy"
+        else:
+            why = f"was originally {land.original_owner}'s: use {'liberate' if verb == 'capture' else 'capture'}"
+        raise IllegalCommand(f"{state.power} cannot {verb} {territory!r}: it {why}", legal)
+    return state.control[territory]
+
+
+def capture(state: State, territory: str) -> list[Event]:
+    """AA-R7: the capturer holds it; taking a capital takes that power's treasury (A&A 1942.2)."""
+    loser = _check(state, territory, legal_captures(state), "capture")
+    plundered = state.treasury[loser] if CAPITALS[loser] == territory else 0
+    control = state.control | {territory: state.power}
+    ev = TerritoryCaptured(territory=territory, by=state.power, from_power=loser, plundered=plundered)
+    return [ev, *zone_changes(state, control)]
+
+
+def liberate(state: State, territory: str) -> list[Event]:
+    """AA-R7: it returns to its original owner if that power holds its capital; else the liberator holds it."""
+    loser = _check(state, territory, legal_liberations(state), "liberate")
+    original = state.map.land_territories[territory].original_owner
+    to = original if (original == state.power or territory == CAPITALS[original] or state.holds_capital(original)) else state.power
+    control = state.control | {territory: to}
+    ev = TerritoryLiberated(territory=territory, by=state.power, from_power=loser, to_power=to)
+    return [ev, *zone_changes(state, control)]

@@ -1,0 +1,112 @@
+"""The `umpire1` dice scheme (spec/DICE.md), the only source of randomness in a game.
+
+Integers only: a face is drawn from 32-bit lanes of HMAC-SHA256 blocks by rejection sampling,
+so every roll can be recomputed alone from (game_seed, k, sides).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+
+from events.core import DiceRolled
+
+SCHEME = "umpire1"
+EMPTY_CLIENT_SEED = hashlib.sha256(b"").hexdigest()
+_TWO_32 = 1 << 32
+
+
+def server_commit(server_seed: bytes) -> str:
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def client_seed_from_passphrase(passphrase: str) -> str:
+    return hashlib.sha256(passphrase.encode("utf-8")).hexdigest()
+
+
+def game_seed(server_seed: bytes, game_id: str, client_seeds: Sequence[str], beacon: str | None = None) -> bytes:
+    msg = "umpire1:seed:" + game_id + "".join(":" + cs for cs in client_seeds)
+    if beacon is not None:
+        msg += ":" + beacon
+    return hmac.digest(server_seed, msg.encode("ascii"), "sha256")
+
+
+def block(seed: bytes, k: int, j: int) -> bytes:
+    return hmac.digest(seed, f"umpire1:roll:{k}:{j}".encode("ascii"), "sha256")
+
+
+def faces_for(seed: bytes, k: int, sides: Sequence[int]) -> list[int]:
+    """The faces of roll k: each die takes the next 32-bit lane, rejecting lanes above the fair limit."""
+    faces: list[int] = []
+    j = 0
+    lanes: list[int] = []
+    pos = 0
+    for s in sides:
+        if not 1 <= s <= _TWO_32:
+            raise ValueError(f"a die has 1..2^32 sides, not {s}")
+        limit = _TWO_32 - (_TWO_32 % s)
+        while True:
+            if pos == len(lanes):
+                b = block(seed, k, j)
+                j += 1
+                lanes = [int.from_bytes(b[i : i + 4], "big") for i in range(0, 32, 4)]
+                pos = 0
+            x = lanes[pos]
+            pos += 1
+            if x < limit:
+                faces.append(x % s + 1)
+                break
+    return faces
+
+
+def shuffle_sides(n: int) -> list[int]:
+    """The dice of a shuffle of n items: [n, n-1, ..., 2]."""
+    return list(range(n, 1, -1))
+
+
+def apply_shuffle(items: Sequence, faces: Sequence[int]) -> list:
+    """Fisher-Yates from the top; faces[0] is the n-sided die, faces[-1] the 2-sided one."""
+    a = list(items)
+    n = len(a)
+    if len(faces) != max(n - 1, 0):
+        raise ValueError(f"a shuffle of {n} items takes {max(n - 1, 0)} dice, got {len(faces)}")
+    for idx, i in enumerate(range(n - 1, 0, -1)):
+        j = faces[idx] - 1
+        a[i], a[j] = a[j], a[i]
+    return a
+
+
+class Dice:
+    """Hands out rolls k = next_roll, next_roll+1, ... from a game seed."""
+
+    def __init__(self, seed: bytes, next_roll: int):
+        self._seed = seed
+        self.next_roll = next_roll
+
+    def roll(self, sides: Sequence[int], purpose: str, rule: str) -> DiceRolled:
+        k = self.next_roll
+        self.next_roll += 1
+        return DiceRolled(k=k, sides=list(sides), faces=faces_for(self._seed, k, sides), purpose=purpose, rule=rule)
+
+
+class ChosenDice(Dice):
+    """Dice whose faces the caller chooses, roll by roll, so a test makes a rule's branch certain."""
+
+    def __init__(self, *faces: Sequence[int] | int, next_roll: int = 0):
+        super().__init__(b"", next_roll)
+        self._queue = [list(f) if isinstance(f, (list, tuple)) else [f] for f in faces]
+
+    def roll(self, sides: Sequence[int], purpose: str, rule: str) -> DiceRolled:
+        if not self._queue:
+            raise AssertionError(f"no chosen faces left for roll {purpose!r} ({rule})")
+        faces = self._queue.pop(0)
+        if len(faces) != len(sides) or any(not 1 <= f <= s for f, s in zip(faces, sides)):
+            raise AssertionError(f"chosen faces {faces} do not fit dice {list(sides)} for {purpose!r}")
+        k = self.next_roll
+        self.next_roll += 1
+        return DiceRolled(k=k, sides=list(sides), faces=faces, purpose=purpose, rule=rule)
+
+    @property
+    def unused(self) -> int:
+        return len(self._queue)

@@ -1,0 +1,309 @@
+"""The game core every ruleset runs on: creation, client seeds, the seed lock, rolls, reveal and end.
+
+A ruleset is a Decider (DESIGN.md): `initial_state`, `decide`, `evolve`, `legal_commands`, `views`.
+This module wraps it with what is the same for every game, so the service and the replay run exactly
+the same code. Pure: no I/O, no clock; the server seed comes in as an argument.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, game_seed, server_commit
+from events.core import (
+    ClientSeedContributed,
+    DiceConfig,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    RulesetRef,
+    SeedLocked,
+    ServerSeedRevealed,
+)
+from events.vocabulary import Event
+
+GAME_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
+MODES = ("fair", "public-seed")
+REFEREE = "referee"
+
+
+class Rejected(Exception):
+    """A command or request the game refuses; nothing is appended. `code` is the stable machine code."""
+
+    status = 409
+
+    def __init__(self, code: str, detail: str, **extra: Any):
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+class IllegalCommand(Rejected):
+    """The rules forbid this command now; `legal` says what they allow."""
+
+    def __init__(self, detail: str, legal: list[dict[str, Any]] | None = None):
+        super().__init__("illegal-command", detail)
+        self.legal = legal or []
+
+
+class InvalidInput(Rejected):
+    status = 422
+
+
+class Forbidden(Rejected):
+    status = 403
+
+
+class CommandSpec(msgspec.Struct):
+    """One entry of `awaiting`: a legal command type now, who may send it and its argument choices."""
+
+    type: str
+    seats: list[str]
+    choices: list[dict[str, Any]] | None
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    version: str
+    title: str
+    options_type: type[msgspec.Struct]
+    command_types: tuple[type[msgspec.Struct], ...]
+    default_seats: Callable[[Any], list[str]]
+    check_setup: Callable[[Any, list[str], Any], None]  # (options, seats, data) -> raises InvalidInput
+    parse_data: Callable[[bytes], Any]
+    data_file: str  # relative to the ruleset package, read by the service
+    initial_state: Callable[[GameCreated, Any, Any], Any]  # (genesis, options, data) -> state
+    decide: Callable[[Any, Any, str, Dice], list[Event]]  # (state, command, seat, dice)
+    evolve: Callable[[Any, Event], Any]
+    legal_commands: Callable[[Any], list[CommandSpec]]
+    views: dict[str, Callable[[Any], dict[str, Any]]]
+    event_types: tuple[type[Event], ...] = ()
+
+    @property
+    def command_names(self) -> list[str]:
+        return [c.__struct_config__.tag for c in self.command_types]
+
+
+def command_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`."""
+    schema = msgspec.json.schema(cls)
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        schema = schema["$defs"][name] | ({"$defs": schema["$defs"]} if len(schema["$defs"]) > 1 else {})
+    props = {k: v for k, v in schema.get("properties", {}).items() if k != "type"}
+    out = {"type": "object", "properties": props, "additionalProperties": False}
+    req = [r for r in schema.get("required", []) if r != "type"]
+    if req:
+        out["required"] = req
+    return out
+
+
+@dataclass
+class Game:
+    """What the engine knows of a game: the core fields and the ruleset's own state."""
+
+    game_id: str
+    ruleset: Ruleset
+    created: GameCreated
+    options: Any
+    data: Any
+    rules: Any
+    version: int = 0
+    next_roll: int = 0
+    client_seeds: dict[str, str] = field(default_factory=dict)
+    lock: SeedLocked | None = None
+    revealed_seed: str | None = None
+    ended: str | None = None
+
+    @property
+    def seats(self) -> list[str]:
+        return self.created.seats
+
+    @property
+    def over(self) -> bool:
+        return self.ended is not None
+
+    def clone(self) -> Game:
+        return copy.deepcopy(self)
+
+
+# ---- creation -----------------------------------------------------------------------------------
+
+
+def decode_options(ruleset: Ruleset, options: dict[str, Any] | None) -> Any:
+    try:
+        return msgspec.convert(options or {}, ruleset.options_type)
+    except msgspec.ValidationError as e:
+        raise InvalidInput("invalid-options", f"options for {ruleset.id}: {e}. See GET /rulesets/{ruleset.id}.")
+
+
+def creation_events(
+    ruleset: Ruleset,
+    data: Any,
+    data_sha256: str,
+    game_id: str,
+    options: dict[str, Any] | None,
+    seats: list[str] | None,
+    mode: str,
+    server_seed: bytes,
+    client_seeds: dict[str, str] | None = None,
+    beacon: str | None = None,
+) -> list[Event]:
+    """The events that open a game: GameCreated, then one ClientSeedContributed per seed given."""
+    if not GAME_ID_RE.match(game_id):
+        raise InvalidInput("invalid-game-id", "a game id matches [A-Za-z0-9._-]{1,64}")
+    if mode not in MODES:
+        raise InvalidInput("invalid-dice", f"dice mode is one of {list(MODES)}")
+    if beacon is not None and not re.fullmatch(r"[\x21-\x7e]{1,256}", beacon):
+        raise InvalidInput("invalid-dice", "a beacon is 1-256 printable ASCII characters without spaces")
+    opts = decode_options(ruleset, options)
+    seat_list = list(seats) if seats else ruleset.default_seats(opts)
+    if len(set(seat_list)) != len(seat_list) or REFEREE in seat_list:
+        raise InvalidInput("invalid-seats", f"seat names must be distinct and not {REFEREE!r}")
+    ruleset.check_setup(opts, seat_list, data)
+    created = GameCreated(
+        ruleset=RulesetRef(id=ruleset.id, version=ruleset.version, data_sha256=data_sha256),
+        options=msgspec.to_builtins(opts),
+        seats=seat_list,
+        dice=DiceConfig(scheme=SCHEME, mode=mode, server_commit=server_commit(server_seed), beacon=beacon),
+    )
+    events: list[Event] = [created]
+    for seat, seed in (client_seeds or {}).items():
+        _check_client_seed(seat_list, seat, seed)
+        events.append(ClientSeedContributed(seat=seat, client_seed=seed))
+    return events
+
+
+def _check_client_seed(seats: list[str], seat: str, seed: str) -> None:
+    if seat not in seats:
+        raise InvalidInput("unknown-seat", f"{seat!r} is not a seat of this game; seats: {seats}")
+    if not isinstance(seed, str) or not HEX64_RE.match(seed):
+        raise InvalidInput(
+            "invalid-client-seed", "a client seed is 64 lowercase hex characters (e.g. SHA-256 of a passphrase)"
+        )
+
+
+# ---- folding ------------------------------------------------------------------------------------
+
+
+def start(ruleset: Ruleset, data: Any, game_id: str, created: GameCreated) -> Game:
+    opts = msgspec.convert(created.options, ruleset.options_type)
+    return Game(
+        game_id=game_id,
+        ruleset=ruleset,
+        created=created,
+        options=opts,
+        data=data,
+        rules=ruleset.initial_state(created, opts, data),
+        version=1,
+    )
+
+
+def evolve(game: Game, event: Event) -> Game:
+    """Apply one event after the genesis. Mutates and returns `game` (callers clone first if needed)."""
+    game.version += 1
+    if isinstance(event, DiceRolled):
+        game.next_roll = event.k + 1
+    elif isinstance(event, ClientSeedContributed):
+        game.client_seeds[event.seat] = event.client_seed
+    elif isinstance(event, SeedLocked):
+        game.lock = event
+    elif isinstance(event, ServerSeedRevealed):
+        game.revealed_seed = event.server_seed
+    elif isinstance(event, GameEnded):
+        game.ended = event.reason
+    game.rules = game.ruleset.evolve(game.rules, event)
+    return game
+
+
+# ---- deciding -----------------------------------------------------------------------------------
+
+
+def decide_seed(game: Game, seat: str, client_seed: str) -> list[Event]:
+    if game.lock is not None:
+        raise Rejected("seed-locked", "the seed is locked: the game has begun; client seeds are fixed")
+    _check_client_seed(game.seats, seat, client_seed)
+    if seat in game.client_seeds:
+        raise Rejected("seed-already-contributed", f"seat {seat!r} has contributed its client seed already")
+    return [ClientSeedContributed(seat=seat, client_seed=client_seed)]
+
+
+def decide_reveal(game: Game, server_seed: bytes) -> list[Event]:
+    if game.revealed_seed is not None:
+        raise Rejected("game-revealed", "the server seed is revealed already; the game is closed")
+    events: list[Event] = []
+    if game.lock is None:
+        events.append(_lock(game))
+    if game.ended is None:
+        events.append(GameEnded(reason="revealed"))
+    events.append(ServerSeedRevealed(server_seed=server_seed.hex()))
+    return events
+
+
+def _lock(game: Game) -> SeedLocked:
+    seeds = [game.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in game.seats]
+    server_only = [s for s in game.seats if s not in game.client_seeds]
+    return SeedLocked(client_seeds=seeds, server_only=server_only, beacon=game.created.dice.beacon)
+
+
+def parse_command(ruleset: Ruleset, payload: dict[str, Any]) -> Any:
+    types = ruleset.command_types
+    union = types[0] if len(types) == 1 else _union(types)
+    try:
+        return msgspec.convert(payload, union)
+    except msgspec.ValidationError as e:
+        raise InvalidInput(
+            "invalid-command",
+            f"{e}. A command is {{'type': one of {ruleset.command_names}, ...its arguments}}; "
+            f"GET /games/{{id}} lists what is legal now with each argument's schema.",
+        )
+
+
+_UNIONS: dict[tuple, Any] = {}
+
+
+def _union(types: tuple[type, ...]) -> Any:
+    if types not in _UNIONS:
+        from typing import Union
+
+        _UNIONS[types] = Union[types]  # noqa: UP007 - a runtime union of Struct classes
+    return _UNIONS[types]
+
+
+def awaiting(game: Game) -> list[CommandSpec]:
+    if game.over:
+        return []
+    return game.ruleset.legal_commands(game.rules)
+
+
+def decide_command(game: Game, seat: str, command: Any, server_seed: bytes) -> list[Event]:
+    """Judge a ruleset command from `seat`: who may send it, then the rules. Locks the seed first."""
+    if game.revealed_seed is not None:
+        raise Rejected("game-revealed", "the server seed is revealed; the game is closed to commands")
+    if game.over:
+        raise Rejected("game-over", "the game is over; nothing more can be sent")
+    name = command.__struct_config__.tag
+    legal = awaiting(game)
+    spec = next((s for s in legal if s.type == name), None)
+    if spec is None:
+        raise IllegalCommand(f"{name!r} is not legal now", [msgspec.to_builtins(s) for s in legal])
+    if seat not in spec.seats:
+        raise Forbidden("not-your-turn", f"{name!r} may be sent now by {spec.seats}, not by {seat!r}")
+    events: list[Event] = []
+    lock = game.lock
+    if lock is None:
+        lock = _lock(game)
+        events.append(lock)
+    dice = Dice(game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon), game.next_roll)
+    events.extend(game.ruleset.decide(game.rules, command, seat, dice))
+    return events

@@ -1,0 +1,52 @@
+"""Canonical encoding of an event body and the hash chain (spec/EVENTS.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+GENESIS_HASH = bytes(32)
+
+
+def canonical(body: Mapping[str, Any]) -> bytes:
+    """UTF-8 JSON, keys sorted at every level, no whitespace, non-ASCII as itself. Floats are refused."""
+    _refuse_floats(body)
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _refuse_floats(value: Any) -> None:
+    if isinstance(value, float):
+        raise TypeError("events hold no floats (spec/EVENTS.md)")
+    if isinstance(value, dict):
+        for v in value.values():
+            _refuse_floats(v)
+    elif isinstance(value, list):
+        for v in value:
+            _refuse_floats(v)
+
+
+def chain_hash(previous: bytes, body: Mapping[str, Any]) -> bytes:
+    return hashlib.sha256(previous + canonical(body)).digest()
+
+
+def first_broken_link(events: Iterable[tuple[Any, Any]]) -> tuple[int | None, str]:
+    """Walk (body, hash) pairs from the genesis.
+
+    Returns (the seq of the first event that does not verify, or None; the head recomputed up to it).
+    The seq named is the event's place in the chain: an edited, dropped, duplicated or reordered event
+    all break the link at the first place whose body or hash is not what the chain demands.
+    """
+    prev = GENESIS_HASH
+    for expected_seq, (body, stored) in enumerate(events, start=1):
+        if not isinstance(body, Mapping) or body.get("seq") != expected_seq:
+            return expected_seq, prev.hex()
+        try:
+            h = chain_hash(prev, body)
+        except (TypeError, ValueError):
+            return expected_seq, prev.hex()
+        if h.hex() != stored:
+            return expected_seq, prev.hex()
+        prev = h
+    return None, prev.hex()

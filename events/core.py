@@ -1,0 +1,80 @@
+"""Events every game has, whatever its ruleset: creation, seeds, rolls, reveal, end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.vocabulary import Event, register
+
+
+class RulesetRef(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    version: str
+    data_sha256: str
+
+
+class DiceConfig(msgspec.Struct, forbid_unknown_fields=True):
+    scheme: str
+    mode: str
+    server_commit: str
+    beacon: str | None = None
+
+
+class GameCreated(Event):
+    ruleset: RulesetRef
+    options: dict[str, Any]
+    seats: list[str]
+    dice: DiceConfig
+
+
+class ClientSeedContributed(Event):
+    seat: str
+    client_seed: str
+
+
+class SeedLocked(Event):
+    """The seed inputs are fixed from here on; rolls may follow."""
+
+    client_seeds: list[str]  # in seat order
+    server_only: list[str]  # seats that contributed none (they got SHA-256 of "")
+    beacon: str | None = None
+
+
+class RollModifier(msgspec.Struct, forbid_unknown_fields=True):
+    reason: str
+    value: int
+    side: str
+
+
+class RollResult(msgspec.Struct, forbid_unknown_fields=True):
+    """What a roll decided and why: for a check, active vs passive with each modifier and the target."""
+
+    outcome: str
+    target: int | None = None
+    active: int | None = None
+    passive: int | None = None
+    modifiers: list[RollModifier] = []
+    total: int | None = None
+
+
+class DiceRolled(Event):
+    k: int
+    sides: list[int]
+    faces: list[int]
+    purpose: str
+    rule: str
+    result: RollResult | None = None
+    rerolls: int | None = None  # the k this roll supersedes, where a rule grants a re-roll
+
+
+class ServerSeedRevealed(Event):
+    server_seed: str
+
+
+class GameEnded(Event):
+    reason: str
+
+
+register(GameCreated, ClientSeedContributed, SeedLocked, DiceRolled, ServerSeedRevealed, GameEnded)

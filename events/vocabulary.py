@@ -1,0 +1,54 @@
+"""The closed, versioned vocabulary of event types.
+
+Every event type is a msgspec Struct whose class name is the body's `type` and whose `v` is the body's
+schema version. A change to a stored event's shape bumps `v` and registers an upcaster from the old
+shape, so old bundles still load and replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import msgspec
+
+
+class Event(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    v: ClassVar[int] = 1
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__
+
+
+EVENT_TYPES: dict[str, type[Event]] = {}
+# (type, v) -> function turning data of version v into data of version v+1
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def register(*classes: type[Event]) -> None:
+    for cls in classes:
+        name = cls.type_name()
+        if EVENT_TYPES.get(name, cls) is not cls:
+            raise ValueError(f"event type {name} registered twice")
+        EVENT_TYPES[name] = cls
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    return msgspec.to_builtins(event)
+
+
+def decode_event(type_name: str, v: int, data: dict[str, Any]) -> Event:
+    """Decode a stored body's data into its Struct, upcasting older versions first."""
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise ValueError(f"unknown event type {type_name!r}")
+    while v < cls.v:
+        up = UPCASTERS.get((type_name, v))
+        if up is None:
+            raise ValueError(f"no upcaster for {type_name} v{v}")
+        data = up(data)
+        v += 1
+    if v != cls.v:
+        raise ValueError(f"{type_name} v{v} is newer than this engine knows (v{cls.v})")
+    return msgspec.convert(data, cls)

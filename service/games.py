@@ -1,0 +1,495 @@
+"""Command handling: load -> decide -> append, with idempotency, optimistic concurrency and a state cache.
+
+Every input to a game is a recorded command (creation, a seat's client seed, a ruleset command, the
+reveal), so a bundle replays by feeding the commands in order to a fresh engine (service/replay.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from domain import engine
+from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
+from domain.engine import REFEREE, Game, Rejected
+from events.canonical import GENESIS_HASH, canonical, chain_hash
+from events.core import DiceRolled, GameCreated
+from events.store import CommandRow, GameRow, Store, StoreConflict
+from events.vocabulary import Event, decode_event, event_data
+from service import ENGINE_VERSION
+from service.rulesets import RULESETS, Loaded
+
+COMMAND_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+CREATOR = "creator"
+MAX_PAGE = 1000
+
+
+class NotFound(Rejected):
+    status = 404
+
+
+class Unauthorized(Rejected):
+    status = 401
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def body_of(game_id: str, seq: int, event: Event, command_id: str | None) -> dict[str, Any]:
+    return {
+        "game": game_id,
+        "seq": seq,
+        "type": event.type_name(),
+        "v": event.v,
+        "command": command_id,
+        "data": event_data(event),
+    }
+
+
+def event_from_body(body: dict[str, Any]) -> Event:
+    return decode_event(body["type"], body["v"], body["data"])
+
+
+def fold(loaded: Loaded, bodies: list[dict[str, Any]]) -> Game:
+    """A game from its event bodies, the genesis first."""
+    first = event_from_body(bodies[0])
+    if not isinstance(first, GameCreated):
+        raise ValueError("a game's first event is GameCreated")
+    game = engine.start(loaded.ruleset, loaded.data, bodies[0]["game"], first)
+    for body in bodies[1:]:
+        engine.evolve(game, event_from_body(body))
+    return game
+
+
+def loaded_for(ruleset_id: str, version: str | None = None, data_sha256: str | None = None) -> Loaded:
+    loaded = RULESETS.get(ruleset_id)
+    if loaded is None:
+        raise NotFound("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(RULESETS)}")
+    if data_sha256 is not None and data_sha256 != loaded.data_sha256:
+        raise Rejected(
+            "data-mismatch",
+            f"this game was made with data {data_sha256[:12]}…, this server has {loaded.data_sha256[:12]}… "
+            f"for {ruleset_id}; replay it on an engine with that data set",
+        )
+    return loaded
+
+
+@dataclass
+class Cached:
+    game: Game
+    head: bytes
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class GameService:
+    def __init__(self, store: Store, clock: Callable[[], str] = now_iso):
+        self.store = store
+        self.clock = clock
+        self._cache: dict[str, Cached] = {}
+        self._cache_lock = threading.Lock()
+
+    # ---- loading ----
+
+    def _row(self, game_id: str) -> GameRow:
+        row = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+        if row is None:
+            raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
+        return row
+
+    def _cached(self, game_id: str) -> Cached:
+        c = self._cache.get(game_id)
+        if c is not None:
+            return c
+        with self._cache_lock:
+            c = self._cache.get(game_id)
+            if c is None:
+                c = self._load(game_id)
+                self._cache[game_id] = c
+            return c
+
+    def _load(self, game_id: str) -> Cached:
+        row = self._row(game_id)
+        loaded = loaded_for(row.ruleset, row.ruleset_version, row.data_sha256)
+        rows = self.store.events(game_id)
+        bodies = [msgspec.json.decode(r.body) for r in rows]
+        return Cached(fold(loaded, bodies), bytes.fromhex(rows[-1].hash))
+
+    def _reload(self, game_id: str, cached: Cached) -> None:
+        fresh = self._load(game_id)
+        cached.game, cached.head = fresh.game, fresh.head
+
+    # ---- auth ----
+
+    def seat_for(self, game_id: str, token: str | None) -> str:
+        if not token:
+            raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games)")
+        h = token_hash(token)
+        for seat, stored in self._row(game_id).tokens.items():
+            if hmac.compare_digest(stored, h):
+                return seat
+        raise Unauthorized("invalid-token", "this token belongs to no seat of this game")
+
+    # ---- writes ----
+
+    def create(
+        self,
+        ruleset_id: str,
+        options: dict[str, Any] | None,
+        seats: list[str] | None,
+        mode: str,
+        server_seed_hex: str | None,
+        client_seeds: dict[str, str] | None,
+        beacon: str | None,
+    ) -> dict[str, Any]:
+        loaded = loaded_for(ruleset_id)
+        if mode == "public-seed":
+            if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
+                raise engine.InvalidInput(
+                    "invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters"
+                )
+            server_seed = bytes.fromhex(server_seed_hex)
+        elif server_seed_hex is not None:
+            raise engine.InvalidInput(
+                "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
+            )
+        else:
+            server_seed = secrets.token_bytes(32)
+        game_id = "g-" + secrets.token_hex(8)
+        payload = {
+            "type": "create_game",
+            "ruleset": ruleset_id,
+            "options": options or {},
+            "seats": seats,
+            "dice": {"mode": mode, "client_seeds": client_seeds or {}, "beacon": beacon},
+        }
+        evs = creation_events_for(loaded, game_id, payload, server_seed)
+        created: GameCreated = evs[0]  # type: ignore[assignment]
+        tokens = {seat: secrets.token_urlsafe(24) for seat in created.seats}
+        referee_token = secrets.token_urlsafe(24)
+        stamp = self.clock()
+        row = GameRow(
+            id=game_id,
+            ruleset=ruleset_id,
+            ruleset_version=loaded.ruleset.version,
+            data_sha256=loaded.data_sha256,
+            mode=mode,
+            server_seed=server_seed.hex(),
+            server_commit=created.dice.server_commit,
+            tokens={**{s: token_hash(t) for s, t in tokens.items()}, REFEREE: token_hash(referee_token)},
+            created_at=stamp,
+        )
+        command_id = "create"
+        rows, bodies, head = self._rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
+        cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
+        self.store.create_game(row, rows, cmd)
+        return {
+            "game_id": game_id,
+            "ruleset": ruleset_id,
+            "version": len(rows),
+            "head": head.hex(),
+            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": beacon},
+            "seats": [{"seat": s, "token": t} for s, t in tokens.items()],
+            "referee_token": referee_token,
+            "events": [self._event_out(b, h) for b, h in bodies],
+        }
+
+    def _rows(self, game_id, version, head, evs, command_id, actor, stamp):
+        rows, bodies = [], []
+        for i, e in enumerate(evs, start=version + 1):
+            body = body_of(game_id, i, e, command_id)
+            head = chain_hash(head, body)
+            rows.append((game_id, i, body["type"], body["v"], canonical(body).decode(), head.hex(), command_id, actor, stamp))
+            bodies.append((body, head.hex()))
+        return rows, bodies, head
+
+    @staticmethod
+    def _event_out(body: dict[str, Any], h: str) -> dict[str, Any]:
+        return {"seq": body["seq"], "type": body["type"], "v": body["v"], "data": body["data"], "hash": h}
+
+    def _submit(
+        self,
+        game_id: str,
+        seat: str,
+        payload: dict[str, Any],
+        command_id: str | None,
+        expected_version: int | None,
+        decide: Callable[[Game], list[Event]],
+    ) -> dict[str, Any]:
+        """The one write path: idempotency, expected version, decide, append in one transaction, then evolve."""
+        if command_id is not None and not (isinstance(command_id, str) and COMMAND_ID_RE.match(command_id)):
+            raise engine.InvalidInput("invalid-command-id", "command_id matches [A-Za-z0-9._:-]{1,64}")
+        if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
+            raise engine.InvalidInput("invalid-expected-version", "expected_version is an integer (the game's version)")
+        cached = self._cached(game_id)
+        payload_text = canonical(payload).decode()
+        with cached.lock:
+            if command_id is not None:
+                prior = self.store.command(game_id, command_id)
+                if prior is not None:
+                    if prior.payload != payload_text or prior.seat != seat:
+                        raise Rejected(
+                            "command-id-reused",
+                            f"command_id {command_id!r} was used for another command; use a new id for a new command",
+                        )
+                    return self._result(game_id, prior, replayed=True)
+            game = cached.game
+            if expected_version is not None and expected_version != game.version:
+                raise Rejected(
+                    "version-conflict",
+                    f"expected version {expected_version}, the game is at {game.version}; "
+                    "read GET /games/{id} and decide again",
+                    version=game.version,
+                )
+            evs = decide(game)
+            command_id = command_id or "c-" + secrets.token_hex(8)
+            stamp = self.clock()
+            rows, bodies, head = self._rows(game_id, game.version, cached.head, evs, command_id, seat, stamp)
+            cmd = CommandRow(game_id, command_id, seat, payload_text, game.version + 1, game.version + len(rows), stamp)
+            try:
+                self.store.append(rows, cmd)
+            except StoreConflict:
+                # another process wrote first: our cache is stale; nothing of ours was written
+                self._reload(game_id, cached)
+                raise Rejected("version-conflict", "the game moved on; read GET /games/{id} and decide again")
+            try:
+                for e in evs:
+                    engine.evolve(game, e)
+                cached.head = head
+            except Exception:
+                self._reload(game_id, cached)  # the store is the truth
+                raise
+            return {
+                "game_id": game_id,
+                "command_id": command_id,
+                "version": game.version,
+                "head": head.hex(),
+                "replayed": False,
+                "events": [self._event_out(b, h) for b, h in bodies],
+            }
+
+    def _result(self, game_id: str, cmd: CommandRow, replayed: bool) -> dict[str, Any]:
+        rows = self.store.events(game_id, after=cmd.first_seq - 1, upto=cmd.last_seq)
+        return {
+            "game_id": game_id,
+            "command_id": cmd.command_id,
+            "version": cmd.last_seq,
+            "head": rows[-1].hash,
+            "replayed": replayed,
+            "events": [self._event_out(msgspec.json.decode(r.body), r.hash) for r in rows],
+        }
+
+    def command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        if not isinstance(body, dict):
+            raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")
+        payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
+        cached = self._cached(game_id)
+        command = engine.parse_command(cached.game.ruleset, payload)
+        server_seed = bytes.fromhex(self._row(game_id).server_seed)
+        return self._submit(
+            game_id,
+            seat,
+            payload,
+            body.get("command_id"),
+            body.get("expected_version"),
+            lambda game: engine.decide_command(game, seat, command, server_seed),
+        )
+
+    def contribute_seed(self, game_id: str, token: str | None, client_seed: str | None, passphrase: str | None, command_id: str | None = None) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        if seat == REFEREE:
+            raise engine.Forbidden("not-a-seat", "client seeds come from the seats; use a seat's token")
+        if (client_seed is None) == (passphrase is None):
+            raise engine.InvalidInput("invalid-client-seed", "send exactly one of client_seed (64 hex) or passphrase")
+        seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase)
+        payload = {"type": "contribute_seed", "client_seed": seed}
+        return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
+
+    def reveal(self, game_id: str, token: str | None) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        if seat != REFEREE:
+            raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
+        server_seed = bytes.fromhex(self._row(game_id).server_seed)
+        payload = {"type": "reveal"}
+        return self._submit(game_id, seat, payload, None, None, lambda g: engine.decide_reveal(g, server_seed))
+
+    # ---- reads ----
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        row = self._row(game_id)
+        c = self._cached(game_id)
+        with c.lock:
+            g, head = c.game, c.head.hex()
+            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g)]
+            status = "revealed" if g.revealed_seed else "over" if g.over else "open"
+            return {
+                "game_id": game_id,
+                "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
+                "version": g.version,
+                "head": head,
+                "status": status,
+                "seats": g.seats,
+                "options": g.created.options,
+                "dice": {
+                    "scheme": g.created.dice.scheme,
+                    "mode": g.created.dice.mode,
+                    "server_commit": row.server_commit,
+                    "server_seed": g.revealed_seed,
+                    "seed_locked": g.lock is not None,
+                    "client_seeds": {s: g.client_seeds.get(s) for s in g.seats},
+                    "beacon": g.created.dice.beacon,
+                    "next_roll": g.next_roll,
+                    "fairness": "public-seed: the creator chose the server seed; no fairness claim"
+                    if g.created.dice.mode == "public-seed"
+                    else "fair: the server committed to its seed before any client seed",
+                },
+                "awaiting": awaiting,
+                "ended": g.ended,
+            }
+
+    def events(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
+        self._row(game_id)
+        rows = self.store.events(game_id, after=after, limit=limit)
+        c = self._cached(game_id)
+        return {
+            "game_id": game_id,
+            "events": [self.event_row_out(r) for r in rows],
+            "next_after": rows[-1].seq if rows else after,
+            "version": c.game.version,
+            "head": c.head.hex(),
+        }
+
+    @staticmethod
+    def event_row_out(r) -> dict[str, Any]:
+        return {
+            "seq": r.seq,
+            "type": r.type,
+            "v": r.v,
+            "body": msgspec.json.decode(r.body),
+            "hash": r.hash,
+            "actor": r.actor,
+            "recorded_at": r.recorded_at,
+            "global_position": r.global_position,
+        }
+
+    def _game_seed(self, game_id: str) -> bytes | None:
+        g = self._cached(game_id).game
+        if g.revealed_seed is None or g.lock is None:
+            return None
+        return game_seed(bytes.fromhex(g.revealed_seed), game_id, g.lock.client_seeds, g.lock.beacon)
+
+    def _roll_out(self, r, seed: bytes | None) -> dict[str, Any]:
+        body = msgspec.json.decode(r.body)
+        d = body["data"]
+        out = {"seq": r.seq, **d}
+        if seed is None:
+            out["verification"] = {"status": "pending", "detail": "verifiable once the server seed is revealed"}
+        else:
+            recomputed = faces_for(seed, d["k"], d["sides"])
+            ok = recomputed == d["faces"]
+            out["verification"] = {"status": "verified" if ok else "mismatch", "recomputed_faces": recomputed}
+        return out
+
+    def rolls(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
+        self._row(game_id)
+        seed = self._game_seed(game_id)
+        rows = self.store.rolls(game_id, after_k=after, limit=limit)
+        out = [self._roll_out(r, seed) for r in rows]
+        return {"game_id": game_id, "rolls": out, "next_after": out[-1]["k"] if out else after}
+
+    def roll(self, game_id: str, k: int) -> dict[str, Any]:
+        self._row(game_id)
+        rows = self.store.rolls(game_id, k=k)
+        if not rows:
+            raise NotFound("unknown-roll", f"game {game_id} has no roll k={k} (yet)")
+        return self._roll_out(rows[0], self._game_seed(game_id))
+
+    def view(self, game_id: str, name: str, at: int | None) -> dict[str, Any]:
+        row = self._row(game_id)
+        c = self._cached(game_id)
+        views = c.game.ruleset.views
+        if name not in views:
+            raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
+        if at is None or at >= c.game.version:
+            with c.lock:
+                return {"view": name, "at": c.game.version, "data": views[name](c.game.rules)}
+        if at < 1:
+            raise engine.InvalidInput("invalid-at", "at is a seq from 1 to the game's version")
+        loaded = loaded_for(row.ruleset)
+        bodies = [msgspec.json.decode(r.body) for r in self.store.events(game_id, upto=at)]
+        game = fold(loaded, bodies)
+        return {"view": name, "at": at, "data": views[name](game.rules)}
+
+    def bundle(self, game_id: str) -> dict[str, Any]:
+        row = self._row(game_id)
+        c = self._cached(game_id)
+        with c.lock:
+            g = c.game
+            rows = self.store.events(game_id)
+            cmds = self.store.commands(game_id)
+        lock = g.lock
+        client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
+        return {
+            "format": "umpire-bundle/1",
+            "engine": ENGINE_VERSION,
+            "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
+            "game": game_id,
+            "dice": {
+                "scheme": g.created.dice.scheme,
+                "mode": row.mode,
+                "server_commit": row.server_commit,
+                "server_seed": g.revealed_seed,
+                "client_seeds": client_seeds,
+                "beacon": g.created.dice.beacon,
+            },
+            "commands": [
+                {"command_id": x.command_id, "seat": x.seat, "payload": msgspec.json.decode(x.payload), "seqs": [x.first_seq, x.last_seq]}
+                for x in cmds
+            ],
+            "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
+            "head": rows[-1].hash,
+        }
+
+    def server_seed_if_stored(self, game_id: str, seq: int, hash_at_seq: str) -> bytes | None:
+        """The stored server seed, only for a bundle that is a prefix of this store's log of that game."""
+        row = self.store.game(game_id) if isinstance(game_id, str) else None
+        if row is None or seq < 1:
+            return None
+        at = self.store.events(game_id, after=seq - 1, upto=seq)
+        if not at or at[0].hash != hash_at_seq:
+            return None
+        return bytes.fromhex(row.server_seed)
+
+
+def creation_events_for(loaded: Loaded, game_id: str, payload: dict[str, Any], server_seed: bytes) -> list[Event]:
+    """The genesis from a recorded `create_game` payload; the replay calls this too."""
+    dice = payload.get("dice") or {}
+    return engine.creation_events(
+        loaded.ruleset,
+        loaded.data,
+        loaded.data_sha256,
+        game_id,
+        payload.get("options"),
+        payload.get("seats"),
+        dice.get("mode", "fair"),
+        server_seed,
+        dice.get("client_seeds"),
+        dice.get("beacon"),
+    )
+
+
+__all__ = ["GameService", "NotFound", "Unauthorized", "DiceRolled", "creation_events_for", "fold"]

@@ -1,0 +1,249 @@
+"""Named request and response schemas of the HTTP API (what openapi/openapi.json describes)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Hex64 = Field(pattern="^[0-9a-f]{64}$")
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details; `code` is stable, `detail` says what to do."""
+
+    type: str
+    title: str
+    status: int
+    code: str
+    detail: str
+    instance: str | None = None
+    legal: list[dict[str, Any]] | None = Field(None, description="for illegal-command: what is legal now")
+    version: int | None = Field(None, description="for version-conflict: the game's version now")
+
+
+class DiceRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["fair", "public-seed"] = "fair"
+    server_seed: str | None = Field(None, pattern="^[0-9a-f]{64}$", description="public-seed mode only")
+    client_seeds: dict[str, str] | None = Field(None, description="seat -> 64 lowercase hex")
+    beacon: str | None = Field(None, max_length=256, description="e.g. drand:<chain>:<round>:<hex>")
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ruleset: str = Field(max_length=64, examples=["aa1942-convoy"])
+    options: dict[str, Any] | None = None
+    seats: list[str] | None = Field(None, max_length=16, description="default: the ruleset's seats")
+    dice: DiceRequest = DiceRequest()
+
+
+class SeatToken(BaseModel):
+    seat: str
+    token: str
+
+
+class DiceCommitment(BaseModel):
+    mode: str
+    server_commit: str
+    beacon: str | None = None
+
+
+class EventOut(BaseModel):
+    seq: int
+    type: str
+    v: int
+    data: dict[str, Any]
+    hash: str
+
+
+class GameCreatedOut(BaseModel):
+    game_id: str
+    ruleset: str
+    version: int
+    head: str
+    dice: DiceCommitment
+    seats: list[SeatToken] = Field(description="one bearer token per seat; shown only here")
+    referee_token: str = Field(description="reveals the seed and ends games; shown only here")
+    events: list[EventOut]
+
+
+class CommandResult(BaseModel):
+    game_id: str
+    command_id: str
+    version: int
+    head: str
+    replayed: bool = Field(description="true when this command_id was applied before and nothing was appended")
+    events: list[EventOut]
+
+
+class SeedRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    client_seed: str | None = Field(None, pattern="^[0-9a-f]{64}$")
+    passphrase: str | None = Field(None, max_length=1024, description="the seed is SHA-256 of its UTF-8 bytes")
+    command_id: str | None = Field(None, pattern="^[A-Za-z0-9._:-]{1,64}$")
+
+
+class Awaiting(BaseModel):
+    type: str
+    seats: list[str]
+    choices: list[dict[str, Any]] | None = Field(description="every legal argument object, or null when > 64")
+    schema_: dict[str, Any] = Field(alias="schema")
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class RulesetRefOut(BaseModel):
+    id: str
+    version: str
+    data_sha256: str
+
+
+class DiceSummary(BaseModel):
+    scheme: str
+    mode: str
+    server_commit: str
+    server_seed: str | None = Field(description="null until the referee reveals it")
+    seed_locked: bool
+    client_seeds: dict[str, str | None]
+    beacon: str | None
+    next_roll: int
+    fairness: str
+
+
+class GameSummary(BaseModel):
+    game_id: str
+    ruleset: RulesetRefOut
+    version: int
+    head: str
+    status: Literal["open", "over", "revealed"]
+    seats: list[str]
+    options: dict[str, Any]
+    dice: DiceSummary
+    awaiting: list[Awaiting] = Field(description="the legal commands now; empty when the game is over")
+    ended: str | None
+
+
+class StoredEvent(BaseModel):
+    seq: int
+    type: str
+    v: int
+    body: dict[str, Any] = Field(description="the hashed body (spec/EVENTS.md)")
+    hash: str
+    actor: str | None
+    recorded_at: str
+    global_position: int
+
+
+class EventsPage(BaseModel):
+    game_id: str
+    events: list[StoredEvent]
+    next_after: int
+    version: int
+    head: str
+
+
+class RollVerification(BaseModel):
+    status: Literal["pending", "verified", "mismatch"]
+    detail: str | None = None
+    recomputed_faces: list[int] | None = None
+
+
+class RollOut(BaseModel):
+    seq: int
+    k: int
+    sides: list[int]
+    faces: list[int]
+    purpose: str
+    rule: str
+    result: dict[str, Any] | None = None
+    rerolls: int | None = None
+    verification: RollVerification
+
+
+class RollsPage(BaseModel):
+    game_id: str
+    rolls: list[RollOut]
+    next_after: int
+
+
+class ViewOut(BaseModel):
+    view: str
+    at: int
+    data: dict[str, Any]
+
+
+class BundleRuleset(BaseModel):
+    id: str
+    version: str
+    data_sha256: str
+
+
+class BundleDice(BaseModel):
+    scheme: str
+    mode: str
+    server_commit: str
+    server_seed: str | None
+    client_seeds: list[str]
+    beacon: str | None = None
+
+
+class BundleCommand(BaseModel):
+    command_id: str
+    seat: str
+    payload: dict[str, Any]
+    seqs: list[int]
+
+
+class BundleEvent(BaseModel):
+    body: dict[str, Any]
+    hash: str
+
+
+class Bundle(BaseModel):
+    format: Literal["umpire-bundle/1"]
+    engine: str
+    ruleset: BundleRuleset
+    game: str
+    dice: BundleDice
+    commands: list[BundleCommand]
+    events: list[BundleEvent]
+    head: str
+
+
+class CheckOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    status: Literal["pass", "fail", "skipped"]
+    detail: str
+    first_bad_seq: int | None = None
+    first_bad_k: int | None = None
+
+
+class VerifyReport(BaseModel):
+    verdict: Literal["verified", "partial", "failed"]
+    game: str | None
+    checks: dict[str, CheckOut]
+
+
+class CommandInfo(BaseModel):
+    type: str
+    schema_: dict[str, Any] = Field(alias="schema")
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class RulesetInfo(BaseModel):
+    id: str
+    version: str
+    title: str
+    data_sha256: str
+    default_seats: list[str]
+    commands: list[CommandInfo]
+    views: list[str]
+    options_schema: dict[str, Any]
+
+
+class Root(BaseModel):
+    name: str
+    engine: str
+    docs: str
+    openapi: str
+    rulesets: list[str]
