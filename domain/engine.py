@@ -286,8 +286,22 @@ def awaiting(game: Game) -> list[CommandSpec]:
     return game.ruleset.legal_commands(game.rules)
 
 
-def decide_command(game: Game, seat: str, command: Any, server_seed: bytes) -> list[Event]:
-    """Judge a ruleset command from `seat`: who may send it, then the rules. Locks the seed first."""
+def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
+    """The rule's own reason, where it has one: decide is pure, so asking it costs nothing but time."""
+    detail = f"{name!r} is not legal now"
+    try:
+        game.ruleset.decide(game.rules, command, seat, Dice(bytes(32), game.next_roll))
+    except IllegalCommand as e:
+        return f"{detail}: {e.detail}"
+    except Exception:  # noqa: BLE001 - any other failure just means there is no better reason to give
+        pass
+    return detail
+
+
+def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None = None) -> list[Event]:
+    """Judge a ruleset command from `seat`: who may send it, then the rules. Locks the seed first.
+
+    `dice` replaces the seeded dice (tests choose faces with domain.dice.ChosenDice)."""
     if game.revealed_seed is not None:
         raise Rejected("game-revealed", "the server seed is revealed; the game is closed to commands")
     if game.over:
@@ -296,7 +310,7 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes) -> l
     legal = awaiting(game)
     spec = next((s for s in legal if s.type == name), None)
     if spec is None:
-        raise IllegalCommand(f"{name!r} is not legal now", [msgspec.to_builtins(s) for s in legal])
+        raise IllegalCommand(_why_not(game, command, seat, name), [msgspec.to_builtins(s) for s in legal])
     if seat not in spec.seats:
         raise Forbidden("not-your-turn", f"{name!r} may be sent now by {spec.seats}, not by {seat!r}")
     events: list[Event] = []
@@ -304,6 +318,7 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes) -> l
     if lock is None:
         lock = _lock(game)
         events.append(lock)
-    dice = Dice(game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon), game.next_roll)
+    if dice is None:
+        dice = Dice(game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon), game.next_roll)
     events.extend(game.ruleset.decide(game.rules, command, seat, dice))
     return events

@@ -82,7 +82,7 @@ class State:
     used: dict[int, SubsUsed] = field(default_factory=dict)  # acting power's zones this turn
     chips: dict[int, int] = field(default_factory=dict)
     round_damage: dict[int, int] = field(default_factory=dict)
-    inactive: dict[int, list[str]] = field(default_factory=dict)  # sz -> original territories lost
+    inactive: dict[int, list[str]] = field(default_factory=dict)  # derived from control (AA-4)
     sheet: list[dict[str, PowerRound]] = field(default_factory=list)  # per round, per power
     over: bool = False
 
@@ -105,6 +105,20 @@ class State:
 
     def holds_capital(self, power: str) -> bool:
         return self.control.get(CAPITALS[power]) == power
+
+
+def inactive_zones(state: State, control: dict[str, str | None]) -> dict[int, list[str]]:
+    """AA-4: each deactivated convoy zone with its owner's original bordering territories others hold."""
+    out = {}
+    for sz, owner in sorted(CONVOY_ZONES.items()):
+        lost = sorted(
+            t
+            for t in state.map.sea_zones[str(sz)].bordering_land
+            if state.map.land_territories[t].original_owner == owner and control.get(t) != owner
+        )
+        if lost:
+            out[sz] = lost
+    return out
 
 
 def new_round_sheet() -> dict[str, PowerRound]:
@@ -190,16 +204,14 @@ def evolve(state: State, e: Event) -> State:
         state.treasury[e.by] += e.plundered
         state.line(e.by).captured.append(e.territory)
         state.line(e.from_power).lost.append(e.territory)
+        state.inactive = inactive_zones(state, state.control)
         state.combat_step = 3
     elif isinstance(e, ev.TerritoryLiberated):
         state.control[e.territory] = e.to_power
         state.line(e.by).liberated.append(e.territory)
         state.line(e.from_power).lost.append(e.territory)
+        state.inactive = inactive_zones(state, state.control)
         state.combat_step = 3
-    elif isinstance(e, ev.ConvoyZoneDeactivated):
-        state.inactive[e.sz] = list(e.lost)
-    elif isinstance(e, ev.ConvoyZoneReactivated):
-        state.inactive.pop(e.sz, None)
     elif isinstance(e, ev.IncomeCollected):
         state.treasury[e.power] = e.treasury
         state.line(e.power).income += e.income

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, SIDE, State
+from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, SIDE, State, inactive_zones
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import (
     ConvoyZoneDeactivated,
@@ -11,20 +11,6 @@ from events.aa1942_convoy import (
     TerritoryLiberated,
 )
 from events.vocabulary import Event
-
-
-def lost_borders(state: State, control: dict[str, str | None], sz: int) -> list[str]:
-    """AA-4: the zone owner's original territories bordering the zone that someone else holds."""
-    owner = CONVOY_ZONES[sz]
-    return sorted(
-        t
-        for t in state.map.sea_zones[str(sz)].bordering_land
-        if state.map.land_territories[t].original_owner == owner and control.get(t) != owner
-    )
-
-
-def inactive_zones(state: State, control: dict[str, str | None]) -> dict[int, list[str]]:
-    return {sz: lost for sz in sorted(CONVOY_ZONES) if (lost := lost_borders(state, control, sz))}
 
 
 def zone_changes(state: State, control: dict[str, str | None]) -> list[Event]:

@@ -1,0 +1,70 @@
+"""Shared helpers: a game driven in-process with chosen dice, and an HTTP client on a fresh store."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from domain import engine  # noqa: E402
+from domain.dice import ChosenDice  # noqa: E402
+from service.app import create_app  # noqa: E402
+from service.rulesets import RULESETS  # noqa: E402
+
+SEED = bytes(range(32))
+
+
+class Table:
+    """A game run through the engine (legality, seats, seed lock) with the faces a test chooses."""
+
+    def __init__(self, ruleset: str = "aa1942-convoy", options: dict | None = None, seats: list[str] | None = None):
+        self.loaded = RULESETS[ruleset]
+        evs = engine.creation_events(
+            self.loaded.ruleset, self.loaded.data, self.loaded.data_sha256, "table", options, seats, "public-seed", SEED
+        )
+        self.game = engine.start(self.loaded.ruleset, self.loaded.data, "table", evs[0])
+        for e in evs[1:]:
+            engine.evolve(self.game, e)
+        self.log: list = list(evs)
+
+    @property
+    def state(self):
+        return self.game.rules
+
+    def send(self, seat: str, type: str, *faces, **args: Any) -> list:
+        """Send a command; `faces` are the chosen faces of the rolls it makes, in order (all must be used)."""
+        cmd = engine.parse_command(self.loaded.ruleset, {"type": type, **args})
+        dice = ChosenDice(*faces, next_roll=self.game.next_roll)
+        evs = engine.decide_command(self.game, seat, cmd, SEED, dice=dice)
+        assert dice.unused == 0, f"{dice.unused} chosen roll(s) unused by {type}"
+        for e in evs:
+            engine.evolve(self.game, e)
+        self.log.extend(evs)
+        return evs
+
+    def legal(self) -> dict[str, Any]:
+        return {s.type: s for s in engine.awaiting(self.game)}
+
+
+@pytest.fixture
+def client(tmp_path):
+    app = create_app(str(tmp_path / "test.db"))
+    with TestClient(app) as c:
+        yield c
+
+
+def new_game(client, options: dict | None = None, **extra) -> dict:
+    r = client.post("/games", json={"ruleset": "aa1942-convoy", "options": options or {}, **extra})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
+    return g
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}

@@ -1,0 +1,387 @@
+"""aa1942-convoy: each rule (AA-n) and ruling (AA-Rn) of docs/rules/aa1942-convoy.md, with chosen faces."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.aa1942_convoy.rules.raid import raid_value
+from domain.aa1942_convoy.rules.turn import income_of
+from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
+from domain.engine import Forbidden, IllegalCommand, Rejected
+from events import aa1942_convoy as ev
+from events.core import DiceRolled, GameEnded
+from tests.conftest import Table
+
+
+def seat(t: Table) -> str:
+    return t.state.seat_of[t.state.power]
+
+
+def advance(t: Table, power: str, phase: str) -> None:
+    """Play empty phases (spend nothing) until `power` is in `phase`."""
+    for _ in range(60):
+        if (t.state.power, t.state.phase) == (power, phase):
+            return
+        if t.state.phase == "purchase":
+            t.send(seat(t), "purchase", spend=0)
+        else:
+            t.send(seat(t), "end_phase")
+    raise AssertionError(f"never reached {power} {phase}")
+
+
+def of(events, cls):
+    return [e for e in events if isinstance(e, cls)]
+
+
+# ---- AA-1, AA-2: the facts of the text -------------------------------------------------------------
+
+
+def test_AA1_convoy_zones_and_owners_are_those_of_the_text():
+    text = {"USSR": [4], "UK": [3, 7, 8, 10, 23, 34, 35, 45], "USA": [2, 11, 18, 22, 53, 55, 56, 57, 65],
+            "Germany": [5, 15], "Japan": [36, 37, 47, 48, 60, 61, 62]}
+    assert {p: sorted(sz for sz, o in CONVOY_ZONES.items() if o == p) for p in text} == text
+
+
+def test_AA2_starting_treasuries_and_the_map_give_the_texts_incomes():
+    t = Table()
+    assert t.state.treasury == {"USSR": 24, "UK": 31, "USA": 42, "Germany": 41, "Japan": 30}
+    # the shipped map data must give the same incomes the text states
+    assert {p: income_of(t.state, p) for p in TURN_ORDER} == STARTING_INCOME
+
+
+def test_AA2_AA3_turn_order_and_phases_then_income_and_a_new_round():
+    t = Table()
+    assert (t.state.power, t.state.phase) == ("USSR", "purchase")
+    seen = []
+    for _ in range(len(TURN_ORDER)):
+        p = t.state.power
+        seen.append(p)
+        t.send(p, "purchase", spend=5)
+        phases = [t.state.phase]
+        for _ in range(3):
+            t.send(p, "end_phase")
+            phases.append(t.state.phase)
+        assert phases == ["combat-move", "combat", "noncombat-move", "mobilize"]
+        evs = t.send(p, "end_phase")
+        (income,) = of(evs, ev.IncomeCollected)
+        assert income.power == p and income.income == STARTING_INCOME[p]
+        assert t.state.treasury[p] == STARTING_INCOME[p] - 5 + STARTING_INCOME[p]
+    assert seen == ["USSR", "Germany", "UK", "Japan", "USA"]
+    assert t.state.round == 2 and (t.state.power, t.state.phase) == ("USSR", "purchase")
+
+
+def test_AA3_only_the_acting_powers_seat_may_act():
+    t = Table()
+    with pytest.raises(Forbidden) as e:
+        t.send("Germany", "purchase", spend=0)
+    assert e.value.code == "not-your-turn"
+
+
+def test_AA3_purchase_cannot_spend_more_than_the_treasury():
+    t = Table()
+    with pytest.raises(IllegalCommand):
+        t.send("USSR", "purchase", spend=25)
+    t.send("USSR", "purchase", spend=24)
+    assert t.state.treasury["USSR"] == 0
+
+
+# ---- AA-8: the raid roll -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("face,ipcs", [(1, 2), (2, 3), (3, 4), (4, 1), (5, 1), (6, 1)])
+def test_AA8_raid_damage_is_1_to_3_as_rolled_4_to_6_nothing_plus_one(face, ipcs):
+    assert raid_value(face) == ipcs
+    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    advance(t, "Germany", "combat")
+    evs = t.send("Germany", "raid", [face], sz=7)
+    (roll,) = of(evs, DiceRolled)
+    (raid,) = of(evs, ev.ConvoyRaided)
+    assert roll.sides == [6] and roll.faces == [face] and roll.purpose == "convoy-raid" and "AA-8" in roll.rule
+    assert (raid.rolled, raid.damage, raid.removed) == (ipcs, ipcs, ipcs)
+    assert t.state.treasury["UK"] == 31 - ipcs
+
+
+# ---- AA-4: deactivation ------------------------------------------------------------------------
+
+
+def test_AA4_a_zone_is_deactivated_while_an_owner_territory_on_it_is_held_by_another_and_then_reactivated():
+    t = Table(options={"submarines": {"Germany": {"4": 1}}})
+    advance(t, "Germany", "combat")
+    evs = t.send("Germany", "capture", territory="Archangel")
+    (deact,) = of(evs, ev.ConvoyZoneDeactivated)
+    assert (deact.sz, deact.owner, deact.lost) == (4, "USSR", ["Archangel"])
+    with pytest.raises(IllegalCommand):  # a deactivated zone cannot be raided
+        t.send("Germany", "raid", [1], sz=4)
+    evs = t.send("Germany", "capture", territory="Karelia S.S.R.")
+    assert not of(evs, ev.ConvoyZoneDeactivated)  # already face down
+    assert t.state.inactive[4] == ["Archangel", "Karelia S.S.R."]
+    advance(t, "USSR", "combat")
+    assert not of(t.send("USSR", "liberate", territory="Archangel"), ev.ConvoyZoneReactivated)
+    (react,) = of(t.send("USSR", "liberate", territory="Karelia S.S.R."), ev.ConvoyZoneReactivated)
+    assert react.sz == 4 and 4 not in t.state.inactive
+
+
+def test_AA4_only_the_owners_original_territories_count():
+    # SZ 5 (Germany) borders Karelia, an original USSR territory: USSR holding it changes nothing
+    t = Table()
+    assert 5 not in t.state.inactive
+    advance(t, "UK", "combat")
+    evs = t.send("UK", "capture", territory="Norway")  # a German original on SZ 3 (UK) and SZ 5 (Germany)
+    assert [(e.sz, e.owner) for e in of(evs, ev.ConvoyZoneDeactivated)] == [(5, "Germany")]
+
+
+# ---- AA-5, AA-6, AA-7, AA-R1: who raids, when ------------------------------------------------------
+
+
+def test_AA5_only_a_submarine_raids():
+    t = Table()
+    advance(t, "Germany", "combat")
+    assert "raid" not in t.legal()
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "raid", [1], sz=7)
+
+
+def test_AA5_each_submarine_raids_or_fights_not_both():
+    t = Table(options={"submarines": {"Germany": {"7": 2}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [4], sz=7)
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "fight", sz=7, count=2)  # one has raided
+    t.send("Germany", "fight", sz=7, count=1)
+    assert "raid" not in t.legal() and "fight" not in t.legal()
+
+
+def test_AA5_raids_happen_in_combat_step_1_before_general_combat():
+    t = Table(options={"submarines": {"Germany": {"7": 1, "8": 1}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "fight", sz=8, count=1)  # general combat begins
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "raid", [1], sz=7)
+    assert "step 1" in e.value.detail
+
+
+def test_AA6_a_raid_happens_even_with_enemy_ships_in_the_zone():
+    t = Table(options={"submarines": {"Germany": {"7": 1}, "UK": {"7": 3}}})
+    advance(t, "Germany", "combat")
+    assert of(t.send("Germany", "raid", [2], sz=7), ev.ConvoyRaided)[0].damage == 3
+
+
+def test_AA7_a_submarine_that_raided_cannot_retreat():
+    t = Table(options={"submarines": {"Germany": {"7": 1, "6": 1}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [4], sz=7)
+    t.send("Germany", "end_phase")
+    moves = t.legal()["move_submarines"].choices
+    assert moves and all(m["from_sz"] == 6 for m in moves)
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "move_submarines", from_sz=7, to_sz=6, count=1)
+
+
+def test_AAR1_only_a_power_at_war_with_the_owner_raids_in_its_own_combat_phase():
+    t = Table(options={"submarines": {"Japan": {"5": 1, "7": 1}, "Germany": {"7": 1}}})
+    advance(t, "Germany", "combat-move")
+    assert "raid" not in t.legal()  # not the combat phase
+    advance(t, "Japan", "combat")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Japan", "raid", [1], sz=5)  # Germany's zone: an ally
+    assert "not to the enemy" in e.value.detail
+    assert t.legal()["raid"].choices == [{"sz": 7}]
+
+
+# ---- AA-9, AA-10, AA-11 and rulings AA-R2, R3, R5, R6 ----------------------------------------------
+
+
+def test_AA9_AAR2_the_round_cap_cuts_a_raid_and_the_roll_is_still_recorded():
+    t = Table(options={"submarines": {"Germany": {"7": 2}}})
+    advance(t, "Germany", "combat")
+    first = of(t.send("Germany", "raid", [2], sz=7), ev.ConvoyRaided)[0]  # 3
+    evs = t.send("Germany", "raid", [3], sz=7)  # rolls 4, only 1 left
+    (roll,) = of(evs, DiceRolled)
+    (second,) = of(evs, ev.ConvoyRaided)
+    assert first.damage == 3
+    assert (second.rolled, second.cap_left, second.damage, second.roll_k) == (4, 1, 1, roll.k)
+    assert t.state.treasury["UK"] == 31 - 4 and t.state.chips[7] == 4
+
+
+def test_AA9_the_cap_is_per_zone_whatever_the_number_of_raiding_powers():
+    t = Table(options={"submarines": {"Germany": {"7": 1}, "Japan": {"7": 1}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [3], sz=7)  # 4: the cap is full
+    advance(t, "Japan", "combat")
+    (r,) = of(t.send("Japan", "raid", [3], sz=7), ev.ConvoyRaided)
+    assert (r.rolled, r.damage) == (4, 0)
+
+
+def test_AAR5_the_cap_resets_each_game_round_while_chips_wait_for_the_owners_purchase():
+    t = Table(options={"submarines": {"Japan": {"10": 1}}})
+    advance(t, "Japan", "combat")
+    t.send("Japan", "raid", [3], sz=10)  # 4 IPCs on UK's SZ 10 in round 1
+    advance(t, "USSR", "purchase")
+    assert t.state.round == 2 and t.state.round_damage == {} and t.state.chips == {10: 4}
+    advance(t, "Germany", "purchase")
+    assert t.state.chips == {10: 4}  # not Germany's marker
+    t.send("Germany", "purchase", spend=0)
+    advance(t, "UK", "purchase")
+    assert t.state.chips == {}
+    removed = [e for e in t.log if isinstance(e, ev.ChipsRemoved)]
+    assert [(r.power, [(z.sz, z.chips) for z in r.zones]) for r in removed] == [("UK", [(10, 4)])]
+
+
+def test_AA10_AAR3_AAR6_damage_leaves_the_treasury_at_once_never_below_zero():
+    uk_zones = [3, 7, 8, 10, 23, 34, 35, 45]  # 8 zones x 4 IPCs = 32 > the UK's 31
+    t = Table(options={"submarines": {"Germany": {str(sz): 1 for sz in uk_zones}}})
+    advance(t, "Germany", "combat")
+    for sz in uk_zones[:7]:
+        (r,) = of(t.send("Germany", "raid", [3], sz=sz), ev.ConvoyRaided)
+        assert r.removed == 4
+    assert t.state.treasury["UK"] == 3
+    (r,) = of(t.send("Germany", "raid", [3], sz=45), ev.ConvoyRaided)
+    assert (r.rolled, r.damage, r.removed, r.treasury) == (4, 4, 3, 0)
+    assert t.state.treasury["UK"] == 0
+    assert t.state.chips[45] == 4 and t.state.round_damage[45] == 4  # AA-R6: the damage counts in full
+
+
+def test_AA11_one_chip_per_ipc_of_damage():
+    t = Table(options={"submarines": {"Germany": {"7": 1, "8": 1}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [1], sz=7)
+    t.send("Germany", "raid", [5], sz=8)
+    assert t.state.chips == {7: 2, 8: 1}
+
+
+# ---- AA-R7: capture, liberation, capitals ------------------------------------------------------------
+
+
+def test_AAR7_capturing_a_capital_takes_the_treasury_and_stops_income_and_purchases():
+    t = Table()
+    advance(t, "Japan", "combat")
+    (cap,) = of(t.send("Japan", "capture", territory="Russia"), ev.TerritoryCaptured)
+    assert (cap.from_power, cap.plundered) == ("USSR", 48)  # 24 at start + its round-1 income
+    assert t.state.treasury["USSR"] == 0 and t.state.treasury["Japan"] == 30 + 48
+    advance(t, "USSR", "purchase")
+    assert t.legal()["purchase"].choices == [{"spend": 0}]
+    assert income_of(t.state, "USSR") == 0
+
+
+def test_AAR7_capture_is_for_enemy_originals_liberate_for_friendly_ones():
+    t = Table()
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Egypt")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "liberate", territory="India")  # enemy-held, but not an Axis original
+    assert "use capture" in e.value.detail
+    advance(t, "USA", "combat")
+    with pytest.raises(IllegalCommand):
+        t.send("USA", "capture", territory="Egypt")  # a UK original: liberate it
+    (lib,) = of(t.send("USA", "liberate", territory="Egypt"), ev.TerritoryLiberated)
+    assert (lib.from_power, lib.to_power) == ("Germany", "UK")  # UK holds London: it returns to the UK
+    with pytest.raises(IllegalCommand):
+        t.send("USA", "capture", territory="Sweden")  # neutral
+
+
+def test_AAR7_a_liberated_territory_stays_with_the_liberator_while_its_owners_capital_is_lost():
+    t = Table()
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="United Kingdom")
+    t.send("Germany", "capture", territory="Egypt")
+    advance(t, "USA", "combat")
+    (lib,) = of(t.send("USA", "liberate", territory="Egypt"), ev.TerritoryLiberated)
+    assert lib.to_power == "USA"
+
+
+# ---- AA-R8, R9, R10: submarines ------------------------------------------------------------------
+
+
+def test_AAR8_submarines_move_up_to_two_sea_zones():
+    t = Table(options={"submarines": {"Germany": {"5": 1}}})
+    advance(t, "Germany", "combat-move")
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "move_submarines", from_sz=5, to_sz=2, count=1)  # 5-6-3-2: three zones
+    (m,) = of(t.send("Germany", "move_submarines", from_sz=5, to_sz=3, count=1), ev.SubmarinesMoved)
+    assert m.distance == 2
+
+
+def test_AAR8_moved_submarines_do_not_move_again_this_turn():
+    t = Table(options={"submarines": {"Germany": {"6": 2}}})
+    advance(t, "Germany", "combat-move")
+    t.send("Germany", "move_submarines", from_sz=6, to_sz=7, count=1)
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "move_submarines", from_sz=7, to_sz=8, count=1)
+    advance(t, "Germany", "noncombat-move")
+    assert t.legal()["move_submarines"].choices[0]["from_sz"] == 6  # only the unmoved one
+    t.send("Germany", "move_submarines", from_sz=6, to_sz=5, count=1)
+    assert "move_submarines" not in t.legal()
+
+
+def test_AAR9_submarines_are_placed_in_mobilize():
+    t = Table()
+    advance(t, "Germany", "mobilize")
+    t.send("Germany", "place_submarines", sz=9, count=2)
+    assert t.state.subs["Germany"] == {9: 2}
+
+
+def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
+    t = Table(options={"submarines": {"Germany": {"7": 2}, "UK": {"7": 1}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
+    t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
+    assert t.state.subs["Germany"] == {7: 1} and t.state.subs["UK"] == {}
+
+
+# ---- AA-R11, AA-R12: end and seats -----------------------------------------------------------------
+
+
+def test_AAR11_the_game_ends_after_the_last_round_of_the_option():
+    t = Table(options={"rounds": 1})
+    advance(t, "USA", "mobilize")
+    evs = t.send("USA", "end_phase")
+    assert of(evs, GameEnded) and t.game.over and t.legal() == {}
+    with pytest.raises(Rejected) as e:
+        t.send("USSR", "purchase", spend=0)
+    assert e.value.code == "game-over"
+
+
+def test_AAR11_the_referee_ends_the_game():
+    t = Table()
+    with pytest.raises(Forbidden):
+        t.send("USSR", "end_game")
+    (end,) = of(t.send("referee", "end_game", reason="Moscow fell"), GameEnded)
+    assert end.reason == "Moscow fell" and t.game.over
+
+
+def test_AAR12_side_seats_play_their_powers():
+    t = Table(seats=["Axis", "Allies"])
+    t.send("Allies", "purchase", spend=0)
+    advance(t, "Germany", "purchase")
+    with pytest.raises(Forbidden):
+        t.send("Allies", "purchase", spend=0)
+    t.send("Axis", "purchase", spend=0)
+
+
+def test_AAR12_seats_must_cover_every_power():
+    from domain.engine import InvalidInput
+
+    with pytest.raises(InvalidInput) as e:
+        Table(seats=["Axis", "UK"])
+    assert "no seat plays" in e.value.detail
+
+
+# ---- the engine around the rules --------------------------------------------------------------------
+
+
+def test_the_first_command_locks_the_seed_before_any_roll():
+    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    assert t.game.lock is None
+    t.send("USSR", "purchase", spend=0)
+    assert t.game.lock is not None and t.game.next_roll == 0
+
+
+def test_a_rejected_command_changes_nothing():
+    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    advance(t, "Germany", "combat")
+    before = (t.game.version, t.game.next_roll, repr(t.state))
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "raid", sz=10)
+    assert (t.game.version, t.game.next_roll, repr(t.state)) == before

@@ -1,0 +1,99 @@
+"""The umpire1 scheme (spec/DICE.md) against the spec's vectors, and its properties."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.dice import (
+    EMPTY_CLIENT_SEED,
+    ChosenDice,
+    Dice,
+    apply_shuffle,
+    block,
+    client_seed_from_passphrase,
+    faces_for,
+    game_seed,
+    server_commit,
+    shuffle_sides,
+)
+
+V = json.loads((Path(__file__).parent / "dice_vectors.json").read_text())
+SERVER_SEED = bytes.fromhex(V["server_seed"])
+GAME_SEED = game_seed(SERVER_SEED, V["game_id"], V["client_seeds"])
+
+
+def test_commit_is_sha256_of_the_server_seed():
+    assert server_commit(SERVER_SEED) == V["server_commit"]
+
+
+def test_game_seed_and_first_block():
+    assert GAME_SEED.hex() == V["game_seed"]
+    assert block(GAME_SEED, 0, 0).hex() == V["block_0_0"]
+
+
+def test_every_roll_vector():
+    for roll in V["rolls"]:
+        assert faces_for(GAME_SEED, roll["k"], roll["sides"]) == roll["faces"], f"k={roll['k']}"
+
+
+def test_rejection_sampling_discards_lanes_above_the_limit():
+    # k=7 uses 3*2^30-sided dice: a quarter of the lanes are rejected, so more than one block is read
+    roll = next(r for r in V["rolls"] if r["k"] == 7)
+    assert faces_for(GAME_SEED, 7, roll["sides"]) == roll["faces"]
+
+
+def test_shuffle_of_ten_at_k10():
+    faces = faces_for(GAME_SEED, 10, shuffle_sides(10))
+    assert apply_shuffle(list(range(10)), faces) == V["shuffle_k10_range10"]
+
+
+def test_beacon_changes_the_game_seed():
+    # The vector file gives game_seed_with_beacon without the beacon string it used, so that entry cannot
+    # be recomputed here (see docs/dice.md); what the spec does fix is checked: the beacon is appended
+    # as ":" + beacon and changes the seed.
+    with_beacon = game_seed(SERVER_SEED, V["game_id"], V["client_seeds"], "drand:x:1:ab")
+    import hmac
+
+    msg = "umpire1:seed:" + V["game_id"] + "".join(":" + c for c in V["client_seeds"]) + ":drand:x:1:ab"
+    assert with_beacon == hmac.digest(SERVER_SEED, msg.encode(), "sha256")
+    assert with_beacon != GAME_SEED
+
+
+def test_empty_client_seed_and_passphrase_derivation():
+    assert EMPTY_CLIENT_SEED == hashlib.sha256(b"").hexdigest()
+    assert EMPTY_CLIENT_SEED.startswith("e3b0c442") and EMPTY_CLIENT_SEED.endswith("b855")
+    assert client_seed_from_passphrase("convoy") == hashlib.sha256(b"convoy").hexdigest()
+
+
+@given(st.binary(min_size=32, max_size=32), st.lists(st.integers(1, 2**32), min_size=1, max_size=12), st.integers(0, 10**9))
+def test_faces_are_in_range_and_reproducible(seed, sides, k):
+    faces = faces_for(seed, k, sides)
+    assert len(faces) == len(sides)
+    assert all(1 <= f <= s for f, s in zip(faces, sides))
+    assert faces_for(seed, k, sides) == faces
+
+
+@given(st.binary(min_size=32, max_size=32), st.integers(0, 1000), st.lists(st.sampled_from([2, 3, 6, 10, 20]), min_size=1, max_size=30))
+def test_dice_hand_out_gapless_k(seed, start, sides_seq):
+    dice = Dice(seed, start)
+    rolls = [dice.roll([s], "p", "r") for s in sides_seq]
+    assert [r.k for r in rolls] == list(range(start, start + len(sides_seq)))
+    assert all(r.faces == faces_for(seed, r.k, [s]) for r, s in zip(rolls, sides_seq))
+
+
+@given(st.binary(min_size=32, max_size=32), st.integers(2, 60), st.integers(0, 10**6))
+def test_a_shuffle_is_a_permutation(seed, n, k):
+    out = apply_shuffle(list(range(n)), faces_for(seed, k, shuffle_sides(n)))
+    assert sorted(out) == list(range(n))
+
+
+def test_chosen_dice_refuse_faces_that_do_not_fit():
+    import pytest
+
+    with pytest.raises(AssertionError):
+        ChosenDice(7).roll([6], "p", "r")
