@@ -1,0 +1,338 @@
+"""The HTTP API (spec/API.md): the happy path, and every error code as problem+json that changes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.conftest import auth, new_game
+
+SUBS = {"submarines": {"Germany": {"7": 2}}}
+
+
+def play_to_german_combat(client, g):
+    gid, tok = g["game_id"], g["tokens"]
+    send(client, gid, tok["USSR"], type="purchase", spend=0)
+    for _ in range(4):
+        send(client, gid, tok["USSR"], type="end_phase")
+    send(client, gid, tok["Germany"], type="purchase", spend=0)
+    send(client, gid, tok["Germany"], type="end_phase")
+
+
+def send(client, gid, token, expect=200, **body):
+    r = client.post(f"/games/{gid}/commands", json=body, headers=auth(token))
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def assert_problem(r, status: int, code: str):
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    p = r.json()
+    assert p["code"] == code and p["status"] == status and p["detail"] and p["title"]
+    return p
+
+
+def unchanged(client, gid):
+    s = client.get(f"/games/{gid}").json()
+    return s["version"], s["head"]
+
+
+# ---- the happy path ------------------------------------------------------------------------------
+
+
+def test_create_play_read_reveal_bundle_verify(client):
+    g = new_game(client, SUBS)
+    assert g["dice"]["mode"] == "fair" and len(g["dice"]["server_commit"]) == 64
+    assert {s["seat"] for s in g["seats"]} == {"USSR", "Germany", "UK", "Japan", "USA"}
+    gid, tok = g["game_id"], g["tokens"]
+    play_to_german_combat(client, g)
+    summary = client.get(f"/games/{gid}").json()
+    raid = next(a for a in summary["awaiting"] if a["type"] == "raid")
+    assert raid["seats"] == ["Germany"] and raid["choices"] == [{"sz": 7}] and raid["schema"]["required"] == ["sz"]
+    out = send(client, gid, tok["Germany"], type="raid", **raid["choices"][0])
+    assert [e["type"] for e in out["events"]] == ["DiceRolled", "ConvoyRaided"]
+    assert out["version"] == summary["version"] + 2
+    roll = client.get(f"/games/{gid}/rolls/0").json()
+    assert roll["purpose"] == "convoy-raid" and roll["verification"]["status"] == "pending"
+    board = client.get(f"/games/{gid}/views/sz-status").json()["data"]
+    sz7 = next(z for z in board["convoy_zones"] if z["sz"] == 7)
+    assert sz7["chips"] == out["events"][1]["data"]["damage"]
+    rev = client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"]))
+    assert rev.status_code == 200
+    seed = rev.json()["events"][-1]["data"]["server_seed"]
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == g["dice"]["server_commit"]
+    assert client.get(f"/games/{gid}/rolls/0").json()["verification"]["status"] == "verified"
+    assert client.get(f"/games/{gid}").json()["awaiting"] == []
+    bundle = client.get(f"/games/{gid}/bundle").json()
+    report = client.post("/bundles/verify", json=bundle).json()
+    assert report["verdict"] == "verified", report
+
+
+def test_views_at_a_past_seq(client):
+    g = new_game(client, SUBS)
+    gid = g["game_id"]
+    play_to_german_combat(client, g)
+    before = client.get(f"/games/{gid}").json()["version"]
+    send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)
+    then = client.get(f"/games/{gid}/views/ipc-ledger", params={"at": before}).json()
+    now = client.get(f"/games/{gid}/views/ipc-ledger").json()
+    uk = lambda v: next(p for p in v["data"]["powers"] if p["power"] == "UK")  # noqa: E731
+    assert then["at"] == before and uk(then)["treasury"] == 31
+    assert uk(now)["treasury"] < 31
+    sheet = client.get(f"/games/{gid}/views/campaign-sheet").json()["data"]
+    assert sheet["rounds"][0]["powers"][1]["raids"] == 1
+
+
+def test_events_are_paged_and_chain(client):
+    g = new_game(client)
+    gid, tok = g["game_id"], g["tokens"]
+    send(client, gid, tok["USSR"], type="purchase", spend=1)
+    page1 = client.get(f"/games/{gid}/events", params={"limit": 2}).json()
+    page2 = client.get(f"/games/{gid}/events", params={"after": page1["next_after"]}).json()
+    seqs = [e["seq"] for e in page1["events"] + page2["events"]]
+    assert seqs == list(range(1, page2["version"] + 1))
+    assert page2["events"][-1]["hash"] == page2["head"]
+
+
+def test_sse_stream_sends_the_log_and_resumes_after_last_event_id(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    send(client, gid, g["tokens"]["USSR"], type="purchase", spend=1)
+    r = client.get(f"/games/{gid}/events/stream", params={"timeout": 0})
+    assert r.headers["content-type"].startswith("text/event-stream")
+    ids = [int(line[4:]) for line in r.text.splitlines() if line.startswith("id: ")]
+    assert ids == [1, 2, 3, 4]
+    r = client.get(f"/games/{gid}/events/stream", params={"timeout": 0}, headers={"Last-Event-ID": "2"})
+    assert [int(x[4:]) for x in r.text.splitlines() if x.startswith("id: ")] == [3, 4]
+
+
+def test_client_seeds_are_locked_into_the_game_seed(client):
+    g = new_game(client)
+    gid, tok = g["game_id"], g["tokens"]
+    r = client.post(f"/games/{gid}/seeds", json={"passphrase": "Scapa Flow"}, headers=auth(tok["UK"]))
+    assert r.status_code == 200
+    send(client, gid, tok["USSR"], type="purchase", spend=0)
+    lock = next(e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "SeedLocked")
+    uk = hashlib.sha256("Scapa Flow".encode()).hexdigest()
+    assert lock["body"]["data"]["client_seeds"][2] == uk
+    assert lock["body"]["data"]["server_only"] == ["USSR", "Germany", "Japan", "USA"]
+
+
+def test_public_seed_mode_takes_the_creators_seed_and_says_so(client):
+    seed = "11" * 32
+    g = new_game(client, dice={"mode": "public-seed", "server_seed": seed})
+    assert g["dice"]["server_commit"] == hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+    s = client.get(f"/games/{g['game_id']}").json()
+    assert s["dice"]["mode"] == "public-seed" and "no fairness claim" in s["dice"]["fairness"]
+
+
+def test_rulesets_are_listed(client):
+    (r,) = client.get("/rulesets").json()
+    assert r["id"] == "aa1942-convoy" and "raid" in [c["type"] for c in r["commands"]]
+    assert set(r["views"]) == {"ipc-ledger", "sz-status", "campaign-sheet"}
+    assert client.get("/rulesets/aa1942-convoy").json()["data_sha256"] == r["data_sha256"]
+
+
+# ---- idempotency and concurrency control --------------------------------------------------------
+
+
+def test_same_command_id_same_payload_returns_the_original_and_appends_nothing(client):
+    g = new_game(client)
+    gid, t = g["game_id"], g["tokens"]["USSR"]
+    first = send(client, gid, t, type="purchase", spend=3, command_id="buy-1")
+    again = send(client, gid, t, type="purchase", spend=3, command_id="buy-1")
+    assert again["replayed"] is True and again["events"] == first["events"] and again["version"] == first["version"]
+    assert client.get(f"/games/{gid}").json()["version"] == first["version"]
+
+
+def test_same_command_id_other_payload_is_409(client):
+    g = new_game(client)
+    gid, t = g["game_id"], g["tokens"]["USSR"]
+    send(client, gid, t, type="purchase", spend=3, command_id="buy-1")
+    before = unchanged(client, gid)
+    r = client.post(f"/games/{gid}/commands", json={"type": "end_phase", "command_id": "buy-1"}, headers=auth(t))
+    assert_problem(r, 409, "command-id-reused")
+    assert unchanged(client, gid) == before
+
+
+def test_expected_version_mismatch_is_409_and_changes_nothing(client):
+    g = new_game(client)
+    gid, t = g["game_id"], g["tokens"]["USSR"]
+    before = unchanged(client, gid)
+    r = client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 1, "expected_version": 99}, headers=auth(t))
+    p = assert_problem(r, 409, "version-conflict")
+    assert p["version"] == before[0]
+    assert unchanged(client, gid) == before
+    assert send(client, gid, t, type="purchase", spend=1, expected_version=before[0])["version"] > before[0]
+
+
+# ---- every error code --------------------------------------------------------------------------
+
+
+def test_illegal_command_lists_what_is_legal(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    before = unchanged(client, gid)
+    r = client.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(g["tokens"]["USSR"]))
+    p = assert_problem(r, 409, "illegal-command")
+    assert {x["type"] for x in p["legal"]} == {"purchase", "end_game"}
+    assert unchanged(client, gid) == before
+
+
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        ({"type": "raid"}, "invalid-command"),
+        ({"type": "no_such"}, "invalid-command"),
+        ({"type": "purchase", "spend": -1}, "invalid-command"),
+        ({"type": "purchase", "spend": 1, "extra": 1}, "invalid-command"),
+        ({"type": "purchase", "spend": 1, "command_id": "bad id!"}, "invalid-command-id"),
+        ({"type": "purchase", "spend": 1, "expected_version": "x"}, "invalid-expected-version"),
+        ([1, 2], "invalid-command"),
+    ],
+)
+def test_malformed_commands_are_422(client, body, code):
+    g = new_game(client)
+    gid = g["game_id"]
+    before = unchanged(client, gid)
+    assert_problem(client.post(f"/games/{gid}/commands", json=body, headers=auth(g["tokens"]["USSR"])), 422, code)
+    assert unchanged(client, gid) == before
+
+
+def test_body_that_is_not_json_is_422(client):
+    g = new_game(client)
+    r = client.post(f"/games/{g['game_id']}/commands", content=b"{nope", headers=auth(g["tokens"]["USSR"]))
+    assert_problem(r, 422, "invalid-json")
+
+
+def test_authorization(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    before = unchanged(client, gid)
+    url = f"/games/{gid}/commands"
+    body = {"type": "purchase", "spend": 0}
+    assert_problem(client.post(url, json=body), 401, "missing-token")
+    assert_problem(client.post(url, json=body, headers=auth("forged")), 401, "invalid-token")
+    assert_problem(client.post(url, json=body, headers=auth(g["tokens"]["UK"])), 403, "not-your-turn")
+    assert_problem(client.post(url, json=body, headers=auth(g["referee_token"])), 403, "not-your-turn")
+    other = new_game(client)
+    assert_problem(client.post(url, json=body, headers=auth(other["tokens"]["USSR"])), 401, "invalid-token")
+    assert_problem(client.post(f"/games/{gid}/reveal", headers=auth(g["tokens"]["USSR"])), 403, "referee-only")
+    assert_problem(client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(g["referee_token"])), 403, "not-a-seat")
+    assert unchanged(client, gid) == before
+
+
+def test_seed_errors(client):
+    g = new_game(client)
+    gid, tok = g["game_id"], g["tokens"]
+    url = f"/games/{gid}/seeds"
+    assert_problem(client.post(url, json={}, headers=auth(tok["UK"])), 422, "invalid-client-seed")
+    assert_problem(client.post(url, json={"client_seed": "AB" * 32}, headers=auth(tok["UK"])), 422, "invalid-request")
+    assert client.post(url, json={"client_seed": "ab" * 32}, headers=auth(tok["UK"])).status_code == 200
+    assert_problem(client.post(url, json={"client_seed": "cd" * 32}, headers=auth(tok["UK"])), 409, "seed-already-contributed")
+    send(client, gid, tok["USSR"], type="purchase", spend=0)
+    assert_problem(client.post(url, json={"passphrase": "late"}, headers=auth(tok["USA"])), 409, "seed-locked")
+
+
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        ({"ruleset": "chess"}, "unknown-ruleset"),
+        ({"ruleset": "aa1942-convoy", "options": {"rounds": 0}}, "invalid-options"),
+        ({"ruleset": "aa1942-convoy", "options": {"submarines": {"Germany": {"99": 1}}}}, "invalid-options"),
+        ({"ruleset": "aa1942-convoy", "seats": ["Axis", "Axis"]}, "invalid-seats"),
+        ({"ruleset": "aa1942-convoy", "seats": ["Axis", "Comintern"]}, "invalid-seats"),
+        ({"ruleset": "aa1942-convoy", "dice": {"mode": "public-seed"}}, "invalid-dice"),
+        ({"ruleset": "aa1942-convoy", "dice": {"mode": "fair", "server_seed": "00" * 32}}, "invalid-dice"),
+        ({"ruleset": "aa1942-convoy", "dice": {"client_seeds": {"Atlantis": "00" * 32}}}, "unknown-seat"),
+        ({"ruleset": "aa1942-convoy", "dice": {"client_seeds": {"UK": "zz"}}}, "invalid-client-seed"),
+        ({"ruleset": "aa1942-convoy", "dice": {"beacon": "has space"}}, "invalid-dice"),
+        ({"ruleset": "aa1942-convoy", "colour": "red"}, "invalid-request"),
+    ],
+)
+def test_create_errors(client, body, code):
+    status = 404 if code == "unknown-ruleset" else 422
+    assert_problem(client.post("/games", json=body), status, code)
+
+
+def test_not_found_codes(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    assert_problem(client.get("/games/nope"), 404, "unknown-game")
+    assert_problem(client.get(f"/games/{gid}/views/nope"), 404, "unknown-view")
+    assert_problem(client.get(f"/games/{gid}/rolls/5"), 404, "unknown-roll")
+    assert_problem(client.get("/rulesets/nope"), 404, "unknown-ruleset")
+    assert_problem(client.get("/nowhere"), 404, "not-found")
+    assert_problem(client.delete(f"/games/{gid}"), 405, "method-not-allowed")
+
+
+def test_query_limits_are_enforced(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    assert_problem(client.get(f"/games/{gid}/events", params={"limit": 100000}), 422, "invalid-request")
+    assert_problem(client.get(f"/games/{gid}/views/ipc-ledger", params={"at": 0}), 422, "invalid-request")
+
+
+def test_revealed_and_over_games_take_no_more_commands(client):
+    g = new_game(client)
+    gid, ref = g["game_id"], g["referee_token"]
+    send(client, gid, ref, type="end_game", reason="test")
+    assert_problem(client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])), 409, "game-over")
+    assert client.post(f"/games/{gid}/reveal", headers=auth(ref)).status_code == 200
+    assert_problem(client.post(f"/games/{gid}/reveal", headers=auth(ref)), 409, "game-revealed")
+    assert_problem(client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])), 409, "game-revealed")
+
+
+def test_bodies_over_the_limit_are_413(client):
+    g = new_game(client)
+    big = b'{"type":"purchase","spend":0,"pad":"' + b"x" * 300_000 + b'"}'
+    r = client.post(f"/games/{g['game_id']}/commands", content=big, headers={**auth(g["tokens"]["USSR"]), "Content-Type": "application/json"})
+    assert_problem(r, 413, "body-too-large")
+
+
+def test_data_mismatch_is_refused(client, monkeypatch):
+    from service import rulesets
+
+    g = new_game(client)
+    loaded = rulesets.RULESETS["aa1942-convoy"]
+    client.app.state.service._cache.clear()
+    monkeypatch.setitem(rulesets.RULESETS, "aa1942-convoy", type(loaded)(loaded.ruleset, loaded.data, "0" * 64))
+    assert_problem(client.get(f"/games/{g['game_id']}"), 409, "data-mismatch")
+
+
+def test_cors_is_configurable(tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    monkeypatch.setenv("UMPIRE_CORS_ORIGINS", "https://fleet.example")
+    c = TestClient(create_app(str(tmp_path / "c.db")))
+    r = c.options("/rulesets", headers={"Origin": "https://fleet.example", "Access-Control-Request-Method": "GET"})
+    assert r.headers["access-control-allow-origin"] == "https://fleet.example"
+
+
+def test_no_response_contains_the_server_seed_before_reveal(client):
+    g = new_game(client, SUBS)
+    gid, tok = g["game_id"], g["tokens"]
+    secret = client.app.state.service.store.game(gid).server_seed
+    seen = []
+
+    def grab(r):
+        seen.append(r.text)
+        return r
+
+    play_to_german_combat(client, g)
+    grab(client.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(tok["Germany"])))
+    for path in ["", "/events", "/rolls", "/rolls/0", "/bundle", "/views/ipc-ledger", "/views/sz-status", "/views/campaign-sheet"]:
+        grab(client.get(f"/games/{gid}{path}"))
+    grab(client.get(f"/games/{gid}/events/stream", params={"timeout": 0}))
+    bundle = client.get(f"/games/{gid}/bundle").json()
+    grab(client.post("/bundles/verify", json=bundle))
+    bundle["commands"][-1]["payload"]["sz"] = 8  # a forged command list must not make the server show a roll
+    grab(client.post("/bundles/verify", json=bundle))
+    grab(client.get("/openapi.json"))
+    assert all(secret not in text for text in seen)
+    assert all(secret.upper() not in text for text in seen)
+    assert client.post("/bundles/verify", json=client.get(f"/games/{gid}/bundle").json()).json()["checks"]["replay"]["status"] == "pass"
