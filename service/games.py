@@ -154,7 +154,9 @@ class GameService:
         server_seed_hex: str | None,
         client_seeds: dict[str, str] | None,
         beacon: str | None,
+        game_id: str | None = None,
     ) -> dict[str, Any]:
+        """`game_id` is for scripts that need reproducible bundles; the API always makes a fresh one."""
         loaded = loaded_for(ruleset_id)
         if mode == "public-seed":
             if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
@@ -168,7 +170,7 @@ class GameService:
             )
         else:
             server_seed = secrets.token_bytes(32)
-        game_id = "g-" + secrets.token_hex(8)
+        game_id = game_id or "g-" + secrets.token_hex(8)
         payload = {
             "type": "create_game",
             "ruleset": ruleset_id,
@@ -319,13 +321,13 @@ class GameService:
         payload = {"type": "contribute_seed", "client_seed": seed}
         return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
 
-    def reveal(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def reveal(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
         server_seed = bytes.fromhex(self._row(game_id).server_seed)
         payload = {"type": "reveal"}
-        return self._submit(game_id, seat, payload, None, None, lambda g: engine.decide_reveal(g, server_seed))
+        return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
 
     # ---- reads ----
 

@@ -42,6 +42,7 @@ class PowerRound:
     captured: list[str] = field(default_factory=list)
     liberated: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
+    submarines_placed: int = 0
     submarines_lost: int = 0
 
 
@@ -180,6 +181,7 @@ def evolve(state: State, e: Event) -> State:
         state.used.setdefault(e.to_sz, SubsUsed()).moved += e.count
     elif isinstance(e, ev.SubmarinesPlaced):
         _add_subs(state, e.power, e.sz, e.count)
+        state.line(e.power).submarines_placed += e.count
     elif isinstance(e, ev.SubmarinesFought):
         _use_for_combat(state, e.sz, e.count, "fought")
         state.combat_step = 3

@@ -1,0 +1,162 @@
+"""Make the bundles in replays/ by playing real aa1942-convoy games through the service (`make replays`).
+
+Public-seed mode with fixed seeds and command ids, so the files come out byte-identical every time
+(tests/test_replays.py regenerates them and compares). Each game runs a few rounds with purchases,
+raids (the cap and the treasury floor among them), a capture that deactivates a convoy zone and a
+liberation that reactivates it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from events.store import Store  # noqa: E402
+from service.games import GameService  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+class Game:
+    def __init__(self, svc: GameService, name: str, seed_byte: int, options: dict, seats=None, client_seeds=None):
+        self.svc = svc
+        created = svc.create("aa1942-convoy", options, seats, "public-seed", f"{seed_byte:02x}" * 32, client_seeds, None, game_id=name)
+        self.id = name
+        self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        self.referee = created["referee_token"]
+        self.n = 0
+
+    def seat(self, power: str) -> str:
+        return power if power in self.tokens else ("Axis" if power in ("Germany", "Japan") else "Allies")
+
+    def send(self, who: str, /, **payload) -> dict:
+        self.n += 1
+        token = self.referee if who == "referee" else self.tokens[self.seat(who)]
+        return self.svc.command(self.id, token, {**payload, "command_id": f"{self.id}-{self.n:03d}"})
+
+    def seed(self, seat: str, passphrase: str) -> None:
+        self.svc.contribute_seed(self.id, self.tokens[seat], None, passphrase, command_id=f"{self.id}-seed-{seat}")
+
+    def turn(self, power: str, spend: int, move=(), combat=(), noncombat=(), place=()) -> None:
+        """One power's turn: purchase (up to `spend`), combat move, combat, noncombat move, mobilize, income."""
+        ledger = self.svc.view(self.id, "ipc-ledger", None)["data"]["powers"]
+        line = next(p for p in ledger if p["power"] == power)
+        self.send(power, type="purchase", spend=min(spend, line["treasury"]) if line["holds_capital"] else 0)
+        for m in move:
+            self.send(power, type="move_submarines", **m)
+        self.send(power, type="end_phase")
+        for c in combat:
+            self.send(power, **c)
+        self.send(power, type="end_phase")
+        for m in noncombat:
+            self.send(power, type="move_submarines", **m)
+        self.send(power, type="end_phase")
+        for p in place:
+            self.send(power, type="place_submarines", **p)
+        self.send(power, type="end_phase")
+
+    def finish(self) -> dict:
+        self.svc.reveal(self.id, self.referee, command_id=f"{self.id}-reveal")
+        return self.svc.bundle(self.id)
+
+
+def mv(a: int, b: int, n: int = 1) -> dict:
+    return {"from_sz": a, "to_sz": b, "count": n}
+
+
+def raid(sz: int) -> dict:
+    return {"type": "raid", "sz": sz}
+
+
+def north_atlantic(svc: GameService) -> dict:
+    """Germany's U-boats against the UK's Atlantic zones; Archangel falls (SZ 4 off) and is liberated."""
+    g = Game(svc, "north-atlantic", 0x11, {"rounds": 3, "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}}})
+    g.seed("UK", "Scapa Flow")
+    g.seed("Germany", "Wilhelmshaven")
+    # round 1
+    g.turn("USSR", 12)
+    g.turn("Germany", 20, move=[mv(9, 8), mv(5, 3)], combat=[raid(7), raid(7), raid(8), raid(3),
+           {"type": "capture", "territory": "Archangel"}], place=[{"sz": 5, "count": 1}])
+    g.turn("UK", 25, combat=[{"type": "lose_submarines", "power": "Germany", "sz": 7, "count": 1}])
+    g.turn("Japan", 15)
+    g.turn("USA", 30)
+    # round 2: the chips on the UK's zones came off in its purchase; USSR retakes Archangel
+    g.turn("USSR", 10, combat=[{"type": "liberate", "territory": "Archangel"}])
+    g.turn("Germany", 20, move=[mv(5, 6)], combat=[raid(7), raid(8), raid(3)])
+    g.turn("UK", 20)
+    g.turn("Japan", 10)
+    g.turn("USA", 30)
+    # round 3
+    g.turn("USSR", 10)
+    g.turn("Germany", 15, move=[mv(6, 7)], combat=[raid(7), raid(7), raid(8)])
+    g.turn("UK", 20)
+    g.turn("Japan", 10)
+    g.turn("USA", 30)
+    return g.finish()
+
+
+def pacific(svc: GameService) -> dict:
+    """Japan's submarines against US and UK Pacific zones; the USA takes the Philippines (SZ 48 off)."""
+    g = Game(svc, "pacific", 0x22, {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1}}})
+    g.seed("Japan", "Kure")
+    g.seed("USA", "Pearl")
+    g.turn("USSR", 10)
+    g.turn("Germany", 20)
+    g.turn("UK", 20)
+    g.turn("Japan", 20, combat=[raid(53), raid(56), raid(45), raid(35),
+           {"type": "capture", "territory": "Eastern Australia"}])  # SZ 45 goes off after its raid
+    g.turn("USA", 30, combat=[{"type": "capture", "territory": "Philippine Islands"}])
+    g.turn("USSR", 10)
+    g.turn("Germany", 20)
+    g.turn("UK", 20, combat=[{"type": "liberate", "territory": "Eastern Australia"}])
+    g.turn("Japan", 20, move=[mv(53, 54)], combat=[raid(56), raid(35),
+           {"type": "liberate", "territory": "Philippine Islands"}])
+    g.turn("USA", 30)
+    return g.finish()
+
+
+def two_sides(svc: GameService) -> dict:
+    """Axis and Allies seats; the round cap and the treasury floor; Moscow falls and its treasury goes."""
+    uk = [3, 7, 8, 10, 23, 34, 35, 45]
+    g = Game(svc, "two-sides", 0x33, {"rounds": 2, "submarines": {"Germany": {str(sz): 1 for sz in uk} | {"4": 1}}},
+             seats=["Axis", "Allies"], client_seeds={"Allies": "ab" * 32})
+    g.seed("Axis", "Berlin")
+    g.turn("USSR", 24)
+    g.turn("Germany", 41, combat=[raid(sz) for sz in uk] + [raid(4), {"type": "capture", "territory": "Russia"},
+           {"type": "capture", "territory": "Karelia S.S.R."}])
+    g.turn("UK", 0)
+    g.turn("Japan", 10)
+    g.turn("USA", 40)
+    g.turn("USSR", 0, combat=[{"type": "liberate", "territory": "Russia"}, {"type": "liberate", "territory": "Karelia S.S.R."}])
+    g.turn("Germany", 20, combat=[raid(sz) for sz in uk[:4]])
+    g.turn("UK", 10)
+    g.turn("Japan", 10)
+    g.turn("USA", 40)
+    return g.finish()
+
+
+GAMES = {"north-atlantic": north_atlantic, "pacific": pacific, "two-sides": two_sides}
+
+
+def render(bundle: dict) -> str:
+    return json.dumps(bundle, ensure_ascii=False, indent=1) + "\n"
+
+
+def generate(out_dir: Path = HERE) -> list[Path]:
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = GameService(Store(str(Path(tmp) / "replays.db")))
+        for name, play in GAMES.items():
+            path = out_dir / f"aa1942-{name}.json"
+            path.write_text(render(play(svc)), encoding="utf-8")
+            written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for p in generate():
+        print(f"wrote {p.relative_to(HERE.parent)}")
