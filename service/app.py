@@ -12,11 +12,13 @@ import msgspec
 from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.engine import IllegalCommand, InvalidInput, Rejected, command_schema
+from events.bundle import decode_bundle
 from events.store import Store
 from service import ENGINE_VERSION, models
 from service.games import MAX_PAGE, GameService, loaded_for
@@ -102,6 +104,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
             f"/bundles/verify); pages to {MAX_PAGE} items."
         ),
         responses={422: {"model": models.Problem, "description": "invalid request"}},
+        generate_unique_id_function=lambda route: route.name,
     )
     app.state.service = svc
     origins = [o.strip() for o in os.environ.get("UMPIRE_CORS_ORIGINS", "").split(",") if o.strip()]
@@ -126,9 +129,13 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException):
+        if e.status_code == 400:  # FastAPI's "error parsing the body": the same answer as for /commands
+            return problem(422, "invalid-json", "the body is not JSON; send a JSON object", request.url.path)
         code = {404: "not-found", 405: "method-not-allowed"}.get(e.status_code, "http-error")
         detail = {404: "no such resource; GET / lists where to start", 405: "this method is not served here; see /docs"}
-        return problem(e.status_code, code, detail.get(e.status_code, str(e.detail)), request.url.path)
+        resp = problem(e.status_code, code, detail.get(e.status_code, str(e.detail)), request.url.path)
+        resp.headers.update(e.headers or {})  # e.g. Allow on a 405
+        return resp
 
     @app.exception_handler(Exception)
     async def internal(request: Request, e: Exception):
@@ -149,27 +156,27 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
                 "views": sorted(r.views), "options_schema": msgspec.json.schema(r.options_type)}
 
     @app.get("/rulesets", response_model=list[models.RulesetInfo], summary="What can be played")
-    def rulesets():
+    def list_rulesets():
         return [ruleset_info(x) for x in RULESETS.values()]
 
     @app.get("/rulesets/{ruleset_id}", response_model=models.RulesetInfo, responses=errors, summary="One ruleset")
-    def ruleset(ruleset_id: str = Path(max_length=64)):
+    def get_ruleset(ruleset_id: str = Path(max_length=64)):
         return ruleset_info(loaded_for(ruleset_id))
 
     @app.post("/games", status_code=201, response_model=models.GameCreatedOut, responses=errors, summary="Create a game")
     def create_game(req: models.CreateGame):
-        return svc.create(req.ruleset, req.options, req.seats, req.dice.mode, req.dice.server_seed,
+        return svc.create(req.ruleset, req.options, req.seats, req.dice.mode, getattr(req.dice, "server_seed", None),
                           req.dice.client_seeds, req.dice.beacon)
 
     @app.post("/games/{game_id}/seeds", response_model=models.CommandResult, responses=errors,
               summary="A seat contributes its client seed (before the seed locks)")
-    def seeds(req: models.SeedRequest, game_id: str = GAME_ID, tok: str | None = Depends(token)):
+    def contribute_seed(req: models.SeedRequest, game_id: str = GAME_ID, tok: str | None = Depends(token)):
         return svc.contribute_seed(game_id, tok, req.client_seed, req.passphrase, req.command_id)
 
     @app.post("/games/{game_id}/commands", response_model=models.CommandResult, responses=errors,
               summary="Send one command", openapi_extra={"requestBody": {"required": True, "content": {
                   "application/json": {"schema": command_request_schema()}}}})
-    async def commands(request: Request, game_id: str = GAME_ID, tok: str | None = Depends(token)):
+    async def send_command(request: Request, game_id: str = GAME_ID, tok: str | None = Depends(token)):
         raw = await request.body()
         try:
             body = json.loads(raw)
@@ -179,17 +186,17 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
 
     @app.get("/games/{game_id}", response_model=models.GameSummary, responses=errors,
              summary="Summary, with `awaiting`: the legal commands now")
-    def summary(game_id: str = GAME_ID):
+    def get_game(game_id: str = GAME_ID):
         return svc.summary(game_id)
 
     @app.get("/games/{game_id}/events", response_model=models.EventsPage, responses=errors, summary="The log, paged")
-    def events(game_id: str = GAME_ID, after: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=MAX_PAGE)):
+    def list_events(game_id: str = GAME_ID, after: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=MAX_PAGE)):
         return svc.events(game_id, after, limit)
 
     @app.get("/games/{game_id}/events/stream", responses={**errors, 200: {"content": {"text/event-stream": {}},
              "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` the stored event"}},
              summary="The log, live (SSE), resumable with Last-Event-ID")
-    async def stream(request: Request, game_id: str = GAME_ID, after: int = Query(0, ge=0),
+    async def stream_events(request: Request, game_id: str = GAME_ID, after: int = Query(0, ge=0),
                      timeout: int = Query(300, ge=0, le=3600, description="seconds to wait for new events; 0: the backlog, then close")):
         svc.summary(game_id)  # 404 before the stream starts
         last = request.headers.get("last-event-id")
@@ -217,17 +224,17 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         return StreamingResponse(gen(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
     @app.get("/games/{game_id}/rolls", response_model=models.RollsPage, responses=errors, summary="The roll ledger")
-    def rolls(game_id: str = GAME_ID, after: int = Query(-1, ge=-1, description="the last k already read"),
+    def list_rolls(game_id: str = GAME_ID, after: int = Query(-1, ge=-1, description="the last k already read"),
               limit: int = Query(100, ge=1, le=MAX_PAGE)):
         return svc.rolls(game_id, after, limit)
 
     @app.get("/games/{game_id}/rolls/{k}", response_model=models.RollOut, responses=errors, summary="One roll")
-    def roll(game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
+    def get_roll(game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
         return svc.roll(game_id, k)
 
     @app.get("/games/{game_id}/views/{view}", response_model=models.ViewOut, responses=errors,
              summary="A projection at the head, or at any past seq")
-    def view(game_id: str = GAME_ID, view: str = Path(max_length=64), at: int | None = Query(None, ge=1, le=2**53)):
+    def get_view(game_id: str = GAME_ID, view: str = Path(max_length=64), at: int | None = Query(None, ge=1, le=2**53)):
         return svc.view(game_id, view, at)
 
     @app.post("/games/{game_id}/reveal", response_model=models.CommandResult, responses=errors,
@@ -236,7 +243,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         return svc.reveal(game_id, tok)
 
     @app.get("/games/{game_id}/bundle", response_model=models.Bundle, responses=errors, summary="The replay bundle")
-    def bundle(game_id: str = GAME_ID):
+    def get_bundle(game_id: str = GAME_ID):
         return JSONResponse(svc.bundle(game_id))
 
     @app.post("/bundles/verify", response_model=models.VerifyReport, responses=errors,
@@ -245,6 +252,43 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
                   "schema": {"$ref": "#/components/schemas/Bundle"}}}}})
     async def verify_bundle(request: Request):
         raw = await request.body()
-        return await asyncio.to_thread(verify, raw, svc.server_seed_if_stored)
+        try:
+            bundle = decode_bundle(raw)
+        except (msgspec.ValidationError, msgspec.DecodeError) as e:
+            raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (spec/EVENTS.md): {e}")
+        return await asyncio.to_thread(verify, bundle, svc.server_seed_if_stored)
 
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            _problems_as_problem_json(doc)
+            _link_created_game(doc)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi
     return app
+
+
+def _problems_as_problem_json(doc: dict[str, Any]) -> None:
+    """Errors are served as application/problem+json: say so, and drop FastAPI's unused validation schemas."""
+    ref = {"$ref": "#/components/schemas/Problem"}
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            for resp in op["responses"].values():
+                content = resp.get("content", {})
+                if content.get("application/json", {}).get("schema") == ref:
+                    resp["content"] = {PROBLEM: {"schema": ref}}
+    for name in ("HTTPValidationError", "ValidationError"):
+        doc["components"]["schemas"].pop(name, None)
+
+
+def _link_created_game(doc: dict[str, Any]) -> None:
+    """OpenAPI links from a created game to what can be done with it (clients and stateful fuzzers follow them)."""
+    game_id = {"game_id": "$response.body#/game_id"}
+    links = {}
+    for path, ops in doc["paths"].items():
+        if path.startswith("/games/{game_id}"):
+            for method, op in ops.items():
+                links[op["operationId"]] = {"operationId": op["operationId"], "parameters": game_id}
+    doc["paths"]["/games"]["post"]["responses"]["201"]["links"] = links

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 Hex64 = Field(pattern="^[0-9a-f]{64}$")
 
@@ -22,20 +22,38 @@ class Problem(BaseModel):
     version: int | None = Field(None, description="for version-conflict: the game's version now")
 
 
-class DiceRequest(BaseModel):
+class FairDice(BaseModel):
+    """The server makes a secret seed and commits to it; seats add theirs before the seed locks."""
+
     model_config = ConfigDict(extra="forbid")
-    mode: Literal["fair", "public-seed"] = "fair"
-    server_seed: str | None = Field(None, pattern="^[0-9a-f]{64}$", description="public-seed mode only")
-    client_seeds: dict[str, str] | None = Field(None, description="seat -> 64 lowercase hex")
-    beacon: str | None = Field(None, max_length=256, description="e.g. drand:<chain>:<round>:<hex>")
+    mode: Literal["fair"] = "fair"
+    client_seeds: dict[str, Annotated[str, Field(pattern="^[0-9a-f]{64}$")]] | None = Field(
+        None, description="seat -> 64 lowercase hex"
+    )
+    beacon: str | None = Field(None, pattern="^[!-~]{1,256}$", description="e.g. drand:<chain>:<round>:<hex>")
+
+
+class PublicSeedDice(FairDice):
+    """The creator supplies the server seed (tests, bug reproduction, tutorials): no fairness claim."""
+
+    mode: Literal["public-seed"]
+    server_seed: str = Field(pattern="^[0-9a-f]{64}$")
+
+
+def _dice_mode(v: Any) -> str:
+    """`mode` may be left out: it means fair."""
+    mode = v.get("mode", "fair") if isinstance(v, dict) else getattr(v, "mode", "fair")
+    return mode if mode in ("fair", "public-seed") else "fair"
 
 
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    ruleset: str = Field(max_length=64, examples=["aa1942-convoy"])
-    options: dict[str, Any] | None = None
+    ruleset: str = Field(max_length=64, examples=["aa1942-convoy"], description="an id from GET /rulesets")
+    options: dict[str, Any] | None = Field(None, description="the ruleset's options_schema (GET /rulesets/{id})")
     seats: list[str] | None = Field(None, max_length=16, description="default: the ruleset's seats")
-    dice: DiceRequest = DiceRequest()
+    dice: Annotated[
+        Annotated[FairDice, Tag("fair")] | Annotated[PublicSeedDice, Tag("public-seed")], Discriminator(_dice_mode)
+    ] = FairDice()
 
 
 class SeatToken(BaseModel):
@@ -173,12 +191,14 @@ class ViewOut(BaseModel):
 
 
 class BundleRuleset(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     id: str
     version: str
     data_sha256: str
 
 
 class BundleDice(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     scheme: str
     mode: str
     server_commit: str
@@ -188,6 +208,7 @@ class BundleDice(BaseModel):
 
 
 class BundleCommand(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     command_id: str
     seat: str
     payload: dict[str, Any]
@@ -195,11 +216,13 @@ class BundleCommand(BaseModel):
 
 
 class BundleEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     body: dict[str, Any]
     hash: str
 
 
 class Bundle(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     format: Literal["umpire-bundle/1"]
     engine: str
     ruleset: BundleRuleset

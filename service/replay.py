@@ -153,9 +153,9 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
     return _check("pass", f"{len(b.commands)} commands replayed to {seq} byte-identical events", first_bad_seq=None), game
 
 
-def verify(raw: bytes | dict, seed_lookup: SeedLookup | None = None) -> dict[str, Any]:
+def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) -> dict[str, Any]:
     try:
-        b = decode_bundle(raw)
+        b = raw if isinstance(raw, Bundle) else decode_bundle(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", f"not an umpire-bundle/1: {e}")}}
     chain = verify_chain(b)
