@@ -268,6 +268,11 @@ def test_not_found_codes(client):
     assert_problem(client.delete(f"/games/{gid}"), 405, "method-not-allowed")
 
 
+def test_verify_refuses_what_is_not_a_bundle(client):
+    assert_problem(client.post("/bundles/verify", json={"format": "zip"}), 422, "invalid-bundle")
+    assert_problem(client.post("/bundles/verify", content=b"\x00\x01"), 422, "invalid-bundle")
+
+
 def test_query_limits_are_enforced(client):
     g = new_game(client)
     gid = g["game_id"]
