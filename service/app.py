@@ -18,7 +18,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.engine import IllegalCommand, InvalidInput, Rejected, command_schema
-from events.bundle import decode_bundle
+from events.bundle import Bundle, decode_bundle
 from events.store import Store
 from service import ENGINE_VERSION, models
 from service.games import MAX_PAGE, GameService, loaded_for
@@ -242,7 +242,9 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
     def reveal(game_id: str = GAME_ID, tok: str | None = Depends(token)):
         return svc.reveal(game_id, tok)
 
-    @app.get("/games/{game_id}/bundle", response_model=models.Bundle, responses=errors, summary="The replay bundle")
+    @app.get("/games/{game_id}/bundle", responses={**errors, 200: {"description": "the bundle (spec/EVENTS.md)",
+             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Bundle"}}}}},
+             summary="The replay bundle")
     def get_bundle(game_id: str = GAME_ID):
         return JSONResponse(svc.bundle(game_id))
 
@@ -262,6 +264,9 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         if app.openapi_schema is None:
             doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
             _problems_as_problem_json(doc)
+            # the bundle's schema is the Structs that decode it (events/bundle.py), not a second copy
+            _, components = msgspec.json.schema_components([Bundle], ref_template="#/components/schemas/{name}")
+            doc["components"]["schemas"].update(components)
             _link_created_game(doc)
             app.openapi_schema = doc
         return app.openapi_schema

@@ -190,49 +190,6 @@ class ViewOut(BaseModel):
     data: dict[str, Any]
 
 
-class BundleRuleset(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    id: str
-    version: str
-    data_sha256: str
-
-
-class BundleDice(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    scheme: str
-    mode: str
-    server_commit: str
-    server_seed: str | None
-    client_seeds: list[str]
-    beacon: str | None = None
-
-
-class BundleCommand(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    command_id: str
-    seat: str
-    payload: dict[str, Any]
-    seqs: list[int]
-
-
-class BundleEvent(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    body: dict[str, Any]
-    hash: str
-
-
-class Bundle(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    format: Literal["umpire-bundle/1"]
-    engine: str
-    ruleset: BundleRuleset
-    game: str
-    dice: BundleDice
-    commands: list[BundleCommand]
-    events: list[BundleEvent]
-    head: str
-
-
 class CheckOut(BaseModel):
     model_config = ConfigDict(extra="allow")
     status: Literal["pass", "fail", "skipped"]
