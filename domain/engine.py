@@ -8,6 +8,7 @@ the same code. Pure: no I/O, no clock; the server seed comes in as an argument.
 from __future__ import annotations
 
 import copy
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from events.core import (
     SeedLocked,
     ServerSeedRevealed,
 )
+from events.canonical import canonical
 from events.vocabulary import Event
 
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -88,6 +90,7 @@ class Ruleset:
     legal_commands: Callable[[Any], list[CommandSpec]]
     views: dict[str, Callable[[Any], dict[str, Any]]]
     event_types: tuple[type[Event], ...] = ()
+    data_option: str | None = None  # the option through which a game brings its own data set
 
     @property
     def command_names(self) -> list[str]:
@@ -167,6 +170,9 @@ def creation_events(
     if beacon is not None and not re.fullmatch(r"[\x21-\x7e]{1,256}", beacon):
         raise InvalidInput("invalid-dice", "a beacon is 1-256 printable ASCII characters without spaces")
     opts = decode_options(ruleset, options)
+    own = game_data(ruleset, msgspec.to_builtins(opts))
+    if own is not None:
+        data, data_sha256 = own
     seat_list = list(seats) if seats else ruleset.default_seats(opts)
     if len(set(seat_list)) != len(seat_list) or REFEREE in seat_list:
         raise InvalidInput("invalid-seats", f"seat names must be distinct and not {REFEREE!r}")
@@ -193,10 +199,32 @@ def _check_client_seed(seats: list[str], seat: str, seed: str) -> None:
         )
 
 
+def game_data(ruleset: Ruleset, options: dict[str, Any]) -> tuple[Any, str] | None:
+    """A data set the game brings in its options: parsed and hashed (its canonical JSON), or None."""
+    raw = options.get(ruleset.data_option) if ruleset.data_option else None
+    if raw is None:
+        return None
+    encoded = canonical(raw)
+    try:
+        return ruleset.parse_data(encoded), hashlib.sha256(encoded).hexdigest()
+    except (ValueError, msgspec.ValidationError) as e:
+        raise InvalidInput("invalid-data", f"options.{ruleset.data_option} is not a valid {ruleset.id} data set: {e}")
+
+
 # ---- folding ------------------------------------------------------------------------------------
 
 
-def start(ruleset: Ruleset, data: Any, game_id: str, created: GameCreated) -> Game:
+def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: GameCreated) -> Game:
+    """The game its genesis describes, on the data set it pinned (the default one, or its own)."""
+    own = game_data(ruleset, created.options)
+    if own is not None:
+        data, data_sha256 = own
+    if data_sha256 != created.ruleset.data_sha256:
+        raise Rejected(
+            "data-mismatch",
+            f"this game was made with {ruleset.id} data {created.ruleset.data_sha256[:12]}…, this engine has "
+            f"{data_sha256[:12]}…; replay it on an engine with that data set",
+        )
     opts = msgspec.convert(created.options, ruleset.options_type)
     return Game(
         game_id=game_id,

@@ -69,22 +69,16 @@ def fold(loaded: Loaded, bodies: list[dict[str, Any]]) -> Game:
     first = event_from_body(bodies[0])
     if not isinstance(first, GameCreated):
         raise ValueError("a game's first event is GameCreated")
-    game = engine.start(loaded.ruleset, loaded.data, bodies[0]["game"], first)
+    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, bodies[0]["game"], first)
     for body in bodies[1:]:
         engine.evolve(game, event_from_body(body))
     return game
 
 
-def loaded_for(ruleset_id: str, version: str | None = None, data_sha256: str | None = None) -> Loaded:
+def loaded_for(ruleset_id: str) -> Loaded:
     loaded = RULESETS.get(ruleset_id)
     if loaded is None:
         raise NotFound("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(RULESETS)}")
-    if data_sha256 is not None and data_sha256 != loaded.data_sha256:
-        raise Rejected(
-            "data-mismatch",
-            f"this game was made with data {data_sha256[:12]}…, this server has {loaded.data_sha256[:12]}… "
-            f"for {ruleset_id}; replay it on an engine with that data set",
-        )
     return loaded
 
 
@@ -123,7 +117,7 @@ class GameService:
 
     def _load(self, game_id: str) -> Cached:
         row = self._row(game_id)
-        loaded = loaded_for(row.ruleset, row.ruleset_version, row.data_sha256)
+        loaded = loaded_for(row.ruleset)
         rows = self.store.events(game_id)
         bodies = [msgspec.json.decode(r.body) for r in rows]
         return Cached(fold(loaded, bodies), bytes.fromhex(rows[-1].hash))

@@ -106,7 +106,7 @@ def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
 def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
     """Feed the recorded commands to a fresh engine; compare every body it makes with the bundle's."""
     try:
-        loaded = loaded_for(b.ruleset.id, b.ruleset.version, b.ruleset.data_sha256)
+        loaded = loaded_for(b.ruleset.id)
     except Rejected as e:
         return _check("fail", e.detail, first_bad_seq=1), None
     recorded = {e.body.get("seq"): e.body for e in b.events}
@@ -145,7 +145,7 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
                     diff=diff(recorded.get(seq), body),
                 ), game
             if game is None:
-                game = engine.start(loaded.ruleset, loaded.data, b.game, e)
+                game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, e)
             else:
                 engine.evolve(game, event_from_body(body))
     if seq != len(b.events):

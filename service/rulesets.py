@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import events.aa1942_convoy  # noqa: F401 - registers the ruleset's event types
+import events.aa1942_convoy  # noqa: F401 - registers the rulesets' event types
+import events.corvette_command  # noqa: F401
 import events.core  # noqa: F401
 from domain.engine import Ruleset
 
-RULESET_MODULES = ("domain.aa1942_convoy",)
+RULESET_MODULES = ("domain.aa1942_convoy", "domain.corvette_command")
 
 
 @dataclass(frozen=True)

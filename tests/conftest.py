@@ -27,7 +27,7 @@ class Table:
         evs = engine.creation_events(
             self.loaded.ruleset, self.loaded.data, self.loaded.data_sha256, "table", options, seats, "public-seed", SEED
         )
-        self.game = engine.start(self.loaded.ruleset, self.loaded.data, "table", evs[0])
+        self.game = engine.start(self.loaded.ruleset, self.loaded.data, self.loaded.data_sha256, "table", evs[0])
         for e in evs[1:]:
             engine.evolve(self.game, e)
         self.log: list = list(evs)

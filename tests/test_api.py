@@ -129,8 +129,11 @@ def test_public_seed_mode_takes_the_creators_seed_and_says_so(client):
 
 
 def test_rulesets_are_listed(client):
-    (r,) = client.get("/rulesets").json()
-    assert r["id"] == "aa1942-convoy" and "raid" in [c["type"] for c in r["commands"]]
+    listed = {r["id"]: r for r in client.get("/rulesets").json()}
+    assert set(listed) == {"aa1942-convoy", "corvette-command"}
+    r = listed["aa1942-convoy"]
+    assert "raid" in [c["type"] for c in r["commands"]]
+    assert {"detect", "drop_pattern", "move_convoy"} <= {c["type"] for c in listed["corvette-command"]["commands"]}
     assert set(r["views"]) == {"ipc-ledger", "sz-status", "campaign-sheet"}
     assert client.get("/rulesets/aa1942-convoy").json()["data_sha256"] == r["data_sha256"]
 

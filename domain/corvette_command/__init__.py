@@ -1,0 +1,198 @@
+"""`corvette-command`: the Corvette Command rulebook — a solitaire campaign escorting North Atlantic convoys.
+
+The engine runs every step that needs no decision and stops at the next one (CC-R8); rule ids are in
+docs/rules/corvette-command.md and every roll record cites one.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import msgspec
+
+from domain.corvette_command import commands as c
+from domain.corvette_command import views
+from domain.corvette_command.data import parse_data
+from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
+from domain.corvette_command.rules.procedure import Ctx, run
+from domain.corvette_command.state import STATIONS, State, evolve, initial_state
+from domain.dice import Dice
+from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Ruleset, command_schema
+from events import corvette_command as ev
+from events.vocabulary import Event
+
+MAX_CHOICES = 64
+
+BOX = {
+    "weather": weather.change,
+    "collision": hazards.collision,
+    "mechanical": hazards.mechanical,
+    "reveal": random_events.reveal,
+    "repair": hazards.repair_step,
+}
+ENGAGEMENT = {
+    "spot": attack.spot,
+    "attack": attack.attack,
+    "evaded": asw.evaded,
+    "gone": lambda ctx: asw.leave(ctx, ctx.state.engagement.grade or "escaped"),
+}
+
+
+def step(ctx: Ctx) -> None:
+    """One automatic step, or ask for the decision the state is at."""
+    s = ctx.state
+    g = s.engagement
+    if g is not None:
+        if g.step in ("guns", "detect", "pattern", "board"):
+            if g.step == "pattern" and not asw.weapons(s):
+                asw.leave(ctx, "escaped")  # nothing left to drop: it slips away
+            else:
+                ctx.ask(g.step)
+        else:
+            ENGAGEMENT[g.step](ctx)
+    elif s.pending_uboats > 0:
+        attack.start_engagement(ctx)
+    elif s.box_steps:
+        BOX[s.box_steps[0]](ctx)
+    elif s.convoy is not None and s.convoy.arrived:
+        port.arrive(ctx)
+    else:
+        ctx.ask("move")
+
+
+DECISION_OF = {
+    "choose_start_port": "start", "start": "start", "allocate_skills": "allocate_skills", "move_convoy": "move",
+    "reroll_collision": "collision_reroll", "fire_guns": "guns", "hold_fire": "guns", "detect": "detect",
+    "drop_pattern": "pattern", "board": "board", "repair": "repair",
+}
+
+
+def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
+    tag = cmd.__struct_config__.tag
+    if DECISION_OF[tag] != state.awaiting:
+        raise IllegalCommand(f"{tag!r} answers the {DECISION_OF[tag]!r} decision; the game awaits {state.awaiting!r}")
+    ctx = Ctx(state, dice)
+    choice = {k: v for k, v in msgspec.to_builtins(cmd).items() if k != "type"}
+    if tag == "move_convoy":
+        movement.check_move(state, cmd.to)  # before anything is emitted
+    if tag == "allocate_skills":
+        check_allocation(state, cmd.skills)
+    if tag == "repair" and cmd.area is not None and cmd.area not in hazards.repairable(state):
+        raise IllegalCommand(f"{cmd.area!r} has nothing to repair", _repair_choices(state))
+    if tag == "board" and cmd.officer is not None and cmd.officer in state.sheet.officers_lost:
+        raise IllegalCommand(f"the {cmd.officer} officer is lost", asw.boarding_choices(state))
+    if tag == "drop_pattern" and cmd.weapon not in asw.weapons(state):
+        raise IllegalCommand(f"no {cmd.weapon} left", [{"type": "drop_pattern", "weapon": w} for w in asw.weapons(state)])
+    ctx.take(DECISION_OF[tag], choice)
+    match cmd:
+        case c.ChooseStartPort(side=side):
+            setup.begin_campaign(ctx, side)
+        case c.Start():
+            setup.begin_quick_play(ctx)
+        case c.AllocateSkills(skills=skills):
+            setup.allocate(ctx, skills)
+        case c.MoveConvoy(to=to):
+            s = ctx.state
+            ctx.emit(ev.ConvoyMoved(to=to, half_days=movement.half_days(s.convoy.speed, s.convoy.weather),
+                                    date=s.date + (s.half + movement.half_days(s.convoy.speed, s.convoy.weather)) // 2))
+        case c.RerollCollision(reroll=reroll):
+            hazards.resume_collision(ctx, reroll)
+        case c.FireGuns():
+            attack.fire_guns(ctx)
+        case c.HoldFire():
+            pass
+        case c.Detect():
+            asw.detect(ctx)
+        case c.DropPattern(weapon=weapon):
+            asw.drop_pattern(ctx, weapon)
+        case c.Board(officer=officer):
+            asw.board(ctx, officer)
+        case c.Repair(area=area):
+            hazards.repair(ctx, area)
+    return run(ctx, step)
+
+
+def check_allocation(state: State, skills: dict[str, int]) -> None:
+    if sorted(skills) != sorted(STATIONS) or sorted(skills.values()) != sorted(state.quick_faces):
+        raise IllegalCommand(
+            f"give each of the six stations {list(STATIONS)} one of the dice rolled {state.quick_faces}",
+            _allocations(state) or [],
+        )
+
+
+def _allocations(state: State) -> list[dict] | None:
+    faces = state.quick_faces
+    seen, out = set(), []
+    for perm in itertools.permutations(faces):
+        if perm not in seen:
+            seen.add(perm)
+            out.append({"skills": dict(zip(STATIONS, perm))})
+            if len(out) > MAX_CHOICES:
+                return None
+    return out
+
+
+def _repair_choices(state: State) -> list[dict]:
+    return [{"area": a} for a in hazards.repairable(state)] + [{"area": None}]
+
+
+def _spec(cmd: type, seats: list[str], choices: list[dict] | None) -> CommandSpec:
+    if choices is not None and len(choices) > MAX_CHOICES:
+        choices = None
+    return CommandSpec(type=cmd.__struct_config__.tag, seats=seats, choices=choices, schema=command_schema(cmd))
+
+
+def legal_commands(state: State) -> list[CommandSpec]:
+    if state.over or state.awaiting is None:
+        return []
+    seat = [state.seat]
+    d = state.awaiting
+    if d == "start":
+        if state.options.quick_play:
+            return [_spec(c.Start, seat, [{}])]
+        return [_spec(c.ChooseStartPort, seat, [{"side": "canada"}, {"side": "liverpool"}])]
+    if d == "allocate_skills":
+        return [_spec(c.AllocateSkills, seat, _allocations(state))]
+    if d == "move":
+        return [_spec(c.MoveConvoy, seat, movement.legal_moves(state))]
+    if d == "collision_reroll":
+        return [_spec(c.RerollCollision, seat, [{"reroll": True}, {"reroll": False}])]
+    if d == "guns":
+        return [_spec(c.FireGuns, seat, [{}]), _spec(c.HoldFire, seat, [{}])]
+    if d == "detect":
+        return [_spec(c.Detect, seat, [{}])]
+    if d == "pattern":
+        return [_spec(c.DropPattern, seat, [{"weapon": w} for w in asw.weapons(state)])]
+    if d == "board":
+        return [_spec(c.Board, seat, [{"officer": x["officer"]} for x in asw.boarding_choices(state)])]
+    if d == "repair":
+        return [_spec(c.Repair, seat, _repair_choices(state))]
+    raise ValueError(f"unknown decision {d!r}")
+
+
+def check_setup(options: c.Options, seats: list[str], data) -> None:
+    if len(seats) != 1:
+        raise InvalidInput("invalid-seats", "corvette-command is solitaire: one seat (default 'captain')")
+    if (options.end_year, options.end_month) <= (options.year, options.month):
+        raise InvalidInput("invalid-options", "the campaign's end (end_year, end_month) must come after its start")
+
+
+RULESET = Ruleset(
+    id="corvette-command",
+    version="1.0.0",
+    title="Corvette Command — solitaire escort of North Atlantic convoys",
+    options_type=c.Options,
+    command_types=c.COMMANDS,
+    default_seats=lambda options: ["captain"],
+    check_setup=check_setup,
+    parse_data=parse_data,
+    data_file="data/default.json",
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    views=views.VIEWS,
+    event_types=ev.EVENTS,
+    data_option="data",
+)

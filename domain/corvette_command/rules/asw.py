@@ -1,0 +1,142 @@
+"""Corvette action: detection (CC-26, CC-R7), range (CC-27), patterns and kill grades (CC-22, CC-28),
+boarding (CC-29), awards (CC-30), withdrawal and the wolfpack (CC-31)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.corvette_command.rules.attack import attack_range
+from domain.corvette_command.rules.procedure import Ctx
+from domain.corvette_command.rules.resolution import matching, plain, task
+from domain.corvette_command.state import STATIONS, State
+from domain.engine import IllegalCommand
+from events import corvette_command as ev
+from events.core import RollResult
+
+R = "CC:Corvette Action"
+
+
+def evade(state: State) -> int:
+    """The U-boat's Evade, +1 when submerged with BOLD decoys (CC-40, June 1942)."""
+    g = state.engagement
+    return g.evade + (1 if g.decoys and not g.surfaced else 0)
+
+
+def detect(ctx: Ctx) -> None:
+    s, g = ctx.state, ctx.state.engagement
+    bonus = 3 if (g.consecutive >= 1 or g.contact == "kept") else 0
+    mods = [
+        ("close range", 1 if g.range == 0 else 0, "active"),
+        ("long range", 1 if g.range == 2 else 0, "passive"),
+        ("contact held (consecutive detection, or no loss of contact after a Hedgehog miss)", bonus, "active"),
+        ("ASDIC damaged (Task Harder)", s.sheet.counters("asdic"), "passive"),
+    ]
+    t = task(ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, CC-R7)", s.sheet.skills["asdic"], evade(s), mods)
+    ctx.emit(t.roll)
+    if not t.success and s.convoy.luck:  # Luck of the Irish (CC-17): the second result stands
+        ctx.emit(ev.EffectApplied(effect="reroll_used", detail="Luck of the Irish: the failed search is re-rolled"))
+        again = task(ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, Luck of the Irish)", s.sheet.skills["asdic"], evade(s), mods)
+        ctx.emit(replace(again.roll, rerolls=t.roll.k))
+        t = again
+    if t.success:
+        rng, consecutive = max(g.range - 1, 0), g.consecutive + 1
+    else:  # CC-27: it opens one band, two while engineering is damaged
+        rng, consecutive = g.range + (2 if s.sheet.damaged("engineer") else 1), 0
+    ctx.emit(ev.DetectionResolved(detected=t.success, range=min(rng, 3), consecutive=consecutive, contact="normal"))
+
+
+def weapons(state: State) -> list[str]:
+    out = []
+    if state.sheet.depth_charges > 0:
+        out.append("depth-charges")
+    if state.fitted("hedgehog") and state.sheet.hedgehog > 0:
+        out.append("hedgehog")
+    return out
+
+
+def drop_pattern(ctx: Ctx, weapon: str) -> None:
+    s, g = ctx.state, ctx.state.engagement
+    if weapon not in weapons(s):
+        raise IllegalCommand(f"no {weapon} to drop", [{"type": "drop_pattern", "weapon": w} for w in weapons(s)])
+    area = "depth_charge" if weapon == "depth-charges" else "hedgehog"
+    dice = 3 if s.sheet.damaged(area) else 4  # CC-33: a damaged station rolls only 3 dice
+    skill = s.sheet.skills["depth_charge"]  # Hedgehog falls under the Depth Charge skill
+    roll, hits = matching(ctx.dice, skill, evade(s), dice, f"{weapon}-pattern", f"{R}/Depth Charge attack (CC-22)")
+    ctx.emit(roll)
+    total = g.hits + hits
+    grade = kill_grade(weapon, hits, total, g.grade)
+    out = grade == "confirmed" or total >= 4
+    ctx.emit(ev.PatternDropped(
+        weapon=weapon, hits=hits, total_hits=total, grade=grade, out=out,
+        depth_charges=s.sheet.depth_charges - (weapon == "depth-charges"),
+        hedgehog=s.sheet.hedgehog - (weapon == "hedgehog"),
+    ))
+    if grade == "confirmed":
+        ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))
+    elif grade == "probable" and g.grade != "probable":
+        ctx.emit(ev.AwardGranted(award="Mentioned in Despatches", reason=f"{g.uboat} probably sunk"))
+
+
+def kill_grade(weapon: str, hits: int, total: int, before: str | None) -> str | None:
+    """CC-28 / CC-R15: depth charges: 4 in a pattern confirmed, 3 probable; Hedgehog: 2 confirmed, 1 probable;
+    4 or more in all is at least a possible kill; a grade once earned is kept."""
+    rank = {"confirmed": 3, "probable": 2, "possible": 1, None: 0}
+    if weapon == "hedgehog":
+        now = "confirmed" if hits >= 2 else "probable" if hits == 1 else None
+    else:
+        now = "confirmed" if hits >= 4 else "probable" if hits == 3 else None
+    if now is None and total >= 4:
+        now = "possible"
+    return max((now, before), key=lambda gr: rank[gr])
+
+
+def board(ctx: Ctx, officer: str | None) -> None:
+    """CC-29: an officer leads a boarding party; d20: 20 captures an Enigma, 1 loses the officer and party."""
+    s, g = ctx.state, ctx.state.engagement
+    if officer is None:
+        ctx.emit(ev.BoardingResolved(officer=None, roll=None, result="declined"))
+    else:
+        if officer not in STATIONS or officer in s.sheet.officers_lost:
+            raise IllegalCommand(f"no officer at {officer!r} to lead a boarding party", boarding_choices(s))
+        roll = plain(ctx.dice, [20], "enigma-boarding", f"{R}/Depth Charge attack/Enigma (CC-29)")
+        result = "enigma" if roll.faces[0] == 20 else "lost" if roll.faces[0] == 1 else "nothing"
+        ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))
+        ctx.emit(ev.BoardingResolved(officer=officer, roll=roll.faces[0], result=result))
+        if result == "enigma":
+            ctx.emit(ev.AwardGranted(award="DSC (from the King; VC recommended)", reason=f"Enigma and code books taken from {g.uboat}"))
+    leave(ctx, "confirmed")
+
+
+def boarding_choices(state: State) -> list[dict]:
+    return [{"type": "board", "officer": o} for o in STATIONS if o not in state.sheet.officers_lost] + [{"type": "board", "officer": None}]
+
+
+def evaded(ctx: Ctx) -> None:
+    """Beyond long range: it re-engages from its card's range while it has attacks and is unhurt; else it leaves."""
+    s, g = ctx.state, ctx.state.engagement
+    if g.attacks_left > 0 and not g.barred:
+        rng = attack_range(g.profile, s.convoy.weather)
+        if rng is not None:
+            ctx.emit(ev.UBoatDived(range=rng))
+            return
+    leave(ctx, "escaped" if (g.hits or g.grade) else "withdrew")
+
+
+def leave(ctx: Ctx, fate: str) -> None:
+    """CC-31: a U-boat that leaves hurt (1-2 hits, or 3 in all) or with its attacks spent calls the wolfpack,
+    unless it is probably sunk or came with the wolfpack; d6 - 1 per damage point."""
+    g = ctx.state.engagement
+    fate = g.grade if fate == "escaped" and g.grade else fate
+    summons = g.summons and fate in ("escaped", "withdrew")
+    ctx.emit(ev.UBoatLeft(uboat=g.uboat, fate=fate, hits=g.hits, summons=summons))
+    if summons:
+        roll = plain(ctx.dice, [6], "wolfpack", "CC:Corvette Action/WOLFPACK Table (CC-31)")
+        total = roll.faces[0] - g.hits
+        n = wolfpack_size(total)
+        ctx.emit(replace(roll, result=RollResult(outcome=f"{n} U-boat(s)", total=total)))
+        ctx.emit(ev.WolfpackRolled(roll=roll.faces[0], drm=-g.hits, uboats=n))
+
+
+def wolfpack_size(total: int) -> int:
+    """CC-31: 1-2 none, 3 one, 4-5 two, 6 three (modified totals below 1 are none)."""
+    return 0 if total <= 2 else 1 if total == 3 else 2 if total <= 5 else 3

@@ -1,0 +1,69 @@
+"""Convoy movement (CC-11, CC-R11) and the assignment orders' channel (CC-9)."""
+
+from __future__ import annotations
+
+from domain.corvette_command.state import State
+from domain.engine import IllegalCommand
+
+
+def zone_of(state: State, box: list[int]) -> str:
+    m = state.data.maps[state.convoy.map]
+    return next(z.name for z in m.zones if list(box) in z.boxes)
+
+
+def half_days(speed: str, weather: str) -> int:
+    """CC-11: fast 1 day a box (1½ in storm), slow 1½ (2 in storm); in half days."""
+    if speed == "fast":
+        return 3 if weather == "storm" else 2
+    return 4 if weather == "storm" else 3
+
+
+def legal_moves(state: State) -> list[dict]:
+    """Every box (or the destination port) the convoy may enter next."""
+    c = state.convoy
+    m = state.data.maps[c.map]
+    step = 1 if c.direction == "east" else -1
+    if isinstance(c.position, str):  # in port: the port's boxes; leaving Liverpool, the orders' channel (CC-9)
+        boxes = m.ports[c.position].boxes
+        if c.position == "Liverpool":
+            boxes = [b for b in boxes if b[0] == c.channel] or boxes
+        return [{"to": list(b)} for b in boxes]
+    ch, col = c.position
+    out: list[dict] = []
+    forward_ok = not (c.speed == "slow" and c.last_move == "forward")  # CC-R11: slow convoys zig-zag
+    if forward_ok:
+        nxt = col + step
+        if list(c.position) in m.ports[c.destination].boxes:
+            out.append({"to": c.destination})
+        if 0 <= nxt < m.columns:
+            for dch in ((-1, 0, 1) if c.speed == "fast" else (0,)):
+                out.append({"to": [ch + dch, nxt]})
+    for dch in (-1, 1):  # sideways, any speed
+        out.append({"to": [ch + dch, col]})
+    return [mv for mv in out if _on_map(state, mv["to"]) and _obeys_orders(state, mv["to"])]
+
+
+def _on_map(state: State, to) -> bool:
+    if isinstance(to, str):
+        return True
+    m = state.data.maps[state.convoy.map]
+    return 0 <= to[0] < m.channels and 0 <= to[1] < m.columns
+
+
+def _obeys_orders(state: State, to) -> bool:
+    """CC-9: eastbound, the first box of the Western Approaches is in the orders' channel."""
+    c = state.convoy
+    if isinstance(to, str) or c.direction != "east" or isinstance(c.position, str):
+        return True
+    entering = zone_of(state, to) == "western-approaches" and zone_of(state, c.position) != "western-approaches"
+    return not entering or to[0] == c.channel
+
+
+def check_move(state: State, to) -> None:
+    legal = legal_moves(state)
+    if {"to": to} not in legal:
+        raise IllegalCommand(
+            f"the convoy cannot enter {to} from {state.convoy.position} "
+            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel})",
+            [{"type": "move_convoy", **m} for m in legal],
+        )

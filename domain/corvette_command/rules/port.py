@@ -1,0 +1,127 @@
+"""Arrival in port (CC-34..CC-36), victory points (CC-39), crew growth (CC-38), the next convoy (CC-37)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.corvette_command.rules.attack import ship_lost
+from domain.corvette_command.rules.procedure import Ctx
+from domain.corvette_command.rules.resolution import plain
+from domain.corvette_command.rules.setup import SIDE_OF_PORT, new_convoy
+from domain.corvette_command.state import STATIONS, State, _next_equipment, ymd
+from events import corvette_command as ev
+from events.core import GameEnded, RollModifier, RollResult
+
+R = "CC:Arrival at Port"
+
+CONVOY_VP = [  # CC-39 (and CC-R9 for 87,500 and over)
+    (24_999, 3, "Should be Admiral of the Fleet"),
+    (37_499, 2, "Major Allied Victory"),
+    (49_999, 1, "Minor Allied Victory"),
+    (62_499, 0, "Stalemate"),
+    (74_999, -1, "Minor German Victory"),
+    (87_499, -2, "Major German Victory"),
+]
+
+
+def convoy_vp(tonnage: int) -> tuple[int, str]:
+    for top, vp, name in CONVOY_VP:
+        if tonnage <= top:
+            return vp, name
+    return -3, "Decisive German Victory"
+
+
+def year_status(vp: int) -> str:
+    """CC-39 yearly column (CC-R9: -7 and below extrapolated)."""
+    if vp >= 7:
+        return "Should be Admiral of the Fleet"
+    if vp >= 4:
+        return "Major Allied Victory"
+    if vp >= 1:
+        return "Minor Allied Victory"
+    if vp == 0:
+        return "Stalemate"
+    if vp >= -3:
+        return "Minor German Victory"
+    if vp >= -6:
+        return "Major German Victory"
+    return "Decisive German Victory"
+
+
+def quick_result(tonnage: int) -> str:
+    """CC-45 / CC-R9: up to 20,000 victory, to 30,000 duty done, above that a significant loss."""
+    return "Victory" if tonnage <= 20_000 else "You did your duty" if tonnage <= 30_000 else "Significant loss"
+
+
+def damaged_components(state: State) -> int:
+    return sum(len(v) for v in state.sheet.harder.values())
+
+
+def arrive(ctx: Ctx) -> None:
+    s = ctx.state
+    c = s.convoy
+    ctx.emit(ev.ConvoyArrived(port=c.destination, date=s.date))
+    for _ in range(c.stragglers):  # CC-35: a 6 comes in later; the rest are sunk
+        roll = plain(ctx.dice, [6], "straggler", f"{R}/Stragglers (CC-35)")
+        ctx.emit(replace(roll, result=RollResult(outcome="survives" if roll.faces[0] == 6 else "sunk", target=6, total=roll.faces[0])))
+        if roll.faces[0] == 6:
+            ctx.emit(ev.StragglerResolved(survived=True))
+        else:
+            ship_lost(ctx, "straggler")
+    tech = plain(ctx.dice, [20], "tech-delay", f"{R} (CC-34)")
+    delayed = tech.faces[0] <= c.ships_lost  # no delay if the roll exceeds the ships sunk
+    ctx.emit(replace(tech, result=RollResult(outcome="delay" if delayed else "no delay", target=c.ships_lost, total=tech.faces[0])))
+    ctx.emit(ev.TechDelayRolled(roll=tech.faces[0], ships_sunk=c.ships_lost, delayed=delayed, equipment=_next_equipment(s) if delayed else None))
+    if s.options.quick_play:
+        vp, result = 0, quick_result(c.tonnage)
+    else:
+        vp, result = convoy_vp(c.tonnage)
+    ctx.emit(ev.ConvoyScored(number=c.number, tonnage=c.tonnage, ships=c.ships_lost, vp=vp, result=result))
+    arrival_year = ymd(s.date)[0]
+    days = plain(ctx.dice, [6], "turnaround", f"{R}/Turnaround time (CC-36)")
+    extra = damaged_components(s) + s.sheet.hull
+    ctx.emit(replace(days, result=RollResult(outcome=f"{days.faces[0] + extra} days in port", total=days.faces[0] + extra,
+                                              modifiers=[RollModifier(reason="damaged components and hull points", value=extra, side="roll")] if extra else [])))
+    ctx.emit(ev.ShipRepaired(turnaround_days=days.faces[0] + extra, date=s.date + days.faces[0] + extra))
+    if s.convoys_done % 3 == 0:
+        grow_crew(ctx)
+    for year in range(arrival_year, ymd(s.date)[0]):
+        if year in s.years and year not in s.year_status:
+            ctx.emit(ev.YearScored(year=year, vp=s.years[year], status=year_status(s.years[year])))
+    why = campaign_over(s)
+    if why:
+        for year in sorted(y for y in s.years if y not in s.year_status):
+            ctx.emit(ev.YearScored(year=year, vp=s.years[year], status=year_status(s.years[year])))
+        ctx.emit(GameEnded(reason=why))
+        return
+    new_convoy(ctx, SIDE_OF_PORT[c.destination])
+
+
+def campaign_over(s: State) -> str | None:
+    if s.options.quick_play:
+        return "the quick-play convoy is in port"
+    if s.options.convoys is not None and s.convoys_done >= s.options.convoys:
+        return f"{s.options.convoys} convoy(s) escorted, as the options set"
+    y, m, _ = ymd(s.date)
+    if (y, m) >= (s.options.end_year, s.options.end_month):
+        return f"the campaign ends in {s.options.end_year}-{s.options.end_month:02d}"
+    return None
+
+
+def grow_crew(ctx: Ctx) -> None:
+    """CC-38: every third convoy, each skill used successfully may grow: 1d6 <= 6 - skill; Depth Charge only
+    after a kill; operators (CC-41) only when their contact led to a Lookout spot."""
+    s = ctx.state
+    stations = list(STATIONS) + [eq for eq in ("radar", "hfdf") if eq in s.sheet.skills]
+    eligible = [
+        st for st in stations
+        if (s.sheet.kill_since_review if st == "depth_charge" else s.sheet.used.get(st)) and s.sheet.skills[st] < 6
+    ]
+    ctx.emit(ev.CrewReviewed(convoys=s.convoys_done, eligible=eligible))
+    for st in eligible:
+        skill = s.sheet.skills[st]
+        roll = plain(ctx.dice, [6], f"skill-growth-{st}", "CC:Increasing Crew Skills (CC-38)")
+        ok = roll.faces[0] <= 6 - skill
+        ctx.emit(replace(roll, result=RollResult(outcome="improves" if ok else "no change", target=6 - skill, total=roll.faces[0])))
+        if ok:
+            ctx.emit(ev.CrewImproved(station=st, roll=roll.faces[0], before=skill, after=skill + 1))

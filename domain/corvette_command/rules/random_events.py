@@ -1,0 +1,115 @@
+"""The counter revealed on entering a box (CC-16) and the Random Event table (CC-17, data)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.corvette_command.rules import hazards
+from domain.corvette_command.rules.attack import ship_lost, torpedo_at_corvette
+from domain.corvette_command.rules.procedure import Ctx
+from domain.corvette_command.rules.resolution import plain
+from domain.corvette_command.rules.weather import shifted
+from events import corvette_command as ev
+from events.core import RollResult
+
+RULE = "CC:Turn Sequence/Reveal the Sector counter (CC-16, CC-17)"
+
+
+def reveal(ctx: Ctx) -> None:
+    s = ctx.state
+    box = s.convoy.position
+    kind = s.counters.get(s.box_key(box), "blank")
+    ctx.emit(ev.CounterRevealed(box=list(box), kind=kind))  # a U counter queues an attack unless in a storm
+    if kind == "R":
+        random_event(ctx)
+
+
+def random_event(ctx: Ctx) -> None:
+    s = ctx.state
+    roll = plain(ctx.dice, [20], "random-event", RULE)
+    entry = next(e for e in s.data.random_events if e.roll == roll.faces[0])
+    ctx.emit(replace(roll, result=RollResult(outcome=entry.name, total=roll.faces[0])))
+    ctx.emit(ev.RandomEventDrawn(roll=entry.roll, name=entry.name, effect=entry.effect, stand_in=entry.stand_in))
+    EFFECTS[entry.effect](ctx)
+
+
+def _note(ctx: Ctx, effect: str, detail: str, stragglers: int = 0) -> None:
+    ctx.emit(ev.EffectApplied(effect=effect, detail=detail, stragglers=stragglers))
+
+
+def _sub_roll(ctx: Ctx, purpose: str) -> int:
+    roll = plain(ctx.dice, [6], purpose, RULE)
+    ctx.emit(roll)
+    return roll.faces[0]
+
+
+def _men_in_water(ctx: Ctx) -> None:
+    """Known entry 2: stop to rescue them; on 1d20 = 1 a U-boat torpedoes the corvette (not in fog/snow or storm)."""
+    if ctx.state.convoy.weather in ("fog", "storm"):
+        _note(ctx, "nothing", "survivors rescued; no U-boat can attack in this weather")
+        return
+    roll = plain(ctx.dice, [20], "rescue-torpedo", RULE)
+    ctx.emit(replace(roll, result=RollResult(outcome="torpedoed" if roll.faces[0] == 1 else "rescued", target=1, total=roll.faces[0])))
+    if roll.faces[0] == 1:
+        _note(ctx, "torpedo", "a U-boat torpedoes the stopped corvette (CC-R13: from close range)")
+        torpedo_at_corvette(ctx, start_range=0)
+    else:
+        _note(ctx, "nothing", "survivors rescued")
+
+
+def _oil_slick(ctx: Ctx) -> None:
+    if _sub_roll(ctx, "oil-slick") >= 5:
+        _note(ctx, "straggler", "a damaged ship falls behind the convoy", stragglers=1)
+    else:
+        _note(ctx, "nothing", "the slick is old")
+
+
+def _uboat(ctx: Ctx) -> None:
+    if ctx.state.convoy.weather == "storm":
+        _note(ctx, "nothing", "too rough for a U-boat to attack")
+    else:
+        _note(ctx, "uboat", "a U-boat attacks")
+
+
+def _air_raid(ctx: Ctx) -> None:
+    f = _sub_roll(ctx, "air-raid")
+    if f == 1:
+        _note(ctx, "ship-lost", "a Condor sinks a ship")
+        ship_lost(ctx, "air raid")
+    elif f == 2:
+        _note(ctx, "damage", "the corvette is strafed")
+        hazards.damage_area(ctx, "air raid")
+    else:
+        _note(ctx, "nothing", "the Condor misses")
+
+
+def _mine(ctx: Ctx) -> None:
+    if _sub_roll(ctx, "mine") == 6:
+        _note(ctx, "ship-lost", "a ship strikes a mine")
+        ship_lost(ctx, "mine")
+    else:
+        _note(ctx, "nothing", "the mine drifts past")
+
+
+def _weather(step: int):
+    def apply(ctx: Ctx) -> None:
+        ctx.emit(ev.WeatherSet(weather=shifted(ctx.state.convoy.weather, step), cause="event"))
+
+    return apply
+
+
+EFFECTS = {
+    "reroll_token": lambda ctx: _note(ctx, "reroll_token", "one re-roll during this convoy (the next failed ASDIC search)"),
+    "men_in_water": _men_in_water,
+    "oil_slick": _oil_slick,
+    "uboat": _uboat,
+    "repair_bonus": lambda ctx: _note(ctx, "repair_bonus", "the next repair attempt is one task easier"),
+    "air_raid": _air_raid,
+    "iceberg": lambda ctx: hazards.collision(ctx, cause="iceberg"),
+    "mine": _mine,
+    "nothing": lambda ctx: _note(ctx, "nothing", "no effect"),
+    "straggler": lambda ctx: _note(ctx, "straggler", "a ship falls behind", stragglers=1),
+    "mechanical": hazards.mechanical,
+    "weather_worse": _weather(-1),
+    "weather_better": _weather(1),
+}

@@ -1,0 +1,89 @@
+"""What the captain reads: the ship log, the campaign sheet, the map and the engagement."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from domain.corvette_command.state import ALLIED_EQUIPMENT, AREAS, DATES, RANGES, State, iso, month_index
+
+
+def _now(s: State) -> dict[str, Any]:
+    return {"date": iso(s.date), "awaiting": s.awaiting, "over": s.over, "convoys_done": s.convoys_done}
+
+
+def ship_log(s: State) -> dict[str, Any]:
+    sh = s.sheet
+    due = {}
+    for eq in ALLIED_EQUIPMENT:
+        y, m = DATES[eq]
+        mi = month_index(y, m) + s.delays.get(eq, 0)
+        due[eq] = {"fitted": s.fitted(eq), "due": f"{mi // 12}-{mi % 12 + 1:02d}", "months_late": s.delays.get(eq, 0)}
+    kills: dict[str, int] = {}
+    for line in s.log + ([{"encounters": s.convoy.encounters}] if s.convoy and not s.convoy.arrived else []):
+        for enc in line["encounters"]:
+            if enc["fate"] in ("confirmed", "probable", "possible"):
+                kills[enc["fate"]] = kills.get(enc["fate"], 0) + 1
+    return {
+        "now": _now(s),
+        "skills": dict(sh.skills),
+        "task_harder": {a: {"counters": sh.counters(a), "repair_difficulty": list(sh.harder.get(a, [])),
+                            "officer_lost": a in sh.officers_lost} for a in AREAS if sh.counters(a)},
+        "hull_damage": sh.hull,
+        "depth_charges": {"left": sh.depth_charges, "of": 25},
+        "hedgehog": {"left": sh.hedgehog, "of": 15} if s.fitted("hedgehog") else None,
+        "equipment": due,
+        "awards": list(sh.awards),
+        "officers_lost": list(sh.officers_lost),
+        "kills": kills,
+        "skills_used_since_review": sorted(k for k, v in sh.used.items() if v),
+    }
+
+
+def campaign_sheet(s: State) -> dict[str, Any]:
+    current = None
+    if s.convoy and not s.convoy.arrived:
+        c = s.convoy
+        current = {"number": c.number, "card": c.card, "code": c.code, "direction": c.direction, "speed": c.speed,
+                   "size": c.size, "sailed": iso(c.sailed), "from": c.start_port, "to": c.destination,
+                   "weather": list(c.weather_track), "encounters": list(c.encounters), "ships_lost": c.ships_lost,
+                   "tonnage": c.tonnage, "vital": list(c.vital), "stragglers": c.stragglers}
+    years = [{"year": y, "vp": vp, "status": s.year_status.get(y)} for y, vp in sorted(s.years.items())]
+    return {"now": _now(s), "convoys": list(s.log), "current": current, "years": years, "skill_growth": list(s.growth)}
+
+
+def map_view(s: State) -> dict[str, Any]:
+    c = s.convoy
+    if c is None:
+        return {"now": _now(s), "map": None}
+    m = s.data.maps[c.map]
+    return {
+        "now": _now(s),
+        "map": c.map,
+        "channels": m.channels,
+        "columns": m.columns,
+        "zones": [{"name": z.name, "boxes": z.boxes} for z in m.zones],
+        "ports": {name: asdict_port(p) for name, p in m.ports.items()},
+        "revealed": [{"box": [int(x) for x in k.split(",")], "kind": v} for k, v in sorted(s.revealed.items())],
+        "convoy": {"position": c.position, "path": list(c.path), "direction": c.direction, "speed": c.speed,
+                   "orders_channel": c.channel, "destination": c.destination},
+        "weather": c.weather,
+    }
+
+
+def asdict_port(p) -> dict[str, Any]:
+    return {"side": p.side, "boxes": p.boxes}
+
+
+def engagement(s: State) -> dict[str, Any]:
+    g = s.engagement
+    out: dict[str, Any] = {"now": _now(s), "pending_uboats": s.pending_uboats, "uboat": None}
+    if g is not None:
+        d = asdict(g)
+        d["range_band"] = RANGES[min(g.range, 3)]
+        d["detected"] = g.consecutive > 0
+        out["uboat"] = d
+    return out
+
+
+VIEWS = {"ship-log": ship_log, "campaign-sheet": campaign_sheet, "map": map_view, "engagement": engagement}
