@@ -64,7 +64,8 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
     roll, hits = matching(ctx.dice, skill, evade(s), dice, f"{weapon}-pattern", f"{R}/Depth Charge attack (CC-22)")
     ctx.emit(roll)
     total = g.hits + hits
-    grade = kill_grade(weapon, hits, total, g.grade)
+    before = g.grade
+    grade = kill_grade(weapon, hits, total, before)
     out = grade == "confirmed" or total >= 4
     ctx.emit(ev.PatternDropped(
         weapon=weapon, hits=hits, total_hits=total, grade=grade, out=out,
@@ -72,8 +73,8 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
         hedgehog=s.sheet.hedgehog - (weapon == "hedgehog"),
     ))
     if grade == "confirmed":
-        ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))
-    elif grade == "probable" and g.grade != "probable":
+        ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))  # CC-30
+    elif grade == "probable" and before != "probable":
         ctx.emit(ev.AwardGranted(award="Mentioned in Despatches", reason=f"{g.uboat} probably sunk"))
 
 

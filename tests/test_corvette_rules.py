@@ -1,0 +1,709 @@
+"""corvette-command: each rule (CC-n) and ruling (CC-Rn) of docs/rules/corvette-command.md, with chosen faces."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
+from domain.corvette_command.rules.resolution import matching, target, task
+from domain.dice import ChosenDice
+from domain.engine import IllegalCommand
+from events import corvette_command as ev
+from events.core import GameEnded
+from tests.corvette import DATA, ctx, done, make_state, of, rolls
+
+# ---- CC-1, CC-2: the Resolution Table ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("active,passive,need", [(2, 3, 9), (2, 4, 8), (3, 3, 10), (5, 1, 14), (1, 4, 7)])
+def test_CC1_the_five_worked_examples_of_the_resolution_table(active, passive, need):
+    assert target(active, passive) == need
+    assert task(ChosenDice(need), "t", "r", active, passive).success
+    assert not task(ChosenDice(need + 1), "t", "r", active, passive).success
+
+
+def test_CC2_task_harder_adds_to_the_passive_and_task_easier_to_the_active():
+    harder = task(ChosenDice(8), "t", "r", 2, 3, [("damaged", 1, "passive")])
+    assert harder.roll.result.target == 8 and harder.success  # the text: 2 vs 4 -> 8 or less
+    easier = task(ChosenDice(10), "t", "r", 2, 3, [("help", 1, "active")])
+    assert easier.roll.result.target == 10 and easier.success  # 3 vs 3 -> 10 or less
+
+
+def test_CCR2_a_certain_task_is_still_rolled_and_recorded():
+    t = task(ChosenDice(1), "t", "r", 1, 20)
+    assert t.roll.result.target == -9 and not t.success and t.roll.faces == [1]
+
+
+# ---- setup: CC-3 .. CC-10 -------------------------------------------------------------------------
+
+
+def begin(side="canada", **chosen):
+    from tests.corvette import PurposeDice
+
+    s = make_state()
+    s.convoy = None
+    s.awaiting = None
+    c = ctx(s)
+    c.dice = PurposeDice(chosen)
+    setup.begin_campaign(c, side)
+    return c
+
+
+def test_CC3_crew_skills_a_six_starts_at_2():
+    c = begin(**{"crew-skills": [[6, 1, 2, 3, 5, 6]]})
+    assert c.state.sheet.skills == {"lookout": 2, "asdic": 1, "aa": 1, "gun": 1, "depth_charge": 1, "engineer": 2}
+
+
+def test_CC4_CC6_stores_and_the_uboat_deck_all_VII_and_two_IX():
+    c = begin()
+    (began,) = of(c, ev.CampaignBegan)
+    assert began.depth_charges == 25
+    deck = [DATA.uboat(u) for u in began.uboat_deck]
+    assert sum(u.type == "VII" for u in deck) == sum(u.type == "VII" for u in DATA.uboats)
+    assert sum(u.type == "IX" for u in deck) == 2
+
+
+def test_CC5_counters_per_zone_one_shuffle_each():
+    c = begin()
+    placed = of(c, ev.CountersPlaced)
+    counts = {p.zone: {k: sum(b[2] == k for b in p.boxes) for k in ("U", "R", "blank")} for p in placed}
+    assert counts == {"canadian": {"U": 1, "R": 1, "blank": 7}, "air-gap": {"U": 6, "R": 1, "blank": 11},
+                      "western-approaches": {"U": 2, "R": 1, "blank": 6}}
+    assert [r.purpose for r in rolls(c) if r.purpose.startswith("counters-")] == [
+        "counters-canadian", "counters-air-gap", "counters-western-approaches"]
+
+
+@pytest.mark.parametrize("side,ports,direction", [("canada", {"Halifax", "St John's"}, "east"), ("liverpool", {"Liverpool"}, "west")])
+def test_CC7_the_first_convoy_sails_from_the_chosen_side_and_its_codes_port(side, ports, direction):
+    c = begin(side)
+    (a,) = of(c, ev.ConvoyAssigned)
+    assert a.start_port in ports and a.direction == direction
+    assert a.start_port == {"HX": "Halifax", "SC": "St John's", "ON": "Liverpool", "OB": "Liverpool"}[a.code]
+
+
+@pytest.mark.parametrize("year,base", [(1941, 30), (1942, 40), (1943, 50), (1944, 50)])
+def test_CC8_convoy_size_by_year(year, base):
+    s = make_state(year=year)
+    s.decks = {"convoys": [x.id for x in DATA.convoys], "orders": [o.id for o in DATA.orders], "uboats": []}
+    from tests.corvette import PurposeDice
+
+    c = ctx(s)
+    c.dice = PurposeDice({"convoy-size": [[7, 9]]})
+    setup.new_convoy(c, "canada")
+    assert of(c, ev.ConvoyAssigned)[0].size == base + 16
+
+
+@pytest.mark.parametrize("roll,month,expected", [(5, 4, "good"), (6, 4, "poor"), (5, 11, "poor"), (6, 7, "good"),
+                                                (10, 1, "fog"), (15, 2, "storm"), (20, 7, "storm"), (1, 7, "good")])
+def test_CC10_the_forecast_with_the_months_modifier(roll, month, expected):
+    c = ctx(make_state(month=month), roll)
+    weather.forecast(c)
+    assert of(c, ev.WeatherSet)[0].weather == expected
+
+
+# ---- CC-11, CC-9, CC-R11: movement -----------------------------------------------------------------
+
+
+def test_CC11_fast_convoys_move_forward_diagonally_or_sideways():
+    s = make_state(position=(1, 4), speed="fast")
+    assert sorted(str(m["to"]) for m in movement.legal_moves(s)) == sorted(
+        str(x) for x in [[0, 5], [1, 5], [2, 5], [0, 4], [2, 4]])
+
+
+def test_CCR11_slow_convoys_zig_zag_never_two_forward_moves_in_a_row():
+    s = make_state(position=(1, 4), speed="slow")
+    s.convoy.last_move = "forward"
+    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[0, 4]", "[2, 4]"}
+    s.convoy.last_move = "sideways"
+    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 5]", "[0, 4]", "[2, 4]"}
+
+
+@pytest.mark.parametrize("speed,weather,half", [("fast", "good", 2), ("fast", "storm", 3), ("slow", "poor", 3), ("slow", "storm", 4)])
+def test_CC11_days_per_box(speed, weather, half):
+    assert movement.half_days(speed, weather) == half
+
+
+def test_CC9_the_orders_channel_leaving_liverpool_and_entering_the_western_approaches():
+    s = make_state(position=(2, 8), direction="east")
+    s.convoy.channel = 0
+    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 8]"}  # (x, 9) is the WA: only channel 0
+    s.convoy.position = [1, 8]
+    assert "[0, 9]" in {str(m["to"]) for m in movement.legal_moves(s)} and "[1, 9]" not in {str(m["to"]) for m in movement.legal_moves(s)}
+    w = make_state(direction="west")
+    w.convoy.position, w.convoy.channel, w.convoy.destination = "Liverpool", 2, "Halifax"
+    assert movement.legal_moves(w) == [{"to": [2, 11]}]
+    with pytest.raises(IllegalCommand):
+        movement.check_move(w, [0, 11])
+
+
+def test_CC11_into_port_from_a_box_beside_it():
+    s = make_state(position=(1, 11))
+    assert {"to": "Liverpool"} in movement.legal_moves(s)
+
+
+# ---- CC-12: every weather transition ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("before,faces,after", [
+    ("good", [4, 2], "good"), ("good", [2, 4], "poor"), ("good", [3, 3], "good"),
+    ("poor", [5, 1], "good"), ("poor", [1, 6], "fog"), ("poor", [6, 6], "poor"),
+    ("fog", [6, 5], "poor"), ("fog", [2, 3], "storm"), ("fog", [1, 1], "fog"),
+    ("storm", [3, 1], "fog"), ("storm", [1, 2], "storm"), ("storm", [4, 4], "storm"),
+])
+def test_CC12_black_minus_white_moves_the_weather_one_step(before, faces, after):
+    c = ctx(make_state(weather=before), faces)
+    weather.change(c)
+    assert of(c, ev.WeatherSet)[0].weather == after and done(c)
+
+
+@pytest.mark.parametrize("profile,weather_now,rng", [
+    ("L/M/C", "good", 2), ("L/M/C", "poor", 1), ("L/M/C", "fog", 0), ("L/M", "good", 2), ("L/M", "poor", 1),
+    ("L/M", "fog", None), ("M/C", "good", 1), ("M/C", "poor", 1), ("M/C", "fog", 0), ("C", "good", 0),
+    ("C", "storm", None), ("L/M/C", "storm", None),
+])
+def test_CC18_CC12_the_attack_range_from_the_card_and_the_weather(profile, weather_now, rng):
+    assert attack.attack_range(profile, weather_now) == rng
+
+
+# ---- CC-14, CC-15, CC-33: hazards ------------------------------------------------------------------
+
+
+def test_CC14_collision_only_in_fog_1_two_convoy_stragglers():
+    c = ctx(make_state(weather="good"))
+    hazards.collision(c)
+    assert of(c, ev.CollisionChecked)[0].result == "none" and not rolls(c)
+    c = ctx(make_state(weather="fog"), 1)
+    hazards.collision(c)
+    assert (of(c, ev.CollisionChecked)[0].result, c.state.convoy.stragglers) == ("convoy", 2) and done(c)
+
+
+def test_CC14_collision_20_damages_the_corvette_and_leaves_one_straggler():
+    c = ctx(make_state(weather="fog"), 20, 4, 2)  # collision 20; damage location 4 (4" gun); difficulty 2
+    hazards.collision(c)
+    assert c.state.convoy.stragglers == 1 and c.state.sheet.harder == {"gun": [2]} and done(c)
+
+
+def test_CC14_radar_offers_one_re_roll_and_the_second_result_stands():
+    s = make_state(weather="fog", equipment=["radar"])
+    c = ctx(s, 1)
+    hazards.collision(c)
+    assert c.state.awaiting == "collision_reroll" and not of(c, ev.CollisionChecked)
+    c2 = ctx(c.state, 20, 1, 3)  # re-roll: 20 (worse!), damage location 1, difficulty 3
+    hazards.resume_collision(c2, reroll=True)
+    (checked,) = of(c2, ev.CollisionChecked)
+    assert checked.result == "corvette" and checked.rerolled and rolls(c2)[0].rerolls == c.events[0].k and done(c2)
+
+
+@pytest.mark.parametrize("weather_now,face,failed", [("good", 1, True), ("good", 2, False), ("storm", 2, True), ("storm", 3, False)])
+def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, failed):
+    faces = [face] + ([2, 1, 1, 6, 3] if failed else [])  # 1d3 = 2 areas: lookout (diff 1), engineer (diff 3)
+    c = ctx(make_state(weather=weather_now), *faces)
+    hazards.mechanical(c)
+    assert of(c, ev.MechanicalChecked)[0].failure == failed and done(c)
+    if failed:
+        assert c.state.sheet.harder == {"lookout": [1], "engineer": [3]}
+
+
+@pytest.mark.parametrize("equipment,faces,area", [
+    ((), [2, 1], "asdic"), (("radar",), [2, 3, 1], "radar"), (("radar",), [2, 4, 1], "asdic"),
+    (("radar", "hfdf"), [2, 2, 1], "asdic"), (("radar", "hfdf"), [2, 3, 1], "radar"), (("radar", "hfdf"), [2, 6, 1], "hfdf"),
+    (("hedgehog",), [5, 1, 1], "hedgehog"), (("hedgehog",), [5, 2, 1], "depth_charge"), ((), [3, 1], "aa"),
+])
+def test_CC33_the_ship_damage_table_and_its_sub_rolls(equipment, faces, area):
+    c = ctx(make_state(equipment=equipment), *faces)
+    assert hazards.damage_area(c, "test") == area and c.state.sheet.harder == {area: [1]} and done(c)
+
+
+# ---- CC-32: repairs --------------------------------------------------------------------------------
+
+
+def test_CC32_one_repair_attempt_engineer_vs_the_counters_difficulty():
+    s = make_state(skills={"engineer": 2})
+    s.sheet.harder = {"asdic": [3, 1]}
+    c = ctx(s, 9)  # engineer 2 vs difficulty 3: 9 or less
+    hazards.repair(c, "asdic")
+    assert c.state.sheet.harder == {"asdic": [1]} and rolls(c)[0].result.target == 9 and done(c)
+    c = ctx(s, 10)
+    hazards.repair(c, "asdic")
+    assert c.state.sheet.harder == {"asdic": [3, 1]}
+
+
+def test_CC32_damaged_engineering_makes_repairs_harder_and_splice_the_mainbrace_easier():
+    s = make_state(skills={"engineer": 1})
+    s.sheet.harder = {"engineer": [2], "gun": [1]}
+    s.convoy.repair_bonus = True
+    c = ctx(s, 10)  # 1 +1 (bonus) vs 1 +1 (engineering counter): 10
+    hazards.repair(c, "gun")
+    assert rolls(c)[0].result.target == 10 and "gun" not in c.state.sheet.harder
+
+
+# ---- CC-16, CC-17: counters and random events --------------------------------------------------------
+
+
+def test_CC16_a_U_counter_brings_an_attack_unless_in_a_storm():
+    for weather_now, pending in (("poor", 1), ("storm", 0)):
+        s = make_state(weather=weather_now, position=(0, 3))
+        s.counters = {"0,3": "U"}
+        c = ctx(s)
+        random_events.reveal(c)
+        assert c.state.pending_uboats == pending
+
+
+def test_CC17_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search():
+    s = make_state(position=(0, 3))
+    s.counters = {"0,3": "R"}
+    c = ctx(s, 1)
+    random_events.reveal(c)
+    assert c.state.convoy.luck and of(c, ev.RandomEventDrawn)[0].name == "Luck of the Irish"
+    e = make_state(engagement={"range": 1, "evade": 3})
+    e.convoy.luck = True
+    c = ctx(e, 15, 5)  # fails (target 8), the re-roll 5 succeeds
+    asw.detect(c)
+    assert of(c, ev.DetectionResolved)[0].detected and rolls(c)[1].rerolls == rolls(c)[0].k and not c.state.convoy.luck
+
+
+def test_CC17_men_in_the_water_torpedo_on_a_1_but_never_in_fog():
+    s = make_state(weather="fog", position=(0, 3))
+    s.counters = {"0,3": "R"}
+    c = ctx(s, 2)
+    random_events.reveal(c)
+    assert of(c, ev.EffectApplied)[0].effect == "nothing" and done(c)
+    s.convoy.weather = "good"
+    # event 2, rescue roll 1 -> torpedo from close: lookout and ASDIC at close, then the manoeuvre (made)
+    c = ctx(s, 2, 1, 1, 1, 1)
+    random_events.reveal(c)
+    assert of(c, ev.TorpedoResolved)[0].hit is False and done(c)
+
+
+def test_CC17_oil_slick_sub_roll_adds_a_straggler():
+    s = make_state(position=(0, 3))
+    s.counters = {"0,3": "R"}
+    c = ctx(s, 3, 5)
+    random_events.reveal(c)
+    assert c.state.convoy.stragglers == 1 and done(c)
+
+
+# ---- CC-19, CC-42: surfaced or submerged -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("total,surfaced,night", [(2, False, True), (3, False, True), (4, True, True), (7, True, True),
+                                                  (8, False, False), (10, False, False), (11, True, False), (12, True, False)])
+def test_CC19_the_2d6_surface_table(total, surfaced, night):
+    assert attack.surfaced_from_2d6(total) == (surfaced, night)
+
+
+def test_CC19_at_close_range_only_fog_gives_a_surface_roll():
+    s = make_state(weather="good")
+    s.pending_uboats = 1
+    s.decks["uboats"] = ["U-99"]  # profile C: close
+    c = ctx(s)
+    attack.start_engagement(c)
+    assert c.state.engagement.range == 0 and not c.state.engagement.surfaced and not rolls(c)
+
+
+@pytest.mark.parametrize("dice,month,hour,night", [((1, 1), 1, 0, True), ((3, 2), 7, 7, False), ((5, 6), 7, 23, True), ((4, 6), 7, 17, False), ((3, 1), 11, 6, True)])
+def test_CC42_time_of_contact(dice, month, hour, night):
+    assert attack.hour_of_contact(*dice) == hour and attack.dark(month, hour) == night
+
+
+def test_CC42_surfaced_on_the_d6_by_day_6_by_night_3_to_6():
+    s = make_state(options={"time_of_contact": True}, month=7)
+    s.pending_uboats = 1
+    s.decks["uboats"] = ["U-48"]  # L/M/C at long
+    c = ctx(s, [2, 5], 3)  # 04:00 in July: dark; 3 -> surfaced
+    attack.start_engagement(c)
+    assert c.state.engagement.surfaced and c.state.engagement.night and done(c)
+
+
+# ---- CC-20, CC-21, CC-13: spotting and gunnery --------------------------------------------------------
+
+
+def test_CC20_spotting_modifiers_night_long_poor():
+    s = make_state(weather="poor", engagement={"range": 2, "surfaced": True, "night": True, "step": "spot"}, skills={"lookout": 3})
+    c = ctx(s, 1)
+    attack.spot(c)
+    r = rolls(c)[0].result
+    assert (r.active, r.passive, r.target) == (3, 4 + 3 + 3 + 2, 1) and of(c, ev.SpottingResolved)[0].spotted
+
+
+def test_CCR3_radar_or_hfdf_success_gives_plus_2_lookout_once():
+    s = make_state(equipment=["radar", "hfdf"], engagement={"range": 0, "surfaced": True, "step": "spot", "evade": 3}, skills={"asdic": 2})
+    c = ctx(s, 5, 5, 12)  # radar 2 vs 3: 9 ok; hfdf ok; lookout 1+1(close)+2 vs 4 -> 10... face 12 fails
+    attack.spot(c)
+    look = rolls(c)[2].result
+    assert look.active == 4 and look.target == 10 and not of(c, ev.SpottingResolved)[0].spotted
+
+
+def test_CC13_gun_damage_dice_d10_when_skill_at_most_evade_else_d6():
+    roll, hits = matching(ChosenDice([5, 5, 5, 2]), 2, 3, 3, "gun-damage", "r")
+    assert roll.sides == [10, 6, 6, 6] and hits == 2
+    roll, hits = matching(ChosenDice([4, 4, 1]), 4, 3, 2, "aa-damage", "r")
+    assert roll.sides == [6, 6, 6] and hits == 1
+
+
+def test_CC21_4in_two_shots_at_long_AA_not_at_long_then_crash_dive_to_card_range():
+    s = make_state(engagement={"range": 2, "surfaced": True, "step": "guns", "profile": "L/M/C", "uboat": "U-48", "evade": 3},
+                   skills={"gun": 3})
+    c = ctx(s, 7, [6, 6, 6, 1], 8)  # 3 vs 3+3 at long: 7 hits (damage d10 6: two d6 match), then 8 misses
+    attack.fire_guns(c)
+    g = of(c, ev.GunneryResolved)[0]
+    assert [sh["gun"] for sh in g.shots] == ["gun", "gun"] and g.hits == 2 and c.state.engagement.hits == 2
+    assert of(c, ev.UBoatDived)[0].range == 2 and not c.state.engagement.surfaced and done(c)
+
+
+def test_CC21_four_gun_hits_in_all_are_a_possible_kill():
+    s = make_state(engagement={"range": 0, "surfaced": True, "step": "guns", "hits": 2, "evade": 3}, skills={"gun": 3, "aa": 3})
+    c = ctx(s, 1, [5, 5, 5, 1], 20, 20, 20, 20)  # 4" hit with 2 damage; then misses
+    attack.fire_guns(c)
+    assert c.state.engagement.step == "gone" and c.state.engagement.grade == "possible" and not of(c, ev.UBoatDived)
+
+
+# ---- CC-23, CC-24, CC-25: the attack ------------------------------------------------------------------
+
+
+def test_CC23_attack_5_at_medium_needs_14_close_plus_1_long_vs_2():
+    s = make_state(engagement={"range": 1, "step": "attack", "attack": 5})
+    c = ctx(s, 2, 14, [3, 5])  # target roll 2: the convoy; 14 hits; tonnage 9,000 - 5,000
+    attack.attack(c)
+    assert rolls(c)[1].result.target == 14 and of(c, ev.ShipLost)[0].tonnage == 4000 and done(c)
+    s.engagement.range = 0
+    c = ctx(s, 2, 16)
+    attack.attack(c)
+    assert rolls(c)[1].result.target == 15 and not of(c, ev.ShipLost)
+    s.engagement.range = 2
+    c = ctx(s, 2, 13, [2, 1])
+    attack.attack(c)
+    assert rolls(c)[1].result.target == 13 and of(c, ev.ConvoyAttacked)[0].hit
+
+
+@pytest.mark.parametrize("double,second,tons,vital", [(1, [3, 4], 7000, "ammunition ship"), (2, [6, 6], 12000, "tanker"),
+                                                       (3, [1, 1], 3000, "tanker"), (5, [2, 2], 7000, "tanker"), (6, None, 1700, "rescue ship")])
+def test_CC24_doubles_are_vital_ships(double, second, tons, vital):
+    faces = [[double, double]] + ([second] if second else [])
+    c = ctx(make_state(), *faces)
+    assert attack.tonnage(c) == (tons, vital) and done(c)
+
+
+def test_CC24_a_vital_ship_delays_the_next_equipment_a_month():
+    s = make_state(year=1941, month=5)
+    c = ctx(s, [6, 6])
+    attack.ship_lost(c, "test")
+    assert c.state.delays == {"radar": 1}
+
+
+def test_CC25_a_1_on_the_target_roll_torpedoes_the_corvette():
+    s = make_state(engagement={"range": 1, "step": "attack"})
+    # target 1; medium: lookout, asdic; close: lookout, asdic; manoeuvre made
+    c = ctx(s, 1, 20, 20, 20, 20, 1)
+    attack.attack(c)
+    assert of(c, ev.ConvoyAttacked)[0].target == "corvette" and len(of(c, ev.TorpedoTracked)) == 2 and done(c)
+
+
+@pytest.mark.parametrize("row,areas", [(1, 0), (3, 0), (4, 1), (5, 2), (6, 3)])
+def test_CC25_each_torpedo_damage_row(row, areas):
+    s = make_state()
+    faces = [20, 20, 20] + [row, 1] + [1, 1] * areas  # lookout, asdic, manoeuvre fails; damage row; 1 hull; areas
+    c = ctx(s, *faces)
+    attack.torpedo_at_corvette(c, start_range=0)
+    (t,) = of(c, ev.TorpedoResolved)
+    assert (t.hit, t.areas, c.state.sheet.hull) == (True, areas, 1) and len(of(c, ev.AreaDamaged)) == areas and done(c)
+
+
+def test_CC25_three_hull_damage_sinks_the_corvette():
+    s = make_state()
+    s.sheet.hull = 1
+    c = ctx(s, 20, 20, 20, 2, 2)
+    attack.torpedo_at_corvette(c, 0)
+    assert of(c, ev.HullDamaged)[0].sunk and of(c, GameEnded) and c.state.over
+
+
+def test_CCR6_lookout_spots_help_the_manoeuvre_and_hull_and_engineering_hurt_it():
+    s = make_state()
+    s.sheet.hull = 1
+    s.sheet.harder = {"engineer": [1]}
+    c = ctx(s, 1, 20, 1, 20, 10)  # medium: lookout sees it, ASDIC not; close: the same; then the manoeuvre
+    attack.torpedo_at_corvette(c, 1)
+    final = rolls(c)[4].result
+    assert (final.active, final.passive) == (4 + 2, 4 + 1 + 1) and final.target == 10 and not of(c, ev.TorpedoResolved)[0].hit
+
+
+def test_CC40_falke_from_march_1943_unless_foxer():
+    s = make_state(year=1943, month=4)
+    c = ctx(s, 20, 20, 1)
+    attack.torpedo_at_corvette(c, 0)
+    assert rolls(c)[2].result.passive == 6  # 4 + Falke 2
+    s = make_state(year=1943, month=6, equipment=["foxer"])
+    c = ctx(s, 20, 20, 1)
+    attack.torpedo_at_corvette(c, 0)
+    assert rolls(c)[2].result.passive == 4
+
+
+# ---- CC-26, CC-27, CC-R7: detection and range ---------------------------------------------------------
+
+
+def test_CC26_asdic_1_vs_evade_4_at_medium_needs_7():
+    s = make_state(engagement={"range": 1, "evade": 4})
+    c = ctx(s, 7)
+    asw.detect(c)
+    (d,) = of(c, ev.DetectionResolved)
+    assert rolls(c)[0].result.target == 7 and d.detected and d.range == 0
+
+
+def test_CC26_close_plus_1_long_plus_1_to_the_uboat_consecutive_plus_3():
+    for rng, consecutive, need in ((0, 0, 10), (2, 0, 8), (2, 1, 11)):
+        s = make_state(engagement={"range": rng, "evade": 2, "consecutive": consecutive})
+        c = ctx(s, 20)
+        asw.detect(c)
+        assert rolls(c)[0].result.target == need
+
+
+def test_CC27_a_failed_search_opens_one_band_two_with_damaged_engineering_beyond_long_it_evades():
+    s = make_state(engagement={"range": 1})
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert of(c, ev.DetectionResolved)[0].range == 2
+    s.sheet.harder = {"engineer": [1]}
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert of(c, ev.DetectionResolved)[0].range == 3 and c.state.engagement.step == "evaded"
+
+
+def test_CC27_not_yet_depth_charged_it_attacks_again_after_a_failed_search():
+    s = make_state(engagement={"range": 0, "attacks_left": 2})
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert c.state.engagement.step == "attack"
+    s.engagement.depth_charged = True
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert c.state.engagement.step == "detect"
+
+
+def test_CCR7_after_a_pattern_only_the_close_plus_1_after_a_hedgehog_miss_plus_4():
+    s = make_state(engagement={"range": 0, "evade": 3, "consecutive": 2}, equipment=["hedgehog"])
+    c = ctx(s, [1, 2, 3, 4, 5])  # depth charges: d10 1, no hits
+    asw.drop_pattern(c, "depth-charges")
+    c2 = ctx(c.state, 20)
+    asw.detect(c2)
+    assert rolls(c2)[0].result.target == 10 + 1 + 1 - 3
+    c = ctx(s, [1, 2, 3, 4, 5])
+    asw.drop_pattern(c, "hedgehog")
+    c2 = ctx(c.state, 20)
+    asw.detect(c2)
+    assert rolls(c2)[0].result.target == 10 + 1 + 4 - 3
+
+
+# ---- CC-22, CC-28, CC-29, CC-30: patterns, kills, boarding, awards --------------------------------------
+
+
+def test_CC22_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damaged():
+    s = make_state(engagement={"range": 0, "evade": 3})
+    c = ctx(s, [3, 3, 1, 2, 4])
+    asw.drop_pattern(c, "depth-charges")
+    assert rolls(c)[0].sides == [10, 6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 1
+    assert c.state.sheet.depth_charges == 24
+    s.sheet.harder = {"depth_charge": [2]}
+    s.sheet.skills["depth_charge"] = 4
+    c = ctx(s, [3, 3, 3, 3])
+    asw.drop_pattern(c, "depth-charges")
+    assert rolls(c)[0].sides == [6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 3
+
+
+@pytest.mark.parametrize("weapon,faces,before,grade,out,step", [
+    ("depth-charges", [5, 5, 5, 5, 5], 0, "confirmed", True, "board"),
+    ("depth-charges", [5, 5, 5, 5, 1], 0, "probable", False, "detect"),
+    ("depth-charges", [5, 5, 5, 1, 1], 0, None, False, "detect"),
+    ("depth-charges", [5, 5, 5, 1, 1], 2, "possible", True, "gone"),
+    ("depth-charges", [5, 5, 5, 5, 1], 1, "probable", True, "gone"),
+    ("hedgehog", [5, 5, 1, 1, 1], 0, "probable", False, "detect"),
+    ("hedgehog", [5, 5, 5, 1, 1], 0, "confirmed", True, "board"),
+])
+def test_CC28_kill_grades(weapon, faces, before, grade, out, step):
+    s = make_state(engagement={"range": 0, "hits": before}, equipment=["hedgehog"])
+    c = ctx(s, faces)
+    asw.drop_pattern(c, weapon)
+    (p,) = of(c, ev.PatternDropped)
+    assert (p.grade, p.out, c.state.engagement.step) == (grade, out, step)
+
+
+def test_CC28_one_or_two_hits_it_will_not_attack_again_but_will_summon_3_in_a_pattern_it_will_not_summon():
+    s = make_state(engagement={"range": 0})
+    c = ctx(s, [5, 5, 1, 1, 1])
+    asw.drop_pattern(c, "depth-charges")
+    assert c.state.engagement.barred and c.state.engagement.summons
+    c = ctx(s, [5, 5, 5, 5, 1])
+    asw.drop_pattern(c, "depth-charges")
+    assert c.state.engagement.barred and not c.state.engagement.summons
+
+
+def test_CC30_awards_dsc_for_confirmed_mid_for_probable():
+    s = make_state(engagement={"range": 0})
+    c = ctx(s, [2, 2, 2, 2, 2])
+    asw.drop_pattern(c, "depth-charges")
+    assert [a.award for a in of(c, ev.AwardGranted)] == ["DSC"]
+    c = ctx(s, [2, 2, 2, 2, 1])
+    asw.drop_pattern(c, "depth-charges")
+    assert [a.award for a in of(c, ev.AwardGranted)] == ["Mentioned in Despatches"]
+
+
+@pytest.mark.parametrize("face,result", [(20, "enigma"), (1, "lost"), (10, "nothing")])
+def test_CC29_boarding_for_the_enigma(face, result):
+    s = make_state(engagement={"range": 0, "step": "board", "grade": "confirmed", "hits": 4})
+    c = ctx(s, face)
+    asw.board(c, "aa")
+    assert of(c, ev.BoardingResolved)[0].result == result
+    assert (c.state.sheet.officers_lost == ["aa"]) == (result == "lost")
+    assert bool([a for a in of(c, ev.AwardGranted) if "King" in a.award]) == (result == "enigma")
+    assert of(c, ev.UBoatLeft)[0].fate == "confirmed" and c.state.engagement is None and "U-47" in c.state.sunk_uboats
+    if result == "lost":
+        assert c.state.sheet.counters("aa") == 1  # the lost officer's station is now +1 Task Harder
+
+
+# ---- CC-31: withdrawal and the wolfpack -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("total,n", [(0, 0), (2, 0), (3, 1), (4, 2), (5, 2), (6, 3)])
+def test_CC31_the_wolfpack_table(total, n):
+    assert asw.wolfpack_size(total) == n
+
+
+def test_CC31_damage_is_a_minus_1_per_point_and_wolfpack_uboats_do_not_summon():
+    s = make_state(engagement={"range": 3, "step": "evaded", "attacks_left": 0, "hits": 2})
+    c = ctx(s, 6)
+    asw.evaded(c)
+    (w,) = of(c, ev.WolfpackRolled)
+    assert (w.roll, w.drm, w.uboats) == (6, -2, 2) and c.state.pending_uboats == 2 and c.state.pending_wolfpack
+    s = make_state(engagement={"range": 3, "step": "evaded", "attacks_left": 0, "wolfpack": True, "summons": False})
+    c = ctx(s)
+    asw.evaded(c)
+    assert of(c, ev.UBoatLeft)[0].summons is False and not of(c, ev.WolfpackRolled)
+
+
+def test_CC31_an_unhurt_uboat_with_attacks_left_comes_back_from_its_cards_range():
+    s = make_state(weather="poor", engagement={"range": 3, "step": "evaded", "attacks_left": 1, "profile": "L/M/C"})
+    c = ctx(s)
+    asw.evaded(c)
+    assert of(c, ev.UBoatDived)[0].range == 1 and c.state.engagement.step == "attack"
+
+
+# ---- CC-34..CC-39: port, crew, victory ------------------------------------------------------------------
+
+
+def arrived(**kw):
+    s = make_state(**kw)
+    s.convoy.position, s.convoy.arrived = "Liverpool", True
+    s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
+    return s
+
+
+def test_CC34_CC35_CC36_arrival_stragglers_tech_delay_turnaround():
+    s = arrived()
+    s.convoy.stragglers, s.convoy.ships_lost, s.convoy.tonnage = 2, 3, 20000
+    s.sheet.harder, s.sheet.hull = {"gun": [1]}, 1
+    from tests.corvette import PurposeDice
+
+    c = ctx(s)
+    c.dice = PurposeDice({"straggler": [6, 2], "tonnage": [[4, 1]], "tech-delay": [4], "turnaround": [3]})
+    port.arrive(c)
+    assert [e.survived for e in of(c, ev.StragglerResolved)] == [True]
+    assert of(c, ev.ShipLost)[0].cause == "straggler" and c.state.log[0]["tonnage"] == 29000
+    t = of(c, ev.TechDelayRolled)[0]
+    assert (t.roll, t.ships_sunk, t.delayed, t.equipment) == (4, 4, True, "radar")
+    r = of(c, ev.ShipRepaired)[0]
+    assert r.turnaround_days == 3 + 1 + 1 and c.state.sheet.hull == 0 and c.state.sheet.harder == {}
+
+
+def test_CC37_the_next_convoy_sails_from_where_the_corvette_is():
+    s = arrived()
+    c = ctx(s)
+    from tests.corvette import PurposeDice
+
+    c.dice = PurposeDice({})
+    port.arrive(c)
+    assert c.state.convoy.start_port == "Liverpool" and c.state.convoy.number == 2 and not c.state.convoy.arrived
+
+
+@pytest.mark.parametrize("tons,vp", [(24_999, 3), (25_000, 2), (37_499, 2), (37_500, 1), (50_000, 0), (62_500, -1),
+                                     (75_000, -2), (87_499, -2), (87_500, -3)])
+def test_CC39_CCR9_convoy_victory_points(tons, vp):
+    assert port.convoy_vp(tons)[0] == vp
+
+
+@pytest.mark.parametrize("vp,status", [(7, "Should be Admiral of the Fleet"), (4, "Major Allied Victory"), (1, "Minor Allied Victory"),
+                                       (0, "Stalemate"), (-3, "Minor German Victory"), (-6, "Major German Victory"), (-7, "Decisive German Victory")])
+def test_CC39_yearly_status(vp, status):
+    assert port.year_status(vp) == status
+
+
+def test_CC38_every_third_convoy_used_skills_may_grow_depth_charge_only_after_a_kill():
+    s = arrived()
+    s.convoys_done = 2
+    s.sheet.used = {"asdic": True, "depth_charge": True}
+    s.sheet.skills["asdic"] = 2
+    from tests.corvette import PurposeDice
+
+    c = ctx(s)
+    c.dice = PurposeDice({"skill-growth-asdic": [4]})
+    port.arrive(c)
+    (review,) = of(c, ev.CrewReviewed)
+    assert review.eligible == ["asdic"]  # no kill: no depth charge roll
+    assert c.state.sheet.skills["asdic"] == 3  # 4 <= 6 - 2
+    s.sheet.kill_since_review = True
+    c = ctx(s)
+    c.dice = PurposeDice({"skill-growth-asdic": [5], "skill-growth-depth_charge": [6]})
+    port.arrive(c)
+    assert of(c, ev.CrewReviewed)[0].eligible == ["asdic", "depth_charge"] and not of(c, ev.CrewImproved)
+
+
+def test_CC45_quick_play_skills_and_result():
+    assert [setup.quick_skill(f) for f in (6, 5, 4, 3, 2, 1)] == [3, 2, 2, 1, 1, 1]
+    assert [port.quick_result(t) for t in (20_000, 20_001, 30_000, 30_001)] == [
+        "Victory", "You did your duty", "You did your duty", "Significant loss"]
+
+
+# ---- CC-40, CC-41, CC-43: dates and options --------------------------------------------------------------
+
+
+def test_CC40_equipment_is_fitted_from_its_date_and_slips_with_delays():
+    s = make_state(year=1941, month=9)
+    c = ctx(s)
+    setup.fit_equipment(c)
+    assert [e.equipment for e in of(c, ev.EquipmentFitted)] == ["radar"]
+    s = make_state(year=1941, month=9)
+    s.delays = {"radar": 1}
+    c = ctx(s)
+    setup.fit_equipment(c)
+    assert not of(c, ev.EquipmentFitted)
+    s = make_state(year=1942, month=11)
+    c = ctx(s)
+    setup.fit_equipment(c)
+    assert [e.equipment for e in of(c, ev.EquipmentFitted)] == ["radar", "hedgehog", "hfdf"]
+    assert c.state.sheet.hedgehog == 15
+
+
+def test_CC40_decoys_from_june_1942_a_3_on_1d3_is_plus_1_evade_submerged():
+    s = make_state(year=1942, month=6)
+    s.pending_uboats = 1
+    s.decks["uboats"] = ["U-99"]  # C, no surface roll in good weather
+    c = ctx(s, 3)
+    attack.start_engagement(c)
+    assert c.state.engagement.decoys and asw.evade(c.state) == c.state.engagement.evade + 1
+
+
+def test_CC41_operators_roll_their_skill_when_fitted():
+    s = make_state(year=1941, month=9, options={"radar_hfdf_operators": True})
+    c = ctx(s, 6)
+    setup.fit_equipment(c)
+    assert c.state.sheet.skills["radar"] == 2 and done(c)
+
+
+def test_CC43_the_revised_map_from_june_1942_with_the_option():
+    from tests.corvette import PurposeDice
+
+    for year, month, opt, name in ((1942, 6, True, "revised-1942"), (1942, 5, True, "standard"), (1942, 6, False, "standard")):
+        s = make_state(year=year, month=month, options={"revised_map": opt})
+        s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
+        c = ctx(s)
+        c.dice = PurposeDice({})
+        setup.new_convoy(c, "canada")
+        assert of(c, ev.ConvoyAssigned)[0].map == name
