@@ -8,6 +8,7 @@ the same code. Pure: no I/O, no clock; the server seed comes in as an argument.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -97,8 +98,10 @@ class Ruleset:
         return [c.__struct_config__.tag for c in self.command_types]
 
 
+@functools.cache
 def command_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
-    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`."""
+    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`. Computed once per class;
+    callers must not mutate it."""
     schema = msgspec.json.schema(cls)
     if "$ref" in schema:
         name = schema["$ref"].rsplit("/", 1)[-1]

@@ -106,5 +106,50 @@ def export(
         sys.stdout.write(text + "\n")
 
 
+@app.command()
+def simulate(
+    ruleset: str = typer.Argument("corvette-command"),
+    games: int = typer.Option(100, min=1, help="how many games"),
+    seed: int = typer.Option(1, help="the simulation seed (each game's server seed derives from it)"),
+    convoys: int = typer.Option(1, min=1, help="corvette-command: convoys per campaign"),
+    options: str = typer.Option("{}", help="more game options as JSON"),
+) -> None:
+    """Play N games in-process with the ruleset's bot and print the distribution of the results."""
+    import time
+
+    from rich.progress import Progress
+
+    from service.simulate import corvette_summary, play, seed_for
+
+    if ruleset != "corvette-command":
+        console.print("[red]simulate knows corvette-command so far[/]")
+        raise typer.Exit(2)
+    try:
+        opts = {"convoys": convoys, **json.loads(options)}
+    except ValueError as e:
+        console.print(f"[red]--options is not JSON: {e}[/]")
+        raise typer.Exit(2)
+    if opts.get("quick_play"):
+        opts.pop("convoys", None)
+    played = []
+    started = time.perf_counter()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{ruleset}", total=games)
+        for i in range(games):
+            played.append(play(ruleset, opts, seed_for(seed, i), game_id=f"sim-{seed}-{i}"))
+            progress.advance(task)
+    elapsed = time.perf_counter() - started
+    table = Table(title=f"{games} games of {ruleset}, seed {seed}, options {json.dumps(opts)}")
+    for col in ("figure", "mean", "p5", "p25", "median", "p75", "p95", "min", "max"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for name, q in corvette_summary(played).items():
+        table.add_row(name, *(f"{q[k]:,.1f}" if k == "mean" else f"{q[k]:,.0f}" for k in ("mean", "p5", "p25", "median", "p75", "p95", "min", "max")))
+    console.print(table)
+    sunk = sum(1 for g in played if g.rules.sheet.hull >= 3)
+    convoys_done = sum(len(g.rules.log) for g in played)
+    console.print(f"corvettes sunk: {sunk} of {games}; convoys escorted: {convoys_done}; "
+                  f"{games / elapsed:,.1f} games/s ({convoys_done / elapsed:,.1f} convoys/s) on one core")
+
+
 if __name__ == "__main__":
     app()

@@ -153,6 +153,16 @@ class State:
     growth: list[dict] = field(default_factory=list)
     over: bool = False
 
+    def __deepcopy__(self, memo):
+        """A working copy shares the data set and options: they never change during a game."""
+        import copy
+
+        memo[id(self.data)], memo[id(self.options)] = self.data, self.options
+        clone = object.__new__(State)
+        for name, value in self.__dict__.items():
+            setattr(clone, name, copy.deepcopy(value, memo))
+        return clone
+
     # ---- derived facts the rules read ----
 
     @property
