@@ -1,4 +1,4 @@
-"""Make the bundles in replays/ by playing real aa1942-convoy games through the service (`make replays`).
+"""Make the bundles in replays/ by playing real games through the service (`make replays`).
 
 Public-seed mode with fixed seeds and command ids, so the files come out byte-identical every time
 (tests/test_replays.py regenerates them and compares). Each game runs a few rounds with purchases,
@@ -139,6 +139,35 @@ def two_sides(svc: GameService) -> dict:
     return g.finish()
 
 
+def corvette(svc: GameService, name: str, seed_byte: int, options: dict, side: str) -> dict:
+    """A corvette-command game played by the bot (domain/corvette_command/bot.py) through the service,
+    the first convoy sailing from `side`."""
+    from domain.corvette_command import bot
+    from domain.engine import awaiting
+
+    made = svc.create("corvette-command", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
+    token, n = made["seats"][0]["token"], 0
+    while True:
+        game = svc._cached(name).game
+        legal = awaiting(game)
+        if not legal:
+            break
+        n += 1
+        payload = bot.choose(game.rules, legal)
+        if payload["type"] == "choose_start_port":
+            payload["side"] = side
+        svc.command(name, token, {**payload, "command_id": f"{name}-{n:04d}"})
+    svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
+    return svc.bundle(name)
+
+
+CORVETTE = {  # name: (options, seed byte, first side)
+    "corvette-eastbound": ({"convoys": 1, "year": 1942, "month": 11}, 0x44, "canada"),  # with RADAR, HF/DF, Hedgehog
+    "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x57, "liverpool"),
+    "corvette-quick-play": ({"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True}, 0x66, "liverpool"),
+}
+
+
 GAMES = {"north-atlantic": north_atlantic, "pacific": pacific, "two-sides": two_sides}
 
 
@@ -153,6 +182,10 @@ def generate(out_dir: Path = HERE) -> list[Path]:
         for name, play in GAMES.items():
             path = out_dir / f"aa1942-{name}.json"
             path.write_text(render(play(svc)), encoding="utf-8")
+            written.append(path)
+        for name, (options, seed_byte, side) in CORVETTE.items():
+            path = out_dir / f"{name}.json"
+            path.write_text(render(corvette(svc, name, seed_byte, options, side)), encoding="utf-8")
             written.append(path)
     return written
 

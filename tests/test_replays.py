@@ -24,8 +24,23 @@ def test_there_are_bundles():
 def test_every_bundle_in_replays_verifies(path):
     report = verify(path.read_bytes())
     assert report["verdict"] == "verified", report
-    types = {e["body"]["type"] for e in json.loads(path.read_text())["events"]}
-    assert {"ConvoyRaided", "PurchaseMade", "TerritoryCaptured", "ConvoyZoneDeactivated"} <= types
+    bundle = json.loads(path.read_text())
+    types = {e["body"]["type"] for e in bundle["events"]}
+    if bundle["ruleset"]["id"] == "aa1942-convoy":  # raids, a capture that deactivates a zone, a liberation, purchases
+        assert {"ConvoyRaided", "PurchaseMade", "TerritoryCaptured", "ConvoyZoneDeactivated", "TerritoryLiberated",
+                "ConvoyZoneReactivated"} <= types
+    else:  # a whole convoy, from sailing to port
+        assert {"ConvoyAssigned", "ConvoyMoved", "UBoatSighted", "DetectionResolved", "ConvoyArrived", "ConvoyScored"} <= types
+
+
+def test_the_corvette_bundles_cover_both_directions_and_quick_play():
+    assigned = {}
+    for path in BUNDLES:
+        b = json.loads(path.read_text())
+        for e in b["events"]:
+            if e["body"]["type"] == "ConvoyAssigned":
+                assigned.setdefault(b["events"][0]["body"]["data"]["options"].get("quick_play") is not None, set()).add(e["body"]["data"]["direction"])
+    assert assigned[False] == {"east", "west"} and assigned[True]
 
 
 def test_regenerating_the_bundles_is_byte_identical(tmp_path):
