@@ -83,7 +83,7 @@ class HullDamaged(Event):
 
 class CounterRevealed(Event):
     box: list[int]
-    kind: str  # blank | U | R | cover
+    kind: str  # blank | U | R | spent (revealed before: it acts once)
 
 
 class RandomEventDrawn(Event):

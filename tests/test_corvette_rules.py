@@ -249,6 +249,18 @@ def test_CC16_a_U_counter_brings_an_attack_unless_in_a_storm():
         assert c.state.pending_uboats == pending
 
 
+def test_CCR35_a_counter_acts_once():
+    s = make_state(position=(0, 3))
+    s.counters = {"0,3": "U"}
+    c = ctx(s)
+    random_events.reveal(c)
+    assert c.state.pending_uboats == 1
+    c.state.pending_uboats = 0
+    c2 = ctx(c.state)
+    random_events.reveal(c2)
+    assert of(c2, ev.CounterRevealed)[0].kind == "spent" and c2.state.pending_uboats == 0
+
+
 def test_CC17_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search():
     s = make_state(position=(0, 3))
     s.counters = {"0,3": "R"}

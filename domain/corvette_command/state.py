@@ -277,7 +277,7 @@ def _pop(step: str):
 def _after(s: State, e) -> None:
     if isinstance(e, ev.CollisionChecked):
         s.convoy.stragglers += e.stragglers
-    elif isinstance(e, ev.CounterRevealed):
+    elif isinstance(e, ev.CounterRevealed) and e.kind != "spent":
         s.revealed[s.box_key(e.box)] = e.kind
         if e.kind == "U" and s.convoy.weather != "storm":
             s.pending_uboats += 1

@@ -38,7 +38,8 @@ def legal_moves(state: State) -> list[dict]:
         if 0 <= nxt < m.columns:
             for dch in ((-1, 0, 1) if c.speed == "fast" else (0,)):
                 out.append({"to": [ch + dch, nxt]})
-    for dch in (-1, 1):  # sideways, any speed
+    # sideways, any speed; toward the orders' channel first, so the first choice offered is the useful one
+    for dch in sorted((-1, 1), key=lambda d: abs(ch + d - c.channel)):
         out.append({"to": [ch + dch, col]})
     return [mv for mv in out if _on_map(state, mv["to"]) and _obeys_orders(state, mv["to"])]
 

@@ -18,6 +18,9 @@ RULE = "CC:Turn Sequence/Reveal the Sector counter (CC-16, CC-17)"
 def reveal(ctx: Ctx) -> None:
     s = ctx.state
     box = s.convoy.position
+    if s.box_key(box) in s.revealed:  # CC-R35: a counter acts once; re-entering its box meets it face up
+        ctx.emit(ev.CounterRevealed(box=list(box), kind="spent"))
+        return
     kind = s.counters.get(s.box_key(box), "blank")
     ctx.emit(ev.CounterRevealed(box=list(box), kind=kind))  # a U counter queues an attack unless in a storm
     if kind == "R":
