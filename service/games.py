@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import os
 import re
 import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -90,8 +93,9 @@ class Cached:
 
 
 class GameService:
-    def __init__(self, store: Store, clock: Callable[[], str] = now_iso):
+    def __init__(self, store: Store, clock: Callable[[], str] = now_iso, data_dir: str | None = None):
         self.store = store
+        self.data_dir = Path(data_dir or os.environ.get("UMPIRE_DATA_DIR", "data-sets"))
         self.clock = clock
         self._cache: dict[str, Cached] = {}
         self._cache_lock = threading.Lock()
@@ -152,6 +156,7 @@ class GameService:
     ) -> dict[str, Any]:
         """`game_id` is for scripts that need reproducible bundles; the API always makes a fresh one."""
         loaded = loaded_for(ruleset_id)
+        options = self._inline_data_file(loaded, options or {})
         if mode == "public-seed":
             if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
                 raise engine.InvalidInput(
@@ -202,6 +207,28 @@ class GameService:
             "referee_token": referee_token,
             "events": [self._event_out(b, h) for b, h in bodies],
         }
+
+    def _inline_data_file(self, loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
+        """`options.data_file`: a data set file in this server's data folder, inlined as `options.data` so the
+        game (and its bundle) carries the whole set."""
+        name = options.get("data_file") if isinstance(options, dict) else None
+        if name is None:
+            return options
+        option = loaded.ruleset.data_option
+        if option is None:
+            raise engine.InvalidInput("invalid-options", f"{loaded.ruleset.id} takes no data set of its own")
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}(\.json)?", name):
+            raise engine.InvalidInput("invalid-options", "data_file is a file name like my-deck.json (letters, digits, - and _)")
+        path = self.data_dir / loaded.ruleset.id / (name if name.endswith(".json") else name + ".json")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise engine.InvalidInput(
+                "unknown-data-file", f"no data set {path.name!r} for {loaded.ruleset.id} in {self.data_dir}/{loaded.ruleset.id}/"
+            )
+        except ValueError as e:
+            raise engine.InvalidInput("invalid-data", f"{path.name} is not JSON: {e}")
+        return {k: v for k, v in options.items() if k != "data_file"} | {option: data}
 
     def _rows(self, game_id, version, head, evs, command_id, actor, stamp):
         rows, bodies = [], []

@@ -80,6 +80,22 @@ def test_a_game_with_its_own_data_set_pins_its_hash(client):
     assert client.post("/bundles/verify", json=client.get(f"/games/{game['game_id']}/bundle").json()).json()["verdict"] == "verified"
 
 
+def test_a_data_set_by_file_name_from_the_servers_data_folder(client, tmp_path):
+    folder = tmp_path / "sets" / "corvette-command"
+    folder.mkdir(parents=True)
+    data = json.loads(DEFAULT.read_text(encoding="utf-8"))
+    data["about"] = "our club's deck"
+    (folder / "club.json").write_text(json.dumps(data), encoding="utf-8")
+    client.app.state.service.data_dir = tmp_path / "sets"
+    game = create(client, options={"convoys": 1, "data_file": "club.json"})
+    created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["body"]["data"]
+    assert created["options"]["data"]["about"] == "our club's deck" and "data_file" not in created["options"]
+    r = client.post("/games", json={"ruleset": "corvette-command", "options": {"data_file": "nope"}})
+    assert r.status_code == 422 and r.json()["code"] == "unknown-data-file"
+    r = client.post("/games", json={"ruleset": "corvette-command", "options": {"data_file": "../../etc/passwd"}})
+    assert r.status_code == 422 and r.json()["code"] == "invalid-options"
+
+
 def test_a_data_set_that_fails_its_schema_is_refused(client):
     r = client.post("/games", json={"ruleset": "corvette-command", "options": {"data": {"about": "x"}}})
     assert r.status_code == 422 and r.json()["code"] == "invalid-data"

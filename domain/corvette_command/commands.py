@@ -87,5 +87,7 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     radar_hfdf_operators: bool = False
     time_of_contact: bool = False
     revised_map: bool = False
-    data_set: Literal["default"] = "default"
-    data: dict | None = None  # a whole data set of one's own (see docs/rules/corvette-command.md)
+    data: dict | None = None
+    """A whole data set of one's own (schema: domain/corvette_command/data); its SHA-256 is pinned in GameCreated."""
+    data_file: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,64}(\.json)?$")] | None = None
+    """A data set file in the server's data folder; the server reads it into `data` when the game is created."""
