@@ -139,3 +139,13 @@ def test_cli_export_writes_the_bundle_of_a_stored_game(tmp_path):
     assert r.exit_code == 0, r.output
     assert json.loads(out.read_text())["game"] == gid
     assert CliRunner().invoke(cli, ["export", "nope", "--db", str(db)]).exit_code == 2
+
+
+@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command"])
+def test_genesis_records_only_the_options_set_so_new_defaults_keep_old_bundles_identical(ruleset):
+    from domain import engine
+    from service.rulesets import RULESETS
+
+    loaded = RULESETS[ruleset]
+    made = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "g", {}, None, "fair", bytes(32))
+    assert made[0].options == {}

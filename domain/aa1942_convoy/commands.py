@@ -83,7 +83,10 @@ class EndGame(Command, tag="end_game"):
 COMMANDS = (Purchase, MoveSubmarines, Raid, Fight, LoseSubmarines, Capture, Liberate, PlaceSubmarines, EndPhase, EndGame)
 
 
-class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
+    bundles) byte-identical."""
+
     rounds: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
     """The game ends after this round; unset: until the referee ends it."""
     submarines: dict[Power, dict[Annotated[str, msgspec.Meta(pattern="^[0-9]{1,2}$")], Count]] = {}

@@ -73,11 +73,14 @@ class Repair(Command, tag="repair"):
 COMMANDS = (ChooseStartPort, Start, AllocateSkills, MoveConvoy, RerollCollision, FireGuns, HoldFire, Detect, DropPattern, Board, Repair)
 
 
-class QuickPlay(msgspec.Struct, forbid_unknown_fields=True):
+class QuickPlay(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     direction: Literal["east", "west"] = "east"
 
 
-class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
+    bundles) byte-identical."""
+
     year: Annotated[int, msgspec.Meta(ge=1939, le=1945)] = 1941
     month: Annotated[int, msgspec.Meta(ge=1, le=12)] = 5
     end_year: Annotated[int, msgspec.Meta(ge=1939, le=1946)] = 1945
