@@ -11,7 +11,7 @@ from events.vocabulary import Event, register
 class CampaignBegan(Event):
     """Setup: crew skills, stores, the U-boat deck (all VII + 2 random IX), the start side."""
 
-    skills: dict[str, int]
+    skills: dict[str, dict[str, int]]  # escort seat -> station -> skill
     depth_charges: int
     uboat_deck: list[str]
     side: str  # canada | liverpool
@@ -25,6 +25,7 @@ class CountersPlaced(Event):
 
 
 class EquipmentFitted(Event):
+    escort: str
     equipment: str  # radar | hfdf | hedgehog | foxer
     skill: int | None = None  # an operator's skill (option radar_hfdf_operators)
 
@@ -56,6 +57,7 @@ class ConvoyMoved(Event):
 
 
 class CollisionChecked(Event):
+    escort: str
     roll: int
     result: str  # none | convoy | corvette
     stragglers: int
@@ -63,6 +65,7 @@ class CollisionChecked(Event):
 
 
 class MechanicalChecked(Event):
+    escort: str
     failure: bool
     areas: int  # 1d3 damage rolls to come
 
@@ -70,12 +73,14 @@ class MechanicalChecked(Event):
 class AreaDamaged(Event):
     """The Ship Damage Table: one +1 Task Harder counter on an area, with its repair difficulty (1d3)."""
 
+    escort: str
     area: str
     difficulty: int
     cause: str
 
 
 class HullDamaged(Event):
+    escort: str
     points: int
     hull: int
     sunk: bool
@@ -84,9 +89,11 @@ class HullDamaged(Event):
 class CounterRevealed(Event):
     box: list[int]
     kind: str  # blank | U | R | spent (revealed before: it acts once)
+    section: str  # the escort whose section of the convoy it concerns
 
 
 class RandomEventDrawn(Event):
+    escort: str  # the escort (and section) it happens to
     roll: int
     name: str
     effect: str
@@ -110,6 +117,7 @@ class UBoatSighted(Event):
     """An engagement begins: the card, the range from its profile and the weather, surfaced or not."""
 
     uboat: str
+    escort: str  # the escort whose section it attacks, and who fights it
     type: str
     attack: int
     evade: int
@@ -210,13 +218,15 @@ class UBoatLeft(Event):
 
 
 class WolfpackRolled(Event):
+    escort: str  # two-player: each escort rolls for its own section
     roll: int
     drm: int
     uboats: int
 
 
 class DecisionRequired(Event):
-    decision: str  # start | allocate_skills | move | collision_reroll | guns | pattern | board | repair
+    decision: str  # start | allocate_skills | move | collision_reroll | guns | detect | pattern | board | repair
+    seat: str  # who decides
 
 
 class DecisionTaken(Event):
@@ -225,6 +235,7 @@ class DecisionTaken(Event):
 
 
 class RepairAttempted(Event):
+    escort: str
     area: str | None
     success: bool
     counters_left: int
@@ -268,6 +279,7 @@ class YearScored(Event):
 
 
 class CrewImproved(Event):
+    escort: str
     station: str
     roll: int
     before: int
@@ -277,6 +289,7 @@ class CrewImproved(Event):
 class CrewReviewed(Event):
     """Every third convoy in port: the skills used successfully since the last review may grow."""
 
+    escort: str
     convoys: int
     eligible: list[str]
 

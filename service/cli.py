@@ -145,7 +145,7 @@ def simulate(
     for name, q in corvette_summary(played).items():
         table.add_row(name, *(f"{q[k]:,.1f}" if k == "mean" else f"{q[k]:,.0f}" for k in ("mean", "p5", "p25", "median", "p75", "p95", "min", "max")))
     console.print(table)
-    sunk = sum(1 for g in played if g.rules.sheet.hull >= 3)
+    sunk = sum(1 for g in played if any(sh.hull >= 3 for sh in g.rules.sheets.values()))
     convoys_done = sum(len(g.rules.log) for g in played)
     console.print(f"corvettes sunk: {sunk} of {games}; convoys escorted: {convoys_done}; "
                   f"{games / elapsed:,.1f} games/s ({convoys_done / elapsed:,.1f} convoys/s) on one core")

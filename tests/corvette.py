@@ -24,8 +24,9 @@ def make_state(year: int = 1941, month: int = 5, options: dict | None = None, sk
                equipment: Sequence[str] = (), engagement: dict | None = None) -> State:
     opts = msgspec.convert({"year": year, "month": month, **(options or {})}, Options)
     day = datetime.date(year, month, 1).toordinal()
-    s = State(data=DATA, options=opts, seat="captain", date=day, awaiting=None)
-    s.sheet = Sheet(skills={**SKILLS, **(skills or {})}, equipment=list(equipment))
+    s = State(data=DATA, options=opts, date=day, awaiting=None)
+    s.escorts, s.active, s.deciding = ["captain"], "captain", "captain"
+    s.sheets = {"captain": Sheet(skills={**SKILLS, **(skills or {})}, equipment=list(equipment))}
     if "hedgehog" in equipment:
         s.sheet.hedgehog = 15
     s.convoy = Convoy(number=1, card="HX-1", code="HX", speed=speed, direction=direction, start_port="Halifax",

@@ -45,8 +45,8 @@ def test_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
     final = play_from_awaiting(client, game)
     gid = game["game_id"]
     assert final["status"] == "over"
-    log = client.get(f"/games/{gid}/views/ship-log").json()["data"]
-    assert set(log["skills"]) >= {"lookout", "asdic", "aa", "gun", "depth_charge", "engineer"}
+    (log,) = client.get(f"/games/{gid}/views/ship-log").json()["data"]["escorts"]
+    assert log["seat"] == "captain" and set(log["skills"]) >= {"lookout", "asdic", "aa", "gun", "depth_charge", "engineer"}
     sheet = client.get(f"/games/{gid}/views/campaign-sheet").json()["data"]
     assert len(sheet["convoys"]) == 1 or log["hull_damage"] == 3
     mid = final["version"] // 2
@@ -59,6 +59,40 @@ def test_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
     rolls = client.get(f"/games/{gid}/rolls", params={"limit": 1000}).json()["rolls"]
     assert rolls and all(r["rule"].startswith("CC:") and "(CC-" in r["rule"] for r in rolls)
     assert all(r["verification"]["status"] == "verified" for r in rolls)
+
+
+def test_two_player_each_escort_decides_for_its_own_ship_and_section(client):
+    game = create(client, options={"convoys": 1, "two_player": True, "year": 1942, "month": 11},
+                  dice={"mode": "public-seed", "server_seed": "33" * 32})  # dice fixed so both escorts meet U-boats
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    assert set(tokens) == {"escort-a", "escort-b"}
+    gid = game["game_id"]
+    r = client.post(f"/games/{gid}/commands", json={"type": "choose_start_port", "side": "canada"}, headers=auth(tokens["escort-b"]))
+    assert r.status_code == 403 and r.json()["code"] == "not-your-turn"  # the senior escort leads the convoy
+    seen = set()
+    for _ in range(3000):
+        summary = client.get(f"/games/{gid}").json()
+        if not summary["awaiting"]:
+            break
+        a = summary["awaiting"][0]
+        (seat,) = a["seats"]
+        seen.add((a["type"], seat))
+        payload = {"type": a["type"], **(a["choices"][0] if a["choices"] else {})}
+        if a["type"] == "move_convoy":
+            from domain.corvette_command.bot import best_move
+
+            payload["to"] = best_move(client.app.state.service._cached(gid).game.rules, [c["to"] for c in a["choices"]])
+        assert client.post(f"/games/{gid}/commands", json=payload, headers=auth(tokens[seat])).status_code == 200
+    assert {s for _, s in seen} == {"escort-a", "escort-b"} and ("move_convoy", "escort-b") not in seen
+    escorts = client.get(f"/games/{gid}/views/ship-log").json()["data"]["escorts"]
+    assert [e["seat"] for e in escorts] == ["escort-a", "escort-b"]
+
+
+def test_two_player_needs_two_seats_and_no_quick_play(client):
+    for options, seats in (({"two_player": True}, ["a"]), ({"two_player": True, "quick_play": {}}, None), ({}, ["a", "b"])):
+        body = {"ruleset": "corvette-command", "options": options} | ({"seats": seats} if seats else {})
+        r = client.post("/games", json=body)
+        assert r.status_code == 422 and r.json()["code"] in ("invalid-seats", "invalid-options")
 
 
 def test_an_illegal_command_lists_what_is_legal(client):
@@ -116,7 +150,7 @@ def test_quick_play_allocates_the_six_dice(client):
     choice = alloc["choices"][0] if alloc["choices"] else {"skills": dict(zip(["lookout", "asdic", "aa", "gun", "depth_charge", "engineer"], faces))}
     r = client.post(f"/games/{gid}/commands", json={"type": "allocate_skills", **choice}, headers=auth(token))
     assert r.status_code == 200
-    skills = client.get(f"/games/{gid}/views/ship-log").json()["data"]["skills"]
+    skills = client.get(f"/games/{gid}/views/ship-log").json()["data"]["escorts"][0]["skills"]
     assert sorted(skills.values()) == sorted(3 if f == 6 else 2 if f >= 4 else 1 for f in faces)
     final = play_from_awaiting(client, game)
     assert final["status"] == "over"

@@ -21,6 +21,7 @@ options = st.fixed_dictionaries(
         "radar_hfdf_operators": st.booleans(),
         "time_of_contact": st.booleans(),
         "revised_map": st.booleans(),
+        "two_player": st.booleans(),
         "quick_play": st.fixed_dictionaries({"direction": st.sampled_from(["east", "west"])}),
     },
 )
@@ -34,14 +35,15 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
     opts = {**opts, "convoys": opts.get("convoys", 1)}
     if opts.get("quick_play"):
         opts.pop("convoys")
+        opts.pop("two_player", None)
     state = {"k": 0, "head": GENESIS_HASH, "seq": 1}
 
     def check(game, e):
         s = game.rules
-        sh = s.sheet
-        assert 0 <= sh.depth_charges <= 25 and 0 <= sh.hedgehog <= 15
-        assert 0 <= sh.hull <= 3
-        assert all(1 <= v <= 6 for v in sh.skills.values()), sh.skills
+        for sh in s.sheets.values():
+            assert 0 <= sh.depth_charges <= 25 and 0 <= sh.hedgehog <= 15
+            assert 0 <= sh.hull <= 3
+            assert all(1 <= v <= 6 for v in sh.skills.values()), sh.skills
         assert s.convoy is None or (s.convoy.tonnage >= 0 and s.convoy.stragglers >= 0 and s.convoy.ships_lost >= 0)
         assert s.pending_uboats >= 0
         if isinstance(e, DiceRolled):
@@ -54,6 +56,6 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
     game = play("corvette-command", opts, seed, on_event=check)
     assert game.over and game.ruleset.legal_commands(game.rules) == []
     sunk = game.ended == "the corvette was sunk (3 hull damage)"
-    assert sunk == (game.rules.sheet.hull == 3)
+    assert sunk == any(sh.hull == 3 for sh in game.rules.sheets.values())
     assert sunk or len(game.rules.log) == opts.get("convoys", 1)  # every convoy escorted, or the corvette lost
     assert game.rules.over and game.version == state["seq"]

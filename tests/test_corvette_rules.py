@@ -51,7 +51,7 @@ def begin(side="canada", **chosen):
 
 def test_CC3_crew_skills_a_six_starts_at_2():
     c = begin(**{"crew-skills": [[6, 1, 2, 3, 5, 6]]})
-    assert c.state.sheet.skills == {"lookout": 2, "asdic": 1, "aa": 1, "gun": 1, "depth_charge": 1, "engineer": 2}
+    assert c.state.sheets["captain"].skills == {"lookout": 2, "asdic": 1, "aa": 1, "gun": 1, "depth_charge": 1, "engineer": 2}
 
 
 def test_CC4_CC6_stores_and_the_uboat_deck_all_VII_and_two_IX():
@@ -170,26 +170,26 @@ def test_CC18_CC12_the_attack_range_from_the_card_and_the_weather(profile, weath
 
 def test_CC14_collision_only_in_fog_1_two_convoy_stragglers():
     c = ctx(make_state(weather="good"))
-    hazards.collision(c)
+    hazards.collision(c, "captain")
     assert of(c, ev.CollisionChecked)[0].result == "none" and not rolls(c)
     c = ctx(make_state(weather="fog"), 1)
-    hazards.collision(c)
+    hazards.collision(c, "captain")
     assert (of(c, ev.CollisionChecked)[0].result, c.state.convoy.stragglers) == ("convoy", 2) and done(c)
 
 
 def test_CC14_collision_20_damages_the_corvette_and_leaves_one_straggler():
     c = ctx(make_state(weather="fog"), 20, 4, 2)  # collision 20; damage location 4 (4" gun); difficulty 2
-    hazards.collision(c)
+    hazards.collision(c, "captain")
     assert c.state.convoy.stragglers == 1 and c.state.sheet.harder == {"gun": [2]} and done(c)
 
 
 def test_CC14_radar_offers_one_re_roll_and_the_second_result_stands():
     s = make_state(weather="fog", equipment=["radar"])
     c = ctx(s, 1)
-    hazards.collision(c)
+    hazards.collision(c, "captain")
     assert c.state.awaiting == "collision_reroll" and not of(c, ev.CollisionChecked)
     c2 = ctx(c.state, 20, 1, 3)  # re-roll: 20 (worse!), damage location 1, difficulty 3
-    hazards.resume_collision(c2, reroll=True)
+    hazards.resume_collision(c2, "captain", reroll=True)
     (checked,) = of(c2, ev.CollisionChecked)
     assert checked.result == "corvette" and checked.rerolled and rolls(c2)[0].rerolls == c.events[0].k and done(c2)
 
@@ -198,7 +198,7 @@ def test_CC14_radar_offers_one_re_roll_and_the_second_result_stands():
 def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, failed):
     faces = [face] + ([2, 1, 1, 6, 3] if failed else [])  # 1d3 = 2 areas: lookout (diff 1), engineer (diff 3)
     c = ctx(make_state(weather=weather_now), *faces)
-    hazards.mechanical(c)
+    hazards.mechanical(c, "captain")
     assert of(c, ev.MechanicalChecked)[0].failure == failed and done(c)
     if failed:
         assert c.state.sheet.harder == {"lookout": [1], "engineer": [3]}
@@ -211,7 +211,7 @@ def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, faile
 ])
 def test_CC33_the_ship_damage_table_and_its_sub_rolls(equipment, faces, area):
     c = ctx(make_state(equipment=equipment), *faces)
-    assert hazards.damage_area(c, "test") == area and c.state.sheet.harder == {area: [1]} and done(c)
+    assert hazards.damage_area(c, "test", "captain") == area and c.state.sheet.harder == {area: [1]} and done(c)
 
 
 # ---- CC-32: repairs --------------------------------------------------------------------------------
@@ -221,10 +221,10 @@ def test_CC32_one_repair_attempt_engineer_vs_the_counters_difficulty():
     s = make_state(skills={"engineer": 2})
     s.sheet.harder = {"asdic": [3, 1]}
     c = ctx(s, 9)  # engineer 2 vs difficulty 3: 9 or less
-    hazards.repair(c, "asdic")
+    hazards.repair(c, "captain", "asdic")
     assert c.state.sheet.harder == {"asdic": [1]} and rolls(c)[0].result.target == 9 and done(c)
     c = ctx(s, 10)
-    hazards.repair(c, "asdic")
+    hazards.repair(c, "captain", "asdic")
     assert c.state.sheet.harder == {"asdic": [3, 1]}
 
 
@@ -233,7 +233,7 @@ def test_CC32_damaged_engineering_makes_repairs_harder_and_splice_the_mainbrace_
     s.sheet.harder = {"engineer": [2], "gun": [1]}
     s.convoy.repair_bonus = True
     c = ctx(s, 10)  # 1 +1 (bonus) vs 1 +1 (engineering counter): 10
-    hazards.repair(c, "gun")
+    hazards.repair(c, "captain", "gun")
     assert rolls(c)[0].result.target == 10 and "gun" not in c.state.sheet.harder
 
 
@@ -255,7 +255,7 @@ def test_CCR35_a_counter_acts_once():
     c = ctx(s)
     random_events.reveal(c)
     assert c.state.pending_uboats == 1
-    c.state.pending_uboats = 0
+    c.state.queue = []
     c2 = ctx(c.state)
     random_events.reveal(c2)
     assert of(c2, ev.CounterRevealed)[0].kind == "spent" and c2.state.pending_uboats == 0
@@ -306,7 +306,7 @@ def test_CC19_the_2d6_surface_table(total, surfaced, night):
 
 def test_CC19_at_close_range_only_fog_gives_a_surface_roll():
     s = make_state(weather="good")
-    s.pending_uboats = 1
+    s.queue = [["captain", False]]
     s.decks["uboats"] = ["U-99"]  # profile C: close
     c = ctx(s)
     attack.start_engagement(c)
@@ -320,7 +320,7 @@ def test_CC42_time_of_contact(dice, month, hour, night):
 
 def test_CC42_surfaced_on_the_d6_by_day_6_by_night_3_to_6():
     s = make_state(options={"time_of_contact": True}, month=7)
-    s.pending_uboats = 1
+    s.queue = [["captain", False]]
     s.decks["uboats"] = ["U-48"]  # L/M/C at long
     c = ctx(s, [2, 5], 3)  # 04:00 in July: dark; 3 -> surfaced
     attack.start_engagement(c)
@@ -584,7 +584,7 @@ def test_CC31_damage_is_a_minus_1_per_point_and_wolfpack_uboats_do_not_summon():
     c = ctx(s, 6)
     asw.evaded(c)
     (w,) = of(c, ev.WolfpackRolled)
-    assert (w.roll, w.drm, w.uboats) == (6, -2, 2) and c.state.pending_uboats == 2 and c.state.pending_wolfpack
+    assert (w.roll, w.drm, w.uboats) == (6, -2, 2) and c.state.queue == [["captain", True], ["captain", True]]
     s = make_state(engagement={"range": 3, "step": "evaded", "attacks_left": 0, "wolfpack": True, "summons": False})
     c = ctx(s)
     asw.evaded(c)
@@ -695,7 +695,7 @@ def test_CC40_equipment_is_fitted_from_its_date_and_slips_with_delays():
 
 def test_CC40_decoys_from_june_1942_a_3_on_1d3_is_plus_1_evade_submerged():
     s = make_state(year=1942, month=6)
-    s.pending_uboats = 1
+    s.queue = [["captain", False]]
     s.decks["uboats"] = ["U-99"]  # C, no surface roll in good weather
     c = ctx(s, 3)
     attack.start_engagement(c)

@@ -54,11 +54,12 @@ def step(ctx: Ctx) -> None:
     elif s.pending_uboats > 0:
         attack.start_engagement(ctx)
     elif s.box_steps:
-        BOX[s.box_steps[0]](ctx)
+        name, _, escort = s.box_steps[0].partition(":")
+        BOX[name](ctx, escort) if escort else BOX[name](ctx)
     elif s.convoy is not None and s.convoy.arrived:
         port.arrive(ctx)
     else:
-        ctx.ask("move")
+        ctx.ask("move", s.escorts[0])  # CC-R37: the senior escort leads the convoy
 
 
 DECISION_OF = {
@@ -78,7 +79,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
         movement.check_move(state, cmd.to)  # before anything is emitted
     if tag == "allocate_skills":
         check_allocation(state, cmd.skills)
-    if tag == "repair" and cmd.area is not None and cmd.area not in hazards.repairable(state):
+    if tag == "repair" and cmd.area is not None and cmd.area not in hazards.repairable(state, state.deciding):
         raise IllegalCommand(f"{cmd.area!r} has nothing to repair", _repair_choices(state))
     if tag == "board" and cmd.officer is not None and cmd.officer in state.sheet.officers_lost:
         raise IllegalCommand(f"the {cmd.officer} officer is lost", asw.boarding_choices(state))
@@ -97,7 +98,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
             ctx.emit(ev.ConvoyMoved(to=to, half_days=movement.half_days(s.convoy.speed, s.convoy.weather),
                                     date=s.date + (s.half + movement.half_days(s.convoy.speed, s.convoy.weather)) // 2))
         case c.RerollCollision(reroll=reroll):
-            hazards.resume_collision(ctx, reroll)
+            hazards.resume_collision(ctx, state.deciding, reroll)
         case c.FireGuns():
             attack.fire_guns(ctx)
         case c.HoldFire():
@@ -109,7 +110,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
         case c.Board(officer=officer):
             asw.board(ctx, officer)
         case c.Repair(area=area):
-            hazards.repair(ctx, area)
+            hazards.repair(ctx, state.deciding, area)
     return run(ctx, step)
 
 
@@ -134,7 +135,7 @@ def _allocations(state: State) -> list[dict] | None:
 
 
 def _repair_choices(state: State) -> list[dict]:
-    return [{"area": a} for a in hazards.repairable(state)] + [{"area": None}]
+    return [{"area": a} for a in hazards.repairable(state, state.deciding)] + [{"area": None}]
 
 
 def _spec(cmd: type, seats: list[str], choices: list[dict] | None) -> CommandSpec:
@@ -146,7 +147,7 @@ def _spec(cmd: type, seats: list[str], choices: list[dict] | None) -> CommandSpe
 def legal_commands(state: State) -> list[CommandSpec]:
     if state.over or state.awaiting is None:
         return []
-    seat = [state.seat]
+    seat = [state.deciding]
     d = state.awaiting
     if d == "start":
         if state.options.quick_play:
@@ -171,9 +172,17 @@ def legal_commands(state: State) -> list[CommandSpec]:
     raise ValueError(f"unknown decision {d!r}")
 
 
+def default_seats(options: c.Options) -> list[str]:
+    return ["escort-a", "escort-b"] if options.two_player else ["captain"]
+
+
 def check_setup(options: c.Options, seats: list[str], data) -> None:
-    if len(seats) != 1:
-        raise InvalidInput("invalid-seats", "corvette-command is solitaire: one seat (default 'captain')")
+    need = 2 if options.two_player else 1
+    if len(seats) != need:
+        raise InvalidInput("invalid-seats", "corvette-command is solitaire: one seat (default 'captain'); "
+                                            "with option two_player, two seats (default 'escort-a', 'escort-b')")
+    if options.two_player and options.quick_play:
+        raise InvalidInput("invalid-options", "quick play is a one-player convoy: use two_player or quick_play, not both")
     if (options.end_year, options.end_month) <= (options.year, options.month):
         raise InvalidInput("invalid-options", "the campaign's end (end_year, end_month) must come after its start")
 
@@ -184,7 +193,7 @@ RULESET = Ruleset(
     title="Corvette Command — solitaire escort of North Atlantic convoys",
     options_type=c.Options,
     command_types=c.COMMANDS,
-    default_seats=lambda options: ["captain"],
+    default_seats=default_seats,
     check_setup=check_setup,
     parse_data=parse_data,
     data_file="data/default.json",

@@ -43,7 +43,7 @@ def choose(state: State, awaiting: list[CommandSpec]) -> dict[str, Any] | None:
         return {"type": "board", "officer": "aa" if "aa" in officers else officers[0]}
     if "repair" in legal:
         areas = [c["area"] for c in legal["repair"].choices if c["area"]]
-        areas.sort(key=lambda a: (state.sheet.harder[a][0], REPAIR_FIRST.index(a)))
+        areas.sort(key=lambda a: (state.sheets[state.deciding].harder[a][0], REPAIR_FIRST.index(a)))
         return {"type": "repair", "area": areas[0] if areas else None}
     if "move_convoy" in legal:
         return {"type": "move_convoy", "to": best_move(state, [c["to"] for c in legal["move_convoy"].choices])}

@@ -90,6 +90,8 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_def
     radar_hfdf_operators: bool = False
     time_of_contact: bool = False
     revised_map: bool = False
+    two_player: bool = False
+    """Two escorts (two seats) share one convoy (CC-44)."""
     data: dict | None = None
     """A whole data set of one's own (schema: domain/corvette_command/data); its SHA-256 is pinned in GameCreated."""
     data_file: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,64}(\.json)?$")] | None = None

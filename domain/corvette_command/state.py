@@ -19,6 +19,7 @@ AREAS = STATIONS + ("radar", "hfdf", "hedgehog")
 WEATHER = ("good", "poor", "fog", "storm")
 RANGES = ("close", "medium", "long", "beyond")
 BOX_STEPS = ("weather", "collision", "mechanical", "reveal", "repair")  # CC-R1: per box entered
+ONCE_PER_BOX = ("weather", "reveal")  # the others are made by each escort (CC-44)
 # CC-D1: the dated rules, as (year, month). Allied equipment dates slip by one month per delay (CC-R10).
 DATES = {
     "radar": (1941, 9),
@@ -128,16 +129,17 @@ class Engagement:
 class State:
     data: DataSet
     options: object
-    seat: str
     date: int  # proleptic ordinal of the current day
     half: int = 0  # a half day past `date`
     awaiting: str | None = "start"
-    sheet: Sheet = field(default_factory=Sheet)
+    deciding: str = ""  # the seat that takes the awaited decision
+    escorts: list[str] = field(default_factory=list)  # the seats, each with its corvette (two-player: two)
+    sheets: dict[str, Sheet] = field(default_factory=dict)
+    active: str = ""  # the escort the engagement or event at hand concerns
     convoy: Convoy | None = None
-    box_steps: list[str] = field(default_factory=list)
+    box_steps: list[str] = field(default_factory=list)  # "weather", "collision:<escort>", ...
     engagement: Engagement | None = None
-    pending_uboats: int = 0
-    pending_wolfpack: bool = False
+    queue: list[list] = field(default_factory=list)  # U-boats to come: [section escort, from the wolfpack]
     quick_faces: list[int] = field(default_factory=list)  # quick play: the six dice to allocate
     pending_collision: list[int] = field(default_factory=list)  # [k, face] awaiting the RADAR re-roll decision
     decks: dict[str, list[str]] = field(default_factory=dict)  # uboats, convoys, orders (top first)
@@ -166,6 +168,22 @@ class State:
     # ---- derived facts the rules read ----
 
     @property
+    def sheet(self) -> Sheet:
+        """The corvette of the escort at hand."""
+        return self.sheets[self.active]
+
+    @property
+    def pending_uboats(self) -> int:
+        return len(self.queue)
+
+    def partner(self, escort: str) -> str | None:
+        """Two-player: the other escort, when no U-boat of its own section is attacking or waiting (CC-44)."""
+        others = [e for e in self.escorts if e != escort]
+        if not others or any(q[0] == others[0] for q in self.queue):
+            return None
+        return others[0]
+
+    @property
     def month(self) -> int:
         y, m, _ = ymd(self.date)
         return month_index(y, m)
@@ -175,8 +193,8 @@ class State:
         y, m = DATES[rule]
         return self.month >= month_index(y, m) + self.delays.get(rule, 0)
 
-    def fitted(self, equipment: str) -> bool:
-        return equipment in self.sheet.equipment
+    def fitted(self, equipment: str, escort: str | None = None) -> bool:
+        return equipment in self.sheets[escort or self.active].equipment
 
     def box_key(self, box) -> str:
         return f"{box[0]},{box[1]}"
@@ -184,7 +202,10 @@ class State:
 
 def initial_state(created: GameCreated, options, data: DataSet) -> State:
     start = datetime.date(options.year, options.month, 1).toordinal()
-    state = State(data=data, options=options, seat=created.seats[0], date=start)
+    state = State(data=data, options=options, date=start)
+    state.escorts = list(created.seats)
+    state.sheets = {e: Sheet() for e in state.escorts}
+    state.active = state.deciding = state.escorts[0]
     state.awaiting = "start"
     return state
 
@@ -200,14 +221,14 @@ def evolve(state: State, e: Event) -> State:
 
 
 def _campaign_began(s: State, e: ev.CampaignBegan) -> None:
-    s.sheet.skills = dict(e.skills)
-    s.sheet.depth_charges = e.depth_charges
+    for escort, skills in e.skills.items():
+        s.sheets[escort].skills = dict(skills)
+        s.sheets[escort].depth_charges = e.depth_charges
     s.decks["uboats"] = list(e.uboat_deck)
     s.discards["uboats"] = []
 
 
 def _skills_allocated(s: State, e: ev.SkillsAllocated) -> None:
-    s.sheet.skills.update(e.skills)
     s.quick_faces = []
 
 
@@ -222,11 +243,12 @@ def _counters_placed(s: State, e: ev.CountersPlaced) -> None:
 
 
 def _equipment_fitted(s: State, e: ev.EquipmentFitted) -> None:
-    s.sheet.equipment.append(e.equipment)
+    sheet = s.sheets[e.escort]
+    sheet.equipment.append(e.equipment)
     if e.skill is not None:
-        s.sheet.skills[e.equipment] = e.skill
+        sheet.skills[e.equipment] = e.skill
     if e.equipment == "hedgehog":
-        s.sheet.hedgehog = HEDGEHOG_SALVOES
+        sheet.hedgehog = HEDGEHOG_SALVOES
 
 
 def _convoy_assigned(s: State, e: ev.ConvoyAssigned) -> None:
@@ -261,13 +283,15 @@ def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
     if isinstance(e.to, str):
         c.arrived = True
         s.box_steps = []
-    else:
-        s.box_steps = list(BOX_STEPS)
+    else:  # CC-R1 per box; CC-44: each escort has its own collision, mechanical and repair steps
+        s.box_steps = [step if step in ONCE_PER_BOX else f"{step}:{escort}"
+                       for step in BOX_STEPS for escort in ([None] if step in ONCE_PER_BOX else s.escorts)]
 
 
 def _pop(step: str):
     def handler(s: State, e) -> None:
-        if s.box_steps[:1] == [step]:
+        name = step if step in ONCE_PER_BOX else f"{step}:{e.escort}"
+        if s.box_steps[:1] == [name]:
             s.box_steps.pop(0)
         _after(s, e)
 
@@ -280,24 +304,24 @@ def _after(s: State, e) -> None:
     elif isinstance(e, ev.CounterRevealed) and e.kind != "spent":
         s.revealed[s.box_key(e.box)] = e.kind
         if e.kind == "U" and s.convoy.weather != "storm":
-            s.pending_uboats += 1
-            s.pending_wolfpack = False
+            s.queue.append([e.section, False])
     elif isinstance(e, ev.RepairAttempted):
+        sheet = s.sheets[e.escort]
         if e.success and e.area:
-            s.sheet.harder[e.area].pop(0)
-            if not s.sheet.harder[e.area]:
-                del s.sheet.harder[e.area]
-            s.sheet.used["engineer"] = True
+            sheet.harder[e.area].pop(0)
+            if not sheet.harder[e.area]:
+                del sheet.harder[e.area]
+            sheet.used["engineer"] = True
         if e.area:
             s.convoy.repair_bonus = False
 
 
 def _area_damaged(s: State, e: ev.AreaDamaged) -> None:
-    s.sheet.harder.setdefault(e.area, []).append(e.difficulty)
+    s.sheets[e.escort].harder.setdefault(e.area, []).append(e.difficulty)
 
 
 def _hull_damaged(s: State, e: ev.HullDamaged) -> None:
-    s.sheet.hull = e.hull
+    s.sheets[e.escort].hull = e.hull
 
 
 def _effect_applied(s: State, e: ev.EffectApplied) -> None:
@@ -309,10 +333,9 @@ def _effect_applied(s: State, e: ev.EffectApplied) -> None:
     elif e.effect == "repair_bonus":
         s.convoy.repair_bonus = True
     elif e.effect == "uboat":
-        s.pending_uboats += 1
-        s.pending_wolfpack = False
+        s.queue.append([s.active, False])
     elif e.effect == "no-uboats":
-        s.pending_uboats = 0
+        s.queue = []
 
 
 def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
@@ -322,14 +345,15 @@ def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
         surfaced=e.surfaced, night=e.night, attacks_left=e.attacks_left, wolfpack=e.wolfpack, decoys=e.decoys,
         step="spot" if e.surfaced else "attack", summons=not e.wolfpack,
     )
-    s.pending_uboats -= 1
+    s.queue.pop(0)
+    s.active = e.escort
 
 
 def _stands_off(s: State, e: ev.UBoatStandsOff) -> None:
     s.decks["uboats"].remove(e.uboat)
     s.discards["uboats"].append(e.uboat)
-    s.pending_uboats -= 1
-    s.convoy.encounters.append({"uboat": e.uboat, "fate": "stood-off", "hits": 0})
+    escort, _ = s.queue.pop(0)
+    s.convoy.encounters.append({"uboat": e.uboat, "escort": escort, "fate": "stood-off", "hits": 0})
 
 
 def _spotting(s: State, e: ev.SpottingResolved) -> None:
@@ -431,7 +455,7 @@ def _award(s: State, e: ev.AwardGranted) -> None:
 
 
 def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
-    s.convoy.encounters.append({"uboat": e.uboat, "fate": e.fate, "hits": e.hits})
+    s.convoy.encounters.append({"uboat": e.uboat, "escort": s.active, "fate": e.fate, "hits": e.hits})
     if e.fate in ("confirmed", "possible"):
         s.sunk_uboats.append(e.uboat)
     else:
@@ -440,12 +464,15 @@ def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
 
 
 def _wolfpack(s: State, e: ev.WolfpackRolled) -> None:
-    s.pending_uboats += e.uboats
-    s.pending_wolfpack = e.uboats > 0
+    s.queue.extend([e.escort, True] for _ in range(e.uboats))
 
 
 def _decision_required(s: State, e: ev.DecisionRequired) -> None:
-    s.awaiting = e.decision
+    s.awaiting, s.deciding = e.decision, e.seat
+
+
+def _random_event(s: State, e: ev.RandomEventDrawn) -> None:
+    s.active = e.escort
 
 
 def _decision_taken(s: State, e: ev.DecisionTaken) -> None:
@@ -489,11 +516,12 @@ def _tech(s: State, e: ev.TechDelayRolled) -> None:
 
 
 def _repaired(s: State, e: ev.ShipRepaired) -> None:
-    s.sheet.harder = {}
-    s.sheet.hull = 0
-    s.sheet.depth_charges = DEPTH_CHARGES
-    if s.fitted("hedgehog"):
-        s.sheet.hedgehog = HEDGEHOG_SALVOES
+    for escort, sheet in s.sheets.items():
+        sheet.harder = {}
+        sheet.hull = 0
+        sheet.depth_charges = DEPTH_CHARGES
+        if s.fitted("hedgehog", escort):
+            sheet.hedgehog = HEDGEHOG_SALVOES
     s.date, s.half = e.date, 0
 
 
@@ -517,13 +545,14 @@ def _year(s: State, e: ev.YearScored) -> None:
 
 
 def _improved(s: State, e: ev.CrewImproved) -> None:
-    s.sheet.skills[e.station] = e.after
-    s.growth.append({"station": e.station, "roll": e.roll, "before": e.before, "after": e.after, "date": iso(s.date)})
+    s.sheets[e.escort].skills[e.station] = e.after
+    s.growth.append({"escort": e.escort, "station": e.station, "roll": e.roll, "before": e.before, "after": e.after,
+                     "date": iso(s.date)})
 
 
 def _reviewed(s: State, e: ev.CrewReviewed) -> None:
-    s.sheet.used = {}
-    s.sheet.kill_since_review = False
+    s.sheets[e.escort].used = {}
+    s.sheets[e.escort].kill_since_review = False
 
 
 def _ended(s: State, e: GameEnded) -> None:
@@ -562,6 +591,7 @@ _HANDLERS = {
     ev.UBoatLeft: _uboat_left,
     ev.WolfpackRolled: _wolfpack,
     ev.DecisionRequired: _decision_required,
+    ev.RandomEventDrawn: _random_event,
     ev.DecisionTaken: _decision_taken,
     ev.ConvoyArrived: _arrived,
     ev.StragglerResolved: _straggler,

@@ -13,25 +13,29 @@ def _now(s: State) -> dict[str, Any]:
 
 
 def ship_log(s: State) -> dict[str, Any]:
-    sh = s.sheet
+    """The corvette sheet of each escort (one, or two in the two-player game)."""
+    return {"now": _now(s), "escorts": [{"seat": e, **sheet_view(s, e)} for e in s.escorts]}
+
+
+def sheet_view(s: State, escort: str) -> dict[str, Any]:
+    sh = s.sheets[escort]
     due = {}
     for eq in ALLIED_EQUIPMENT:
         y, m = DATES[eq]
         mi = month_index(y, m) + s.delays.get(eq, 0)
-        due[eq] = {"fitted": s.fitted(eq), "due": f"{mi // 12}-{mi % 12 + 1:02d}", "months_late": s.delays.get(eq, 0)}
+        due[eq] = {"fitted": s.fitted(eq, escort), "due": f"{mi // 12}-{mi % 12 + 1:02d}", "months_late": s.delays.get(eq, 0)}
     kills: dict[str, int] = {}
     for line in s.log + ([{"encounters": s.convoy.encounters}] if s.convoy and not s.convoy.arrived else []):
         for enc in line["encounters"]:
-            if enc["fate"] in ("confirmed", "probable", "possible"):
+            if enc["fate"] in ("confirmed", "probable", "possible") and enc.get("escort") == escort:
                 kills[enc["fate"]] = kills.get(enc["fate"], 0) + 1
     return {
-        "now": _now(s),
         "skills": dict(sh.skills),
         "task_harder": {a: {"counters": sh.counters(a), "repair_difficulty": list(sh.harder.get(a, [])),
                             "officer_lost": a in sh.officers_lost} for a in AREAS if sh.counters(a)},
         "hull_damage": sh.hull,
         "depth_charges": {"left": sh.depth_charges, "of": 25},
-        "hedgehog": {"left": sh.hedgehog, "of": 15} if s.fitted("hedgehog") else None,
+        "hedgehog": {"left": sh.hedgehog, "of": 15} if s.fitted("hedgehog", escort) else None,
         "equipment": due,
         "awards": list(sh.awards),
         "officers_lost": list(sh.officers_lost),

@@ -31,6 +31,9 @@ def detect(ctx: Ctx) -> None:
         ("contact held (consecutive detection, or no loss of contact after a Hedgehog miss)", bonus, "active"),
         ("ASDIC damaged (Task Harder)", s.sheet.counters("asdic"), "passive"),
     ]
+    partner = s.partner(s.active)
+    if partner:  # CC-44: the escort free of its own U-boat adds its ASDIC skill
+        mods.append(("the other escort's ASDIC (two-player)", s.sheets[partner].skills["asdic"], "active"))
     t = task(ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, CC-R7)", s.sheet.skills["asdic"], evade(s), mods)
     ctx.emit(t.roll)
     if not t.success and s.convoy.luck:  # Luck of the Irish (CC-17): the second result stands
@@ -130,12 +133,13 @@ def leave(ctx: Ctx, fate: str) -> None:
     fate = g.grade if fate == "escaped" and g.grade else fate
     summons = g.summons and fate in ("escaped", "withdrew")
     ctx.emit(ev.UBoatLeft(uboat=g.uboat, fate=fate, hits=g.hits, summons=summons))
-    if summons:
-        roll = plain(ctx.dice, [6], "wolfpack", "CC:Corvette Action/WOLFPACK Table (CC-31)")
-        total = roll.faces[0] - g.hits
-        n = wolfpack_size(total)
-        ctx.emit(replace(roll, result=RollResult(outcome=f"{n} U-boat(s)", total=total)))
-        ctx.emit(ev.WolfpackRolled(roll=roll.faces[0], drm=-g.hits, uboats=n))
+    if summons:  # CC-44: in the two-player game each escort rolls for its own section
+        for escort in ctx.state.escorts:
+            roll = plain(ctx.dice, [6], "wolfpack", "CC:Corvette Action/WOLFPACK Table (CC-31)")
+            total = roll.faces[0] - g.hits
+            n = wolfpack_size(total)
+            ctx.emit(replace(roll, result=RollResult(outcome=f"{n} U-boat(s) at {escort}'s section", total=total)))
+            ctx.emit(ev.WolfpackRolled(escort=escort, roll=roll.faces[0], drm=-g.hits, uboats=n))
 
 
 def wolfpack_size(total: int) -> int:

@@ -63,6 +63,7 @@ def start_engagement(ctx: Ctx) -> None:
         from domain.corvette_command.rules.setup import shuffled
 
         ctx.emit(ev.DeckReshuffled(deck="uboats", order=shuffled(ctx, pool, "reshuffle-uboats", "CC:U-Boats (CC-6)")))
+    escort, from_wolfpack = s.queue[0]
     card = s.data.uboat(s.decks["uboats"][0])
     rng = attack_range(card.profile, s.convoy.weather)
     if rng is None:
@@ -76,9 +77,9 @@ def start_engagement(ctx: Ctx) -> None:
         d = plain(ctx.dice, [3], "decoys", "CC:June 1942 (CC-40)", "3: +1 Evade when submerged")
         ctx.emit(d)
         decoys = d.faces[0] == 3
-    ctx.emit(ev.UBoatSighted(uboat=card.id, type=card.type, attack=card.attack, evade=card.evade, profile=card.profile,
-                             range=rng, surfaced=surfaced, night=night, attacks_left=card.attacks,
-                             wolfpack=s.pending_wolfpack, decoys=decoys))
+    ctx.emit(ev.UBoatSighted(uboat=card.id, escort=escort, type=card.type, attack=card.attack, evade=card.evade,
+                             profile=card.profile, range=rng, surfaced=surfaced, night=night, attacks_left=card.attacks,
+                             wolfpack=from_wolfpack, decoys=decoys))
 
 
 def surface_check(ctx: Ctx) -> tuple[bool, bool]:
@@ -98,19 +99,24 @@ def surface_check(ctx: Ctx) -> tuple[bool, bool]:
     return surfaced, night
 
 
-def electronics_skill(state: State, equipment: str) -> int:
+def electronics_skill(state: State, equipment: str, escort: str | None = None) -> int:
     """CC-R17: without operators (CC-41), RADAR and HF/DF are worked by the ASDIC operator."""
-    return state.sheet.skills.get(equipment, state.sheet.skills["asdic"])
+    sheet = state.sheets[escort or state.active]
+    return sheet.skills.get(equipment, sheet.skills["asdic"])
 
 
 def spot(ctx: Ctx) -> None:
     """CC-20 / CC-R3: RADAR and HF/DF each roll vs Evade; either success gives +2 Lookout; Lookout vs 4."""
     s, g = ctx.state, ctx.state.engagement
     found = {}
+    partner = s.partner(s.active)
     for eq in ("radar", "hfdf"):
         if s.fitted(eq):
+            mods = [(f"{eq} damaged", s.sheet.counters(eq), "passive")]
+            if eq == "hfdf" and partner and s.fitted("hfdf", partner):  # CC-44: HF/DF skills add together
+                mods.append(("the other escort's HF/DF (two-player)", electronics_skill(s, "hfdf", partner), "active"))
             t = task(ctx.dice, f"{eq}-detection", f"{R}/Engaging a U-Boat on the Surface (CC-20)",
-                     electronics_skill(s, eq), g.evade, [(f"{eq} damaged", s.sheet.counters(eq), "passive")])
+                     electronics_skill(s, eq), g.evade, mods)
             ctx.emit(t.roll)
             found[eq] = t.success
     mods = [
@@ -249,11 +255,11 @@ def torpedo_at_corvette(ctx: Ctx, start_range: int) -> None:
     areas = DAMAGE_AREAS[dmg.faces[0]]
     ctx.emit(ev.TorpedoResolved(hit=True, damage_roll=dmg.faces[0], hull=hull.faces[0], areas=areas))
     total = s.sheet.hull + hull.faces[0]
-    ctx.emit(ev.HullDamaged(points=hull.faces[0], hull=min(total, 3), sunk=total >= 3))
+    ctx.emit(ev.HullDamaged(escort=s.active, points=hull.faces[0], hull=min(total, 3), sunk=total >= 3))
     if total >= 3:
         ctx.emit(GameEnded(reason="the corvette was sunk (3 hull damage)"))
         return
     for _ in range(areas):
-        hazards.damage_area(ctx, "torpedo")
+        hazards.damage_area(ctx, "torpedo", s.active)
 
 

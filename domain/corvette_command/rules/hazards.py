@@ -19,40 +19,40 @@ def collision_result(face: int) -> str:
     return "convoy" if face == 1 else "corvette" if face == 20 else "none"
 
 
-def collision(ctx: Ctx, cause: str = "fog") -> None:
+def collision(ctx: Ctx, escort: str, cause: str = "fog") -> None:
     """In fog/snow (or an iceberg), 1d20; a RADAR-fitted corvette may re-roll a collision once (a decision)."""
     s = ctx.state
     if cause == "fog" and s.convoy.weather != "fog":
-        ctx.emit(ev.CollisionChecked(roll=0, result="none", stragglers=0))  # no check outside fog/snow
+        ctx.emit(ev.CollisionChecked(escort=escort, roll=0, result="none", stragglers=0))  # no check outside fog/snow
         return
     roll = plain(ctx.dice, [20], "collision", COLLISION_RULE)
     result = collision_result(roll.faces[0])
     ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))
-    if result != "none" and s.fitted("radar") and cause == "fog":
-        ctx.ask("collision_reroll")  # the roll is kept in state.pending_collision by its DiceRolled event
+    if result != "none" and s.fitted("radar", escort) and cause == "fog":
+        ctx.ask("collision_reroll", escort)  # the roll is kept in state.pending_collision by its DiceRolled event
         return
-    collided(ctx, roll.faces[0], rerolled=False)
+    collided(ctx, escort, roll.faces[0], rerolled=False)
 
 
-def resume_collision(ctx: Ctx, reroll: bool) -> None:
+def resume_collision(ctx: Ctx, escort: str, reroll: bool) -> None:
     """CC-14: RADAR may re-roll once; the second result stands."""
     k, face = ctx.state.pending_collision
     if reroll:
         roll = plain(ctx.dice, [20], "collision-reroll", COLLISION_RULE + " RADAR re-roll")
         face = roll.faces[0]
         ctx.emit(replace(roll, rerolls=k, result=RollResult(outcome=f"{collision_result(face)} (the second result stands)", total=face)))
-    collided(ctx, face, rerolled=reroll)
+    collided(ctx, escort, face, rerolled=reroll)
 
 
-def collided(ctx: Ctx, face: int, rerolled: bool) -> None:
+def collided(ctx: Ctx, escort: str, face: int, rerolled: bool) -> None:
     result = collision_result(face)
     stragglers = {"convoy": 2, "corvette": 1}.get(result, 0)
-    ctx.emit(ev.CollisionChecked(roll=face, result=result, stragglers=stragglers, rerolled=rerolled))
+    ctx.emit(ev.CollisionChecked(escort=escort, roll=face, result=result, stragglers=stragglers, rerolled=rerolled))
     if result == "corvette":
-        damage_area(ctx, "collision")
+        damage_area(ctx, "collision", escort)
 
 
-def mechanical(ctx: Ctx) -> None:
+def mechanical(ctx: Ctx, escort: str) -> None:
     """CC-15: 1d20; 1 (1-2 in a storm) is a failure: 1d3 rolls on the Ship Damage Table."""
     s = ctx.state
     roll = plain(ctx.dice, [20], "mechanical-failure", "CC:Turn Sequence/Mechanical Failure (CC-15)")
@@ -64,62 +64,66 @@ def mechanical(ctx: Ctx) -> None:
         n = plain(ctx.dice, [3], "damaged-areas", "CC:Turn Sequence/Mechanical Failure (CC-15)")
         ctx.emit(n)
         areas = n.faces[0]
-    ctx.emit(ev.MechanicalChecked(failure=failed, areas=areas))
+    ctx.emit(ev.MechanicalChecked(escort=escort, failure=failed, areas=areas))
     for _ in range(areas):
-        damage_area(ctx, "mechanical failure")
+        damage_area(ctx, "mechanical failure", escort)
 
 
 AREA_BY_D6 = {1: "lookout", 2: "asdic", 3: "aa", 4: "gun", 5: "depth_charge", 6: "engineer"}
 
 
-def damage_area(ctx: Ctx, cause: str) -> str:
+def damage_area(ctx: Ctx, cause: str, escort: str) -> str:
     """CC-33: 1d6 for the area (with the electronics and Hedgehog sub-rolls), then 1d3 repair difficulty."""
     s = ctx.state
     rule = "CC:Ship Damage Table (CC-33)"
     roll = plain(ctx.dice, [6], "damage-location", rule)
     ctx.emit(roll)
     area = AREA_BY_D6[roll.faces[0]]
-    if area == "asdic" and s.fitted("radar"):
+    if area == "asdic" and s.fitted("radar", escort):
         sub = plain(ctx.dice, [6], "electronics-damage", rule)
         ctx.emit(sub)
         f = sub.faces[0]
-        if s.fitted("hfdf"):
+        if s.fitted("hfdf", escort):
             area = "asdic" if f <= 2 else "radar" if f <= 4 else "hfdf"
         else:
             area = "asdic" if f % 2 == 0 else "radar"
-    elif area == "depth_charge" and s.fitted("hedgehog"):
+    elif area == "depth_charge" and s.fitted("hedgehog", escort):
         sub = plain(ctx.dice, [6], "weapons-damage", rule)
         ctx.emit(sub)
         area = "depth_charge" if sub.faces[0] % 2 == 0 else "hedgehog"
     diff = plain(ctx.dice, [3], "repair-difficulty", rule)
     ctx.emit(diff)
-    ctx.emit(ev.AreaDamaged(area=area, difficulty=diff.faces[0], cause=cause))
+    ctx.emit(ev.AreaDamaged(escort=escort, area=area, difficulty=diff.faces[0], cause=cause))
     return area
 
 
-def repairable(state: State) -> list[str]:
-    return sorted(a for a, counters in state.sheet.harder.items() if counters)
+def repairable(state: State, escort: str) -> list[str]:
+    return sorted(a for a, counters in state.sheets[escort].harder.items() if counters)
 
 
-def repair_step(ctx: Ctx) -> None:
+def repair_step(ctx: Ctx, escort: str) -> None:
     """CC-32: one repair attempt per box, before leaving it; the player picks the area."""
-    if repairable(ctx.state):
-        ctx.ask("repair")
+    if repairable(ctx.state, escort):
+        ctx.ask("repair", escort)
     else:
-        ctx.emit(ev.RepairAttempted(area=None, success=False, counters_left=0))
+        ctx.emit(ev.RepairAttempted(escort=escort, area=None, success=False, counters_left=0))
 
 
-def repair(ctx: Ctx, area: str | None) -> None:
+def repair(ctx: Ctx, escort: str, area: str | None) -> None:
     s = ctx.state
+    sheet = s.sheets[escort]
     if area is None:
-        ctx.emit(ev.RepairAttempted(area=None, success=False, counters_left=sum(len(v) for v in s.sheet.harder.values())))
+        ctx.emit(ev.RepairAttempted(escort=escort, area=None, success=False,
+                                    counters_left=sum(len(v) for v in sheet.harder.values())))
         return
-    if area not in repairable(s):
-        raise IllegalCommand(f"{area!r} has nothing to repair", [{"type": "repair", "area": a} for a in repairable(s)] + [{"type": "repair", "area": None}])
-    difficulty = s.sheet.harder[area][0]
-    mods = [("engineering damaged (Task Harder)", s.sheet.counters("engineer"), "passive")]
+    if area not in repairable(s, escort):
+        raise IllegalCommand(f"{area!r} has nothing to repair",
+                             [{"type": "repair", "area": a} for a in repairable(s, escort)] + [{"type": "repair", "area": None}])
+    difficulty = sheet.harder[area][0]
+    mods = [("engineering damaged (Task Harder)", sheet.counters("engineer"), "passive")]
     if s.convoy.repair_bonus:
         mods.append(("Splice the Mainbrace (task easier)", 1, "active"))
-    t = task(ctx.dice, "repair", "CC:Engineering and Repairs (CC-32)", s.sheet.skills["engineer"], difficulty, mods)
+    t = task(ctx.dice, "repair", "CC:Engineering and Repairs (CC-32)", sheet.skills["engineer"], difficulty, mods)
     ctx.emit(t.roll)
-    ctx.emit(ev.RepairAttempted(area=area, success=t.success, counters_left=len(s.sheet.harder[area]) - (1 if t.success else 0)))
+    ctx.emit(ev.RepairAttempted(escort=escort, area=area, success=t.success,
+                                counters_left=len(sheet.harder[area]) - (1 if t.success else 0)))

@@ -53,8 +53,8 @@ def quick_result(tonnage: int) -> str:
     return "Victory" if tonnage <= 20_000 else "You did your duty" if tonnage <= 30_000 else "Significant loss"
 
 
-def damaged_components(state: State) -> int:
-    return sum(len(v) for v in state.sheet.harder.values())
+def damaged_components(state: State, escort: str) -> int:
+    return sum(len(v) for v in state.sheets[escort].harder.values())
 
 
 def arrive(ctx: Ctx) -> None:
@@ -78,13 +78,18 @@ def arrive(ctx: Ctx) -> None:
         vp, result = convoy_vp(c.tonnage)
     ctx.emit(ev.ConvoyScored(number=c.number, tonnage=c.tonnage, ships=c.ships_lost, vp=vp, result=result))
     arrival_year = ymd(s.date)[0]
-    days = plain(ctx.dice, [6], "turnaround", f"{R}/Turnaround time (CC-36)")
-    extra = damaged_components(s) + s.sheet.hull
-    ctx.emit(replace(days, result=RollResult(outcome=f"{days.faces[0] + extra} days in port", total=days.faces[0] + extra,
-                                              modifiers=[RollModifier(reason="damaged components and hull points", value=extra, side="roll")] if extra else [])))
-    ctx.emit(ev.ShipRepaired(turnaround_days=days.faces[0] + extra, date=s.date + days.faces[0] + extra))
+    turnaround = 0
+    for escort in s.escorts:  # CC-44: the convoy sails again when both escorts are ready
+        days = plain(ctx.dice, [6], "turnaround", f"{R}/Turnaround time (CC-36)")
+        extra = damaged_components(s, escort) + s.sheets[escort].hull
+        ctx.emit(replace(days, result=RollResult(
+            outcome=f"{escort}: {days.faces[0] + extra} days in port", total=days.faces[0] + extra,
+            modifiers=[RollModifier(reason="damaged components and hull points", value=extra, side="roll")] if extra else [])))
+        turnaround = max(turnaround, days.faces[0] + extra)
+    ctx.emit(ev.ShipRepaired(turnaround_days=turnaround, date=s.date + turnaround))
     if s.convoys_done % 3 == 0:
-        grow_crew(ctx)
+        for escort in s.escorts:
+            grow_crew(ctx, escort)
     for year in range(arrival_year, ymd(s.date)[0]):
         if year in s.years and year not in s.year_status:
             ctx.emit(ev.YearScored(year=year, vp=s.years[year], status=year_status(s.years[year])))
@@ -108,20 +113,21 @@ def campaign_over(s: State) -> str | None:
     return None
 
 
-def grow_crew(ctx: Ctx) -> None:
+def grow_crew(ctx: Ctx, escort: str) -> None:
     """CC-38: every third convoy, each skill used successfully may grow: 1d6 <= 6 - skill; Depth Charge only
     after a kill; operators (CC-41) only when their contact led to a Lookout spot."""
     s = ctx.state
-    stations = list(STATIONS) + [eq for eq in ("radar", "hfdf") if eq in s.sheet.skills]
+    sheet = s.sheets[escort]
+    stations = list(STATIONS) + [eq for eq in ("radar", "hfdf") if eq in sheet.skills]
     eligible = [
         st for st in stations
-        if (s.sheet.kill_since_review if st == "depth_charge" else s.sheet.used.get(st)) and s.sheet.skills[st] < 6
+        if (sheet.kill_since_review if st == "depth_charge" else sheet.used.get(st)) and sheet.skills[st] < 6
     ]
-    ctx.emit(ev.CrewReviewed(convoys=s.convoys_done, eligible=eligible))
+    ctx.emit(ev.CrewReviewed(escort=escort, convoys=s.convoys_done, eligible=eligible))
     for st in eligible:
-        skill = s.sheet.skills[st]
+        skill = sheet.skills[st]
         roll = plain(ctx.dice, [6], f"skill-growth-{st}", "CC:Increasing Crew Skills (CC-38)")
         ok = roll.faces[0] <= 6 - skill
         ctx.emit(replace(roll, result=RollResult(outcome="improves" if ok else "no change", target=6 - skill, total=roll.faces[0])))
         if ok:
-            ctx.emit(ev.CrewImproved(station=st, roll=roll.faces[0], before=skill, after=skill + 1))
+            ctx.emit(ev.CrewImproved(escort=escort, station=st, roll=roll.faces[0], before=skill, after=skill + 1))

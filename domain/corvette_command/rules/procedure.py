@@ -28,8 +28,9 @@ class Ctx:
             self.events.append(e)
             evolve(self.state, e)
 
-    def ask(self, decision: str) -> None:
-        self.emit(ev.DecisionRequired(decision=decision))
+    def ask(self, decision: str, seat: str | None = None) -> None:
+        """Stop for a decision of `seat` (default: the escort at hand)."""
+        self.emit(ev.DecisionRequired(decision=decision, seat=seat or self.state.active))
 
     def take(self, decision: str, choice: dict) -> None:
         self.emit(ev.DecisionTaken(decision=decision, choice=choice))

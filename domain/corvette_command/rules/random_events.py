@@ -19,20 +19,25 @@ def reveal(ctx: Ctx) -> None:
     s = ctx.state
     box = s.convoy.position
     if s.box_key(box) in s.revealed:  # CC-R35: a counter acts once; re-entering its box meets it face up
-        ctx.emit(ev.CounterRevealed(box=list(box), kind="spent"))
+        ctx.emit(ev.CounterRevealed(box=list(box), kind="spent", section=s.escorts[0]))
         return
     kind = s.counters.get(s.box_key(box), "blank")
-    ctx.emit(ev.CounterRevealed(box=list(box), kind=kind))  # a U counter queues an attack unless in a storm
+    section = s.escorts[0]
+    if len(s.escorts) > 1 and kind in ("U", "R"):  # CC-44 / CC-R36: a random pick of the section it falls on
+        pick = plain(ctx.dice, [len(s.escorts)], "section", "CC:Two Player Variant (CC-44, CC-R36)")
+        ctx.emit(replace(pick, result=RollResult(outcome=s.escorts[pick.faces[0] - 1], total=pick.faces[0])))
+        section = s.escorts[pick.faces[0] - 1]
+    ctx.emit(ev.CounterRevealed(box=list(box), kind=kind, section=section))  # U: an attack unless in a storm
     if kind == "R":
-        random_event(ctx)
+        random_event(ctx, section)
 
 
-def random_event(ctx: Ctx) -> None:
+def random_event(ctx: Ctx, escort: str) -> None:
     s = ctx.state
     roll = plain(ctx.dice, [20], "random-event", RULE)
     entry = next(e for e in s.data.random_events if e.roll == roll.faces[0])
     ctx.emit(replace(roll, result=RollResult(outcome=entry.name, total=roll.faces[0])))
-    ctx.emit(ev.RandomEventDrawn(roll=entry.roll, name=entry.name, effect=entry.effect, stand_in=entry.stand_in))
+    ctx.emit(ev.RandomEventDrawn(escort=escort, roll=entry.roll, name=entry.name, effect=entry.effect, stand_in=entry.stand_in))
     EFFECTS[entry.effect](ctx)
 
 
@@ -81,7 +86,7 @@ def _air_raid(ctx: Ctx) -> None:
         ship_lost(ctx, "air raid")
     elif f == 2:
         _note(ctx, "damage", "the corvette is strafed")
-        hazards.damage_area(ctx, "air raid")
+        hazards.damage_area(ctx, "air raid", ctx.state.active)
     else:
         _note(ctx, "nothing", "the Condor misses")
 
@@ -108,11 +113,11 @@ EFFECTS = {
     "uboat": _uboat,
     "repair_bonus": lambda ctx: _note(ctx, "repair_bonus", "the next repair attempt is one task easier"),
     "air_raid": _air_raid,
-    "iceberg": lambda ctx: hazards.collision(ctx, cause="iceberg"),
+    "iceberg": lambda ctx: hazards.collision(ctx, ctx.state.active, cause="iceberg"),
     "mine": _mine,
     "nothing": lambda ctx: _note(ctx, "nothing", "no effect"),
     "straggler": lambda ctx: _note(ctx, "straggler", "a ship falls behind", stragglers=1),
-    "mechanical": hazards.mechanical,
+    "mechanical": lambda ctx: hazards.mechanical(ctx, ctx.state.active),
     "weather_worse": _weather(-1),
     "weather_better": _weather(1),
 }

@@ -37,11 +37,13 @@ def shuffled(ctx: Ctx, items: list[str], purpose: str, rule: str) -> list[str]:
 
 
 def begin_campaign(ctx: Ctx, side: str) -> None:
-    """CC-3, CC-4, CC-6: crew skills, stores, the U-boat deck; then the first convoy from the chosen side."""
-    roll = plain(ctx.dice, [6] * len(STATIONS), "crew-skills", "CC:Game Setup/Crew Skills (CC-3)",
-                 "a 6 gives skill 2, else 1")
-    ctx.emit(roll)
-    skills = {st: skill_from_d6(f) for st, f in zip(STATIONS, roll.faces)}
+    """CC-3, CC-4, CC-6: crew skills (each escort's), stores, the U-boat deck; then the first convoy."""
+    skills = {}
+    for escort in ctx.state.escorts:
+        roll = plain(ctx.dice, [6] * len(STATIONS), "crew-skills", "CC:Game Setup/Crew Skills (CC-3)",
+                     f"{escort}: a 6 gives skill 2, else 1")
+        ctx.emit(roll)
+        skills[escort] = {st: skill_from_d6(f) for st, f in zip(STATIONS, roll.faces)}
     ctx.emit(ev.CampaignBegan(skills=skills, depth_charges=DEPTH_CHARGES, uboat_deck=build_uboat_deck(ctx), side=side))
     shuffle_card_decks(ctx)
     new_convoy(ctx, side)
@@ -67,7 +69,7 @@ def begin_quick_play(ctx: Ctx) -> None:
     roll = plain(ctx.dice, [6] * 6, "quick-play-skills", "CC:Quick Play Single Convoy (CC-45)",
                  "6 -> skill 3, 5 or 4 -> 2, 3-1 -> 1; the player allocates them")
     ctx.emit(roll)
-    ctx.ask("allocate_skills")
+    ctx.ask("allocate_skills", ctx.state.escorts[0])
 
 
 def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
@@ -75,7 +77,8 @@ def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
     skills = {st: quick_skill(f) for st, f in faces.items()}
     side = "canada" if ctx.state.options.quick_play.direction == "east" else "liverpool"
     ctx.emit(ev.SkillsAllocated(skills=skills))
-    ctx.emit(ev.CampaignBegan(skills=skills, depth_charges=DEPTH_CHARGES, uboat_deck=build_uboat_deck(ctx), side=side))
+    ctx.emit(ev.CampaignBegan(skills={ctx.state.escorts[0]: skills}, depth_charges=DEPTH_CHARGES,
+                              uboat_deck=build_uboat_deck(ctx), side=side))
     shuffle_card_decks(ctx)
     new_convoy(ctx, side)
 
@@ -136,12 +139,13 @@ def place_counters(ctx: Ctx, map_name: str) -> None:
 def fit_equipment(ctx: Ctx) -> None:
     """CC-40: Allied equipment whose date (with delays) has come is fitted before sailing; CC-41: operators."""
     s = ctx.state
-    for eq in ALLIED_EQUIPMENT:
-        if s.on(eq) and not s.fitted(eq):
-            skill = None
-            if s.options.radar_hfdf_operators and eq in ("radar", "hfdf"):
-                roll = plain(ctx.dice, [6], f"{eq}-operator-skill", "CC:Optional Advanced Rules/RADAR and HF/DF Crew Skills (CC-41)",
-                             "a 6 gives skill 2, else 1")
-                ctx.emit(roll)
-                skill = skill_from_d6(roll.faces[0])
-            ctx.emit(ev.EquipmentFitted(equipment=eq, skill=skill))
+    for escort in s.escorts:
+        for eq in ALLIED_EQUIPMENT:
+            if s.on(eq) and not s.fitted(eq, escort):
+                skill = None
+                if s.options.radar_hfdf_operators and eq in ("radar", "hfdf"):
+                    roll = plain(ctx.dice, [6], f"{eq}-operator-skill",
+                                 "CC:Optional Advanced Rules/RADAR and HF/DF Crew Skills (CC-41)", "a 6 gives skill 2, else 1")
+                    ctx.emit(roll)
+                    skill = skill_from_d6(roll.faces[0])
+                ctx.emit(ev.EquipmentFitted(escort=escort, equipment=eq, skill=skill))
