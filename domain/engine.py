@@ -88,7 +88,7 @@ class Ruleset:
     initial_state: Callable[[GameCreated, Any, Any], Any]  # (genesis, options, data) -> state
     decide: Callable[[Any, Any, str, Dice], list[Event]]  # (state, command, seat, dice)
     evolve: Callable[[Any, Event], Any]
-    legal_commands: Callable[[Any], list[CommandSpec]]
+    legal_commands: Callable[..., list[CommandSpec]]  # (state, only=None): `only` a type, to compute just that
     views: dict[str, Callable[[Any], dict[str, Any]]]
     event_types: tuple[type[Event], ...] = ()
     data_option: str | None = None  # the option through which a game brings its own data set
@@ -338,9 +338,9 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
     if game.over:
         raise Rejected("game-over", "the game is over; nothing more can be sent")
     name = command.__struct_config__.tag
-    legal = awaiting(game)
-    spec = next((s for s in legal if s.type == name), None)
+    spec = next((s for s in game.ruleset.legal_commands(game.rules, only=name) if s.type == name), None)
     if spec is None:
+        legal = awaiting(game)
         raise IllegalCommand(_why_not(game, command, seat, name), [msgspec.to_builtins(s) for s in legal])
     if seat not in spec.seats:
         raise Forbidden("not-your-turn", f"{name!r} may be sent now by {spec.seats}, not by {seat!r}")

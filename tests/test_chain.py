@@ -9,16 +9,43 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.canonical import GENESIS_HASH, canonical, chain_hash, first_broken_link
+from events.canonical import GENESIS_HASH, canonical, canonical_reference, chain_hash, first_broken_link
 
 
 def test_canonical_sorts_keys_without_whitespace_and_keeps_non_ascii():
     assert canonical({"b": 1, "a": {"d": [1, "é"], "c": None}}) == '{"a":{"c":null,"d":[1,"é"]},"b":1}'.encode()
 
 
-def test_canonical_refuses_floats():
-    with pytest.raises(TypeError):
-        canonical({"data": {"tons": 1.5}})
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(),
+    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=500)
+@given(JSON)
+def test_canonical_is_byte_for_byte_the_specs_json_dumps(value):
+    assert canonical({"data": value}) == canonical_reference({"data": value})
+
+
+def test_no_event_type_can_hold_a_float():
+    import msgspec.inspect as mi
+
+    import service.rulesets  # noqa: F401 - registers every ruleset's events
+    from events.vocabulary import EVENT_TYPES
+
+    def floats(t, seen=()) -> bool:
+        if isinstance(t, mi.FloatType):
+            return True
+        if isinstance(t, mi.StructType):
+            return t.cls not in seen and any(floats(f.type, seen + (t.cls,)) for f in t.fields)
+        for attr in ("item_type", "key_type", "value_type"):
+            if hasattr(t, attr) and floats(getattr(t, attr), seen):
+                return True
+        return any(floats(x, seen) for x in getattr(t, "types", ()) or getattr(t, "item_types", ()))
+
+    assert not [name for name, cls in EVENT_TYPES.items() if floats(mi.type_info(cls))]
 
 
 def test_chain_links_each_hash_to_the_previous():

@@ -6,6 +6,8 @@ zones, raids, chips and the IPC damage. It does not play A&A combat. Rule ids: d
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain, islice
 from typing import Any
 
 from domain.aa1942_convoy import commands as c
@@ -46,37 +48,53 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     raise TypeError(f"unhandled command {cmd!r}")
 
 
-def _spec(cmd: type, seats: list[str], choices: list[dict] | None) -> CommandSpec:
-    if choices is not None and len(choices) > MAX_CHOICES:
-        choices = None
+def _spec(cmd: type, seats: list[str], choices: Iterable[dict] | None) -> CommandSpec:
+    """Choices are listed when there are at most MAX_CHOICES; only one more than that is ever generated."""
+    if choices is not None:
+        choices = list(islice(choices, MAX_CHOICES + 1))
+        if len(choices) > MAX_CHOICES:
+            choices = None
     return CommandSpec(type=cmd.__struct_config__.tag, seats=seats, choices=choices, schema=command_schema(cmd))
 
 
-def legal_commands(state: State) -> list[CommandSpec]:
+def _first(choices: Iterable[dict]) -> Iterable[dict] | None:
+    """The choices if there is at least one, else None (without generating them all)."""
+    it = iter(choices)
+    head = next(it, None)
+    return None if head is None else chain([head], it)
+
+
+def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
+    """What may be sent now; with `only`, just that command's entry (the command path needs no more)."""
     if state.over:
         return []
     seat = [state.seat_of[state.power]]
-    out: list[CommandSpec] = []
+    candidates: list[tuple[type, list[str], Any]] = []  # (command, seats, a function giving its choices)
     if state.phase == "purchase":
-        out.append(_spec(c.Purchase, seat, [{"spend": n} for n in range(purchase.max_spend(state) + 1)]))
+        candidates.append((c.Purchase, seat, lambda: [{"spend": n} for n in range(purchase.max_spend(state) + 1)]))
     elif state.phase in ("combat-move", "noncombat-move"):
-        if moves := submarines.legal_moves(state):
-            out.append(_spec(c.MoveSubmarines, seat, moves))
+        candidates.append((c.MoveSubmarines, seat, lambda: submarines.legal_moves(state)))
     elif state.phase == "combat":
-        for cmd, legal in (
-            (c.Raid, raid.legal_raids(state)),
-            (c.Fight, submarines.legal_fights(state)),
-            (c.LoseSubmarines, submarines.legal_losses(state)),
-            (c.Capture, territory.legal_captures(state)),
-            (c.Liberate, territory.legal_liberations(state)),
-        ):
-            if legal:
-                out.append(_spec(cmd, seat, legal))
+        candidates += [
+            (c.Raid, seat, lambda: raid.legal_raids(state)),
+            (c.Fight, seat, lambda: submarines.legal_fights(state)),
+            (c.LoseSubmarines, seat, lambda: submarines.legal_losses(state)),
+            (c.Capture, seat, lambda: territory.legal_captures(state)),
+            (c.Liberate, seat, lambda: territory.legal_liberations(state)),
+        ]
     elif state.phase == "mobilize":
-        out.append(_spec(c.PlaceSubmarines, seat, None))
+        candidates.append((c.PlaceSubmarines, seat, None))
     if state.phase != "purchase":
-        out.append(_spec(c.EndPhase, seat, [{}]))
-    out.append(_spec(c.EndGame, [REFEREE], [{}]))
+        candidates.append((c.EndPhase, seat, lambda: [{}]))
+    candidates.append((c.EndGame, [REFEREE], lambda: [{}]))
+    out: list[CommandSpec] = []
+    for cmd, seats, choices in candidates:
+        if only is not None and cmd.__struct_config__.tag != only:
+            continue
+        if choices is None:
+            out.append(_spec(cmd, seats, None))
+        elif (legal := _first(choices())) is not None:
+            out.append(_spec(cmd, seats, legal))
     return out
 
 

@@ -144,7 +144,8 @@ def _spec(cmd: type, seats: list[str], choices: list[dict] | None) -> CommandSpe
     return CommandSpec(type=cmd.__struct_config__.tag, seats=seats, choices=choices, schema=command_schema(cmd))
 
 
-def legal_commands(state: State) -> list[CommandSpec]:
+def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
+    """The awaited decision's commands (one decision at a time, so `only` needs no shortcut here)."""
     if state.over or state.awaiting is None:
         return []
     seat = [state.deciding]

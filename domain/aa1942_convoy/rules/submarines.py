@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
+
 from domain.aa1942_convoy.state import TURN_ORDER, State
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
 from events.vocabulary import Event
 
 SUBMARINE_MOVE = 2
+
+
+def some(choices: Iterator[dict], most: int = 64) -> list[dict]:
+    """The first `most` legal choices, for an error message."""
+    return list(islice(choices, most))
 
 
 def sea_distances(state: State, start: int, limit: int = SUBMARINE_MOVE) -> dict[int, int]:
@@ -30,16 +38,15 @@ def movable(state: State, sz: int) -> int:
     return state.fresh(sz)
 
 
-def legal_moves(state: State) -> list[dict]:
-    moves = []
+def legal_moves(state: State) -> Iterator[dict]:
+    """Generators, so that `awaiting` stops after the 65 it needs to know there are too many to list."""
     for sz in sorted(state.subs.get(state.power, {})):
         n = movable(state, sz)
         if n <= 0:
             continue
         for to, d in sorted(sea_distances(state, sz).items()):
             if d > 0:
-                moves.extend({"from_sz": sz, "to_sz": to, "count": c} for c in range(1, n + 1))
-    return moves
+                yield from ({"from_sz": sz, "to_sz": to, "count": c} for c in range(1, n + 1))
 
 
 def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
@@ -48,12 +55,12 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
         raise IllegalCommand(
             f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move "
             "(subs that moved, raided or fought this turn stay)",
-            legal_moves(state),
+            some(legal_moves(state)),
         )
     d = sea_distances(state, from_sz).get(to_sz)
     if not d:
         raise IllegalCommand(
-            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}", legal_moves(state)
+            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}", some(legal_moves(state))
         )
     return [SubmarinesMoved(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count, distance=d)]
 
@@ -65,12 +72,12 @@ def place(state: State, sz: int, count: int) -> list[Event]:
     return [SubmarinesPlaced(power=state.power, sz=sz, count=count)]
 
 
-def legal_fights(state: State) -> list[dict]:
-    return [
+def legal_fights(state: State) -> Iterator[dict]:
+    return (
         {"sz": sz, "count": c}
         for sz in sorted(state.subs.get(state.power, {}))
         for c in range(1, state.may_raid_with(sz) + 1)
-    ]
+    )
 
 
 def fight(state: State, sz: int, count: int) -> list[Event]:
@@ -79,23 +86,23 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
         raise IllegalCommand(
             f"{state.power} has {state.may_raid_with(sz)} submarine(s) in sea zone {sz} that have neither "
             "raided nor fought",
-            legal_fights(state),
+            some(legal_fights(state)),
         )
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
 
-def legal_losses(state: State) -> list[dict]:
-    return [
+def legal_losses(state: State) -> Iterator[dict]:
+    return (
         {"power": p, "sz": sz, "count": c}
         for p in TURN_ORDER
         for sz, n in sorted(state.subs.get(p, {}).items())
         for c in range(1, n + 1)
-    ]
+    )
 
 
 def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
     have = state.subs_in(power, sz)
     if count > have:
-        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}", legal_losses(state))
+        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}", some(legal_losses(state)))
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]
 
