@@ -89,6 +89,7 @@ def loaded_for(ruleset_id: str) -> Loaded:
 class Cached:
     game: Game
     head: bytes
+    row: GameRow  # tokens and server seed: fixed at creation
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -124,7 +125,7 @@ class GameService:
         loaded = loaded_for(row.ruleset)
         rows = self.store.events(game_id)
         bodies = [msgspec.json.decode(r.body) for r in rows]
-        return Cached(fold(loaded, bodies), bytes.fromhex(rows[-1].hash))
+        return Cached(fold(loaded, bodies), bytes.fromhex(rows[-1].hash), row)
 
     def _reload(self, game_id: str, cached: Cached) -> None:
         fresh = self._load(game_id)
@@ -136,7 +137,7 @@ class GameService:
         if not token:
             raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games)")
         h = token_hash(token)
-        for seat, stored in self._row(game_id).tokens.items():
+        for seat, stored in self._cached(game_id).row.tokens.items():
             if hmac.compare_digest(stored, h):
                 return seat
         raise Unauthorized("invalid-token", "this token belongs to no seat of this game")
@@ -322,7 +323,7 @@ class GameService:
         payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
         cached = self._cached(game_id)
         command = engine.parse_command(cached.game.ruleset, payload)
-        server_seed = bytes.fromhex(self._row(game_id).server_seed)
+        server_seed = bytes.fromhex(cached.row.server_seed)
         return self._submit(
             game_id,
             seat,

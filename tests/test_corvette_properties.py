@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from events.canonical import GENESIS_HASH, chain_hash
 from events.core import DiceRolled
 from service.games import body_of
+from service.rulesets import RULESETS
 from service.simulate import play
 
 GAMES = int(os.environ.get("UMPIRE_PROPERTY_GAMES", "200"))
@@ -53,7 +54,20 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
         state["seq"] += 1
         state["head"] = chain_hash(state["head"], body_of("sim", state["seq"], e, "c"))
 
-    game = play("corvette-command", opts, seed, on_event=check)
+    ruleset = RULESETS["corvette-command"].ruleset
+    real_decide = ruleset.decide
+
+    def decide_leaves_state_alone(state, cmd, seat, dice):
+        before = repr(state)
+        events = real_decide(state, cmd, seat, dice)
+        assert repr(state) == before, "decide changed the state it was given"
+        return events
+
+    object.__setattr__(ruleset, "decide", decide_leaves_state_alone)
+    try:
+        game = play("corvette-command", opts, seed, on_event=check)
+    finally:
+        object.__setattr__(ruleset, "decide", real_decide)
     assert game.over and game.ruleset.legal_commands(game.rules) == []
     sunk = game.ended == "the corvette was sunk (3 hull damage)"
     assert sunk == any(sh.hull == 3 for sh in game.rules.sheets.values())

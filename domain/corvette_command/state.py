@@ -6,6 +6,7 @@ awaited — is state too, and changes only through events, so folding the log re
 
 from __future__ import annotations
 
+import copy
 import datetime
 from dataclasses import dataclass, field
 
@@ -156,13 +157,22 @@ class State:
     over: bool = False
 
     def __deepcopy__(self, memo):
-        """A working copy shares the data set and options: they never change during a game."""
-        import copy
-
-        memo[id(self.data)], memo[id(self.options)] = self.data, self.options
-        clone = object.__new__(State)
-        for name, value in self.__dict__.items():
-            setattr(clone, name, copy.deepcopy(value, memo))
+        """decide's working copy, made on every command, so made with care: the data set and options are
+        shared (they never change); records only ever appended to (the campaign log, growth, years) are copied
+        one level; the rest is copied as deep as it is mutated. tests/test_corvette_properties.py checks after
+        every command of 200 campaigns that decide left the caller's state as it was."""
+        clone = copy.copy(self)
+        clone.sheets = {k: copy.deepcopy(v, memo) for k, v in self.sheets.items()}
+        clone.convoy = copy.deepcopy(self.convoy, memo)
+        clone.engagement = copy.copy(self.engagement)
+        clone.box_steps, clone.quick_faces = list(self.box_steps), list(self.quick_faces)
+        clone.pending_collision, clone.sunk_uboats = list(self.pending_collision), list(self.sunk_uboats)
+        clone.escorts, clone.queue = list(self.escorts), [list(q) for q in self.queue]
+        clone.decks = {k: list(v) for k, v in self.decks.items()}
+        clone.discards = {k: list(v) for k, v in self.discards.items()}
+        clone.counters, clone.revealed, clone.delays = dict(self.counters), dict(self.revealed), dict(self.delays)
+        clone.log, clone.growth = list(self.log), list(self.growth)
+        clone.years, clone.year_status = dict(self.years), dict(self.year_status)
         return clone
 
     # ---- derived facts the rules read ----

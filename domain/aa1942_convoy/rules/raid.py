@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from msgspec.structs import replace
 
 from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, ZONE_VALUE, State
@@ -35,14 +37,14 @@ def why_not_raid(state: State, sz: int) -> str | None:
     return None
 
 
-def legal_raids(state: State) -> list[dict]:
-    return [{"sz": sz} for sz in sorted(CONVOY_ZONES) if why_not_raid(state, sz) is None]
+def legal_raids(state: State) -> Iterator[dict]:
+    return ({"sz": sz} for sz in sorted(CONVOY_ZONES) if why_not_raid(state, sz) is None)
 
 
 def raid(state: State, sz: int, dice: Dice) -> list[Event]:
     why = why_not_raid(state, sz)
     if why:
-        raise IllegalCommand(f"no raid on sea zone {sz}: {why}", legal_raids(state))
+        raise IllegalCommand(f"no raid on sea zone {sz}: {why}", list(legal_raids(state)))
     owner = CONVOY_ZONES[sz]
     roll = dice.roll([6], "convoy-raid", RULE)
     rolled = raid_value(roll.faces[0])
