@@ -178,7 +178,7 @@ class GameService:
             "seats": seats,
             "dice": {"mode": mode, "client_seeds": client_seeds or {}, "beacon": beacon},
         }
-        evs = creation_events_for(loaded, game_id, payload, server_seed)
+        evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
         created: GameCreated = evs[0]  # type: ignore[assignment]
         tokens = {seat: secrets.token_urlsafe(24) for seat in created.seats}
         referee_token = secrets.token_urlsafe(24)
@@ -499,20 +499,37 @@ class GameService:
         return bytes.fromhex(row.server_seed)
 
 
-def creation_events_for(loaded: Loaded, game_id: str, payload: dict[str, Any], server_seed: bytes) -> list[Event]:
+class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
+    mode: str
+    client_seeds: dict[str, str]
+    beacon: str | None
+
+
+class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game", tag_field="type"):
+    """The recorded input of `POST /games` (the server seed is never in it)."""
+
+    ruleset: str
+    options: dict[str, Any]
+    seats: list[str] | None
+    dice: CreateDice
+
+
+class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
+    client_seed: str
+
+
+class RevealPayload(msgspec.Struct, forbid_unknown_fields=True, tag="reveal", tag_field="type"):
+    pass
+
+
+CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload}
+
+
+def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
     """The genesis from a recorded `create_game` payload; the replay calls this too."""
-    dice = payload.get("dice") or {}
     return engine.creation_events(
-        loaded.ruleset,
-        loaded.data,
-        loaded.data_sha256,
-        game_id,
-        payload.get("options"),
-        payload.get("seats"),
-        dice.get("mode", "fair"),
-        server_seed,
-        dice.get("client_seeds"),
-        dice.get("beacon"),
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, payload.options, payload.seats,
+        payload.dice.mode, server_seed, payload.dice.client_seeds, payload.dice.beacon,
     )
 
 

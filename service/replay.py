@@ -16,7 +16,8 @@ from domain.dice import faces_for, game_seed
 from domain.engine import Game, Rejected
 from events.bundle import Bundle, decode_bundle
 from events.canonical import first_broken_link
-from service.games import body_of, creation_events_for, event_from_body, loaded_for
+from domain.engine import REFEREE
+from service.games import CORE_PAYLOADS, CREATOR, body_of, creation_events_for, event_from_body, loaded_for
 
 SeedLookup = Callable[[str, int, str], bytes | None]  # (game, seq, hash at seq) -> server seed
 
@@ -36,7 +37,15 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
         return _check("fail", f"the head {b.head} is not the last event's hash {head}", first_bad_seq=len(b.events))
     if not b.events:
         return _check("fail", "the bundle has no events", first_bad_seq=1)
-    return _check("pass", f"{len(b.events)} events chain to head {head}", first_bad_seq=None, events=len(b.events))
+    genesis = b.events[0].body.get("data", {})
+    said = {"ruleset": msgspec.to_builtins(b.ruleset), "dice.mode": b.dice.mode, "dice.scheme": b.dice.scheme,
+            "dice.server_commit": b.dice.server_commit, "dice.beacon": b.dice.beacon}
+    logged = {"ruleset": genesis.get("ruleset"), **{f"dice.{k}": genesis.get("dice", {}).get(k) for k in ("mode", "scheme", "server_commit", "beacon")}}
+    wrong = [k for k in said if said[k] != logged[k]]
+    if b.events[0].body.get("type") != "GameCreated" or wrong:
+        return _check("fail", f"the bundle's {', '.join(wrong) or 'genesis'} differ(s) from what GameCreated (seq 1) records", first_bad_seq=1)
+    return _check("pass", f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis",
+                  first_bad_seq=None, events=len(b.events))
 
 
 def _lock_event(b: Bundle) -> dict[str, Any] | None:
@@ -52,9 +61,12 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     try:
         seed = bytes.fromhex(d.server_seed)
     except ValueError:
-        return _check("fail", "server_seed is not hex", first_bad_k=None, first_bad_seq=None)
+        return _check("fail", "server_seed is not hex", first_bad_k=0, first_bad_seq=1)
+    revealed = next((e.body for e in b.events if e.body.get("type") == "ServerSeedRevealed"), None)
+    if revealed is not None and revealed.get("data", {}).get("server_seed") != d.server_seed:
+        return _check("fail", f"the bundle's server_seed is not the one revealed at seq {revealed.get('seq')}", first_bad_k=0, first_bad_seq=revealed.get("seq"))
     if hashlib.sha256(seed).hexdigest() != d.server_commit:
-        return _check("fail", "SHA-256(server_seed) is not the published server_commit", first_bad_k=None, first_bad_seq=None)
+        return _check("fail", "SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", first_bad_k=0, first_bad_seq=1)
     genesis = b.events[0].body if b.events else {}
     if genesis.get("data", {}).get("dice", {}).get("server_commit") != d.server_commit:
         return _check("fail", "the commit in GameCreated is not the bundle's server_commit", first_bad_k=None, first_bad_seq=1)
@@ -115,15 +127,23 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
     for cmd in b.commands:
         p = cmd.payload
         try:
+            core = CORE_PAYLOADS.get(p.get("type"))
+            if core is not None:
+                try:
+                    typed = msgspec.convert(p, core)
+                except msgspec.ValidationError as e:
+                    raise Rejected("replay", f"the recorded {p.get('type')} payload is malformed: {e}")
             if p.get("type") == "create_game":
-                if game is not None:
-                    raise Rejected("replay", "a second create_game command")
-                evs = creation_events_for(loaded, b.game, p, server_seed)
+                if game is not None or cmd.seat != CREATOR or typed.ruleset != b.ruleset.id:
+                    raise Rejected("replay", "one create_game, by the creator, for the bundle's ruleset, comes first")
+                evs = creation_events_for(loaded, b.game, typed, server_seed)
             elif game is None:
                 raise Rejected("replay", "the first command is not create_game")
             elif p.get("type") == "contribute_seed":
-                evs = engine.decide_seed(game, cmd.seat, p.get("client_seed"))
+                evs = engine.decide_seed(game, cmd.seat, typed.client_seed)
             elif p.get("type") == "reveal":
+                if cmd.seat != REFEREE:
+                    raise Rejected("replay", "only the referee reveals")
                 evs = engine.decide_reveal(game, server_seed)
             else:
                 evs = engine.decide_command(game, cmd.seat, engine.parse_command(loaded.ruleset, p), server_seed)
