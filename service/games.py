@@ -187,7 +187,7 @@ class GameService:
             id=game_id,
             ruleset=ruleset_id,
             ruleset_version=loaded.ruleset.version,
-            data_sha256=loaded.data_sha256,
+            data_sha256=created.ruleset.data_sha256,  # the default set's, or the game's own
             mode=mode,
             server_seed=server_seed.hex(),
             server_commit=created.dice.server_commit,
