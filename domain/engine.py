@@ -130,6 +130,7 @@ class Game:
     lock: SeedLocked | None = None
     revealed_seed: str | None = None
     ended: str | None = None
+    seed_cache: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)  # (server seed, game seed)
 
     @property
     def seats(self) -> list[str]:
@@ -350,6 +351,12 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
         lock = _lock(game)
         events.append(lock)
     if dice is None:
-        dice = Dice(game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon), game.next_roll)
+        if game.lock is None:  # this command locks the seed; until it is appended, seeds may still come
+            seed = game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon)
+        else:  # locked in the log: the game seed is fixed for good
+            if game.seed_cache is None or game.seed_cache[0] != server_seed:
+                game.seed_cache = (server_seed, game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon))
+            seed = game.seed_cache[1]
+        dice = Dice(seed, game.next_roll)
     events.extend(game.ruleset.decide(game.rules, command, seat, dice))
     return events

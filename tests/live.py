@@ -35,3 +35,35 @@ def live_server(db_path: str):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def server_process(db_path: str):
+    """The real server as its own process (uvicorn service.asgi:app), for load and kill -9 tests."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "service.asgi:app", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning", "--no-access-log"],
+        env={**os.environ, "UMPIRE_DB": db_path}, cwd=str(Path(__file__).resolve().parent.parent),
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("the server process did not start")
+            time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)

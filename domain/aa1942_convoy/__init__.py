@@ -94,7 +94,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
         if choices is None:
             out.append(_spec(cmd, seats, None))
         elif (legal := _first(choices())) is not None:
-            out.append(_spec(cmd, seats, legal))
+            out.append(_spec(cmd, seats, None if only else legal))  # the command path needs who, not every choice
     return out
 
 
