@@ -7,11 +7,9 @@ the table, the date and the machine as Markdown (docs/performance.md).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import datetime
 import hashlib
 import hmac
-import json
 import os
 import platform
 import socket
@@ -265,7 +263,7 @@ def p2(tmp: Path) -> None:
 
 def p3(tmp: Path) -> None:
     from domain.corvette_command.rules.procedure import Ctx  # noqa: F401 - corvette loaded
-    from service.games import fold, loaded_for
+    from service.games import fold_rows, loaded_for
 
     svc = GameService(Store(str(tmp / "p3.db")))
     made = svc.create("corvette-command", {"convoys": 3 if QUICK else 20}, None, "public-seed", "42" * 32, None, None)
@@ -284,7 +282,7 @@ def p3(tmp: Path) -> None:
     t = time.perf_counter()
     for _ in range(reps):
         rows = svc.store.events(gid)
-        game = fold(loaded, [msgspec.json.decode(r.body) for r in rows])
+        game = fold_rows(loaded, rows)
         for name in ("ship-log", "campaign-sheet"):
             game.ruleset.views[name](game.rules)
     ours = reps * len(rows) / (time.perf_counter() - t)
@@ -377,7 +375,7 @@ def p5(tmp: Path) -> None:
     for size in sizes:
         while svc._cached(gid).game.version < size:
             one()
-        lat = sorted(one() for _ in range(300))
+        lat = sorted(one() for _ in range(1000))
         results[size] = statistics.median(lat)
     base = results[100]
     for size in sizes:

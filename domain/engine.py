@@ -241,19 +241,36 @@ def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: 
     )
 
 
+def _rolled(game: Game, e: DiceRolled) -> None:
+    game.next_roll = e.k + 1
+
+
+def _contributed(game: Game, e: ClientSeedContributed) -> None:
+    game.client_seeds[e.seat] = e.client_seed
+
+
+def _locked(game: Game, e: SeedLocked) -> None:
+    game.lock = e
+
+
+def _revealed(game: Game, e: ServerSeedRevealed) -> None:
+    game.revealed_seed = e.server_seed
+
+
+def _ended(game: Game, e: GameEnded) -> None:
+    game.ended = e.reason
+
+
+_CORE = {DiceRolled: _rolled, ClientSeedContributed: _contributed, SeedLocked: _locked,
+         ServerSeedRevealed: _revealed, GameEnded: _ended}
+
+
 def evolve(game: Game, event: Event) -> Game:
     """Apply one event after the genesis. Mutates and returns `game` (callers clone first if needed)."""
     game.version += 1
-    if isinstance(event, DiceRolled):
-        game.next_roll = event.k + 1
-    elif isinstance(event, ClientSeedContributed):
-        game.client_seeds[event.seat] = event.client_seed
-    elif isinstance(event, SeedLocked):
-        game.lock = event
-    elif isinstance(event, ServerSeedRevealed):
-        game.revealed_seed = event.server_seed
-    elif isinstance(event, GameEnded):
-        game.ended = event.reason
+    core = _CORE.get(type(event))
+    if core is not None:
+        core(game, event)
     game.rules = game.ruleset.evolve(game.rules, event)
     return game
 

@@ -164,7 +164,7 @@ def fire_guns(ctx: Ctx) -> None:
 
 def attack(ctx: Ctx) -> None:
     """CC-23, CC-25: 1d20 = 1 targets the corvette; else Attack (+1 close) vs convoy 1 (2 at long)."""
-    s, g = ctx.state, ctx.state.engagement
+    g = ctx.state.engagement
     target = plain(ctx.dice, [20], "torpedo-target", f"{R}/Torpedo Attacks versus the Corvette (CC-25)")
     at_corvette = target.faces[0] == 1
     ctx.emit(replace(target, result=RollResult(outcome="the corvette" if at_corvette else "the convoy", target=1, total=target.faces[0])))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.corvette_command.rules.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.state import WEATHER, ymd
 from events import corvette_command as ev
+from events.core import RollModifier, RollResult
 
 
 def forecast_weather(total: int) -> str:
@@ -24,10 +27,6 @@ def forecast(ctx: Ctx) -> None:
     mod = month_modifier(month)
     roll = ctx.dice.roll([20], "weather-forecast", "CC:Game Setup/Weather Forecast (CC-10)")
     weather = forecast_weather(roll.faces[0] + mod)
-    from msgspec.structs import replace
-
-    from events.core import RollModifier, RollResult
-
     ctx.emit(replace(roll, result=RollResult(outcome=weather, total=roll.faces[0] + mod,
                                              modifiers=[RollModifier(reason=f"month {month}", value=mod, side="roll")] if mod else [])))
     ctx.emit(ev.WeatherSet(weather=weather, cause="forecast"))
@@ -44,9 +43,5 @@ def change(ctx: Ctx) -> None:
     roll = plain(ctx.dice, [6, 6], "weather-change", "CC:Turn Sequence/Weather (CC-12)")
     diff = roll.faces[0] - roll.faces[1]
     new = shifted(ctx.state.convoy.weather, diff)
-    from msgspec.structs import replace
-
-    from events.core import RollResult
-
     ctx.emit(replace(roll, result=RollResult(outcome=f"black - white = {diff}: {new}", total=diff)))
     ctx.emit(ev.WeatherSet(weather=new, cause="change"))
