@@ -22,14 +22,18 @@ async def connection(port: int, game: str, token: str, n: int, lat: list, errors
             if time.monotonic() > deadline:
                 break
             body = json.dumps({"type": "raid", "sz": ZONES[(i // 99) % len(ZONES)]}).encode()
-            req = (f"POST /games/{game}/commands HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-                   f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+            req = (
+                f"POST /games/{game}/commands HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            ).encode() + body
             t = time.perf_counter()
             writer.write(req)
             await writer.drain()
             head = await reader.readuntil(b"\r\n\r\n")
             status = int(head.split(b" ", 2)[1])
-            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+            length = next(
+                int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")
+            )
             await reader.readexactly(length)
             lat.append(time.perf_counter() - t)
             sizes.append(length)
@@ -45,14 +49,25 @@ async def main(port: int, games: list, per_conn: int) -> dict:
     await asyncio.gather(*(connection(port, g, t, per_conn, lat, errors, sizes) for g, t in games))
     elapsed = time.perf_counter() - start
     lat.sort()
-    return {"rate": len(lat) / elapsed, "p50": statistics.median(lat) * 1000, "p99": lat[int(len(lat) * 0.99) - 1] * 1000,
-            "errors": len(errors), "requests": len(lat), "body_size": int(statistics.median(sizes))}
+    return {
+        "rate": len(lat) / elapsed,
+        "p50": statistics.median(lat) * 1000,
+        "p99": lat[int(len(lat) * 0.99) - 1] * 1000,
+        "errors": len(errors),
+        "requests": len(lat),
+        "body_size": int(statistics.median(sizes)),
+    }
 
 
 def run_load(port: int, games: list, per_conn: int) -> dict:
     """Run this module in a separate process and return its summary."""
-    out = subprocess.run([sys.executable, __file__, str(port), json.dumps(games), str(per_conn)],
-                         capture_output=True, text=True, timeout=TIME_LIMIT + 60, check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, str(port), json.dumps(games), str(per_conn)],
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT + 60,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 

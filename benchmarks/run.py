@@ -33,10 +33,21 @@ QUICK = False
 
 
 def row(figure, value, reference, ratio, target, met, unit=""):
-    ROWS.append({"figure": figure, "value": value, "reference": reference, "ratio": ratio, "target": target,
-                 "met": met, "unit": unit})
-    print(f"  {figure}: {value} vs {reference} -> {ratio} ({target}: {'met' if met else 'NOT met' if met is False else '-'})",
-          flush=True)
+    ROWS.append(
+        {
+            "figure": figure,
+            "value": value,
+            "reference": reference,
+            "ratio": ratio,
+            "target": target,
+            "met": met,
+            "unit": unit,
+        }
+    )
+    print(
+        f"  {figure}: {value} vs {reference} -> {ratio} ({target}: {'met' if met else 'NOT met' if met is False else '-'})",
+        flush=True,
+    )
 
 
 def fmt(x: float) -> str:
@@ -50,7 +61,15 @@ ENEMY_ZONES = [3, 7, 8, 10, 23, 34, 35, 45, 2, 11, 18, 22, 53, 55, 56, 57, 65, 4
 
 def raid_game(svc: GameService, n_subs: int = 99) -> tuple[str, str]:
     """An aa1942 game in Germany's combat phase with submarines in every enemy convoy zone."""
-    made = svc.create("aa1942-convoy", {"submarines": {"Germany": {str(z): n_subs for z in ENEMY_ZONES}}}, None, "fair", None, None, None)
+    made = svc.create(
+        "aa1942-convoy",
+        {"submarines": {"Germany": {str(z): n_subs for z in ENEMY_ZONES}}},
+        None,
+        "fair",
+        None,
+        None,
+        None,
+    )
     gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     svc.command(gid, tok["USSR"], {"type": "purchase", "spend": 0})
     for _ in range(4):
@@ -100,12 +119,14 @@ def detects(svc: GameService, n: int) -> list[float]:
 def raw_rows_per_command(store: Store, limit: int) -> list[list[tuple]]:
     """The rows our store wrote, grouped by command: what a raw insert of the same data must write."""
     cmds = store.db.conn.execute(
-        "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands LIMIT ?", (limit,)).fetchall()
+        "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands LIMIT ?", (limit,)
+    ).fetchall()
     groups = []
     for c in cmds:
         evs = store.db.conn.execute(
             "SELECT game, seq, type, v, body, hash, command_id, actor, recorded_at FROM events WHERE game=? AND seq BETWEEN ? AND ?",
-            (c[0], c[4], c[5])).fetchall()
+            (c[0], c[4], c[5]),
+        ).fetchall()
         groups.append([c] + evs)
     return groups
 
@@ -120,7 +141,10 @@ def raw_sqlite(groups: list[list[tuple]], path: str) -> float:
     for g in groups:
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("INSERT INTO commands VALUES (?,?,?,?,?,?,?)", g[0])
-        conn.executemany("INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at) VALUES (?,?,?,?,?,?,?,?,?)", g[1:])
+        conn.executemany(
+            "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at) VALUES (?,?,?,?,?,?,?,?,?)",
+            g[1:],
+        )
         conn.execute("COMMIT")
     return len(groups) / (time.perf_counter() - start)
 
@@ -181,19 +205,40 @@ def p1(tmp: Path) -> None:
     lat_cc = detects(GameService(Store(str(tmp / "p1cc.db"))), n // 3)
     cc = len(lat_cc) / sum(lat_cc)
     raw = raw_sqlite(raw_rows_per_command(store, n), str(tmp / "raw.db"))
-    row("P1 aa1942 raid, commands/s (in-process, file db)", fmt(aa), f"raw sqlite3 {fmt(raw)}", f"{aa / raw:.0%}", ">= 50% of raw", aa / raw >= 0.5)
-    row("P1 corvette detect, commands/s", fmt(cc), f"raw sqlite3 {fmt(raw)}", f"{cc / raw:.0%}", ">= 50% of raw", cc / raw >= 0.5)
+    row(
+        "P1 aa1942 raid, commands/s (in-process, file db)",
+        fmt(aa),
+        f"raw sqlite3 {fmt(raw)}",
+        f"{aa / raw:.0%}",
+        ">= 50% of raw",
+        aa / raw >= 0.5,
+    )
+    row(
+        "P1 corvette detect, commands/s",
+        fmt(cc),
+        f"raw sqlite3 {fmt(raw)}",
+        f"{cc / raw:.0%}",
+        ">= 50% of raw",
+        cc / raw >= 0.5,
+    )
     for label, ours_pragmas in (("as it ships (synchronous FULL)", False), ("with our pragmas", True)):
         es = eventsourcing_rate(str(tmp / f"es-{ours_pragmas}.db"), n // 3, ours_pragmas)
         if es is None:
             row(f"P1 vs eventsourcing {label}", fmt(aa), "not installed (pip install '.[bench]')", "-", ">= 10x", None)
         else:
-            row(f"P1 aa1942 raid vs eventsourcing {label}", fmt(aa), f"eventsourcing {fmt(es)}", f"{aa / es:.1f}x", ">= 10x", aa / es >= 10)
+            row(
+                f"P1 aa1942 raid vs eventsourcing {label}",
+                fmt(aa),
+                f"eventsourcing {fmt(es)}",
+                f"{aa / es:.1f}x",
+                ">= 10x",
+                aa / es >= 10,
+            )
 
 
 # ---- P2 ------------------------------------------------------------------------------------------
 
-BARE = '''
+BARE = """
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 app = FastAPI()
@@ -202,7 +247,7 @@ BODY = b"x" * int(__import__("os").environ["BARE_SIZE"])
 async def bare(game_id: str, request: Request):
     await request.body()
     return Response(BODY, media_type="application/json")
-'''
+"""
 
 
 def free_port() -> int:
@@ -212,9 +257,23 @@ def free_port() -> int:
 
 
 def serve(app_spec: str, port: int, env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", app_spec, "--host", "127.0.0.1", "--port", str(port),
-                             "--log-level", "warning", "--no-access-log"], env={**os.environ, **env},
-                            cwd=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            app_spec,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        env={**os.environ, **env},
+        cwd=str(Path(__file__).resolve().parent.parent),
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -252,8 +311,22 @@ def p2(tmp: Path) -> None:
         bare.kill()
         bare.wait()
     ratio = ours["rate"] / ref["rate"]
-    row("P2 HTTP commands/s (16 connections, one process)", fmt(ours["rate"]), f"bare FastAPI {fmt(ref['rate'])}", f"{ratio:.0%}", ">= 60% of bare", ratio >= 0.6)
-    row("P2 HTTP latency p50 / p99 (ms)", f"{ours['p50']:.1f} / {ours['p99']:.1f}", f"bare {ref['p50']:.1f} / {ref['p99']:.1f}", "-", "p99 <= 25 ms", ours["p99"] <= 25)
+    row(
+        "P2 HTTP commands/s (16 connections, one process)",
+        fmt(ours["rate"]),
+        f"bare FastAPI {fmt(ref['rate'])}",
+        f"{ratio:.0%}",
+        ">= 60% of bare",
+        ratio >= 0.6,
+    )
+    row(
+        "P2 HTTP latency p50 / p99 (ms)",
+        f"{ours['p50']:.1f} / {ours['p99']:.1f}",
+        f"bare {ref['p50']:.1f} / {ref['p99']:.1f}",
+        "-",
+        "p99 <= 25 ms",
+        ours["p99"] <= 25,
+    )
     if ours["errors"]:
         row("P2 errors", str(ours["errors"]), "0", "-", "no errors", False)
 
@@ -291,7 +364,14 @@ def p3(tmp: Path) -> None:
         raw = svc.store.db.conn.execute("SELECT body FROM events WHERE game = ? ORDER BY seq", (gid,)).fetchall()
         [msgspec.json.decode(r[0]) for r in raw]
     ref = reps * len(raw) / (time.perf_counter() - t)
-    row(f"P3 rebuild events/s into ship-log + campaign-sheet ({len(rows):,} events)", fmt(ours), f"SELECT + decode {fmt(ref)}", f"{ours / ref:.0%}", ">= 40% of raw", ours / ref >= 0.4)
+    row(
+        f"P3 rebuild events/s into ship-log + campaign-sheet ({len(rows):,} events)",
+        fmt(ours),
+        f"SELECT + decode {fmt(ref)}",
+        f"{ours / ref:.0%}",
+        ">= 40% of raw",
+        ours / ref >= 0.4,
+    )
 
 
 # ---- P4 ------------------------------------------------------------------------------------------
@@ -307,20 +387,36 @@ def long_bundle(min_rolls: int) -> dict:
 
     seed = bytes(range(32))
     real = []
-    game = play("corvette-command", {"convoys": 1}, seed, game_id="bench",
-                on_event=lambda g, e: real.append(e) if isinstance(e, DiceRolled) else None)
+    game = play(
+        "corvette-command",
+        {"convoys": 1},
+        seed,
+        game_id="bench",
+        on_event=lambda g, e: real.append(e) if isinstance(e, DiceRolled) else None,
+    )
     lock = game.lock
     gs = game_seed(seed, "bench", lock.client_seeds, None)
     bodies, h = [], GENESIS_HASH
     for k in range(min_rolls):
         model = real[k % len(real)]
-        data = {"k": k, "sides": model.sides, "faces": faces_for(gs, k, model.sides), "purpose": model.purpose,
-                "rule": model.rule, "result": None, "rerolls": None}
+        data = {
+            "k": k,
+            "sides": model.sides,
+            "faces": faces_for(gs, k, model.sides),
+            "purpose": model.purpose,
+            "rule": model.rule,
+            "result": None,
+            "rerolls": None,
+        }
         body = {"game": "bench", "seq": k + 2, "type": "DiceRolled", "v": 1, "command": "c", "data": data}
         h = chain_hash(h, body)
         bodies.append({"body": body, "hash": h.hex()})
-    return {"dice": {"server_seed": seed.hex(), "client_seeds": lock.client_seeds, "beacon": None}, "events": bodies,
-            "rolls": min_rolls, "game": "bench"}
+    return {
+        "dice": {"server_seed": seed.hex(), "client_seeds": lock.client_seeds, "beacon": None},
+        "events": bodies,
+        "rolls": min_rolls,
+        "game": "bench",
+    }
 
 
 def p4(tmp: Path) -> None:
@@ -333,12 +429,34 @@ def p4(tmp: Path) -> None:
     seed = bytes.fromhex(b["dice"]["server_seed"])
     # verify_dice checks the genesis commit too: give it a genesis event with the commit
     commit = hashlib.sha256(seed).hexdigest()
-    genesis = {"body": {"game": "bench", "seq": 1, "type": "GameCreated", "v": 1, "command": "c",
-                        "data": {"dice": {"server_commit": commit}}}, "hash": ""}
-    bundle = Bundle(format="umpire-bundle/1", engine="bench", ruleset=BundleRuleset("corvette-command", "1", ""), game="bench",
-                    dice=BundleDice(scheme="umpire1", mode="public-seed", server_commit=commit, server_seed=seed.hex(),
-                                    client_seeds=b["dice"]["client_seeds"], beacon=None),
-                    commands=[], events=[BundleEvent(**genesis)] + [BundleEvent(**e) for e in b["events"]], head="")
+    genesis = {
+        "body": {
+            "game": "bench",
+            "seq": 1,
+            "type": "GameCreated",
+            "v": 1,
+            "command": "c",
+            "data": {"dice": {"server_commit": commit}},
+        },
+        "hash": "",
+    }
+    bundle = Bundle(
+        format="umpire-bundle/1",
+        engine="bench",
+        ruleset=BundleRuleset("corvette-command", "1", ""),
+        game="bench",
+        dice=BundleDice(
+            scheme="umpire1",
+            mode="public-seed",
+            server_commit=commit,
+            server_seed=seed.hex(),
+            client_seeds=b["dice"]["client_seeds"],
+            beacon=None,
+        ),
+        commands=[],
+        events=[BundleEvent(**genesis)] + [BundleEvent(**e) for e in b["events"]],
+        head="",
+    )
     t = time.perf_counter()
     report = verify_dice(bundle)
     ours = b["rolls"] / (time.perf_counter() - t)
@@ -349,7 +467,14 @@ def p4(tmp: Path) -> None:
     for k in range(n):
         hmac.digest(gs, b"umpire1:roll:%d:0" % k, "sha256")
     ref = n / (time.perf_counter() - t)
-    row(f"P4 rolls verified/s ({b['rolls']:,} rolls in one bundle)", fmt(ours), f"hmac.digest {fmt(ref)}", f"{ours / ref:.0%}", ">= 40%", ours / ref >= 0.4)
+    row(
+        f"P4 rolls verified/s ({b['rolls']:,} rolls in one bundle)",
+        fmt(ours),
+        f"hmac.digest {fmt(ref)}",
+        f"{ours / ref:.0%}",
+        ">= 40%",
+        ours / ref >= 0.4,
+    )
 
 
 # ---- P5 ------------------------------------------------------------------------------------------
@@ -380,7 +505,14 @@ def p5(tmp: Path) -> None:
     base = results[100]
     for size in sizes:
         r = results[size] / base
-        row(f"P5 command latency p50 at {size:,} events (ms)", f"{results[size] * 1000:.2f}", f"at 100: {base * 1000:.2f}", f"{r:.2f}x", "<= 1.2x", r <= 1.2)
+        row(
+            f"P5 command latency p50 at {size:,} events (ms)",
+            f"{results[size] * 1000:.2f}",
+            f"at 100: {base * 1000:.2f}",
+            f"{r:.2f}x",
+            "<= 1.2x",
+            r <= 1.2,
+        )
 
 
 # ---- P6 ------------------------------------------------------------------------------------------
@@ -427,15 +559,23 @@ def main() -> None:
     for col in ("figure", "value", "reference", "ratio", "target", "met?"):
         t.add_column(col)
     for r in ROWS:
-        t.add_row(r["figure"], r["value"], r["reference"], r["ratio"], r["target"],
-                  "yes" if r["met"] else "[red]no[/]" if r["met"] is False else "-")
+        t.add_row(
+            r["figure"],
+            r["value"],
+            r["reference"],
+            r["ratio"],
+            r["target"],
+            "yes" if r["met"] else "[red]no[/]" if r["met"] is False else "-",
+        )
     Console(width=160).print(t)
     if args.write:
         machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.machine()}"
         Path(args.write).write_text(
             f"# Performance\n\nMeasured {datetime.date.today().isoformat()} on {machine} with `make bench`"
             f"{' (quick)' if QUICK else ''}.\nEvery figure is a ratio against a reference measured in the same run "
-            "(benchmarks/run.py says how each is made).\n\n" + table_markdown() + "\n", encoding="utf-8")
+            "(benchmarks/run.py says how each is made).\n\n" + table_markdown() + "\n",
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

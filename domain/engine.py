@@ -261,8 +261,13 @@ def _ended(game: Game, e: GameEnded) -> None:
     game.ended = e.reason
 
 
-_CORE = {DiceRolled: _rolled, ClientSeedContributed: _contributed, SeedLocked: _locked,
-         ServerSeedRevealed: _revealed, GameEnded: _ended}
+_CORE = {
+    DiceRolled: _rolled,
+    ClientSeedContributed: _contributed,
+    SeedLocked: _locked,
+    ServerSeedRevealed: _revealed,
+    GameEnded: _ended,
+}
 
 
 def evolve(game: Game, event: Event) -> Game:

@@ -342,4 +342,3 @@ EVENTS = (
     SkillsAllocated,
 )
 register(*EVENTS)
-

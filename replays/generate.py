@@ -24,7 +24,9 @@ HERE = Path(__file__).resolve().parent
 class Game:
     def __init__(self, svc: GameService, name: str, seed_byte: int, options: dict, seats=None, client_seeds=None):
         self.svc = svc
-        created = svc.create("aa1942-convoy", options, seats, "public-seed", f"{seed_byte:02x}" * 32, client_seeds, None, game_id=name)
+        created = svc.create(
+            "aa1942-convoy", options, seats, "public-seed", f"{seed_byte:02x}" * 32, client_seeds, None, game_id=name
+        )
         self.id = name
         self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
         self.referee = created["referee_token"]
@@ -74,13 +76,20 @@ def raid(sz: int) -> dict:
 
 def north_atlantic(svc: GameService) -> dict:
     """Germany's U-boats against the UK's Atlantic zones; Archangel falls (SZ 4 off) and is liberated."""
-    g = Game(svc, "north-atlantic", 0x11, {"rounds": 3, "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}}})
+    g = Game(
+        svc, "north-atlantic", 0x11, {"rounds": 3, "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}}}
+    )
     g.seed("UK", "Scapa Flow")
     g.seed("Germany", "Wilhelmshaven")
     # round 1
     g.turn("USSR", 12)
-    g.turn("Germany", 20, move=[mv(9, 8), mv(5, 3)], combat=[raid(7), raid(7), raid(8), raid(3),
-           {"type": "capture", "territory": "Archangel"}], place=[{"sz": 5, "count": 1}])
+    g.turn(
+        "Germany",
+        20,
+        move=[mv(9, 8), mv(5, 3)],
+        combat=[raid(7), raid(7), raid(8), raid(3), {"type": "capture", "territory": "Archangel"}],
+        place=[{"sz": 5, "count": 1}],
+    )
     g.turn("UK", 25, combat=[{"type": "lose_submarines", "power": "Germany", "sz": 7, "count": 1}])
     g.turn("Japan", 15)
     g.turn("USA", 30)
@@ -101,20 +110,32 @@ def north_atlantic(svc: GameService) -> dict:
 
 def pacific(svc: GameService) -> dict:
     """Japan's submarines against US and UK Pacific zones; the USA takes the Philippines (SZ 48 off)."""
-    g = Game(svc, "pacific", 0x22, {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1}}})
+    g = Game(
+        svc,
+        "pacific",
+        0x22,
+        {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1}}},
+    )
     g.seed("Japan", "Kure")
     g.seed("USA", "Pearl")
     g.turn("USSR", 10)
     g.turn("Germany", 20)
     g.turn("UK", 20)
-    g.turn("Japan", 20, combat=[raid(53), raid(56), raid(45), raid(35),
-           {"type": "capture", "territory": "Eastern Australia"}])  # SZ 45 goes off after its raid
+    g.turn(
+        "Japan",
+        20,
+        combat=[raid(53), raid(56), raid(45), raid(35), {"type": "capture", "territory": "Eastern Australia"}],
+    )  # SZ 45 goes off after its raid
     g.turn("USA", 30, combat=[{"type": "capture", "territory": "Philippine Islands"}])
     g.turn("USSR", 10)
     g.turn("Germany", 20)
     g.turn("UK", 20, combat=[{"type": "liberate", "territory": "Eastern Australia"}])
-    g.turn("Japan", 20, move=[mv(53, 54)], combat=[raid(56), raid(35),
-           {"type": "liberate", "territory": "Philippine Islands"}])
+    g.turn(
+        "Japan",
+        20,
+        move=[mv(53, 54)],
+        combat=[raid(56), raid(35), {"type": "liberate", "territory": "Philippine Islands"}],
+    )
     g.turn("USA", 30)
     return g.finish()
 
@@ -122,16 +143,30 @@ def pacific(svc: GameService) -> dict:
 def two_sides(svc: GameService) -> dict:
     """Axis and Allies seats; the round cap and the treasury floor; Moscow falls and its treasury goes."""
     uk = [3, 7, 8, 10, 23, 34, 35, 45]
-    g = Game(svc, "two-sides", 0x33, {"rounds": 2, "submarines": {"Germany": {str(sz): 1 for sz in uk} | {"4": 1}}},
-             seats=["Axis", "Allies"], client_seeds={"Allies": "ab" * 32})
+    g = Game(
+        svc,
+        "two-sides",
+        0x33,
+        {"rounds": 2, "submarines": {"Germany": {str(sz): 1 for sz in uk} | {"4": 1}}},
+        seats=["Axis", "Allies"],
+        client_seeds={"Allies": "ab" * 32},
+    )
     g.seed("Axis", "Berlin")
     g.turn("USSR", 24)
-    g.turn("Germany", 41, combat=[raid(sz) for sz in uk] + [raid(4), {"type": "capture", "territory": "Russia"},
-           {"type": "capture", "territory": "Karelia S.S.R."}])
+    g.turn(
+        "Germany",
+        41,
+        combat=[raid(sz) for sz in uk]
+        + [raid(4), {"type": "capture", "territory": "Russia"}, {"type": "capture", "territory": "Karelia S.S.R."}],
+    )
     g.turn("UK", 0)
     g.turn("Japan", 10)
     g.turn("USA", 40)
-    g.turn("USSR", 0, combat=[{"type": "liberate", "territory": "Russia"}, {"type": "liberate", "territory": "Karelia S.S.R."}])
+    g.turn(
+        "USSR",
+        0,
+        combat=[{"type": "liberate", "territory": "Russia"}, {"type": "liberate", "territory": "Karelia S.S.R."}],
+    )
     g.turn("Germany", 20, combat=[raid(sz) for sz in uk[:4]])
     g.turn("UK", 10)
     g.turn("Japan", 10)
@@ -145,7 +180,9 @@ def corvette(svc: GameService, name: str, seed_byte: int, options: dict, side: s
     from domain.corvette_command import bot
     from domain.engine import awaiting
 
-    made = svc.create("corvette-command", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
+    made = svc.create(
+        "corvette-command", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name
+    )
     token, n = made["seats"][0]["token"], 0
     while True:
         game = svc._cached(name).game
@@ -164,7 +201,11 @@ def corvette(svc: GameService, name: str, seed_byte: int, options: dict, side: s
 CORVETTE = {  # name: (options, seed byte, first side)
     "corvette-eastbound": ({"convoys": 1, "year": 1942, "month": 11}, 0x44, "canada"),  # with RADAR, HF/DF, Hedgehog
     "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x57, "liverpool"),
-    "corvette-quick-play": ({"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True}, 0x66, "liverpool"),
+    "corvette-quick-play": (
+        {"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True},
+        0x66,
+        "liverpool",
+    ),
 }
 
 

@@ -29,9 +29,18 @@ PROBLEM = "application/problem+json"
 MAX_BODY = int(os.environ.get("UMPIRE_MAX_BODY", 256 * 1024))
 MAX_BUNDLE_BODY = int(os.environ.get("UMPIRE_MAX_BUNDLE_BODY", 64 * 1024 * 1024))
 GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$")
-TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
-          409: "Conflict", 413: "Payload too large", 415: "Unsupported media type", 422: "Unprocessable content",
-          500: "Internal error"}
+TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Payload too large",
+    415: "Unsupported media type",
+    422: "Unprocessable content",
+    500: "Internal error",
+}
 
 
 class JSONBytes(Response):
@@ -39,8 +48,14 @@ class JSONBytes(Response):
 
 
 def problem(status: int, code: str, detail: str, instance: str | None = None, **extra: Any) -> JSONResponse:
-    body = {"type": f"https://naval-umpire.invalid/problems/{code}", "title": TITLES.get(status, "Error"),
-            "status": status, "code": code, "detail": detail, "instance": instance}
+    body = {
+        "type": f"https://naval-umpire.invalid/problems/{code}",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "code": code,
+        "detail": detail,
+        "instance": instance,
+    }
     body.update({k: v for k, v in extra.items() if v is not None})
     return JSONResponse(body, status_code=status, media_type=PROBLEM)
 
@@ -87,13 +102,26 @@ def command_request_schema() -> dict[str, Any]:
         for cls in loaded.ruleset.command_types:
             tag = cls.__struct_config__.tag
             args = command_schema(cls)
-            props = {"type": {"type": "string", "enum": [tag]}, **args["properties"],
-                     "command_id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$",
-                                    "description": "client-chosen id; a retry with the same id appends nothing"},
-                     "expected_version": {"type": "integer", "description": "409 version-conflict unless the game is at it"}}
-            variants.append({"title": f"{loaded.ruleset.id}: {tag}", "description": (cls.__doc__ or "").strip(),
-                             "type": "object", "properties": props, "required": ["type", *args.get("required", [])],
-                             "additionalProperties": False})
+            props = {
+                "type": {"type": "string", "enum": [tag]},
+                **args["properties"],
+                "command_id": {
+                    "type": "string",
+                    "pattern": "^[A-Za-z0-9._:-]{1,64}$",
+                    "description": "client-chosen id; a retry with the same id appends nothing",
+                },
+                "expected_version": {"type": "integer", "description": "409 version-conflict unless the game is at it"},
+            }
+            variants.append(
+                {
+                    "title": f"{loaded.ruleset.id}: {tag}",
+                    "description": (cls.__doc__ or "").strip(),
+                    "type": "object",
+                    "properties": props,
+                    "required": ["type", *args.get("required", [])],
+                    "additionalProperties": False,
+                }
+            )
     return {"oneOf": variants}
 
 
@@ -113,8 +141,12 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
     app.state.service = svc
     origins = [o.strip() for o in os.environ.get("UMPIRE_CORS_ORIGINS", "").split(",") if o.strip()]
     if origins:
-        app.add_middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST"],
-                           allow_headers=["Authorization", "Content-Type", "Last-Event-ID"])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+        )
     app.add_middleware(BodyLimit)
     bearer = HTTPBearer(auto_error=False, description="a seat's or the referee's token from POST /games")
 
@@ -143,21 +175,37 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
 
     @app.exception_handler(Exception)
     async def internal(request: Request, e: Exception):
-        return problem(500, "internal-error", "the server failed; nothing was appended. Report it with the bundle.", request.url.path)
+        return problem(
+            500,
+            "internal-error",
+            "the server failed; nothing was appended. Report it with the bundle.",
+            request.url.path,
+        )
 
     errors = {s: {"model": models.Problem, "description": TITLES[s]} for s in (401, 403, 404, 409, 413)}
 
     @app.get("/", response_model=models.Root, summary="Where to start")
     def root():
-        return {"name": "Naval Umpire", "engine": ENGINE_VERSION, "docs": "/docs", "openapi": "/openapi.json",
-                "rulesets": sorted(RULESETS)}
+        return {
+            "name": "Naval Umpire",
+            "engine": ENGINE_VERSION,
+            "docs": "/docs",
+            "openapi": "/openapi.json",
+            "rulesets": sorted(RULESETS),
+        }
 
     def ruleset_info(loaded) -> dict[str, Any]:
         r = loaded.ruleset
-        return {"id": r.id, "version": r.version, "title": r.title, "data_sha256": loaded.data_sha256,
-                "default_seats": r.default_seats(r.options_type()),
-                "commands": [{"type": c.__struct_config__.tag, "schema": command_schema(c)} for c in r.command_types],
-                "views": sorted(r.views), "options_schema": msgspec.json.schema(r.options_type)}
+        return {
+            "id": r.id,
+            "version": r.version,
+            "title": r.title,
+            "data_sha256": loaded.data_sha256,
+            "default_seats": r.default_seats(r.options_type()),
+            "commands": [{"type": c.__struct_config__.tag, "schema": command_schema(c)} for c in r.command_types],
+            "views": sorted(r.views),
+            "options_schema": msgspec.json.schema(r.options_type),
+        }
 
     @app.get("/rulesets", response_model=list[models.RulesetInfo], summary="What can be played")
     def list_rulesets():
@@ -167,19 +215,39 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
     def get_ruleset(ruleset_id: str = Path(max_length=64)):
         return ruleset_info(loaded_for(ruleset_id))
 
-    @app.post("/games", status_code=201, response_model=models.GameCreatedOut, responses=errors, summary="Create a game")
+    @app.post(
+        "/games", status_code=201, response_model=models.GameCreatedOut, responses=errors, summary="Create a game"
+    )
     def create_game(req: models.CreateGame):
-        return svc.create(req.ruleset, req.options, req.seats, req.dice.mode, getattr(req.dice, "server_seed", None),
-                          req.dice.client_seeds, req.dice.beacon)
+        return svc.create(
+            req.ruleset,
+            req.options,
+            req.seats,
+            req.dice.mode,
+            getattr(req.dice, "server_seed", None),
+            req.dice.client_seeds,
+            req.dice.beacon,
+        )
 
-    @app.post("/games/{game_id}/seeds", response_model=models.CommandResult, responses=errors,
-              summary="A seat contributes its client seed (before the seed locks)")
+    @app.post(
+        "/games/{game_id}/seeds",
+        response_model=models.CommandResult,
+        responses=errors,
+        summary="A seat contributes its client seed (before the seed locks)",
+    )
     def contribute_seed(req: models.SeedRequest, game_id: str = GAME_ID, tok: str | None = Depends(token)):
         return svc.contribute_seed(game_id, tok, req.client_seed, req.passphrase, req.command_id)
 
-    @app.post("/games/{game_id}/commands", response_model=models.CommandResult, responses=errors,
-              summary="Send one command", openapi_extra={"security": [{"HTTPBearer": []}], "requestBody": {
-                  "required": True, "content": {"application/json": {"schema": command_request_schema()}}}})
+    @app.post(
+        "/games/{game_id}/commands",
+        response_model=models.CommandResult,
+        responses=errors,
+        summary="Send one command",
+        openapi_extra={
+            "security": [{"HTTPBearer": []}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": command_request_schema()}}},
+        },
+    )
     async def send_command(request: Request, game_id: str = GAME_ID):
         # the hottest path: the bearer token is read here rather than through dependency injection
         scheme, _, tok = request.headers.get("authorization", "").partition(" ")
@@ -194,8 +262,12 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         # service to the CommandResult schema, so it is encoded as is.
         return JSONBytes(msgspec.json.encode(svc.command(game_id, tok, body)))
 
-    @app.get("/games/{game_id}", response_model=models.GameSummary, responses=errors,
-             summary="Summary, with `awaiting`: the legal commands now")
+    @app.get(
+        "/games/{game_id}",
+        response_model=models.GameSummary,
+        responses=errors,
+        summary="Summary, with `awaiting`: the legal commands now",
+    )
     def get_game(game_id: str = GAME_ID):
         return svc.summary(game_id)
 
@@ -203,11 +275,25 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
     def list_events(game_id: str = GAME_ID, after: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=MAX_PAGE)):
         return svc.events(game_id, after, limit)
 
-    @app.get("/games/{game_id}/events/stream", responses={**errors, 200: {"content": {"text/event-stream": {}},
-             "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` the stored event"}},
-             summary="The log, live (SSE), resumable with Last-Event-ID")
-    async def stream_events(request: Request, game_id: str = GAME_ID, after: int = Query(0, ge=0),
-                     timeout: int = Query(300, ge=0, le=3600, description="seconds to wait for new events; 0: the backlog, then close")):
+    @app.get(
+        "/games/{game_id}/events/stream",
+        responses={
+            **errors,
+            200: {
+                "content": {"text/event-stream": {}},
+                "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` the stored event",
+            },
+        },
+        summary="The log, live (SSE), resumable with Last-Event-ID",
+    )
+    async def stream_events(
+        request: Request,
+        game_id: str = GAME_ID,
+        after: int = Query(0, ge=0),
+        timeout: int = Query(
+            300, ge=0, le=3600, description="seconds to wait for new events; 0: the backlog, then close"
+        ),
+    ):
         svc.summary(game_id)  # 404 before the stream starts
         last = request.headers.get("last-event-id")
         start = int(last) if last and last.isdigit() else after
@@ -234,34 +320,61 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         return StreamingResponse(gen(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
     @app.get("/games/{game_id}/rolls", response_model=models.RollsPage, responses=errors, summary="The roll ledger")
-    def list_rolls(game_id: str = GAME_ID, after: int = Query(-1, ge=-1, description="the last k already read"),
-              limit: int = Query(100, ge=1, le=MAX_PAGE)):
+    def list_rolls(
+        game_id: str = GAME_ID,
+        after: int = Query(-1, ge=-1, description="the last k already read"),
+        limit: int = Query(100, ge=1, le=MAX_PAGE),
+    ):
         return svc.rolls(game_id, after, limit)
 
     @app.get("/games/{game_id}/rolls/{k}", response_model=models.RollOut, responses=errors, summary="One roll")
     def get_roll(game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
         return svc.roll(game_id, k)
 
-    @app.get("/games/{game_id}/views/{view}", response_model=models.ViewOut, responses=errors,
-             summary="A projection at the head, or at any past seq")
+    @app.get(
+        "/games/{game_id}/views/{view}",
+        response_model=models.ViewOut,
+        responses=errors,
+        summary="A projection at the head, or at any past seq",
+    )
     def get_view(game_id: str = GAME_ID, view: str = Path(max_length=64), at: int | None = Query(None, ge=1, le=2**53)):
         return svc.view(game_id, view, at)
 
-    @app.post("/games/{game_id}/reveal", response_model=models.CommandResult, responses=errors,
-              summary="Referee: publish the server seed; the game is closed from then on")
+    @app.post(
+        "/games/{game_id}/reveal",
+        response_model=models.CommandResult,
+        responses=errors,
+        summary="Referee: publish the server seed; the game is closed from then on",
+    )
     def reveal(game_id: str = GAME_ID, tok: str | None = Depends(token)):
         return svc.reveal(game_id, tok)
 
-    @app.get("/games/{game_id}/bundle", responses={**errors, 200: {"description": "the bundle (spec/EVENTS.md)",
-             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Bundle"}}}}},
-             summary="The replay bundle")
+    @app.get(
+        "/games/{game_id}/bundle",
+        responses={
+            **errors,
+            200: {
+                "description": "the bundle (spec/EVENTS.md)",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Bundle"}}},
+            },
+        },
+        summary="The replay bundle",
+    )
     def get_bundle(game_id: str = GAME_ID):
         return JSONResponse(svc.bundle(game_id))
 
-    @app.post("/bundles/verify", response_model=models.VerifyReport, responses=errors,
-              summary="Verify a bundle: chain, dice, replay",
-              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                  "schema": {"$ref": "#/components/schemas/Bundle"}}}}})
+    @app.post(
+        "/bundles/verify",
+        response_model=models.VerifyReport,
+        responses=errors,
+        summary="Verify a bundle: chain, dice, replay",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Bundle"}}},
+            }
+        },
+    )
     async def verify_bundle(request: Request):
         raw = await request.body()
         try:

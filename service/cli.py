@@ -25,7 +25,9 @@ def serve(
 
     from service.app import create_app
 
-    console.print(f"Naval Umpire on [bold]http://{host}:{port}[/] — API docs at http://{host}:{port}/docs — database {db}")
+    console.print(
+        f"Naval Umpire on [bold]http://{host}:{port}[/] — API docs at http://{host}:{port}/docs — database {db}"
+    )
     uvicorn.run(create_app(db), host=host, port=port, log_level="info")
 
 
@@ -71,8 +73,10 @@ def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> Non
         raise typer.Exit(0)
     console.print(f"[red]{result['detail']}[/]")
     for d in result.get("diff", []):
-        console.print(f"  {d['path']}: [red]- {json.dumps(d['recorded'], ensure_ascii=False)}[/]  "
-                      f"[green]+ {json.dumps(d['replayed'], ensure_ascii=False)}[/]")
+        console.print(
+            f"  {d['path']}: [red]- {json.dumps(d['recorded'], ensure_ascii=False)}[/]  "
+            f"[green]+ {json.dumps(d['replayed'], ensure_ascii=False)}[/]"
+        )
     if "recorded" in result:
         console.print("recorded:", json.dumps(result["recorded"], ensure_ascii=False, sort_keys=True))
         console.print("replayed:", json.dumps(result["replayed"], ensure_ascii=False, sort_keys=True))
@@ -143,12 +147,20 @@ def simulate(
     for col in ("figure", "mean", "p5", "p25", "median", "p75", "p95", "min", "max"):
         table.add_column(col, justify="left" if col == "figure" else "right")
     for name, q in corvette_summary(played).items():
-        table.add_row(name, *(f"{q[k]:,.1f}" if k == "mean" else f"{q[k]:,.0f}" for k in ("mean", "p5", "p25", "median", "p75", "p95", "min", "max")))
+        table.add_row(
+            name,
+            *(
+                f"{q[k]:,.1f}" if k == "mean" else f"{q[k]:,.0f}"
+                for k in ("mean", "p5", "p25", "median", "p75", "p95", "min", "max")
+            ),
+        )
     console.print(table)
     sunk = sum(1 for g in played if any(sh.hull >= 3 for sh in g.rules.sheets.values()))
     convoys_done = sum(len(g.rules.log) for g in played)
-    console.print(f"corvettes sunk: {sunk} of {games}; convoys escorted: {convoys_done}; "
-                  f"{games / elapsed:,.1f} games/s ({convoys_done / elapsed:,.1f} convoys/s) on one core")
+    console.print(
+        f"corvettes sunk: {sunk} of {games}; convoys escorted: {convoys_done}; "
+        f"{games / elapsed:,.1f} games/s ({convoys_done / elapsed:,.1f} convoys/s) on one core"
+    )
 
 
 if __name__ == "__main__":

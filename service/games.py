@@ -227,13 +227,16 @@ class GameService:
         if option is None:
             raise engine.InvalidInput("invalid-options", f"{loaded.ruleset.id} takes no data set of its own")
         if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}(\.json)?", name):
-            raise engine.InvalidInput("invalid-options", "data_file is a file name like my-deck.json (letters, digits, - and _)")
+            raise engine.InvalidInput(
+                "invalid-options", "data_file is a file name like my-deck.json (letters, digits, - and _)"
+            )
         path = self.data_dir / loaded.ruleset.id / (name if name.endswith(".json") else name + ".json")
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise engine.InvalidInput(
-                "unknown-data-file", f"no data set {path.name!r} for {loaded.ruleset.id} in {self.data_dir}/{loaded.ruleset.id}/"
+                "unknown-data-file",
+                f"no data set {path.name!r} for {loaded.ruleset.id} in {self.data_dir}/{loaded.ruleset.id}/",
             )
         except ValueError as e:
             raise engine.InvalidInput("invalid-data", f"{path.name} is not JSON: {e}")
@@ -244,7 +247,9 @@ class GameService:
         for i, e in enumerate(evs, start=version + 1):
             body = body_of(game_id, i, e, command_id)
             head = chain_hash(head, body)
-            rows.append((game_id, i, body["type"], body["v"], canonical(body).decode(), head.hex(), command_id, actor, stamp))
+            rows.append(
+                (game_id, i, body["type"], body["v"], canonical(body).decode(), head.hex(), command_id, actor, stamp)
+            )
             bodies.append((body, head.hex()))
         return rows, bodies, head
 
@@ -264,7 +269,9 @@ class GameService:
         """The one write path: idempotency, expected version, decide, append in one transaction, then evolve."""
         if command_id is not None and not (isinstance(command_id, str) and COMMAND_ID_RE.match(command_id)):
             raise engine.InvalidInput("invalid-command-id", "command_id matches [A-Za-z0-9._:-]{1,64}")
-        if expected_version is not None and (not isinstance(expected_version, int) or isinstance(expected_version, bool)):
+        if expected_version is not None and (
+            not isinstance(expected_version, int) or isinstance(expected_version, bool)
+        ):
             raise engine.InvalidInput("invalid-expected-version", "expected_version is an integer (the game's version)")
         cached = self._cached(game_id)
         payload_text = canonical(payload).decode()
@@ -341,7 +348,14 @@ class GameService:
             lambda game: engine.decide_command(game, seat, command, server_seed),
         )
 
-    def contribute_seed(self, game_id: str, token: str | None, client_seed: str | None, passphrase: str | None, command_id: str | None = None) -> dict[str, Any]:
+    def contribute_seed(
+        self,
+        game_id: str,
+        token: str | None,
+        client_seed: str | None,
+        passphrase: str | None,
+        command_id: str | None = None,
+    ) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
         if seat == REFEREE:
             raise engine.Forbidden("not-a-seat", "client seeds come from the seats; use a seat's token")
@@ -487,7 +501,12 @@ class GameService:
                 "beacon": g.created.dice.beacon,
             },
             "commands": [
-                {"command_id": x.command_id, "seat": x.seat, "payload": msgspec.json.decode(x.payload), "seqs": [x.first_seq, x.last_seq]}
+                {
+                    "command_id": x.command_id,
+                    "seat": x.seat,
+                    "payload": msgspec.json.decode(x.payload),
+                    "seqs": [x.first_seq, x.last_seq],
+                }
                 for x in cmds
             ],
             "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
@@ -534,8 +553,16 @@ CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "
 def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
     """The genesis from a recorded `create_game` payload; the replay calls this too."""
     return engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, payload.options, payload.seats,
-        payload.dice.mode, server_seed, payload.dice.client_seeds, payload.dice.beacon,
+        loaded.ruleset,
+        loaded.data,
+        loaded.data_sha256,
+        game_id,
+        payload.options,
+        payload.seats,
+        payload.dice.mode,
+        server_seed,
+        payload.dice.client_seeds,
+        payload.dice.beacon,
     )
 
 

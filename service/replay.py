@@ -29,7 +29,11 @@ def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
 def verify_chain(b: Bundle) -> dict[str, Any]:
     bad, head = first_broken_link((e.body, e.hash) for e in b.events)
     if bad is not None:
-        return _check("fail", f"event seq {bad} does not verify: its body or hash was changed, dropped or moved", first_bad_seq=bad)
+        return _check(
+            "fail",
+            f"event seq {bad} does not verify: its body or hash was changed, dropped or moved",
+            first_bad_seq=bad,
+        )
     wrong_game = next((e.body["seq"] for e in b.events if e.body.get("game") != b.game), None)
     if wrong_game is not None:
         return _check("fail", f"event seq {wrong_game} belongs to another game", first_bad_seq=wrong_game)
@@ -38,14 +42,30 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
     if not b.events:
         return _check("fail", "the bundle has no events", first_bad_seq=1)
     genesis = b.events[0].body.get("data", {})
-    said = {"ruleset": msgspec.to_builtins(b.ruleset), "dice.mode": b.dice.mode, "dice.scheme": b.dice.scheme,
-            "dice.server_commit": b.dice.server_commit, "dice.beacon": b.dice.beacon}
-    logged = {"ruleset": genesis.get("ruleset"), **{f"dice.{k}": genesis.get("dice", {}).get(k) for k in ("mode", "scheme", "server_commit", "beacon")}}
+    said = {
+        "ruleset": msgspec.to_builtins(b.ruleset),
+        "dice.mode": b.dice.mode,
+        "dice.scheme": b.dice.scheme,
+        "dice.server_commit": b.dice.server_commit,
+        "dice.beacon": b.dice.beacon,
+    }
+    logged = {
+        "ruleset": genesis.get("ruleset"),
+        **{f"dice.{k}": genesis.get("dice", {}).get(k) for k in ("mode", "scheme", "server_commit", "beacon")},
+    }
     wrong = [k for k in said if said[k] != logged[k]]
     if b.events[0].body.get("type") != "GameCreated" or wrong:
-        return _check("fail", f"the bundle's {', '.join(wrong) or 'genesis'} differ(s) from what GameCreated (seq 1) records", first_bad_seq=1)
-    return _check("pass", f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis",
-                  first_bad_seq=None, events=len(b.events))
+        return _check(
+            "fail",
+            f"the bundle's {', '.join(wrong) or 'genesis'} differ(s) from what GameCreated (seq 1) records",
+            first_bad_seq=1,
+        )
+    return _check(
+        "pass",
+        f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis",
+        first_bad_seq=None,
+        events=len(b.events),
+    )
 
 
 def _lock_event(b: Bundle) -> dict[str, Any] | None:
@@ -57,22 +77,44 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     if d.scheme != "umpire1":
         return _check("fail", f"unknown dice scheme {d.scheme!r}", first_bad_k=None, first_bad_seq=None)
     if d.server_seed is None:
-        return _check("skipped", "the server seed is not revealed yet; rolls can be checked after reveal", first_bad_k=None, first_bad_seq=None)
+        return _check(
+            "skipped",
+            "the server seed is not revealed yet; rolls can be checked after reveal",
+            first_bad_k=None,
+            first_bad_seq=None,
+        )
     try:
         seed = bytes.fromhex(d.server_seed)
     except ValueError:
         return _check("fail", "server_seed is not hex", first_bad_k=0, first_bad_seq=1)
     revealed = next((e.body for e in b.events if e.body.get("type") == "ServerSeedRevealed"), None)
     if revealed is not None and revealed.get("data", {}).get("server_seed") != d.server_seed:
-        return _check("fail", f"the bundle's server_seed is not the one revealed at seq {revealed.get('seq')}", first_bad_k=0, first_bad_seq=revealed.get("seq"))
+        return _check(
+            "fail",
+            f"the bundle's server_seed is not the one revealed at seq {revealed.get('seq')}",
+            first_bad_k=0,
+            first_bad_seq=revealed.get("seq"),
+        )
     if hashlib.sha256(seed).hexdigest() != d.server_commit:
-        return _check("fail", "SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", first_bad_k=0, first_bad_seq=1)
+        return _check(
+            "fail",
+            "SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)",
+            first_bad_k=0,
+            first_bad_seq=1,
+        )
     genesis = b.events[0].body if b.events else {}
     if genesis.get("data", {}).get("dice", {}).get("server_commit") != d.server_commit:
-        return _check("fail", "the commit in GameCreated is not the bundle's server_commit", first_bad_k=None, first_bad_seq=1)
+        return _check(
+            "fail", "the commit in GameCreated is not the bundle's server_commit", first_bad_k=None, first_bad_seq=1
+        )
     lock = _lock_event(b)
     if lock is not None and (lock["data"]["client_seeds"] != d.client_seeds or lock["data"].get("beacon") != d.beacon):
-        return _check("fail", f"the client seeds or beacon differ from those locked at seq {lock['seq']}", first_bad_k=None, first_bad_seq=lock["seq"])
+        return _check(
+            "fail",
+            f"the client seeds or beacon differ from those locked at seq {lock['seq']}",
+            first_bad_k=None,
+            first_bad_seq=lock["seq"],
+        )
     gs = game_seed(seed, b.game, d.client_seeds, d.beacon)
     expected_k = 0
     for e in b.events:
@@ -82,7 +124,12 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
         data = body.get("data", {})
         k, sides, faces = data.get("k"), data.get("sides"), data.get("faces")
         if k != expected_k:
-            return _check("fail", f"roll k={k} at seq {body.get('seq')}: expected k={expected_k} (k is gapless from 0)", first_bad_k=expected_k, first_bad_seq=body.get("seq"))
+            return _check(
+                "fail",
+                f"roll k={k} at seq {body.get('seq')}: expected k={expected_k} (k is gapless from 0)",
+                first_bad_k=expected_k,
+                first_bad_seq=body.get("seq"),
+            )
         try:
             recomputed = faces_for(gs, k, sides)
         except (TypeError, ValueError):
@@ -95,7 +142,14 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
                 first_bad_seq=body.get("seq"),
             )
         expected_k += 1
-    return _check("pass", f"commit matches; game seed {gs.hex()}; {expected_k} rolls recomputed alone", first_bad_k=None, first_bad_seq=None, rolls=expected_k, game_seed=gs.hex())
+    return _check(
+        "pass",
+        f"commit matches; game seed {gs.hex()}; {expected_k} rolls recomputed alone",
+        first_bad_k=None,
+        first_bad_seq=None,
+        rolls=expected_k,
+        game_seed=gs.hex(),
+    )
 
 
 def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
@@ -148,9 +202,17 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
             else:
                 evs = engine.decide_command(game, cmd.seat, engine.parse_command(loaded.ruleset, p), server_seed)
         except Rejected as e:
-            return _check("fail", f"command {cmd.command_id} ({p.get('type')}) is rejected on replay: {e.detail}", first_bad_seq=seq + 1), game
+            return _check(
+                "fail",
+                f"command {cmd.command_id} ({p.get('type')}) is rejected on replay: {e.detail}",
+                first_bad_seq=seq + 1,
+            ), game
         if cmd.seqs != [seq + 1, seq + len(evs)]:
-            return _check("fail", f"command {cmd.command_id} records seqs {cmd.seqs}; the replay makes {[seq + 1, seq + len(evs)]}", first_bad_seq=seq + 1), game
+            return _check(
+                "fail",
+                f"command {cmd.command_id} records seqs {cmd.seqs}; the replay makes {[seq + 1, seq + len(evs)]}",
+                first_bad_seq=seq + 1,
+            ), game
         for e in evs:
             seq += 1
             body = body_of(b.game, seq, e, cmd.command_id)
@@ -169,8 +231,12 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
             else:
                 engine.evolve(game, event_from_body(body))
     if seq != len(b.events):
-        return _check("fail", f"the commands make {seq} events; the bundle has {len(b.events)}", first_bad_seq=seq + 1), game
-    return _check("pass", f"{len(b.commands)} commands replayed to {seq} byte-identical events", first_bad_seq=None), game
+        return _check(
+            "fail", f"the commands make {seq} events; the bundle has {len(b.events)}", first_bad_seq=seq + 1
+        ), game
+    return _check(
+        "pass", f"{len(b.commands)} commands replayed to {seq} byte-identical events", first_bad_seq=None
+    ), game
 
 
 def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) -> dict[str, Any]:
@@ -195,7 +261,9 @@ def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) ->
     elif b.dice.server_seed is not None:
         rep = _check("skipped", "the dice check failed, so the replay has no trusted seed", first_bad_seq=None)
     else:
-        rep = _check("skipped", "the server seed is not revealed and this server does not hold this log", first_bad_seq=None)
+        rep = _check(
+            "skipped", "the server seed is not revealed and this server does not hold this log", first_bad_seq=None
+        )
     checks = {"chain": chain, "dice": dice, "replay": rep}
     statuses = {c["status"] for c in checks.values()}
     verdict = "failed" if "fail" in statuses else "partial" if "skipped" in statuses else "verified"

@@ -31,8 +31,9 @@ def play(
     """Create a game (public-seed) and let the bot send every command until the game is over."""
     loaded = RULESETS[ruleset_id]
     bot = bot_for(ruleset_id)
-    created = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, None,
-                                     "public-seed", server_seed)
+    created = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, None, "public-seed", server_seed
+    )
     game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
     for e in created[1:]:
         engine.evolve(game, e)
@@ -62,14 +63,33 @@ def quantiles(values: list[int]) -> dict[str, float]:
     if not values:
         return {}
     q = statistics.quantiles(values, n=20, method="inclusive") if len(values) > 1 else [values[0]] * 19
-    return {"mean": statistics.fmean(values), "p5": q[0], "p25": q[4], "median": q[9], "p75": q[14], "p95": q[18],
-            "min": min(values), "max": max(values)}
+    return {
+        "mean": statistics.fmean(values),
+        "p5": q[0],
+        "p25": q[4],
+        "median": q[9],
+        "p75": q[14],
+        "p95": q[18],
+        "min": min(values),
+        "max": max(values),
+    }
 
 
 def corvette_summary(games: list[Game]) -> dict[str, dict[str, float]]:
     """Per convoy: tonnage lost and VP; per game: U-boat kills (confirmed, probable, possible)."""
     tons = [line["tonnage"] for g in games for line in g.rules.log]
     vps = [line["vp"] for g in games for line in g.rules.log]
-    kills = [sum(1 for line in g.rules.log for enc in line["encounters"] if enc["fate"] in ("confirmed", "probable", "possible"))
-             for g in games]
-    return {"tonnage lost per convoy": quantiles(tons), "convoy VP": quantiles(vps), "U-boat kills per game": quantiles(kills)}
+    kills = [
+        sum(
+            1
+            for line in g.rules.log
+            for enc in line["encounters"]
+            if enc["fate"] in ("confirmed", "probable", "possible")
+        )
+        for g in games
+    ]
+    return {
+        "tonnage lost per convoy": quantiles(tons),
+        "convoy VP": quantiles(vps),
+        "U-boat kills per game": quantiles(kills),
+    }

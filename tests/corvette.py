@@ -19,9 +19,18 @@ DATA = RULESETS["corvette-command"].data
 SKILLS = {"lookout": 1, "asdic": 1, "aa": 1, "gun": 1, "depth_charge": 1, "engineer": 1}
 
 
-def make_state(year: int = 1941, month: int = 5, options: dict | None = None, skills: dict | None = None,
-               weather: str = "good", position=(1, 4), speed: str = "fast", direction: str = "east",
-               equipment: Sequence[str] = (), engagement: dict | None = None) -> State:
+def make_state(
+    year: int = 1941,
+    month: int = 5,
+    options: dict | None = None,
+    skills: dict | None = None,
+    weather: str = "good",
+    position=(1, 4),
+    speed: str = "fast",
+    direction: str = "east",
+    equipment: Sequence[str] = (),
+    engagement: dict | None = None,
+) -> State:
     opts = msgspec.convert({"year": year, "month": month, **(options or {})}, Options)
     day = datetime.date(year, month, 1).toordinal()
     s = State(data=DATA, options=opts, date=day, awaiting=None)
@@ -29,14 +38,39 @@ def make_state(year: int = 1941, month: int = 5, options: dict | None = None, sk
     s.sheets = {"captain": Sheet(skills={**SKILLS, **(skills or {})}, equipment=list(equipment))}
     if "hedgehog" in equipment:
         s.sheet.hedgehog = 15
-    s.convoy = Convoy(number=1, card="HX-1", code="HX", speed=speed, direction=direction, start_port="Halifax",
-                      destination="Liverpool", size=60, orders="AO-1", channel=0, map="standard", sailed=day,
-                      position=list(position), weather=weather)
+    s.convoy = Convoy(
+        number=1,
+        card="HX-1",
+        code="HX",
+        speed=speed,
+        direction=direction,
+        start_port="Halifax",
+        destination="Liverpool",
+        size=60,
+        orders="AO-1",
+        channel=0,
+        map="standard",
+        sailed=day,
+        position=list(position),
+        weather=weather,
+    )
     s.decks = {"uboats": [u.id for u in DATA.uboats], "convoys": [], "orders": []}
     s.discards = {"uboats": [], "convoys": [], "orders": []}
     if engagement is not None:
-        base = dict(uboat="U-47", type="VII", attack=5, evade=3, profile="M/C", range=0, surfaced=False, night=False,
-                    attacks_left=3, wolfpack=False, decoys=False, step="detect")
+        base = dict(
+            uboat="U-47",
+            type="VII",
+            attack=5,
+            evade=3,
+            profile="M/C",
+            range=0,
+            surfaced=False,
+            night=False,
+            attacks_left=3,
+            wolfpack=False,
+            decoys=False,
+            step="detect",
+        )
         s.engagement = Engagement(**{**base, **engagement})
         s.decks["uboats"].remove(s.engagement.uboat)
     return s
@@ -76,5 +110,3 @@ class PurposeDice(Dice):
             self.next_roll += 1
             return DiceRolled(k=k, sides=list(sides), faces=faces, purpose=purpose, rule=rule)
         return super().roll(sides, purpose, rule)
-
-

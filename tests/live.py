@@ -7,8 +7,6 @@ import time
 from contextlib import contextmanager
 
 
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -25,9 +23,21 @@ def server_process(db_path: str):
 
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "service.asgi:app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning", "--no-access-log"],
-        env={**os.environ, "UMPIRE_DB": db_path}, cwd=str(Path(__file__).resolve().parent.parent),
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "service.asgi:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        env={**os.environ, "UMPIRE_DB": db_path},
+        cwd=str(Path(__file__).resolve().parent.parent),
     )
     deadline = time.monotonic() + 30
     while True:

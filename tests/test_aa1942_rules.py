@@ -37,8 +37,13 @@ def of(events, cls):
 
 
 def test_AA1_convoy_zones_and_owners_are_those_of_the_text():
-    text = {"USSR": [4], "UK": [3, 7, 8, 10, 23, 34, 35, 45], "USA": [2, 11, 18, 22, 53, 55, 56, 57, 65],
-            "Germany": [5, 15], "Japan": [36, 37, 47, 48, 60, 61, 62]}
+    text = {
+        "USSR": [4],
+        "UK": [3, 7, 8, 10, 23, 34, 35, 45],
+        "USA": [2, 11, 18, 22, 53, 55, 56, 57, 65],
+        "Germany": [5, 15],
+        "Japan": [36, 37, 47, 48, 60, 61, 62],
+    }
     assert {p: sorted(sz for sz, o in CONVOY_ZONES.items() if o == p) for p in text} == text
 
 

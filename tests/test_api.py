@@ -164,7 +164,9 @@ def test_expected_version_mismatch_is_409_and_changes_nothing(client):
     g = new_game(client)
     gid, t = g["game_id"], g["tokens"]["USSR"]
     before = unchanged(client, gid)
-    r = client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 1, "expected_version": 99}, headers=auth(t))
+    r = client.post(
+        f"/games/{gid}/commands", json={"type": "purchase", "spend": 1, "expected_version": 99}, headers=auth(t)
+    )
     p = assert_problem(r, 409, "version-conflict")
     assert p["version"] == before[0]
     assert unchanged(client, gid) == before
@@ -223,7 +225,11 @@ def test_authorization(client):
     other = new_game(client)
     assert_problem(client.post(url, json=body, headers=auth(other["tokens"]["USSR"])), 401, "invalid-token")
     assert_problem(client.post(f"/games/{gid}/reveal", headers=auth(g["tokens"]["USSR"])), 403, "referee-only")
-    assert_problem(client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(g["referee_token"])), 403, "not-a-seat")
+    assert_problem(
+        client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(g["referee_token"])),
+        403,
+        "not-a-seat",
+    )
     assert unchanged(client, gid) == before
 
 
@@ -234,7 +240,9 @@ def test_seed_errors(client):
     assert_problem(client.post(url, json={}, headers=auth(tok["UK"])), 422, "invalid-client-seed")
     assert_problem(client.post(url, json={"client_seed": "AB" * 32}, headers=auth(tok["UK"])), 422, "invalid-request")
     assert client.post(url, json={"client_seed": "ab" * 32}, headers=auth(tok["UK"])).status_code == 200
-    assert_problem(client.post(url, json={"client_seed": "cd" * 32}, headers=auth(tok["UK"])), 409, "seed-already-contributed")
+    assert_problem(
+        client.post(url, json={"client_seed": "cd" * 32}, headers=auth(tok["UK"])), 409, "seed-already-contributed"
+    )
     send(client, gid, tok["USSR"], type="purchase", spend=0)
     assert_problem(client.post(url, json={"passphrase": "late"}, headers=auth(tok["USA"])), 409, "seed-locked")
 
@@ -287,16 +295,28 @@ def test_revealed_and_over_games_take_no_more_commands(client):
     g = new_game(client)
     gid, ref = g["game_id"], g["referee_token"]
     send(client, gid, ref, type="end_game", reason="test")
-    assert_problem(client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])), 409, "game-over")
+    assert_problem(
+        client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])),
+        409,
+        "game-over",
+    )
     assert client.post(f"/games/{gid}/reveal", headers=auth(ref)).status_code == 200
     assert_problem(client.post(f"/games/{gid}/reveal", headers=auth(ref)), 409, "game-revealed")
-    assert_problem(client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])), 409, "game-revealed")
+    assert_problem(
+        client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])),
+        409,
+        "game-revealed",
+    )
 
 
 def test_bodies_over_the_limit_are_413(client):
     g = new_game(client)
     big = b'{"type":"purchase","spend":0,"pad":"' + b"x" * 300_000 + b'"}'
-    r = client.post(f"/games/{g['game_id']}/commands", content=big, headers={**auth(g["tokens"]["USSR"]), "Content-Type": "application/json"})
+    r = client.post(
+        f"/games/{g['game_id']}/commands",
+        content=big,
+        headers={**auth(g["tokens"]["USSR"]), "Content-Type": "application/json"},
+    )
     assert_problem(r, 413, "body-too-large")
 
 
@@ -333,7 +353,16 @@ def test_no_response_contains_the_server_seed_before_reveal(client):
 
     play_to_german_combat(client, g)
     grab(client.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(tok["Germany"])))
-    for path in ["", "/events", "/rolls", "/rolls/0", "/bundle", "/views/ipc-ledger", "/views/sz-status", "/views/campaign-sheet"]:
+    for path in [
+        "",
+        "/events",
+        "/rolls",
+        "/rolls/0",
+        "/bundle",
+        "/views/ipc-ledger",
+        "/views/sz-status",
+        "/views/campaign-sheet",
+    ]:
         grab(client.get(f"/games/{gid}{path}"))
     grab(client.get(f"/games/{gid}/events/stream", params={"timeout": 0}))
     bundle = client.get(f"/games/{gid}/bundle").json()
@@ -343,4 +372,9 @@ def test_no_response_contains_the_server_seed_before_reveal(client):
     grab(client.get("/openapi.json"))
     assert all(secret not in text for text in seen)
     assert all(secret.upper() not in text for text in seen)
-    assert client.post("/bundles/verify", json=client.get(f"/games/{gid}/bundle").json()).json()["checks"]["replay"]["status"] == "pass"
+    assert (
+        client.post("/bundles/verify", json=client.get(f"/games/{gid}/bundle").json()).json()["checks"]["replay"][
+            "status"
+        ]
+        == "pass"
+    )

@@ -28,7 +28,10 @@ def play_from_awaiting(client, game, limit=3000):
         svc = client.app.state.service
         from domain.engine import CommandSpec
 
-        legal = [CommandSpec(type=a["type"], seats=a["seats"], choices=a["choices"], schema=a["schema"]) for a in summary["awaiting"]]
+        legal = [
+            CommandSpec(type=a["type"], seats=a["seats"], choices=a["choices"], schema=a["schema"])
+            for a in summary["awaiting"]
+        ]
         payload = bot.choose(svc._cached(gid).game.rules, legal)
         spec = next(a for a in summary["awaiting"] if a["type"] == payload["type"])
         if spec["choices"] is not None:  # what the bot picks is one of the offered buttons
@@ -46,7 +49,14 @@ def test_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
     gid = game["game_id"]
     assert final["status"] == "over"
     (log,) = client.get(f"/games/{gid}/views/ship-log").json()["data"]["escorts"]
-    assert log["seat"] == "captain" and set(log["skills"]) >= {"lookout", "asdic", "aa", "gun", "depth_charge", "engineer"}
+    assert log["seat"] == "captain" and set(log["skills"]) >= {
+        "lookout",
+        "asdic",
+        "aa",
+        "gun",
+        "depth_charge",
+        "engineer",
+    }
     sheet = client.get(f"/games/{gid}/views/campaign-sheet").json()["data"]
     assert len(sheet["convoys"]) == 1 or log["hull_damage"] == 3
     mid = final["version"] // 2
@@ -62,12 +72,17 @@ def test_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
 
 
 def test_two_player_each_escort_decides_for_its_own_ship_and_section(client):
-    game = create(client, options={"convoys": 1, "two_player": True, "year": 1942, "month": 11},
-                  dice={"mode": "public-seed", "server_seed": "33" * 32})  # dice fixed so both escorts meet U-boats
+    game = create(
+        client,
+        options={"convoys": 1, "two_player": True, "year": 1942, "month": 11},
+        dice={"mode": "public-seed", "server_seed": "33" * 32},
+    )  # dice fixed so both escorts meet U-boats
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
     assert set(tokens) == {"escort-a", "escort-b"}
     gid = game["game_id"]
-    r = client.post(f"/games/{gid}/commands", json={"type": "choose_start_port", "side": "canada"}, headers=auth(tokens["escort-b"]))
+    r = client.post(
+        f"/games/{gid}/commands", json={"type": "choose_start_port", "side": "canada"}, headers=auth(tokens["escort-b"])
+    )
     assert r.status_code == 403 and r.json()["code"] == "not-your-turn"  # the senior escort leads the convoy
     seen = set()
     for _ in range(3000):
@@ -89,7 +104,11 @@ def test_two_player_each_escort_decides_for_its_own_ship_and_section(client):
 
 
 def test_two_player_needs_two_seats_and_no_quick_play(client):
-    for options, seats in (({"two_player": True}, ["a"]), ({"two_player": True, "quick_play": {}}, None), ({}, ["a", "b"])):
+    for options, seats in (
+        ({"two_player": True}, ["a"]),
+        ({"two_player": True, "quick_play": {}}, None),
+        ({}, ["a", "b"]),
+    ):
         body = {"ruleset": "corvette-command", "options": options} | ({"seats": seats} if seats else {})
         r = client.post("/games", json=body)
         assert r.status_code == 422 and r.json()["code"] in ("invalid-seats", "invalid-options")
@@ -97,7 +116,9 @@ def test_two_player_needs_two_seats_and_no_quick_play(client):
 
 def test_an_illegal_command_lists_what_is_legal(client):
     game = create(client)
-    r = client.post(f"/games/{game['game_id']}/commands", json={"type": "detect"}, headers=auth(game["seats"][0]["token"]))
+    r = client.post(
+        f"/games/{game['game_id']}/commands", json={"type": "detect"}, headers=auth(game["seats"][0]["token"])
+    )
     assert r.status_code == 409 and r.json()["code"] == "illegal-command"
     assert [x["type"] for x in r.json()["legal"]] == ["choose_start_port"]
 
@@ -111,7 +132,10 @@ def test_a_game_with_its_own_data_set_pins_its_hash(client):
     assert created["ruleset"]["data_sha256"] != RULESETS["corvette-command"].data_sha256
     play_from_awaiting(client, game)
     assert client.post(f"/games/{game['game_id']}/reveal", headers=auth(game["referee_token"])).status_code == 200
-    assert client.post("/bundles/verify", json=client.get(f"/games/{game['game_id']}/bundle").json()).json()["verdict"] == "verified"
+    assert (
+        client.post("/bundles/verify", json=client.get(f"/games/{game['game_id']}/bundle").json()).json()["verdict"]
+        == "verified"
+    )
 
 
 def test_a_data_set_by_file_name_from_the_servers_data_folder(client, tmp_path):
@@ -146,8 +170,14 @@ def test_quick_play_allocates_the_six_dice(client):
     faces = next(e for e in r.json()["events"] if e["type"] == "DiceRolled")["data"]["faces"]
     alloc = next(a for a in client.get(f"/games/{gid}").json()["awaiting"] if a["type"] == "allocate_skills")
     wrong = {"skills": {"lookout": 7, "asdic": 1, "aa": 1, "gun": 1, "depth_charge": 1, "engineer": 1}}
-    assert client.post(f"/games/{gid}/commands", json={"type": "allocate_skills", **wrong}, headers=auth(token)).status_code in (409, 422)
-    choice = alloc["choices"][0] if alloc["choices"] else {"skills": dict(zip(["lookout", "asdic", "aa", "gun", "depth_charge", "engineer"], faces))}
+    assert client.post(
+        f"/games/{gid}/commands", json={"type": "allocate_skills", **wrong}, headers=auth(token)
+    ).status_code in (409, 422)
+    choice = (
+        alloc["choices"][0]
+        if alloc["choices"]
+        else {"skills": dict(zip(["lookout", "asdic", "aa", "gun", "depth_charge", "engineer"], faces))}
+    )
     r = client.post(f"/games/{gid}/commands", json={"type": "allocate_skills", **choice}, headers=auth(token))
     assert r.status_code == 200
     skills = client.get(f"/games/{gid}/views/ship-log").json()["data"]["escorts"][0]["skills"]

@@ -29,8 +29,13 @@ options = st.fixed_dictionaries(
 
 
 # no shrinking: a whole campaign shrinks slowly, and the failing seed and options are printed as they are
-@settings(max_examples=GAMES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=GAMES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(options, st.binary(min_size=32, max_size=32))
 def test_bot_campaigns_keep_every_invariant(opts, seed):
     opts = {**opts, "convoys": opts.get("convoys", 1)}

@@ -51,7 +51,14 @@ def begin(side="canada", **chosen):
 
 def test_CC3_crew_skills_a_six_starts_at_2():
     c = begin(**{"crew-skills": [[6, 1, 2, 3, 5, 6]]})
-    assert c.state.sheets["captain"].skills == {"lookout": 2, "asdic": 1, "aa": 1, "gun": 1, "depth_charge": 1, "engineer": 2}
+    assert c.state.sheets["captain"].skills == {
+        "lookout": 2,
+        "asdic": 1,
+        "aa": 1,
+        "gun": 1,
+        "depth_charge": 1,
+        "engineer": 2,
+    }
 
 
 def test_CC4_CC6_stores_and_the_uboat_deck_all_VII_and_two_IX():
@@ -67,13 +74,21 @@ def test_CC5_counters_per_zone_one_shuffle_each():
     c = begin()
     placed = of(c, ev.CountersPlaced)
     counts = {p.zone: {k: sum(b[2] == k for b in p.boxes) for k in ("U", "R", "blank")} for p in placed}
-    assert counts == {"canadian": {"U": 1, "R": 1, "blank": 7}, "air-gap": {"U": 6, "R": 1, "blank": 11},
-                      "western-approaches": {"U": 2, "R": 1, "blank": 6}}
+    assert counts == {
+        "canadian": {"U": 1, "R": 1, "blank": 7},
+        "air-gap": {"U": 6, "R": 1, "blank": 11},
+        "western-approaches": {"U": 2, "R": 1, "blank": 6},
+    }
     assert [r.purpose for r in rolls(c) if r.purpose.startswith("counters-")] == [
-        "counters-canadian", "counters-air-gap", "counters-western-approaches"]
+        "counters-canadian",
+        "counters-air-gap",
+        "counters-western-approaches",
+    ]
 
 
-@pytest.mark.parametrize("side,ports,direction", [("canada", {"Halifax", "St John's"}, "east"), ("liverpool", {"Liverpool"}, "west")])
+@pytest.mark.parametrize(
+    "side,ports,direction", [("canada", {"Halifax", "St John's"}, "east"), ("liverpool", {"Liverpool"}, "west")]
+)
 def test_CC7_the_first_convoy_sails_from_the_chosen_side_and_its_codes_port(side, ports, direction):
     c = begin(side)
     (a,) = of(c, ev.ConvoyAssigned)
@@ -93,8 +108,19 @@ def test_CC8_convoy_size_by_year(year, base):
     assert of(c, ev.ConvoyAssigned)[0].size == base + 16
 
 
-@pytest.mark.parametrize("roll,month,expected", [(5, 4, "good"), (6, 4, "poor"), (5, 11, "poor"), (6, 7, "good"),
-                                                (10, 1, "fog"), (15, 2, "storm"), (20, 7, "storm"), (1, 7, "good")])
+@pytest.mark.parametrize(
+    "roll,month,expected",
+    [
+        (5, 4, "good"),
+        (6, 4, "poor"),
+        (5, 11, "poor"),
+        (6, 7, "good"),
+        (10, 1, "fog"),
+        (15, 2, "storm"),
+        (20, 7, "storm"),
+        (1, 7, "good"),
+    ],
+)
 def test_CC10_the_forecast_with_the_months_modifier(roll, month, expected):
     c = ctx(make_state(month=month), roll)
     weather.forecast(c)
@@ -107,7 +133,8 @@ def test_CC10_the_forecast_with_the_months_modifier(roll, month, expected):
 def test_CC11_fast_convoys_move_forward_diagonally_or_sideways():
     s = make_state(position=(1, 4), speed="fast")
     assert sorted(str(m["to"]) for m in movement.legal_moves(s)) == sorted(
-        str(x) for x in [[0, 5], [1, 5], [2, 5], [0, 4], [2, 4]])
+        str(x) for x in [[0, 5], [1, 5], [2, 5], [0, 4], [2, 4]]
+    )
 
 
 def test_CCR11_slow_convoys_zig_zag_never_two_forward_moves_in_a_row():
@@ -118,7 +145,9 @@ def test_CCR11_slow_convoys_zig_zag_never_two_forward_moves_in_a_row():
     assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 5]", "[0, 4]", "[2, 4]"}
 
 
-@pytest.mark.parametrize("speed,weather,half", [("fast", "good", 2), ("fast", "storm", 3), ("slow", "poor", 3), ("slow", "storm", 4)])
+@pytest.mark.parametrize(
+    "speed,weather,half", [("fast", "good", 2), ("fast", "storm", 3), ("slow", "poor", 3), ("slow", "storm", 4)]
+)
 def test_CC11_days_per_box(speed, weather, half):
     assert movement.half_days(speed, weather) == half
 
@@ -128,7 +157,9 @@ def test_CC9_the_orders_channel_leaving_liverpool_and_entering_the_western_appro
     s.convoy.channel = 0
     assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 8]"}  # (x, 9) is the WA: only channel 0
     s.convoy.position = [1, 8]
-    assert "[0, 9]" in {str(m["to"]) for m in movement.legal_moves(s)} and "[1, 9]" not in {str(m["to"]) for m in movement.legal_moves(s)}
+    assert "[0, 9]" in {str(m["to"]) for m in movement.legal_moves(s)} and "[1, 9]" not in {
+        str(m["to"]) for m in movement.legal_moves(s)
+    }
     w = make_state(direction="west")
     w.convoy.position, w.convoy.channel, w.convoy.destination = "Liverpool", 2, "Halifax"
     assert movement.legal_moves(w) == [{"to": [2, 11]}]
@@ -144,23 +175,46 @@ def test_CC11_into_port_from_a_box_beside_it():
 # ---- CC-12: every weather transition ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("before,faces,after", [
-    ("good", [4, 2], "good"), ("good", [2, 4], "poor"), ("good", [3, 3], "good"),
-    ("poor", [5, 1], "good"), ("poor", [1, 6], "fog"), ("poor", [6, 6], "poor"),
-    ("fog", [6, 5], "poor"), ("fog", [2, 3], "storm"), ("fog", [1, 1], "fog"),
-    ("storm", [3, 1], "fog"), ("storm", [1, 2], "storm"), ("storm", [4, 4], "storm"),
-])
+@pytest.mark.parametrize(
+    "before,faces,after",
+    [
+        ("good", [4, 2], "good"),
+        ("good", [2, 4], "poor"),
+        ("good", [3, 3], "good"),
+        ("poor", [5, 1], "good"),
+        ("poor", [1, 6], "fog"),
+        ("poor", [6, 6], "poor"),
+        ("fog", [6, 5], "poor"),
+        ("fog", [2, 3], "storm"),
+        ("fog", [1, 1], "fog"),
+        ("storm", [3, 1], "fog"),
+        ("storm", [1, 2], "storm"),
+        ("storm", [4, 4], "storm"),
+    ],
+)
 def test_CC12_black_minus_white_moves_the_weather_one_step(before, faces, after):
     c = ctx(make_state(weather=before), faces)
     weather.change(c)
     assert of(c, ev.WeatherSet)[0].weather == after and done(c)
 
 
-@pytest.mark.parametrize("profile,weather_now,rng", [
-    ("L/M/C", "good", 2), ("L/M/C", "poor", 1), ("L/M/C", "fog", 0), ("L/M", "good", 2), ("L/M", "poor", 1),
-    ("L/M", "fog", None), ("M/C", "good", 1), ("M/C", "poor", 1), ("M/C", "fog", 0), ("C", "good", 0),
-    ("C", "storm", None), ("L/M/C", "storm", None),
-])
+@pytest.mark.parametrize(
+    "profile,weather_now,rng",
+    [
+        ("L/M/C", "good", 2),
+        ("L/M/C", "poor", 1),
+        ("L/M/C", "fog", 0),
+        ("L/M", "good", 2),
+        ("L/M", "poor", 1),
+        ("L/M", "fog", None),
+        ("M/C", "good", 1),
+        ("M/C", "poor", 1),
+        ("M/C", "fog", 0),
+        ("C", "good", 0),
+        ("C", "storm", None),
+        ("L/M/C", "storm", None),
+    ],
+)
 def test_CC18_CC12_the_attack_range_from_the_card_and_the_weather(profile, weather_now, rng):
     assert attack.attack_range(profile, weather_now) == rng
 
@@ -194,7 +248,9 @@ def test_CC14_radar_offers_one_re_roll_and_the_second_result_stands():
     assert checked.result == "corvette" and checked.rerolled and rolls(c2)[0].rerolls == c.events[0].k and done(c2)
 
 
-@pytest.mark.parametrize("weather_now,face,failed", [("good", 1, True), ("good", 2, False), ("storm", 2, True), ("storm", 3, False)])
+@pytest.mark.parametrize(
+    "weather_now,face,failed", [("good", 1, True), ("good", 2, False), ("storm", 2, True), ("storm", 3, False)]
+)
 def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, failed):
     faces = [face] + ([2, 1, 1, 6, 3] if failed else [])  # 1d3 = 2 areas: lookout (diff 1), engineer (diff 3)
     c = ctx(make_state(weather=weather_now), *faces)
@@ -204,11 +260,20 @@ def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, faile
         assert c.state.sheet.harder == {"lookout": [1], "engineer": [3]}
 
 
-@pytest.mark.parametrize("equipment,faces,area", [
-    ((), [2, 1], "asdic"), (("radar",), [2, 3, 1], "radar"), (("radar",), [2, 4, 1], "asdic"),
-    (("radar", "hfdf"), [2, 2, 1], "asdic"), (("radar", "hfdf"), [2, 3, 1], "radar"), (("radar", "hfdf"), [2, 6, 1], "hfdf"),
-    (("hedgehog",), [5, 1, 1], "hedgehog"), (("hedgehog",), [5, 2, 1], "depth_charge"), ((), [3, 1], "aa"),
-])
+@pytest.mark.parametrize(
+    "equipment,faces,area",
+    [
+        ((), [2, 1], "asdic"),
+        (("radar",), [2, 3, 1], "radar"),
+        (("radar",), [2, 4, 1], "asdic"),
+        (("radar", "hfdf"), [2, 2, 1], "asdic"),
+        (("radar", "hfdf"), [2, 3, 1], "radar"),
+        (("radar", "hfdf"), [2, 6, 1], "hfdf"),
+        (("hedgehog",), [5, 1, 1], "hedgehog"),
+        (("hedgehog",), [5, 2, 1], "depth_charge"),
+        ((), [3, 1], "aa"),
+    ],
+)
 def test_CC33_the_ship_damage_table_and_its_sub_rolls(equipment, faces, area):
     c = ctx(make_state(equipment=equipment), *faces)
     assert hazards.damage_area(c, "test", "captain") == area and c.state.sheet.harder == {area: [1]} and done(c)
@@ -298,8 +363,19 @@ def test_CC17_oil_slick_sub_roll_adds_a_straggler():
 # ---- CC-19, CC-42: surfaced or submerged -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("total,surfaced,night", [(2, False, True), (3, False, True), (4, True, True), (7, True, True),
-                                                  (8, False, False), (10, False, False), (11, True, False), (12, True, False)])
+@pytest.mark.parametrize(
+    "total,surfaced,night",
+    [
+        (2, False, True),
+        (3, False, True),
+        (4, True, True),
+        (7, True, True),
+        (8, False, False),
+        (10, False, False),
+        (11, True, False),
+        (12, True, False),
+    ],
+)
 def test_CC19_the_2d6_surface_table(total, surfaced, night):
     assert attack.surfaced_from_2d6(total) == (surfaced, night)
 
@@ -313,7 +389,10 @@ def test_CC19_at_close_range_only_fog_gives_a_surface_roll():
     assert c.state.engagement.range == 0 and not c.state.engagement.surfaced and not rolls(c)
 
 
-@pytest.mark.parametrize("dice,month,hour,night", [((1, 1), 1, 0, True), ((3, 2), 7, 7, False), ((5, 6), 7, 23, True), ((4, 6), 7, 17, False), ((3, 1), 11, 6, True)])
+@pytest.mark.parametrize(
+    "dice,month,hour,night",
+    [((1, 1), 1, 0, True), ((3, 2), 7, 7, False), ((5, 6), 7, 23, True), ((4, 6), 7, 17, False), ((3, 1), 11, 6, True)],
+)
 def test_CC42_time_of_contact(dice, month, hour, night):
     assert attack.hour_of_contact(*dice) == hour and attack.dark(month, hour) == night
 
@@ -331,7 +410,9 @@ def test_CC42_surfaced_on_the_d6_by_day_6_by_night_3_to_6():
 
 
 def test_CC20_spotting_modifiers_night_long_poor():
-    s = make_state(weather="poor", engagement={"range": 2, "surfaced": True, "night": True, "step": "spot"}, skills={"lookout": 3})
+    s = make_state(
+        weather="poor", engagement={"range": 2, "surfaced": True, "night": True, "step": "spot"}, skills={"lookout": 3}
+    )
     c = ctx(s, 1)
     attack.spot(c)
     r = rolls(c)[0].result
@@ -339,7 +420,11 @@ def test_CC20_spotting_modifiers_night_long_poor():
 
 
 def test_CCR3_radar_or_hfdf_success_gives_plus_2_lookout_once():
-    s = make_state(equipment=["radar", "hfdf"], engagement={"range": 0, "surfaced": True, "step": "spot", "evade": 3}, skills={"asdic": 2})
+    s = make_state(
+        equipment=["radar", "hfdf"],
+        engagement={"range": 0, "surfaced": True, "step": "spot", "evade": 3},
+        skills={"asdic": 2},
+    )
     c = ctx(s, 5, 5, 12)  # radar 2 vs 3: 9 ok; hfdf ok; lookout 1+1(close)+2 vs 4 -> 10... face 12 fails
     attack.spot(c)
     look = rolls(c)[2].result
@@ -354,8 +439,10 @@ def test_CC13_gun_damage_dice_d10_when_skill_at_most_evade_else_d6():
 
 
 def test_CC21_4in_two_shots_at_long_AA_not_at_long_then_crash_dive_to_card_range():
-    s = make_state(engagement={"range": 2, "surfaced": True, "step": "guns", "profile": "L/M/C", "uboat": "U-48", "evade": 3},
-                   skills={"gun": 3})
+    s = make_state(
+        engagement={"range": 2, "surfaced": True, "step": "guns", "profile": "L/M/C", "uboat": "U-48", "evade": 3},
+        skills={"gun": 3},
+    )
     c = ctx(s, 7, [6, 6, 6, 1], 8)  # 3 vs 3+3 at long: 7 hits (damage d10 6: two d6 match), then 8 misses
     attack.fire_guns(c)
     g = of(c, ev.GunneryResolved)[0]
@@ -364,7 +451,9 @@ def test_CC21_4in_two_shots_at_long_AA_not_at_long_then_crash_dive_to_card_range
 
 
 def test_CC21_four_gun_hits_in_all_are_a_possible_kill():
-    s = make_state(engagement={"range": 0, "surfaced": True, "step": "guns", "hits": 2, "evade": 3}, skills={"gun": 3, "aa": 3})
+    s = make_state(
+        engagement={"range": 0, "surfaced": True, "step": "guns", "hits": 2, "evade": 3}, skills={"gun": 3, "aa": 3}
+    )
     c = ctx(s, 1, [5, 5, 5, 1], 20, 20, 20, 20)  # 4" hit with 2 damage; then misses
     attack.fire_guns(c)
     assert c.state.engagement.step == "gone" and c.state.engagement.grade == "possible" and not of(c, ev.UBoatDived)
@@ -388,8 +477,16 @@ def test_CC23_attack_5_at_medium_needs_14_close_plus_1_long_vs_2():
     assert rolls(c)[1].result.target == 13 and of(c, ev.ConvoyAttacked)[0].hit
 
 
-@pytest.mark.parametrize("double,second,tons,vital", [(1, [3, 4], 7000, "ammunition ship"), (2, [6, 6], 12000, "tanker"),
-                                                       (3, [1, 1], 3000, "tanker"), (5, [2, 2], 7000, "tanker"), (6, None, 1700, "rescue ship")])
+@pytest.mark.parametrize(
+    "double,second,tons,vital",
+    [
+        (1, [3, 4], 7000, "ammunition ship"),
+        (2, [6, 6], 12000, "tanker"),
+        (3, [1, 1], 3000, "tanker"),
+        (5, [2, 2], 7000, "tanker"),
+        (6, None, 1700, "rescue ship"),
+    ],
+)
 def test_CC24_doubles_are_vital_ships(double, second, tons, vital):
     faces = [[double, double]] + ([second] if second else [])
     c = ctx(make_state(), *faces)
@@ -436,7 +533,11 @@ def test_CCR6_lookout_spots_help_the_manoeuvre_and_hull_and_engineering_hurt_it(
     c = ctx(s, 1, 20, 1, 20, 10)  # medium: lookout sees it, ASDIC not; close: the same; then the manoeuvre
     attack.torpedo_at_corvette(c, 1)
     final = rolls(c)[4].result
-    assert (final.active, final.passive) == (4 + 2, 4 + 1 + 1) and final.target == 10 and not of(c, ev.TorpedoResolved)[0].hit
+    assert (
+        (final.active, final.passive) == (4 + 2, 4 + 1 + 1)
+        and final.target == 10
+        and not of(c, ev.TorpedoResolved)[0].hit
+    )
 
 
 def test_CC40_falke_from_march_1943_unless_foxer():
@@ -521,15 +622,18 @@ def test_CC22_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damaged():
     assert rolls(c)[0].sides == [6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 3
 
 
-@pytest.mark.parametrize("weapon,faces,before,grade,out,step", [
-    ("depth-charges", [5, 5, 5, 5, 5], 0, "confirmed", True, "board"),
-    ("depth-charges", [5, 5, 5, 5, 1], 0, "probable", False, "detect"),
-    ("depth-charges", [5, 5, 5, 1, 1], 0, None, False, "detect"),
-    ("depth-charges", [5, 5, 5, 1, 1], 2, "possible", True, "gone"),
-    ("depth-charges", [5, 5, 5, 5, 1], 1, "probable", True, "gone"),
-    ("hedgehog", [5, 5, 1, 1, 1], 0, "probable", False, "detect"),
-    ("hedgehog", [5, 5, 5, 1, 1], 0, "confirmed", True, "board"),
-])
+@pytest.mark.parametrize(
+    "weapon,faces,before,grade,out,step",
+    [
+        ("depth-charges", [5, 5, 5, 5, 5], 0, "confirmed", True, "board"),
+        ("depth-charges", [5, 5, 5, 5, 1], 0, "probable", False, "detect"),
+        ("depth-charges", [5, 5, 5, 1, 1], 0, None, False, "detect"),
+        ("depth-charges", [5, 5, 5, 1, 1], 2, "possible", True, "gone"),
+        ("depth-charges", [5, 5, 5, 5, 1], 1, "probable", True, "gone"),
+        ("hedgehog", [5, 5, 1, 1, 1], 0, "probable", False, "detect"),
+        ("hedgehog", [5, 5, 5, 1, 1], 0, "confirmed", True, "board"),
+    ],
+)
 def test_CC28_kill_grades(weapon, faces, before, grade, out, step):
     s = make_state(engagement={"range": 0, "hits": before}, equipment=["hedgehog"])
     c = ctx(s, faces)
@@ -635,14 +739,36 @@ def test_CC37_the_next_convoy_sails_from_where_the_corvette_is():
     assert c.state.convoy.start_port == "Liverpool" and c.state.convoy.number == 2 and not c.state.convoy.arrived
 
 
-@pytest.mark.parametrize("tons,vp", [(24_999, 3), (25_000, 2), (37_499, 2), (37_500, 1), (50_000, 0), (62_500, -1),
-                                     (75_000, -2), (87_499, -2), (87_500, -3)])
+@pytest.mark.parametrize(
+    "tons,vp",
+    [
+        (24_999, 3),
+        (25_000, 2),
+        (37_499, 2),
+        (37_500, 1),
+        (50_000, 0),
+        (62_500, -1),
+        (75_000, -2),
+        (87_499, -2),
+        (87_500, -3),
+    ],
+)
 def test_CC39_CCR9_convoy_victory_points(tons, vp):
     assert port.convoy_vp(tons)[0] == vp
 
 
-@pytest.mark.parametrize("vp,status", [(7, "Should be Admiral of the Fleet"), (4, "Major Allied Victory"), (1, "Minor Allied Victory"),
-                                       (0, "Stalemate"), (-3, "Minor German Victory"), (-6, "Major German Victory"), (-7, "Decisive German Victory")])
+@pytest.mark.parametrize(
+    "vp,status",
+    [
+        (7, "Should be Admiral of the Fleet"),
+        (4, "Major Allied Victory"),
+        (1, "Minor Allied Victory"),
+        (0, "Stalemate"),
+        (-3, "Minor German Victory"),
+        (-6, "Major German Victory"),
+        (-7, "Decisive German Victory"),
+    ],
+)
 def test_CC39_yearly_status(vp, status):
     assert port.year_status(vp) == status
 
@@ -670,7 +796,11 @@ def test_CC38_every_third_convoy_used_skills_may_grow_depth_charge_only_after_a_
 def test_CC45_quick_play_skills_and_result():
     assert [setup.quick_skill(f) for f in (6, 5, 4, 3, 2, 1)] == [3, 2, 2, 1, 1, 1]
     assert [port.quick_result(t) for t in (20_000, 20_001, 30_000, 30_001)] == [
-        "Victory", "You did your duty", "You did your duty", "Significant loss"]
+        "Victory",
+        "You did your duty",
+        "You did your duty",
+        "Significant loss",
+    ]
 
 
 # ---- CC-40, CC-41, CC-43: dates and options --------------------------------------------------------------
@@ -712,7 +842,11 @@ def test_CC41_operators_roll_their_skill_when_fitted():
 def test_CC43_the_revised_map_from_june_1942_with_the_option():
     from tests.corvette import PurposeDice
 
-    for year, month, opt, name in ((1942, 6, True, "revised-1942"), (1942, 5, True, "standard"), (1942, 6, False, "standard")):
+    for year, month, opt, name in (
+        (1942, 6, True, "revised-1942"),
+        (1942, 5, True, "standard"),
+        (1942, 6, False, "standard"),
+    ):
         s = make_state(year=year, month=month, options={"revised_map": opt})
         s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
         c = ctx(s)

@@ -70,7 +70,9 @@ def test_empty_client_seed_and_passphrase_derivation():
     assert client_seed_from_passphrase("convoy") == hashlib.sha256(b"convoy").hexdigest()
 
 
-@given(st.binary(min_size=32, max_size=32), st.lists(st.integers(1, 2**32), min_size=1, max_size=12), st.integers(0, 10**9))
+@given(
+    st.binary(min_size=32, max_size=32), st.lists(st.integers(1, 2**32), min_size=1, max_size=12), st.integers(0, 10**9)
+)
 def test_faces_are_in_range_and_reproducible(seed, sides, k):
     faces = faces_for(seed, k, sides)
     assert len(faces) == len(sides)
@@ -78,7 +80,11 @@ def test_faces_are_in_range_and_reproducible(seed, sides, k):
     assert faces_for(seed, k, sides) == faces
 
 
-@given(st.binary(min_size=32, max_size=32), st.integers(0, 1000), st.lists(st.sampled_from([2, 3, 6, 10, 20]), min_size=1, max_size=30))
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.integers(0, 1000),
+    st.lists(st.sampled_from([2, 3, 6, 10, 20]), min_size=1, max_size=30),
+)
 def test_dice_hand_out_gapless_k(seed, start, sides_seq):
     dice = Dice(seed, start)
     rolls = [dice.roll([s], "p", "r") for s in sides_seq]

@@ -21,7 +21,9 @@ def fuzz_app(tmp_path_factory):
     svc = GameService(Store(str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")))
     app = create_app(service=svc)
     # a game to aim at, so that paths with a game id reach the rules and not only the 404
-    made = svc.create("aa1942-convoy", {"submarines": {"Germany": {"7": 1}}}, None, "fair", None, None, None, game_id="fuzz-game")
+    made = svc.create(
+        "aa1942-convoy", {"submarines": {"Germany": {"7": 1}}}, None, "fair", None, None, None, game_id="fuzz-game"
+    )
     app.state.fuzz_tokens = made
     return app
 
@@ -81,4 +83,8 @@ def test_stateful_links(fuzz_schema, fuzz_app):
             assert response.status_code < 500
             check_no_seed_leak(fuzz_app, response)
 
-    Machine.run(settings=settings(max_examples=EXAMPLES, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)))
+    Machine.run(
+        settings=settings(
+            max_examples=EXAMPLES, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)
+        )
+    )

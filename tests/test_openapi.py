@@ -20,6 +20,6 @@ def test_every_operation_documents_its_errors_as_problems():
             if path in ("/", "/rulesets"):
                 continue
             assert "404" in op["responses"] or path == "/games", (method, path)
-            assert op["responses"].get("422", {}).get("content", {}).get("application/problem+json", {}).get("schema") == {
-                "$ref": "#/components/schemas/Problem"
-            }, (method, path)
+            assert op["responses"].get("422", {}).get("content", {}).get("application/problem+json", {}).get(
+                "schema"
+            ) == {"$ref": "#/components/schemas/Problem"}, (method, path)

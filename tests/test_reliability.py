@@ -151,21 +151,29 @@ def version(c, gid):
     return c.get(f"/games/{gid}").json()["version"]
 
 
-@pytest.mark.parametrize("ruleset,options,acting,other", [
-    ("aa1942-convoy", {}, "USSR", "Germany"),
-    ("corvette-command", {"two_player": True}, "escort-a", "escort-b"),
-])
+@pytest.mark.parametrize(
+    "ruleset,options,acting,other",
+    [
+        ("aa1942-convoy", {}, "USSR", "Germany"),
+        ("corvette-command", {"two_player": True}, "escort-a", "escort-b"),
+    ],
+)
 def test_every_write_endpoint_refuses_the_wrong_token_and_appends_nothing(server, ruleset, options, acting, other):
     g = server.post("/games", json={"ruleset": ruleset, "options": options}).json()
     gid, tokens, ref = g["game_id"], {s["seat"]: s["token"] for s in g["seats"]}, g["referee_token"]
     payload, _ = next_command(server, gid)
     before = version(server, gid)
     cases = [
-        ("commands", payload, {}, 401), ("commands", payload, bearer("forged"), 401),
-        ("commands", payload, bearer(tokens[other]), 403), ("commands", payload, bearer(ref), 403),
-        ("seeds", {"passphrase": "x"}, {}, 401), ("seeds", {"passphrase": "x"}, bearer("forged"), 401),
+        ("commands", payload, {}, 401),
+        ("commands", payload, bearer("forged"), 401),
+        ("commands", payload, bearer(tokens[other]), 403),
+        ("commands", payload, bearer(ref), 403),
+        ("seeds", {"passphrase": "x"}, {}, 401),
+        ("seeds", {"passphrase": "x"}, bearer("forged"), 401),
         ("seeds", {"passphrase": "x"}, bearer(ref), 403),
-        ("reveal", None, {}, 401), ("reveal", None, bearer(tokens[acting]), 403), ("reveal", None, bearer("forged"), 401),
+        ("reveal", None, {}, 401),
+        ("reveal", None, bearer(tokens[acting]), 403),
+        ("reveal", None, bearer("forged"), 401),
     ]
     for path, body, headers, status in cases:
         r = server.post(f"/games/{gid}/{path}", json=body, headers=headers)

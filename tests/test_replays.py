@@ -27,10 +27,23 @@ def test_every_bundle_in_replays_verifies(path):
     bundle = json.loads(path.read_text())
     types = {e["body"]["type"] for e in bundle["events"]}
     if bundle["ruleset"]["id"] == "aa1942-convoy":  # raids, a capture that deactivates a zone, a liberation, purchases
-        assert {"ConvoyRaided", "PurchaseMade", "TerritoryCaptured", "ConvoyZoneDeactivated", "TerritoryLiberated",
-                "ConvoyZoneReactivated"} <= types
+        assert {
+            "ConvoyRaided",
+            "PurchaseMade",
+            "TerritoryCaptured",
+            "ConvoyZoneDeactivated",
+            "TerritoryLiberated",
+            "ConvoyZoneReactivated",
+        } <= types
     else:  # a whole convoy, from sailing to port
-        assert {"ConvoyAssigned", "ConvoyMoved", "UBoatSighted", "DetectionResolved", "ConvoyArrived", "ConvoyScored"} <= types
+        assert {
+            "ConvoyAssigned",
+            "ConvoyMoved",
+            "UBoatSighted",
+            "DetectionResolved",
+            "ConvoyArrived",
+            "ConvoyScored",
+        } <= types
 
 
 def test_the_corvette_bundles_cover_both_directions_and_quick_play():
@@ -39,7 +52,9 @@ def test_the_corvette_bundles_cover_both_directions_and_quick_play():
         b = json.loads(path.read_text())
         for e in b["events"]:
             if e["body"]["type"] == "ConvoyAssigned":
-                assigned.setdefault(b["events"][0]["body"]["data"]["options"].get("quick_play") is not None, set()).add(e["body"]["data"]["direction"])
+                assigned.setdefault(b["events"][0]["body"]["data"]["options"].get("quick_play") is not None, set()).add(
+                    e["body"]["data"]["direction"]
+                )
     assert assigned[False] == {"east", "west"} and assigned[True]
 
 
@@ -83,7 +98,10 @@ def test_a_rehashed_edit_is_caught_by_the_dice_or_the_replay(bundle):
     e["body"]["data"]["faces"] = [7 - roll["body"]["data"]["faces"][0]]
     report = verify(json.dumps(rechain(b)).encode())
     assert report["checks"]["chain"]["status"] == "pass"
-    assert report["checks"]["dice"]["first_bad_k"] == 0 and report["checks"]["dice"]["first_bad_seq"] == roll["body"]["seq"]
+    assert (
+        report["checks"]["dice"]["first_bad_k"] == 0
+        and report["checks"]["dice"]["first_bad_seq"] == roll["body"]["seq"]
+    )
 
     b = copy.deepcopy(bundle)
     raid = next(x for x in b["events"] if x["body"]["type"] == "ConvoyRaided")
@@ -91,7 +109,11 @@ def test_a_rehashed_edit_is_caught_by_the_dice_or_the_replay(bundle):
     report = verify(json.dumps(rechain(b)).encode())
     assert report["checks"]["replay"]["first_bad_seq"] == raid["body"]["seq"]
     assert report["checks"]["replay"]["diff"] == [
-        {"path": "data.treasury", "recorded": raid["body"]["data"]["treasury"], "replayed": raid["body"]["data"]["treasury"] - 1}
+        {
+            "path": "data.treasury",
+            "recorded": raid["body"]["data"]["treasury"],
+            "replayed": raid["body"]["data"]["treasury"] - 1,
+        }
     ]
 
 

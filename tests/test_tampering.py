@@ -46,8 +46,12 @@ def flipped(value, rng: random.Random):
         return "x"
     i = rng.randrange(len(value))
     c = value[i]
-    alphabet = "0123456789abcdef" if all(ch in "0123456789abcdef" for ch in value) else "abcdefghijklmnopqrstuvwxyz0123456789-_ "
-    return value[:i] + rng.choice([a for a in alphabet if a != c]) + value[i + 1:]
+    alphabet = (
+        "0123456789abcdef"
+        if all(ch in "0123456789abcdef" for ch in value)
+        else "abcdefghijklmnopqrstuvwxyz0123456789-_ "
+    )
+    return value[:i] + rng.choice([a for a in alphabet if a != c]) + value[i + 1 :]
 
 
 def set_path(b, path, value):
@@ -76,8 +80,11 @@ def structural(b, rng: random.Random) -> str:
 
 def named(report) -> bool:
     checks = report["checks"]
-    return any(c.get("first_bad_seq") is not None or c.get("first_bad_k") is not None
-               for c in checks.values() if c["status"] == "fail")
+    return any(
+        c.get("first_bad_seq") is not None or c.get("first_bad_k") is not None
+        for c in checks.values()
+        if c["status"] == "fail"
+    )
 
 
 def test_single_value_mutations_are_all_caught_and_named():

@@ -80,7 +80,18 @@ class EndGame(Command, tag="end_game"):
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] = "ended by the referee"
 
 
-COMMANDS = (Purchase, MoveSubmarines, Raid, Fight, LoseSubmarines, Capture, Liberate, PlaceSubmarines, EndPhase, EndGame)
+COMMANDS = (
+    Purchase,
+    MoveSubmarines,
+    Raid,
+    Fight,
+    LoseSubmarines,
+    Capture,
+    Liberate,
+    PlaceSubmarines,
+    EndPhase,
+    EndGame,
+)
 
 
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):

@@ -139,7 +139,10 @@ def initial_state(created: GameCreated, options, data: MapData) -> State:
     state = State(map=data, seat_of=seat_of, rounds=options.rounds)
     state.control = {t: land.original_owner for t, land in sorted(data.land_territories.items())}
     state.treasury = dict(STARTING_INCOME)
-    state.subs = {p: {int(sz): n for sz, n in sorted(options.submarines.get(p, {}).items(), key=lambda i: int(i[0]))} for p in TURN_ORDER}
+    state.subs = {
+        p: {int(sz): n for sz, n in sorted(options.submarines.get(p, {}).items(), key=lambda i: int(i[0]))}
+        for p in TURN_ORDER
+    }
     state.sheet = [new_round_sheet()]
     return state
 

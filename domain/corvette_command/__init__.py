@@ -63,9 +63,17 @@ def step(ctx: Ctx) -> None:
 
 
 DECISION_OF = {
-    "choose_start_port": "start", "start": "start", "allocate_skills": "allocate_skills", "move_convoy": "move",
-    "reroll_collision": "collision_reroll", "fire_guns": "guns", "hold_fire": "guns", "detect": "detect",
-    "drop_pattern": "pattern", "board": "board", "repair": "repair",
+    "choose_start_port": "start",
+    "start": "start",
+    "allocate_skills": "allocate_skills",
+    "move_convoy": "move",
+    "reroll_collision": "collision_reroll",
+    "fire_guns": "guns",
+    "hold_fire": "guns",
+    "detect": "detect",
+    "drop_pattern": "pattern",
+    "board": "board",
+    "repair": "repair",
 }
 
 
@@ -84,7 +92,9 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     if tag == "board" and cmd.officer is not None and cmd.officer in state.sheet.officers_lost:
         raise IllegalCommand(f"the {cmd.officer} officer is lost", asw.boarding_choices(state))
     if tag == "drop_pattern" and cmd.weapon not in asw.weapons(state):
-        raise IllegalCommand(f"no {cmd.weapon} left", [{"type": "drop_pattern", "weapon": w} for w in asw.weapons(state)])
+        raise IllegalCommand(
+            f"no {cmd.weapon} left", [{"type": "drop_pattern", "weapon": w} for w in asw.weapons(state)]
+        )
     ctx.take(DECISION_OF[tag], choice)
     match cmd:
         case c.ChooseStartPort(side=side):
@@ -95,8 +105,13 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
             setup.allocate(ctx, skills)
         case c.MoveConvoy(to=to):
             s = ctx.state
-            ctx.emit(ev.ConvoyMoved(to=to, half_days=movement.half_days(s.convoy.speed, s.convoy.weather),
-                                    date=s.date + (s.half + movement.half_days(s.convoy.speed, s.convoy.weather)) // 2))
+            ctx.emit(
+                ev.ConvoyMoved(
+                    to=to,
+                    half_days=movement.half_days(s.convoy.speed, s.convoy.weather),
+                    date=s.date + (s.half + movement.half_days(s.convoy.speed, s.convoy.weather)) // 2,
+                )
+            )
         case c.RerollCollision(reroll=reroll):
             hazards.resume_collision(ctx, state.deciding, reroll)
         case c.FireGuns():
@@ -180,10 +195,15 @@ def default_seats(options: c.Options) -> list[str]:
 def check_setup(options: c.Options, seats: list[str], data) -> None:
     need = 2 if options.two_player else 1
     if len(seats) != need:
-        raise InvalidInput("invalid-seats", "corvette-command is solitaire: one seat (default 'captain'); "
-                                            "with option two_player, two seats (default 'escort-a', 'escort-b')")
+        raise InvalidInput(
+            "invalid-seats",
+            "corvette-command is solitaire: one seat (default 'captain'); "
+            "with option two_player, two seats (default 'escort-a', 'escort-b')",
+        )
     if options.two_player and options.quick_play:
-        raise InvalidInput("invalid-options", "quick play is a one-player convoy: use two_player or quick_play, not both")
+        raise InvalidInput(
+            "invalid-options", "quick play is a one-player convoy: use two_player or quick_play, not both"
+        )
     if (options.end_year, options.end_month) <= (options.year, options.month):
         raise InvalidInput("invalid-options", "the campaign's end (end_year, end_month) must come after its start")
 

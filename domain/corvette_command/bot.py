@@ -56,9 +56,9 @@ def best_move(state: State, moves: list) -> Any:
         if isinstance(to, str):
             return to
     here = c.position
+
     def score(to):
         forward = not isinstance(here, list) or to[1] != here[1]
         return (forward, -abs(to[0] - c.channel))
+
     return max(moves, key=score)
-
-

@@ -70,7 +70,19 @@ class Repair(Command, tag="repair"):
     area: Area | None
 
 
-COMMANDS = (ChooseStartPort, Start, AllocateSkills, MoveConvoy, RerollCollision, FireGuns, HoldFire, Detect, DropPattern, Board, Repair)
+COMMANDS = (
+    ChooseStartPort,
+    Start,
+    AllocateSkills,
+    MoveConvoy,
+    RerollCollision,
+    FireGuns,
+    HoldFire,
+    Detect,
+    DropPattern,
+    Board,
+    Repair,
+)
 
 
 class QuickPlay(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):

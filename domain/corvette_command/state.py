@@ -263,9 +263,20 @@ def _equipment_fitted(s: State, e: ev.EquipmentFitted) -> None:
 
 def _convoy_assigned(s: State, e: ev.ConvoyAssigned) -> None:
     s.convoy = Convoy(
-        number=e.number, card=e.card, code=e.code, speed=e.speed, direction=e.direction,
-        start_port=e.start_port, destination=e.destination, size=e.size, orders=e.orders,
-        channel=e.channel, map=e.map, sailed=e.date, position=e.start_port, path=[e.start_port],
+        number=e.number,
+        card=e.card,
+        code=e.code,
+        speed=e.speed,
+        direction=e.direction,
+        start_port=e.start_port,
+        destination=e.destination,
+        size=e.size,
+        orders=e.orders,
+        channel=e.channel,
+        map=e.map,
+        sailed=e.date,
+        position=e.start_port,
+        path=[e.start_port],
     )
     s.date, s.half = e.date, 0
     s.revealed = {}
@@ -294,8 +305,11 @@ def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
         c.arrived = True
         s.box_steps = []
     else:  # CC-R1 per box; CC-44: each escort has its own collision, mechanical and repair steps
-        s.box_steps = [step if step in ONCE_PER_BOX else f"{step}:{escort}"
-                       for step in BOX_STEPS for escort in ([None] if step in ONCE_PER_BOX else s.escorts)]
+        s.box_steps = [
+            step if step in ONCE_PER_BOX else f"{step}:{escort}"
+            for step in BOX_STEPS
+            for escort in ([None] if step in ONCE_PER_BOX else s.escorts)
+        ]
 
 
 def _pop(step: str):
@@ -351,9 +365,19 @@ def _effect_applied(s: State, e: ev.EffectApplied) -> None:
 def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
     s.decks["uboats"].remove(e.uboat)
     s.engagement = Engagement(
-        uboat=e.uboat, type=e.type, attack=e.attack, evade=e.evade, profile=e.profile, range=e.range,
-        surfaced=e.surfaced, night=e.night, attacks_left=e.attacks_left, wolfpack=e.wolfpack, decoys=e.decoys,
-        step="spot" if e.surfaced else "attack", summons=not e.wolfpack,
+        uboat=e.uboat,
+        type=e.type,
+        attack=e.attack,
+        evade=e.evade,
+        profile=e.profile,
+        range=e.range,
+        surfaced=e.surfaced,
+        night=e.night,
+        attacks_left=e.attacks_left,
+        wolfpack=e.wolfpack,
+        decoys=e.decoys,
+        step="spot" if e.surfaced else "attack",
+        summons=not e.wolfpack,
     )
     s.queue.pop(0)
     s.active = e.escort
@@ -542,10 +566,23 @@ def _scored(s: State, e: ev.ConvoyScored) -> None:
     s.convoys_done += 1
     s.log.append(
         {
-            "number": c.number, "card": c.card, "code": c.code, "direction": c.direction, "speed": c.speed,
-            "size": c.size, "sailed": iso(c.sailed), "arrived": iso(s.date), "from": c.start_port,
-            "to": c.destination, "weather": list(c.weather_track), "encounters": list(c.encounters),
-            "ships_lost": e.ships, "tonnage": e.tonnage, "vital": list(c.vital), "vp": e.vp, "result": e.result,
+            "number": c.number,
+            "card": c.card,
+            "code": c.code,
+            "direction": c.direction,
+            "speed": c.speed,
+            "size": c.size,
+            "sailed": iso(c.sailed),
+            "arrived": iso(s.date),
+            "from": c.start_port,
+            "to": c.destination,
+            "weather": list(c.weather_track),
+            "encounters": list(c.encounters),
+            "ships_lost": e.ships,
+            "tonnage": e.tonnage,
+            "vital": list(c.vital),
+            "vp": e.vp,
+            "result": e.result,
         }
     )
 
@@ -556,8 +593,16 @@ def _year(s: State, e: ev.YearScored) -> None:
 
 def _improved(s: State, e: ev.CrewImproved) -> None:
     s.sheets[e.escort].skills[e.station] = e.after
-    s.growth.append({"escort": e.escort, "station": e.station, "roll": e.roll, "before": e.before, "after": e.after,
-                     "date": iso(s.date)})
+    s.growth.append(
+        {
+            "escort": e.escort,
+            "station": e.station,
+            "roll": e.roll,
+            "before": e.before,
+            "after": e.after,
+            "date": iso(s.date),
+        }
+    )
 
 
 def _reviewed(s: State, e: ev.CrewReviewed) -> None:

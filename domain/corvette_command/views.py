@@ -23,7 +23,11 @@ def sheet_view(s: State, escort: str) -> dict[str, Any]:
     for eq in ALLIED_EQUIPMENT:
         y, m = DATES[eq]
         mi = month_index(y, m) + s.delays.get(eq, 0)
-        due[eq] = {"fitted": s.fitted(eq, escort), "due": f"{mi // 12}-{mi % 12 + 1:02d}", "months_late": s.delays.get(eq, 0)}
+        due[eq] = {
+            "fitted": s.fitted(eq, escort),
+            "due": f"{mi // 12}-{mi % 12 + 1:02d}",
+            "months_late": s.delays.get(eq, 0),
+        }
     kills: dict[str, int] = {}
     for line in s.log + ([{"encounters": s.convoy.encounters}] if s.convoy and not s.convoy.arrived else []):
         for enc in line["encounters"]:
@@ -31,8 +35,15 @@ def sheet_view(s: State, escort: str) -> dict[str, Any]:
                 kills[enc["fate"]] = kills.get(enc["fate"], 0) + 1
     return {
         "skills": dict(sh.skills),
-        "task_harder": {a: {"counters": sh.counters(a), "repair_difficulty": list(sh.harder.get(a, [])),
-                            "officer_lost": a in sh.officers_lost} for a in AREAS if sh.counters(a)},
+        "task_harder": {
+            a: {
+                "counters": sh.counters(a),
+                "repair_difficulty": list(sh.harder.get(a, [])),
+                "officer_lost": a in sh.officers_lost,
+            }
+            for a in AREAS
+            if sh.counters(a)
+        },
         "hull_damage": sh.hull,
         "depth_charges": {"left": sh.depth_charges, "of": 25},
         "hedgehog": {"left": sh.hedgehog, "of": 15} if s.fitted("hedgehog", escort) else None,
@@ -48,10 +59,23 @@ def campaign_sheet(s: State) -> dict[str, Any]:
     current = None
     if s.convoy and not s.convoy.arrived:
         c = s.convoy
-        current = {"number": c.number, "card": c.card, "code": c.code, "direction": c.direction, "speed": c.speed,
-                   "size": c.size, "sailed": iso(c.sailed), "from": c.start_port, "to": c.destination,
-                   "weather": list(c.weather_track), "encounters": list(c.encounters), "ships_lost": c.ships_lost,
-                   "tonnage": c.tonnage, "vital": list(c.vital), "stragglers": c.stragglers}
+        current = {
+            "number": c.number,
+            "card": c.card,
+            "code": c.code,
+            "direction": c.direction,
+            "speed": c.speed,
+            "size": c.size,
+            "sailed": iso(c.sailed),
+            "from": c.start_port,
+            "to": c.destination,
+            "weather": list(c.weather_track),
+            "encounters": list(c.encounters),
+            "ships_lost": c.ships_lost,
+            "tonnage": c.tonnage,
+            "vital": list(c.vital),
+            "stragglers": c.stragglers,
+        }
     years = [{"year": y, "vp": vp, "status": s.year_status.get(y)} for y, vp in sorted(s.years.items())]
     return {"now": _now(s), "convoys": list(s.log), "current": current, "years": years, "skill_growth": list(s.growth)}
 
@@ -69,8 +93,14 @@ def map_view(s: State) -> dict[str, Any]:
         "zones": [{"name": z.name, "boxes": z.boxes} for z in m.zones],
         "ports": {name: asdict_port(p) for name, p in m.ports.items()},
         "revealed": [{"box": [int(x) for x in k.split(",")], "kind": v} for k, v in sorted(s.revealed.items())],
-        "convoy": {"position": c.position, "path": list(c.path), "direction": c.direction, "speed": c.speed,
-                   "orders_channel": c.channel, "destination": c.destination},
+        "convoy": {
+            "position": c.position,
+            "path": list(c.path),
+            "direction": c.direction,
+            "speed": c.speed,
+            "orders_channel": c.channel,
+            "destination": c.destination,
+        },
         "weather": c.weather,
     }
 

@@ -105,4 +105,3 @@ def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
     if count > have:
         raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}", some(legal_losses(state)))
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]
-

@@ -74,7 +74,11 @@ def liberate(state: State, territory: str) -> list[Event]:
     """AA-R7: it returns to its original owner if that power holds its capital; else the liberator holds it."""
     loser = _check(state, territory, legal_liberations(state), "liberate")
     original = state.map.land_territories[territory].original_owner
-    to = original if (original == state.power or territory == CAPITALS[original] or state.holds_capital(original)) else state.power
+    to = (
+        original
+        if (original == state.power or territory == CAPITALS[original] or state.holds_capital(original))
+        else state.power
+    )
     control = state.control | {territory: to}
     ev = TerritoryLiberated(territory=territory, by=state.power, from_power=loser, to_power=to)
     return [ev, *zone_changes(state, control)]

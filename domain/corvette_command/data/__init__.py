@@ -59,8 +59,19 @@ class RandomEvent(msgspec.Struct, forbid_unknown_fields=True):
     roll: Annotated[int, msgspec.Meta(ge=1, le=20)]
     name: str
     effect: Literal[
-        "reroll_token", "men_in_water", "oil_slick", "uboat", "repair_bonus", "air_raid", "iceberg", "mine",
-        "nothing", "straggler", "mechanical", "weather_worse", "weather_better",
+        "reroll_token",
+        "men_in_water",
+        "oil_slick",
+        "uboat",
+        "repair_bonus",
+        "air_raid",
+        "iceberg",
+        "mine",
+        "nothing",
+        "straggler",
+        "mechanical",
+        "weather_worse",
+        "weather_better",
     ]
     stand_in: bool
     note: str
@@ -116,7 +127,9 @@ def parse_data(raw: bytes) -> DataSet:
                 problems.append(f"map {name}: port {port} is missing")
         for c in data.convoys:
             if c.destination not in m.ports or m.ports[c.destination].side == m.ports[START_PORT[c.code]].side:
-                problems.append(f"convoy {c.id}: its destination must be a port across the ocean from {START_PORT[c.code]}")
+                problems.append(
+                    f"convoy {c.id}: its destination must be a port across the ocean from {START_PORT[c.code]}"
+                )
         for o in data.orders:
             if not 0 <= o.channel < m.channels:
                 problems.append(f"orders {o.id}: no channel {o.channel} on map {name}")

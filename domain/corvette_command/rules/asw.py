@@ -34,11 +34,20 @@ def detect(ctx: Ctx) -> None:
     partner = s.partner(s.active)
     if partner:  # CC-44: the escort free of its own U-boat adds its ASDIC skill
         mods.append(("the other escort's ASDIC (two-player)", s.sheets[partner].skills["asdic"], "active"))
-    t = task(ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, CC-R7)", s.sheet.skills["asdic"], evade(s), mods)
+    t = task(
+        ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, CC-R7)", s.sheet.skills["asdic"], evade(s), mods
+    )
     ctx.emit(t.roll)
     if not t.success and s.convoy.luck:  # Luck of the Irish (CC-17): the second result stands
         ctx.emit(ev.EffectApplied(effect="reroll_used", detail="Luck of the Irish: the failed search is re-rolled"))
-        again = task(ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, Luck of the Irish)", s.sheet.skills["asdic"], evade(s), mods)
+        again = task(
+            ctx.dice,
+            "asdic-detection",
+            f"{R}/Detection Phase (CC-26, Luck of the Irish)",
+            s.sheet.skills["asdic"],
+            evade(s),
+            mods,
+        )
         ctx.emit(replace(again.roll, rerolls=t.roll.k))
         t = again
     if t.success:
@@ -70,11 +79,17 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
     before = g.grade
     grade = kill_grade(weapon, hits, total, before)
     out = grade == "confirmed" or total >= 4
-    ctx.emit(ev.PatternDropped(
-        weapon=weapon, hits=hits, total_hits=total, grade=grade, out=out,
-        depth_charges=s.sheet.depth_charges - (weapon == "depth-charges"),
-        hedgehog=s.sheet.hedgehog - (weapon == "hedgehog"),
-    ))
+    ctx.emit(
+        ev.PatternDropped(
+            weapon=weapon,
+            hits=hits,
+            total_hits=total,
+            grade=grade,
+            out=out,
+            depth_charges=s.sheet.depth_charges - (weapon == "depth-charges"),
+            hedgehog=s.sheet.hedgehog - (weapon == "hedgehog"),
+        )
+    )
     if grade == "confirmed":
         ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))  # CC-30
     elif grade == "probable" and before != "probable":
@@ -107,12 +122,18 @@ def board(ctx: Ctx, officer: str | None) -> None:
         ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))
         ctx.emit(ev.BoardingResolved(officer=officer, roll=roll.faces[0], result=result))
         if result == "enigma":
-            ctx.emit(ev.AwardGranted(award="DSC (from the King; VC recommended)", reason=f"Enigma and code books taken from {g.uboat}"))
+            ctx.emit(
+                ev.AwardGranted(
+                    award="DSC (from the King; VC recommended)", reason=f"Enigma and code books taken from {g.uboat}"
+                )
+            )
     leave(ctx, "confirmed")
 
 
 def boarding_choices(state: State) -> list[dict]:
-    return [{"type": "board", "officer": o} for o in STATIONS if o not in state.sheet.officers_lost] + [{"type": "board", "officer": None}]
+    return [{"type": "board", "officer": o} for o in STATIONS if o not in state.sheet.officers_lost] + [
+        {"type": "board", "officer": None}
+    ]
 
 
 def evaded(ctx: Ctx) -> None:

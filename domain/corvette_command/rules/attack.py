@@ -67,7 +67,11 @@ def start_engagement(ctx: Ctx) -> None:
     card = s.data.uboat(s.decks["uboats"][0])
     rng = attack_range(card.profile, s.convoy.weather)
     if rng is None:
-        ctx.emit(ev.UBoatStandsOff(uboat=card.id, reason=f"{card.profile} in {s.convoy.weather}: no range it will attack from"))
+        ctx.emit(
+            ev.UBoatStandsOff(
+                uboat=card.id, reason=f"{card.profile} in {s.convoy.weather}: no range it will attack from"
+            )
+        )
         return
     surfaced, night = False, False
     if rng >= 1 or s.convoy.weather == "fog":
@@ -77,9 +81,22 @@ def start_engagement(ctx: Ctx) -> None:
         d = plain(ctx.dice, [3], "decoys", "CC:June 1942 (CC-40)", "3: +1 Evade when submerged")
         ctx.emit(d)
         decoys = d.faces[0] == 3
-    ctx.emit(ev.UBoatSighted(uboat=card.id, escort=escort, type=card.type, attack=card.attack, evade=card.evade,
-                             profile=card.profile, range=rng, surfaced=surfaced, night=night, attacks_left=card.attacks,
-                             wolfpack=from_wolfpack, decoys=decoys))
+    ctx.emit(
+        ev.UBoatSighted(
+            uboat=card.id,
+            escort=escort,
+            type=card.type,
+            attack=card.attack,
+            evade=card.evade,
+            profile=card.profile,
+            range=rng,
+            surfaced=surfaced,
+            night=night,
+            attacks_left=card.attacks,
+            wolfpack=from_wolfpack,
+            decoys=decoys,
+        )
+    )
 
 
 def surface_check(ctx: Ctx) -> tuple[bool, bool]:
@@ -87,7 +104,15 @@ def surface_check(ctx: Ctx) -> tuple[bool, bool]:
     if not s.options.time_of_contact:
         roll = plain(ctx.dice, [6, 6], "surfaced", f"{R}/Detection of U-Boat (CC-19)")
         surfaced, night = surfaced_from_2d6(sum(roll.faces))
-        ctx.emit(replace(roll, result=RollResult(outcome=f"{'night' if night else 'day'}, {'surfaced' if surfaced else 'submerged'}", total=sum(roll.faces))))
+        ctx.emit(
+            replace(
+                roll,
+                result=RollResult(
+                    outcome=f"{'night' if night else 'day'}, {'surfaced' if surfaced else 'submerged'}",
+                    total=sum(roll.faces),
+                ),
+            )
+        )
         return surfaced, night
     t = plain(ctx.dice, [6, 6], "time-of-contact", "CC:Optional Advanced Rules/Time of Contact (CC-42)")
     hour = hour_of_contact(*t.faces)
@@ -95,7 +120,14 @@ def surface_check(ctx: Ctx) -> tuple[bool, bool]:
     ctx.emit(replace(t, result=RollResult(outcome=f"{hour:02d}:00, {'dark' if night else 'daylight'}", total=hour)))
     roll = plain(ctx.dice, [6], "surfaced", "CC:Optional Advanced Rules/Time of Contact (CC-42)")
     surfaced = roll.faces[0] >= (3 if night else 6)
-    ctx.emit(replace(roll, result=RollResult(outcome="surfaced" if surfaced else "submerged", target=3 if night else 6, total=roll.faces[0])))
+    ctx.emit(
+        replace(
+            roll,
+            result=RollResult(
+                outcome="surfaced" if surfaced else "submerged", target=3 if night else 6, total=roll.faces[0]
+            ),
+        )
+    )
     return surfaced, night
 
 
@@ -115,8 +147,14 @@ def spot(ctx: Ctx) -> None:
             mods = [(f"{eq} damaged", s.sheet.counters(eq), "passive")]
             if eq == "hfdf" and partner and s.fitted("hfdf", partner):  # CC-44: HF/DF skills add together
                 mods.append(("the other escort's HF/DF (two-player)", electronics_skill(s, "hfdf", partner), "active"))
-            t = task(ctx.dice, f"{eq}-detection", f"{R}/Engaging a U-Boat on the Surface (CC-20)",
-                     electronics_skill(s, eq), g.evade, mods)
+            t = task(
+                ctx.dice,
+                f"{eq}-detection",
+                f"{R}/Engaging a U-Boat on the Surface (CC-20)",
+                electronics_skill(s, eq),
+                g.evade,
+                mods,
+            )
             ctx.emit(t.roll)
             found[eq] = t.success
     mods = [
@@ -129,7 +167,14 @@ def spot(ctx: Ctx) -> None:
         ("weather fog/snow", 3 if s.convoy.weather == "fog" else 0, "passive"),
         ("lookout damaged (Task Harder)", s.sheet.counters("lookout"), "passive"),
     ]
-    t = task(ctx.dice, "lookout-spotting", f"{R}/Engaging a U-Boat on the Surface (CC-20, CC-R3)", s.sheet.skills["lookout"], 4, mods)
+    t = task(
+        ctx.dice,
+        "lookout-spotting",
+        f"{R}/Engaging a U-Boat on the Surface (CC-20, CC-R3)",
+        s.sheet.skills["lookout"],
+        4,
+        mods,
+    )
     ctx.emit(t.roll)
     ctx.emit(ev.SpottingResolved(radar=found.get("radar"), hfdf=found.get("hfdf"), spotted=t.success))
 
@@ -146,8 +191,14 @@ def fire_guns(ctx: Ctx) -> None:
             continue
         skill = s.sheet.skills[gun]
         for _ in range(n):
-            mods = [(f"{'4in' if gun == 'gun' else 'AA'} at {('close', 'medium', 'long')[g.range]}", range_mods.get(g.range, 0), "passive"),
-                    (f"{gun} damaged (Task Harder)", s.sheet.counters(gun), "passive")]
+            mods = [
+                (
+                    f"{'4in' if gun == 'gun' else 'AA'} at {('close', 'medium', 'long')[g.range]}",
+                    range_mods.get(g.range, 0),
+                    "passive",
+                ),
+                (f"{gun} damaged (Task Harder)", s.sheet.counters(gun), "passive"),
+            ]
             t = task(ctx.dice, f"{gun}-shot", f"{R}/Engaging a U-Boat on the Surface (CC-21)", skill, g.evade, mods)
             ctx.emit(t.roll)
             damage = 0
@@ -167,20 +218,34 @@ def attack(ctx: Ctx) -> None:
     g = ctx.state.engagement
     target = plain(ctx.dice, [20], "torpedo-target", f"{R}/Torpedo Attacks versus the Corvette (CC-25)")
     at_corvette = target.faces[0] == 1
-    ctx.emit(replace(target, result=RollResult(outcome="the corvette" if at_corvette else "the convoy", target=1, total=target.faces[0])))
+    ctx.emit(
+        replace(
+            target,
+            result=RollResult(outcome="the corvette" if at_corvette else "the convoy", target=1, total=target.faces[0]),
+        )
+    )
     if at_corvette:
         ctx.emit(ev.ConvoyAttacked(target="corvette", hit=False, attacks_left=g.attacks_left - 1))
         torpedo_at_corvette(ctx, start_range=g.range)
         return
     mods = [("at close range", 1 if g.range == 0 else 0, "active")]
-    t = task(ctx.dice, "uboat-attack", f"{R}/The U-Boat Attack Sequence (CC-23)", g.attack, 2 if g.range == 2 else 1, mods)
+    t = task(
+        ctx.dice, "uboat-attack", f"{R}/The U-Boat Attack Sequence (CC-23)", g.attack, 2 if g.range == 2 else 1, mods
+    )
     ctx.emit(t.roll)
     ctx.emit(ev.ConvoyAttacked(target="convoy", hit=t.success, attacks_left=g.attacks_left - 1))
     if t.success:
         ship_lost(ctx, f"torpedoed by {g.uboat}")
 
 
-VITAL = {1: ("ammunition ship", 0), 2: ("tanker", 0), 3: ("tanker", 1), 4: ("tanker", 2), 5: ("tanker", 3), 6: ("rescue ship", None)}
+VITAL = {
+    1: ("ammunition ship", 0),
+    2: ("tanker", 0),
+    3: ("tanker", 1),
+    4: ("tanker", 2),
+    5: ("tanker", 3),
+    6: ("rescue ship", None),
+}
 
 
 def tonnage(ctx: Ctx) -> tuple[int, str | None]:
@@ -197,7 +262,12 @@ def tonnage(ctx: Ctx) -> tuple[int, str | None]:
         return 1700, kind
     t = plain(ctx.dice, [6, 6], "vital-tonnage", "CC:Ship Tonnage Losses/vital ship (CC-24)")
     tons = (sum(t.faces) + plus) * 1000
-    ctx.emit(replace(t, result=RollResult(outcome=f"{kind}: (2d6{'+' + str(plus) if plus else ''}) x 1,000 = {tons} t", total=tons)))
+    ctx.emit(
+        replace(
+            t,
+            result=RollResult(outcome=f"{kind}: (2d6{'+' + str(plus) if plus else ''}) x 1,000 = {tons} t", total=tons),
+        )
+    )
     return tons, kind
 
 
@@ -221,29 +291,52 @@ def torpedo_at_corvette(ctx: Ctx, start_range: int) -> None:
     ]
     seen_before, lookout_spots = 0, 0
     for band in range(start_range, -1, -1):
-        look = task(ctx.dice, "torpedo-lookout", rule, s.sheet.skills["lookout"], 4, torpedo_mods + [
-            ("weather good", 1 if w == "good" else 0, "active"),
-            ("torpedo at close range (not in fog/snow)", 1 if band == 0 and w != "fog" else 0, "active"),
-            ("torpedo detected in earlier bands", seen_before, "active"),
-            ("lookout damaged (Task Harder)", s.sheet.counters("lookout"), "passive"),
-        ])
+        look = task(
+            ctx.dice,
+            "torpedo-lookout",
+            rule,
+            s.sheet.skills["lookout"],
+            4,
+            torpedo_mods
+            + [
+                ("weather good", 1 if w == "good" else 0, "active"),
+                ("torpedo at close range (not in fog/snow)", 1 if band == 0 and w != "fog" else 0, "active"),
+                ("torpedo detected in earlier bands", seen_before, "active"),
+                ("lookout damaged (Task Harder)", s.sheet.counters("lookout"), "passive"),
+            ],
+        )
         ctx.emit(look.roll)
-        sonar = task(ctx.dice, "torpedo-asdic", rule, s.sheet.skills["asdic"], 3, torpedo_mods + [
-            ("torpedo at close range", 1 if band == 0 else 0, "active"),
-            ("torpedo detected in earlier bands", seen_before, "active"),
-            ("ASDIC damaged (Task Harder)", s.sheet.counters("asdic"), "passive"),
-        ])
+        sonar = task(
+            ctx.dice,
+            "torpedo-asdic",
+            rule,
+            s.sheet.skills["asdic"],
+            3,
+            torpedo_mods
+            + [
+                ("torpedo at close range", 1 if band == 0 else 0, "active"),
+                ("torpedo detected in earlier bands", seen_before, "active"),
+                ("ASDIC damaged (Task Harder)", s.sheet.counters("asdic"), "passive"),
+            ],
+        )
         ctx.emit(sonar.roll)
         ctx.emit(ev.TorpedoTracked(range=band, lookout=look.success, asdic=sonar.success))
         lookout_spots += look.success
         seen_before += 1 if (look.success or sonar.success) else 0
     falke = 2 if (s.on("falke") and not s.fitted("foxer")) else 0
-    dodge = task(ctx.dice, "torpedo-manoeuvre", rule, 4, 4, [
-        ("Lookout spotted the torpedo", lookout_spots, "active"),
-        ("hull damage", s.sheet.hull, "passive"),
-        ("engineering damaged", 1 if s.sheet.damaged("engineer") else 0, "passive"),
-        ("Falke homing torpedo (CC-40)", falke, "passive"),
-    ])
+    dodge = task(
+        ctx.dice,
+        "torpedo-manoeuvre",
+        rule,
+        4,
+        4,
+        [
+            ("Lookout spotted the torpedo", lookout_spots, "active"),
+            ("hull damage", s.sheet.hull, "passive"),
+            ("engineering damaged", 1 if s.sheet.damaged("engineer") else 0, "passive"),
+            ("Falke homing torpedo (CC-40)", falke, "passive"),
+        ],
+    )
     ctx.emit(dodge.roll)
     if dodge.success:
         ctx.emit(ev.TorpedoResolved(hit=False))
@@ -261,5 +354,3 @@ def torpedo_at_corvette(ctx: Ctx, start_range: int) -> None:
         return
     for _ in range(areas):
         hazards.damage_area(ctx, "torpedo", s.active)
-
-

@@ -40,7 +40,13 @@ def resume_collision(ctx: Ctx, escort: str, reroll: bool) -> None:
     if reroll:
         roll = plain(ctx.dice, [20], "collision-reroll", COLLISION_RULE + " RADAR re-roll")
         face = roll.faces[0]
-        ctx.emit(replace(roll, rerolls=k, result=RollResult(outcome=f"{collision_result(face)} (the second result stands)", total=face)))
+        ctx.emit(
+            replace(
+                roll,
+                rerolls=k,
+                result=RollResult(outcome=f"{collision_result(face)} (the second result stands)", total=face),
+            )
+        )
     collided(ctx, escort, face, rerolled=reroll)
 
 
@@ -58,7 +64,11 @@ def mechanical(ctx: Ctx, escort: str) -> None:
     roll = plain(ctx.dice, [20], "mechanical-failure", "CC:Turn Sequence/Mechanical Failure (CC-15)")
     failing = 2 if s.convoy.weather == "storm" else 1
     failed = roll.faces[0] <= failing
-    ctx.emit(replace(roll, result=RollResult(outcome="failure" if failed else "no failure", target=failing, total=roll.faces[0])))
+    ctx.emit(
+        replace(
+            roll, result=RollResult(outcome="failure" if failed else "no failure", target=failing, total=roll.faces[0])
+        )
+    )
     areas = 0
     if failed:
         n = plain(ctx.dice, [3], "damaged-areas", "CC:Turn Sequence/Mechanical Failure (CC-15)")
@@ -113,17 +123,25 @@ def repair(ctx: Ctx, escort: str, area: str | None) -> None:
     s = ctx.state
     sheet = s.sheets[escort]
     if area is None:
-        ctx.emit(ev.RepairAttempted(escort=escort, area=None, success=False,
-                                    counters_left=sum(len(v) for v in sheet.harder.values())))
+        ctx.emit(
+            ev.RepairAttempted(
+                escort=escort, area=None, success=False, counters_left=sum(len(v) for v in sheet.harder.values())
+            )
+        )
         return
     if area not in repairable(s, escort):
-        raise IllegalCommand(f"{area!r} has nothing to repair",
-                             [{"type": "repair", "area": a} for a in repairable(s, escort)] + [{"type": "repair", "area": None}])
+        raise IllegalCommand(
+            f"{area!r} has nothing to repair",
+            [{"type": "repair", "area": a} for a in repairable(s, escort)] + [{"type": "repair", "area": None}],
+        )
     difficulty = sheet.harder[area][0]
     mods = [("engineering damaged (Task Harder)", sheet.counters("engineer"), "passive")]
     if s.convoy.repair_bonus:
         mods.append(("Splice the Mainbrace (task easier)", 1, "active"))
     t = task(ctx.dice, "repair", "CC:Engineering and Repairs (CC-32)", sheet.skills["engineer"], difficulty, mods)
     ctx.emit(t.roll)
-    ctx.emit(ev.RepairAttempted(escort=escort, area=area, success=t.success,
-                                counters_left=len(sheet.harder[area]) - (1 if t.success else 0)))
+    ctx.emit(
+        ev.RepairAttempted(
+            escort=escort, area=area, success=t.success, counters_left=len(sheet.harder[area]) - (1 if t.success else 0)
+        )
+    )

@@ -36,7 +36,7 @@ def legal_moves(state: State) -> list[dict]:
         if list(c.position) in m.ports[c.destination].boxes:
             out.append({"to": c.destination})
         if 0 <= nxt < m.columns:
-            for dch in ((-1, 0, 1) if c.speed == "fast" else (0,)):
+            for dch in (-1, 0, 1) if c.speed == "fast" else (0,):
                 out.append({"to": [ch + dch, nxt]})
     # sideways, any speed; toward the orders' channel first, so the first choice offered is the useful one
     for dch in sorted((-1, 1), key=lambda d: abs(ch + d - c.channel)):

@@ -63,15 +63,32 @@ def arrive(ctx: Ctx) -> None:
     ctx.emit(ev.ConvoyArrived(port=c.destination, date=s.date))
     for _ in range(c.stragglers):  # CC-35: a 6 comes in later; the rest are sunk
         roll = plain(ctx.dice, [6], "straggler", f"{R}/Stragglers (CC-35)")
-        ctx.emit(replace(roll, result=RollResult(outcome="survives" if roll.faces[0] == 6 else "sunk", target=6, total=roll.faces[0])))
+        ctx.emit(
+            replace(
+                roll,
+                result=RollResult(outcome="survives" if roll.faces[0] == 6 else "sunk", target=6, total=roll.faces[0]),
+            )
+        )
         if roll.faces[0] == 6:
             ctx.emit(ev.StragglerResolved(survived=True))
         else:
             ship_lost(ctx, "straggler")
     tech = plain(ctx.dice, [20], "tech-delay", f"{R} (CC-34)")
     delayed = tech.faces[0] <= c.ships_lost  # no delay if the roll exceeds the ships sunk
-    ctx.emit(replace(tech, result=RollResult(outcome="delay" if delayed else "no delay", target=c.ships_lost, total=tech.faces[0])))
-    ctx.emit(ev.TechDelayRolled(roll=tech.faces[0], ships_sunk=c.ships_lost, delayed=delayed, equipment=_next_equipment(s) if delayed else None))
+    ctx.emit(
+        replace(
+            tech,
+            result=RollResult(outcome="delay" if delayed else "no delay", target=c.ships_lost, total=tech.faces[0]),
+        )
+    )
+    ctx.emit(
+        ev.TechDelayRolled(
+            roll=tech.faces[0],
+            ships_sunk=c.ships_lost,
+            delayed=delayed,
+            equipment=_next_equipment(s) if delayed else None,
+        )
+    )
     if s.options.quick_play:
         vp, result = 0, quick_result(c.tonnage)
     else:
@@ -82,9 +99,18 @@ def arrive(ctx: Ctx) -> None:
     for escort in s.escorts:  # CC-44: the convoy sails again when both escorts are ready
         days = plain(ctx.dice, [6], "turnaround", f"{R}/Turnaround time (CC-36)")
         extra = damaged_components(s, escort) + s.sheets[escort].hull
-        ctx.emit(replace(days, result=RollResult(
-            outcome=f"{escort}: {days.faces[0] + extra} days in port", total=days.faces[0] + extra,
-            modifiers=[RollModifier(reason="damaged components and hull points", value=extra, side="roll")] if extra else [])))
+        ctx.emit(
+            replace(
+                days,
+                result=RollResult(
+                    outcome=f"{escort}: {days.faces[0] + extra} days in port",
+                    total=days.faces[0] + extra,
+                    modifiers=[RollModifier(reason="damaged components and hull points", value=extra, side="roll")]
+                    if extra
+                    else [],
+                ),
+            )
+        )
         turnaround = max(turnaround, days.faces[0] + extra)
     ctx.emit(ev.ShipRepaired(turnaround_days=turnaround, date=s.date + turnaround))
     if s.convoys_done % 3 == 0:
@@ -120,7 +146,8 @@ def grow_crew(ctx: Ctx, escort: str) -> None:
     sheet = s.sheets[escort]
     stations = list(STATIONS) + [eq for eq in ("radar", "hfdf") if eq in sheet.skills]
     eligible = [
-        st for st in stations
+        st
+        for st in stations
         if (sheet.kill_since_review if st == "depth_charge" else sheet.used.get(st)) and sheet.skills[st] < 6
     ]
     ctx.emit(ev.CrewReviewed(escort=escort, convoys=s.convoys_done, eligible=eligible))
@@ -128,6 +155,11 @@ def grow_crew(ctx: Ctx, escort: str) -> None:
         skill = sheet.skills[st]
         roll = plain(ctx.dice, [6], f"skill-growth-{st}", "CC:Increasing Crew Skills (CC-38)")
         ok = roll.faces[0] <= 6 - skill
-        ctx.emit(replace(roll, result=RollResult(outcome="improves" if ok else "no change", target=6 - skill, total=roll.faces[0])))
+        ctx.emit(
+            replace(
+                roll,
+                result=RollResult(outcome="improves" if ok else "no change", target=6 - skill, total=roll.faces[0]),
+            )
+        )
         if ok:
             ctx.emit(ev.CrewImproved(escort=escort, station=st, roll=roll.faces[0], before=skill, after=skill + 1))

@@ -37,7 +37,11 @@ def random_event(ctx: Ctx, escort: str) -> None:
     roll = plain(ctx.dice, [20], "random-event", RULE)
     entry = next(e for e in s.data.random_events if e.roll == roll.faces[0])
     ctx.emit(replace(roll, result=RollResult(outcome=entry.name, total=roll.faces[0])))
-    ctx.emit(ev.RandomEventDrawn(escort=escort, roll=entry.roll, name=entry.name, effect=entry.effect, stand_in=entry.stand_in))
+    ctx.emit(
+        ev.RandomEventDrawn(
+            escort=escort, roll=entry.roll, name=entry.name, effect=entry.effect, stand_in=entry.stand_in
+        )
+    )
     EFFECTS[entry.effect](ctx)
 
 
@@ -57,7 +61,12 @@ def _men_in_water(ctx: Ctx) -> None:
         _note(ctx, "nothing", "survivors rescued; no U-boat can attack in this weather")
         return
     roll = plain(ctx.dice, [20], "rescue-torpedo", RULE)
-    ctx.emit(replace(roll, result=RollResult(outcome="torpedoed" if roll.faces[0] == 1 else "rescued", target=1, total=roll.faces[0])))
+    ctx.emit(
+        replace(
+            roll,
+            result=RollResult(outcome="torpedoed" if roll.faces[0] == 1 else "rescued", target=1, total=roll.faces[0]),
+        )
+    )
     if roll.faces[0] == 1:
         _note(ctx, "torpedo", "a U-boat torpedoes the stopped corvette (CC-R13: from close range)")
         torpedo_at_corvette(ctx, start_range=0)
@@ -107,7 +116,9 @@ def _weather(step: int):
 
 
 EFFECTS = {
-    "reroll_token": lambda ctx: _note(ctx, "reroll_token", "one re-roll during this convoy (the next failed ASDIC search)"),
+    "reroll_token": lambda ctx: _note(
+        ctx, "reroll_token", "one re-roll during this convoy (the next failed ASDIC search)"
+    ),
     "men_in_water": _men_in_water,
     "oil_slick": _oil_slick,
     "uboat": _uboat,

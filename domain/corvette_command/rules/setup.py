@@ -40,8 +40,13 @@ def begin_campaign(ctx: Ctx, side: str) -> None:
     """CC-3, CC-4, CC-6: crew skills (each escort's), stores, the U-boat deck; then the first convoy."""
     skills = {}
     for escort in ctx.state.escorts:
-        roll = plain(ctx.dice, [6] * len(STATIONS), "crew-skills", "CC:Game Setup/Crew Skills (CC-3)",
-                     f"{escort}: a 6 gives skill 2, else 1")
+        roll = plain(
+            ctx.dice,
+            [6] * len(STATIONS),
+            "crew-skills",
+            "CC:Game Setup/Crew Skills (CC-3)",
+            f"{escort}: a 6 gives skill 2, else 1",
+        )
         ctx.emit(roll)
         skills[escort] = {st: skill_from_d6(f) for st, f in zip(STATIONS, roll.faces)}
     ctx.emit(ev.CampaignBegan(skills=skills, depth_charges=DEPTH_CHARGES, uboat_deck=build_uboat_deck(ctx), side=side))
@@ -52,7 +57,9 @@ def begin_campaign(ctx: Ctx, side: str) -> None:
 def shuffle_card_decks(ctx: Ctx) -> None:
     for deck in ("convoys", "orders"):
         cards = [c.id for c in getattr(ctx.state.data, deck)]
-        ctx.emit(ev.DeckReshuffled(deck=deck, order=shuffled(ctx, cards, f"shuffle-{deck}", "CC:Game Setup (CC-7, CC-9)")))
+        ctx.emit(
+            ev.DeckReshuffled(deck=deck, order=shuffled(ctx, cards, f"shuffle-{deck}", "CC:Game Setup (CC-7, CC-9)"))
+        )
 
 
 def build_uboat_deck(ctx: Ctx) -> list[str]:
@@ -66,8 +73,13 @@ def build_uboat_deck(ctx: Ctx) -> list[str]:
 
 def begin_quick_play(ctx: Ctx) -> None:
     """CC-45: roll six d6 to allocate to the six stations."""
-    roll = plain(ctx.dice, [6] * 6, "quick-play-skills", "CC:Quick Play Single Convoy (CC-45)",
-                 "6 -> skill 3, 5 or 4 -> 2, 3-1 -> 1; the player allocates them")
+    roll = plain(
+        ctx.dice,
+        [6] * 6,
+        "quick-play-skills",
+        "CC:Quick Play Single Convoy (CC-45)",
+        "6 -> skill 3, 5 or 4 -> 2, 3-1 -> 1; the player allocates them",
+    )
     ctx.emit(roll)
     ctx.ask("allocate_skills", ctx.state.escorts[0])
 
@@ -77,8 +89,14 @@ def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
     skills = {st: quick_skill(f) for st, f in faces.items()}
     side = "canada" if ctx.state.options.quick_play.direction == "east" else "liverpool"
     ctx.emit(ev.SkillsAllocated(skills=skills))
-    ctx.emit(ev.CampaignBegan(skills={ctx.state.escorts[0]: skills}, depth_charges=DEPTH_CHARGES,
-                              uboat_deck=build_uboat_deck(ctx), side=side))
+    ctx.emit(
+        ev.CampaignBegan(
+            skills={ctx.state.escorts[0]: skills},
+            depth_charges=DEPTH_CHARGES,
+            uboat_deck=build_uboat_deck(ctx),
+            side=side,
+        )
+    )
     shuffle_card_decks(ctx)
     new_convoy(ctx, side)
 
@@ -91,7 +109,11 @@ def draw(ctx: Ctx, deck: str, accept=lambda card_id: True) -> str:
             if accept(card):
                 return card
         cards = s.decks[deck] + s.discards.get(deck, [])
-        ctx.emit(ev.DeckReshuffled(deck=deck, order=shuffled(ctx, cards, f"reshuffle-{deck}", "CC:New Convoy Assignment (CC-37)")))
+        ctx.emit(
+            ev.DeckReshuffled(
+                deck=deck, order=shuffled(ctx, cards, f"reshuffle-{deck}", "CC:New Convoy Assignment (CC-37)")
+            )
+        )
     raise ValueError(f"no {deck} card fits")
 
 
@@ -103,9 +125,15 @@ def new_convoy(ctx: Ctx, side: str) -> None:
     orders = s.data.orders_card(draw(ctx, "orders"))
     year = ymd(s.date)[0]
     base = 30 if year <= 1941 else 40 if year == 1942 else 50
-    size_roll = plain(ctx.dice, [20, 20], "convoy-size", "CC:Game Setup/Convoy Size (CC-8)", f"{base} + 2d20 ships ({year})")
+    size_roll = plain(
+        ctx.dice, [20, 20], "convoy-size", "CC:Game Setup/Convoy Size (CC-8)", f"{base} + 2d20 ships ({year})"
+    )
     ctx.emit(size_roll)
-    map_name = "revised-1942" if s.options.revised_map and s.on("revised-map") and "revised-1942" in s.data.maps else "standard"
+    map_name = (
+        "revised-1942"
+        if s.options.revised_map and s.on("revised-map") and "revised-1942" in s.data.maps
+        else "standard"
+    )
     place_counters(ctx, map_name)
     ctx.emit(
         ev.ConvoyAssigned(
@@ -144,8 +172,13 @@ def fit_equipment(ctx: Ctx) -> None:
             if s.on(eq) and not s.fitted(eq, escort):
                 skill = None
                 if s.options.radar_hfdf_operators and eq in ("radar", "hfdf"):
-                    roll = plain(ctx.dice, [6], f"{eq}-operator-skill",
-                                 "CC:Optional Advanced Rules/RADAR and HF/DF Crew Skills (CC-41)", "a 6 gives skill 2, else 1")
+                    roll = plain(
+                        ctx.dice,
+                        [6],
+                        f"{eq}-operator-skill",
+                        "CC:Optional Advanced Rules/RADAR and HF/DF Crew Skills (CC-41)",
+                        "a 6 gives skill 2, else 1",
+                    )
                     ctx.emit(roll)
                     skill = skill_from_d6(roll.faces[0])
                 ctx.emit(ev.EquipmentFitted(escort=escort, equipment=eq, skill=skill))

@@ -27,8 +27,16 @@ def forecast(ctx: Ctx) -> None:
     mod = month_modifier(month)
     roll = ctx.dice.roll([20], "weather-forecast", "CC:Game Setup/Weather Forecast (CC-10)")
     weather = forecast_weather(roll.faces[0] + mod)
-    ctx.emit(replace(roll, result=RollResult(outcome=weather, total=roll.faces[0] + mod,
-                                             modifiers=[RollModifier(reason=f"month {month}", value=mod, side="roll")] if mod else [])))
+    ctx.emit(
+        replace(
+            roll,
+            result=RollResult(
+                outcome=weather,
+                total=roll.faces[0] + mod,
+                modifiers=[RollModifier(reason=f"month {month}", value=mod, side="roll")] if mod else [],
+            ),
+        )
+    )
     ctx.emit(ev.WeatherSet(weather=weather, cause="forecast"))
 
 
