@@ -529,6 +529,8 @@ def p6(tmp: Path) -> None:
     row("P6 whole corvette convoys simulated/s, one core", fmt(rate), "-", "-", "report", None)
 
 
+NOTES = "## What the profile showed, what changed, what is not met"
+
 FIGURES = {"P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, "P6": p6}
 
 
@@ -570,10 +572,14 @@ def main() -> None:
     Console(width=160).print(t)
     if args.write:
         machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.machine()}"
-        Path(args.write).write_text(
+        target = Path(args.write)
+        notes = ""  # the hand-written analysis after the table is kept
+        if target.exists() and NOTES in target.read_text(encoding="utf-8"):
+            notes = "\n" + NOTES + target.read_text(encoding="utf-8").split(NOTES, 1)[1]
+        target.write_text(
             f"# Performance\n\nMeasured {datetime.date.today().isoformat()} on {machine} with `make bench`"
             f"{' (quick)' if QUICK else ''}.\nEvery figure is a ratio against a reference measured in the same run "
-            "(benchmarks/run.py says how each is made).\n\n" + table_markdown() + "\n",
+            "(benchmarks/run.py says how each is made).\n\n" + table_markdown() + "\n" + notes,
             encoding="utf-8",
         )
 
