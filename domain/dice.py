@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Sequence
 
 from events.core import DiceRolled
@@ -15,6 +16,7 @@ from events.core import DiceRolled
 SCHEME = "umpire1"
 EMPTY_CLIENT_SEED = hashlib.sha256(b"").hexdigest()
 _TWO_32 = 1 << 32
+_LANES = struct.Struct(">8I")  # a block read as eight 32-bit big-endian lanes
 
 
 def server_commit(server_seed: bytes) -> str:
@@ -40,7 +42,7 @@ def faces_for(seed: bytes, k: int, sides: Sequence[int]) -> list[int]:
     """The faces of roll k: each die takes the next 32-bit lane, rejecting lanes above the fair limit."""
     faces: list[int] = []
     j = 0
-    lanes: list[int] = []
+    lanes: tuple[int, ...] = ()
     pos = 0
     for s in sides:
         if not 1 <= s <= _TWO_32:
@@ -48,9 +50,8 @@ def faces_for(seed: bytes, k: int, sides: Sequence[int]) -> list[int]:
         limit = _TWO_32 - (_TWO_32 % s)
         while True:
             if pos == len(lanes):
-                b = block(seed, k, j)
+                lanes = _LANES.unpack(block(seed, k, j))
                 j += 1
-                lanes = [int.from_bytes(b[i : i + 4], "big") for i in range(0, 32, 4)]
                 pos = 0
             x = lanes[pos]
             pos += 1

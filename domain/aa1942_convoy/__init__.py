@@ -71,7 +71,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     seat = [state.seat_of[state.power]]
     candidates: list[tuple[type, list[str], Any]] = []  # (command, seats, a function giving its choices)
     if state.phase == "purchase":
-        candidates.append((c.Purchase, seat, lambda: [{"spend": n} for n in range(purchase.max_spend(state) + 1)]))
+        candidates.append((c.Purchase, seat, lambda: ({"spend": n} for n in range(purchase.max_spend(state) + 1))))
     elif state.phase in ("combat-move", "noncombat-move"):
         candidates.append((c.MoveSubmarines, seat, lambda: submarines.legal_moves(state)))
     elif state.phase == "combat":

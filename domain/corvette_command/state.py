@@ -564,27 +564,28 @@ def _scored(s: State, e: ev.ConvoyScored) -> None:
     year = ymd(s.date)[0]
     s.years[year] = s.years.get(year, 0) + e.vp
     s.convoys_done += 1
-    s.log.append(
-        {
-            "number": c.number,
-            "card": c.card,
-            "code": c.code,
-            "direction": c.direction,
-            "speed": c.speed,
-            "size": c.size,
-            "sailed": iso(c.sailed),
-            "arrived": iso(s.date),
-            "from": c.start_port,
-            "to": c.destination,
-            "weather": list(c.weather_track),
-            "encounters": list(c.encounters),
-            "ships_lost": e.ships,
-            "tonnage": e.tonnage,
-            "vital": list(c.vital),
-            "vp": e.vp,
-            "result": e.result,
-        }
-    )
+    s.log.append(convoy_line(c) | {"arrived": iso(s.date), "vp": e.vp, "result": e.result})
+
+
+def convoy_line(c: Convoy) -> dict:
+    """A convoy's line on the campaign sheet (CC-39 adds the result on arrival)."""
+    return {
+        "number": c.number,
+        "card": c.card,
+        "code": c.code,
+        "direction": c.direction,
+        "speed": c.speed,
+        "size": c.size,
+        "sailed": iso(c.sailed),
+        "from": c.start_port,
+        "to": c.destination,
+        "weather": list(c.weather_track),
+        "encounters": list(c.encounters),
+        "ships_lost": c.ships_lost,
+        "tonnage": c.tonnage,
+        "vital": list(c.vital),
+        "stragglers": c.stragglers,
+    }
 
 
 def _year(s: State, e: ev.YearScored) -> None:

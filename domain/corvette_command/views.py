@@ -5,7 +5,16 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from domain.corvette_command.state import ALLIED_EQUIPMENT, AREAS, DATES, RANGES, State, iso, month_index
+from domain.corvette_command.state import (
+    ALLIED_EQUIPMENT,
+    AREAS,
+    DATES,
+    RANGES,
+    State,
+    convoy_line,
+    iso,
+    month_index,
+)
 
 
 def _now(s: State) -> dict[str, Any]:
@@ -56,26 +65,7 @@ def sheet_view(s: State, escort: str) -> dict[str, Any]:
 
 
 def campaign_sheet(s: State) -> dict[str, Any]:
-    current = None
-    if s.convoy and not s.convoy.arrived:
-        c = s.convoy
-        current = {
-            "number": c.number,
-            "card": c.card,
-            "code": c.code,
-            "direction": c.direction,
-            "speed": c.speed,
-            "size": c.size,
-            "sailed": iso(c.sailed),
-            "from": c.start_port,
-            "to": c.destination,
-            "weather": list(c.weather_track),
-            "encounters": list(c.encounters),
-            "ships_lost": c.ships_lost,
-            "tonnage": c.tonnage,
-            "vital": list(c.vital),
-            "stragglers": c.stragglers,
-        }
+    current = convoy_line(s.convoy) if s.convoy and not s.convoy.arrived else None
     years = [{"year": y, "vp": vp, "status": s.year_status.get(y)} for y, vp in sorted(s.years.items())]
     return {"now": _now(s), "convoys": list(s.log), "current": current, "years": years, "skill_growth": list(s.growth)}
 
