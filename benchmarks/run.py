@@ -94,8 +94,9 @@ def raids(svc: GameService, n: int) -> list[float]:
     return out
 
 
-def detects(svc: GameService, n: int) -> list[float]:
-    """Latencies of n corvette `detect` commands, in bot-played convoys through the service."""
+def detects(svc: GameService, n: int, ids: list | None = None) -> list[float]:
+    """Latencies of n corvette `detect` commands, in bot-played convoys through the service (their
+    command ids into `ids`)."""
     from domain.corvette_command import bot
     from domain.engine import awaiting
 
@@ -110,17 +111,23 @@ def detects(svc: GameService, n: int) -> list[float]:
                 break
             payload = bot.choose(game.rules, legal)
             t = time.perf_counter()
-            svc.command(gid, token, payload)
+            result = svc.command(gid, token, payload)
             if payload["type"] == "detect":
                 out.append(time.perf_counter() - t)
+                if ids is not None:
+                    ids.append(result["command_id"])
     return out
 
 
-def raw_rows_per_command(store: Store, limit: int) -> list[list[tuple]]:
+def raw_rows_per_command(store: Store, limit: int, only: list | None = None) -> list[list[tuple]]:
     """The rows our store wrote, grouped by command: what a raw insert of the same data must write."""
     cmds = store.db.conn.execute(
-        "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands LIMIT ?", (limit,)
+        "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands LIMIT ?",
+        (limit if only is None else 10**9,),
     ).fetchall()
+    if only is not None:
+        wanted = set(only)
+        cmds = [c for c in cmds if c[1] in wanted]
     groups = []
     for c in cmds:
         evs = store.db.conn.execute(
@@ -202,9 +209,11 @@ def p1(tmp: Path) -> None:
     svc = GameService(store)
     lat_aa = raids(svc, n)
     aa = len(lat_aa) / sum(lat_aa)
-    lat_cc = detects(GameService(Store(str(tmp / "p1cc.db"))), n // 3)
+    cc_store, cc_ids = Store(str(tmp / "p1cc.db")), []
+    lat_cc = detects(GameService(cc_store), n // 3, cc_ids)
     cc = len(lat_cc) / sum(lat_cc)
     raw = raw_sqlite(raw_rows_per_command(store, n), str(tmp / "raw.db"))
+    raw_cc = raw_sqlite(raw_rows_per_command(cc_store, 0, only=cc_ids), str(tmp / "raw-cc.db"))
     row(
         "P1 aa1942 raid, commands/s (in-process, file db)",
         fmt(aa),
@@ -214,12 +223,12 @@ def p1(tmp: Path) -> None:
         aa / raw >= 0.5,
     )
     row(
-        "P1 corvette detect, commands/s",
+        "P1 corvette detect (and the steps it runs), commands/s",
         fmt(cc),
-        f"raw sqlite3 {fmt(raw)}",
-        f"{cc / raw:.0%}",
+        f"raw sqlite3, its rows {fmt(raw_cc)}",
+        f"{cc / raw_cc:.0%}",
         ">= 50% of raw",
-        cc / raw >= 0.5,
+        cc / raw_cc >= 0.5,
     )
     for label, ours_pragmas in (("as it ships (synchronous FULL)", False), ("with our pragmas", True)):
         es = eventsourcing_rate(str(tmp / f"es-{ours_pragmas}.db"), n // 3, ours_pragmas)

@@ -7,6 +7,7 @@ awaited — is state too, and changes only through events, so folding the log re
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime
 from dataclasses import dataclass, field
 
@@ -64,6 +65,18 @@ class Sheet:
     used: dict[str, bool] = field(default_factory=dict)  # stations used successfully since the last review
     kill_since_review: bool = False
 
+    def copy(self) -> Sheet:
+        """As deep as evolve mutates it (awards are appended, never changed)."""
+        return dataclasses.replace(
+            self,
+            skills=dict(self.skills),
+            equipment=list(self.equipment),
+            harder={k: list(v) for k, v in self.harder.items()},
+            officers_lost=list(self.officers_lost),
+            awards=list(self.awards),
+            used=dict(self.used),
+        )
+
     def counters(self, area: str) -> int:
         """Task Harder counters on an area: damage still to repair, and a lost officer's station."""
         return len(self.harder.get(area, [])) + (1 if area in self.officers_lost else 0)
@@ -100,6 +113,16 @@ class Convoy:
     luck: bool = False  # Luck of the Irish: one re-roll this convoy
     repair_bonus: bool = False
     arrived: bool = False
+
+    def copy(self) -> Convoy:
+        """As deep as evolve mutates it (the path, weather track and encounters are only appended to)."""
+        return dataclasses.replace(
+            self,
+            path=list(self.path),
+            weather_track=list(self.weather_track),
+            vital=list(self.vital),
+            encounters=list(self.encounters),
+        )
 
 
 @dataclass
@@ -162,8 +185,8 @@ class State:
         one level; the rest is copied as deep as it is mutated. tests/test_corvette_properties.py checks after
         every command of 200 campaigns that decide left the caller's state as it was."""
         clone = copy.copy(self)
-        clone.sheets = {k: copy.deepcopy(v, memo) for k, v in self.sheets.items()}
-        clone.convoy = copy.deepcopy(self.convoy, memo)
+        clone.sheets = {k: v.copy() for k, v in self.sheets.items()}
+        clone.convoy = self.convoy.copy() if self.convoy else None
         clone.engagement = copy.copy(self.engagement)
         clone.box_steps, clone.quick_faces = list(self.box_steps), list(self.quick_faces)
         clone.pending_collision, clone.sunk_uboats = list(self.pending_collision), list(self.sunk_uboats)
