@@ -12,10 +12,8 @@ import hashlib
 import hmac
 import os
 import platform
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +25,7 @@ import msgspec  # noqa: E402
 
 from events.store import Store  # noqa: E402
 from service.games import GameService  # noqa: E402
+from tests.live import server_process  # noqa: E402
 
 ROWS: list[dict] = []
 QUICK = False
@@ -259,41 +258,6 @@ async def bare(game_id: str, request: Request):
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def serve(app_spec: str, port: int, env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            app_spec,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ],
-        env={**os.environ, **env},
-        cwd=str(Path(__file__).resolve().parent.parent),
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError(f"{app_spec} did not start")
-
-
 def p2(tmp: Path) -> None:
     from benchmarks.load import run_load
 
@@ -303,22 +267,12 @@ def p2(tmp: Path) -> None:
     svc = GameService(Store(str(db)))
     games = [raid_game(svc) for _ in range(16)]
     svc.store.close()
-    port = free_port()
-    server = serve("service.asgi:app", port, {"UMPIRE_DB": str(db)})
-    try:
-        ours = run_load(port, games, per_conn)
-    finally:
-        server.kill()
-        server.wait()
+    with server_process(str(db)) as (base, _):
+        ours = run_load(int(base.rsplit(":", 1)[1]), games, per_conn)
     size = ours["body_size"]
     (tmp / "bare_app.py").write_text(BARE)
-    port = free_port()
-    bare = serve("bare_app:app", port, {"BARE_SIZE": str(size), "PYTHONPATH": str(tmp)})
-    try:
-        ref = run_load(port, games, per_conn)
-    finally:
-        bare.kill()
-        bare.wait()
+    with server_process(app="bare_app:app", env={"BARE_SIZE": str(size), "PYTHONPATH": str(tmp)}) as (base, _):
+        ref = run_load(int(base.rsplit(":", 1)[1]), games, per_conn)
     ratio = ours["rate"] / ref["rate"]
     row(
         "P2 HTTP commands/s (16 connections, one process)",

@@ -15,9 +15,9 @@ from domain import engine
 from domain.dice import faces_for, game_seed
 from domain.engine import Game, Rejected
 from events.bundle import Bundle, decode_bundle
-from events.canonical import first_broken_link
+from events.canonical import canonical, first_broken_link
 from domain.engine import REFEREE
-from service.games import CORE_PAYLOADS, CREATOR, body_of, creation_events_for, event_from_body, loaded_for
+from service.games import CORE_PAYLOADS, CREATOR, body_of, creation_events_for, loaded_for
 
 SeedLookup = Callable[[str, int, str], bytes | None]  # (game, seq, hash at seq) -> server seed
 
@@ -216,8 +216,7 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
         for e in evs:
             seq += 1
             body = body_of(b.game, seq, e, cmd.command_id)
-            body = msgspec.json.decode(msgspec.json.encode(body))
-            if recorded.get(seq) != body:
+            if seq not in recorded or canonical(recorded[seq]) != canonical(body):  # byte for byte, as hashed
                 return _check(
                     "fail",
                     f"event seq {seq} differs: the replay makes another body",
@@ -229,7 +228,7 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
             if game is None:
                 game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, e)
             else:
-                engine.evolve(game, event_from_body(body))
+                engine.evolve(game, e)
     if seq != len(b.events):
         return _check(
             "fail", f"the commands make {seq} events; the bundle has {len(b.events)}", first_bad_seq=seq + 1

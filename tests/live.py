@@ -14,8 +14,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(db_path: str):
-    """The real server as its own process (uvicorn service.asgi:app), for load and kill -9 tests."""
+def server_process(db_path: str | None = None, app: str = "service.asgi:app", env: dict | None = None):
+    """A server as its own process on loopback (by default ours on `db_path`), for load, kill -9 and benchmarks.
+    Yields (base URL, process)."""
     import os
     import subprocess
     import sys
@@ -27,7 +28,7 @@ def server_process(db_path: str):
             sys.executable,
             "-m",
             "uvicorn",
-            "service.asgi:app",
+            app,
             "--host",
             "127.0.0.1",
             "--port",
@@ -36,7 +37,7 @@ def server_process(db_path: str):
             "warning",
             "--no-access-log",
         ],
-        env={**os.environ, "UMPIRE_DB": db_path},
+        env={**os.environ, **({"UMPIRE_DB": db_path} if db_path else {}), **(env or {})},
         cwd=str(Path(__file__).resolve().parent.parent),
     )
     deadline = time.monotonic() + 30
