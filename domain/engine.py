@@ -7,7 +7,6 @@ the same code. Pure: no I/O, no clock; the server seed comes in as an argument.
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import re
@@ -139,9 +138,6 @@ class Game:
     @property
     def over(self) -> bool:
         return self.ended is not None
-
-    def clone(self) -> Game:
-        return copy.deepcopy(self)
 
 
 # ---- creation -----------------------------------------------------------------------------------

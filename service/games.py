@@ -76,17 +76,6 @@ def fold_rows(loaded: Loaded, rows: list) -> Game:
     return game
 
 
-def fold(loaded: Loaded, bodies: list[dict[str, Any]]) -> Game:
-    """A game from its event bodies, the genesis first."""
-    first = event_from_body(bodies[0])
-    if not isinstance(first, GameCreated):
-        raise ValueError("a game's first event is GameCreated")
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, bodies[0]["game"], first)
-    for body in bodies[1:]:
-        engine.evolve(game, event_from_body(body))
-    return game
-
-
 def loaded_for(ruleset_id: str) -> Loaded:
     loaded = RULESETS.get(ruleset_id)
     if loaded is None:
@@ -369,15 +358,15 @@ class GameService:
         seat = self.seat_for(game_id, token)
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
-        server_seed = bytes.fromhex(self._row(game_id).server_seed)
+        server_seed = bytes.fromhex(self._cached(game_id).row.server_seed)
         payload = {"type": "reveal"}
         return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
 
     # ---- reads ----
 
     def summary(self, game_id: str) -> dict[str, Any]:
-        row = self._row(game_id)
         c = self._cached(game_id)
+        row = c.row
         with c.lock:
             g, head = c.game, c.head.hex()
             awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g)]
@@ -408,9 +397,8 @@ class GameService:
             }
 
     def events(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
-        self._row(game_id)
+        c = self._cached(game_id)  # 404 for an unknown game
         rows = self.store.events(game_id, after=after, limit=limit)
-        c = self._cached(game_id)
         return {
             "game_id": game_id,
             "events": [self.event_row_out(r) for r in rows],
@@ -451,22 +439,21 @@ class GameService:
         return out
 
     def rolls(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
-        self._row(game_id)
-        seed = self._game_seed(game_id)
+        seed = self._game_seed(game_id)  # 404 for an unknown game
         rows = self.store.rolls(game_id, after_k=after, limit=limit)
         out = [self._roll_out(r, seed) for r in rows]
         return {"game_id": game_id, "rolls": out, "next_after": out[-1]["k"] if out else after}
 
     def roll(self, game_id: str, k: int) -> dict[str, Any]:
-        self._row(game_id)
+        seed = self._game_seed(game_id)  # 404 for an unknown game
         rows = self.store.rolls(game_id, k=k)
         if not rows:
             raise NotFound("unknown-roll", f"game {game_id} has no roll k={k} (yet)")
-        return self._roll_out(rows[0], self._game_seed(game_id))
+        return self._roll_out(rows[0], seed)
 
     def view(self, game_id: str, name: str, at: int | None) -> dict[str, Any]:
-        row = self._row(game_id)
         c = self._cached(game_id)
+        row = c.row
         views = c.game.ruleset.views
         if name not in views:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
@@ -479,8 +466,8 @@ class GameService:
         return {"view": name, "at": at, "data": views[name](game.rules)}
 
     def bundle(self, game_id: str) -> dict[str, Any]:
-        row = self._row(game_id)
         c = self._cached(game_id)
+        row = c.row
         with c.lock:
             g = c.game
             rows = self.store.events(game_id)
@@ -566,4 +553,4 @@ def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, se
     )
 
 
-__all__ = ["GameService", "NotFound", "Unauthorized", "DiceRolled", "creation_events_for", "fold"]
+__all__ = ["GameService", "NotFound", "Unauthorized", "DiceRolled", "creation_events_for", "fold_rows"]

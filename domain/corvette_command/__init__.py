@@ -84,17 +84,11 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     ctx = Ctx(state, dice)
     choice = {k: v for k, v in msgspec.to_builtins(cmd).items() if k != "type"}
     if tag == "move_convoy":
-        movement.check_move(state, cmd.to)  # before anything is emitted
+        movement.check_move(state, cmd.to)  # the move case below emits without checking
     if tag == "allocate_skills":
-        check_allocation(state, cmd.skills)
-    if tag == "repair" and cmd.area is not None and cmd.area not in hazards.repairable(state, state.deciding):
-        raise IllegalCommand(f"{cmd.area!r} has nothing to repair", _repair_choices(state))
-    if tag == "board" and cmd.officer is not None and cmd.officer in state.sheet.officers_lost:
-        raise IllegalCommand(f"the {cmd.officer} officer is lost", asw.boarding_choices(state))
-    if tag == "drop_pattern" and cmd.weapon not in asw.weapons(state):
-        raise IllegalCommand(
-            f"no {cmd.weapon} left", [{"type": "drop_pattern", "weapon": w} for w in asw.weapons(state)]
-        )
+        check_allocation(state, cmd.skills)  # setup.allocate trusts its input
+    # repair, board and drop_pattern are checked by their rules: decide works on a copy, so a rejection
+    # at any step leaves no trace
     ctx.take(DECISION_OF[tag], choice)
     match cmd:
         case c.ChooseStartPort(side=side):
