@@ -30,12 +30,13 @@ def make_state(
     direction: str = "east",
     equipment: Sequence[str] = (),
     engagement: dict | None = None,
+    escorts: Sequence[str] = ("captain",),
 ) -> State:
     opts = msgspec.convert({"year": year, "month": month, **(options or {})}, Options)
     day = datetime.date(year, month, 1).toordinal()
     s = State(data=DATA, options=opts, date=day, awaiting=None)
-    s.escorts, s.active, s.deciding = ["captain"], "captain", "captain"
-    s.sheets = {"captain": Sheet(skills={**SKILLS, **(skills or {})}, equipment=list(equipment))}
+    s.escorts, s.active, s.deciding = list(escorts), escorts[0], escorts[0]
+    s.sheets = {e: Sheet(skills={**SKILLS, **(skills or {})}, equipment=list(equipment)) for e in escorts}
     if "hedgehog" in equipment:
         s.sheet.hedgehog = 15
     s.convoy = Convoy(

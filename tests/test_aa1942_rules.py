@@ -156,7 +156,7 @@ def test_AA5_each_submarine_raids_or_fights_not_both():
     assert "raid" not in t.legal() and "fight" not in t.legal()
 
 
-def test_AA5_raids_happen_in_combat_step_1_before_general_combat():
+def test_AA5_AAR13_raids_happen_in_combat_step_1_before_general_combat():
     t = Table(options={"submarines": {"Germany": {"7": 1, "8": 1}}})
     advance(t, "Germany", "combat")
     t.send("Germany", "fight", sz=8, count=1)  # general combat begins
@@ -390,3 +390,26 @@ def test_a_rejected_command_changes_nothing():
     with pytest.raises(IllegalCommand):
         t.send("Germany", "raid", sz=10)
     assert (t.game.version, t.game.next_roll, repr(t.state)) == before
+
+
+def test_AAR4_the_three_views_follow_the_ledger():
+    from domain.aa1942_convoy import views
+
+    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [2], sz=7)  # 3 IPCs
+    ledger = {p["power"]: p for p in views.ipc_ledger(t.state)["powers"]}
+    assert ledger["UK"]["treasury"] == 28 and ledger["UK"]["rounds"][0]["raid_damage_suffered"] == 3
+    assert ledger["Germany"]["rounds"][0]["raid_damage_inflicted"] == 3 and ledger["Germany"]["rounds"][0]["raids"] == 1
+    sz7 = next(z for z in views.sz_status(t.state)["convoy_zones"] if z["sz"] == 7)
+    assert (sz7["owner"], sz7["active"], sz7["chips"], sz7["cap_left"], sz7["submarines"]) == (
+        "UK",
+        True,
+        3,
+        1,
+        {"Germany": 1},
+    )
+    t.send("Germany", "capture", territory="Archangel")
+    sheet = views.campaign_sheet(t.state)
+    assert sheet["rounds"][0]["powers"][1]["captured"] == ["Archangel"]
+    assert {"territory": "Archangel", "original_owner": "USSR", "held_by": "Germany"} in sheet["occupied"]

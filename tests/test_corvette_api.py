@@ -41,7 +41,7 @@ def play_from_awaiting(client, game, limit=3000):
     raise AssertionError("the convoy did not finish")
 
 
-def test_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
+def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
     game = create(client, options={"convoys": 1})
     first = client.get(f"/games/{game['game_id']}").json()["awaiting"]
     assert [a["type"] for a in first] == ["choose_start_port"] and len(first[0]["choices"]) == 2
@@ -71,7 +71,7 @@ def test_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
     assert all(r["verification"]["status"] == "verified" for r in rolls)
 
 
-def test_two_player_each_escort_decides_for_its_own_ship_and_section(client):
+def test_CC44_CCR37_two_player_each_escort_decides_for_its_own_ship_and_section(client):
     game = create(
         client,
         options={"convoys": 1, "two_player": True, "year": 1942, "month": 11},
@@ -103,7 +103,7 @@ def test_two_player_each_escort_decides_for_its_own_ship_and_section(client):
     assert [e["seat"] for e in escorts] == ["escort-a", "escort-b"]
 
 
-def test_two_player_needs_two_seats_and_no_quick_play(client):
+def test_CC44_CCR39_two_player_needs_two_seats_and_no_quick_play(client):
     for options, seats in (
         ({"two_player": True}, ["a"]),
         ({"two_player": True, "quick_play": {}}, None),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
@@ -89,7 +91,7 @@ def test_CC5_counters_per_zone_one_shuffle_each():
 @pytest.mark.parametrize(
     "side,ports,direction", [("canada", {"Halifax", "St John's"}, "east"), ("liverpool", {"Liverpool"}, "west")]
 )
-def test_CC7_the_first_convoy_sails_from_the_chosen_side_and_its_codes_port(side, ports, direction):
+def test_CC7_CCR12_the_first_convoy_sails_from_the_chosen_side_and_its_codes_port(side, ports, direction):
     c = begin(side)
     (a,) = of(c, ev.ConvoyAssigned)
     assert a.start_port in ports and a.direction == direction
@@ -274,7 +276,7 @@ def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, faile
         ((), [3, 1], "aa"),
     ],
 )
-def test_CC33_the_ship_damage_table_and_its_sub_rolls(equipment, faces, area):
+def test_CC33_CCR25_the_ship_damage_table_and_its_sub_rolls(equipment, faces, area):
     c = ctx(make_state(equipment=equipment), *faces)
     assert hazards.damage_area(c, "test", "captain") == area and c.state.sheet.harder == {area: [1]} and done(c)
 
@@ -326,7 +328,7 @@ def test_CCR35_a_counter_acts_once():
     assert of(c2, ev.CounterRevealed)[0].kind == "spent" and c2.state.pending_uboats == 0
 
 
-def test_CC17_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search():
+def test_CC17_CCR26_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search():
     s = make_state(position=(0, 3))
     s.counters = {"0,3": "R"}
     c = ctx(s, 1)
@@ -339,7 +341,7 @@ def test_CC17_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search():
     assert of(c, ev.DetectionResolved)[0].detected and rolls(c)[1].rerolls == rolls(c)[0].k and not c.state.convoy.luck
 
 
-def test_CC17_men_in_the_water_torpedo_on_a_1_but_never_in_fog():
+def test_CC17_CCR13_men_in_the_water_torpedo_on_a_1_but_never_in_fog():
     s = make_state(weather="fog", position=(0, 3))
     s.counters = {"0,3": "R"}
     c = ctx(s, 2)
@@ -393,7 +395,7 @@ def test_CC19_at_close_range_only_fog_gives_a_surface_roll():
     "dice,month,hour,night",
     [((1, 1), 1, 0, True), ((3, 2), 7, 7, False), ((5, 6), 7, 23, True), ((4, 6), 7, 17, False), ((3, 1), 11, 6, True)],
 )
-def test_CC42_time_of_contact(dice, month, hour, night):
+def test_CC42_CCR16_time_of_contact(dice, month, hour, night):
     assert attack.hour_of_contact(*dice) == hour and attack.dark(month, hour) == night
 
 
@@ -419,7 +421,7 @@ def test_CC20_spotting_modifiers_night_long_poor():
     assert (r.active, r.passive, r.target) == (3, 4 + 3 + 3 + 2, 1) and of(c, ev.SpottingResolved)[0].spotted
 
 
-def test_CCR3_radar_or_hfdf_success_gives_plus_2_lookout_once():
+def test_CCR3_CCR17_radar_or_hfdf_success_gives_plus_2_lookout_once():
     s = make_state(
         equipment=["radar", "hfdf"],
         engagement={"range": 0, "surfaced": True, "step": "spot", "evade": 3},
@@ -438,7 +440,7 @@ def test_CC13_gun_damage_dice_d10_when_skill_at_most_evade_else_d6():
     assert roll.sides == [6, 6, 6] and hits == 1
 
 
-def test_CC21_4in_two_shots_at_long_AA_not_at_long_then_crash_dive_to_card_range():
+def test_CC21_CCR4_4in_two_shots_at_long_AA_not_at_long_then_crash_dive_to_card_range():
     s = make_state(
         engagement={"range": 2, "surfaced": True, "step": "guns", "profile": "L/M/C", "uboat": "U-48", "evade": 3},
         skills={"gun": 3},
@@ -462,7 +464,7 @@ def test_CC21_four_gun_hits_in_all_are_a_possible_kill():
 # ---- CC-23, CC-24, CC-25: the attack ------------------------------------------------------------------
 
 
-def test_CC23_attack_5_at_medium_needs_14_close_plus_1_long_vs_2():
+def test_CC23_CCR5_attack_5_at_medium_needs_14_close_plus_1_long_vs_2():
     s = make_state(engagement={"range": 1, "step": "attack", "attack": 5})
     c = ctx(s, 2, 14, [3, 5])  # target roll 2: the convoy; 14 hits; tonnage 9,000 - 5,000
     attack.attack(c)
@@ -493,7 +495,7 @@ def test_CC24_doubles_are_vital_ships(double, second, tons, vital):
     assert attack.tonnage(c) == (tons, vital) and done(c)
 
 
-def test_CC24_a_vital_ship_delays_the_next_equipment_a_month():
+def test_CC24_CCR10_a_vital_ship_delays_the_next_equipment_a_month():
     s = make_state(year=1941, month=5)
     c = ctx(s, [6, 6])
     attack.ship_lost(c, "test")
@@ -540,7 +542,7 @@ def test_CCR6_lookout_spots_help_the_manoeuvre_and_hull_and_engineering_hurt_it(
     )
 
 
-def test_CC40_falke_from_march_1943_unless_foxer():
+def test_CC40_CCR18_falke_from_march_1943_unless_foxer():
     s = make_state(year=1943, month=4)
     c = ctx(s, 20, 20, 1)
     attack.torpedo_at_corvette(c, 0)
@@ -581,7 +583,7 @@ def test_CC27_a_failed_search_opens_one_band_two_with_damaged_engineering_beyond
     assert of(c, ev.DetectionResolved)[0].range == 3 and c.state.engagement.step == "evaded"
 
 
-def test_CC27_not_yet_depth_charged_it_attacks_again_after_a_failed_search():
+def test_CC27_CCR14_not_yet_depth_charged_it_attacks_again_after_a_failed_search():
     s = make_state(engagement={"range": 0, "attacks_left": 2})
     c = ctx(s, 20)
     asw.detect(c)
@@ -609,7 +611,7 @@ def test_CCR7_after_a_pattern_only_the_close_plus_1_after_a_hedgehog_miss_plus_4
 # ---- CC-22, CC-28, CC-29, CC-30: patterns, kills, boarding, awards --------------------------------------
 
 
-def test_CC22_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damaged():
+def test_CC22_CCR19_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damaged():
     s = make_state(engagement={"range": 0, "evade": 3})
     c = ctx(s, [3, 3, 1, 2, 4])
     asw.drop_pattern(c, "depth-charges")
@@ -634,7 +636,7 @@ def test_CC22_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damaged():
         ("hedgehog", [5, 5, 5, 1, 1], 0, "confirmed", True, "board"),
     ],
 )
-def test_CC28_kill_grades(weapon, faces, before, grade, out, step):
+def test_CC28_CCR15_kill_grades(weapon, faces, before, grade, out, step):
     s = make_state(engagement={"range": 0, "hits": before}, equipment=["hedgehog"])
     c = ctx(s, faces)
     asw.drop_pattern(c, weapon)
@@ -695,7 +697,7 @@ def test_CC31_damage_is_a_minus_1_per_point_and_wolfpack_uboats_do_not_summon():
     assert of(c, ev.UBoatLeft)[0].summons is False and not of(c, ev.WolfpackRolled)
 
 
-def test_CC31_an_unhurt_uboat_with_attacks_left_comes_back_from_its_cards_range():
+def test_CC31_CCR14_an_unhurt_uboat_with_attacks_left_comes_back_from_its_cards_range():
     s = make_state(weather="poor", engagement={"range": 3, "step": "evaded", "attacks_left": 1, "profile": "L/M/C"})
     c = ctx(s)
     asw.evaded(c)
@@ -712,7 +714,7 @@ def arrived(**kw):
     return s
 
 
-def test_CC34_CC35_CC36_arrival_stragglers_tech_delay_turnaround():
+def test_CC34_CC35_CC36_CCR20_CCR34_arrival_stragglers_tech_delay_turnaround():
     s = arrived()
     s.convoy.stragglers, s.convoy.ships_lost, s.convoy.tonnage = 2, 3, 20000
     s.sheet.harder, s.sheet.hull = {"gun": [1]}, 1
@@ -806,7 +808,7 @@ def test_CC45_quick_play_skills_and_result():
 # ---- CC-40, CC-41, CC-43: dates and options --------------------------------------------------------------
 
 
-def test_CC40_equipment_is_fitted_from_its_date_and_slips_with_delays():
+def test_CC40_CCR22_equipment_is_fitted_from_its_date_and_slips_with_delays():
     s = make_state(year=1941, month=9)
     c = ctx(s)
     setup.fit_equipment(c)
@@ -823,7 +825,7 @@ def test_CC40_equipment_is_fitted_from_its_date_and_slips_with_delays():
     assert c.state.sheet.hedgehog == 15
 
 
-def test_CC40_decoys_from_june_1942_a_3_on_1d3_is_plus_1_evade_submerged():
+def test_CC40_CCR32_decoys_from_june_1942_a_3_on_1d3_is_plus_1_evade_submerged():
     s = make_state(year=1942, month=6)
     s.queue = [["captain", False]]
     s.decks["uboats"] = ["U-99"]  # C, no surface roll in good weather
@@ -853,3 +855,162 @@ def test_CC43_the_revised_map_from_june_1942_with_the_option():
         c.dice = PurposeDice({})
         setup.new_convoy(c, "canada")
         assert of(c, ev.ConvoyAssigned)[0].map == name
+
+
+# ---- rulings with no rule test of their own ------------------------------------------------------------
+
+
+def test_CCR21_counters_are_placed_afresh_for_each_convoy():
+    from tests.corvette import PurposeDice
+
+    s = arrived()
+    s.revealed = {"0,3": "U"}
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    port.arrive(c)
+    assert [p.zone for p in of(c, ev.CountersPlaced)] == ["canadian", "air-gap", "western-approaches"]
+    assert c.state.revealed == {}
+
+
+def test_CCR23_a_uboat_the_weather_keeps_from_every_range_stands_off():
+    s = make_state(weather="fog")
+    s.queue = [["captain", False]]
+    s.decks["uboats"] = ["U-52"]  # L/M: never close, and fog allows close only
+    c = ctx(s)
+    attack.start_engagement(c)
+    assert of(c, ev.UBoatStandsOff) and c.state.engagement is None and c.state.discards["uboats"] == ["U-52"]
+    assert not rolls(c)
+
+
+def test_CCR24_vp_count_for_the_year_of_arrival_and_a_year_is_scored_when_passed():
+    import datetime
+
+    from tests.corvette import PurposeDice
+
+    s = arrived(year=1941, month=12)
+    s.date = datetime.date(1941, 12, 29).toordinal()
+    s.convoy.tonnage = 20_000  # 3 VP
+    c = ctx(s)
+    c.dice = PurposeDice({"tech-delay": [20], "turnaround": [6]})
+    port.arrive(c)
+    assert c.state.years == {1941: 3}
+    (scored,) = of(c, ev.YearScored)
+    assert (scored.year, scored.vp, scored.status) == (1941, 3, "Minor Allied Victory")
+
+
+def test_CCR27_gun_hits_count_but_do_not_stop_the_uboat_attacking():
+    s = make_state(engagement={"range": 0, "surfaced": True, "step": "guns", "evade": 3}, skills={"gun": 3, "aa": 3})
+    c = ctx(s, 1, [5, 5, 1, 1], 20, 20, 20, 20)  # one 4" hit with one matching die; the rest miss
+    attack.fire_guns(c)
+    g = c.state.engagement
+    assert g.hits == 1 and not g.barred and g.step == "attack"
+
+
+def test_CCR28_with_nothing_left_to_drop_the_uboat_slips_away():
+    from domain.corvette_command import step
+
+    s = make_state(engagement={"range": 0, "step": "pattern"})
+    s.sheet.depth_charges = 0
+    c = ctx(s, 1)  # the wolfpack roll of the escaping U-boat: 1, none
+    step(c)
+    (left,) = of(c, ev.UBoatLeft)
+    assert left.fate == "escaped" and c.state.engagement is None and c.state.awaiting is None
+
+
+def test_CCR29_no_uboat_attacks_when_the_deck_and_discards_are_empty():
+    s = make_state()
+    s.queue = [["captain", False], ["captain", True]]
+    s.decks["uboats"], s.discards["uboats"] = [], []
+    c = ctx(s)
+    attack.start_engagement(c)
+    assert of(c, ev.EffectApplied)[0].effect == "no-uboats" and c.state.queue == []
+
+
+@pytest.mark.parametrize(
+    "options,year,month,done,over",
+    [
+        ({"quick_play": {"direction": "east"}}, 1943, 4, 1, True),
+        ({"convoys": 2}, 1941, 6, 1, False),
+        ({"convoys": 2}, 1941, 6, 2, True),
+        ({"end_year": 1942, "end_month": 3}, 1942, 2, 5, False),
+        ({"end_year": 1942, "end_month": 3}, 1942, 3, 5, True),
+    ],
+)
+def test_CCR30_when_the_campaign_ends(options, year, month, done, over):
+    s = make_state(year=year, month=month, options=options)
+    s.convoys_done = done
+    assert (port.campaign_over(s) is not None) == over
+
+
+def test_CCR31_a_d3_is_a_three_sided_die():
+    c = ctx(make_state(), 1, 3, 2, 1, 4, 2, 6, 3)  # failure; 3 areas, each location + difficulty
+    hazards.mechanical(c, "captain")
+    assert [r.sides for r in rolls(c) if r.purpose in ("damaged-areas", "repair-difficulty")] == [[3]] * 4
+
+
+def test_CCR33_no_radar_re_roll_for_an_iceberg():
+    s = make_state(equipment=["radar"])
+    c = ctx(s, 1)
+    hazards.collision(c, "captain", cause="iceberg")
+    assert c.state.awaiting is None and of(c, ev.CollisionChecked)[0].result == "convoy"
+
+
+def test_CC44_CCR36_in_two_player_a_counter_falls_on_a_section_by_a_random_pick():
+    s = make_state(escorts=("escort-a", "escort-b"), position=(0, 3))
+    s.counters = {"0,3": "U"}
+    c = ctx(s, 2)
+    random_events.reveal(c)
+    assert rolls(c)[0].sides == [2] and c.state.queue == [["escort-b", False]]
+
+
+def test_CC44_CCR38_a_free_escort_adds_its_asdic_to_the_search():
+    s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 1, "evade": 3})
+    s.sheets["escort-b"].skills["asdic"] = 3
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert rolls(c)[0].result.active == 1 + 3
+    s.queue = [["escort-b", False]]  # escort-b has a U-boat of its own waiting: not free
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert rolls(c)[0].result.active == 1
+
+
+def test_CC44_each_escort_rolls_the_wolfpack_for_its_own_section():
+    s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 3, "step": "evaded", "attacks_left": 0})
+    c = ctx(s, 3, 6)
+    asw.evaded(c)
+    assert [(w.escort, w.uboats) for w in of(c, ev.WolfpackRolled)] == [("escort-a", 1), ("escort-b", 3)]
+    assert c.state.queue == [["escort-a", True], ["escort-b", True], ["escort-b", True], ["escort-b", True]]
+
+
+def test_CC44_CCR39_the_convoy_sails_again_when_both_escorts_are_ready():
+    from tests.corvette import PurposeDice
+
+    s = arrived()
+    s.escorts = ["escort-a", "escort-b"]
+    s.sheets = {"escort-a": s.sheets["captain"], "escort-b": copy.deepcopy(s.sheets["captain"])}
+    s.active = s.deciding = "escort-a"
+    s.sheets["escort-b"].hull = 2
+    c = ctx(s)
+    c.dice = PurposeDice({"turnaround": [5, 1]})
+    port.arrive(c)
+    assert of(c, ev.ShipRepaired)[0].turnaround_days == max(5, 1 + 2)
+
+
+def test_CCR1_each_box_entered_runs_weather_collision_mechanical_reveal_repair():
+    from domain.corvette_command import decide
+    from domain.corvette_command.commands import MoveConvoy
+
+    s = make_state(position=(1, 4), weather="fog")
+    s.awaiting = "move"
+    s.counters = {"1,5": "blank"}
+    dice = ChosenDice([3, 3], 10, 10)  # weather unchanged (fog); no collision; no mechanical failure
+    events = decide(s, MoveConvoy(to=[1, 5]), "captain", dice)
+    steps = [
+        type(e).__name__
+        for e in events
+        if type(e).__name__
+        in ("WeatherSet", "CollisionChecked", "MechanicalChecked", "CounterRevealed", "RepairAttempted")
+    ]
+    assert steps == ["WeatherSet", "CollisionChecked", "MechanicalChecked", "CounterRevealed", "RepairAttempted"]
+    assert dice.unused == 0 and type(events[-1]).__name__ == "DecisionRequired" and events[-1].decision == "move"
