@@ -320,7 +320,7 @@ def p3(tmp: Path) -> None:
         rows = svc.store.events(gid)
         game = fold_rows(loaded, rows)
         for name in ("ship-log", "campaign-sheet"):
-            game.ruleset.views[name](game.rules)
+            game.ruleset.views[name].render(game.rules, None)
     ours = reps * len(rows) / (time.perf_counter() - t)
     t = time.perf_counter()
     for _ in range(reps):

@@ -64,13 +64,33 @@ class Forbidden(Rejected):
     status = 403
 
 
+Reader = str | None  # who is reading: a seat, None (the public, no token) or REFEREE
+
+
 class CommandSpec(msgspec.Struct):
-    """One entry of `awaiting`: a legal command type now, who may send it and its argument choices."""
+    """One entry of `awaiting`: a legal command type now, who may send it and its argument choices.
+
+    `labels[i]` is a human label for `choices[i]` (a UI renders buttons from these two alone); `description`
+    says what the command does, in the player's words."""
 
     type: str
     seats: list[str]
     choices: list[dict[str, Any]] | None
     schema: dict[str, Any]
+    description: str = ""
+    labels: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """A projection players read. `render(state, reader)` returns an instance of `model` (a msgspec Struct, whose
+    JSON Schema is the view's schema in the OpenAPI). A `per_seat` view shows each seat what it may see; a public
+    one ignores the reader."""
+
+    render: Callable[[Any, Reader], Any]
+    model: type[msgspec.Struct] | None = None
+    per_seat: bool = False
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,7 +108,7 @@ class Ruleset:
     decide: Callable[[Any, Any, str, Dice], list[Event]]  # (state, command, seat, dice)
     evolve: Callable[[Any, Event], Any]
     legal_commands: Callable[..., list[CommandSpec]]  # (state, only=None): `only` a type, to compute just that
-    views: dict[str, Callable[[Any], dict[str, Any]]]
+    views: dict[str, View]
     event_types: tuple[type[Event], ...] = ()
     data_option: str | None = None  # the option through which a game brings its own data set
 

@@ -76,6 +76,11 @@ def fold_rows(loaded: Loaded, rows: list) -> Game:
     return game
 
 
+def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
+    out = view.render(state, reader)
+    return out if isinstance(out, dict) else msgspec.to_builtins(out)
+
+
 def loaded_for(ruleset_id: str) -> Loaded:
     loaded = RULESETS.get(ruleset_id)
     if loaded is None:
@@ -459,11 +464,11 @@ class GameService:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
         if at is None or at >= c.game.version:
             with c.lock:
-                return {"view": name, "at": c.game.version, "data": views[name](c.game.rules)}
+                return {"view": name, "at": c.game.version, "data": render_view(views[name], c.game.rules, None)}
         if at < 1:
             raise engine.InvalidInput("invalid-at", "at is a seq from 1 to the game's version")
         game = fold_rows(loaded_for(row.ruleset), self.store.events(game_id, upto=at))
-        return {"view": name, "at": at, "data": views[name](game.rules)}
+        return {"view": name, "at": at, "data": render_view(views[name], game.rules, None)}
 
     def bundle(self, game_id: str) -> dict[str, Any]:
         c = self._cached(game_id)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from domain.engine import View
+
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, State
 
@@ -84,4 +86,8 @@ def campaign_sheet(state: State) -> dict[str, Any]:
     }
 
 
-VIEWS = {"ipc-ledger": ipc_ledger, "sz-status": sz_status, "campaign-sheet": campaign_sheet}
+VIEWS = {
+    "ipc-ledger": View(lambda s, reader, f=ipc_ledger: f(s)),
+    "sz-status": View(lambda s, reader, f=sz_status: f(s)),
+    "campaign-sheet": View(lambda s, reader, f=campaign_sheet: f(s)),
+}

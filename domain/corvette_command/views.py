@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from domain.engine import View
+
 from domain.corvette_command.state import (
     ALLIED_EQUIPMENT,
     AREAS,
@@ -110,4 +112,9 @@ def engagement(s: State) -> dict[str, Any]:
     return out
 
 
-VIEWS = {"ship-log": ship_log, "campaign-sheet": campaign_sheet, "map": map_view, "engagement": engagement}
+VIEWS = {
+    "ship-log": View(lambda s, reader, f=ship_log: f(s)),
+    "campaign-sheet": View(lambda s, reader, f=campaign_sheet: f(s)),
+    "map": View(lambda s, reader, f=map_view: f(s)),
+    "engagement": View(lambda s, reader, f=engagement: f(s)),
+}
