@@ -495,16 +495,22 @@ def test_AAR16_a_stored_game_of_ruleset_1_without_setup_folds_as_it_did_on_its_o
 
     from domain import engine
     from domain.aa1942_convoy import RULESET
+    from domain.aa1942_convoy import data
     from domain.aa1942_convoy.data import parse_map
     from events.vocabulary import decode_event
+    from service.rulesets import RULESETS
 
     bundle = json.loads((Path(__file__).parent / "fixtures" / "aa1942-north-atlantic-1.0.0.json").read_text())
     bodies = [e["body"] for e in bundle["events"]]
     genesis = decode_event("GameCreated", 1, bodies[0]["data"])
     assert genesis.ruleset.version == "1.0.0" and "setup" not in genesis.options
-    today = json.loads((Path(RULESET.parse_data.__module__.replace(".", "/")) / "map_1942_2.json").read_bytes())
+    today = json.loads((Path(data.__file__).parent / RULESET.data_file.rsplit("/", 1)[-1]).read_bytes())
     pinned = json.dumps({k: v for k, v in today.items() if k != "canals"}, indent=1, ensure_ascii=False).encode()
     assert hashlib.sha256(pinned).hexdigest() == genesis.ruleset.data_sha256
+    loaded = RULESETS["aa1942-convoy"]
+    with pytest.raises(Rejected) as e:  # today's data set has the canals: a 1.x engine replays this game
+        engine.start(RULESET, loaded.data, loaded.data_sha256, bundle["game"], genesis)
+    assert e.value.code == "data-mismatch"
     game = engine.start(RULESET, parse_map(pinned), genesis.ruleset.data_sha256, bundle["game"], genesis)
     assert fleets_of(game.rules) == {"Germany": {5: 1, 7: 2, 9: 1}, "UK": {7: 1}}  # the option's, no setup
     recorded = {}
