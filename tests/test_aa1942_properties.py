@@ -9,9 +9,17 @@ import pytest
 
 from domain import engine
 from domain.aa1942_convoy import bot
-from domain.aa1942_convoy.state import CONVOY_ZONES, HANDLERS, NO_STATE_CHANGE, TURN_ORDER, ZONE_VALUE, inactive_zones
+from domain.aa1942_convoy.state import (
+    CONVOY_ZONES,
+    HANDLERS,
+    NO_STATE_CHANGE,
+    TURN_ORDER,
+    ZONE_VALUE,
+    evolve,
+    inactive_zones,
+)
 from events import aa1942_convoy as ev
-from events.core import DiceRolled, GameEnded
+from events.core import DiceRolled
 from service.rulesets import RULESETS
 from service.simulate import seed_for
 
@@ -130,8 +138,18 @@ def test_the_bot_plays_to_the_end_from_any_position_and_the_same_way_twice():
 
 
 def test_evolve_handles_every_event_type_or_names_it_a_no_op():
-    from events.core import ClientSeedContributed, SeedLocked, ServerSeedRevealed
+    """Every event of the ruleset and of the core (but the genesis, which starts the state) is handled or named
+    a no-op, so a new core event fails here rather than in a game."""
+    import events.core
+    from events.vocabulary import Event
 
+    core = {
+        cls
+        for cls in vars(events.core).values()
+        if isinstance(cls, type) and issubclass(cls, Event) and cls.__module__ == "events.core"
+    } - {events.core.GameCreated}
     handled = set(HANDLERS) | set(NO_STATE_CHANGE)
-    assert set(ev.EVENTS) | {GameEnded, DiceRolled, ClientSeedContributed, SeedLocked, ServerSeedRevealed} == handled
+    assert set(ev.EVENTS) | core == handled
     assert not set(HANDLERS) & set(NO_STATE_CHANGE)
+    with pytest.raises(TypeError):
+        evolve(None, events.core.GameCreated(ruleset=None, options={}, seats=[], dice=None))

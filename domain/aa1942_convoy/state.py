@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 
 from domain.aa1942_convoy.data import MapData
 from events import aa1942_convoy as ev
-from events.core import ClientSeedContributed, DiceRolled, GameEnded, SeedLocked, ServerSeedRevealed
+from events.core import (
+    ClientSeedContributed,
+    DiceRolled,
+    GameEnded,
+    SeedLocked,
+    ServerSeedRevealed,
+    SubmissionSealed,
+    SubmissionsRevealed,
+)
 from events.vocabulary import Event
 
 # AA-1: the convoy sea zones of 1942.2 and their owners (rule text), each worth 4 IPCs.
@@ -280,6 +288,8 @@ NO_STATE_CHANGE: tuple[type[Event], ...] = (
     ClientSeedContributed,
     SeedLocked,
     ServerSeedRevealed,
+    SubmissionSealed,  # the ledger seals nothing; the engine's own events all the same
+    SubmissionsRevealed,
 )
 
 
