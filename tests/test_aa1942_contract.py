@@ -15,6 +15,7 @@ import pytest
 
 from domain import engine
 from domain.aa1942_convoy import RULESET, bot
+from domain.aa1942_convoy.state import TURN_ORDER
 from domain.aa1942_convoy.views import VIEWS
 from events import aa1942_convoy as ev
 from service.rulesets import RULESETS
@@ -117,17 +118,11 @@ def excluded(game: engine.Game, spec: engine.CommandSpec) -> list[dict]:
             if "maximum" in p:
                 out.append(base | {k: p["maximum"] + 1})
             if "enum" in p:
-                pool = zones if p.get("type") == "integer" else lands if k == "territory" else list(engine_powers())
+                pool = zones if p.get("type") == "integer" else lands if k == "territory" else list(TURN_ORDER)
                 outside = [x for x in pool if x not in p["enum"]]
                 if outside:
                     out.append(base | {k: outside[len(outside) // 2]})
     return out
-
-
-def engine_powers() -> tuple[str, ...]:
-    from domain.aa1942_convoy.state import TURN_ORDER
-
-    return TURN_ORDER
 
 
 def refused(game: engine.Game, seat: str, payload: dict) -> bool:

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
+import msgspec
 import pytest
 
+from domain import engine
+from domain.aa1942_convoy import RULESET, data
+from domain.aa1942_convoy.data import parse_map
 from domain.aa1942_convoy.rules.raid import raid_value
+from domain.aa1942_convoy.rules.submarines import legal_moves
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
-from domain.engine import Forbidden, IllegalCommand, Rejected
+from domain.aa1942_convoy.views import VIEWS, sz_status
+from domain.engine import Forbidden, IllegalCommand, InvalidInput, Rejected
 from events import aa1942_convoy as ev
 from events.core import DiceRolled, GameEnded
+from events.vocabulary import decode_event
+from service.rulesets import RULESETS
 from tests.conftest import Table
 
 
@@ -251,8 +263,6 @@ def test_AAR5_chips_removed_in_the_owners_purchase_free_the_cap_within_the_round
 
 
 def test_AAR5_AA11_chips_wait_for_the_owners_purchase_and_the_sz_status_view_shows_chips_and_cap_left():
-    from domain.aa1942_convoy.views import sz_status
-
     def sz10(t):
         return next(z for z in sz_status(t.state).convoy_zones if z.sz == 10)
 
@@ -414,8 +424,6 @@ def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
 
 
 def moves_to(t: Table, to_sz: int) -> list[dict]:
-    from domain.aa1942_convoy.rules.submarines import legal_moves
-
     return [m for m in legal_moves(t.state) if m["to_sz"] == to_sz]
 
 
@@ -489,17 +497,6 @@ def test_AAR16_a_stored_game_of_ruleset_1_without_setup_folds_as_it_did_on_its_o
     """A game recorded by ruleset 1.0.0 (options without `setup`) still means the empty setup: folded on the data
     set it pinned (today's map without the canals, byte for byte), every treasury and submarine is what its
     events recorded."""
-    import hashlib
-    import json
-    from pathlib import Path
-
-    from domain import engine
-    from domain.aa1942_convoy import RULESET
-    from domain.aa1942_convoy import data
-    from domain.aa1942_convoy.data import parse_map
-    from events.vocabulary import decode_event
-    from service.rulesets import RULESETS
-
     bundle = json.loads((Path(__file__).parent / "fixtures" / "aa1942-north-atlantic-1.0.0.json").read_text())
     bodies = [e["body"] for e in bundle["events"]]
     genesis = decode_event("GameCreated", 1, bodies[0]["data"])
@@ -567,8 +564,6 @@ def test_AAR12_side_seats_play_their_powers():
 
 
 def test_AAR12_seats_must_cover_every_power():
-    from domain.engine import InvalidInput
-
     with pytest.raises(InvalidInput) as e:
         table(seats=["Axis", "UK"])
     assert "no seat plays" in e.value.detail
@@ -594,10 +589,6 @@ def test_a_rejected_command_changes_nothing():
 
 
 def test_AAR4_the_views_follow_the_ledger():
-    import msgspec
-
-    from domain.aa1942_convoy.views import VIEWS
-
     def view(t, name):
         return msgspec.to_builtins(VIEWS[name].render(t.state, None))  # what GET /views/{name} serves
 

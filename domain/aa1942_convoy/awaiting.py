@@ -65,7 +65,7 @@ def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
         choices=choices,
         labels=labels,
         schema=_object({"spend": _int(minimum=0, maximum=top)}),
-        description=f"Purchase & Repair: {state.power} spends 0 to {top} IPCs ({why}); its raid chips are gone.",
+        description=f"Purchase & Repair: {state.power} spends 0 to {top} IPCs ({why}).",
     )
 
 
@@ -75,11 +75,10 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec:
         submarines.legal_moves(state),
         lambda x: f"Move {_n(x['count'])} from sea zone {x['from_sz']} to sea zone {x['to_sz']}",
     )
-    phase = (
-        "Combat move: submarines that have not moved"
-        if state.phase == "combat-move"
-        else ("Noncombat move: submarines that neither moved, raided nor fought")
-    )
+    if state.phase == "combat-move":
+        phase = "Combat move: submarines that have not moved"
+    else:
+        phase = "Noncombat move: submarines that neither moved, raided nor fought"
     open_ = f"; canals open to {SIDE[state.power]}: {', '.join(state.canals_open) or 'none'}"
     return CommandSpec(
         type="move_submarines",

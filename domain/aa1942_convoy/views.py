@@ -1,6 +1,6 @@
 """What players read (AA-R4): the IPC ledger per power, the convoy-zone status board, the campaign sheet and the
-map. Every view is public (the ledger keeps nothing hidden) and returns a typed model, whose JSON Schema the
-OpenAPI publishes."""
+map. Every view is public (the ledger keeps nothing hidden) and returns a typed model (`View.model`), the schema a
+frontend is generated from."""
 
 from __future__ import annotations
 
