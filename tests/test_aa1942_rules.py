@@ -588,6 +588,19 @@ def test_a_rejected_command_changes_nothing():
     assert (t.game.version, t.game.next_roll, repr(t.state)) == before
 
 
+def test_a_refusal_lists_what_is_legal_in_the_shape_of_awaiting():
+    t = table(submarines={"Germany": {"6": 1}})
+    with pytest.raises(IllegalCommand) as e:
+        t.send("USSR", "purchase", spend=25)
+    assert "at most 24 IPCs" in e.value.detail
+    assert e.value.legal == [msgspec.to_builtins(s) for s in engine.awaiting(t.game)]
+    assert e.value.legal[0]["schema"]["properties"]["spend"]["maximum"] == 24 and e.value.legal[0]["description"]
+    advance(t, "Germany", "combat-move")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "move_submarines", from_sz=6, to_sz=10, count=1)  # 6-7-9-10: three zones
+    assert [x["type"] for x in e.value.legal] == ["move_submarines", "end_phase", "end_game"]
+
+
 def test_AAR4_the_views_follow_the_ledger():
     def view(t, name):
         return msgspec.to_builtins(VIEWS[name].render(t.state, None))  # what GET /views/{name} serves

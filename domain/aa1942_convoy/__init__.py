@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy import views
 from domain.aa1942_convoy.awaiting import legal_commands
@@ -15,12 +17,21 @@ from domain.aa1942_convoy.data import parse_map
 from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territory, turn
 from domain.aa1942_convoy.state import TURN_ORDER, State, evolve
 from domain.dice import Dice
-from domain.engine import Ruleset
+from domain.engine import IllegalCommand, Ruleset
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
+    """Route the command to its rule. A refusal lists what is legal now in the shape of `awaiting` (the rules
+    give the reason; the legal commands, with their narrowed schemas, come from one place)."""
+    try:
+        return _judge(state, cmd, dice)
+    except IllegalCommand as e:
+        raise IllegalCommand(e.detail, [msgspec.to_builtins(s) for s in legal_commands(state)]) from None
+
+
+def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     match cmd:
         case c.Purchase(spend=spend):
             return purchase.purchase(state, spend)

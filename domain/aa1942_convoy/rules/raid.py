@@ -44,7 +44,7 @@ def legal_raids(state: State) -> Iterator[dict]:
 def raid(state: State, sz: int, dice: Dice) -> list[Event]:
     why = why_not_raid(state, sz)
     if why:
-        raise IllegalCommand(f"no raid on sea zone {sz}: {why}", list(legal_raids(state)))
+        raise IllegalCommand(f"no raid on sea zone {sz}: {why}")
     owner = CONVOY_ZONES[sz]
     roll = dice.roll([6], "convoy-raid", RULE)
     rolled = raid_value(roll.faces[0])

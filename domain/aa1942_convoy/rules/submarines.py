@@ -4,7 +4,6 @@ losses (AA-R10)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
 
 from domain.aa1942_convoy.state import SIDE, TURN_ORDER, State
 from domain.engine import IllegalCommand
@@ -12,11 +11,6 @@ from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMov
 from events.vocabulary import Event
 
 SUBMARINE_MOVE = 2
-
-
-def some(choices: Iterator[dict], most: int = 64) -> list[dict]:
-    """The first `most` legal choices, for an error message."""
-    return list(islice(choices, most))
 
 
 def sea_distances(
@@ -66,15 +60,13 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
     if count > n:
         raise IllegalCommand(
             f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move "
-            "(subs that moved, raided or fought this turn stay)",
-            some(legal_moves(state)),
+            "(subs that moved, raided or fought this turn stay)"
         )
     d = sea_distances(state, from_sz).get(to_sz)
     if not d:
         raise IllegalCommand(
             f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}"
-            + _closed_canal(state, from_sz, to_sz),
-            some(legal_moves(state)),
+            + _closed_canal(state, from_sz, to_sz)
         )
     return [SubmarinesMoved(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count, distance=d)]
 
@@ -112,8 +104,7 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
     if count > state.may_raid_with(sz):
         raise IllegalCommand(
             f"{state.power} has {state.may_raid_with(sz)} submarine(s) in sea zone {sz} that have neither "
-            "raided nor fought",
-            some(legal_fights(state)),
+            "raided nor fought"
         )
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
@@ -130,5 +121,5 @@ def legal_losses(state: State) -> Iterator[dict]:
 def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
     have = state.subs_in(power, sz)
     if count > have:
-        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}", some(legal_losses(state)))
+        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}")
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]

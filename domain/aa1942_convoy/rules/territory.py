@@ -59,7 +59,7 @@ def _check(state: State, territory: str, legal: list[dict], verb: str) -> str:
             why = f"is held by {state.control.get(territory)}, not by the enemy"
         else:
             why = f"was originally {land.original_owner}'s: use {'liberate' if verb == 'capture' else 'capture'}"
-        raise IllegalCommand(f"{state.power} cannot {verb} {territory!r}: it {why}", legal)
+        raise IllegalCommand(f"{state.power} cannot {verb} {territory!r}: it {why}")
     return state.control[territory]
 
 
