@@ -134,7 +134,7 @@ def test_rulesets_are_listed(client):
     r = listed["aa1942-convoy"]
     assert "raid" in [c["type"] for c in r["commands"]]
     assert {"detect", "drop_pattern", "move_convoy"} <= {c["type"] for c in listed["corvette-command"]["commands"]}
-    assert {v["name"] for v in r["views"]} >= {"ipc-ledger", "sz-status", "campaign-sheet"}
+    assert {v["name"] for v in r["views"]} == {"ipc-ledger", "sz-status", "campaign-sheet", "map"}
     assert client.get("/rulesets/aa1942-convoy").json()["data_sha256"] == r["data_sha256"]
 
 
