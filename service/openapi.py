@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,7 @@ MODELS = [
     models.RollOut,
     models.RollsPage,
     models.ViewOut,
+    models.StreamEnd,
     models.VerifyReport,
     CommandSpec,
     Bundle,
@@ -48,12 +50,12 @@ class Operation:
     path: str
     name: str
     summary: str
+    description: str  # what a client needs to know beyond the summary
     ok: str | None = None  # the component of the success body
     status: int = 200
     body: str | None = None  # the component of the request body
     auth: str = "public"  # public | optional | required | create
-    errors: tuple[int, ...] = (404, 422)
-    description: str = ""
+    errors: tuple[int, ...] = (404, 422)  # every error status it can answer (422: any unknown query parameter)
     stream: bool = False
 
 
@@ -82,13 +84,62 @@ def build_document(app, ops: list[Operation], settings) -> dict[str, Any]:
     }
     for op in ops:
         _describe(doc["paths"][op.path][op.method.lower()], op)
+    _tidy(doc)
     return doc
+
+
+def _tidy(doc: dict[str, Any]) -> None:
+    """What generators need beyond valid JSON Schema: a model is named by its `title`, so each title is its
+    component's name (msgspec titles two Structs named `Options` alike); an array says what it holds (`list[Any]`
+    gives none); a component nothing refers to (a command Struct, once its `Args` and `Command` exist) goes."""
+    schemas = doc["components"]["schemas"]
+    for name, schema in schemas.items():
+        schema["title"] = name
+    _walk(doc, _array_items)
+    _walk(doc, _open_object)
+    seen: set[str] = set()
+    todo = _refs({k: v for k, v in doc.items() if k != "components"})
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo |= _refs(schemas[name])
+    for name in [n for n in schemas if n not in seen]:
+        del schemas[name]
+
+
+def _refs(node: Any) -> set[str]:
+    prefix = REF.format(name="")
+    return set(re.findall(re.escape(f'"$ref":"{prefix}') + r'([^"]+)"', msgspec.json.encode(node).decode()))
+
+
+def _array_items(node: dict[str, Any]) -> None:
+    if node.get("type") == "array" and "items" not in node and "prefixItems" not in node:
+        node["items"] = {}
+
+
+def _open_object(node: dict[str, Any]) -> None:
+    """An object whose keys are free (`dict[str, Any]`) says so: without it a TypeScript generator reads
+    `{type: object}` as an object with no properties at all."""
+    shape = ("properties", "additionalProperties", "patternProperties", "$ref", "oneOf", "anyOf", "allOf")
+    if node.get("type") == "object" and not any(k in node for k in shape):
+        node["additionalProperties"] = True
+
+
+def _walk(node: Any, fn: Callable[[dict[str, Any]], None]) -> None:
+    if isinstance(node, dict):
+        fn(node)
+        for v in node.values():
+            _walk(v, fn)
+    elif isinstance(node, list):
+        for v in node:
+            _walk(v, fn)
 
 
 def _describe(out: dict[str, Any], op: Operation) -> None:
     out["operationId"] = op.name
     out["summary"] = op.summary
-    out["description"] = op.description or op.summary
+    out["description"] = op.description
     params = out.get("parameters", [])
     if op.stream:
         params.append(
@@ -106,8 +157,8 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
     if op.stream:
         responses["200"] = {
             "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` one `Event` object as JSON; "
-            "a final `event: end` carries `{status, version, head}` when the game is over.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "a final `event: end` carries a `StreamEnd` when the game is over.",
+            "content": {"text/event-stream": {"schema": ref("StreamMessage")}},
         }
     else:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}
@@ -153,9 +204,11 @@ def _components() -> dict[str, Any]:
                 schemas[names[cls]]["required"].remove(field)
     schemas["RulesetList"] = {"type": "array", "items": ref("RulesetInfo")}
     _events(schemas, names, event_types)
+    _stream(schemas)
     _views(schemas, names, loaded)
     _commands(schemas, names, loaded, renames)
     _options(schemas, names, loaded)
+    _variants(schemas)
     return dict(sorted(schemas.items()))
 
 
@@ -196,6 +249,32 @@ def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[t
         mapping[t] = REF.format(name=name)
     schemas["Event"] = {"oneOf": variants, "discriminator": {"propertyName": "type", "mapping": mapping}}
     _retarget(schemas, "EventOut", "Event")
+
+
+def _stream(schemas: dict[str, Any]) -> None:
+    """`StreamMessage`: one message of the event stream as an EventSource delivers it (OpenAPI 3.1 describes each
+    message of a `text/event-stream` by the response schema): `data` is JSON text, typed by `contentSchema`."""
+
+    def json_text(name: str) -> dict[str, Any]:
+        return {"type": "string", "contentMediaType": "application/json", "contentSchema": ref(name)}
+
+    schemas["StreamEventMessage"] = {
+        "type": "object",
+        "description": "One event of the log: `id` is its seq, `event` its type, `data` the `Event` as JSON.",
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]{1,16}$"},
+            "event": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9]{0,63}$"},
+            "data": json_text("Event"),
+        },
+        "required": ["id", "event", "data"],
+    }
+    schemas["StreamEndMessage"] = {
+        "type": "object",
+        "description": "The last message, when the game is over or revealed; the stream closes after it.",
+        "properties": {"event": {"type": "string", "enum": ["end"]}, "data": json_text("StreamEnd")},
+        "required": ["event", "data"],
+    }
+    schemas["StreamMessage"] = {"oneOf": [ref("StreamEventMessage"), ref("StreamEndMessage")]}
 
 
 def _views(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
@@ -274,6 +353,8 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
         v["description"] = f"Create a game of {x.ruleset.id}: {x.ruleset.title}."
         v["properties"]["ruleset"] = {"type": "string", "enum": [x.ruleset.id]}
         v["properties"]["options"] = {"anyOf": [ref(names[x.ruleset.options_type]), {"type": "null"}]}
+        for field in ("seats", "bots"):  # the service refuses a name given twice
+            v["properties"][field]["anyOf"][0]["uniqueItems"] = True
         schemas[name] = v
         variants.append(ref(name))
         mapping[x.ruleset.id] = REF.format(name=name)
@@ -283,6 +364,64 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
         "description": "the options of the game's ruleset (GET /rulesets/{id})",
     }
     schemas["GameSummary"]["properties"]["options"] = ref("Options")
+
+
+def _variants(schemas: dict[str, Any]) -> None:
+    """Bodies with fields that go together, as the variants a client builds: `CreateDice` is `FairDice` (no
+    `server_seed`) or `PublicSeedDice` (with one); `SeedRequest` carries a `client_seed` or a `passphrase`. Each
+    variant is its Struct's schema with those fields pinned, so the decoder and the service checks refuse exactly what
+    the variants leave out."""
+
+    def variant(base: dict[str, Any], name: str, description: str, pin: dict[str, Any], required: list[str]):
+        v = copy.deepcopy(base)
+        v["title"], v["description"] = name, description
+        v["properties"].update(pin)
+        v["required"] = required
+        schemas[name] = v
+        return ref(name)
+
+    null = {"type": "null"}
+    dice = schemas.pop("CreateDice")
+    hex64 = dice["properties"]["server_seed"]["anyOf"][0]
+    schemas["CreateDice"] = {
+        "description": dice["description"],
+        "oneOf": [
+            variant(
+                dice,
+                "FairDice",
+                "The server makes a secret seed and commits to it (the default).",
+                {"mode": {"enum": ["fair"], "default": "fair"}, "server_seed": null},
+                [],
+            ),
+            variant(
+                dice,
+                "PublicSeedDice",
+                "The creator supplies the server seed: anyone can recompute every roll; no fairness claim.",
+                {"mode": {"enum": ["public-seed"]}, "server_seed": hex64},
+                ["mode", "server_seed"],
+            ),
+        ],
+    }
+    seed = schemas.pop("SeedRequest")
+    schemas["SeedRequest"] = {
+        "description": seed["description"],
+        "oneOf": [
+            variant(
+                seed,
+                "SeedFromClientSeed",
+                "A seed of your own: 64 lowercase hex characters.",
+                {"client_seed": seed["properties"]["client_seed"]["anyOf"][0], "passphrase": null},
+                ["client_seed"],
+            ),
+            variant(
+                seed,
+                "SeedFromPassphrase",
+                "A passphrase; the server records its SHA-256 as the seat's client seed.",
+                {"passphrase": seed["properties"]["passphrase"]["anyOf"][0], "client_seed": null},
+                ["passphrase"],
+            ),
+        ],
+    }
 
 
 def _retarget(schemas: dict[str, Any], old: str, new: str) -> None:
