@@ -32,6 +32,7 @@ from service.http import (
     TooLarge,
     TooMany,
     bearer,
+    convert,
     decode,
     problem,
     rejected_response,
@@ -257,8 +258,12 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     )
     async def send_command(request: Request, game_id: str = GAME_ID):
         raw = await request.body()
-        body = decode(raw, dict, "a command is a JSON object {'type': ..., ...arguments}", "invalid-command")
-        return JSON(await asyncio.to_thread(svc.command, game_id, bearer(request), whole_numbers(body)))
+        what = "a command is a JSON object {'type': ..., ...arguments}"
+        body = whole_numbers(decode(raw, dict, what, "invalid-command"))
+        for name, kind, code in models.COMMAND_EXTRAS if isinstance(body, dict) else ():
+            if name in body:
+                convert(body[name], kind, name, code)
+        return JSON(await asyncio.to_thread(svc.command, game_id, bearer(request), body))
 
     @route(
         "POST",

@@ -83,13 +83,20 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
         return msgspec.json.decode(raw, type=model)
     except msgspec.ValidationError:
         try:
-            return msgspec.convert(whole_numbers(msgspec.json.decode(raw)), model)
-        except msgspec.ValidationError as e:
-            raise InvalidInput(code, f"{what}: {e}. Fix it and send again; /docs shows the schema")
+            value = whole_numbers(msgspec.json.decode(raw))
         except (msgspec.DecodeError, RecursionError) as e:
             raise invalid_json(e)
+        return convert(value, model, what, code)
     except (msgspec.DecodeError, RecursionError) as e:
         raise invalid_json(e)
+
+
+def convert(value: Any, model: type, what: str, code: str = "invalid-request") -> Any:
+    """Decoded JSON into `model`, or a 422 that says what to fix."""
+    try:
+        return msgspec.convert(value, model)
+    except msgspec.ValidationError as e:
+        raise InvalidInput(code, f"{what}: {e}. Fix it and send again; /docs shows the schema")
 
 
 def invalid_json(e: Exception) -> InvalidInput:

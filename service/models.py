@@ -18,6 +18,12 @@ SeatName = Annotated[str, Meta(pattern="^(?!referee$)[A-Za-z0-9._-]{1,32}$", des
 CommandId = Annotated[
     str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$", description="client-chosen id; a retry with it appends nothing")
 ]
+ExpectedVersion = Annotated[int, Meta(ge=0, description="the game's version the command was decided on (else 409)")]
+# what a command body may carry beside its type and arguments: (field, type, the 422's code)
+COMMAND_EXTRAS = (
+    ("command_id", CommandId, "invalid-command-id"),
+    ("expected_version", ExpectedVersion, "invalid-expected-version"),
+)
 
 
 class _Out(Struct, forbid_unknown_fields=True):
@@ -87,8 +93,7 @@ class Root(_Out):
 
 class CreateDice(_In):
     """`fair` (the default): the server makes a secret seed and commits to it. `public-seed`: the creator supplies
-    `server_seed` (tests, bug reproduction, tutorials); no fairness claim. The OpenAPI gives the two as variants
-    (`FairDice`, `PublicSeedDice`): `server_seed` is required in the one, null or absent in the other."""
+    `server_seed` (tests, bug reproduction, tutorials); no fairness claim."""
 
     mode: Literal["fair", "public-seed"] = "fair"
     server_seed: Hex64 | None = None
@@ -143,8 +148,7 @@ class GameCreatedOut(_Out):
 
 
 class SeedRequest(_In):
-    """Exactly one of `client_seed` and `passphrase` (variants `SeedFromClientSeed`, `SeedFromPassphrase` in the
-    OpenAPI)."""
+    """Exactly one of `client_seed` and `passphrase`."""
 
     client_seed: Hex64 | None = None
     passphrase: Annotated[str, Meta(min_length=1, max_length=1024)] | None = None

@@ -208,7 +208,7 @@ def _components() -> dict[str, Any]:
     _views(schemas, names, loaded)
     _commands(schemas, names, loaded, renames)
     _options(schemas, names, loaded)
-    _variants(schemas)
+    _together(schemas)
     return dict(sorted(schemas.items()))
 
 
@@ -320,8 +320,7 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
             request["properties"] = {
                 "type": {"type": "string", "enum": [tag]},
                 **request["properties"],
-                "command_id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
-                "expected_version": {"type": "integer", "minimum": 0},
+                **{name: msgspec.json.schema(kind) for name, kind, _ in models.COMMAND_EXTRAS},
             }
             request["required"] = ["type", *args.get("required", [])]
             schemas[stem + "Command"] = request
@@ -334,6 +333,7 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
                 "anyOf": [{"type": "array", "items": ref(stem + "Args")}, {"type": "null"}],
                 "description": "every legal argument object (at most 64), or null: then `schema` says what to send",
             }
+            spec["required"] = list(spec["properties"])  # the server always sends every field of an entry
             schemas[stem + "Spec"] = spec
             specs.append(ref(stem + "Spec"))
     schemas["Command"] = {"oneOf": requests, "description": "one command: its `type`, its arguments, and optionally "
@@ -366,61 +366,20 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
     schemas["GameSummary"]["properties"]["options"] = ref("Options")
 
 
-def _variants(schemas: dict[str, Any]) -> None:
-    """Bodies with fields that go together, as the variants a client builds: `CreateDice` is `FairDice` (no
-    `server_seed`) or `PublicSeedDice` (with one); `SeedRequest` carries a `client_seed` or a `passphrase`. Each
-    variant is its Struct's schema with those fields pinned, so the decoder and the service checks refuse exactly what
-    the variants leave out."""
-
-    def variant(base: dict[str, Any], name: str, description: str, pin: dict[str, Any], required: list[str]):
-        v = copy.deepcopy(base)
-        v["title"], v["description"] = name, description
-        v["properties"].update(pin)
-        v["required"] = required
-        schemas[name] = v
-        return ref(name)
-
+def _together(schemas: dict[str, Any]) -> None:
+    """Fields that go together, said with if/then/else on the one object a client builds (generators read the
+    object; validators read the rule), so the schema refuses exactly what the service refuses: `server_seed` only
+    and always in public-seed mode; exactly one of `client_seed` and `passphrase`."""
     null = {"type": "null"}
-    dice = schemas.pop("CreateDice")
-    hex64 = dice["properties"]["server_seed"]["anyOf"][0]
-    schemas["CreateDice"] = {
-        "description": dice["description"],
-        "oneOf": [
-            variant(
-                dice,
-                "FairDice",
-                "The server makes a secret seed and commits to it (the default).",
-                {"mode": {"enum": ["fair"], "default": "fair"}, "server_seed": null},
-                [],
-            ),
-            variant(
-                dice,
-                "PublicSeedDice",
-                "The creator supplies the server seed: anyone can recompute every roll; no fairness claim.",
-                {"mode": {"enum": ["public-seed"]}, "server_seed": hex64},
-                ["mode", "server_seed"],
-            ),
-        ],
+    schemas["CreateDice"] |= {
+        "if": {"properties": {"mode": {"enum": ["public-seed"]}}, "required": ["mode"]},
+        "then": {"properties": {"server_seed": {"type": "string"}}, "required": ["server_seed"]},
+        "else": {"properties": {"server_seed": null}},
     }
-    seed = schemas.pop("SeedRequest")
-    schemas["SeedRequest"] = {
-        "description": seed["description"],
-        "oneOf": [
-            variant(
-                seed,
-                "SeedFromClientSeed",
-                "A seed of your own: 64 lowercase hex characters.",
-                {"client_seed": seed["properties"]["client_seed"]["anyOf"][0], "passphrase": null},
-                ["client_seed"],
-            ),
-            variant(
-                seed,
-                "SeedFromPassphrase",
-                "A passphrase; the server records its SHA-256 as the seat's client seed.",
-                {"passphrase": seed["properties"]["passphrase"]["anyOf"][0], "client_seed": null},
-                ["passphrase"],
-            ),
-        ],
+    schemas["SeedRequest"] |= {
+        "if": {"properties": {"client_seed": null}},
+        "then": {"properties": {"passphrase": {"type": "string"}}, "required": ["passphrase"]},
+        "else": {"properties": {"passphrase": null}},
     }
 
 
