@@ -103,6 +103,7 @@ def invalid_json(e: Exception) -> InvalidInput:
     detail = "nested too deeply" if isinstance(e, RecursionError) else str(e)
     return InvalidInput("invalid-json", f"the body is not usable JSON ({detail}); send one JSON object")
 
+
 def whole_numbers(value: Any) -> Any:
     """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer)."""
     if isinstance(value, float):

@@ -2,8 +2,9 @@
  * A corvette-command convoy played through a TypeScript client generated from openapi/openapi.json
  * (openapi-typescript for the types, openapi-fetch for the calls), like README's curl loop: create a game, send
  * the first choice `awaiting` offers until nothing is awaited, read the ship log typed by its `kind`, reveal the
- * server seed, download the bundle and have the server verify it. tests/test_clients.py generates `api.d.ts`
- * beside this file, compiles both with `tsc` (strict) and runs the result: `node play.js <base URL>`.
+ * server seed, download the bundle and have the server verify it. tests/test_clients.py generates `api.ts` beside
+ * this file (`openapi-typescript openapi.json --default-non-nullable false -o api.ts`), compiles both with `tsc`
+ * (strict) and runs the result: `node play.js <base URL>`.
  * The last line printed is a JSON summary the test checks against the server.
  */
 import createClient from "openapi-fetch";
