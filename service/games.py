@@ -32,7 +32,7 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
 from domain.engine import REFEREE, Game, Rejected
 from events.canonical import GENESIS_HASH, canonical, chain_hash
-from events.core import DiceRolled, GameCreated, SubmissionSealed
+from events.core import DiceRolled, GameCreated, ParentRef, SubmissionSealed
 from events.store import CommandRow, EventRow, EventStore, GameRow, StoreConflict
 from events.vocabulary import Event, decode_event, decode_stored, event_data
 from service import ENGINE_VERSION
@@ -252,18 +252,29 @@ class GameService:
         genesis = self.store.events(game_id, upto=1)
         if not genesis:
             raise NotFound("unknown-game", f"game {game_id!r} has no events")
-        game = fold_rows(loaded, genesis)
-        head = bytes.fromhex(genesis[0].hash)
+        created = event_from_body(msgspec.json.decode(genesis[0].body))
+        game, head = None, bytes.fromhex(genesis[0].hash)
         snap = self.store.snapshot(game_id, upto if upto is not None else 2**62, snapshot_key(row))
         if snap is not None and snap[0] > 1:
-            restored = restore_snapshot(snap[1], game)
-            if restored is not None:
-                game = restored
+            blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+            game = restore_snapshot(snap[1], blank)
+            if game is not None:
                 head = bytes.fromhex(self.store.events(game_id, after=snap[0] - 1, upto=snap[0])[0].hash)
+        if game is None:
+            game = self._genesis(loaded, game_id, created)
         for r in self.store.events(game_id, after=game.version, upto=upto):
             engine.evolve(game, stored_event(r))
             head = bytes.fromhex(r.hash)
         return Cached(game, head, row)
+
+    def _genesis(self, loaded: Loaded, game_id: str, created: GameCreated) -> Game:
+        """The game as its genesis starts it; a fork starts from its parent's state at the fork's seq."""
+        if created.parent is None:
+            return engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+        parent = self._load(created.parent.game, upto=created.parent.seq)
+        if parent.game.version != created.parent.seq or parent.head.hex() != created.parent.hash:
+            raise Rejected("fork-parent-changed", f"the parent of {game_id} is not what the fork recorded")
+        return engine.start_fork(parent.game, game_id, created)
 
     def _snapshot_if_due(self, c: Cached, before: int) -> None:
         """Every `snapshot_every` events, the state is saved, so a cold load folds at most that many."""
@@ -350,18 +361,7 @@ class GameService:
             raise engine.InvalidInput("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(RULESETS)}")
         loaded = loaded_for(ruleset_id)
         options = self._inline_data_file(loaded, options or {})
-        if mode == "public-seed":
-            if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
-                raise engine.InvalidInput(
-                    "invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters"
-                )
-            server_seed = bytes.fromhex(server_seed_hex)
-        elif server_seed_hex is not None:
-            raise engine.InvalidInput(
-                "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
-            )
-        else:
-            server_seed = secrets.token_bytes(32)
+        server_seed = _server_seed(mode, server_seed_hex)
         game_id = game_id or "g-" + secrets.token_hex(8)
         payload = {
             "type": "create_game",
@@ -373,14 +373,27 @@ class GameService:
         if bots:
             payload["bots"] = list(bots)
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
+        check_bots(loaded, evs[0].seats, bots or [])
+        return self._open(loaded, game_id, evs, payload, mode, server_seed, bots or [])
+
+    def _open(
+        self,
+        loaded: Loaded,
+        game_id: str,
+        evs: list[Event],
+        payload: dict[str, Any],
+        mode: str,
+        server_seed: bytes,
+        bots: list[str],
+    ) -> dict[str, Any]:
+        """Store a new game (or fork): its row with fresh tokens, its opening events and the recorded input."""
         created: GameCreated = evs[0]  # type: ignore[assignment]
-        check_bots(loaded, created.seats, bots or [])
         tokens = {seat: secrets.token_urlsafe(24) for seat in created.seats}
         referee_token = secrets.token_urlsafe(24)
         stamp = self.clock()
         row = GameRow(
             id=game_id,
-            ruleset=ruleset_id,
+            ruleset=loaded.ruleset.id,
             ruleset_version=loaded.ruleset.version,
             data_sha256=created.ruleset.data_sha256,  # the default set's, or the game's own
             mode=mode,
@@ -389,25 +402,60 @@ class GameService:
             # a bot seat gets a token nobody holds: the server acts for it
             tokens={**{s: token_hash(t) for s, t in tokens.items()}, REFEREE: token_hash(referee_token)},
             created_at=stamp,
-            bots=list(bots or []),
+            bots=list(bots),
         )
         command_id = "create"
         rows, outs, head = self._rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
         cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
         self.store.create_game(row, rows, cmd)
         self._play_bots(game_id)
-        return {
+        out = {
             "game_id": game_id,
-            "ruleset": ruleset_id,
+            "ruleset": loaded.ruleset.id,
             "version": len(rows),
             "head": head.hex(),
-            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": beacon},
+            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": created.dice.beacon},
             "seats": [
                 {"seat": s, "token": None if s in row.bots else t, "bot": s in row.bots} for s, t in tokens.items()
             ],
             "referee_token": referee_token,
             "events": outs,
         }
+        return out
+
+    def fork(
+        self,
+        game_id: str,
+        at: int,
+        mode: str = "fair",
+        server_seed_hex: str | None = None,
+        client_seeds: dict[str, str] | None = None,
+        beacon: str | None = None,
+        bots: list[str] | None = None,
+        fork_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A new game whose state is `game_id`'s at seq `at`, with its own seats, tokens and dice. Nothing of the
+        parent's future (events after `at`, its seed) goes into the fork."""
+        parent_row = self._row(game_id)
+        loaded = loaded_for(parent_row.ruleset)
+        with self._game(game_id) as c:
+            version = c.game.version
+        if not 1 <= at <= version:
+            raise engine.InvalidInput("invalid-at", f"at is a seq of the game, from 1 to {version}")
+        parent = self._load(game_id, upto=at)
+        server_seed = _server_seed(mode, server_seed_hex)
+        fork_id = fork_id or "g-" + secrets.token_hex(8)
+        ref = ParentRef(game=game_id, seq=at, hash=parent.head.hex())
+        evs = engine.fork_events(parent.game, ref, fork_id, mode, server_seed, client_seeds, beacon)
+        check_bots(loaded, parent.game.seats, bots or [])
+        payload = {
+            "type": "fork_game",
+            "parent": msgspec.to_builtins(ref),
+            "dice": {"mode": mode, "client_seeds": client_seeds or {}, "beacon": beacon},
+        }
+        if bots:
+            payload["bots"] = list(bots)
+        return self._open(loaded, fork_id, evs, payload, mode, server_seed, bots or [])
 
     def _inline_data_file(self, loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
         """`options.data_file`: a data set file in this server's data folder, inlined as `options.data` so the
@@ -788,16 +836,18 @@ class GameService:
         game = self._load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
         return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.rules, reader)}
 
-    def bundle(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
-        """The replay bundle (spec/EVENTS.md). A sealed command's payload shows as {"sealed": commitment} until it is
-        revealed, except to its own seat and the referee."""
+    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
+        """The replay bundle (docs/spec/events.md), of the whole log or of its first `upto` events (a fork's parent).
+        A sealed command's payload shows as {"sealed": commitment} until it is revealed, except to its own seat and
+        the referee. A fork's bundle carries its parent's, up to the fork's seq."""
         with self._game(game_id) as c:
             row = c.row
             g = c.game
-            rows = self.store.events(game_id)
-            cmds = self.store.commands(game_id)
+            rows = self.store.events(game_id, upto=upto)
+            cmds = [x for x in self.store.commands(game_id) if upto is None or x.last_seq <= upto]
             unrevealed = dict(g.unrevealed)
-        lock = g.lock
+        created: GameCreated = event_from_body(msgspec.json.decode(rows[0].body))  # type: ignore[assignment]
+        lock = next((stored_event(r) for r in rows if r.type == "SeedLocked"), None)
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
         hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
 
@@ -809,18 +859,18 @@ class GameService:
                     return {"sealed": e.commitment}
             return p
 
-        return {
+        out = {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
             "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
             "game": game_id,
             "dice": {
-                "scheme": g.created.dice.scheme,
+                "scheme": created.dice.scheme,
                 "mode": row.mode,
                 "server_commit": row.server_commit,
                 "server_seed": g.revealed_seed,
                 "client_seeds": client_seeds,
-                "beacon": g.created.dice.beacon,
+                "beacon": created.dice.beacon,
             },
             "commands": [
                 {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
@@ -829,6 +879,9 @@ class GameService:
             "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
             "head": rows[-1].hash,
         }
+        if created.parent is not None:
+            out["parent"] = self.bundle(created.parent.game, None, upto=created.parent.seq)
+        return out
 
     def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
         """The bundle as served and exported: the same bytes from `GET /bundle` and `umpire export`."""
@@ -855,6 +908,19 @@ class GameService:
 
 
 MAX_BOT_COMMANDS = 100_000
+
+
+def _server_seed(mode: str, server_seed_hex: str | None) -> bytes:
+    """Fair: a fresh secret. Public-seed: the creator's, which it must give."""
+    if mode == "public-seed":
+        if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
+            raise engine.InvalidInput("invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters")
+        return bytes.fromhex(server_seed_hex)
+    if server_seed_hex is not None:
+        raise engine.InvalidInput(
+            "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
+        )
+    return secrets.token_bytes(32)
 
 
 def status_of(g: Game) -> str:
