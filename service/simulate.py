@@ -27,14 +27,17 @@ def play(
     game_id: str = "sim",
     on_event: Callable[[Game, Event], None] | None = None,
     on_command: Callable[[dict[str, Any], list[Event]], None] | None = None,
+    ruleset: engine.Ruleset | None = None,
 ) -> Game:
-    """Create a game (public-seed) and let the bot send every command until the game is over."""
+    """Create a game (public-seed) and let the bot send every command until the game is over. `ruleset` replaces
+    the registered one (a test passes a copy whose decide checks what it must)."""
     loaded = RULESETS[ruleset_id]
+    rules = ruleset or loaded.ruleset
     bot = bot_for(ruleset_id)
     created = engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, None, "public-seed", server_seed
+        rules, loaded.data, loaded.data_sha256, game_id, options, None, "public-seed", server_seed
     )
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
+    game = engine.start(rules, loaded.data, loaded.data_sha256, game_id, created[0])
     for e in created[1:]:
         engine.evolve(game, e)
     for _ in range(MAX_COMMANDS):
@@ -45,7 +48,7 @@ def play(
         if payload is None:
             return game
         seat = next(s for s in legal if s.type == payload["type"]).seats[0]
-        events = engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), server_seed)
+        events = engine.decide_command(game, seat, engine.parse_command(rules, payload), server_seed)
         for e in events:
             engine.evolve(game, e)
             if on_event:
@@ -77,15 +80,10 @@ def quantiles(values: list[int]) -> dict[str, float]:
 
 def corvette_summary(games: list[Game]) -> dict[str, dict[str, float]]:
     """Per convoy: tonnage lost and VP; per game: U-boat kills (confirmed, probable, possible)."""
-    tons = [line["tonnage"] for g in games for line in g.rules.log]
-    vps = [line["vp"] for g in games for line in g.rules.log]
+    tons = [line.tonnage for g in games for line in g.rules.log]
+    vps = [line.vp for g in games for line in g.rules.log]
     kills = [
-        sum(
-            1
-            for line in g.rules.log
-            for enc in line["encounters"]
-            if enc["fate"] in ("confirmed", "probable", "possible")
-        )
+        sum(1 for line in g.rules.log for enc in line.encounters if enc.fate in ("confirmed", "probable", "possible"))
         for g in games
     ]
     return {
