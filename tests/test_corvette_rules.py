@@ -340,12 +340,12 @@ def test_CC32_damaged_engineering_makes_repairs_harder_and_splice_the_mainbrace_
 # ---- CC-16, CC-17: counters and random events --------------------------------------------------------
 
 
-def test_CC16_a_U_counter_brings_an_attack_unless_in_a_storm():
-    for weather_now, pending in (("poor", 1), ("storm", 0)):
-        s = only(make_state(weather=weather_now, position=(0, 3)), "air-gap", "U")
-        c = ctx(s)
-        random_events.reveal(c)
-        assert c.state.pending_uboats == pending
+@pytest.mark.parametrize("weather_now,pending", [("poor", 1), ("storm", 0)])
+def test_CC16_a_U_counter_brings_an_attack_unless_in_a_storm(weather_now, pending):
+    s = only(make_state(weather=weather_now, position=(0, 3)), "air-gap", "U")
+    c = ctx(s)
+    random_events.reveal(c)
+    assert c.state.pending_uboats == pending
 
 
 def test_CCR35_a_counter_acts_once():
@@ -594,12 +594,12 @@ def test_CC26_asdic_1_vs_evade_4_at_medium_needs_7():
     assert roll(c, "asdic-detection").result.target == 7 and d.detected and d.range == 0
 
 
-def test_CC26_close_plus_1_long_plus_1_to_the_uboat_consecutive_plus_3():
-    for rng, consecutive, need in ((0, 0, 10), (2, 0, 8), (2, 1, 11)):
-        s = make_state(engagement={"range": rng, "evade": 2, "consecutive": consecutive})
-        c = ctx(s, 20)
-        asw.detect(c)
-        assert roll(c, "asdic-detection").result.target == need
+@pytest.mark.parametrize("rng,consecutive,need", [(0, 0, 10), (2, 0, 8), (2, 1, 11)])
+def test_CC26_close_plus_1_long_plus_1_to_the_uboat_consecutive_plus_3(rng, consecutive, need):
+    s = make_state(engagement={"range": rng, "evade": 2, "consecutive": consecutive})
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert roll(c, "asdic-detection").result.target == need
 
 
 def test_CC27_a_failed_search_opens_one_band_two_with_damaged_engineering_beyond_long_it_evades():
@@ -870,19 +870,17 @@ def test_CC41_operators_roll_their_skill_when_fitted():
     assert c.state.sheet.skills["radar"] == 2 and done(c)
 
 
-def test_CC43_the_revised_map_from_june_1942_with_the_option():
-
-    for year, month, opt, name in (
-        (1942, 6, True, "revised-1942"),
-        (1942, 5, True, "standard"),
-        (1942, 6, False, "standard"),
-    ):
-        s = make_state(year=year, month=month, options={"revised_map": opt})
-        s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
-        c = ctx(s)
-        c.dice = PurposeDice({})
-        setup.new_convoy(c, "canada")
-        assert of(c, ev.ConvoyAssigned)[0].map == name
+@pytest.mark.parametrize(
+    "year,month,opt,name",
+    [(1942, 6, True, "revised-1942"), (1942, 5, True, "standard"), (1942, 6, False, "standard")],
+)
+def test_CC43_the_revised_map_from_june_1942_with_the_option(year, month, opt, name):
+    s = make_state(year=year, month=month, options={"revised_map": opt})
+    s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    setup.new_convoy(c, "canada")
+    assert of(c, ev.ConvoyAssigned)[0].map == name
 
 
 # ---- rulings with no rule test of their own ------------------------------------------------------------
