@@ -17,7 +17,7 @@ import msgspec
 
 from domain.corvette_command.data import DataSet
 from events import corvette_command as ev
-from events.core import ClientSeedContributed, DiceRolled, GameCreated, GameEnded, SeedLocked, ServerSeedRevealed
+from events.core import DiceRolled, GameCreated, GameEnded
 from events.vocabulary import Event
 
 STATIONS = ("lookout", "asdic", "aa", "gun", "depth_charge", "engineer")  # the six crew skill sections
@@ -360,9 +360,10 @@ def initial_state(created: GameCreated, options, data: DataSet) -> State:
 
 
 def evolve(state: State, e: Event) -> State:
-    """Total over the ruleset's events (and the core's): a handler each, or a named no-op."""
+    """Total over the ruleset's events: a handler each, or a named no-op. The core's events (seeds, seals, reveal)
+    are the engine's bookkeeping: none is read by these rules unless it has a handler here."""
     handler = _HANDLERS.get(type(e))
-    if handler is None and not isinstance(e, NO_STATE_CHANGE):
+    if handler is None and not isinstance(e, NO_STATE_CHANGE) and type(e).__module__ != CORE_EVENTS:
         raise TypeError(f"corvette-command has no handler for {type(e).__name__}")
     if handler is not None:
         handler(state, e)
@@ -742,15 +743,8 @@ def _ended(s: State, e: GameEnded) -> None:
 
 # recorded for the reader, read by no rule: the torpedo's end (its damage comes as HullDamaged and AreaDamaged), the
 # tech-delay roll (its delay comes as EquipmentDateMoved), the dice (what they decide comes as the rule's own event)
-# and the core's seed events
-NO_STATE_CHANGE = (
-    ev.TorpedoResolved,
-    ev.TechDelayRolled,
-    DiceRolled,
-    ClientSeedContributed,
-    SeedLocked,
-    ServerSeedRevealed,
-)
+NO_STATE_CHANGE = (ev.TorpedoResolved, ev.TechDelayRolled, DiceRolled)
+CORE_EVENTS = DiceRolled.__module__
 
 _HANDLERS = {
     ev.CampaignBegan: _campaign_began,
