@@ -362,11 +362,11 @@ def initial_state(created: GameCreated, options, data: DataSet) -> State:
 def evolve(state: State, e: Event) -> State:
     """Total over the ruleset's events: a handler each, or a named no-op. The core's events (seeds, seals, reveal)
     are the engine's bookkeeping: none is read by these rules unless it has a handler here."""
-    handler = _HANDLERS.get(type(e))
-    if handler is None and not isinstance(e, NO_STATE_CHANGE) and type(e).__module__ != CORE_EVENTS:
-        raise TypeError(f"corvette-command has no handler for {type(e).__name__}")
+    handler = _DISPATCH.get(type(e))
     if handler is not None:
         handler(state, e)
+    elif type(e).__module__ != CORE_EVENTS:
+        raise TypeError(f"corvette-command has no handler for {type(e).__name__}")
     return state
 
 
@@ -444,8 +444,8 @@ def _convoy_assigned(s: State, e: ev.ConvoyAssigned) -> None:
 def _weather_set(s: State, e: ev.WeatherSet) -> None:
     s.convoy.weather = e.weather
     s.convoy.weather_track.append(e.weather)
-    if e.cause == "change" and s.box_steps[:1] == [BoxStep(name="weather")]:
-        s.box_steps.pop(0)
+    if e.cause == "change":
+        _step_done(s, "weather")
 
 
 def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
@@ -468,33 +468,40 @@ def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
         ]
 
 
-def _pop(name: str):
-    def handler(s: State, e) -> None:
-        step = BoxStep(name=name, escort=None if name in ONCE_PER_BOX else e.escort)
-        if s.box_steps[:1] == [step]:
-            s.box_steps.pop(0)
-        _after(s, e)
-
-    return handler
+def _step_done(s: State, name: str, escort: str | None = None) -> None:
+    """The box step `name` is made (CC-R1): it leaves the front of the box's steps."""
+    if s.box_steps and s.box_steps[0].name == name and s.box_steps[0].escort == escort:
+        s.box_steps.pop(0)
 
 
-def _after(s: State, e) -> None:
-    if isinstance(e, ev.CollisionChecked):
-        s.convoy.stragglers += e.stragglers
-    elif isinstance(e, ev.CounterRevealed) and e.kind != "spent":
+def _collision_checked(s: State, e: ev.CollisionChecked) -> None:
+    _step_done(s, "collision", e.escort)
+    s.convoy.stragglers += e.stragglers
+
+
+def _mechanical_checked(s: State, e: ev.MechanicalChecked) -> None:
+    _step_done(s, "mechanical", e.escort)
+
+
+def _counter_revealed(s: State, e: ev.CounterRevealed) -> None:
+    _step_done(s, "reveal")
+    if e.kind != "spent":
         s.revealed[s.box_key(e.box)] = e.kind
         s.pools[e.zone][e.kind] -= 1
         if e.kind == "U" and s.convoy.weather != "storm":
             s.queue.append(Waiting(escort=e.section))
-    elif isinstance(e, ev.RepairAttempted):
-        sheet = s.sheets[e.escort]
-        if e.success and e.area:
-            sheet.harder[e.area].pop(0)
-            if not sheet.harder[e.area]:
-                del sheet.harder[e.area]
-            sheet.used["engineer"] = True
-        if e.area:
-            s.convoy.repair_bonus = False
+
+
+def _repair_attempted(s: State, e: ev.RepairAttempted) -> None:
+    _step_done(s, "repair", e.escort)
+    sheet = s.sheets[e.escort]
+    if e.success and e.area:
+        sheet.harder[e.area].pop(0)
+        if not sheet.harder[e.area]:
+            del sheet.harder[e.area]
+        sheet.used["engineer"] = True
+    if e.area:
+        s.convoy.repair_bonus = False
 
 
 def _area_damaged(s: State, e: ev.AreaDamaged) -> None:
@@ -756,10 +763,10 @@ _HANDLERS = {
     ev.ConvoyAssigned: _convoy_assigned,
     ev.WeatherSet: _weather_set,
     ev.ConvoyMoved: _convoy_moved,
-    ev.CollisionChecked: _pop("collision"),
-    ev.MechanicalChecked: _pop("mechanical"),
-    ev.CounterRevealed: _pop("reveal"),
-    ev.RepairAttempted: _pop("repair"),
+    ev.CollisionChecked: _collision_checked,
+    ev.MechanicalChecked: _mechanical_checked,
+    ev.CounterRevealed: _counter_revealed,
+    ev.RepairAttempted: _repair_attempted,
     ev.AreaDamaged: _area_damaged,
     ev.HullDamaged: _hull_damaged,
     ev.EffectApplied: _effect_applied,
@@ -792,3 +799,10 @@ _HANDLERS = {
     ev.CollisionPending: _collision_pending,
     GameEnded: _ended,
 }
+
+
+def _no_change(s: State, e) -> None:
+    pass
+
+
+_DISPATCH = {**_HANDLERS, **{t: _no_change for t in NO_STATE_CHANGE}}
