@@ -170,4 +170,5 @@ def test_genesis_records_only_the_options_set_so_new_defaults_keep_old_bundles_i
 
     loaded = RULESETS[ruleset]
     made = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "g", {}, None, "fair", bytes(32))
-    assert made[0].options == {}
+    # aa1942 AA-R16: a new game records its setup, whose absence in an older genesis means "empty"
+    assert made[0].options == ({"setup": "1942.2"} if ruleset == "aa1942-convoy" else {})
