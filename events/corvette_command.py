@@ -7,7 +7,7 @@ multiset until the moment of the draw.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -26,6 +26,7 @@ Deck = Literal["uboats", "convoys", "orders"]
 Weapon = Literal["depth-charges", "hedgehog"]
 Grade = Literal["confirmed", "probable", "possible"]
 Fate = Literal["confirmed", "probable", "possible", "escaped", "withdrew", "stood-off"]
+Box = Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]  # [channel, column]
 Decision = Literal[
     "start", "allocate_skills", "move", "collision_reroll", "guns", "detect", "pattern", "board", "repair"
 ]
@@ -101,7 +102,7 @@ class WeatherSet(Event):
 
 
 class ConvoyMoved(Event):
-    to: list[int] | str  # a box [channel, column], or the destination port
+    to: Box | str  # a box, or the destination port
     half_days: int  # the time this move took, in half days
     date: int
 
@@ -147,7 +148,7 @@ class HullDamaged(Event):
 class CounterRevealed(Event):
     """The counter of the box entered, drawn now from what is left of its zone's pool (CC-16, CC-R42)."""
 
-    box: list[int]
+    box: Box
     zone: ZoneName
     kind: Literal["U", "R", "blank", "spent"]  # spent: revealed before, it acts once (CC-R35)
     section: str  # the escort whose section of the convoy it concerns

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import msgspec
+
 from domain.corvette_command import commands as c
 from domain.corvette_command import views
 from domain.corvette_command.data import parse_data
@@ -77,11 +79,20 @@ DECISION_OF = {
 
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
-    """Route the command to its rule; every check is the rule's own (a rejection leaves no trace: decide works on
-    a copy), then run the game on to the next decision (CC-R8)."""
+    """Route the command to its rule, then run the game on to the next decision (CC-R8). Every check is the rule's
+    own (a rejection leaves no trace: decide works on a copy); a refusal lists what is legal now in the shape of
+    `awaiting` (the rules give the reason, the legal commands come from one place)."""
+    try:
+        return _judge(state, cmd, dice)
+    except IllegalCommand as e:
+        raise IllegalCommand(e.detail, [msgspec.to_builtins(s) for s in legal_commands(state)]) from None
+
+
+def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     tag = cmd.__struct_config__.tag
     if DECISION_OF[tag] != state.awaiting:
-        raise IllegalCommand(f"{tag!r} answers the {DECISION_OF[tag]!r} decision; the game awaits {state.awaiting!r}")
+        awaited = " or ".join(repr(s.type) for s in legal_commands(state)) or "no command"
+        raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {tag!r}")
     ctx = Ctx(state, dice)
     ctx.emit(ev.DecisionTaken(decision=DECISION_OF[tag], command=tag))
     match cmd:

@@ -158,23 +158,23 @@ class FaceDown(Model):
 
 class ZoneView(Model):
     name: ev.ZoneName
-    boxes: list[list[int]]
+    boxes: list[ev.Box]
     face_down: FaceDown | None
 
 
 class PortView(Model):
     side: Literal["west", "east"]
-    boxes: list[list[int]]
+    boxes: list[ev.Box]
 
 
 class RevealedBox(Model):
-    box: list[int]
+    box: ev.Box
     kind: ev.CounterKind
 
 
 class ConvoyOnMap(Model):
-    position: list[int] | str
-    path: list[list[int] | str]
+    position: ev.Box | str
+    path: list[ev.Box | str]
     direction: ev.Direction
     speed: ev.Speed
     orders_channel: int

@@ -134,10 +134,7 @@ def repair(ctx: Ctx, escort: str, area: str | None) -> None:
         )
         return
     if area not in repairable(s, escort):
-        raise IllegalCommand(
-            f"{area!r} has nothing to repair",
-            [{"type": "repair", "area": a} for a in repairable(s, escort)] + [{"type": "repair", "area": None}],
-        )
+        raise IllegalCommand(f"{area!r} has nothing to repair: the engineers can repair {repairable(s, escort)}")
     difficulty = sheet.harder[area][0]
     mods = [("engineering damaged (Task Harder)", sheet.counters("engineer"), "passive")]
     if s.convoy.repair_bonus:

@@ -73,12 +73,10 @@ def _obeys_orders(state: State, to) -> bool:
 
 
 def check_move(state: State, to) -> None:
-    legal = legal_moves(state)
-    if {"to": to} not in legal:
+    if {"to": to} not in legal_moves(state):
         raise IllegalCommand(
             f"the convoy cannot enter {to} from {state.convoy.position} "
-            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel})",
-            [{"type": "move_convoy", **m} for m in legal],
+            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel})"
         )
 
 

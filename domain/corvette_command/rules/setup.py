@@ -79,11 +79,7 @@ def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
     """CC-45: the allocated dice become skills; the convoy sails in the direction the options chose."""
     s = ctx.state
     if sorted(faces) != sorted(STATIONS) or sorted(faces.values()) != sorted(s.quick_faces):
-        legal = allocations(s.quick_faces)
-        raise IllegalCommand(
-            f"give each of the six stations {list(STATIONS)} one of the dice rolled {s.quick_faces}",
-            [{"type": "allocate_skills", "skills": a} for a in legal] if len(legal) <= 64 else [],
-        )
+        raise IllegalCommand(f"give each of the six stations {list(STATIONS)} one of the dice rolled {s.quick_faces}")
     line = skills_line(s.escorts[0], {st: quick_skill(f) for st, f in faces.items()})
     ctx.emit(ev.SkillsAllocated(skills=line))
     _begin(ctx, [line], "canada" if s.options.quick_play.direction == "east" else "liverpool")
