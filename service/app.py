@@ -24,7 +24,7 @@ from events.bundle import decode_bundle
 from events.store import open_store
 from service import ENGINE_VERSION, models
 from service.games import MAX_PAGE, GameService, loaded_for
-from service.http import JSON, Guards, TooLarge, TooMany, bearer, decode, problem, rejected_response
+from service.http import JSON, BadRequest, Guards, TooLarge, TooMany, bearer, decode, problem, rejected_response
 from service.openapi import Operation, build_document
 from service.replay import verify
 from service.rulesets import RULESETS
@@ -284,7 +284,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         last = request.headers.get("last-event-id")
         if last is not None:
             if not last.isdigit() or len(last) > 16:
-                raise Rejected("invalid-last-event-id", "Last-Event-ID is the seq of the last event you received")
+                raise BadRequest("invalid-last-event-id", "Last-Event-ID is the seq of the last event you received")
             after = int(last)
         return StreamingResponse(
             event_stream(svc, request, game_id, after, timeout),

@@ -567,10 +567,8 @@ class GameService:
         c = self._cached(game_id)
         with c.lock:
             g = c.game
-            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g, seat)]
-            may = []
-            if any(seat in s["seats"] for s in awaiting):
-                may.append("command")
+            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g, seat) if seat in s.seats]
+            may = ["command"] if awaiting else []
             if seat != REFEREE and g.lock is None and seat not in g.client_seeds:
                 may.append("seed")
             if seat == REFEREE and g.revealed_seed is None:

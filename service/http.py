@@ -56,6 +56,10 @@ def rejected_response(request: Request, e: Rejected) -> Response:
     return problem(e.status, e.code, e.detail, request.url.path, legal=legal, **e.extra)
 
 
+class BadRequest(Rejected):
+    status = 400
+
+
 class TooMany(Rejected):
     status = 429
 

@@ -19,7 +19,7 @@ from events.core import DiceRolled
 from events.vocabulary import event_data
 from service.games import body_of
 from service.rulesets import RULESETS
-from service.simulate import play
+from service.simulate import new_game, play, play_on
 
 GAMES = int(os.environ.get("UMPIRE_PROPERTY_GAMES", "200"))
 
@@ -99,8 +99,9 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
         assert repr(state) == before, "decide changed the state it was given"
         return events
 
-    checking = dataclasses.replace(ruleset, decide=decide_leaves_state_alone)
-    game = play("corvette-command", opts, seed, on_event=check, ruleset=checking)
+    game = new_game("corvette-command", opts, seed)
+    game.ruleset = dataclasses.replace(ruleset, decide=decide_leaves_state_alone)  # a checking copy, no patching
+    play_on(game, seed, on_event=check)
     assert game.over and game.ruleset.legal_commands(game.rules) == []
     sunk = game.ended == "the corvette was sunk (3 hull damage)"
     assert sunk == any(sh.hull == 3 for sh in game.rules.sheets.values())
