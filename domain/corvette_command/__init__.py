@@ -16,7 +16,7 @@ from domain.corvette_command import views
 from domain.corvette_command.data import parse_data
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
 from domain.corvette_command.rules.procedure import Ctx, run
-from domain.corvette_command.state import AREAS, STATIONS, State, evolve, initial_state
+from domain.corvette_command.state import STATIONS, State, evolve, initial_state
 from domain.dice import Dice
 from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Rejected, Ruleset, command_schema
 from events import corvette_command as ev
@@ -135,7 +135,6 @@ STATION_NAME = {
     "hedgehog": "Hedgehog",
 }
 ZONE_NAME = {"canadian": "Canadian", "air-gap": "Air Gap", "western-approaches": "Western Approaches"}
-assert set(STATION_NAME) == set(AREAS)
 
 
 def _spec(cmd: type, seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
