@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.store import Store
-from service.games import GameService
+from events.store import Store  # noqa: E402
+from service.games import GameService  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
