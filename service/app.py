@@ -21,6 +21,7 @@ from domain.engine import IllegalCommand, InvalidInput, Rejected, command_schema
 from events.bundle import Bundle, decode_bundle
 from events.store import Store
 from service import ENGINE_VERSION, models
+from service.desk import mount_desk
 from service.games import MAX_PAGE, GameService, loaded_for
 from service.replay import verify
 from service.rulesets import RULESETS
@@ -191,6 +192,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
             "engine": ENGINE_VERSION,
             "docs": "/docs",
             "openapi": "/openapi.json",
+            "desk": "/desk/",
             "rulesets": sorted(RULESETS),
         }
 
@@ -382,6 +384,8 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         except (msgspec.ValidationError, msgspec.DecodeError) as e:
             raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (spec/EVENTS.md): {e}")
         return await asyncio.to_thread(verify, bundle, svc.server_seed_if_stored)
+
+    mount_desk(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -226,4 +226,5 @@ class Root(BaseModel):
     engine: str
     docs: str
     openapi: str
+    desk: str = Field(description="the referee's desk: a page that verifies a game or bundle in the browser")
     rulesets: list[str]
