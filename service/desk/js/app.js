@@ -332,9 +332,9 @@ function drawChecks(el, g) {
         h("span", { class: "more" }),
       ),
       h("table", { class: "checks-table" }, rows),
-      extra,
       h("p", { class: "hint" }, `Hashes and HMACs by ${engineName()}; the code is this page's own (service/desk/js), written from spec/DICE.md and spec/EVENTS.md.`),
     ),
+    extra,
   );
 }
 
@@ -658,8 +658,19 @@ function changes(a, b, path = "", out = []) {
   return out;
 }
 
+/** The last event of the run this roll started: its command's events up to the next roll (its effect). */
+function effectEnd(g, r) {
+  let end = r.seq;
+  for (const e of g.events.slice(r.seq)) {
+    if (e.body.command !== r.command || e.body.type === "DiceRolled") break;
+    end = e.body.seq;
+  }
+  return end;
+}
+
 function drawBeforeAfter(el, g, r) {
   const body = h("div", {});
+  const afterSeq = effectEnd(g, r);
   const redraw = () => {
     clear(body);
     if (!g.views.length) return add(body, noViews(g, el, redraw));
@@ -670,15 +681,15 @@ function drawBeforeAfter(el, g, r) {
       const at0 = r.seq - 1;
       if (at0 >= 1) showView(before, g, name, at0);
       else put(before, h("p", { class: "muted" }, "Before the first event there is no game."));
-      showView(after, g, name, r.seq);
+      showView(after, g, name, afterSeq);
       try {
-        const [a, b] = await Promise.all([at0 >= 1 ? g.viewAt(name, at0) : { data: {} }, g.viewAt(name, r.seq)]);
+        const [a, b] = await Promise.all([at0 >= 1 ? g.viewAt(name, at0) : { data: {} }, g.viewAt(name, afterSeq)]);
         const ch = changes(a.data, b.data).filter(([p]) => !p.startsWith("now."));
         put(diff, 
           h("h4", {}, `What changed in ${name}`),
           ch.length
             ? h("ul", { class: "plain small" }, ch.map(([p, x, y]) => h("li", {}, h("code", {}, p), ": ", h("del", {}, canonical(x ?? null).slice(0, 80)), " → ", h("ins", {}, canonical(y ?? null).slice(0, 80)))))
-            : h("p", { class: "muted" }, "nothing (this roll's effect shows in a later event or another view)"),
+            : h("p", { class: "muted" }, "nothing in this view (look at another view, or at later events on the timeline)"),
         );
       } catch {
         clear(diff);
@@ -687,7 +698,12 @@ function drawBeforeAfter(el, g, r) {
     add(body, 
       viewPicker(g, pick),
       diff,
-      h("div", { class: "halves" }, h("div", {}, h("h4", {}, `Just before the roll (after event ${r.seq - 1})`), before), h("div", {}, h("h4", {}, `Just after the roll (after event ${r.seq})`), after)),
+      h(
+        "div",
+        { class: "halves" },
+        h("div", {}, h("h4", {}, `Just before the roll (after event ${r.seq - 1})`), before),
+        h("div", {}, h("h4", {}, afterSeq === r.seq ? `Just after the roll (after event ${r.seq})` : `Just after the roll and what it led to (events ${r.seq}–${afterSeq})`), after),
+      ),
     );
     pick(ui.view);
   };

@@ -186,19 +186,24 @@ export class Game extends EventTarget {
     };
   }
 
-  /** What a verified roll proves in this game, in words (DICE.md "Modes"; SeedLocked's server_only). */
+  /**
+   * What a verified roll proves in this game, in words (DICE.md "Modes"). A client seed given with the creation
+   * request was known to the server when it made its seed; one sent after the commitment was published is what
+   * keeps the server from picking a seed to suit the rolls.
+   */
   fairness() {
     if (this.header.dice.mode !== "fair") {
       return "But this game is in public-seed mode: its creator chose the server seed, so the rolls are reproducible and unchanged since, and no claim is made that nobody chose them.";
     }
+    const created = this.events[0] ? this.events[0].body.command : null;
+    const later = this.events.filter((e) => e.body.type === "ClientSeedContributed" && e.body.command !== created);
     const lock = this.events.find((e) => e.body.type === "SeedLocked");
-    const seats = (this.events[0] && this.events[0].body.data.seats) || [];
-    const serverOnly = lock ? lock.body.data.server_only || [] : seats;
-    if (seats.length && serverOnly.length >= seats.length) {
-      return "The server committed to its seed before play and cannot have changed this roll since. No seat added a seed of its own, though, so nothing kept the server from picking its seed with the rolls in mind: a seat that contributes a seed closes that gap.";
+    if (!later.length) {
+      return "The server committed to its seed before play and cannot have changed this roll since. But no seat sent a seed of its own after that commitment, so nothing kept the server from choosing its seed with the rolls in mind: a seat that contributes a seed before the first roll closes that gap.";
     }
-    const by = seats.filter((x) => !serverOnly.includes(x));
-    return `The server published SHA-256 of its seed in the game's first event, before ${by.join(", ")} added ${by.length > 1 ? "their" : "its"} own seed${by.length > 1 ? "s" : ""} (locked at seq ${lock ? lock.body.seq : "?"}), so it could neither pick a seed to suit this roll nor change the roll afterwards.`;
+    const seats = [...new Set(later.map((e) => e.body.data.seat))];
+    const who = seats.join(", ");
+    return `The server published SHA-256 of its seed in the game's first event, before ${who} added ${seats.length > 1 ? "their own seeds" : "its own seed"} (locked at seq ${lock ? lock.body.seq : "?"}), so it could neither pick a seed to suit this roll nor change the roll afterwards.`;
   }
 
   // ---- what the browser checks ----

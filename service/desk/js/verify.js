@@ -280,6 +280,7 @@ export async function verifyDice(b, stage = null) {
 export async function verifySealed(b) {
   const sealed = new Map();
   const opened = new Map();
+  const named = new Set(); // every seq a reveal names, opened or not
   let bad = null;
   let saltsChecked = 0;
   const seedOk = b.dice.server_seed && /^[0-9a-f]{64}$/.test(b.dice.server_seed);
@@ -290,6 +291,7 @@ export async function verifySealed(b) {
     if (type !== "SubmissionsRevealed") continue;
     for (const entry of get(data, "entries", []) || []) {
       const seq = get(entry, "seq");
+      named.add(seq);
       const at = sealed.get(seq);
       const where = { first_bad_seq: seq, revealed_at: get(e.body, "seq") };
       if (!at) {
@@ -312,7 +314,7 @@ export async function verifySealed(b) {
       opened.set(seq, { ...at, content: get(entry, "content"), revealed_at: get(e.body, "seq") });
     }
   }
-  const unrevealed = [...sealed.keys()].filter((s) => !opened.has(s));
+  const unrevealed = [...sealed.keys()].filter((s) => !named.has(s));
   const base = { sealed: sealed.size, opened: [...opened.entries()], unrevealed };
   if (bad) return { ...bad, ...base };
   if (!sealed.size) return check("none", "this game has no sealed inputs", { first_bad_seq: null, ...base });
