@@ -230,7 +230,7 @@ def test_a_tampered_bundle_names_its_first_bad_seq_on_the_page(desk, tmp_path):
     assert "seq 22" in desk.page.inner_text("#verdict")
     desk.page.click("#check-chain a")
     desk.page.wait_for_selector("#ev-22.bad")
-    desk.screenshot("tampered-event")
+    desk.screenshot("tampered-event", full_page=False)
 
 
 def test_a_forged_roll_with_a_recomputed_chain_is_named_by_its_k(desk, tmp_path):
@@ -401,7 +401,7 @@ def test_a_roll_shows_the_views_just_before_and_after_it(desk):
     desk.open("#/live/north-atlantic/roll/0")
     desk.page.wait_for_selector("#before-after .view-box[data-ready] >> nth=1")
     changed = desk.page.inner_text("#diff")
-    assert "damage_this_round" in changed  # the raid's damage lands in the roll's own event
+    assert "convoy_zones[sz 7].damage_this_round: 0 → 1" in changed  # the raid's damage lands in the events it led to
     desk.screenshot("aa1942-roll")
 
 

@@ -123,7 +123,7 @@ export function jsSha256(msg) {
 }
 
 export function jsHmac(key, msg) {
-  let k = key.length > 64 ? jsSha256(key) : key;
+  const k = key.length > 64 ? jsSha256(key) : key;
   const block = new Uint8Array(64);
   block.set(k);
   const ipad = block.map((b) => b ^ 0x36);

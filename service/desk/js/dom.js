@@ -36,7 +36,7 @@ export const STATUS_TEXT = {
   fail: "✗ failed",
   mismatch: "✗ mismatch",
   pending: "… pending",
-  skipped: "… not yet",
+  skipped: "… pending",
   unverifiable: "✗ unverifiable",
   none: "none",
   warn: "! warning",
@@ -53,7 +53,12 @@ export function short(hash, n = 12) {
 
 /** A die face: a small square with the number and its sides underneath. */
 export function die(face, sides, status = "") {
-  return h("span", { class: `die ${status}`, title: `a ${sides}-sided die showing ${face}` }, h("b", {}, String(face)), h("small", {}, `d${sides}`));
+  return h(
+    "span",
+    { class: `die ${status}`, title: `a ${sides}-sided die showing ${face}` },
+    h("b", {}, String(face)),
+    h("small", {}, `d${sides}`),
+  );
 }
 
 export function copyButton(text, label = "copy") {

@@ -180,7 +180,7 @@ export class Game extends EventTarget {
         server_commit: d.server_commit,
         server_seed: rev ? rev.body.data.server_seed : null,
         client_seeds: lock ? lock.body.data.client_seeds : [],
-        beacon: lock ? lock.body.data.beacon ?? null : d.beacon ?? null,
+        beacon: lock ? (lock.body.data.beacon ?? null) : (d.beacon ?? null),
       },
       head: this.events.length ? this.events[this.events.length - 1].hash : null,
     };
@@ -252,7 +252,12 @@ export class Game extends EventTarget {
       do {
         this._dirty = false;
         const r = await verifyAll(this._bundleLike(), (e) => this.seatOf(e), this._memo);
-        this.checks = { chain: r.chain, dice: r.dice, sealed: r.sealed, replay: { status: "not-run", detail: NOT_RUN[this.source], first_bad_seq: null } };
+        this.checks = {
+          chain: r.chain,
+          dice: r.dice,
+          sealed: r.sealed,
+          replay: { status: "not-run", detail: NOT_RUN[this.source], first_bad_seq: null },
+        };
         this.rolls = r.rolls;
         this.gameSeed = r.gameSeed;
       } while (this._dirty);

@@ -33,16 +33,16 @@ export function parse(text) {
     if (c === "[") return array();
     if (c === '"') return string();
     if (c === "-" || (c >= "0" && c <= "9")) return number();
-    if (text.startsWith("true", i)) return (i += 4), true;
-    if (text.startsWith("false", i)) return (i += 5), false;
-    if (text.startsWith("null", i)) return (i += 4), null;
+    if (text.startsWith("true", i)) return ((i += 4), true);
+    if (text.startsWith("false", i)) return ((i += 5), false);
+    if (text.startsWith("null", i)) return ((i += 4), null);
     return fail(c === undefined ? "unexpected end of the text" : `unexpected ${JSON.stringify(c)}`);
   }
   function object() {
     i++;
     const out = {};
     skip();
-    if (text[i] === "}") return i++, out;
+    if (text[i] === "}") return (i++, out);
     for (;;) {
       skip();
       if (text[i] !== '"') fail("expected a key");
@@ -54,7 +54,7 @@ export function parse(text) {
       Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
       skip();
       if (text[i] === ",") i++;
-      else if (text[i] === "}") return i++, out;
+      else if (text[i] === "}") return (i++, out);
       else fail("expected ',' or '}'");
     }
   }
@@ -62,12 +62,12 @@ export function parse(text) {
     i++;
     const out = [];
     skip();
-    if (text[i] === "]") return i++, out;
+    if (text[i] === "]") return (i++, out);
     for (;;) {
       out.push(value());
       skip();
       if (text[i] === ",") i++;
-      else if (text[i] === "]") return i++, out;
+      else if (text[i] === "]") return (i++, out);
       else fail("expected ',' or ']'");
     }
   }
@@ -143,8 +143,11 @@ export function compareKeys(a, b) {
 const ESCAPES = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
 function quote(s) {
-  // eslint-disable-next-line no-control-regex
-  return '"' + s.replace(/["\\\u0000-\u001f]/g, (c) => ESCAPES[c] || "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
+  return (
+    '"' +
+    s.replace(/["\\\u0000-\u001f]/g, (c) => ESCAPES[c] || "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) +
+    '"'
+  );
 }
 
 /** A float as Python's repr (`sep` "+" and 2-digit exponents) or msgspec (no "+", no padding) prints it. */
@@ -201,7 +204,11 @@ export function pretty(v, indent = 1) {
       const keys = Object.keys(x);
       if (!keys.length) return "{}";
       return (
-        "{\n" + keys.map((k) => pad(depth + 1) + quote(k) + ": " + walk(x[k], depth + 1)).join(",\n") + "\n" + pad(depth) + "}"
+        "{\n" +
+        keys.map((k) => pad(depth + 1) + quote(k) + ": " + walk(x[k], depth + 1)).join(",\n") +
+        "\n" +
+        pad(depth) +
+        "}"
       );
     }
     return canonical(x);

@@ -12,11 +12,19 @@ export async function runVectors(V, { digest = true } = {}) {
   add("server_commit = SHA-256(server_seed)", await serverCommit(V.server_seed), V.server_commit);
   const gs = await gameSeed(V.server_seed, V.game_id, V.client_seeds, null);
   add("game_seed", hex(gs), V.game_seed);
-  add("game_seed with the beacon", hex(await gameSeed(V.server_seed, V.game_id, V.client_seeds, V.beacon)), V.game_seed_with_beacon);
+  add(
+    "game_seed with the beacon",
+    hex(await gameSeed(V.server_seed, V.game_id, V.client_seeds, V.beacon)),
+    V.game_seed_with_beacon,
+  );
   const roll = await roller(gs);
   add("block(0, 0)", hex(await roll.block("0", 0)), V.block_0_0);
   for (const r of V.rolls) add(`roll k=${r.k} of ${r.sides.length} dice`, await roll.faces(r.k, r.sides), r.faces);
-  add("shuffle of 10 at k=10", applyShuffle([...Array(10).keys()], await roll.faces(10, shuffleSides(10))), V.shuffle_k10_range10);
+  add(
+    "shuffle of 10 at k=10",
+    applyShuffle([...Array(10).keys()], await roll.faces(10, shuffleSides(10))),
+    V.shuffle_k10_range10,
+  );
   if (digest) {
     const parts = [];
     for (let k = 0; k < 20000; k++) parts.push(JSON.stringify(await roll.faces(k, [6, 6, 20, 3])));

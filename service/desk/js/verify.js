@@ -55,7 +55,12 @@ const SHAPES = {
     client_seeds: ["array of str", listOf(STR)],
     beacon: ["str | null", STR_OR_NULL, "optional"],
   },
-  command: { command_id: ["str", STR], seat: ["str", STR], payload: ["object", OBJ], seqs: ["array of int", listOf(INT)] },
+  command: {
+    command_id: ["str", STR],
+    seat: ["str", STR],
+    payload: ["object", OBJ],
+    seqs: ["array of int", listOf(INT)],
+  },
   event: { body: ["object", OBJ], hash: ["str", STR] },
 };
 
@@ -208,7 +213,10 @@ function lockEvent(b) {
  */
 async function seedStage(b) {
   const d = b.dice;
-  const fail = (detail, k, seq) => ({ stop: check("fail", detail, { first_bad_k: k, first_bad_seq: seq }), gameSeed: null });
+  const fail = (detail, k, seq) => ({
+    stop: check("fail", detail, { first_bad_k: k, first_bad_seq: seq }),
+    gameSeed: null,
+  });
   if (d.scheme !== "umpire1") return fail(`unknown dice scheme '${d.scheme}'`, null, null);
   if (d.server_seed === null) {
     const stop = check("skipped", "the server seed is not revealed yet; rolls can be checked after reveal", {
@@ -235,7 +243,11 @@ async function seedStage(b) {
   if (lock !== null) {
     const data = get(lock, "data", {});
     if (!pyEq(get(data, "client_seeds"), d.client_seeds) || !pyEq(get(data, "beacon"), d.beacon ?? null)) {
-      return fail(`the client seeds or beacon differ from those locked at seq ${pyStr(get(lock, "seq"))}`, null, get(lock, "seq"));
+      return fail(
+        `the client seeds or beacon differ from those locked at seq ${pyStr(get(lock, "seq"))}`,
+        null,
+        get(lock, "seq"),
+      );
     }
   }
   return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };
@@ -254,7 +266,11 @@ export async function verifyDice(b, stage = null) {
     const [k, sides, faces] = [get(data, "k"), get(data, "sides"), get(data, "faces")];
     const seq = get(e.body, "seq");
     if (!pyEq(k, expected)) {
-      return fail(`roll k=${pyStr(k)} at seq ${pyStr(seq)}: expected k=${expected} (k is gapless from 0)`, expected, seq);
+      return fail(
+        `roll k=${pyStr(k)} at seq ${pyStr(seq)}: expected k=${expected} (k is gapless from 0)`,
+        expected,
+        seq,
+      );
     }
     const recomputed = await pyFaces(roll, k, sides);
     if (recomputed === null || !pyEq(recomputed, faces)) {
@@ -295,10 +311,16 @@ export async function verifySealed(b) {
       const at = sealed.get(seq);
       const where = { first_bad_seq: seq, revealed_at: get(e.body, "seq") };
       if (!at) {
-        bad ??= check("fail", `the reveal at seq ${pyStr(get(e.body, "seq"))} opens seq ${pyStr(seq)}, which sealed nothing`, where);
+        bad ??= check(
+          "fail",
+          `the reveal at seq ${pyStr(get(e.body, "seq"))} opens seq ${pyStr(seq)}, which sealed nothing`,
+          where,
+        );
         continue;
       }
-      const commitment = hex(await sha256(utf8(canonical({ content: get(entry, "content"), salt: get(entry, "salt") }))));
+      const commitment = hex(
+        await sha256(utf8(canonical({ content: get(entry, "content"), salt: get(entry, "salt") }))),
+      );
       if (commitment !== get(at, "commitment")) {
         bad ??= check("fail", `the content revealed for seq ${pyStr(seq)} does not match its commitment`, where);
         continue;
@@ -306,7 +328,11 @@ export async function verifySealed(b) {
       if (seedOk) {
         const salt = hex(await hmac(unhex(b.dice.server_seed), utf8(`umpire1:salt:${b.game}:${pyStr(seq)}`)));
         if (salt !== get(entry, "salt")) {
-          bad ??= check("fail", `the salt revealed for seq ${pyStr(seq)} is not HMAC(server_seed, "umpire1:salt:…")`, where);
+          bad ??= check(
+            "fail",
+            `the salt revealed for seq ${pyStr(seq)} is not HMAC(server_seed, "umpire1:salt:…")`,
+            where,
+          );
           continue;
         }
         saltsChecked += 1;
@@ -319,17 +345,28 @@ export async function verifySealed(b) {
   if (bad) return { ...bad, ...base };
   if (!sealed.size) return check("none", "this game has no sealed inputs", { first_bad_seq: null, ...base });
   const ended = b.events.some((e) => get(e.body, "type") === "GameEnded");
-  const salts = seedOk ? `; ${saltsChecked} salts recomputed from the server seed` : "; salts checkable after the seed is revealed";
+  const salts = seedOk
+    ? `; ${saltsChecked} salts recomputed from the server seed`
+    : "; salts checkable after the seed is revealed";
   if (unrevealed.length && ended) {
-    return check("warn", `the game ended with ${unrevealed.length} commitment(s) never revealed: seq ${unrevealed.join(", ")}`, {
+    return check(
+      "warn",
+      `the game ended with ${unrevealed.length} commitment(s) never revealed: seq ${unrevealed.join(", ")}`,
+      {
+        first_bad_seq: null,
+        ...base,
+      },
+    );
+  }
+  return check(
+    "pass",
+    `${opened.size} of ${sealed.size} commitments revealed and matching${salts}` +
+      (unrevealed.length ? `; still sealed: seq ${unrevealed.join(", ")}` : ""),
+    {
       first_bad_seq: null,
       ...base,
-    });
-  }
-  return check("pass", `${opened.size} of ${sealed.size} commitments revealed and matching${salts}` + (unrevealed.length ? `; still sealed: seq ${unrevealed.join(", ")}` : ""), {
-    first_bad_seq: null,
-    ...base,
-  });
+    },
+  );
 }
 
 // ---- every roll on its own ----
@@ -362,7 +399,10 @@ export async function rollRecords(b, stage, chain, seatOf) {
       index,
     };
     if (stage.stop && stage.stop.status === "skipped") {
-      Object.assign(r, { status: "pending", detail: "the server seed is not revealed yet: this roll can be checked after the reveal" });
+      Object.assign(r, {
+        status: "pending",
+        detail: "the server seed is not revealed yet: this roll can be checked after the reveal",
+      });
     } else if (!roll) {
       Object.assign(r, { status: "unverifiable", detail: `no trusted seed: ${stage.stop.detail}` });
     } else {
@@ -374,9 +414,15 @@ export async function rollRecords(b, stage, chain, seatOf) {
       }
       r.recomputed = recomputed;
       if (!pyEq(r.k, index)) {
-        Object.assign(r, { status: "mismatch", detail: `k is ${pyStr(r.k)} but this is roll number ${index} (k is gapless from 0)` });
+        Object.assign(r, {
+          status: "mismatch",
+          detail: `k is ${pyStr(r.k)} but this is roll number ${index} (k is gapless from 0)`,
+        });
       } else if (recomputed !== null && pyEq(recomputed, r.faces)) {
-        Object.assign(r, { status: "verified", detail: "the faces are what the revealed seed gives for this k and these dice" });
+        Object.assign(r, {
+          status: "verified",
+          detail: "the faces are what the revealed seed gives for this k and these dice",
+        });
       } else {
         Object.assign(r, {
           status: "mismatch",

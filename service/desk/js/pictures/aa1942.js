@@ -7,7 +7,11 @@ export const POWER_COLOURS = { USSR: "#a33b2b", Germany: "#4d4d4d", UK: "#b8925a
 const colour = (p) => POWER_COLOURS[p] || "#777";
 
 function chip(power, n) {
-  return h("span", { class: "sub", style: `--c:${colour(power)}`, title: `${n} ${power} submarine(s)` }, `${power} ×${n}`);
+  return h(
+    "span",
+    { class: "sub", style: `--c:${colour(power)}`, title: `${n} ${power} submarine(s)` },
+    `${power} ×${n}`,
+  );
 }
 
 export function szStatus(d) {
@@ -24,7 +28,11 @@ export function szStatus(d) {
       ),
       z.active ? null : h("div", { class: "sz-off" }, `off: ${z.lost_territories.join(", ") || "lost"}`),
       z.chips ? h("div", { class: "sz-chips" }, `${z.chips} disruption chip(s)`) : null,
-      h("div", { class: "sz-subs" }, Object.entries(z.submarines || {}).map(([p, n]) => chip(p, n))),
+      h(
+        "div",
+        { class: "sz-subs" },
+        Object.entries(z.submarines || {}).map(([p, n]) => chip(p, n)),
+      ),
     );
   const others = d.other_zones_with_submarines || [];
   return h(
@@ -32,9 +40,27 @@ export function szStatus(d) {
     { class: "picture" },
     h("div", { class: "sz-board" }, d.convoy_zones.map(tile)),
     others.length
-      ? h("p", { class: "sz-elsewhere" }, "Submarines elsewhere: ", others.map((z) => h("span", {}, `SZ ${z.sz} `, Object.entries(z.submarines).map(([p, n]) => chip(p, n)), " ")))
+      ? h(
+          "p",
+          { class: "sz-elsewhere" },
+          "Submarines elsewhere: ",
+          others.map((z) =>
+            h(
+              "span",
+              {},
+              `SZ ${z.sz} `,
+              Object.entries(z.submarines).map(([p, n]) => chip(p, n)),
+              " ",
+            ),
+          ),
+        )
       : null,
-    h("div", { class: "legend" }, h("span", { class: "key cap-key" }, ""), " raid damage this round, of the zone's value  ·  a faded tile is a zone switched off by a lost territory"),
+    h(
+      "div",
+      { class: "legend" },
+      h("span", { class: "key cap-key" }, ""),
+      " raid damage this round, of the zone's value  ·  a faded tile is a zone switched off by a lost territory",
+    ),
     h("figcaption", {}, now(d.now)),
   );
 }
@@ -65,28 +91,69 @@ function ledgerChart(powers) {
       SERIES.forEach(([k, label, cls], si) => {
         const v = r[k] || 0;
         const x = x0 + 34 + ri * (SERIES.length * 9 + 14) + si * 9;
-        bars.push(s("rect", { x, y: y(v), width: 8, height: Math.max(0, 20 + plotH - y(v)), class: cls }, s("title", {}, `${p.power}, round ${r.round}: ${label} ${v}`)));
+        bars.push(
+          s(
+            "rect",
+            { x, y: y(v), width: 8, height: Math.max(0, 20 + plotH - y(v)), class: cls },
+            s("title", {}, `${p.power}, round ${r.round}: ${label} ${v}`),
+          ),
+        );
       });
-      bars.push(s("text", { x: x0 + 34 + ri * (SERIES.length * 9 + 14) + (SERIES.length * 9) / 2, y: 20 + plotH + 14, class: "tick" }, `R${r.round}`));
+      bars.push(
+        s(
+          "text",
+          { x: x0 + 34 + ri * (SERIES.length * 9 + 14) + (SERIES.length * 9) / 2, y: 20 + plotH + 14, class: "tick" },
+          `R${r.round}`,
+        ),
+      );
     });
     return s(
       "g",
       {},
-      s("text", { x: x0 + 34, y: 12, class: "panel-title", fill: colour(p.power) }, `${p.power} · treasury ${p.treasury}`),
+      s(
+        "text",
+        { x: x0 + 34, y: 12, class: "panel-title", fill: colour(p.power) },
+        `${p.power} · treasury ${p.treasury}`,
+      ),
       s("line", { x1: x0 + 30, y1: 20 + plotH, x2: x0 + PW, y2: 20 + plotH, class: "axis" }),
       s("text", { x: x0 + 26, y: y(max) + 4, class: "tick end" }, String(max)),
       s("text", { x: x0 + 26, y: 20 + plotH + 4, class: "tick end" }, "0"),
       bars,
     );
   });
-  return s("svg", { viewBox: `0 0 ${powers.length * (PW + 12)} ${PH}`, class: "chart", role: "img", "aria-label": "IPCs per round per power" }, panels);
+  return s(
+    "svg",
+    {
+      viewBox: `0 0 ${powers.length * (PW + 12)} ${PH}`,
+      class: "chart",
+      role: "img",
+      "aria-label": "IPCs per round per power",
+    },
+    panels,
+  );
 }
 
 export function ipcLedger(d) {
   const table = h(
     "table",
     { class: "grid" },
-    h("tr", {}, ["Power", "Seat", "Treasury", "Income now", "Capital", "Convoy zones", "Income", "Spent", "Lost to raids", "Raid damage done", "Raids"].map((t) => h("th", {}, t))),
+    h(
+      "tr",
+      {},
+      [
+        "Power",
+        "Seat",
+        "Treasury",
+        "Income now",
+        "Capital",
+        "Convoy zones",
+        "Income",
+        "Spent",
+        "Lost to raids",
+        "Raid damage done",
+        "Raids",
+      ].map((t) => h("th", {}, t)),
+    ),
     d.powers.map((p) =>
       h(
         "tr",
@@ -97,12 +164,25 @@ export function ipcLedger(d) {
         h("td", { class: "num" }, p.income_now),
         h("td", {}, p.holds_capital ? "held" : "lost"),
         h("td", {}, p.convoy_zones.join(", ")),
-        ["income", "spent", "raid_ipcs_lost", "raid_damage_inflicted", "raids"].map((k) => h("td", { class: "num" }, p.totals ? p.totals[k] : "")),
+        ["income", "spent", "raid_ipcs_lost", "raid_damage_inflicted", "raids"].map((k) =>
+          h("td", { class: "num" }, p.totals ? p.totals[k] : ""),
+        ),
       ),
     ),
   );
-  const legend = h("div", { class: "legend" }, SERIES.map(([, label, cls]) => [h("span", { class: `key ${cls}` }, ""), ` ${label}  `]));
-  return h("figure", { class: "picture" }, ledgerChart(d.powers), legend, table, h("figcaption", {}, `${now(d.now)} · totals over the rounds played`));
+  const legend = h(
+    "div",
+    { class: "legend" },
+    SERIES.map(([, label, cls]) => [h("span", { class: `key ${cls}` }, ""), ` ${label}  `]),
+  );
+  return h(
+    "figure",
+    { class: "picture" },
+    ledgerChart(d.powers),
+    legend,
+    table,
+    h("figcaption", {}, `${now(d.now)} · totals over the rounds played`),
+  );
 }
 
 export function campaignSheet(d) {
@@ -111,13 +191,32 @@ export function campaignSheet(d) {
       "table",
       { class: "grid" },
       h("caption", {}, `Round ${r.round}`),
-      h("tr", {}, ["Power", "Income", "Spent", "Raid damage suffered", "Lost to raids", "Raid damage done", "Raids", "Captured", "Liberated", "Lost", "Subs placed", "Subs lost"].map((t) => h("th", {}, t))),
+      h(
+        "tr",
+        {},
+        [
+          "Power",
+          "Income",
+          "Spent",
+          "Raid damage suffered",
+          "Lost to raids",
+          "Raid damage done",
+          "Raids",
+          "Captured",
+          "Liberated",
+          "Lost",
+          "Subs placed",
+          "Subs lost",
+        ].map((t) => h("th", {}, t)),
+      ),
       r.powers.map((p) =>
         h(
           "tr",
           {},
           h("th", { style: `color:${colour(p.power)}` }, p.power),
-          ["income", "spent", "raid_damage_suffered", "raid_ipcs_lost", "raid_damage_inflicted", "raids"].map((k) => h("td", { class: "num" }, p[k])),
+          ["income", "spent", "raid_damage_suffered", "raid_ipcs_lost", "raid_damage_inflicted", "raids"].map((k) =>
+            h("td", { class: "num" }, p[k]),
+          ),
           ["captured", "liberated", "lost"].map((k) => h("td", {}, (p[k] || []).join(", "))),
           h("td", { class: "num" }, p.submarines_placed),
           h("td", { class: "num" }, p.submarines_lost),
@@ -125,6 +224,14 @@ export function campaignSheet(d) {
       ),
     ),
   );
-  const occupied = (d.occupied || []).map((o) => h("li", {}, `${o.territory} (of ${o.original_owner}) held by ${o.held_by}`));
-  return h("figure", { class: "picture" }, rounds, occupied.length ? [h("h5", {}, "Occupied now"), h("ul", { class: "plain" }, occupied)] : null, h("figcaption", {}, now(d.now)));
+  const occupied = (d.occupied || []).map((o) =>
+    h("li", {}, `${o.territory} (of ${o.original_owner}) held by ${o.held_by}`),
+  );
+  return h(
+    "figure",
+    { class: "picture" },
+    rounds,
+    occupied.length ? [h("h5", {}, "Occupied now"), h("ul", { class: "plain" }, occupied)] : null,
+    h("figcaption", {}, now(d.now)),
+  );
 }

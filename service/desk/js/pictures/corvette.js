@@ -16,7 +16,12 @@ const COUNTERS = {
 const title = (t) => t.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 
 export function map(d) {
-  if (!d.map) return h("p", { class: "empty" }, "No convoy at sea at this point: the map shows a convoy between sailing and arrival.");
+  if (!d.map)
+    return h(
+      "p",
+      { class: "empty" },
+      "No convoy at sea at this point: the map shows a convoy between sailing and arrival.",
+    );
   const C = d.channels;
   const N = d.columns;
   const W = SIDE * 2 + N * CELL_W;
@@ -31,7 +36,13 @@ export function map(d) {
     const lo = Math.min(...cols);
     const hi = Math.max(...cols);
     parts.push(
-      s("rect", { x: SIDE + lo * CELL_W, y: TOP - 22, width: (hi - lo + 1) * CELL_W, height: C * CELL_H + 22, class: `zone z${i % 3}` }),
+      s("rect", {
+        x: SIDE + lo * CELL_W,
+        y: TOP - 22,
+        width: (hi - lo + 1) * CELL_W,
+        height: C * CELL_H + 22,
+        class: `zone z${i % 3}`,
+      }),
       s("text", { x: SIDE + ((lo + hi + 1) / 2) * CELL_W, y: TOP - 7, class: "zone-name" }, title(z.name)),
     );
   });
@@ -40,7 +51,15 @@ export function map(d) {
     parts.push(s("text", { x: SIDE - 8, y: cy(ch) + 4, class: "channel-name" }, `channel ${ch}`));
     for (let col = 0; col < N; col++) {
       const ordered = d.convoy && d.convoy.orders_channel === ch;
-      parts.push(s("rect", { x: SIDE + col * CELL_W + 2, y: TOP + ch * CELL_H + 2, width: CELL_W - 4, height: CELL_H - 4, class: ordered ? "box ordered" : "box" }));
+      parts.push(
+        s("rect", {
+          x: SIDE + col * CELL_W + 2,
+          y: TOP + ch * CELL_H + 2,
+          width: CELL_W - 4,
+          height: CELL_H - 4,
+          class: ordered ? "box ordered" : "box",
+        }),
+      );
     }
   }
   // ports, left (west) or right (east) of their boxes
@@ -54,7 +73,9 @@ export function map(d) {
     const offset = Object.keys(portAt).filter((n) => Math.abs(portAt[n][1] - y) < 14 && n !== name).length * 16;
     parts.push(
       s("text", { x, y: y + 4 + offset, class: `port-name ${west ? "west" : "east"}` }, name),
-      ...p.boxes.map((b) => s("line", { x1: west ? SIDE - 40 : W - SIDE + 40, y1: y, x2: cx(b[1]), y2: cy(b[0]), class: "port-link" })),
+      ...p.boxes.map((b) =>
+        s("line", { x1: west ? SIDE - 40 : W - SIDE + 40, y1: y, x2: cx(b[1]), y2: cy(b[0]), class: "port-link" }),
+      ),
     );
   }
   // the convoy's track
@@ -89,11 +110,17 @@ export function map(d) {
         "g",
         { class: "convoy" },
         s("title", {}, `the convoy, ${c.direction}bound`),
-        s("path", { d: `M${x - dir * 12},${y - 7} L${x + dir * 8},${y - 7} L${x + dir * 14},${y} L${x + dir * 8},${y + 7} L${x - dir * 12},${y + 7} Z` }),
+        s("path", {
+          d: `M${x - dir * 12},${y - 7} L${x + dir * 8},${y - 7} L${x + dir * 14},${y} L${x + dir * 8},${y + 7} L${x - dir * 12},${y + 7} Z`,
+        }),
       ),
     );
   }
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "cc-map", role: "img", "aria-label": "the convoy map" }, parts);
+  const svg = s(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, class: "cc-map", role: "img", "aria-label": "the convoy map" },
+    parts,
+  );
   const legend = h(
     "div",
     { class: "legend" },
@@ -117,17 +144,41 @@ export function map(d) {
 }
 
 function boxes(n, filled, cls = "") {
-  return h("span", { class: `boxes ${cls}` }, Array.from({ length: n }, (_, i) => h("i", { class: i < filled ? "on" : "" })));
+  return h(
+    "span",
+    { class: `boxes ${cls}` },
+    Array.from({ length: n }, (_, i) => h("i", { class: i < filled ? "on" : "" })),
+  );
 }
 
-const STATIONS = { lookout: "Lookout", asdic: "ASDIC", aa: "AA gun", gun: "Main gun", depth_charge: "Depth charges", engineer: "Engineer" };
+const STATIONS = {
+  lookout: "Lookout",
+  asdic: "ASDIC",
+  aa: "AA gun",
+  gun: "Main gun",
+  depth_charge: "Depth charges",
+  engineer: "Engineer",
+};
 
 function sheet(e) {
   const skills = Object.entries(e.skills || {}).map(([k, v]) =>
-    h("tr", {}, h("th", {}, STATIONS[k] || k), h("td", {}, boxes(Math.max(3, v), v, "pips")), h("td", { class: "num" }, v)),
+    h(
+      "tr",
+      {},
+      h("th", {}, STATIONS[k] || k),
+      h("td", {}, boxes(Math.max(3, v), v, "pips")),
+      h("td", { class: "num" }, v),
+    ),
   );
   const equipment = Object.entries(e.equipment || {}).map(([k, v]) =>
-    h("tr", {}, h("th", {}, k.toUpperCase()), h("td", {}, v.fitted ? "✓ fitted" : "not yet"), h("td", {}, `due ${v.due}`), h("td", {}, v.months_late ? `${v.months_late} month(s) late` : "")),
+    h(
+      "tr",
+      {},
+      h("th", {}, k.toUpperCase()),
+      h("td", {}, v.fitted ? "✓ fitted" : "not yet"),
+      h("td", {}, `due ${v.due}`),
+      h("td", {}, v.months_late ? `${v.months_late} month(s) late` : ""),
+    ),
   );
   const harder = Object.entries(e.task_harder || {}).map(([k, v]) =>
     h("li", {}, `${STATIONS[k] || k}: ${v.counters} task-harder counter(s)`, v.officer_lost ? " · officer lost" : ""),
@@ -137,15 +188,31 @@ function sheet(e) {
     "div",
     { class: "sheet" },
     h("h4", {}, `Corvette sheet — ${e.seat}`),
-    h("div", { class: "sheet-grid" },
+    h(
+      "div",
+      { class: "sheet-grid" },
       h("section", {}, h("h5", {}, "Crew skills"), h("table", { class: "plain" }, skills)),
       h(
         "section",
         {},
         h("h5", {}, "Ship"),
         h("p", {}, "Hull damage ", boxes(3, e.hull_damage, "hull"), ` ${e.hull_damage} of 3 (sunk at 3)`),
-        h("p", {}, "Depth charges ", boxes(e.depth_charges.of, e.depth_charges.left, "ammo"), ` ${e.depth_charges.left} of ${e.depth_charges.of}`),
-        e.hedgehog ? h("p", {}, "Hedgehog ", boxes(e.hedgehog.of, e.hedgehog.left, "ammo"), ` ${e.hedgehog.left} of ${e.hedgehog.of}`) : h("p", { class: "muted" }, "No Hedgehog fitted"),
+        h(
+          "p",
+          {},
+          "Depth charges ",
+          boxes(e.depth_charges.of, e.depth_charges.left, "ammo"),
+          ` ${e.depth_charges.left} of ${e.depth_charges.of}`,
+        ),
+        e.hedgehog
+          ? h(
+              "p",
+              {},
+              "Hedgehog ",
+              boxes(e.hedgehog.of, e.hedgehog.left, "ammo"),
+              ` ${e.hedgehog.left} of ${e.hedgehog.of}`,
+            )
+          : h("p", { class: "muted" }, "No Hedgehog fitted"),
         harder.length ? h("ul", { class: "plain" }, harder) : h("p", { class: "muted" }, "No task-harder counters"),
       ),
       h("section", {}, h("h5", {}, "Equipment"), h("table", { class: "plain" }, equipment)),
@@ -153,24 +220,44 @@ function sheet(e) {
         "section",
         {},
         h("h5", {}, "Record"),
-        h("p", {}, `U-boats: ${kills.confirmed || 0} confirmed, ${kills.probable || 0} probable, ${kills.possible || 0} possible`),
+        h(
+          "p",
+          {},
+          `U-boats: ${kills.confirmed || 0} confirmed, ${kills.probable || 0} probable, ${kills.possible || 0} possible`,
+        ),
         (e.awards || []).length
-          ? h("ul", { class: "plain" }, e.awards.map((a) => h("li", {}, h("b", {}, a.award), ` — ${a.reason} (${a.date})`)))
+          ? h(
+              "ul",
+              { class: "plain" },
+              e.awards.map((a) => h("li", {}, h("b", {}, a.award), ` — ${a.reason} (${a.date})`)),
+            )
           : h("p", { class: "muted" }, "No awards yet"),
         (e.officers_lost || []).length ? h("p", {}, `Officers lost: ${e.officers_lost.join(", ")}`) : null,
-        (e.skills_used_since_review || []).length ? h("p", { class: "muted" }, `Skills used since the last review: ${e.skills_used_since_review.join(", ")}`) : null,
+        (e.skills_used_since_review || []).length
+          ? h("p", { class: "muted" }, `Skills used since the last review: ${e.skills_used_since_review.join(", ")}`)
+          : null,
       ),
     ),
   );
 }
 
 export function shipLog(d) {
-  return h("figure", { class: "picture" }, d.escorts.map(sheet), h("figcaption", {}, d.now ? `${d.now.date}${d.now.over ? " · campaign over" : ""}` : ""));
+  return h(
+    "figure",
+    { class: "picture" },
+    d.escorts.map(sheet),
+    h("figcaption", {}, d.now ? `${d.now.date}${d.now.over ? " · campaign over" : ""}` : ""),
+  );
 }
 
 export function engagement(d) {
   const u = d.uboat;
-  if (!u) return h("p", { class: "empty" }, `No U-boat engaged at this point.${d.pending_uboats ? ` ${d.pending_uboats} more waiting.` : ""}`);
+  if (!u)
+    return h(
+      "p",
+      { class: "empty" },
+      `No U-boat engaged at this point.${d.pending_uboats ? ` ${d.pending_uboats} more waiting.` : ""}`,
+    );
   const facts = [
     ["Type", u.type],
     ["Attack / evade", `${u.attack} / ${u.evade}`],
@@ -181,12 +268,46 @@ export function engagement(d) {
     ["Attacks left", u.attacks_left],
     ["Step", u.step],
   ];
-  const rest = Object.entries(u).filter(([k]) => !["uboat", "type", "attack", "evade", "range", "range_band", "surfaced", "detected", "consecutive", "hits", "attacks_left", "step"].includes(k));
+  const rest = Object.entries(u).filter(
+    ([k]) =>
+      ![
+        "uboat",
+        "type",
+        "attack",
+        "evade",
+        "range",
+        "range_band",
+        "surfaced",
+        "detected",
+        "consecutive",
+        "hits",
+        "attacks_left",
+        "step",
+      ].includes(k),
+  );
   return h(
     "figure",
     { class: "picture" },
-    h("div", { class: "uboat-card" }, h("h4", {}, u.uboat), h("table", { class: "plain" }, facts.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, String(v))))),
-      h("details", {}, h("summary", {}, "everything else"), h("table", { class: "plain small" }, rest.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, JSON.stringify(v))))))),
+    h(
+      "div",
+      { class: "uboat-card" },
+      h("h4", {}, u.uboat),
+      h(
+        "table",
+        { class: "plain" },
+        facts.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, String(v)))),
+      ),
+      h(
+        "details",
+        {},
+        h("summary", {}, "everything else"),
+        h(
+          "table",
+          { class: "plain small" },
+          rest.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, JSON.stringify(v)))),
+        ),
+      ),
+    ),
     h("figcaption", {}, d.pending_uboats ? `${d.pending_uboats} more U-boat(s) waiting` : ""),
   );
 }
@@ -196,7 +317,13 @@ export function campaignSheet(d) {
   const table = h(
     "table",
     { class: "grid" },
-    h("tr", {}, ["#", "Convoy", "Route", "Sailed", "Weather", "Encounters", "Ships lost", "Tonnage", "VP", "Result"].map((t) => h("th", {}, t))),
+    h(
+      "tr",
+      {},
+      ["#", "Convoy", "Route", "Sailed", "Weather", "Encounters", "Ships lost", "Tonnage", "VP", "Result"].map((t) =>
+        h("th", {}, t),
+      ),
+    ),
     rows.map((c) =>
       h(
         "tr",
@@ -204,9 +331,21 @@ export function campaignSheet(d) {
         h("td", {}, c.number),
         h("td", {}, `${c.card} (${c.code}) ${c.speed}, ${c.size} ships`),
         h("td", {}, `${c.from} → ${c.to}`),
-        h("td", {}, c.sailed, c.arrived ? h("br") : null, c.arrived ? `arrived ${c.arrived}` : c.current ? "at sea" : ""),
-        h("td", {}, h("span", { class: "weather" }, (c.weather || []).map((w) => h("i", { class: `w-${w}`, title: w }, w[0].toUpperCase())))),
-        h("td", {}, (c.encounters || []).map((e) => h("div", {}, `${e.uboat}: ${e.fate}${e.hits ? ` (${e.hits} hits)` : ""}`))),
+        h("td", {}, c.sailed, h("br"), c.arrived ? `arrived ${c.arrived}` : c.current ? "at sea" : ""),
+        h(
+          "td",
+          {},
+          h(
+            "span",
+            { class: "weather" },
+            (c.weather || []).map((w) => h("i", { class: `w-${w}`, title: w }, w[0].toUpperCase())),
+          ),
+        ),
+        h(
+          "td",
+          {},
+          (c.encounters || []).map((e) => h("div", {}, `${e.uboat}: ${e.fate}${e.hits ? ` (${e.hits} hits)` : ""}`)),
+        ),
         h("td", { class: "num" }, c.ships_lost),
         h("td", { class: "num" }, c.tonnage != null ? c.tonnage.toLocaleString("en") : ""),
         h("td", { class: "num" }, c.vp ?? ""),

@@ -7,7 +7,12 @@ import * as cc from "./corvette.js";
 import { jsonTree } from "./tree.js";
 
 const PICTURES = {
-  "corvette-command": { map: cc.map, "ship-log": cc.shipLog, engagement: cc.engagement, "campaign-sheet": cc.campaignSheet },
+  "corvette-command": {
+    map: cc.map,
+    "ship-log": cc.shipLog,
+    engagement: cc.engagement,
+    "campaign-sheet": cc.campaignSheet,
+  },
   "aa1942-convoy": { "sz-status": aa.szStatus, "ipc-ledger": aa.ipcLedger, "campaign-sheet": aa.campaignSheet },
 };
 
@@ -31,7 +36,12 @@ export function renderView(rulesetId, view, data) {
     try {
       return draw(data);
     } catch (e) {
-      return h("div", {}, h("p", { class: "muted" }, `This view's shape is new to the desk (${e.message}); its data:`), jsonTree(data));
+      return h(
+        "div",
+        {},
+        h("p", { class: "muted" }, `This view's shape is new to the desk (${e.message}); its data:`),
+        jsonTree(data),
+      );
     }
   }
   return h("div", {}, h("p", { class: "muted" }, "No drawing for this view yet; its data:"), jsonTree(data));

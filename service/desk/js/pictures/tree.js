@@ -13,9 +13,29 @@ function node(key, v, depth) {
   if (Array.isArray(v) || isObject(v)) {
     const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);
     const size = Array.isArray(v) ? `[${v.length}]` : `{${entries.length}}`;
-    if (!entries.length) return h("div", { class: "j-row" }, label, label && ": ", h("span", { class: "j-null" }, Array.isArray(v) ? "[]" : "{}"));
+    if (!entries.length)
+      return h(
+        "div",
+        { class: "j-row" },
+        label,
+        label && ": ",
+        h("span", { class: "j-null" }, Array.isArray(v) ? "[]" : "{}"),
+      );
     const flat = Array.isArray(v) && v.every((x) => !Array.isArray(x) && !isObject(x)) && v.length <= 24;
-    if (flat) return h("div", { class: "j-row" }, label, label && ": ", h("span", { class: "j-flat" }, "[", v.map((x, i) => [i ? ", " : "", scalar(x)]), "]"));
+    if (flat)
+      return h(
+        "div",
+        { class: "j-row" },
+        label,
+        label && ": ",
+        h(
+          "span",
+          { class: "j-flat" },
+          "[",
+          v.map((x, i) => [i ? ", " : "", scalar(x)]),
+          "]",
+        ),
+      );
     return h(
       "details",
       { class: "j-node", open: depth < 2 || canonical(v).length < 400 },
