@@ -132,14 +132,14 @@ VERIFY_TEXTS = """
         if (err) { out.push({ format: err }); continue; }
         const r = await m.verifyAll(b, () => null);
         const pick = (c) => ({ status: c.status, first_bad_seq: plain(c.first_bad_seq), first_bad_k: plain(c.first_bad_k) });
-        out.push({ chain: pick(r.chain), dice: pick(r.dice) });
+        out.push({ chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) });
     }
     return out;
 """
 
 
 def python_checks(raw: bytes) -> dict:
-    """`umpire verify`'s report, cut to what the desk checks (the chain and the dice)."""
+    """`umpire verify`'s report, cut to what the desk checks (the chain, the dice, the sealed inputs)."""
     from service.replay import verify
 
     checks = verify(raw)["checks"]
@@ -149,7 +149,7 @@ def python_checks(raw: bytes) -> dict:
     def pick(c):
         return {"status": c["status"], "first_bad_seq": c.get("first_bad_seq"), "first_bad_k": c.get("first_bad_k")}
 
-    return {"chain": pick(checks["chain"]), "dice": pick(checks["dice"])}
+    return {name: pick(checks[name]) for name in ("chain", "dice", "sealed")}
 
 
 def desk_checks(desk: Desk, texts: list[str]) -> list[dict]:
@@ -162,3 +162,31 @@ def desk_checks(desk: Desk, texts: list[str]) -> list[dict]:
 
 def dumps(bundle: dict) -> bytes:
     return json.dumps(bundle, ensure_ascii=False).encode("utf-8")
+
+
+def sealed_bid_bundles() -> dict[str, dict]:
+    """Bundles of the test-only sealed-bid ruleset (tests/sealed_bid.py): bids sealed, then opened at the end
+    (public-seed, so the salts can be checked); and a fair game with one bid still sealed."""
+    import hashlib
+    import tempfile
+
+    from events.store import Store
+    from service.games import GameService
+    from service.rulesets import RULESETS, Loaded
+    from tests import sealed_bid
+
+    RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            svc = GameService(Store(str(Path(tmp) / "sealed.db")))
+            out = {}
+            for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
+                dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
+                made = svc.create("sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name)
+                tokens = {x["seat"]: x["token"] for x in made["seats"]}
+                for i, amount in enumerate(bids):
+                    svc.command(name, tokens[("north", "south")[i % 2]], {"type": "bid", "amount": amount})
+                out[name] = svc.bundle(name)
+            return out
+    finally:
+        del RULESETS["sealed-bid"]

@@ -8,8 +8,6 @@ to tests/output/desk/ for a person to look at.
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
 import json
 import random
 import shutil
@@ -31,6 +29,7 @@ from tests.desk_browser import (
     dumps,
     load_golden_games,
     python_checks,
+    sealed_bid_bundles,
 )
 from tests.live import server_process
 from tests.test_tampering import BUNDLE, LEAVES, flipped, set_path, structural
@@ -458,39 +457,63 @@ def test_a_view_the_desk_cannot_draw_is_shown_as_a_json_tree(desk):
 # ---------------------------------------------------------------- sealed inputs (EVENTS.md)
 
 
-def _sealed_game(tamper: str | None = None, reveal: tuple[int, ...] = (2, 3), ended: bool = False) -> dict:
-    """A log with two sealed submissions (seq 2, 3) and a reveal, committed and salted as EVENTS.md says."""
-    server_seed = bytes(range(32))
-    salt = lambda seq: hmac.digest(server_seed, f"umpire1:salt:sealed:{seq}".encode(), "sha256").hex()  # noqa: E731
-    contents = {2: {"orders": ["fire", "turn 2"]}, 3: {"orders": ["hold"]}}
-    commit = {s: hashlib.sha256(canonical({"content": c, "salt": salt(s)})).hexdigest() for s, c in contents.items()}
-    entries = [{"seq": s, "seat": f"side{s}", "kind": "orders", "content": contents[s], "salt": salt(s)} for s in reveal]
-    if tamper == "content":
-        entries[0]["content"] = {"orders": ["fire", "turn 3"]}
-    if tamper == "salt":
-        entries[0]["salt"] = hashlib.sha256(b"guess").hexdigest()
-    datas = [
-        ("GameCreated", {}),
-        ("SubmissionSealed", {"seat": "side2", "kind": "orders", "commitment": commit[2]}),
-        ("SubmissionSealed", {"seat": "side3", "kind": "orders", "commitment": commit[3]}),
-        ("SubmissionsRevealed", {"kinds": ["orders"], "entries": entries}),
-    ] + ([("GameEnded", {"reason": "over"})] if ended else [])
-    events = [{"body": {"game": "sealed", "seq": i, "type": t, "v": 1, "command": None, "data": d}} for i, (t, d) in enumerate(datas, 1)]
-    return {"game": "sealed", "dice": {"server_seed": server_seed.hex()}, "events": events}
+def _sealed_cases() -> list[tuple[str, bytes]]:
+    """Real sealed-bid bundles, and what a forger might do to them (every later hash recomputed)."""
+    bundles = sealed_bid_bundles()
+    opened, still = bundles["sealed-opened"], bundles["sealed-open"]
+
+    def entry(b, i=0):
+        return next(e for e in b["events"] if e["body"]["type"] == "SubmissionsRevealed")["body"]["data"]["entries"][i]
+
+    def drop_reveals(b):
+        b["events"] = [e for e in b["events"] if e["body"]["type"] != "SubmissionsRevealed"]
+        for i, e in enumerate(b["events"], 1):
+            e["body"]["seq"] = i
+
+    edits = {
+        "content": lambda b: entry(b)["content"].update(amount=9),
+        "salt": lambda b: entry(b).update(salt="00" * 32),
+        "seat": lambda b: entry(b, 1).update(seat="north"),
+        "seq": lambda b: entry(b).update(seq=entry(b, 1)["seq"]),
+        "never opened": drop_reveals,
+    }
+    cases = [("opened", dumps(opened)), ("still sealed", dumps(still))]
+    cases += [(f"forged {name}", dumps(_rehashed(opened, edit))) for name, edit in edits.items()]
+    cases.append(("edited content, chain not recomputed", dumps(_edited(opened, edits["content"]))))
+    return cases
 
 
-@pytest.mark.parametrize(
-    "case,status,first_bad_seq",
-    [
-        ({}, "pass", None),
-        ({"tamper": "content"}, "fail", 2),
-        ({"tamper": "salt"}, "fail", 2),
-        ({"reveal": (3,)}, "pass", None),
-        ({"reveal": (3,), "ended": True}, "warn", None),
-    ],
-)
-def test_sealed_inputs_are_checked_against_their_commitments(desk, case, status, first_bad_seq):
+def _edited(bundle: dict, edit) -> dict:
+    b = copy.deepcopy(bundle)
+    edit(b)
+    return b
+
+
+def test_sealed_inputs_are_checked_as_umpire_verify_checks_them(desk):
+    cases = _sealed_cases()
     desk.open()
-    got = desk.js("const r = await m.verifySealed(m.parse(arg)); return [r.status, r.first_bad_seq, r.unrevealed];", json.dumps(_sealed_game(**case)))
-    assert got[:2] == [status, first_bad_seq]
-    assert got[2] == ([2] if case.get("reveal") == (3,) else [])
+    got = desk_checks(desk, [raw.decode() for _, raw in cases])
+    want = [python_checks(raw) for _, raw in cases]
+    assert [(what, g) for (what, _), g, w in zip(cases, got, want) if g != w] == []
+    statuses = {what: g["sealed"]["status"] for (what, _), g in zip(cases, got)}
+    assert statuses == {
+        "opened": "pass",
+        "still sealed": "pass",
+        "forged content": "fail",
+        "forged salt": "fail",
+        "forged seat": "fail",
+        "forged seq": "fail",
+        "forged never opened": "fail",
+        "edited content, chain not recomputed": "fail",
+    }
+
+
+def test_a_bundle_with_a_seal_still_closed_says_so(desk, tmp_path):
+    path = tmp_path / "sealed-open.json"
+    path.write_bytes(_sealed_cases()[1][1])
+    desk.open_file(path)
+    sealed = desk.check("sealed")
+    assert sealed["status"] == "pass"
+    assert "1 still sealed (seq 3)" in desk.page.text_content("#check-sealed")
+    desk.page.click(".check-details > summary")
+    desk.screenshot("sealed-open", full_page=False)

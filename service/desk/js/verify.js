@@ -290,83 +290,81 @@ export async function verifyDice(b, stage = null) {
   });
 }
 
-// ---- sealed inputs (EVENTS.md "Sealed inputs") ----
+// ---- sealed inputs (EVENTS.md "Sealed inputs"; verify_sealed of service/replay.py, step for step) ----
 
-/** Each revealed commitment recomputed from its content and salt; the salt too once the seed is known. */
+/** A dict key as Python hashes it: 1, 1.0 and true are one key. */
+function pyKey(v) {
+  const n = numeric(v);
+  return n !== undefined ? `n:${n}` : typeof v === "bigint" ? `n:${v}` : `j:${canonical(v)}`;
+}
+
+async function commitmentOf(content, salt) {
+  return hex(await sha256(utf8(canonical({ content, salt }))));
+}
+
+/** Each revealed sealed record against its commitment and (once the seed is known) its salt; in a finished game a
+ * record never revealed fails. `sealed` counts the records, `opened` lists each revealed one with its content. */
 export async function verifySealed(b) {
-  const sealed = new Map();
-  const opened = new Map();
-  const named = new Set(); // every seq a reveal names, opened or not
-  let bad = null;
-  let saltsChecked = 0;
-  const seedOk = b.dice.server_seed && /^[0-9a-f]{64}$/.test(b.dice.server_seed);
+  const sealed = new Map(); // key -> {seq, data}
+  const opened = new Map(); // key -> {seq, seat, kind, content, revealed_at}
+  const seed = b.dice.server_seed ? fromhex(b.dice.server_seed) : null;
+  const fail = (detail, seq) => ({
+    ...check("fail", detail, { first_bad_seq: seq }),
+    sealed: sealed.size,
+    opened: [...opened.values()],
+  });
   for (const e of b.events) {
-    const type = get(e.body, "type");
-    const data = get(e.body, "data", {});
-    if (type === "SubmissionSealed") sealed.set(get(e.body, "seq"), data);
+    const body = e.body;
+    const data = get(body, "data") || {};
+    const type = get(body, "type");
+    if (type === "SubmissionSealed") sealed.set(pyKey(get(body, "seq")), { seq: get(body, "seq"), data });
     if (type !== "SubmissionsRevealed") continue;
-    for (const entry of get(data, "entries", []) || []) {
-      const seq = get(entry, "seq");
-      named.add(seq);
-      const at = sealed.get(seq);
-      const where = { first_bad_seq: seq, revealed_at: get(e.body, "seq") };
-      if (!at) {
-        bad ??= check(
-          "fail",
-          `the reveal at seq ${pyStr(get(e.body, "seq"))} opens seq ${pyStr(seq)}, which sealed nothing`,
-          where,
-        );
-        continue;
+    const entries = get(data, "entries");
+    for (const raw of Array.isArray(entries) ? entries : []) {
+      const entry = isObject(raw) ? raw : {};
+      const at = get(entry, "seq");
+      const record = sealed.get(pyKey(at));
+      const where = `SubmissionsRevealed at seq ${pyStr(get(body, "seq"))} opens seq ${pyStr(at)}`;
+      if (!record || opened.has(pyKey(at))) return fail(`${where}: no sealed record there to open`, get(body, "seq"));
+      if (!pyEq(get(record.data, "seat"), get(entry, "seat")) || !pyEq(get(record.data, "kind"), get(entry, "kind"))) {
+        return fail(`${where}: seat or kind differ from the record's`, at);
       }
-      const commitment = hex(
-        await sha256(utf8(canonical({ content: get(entry, "content"), salt: get(entry, "salt") }))),
-      );
-      if (commitment !== get(at, "commitment")) {
-        bad ??= check("fail", `the content revealed for seq ${pyStr(seq)} does not match its commitment`, where);
-        continue;
+      if ((await commitmentOf(get(entry, "content"), get(entry, "salt"))) !== get(record.data, "commitment")) {
+        return fail(`${where}: its content and salt do not match the commitment made at seq ${pyStr(at)}`, at);
       }
-      if (seedOk) {
-        const salt = hex(await hmac(unhex(b.dice.server_seed), utf8(`umpire1:salt:${b.game}:${pyStr(seq)}`)));
-        if (salt !== get(entry, "salt")) {
-          bad ??= check(
-            "fail",
-            `the salt revealed for seq ${pyStr(seq)} is not HMAC(server_seed, "umpire1:salt:…")`,
-            where,
-          );
-          continue;
-        }
-        saltsChecked += 1;
+      if (seed !== null) {
+        const salt = hex(await hmac(seed, utf8(`umpire1:salt:${b.game}:${pyStr(at)}`)));
+        if (get(entry, "salt") !== salt) return fail(`${where}: the salt is not the one the server seed gives`, at);
       }
-      opened.set(seq, { ...at, content: get(entry, "content"), revealed_at: get(e.body, "seq") });
+      opened.set(pyKey(at), {
+        seq: at,
+        seat: get(entry, "seat"),
+        kind: get(entry, "kind"),
+        content: get(entry, "content"),
+        revealed_at: get(body, "seq"),
+      });
     }
   }
-  const unrevealed = [...sealed.keys()].filter((s) => !named.has(s));
-  const base = { sealed: sealed.size, opened: [...opened.entries()], unrevealed };
-  if (bad) return { ...bad, ...base };
-  if (!sealed.size) return check("none", "this game has no sealed inputs", { first_bad_seq: null, ...base });
-  const ended = b.events.some((e) => get(e.body, "type") === "GameEnded");
-  const salts = seedOk
-    ? `; ${saltsChecked} salts recomputed from the server seed`
-    : "; salts checkable after the seed is revealed";
-  if (unrevealed.length && ended) {
-    return check(
-      "warn",
-      `the game ended with ${unrevealed.length} commitment(s) never revealed: seq ${unrevealed.join(", ")}`,
-      {
-        first_bad_seq: null,
-        ...base,
-      },
-    );
+  const closed = [...sealed.entries()]
+    .filter(([k]) => !opened.has(k))
+    .map(([, r]) => r.seq)
+    .sort((x, y) => Number(x) - Number(y));
+  const base = { sealed: sealed.size, opened: [...opened.values()], unrevealed: closed };
+  if (closed.length && b.events.some((e) => get(e.body, "type") === "GameEnded")) {
+    return {
+      ...fail(`the game is over but sealed records at seqs ${closed.join(", ")} were never revealed`, closed[0]),
+      unrevealed: closed,
+    };
   }
-  return check(
-    "pass",
-    `${opened.size} of ${sealed.size} commitments revealed and matching${salts}` +
-      (unrevealed.length ? `; still sealed: seq ${unrevealed.join(", ")}` : ""),
-    {
-      first_bad_seq: null,
-      ...base,
-    },
-  );
+  if (!sealed.size) return { ...check("pass", "this game has no sealed inputs", { first_bad_seq: null }), ...base };
+  const parts = [];
+  if (opened.size) {
+    const salts = seed !== null ? "and its salt" : "(salts checkable once the seed is revealed)";
+    parts.push(`${opened.size} sealed record(s) revealed, each matching its commitment ${salts}`);
+  }
+  if (closed.length)
+    parts.push(`${closed.length} still sealed (seq ${closed.join(", ")}): opened when the rules reveal them`);
+  return { ...check("pass", parts.join("; "), { first_bad_seq: null }), ...base };
 }
 
 // ---- every roll on its own ----

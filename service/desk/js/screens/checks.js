@@ -73,16 +73,25 @@ function verdictOf(g) {
       `✗ A roll does not match the seeds: ${c.dice.first_bad_k !== null ? `roll k=${c.dice.first_bad_k}` : "the seed inputs"} (seq ${c.dice.first_bad_seq}).`,
     ];
   if (c.sealed.status === "fail")
-    return ["fail", `✗ A revealed sealed input does not match its commitment (seq ${c.sealed.first_bad_seq}).`];
-  if (c.dice.status === "skipped")
-    return [
-      "pending",
-      `… The chain is intact. The ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed.`,
-    ];
+    return ["fail", `✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`];
+  const waiting = [];
+  if (c.dice.status === "skipped" && g.rolls.length)
+    waiting.push(`the ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed`);
+  if (c.sealed.unrevealed && c.sealed.unrevealed.length)
+    waiting.push(`${c.sealed.unrevealed.length} sealed input(s) are still closed`);
+  if (waiting.length) return ["pending", `… The chain is intact; ${waiting.join("; ")}.`];
+  if (!g.rolls.length) return ["pass", "✓ Every event chains — checked in this browser. No dice rolled yet."];
   return [
     "pass",
     `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.`,
   ];
+}
+
+/** A check's badge; a game with nothing sealed says "none" rather than "valid". */
+function checkBadge(name, c) {
+  if (name === "sealed" && c.status === "pass" && c.sealed === 0) return badge("none");
+  if (name === "sealed" && c.status === "pass" && c.unrevealed.length) return badge("pending", "… still sealed");
+  return badge(c.status);
 }
 
 export function drawChecks(el, g) {
@@ -104,7 +113,7 @@ export function drawChecks(el, g) {
         dataset: { status: c.status, firstBadSeq: c.first_bad_seq ?? "", firstBadK: c.first_bad_k ?? "" },
       },
       h("th", {}, CHECK_NAMES[name]),
-      h("td", {}, badge(c.status)),
+      h("td", {}, checkBadge(name, c)),
       h("td", { class: "detail" }, c.detail, link ? [" — ", link] : null),
     );
   });
@@ -153,7 +162,7 @@ export function drawChecks(el, g) {
         "summary",
         {},
         Object.entries(g.checks).map(([name, c]) =>
-          h("span", { class: "chip" }, `${CHECK_NAMES[name]} `, badge(c.status)),
+          h("span", { class: "chip" }, `${CHECK_NAMES[name]} `, checkBadge(name, c)),
         ),
         h("span", { class: "more" }),
       ),
