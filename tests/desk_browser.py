@@ -57,15 +57,18 @@ def load_golden_games(db_path: str) -> None:
 
 
 @contextmanager
-def browser_session():
+def playwright():
+    """Playwright's driver (one per test module: its sync API allows no second one while it runs)."""
     from playwright.sync_api import sync_playwright
 
+    chromium_path()  # skip (or fail in CI) before starting anything
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+        yield p
+
+
+def launch(p, *extra_args: str):
+    """Debian's Chromium, headless, with nothing that reaches outside this machine."""
+    return p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS + list(extra_args))
 
 
 class Desk:
@@ -138,11 +141,11 @@ VERIFY_TEXTS = """
 """
 
 
-def python_checks(raw: bytes) -> dict:
-    """`umpire verify`'s report, cut to what the desk checks (the chain, the dice, the sealed inputs)."""
+def python_checks(raw: bytes, report: dict | None = None) -> dict:
+    """`umpire verify`'s report (made here unless given), cut to what the desk checks: chain, dice, sealed inputs."""
     from service.replay import verify
 
-    checks = verify(raw)["checks"]
+    checks = (report or verify(raw))["checks"]
     if "format" in checks:
         return {"format": True}
 
@@ -182,7 +185,9 @@ def sealed_bid_bundles() -> dict[str, dict]:
             out = {}
             for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
                 dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
-                made = svc.create("sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name)
+                made = svc.create(
+                    "sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name
+                )
                 tokens = {x["seat"]: x["token"] for x in made["seats"]}
                 for i, amount in enumerate(bids):
                     svc.command(name, tokens[("north", "south")[i % 2]], {"type": "bid", "amount": amount})

@@ -12,7 +12,6 @@ import json
 import random
 import shutil
 import subprocess
-from pathlib import Path
 
 import httpx
 import msgspec
@@ -24,10 +23,11 @@ from service.replay import verify
 from tests.desk_browser import (
     ROOT,
     Desk,
-    browser_session,
     desk_checks,
     dumps,
+    launch,
     load_golden_games,
+    playwright,
     python_checks,
     sealed_bid_bundles,
 )
@@ -39,9 +39,16 @@ VECTORS = json.loads((ROOT / "tests" / "dice_vectors.json").read_text())
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with browser_session() as b:
-        yield b
+def pw():
+    with playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    b = launch(pw)
+    yield b
+    b.close()
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +97,22 @@ def test_the_desks_umpire1_reproduces_every_dice_vector(desk, engine):
     assert [r for r in results["r"] if not r["ok"]] == []
 
 
+def test_over_plain_http_from_another_host_the_desk_verifies_with_its_own_sha256(pw, server):
+    """A desk served over http to another machine gets no WebCrypto (not a secure context): the page falls back to
+    its own SHA-256. The name desk.test resolves to this server's loopback address, so no traffic leaves."""
+    port = server.rsplit(":", 1)[1]
+    b = launch(pw, "--host-resolver-rules=MAP desk.test 127.0.0.1")
+    d = Desk(b, f"http://desk.test:{port}")
+    try:
+        d.open_file(ROOT / "replays" / "corvette-eastbound.json")
+        assert d.page.evaluate("() => [window.isSecureContext, Boolean(crypto.subtle)]") == [False, False]
+        assert d.check("chain")["status"] == d.check("dice")["status"] == "pass"
+        assert "built-in JavaScript SHA-256" in d.page.text_content("#checks")
+    finally:
+        d.close()
+        b.close()
+
+
 def test_the_self_test_button_runs_the_vectors(desk):
     desk.open()
     desk.page.click("text=Check the desk itself")
@@ -106,13 +129,18 @@ def _json_values(rng: random.Random, depth: int = 0):
     if kind == 0:
         return rng.choice([None, True, False])
     if kind == 1:
-        return rng.choice([0, 1, -1, 2**53 - 1, 2**53, 2**53 + 1, -(2**63), 2**64 + 7, 10**30, rng.randrange(-1000, 1000)])
+        return rng.choice(
+            [0, 1, -1, 2**53 - 1, 2**53, 2**53 + 1, -(2**63), 2**64 + 7, 10**30, rng.randrange(-1000, 1000)]
+        )
     if kind == 2:
         return rng.choice([0.0, -0.0, 1.0, 0.1, 1e16, 1e15, 1e-5, 1e-6, 2.5e-5, 1.5e300, 123.456, 5e-324, -7.25])
     if kind in (3, 4, 5):
         return "".join(rng.choice(alphabet) for _ in range(rng.randrange(6)))
     if kind in (6, 7):
-        return {"".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 4))): _json_values(rng, depth + 1) for _ in range(rng.randrange(4))}
+        return {
+            "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 4))): _json_values(rng, depth + 1)
+            for _ in range(rng.randrange(4))
+        }
     return [_json_values(rng, depth + 1) for _ in range(rng.randrange(4))]
 
 
@@ -152,7 +180,9 @@ def test_every_golden_bundle_verifies_in_the_browser(desk, path):
     assert desk.check("chain")["status"] == "pass"
     assert desk.check("dice")["status"] == "pass"
     assert desk.page.inner_text("#verdict").startswith("✓")
-    statuses = desk.page.eval_on_selector_all("tr.roll", "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])")
+    statuses = desk.page.eval_on_selector_all(
+        "tr.roll", "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])"
+    )
     assert statuses == [[k, "verified"] for k in rolls]
     if path.name == "corvette-eastbound.json":
         desk.screenshot("bundle-rolls", full_page=False)
@@ -174,12 +204,16 @@ def _mutations(n: int) -> list[tuple[str, bytes]]:
     out.append(("face, chain recomputed", dumps(_forged_face(BUNDLE, 3))))
     out.append(("k as a float, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 2).update(k=2.0)))))
     out.append(("k as a bool, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 1).update(k=True)))))
-    out.append(("sides as floats, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 4).update(sides=[6.0])))))
+    out.append(
+        ("sides as floats, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 4).update(sides=[6.0]))))
+    )
     return out
 
 
 def _roll(b: dict, k: int) -> dict:
-    return next(e["body"]["data"] for e in b["events"] if e["body"]["type"] == "DiceRolled" and e["body"]["data"]["k"] == k)
+    return next(
+        e["body"]["data"] for e in b["events"] if e["body"]["type"] == "DiceRolled" and e["body"]["data"]["k"] == k
+    )
 
 
 def _rehashed(bundle: dict, edit) -> dict:
@@ -203,15 +237,23 @@ def _forged_face(bundle: dict, k: int) -> dict:
 
 def test_the_desk_and_umpire_verify_name_the_same_seq_and_roll_on_tampered_bundles(desk):
     cases = _mutations(240)
+    reports = [verify(raw) for _, raw in cases]
     desk.open()
     got = desk_checks(desk, [raw.decode() for _, raw in cases])
-    disagree = [(what, python_checks(raw), have) for (what, raw), have in zip(cases, got) if python_checks(raw) != have]
+    disagree = [
+        (what, python_checks(raw, report), have)
+        for (what, raw), report, have in zip(cases, reports, got)
+        if python_checks(raw, report) != have
+    ]
     assert disagree == []
     # what the desk does not catch, only the replay catches (an edited command: the page says it does not replay)
-    missed = [raw for (_, raw), have in zip(cases, got) if "format" not in have and {have["chain"]["status"], have["dice"]["status"]} <= {"pass", "skipped"}]
-    for raw in missed:
-        checks = verify(raw)["checks"]
-        assert [name for name, c in checks.items() if c["status"] == "fail"] == ["replay"]
+    missed = [
+        report
+        for report, have in zip(reports, got)
+        if "format" not in have and {have["chain"]["status"], have["dice"]["status"]} <= {"pass", "skipped"}
+    ]
+    for report in missed:
+        assert [name for name, c in report["checks"].items() if c["status"] == "fail"] == ["replay"]
     assert len(missed) < len(cases) / 4
 
 
@@ -221,11 +263,15 @@ def test_a_tampered_bundle_names_its_first_bad_seq_on_the_page(desk, tmp_path):
     path = tmp_path / "edited.json"
     path.write_bytes(dumps(edited))
     desk.open_file(path)
-    assert desk.check("chain") == python_checks(path.read_bytes())["chain"] == {
-        "status": "fail",
-        "first_bad_seq": 22,
-        "first_bad_k": None,
-    }
+    assert (
+        desk.check("chain")
+        == python_checks(path.read_bytes())["chain"]
+        == {
+            "status": "fail",
+            "first_bad_seq": 22,
+            "first_bad_k": None,
+        }
+    )
     assert "seq 22" in desk.page.inner_text("#verdict")
     desk.page.click("#check-chain a")
     desk.page.wait_for_selector("#ev-22.bad")
@@ -266,7 +312,9 @@ def test_a_rolls_page_says_why_what_and_prints_openssl_lines_that_reproduce_it(d
     assert json.loads(desk.page.inner_text("#command-payload")) == command["payload"]
     assert "Verified" in desk.page.inner_text("#roll-verdict")
     # the faces the lanes table derives are the recorded ones, and the blocks are the server's
-    faces = desk.page.eval_on_selector_all("#lanes tr:not(.skipped) td b", "cells => cells.map(c => Number(c.textContent.split('= ')[1]))")
+    faces = desk.page.eval_on_selector_all(
+        "#lanes tr:not(.skipped) td b", "cells => cells.map(c => Number(c.textContent.split('= ')[1]))"
+    )
     assert faces == roll["data"]["faces"]
     d = bundle["dice"]
     gs = game_seed(bytes.fromhex(d["server_seed"]), bundle["game"], d["client_seeds"], d["beacon"])
@@ -279,16 +327,29 @@ def test_a_rolls_page_says_why_what_and_prints_openssl_lines_that_reproduce_it(d
 
 
 @pytest.mark.skipif(not (shutil.which("openssl") and shutil.which("xxd")), reason="needs openssl and xxd")
-def test_the_openssl_lines_print_what_the_page_says(desk):
-    desk.open_file(ROOT / "replays" / "aa1942-two-sides.json")
-    desk.page.goto(f"{desk.base}/desk/#/file/roll/4")
-    desk.page.wait_for_selector("#lanes")
-    lines = desk.page.eval_on_selector_all("#by-hand pre.openssl", "ps => ps.map(p => p.textContent)")
-    expected = desk.page.eval_on_selector_all("#by-hand .expect code", "cs => cs.map(c => c.textContent)")
-    assert len(lines) == len(expected) >= 3
-    for line, want in zip(lines, expected):
-        out = subprocess.run(["bash", "-c", line], capture_output=True, text=True, check=True).stdout
-        assert out.split()[-1] == want, line
+def test_the_openssl_lines_print_what_the_page_says(desk, server):
+    # a live game with a beacon that needs quoting in a shell, revealed, and a golden bundle's roll
+    made = httpx.post(
+        f"{server}/games",
+        json={
+            "ruleset": "corvette-command",
+            "dice": {"mode": "public-seed", "server_seed": "5e" * 32, "beacon": "drand:quicknet:1000:it's"},
+        },
+    ).json()
+    _play_first_choice(server, made)
+    referee = {"Authorization": f"Bearer {made['referee_token']}"}
+    assert httpx.post(f"{server}/games/{made['game_id']}/reveal", headers=referee).status_code == 200
+    for route in (f"#/live/{made['game_id']}/roll/2", "#/file/roll/4"):
+        if route.startswith("#/file"):
+            desk.open_file(ROOT / "replays" / "aa1942-two-sides.json")
+        desk.open(route)
+        desk.page.wait_for_selector("#lanes")
+        lines = desk.page.eval_on_selector_all("#by-hand pre.openssl", "ps => ps.map(p => p.textContent)")
+        expected = desk.page.eval_on_selector_all("#by-hand .expect code", "cs => cs.map(c => c.textContent)")
+        assert len(lines) == len(expected) >= 3
+        for line, want in zip(lines, expected):
+            out = subprocess.run(["bash", "-c", line], capture_output=True, text=True, check=True).stdout
+            assert out.split()[-1] == want, line
 
 
 # ---------------------------------------------------------------- a live game
@@ -340,7 +401,9 @@ def test_a_live_game_shows_events_sent_by_another_client_and_the_referee_reveals
     statuses = desk.page.eval_on_selector_all("tr.roll", "r => r.map(x => x.dataset.status)")
     assert statuses and set(statuses) == {"verified"}
     assert desk.page.evaluate("() => [localStorage.length, document.cookie]") == [0, ""]
-    assert desk.page.evaluate(f"() => sessionStorage.getItem('umpire-desk-referee-token:{game}')") == made["referee_token"]
+    assert (
+        desk.page.evaluate(f"() => sessionStorage.getItem('umpire-desk-referee-token:{game}')") == made["referee_token"]
+    )
     desk.page.click("tr.roll >> nth=0")
     desk.page.wait_for_selector("#lanes")
     assert "before captain added its own seed" in desk.page.inner_text("#tab-body")
@@ -375,7 +438,9 @@ def test_the_convoy_zones_and_the_ipc_ledger_are_drawn(desk, server):
     desk.page.wait_for_selector(".view-box[data-view=sz-status][data-ready]")
     data = _view(server, "north-atlantic", "sz-status", 60)
     assert desk.page.eval_on_selector_all(".sz", "t => t.length") == len(data["convoy_zones"])
-    assert desk.page.eval_on_selector_all(".sz.inactive", "t => t.length") == sum(not z["active"] for z in data["convoy_zones"])
+    assert desk.page.eval_on_selector_all(".sz.inactive", "t => t.length") == sum(
+        not z["active"] for z in data["convoy_zones"]
+    )
     desk.screenshot("aa1942-sz-status")
     desk.page.click(".view-tabs button[data-view=ipc-ledger]")
     desk.page.wait_for_selector(".view-box[data-view=ipc-ledger][data-ready]")
@@ -410,6 +475,7 @@ def test_a_bundles_pictures_come_from_a_server_holding_the_same_game(desk):
     desk.page.wait_for_selector("#ask-server")
     desk.page.click("#ask-server")
     desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
+    assert "holds game corvette-eastbound with the same hash at seq 456" in desk.page.inner_text("#views-source")
     desk.screenshot("bundle-timeline")
     other = Desk(desk.page.context.browser, desk.base)
     try:

@@ -6,7 +6,8 @@ import { add, badge, clear, copyButton, die, h, put } from "../dom.js";
 import { canonical, isObject, pretty } from "../json.js";
 import { base, ui } from "../nav.js";
 import { opensslLines, roller } from "../umpire1.js";
-import { noViews, showView, viewPicker } from "./views.js";
+import { orderedViews } from "../pictures/index.js";
+import { noViews, showView, viewPicker, viewsSource } from "./views.js";
 
 const STATUS_LINE = {
   verified: "✓ Verified: the seeds give exactly these faces.",
@@ -299,69 +300,68 @@ function effectEnd(g, r) {
 function drawBeforeAfter(el, g, r) {
   const body = h("div", {});
   const afterSeq = effectEnd(g, r);
-  const redraw = () => {
+  const at0 = r.seq - 1;
+  const diffOf = async (name) => {
+    const [a, b] = await Promise.all([at0 >= 1 ? g.viewAt(name, at0) : { data: {} }, g.viewAt(name, afterSeq)]);
+    return changes(a.data, b.data).filter(([p]) => !p.startsWith("now."));
+  };
+  const redraw = async () => {
     clear(body);
     if (!g.views.length) return add(body, noViews(g, el, redraw));
+    put(body, h("p", { class: "loading" }, "reading the views before and after…"));
+    // the views this roll changed are flagged, and the first of them is shown unless another was chosen
+    const names = g.views.map((v) => v.name);
+    const diffs = new Map(await Promise.all(names.map(async (n) => [n, await diffOf(n).catch(() => [])])));
+    const marked = new Set(names.filter((n) => diffs.get(n).length));
+    if (!marked.has(ui.view) && marked.size) ui.view = orderedViews(g.ruleset.id, [...marked])[0];
     const before = h("div", { class: "half" });
     const after = h("div", { class: "half" });
     const diff = h("div", { class: "diff", id: "diff" });
-    const pick = async (name) => {
-      const at0 = r.seq - 1;
+    const pick = (name) => {
       if (at0 >= 1) showView(before, g, name, at0);
       else put(before, h("p", { class: "muted" }, "Before the first event there is no game."));
       showView(after, g, name, afterSeq);
-      try {
-        const [a, b] = await Promise.all([at0 >= 1 ? g.viewAt(name, at0) : { data: {} }, g.viewAt(name, afterSeq)]);
-        const ch = changes(a.data, b.data).filter(([p]) => !p.startsWith("now."));
-        put(
-          diff,
-          h("h4", {}, `What changed in ${name}`),
-          ch.length
-            ? h(
-                "ul",
-                { class: "plain small" },
-                ch.map(([p, x, y]) =>
-                  h(
-                    "li",
-                    {},
-                    h("code", {}, p),
-                    ": ",
-                    h("del", {}, canonical(x ?? null).slice(0, 80)),
-                    " → ",
-                    h("ins", {}, canonical(y ?? null).slice(0, 80)),
-                  ),
+      const ch = diffs.get(name) || [];
+      put(
+        diff,
+        h("h4", {}, `What changed in ${name}`),
+        ch.length
+          ? h(
+              "ul",
+              { class: "plain small" },
+              ch.map(([p, x, y]) =>
+                h(
+                  "li",
+                  {},
+                  h("code", {}, p),
+                  ": ",
+                  h("del", {}, canonical(x ?? null).slice(0, 80)),
+                  " → ",
+                  h("ins", {}, canonical(y ?? null).slice(0, 80)),
                 ),
-              )
-            : h(
-                "p",
-                { class: "muted" },
-                "nothing in this view (look at another view, or at later events on the timeline)",
               ),
-        );
-      } catch {
-        clear(diff);
-      }
+            )
+          : h(
+              "p",
+              { class: "muted" },
+              "nothing in this view (the views marked • changed; or see later events on the timeline)",
+            ),
+      );
     };
-    add(
+    const afterTitle =
+      afterSeq === r.seq
+        ? `Just after the roll (after event ${r.seq})`
+        : `Just after the roll and what it led to (events ${r.seq}–${afterSeq})`;
+    put(
       body,
-      viewPicker(g, pick),
+      viewsSource(g),
+      viewPicker(g, pick, marked),
       diff,
       h(
         "div",
         { class: "halves" },
         h("div", {}, h("h4", {}, `Just before the roll (after event ${r.seq - 1})`), before),
-        h(
-          "div",
-          {},
-          h(
-            "h4",
-            {},
-            afterSeq === r.seq
-              ? `Just after the roll (after event ${r.seq})`
-              : `Just after the roll and what it led to (events ${r.seq}–${afterSeq})`,
-          ),
-          after,
-        ),
+        h("div", {}, h("h4", {}, afterTitle), after),
       ),
     );
     pick(ui.view);

@@ -3,7 +3,7 @@
 import { badge, h, put, s } from "../dom.js";
 import { canonical } from "../json.js";
 import { base, go, ui } from "../nav.js";
-import { noViews, showView, viewPicker } from "./views.js";
+import { noViews, showView, viewPicker, viewsSource } from "./views.js";
 
 const CATEGORY = (type) =>
   type === "DiceRolled"
@@ -137,7 +137,7 @@ export function drawTimeline(el, g, seqArg) {
     const box = h("div", {});
     if (!picker || !pics.contains(picker)) {
       picker = viewPicker(g, () => drawPictures());
-      put(pics, picker, box);
+      put(pics, viewsSource(g), picker, box);
     } else {
       pics.lastChild.replaceWith(box);
     }

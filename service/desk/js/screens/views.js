@@ -4,7 +4,8 @@ import { h, put } from "../dom.js";
 import { ui } from "../nav.js";
 import { FIRST_VIEW, orderedViews, renderView } from "../pictures/index.js";
 
-export function viewPicker(g, onPick) {
+/** Buttons for the game's views; `marked` names the views to flag (those a roll changed). */
+export function viewPicker(g, onPick, marked = new Set()) {
   const names = orderedViews(
     g.ruleset.id,
     g.views.map((v) => v.name),
@@ -22,9 +23,11 @@ export function viewPicker(g, onPick) {
             type: "button",
             class: n === ui.view ? "active" : "",
             dataset: { view: n },
+            title: marked.has(n) ? "changed by this roll" : null,
             onclick: () => ((ui.view = n), fill(), onPick(n)),
           },
           n,
+          marked.has(n) ? " •" : "",
         ),
       ),
     );
@@ -61,6 +64,12 @@ export function noViews(g, el, redraw) {
       " sends only the game id; the pictures are used only if the server's event at the file's last seq has the same hash.",
     ),
   );
+}
+
+/** For a bundle file, where its pictures come from (the only thing on the page the server draws). */
+export function viewsSource(g) {
+  if (g.source !== "bundle" || !g.match || g.match.state !== "yes") return null;
+  return h("p", { class: "hint", id: "views-source" }, `Pictures drawn by this server: ${g.match.detail}.`);
 }
 
 export async function showView(el, g, name, at) {
