@@ -344,7 +344,9 @@ function drawBeforeAfter(el, g, r) {
           : h(
               "p",
               { class: "muted" },
-              "nothing in this view (the views marked • changed; or see later events on the timeline)",
+              marked.size
+                ? "nothing in this view: the views marked • changed"
+                : "no view changed with this roll and the events right after it: its effect shows later on the timeline",
             ),
       );
     };
