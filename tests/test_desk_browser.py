@@ -275,6 +275,10 @@ def test_a_tampered_bundle_names_its_first_bad_seq_on_the_page(desk, tmp_path):
     assert "seq 22" in desk.page.inner_text("#verdict")
     desk.page.click("#check-chain a")
     desk.page.wait_for_selector("#ev-22.bad")
+    text = desk.page.inner_text("#broken-link")
+    recomputed = chain_hash(bytes.fromhex(edited["events"][20]["hash"]), edited["events"][21]["body"]).hex()
+    assert edited["events"][21]["hash"] in text and recomputed in text
+    desk.page.evaluate("() => window.scrollTo(0, 0)")
     desk.screenshot("tampered-event", full_page=False)
 
 

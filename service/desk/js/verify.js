@@ -101,9 +101,14 @@ export function bundleError(v) {
 
 // ---- 1. the chain ----
 
-/** SHA-256(previous || canonical(body)), remembered per event object (a live game only grows). */
 async function linkHash(prev, body) {
   return sha256(concat(prev, utf8(canonical(body))));
+}
+
+/** What the chain demands of the event at `seq` (1-based) given the events before it: its hash recomputed. */
+export async function expectedHash(events, seq) {
+  const prev = seq > 1 ? unhex(events[seq - 2].hash) : GENESIS;
+  return hex(await linkHash(prev, events[seq - 1].body));
 }
 
 /**

@@ -3,6 +3,7 @@
 import { badge, h, put } from "../dom.js";
 import { canonical, pretty } from "../json.js";
 import { ui } from "../nav.js";
+import { expectedHash } from "../verify.js";
 
 export function drawEvents(el, g, focus) {
   const types = [...new Set(g.events.map((e) => e.body.type))].sort();
@@ -14,7 +15,9 @@ export function drawEvents(el, g, focus) {
   );
   const table = h("table", { class: "grid events", id: "events-table" });
   const more = h("p", {});
-  put(el, h("div", { class: "filters" }, h("label", {}, "Type", sel)), table, more);
+  const broken = h("div", { id: "broken-link" });
+  put(el, broken, h("div", { class: "filters" }, h("label", {}, "Type", sel)), table, more);
+  explainBreak(broken, g);
   function fill() {
     const bad = g.checks && g.checks.chain.status === "fail" ? g.checks.chain.first_bad_seq : null;
     const list = g.events.filter((e) => !ui.eventType || e.body.type === ui.eventType);
@@ -82,4 +85,28 @@ export function drawEvents(el, g, focus) {
   return (what) => {
     if (what === "events" || what === "checks") fill();
   };
+}
+
+/** Above the log of a broken chain: which event fails, and its stored hash against the one the chain demands. */
+async function explainBreak(el, g) {
+  const bad = g.checks && g.checks.chain.status === "fail" ? g.checks.chain.first_bad_seq : null;
+  if (bad === null) return;
+  const e = g.events[bad - 1];
+  const expected = e && e.body.seq === bad ? await expectedHash(g.events, bad) : null;
+  const lines = [h("p", {}, h("b", {}, `Event ${bad} does not verify.`))];
+  if (e && e.body.seq !== bad) {
+    lines.push(
+      h("p", {}, `It says seq ${e.body.seq} but stands at place ${bad}: an event was dropped, added or moved.`),
+    );
+  } else if (expected !== null && expected !== e.hash) {
+    lines.push(
+      h("p", {}, "Stored hash: ", h("code", {}, e.hash)),
+      h("p", {}, `SHA-256(hash of event ${bad - 1} ‖ canonical body of event ${bad}): `, h("code", {}, expected)),
+      h("p", {}, "They differ: the body or the hash was changed after the event was recorded."),
+    );
+  } else {
+    lines.push(h("p", {}, `Its hash links, but: ${g.checks.chain.detail}.`)); // the head, the game id or the header
+  }
+  lines.push(h("p", { class: "muted" }, "The events after it (—) are not proven: their hashes build on this one."));
+  put(el, h("div", { class: "notice bad-link" }, lines));
 }
