@@ -70,7 +70,9 @@ def desk(browser, server):
 
 
 def test_the_desk_is_served_at_desk_and_linked_from_root(desk, server):
-    assert httpx.get(f"{server}/").json()["desk"] == "/desk/"
+    link = httpx.get(f"{server}/").json()["desk"]
+    page = httpx.get(f"{server}{link}", follow_redirects=True)
+    assert page.status_code == 200 and "<title>Referee's desk" in page.text
     r = httpx.get(f"{server}/desk")
     assert r.status_code == 307 and r.headers["location"] == "/desk/"
     desk.open()
@@ -291,7 +293,8 @@ def test_a_forged_roll_with_a_recomputed_chain_is_named_by_its_k(desk, tmp_path)
     assert desk.check("chain") == report["chain"]
     assert desk.check("dice") == report["dice"]
     assert desk.page.get_attribute("tr.roll[data-k='3']", "data-status") == "mismatch"
-    assert desk.page.eval_on_selector_all("tr.roll[data-status=verified]", "r => r.length") == 9
+    rolls = sum(e["body"]["type"] == "DiceRolled" for e in BUNDLE["events"])
+    assert desk.page.eval_on_selector_all("tr.roll[data-status=verified]", "r => r.length") == rolls - 1
     desk.page.click("#check-dice a")
     desk.page.wait_for_selector("#roll-verdict")
     assert "Mismatch" in desk.page.inner_text("#roll-verdict")
@@ -452,6 +455,10 @@ def test_the_convoy_zones_and_the_ipc_ledger_are_drawn(desk, server):
     bars = sum(len(p["rounds"]) for p in ledger["powers"]) * 4
     assert desk.page.eval_on_selector_all(".chart rect", "r => r.length") == bars
     desk.screenshot("aa1942-ipc-ledger")
+    desk.page.click(".view-tabs button[data-view=map]")
+    desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
+    board = _view(server, "north-atlantic", "map", 60)
+    assert desk.page.eval_on_selector_all(".view-box table.grid tr", "r => r.length") == len(board["sea_zones"]) + 1
 
 
 def test_the_ship_log_is_drawn_as_a_sheet(desk, server):
@@ -465,11 +472,24 @@ def test_the_ship_log_is_drawn_as_a_sheet(desk, server):
     assert all(a["award"] in text for a in sheet["awards"])
 
 
-def test_a_roll_shows_the_views_just_before_and_after_it(desk):
-    desk.open("#/live/north-atlantic/roll/0")
+def test_a_roll_shows_the_views_just_before_and_after_it(desk, server):
+    events = json.loads((ROOT / "replays" / "aa1942-north-atlantic.json").read_text())["events"]
+    roll = next(e["body"] for e in events if e["body"]["type"] == "DiceRolled")
+    end = roll["seq"]  # the roll and its command's events up to the next roll: where its effect shows
+    for e in events[roll["seq"] :]:
+        if e["body"]["command"] != roll["command"] or e["body"]["type"] == "DiceRolled":
+            break
+        end = e["body"]["seq"]
+    before = {z["sz"]: z for z in _view(server, "north-atlantic", "sz-status", roll["seq"] - 1)["convoy_zones"]}
+    after = {z["sz"]: z for z in _view(server, "north-atlantic", "sz-status", end)["convoy_zones"]}
+    changed = [(sz, k) for sz in before for k in before[sz] if before[sz][k] != after[sz][k]]
+    assert changed
+    desk.open(f"#/live/north-atlantic/roll/{roll['data']['k']}")
     desk.page.wait_for_selector("#before-after .view-box[data-ready] >> nth=1")
-    changed = desk.page.inner_text("#diff")
-    assert "convoy_zones[sz 7].damage_this_round: 0 → 1" in changed  # the raid's damage lands in the events it led to
+    text = desk.page.inner_text("#diff")
+    for sz, k in changed:
+        assert f"convoy_zones[sz {sz}].{k}: {json.dumps(before[sz][k])} → {json.dumps(after[sz][k])}" in text
+    assert desk.page.get_attribute(".view-tabs button.active", "data-view") == "sz-status"
     desk.screenshot("aa1942-roll")
 
 
@@ -524,7 +544,7 @@ def test_a_view_the_desk_cannot_draw_is_shown_as_a_json_tree(desk):
     assert found == [True, True, True]
 
 
-# ---------------------------------------------------------------- sealed inputs (EVENTS.md)
+# ---------------------------------------------------------------- sealed inputs (docs/spec/events.md)
 
 
 def _sealed_cases() -> list[tuple[str, bytes]]:

@@ -37,7 +37,7 @@ async function request(path, init = {}) {
 const enc = encodeURIComponent;
 const auth = (token) => ({ Authorization: `Bearer ${token}` });
 
-/** An event as the desk keeps it: the hashed body (spec/EVENTS.md), its hash, and who/when beside it. */
+/** An event as the desk keeps it: the hashed body (docs/spec/events.md), its hash, and who/when beside it. */
 export function normalizeEvent(raw, gameId) {
   // today GET /events sends {seq, type, v, body, hash, ...}; the target shape sends the body's fields flat
   const body = raw.body ?? {
@@ -103,16 +103,19 @@ export async function serverVerify(bundleText) {
 
 /**
  * Follow the log live (Server-Sent Events read over fetch, so events of every type arrive and a dropped
- * connection resumes after the last seq). Calls onEvent(event) in seq order and onState("live" |
- * "reconnecting" | "closed", detail). Returns {close()}.
+ * connection resumes after the last seq). Calls onEvent(event) in seq order, onEnd({status, version, head}) when
+ * the server says the game is over (`event: end`), and onState("live" | "reconnecting" | "waiting" | "closed",
+ * detail). A game over but not revealed is watched on (the referee may still reveal it); a revealed game is done.
+ * Returns {close()}.
  */
-export function follow(gameId, after, onEvent, onState) {
+export function follow(gameId, after, onEvent, onEnd, onState) {
   const ctrl = new AbortController();
   let last = after;
   let stopped = false;
+  let ended = null;
   async function once() {
     const res = await fetch(`/games/${enc(gameId)}/events/stream?after=${last}`, {
-      headers: { Accept: "text/event-stream", "Last-Event-ID": String(last) },
+      headers: { Accept: "text/event-stream" },
       signal: ctrl.signal,
     });
     if (!res.ok) throw new ApiError(res.status, null, `the stream answered ${res.status}`);
@@ -120,6 +123,7 @@ export function follow(gameId, after, onEvent, onState) {
     const reader = res.body.getReader();
     const dec = new TextDecoder();
     let buf = "";
+    let name = "message";
     let data = [];
     for (;;) {
       const { value, done } = await reader.read();
@@ -130,15 +134,20 @@ export function follow(gameId, after, onEvent, onState) {
         const line = buf.slice(0, nl).replace(/\r$/, "");
         buf = buf.slice(nl + 1);
         if (line === "") {
-          if (data.length) {
+          if (data.length && name === "end") {
+            ended = parse(data.join("\n"));
+            onEnd(ended);
+          } else if (data.length) {
             const ev = normalizeEvent(parse(data.join("\n")), gameId);
-            data = [];
             if (ev.body.seq > last) {
               last = ev.body.seq;
               onEvent(ev);
             }
           }
-        } else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+          name = "message";
+          data = [];
+        } else if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
       }
     }
   }
@@ -150,7 +159,9 @@ export function follow(gameId, after, onEvent, onState) {
         if (stopped) break;
         onState("reconnecting", e.message);
       }
-      if (!stopped) await new Promise((r) => setTimeout(r, 1000));
+      if (ended && ended.status === "revealed") break;
+      if (ended) onState("waiting");
+      if (!stopped) await new Promise((r) => setTimeout(r, ended ? 2000 : 1000));
     }
     onState("closed");
   })();

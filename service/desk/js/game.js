@@ -136,6 +136,11 @@ export class Game extends EventTarget {
         this.changed("events");
         this.verify();
       },
+      (end) => {
+        this.serverHead = { head: end.head, version: end.version };
+        if (this.summary) this.summary.status = end.status;
+        this.changed("summary");
+      },
       (state, detail) => {
         this.stream = state;
         this.streamDetail = detail || "";
@@ -187,7 +192,7 @@ export class Game extends EventTarget {
   }
 
   /**
-   * What a verified roll proves in this game, in words (DICE.md "Modes"). A client seed given with the creation
+   * What a verified roll proves in this game, in words (docs/spec/dice.md "Modes"). A client seed given with the creation
    * request was known to the server when it made its seed; one sent after the commitment was published is what
    * keeps the server from picking a seed to suit the rolls.
    */

@@ -1,4 +1,4 @@
-// Exact JSON, as the server's Python reads and writes it (spec/EVENTS.md "Canonical encoding").
+// Exact JSON, as the server's Python reads and writes it (docs/spec/events.md "Canonical encoding").
 //
 // JSON.parse is not enough for a verifier: it turns 3.0 into 3 and rounds integers past 2^53, so a bundle
 // edited that way would hash as if it were untouched. This parser keeps what Python's decoder sees:
@@ -170,7 +170,7 @@ export function formatFloat(x, style = "msgspec") {
   return sign + body;
 }
 
-/** canonical(body) of spec/EVENTS.md, as a string (UTF-8 encode it to hash). */
+/** canonical(body) of docs/spec/events.md, as a string (UTF-8 encode it to hash). */
 export function canonical(v) {
   if (v === null) return "null";
   if (v === true) return "true";

@@ -1,11 +1,11 @@
-// The umpire1 dice scheme (spec/DICE.md), written again from the spec: a second implementation, so a
+// The umpire1 dice scheme (docs/spec/dice.md), written again from the spec: a second implementation, so a
 // referee need not trust the server's Python to know a roll is what the seed gives.
 
 import { hex, hmacKey, sha256, unhex, utf8 } from "./crypto.js";
 
 const TWO_32 = 2 ** 32;
 
-/** The message whose HMAC under the server seed is the game seed (DICE.md, Derivation 1). */
+/** The message whose HMAC under the server seed is the game seed (docs/spec/dice.md, Derivation 1). */
 export function seedMessage(gameId, clientSeeds, beacon) {
   return "umpire1:seed:" + gameId + clientSeeds.map((c) => ":" + c).join("") + (beacon == null ? "" : ":" + beacon);
 }
@@ -30,7 +30,7 @@ export async function roller(gameSeedBytes) {
   const block = (kText, j) => key.sign(utf8(blockMessage(kText, j)));
   return {
     block,
-    /** The faces of roll k (DICE.md 3-5); `trace` gets every lane read, accepted or not. */
+    /** The faces of roll k (docs/spec/dice.md 3-5); `trace` gets every lane read, accepted or not. */
     async faces(k, sides, trace = null) {
       const faces = [];
       let j = 0;
@@ -68,7 +68,7 @@ export function shuffleSides(n) {
   return Array.from({ length: Math.max(n - 1, 0) }, (_, i) => n - i);
 }
 
-/** Fisher-Yates from the top with the faces of a shuffle roll (DICE.md 6). */
+/** Fisher-Yates from the top with the faces of a shuffle roll (docs/spec/dice.md 6). */
 export function applyShuffle(items, faces) {
   const a = [...items];
   if (faces.length !== Math.max(a.length - 1, 0)) throw new RangeError("a shuffle of n items takes n-1 dice");

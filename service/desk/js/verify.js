@@ -1,8 +1,8 @@
-// Verification of a game's record in the browser (spec/EVENTS.md, spec/DICE.md).
+// Verification of a game's record in the browser (docs/spec/events.md, docs/spec/dice.md).
 //
 // The chain and dice checks follow service/replay.py step for step (same order, same first failure named),
 // so the desk and `umpire verify` name the same seq and roll for any bundle; the tests hold them to it.
-// The replay check needs the rules engine and is not run here. The sealed-input check is EVENTS.md's.
+// The replay check needs the rules engine and is not run here. The sealed-input check is docs/spec/events.md's.
 
 import { canonical, isInt, isObject, pyEq, pyStr, PyFloat } from "./json.js";
 import { concat, hex, hmac, sha256, unhex, utf8 } from "./crypto.js";
@@ -295,7 +295,7 @@ export async function verifyDice(b, stage = null) {
   });
 }
 
-// ---- sealed inputs (EVENTS.md "Sealed inputs"; verify_sealed of service/replay.py, step for step) ----
+// ---- sealed inputs (docs/spec/events.md "Sealed inputs"; verify_sealed of service/replay.py, step for step) ----
 
 /** A dict key as Python hashes it: 1, 1.0 and true are one key. */
 function pyKey(v) {

@@ -22,12 +22,11 @@ export function szStatus(d) {
       h("div", { class: "sz-head" }, h("b", {}, `SZ ${z.sz}`), h("span", {}, z.owner)),
       h(
         "div",
-        { class: "sz-cap", title: `${z.damage_this_round} of ${z.value} IPCs of raid damage this round` },
-        Array.from({ length: z.value }, (_, i) => h("i", { class: i < z.damage_this_round ? "hit" : "" })),
-        h("small", {}, ` ${z.cap_left} left`),
+        { class: "sz-cap", title: `${z.chips} chip(s) of raid damage on the zone; ${z.cap_left} IPC(s) of raids left` },
+        Array.from({ length: z.value }, (_, i) => h("i", { class: i < z.value - z.cap_left ? "hit" : "" })),
+        h("small", {}, ` ${z.cap_left} of ${z.value} left`),
       ),
       z.active ? null : h("div", { class: "sz-off" }, `off: ${z.lost_territories.join(", ") || "lost"}`),
-      z.chips ? h("div", { class: "sz-chips" }, `${z.chips} disruption chip(s)`) : null,
       h(
         "div",
         { class: "sz-subs" },
@@ -59,7 +58,7 @@ export function szStatus(d) {
       "div",
       { class: "legend" },
       h("span", { class: "key cap-key" }, ""),
-      " raid damage this round, of the zone's value  ·  a faded tile is a zone switched off by a lost territory",
+      " a raid chip on the zone (the 4-IPC cap follows the chips; they come off in the owner's Purchase & Repair)  ·  a faded tile is a zone switched off by a lost territory",
     ),
     h("figcaption", {}, now(d.now)),
   );
@@ -204,6 +203,7 @@ export function campaignSheet(d) {
           "Raids",
           "Captured",
           "Liberated",
+          "Returned",
           "Lost",
           "Subs placed",
           "Subs lost",
@@ -217,7 +217,7 @@ export function campaignSheet(d) {
           ["income", "spent", "raid_damage_suffered", "raid_ipcs_lost", "raid_damage_inflicted", "raids"].map((k) =>
             h("td", { class: "num" }, p[k]),
           ),
-          ["captured", "liberated", "lost"].map((k) => h("td", {}, (p[k] || []).join(", "))),
+          ["captured", "liberated", "returned", "lost"].map((k) => h("td", {}, (p[k] || []).join(", "))),
           h("td", { class: "num" }, p.submarines_placed),
           h("td", { class: "num" }, p.submarines_lost),
         ),
@@ -232,6 +232,60 @@ export function campaignSheet(d) {
     { class: "picture" },
     rounds,
     occupied.length ? [h("h5", {}, "Occupied now"), h("ul", { class: "plain" }, occupied)] : null,
+    h("figcaption", {}, now(d.now)),
+  );
+}
+
+/** The board as data: every sea zone with its convoy owner, coasts and neighbours; the canals; who holds what. */
+export function map(d) {
+  const zones = h(
+    "table",
+    { class: "grid" },
+    h("caption", {}, "Sea zones"),
+    h(
+      "tr",
+      {},
+      ["SZ", "Convoy zone of", "Coasts", "Next to"].map((t) => h("th", {}, t)),
+    ),
+    d.sea_zones.map((z) =>
+      h(
+        "tr",
+        { class: z.convoy_owner ? "convoy" : "" },
+        h("th", {}, `SZ ${z.sz}`),
+        h(
+          "td",
+          { style: z.convoy_owner ? `color:${colour(z.convoy_owner)};font-weight:600` : "" },
+          z.convoy_owner || "",
+        ),
+        h("td", { class: "small" }, z.bordering_land.join(", ")),
+        h("td", { class: "small" }, z.adjacent_sea_zones.join(", ")),
+      ),
+    ),
+  );
+  const canals = (d.canals || []).map((c) =>
+    h(
+      "li",
+      {},
+      h("b", {}, c.name),
+      ` joins SZ ${c.sea_zones.join(" and ")}; held by ${c.held_by}${c.open_this_turn ? ", open" : ", closed"} (${c.territories.join(", ")})`,
+    ),
+  );
+  const changed = (d.territories || []).filter((t) => t.original_owner && t.held_by !== t.original_owner);
+  return h(
+    "figure",
+    { class: "picture" },
+    canals.length ? [h("h5", {}, "Canals"), h("ul", { class: "plain small" }, canals)] : null,
+    changed.length
+      ? [
+          h("h5", {}, "Held by another power"),
+          h(
+            "ul",
+            { class: "plain small" },
+            changed.map((t) => h("li", {}, `${t.name} (${t.original_owner}'s, ${t.ipc} IPC) held by ${t.held_by}`)),
+          ),
+        ]
+      : null,
+    zones,
     h("figcaption", {}, now(d.now)),
   );
 }

@@ -13,7 +13,12 @@ const PICTURES = {
     engagement: cc.engagement,
     "campaign-sheet": cc.campaignSheet,
   },
-  "aa1942-convoy": { "sz-status": aa.szStatus, "ipc-ledger": aa.ipcLedger, "campaign-sheet": aa.campaignSheet },
+  "aa1942-convoy": {
+    "sz-status": aa.szStatus,
+    "ipc-ledger": aa.ipcLedger,
+    "campaign-sheet": aa.campaignSheet,
+    map: aa.map,
+  },
 };
 
 /** The view a person most likely wants first, for a ruleset. */

@@ -18,7 +18,9 @@ export function drawHead(el, g) {
               live: "● live: new events appear as they are played",
               connecting: "○ connecting…",
               reconnecting: "○ reconnecting…",
-              closed: "○ not following",
+              waiting: "● the game is over: watching for the referee's reveal",
+              closed:
+                g.summary && g.summary.status === "revealed" ? "✓ revealed: the log is complete" : "○ not following",
             }[g.stream] || "",
           ),
           g.summary ? h("span", {}, ` · server status: ${g.summary.status}`) : null,
@@ -54,8 +56,22 @@ export function drawHead(el, g) {
       { class: "meta" },
       `${g.events.length} events · ${g.rolls.length} rolls · head `,
       h("code", { title: g.header.head }, short(g.header.head, 16)),
+      serverHeadNote(g),
     ),
   );
+}
+
+/** A live game: whether the head the server states is the one the chain gives (when both speak of the same seq). */
+function serverHeadNote(g) {
+  const claim = g.source === "live" && g.serverHead;
+  if (!claim || claim.version !== g.events.length || !g.checks || g.checks.chain.status !== "pass") return null;
+  return claim.head === g.header.head
+    ? h("span", { id: "server-head", class: "muted" }, " · the server states the same head")
+    : h(
+        "span",
+        { id: "server-head", class: "badge fail" },
+        ` the server states another head: ${short(claim.head, 16)}`,
+      );
 }
 
 const CHECK_NAMES = { chain: "Event chain", dice: "Dice", sealed: "Sealed inputs", replay: "Replay" };
@@ -170,7 +186,7 @@ export function drawChecks(el, g) {
       h(
         "p",
         { class: "hint" },
-        `Hashes and HMACs by ${engineName()}; the code is this page's own (service/desk/js), written from spec/DICE.md and spec/EVENTS.md.`,
+        `Hashes and HMACs by ${engineName()}; the code is this page's own (service/desk/js), written from docs/spec/dice.md and docs/spec/events.md.`,
       ),
     ),
     extra,
