@@ -72,11 +72,17 @@ def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
 
 
 def test_CC44_CCR37_two_player_each_escort_decides_for_its_own_ship_and_section(client):
-    game = create(
-        client,
-        options={"convoys": 1, "two_player": True, "year": 1942, "month": 11},
-        dice={"mode": "public-seed", "server_seed": "33" * 32},
-    )  # dice fixed so both escorts meet U-boats
+    # dice fixed (seed and game id: the game seed hashes both) so that both escorts meet U-boats
+    game = client.app.state.service.create(
+        "corvette-command",
+        {"convoys": 1, "two_player": True, "year": 1942, "month": 11},
+        None,
+        "public-seed",
+        "33" * 32,
+        None,
+        None,
+        game_id="two-player",
+    )
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
     assert set(tokens) == {"escort-a", "escort-b"}
     gid = game["game_id"]
