@@ -44,13 +44,13 @@ def chromium_path() -> str:
 
 def load_golden_games(db_path: str) -> None:
     """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them."""
-    from events.store import Store
+    from events.store import open_store
     from service.games import GameService
 
     spec = importlib.util.spec_from_file_location("generate", ROOT / "replays" / "generate.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    svc = GameService(Store(db_path))
+    svc = GameService(open_store(db_path))
     gen.north_atlantic(svc)
     options, seed_byte, side = gen.CORVETTE["corvette-eastbound"]
     gen.corvette(svc, "corvette-eastbound", seed_byte, options, side)
@@ -173,7 +173,7 @@ def sealed_bid_bundles() -> dict[str, dict]:
     import hashlib
     import tempfile
 
-    from events.store import Store
+    from events.store import open_store
     from service.games import GameService
     from service.rulesets import RULESETS, Loaded
     from tests import sealed_bid
@@ -181,7 +181,7 @@ def sealed_bid_bundles() -> dict[str, dict]:
     RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            svc = GameService(Store(str(Path(tmp) / "sealed.db")))
+            svc = GameService(open_store(str(Path(tmp) / "sealed.db")))
             out = {}
             for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
                 dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
