@@ -76,9 +76,14 @@ def test_the_desk_is_served_at_desk_and_linked_from_root(desk, server):
     r = httpx.get(f"{server}/desk")
     assert r.status_code == 307 and r.headers["location"] == "/desk/"
     desk.open()
-    desk.page.wait_for_selector("#open-live")
+    desk.page.wait_for_selector("#recent-games a")
     assert "nothing is uploaded" in desk.page.inner_text("#drop-zone")
+    listed = desk.page.eval_on_selector_all("#recent-games a", "a => a.map(x => x.textContent)")
+    assert {"north-atlantic", "corvette-eastbound"} <= set(listed)
     desk.screenshot("home")
+    desk.page.click("#recent-games a >> text=north-atlantic")
+    desk.page.wait_for_selector("#verdict")
+    assert desk.page.inner_text("#game-title") == "north-atlantic"
 
 
 def test_the_served_dice_vectors_are_the_specs():

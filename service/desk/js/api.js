@@ -51,6 +51,18 @@ export function normalizeEvent(raw, gameId) {
   return { body, hash: raw.hash, actor: raw.actor ?? null, recorded_at: raw.recorded_at ?? null };
 }
 
+/** The newest games on this server: [{game_id, ruleset, status, version, created_at}]. */
+export async function listGames(limit = 20) {
+  const { body } = await request(`/games?limit=${limit}`);
+  return body.games.map((g) => ({
+    id: g.game_id,
+    ruleset: g.ruleset,
+    status: g.status,
+    version: g.version,
+    createdAt: g.created_at,
+  }));
+}
+
 export async function summary(gameId) {
   return (await request(`/games/${enc(gameId)}`)).body;
 }

@@ -1,10 +1,13 @@
 // The first screen: open a live game or a bundle file; what the checks mean; the desk's self-test.
 
+import * as api from "../api.js";
 import { engineName } from "../crypto.js";
 import { h, put } from "../dom.js";
 import { loadVectors, runVectors } from "../selftest.js";
 
 export function drawHome(main, openFile, message = null) {
+  const recent = h("div", { id: "recent-games" });
+  listRecent(recent);
   document.title = "Referee's desk — Naval Umpire";
   const input = h("input", {
     name: "game",
@@ -50,6 +53,7 @@ export function drawHome(main, openFile, message = null) {
           h("label", { for: "game-id" }, "Game id"),
           h("div", { class: "row" }, input, h("button", { type: "submit" }, "Open")),
           h("p", { class: "hint" }, "Follows the game live: new events appear as they are played."),
+          recent,
         ),
         h(
           "div",
@@ -131,6 +135,35 @@ async function selfTest(out) {
           r.ok ? "✓ " : "✗ ",
           r.name,
           r.ok ? "" : ` — got ${JSON.stringify(r.got)}, want ${JSON.stringify(r.want)}`,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The newest games on this server, to open with a click (the server's list; each game is checked when opened). */
+async function listRecent(el) {
+  let games;
+  try {
+    games = await api.listGames(12);
+  } catch {
+    return; // an older server without GET /games: the id box is enough
+  }
+  if (!games.length) return put(el, h("p", { class: "hint" }, "No games on this server yet."));
+  put(
+    el,
+    h("p", { class: "hint" }, "Or one of the newest:"),
+    h(
+      "table",
+      { class: "grid small" },
+      games.map((g) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, h("a", { href: `#/live/${encodeURIComponent(g.id)}` }, h("code", {}, g.id))),
+          h("td", {}, g.ruleset),
+          h("td", {}, g.status),
+          h("td", { class: "num" }, `${g.version} events`),
         ),
       ),
     ),
