@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import inspect
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path as FilePath
@@ -24,6 +25,7 @@ from domain.engine import InvalidInput, Rejected
 from events.bundle import decode_bundle
 from events.store import open_store
 from service import ENGINE_VERSION, models
+from service.desk import mount_desk
 from service.games import MAX_PAGE, GameService, loaded_for
 from service.http import (
     JSON,
@@ -194,7 +196,9 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     def list_games(
         ruleset: str | None = Query(None, max_length=64),
         status: str | None = Query(None, pattern="^(open|over|revealed)$"),
-        cursor: str | None = Query(None, pattern=models.CURSOR, description="`next_cursor` of the previous page"),
+        cursor: str | None = Query(
+            None, description="`next_cursor` of the previous page", json_schema_extra={"pattern": models.CURSOR}
+        ),
         limit: int = Query(50, ge=1, le=MAX_PAGE),
     ):
         page = svc.list_games(ruleset, status, cursor and service_cursor(cursor), limit)
@@ -428,6 +432,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     # ---- documentation, served from the package (works offline) ----
 
     app.mount(DOCS_STATIC, StaticFiles(directory=_docs_static()), name="docs-static")
+    mount_desk(app)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
@@ -487,6 +492,8 @@ def public_cursor(token: str) -> str:
 
 
 def service_cursor(cursor: str) -> str:
+    if not re.fullmatch(models.CURSOR, cursor):
+        raise InvalidInput("invalid-cursor", "cursor is the next_cursor of a previous page, unchanged")
     created_at, _, game_id = cursor.rpartition("~")
     return base64.urlsafe_b64encode(msgspec.json.encode([created_at, game_id])).decode()
 

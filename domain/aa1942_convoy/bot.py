@@ -162,3 +162,15 @@ def place(state: State) -> dict | None:
         sz for sz, owner in CONVOY_ZONES.items() if owner == state.power
     )
     return {"sz": pick(state, "where", zones), "count": count}
+
+
+def outcomes(state: State) -> dict[str, int]:
+    """What a game of the ledger comes to, for `umpire simulate` and the odds from a position: each power's
+    treasury, the raid damage each side suffered, and the rounds played."""
+    out = {f"treasury {p}": state.treasury[p] for p in TURN_ORDER}
+    for side in ("Axis", "Allies"):
+        out[f"raid damage to {side}"] = sum(
+            line[p].raid_damage_suffered for line in state.sheet for p in TURN_ORDER if SIDE[p] == side
+        )
+    out["rounds"] = len(state.sheet)
+    return out
