@@ -182,6 +182,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     )
     async def create_game(request: Request):
         req = decode(await request.body(), models.CreateGame, "POST /games")
+        req.options = whole_numbers(req.options)  # the ruleset reads them: `2.0` is the integer 2 there too
         client = request.client.host if request.client else "?"
         return JSON(await asyncio.to_thread(svc.create_from_request, req, bearer(request), client), status_code=201)
 
@@ -201,7 +202,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         ),
         limit: int = Query(50, ge=1, le=MAX_PAGE),
     ):
-        page = svc.list_games(ruleset, status, cursor and service_cursor(cursor), limit)
+        page = svc.list_games(ruleset, status, None if cursor is None else service_cursor(cursor), limit)
         return JSON({**page, "next_cursor": page["next_cursor"] and public_cursor(page["next_cursor"])})
 
     @route(
@@ -523,16 +524,18 @@ def ruleset_info(loaded) -> models.RulesetInfo:
 
 
 def read_bundle(raw: bytes):
-    """The uploaded bundle. A `seqs` entry written `2.0` is the integer its schema allows; the event bodies are read
-    as they are, since their bytes are what the chain hashes."""
+    """The uploaded bundle. A `seqs` entry written `2.0` is the integer its schema allows (in a fork's parents too);
+    the event bodies are read as they are, since their bytes are what the chain hashes."""
     try:
         return decode_bundle(raw)
     except msgspec.ValidationError:
-        data = msgspec.json.decode(raw)
-        commands = data.get("commands") if isinstance(data, dict) else None
-        for c in commands if isinstance(commands, list) else []:
-            if isinstance(c, dict) and "seqs" in c:
-                c["seqs"] = whole_numbers(c["seqs"])
+        data = part = msgspec.json.decode(raw)
+        while isinstance(part, dict):
+            commands = part.get("commands")
+            for c in commands if isinstance(commands, list) else []:
+                if isinstance(c, dict) and "seqs" in c:
+                    c["seqs"] = whole_numbers(c["seqs"])
+            part = part.get("parent")
         return decode_bundle(data)
 
 

@@ -71,5 +71,11 @@ def check_played(server: str, played: dict) -> None:
     assert played["event_types"] == by_type
     ended = [e["body"]["data"] for e in bundle["events"] if e["body"]["type"] == "GameEnded"]
     assert played["ended"] == ended[0]
-    assert played["ship_log"]["kind"] == "corvette-command/ship-log" and played["ship_log"]["at"] == played["version"]
-    assert played["ship_log"]["fields"]
+    ship_log = httpx.get(f"{server}/games/{game_id}/views/ship-log", params={"at": played["version"]}).json()
+    assert played["ship_log"] == {
+        "kind": "corvette-command/ship-log",
+        "at": played["version"],
+        "over": True,
+        "convoys_done": ship_log["data"]["now"]["convoys_done"],
+        "hull_damage": [[e["seat"], e["hull_damage"]] for e in ship_log["data"]["escorts"]],
+    }

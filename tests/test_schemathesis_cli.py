@@ -35,9 +35,9 @@ def st_run(server: str, config: Path, cwd: Path, *extra: str) -> str:
     cmd = [str(ST), "--config-file", str(config), "run", f"{server}/openapi.json", "--checks", "all"]
     cmd += ["--max-examples", EXAMPLES, "--seed", SEED, "--workers", "2", "--generation-database", ":memory:"]
     cmd += ["--no-color", *extra]
-    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=1200)
+    r = subprocess.run(cmd, check=False, cwd=cwd, capture_output=True, text=True, timeout=1200)
     out = r.stdout + r.stderr
-    assert r.returncode == 0, out[-12000:]
+    assert r.returncode == 0, out[out.find("FAILURES") :][:20000] or out[-12000:]
     for phase in ("Coverage", "Fuzzing", "Stateful"):  # the examples phase runs too; the document has no examples
         assert f"✅ {phase}" in out, f"phase {phase} did not run clean:\n{out[-6000:]}"
     return out
@@ -71,5 +71,5 @@ game_id = "{made["game_id"]}"
     # data to every operation.
     out = st_run(server, config, tmp_path, "--header", f"Authorization: Bearer {captain}", "--mode", "positive")
     warnings = out.partition("WARNINGS")[2].partition("SUMMARY")[0]
-    stopped = re.findall(r"(?:Authentication failed|Missing test data):.*?💡", warnings, re.S)
+    stopped = re.findall(r"(?:Authentication failed|Missing test data):.*?💡", warnings, re.DOTALL)
     assert not any("POST /games/{game_id}/commands" in w for w in stopped), f"commands stopped short:\n{warnings}"

@@ -76,6 +76,7 @@ def main(base_url: str) -> None:
     view = ok(get_view.sync_detailed(game_id, "ship-log", client=public), "GET ship-log")
     if not isinstance(view, models.CorvetteCommandShipLogView):  # views are typed by `kind`
         raise SystemExit(f"expected the ship log, got {type(view).__name__}")
+    ship_log: models.ShipLog = view.data  # the corvette sheet's own fields
 
     ok(reveal.sync_detailed(game_id, client=referee), "reveal")
     bundle: models.Bundle = ok(get_bundle.sync_detailed(game_id, client=public), "GET bundle")
@@ -89,7 +90,13 @@ def main(base_url: str) -> None:
                 "commands": commands,
                 "version": summary.version,
                 "ended": ended[0].data.to_dict(),
-                "ship_log": {"kind": view.kind.value, "at": view.at, "fields": sorted(view.data.to_dict())},
+                "ship_log": {
+                    "kind": view.kind.value,
+                    "at": view.at,
+                    "over": ship_log.now.over,
+                    "convoys_done": ship_log.now.convoys_done,
+                    "hull_damage": [[e.seat, e.hull_damage] for e in ship_log.escorts],
+                },
                 "bundle_events": len(bundle.events),
                 "head": bundle.head,
                 "verdict": report.verdict.value,

@@ -65,7 +65,7 @@ const view = ok(
   "GET ship-log",
 );
 if (view.kind !== "corvette-command/ship-log") throw new Error(`expected the ship log, got ${view.kind}`);
-const shipLog: Schemas["CorvetteCommandShipLogView"] = view;
+const shipLog: Schemas["ShipLog"] = view.data; // narrowed by `kind`: the corvette sheet's own fields
 
 ok(await api.POST("/games/{game_id}/reveal", { params: path, headers: bearer(created.referee_token) }), "reveal");
 const bundle: Schemas["Bundle"] = ok(await api.GET("/games/{game_id}/bundle", { params: path }), "GET bundle");
@@ -78,7 +78,13 @@ console.log(
     commands,
     version: summary.version,
     ended: ended.data,
-    ship_log: { kind: shipLog.kind, at: shipLog.at, fields: Object.keys(shipLog.data).sort() },
+    ship_log: {
+      kind: view.kind,
+      at: view.at,
+      over: shipLog.now.over,
+      convoys_done: shipLog.now.convoys_done,
+      hull_damage: shipLog.escorts.map((e) => [e.seat, e.hull_damage]),
+    },
     bundle_events: bundle.events.length,
     head: bundle.head,
     verdict: report.verdict,
