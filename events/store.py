@@ -34,6 +34,7 @@ class EventRow:
     command_id: str | None
     actor: str | None
     recorded_at: str
+    sealed: str | None = None  # a SubmissionSealed's canonical {"content", "salt"}: beside the body, never public
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class GameRow:
     created_at: str
 
 
-_EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at"
+_EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed"
 
 
 class Store:
@@ -106,6 +107,7 @@ class Store:
                     "command_id": str,
                     "actor": str,
                     "recorded_at": str,
+                    "sealed": str,
                 },
                 pk="global_position",
                 not_null={"game", "seq", "type", "v", "body", "hash", "recorded_at"},
@@ -113,6 +115,8 @@ class Store:
             )
             db["events"].create_index(["game", "seq"], unique=True)
             db["events"].create_index(["game", "type", "seq"])
+        elif "sealed" not in db["events"].columns_dict:  # a database made before sealed inputs
+            db.execute("ALTER TABLE events ADD COLUMN sealed TEXT")
         if "commands" not in db.table_names():
             db["commands"].create(
                 {
@@ -235,7 +239,7 @@ class Store:
             self._insert(conn, events, command)
 
     def append(self, events: list[tuple], command: CommandRow) -> None:
-        """events: (game, seq, type, v, body, hash, command_id, actor, recorded_at) tuples."""
+        """events: (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed) tuples."""
         with self._transaction() as conn:
             self._insert(conn, events, command)
 
@@ -243,8 +247,8 @@ class Store:
     def _insert(conn: sqlite3.Connection, events: list[tuple], command: CommandRow) -> None:
         try:
             conn.executemany(
-                "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
                 events,
             )
             conn.execute(

@@ -183,6 +183,8 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         )
 
     errors = {s: {"model": models.Problem, "description": TITLES[s]} for s in (401, 403, 404, 409, 413)}
+    # reads are public; a seat's or the referee's token adds what that reader may see (API.md "Per-seat reads")
+    optional_token = {"security": [{}, {"HTTPBearer": []}]}
 
     @app.get("/", response_model=models.Root, summary="Where to start")
     def root():
@@ -267,9 +269,10 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         response_model=models.GameSummary,
         responses=errors,
         summary="Summary, with `awaiting`: the legal commands now",
+        openapi_extra=optional_token,
     )
-    def get_game(game_id: str = GAME_ID):
-        return svc.summary(game_id)
+    def get_game(game_id: str = GAME_ID, tok: str | None = Depends(token)):
+        return svc.summary(game_id, svc.reader_for(game_id, tok))
 
     @app.get("/games/{game_id}/events", response_model=models.EventsPage, responses=errors, summary="The log, paged")
     def list_events(game_id: str = GAME_ID, after: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=MAX_PAGE)):
@@ -336,9 +339,15 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
         response_model=models.ViewOut,
         responses=errors,
         summary="A projection at the head, or at any past seq",
+        openapi_extra=optional_token,
     )
-    def get_view(game_id: str = GAME_ID, view: str = Path(max_length=64), at: int | None = Query(None, ge=1, le=2**53)):
-        return svc.view(game_id, view, at)
+    def get_view(
+        game_id: str = GAME_ID,
+        view: str = Path(max_length=64),
+        at: int | None = Query(None, ge=1, le=2**53),
+        tok: str | None = Depends(token),
+    ):
+        return svc.view(game_id, view, at, svc.reader_for(game_id, tok))
 
     @app.post(
         "/games/{game_id}/reveal",
@@ -348,6 +357,15 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
     )
     def reveal(game_id: str = GAME_ID, tok: str | None = Depends(token)):
         return svc.reveal(game_id, tok)
+
+    @app.post(
+        "/games/{game_id}/end",
+        response_model=models.CommandResult,
+        responses=errors,
+        summary="Referee: end the game without revealing the server seed",
+    )
+    def end_game(game_id: str = GAME_ID, tok: str | None = Depends(token)):
+        return svc.end(game_id, tok)
 
     @app.get(
         "/games/{game_id}/bundle",
@@ -359,9 +377,10 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
             },
         },
         summary="The replay bundle",
+        openapi_extra=optional_token,
     )
-    def get_bundle(game_id: str = GAME_ID):
-        return JSONResponse(svc.bundle(game_id))
+    def get_bundle(game_id: str = GAME_ID, tok: str | None = Depends(token)):
+        return JSONResponse(svc.bundle(game_id, svc.reader_for(game_id, tok)))
 
     @app.post(
         "/bundles/verify",
@@ -381,7 +400,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None) -
             bundle = decode_bundle(raw)
         except (msgspec.ValidationError, msgspec.DecodeError) as e:
             raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (spec/EVENTS.md): {e}")
-        return await asyncio.to_thread(verify, bundle, svc.server_seed_if_stored)
+        return await asyncio.to_thread(verify, bundle, svc.server_inputs_if_stored)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

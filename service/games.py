@@ -25,7 +25,7 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
 from domain.engine import REFEREE, Game, Rejected
 from events.canonical import GENESIS_HASH, canonical, chain_hash
-from events.core import DiceRolled, GameCreated
+from events.core import DiceRolled, GameCreated, SubmissionSealed
 from events.store import CommandRow, GameRow, Store, StoreConflict
 from events.vocabulary import Event, decode_event, decode_stored, event_data
 from service import ENGINE_VERSION
@@ -67,12 +67,28 @@ def event_from_body(body: dict[str, Any]) -> Event:
     return decode_event(body["type"], body["v"], body["data"])
 
 
+def stored_event(r) -> Event:
+    """An event from its stored row, with what is kept beside the body (a sealed record's content) re-attached."""
+    e = decode_stored(r.type, r.v, r.body)
+    if r.sealed is not None:
+        beside = msgspec.json.decode(r.sealed)
+        e.content, e.salt = beside["content"], beside["salt"]
+    return e
+
+
+def sealed_beside(e: Event) -> str | None:
+    """What the store keeps beside a body: a sealed record's content and salt."""
+    if isinstance(e, SubmissionSealed):
+        return canonical({"content": e.content, "salt": e.salt}).decode()
+    return None
+
+
 def fold_rows(loaded: Loaded, rows: list) -> Game:
     """A game from its stored rows (the fast path: each body decoded once, straight into its Struct)."""
     first = event_from_body(msgspec.json.decode(rows[0].body))
     game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, rows[0].game, first)
     for r in rows[1:]:
-        engine.evolve(game, decode_stored(r.type, r.v, r.body))
+        engine.evolve(game, stored_event(r))
     return game
 
 
@@ -242,7 +258,18 @@ class GameService:
             body = body_of(game_id, i, e, command_id)
             head = chain_hash(head, body)
             rows.append(
-                (game_id, i, body["type"], body["v"], canonical(body).decode(), head.hex(), command_id, actor, stamp)
+                (
+                    game_id,
+                    i,
+                    body["type"],
+                    body["v"],
+                    canonical(body).decode(),
+                    head.hex(),
+                    command_id,
+                    actor,
+                    stamp,
+                    sealed_beside(e),
+                )
             )
             bodies.append((body, head.hex()))
         return rows, bodies, head
@@ -367,14 +394,26 @@ class GameService:
         payload = {"type": "reveal"}
         return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
 
+    def end(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        if seat != REFEREE:
+            raise engine.Forbidden("referee-only", "only the referee token may end a game")
+        return self._submit(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end)
+
     # ---- reads ----
 
-    def summary(self, game_id: str) -> dict[str, Any]:
+    def reader_for(self, game_id: str, token: str | None) -> engine.Reader:
+        """Who reads: None without a token (the public picture), else the token's seat or the referee (401 if the
+        token is not one of this game's)."""
+        return None if not token else self.seat_for(game_id, token)
+
+    def summary(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
         c = self._cached(game_id)
         row = c.row
         with c.lock:
             g, head = c.game, c.head.hex()
-            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g)]
+            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g, reader)]
+            waiting_for = engine.waiting_for(g)
             status = "revealed" if g.revealed_seed else "over" if g.over else "open"
             return {
                 "game_id": game_id,
@@ -398,6 +437,7 @@ class GameService:
                     else "fair: the server committed to its seed before any client seed",
                 },
                 "awaiting": awaiting,
+                "waiting_for": waiting_for,
                 "ended": g.ended,
             }
 
@@ -456,7 +496,7 @@ class GameService:
             raise NotFound("unknown-roll", f"game {game_id} has no roll k={k} (yet)")
         return self._roll_out(rows[0], seed)
 
-    def view(self, game_id: str, name: str, at: int | None) -> dict[str, Any]:
+    def view(self, game_id: str, name: str, at: int | None, reader: engine.Reader = None) -> dict[str, Any]:
         c = self._cached(game_id)
         row = c.row
         views = c.game.ruleset.views
@@ -464,21 +504,34 @@ class GameService:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
         if at is None or at >= c.game.version:
             with c.lock:
-                return {"view": name, "at": c.game.version, "data": render_view(views[name], c.game.rules, None)}
+                return {"view": name, "at": c.game.version, "data": render_view(views[name], c.game.rules, reader)}
         if at < 1:
             raise engine.InvalidInput("invalid-at", "at is a seq from 1 to the game's version")
         game = fold_rows(loaded_for(row.ruleset), self.store.events(game_id, upto=at))
-        return {"view": name, "at": at, "data": render_view(views[name], game.rules, None)}
+        return {"view": name, "at": at, "data": render_view(views[name], game.rules, reader)}
 
-    def bundle(self, game_id: str) -> dict[str, Any]:
+    def bundle(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
+        """The replay bundle (spec/EVENTS.md). A sealed command's payload shows as {"sealed": commitment} until it is
+        revealed, except to its own seat and the referee."""
         c = self._cached(game_id)
         row = c.row
         with c.lock:
             g = c.game
             rows = self.store.events(game_id)
             cmds = self.store.commands(game_id)
+            unrevealed = dict(g.unrevealed)
         lock = g.lock
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
+        hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
+
+        def payload(x: CommandRow) -> dict[str, Any]:
+            p = msgspec.json.decode(x.payload)
+            for seq in range(x.first_seq, x.last_seq + 1) if hidden else ():
+                e = hidden.get(seq)
+                if e is not None and e.seat == x.seat and e.kind == p.get("type"):
+                    return {"sealed": e.commitment}
+            return p
+
         return {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
@@ -493,27 +546,31 @@ class GameService:
                 "beacon": g.created.dice.beacon,
             },
             "commands": [
-                {
-                    "command_id": x.command_id,
-                    "seat": x.seat,
-                    "payload": msgspec.json.decode(x.payload),
-                    "seqs": [x.first_seq, x.last_seq],
-                }
+                {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
                 for x in cmds
             ],
             "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
             "head": rows[-1].hash,
         }
 
-    def server_seed_if_stored(self, game_id: str, seq: int, hash_at_seq: str) -> bytes | None:
-        """The stored server seed, only for a bundle that is a prefix of this store's log of that game."""
+    def server_inputs_if_stored(
+        self, game_id: str, seq: int, hash_at_seq: str
+    ) -> tuple[bytes, dict[str, dict[str, Any]]] | None:
+        """The stored server seed and sealed payloads, only for a bundle that is a prefix of this store's log."""
         row = self.store.game(game_id) if isinstance(game_id, str) else None
         if row is None or seq < 1:
             return None
         at = self.store.events(game_id, after=seq - 1, upto=seq)
         if not at or at[0].hash != hash_at_seq:
             return None
-        return bytes.fromhex(row.server_seed)
+        sealed = RULESETS[row.ruleset].ruleset.sealed_commands if row.ruleset in RULESETS else frozenset()
+        payloads = {}
+        if sealed:
+            for x in self.store.commands(game_id):
+                p = msgspec.json.decode(x.payload)
+                if p.get("type") in sealed:
+                    payloads[x.command_id] = p
+        return bytes.fromhex(row.server_seed), payloads
 
 
 class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
@@ -539,7 +596,11 @@ class RevealPayload(msgspec.Struct, forbid_unknown_fields=True, tag="reveal", ta
     pass
 
 
-CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload}
+class EndPayload(msgspec.Struct, forbid_unknown_fields=True, tag="end", tag_field="type"):
+    pass
+
+
+CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload, "end": EndPayload}
 
 
 def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:

@@ -107,6 +107,8 @@ class Awaiting(BaseModel):
     seats: list[str]
     choices: list[dict[str, Any]] | None = Field(description="every legal argument object, or null when > 64")
     schema_: dict[str, Any] = Field(alias="schema")
+    description: str = ""
+    labels: list[str] | None = None
     model_config = ConfigDict(populate_by_name=True)
 
 
@@ -138,6 +140,7 @@ class GameSummary(BaseModel):
     options: dict[str, Any]
     dice: DiceSummary
     awaiting: list[Awaiting] = Field(description="the legal commands now; empty when the game is over")
+    waiting_for: list[str] = Field(description="seats that still owe a sealed submission in this step")
     ended: str | None
 
 
