@@ -122,4 +122,5 @@ RULESET = Ruleset(
     views=views.VIEWS,
     event_types=ev.EVENTS,
     data_option="data",
+    redact=redact,
 )

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from domain.battlefleet_1900._core_sealed import SubmissionSealed, SubmissionsRevealed
+from events.core import SubmissionSealed, SubmissionsRevealed
 from domain.battlefleet_1900.data import DataSet
 from domain.battlefleet_1900.rules.damage import dc_dice, propulsion_hit
 from domain.battlefleet_1900.state import (

@@ -7,14 +7,13 @@ offsets keyed by HMAC (not rolls). `redact` is the only place secrets leave the 
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import replace
 from math import isqrt
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from domain.battlefleet_1900._core_sealed import SubmissionSealed, SubmissionsRevealed
+from events.core import SubmissionSealed, SubmissionsRevealed
 from domain.battlefleet_1900.geometry import dist2
 from domain.battlefleet_1900.state import Secrets, State
 from domain.engine import REFEREE, Reader
@@ -33,13 +32,6 @@ def seal(ctx: Ctx, seat: str, kind: str, content: msgspec.Struct | dict) -> None
 def reveal(ctx: Ctx, kinds: list[str]) -> None:
     """Open the seals of these kinds ([] = every one still closed, at the end of the battle)."""
     ctx.emit(SubmissionsRevealed(kinds=kinds))
-
-
-def keyed(ctx: Ctx, label: str) -> bytes:
-    """HMAC-SHA256(game seed, label): reproducible, not a roll (the core's dice.keyed)."""
-    if hasattr(ctx.dice, "keyed"):
-        return ctx.dice.keyed(label)
-    return hmac.digest(getattr(ctx.dice, "_seed", b""), label.encode("ascii"), "sha256")
 
 
 def blurred(pose: ev.Pose, key: bytes, reach: int, step: int) -> ev.Pose:
@@ -64,7 +56,7 @@ def sightings(ctx: Ctx) -> None:
                 continue
             p = s.pose(name)
             near = isqrt(min((dist2((p.x, p.y), (q.x, q.y)) for q in mine), default=0))
-            key = keyed(ctx, f"bf1900:fog:{s.turn}:{seat}:{name}")
+            key = ctx.dice.keyed(f"bf1900:fog:{s.turn}:{seat}:{name}")  # not a roll: HMAC(game seed, label)
             b = blurred(p, key, fog.blur_pct * near // 100, fog.heading_step)
             seen.append(ev.ShipPose(ship=name, x=b.x, y=b.y, h=b.h))
         seal(ctx, seat, "sighting", ev.Sighting(turn=s.turn, ships=seen))
