@@ -288,7 +288,8 @@ def check_class(data: DataSet, name: str, k: ShipClass) -> list[str]:
             out.append(f"class {name}: weapon id {w.id!r} is used twice or is a position letter")
         ids.add(w.id)
         lettered, patterned = w.pos is not None and w.guns is not None, w.pattern is not None and w.per_side is not None
-        if lettered == patterned:
+        given = [x is not None for x in (w.pos, w.guns, w.pattern, w.per_side)]
+        if lettered == patterned or sum(given) != 2:
             out.append(f"class {name}: weapon {w.id} needs either pos + guns or pattern + per_side")
         for p in w.pos or []:
             if p not in data.positions or p in letters:

@@ -112,6 +112,8 @@ def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | No
     if not pattern and (g.side is not None or g.guns is not None):
         raise IllegalCommand(f"{ship} {g.mount} is a position: it fires all its guns, without side or guns (BF-R14)")
     guns, cycles = capacity(state, ship, g.mount, g.side)
+    if pattern and g.guns > guns:
+        raise IllegalCommand(f"{ship} {g.mount} {g.side} has {guns} guns able to fire (BF-R14)")
     if guns == 0 or cycles == 0 or g.cycles > cycles:
         raise IllegalCommand(f"{ship} {g.mount}{' ' + g.side if g.side else ''} may fire {cycles if guns else 0} cycle(s) this turn (4.1)")
     return ship, g.mount, g.side
