@@ -261,8 +261,9 @@ def _damaged(s: State, e: ev.DamageApplied) -> None:
         ship.searchlight += 1
     if e.source.startswith("salvo:"):
         _, firer, target = e.source.split(":")
-        line = next(x for x in reversed(s.log) if x.firer == firer and x.target == target)
-        line.codes.append(e.code)
+        line = next((x for x in reversed(s.log) if x.firer == firer and x.target == target), None)
+        if line is not None:
+            line.codes.append(e.code)
 
 
 def _flooded(s: State, e: ev.FloodingChanged) -> None:
