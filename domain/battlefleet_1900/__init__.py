@@ -82,10 +82,19 @@ def _narrowed(cmd: type, names: tuple) -> dict:
     """Cached: callers must not mutate it."""
     schema = copy.deepcopy(command_schema(cmd))
     enums = dict(names)
-    for node in [schema, *schema.get("$defs", {}).values()]:
-        for key, prop in node.get("properties", {}).items():
-            if key in enums and prop.get("type") == "string":
-                prop["enum"] = list(enums[key])
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, prop in node.get("properties", {}).items():
+                if key in enums and prop.get("type") == "string":
+                    prop["enum"] = list(enums[key])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
     return schema
 
 
