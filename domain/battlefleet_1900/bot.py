@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.rules import damage_control as dcr
-from domain.battlefleet_1900.rules import gunnery, movement
+from domain.battlefleet_1900.rules import gunnery, movement, torpedoes
 from domain.battlefleet_1900.rules.sinking import listing
 from domain.battlefleet_1900.state import State
 from domain.engine import CommandSpec
@@ -190,7 +190,7 @@ def launch_torpedoes(state: State, seat: str) -> dict:
     for n in state.own(seat):
         sh = state.ships[n]
         near = nearest(state, seat, n)
-        if near is None or sh.sinking is not None:
+        if near is None or not torpedoes.loaded(state, n):
             continue
         target, dist = near
         p, tp = state.sealed[seat].poses[n], seen(state, target)

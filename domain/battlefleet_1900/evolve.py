@@ -6,6 +6,7 @@ stored event is never refused here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -150,7 +151,7 @@ def _step_started(s: State, e: ev.StepStarted) -> None:
 
 def _ordered(s: State, e: ev.DivisionOrdered) -> None:
     s.divisions[e.division].orders = list(e.orders)
-    s.orders_log.append((s.turn, e.division, list(e.orders)))
+    s.orders_log.append((s.turn, e.division, tuple(e.orders)))
 
 
 def _converted(s: State, e: ev.OrderConverted) -> None:
@@ -210,7 +211,7 @@ def _reversed(s: State, e: ev.LineReversed) -> None:
 
 
 def _measured(s: State, e: ev.SalvoMeasured) -> None:
-    s.log.append(SalvoLine(s.turn, e.firer, e.target, e.estimate, e.outcome, e.bracket, e.rounds, list(e.guns)))
+    s.log.append(SalvoLine(s.turn, e.firer, e.target, e.estimate, e.outcome, e.bracket, e.rounds, tuple(e.guns)))
     ship = s.ships[e.firer]
     for g in e.guns:
         if g.rounds:
@@ -261,9 +262,9 @@ def _damaged(s: State, e: ev.DamageApplied) -> None:
         ship.searchlight += 1
     if e.source.startswith("salvo:"):
         _, firer, target = e.source.split(":")
-        line = next((x for x in reversed(s.log) if x.firer == firer and x.target == target), None)
-        if line is not None:
-            line.codes.append(e.code)
+        at = next((i for i in range(len(s.log) - 1, -1, -1) if (s.log[i].firer, s.log[i].target) == (firer, target)), None)
+        if at is not None:
+            s.log[at] = replace(s.log[at], codes=(*s.log[at].codes, e.code))
 
 
 def _flooded(s: State, e: ev.FloodingChanged) -> None:

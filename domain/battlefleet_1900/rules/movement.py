@@ -248,9 +248,9 @@ def run(state: State, ship: str, distance: int, own_turns: list[int], route: lis
             left.insert(0, Waypoint(m.p.pose.x, m.p.pose.y, rest))
             break
     m.p.route = left
+    m.p.executed = []  # its own turns only: the pivots' turns were the lead's
     if not left:
         m.p.pivot = m.p.pose
-        m.p.executed = []
         m.turns(own_turns)
     m.straight(m.rem)
     return m.p
