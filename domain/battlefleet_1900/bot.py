@@ -28,7 +28,7 @@ from domain.engine import CommandSpec
 from events.battlefleet_1900 import Pose
 
 CLOSE = 900  # mm: about the middle of bracket 2, beyond torpedo range (400)
-TORPEDO_CLOSE = 250  # destroyers run in this close
+TORPEDO_CLOSE = 380  # destroyers run in this close, then turn to bring the target abeam of their tubes
 
 
 def choose(state: State, legal: list[CommandSpec], seat: str) -> dict[str, Any] | None:
@@ -98,15 +98,18 @@ def wanted_turn(state: State, seat: str, division: str) -> int:
     tp = seen(state, target)
     destroyer = state.cls(lead).type in ("destroyer", "torpedo_boat")
     close = TORPEDO_CLOSE if destroyer else CLOSE
+    toward = bearing_to((p.x, p.y), (tp.x, tp.y))
     if dist > close:
-        want = bearing_to((p.x, p.y), (tp.x, tp.y))
+        want = toward
+    elif destroyer:  # bring the target abeam, where the tubes bear
+        want = min((toward + 90) % 360, (toward + 270) % 360, key=lambda w: abs((w - p.h + 540) % 360 - 180))
     else:
         want = tp.h
     delta = (want - p.h + 540) % 360 - 180
     w, h = state.data.scale.table_mm
-    ahead = geo.straight(p.x, p.y, p.h, 400)
-    if not (100 <= ahead.x <= w - 100 and 100 <= ahead.y <= h - 100):  # keep on the table
-        delta = 90 if delta >= 0 else -90
+    ahead = geo.straight(p.x, p.y, p.h, 500)
+    if not (150 <= ahead.x <= w - 150 and 150 <= ahead.y <= h - 150):  # keep on the table: head for its middle
+        delta = (bearing_to((p.x, p.y), (w // 2, h // 2)) - p.h + 540) % 360 - 180
     return delta
 
 
@@ -189,23 +192,35 @@ def launch_torpedoes(state: State, seat: str) -> dict:
     launches = []
     for n in state.own(seat):
         sh = state.ships[n]
-        near = nearest(state, seat, n)
-        if near is None or not torpedoes.loaded(state, n):
+        if not torpedoes.loaded(state, n):
             continue
-        target, dist = near
-        p, tp = state.sealed[seat].poses[n], seen(state, target)
-        f, g = funnel_of(state, n, p), funnel_of(state, target, tp)
+        p = state.sealed[seat].poses[n]
+        f = funnel_of(state, n, p)
+        normal = state.sealed[seat].depth.get(n, "normal") == "normal"
         for t in state.cls(n).torpedoes:
-            if dist * 10 > t.range_mm * 8:
-                continue
             for key, left in sh.tubes.items():
                 mount, _, side = key.partition(":")
                 if mount != t.id or not left:
                     continue
                 arcs = state.data.tube_arcs[t.pos] if side != "port" else [[-b, -a] for a, b in state.data.tube_arcs[t.pos]]
-                if geo.in_arcs(p.h, arcs, (g[0] - f[0], g[1] - f[1])):
+                target = _torpedo_target(state, seat, f, p.h, arcs, t.range_mm * 95 // 100, normal)
+                if target is not None:
                     launches.append({"ship": n, "mount": mount, "target": target, "count": left} | ({"side": side} if side else {}))
     return {"launches": launches}
+
+
+def _torpedo_target(state: State, seat: str, f: geo.Pt, h: int, arcs, reach: int, normal: bool) -> str | None:
+    """The nearest sighted enemy in play within reach and the arc that a torpedo at this depth can strike."""
+    best = None
+    for n in state.own(state.enemy(seat)):
+        tp = seen(state, n)
+        if tp is None or not state.ships[n].in_play or (normal and state.cls(n).size <= 4):
+            continue
+        g = funnel_of(state, n, tp)
+        d2 = geo.dist2(f, g)
+        if d2 <= reach * reach and geo.in_arcs(h, arcs, (g[0] - f[0], g[1] - f[1])) and (best is None or d2 < best[1]):
+            best = (n, d2)
+    return None if best is None else best[0]
 
 
 def damage_control(state: State, seat: str) -> dict:

@@ -80,11 +80,12 @@ def play(
     options: dict | None = None,
     on_event: Callable | None = None,
     max_commands: int = 2000,
+    game_id: str = "sim",
 ) -> engine.Game:
     """A whole battle between two bots, each choosing from its own seat's redacted state and legal commands."""
     loaded = RULESETS["battlefleet-1900"]
-    created = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "sim", options or {}, None, "public-seed", seed)
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "sim", created[0])
+    created = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed)
+    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
     for _ in range(max_commands):
         if not engine.awaiting(game):
             return game

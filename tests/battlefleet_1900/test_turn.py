@@ -3,10 +3,13 @@ the fog (BATTLEFLEET.md §4) and the end of the battle (BF-R31)."""
 
 from __future__ import annotations
 
+from math import isqrt
+
 import pytest
 
 from domain import engine
 from domain.battlefleet_1900 import redact
+from domain.battlefleet_1900.geometry import dist2
 from domain.battlefleet_1900.rules.turn import shares, winner
 from domain.engine import Forbidden, IllegalCommand
 from events import battlefleet_1900 as ev
@@ -171,10 +174,15 @@ def test_fog_blur_seals_exact_poses_to_their_owners_and_sightings_to_the_viewer(
     assert mine.sealed["japan"].poses and not mine.sealed["russia"].poses
     seen = mine.sealed["japan"].sighting
     assert sorted(seen) == sorted(s.own("russia"))
+    offsets = []
     for name, p in seen.items():
         exact = s.pose(name)
+        near = min(isqrt(dist2((exact.x, exact.y), (q.x, q.y))) for q in mine.sealed["japan"].poses.values())
+        reach = s.data.fog.blur_pct * near // 100  # up to blur_pct % of the distance to the viewer's nearest ship
         assert p.h % 5 == 0 and abs(p.h - exact.h) <= 2
-        assert abs(p.x - exact.x) <= 60 and abs(p.y - exact.y) <= 60  # 5 % of about 1,200 mm
+        assert abs(p.x - exact.x) <= reach and abs(p.y - exact.y) <= reach
+        offsets.append((p.x - exact.x, p.y - exact.y))
+    assert len(set(offsets)) == len(offsets) > 1  # each ship its own offset
     public = redact(s, None)
     assert all(not sec.poses and not sec.sighting for sec in public.sealed.values())
     assert redact(s, "referee") is s
