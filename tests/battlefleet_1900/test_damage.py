@@ -194,7 +194,7 @@ def test_BFR21_flooding_takes_the_worse_level_and_a_new_heavy_hit_breaks_contain
     "code, field, value",
     [("ST", "tr", 1), ("CT", "ct", 1), ("BR", "bridge", 1), ("BRx", "bridge_x", True), ("SL", "searchlight", 1), ("DC", "dc_damaged", 1), ("F", "fires_ext", 1), ("Fi", "fires_int", 1)],
 )
-def test_BF6_1_glossary_codes(code, field, value):
+def test_BF6_1_BFR30_glossary_codes(code, field, value):
     s = make_state()
     c = ctx(s)
     d.damage(c, "Mikasa", code, "port", "t")
@@ -202,7 +202,7 @@ def test_BF6_1_glossary_codes(code, field, value):
     done(c)
 
 
-def test_BF6_1_rudder_jams_to_a_side_and_a_secured_rudder_takes_no_hit():
+def test_BF6_1_BFR43_rudder_jams_to_a_side_and_a_secured_rudder_takes_no_hit():
     s = make_state()
     c = ctx(s, 2)
     d.damage(c, "Mikasa", "R", "port", "t")
@@ -214,7 +214,7 @@ def test_BF6_1_rudder_jams_to_a_side_and_a_secured_rudder_takes_no_hit():
     done(c)
 
 
-def test_BF6_3_dc_hits_beyond_the_boxes_do_nothing():
+def test_BF6_3_BFR43_dc_hits_beyond_the_boxes_do_nothing():
     s = make_state("torpedo-attack")
     s.ships["Ikazuchi"].dc_damaged = 3  # size 1: three DC dice
     c = ctx(s)

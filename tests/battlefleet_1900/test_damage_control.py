@@ -172,3 +172,11 @@ def test_BF6_0_a_sinking_ship_takes_no_damage_control():
     s.ships["Mikasa"].tr = 1
     with pytest.raises(IllegalCommand, match="not one of your ships able"):
         check(s, [{"ship": "Mikasa", "function": "repair_steering"}])
+
+
+def test_BFR45_damage_control_is_owed_while_a_ship_has_dc_dice():
+    s = make_state("torpedo-attack", step="damage_control")
+    assert dc.owes(s, "japan")  # securing a rudder is always open
+    for n in s.own("japan"):
+        s.ships[n].dc_damaged = 3
+    assert not dc.owes(s, "japan")

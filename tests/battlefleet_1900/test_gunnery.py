@@ -73,7 +73,7 @@ def test_BF4_3_out_of_range_beyond_four_brackets():
     assert (m.outcome, m.rounds) == ("out_of_range", 0)
 
 
-def test_BF4_1_guns_that_cannot_reach_the_bracket_fire_nothing():
+def test_BF4_1_BFR41_guns_that_cannot_reach_the_bracket_fire_nothing():
     """Data pen null: the boat guns reach brackets 1-2 only."""
     s = duel(1200)
     _, m = salvo(s, "Mikasa", "Tsesarevich", 1200, [{"mount": "boat", "side": "port", "guns": 10}])
@@ -102,7 +102,7 @@ def test_BF4_1_land_blocks_sight():
     assert m.outcome == "no_los"
 
 
-def test_BF4_1_out_of_arc_when_no_gun_bears():
+def test_BF4_1_BFR41_out_of_arc_when_no_gun_bears():
     """4.1 Stem: 95 degrees on the bow; a target on the beam is outside it."""
     s = duel()
     place(s, "Peresvet", 1000, 700, 90)  # Peresvet's funnel 300 mm south of... its port side faces north
@@ -113,7 +113,7 @@ def test_BF4_1_out_of_arc_when_no_gun_bears():
     assert (m.outcome, m.rounds) == ("out_of_arc", 0)
 
 
-def test_BF4_1_beam_pattern_2_fires_four_guns_dead_ahead():
+def test_BF4_1_BFR37_beam_pattern_2_fires_four_guns_dead_ahead():
     """4.1's example: pattern 2 fires four secondaries straight forward, two from each side."""
     s = duel()
     place(s, "Mikasa", 3000, 200, 90)  # out of the way
@@ -134,7 +134,7 @@ def test_BF4_1_beam_pattern_2_fires_four_guns_dead_ahead():
         ([{"mount": "Q"}], "no gun position"),
     ],
 )
-def test_BFR14_rates_of_fire_are_judged_on_the_ship_log(guns, why):
+def test_BFR14_BFR37_rates_of_fire_are_judged_on_the_ship_log(guns, why):
     s = duel()
     with pytest.raises(IllegalCommand, match=why):
         gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": guns}]}, Fire))
@@ -209,3 +209,16 @@ def test_fog_blur_seals_markers_and_distances_to_the_referee():
     sealed = [e for e in c.events if type(e).__name__ == "SubmissionSealed"]
     assert sealed[0].seat == "referee" and sealed[0].kind == "markers"
     assert sealed[0].content["markers"][0]["lead"] == 294
+
+
+def test_BFR3_validation_never_reads_the_enemys_geometry():
+    """A fire command is judged the same wherever the enemy lies: arc, sight and range are outcomes only."""
+    cmd = msgspec.convert({"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}]}, Fire)
+    for where in ((1000, 1300, 90), (3000, 2300, 200), (200, 100, 0)):
+        s = duel()
+        place(s, "Tsesarevich", *where)
+        gunnery.check_fire(s, "japan", cmd)  # never refused for geometry
+    s = duel()
+    place(s, "Tsesarevich", 3000, 2300, 200)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert m.outcome in ("out_of_range", "no_los", "out_of_arc", "short")

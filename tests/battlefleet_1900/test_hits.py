@@ -57,7 +57,7 @@ def test_BF6_0_flooding_occurrence_by_torpedo_size_over_target_size(size, target
     assert hits.occurrence_codes(make_state("torpedo-attack"), size, target, face) == codes
 
 
-def test_BFR17_hit_dice_in_one_set_per_firer_target_and_category_then_the_rows():
+def test_BF4_4_BFR17_hit_dice_in_one_set_per_firer_target_and_category_then_the_rows():
     s = broadside()
     s.due = [Due("salvo", "Mikasa", "Tsesarevich", bracket=1, guns=[gun("A", "main", 2), gun("Z", "main", 2)])]
     # four rounds: faces 1 (vitals), 2 (upperworks), 3, 6; the rows: 2 (vitals: Px at 16 vs 10, >= 50), 5 (ST)

@@ -45,7 +45,7 @@ def test_BF3_0_the_top_undamaged_box_limits_speed():
     assert movement.top_box(s, "Mikasa") == 69 and movement.limits(s, "Mikasa") == (69, 69)
 
 
-def test_BF3_0_straight_on_and_a_followers_own_distance():
+def test_BF3_0_BFR7_straight_on_and_a_followers_own_distance():
     s = make_state()
     c = move(s, J1={"distance_mm": 100, "ships": [{"ship": "Asahi", "distance_mm": 90}]})
     assert pose(c, "Mikasa") == Pose(1500, 1800, 90) and pose(c, "Asahi") == Pose(1340, 1800, 90)
@@ -62,7 +62,7 @@ def test_BF2_1_a_simultaneous_turn_each_ship_on_its_own_circle():
     assert movement.formation(c.state, "J1") == "line_abreast"  # BF-R4
 
 
-def test_BF2_1_BFR8_turn_in_succession_on_the_leads_pivot():
+def test_BF2_1_BFR8_BFR40_turn_in_succession_on_the_leads_pivot():
     s = make_state()
     order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90})
     c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
@@ -173,7 +173,7 @@ def test_BF3_0_BFR5_moves_are_judged_on_the_ship_log(orders_, entry, why):
         movement.check_move(s, "japan", cmd)
 
 
-def test_BFR9_a_dropped_out_ship_must_turn_out_of_the_line():
+def test_BFR9_BFR33_a_dropped_out_ship_must_turn_out_of_the_line():
     s = make_state(step="movement")
     s.ships["Fuji"].damaged = 1
     from tests.battlefleet_1900.test_orders import reveal
@@ -184,3 +184,21 @@ def test_BFR9_a_dropped_out_ship_must_turn_out_of_the_line():
         movement.check_move(c.state, "japan", bad)
     c2 = move(c.state)  # unlisted: 45 degrees to starboard (BF-R33)
     assert pose(c2, "Fuji").h == 135
+
+
+def test_BFR35_a_free_turn_in_line_ahead_is_made_in_succession():
+    s = make_state()
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [-30]})
+    assert pose(c, "Mikasa").h == 60 and pose(c, "Asahi").h == 90  # the follower runs on to the pivot first
+    assert [w.turns for w in c.state.sealed["japan"].waypoints["Asahi"]] == [[-30]]
+
+
+def test_BFR40_a_simultaneous_turn_clears_the_pivots_still_ahead():
+    s = make_state()
+    order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90})
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
+    assert c.state.sealed["japan"].waypoints["Asahi"]
+    order(c.state, "J1", {"turn": "together", "to": "port", "arrow": 45})
+    c2 = move(c.state, J1={"distance_mm": 115, "turns_deg": [45]})
+    assert c2.state.sealed["japan"].waypoints["Asahi"] == [] and pose(c2, "Asahi").h == 45
+

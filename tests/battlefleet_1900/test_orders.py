@@ -43,7 +43,7 @@ def j1(*arrows):
         ([arrow(a=90), arrow(a=90), arrow(a=45)], "too little for arrow 3"),
     ],
 )
-def test_BF2_1_orders_are_judged_on_the_ship_log(orders_, why):
+def test_BF2_1_BFR35_orders_are_judged_on_the_ship_log(orders_, why):
     with pytest.raises(IllegalCommand, match=why):
         check(make_state(), **j1(*orders_))
 
@@ -57,7 +57,7 @@ def test_BF2_1_BFR5_a_later_arrow_needs_the_leads_movement_allowance():
         check(s, **j1(arrow(a=90), arrow(a=45), arrow(a=45)))
 
 
-def test_BF6_1_a_flagship_with_a_bridge_hit_gives_one_arrow_and_with_a_ct_hit_none():
+def test_BF6_1_BFR30_a_flagship_with_a_bridge_hit_gives_one_arrow_and_with_a_ct_hit_none():
     s = make_state()
     s.ships["Mikasa"].bridge = 1
     check(s, **j1(arrow()))
@@ -79,7 +79,7 @@ def test_BF2_1_BFR4_succession_outside_line_ahead_becomes_a_simultaneous_turn():
     assert [e.division for e in of(c, ev.DivisionOrdered)] == ["J1", "J2", "R1", "R2"]  # every column, each turn
 
 
-def test_BF2_1_BFR9_dropping_out_needs_one_more_propulsion_hit_than_the_ship_aft():
+def test_BF2_1_BFR9_BFR35_dropping_out_needs_one_more_propulsion_hit_than_the_ship_aft():
     s = make_state()
     with pytest.raises(IllegalCommand, match="one more propulsion box hit"):
         check(s, drop_out=["Fuji"])  # the last ship needs at least one
@@ -148,7 +148,7 @@ def test_BF2_1_BFR11_the_texts_example_is_automatic():
     assert of(c, ev.CommandTransferred)[0].how == "involuntary"
 
 
-def test_BF2_1_BFR11_half_points_and_the_closest_ship_ties_to_the_earlier():
+def test_BF2_1_BFR11_BFR49_half_points_and_the_closest_ship_ties_to_the_earlier():
     s = make_state()
     sh = s.ships["Mikasa"]
     sh.tr, sh.fires_ext = 1, 3  # +1 (3 halves)
@@ -157,7 +157,7 @@ def test_BF2_1_BFR11_half_points_and_the_closest_ship_ties_to_the_earlier():
     assert of(c, ev.CommandTransferred)[0].to_ship == "Asahi"
 
 
-def test_BFR11_no_roll_without_a_ship_to_take_command():
+def test_BFR11_BFR44_no_roll_without_a_ship_to_take_command():
     s = make_state()
     s.ships["Mikasa"].tr = 1
     for n in ("Asahi", "Shikishima", "Fuji"):
@@ -188,7 +188,7 @@ def _message(c, seat):
 
 
 @pytest.mark.parametrize("bridge, face, delivered", [(False, 3, True), (False, 2, False), (True, 4, False), (True, 5, True)])
-def test_BF6_3_BFR12_the_fleet_flagship_reads_messages(bridge, face, delivered):
+def test_BF2_0_BF6_3_BFR12_the_fleet_flagship_reads_messages(bridge, face, delivered):
     s = make_state()
     s.ships["Tsesarevich"].bridge = int(bridge)
     c = reveal(s, [face], japan={"messages": [{"to_seat": "russia", "signal": "we_surrender", "text": "terms?"}]})
@@ -209,3 +209,18 @@ def test_BFR12_never_read_with_a_ct_hit_and_no_roll_without_the_option():
     s = make_state(read_message_rolls=False)
     c = reveal(s, japan={"messages": [{"to_seat": "russia", "text": "x"}]})
     assert _message(c, "russia")
+
+
+def test_BFR36_the_fleets_command_passes_to_the_next_division_when_none_of_its_own_can_take_it():
+    s = make_state()
+    for n in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[n].ct = 1
+    from domain.battlefleet_1900.rules.damage import lose
+
+    c = ctx(s)
+    lose(c, "Mikasa", "sunk")
+    t = of(c, ev.CommandTransferred)[0]
+    assert (t.division, t.to_ship, t.fleet) == ("J2", "Yakumo", True) and c.state.fleet_flagship["japan"] == "Yakumo"
+    assert c.state.divisions["J1"].flagship is None  # BF-R11: with none, the division goes straight
+    with pytest.raises(IllegalCommand, match="goes straight"):
+        check(c.state, **j1(arrow()))

@@ -151,3 +151,11 @@ def test_BFR25_scuttled_when_all_four_are_severe():
     c = ctx(s)
     sinking.step_four(c)
     assert c.state.ships["Fuji"].lost == "scuttled"
+
+
+def test_BFR42_step_one_rolls_nothing_for_a_sinking_ship():
+    s = make_state(step="fire_flooding")
+    s.ships["Mikasa"].fires_int, s.ships["Mikasa"].sinking = 3, 2
+    c = ctx(s)
+    sinking.step_one(c)
+    assert not c.events

@@ -75,7 +75,7 @@ def _turn(t, fire=None):
     return t.send("russia", "damage_control")
 
 
-def test_BFR1_a_whole_turn_in_order_and_the_next_one_begins():
+def test_BF1_4_BFR1_a_whole_turn_in_order_and_the_next_one_begins():
     t = started()
     out = _turn(t)
     steps = [e.step for e in t.log if isinstance(e, ev.StepStarted)]
@@ -140,7 +140,7 @@ def test_BFR31_the_lower_share_of_starting_size_lost_wins(lost, result):
     assert winner(s) == result
 
 
-def test_BFR39_a_ship_going_under_at_the_end_counts_as_lost_and_a_withdrawn_one_does_not():
+def test_BFR39_BFR47_a_ship_going_under_at_the_end_counts_as_lost_and_a_withdrawn_one_does_not():
     s = make_state()
     s.ships["Fuji"].sinking = 2
     s.ships["Asahi"].lost = "withdrawn"
@@ -163,7 +163,7 @@ def test_BFR31_a_side_with_nothing_left_in_play_ends_the_battle():
     assert ended.result == "japan" and "russia has no ship left in play" in ended.reason
 
 
-def test_fog_blur_seals_exact_poses_to_their_owners_and_sightings_to_the_viewer():
+def test_fog_BFR48_blur_seals_exact_poses_to_their_owners_and_sightings_to_the_viewer():
     t = started({"fog": "blur"})
     _turn(t)
     s = t.state
@@ -208,3 +208,33 @@ def test_errors_name_what_is_awaited():
         t.send("japan", "move")
     with pytest.raises(IllegalCommand, match="order each of your divisions"):
         t.send("japan", "give_orders", divisions=[{"division": "R1"}])
+
+
+def test_BFR34_give_orders_stays_sealed_to_the_end_its_public_parts_announced():
+    t = started()
+    t.send("japan", "give_orders", divisions=[{"division": "J1", "orders": [{"turn": "together", "to": "port", "arrow": 45}]}])
+    out = t.send("russia", "give_orders")
+    assert not any(isinstance(e, SubmissionsRevealed) for e in out)
+    assert next(e for e in out if isinstance(e, ev.DivisionOrdered)).orders[0].to == "port"
+    assert sorted(e.kind for e in t.game.unrevealed.values()) == ["give_orders", "give_orders", "start", "start"]
+    out = t.send("japan", "concede")
+    assert t.game.unrevealed == {}
+
+
+def test_BF1_3_only_six_sided_dice_are_rolled():
+    """1.3: "six sided dice (one of which is referred to as 1D6)" are all a battle rolls (BF-R32 picks too)."""
+    from events.core import DiceRolled
+    from tests.battlefleet_1900.scenario import play
+
+    sides: set[int] = set()
+    play(bytes(range(32)), {"turns": 4}, on_event=lambda g, e: sides.update(e.sides) if isinstance(e, DiceRolled) else None)
+    assert sides == {6}
+
+
+def test_BFR47_a_side_with_only_ships_going_under_has_lost_the_battle():
+    s = make_state()
+    from domain.battlefleet_1900.rules.turn import finished
+
+    for n in s.own("russia"):
+        s.ships[n].sinking = 2
+    assert finished(s) == "russia has no ship left in play"
