@@ -116,6 +116,8 @@ class Ruleset:
     data_option: str | None = None  # the option through which a game brings its own data set
     # rulesets with hidden information: the state as `reader` may see it (the one place secrets leave the state)
     redact: Callable[[Any, Reader], Any] | None = None
+    # (options) -> the options a new game records: fills in a default that a genesis without it does not mean
+    new_game_options: Callable[[Any], Any] | None = None
 
     @property
     def command_names(self) -> list[str]:
@@ -211,6 +213,8 @@ def creation_events(
     if beacon is not None and not re.fullmatch(r"[\x21-\x7e]{1,256}", beacon):
         raise InvalidInput("invalid-dice", "a beacon is 1-256 printable ASCII characters without spaces")
     opts = decode_options(ruleset, options)
+    if ruleset.new_game_options is not None:
+        opts = ruleset.new_game_options(opts)
     own = game_data(ruleset, msgspec.to_builtins(opts))
     if own is not None:
         data, data_sha256 = own

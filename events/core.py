@@ -108,6 +108,16 @@ class GameEnded(Event):
     reason: str
 
 
+CORE_EVENTS = (
+    GameCreated,
+    ClientSeedContributed,
+    SeedLocked,
+    DiceRolled,
+    SubmissionSealed,
+    SubmissionsRevealed,
+    ServerSeedRevealed,
+    GameEnded,
+)
 register(
     GameCreated,
     ClientSeedContributed,

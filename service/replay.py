@@ -195,6 +195,8 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
             first_bad_seq=closed[0],
             unrevealed=closed,
         )
+    if not sealed:
+        return _check("pass", "no sealed records", first_bad_seq=None, revealed=0, unrevealed=[])
     detail = f"{len(opened)} sealed records revealed, each matching its commitment"
     if closed:
         detail += f"; {len(closed)} still sealed (seqs {closed})"

@@ -133,7 +133,7 @@ def test_bundle_shows_a_sealed_payload_only_to_its_seat_until_revealed(bid_clien
     assert report["checks"]["sealed"]["unrevealed"] == [out["events"][-1]["seq"]]
     assert report["checks"]["replay"]["status"] == "skipped"
     # the server holds the content, so its own verify replays the public bundle
-    served = bid_client.post("/bundles/verify", content=json.dumps(public)).json()
+    served = bid_client.post("/bundles/verify", json=public).json()
     assert served["checks"]["replay"]["status"] == "pass", served
 
 
