@@ -6,7 +6,7 @@ events here are what the rules make public. Rule ids: docs/rules/battlefleet-190
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -16,6 +16,8 @@ Step = Literal["setup", "command", "movement", "gunnery", "torpedo", "fire_flood
 Side = Literal["port", "starboard"]
 Ammo = Literal["HE", "AP"]
 Compartment = Literal["F", "PA", "SA", "A"]
+Point = Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]  # [x, y] in mm
+Pair = Annotated[list[str], msgspec.Meta(min_length=2, max_length=2)]
 
 
 class Pose(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -55,7 +57,7 @@ class Moves(msgspec.Struct, forbid_unknown_fields=True):
 
     ships: list[ShipPose]
     bearings: list[Bearing] = []
-    overlaps: list[list[str]] = []  # pairs of bases that overlap (BF-R29: a warning, not a rule)
+    overlaps: list[Pair] = []  # pairs of bases that overlap (BF-R29: a warning, not a rule)
 
 
 class Sighting(msgspec.Struct, forbid_unknown_fields=True):
@@ -206,7 +208,7 @@ class SalvoMeasured(Event):
     rounds: int
     rof_capped: bool
     guns: list[GunFire]
-    marker: list[int] | None = None
+    marker: Point | None = None
     lead: int | None = None
     exit: int | None = None
 

@@ -22,7 +22,9 @@ from typing import Any
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.rules import damage_control as dcr
 from domain.battlefleet_1900.rules import gunnery, movement, torpedoes
+from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.rules.sinking import listing
+from domain.battlefleet_1900.rules.turn import shares
 from domain.battlefleet_1900.state import State
 from domain.engine import CommandSpec
 from events.battlefleet_1900 import Pose
@@ -32,21 +34,23 @@ TORPEDO_CLOSE = 380  # destroyers run in this close, then turn to bring the targ
 
 
 def choose(state: State, legal: list[CommandSpec], seat: str) -> dict[str, Any] | None:
+    """The seat's command for this step, from the state as that seat may read it (redacted here again, so a caller
+    that hands over the whole state gets the same choice)."""
     mine = {s.type: s for s in legal if seat in s.seats and s.type != "concede"}
     if not mine:
         return None
     kind = next(iter(mine))
-    return {"type": kind, **POLICY[kind](state, seat)}
+    return {"type": kind, **POLICY[kind](redact(state, seat), seat)}
 
 
 def outcomes(state: State) -> dict[str, int]:
-    """winner: 0 a draw, 1 the first seat (japan), 2 the second (russia), -1 not over; ships lost per seat; turns."""
-    from domain.battlefleet_1900.rules.turn import shares
-
+    """winner: 0 a draw, 1 the first seat (japan), 2 the second (russia), -1 not over; turns played; ships lost in all
+    and per seat (sunk, capsized, scuttled, blown up, surrendered or going under, BF-R31, R39)."""
     result = state.result
     out = {"winner": -1 if result is None else 0 if result == "draw" else state.seats.index(result) + 1, "turns": state.turn}
-    for sh in shares(state):
-        out[f"ships_lost_{sh.seat}"] = sh.ships_lost
+    lost = {sh.seat: sh.ships_lost for sh in shares(state)}
+    out["ships_lost"] = sum(lost.values())
+    out |= {f"ships_lost_{seat}": n for seat, n in lost.items()}
     return out
 
 

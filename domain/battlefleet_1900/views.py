@@ -108,7 +108,7 @@ class ShipLogEntry(msgspec.Struct):
     dc_damaged: int
     compartments: list[Compartment]
     points: int
-    list: int
+    listing: int  # |PA - SA|
     trim: int
     fires_external: int
     fires_internal: int
@@ -186,7 +186,7 @@ def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
         dc_damaged=sh.dc_damaged,
         compartments=[Compartment(c_, v, c_ in sh.contained, c_ in sh.counterflooded) for c_, v in sh.flooding.items()],
         points=sh.points,
-        list=sh.list,
+        listing=sh.list,
         trim=sh.trim,
         fires_external=sh.fires_ext,
         fires_internal=sh.fires_int,
@@ -284,9 +284,9 @@ class Pivot(msgspec.Struct):
 
 class TableView(msgspec.Struct):
     now: Now
-    bounds: list[int]
+    bounds: ev.Point  # the table's width and depth
     bracket_mm: int
-    land: list[list[list[int]]]
+    land: list[list[ev.Point]]
     bases: list[BaseView]
     markers: list[ev.MarkerRecord]  # the turn's, where the reader may see them (referee; fog open; after)
     pivots: list[Pivot]  # the reader's own succession pivots still to pass
