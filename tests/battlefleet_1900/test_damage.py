@@ -220,3 +220,20 @@ def test_BF6_3_BFR43_dc_hits_beyond_the_boxes_do_nothing():
     c = ctx(s)
     d.damage(c, "Ikazuchi", "DC", "port", "t")
     assert c.state.ships["Ikazuchi"].dc_damaged == 3 and "every DC box" in of(c, ev.DamageApplied)[0].effect
+
+
+def test_BF6_2_BFR19_a_tertiary_hit_takes_a_boat_gun_and_tx_destroys_one():
+    """The boat guns are these ships' only tertiary entry: T damages one (a slash), Tx destroys one."""
+    s = make_state()
+    c = ctx(s, [1, 1], [1, 1])
+    d.damage(c, "Mikasa", "T", "port", "t")
+    d.damage(c, "Mikasa", "Tx", "port", "t")
+    assert c.state.ships["Mikasa"].guns["boat"][:2] == ["damaged", "destroyed"]
+    done(c)
+
+
+def test_BF6_2_every_location_roll_says_what_it_picked():
+    s = make_state()
+    c = ctx(s, 5, [6, 6])
+    d.damage(c, "Mikasa", "M", "starboard", "t")
+    assert [r.result.outcome for r in rolls(c)] == ["Z", "-"] and all(r.sides == [6] * len(r.faces) for r in rolls(c))

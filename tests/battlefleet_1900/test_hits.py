@@ -116,3 +116,12 @@ def test_BF6_0_torpedo_hits_flood_in_step_two():
     hits.step(c)
     assert c.state.ships["Poltava"].flooding["F"] == 4
     done(c)
+
+
+def test_BF6_0_the_roll_records_say_what_the_dice_decided():
+    s = broadside()
+    s.due = [Due("salvo", "Mikasa", "Tsesarevich", bracket=1, guns=[gun("A", "main", 2)])]
+    c = ctx(s, [1, 4], [2])
+    hits.step(c)
+    landed, row = [e for e in c.events if type(e).__name__ == "DiceRolled"]
+    assert landed.result.outcome.startswith("1 vitals, 0 upperworks") and row.result.outcome == "AP vitals pen 16: Px"

@@ -18,6 +18,7 @@ from domain.battlefleet_1900.rules.orders import funnel
 from domain.battlefleet_1900.state import State
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
+from events.core import RollResult
 
 if TYPE_CHECKING:
     from domain.battlefleet_1900.ctx import Ctx
@@ -238,5 +239,5 @@ def abandon_rolls(ctx: Ctx) -> None:
             ctx.emit(ev.GunsAbandoned(ship=name))
 
 
-def _abandon_said(faces: list[int]) -> str:
-    return "crews abandon the guns" if faces[0] >= 4 else "the guns keep firing"
+def _abandon_said(faces: list[int]) -> RollResult:
+    return RollResult(outcome="crews abandon the guns" if faces[0] >= 4 else "the guns keep firing", target=4)

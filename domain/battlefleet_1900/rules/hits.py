@@ -75,7 +75,12 @@ def salvo_effects(ctx: Ctx, due: Due, picked: list[str]) -> list[Effect]:
         rounds = [g for g in due.guns if g.cat == cat for _ in range(g.rounds)]
         if not rounds:
             continue
-        faces = ctx.roll(len(rounds), f"{due.firer} {cat} rounds landed on {due.target}", "BF:4.4 BF:6.0")
+        faces = ctx.roll(
+            len(rounds),
+            f"{due.firer} {cat} rounds landed on {due.target} ({'/'.join(sorted({g.ammo for g in rounds}))})",
+            "BF:4.4 BF:6.0 BF-R17",
+            lambda fs: _hits_said(s, rounds, fs),
+        )
         hits = [(g, part) for g, f in zip(rounds, faces) if (part := part_hit(s, g.ammo, f)) is not None]
         ctx.emit(
             ev.HitsRolled(
@@ -89,19 +94,34 @@ def salvo_effects(ctx: Ctx, due: Due, picked: list[str]) -> list[Effect]:
         )
         if not hits:
             continue
-        rows = ctx.roll(len(hits), f"{due.firer} {cat} hit rows on {due.target}", "BF:6.0 BF-R17")
-        for (g, part), face in zip(hits, rows):
-            pen = mount_weapon(s, due.firer, g.mount).pen[due.bracket - 1]
+        pens = [mount_weapon(s, due.firer, g.mount).pen[due.bracket - 1] for g, _ in hits]
+
+        def rows_said(fs: list[int]) -> str:
+            cells = [shell_codes(s, due.target, g.ammo, part, pen, f) for (g, part), pen, f in zip(hits, pens, fs)]
+            return ", ".join(f"{g.ammo} {part} pen {pen}: {'+'.join(c) or '-'}" for (g, part), pen, c in zip(hits, pens, cells))
+
+        rows = ctx.roll(len(hits), f"{due.firer} {cat} hit rows on {due.target}", "BF:6.0 BF-R17", rows_said)
+        for (g, part), pen, face in zip(hits, pens, rows):
             for code in shell_codes(s, due.target, g.ammo, part, pen, face):
                 out += roll_code(ctx, due.target, code, side, f"salvo:{due.firer}:{due.target}", picked)
     return out
+
+
+def _hits_said(s: State, rounds: list, faces: list[int]) -> str:
+    parts = [part_hit(s, g.ammo, f) for g, f in zip(rounds, faces)]
+    return f"{parts.count('vitals')} vitals, {parts.count('upperworks')} upperworks (AP 1 vitals, 2 upperworks; HE 1-2)"
 
 
 def torpedo_effects(ctx: Ctx, due: Due, picked: list[str]) -> list[Effect]:
     s = ctx.state
     side = embattled(s, due.target, due.firer)
     out: list[Effect] = []
-    faces = ctx.roll(due.hits, f"flooding occurrence: {due.firer}'s torpedoes in {due.target}", "BF:6.0 BF-R27")
+    faces = ctx.roll(
+        due.hits,
+        f"flooding occurrence: {due.firer}'s torpedoes (size {due.size}) in {due.target}",
+        "BF:6.0 BF-R27",
+        lambda fs: ", ".join("+".join(occurrence_codes(s, due.size, due.target, f)) for f in fs),
+    )
     for face in faces:
         for code in occurrence_codes(s, due.size, due.target, face):
             out += roll_code(ctx, due.target, code, side, f"torpedo:{due.firer}:{due.target}", picked)

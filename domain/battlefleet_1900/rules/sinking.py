@@ -14,6 +14,7 @@ from domain.battlefleet_1900.rules.damage import ADJOINING, damage, flood, lose,
 from domain.battlefleet_1900.rules.orders import leave
 from domain.battlefleet_1900.state import State
 from events import battlefleet_1900 as ev
+from events.core import RollResult
 
 if TYPE_CHECKING:
     from domain.battlefleet_1900.ctx import Ctx
@@ -121,7 +122,7 @@ def step_four(ctx: Ctx) -> None:
             capsize.append(name)
     lo, hi = s.data.tables.uneven.capsize_on
     for name in capsize:  # BF-R28: a listing capsize comes at the end of Step Four
-        face = ctx.roll(1, f"{name} lists {s.ships[name].list}: does she capsize?", "BF:6.0 BF-R28", lambda f: "capsizes" if lo <= f[0] <= hi else "stays up")[0]
+        face = ctx.roll(1, f"{name} lists {s.ships[name].list}: does she capsize?", "BF:6.0 BF-R28", lambda f: RollResult(outcome="capsizes" if lo <= f[0] <= hi else "stays up", target=lo))[0]
         if lo <= face <= hi:
             lose(ctx, name, "capsized")
 

@@ -20,6 +20,7 @@ from domain.battlefleet_1900.rules.orders import funnel
 from domain.battlefleet_1900.state import State
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
+from events.core import RollResult
 
 if TYPE_CHECKING:
     from domain.battlefleet_1900.ctx import Ctx
@@ -104,7 +105,7 @@ def launch(ctx: Ctx, seat: str, la) -> None:
             la.count,
             f"{la.ship} torpedoes at {la.target} ({'beam' if beam else 'ends'}, {'within' if 4 * d2 <= t.range_mm**2 else 'beyond'} half range)",
             "BF:5.0 BF-R27",
-            lambda fs: f"{sum(1 for x in fs if x <= need)} hit(s) on 1D6 <= {need}",
+            lambda fs: RollResult(outcome=f"{sum(1 for x in fs if x <= need)} hit(s) on 1D6 <= {need}", target=need),
         )
         hits = sum(1 for x in faces if x <= need)
         outcome = "hit" if hits else "miss"
