@@ -12,7 +12,9 @@ import msgspec
 
 from events.vocabulary import Event, register
 
-Step = Literal["setup", "command", "movement", "gunnery", "torpedo", "fire_flooding", "hits", "damage_control", "sinking"]
+Step = Literal[
+    "setup", "command", "movement", "gunnery", "torpedo", "fire_flooding", "hits", "damage_control", "sinking"
+]
 Side = Literal["port", "starboard"]
 Ammo = Literal["HE", "AP"]
 Compartment = Literal["F", "PA", "SA", "A"]

@@ -47,7 +47,10 @@ def outcomes(state: State) -> dict[str, int]:
     """winner: 0 a draw, 1 the first seat (japan), 2 the second (russia), -1 not over; turns played; ships lost in all
     and per seat (sunk, capsized, scuttled, blown up, surrendered or going under, BF-R31, R39)."""
     result = state.result
-    out = {"winner": -1 if result is None else 0 if result == "draw" else state.seats.index(result) + 1, "turns": state.turn}
+    out = {
+        "winner": -1 if result is None else 0 if result == "draw" else state.seats.index(result) + 1,
+        "turns": state.turn,
+    }
     lost = {sh.seat: sh.ships_lost for sh in shares(state)}
     out["ships_lost"] = sum(lost.values())
     out |= {f"ships_lost_{seat}": n for seat, n in lost.items()}
@@ -121,7 +124,11 @@ def wanted_turn(state: State, seat: str, division: str) -> int:
 
 
 def start(state: State, seat: str) -> dict:
-    ships = [{"ship": n, "torpedo_depth": "shallow"} for n in state.own(seat) if any(t.shallow_ok for t in state.cls(n).torpedoes)]
+    ships = [
+        {"ship": n, "torpedo_depth": "shallow"}
+        for n in state.own(seat)
+        if any(t.shallow_ok for t in state.cls(n).torpedoes)
+    ]
     return {"ships": ships}
 
 
@@ -134,7 +141,14 @@ def give_orders(state: State, seat: str) -> dict:
         if abs(delta) < 45:
             continue
         kind = "succession" if movement.formation(state, d.id) == "line_ahead" else "together"
-        out.append({"division": d.id, "orders": [{"turn": kind, "to": "starboard" if delta > 0 else "port", "arrow": 90 if abs(delta) >= 90 else 45}]})
+        out.append(
+            {
+                "division": d.id,
+                "orders": [
+                    {"turn": kind, "to": "starboard" if delta > 0 else "port", "arrow": 90 if abs(delta) >= 90 else 45}
+                ],
+            }
+        )
     return {"divisions": out}
 
 
@@ -183,7 +197,11 @@ def fire(state: State, seat: str) -> dict:
             if not g or not cyc:
                 continue
             w = gunnery.mount_weapon(state, n, mount)
-            entry = {"mount": mount, "cycles": min(cyc, 1 if k >= 3 else cyc), "ammo": "AP" if w.cat == "main" else "HE"}
+            entry = {
+                "mount": mount,
+                "cycles": min(cyc, 1 if k >= 3 else cyc),
+                "ammo": "AP" if w.cat == "main" else "HE",
+            }
             if s:
                 entry |= {"side": s, "guns": g}
             guns.append(entry)
@@ -206,10 +224,16 @@ def launch_torpedoes(state: State, seat: str) -> dict:
                 mount, _, side = key.partition(":")
                 if mount != t.id or not left:
                     continue
-                arcs = state.data.tube_arcs[t.pos] if side != "port" else [[-b, -a] for a, b in state.data.tube_arcs[t.pos]]
+                arcs = (
+                    state.data.tube_arcs[t.pos]
+                    if side != "port"
+                    else [[-b, -a] for a, b in state.data.tube_arcs[t.pos]]
+                )
                 target = _torpedo_target(state, seat, f, p.h, arcs, t.range_mm * 95 // 100, normal)
                 if target is not None:
-                    launches.append({"ship": n, "mount": mount, "target": target, "count": left} | ({"side": side} if side else {}))
+                    launches.append(
+                        {"ship": n, "mount": mount, "target": target, "count": left} | ({"side": side} if side else {})
+                    )
     return {"launches": launches}
 
 
@@ -234,11 +258,17 @@ def damage_control(state: State, seat: str) -> dict:
             continue
         sh = state.ships[n]
         dice = dcr.dice_left(state, n)
-        wants: list[dict] = [{"function": "contain_flooding", "compartment": c} for c, v in sh.flooding.items() if v == 3 and c not in sh.contained]
-        li, tr = listing(sh)
+        wants: list[dict] = [
+            {"function": "contain_flooding", "compartment": c}
+            for c, v in sh.flooding.items()
+            if v == 3 and c not in sh.contained
+        ]
+        li, _ = listing(sh)
         if li >= 2 and not sh.ct:
             low = "PA" if sh.flooding["PA"] < sh.flooding["SA"] else "SA"
-            wants.append({"function": "counterflood", "compartment": low, "level": max(sh.flooding["PA"], sh.flooding["SA"])})
+            wants.append(
+                {"function": "counterflood", "compartment": low, "level": max(sh.flooding["PA"], sh.flooding["SA"])}
+            )
         wants += [{"function": "repair_propulsion"}] * (sh.margin + sh.damaged)
         wants += [{"function": "repair_steering"}] * sh.tr
         if sh.rudder:

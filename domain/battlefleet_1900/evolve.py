@@ -11,11 +11,9 @@ from typing import Any
 
 import msgspec
 
-from events.core import SubmissionSealed, SubmissionsRevealed
 from domain.battlefleet_1900.data import DataSet
 from domain.battlefleet_1900.rules.damage import dc_dice, propulsion_hit
 from domain.battlefleet_1900.state import (
-    GONE,
     Division,
     Due,
     Marker,
@@ -35,6 +33,8 @@ from events.core import (
     GameEnded,
     SeedLocked,
     ServerSeedRevealed,
+    SubmissionSealed,
+    SubmissionsRevealed,
 )
 from events.vocabulary import Event
 
@@ -69,7 +69,9 @@ def initial_state(created: GameCreated, options: Any, data: DataSet) -> State:
         ships=ships,
         divisions=divisions,
         fleet_flagship={side.seat: side.fleet_flagship for side in sc.sides},
-        start_size={side.seat: sum(data.classes[s.cls].size for d in side.divisions for s in d.ships) for side in sc.sides},
+        start_size={
+            side.seat: sum(data.classes[s.cls].size for d in side.divisions for s in d.ships) for side in sc.sides
+        },
         sealed=sealed,
         owing=[side.seat for side in sc.sides],
     )
@@ -262,7 +264,9 @@ def _damaged(s: State, e: ev.DamageApplied) -> None:
         ship.searchlight += 1
     if e.source.startswith("salvo:"):
         _, firer, target = e.source.split(":")
-        at = next((i for i in range(len(s.log) - 1, -1, -1) if (s.log[i].firer, s.log[i].target) == (firer, target)), None)
+        at = next(
+            (i for i in range(len(s.log) - 1, -1, -1) if (s.log[i].firer, s.log[i].target) == (firer, target)), None
+        )
         if at is not None:
             s.log[at] = replace(s.log[at], codes=(*s.log[at].codes, e.code))
 

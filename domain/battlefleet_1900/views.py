@@ -159,12 +159,22 @@ def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
     weapons = []
     for w in k.weapons:
         positions = [
-            PositionLine(p, w.guns, sh.mounts[p].slashes, sh.mounts[p].destroyed, sh.mounts[p].flooded, sh.mounts[p].fired)
+            PositionLine(
+                p, w.guns, sh.mounts[p].slashes, sh.mounts[p].destroyed, sh.mounts[p].flooded, sh.mounts[p].fired
+            )
             for p in w.pos or []
         ]
         guns = [PatternGun(f"{w.id}:{i}", *s.gun_at(name, w.id, i), g) for i, g in enumerate(sh.guns.get(w.id, []))]
         weapons.append(WeaponLine(w.id, w.cat, w.bore, w.rof, list(w.pen), w.boat, positions, guns))
-    tubes = [TubeLine(key.split(":")[0], next(t.pos for t in k.torpedoes if t.id == key.split(":")[0]), key.split(":")[1] if ":" in key else None, n) for key, n in sh.tubes.items()]
+    tubes = [
+        TubeLine(
+            key.split(":")[0],
+            next(t.pos for t in k.torpedoes if t.id == key.split(":")[0]),
+            key.split(":")[1] if ":" in key else None,
+            n,
+        )
+        for key, n in sh.tubes.items()
+    ]
     lo_hi = movement.limits(s, name) if name in sec.last_move else None
     status = sh.lost or ("sinking" if sh.sinking is not None else "afloat")
     return ShipLogEntry(
@@ -176,7 +186,9 @@ def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
         fleet_flagship=s.fleet_flagship[sh.seat] == name,
         status=status,
         sinking_turns=sh.sinking,
-        propulsion=Propulsion(list(k.speed_boxes), sh.destroyed, sh.damaged, sh.margin, sh.list_boxes, movement.top_box(s, name)),
+        propulsion=Propulsion(
+            list(k.speed_boxes), sh.destroyed, sh.damaged, sh.margin, sh.list_boxes, movement.top_box(s, name)
+        ),
         speed=Speed(sec.last_move[name], *lo_hi) if lo_hi and mine else None,
         weapons=weapons,
         torpedoes=tubes,
@@ -254,7 +266,9 @@ def gunnery_log(state: State, reader: Reader) -> GunneryLogView:
         cols.append(DivisionColumn(d.id, d.seat, d.flagship, list(d.ships), orders))
     rows: dict[str, list[TargetRow]] = {n: [] for n in s.ships}
     for x in s.log:
-        rows[x.firer].append(TargetRow(x.turn, x.target, x.estimate, x.outcome, x.bracket, x.rounds, list(x.guns), list(x.codes)))
+        rows[x.firer].append(
+            TargetRow(x.turn, x.target, x.estimate, x.outcome, x.bracket, x.rounds, list(x.guns), list(x.codes))
+        )
     pending = s.sealed[reader].pending.get("fire") if reader in s.seats else None
     return GunneryLogView(
         now=_now(s),
@@ -302,7 +316,12 @@ def table(state: State, reader: Reader) -> TableView:
         status = "sinking" if sh.sinking is not None else (sh.lost or "afloat")
         bases.append(BaseView(n, sh.seat, status, k.base_mm[0], k.base_mm[1], k.funnel_mm, pose_for(s, reader, n)))
     markers = [ev.MarkerRecord(**m.__dict__) for m in s.sealed["referee"].markers]
-    pivots = [Pivot(n, [ev.Turnpoint(x=w.x, y=w.y, turns=list(w.turns)) for w in r]) for sec in s.sealed.values() for n, r in sec.waypoints.items() if r]
+    pivots = [
+        Pivot(n, [ev.Turnpoint(x=w.x, y=w.y, turns=list(w.turns)) for w in r])
+        for sec in s.sealed.values()
+        for n, r in sec.waypoints.items()
+        if r
+    ]
     return TableView(
         now=_now(s),
         bounds=list(s.data.scale.table_mm),
@@ -337,9 +356,17 @@ def phase(state: State, reader: Reader) -> PhaseView:
     s = redact(state, reader)
     mine = None
     cmd = c.STEP_COMMAND.get(s.step)
-    if reader in s.seats and cmd is not None and (content := s.sealed[reader].pending.get(cmd.__struct_config__.tag)) is not None:
+    if (
+        reader in s.seats
+        and cmd is not None
+        and (content := s.sealed[reader].pending.get(cmd.__struct_config__.tag)) is not None
+    ):
         mine = msgspec.convert({"type": cmd.__struct_config__.tag, **content}, cmd)
-    notes = [ev.Note(turn=m.turn, from_seat=m.from_seat, to_seat=m.to_seat, text=m.text, signal=m.signal) for sec in s.sealed.values() for m in sec.messages]
+    notes = [
+        ev.Note(turn=m.turn, from_seat=m.from_seat, to_seat=m.to_seat, text=m.text, signal=m.signal)
+        for sec in s.sealed.values()
+        for m in sec.messages
+    ]
     return PhaseView(
         now=_now(s),
         owing=list(s.owing),
@@ -353,8 +380,28 @@ def phase(state: State, reader: Reader) -> PhaseView:
 
 
 VIEWS = {
-    "ship-log": View(ship_log, ShipLogView, per_seat=True, description="Each ship's log: boxes, guns, tubes, DC, flooding, fires, pose as the reader may see it."),
-    "gunnery-log": View(gunnery_log, GunneryLogView, per_seat=True, description="Each division's command column per turn and each ship's target rows."),
-    "table": View(table, TableView, per_seat=True, description="The table: bounds, land, bases (exact or sighted), markers, own pivots."),
-    "phase": View(phase, PhaseView, per_seat=True, description="The turn, the step, who owes and who has submitted; the reader's own sealed submission."),
+    "ship-log": View(
+        ship_log,
+        ShipLogView,
+        per_seat=True,
+        description="Each ship's log: boxes, guns, tubes, DC, flooding, fires, pose as the reader may see it.",
+    ),
+    "gunnery-log": View(
+        gunnery_log,
+        GunneryLogView,
+        per_seat=True,
+        description="Each division's command column per turn and each ship's target rows.",
+    ),
+    "table": View(
+        table,
+        TableView,
+        per_seat=True,
+        description="The table: bounds, land, bases (exact or sighted), markers, own pivots.",
+    ),
+    "phase": View(
+        phase,
+        PhaseView,
+        per_seat=True,
+        description="The turn, the step, who owes and who has submitted; the reader's own sealed submission.",
+    ),
 }

@@ -33,7 +33,14 @@ def data_with(change: Callable[[dict], None]) -> DataSet:
     return parse_data(json.dumps(raw).encode())
 
 
-def make_state(scenario: str = "yellow-sea-1904", fog: str = "open", data: DataSet = DATA, step: str = "command", turn: int = 1, **options) -> State:
+def make_state(
+    scenario: str = "yellow-sea-1904",
+    fog: str = "open",
+    data: DataSet = DATA,
+    step: str = "command",
+    turn: int = 1,
+    **options,
+) -> State:
     """The scenario's table at `turn`/`step`, nobody owing anything yet."""
     s = initial_state(None, msgspec.convert({"scenario": scenario, "fog": fog, **options}, Options), data)
     s.turn, s.step, s.owing = turn, step, []
@@ -84,7 +91,9 @@ def play(
 ) -> engine.Game:
     """A whole battle between two bots, each choosing from its own seat's redacted state and legal commands."""
     loaded = RULESETS["battlefleet-1900"]
-    created = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed)
+    created = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed
+    )
     game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
     for _ in range(max_commands):
         if not engine.awaiting(game):

@@ -169,7 +169,9 @@ def test_BFR20_boat_guns_unmanned_lose_one_per_hit():
     done(c)
 
 
-@pytest.mark.parametrize("side, face, compartment", [("port", 3, "PA"), ("starboard", 3, "SA"), ("ahead", 6, "SA"), ("astern", 1, "A")])
+@pytest.mark.parametrize(
+    "side, face, compartment", [("port", 3, "PA"), ("starboard", 3, "SA"), ("ahead", 6, "SA"), ("astern", 1, "A")]
+)
 def test_BF6_2_flooding_falls_in_thirds_of_the_embattled_side(side, face, compartment):
     s = make_state()
     c = ctx(s, face)
@@ -192,7 +194,16 @@ def test_BFR21_flooding_takes_the_worse_level_and_a_new_heavy_hit_breaks_contain
 
 @pytest.mark.parametrize(
     "code, field, value",
-    [("ST", "tr", 1), ("CT", "ct", 1), ("BR", "bridge", 1), ("BRx", "bridge_x", True), ("SL", "searchlight", 1), ("DC", "dc_damaged", 1), ("F", "fires_ext", 1), ("Fi", "fires_int", 1)],
+    [
+        ("ST", "tr", 1),
+        ("CT", "ct", 1),
+        ("BR", "bridge", 1),
+        ("BRx", "bridge_x", True),
+        ("SL", "searchlight", 1),
+        ("DC", "dc_damaged", 1),
+        ("F", "fires_ext", 1),
+        ("Fi", "fires_int", 1),
+    ],
 )
 def test_BF6_1_BFR30_glossary_codes(code, field, value):
     s = make_state()

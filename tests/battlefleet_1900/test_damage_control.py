@@ -14,7 +14,11 @@ from tests.battlefleet_1900.scenario import ctx, done, make_state, of
 
 def run(s, actions, faces, scuttle=(), seat="japan"):
     s.sealed[seat].pending["damage_control"] = {"actions": actions, "scuttle": list(scuttle)}
-    dc.check_dc(s, seat, msgspec.convert({"type": "damage_control", "actions": actions, "scuttle": list(scuttle)}, DamageControl))
+    dc.check_dc(
+        s,
+        seat,
+        msgspec.convert({"type": "damage_control", "actions": actions, "scuttle": list(scuttle)}, DamageControl),
+    )
     c = ctx(s, *faces)
     dc.resolve(c)
     done(c)
@@ -22,7 +26,11 @@ def run(s, actions, faces, scuttle=(), seat="japan"):
 
 
 def check(s, actions, seat="japan", scuttle=()):
-    dc.check_dc(s, seat, msgspec.convert({"type": "damage_control", "actions": actions, "scuttle": list(scuttle)}, DamageControl))
+    dc.check_dc(
+        s,
+        seat,
+        msgspec.convert({"type": "damage_control", "actions": actions, "scuttle": list(scuttle)}, DamageControl),
+    )
 
 
 def test_BF6_3_six_dc_dice_from_size_five_three_below_and_dc_hits_take_them():

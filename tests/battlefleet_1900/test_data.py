@@ -66,7 +66,10 @@ def _set(path: str, value):
         (_set("tables.shell.HE.0.2", ["F", "F", "F", "Q"]), "unknown code 'Q'"),
         (_set("tables.critical.main.0", [2, 3, "BOOM"]), "cover each face once"),
         (_set("glossary.M.if_missing", "Z9"), "if_missing names an unknown code"),
-        (_set("scenarios.yellow-sea-1904.sides.0.fleet_flagship", "Asahi"), "fleet flagship must be a division flagship"),
+        (
+            _set("scenarios.yellow-sea-1904.sides.0.fleet_flagship", "Asahi"),
+            "fleet flagship must be a division flagship",
+        ),
         (_set("scenarios.yellow-sea-1904.sides.0.divisions.0.flagship", "Yakumo"), "flagship is not in it"),
         (_set("scenarios.yellow-sea-1904.sides.0.divisions.0.ships.0.cls", "Dreadnought"), "has no class"),
         (_set("scenarios.yellow-sea-1904.sides.0.divisions.0.ships.0.bow", [4000, 10]), "starts off the table"),
@@ -85,3 +88,34 @@ def test_schema_bounds_are_enforced():
         data_with(_set("scale.brackets", 5))  # 4.1: four brackets
     with pytest.raises(ValueError):
         data_with(_set("scale.bracket_mm", 502))  # the quarter bracket must be whole: 4 | B
+
+
+def test_a_game_brings_its_own_data_set_pinned_by_its_hash():
+    import hashlib
+    import json
+
+    from domain import engine
+    from domain.engine import InvalidInput
+    from events.canonical import canonical
+    from service.rulesets import RULESETS
+    from tests.battlefleet_1900.scenario import RAW
+
+    loaded = RULESETS["battlefleet-1900"]
+    own = json.loads(json.dumps(RAW))
+    own["scenarios"]["yellow-sea-1904"]["sides"][0]["seat"] = "togo"
+    own["classes"]["Mikasa"]["armour"] = [12, 7]
+    made = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, "own", {"data": own}, None, "fair", bytes(32)
+    )
+    assert made[0].seats == ["togo", "russia"]
+    assert made[0].ruleset.data_sha256 == hashlib.sha256(canonical(own)).hexdigest() != loaded.data_sha256
+    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "own", made[0])
+    assert game.rules.cls("Mikasa").armour == [12, 7] and game.rules.seats == ["togo", "russia"]
+    bad = json.loads(json.dumps(RAW))
+    bad["classes"]["Mikasa"]["speed_boxes"][5] = 1
+    with pytest.raises(InvalidInput, match="six equal steps"):
+        engine.creation_events(
+            loaded.ruleset, loaded.data, loaded.data_sha256, "bad", {"data": bad}, None, "fair", bytes(32)
+        )
+    with pytest.raises(InvalidInput, match="played by the seats"):
+        engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "x", {}, ["a", "b"], "fair", bytes(32))

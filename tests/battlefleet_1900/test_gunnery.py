@@ -22,7 +22,9 @@ def duel(distance: int = 300, fog: str = "open", **kw):
 
 
 def salvo(s, firer: str, target: str, estimate: int, guns: list[dict], seat: str = "japan"):
-    s.sealed[seat].pending["fire"] = {"salvos": [{"ship": firer, "target": target, "estimate_mm": estimate, "guns": guns}]}
+    s.sealed[seat].pending["fire"] = {
+        "salvos": [{"ship": firer, "target": target, "estimate_mm": estimate, "guns": guns}]
+    }
     c = ctx(s)
     gunnery.resolve(c)
     return c, of(c, ev.SalvoMeasured)[0]
@@ -106,7 +108,9 @@ def test_BF4_1_BFR41_out_of_arc_when_no_gun_bears():
     """4.1 Stem: 95 degrees on the bow; a target on the beam is outside it."""
     s = duel()
     place(s, "Peresvet", 1000, 700, 90)  # Peresvet's funnel 300 mm south of... its port side faces north
-    s.sealed["russia"].pending["fire"] = {"salvos": [{"ship": "Peresvet", "target": "Mikasa", "estimate_mm": 300, "guns": [{"mount": "stem"}]}]}
+    s.sealed["russia"].pending["fire"] = {
+        "salvos": [{"ship": "Peresvet", "target": "Mikasa", "estimate_mm": 300, "guns": [{"mount": "stem"}]}]
+    }
     c = ctx(s)
     gunnery.resolve(c)
     m = of(c, ev.SalvoMeasured)[0]
@@ -128,7 +132,10 @@ def test_BF4_1_BFR37_beam_pattern_2_fires_four_guns_dead_ahead():
     [
         ([{"mount": "A", "cycles": 2}], "1 cycle"),  # ROF 1
         ([{"mount": "15cm", "side": "port", "guns": 8}], "has 7 guns able to fire"),
-        ([{"mount": "15cm", "side": "port", "guns": 7, "cycles": 2}, {"mount": "15cm", "side": "port", "guns": 1}], "at most 7 x 2"),
+        (
+            [{"mount": "15cm", "side": "port", "guns": 7, "cycles": 2}, {"mount": "15cm", "side": "port", "guns": 1}],
+            "at most 7 x 2",
+        ),
         ([{"mount": "15cm", "guns": 2}], "give side"),
         ([{"mount": "A", "side": "port"}], "without side or guns"),
         ([{"mount": "Q"}], "no gun position"),
@@ -137,14 +144,29 @@ def test_BF4_1_BFR37_beam_pattern_2_fires_four_guns_dead_ahead():
 def test_BFR14_BFR37_rates_of_fire_are_judged_on_the_ship_log(guns, why):
     s = duel()
     with pytest.raises(IllegalCommand, match=why):
-        gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": guns}]}, Fire))
+        gunnery.check_fire(
+            s,
+            "japan",
+            msgspec.convert(
+                {
+                    "type": "fire",
+                    "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": guns}],
+                },
+                Fire,
+            ),
+        )
 
 
 def test_BFR14_an_even_split_of_a_position_but_never_more_cycles_than_its_rof():
     """4.1: a two-gun 15 cm turret fires two rounds at each of two ships, or four at one; never three targets."""
     s = duel()
-    one = lambda t, cyc=1: {"ship": "Tsesarevich", "target": t, "estimate_mm": 300, "guns": [{"mount": "D", "cycles": cyc}]}  # noqa: E731
-    check = lambda salvos: gunnery.check_fire(s, "russia", msgspec.convert({"type": "fire", "salvos": salvos}, Fire))  # noqa: E731
+    one = lambda t, cyc=1: {
+        "ship": "Tsesarevich",
+        "target": t,
+        "estimate_mm": 300,
+        "guns": [{"mount": "D", "cycles": cyc}],
+    }
+    check = lambda salvos: gunnery.check_fire(s, "russia", msgspec.convert({"type": "fire", "salvos": salvos}, Fire))
     check([one("Mikasa"), one("Asahi")])
     check([one("Mikasa", 2)])
     with pytest.raises(IllegalCommand, match="D: 2 cycle"):
@@ -181,14 +203,26 @@ def test_BF4_1_one_estimate_per_firer_and_target():
     s = duel()
     one = {"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": [MAIN[0]]}
     with pytest.raises(IllegalCommand, match="one estimate per firer and target"):
-        gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire", "salvos": [one, {**one, "guns": [MAIN[1]]}]}, Fire))
+        gunnery.check_fire(
+            s, "japan", msgspec.convert({"type": "fire", "salvos": [one, {**one, "guns": [MAIN[1]]}]}, Fire)
+        )
 
 
 def test_BFR13_a_surrendered_ship_is_no_target():
     s = duel()
     s.ships["Tsesarevich"].lost = "surrendered"
     with pytest.raises(IllegalCommand, match="surrendered ships are no target"):
-        gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}]}, Fire))
+        gunnery.check_fire(
+            s,
+            "japan",
+            msgspec.convert(
+                {
+                    "type": "fire",
+                    "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}],
+                },
+                Fire,
+            ),
+        )
 
 
 @pytest.mark.parametrize("face, abandoned", [(3, False), (4, True)])
@@ -213,7 +247,10 @@ def test_fog_blur_seals_markers_and_distances_to_the_referee():
 
 def test_BFR3_validation_never_reads_the_enemys_geometry():
     """A fire command is judged the same wherever the enemy lies: arc, sight and range are outcomes only."""
-    cmd = msgspec.convert({"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}]}, Fire)
+    cmd = msgspec.convert(
+        {"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}]},
+        Fire,
+    )
     for where in ((1000, 1300, 90), (3000, 2300, 200), (200, 100, 0)):
         s = duel()
         place(s, "Tsesarevich", *where)

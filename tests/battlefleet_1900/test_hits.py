@@ -24,7 +24,17 @@ def broadside():
     return s
 
 
-@pytest.mark.parametrize("ammo, face, part", [("AP", 1, "vitals"), ("AP", 2, "upperworks"), ("AP", 3, None), ("HE", 1, "upperworks"), ("HE", 2, "upperworks"), ("HE", 3, None)])
+@pytest.mark.parametrize(
+    "ammo, face, part",
+    [
+        ("AP", 1, "vitals"),
+        ("AP", 2, "upperworks"),
+        ("AP", 3, None),
+        ("HE", 1, "upperworks"),
+        ("HE", 2, "upperworks"),
+        ("HE", 3, None),
+    ],
+)
 def test_BF6_0_hit_chance_per_round(ammo, face, part):
     """§2: 1D6 per round landed: AP 1 vitals, 2 upperworks; HE 1-2 upperworks."""
     assert hits.part_hit(make_state(), ammo, face) == part
@@ -51,7 +61,15 @@ def test_BFR17_shell_tables_by_penetration_column_and_row(ammo, part, pen, face,
     assert hits.shell_codes(make_state(), "Tsesarevich", ammo, part, pen, face) == codes
 
 
-@pytest.mark.parametrize("size, target, face, codes", [(20, "Poltava", 1, ["FL2"]), (20, "Poltava", 6, ["FL4"]), (25, "Poltava", 6, ["FL4", "Fi"]), (20, "Ikazuchi", 5, ["FL4", "X"])])
+@pytest.mark.parametrize(
+    "size, target, face, codes",
+    [
+        (20, "Poltava", 1, ["FL2"]),
+        (20, "Poltava", 6, ["FL4"]),
+        (25, "Poltava", 6, ["FL4", "Fi"]),
+        (20, "Ikazuchi", 5, ["FL4", "X"]),
+    ],
+)
 def test_BF6_0_flooding_occurrence_by_torpedo_size_over_target_size(size, target, face, codes):
     """§2: the column by size * 100 // target size (<50 | 50-99 | >=100), 1D6 the row."""
     assert hits.occurrence_codes(make_state("torpedo-attack"), size, target, face) == codes

@@ -86,7 +86,9 @@ def test_BF2_1_BFR5_a_turn_cut_short_is_done_as_far_as_possible_and_the_rest_lap
     assert pose(c, "Mikasa").h == 90 - 56  # 69 mm at radius 70 covers 56 degrees; the second arrow lapses
 
 
-@pytest.mark.parametrize("tr, secured, r", [(0, False, 70), (1, False, 105), (2, False, 140), (0, True, 140), (1, True, 210)])
+@pytest.mark.parametrize(
+    "tr, secured, r", [(0, False, 70), (1, False, 105), (2, False, 140), (0, True, 140), (1, True, 210)]
+)
 def test_glossary_ST_and_RC_widen_the_turning_circle(tr, secured, r):
     s = make_state()
     s.ships["Mikasa"].tr, s.ships["Mikasa"].secured = tr, secured
@@ -127,7 +129,12 @@ def test_BFR29_overlapping_bases_are_only_a_warning():
 
 def test_BFR4_a_180_degree_simultaneous_turn_reverses_the_line():
     s = make_state("torpedo-attack")  # destroyers: radius 50, a 90-degree arc costs 79 mm; up to 234 this turn
-    order(s, "D1", {"turn": "together", "to": "starboard", "arrow": 90}, {"turn": "together", "to": "starboard", "arrow": 90})
+    order(
+        s,
+        "D1",
+        {"turn": "together", "to": "starboard", "arrow": 90},
+        {"turn": "together", "to": "starboard", "arrow": 90},
+    )
     c = move(s, D1={"distance_mm": 234, "turns_deg": [90, 90]})
     assert of(c, ev.LineReversed)[0].division == "D1"
     assert c.state.divisions["D1"].ships == ["Sazanami", "Akebono", "Inazuma", "Ikazuchi"]
@@ -201,4 +208,3 @@ def test_BFR40_a_simultaneous_turn_clears_the_pivots_still_ahead():
     order(c.state, "J1", {"turn": "together", "to": "port", "arrow": 45})
     c2 = move(c.state, J1={"distance_mm": 115, "turns_deg": [45]})
     assert c2.state.sealed["japan"].waypoints["Asahi"] == [] and pose(c2, "Asahi").h == 45
-

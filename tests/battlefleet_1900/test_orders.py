@@ -72,7 +72,9 @@ def test_BF6_1_BFR30_a_flagship_with_a_bridge_hit_gives_one_arrow_and_with_a_ct_
 def test_BF2_1_BFR4_succession_outside_line_ahead_becomes_a_simultaneous_turn():
     s = make_state()
     for n, x in (("Mikasa", 1400), ("Asahi", 1400), ("Shikishima", 1400), ("Fuji", 1400)):
-        place(s, n, x, {"Mikasa": 1800, "Asahi": 1650, "Shikishima": 1500, "Fuji": 1350}[n], 0)  # heading north, line bearing 90
+        place(
+            s, n, x, {"Mikasa": 1800, "Asahi": 1650, "Shikishima": 1500, "Fuji": 1350}[n], 0
+        )  # heading north, line bearing 90
     c = reveal(s, japan=j1(arrow(), arrow(to="port", a=45)))
     assert [(e.division, e.index) for e in of(c, ev.OrderConverted)] == [("J1", 0), ("J1", 1)]
     assert [a.turn for a in c.state.divisions["J1"].orders] == ["together", "together"]
@@ -187,7 +189,9 @@ def _message(c, seat):
     return [e for e in c.events if isinstance(e, SubmissionSealed) and e.kind == "message" and e.seat == seat]
 
 
-@pytest.mark.parametrize("bridge, face, delivered", [(False, 3, True), (False, 2, False), (True, 4, False), (True, 5, True)])
+@pytest.mark.parametrize(
+    "bridge, face, delivered", [(False, 3, True), (False, 2, False), (True, 4, False), (True, 5, True)]
+)
 def test_BF2_0_BF6_3_BFR12_the_fleet_flagship_reads_messages(bridge, face, delivered):
     s = make_state()
     s.ships["Tsesarevich"].bridge = int(bridge)

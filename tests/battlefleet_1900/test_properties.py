@@ -67,7 +67,9 @@ def test_bot_battles_keep_every_invariant(opts, seed):
             assert s.ships[e.firer].lost is None and not s.ships[e.firer].abandoned, "a ship gone or abandoned fired"
             assert s.ships[e.target].lost is None, "a ship out of play was fired on"
         if isinstance(e, ev.ShipsMoved):
-            assert all(s.ships[p.ship].lost in (None, "withdrawn") and s.ships[p.ship].sinking is None for p in e.moves.ships)
+            assert all(
+                s.ships[p.ship].lost in (None, "withdrawn") and s.ships[p.ship].sinking is None for p in e.moves.ships
+            )
         for d in s.divisions.values():
             assert d.flagship is None or d.flagship in d.ships or not d.ships
         touched = {getattr(e, f) for f in ("ship", "firer", "target") if isinstance(getattr(e, f, None), str)}

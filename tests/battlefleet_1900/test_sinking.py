@@ -114,7 +114,17 @@ def test_BF6_0_BFR28_a_list_of_four_capsizes_on_4_to_6_at_the_end_of_step_four(f
 
 @pytest.mark.parametrize(
     "points, poor, need, turns",
-    [(5, False, 6, 3), (6, False, 6, 3), (7, False, 5, 3), (10, False, 4, 2), (12, False, 3, 2), (14, False, 2, 1), (16, False, 1, 1), (5, True, 5, 3), (15, True, 1, 1)],
+    [
+        (5, False, 6, 3),
+        (6, False, 6, 3),
+        (7, False, 5, 3),
+        (10, False, 4, 2),
+        (12, False, 3, 2),
+        (14, False, 2, 1),
+        (16, False, 1, 1),
+        (5, True, 5, 3),
+        (15, True, 1, 1),
+    ],
 )
 def test_BF6_0_sinking_table_and_poor_stability(points, poor, need, turns):
     assert sinking.sink_row(make_state(), points, poor) == (need, turns)

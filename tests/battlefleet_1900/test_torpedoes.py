@@ -62,11 +62,15 @@ def test_BF5_0_normal_depth_runs_under_size_four_or_less():
     s = make_state("torpedo-attack", step="torpedo")
     place(s, "Poltava", 1000, 1000, 0)  # side tubes: the starboard pair bears east
     place(s, "Ikazuchi", 1150, 1010, 0)
-    s.sealed["russia"].pending["launch_torpedoes"] = {"launches": [{"ship": "Poltava", "mount": "tubes", "side": "starboard", "target": "Ikazuchi", "count": 2}]}
+    s.sealed["russia"].pending["launch_torpedoes"] = {
+        "launches": [{"ship": "Poltava", "mount": "tubes", "side": "starboard", "target": "Ikazuchi", "count": 2}]
+    }
     c = ctx(s)  # no die is rolled
     torpedoes.resolve(c)
     r = of(c, ev.TorpedoesResolved)[0]
-    assert (r.outcome, r.depth, r.hits) == ("under", "normal", 0) and c.state.ships["Poltava"].tubes["tubes:starboard"] == 0
+    assert (r.outcome, r.depth, r.hits) == ("under", "normal", 0) and c.state.ships["Poltava"].tubes[
+        "tubes:starboard"
+    ] == 0
     done(c)
 
 
@@ -81,7 +85,10 @@ def test_BF5_0_BFR27_a_skimmer_counts_half_its_size_against_good_flood_protectio
 @pytest.mark.parametrize(
     "setup, outcome",
     [
-        (lambda s: place(s, "Poltava", 1000, 1206, 0), "out_of_arc"),  # dead ahead: the centre-line tubes bear on the beam only
+        (
+            lambda s: place(s, "Poltava", 1000, 1206, 0),
+            "out_of_arc",
+        ),  # dead ahead: the centre-line tubes bear on the beam only
         (lambda s: place(s, "Poltava", 1401, 1016, 0), "out_of_range"),  # 401 mm, funnel to funnel
     ],
 )
@@ -96,7 +103,9 @@ def test_BF5_1_arc_and_range(setup, outcome):
 
 def test_BF5_0_land_blocks_torpedoes_but_bases_do_not():
     rock = [[1050, 990], [1060, 990], [1060, 1010], [1050, 1010]]
-    s = launch(attack(150, 0, "shallow", data=data_with(lambda raw: raw["scenarios"]["torpedo-attack"]["land"].append(rock))))
+    s = launch(
+        attack(150, 0, "shallow", data=data_with(lambda raw: raw["scenarios"]["torpedo-attack"]["land"].append(rock)))
+    )
     c = ctx(s)
     torpedoes.resolve(c)
     assert of(c, ev.TorpedoesResolved)[0].outcome == "blocked"
@@ -118,7 +127,13 @@ def test_BF5_0_land_blocks_torpedoes_but_bases_do_not():
 )
 def test_BF5_0_launches_are_judged_on_the_ship_log(la, why):
     s = attack()
-    cmd = msgspec.convert({"type": "launch_torpedoes", "launches": [{"ship": "Ikazuchi", "mount": "tubes", "target": "Poltava", "count": 2, **la}]}, LaunchTorpedoes)
+    cmd = msgspec.convert(
+        {
+            "type": "launch_torpedoes",
+            "launches": [{"ship": "Ikazuchi", "mount": "tubes", "target": "Poltava", "count": 2, **la}],
+        },
+        LaunchTorpedoes,
+    )
     with pytest.raises(IllegalCommand, match=why):
         torpedoes.check_launch(s, "japan", cmd)
 
@@ -127,7 +142,10 @@ def test_BF6_0_a_sinking_ship_launches_nothing():
     s = attack()
     s.ships["Ikazuchi"].sinking = 1
     assert torpedoes.loaded(s, "Ikazuchi") == 0
-    cmd = msgspec.convert({"type": "launch_torpedoes", "launches": [{"ship": "Ikazuchi", "mount": "tubes", "target": "Poltava"}]}, LaunchTorpedoes)
+    cmd = msgspec.convert(
+        {"type": "launch_torpedoes", "launches": [{"ship": "Ikazuchi", "mount": "tubes", "target": "Poltava"}]},
+        LaunchTorpedoes,
+    )
     with pytest.raises(IllegalCommand, match="not one of your ships with torpedoes"):
         torpedoes.check_launch(s, "japan", cmd)
 
@@ -135,6 +153,14 @@ def test_BF6_0_a_sinking_ship_launches_nothing():
 def test_BF5_0_only_destroyers_torpedo_boats_and_gunboats_carry_skimmers():
     s = make_state(step="setup")
     with pytest.raises(IllegalCommand, match="carries no surface skimmers"):
-        check_start(s, "japan", msgspec.convert({"type": "start", "ships": [{"ship": "Mikasa", "torpedo_depth": "shallow"}]}, Start))
+        check_start(
+            s,
+            "japan",
+            msgspec.convert({"type": "start", "ships": [{"ship": "Mikasa", "torpedo_depth": "shallow"}]}, Start),
+        )
     t = make_state("torpedo-attack", step="setup")
-    check_start(t, "japan", msgspec.convert({"type": "start", "ships": [{"ship": "Ikazuchi", "torpedo_depth": "shallow"}]}, Start))
+    check_start(
+        t,
+        "japan",
+        msgspec.convert({"type": "start", "ships": [{"ship": "Ikazuchi", "torpedo_depth": "shallow"}]}, Start),
+    )

@@ -79,7 +79,17 @@ def test_BF1_4_BFR1_a_whole_turn_in_order_and_the_next_one_begins():
     t = started()
     out = _turn(t)
     steps = [e.step for e in t.log if isinstance(e, ev.StepStarted)]
-    assert steps[-9:] == ["command", "movement", "gunnery", "torpedo", "fire_flooding", "hits", "damage_control", "sinking", "command"]
+    assert steps[-9:] == [
+        "command",
+        "movement",
+        "gunnery",
+        "torpedo",
+        "fire_flooding",
+        "hits",
+        "damage_control",
+        "sinking",
+        "command",
+    ]
     assert "TurnEnded" in names(out) and t.state.turn == 2
 
 
@@ -158,7 +168,9 @@ def test_BFR31_the_battle_ends_after_its_last_turn():
 def test_BFR31_a_side_with_nothing_left_in_play_ends_the_battle():
     t = started()
     t.send("japan", "give_orders")
-    out = t.send("russia", "give_orders", surrender=["Tsesarevich", "Retvizan", "Pobeda", "Peresvet", "Sevastopol", "Poltava"])
+    out = t.send(
+        "russia", "give_orders", surrender=["Tsesarevich", "Retvizan", "Pobeda", "Peresvet", "Sevastopol", "Poltava"]
+    )
     ended = next(e for e in out if isinstance(e, ev.BattleEnded))
     assert ended.result == "japan" and "russia has no ship left in play" in ended.reason
 
@@ -212,7 +224,11 @@ def test_errors_name_what_is_awaited():
 
 def test_BFR34_give_orders_stays_sealed_to_the_end_its_public_parts_announced():
     t = started()
-    t.send("japan", "give_orders", divisions=[{"division": "J1", "orders": [{"turn": "together", "to": "port", "arrow": 45}]}])
+    t.send(
+        "japan",
+        "give_orders",
+        divisions=[{"division": "J1", "orders": [{"turn": "together", "to": "port", "arrow": 45}]}],
+    )
     out = t.send("russia", "give_orders")
     assert not any(isinstance(e, SubmissionsRevealed) for e in out)
     assert next(e for e in out if isinstance(e, ev.DivisionOrdered)).orders[0].to == "port"
@@ -227,7 +243,11 @@ def test_BF1_3_only_six_sided_dice_are_rolled():
     from tests.battlefleet_1900.scenario import play
 
     sides: set[int] = set()
-    play(bytes(range(32)), {"turns": 4}, on_event=lambda g, e: sides.update(e.sides) if isinstance(e, DiceRolled) else None)
+    play(
+        bytes(range(32)),
+        {"turns": 4},
+        on_event=lambda g, e: sides.update(e.sides) if isinstance(e, DiceRolled) else None,
+    )
     assert sides == {6}
 
 

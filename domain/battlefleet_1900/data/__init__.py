@@ -82,7 +82,9 @@ class Weapon(msgspec.Struct, forbid_unknown_fields=True):
     guns: Annotated[int, msgspec.Meta(ge=1, le=8)] | None = None  # per lettered position
     pos: list[str] | None = None
     pattern: Literal[0, 1, 2] | None = None
-    per_side: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=20)]], msgspec.Meta(min_length=3, max_length=3)] | None = None
+    per_side: (
+        Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=20)]], msgspec.Meta(min_length=3, max_length=3)] | None
+    ) = None
 
 
 class Tube(msgspec.Struct, forbid_unknown_fields=True):
@@ -109,7 +111,9 @@ class ShipClass(msgspec.Struct, forbid_unknown_fields=True):
     stability: Literal["poor", "normal", "good"]
     armoured_deck: bool
     speed_boxes: Annotated[list[Mm], msgspec.Meta(min_length=6, max_length=6)]
-    base_mm: Annotated[list[Annotated[int, msgspec.Meta(ge=2, le=1000, multiple_of=2)]], msgspec.Meta(min_length=2, max_length=2)]
+    base_mm: Annotated[
+        list[Annotated[int, msgspec.Meta(ge=2, le=1000, multiple_of=2)]], msgspec.Meta(min_length=2, max_length=2)
+    ]
     funnel_mm: Mm
     turn_radius_mm: Annotated[int, msgspec.Meta(ge=1, le=10_000)]
     weapons: list[Weapon]
@@ -267,8 +271,15 @@ def check_tables(data: DataSet) -> list[str]:
             out.append(f"tables.{where}: a row needs {width} results")
         out += [f"tables.{where}: unknown code {c!r}" for cell in row for c in codes(cell) if c not in data.glossary]
     for name, rows in t.critical.items():
-        out += [f"tables.critical.{name}: unknown code {c!r}" for r in rows for c in codes(r[2]) if c not in data.glossary and c != "out"]
-    tables = {f"shell.{n}": rows for n, rows in t.shell.items()} | {f"critical.{n}": rows for n, rows in t.critical.items()}
+        out += [
+            f"tables.critical.{name}: unknown code {c!r}"
+            for r in rows
+            for c in codes(r[2])
+            if c not in data.glossary and c != "out"
+        ]
+    tables = {f"shell.{n}": rows for n, rows in t.shell.items()} | {
+        f"critical.{n}": rows for n, rows in t.critical.items()
+    }
     tables["flooding_occurrence"] = t.flooding_occurrence
     for name, rows in tables.items():
         top = 12 if name == "critical.main" else 6
@@ -296,13 +307,19 @@ def check_class(data: DataSet, name: str, k: ShipClass) -> list[str]:
                 out.append(f"class {name}: weapon {w.id} position {p!r} is unknown or taken")
             letters.add(p)
         if patterned and w.pattern in (1, 2) and (w.per_side[0], w.per_side[2]) != (w.pattern, w.pattern):
-            out.append(f"class {name}: weapon {w.id}: pattern {w.pattern} has {w.pattern} gun(s) at bow and stern a side")
+            out.append(
+                f"class {name}: weapon {w.id}: pattern {w.pattern} has {w.pattern} gun(s) at bow and stern a side"
+            )
         if patterned and w.pattern == 0 and (w.per_side[0], w.per_side[2]) != (0, 0):
             out.append(f"class {name}: weapon {w.id}: pattern 0 guns are all on the beam")
         if w.boat and (w.cat != "tertiary" or not patterned):
             out.append(f"class {name}: boat guns ({w.id}) are a tertiary beam pattern")
     for tube in k.torpedoes:
-        if tube.id in ids or (tube.pos == "side") != (tube.per_side is not None) or (tube.count is None) == (tube.per_side is None):
+        if (
+            tube.id in ids
+            or (tube.pos == "side") != (tube.per_side is not None)
+            or (tube.count is None) == (tube.per_side is None)
+        ):
             out.append(f"class {name}: tube {tube.id}: a unique id, and per_side for side tubes, else count")
         ids.add(tube.id)
         if tube.shallow_ok and k.type not in SKIMMER_TYPES:

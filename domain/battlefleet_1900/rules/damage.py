@@ -129,17 +129,16 @@ def pick(ctx: Ctx, items: list[str], purpose: str, rule: str) -> str:
     """BF-R32: a pick among items with D6s (one die gives the text's halves and thirds)."""
     if len(items) == 1:
         return items[0]
-    k = pick_dice(len(items))
     while True:
-        got: list[int | None] = []
+        faces = ctx.roll(pick_dice(len(items)), purpose, rule, lambda fs: _picked(items, fs))
+        i = pick_index(faces, len(items))
+        if i is not None:
+            return items[i]
 
-        def said(faces: list[int]) -> str:
-            got.append(pick_index(faces, len(items)))
-            return "re-roll" if got[0] is None else items[got[0]]
 
-        ctx.roll(k, purpose, rule, said)
-        if got[0] is not None:
-            return items[got[0]]
+def _picked(items: list[str], faces: list[int]) -> str:
+    i = pick_index(faces, len(items))
+    return "re-roll" if i is None else items[i]
 
 
 def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: list[str]) -> list[Effect]:
@@ -228,12 +227,20 @@ def apply(ctx: Ctx, e: Effect) -> None:
     if ship.lost in ("sunk", "capsized", "scuttled", "blown_up"):
         return  # gone already (BF-R28): nothing left to damage
     note = e.note or describe(s, e)
-    ctx.emit(ev.DamageApplied(ship=e.ship, code=e.code, kind=e.kind, location=e.location, destroy=e.destroy, source=e.source, effect=note))
+    ctx.emit(
+        ev.DamageApplied(
+            ship=e.ship, code=e.code, kind=e.kind, location=e.location, destroy=e.destroy, source=e.source, effect=note
+        )
+    )
     if e.kind == "flooding":
         flood(ctx, e.ship, e.location, e.n, e.source)
     elif e.kind in ("fire_external", "fire_internal"):
         ext = ship.fires_ext + (e.kind == "fire_external")
-        ctx.emit(ev.FireChanged(ship=e.ship, external=ext, internal=ship.fires_int + (e.kind == "fire_internal"), cause=e.source))
+        ctx.emit(
+            ev.FireChanged(
+                ship=e.ship, external=ext, internal=ship.fires_int + (e.kind == "fire_internal"), cause=e.source
+            )
+        )
     elif e.kind == "explosion":
         flood(ctx, e.ship, e.location, 2, e.source)
         ctx.emit(ev.FireChanged(ship=e.ship, external=ship.fires_ext, internal=ship.fires_int + 1, cause=e.source))

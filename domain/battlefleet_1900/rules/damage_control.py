@@ -108,18 +108,24 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             raise IllegalCommand(f"{ship!r}: scuttle a ship of yours in play, not sinking, with DC dice and no CT hit")
     for a in cmd.actions:
         if a.ship not in state.own(seat) or not able(state, a.ship):
-            raise IllegalCommand(f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]}")
+            raise IllegalCommand(
+                f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]}"
+            )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
         per_event[key] = per_event.get(key, 0) + 1
         if not n or per_event[key] > n:
-            raise IllegalCommand(f"{a.ship}: nothing (more) for {a.function}{' on ' + target_of(a) if target_of(a) else ''} (6.3)")
+            raise IllegalCommand(
+                f"{a.ship}: nothing (more) for {a.function}{' on ' + target_of(a) if target_of(a) else ''} (6.3)"
+            )
         spent[a.ship] = spent.get(a.ship, 0) + 1
     for ship, n in spent.items():
         sc = state.ships[ship].scuttling or ship in cmd.scuttle
         need = n + (scuttle_rolls(state, ship) if sc else 0)
         if need > dice_left(state, ship):
-            raise IllegalCommand(f"{ship} has {dice_left(state, ship)} DC dice this turn; scuttling rolls come first (BF-R24, R25)")
+            raise IllegalCommand(
+                f"{ship} has {dice_left(state, ship)} DC dice this turn; scuttling rolls come first (BF-R24, R25)"
+            )
 
 
 def resolve(ctx: Ctx) -> None:

@@ -83,10 +83,14 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
     pairs, used = set(), {}
     for sv in cmd.salvos:
         if sv.ship not in state.own(seat) or not can_fire(state, sv.ship):
-            raise IllegalCommand(f"{sv.ship!r} is not one of your ships able to fire: {[n for n in state.own(seat) if can_fire(state, n)]}")
+            raise IllegalCommand(
+                f"{sv.ship!r} is not one of your ships able to fire: {[n for n in state.own(seat) if can_fire(state, n)]}"
+            )
         t = state.ships.get(sv.target)
         if t is None or t.seat == seat or not t.in_play:
-            raise IllegalCommand(f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)")
+            raise IllegalCommand(
+                f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)"
+            )
         if (sv.ship, sv.target) in pairs:
             raise IllegalCommand(f"one estimate per firer and target each turn (4.1): {sv.ship} at {sv.target} twice")
         pairs.add((sv.ship, sv.target))
@@ -99,14 +103,18 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
         guns, cycles = capacity(state, ship, mount, side)
         pattern = mount not in state.ships[ship].mounts
         if n > (guns * cycles if pattern else cycles):
-            what = f"{mount} {side}: guns x cycles at most {guns} x {cycles}" if pattern else f"{mount}: {cycles} cycle(s)"
+            what = (
+                f"{mount} {side}: guns x cycles at most {guns} x {cycles}" if pattern else f"{mount}: {cycles} cycle(s)"
+            )
             raise IllegalCommand(f"{ship} {what} this turn (4.1, BF-R14)")
 
 
 def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | None]:
     w = mount_weapon(state, ship, g.mount)
     if w is None:
-        raise IllegalCommand(f"{ship} has no gun position or pattern {g.mount!r}: {[m for m, _ in mounts_of(state, ship)]}")
+        raise IllegalCommand(
+            f"{ship} has no gun position or pattern {g.mount!r}: {[m for m, _ in mounts_of(state, ship)]}"
+        )
     pattern = g.mount not in state.ships[ship].mounts
     if pattern and (g.side is None or g.guns is None):
         raise IllegalCommand(f"{ship} {g.mount} is a beam pattern: give side (port|starboard) and guns")
@@ -116,7 +124,9 @@ def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | No
     if pattern and g.guns > guns:
         raise IllegalCommand(f"{ship} {g.mount} {g.side} has {guns} guns able to fire (BF-R14)")
     if guns == 0 or cycles == 0 or g.cycles > cycles:
-        raise IllegalCommand(f"{ship} {g.mount}{' ' + g.side if g.side else ''} may fire {cycles if guns else 0} cycle(s) this turn (4.1)")
+        raise IllegalCommand(
+            f"{ship} {g.mount}{' ' + g.side if g.side else ''} may fire {cycles if guns else 0} cycle(s) this turn (4.1)"
+        )
     return ship, g.mount, g.side
 
 
@@ -183,7 +193,9 @@ def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
     f, t = funnel(s, sv.ship), funnel(s, sv.target)
     v = (t[0] - f[0], t[1] - f[1])
     tp = s.pose(sv.target)
-    m = geo.measure(f, t, geo.base(tp.x, tp.y, tp.h, *s.cls(sv.target).base_mm), sc.bracket_mm, sc.brackets, sv.estimate_mm)
+    m = geo.measure(
+        f, t, geo.base(tp.x, tp.y, tp.h, *s.cls(sv.target).base_mm), sc.bracket_mm, sc.brackets, sv.estimate_mm
+    )
     fired, capped = [], False
     for g in sv.guns:
         w = mount_weapon(s, sv.ship, g.mount)
@@ -192,7 +204,9 @@ def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
         if cycles == 2 and m.bracket >= 3:  # 4.1: over half range every gun fires at most once
             cycles, capped = 1, True
         reach = m.bracket <= sc.brackets and w.pen[m.bracket - 1] is not None
-        fired.append(ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=guns * cycles if reach else 0))
+        fired.append(
+            ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=guns * cycles if reach else 0)
+        )
     outcome = m.outcome
     if sight_blocked(s, f, t, (sv.ship, sv.target)):
         outcome, fired = "no_los", [_silent(x) for x in fired]
@@ -220,7 +234,16 @@ def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
     )
     if outcome not in ("hit", "short", "over"):
         return None
-    return ev.MarkerRecord(firer=sv.ship, target=sv.target, x=m.marker.x, y=m.marker.y, outcome=outcome, length=m.length, lead=m.lead, exit=m.exit)
+    return ev.MarkerRecord(
+        firer=sv.ship,
+        target=sv.target,
+        x=m.marker.x,
+        y=m.marker.y,
+        outcome=outcome,
+        length=m.length,
+        lead=m.lead,
+        exit=m.exit,
+    )
 
 
 def _silent(g: ev.GunFire) -> ev.GunFire:

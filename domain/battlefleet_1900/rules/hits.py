@@ -79,7 +79,7 @@ def salvo_effects(ctx: Ctx, due: Due, picked: list[str]) -> list[Effect]:
             len(rounds),
             f"{due.firer} {cat} rounds landed on {due.target} ({'/'.join(sorted({g.ammo for g in rounds}))})",
             "BF:4.4 BF:6.0 BF-R17",
-            lambda fs: _hits_said(s, rounds, fs),
+            lambda fs, rounds=rounds: _hits_said(s, rounds, fs),
         )
         hits = [(g, part) for g, f in zip(rounds, faces) if (part := part_hit(s, g.ammo, f)) is not None]
         ctx.emit(
@@ -96,9 +96,11 @@ def salvo_effects(ctx: Ctx, due: Due, picked: list[str]) -> list[Effect]:
             continue
         pens = [mount_weapon(s, due.firer, g.mount).pen[due.bracket - 1] for g, _ in hits]
 
-        def rows_said(fs: list[int]) -> str:
+        def rows_said(fs: list[int], hits=hits, pens=pens) -> str:
             cells = [shell_codes(s, due.target, g.ammo, part, pen, f) for (g, part), pen, f in zip(hits, pens, fs)]
-            return ", ".join(f"{g.ammo} {part} pen {pen}: {'+'.join(c) or '-'}" for (g, part), pen, c in zip(hits, pens, cells))
+            return ", ".join(
+                f"{g.ammo} {part} pen {pen}: {'+'.join(c) or '-'}" for (g, part), pen, c in zip(hits, pens, cells)
+            )
 
         rows = ctx.roll(len(hits), f"{due.firer} {cat} hit rows on {due.target}", "BF:6.0 BF-R17", rows_said)
         for (g, part), pen, face in zip(hits, pens, rows):

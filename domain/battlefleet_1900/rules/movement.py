@@ -6,18 +6,17 @@ segment starts from the pose the last one stored (BATTLEFLEET.md §3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import msgspec
 
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import DivisionMove, Move
-from domain.battlefleet_1900.rules import sealing
+from domain.battlefleet_1900.rules import courses, sealing
+from domain.battlefleet_1900.rules.courses import Path
 from domain.battlefleet_1900.state import Division, State, Waypoint
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
-from events.battlefleet_1900 import Pose
 
 if TYPE_CHECKING:
     from domain.battlefleet_1900.ctx import Ctx
@@ -62,11 +61,6 @@ def formation(state: State, division: str) -> str:
     return "line_ahead" if off == 0 else "line_abreast" if off in (90, 270) else "other"
 
 
-def min_turns(d: Division) -> list[int]:
-    """Each arrow's least turn (BF-R33: what an unlisted division makes), signed: port negative."""
-    return [(-1 if a.to == "port" else 1) * BANDS[a.arrow][0] for a in d.orders if not a.stop]
-
-
 # ---- validation ---------------------------------------------------------------------------------
 
 
@@ -76,7 +70,9 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
     for m in cmd.divisions:
         d = state.divisions.get(m.division)
         if d is None or d.seat != seat or m.division in seen:
-            raise IllegalCommand(f"division {m.division!r}: list each of your divisions at most once: {movers(state, seat)}")
+            raise IllegalCommand(
+                f"division {m.division!r}: list each of your divisions at most once: {movers(state, seat)}"
+            )
         seen.add(m.division)
         if not any(can_move(state, n) for n in d.ships):
             raise IllegalCommand(f"division {m.division} has no ship able to move")
@@ -126,136 +122,6 @@ def movers(state: State, seat: str) -> list[str]:
     return [d.id for d in state.divisions.values() if d.seat == seat and any(can_move(state, n) for n in d.ships)]
 
 
-# ---- paths --------------------------------------------------------------------------------------
-
-
-@dataclass
-class Path:
-    pose: Pose
-    moved: int = 0
-    stopped_by: str | None = None
-    route: list[Waypoint] = field(default_factory=list)
-    pivot: Pose | None = None  # where its own turns began (a succession lead's pivot, BF-R8)
-    executed: list[int] = field(default_factory=list)  # its own turns as made
-
-
-class Mover:
-    """One ship's path this phase: straight runs and turns, each from the pose the last stored, stopping short of
-    a sinking base it was clear of (BF-R29: checked per whole mm and degree)."""
-
-    def __init__(self, state: State, ship: str, budget: int):
-        self.state, self.ship = state, ship
-        self.p = Path(state.pose(ship))
-        self.rem = budget
-        self.r = radius(state, ship)
-        k = state.cls(ship)
-        self.size = (k.base_mm[0], k.base_mm[1])
-        self.obstacles = self._obstacles(budget)
-
-    def _obstacles(self, budget: int) -> list[tuple[str, tuple]]:
-        s, me = self.state, self.p.pose
-        out = []
-        for name, other in s.ships.items():
-            if other.sinking is None or not other.on_table or name == self.ship:
-                continue
-            q = s.pose(name)
-            reach = budget + 2 * max(self.size[0], s.cls(name).base_mm[0]) + 10
-            if geo.dist2((me.x, me.y), (q.x, q.y)) <= reach * reach:
-                poly = geo.base(q.x, q.y, q.h, *s.cls(name).base_mm)
-                if not geo.polygons_touch(self._base(me), poly):
-                    out.append((name, poly))
-        return out
-
-    def _base(self, p: Pose) -> tuple:
-        return geo.base(p.x, p.y, p.h, *self.size)
-
-    def _blocked(self, p: Pose) -> str | None:
-        return next((n for n, poly in self.obstacles if geo.polygons_touch(self._base(p), poly)), None)
-
-    @property
-    def done(self) -> bool:
-        return self.rem <= 0 or self.p.stopped_by is not None
-
-    def straight(self, d: int) -> None:
-        d = min(d, self.rem)
-        start = self.p.pose
-        if self.obstacles:
-            for j in range(1, d + 1):
-                pt = geo.straight(start.x, start.y, start.h, j)
-                if (hit := self._blocked(Pose(pt.x, pt.y, start.h))) is not None:
-                    self.p.stopped_by, d = hit, j - 1
-                    break
-        pt = geo.straight(start.x, start.y, start.h, d)
-        self.p.pose, self.p.moved, self.rem = Pose(pt.x, pt.y, start.h), self.p.moved + d, self.rem - d
-
-    def turn(self, theta: int) -> int:
-        """Turn theta degrees (+ starboard) as far as the movement left allows; the degrees made."""
-        if self.done or theta == 0:
-            return 0
-        sign = 1 if theta > 0 else -1
-        made = min(abs(theta), geo.turn_within(self.r, self.rem))
-        start = self.p.pose
-        if self.obstacles:
-            for j in range(1, made + 1):
-                pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * j)
-                if (hit := self._blocked(Pose(pt.x, pt.y, h))) is not None:
-                    self.p.stopped_by, made = hit, j - 1
-                    break
-        pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * made)
-        cost = min(geo.arc_cost(self.r, made), self.rem)
-        self.p.pose, self.p.moved, self.rem = Pose(pt.x, pt.y, h), self.p.moved + cost, self.rem - cost
-        self.p.executed.append(sign * made)
-        return made
-
-    def turns(self, thetas: list[int]) -> list[int]:
-        """BF-R5: arrows in order; one cut short is done as far as possible and the rest lapse."""
-        made = []
-        for t in thetas:
-            got = self.turn(t)
-            made.append((1 if t > 0 else -1) * got)
-            if got < abs(t):
-                break
-        return made
-
-    def to_pivot(self, w: Waypoint) -> list[int] | None:
-        """BF-R8: run on to the pivot, then make its turns: the turns still to make there, or None if not reached."""
-        p = self.p.pose
-        fx, fy = geo.forward(p.h)
-        ahead = geo.rnd((w.x - p.x) * fx + (w.y - p.y) * fy)
-        if ahead > 0:
-            if ahead > self.rem:
-                self.straight(self.rem)
-                return None
-            self.straight(ahead)
-            if self.p.stopped_by:
-                return None
-            self.p.pose = Pose(w.x, w.y, p.h)  # on the lead's track: at the pivot itself
-        made = self.turns(w.turns)
-        partial = [t - m for t, m in zip(w.turns, made) if t != m]
-        return partial + w.turns[len(made) :]
-
-
-def run(state: State, ship: str, distance: int, own_turns: list[int], route: list[Waypoint]) -> Path:
-    """A ship's whole move: the pivots still ahead of it (succession), then its own turns, then straight on."""
-    m = Mover(state, ship, distance)
-    left = list(route)
-    while left and not m.done:
-        rest = m.to_pivot(left[0])
-        if rest is None:
-            break
-        left.pop(0)
-        if rest:
-            left.insert(0, Waypoint(m.p.pose.x, m.p.pose.y, rest))
-            break
-    m.p.route = left
-    m.p.executed = []  # its own turns only: the pivots' turns were the lead's
-    if not left:
-        m.p.pivot = m.p.pose
-        m.turns(own_turns)
-    m.straight(m.rem)
-    return m.p
-
-
 # ---- the phase ----------------------------------------------------------------------------------
 
 
@@ -285,7 +151,9 @@ def resolve(ctx: Ctx) -> list[str]:
         ctx.emit(ev.LineReversed(division=d))
     if s.fog == "open":
         sealing.reveal(ctx, ["move"])
-        both = ev.Moves(ships=[x for m in moves.values() for x in m.ships], bearings=[b for m in moves.values() for b in m.bearings])
+        both = ev.Moves(
+            ships=[x for m in moves.values() for x in m.ships], bearings=[b for m in moves.values() for b in m.bearings]
+        )
         both.overlaps = overlaps(s, paths, None)
         ctx.emit(ev.ShipsMoved(moves=both))
     else:
@@ -298,7 +166,16 @@ def resolve(ctx: Ctx) -> list[str]:
 
 def _pose(name: str, p: Path, stopped: bool) -> ev.ShipPose:
     route = [ev.Turnpoint(x=w.x, y=w.y, turns=list(w.turns)) for w in p.route]
-    return ev.ShipPose(ship=name, x=p.pose.x, y=p.pose.y, h=p.pose.h, moved_mm=p.moved, stopped=stopped, stopped_by=p.stopped_by, route=route)
+    return ev.ShipPose(
+        ship=name,
+        x=p.pose.x,
+        y=p.pose.y,
+        h=p.pose.h,
+        moved_mm=p.moved,
+        stopped=stopped,
+        stopped_by=p.stopped_by,
+        route=route,
+    )
 
 
 def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, reversed_) -> None:
@@ -329,16 +206,18 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
             stops.add(name)
         if state.ships[name].rudder:  # glossary R: a jammed rudder turns the whole move
             sign = -1 if state.ships[name].rudder == "port" else 1
-            paths[name] = run(state, name, own, [sign * geo.turn_within(radius(state, name), own)], [])
+            paths[name] = courses.run(
+                state, name, own, radius(state, name), [sign * geo.turn_within(radius(state, name), own)], []
+            )
         elif together:
-            paths[name] = run(state, name, own, turns, [])
+            paths[name] = courses.run(state, name, own, radius(state, name), turns, [])
         elif i == 0:
-            paths[name] = p = run(state, name, own, turns, route)
+            paths[name] = p = courses.run(state, name, own, radius(state, name), turns, route)
             if any(p.executed):
                 pivot = ev.Turnpoint(x=p.pivot.x, y=p.pivot.y, turns=[t for t in p.executed if t])
         else:
             extra = [Waypoint(pivot.x, pivot.y, list(pivot.turns))] if pivot else []
-            paths[name] = run(state, name, own, [], list(route) + extra)
+            paths[name] = courses.run(state, name, own, radius(state, name), [], list(route) + extra)
     lead_path = paths.get(lead)
     if lead_path is not None and (len(d.ships) == 1 or (not together and pivot)):
         bearings.append(ev.Bearing(division=d.id, bearing=lead_path.pose.h))
@@ -359,6 +238,8 @@ def overlaps(state: State, paths: dict[str, Path], seat: str | None) -> list[lis
             reach = state.cls(a).base_mm[0] + state.cls(b).base_mm[0]
             if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > reach * reach:
                 continue
-            if geo.polygons_touch(geo.base(pa.x, pa.y, pa.h, *state.cls(a).base_mm), geo.base(pb.x, pb.y, pb.h, *state.cls(b).base_mm)):
+            if geo.polygons_touch(
+                geo.base(pa.x, pa.y, pa.h, *state.cls(a).base_mm), geo.base(pb.x, pb.y, pb.h, *state.cls(b).base_mm)
+            ):
                 out.append([a, b])
     return out

@@ -54,7 +54,9 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
     for do in cmd.divisions:
         d = state.divisions.get(do.division)
         if d is None or d.seat != seat or not d.ships or do.division in seen:
-            raise IllegalCommand(f"division {do.division!r}: order each of your divisions at most once: {ordered(state, seat)}")
+            raise IllegalCommand(
+                f"division {do.division!r}: order each of your divisions at most once: {ordered(state, seat)}"
+            )
         seen.add(do.division)
         check_arrows(state, d.id, do.orders)
     for ship in cmd.drop_out:
@@ -174,7 +176,12 @@ def resolve(ctx: Ctx) -> None:
         for b in cmd.boat_guns:
             ctx.emit(ev.BoatGunsManned(ship=b.ship, manned=b.manned))
         for msg in cmd.messages:
-            sealing.seal(ctx, seat, "message", ev.Note(turn=s.turn, from_seat=seat, to_seat=msg.to_seat, text=msg.text, signal=msg.signal))
+            sealing.seal(
+                ctx,
+                seat,
+                "message",
+                ev.Note(turn=s.turn, from_seat=seat, to_seat=msg.to_seat, text=msg.text, signal=msg.signal),
+            )
     deliver(ctx)
     for seat, cmd in cmds.items():
         for ship in cmd.surrender:
@@ -232,12 +239,18 @@ def pass_command(ctx: Ctx, division: str, was: str, flag: bool, fleet: bool) -> 
         f = funnel(s, was)
         heir = min((n for n in d.ships if qualified(s, n)), key=lambda n: geo.dist2(f, funnel(s, n)), default=None)
         if heir is not None:
-            ctx.emit(ev.CommandTransferred(division=division, from_ship=was, to_ship=heir, how="flagship_lost", fleet=fleet))
+            ctx.emit(
+                ev.CommandTransferred(division=division, from_ship=was, to_ship=heir, how="flagship_lost", fleet=fleet)
+            )
             return
     if fleet:
         other = next((x for x in s.divisions.values() if x.seat == d.seat and x.flagship and x.ships), None)
         if other is not None:
-            ctx.emit(ev.CommandTransferred(division=other.id, from_ship=was, to_ship=other.flagship, how="flagship_lost", fleet=True))
+            ctx.emit(
+                ev.CommandTransferred(
+                    division=other.id, from_ship=was, to_ship=other.flagship, how="flagship_lost", fleet=True
+                )
+            )
 
 
 def deliver(ctx: Ctx) -> None:
@@ -258,5 +271,10 @@ def deliver(ctx: Ctx) -> None:
                 if not ctx.check(f"{flag} reads a message from {seat}", "BF:6.3 BF-R12", need):
                     ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i, delayed=True))
                     continue
-            sealing.seal(ctx, m.to_seat, "message", ev.Note(turn=m.turn, from_seat=seat, to_seat=m.to_seat, text=m.text, signal=m.signal))
+            sealing.seal(
+                ctx,
+                m.to_seat,
+                "message",
+                ev.Note(turn=m.turn, from_seat=seat, to_seat=m.to_seat, text=m.text, signal=m.signal),
+            )
             ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i))

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from events.core import SubmissionSealed, SubmissionsRevealed
 from domain.battlefleet_1900.geometry import dist2
 from domain.battlefleet_1900.state import Secrets, State
 from domain.engine import REFEREE, Reader
 from events import battlefleet_1900 as ev
+from events.core import SubmissionSealed, SubmissionsRevealed
 
 if TYPE_CHECKING:
     from domain.battlefleet_1900.ctx import Ctx

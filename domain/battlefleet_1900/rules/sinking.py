@@ -63,13 +63,23 @@ def step_one(ctx: Ctx) -> None:
             for _ in range(count):
                 if s.ships[name].lost:
                     break
-                face = ctx.roll(1, f"{kind.replace('_', ' ')} on {name}", "BF:6.0 BF-R22", lambda f, k=kind: table_row(crit[k], f[0]))[0]
+                face = ctx.roll(
+                    1,
+                    f"{kind.replace('_', ' ')} on {name}",
+                    "BF:6.0 BF-R22",
+                    lambda f, k=kind: table_row(crit[k], f[0]),
+                )[0]
                 fire_result(ctx, name, kind, table_row(crit[kind], face))
         for c in COMPARTMENTS:
             sh = s.ships[name]
             if sh.lost or sh.flooding[c] < 3 or c in sh.contained or c in sh.counterflooded:
                 continue
-            face = ctx.roll(1, f"{'severe' if sh.flooding[c] == 4 else 'heavy'} flooding in {name} {c}", "BF:6.0 BF-R22", lambda f: table_row(crit["flooding"], f[0]))[0]
+            face = ctx.roll(
+                1,
+                f"{'severe' if sh.flooding[c] == 4 else 'heavy'} flooding in {name} {c}",
+                "BF:6.0 BF-R22",
+                lambda f: table_row(crit["flooding"], f[0]),
+            )[0]
             result = table_row(crit["flooding"], face)
             ctx.emit(ev.CriticalRolled(ship=name, source=f"flooding:{c}", result=result))
             for code in codes(result):
@@ -89,10 +99,29 @@ def fire_result(ctx: Ctx, name: str, kind: str, result: str) -> None:
 
 def spreads(ctx: Ctx, name: str, c: str, code: str) -> None:
     """BF-R22: a new FL lands in the same compartment on 1-3, else (4-6) in one adjoining it (a pick, BF-R32)."""
-    face = ctx.roll(1, f"does the flooding in {name} {c} spread?", "BF:6.0 BF-R22", lambda f: "same compartment" if f[0] <= 3 else "adjoining")[0]
-    where = c if face <= 3 else pick(ctx, list(ADJOINING[c]), f"adjoining compartment of {c} on {name}", "BF:6.0 BF-R22 BF-R32")
+    face = ctx.roll(
+        1,
+        f"does the flooding in {name} {c} spread?",
+        "BF:6.0 BF-R22",
+        lambda f: "same compartment" if f[0] <= 3 else "adjoining",
+    )[0]
+    where = (
+        c
+        if face <= 3
+        else pick(ctx, list(ADJOINING[c]), f"adjoining compartment of {c} on {name}", "BF:6.0 BF-R22 BF-R32")
+    )
     level = ctx.state.data.glossary[code].n
-    ctx.emit(ev.DamageApplied(ship=name, code=code, kind="flooding", location=where, destroy=False, source=f"critical:flooding:{c}", effect=f"flooding {where} to at least {level}"))
+    ctx.emit(
+        ev.DamageApplied(
+            ship=name,
+            code=code,
+            kind="flooding",
+            location=where,
+            destroy=False,
+            source=f"critical:flooding:{c}",
+            effect=f"flooding {where} to at least {level}",
+        )
+    )
     flood(ctx, name, where, level, f"critical:flooding:{c}")
 
 
@@ -122,7 +151,12 @@ def step_four(ctx: Ctx) -> None:
             capsize.append(name)
     lo, hi = s.data.tables.uneven.capsize_on
     for name in capsize:  # BF-R28: a listing capsize comes at the end of Step Four
-        face = ctx.roll(1, f"{name} lists {s.ships[name].list}: does she capsize?", "BF:6.0 BF-R28", lambda f: RollResult(outcome="capsizes" if lo <= f[0] <= hi else "stays up", target=lo))[0]
+        face = ctx.roll(
+            1,
+            f"{name} lists {s.ships[name].list}: does she capsize?",
+            "BF:6.0 BF-R28",
+            lambda f: RollResult(outcome="capsizes" if lo <= f[0] <= hi else "stays up", target=lo),
+        )[0]
         if lo <= face <= hi:
             lose(ctx, name, "capsized")
 
@@ -137,7 +171,12 @@ def sink_roll(ctx: Ctx, name: str) -> None:
         return
     need, turns = sink_row(s, pts, s.cls(name).stability == "poor")
     mod = -1 if ship.sink_minus else 0
-    sinks = ctx.check(f"sink roll for {name} ({pts} flooding points)", "BF:6.0 BF-R26", need, [("damage control -1 this turn (6.3)", mod)])
+    sinks = ctx.check(
+        f"sink roll for {name} ({pts} flooding points)",
+        "BF:6.0 BF-R26",
+        need,
+        [("damage control -1 this turn (6.3)", mod)],
+    )
     ctx.emit(ev.SinkRolled(ship=name, points=pts, need=need, sinks=sinks))
     if sinks:
         leave(ctx, name, ev.ShipSinking(ship=name, turns=turns))

@@ -45,7 +45,9 @@ def check_launch(state: State, seat: str, cmd: LaunchTorpedoes) -> None:
     used: dict[tuple[str, str], int] = {}
     for la in cmd.launches:
         if la.ship not in state.own(seat) or not loaded(state, la.ship):
-            raise IllegalCommand(f"{la.ship!r} is not one of your ships with torpedoes to launch: {[n for n in state.own(seat) if loaded(state, n)]}")
+            raise IllegalCommand(
+                f"{la.ship!r} is not one of your ships with torpedoes to launch: {[n for n in state.own(seat) if loaded(state, n)]}"
+            )
         t = tube(state, la.ship, la.mount)
         if t is None:
             raise IllegalCommand(f"{la.ship} has no tubes {la.mount!r}: {[x.id for x in state.cls(la.ship).torpedoes]}")
@@ -109,4 +111,15 @@ def launch(ctx: Ctx, seat: str, la) -> None:
         )
         hits = sum(1 for x in faces if x <= need)
         outcome = "hit" if hits else "miss"
-    ctx.emit(ev.TorpedoesResolved(ship=la.ship, mount=la.mount, side=la.side, target=la.target, count=la.count, outcome=outcome, hits=hits, depth=depth))
+    ctx.emit(
+        ev.TorpedoesResolved(
+            ship=la.ship,
+            mount=la.mount,
+            side=la.side,
+            target=la.target,
+            count=la.count,
+            outcome=outcome,
+            hits=hits,
+            depth=depth,
+        )
+    )

@@ -16,7 +16,7 @@ import msgspec
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.rules import damage_control, gunnery, hits, movement, orders, sealing, sinking, torpedoes
 from domain.battlefleet_1900.state import LOST, State
-from domain.engine import IllegalCommand
+from domain.engine import IllegalCommand, InvalidInput
 from events import battlefleet_1900 as ev
 from events.core import GameEnded
 
@@ -68,9 +68,26 @@ def check_start(state: State, seat: str, cmd: c.Start) -> None:
             raise IllegalCommand(f"start: list each of your ships at most once: {state.own(seat)}")
         seen.add(s.ship)
         if s.torpedo_depth == "shallow" and not any(t.shallow_ok for t in state.cls(s.ship).torpedoes):
-            raise IllegalCommand(f"{s.ship} carries no surface skimmers (5.0: destroyers, torpedo boats, torpedo gunboats)")
+            raise IllegalCommand(
+                f"{s.ship} carries no surface skimmers (5.0: destroyers, torpedo boats, torpedo gunboats)"
+            )
         if not s.boat_guns_manned and not state.cls(s.ship).armoured_deck:
             raise IllegalCommand(f"{s.ship} has no armoured deck: its boat guns are always manned (6.2)")
+
+
+def default_seats(options: c.Options) -> list[str]:
+    """BF-R2: the scenario's sides (japan and russia in both stand-in scenarios; a game's own data set may differ,
+    and is checked before this is asked)."""
+    sc = (options.data or {}).get("scenarios", {}).get(options.scenario, {})
+    return [side["seat"] for side in sc.get("sides", [])] or ["japan", "russia"]
+
+
+def check_setup(options: c.Options, seats: list[str], data) -> None:
+    if options.scenario not in data.scenarios:
+        raise InvalidInput("invalid-options", f"options.scenario is one of {sorted(data.scenarios)}")
+    want = [side.seat for side in data.scenarios[options.scenario].sides]
+    if seats != want:
+        raise InvalidInput("invalid-seats", f"{options.scenario} is played by the seats {want}, in that order")
 
 
 def begin(ctx: Ctx) -> None:
@@ -147,7 +164,14 @@ def shares(state: State) -> list[ev.SideShare]:
     out = []
     for seat in state.seats:
         lost = [n for n in state.own(seat) if state.ships[n].lost in LOST or state.ships[n].sinking is not None]
-        out.append(ev.SideShare(seat=seat, size_lost=sum(state.cls(n).size for n in lost), size_start=state.start_size[seat], ships_lost=len(lost)))
+        out.append(
+            ev.SideShare(
+                seat=seat,
+                size_lost=sum(state.cls(n).size for n in lost),
+                size_start=state.start_size[seat],
+                ships_lost=len(lost),
+            )
+        )
     return out
 
 
