@@ -17,6 +17,7 @@ It never drops out, transfers command, sends messages, surrenders, scuttles or c
 
 from __future__ import annotations
 
+from math import isqrt
 from typing import Any
 
 from domain.battlefleet_1900 import geometry as geo
@@ -85,7 +86,7 @@ def nearest(state: State, seat: str, ship: str) -> tuple[str, int] | None:
         d2 = geo.dist2(me, funnel_of(state, n, p))
         if best is None or d2 < best[1]:
             best = (n, d2)
-    return None if best is None else (best[0], geo.isqrt(best[1]))
+    return None if best is None else (best[0], isqrt(best[1]))
 
 
 def bearing_to(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -362,11 +362,10 @@ def phase(state: State, reader: Reader) -> PhaseView:
         and (content := s.sealed[reader].pending.get(cmd.__struct_config__.tag)) is not None
     ):
         mine = msgspec.convert({"type": cmd.__struct_config__.tag, **content}, cmd)
-    notes = [
-        ev.Note(turn=m.turn, from_seat=m.from_seat, to_seat=m.to_seat, text=m.text, signal=m.signal)
-        for sec in s.sealed.values()
-        for m in sec.messages
-    ]
+    seen = dict.fromkeys(  # each fleet order once: the sender's copy, and the addressee's once read
+        (m.turn, m.from_seat, m.to_seat, m.text, m.signal) for sec in s.sealed.values() for m in sec.messages
+    )
+    notes = [ev.Note(turn=t, from_seat=f, to_seat=to, text=x, signal=sg) for (t, f, to, x, sg) in seen]
     return PhaseView(
         now=_now(s),
         owing=list(s.owing),

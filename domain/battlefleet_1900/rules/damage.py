@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from domain.battlefleet_1900.data import COMPARTMENTS, codes
 from domain.battlefleet_1900.rules import orders
-from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.state import GONE, State
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ def damage(ctx: Ctx, ship: str, code: str, side: str, source: str) -> None:
 def apply(ctx: Ctx, e: Effect) -> None:
     s = ctx.state
     ship = s.ships[e.ship]
-    if ship.lost in ("sunk", "capsized", "scuttled", "blown_up"):
+    if ship.lost in GONE:
         return  # gone already (BF-R28): nothing left to damage
     note = e.note or describe(s, e)
     ctx.emit(

@@ -12,7 +12,7 @@ from domain.battlefleet_1900.data import codes
 from domain.battlefleet_1900.rules.damage import Effect, apply, column, roll_code, table_row
 from domain.battlefleet_1900.rules.gunnery import mount_weapon
 from domain.battlefleet_1900.rules.orders import funnel
-from domain.battlefleet_1900.state import Due, State
+from domain.battlefleet_1900.state import GONE, Due, State
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def step(ctx: Ctx) -> None:
     effects: list[Effect] = []
     picked: dict[str, list[str]] = {}  # BF-R19: a pattern gun picked this step is not picked again
     for due in list(s.due):
-        if s.ships[due.target].lost in ("sunk", "capsized", "scuttled", "blown_up"):
+        if s.ships[due.target].lost in GONE:
             continue
         if due.kind == "salvo":
             effects += salvo_effects(ctx, due, picked.setdefault(due.target, []))

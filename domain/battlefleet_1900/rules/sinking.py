@@ -132,7 +132,7 @@ def step_four(ctx: Ctx) -> None:
     s = ctx.state
     capsize: list[str] = []
     for name, ship in s.ships.items():
-        if ship.lost in ("sunk", "capsized", "scuttled", "blown_up", "withdrawn"):
+        if not ship.on_table:
             continue
         if ship.sinking is not None:  # BF-R26: counts down at each later Step Four
             if ship.sinking <= 1:
