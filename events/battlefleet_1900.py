@@ -1,7 +1,8 @@
 """Events of `battlefleet-1900` (pre-dreadnought fleet actions). Distances in mm, headings in whole degrees.
 
 Sealed content (orders, estimates, exact poses under fog) travels in the core's SubmissionSealed records; the
-events here are what the rules make public. Rule ids: docs/rules/battlefleet-1900.md.
+events here are what the rules make public. Rule ids: docs/rules/battlefleet-1900.md. `TorpedoesResolved` and `VesselLost` are the notes'
+`TorpedoResolved` and `ShipLost` (BF-R46: those names are taken in the shared registry).
 """
 
 from __future__ import annotations

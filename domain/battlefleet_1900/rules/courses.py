@@ -100,7 +100,8 @@ class Mover:
         return made
 
     def to_pivot(self, w: Waypoint) -> list[int] | None:
-        """BF-R8: run on to the pivot, then make its turns: the turns still to make there, or None if not reached."""
+        """BF-R8, R40: run on to the pivot, then make its turns: the turns still to make there (finished next move), or
+        None if not reached."""
         p = self.p.pose
         fx, fy = geo.forward(p.h)
         ahead = geo.rnd((w.x - p.x) * fx + (w.y - p.y) * fy)

@@ -173,7 +173,9 @@ def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: li
         e.location = pick(ctx, list(THIRDS[side]), f"flooding location on {ship} ({side})", "BF:6.2 BF-R32")
     elif g.kind == "rudder":
         if s.ships[ship].secured or s.ships[ship].rudder is not None:
-            return [Effect(ship, code, "none", source, note="no effect: the rudder is secured (RC) or jammed already")]
+            return [
+                Effect(ship, code, "none", source, note="no effect: the rudder is secured (RC) or jammed already")
+            ]  # BF-R43
         side_roll = ctx.roll(1, f"jammed rudder's side on {ship}", "BF:6.1 BF-R30", _port_on_1_3)
         e.location = _port_on_1_3(side_roll)
     elif g.kind == "explosion":

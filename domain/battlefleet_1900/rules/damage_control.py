@@ -33,8 +33,8 @@ def able(state: State, ship: str) -> bool:
 
 
 def owes(state: State, seat: str) -> bool:
-    """A seat with a ship in play, not sinking, with DC dice: securing or freeing the rudder is always open to it,
-    so there is always something to roll (6.3)."""
+    """BF-R45: a seat with a ship in play, not sinking, with DC dice: securing or freeing the rudder is always open
+    to it, so there is always something to roll (6.3)."""
     return any(able(state, n) for n in state.own(seat))
 
 

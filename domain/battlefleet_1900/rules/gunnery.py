@@ -188,6 +188,7 @@ def resolve(ctx: Ctx) -> None:
 
 
 def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
+    """4.3, BF-R41: no line of sight, then out of range, out of arc, guns that cannot reach; else the tape."""
     s = ctx.state
     sc = s.data.scale
     f, t = funnel(s, sv.ship), funnel(s, sv.target)

@@ -209,7 +209,7 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
             paths[name] = courses.run(
                 state, name, own, radius(state, name), [sign * geo.turn_within(radius(state, name), own)], []
             )
-        elif together:
+        elif together:  # BF-R40: each ship turns now; pivots still ahead lapse
             paths[name] = courses.run(state, name, own, radius(state, name), turns, [])
         elif i == 0:
             paths[name] = p = courses.run(state, name, own, radius(state, name), turns, route)

@@ -34,7 +34,8 @@ def qualified(state: State, ship: str) -> bool:
 
 
 def closest(state: State, division: str, to: str) -> str | None:
-    """2.1 "the ship closest to the flagship": least |D|^2 between forward funnels, ties to the earlier in line."""
+    """2.1 "the ship closest to the flagship", BF-R49: least |D|^2 between forward funnels, ties to the earlier in
+    line."""
     f = funnel(state, to)
     others = [n for n in state.divisions[division].ships if n != to and qualified(state, n)]
     return min(others, key=lambda n: geo.dist2(f, funnel(state, n)), default=None)
@@ -205,7 +206,7 @@ def involuntary(ctx: Ctx, division: str) -> None:
         return
     heir = closest(s, division, flag)
     if heir is None:
-        return  # BF-R11: nobody to take over
+        return  # BF-R11, R44: nobody to take over, no die
     f = s.ships[flag]
     uneven = abs(f.flooding["PA"] - f.flooding["SA"]) + abs(f.flooding["F"] - f.flooding["A"])
     bonus = (f.fires_ext + f.fires_int + uneven) // 2

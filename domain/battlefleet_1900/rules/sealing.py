@@ -43,7 +43,8 @@ def blurred(pose: ev.Pose, key: bytes, reach: int, step: int) -> ev.Pose:
 
 
 def sightings(ctx: Ctx) -> None:
-    """Fog `blur`: what each seat sees of the enemy this turn, sealed to it."""
+    """Fog `blur`: what each seat sees of the enemy this turn, sealed to it (BF-R48: the offset scales with the
+    distance bow to bow to the viewer's nearest ship on the table)."""
     s = ctx.state
     if s.fog != "blur":
         return

@@ -57,7 +57,7 @@ def step_one(ctx: Ctx) -> None:
     s = ctx.state
     crit = s.data.tables.critical
     for name, ship in s.ships.items():
-        if not ship.in_play or ship.sinking is not None:
+        if not ship.in_play or ship.sinking is not None:  # BF-R42: a sinking ship is past saving
             continue
         for kind, count in (("fire_external", ship.fires_ext), ("fire_internal", ship.fires_int)):
             for _ in range(count):

@@ -152,7 +152,7 @@ def advance(ctx: Ctx, after: str) -> None:
 
 
 def finished(state: State) -> str | None:
-    """BF-R31: a side with nothing afloat in play (surrendered, sunk, withdrawn) ends the battle."""
+    """BF-R31, R47: a side with nothing afloat in play (surrendered, sunk, withdrawn, going under) ends the battle."""
     for seat in state.seats:
         if not any(state.ships[n].in_play and state.ships[n].sinking is None for n in state.own(seat)):
             return f"{seat} has no ship left in play"
