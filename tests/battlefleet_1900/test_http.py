@@ -36,9 +36,16 @@ def read(client, g, path, who=None):
 
 
 def public_text(client, g) -> str:
-    """Every response a reader without a token gets about the game."""
+    """Every response a reader without a token gets about the game: summary, events, stream, rolls, bundle, views,
+    errors (a wrong view, a wrong roll, commands without a token or with a forged one) and the OpenAPI."""
     paths = ["", "/events?limit=1000", "/rolls?limit=1000", "/bundle", "/events/stream?timeout=0"]
-    return "\n".join(read(client, g, p).text for p in paths + [f"/views/{v}" for v in VIEWS])
+    paths += [f"/views/{v}" for v in VIEWS] + ["/views/nope", "/rolls/999999", "/me"]
+    texts = [read(client, g, p).text for p in paths]
+    for headers in ({}, auth("forged")):
+        for body in ({"type": "move"}, {"type": "fire", "salvos": "x"}, {"type": "no-such"}):
+            texts.append(client.post(f"/games/{g['game_id']}/commands", headers=headers, json=body).text)
+    texts.append(client.get("/openapi.json").text)
+    return "\n".join(texts)
 
 
 def seat_text(client, g, seat) -> str:
@@ -64,12 +71,13 @@ def test_two_tokens_see_only_their_own_and_the_public_sees_nothing_sealed(client
 
     public = public_text(client, g)
     estimate = '"estimate_mm":777'
-    assert note not in public and "shallow" not in public and estimate not in public
+    shallow = '"torpedo_depth":"shallow"'
+    assert note not in public and shallow not in public and estimate not in public
     for pose in exact_poses(client, g):  # fog blur: no exact pose of anyone is public
         assert pose not in public.replace(" ", "")
     japan, russia = seat_text(client, g, "japan"), seat_text(client, g, "russia")
     assert estimate in japan and estimate not in russia  # Japan reads its own sealed estimate
-    assert "shallow" in japan and "shallow" not in russia
+    assert shallow in japan and shallow not in russia
     assert note in japan  # the sender's copy; the addressee's after its flagship reads it (BF-R12)
     phase = read(client, g, "/views/phase").json()["data"]
     assert phase["waiting_for"] == ["russia"] and [s["seat"] for s in phase["submitted"]] == ["japan"]
@@ -81,7 +89,7 @@ def test_two_tokens_see_only_their_own_and_the_public_sees_nothing_sealed(client
     out = send(client, g, "russia", {"type": "fire"})
     assert any(e["type"] == "SalvoMeasured" and e["data"]["estimate"] == 777 for e in out["events"])
     send(client, g, "russia", {"type": "concede"})
-    assert note in public_text(client, g) and "shallow" in public_text(client, g)
+    assert note in public_text(client, g) and shallow in public_text(client, g)
     r = client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"]))
     assert r.status_code == 200, r.text
     report = client.post(
