@@ -27,6 +27,9 @@ MODELS = [
     models.Root,
     models.RulesetInfo,
     models.CreateGame,
+    models.ForkGame,
+    models.OddsRequest,
+    models.OddsJob,
     models.GameCreatedOut,
     models.SeedRequest,
     models.CommandResult,
@@ -38,6 +41,7 @@ MODELS = [
     models.RollsPage,
     models.ViewOut,
     models.StreamEnd,
+    models.JobProgress,
     models.VerifyReport,
     CommandSpec,
     Bundle,
@@ -56,7 +60,8 @@ class Operation:
     body: str | None = None  # the component of the request body
     auth: str = "public"  # public | optional | required | create
     errors: tuple[int, ...] = (404, 422)  # every error status it can answer (422: any unknown query parameter)
-    stream: bool = False
+    stream: str | None = None  # a Server-Sent Events stream: the component describing one message
+    last_event_id: bool = False  # the stream resumes after the Last-Event-ID header
 
 
 def ref(name: str) -> dict[str, str]:
@@ -141,7 +146,7 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
     out["summary"] = op.summary
     out["description"] = op.description
     params = out.get("parameters", [])
-    if op.stream:
+    if op.last_event_id:
         params.append(
             {
                 "name": "Last-Event-ID",
@@ -156,9 +161,8 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
     responses: dict[str, Any] = {}
     if op.stream:
         responses["200"] = {
-            "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` one `Event` object as JSON; "
-            "a final `event: end` carries a `StreamEnd` when the game is over.",
-            "content": {"text/event-stream": {"schema": ref("StreamMessage")}},
+            "description": f"Server-Sent Events, each message as `{op.stream}` describes it",
+            "content": {"text/event-stream": {"schema": ref(op.stream)}},
         }
     else:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}
@@ -204,7 +208,7 @@ def _components() -> dict[str, Any]:
                 schemas[names[cls]]["required"].remove(field)
     schemas["RulesetList"] = {"type": "array", "items": ref("RulesetInfo")}
     _events(schemas, names, event_types)
-    _stream(schemas)
+    _streams(schemas)
     _views(schemas, names, loaded)
     _commands(schemas, names, loaded, renames)
     _options(schemas, names, loaded)
@@ -251,30 +255,53 @@ def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[t
     _retarget(schemas, "EventOut", "Event")
 
 
-def _stream(schemas: dict[str, Any]) -> None:
-    """`StreamMessage`: one message of the event stream as an EventSource delivers it (OpenAPI 3.1 describes each
-    message of a `text/event-stream` by the response schema): `data` is JSON text, typed by `contentSchema`."""
+def _streams(schemas: dict[str, Any]) -> None:
+    """One message of each Server-Sent Events stream, as an EventSource delivers it (OpenAPI 3.1 describes each
+    message of a `text/event-stream` by the response schema): `data` is JSON text, typed by `contentSchema`.
+    `StreamMessage` is the game log's; `JobStreamMessage` an odds job's."""
 
-    def json_text(name: str) -> dict[str, Any]:
-        return {"type": "string", "contentMediaType": "application/json", "contentSchema": ref(name)}
+    def message(name: str, description: str, event: dict[str, Any], data: str, seq: bool = False) -> dict[str, str]:
+        properties = {"id": {"type": "string", "pattern": "^[0-9]{1,16}$"}} if seq else {}
+        properties |= {
+            "event": {"type": "string", **event},
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": ref(data)},
+        }
+        schemas[name] = {
+            "type": "object",
+            "description": description,
+            "properties": properties,
+            "required": [*(["id"] if seq else []), "event", "data"],
+        }
+        return ref(name)
 
-    schemas["StreamEventMessage"] = {
-        "type": "object",
-        "description": "One event of the log: `id` is its seq, `event` its type, `data` the `Event` as JSON.",
-        "properties": {
-            "id": {"type": "string", "pattern": "^[0-9]{1,16}$"},
-            "event": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9]{0,63}$"},
-            "data": json_text("Event"),
-        },
-        "required": ["id", "event", "data"],
+    schemas["StreamMessage"] = {
+        "oneOf": [
+            message(
+                "StreamEventMessage",
+                "One event of the log: `id` is its seq, `event` its type, `data` the `Event` as JSON.",
+                {"pattern": "^[A-Z][A-Za-z0-9]{0,63}$"},
+                "Event",
+                seq=True,
+            ),
+            message(
+                "StreamEndMessage",
+                "The last message, when the game is over or revealed; the stream closes after it.",
+                {"enum": ["end"]},
+                "StreamEnd",
+            ),
+        ]
     }
-    schemas["StreamEndMessage"] = {
-        "type": "object",
-        "description": "The last message, when the game is over or revealed; the stream closes after it.",
-        "properties": {"event": {"type": "string", "enum": ["end"]}, "data": json_text("StreamEnd")},
-        "required": ["event", "data"],
+    schemas["JobStreamMessage"] = {
+        "oneOf": [
+            message("JobProgressMessage", "Continuations finished so far.", {"enum": ["progress"]}, "JobProgress"),
+            message(
+                "JobResultMessage",
+                "The job once it is done, failed or lost; the stream closes after it.",
+                {"enum": ["result"]},
+                "OddsJob",
+            ),
+        ]
     }
-    schemas["StreamMessage"] = {"oneOf": [ref("StreamEventMessage"), ref("StreamEndMessage")]}
 
 
 def _views(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
@@ -336,9 +363,10 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
             spec["required"] = list(spec["properties"])  # the server always sends every field of an entry
             schemas[stem + "Spec"] = spec
             specs.append(ref(stem + "Spec"))
-    schemas["Command"] = {"oneOf": requests, "description": "one command: its `type`, its arguments, and optionally "
+    # anyOf: two rulesets may have a command of the same type and arguments (`start`)
+    schemas["Command"] = {"anyOf": requests, "description": "one command: its `type`, its arguments, and optionally "
                           "`command_id` (idempotency) and `expected_version` (optimistic concurrency)"}
-    schemas["CommandSpec"] = {"oneOf": specs, "description": "one entry of `awaiting`"}
+    schemas["CommandSpec"] = {"anyOf": specs, "description": "one entry of `awaiting`"}
 
 
 def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
@@ -359,6 +387,7 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
         variants.append(ref(name))
         mapping[x.ruleset.id] = REF.format(name=name)
     schemas["CreateGame"] = {"oneOf": variants, "discriminator": {"propertyName": "ruleset", "mapping": mapping}}
+    schemas["ForkGame"]["properties"]["bots"]["anyOf"][0]["uniqueItems"] = True
     schemas["Options"] = {
         "anyOf": [ref(names[x.ruleset.options_type]) for x in loaded],
         "description": "the options of the game's ruleset (GET /rulesets/{id})",
