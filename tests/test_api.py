@@ -130,7 +130,7 @@ def test_public_seed_mode_takes_the_creators_seed_and_says_so(client):
 
 def test_rulesets_are_listed(client):
     listed = {r["id"]: r for r in client.get("/rulesets").json()}
-    assert set(listed) == {"aa1942-convoy", "corvette-command"}
+    assert set(listed) == {"aa1942-convoy", "corvette-command", "uboat-leader"}
     r = listed["aa1942-convoy"]
     assert "raid" in [c["type"] for c in r["commands"]]
     assert {"detect", "drop_pattern", "move_convoy"} <= {c["type"] for c in listed["corvette-command"]["commands"]}
