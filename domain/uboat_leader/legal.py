@@ -67,7 +67,8 @@ def command_schema(cmd: type) -> dict:
 
 def so_text(half: int) -> str:
     """Half-points as the sheet writes them: 7, 3½ (UL-R2)."""
-    return f"{half // 2}{'½' if half % 2 else ''}"
+    whole = str(half // 2) if half >= 2 or half % 2 == 0 else ""
+    return f"{whole}{'½' if half % 2 else ''}"
 
 
 def label_of(choice: dict) -> str:
