@@ -90,11 +90,17 @@ def battle(
     boat = active or next(iter(subs))
     s.act = Activation(boat=boat, stage="combat", card=card)
     bt = Battle(number=card, area=area, alerted=alerted, step=step)
+    if card in s.decks["convoys"]:
+        s.decks["convoys"].remove(card)
     for label, spec in ships.items():
         where, dk, number, *rest = spec
         escort = label[0] == "E" or dk in ("escorts", "fleet")
-        bt.ships[label] = Piece(label=label, kind=label[0], area=where, escort=escort, deck=dk, number=number,
-                                damage=rest[0] if rest else 0)
+        bt.ships[label] = Piece(
+            label=label, kind=label[0], area=where, escort=escort, deck=dk, number=number, damage=rest[0] if rest else 0
+        )
+        if dk is not None:  # the card is in play: out of its deck, to be discarded after the battle (UL-R25)
+            s.decks[dk].remove(number)
+            bt.cards.setdefault(dk, []).append(number)
     for b, spec in subs.items():
         where, side, *rest = spec
         bt.subs[b] = Sub(boat=b, area=where, side=side, detected=bool(rest and rest[0]))
