@@ -15,10 +15,11 @@ import msgspec
 
 from domain.dice import ChosenDice
 from domain.engine import parse_command
-from domain.uboat_leader import RULESET
+from domain.uboat_leader import RULESET, sequence
 from domain.uboat_leader.commands import Options
 from domain.uboat_leader.data import DataSet, parse_data
 from domain.uboat_leader.evolve import evolve
+from domain.uboat_leader.procedure import Ctx, run
 from domain.uboat_leader.state import Activation, Battle, Piece, State, Sub, band_of, initial_state
 from events import uboat_leader as ev
 from events.core import DiceRolled
@@ -148,3 +149,13 @@ def types(events: list) -> list[str]:
 
 def body(e) -> dict:
     return msgspec.to_builtins(e)
+
+
+def advance(s: State, *faces) -> list:
+    """Run the automatic steps from a built state to the next decision, with chosen faces; fold the events into `s`."""
+    dice = ChosenDice(*faces)
+    events = run(Ctx(s, dice), sequence.awaited, sequence.advance)
+    assert dice.unused == 0, f"{dice.unused} chosen roll(s) unused"
+    for e in events:
+        evolve(s, e)
+    return events
