@@ -24,7 +24,9 @@ from domain.uboat_leader.state import Activation, Battle, Piece, State, Sub, ban
 from events import uboat_leader as ev
 from events.core import DiceRolled
 
-RAW = json.loads((Path(__file__).resolve().parents[2] / "domain" / "uboat_leader" / "data" / "default.json").read_text())
+RAW = json.loads(
+    (Path(__file__).resolve().parents[2] / "domain" / "uboat_leader" / "data" / "default.json").read_text()
+)
 DATA = parse_data(json.dumps(RAW).encode())
 SEAT = "commander"
 

@@ -104,7 +104,11 @@ def test_UL27_the_convoy_cards_counters_the_battle_counter_and_a_warning_the_fir
     s = tactical()
     events = engage(s)
     placed = of(events, ev.ShipsPlaced)[0]
-    assert [(p.label, p.kind, p.area) for p in placed.pieces][:3] == [("M1", "M", "C1"), ("M2", "M", "C2"), ("M3", "M", "C4")]
+    assert [(p.label, p.kind, p.area) for p in placed.pieces][:3] == [
+        ("M1", "M", "C1"),
+        ("M2", "M", "C2"),
+        ("M3", "M", "C4"),
+    ]
     assert placed.alerted == 1 and s.battle.alerted == 1, "convoy #37 is Alerted"
     assert of(events, ev.WarningPlaced)[0].warnings == 1 and "battle" in s.counters["w-approaches"]
     assert s.warned == ["U-47@w-approaches"]
@@ -115,7 +119,8 @@ def test_UL_R16_a_naval_contacts_escorts_are_fleet_escorts_known_at_once():
     events = engage(s, 2, 1, card=21)  # Fleet Escorts 2, then 1
     assert [(e.deck, e.number) for e in of(events, ev.CardDrawn)] == [("fleet", 2), ("fleet", 1)]
     assert [(p.label, p.deck, p.escort) for p in s.battle.ships.values() if p.kind == "E"] == [
-        ("E1", "fleet", True), ("E2", "fleet", True)
+        ("E1", "fleet", True),
+        ("E2", "fleet", True),
     ]
     assert s.battle.ships["N1"].number is None, "the Naval ships stay Unknown"
 

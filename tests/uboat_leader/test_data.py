@@ -26,10 +26,20 @@ def test_every_entry_of_the_stand_in_set_is_marked_and_names_its_text_fields():
 def test_the_stand_in_campaign_is_comienza_la_batalla_with_the_texts_numbers():
     c = LOADED.data.campaign("battle-begins")
     assert c.name == "Comienza la Batalla" and c.dates == ["1939-09", "1940-05"] and not c.tactics
-    assert {k: (v.patrols, v.so) for k, v in c.durations.items()} == {"short": (1, 32), "medium": (2, 44), "long": (4, 60)}
+    assert {k: (v.patrols, v.so) for k, v in c.durations.items()} == {
+        "short": (1, 32),
+        "medium": (2, 44),
+        "long": (4, 60),
+    }
     assert c.remove_convoys == [52]
     ns = c.map.areas[0]
-    assert (ns.name, ns.move, ns.boxes[0].mission, ns.boxes[0].events, ns.boxes[0].naval) == ("North Sea", 1, "attack", 3, 3)
+    assert (ns.name, ns.move, ns.boxes[0].mission, ns.boxes[0].events, ns.boxes[0].naval) == (
+        "North Sea",
+        1,
+        "attack",
+        3,
+        3,
+    )
 
 
 def bad(change) -> str:
@@ -87,15 +97,33 @@ def test_a_bad_data_option_is_refused_with_what_is_wrong():
     own = raw()
     own["uboats"][1]["bands"] = [9, 3]
     with pytest.raises(engine.InvalidInput) as e:
-        engine.creation_events(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32))
+        engine.creation_events(
+            LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32)
+        )
     assert "bands" in e.value.detail
 
 
 def test_every_completion_rule_number_lives_in_the_rules_section():
     """UL-S1…S10: the numbers the code reads for the completion rules are all fields of `rules`."""
     r = RAW["rules"]
-    for name in ("gun_shots", "torpedo_range", "gun_range", "fat_vs_merchant", "t5_vs_escort", "light_points",
-                 "heavy_points", "sink_points", "escort_attack_range", "ship_attack_range", "deep_attack",
-                 "hit_sunk_on", "hit_light_stress", "hit_heavy_stress", "combat_turns", "alerted_per_turn",
-                 "post_combat_stress", "sunk_boat_vp"):
+    for name in (
+        "gun_shots",
+        "torpedo_range",
+        "gun_range",
+        "fat_vs_merchant",
+        "t5_vs_escort",
+        "light_points",
+        "heavy_points",
+        "sink_points",
+        "escort_attack_range",
+        "ship_attack_range",
+        "deep_attack",
+        "hit_sunk_on",
+        "hit_light_stress",
+        "hit_heavy_stress",
+        "combat_turns",
+        "alerted_per_turn",
+        "post_combat_stress",
+        "sunk_boat_vp",
+    ):
         assert name in r and name not in r["from_text"]

@@ -30,8 +30,14 @@ def test_UL34_the_arbutus_example_an_alerted_convoy_detects_a_surfaced_boat_3_ar
 
 @pytest.mark.parametrize(
     "side, area, alerted, in_range",
-    [("surfaced", "S3", 0, True), ("surfaced", "S4", 0, False), ("surfaced", "S4", 1, True),
-     ("submerged", "S2", 0, True), ("submerged", "S3", 0, False), ("submerged", "S3", 1, True)],
+    [
+        ("surfaced", "S3", 0, True),
+        ("surfaced", "S4", 0, False),
+        ("surfaced", "S4", 1, True),
+        ("submerged", "S2", 0, True),
+        ("submerged", "S3", 0, False),
+        ("submerged", "S3", 1, True),
+    ],
 )
 def test_UL34_detection_ranges_0_2_surfaced_0_1_submerged_plus_1_per_alerted(side, area, alerted, in_range):
     s = new_state()
@@ -53,8 +59,11 @@ def test_UL34_modifiers_alerted_damage_and_tactics():
 
 def test_UL34_UL_R21_a_detected_boat_is_detected_for_all_escorts_and_no_more_rolls_are_made_against_it():
     s = new_state(boats=TWO)
-    battle(s, {"E1": ("S1", "escorts", 80), "E2": ("S2", "escorts", 81)},
-           {"U-47": ("S1", "submerged", True), "U-51": ("S8", "surfaced")})
+    battle(
+        s,
+        {"E1": ("S1", "escorts", 80), "E2": ("S2", "escorts", 81)},
+        {"U-47": ("S1", "submerged", True), "U-51": ("S8", "surfaced")},
+    )
     escorts_step(s, ["E1", "E2"])
     events = advance(s, 1, 1)
     assert [(d.escort, d.boat) for d in of(events, ev.DetectionRolled)] == [("E1", "U-51"), ("E2", "U-51")]
@@ -126,8 +135,11 @@ def test_ULS4_a_merchant_attacks_only_surfaced_boats_within_1_with_its_surface_n
 
 def test_ULS4_UL_S6_a_deep_boat_is_harder_to_hit_and_a_naval_ship_needs_it_detected_when_submerged():
     s = new_state(boats=TWO)
-    battle(s, {"E1": ("S1", "escorts", 80), "N1": ("S2", "naval", 3)},
-           {"U-47": ("S1", "submerged", True), "U-51": ("S2", "submerged")})
+    battle(
+        s,
+        {"E1": ("S1", "escorts", 80), "N1": ("S2", "naval", 3)},
+        {"U-47": ("S1", "submerged", True), "U-51": ("S2", "submerged")},
+    )
     s.battle.subs["U-47"].deep = True
     enemy(s, ["E1", "N1"])
     events = advance(s, 8)  # 8 - 2 Deep = 6 < 7 (submerged): miss; Sirius has no submerged number

@@ -33,12 +33,21 @@ def test_UL18_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedoes_siri
     assert [e.result for e in of(events, ev.AttackRolled)] == ["miss", "miss", "light", "sunk", "light"]
     assert [r.result.total for r in rolls(events)] == [3, 4, 5, 8, 4]
     assert [(x.reason, x.value) for x in rolls(events)[3].result.modifiers] == [("TS", 1), ("range 0", 1)]
-    assert all(r.rule.startswith("UL-S3 (stand-in rule, not from the text): Misión Especial: Ataque (UL-18)") for r in rolls(events))
+    assert all(
+        r.rule.startswith("UL-S3 (stand-in rule, not from the text): Misión Especial: Ataque (UL-18)")
+        for r in rolls(events)
+    )
     (scored,) = of(events, ev.Scored)
     assert (scored.vp, of(events, ev.XpGained)[0].xp) == (4, 3), "4 VP and 3 XP: only the sunk ship scores"
     assert of(events, ev.CardsDiscarded)[-1].numbers == [1, 2, 3], "the Naval cards are discarded (UL-R25)"
     b = s.boats["U-47"]
-    assert (b.space, b.where, b.missions, sum(b.ready.values()), sum(b.stored.values())) == ("search", "north-sea", [], 0, 9)
+    assert (b.space, b.where, b.missions, sum(b.ready.values()), sum(b.stored.values())) == (
+        "search",
+        "north-sea",
+        [],
+        0,
+        9,
+    )
 
 
 def test_UL_R31_a_shot_at_a_ship_already_sunk_is_not_fired_and_UL_R32_stored_torpedoes_follow_ready_ones():

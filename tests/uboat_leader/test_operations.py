@@ -94,7 +94,12 @@ def test_UL20_UL_R34_ending_the_segment_makes_every_boat_at_sea_that_has_not_mov
     deck(s, "events", QUIET)
     events = send(s, "end_operations", 1)
     assert types(events) == [
-        "UBoatPatrolled", "DiceRolled", "CardDrawn", "EventResolved", "CardsDiscarded", "SegmentBegan"
+        "UBoatPatrolled",
+        "DiceRolled",
+        "CardDrawn",
+        "EventResolved",
+        "CardsDiscarded",
+        "SegmentBegan",
     ], "U-51 in port draws nothing"
     assert s.segment == "tactical"
 

@@ -21,7 +21,9 @@ def picks(*pairs, port="germany"):
 
 def test_UL8_the_texts_example_fleet_costs_29_of_32_SO_and_keeps_3():
     t = Table("uboat-leader")
-    (sel, began) = [e for e in t.send("commander", "select_uboats", picks=picks(*EX)) if type(e).__name__ != "SeedLocked"]
+    (sel, began) = [
+        e for e in t.send("commander", "select_uboats", picks=picks(*EX)) if type(e).__name__ != "SeedLocked"
+    ]
     assert isinstance(sel, ev.UBoatsSelected) and sel.so_half == 6  # 32 - (8 + 7 + 6 + 8) = 3 SO, in half-points
     assert isinstance(began, ev.SegmentBegan) and began.segment == "strategic"
     b = t.state.boats["U-47"]

@@ -40,8 +40,11 @@ def test_UL30_UL_R20_an_unfit_boat_must_leave_by_the_fastest_way():
 
 def test_UL31_UL_R18_unknown_counters_within_2_are_revealed_after_a_boats_move_escorts_first():
     s = new_state(boats=TWO)
-    battle(s, {"M1": ("C1", None, None), "E1": ("S1", None, None), "M2": ("C3", None, None)},
-           {"U-47": ("L1", "surfaced"), "U-51": ("L5", "surfaced")})
+    battle(
+        s,
+        {"M1": ("C1", None, None), "E1": ("S1", None, None), "M2": ("C3", None, None)},
+        {"U-47": ("L1", "surfaced"), "U-51": ("L5", "surfaced")},
+    )
     deck(s, "merchants", 56, 78)
     deck(s, "escorts", 80)
     events = send(s, "move_uboat", 1, 2, boat="U-47", side="surfaced", to="M1")  # E1 at 1, M1 at 2; M2 at 3
@@ -139,8 +142,11 @@ def test_UL33_silent_and_deep_boats_are_treated_as_speed_0():
 
 def test_UL5_a_damaged_ships_speed_falls_by_1_light_2_heavy_never_below_0():
     s = new_state()
-    battle(s, {"M1": ("C1", "merchants", 60, 1), "M2": ("C2", "merchants", 63, 2), "M3": ("C3", None, None)},
-           {"U-47": ("L1", "surfaced")})
+    battle(
+        s,
+        {"M1": ("C1", "merchants", 60, 1), "M2": ("C2", "merchants", 63, 2), "M3": ("C3", None, None)},
+        {"U-47": ("L1", "surfaced")},
+    )
     assert [piece_speed(s, lb) for lb in ("M1", "M2", "M3")] == [1, 0, 2], "Enid 2 -> 1 (the text); Bosnia 1 -> 0"
 
 
