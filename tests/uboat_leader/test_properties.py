@@ -105,8 +105,14 @@ class Checker:
         self.head = chain_hash(self.head, body_of("sim", self.seq, e, "c"))
 
     def command(self, game) -> None:
-        """Between commands every card is in its deck, its discards or in play: decks conserve their cards."""
+        """Between commands every card is in its deck, its discards or in play: decks conserve their cards; every
+        command awaited says what it does and labels each choice, or narrows its schema when it lists none."""
         s = game.rules
+        for spec in RULESET.legal_commands(s):
+            assert spec.description and spec.seats == ["commander"], spec.type
+            if spec.choices is not None:
+                assert spec.choices and len(spec.labels) == len(spec.choices) <= 64, spec.type
+                assert all(isinstance(x, str) and x for x in spec.labels)
         for d in DECKS:
             counted = sorted(s.decks[d] + s.discards[d] + in_play(s, d))
             assert counted == sorted(all_cards(s, d)), (d, counted)
