@@ -230,7 +230,7 @@ class State:
     def level(self, boat: str) -> LevelCard:
         return self.card(boat).levels[self.boats[boat].level]
 
-    def row(self, boat: str) -> Row:
+    def row(self, boat: str) -> Row:  # UL-3
         """The card row in use: Okay, or Shaken (Unfit boats use the Shaken row's EV, UL-3)."""
         b = self.boats[boat]
         lv = self.level(boat)

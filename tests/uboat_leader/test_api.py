@@ -76,7 +76,15 @@ def test_the_decks_view_shows_counts_and_discards_only(client):
     game = create(client)
     gid = game["game_id"]
     data = client.get(f"/games/{gid}/views/decks").json()["data"]
-    assert [d["deck"] for d in data["decks"]] == ["events", "convoys", "merchants", "escorts", "fleet", "naval", "tactics"]
+    assert [d["deck"] for d in data["decks"]] == [
+        "events",
+        "convoys",
+        "merchants",
+        "escorts",
+        "fleet",
+        "naval",
+        "tactics",
+    ]
     assert set(data["decks"][0]) == {"deck", "remaining", "in_play", "discards"}
     assert data["decks"][1]["remaining"] == 8
 

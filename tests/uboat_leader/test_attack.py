@@ -25,18 +25,27 @@ def test_ULS3_na_numbers_are_never_reached():
 
 @pytest.mark.parametrize(
     "damage, result, after",
-    [(0, "light", 1), (0, "heavy", 2), (1, "heavy", 3), (2, "light", 3), (0, "sunk", 3), (1, "miss", 1)],
+    [
+        (0, "light", 1),
+        (0, "heavy", 2),
+        (1, "heavy", 3),
+        (2, "heavy", 4),
+        (3, "light", 4),
+        (0, "sunk", 4),
+        (1, "miss", 1),
+    ],
 )
-def test_ULS3_damage_points_add_and_three_sink(damage, result, after):
+def test_ULS3_damage_points_add_and_the_sink_points_sink(damage, result, after):
+    """Light 1, Heavy 2; the calibrated stand-in sinks at 4 points (domain/uboat_leader/data/README.md)."""
     assert damage_after(new_state(), damage, result) == after
 
 
 def test_ULS3_UL_R23_modifiers_skill_range_heavy_damage_and_advanced_torpedoes():
     s = new_state(boats=(("U-47", "veteran"),))  # Okay row: GS +1, TS +1
-    assert modifiers(s, "U-47", "torpedo", "normal", 2, 0, False) == [("TS", 1), ("range 2", -1)]
+    assert modifiers(s, "U-47", "torpedo", "normal", 2, 0, False) == [("TS", 1), ("range 2", -2)]
     assert modifiers(s, "U-47", "gun", "normal", 1, 2, False) == [
         ("GS", 1),
-        ("range 1", 0),
+        ("range 1", -1),
         ("target Heavy-damaged", 1),
     ]
     assert ("FAT against a Merchant", 1) in modifiers(s, "U-47", "torpedo", "FAT", 0, 0, False)
@@ -119,3 +128,18 @@ def test_UL37_the_order_is_aggressive_enemy_cautious():
     steps = [e.step for e in of(events, ev.CombatStep)]
     assert steps == ["enemy", "cautious"] and of(events, ev.EnemyAttacked)
     assert (bt.step, bt.queue) == ("cautious", ["U-51"]) and set(legal(s)) == {"hold", "attack"}
+
+
+def test_UL37_UL_R42_a_boat_with_no_possible_attack_holds_without_being_asked():
+    s = new_state(boats=(("U-47", "trained"), ("U-51", "trained")))
+    bt = fight(
+        s,
+        {"M1": ("C1", "merchants", 56)},
+        {"U-47": ("S1", "surfaced"), "U-51": ("L5", "surfaced")},
+        step="escorts",
+        queue=[],
+    )
+    advance(s)
+    assert bt.queue == ["U-47", "U-51"] and legal(s)["hold"].choices == [{"boat": "U-47"}], "U-51 has no target"
+    events = send(s, "hold", boat="U-47")
+    assert [e.boat for e in of(events, ev.AttackHeld)] == ["U-47", "U-51"]

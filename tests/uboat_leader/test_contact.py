@@ -137,7 +137,7 @@ def test_UL27_UL_R17_a_boat_starts_on_a_long_area_an_infiltrador_on_a_medium_or_
         send(s, "place", boat="U-51", area="M1", side="surfaced")
 
 
-def test_UL28_a_boat_joins_on_6_or_more_minus_2_with_an_attacked_counter():
+def test_UL28_UL_R41_a_boat_joins_on_6_or_more_minus_2_with_an_attacked_counter():
     s = tactical()
     engage(s)
     send(s, "place", boat="U-47", area="L1", side="surfaced")

@@ -77,7 +77,7 @@ def test_UL35_merchants_never_roll_for_detection():
     assert not of(events, ev.DetectionRolled)
 
 
-def test_ULS1_an_escort_moves_its_speed_toward_the_nearest_detected_boat_stopping_on_reaching_it():
+def test_UL36_ULS1_an_escort_moves_its_speed_toward_the_nearest_detected_boat_stopping_on_reaching_it():
     s = new_state(boats=TWO)
     battle(s, {"E1": ("S1", "escorts", 82)}, {"U-47": ("L5", "surfaced", True), "U-51": ("M1", "submerged", True)})
     escorts_step(s, ["E1"])
@@ -85,7 +85,7 @@ def test_ULS1_an_escort_moves_its_speed_toward_the_nearest_detected_boat_stoppin
     assert of(events, ev.EscortMoved)[0].to == "M1", "speed 4, but it stops in U-51's area (1 away)"
 
 
-def test_ULS1_with_no_detected_boat_the_escort_holds():
+def test_UL36_ULS1_with_no_detected_boat_the_escort_holds():
     s = new_state()
     battle(s, {"E1": ("S1", "escorts", 80)}, {"U-47": ("L5", "surfaced")})
     escorts_step(s, ["E1"])
@@ -103,7 +103,7 @@ def test_ULS1_UL_R26_equal_shortest_paths_the_player_picks_the_escorts_area():
     assert of(events, ev.EscortMoved)[0].to == "M6" and s.battle.ships["E1"].area == "M6"
 
 
-def test_UL34_the_player_orders_two_or_more_escorts():
+def test_UL34_UL_R46_the_player_orders_two_or_more_escorts():
     s = new_state()
     battle(s, {"E1": ("S1", "escorts", 80), "E2": ("S5", "escorts", 81)}, {"U-47": ("L1", "surfaced")})
     s.battle.step, s.battle.queue, s.battle.ordered = "escorts", [], False
@@ -174,3 +174,33 @@ def test_ULS4_UL_R26_the_player_picks_between_equally_near_targets():
     assert legal(s)["choose_target"].choices == [{"ship": "E1", "boat": "U-47"}, {"ship": "E1", "boat": "U-51"}]
     events = send(s, "choose_target", 2, boat="U-51", ship="E1")
     assert [e.boat for e in of(events, ev.EnemyAttacked)] == ["U-51"] and len(rolls(events)) == 1
+
+
+def test_UL34_UL_R46_a_single_escort_is_not_ordered():
+    s = new_state()
+    battle(s, {"E1": ("S1", "escorts", 80), "M1": ("C1", "merchants", 56)}, {"U-47": ("L5", "surfaced")})
+    s.battle.step, s.battle.queue = "bearing", []
+    s.battle.declared = True
+    events = advance(s)
+    assert of(events, ev.CombatStep)[0].queue == ["E1"] and "escort_order" not in legal(s)
+
+
+def test_ULS4_UL_R38_an_unknown_escort_is_revealed_before_it_attacks_unknown_merchants_do_not_attack():
+    s = new_state()
+    battle(s, {"M1": ("C1", None, None), "E1": ("S1", None, None)}, {"U-47": ("S1", "surfaced", True)})
+    enemy(s, ["M1", "E1"])
+    deck(s, "escorts", 84)
+    events = advance(s, 1, 5, 1)  # HMS Walker revealed; 5 >= 5: hit; the hit roll 1: +1 stress
+    assert [(e.label, e.name) for e in of(events, ev.ShipRevealed)] == [("E1", "HMS Walker")]
+    assert [(e.ship, e.hit) for e in of(events, ev.EnemyAttacked)] == [("E1", True)]
+
+
+def test_UL_R22_escort_tactics_from_june_1942_one_counter_per_escort_card_back_to_the_cup_after():
+    s = new_state(data=data_with(lambda d: d["campaigns"][0].update(tactics=True)))
+    assert s.decks["tactics"] == [1, 2, 3, 4, 5, 6]
+    battle(s, {"E1": ("S1", None, None), "M1": ("C1", "merchants", 56)}, {"U-47": ("S2", "surfaced")})
+    escorts_step(s, ["E1"])
+    deck(s, "escorts", 80)
+    events = advance(s, 1, 5, 1)  # Arbutus, Tactics counter 5 (+2/+1); 1 + 2 = 3 < 5: not detected
+    assert of(events, ev.ShipRevealed)[0].tactic == 5 and s.decks["tactics"] == [1, 2, 3, 4, 6]
+    assert [(m.reason, m.value) for m in roll(events, "detects").result.modifiers] == [("Tactics", 2)]

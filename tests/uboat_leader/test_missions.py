@@ -13,7 +13,7 @@ from tests.uboat_leader.scenario import deck, legal, new_state, of, put, roll, r
 ROUGH, AIRCRAFT, SUB_ATTACK, RADIO, QUIET = 1, 3, 5, 6, 8
 
 
-def test_UL18_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedoes_sirius_lightly_damaged():
+def test_UL18_UL_R45_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedoes_sirius_lightly_damaged():
     s = new_state(boats=(("U-47", "veteran"),), segment="operations")
     s.boats["U-47"].missions = ["attack"]
     deck(s, "events", ROUGH, AIRCRAFT, SUB_ATTACK, RADIO)
@@ -28,11 +28,12 @@ def test_UL18_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedoes_siri
     assert [e.name for e in of(events, ev.CardDrawn)][1:] == ["HMS Royal Oak", "HMS Cumberland", "HMS Sirius"]
     assert set(legal(s)) == {"fire_torpedoes"}
     shots = [{"target": "1"}] * 4 + [{"target": "3"}]
-    # Royal Oak [5, 8, -]: d10 + TS 1 + range 0 (+1): 1 and 2 miss, 3 light (1 point), 6 heavy (+2): 3 points, sunk
-    events = send(s, "fire_torpedoes", 1, 2, 3, 6, 2, boat="U-47", shots=shots)
-    assert [e.result for e in of(events, ev.AttackRolled)] == ["miss", "miss", "light", "sunk", "light"]
-    assert [r.result.total for r in rolls(events)] == [3, 4, 5, 8, 4]
-    assert [(x.reason, x.value) for x in rolls(events)[3].result.modifiers] == [("TS", 1), ("range 0", 1)]
+    # Royal Oak [5, 8, -]: d10 + TS 1 (range 0: +0): 1 misses, 4 is Light (1 point), 7 Heavy (+2: 3 points, now
+    # Heavy-damaged), 4 + 1 + 1 Light: 4 points, sunk (UL-R23: the +1 from the roll after the Heavy result)
+    events = send(s, "fire_torpedoes", 1, 4, 7, 4, 3, boat="U-47", shots=shots)
+    assert [e.result for e in of(events, ev.AttackRolled)] == ["miss", "light", "heavy", "sunk", "light"]
+    assert [r.result.total for r in rolls(events)] == [2, 5, 8, 6, 4]
+    assert [(x.reason, x.value) for x in rolls(events)[3].result.modifiers] == [("TS", 1), ("target Heavy-damaged", 1)]
     assert all(
         r.rule.startswith("UL-S3 (stand-in rule, not from the text): Misión Especial: Ataque (UL-18)")
         for r in rolls(events)
@@ -115,10 +116,10 @@ def raider(s, **boat):
 def test_UL19_raider_rolls_a_vp_on_8_or_more_with_the_normal_modifiers_at_range_0():
     s = new_state(segment="operations")
     raider(s)
-    events = send(s, "raider_roll", 6, weapon="normal")  # 6 + TS 1 + range 0 (+1) = 8
+    events = send(s, "raider_roll", 7, weapon="normal")  # 7 + TS 1 + range 0 (+0) = 8
     r = roll(events, "Raider")
     assert (r.result.total, r.result.outcome, s.vp) == (8, "1 VP", 1) and "UL-19" in r.rule
-    events = send(s, "raider_roll", 7, weapon="gun")  # 7 + GS 0 + gun range 0 (+1) = 8, one Ammo
+    events = send(s, "raider_roll", 8, weapon="gun")  # 8 + GS 0 + gun range 0 (+0) = 8, one Ammo
     assert s.vp == 2 and s.boats["U-47"].ammo == 5 and of(events, ev.RaiderRolled)[0].slot == "ammo"
     send(s, "raider_roll", 5, weapon="normal")
     assert s.vp == 2
@@ -126,11 +127,11 @@ def test_UL19_raider_rolls_a_vp_on_8_or_more_with_the_normal_modifiers_at_range_
     assert of(events, ev.MissionEnded)[0].outcome == "done" and not of(events, ev.XpGained)
 
 
-def test_UL19_UL_R9_a_FAT_adds_its_bonus_and_the_mission_ends_after_10_rolls():
+def test_UL19_UL_R9_UL_R44_a_FAT_adds_its_bonus_and_the_mission_ends_after_10_rolls():
     s = new_state(segment="operations")
     raider(s)
     s.boats["U-47"].ready.update(normal=4, FAT=1)
-    events = send(s, "raider_roll", 5, weapon="FAT")  # 5 + 1 + 1 + FAT 1 = 8
+    events = send(s, "raider_roll", 6, weapon="FAT")  # 6 + TS 1 + range 0 + FAT 1 = 8
     assert roll(events, "Raider").result.total == 8
     for weapon in ["gun"] * 6 + ["normal"] * 2:
         send(s, "raider_roll", 1, weapon=weapon)

@@ -7,7 +7,7 @@ import pytest
 
 from domain.engine import IllegalCommand
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import deck, legal, new_state, of, put, roll, send, types
+from tests.uboat_leader.scenario import data_with, deck, legal, new_state, of, put, roll, send, types
 
 QUIET, ROUGH, SUB_ATTACK, AIRCRAFT, SWEEP = 8, 1, 5, 3, 11
 
@@ -118,7 +118,7 @@ def test_UL23_an_enemy_aircraft_roll_adds_stress_when_d10_plus_EV_is_at_most_its
     assert s.boats["U-47"].stress == 2
 
 
-def test_UL21_UL_R11_an_unfit_boat_at_sea_goes_home_by_the_fewest_steps_drawing_events():
+def test_UL21_UL_R11_UL_R30_an_unfit_boat_at_sea_goes_home_by_the_fewest_steps_drawing_events():
     s = new_state(segment="strategic")
     put(s, "U-47", "w-approaches", stress=10)
     deck(s, "events", QUIET, ROUGH)
@@ -154,3 +154,18 @@ def test_UL22_a_boat_at_its_patrol_limit_stays_in_port():
     s = ops()
     s.boats["U-47"].patrols = 1
     assert "move" not in legal(s)
+
+
+def test_UL6_UL_R3_a_split_event_card_uses_the_section_of_the_sheets_year():
+    late = data_with(lambda d: d["campaigns"][0].update(event_year=1942))
+    s = new_state(data=late, segment="operations")
+    put(s, "U-47", "north-sea")
+    deck(s, "events", AIRCRAFT)
+    events = send(s, "patrol", 1, 4, boat="U-47")  # 4 + EV 3 = 7: 1942's section stresses at 7 or less
+    assert roll(events, "Enemy Aircraft").result.target == 7 and s.boats["U-47"].stress == 2
+
+
+def test_UL_R47_a_boat_with_two_missions_may_head_for_either_box():
+    s = ops()
+    put(s, "U-47", "british-isles", missions=["attack", "raider"])
+    assert {c["to"] for c in legal(s)["move"].choices} == {"north-sea", "w-approaches"}

@@ -24,7 +24,7 @@ def sink_the_last_ship(s, contacts=1):
     return send(s, "attack", 10, boat="U-47", weapon="torpedo", shots=[{"target": "M1"}])
 
 
-def test_ULS8_post_combat_stress_reload_score_attacked_and_discards():
+def test_ULS8_UL38_UL_R24_UL_R25_post_combat_stress_reload_score_attacked_and_discards():
     s = new_state(boats=TWO)
     events = sink_the_last_ship(s)
     after = types(events)[types(events).index("CombatEnded") :]
@@ -90,3 +90,17 @@ def test_ULS8_UL_R27_a_sunk_boat_takes_no_stress_or_xp_its_vp_stay_and_it_leaves
         "ActivationEnded",
     ]
     assert s.vp == 2 and s.boats["U-47"].xp == 0 and s.boats["U-47"].sunk and not s.boats["U-47"].in_play
+
+
+def test_ULS8_UL_R40_a_boat_that_left_the_display_still_takes_the_post_combat_stress():
+    s = new_state(boats=TWO)
+    bt = battle(
+        s,
+        {"M1": ("C1", "merchants", 56)},
+        {"U-47": ("S1", "surfaced"), "U-51": ("L1", "submerged")},
+        step="aggressive",
+        queue=["U-47"],
+    )
+    del bt.subs["U-51"]  # it left from L1 earlier
+    events = send(s, "attack", 10, boat="U-47", weapon="torpedo", shots=[{"target": "M1"}])
+    assert [(e.boat, e.delta) for e in of(events, ev.StressChanged)] == [("U-47", 1), ("U-51", 1)]

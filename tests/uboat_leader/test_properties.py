@@ -167,3 +167,16 @@ def test_decks_conserve_their_cards_between_every_two_commands(i):
         on_command=lambda payload, events: check.command(holder["game"]),
     )
     assert check.types["CardDrawn"] > 20 and check.types["DeckReformed"] >= 1
+
+
+def test_UL2_every_roll_is_one_d10_but_a_draw_which_rolls_over_the_cards_left():
+    seen = Counter()
+
+    def on_event(game, e):
+        if isinstance(e, DiceRolled):
+            draw = e.purpose.startswith("draw ")
+            assert len(e.sides) == 1 and (draw or e.sides == [10]), (e.purpose, e.sides)
+            seen["draw" if draw else "d10"] += 1
+
+    play("uboat-leader", {}, bytes([9]) * 32, on_event=on_event)
+    assert seen["d10"] > 50 and seen["draw"] > 50

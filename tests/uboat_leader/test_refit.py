@@ -65,7 +65,7 @@ def test_ULS9_in_port_the_printed_load_ammo_6_advanced_torpedoes_stay_at_sea_a_r
     assert of(events, ev.TorpedoesReloaded)[0].moved == {"normal": 4} and s.boats["U-51"].stored["normal"] == 2
 
 
-def test_ULS9_reset_the_map_counters_warnings_attacked_event_modifiers_search_boxes_emptied():
+def test_ULS9_UL_R1_UL_R3_reset_the_map_counters_warnings_attacked_event_modifiers_search_boxes_emptied():
     s = new_state()
     put(s, "U-47", "w-approaches", "search", attacked=True, contact_mod=2)
     s.counters = {"w-approaches": ["intel", "battle"]}

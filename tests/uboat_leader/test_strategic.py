@@ -91,7 +91,7 @@ def test_UL16_UL17_a_mines_mission_in_port_replaces_torpedoes_stored_first_UL_R2
     assert "Port box" in e.value.detail
 
 
-def test_UL16_several_missions_on_one_boat_each_at_its_cost():
+def test_UL16_UL_R47_several_missions_on_one_boat_each_at_its_cost():
     s = new_state(so_half=20)
     send(s, "assign_mission", boat="U-47", mission="attack")
     send(s, "assign_mission", boat="U-47", mission="raider")

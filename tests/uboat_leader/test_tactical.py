@@ -11,7 +11,7 @@ from domain.uboat_leader.procedure import Ctx
 from domain.uboat_leader.rules.ships import piece_speed
 from domain.uboat_leader.rules.tactical import end_turn
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import battle, deck, legal, new_state, of, put, roll, send, types
+from tests.uboat_leader.scenario import DATA, battle, deck, legal, new_state, of, put, roll, send, types
 
 TWO = (("U-47", "trained"), ("U-51", "trained"))
 
@@ -20,7 +20,7 @@ def moves(s, boat="U-47"):
     return {(c["side"], c["to"]) for c in legal(s)["move_uboat"].choices if c["boat"] == boat}
 
 
-def test_UL30_a_boat_moves_up_to_its_sides_speed_and_may_leave_from_a_long_area():
+def test_UL30_UL_R28_a_boat_moves_up_to_its_sides_speed_and_may_leave_from_a_long_area():
     s = new_state()
     battle(s, {"M1": ("C1", None, None)}, {"U-47": ("L1", "surfaced")})
     got = moves(s)
@@ -52,7 +52,7 @@ def test_UL31_UL_R18_unknown_counters_within_2_are_revealed_after_a_boats_move_e
     assert s.battle.ships["M2"].number is None
 
 
-def test_UL31_UL_R18_a_merchant_card_showing_a_misidentified_escort_makes_it_an_escort():
+def test_UL31_UL_R18_UL_R39_a_merchant_card_showing_a_misidentified_escort_makes_it_an_escort():
     s = new_state()
     battle(s, {"M1": ("C1", None, None)}, {"U-47": ("L1", "surfaced")})
     deck(s, "merchants", 64)
@@ -63,7 +63,7 @@ def test_UL31_UL_R18_a_merchant_card_showing_a_misidentified_escort_makes_it_an_
     assert (shown.deck, shown.name, shown.escort) == ("escorts", "HMS Deptford", True) and s.battle.ships["M1"].escort
 
 
-def test_UL32_silent_running_removes_detected_on_at_most_EV_and_the_boat_still_moves_submerged():
+def test_UL32_UL_R19_UL_R35_silent_running_removes_detected_on_at_most_EV_and_the_boat_still_moves_submerged():
     s = new_state()
     battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("S5", "surfaced", True)})
     events = send(s, "silent_running", 3, boat="U-47")  # 3 <= EV 3
@@ -81,7 +81,7 @@ def test_UL32_a_failed_silent_running_costs_2_stress_and_the_boat_stays_detected
     assert s.battle.subs["U-47"].detected and s.boats["U-47"].stress == 2
 
 
-def test_UL_S6_deep_dive_instead_of_moving_only_when_submerged():
+def test_ULS6_UL_R36_deep_dive_instead_of_moving_only_when_submerged():
     s = new_state(boats=TWO)
     battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("L1", "surfaced"), "U-51": ("L5", "submerged")})
     assert legal(s)["deep_dive"].choices == [{"boat": "U-51"}]
@@ -94,7 +94,7 @@ def to_bearing(s, boat="U-47", side="surfaced", to=None):
     return send(s, "move_uboat", boat=boat, side=side, to=area)
 
 
-def test_UL33_the_fastest_merchant_is_the_reference_and_slower_pieces_drift_toward_the_wake():
+def test_UL33_UL_R19_the_fastest_merchant_is_the_reference_and_slower_pieces_drift_toward_the_wake():
     s = new_state()
     # Blairlogie (3) is the Reference; Telena (2) drifts 1; the boat declared at 1 drifts 2 from L3: into the Wake
     # with no movement left, where it stays (UL-R19)
@@ -140,7 +140,7 @@ def test_UL33_silent_and_deep_boats_are_treated_as_speed_0():
     assert declared.speeds == {"U-47": 0, "U-51": 0} and declared.drifting == ["U-47", "U-51"]
 
 
-def test_UL5_a_damaged_ships_speed_falls_by_1_light_2_heavy_never_below_0():
+def test_UL5_UL_R37_a_damaged_ships_speed_falls_by_1_light_2_heavy_never_below_0():
     s = new_state()
     battle(
         s,
@@ -150,7 +150,7 @@ def test_UL5_a_damaged_ships_speed_falls_by_1_light_2_heavy_never_below_0():
     assert [piece_speed(s, lb) for lb in ("M1", "M2", "M3")] == [1, 0, 2], "Enid 2 -> 1 (the text); Bosnia 1 -> 0"
 
 
-def test_UL_S7_end_of_turn_removes_silent_and_deep_raises_alerted_after_an_attack_and_ends_contact_after_6():
+def test_ULS7_end_of_turn_removes_silent_and_deep_raises_alerted_after_an_attack_and_ends_contact_after_6():
     s = new_state(boats=TWO)
     bt = battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("L1", "surfaced"), "U-51": ("L5", "submerged")})
     bt.subs["U-51"].deep = bt.subs["U-47"].silent = bt.fired = True
@@ -165,3 +165,25 @@ def test_UL_S7_end_of_turn_removes_silent_and_deep_raises_alerted_after_an_attac
     end_turn(c)
     assert types(c.events) == ["CombatTurnEnded", "ContactLost", "ContactLost"], "after turn 6 every boat loses contact"
     assert [e.cause for e in of(c.events, ev.ContactLost)] == ["turns", "turns"]
+
+
+def test_UL1_the_tactical_displays_adjacent_areas():
+    from domain.uboat_leader.display import display_adj, distance
+
+    adj = display_adj(DATA)
+    assert adj["L1"] == ["L2", "L8", "M1"] and sorted(adj["M3"]) == ["L3", "M2", "M4", "S3"]
+    assert sorted(adj["S1"]) == ["C1", "C2", "M1", "S2", "S8"] and sorted(adj["C1"]) == ["C2", "C4", "S1", "S7", "S8"]
+    assert "C3" not in adj["C1"] and distance(DATA, "C1", "C3") == 2, "Convoy areas across a diagonal do not touch"
+    assert sorted(adj["W"]) == ["L4", "L5", "L6"] and distance(DATA, "S1", "L5") == 5, "always the shortest path"
+
+
+def test_UL_R43_the_reference_ship_is_the_first_of_the_fastest_in_label_order():
+    from domain.uboat_leader.rules.tactical import reference
+
+    s = new_state()
+    battle(
+        s,
+        {"E1": ("S1", "escorts", 82), "M1": ("C1", "merchants", 56), "M2": ("C2", None, None)},
+        {"U-47": ("L1", "surfaced")},
+    )
+    assert reference(s) == ("M1", 2), "the escort is faster, but a Merchant is there"

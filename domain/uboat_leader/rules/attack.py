@@ -227,6 +227,8 @@ def hold(ctx, cmd) -> None:
 
 
 def specs(s: State) -> list:
+    """UL-R42: the boats of the step attack in the player's order (any boat still to act); one with no possible
+    attack holds without being asked (tactical.advance)."""
     bt = s.battle
     able = [b for b in bt.queue if can_attack(s, b)]
     out = [spec(c.Hold, [{"boat": b} for b in able], [f"{b} holds fire" for b in able])]

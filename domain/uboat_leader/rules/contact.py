@@ -69,7 +69,8 @@ def activate(ctx, cmd: c.Activate) -> None:
 
 
 def contact_mods(s: State, boat: str) -> list[tuple[str, int]]:
-    """UL-25: +2 Intel in the Area, +1 Buscador, −2 per Warning in the Area, −2 Attacked, +X Events this turn."""
+    """UL-25: +2 Intel in the Area (UL-12), +1 Buscador (UL-4), −2 per Warning in the Area, −2 Attacked (UL-38),
+    +X Events this turn (UL-R3)."""
     r = s.rules
     area = s.area_of(boat)
     b = s.boats[boat]
@@ -174,7 +175,8 @@ def place(ctx, cmd: c.Place) -> None:
 
 
 def pack(s: State) -> list[str]:
-    """UL-28, UL-R15: fit boats in the Area's open space (never its Search box), not yet called for this contact."""
+    """UL-28, UL-R15, UL-R41: fit boats in the Area's open space (never its Search box), each called once per
+    contact in the player's order."""
     area = s.area_of(s.act.boat)
     return [
         b

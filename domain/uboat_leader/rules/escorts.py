@@ -25,7 +25,8 @@ def escorts_on(s: State) -> list[str]:
 
 
 def begin(ctx) -> None:
-    """UL-34: the escorts act one by one in the order the player prefers (asked only when there are two or more)."""
+    """UL-34: the escorts act one by one in the order the player prefers (asked only when there are two or more,
+    UL-R46)."""
     s = ctx.state
     labels = escorts_on(s)
     ctx.emit(ev.CombatStep(turn=s.battle.turn, step="escorts", queue=labels if len(labels) < 2 else []))
@@ -131,7 +132,9 @@ def pursue(ctx, cmd: c.Pursue) -> None:
 def enemy_targets(s: State, label: str) -> list[str]:
     """UL-S4: an escort attacks the nearest Detected boat at range <= 1 surfaced, 0 submerged; a Merchant or Lone
     ship the nearest surfaced boat at <= 1 (its card has a surface number only); a Naval ship the nearest boat at <= 1
-    its card has a number for (surfaced, or submerged and Detected). Unknown Merchants and Naval ships do not."""
+    its card has a number for (surfaced, or submerged and Detected). An Unknown escort with a target is revealed
+    first and attacks only if its card has a number for that side; Unknown Merchants and Naval ships do not attack;
+    a ship with no target does nothing (UL-R38)."""
     bt = s.battle
     p = bt.ships[label]
     r = s.rules

@@ -23,7 +23,7 @@ def draw_events(ctx, boat: str, n: int, why: str, stop_when_unfit: bool = True) 
 
 
 def section(s, card):
-    """UL-R3: a split card uses the section of the campaign sheet's year."""
+    """UL-6, UL-R3: a split card uses the section of the campaign sheet's year."""
     year = s.camp.event_year
     return next((x for x in card.sections if x.years[0] <= year <= x.years[-1]), None)
 

@@ -20,6 +20,7 @@ KINDS = ("normal", "FAT", "T5")
 
 
 def awaited(s: State) -> str | None:
+    """UL-R45: the Attack mission may be aborted between its box's Event cards (after each but the last)."""
     box = s.ops.box
     if box.stage == "fire":
         return "fire"
@@ -103,7 +104,7 @@ def why_not_fire(s: State, cmd: c.FireTorpedoes) -> str | None:
 
 
 def fire(ctx, cmd: c.FireTorpedoes) -> None:
-    """UL-18: one round of torpedoes, Ready and Stored, at some or all Naval cards, at range 0 with the normal
+    """UL-18, UL-R32: one round of torpedoes, Ready and Stored, at some or all Naval cards, at range 0 with the normal
     procedure (UL-S3); shots at a ship already sunk are not fired (UL-R31); only sunk ships score, VP and XP."""
     s = ctx.state
     why = why_not_fire(s, cmd)
@@ -149,8 +150,8 @@ def raider_weapons(s: State, boat: str) -> list[str]:
 
 
 def raider_roll(ctx, weapon: str) -> None:
-    """UL-19, UL-R9: up to 10 rolls, range 0, every normal modifier (FAT +1, T5 +2: there is no target card);
-    each total of 8 or more is 1 VP; no XP."""
+    """UL-19, UL-R9, UL-R44: up to 10 rolls, range 0, every normal modifier (GS and the gun's range-0 modifier, or TS,
+    the torpedo's and FAT +1 / T5 +2: there is no target card); each total of 8 or more is 1 VP; no XP."""
     s = ctx.state
     box = s.ops.box
     if weapon not in raider_weapons(s, box.boat):

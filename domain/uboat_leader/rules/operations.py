@@ -29,7 +29,7 @@ def mission_boat(s: State, boat: str) -> bool:
 
 def neighbours(s: State, boat: str) -> list[str]:
     """Where one step can take the boat: adjacent Areas and Ports its class may enter (UL-42); a fit mission boat
-    only steps nearer a box of its missions, or into such a box of its Area (UL-R6)."""
+    only steps nearer a box of one of its missions, or into such a box of its Area (UL-R6, UL-R47)."""
     b = s.boats[boat]
     here = s.area_of(boat)
     node = s.port(here) or s.area(here)
@@ -37,12 +37,10 @@ def neighbours(s: State, boat: str) -> list[str]:
     if not mission_boat(s, boat):
         return steps
     boxes = [x.id for x in (s.area(here).boxes if s.area(here) else []) if x.mission in b.missions]
-    goals = [a.id for a in s.camp.map.areas for x in a.boxes if x.mission in b.missions]
-
-    def to_box(n: str) -> int:
-        return min(map_distances(s.data, s.camp, g, b.cls).get(n, 99) for g in goals)
-
-    return boxes + [n for n in steps if to_box(n) < to_box(here)]
+    goals = [
+        map_distances(s.data, s.camp, a.id, b.cls) for a in s.camp.map.areas for x in a.boxes if x.mission in b.missions
+    ]
+    return boxes + [n for n in steps if any(d.get(n, 99) < d.get(here, 99) for d in goals)]
 
 
 def ordered(s: State, boat: str, steps: list[str]) -> list[str]:
@@ -85,7 +83,7 @@ def move(ctx, cmd: c.Move) -> None:
     move and completes a patrol (UL-22); a mission box ends it and resolves the mission (UL-R7)."""
     s = ctx.state
     require(cmd, move_choices(s), why_not_move(s, cmd.boat))
-    if s.ops.moving and s.ops.moving != cmd.boat:
+    if s.ops.moving and s.ops.moving != cmd.boat:  # UL-R34: another boat's step ends this one's move
         ctx.emit(ev.MoveEnded(boat=s.ops.moving))
     first = cmd.boat not in s.ops.done
     space = space_of(s, cmd.to)
@@ -189,7 +187,8 @@ def why_not_end(s: State) -> str | None:
 
 
 def end_operations(ctx) -> None:
-    """UL-20: every boat at sea that has not moved patrols; then the Tactical Segment."""
+    """UL-20, UL-R34: every boat at sea that has not moved patrols ("Si un U-Boat no se mueve … debe robar");
+    then the Tactical Segment."""
     s = ctx.state
     why = why_not_end(s)
     if why:
@@ -203,7 +202,7 @@ def end_operations(ctx) -> None:
 
 def return_to_port(ctx, boat: str) -> None:
     """UL-21, UL-R11: an Unfit boat at sea goes by the fewest steps to the nearest port, drawing Events on the way
-    (ties: the first port and step in data-set order)."""
+    (ties: the first port and step in data-set order, UL-R30)."""
     s = ctx.state
     b = s.boats[boat]
     tables = [map_distances(s.data, s.camp, p.id, b.cls) for p in s.camp.map.ports]

@@ -31,9 +31,11 @@ def reload(ctx, boat: str) -> None:
 
 
 def post(ctx) -> None:
-    """UL-S8: each boat that was on the display takes 1 stress (none after Retirarse); reload; VP to the campaign
-    and XP to the boat whose roll sank each ship; Attacked on the other boats that attacked (UL-R24); the contact's
-    cards are discarded (UL-R25), Fleet Escorts and Tactics go back to their pools (UL-R16, UL-R22)."""
+    """UL-S8: each boat that was on the display takes 1 stress (none after Retirarse; those that left or lost
+    contact too, none that sank: UL-R40); reload; VP to the campaign (they stay if the boat sinks, UL-R27) and XP to
+    the boat whose roll sank each ship; Attacked on the other boats that attacked, at the end of this activation
+    (UL-38, UL-R24, UL-R1); the contact's cards are discarded (UL-R25), Fleet Escorts and Tactics go back to their
+    pools (UL-R16, UL-R22)."""
     s = ctx.state
     a, bt = s.act, s.battle
     boats = [a.boat] if bt is None else list(bt.placed)

@@ -12,8 +12,8 @@ from events import uboat_leader as ev
 
 
 def next_level(s: State, boat: str) -> str | None:
-    """UL-S9: "al siguiente nivel de habilidad más alto": the next level the boat's card has, once XP reaches the
-    card's XP to promote."""
+    """UL-40, UL-S9: "al siguiente nivel de habilidad más alto": the next level the boat's card has, once XP reaches
+    the card's XP to promote."""
     b = s.boats[boat]
     need = s.level(boat).xp
     if need is None or b.xp < need:
@@ -23,8 +23,8 @@ def next_level(s: State, boat: str) -> str | None:
 
 
 def recovery(s: State, boat: str) -> list[tuple[str, int]]:
-    """UL-S9 [T]: the Port box's refit number in port, −1 Tranquilo, −2 in a Supply Ship's Area (its open space,
-    Search box and mission boxes; never a port, UL-R5)."""
+    """UL-S9 [T]: the Port box's refit number in port (UL-39), −1 Tranquilo (UL-4), −2 in a Supply Ship's Area
+    (UL-11: its open space, Search box and mission boxes; never a port, UL-R5)."""
     b = s.boats[boat]
     r = s.rules
     port = s.port(b.where) if b.space == "port" else None
@@ -68,4 +68,4 @@ def refit(ctx) -> None:
                 ctx.emit(ev.Replenished(boat=b.boat, ready=ready, stored=stored, ammo=ammo))
         else:
             reload(ctx, b.boat)
-    ctx.emit(ev.MapReset())
+    ctx.emit(ev.MapReset())  # UL-R1: the turn's counters last to here

@@ -26,7 +26,8 @@ def reveal_near(ctx, boats: list[str]) -> None:
 
 def reveal(ctx, label: str) -> None:
     """UL-31: E from the Escort deck, L and M from the Merchant deck, N from the Naval deck; a Merchant card showing a
-    misidentified Escort makes it an Escort with an Escort card (UL-R18), the Merchant card discarded."""
+    misidentified Escort makes it an Escort with an Escort card (UL-6, UL-R18), the Merchant card discarded at once
+    (it may come back when the deck reforms, UL-R39)."""
     kind = ctx.state.battle.ships[label].kind
     if kind == "E":
         reveal_from(ctx, label, "escorts", True)

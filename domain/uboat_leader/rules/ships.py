@@ -13,7 +13,8 @@ def piece_speed(s: State, label: str) -> int:
 
 
 def damage_mod(s: State, p) -> int:
-    """UL-5: Light damage −1, Heavy −2 to a ship's speed, detection rolls and attacks on U-boats."""
+    """UL-5: Light damage −1, Heavy −2 to a ship's speed, detection rolls and attacks on U-boats; 1 damage point is
+    Light, 2 or more Heavy (UL-R37)."""
     r = s.rules
     return r.heavy_damage if p.damage >= r.heavy_points else r.light_damage if p.damage else 0
 

@@ -17,7 +17,8 @@ from events import uboat_leader as ev
 
 
 def over(s: State) -> str | None:
-    """UL-29: the steps repeat until every boat has lost contact or sunk, or no ship counter is left."""
+    """UL-29: the steps repeat until every boat has lost contact or sunk, or no ship counter is left. Wolfpack boats
+    act one at a time in each step (UL-R26: in the player's order)."""
     bt = s.battle
     return "no U-boat left on the display" if not bt.subs else "no ship left on the display" if not bt.ships else None
 
@@ -84,7 +85,9 @@ def start(ctx) -> None:
 def move_options(s: State, boat: str) -> list[tuple[str, str]]:
     """UL-30: flip first if wanted, then up to the side's speed; off the display from a Long area (leaving costs 1,
     UL-R20); Silent Running keeps the boat submerged; an Unfit boat only takes the moves that bring it nearest the
-    edge (UL-R20). U-boats do not move into the Wake (they leave by the Long areas)."""
+    edge (UL-R20). A move names where it ends: reveals come only after it (UL-R18), so the path changes nothing;
+    U-boats do not move into the Wake, they leave by the Long areas (UL-R28). A Silent boat stays submerged
+    (UL-R35)."""
     sub = s.battle.subs[boat]
     out = []
     for side in ("submerged",) if sub.silent else ("surfaced", "submerged"):
@@ -150,7 +153,8 @@ def deep_choices(s: State) -> list[dict]:
 
 
 def deep_dive(ctx, cmd: c.DeepDive) -> None:
-    """UL-S6: a submerged boat goes Deep instead of moving: Bearing speed 0, no attack, attacks on it −2."""
+    """UL-S6: a submerged boat goes Deep instead of moving: Bearing speed 0, no attack, attacks on it −2; it is its
+    move (not with Silent Running), so reveals follow (UL-R36)."""
     require(cmd, deep_choices(ctx.state), f"{cmd.boat} is not a submerged boat still to move")
     ctx.emit(ev.DeepDived(boat=cmd.boat))
     reveal_near(ctx, [cmd.boat])
@@ -168,7 +172,8 @@ def bearing_options(s: State, boat: str) -> list[int]:
 
 
 def reference(s: State) -> tuple[str | None, int]:
-    """UL-33: the fastest Merchant, Lone or Naval ship is the Reference Ship; else the fastest Escort."""
+    """UL-33: the fastest Merchant, Lone or Naval ship is the Reference Ship; else the fastest Escort; the first of
+    the fastest in label order (UL-R43)."""
     ships = s.battle.ships
     pool = [lb for lb, p in ships.items() if not p.escort] or list(ships)
     if not pool:
