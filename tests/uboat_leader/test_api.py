@@ -51,7 +51,7 @@ def test_a_short_campaign_over_http_from_awaiting_alone_then_every_view_and_a_ve
     assert r.status_code == 200, r.text
     sent = naive(client, gid, token)
     summary = client.get(f"/games/{gid}").json()
-    assert summary["status"] == "over" and {"move", "engage"} <= {p["type"] for p in sent}
+    assert summary["status"] == "over" and {"move", "activate", "roll_contacts"} <= {p["type"] for p in sent}
 
     sheet = client.get(f"/games/{gid}/views/campaign-sheet").json()["data"]
     assert sheet["result"] in [lv["name"] for lv in sheet["levels"]] and sheet["so"] == "3"
