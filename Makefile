@@ -1,19 +1,31 @@
 # From a fresh clone with only python3: `make run` starts the server, `make test` runs every test.
+#   make run PORT=8080 DB=games.db      serve elsewhere, on another database (a file, or postgresql://…)
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PORT ?= 8000
+HOST ?= 127.0.0.1
+DB ?= umpire.db
 
-.PHONY: run test bench soak openapi replays clean
+.PHONY: install run test bench soak openapi replays clean
 
+# One install at a time: two targets started at once on a fresh clone wait for each other (flock where the system
+# has it) instead of both building .venv.
 $(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@if command -v flock >/dev/null 2>&1; then flock .install.lock $(MAKE) --no-print-directory install; \
+	else $(MAKE) --no-print-directory install; fi
+
+install:
+	@if [ ! -f $(STAMP) ] || [ pyproject.toml -nt $(STAMP) ]; then \
+		$(PY) -m venv $(VENV) && \
+		$(BIN)/pip install --quiet --upgrade pip && \
+		$(BIN)/pip install --quiet -e '.[test]' && \
+		touch $(STAMP); \
+	fi
 
 run: $(STAMP)
-	$(BIN)/umpire serve --db umpire.db --host 127.0.0.1 --port 8000
+	$(BIN)/umpire serve --db $(DB) --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -32,4 +44,4 @@ replays: $(STAMP)
 	$(BIN)/python replays/generate.py
 
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info .install.lock

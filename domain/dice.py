@@ -11,6 +11,7 @@ import hmac
 import struct
 from collections.abc import Sequence
 
+from events.canonical import canonical
 from events.core import DiceRolled
 
 SCHEME = "umpire1"
@@ -61,6 +62,16 @@ def faces_for(seed: bytes, k: int, sides: Sequence[int]) -> list[int]:
     return faces
 
 
+def sealing_salt(server_seed: bytes, game_id: str, seq: int) -> str:
+    """The salt of the sealed record at `seq` (spec/EVENTS.md): deterministic, and nothing of the seed shows."""
+    return hmac.digest(server_seed, f"umpire1:salt:{game_id}:{seq}".encode("ascii"), "sha256").hex()
+
+
+def commitment(content: dict, salt: str) -> str:
+    """SHA-256 of canonical({"content": content, "salt": salt}), lowercase hex."""
+    return hashlib.sha256(canonical({"content": content, "salt": salt})).hexdigest()
+
+
 def shuffle_sides(n: int) -> list[int]:
     """The dice of a shuffle of n items: [n, n-1, ..., 2]."""
     return list(range(n, 1, -1))
@@ -84,6 +95,11 @@ class Dice:
     def __init__(self, seed: bytes, next_roll: int):
         self._seed = seed
         self.next_roll = next_roll
+
+    def keyed(self, label: str) -> bytes:
+        """HMAC-SHA256(game_seed, label): a reproducible value that is not a roll (e.g. Battlefleet's fog offsets).
+        Secret until the server seed is revealed, so it may only feed sealed records."""
+        return hmac.digest(self._seed, label.encode("utf-8"), "sha256")
 
     def roll(self, sides: Sequence[int], purpose: str, rule: str) -> DiceRolled:
         k = self.next_roll

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, game_seed, server_commit
+from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
 from events.core import (
     ClientSeedContributed,
     DiceConfig,
@@ -24,8 +24,11 @@ from events.core import (
     GameCreated,
     GameEnded,
     RulesetRef,
+    SealedEntry,
     SeedLocked,
     ServerSeedRevealed,
+    SubmissionSealed,
+    SubmissionsRevealed,
 )
 from events.canonical import canonical
 from events.vocabulary import Event
@@ -111,10 +114,19 @@ class Ruleset:
     views: dict[str, View]
     event_types: tuple[type[Event], ...] = ()
     data_option: str | None = None  # the option through which a game brings its own data set
+    # rulesets with hidden information: the state as `reader` may see it (the one place secrets leave the state)
+    redact: Callable[[Any, Reader], Any] | None = None
+    # (options) -> the options a new game records: fills in a default that a genesis without it does not mean
+    new_game_options: Callable[[Any], Any] | None = None
 
     @property
     def command_names(self) -> list[str]:
         return [c.__struct_config__.tag for c in self.command_types]
+
+    @functools.cached_property
+    def sealed_commands(self) -> frozenset[str]:
+        """Commands whose arguments are sealed (the class says `sealed: ClassVar[bool] = True`)."""
+        return frozenset(c.__struct_config__.tag for c in self.command_types if getattr(c, "sealed", False))
 
 
 @functools.cache
@@ -149,6 +161,7 @@ class Game:
     lock: SeedLocked | None = None
     revealed_seed: str | None = None
     ended: str | None = None
+    unrevealed: dict[int, SubmissionSealed] = field(default_factory=dict)  # seq -> sealed record, content attached
     seed_cache: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)  # (server seed, game seed)
 
     @property
@@ -190,6 +203,8 @@ def creation_events(
     if beacon is not None and not re.fullmatch(r"[\x21-\x7e]{1,256}", beacon):
         raise InvalidInput("invalid-dice", "a beacon is 1-256 printable ASCII characters without spaces")
     opts = decode_options(ruleset, options)
+    if ruleset.new_game_options is not None:
+        opts = ruleset.new_game_options(opts)
     own = game_data(ruleset, msgspec.to_builtins(opts))
     if own is not None:
         data, data_sha256 = own
@@ -277,12 +292,23 @@ def _ended(game: Game, e: GameEnded) -> None:
     game.ended = e.reason
 
 
+def _sealed(game: Game, e: SubmissionSealed) -> None:
+    game.unrevealed[game.version] = e
+
+
+def _opened(game: Game, e: SubmissionsRevealed) -> None:
+    for entry in e.entries:
+        game.unrevealed.pop(entry.seq, None)
+
+
 _CORE = {
     DiceRolled: _rolled,
     ClientSeedContributed: _contributed,
     SeedLocked: _locked,
     ServerSeedRevealed: _revealed,
     GameEnded: _ended,
+    SubmissionSealed: _sealed,
+    SubmissionsRevealed: _opened,
 }
 
 
@@ -308,6 +334,19 @@ def decide_seed(game: Game, seat: str, client_seed: str) -> list[Event]:
     return [ClientSeedContributed(seat=seat, client_seed=client_seed)]
 
 
+def _open_before_the_end(game: Game, events: list[Event]) -> list[Event]:
+    """Put a SubmissionsRevealed of everything still closed before a ruleset's GameEnded."""
+    kinds = {seq: e.kind for seq, e in game.unrevealed.items()}
+    for i, e in enumerate(events):
+        if isinstance(e, SubmissionSealed):
+            kinds[-i - 1] = e.kind  # not yet numbered
+        elif isinstance(e, SubmissionsRevealed):
+            kinds = {} if not e.kinds else {k: v for k, v in kinds.items() if v not in e.kinds}
+        elif isinstance(e, GameEnded) and kinds:
+            return [*events[:i], SubmissionsRevealed(kinds=[]), *events[i:]]
+    return events
+
+
 def decide_reveal(game: Game, server_seed: bytes) -> list[Event]:
     if game.revealed_seed is not None:
         raise Rejected("game-revealed", "the server seed is revealed already; the game is closed")
@@ -315,9 +354,35 @@ def decide_reveal(game: Game, server_seed: bytes) -> list[Event]:
     if game.lock is None:
         events.append(_lock(game))
     if game.ended is None:
-        events.append(GameEnded(reason="revealed"))
+        events += _closing(game, "revealed")
     events.append(ServerSeedRevealed(server_seed=server_seed.hex()))
     return events
+
+
+def decide_end(game: Game) -> list[Event]:
+    """The referee ends the game without revealing the server seed (e.g. a game abandoned at the table)."""
+    if game.revealed_seed is not None:
+        raise Rejected("game-revealed", "the server seed is revealed; the game is closed")
+    if game.over:
+        raise Rejected("game-over", "the game is over already; POST /games/{id}/reveal publishes the server seed")
+    return _closing(game, "ended by the referee")
+
+
+def _closing(game: Game, reason: str) -> list[Event]:
+    """A game that ends opens every seal still closed: nothing is left for them to protect, and the bundle of a
+    finished game must replay from its own payloads."""
+    opened: list[Event] = [_reveal_all(game)] if game.unrevealed else []
+    return [*opened, GameEnded(reason=reason)]
+
+
+def _reveal_all(game: Game) -> SubmissionsRevealed:
+    return SubmissionsRevealed(
+        kinds=[],
+        entries=[
+            SealedEntry(seq=seq, seat=e.seat, kind=e.kind, content=e.content or {}, salt=e.salt or "")
+            for seq, e in sorted(game.unrevealed.items())
+        ],
+    )
 
 
 def _lock(game: Game) -> SeedLocked:
@@ -350,10 +415,24 @@ def _union(types: tuple[type, ...]) -> Any:
     return _UNIONS[types]
 
 
-def awaiting(game: Game) -> list[CommandSpec]:
+def awaiting(game: Game, reader: Reader = REFEREE) -> list[CommandSpec]:
+    """The legal commands now, as `reader` may see them: a sealed step shows each seat only its own entry (API.md
+    "Per-seat reads"); the public sees who still owes one in `waiting_for`, never their choices."""
     if game.over:
         return []
-    return game.ruleset.legal_commands(game.rules)
+    specs = game.ruleset.legal_commands(game.rules)
+    sealed = game.ruleset.sealed_commands
+    if reader == REFEREE or not sealed:
+        return specs
+    return [s for s in specs if s.type not in sealed or reader in s.seats]
+
+
+def waiting_for(game: Game) -> list[str]:
+    """Seats that still owe a sealed submission in the current step."""
+    if game.over or not game.ruleset.sealed_commands:
+        return []
+    owing = {seat for s in game.ruleset.legal_commands(game.rules) if s.type in game.ruleset.sealed_commands for seat in s.seats}
+    return [seat for seat in game.seats if seat in owing]
 
 
 def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
@@ -377,12 +456,13 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
     if game.over:
         raise Rejected("game-over", "the game is over; nothing more can be sent")
     name = command.__struct_config__.tag
-    spec = next((s for s in game.ruleset.legal_commands(game.rules, only=name) if s.type == name), None)
-    if spec is None:
-        legal = awaiting(game)
+    specs = [s for s in game.ruleset.legal_commands(game.rules, only=name) if s.type == name]
+    if not specs:
+        legal = awaiting(game, seat)
         raise IllegalCommand(_why_not(game, command, seat, name), [msgspec.to_builtins(s) for s in legal])
-    if seat not in spec.seats:
-        raise Forbidden("not-your-turn", f"{name!r} may be sent now by {spec.seats}, not by {seat!r}")
+    if not any(seat in s.seats for s in specs):
+        who = sorted({x for s in specs for x in s.seats})
+        raise Forbidden("not-your-turn", f"{name!r} may be sent now by {who}, not by {seat!r}")
     events: list[Event] = []
     lock = game.lock
     if lock is None:
@@ -396,5 +476,35 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
                 game.seed_cache = (server_seed, game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon))
             seed = game.seed_cache[1]
         dice = Dice(seed, game.next_roll)
-    events.extend(game.ruleset.decide(game.rules, command, seat, dice))
+    decided = game.ruleset.decide(game.rules, command, seat, dice)
+    if name in game.ruleset.sealed_commands and not any(
+        isinstance(e, SubmissionSealed) and e.seat == seat and e.kind == name for e in decided
+    ):
+        raise AssertionError(f"{game.ruleset.id}: the sealed command {name!r} must emit its SubmissionSealed")
+    events.extend(decided)
+    return seal(game, events, server_seed)
+
+
+def seal(game: Game, events: list[Event], server_seed: bytes) -> list[Event]:
+    """Fill in what only the engine knows once the events are numbered (spec/EVENTS.md "Sealed inputs"): each new
+    SubmissionSealed gets its salt and commitment, each SubmissionsRevealed the entries it opens. A game that ends
+    opens every seal still closed, so the bundle of a finished game replays from its own payloads."""
+    events = _open_before_the_end(game, events)
+    closed = dict(game.unrevealed)  # seq -> still sealed, as the events go by
+    for seq, e in enumerate(events, start=game.version + 1):
+        if isinstance(e, SubmissionSealed) and not e.commitment:
+            if e.content is None:
+                raise AssertionError("a SubmissionSealed is emitted with its content")
+            e.salt = sealing_salt(server_seed, game.game_id, seq)
+            e.commitment = commitment(e.content, e.salt)
+            closed[seq] = e
+        elif isinstance(e, SubmissionsRevealed) and not e.entries:
+            kinds = set(e.kinds)
+            e.entries = [
+                SealedEntry(seq=at, seat=x.seat, kind=x.kind, content=x.content or {}, salt=x.salt or "")
+                for at, x in sorted(closed.items())
+                if not kinds or x.kind in kinds
+            ]
+            for entry in e.entries:
+                del closed[entry.seq]
     return events

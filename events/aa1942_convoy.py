@@ -1,18 +1,27 @@
-"""Events of the `aa1942-convoy` ledger (National Convoy Disruption for Axis & Allies 1942.2)."""
+"""Events of the `aa1942-convoy` ledger (National Convoy Disruption for Axis & Allies 1942.2).
+
+Every field is typed (powers and phases are `Literal`s), so the OpenAPI gives a frontend each event's exact
+shape. Narrowing a `str` to a `Literal` of the values it always held leaves stored bodies as they were (no `v`).
+"""
 
 from __future__ import annotations
+
+from typing import Literal
 
 import msgspec
 
 from events.vocabulary import Event, register
+
+Power = Literal["USSR", "Germany", "UK", "Japan", "USA"]
+Phase = Literal["purchase", "combat-move", "combat", "noncombat-move", "mobilize"]
 
 
 class PhaseBegan(Event):
     """A power's phase begins: purchase, combat-move, combat, noncombat-move or mobilize."""
 
     round: int
-    power: str
-    phase: str
+    power: Power
+    phase: Phase
 
 
 class ZoneChips(msgspec.Struct, forbid_unknown_fields=True):
@@ -21,20 +30,20 @@ class ZoneChips(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class ChipsRemoved(Event):
-    """The owner's Purchase & Repair phase clears the raid chips under its convoy markers."""
+    """The owner's Purchase & Repair phase clears the raid chips under its convoy markers (AA-11, AA-R5)."""
 
-    power: str
+    power: Power
     zones: list[ZoneChips]
 
 
 class PurchaseMade(Event):
-    power: str
+    power: Power
     spent: int
     treasury: int
 
 
 class SubmarinesMoved(Event):
-    power: str
+    power: Power
     from_sz: int
     to_sz: int
     count: int
@@ -42,7 +51,7 @@ class SubmarinesMoved(Event):
 
 
 class SubmarinesPlaced(Event):
-    power: str
+    power: Power
     sz: int
     count: int
 
@@ -50,27 +59,27 @@ class SubmarinesPlaced(Event):
 class SubmarinesFought(Event):
     """Submarines committed to general combat (step 3); they can no longer raid this turn."""
 
-    power: str
+    power: Power
     sz: int
     count: int
 
 
 class SubmarinesLost(Event):
-    power: str
+    power: Power
     sz: int
     count: int
-    reported_by: str
+    reported_by: Power
 
 
 class ConvoyRaided(Event):
-    """One submarine's raid: the roll, the damage after the per-round cap and after the treasury floor."""
+    """One submarine's raid: the roll, the damage after the zone's 4-chip cap and after the treasury floor."""
 
-    raider: str
+    raider: Power
     sz: int
-    owner: str
+    owner: Power
     roll_k: int
     rolled: int  # 1..4: the d6 mapped (1-3 -> that, 4-6 -> 0) plus one
-    cap_left: int  # what the 4-IPC round cap still allowed before this raid
+    cap_left: int  # what the zone's chips still allowed before this raid: 4 - chips (AA-R5)
     damage: int  # min(rolled, cap_left): the chips placed
     removed: int  # min(damage, treasury): what actually left the owner's treasury
     treasury: int  # the owner's treasury after
@@ -78,31 +87,44 @@ class ConvoyRaided(Event):
 
 class TerritoryCaptured(Event):
     territory: str
-    by: str
-    from_power: str
+    by: Power
+    from_power: Power
     plundered: int  # IPCs taken from the treasury of the power whose capital fell, else 0
 
 
 class TerritoryLiberated(Event):
     territory: str
-    by: str
-    from_power: str
-    to_power: str
+    by: Power
+    from_power: Power
+    to_power: Power
+
+
+class ReturnedTerritory(msgspec.Struct, forbid_unknown_fields=True):
+    territory: str
+    from_power: Power  # the ally that held it
+
+
+class TerritoriesReturned(Event):
+    """AA-R14: a power regained its capital; its original territories its allies held return to it."""
+
+    power: Power
+    capital: str
+    territories: list[ReturnedTerritory]
 
 
 class ConvoyZoneDeactivated(Event):
     sz: int
-    owner: str
+    owner: Power
     lost: list[str]  # the owner's original territories bordering the zone that others hold
 
 
 class ConvoyZoneReactivated(Event):
     sz: int
-    owner: str
+    owner: Power
 
 
 class IncomeCollected(Event):
-    power: str
+    power: Power
     income: int
     treasury: int
 
@@ -122,6 +144,7 @@ EVENTS = (
     ConvoyRaided,
     TerritoryCaptured,
     TerritoryLiberated,
+    TerritoriesReturned,
     ConvoyZoneDeactivated,
     ConvoyZoneReactivated,
     IncomeCollected,

@@ -1,55 +1,59 @@
-"""The replay bundle (spec/EVENTS.md): one JSON file with the commands, the events and the dice inputs."""
+"""The replay bundle (spec/EVENTS.md, docs/bundles.md): one JSON file with the commands, the events and the dice inputs.
+
+The Structs decode an uploaded bundle and give its OpenAPI schema, so what the schema allows is exactly what
+`POST /bundles/verify` reads; the bodies stay open objects, since a tampered body must reach the chain check to be
+named by its seq.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 
 FORMAT = "umpire-bundle/1"
+Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
 
 
 class BundleRuleset(msgspec.Struct, forbid_unknown_fields=True):
-    id: str
-    version: str
-    data_sha256: str
+    id: Annotated[str, Meta(min_length=1, max_length=64)]
+    version: Annotated[str, Meta(min_length=1, max_length=32)]
+    data_sha256: Hex64
 
 
 class BundleDice(msgspec.Struct, forbid_unknown_fields=True):
-    scheme: str
-    mode: str
-    server_commit: str
-    server_seed: str | None
-    client_seeds: list[str]
-    beacon: str | None = None
+    scheme: Literal["umpire1"]
+    mode: Literal["fair", "public-seed"]
+    server_commit: Hex64
+    server_seed: Hex64 | None  # null until the game is revealed
+    client_seeds: list[Hex64]  # in seat order
+    beacon: Annotated[str, Meta(pattern="^[!-~]{1,256}$")] | None = None
 
 
 class BundleCommand(msgspec.Struct, forbid_unknown_fields=True):
-    command_id: str
-    seat: str
-    payload: dict[str, Any]
-    seqs: list[int]
+    command_id: Annotated[str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$")]
+    seat: Annotated[str, Meta(min_length=1, max_length=64)]
+    payload: dict[str, Any]  # the command as sent; {"sealed": <commitment>} while sealed
+    seqs: Annotated[list[Annotated[int, Meta(ge=1)]], Meta(min_length=2, max_length=2)]  # [first, last]
 
 
 class BundleEvent(msgspec.Struct, forbid_unknown_fields=True):
-    body: dict[str, Any]
-    hash: str
+    body: dict[str, Any]  # {game, seq, type, v, command, data}: the hashed body (schema `Event` gives each data)
+    hash: Hex64
 
 
 class Bundle(msgspec.Struct, forbid_unknown_fields=True):
-    format: str
-    engine: str
+    format: Literal["umpire-bundle/1"]
+    engine: Annotated[str, Meta(min_length=1, max_length=32)]
     ruleset: BundleRuleset
-    game: str
+    game: Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,64}$")]
     dice: BundleDice
     commands: list[BundleCommand]
-    events: list[BundleEvent]
-    head: str
+    events: Annotated[list[BundleEvent], Meta(min_length=1)]
+    head: Hex64
 
 
 def decode_bundle(raw: bytes | dict) -> Bundle:
     """Raises msgspec.ValidationError / DecodeError with a readable message when the shape is wrong."""
-    bundle = msgspec.json.decode(raw, type=Bundle) if isinstance(raw, bytes) else msgspec.convert(raw, Bundle)
-    if bundle.format != FORMAT:
-        raise msgspec.ValidationError(f"format is {bundle.format!r}, this engine reads {FORMAT!r}")
-    return bundle
+    return msgspec.json.decode(raw, type=Bundle) if isinstance(raw, bytes) else msgspec.convert(raw, Bundle)

@@ -69,6 +69,37 @@ class DiceRolled(Event):
     rerolls: int | None = None  # the k this roll supersedes, where a rule grants a re-roll
 
 
+class SubmissionSealed(Event):
+    """Content that only `seat` (and the referee) may read until the rules open it: a sealed command's arguments
+    (`kind` = the command type) or a ruleset's own sealed record. The body holds only the commitment,
+    SHA-256(canonical({"content": content, "salt": salt})); content and salt are kept beside the body (the store's
+    `sealed` column) and shown to the seat and the referee only. The ruleset emits it with `content`; the engine
+    fills in `salt` and `commitment` once the event's seq is known."""
+
+    private = ("content", "salt")
+    seat: str
+    kind: str
+    commitment: str = ""
+    content: dict[str, Any] | None = None
+    salt: str | None = None
+
+
+class SealedEntry(msgspec.Struct, forbid_unknown_fields=True):
+    seq: int  # the SubmissionSealed whose commitment this opens
+    seat: str
+    kind: str
+    content: dict[str, Any]
+    salt: str
+
+
+class SubmissionsRevealed(Event):
+    """The rules open sealed records: every unrevealed one of `kinds` ([] = all), in seq order. The ruleset emits it
+    with `kinds`; the engine fills in `entries`."""
+
+    kinds: list[str] = []
+    entries: list[SealedEntry] = []
+
+
 class ServerSeedRevealed(Event):
     server_seed: str
 
@@ -77,4 +108,23 @@ class GameEnded(Event):
     reason: str
 
 
-register(GameCreated, ClientSeedContributed, SeedLocked, DiceRolled, ServerSeedRevealed, GameEnded)
+CORE_EVENTS = (
+    GameCreated,
+    ClientSeedContributed,
+    SeedLocked,
+    DiceRolled,
+    SubmissionSealed,
+    SubmissionsRevealed,
+    ServerSeedRevealed,
+    GameEnded,
+)
+register(
+    GameCreated,
+    ClientSeedContributed,
+    SeedLocked,
+    DiceRolled,
+    SubmissionSealed,
+    SubmissionsRevealed,
+    ServerSeedRevealed,
+    GameEnded,
+)

@@ -12,7 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
@@ -34,6 +34,7 @@ class EventRow:
     command_id: str | None
     actor: str | None
     recorded_at: str
+    sealed: str | None = None  # a SubmissionSealed's canonical {"content", "salt"}: beside the body, never public
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,20 @@ class GameRow:
     server_commit: str
     tokens: dict[str, str]  # seat (or "referee") -> SHA-256 of its bearer token
     created_at: str
+    bots: list[str] = field(default_factory=list)  # seats the server plays
 
 
-_EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at"
+@dataclass(frozen=True)
+class GameListRow:
+    id: str
+    ruleset: str
+    status: str
+    version: int
+    seats: list[str]
+    created_at: str
+
+
+_EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed"
 
 
 class Store:
@@ -89,10 +101,13 @@ class Store:
                     "server_commit": str,
                     "tokens": str,
                     "created_at": str,
+                    "bots": str,
                 },
                 pk="id",
                 not_null={"ruleset", "ruleset_version", "data_sha256", "mode", "server_seed", "server_commit"},
             )
+        elif "bots" not in db["games"].columns_dict:  # a database made before bot seats
+            db.execute("ALTER TABLE games ADD COLUMN bots TEXT")
         if "events" not in db.table_names():
             db["events"].create(
                 {
@@ -106,6 +121,7 @@ class Store:
                     "command_id": str,
                     "actor": str,
                     "recorded_at": str,
+                    "sealed": str,
                 },
                 pk="global_position",
                 not_null={"game", "seq", "type", "v", "body", "hash", "recorded_at"},
@@ -113,6 +129,8 @@ class Store:
             )
             db["events"].create_index(["game", "seq"], unique=True)
             db["events"].create_index(["game", "type", "seq"])
+        elif "sealed" not in db["events"].columns_dict:  # a database made before sealed inputs
+            db.execute("ALTER TABLE events ADD COLUMN sealed TEXT")
         if "commands" not in db.table_names():
             db["commands"].create(
                 {
@@ -147,18 +165,54 @@ class Store:
 
     def game(self, game_id: str) -> GameRow | None:
         rows = self._query(
-            "SELECT id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, tokens, created_at "
-            "FROM games WHERE id = ?",
+            "SELECT id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, tokens, created_at, "
+            "bots FROM games WHERE id = ?",
             (game_id,),
         )
         if not rows:
             return None
         r = list(rows[0])
         r[7] = json.loads(r[7])
+        r[9] = json.loads(r[9] or "[]")
         return GameRow(*r)
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._query("SELECT id FROM games ORDER BY created_at, id")]
+
+    def list_games(
+        self, ruleset: str | None, status: str | None, before: tuple[str, str] | None, limit: int
+    ) -> list[GameListRow]:
+        """Newest first; `before` is the (created_at, id) of the last game of the previous page."""
+        sql = (
+            "SELECT g.id, g.ruleset, g.created_at, g.tokens, "
+            "(SELECT MAX(seq) FROM events e WHERE e.game = g.id), "
+            "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded'), "
+            "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed') "
+            "FROM games g WHERE 1=1"
+        )
+        params: list[Any] = []
+        if ruleset is not None:
+            sql += " AND g.ruleset = ?"
+            params.append(ruleset)
+        if before is not None:
+            sql += " AND (g.created_at < ? OR (g.created_at = ? AND g.id < ?))"
+            params += [before[0], before[0], before[1]]
+        if status is not None:
+            ended = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded')"
+            revealed = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
+            sql += {
+                "open": f" AND NOT {ended}",
+                "over": f" AND {ended} AND NOT {revealed}",
+                "revealed": f" AND {revealed}",
+            }[status]
+        sql += " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
+        params.append(limit)
+        out = []
+        for gid, rs, created, tokens, version, ended, revealed in self._query(sql, params):
+            seats = [s for s in json.loads(tokens) if s != "referee"]
+            state = "revealed" if revealed else "over" if ended else "open"
+            out.append(GameListRow(gid, rs, state, version or 0, seats, created))
+        return out
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[EventRow]:
         sql = f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND seq > ?"
@@ -217,7 +271,7 @@ class Store:
             try:
                 conn.execute(
                     "INSERT INTO games (id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, "
-                    "tokens, created_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                    "tokens, created_at, bots) VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
                         game.id,
                         game.ruleset,
@@ -228,6 +282,7 @@ class Store:
                         game.server_commit,
                         json.dumps(game.tokens, sort_keys=True),
                         game.created_at,
+                        json.dumps(game.bots),
                     ),
                 )
             except sqlite3.IntegrityError as e:
@@ -235,7 +290,7 @@ class Store:
             self._insert(conn, events, command)
 
     def append(self, events: list[tuple], command: CommandRow) -> None:
-        """events: (game, seq, type, v, body, hash, command_id, actor, recorded_at) tuples."""
+        """events: (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed) tuples."""
         with self._transaction() as conn:
             self._insert(conn, events, command)
 
@@ -243,8 +298,8 @@ class Store:
     def _insert(conn: sqlite3.Connection, events: list[tuple], command: CommandRow) -> None:
         try:
             conn.executemany(
-                "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
                 events,
             )
             conn.execute(
@@ -265,3 +320,8 @@ class Store:
 
     def close(self) -> None:
         self.db.conn.close()
+
+
+def open_store(url: str) -> Store:
+    """The store a URL names: a SQLite file path (the default), or postgresql://… ."""
+    return Store(url)

@@ -15,6 +15,8 @@ import msgspec
 
 class Event(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     v: ClassVar[int] = 1
+    # fields kept beside the body, never in it (a sealed record's content and salt: spec EVENTS.md "Sealed inputs")
+    private: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def type_name(cls) -> str:
@@ -35,7 +37,11 @@ def register(*classes: type[Event]) -> None:
 
 
 def event_data(event: Event) -> dict[str, Any]:
-    return msgspec.to_builtins(event)
+    """The event's `data` as hashed: every field but the private ones."""
+    data = msgspec.to_builtins(event)
+    for name in event.private:
+        data.pop(name, None)
+    return data
 
 
 _BODY_DECODERS: dict[str, msgspec.json.Decoder] = {}

@@ -1,9 +1,9 @@
 """Make the bundles in replays/ by playing real games through the service (`make replays`).
 
 Public-seed mode with fixed seeds and command ids, so the files come out byte-identical every time
-(tests/test_replays.py regenerates them and compares). Each game runs a few rounds with purchases,
-raids (the cap and the treasury floor among them), a capture that deactivates a convoy zone and a
-liberation that reactivates it.
+(tests/test_replays.py regenerates them and compares). Each aa1942 game starts from the standard 1942.2
+setup plus the submarines it names and runs a few rounds with purchases, raids (a cut by the 4-chip cap
+among them), a capture that deactivates a convoy zone and a liberation that reactivates it.
 """
 
 from __future__ import annotations
@@ -75,9 +75,16 @@ def raid(sz: int) -> dict:
 
 
 def north_atlantic(svc: GameService) -> dict:
-    """Germany's U-boats against the UK's Atlantic zones; Archangel falls (SZ 4 off) and is liberated."""
+    """Germany's U-boats against the UK's Atlantic zones; Archangel falls (SZ 4 off) and is liberated; the USA
+    and then the USSR raid Germany's SZ 5 across the round's end, under one 4-chip cap (AA-R5)."""
     g = Game(
-        svc, "north-atlantic", 0x11, {"rounds": 3, "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}}}
+        svc,
+        "north-atlantic",
+        0x11,
+        {
+            "rounds": 3,
+            "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}, "USA": {"5": 1}, "USSR": {"5": 1}},
+        },
     )
     g.seed("UK", "Scapa Flow")
     g.seed("Germany", "Wilhelmshaven")
@@ -92,9 +99,10 @@ def north_atlantic(svc: GameService) -> dict:
     )
     g.turn("UK", 25, combat=[{"type": "lose_submarines", "power": "Germany", "sz": 7, "count": 1}])
     g.turn("Japan", 15)
-    g.turn("USA", 30)
-    # round 2: the chips on the UK's zones came off in its purchase; USSR retakes Archangel
-    g.turn("USSR", 10, combat=[{"type": "liberate", "territory": "Archangel"}])
+    g.turn("USA", 30, combat=[raid(5)])
+    # round 2: the chips on the UK's zones came off in its purchase; the USSR raids SZ 5, whose chips wait for
+    # Germany's purchase, and retakes Archangel
+    g.turn("USSR", 10, combat=[raid(5), {"type": "liberate", "territory": "Archangel"}])
     g.turn("Germany", 20, move=[mv(5, 6)], combat=[raid(7), raid(8), raid(3)])
     g.turn("UK", 20)
     g.turn("Japan", 10)
@@ -109,12 +117,13 @@ def north_atlantic(svc: GameService) -> dict:
 
 
 def pacific(svc: GameService) -> dict:
-    """Japan's submarines against US and UK Pacific zones; the USA takes the Philippines (SZ 48 off)."""
+    """Japan's submarines against US and UK Pacific zones; the USA takes the Philippines (SZ 48 off) and passes
+    the Panama Canal (AA-R15)."""
     g = Game(
         svc,
         "pacific",
         0x22,
-        {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1}}},
+        {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1, "19": 1}}},
     )
     g.seed("Japan", "Kure")
     g.seed("USA", "Pearl")
@@ -126,7 +135,7 @@ def pacific(svc: GameService) -> dict:
         20,
         combat=[raid(53), raid(56), raid(45), raid(35), {"type": "capture", "territory": "Eastern Australia"}],
     )  # SZ 45 goes off after its raid
-    g.turn("USA", 30, combat=[{"type": "capture", "territory": "Philippine Islands"}])
+    g.turn("USA", 30, move=[mv(19, 18)], combat=[{"type": "capture", "territory": "Philippine Islands"}])
     g.turn("USSR", 10)
     g.turn("Germany", 20)
     g.turn("UK", 20, combat=[{"type": "liberate", "territory": "Eastern Australia"}])
@@ -141,7 +150,8 @@ def pacific(svc: GameService) -> dict:
 
 
 def two_sides(svc: GameService) -> dict:
-    """Axis and Allies seats; the round cap and the treasury floor; Moscow falls and its treasury goes."""
+    """Axis and Allies seats; Moscow falls and its treasury goes; the UK frees Karelia, which returns to the USSR
+    when Moscow is liberated (AA-R14) and SZ 4 turns face up again."""
     uk = [3, 7, 8, 10, 23, 34, 35, 45]
     g = Game(
         svc,
@@ -159,14 +169,10 @@ def two_sides(svc: GameService) -> dict:
         combat=[raid(sz) for sz in uk]
         + [raid(4), {"type": "capture", "territory": "Russia"}, {"type": "capture", "territory": "Karelia S.S.R."}],
     )
-    g.turn("UK", 0)
+    g.turn("UK", 0, combat=[{"type": "liberate", "territory": "Karelia S.S.R."}])
     g.turn("Japan", 10)
     g.turn("USA", 40)
-    g.turn(
-        "USSR",
-        0,
-        combat=[{"type": "liberate", "territory": "Russia"}, {"type": "liberate", "territory": "Karelia S.S.R."}],
-    )
+    g.turn("USSR", 0, combat=[{"type": "liberate", "territory": "Russia"}])
     g.turn("Germany", 20, combat=[raid(sz) for sz in uk[:4]])
     g.turn("UK", 10)
     g.turn("Japan", 10)

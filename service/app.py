@@ -1,422 +1,495 @@
-"""The HTTP API (spec/API.md). Every error is application/problem+json with a stable `code`."""
+"""The HTTP API (docs/api.md). Thin routes: read the request, call the service, encode the answer with msgspec.
+Every error is application/problem+json with a stable `code`; openapi/openapi.json describes every operation."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
+import inspect
 import time
+from collections.abc import Callable
+from pathlib import Path as FilePath
 from typing import Any
 
 import msgspec
 from fastapi import Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from domain.engine import IllegalCommand, InvalidInput, Rejected, command_schema
-from events.bundle import Bundle, decode_bundle
-from events.store import Store
+from domain.engine import InvalidInput, Rejected
+from events.bundle import decode_bundle
+from events.store import open_store
 from service import ENGINE_VERSION, models
 from service.games import MAX_PAGE, GameService, loaded_for
+from service.http import JSON, BadRequest, Guards, TooLarge, TooMany, bearer, decode, problem, rejected_response
+from service.openapi import Operation, build_document
 from service.replay import verify
 from service.rulesets import RULESETS
+from service.settings import Settings
 
-PROBLEM = "application/problem+json"
-MAX_BODY = int(os.environ.get("UMPIRE_MAX_BODY", 256 * 1024))
-MAX_BUNDLE_BODY = int(os.environ.get("UMPIRE_MAX_BUNDLE_BODY", 64 * 1024 * 1024))
-GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$")
-TITLES = {
-    400: "Bad request",
-    401: "Unauthorized",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    409: "Conflict",
-    413: "Payload too large",
-    415: "Unsupported media type",
-    422: "Unprocessable content",
-    500: "Internal error",
-}
+GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$", description="the game's id")
+DOCS_STATIC = "/docs-static"
 
 
-class JSONBytes(Response):
-    media_type = "application/json"
-
-
-def problem(status: int, code: str, detail: str, instance: str | None = None, **extra: Any) -> JSONResponse:
-    body = {
-        "type": f"https://naval-umpire.invalid/problems/{code}",
-        "title": TITLES.get(status, "Error"),
-        "status": status,
-        "code": code,
-        "detail": detail,
-        "instance": instance,
-    }
-    body.update({k: v for k, v in extra.items() if v is not None})
-    return JSONResponse(body, status_code=status, media_type=PROBLEM)
-
-
-class BodyLimit:
-    """Refuse request bodies over the documented size with 413, whether or not Content-Length is sent."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        limit = MAX_BUNDLE_BODY if scope["path"] == "/bundles/verify" else MAX_BODY
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        too_big = problem(413, "body-too-large", f"request bodies here are at most {limit} bytes", scope["path"])
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            return await too_big(scope, receive, send)
-        seen = 0
-
-        async def limited():
-            nonlocal seen
-            msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > limit:
-                    raise _TooBig()
-            return msg
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await too_big(scope, receive, send)
-
-
-class _TooBig(Exception):
-    pass
-
-
-def command_request_schema() -> dict[str, Any]:
-    """The body of POST /games/{id}/commands: one of every ruleset's commands, plus the envelope fields."""
-    variants = []
-    for loaded in RULESETS.values():
-        for cls in loaded.ruleset.command_types:
-            tag = cls.__struct_config__.tag
-            args = command_schema(cls)
-            props = {
-                "type": {"type": "string", "enum": [tag]},
-                **args["properties"],
-                "command_id": {
-                    "type": "string",
-                    "pattern": "^[A-Za-z0-9._:-]{1,64}$",
-                    "description": "client-chosen id; a retry with the same id appends nothing",
-                },
-                "expected_version": {"type": "integer", "description": "409 version-conflict unless the game is at it"},
-            }
-            variants.append(
-                {
-                    "title": f"{loaded.ruleset.id}: {tag}",
-                    "description": (cls.__doc__ or "").strip(),
-                    "type": "object",
-                    "properties": props,
-                    "required": ["type", *args.get("required", [])],
-                    "additionalProperties": False,
-                }
-            )
-    return {"oneOf": variants}
-
-
-def create_app(db_path: str | None = None, service: GameService | None = None) -> FastAPI:
-    svc = service or GameService(Store(db_path or os.environ.get("UMPIRE_DB", "umpire.db")))
+def create_app(db_path: str | None = None, service: GameService | None = None, settings: Settings | None = None):
+    settings = settings or Settings.from_env(db=db_path)
+    svc = service or GameService(open_store(settings.db), settings=settings)
     app = FastAPI(
         title="Naval Umpire",
         version=ENGINE_VERSION,
+        docs_url=None,
+        redoc_url=None,
         description=(
-            "An event-sourced rules server for naval wargames. Every error is application/problem+json with a "
-            f"stable `code`. Request bodies are limited to {MAX_BODY} bytes ({MAX_BUNDLE_BODY} for "
-            f"/bundles/verify); pages to {MAX_PAGE} items."
+            "An event-sourced rules server for naval wargames: every command is judged by the rules, every die is "
+            "verifiable (umpire1 commit-reveal dice) and every game is a hash-chained log. Errors are "
+            f"application/problem+json with a stable `code`. Request bodies are limited to {settings.max_body} "
+            f"bytes ({settings.max_bundle_body} for /bundles/verify); pages to {MAX_PAGE} items. Reads are public; "
+            "a seat's or the referee's bearer token adds what that reader may see."
         ),
-        responses={422: {"model": models.Problem, "description": "invalid request"}},
-        generate_unique_id_function=lambda route: route.name,
     )
     app.state.service = svc
-    origins = [o.strip() for o in os.environ.get("UMPIRE_CORS_ORIGINS", "").split(",") if o.strip()]
-    if origins:
+    app.state.settings = settings
+    ops: list[Operation] = []
+    if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
-            allow_origins=origins,
+            allow_origins=list(settings.cors_origins),
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
         )
-    app.add_middleware(BodyLimit)
-    bearer = HTTPBearer(auto_error=False, description="a seat's or the referee's token from POST /games")
-
-    async def token(cred: HTTPAuthorizationCredentials | None = Depends(bearer)) -> str | None:
-        return cred.credentials if cred else None
+    app.add_middleware(
+        Guards, max_body=settings.max_body, max_bundle_body=settings.max_bundle_body, cors=bool(settings.cors_origins)
+    )
 
     @app.exception_handler(Rejected)
-    async def rejected(request: Request, e: Rejected):
-        legal = e.legal if isinstance(e, IllegalCommand) else None
-        return problem(e.status, e.code, e.detail, request.url.path, legal=legal, **e.extra)
+    async def on_rejected(request: Request, e: Rejected):
+        return rejected_response(request, e)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, e: RequestValidationError):
+    async def on_invalid(request: Request, e: RequestValidationError):
         parts = "; ".join(f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()[:10])
         return problem(422, "invalid-request", f"fix these and send again: {parts}", request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, e: StarletteHTTPException):
-        if e.status_code == 400:  # FastAPI's "error parsing the body": the same answer as for /commands
-            return problem(422, "invalid-json", "the body is not JSON; send a JSON object", request.url.path)
+    async def on_http_error(request: Request, e: StarletteHTTPException):
         code = {404: "not-found", 405: "method-not-allowed"}.get(e.status_code, "http-error")
         detail = {404: "no such resource; GET / lists where to start", 405: "this method is not served here; see /docs"}
         resp = problem(e.status_code, code, detail.get(e.status_code, str(e.detail)), request.url.path)
-        resp.headers.update(e.headers or {})  # e.g. Allow on a 405
+        resp.headers.update(e.headers or {})
+        if e.status_code == 405:  # every method the path serves, not only its first route's
+            path = request.url.path
+            allowed = {m for r in app.routes if getattr(r, "methods", None) and r.path_regex.match(path) for m in r.methods}
+            resp.headers["Allow"] = ", ".join(sorted(allowed - {"HEAD"}))
         return resp
 
     @app.exception_handler(Exception)
-    async def internal(request: Request, e: Exception):
-        return problem(
-            500,
-            "internal-error",
-            "the server failed; nothing was appended. Report it with the bundle.",
-            request.url.path,
-        )
+    async def on_internal(request: Request, e: Exception):
+        return problem(500, "internal-error", "the server failed; nothing was appended. Report it with the bundle.")
 
-    errors = {s: {"model": models.Problem, "description": TITLES[s]} for s in (401, 403, 404, 409, 413)}
+    def route(method: str, path: str, **meta: Any) -> Callable:
+        """Register a route and describe it (service/openapi.py turns the description into the document)."""
 
-    @app.get("/", response_model=models.Root, summary="Where to start")
+        def register(fn: Callable) -> Callable:
+            ops.append(Operation(method=method, path=path, name=fn.__name__, **meta))
+            app.add_api_route(
+                path,
+                fn,
+                methods=[method],
+                name=fn.__name__,
+                response_class=JSON,
+                status_code=meta.get("status", 200),
+                dependencies=[Depends(only_query(fn))],
+            )
+            return fn
+
+        return register
+
+    # ---- what can be played ----
+
+    @route("GET", "/", ok="Root", summary="Where to start", errors=())
     def root():
-        return {
-            "name": "Naval Umpire",
-            "engine": ENGINE_VERSION,
-            "docs": "/docs",
-            "openapi": "/openapi.json",
-            "rulesets": sorted(RULESETS),
-        }
-
-    def ruleset_info(loaded) -> dict[str, Any]:
-        r = loaded.ruleset
-        return {
-            "id": r.id,
-            "version": r.version,
-            "title": r.title,
-            "data_sha256": loaded.data_sha256,
-            "default_seats": r.default_seats(r.options_type()),
-            "commands": [{"type": c.__struct_config__.tag, "schema": command_schema(c)} for c in r.command_types],
-            "views": sorted(r.views),
-            "options_schema": msgspec.json.schema(r.options_type),
-        }
-
-    @app.get("/rulesets", response_model=list[models.RulesetInfo], summary="What can be played")
-    def list_rulesets():
-        return [ruleset_info(x) for x in RULESETS.values()]
-
-    @app.get("/rulesets/{ruleset_id}", response_model=models.RulesetInfo, responses=errors, summary="One ruleset")
-    def get_ruleset(ruleset_id: str = Path(max_length=64)):
-        return ruleset_info(loaded_for(ruleset_id))
-
-    @app.post(
-        "/games", status_code=201, response_model=models.GameCreatedOut, responses=errors, summary="Create a game"
-    )
-    def create_game(req: models.CreateGame):
-        return svc.create(
-            req.ruleset,
-            req.options,
-            req.seats,
-            req.dice.mode,
-            getattr(req.dice, "server_seed", None),
-            req.dice.client_seeds,
-            req.dice.beacon,
+        return JSON(
+            models.Root(
+                name="Naval Umpire",
+                engine=ENGINE_VERSION,
+                docs="/docs",
+                openapi="/openapi.json",
+                desk="/desk",
+                rulesets=sorted(RULESETS),
+            )
         )
 
-    @app.post(
+    @route("GET", "/rulesets", ok="RulesetList", summary="What can be played", errors=())
+    def list_rulesets():
+        return JSON([ruleset_info(x) for x in RULESETS.values()])
+
+    @route("GET", "/rulesets/{ruleset_id}", ok="RulesetInfo", summary="One ruleset: commands, views, options")
+    def get_ruleset(ruleset_id: str = Path(max_length=64)):
+        return JSON(ruleset_info(loaded_for(ruleset_id)))
+
+    # ---- games ----
+
+    @route(
+        "POST",
+        "/games",
+        ok="GameCreatedOut",
+        status=201,
+        body="CreateGame",
+        auth="create",
+        errors=(401, 413, 415, 422, 429),
+        summary="Create a game",
+        description="Answers with one bearer token per seat and the referee token, shown only here. "
+        "With UMPIRE_CREATE_TOKEN set, creating needs `Authorization: Bearer <that token>`.",
+    )
+    async def create_game(request: Request):
+        req = decode(await request.body(), models.CreateGame, "POST /games")
+        client = request.client.host if request.client else "?"
+        return JSON(await asyncio.to_thread(svc.create_from_request, req, bearer(request), client), status_code=201)
+
+    @route(
+        "GET",
+        "/games",
+        ok="GamesPage",
+        summary="Find games (paged, newest first)",
+        description="Filter by ruleset and status; follow `next_cursor` for the next page.",
+    )
+    def list_games(
+        ruleset: str | None = Query(None, max_length=64),
+        status: str | None = Query(None, pattern="^(open|over|revealed)$"),
+        cursor: str | None = Query(None, max_length=200, pattern="^[A-Za-z0-9_=-]+$"),
+        limit: int = Query(50, ge=1, le=MAX_PAGE),
+    ):
+        return JSON(svc.list_games(ruleset, status, cursor, limit))
+
+    @route(
+        "GET",
+        "/games/{game_id}",
+        ok="GameSummary",
+        auth="optional",
+        errors=(401, 404, 422),
+        summary="Summary, with `awaiting`: the legal commands now",
+        description="With a seat's token, `awaiting` shows that seat's own pending commands in a simultaneous step; "
+        "everyone sees `waiting_for`.",
+    )
+    def get_game(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.summary(game_id, svc.reader_for(game_id, bearer(request))))
+
+    @route(
+        "GET",
+        "/games/{game_id}/me",
+        ok="Me",
+        auth="required",
+        errors=(401, 404, 422),
+        summary="Who this token is in this game, and what it may do now",
+    )
+    def get_me(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.me(game_id, bearer(request)))
+
+    @route(
+        "POST",
         "/games/{game_id}/seeds",
-        response_model=models.CommandResult,
-        responses=errors,
+        ok="CommandResult",
+        body="SeedRequest",
+        auth="required",
+        errors=(401, 403, 404, 409, 413, 415, 422),
         summary="A seat contributes its client seed (before the seed locks)",
     )
-    def contribute_seed(req: models.SeedRequest, game_id: str = GAME_ID, tok: str | None = Depends(token)):
-        return svc.contribute_seed(game_id, tok, req.client_seed, req.passphrase, req.command_id)
+    async def contribute_seed(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.SeedRequest, "POST /games/{id}/seeds")
+        return JSON(
+            await asyncio.to_thread(
+                svc.contribute_seed, game_id, bearer(request), req.client_seed, req.passphrase, req.command_id
+            )
+        )
 
-    @app.post(
+    @route(
+        "POST",
         "/games/{game_id}/commands",
-        response_model=models.CommandResult,
-        responses=errors,
+        ok="CommandResult",
+        body="Command",
+        auth="required",
+        errors=(401, 403, 404, 409, 413, 415, 422),
         summary="Send one command",
-        openapi_extra={
-            "security": [{"HTTPBearer": []}],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": command_request_schema()}}},
-        },
+        description="`{type, ...arguments, command_id?, expected_version?}`. The answer carries the events it made and "
+        "the new `awaiting`, so no extra read is needed. A retry with the same `command_id` appends nothing.",
     )
     async def send_command(request: Request, game_id: str = GAME_ID):
-        # the hottest path: the bearer token is read here rather than through dependency injection
-        scheme, _, tok = request.headers.get("authorization", "").partition(" ")
-        tok = tok.strip() if scheme.lower() == "bearer" else None
         raw = await request.body()
-        try:
-            body = msgspec.json.decode(raw)
-        except msgspec.DecodeError:
-            raise InvalidInput("invalid-json", "the body is not JSON; send a JSON object {'type': ..., ...}")
-        # Run on the event loop: a command is a few hundred microseconds of Python and a WAL commit that does not
-        # fsync (synchronous=NORMAL); a thread hop would cost more than it frees. The result is built by the
-        # service to the CommandResult schema, so it is encoded as is.
-        return JSONBytes(msgspec.json.encode(svc.command(game_id, tok, body)))
+        body = decode(raw, dict, "a command is a JSON object {'type': ..., ...arguments}", "invalid-command")
+        return JSON(await asyncio.to_thread(svc.command, game_id, bearer(request), body))
 
-    @app.get(
-        "/games/{game_id}",
-        response_model=models.GameSummary,
-        responses=errors,
-        summary="Summary, with `awaiting`: the legal commands now",
+    @route(
+        "POST",
+        "/games/{game_id}/reveal",
+        ok="CommandResult",
+        auth="required",
+        errors=(401, 403, 404, 409, 422),
+        summary="Referee: publish the server seed; the game is closed from then on",
     )
-    def get_game(game_id: str = GAME_ID):
-        return svc.summary(game_id)
+    def reveal(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.reveal(game_id, bearer(request)))
 
-    @app.get("/games/{game_id}/events", response_model=models.EventsPage, responses=errors, summary="The log, paged")
-    def list_events(game_id: str = GAME_ID, after: int = Query(0, ge=0), limit: int = Query(100, ge=1, le=MAX_PAGE)):
-        return svc.events(game_id, after, limit)
+    @route(
+        "POST",
+        "/games/{game_id}/end",
+        ok="CommandResult",
+        auth="required",
+        errors=(401, 403, 404, 409, 422),
+        summary="Referee: end the game without revealing the server seed",
+        description="Every sealed record still closed is opened; the server seed stays secret until /reveal.",
+    )
+    def end_game(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.end(game_id, bearer(request)))
 
-    @app.get(
+    # ---- the record ----
+
+    @route(
+        "GET",
+        "/games/{game_id}/events",
+        ok="EventsPage",
+        auth="optional",
+        errors=(401, 404, 422),
+        summary="The log, paged",
+        description="Events after seq `after`. With a seat's (or the referee's) token, that seat's sealed records "
+        "carry their content in `sealed`.",
+    )
+    def list_events(
+        request: Request,
+        game_id: str = GAME_ID,
+        after: int = Query(0, ge=0, le=2**53),
+        limit: int = Query(100, ge=1, le=MAX_PAGE),
+    ):
+        return JSON(svc.events(game_id, after, limit, svc.reader_for(game_id, bearer(request))))
+
+    @route(
+        "GET",
         "/games/{game_id}/events/stream",
-        responses={
-            **errors,
-            200: {
-                "content": {"text/event-stream": {}},
-                "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` the stored event",
-            },
-        },
-        summary="The log, live (SSE), resumable with Last-Event-ID",
+        stream=True,
+        errors=(400, 404, 422),
+        summary="The log, live (Server-Sent Events), resumable with Last-Event-ID",
+        description="Each message: `id` = the seq, `event` = the type, `data` = the event object (schema `Event`). "
+        "When the game is over the stream sends a final `event: end` (data `{status, version, head}`) and closes. "
+        "`timeout=0` sends the backlog, then closes.",
     )
     async def stream_events(
         request: Request,
         game_id: str = GAME_ID,
-        after: int = Query(0, ge=0),
-        timeout: int = Query(
-            300, ge=0, le=3600, description="seconds to wait for new events; 0: the backlog, then close"
-        ),
+        after: int = Query(0, ge=0, le=2**53),
+        timeout: int = Query(300, ge=0, le=3600, description="seconds to wait for new events; 0: the backlog only"),
     ):
-        svc.summary(game_id)  # 404 before the stream starts
+        await asyncio.to_thread(svc.summary, game_id)  # 404 before the stream starts
         last = request.headers.get("last-event-id")
-        start = int(last) if last and last.isdigit() else after
+        if last is not None:
+            if not last.isdigit() or len(last) > 16:
+                raise BadRequest("invalid-last-event-id", "Last-Event-ID is the seq of the last event you received")
+            after = int(last)
+        return StreamingResponse(
+            event_stream(svc, request, game_id, after, timeout),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
 
-        async def gen():
-            seq = start
-            deadline = time.monotonic() + timeout
-            idle = 0.0
-            while True:
-                rows = await asyncio.to_thread(svc.store.events, game_id, seq, None, MAX_PAGE)
-                for r in rows:
-                    seq = r.seq
-                    yield f"id: {r.seq}\nevent: {r.type}\ndata: {json.dumps(svc.event_row_out(r), separators=(',', ':'))}\n\n"
-                if rows:
-                    continue
-                if time.monotonic() >= deadline or await request.is_disconnected():
-                    return
-                await asyncio.sleep(0.2)
-                idle += 0.2
-                if idle >= 15:
-                    idle = 0.0
-                    yield ": keep-alive\n\n"
-
-        return StreamingResponse(gen(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-
-    @app.get("/games/{game_id}/rolls", response_model=models.RollsPage, responses=errors, summary="The roll ledger")
+    @route("GET", "/games/{game_id}/rolls", ok="RollsPage", summary="The roll ledger")
     def list_rolls(
         game_id: str = GAME_ID,
-        after: int = Query(-1, ge=-1, description="the last k already read"),
+        after: int = Query(-1, ge=-1, le=2**53, description="the last k already read"),
         limit: int = Query(100, ge=1, le=MAX_PAGE),
     ):
-        return svc.rolls(game_id, after, limit)
+        return JSON(svc.rolls(game_id, after, limit))
 
-    @app.get("/games/{game_id}/rolls/{k}", response_model=models.RollOut, responses=errors, summary="One roll")
+    @route("GET", "/games/{game_id}/rolls/{k}", ok="RollOut", summary="One roll, verified once the seed is revealed")
     def get_roll(game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
-        return svc.roll(game_id, k)
+        return JSON(svc.roll(game_id, k))
 
-    @app.get(
+    @route(
+        "GET",
         "/games/{game_id}/views/{view}",
-        response_model=models.ViewOut,
-        responses=errors,
+        ok="View",
+        auth="optional",
+        errors=(401, 404, 422),
         summary="A projection at the head, or at any past seq",
+        description="`kind` (`<ruleset>/<view>`) says which schema `data` follows. Per-seat views show a seat "
+        "what it may see.",
     )
-    def get_view(game_id: str = GAME_ID, view: str = Path(max_length=64), at: int | None = Query(None, ge=1, le=2**53)):
-        return svc.view(game_id, view, at)
+    def get_view(
+        request: Request,
+        game_id: str = GAME_ID,
+        view: str = Path(max_length=64),
+        at: int | None = Query(None, ge=1, le=2**53),
+    ):
+        return JSON(svc.view(game_id, view, at, svc.reader_for(game_id, bearer(request))))
 
-    @app.post(
-        "/games/{game_id}/reveal",
-        response_model=models.CommandResult,
-        responses=errors,
-        summary="Referee: publish the server seed; the game is closed from then on",
-    )
-    def reveal(game_id: str = GAME_ID, tok: str | None = Depends(token)):
-        return svc.reveal(game_id, tok)
-
-    @app.get(
+    @route(
+        "GET",
         "/games/{game_id}/bundle",
-        responses={
-            **errors,
-            200: {
-                "description": "the bundle (spec/EVENTS.md)",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Bundle"}}},
-            },
-        },
-        summary="The replay bundle",
+        ok="Bundle",
+        auth="optional",
+        errors=(401, 404, 422),
+        summary="The replay bundle (docs/bundles.md)",
+        description="A sealed command's payload shows as `{\"sealed\": <commitment>}` until it is revealed, except "
+        "to its own seat and the referee.",
     )
-    def get_bundle(game_id: str = GAME_ID):
-        return JSONResponse(svc.bundle(game_id))
+    def get_bundle(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.bundle_bytes(game_id, svc.reader_for(game_id, bearer(request))))
 
-    @app.post(
+    # ---- verification ----
+
+    verifying = asyncio.Semaphore(max(1, settings.verify_concurrency))
+
+    @route(
+        "POST",
         "/bundles/verify",
-        response_model=models.VerifyReport,
-        responses=errors,
-        summary="Verify a bundle: chain, dice, replay",
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Bundle"}}},
-            }
-        },
+        ok="VerifyReport",
+        body="Bundle",
+        errors=(413, 415, 422, 429),
+        summary="Verify a bundle: chain, dice, sealed records, replay",
+        description=f"At most {settings.max_bundle_body} bytes, {settings.max_bundle_events} events and "
+        f"{settings.max_dice_per_roll} dice per roll; {settings.verify_concurrency} at a time (429 otherwise).",
     )
     async def verify_bundle(request: Request):
-        raw = await request.body()
-        try:
-            bundle = decode_bundle(raw)
-        except (msgspec.ValidationError, msgspec.DecodeError) as e:
-            raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (spec/EVENTS.md): {e}")
-        return await asyncio.to_thread(verify, bundle, svc.server_seed_if_stored)
+        if verifying.locked():
+            raise TooMany(
+                "too-many-requests", "the server is verifying other bundles; retry in a few seconds", retry_after=5
+            )
+        async with verifying:
+            raw = await request.body()
+            try:
+                bundle = await asyncio.to_thread(decode_bundle, raw)
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as e:
+                raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (docs/bundles.md): {e}")
+            check_caps(bundle, settings)
+            return JSON(await asyncio.to_thread(verify, bundle, svc.server_inputs_if_stored))
+
+    # ---- documentation, served from the package (works offline) ----
+
+    app.mount(DOCS_STATIC, StaticFiles(directory=_docs_static()), name="docs-static")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Naval Umpire — API",
+            swagger_js_url=f"{DOCS_STATIC}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_STATIC}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_STATIC}/favicon.png",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title="Naval Umpire — API",
+            redoc_js_url=f"{DOCS_STATIC}/redoc.standalone.js",
+            redoc_favicon_url=f"{DOCS_STATIC}/favicon.png",
+            with_google_fonts=False,
+        )
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
-            _problems_as_problem_json(doc)
-            # the bundle's schema is the Structs that decode it (events/bundle.py), not a second copy
-            _, components = msgspec.json.schema_components([Bundle], ref_template="#/components/schemas/{name}")
-            doc["components"]["schemas"].update(components)
-            _link_created_game(doc)
-            app.openapi_schema = doc
+            app.openapi_schema = build_document(app, ops, settings)
         return app.openapi_schema
 
     app.openapi = openapi
     return app
 
 
-def _problems_as_problem_json(doc: dict[str, Any]) -> None:
-    """Errors are served as application/problem+json: say so, and drop FastAPI's unused validation schemas."""
-    ref = {"$ref": "#/components/schemas/Problem"}
-    for ops in doc["paths"].values():
-        for op in ops.values():
-            for resp in op["responses"].values():
-                content = resp.get("content", {})
-                if content.get("application/json", {}).get("schema") == ref:
-                    resp["content"] = {PROBLEM: {"schema": ref}}
-    for name in ("HTTPValidationError", "ValidationError"):
-        doc["components"]["schemas"].pop(name, None)
+def only_query(fn: Callable) -> Callable:
+    """A dependency refusing query parameters the route does not take: a typo is told, not silently ignored."""
+    known = {
+        name
+        for name, p in inspect.signature(fn).parameters.items()
+        if type(p.default).__name__ == "Query"
+    }
+
+    def check(request: Request) -> None:
+        unknown = sorted(set(request.query_params) - known)
+        if unknown:
+            raise InvalidInput(
+                "unknown-parameter",
+                f"this operation takes no query parameter {', '.join(map(repr, unknown))}"
+                + (f"; it takes {sorted(known)}" if known else ""),
+            )
+
+    return check
 
 
-def _link_created_game(doc: dict[str, Any]) -> None:
-    """OpenAPI links from a created game to what can be done with it (clients and stateful fuzzers follow them)."""
-    game_id = {"game_id": "$response.body#/game_id"}
-    links = {}
-    for path, ops in doc["paths"].items():
-        if path.startswith("/games/{game_id}"):
-            for method, op in ops.items():
-                links[op["operationId"]] = {"operationId": op["operationId"], "parameters": game_id}
-    doc["paths"]["/games"]["post"]["responses"]["201"]["links"] = links
+def ruleset_info(loaded) -> models.RulesetInfo:
+    from domain.engine import command_schema
+
+    r = loaded.ruleset
+    return models.RulesetInfo(
+        id=r.id,
+        version=r.version,
+        title=r.title,
+        data_sha256=loaded.data_sha256,
+        default_seats=r.default_seats(r.options_type()),
+        commands=[
+            models.CommandInfo(
+                type=c.__struct_config__.tag,
+                description=(c.__doc__ or "").strip(),
+                sealed=bool(getattr(c, "sealed", False)),
+                schema=command_schema(c),
+            )
+            for c in r.command_types
+        ],
+        views=[models.ViewInfo(name=n, per_seat=v.per_seat, description=v.description) for n, v in sorted(r.views.items())],
+        options_schema=msgspec.json.schema(r.options_type),
+    )
+
+
+def check_caps(bundle, settings: Settings) -> None:
+    if len(bundle.events) > settings.max_bundle_events:
+        raise TooLarge(
+            "bundle-too-large",
+            f"this server verifies bundles of at most {settings.max_bundle_events} events; "
+            f"this one has {len(bundle.events)}: verify it offline with `umpire verify`",
+            limit=settings.max_bundle_events,
+        )
+    for e in bundle.events:
+        if e.body.get("type") == "DiceRolled":
+            sides = (e.body.get("data") or {}).get("sides")
+            if isinstance(sides, list) and len(sides) > settings.max_dice_per_roll:
+                raise TooLarge(
+                    "bundle-too-large",
+                    f"roll at seq {e.body.get('seq')} has {len(sides)} dice; this server checks at most "
+                    f"{settings.max_dice_per_roll} per roll: verify it offline with `umpire verify`",
+                    limit=settings.max_dice_per_roll,
+                )
+
+
+async def event_stream(svc: GameService, request: Request, game_id: str, after: int, timeout: int):
+    """The log from `after` on, live. Reads the store (so events written by any process arrive); stops when the
+    client goes away, and ends with `event: end` once the game is over."""
+    seq = after
+    deadline = time.monotonic() + timeout
+    idle = 0.0
+    while True:
+        if await request.is_disconnected():
+            return
+        page = await asyncio.to_thread(svc.events, game_id, seq, MAX_PAGE, None)
+        for e in page["events"]:
+            seq = e["seq"]
+            yield f"id: {seq}\nevent: {e['type']}\ndata: {msgspec.json.encode(e).decode()}\n\n"
+        if page["events"]:
+            continue
+        status = await asyncio.to_thread(svc.status, game_id)
+        if status["status"] != "open":
+            end = {"status": status["status"], "version": page["version"], "head": page["head"]}
+            yield f"event: end\ndata: {msgspec.json.encode(end).decode()}\n\n"
+            return
+        if time.monotonic() >= deadline:
+            return
+        await asyncio.sleep(0.2)
+        idle += 0.2
+        if idle >= 15:
+            idle = 0.0
+            yield ": keep-alive\n\n"
+
+
+def _docs_static() -> str:
+    import fastapi_offline
+
+    return str(FilePath(fastapi_offline.__file__).parent / "static")

@@ -1,51 +1,79 @@
-"""`umpire`: serve the API, verify and replay bundles, export a game's bundle from a database."""
+"""`umpire`: serve the API, verify and replay bundles, export a game's bundle, list games, simulate with the bots.
+
+Exit codes: 0 success; 1 failure (a bundle that does not verify, an input the command cannot use); 2 a partial
+verification (`umpire verify` of a bundle whose server seed is not revealed yet) or a usage error.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-app = typer.Typer(help="Naval Umpire: an event-sourced rules server for naval wargames.", no_args_is_help=True)
+app = typer.Typer(
+    help="Naval Umpire: an event-sourced rules server for naval wargames.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
 console = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """One clean line on standard error, and the exit code."""
+    err.print(f"[red]umpire:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
 
 
 @app.command()
 def serve(
-    db: str = typer.Option("umpire.db", help="SQLite file (created if absent)"),
-    host: str = typer.Option("127.0.0.1"),
-    port: int = typer.Option(8000),
+    db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="SQLite file (created if absent) or postgresql://…"),
+    host: str = typer.Option("127.0.0.1", help="address to listen on"),
+    port: int = typer.Option(8000, help="port to listen on"),
+    cors_origin: list[str] = typer.Option(
+        [],
+        "--cors-origin",
+        help="a browser origin allowed to call the API, e.g. https://my.app (repeatable; adds to UMPIRE_CORS_ORIGINS)",
+    ),
+    access_log: bool = typer.Option(False, help="log every request (costs ~15% of command throughput)"),
 ) -> None:
-    """Start the HTTP API."""
+    """Start the HTTP API (docs at /docs, the referee's desk at /desk)."""
     import uvicorn
 
     from service.app import create_app
+    from service.settings import Settings
 
+    base = Settings.from_env(db=db)
+    settings = Settings.from_env(db=db, cors_origins=tuple(dict.fromkeys([*base.cors_origins, *cors_origin])))
+    where = f"http://{host}:{port}"
+    console.print(f"Naval Umpire on [bold]{where}[/] — API docs {where}/docs — referee's desk {where}/desk", highlight=False)
     console.print(
-        f"Naval Umpire on [bold]http://{host}:{port}[/] — API docs at http://{host}:{port}/docs — database {db}"
+        f"database {settings.db}; CORS origins: {', '.join(settings.cors_origins) or 'none (--cors-origin to allow)'}",
+        highlight=False,
     )
-    uvicorn.run(create_app(db), host=host, port=port, log_level="info")
+    uvicorn.run(create_app(settings=settings), host=host, port=port, log_level="info", access_log=access_log)
 
 
-def _read_bundle(path: Path) -> bytes:
+def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as e:
-        console.print(f"[red]cannot read {path}: {e.strerror}[/]")
-        raise typer.Exit(2)
+        raise fail(f"cannot read {path}: {e.strerror}")
 
 
 @app.command("verify")
 def verify_cmd(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> None:
-    """Check a bundle's chain, dice and replay. Exit 0 only if all three pass."""
+    """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
+    seed is not revealed yet, so the dice and replay checks wait)."""
     from service.replay import verify
 
-    report = verify(_read_bundle(bundle))
-    table = Table(title=f"{bundle} — game {report['game']}")
+    report = verify(_read(bundle))
+    table = Table(title=f"{bundle.name} — game {report['game']}", width=min(console.width, 100))
     table.add_column("check")
     table.add_column("result")
     table.add_column("detail", overflow="fold")
@@ -54,19 +82,23 @@ def verify_cmd(bundle: Path = typer.Argument(..., help="a bundle JSON file")) ->
         table.add_row(name, f"[{colours[check['status']]}]{check['status']}[/]", check["detail"])
     console.print(table)
     console.print(f"verdict: [bold]{report['verdict']}[/]")
-    raise typer.Exit(0 if report["verdict"] == "verified" else 1)
+    raise typer.Exit({"verified": 0, "failed": 1, "partial": 2}[report["verdict"]])
 
 
 @app.command()
 def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> None:
     """Re-run a bundle's commands on this engine; show the first divergence as a diff of bodies."""
+    import msgspec
+
     from events.bundle import decode_bundle
     from service.replay import replay as run_replay
 
-    b = decode_bundle(_read_bundle(bundle))
+    try:
+        b = decode_bundle(_read(bundle))
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        raise fail(f"{bundle} is not an umpire-bundle/1: {e}")
     if b.dice.server_seed is None:
-        console.print("[yellow]the bundle's server seed is not revealed; a replay needs it (reveal the game first)[/]")
-        raise typer.Exit(2)
+        raise fail("the bundle's server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
     result, _ = run_replay(b, bytes.fromhex(b.dice.server_seed))
     if result["status"] == "pass":
         console.print(f"[green]{result['detail']}[/]")
@@ -80,87 +112,141 @@ def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> Non
     if "recorded" in result:
         console.print("recorded:", json.dumps(result["recorded"], ensure_ascii=False, sort_keys=True))
         console.print("replayed:", json.dumps(result["replayed"], ensure_ascii=False, sort_keys=True))
-    raise typer.Exit(1)
+    raise typer.Exit(1 if result["status"] == "fail" else 2)
+
+
+def _service(db: str):
+    from events.store import open_store
+    from service.games import GameService
+
+    if "://" not in db and not Path(db).exists():
+        raise fail(f"no database at {db}: pass the one the server uses with --db")
+    return GameService(open_store(db))
 
 
 @app.command()
 def export(
-    game_id: str = typer.Argument(...),
-    db: str = typer.Option("umpire.db", help="the SQLite file the server uses"),
+    game_id: str = typer.Argument(..., help="the game's id (`umpire games` lists them)"),
+    db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="the database the server uses"),
     out: Path | None = typer.Option(None, help="write here instead of standard output"),
 ) -> None:
-    """Write a game's bundle from a database."""
+    """Write a game's bundle: the same bytes as GET /games/{id}/bundle (the public bundle)."""
     from domain.engine import Rejected
-    from events.store import Store
-    from service.games import GameService
 
-    if not Path(db).exists():
-        console.print(f"[red]no database at {db}[/]")
-        raise typer.Exit(2)
+    svc = _service(db)
     try:
-        bundle = GameService(Store(db)).bundle(game_id)
+        data = svc.bundle_bytes(game_id)
     except Rejected as e:
-        console.print(f"[red]{e.detail}[/]")
-        raise typer.Exit(2)
-    text = json.dumps(bundle, ensure_ascii=False, indent=1)
+        raise fail(f"{e.detail.split(';')[0]} in {db}; `umpire games --db {db}` lists its games")
     if out:
-        out.write_text(text + "\n", encoding="utf-8")
-        console.print(f"wrote {out}")
+        out.write_bytes(data)
+        err.print(f"wrote {out} ({len(data):,} bytes)")
     else:
-        sys.stdout.write(text + "\n")
+        sys.stdout.buffer.write(data)
+
+
+@app.command()
+def games(
+    db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="the database the server uses"),
+    ruleset: str | None = typer.Option(None, help="only games of this ruleset"),
+    limit: int = typer.Option(50, min=1, max=1000),
+) -> None:
+    """List the games in a database, newest first."""
+    page = _service(db).list_games(ruleset, None, None, limit)
+    table = Table(width=min(console.width, 100))
+    for col in ("game", "ruleset", "status", "events", "created"):
+        table.add_column(col)
+    for g in page["games"]:
+        table.add_row(g["game_id"], g["ruleset"], g["status"], str(g["version"]), g["created_at"][:19])
+    console.print(table)
+
+
+@app.command()
+def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's options and commands")) -> None:
+    """The rulesets this engine plays; with an id, its options (for --options and POST /games) and commands."""
+    from service.rulesets import RULESETS
+
+    if ruleset is None:
+        for r in RULESETS.values():
+            console.print(f"[bold]{r.ruleset.id}[/] {r.ruleset.version} — {r.ruleset.title}", highlight=False)
+        return
+    if ruleset not in RULESETS:
+        raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
+    import msgspec
+
+    r = RULESETS[ruleset].ruleset
+    schema = msgspec.json.schema(r.options_type)
+    props = schema.get("$defs", {}).get(schema.get("$ref", "").rsplit("/", 1)[-1], schema).get("properties", {})
+    console.print(f"[bold]{r.id}[/] options:", highlight=False)
+    for name, p in props.items():
+        console.print(f"  {name}: {json.dumps(p, ensure_ascii=False)[:100]}", highlight=False)
+    console.print(f"commands: {', '.join(r.command_names)}", highlight=False)
 
 
 @app.command()
 def simulate(
-    ruleset: str = typer.Argument("corvette-command"),
+    ruleset: str = typer.Argument("corvette-command", help="a ruleset id (`umpire rulesets`)"),
     games: int = typer.Option(100, min=1, help="how many games"),
-    seed: int = typer.Option(1, help="the simulation seed (each game's server seed derives from it)"),
-    convoys: int = typer.Option(1, min=1, help="corvette-command: convoys per campaign"),
-    options: str = typer.Option("{}", help="more game options as JSON"),
+    seed: int = typer.Option(1, help="the simulation seed: game i's server seed derives from it and i alone"),
+    convoys: int | None = typer.Option(None, min=1, help="corvette-command: convoys per campaign (default 1)"),
+    options: str = typer.Option("{}", help="game options as JSON (`umpire rulesets RULESET` lists them)"),
+    as_json: bool = typer.Option(False, "--json", help="print the distribution as JSON"),
 ) -> None:
-    """Play N games in-process with the ruleset's bot and print the distribution of the results."""
-    import time
+    """Play N games in-process with the ruleset's bot and print the distribution of what the ruleset reports."""
+    import msgspec
 
+    from domain.engine import Rejected, decode_options
+    from service.rulesets import RULESETS
+    from service.simulate import play, outcomes, seed_for, summarize
+
+    if ruleset not in RULESETS:
+        raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
+    try:
+        opts = json.loads(options)
+    except ValueError as e:
+        raise fail(f"--options is not JSON: {e}")
+    if not isinstance(opts, dict):
+        raise fail('--options is a JSON object, e.g. \'{"year": 1942}\'')
+    if convoys is not None:
+        if ruleset != "corvette-command":
+            raise fail("--convoys is for corvette-command; use --options for other rulesets")
+        if "convoys" in opts or "quick_play" in opts:
+            raise fail("give the number of convoys once: --convoys or --options '{\"convoys\": …}', not both")
+        opts["convoys"] = convoys
+    elif ruleset == "corvette-command" and "convoys" not in opts and "quick_play" not in opts:
+        opts["convoys"] = 1
+    loaded = RULESETS[ruleset]
+    try:
+        decode_options(loaded.ruleset, opts)
+    except Rejected as e:
+        raise fail(f"--options: {e.detail.split('. See')[0]}; `umpire rulesets {ruleset}` lists the options")
+    results = []
+    started = time.perf_counter()
     from rich.progress import Progress
 
-    from service.simulate import corvette_summary, play, seed_for
-
-    if ruleset != "corvette-command":
-        console.print("[red]simulate knows corvette-command so far[/]")
-        raise typer.Exit(2)
-    try:
-        opts = {"convoys": convoys, **json.loads(options)}
-    except ValueError as e:
-        console.print(f"[red]--options is not JSON: {e}[/]")
-        raise typer.Exit(2)
-    if opts.get("quick_play"):
-        opts.pop("convoys", None)
-    played = []
-    started = time.perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{ruleset}", total=games)
+    with Progress(console=err, transient=True, disable=as_json) as progress:
+        task = progress.add_task(ruleset, total=games)
         for i in range(games):
-            played.append(play(ruleset, opts, seed_for(seed, i), game_id=f"sim-{seed}-{i}"))
+            try:
+                game = play(ruleset, opts, seed_for(seed, i), game_id=f"sim-{seed}-{i}")
+            except Rejected as e:
+                raise fail(f"--options: {e.detail}")
+            results.append(outcomes(game))
             progress.advance(task)
     elapsed = time.perf_counter() - started
-    table = Table(title=f"{games} games of {ruleset}, seed {seed}, options {json.dumps(opts)}")
-    for col in ("figure", "mean", "p5", "p25", "median", "p75", "p95", "min", "max"):
-        table.add_column(col, justify="left" if col == "figure" else "right")
-    for name, q in corvette_summary(played).items():
-        table.add_row(
-            name,
-            *(
-                f"{q[k]:,.1f}" if k == "mean" else f"{q[k]:,.0f}"
-                for k in ("mean", "p5", "p25", "median", "p75", "p95", "min", "max")
-            ),
-        )
+    summary = summarize(results)
+    if as_json:
+        doc = {"ruleset": ruleset, "games": games, "seed": seed, "options": opts, "figures": summary}
+        sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+        return
+    table = Table(title=f"{games} games of {ruleset}, seed {seed}", width=min(console.width, 100))
+    table.add_column("figure", overflow="fold")
+    for col in ("mean", "p5", "p25", "median", "p75", "p95"):
+        table.add_column(col, justify="right")
+    for name, q in summary.items():
+        table.add_row(name, f"{q['mean']:,.1f}", *(f"{q[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95")))
     console.print(table)
-    sunk = sum(1 for g in played if any(sh.hull >= 3 for sh in g.rules.sheets.values()))
-    convoys_done = sum(len(g.rules.log) for g in played)
-    console.print(
-        f"corvettes sunk: {sunk} of {games}; convoys escorted: {convoys_done}; "
-        f"{games / elapsed:,.1f} games/s ({convoys_done / elapsed:,.1f} convoys/s) on one core"
-    )
+    console.print(f"options {json.dumps(opts)}; {games / elapsed:,.1f} games/s on one core", highlight=False)
 
 
 if __name__ == "__main__":

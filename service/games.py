@@ -6,13 +6,17 @@ reveal), so a bundle replays by feeding the commands in order to a fresh engine 
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import importlib
+import inspect
 import json
-import os
 import re
 import secrets
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,11 +29,13 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
 from domain.engine import REFEREE, Game, Rejected
 from events.canonical import GENESIS_HASH, canonical, chain_hash
-from events.core import DiceRolled, GameCreated
-from events.store import CommandRow, GameRow, Store, StoreConflict
+from events.core import DiceRolled, GameCreated, SubmissionSealed
+from events.store import CommandRow, EventRow, GameRow, Store, StoreConflict
 from events.vocabulary import Event, decode_event, decode_stored, event_data
 from service import ENGINE_VERSION
+from service.http import TooMany
 from service.rulesets import RULESETS, Loaded
+from service.settings import Settings
 
 COMMAND_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 CREATOR = "creator"
@@ -67,12 +73,28 @@ def event_from_body(body: dict[str, Any]) -> Event:
     return decode_event(body["type"], body["v"], body["data"])
 
 
+def stored_event(r) -> Event:
+    """An event from its stored row, with what is kept beside the body (a sealed record's content) re-attached."""
+    e = decode_stored(r.type, r.v, r.body)
+    if r.sealed is not None:
+        beside = msgspec.json.decode(r.sealed)
+        e.content, e.salt = beside["content"], beside["salt"]
+    return e
+
+
+def sealed_beside(e: Event) -> str | None:
+    """What the store keeps beside a body: a sealed record's content and salt."""
+    if isinstance(e, SubmissionSealed):
+        return canonical({"content": e.content, "salt": e.salt}).decode()
+    return None
+
+
 def fold_rows(loaded: Loaded, rows: list) -> Game:
     """A game from its stored rows (the fast path: each body decoded once, straight into its Struct)."""
     first = event_from_body(msgspec.json.decode(rows[0].body))
     game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, rows[0].game, first)
     for r in rows[1:]:
-        engine.evolve(game, decode_stored(r.type, r.v, r.body))
+        engine.evolve(game, stored_event(r))
     return game
 
 
@@ -97,12 +119,22 @@ class Cached:
 
 
 class GameService:
-    def __init__(self, store: Store, clock: Callable[[], str] = now_iso, data_dir: str | None = None):
+    """The unit of work of every write (load -> decide -> append) and the reads beside it."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], str] = now_iso,
+        data_dir: str | None = None,
+        settings: Settings | None = None,
+    ):
         self.store = store
-        self.data_dir = Path(data_dir or os.environ.get("UMPIRE_DATA_DIR", "data-sets"))
+        self.settings = settings or Settings()
+        self.data_dir = Path(data_dir or self.settings.data_dir)
         self.clock = clock
         self._cache: dict[str, Cached] = {}
         self._cache_lock = threading.Lock()
+        self._creations: dict[str, deque[float]] = {}
 
     # ---- loading ----
 
@@ -144,7 +176,55 @@ class GameService:
                 return seat
         raise Unauthorized("invalid-token", "this token belongs to no seat of this game")
 
-    # ---- writes ----
+    def reader_for(self, game_id: str, token: str | None) -> engine.Reader:
+        """Who reads: None without a token (the public picture), else the token's seat or the referee (401 if the
+        token is not one of this game's)."""
+        return None if not token else self.seat_for(game_id, token)
+
+    # ---- creating ----
+
+    def create_from_request(self, req: Any, token: str | None, client: str) -> dict[str, Any]:
+        """POST /games: the creation token and the per-client rate (settings), then `create`."""
+        want = self.settings.create_token
+        if want is not None and not (token and hmac.compare_digest(token_hash(token), token_hash(want))):
+            raise Unauthorized(
+                "creation-token-required",
+                "this server creates games only with its creation token: send Authorization: Bearer <token>",
+            )
+        self._count_creation(client)
+        dice = req.dice or CreateDiceRequest()
+        return self.create(
+            req.ruleset,
+            req.options,
+            req.seats,
+            dice.mode,
+            dice.server_seed,
+            dice.client_seeds,
+            dice.beacon,
+            bots=req.bots,
+        )
+
+    def _count_creation(self, client: str) -> None:
+        per_minute = self.settings.create_per_minute
+        if per_minute <= 0:
+            return
+        now = time.monotonic()
+        with self._cache_lock:
+            seen = self._creations.setdefault(client, deque())
+            while seen and seen[0] <= now - 60:
+                seen.popleft()
+            if len(seen) >= per_minute:
+                wait = int(seen[0] + 60 - now) + 1
+                raise TooMany(
+                    "too-many-requests",
+                    f"at most {per_minute} games a minute from one client; retry in {wait} s",
+                    retry_after=wait,
+                    limit=per_minute,
+                )
+            seen.append(now)
+            if len(self._creations) > 10_000:  # forget the quiet ones
+                for key in [k for k, v in self._creations.items() if not v or v[-1] <= now - 60]:
+                    del self._creations[key]
 
     def create(
         self,
@@ -156,8 +236,11 @@ class GameService:
         client_seeds: dict[str, str] | None,
         beacon: str | None,
         game_id: str | None = None,
+        bots: list[str] | None = None,
     ) -> dict[str, Any]:
         """`game_id` is for scripts that need reproducible bundles; the API always makes a fresh one."""
+        if ruleset_id not in RULESETS:
+            raise engine.InvalidInput("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(RULESETS)}")
         loaded = loaded_for(ruleset_id)
         options = self._inline_data_file(loaded, options or {})
         if mode == "public-seed":
@@ -180,8 +263,11 @@ class GameService:
             "seats": seats,
             "dice": {"mode": mode, "client_seeds": client_seeds or {}, "beacon": beacon},
         }
+        if bots:
+            payload["bots"] = list(bots)
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
         created: GameCreated = evs[0]  # type: ignore[assignment]
+        check_bots(loaded, created.seats, bots or [])
         tokens = {seat: secrets.token_urlsafe(24) for seat in created.seats}
         referee_token = secrets.token_urlsafe(24)
         stamp = self.clock()
@@ -193,22 +279,27 @@ class GameService:
             mode=mode,
             server_seed=server_seed.hex(),
             server_commit=created.dice.server_commit,
+            # a bot seat gets a token nobody holds: the server acts for it
             tokens={**{s: token_hash(t) for s, t in tokens.items()}, REFEREE: token_hash(referee_token)},
             created_at=stamp,
+            bots=list(bots or []),
         )
         command_id = "create"
-        rows, bodies, head = self._rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
+        rows, outs, head = self._rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
         cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
         self.store.create_game(row, rows, cmd)
+        self._play_bots(game_id)
         return {
             "game_id": game_id,
             "ruleset": ruleset_id,
             "version": len(rows),
             "head": head.hex(),
             "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": beacon},
-            "seats": [{"seat": s, "token": t} for s, t in tokens.items()],
+            "seats": [
+                {"seat": s, "token": None if s in row.bots else t, "bot": s in row.bots} for s, t in tokens.items()
+            ],
             "referee_token": referee_token,
-            "events": [self._event_out(b, h) for b, h in bodies],
+            "events": outs,
         }
 
     def _inline_data_file(self, loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
@@ -232,24 +323,26 @@ class GameService:
                 "unknown-data-file",
                 f"no data set {path.name!r} for {loaded.ruleset.id} in {self.data_dir}/{loaded.ruleset.id}/",
             )
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             raise engine.InvalidInput("invalid-data", f"{path.name} is not JSON: {e}")
         return {k: v for k, v in options.items() if k != "data_file"} | {option: data}
 
+    # ---- writing ----
+
     def _rows(self, game_id, version, head, evs, command_id, actor, stamp):
-        rows, bodies = [], []
+        """The stored rows of new events, and the events as the API shows them (to the actor)."""
+        rows, outs = [], []
         for i, e in enumerate(evs, start=version + 1):
             body = body_of(game_id, i, e, command_id)
             head = chain_hash(head, body)
-            rows.append(
-                (game_id, i, body["type"], body["v"], canonical(body).decode(), head.hex(), command_id, actor, stamp)
-            )
-            bodies.append((body, head.hex()))
-        return rows, bodies, head
-
-    @staticmethod
-    def _event_out(body: dict[str, Any], h: str) -> dict[str, Any]:
-        return {"seq": body["seq"], "type": body["type"], "v": body["v"], "data": body["data"], "hash": h}
+            beside = sealed_beside(e)
+            text = canonical(body).decode()
+            rows.append((game_id, i, body["type"], body["v"], text, head.hex(), command_id, actor, stamp, beside))
+            out = event_out(i, body, head.hex(), actor, stamp)
+            if beside is not None and e.seat == actor:  # the sender reads its own sealed content
+                out["sealed"] = msgspec.json.decode(beside)
+            outs.append(out)
+        return rows, outs, head
 
     def _submit(
         self,
@@ -278,7 +371,7 @@ class GameService:
                             "command-id-reused",
                             f"command_id {command_id!r} was used for another command; use a new id for a new command",
                         )
-                    return self._result(game_id, prior, replayed=True)
+                    return self._result(game_id, prior)
             game = cached.game
             if expected_version is not None and expected_version != game.version:
                 raise Rejected(
@@ -290,7 +383,7 @@ class GameService:
             evs = decide(game)
             command_id = command_id or "c-" + secrets.token_hex(8)
             stamp = self.clock()
-            rows, bodies, head = self._rows(game_id, game.version, cached.head, evs, command_id, seat, stamp)
+            rows, outs, head = self._rows(game_id, game.version, cached.head, evs, command_id, seat, stamp)
             cmd = CommandRow(game_id, command_id, seat, payload_text, game.version + 1, game.version + len(rows), stamp)
             try:
                 self.store.append(rows, cmd)
@@ -311,19 +404,29 @@ class GameService:
                 "version": game.version,
                 "head": head.hex(),
                 "replayed": False,
-                "events": [self._event_out(b, h) for b, h in bodies],
+                "events": outs,
             }
 
-    def _result(self, game_id: str, cmd: CommandRow, replayed: bool) -> dict[str, Any]:
+    def _result(self, game_id: str, cmd: CommandRow) -> dict[str, Any]:
+        """The original result of a command retried with its command_id; nothing is appended."""
         rows = self.store.events(game_id, after=cmd.first_seq - 1, upto=cmd.last_seq)
         return {
             "game_id": game_id,
             "command_id": cmd.command_id,
             "version": cmd.last_seq,
             "head": rows[-1].hash,
-            "replayed": replayed,
-            "events": [self._event_out(msgspec.json.decode(r.body), r.hash) for r in rows],
+            "replayed": True,
+            "events": [self.event_row_out(r, cmd.seat) for r in rows],
         }
+
+    def _answer(self, game_id: str, seat: str, result: dict[str, Any]) -> dict[str, Any]:
+        """A write's answer: what it appended, then what the sender may do now (after any bot seats moved)."""
+        self._play_bots(game_id)
+        c = self._cached(game_id)
+        with c.lock:
+            result["awaiting"] = [msgspec.to_builtins(s) for s in engine.awaiting(c.game, seat)]
+            result["waiting_for"] = engine.waiting_for(c.game)
+        return result
 
     def command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
@@ -333,7 +436,7 @@ class GameService:
         cached = self._cached(game_id)
         command = engine.parse_command(cached.game.ruleset, payload)
         server_seed = bytes.fromhex(cached.row.server_seed)
-        return self._submit(
+        result = self._submit(
             game_id,
             seat,
             payload,
@@ -341,6 +444,7 @@ class GameService:
             body.get("expected_version"),
             lambda game: engine.decide_command(game, seat, command, server_seed),
         )
+        return self._answer(game_id, seat, result)
 
     def contribute_seed(
         self,
@@ -357,7 +461,8 @@ class GameService:
             raise engine.InvalidInput("invalid-client-seed", "send exactly one of client_seed (64 hex) or passphrase")
         seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase)
         payload = {"type": "contribute_seed", "client_seed": seed}
-        return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
+        result = self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
+        return self._answer(game_id, seat, result)
 
     def reveal(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
@@ -365,24 +470,74 @@ class GameService:
             raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
         server_seed = bytes.fromhex(self._cached(game_id).row.server_seed)
         payload = {"type": "reveal"}
-        return self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
+        result = self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
+        return self._answer(game_id, seat, result)
 
-    # ---- reads ----
+    def end(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        if seat != REFEREE:
+            raise engine.Forbidden("referee-only", "only the referee token may end a game")
+        result = self._submit(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end)
+        return self._answer(game_id, seat, result)
 
-    def summary(self, game_id: str) -> dict[str, Any]:
+    def _play_bots(self, game_id: str) -> None:
+        """Seats the server plays (`bots` at creation) send their commands, each recorded as that seat's command,
+        until no bot seat has anything to send. A bot reads only what its own seat may read."""
+        c = self._cached(game_id)
+        if not c.row.bots:
+            return
+        loaded = loaded_for(c.row.ruleset)
+        bot = bot_for(c.row.ruleset)
+        server_seed = bytes.fromhex(c.row.server_seed)
+        for _ in range(MAX_BOT_COMMANDS):
+            with c.lock:
+                game = c.game
+                turn = next(
+                    ((seat, legal) for seat in c.row.bots if (legal := engine.awaiting(game, seat)) and any(
+                        seat in s.seats for s in legal)),
+                    None,
+                )
+                if turn is None:
+                    return
+                seat, legal = turn
+                mine = [s for s in legal if seat in s.seats]
+                payload = bot_choose(bot, loaded.ruleset.redact, game.rules, mine, seat)
+                version = game.version
+            if payload is None:
+                return
+            command = engine.parse_command(loaded.ruleset, payload)
+            self._submit(
+                game_id,
+                seat,
+                payload,
+                f"bot-{version + 1}",
+                version,
+                lambda g, seat=seat, command=command: engine.decide_command(g, seat, command, server_seed),
+            )
+        raise RuntimeError(f"the bot seats of {game_id} did not stop within {MAX_BOT_COMMANDS} commands")
+
+    # ---- reading ----
+
+    def status(self, game_id: str) -> dict[str, Any]:
+        c = self._cached(game_id)
+        with c.lock:
+            g = c.game
+            return {"status": status_of(g), "version": g.version, "head": c.head.hex()}
+
+    def summary(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
         c = self._cached(game_id)
         row = c.row
         with c.lock:
             g, head = c.game, c.head.hex()
-            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g)]
-            status = "revealed" if g.revealed_seed else "over" if g.over else "open"
+            public_seed = g.created.dice.mode == "public-seed"
             return {
                 "game_id": game_id,
                 "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
                 "version": g.version,
                 "head": head,
-                "status": status,
+                "status": status_of(g),
                 "seats": g.seats,
+                "bots": list(row.bots),
                 "options": g.created.options,
                 "dice": {
                     "scheme": g.created.dice.scheme,
@@ -394,36 +549,88 @@ class GameService:
                     "beacon": g.created.dice.beacon,
                     "next_roll": g.next_roll,
                     "fairness": "public-seed: the creator chose the server seed; no fairness claim"
-                    if g.created.dice.mode == "public-seed"
+                    if public_seed
                     else "fair: the server committed to its seed before any client seed",
+                    "secrecy": "public-seed: anyone who knows the seed can test guesses against sealed commitments; "
+                    "no secrecy claim"
+                    if public_seed
+                    else "fair: sealed records stay secret until the rules reveal them",
                 },
-                "awaiting": awaiting,
+                "awaiting": [msgspec.to_builtins(s) for s in engine.awaiting(g, reader)],
+                "waiting_for": engine.waiting_for(g),
                 "ended": g.ended,
+                "created_at": row.created_at,
             }
 
-    def events(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
+    def me(self, game_id: str, token: str | None) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        c = self._cached(game_id)
+        with c.lock:
+            g = c.game
+            awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g, seat) if seat in s.seats]
+            may = ["command"] if awaiting else []
+            if seat != REFEREE and g.lock is None and seat not in g.client_seeds:
+                may.append("seed")
+            if seat == REFEREE and g.revealed_seed is None:
+                may += (["end"] if not g.over else []) + ["reveal"]
+            return {
+                "game_id": game_id,
+                "seat": seat,
+                "referee": seat == REFEREE,
+                "bot": seat in c.row.bots,
+                "awaiting": awaiting,
+                "waiting_for": engine.waiting_for(g),
+                "may": may,
+            }
+
+    def list_games(self, ruleset: str | None, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+        before = None
+        if cursor:
+            try:
+                created_at, gid = msgspec.json.decode(base64.urlsafe_b64decode(cursor.encode()), type=tuple[str, str])
+            except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
+                raise engine.InvalidInput("invalid-cursor", "cursor is the next_cursor of a previous page, unchanged")
+            before = (created_at, gid)
+        rows = self.store.list_games(ruleset, status, before, limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        nxt = None
+        if more:
+            nxt = base64.urlsafe_b64encode(msgspec.json.encode([rows[-1].created_at, rows[-1].id])).decode()
+        return {
+            "games": [
+                {
+                    "game_id": r.id,
+                    "ruleset": r.ruleset,
+                    "status": r.status,
+                    "version": r.version,
+                    "seats": r.seats,
+                    "created_at": r.created_at,
+                }
+                for r in rows
+            ],
+            "next_cursor": nxt,
+        }
+
+    def events(self, game_id: str, after: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
         c = self._cached(game_id)  # 404 for an unknown game
-        rows = self.store.events(game_id, after=after, limit=limit)
+        version, head = c.game.version, c.head.hex()
+        rows = self.store.events(game_id, after=after, limit=limit) if after < version else []
         return {
             "game_id": game_id,
-            "events": [self.event_row_out(r) for r in rows],
-            "next_after": rows[-1].seq if rows else after,
-            "version": c.game.version,
-            "head": c.head.hex(),
+            "events": [self.event_row_out(r, reader) for r in rows],
+            "next_after": rows[-1].seq if rows else min(after, version),
+            "version": version,
+            "head": head,
         }
 
     @staticmethod
-    def event_row_out(r) -> dict[str, Any]:
-        return {
-            "seq": r.seq,
-            "type": r.type,
-            "v": r.v,
-            "body": msgspec.json.decode(r.body),
-            "hash": r.hash,
-            "actor": r.actor,
-            "recorded_at": r.recorded_at,
-            "global_position": r.global_position,
-        }
+    def event_row_out(r: EventRow, reader: engine.Reader = None) -> dict[str, Any]:
+        body = msgspec.json.decode(r.body)
+        out = event_out(r.seq, body, r.hash, r.actor, r.recorded_at)
+        if r.sealed is not None and reader is not None and reader in (REFEREE, body["data"].get("seat")):
+            out["sealed"] = msgspec.json.decode(r.sealed)
+        return out
 
     def _game_seed(self, game_id: str) -> bytes | None:
         g = self._cached(game_id).game
@@ -434,7 +641,7 @@ class GameService:
     def _roll_out(self, r, seed: bytes | None) -> dict[str, Any]:
         body = msgspec.json.decode(r.body)
         d = body["data"]
-        out = {"seq": r.seq, **d}
+        out = {"seq": r.seq, **{k: v for k, v in d.items() if v is not None}}
         if seed is None:
             out["verification"] = {"status": "pending", "detail": "verifiable once the server seed is revealed"}
         else:
@@ -456,29 +663,42 @@ class GameService:
             raise NotFound("unknown-roll", f"game {game_id} has no roll k={k} (yet)")
         return self._roll_out(rows[0], seed)
 
-    def view(self, game_id: str, name: str, at: int | None) -> dict[str, Any]:
+    def view(self, game_id: str, name: str, at: int | None, reader: engine.Reader = None) -> dict[str, Any]:
         c = self._cached(game_id)
         row = c.row
         views = c.game.ruleset.views
         if name not in views:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
+        kind = f"{row.ruleset}/{name}"
         if at is None or at >= c.game.version:
             with c.lock:
-                return {"view": name, "at": c.game.version, "data": render_view(views[name], c.game.rules, None)}
-        if at < 1:
-            raise engine.InvalidInput("invalid-at", "at is a seq from 1 to the game's version")
+                data = render_view(views[name], c.game.rules, reader)
+                return {"kind": kind, "view": name, "at": c.game.version, "data": data}
         game = fold_rows(loaded_for(row.ruleset), self.store.events(game_id, upto=at))
-        return {"view": name, "at": at, "data": render_view(views[name], game.rules, None)}
+        return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.rules, reader)}
 
-    def bundle(self, game_id: str) -> dict[str, Any]:
+    def bundle(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
+        """The replay bundle (spec/EVENTS.md). A sealed command's payload shows as {"sealed": commitment} until it is
+        revealed, except to its own seat and the referee."""
         c = self._cached(game_id)
         row = c.row
         with c.lock:
             g = c.game
             rows = self.store.events(game_id)
             cmds = self.store.commands(game_id)
+            unrevealed = dict(g.unrevealed)
         lock = g.lock
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
+        hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
+
+        def payload(x: CommandRow) -> dict[str, Any]:
+            p = msgspec.json.decode(x.payload)
+            for seq in range(x.first_seq, x.last_seq + 1) if hidden else ():
+                e = hidden.get(seq)
+                if e is not None and e.seat == x.seat and e.kind == p.get("type"):
+                    return {"sealed": e.commitment}
+            return p
+
         return {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
@@ -493,27 +713,91 @@ class GameService:
                 "beacon": g.created.dice.beacon,
             },
             "commands": [
-                {
-                    "command_id": x.command_id,
-                    "seat": x.seat,
-                    "payload": msgspec.json.decode(x.payload),
-                    "seqs": [x.first_seq, x.last_seq],
-                }
+                {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
                 for x in cmds
             ],
             "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
             "head": rows[-1].hash,
         }
 
-    def server_seed_if_stored(self, game_id: str, seq: int, hash_at_seq: str) -> bytes | None:
-        """The stored server seed, only for a bundle that is a prefix of this store's log of that game."""
+    def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
+        """The bundle as served and exported: the same bytes from `GET /bundle` and `umpire export`."""
+        return msgspec.json.encode(self.bundle(game_id, reader))
+
+    def server_inputs_if_stored(
+        self, game_id: str, seq: int, hash_at_seq: str
+    ) -> tuple[bytes, dict[str, dict[str, Any]]] | None:
+        """The stored server seed and sealed payloads, only for a bundle that is a prefix of this store's log."""
         row = self.store.game(game_id) if isinstance(game_id, str) else None
         if row is None or seq < 1:
             return None
         at = self.store.events(game_id, after=seq - 1, upto=seq)
         if not at or at[0].hash != hash_at_seq:
             return None
-        return bytes.fromhex(row.server_seed)
+        sealed = RULESETS[row.ruleset].ruleset.sealed_commands if row.ruleset in RULESETS else frozenset()
+        payloads = {}
+        if sealed:
+            for x in self.store.commands(game_id):
+                p = msgspec.json.decode(x.payload)
+                if p.get("type") in sealed:
+                    payloads[x.command_id] = p
+        return bytes.fromhex(row.server_seed), payloads
+
+
+MAX_BOT_COMMANDS = 100_000
+
+
+def status_of(g: Game) -> str:
+    return "revealed" if g.revealed_seed else "over" if g.over else "open"
+
+
+def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: str | None) -> dict[str, Any]:
+    """One event as the API shows it everywhere: the body's fields (but `game`), its hash and the stored extras."""
+    return {
+        "seq": seq,
+        "type": body["type"],
+        "v": body["v"],
+        "command": body["command"],
+        "data": body["data"],
+        "hash": h,
+        "actor": actor,
+        "recorded_at": stamp,
+    }
+
+
+def bot_for(ruleset_id: str):
+    return importlib.import_module(f"domain.{ruleset_id.replace('-', '_')}.bot")
+
+
+def bot_choose(bot, redact, state: Any, legal: list, seat: str) -> dict[str, Any] | None:
+    """The bot's pick for `seat`, from what that seat may read (rulesets with hidden information redact first)."""
+    view = redact(state, seat) if redact is not None else state
+    if len(inspect.signature(bot.choose).parameters) >= 3:
+        return bot.choose(view, legal, seat)
+    return bot.choose(view, legal)
+
+
+def check_bots(loaded: Loaded, seats: list[str], bots: list[str]) -> None:
+    if not bots:
+        return
+    unknown = [b for b in bots if b not in seats]
+    if unknown or len(set(bots)) != len(bots):
+        raise engine.InvalidInput("invalid-bots", f"bots are seats of the game, each once; seats: {seats}")
+    if len(bots) >= len(seats):
+        raise engine.InvalidInput(
+            "invalid-bots", "at least one seat is a person's: the server plays against people, not alone"
+        )
+    try:
+        bot_for(loaded.ruleset.id)
+    except ModuleNotFoundError:
+        raise engine.InvalidInput("invalid-bots", f"{loaded.ruleset.id} has no bot to play a seat")
+
+
+class CreateDiceRequest(msgspec.Struct):
+    mode: str = "fair"
+    server_seed: str | None = None
+    client_seeds: dict[str, str] | None = None
+    beacon: str | None = None
 
 
 class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
@@ -529,6 +813,7 @@ class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game
     options: dict[str, Any]
     seats: list[str] | None
     dice: CreateDice
+    bots: list[str] = []
 
 
 class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
@@ -539,7 +824,11 @@ class RevealPayload(msgspec.Struct, forbid_unknown_fields=True, tag="reveal", ta
     pass
 
 
-CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload}
+class EndPayload(msgspec.Struct, forbid_unknown_fields=True, tag="end", tag_field="type"):
+    pass
+
+
+CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload, "end": EndPayload}
 
 
 def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:

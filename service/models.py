@@ -1,15 +1,37 @@
-"""Named request and response schemas of the HTTP API (what openapi/openapi.json describes)."""
+"""The HTTP API's request and response bodies, as msgspec Structs: the service builds them, msgspec encodes them, and
+openapi/openapi.json describes them (service/openapi.py refines the parts typed per ruleset: events, views,
+options, awaiting)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+import msgspec
+from msgspec import Meta, Struct
 
-Hex64 = Field(pattern="^[0-9a-f]{64}$")
+from domain.engine import CommandSpec
+from events.core import RollResult
+
+Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")]
+GameId = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,64}$")]
+SeatName = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,32}$")]
+CommandId = Annotated[
+    str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$", description="client-chosen id; a retry with it appends nothing")
+]
 
 
-class Problem(BaseModel):
+class _Out(Struct, forbid_unknown_fields=True):
+    pass
+
+
+class _In(Struct, forbid_unknown_fields=True):
+    pass
+
+
+# ---- errors ----
+
+
+class Problem(_Out, omit_defaults=True):
     """RFC 9457 problem details; `code` is stable, `detail` says what to do."""
 
     type: str
@@ -18,212 +40,249 @@ class Problem(BaseModel):
     code: str
     detail: str
     instance: str | None = None
-    legal: list[dict[str, Any]] | None = Field(None, description="for illegal-command: what is legal now")
-    version: int | None = Field(None, description="for version-conflict: the game's version now")
+    legal: list[CommandSpec] | None = None  # illegal-command: what is legal now, in the shape of `awaiting`
+    version: int | None = None  # version-conflict: the game's version now
+    limit: int | None = None  # body-too-large, too-many-requests: the limit that was hit
+    retry_after: int | None = None  # too-many-requests: seconds to wait (also the Retry-After header)
 
 
-class FairDice(BaseModel):
-    """The server makes a secret seed and commits to it; seats add theirs before the seed locks."""
-
-    model_config = ConfigDict(extra="forbid")
-    mode: Literal["fair"] = "fair"
-    client_seeds: dict[str, Annotated[str, Field(pattern="^[0-9a-f]{64}$")]] | None = Field(
-        None, description="seat -> 64 lowercase hex"
-    )
-    beacon: str | None = Field(None, pattern="^[!-~]{1,256}$", description="e.g. drand:<chain>:<round>:<hex>")
+# ---- rulesets ----
 
 
-class PublicSeedDice(FairDice):
-    """The creator supplies the server seed (tests, bug reproduction, tutorials): no fairness claim."""
-
-    mode: Literal["public-seed"]
-    server_seed: str = Field(pattern="^[0-9a-f]{64}$")
-
-
-def _dice_mode(v: Any) -> str:
-    """`mode` may be left out: it means fair."""
-    mode = v.get("mode", "fair") if isinstance(v, dict) else getattr(v, "mode", "fair")
-    return mode if mode in ("fair", "public-seed") else "fair"
-
-
-class CreateGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ruleset: str = Field(max_length=64, examples=["aa1942-convoy"], description="an id from GET /rulesets")
-    options: dict[str, Any] | None = Field(None, description="the ruleset's options_schema (GET /rulesets/{id})")
-    seats: list[str] | None = Field(None, max_length=16, description="default: the ruleset's seats")
-    dice: Annotated[
-        Annotated[FairDice, Tag("fair")] | Annotated[PublicSeedDice, Tag("public-seed")], Discriminator(_dice_mode)
-    ] = FairDice()
-
-
-class SeatToken(BaseModel):
-    seat: str
-    token: str
-
-
-class DiceCommitment(BaseModel):
-    mode: str
-    server_commit: str
-    beacon: str | None = None
-
-
-class EventOut(BaseModel):
-    seq: int
+class CommandInfo(_Out):
     type: str
-    v: int
-    data: dict[str, Any]
-    hash: str
+    description: str
+    sealed: bool
+    schema: dict[str, Any]  # a JSON Schema
 
 
-class GameCreatedOut(BaseModel):
-    game_id: str
-    ruleset: str
-    version: int
-    head: str
-    dice: DiceCommitment
-    seats: list[SeatToken] = Field(description="one bearer token per seat; shown only here")
-    referee_token: str = Field(description="reveals the seed and ends games; shown only here")
-    events: list[EventOut]
+class ViewInfo(_Out):
+    name: str
+    per_seat: bool
+    description: str
 
 
-class CommandResult(BaseModel):
-    game_id: str
-    command_id: str
-    version: int
-    head: str
-    replayed: bool = Field(description="true when this command_id was applied before and nothing was appended")
-    events: list[EventOut]
-
-
-class SeedRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    client_seed: str | None = Field(None, pattern="^[0-9a-f]{64}$")
-    passphrase: str | None = Field(None, max_length=1024, description="the seed is SHA-256 of its UTF-8 bytes")
-    command_id: str | None = Field(None, pattern="^[A-Za-z0-9._:-]{1,64}$")
-
-
-class Awaiting(BaseModel):
-    type: str
-    seats: list[str]
-    choices: list[dict[str, Any]] | None = Field(description="every legal argument object, or null when > 64")
-    schema_: dict[str, Any] = Field(alias="schema")
-    model_config = ConfigDict(populate_by_name=True)
-
-
-class RulesetRefOut(BaseModel):
-    id: str
-    version: str
-    data_sha256: str
-
-
-class DiceSummary(BaseModel):
-    scheme: str
-    mode: str
-    server_commit: str
-    server_seed: str | None = Field(description="null until the referee reveals it")
-    seed_locked: bool
-    client_seeds: dict[str, str | None]
-    beacon: str | None
-    next_roll: int
-    fairness: str
-
-
-class GameSummary(BaseModel):
-    game_id: str
-    ruleset: RulesetRefOut
-    version: int
-    head: str
-    status: Literal["open", "over", "revealed"]
-    seats: list[str]
-    options: dict[str, Any]
-    dice: DiceSummary
-    awaiting: list[Awaiting] = Field(description="the legal commands now; empty when the game is over")
-    ended: str | None
-
-
-class StoredEvent(BaseModel):
-    seq: int
-    type: str
-    v: int
-    body: dict[str, Any] = Field(description="the hashed body (spec/EVENTS.md)")
-    hash: str
-    actor: str | None
-    recorded_at: str
-    global_position: int
-
-
-class EventsPage(BaseModel):
-    game_id: str
-    events: list[StoredEvent]
-    next_after: int
-    version: int
-    head: str
-
-
-class RollVerification(BaseModel):
-    status: Literal["pending", "verified", "mismatch"]
-    detail: str | None = None
-    recomputed_faces: list[int] | None = None
-
-
-class RollOut(BaseModel):
-    seq: int
-    k: int
-    sides: list[int]
-    faces: list[int]
-    purpose: str
-    rule: str
-    result: dict[str, Any] | None = None
-    rerolls: int | None = None
-    verification: RollVerification
-
-
-class RollsPage(BaseModel):
-    game_id: str
-    rolls: list[RollOut]
-    next_after: int
-
-
-class ViewOut(BaseModel):
-    view: str
-    at: int
-    data: dict[str, Any]
-
-
-class CheckOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    status: Literal["pass", "fail", "skipped"]
-    detail: str
-    first_bad_seq: int | None = None
-    first_bad_k: int | None = None
-
-
-class VerifyReport(BaseModel):
-    verdict: Literal["verified", "partial", "failed"]
-    game: str | None
-    checks: dict[str, CheckOut]
-
-
-class CommandInfo(BaseModel):
-    type: str
-    schema_: dict[str, Any] = Field(alias="schema")
-    model_config = ConfigDict(populate_by_name=True)
-
-
-class RulesetInfo(BaseModel):
+class RulesetInfo(_Out):
     id: str
     version: str
     title: str
     data_sha256: str
     default_seats: list[str]
     commands: list[CommandInfo]
-    views: list[str]
-    options_schema: dict[str, Any]
+    views: list[ViewInfo]
+    options_schema: dict[str, Any]  # a JSON Schema
 
 
-class Root(BaseModel):
+class Root(_Out):
     name: str
     engine: str
     docs: str
     openapi: str
+    desk: str
     rulesets: list[str]
+
+
+# ---- creating ----
+
+
+class CreateDice(_In):
+    """`fair` (the default): the server makes a secret seed and commits to it. `public-seed`: the creator supplies
+    `server_seed` (tests, bug reproduction, tutorials); no fairness claim."""
+
+    mode: Literal["fair", "public-seed"] = "fair"
+    server_seed: Hex64 | None = None
+    client_seeds: dict[SeatName, Hex64] | None = None
+    beacon: Annotated[str, Meta(pattern="^[!-~]{1,256}$", description="e.g. drand:<chain>:<round>:<hex>")] | None = None
+
+
+class CreateGame(_In):
+    ruleset: Annotated[str, Meta(max_length=64, description="an id from GET /rulesets")]
+    options: dict[str, Any] | None = None  # the ruleset's options_schema (typed per ruleset in the OpenAPI)
+    seats: Annotated[list[SeatName], Meta(min_length=1, max_length=16)] | None = None
+    bots: Annotated[list[SeatName], Meta(max_length=16)] | None = None  # seats the server plays itself
+    dice: CreateDice | None = None
+
+
+class SeatToken(_Out):
+    seat: str
+    token: str | None  # null for a seat the server plays (a bot)
+    bot: bool
+
+
+class DiceCommitment(_Out):
+    mode: Literal["fair", "public-seed"]
+    server_commit: str
+    beacon: str | None
+
+
+class EventOut(_Out, omit_defaults=True):
+    """One event, the same object wherever events appear; typed per `type` in the OpenAPI."""
+
+    seq: int
+    type: str
+    v: int
+    command: str | None
+    data: dict[str, Any]
+    hash: str
+    actor: str | None = None
+    recorded_at: str | None = None
+    sealed: dict[str, Any] | None = None  # SubmissionSealed only, to its seat and the referee: {content, salt}
+
+
+class GameCreatedOut(_Out):
+    game_id: str
+    ruleset: str
+    version: int
+    head: str
+    dice: DiceCommitment
+    seats: list[SeatToken]  # one bearer token per seat, shown only here
+    referee_token: str  # reveals the seed and ends games; shown only here
+    events: list[EventOut]
+
+
+class SeedRequest(_In):
+    client_seed: Hex64 | None = None
+    passphrase: Annotated[str, Meta(min_length=1, max_length=1024)] | None = None
+    command_id: CommandId | None = None
+
+
+class CommandResult(_Out):
+    game_id: str
+    command_id: str
+    version: int
+    head: str
+    replayed: bool  # true when this command_id was applied before and nothing was appended
+    events: list[EventOut]
+    awaiting: list[CommandSpec]  # what the sender may do now (the same as GET /games/{id} with its token)
+    waiting_for: list[str]
+
+
+# ---- reading ----
+
+
+class RulesetRef(_Out):
+    id: str
+    version: str
+    data_sha256: str
+
+
+class DiceSummary(_Out):
+    scheme: str
+    mode: Literal["fair", "public-seed"]
+    server_commit: str
+    server_seed: str | None  # null until the referee reveals it
+    seed_locked: bool
+    client_seeds: dict[str, str | None]
+    beacon: str | None
+    next_roll: int
+    fairness: str
+    secrecy: str
+
+
+Status = Literal["open", "over", "revealed"]
+
+
+class GameSummary(_Out):
+    game_id: str
+    ruleset: RulesetRef
+    version: int
+    head: str
+    status: Status
+    seats: list[str]
+    bots: list[str]
+    options: dict[str, Any]  # typed per ruleset in the OpenAPI
+    dice: DiceSummary
+    awaiting: list[CommandSpec]  # the legal commands now, as this reader may see them; empty when the game is over
+    waiting_for: list[str]  # seats that still owe a sealed submission in this step
+    ended: str | None
+    created_at: str
+
+
+class GameListItem(_Out):
+    game_id: str
+    ruleset: str
+    status: Status
+    version: int
+    seats: list[str]
+    created_at: str
+
+
+class GamesPage(_Out):
+    games: list[GameListItem]
+    next_cursor: str | None  # pass as ?cursor= for the next page; null on the last
+
+
+class Me(_Out):
+    game_id: str
+    seat: str  # a seat name, or "referee"
+    referee: bool
+    bot: bool
+    awaiting: list[CommandSpec]  # what this token may send now
+    waiting_for: list[str]
+    may: list[str]  # the game-level actions this token may take: "command", "seed", "reveal", "end"
+
+
+class EventsPage(_Out):
+    game_id: str
+    events: list[EventOut]
+    next_after: int  # pass as ?after= for the next page
+    version: int
+    head: str
+
+
+class RollVerification(_Out, omit_defaults=True):
+    status: Literal["pending", "verified", "mismatch"]
+    detail: str | None = None
+    recomputed_faces: list[int] | None = None
+
+
+class RollOut(_Out, omit_defaults=True):
+    seq: int
+    k: int
+    sides: list[int]
+    faces: list[int]
+    purpose: str
+    rule: str
+    verification: RollVerification
+    result: RollResult | None = None
+    rerolls: int | None = None
+
+
+class RollsPage(_Out):
+    game_id: str
+    rolls: list[RollOut]
+    next_after: int  # the last k of this page: pass as ?after= for the next
+
+
+class ViewOut(_Out):
+    """`kind` is "<ruleset>/<view>": the OpenAPI types `data` by it."""
+
+    kind: str
+    view: str
+    at: int
+    data: dict[str, Any]
+
+
+class CheckOut(_Out, omit_defaults=True):
+    status: Literal["pass", "fail", "skipped"]
+    detail: str
+    first_bad_seq: int | None = None
+    first_bad_k: int | None = None
+    events: int | None = None
+    rolls: int | None = None
+    game_seed: str | None = None
+    revealed: int | None = None
+    unrevealed: list[int] | None = None
+    recorded: dict[str, Any] | None = None
+    replayed: dict[str, Any] | None = None
+    diff: list[dict[str, Any]] | None = None
+
+
+class VerifyReport(_Out):
+    verdict: Literal["verified", "partial", "failed"]
+    game: str | None
+    checks: dict[str, CheckOut]
+
+
+def schema_of(model: type) -> dict[str, Any]:
+    return msgspec.json.schema(model)

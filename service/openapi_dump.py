@@ -4,10 +4,12 @@ import json
 import sys
 
 from service.app import create_app
+from service.settings import Settings
 
 
 def document() -> str:
-    return json.dumps(create_app(":memory:").openapi(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    app = create_app(settings=Settings(db=":memory:"))
+    return json.dumps(app.openapi(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 if __name__ == "__main__":

@@ -12,14 +12,16 @@ from typing import Any
 import msgspec
 
 from domain import engine
-from domain.dice import faces_for, game_seed
+from domain.dice import commitment, faces_for, game_seed, sealing_salt
 from domain.engine import Game, Rejected
 from events.bundle import Bundle, decode_bundle
 from events.canonical import canonical, first_broken_link
 from domain.engine import REFEREE
 from service.games import CORE_PAYLOADS, CREATOR, body_of, creation_events_for, loaded_for
 
-SeedLookup = Callable[[str, int, str], bytes | None]  # (game, seq, hash at seq) -> server seed
+# (game, seq, hash at seq) -> (server seed, stored payloads of sealed commands by command id), for a bundle that is
+# a prefix of this server's log of that game
+SeedLookup = Callable[[str, int, str], tuple[bytes, dict[str, dict[str, Any]]] | None]
 
 
 def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -152,6 +154,63 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     )
 
 
+def verify_sealed(b: Bundle) -> dict[str, Any]:
+    """Every revealed sealed record against its commitment (and, once the seed is known, its salt); the records
+    never revealed are listed, and in a finished game they fail (spec/EVENTS.md "Sealed inputs", check 4)."""
+    sealed: dict[int, dict[str, Any]] = {}
+    opened: set[int] = set()
+    seed = bytes.fromhex(b.dice.server_seed) if b.dice.server_seed and _is_hex(b.dice.server_seed) else None
+    for e in b.events:
+        body, data = e.body, e.body.get("data") or {}
+        if body.get("type") == "SubmissionSealed":
+            sealed[body.get("seq")] = data
+        elif body.get("type") == "SubmissionsRevealed":
+            for entry in data.get("entries") or []:
+                at = entry.get("seq")
+                record = sealed.get(at)
+                where = f"SubmissionsRevealed at seq {body.get('seq')} opens seq {at}"
+                if record is None or at in opened:
+                    return _check("fail", f"{where}: no sealed record there to open", first_bad_seq=body.get("seq"))
+                if (record.get("seat"), record.get("kind")) != (entry.get("seat"), entry.get("kind")):
+                    return _check("fail", f"{where}: seat or kind differ from the record's", first_bad_seq=at)
+                try:
+                    recomputed = commitment(entry.get("content"), entry.get("salt"))
+                except (TypeError, ValueError):
+                    recomputed = None
+                if recomputed != record.get("commitment"):
+                    return _check(
+                        "fail",
+                        f"{where}: its content and salt do not match the commitment made at seq {at}",
+                        first_bad_seq=at,
+                    )
+                if seed is not None and entry.get("salt") != sealing_salt(seed, b.game, at):
+                    return _check("fail", f"{where}: the salt is not the one the server seed gives", first_bad_seq=at)
+                opened.add(at)
+    closed = sorted(set(sealed) - opened)
+    ended = any(e.body.get("type") == "GameEnded" for e in b.events)
+    if closed and ended:
+        return _check(
+            "fail",
+            f"the game is over but sealed records at seqs {closed} were never revealed",
+            first_bad_seq=closed[0],
+            unrevealed=closed,
+        )
+    if not sealed:
+        return _check("pass", "no sealed records", first_bad_seq=None, revealed=0, unrevealed=[])
+    detail = f"{len(opened)} sealed records revealed, each matching its commitment"
+    if closed:
+        detail += f"; {len(closed)} still sealed (seqs {closed})"
+    return _check("pass", detail, first_bad_seq=None, revealed=len(opened), unrevealed=closed)
+
+
+def _is_hex(x: str) -> bool:
+    try:
+        bytes.fromhex(x)
+    except ValueError:
+        return False
+    return True
+
+
 def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
     """Where two JSON values differ, as paths."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
@@ -169,8 +228,12 @@ def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
     return [{"path": path or "(body)", "recorded": recorded, "replayed": replayed}]
 
 
-def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
-    """Feed the recorded commands to a fresh engine; compare every body it makes with the bundle's."""
+def replay(
+    b: Bundle, server_seed: bytes, payloads: dict[str, dict[str, Any]] | None = None
+) -> tuple[dict[str, Any], Game | None]:
+    """Feed the recorded commands to a fresh engine; compare every body it makes with the bundle's.
+
+    `payloads` gives the server's stored payloads of sealed commands the bundle shows only as commitments."""
     try:
         loaded = loaded_for(b.ruleset.id)
     except Rejected as e:
@@ -179,7 +242,13 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
     game: Game | None = None
     seq = 0
     for cmd in b.commands:
-        p = cmd.payload
+        p = (payloads or {}).get(cmd.command_id, cmd.payload)
+        if set(p) == {"sealed"}:
+            return _check(
+                "skipped",
+                f"command {cmd.command_id} is sealed (its content is not revealed yet); the replay runs once it is",
+                first_bad_seq=None,
+            ), game
         try:
             core = CORE_PAYLOADS.get(p.get("type"))
             if core is not None:
@@ -199,6 +268,10 @@ def replay(b: Bundle, server_seed: bytes) -> tuple[dict[str, Any], Game | None]:
                 if cmd.seat != REFEREE:
                     raise Rejected("replay", "only the referee reveals")
                 evs = engine.decide_reveal(game, server_seed)
+            elif p.get("type") == "end":
+                if cmd.seat != REFEREE:
+                    raise Rejected("replay", "only the referee ends a game")
+                evs = engine.decide_end(game)
             else:
                 evs = engine.decide_command(game, cmd.seat, engine.parse_command(loaded.ruleset, p), server_seed)
         except Rejected as e:
@@ -245,13 +318,14 @@ def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) ->
         return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", f"not an umpire-bundle/1: {e}")}}
     chain = verify_chain(b)
     dice = verify_dice(b)
-    seed = None
+    sealed = verify_sealed(b)
+    seed, payloads = None, None
     if b.dice.server_seed is not None and dice["status"] == "pass":
         seed = bytes.fromhex(b.dice.server_seed)
     elif b.dice.server_seed is None and seed_lookup is not None and chain["status"] == "pass" and b.events:
-        seed = seed_lookup(b.game, len(b.events), b.events[-1].hash)
+        seed, payloads = seed_lookup(b.game, len(b.events), b.events[-1].hash) or (None, None)
     if seed is not None:
-        rep, _ = replay(b, seed)
+        rep, _ = replay(b, seed, payloads)
         if b.dice.server_seed is None:
             # the seed is secret: a forged command list could make the replay roll a future k, so the
             # report names the seq but shows no replayed body
@@ -263,7 +337,7 @@ def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) ->
         rep = _check(
             "skipped", "the server seed is not revealed and this server does not hold this log", first_bad_seq=None
         )
-    checks = {"chain": chain, "dice": dice, "replay": rep}
+    checks = {"chain": chain, "dice": dice, "sealed": sealed, "replay": rep}
     statuses = {c["status"] for c in checks.values()}
     verdict = "failed" if "fail" in statuses else "partial" if "skipped" in statuses else "verified"
     return {"verdict": verdict, "game": b.game, "checks": checks}

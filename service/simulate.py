@@ -1,9 +1,13 @@
-"""Whole games played in-process by a ruleset's bot: `umpire simulate`, property tests, golden bundles."""
+"""Whole games played in-process by a ruleset's bot: `umpire simulate`, property tests, golden bundles, benchmarks.
+
+A ruleset's bot module (`domain/<ruleset>/bot.py`) has `choose(state, legal[, seat])` and `outcomes(state) ->
+{figure: int}`: what a finished game comes to (tonnage, VP, kills, winner, IPCs …). The distribution of each figure
+over many games is what `umpire simulate` prints.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import statistics
 from collections.abc import Callable
 from typing import Any
@@ -11,13 +15,22 @@ from typing import Any
 from domain import engine
 from domain.engine import Game
 from events.vocabulary import Event
+from service.games import bot_choose, bot_for
 from service.rulesets import RULESETS
 
 MAX_COMMANDS = 200_000
 
 
-def bot_for(ruleset_id: str):
-    return importlib.import_module(f"domain.{ruleset_id.replace('-', '_')}.bot")
+def new_game(ruleset_id: str, options: dict[str, Any], server_seed: bytes, game_id: str = "sim") -> Game:
+    """A fresh public-seed game on the default data set, folded through its creation events."""
+    loaded = RULESETS[ruleset_id]
+    created = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, None, "public-seed", server_seed
+    )
+    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
+    for e in created[1:]:
+        engine.evolve(game, e)
+    return game
 
 
 def play(
@@ -29,34 +42,47 @@ def play(
     on_command: Callable[[dict[str, Any], list[Event]], None] | None = None,
 ) -> Game:
     """Create a game (public-seed) and let the bot send every command until the game is over."""
-    loaded = RULESETS[ruleset_id]
-    bot = bot_for(ruleset_id)
-    created = engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, None, "public-seed", server_seed
-    )
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
-    for e in created[1:]:
-        engine.evolve(game, e)
+    return play_on(new_game(ruleset_id, options, server_seed, game_id), server_seed, on_event, on_command)
+
+
+def play_on(
+    game: Game,
+    server_seed: bytes,
+    on_event: Callable[[Game, Event], None] | None = None,
+    on_command: Callable[[dict[str, Any], list[Event]], None] | None = None,
+) -> Game:
+    """Let the bot play every seat of `game` from where it stands to the end; rolls come from `server_seed`."""
+    ruleset = game.ruleset
+    bot = bot_for(ruleset.id)
     for _ in range(MAX_COMMANDS):
         legal = engine.awaiting(game)
         if not legal:
             return game
-        payload = bot.choose(game.rules, legal)
+        seat = next(s for spec in legal for s in spec.seats)
+        payload = bot_choose(bot, None, game.rules, legal, seat)
         if payload is None:
             return game
         seat = next(s for s in legal if s.type == payload["type"]).seats[0]
-        events = engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), server_seed)
+        events = engine.decide_command(game, seat, engine.parse_command(ruleset, payload), server_seed)
         for e in events:
             engine.evolve(game, e)
             if on_event:
                 on_event(game, e)
         if on_command:
             on_command(payload, events)
-    raise RuntimeError(f"{ruleset_id}: the bot did not finish in {MAX_COMMANDS} commands")
+    raise RuntimeError(f"{ruleset.id}: the bot did not finish in {MAX_COMMANDS} commands")
 
 
 def seed_for(seed: int, i: int) -> bytes:
+    """Game i's server seed: it depends only on the simulation seed and i, so any split over workers agrees."""
     return hashlib.sha256(f"umpire-simulate:{seed}:{i}".encode()).digest()
+
+
+def outcomes(game: Game) -> dict[str, int]:
+    bot = bot_for(game.ruleset.id)
+    if not hasattr(bot, "outcomes"):
+        raise ValueError(f"{game.ruleset.id}'s bot reports no outcomes")
+    return bot.outcomes(game.rules)
 
 
 def quantiles(values: list[int]) -> dict[str, float]:
@@ -75,21 +101,16 @@ def quantiles(values: list[int]) -> dict[str, float]:
     }
 
 
-def corvette_summary(games: list[Game]) -> dict[str, dict[str, float]]:
-    """Per convoy: tonnage lost and VP; per game: U-boat kills (confirmed, probable, possible)."""
-    tons = [line["tonnage"] for g in games for line in g.rules.log]
-    vps = [line["vp"] for g in games for line in g.rules.log]
-    kills = [
-        sum(
-            1
-            for line in g.rules.log
-            for enc in line["encounters"]
-            if enc["fate"] in ("confirmed", "probable", "possible")
-        )
-        for g in games
-    ]
-    return {
-        "tonnage lost per convoy": quantiles(tons),
-        "convoy VP": quantiles(vps),
-        "U-boat kills per game": quantiles(kills),
-    }
+def summarize(results: list[dict[str, int]]) -> dict[str, dict[str, float]]:
+    """The distribution of each figure over the games (figures in the order the first game reports them)."""
+    names = list(dict.fromkeys(name for r in results for name in r))
+    return {name: quantiles([r[name] for r in results if name in r]) for name in names}
+
+
+def percentile(values: list[int], actual: int) -> float:
+    """Where `actual` falls among `values`: the share below it plus half the share equal to it, in percent."""
+    if not values:
+        return 0.0
+    below = sum(1 for v in values if v < actual)
+    equal = sum(1 for v in values if v == actual)
+    return 100.0 * (below + equal / 2) / len(values)

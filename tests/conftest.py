@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any
 
 import pytest
 
 warnings.filterwarnings("ignore", category=DeprecationWarning)
+# the suite creates hundreds of games from one client; the creation rate limit has its own test
+os.environ.setdefault("UMPIRE_CREATE_PER_MINUTE", "0")
 
 from fastapi.testclient import TestClient  # noqa: E402
 

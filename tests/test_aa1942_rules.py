@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from pathlib import Path
+
+import msgspec
 import pytest
 
+from domain import engine
+from domain.aa1942_convoy import RULESET, data
+from domain.aa1942_convoy.data import parse_map
 from domain.aa1942_convoy.rules.raid import raid_value
+from domain.aa1942_convoy.rules.submarines import legal_moves
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
-from domain.engine import Forbidden, IllegalCommand, Rejected
+from domain.aa1942_convoy.views import VIEWS, sz_status
+from domain.engine import Forbidden, IllegalCommand, InvalidInput, Rejected
 from events import aa1942_convoy as ev
 from events.core import DiceRolled, GameEnded
+from events.vocabulary import decode_event
+from service.rulesets import RULESETS
 from tests.conftest import Table
+
+
+def table(*, setup: str = "empty", seats: list[str] | None = None, **options) -> Table:
+    """A game on the empty setup unless a test asks for another (AA-R16), so each test names its submarines."""
+    return Table(options={"setup": setup, **options}, seats=seats)
 
 
 def seat(t: Table) -> str:
@@ -48,14 +65,14 @@ def test_AA1_convoy_zones_and_owners_are_those_of_the_text():
 
 
 def test_AA2_starting_treasuries_and_the_map_give_the_texts_incomes():
-    t = Table()
+    t = table()
     assert t.state.treasury == {"USSR": 24, "UK": 31, "USA": 42, "Germany": 41, "Japan": 30}
     # the shipped map data must give the same incomes the text states
     assert {p: income_of(t.state, p) for p in TURN_ORDER} == STARTING_INCOME
 
 
 def test_AA2_AA3_turn_order_and_phases_then_income_and_a_new_round():
-    t = Table()
+    t = table()
     assert (t.state.power, t.state.phase) == ("USSR", "purchase")
     seen = []
     for _ in range(len(TURN_ORDER)):
@@ -76,14 +93,14 @@ def test_AA2_AA3_turn_order_and_phases_then_income_and_a_new_round():
 
 
 def test_AA3_only_the_acting_powers_seat_may_act():
-    t = Table()
+    t = table()
     with pytest.raises(Forbidden) as e:
         t.send("Germany", "purchase", spend=0)
     assert e.value.code == "not-your-turn"
 
 
 def test_AA3_purchase_cannot_spend_more_than_the_treasury():
-    t = Table()
+    t = table()
     with pytest.raises(IllegalCommand):
         t.send("USSR", "purchase", spend=25)
     t.send("USSR", "purchase", spend=24)
@@ -96,7 +113,7 @@ def test_AA3_purchase_cannot_spend_more_than_the_treasury():
 @pytest.mark.parametrize("face,ipcs", [(1, 2), (2, 3), (3, 4), (4, 1), (5, 1), (6, 1)])
 def test_AA8_raid_damage_is_1_to_3_as_rolled_4_to_6_nothing_plus_one(face, ipcs):
     assert raid_value(face) == ipcs
-    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    t = table(submarines={"Germany": {"7": 1}})
     advance(t, "Germany", "combat")
     evs = t.send("Germany", "raid", [face], sz=7)
     (roll,) = of(evs, DiceRolled)
@@ -110,7 +127,7 @@ def test_AA8_raid_damage_is_1_to_3_as_rolled_4_to_6_nothing_plus_one(face, ipcs)
 
 
 def test_AA4_a_zone_is_deactivated_while_an_owner_territory_on_it_is_held_by_another_and_then_reactivated():
-    t = Table(options={"submarines": {"Germany": {"4": 1}}})
+    t = table(submarines={"Germany": {"4": 1}})
     advance(t, "Germany", "combat")
     evs = t.send("Germany", "capture", territory="Archangel")
     (deact,) = of(evs, ev.ConvoyZoneDeactivated)
@@ -128,7 +145,7 @@ def test_AA4_a_zone_is_deactivated_while_an_owner_territory_on_it_is_held_by_ano
 
 def test_AA4_only_the_owners_original_territories_count():
     # SZ 5 (Germany) borders Karelia, an original USSR territory: USSR holding it changes nothing
-    t = Table()
+    t = table()
     assert 5 not in t.state.inactive
     advance(t, "UK", "combat")
     evs = t.send("UK", "capture", territory="Norway")  # a German original on SZ 3 (UK) and SZ 5 (Germany)
@@ -139,7 +156,7 @@ def test_AA4_only_the_owners_original_territories_count():
 
 
 def test_AA5_only_a_submarine_raids():
-    t = Table()
+    t = table()
     advance(t, "Germany", "combat")
     assert "raid" not in t.legal()
     with pytest.raises(IllegalCommand):
@@ -147,7 +164,7 @@ def test_AA5_only_a_submarine_raids():
 
 
 def test_AA5_each_submarine_raids_or_fights_not_both():
-    t = Table(options={"submarines": {"Germany": {"7": 2}}})
+    t = table(submarines={"Germany": {"7": 2}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [4], sz=7)
     with pytest.raises(IllegalCommand):
@@ -157,7 +174,7 @@ def test_AA5_each_submarine_raids_or_fights_not_both():
 
 
 def test_AA5_AAR13_raids_happen_in_combat_step_1_before_general_combat():
-    t = Table(options={"submarines": {"Germany": {"7": 1, "8": 1}}})
+    t = table(submarines={"Germany": {"7": 1, "8": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "fight", sz=8, count=1)  # general combat begins
     with pytest.raises(IllegalCommand) as e:
@@ -166,13 +183,13 @@ def test_AA5_AAR13_raids_happen_in_combat_step_1_before_general_combat():
 
 
 def test_AA6_a_raid_happens_even_with_enemy_ships_in_the_zone():
-    t = Table(options={"submarines": {"Germany": {"7": 1}, "UK": {"7": 3}}})
+    t = table(submarines={"Germany": {"7": 1}, "UK": {"7": 3}})
     advance(t, "Germany", "combat")
     assert of(t.send("Germany", "raid", [2], sz=7), ev.ConvoyRaided)[0].damage == 3
 
 
 def test_AA7_a_submarine_that_raided_cannot_retreat():
-    t = Table(options={"submarines": {"Germany": {"7": 1, "6": 1}}})
+    t = table(submarines={"Germany": {"7": 1, "6": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [4], sz=7)
     t.send("Germany", "end_phase")
@@ -183,7 +200,7 @@ def test_AA7_a_submarine_that_raided_cannot_retreat():
 
 
 def test_AAR1_only_a_power_at_war_with_the_owner_raids_in_its_own_combat_phase():
-    t = Table(options={"submarines": {"Japan": {"5": 1, "7": 1}, "Germany": {"7": 1}}})
+    t = table(submarines={"Japan": {"5": 1, "7": 1}, "Germany": {"7": 1}})
     advance(t, "Germany", "combat-move")
     assert "raid" not in t.legal()  # not the combat phase
     advance(t, "Japan", "combat")
@@ -193,11 +210,11 @@ def test_AAR1_only_a_power_at_war_with_the_owner_raids_in_its_own_combat_phase()
     assert t.legal()["raid"].choices == [{"sz": 7}]
 
 
-# ---- AA-9, AA-10, AA-11 and rulings AA-R2, R3, R5, R6 ----------------------------------------------
+# ---- AA-9, AA-10, AA-11 and rulings AA-R2, R3, R5 (revised), R6 ----------------------------------------------
 
 
-def test_AA9_AAR2_the_round_cap_cuts_a_raid_and_the_roll_is_still_recorded():
-    t = Table(options={"submarines": {"Germany": {"7": 2}}})
+def test_AA9_AAR2_the_cap_cuts_a_raid_and_the_roll_is_still_recorded():
+    t = table(submarines={"Germany": {"7": 2}})
     advance(t, "Germany", "combat")
     first = of(t.send("Germany", "raid", [2], sz=7), ev.ConvoyRaided)[0]  # 3
     evs = t.send("Germany", "raid", [3], sz=7)  # rolls 4, only 1 left
@@ -209,32 +226,64 @@ def test_AA9_AAR2_the_round_cap_cuts_a_raid_and_the_roll_is_still_recorded():
 
 
 def test_AA9_the_cap_is_per_zone_whatever_the_number_of_raiding_powers():
-    t = Table(options={"submarines": {"Germany": {"7": 1}, "Japan": {"7": 1}}})
+    # Germany and Japan both raid the USA's SZ 11 before the USA's purchase clears the chips
+    t = table(submarines={"Germany": {"11": 1}, "Japan": {"11": 1}})
     advance(t, "Germany", "combat")
-    t.send("Germany", "raid", [3], sz=7)  # 4: the cap is full
+    t.send("Germany", "raid", [3], sz=11)  # 4: the cap is full
+    advance(t, "Japan", "combat")
+    (r,) = of(t.send("Japan", "raid", [3], sz=11), ev.ConvoyRaided)
+    assert (r.rolled, r.cap_left, r.damage) == (4, 0, 0)
+
+
+def test_AAR5_a_zone_never_holds_more_than_4_chips_across_game_rounds():
+    """The USA raids Germany's SZ 5 at the end of round 1; the USSR raids it again in round 2 before Germany's
+    purchase has cleared the chips: the zone holds 4 chips already, so the second raid does nothing."""
+    t = table(submarines={"USA": {"5": 1}, "USSR": {"5": 1}})
+    advance(t, "USA", "combat")
+    t.send("USA", "raid", [3], sz=5)
+    advance(t, "USSR", "combat")
+    assert t.state.round == 2 and t.state.chips == {5: 4}
+    (r,) = of(t.send("USSR", "raid", [3], sz=5), ev.ConvoyRaided)
+    assert (r.rolled, r.cap_left, r.damage, r.removed) == (4, 0, 0, 0)
+    assert t.state.chips == {5: 4} and t.state.treasury["Germany"] == 41 + 41 - 4  # its round-1 income, one raid
+
+
+def test_AAR5_chips_removed_in_the_owners_purchase_free_the_cap_within_the_round():
+    """Germany fills the UK's SZ 7 in round 1; the UK's purchase removes the chips; Japan, later in the same
+    round, raids SZ 7 for its full roll."""
+    t = table(submarines={"Germany": {"7": 1}, "Japan": {"7": 1}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [3], sz=7)
+    advance(t, "UK", "combat-move")
+    assert t.state.chips == {}
     advance(t, "Japan", "combat")
     (r,) = of(t.send("Japan", "raid", [3], sz=7), ev.ConvoyRaided)
-    assert (r.rolled, r.damage) == (4, 0)
+    assert (r.rolled, r.cap_left, r.damage) == (4, 4, 4)
+    assert t.state.chips == {7: 4} and t.state.treasury["UK"] == 31 - 4 + 31 - 4  # its round-1 income between
 
 
-def test_AAR5_the_cap_resets_each_game_round_while_chips_wait_for_the_owners_purchase():
-    t = Table(options={"submarines": {"Japan": {"10": 1}}})
+def test_AAR5_AA11_chips_wait_for_the_owners_purchase_and_the_sz_status_view_shows_chips_and_cap_left():
+    def sz10(t):
+        return next(z for z in sz_status(t.state).convoy_zones if z.sz == 10)
+
+    t = table(submarines={"Japan": {"10": 1}})
     advance(t, "Japan", "combat")
-    t.send("Japan", "raid", [3], sz=10)  # 4 IPCs on UK's SZ 10 in round 1
+    t.send("Japan", "raid", [2], sz=10)  # 3 IPCs on the UK's SZ 10 in round 1
+    assert (sz10(t).chips, sz10(t).cap_left) == (3, 1)
     advance(t, "USSR", "purchase")
-    assert t.state.round == 2 and t.state.round_damage == {} and t.state.chips == {10: 4}
+    assert t.state.round == 2 and (sz10(t).chips, sz10(t).cap_left) == (3, 1)  # a new round frees nothing
     advance(t, "Germany", "purchase")
-    assert t.state.chips == {10: 4}  # not Germany's marker
     t.send("Germany", "purchase", spend=0)
+    assert t.state.chips == {10: 3}  # not Germany's marker
     advance(t, "UK", "purchase")
-    assert t.state.chips == {}
+    assert t.state.chips == {} and (sz10(t).chips, sz10(t).cap_left) == (0, 4)
     removed = [e for e in t.log if isinstance(e, ev.ChipsRemoved)]
-    assert [(r.power, [(z.sz, z.chips) for z in r.zones]) for r in removed] == [("UK", [(10, 4)])]
+    assert [(r.power, [(z.sz, z.chips) for z in r.zones]) for r in removed] == [("UK", [(10, 3)])]
 
 
 def test_AA10_AAR3_AAR6_damage_leaves_the_treasury_at_once_never_below_zero():
     uk_zones = [3, 7, 8, 10, 23, 34, 35, 45]  # 8 zones x 4 IPCs = 32 > the UK's 31
-    t = Table(options={"submarines": {"Germany": {str(sz): 1 for sz in uk_zones}}})
+    t = table(submarines={"Germany": {str(sz): 1 for sz in uk_zones}})
     advance(t, "Germany", "combat")
     for sz in uk_zones[:7]:
         (r,) = of(t.send("Germany", "raid", [3], sz=sz), ev.ConvoyRaided)
@@ -243,22 +292,22 @@ def test_AA10_AAR3_AAR6_damage_leaves_the_treasury_at_once_never_below_zero():
     (r,) = of(t.send("Germany", "raid", [3], sz=45), ev.ConvoyRaided)
     assert (r.rolled, r.damage, r.removed, r.treasury) == (4, 4, 3, 0)
     assert t.state.treasury["UK"] == 0
-    assert t.state.chips[45] == 4 and t.state.round_damage[45] == 4  # AA-R6: the damage counts in full
+    assert t.state.chips[45] == 4 and t.state.cap_left(45) == 0  # AA-R6: the damage counts in full
 
 
 def test_AA11_one_chip_per_ipc_of_damage():
-    t = Table(options={"submarines": {"Germany": {"7": 1, "8": 1}}})
+    t = table(submarines={"Germany": {"7": 1, "8": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [1], sz=7)
     t.send("Germany", "raid", [5], sz=8)
     assert t.state.chips == {7: 2, 8: 1}
 
 
-# ---- AA-R7: capture, liberation, capitals ------------------------------------------------------------
+# ---- AA-R7, AA-R14: capture, liberation, capitals ------------------------------------------------------------
 
 
 def test_AAR7_capturing_a_capital_takes_the_treasury_and_stops_income_and_purchases():
-    t = Table()
+    t = table()
     advance(t, "Japan", "combat")
     (cap,) = of(t.send("Japan", "capture", territory="Russia"), ev.TerritoryCaptured)
     assert (cap.from_power, cap.plundered) == ("USSR", 48)  # 24 at start + its round-1 income
@@ -269,7 +318,7 @@ def test_AAR7_capturing_a_capital_takes_the_treasury_and_stops_income_and_purcha
 
 
 def test_AAR7_capture_is_for_enemy_originals_liberate_for_friendly_ones():
-    t = Table()
+    t = table()
     advance(t, "Germany", "combat")
     t.send("Germany", "capture", territory="Egypt")
     with pytest.raises(IllegalCommand) as e:
@@ -285,7 +334,7 @@ def test_AAR7_capture_is_for_enemy_originals_liberate_for_friendly_ones():
 
 
 def test_AAR7_a_liberated_territory_stays_with_the_liberator_while_its_owners_capital_is_lost():
-    t = Table()
+    t = table()
     advance(t, "Germany", "combat")
     t.send("Germany", "capture", territory="United Kingdom")
     t.send("Germany", "capture", territory="Egypt")
@@ -294,11 +343,50 @@ def test_AAR7_a_liberated_territory_stays_with_the_liberator_while_its_owners_ca
     assert lib.to_power == "USA"
 
 
-# ---- AA-R8, R9, R10: submarines ------------------------------------------------------------------
+def test_AAR14_a_power_that_regains_its_capital_regains_its_territories_its_allies_hold():
+    t = table()
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="United Kingdom")
+    t.send("Germany", "capture", territory="Egypt")
+    assert {7, 8, 34} <= set(t.state.inactive)  # London borders SZ 7 and 8, Egypt SZ 34
+    advance(t, "USA", "combat")
+    t.send("USA", "liberate", territory="Egypt")  # AA-R7: the UK has lost its capital, so the USA holds Egypt
+    assert t.state.control["Egypt"] == "USA" and 34 in t.state.inactive
+    advance(t, "UK", "combat")
+    evs = t.send("UK", "liberate", territory="United Kingdom")
+    assert t.state.control["Egypt"] == "UK" and not {7, 8, 34} & set(t.state.inactive)
+    (back,) = of(evs, ev.TerritoriesReturned)
+    assert (back.power, back.capital, [(r.territory, r.from_power) for r in back.territories]) == (
+        "UK",
+        "United Kingdom",
+        [("Egypt", "USA")],
+    )
+    assert sorted(e.sz for e in of(evs, ev.ConvoyZoneReactivated)) == [7, 8, 34]
+    assert t.state.line("UK").returned == ["Egypt"]
+
+
+def test_AAR14_an_ally_freeing_a_capital_gives_back_what_the_allies_hold_not_what_the_enemy_holds():
+    t = table()
+    advance(t, "Germany", "combat")
+    for land in ("Russia", "Archangel", "Karelia S.S.R."):
+        t.send("Germany", "capture", territory=land)
+    advance(t, "UK", "combat")
+    t.send("UK", "liberate", territory="Archangel")  # the USSR has no capital: the UK holds Archangel
+    assert t.state.control["Archangel"] == "UK"
+    advance(t, "USA", "combat")
+    evs = t.send("USA", "liberate", territory="Russia")
+    assert (t.state.control["Russia"], t.state.control["Archangel"]) == ("USSR", "USSR")
+    assert t.state.control["Karelia S.S.R."] == "Germany"  # the enemy's is not given back
+    (back,) = of(evs, ev.TerritoriesReturned)
+    assert [(r.territory, r.from_power) for r in back.territories] == [("Archangel", "UK")]
+    assert t.state.inactive[4] == ["Karelia S.S.R."]  # SZ 4 stays face down while Karelia is German
+
+
+# ---- AA-R8, R9, R10, R15: submarines ------------------------------------------------------------------
 
 
 def test_AAR8_submarines_move_up_to_two_sea_zones():
-    t = Table(options={"submarines": {"Germany": {"5": 1}}})
+    t = table(submarines={"Germany": {"5": 1}})
     advance(t, "Germany", "combat-move")
     with pytest.raises(IllegalCommand):
         t.send("Germany", "move_submarines", from_sz=5, to_sz=2, count=1)  # 5-6-3-2: three zones
@@ -307,7 +395,7 @@ def test_AAR8_submarines_move_up_to_two_sea_zones():
 
 
 def test_AAR8_moved_submarines_do_not_move_again_this_turn():
-    t = Table(options={"submarines": {"Germany": {"6": 2}}})
+    t = table(submarines={"Germany": {"6": 2}})
     advance(t, "Germany", "combat-move")
     t.send("Germany", "move_submarines", from_sz=6, to_sz=7, count=1)
     with pytest.raises(IllegalCommand):
@@ -319,14 +407,14 @@ def test_AAR8_moved_submarines_do_not_move_again_this_turn():
 
 
 def test_AAR9_submarines_are_placed_in_mobilize():
-    t = Table()
+    t = table()
     advance(t, "Germany", "mobilize")
     t.send("Germany", "place_submarines", sz=9, count=2)
     assert t.state.subs["Germany"] == {9: 2}
 
 
 def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
-    t = Table(options={"submarines": {"Germany": {"7": 2}, "UK": {"7": 1}}})
+    t = table(submarines={"Germany": {"7": 2}, "UK": {"7": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
     t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)
@@ -335,11 +423,121 @@ def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
     assert t.state.subs["Germany"] == {7: 1} and t.state.subs["UK"] == {}
 
 
+def moves_to(t: Table, to_sz: int) -> list[dict]:
+    return [m for m in legal_moves(t.state) if m["to_sz"] == to_sz]
+
+
+def test_AAR15_a_side_passes_a_canal_only_while_it_holds_the_canals_territories():
+    t = table(submarines={"Germany": {"17": 1, "15": 1}, "UK": {"17": 1}, "Japan": {"19": 1}, "USA": {"19": 1}})
+    advance(t, "Germany", "combat-move")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "move_submarines", from_sz=17, to_sz=34, count=1)  # Suez: Egypt and Trans-Jordan
+    assert "the Suez Canal is closed to Axis this turn" in e.value.detail
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "move_submarines", from_sz=15, to_sz=34, count=1)  # 15-17-34, through Suez
+    assert moves_to(t, 34) == []
+    advance(t, "UK", "combat-move")
+    (m,) = of(t.send("UK", "move_submarines", from_sz=17, to_sz=34, count=1), ev.SubmarinesMoved)
+    assert m.distance == 1
+    advance(t, "Japan", "combat-move")
+    with pytest.raises(IllegalCommand):
+        t.send("Japan", "move_submarines", from_sz=19, to_sz=18, count=1)  # Panama: Central America
+    advance(t, "USA", "combat-move")
+    t.send("USA", "move_submarines", from_sz=19, to_sz=18, count=1)
+
+
+def test_AAR15_control_counts_as_the_moving_sides_turn_begins():
+    t = table(submarines={"Germany": {"17": 2}, "UK": {"34": 1}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Egypt")
+    t.send("Germany", "capture", territory="Trans-Jordan")
+    advance(t, "Germany", "noncombat-move")
+    with pytest.raises(IllegalCommand):
+        t.send("Germany", "move_submarines", from_sz=17, to_sz=34, count=1)  # taken this turn: not yet
+    advance(t, "UK", "combat-move")
+    with pytest.raises(IllegalCommand):
+        t.send("UK", "move_submarines", from_sz=34, to_sz=17, count=1)  # lost before the UK's turn began
+    advance(t, "Germany", "combat-move")
+    t.send("Germany", "move_submarines", from_sz=17, to_sz=34, count=1)
+
+
+def test_AAR15_a_canal_split_between_the_sides_is_closed_to_both():
+    t = table(submarines={"Germany": {"17": 1}, "UK": {"17": 1}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Egypt")  # Trans-Jordan stays British
+    advance(t, "UK", "combat-move")
+    assert moves_to(t, 34) == []
+    advance(t, "Germany", "combat-move")
+    assert moves_to(t, 34) == []
+
+
+# ---- AA-R16: the setup -------------------------------------------------------------------------------------
+
+STANDARD_1942_2 = {"USSR": {4: 1}, "Germany": {5: 2, 9: 2}, "UK": {39: 1}, "Japan": {44: 1}, "USA": {53: 1}}
+
+
+def fleets(t: Table) -> dict:
+    return {p: zones for p, zones in t.state.subs.items() if zones}
+
+
+def test_AAR16_a_new_game_starts_from_the_standard_setup_recorded_in_its_genesis():
+    t = Table()  # no options, as a client creating a game sends none
+    assert t.log[0].options == {"setup": "1942.2"}
+    assert fleets(t) == STANDARD_1942_2
+
+
+def test_AAR16_setup_empty_is_recorded_too_and_option_submarines_add_to_the_setup():
+    t = Table(options={"setup": "empty"})
+    assert t.log[0].options == {"setup": "empty"} and fleets(t) == {}
+    t = Table(options={"submarines": {"Germany": {"5": 1, "7": 1}}})
+    assert fleets(t) == STANDARD_1942_2 | {"Germany": {5: 3, 7: 1, 9: 2}}
+
+
+def test_AAR16_a_stored_game_of_ruleset_1_without_setup_folds_as_it_did_on_its_own_data():
+    """A game recorded by ruleset 1.0.0 (options without `setup`) still means the empty setup: folded on the data
+    set it pinned (today's map without the canals, byte for byte), every treasury and submarine is what its
+    events recorded."""
+    bundle = json.loads((Path(__file__).parent / "fixtures" / "aa1942-north-atlantic-1.0.0.json").read_text())
+    bodies = [e["body"] for e in bundle["events"]]
+    genesis = decode_event("GameCreated", 1, bodies[0]["data"])
+    assert genesis.ruleset.version == "1.0.0" and "setup" not in genesis.options
+    today = json.loads((Path(data.__file__).parent / RULESET.data_file.rsplit("/", 1)[-1]).read_bytes())
+    pinned = json.dumps({k: v for k, v in today.items() if k != "canals"}, indent=1, ensure_ascii=False).encode()
+    assert hashlib.sha256(pinned).hexdigest() == genesis.ruleset.data_sha256
+    loaded = RULESETS["aa1942-convoy"]
+    with pytest.raises(Rejected) as e:  # today's data set has the canals: a 1.x engine replays this game
+        engine.start(RULESET, loaded.data, loaded.data_sha256, bundle["game"], genesis)
+    assert e.value.code == "data-mismatch"
+    game = engine.start(RULESET, parse_map(pinned), genesis.ruleset.data_sha256, bundle["game"], genesis)
+    assert fleets_of(game.rules) == {"Germany": {5: 1, 7: 2, 9: 1}, "UK": {7: 1}}  # the option's, no setup
+    recorded = {}
+    subs = {"Germany": {5: 1, 7: 2, 9: 1}, "UK": {7: 1}}
+    for body in bodies[1:]:
+        e = decode_event(body["type"], body["v"], body["data"])
+        engine.evolve(game, e)
+        if hasattr(e, "treasury"):
+            recorded[getattr(e, "owner", None) or e.power] = e.treasury
+        if isinstance(e, ev.SubmarinesPlaced):
+            subs.setdefault(e.power, {})[e.sz] = subs.get(e.power, {}).get(e.sz, 0) + e.count
+        if isinstance(e, ev.SubmarinesLost):
+            subs[e.power][e.sz] -= e.count
+        if isinstance(e, ev.SubmarinesMoved):
+            subs[e.power][e.from_sz] -= e.count
+            subs[e.power][e.to_sz] = subs[e.power].get(e.to_sz, 0) + e.count
+    assert {p: game.rules.treasury[p] for p in recorded} == recorded
+    assert fleets_of(game.rules) == {p: {sz: n for sz, n in sorted(z.items()) if n} for p, z in subs.items()}
+    assert game.over and game.rules.round == 3
+
+
+def fleets_of(state) -> dict:
+    return {p: zones for p, zones in state.subs.items() if zones}
+
+
 # ---- AA-R11, AA-R12: end and seats -----------------------------------------------------------------
 
 
 def test_AAR11_the_game_ends_after_the_last_round_of_the_option():
-    t = Table(options={"rounds": 1})
+    t = table(rounds=1)
     advance(t, "USA", "mobilize")
     evs = t.send("USA", "end_phase")
     assert of(evs, GameEnded) and t.game.over and t.legal() == {}
@@ -349,7 +547,7 @@ def test_AAR11_the_game_ends_after_the_last_round_of_the_option():
 
 
 def test_AAR11_the_referee_ends_the_game():
-    t = Table()
+    t = table()
     with pytest.raises(Forbidden):
         t.send("USSR", "end_game")
     (end,) = of(t.send("referee", "end_game", reason="Moscow fell"), GameEnded)
@@ -357,7 +555,7 @@ def test_AAR11_the_referee_ends_the_game():
 
 
 def test_AAR12_side_seats_play_their_powers():
-    t = Table(seats=["Axis", "Allies"])
+    t = table(seats=["Axis", "Allies"])
     t.send("Allies", "purchase", spend=0)
     advance(t, "Germany", "purchase")
     with pytest.raises(Forbidden):
@@ -366,10 +564,8 @@ def test_AAR12_side_seats_play_their_powers():
 
 
 def test_AAR12_seats_must_cover_every_power():
-    from domain.engine import InvalidInput
-
     with pytest.raises(InvalidInput) as e:
-        Table(seats=["Axis", "UK"])
+        table(seats=["Axis", "UK"])
     assert "no seat plays" in e.value.detail
 
 
@@ -377,14 +573,14 @@ def test_AAR12_seats_must_cover_every_power():
 
 
 def test_the_first_command_locks_the_seed_before_any_roll():
-    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    t = table(submarines={"Germany": {"7": 1}})
     assert t.game.lock is None
     t.send("USSR", "purchase", spend=0)
     assert t.game.lock is not None and t.game.next_roll == 0
 
 
 def test_a_rejected_command_changes_nothing():
-    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+    t = table(submarines={"Germany": {"7": 1}})
     advance(t, "Germany", "combat")
     before = (t.game.version, t.game.next_roll, repr(t.state))
     with pytest.raises(IllegalCommand):
@@ -392,16 +588,31 @@ def test_a_rejected_command_changes_nothing():
     assert (t.game.version, t.game.next_roll, repr(t.state)) == before
 
 
-def test_AAR4_the_three_views_follow_the_ledger():
-    from domain.aa1942_convoy import views
+def test_a_refusal_lists_what_is_legal_in_the_shape_of_awaiting():
+    t = table(submarines={"Germany": {"6": 1}})
+    with pytest.raises(IllegalCommand) as e:
+        t.send("USSR", "purchase", spend=25)
+    assert "at most 24 IPCs" in e.value.detail
+    assert e.value.legal == [msgspec.to_builtins(s) for s in engine.awaiting(t.game)]
+    assert e.value.legal[0]["schema"]["properties"]["spend"]["maximum"] == 24 and e.value.legal[0]["description"]
+    advance(t, "Germany", "combat-move")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "move_submarines", from_sz=6, to_sz=10, count=1)  # 6-7-9-10: three zones
+    assert [x["type"] for x in e.value.legal] == ["move_submarines", "end_phase", "end_game"]
 
-    t = Table(options={"submarines": {"Germany": {"7": 1}}})
+
+def test_AAR4_the_views_follow_the_ledger():
+    def view(t, name):
+        return msgspec.to_builtins(VIEWS[name].render(t.state, None))  # what GET /views/{name} serves
+
+    t = table(submarines={"Germany": {"7": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [2], sz=7)  # 3 IPCs
-    ledger = {p["power"]: p for p in views.ipc_ledger(t.state)["powers"]}
+    ledger = {p["power"]: p for p in view(t, "ipc-ledger")["powers"]}
     assert ledger["UK"]["treasury"] == 28 and ledger["UK"]["rounds"][0]["raid_damage_suffered"] == 3
     assert ledger["Germany"]["rounds"][0]["raid_damage_inflicted"] == 3 and ledger["Germany"]["rounds"][0]["raids"] == 1
-    sz7 = next(z for z in views.sz_status(t.state)["convoy_zones"] if z["sz"] == 7)
+    assert ledger["Germany"]["totals"]["raids"] == 1 and ledger["UK"]["totals"]["raid_ipcs_lost"] == 3
+    sz7 = next(z for z in view(t, "sz-status")["convoy_zones"] if z["sz"] == 7)
     assert (sz7["owner"], sz7["active"], sz7["chips"], sz7["cap_left"], sz7["submarines"]) == (
         "UK",
         True,
@@ -410,6 +621,12 @@ def test_AAR4_the_three_views_follow_the_ledger():
         {"Germany": 1},
     )
     t.send("Germany", "capture", territory="Archangel")
-    sheet = views.campaign_sheet(t.state)
+    sheet = view(t, "campaign-sheet")
     assert sheet["rounds"][0]["powers"][1]["captured"] == ["Archangel"]
     assert {"territory": "Archangel", "original_owner": "USSR", "held_by": "Germany"} in sheet["occupied"]
+    board = view(t, "map")
+    zones = {z["sz"]: z for z in board["sea_zones"]}
+    assert len(zones) == 65 and zones[4]["convoy_owner"] == "USSR" and zones[17]["adjacent_sea_zones"] == [15, 34]
+    assert {"name": "Archangel", "original_owner": "USSR", "held_by": "Germany", "ipc": 1} in board["territories"]
+    suez = next(c for c in board["canals"] if c["name"] == "Suez Canal")
+    assert (suez["sea_zones"], suez["held_by"], suez["open_this_turn"]) == ([17, 34], "Allies", False)

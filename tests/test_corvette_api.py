@@ -128,7 +128,7 @@ def test_a_game_with_its_own_data_set_pins_its_hash(client):
     for u in data["uboats"]:
         u["attack"] = 9  # a harsher deck of one's own
     game = create(client, options={"convoys": 1, "data": data})
-    created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["body"]["data"]
+    created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["data"]
     assert created["ruleset"]["data_sha256"] != RULESETS["corvette-command"].data_sha256
     play_from_awaiting(client, game)
     assert client.post(f"/games/{game['game_id']}/reveal", headers=auth(game["referee_token"])).status_code == 200
@@ -146,7 +146,7 @@ def test_a_data_set_by_file_name_from_the_servers_data_folder(client, tmp_path):
     (folder / "club.json").write_text(json.dumps(data), encoding="utf-8")
     client.app.state.service.data_dir = tmp_path / "sets"
     game = create(client, options={"convoys": 1, "data_file": "club.json"})
-    created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["body"]["data"]
+    created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["data"]
     assert created["options"]["data"]["about"] == "our club's deck" and "data_file" not in created["options"]
     r = client.post("/games", json={"ruleset": "corvette-command", "options": {"data_file": "nope"}})
     assert r.status_code == 422 and r.json()["code"] == "unknown-data-file"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from domain.dice import (
     EMPTY_CLIENT_SEED,
+    SCHEME,
     ChosenDice,
     Dice,
     apply_shuffle,
@@ -52,16 +54,41 @@ def test_shuffle_of_ten_at_k10():
     assert apply_shuffle(list(range(10)), faces) == V["shuffle_k10_range10"]
 
 
-def test_beacon_changes_the_game_seed():
-    # The vector file gives game_seed_with_beacon without the beacon string it used, so that entry cannot
-    # be recomputed here (see docs/dice.md); what the spec does fix is checked: the beacon is appended
-    # as ":" + beacon and changes the seed.
-    with_beacon = game_seed(SERVER_SEED, V["game_id"], V["client_seeds"], "drand:x:1:ab")
-    import hmac
+def test_game_seed_with_the_vectors_beacon():
+    with_beacon = game_seed(SERVER_SEED, V["game_id"], V["client_seeds"], V["beacon"])
+    assert with_beacon.hex() == V["game_seed_with_beacon"]
+    # the beacon is appended to the seed message as ":" + beacon (spec/DICE.md, Derivation 1)
+    msg = "umpire1:seed:" + V["game_id"] + "".join(":" + c for c in V["client_seeds"]) + ":" + V["beacon"]
+    assert with_beacon == hmac.digest(SERVER_SEED, msg.encode("ascii"), "sha256")
 
-    msg = "umpire1:seed:" + V["game_id"] + "".join(":" + c for c in V["client_seeds"]) + ":drand:x:1:ab"
-    assert with_beacon == hmac.digest(SERVER_SEED, msg.encode(), "sha256")
-    assert with_beacon != GAME_SEED
+
+def test_digest_of_20000_rolls():
+    """The vector's own encoding: the compact JSON array of the faces of rolls k = 0..19999, sides [6, 6, 20, 3]."""
+    entry = V["digest_k0_19999_sides_6_6_20_3"]
+    faces = [faces_for(GAME_SEED, k, [6, 6, 20, 3]) for k in range(20000)]
+    encoded = json.dumps(faces, separators=(",", ":")).encode("ascii")
+    assert encoded.startswith(b"[[") and b" " not in encoded
+    assert hashlib.sha256(encoded).hexdigest() == entry["sha256"]
+
+
+def test_every_entry_of_the_vector_file_is_checked():
+    """A new entry in the spec's file must get a test here: this list names the entries the tests above check."""
+    checked = {
+        "scheme",
+        "server_seed",
+        "server_commit",
+        "game_id",
+        "client_seeds",
+        "game_seed",
+        "beacon",
+        "game_seed_with_beacon",
+        "block_0_0",
+        "rolls",
+        "shuffle_k10_range10",
+        "digest_k0_19999_sides_6_6_20_3",
+    }
+    assert set(V) == checked
+    assert V["scheme"] == SCHEME
 
 
 def test_empty_client_seed_and_passphrase_derivation():

@@ -134,7 +134,15 @@ def test_cli_verify_exit_codes_and_the_seq_it_names(tmp_path, bundle):
     bad = runner.invoke(cli, ["verify", str(path)], terminal_width=200)
     assert bad.exit_code == 1 and "event seq 41 does not verify" in bad.output
     missing = runner.invoke(cli, ["verify", str(tmp_path / "none.json")])
-    assert missing.exit_code == 2
+    assert missing.exit_code == 1 and "cannot read" in missing.output
+    unrevealed = copy.deepcopy(bundle)  # the seed not yet revealed: chain verified, dice and replay wait
+    unrevealed["dice"]["server_seed"] = None
+    unrevealed["events"] = [e for e in unrevealed["events"] if e["body"]["type"] != "ServerSeedRevealed"]
+    unrevealed["head"] = unrevealed["events"][-1]["hash"]
+    path = tmp_path / "unrevealed.json"
+    path.write_text(json.dumps(unrevealed))
+    partial = runner.invoke(cli, ["verify", str(path)])
+    assert partial.exit_code == 2 and "partial" in partial.output
 
 
 def test_cli_replay_shows_the_first_divergence_as_a_diff(tmp_path, bundle):
@@ -160,7 +168,9 @@ def test_cli_export_writes_the_bundle_of_a_stored_game(tmp_path):
     r = CliRunner().invoke(cli, ["export", gid, "--db", str(db), "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert json.loads(out.read_text())["game"] == gid
-    assert CliRunner().invoke(cli, ["export", "nope", "--db", str(db)]).exit_code == 2
+    assert out.read_bytes() == svc.bundle_bytes(gid)  # the same bytes as GET /games/{id}/bundle
+    unknown = CliRunner().invoke(cli, ["export", "nope", "--db", str(db)])
+    assert unknown.exit_code == 1 and "umpire games --db" in unknown.output  # CLI advice, not HTTP advice
 
 
 @pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command"])
@@ -170,4 +180,5 @@ def test_genesis_records_only_the_options_set_so_new_defaults_keep_old_bundles_i
 
     loaded = RULESETS[ruleset]
     made = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "g", {}, None, "fair", bytes(32))
-    assert made[0].options == {}
+    # aa1942 AA-R16: a new game records its setup, whose absence in an older genesis means "empty"
+    assert made[0].options == ({"setup": "1942.2"} if ruleset == "aa1942-convoy" else {})

@@ -6,24 +6,32 @@ zones, raids, chips and the IPC damage. It does not play A&A combat. Rule ids: d
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import chain, islice
 from typing import Any
+
+import msgspec
 
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy import views
-from domain.aa1942_convoy.data import MapData, parse_map
-from domain.aa1942_convoy.rules import purchase, raid, submarines, territory, turn
-from domain.aa1942_convoy.state import SIDE, TURN_ORDER, State, evolve, initial_state
+from domain.aa1942_convoy.awaiting import legal_commands
+from domain.aa1942_convoy.data import parse_map
+from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territory, turn
+from domain.aa1942_convoy.state import TURN_ORDER, State, evolve
 from domain.dice import Dice
-from domain.engine import REFEREE, CommandSpec, InvalidInput, Ruleset, command_schema
+from domain.engine import IllegalCommand, Ruleset
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 
-MAX_CHOICES = 64
-
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
+    """Route the command to its rule. A refusal lists what is legal now in the shape of `awaiting` (the rules
+    give the reason; the legal commands, with their narrowed schemas, come from one place)."""
+    try:
+        return _judge(state, cmd, dice)
+    except IllegalCommand as e:
+        raise IllegalCommand(e.detail, [msgspec.to_builtins(s) for s in legal_commands(state)]) from None
+
+
+def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     match cmd:
         case c.Purchase(spend=spend):
             return purchase.purchase(state, spend)
@@ -48,92 +56,27 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     raise TypeError(f"unhandled command {cmd!r}")
 
 
-def _spec(cmd: type, seats: list[str], choices: Iterable[dict] | None) -> CommandSpec:
-    """Choices are listed when there are at most MAX_CHOICES; only one more than that is ever generated."""
-    if choices is not None:
-        choices = list(islice(choices, MAX_CHOICES + 1))
-        if len(choices) > MAX_CHOICES:
-            choices = None
-    return CommandSpec(type=cmd.__struct_config__.tag, seats=seats, choices=choices, schema=command_schema(cmd))
-
-
-def _first(choices: Iterable[dict]) -> Iterable[dict] | None:
-    """The choices if there is at least one, else None (without generating them all)."""
-    it = iter(choices)
-    head = next(it, None)
-    return None if head is None else chain([head], it)
-
-
-def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
-    """What may be sent now; with `only`, just that command's entry (the command path needs no more)."""
-    if state.over:
-        return []
-    seat = [state.seat_of[state.power]]
-    candidates: list[tuple[type, list[str], Any]] = []  # (command, seats, a function giving its choices)
-    if state.phase == "purchase":
-        candidates.append((c.Purchase, seat, lambda: ({"spend": n} for n in range(purchase.max_spend(state) + 1))))
-    elif state.phase in ("combat-move", "noncombat-move"):
-        candidates.append((c.MoveSubmarines, seat, lambda: submarines.legal_moves(state)))
-    elif state.phase == "combat":
-        candidates += [
-            (c.Raid, seat, lambda: raid.legal_raids(state)),
-            (c.Fight, seat, lambda: submarines.legal_fights(state)),
-            (c.LoseSubmarines, seat, lambda: submarines.legal_losses(state)),
-            (c.Capture, seat, lambda: territory.legal_captures(state)),
-            (c.Liberate, seat, lambda: territory.legal_liberations(state)),
-        ]
-    elif state.phase == "mobilize":
-        candidates.append((c.PlaceSubmarines, seat, None))
-    if state.phase != "purchase":
-        candidates.append((c.EndPhase, seat, lambda: [{}]))
-    candidates.append((c.EndGame, [REFEREE], lambda: [{}]))
-    out: list[CommandSpec] = []
-    for cmd, seats, choices in candidates:
-        if only is not None and cmd.__struct_config__.tag != only:
-            continue
-        if choices is None:
-            out.append(_spec(cmd, seats, None))
-        elif (legal := _first(choices())) is not None:
-            out.append(_spec(cmd, seats, None if only else legal))  # the command path needs who, not every choice
-    return out
-
-
 def default_seats(options: c.Options) -> list[str]:
     return list(TURN_ORDER)
 
 
-def check_setup(options: c.Options, seats: list[str], data: MapData) -> None:
-    """AA-R12: seats are powers, or sides playing the powers that have no seat of their own."""
-    allowed = set(TURN_ORDER) | set(SIDE.values())
-    unknown = [s for s in seats if s not in allowed]
-    uncovered = [p for p in TURN_ORDER if p not in seats and SIDE[p] not in seats]
-    if unknown or uncovered:
-        raise InvalidInput(
-            "invalid-seats",
-            f"aa1942-convoy seats are powers {list(TURN_ORDER)} or sides ['Axis', 'Allies'] covering every power"
-            + (f"; unknown: {unknown}" if unknown else "")
-            + (f"; no seat plays {uncovered}" if uncovered else ""),
-        )
-    for power, zones in options.submarines.items():
-        for sz in zones:
-            if sz not in data.sea_zones:
-                raise InvalidInput("invalid-options", f"options.submarines.{power}: no sea zone {sz} on the map")
-
-
 RULESET = Ruleset(
     id="aa1942-convoy",
-    version="1.0.0",
+    # 2.0.0: the cap follows the chips (AA-R5), liberated capitals (AA-R14), canals (AA-R15), the standard setup
+    # (AA-R16): a command stream of 1.x may mean something else here
+    version="2.0.0",
     title="Axis & Allies 1942.2 — National Convoy Disruption (house rule ledger)",
     options_type=c.Options,
     command_types=c.COMMANDS,
     default_seats=default_seats,
-    check_setup=check_setup,
+    check_setup=setup.check_setup,
     parse_data=parse_map,
     data_file="data/map_1942_2.json",
-    initial_state=initial_state,
+    initial_state=setup.initial_state,
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
     views=views.VIEWS,
     event_types=ev.EVENTS,
+    new_game_options=setup.new_game_options,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -101,4 +101,16 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_def
     rounds: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
     """The game ends after this round; unset: until the referee ends it."""
     submarines: dict[Power, dict[Annotated[str, msgspec.Meta(pattern="^[0-9]{1,2}$")], Count]] = {}
-    """Starting submarines: power -> sea zone -> count (the ledger's map has no unit setup of its own)."""
+    """Starting submarines added to the setup's: power -> sea zone -> count."""
+    setup: (
+        Annotated[
+            Literal["1942.2", "empty"],
+            msgspec.Meta(
+                description='AA-R16: the starting submarines. "1942.2" (what a new game gets when unset): the '
+                "standard setup's (USSR 1 in SZ 4; Germany 2 in SZ 5, 2 in SZ 9; UK 1 in SZ 39; Japan 1 in SZ 44; "
+                'USA 1 in SZ 53); "empty": none. A new game records it; a genesis without it means "empty".'
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
+    """Unset only in a genesis of ruleset 1.x: `rules.setup.new_game_options` fills it in for every new game."""

@@ -1,10 +1,22 @@
-"""The ledger's state. Only `evolve` (in __init__) changes it; decide reads it."""
+"""The ledger's state and `evolve`, the only code that changes it (decide reads it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domain.aa1942_convoy.data import MapData
+from events import aa1942_convoy as ev
+from events.core import (
+    ClientSeedContributed,
+    DiceRolled,
+    GameEnded,
+    SeedLocked,
+    ServerSeedRevealed,
+    SubmissionSealed,
+    SubmissionsRevealed,
+)
+from events.vocabulary import Event
 
 # AA-1: the convoy sea zones of 1942.2 and their owners (rule text), each worth 4 IPCs.
 CONVOY_ZONES: dict[int, str] = {
@@ -41,6 +53,7 @@ class PowerRound:
     raids: int = 0
     captured: list[str] = field(default_factory=list)
     liberated: list[str] = field(default_factory=list)
+    returned: list[str] = field(default_factory=list)  # AA-R14: given back by allies when its capital was freed
     lost: list[str] = field(default_factory=list)
     submarines_placed: int = 0
     submarines_lost: int = 0
@@ -81,8 +94,8 @@ class State:
     treasury: dict[str, int] = field(default_factory=dict)
     subs: dict[str, dict[int, int]] = field(default_factory=dict)  # power -> sz -> count
     used: dict[int, SubsUsed] = field(default_factory=dict)  # acting power's zones this turn
-    chips: dict[int, int] = field(default_factory=dict)
-    round_damage: dict[int, int] = field(default_factory=dict)
+    chips: dict[int, int] = field(default_factory=dict)  # AA-11, AA-R5: at most 4 per zone
+    canals_open: list[str] = field(default_factory=list)  # AA-R15: canals the acting side held at its turn's start
     inactive: dict[int, list[str]] = field(default_factory=dict)  # derived from control (AA-4)
     sheet: list[dict[str, PowerRound]] = field(default_factory=list)  # per round, per power
     over: bool = False
@@ -107,6 +120,10 @@ class State:
     def holds_capital(self, power: str) -> bool:
         return self.control.get(CAPITALS[power]) == power
 
+    def cap_left(self, sz: int) -> int:
+        """AA-R5: a zone never holds more than 4 chips; a raid may add what its chips leave."""
+        return ZONE_VALUE - self.chips.get(sz, 0)
+
 
 def inactive_zones(state: State, control: dict[str, str | None]) -> dict[int, list[str]]:
     """AA-4: each deactivated convoy zone with its owner's original bordering territories others hold."""
@@ -122,34 +139,47 @@ def inactive_zones(state: State, control: dict[str, str | None]) -> dict[int, li
     return out
 
 
+def open_canals(state: State, power: str) -> list[str]:
+    """AA-R15: the canals whose every territory is held by `power`'s side (checked as its turn starts)."""
+    side = SIDE[power]
+    return [
+        c.name
+        for c in state.map.canals
+        if all((holder := state.control.get(t)) is not None and SIDE[holder] == side for t in c.territories)
+    ]
+
+
 def new_round_sheet() -> dict[str, PowerRound]:
     return {p: PowerRound() for p in TURN_ORDER}
 
 
-# ---- the only code that changes a State -----------------------------------------------------------
-
-from events import aa1942_convoy as ev  # noqa: E402  (events import nothing of domain)
-from events.core import GameCreated, GameEnded  # noqa: E402
-from events.vocabulary import Event  # noqa: E402
+# ---- evolve: one handler per event type; each applies what its event says -------------------------
 
 
-def initial_state(created: GameCreated, options, data: MapData) -> State:
-    """AA-2: every territory held by its original owner, treasuries at the starting incomes."""
-    seat_of = power_seats(created.seats)
-    state = State(map=data, seat_of=seat_of, rounds=options.rounds)
-    state.control = {t: land.original_owner for t, land in sorted(data.land_territories.items())}
-    state.treasury = dict(STARTING_INCOME)
-    state.subs = {
-        p: {int(sz): n for sz, n in sorted(options.submarines.get(p, {}).items(), key=lambda i: int(i[0]))}
-        for p in TURN_ORDER
-    }
-    state.sheet = [new_round_sheet()]
-    return state
+def _phase_began(state: State, e: ev.PhaseBegan) -> None:
+    state.phase = e.phase
+    state.turn = TURN_ORDER.index(e.power)
+    state.round = e.round
+    if e.phase == "purchase":
+        state.used = {}
+        state.canals_open = open_canals(state, e.power)
+    if e.phase == "combat":
+        state.combat_step = 1
 
 
-def power_seats(seats: list[str]) -> dict[str, str]:
-    """AA-R12: a seat named after a power plays it; a seat named after a side plays that side's other powers."""
-    return {p: (p if p in seats else SIDE[p]) for p in TURN_ORDER}
+def _round_began(state: State, e: ev.RoundBegan) -> None:
+    state.round = e.round
+    state.sheet.append(new_round_sheet())
+
+
+def _chips_removed(state: State, e: ev.ChipsRemoved) -> None:
+    for z in e.zones:
+        state.chips.pop(z.sz, None)
+
+
+def _purchase_made(state: State, e: ev.PurchaseMade) -> None:
+    state.treasury[e.power] = e.treasury
+    state.line(e.power).spent += e.spent
 
 
 def _add_subs(state: State, power: str, sz: int, n: int) -> None:
@@ -159,75 +189,115 @@ def _add_subs(state: State, power: str, sz: int, n: int) -> None:
         del zones[sz]
 
 
-def evolve(state: State, e: Event) -> State:
-    if isinstance(e, ev.PhaseBegan):
-        state.phase = e.phase
-        state.turn = TURN_ORDER.index(e.power)
-        state.round = e.round
-        if e.phase == "purchase":
-            state.used = {}
-        if e.phase == "combat":
-            state.combat_step = 1
-    elif isinstance(e, ev.RoundBegan):
-        state.round = e.round
-        state.round_damage = {}
-        state.sheet.append(new_round_sheet())
-    elif isinstance(e, ev.ChipsRemoved):
-        for z in e.zones:
-            state.chips.pop(z.sz, None)
-    elif isinstance(e, ev.PurchaseMade):
-        state.treasury[e.power] = e.treasury
-        state.line(e.power).spent += e.spent
-    elif isinstance(e, ev.SubmarinesMoved):
-        _add_subs(state, e.power, e.from_sz, -e.count)
-        _add_subs(state, e.power, e.to_sz, e.count)
-        state.used.setdefault(e.to_sz, SubsUsed()).moved += e.count
-    elif isinstance(e, ev.SubmarinesPlaced):
-        _add_subs(state, e.power, e.sz, e.count)
-        state.line(e.power).submarines_placed += e.count
-    elif isinstance(e, ev.SubmarinesFought):
-        _use_for_combat(state, e.sz, e.count, "fought")
-        state.combat_step = 3
-    elif isinstance(e, ev.SubmarinesLost):
-        if e.power == state.power:
-            state.used.setdefault(e.sz, SubsUsed()).take_losses(state.fresh(e.sz), e.count)
-        _add_subs(state, e.power, e.sz, -e.count)
-        state.line(e.power).submarines_lost += e.count
-        state.combat_step = 3
-    elif isinstance(e, ev.ConvoyRaided):
-        _use_for_combat(state, e.sz, 1, "raided")
-        state.round_damage[e.sz] = state.round_damage.get(e.sz, 0) + e.damage
-        state.chips[e.sz] = state.chips.get(e.sz, 0) + e.damage
-        state.treasury[e.owner] = e.treasury
-        state.line(e.owner).raid_damage_suffered += e.damage
-        state.line(e.owner).raid_ipcs_lost += e.removed
-        state.line(e.raider).raid_damage_inflicted += e.damage
-        state.line(e.raider).raids += 1
-    elif isinstance(e, ev.TerritoryCaptured):
-        state.control[e.territory] = e.by
-        state.treasury[e.from_power] -= e.plundered
-        state.treasury[e.by] += e.plundered
-        state.line(e.by).captured.append(e.territory)
-        state.line(e.from_power).lost.append(e.territory)
-        state.inactive = inactive_zones(state, state.control)
-        state.combat_step = 3
-    elif isinstance(e, ev.TerritoryLiberated):
-        state.control[e.territory] = e.to_power
-        state.line(e.by).liberated.append(e.territory)
-        state.line(e.from_power).lost.append(e.territory)
-        state.inactive = inactive_zones(state, state.control)
-        state.combat_step = 3
-    elif isinstance(e, ev.IncomeCollected):
-        state.treasury[e.power] = e.treasury
-        state.line(e.power).income += e.income
-    elif isinstance(e, GameEnded):
-        state.over = True
-    return state
+def _submarines_moved(state: State, e: ev.SubmarinesMoved) -> None:
+    _add_subs(state, e.power, e.from_sz, -e.count)
+    _add_subs(state, e.power, e.to_sz, e.count)
+    state.used.setdefault(e.to_sz, SubsUsed()).moved += e.count
+
+
+def _submarines_placed(state: State, e: ev.SubmarinesPlaced) -> None:
+    _add_subs(state, e.power, e.sz, e.count)
+    state.line(e.power).submarines_placed += e.count
 
 
 def _use_for_combat(state: State, sz: int, n: int, as_: str) -> None:
     """A raid or fight uses subs that moved in first, then fresh ones (so fresh ones keep their noncombat move)."""
     used = state.used.setdefault(sz, SubsUsed())
-    from_moved = min(n, used.moved)
-    used.moved -= from_moved
+    used.moved -= min(n, used.moved)
     setattr(used, as_, getattr(used, as_) + n)
+
+
+def _submarines_fought(state: State, e: ev.SubmarinesFought) -> None:
+    _use_for_combat(state, e.sz, e.count, "fought")
+    state.combat_step = 3
+
+
+def _submarines_lost(state: State, e: ev.SubmarinesLost) -> None:
+    if e.power == state.power:
+        state.used.setdefault(e.sz, SubsUsed()).take_losses(state.fresh(e.sz), e.count)
+    _add_subs(state, e.power, e.sz, -e.count)
+    state.line(e.power).submarines_lost += e.count
+    state.combat_step = 3
+
+
+def _convoy_raided(state: State, e: ev.ConvoyRaided) -> None:
+    _use_for_combat(state, e.sz, 1, "raided")
+    state.chips[e.sz] = state.chips.get(e.sz, 0) + e.damage
+    state.treasury[e.owner] = e.treasury
+    state.line(e.owner).raid_damage_suffered += e.damage
+    state.line(e.owner).raid_ipcs_lost += e.removed
+    state.line(e.raider).raid_damage_inflicted += e.damage
+    state.line(e.raider).raids += 1
+
+
+def _territory_captured(state: State, e: ev.TerritoryCaptured) -> None:
+    state.control[e.territory] = e.by
+    state.treasury[e.from_power] -= e.plundered
+    state.treasury[e.by] += e.plundered
+    state.line(e.by).captured.append(e.territory)
+    state.line(e.from_power).lost.append(e.territory)
+    state.inactive = inactive_zones(state, state.control)
+    state.combat_step = 3
+
+
+def _territory_liberated(state: State, e: ev.TerritoryLiberated) -> None:
+    state.control[e.territory] = e.to_power
+    state.line(e.by).liberated.append(e.territory)
+    state.line(e.from_power).lost.append(e.territory)
+    state.inactive = inactive_zones(state, state.control)
+    state.combat_step = 3
+
+
+def _territories_returned(state: State, e: ev.TerritoriesReturned) -> None:
+    for r in e.territories:
+        state.control[r.territory] = e.power
+        state.line(e.power).returned.append(r.territory)
+    state.inactive = inactive_zones(state, state.control)
+
+
+def _income_collected(state: State, e: ev.IncomeCollected) -> None:
+    state.treasury[e.power] = e.treasury
+    state.line(e.power).income += e.income
+
+
+def _game_ended(state: State, e: GameEnded) -> None:
+    state.over = True
+
+
+HANDLERS: dict[type[Event], Callable[[State, Event], None]] = {
+    ev.PhaseBegan: _phase_began,
+    ev.RoundBegan: _round_began,
+    ev.ChipsRemoved: _chips_removed,
+    ev.PurchaseMade: _purchase_made,
+    ev.SubmarinesMoved: _submarines_moved,
+    ev.SubmarinesPlaced: _submarines_placed,
+    ev.SubmarinesFought: _submarines_fought,
+    ev.SubmarinesLost: _submarines_lost,
+    ev.ConvoyRaided: _convoy_raided,
+    ev.TerritoryCaptured: _territory_captured,
+    ev.TerritoryLiberated: _territory_liberated,
+    ev.TerritoriesReturned: _territories_returned,
+    ev.IncomeCollected: _income_collected,
+    GameEnded: _game_ended,
+}
+# The zone markers follow control, which the territory events change (AA-4); the core events are the engine's.
+NO_STATE_CHANGE: tuple[type[Event], ...] = (
+    ev.ConvoyZoneDeactivated,
+    ev.ConvoyZoneReactivated,
+    DiceRolled,
+    ClientSeedContributed,
+    SeedLocked,
+    ServerSeedRevealed,
+    SubmissionSealed,  # the ledger seals nothing; the engine's own events all the same
+    SubmissionsRevealed,
+)
+
+
+def evolve(state: State, e: Event) -> State:
+    """Apply one event (mutates and returns `state`); an event type it does not know is a programming error."""
+    handler = HANDLERS.get(type(e))
+    if handler is not None:
+        handler(state, e)
+    elif not isinstance(e, NO_STATE_CHANGE):
+        raise TypeError(f"aa1942-convoy has no handler for {type(e).__name__}")
+    return state

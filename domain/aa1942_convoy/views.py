@@ -1,93 +1,285 @@
-"""What players read: the IPC ledger per power, the convoy-zone status board, the campaign sheet (AA-R4)."""
+"""What players read (AA-R4): the IPC ledger per power, the convoy-zone status board, the campaign sheet and the
+map. Every view is public (the ledger keeps nothing hidden) and returns a typed model (`View.model`), the schema a
+frontend is generated from."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+from dataclasses import astuple, fields
+from typing import Literal
 
-from domain.engine import View
+import msgspec
 
 from domain.aa1942_convoy.rules.turn import income_of
-from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, State
+from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, PowerRound, State, open_canals
+from domain.engine import Reader, View
+from events.aa1942_convoy import Phase, Power
+
+Side = Literal["Axis", "Allies"]
 
 
-def _now(state: State) -> dict[str, Any]:
-    return {"round": state.round, "power": state.power, "phase": state.phase, "over": state.over}
+class Model(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    pass
 
 
-def ipc_ledger(state: State) -> dict[str, Any]:
+class Now(Model):
+    round: int
+    power: Power
+    phase: Phase
+    over: bool
+
+
+def _now(state: State) -> Now:
+    return Now(round=state.round, power=state.power, phase=state.phase, over=state.over)
+
+
+# ---- ipc-ledger -------------------------------------------------------------------------------------
+
+
+class Money(Model):
+    income: int
+    spent: int
+    raid_damage_suffered: int
+    raid_ipcs_lost: int  # what actually left the treasury (never below 0)
+    raid_damage_inflicted: int
+    raids: int
+
+
+class RoundMoney(Money):
+    round: int
+
+
+class PowerLedger(Model):
+    power: Power
+    side: Side
+    seat: str
+    treasury: int
+    income_now: int
+    holds_capital: bool
+    convoy_zones: list[int]
+    rounds: list[RoundMoney]
+    totals: Money
+
+
+class IpcLedger(Model):
+    now: Now
+    powers: list[PowerLedger]
+
+
+MONEY = tuple(f for f in Money.__struct_fields__)
+
+
+def ipc_ledger(state: State, reader: Reader = None) -> IpcLedger:
     powers = []
     for p in TURN_ORDER:
-        rounds = [{"round": i + 1, **_money(sheet[p])} for i, sheet in enumerate(state.sheet)]
+        rounds = [
+            RoundMoney(round=i + 1, **{k: getattr(sheet[p], k) for k in MONEY}) for i, sheet in enumerate(state.sheet)
+        ]
         powers.append(
-            {
-                "power": p,
-                "side": SIDE[p],
-                "seat": state.seat_of[p],
-                "treasury": state.treasury[p],
-                "income_now": income_of(state, p),
-                "holds_capital": state.holds_capital(p),
-                "convoy_zones": sorted(sz for sz, o in CONVOY_ZONES.items() if o == p),
-                "rounds": rounds,
-                "totals": {k: sum(r[k] for r in rounds) for k in rounds[0] if k != "round"},
-            }
+            PowerLedger(
+                power=p,
+                side=SIDE[p],
+                seat=state.seat_of[p],
+                treasury=state.treasury[p],
+                income_now=income_of(state, p),
+                holds_capital=state.holds_capital(p),
+                convoy_zones=sorted(sz for sz, o in CONVOY_ZONES.items() if o == p),
+                rounds=rounds,
+                totals=Money(**{k: sum(getattr(r, k) for r in rounds) for k in MONEY}),
+            )
         )
-    return {"now": _now(state), "powers": powers}
+    return IpcLedger(now=_now(state), powers=powers)
 
 
-def _money(line) -> dict[str, int]:
-    return {
-        "income": line.income,
-        "spent": line.spent,
-        "raid_damage_suffered": line.raid_damage_suffered,
-        "raid_ipcs_lost": line.raid_ipcs_lost,
-        "raid_damage_inflicted": line.raid_damage_inflicted,
-        "raids": line.raids,
-    }
+# ---- sz-status ----------------------------------------------------------------------------------------
 
 
-def sz_status(state: State) -> dict[str, Any]:
-    zones = []
-    for sz, owner in sorted(CONVOY_ZONES.items()):
-        damage = state.round_damage.get(sz, 0)
-        zones.append(
-            {
-                "sz": sz,
-                "owner": owner,
-                "value": ZONE_VALUE,
-                "active": sz not in state.inactive,
-                "lost_territories": state.inactive.get(sz, []),
-                "chips": state.chips.get(sz, 0),
-                "damage_this_round": damage,
-                "cap_left": ZONE_VALUE - damage,
-                "submarines": {p: n for p in TURN_ORDER if (n := state.subs_in(p, sz))},
-            }
+class ZoneStatus(Model):
+    sz: int
+    owner: Power
+    value: int
+    active: bool
+    lost_territories: list[str]  # the owner's originals on the zone held by others (AA-4)
+    chips: int  # AA-11, AA-R5: chips under the marker, removed in the owner's Purchase & Repair
+    cap_left: int  # AA-R5: what a raid may still do here; chips + cap_left = value
+    submarines: dict[Power, int]
+
+
+class ZoneSubmarines(Model):
+    sz: int
+    submarines: dict[Power, int]
+
+
+class SzStatus(Model):
+    now: Now
+    convoy_zones: list[ZoneStatus]
+    other_zones_with_submarines: list[ZoneSubmarines]
+
+
+def _subs_in(state: State, sz: int) -> dict[str, int]:
+    return {p: n for p in TURN_ORDER if (n := state.subs_in(p, sz))}
+
+
+def sz_status(state: State, reader: Reader = None) -> SzStatus:
+    zones = [
+        ZoneStatus(
+            sz=sz,
+            owner=owner,
+            value=ZONE_VALUE,
+            active=sz not in state.inactive,
+            lost_territories=state.inactive.get(sz, []),
+            chips=state.chips.get(sz, 0),
+            cap_left=state.cap_left(sz),
+            submarines=_subs_in(state, sz),
         )
-    elsewhere = [
-        {"sz": sz, "submarines": {p: state.subs_in(p, sz) for p in TURN_ORDER if state.subs_in(p, sz)}}
-        for sz in sorted({sz for zs in state.subs.values() for sz in zs if sz not in CONVOY_ZONES})
+        for sz, owner in sorted(CONVOY_ZONES.items())
     ]
-    return {"now": _now(state), "convoy_zones": zones, "other_zones_with_submarines": elsewhere}
+    elsewhere = sorted({sz for zs in state.subs.values() for sz in zs if sz not in CONVOY_ZONES})
+    return SzStatus(
+        now=_now(state),
+        convoy_zones=zones,
+        other_zones_with_submarines=[ZoneSubmarines(sz=sz, submarines=_subs_in(state, sz)) for sz in elsewhere],
+    )
 
 
-def campaign_sheet(state: State) -> dict[str, Any]:
+# ---- campaign-sheet -------------------------------------------------------------------------------------
+
+
+class PowerLine(Money):
+    power: Power
+    captured: list[str]
+    liberated: list[str]
+    returned: list[str]  # AA-R14: given back by its allies when its capital was freed
+    lost: list[str]
+    submarines_placed: int
+    submarines_lost: int
+
+
+class SheetRound(Model):
+    round: int
+    powers: list[PowerLine]
+
+
+class Occupied(Model):
+    territory: str
+    original_owner: Power
+    held_by: Power
+
+
+class CampaignSheet(Model):
+    now: Now
+    rounds: list[SheetRound]
+    occupied: list[Occupied]
+
+
+_LINE = tuple(f.name for f in fields(PowerRound))
+
+
+def campaign_sheet(state: State, reader: Reader = None) -> CampaignSheet:
     occupied = [
-        {"territory": t, "original_owner": land.original_owner, "held_by": state.control[t]}
+        Occupied(territory=t, original_owner=land.original_owner, held_by=state.control[t])
         for t, land in sorted(state.map.land_territories.items())
         if land.original_owner and state.control.get(t) != land.original_owner
     ]
-    return {
-        "now": _now(state),
-        "rounds": [
-            {"round": i + 1, "powers": [{"power": p, **asdict(sheet[p])} for p in TURN_ORDER]}
-            for i, sheet in enumerate(state.sheet)
+    rounds = [
+        SheetRound(
+            round=i + 1,
+            powers=[
+                PowerLine(
+                    power=p, **{k: list(v) if isinstance(v, list) else v for k, v in zip(_LINE, astuple(sheet[p]))}
+                )
+                for p in TURN_ORDER
+            ],
+        )
+        for i, sheet in enumerate(state.sheet)
+    ]
+    return CampaignSheet(now=_now(state), rounds=rounds, occupied=occupied)
+
+
+# ---- map ------------------------------------------------------------------------------------------------
+
+
+class MapSeaZone(Model):
+    sz: int
+    convoy_owner: Power | None  # AA-1: the power whose convoy zone it is
+    bordering_land: list[str]
+    adjacent_sea_zones: list[int]  # canal borders included: see `canals` for when they may be passed
+
+
+class MapCanal(Model):
+    name: str
+    sea_zones: list[int]
+    territories: list[str]
+    held_by: Side | None  # the side holding all its territories now, if one does
+    open_this_turn: bool  # AA-R15: the acting side held them all when its turn began
+    source: str
+
+
+class MapTerritory(Model):
+    name: str
+    original_owner: Power | None  # None: neutral, impassable
+    held_by: Power | None
+    ipc: int
+
+
+class MapView(Model):
+    now: Now
+    sea_zones: list[MapSeaZone]
+    canals: list[MapCanal]
+    territories: list[MapTerritory]
+
+
+def map_view(state: State, reader: Reader = None) -> MapView:
+    m = state.map
+    held = {side: open_canals(state, power) for power, side in ((p, SIDE[p]) for p in ("Germany", "UK"))}
+    return MapView(
+        now=_now(state),
+        sea_zones=[
+            MapSeaZone(
+                sz=int(sz),
+                convoy_owner=CONVOY_ZONES.get(int(sz)),
+                bordering_land=list(z.bordering_land),
+                adjacent_sea_zones=sorted(z.adjacent_sea_zones),
+            )
+            for sz, z in sorted(m.sea_zones.items(), key=lambda i: int(i[0]))
         ],
-        "occupied": occupied,
-    }
+        canals=[
+            MapCanal(
+                name=cn.name,
+                sea_zones=list(cn.sea_zones),
+                territories=list(cn.territories),
+                held_by=next((side for side, names in held.items() if cn.name in names), None),
+                open_this_turn=cn.name in state.canals_open,
+                source=cn.source,
+            )
+            for cn in m.canals
+        ],
+        territories=[
+            MapTerritory(name=t, original_owner=land.original_owner, held_by=state.control.get(t), ipc=land.ipc)
+            for t, land in sorted(m.land_territories.items())
+        ],
+    )
 
 
 VIEWS = {
-    "ipc-ledger": View(lambda s, reader, f=ipc_ledger: f(s)),
-    "sz-status": View(lambda s, reader, f=sz_status: f(s)),
-    "campaign-sheet": View(lambda s, reader, f=campaign_sheet: f(s)),
+    "ipc-ledger": View(
+        ipc_ledger,
+        IpcLedger,
+        description="Per power: treasury, income now, and per round income, spending and raid damage (AA-R4).",
+    ),
+    "sz-status": View(
+        sz_status,
+        SzStatus,
+        description="Per convoy zone: owner, active or face down, chips and cap left (summing to 4), submarines.",
+    ),
+    "campaign-sheet": View(
+        campaign_sheet,
+        CampaignSheet,
+        description="Round by round, every power's line of the campaign sheet, and the occupied territories.",
+    ),
+    "map": View(
+        map_view,
+        MapView,
+        description="The 1942.2 map: sea zones with their neighbours and borders, the canals and who may pass them, "
+        "every territory with its holder.",
+    ),
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.corvette_command.state import State
+from domain.corvette_command.state import State, convoy_line
 from domain.engine import CommandSpec
 
 PRIORITY = ("asdic", "depth_charge", "lookout", "engineer", "gun", "aa")
@@ -62,3 +62,21 @@ def best_move(state: State, moves: list) -> Any:
         return (forward, -abs(to[0] - c.channel))
 
     return max(moves, key=score)
+
+
+def outcomes(state: State) -> dict[str, int]:
+    """What a campaign comes to, for `umpire simulate` and the odds from a position: tonnage lost and VP over its
+    convoys (a convoy whose corvette was sunk counts its losses, with no VP), U-boats killed (confirmed, probable or
+    possible), convoys that arrived, and whether a corvette was sunk."""
+    lines = list(state.log)
+    if state.convoy is not None and not state.convoy.arrived:
+        lines.append({"vp": 0, **convoy_line(state.convoy)})
+    return {
+        "tonnage lost": sum(line["tonnage"] for line in lines),
+        "convoy VP": sum(line["vp"] for line in lines),
+        "U-boat kills": sum(
+            1 for line in lines for enc in line["encounters"] if enc["fate"] in ("confirmed", "probable", "possible")
+        ),
+        "convoys arrived": len(state.log),
+        "corvette sunk": int(any(sheet.hull >= 3 for sheet in state.sheets.values())),
+    }

@@ -23,9 +23,7 @@ def purchase(state: State, spend: int) -> list[Event]:
     top = max_spend(state)
     if spend > top:
         why = "its capital is in enemy hands" if not state.holds_capital(state.power) else "its treasury"
-        raise IllegalCommand(
-            f"{state.power} can spend at most {top} IPCs ({why})", [{"type": "purchase", "spend": top}]
-        )
+        raise IllegalCommand(f"{state.power} can spend at most {top} IPCs ({why})")
     power = state.power
     return [
         PurchaseMade(power=power, spent=spend, treasury=state.treasury[power] - spend),

@@ -10,7 +10,7 @@ from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, ZONE_VALUE, State
 from domain.dice import Dice
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import ConvoyRaided
-from events.core import RollResult, RollModifier
+from events.core import RollModifier, RollResult
 from events.vocabulary import Event
 
 RULE = "AA:National Convoy Disruption/Conduct Combat step 1 (AA-8)"
@@ -44,17 +44,18 @@ def legal_raids(state: State) -> Iterator[dict]:
 def raid(state: State, sz: int, dice: Dice) -> list[Event]:
     why = why_not_raid(state, sz)
     if why:
-        raise IllegalCommand(f"no raid on sea zone {sz}: {why}", list(legal_raids(state)))
+        raise IllegalCommand(f"no raid on sea zone {sz}: {why}")
     owner = CONVOY_ZONES[sz]
     roll = dice.roll([6], "convoy-raid", RULE)
     rolled = raid_value(roll.faces[0])
-    cap_left = ZONE_VALUE - state.round_damage.get(sz, 0)  # AA-9, AA-R2, AA-R5
-    damage = min(rolled, cap_left)
+    cap_left = state.cap_left(sz)  # AA-9 as revised by AA-R5: what the zone's chips leave of 4
+    damage = min(rolled, cap_left)  # AA-R2
     removed = min(damage, state.treasury[owner])  # AA-10, AA-R3
     result = RollResult(
         outcome=(
             f"{rolled} IPC rolled ({'1-3 count as rolled' if roll.faces[0] <= 3 else '4-6 count 0'}, +1); "
-            f"{damage} within the round cap of {ZONE_VALUE} ({cap_left} left); {removed} removed from {owner}"
+            f"{damage} within the cap of {ZONE_VALUE} chips a zone holds ({cap_left} left); "
+            f"{removed} removed from {owner}"
         ),
         total=rolled,
         modifiers=[RollModifier(reason="every raid does 1 more (AA-8)", value=1, side="roll")],

@@ -1,11 +1,11 @@
-"""Submarines per sea zone: movement (AA-R8), placement (AA-R9), commitment to combat (AA-5), losses (AA-R10)."""
+"""Submarines per sea zone: movement (AA-R8, canals AA-R15), placement (AA-R9), commitment to combat (AA-5),
+losses (AA-R10)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
 
-from domain.aa1942_convoy.state import TURN_ORDER, State
+from domain.aa1942_convoy.state import SIDE, TURN_ORDER, State
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
 from events.vocabulary import Event
@@ -13,20 +13,20 @@ from events.vocabulary import Event
 SUBMARINE_MOVE = 2
 
 
-def some(choices: Iterator[dict], most: int = 64) -> list[dict]:
-    """The first `most` legal choices, for an error message."""
-    return list(islice(choices, most))
-
-
-def sea_distances(state: State, start: int, limit: int = SUBMARINE_MOVE) -> dict[int, int]:
-    """Breadth-first over sea-zone adjacency: zone -> distance, up to `limit`."""
+def sea_distances(
+    state: State, start: int, limit: int = SUBMARINE_MOVE, canals: list[str] | None = None
+) -> dict[int, int]:
+    """AA-R8, AA-R15: breadth-first over sea-zone adjacency: zone -> distance, up to `limit`. A canal's border is
+    passed only if the canal is open (by default: to the side that held its territories when its turn began)."""
+    open_ = state.canals_open if canals is None else canals
     dist = {start: 0}
     frontier = [start]
     for d in range(1, limit + 1):
         nxt = []
         for sz in frontier:
             for other in state.map.sea_zones[str(sz)].adjacent_sea_zones:
-                if other not in dist:
+                canal = state.map.canal_between(sz, other)
+                if other not in dist and (canal is None or canal.name in open_):
                     dist[other] = d
                     nxt.append(other)
         frontier = nxt
@@ -38,15 +38,21 @@ def movable(state: State, sz: int) -> int:
     return state.fresh(sz)
 
 
-def legal_moves(state: State) -> Iterator[dict]:
-    """Generators, so that `awaiting` stops after the 65 it needs to know there are too many to list."""
+def move_origins(state: State) -> Iterator[tuple[int, int, dict[int, int]]]:
+    """Each zone with submarines free to move: (zone, how many, {reachable zone: distance})."""
     for sz in sorted(state.subs.get(state.power, {})):
         n = movable(state, sz)
-        if n <= 0:
-            continue
-        for to, d in sorted(sea_distances(state, sz).items()):
-            if d > 0:
-                yield from ({"from_sz": sz, "to_sz": to, "count": c} for c in range(1, n + 1))
+        if n > 0:
+            reach = {to: d for to, d in sorted(sea_distances(state, sz).items()) if d > 0}
+            if reach:
+                yield sz, n, reach
+
+
+def legal_moves(state: State) -> Iterator[dict]:
+    """Generators, so that `awaiting` stops after the 65 it needs to know there are too many to list."""
+    for sz, n, reach in move_origins(state):
+        for to in reach:
+            yield from ({"from_sz": sz, "to_sz": to, "count": c} for c in range(1, n + 1))
 
 
 def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
@@ -54,15 +60,28 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
     if count > n:
         raise IllegalCommand(
             f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move "
-            "(subs that moved, raided or fought this turn stay)",
-            some(legal_moves(state)),
+            "(subs that moved, raided or fought this turn stay)"
         )
     d = sea_distances(state, from_sz).get(to_sz)
     if not d:
         raise IllegalCommand(
-            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}", some(legal_moves(state))
+            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}"
+            + _closed_canal(state, from_sz, to_sz)
         )
     return [SubmarinesMoved(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count, distance=d)]
+
+
+def _closed_canal(state: State, from_sz: int, to_sz: int) -> str:
+    """Why a move is short, where a canal closed to the mover is what stops it (AA-R15)."""
+    for canal in state.map.canals:
+        if canal.name not in state.canals_open and to_sz in sea_distances(
+            state, from_sz, canals=[*state.canals_open, canal.name]
+        ):
+            return (
+                f": the {canal.name} is closed to {SIDE[state.power]} this turn (it did not hold "
+                f"{' and '.join(canal.territories)} when the turn began)"
+            )
+    return ""
 
 
 def place(state: State, sz: int, count: int) -> list[Event]:
@@ -85,8 +104,7 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
     if count > state.may_raid_with(sz):
         raise IllegalCommand(
             f"{state.power} has {state.may_raid_with(sz)} submarine(s) in sea zone {sz} that have neither "
-            "raided nor fought",
-            some(legal_fights(state)),
+            "raided nor fought"
         )
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
@@ -103,5 +121,5 @@ def legal_losses(state: State) -> Iterator[dict]:
 def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
     have = state.subs_in(power, sz)
     if count > have:
-        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}", some(legal_losses(state)))
+        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}")
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]

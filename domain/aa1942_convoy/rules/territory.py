@@ -1,4 +1,4 @@
-"""Territory control: capture and liberation (AA-R7) and convoy-zone deactivation (AA-4)."""
+"""Territory control: capture and liberation (AA-R7), liberated capitals (AA-R14), convoy-zone deactivation (AA-4)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from domain.engine import IllegalCommand
 from events.aa1942_convoy import (
     ConvoyZoneDeactivated,
     ConvoyZoneReactivated,
+    ReturnedTerritory,
+    TerritoriesReturned,
     TerritoryCaptured,
     TerritoryLiberated,
 )
@@ -57,7 +59,7 @@ def _check(state: State, territory: str, legal: list[dict], verb: str) -> str:
             why = f"is held by {state.control.get(territory)}, not by the enemy"
         else:
             why = f"was originally {land.original_owner}'s: use {'liberate' if verb == 'capture' else 'capture'}"
-        raise IllegalCommand(f"{state.power} cannot {verb} {territory!r}: it {why}", legal)
+        raise IllegalCommand(f"{state.power} cannot {verb} {territory!r}: it {why}")
     return state.control[territory]
 
 
@@ -71,14 +73,31 @@ def capture(state: State, territory: str) -> list[Event]:
 
 
 def liberate(state: State, territory: str) -> list[Event]:
-    """AA-R7: it returns to its original owner if that power holds its capital; else the liberator holds it."""
+    """AA-R7: it returns to its original owner if that power holds its capital (or it is the capital); else the
+    liberator holds it. AA-R14: a power that regains its capital regains its originals its allies hold."""
     loser = _check(state, territory, legal_liberations(state), "liberate")
     original = state.map.land_territories[territory].original_owner
-    to = (
-        original
-        if (original == state.power or territory == CAPITALS[original] or state.holds_capital(original))
-        else state.power
-    )
+    capital = territory == CAPITALS[original]
+    to = original if (original == state.power or capital or state.holds_capital(original)) else state.power
     control = state.control | {territory: to}
-    ev = TerritoryLiberated(territory=territory, by=state.power, from_power=loser, to_power=to)
-    return [ev, *zone_changes(state, control)]
+    events: list[Event] = [TerritoryLiberated(territory=territory, by=state.power, from_power=loser, to_power=to)]
+    if capital:
+        returned = capital_regained(state, original, control)
+        if returned is not None:
+            events.append(returned)
+            control |= {r.territory: original for r in returned.territories}
+    return events + zone_changes(state, control)
+
+
+def capital_regained(state: State, power: str, control: dict[str, str | None]) -> TerritoriesReturned | None:
+    """AA-R14 (A&A 1942.2, as TripleA plays it): when a power regains its capital, its original territories
+    held by its allies return to it."""
+    back = [
+        ReturnedTerritory(territory=t, from_power=holder)
+        for t, land in sorted(state.map.land_territories.items())
+        if land.original_owner == power
+        and (holder := control.get(t)) is not None
+        and holder != power
+        and SIDE[holder] == SIDE[power]
+    ]
+    return TerritoriesReturned(power=power, capital=CAPITALS[power], territories=back) if back else None

@@ -1,0 +1,275 @@
+"""What `awaiting` shows: each legal command with what it does, a label per choice, and an argument schema
+narrowed to what the rules allow now (bounds, enumerations, and one `oneOf` branch per origin where a field
+depends on another), so a UI built from it alone never offers an illegal move. The legality itself is the rule
+modules' (`legal_*`); this module only describes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+from domain.aa1942_convoy import commands as c
+from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
+from domain.aa1942_convoy.rules.turn import income_of
+from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
+from domain.engine import REFEREE, CommandSpec, command_schema
+
+MAX_CHOICES = 64
+
+
+def _int(**bounds: int) -> dict[str, Any]:
+    return {"type": "integer", **bounds}
+
+
+def _object(props: dict[str, Any], one_of: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
+    if one_of:
+        out["oneOf"] = one_of
+    return out
+
+
+def _branch(**props: dict[str, Any]) -> dict[str, Any]:
+    return {"properties": props}
+
+
+def _listed(choices: Iterable[dict], label: Callable[[dict], str]) -> tuple[list[dict] | None, list[str] | None]:
+    """The choices and their labels when there are at most MAX_CHOICES (only one more is ever generated)."""
+    head = list(islice(choices, MAX_CHOICES + 1))
+    if len(head) > MAX_CHOICES:
+        return None, None
+    return head, [label(x) for x in head]
+
+
+def _n(count: int, what: str = "submarine") -> str:
+    return f"{count} {what}{'' if count == 1 else 's'}"
+
+
+# ---- one builder per command: (state, seats) -> CommandSpec ------------------------------------------
+
+
+def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
+    top = purchase.max_spend(state)
+    why = "its treasury" if state.holds_capital(state.power) else "nothing: its capital is in enemy hands"
+    choices, labels = _listed(
+        ({"spend": n} for n in range(top + 1)), lambda x: f"Spend {x['spend']} IPCs" if x["spend"] else "Spend nothing"
+    )
+    return CommandSpec(
+        type="purchase",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object({"spend": _int(minimum=0, maximum=top)}),
+        description=f"Purchase & Repair: {state.power} spends 0 to {top} IPCs ({why}).",
+    )
+
+
+def move_spec(state: State, seats: list[str]) -> CommandSpec:
+    origins = list(submarines.move_origins(state))
+    choices, labels = _listed(
+        submarines.legal_moves(state),
+        lambda x: f"Move {_n(x['count'])} from sea zone {x['from_sz']} to sea zone {x['to_sz']}",
+    )
+    if state.phase == "combat-move":
+        phase = "Combat move: submarines that have not moved"
+    else:
+        phase = "Noncombat move: submarines that neither moved, raided nor fought"
+    open_ = f"; canals open to {SIDE[state.power]}: {', '.join(state.canals_open) or 'none'}"
+    return CommandSpec(
+        type="move_submarines",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object(
+            {
+                "from_sz": _int(enum=[sz for sz, _, _ in origins]),
+                "to_sz": _int(enum=sorted({to for _, _, reach in origins for to in reach})),
+                "count": _int(minimum=1, maximum=max(n for _, n, _ in origins)),
+            },
+            [
+                _branch(from_sz={"const": sz}, to_sz={"enum": list(reach)}, count=_int(maximum=n))
+                for sz, n, reach in origins
+            ],
+        ),
+        description=f"{phase} go up to {submarines.SUBMARINE_MOVE} sea zones{open_}.",
+    )
+
+
+def raid_spec(state: State, seats: list[str]) -> CommandSpec:
+    choices, labels = _listed(
+        raid.legal_raids(state),
+        lambda x: (
+            f"Raid sea zone {x['sz']} ({CONVOY_ZONES[x['sz']]}, {state.cap_left(x['sz'])} IPCs left under "
+            "the cap) with a submarine"
+        ),
+    )
+    return CommandSpec(
+        type="raid",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object({"sz": _int(enum=[x["sz"] for x in raid.legal_raids(state)])}),
+        description="Combat step 1: one submarine raids the enemy convoy zone it is in (1d6: 1-3 as rolled, 4-6 "
+        "nothing, +1), up to what the zone's 4 chips leave.",
+    )
+
+
+def fight_spec(state: State, seats: list[str]) -> CommandSpec:
+    zones = [(sz, state.may_raid_with(sz)) for sz in sorted(state.subs.get(state.power, {}))]
+    zones = [(sz, n) for sz, n in zones if n > 0]
+    choices, labels = _listed(
+        submarines.legal_fights(state),
+        lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
+    )
+    return CommandSpec(
+        type="fight",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object(
+            {"sz": _int(enum=[sz for sz, _ in zones]), "count": _int(minimum=1, maximum=max(n for _, n in zones))},
+            [_branch(sz={"const": sz}, count=_int(maximum=n)) for sz, n in zones],
+        ),
+        description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
+    )
+
+
+def lose_spec(state: State, seats: list[str]) -> CommandSpec:
+    fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
+    choices, labels = _listed(
+        submarines.legal_losses(state),
+        lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
+    )
+    return CommandSpec(
+        type="lose_submarines",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object(
+            {
+                "power": {"type": "string", "enum": sorted({p for p, _, _ in fleets}, key=TURN_ORDER.index)},
+                "sz": _int(enum=sorted({sz for _, sz, _ in fleets})),
+                "count": _int(minimum=1, maximum=max(n for _, _, n in fleets)),
+            },
+            [_branch(power={"const": p}, sz={"const": sz}, count=_int(maximum=n)) for p, sz, n in fleets],
+        ),
+        description=f"Record submarines of any power sunk in {state.power}'s combat (general combat begins).",
+    )
+
+
+def capture_spec(state: State, seats: list[str]) -> CommandSpec:
+    legal = territory.legal_captures(state)
+    choices, labels = _listed(legal, lambda x: f"Capture {x['territory']} from {state.control[x['territory']]}")
+    return CommandSpec(
+        type="capture",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object({"territory": {"type": "string", "enum": [x["territory"] for x in legal]}}),
+        description=f"{state.power} takes an enemy-held territory of the enemy side (a capital takes its "
+        "treasury; a convoy zone it borders may go face down).",
+    )
+
+
+def liberate_spec(state: State, seats: list[str]) -> CommandSpec:
+    legal = territory.legal_liberations(state)
+
+    def label(x: dict) -> str:
+        t = x["territory"]
+        return f"Liberate {t} from {state.control[t]} ({state.map.land_territories[t].original_owner}'s)"
+
+    choices, labels = _listed(legal, label)
+    return CommandSpec(
+        type="liberate",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object({"territory": {"type": "string", "enum": [x["territory"] for x in legal]}}),
+        description=f"{state.power} retakes an enemy-held territory of its own side; a freed capital brings its "
+        "power's territories back from its allies.",
+    )
+
+
+def place_spec(state: State, seats: list[str]) -> CommandSpec:
+    return CommandSpec(
+        type="place_submarines",
+        seats=seats,
+        choices=None,
+        schema=_object(
+            {"sz": _int(enum=sorted(int(sz) for sz in state.map.sea_zones)), "count": _int(minimum=1, maximum=99)}
+        ),
+        description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word "
+        "for where they may go).",
+    )
+
+
+def end_phase_spec(state: State, seats: list[str]) -> CommandSpec:
+    if state.phase == "mobilize":
+        nxt = TURN_ORDER[(state.turn + 1) % len(TURN_ORDER)]
+        label = f"End the turn: collect {income_of(state, state.power)} IPCs income; {nxt} is next"
+    else:
+        label = f"End {state.phase.replace('-', ' ')}; {PHASES[PHASES.index(state.phase) + 1].replace('-', ' ')} next"
+    return CommandSpec(
+        type="end_phase",
+        seats=seats,
+        choices=[{}],
+        labels=[label],
+        schema=_object({}),
+        description=f"End {state.power}'s {state.phase.replace('-', ' ')} phase.",
+    )
+
+
+def end_game_spec(state: State, seats: list[str]) -> CommandSpec:
+    return CommandSpec(
+        type="end_game",
+        seats=seats,
+        choices=[{}],
+        labels=["End the game"],
+        schema=command_schema(c.EndGame),
+        description="Referee: the game is over (victory cities are outside this ledger).",
+    )
+
+
+# (command, the legal choices or None when any argument the schema allows is legal, the full entry)
+Entry = tuple[type, Callable[[State], Iterator[dict] | list[dict]] | None, Callable[[State, list[str]], CommandSpec]]
+PHASE_COMMANDS: dict[str, list[Entry]] = {
+    "purchase": [(c.Purchase, lambda s: iter([{}]), purchase_spec)],
+    "combat-move": [(c.MoveSubmarines, submarines.legal_moves, move_spec)],
+    "combat": [
+        (c.Raid, raid.legal_raids, raid_spec),
+        (c.Fight, submarines.legal_fights, fight_spec),
+        (c.LoseSubmarines, submarines.legal_losses, lose_spec),
+        (c.Capture, territory.legal_captures, capture_spec),
+        (c.Liberate, territory.legal_liberations, liberate_spec),
+    ],
+    "noncombat-move": [(c.MoveSubmarines, submarines.legal_moves, move_spec)],
+    "mobilize": [(c.PlaceSubmarines, None, place_spec)],
+}
+
+
+def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
+    """What may be sent now; with `only`, just whether that command is legal and by whom (the command path)."""
+    if state.over:
+        return []
+    seat = [state.seat_of[state.power]]
+    entries = [(cmd, legal, build, seat) for cmd, legal, build in PHASE_COMMANDS[state.phase]]
+    if state.phase != "purchase":
+        entries.append((c.EndPhase, None, end_phase_spec, seat))
+    entries.append((c.EndGame, None, end_game_spec, [REFEREE]))
+    out: list[CommandSpec] = []
+    for cmd, legal, build, seats in entries:
+        tag = cmd.__struct_config__.tag
+        if only is not None and tag != only:
+            continue
+        if legal is not None and next(iter(legal(state)), None) is None:
+            continue
+        if only is not None:
+            out.append(CommandSpec(type=tag, seats=seats, choices=None, schema=command_schema(cmd)))
+        else:
+            out.append(build(state, seats))
+    return out

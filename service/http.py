@@ -1,0 +1,147 @@
+"""What every route shares: problem+json errors, msgspec bodies in and out, the bearer token, and the ASGI guards
+in front of the app (body size, content type, preflights without CORS)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import IllegalCommand, InvalidInput, Rejected
+
+PROBLEM = "application/problem+json"
+TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Payload too large",
+    415: "Unsupported media type",
+    422: "Unprocessable content",
+    429: "Too many requests",
+    500: "Internal error",
+}
+_encode = msgspec.json.Encoder().encode
+
+
+class JSON(Response):
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return content if isinstance(content, bytes) else _encode(content)
+
+
+def problem(status: int, code: str, detail: str, instance: str | None = None, **extra: Any) -> Response:
+    body = {
+        "type": f"https://naval-umpire.invalid/problems/{code}",
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "code": code,
+        "detail": detail,
+        "instance": instance,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    headers = {"WWW-Authenticate": 'Bearer realm="naval-umpire"'} if status == 401 else None
+    if status == 429 and "retry_after" in extra:
+        headers = {"Retry-After": str(extra["retry_after"])}
+    return Response(_encode(body), status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def rejected_response(request: Request, e: Rejected) -> Response:
+    legal = [msgspec.to_builtins(s) for s in e.legal] if isinstance(e, IllegalCommand) else None
+    return problem(e.status, e.code, e.detail, request.url.path, legal=legal, **e.extra)
+
+
+class BadRequest(Rejected):
+    status = 400
+
+
+class TooMany(Rejected):
+    status = 429
+
+
+class TooLarge(Rejected):
+    status = 413
+
+
+def bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") -> Any:
+    """A JSON body into its Struct, or a 422 that says what to fix (deep nesting included: never a 500)."""
+    try:
+        return msgspec.json.decode(raw, type=model)
+    except msgspec.ValidationError as e:
+        raise InvalidInput(code, f"{what}: {e}. Fix it and send again; /docs shows the schema")
+    except (msgspec.DecodeError, RecursionError) as e:
+        detail = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+        raise InvalidInput("invalid-json", f"the body is not usable JSON ({detail}); send one JSON object")
+
+
+def _is_json(content_type: bytes | None) -> bool:
+    if not content_type:
+        return False
+    media = content_type.split(b";", 1)[0].strip().lower()
+    return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
+
+
+class Guards:
+    """ASGI guards in front of the app: request bodies over the documented size get 413 (with or without a
+    Content-Length), a POST body that is not JSON gets 415, and a CORS preflight on a server without CORS gets an
+    answer saying how to enable it (rather than a bare 405)."""
+
+    def __init__(self, app, max_body: int, max_bundle_body: int, cors: bool):
+        self.app, self.max_body, self.max_bundle_body, self.cors = app, max_body, max_bundle_body, cors
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        method, path = scope["method"], scope["path"]
+        headers = dict(scope.get("headers") or [])
+        if method == "OPTIONS" and not self.cors and b"access-control-request-method" in headers:
+            return await problem(
+                403,
+                "cors-disabled",
+                "this server does not accept calls from browser pages of other origins; start it with "
+                "`umpire serve --cors-origin https://your.app` (repeatable) or UMPIRE_CORS_ORIGINS=https://your.app",
+                path,
+            )(scope, receive, send)
+        if method != "POST":
+            return await self.app(scope, receive, send)
+        limit = self.max_bundle_body if path == "/bundles/verify" else self.max_body
+        declared = headers.get(b"content-length")
+        too_big = problem(413, "body-too-large", f"request bodies here are at most {limit} bytes", path, limit=limit)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            return await too_big(scope, receive, send)
+        content_type = headers.get(b"content-type")
+        has_body = declared != b"0" and (declared is not None or b"transfer-encoding" in headers)
+        if (has_body or content_type is not None) and declared != b"0" and not _is_json(content_type):
+            return await problem(
+                415, "unsupported-media-type", "send the body as JSON with Content-Type: application/json", path
+            )(scope, receive, send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > limit:
+                    raise _TooBig()
+            return msg
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooBig:
+            await too_big(scope, receive, send)
+
+
+class _TooBig(Exception):
+    pass

@@ -1,0 +1,165 @@
+"""`sealed-bid`: a test-only ruleset that exercises the core's sealed inputs and per-seat reads.
+
+Two seats bid 0-10 in secret each round; when both are in, the bids are revealed, the higher wins (a d6 breaks a
+tie: 1-3 north, 4-6 south) and the winner receives a secret prize number sealed to it alone (a ruleset's own sealed
+record, not a command). Three rounds; the game then ends, which opens every seal still closed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+
+from domain.engine import REFEREE, CommandSpec, IllegalCommand, Reader, Ruleset, View, command_schema
+from events.core import GameEnded, SubmissionSealed, SubmissionsRevealed
+from events.vocabulary import Event, register
+
+SEATS = ("north", "south")
+ROUNDS = 3
+
+
+class Options(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=10)] = ROUNDS
+
+
+class Bid(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", tag="bid"):
+    """Bid 0-10 in secret; the bids open when both seats are in."""
+
+    sealed: ClassVar[bool] = True
+    amount: Annotated[int, msgspec.Meta(ge=0, le=10)]
+
+
+class RoundWon(Event):
+    round: int
+    winner: str
+    bids: dict[str, int]
+
+
+register(RoundWon)
+
+
+@dataclass
+class State:
+    rounds: int
+    round: int = 1
+    submitted: list[str] = field(default_factory=list)
+    sealed: dict[str, dict[str, Any]] = field(default_factory=dict)  # seat -> content: the only secrets
+    prizes: dict[str, list[int]] = field(default_factory=dict)  # seat -> prize numbers (secret to the seat)
+    wins: dict[str, int] = field(default_factory=lambda: {s: 0 for s in SEATS})
+    over: bool = False
+
+
+def initial_state(created, options: Options, data) -> State:
+    return State(rounds=options.rounds)
+
+
+def decide(state: State, cmd: Bid, seat: str, dice) -> list[Event]:
+    if seat in state.submitted:
+        raise IllegalCommand(f"{seat} has bid this round already")
+    events: list[Event] = [SubmissionSealed(seat=seat, kind="bid", content={"amount": cmd.amount})]
+    bids = {s: c["amount"] for s, c in state.sealed.items()} | {seat: cmd.amount}
+    if len(bids) < len(SEATS):
+        return events
+    events.append(SubmissionsRevealed(kinds=["bid"]))
+    if bids["north"] == bids["south"]:
+        roll = dice.roll([6], "tie-break", "BID-2: a tie is broken by 1d6")
+        events.append(roll)
+        winner = "north" if roll.faces[0] <= 3 else "south"
+    else:
+        winner = max(bids, key=lambda s: bids[s])
+    events.append(RoundWon(round=state.round, winner=winner, bids=bids))
+    prize = dice.roll([100], "prize", "BID-3: the winner draws a secret prize")
+    events += [prize, SubmissionSealed(seat=winner, kind="prize", content={"number": prize.faces[0]})]
+    if state.round == state.rounds:
+        events.append(GameEnded(reason="the last round is played"))
+    return events
+
+
+def evolve(state: State, e: Event) -> State:
+    if isinstance(e, SubmissionSealed):
+        if e.kind == "bid":
+            state.submitted.append(e.seat)
+            state.sealed[e.seat] = e.content
+        else:
+            state.prizes.setdefault(e.seat, []).append(e.content["number"])
+    elif isinstance(e, SubmissionsRevealed):
+        state.sealed = {s: c for s, c in state.sealed.items() if not any(x.seat == s for x in e.entries)}
+    elif isinstance(e, RoundWon):
+        state.wins[e.winner] += 1
+        state.round += 1
+        state.submitted = []
+    elif isinstance(e, GameEnded):
+        state.over = True
+    return state
+
+
+def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
+    if state.over:
+        return []
+    return [
+        CommandSpec(
+            type="bid",
+            seats=[s],
+            choices=[{"amount": n} for n in range(11)],
+            schema=command_schema(Bid),
+            description="bid in secret",
+            labels=[f"Bid {n}" for n in range(11)],
+        )
+        for s in SEATS
+        if s not in state.submitted
+    ]
+
+
+def redact(state: State, reader: Reader) -> State:
+    mine = (lambda s: True) if reader == REFEREE else (lambda s: s == reader)
+    return dataclasses.replace(
+        state,
+        sealed={s: c for s, c in state.sealed.items() if mine(s)},
+        prizes={s: p for s, p in state.prizes.items() if mine(s)},
+    )
+
+
+class TableView(msgspec.Struct, forbid_unknown_fields=True):
+    round: int
+    submitted: list[str]
+    my_bids: dict[str, int]
+    prizes: dict[str, list[int]]
+    wins: dict[str, int]
+
+
+def table(state: State, reader: Reader) -> TableView:
+    s = redact(state, reader)
+    return TableView(
+        round=s.round,
+        submitted=list(s.submitted),
+        my_bids={seat: c["amount"] for seat, c in s.sealed.items()},
+        prizes=s.prizes,
+        wins=dict(s.wins),
+    )
+
+
+def _no_setup_check(options, seats, data) -> None:
+    return None
+
+
+RULESET = Ruleset(
+    id="sealed-bid",
+    version="1.0.0",
+    title="Sealed bid (a test ruleset for the core's sealed inputs)",
+    options_type=Options,
+    command_types=(Bid,),
+    default_seats=lambda options: list(SEATS),
+    check_setup=_no_setup_check,
+    parse_data=lambda raw: None,
+    data_file="",
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    views={"table": View(table, TableView, per_seat=True, description="bids, prizes and wins as the reader may see them")},
+    event_types=(RoundWon,),
+    redact=redact,
+)

@@ -1,0 +1,155 @@
+"""aa1942-convoy bot games (domain/aa1942_convoy/bot.py) with the ledger's invariants checked at every event,
+the bot's reach (every branch, from any position, to the end) and evolve's coverage of the event types."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from domain import engine
+from domain.aa1942_convoy import bot
+from domain.aa1942_convoy.state import (
+    CONVOY_ZONES,
+    HANDLERS,
+    NO_STATE_CHANGE,
+    TURN_ORDER,
+    ZONE_VALUE,
+    evolve,
+    inactive_zones,
+)
+from events import aa1942_convoy as ev
+from events.core import DiceRolled
+from service.rulesets import RULESETS
+from service.simulate import seed_for
+
+GAMES = 12
+OPTIONS = [{}, {"seats": ["Axis", "Allies"]}, {"rounds": 4}, {"setup": "empty", "submarines": {"Japan": {"10": 2}}}]
+
+
+class Invariants:
+    """Checks the ledger after every event of one game; counts what happened for the coverage test."""
+
+    def __init__(self, game: engine.Game):
+        self.expected_subs = {p: sum(game.rules.subs.get(p, {}).values()) for p in TURN_ORDER}
+        self.next_k = 0
+        self.last_roll: DiceRolled | None = None
+        self.chips_before: dict[int, int] = {}
+        self.seen: Counter = Counter()
+
+    def __call__(self, game: engine.Game, e) -> None:
+        s = game.rules
+        self.seen[type(e).__name__] += 1
+        if isinstance(e, DiceRolled):
+            assert e.k == self.next_k, "k is gapless, from 0, in event order"
+            self.next_k += 1
+            self.last_roll = e
+        if isinstance(e, ev.ConvoyRaided):
+            assert self.last_roll is not None and e.roll_k == self.last_roll.k
+            assert e.cap_left == ZONE_VALUE - self.chips_before.get(e.sz, 0)  # AA-R5: the cap is what chips leave
+            assert e.damage == min(e.rolled, e.cap_left) and 1 <= e.rolled <= 4
+            self.seen["raid-cut" if e.damage < e.rolled else "raid-full"] += 1
+        if isinstance(e, ev.SubmarinesPlaced):
+            self.expected_subs[e.power] += e.count
+        if isinstance(e, ev.SubmarinesLost):
+            self.expected_subs[e.power] -= e.count
+        if isinstance(e, ev.PurchaseMade):
+            self.seen["spend-" + ("none" if e.spent == 0 else "all" if e.treasury == 0 else "part")] += 1
+        assert all(0 <= n <= ZONE_VALUE for n in s.chips.values()), "a zone never holds more than 4 chips"
+        assert set(s.chips) <= set(CONVOY_ZONES)
+        assert all(v >= 0 for v in s.treasury.values()), "a treasury never goes below 0"
+        assert {p: sum(s.subs.get(p, {}).values()) for p in TURN_ORDER} == self.expected_subs, "subs conserved"
+        assert all(n > 0 for zones in s.subs.values() for n in zones.values())
+        assert all(
+            u.total <= s.subs_in(s.power, sz) and min(u.moved, u.raided, u.fought) >= 0 for sz, u in s.used.items()
+        )
+        assert s.inactive == inactive_zones(s, s.control)
+        self.chips_before = dict(s.chips)
+
+
+def new_game(game_id: str, options: dict, seats: list[str] | None = None) -> engine.Game:
+    loaded = RULESETS["aa1942-convoy"]
+    made = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, seats, "public-seed", b"seed"
+    )
+    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, made[0])
+    for e in made[1:]:
+        engine.evolve(game, e)
+    return game
+
+
+def continue_with_bot(game: engine.Game, server_seed: bytes, on_event=None) -> list[str]:
+    """Let the bot send every command (as the seat, or the referee, `awaiting` names) until the game is over."""
+    loaded = RULESETS["aa1942-convoy"]
+    types = []
+    for _ in range(5000):
+        legal = engine.awaiting(game)
+        if not legal:
+            return types
+        payload = bot.choose(game.rules, legal)
+        seat = next(s for s in legal if s.type == payload["type"]).seats[0]
+        for e in engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), server_seed):
+            engine.evolve(game, e)
+            types.append(type(e).__name__)
+            if on_event:
+                on_event(game, e)
+    raise AssertionError("the bot did not finish in 5000 commands")
+
+
+def bot_game(i: int, options: dict) -> tuple[engine.Game, Invariants]:
+    seats = options.get("seats")
+    game = new_game(f"prop-{i}", {k: v for k, v in options.items() if k != "seats"}, seats)
+    checks = Invariants(game)
+    continue_with_bot(game, seed_for(1942, i), checks)
+    return game, checks
+
+
+@pytest.fixture(scope="module")
+def games() -> list[tuple[engine.Game, Invariants]]:
+    return [bot_game(i, OPTIONS[i % len(OPTIONS)]) for i in range(GAMES)]
+
+
+def test_bot_games_keep_the_invariants_at_every_event_and_end(games):
+    for game, _ in games:
+        assert game.over and game.ended
+
+
+def test_bot_games_take_every_branch(games):
+    seen = sum((checks.seen for _, checks in games), Counter())
+    every_event = {cls.__name__ for cls in ev.EVENTS}
+    assert every_event <= set(seen), every_event - set(seen)
+    assert {"raid-cut", "raid-full", "spend-none", "spend-all", "spend-part"} <= set(seen)
+
+
+def test_the_bot_plays_to_the_end_from_any_position_and_the_same_way_twice():
+    """What-if (issue #13) runs the bot from arbitrary positions: every 37th position of a game, mid-phase or not,
+    plays to a GameEnded; the same position plays the same continuation."""
+    log: list = []
+    whole = new_game("whole", {})
+    continue_with_bot(whole, seed_for(1942, 99), lambda g, e: log.append(e))
+    for at in range(3, len(log), 37):
+        ends = []
+        for _ in range(2):
+            game = new_game("whole", {})
+            for e in log[:at]:
+                engine.evolve(game, e)
+            ends.append(continue_with_bot(game, b"what-if"))
+        assert ends[0] == ends[1] and ends[0][-1] == "GameEnded"
+
+
+def test_evolve_handles_every_event_type_or_names_it_a_no_op():
+    """Every event of the ruleset and of the core (but the genesis, which starts the state) is handled or named
+    a no-op, so a new core event fails here rather than in a game."""
+    import events.core
+    from events.vocabulary import Event
+
+    core = {
+        cls
+        for cls in vars(events.core).values()
+        if isinstance(cls, type) and issubclass(cls, Event) and cls.__module__ == "events.core"
+    } - {events.core.GameCreated}
+    handled = set(HANDLERS) | set(NO_STATE_CHANGE)
+    assert set(ev.EVENTS) | core == handled
+    assert not set(HANDLERS) & set(NO_STATE_CHANGE)
+    with pytest.raises(TypeError):
+        evolve(None, events.core.GameCreated(ruleset=None, options={}, seats=[], dice=None))

@@ -1,0 +1,180 @@
+"""What a frontend author relies on (issue #8): one event shape, finding games and oneself, the stream's end, strict
+parsing, CORS that explains itself, docs that work offline."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+from fastapi.testclient import TestClient
+
+from service.app import create_app, event_stream
+from service.settings import Settings
+from tests.conftest import auth, new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+EVENT_KEYS = {"seq", "type", "v", "command", "data", "hash", "actor", "recorded_at"}
+
+
+def test_one_event_shape_in_answers_pages_and_the_stream(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    answer = client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=auth(g["tokens"]["USSR"]))
+    page = client.get(f"/games/{gid}/events").json()["events"]
+    stream = client.get(f"/games/{gid}/events/stream", params={"timeout": 0}).text
+    streamed = [msgspec.json.decode(line[6:]) for line in stream.splitlines() if line.startswith("data: {\"seq\"")]
+    for e in [*g["events"], *answer.json()["events"], *page, *streamed]:
+        assert set(e) == EVENT_KEYS, e
+    assert page == streamed
+    assert page[-len(answer.json()["events"]) :] == answer.json()["events"]
+    assert "global_position" not in client.get(f"/games/{gid}/events").text
+
+
+def test_the_answer_carries_the_new_awaiting_of_its_sender(client):
+    g = new_game(client)
+    out = client.post(
+        f"/games/{g['game_id']}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])
+    ).json()
+    summary = client.get(f"/games/{g['game_id']}", headers=auth(g["tokens"]["USSR"])).json()
+    assert out["awaiting"] == summary["awaiting"] and out["waiting_for"] == summary["waiting_for"] == []
+
+
+def test_games_are_found_by_ruleset_and_status_page_by_page(client):
+    made = [new_game(client)["game_id"] for _ in range(3)]
+    corvette = client.post("/games", json={"ruleset": "corvette-command"}).json()["game_id"]
+    first = client.get("/games", params={"limit": 2}).json()
+    assert [x["game_id"] for x in first["games"]] == [corvette, made[2]] and first["next_cursor"]
+    rest = client.get("/games", params={"limit": 2, "cursor": first["next_cursor"]}).json()
+    assert [x["game_id"] for x in rest["games"]] == [made[1], made[0]] and rest["next_cursor"] is None
+    only = client.get("/games", params={"ruleset": "corvette-command"}).json()["games"]
+    assert [x["game_id"] for x in only] == [corvette] and only[0]["status"] == "open"
+    g = new_game(client)
+    client.post(f"/games/{g['game_id']}/end", headers=auth(g["referee_token"]))
+    assert [x["game_id"] for x in client.get("/games", params={"status": "over"}).json()["games"]] == [g["game_id"]]
+    bad = client.get("/games", params={"cursor": "bm90LWEtY3Vyc29y"})
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid-cursor"
+
+
+def test_me_tells_a_token_its_seat_and_what_it_may_do(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    ussr = client.get(f"/games/{gid}/me", headers=auth(g["tokens"]["USSR"])).json()
+    assert ussr["seat"] == "USSR" and not ussr["referee"] and "command" in ussr["may"] and "seed" in ussr["may"]
+    assert [a["type"] for a in ussr["awaiting"]] == ["purchase"]
+    uk = client.get(f"/games/{gid}/me", headers=auth(g["tokens"]["UK"])).json()
+    assert uk["awaiting"] == [] and "command" not in uk["may"]
+    ref = client.get(f"/games/{gid}/me", headers=auth(g["referee_token"])).json()
+    assert ref["referee"] and set(ref["may"]) >= {"reveal", "end"}
+    missing = client.get(f"/games/{gid}/me")
+    assert missing.status_code == 401 and missing.headers["www-authenticate"].startswith("Bearer")
+
+
+def test_events_after_the_head_is_an_empty_page_at_the_head(client):
+    g = new_game(client)
+    page = client.get(f"/games/{g['game_id']}/events", params={"after": 999}).json()
+    assert page["events"] == [] and page["next_after"] == page["version"] == 1
+
+
+def test_the_stream_ends_with_a_final_event_when_the_game_is_over(client):
+    g = new_game(client)
+    client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"]))
+    text = client.get(f"/games/{g['game_id']}/events/stream", params={"timeout": 60}).text  # returns at once
+    summary = client.get(f"/games/{g['game_id']}").json()
+    *_, kind, data = text.strip().splitlines()
+    assert kind == "event: end"
+    assert msgspec.json.decode(data[6:]) == {"status": "revealed", "version": summary["version"], "head": summary["head"]}
+
+
+def test_an_invalid_last_event_id_is_a_400(client):
+    g = new_game(client)
+    r = client.get(f"/games/{g['game_id']}/events/stream", params={"timeout": 0}, headers={"Last-Event-ID": "x1"})
+    assert r.status_code == 400 and r.json()["code"] == "invalid-last-event-id"
+
+
+def test_a_client_that_goes_away_stops_the_writer(client):
+    """The stream checks the connection before each page, so a client gone mid-backlog costs at most one page."""
+    g = new_game(client)
+    for _ in range(4):
+        client.post(f"/games/{g['game_id']}/commands", json={"type": "end_phase"}, headers=auth(g["tokens"]["USSR"]))
+
+    class Gone:
+        async def is_disconnected(self):
+            return True
+
+    async def drain():
+        return [x async for x in event_stream(client.app.state.service, Gone(), g["game_id"], 0, 60)]
+
+    assert asyncio.run(drain()) == []
+
+
+@pytest.mark.parametrize(
+    "path", ["/games", "/games/{gid}/commands", "/games/{gid}/seeds", "/bundles/verify"]
+)
+def test_deeply_nested_json_is_a_422_never_a_500(client, path):
+    g = new_game(client)
+    body = b"[" * 5000 + b"]" * 5000
+    r = client.post(
+        path.format(gid=g["game_id"]),
+        content=body,
+        headers=auth(g["tokens"]["USSR"]) | {"Content-Type": "application/json"},
+    )
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_preflight_without_cors_says_how_to_enable_it(client):
+    r = client.options("/games", headers={"Origin": "https://my.app", "Access-Control-Request-Method": "POST"})
+    assert r.status_code == 403 and r.json()["code"] == "cors-disabled" and "--cors-origin" in r.json()["detail"]
+
+
+def test_cors_origins_allow_a_browser_page(tmp_path):
+    app = create_app(settings=Settings(db=str(tmp_path / "c.db"), cors_origins=("https://my.app",)))
+    with TestClient(app) as c:
+        r = c.options("/games", headers={"Origin": "https://my.app", "Access-Control-Request-Method": "POST"})
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://my.app"
+
+
+def test_unknown_query_parameters_are_refused(client):
+    g = new_game(client)
+    r = client.get(f"/games/{g['game_id']}/events", params={"afterr": 3})
+    assert r.status_code == 422 and r.json()["code"] == "unknown-parameter" and "'after'" in r.json()["detail"]
+
+
+def test_the_creation_token_and_rate_limit(tmp_path):
+    settings = Settings(db=str(tmp_path / "t.db"), create_token="s3cret", create_per_minute=2)
+    with TestClient(create_app(settings=settings)) as c:
+        body = {"ruleset": "aa1942-convoy"}
+        r = c.post("/games", json=body)
+        assert r.status_code == 401 and r.json()["code"] == "creation-token-required"
+        assert c.post("/games", json=body, headers=auth("s3cret")).status_code == 201
+        assert c.post("/games", json=body, headers=auth("s3cret")).status_code == 201
+        r = c.post("/games", json=body, headers=auth("s3cret"))
+        assert r.status_code == 429 and int(r.headers["retry-after"]) > 0 and r.json()["limit"] == 2
+
+
+def test_docs_are_served_from_the_package_and_work_offline(client):
+    html = client.get("/docs").text
+    assert not re.search(r"(src|href)=\"https?://", html), "the docs page loads something from the network"
+    for asset in re.findall(r"(?:src|href)=['\"](/docs-static/[^'\"]+)", html):
+        assert client.get(asset).status_code == 200, asset
+    assert "/docs-static/swagger-ui-bundle.js" in html
+
+
+def test_readme_and_docs_never_point_outside_the_project():
+    texts = {p: p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]}
+    for path, text in texts.items():
+        assert "shared/" not in text and "steering" not in text, path
+        for url in re.findall(r"https?://[^\s)>`\"']+", text):
+            assert re.match(r"https?://(127\.0\.0\.1|localhost|your\.|my\.|naval-umpire\.invalid)", url), (path, url)
+        for link in re.findall(r"\]\(([^)#]+)", text):
+            if not link.startswith("http"):
+                assert (path.parent / link).exists(), (path, link)
+
+
+def test_bundle_bytes_are_what_get_bundle_serves(client):
+    g = new_game(client)
+    served = client.get(f"/games/{g['game_id']}/bundle").content
+    assert served == client.app.state.service.bundle_bytes(g["game_id"])

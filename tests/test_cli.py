@@ -1,0 +1,101 @@
+"""The CLI and the Makefile as a new user meets them (issue #8 items 7 and 10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from service.cli import app as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, width: int = 80):
+    return CliRunner().invoke(cli, list(args), terminal_width=width)
+
+
+def test_simulate_refuses_unknown_options_in_one_clean_line():
+    r = run("simulate", "corvette-command", "--games", "1", "--options", '{"colour": "red"}')
+    assert r.exit_code == 1
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "colour" in lines[0] and "umpire rulesets corvette-command" in lines[0]
+    assert "Traceback" not in r.output
+
+
+def test_simulate_refuses_conflicting_convoys():
+    r = run("simulate", "corvette-command", "--convoys", "2", "--options", '{"convoys": 3}')
+    assert r.exit_code == 1 and "not both" in r.output
+    r = run("simulate", "aa1942-convoy", "--convoys", "2")
+    assert r.exit_code == 1 and "--convoys is for corvette-command" in r.output
+
+
+def test_simulate_json_gives_every_figure_of_the_ruleset():
+    r = run("simulate", "aa1942-convoy", "--games", "2", "--options", '{"rounds": 1}', "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["games"] == 2 and doc["options"] == {"rounds": 1}
+    assert doc["figures"]["rounds"]["median"] == 1
+    assert set(doc["figures"]["treasury USSR"]) >= {"mean", "median", "p5", "p95"}
+
+
+def test_simulate_reads_at_80_columns():
+    r = run("simulate", "corvette-command", "--games", "2", width=80)
+    assert r.exit_code == 0, r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_simulate_is_the_same_for_the_same_seed():
+    a = run("simulate", "corvette-command", "--games", "3", "--seed", "7", "--json")
+    b = run("simulate", "corvette-command", "--games", "3", "--seed", "7", "--json")
+    assert a.exit_code == 0 and json.loads(a.output) == json.loads(b.output)
+
+
+def test_serve_help_lists_cors_origin():
+    r = run("serve", "--help", width=120)
+    assert "--cors-origin" in r.output and "repeatable" in r.output
+
+
+def test_make_run_takes_port_and_db():
+    out = subprocess.run(
+        ["make", "-n", "run", "PORT=8089", "DB=games.db"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert "umpire serve --db games.db --host 127.0.0.1 --port 8089" in out
+
+
+def test_two_installs_at_once_do_not_build_twice(tmp_path):
+    """Two `make` targets started at once on a fresh clone: the second waits for the first install, then finds it
+    done. A fake python records each install, so the test needs no network."""
+    if shutil.which("flock") is None:
+        import pytest
+
+        pytest.skip("flock is not installed (util-linux); the Makefile then installs without a lock")
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='x'\n")
+    fake = tmp_path / "fakepy"
+    fake.write_text(
+        textwrap.dedent(
+            """\
+            #!/bin/sh
+            # "python3 -m venv .venv": count the install, take a while, leave a pip that does nothing
+            echo start >> installs.log
+            sleep 1
+            mkdir -p .venv/bin
+            printf '#!/bin/sh\\nexit 0\\n' > .venv/bin/pip
+            chmod +x .venv/bin/pip
+            echo end >> installs.log
+            """
+        )
+    )
+    fake.chmod(0o755)
+    env = {**os.environ, "MAKEFLAGS": ""}
+    procs = [
+        subprocess.Popen(["make", "-s", f"PY={fake}", ".venv/.installed"], cwd=tmp_path, env=env) for _ in range(2)
+    ]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    assert (tmp_path / "installs.log").read_text().split() == ["start", "end"]
