@@ -192,7 +192,7 @@ class CampaignMap(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Duration(msgspec.Struct, forbid_unknown_fields=True):
-    patrols: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    patrols: Annotated[int, msgspec.Meta(ge=1, le=9999)]
     so: Small
     levels: list[tuple[str, Small]]  # [name, VP total], ascending
 
