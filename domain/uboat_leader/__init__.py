@@ -17,7 +17,19 @@ from domain.uboat_leader.data import DataSet, parse_data
 from domain.uboat_leader.evolve import evolve
 from domain.uboat_leader.legal import tag
 from domain.uboat_leader.procedure import Ctx, run
-from domain.uboat_leader.rules import attack, contact, escorts, missions, operations, setup, strategic, tactical
+from domain.uboat_leader.rules import (
+    attack,
+    bearing,
+    contact,
+    enemy,
+    escorts,
+    missions,
+    operations,
+    setup,
+    strategic,
+    tactical,
+    wolfpack,
+)
 from domain.uboat_leader.state import State, initial_state
 from events import uboat_leader as ev
 from events.vocabulary import Event
@@ -47,18 +59,18 @@ ROUTES: dict[type, tuple[str, Any]] = {
     c.Withdraw: ("engage", lambda ctx, x: contact.withdraw(ctx)),
     c.Place: ("place", contact.place),
     c.StartCombat: ("wolfpack", lambda ctx, x: tactical.start(ctx)),
-    c.CallWolfpack: ("wolfpack", contact.call_wolfpack),
-    c.RadioCall: ("wolfpack", contact.radio_call),
+    c.CallWolfpack: ("wolfpack", wolfpack.call_wolfpack),
+    c.RadioCall: ("wolfpack", wolfpack.radio_call),
     c.MoveUBoat: ("move", tactical.move_uboat),
     c.SilentRunningCmd: ("move", tactical.silent_running),
     c.DeepDive: ("move", tactical.deep_dive),
-    c.Bearing: ("bearing", tactical.bearing),
-    c.Drift: ("drift", tactical.drift_cmd),
+    c.Bearing: ("bearing", bearing.bearing),
+    c.Drift: ("drift", bearing.drift_cmd),
     c.EscortOrder: ("escort_order", escorts.order),
     c.Pursue: ("pursue", escorts.pursue),
     c.Hold: ("attack", attack.hold),
     c.Attack: ("attack", attack.attack),
-    c.ChooseTarget: ("target", escorts.choose_target),
+    c.ChooseTarget: ("target", enemy.choose_target),
     c.NextContact: ("next", lambda ctx, x: contact.next_contact(ctx)),
     c.EndActivation: ("next", lambda ctx, x: contact.end_activation(ctx, "activation ended")),
 }

@@ -22,8 +22,9 @@ from typing import Any
 from domain.engine import CommandSpec
 from domain.uboat_leader.display import OFF, distance, map_distances, to_edge
 from domain.uboat_leader.rules.attack import targets, weapons
+from domain.uboat_leader.rules.bearing import bearing_options
 from domain.uboat_leader.rules.setup import eligible
-from domain.uboat_leader.rules.tactical import bearing_options, move_options
+from domain.uboat_leader.rules.tactical import move_options
 from domain.uboat_leader.state import State
 
 EXAMPLE_FLEET = (("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace"))

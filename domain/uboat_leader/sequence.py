@@ -7,6 +7,7 @@ from domain.engine import CommandSpec
 from domain.uboat_leader.rules import (
     campaign,
     contact,
+    enemy,
     escorts,
     missions,
     operations,
@@ -55,7 +56,8 @@ SPECS = {
     **{d: (lambda s, d=d: contact.specs(s, d)) for d in ("activate", "contacts", "choose_card", "engage", "place")},
     **{d: (lambda s, d=d: contact.specs(s, d)) for d in ("wolfpack", "next")},
     **{d: (lambda s, d=d: tactical.specs(s, d)) for d in ("move", "bearing", "drift", "attack")},
-    **{d: (lambda s, d=d: escorts.specs(s, d)) for d in ("escort_order", "pursue", "target")},
+    **{d: (lambda s, d=d: escorts.specs(s, d)) for d in ("escort_order", "pursue")},
+    "target": enemy.specs,
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from domain.uboat_leader import views
 from domain.uboat_leader.data import DECKS
 from domain.uboat_leader.state import band_of
 from events import uboat_leader as ev
@@ -151,13 +152,16 @@ def test_bot_campaigns_keep_every_invariant(duration, seed):
 
 
 @pytest.mark.parametrize("i", range(3))
-def test_decks_conserve_their_cards_between_every_two_commands(i):
+def test_decks_conserve_their_cards_between_every_two_commands_and_every_view_renders_after_every_event(i):
     check = Checker()
     holder = {}
 
     def on_event(game, e):
         holder["game"] = game
         check.event(game, e)
+        for view in views.VIEWS.values():  # a view at any ?at= is a view of the state after some event
+            out = view.render(game.rules, None)
+            assert isinstance(out, view.model)
 
     play(
         "uboat-leader",

@@ -8,6 +8,7 @@ import pytest
 from domain.dice import ChosenDice
 from domain.engine import IllegalCommand
 from domain.uboat_leader.procedure import Ctx
+from domain.uboat_leader.rules.bearing import reference
 from domain.uboat_leader.rules.ships import piece_speed
 from domain.uboat_leader.rules.tactical import end_turn
 from events import uboat_leader as ev
@@ -178,8 +179,6 @@ def test_UL1_the_tactical_displays_adjacent_areas():
 
 
 def test_UL_R43_the_reference_ship_is_the_first_of_the_fastest_in_label_order():
-    from domain.uboat_leader.rules.tactical import reference
-
     s = new_state()
     battle(
         s,
