@@ -29,6 +29,7 @@ RAW = json.loads(
 )
 DATA = parse_data(json.dumps(RAW).encode())
 SEAT = "commander"
+TWO = (("U-47", "trained"), ("U-51", "trained"))
 
 
 def raw() -> dict:
@@ -161,3 +162,21 @@ def advance(s: State, *faces) -> list:
     for e in events:
         evolve(s, e)
     return events
+
+
+def at_contact(boats=TWO, where="w-approaches", **kw):
+    """Boats in the Area's open space at the end of Operations (they patrol: Quiet Seas, cards 8 and 9)."""
+    s = new_state(boats=boats, segment="operations", **kw)
+    for b, _ in boats:
+        put(s, b, where)
+    deck(s, "events", 8, 9)
+    send(s, "end_operations", *([1] * 2 * len(boats)))
+    return s
+
+
+def engage(s, *faces, card=37, boat="U-47"):
+    """Activate the boat, roll one contact (4), draw the Convoy card and engage it."""
+    send(s, "activate", boat=boat)
+    deck(s, "convoys", card)
+    send(s, "roll_contacts", 4, 1)
+    return send(s, "engage", *faces)

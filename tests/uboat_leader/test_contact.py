@@ -1,6 +1,5 @@
 """SEGMENTO TÁCTICO, Fase de Contacto: the active boat (UL-24, UL-R12), Contact roll (UL-25, UL-R13), Convoy cards,
-Air Search and Retirarse (UL-10, UL-26), Preparación Táctica (UL-27, UL-R14, UL-R16, UL-R17), Wolfpacks and the
-Radio Call (UL-28, UL-15, UL-R15)."""
+Air Search and Retirarse (UL-10, UL-26), Preparación Táctica (UL-27, UL-R14, UL-R16, UL-R17)."""
 
 from __future__ import annotations
 
@@ -12,24 +11,23 @@ from domain.uboat_leader.procedure import Ctx
 from domain.uboat_leader.rules import contact
 from domain.uboat_leader.rules.contact import contacts_for
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import data_with, deck, legal, new_state, of, put, roll, send, types
+from tests.uboat_leader.scenario import (
+    at_contact,
+    deck,
+    engage,
+    legal,
+    of,
+    put,
+    roll,
+    send,
+    types,
+)
 
 QUIET = 8
-TWO = (("U-47", "trained"), ("U-51", "trained"))
-
-
-def tactical(boats=TWO, where="w-approaches", **kw):
-    """Both boats in the Area's open space at the end of Operations (they patrol: Quiet Seas)."""
-    s = new_state(boats=boats, segment="operations", **kw)
-    for b, _ in boats:
-        put(s, b, where)
-    deck(s, "events", QUIET, QUIET + 1)
-    send(s, "end_operations", *([1] * 2 * len(boats)))
-    return s
 
 
 def test_UL24_UL_R12_the_active_boat_is_a_fit_one_in_an_areas_open_space_unfit_ones_go_to_the_search_box():
-    s = tactical()
+    s = at_contact()
     put(s, "U-51", "w-approaches", stress=11)  # made Unfit in an earlier combat (bands 6/10)
     c = Ctx(s, ChosenDice())
     contact.advance(c)
@@ -38,7 +36,7 @@ def test_UL24_UL_R12_the_active_boat_is_a_fit_one_in_an_areas_open_space_unfit_o
 
 
 def test_UL24_no_roll_or_no_contact_sends_the_boat_to_the_search_box_and_a_new_boat_is_chosen():
-    s = tactical()
+    s = at_contact()
     send(s, "activate", boat="U-47")
     events = send(s, "pass")
     assert types(events) == ["ContactsPassed", "ToSearchBox", "ActivationEnded"]
@@ -54,7 +52,7 @@ def test_UL25_UL_R13_contacts_by_the_areas_table_off_table_results_take_its_end_
 
 
 def test_UL25_contact_modifiers_intel_seeker_warnings_attacked_and_events():
-    s = tactical(boats=(("U-43", "trained"), ("U-51", "trained")))
+    s = at_contact(boats=(("U-43", "trained"), ("U-51", "trained")))
     s.counters["w-approaches"] = ["intel"]
     s.warnings["w-approaches"] = 2
     s.boats["U-43"].attacked = True
@@ -69,7 +67,7 @@ def test_UL25_contact_modifiers_intel_seeker_warnings_attacked_and_events():
 
 
 def test_UL26_UL10_with_air_search_two_convoy_cards_are_drawn_and_one_kept():
-    s = tactical()
+    s = at_contact()
     s.counters["w-approaches"] = ["air_search"]
     send(s, "activate", boat="U-47")
     deck(s, "convoys", 11, 37)
@@ -81,7 +79,7 @@ def test_UL26_UL10_with_air_search_two_convoy_cards_are_drawn_and_one_kept():
 
 
 def test_UL26_retirarse_goes_to_post_combat_without_stress_or_warning():
-    s = tactical()
+    s = at_contact()
     send(s, "activate", boat="U-47")
     deck(s, "convoys", 37)
     s.boats["U-47"].ready["normal"] = 2
@@ -93,15 +91,8 @@ def test_UL26_retirarse_goes_to_post_combat_without_stress_or_warning():
     assert s.boats["U-47"].space == "search" and s.act is None, "no contact left: the activation ends"
 
 
-def engage(s, *faces, card=37, boat="U-47"):
-    send(s, "activate", boat=boat)
-    deck(s, "convoys", card)
-    send(s, "roll_contacts", 4, 1)
-    return send(s, "engage", *faces)
-
-
 def test_UL27_the_convoy_cards_counters_the_battle_counter_and_a_warning_the_first_time_UL_R14():
-    s = tactical()
+    s = at_contact()
     events = engage(s)
     placed = of(events, ev.ShipsPlaced)[0]
     assert [(p.label, p.kind, p.area) for p in placed.pieces][:3] == [
@@ -115,7 +106,7 @@ def test_UL27_the_convoy_cards_counters_the_battle_counter_and_a_warning_the_fir
 
 
 def test_UL_R16_a_naval_contacts_escorts_are_fleet_escorts_known_at_once():
-    s = tactical()
+    s = at_contact()
     events = engage(s, 2, 1, card=21)  # Fleet Escorts 2, then 1
     assert [(e.deck, e.number) for e in of(events, ev.CardDrawn)] == [("fleet", 2), ("fleet", 1)]
     assert [(p.label, p.deck, p.escort) for p in s.battle.ships.values() if p.kind == "E"] == [
@@ -126,7 +117,7 @@ def test_UL_R16_a_naval_contacts_escorts_are_fleet_escorts_known_at_once():
 
 
 def test_UL27_UL_R17_a_boat_starts_on_a_long_area_an_infiltrador_on_a_medium_or_short_one_too():
-    s = tactical()
+    s = at_contact()
     engage(s)
     areas = {c["area"] for c in legal(s)["place"].choices}
     assert "S3" in areas and "M5" in areas and "C1" not in areas, "U-47 is an Infiltrador"
@@ -135,66 +126,3 @@ def test_UL27_UL_R17_a_boat_starts_on_a_long_area_an_infiltrador_on_a_medium_or_
     assert {c["area"] for c in legal(s)["place"].choices} == {f"L{i}" for i in range(1, 9)}
     with pytest.raises(IllegalCommand):
         send(s, "place", boat="U-51", area="M1", side="surfaced")
-
-
-def test_UL28_UL_R41_a_boat_joins_on_6_or_more_minus_2_with_an_attacked_counter():
-    s = tactical()
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    s.boats["U-51"].attacked = True
-    events = send(s, "call_wolfpack", 7, boat="U-51")
-    r = roll(events, "Wolfpack")
-    assert (r.result.total, of(events, ev.WolfpackCalled)[0].joined) == (5, False) and "UL-28" in r.rule
-    assert "call_wolfpack" not in legal(s), "one roll per boat and contact"
-
-
-def test_UL28_a_natural_stress_result_gives_the_active_boat_1_stress_and_an_alerted_counter():
-    s = tactical()
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    events = send(s, "call_wolfpack", 1, boat="U-51")
-    assert of(events, ev.StressChanged)[0].boat == "U-47" and s.battle.alerted == 2
-
-
-def test_UL_R15_joining_and_stress_can_both_happen():
-    both = data_with(lambda d: d["campaigns"][0]["wolfpack"].update(stress_on=[7]))
-    s = tactical(data=both)
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    send(s, "call_wolfpack", 7, boat="U-51")
-    assert s.act.to_place == ["U-51"] and s.boats["U-47"].stress == 1 and s.battle.alerted == 2
-
-
-def test_UL28_boats_in_the_search_box_cannot_be_called():
-    s = tactical()
-    put(s, "U-51", "w-approaches", "search")
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    assert "call_wolfpack" not in legal(s) and "radio_call" not in legal(s)
-
-
-def test_UL15_a_radio_call_before_any_roll_brings_the_boats_named_for_its_cost():
-    s = tactical(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")), so_half=4)
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    (called,) = send(s, "radio_call", boats=["U-43", "U-51"])
-    assert (called.cost_half, s.so_half, s.act.to_place) == (2, 2, ["U-43", "U-51"])
-    assert "radio_call" not in legal(s)
-
-
-def test_UL15_no_radio_call_after_a_wolfpack_roll():
-    s = tactical(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")), so_half=4)
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    send(s, "call_wolfpack", 2, boat="U-51")
-    with pytest.raises(IllegalCommand) as e:
-        send(s, "radio_call", boats=["U-43"])
-    assert "before any Wolfpack roll" in e.value.detail
-
-
-def test_UL29_start_combat_begins_turn_1_with_every_boat_to_move():
-    s = tactical()
-    engage(s)
-    send(s, "place", boat="U-47", area="L1", side="surfaced")
-    (step,) = send(s, "start_combat")
-    assert (step.turn, step.step, step.queue) == (1, "move", ["U-47"])

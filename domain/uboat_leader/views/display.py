@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -13,6 +13,9 @@ from domain.uboat_leader.rules.escorts import in_detection_range
 from domain.uboat_leader.rules.ships import piece_speed
 from domain.uboat_leader.state import State
 from domain.uboat_leader.views.common import Now, now
+
+Three = Annotated[list[int | None], msgspec.Meta(min_length=3, max_length=3)]
+Pair = Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]
 
 
 class ShipOut(msgspec.Struct):
@@ -27,11 +30,11 @@ class ShipOut(msgspec.Struct):
     number: int | None = None
     name: str | None = None
     vp: int | None = None
-    torpedo: list[int | None] | None = None
-    gun: list[int | None] | None = None
-    attack: list[int | None] | None = None
-    detect: list[int] | None = None
-    tactics: list[int] | None = None  # [detection, attack]
+    torpedo: Three | None = None  # [light, heavy, sunk], null = N/A
+    gun: Three | None = None
+    attack: Annotated[list[int | None], msgspec.Meta(min_length=1, max_length=2)] | None = None  # surfaced[, submerged]
+    detect: Pair | None = None  # surfaced, submerged
+    tactics: Pair | None = None  # [detection, attack]
 
 
 class SubOut(msgspec.Struct):

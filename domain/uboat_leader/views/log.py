@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -34,7 +34,7 @@ class BoatLog(msgspec.Struct):
     row: RowOut
     okay: RowOut
     shaken: RowOut
-    bands: list[int]
+    bands: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]
     stress: int
     band: Literal["okay", "shaken", "unfit"]
     xp: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -25,7 +25,7 @@ class BoatLine(msgspec.Struct):
     level: str
     stress: int
     band: Literal["okay", "shaken", "unfit"]
-    bands: list[int]  # highest stress of Okay, of Shaken
+    bands: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]  # highest stress of Okay, of Shaken
     xp: int
     xp_to_promote: int | None
     patrols: int
