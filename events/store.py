@@ -1,19 +1,23 @@
-"""The event store: SQLite through sqlite-utils (WAL, synchronous=NORMAL), one file, zero setup.
+"""The event store: SQLite by default (sqlite-utils, WAL, synchronous=NORMAL, one file, zero setup), PostgreSQL where
+several servers share one database (events/store_pg.py). Both keep the same guarantees behind the same interface:
 
-Tables: games (with the secret server seed), events (UNIQUE(game, seq)), commands (PRIMARY KEY(game,
-command_id)). One command = one transaction: its events and its command row, or nothing. The UNIQUE
-constraints are the last line of defence behind the service's per-game lock.
+- tables games (with the secret server seed), events (UNIQUE(game, seq)), commands (PRIMARY KEY(game, command_id))
+  and snapshots (a game's state at a seq, a cache: any of them may be dropped);
+- one command = one transaction: its events and its command row, or nothing;
+- the UNIQUE constraints are the last line of defence behind the service's per-game lock: of two writers that
+  decided on the same version, in one process or several, one appends and the other gets StoreConflict.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import sqlite_utils
 
@@ -72,109 +76,78 @@ class GameListRow:
     created_at: str
 
 
+# A new event row: (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed, roll_k)
+NewEvent = tuple
+
+
+class EventStore(Protocol):
+    """What the service needs of a store (SQLite and PostgreSQL both provide it)."""
+
+    def game(self, game_id: str) -> GameRow | None: ...
+    def head(self, game_id: str) -> tuple[int, str] | None: ...
+    def events(
+        self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[EventRow]: ...
+    def rolls(self, game_id: str, after_k: int = -1, limit: int = 100, k: int | None = None) -> list[EventRow]: ...
+    def command(self, game_id: str, command_id: str) -> CommandRow | None: ...
+    def commands(self, game_id: str) -> list[CommandRow]: ...
+    def list_games(
+        self, ruleset: str | None, status: str | None, before: tuple[str, str] | None, limit: int
+    ) -> list[GameListRow]: ...
+    def create_game(self, game: GameRow, events: list[NewEvent], command: CommandRow) -> None: ...
+    def append(self, events: list[NewEvent], command: CommandRow) -> None: ...
+    def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes) -> None: ...
+    def snapshot(self, game_id: str, upto: int, engine: str) -> tuple[int, bytes] | None: ...
+    def close(self) -> None: ...
+
+
 _EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed"
+_COMMAND_COLS = "game, command_id, seat, payload, first_seq, last_seq, recorded_at"
+_GAME_COLS = "id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, tokens, created_at, bots"
+_INSERT_EVENT = (
+    "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed, roll_k) "
+    "VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+)
+_INSERT_COMMAND = f"INSERT INTO commands ({_COMMAND_COLS}) VALUES (?,?,?,?,?,?,?)"
+_INSERT_GAME = f"INSERT INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+_ENDED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded')"
+_REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
 
 
-class Store:
-    def __init__(self, path: str):
-        self.path = path
-        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-        self.db = sqlite_utils.Database(conn)
-        self._write = threading.Lock()  # single writer
-        self._local = threading.local()
-        if path != ":memory:":
-            self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self._create_schema()
-
-    def _create_schema(self) -> None:
-        db = self.db
-        if "games" not in db.table_names():
-            db["games"].create(
-                {
-                    "id": str,
-                    "ruleset": str,
-                    "ruleset_version": str,
-                    "data_sha256": str,
-                    "mode": str,
-                    "server_seed": str,
-                    "server_commit": str,
-                    "tokens": str,
-                    "created_at": str,
-                    "bots": str,
-                },
-                pk="id",
-                not_null={"ruleset", "ruleset_version", "data_sha256", "mode", "server_seed", "server_commit"},
-            )
-        elif "bots" not in db["games"].columns_dict:  # a database made before bot seats
-            db.execute("ALTER TABLE games ADD COLUMN bots TEXT")
-        if "events" not in db.table_names():
-            db["events"].create(
-                {
-                    "global_position": int,
-                    "game": str,
-                    "seq": int,
-                    "type": str,
-                    "v": int,
-                    "body": str,
-                    "hash": str,
-                    "command_id": str,
-                    "actor": str,
-                    "recorded_at": str,
-                    "sealed": str,
-                },
-                pk="global_position",
-                not_null={"game", "seq", "type", "v", "body", "hash", "recorded_at"},
-                foreign_keys=[("game", "games", "id")],
-            )
-            db["events"].create_index(["game", "seq"], unique=True)
-            db["events"].create_index(["game", "type", "seq"])
-        elif "sealed" not in db["events"].columns_dict:  # a database made before sealed inputs
-            db.execute("ALTER TABLE events ADD COLUMN sealed TEXT")
-        if "commands" not in db.table_names():
-            db["commands"].create(
-                {
-                    "game": str,
-                    "command_id": str,
-                    "seat": str,
-                    "payload": str,
-                    "first_seq": int,
-                    "last_seq": int,
-                    "recorded_at": str,
-                },
-                pk=("game", "command_id"),
-                not_null={"seat", "payload", "first_seq", "last_seq"},
-            )
-
-    # ---- reads: each thread has its own connection, so reads never wait for the writer (WAL) ----
-
-    def _reader(self) -> sqlite3.Connection:
-        if self.path == ":memory:":
-            return self.db.conn
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-            self._local.conn = conn
-        return conn
+class SQLStore:
+    """The queries both stores share; a subclass gives `_query` and `_transaction` (and its placeholder style)."""
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        if self.path == ":memory:":
-            with self._write:
-                return self.db.conn.execute(sql, params).fetchall()
-        return self._reader().execute(sql, params).fetchall()
+        raise NotImplementedError
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def _execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    def _insert_many(self, conn: Any, sql: str, rows: list[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def _is_conflict(self, e: Exception) -> bool:
+        raise NotImplementedError
+
+    # ---- reads ----
 
     def game(self, game_id: str) -> GameRow | None:
-        rows = self._query(
-            "SELECT id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, tokens, created_at, "
-            "bots FROM games WHERE id = ?",
-            (game_id,),
-        )
+        rows = self._query(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
         r = list(rows[0])
         r[7] = json.loads(r[7])
         r[9] = json.loads(r[9] or "[]")
         return GameRow(*r)
+
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The game's version and head hash in the store: what a cached state is checked against."""
+        rows = self._query("SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._query("SELECT id FROM games ORDER BY created_at, id")]
@@ -184,11 +157,8 @@ class Store:
     ) -> list[GameListRow]:
         """Newest first; `before` is the (created_at, id) of the last game of the previous page."""
         sql = (
-            "SELECT g.id, g.ruleset, g.created_at, g.tokens, "
-            "(SELECT MAX(seq) FROM events e WHERE e.game = g.id), "
-            "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded'), "
-            "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed') "
-            "FROM games g WHERE 1=1"
+            "SELECT g.id, g.ruleset, g.created_at, g.tokens, (SELECT MAX(seq) FROM events e WHERE e.game = g.id), "
+            f"{_ENDED}, {_REVEALED} FROM games g WHERE 1=1"
         )
         params: list[Any] = []
         if ruleset is not None:
@@ -198,12 +168,10 @@ class Store:
             sql += " AND (g.created_at < ? OR (g.created_at = ? AND g.id < ?))"
             params += [before[0], before[0], before[1]]
         if status is not None:
-            ended = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded')"
-            revealed = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
             sql += {
-                "open": f" AND NOT {ended}",
-                "over": f" AND {ended} AND NOT {revealed}",
-                "revealed": f" AND {revealed}",
+                "open": f" AND NOT {_ENDED}",
+                "over": f" AND {_ENDED} AND NOT {_REVEALED}",
+                "revealed": f" AND {_REVEALED}",
             }[status]
         sql += " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
         params.append(limit)
@@ -228,31 +196,202 @@ class Store:
 
     def rolls(self, game_id: str, after_k: int = -1, limit: int = 100, k: int | None = None) -> list[EventRow]:
         if k is not None:
-            sql = f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND type = 'DiceRolled' AND json_extract(body, '$.data.k') = ?"
-            return [EventRow(*r) for r in self._query(sql, (game_id, k))]
-        sql = (
-            f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND type = 'DiceRolled' "
-            "AND json_extract(body, '$.data.k') > ? ORDER BY seq LIMIT ?"
-        )
+            return [EventRow(*r) for r in self._query(
+                f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND roll_k = ?", (game_id, k)
+            )]
+        sql = f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND roll_k > ? ORDER BY roll_k LIMIT ?"
         return [EventRow(*r) for r in self._query(sql, (game_id, after_k, limit))]
 
     def command(self, game_id: str, command_id: str) -> CommandRow | None:
-        rows = self._query(
-            "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands "
-            "WHERE game = ? AND command_id = ?",
-            (game_id, command_id),
-        )
+        rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? AND command_id = ?", (game_id, command_id))
         return CommandRow(*rows[0]) if rows else None
 
     def commands(self, game_id: str) -> list[CommandRow]:
-        rows = self._query(
-            "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands "
-            "WHERE game = ? ORDER BY first_seq",
-            (game_id,),
-        )
+        rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? ORDER BY first_seq", (game_id,))
         return [CommandRow(*r) for r in rows]
 
+    def snapshot(self, game_id: str, upto: int, engine: str) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `upto` made by this engine (other engines' are ignored)."""
+        rows = self._query(
+            "SELECT seq, state FROM snapshots WHERE game = ? AND seq <= ? AND engine = ? ORDER BY seq DESC LIMIT 1",
+            (game_id, upto, engine),
+        )
+        return (rows[0][0], bytes(rows[0][1])) if rows else None
+
     # ---- writes ----
+
+    def create_game(self, game: GameRow, events: list[NewEvent], command: CommandRow) -> None:
+        row = (
+            game.id,
+            game.ruleset,
+            game.ruleset_version,
+            game.data_sha256,
+            game.mode,
+            game.server_seed,
+            game.server_commit,
+            json.dumps(game.tokens, sort_keys=True),
+            game.created_at,
+            json.dumps(game.bots),
+        )
+        try:
+            with self._transaction() as conn:
+                self._execute(conn, _INSERT_GAME, row)
+                self._insert(conn, events, command)
+        except Exception as e:
+            if self._is_conflict(e):
+                raise StoreConflict(f"game {game.id} exists or was written concurrently") from e
+            raise
+
+    def append(self, events: list[NewEvent], command: CommandRow) -> None:
+        try:
+            with self._transaction() as conn:
+                self._insert(conn, events, command)
+        except Exception as e:
+            if self._is_conflict(e):
+                raise StoreConflict(str(e)) from e
+            raise
+
+    def _insert(self, conn: Any, events: list[NewEvent], command: CommandRow) -> None:
+        self._insert_many(conn, _INSERT_EVENT, events)
+        self._execute(
+            conn,
+            _INSERT_COMMAND,
+            (
+                command.game,
+                command.command_id,
+                command.seat,
+                command.payload,
+                command.first_seq,
+                command.last_seq,
+                command.recorded_at,
+            ),
+        )
+
+    def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes) -> None:
+        try:
+            with self._transaction() as conn:
+                self._execute(
+                    conn, "INSERT INTO snapshots (game, seq, engine, state) VALUES (?,?,?,?)", (game_id, seq, engine, state)
+                )
+        except Exception as e:
+            if not self._is_conflict(e):  # another process snapshotted the same seq: the same state
+                raise
+
+
+class Store(SQLStore):
+    """SQLite, one file; WAL so reads never wait for the writer. The file (and its WAL) are created 0600: it holds
+    unrevealed server seeds."""
+
+    def __init__(self, path: str):
+        self.path = path
+        if path != ":memory:" and not os.path.exists(path):
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.db = sqlite_utils.Database(conn)
+        self._write = threading.Lock()  # single writer in this process; other processes wait on SQLite's lock
+        self._local = threading.local()
+        if path != ":memory:":
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        with self._write:
+            self._create_schema()
+
+    def _create_schema(self) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")  # two processes starting on a new file: one creates, the other sees it
+        try:
+            tables = set(db.table_names())
+            if "games" not in tables:
+                db["games"].create(
+                    {
+                        "id": str,
+                        "ruleset": str,
+                        "ruleset_version": str,
+                        "data_sha256": str,
+                        "mode": str,
+                        "server_seed": str,
+                        "server_commit": str,
+                        "tokens": str,
+                        "created_at": str,
+                        "bots": str,
+                    },
+                    pk="id",
+                    not_null={"ruleset", "ruleset_version", "data_sha256", "mode", "server_seed", "server_commit"},
+                )
+            elif "bots" not in db["games"].columns_dict:  # a database made before bot seats
+                db.execute("ALTER TABLE games ADD COLUMN bots TEXT")
+            if "events" not in tables:
+                db["events"].create(
+                    {
+                        "global_position": int,
+                        "game": str,
+                        "seq": int,
+                        "type": str,
+                        "v": int,
+                        "body": str,
+                        "hash": str,
+                        "command_id": str,
+                        "actor": str,
+                        "recorded_at": str,
+                        "sealed": str,
+                        "roll_k": int,
+                    },
+                    pk="global_position",
+                    not_null={"game", "seq", "type", "v", "body", "hash", "recorded_at"},
+                    foreign_keys=[("game", "games", "id")],
+                )
+                db["events"].create_index(["game", "seq"], unique=True)
+                db["events"].create_index(["game", "type", "seq"])
+            else:  # a database made before sealed inputs or the roll index
+                columns = db["events"].columns_dict
+                if "sealed" not in columns:
+                    db.execute("ALTER TABLE events ADD COLUMN sealed TEXT")
+                if "roll_k" not in columns:
+                    db.execute("ALTER TABLE events ADD COLUMN roll_k INTEGER")
+                    db.execute(
+                        "UPDATE events SET roll_k = json_extract(body, '$.data.k') WHERE type = 'DiceRolled'"
+                    )
+            db.execute("CREATE INDEX IF NOT EXISTS events_roll ON events (game, roll_k) WHERE roll_k IS NOT NULL")
+            if "commands" not in tables:
+                db["commands"].create(
+                    {
+                        "game": str,
+                        "command_id": str,
+                        "seat": str,
+                        "payload": str,
+                        "first_seq": int,
+                        "last_seq": int,
+                        "recorded_at": str,
+                    },
+                    pk=("game", "command_id"),
+                    not_null={"seat", "payload", "first_seq", "last_seq"},
+                )
+            if "snapshots" not in tables:
+                db["snapshots"].create(
+                    {"game": str, "seq": int, "engine": str, "state": bytes},
+                    pk=("game", "seq", "engine"),
+                    not_null={"state"},
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # each thread has its own connection, so reads never wait for the writer (WAL)
+    def _reader(self) -> sqlite3.Connection:
+        if self.path == ":memory:":
+            return self.db.conn
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            self._local.conn = conn
+        return conn
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        if self.path == ":memory:":
+            with self._write:
+                return self.db.conn.execute(sql, params).fetchall()
+        return self._reader().execute(sql, params).fetchall()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -266,62 +405,24 @@ class Store:
                 raise
             conn.execute("COMMIT")
 
-    def create_game(self, game: GameRow, events: list[tuple], command: CommandRow) -> None:
-        with self._transaction() as conn:
-            try:
-                conn.execute(
-                    "INSERT INTO games (id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, "
-                    "tokens, created_at, bots) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        game.id,
-                        game.ruleset,
-                        game.ruleset_version,
-                        game.data_sha256,
-                        game.mode,
-                        game.server_seed,
-                        game.server_commit,
-                        json.dumps(game.tokens, sort_keys=True),
-                        game.created_at,
-                        json.dumps(game.bots),
-                    ),
-                )
-            except sqlite3.IntegrityError as e:
-                raise StoreConflict(f"game {game.id} exists") from e
-            self._insert(conn, events, command)
+    def _execute(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> None:
+        conn.execute(sql, params)
 
-    def append(self, events: list[tuple], command: CommandRow) -> None:
-        """events: (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed) tuples."""
-        with self._transaction() as conn:
-            self._insert(conn, events, command)
+    def _insert_many(self, conn: sqlite3.Connection, sql: str, rows: list[Sequence[Any]]) -> None:
+        conn.executemany(sql, rows)
 
-    @staticmethod
-    def _insert(conn: sqlite3.Connection, events: list[tuple], command: CommandRow) -> None:
-        try:
-            conn.executemany(
-                "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?)",
-                events,
-            )
-            conn.execute(
-                "INSERT INTO commands (game, command_id, seat, payload, first_seq, last_seq, recorded_at) "
-                "VALUES (?,?,?,?,?,?,?)",
-                (
-                    command.game,
-                    command.command_id,
-                    command.seat,
-                    command.payload,
-                    command.first_seq,
-                    command.last_seq,
-                    command.recorded_at,
-                ),
-            )
-        except sqlite3.IntegrityError as e:
-            raise StoreConflict(str(e)) from e
+    def _is_conflict(self, e: Exception) -> bool:
+        return isinstance(e, sqlite3.IntegrityError)
 
     def close(self) -> None:
         self.db.conn.close()
 
 
-def open_store(url: str) -> Store:
-    """The store a URL names: a SQLite file path (the default), or postgresql://… ."""
+
+def open_store(url: str) -> EventStore:
+    """The store a URL names: a SQLite file path (the default), or postgresql://… (events/store_pg.py)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from events.store_pg import PostgresStore
+
+        return PostgresStore(url)
     return Store(url)

@@ -102,7 +102,7 @@ class CardDrawn(Event):
     purpose: str
 
 
-class DeckReformed(Event):
+class DeckRefilled(Event):
     """Barajar las Cartas y Reformar los Mazos: the discards become the deck (drawn on demand, never ordered)."""
 
     deck: Deck
@@ -352,7 +352,7 @@ class EscortMoved(Event):
     to: str
 
 
-class Shot(msgspec.Struct, forbid_unknown_fields=True):
+class AttackShot(msgspec.Struct, forbid_unknown_fields=True):
     target: str
     kind: Literal["normal", "FAT", "T5", "gun"]
 
@@ -360,7 +360,7 @@ class Shot(msgspec.Struct, forbid_unknown_fields=True):
 class AttackDeclared(Event):
     boat: str
     weapon: Literal["torpedo", "gun"]
-    shots: list[Shot]
+    shots: list[AttackShot]
 
 
 class AttackHeld(Event):
@@ -459,7 +459,7 @@ EVENTS = (
     MoveEnded,
     ToSearchBox,
     CardDrawn,
-    DeckReformed,
+    DeckRefilled,
     CardsDiscarded,
     CardsReturned,
     EventResolved,

@@ -206,7 +206,7 @@ def corvette(svc: GameService, name: str, seed_byte: int, options: dict, side: s
 
 CORVETTE = {  # name: (options, seed byte, first side)
     "corvette-eastbound": ({"convoys": 1, "year": 1942, "month": 11}, 0x44, "canada"),  # with RADAR, HF/DF, Hedgehog
-    "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x57, "liverpool"),
+    "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x6D, "liverpool"),
     "corvette-quick-play": (
         {"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True},
         0x66,

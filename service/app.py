@@ -23,6 +23,7 @@ from domain.engine import InvalidInput, Rejected
 from events.bundle import decode_bundle
 from events.store import open_store
 from service import ENGINE_VERSION, models
+from service.desk import mount_desk
 from service.games import MAX_PAGE, GameService, loaded_for
 from service.http import JSON, BadRequest, Guards, TooLarge, TooMany, bearer, decode, problem, rejected_response
 from service.openapi import Operation, build_document
@@ -366,6 +367,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     # ---- documentation, served from the package (works offline) ----
 
     app.mount(DOCS_STATIC, StaticFiles(directory=_docs_static()), name="docs-static")
+    mount_desk(app)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:

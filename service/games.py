@@ -16,8 +16,11 @@ import re
 import secrets
 import threading
 import time
-from collections import deque
-from collections.abc import Callable
+import io
+import pickle
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,8 +32,8 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
 from domain.engine import REFEREE, Game, Rejected
 from events.canonical import GENESIS_HASH, canonical, chain_hash
-from events.core import DiceRolled, GameCreated, SubmissionSealed
-from events.store import CommandRow, EventRow, GameRow, Store, StoreConflict
+from events.core import DiceRolled, GameCreated, ParentRef, SubmissionSealed
+from events.store import CommandRow, EventRow, EventStore, GameRow, StoreConflict
 from events.vocabulary import Event, decode_event, decode_stored, event_data
 from service import ENGINE_VERSION
 from service.http import TooMany
@@ -98,6 +101,49 @@ def fold_rows(loaded: Loaded, rows: list) -> Game:
     return game
 
 
+SNAPSHOT_FORMAT = 1
+
+
+def snapshot_key(row: GameRow) -> str:
+    """What a snapshot is valid for: this engine and format, the game's ruleset version and data set."""
+    return f"{ENGINE_VERSION}/{SNAPSHOT_FORMAT}/{row.ruleset}/{row.ruleset_version}/{row.data_sha256}"
+
+
+class _SnapshotPickler(pickle.Pickler):
+    """The game's ruleset and data set are not saved: they are the ones its genesis names, found again on load."""
+
+    def __init__(self, file, game: Game):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._external = {id(game.ruleset): "ruleset", id(game.data): "data"}
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return self._external.get(id(obj))
+
+
+class _SnapshotUnpickler(pickle.Unpickler):
+    def __init__(self, file, base: Game):
+        super().__init__(file)
+        self._external = {"ruleset": base.ruleset, "data": base.data}
+
+    def persistent_load(self, pid: str) -> Any:
+        return self._external[pid]
+
+
+def take_snapshot(game: Game) -> bytes:
+    buf = io.BytesIO()
+    _SnapshotPickler(buf, game).dump(game)
+    return buf.getvalue()
+
+
+def restore_snapshot(blob: bytes, genesis_game: Game) -> Game | None:
+    """A game from a snapshot this server wrote (its own database: trusted), or None if it does not load."""
+    try:
+        game = _SnapshotUnpickler(io.BytesIO(blob), genesis_game).load()
+    except Exception:  # noqa: BLE001 - a snapshot is a cache: when it fails, the log is folded instead
+        return None
+    return game if isinstance(game, Game) else None
+
+
 def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
     out = view.render(state, reader)
     return out if isinstance(out, dict) else msgspec.to_builtins(out)
@@ -119,11 +165,15 @@ class Cached:
 
 
 class GameService:
-    """The unit of work of every write (load -> decide -> append) and the reads beside it."""
+    """The unit of work of every write (load -> decide -> append) and the reads beside it.
+
+    Game states are cached (the least recently used go first, `settings.cache_games`) and checked against the store's
+    head before every read and write, so a state another process moved on is caught up first: any number of
+    processes may serve one database. Cold loads start from the nearest snapshot."""
 
     def __init__(
         self,
-        store: Store,
+        store: EventStore,
         clock: Callable[[], str] = now_iso,
         data_dir: str | None = None,
         settings: Settings | None = None,
@@ -132,46 +182,114 @@ class GameService:
         self.settings = settings or Settings()
         self.data_dir = Path(data_dir or self.settings.data_dir)
         self.clock = clock
-        self._cache: dict[str, Cached] = {}
-        self._cache_lock = threading.Lock()
+        self._cache: OrderedDict[str, Cached] = OrderedDict()
+        self._game_rows: OrderedDict[str, GameRow] = OrderedDict()
+        self._cache_lock = threading.Lock()  # guards the dicts, never held while a game loads
+        self._loading: dict[str, threading.Lock] = {}
         self._creations: dict[str, deque[float]] = {}
 
     # ---- loading ----
 
     def _row(self, game_id: str) -> GameRow:
-        row = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+        """The game's row (tokens, seed: fixed at creation), without loading its events."""
+        row = self._game_rows.get(game_id)
         if row is None:
-            raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
+            row = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+            if row is None:
+                raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
+            with self._cache_lock:
+                self._game_rows[game_id] = row
+                while len(self._game_rows) > 4 * max(1, self.settings.cache_games):
+                    self._game_rows.popitem(last=False)
         return row
 
     def _cached(self, game_id: str) -> Cached:
-        c = self._cache.get(game_id)
-        if c is not None:
-            return c
+        """The cached state, loading it if absent (one loader per game; other games do not wait)."""
         with self._cache_lock:
             c = self._cache.get(game_id)
+            if c is not None:
+                self._cache.move_to_end(game_id)
+                return c
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        with loading:
+            with self._cache_lock:
+                c = self._cache.get(game_id)
             if c is None:
                 c = self._load(game_id)
-                self._cache[game_id] = c
+                with self._cache_lock:
+                    self._cache[game_id] = c
+                    while len(self._cache) > max(1, self.settings.cache_games):
+                        self._cache.popitem(last=False)
+            with self._cache_lock:
+                self._loading.pop(game_id, None)
             return c
 
-    def _load(self, game_id: str) -> Cached:
+    @contextmanager
+    def _game(self, game_id: str) -> Iterator[Cached]:
+        """The game's state, locked and as fresh as the store (caught up with what other processes appended)."""
+        c = self._cached(game_id)
+        with c.lock:
+            self._sync(c)
+            yield c
+
+    def _sync(self, c: Cached) -> None:
+        """Catch a cached state up with the store's head (the caller holds its lock)."""
+        head = self.store.head(c.row.id)
+        if head is None or (head[0] == c.game.version and head[1] == c.head.hex()):
+            return
+        if head[0] < c.game.version:  # the store went back (restored from a backup): it is the truth
+            fresh = self._load(c.row.id)
+            c.game, c.head = fresh.game, fresh.head
+            return
+        for r in self.store.events(c.row.id, after=c.game.version):
+            engine.evolve(c.game, stored_event(r))
+            c.head = bytes.fromhex(r.hash)
+
+    def _load(self, game_id: str, upto: int | None = None) -> Cached:
+        """A game folded from its nearest snapshot (or its genesis) up to `upto` (default: the head)."""
         row = self._row(game_id)
         loaded = loaded_for(row.ruleset)
-        rows = self.store.events(game_id)
-        return Cached(fold_rows(loaded, rows), bytes.fromhex(rows[-1].hash), row)
+        genesis = self.store.events(game_id, upto=1)
+        if not genesis:
+            raise NotFound("unknown-game", f"game {game_id!r} has no events")
+        created = event_from_body(msgspec.json.decode(genesis[0].body))
+        game, head = None, bytes.fromhex(genesis[0].hash)
+        snap = self.store.snapshot(game_id, upto if upto is not None else 2**62, snapshot_key(row))
+        if snap is not None and snap[0] > 1:
+            blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+            game = restore_snapshot(snap[1], blank)
+            if game is not None:
+                head = bytes.fromhex(self.store.events(game_id, after=snap[0] - 1, upto=snap[0])[0].hash)
+        if game is None:
+            game = self._genesis(loaded, game_id, created)
+        for r in self.store.events(game_id, after=game.version, upto=upto):
+            engine.evolve(game, stored_event(r))
+            head = bytes.fromhex(r.hash)
+        return Cached(game, head, row)
 
-    def _reload(self, game_id: str, cached: Cached) -> None:
-        fresh = self._load(game_id)
-        cached.game, cached.head = fresh.game, fresh.head
+    def _genesis(self, loaded: Loaded, game_id: str, created: GameCreated) -> Game:
+        """The game as its genesis starts it; a fork starts from its parent's state at the fork's seq."""
+        if created.parent is None:
+            return engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+        parent = self._load(created.parent.game, upto=created.parent.seq)
+        if parent.game.version != created.parent.seq or parent.head.hex() != created.parent.hash:
+            raise Rejected("fork-parent-changed", f"the parent of {game_id} is not what the fork recorded")
+        return engine.start_fork(parent.game, game_id, created)
+
+    def _snapshot_if_due(self, c: Cached, before: int) -> None:
+        """Every `snapshot_every` events, the state is saved, so a cold load folds at most that many."""
+        every = self.settings.snapshot_every
+        if every > 0 and c.game.version // every > before // every:
+            self.store.save_snapshot(c.row.id, c.game.version, snapshot_key(c.row), take_snapshot(c.game))
 
     # ---- auth ----
 
     def seat_for(self, game_id: str, token: str | None) -> str:
+        """The seat (or "referee") a token belongs to, from the game's row: nothing is loaded for a wrong token."""
         if not token:
             raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games)")
         h = token_hash(token)
-        for seat, stored in self._cached(game_id).row.tokens.items():
+        for seat, stored in self._row(game_id).tokens.items():
             if hmac.compare_digest(stored, h):
                 return seat
         raise Unauthorized("invalid-token", "this token belongs to no seat of this game")
@@ -243,18 +361,7 @@ class GameService:
             raise engine.InvalidInput("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(RULESETS)}")
         loaded = loaded_for(ruleset_id)
         options = self._inline_data_file(loaded, options or {})
-        if mode == "public-seed":
-            if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
-                raise engine.InvalidInput(
-                    "invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters"
-                )
-            server_seed = bytes.fromhex(server_seed_hex)
-        elif server_seed_hex is not None:
-            raise engine.InvalidInput(
-                "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
-            )
-        else:
-            server_seed = secrets.token_bytes(32)
+        server_seed = _server_seed(mode, server_seed_hex)
         game_id = game_id or "g-" + secrets.token_hex(8)
         payload = {
             "type": "create_game",
@@ -266,14 +373,27 @@ class GameService:
         if bots:
             payload["bots"] = list(bots)
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
+        check_bots(loaded, evs[0].seats, bots or [])
+        return self._open(loaded, game_id, evs, payload, mode, server_seed, bots or [])
+
+    def _open(
+        self,
+        loaded: Loaded,
+        game_id: str,
+        evs: list[Event],
+        payload: dict[str, Any],
+        mode: str,
+        server_seed: bytes,
+        bots: list[str],
+    ) -> dict[str, Any]:
+        """Store a new game (or fork): its row with fresh tokens, its opening events and the recorded input."""
         created: GameCreated = evs[0]  # type: ignore[assignment]
-        check_bots(loaded, created.seats, bots or [])
         tokens = {seat: secrets.token_urlsafe(24) for seat in created.seats}
         referee_token = secrets.token_urlsafe(24)
         stamp = self.clock()
         row = GameRow(
             id=game_id,
-            ruleset=ruleset_id,
+            ruleset=loaded.ruleset.id,
             ruleset_version=loaded.ruleset.version,
             data_sha256=created.ruleset.data_sha256,  # the default set's, or the game's own
             mode=mode,
@@ -282,25 +402,60 @@ class GameService:
             # a bot seat gets a token nobody holds: the server acts for it
             tokens={**{s: token_hash(t) for s, t in tokens.items()}, REFEREE: token_hash(referee_token)},
             created_at=stamp,
-            bots=list(bots or []),
+            bots=list(bots),
         )
         command_id = "create"
         rows, outs, head = self._rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
         cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
         self.store.create_game(row, rows, cmd)
         self._play_bots(game_id)
-        return {
+        out = {
             "game_id": game_id,
-            "ruleset": ruleset_id,
+            "ruleset": loaded.ruleset.id,
             "version": len(rows),
             "head": head.hex(),
-            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": beacon},
+            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": created.dice.beacon},
             "seats": [
                 {"seat": s, "token": None if s in row.bots else t, "bot": s in row.bots} for s, t in tokens.items()
             ],
             "referee_token": referee_token,
             "events": outs,
         }
+        return out
+
+    def fork(
+        self,
+        game_id: str,
+        at: int,
+        mode: str = "fair",
+        server_seed_hex: str | None = None,
+        client_seeds: dict[str, str] | None = None,
+        beacon: str | None = None,
+        bots: list[str] | None = None,
+        fork_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A new game whose state is `game_id`'s at seq `at`, with its own seats, tokens and dice. Nothing of the
+        parent's future (events after `at`, its seed) goes into the fork."""
+        parent_row = self._row(game_id)
+        loaded = loaded_for(parent_row.ruleset)
+        with self._game(game_id) as c:
+            version = c.game.version
+        if not 1 <= at <= version:
+            raise engine.InvalidInput("invalid-at", f"at is a seq of the game, from 1 to {version}")
+        parent = self._load(game_id, upto=at)
+        server_seed = _server_seed(mode, server_seed_hex)
+        fork_id = fork_id or "g-" + secrets.token_hex(8)
+        ref = ParentRef(game=game_id, seq=at, hash=parent.head.hex())
+        evs = engine.fork_events(parent.game, ref, fork_id, mode, server_seed, client_seeds, beacon)
+        check_bots(loaded, parent.game.seats, bots or [])
+        payload = {
+            "type": "fork_game",
+            "parent": msgspec.to_builtins(ref),
+            "dice": {"mode": mode, "client_seeds": client_seeds or {}, "beacon": beacon},
+        }
+        if bots:
+            payload["bots"] = list(bots)
+        return self._open(loaded, fork_id, evs, payload, mode, server_seed, bots or [])
 
     def _inline_data_file(self, loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
         """`options.data_file`: a data set file in this server's data folder, inlined as `options.data` so the
@@ -337,7 +492,8 @@ class GameService:
             head = chain_hash(head, body)
             beside = sealed_beside(e)
             text = canonical(body).decode()
-            rows.append((game_id, i, body["type"], body["v"], text, head.hex(), command_id, actor, stamp, beside))
+            roll_k = e.k if isinstance(e, DiceRolled) else None
+            rows.append((game_id, i, body["type"], body["v"], text, head.hex(), command_id, actor, stamp, beside, roll_k))
             out = event_out(i, body, head.hex(), actor, stamp)
             if beside is not None and e.seat == actor:  # the sender reads its own sealed content
                 out["sealed"] = msgspec.json.decode(beside)
@@ -360,52 +516,59 @@ class GameService:
             not isinstance(expected_version, int) or isinstance(expected_version, bool)
         ):
             raise engine.InvalidInput("invalid-expected-version", "expected_version is an integer (the game's version)")
-        cached = self._cached(game_id)
         payload_text = canonical(payload).decode()
-        with cached.lock:
-            if command_id is not None:
-                prior = self.store.command(game_id, command_id)
-                if prior is not None:
-                    if prior.payload != payload_text or prior.seat != seat:
+        for attempt in range(3):
+            with self._game(game_id) as cached:
+                if command_id is not None:
+                    prior = self.store.command(game_id, command_id)
+                    if prior is not None:
+                        if prior.payload != payload_text or prior.seat != seat:
+                            raise Rejected(
+                                "command-id-reused",
+                                f"command_id {command_id!r} was used for another command; use a new id for a new one",
+                            )
+                        return self._result(game_id, prior)
+                game = cached.game
+                if expected_version is not None and expected_version != game.version:
+                    raise Rejected(
+                        "version-conflict",
+                        f"expected version {expected_version}, the game is at {game.version}; "
+                        "read GET /games/{id} and decide again",
+                        version=game.version,
+                    )
+                evs = decide(game)
+                cid = command_id or "c-" + secrets.token_hex(8)
+                stamp = self.clock()
+                before = game.version
+                rows, outs, head = self._rows(game_id, before, cached.head, evs, cid, seat, stamp)
+                cmd = CommandRow(game_id, cid, seat, payload_text, before + 1, before + len(rows), stamp)
+                try:
+                    self.store.append(rows, cmd)
+                except StoreConflict:
+                    # another process appended first: catch up and judge the command again on the new state
+                    if expected_version is not None:
                         raise Rejected(
-                            "command-id-reused",
-                            f"command_id {command_id!r} was used for another command; use a new id for a new command",
-                        )
-                    return self._result(game_id, prior)
-            game = cached.game
-            if expected_version is not None and expected_version != game.version:
-                raise Rejected(
-                    "version-conflict",
-                    f"expected version {expected_version}, the game is at {game.version}; "
-                    "read GET /games/{id} and decide again",
-                    version=game.version,
-                )
-            evs = decide(game)
-            command_id = command_id or "c-" + secrets.token_hex(8)
-            stamp = self.clock()
-            rows, outs, head = self._rows(game_id, game.version, cached.head, evs, command_id, seat, stamp)
-            cmd = CommandRow(game_id, command_id, seat, payload_text, game.version + 1, game.version + len(rows), stamp)
-            try:
-                self.store.append(rows, cmd)
-            except StoreConflict:
-                # another process wrote first: our cache is stale; nothing of ours was written
-                self._reload(game_id, cached)
-                raise Rejected("version-conflict", "the game moved on; read GET /games/{id} and decide again")
-            try:
-                for e in evs:
-                    engine.evolve(game, e)
-                cached.head = head
-            except Exception:
-                self._reload(game_id, cached)  # the store is the truth
-                raise
-            return {
-                "game_id": game_id,
-                "command_id": command_id,
-                "version": game.version,
-                "head": head.hex(),
-                "replayed": False,
-                "events": outs,
-            }
+                            "version-conflict", "the game moved on; read GET /games/{id} and decide again"
+                        ) from None
+                    continue
+                try:
+                    for e in evs:
+                        engine.evolve(game, e)
+                    cached.head = head
+                except Exception:
+                    fresh = self._load(game_id)  # the store is the truth
+                    cached.game, cached.head = fresh.game, fresh.head
+                    raise
+                self._snapshot_if_due(cached, before)
+                return {
+                    "game_id": game_id,
+                    "command_id": cid,
+                    "version": game.version,
+                    "head": head.hex(),
+                    "replayed": False,
+                    "events": outs,
+                }
+        raise Rejected("version-conflict", "the game is moving fast; read GET /games/{id} and decide again")
 
     def _result(self, game_id: str, cmd: CommandRow) -> dict[str, Any]:
         """The original result of a command retried with its command_id; nothing is appended."""
@@ -422,8 +585,7 @@ class GameService:
     def _answer(self, game_id: str, seat: str, result: dict[str, Any]) -> dict[str, Any]:
         """A write's answer: what it appended, then what the sender may do now (after any bot seats moved)."""
         self._play_bots(game_id)
-        c = self._cached(game_id)
-        with c.lock:
+        with self._game(game_id) as c:
             result["awaiting"] = [msgspec.to_builtins(s) for s in engine.awaiting(c.game, seat)]
             result["waiting_for"] = engine.waiting_for(c.game)
         return result
@@ -433,9 +595,9 @@ class GameService:
         if not isinstance(body, dict):
             raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")
         payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
-        cached = self._cached(game_id)
-        command = engine.parse_command(cached.game.ruleset, payload)
-        server_seed = bytes.fromhex(cached.row.server_seed)
+        row = self._row(game_id)
+        command = engine.parse_command(loaded_for(row.ruleset).ruleset, payload)
+        server_seed = bytes.fromhex(row.server_seed)
         result = self._submit(
             game_id,
             seat,
@@ -468,7 +630,7 @@ class GameService:
         seat = self.seat_for(game_id, token)
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
-        server_seed = bytes.fromhex(self._cached(game_id).row.server_seed)
+        server_seed = bytes.fromhex(self._row(game_id).server_seed)
         payload = {"type": "reveal"}
         result = self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
         return self._answer(game_id, seat, result)
@@ -483,14 +645,14 @@ class GameService:
     def _play_bots(self, game_id: str) -> None:
         """Seats the server plays (`bots` at creation) send their commands, each recorded as that seat's command,
         until no bot seat has anything to send. A bot reads only what its own seat may read."""
-        c = self._cached(game_id)
-        if not c.row.bots:
+        row = self._row(game_id)
+        if not row.bots:
             return
-        loaded = loaded_for(c.row.ruleset)
-        bot = bot_for(c.row.ruleset)
-        server_seed = bytes.fromhex(c.row.server_seed)
+        loaded = loaded_for(row.ruleset)
+        bot = bot_for(row.ruleset)
+        server_seed = bytes.fromhex(row.server_seed)
         for _ in range(MAX_BOT_COMMANDS):
-            with c.lock:
+            with self._game(game_id) as c:
                 game = c.game
                 turn = next(
                     ((seat, legal) for seat in c.row.bots if (legal := engine.awaiting(game, seat)) and any(
@@ -519,15 +681,13 @@ class GameService:
     # ---- reading ----
 
     def status(self, game_id: str) -> dict[str, Any]:
-        c = self._cached(game_id)
-        with c.lock:
+        with self._game(game_id) as c:
             g = c.game
             return {"status": status_of(g), "version": g.version, "head": c.head.hex()}
 
     def summary(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
-        c = self._cached(game_id)
-        row = c.row
-        with c.lock:
+        with self._game(game_id) as c:
+            row = c.row
             g, head = c.game, c.head.hex()
             public_seed = g.created.dice.mode == "public-seed"
             return {
@@ -564,8 +724,7 @@ class GameService:
 
     def me(self, game_id: str, token: str | None) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
-        c = self._cached(game_id)
-        with c.lock:
+        with self._game(game_id) as c:
             g = c.game
             awaiting = [msgspec.to_builtins(s) for s in engine.awaiting(g, seat) if seat in s.seats]
             may = ["command"] if awaiting else []
@@ -613,8 +772,8 @@ class GameService:
         }
 
     def events(self, game_id: str, after: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
-        c = self._cached(game_id)  # 404 for an unknown game
-        version, head = c.game.version, c.head.hex()
+        with self._game(game_id) as c:  # 404 for an unknown game
+            version, head = c.game.version, c.head.hex()
         rows = self.store.events(game_id, after=after, limit=limit) if after < version else []
         return {
             "game_id": game_id,
@@ -633,7 +792,8 @@ class GameService:
         return out
 
     def _game_seed(self, game_id: str) -> bytes | None:
-        g = self._cached(game_id).game
+        with self._game(game_id) as c:
+            g = c.game
         if g.revealed_seed is None or g.lock is None:
             return None
         return game_seed(bytes.fromhex(g.revealed_seed), game_id, g.lock.client_seeds, g.lock.beacon)
@@ -664,30 +824,30 @@ class GameService:
         return self._roll_out(rows[0], seed)
 
     def view(self, game_id: str, name: str, at: int | None, reader: engine.Reader = None) -> dict[str, Any]:
-        c = self._cached(game_id)
-        row = c.row
-        views = c.game.ruleset.views
+        row = self._row(game_id)
+        views = loaded_for(row.ruleset).ruleset.views
         if name not in views:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
         kind = f"{row.ruleset}/{name}"
-        if at is None or at >= c.game.version:
-            with c.lock:
+        with self._game(game_id) as c:
+            if at is None or at >= c.game.version:
                 data = render_view(views[name], c.game.rules, reader)
                 return {"kind": kind, "view": name, "at": c.game.version, "data": data}
-        game = fold_rows(loaded_for(row.ruleset), self.store.events(game_id, upto=at))
+        game = self._load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
         return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.rules, reader)}
 
-    def bundle(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
-        """The replay bundle (spec/EVENTS.md). A sealed command's payload shows as {"sealed": commitment} until it is
-        revealed, except to its own seat and the referee."""
-        c = self._cached(game_id)
-        row = c.row
-        with c.lock:
+    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
+        """The replay bundle (docs/spec/events.md), of the whole log or of its first `upto` events (a fork's parent).
+        A sealed command's payload shows as {"sealed": commitment} until it is revealed, except to its own seat and
+        the referee. A fork's bundle carries its parent's, up to the fork's seq."""
+        with self._game(game_id) as c:
+            row = c.row
             g = c.game
-            rows = self.store.events(game_id)
-            cmds = self.store.commands(game_id)
+            rows = self.store.events(game_id, upto=upto)
+            cmds = [x for x in self.store.commands(game_id) if upto is None or x.last_seq <= upto]
             unrevealed = dict(g.unrevealed)
-        lock = g.lock
+        created: GameCreated = event_from_body(msgspec.json.decode(rows[0].body))  # type: ignore[assignment]
+        lock = next((stored_event(r) for r in rows if r.type == "SeedLocked"), None)
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
         hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
 
@@ -699,18 +859,18 @@ class GameService:
                     return {"sealed": e.commitment}
             return p
 
-        return {
+        out = {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
             "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
             "game": game_id,
             "dice": {
-                "scheme": g.created.dice.scheme,
+                "scheme": created.dice.scheme,
                 "mode": row.mode,
                 "server_commit": row.server_commit,
                 "server_seed": g.revealed_seed,
                 "client_seeds": client_seeds,
-                "beacon": g.created.dice.beacon,
+                "beacon": created.dice.beacon,
             },
             "commands": [
                 {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
@@ -719,6 +879,9 @@ class GameService:
             "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
             "head": rows[-1].hash,
         }
+        if created.parent is not None:
+            out["parent"] = self.bundle(created.parent.game, None, upto=created.parent.seq)
+        return out
 
     def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
         """The bundle as served and exported: the same bytes from `GET /bundle` and `umpire export`."""
@@ -745,6 +908,19 @@ class GameService:
 
 
 MAX_BOT_COMMANDS = 100_000
+
+
+def _server_seed(mode: str, server_seed_hex: str | None) -> bytes:
+    """Fair: a fresh secret. Public-seed: the creator's, which it must give."""
+    if mode == "public-seed":
+        if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
+            raise engine.InvalidInput("invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters")
+        return bytes.fromhex(server_seed_hex)
+    if server_seed_hex is not None:
+        raise engine.InvalidInput(
+            "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
+        )
+    return secrets.token_bytes(32)
 
 
 def status_of(g: Game) -> str:

@@ -14,7 +14,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(db_path: str | None = None, app: str = "service.asgi:app", env: dict | None = None):
+def server_process(
+    db_path: str | None = None, app: str = "service.asgi:app", env: dict | None = None, workers: int = 1
+):
     """A server as its own process on loopback (by default ours on `db_path`), for load, kill -9 and benchmarks.
     Yields (base URL, process)."""
     import os
@@ -36,6 +38,7 @@ def server_process(db_path: str | None = None, app: str = "service.asgi:app", en
             "--log-level",
             "warning",
             "--no-access-log",
+            *(["--workers", str(workers)] if workers > 1 else []),
         ],
         env={**os.environ, **({"UMPIRE_DB": db_path} if db_path else {}), **(env or {})},
         cwd=str(Path(__file__).resolve().parent.parent),

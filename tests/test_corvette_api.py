@@ -72,11 +72,17 @@ def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
 
 
 def test_CC44_CCR37_two_player_each_escort_decides_for_its_own_ship_and_section(client):
-    game = create(
-        client,
-        options={"convoys": 1, "two_player": True, "year": 1942, "month": 11},
-        dice={"mode": "public-seed", "server_seed": "33" * 32},
-    )  # dice fixed so both escorts meet U-boats
+    # dice fixed (seed and game id: the game seed hashes both) so that both escorts meet U-boats
+    game = client.app.state.service.create(
+        "corvette-command",
+        {"convoys": 1, "two_player": True, "year": 1942, "month": 11},
+        None,
+        "public-seed",
+        "33" * 32,
+        None,
+        None,
+        game_id="two-player",
+    )
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
     assert set(tokens) == {"escort-a", "escort-b"}
     gid = game["game_id"]
@@ -121,6 +127,14 @@ def test_an_illegal_command_lists_what_is_legal(client):
     )
     assert r.status_code == 409 and r.json()["code"] == "illegal-command"
     assert [x["type"] for x in r.json()["legal"]] == ["choose_start_port"]
+    assert "awaits 'choose_start_port'" in r.json()["detail"]  # command types, never the internal decision names
+    token = game["seats"][0]["token"]
+    gid = game["game_id"]
+    client.post(f"/games/{gid}/commands", json={"type": "choose_start_port", "side": "canada"}, headers=auth(token))
+    r = client.post(f"/games/{gid}/commands", json={"type": "move_convoy", "to": [0, 9]}, headers=auth(token))
+    assert r.status_code == 409 and "cannot enter [0, 9]" in r.json()["detail"]
+    (move,) = r.json()["legal"]  # what is legal, in the shape of awaiting: choices with their labels
+    assert move["type"] == "move_convoy" and len(move["labels"]) == len(move["choices"]) and move["description"]
 
 
 def test_a_game_with_its_own_data_set_pins_its_hash(client):

@@ -44,7 +44,7 @@ def test_every_bundle_in_replays_verifies(path):
             "DetectionRolled",
             "ShipSunk",
             "UBoatSunk",
-            "DeckReformed",
+            "DeckRefilled",
             "MapReset",
             "CampaignEnded",
         } <= types

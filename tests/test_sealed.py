@@ -22,10 +22,10 @@ SEED_HEX = "ab" * 32
 
 
 @pytest.fixture
-def bid_client(tmp_path):
+def bid_client(store_url):
     RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
     try:
-        with TestClient(create_app(str(tmp_path / "sealed.db"))) as c:
+        with TestClient(create_app(store_url)) as c:
             yield c
     finally:
         del RULESETS["sealed-bid"]

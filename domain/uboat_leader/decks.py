@@ -2,7 +2,7 @@
 
 A deck is the multiset of its remaining cards, kept in data-set order; nothing is ever shuffled. A draw is one
 umpire1 roll with sides = the cards left at that moment, the face picking by position in that fixed order. When a
-draw empties a deck its discards become the deck at once (DeckReformed, no roll): the text's "coge los descartes, y
+draw empties a deck its discards become the deck at once (DeckRefilled, no roll): the text's "coge los descartes, y
 barájalos para formar un nuevo mazo" (UL-7). No deck order exists in state, events or rolls before a card is drawn.
 """
 
@@ -38,7 +38,7 @@ def reform(ctx, deck: str) -> None:
     """The discards go back into the deck (in data-set order); no roll: the next draw picks among them."""
     n = len(ctx.state.discards[deck])
     if n:
-        ctx.emit(ev.DeckReformed(deck=deck, cards=n))
+        ctx.emit(ev.DeckRefilled(deck=deck, cards=n))
 
 
 def discard(ctx, deck: str, numbers: list[int]) -> None:

@@ -27,7 +27,7 @@ def test_UL7_an_emptied_deck_takes_its_discards_back_at_once_without_a_roll():
     s.discards["convoys"] = [41, 11]
     c = Ctx(s, ChosenDice(1))
     assert decks.draw(c, "convoys", "test") == 13
-    reformed = of(c.events, ev.DeckReformed)
+    reformed = of(c.events, ev.DeckRefilled)
     assert [x.cards for x in reformed] == [2] and len(rolls(c.events)) == 1
     assert c.state.decks["convoys"] == [11, 41] and c.state.discards["convoys"] == []  # data-set order, no order drawn
 

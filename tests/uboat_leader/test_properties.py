@@ -184,7 +184,7 @@ def test_decks_conserve_their_cards_between_every_two_commands_and_every_view_re
         on_event=on_event,
         on_command=lambda payload, events: check.command(holder["game"]),
     )
-    assert check.types["CardDrawn"] > 20 and check.types["DeckReformed"] >= 1
+    assert check.types["CardDrawn"] > 20 and check.types["DeckRefilled"] >= 1
 
 
 def test_UL2_every_roll_is_one_d10_but_a_draw_which_rolls_over_the_cards_left():

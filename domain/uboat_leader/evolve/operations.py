@@ -57,7 +57,7 @@ def _drawn(s: State, e: ev.CardDrawn) -> None:
         s.ops.box.targets.append(e.number)
 
 
-def _reformed(s: State, e: ev.DeckReformed) -> None:
+def _reformed(s: State, e: ev.DeckRefilled) -> None:
     s.decks[e.deck] = in_order(s.data, e.deck, s.decks[e.deck] + s.discards[e.deck])
     s.discards[e.deck] = []
 
@@ -169,7 +169,7 @@ HANDLERS = {
     ev.MoveEnded: _move_ended,
     ev.ToSearchBox: _to_search,
     ev.CardDrawn: _drawn,
-    ev.DeckReformed: _reformed,
+    ev.DeckRefilled: _reformed,
     ev.CardsDiscarded: _discarded,
     ev.CardsReturned: _returned,
     ev.EventResolved: _event,

@@ -197,7 +197,7 @@ def attack(ctx, cmd) -> None:
     if why:
         raise IllegalCommand(why)
     gun = cmd.weapon == "gun"
-    shots = [ev.Shot(target=x.target, kind="gun" if gun else x.kind) for x in cmd.shots]
+    shots = [ev.AttackShot(target=x.target, kind="gun" if gun else x.kind) for x in cmd.shots]
     ctx.emit(ev.AttackDeclared(boat=cmd.boat, weapon=cmd.weapon, shots=shots))
     for x in shots:
         p = s.battle.ships.get(x.target)

@@ -1,0 +1,142 @@
+"""The store and the caches above it (issue #12): bounded memory, snapshots, token checks before loads, file modes,
+bounded public verification. On both stores where a store is involved."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from events.store import Store, open_store
+from service.app import create_app
+from service.games import GameService
+from service.settings import Settings
+from service.simulate import seed_for
+from tests.conftest import auth
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+
+
+class Counting:
+    """A store that counts the event rows it hands out."""
+
+    def __init__(self, store):
+        self.store, self.rows = store, 0
+
+    def events(self, *args, **kwargs):
+        out = self.store.events(*args, **kwargs)
+        self.rows += len(out)
+        return out
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+def corvette_game(svc: GameService, game_id: str, commands: int) -> str:
+    """A corvette game played `commands` commands deep by the first choices offered."""
+    made = svc.create(
+        "corvette-command", {"convoys": 5}, None, "public-seed", seed_for(5, 0).hex(), None, None, game_id=game_id
+    )
+    token = made["seats"][0]["token"]
+    for _ in range(commands):
+        s = svc.summary(game_id)
+        if not s["awaiting"]:
+            break
+        a = s["awaiting"][0]
+        svc.command(game_id, token, {"type": a["type"], **(a["choices"][0] if a["choices"] else {})})
+    return game_id
+
+
+def test_the_state_cache_keeps_at_most_its_size(store_url):
+    svc = GameService(open_store(store_url), settings=Settings(cache_games=2))
+    ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(5)]
+    for gid in ids:
+        assert svc.summary(gid)["version"] == 1
+    assert len(svc._cache) == 2 and list(svc._cache) == ids[-2:]
+    assert svc.summary(ids[0])["game_id"] == ids[0]  # an evicted game loads again
+    svc.store.close()
+
+
+def test_a_cold_load_starts_from_the_nearest_snapshot(store_url):
+    settings = Settings(snapshot_every=50)
+    svc = GameService(open_store(store_url), settings=settings)
+    gid = corvette_game(svc, "snap", 120)
+    version = svc.summary(gid)["version"]
+    assert version > 150
+    cold = GameService(Counting(open_store(store_url)), settings=settings)
+    summary = cold.summary(gid)
+    assert (summary["version"], summary["head"]) == (version, svc.summary(gid)["head"])
+    assert cold.store.rows <= 1 + 50 + 1  # the genesis, at most 50 events after the snapshot, the snapshot's own head
+    for at in (1, 49, 50, 51, version - 1):  # ?at= views from snapshots equal a fold from the genesis
+        from_snapshot = cold.view(gid, "campaign-sheet", at)
+        plain = GameService(open_store(store_url), settings=Settings(snapshot_every=0))
+        plain.store.snapshot = lambda *a, **k: None
+        assert from_snapshot == plain.view(gid, "campaign-sheet", at), at
+    svc.store.close()
+
+
+def test_a_snapshot_that_does_not_load_is_ignored(tmp_path):
+    db = str(tmp_path / "s.db")
+    svc = GameService(Store(db), settings=Settings(snapshot_every=20))
+    gid = corvette_game(svc, "bad-snap", 40)
+    expected = svc.summary(gid)
+    svc.store.db.execute("UPDATE snapshots SET state = x'00010203'")
+    assert GameService(Store(db)).summary(gid) == expected
+
+
+def test_a_wrong_token_loads_no_events(tmp_path):
+    db = str(tmp_path / "t.db")
+    gid = GameService(Store(db)).create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    svc = GameService(Counting(Store(db)))
+    with pytest.raises(Exception) as e:
+        svc.command(gid, "forged", {"type": "purchase", "spend": 0})
+    assert getattr(e.value, "code", None) == "invalid-token" and svc.store.rows == 0
+
+
+def test_database_files_are_private(tmp_path):
+    db = tmp_path / "p.db"
+    svc = GameService(Store(str(db)))
+    svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    for path in (db, Path(str(db) + "-wal")):
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600, path
+
+
+def test_bundle_verification_has_caps_and_takes_turns(tmp_path):
+    bundle = json.loads((REPLAYS / "aa1942-pacific.json").read_text())
+    settings = Settings(db=str(tmp_path / "v.db"), max_bundle_events=50, max_dice_per_roll=64)
+    with TestClient(create_app(settings=settings)) as c:
+        r = c.post("/bundles/verify", json=bundle)
+        assert r.status_code == 413 and r.json()["code"] == "bundle-too-large" and r.json()["limit"] == 50
+    settings = Settings(db=str(tmp_path / "w.db"), max_dice_per_roll=0)
+    with TestClient(create_app(settings=settings)) as c:
+        r = c.post("/bundles/verify", json=bundle)
+        assert r.status_code == 413 and "per roll" in r.json()["detail"]
+
+
+def test_bundles_are_verified_one_at_a_time_beyond_which_429(tmp_path, monkeypatch):
+    import threading
+
+    import service.app
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow(bundle, lookup):
+        started.set()
+        release.wait(10)
+        return {"verdict": "verified", "game": bundle.game, "checks": {}}
+
+    monkeypatch.setattr(service.app, "verify", slow)
+    bundle = json.loads((REPLAYS / "aa1942-pacific.json").read_text())
+    with TestClient(create_app(settings=Settings(db=str(tmp_path / "c.db"), verify_concurrency=1))) as c:
+        first = threading.Thread(target=lambda: c.post("/bundles/verify", json=bundle))
+        first.start()
+        assert started.wait(10)
+        r = c.post("/bundles/verify", json=bundle)
+        release.set()
+        first.join(10)
+        assert r.status_code == 429 and r.headers["retry-after"] == "5" and r.json()["code"] == "too-many-requests"
+        assert c.post("/bundles/verify", json=bundle).status_code == 200
