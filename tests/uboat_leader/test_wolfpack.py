@@ -70,3 +70,18 @@ def test_UL29_start_combat_begins_turn_1_with_every_boat_to_move():
     send(s, "place", boat="U-47", area="L1", side="surfaced")
     (step,) = send(s, "start_combat")
     assert (step.turn, step.step, step.queue) == (1, "move", ["U-47"])
+
+
+def test_UL27_UL_R17_two_infiltradores_to_place_are_too_many_to_list_so_the_schema_is_narrowed():
+    both = data_with(lambda d: d["uboats"][3].update(abilities=["infiltrator"]))  # U-51 an Infiltrador too
+    s = at_contact(data=both)
+    engage(s)
+    s.act.to_place = ["U-47", "U-51"]  # 2 boats x 24 areas x 2 sides = 96 > 64
+    spec = legal(s)["place"]
+    props = spec.schema["properties"]
+    assert spec.choices is None and spec.labels is None
+    assert (
+        props["boat"]["enum"] == ["U-47", "U-51"]
+        and len(props["area"]["enum"]) == 24
+        and "C1" not in props["area"]["enum"]
+    )

@@ -188,7 +188,8 @@ def specs(s: State, decision: str) -> list:
         ]
     if decision == "place":
         ch = place_choices(s)
-        return [spec(c.Place, ch, [f"{x['boat']} {x['side']} in {x['area']}" for x in ch])]
+        narrow = {"boat": {"enum": list(a.to_place)}, "area": {"enum": sorted({x["area"] for x in ch})}}
+        return [spec(c.Place, ch, [f"{x['boat']} {x['side']} in {x['area']}" for x in ch], narrow)]
     if decision == "wolfpack":
         return wolfpack.specs(s)
     return [
