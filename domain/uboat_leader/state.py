@@ -193,7 +193,7 @@ class State:
     rr_turn: bool = False  # R&R bought this turn
     counters: dict[str, list[str]] = field(default_factory=dict)  # Area -> air_search, intel, supply_ship, battle
     warnings: dict[str, int] = field(default_factory=dict)  # Area -> Warning counters
-    warned: list[str] = field(default_factory=list)  # "boat@area": a Warning placed for that boat there (UL-R14)
+    warned: list[list[str]] = field(default_factory=list)  # [boat, area]: a Warning placed for that boat there (UL-R14)
     boats: dict[str, Boat] = field(default_factory=dict)
     decks: dict[str, list[int]] = field(default_factory=dict)  # the cards left, in data-set order
     discards: dict[str, list[int]] = field(default_factory=dict)

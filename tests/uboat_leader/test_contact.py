@@ -102,7 +102,7 @@ def test_UL27_the_convoy_cards_counters_the_battle_counter_and_a_warning_the_fir
     ]
     assert placed.alerted == 1 and s.battle.alerted == 1, "convoy #37 is Alerted"
     assert of(events, ev.WarningPlaced)[0].warnings == 1 and "battle" in s.counters["w-approaches"]
-    assert s.warned == ["U-47@w-approaches"]
+    assert s.warned == [["U-47", "w-approaches"]]
 
 
 def test_UL_R16_a_naval_contacts_escorts_are_fleet_escorts_known_at_once():

@@ -70,7 +70,7 @@ def test_ULS9_UL_R1_UL_R3_reset_the_map_counters_warnings_attacked_event_modifie
     put(s, "U-47", "w-approaches", "search", attacked=True, contact_mod=2)
     s.counters = {"w-approaches": ["intel", "battle"]}
     s.warnings = {"w-approaches": 2}
-    s.warned = ["U-47@w-approaches"]
+    s.warned = [["U-47", "w-approaches"]]
     events = refit_of(s)
     assert types(events)[-2:] == ["MapReset", "SegmentBegan"]
     b = s.boats["U-47"]

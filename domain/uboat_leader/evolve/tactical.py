@@ -46,7 +46,7 @@ def _withdrawn(s: State, e: ev.ContactWithdrawn) -> None:
 
 def _warning(s: State, e: ev.WarningPlaced) -> None:
     s.warnings[e.area] = e.warnings
-    s.warned.append(f"{e.boat}@{e.area}")
+    s.warned.append([e.boat, e.area])
 
 
 def _ships_placed(s: State, e: ev.ShipsPlaced) -> None:

@@ -141,7 +141,7 @@ def engage(ctx) -> None:
     area = s.area_of(boat)
     card = s.data.card("convoys", s.act.drawn[0])
     ctx.emit(ev.ContactEngaged(number=card.number, area=area))
-    if f"{boat}@{area}" not in s.warned:
+    if [boat, area] not in s.warned:
         ctx.emit(ev.WarningPlaced(area=area, boat=boat, warnings=s.warnings.get(area, 0) + 1))
     pieces = [ev.PiecePlaced(label=lb, kind=lb[0], area=a) for lb, a in card.positions]
     ctx.emit(ev.ShipsPlaced(number=card.number, pieces=pieces, alerted=card.alerted))

@@ -114,10 +114,10 @@ def hit(ctx, boat: str) -> None:
         ctx.emit(ev.UBoatHit(boat=boat, result="sunk"), ev.UBoatSunk(boat=boat))
     elif face <= ev_:
         ctx.emit(ev.UBoatHit(boat=boat, result="light"))
-        add_stress(ctx, boat, r.hit_light_stress, "hit by an enemy ship")
+        add_stress(ctx, boat, r.hit_light_stress, stand_in("UL-S5", "Impacto"))
     else:
         ctx.emit(ev.UBoatHit(boat=boat, result="heavy"))
-        add_stress(ctx, boat, r.hit_heavy_stress, "hit by an enemy ship")
+        add_stress(ctx, boat, r.hit_heavy_stress, stand_in("UL-S5", "Impacto"))
 
 
 def specs(s: State) -> list:

@@ -4,6 +4,7 @@ Experiencia y de Victoria, Decidir Acciones, Post Combate para un U-Boat): the c
 from __future__ import annotations
 
 from domain.uboat_leader import decks
+from domain.uboat_leader.procedure import stand_in
 from domain.uboat_leader.rules.crew import add_stress
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
@@ -42,7 +43,7 @@ def post(ctx) -> None:
     alive = [b for b in boats if not s.boats[b].sunk]
     if bt is not None:
         for b in alive:
-            add_stress(ctx, b, s.rules.post_combat_stress, "Post-Combate: Añadir Estrés (UL-S8)")
+            add_stress(ctx, b, s.rules.post_combat_stress, stand_in("UL-S8", "Post-Combate: Añadir Estrés"))
     for b in alive:
         reload(ctx, b)
     if bt is not None:

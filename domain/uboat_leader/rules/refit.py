@@ -5,6 +5,7 @@ Estrés, Reabastecer en Puerto, Recargar en el Mar, Reajustar el Mapa de Campañ
 from __future__ import annotations
 
 from domain.uboat_leader.data import LEVELS
+from domain.uboat_leader.procedure import stand_in
 from domain.uboat_leader.rules.crew import add_stress, has
 from domain.uboat_leader.rules.postcombat import reload
 from domain.uboat_leader.state import State
@@ -60,7 +61,7 @@ def refit(ctx) -> None:
         delta = sum(v for _, v in recovery(s, b.boat))
         if delta:
             why = ", ".join(f"{name} {v}" for name, v in recovery(s, b.boat) if v)
-            add_stress(ctx, b.boat, delta, f"Recuperar del Estrés (UL-S9): {why}")
+            add_stress(ctx, b.boat, delta, stand_in("UL-S9", f"Recuperar del Estrés: {why}"))
         if b.space == "port":
             ready, stored = load(s, b.boat)
             ammo = s.rules.ammo if s.card(b.boat).gun else 0
