@@ -532,6 +532,12 @@ def p6(tmp: Path) -> None:
         play("corvette-command", {"convoys": 1}, seed_for(99, i), game_id=f"b{i}")
     rate = n / (time.perf_counter() - t)
     row("P6 whole corvette convoys simulated/s, one core", fmt(rate), "-", "-", "report", None)
+    n = 10 if QUICK else 60
+    t = time.perf_counter()
+    for i in range(n):
+        play("battlefleet-1900", {}, seed_for(99, i), game_id=f"bf{i}")
+    rate = n / (time.perf_counter() - t)
+    row("P6 whole battlefleet-1900 battles (12 turns) simulated/s, one core", fmt(rate), "-", "-", "report", None)
 
 
 NOTES = "## What the profile showed, what changed, what is not met"

@@ -132,18 +132,28 @@ class Ruleset:
 
 @functools.cache
 def command_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
-    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`. Computed once per class;
-    callers must not mutate it."""
+    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`, with nested Structs inlined
+    (no `$ref` left to dangle where the schema is embedded). Computed once per class; callers must not mutate it."""
     schema = msgspec.json.schema(cls)
+    defs = schema.get("$defs", {})
     if "$ref" in schema:
-        name = schema["$ref"].rsplit("/", 1)[-1]
-        schema = schema["$defs"][name] | ({"$defs": schema["$defs"]} if len(schema["$defs"]) > 1 else {})
-    props = {k: v for k, v in schema.get("properties", {}).items() if k != "type"}
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    props = {k: _inline(v, defs) for k, v in schema.get("properties", {}).items() if k != "type"}
     out = {"type": "object", "properties": props, "additionalProperties": False}
     req = [r for r in schema.get("required", []) if r != "type"]
     if req:
         out["required"] = req
     return out
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(x, defs) for x in node]
+    return node
 
 
 @dataclass

@@ -215,6 +215,23 @@ CORVETTE = {  # name: (options, seed byte, first side)
 }
 
 
+def battlefleet(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
+    """A battlefleet-1900 battle between two bots (domain/battlefleet_1900/bot.py), each seat choosing from what its
+    own token may read, through the service; the referee reveals the seed at the end."""
+    from domain.battlefleet_1900 import bot, redact
+    from domain.engine import awaiting, waiting_for
+
+    made = svc.create("battlefleet-1900", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
+    tokens, n = {s["seat"]: s["token"] for s in made["seats"]}, 0
+    while awaiting(game := svc._cached(name).game):
+        seat = waiting_for(game)[0]
+        n += 1
+        payload = bot.choose(redact(game.rules, seat), awaiting(game, seat), seat)
+        svc.command(name, tokens[seat], {**payload, "command_id": f"{name}-{n:04d}"})
+    svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
+    return svc.bundle(name)
+
+
 def uboat(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
     """A uboat-leader campaign played by its bot (domain/uboat_leader/bot.py) through the service, to its end."""
     from domain.engine import awaiting
@@ -233,6 +250,10 @@ def uboat(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
 UBOAT = {"uboat-short": ({"duration": "short"}, 0x88)}  # name: (options, seed byte): missions, a wolfpack, a loss
 
 
+BATTLEFLEET = {  # name: (options, seed byte): seeds whose battles lose ships, hit with torpedoes and pass command
+    "battlefleet-yellow-sea-1904": ({"scenario": "yellow-sea-1904", "turns": 8}, 0x08),  # fog blur (the default)
+    "battlefleet-torpedo-attack": ({"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 0x06),
+}
 GAMES = {"north-atlantic": north_atlantic, "pacific": pacific, "two-sides": two_sides}
 
 
@@ -255,6 +276,10 @@ def generate(out_dir: Path = HERE) -> list[Path]:
         for name, (options, seed_byte) in UBOAT.items():
             path = out_dir / f"{name}.json"
             path.write_text(render(uboat(svc, name, seed_byte, options)), encoding="utf-8")
+            written.append(path)
+        for name, (options, seed_byte) in BATTLEFLEET.items():
+            path = out_dir / f"{name}.json"
+            path.write_text(render(battlefleet(svc, name, seed_byte, options)), encoding="utf-8")
             written.append(path)
     return written
 

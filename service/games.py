@@ -303,12 +303,7 @@ class GameService:
 
     def create_from_request(self, req: Any, token: str | None, client: str) -> dict[str, Any]:
         """POST /games: the creation token and the per-client rate (settings), then `create`."""
-        want = self.settings.create_token
-        if want is not None and not (token and hmac.compare_digest(token_hash(token), token_hash(want))):
-            raise Unauthorized(
-                "creation-token-required",
-                "this server creates games only with its creation token: send Authorization: Bearer <token>",
-            )
+        self._check_creation_token(token)
         self._count_creation(client)
         dice = req.dice or CreateDiceRequest()
         return self.create(
@@ -321,6 +316,21 @@ class GameService:
             dice.beacon,
             bots=req.bots,
         )
+
+    def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
+        """POST /games/{id}/forks: a new game, so the creation token and rate apply."""
+        self._check_creation_token(token)
+        self._count_creation(client)
+        dice = req.dice or CreateDiceRequest()
+        return self.fork(game_id, req.at, dice.mode, dice.server_seed, dice.client_seeds, dice.beacon, req.bots)
+
+    def _check_creation_token(self, token: str | None) -> None:
+        want = self.settings.create_token
+        if want is not None and not (token and hmac.compare_digest(token_hash(token), token_hash(want))):
+            raise Unauthorized(
+                "creation-token-required",
+                "this server creates games only with its creation token: send Authorization: Bearer <token>",
+            )
 
     def _count_creation(self, client: str) -> None:
         per_minute = self.settings.create_per_minute
@@ -442,6 +452,15 @@ class GameService:
             version = c.game.version
         if not 1 <= at <= version:
             raise engine.InvalidInput("invalid-at", f"at is a seq of the game, from 1 to {version}")
+        ends = sorted(x.last_seq for x in self.store.commands(game_id))
+        if at not in ends:
+            before = max((x for x in ends if x < at), default=None)
+            after = min((x for x in ends if x > at), default=None)
+            raise engine.InvalidInput(
+                "invalid-at",
+                f"seq {at} is in the middle of a command's events; a fork starts where a command ended: "
+                f"{before} or {after}",
+            )
         parent = self._load(game_id, upto=at)
         server_seed = _server_seed(mode, server_seed_hex)
         fork_id = fork_id or "g-" + secrets.token_hex(8)
@@ -1004,7 +1023,21 @@ class EndPayload(msgspec.Struct, forbid_unknown_fields=True, tag="end", tag_fiel
     pass
 
 
-CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload, "end": EndPayload}
+class ForkPayload(msgspec.Struct, forbid_unknown_fields=True, tag="fork_game", tag_field="type"):
+    """The recorded input of `POST /games/{id}/forks`."""
+
+    parent: ParentRef
+    dice: CreateDice
+    bots: list[str] = []
+
+
+CORE_PAYLOADS = {
+    "create_game": CreatePayload,
+    "fork_game": ForkPayload,
+    "contribute_seed": SeedPayload,
+    "reveal": RevealPayload,
+    "end": EndPayload,
+}
 
 
 def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
