@@ -16,7 +16,7 @@ from domain.uboat_leader.data import DECKS, Campaign, DataSet, Duration, LevelCa
 KINDS = ("normal", "FAT", "T5")
 
 
-class LogEntry(msgspec.Struct, frozen=True):
+class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One line of a U-boat's log."""
 
     turn: int
@@ -27,7 +27,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     tons: int = 0
 
 
-class TurnLine(msgspec.Struct, frozen=True):
+class TurnLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One finished turn of the campaign sheet."""
 
     turn: int

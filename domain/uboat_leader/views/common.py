@@ -12,7 +12,7 @@ from domain.uboat_leader.state import State
 Fate = Literal["in play", "retired", "sunk"]
 
 
-class Now(msgspec.Struct):
+class Now(msgspec.Struct, forbid_unknown_fields=True):
     turn: int
     segment: Literal["setup", "strategic", "operations", "tactical", "refit", "over"]
     awaiting: list[str]  # the command types legal now

@@ -9,19 +9,19 @@ from domain.uboat_leader.state import State
 from domain.uboat_leader.views.common import Now, now
 
 
-class CardOut(msgspec.Struct):
+class CardOut(msgspec.Struct, forbid_unknown_fields=True):
     number: int
     name: str
 
 
-class DeckOut(msgspec.Struct):
+class DeckOut(msgspec.Struct, forbid_unknown_fields=True):
     deck: str
     remaining: int
     in_play: int
     discards: list[CardOut]
 
 
-class Decks(msgspec.Struct):
+class Decks(msgspec.Struct, forbid_unknown_fields=True):
     """Counts and discards only: the cards left have no order until one is drawn (decks.py)."""
 
     now: Now

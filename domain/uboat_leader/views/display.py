@@ -18,7 +18,7 @@ Three = Annotated[list[int | None], msgspec.Meta(min_length=3, max_length=3)]
 Pair = Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]
 
 
-class ShipOut(msgspec.Struct):
+class ShipOut(msgspec.Struct, forbid_unknown_fields=True):
     label: str
     kind: Literal["L", "M", "N", "E"]
     area: str
@@ -37,7 +37,7 @@ class ShipOut(msgspec.Struct):
     tactics: Pair | None = None  # [detection, attack]
 
 
-class SubOut(msgspec.Struct):
+class SubOut(msgspec.Struct, forbid_unknown_fields=True):
     boat: str
     area: str
     side: Literal["surfaced", "submerged"]
@@ -47,7 +47,7 @@ class SubOut(msgspec.Struct):
     bearing: int | None
 
 
-class Shot(msgspec.Struct):
+class Shot(msgspec.Struct, forbid_unknown_fields=True):
     boat: str
     target: str
     range: int
@@ -55,14 +55,14 @@ class Shot(msgspec.Struct):
     gun: bool
 
 
-class Watch(msgspec.Struct):
+class Watch(msgspec.Struct, forbid_unknown_fields=True):
     escort: str
     boat: str
     range: int
     needs: int | None  # the escort's detection number against the boat's side (None: Unknown escort)
 
 
-class TacticalDisplay(msgspec.Struct):
+class TacticalDisplay(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     active: str | None
     contacts_left: int

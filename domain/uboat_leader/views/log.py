@@ -11,20 +11,20 @@ from domain.uboat_leader.state import LogEntry, State
 from domain.uboat_leader.views.common import Fate, Now, fate, now
 
 
-class RowOut(msgspec.Struct):
+class RowOut(msgspec.Struct, forbid_unknown_fields=True):
     initiative: Literal["A", "C"]
     gs: int
     ts: int
     ev: int
 
 
-class Torpedoes(msgspec.Struct):
+class Torpedoes(msgspec.Struct, forbid_unknown_fields=True):
     normal: int
     FAT: int
     T5: int
 
 
-class BoatLog(msgspec.Struct):
+class BoatLog(msgspec.Struct, forbid_unknown_fields=True):
     boat: str
     cls: str
     level: str
@@ -55,7 +55,7 @@ class BoatLog(msgspec.Struct):
     history: list[LogEntry]
 
 
-class UBoatLog(msgspec.Struct):
+class UBoatLog(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     boats: dict[str, BoatLog]  # every boat of the flotilla, keyed by boat: a UI picks one
 

@@ -13,13 +13,13 @@ from domain.uboat_leader.state import State, TurnLine
 from domain.uboat_leader.views.common import Fate, Now, fate, now
 
 
-class Level(msgspec.Struct):
+class Level(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     vp: int
     reached: bool
 
 
-class BoatLine(msgspec.Struct):
+class BoatLine(msgspec.Struct, forbid_unknown_fields=True):
     boat: str
     cls: str
     level: str
@@ -41,7 +41,7 @@ class BoatLine(msgspec.Struct):
     fate: Fate
 
 
-class BoxLine(msgspec.Struct):
+class BoxLine(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     mission: str
     events: int
@@ -49,7 +49,7 @@ class BoxLine(msgspec.Struct):
     boats: list[str]
 
 
-class AreaLine(msgspec.Struct):
+class AreaLine(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     name: str
     kind: Literal["port", "area"]
@@ -67,20 +67,20 @@ class AreaLine(msgspec.Struct):
     boxes: list[BoxLine]
 
 
-class Option(msgspec.Struct):
+class Option(msgspec.Struct, forbid_unknown_fields=True):
     option: str
     cost: str  # SO, as the sheet writes it ("½" each for advanced torpedoes)
     max: int | None
     bought: int
 
 
-class DeckCount(msgspec.Struct):
+class DeckCount(msgspec.Struct, forbid_unknown_fields=True):
     deck: str
     remaining: int
     discards: int
 
 
-class CampaignSheet(msgspec.Struct):
+class CampaignSheet(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     campaign: str
     name: str
