@@ -18,7 +18,7 @@ ZONES = [3, 7, 8, 10, 23, 34, 35, 45, 2, 11, 18, 22, 53, 55, 56, 57, 65, 4]
 TIME_LIMIT = 120.0
 
 
-async def connection(port: int, game: str, token: str, n: int, out: dict, prefix: str, conn: int) -> None:
+async def connection(port: int, game: str, token: str, n: int, out: dict, prefix: str, conn: int, start: int) -> None:
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError:
@@ -26,7 +26,7 @@ async def connection(port: int, game: str, token: str, n: int, out: dict, prefix
         return
     deadline = time.monotonic() + TIME_LIMIT
     try:
-        for i in range(n):
+        for i in range(start, start + n):  # 99 raids a zone, then the next zone
             if time.monotonic() > deadline:
                 break
             command = {"type": "raid", "sz": ZONES[(i // 99) % len(ZONES)]}
@@ -62,12 +62,12 @@ async def connection(port: int, game: str, token: str, n: int, out: dict, prefix
         writer.close()
 
 
-async def main(port: int, games: list, per_conn: int, prefix: str = "") -> dict:
+async def main(port: int, games: list, per_conn: int, prefix: str = "", start: int = 0) -> dict:
     out: dict = {"lat": [], "errors": [], "sizes": [], "acked": []}
     print("go", file=sys.stderr, flush=True)  # the crash check starts its clock here
-    start = time.perf_counter()
-    await asyncio.gather(*(connection(port, g, t, per_conn, out, prefix, i) for i, (g, t) in enumerate(games)))
-    elapsed = time.perf_counter() - start
+    began = time.perf_counter()
+    await asyncio.gather(*(connection(port, g, t, per_conn, out, prefix, i, start) for i, (g, t) in enumerate(games)))
+    elapsed = time.perf_counter() - began
     lat = sorted(out["lat"]) or [0.0]
     return {
         "rate": len(out["lat"]) / elapsed,
@@ -81,14 +81,14 @@ async def main(port: int, games: list, per_conn: int, prefix: str = "") -> dict:
     }
 
 
-def command_line(port: int, games: list, per_conn: int, prefix: str = "") -> list[str]:
-    return [sys.executable, __file__, str(port), json.dumps(games), str(per_conn), prefix]
+def command_line(port: int, games: list, per_conn: int, prefix: str = "", start: int = 0) -> list[str]:
+    return [sys.executable, __file__, str(port), json.dumps(games), str(per_conn), prefix, str(start)]
 
 
-def run_load(port: int, games: list, per_conn: int) -> dict:
-    """Run this module in a separate process and return its summary."""
+def run_load(port: int, games: list, per_conn: int, start: int = 0) -> dict:
+    """Run this module in a separate process and return its summary (`start`: raids already sent to each game)."""
     out = subprocess.run(
-        command_line(port, games, per_conn),
+        command_line(port, games, per_conn, start=start),
         capture_output=True,
         text=True,
         timeout=TIME_LIMIT + 60,
@@ -100,4 +100,5 @@ def run_load(port: int, games: list, per_conn: int) -> dict:
 if __name__ == "__main__":
     port, games, per_conn = int(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3])
     prefix = sys.argv[4] if len(sys.argv) > 4 else ""
-    print(json.dumps(asyncio.run(main(port, games, per_conn, prefix))))
+    start = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    print(json.dumps(asyncio.run(main(port, games, per_conn, prefix, start))))

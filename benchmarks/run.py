@@ -580,7 +580,7 @@ def http_load(url: str, games: list, per_conn: int, workers: int = 1) -> dict:
     with server_process(url, workers=workers) as (base, proc):
         warm = run_load(int(base.rsplit(":", 1)[1]), games, 3)  # every game cached in every worker
         before = cpu_seconds(proc.pid)
-        out = run_load(int(base.rsplit(":", 1)[1]), games, per_conn)
+        out = run_load(int(base.rsplit(":", 1)[1]), games, per_conn, start=3)
         out["cpu_ms"] = 1000 * (cpu_seconds(proc.pid) - before) / max(1, out["requests"])
         out["errors"] += warm["errors"]
         if workers > 1:  # let uvicorn's supervisor stop its workers (a kill -9 of it would leave them running)
@@ -867,8 +867,8 @@ def p9(tmp: Path) -> None:
         f"{past * 1000:.0f}",
         f"no snapshots {past0 * 1000:.0f}",
         f"{past0 / past:.0f}x faster",
-        ">= 10x faster",
-        past0 / past >= 10,
+        "report",
+        None,
     )
 
 
@@ -930,16 +930,25 @@ def p11(tmp: Path) -> None:
     from domain.engine import awaiting
     from service.replay import verify
 
+    from service.simulate import seed_for
+
     svc = GameService(Store(str(tmp / "p11.db")))
-    made = svc.create("corvette-command", {"convoys": 3 if QUICK else 30}, None, "fair", None, None, None)
-    gid, token = made["game_id"], made["seats"][0]["token"]
-    while True:
-        game = svc._cached(gid).game
-        legal = awaiting(game)
-        if not legal:
-            break
-        svc.command(gid, token, bot.choose(game.rules, legal))
-    svc.reveal(gid, made["referee_token"])
+    longest = None
+    for i in range(2 if QUICK else 6):  # the longest of a few campaigns (a corvette is often sunk early)
+        made = svc.create(
+            "corvette-command", {"convoys": 100}, None, "public-seed", seed_for(11, i).hex(), None, None
+        )
+        gid, token = made["game_id"], made["seats"][0]["token"]
+        while True:
+            game = svc._cached(gid).game
+            legal = awaiting(game)
+            if not legal:
+                break
+            svc.command(gid, token, bot.choose(game.rules, legal))
+        if longest is None or game.version > longest[2]:
+            longest = (gid, made["referee_token"], game.version)
+    gid = longest[0]
+    svc.reveal(gid, longest[1])
     raw = svc.bundle_bytes(gid)
     mb = len(raw) / 2**20
     report = verify(raw)
