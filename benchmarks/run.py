@@ -986,6 +986,7 @@ def main() -> None:
     ap.add_argument("--write", help="also write the table as Markdown to this file")
     args = ap.parse_args()
     QUICK = args.quick
+    load = os.getloadavg()[0]  # other work on these cores moves the rates (the CPU per command much less)
     with tempfile.TemporaryDirectory() as d:
         for name in args.only or FIGURES:
             print(f"{name} ...", flush=True)
@@ -1014,8 +1015,9 @@ def main() -> None:
             notes = "\n" + NOTES + target.read_text(encoding="utf-8").split(NOTES, 1)[1]
         target.write_text(
             f"# Performance\n\nMeasured {datetime.date.today().isoformat()} on {machine} with `make bench`"
-            f"{' (quick)' if QUICK else ''}.\nEvery figure is a ratio against a reference measured in the same run "
-            "(benchmarks/run.py says how each is made).\n\n" + table_markdown() + "\n" + notes,
+            f"{' (quick)' if QUICK else ''}, load average {load:.1f} at the start.\nEvery figure is a ratio against a "
+            "reference measured in the same run (benchmarks/run.py says how each is made); other work on the machine "
+            "moves the rates, the server CPU per command (in brackets) much less.\n\n" + table_markdown() + "\n" + notes,
             encoding="utf-8",
         )
 
