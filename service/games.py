@@ -271,13 +271,18 @@ class GameService:
         if every > 0 and c.game.version // every > before // every:
             self.store.save_snapshot(c.row.id, c.game.version, snapshot_key(c.row), take_snapshot(c.game))
 
+    INLINE_CATCH_UP = 100  # events another process may have appended for a write still to run on the loop
+
     def runs_inline(self, game_id: str) -> bool:
-        """Whether a write may run on the event loop rather than in a thread: its state is cached and nobody holds
-        it, it has no bot seats and the store answers without network round trips (SQLite). Such a command takes a
-        fraction of a millisecond, less than the thread hop; a load, a bot's turn or a PostgreSQL write go to a
-        thread."""
+        """Whether a write may run on the event loop rather than in a thread: its state is cached, nobody holds it and
+        it is at most a few events behind the store, it has no bot seats and the store answers without network round
+        trips (SQLite). Such a command takes a fraction of a millisecond, less than the thread hop; a load, a long
+        catch-up, a bot's turn or a PostgreSQL write go to a thread."""
         c = self._cache.get(game_id)
-        return c is not None and getattr(self.store, "local", False) and not c.row.bots and not c.lock.locked()
+        if c is None or not getattr(self.store, "local", False) or c.row.bots or c.lock.locked():
+            return False
+        head = self.store.head(game_id)
+        return head is not None and head[0] - c.game.version <= self.INLINE_CATCH_UP
 
     # ---- auth ----
 
