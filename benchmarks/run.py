@@ -310,7 +310,8 @@ def p2(tmp: Path) -> None:
 
 def p3(tmp: Path) -> None:
     from domain.corvette_command.rules.procedure import Ctx  # noqa: F401 - corvette loaded
-    from service.games import fold_rows, loaded_for
+    from service.games import loaded_for
+    from service.records import fold_rows
 
     svc = GameService(Store(str(tmp / "p3.db")))
     made = svc.create("corvette-command", {"convoys": 3 if QUICK else 20}, None, "public-seed", "42" * 32, None, None)
@@ -503,6 +504,12 @@ def p6(tmp: Path) -> None:
         play("corvette-command", {"convoys": 1}, seed_for(99, i), game_id=f"b{i}")
     rate = n / (time.perf_counter() - t)
     row("P6 whole corvette convoys simulated/s, one core", fmt(rate), "-", "-", "report", None)
+    n = 10 if QUICK else 60
+    t = time.perf_counter()
+    for i in range(n):
+        play("battlefleet-1900", {}, seed_for(99, i), game_id=f"bf{i}")
+    rate = n / (time.perf_counter() - t)
+    row("P6 whole battlefleet-1900 battles (12 turns) simulated/s, one core", fmt(rate), "-", "-", "report", None)
 
 
 # ---- shared: servers, CPU, PostgreSQL, the boardgame.io peer ------------------------------------------------------

@@ -23,6 +23,7 @@ from events.core import (
     DiceRolled,
     GameCreated,
     GameEnded,
+    ParentRef,
     RulesetRef,
     SealedEntry,
     SeedLocked,
@@ -131,18 +132,28 @@ class Ruleset:
 
 @functools.cache
 def command_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
-    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`. Computed once per class;
-    callers must not mutate it."""
+    """JSON Schema of a command's arguments (the `type` tag excluded), for `awaiting`, with nested Structs inlined
+    (no `$ref` left to dangle where the schema is embedded). Computed once per class; callers must not mutate it."""
     schema = msgspec.json.schema(cls)
+    defs = schema.get("$defs", {})
     if "$ref" in schema:
-        name = schema["$ref"].rsplit("/", 1)[-1]
-        schema = schema["$defs"][name] | ({"$defs": schema["$defs"]} if len(schema["$defs"]) > 1 else {})
-    props = {k: v for k, v in schema.get("properties", {}).items() if k != "type"}
+        schema = defs[schema["$ref"].rsplit("/", 1)[-1]]
+    props = {k: _inline(v, defs) for k, v in schema.get("properties", {}).items() if k != "type"}
     out = {"type": "object", "properties": props, "additionalProperties": False}
     req = [r for r in schema.get("required", []) if r != "type"]
     if req:
         out["required"] = req
     return out
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(x, defs) for x in node]
+    return node
 
 
 @dataclass
@@ -270,6 +281,57 @@ def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: 
         rules=ruleset.initial_state(created, opts, data),
         version=1,
     )
+
+
+# ---- forks ---------------------------------------------------------------------------------------
+
+
+def fork_events(
+    parent: Game,
+    parent_ref: ParentRef,
+    fork_id: str,
+    mode: str,
+    server_seed: bytes,
+    client_seeds: dict[str, str] | None = None,
+    beacon: str | None = None,
+) -> list[Event]:
+    """The events that open a fork of `parent` (folded to parent_ref.seq): its genesis names the parent; it keeps the
+    parent's ruleset, data set, options and seats, and has dice of its own."""
+    if not GAME_ID_RE.match(fork_id):
+        raise InvalidInput("invalid-game-id", "a game id matches [A-Za-z0-9._-]{1,64}")
+    if mode not in MODES:
+        raise InvalidInput("invalid-dice", f"dice mode is one of {list(MODES)}")
+    if parent.unrevealed:
+        raise Rejected(
+            "fork-sealed",
+            f"at seq {parent_ref.seq} sealed records are still closed (seqs {sorted(parent.unrevealed)}): a fork would "
+            "show them to its seats; fork at a seq after they are revealed",
+        )
+    created = GameCreated(
+        ruleset=parent.created.ruleset,
+        options=parent.created.options,
+        seats=list(parent.seats),
+        dice=DiceConfig(scheme=SCHEME, mode=mode, server_commit=server_commit(server_seed), beacon=beacon),
+        parent=parent_ref,
+    )
+    events: list[Event] = [created]
+    for seat, seed in (client_seeds or {}).items():
+        _check_client_seed(created.seats, seat, seed)
+        events.append(ClientSeedContributed(seat=seat, client_seed=seed))
+    return events
+
+
+def start_fork(parent: Game, fork_id: str, created: GameCreated) -> Game:
+    """The fork's game: the parent's state at the fork's seq (which the caller may no longer use), as a new game with
+    its own id, log and dice. Roll numbers go on from the parent's: the fork's rolls come from its own seed."""
+    parent.game_id = fork_id
+    parent.created = created
+    parent.version = 1
+    parent.client_seeds = {}
+    parent.lock = None
+    parent.revealed_seed = None
+    parent.seed_cache = None
+    return parent
 
 
 def _rolled(game: Game, e: DiceRolled) -> None:

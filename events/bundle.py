@@ -43,7 +43,7 @@ class BundleEvent(msgspec.Struct, forbid_unknown_fields=True):
     hash: Hex64
 
 
-class Bundle(msgspec.Struct, forbid_unknown_fields=True):
+class Bundle(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     format: Literal["umpire-bundle/1"]
     engine: Annotated[str, Meta(min_length=1, max_length=32)]
     ruleset: BundleRuleset
@@ -52,6 +52,8 @@ class Bundle(msgspec.Struct, forbid_unknown_fields=True):
     commands: list[BundleCommand]
     events: Annotated[list[BundleEvent], Meta(min_length=1)]
     head: Hex64
+    # a fork's parent: the parent game's bundle up to the seq the fork starts from (absent for other games)
+    parent: Bundle | None = None
 
 
 def decode_bundle(raw: bytes | dict) -> Bundle:

@@ -22,11 +22,22 @@ class DiceConfig(msgspec.Struct, forbid_unknown_fields=True):
     beacon: str | None = None
 
 
-class GameCreated(Event):
+class ParentRef(msgspec.Struct, forbid_unknown_fields=True):
+    """The position a fork starts from: the parent game, the seq, and the parent's hash at that seq."""
+
+    game: str
+    seq: int
+    hash: str
+
+
+class GameCreated(Event, omit_defaults=True):
+    """A game begins; a fork also names its parent (absent otherwise, so older genesis bodies are unchanged)."""
+
     ruleset: RulesetRef
     options: dict[str, Any]
     seats: list[str]
     dice: DiceConfig
+    parent: ParentRef | None = None
 
 
 class ClientSeedContributed(Event):

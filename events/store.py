@@ -98,9 +98,29 @@ class EventStore(Protocol):
     def append(self, events: list[NewEvent], command: CommandRow) -> None: ...
     def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes) -> None: ...
     def snapshot(self, game_id: str, upto: int, engine: str) -> tuple[int, bytes] | None: ...
+    def create_job(self, job: JobRow) -> None: ...
+    def update_job(self, job_id: str, status: str, done: int, result: str | None, updated_at: str) -> None: ...
+    def job(self, job_id: str) -> JobRow | None: ...
     def close(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class JobRow:
+    """A bounded background job (the odds from a position): its progress and, once done, its result (JSON)."""
+
+    id: str
+    game: str
+    kind: str
+    params: str  # canonical JSON
+    status: str  # running | done | failed
+    done: int
+    total: int
+    result: str | None
+    created_at: str
+    updated_at: str
+
+
+_JOB_COLS = "id, game, kind, params, status, done, total, result, created_at, updated_at"
 _EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed"
 _COMMAND_COLS = "game, command_id, seat, payload, first_seq, last_seq, recorded_at"
 _GAME_COLS = "id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, tokens, created_at, bots"
@@ -218,7 +238,28 @@ class SQLStore:
         )
         return (rows[0][0], bytes(rows[0][1])) if rows else None
 
+    def job(self, job_id: str) -> JobRow | None:
+        rows = self._query(f"SELECT {_JOB_COLS} FROM jobs WHERE id = ?", (job_id,))
+        return JobRow(*rows[0]) if rows else None
+
     # ---- writes ----
+
+    def create_job(self, job: JobRow) -> None:
+        with self._transaction() as conn:
+            self._execute(
+                conn,
+                f"INSERT INTO jobs ({_JOB_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (job.id, job.game, job.kind, job.params, job.status, job.done, job.total, job.result,
+                 job.created_at, job.updated_at),
+            )
+
+    def update_job(self, job_id: str, status: str, done: int, result: str | None, updated_at: str) -> None:
+        with self._transaction() as conn:
+            self._execute(
+                conn,
+                "UPDATE jobs SET status = ?, done = ?, result = ?, updated_at = ? WHERE id = ?",
+                (status, done, result, updated_at, job_id),
+            )
 
     def create_game(self, game: GameRow, events: list[NewEvent], command: CommandRow) -> None:
         row = (
@@ -367,6 +408,22 @@ class Store(SQLStore):
                     },
                     pk=("game", "command_id"),
                     not_null={"seat", "payload", "first_seq", "last_seq"},
+                )
+            if "jobs" not in tables:
+                db["jobs"].create(
+                    {
+                        "id": str,
+                        "game": str,
+                        "kind": str,
+                        "params": str,
+                        "status": str,
+                        "done": int,
+                        "total": int,
+                        "result": str,
+                        "created_at": str,
+                        "updated_at": str,
+                    },
+                    pk="id",
                 )
             if "snapshots" not in tables:
                 db["snapshots"].create(

@@ -27,6 +27,9 @@ CREATE INDEX IF NOT EXISTS events_roll ON events (game, roll_k) WHERE roll_k IS 
 CREATE TABLE IF NOT EXISTS commands (
     game TEXT NOT NULL, command_id TEXT NOT NULL, seat TEXT NOT NULL, payload TEXT NOT NULL,
     first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, recorded_at TEXT, PRIMARY KEY (game, command_id));
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, kind TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL,
+    done INTEGER NOT NULL, total INTEGER NOT NULL, result TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS snapshots (
     game TEXT NOT NULL, seq INTEGER NOT NULL, engine TEXT NOT NULL, state BYTEA NOT NULL,
     PRIMARY KEY (game, seq, engine));

@@ -206,7 +206,7 @@ def corvette(svc: GameService, name: str, seed_byte: int, options: dict, side: s
 
 CORVETTE = {  # name: (options, seed byte, first side)
     "corvette-eastbound": ({"convoys": 1, "year": 1942, "month": 11}, 0x44, "canada"),  # with RADAR, HF/DF, Hedgehog
-    "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x57, "liverpool"),
+    "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x6D, "liverpool"),
     "corvette-quick-play": (
         {"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True},
         0x66,
@@ -215,6 +215,27 @@ CORVETTE = {  # name: (options, seed byte, first side)
 }
 
 
+def battlefleet(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
+    """A battlefleet-1900 battle between two bots (domain/battlefleet_1900/bot.py), each seat choosing from what its
+    own token may read, through the service; the referee reveals the seed at the end."""
+    from domain.battlefleet_1900 import bot, redact
+    from domain.engine import awaiting, waiting_for
+
+    made = svc.create("battlefleet-1900", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
+    tokens, n = {s["seat"]: s["token"] for s in made["seats"]}, 0
+    while awaiting(game := svc._cached(name).game):
+        seat = waiting_for(game)[0]
+        n += 1
+        payload = bot.choose(redact(game.rules, seat), awaiting(game, seat), seat)
+        svc.command(name, tokens[seat], {**payload, "command_id": f"{name}-{n:04d}"})
+    svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
+    return svc.bundle(name)
+
+
+BATTLEFLEET = {  # name: (options, seed byte): seeds whose battles lose ships, hit with torpedoes and pass command
+    "battlefleet-yellow-sea-1904": ({"scenario": "yellow-sea-1904", "turns": 8}, 0x08),  # fog blur (the default)
+    "battlefleet-torpedo-attack": ({"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 0x06),
+}
 GAMES = {"north-atlantic": north_atlantic, "pacific": pacific, "two-sides": two_sides}
 
 
@@ -233,6 +254,10 @@ def generate(out_dir: Path = HERE) -> list[Path]:
         for name, (options, seed_byte, side) in CORVETTE.items():
             path = out_dir / f"{name}.json"
             path.write_text(render(corvette(svc, name, seed_byte, options, side)), encoding="utf-8")
+            written.append(path)
+        for name, (options, seed_byte) in BATTLEFLEET.items():
+            path = out_dir / f"{name}.json"
+            path.write_text(render(battlefleet(svc, name, seed_byte, options)), encoding="utf-8")
             written.append(path)
     return written
 

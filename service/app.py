@@ -24,14 +24,17 @@ from domain.engine import InvalidInput, Rejected
 from events.bundle import decode_bundle
 from events.store import open_store
 from service import ENGINE_VERSION, models
+from service.desk import mount_desk
 from service.games import MAX_PAGE, GameService, loaded_for
 from service.http import JSON, BadRequest, Guards, TooLarge, TooMany, bearer, decode, problem, rejected_response
 from service.openapi import Operation, build_document
 from service.replay import verify
 from service.rulesets import RULESETS
 from service.settings import Settings
+from service.whatif import MAX_API_GAMES, OddsJobs
 
 GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$", description="the game's id")
+JOB_ID = Path(max_length=64, pattern="^j-[0-9a-f]{16}$", description="a job's id")
 DOCS_STATIC = "/docs-static"
 
 
@@ -152,6 +155,27 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         return JSON(await asyncio.to_thread(svc.create_from_request, req, bearer(request), client), status_code=201)
 
     @route(
+        "POST",
+        "/games/{game_id}/forks",
+        ok="GameCreatedOut",
+        status=201,
+        body="ForkGame",
+        auth="create",
+        errors=(401, 404, 409, 413, 415, 422, 429),
+        summary="Fork: a new game from any position of this one",
+        description="The fork's genesis records the parent (game, seq, the parent's hash there); its state is the "
+        "parent's after event `at`; it has fresh seat tokens and dice of its own, so nothing of the parent's future "
+        "(its later events, its seed) reaches it. Its bundle carries the parent's up to `at`. A position holding "
+        "sealed records not yet revealed cannot be forked (409 `fork-sealed`).",
+    )
+    async def fork_game(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.ForkGame, "POST /games/{id}/forks")
+        client = request.client.host if request.client else "?"
+        return JSON(
+            await asyncio.to_thread(svc.fork_from_request, game_id, req, bearer(request), client), status_code=201
+        )
+
+    @route(
         "GET",
         "/games",
         ok="GamesPage",
@@ -248,6 +272,43 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     )
     def end_game(request: Request, game_id: str = GAME_ID):
         return JSON(svc.end(game_id, bearer(request)))
+
+    # ---- what-if ----
+
+    jobs = OddsJobs(svc)
+
+    @route(
+        "POST",
+        "/games/{game_id}/odds",
+        ok="OddsJob",
+        status=202,
+        body="OddsRequest",
+        errors=(404, 409, 413, 415, 422, 429),
+        summary="The odds from a position: continuations played by the bot (a bounded job)",
+        description=f"At most {MAX_API_GAMES} games; one job at a time per server process (429 otherwise). Follow "
+        "`stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and "
+        "the real game's value with its percentile.",
+    )
+    async def start_odds(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.OddsRequest, "POST /games/{id}/odds")
+        return JSON(await asyncio.to_thread(jobs.start, game_id, req.at, req.games, req.seed), status_code=202)
+
+    @route("GET", "/jobs/{job_id}", ok="OddsJob", summary="A job's progress and result")
+    def get_job(job_id: str = JOB_ID):
+        return JSON(jobs.get(job_id))
+
+    @route(
+        "GET",
+        "/jobs/{job_id}/stream",
+        stream=True,
+        errors=(404, 422),
+        summary="A job live (Server-Sent Events): `progress`, then `result`",
+        description="`event: progress` carries `{done, games}` as continuations finish; `event: result` carries the "
+        "job (schema `OddsJob`) once it is done, failed or lost, and the stream closes.",
+    )
+    async def stream_job(request: Request, job_id: str = JOB_ID):
+        await asyncio.to_thread(jobs.get, job_id)  # 404 before the stream starts
+        return StreamingResponse(job_stream(jobs, request, job_id), media_type="text/event-stream")
 
     # ---- the record ----
 
@@ -371,6 +432,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     # ---- documentation, served from the package (works offline) ----
 
     app.mount(DOCS_STATIC, StaticFiles(directory=_docs_static()), name="docs-static")
+    mount_desk(app)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
@@ -496,6 +558,20 @@ async def event_stream(svc: GameService, request: Request, game_id: str, after: 
         if idle >= 15:
             idle = 0.0
             yield ": keep-alive\n\n"
+
+
+async def job_stream(jobs: OddsJobs, request: Request, job_id: str):
+    """A job's progress until it is no longer running, then its result."""
+    last = -1
+    while not await request.is_disconnected():
+        job = await asyncio.to_thread(jobs.get, job_id)
+        if job["status"] != "running":
+            yield f"event: result\ndata: {msgspec.json.encode(job).decode()}\n\n"
+            return
+        if job["done"] != last:
+            last = job["done"]
+            yield f"event: progress\ndata: {msgspec.json.encode({'done': last, 'games': job['games']}).decode()}\n\n"
+        await asyncio.sleep(0.25)
 
 
 def _docs_static() -> str:

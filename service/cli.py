@@ -183,6 +183,46 @@ def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's
     console.print(f"commands: {', '.join(r.command_names)}", highlight=False)
 
 
+def _bundle(path: Path):
+    import msgspec
+
+    from events.bundle import decode_bundle
+
+    try:
+        return decode_bundle(_read(path))
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        raise fail(f"{path} is not an umpire-bundle/1: {e}")
+
+
+@app.command()
+def fork(
+    bundle: Path = typer.Argument(..., help="the bundle of the game to fork"),
+    at: int = typer.Option(..., "--at", help="the seq to start from: the end of a command"),
+    seed: str | None = typer.Option(None, help="the fork's server seed, 64 hex (default: a fresh one)"),
+    out: Path | None = typer.Option(None, help="write here instead of standard output"),
+) -> None:
+    """Fork a game offline: a new game's bundle (public-seed) starting from the position after event --at, carrying
+    the parent's prefix so that `umpire verify` checks both."""
+    import msgspec
+
+    from domain.engine import Rejected
+    from service.whatif import fork_bundle
+
+    b = _bundle(bundle)
+    if seed is not None and not (len(seed) == 64 and all(c in "0123456789abcdef" for c in seed)):
+        raise fail("--seed is 64 lowercase hex characters")
+    try:
+        made = fork_bundle(b, at, bytes.fromhex(seed) if seed else None)
+    except Rejected as e:
+        raise fail(f"--at {at}: {e.detail}")
+    data = msgspec.json.encode(made)
+    if out:
+        out.write_bytes(data)
+        err.print(f"wrote {out}: game {made['game']}, a fork of {b.game} at seq {at}")
+    else:
+        sys.stdout.buffer.write(data)
+
+
 @app.command()
 def simulate(
     ruleset: str = typer.Argument("corvette-command", help="a ruleset id (`umpire rulesets`)"),
@@ -191,8 +231,16 @@ def simulate(
     convoys: int | None = typer.Option(None, min=1, help="corvette-command: convoys per campaign (default 1)"),
     options: str = typer.Option("{}", help="game options as JSON (`umpire rulesets RULESET` lists them)"),
     as_json: bool = typer.Option(False, "--json", help="print the distribution as JSON"),
+    from_bundle: Path | None = typer.Option(
+        None, "--from", help="continue a real game: its bundle (with --at: the odds from that position)"
+    ),
+    at: int | None = typer.Option(None, help="with --from: the seq to continue from (the end of a command)"),
+    jobs: int = typer.Option(1, min=1, help="worker processes (the result is the same for any number)"),
+    dask: str | None = typer.Option(None, help="a dask.distributed scheduler address to spread the games over"),
+    plot: Path | None = typer.Option(None, help="with --from: draw the histograms to this PNG"),
 ) -> None:
-    """Play N games in-process with the ruleset's bot and print the distribution of what the ruleset reports."""
+    """Play N games with the ruleset's bot and print the distribution of what the ruleset reports. With --from and
+    --at, the games continue a real game from that position and the real outcome is marked with its percentile."""
     import msgspec
 
     from domain.engine import Rejected, decode_options
@@ -201,6 +249,8 @@ def simulate(
 
     if ruleset not in RULESETS:
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
+    if from_bundle is not None or at is not None or plot is not None:
+        return _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys)
     try:
         opts = json.loads(options)
     except ValueError as e:
@@ -247,6 +297,68 @@ def simulate(
         table.add_row(name, f"{q['mean']:,.1f}", *(f"{q[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95")))
     console.print(table)
     console.print(f"options {json.dumps(opts)}; {games / elapsed:,.1f} games/s on one core", highlight=False)
+
+
+def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys) -> None:
+    """`umpire simulate --from BUNDLE --at SEQ`: the odds from a position of a real game."""
+    import msgspec
+
+    from domain.engine import Rejected
+    from service.whatif import odds
+    from service.whatif import plot as draw
+
+    if from_bundle is None or at is None:
+        raise fail("--from BUNDLE and --at SEQ go together (and --plot needs them)")
+    if options != "{}" or convoys is not None:
+        raise fail("--options and --convoys are for fresh games; a continuation keeps the real game's options")
+    b = _bundle(from_bundle)
+    if b.ruleset.id != ruleset:
+        raise fail(f"{from_bundle} is a game of {b.ruleset.id}, not {ruleset}")
+    executor = _executor(jobs, dask)
+    from rich.progress import Progress
+
+    try:
+        with Progress(console=err, transient=True, disable=as_json) as progress:
+            task = progress.add_task(f"{ruleset} from seq {at}", total=games)
+            result = odds(b, at, games, seed, executor, lambda done: progress.update(task, completed=done))
+    except Rejected as e:
+        raise fail(f"--at {at}: {e.detail}")
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if plot is not None:
+        draw(result, str(plot))
+        err.print(f"wrote {plot}")
+    if as_json:
+        sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
+        return
+    title = f"{games} continuations of {b.game} from seq {at} (seed {seed})"
+    table = Table(title=title, width=min(console.width, 100))
+    table.add_column("figure", overflow="fold")
+    for col in ("p5", "p25", "median", "p75", "p95", "real", "pct"):
+        table.add_column(col, justify="right")
+    for name, f in result["figures"].items():
+        real = "-" if f["actual"] is None else f"{f['actual']:,}"
+        pct = "-" if f["percentile"] is None else f"{f['percentile']:.0f}"
+        table.add_row(name, *(f"{f[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95")), real, pct)
+    console.print(table)
+    if not result["finished"]:
+        console.print("the real game is not over: 'real' is where it stands now", highlight=False)
+
+
+def _executor(jobs: int, dask: str | None):
+    """None (in this process), a process pool, or a dask cluster's executor: the same answer from each."""
+    if dask is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise fail("--dask needs dask.distributed: pip install 'naval-umpire[dask]'")
+        return Client(dask).get_executor()
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=jobs)
+    return None
 
 
 if __name__ == "__main__":

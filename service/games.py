@@ -9,15 +9,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import importlib
-import inspect
 import json
 import re
 import secrets
 import threading
 import time
-import io
-import pickle
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,16 +28,20 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
 from domain.engine import REFEREE, Game, Rejected
 from events.canonical import GENESIS_HASH, canonical, chain_hash
-from events.core import DiceRolled, GameCreated, SubmissionSealed
+from events.core import DiceRolled, GameCreated, ParentRef
 from events.store import CommandRow, EventRow, EventStore, GameRow, StoreConflict
-from events.vocabulary import Event, decode_event, decode_stored, event_data
+from events.vocabulary import Event
 from service import ENGINE_VERSION
+from service.bots import MAX_BOT_COMMANDS, bot_choose, bot_for, check_bots
 from service.http import TooMany
+from service.payloads import CREATOR, CreatePayload, creation_events_for
+from service.records import body_of, event_from_body, event_out, sealed_beside, stored_event
+from service.snapshots import restore_snapshot, snapshot_key, take_snapshot
 from service.rulesets import RULESETS, Loaded
+from service.models import CreateDice
 from service.settings import Settings
 
 COMMAND_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
-CREATOR = "creator"
 MAX_PAGE = 1000
 
 
@@ -59,89 +59,6 @@ def now_iso() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def body_of(game_id: str, seq: int, event: Event, command_id: str | None) -> dict[str, Any]:
-    return {
-        "game": game_id,
-        "seq": seq,
-        "type": event.type_name(),
-        "v": event.v,
-        "command": command_id,
-        "data": event_data(event),
-    }
-
-
-def event_from_body(body: dict[str, Any]) -> Event:
-    return decode_event(body["type"], body["v"], body["data"])
-
-
-def stored_event(r) -> Event:
-    """An event from its stored row, with what is kept beside the body (a sealed record's content) re-attached."""
-    e = decode_stored(r.type, r.v, r.body)
-    if r.sealed is not None:
-        beside = msgspec.json.decode(r.sealed)
-        e.content, e.salt = beside["content"], beside["salt"]
-    return e
-
-
-def sealed_beside(e: Event) -> str | None:
-    """What the store keeps beside a body: a sealed record's content and salt."""
-    if isinstance(e, SubmissionSealed):
-        return canonical({"content": e.content, "salt": e.salt}).decode()
-    return None
-
-
-def fold_rows(loaded: Loaded, rows: list) -> Game:
-    """A game from its stored rows (the fast path: each body decoded once, straight into its Struct)."""
-    first = event_from_body(msgspec.json.decode(rows[0].body))
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, rows[0].game, first)
-    for r in rows[1:]:
-        engine.evolve(game, stored_event(r))
-    return game
-
-
-SNAPSHOT_FORMAT = 1
-
-
-def snapshot_key(row: GameRow) -> str:
-    """What a snapshot is valid for: this engine and format, the game's ruleset version and data set."""
-    return f"{ENGINE_VERSION}/{SNAPSHOT_FORMAT}/{row.ruleset}/{row.ruleset_version}/{row.data_sha256}"
-
-
-class _SnapshotPickler(pickle.Pickler):
-    """The game's ruleset and data set are not saved: they are the ones its genesis names, found again on load."""
-
-    def __init__(self, file, game: Game):
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self._external = {id(game.ruleset): "ruleset", id(game.data): "data"}
-
-    def persistent_id(self, obj: Any) -> str | None:
-        return self._external.get(id(obj))
-
-
-class _SnapshotUnpickler(pickle.Unpickler):
-    def __init__(self, file, base: Game):
-        super().__init__(file)
-        self._external = {"ruleset": base.ruleset, "data": base.data}
-
-    def persistent_load(self, pid: str) -> Any:
-        return self._external[pid]
-
-
-def take_snapshot(game: Game) -> bytes:
-    buf = io.BytesIO()
-    _SnapshotPickler(buf, game).dump(game)
-    return buf.getvalue()
-
-
-def restore_snapshot(blob: bytes, genesis_game: Game) -> Game | None:
-    """A game from a snapshot this server wrote (its own database: trusted), or None if it does not load."""
-    try:
-        game = _SnapshotUnpickler(io.BytesIO(blob), genesis_game).load()
-    except Exception:  # noqa: BLE001 - a snapshot is a cache: when it fails, the log is folded instead
-        return None
-    return game if isinstance(game, Game) else None
 
 
 def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
@@ -252,18 +169,29 @@ class GameService:
         genesis = self.store.events(game_id, upto=1)
         if not genesis:
             raise NotFound("unknown-game", f"game {game_id!r} has no events")
-        game = fold_rows(loaded, genesis)
-        head = bytes.fromhex(genesis[0].hash)
+        created = event_from_body(msgspec.json.decode(genesis[0].body))
+        game, head = None, bytes.fromhex(genesis[0].hash)
         snap = self.store.snapshot(game_id, upto if upto is not None else 2**62, snapshot_key(row))
         if snap is not None and snap[0] > 1:
-            restored = restore_snapshot(snap[1], game)
-            if restored is not None:
-                game = restored
+            blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+            game = restore_snapshot(snap[1], blank)
+            if game is not None:
                 head = bytes.fromhex(self.store.events(game_id, after=snap[0] - 1, upto=snap[0])[0].hash)
+        if game is None:
+            game = self._genesis(loaded, game_id, created)
         for r in self.store.events(game_id, after=game.version, upto=upto):
             engine.evolve(game, stored_event(r))
             head = bytes.fromhex(r.hash)
         return Cached(game, head, row)
+
+    def _genesis(self, loaded: Loaded, game_id: str, created: GameCreated) -> Game:
+        """The game as its genesis starts it; a fork starts from its parent's state at the fork's seq."""
+        if created.parent is None:
+            return engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+        parent = self._load(created.parent.game, upto=created.parent.seq)
+        if parent.game.version != created.parent.seq or parent.head.hex() != created.parent.hash:
+            raise Rejected("fork-parent-changed", f"the parent of {game_id} is not what the fork recorded")
+        return engine.start_fork(parent.game, game_id, created)
 
     def _snapshot_if_due(self, c: Cached, before: int) -> None:
         """Every `snapshot_every` events, the state is saved, so a cold load folds at most that many."""
@@ -305,14 +233,9 @@ class GameService:
 
     def create_from_request(self, req: Any, token: str | None, client: str) -> dict[str, Any]:
         """POST /games: the creation token and the per-client rate (settings), then `create`."""
-        want = self.settings.create_token
-        if want is not None and not (token and hmac.compare_digest(token_hash(token), token_hash(want))):
-            raise Unauthorized(
-                "creation-token-required",
-                "this server creates games only with its creation token: send Authorization: Bearer <token>",
-            )
+        self._check_creation_token(token)
         self._count_creation(client)
-        dice = req.dice or CreateDiceRequest()
+        dice = req.dice or CreateDice()
         return self.create(
             req.ruleset,
             req.options,
@@ -323,6 +246,21 @@ class GameService:
             dice.beacon,
             bots=req.bots,
         )
+
+    def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
+        """POST /games/{id}/forks: a new game, so the creation token and rate apply."""
+        self._check_creation_token(token)
+        self._count_creation(client)
+        dice = req.dice or CreateDice()
+        return self.fork(game_id, req.at, dice.mode, dice.server_seed, dice.client_seeds, dice.beacon, req.bots)
+
+    def _check_creation_token(self, token: str | None) -> None:
+        want = self.settings.create_token
+        if want is not None and not (token and hmac.compare_digest(token_hash(token), token_hash(want))):
+            raise Unauthorized(
+                "creation-token-required",
+                "this server creates games only with its creation token: send Authorization: Bearer <token>",
+            )
 
     def _count_creation(self, client: str) -> None:
         per_minute = self.settings.create_per_minute
@@ -363,18 +301,7 @@ class GameService:
             raise engine.InvalidInput("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(RULESETS)}")
         loaded = loaded_for(ruleset_id)
         options = self._inline_data_file(loaded, options or {})
-        if mode == "public-seed":
-            if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
-                raise engine.InvalidInput(
-                    "invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters"
-                )
-            server_seed = bytes.fromhex(server_seed_hex)
-        elif server_seed_hex is not None:
-            raise engine.InvalidInput(
-                "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
-            )
-        else:
-            server_seed = secrets.token_bytes(32)
+        server_seed = _server_seed(mode, server_seed_hex)
         game_id = game_id or "g-" + secrets.token_hex(8)
         payload = {
             "type": "create_game",
@@ -386,14 +313,27 @@ class GameService:
         if bots:
             payload["bots"] = list(bots)
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
+        check_bots(loaded, evs[0].seats, bots or [])
+        return self._open(loaded, game_id, evs, payload, mode, server_seed, bots or [])
+
+    def _open(
+        self,
+        loaded: Loaded,
+        game_id: str,
+        evs: list[Event],
+        payload: dict[str, Any],
+        mode: str,
+        server_seed: bytes,
+        bots: list[str],
+    ) -> dict[str, Any]:
+        """Store a new game (or fork): its row with fresh tokens, its opening events and the recorded input."""
         created: GameCreated = evs[0]  # type: ignore[assignment]
-        check_bots(loaded, created.seats, bots or [])
         tokens = {seat: secrets.token_urlsafe(24) for seat in created.seats}
         referee_token = secrets.token_urlsafe(24)
         stamp = self.clock()
         row = GameRow(
             id=game_id,
-            ruleset=ruleset_id,
+            ruleset=loaded.ruleset.id,
             ruleset_version=loaded.ruleset.version,
             data_sha256=created.ruleset.data_sha256,  # the default set's, or the game's own
             mode=mode,
@@ -402,25 +342,69 @@ class GameService:
             # a bot seat gets a token nobody holds: the server acts for it
             tokens={**{s: token_hash(t) for s, t in tokens.items()}, REFEREE: token_hash(referee_token)},
             created_at=stamp,
-            bots=list(bots or []),
+            bots=list(bots),
         )
         command_id = "create"
         rows, outs, head = self._rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
         cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
         self.store.create_game(row, rows, cmd)
         self._play_bots(game_id)
-        return {
+        out = {
             "game_id": game_id,
-            "ruleset": ruleset_id,
+            "ruleset": loaded.ruleset.id,
             "version": len(rows),
             "head": head.hex(),
-            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": beacon},
+            "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": created.dice.beacon},
             "seats": [
                 {"seat": s, "token": None if s in row.bots else t, "bot": s in row.bots} for s, t in tokens.items()
             ],
             "referee_token": referee_token,
             "events": outs,
         }
+        return out
+
+    def fork(
+        self,
+        game_id: str,
+        at: int,
+        mode: str = "fair",
+        server_seed_hex: str | None = None,
+        client_seeds: dict[str, str] | None = None,
+        beacon: str | None = None,
+        bots: list[str] | None = None,
+        fork_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A new game whose state is `game_id`'s at seq `at`, with its own seats, tokens and dice. Nothing of the
+        parent's future (events after `at`, its seed) goes into the fork."""
+        parent_row = self._row(game_id)
+        loaded = loaded_for(parent_row.ruleset)
+        with self._game(game_id) as c:
+            version = c.game.version
+        if not 1 <= at <= version:
+            raise engine.InvalidInput("invalid-at", f"at is a seq of the game, from 1 to {version}")
+        ends = sorted(x.last_seq for x in self.store.commands(game_id))
+        if at not in ends:
+            before = max((x for x in ends if x < at), default=None)
+            after = min((x for x in ends if x > at), default=None)
+            raise engine.InvalidInput(
+                "invalid-at",
+                f"seq {at} is in the middle of a command's events; a fork starts where a command ended: "
+                f"{before} or {after}",
+            )
+        parent = self._load(game_id, upto=at)
+        server_seed = _server_seed(mode, server_seed_hex)
+        fork_id = fork_id or "g-" + secrets.token_hex(8)
+        ref = ParentRef(game=game_id, seq=at, hash=parent.head.hex())
+        evs = engine.fork_events(parent.game, ref, fork_id, mode, server_seed, client_seeds, beacon)
+        check_bots(loaded, parent.game.seats, bots or [])
+        payload = {
+            "type": "fork_game",
+            "parent": msgspec.to_builtins(ref),
+            "dice": {"mode": mode, "client_seeds": client_seeds or {}, "beacon": beacon},
+        }
+        if bots:
+            payload["bots"] = list(bots)
+        return self._open(loaded, fork_id, evs, payload, mode, server_seed, bots or [])
 
     def _inline_data_file(self, loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
         """`options.data_file`: a data set file in this server's data folder, inlined as `options.data` so the
@@ -809,16 +793,18 @@ class GameService:
         game = self._load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
         return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.rules, reader)}
 
-    def bundle(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
-        """The replay bundle (spec/EVENTS.md). A sealed command's payload shows as {"sealed": commitment} until it is
-        revealed, except to its own seat and the referee."""
+    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
+        """The replay bundle (docs/spec/events.md), of the whole log or of its first `upto` events (a fork's parent).
+        A sealed command's payload shows as {"sealed": commitment} until it is revealed, except to its own seat and
+        the referee. A fork's bundle carries its parent's, up to the fork's seq."""
         with self._game(game_id) as c:
             row = c.row
             g = c.game
-            rows = self.store.events(game_id)
-            cmds = self.store.commands(game_id)
+            rows = self.store.events(game_id, upto=upto)
+            cmds = [x for x in self.store.commands(game_id) if upto is None or x.last_seq <= upto]
             unrevealed = dict(g.unrevealed)
-        lock = g.lock
+        created: GameCreated = event_from_body(msgspec.json.decode(rows[0].body))  # type: ignore[assignment]
+        lock = next((stored_event(r) for r in rows if r.type == "SeedLocked"), None)
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
         hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
 
@@ -830,18 +816,18 @@ class GameService:
                     return {"sealed": e.commitment}
             return p
 
-        return {
+        out = {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
             "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
             "game": game_id,
             "dice": {
-                "scheme": g.created.dice.scheme,
+                "scheme": created.dice.scheme,
                 "mode": row.mode,
                 "server_commit": row.server_commit,
                 "server_seed": g.revealed_seed,
                 "client_seeds": client_seeds,
-                "beacon": g.created.dice.beacon,
+                "beacon": created.dice.beacon,
             },
             "commands": [
                 {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
@@ -850,6 +836,9 @@ class GameService:
             "events": [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows],
             "head": rows[-1].hash,
         }
+        if created.parent is not None:
+            out["parent"] = self.bundle(created.parent.game, None, upto=created.parent.seq)
+        return out
 
     def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
         """The bundle as served and exported: the same bytes from `GET /bundle` and `umpire export`."""
@@ -875,107 +864,23 @@ class GameService:
         return bytes.fromhex(row.server_seed), payloads
 
 
-MAX_BOT_COMMANDS = 100_000
+def _server_seed(mode: str, server_seed_hex: str | None) -> bytes:
+    """Fair: a fresh secret. Public-seed: the creator's, which it must give."""
+    if mode == "public-seed":
+        if not server_seed_hex or not re.fullmatch(r"[0-9a-f]{64}", server_seed_hex):
+            raise engine.InvalidInput("invalid-dice", "public-seed mode takes dice.server_seed: 64 lowercase hex characters")
+        return bytes.fromhex(server_seed_hex)
+    if server_seed_hex is not None:
+        raise engine.InvalidInput(
+            "invalid-dice", "dice.server_seed is for public-seed mode only; fair mode makes its own secret seed"
+        )
+    return secrets.token_bytes(32)
 
 
 def status_of(g: Game) -> str:
     return "revealed" if g.revealed_seed else "over" if g.over else "open"
 
 
-def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: str | None) -> dict[str, Any]:
-    """One event as the API shows it everywhere: the body's fields (but `game`), its hash and the stored extras."""
-    return {
-        "seq": seq,
-        "type": body["type"],
-        "v": body["v"],
-        "command": body["command"],
-        "data": body["data"],
-        "hash": h,
-        "actor": actor,
-        "recorded_at": stamp,
-    }
 
 
-def bot_for(ruleset_id: str):
-    return importlib.import_module(f"domain.{ruleset_id.replace('-', '_')}.bot")
 
-
-def bot_choose(bot, redact, state: Any, legal: list, seat: str) -> dict[str, Any] | None:
-    """The bot's pick for `seat`, from what that seat may read (rulesets with hidden information redact first)."""
-    view = redact(state, seat) if redact is not None else state
-    if len(inspect.signature(bot.choose).parameters) >= 3:
-        return bot.choose(view, legal, seat)
-    return bot.choose(view, legal)
-
-
-def check_bots(loaded: Loaded, seats: list[str], bots: list[str]) -> None:
-    if not bots:
-        return
-    unknown = [b for b in bots if b not in seats]
-    if unknown or len(set(bots)) != len(bots):
-        raise engine.InvalidInput("invalid-bots", f"bots are seats of the game, each once; seats: {seats}")
-    if len(bots) >= len(seats):
-        raise engine.InvalidInput(
-            "invalid-bots", "at least one seat is a person's: the server plays against people, not alone"
-        )
-    try:
-        bot_for(loaded.ruleset.id)
-    except ModuleNotFoundError:
-        raise engine.InvalidInput("invalid-bots", f"{loaded.ruleset.id} has no bot to play a seat")
-
-
-class CreateDiceRequest(msgspec.Struct):
-    mode: str = "fair"
-    server_seed: str | None = None
-    client_seeds: dict[str, str] | None = None
-    beacon: str | None = None
-
-
-class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
-    mode: str
-    client_seeds: dict[str, str]
-    beacon: str | None
-
-
-class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game", tag_field="type"):
-    """The recorded input of `POST /games` (the server seed is never in it)."""
-
-    ruleset: str
-    options: dict[str, Any]
-    seats: list[str] | None
-    dice: CreateDice
-    bots: list[str] = []
-
-
-class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
-    client_seed: str
-
-
-class RevealPayload(msgspec.Struct, forbid_unknown_fields=True, tag="reveal", tag_field="type"):
-    pass
-
-
-class EndPayload(msgspec.Struct, forbid_unknown_fields=True, tag="end", tag_field="type"):
-    pass
-
-
-CORE_PAYLOADS = {"create_game": CreatePayload, "contribute_seed": SeedPayload, "reveal": RevealPayload, "end": EndPayload}
-
-
-def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
-    """The genesis from a recorded `create_game` payload; the replay calls this too."""
-    return engine.creation_events(
-        loaded.ruleset,
-        loaded.data,
-        loaded.data_sha256,
-        game_id,
-        payload.options,
-        payload.seats,
-        payload.dice.mode,
-        server_seed,
-        payload.dice.client_seeds,
-        payload.dice.beacon,
-    )
-
-
-__all__ = ["GameService", "NotFound", "Unauthorized", "DiceRolled", "creation_events_for", "fold_rows"]

@@ -103,6 +103,14 @@ class CreateGame(_In):
     dice: CreateDice | None = None
 
 
+class ForkGame(_In):
+    """Start a new game from a position of this one: the state after event `at` (the end of a command)."""
+
+    at: Annotated[int, Meta(ge=1, le=2**53)]
+    dice: CreateDice | None = None
+    bots: Annotated[list[SeatName], Meta(max_length=16)] | None = None
+
+
 class SeatToken(_Out):
     seat: str
     token: str | None  # null for a seat the server plays (a bot)
@@ -276,6 +284,7 @@ class CheckOut(_Out, omit_defaults=True):
     recorded: dict[str, Any] | None = None
     replayed: dict[str, Any] | None = None
     diff: list[dict[str, Any]] | None = None
+    game: str | None = None  # the parent check: the parent game's id
 
 
 class VerifyReport(_Out):
@@ -286,3 +295,60 @@ class VerifyReport(_Out):
 
 def schema_of(model: type) -> dict[str, Any]:
     return msgspec.json.schema(model)
+
+
+# ---- what-if ----
+
+
+class OddsRequest(_In):
+    """The odds from the position after event `at` (the end of a command): `games` continuations played by the
+    ruleset's bot, continuation i rolling from a seed that depends only on `seed` and i."""
+
+    at: Annotated[int, Meta(ge=1, le=2**53)]
+    games: Annotated[int, Meta(ge=1, le=1000)] = 200
+    seed: Annotated[int, Meta(ge=0, le=2**53)] = 1
+
+
+class Bin(_Out):
+    lo: int
+    hi: int
+    count: int
+
+
+class OddsFigure(_Out):
+    """One figure the ruleset reports over the continuations, and where the real game's value falls."""
+
+    mean: float
+    p5: float
+    p25: float
+    median: float
+    p75: float
+    p95: float
+    min: int
+    max: int
+    histogram: list[Bin]
+    actual: int | None  # the real game's value (where it stands now, if it is not over)
+    percentile: float | None  # the share of continuations below it, plus half of those equal, in percent
+
+
+class OddsResult(_Out):
+    ruleset: str
+    game: str
+    at: int
+    games: int
+    seed: int
+    finished: bool  # whether the real game is over (else `actual` is where it stands now)
+    figures: dict[str, OddsFigure]
+
+
+class OddsJob(_Out):
+    job_id: str
+    game_id: str
+    at: int
+    games: int
+    seed: int
+    status: Literal["running", "done", "failed", "lost"]
+    done: int
+    result: OddsResult | None
+    error: str | None
+    stream: str  # GET it for Server-Sent Events: `progress` ({done, games}), then `result` (this object)

@@ -17,7 +17,10 @@ from domain.engine import Game, Rejected
 from events.bundle import Bundle, decode_bundle
 from events.canonical import canonical, first_broken_link
 from domain.engine import REFEREE
-from service.games import CORE_PAYLOADS, CREATOR, body_of, creation_events_for, loaded_for
+from events.core import SubmissionSealed
+from service.games import loaded_for
+from service.payloads import CORE_PAYLOADS, CREATOR, creation_events_for
+from service.records import body_of, event_from_body
 
 # (game, seq, hash at seq) -> (server seed, stored payloads of sealed commands by command id), for a bundle that is
 # a prefix of this server's log of that game
@@ -74,6 +77,13 @@ def _lock_event(b: Bundle) -> dict[str, Any] | None:
     return next((e.body for e in b.events if e.body.get("type") == "SeedLocked"), None)
 
 
+def first_k(b: Bundle) -> int:
+    """The first roll number of a game: 0, or for a fork the parent's next roll at the fork's seq."""
+    if b.parent is None:
+        return 0
+    return first_k(b.parent) + sum(1 for e in b.parent.events if e.body.get("type") == "DiceRolled")
+
+
 def verify_dice(b: Bundle) -> dict[str, Any]:
     d = b.dice
     if d.scheme != "umpire1":
@@ -118,7 +128,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             first_bad_seq=lock["seq"],
         )
     gs = game_seed(seed, b.game, d.client_seeds, d.beacon)
-    expected_k = 0
+    expected_k = first_k(b)
     for e in b.events:
         body = e.body
         if body.get("type") != "DiceRolled":
@@ -228,6 +238,34 @@ def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
     return [{"path": path or "(body)", "recorded": recorded, "replayed": replayed}]
 
 
+def fold_bundle(b: Bundle, upto: int | None = None) -> Game:
+    """A game from a bundle's events alone (no seed needed): its state after seq `upto` (default: the last). Sealed
+    records get their content from the reveals in the bundle; a fork starts from its parent's bundle."""
+    loaded = loaded_for(b.ruleset.id)
+    opened = {
+        x["seq"]: (x["content"], x["salt"])
+        for e in b.events
+        if e.body.get("type") == "SubmissionsRevealed"
+        for x in e.body["data"].get("entries", [])
+    }
+    try:
+        first = event_from_body(b.events[0].body)
+        if first.parent is not None:
+            if b.parent is None:
+                raise Rejected("replay", f"{b.game} is a fork: its bundle needs its parent's")
+            game = engine.start_fork(fold_bundle(b.parent), b.game, first)
+        else:
+            game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, first)
+        for e in b.events[1 : upto if upto is not None else None]:
+            event = event_from_body(e.body)
+            if isinstance(event, SubmissionSealed) and e.body["seq"] in opened:
+                event.content, event.salt = opened[e.body["seq"]]
+            engine.evolve(game, event)
+    except (KeyError, TypeError, ValueError, msgspec.ValidationError) as e:
+        raise Rejected("replay", f"the events of {b.game} do not fold: {e}") from None
+    return game
+
+
 def replay(
     b: Bundle, server_seed: bytes, payloads: dict[str, dict[str, Any]] | None = None
 ) -> tuple[dict[str, Any], Game | None]:
@@ -260,8 +298,14 @@ def replay(
                 if game is not None or cmd.seat != CREATOR or typed.ruleset != b.ruleset.id:
                     raise Rejected("replay", "one create_game, by the creator, for the bundle's ruleset, comes first")
                 evs = creation_events_for(loaded, b.game, typed, server_seed)
+            elif p.get("type") == "fork_game":
+                if game is not None or cmd.seat != CREATOR or b.parent is None:
+                    raise Rejected("replay", "one fork_game, by the creator, with the parent's bundle, comes first")
+                base = fold_bundle(b.parent)
+                d = typed.dice
+                evs = engine.fork_events(base, typed.parent, b.game, d.mode, server_seed, d.client_seeds, d.beacon)
             elif game is None:
-                raise Rejected("replay", "the first command is not create_game")
+                raise Rejected("replay", "the first command is not create_game (or fork_game)")
             elif p.get("type") == "contribute_seed":
                 evs = engine.decide_seed(game, cmd.seat, typed.client_seed)
             elif p.get("type") == "reveal":
@@ -299,7 +343,11 @@ def replay(
                     diff=diff(recorded.get(seq), body),
                 ), game
             if game is None:
-                game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, e)
+                game = (
+                    engine.start_fork(base, b.game, e)
+                    if e.parent is not None
+                    else engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, e)
+                )
             else:
                 engine.evolve(game, e)
     if seq != len(b.events):
@@ -311,12 +359,48 @@ def replay(
     ), game
 
 
+def verify_parent(b: Bundle, seed_lookup: SeedLookup | None) -> dict[str, Any] | None:
+    """A fork's parent: its bundle (up to the fork's seq) verified on its own, and the very position the fork's genesis
+    names: the parent game, the seq and the parent's hash there."""
+    genesis = b.events[0].body.get("data") or {}
+    ref = genesis.get("parent")
+    if ref is None and b.parent is None:
+        return None
+    if ref is None or b.parent is None:
+        return _check("fail", "the genesis and the bundle disagree on whether this game is a fork", first_bad_seq=1)
+    report = verify(b.parent, seed_lookup)
+    named = {
+        "game": (ref.get("game"), b.parent.game),
+        "seq": (ref.get("seq"), len(b.parent.events)),
+        "hash": (ref.get("hash"), b.parent.head),
+    }
+    wrong = [k for k, (said, found) in named.items() if said != found]
+    where = f"parent {b.parent.game} up to seq {len(b.parent.events)}"
+    if wrong:
+        return _check("fail", f"the fork's genesis names another {', '.join(wrong)} than its parent's bundle", first_bad_seq=1)
+    failed = next(((n, c) for n, c in report["checks"].items() if c["status"] == "fail"), None)
+    if failed is not None:
+        name, c = failed
+        return _check(
+            "fail",
+            f"{where}: {name} check failed: {c['detail']}",
+            first_bad_seq=c.get("first_bad_seq"),
+            first_bad_k=c.get("first_bad_k"),
+            game=b.parent.game,
+        )
+    status = "pass" if report["verdict"] == "verified" else "skipped"
+    skipped = [n for n, c in report["checks"].items() if c["status"] == "skipped"]
+    detail = f"{where}: verified" if status == "pass" else f"{where}: {', '.join(skipped)} not checked (seed not revealed)"
+    return _check(status, detail, first_bad_seq=None, game=b.parent.game)
+
+
 def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) -> dict[str, Any]:
     try:
         b = raw if isinstance(raw, Bundle) else decode_bundle(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", f"not an umpire-bundle/1: {e}")}}
     chain = verify_chain(b)
+    parent = verify_parent(b, seed_lookup)
     dice = verify_dice(b)
     sealed = verify_sealed(b)
     seed, payloads = None, None
@@ -338,6 +422,8 @@ def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) ->
             "skipped", "the server seed is not revealed and this server does not hold this log", first_bad_seq=None
         )
     checks = {"chain": chain, "dice": dice, "sealed": sealed, "replay": rep}
+    if parent is not None:
+        checks = {"parent": parent, **checks}
     statuses = {c["status"] for c in checks.values()}
     verdict = "failed" if "fail" in statuses else "partial" if "skipped" in statuses else "verified"
     return {"verdict": verdict, "game": b.game, "checks": checks}

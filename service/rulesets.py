@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import events.aa1942_convoy  # noqa: F401 - registers the rulesets' event types
+import events.battlefleet_1900  # noqa: F401
 import events.corvette_command  # noqa: F401
 import events.core  # noqa: F401
 from domain.engine import Ruleset
 
-RULESET_MODULES = ("domain.aa1942_convoy", "domain.corvette_command")
+RULESET_MODULES = ("domain.aa1942_convoy", "domain.battlefleet_1900", "domain.corvette_command")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import msgspec
 
 from domain.corvette_command.commands import Options
 from domain.corvette_command.rules.procedure import Ctx
-from domain.corvette_command.state import Convoy, Engagement, Sheet, State
+from domain.corvette_command.state import Convoy, Engagement, Sheet, State, Waiting
 from domain.dice import ChosenDice, Dice
 from events.core import DiceRolled
 from service.rulesets import RULESETS
@@ -55,23 +55,27 @@ def make_state(
         position=list(position),
         weather=weather,
     )
-    s.decks = {"uboats": [u.id for u in DATA.uboats], "convoys": [], "orders": []}
+    s.decks = {"uboats": [u.id for u in DATA.uboats], "convoys": [], "orders": []}  # every card known, none face down
     s.discards = {"uboats": [], "convoys": [], "orders": []}
+    for z in DATA.maps["standard"].zones:
+        u, r = z.pool.get("U", 0), z.pool.get("R", 0)
+        s.pools[z.name] = {"U": u, "R": r, "blank": len(z.boxes) - u - r}
     if engagement is not None:
-        base = dict(
-            uboat="U-47",
-            type="VII",
-            attack=5,
-            evade=3,
-            profile="M/C",
-            range=0,
-            surfaced=False,
-            night=False,
-            attacks_left=3,
-            wolfpack=False,
-            decoys=False,
-            step="detect",
-        )
+        base = {
+            "uboat": "U-47",
+            "type": "VII",
+            "attack": 5,
+            "evade": 3,
+            "profile": "M/C",
+            "range": 0,
+            "surfaced": False,
+            "night": False,
+            "attacks_left": 3,
+            "wolfpack": False,
+            "decoys": False,
+            "step": "detect",
+        }
+        base["designated"] = engagement.get("range", 0)  # sighted at the range it is at, unless told
         s.engagement = Engagement(**{**base, **engagement})
         s.decks["uboats"].remove(s.engagement.uboat)
     return s
@@ -111,3 +115,28 @@ class PurposeDice(Dice):
             self.next_roll += 1
             return DiceRolled(k=k, sides=list(sides), faces=faces, purpose=purpose, rule=rule)
         return super().roll(sides, purpose, rule)
+
+
+def roll(c: Ctx, purpose: str, i: int = 0) -> DiceRolled:
+    """The i-th roll made for `purpose` (instead of indexing rolls(c) by position)."""
+    return [r for r in rolls(c) if r.purpose == purpose][i]
+
+
+def purposes(c: Ctx) -> list[str]:
+    return [r.purpose for r in rolls(c)]
+
+
+def waiting(s: State, escort: str = "captain", wolfpack: bool = False) -> State:
+    """Queue a U-boat to attack `escort`'s section."""
+    s.queue.append(Waiting(escort=escort, wolfpack=wolfpack))
+    return s
+
+
+def queue_of(s: State) -> list[tuple[str, bool]]:
+    return [(w.escort, w.wolfpack) for w in s.queue]
+
+
+def only(s: State, zone: str, kind: str) -> State:
+    """Leave a single counter face down in `zone`'s pool, so the box revealed there is `kind` without a roll."""
+    s.pools[zone] = {"U": 0, "R": 0, "blank": 0} | {kind: 1}
+    return s

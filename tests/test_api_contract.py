@@ -178,3 +178,37 @@ def test_bundle_bytes_are_what_get_bundle_serves(client):
     g = new_game(client)
     served = client.get(f"/games/{g['game_id']}/bundle").content
     assert served == client.app.state.service.bundle_bytes(g["game_id"])
+
+
+def test_seats_marked_bot_are_played_by_the_server_as_their_own_recorded_commands(client):
+    """Solo play against the machine (issue #9): four powers are bots, the USSR a person. When the USSR ends its turn
+    the server plays Germany, the UK, Japan and the USA through the round to the game's end."""
+    r = client.post(
+        "/games",
+        json={"ruleset": "aa1942-convoy", "options": {"rounds": 1}, "bots": ["Germany", "UK", "Japan", "USA"]},
+    )
+    assert r.status_code == 201, r.text
+    g = r.json()
+    assert [(s["seat"], s["bot"], s["token"] is None) for s in g["seats"]][:2] == [("USSR", False, False), ("Germany", True, True)]
+    ussr = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
+    gid = g["game_id"]
+    out = client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(ussr)).json()
+    for _ in range(4):
+        out = client.post(f"/games/{gid}/commands", json={"type": "end_phase"}, headers=auth(ussr)).json()
+    assert out["awaiting"] == []  # the bots played the rest of the round: the game is over
+    summary = client.get(f"/games/{gid}").json()
+    assert summary["status"] == "over" and summary["bots"] == ["Germany", "UK", "Japan", "USA"]
+    client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"]))
+    bundle = client.get(f"/games/{gid}/bundle").json()
+    seats = {c["seat"] for c in bundle["commands"] if c["command_id"].startswith("bot-")}
+    assert seats == {"Germany", "UK", "Japan", "USA"}
+    from service.replay import verify
+
+    assert verify(bundle)["verdict"] == "verified"
+
+
+def test_bots_need_a_person_at_the_table(client):
+    r = client.post("/games", json={"ruleset": "aa1942-convoy", "bots": ["USSR", "Germany", "UK", "Japan", "USA"]})
+    assert r.status_code == 422 and r.json()["code"] == "invalid-bots"
+    r = client.post("/games", json={"ruleset": "aa1942-convoy", "bots": ["Atlantis"]})
+    assert r.status_code == 422 and r.json()["code"] == "invalid-bots"

@@ -127,6 +127,14 @@ def test_an_illegal_command_lists_what_is_legal(client):
     )
     assert r.status_code == 409 and r.json()["code"] == "illegal-command"
     assert [x["type"] for x in r.json()["legal"]] == ["choose_start_port"]
+    assert "awaits 'choose_start_port'" in r.json()["detail"]  # command types, never the internal decision names
+    token = game["seats"][0]["token"]
+    gid = game["game_id"]
+    client.post(f"/games/{gid}/commands", json={"type": "choose_start_port", "side": "canada"}, headers=auth(token))
+    r = client.post(f"/games/{gid}/commands", json={"type": "move_convoy", "to": [0, 9]}, headers=auth(token))
+    assert r.status_code == 409 and "cannot enter [0, 9]" in r.json()["detail"]
+    (move,) = r.json()["legal"]  # what is legal, in the shape of awaiting: choices with their labels
+    assert move["type"] == "move_convoy" and len(move["labels"]) == len(move["choices"]) and move["description"]
 
 
 def test_a_game_with_its_own_data_set_pins_its_hash(client):

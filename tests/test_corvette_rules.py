@@ -12,7 +12,20 @@ from domain.dice import ChosenDice
 from domain.engine import IllegalCommand
 from events import corvette_command as ev
 from events.core import GameEnded
-from tests.corvette import DATA, ctx, done, make_state, of, rolls
+from tests.corvette import (
+    DATA,
+    PurposeDice,
+    ctx,
+    done,
+    make_state,
+    of,
+    only,
+    purposes,
+    queue_of,
+    roll,
+    rolls,
+    waiting,
+)
 
 # ---- CC-1, CC-2: the Resolution Table ---------------------------------------------------------------
 
@@ -40,8 +53,6 @@ def test_CCR2_a_certain_task_is_still_rolled_and_recorded():
 
 
 def begin(side="canada", **chosen):
-    from tests.corvette import PurposeDice
-
     s = make_state()
     s.convoy = None
     s.awaiting = None
@@ -67,25 +78,53 @@ def test_CC4_CC6_stores_and_the_uboat_deck_all_VII_and_two_IX():
     c = begin()
     (began,) = of(c, ev.CampaignBegan)
     assert began.depth_charges == 25
-    deck = [DATA.uboat(u) for u in began.uboat_deck]
-    assert sum(u.type == "VII" for u in deck) == sum(u.type == "VII" for u in DATA.uboats)
-    assert sum(u.type == "IX" for u in deck) == 2
+    assert began.uboat_deck == [u.id for u in DATA.uboats if u.type == "VII"] and began.type_ix_face_down == 2
+    assert not [r for r in rolls(c) if "uboat" in r.purpose or "ix" in r.purpose]  # nothing drawn before a draw
 
 
-def test_CC5_counters_per_zone_one_shuffle_each():
+def test_CC6_CCR42_a_uboat_is_drawn_over_the_cards_left_a_face_down_type_ix_among_those_unseen():
+    s = waiting(make_state())
+    nines = [u.id for u in DATA.uboats if u.type == "IX"]
+    s.decks["uboats"], s.type_ix_face_down = ["U-47", "U-48"], 2
+    s.discards["uboats"] = [nines[0]]  # seen already: not one of the face-down two
+    c = ctx(s, 2, [1, 1])  # the second of U-47, U-48, face-down, face-down; the surface roll
+    attack.start_engagement(c)
+    assert roll(c, "draw-uboat").sides == [4] and c.state.engagement.uboat == "U-48" and done(c)
+    c = ctx(s, 4, 3, [1, 1])  # a face-down Type IX: which, among the three not seen; the surface roll
+    attack.start_engagement(c)
+    card = nines[1:][2]
+    assert roll(c, "draw-type-ix").sides == [3] and (c.state.decks["uboats"], c.state.type_ix_face_down) == (
+        ["U-47", "U-48"],
+        1,
+    )
+    assert (of(c, ev.UBoatSighted) or of(c, ev.UBoatStandsOff))[0].uboat == card
+
+
+def test_CC37_CCR42_a_deck_run_out_takes_its_discards_back_with_no_order():
+    s = waiting(make_state())
+    s.decks["uboats"], s.type_ix_face_down = [], 0
+    s.discards["uboats"] = ["U-99", "U-47"]
+    c = ctx(s, 2)  # over U-47, U-99 (the data set's order): U-99, C, close, no surface roll
+    attack.start_engagement(c)
+    (back,) = of(c, ev.DeckReformed)
+    assert sorted(back.cards) == ["U-47", "U-99"] and c.state.engagement.uboat == "U-99"
+    assert c.state.decks["uboats"] == ["U-47"] and done(c)
+
+
+def test_CC5_CCR42_counters_per_zone_face_down_with_no_order():
     c = begin()
-    placed = of(c, ev.CountersPlaced)
-    counts = {p.zone: {k: sum(b[2] == k for b in p.boxes) for k in ("U", "R", "blank")} for p in placed}
-    assert counts == {
-        "canadian": {"U": 1, "R": 1, "blank": 7},
-        "air-gap": {"U": 6, "R": 1, "blank": 11},
-        "western-approaches": {"U": 2, "R": 1, "blank": 6},
-    }
-    assert [r.purpose for r in rolls(c) if r.purpose.startswith("counters-")] == [
-        "counters-canadian",
-        "counters-air-gap",
-        "counters-western-approaches",
-    ]
+    placed = {p.zone: (p.u, p.r, p.blank) for p in of(c, ev.CountersPlaced)}
+    assert placed == {"canadian": (1, 1, 9), "air-gap": (6, 1, 8), "western-approaches": (2, 1, 7)}
+    assert not [p for p in purposes(c) if "counter" in p]  # no shuffle: each is drawn when its box is revealed
+
+
+@pytest.mark.parametrize("face,kind", [(1, "U"), (6, "U"), (7, "R"), (8, "blank"), (15, "blank")])
+def test_CC16_CCR42_a_box_revealed_draws_its_counter_from_what_is_left_of_its_zone(face, kind):
+    s = make_state(position=(0, 3))  # the Air Gap: 6 U, 1 R, 8 blank, counted in that order
+    c = ctx(s, face, *([9] if kind == "R" else []))  # an R: the random event (9, Quiet watch)
+    random_events.reveal(c)
+    assert roll(c, "draw-counter").sides == [15] and of(c, ev.CounterRevealed)[0].kind == kind
+    assert c.state.pools["air-gap"][kind] == {"U": 6, "R": 1, "blank": 8}[kind] - 1
 
 
 @pytest.mark.parametrize(
@@ -102,7 +141,6 @@ def test_CC7_CCR12_the_first_convoy_sails_from_the_chosen_side_and_its_codes_por
 def test_CC8_convoy_size_by_year(year, base):
     s = make_state(year=year)
     s.decks = {"convoys": [x.id for x in DATA.convoys], "orders": [o.id for o in DATA.orders], "uboats": []}
-    from tests.corvette import PurposeDice
 
     c = ctx(s)
     c.dice = PurposeDice({"convoy-size": [[7, 9]]})
@@ -139,14 +177,6 @@ def test_CC11_fast_convoys_move_forward_diagonally_or_sideways():
     )
 
 
-def test_CCR11_slow_convoys_zig_zag_never_two_forward_moves_in_a_row():
-    s = make_state(position=(1, 4), speed="slow")
-    s.convoy.last_move = "forward"
-    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[0, 4]", "[2, 4]"}
-    s.convoy.last_move = "sideways"
-    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 5]", "[0, 4]", "[2, 4]"}
-
-
 @pytest.mark.parametrize(
     "speed,weather,half", [("fast", "good", 2), ("fast", "storm", 3), ("slow", "poor", 3), ("slow", "storm", 4)]
 )
@@ -155,13 +185,9 @@ def test_CC11_days_per_box(speed, weather, half):
 
 
 def test_CC9_the_orders_channel_leaving_liverpool_and_entering_the_western_approaches():
-    s = make_state(position=(2, 8), direction="east")
+    s = make_state(position=(1, 8), direction="east")  # the Air Gap; (2, 8) and (x, 9) are Western Approaches
     s.convoy.channel = 0
-    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 8]"}  # (x, 9) is the WA: only channel 0
-    s.convoy.position = [1, 8]
-    assert "[0, 9]" in {str(m["to"]) for m in movement.legal_moves(s)} and "[1, 9]" not in {
-        str(m["to"]) for m in movement.legal_moves(s)
-    }
+    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[0, 9]", "[0, 8]"}  # into the WA: channel 0 only
     w = make_state(direction="west")
     w.convoy.position, w.convoy.channel, w.convoy.destination = "Liverpool", 2, "Halifax"
     assert movement.legal_moves(w) == [{"to": [2, 11]}]
@@ -247,7 +273,12 @@ def test_CC14_radar_offers_one_re_roll_and_the_second_result_stands():
     c2 = ctx(c.state, 20, 1, 3)  # re-roll: 20 (worse!), damage location 1, difficulty 3
     hazards.resume_collision(c2, "captain", reroll=True)
     (checked,) = of(c2, ev.CollisionChecked)
-    assert checked.result == "corvette" and checked.rerolled and rolls(c2)[0].rerolls == c.events[0].k and done(c2)
+    assert (
+        checked.result == "corvette"
+        and checked.rerolled
+        and roll(c2, "collision-reroll").rerolls == c.events[0].k
+        and done(c2)
+    )
 
 
 @pytest.mark.parametrize(
@@ -266,18 +297,20 @@ def test_CC15_mechanical_failure_on_1_or_1_2_in_a_storm(weather_now, face, faile
     "equipment,faces,area",
     [
         ((), [2, 1], "asdic"),
-        (("radar",), [2, 3, 1], "radar"),
-        (("radar",), [2, 4, 1], "asdic"),
-        (("radar", "hfdf"), [2, 2, 1], "asdic"),
-        (("radar", "hfdf"), [2, 3, 1], "radar"),
-        (("radar", "hfdf"), [2, 6, 1], "hfdf"),
+        (("radar",), [2, 1], "asdic"),  # without the operators option: no sub-roll (CC-R25)
+        (("radar", "operators"), [2, 3, 1], "radar"),
+        (("radar", "operators"), [2, 4, 1], "asdic"),
+        (("radar", "hfdf", "operators"), [2, 2, 1], "asdic"),
+        (("radar", "hfdf", "operators"), [2, 3, 1], "radar"),
+        (("radar", "hfdf", "operators"), [2, 6, 1], "hfdf"),
         (("hedgehog",), [5, 1, 1], "hedgehog"),
         (("hedgehog",), [5, 2, 1], "depth_charge"),
         ((), [3, 1], "aa"),
     ],
 )
 def test_CC33_CCR25_the_ship_damage_table_and_its_sub_rolls(equipment, faces, area):
-    c = ctx(make_state(equipment=equipment), *faces)
+    operators = {"radar_hfdf_operators": "operators" in equipment}
+    c = ctx(make_state(equipment=[e for e in equipment if e != "operators"], options=operators), *faces)
     assert hazards.damage_area(c, "test", "captain") == area and c.state.sheet.harder == {area: [1]} and done(c)
 
 
@@ -289,7 +322,7 @@ def test_CC32_one_repair_attempt_engineer_vs_the_counters_difficulty():
     s.sheet.harder = {"asdic": [3, 1]}
     c = ctx(s, 9)  # engineer 2 vs difficulty 3: 9 or less
     hazards.repair(c, "captain", "asdic")
-    assert c.state.sheet.harder == {"asdic": [1]} and rolls(c)[0].result.target == 9 and done(c)
+    assert c.state.sheet.harder == {"asdic": [1]} and roll(c, "repair").result.target == 9 and done(c)
     c = ctx(s, 10)
     hazards.repair(c, "captain", "asdic")
     assert c.state.sheet.harder == {"asdic": [3, 1]}
@@ -301,24 +334,22 @@ def test_CC32_damaged_engineering_makes_repairs_harder_and_splice_the_mainbrace_
     s.convoy.repair_bonus = True
     c = ctx(s, 10)  # 1 +1 (bonus) vs 1 +1 (engineering counter): 10
     hazards.repair(c, "captain", "gun")
-    assert rolls(c)[0].result.target == 10 and "gun" not in c.state.sheet.harder
+    assert roll(c, "repair").result.target == 10 and "gun" not in c.state.sheet.harder
 
 
 # ---- CC-16, CC-17: counters and random events --------------------------------------------------------
 
 
-def test_CC16_a_U_counter_brings_an_attack_unless_in_a_storm():
-    for weather_now, pending in (("poor", 1), ("storm", 0)):
-        s = make_state(weather=weather_now, position=(0, 3))
-        s.counters = {"0,3": "U"}
-        c = ctx(s)
-        random_events.reveal(c)
-        assert c.state.pending_uboats == pending
+@pytest.mark.parametrize("weather_now,pending", [("poor", 1), ("storm", 0)])
+def test_CC16_a_U_counter_brings_an_attack_unless_in_a_storm(weather_now, pending):
+    s = only(make_state(weather=weather_now, position=(0, 3)), "air-gap", "U")
+    c = ctx(s)
+    random_events.reveal(c)
+    assert c.state.pending_uboats == pending
 
 
 def test_CCR35_a_counter_acts_once():
-    s = make_state(position=(0, 3))
-    s.counters = {"0,3": "U"}
+    s = only(make_state(position=(0, 3)), "air-gap", "U")
     c = ctx(s)
     random_events.reveal(c)
     assert c.state.pending_uboats == 1
@@ -329,8 +360,7 @@ def test_CCR35_a_counter_acts_once():
 
 
 def test_CC17_CCR26_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search():
-    s = make_state(position=(0, 3))
-    s.counters = {"0,3": "R"}
+    s = only(make_state(position=(0, 3)), "air-gap", "R")
     c = ctx(s, 1)
     random_events.reveal(c)
     assert c.state.convoy.luck and of(c, ev.RandomEventDrawn)[0].name == "Luck of the Irish"
@@ -338,12 +368,13 @@ def test_CC17_CCR26_luck_of_the_irish_gives_a_re_roll_of_the_next_failed_search(
     e.convoy.luck = True
     c = ctx(e, 15, 5)  # fails (target 8), the re-roll 5 succeeds
     asw.detect(c)
-    assert of(c, ev.DetectionResolved)[0].detected and rolls(c)[1].rerolls == rolls(c)[0].k and not c.state.convoy.luck
+    again = roll(c, "asdic-detection", 1)
+    assert of(c, ev.DetectionResolved)[0].detected and again.rerolls == roll(c, "asdic-detection").k
+    assert not c.state.convoy.luck
 
 
 def test_CC17_CCR13_men_in_the_water_torpedo_on_a_1_but_never_in_fog():
-    s = make_state(weather="fog", position=(0, 3))
-    s.counters = {"0,3": "R"}
+    s = only(make_state(weather="fog", position=(0, 3)), "air-gap", "R")
     c = ctx(s, 2)
     random_events.reveal(c)
     assert of(c, ev.EffectApplied)[0].effect == "nothing" and done(c)
@@ -355,8 +386,7 @@ def test_CC17_CCR13_men_in_the_water_torpedo_on_a_1_but_never_in_fog():
 
 
 def test_CC17_oil_slick_sub_roll_adds_a_straggler():
-    s = make_state(position=(0, 3))
-    s.counters = {"0,3": "R"}
+    s = only(make_state(position=(0, 3)), "air-gap", "R")
     c = ctx(s, 3, 5)
     random_events.reveal(c)
     assert c.state.convoy.stragglers == 1 and done(c)
@@ -384,7 +414,7 @@ def test_CC19_the_2d6_surface_table(total, surfaced, night):
 
 def test_CC19_at_close_range_only_fog_gives_a_surface_roll():
     s = make_state(weather="good")
-    s.queue = [["captain", False]]
+    waiting(s)
     s.decks["uboats"] = ["U-99"]  # profile C: close
     c = ctx(s)
     attack.start_engagement(c)
@@ -401,9 +431,9 @@ def test_CC42_CCR16_time_of_contact(dice, month, hour, night):
 
 def test_CC42_surfaced_on_the_d6_by_day_6_by_night_3_to_6():
     s = make_state(options={"time_of_contact": True}, month=7)
-    s.queue = [["captain", False]]
+    waiting(s)
     s.decks["uboats"] = ["U-48"]  # L/M/C at long
-    c = ctx(s, [2, 5], 3)  # 04:00 in July: dark; 3 -> surfaced
+    c = ctx(s, [2, 5], [1, 10], 3)  # 04:00 in July: dark (04:00 with the minutes); 3 -> surfaced
     attack.start_engagement(c)
     assert c.state.engagement.surfaced and c.state.engagement.night and done(c)
 
@@ -417,7 +447,7 @@ def test_CC20_spotting_modifiers_night_long_poor():
     )
     c = ctx(s, 1)
     attack.spot(c)
-    r = rolls(c)[0].result
+    r = roll(c, "lookout-spotting").result
     assert (r.active, r.passive, r.target) == (3, 4 + 3 + 3 + 2, 1) and of(c, ev.SpottingResolved)[0].spotted
 
 
@@ -429,7 +459,7 @@ def test_CCR3_CCR17_radar_or_hfdf_success_gives_plus_2_lookout_once():
     )
     c = ctx(s, 5, 5, 12)  # radar 2 vs 3: 9 ok; hfdf ok; lookout 1+1(close)+2 vs 4 -> 10... face 12 fails
     attack.spot(c)
-    look = rolls(c)[2].result
+    look = roll(c, "lookout-spotting").result
     assert look.active == 4 and look.target == 10 and not of(c, ev.SpottingResolved)[0].spotted
 
 
@@ -448,7 +478,7 @@ def test_CC21_CCR4_4in_two_shots_at_long_AA_not_at_long_then_crash_dive_to_card_
     c = ctx(s, 7, [6, 6, 6, 1], 8)  # 3 vs 3+3 at long: 7 hits (damage d10 6: two d6 match), then 8 misses
     attack.fire_guns(c)
     g = of(c, ev.GunneryResolved)[0]
-    assert [sh["gun"] for sh in g.shots] == ["gun", "gun"] and g.hits == 2 and c.state.engagement.hits == 2
+    assert [sh.gun for sh in g.shots] == ["gun", "gun"] and g.hits == 2 and c.state.engagement.hits == 2
     assert of(c, ev.UBoatDived)[0].range == 2 and not c.state.engagement.surfaced and done(c)
 
 
@@ -468,15 +498,15 @@ def test_CC23_CCR5_attack_5_at_medium_needs_14_close_plus_1_long_vs_2():
     s = make_state(engagement={"range": 1, "step": "attack", "attack": 5})
     c = ctx(s, 2, 14, [3, 5])  # target roll 2: the convoy; 14 hits; tonnage 9,000 - 5,000
     attack.attack(c)
-    assert rolls(c)[1].result.target == 14 and of(c, ev.ShipLost)[0].tonnage == 4000 and done(c)
-    s.engagement.range = 0
+    assert roll(c, "uboat-attack").result.target == 14 and of(c, ev.ShipLost)[0].tonnage == 4000 and done(c)
+    s.engagement.range = s.engagement.designated = 0
     c = ctx(s, 2, 16)
     attack.attack(c)
-    assert rolls(c)[1].result.target == 15 and not of(c, ev.ShipLost)
-    s.engagement.range = 2
+    assert roll(c, "uboat-attack").result.target == 15 and not of(c, ev.ShipLost)
+    s.engagement.range = s.engagement.designated = 2
     c = ctx(s, 2, 13, [2, 1])
     attack.attack(c)
-    assert rolls(c)[1].result.target == 13 and of(c, ev.ConvoyAttacked)[0].hit
+    assert roll(c, "uboat-attack").result.target == 13 and of(c, ev.ConvoyAttacked)[0].hit
 
 
 @pytest.mark.parametrize(
@@ -534,7 +564,7 @@ def test_CCR6_lookout_spots_help_the_manoeuvre_and_hull_and_engineering_hurt_it(
     s.sheet.harder = {"engineer": [1]}
     c = ctx(s, 1, 20, 1, 20, 10)  # medium: lookout sees it, ASDIC not; close: the same; then the manoeuvre
     attack.torpedo_at_corvette(c, 1)
-    final = rolls(c)[4].result
+    final = roll(c, "torpedo-manoeuvre").result
     assert (
         (final.active, final.passive) == (4 + 2, 4 + 1 + 1)
         and final.target == 10
@@ -546,11 +576,11 @@ def test_CC40_CCR18_falke_from_march_1943_unless_foxer():
     s = make_state(year=1943, month=4)
     c = ctx(s, 20, 20, 1)
     attack.torpedo_at_corvette(c, 0)
-    assert rolls(c)[2].result.passive == 6  # 4 + Falke 2
+    assert roll(c, "torpedo-manoeuvre").result.passive == 6  # 4 + Falke 2
     s = make_state(year=1943, month=6, equipment=["foxer"])
     c = ctx(s, 20, 20, 1)
     attack.torpedo_at_corvette(c, 0)
-    assert rolls(c)[2].result.passive == 4
+    assert roll(c, "torpedo-manoeuvre").result.passive == 4
 
 
 # ---- CC-26, CC-27, CC-R7: detection and range ---------------------------------------------------------
@@ -561,15 +591,15 @@ def test_CC26_asdic_1_vs_evade_4_at_medium_needs_7():
     c = ctx(s, 7)
     asw.detect(c)
     (d,) = of(c, ev.DetectionResolved)
-    assert rolls(c)[0].result.target == 7 and d.detected and d.range == 0
+    assert roll(c, "asdic-detection").result.target == 7 and d.detected and d.range == 0
 
 
-def test_CC26_close_plus_1_long_plus_1_to_the_uboat_consecutive_plus_3():
-    for rng, consecutive, need in ((0, 0, 10), (2, 0, 8), (2, 1, 11)):
-        s = make_state(engagement={"range": rng, "evade": 2, "consecutive": consecutive})
-        c = ctx(s, 20)
-        asw.detect(c)
-        assert rolls(c)[0].result.target == need
+@pytest.mark.parametrize("rng,consecutive,need", [(0, 0, 10), (2, 0, 8), (2, 1, 11)])
+def test_CC26_close_plus_1_long_plus_1_to_the_uboat_consecutive_plus_3(rng, consecutive, need):
+    s = make_state(engagement={"range": rng, "evade": 2, "consecutive": consecutive})
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert roll(c, "asdic-detection").result.target == need
 
 
 def test_CC27_a_failed_search_opens_one_band_two_with_damaged_engineering_beyond_long_it_evades():
@@ -600,12 +630,12 @@ def test_CCR7_after_a_pattern_only_the_close_plus_1_after_a_hedgehog_miss_plus_4
     asw.drop_pattern(c, "depth-charges")
     c2 = ctx(c.state, 20)
     asw.detect(c2)
-    assert rolls(c2)[0].result.target == 10 + 1 + 1 - 3
+    assert roll(c2, "asdic-detection").result.target == 10 + 1 + 1 - 3
     c = ctx(s, [1, 2, 3, 4, 5])
     asw.drop_pattern(c, "hedgehog")
     c2 = ctx(c.state, 20)
     asw.detect(c2)
-    assert rolls(c2)[0].result.target == 10 + 1 + 4 - 3
+    assert roll(c2, "asdic-detection").result.target == 10 + 1 + 4 - 3
 
 
 # ---- CC-22, CC-28, CC-29, CC-30: patterns, kills, boarding, awards --------------------------------------
@@ -615,13 +645,13 @@ def test_CC22_CCR19_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damag
     s = make_state(engagement={"range": 0, "evade": 3})
     c = ctx(s, [3, 3, 1, 2, 4])
     asw.drop_pattern(c, "depth-charges")
-    assert rolls(c)[0].sides == [10, 6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 1
+    assert roll(c, "depth-charges-pattern").sides == [10, 6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 1
     assert c.state.sheet.depth_charges == 24
     s.sheet.harder = {"depth_charge": [2]}
     s.sheet.skills["depth_charge"] = 4
     c = ctx(s, [3, 3, 3, 3])
     asw.drop_pattern(c, "depth-charges")
-    assert rolls(c)[0].sides == [6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 3
+    assert roll(c, "depth-charges-pattern").sides == [6, 6, 6, 6] and of(c, ev.PatternDropped)[0].hits == 3
 
 
 @pytest.mark.parametrize(
@@ -633,7 +663,7 @@ def test_CC22_CCR19_pattern_dice_d10_plus_4d6_and_3d6_while_the_station_is_damag
         ("depth-charges", [5, 5, 5, 1, 1], 2, "possible", True, "gone"),
         ("depth-charges", [5, 5, 5, 5, 1], 1, "probable", True, "gone"),
         ("hedgehog", [5, 5, 1, 1, 1], 0, "probable", False, "detect"),
-        ("hedgehog", [5, 5, 5, 1, 1], 0, "confirmed", True, "board"),
+        ("hedgehog", [5, 5, 5, 1, 1], 0, "confirmed", True, "gone"),  # no boarding after a Hedgehog kill
     ],
 )
 def test_CC28_CCR15_kill_grades(weapon, faces, before, grade, out, step):
@@ -690,15 +720,18 @@ def test_CC31_damage_is_a_minus_1_per_point_and_wolfpack_uboats_do_not_summon():
     c = ctx(s, 6)
     asw.evaded(c)
     (w,) = of(c, ev.WolfpackRolled)
-    assert (w.roll, w.drm, w.uboats) == (6, -2, 2) and c.state.queue == [["captain", True], ["captain", True]]
+    assert (w.roll, w.drm, w.uboats) == (6, -2, 2) and queue_of(c.state) == [("captain", True)] * 2
     s = make_state(engagement={"range": 3, "step": "evaded", "attacks_left": 0, "wolfpack": True, "summons": False})
     c = ctx(s)
     asw.evaded(c)
     assert of(c, ev.UBoatLeft)[0].summons is False and not of(c, ev.WolfpackRolled)
 
 
-def test_CC31_CCR14_an_unhurt_uboat_with_attacks_left_comes_back_from_its_cards_range():
-    s = make_state(weather="poor", engagement={"range": 3, "step": "evaded", "attacks_left": 1, "profile": "L/M/C"})
+def test_CC31_CCR14_CCR40_an_unhurt_uboat_with_attacks_left_comes_back_to_its_designated_range():
+    s = make_state(
+        weather="poor",
+        engagement={"range": 3, "designated": 1, "step": "evaded", "attacks_left": 1, "profile": "L/M/C"},
+    )
     c = ctx(s)
     asw.evaded(c)
     assert of(c, ev.UBoatDived)[0].range == 1 and c.state.engagement.step == "attack"
@@ -714,19 +747,18 @@ def arrived(**kw):
     return s
 
 
-def test_CC34_CC35_CC36_CCR20_CCR34_arrival_stragglers_tech_delay_turnaround():
+def test_CC34_CC35_CC36_CCR20_arrival_tech_delay_stragglers_turnaround():
     s = arrived()
     s.convoy.stragglers, s.convoy.ships_lost, s.convoy.tonnage = 2, 3, 20000
     s.sheet.harder, s.sheet.hull = {"gun": [1]}, 1
-    from tests.corvette import PurposeDice
-
     c = ctx(s)
-    c.dice = PurposeDice({"straggler": [6, 2], "tonnage": [[4, 1]], "tech-delay": [4], "turnaround": [3]})
+    c.dice = PurposeDice({"straggler": [6, 2], "tonnage": [[4, 1]], "tech-delay": [3], "turnaround": [3]})
     port.arrive(c)
     assert [e.survived for e in of(c, ev.StragglerResolved)] == [True]
-    assert of(c, ev.ShipLost)[0].cause == "straggler" and c.state.log[0]["tonnage"] == 29000
+    assert of(c, ev.ShipLost)[0].cause == "straggler" and c.state.log[0].tonnage == 29000
     t = of(c, ev.TechDelayRolled)[0]
-    assert (t.roll, t.ships_sunk, t.delayed, t.equipment) == (4, 4, True, "radar")
+    assert (t.roll, t.ships_sunk, t.delayed, t.equipment) == (3, 3, True, "radar")
+    assert [(m.equipment, m.months) for m in of(c, ev.EquipmentDateMoved)] == [("radar", 1)]
     r = of(c, ev.ShipRepaired)[0]
     assert r.turnaround_days == 3 + 1 + 1 and c.state.sheet.hull == 0 and c.state.sheet.harder == {}
 
@@ -734,7 +766,6 @@ def test_CC34_CC35_CC36_CCR20_CCR34_arrival_stragglers_tech_delay_turnaround():
 def test_CC37_the_next_convoy_sails_from_where_the_corvette_is():
     s = arrived()
     c = ctx(s)
-    from tests.corvette import PurposeDice
 
     c.dice = PurposeDice({})
     port.arrive(c)
@@ -780,7 +811,6 @@ def test_CC38_every_third_convoy_used_skills_may_grow_depth_charge_only_after_a_
     s.convoys_done = 2
     s.sheet.used = {"asdic": True, "depth_charge": True}
     s.sheet.skills["asdic"] = 2
-    from tests.corvette import PurposeDice
 
     c = ctx(s)
     c.dice = PurposeDice({"skill-growth-asdic": [4]})
@@ -825,13 +855,12 @@ def test_CC40_CCR22_equipment_is_fitted_from_its_date_and_slips_with_delays():
     assert c.state.sheet.hedgehog == 15
 
 
-def test_CC40_CCR32_decoys_from_june_1942_a_3_on_1d3_is_plus_1_evade_submerged():
-    s = make_state(year=1942, month=6)
-    s.queue = [["captain", False]]
-    s.decks["uboats"] = ["U-99"]  # C, no surface roll in good weather
-    c = ctx(s, 3)
-    attack.start_engagement(c)
-    assert c.state.engagement.decoys and asw.evade(c.state) == c.state.engagement.evade + 1
+@pytest.mark.parametrize("year,month,face,plus", [(1942, 6, 3, 1), (1942, 6, 2, 0), (1942, 5, None, 0)])
+def test_CC40_CCR32_decoys_from_june_1942_a_3_on_1d3_is_plus_1_evade_submerged(year, month, face, plus):
+    s = make_state(year=year, month=month, engagement={"range": 0, "step": "attack", "evade": 3})
+    c = ctx(s, *([face] if face else []), 2, 20)  # the decoy roll (from June 1942), at the convoy, missed
+    attack.attack(c)
+    assert asw.evade(c.state) == 3 + plus and done(c)
 
 
 def test_CC41_operators_roll_their_skill_when_fitted():
@@ -841,27 +870,23 @@ def test_CC41_operators_roll_their_skill_when_fitted():
     assert c.state.sheet.skills["radar"] == 2 and done(c)
 
 
-def test_CC43_the_revised_map_from_june_1942_with_the_option():
-    from tests.corvette import PurposeDice
-
-    for year, month, opt, name in (
-        (1942, 6, True, "revised-1942"),
-        (1942, 5, True, "standard"),
-        (1942, 6, False, "standard"),
-    ):
-        s = make_state(year=year, month=month, options={"revised_map": opt})
-        s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
-        c = ctx(s)
-        c.dice = PurposeDice({})
-        setup.new_convoy(c, "canada")
-        assert of(c, ev.ConvoyAssigned)[0].map == name
+@pytest.mark.parametrize(
+    "year,month,opt,name",
+    [(1942, 6, True, "revised-1942"), (1942, 5, True, "standard"), (1942, 6, False, "standard")],
+)
+def test_CC43_the_revised_map_from_june_1942_with_the_option(year, month, opt, name):
+    s = make_state(year=year, month=month, options={"revised_map": opt})
+    s.decks.update(convoys=[x.id for x in DATA.convoys], orders=[o.id for o in DATA.orders])
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    setup.new_convoy(c, "canada")
+    assert of(c, ev.ConvoyAssigned)[0].map == name
 
 
 # ---- rulings with no rule test of their own ------------------------------------------------------------
 
 
 def test_CCR21_counters_are_placed_afresh_for_each_convoy():
-    from tests.corvette import PurposeDice
 
     s = arrived()
     s.revealed = {"0,3": "U"}
@@ -874,7 +899,7 @@ def test_CCR21_counters_are_placed_afresh_for_each_convoy():
 
 def test_CCR23_a_uboat_the_weather_keeps_from_every_range_stands_off():
     s = make_state(weather="fog")
-    s.queue = [["captain", False]]
+    waiting(s)
     s.decks["uboats"] = ["U-52"]  # L/M: never close, and fog allows close only
     c = ctx(s)
     attack.start_engagement(c)
@@ -884,8 +909,6 @@ def test_CCR23_a_uboat_the_weather_keeps_from_every_range_stands_off():
 
 def test_CCR24_vp_count_for_the_year_of_arrival_and_a_year_is_scored_when_passed():
     import datetime
-
-    from tests.corvette import PurposeDice
 
     s = arrived(year=1941, month=12)
     s.date = datetime.date(1941, 12, 29).toordinal()
@@ -919,7 +942,7 @@ def test_CCR28_with_nothing_left_to_drop_the_uboat_slips_away():
 
 def test_CCR29_no_uboat_attacks_when_the_deck_and_discards_are_empty():
     s = make_state()
-    s.queue = [["captain", False], ["captain", True]]
+    waiting(waiting(s), wolfpack=True)
     s.decks["uboats"], s.discards["uboats"] = [], []
     c = ctx(s)
     attack.start_engagement(c)
@@ -956,11 +979,10 @@ def test_CCR33_no_radar_re_roll_for_an_iceberg():
 
 
 def test_CC44_CCR36_in_two_player_a_counter_falls_on_a_section_by_a_random_pick():
-    s = make_state(escorts=("escort-a", "escort-b"), position=(0, 3))
-    s.counters = {"0,3": "U"}
+    s = only(make_state(escorts=("escort-a", "escort-b"), position=(0, 3)), "air-gap", "U")
     c = ctx(s, 2)
     random_events.reveal(c)
-    assert rolls(c)[0].sides == [2] and c.state.queue == [["escort-b", False]]
+    assert roll(c, "section").sides == [2] and queue_of(c.state) == [("escort-b", False)]
 
 
 def test_CC44_CCR38_a_free_escort_adds_its_asdic_to_the_search():
@@ -968,11 +990,11 @@ def test_CC44_CCR38_a_free_escort_adds_its_asdic_to_the_search():
     s.sheets["escort-b"].skills["asdic"] = 3
     c = ctx(s, 20)
     asw.detect(c)
-    assert rolls(c)[0].result.active == 1 + 3
-    s.queue = [["escort-b", False]]  # escort-b has a U-boat of its own waiting: not free
+    assert roll(c, "asdic-detection").result.active == 1 + 3
+    waiting(s, "escort-b")  # escort-b has a U-boat of its own waiting: not free
     c = ctx(s, 20)
     asw.detect(c)
-    assert rolls(c)[0].result.active == 1
+    assert roll(c, "asdic-detection").result.active == 1
 
 
 def test_CC44_each_escort_rolls_the_wolfpack_for_its_own_section():
@@ -980,11 +1002,10 @@ def test_CC44_each_escort_rolls_the_wolfpack_for_its_own_section():
     c = ctx(s, 3, 6)
     asw.evaded(c)
     assert [(w.escort, w.uboats) for w in of(c, ev.WolfpackRolled)] == [("escort-a", 1), ("escort-b", 3)]
-    assert c.state.queue == [["escort-a", True], ["escort-b", True], ["escort-b", True], ["escort-b", True]]
+    assert queue_of(c.state) == [("escort-a", True)] + [("escort-b", True)] * 3
 
 
 def test_CC44_CCR39_the_convoy_sails_again_when_both_escorts_are_ready():
-    from tests.corvette import PurposeDice
 
     s = arrived()
     s.escorts = ["escort-a", "escort-b"]
@@ -1003,7 +1024,7 @@ def test_CCR1_each_box_entered_runs_weather_collision_mechanical_reveal_repair()
 
     s = make_state(position=(1, 4), weather="fog")
     s.awaiting = "move"
-    s.counters = {"1,5": "blank"}
+    only(s, "air-gap", "blank")
     dice = ChosenDice([3, 3], 10, 10)  # weather unchanged (fog); no collision; no mechanical failure
     events = decide(s, MoveConvoy(to=[1, 5]), "captain", dice)
     steps = [
@@ -1014,3 +1035,317 @@ def test_CCR1_each_box_entered_runs_weather_collision_mechanical_reveal_repair()
     ]
     assert steps == ["WeatherSet", "CollisionChecked", "MechanicalChecked", "CounterRevealed", "RepairAttempted"]
     assert dice.unused == 0 and type(events[-1]).__name__ == "DecisionRequired" and events[-1].decision == "move"
+
+
+# ---- the fidelity audit (issue #7): rulings CC-R40 and after, and the text followed ---------------------------
+
+
+def test_CCR40_every_attack_is_made_from_the_designated_range():
+    """U-47 (M/C) in poor weather is sighted at medium. A failed search opens the range to long, yet its next attack
+    is made from medium (attack 5 vs convoy 1: 14; from long it would be vs 2: 13), and the search after it starts
+    from medium again (no long-range +1 to the U-boat)."""
+    s = waiting(make_state(weather="poor"))
+    s.decks["uboats"] = ["U-47"]
+    c = ctx(s, [1, 1])  # the surface roll 2: night, submerged (1941: no decoys)
+    attack.start_engagement(c)
+    assert c.state.engagement.range == 1
+    c = ctx(c.state, 2, 20)  # at the convoy; missed
+    attack.attack(c)
+    c = ctx(c.state, 20)  # the search fails at medium: the U-boat opens to long
+    asw.detect(c)
+    assert c.state.engagement.range == 2 and c.state.engagement.step == "attack"
+    opened = c.state
+    c = ctx(opened, 2, 20)
+    attack.attack(c)
+    assert roll(c, "uboat-attack").result.target == 14 and done(c)
+    c = ctx(c.state, 20)
+    asw.detect(c)
+    assert roll(c, "asdic-detection").result.target == 10 + 1 - 3  # ASDIC 1 vs Evade 3 at medium
+    c = ctx(opened, 1, 20, 20, 20, 20, 1)  # at the corvette: the torpedo comes from medium (two bands), not long
+    attack.attack(c)
+    assert [t.range for t in of(c, ev.TorpedoTracked)] == [1, 0] and done(c)
+
+
+def test_CCR41_a_uboat_is_submerged_from_its_attack_on_so_decoys_count_in_the_hunt():
+    s = make_state(
+        year=1942,
+        month=7,
+        engagement={"range": 2, "surfaced": True, "decoys": True, "step": "attack", "profile": "L/M/C", "evade": 3},
+    )
+    c = ctx(s)
+    c.dice = PurposeDice({"decoys": [3], "torpedo-target": [2], "uboat-attack": [20]})
+    attack.attack(c)
+    assert not c.state.engagement.surfaced and asw.evade(c.state) == 4
+    c = ctx(c.state)
+    c.dice = PurposeDice({"asdic-detection": [20]})
+    asw.detect(c)
+    assert roll(c, "asdic-detection").result.passive == 4 + 1  # Evade 3 + decoys 1, long range +1
+
+
+def test_CCR32_the_decoy_roll_is_made_at_each_attack_not_at_the_sighting():
+    s = waiting(make_state(year=1942, month=7))
+    s.decks["uboats"] = ["U-99"]  # C: close, no surface roll in good weather
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    attack.start_engagement(c)
+    assert "decoys" not in purposes(c)
+    c = ctx(c.state)
+    c.dice = PurposeDice({"decoys": [1], "torpedo-target": [2], "uboat-attack": [20]})
+    attack.attack(c)
+    assert purposes(c)[0] == "decoys" and asw.evade(c.state) == c.state.engagement.evade
+    c.state.engagement.step = "attack"
+    c = ctx(c.state)
+    c.dice = PurposeDice({"decoys": [3], "torpedo-target": [2], "uboat-attack": [20]})
+    attack.attack(c)
+    assert purposes(c)[0] == "decoys" and asw.evade(c.state) == c.state.engagement.evade + 1
+
+
+def test_CC28_CCR15_a_probable_uboat_reaching_four_hits_leaves_the_game_without_an_award():
+    from domain.corvette_command import step
+
+    s = make_state(engagement={"range": 0, "hits": 3, "grade": "probable", "barred": True, "summons": False})
+    c = ctx(s, [5, 5, 1, 1, 1])  # one more hit: four in all
+    asw.drop_pattern(c, "depth-charges")
+    step(c)
+    (left,) = of(c, ev.UBoatLeft)
+    assert "U-47" in c.state.sunk_uboats and "U-47" not in c.state.discards["uboats"]
+    assert not of(c, ev.AwardGranted) and left.hits == 4
+    s = make_state(engagement={"range": 0, "hits": 1})
+    c = ctx(s, [5, 5, 5, 5, 1])  # three in a pattern, four in all: out of the game, no Mentioned in Despatches
+    asw.drop_pattern(c, "depth-charges")
+    step(c)
+    assert "U-47" in c.state.sunk_uboats and not of(c, ev.AwardGranted)
+
+
+def test_CCR43_losses_never_exceed_the_ships_of_the_convoy():
+    s = make_state(engagement={"range": 1, "step": "attack"})
+    s.convoy.size, s.convoy.ships_lost, s.convoy.stragglers = 3, 2, 1  # no merchant ship left with the convoy
+    c = ctx(s)
+    c.dice = PurposeDice({"torpedo-target": [2], "uboat-attack": [1]})
+    attack.attack(c)
+    assert not of(c, ev.ShipLost) and "uboat-attack" not in purposes(c)
+    assert of(c, ev.ConvoyAttacked)[0].hit is False
+    s = make_state(weather="fog")
+    s.convoy.size, s.convoy.ships_lost = 3, 2  # one ship left: a collision between two ships leaves one straggler
+    c = ctx(s, 1)
+    hazards.collision(c, "captain")
+    assert c.state.convoy.stragglers == 1
+    s.convoy.stragglers = 1
+    c = ctx(s)
+    c.dice = PurposeDice({"random-event": [8], "mine": [6]})  # a mine: no ship left to strike it
+    random_events.random_event(c, "captain")
+    assert not of(c, ev.ShipLost)
+
+
+def test_CC29_a_lost_officers_station_is_task_harder_everywhere_and_is_replaced_in_port():
+    s = make_state(engagement={"range": 0, "evade": 3})
+    s.sheet.officers_lost = ["depth_charge"]
+    c = ctx(s)
+    c.dice = PurposeDice({"depth-charges-pattern": [[3, 3, 3, 3]]})
+    asw.drop_pattern(c, "depth-charges")
+    assert roll(c, "depth-charges-pattern").sides == [10, 6, 6, 6]  # 3 d6, as while the station is damaged
+    s = make_state()
+    s.sheet.officers_lost = ["engineer"]
+    c = ctx(s, 20, 20, 1)
+    attack.torpedo_at_corvette(c, 0)
+    assert roll(c, "torpedo-manoeuvre").result.passive == 4 + 1  # as damaged engineering
+    s = make_state(engagement={"range": 1})
+    s.sheet.officers_lost = ["engineer"]
+    c = ctx(s, 20)
+    asw.detect(c)
+    assert of(c, ev.DetectionResolved)[0].range == 3  # it evades two bands
+    s = arrived()
+    s.sheet.officers_lost = ["aa"]
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    port.arrive(c)
+    assert c.state.sheets["captain"].officers_lost == []
+
+
+def test_CC40_from_november_1942_asdic_joins_the_ew_roll_against_a_surfaced_uboat():
+    s = make_state(
+        year=1942, month=11, engagement={"range": 1, "surfaced": True, "step": "spot", "evade": 3}, skills={"asdic": 2}
+    )
+    c = ctx(s)
+    c.dice = PurposeDice({"asdic-ew-detection": [9], "lookout-spotting": [20]})
+    attack.spot(c)
+    assert roll(c, "asdic-ew-detection").result.target == 9
+    assert roll(c, "lookout-spotting").result.active == 1 + 2  # the EW success gives the Lookout +2
+    s = make_state(year=1942, month=10, engagement={"range": 1, "surfaced": True, "step": "spot"})
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    attack.spot(c)
+    assert purposes(c) == ["lookout-spotting"]
+
+
+def test_CC17_CC40_boffin_rescue_brings_the_next_date_a_month_earlier():
+    boffin = next(e for e in DATA.random_events if e.effect == "boffin_rescue")
+    assert boffin.stand_in
+    s = make_state(year=1941, month=8)
+    c = ctx(s, boffin.roll)
+    random_events.random_event(c, "captain")
+    assert c.state.delays == {"radar": -1} and c.state.on("radar") and done(c)
+
+
+def test_CC36_turnaround_one_day_per_damaged_component_not_per_counter():
+    s = arrived()
+    s.sheet.harder, s.sheet.hull = {"gun": [1, 2]}, 1
+    c = ctx(s)
+    c.dice = PurposeDice({"turnaround": [3]})
+    port.arrive(c)
+    assert of(c, ev.ShipRepaired)[0].turnaround_days == 3 + 1 + 1
+
+
+@pytest.mark.parametrize("tens,units,minutes", [([2], [4], 14), ([1], [10], 0), ([6], [9], 59)])
+def test_CC42_the_minutes_of_contact_are_rolled_too(tens, units, minutes):
+    s = waiting(make_state(options={"time_of_contact": True}, month=7))
+    s.decks["uboats"] = ["U-48"]  # L/M/C at long
+    c = ctx(s, [2, 5], tens + units, 3)  # the text's example: 2 and 5 is 04:00 (dark in July); 3 surfaced
+    attack.start_engagement(c)
+    assert of(c, ev.UBoatSighted)[0].time == f"04:{minutes:02d}" and c.state.engagement.surfaced and done(c)
+
+
+def test_CCR25_the_electronics_sub_roll_only_with_the_operators_option():
+    c = ctx(make_state(equipment=["radar"]), 2, 3)  # ASDIC/RADAR/HF-DF; difficulty 3; no sub-roll
+    assert hazards.damage_area(c, "test", "captain") == "asdic" and c.state.sheet.harder == {"asdic": [3]} and done(c)
+    c = ctx(make_state(equipment=["radar"], options={"radar_hfdf_operators": True}), 2, 3, 1)
+    assert hazards.damage_area(c, "test", "captain") == "radar" and done(c)
+    s = make_state(equipment=["radar"], engagement={"range": 0, "surfaced": True, "step": "spot", "evade": 3})
+    s.sheet.harder = {"asdic": [1]}  # without operators the one electronics station is damaged: RADAR too
+    c = ctx(s)
+    c.dice = PurposeDice({"radar-detection": [20], "lookout-spotting": [20]})
+    attack.spot(c)
+    assert roll(c, "radar-detection").result.passive == 3 + 1
+
+
+def test_CCR11_slow_convoys_alternate_one_forward_one_sideways():
+    s = make_state(position=(1, 4), speed="slow")
+    s.convoy.last_move = "sideways"
+    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[1, 5]"}
+    s.convoy.last_move = "forward"
+    assert {str(m["to"]) for m in movement.legal_moves(s)} == {"[0, 4]", "[2, 4]"}
+
+
+def test_CCR22_a_vital_ship_delays_only_radar_and_hfdf():
+    s = make_state(year=1942, month=9)  # RADAR in force; the Hedgehog (Oct 42) comes before HF/DF (Nov 42)
+    c = ctx(s, [6, 6])  # a double 6: the rescue ship
+    attack.ship_lost(c, "test")
+    assert c.state.delays == {"hfdf": 1}
+
+
+def test_CC34_CCR34_the_tech_delay_roll_comes_before_the_stragglers():
+    s = arrived()
+    s.convoy.stragglers, s.convoy.ships_lost = 1, 3
+    c = ctx(s)
+    c.dice = PurposeDice({"tech-delay": [4], "straggler": [2], "tonnage": [[4, 1]]})
+    port.arrive(c)
+    (t,) = of(c, ev.TechDelayRolled)
+    assert (t.ships_sunk, t.delayed) == (3, False) and purposes(c).index("tech-delay") < purposes(c).index("straggler")
+
+
+def test_CC29_boarding_only_after_all_four_depth_charge_dice_hit_not_after_a_hedgehog_kill():
+    s = make_state(engagement={"range": 0}, equipment=["hedgehog"])
+    c = ctx(s, [5, 5, 5, 1, 1])  # two Hedgehog hits: confirmed, but she does not surface to be boarded
+    asw.drop_pattern(c, "hedgehog")
+    assert of(c, ev.PatternDropped)[0].grade == "confirmed" and c.state.engagement.step == "gone"
+
+
+def test_CCR44_the_convoy_deck_takes_its_discards_back_only_when_no_card_of_the_corvettes_side_is_left():
+    s = make_state(year=1941, month=6)
+    s.decks["convoys"] = ["ON-1"]  # only a westbound card left, the corvette is in Canada
+    s.decks["orders"] = [o.id for o in DATA.orders]
+    s.discards["convoys"] = ["HX-1", "SC-2"]
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    setup.new_convoy(c, "canada")
+    assert of(c, ev.ConvoyAssigned)[0].card in ("HX-1", "SC-2")
+    s.decks["convoys"] = ["ON-1", "SC-3"]
+    c = ctx(s)
+    c.dice = PurposeDice({})
+    setup.new_convoy(c, "canada")
+    assert of(c, ev.ConvoyAssigned)[0].card == "SC-3"  # a card of its side is left: no reshuffle
+    assert set(c.state.discards["convoys"]) >= {"HX-1", "SC-2"}
+
+
+def test_CC44_CCR38_the_partners_own_task_harder_counters_count_against_its_help():
+    s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 1, "evade": 3})
+    s.sheets["escort-b"].skills["asdic"] = 3
+    s.sheets["escort-b"].harder = {"asdic": [2]}
+    c = ctx(s, 20)
+    asw.detect(c)
+    r = roll(c, "asdic-detection").result
+    assert (r.active, r.passive, r.target) == (1 + 3, 3 + 1, 10)
+
+
+def test_CC38_CCR45_a_kill_by_the_guns_alone_does_not_open_depth_charge_growth():
+    s = make_state(
+        engagement={"range": 0, "surfaced": True, "step": "guns", "hits": 2, "evade": 3}, skills={"gun": 3, "aa": 3}
+    )
+    c = ctx(s, 1, [5, 5, 5, 1], 20, 20, 20, 20)  # a 4" hit with 2 damage: four in all, a possible kill
+    attack.fire_guns(c)
+    assert c.state.engagement.grade == "possible" and not c.state.sheet.kill_since_review
+    s = make_state(engagement={"range": 0, "hits": 2})
+    c = ctx(s, [5, 5, 5, 1, 1])  # a pattern's two hits make it four: the depth charges had their part
+    asw.drop_pattern(c, "depth-charges")
+    assert c.state.sheet.kill_since_review
+
+
+def test_CC17_the_oil_slick_sub_roll_is_a_stand_in():
+    oil = next(e for e in DATA.random_events if e.effect == "oil_slick")
+    assert not oil.stand_in and oil.sub_roll_stand_in  # the entry is published, its sub-roll is ours
+    c = ctx(make_state(), oil.roll, 5)
+    random_events.random_event(c, "captain")
+    (drawn,) = of(c, ev.RandomEventDrawn)
+    assert drawn.sub_roll_stand_in and done(c)
+
+
+def test_CC43_the_revised_map_has_one_air_gap_sector_at_the_top():
+    standard, revised = DATA.maps["standard"], DATA.maps["revised-1942"]
+    zones = {z.name: z for z in revised.zones}
+    bottom = revised.channels - 1
+    assert all(ch < bottom for ch, _ in zones["air-gap"].boxes)  # the southern channel is under air cover
+    before = {z.name: len(z.boxes) for z in standard.zones}
+    after = {z.name: len(z.boxes) for z in revised.zones}
+    assert {k: after[k] - before[k] for k in after} == {"canadian": 2, "air-gap": -3, "western-approaches": 1}
+    assert {z.name: z.pool for z in standard.zones} == {z.name: z.pool for z in revised.zones}  # 3 blanks fewer
+
+
+def test_CCR8_CCR14_holding_fire_lets_the_uboat_attack():
+    from domain.corvette_command import decide
+    from domain.corvette_command.commands import HoldFire
+
+    s = make_state(engagement={"range": 1, "surfaced": True, "spotted": True, "step": "guns"})
+    s.awaiting = "guns"
+    events = decide(s, HoldFire(), "captain", PurposeDice({"torpedo-target": [2], "uboat-attack": [20]}))
+    assert of_events(events, ev.ConvoyAttacked) and events[-1].decision == "detect"
+
+
+def of_events(events, cls):
+    return [e for e in events if isinstance(e, cls)]
+
+
+def test_evolve_is_total_a_handler_or_a_named_no_op_for_every_event():
+    from domain.corvette_command.state import _HANDLERS, NO_STATE_CHANGE, evolve
+    from events.core import GameEnded as Ended
+
+    assert set(ev.EVENTS) <= set(_HANDLERS) | set(NO_STATE_CHANGE) and Ended in _HANDLERS
+    with pytest.raises(TypeError, match="no handler"):
+        evolve(make_state(), ChosenDice())  # not an event of this ruleset
+
+
+def test_a_game_made_under_corvette_command_1_is_refused_with_a_clear_error():
+    import msgspec
+
+    from domain import engine
+    from domain.engine import Rejected
+    from service.rulesets import RULESETS
+
+    loaded = RULESETS["corvette-command"]
+    created = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, "old", {}, None, "public-seed", bytes(32)
+    )[0]
+    old = msgspec.structs.replace(created, ruleset=msgspec.structs.replace(created.ruleset, version="1.0.0"))
+    with pytest.raises(Rejected, match="made with corvette-command 1.0.0") as e:
+        engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "old", old)
+    assert e.value.code == "ruleset-version-mismatch"
+    assert engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "new", created).rules.awaiting == "start"

@@ -35,6 +35,19 @@ def test_every_bundle_in_replays_verifies(path):
             "TerritoryLiberated",
             "ConvoyZoneReactivated",
         } <= types
+    elif bundle["ruleset"]["id"] == "battlefleet-1900":  # a whole battle: sealed steps, hits, losses, every seal open
+        assert {
+            "SubmissionSealed",
+            "SubmissionsRevealed",
+            "SalvoMeasured",
+            "TorpedoesResolved",
+            "DamageApplied",
+            "ShipSinking",
+            "VesselLost",
+            "BattleEnded",
+            "TableRevealed",
+        } <= types
+        assert report["checks"]["sealed"]["unrevealed"] == []
     else:  # a whole convoy, from sailing to port
         assert {
             "ConvoyAssigned",

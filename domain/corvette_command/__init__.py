@@ -6,7 +6,7 @@ docs/rules/corvette-command.md and every roll record cites one.
 
 from __future__ import annotations
 
-import itertools
+import copy
 from typing import Any
 
 import msgspec
@@ -18,10 +18,11 @@ from domain.corvette_command.rules import asw, attack, hazards, movement, port, 
 from domain.corvette_command.rules.procedure import Ctx, run
 from domain.corvette_command.state import STATIONS, State, evolve, initial_state
 from domain.dice import Dice
-from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Ruleset, command_schema
+from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Rejected, Ruleset, command_schema
 from events import corvette_command as ev
 from events.vocabulary import Event
 
+VERSION = "2.0.0"
 MAX_CHOICES = 64
 
 BOX = {
@@ -46,7 +47,7 @@ def step(ctx: Ctx) -> None:
     if g is not None:
         if g.step in ("guns", "detect", "pattern", "board"):
             if g.step == "pattern" and not asw.weapons(s):
-                asw.leave(ctx, "escaped")  # nothing left to drop: it slips away
+                asw.leave(ctx, "escaped")  # nothing left to drop: it slips away (CC-R28)
             else:
                 ctx.ask(g.step)
         else:
@@ -54,8 +55,8 @@ def step(ctx: Ctx) -> None:
     elif s.pending_uboats > 0:
         attack.start_engagement(ctx)
     elif s.box_steps:
-        name, _, escort = s.box_steps[0].partition(":")
-        BOX[name](ctx, escort) if escort else BOX[name](ctx)
+        box_step = s.box_steps[0]
+        BOX[box_step.name](ctx, box_step.escort) if box_step.escort else BOX[box_step.name](ctx)
     elif s.convoy is not None and s.convoy.arrived:
         port.arrive(ctx)
     else:
@@ -78,18 +79,22 @@ DECISION_OF = {
 
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
+    """Route the command to its rule, then run the game on to the next decision (CC-R8). Every check is the rule's
+    own (a rejection leaves no trace: decide works on a copy); a refusal lists what is legal now in the shape of
+    `awaiting` (the rules give the reason, the legal commands come from one place)."""
+    try:
+        return _judge(state, cmd, dice)
+    except IllegalCommand as e:
+        raise IllegalCommand(e.detail, [msgspec.to_builtins(s) for s in legal_commands(state)]) from None
+
+
+def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     tag = cmd.__struct_config__.tag
     if DECISION_OF[tag] != state.awaiting:
-        raise IllegalCommand(f"{tag!r} answers the {DECISION_OF[tag]!r} decision; the game awaits {state.awaiting!r}")
+        awaited = " or ".join(repr(s.type) for s in legal_commands(state)) or "no command"
+        raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {tag!r}")
     ctx = Ctx(state, dice)
-    choice = {k: v for k, v in msgspec.to_builtins(cmd).items() if k != "type"}
-    if tag == "move_convoy":
-        movement.check_move(state, cmd.to)  # the move case below emits without checking
-    if tag == "allocate_skills":
-        check_allocation(state, cmd.skills)  # setup.allocate trusts its input
-    # repair, board and drop_pattern are checked by their rules: decide works on a copy, so a rejection
-    # at any step leaves no trace
-    ctx.take(DECISION_OF[tag], choice)
+    ctx.emit(ev.DecisionTaken(decision=DECISION_OF[tag], command=tag))
     match cmd:
         case c.ChooseStartPort(side=side):
             setup.begin_campaign(ctx, side)
@@ -98,20 +103,13 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
         case c.AllocateSkills(skills=skills):
             setup.allocate(ctx, skills)
         case c.MoveConvoy(to=to):
-            s = ctx.state
-            ctx.emit(
-                ev.ConvoyMoved(
-                    to=to,
-                    half_days=movement.half_days(s.convoy.speed, s.convoy.weather),
-                    date=s.date + (s.half + movement.half_days(s.convoy.speed, s.convoy.weather)) // 2,
-                )
-            )
+            movement.move(ctx, to)
         case c.RerollCollision(reroll=reroll):
             hazards.resume_collision(ctx, state.deciding, reroll)
         case c.FireGuns():
             attack.fire_guns(ctx)
         case c.HoldFire():
-            pass
+            ctx.emit(ev.FireHeld())
         case c.Detect():
             asw.detect(ctx)
         case c.DropPattern(weapon=weapon):
@@ -123,34 +121,62 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     return run(ctx, step)
 
 
-def check_allocation(state: State, skills: dict[str, int]) -> None:
-    if sorted(skills) != sorted(STATIONS) or sorted(skills.values()) != sorted(state.quick_faces):
-        raise IllegalCommand(
-            f"give each of the six stations {list(STATIONS)} one of the dice rolled {state.quick_faces}",
-            _allocations(state) or [],
-        )
+# ---- what `awaiting` shows: every choice with a label ------------------------------------------------------
+
+STATION_NAME = {
+    "lookout": "Lookout",
+    "asdic": "ASDIC",
+    "aa": "AA guns",
+    "gun": "4-inch gun",
+    "depth_charge": "Depth charges",
+    "engineer": "Engineering",
+    "radar": "RADAR",
+    "hfdf": "HF/DF",
+    "hedgehog": "Hedgehog",
+}
+ZONE_NAME = {"canadian": "Canadian", "air-gap": "Air Gap", "western-approaches": "Western Approaches"}
 
 
-def _allocations(state: State) -> list[dict] | None:
+def _spec(cmd: type, seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
+    """One command of `awaiting`: its (choice, label) pairs, or None when there are too many to list."""
+    if options is not None and len(options) > MAX_CHOICES:
+        options = None
+    return CommandSpec(
+        type=cmd.__struct_config__.tag,
+        seats=seats,
+        choices=None if options is None else [ch for ch, _ in options],
+        schema=command_schema(cmd),
+        description=description,
+        labels=None if options is None else [label for _, label in options],
+    )
+
+
+def _move_label(state: State, to) -> str:
+    if isinstance(to, str):
+        return f"Sail into {to}"
+    here = state.convoy.position
+    way = "Sideways" if isinstance(here, list) and here[1] == to[1] else "Forward"
+    return f"{way} to box {to[0]},{to[1]} ({ZONE_NAME[state.zone_of(to)]})"
+
+
+def _allocation_spec(state: State, seat: list[str]) -> CommandSpec:
+    """CC-45: every allocation when there are few; else the schema says which dice there are to give."""
     faces = state.quick_faces
-    seen, out = set(), []
-    for perm in itertools.permutations(faces):
-        if perm not in seen:
-            seen.add(perm)
-            out.append({"skills": dict(zip(STATIONS, perm))})
-            if len(out) > MAX_CHOICES:
-                return None
-    return out
-
-
-def _repair_choices(state: State) -> list[dict]:
-    return [{"area": a} for a in hazards.repairable(state, state.deciding)] + [{"area": None}]
-
-
-def _spec(cmd: type, seats: list[str], choices: list[dict] | None) -> CommandSpec:
-    if choices is not None and len(choices) > MAX_CHOICES:
-        choices = None
-    return CommandSpec(type=cmd.__struct_config__.tag, seats=seats, choices=choices, schema=command_schema(cmd))
+    options = [
+        (
+            {"skills": a},
+            ", ".join(f"{STATION_NAME[st]} {f} (skill {setup.quick_skill(f)})" for st, f in a.items()),
+        )
+        for a in setup.allocations(faces)
+    ]
+    spec = _spec(c.AllocateSkills, seat, "Give each station one of the six dice rolled (CC-45)", options)
+    if spec.choices is None:  # narrowed to what is legal now: each station once, one of the faces rolled
+        schema = copy.deepcopy(spec.schema)
+        skills = schema["properties"]["skills"]
+        skills["additionalProperties"] = dict(skills.get("additionalProperties", {}), enum=sorted(set(faces)))
+        skills["minProperties"] = skills["maxProperties"] = len(STATIONS)
+        spec.schema = schema
+    return spec
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
@@ -161,24 +187,90 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     d = state.awaiting
     if d == "start":
         if state.options.quick_play:
-            return [_spec(c.Start, seat, [{}])]
-        return [_spec(c.ChooseStartPort, seat, [{"side": "canada"}, {"side": "liverpool"}])]
+            return [_spec(c.Start, seat, "Roll the six skill dice of quick play (CC-45)", [({}, "Roll the dice")])]
+        return [
+            _spec(
+                c.ChooseStartPort,
+                seat,
+                "Choose the side of the ocean the first convoy sails from (CC-7)",
+                [
+                    ({"side": "canada"}, "Sail from Canada (Halifax or St John's)"),
+                    ({"side": "liverpool"}, "Sail from Liverpool"),
+                ],
+            )
+        ]
     if d == "allocate_skills":
-        return [_spec(c.AllocateSkills, seat, _allocations(state))]
+        return [_allocation_spec(state, seat)]
     if d == "move":
-        return [_spec(c.MoveConvoy, seat, movement.legal_moves(state))]
+        return [
+            _spec(
+                c.MoveConvoy,
+                seat,
+                "Move the convoy one box, or into port (CC-11, CC-9)",
+                [(mv, _move_label(state, mv["to"])) for mv in movement.legal_moves(state)],
+            )
+        ]
     if d == "collision_reroll":
-        return [_spec(c.RerollCollision, seat, [{"reroll": True}, {"reroll": False}])]
+        return [
+            _spec(
+                c.RerollCollision,
+                seat,
+                "RADAR fitted: re-roll the collision once (the second result stands) or accept it (CC-14)",
+                [({"reroll": True}, "Re-roll the collision"), ({"reroll": False}, "Accept the collision")],
+            )
+        ]
     if d == "guns":
-        return [_spec(c.FireGuns, seat, [{}]), _spec(c.HoldFire, seat, [{}])]
+        guns = " and the ".join(STATION_NAME[gun] for gun in attack.guns_in_range(state.engagement.range))
+        return [
+            _spec(
+                c.FireGuns, seat, "Engage the surfaced U-boat; it crash-dives after (CC-21)", [({}, f"Fire the {guns}")]
+            ),
+            _spec(c.HoldFire, seat, "Let the U-boat come on without firing (CC-R14)", [({}, "Hold fire")]),
+        ]
     if d == "detect":
-        return [_spec(c.Detect, seat, [{}])]
+        return [_spec(c.Detect, seat, "Search for the U-boat with the ASDIC (CC-26)", [({}, "Sweep with the ASDIC")])]
     if d == "pattern":
-        return [_spec(c.DropPattern, seat, [{"weapon": w} for w in asw.weapons(state)])]
+        sheet = state.sheet
+        label = {
+            "depth-charges": f"Drop a depth-charge pattern ({sheet.depth_charges} left)",
+            "hedgehog": f"Fire a Hedgehog salvo ({sheet.hedgehog} left)",
+        }
+        return [
+            _spec(
+                c.DropPattern,
+                seat,
+                "Attack the U-boat at close range (CC-22)",
+                [({"weapon": w}, label[w]) for w in asw.weapons(state)],
+            )
+        ]
     if d == "board":
-        return [_spec(c.Board, seat, [{"officer": x["officer"]} for x in asw.boarding_choices(state)])]
+        return [
+            _spec(
+                c.Board,
+                seat,
+                "She has surfaced: send an officer with a boarding party for the Enigma, or let her sink (CC-29)",
+                [
+                    ({"officer": x["officer"]}, f"Board, led by the {STATION_NAME[x['officer']]} officer")
+                    if x["officer"]
+                    else ({"officer": None}, "Let her sink (no boarding party)")
+                    for x in asw.boarding_choices(state)
+                ],
+            )
+        ]
     if d == "repair":
-        return [_spec(c.Repair, seat, _repair_choices(state))]
+        harder = state.sheets[state.deciding].harder
+        return [
+            _spec(
+                c.Repair,
+                seat,
+                "The engineers' one repair attempt in this box (CC-32)",
+                [
+                    ({"area": a}, f"Repair the {STATION_NAME[a]} (difficulty {harder[a][0]})")
+                    for a in hazards.repairable(state, state.deciding)
+                ]
+                + [({"area": None}, "Make no repair")],
+            )
+        ]
     raise ValueError(f"unknown decision {d!r}")
 
 
@@ -202,9 +294,22 @@ def check_setup(options: c.Options, seats: list[str], data) -> None:
         raise InvalidInput("invalid-options", "the campaign's end (end_year, end_month) must come after its start")
 
 
+def start_state(created, options, data) -> State:
+    """A game's state from its genesis; a game made under another major version of these rules is refused (its
+    events and its dice mean something else: CC-R42 changed every draw)."""
+    made = created.ruleset.version
+    if made.split(".")[0] != VERSION.split(".")[0]:
+        raise Rejected(
+            "ruleset-version-mismatch",
+            f"this game was made with corvette-command {made}; this engine runs {VERSION}: "
+            "replay it on an engine of that version",
+        )
+    return initial_state(created, options, data)
+
+
 RULESET = Ruleset(
     id="corvette-command",
-    version="1.0.0",
+    version=VERSION,
     title="Corvette Command — solitaire escort of North Atlantic convoys",
     options_type=c.Options,
     command_types=c.COMMANDS,
@@ -212,7 +317,7 @@ RULESET = Ruleset(
     check_setup=check_setup,
     parse_data=parse_data,
     data_file="data/default.json",
-    initial_state=initial_state,
+    initial_state=start_state,
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,

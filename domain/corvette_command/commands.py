@@ -33,7 +33,7 @@ class AllocateSkills(Command, tag="allocate_skills"):
 class MoveConvoy(Command, tag="move_convoy"):
     """Move one box ([channel, column]), or into the destination port by its name."""
 
-    to: list[Annotated[int, msgspec.Meta(ge=0, le=40)]] | str
+    to: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=40)]], msgspec.Meta(min_length=2, max_length=2)] | str
 
 
 class RerollCollision(Command, tag="reroll_collision"):

@@ -2,6 +2,7 @@
 
 The procedure's position — which step of the box comes next, the engagement's step, the decision
 awaited — is state too, and changes only through events, so folding the log rebuilds it exactly.
+Nothing here is hidden: decks and counter pools are multisets (CC-R42), drawn from only when the rules draw.
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ import copy
 import dataclasses
 import datetime
 from dataclasses import dataclass, field
+from typing import Literal
+
+import msgspec
 
 from domain.corvette_command.data import DataSet
 from events import corvette_command as ev
@@ -20,14 +24,16 @@ STATIONS = ("lookout", "asdic", "aa", "gun", "depth_charge", "engineer")  # the 
 AREAS = STATIONS + ("radar", "hfdf", "hedgehog")
 WEATHER = ("good", "poor", "fog", "storm")
 RANGES = ("close", "medium", "long", "beyond")
+COUNTER_KINDS = ("U", "R", "blank")  # CC-R42: the fixed order in which a zone's counters left are counted
 BOX_STEPS = ("weather", "collision", "mechanical", "reveal", "repair")  # CC-R1: per box entered
 ONCE_PER_BOX = ("weather", "reveal")  # the others are made by each escort (CC-44)
-# CC-D1: the dated rules, as (year, month). Allied equipment dates slip by one month per delay (CC-R10).
+# CC-40: the dated rules, as (year, month). Allied equipment dates move with delays and Boffin rescue (CC-R22).
 DATES = {
     "radar": (1941, 9),
     "decoys": (1942, 6),
     "hedgehog": (1942, 10),
     "hfdf": (1942, 11),
+    "ew": (1942, 11),  # ASDIC joins the electronic warfare roll
     "falke": (1943, 3),
     "foxer": (1943, 5),
     "revised-map": (1942, 6),
@@ -35,6 +41,7 @@ DATES = {
 ALLIED_EQUIPMENT = ("radar", "hedgehog", "hfdf", "foxer")
 DEPTH_CHARGES = 25
 HEDGEHOG_SALVOES = 15
+GRADES = ("confirmed", "probable", "possible")
 
 
 def month_index(year: int, month: int) -> int:
@@ -50,6 +57,72 @@ def iso(ordinal: int) -> str:
     return datetime.date.fromordinal(ordinal).isoformat()
 
 
+# ---- records: kept as they are written (the campaign sheet reads them as they stand) -----------------------
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class Encounter(Record):
+    uboat: str
+    escort: str
+    fate: ev.Fate
+    hits: int
+
+
+class Award(Record):
+    award: str
+    reason: str
+    date: str
+
+
+class Growth(Record):
+    escort: str
+    station: str
+    roll: int
+    before: int
+    after: int
+    date: str
+
+
+class ConvoyLine(Record):
+    """A convoy's line on the campaign sheet; `arrived`, `vp` and `result` are written on arrival (CC-39)."""
+
+    number: int
+    card: str
+    code: str
+    direction: ev.Direction
+    speed: ev.Speed
+    size: int
+    sailed: str
+    from_: str = msgspec.field(name="from")
+    to: str
+    weather: list[ev.Weather]
+    encounters: list[Encounter]
+    ships_lost: int
+    tonnage: int
+    vital: list[str]
+    stragglers: int
+    arrived: str | None = None
+    vp: int | None = None
+    result: str | None = None
+
+
+class BoxStep(Record):
+    """A step still to make in the box entered (CC-R1); `escort` for the steps each escort makes (CC-44)."""
+
+    name: Literal["weather", "collision", "mechanical", "reveal", "repair"]
+    escort: str | None = None
+
+
+class Waiting(Record):
+    """A U-boat to come at an escort's section: from a U counter or event, or called by the wolfpack."""
+
+    escort: str
+    wolfpack: bool = False
+
+
 @dataclass
 class Sheet:
     """The corvette's sheet."""
@@ -57,13 +130,14 @@ class Sheet:
     skills: dict[str, int] = field(default_factory=dict)  # the six stations, plus radar/hfdf operators (option)
     equipment: list[str] = field(default_factory=list)
     harder: dict[str, list[int]] = field(default_factory=dict)  # area -> repair difficulty of each counter
-    officers_lost: list[str] = field(default_factory=list)  # a permanent +1 Task Harder at that station
+    officers_lost: list[str] = field(default_factory=list)  # +1 Task Harder at that station until port (CC-29)
     hull: int = 0
     depth_charges: int = DEPTH_CHARGES
     hedgehog: int = 0
-    awards: list[dict] = field(default_factory=list)
+    awards: list[Award] = field(default_factory=list)
     used: dict[str, bool] = field(default_factory=dict)  # stations used successfully since the last review
     kill_since_review: bool = False
+    kills: dict[str, int] = field(default_factory=dict)  # grade -> U-boats credited to this escort
 
     def copy(self) -> Sheet:
         """As deep as evolve mutates it (awards are appended, never changed)."""
@@ -75,6 +149,7 @@ class Sheet:
             officers_lost=list(self.officers_lost),
             awards=list(self.awards),
             used=dict(self.used),
+            kills=dict(self.kills),
         )
 
     def counters(self, area: str) -> int:
@@ -82,7 +157,12 @@ class Sheet:
         return len(self.harder.get(area, [])) + (1 if area in self.officers_lost else 0)
 
     def damaged(self, area: str) -> bool:
-        return bool(self.harder.get(area))
+        """Damaged, for the rules that say so (3 pattern dice, engineering): any Task Harder counter (CC-29)."""
+        return self.counters(area) > 0
+
+    def damaged_components(self) -> int:
+        """CC-36: the areas with damage to repair (a lost officer is replaced, not repaired)."""
+        return sum(1 for counters in self.harder.values() if counters)
 
 
 @dataclass
@@ -108,7 +188,7 @@ class Convoy:
     tonnage: int = 0
     vital: list[str] = field(default_factory=list)
     stragglers: int = 0
-    encounters: list[dict] = field(default_factory=list)
+    encounters: list[Encounter] = field(default_factory=list)
     last_move: str | None = None
     luck: bool = False  # Luck of the Irish: one re-roll this convoy
     repair_bonus: bool = False
@@ -124,6 +204,31 @@ class Convoy:
             encounters=list(self.encounters),
         )
 
+    @property
+    def ships_left(self) -> int:
+        """CC-R43: the merchant ships still with the convoy (not sunk, not straggling behind)."""
+        return max(self.size - self.ships_lost - self.stragglers, 0)
+
+    def line(self) -> ConvoyLine:
+        """Its line on the campaign sheet, as it stands."""
+        return ConvoyLine(
+            number=self.number,
+            card=self.card,
+            code=self.code,
+            direction=self.direction,
+            speed=self.speed,
+            size=self.size,
+            sailed=iso(self.sailed),
+            from_=self.start_port,
+            to=self.destination,
+            weather=list(self.weather_track),
+            encounters=list(self.encounters),
+            ships_lost=self.ships_lost,
+            tonnage=self.tonnage,
+            vital=list(self.vital),
+            stragglers=self.stragglers,
+        )
+
 
 @dataclass
 class Engagement:
@@ -133,12 +238,13 @@ class Engagement:
     evade: int
     profile: str
     range: int
+    designated: int  # CC-R40: the range it attacks the convoy from (sighted at): its card as the weather allows
     surfaced: bool
     night: bool
     attacks_left: int
     wolfpack: bool
-    decoys: bool
-    step: str  # spot | guns | attack | detect | pattern | board | evaded
+    step: str  # spot | guns | attack | detect | pattern | board | evaded | gone
+    decoys: bool = False  # CC-R32: BOLD decoys out since its last attack
     spotted: bool = False
     hits: int = 0
     depth_charged: bool = False
@@ -161,39 +267,42 @@ class State:
     sheets: dict[str, Sheet] = field(default_factory=dict)
     active: str = ""  # the escort the engagement or event at hand concerns
     convoy: Convoy | None = None
-    box_steps: list[str] = field(default_factory=list)  # "weather", "collision:<escort>", ...
+    box_steps: list[BoxStep] = field(default_factory=list)
     engagement: Engagement | None = None
-    queue: list[list] = field(default_factory=list)  # U-boats to come: [section escort, from the wolfpack]
+    queue: list[Waiting] = field(default_factory=list)  # U-boats to come
     quick_faces: list[int] = field(default_factory=list)  # quick play: the six dice to allocate
     pending_collision: list[int] = field(default_factory=list)  # [k, face] awaiting the RADAR re-roll decision
-    decks: dict[str, list[str]] = field(default_factory=dict)  # uboats, convoys, orders (top first)
+    decks: dict[str, list[str]] = field(default_factory=dict)  # uboats, convoys, orders: the cards left, data order
     discards: dict[str, list[str]] = field(default_factory=dict)
+    type_ix_face_down: int = 0  # CC-6: Type IX cards in the U-boat deck, which ones drawn when drawn (CC-R42)
     sunk_uboats: list[str] = field(default_factory=list)
-    counters: dict[str, str] = field(default_factory=dict)  # "ch,col" -> kind
-    revealed: dict[str, str] = field(default_factory=dict)
-    delays: dict[str, int] = field(default_factory=dict)  # equipment -> months late
+    pools: dict[str, dict[str, int]] = field(default_factory=dict)  # zone -> face-down counters left by kind
+    revealed: dict[str, str] = field(default_factory=dict)  # "ch,col" -> the kind its counter showed
+    delays: dict[str, int] = field(default_factory=dict)  # equipment -> months late (negative: early)
     convoys_done: int = 0
-    log: list[dict] = field(default_factory=list)  # the campaign sheet: one line per convoy
+    log: list[ConvoyLine] = field(default_factory=list)  # the campaign sheet: one line per convoy
     years: dict[int, int] = field(default_factory=dict)  # convoy VP by year of arrival
     year_status: dict[int, str] = field(default_factory=dict)
-    growth: list[dict] = field(default_factory=list)
+    growth: list[Growth] = field(default_factory=list)
     over: bool = False
 
     def __deepcopy__(self, memo):
         """decide's working copy, made on every command, so made with care: the data set and options are
-        shared (they never change); records only ever appended to (the campaign log, growth, years) are copied
-        one level; the rest is copied as deep as it is mutated. tests/test_corvette_properties.py checks after
-        every command of 200 campaigns that decide left the caller's state as it was."""
+        shared (they never change), and so are the frozen records; lists only ever appended to (the campaign
+        log, growth) are copied one level; the rest is copied as deep as it is mutated.
+        tests/test_corvette_properties.py checks after every command of 200 campaigns that decide left the
+        caller's state as it was."""
         clone = copy.copy(self)
         clone.sheets = {k: v.copy() for k, v in self.sheets.items()}
         clone.convoy = self.convoy.copy() if self.convoy else None
         clone.engagement = copy.copy(self.engagement)
         clone.box_steps, clone.quick_faces = list(self.box_steps), list(self.quick_faces)
         clone.pending_collision, clone.sunk_uboats = list(self.pending_collision), list(self.sunk_uboats)
-        clone.escorts, clone.queue = list(self.escorts), [list(q) for q in self.queue]
+        clone.escorts, clone.queue = list(self.escorts), list(self.queue)
         clone.decks = {k: list(v) for k, v in self.decks.items()}
         clone.discards = {k: list(v) for k, v in self.discards.items()}
-        clone.counters, clone.revealed, clone.delays = dict(self.counters), dict(self.revealed), dict(self.delays)
+        clone.pools = {k: dict(v) for k, v in self.pools.items()}
+        clone.revealed, clone.delays = dict(self.revealed), dict(self.delays)
         clone.log, clone.growth = list(self.log), list(self.growth)
         clone.years, clone.year_status = dict(self.years), dict(self.year_status)
         return clone
@@ -212,7 +321,7 @@ class State:
     def partner(self, escort: str) -> str | None:
         """Two-player: the other escort, when no U-boat of its own section is attacking or waiting (CC-44)."""
         others = [e for e in self.escorts if e != escort]
-        if not others or any(q[0] == others[0] for q in self.queue):
+        if not others or any(w.escort == others[0] for w in self.queue):
             return None
         return others[0]
 
@@ -221,16 +330,23 @@ class State:
         y, m, _ = ymd(self.date)
         return month_index(y, m)
 
+    def due(self, rule: str) -> int:
+        """The month index a dated rule comes into force, with its delays (CC-40, CC-R22)."""
+        return month_index(*DATES[rule]) + self.delays.get(rule, 0)
+
     def on(self, rule: str) -> bool:
         """Has a dated rule come into force (with any delay)?"""
-        y, m = DATES[rule]
-        return self.month >= month_index(y, m) + self.delays.get(rule, 0)
+        return self.month >= self.due(rule)
 
     def fitted(self, equipment: str, escort: str | None = None) -> bool:
         return equipment in self.sheets[escort or self.active].equipment
 
     def box_key(self, box) -> str:
         return f"{box[0]},{box[1]}"
+
+    def zone_of(self, box) -> str:
+        m = self.data.maps[self.convoy.map]
+        return next(z.name for z in m.zones if list(box) in z.boxes)
 
 
 def initial_state(created: GameCreated, options, data: DataSet) -> State:
@@ -244,9 +360,13 @@ def initial_state(created: GameCreated, options, data: DataSet) -> State:
 
 
 def evolve(state: State, e: Event) -> State:
-    handler = _HANDLERS.get(type(e))
+    """Total over the ruleset's events: a handler each, or a named no-op. The core's events (seeds, seals, reveal)
+    are the engine's bookkeeping: none is read by these rules unless it has a handler here."""
+    handler = _DISPATCH.get(type(e))
     if handler is not None:
         handler(state, e)
+    elif type(e).__module__ != CORE_EVENTS:
+        raise TypeError(f"corvette-command has no handler for {type(e).__name__}")
     return state
 
 
@@ -254,25 +374,34 @@ def evolve(state: State, e: Event) -> State:
 
 
 def _campaign_began(s: State, e: ev.CampaignBegan) -> None:
-    for escort, skills in e.skills.items():
-        s.sheets[escort].skills = dict(skills)
-        s.sheets[escort].depth_charges = e.depth_charges
+    for line in e.skills:
+        s.sheets[line.escort].skills = {st: getattr(line, st) for st in STATIONS}
+        s.sheets[line.escort].depth_charges = e.depth_charges
     s.decks["uboats"] = list(e.uboat_deck)
+    s.type_ix_face_down = e.type_ix_face_down
     s.discards["uboats"] = []
+    for deck in ("convoys", "orders"):
+        s.decks[deck] = [c.id for c in getattr(s.data, deck)]
+        s.discards[deck] = []
 
 
 def _skills_allocated(s: State, e: ev.SkillsAllocated) -> None:
     s.quick_faces = []
 
 
-def _deck_reshuffled(s: State, e: ev.DeckReshuffled) -> None:
-    s.decks[e.deck] = list(e.order)
-    s.discards[e.deck] = []
+def _deck_reformed(s: State, e: ev.DeckReformed) -> None:
+    """The discards go back: the deck is again a multiset of its cards, kept in data-set order (CC-R42)."""
+    back = set(s.decks[e.deck]) | set(e.cards)
+    s.decks[e.deck] = [c for c in card_ids(s.data, e.deck) if c in back]
+    s.discards[e.deck] = [c for c in s.discards[e.deck] if c not in e.cards]
+
+
+def card_ids(data: DataSet, deck: str) -> list[str]:
+    return [c.id for c in getattr(data, deck)]
 
 
 def _counters_placed(s: State, e: ev.CountersPlaced) -> None:
-    for ch, col, kind in e.boxes:
-        s.counters[f"{ch},{col}"] = kind
+    s.pools[e.zone] = {"U": e.u, "R": e.r, "blank": e.blank}
 
 
 def _equipment_fitted(s: State, e: ev.EquipmentFitted) -> None:
@@ -282,6 +411,10 @@ def _equipment_fitted(s: State, e: ev.EquipmentFitted) -> None:
         sheet.skills[e.equipment] = e.skill
     if e.equipment == "hedgehog":
         sheet.hedgehog = HEDGEHOG_SALVOES
+
+
+def _date_moved(s: State, e: ev.EquipmentDateMoved) -> None:
+    s.delays[e.equipment] = s.delays.get(e.equipment, 0) + e.months
 
 
 def _convoy_assigned(s: State, e: ev.ConvoyAssigned) -> None:
@@ -305,14 +438,14 @@ def _convoy_assigned(s: State, e: ev.ConvoyAssigned) -> None:
     s.revealed = {}
     for deck, card in (("convoys", e.card), ("orders", e.orders)):
         s.decks[deck].remove(card)
-        s.discards.setdefault(deck, []).append(card)
+        s.discards[deck].append(card)
 
 
 def _weather_set(s: State, e: ev.WeatherSet) -> None:
     s.convoy.weather = e.weather
     s.convoy.weather_track.append(e.weather)
-    if e.cause == "change" and s.box_steps[:1] == ["weather"]:
-        s.box_steps.pop(0)
+    if e.cause == "change":
+        _step_done(s, "weather")
 
 
 def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
@@ -329,38 +462,46 @@ def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
         s.box_steps = []
     else:  # CC-R1 per box; CC-44: each escort has its own collision, mechanical and repair steps
         s.box_steps = [
-            step if step in ONCE_PER_BOX else f"{step}:{escort}"
+            BoxStep(name=step, escort=escort)
             for step in BOX_STEPS
             for escort in ([None] if step in ONCE_PER_BOX else s.escorts)
         ]
 
 
-def _pop(step: str):
-    def handler(s: State, e) -> None:
-        name = step if step in ONCE_PER_BOX else f"{step}:{e.escort}"
-        if s.box_steps[:1] == [name]:
-            s.box_steps.pop(0)
-        _after(s, e)
-
-    return handler
+def _step_done(s: State, name: str, escort: str | None = None) -> None:
+    """The box step `name` is made (CC-R1): it leaves the front of the box's steps."""
+    if s.box_steps and s.box_steps[0].name == name and s.box_steps[0].escort == escort:
+        s.box_steps.pop(0)
 
 
-def _after(s: State, e) -> None:
-    if isinstance(e, ev.CollisionChecked):
-        s.convoy.stragglers += e.stragglers
-    elif isinstance(e, ev.CounterRevealed) and e.kind != "spent":
+def _collision_checked(s: State, e: ev.CollisionChecked) -> None:
+    _step_done(s, "collision", e.escort)
+    s.convoy.stragglers += e.stragglers
+
+
+def _mechanical_checked(s: State, e: ev.MechanicalChecked) -> None:
+    _step_done(s, "mechanical", e.escort)
+
+
+def _counter_revealed(s: State, e: ev.CounterRevealed) -> None:
+    _step_done(s, "reveal")
+    if e.kind != "spent":
         s.revealed[s.box_key(e.box)] = e.kind
+        s.pools[e.zone][e.kind] -= 1
         if e.kind == "U" and s.convoy.weather != "storm":
-            s.queue.append([e.section, False])
-    elif isinstance(e, ev.RepairAttempted):
-        sheet = s.sheets[e.escort]
-        if e.success and e.area:
-            sheet.harder[e.area].pop(0)
-            if not sheet.harder[e.area]:
-                del sheet.harder[e.area]
-            sheet.used["engineer"] = True
-        if e.area:
-            s.convoy.repair_bonus = False
+            s.queue.append(Waiting(escort=e.section))
+
+
+def _repair_attempted(s: State, e: ev.RepairAttempted) -> None:
+    _step_done(s, "repair", e.escort)
+    sheet = s.sheets[e.escort]
+    if e.success and e.area:
+        sheet.harder[e.area].pop(0)
+        if not sheet.harder[e.area]:
+            del sheet.harder[e.area]
+        sheet.used["engineer"] = True
+    if e.area:
+        s.convoy.repair_bonus = False
 
 
 def _area_damaged(s: State, e: ev.AreaDamaged) -> None:
@@ -380,13 +521,21 @@ def _effect_applied(s: State, e: ev.EffectApplied) -> None:
     elif e.effect == "repair_bonus":
         s.convoy.repair_bonus = True
     elif e.effect == "uboat":
-        s.queue.append([s.active, False])
+        s.queue.append(Waiting(escort=s.active))
     elif e.effect == "no-uboats":
         s.queue = []
 
 
+def _drawn(s: State, uboat: str) -> None:
+    """A U-boat card leaves the deck: a known card, or one of the face-down Type IX (CC-6, CC-R42)."""
+    if uboat in s.decks["uboats"]:
+        s.decks["uboats"].remove(uboat)
+    else:
+        s.type_ix_face_down -= 1
+
+
 def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
-    s.decks["uboats"].remove(e.uboat)
+    _drawn(s, e.uboat)
     s.engagement = Engagement(
         uboat=e.uboat,
         type=e.type,
@@ -394,11 +543,11 @@ def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
         evade=e.evade,
         profile=e.profile,
         range=e.range,
+        designated=e.range,
         surfaced=e.surfaced,
         night=e.night,
         attacks_left=e.attacks_left,
         wolfpack=e.wolfpack,
-        decoys=e.decoys,
         step="spot" if e.surfaced else "attack",
         summons=not e.wolfpack,
     )
@@ -407,15 +556,17 @@ def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
 
 
 def _stands_off(s: State, e: ev.UBoatStandsOff) -> None:
-    s.decks["uboats"].remove(e.uboat)
+    _drawn(s, e.uboat)
     s.discards["uboats"].append(e.uboat)
-    escort, _ = s.queue.pop(0)
-    s.convoy.encounters.append({"uboat": e.uboat, "escort": escort, "fate": "stood-off", "hits": 0})
+    waiting = s.queue.pop(0)
+    s.convoy.encounters.append(Encounter(uboat=e.uboat, escort=waiting.escort, fate="stood-off", hits=0))
 
 
 def _spotting(s: State, e: ev.SpottingResolved) -> None:
     s.engagement.spotted = e.spotted
     s.engagement.step = "guns" if e.spotted else "attack"
+    if e.asdic:
+        s.sheet.used["asdic"] = True
     if e.spotted:
         s.sheet.used["lookout"] = True
         for eq in ("radar", "hfdf"):  # CC-41: an operator grows only when its contact led to a spot
@@ -423,12 +574,18 @@ def _spotting(s: State, e: ev.SpottingResolved) -> None:
                 s.sheet.used[eq] = True
 
 
+def _fire_held(s: State, e: ev.FireHeld) -> None:
+    s.engagement.step = "attack"
+
+
 def _gunnery(s: State, e: ev.GunneryResolved) -> None:
     g = s.engagement
     g.hits = e.total_hits
     for shot in e.shots:
-        if shot["hit"]:
-            s.sheet.used[shot["gun"]] = True
+        if shot.hit:
+            s.sheet.used[shot.gun] = True
+    if e.out:  # CC-28: four hits in all: a possible kill, out of the game (CC-R45: no depth-charge growth)
+        g.grade, g.step = "possible", "gone"
 
 
 def _dived(s: State, e: ev.UBoatDived) -> None:
@@ -437,8 +594,11 @@ def _dived(s: State, e: ev.UBoatDived) -> None:
 
 
 def _attacked(s: State, e: ev.ConvoyAttacked) -> None:
+    """CC-R40: the search after an attack starts from the range it attacked from; CC-R41: it is submerged."""
     g = s.engagement
     g.attacks_left = e.attacks_left
+    g.range, g.surfaced, g.decoys = e.range, False, e.decoys
+    g.consecutive, g.contact = 0, "normal"
     g.step = "detect"
 
 
@@ -447,21 +607,8 @@ def _ship_lost(s: State, e: ev.ShipLost) -> None:
     s.convoy.tonnage += e.tonnage
     if e.vital:
         s.convoy.vital.append(e.vital)
-        _delay(s)
     if e.cause == "straggler":
         s.convoy.stragglers -= 1
-
-
-def _delay(s: State) -> None:
-    """CC-R10: the next Allied equipment not yet in force slips one month."""
-    nxt = _next_equipment(s)
-    if nxt:
-        s.delays[nxt] = s.delays.get(nxt, 0) + 1
-
-
-def _next_equipment(s: State) -> str | None:
-    pending = [eq for eq in ALLIED_EQUIPMENT if not s.on(eq)]
-    return min(pending, key=lambda eq: month_index(*DATES[eq]) + s.delays.get(eq, 0)) if pending else None
 
 
 def _detection(s: State, e: ev.DetectionResolved) -> None:
@@ -473,7 +620,7 @@ def _detection(s: State, e: ev.DetectionResolved) -> None:
     elif e.range >= 3:
         g.step = "evaded"
     elif not g.depth_charged and g.attacks_left > 0 and not g.barred:
-        g.step = "attack"  # not yet depth charged: it may attack again before the next search
+        g.step = "attack"  # not yet depth charged: it may attack again before the next search (CC-R14)
     else:
         g.step = "detect"
 
@@ -487,11 +634,11 @@ def _pattern(s: State, e: ev.PatternDropped) -> None:
         s.sheet.used["depth_charge"] = True
         g.barred = True
     if e.grade:
-        s.sheet.kill_since_review = True
+        s.sheet.kill_since_review = True  # CC-38: a kill its depth charges had their part in (CC-R45)
         g.grade = e.grade
     if e.grade == "probable":
         g.summons = False  # badly damaged: no further attacks and no wolfpack
-    if e.grade == "confirmed":
+    if e.surfaced:
         g.step = "board"
     elif e.out:
         g.step = "gone"
@@ -508,12 +655,14 @@ def _boarding(s: State, e: ev.BoardingResolved) -> None:
 
 
 def _award(s: State, e: ev.AwardGranted) -> None:
-    s.sheet.awards.append({"award": e.award, "reason": e.reason, "date": iso(s.date)})
+    s.sheet.awards.append(Award(award=e.award, reason=e.reason, date=iso(s.date)))
 
 
 def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
-    s.convoy.encounters.append({"uboat": e.uboat, "escort": s.active, "fate": e.fate, "hits": e.hits})
-    if e.fate in ("confirmed", "possible"):
+    s.convoy.encounters.append(Encounter(uboat=e.uboat, escort=s.active, fate=e.fate, hits=e.hits))
+    if e.fate in GRADES:
+        s.sheet.kills[e.fate] = s.sheet.kills.get(e.fate, 0) + 1
+    if e.out:  # CC-28, CC-R15: out of the game for good
         s.sunk_uboats.append(e.uboat)
     else:
         s.discards["uboats"].append(e.uboat)
@@ -521,7 +670,7 @@ def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
 
 
 def _wolfpack(s: State, e: ev.WolfpackRolled) -> None:
-    s.queue.extend([e.escort, True] for _ in range(e.uboats))
+    s.queue.extend(Waiting(escort=e.escort, wolfpack=True) for _ in range(e.uboats))
 
 
 def _decision_required(s: State, e: ev.DecisionRequired) -> None:
@@ -534,8 +683,6 @@ def _random_event(s: State, e: ev.RandomEventDrawn) -> None:
 
 def _decision_taken(s: State, e: ev.DecisionTaken) -> None:
     s.awaiting = None
-    if e.decision == "guns" and e.choice.get("fire") is False:
-        s.engagement.step = "attack"
 
 
 def _torpedo_tracked(s: State, e: ev.TorpedoTracked) -> None:
@@ -544,18 +691,12 @@ def _torpedo_tracked(s: State, e: ev.TorpedoTracked) -> None:
             s.sheet.used[station] = True
 
 
-def _gunnery_out(s: State, e: ev.GunneryResolved) -> None:
-    _gunnery(s, e)
-    if e.total_hits >= 4:  # CC-28: four hits in all: a possible kill, out of the game
-        s.engagement.grade, s.engagement.step = "possible", "gone"
-        s.sheet.kill_since_review = True
+def _skill_dice(s: State, e: ev.SkillDiceRolled) -> None:
+    s.quick_faces = list(e.faces)
 
 
-def _dice(s: State, e: DiceRolled) -> None:
-    if e.purpose == "quick-play-skills":
-        s.quick_faces = list(e.faces)
-    elif e.purpose == "collision":
-        s.pending_collision = [e.k, e.faces[0]]
+def _collision_pending(s: State, e: ev.CollisionPending) -> None:
+    s.pending_collision = [e.k, e.roll]
 
 
 def _arrived(s: State, e: ev.ConvoyArrived) -> None:
@@ -567,15 +708,11 @@ def _straggler(s: State, e: ev.StragglerResolved) -> None:
         s.convoy.stragglers -= 1
 
 
-def _tech(s: State, e: ev.TechDelayRolled) -> None:
-    if e.delayed:
-        _delay(s)
-
-
 def _repaired(s: State, e: ev.ShipRepaired) -> None:
     for escort, sheet in s.sheets.items():
         sheet.harder = {}
         sheet.hull = 0
+        sheet.officers_lost = []  # CC-29: the lost officer is replaced in port
         sheet.depth_charges = DEPTH_CHARGES
         if s.fitted("hedgehog", escort):
             sheet.hedgehog = HEDGEHOG_SALVOES
@@ -587,28 +724,7 @@ def _scored(s: State, e: ev.ConvoyScored) -> None:
     year = ymd(s.date)[0]
     s.years[year] = s.years.get(year, 0) + e.vp
     s.convoys_done += 1
-    s.log.append(convoy_line(c) | {"arrived": iso(s.date), "vp": e.vp, "result": e.result})
-
-
-def convoy_line(c: Convoy) -> dict:
-    """A convoy's line on the campaign sheet (CC-39 adds the result on arrival)."""
-    return {
-        "number": c.number,
-        "card": c.card,
-        "code": c.code,
-        "direction": c.direction,
-        "speed": c.speed,
-        "size": c.size,
-        "sailed": iso(c.sailed),
-        "from": c.start_port,
-        "to": c.destination,
-        "weather": list(c.weather_track),
-        "encounters": list(c.encounters),
-        "ships_lost": c.ships_lost,
-        "tonnage": c.tonnage,
-        "vital": list(c.vital),
-        "stragglers": c.stragglers,
-    }
+    s.log.append(msgspec.structs.replace(c.line(), arrived=iso(s.date), vp=e.vp, result=e.result))
 
 
 def _year(s: State, e: ev.YearScored) -> None:
@@ -618,14 +734,7 @@ def _year(s: State, e: ev.YearScored) -> None:
 def _improved(s: State, e: ev.CrewImproved) -> None:
     s.sheets[e.escort].skills[e.station] = e.after
     s.growth.append(
-        {
-            "escort": e.escort,
-            "station": e.station,
-            "roll": e.roll,
-            "before": e.before,
-            "after": e.after,
-            "date": iso(s.date),
-        }
+        Growth(escort=e.escort, station=e.station, roll=e.roll, before=e.before, after=e.after, date=iso(s.date))
     )
 
 
@@ -639,26 +748,33 @@ def _ended(s: State, e: GameEnded) -> None:
     s.awaiting = None
 
 
+# recorded for the reader, read by no rule: the torpedo's end (its damage comes as HullDamaged and AreaDamaged), the
+# tech-delay roll (its delay comes as EquipmentDateMoved), the dice (what they decide comes as the rule's own event)
+NO_STATE_CHANGE = (ev.TorpedoResolved, ev.TechDelayRolled, DiceRolled)
+CORE_EVENTS = DiceRolled.__module__
+
 _HANDLERS = {
     ev.CampaignBegan: _campaign_began,
     ev.SkillsAllocated: _skills_allocated,
-    ev.DeckReshuffled: _deck_reshuffled,
+    ev.DeckReformed: _deck_reformed,
     ev.CountersPlaced: _counters_placed,
     ev.EquipmentFitted: _equipment_fitted,
+    ev.EquipmentDateMoved: _date_moved,
     ev.ConvoyAssigned: _convoy_assigned,
     ev.WeatherSet: _weather_set,
     ev.ConvoyMoved: _convoy_moved,
-    ev.CollisionChecked: _pop("collision"),
-    ev.MechanicalChecked: _pop("mechanical"),
-    ev.CounterRevealed: _pop("reveal"),
-    ev.RepairAttempted: _pop("repair"),
+    ev.CollisionChecked: _collision_checked,
+    ev.MechanicalChecked: _mechanical_checked,
+    ev.CounterRevealed: _counter_revealed,
+    ev.RepairAttempted: _repair_attempted,
     ev.AreaDamaged: _area_damaged,
     ev.HullDamaged: _hull_damaged,
     ev.EffectApplied: _effect_applied,
     ev.UBoatSighted: _uboat_sighted,
     ev.UBoatStandsOff: _stands_off,
     ev.SpottingResolved: _spotting,
-    ev.GunneryResolved: _gunnery_out,
+    ev.FireHeld: _fire_held,
+    ev.GunneryResolved: _gunnery,
     ev.TorpedoTracked: _torpedo_tracked,
     ev.UBoatDived: _dived,
     ev.ConvoyAttacked: _attacked,
@@ -674,12 +790,19 @@ _HANDLERS = {
     ev.DecisionTaken: _decision_taken,
     ev.ConvoyArrived: _arrived,
     ev.StragglerResolved: _straggler,
-    ev.TechDelayRolled: _tech,
     ev.ShipRepaired: _repaired,
     ev.ConvoyScored: _scored,
     ev.YearScored: _year,
     ev.CrewImproved: _improved,
     ev.CrewReviewed: _reviewed,
-    DiceRolled: _dice,
+    ev.SkillDiceRolled: _skill_dice,
+    ev.CollisionPending: _collision_pending,
     GameEnded: _ended,
 }
+
+
+def _no_change(s: State, e) -> None:
+    pass
+
+
+_DISPATCH = {**_HANDLERS, **{t: _no_change for t in NO_STATE_CHANGE}}

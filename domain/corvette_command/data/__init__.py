@@ -72,9 +72,11 @@ class RandomEvent(msgspec.Struct, forbid_unknown_fields=True):
         "mechanical",
         "weather_worse",
         "weather_better",
+        "boffin_rescue",
     ]
     stand_in: bool
     note: str
+    sub_roll_stand_in: bool = False  # a published entry whose sub-roll is ours
 
 
 class DataSet(msgspec.Struct, forbid_unknown_fields=True):
@@ -109,6 +111,9 @@ def parse_data(raw: bytes) -> DataSet:
             problems.append(f"{kind}: ids must be unique and at least one card given")
     if sorted(e.roll for e in data.random_events) != list(range(1, 21)):
         problems.append("random_events must give each roll 1..20 once")
+    sides = {START_PORT[c.code] == "Liverpool" for c in data.convoys}
+    if sides != {True, False}:
+        problems.append("convoys must include cards sailing from Canada and cards sailing from Liverpool")
     if "standard" not in data.maps:
         problems.append("maps must include 'standard'")
     for name, m in data.maps.items():
@@ -122,7 +127,7 @@ def parse_data(raw: bytes) -> DataSet:
                 problems.append(f"map {name}: zone {z.name} has more counters than boxes")
         if len(seen) != m.channels * m.columns:
             problems.append(f"map {name}: every box must be in a zone")
-        for port in {"Halifax", "St John's", "Liverpool"}:
+        for port in ("Halifax", "St John's", "Liverpool"):
             if port not in m.ports:
                 problems.append(f"map {name}: port {port} is missing")
         for c in data.convoys:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules.attack import attack_range
 from domain.corvette_command.rules.procedure import Ctx
 from domain.corvette_command.rules.resolution import matching, plain, task
 from domain.corvette_command.state import STATIONS, State
@@ -17,7 +16,7 @@ R = "CC:Corvette Action"
 
 
 def evade(state: State) -> int:
-    """The U-boat's Evade, +1 when submerged with BOLD decoys (CC-40, June 1942)."""
+    """The U-boat's Evade, +1 when submerged with BOLD decoys out (CC-40, CC-R32, CC-R41)."""
     g = state.engagement
     return g.evade + (1 if g.decoys and not g.surfaced else 0)
 
@@ -32,8 +31,9 @@ def detect(ctx: Ctx) -> None:
         ("ASDIC damaged (Task Harder)", s.sheet.counters("asdic"), "passive"),
     ]
     partner = s.partner(s.active)
-    if partner:  # CC-44: the escort free of its own U-boat adds its ASDIC skill
+    if partner:  # CC-44: the escort free of its own U-boat adds its ASDIC skill; CC-R38: and its counters
         mods.append(("the other escort's ASDIC (two-player)", s.sheets[partner].skills["asdic"], "active"))
+        mods.append(("the other escort's ASDIC damaged (Task Harder)", s.sheets[partner].counters("asdic"), "passive"))
     t = task(
         ctx.dice, "asdic-detection", f"{R}/Detection Phase (CC-26, CC-R7)", s.sheet.skills["asdic"], evade(s), mods
     )
@@ -67,33 +67,40 @@ def weapons(state: State) -> list[str]:
 
 
 def drop_pattern(ctx: Ctx, weapon: str) -> None:
+    """CC-22, CC-28, CC-30: a pattern, the U-boat's grade after it and its award."""
     s, g = ctx.state, ctx.state.engagement
     if weapon not in weapons(s):
-        raise IllegalCommand(f"no {weapon} to drop", [{"type": "drop_pattern", "weapon": w} for w in weapons(s)])
+        raise IllegalCommand(f"no {weapon} to drop: {weapons(s) or 'nothing'} left")
     area = "depth_charge" if weapon == "depth-charges" else "hedgehog"
-    dice = 3 if s.sheet.damaged(area) else 4  # CC-33: a damaged station rolls only 3 dice
+    dice = 3 if s.sheet.damaged(area) else 4  # CC-33: a damaged station rolls only 3 dice (CC-29: a lost officer)
     skill = s.sheet.skills["depth_charge"]  # Hedgehog falls under the Depth Charge skill
     roll, hits = matching(ctx.dice, skill, evade(s), dice, f"{weapon}-pattern", f"{R}/Depth Charge attack (CC-22)")
     ctx.emit(roll)
     total = g.hits + hits
     before = g.grade
     grade = kill_grade(weapon, hits, total, before)
-    out = grade == "confirmed" or total >= 4
     ctx.emit(
         ev.PatternDropped(
             weapon=weapon,
             hits=hits,
             total_hits=total,
             grade=grade,
-            out=out,
+            out=grade == "confirmed" or total >= 4,
             depth_charges=s.sheet.depth_charges - (weapon == "depth-charges"),
             hedgehog=s.sheet.hedgehog - (weapon == "hedgehog"),
+            surfaced=surfaces(weapon, hits),
         )
     )
     if grade == "confirmed":
         ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))  # CC-30
-    elif grade == "probable" and before != "probable":
+    elif grade == "probable" and before != "probable" and total < 4:  # CC-R15: at 4 in all, no award is given
         ctx.emit(ev.AwardGranted(award="Mentioned in Despatches", reason=f"{g.uboat} probably sunk"))
+
+
+def surfaces(weapon: str, hits: int) -> bool:
+    """CC-28, CC-29: "If all 4d6 are hits, the submarine floats to the surface": depth charges only (a Hedgehog
+    hit explodes; it is not all four dice of a pattern), so only then may a boarding party go."""
+    return weapon == "depth-charges" and hits >= 4
 
 
 def kill_grade(weapon: str, hits: int, total: int, before: str | None) -> str | None:
@@ -116,7 +123,7 @@ def board(ctx: Ctx, officer: str | None) -> None:
         ctx.emit(ev.BoardingResolved(officer=None, roll=None, result="declined"))
     else:
         if officer not in STATIONS or officer in s.sheet.officers_lost:
-            raise IllegalCommand(f"no officer at {officer!r} to lead a boarding party", boarding_choices(s))
+            raise IllegalCommand(f"no officer at {officer!r} to lead a boarding party (lost: {s.sheet.officers_lost})")
         roll = plain(ctx.dice, [20], "enigma-boarding", f"{R}/Depth Charge attack/Enigma (CC-29)")
         result = "enigma" if roll.faces[0] == 20 else "lost" if roll.faces[0] == 1 else "nothing"
         ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))
@@ -137,13 +144,12 @@ def boarding_choices(state: State) -> list[dict]:
 
 
 def evaded(ctx: Ctx) -> None:
-    """Beyond long range: it re-engages from its card's range while it has attacks and is unhurt; else it leaves."""
-    s, g = ctx.state, ctx.state.engagement
+    """Beyond long range: it re-engages from its designated range (CC-R40) while it has attacks and is unhurt;
+    else it leaves."""
+    g = ctx.state.engagement
     if g.attacks_left > 0 and not g.barred:
-        rng = attack_range(g.profile, s.convoy.weather)
-        if rng is not None:
-            ctx.emit(ev.UBoatDived(range=rng))
-            return
+        ctx.emit(ev.UBoatDived(range=g.designated))
+        return
     leave(ctx, "escaped" if (g.hits or g.grade) else "withdrew")
 
 
@@ -153,7 +159,8 @@ def leave(ctx: Ctx, fate: str) -> None:
     g = ctx.state.engagement
     fate = g.grade if fate == "escaped" and g.grade else fate
     summons = g.summons and fate in ("escaped", "withdrew")
-    ctx.emit(ev.UBoatLeft(uboat=g.uboat, fate=fate, hits=g.hits, summons=summons))
+    out = fate in ("confirmed", "possible") or g.hits >= 4  # CC-28, CC-R15: 4 hits in all, out of the game
+    ctx.emit(ev.UBoatLeft(uboat=g.uboat, fate=fate, hits=g.hits, summons=summons, out=out))
     if summons:  # CC-44: in the two-player game each escort rolls for its own section
         for escort in ctx.state.escorts:
             roll = plain(ctx.dice, [6], "wolfpack", "CC:Corvette Action/WOLFPACK Table (CC-31)")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules import hazards
+from domain.corvette_command.rules import equipment, hazards
+from domain.corvette_command.rules.decks import draw_uboat
 from domain.corvette_command.rules.procedure import Ctx
 from domain.corvette_command.rules.resolution import matching, plain, task
 from domain.corvette_command.state import State, ymd
@@ -53,18 +54,20 @@ def dark(month: int, hour: int) -> bool:
     return hour >= 20 or hour < 7
 
 
-def start_engagement(ctx: Ctx) -> None:
-    s = ctx.state
-    if not s.decks["uboats"]:
-        pool = s.discards.get("uboats", [])
-        if not pool:
-            ctx.emit(ev.EffectApplied(effect="no-uboats", detail="every U-boat of the deck is sunk"))
-            return
-        from domain.corvette_command.rules.setup import shuffled
+def minutes_of_contact(tens_die: int, units_die: int) -> int:
+    """CC-42: 1d6 - 1 tens of minutes (0-50) and 1d10 units, the 10 counting as 0 (0-59)."""
+    return (tens_die - 1) * 10 + units_die % 10
 
-        ctx.emit(ev.DeckReshuffled(deck="uboats", order=shuffled(ctx, pool, "reshuffle-uboats", "CC:U-Boats (CC-6)")))
-    escort, from_wolfpack = s.queue[0]
-    card = s.data.uboat(s.decks["uboats"][0])
+
+def start_engagement(ctx: Ctx) -> None:
+    """CC-6, CC-R42: the next U-boat is drawn now; CC-18: its designated range; CC-19/CC-42: surfaced or not."""
+    s = ctx.state
+    uboat = draw_uboat(ctx)
+    if uboat is None:
+        ctx.emit(ev.EffectApplied(effect="no-uboats", detail="every U-boat of the deck is sunk (CC-R29)"))
+        return
+    waiting = s.queue[0]
+    card = s.data.uboat(uboat)
     rng = attack_range(card.profile, s.convoy.weather)
     if rng is None:
         ctx.emit(
@@ -73,18 +76,13 @@ def start_engagement(ctx: Ctx) -> None:
             )
         )
         return
-    surfaced, night = False, False
+    surfaced, night, time = False, False, None
     if rng >= 1 or s.convoy.weather == "fog":
-        surfaced, night = surface_check(ctx)
-    decoys = False
-    if s.on("decoys"):
-        d = plain(ctx.dice, [3], "decoys", "CC:June 1942 (CC-40)", "3: +1 Evade when submerged")
-        ctx.emit(d)
-        decoys = d.faces[0] == 3
+        surfaced, night, time = surface_check(ctx)
     ctx.emit(
         ev.UBoatSighted(
             uboat=card.id,
-            escort=escort,
+            escort=waiting.escort,
             type=card.type,
             attack=card.attack,
             evade=card.evade,
@@ -93,13 +91,14 @@ def start_engagement(ctx: Ctx) -> None:
             surfaced=surfaced,
             night=night,
             attacks_left=card.attacks,
-            wolfpack=from_wolfpack,
-            decoys=decoys,
+            wolfpack=waiting.wolfpack,
+            time=time,
         )
     )
 
 
-def surface_check(ctx: Ctx) -> tuple[bool, bool]:
+def surface_check(ctx: Ctx) -> tuple[bool, bool, str | None]:
+    """(surfaced, night, time of contact): the 2d6 table (CC-19), or with the option the time and 1d6 (CC-42)."""
     s = ctx.state
     if not s.options.time_of_contact:
         roll = plain(ctx.dice, [6, 6], "surfaced", f"{R}/Detection of U-Boat (CC-19)")
@@ -113,12 +112,16 @@ def surface_check(ctx: Ctx) -> tuple[bool, bool]:
                 ),
             )
         )
-        return surfaced, night
-    t = plain(ctx.dice, [6, 6], "time-of-contact", "CC:Optional Advanced Rules/Time of Contact (CC-42)")
+        return surfaced, night, None
+    rule = "CC:Optional Advanced Rules/Time of Contact (CC-42)"
+    t = plain(ctx.dice, [6, 6], "time-of-contact", rule)
     hour = hour_of_contact(*t.faces)
     night = dark(ymd(s.date)[1], hour)
     ctx.emit(replace(t, result=RollResult(outcome=f"{hour:02d}:00, {'dark' if night else 'daylight'}", total=hour)))
-    roll = plain(ctx.dice, [6], "surfaced", "CC:Optional Advanced Rules/Time of Contact (CC-42)")
+    m = plain(ctx.dice, [6, 10], "minutes-of-contact", rule)
+    time = f"{hour:02d}:{minutes_of_contact(*m.faces):02d}"
+    ctx.emit(replace(m, result=RollResult(outcome=time, total=minutes_of_contact(*m.faces))))
+    roll = plain(ctx.dice, [6], "surfaced", rule)
     surfaced = roll.faces[0] >= (3 if night else 6)
     ctx.emit(
         replace(
@@ -128,41 +131,55 @@ def surface_check(ctx: Ctx) -> tuple[bool, bool]:
             ),
         )
     )
-    return surfaced, night
+    return surfaced, night, time
 
 
-def electronics_skill(state: State, equipment: str, escort: str | None = None) -> int:
+def electronics_skill(state: State, eq: str, escort: str | None = None) -> int:
     """CC-R17: without operators (CC-41), RADAR and HF/DF are worked by the ASDIC operator."""
     sheet = state.sheets[escort or state.active]
-    return sheet.skills.get(equipment, sheet.skills["asdic"])
+    return sheet.skills.get(eq, sheet.skills["asdic"])
+
+
+def electronics_counters(state: State, eq: str, escort: str | None = None) -> int:
+    """CC-R25: without operators the ASDIC/RADAR/HF-DF station is one area (its counters are on `asdic`)."""
+    sheet = state.sheets[escort or state.active]
+    if eq == "asdic" or not state.options.radar_hfdf_operators:
+        return sheet.counters("asdic")
+    return sheet.counters(eq)
+
+
+def ew_equipment(state: State) -> list[str]:
+    """CC-20: RADAR and HF/DF as fitted; CC-40: from November 1942 the EW roll includes ASDIC (L234)."""
+    return [eq for eq in ("radar", "hfdf") if state.fitted(eq)] + (["asdic"] if state.on("ew") else [])
 
 
 def spot(ctx: Ctx) -> None:
-    """CC-20 / CC-R3: RADAR and HF/DF each roll vs Evade; either success gives +2 Lookout; Lookout vs 4."""
+    """CC-20 / CC-R3: each EW set rolls vs Evade; any success gives +2 Lookout once; the Lookout vs 4."""
     s, g = ctx.state, ctx.state.engagement
     found = {}
     partner = s.partner(s.active)
-    for eq in ("radar", "hfdf"):
-        if s.fitted(eq):
-            mods = [(f"{eq} damaged", s.sheet.counters(eq), "passive")]
-            if eq == "hfdf" and partner and s.fitted("hfdf", partner):  # CC-44: HF/DF skills add together
-                mods.append(("the other escort's HF/DF (two-player)", electronics_skill(s, "hfdf", partner), "active"))
-            t = task(
-                ctx.dice,
-                f"{eq}-detection",
-                f"{R}/Engaging a U-Boat on the Surface (CC-20)",
-                electronics_skill(s, eq),
-                g.evade,
-                mods,
-            )
-            ctx.emit(t.roll)
-            found[eq] = t.success
+    for eq in ew_equipment(s):
+        mods = [(f"{eq} damaged (Task Harder)", electronics_counters(s, eq), "passive")]
+        if eq in ("hfdf", "asdic") and partner and (eq == "asdic" or s.fitted("hfdf", partner)):
+            # CC-44: the escorts add their ASDIC and HF/DF skills; CC-R38: with the helper's own counters
+            mods.append((f"the other escort's {eq} (two-player)", electronics_skill(s, eq, partner), "active"))
+            mods.append((f"the other escort's {eq} damaged", electronics_counters(s, eq, partner), "passive"))
+        t = task(
+            ctx.dice,
+            "asdic-ew-detection" if eq == "asdic" else f"{eq}-detection",
+            f"{R}/Engaging a U-Boat on the Surface (CC-20{', CC-40' if eq == 'asdic' else ''})",
+            electronics_skill(s, eq),
+            g.evade,
+            mods,
+        )
+        ctx.emit(t.roll)
+        found[eq] = t.success
     mods = [
         ("at night", 3 if g.night else 0, "passive"),
         ("at long range", 3 if g.range == 2 else 0, "passive"),
         ("at medium range", 2 if g.range == 1 else 0, "passive"),
         ("at close range", 1 if g.range == 0 else 0, "active"),
-        ("detected by RADAR or HF/DF", 2 if any(found.values()) else 0, "active"),
+        ("detected by electronic warfare (RADAR, HF/DF, ASDIC)", 2 if any(found.values()) else 0, "active"),
         ("weather poor", 2 if s.convoy.weather == "poor" else 0, "passive"),
         ("weather fog/snow", 3 if s.convoy.weather == "fog" else 0, "passive"),
         ("lookout damaged (Task Harder)", s.sheet.counters("lookout"), "passive"),
@@ -176,19 +193,26 @@ def spot(ctx: Ctx) -> None:
         mods,
     )
     ctx.emit(t.roll)
-    ctx.emit(ev.SpottingResolved(radar=found.get("radar"), hfdf=found.get("hfdf"), spotted=t.success))
+    ctx.emit(
+        ev.SpottingResolved(
+            radar=found.get("radar"), hfdf=found.get("hfdf"), asdic=found.get("asdic"), spotted=t.success
+        )
+    )
 
 
 GUNS = {"gun": (2, (0, 1, 2), 3, {2: 3, 1: 2}), "aa": (3, (0, 1), 2, {1: 3})}  # shots, ranges, damage d6, range mods
+
+
+def guns_in_range(rng: int) -> list[str]:
+    return [gun for gun, (_, ranges, _, _) in GUNS.items() if rng in ranges]
 
 
 def fire_guns(ctx: Ctx) -> None:
     """CC-21 / CC-R4: 4\" 2 shots at L/M/C, AA 3 shots at M/C; each hit rolls the damage dice (CC-13)."""
     s, g = ctx.state, ctx.state.engagement
     shots, hits = [], 0
-    for gun, (n, ranges, dmg, range_mods) in GUNS.items():
-        if g.range not in ranges:
-            continue
+    for gun in guns_in_range(g.range):
+        n, _, dmg, range_mods = GUNS[gun]
         skill = s.sheet.skills[gun]
         for _ in range(n):
             mods = [
@@ -205,17 +229,24 @@ def fire_guns(ctx: Ctx) -> None:
             if t.success:
                 roll, damage = matching(ctx.dice, skill, g.evade, dmg, f"{gun}-damage", "CC:Gun damage dice (CC-13)")
                 ctx.emit(roll)
-            shots.append({"gun": gun, "hit": t.success, "damage_hits": damage})
+            shots.append(ev.Shot(gun=gun, hit=t.success, damage_hits=damage))
             hits += damage
-    ctx.emit(ev.GunneryResolved(shots=shots, hits=hits, total_hits=g.hits + hits))
-    if ctx.state.engagement.step != "gone":
-        card = s.data.uboat(g.uboat)
-        ctx.emit(ev.UBoatDived(range=attack_range(card.profile, s.convoy.weather) or 0))
+    total = g.hits + hits
+    ctx.emit(ev.GunneryResolved(shots=shots, hits=hits, total_hits=total, out=total >= 4))
+    if total < 4:  # CC-R4: it crash-dives and comes back submerged to its designated range
+        ctx.emit(ev.UBoatDived(range=g.designated))
 
 
 def attack(ctx: Ctx) -> None:
-    """CC-23, CC-25: 1d20 = 1 targets the corvette; else Attack (+1 close) vs convoy 1 (2 at long)."""
-    g = ctx.state.engagement
+    """CC-23, CC-25: 1d20 = 1 targets the corvette; else Attack (+1 close) vs convoy 1 (2 at long).
+    CC-R40: from the designated range; CC-R32: the decoy roll is made as it attacks; CC-R43: no ship, no target."""
+    s, g = ctx.state, ctx.state.engagement
+    rng = g.designated
+    decoys = False
+    if s.on("decoys"):
+        d = plain(ctx.dice, [3], "decoys", "CC:June 1942 (CC-40, CC-R32)", "3: +1 Evade while submerged")
+        ctx.emit(d)
+        decoys = d.faces[0] == 3
     target = plain(ctx.dice, [20], "torpedo-target", f"{R}/Torpedo Attacks versus the Corvette (CC-25)")
     at_corvette = target.faces[0] == 1
     ctx.emit(
@@ -224,16 +255,25 @@ def attack(ctx: Ctx) -> None:
             result=RollResult(outcome="the corvette" if at_corvette else "the convoy", target=1, total=target.faces[0]),
         )
     )
+    left = g.attacks_left - 1
     if at_corvette:
-        ctx.emit(ev.ConvoyAttacked(target="corvette", hit=False, attacks_left=g.attacks_left - 1))
-        torpedo_at_corvette(ctx, start_range=g.range)
+        ctx.emit(ev.ConvoyAttacked(target="corvette", hit=False, attacks_left=left, range=rng, decoys=decoys))
+        torpedo_at_corvette(ctx, start_range=rng)
         return
-    mods = [("at close range", 1 if g.range == 0 else 0, "active")]
+    if s.convoy.ships_left == 0:
+        ctx.emit(ev.ConvoyAttacked(target="no-ship-left", hit=False, attacks_left=left, range=rng, decoys=decoys))
+        return
+    mods = [("at close range", 1 if rng == 0 else 0, "active")]
     t = task(
-        ctx.dice, "uboat-attack", f"{R}/The U-Boat Attack Sequence (CC-23)", g.attack, 2 if g.range == 2 else 1, mods
+        ctx.dice,
+        "uboat-attack",
+        f"{R}/The U-Boat Attack Sequence (CC-23, CC-R40)",
+        g.attack,
+        2 if rng == 2 else 1,
+        mods,
     )
     ctx.emit(t.roll)
-    ctx.emit(ev.ConvoyAttacked(target="convoy", hit=t.success, attacks_left=g.attacks_left - 1))
+    ctx.emit(ev.ConvoyAttacked(target="convoy", hit=t.success, attacks_left=left, range=rng, decoys=decoys))
     if t.success:
         ship_lost(ctx, f"torpedoed by {g.uboat}")
 
@@ -272,8 +312,11 @@ def tonnage(ctx: Ctx) -> tuple[int, str | None]:
 
 
 def ship_lost(ctx: Ctx, cause: str) -> None:
+    """CC-24; CC-R10, CC-R22: a vital ship lost delays the next of RADAR and HF/DF a month (L82, L233)."""
     tons, vital = tonnage(ctx)
     ctx.emit(ev.ShipLost(tonnage=tons, vital=vital, cause=cause))
+    if vital:
+        equipment.move_date(ctx, equipment.ELECTRONICS, 1, f"a vital ship lost ({vital})")
 
 
 DAMAGE_AREAS = {1: 0, 2: 0, 3: 0, 4: 1, 5: 2, 6: 3}

@@ -29,7 +29,8 @@ def collision(ctx: Ctx, escort: str, cause: str = "fog") -> None:
     result = collision_result(roll.faces[0])
     ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))
     if result != "none" and s.fitted("radar", escort) and cause == "fog":
-        ctx.ask("collision_reroll", escort)  # the roll is kept in state.pending_collision by its DiceRolled event
+        ctx.emit(ev.CollisionPending(escort=escort, roll=roll.faces[0], k=roll.k))
+        ctx.ask("collision_reroll", escort)
         return
     collided(ctx, escort, roll.faces[0], rerolled=False)
 
@@ -51,8 +52,10 @@ def resume_collision(ctx: Ctx, escort: str, reroll: bool) -> None:
 
 
 def collided(ctx: Ctx, escort: str, face: int, rerolled: bool) -> None:
-    result = collision_result(face)
-    stragglers = {"convoy": 2, "corvette": 1}.get(result, 0)
+    """CC-14; CC-R43: only ships still with the convoy can become stragglers (with none left, nothing is hit)."""
+    left = ctx.state.convoy.ships_left
+    result = collision_result(face) if left else "none"
+    stragglers = min({"convoy": 2, "corvette": 1}.get(result, 0), left)
     ctx.emit(ev.CollisionChecked(escort=escort, roll=face, result=result, stragglers=stragglers, rerolled=rerolled))
     if result == "corvette":
         damage_area(ctx, "collision", escort)
@@ -83,13 +86,14 @@ AREA_BY_D6 = {1: "lookout", 2: "asdic", 3: "aa", 4: "gun", 5: "depth_charge", 6:
 
 
 def damage_area(ctx: Ctx, cause: str, escort: str) -> str:
-    """CC-33: 1d6 for the area (with the electronics and Hedgehog sub-rolls), then 1d3 repair difficulty."""
+    """CC-33: 1d6 for the area, then 1d3 repair difficulty. CC-R25: the electronics sub-roll only with the
+    operators option (L204: "If you use the optional rule of the crew"), the Hedgehog sub-roll whenever fitted."""
     s = ctx.state
-    rule = "CC:Ship Damage Table (CC-33)"
+    rule = "CC:Ship Damage Table (CC-33, CC-R25)"
     roll = plain(ctx.dice, [6], "damage-location", rule)
     ctx.emit(roll)
     area = AREA_BY_D6[roll.faces[0]]
-    if area == "asdic" and s.fitted("radar", escort):
+    if area == "asdic" and s.options.radar_hfdf_operators and s.fitted("radar", escort):
         sub = plain(ctx.dice, [6], "electronics-damage", rule)
         ctx.emit(sub)
         f = sub.faces[0]
@@ -130,10 +134,7 @@ def repair(ctx: Ctx, escort: str, area: str | None) -> None:
         )
         return
     if area not in repairable(s, escort):
-        raise IllegalCommand(
-            f"{area!r} has nothing to repair",
-            [{"type": "repair", "area": a} for a in repairable(s, escort)] + [{"type": "repair", "area": None}],
-        )
+        raise IllegalCommand(f"{area!r} has nothing to repair: the engineers can repair {repairable(s, escort)}")
     difficulty = sheet.harder[area][0]
     mods = [("engineering damaged (Task Harder)", sheet.counters("engineer"), "passive")]
     if s.convoy.repair_bonus:

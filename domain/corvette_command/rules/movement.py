@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
+from domain.corvette_command.rules.procedure import Ctx
 from domain.corvette_command.state import State
 from domain.engine import IllegalCommand
-
-
-def zone_of(state: State, box: list[int]) -> str:
-    m = state.data.maps[state.convoy.map]
-    return next(z.name for z in m.zones if list(box) in z.boxes)
+from events import corvette_command as ev
 
 
 def half_days(speed: str, weather: str) -> int:
@@ -22,25 +19,40 @@ def legal_moves(state: State) -> list[dict]:
     """Every box (or the destination port) the convoy may enter next."""
     c = state.convoy
     m = state.data.maps[c.map]
-    step = 1 if c.direction == "east" else -1
     if isinstance(c.position, str):  # in port: the port's boxes; leaving Liverpool, the orders' channel (CC-9)
         boxes = m.ports[c.position].boxes
         if c.position == "Liverpool":
             boxes = [b for b in boxes if b[0] == c.channel] or boxes
         return [{"to": list(b)} for b in boxes]
+    forward, sideways = _forward(state), _sideways(state)
+    if c.speed == "fast":
+        return forward + sideways
+    # CC-R11: slow convoys zig-zag, one box forward, one sideways, alternating (L42), unless the other is all
+    # there is (the orders' channel can leave no box of the kind due)
+    due = sideways if c.last_move == "forward" else forward
+    return due or sideways or forward
+
+
+def _forward(state: State) -> list[dict]:
+    """Forward one column (fast: diagonally too), or into the destination port from a box beside it."""
+    c = state.convoy
+    m = state.data.maps[c.map]
     ch, col = c.position
+    nxt = col + (1 if c.direction == "east" else -1)
     out: list[dict] = []
-    forward_ok = not (c.speed == "slow" and c.last_move == "forward")  # CC-R11: slow convoys zig-zag
-    if forward_ok:
-        nxt = col + step
-        if list(c.position) in m.ports[c.destination].boxes:
-            out.append({"to": c.destination})
-        if 0 <= nxt < m.columns:
-            for dch in (-1, 0, 1) if c.speed == "fast" else (0,):
-                out.append({"to": [ch + dch, nxt]})
-    # sideways, any speed; toward the orders' channel first, so the first choice offered is the useful one
-    for dch in sorted((-1, 1), key=lambda d: abs(ch + d - c.channel)):
-        out.append({"to": [ch + dch, col]})
+    if list(c.position) in m.ports[c.destination].boxes:
+        out.append({"to": c.destination})
+    if 0 <= nxt < m.columns:
+        for dch in (-1, 0, 1) if c.speed == "fast" else (0,):
+            out.append({"to": [ch + dch, nxt]})
+    return [mv for mv in out if _on_map(state, mv["to"]) and _obeys_orders(state, mv["to"])]
+
+
+def _sideways(state: State) -> list[dict]:
+    """One channel over; toward the orders' channel first, so the first choice offered is the useful one."""
+    c = state.convoy
+    ch, col = c.position
+    out = [{"to": [ch + d, col]} for d in sorted((-1, 1), key=lambda d: abs(ch + d - c.channel))]
     return [mv for mv in out if _on_map(state, mv["to"]) and _obeys_orders(state, mv["to"])]
 
 
@@ -56,15 +68,21 @@ def _obeys_orders(state: State, to) -> bool:
     c = state.convoy
     if isinstance(to, str) or c.direction != "east" or isinstance(c.position, str):
         return True
-    entering = zone_of(state, to) == "western-approaches" and zone_of(state, c.position) != "western-approaches"
+    entering = state.zone_of(to) == "western-approaches" and state.zone_of(c.position) != "western-approaches"
     return not entering or to[0] == c.channel
 
 
 def check_move(state: State, to) -> None:
-    legal = legal_moves(state)
-    if {"to": to} not in legal:
+    if {"to": to} not in legal_moves(state):
         raise IllegalCommand(
             f"the convoy cannot enter {to} from {state.convoy.position} "
-            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel})",
-            [{"type": "move_convoy", **m} for m in legal],
+            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel})"
         )
+
+
+def move(ctx: Ctx, to) -> None:
+    """CC-11: the convoy enters the box (or port), taking its time by speed and weather."""
+    check_move(ctx.state, to)
+    s = ctx.state
+    took = half_days(s.convoy.speed, s.convoy.weather)
+    ctx.emit(ev.ConvoyMoved(to=to, half_days=took, date=s.date + (s.half + took) // 2))

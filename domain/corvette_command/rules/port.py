@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.corvette_command.rules import equipment
 from domain.corvette_command.rules.attack import ship_lost
 from domain.corvette_command.rules.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.setup import SIDE_OF_PORT, new_convoy
-from domain.corvette_command.state import STATIONS, State, _next_equipment, ymd
+from domain.corvette_command.state import STATIONS, State, ymd
 from events import corvette_command as ev
 from events.core import GameEnded, RollModifier, RollResult
 
@@ -53,14 +54,12 @@ def quick_result(tonnage: int) -> str:
     return "Victory" if tonnage <= 20_000 else "You did your duty" if tonnage <= 30_000 else "Significant loss"
 
 
-def damaged_components(state: State, escort: str) -> int:
-    return sum(len(v) for v in state.sheets[escort].harder.values())
-
-
 def arrive(ctx: Ctx) -> None:
+    """CC-34..CC-36 in the text's order (CC-R34): the tech-delay roll, then the stragglers, then the turnaround."""
     s = ctx.state
     c = s.convoy
     ctx.emit(ev.ConvoyArrived(port=c.destination, date=s.date))
+    tech_delay(ctx)
     for _ in range(c.stragglers):  # CC-35: a 6 comes in later; the rest are sunk
         roll = plain(ctx.dice, [6], "straggler", f"{R}/Stragglers (CC-35)")
         ctx.emit(
@@ -73,22 +72,6 @@ def arrive(ctx: Ctx) -> None:
             ctx.emit(ev.StragglerResolved(survived=True))
         else:
             ship_lost(ctx, "straggler")
-    tech = plain(ctx.dice, [20], "tech-delay", f"{R} (CC-34)")
-    delayed = tech.faces[0] <= c.ships_lost  # no delay if the roll exceeds the ships sunk
-    ctx.emit(
-        replace(
-            tech,
-            result=RollResult(outcome="delay" if delayed else "no delay", target=c.ships_lost, total=tech.faces[0]),
-        )
-    )
-    ctx.emit(
-        ev.TechDelayRolled(
-            roll=tech.faces[0],
-            ships_sunk=c.ships_lost,
-            delayed=delayed,
-            equipment=_next_equipment(s) if delayed else None,
-        )
-    )
     if s.options.quick_play:
         vp, result = 0, quick_result(c.tonnage)
     else:
@@ -98,7 +81,7 @@ def arrive(ctx: Ctx) -> None:
     turnaround = 0
     for escort in s.escorts:  # CC-44: the convoy sails again when both escorts are ready
         days = plain(ctx.dice, [6], "turnaround", f"{R}/Turnaround time (CC-36)")
-        extra = damaged_components(s, escort) + s.sheets[escort].hull
+        extra = s.sheets[escort].damaged_components() + s.sheets[escort].hull
         ctx.emit(
             replace(
                 days,
@@ -126,6 +109,23 @@ def arrive(ctx: Ctx) -> None:
         ctx.emit(GameEnded(reason=why))
         return
     new_convoy(ctx, SIDE_OF_PORT[c.destination])
+
+
+def tech_delay(ctx: Ctx) -> None:
+    """CC-34: 1d20 above the ships sunk, no delay; else the next improved equipment slips a month (CC-R22)."""
+    c = ctx.state.convoy
+    tech = plain(ctx.dice, [20], "tech-delay", f"{R} (CC-34, CC-R34)")
+    delayed = tech.faces[0] <= c.ships_lost
+    ctx.emit(
+        replace(
+            tech,
+            result=RollResult(outcome="delay" if delayed else "no delay", target=c.ships_lost, total=tech.faces[0]),
+        )
+    )
+    nxt = equipment.next_equipment(ctx.state) if delayed else None
+    ctx.emit(ev.TechDelayRolled(roll=tech.faces[0], ships_sunk=c.ships_lost, delayed=delayed, equipment=nxt))
+    if nxt:
+        equipment.move_date(ctx, equipment.ALLIED_EQUIPMENT, 1, "ships sunk: the arrival roll (CC-34)")
 
 
 def campaign_over(s: State) -> str | None:

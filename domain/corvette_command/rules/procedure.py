@@ -32,9 +32,6 @@ class Ctx:
         """Stop for a decision of `seat` (default: the escort at hand)."""
         self.emit(ev.DecisionRequired(decision=decision, seat=seat or self.state.active))
 
-    def take(self, decision: str, choice: dict) -> None:
-        self.emit(ev.DecisionTaken(decision=decision, choice=choice))
-
 
 def run(ctx: Ctx, step: Callable[[Ctx], bool]) -> list[Event]:
     """Call `step` until it says a decision is awaited (or the game is over)."""

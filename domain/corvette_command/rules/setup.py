@@ -1,26 +1,21 @@
-"""Game setup (CC-3..CC-10), quick play (CC-45), a new convoy (CC-37) and equipment dates (CC-40, CC-41)."""
+"""Game setup (CC-3..CC-10), quick play (CC-45) and a new convoy (CC-37)."""
 
 from __future__ import annotations
 
+import itertools
+
 from domain.corvette_command.data import START_PORT
+from domain.corvette_command.rules.decks import draw_card
+from domain.corvette_command.rules.equipment import fit_equipment, skill_from_d6
 from domain.corvette_command.rules.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.weather import forecast
-from domain.corvette_command.state import (
-    ALLIED_EQUIPMENT,
-    DEPTH_CHARGES,
-    STATIONS,
-    ymd,
-)
-from domain.dice import apply_shuffle, shuffle_sides
+from domain.corvette_command.state import DEPTH_CHARGES, STATIONS, State, ymd
+from domain.engine import IllegalCommand
 from events import corvette_command as ev
 
 SIDE_OF_PORT = {"Halifax": "canada", "St John's": "canada", "Liverpool": "liverpool"}
-
-
-def skill_from_d6(face: int) -> int:
-    """CC-3: a 6 starts the station at skill 2, anything else at 1."""
-    return 2 if face == 6 else 1
+TYPE_IX_IN_DECK = 2  # CC-6: "only 2 random Type IX cards"
 
 
 def quick_skill(face: int) -> int:
@@ -28,17 +23,13 @@ def quick_skill(face: int) -> int:
     return 3 if face == 6 else 2 if face >= 4 else 1
 
 
-def shuffled(ctx: Ctx, items: list[str], purpose: str, rule: str) -> list[str]:
-    if len(items) < 2:
-        return list(items)
-    roll = ctx.dice.roll(shuffle_sides(len(items)), purpose, rule)
-    ctx.emit(roll)
-    return apply_shuffle(items, roll.faces)
+def skills_line(escort: str, skills: dict[str, int]) -> ev.Skills:
+    return ev.Skills(escort=escort, **{st: skills[st] for st in STATIONS})
 
 
 def begin_campaign(ctx: Ctx, side: str) -> None:
     """CC-3, CC-4, CC-6: crew skills (each escort's), stores, the U-boat deck; then the first convoy."""
-    skills = {}
+    lines = []
     for escort in ctx.state.escorts:
         roll = plain(
             ctx.dice,
@@ -48,27 +39,22 @@ def begin_campaign(ctx: Ctx, side: str) -> None:
             f"{escort}: a 6 gives skill 2, else 1",
         )
         ctx.emit(roll)
-        skills[escort] = {st: skill_from_d6(f) for st, f in zip(STATIONS, roll.faces)}
-    ctx.emit(ev.CampaignBegan(skills=skills, depth_charges=DEPTH_CHARGES, uboat_deck=build_uboat_deck(ctx), side=side))
-    shuffle_card_decks(ctx)
-    new_convoy(ctx, side)
+        lines.append(skills_line(escort, {st: skill_from_d6(f) for st, f in zip(STATIONS, roll.faces)}))
+    _begin(ctx, lines, side)
 
 
-def shuffle_card_decks(ctx: Ctx) -> None:
-    for deck in ("convoys", "orders"):
-        cards = [c.id for c in getattr(ctx.state.data, deck)]
-        ctx.emit(
-            ev.DeckReshuffled(deck=deck, order=shuffled(ctx, cards, f"shuffle-{deck}", "CC:Game Setup (CC-7, CC-9)"))
+def _begin(ctx: Ctx, skills: list[ev.Skills], side: str) -> None:
+    """CC-6, CC-R42: the deck holds every Type VII card and two Type IX face down (which two is drawn with them)."""
+    ctx.emit(
+        ev.CampaignBegan(
+            skills=skills,
+            depth_charges=DEPTH_CHARGES,
+            uboat_deck=[u.id for u in ctx.state.data.uboats if u.type == "VII"],
+            type_ix_face_down=TYPE_IX_IN_DECK,
+            side=side,
         )
-
-
-def build_uboat_deck(ctx: Ctx) -> list[str]:
-    """CC-6: all the Type VII cards and 2 random Type IX, shuffled."""
-    data = ctx.state.data
-    nines = [u.id for u in data.uboats if u.type == "IX"]
-    picked = shuffled(ctx, nines, "pick-type-ix", "CC:Game Setup/U-Boats (CC-6)")[:2]
-    deck = [u.id for u in data.uboats if u.type == "VII"] + picked
-    return shuffled(ctx, deck, "shuffle-uboats", "CC:Game Setup/U-Boats (CC-6)")
+    )
+    new_convoy(ctx, side)
 
 
 def begin_quick_play(ctx: Ctx) -> None:
@@ -80,49 +66,36 @@ def begin_quick_play(ctx: Ctx) -> None:
         "CC:Quick Play Single Convoy (CC-45)",
         "6 -> skill 3, 5 or 4 -> 2, 3-1 -> 1; the player allocates them",
     )
-    ctx.emit(roll)
+    ctx.emit(roll, ev.SkillDiceRolled(faces=list(roll.faces)))
     ctx.ask("allocate_skills", ctx.state.escorts[0])
+
+
+def allocations(faces: list[int]) -> list[dict[str, int]]:
+    """CC-45: every distinct way to give the six dice to the six stations."""
+    return [dict(zip(STATIONS, perm)) for perm in sorted(set(itertools.permutations(faces)), reverse=True)]
 
 
 def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
     """CC-45: the allocated dice become skills; the convoy sails in the direction the options chose."""
-    skills = {st: quick_skill(f) for st, f in faces.items()}
-    side = "canada" if ctx.state.options.quick_play.direction == "east" else "liverpool"
-    ctx.emit(ev.SkillsAllocated(skills=skills))
-    ctx.emit(
-        ev.CampaignBegan(
-            skills={ctx.state.escorts[0]: skills},
-            depth_charges=DEPTH_CHARGES,
-            uboat_deck=build_uboat_deck(ctx),
-            side=side,
-        )
-    )
-    shuffle_card_decks(ctx)
-    new_convoy(ctx, side)
-
-
-def draw(ctx: Ctx, deck: str, accept=lambda card_id: True) -> str:
-    """The top card that `accept`s (CC-R12), reshuffling the discards into the deck when it runs out."""
     s = ctx.state
-    for _ in range(2):
-        for card in s.decks[deck]:
-            if accept(card):
-                return card
-        cards = s.decks[deck] + s.discards.get(deck, [])
-        ctx.emit(
-            ev.DeckReshuffled(
-                deck=deck, order=shuffled(ctx, cards, f"reshuffle-{deck}", "CC:New Convoy Assignment (CC-37)")
-            )
-        )
-    raise ValueError(f"no {deck} card fits")
+    if sorted(faces) != sorted(STATIONS) or sorted(faces.values()) != sorted(s.quick_faces):
+        raise IllegalCommand(f"give each of the six stations {list(STATIONS)} one of the dice rolled {s.quick_faces}")
+    line = skills_line(s.escorts[0], {st: quick_skill(f) for st, f in faces.items()})
+    ctx.emit(ev.SkillsAllocated(skills=line))
+    _begin(ctx, [line], "canada" if s.options.quick_play.direction == "east" else "liverpool")
+
+
+def side_of(state: State, card_id: str) -> str:
+    return SIDE_OF_PORT[START_PORT[state.data.convoy(card_id).code]]
 
 
 def new_convoy(ctx: Ctx, side: str) -> None:
-    """CC-7..CC-10, CC-37, CC-40: the next convoy from the corvette's side of the ocean."""
+    """CC-7..CC-10, CC-37, CC-40: the next convoy from the corvette's side of the ocean (CC-R12, CC-R44)."""
     s = ctx.state
     fit_equipment(ctx)
-    card = s.data.convoy(draw(ctx, "convoys", lambda c: SIDE_OF_PORT[START_PORT[s.data.convoy(c).code]] == side))
-    orders = s.data.orders_card(draw(ctx, "orders"))
+    rule = "CC:New Convoy Assignment (CC-7, CC-37, CC-R12, CC-R42)"
+    card = s.data.convoy(draw_card(ctx, "convoys", "draw-convoy", rule, lambda c: side_of(s, c) == side))
+    orders = s.data.orders_card(draw_card(ctx, "orders", "draw-orders", "CC:Assignment Orders (CC-9, CC-R42)"))
     year = ymd(s.date)[0]
     base = 30 if year <= 1941 else 40 if year == 1942 else 50
     size_roll = plain(
@@ -141,7 +114,7 @@ def new_convoy(ctx: Ctx, side: str) -> None:
             card=card.id,
             code=card.code,
             speed=card.speed,
-            direction="east" if SIDE_OF_PORT[START_PORT[card.code]] == "canada" else "west",
+            direction="east" if side_of(s, card.id) == "canada" else "west",
             start_port=START_PORT[card.code],
             destination=card.destination,
             size=base + sum(size_roll.faces),
@@ -155,30 +128,8 @@ def new_convoy(ctx: Ctx, side: str) -> None:
 
 
 def place_counters(ctx: Ctx, map_name: str) -> None:
-    """CC-5: each zone's U, R and blank counters shuffled face down onto its boxes."""
-    m = ctx.state.data.maps[map_name]
-    for zone in m.zones:
-        kinds = ["U"] * zone.pool.get("U", 0) + ["R"] * zone.pool.get("R", 0)
-        kinds += ["blank"] * (len(zone.boxes) - len(kinds))
-        order = shuffled(ctx, kinds, f"counters-{zone.name}", "CC:Game Setup/Map Setup (CC-5)")
-        ctx.emit(ev.CountersPlaced(zone=zone.name, boxes=[[b[0], b[1], k] for b, k in zip(zone.boxes, order)]))
-
-
-def fit_equipment(ctx: Ctx) -> None:
-    """CC-40: Allied equipment whose date (with delays) has come is fitted before sailing; CC-41: operators."""
-    s = ctx.state
-    for escort in s.escorts:
-        for eq in ALLIED_EQUIPMENT:
-            if s.on(eq) and not s.fitted(eq, escort):
-                skill = None
-                if s.options.radar_hfdf_operators and eq in ("radar", "hfdf"):
-                    roll = plain(
-                        ctx.dice,
-                        [6],
-                        f"{eq}-operator-skill",
-                        "CC:Optional Advanced Rules/RADAR and HF/DF Crew Skills (CC-41)",
-                        "a 6 gives skill 2, else 1",
-                    )
-                    ctx.emit(roll)
-                    skill = skill_from_d6(roll.faces[0])
-                ctx.emit(ev.EquipmentFitted(escort=escort, equipment=eq, skill=skill))
+    """CC-5, CC-R21: each zone's U, R and blank counters go face down onto its boxes, afresh for each convoy;
+    which box holds which is drawn when the box is revealed (CC-R42)."""
+    for zone in ctx.state.data.maps[map_name].zones:
+        u, r = zone.pool.get("U", 0), zone.pool.get("R", 0)
+        ctx.emit(ev.CountersPlaced(zone=zone.name, u=u, r=r, blank=len(zone.boxes) - u - r))

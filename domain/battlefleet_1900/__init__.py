@@ -1,0 +1,55 @@
+"""`battlefleet-1900`: pre-dreadnought fleet actions with miniatures (the Battlefleet 1900 rules).
+
+Two seats give sealed, simultaneous orders, moves, estimates, launches and damage control each turn; the rules
+resolve every step once all are in. Rule ids: docs/rules/battlefleet-1900.md. This module only routes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.battlefleet_1900 import commands as c
+from domain.battlefleet_1900 import views
+from domain.battlefleet_1900.awaiting import legal_commands
+from domain.battlefleet_1900.ctx import Ctx
+from domain.battlefleet_1900.data import parse_data
+from domain.battlefleet_1900.evolve import evolve, initial_state
+from domain.battlefleet_1900.rules import turn
+from domain.battlefleet_1900.rules.sealing import redact
+from domain.battlefleet_1900.state import State
+from domain.dice import Dice
+from domain.engine import Ruleset
+from events import battlefleet_1900 as ev
+from events.vocabulary import Event
+
+__all__ = ["RULESET", "redact"]
+
+
+def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
+    ctx = Ctx(state, dice)
+    if isinstance(cmd, c.Concede):
+        turn.concede(ctx, seat)
+    else:
+        turn.submit(ctx, seat, cmd)
+    return ctx.events
+
+
+RULESET = Ruleset(
+    id="battlefleet-1900",
+    version="1.0.0",
+    title="Battlefleet 1900 — pre-dreadnought fleet actions",
+    options_type=c.Options,
+    command_types=c.COMMANDS,
+    default_seats=turn.default_seats,
+    check_setup=turn.check_setup,
+    parse_data=parse_data,
+    data_file="data/default.json",
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    views=views.VIEWS,
+    event_types=ev.EVENTS,
+    data_option="data",
+    redact=redact,
+)

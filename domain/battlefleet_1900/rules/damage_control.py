@@ -1,0 +1,170 @@
+"""6.3 Damage Control (Step Three): repairs and command functions, one DC die per damage event, declared before
+rolling and resolved together (BF-R24, R25)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battlefleet_1900.commands import DamageControl, DcAction
+from domain.battlefleet_1900.data import COMPARTMENTS
+from domain.battlefleet_1900.rules import sealing
+from domain.battlefleet_1900.rules.damage import dc_dice, flood, main_positions
+from domain.battlefleet_1900.rules.sinking import listing, relist
+from domain.battlefleet_1900.state import State
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+COMMAND = ("flood_magazine", "counterflood")  # 6.3 command functions: not with a CT hit (recover_ct is the one)
+REPAIR_ROW = {"repair_tertiary": "repair_secondary"}  # BF-R24: T repairs on the S row (data may differ)
+
+
+def dice_left(state: State, ship: str) -> int:
+    return dc_dice(state, ship) - state.ships[ship].dc_damaged
+
+
+def able(state: State, ship: str) -> bool:
+    s = state.ships[ship]
+    return s.in_play and s.sinking is None and dice_left(state, ship) > 0
+
+
+def owes(state: State, seat: str) -> bool:
+    """BF-R45: a seat with a ship in play, not sinking, with DC dice: securing or freeing the rudder is always open
+    to it, so there is always something to roll (6.3)."""
+    return any(able(state, n) for n in state.own(seat))
+
+
+def scuttle_rolls(state: State, ship: str) -> int:
+    """BF-R25: each Step Three a scuttling ship rolls for every compartment not yet severe, while dice last."""
+    return min(dice_left(state, ship), sum(1 for v in state.ships[ship].flooding.values() if v < 4))
+
+
+def events_for(state: State, ship: str, a: DcAction) -> int | None:
+    """How many damage events this action may address (6.3: one die each), or None when it cannot be taken."""
+    s = state.ships[ship]
+    f = a.function
+    if f in COMMAND and s.ct:
+        return None
+    if f == "repair_propulsion":
+        return s.margin + s.damaged
+    if f == "repair_bridge":
+        return s.bridge
+    if f == "repair_steering":
+        return s.tr
+    if f == "repair_dc":
+        return s.dc_damaged
+    if f == "repair_rudder":
+        return int(s.rudder is not None)
+    if f == "secure_rudder":
+        return int(s.rudder is None and not s.secured)
+    if f == "free_rudder":
+        return int(s.secured)
+    if f in ("sink_minus_1", "recover_ct"):
+        return int(f == "sink_minus_1" or s.ct > 0)
+    if f in ("repair_main", "repair_secondary", "repair_tertiary"):
+        cat = f.split("_")[1]
+        return _slashes(state, ship, a.mount, cat)
+    if f == "flood_magazine":  # BF-R38: a damaged or destroyed main position's magazine
+        m = s.mounts.get(a.mount or "")
+        ok = a.mount in main_positions(state, ship) and not m.flooded and (m.slashes or m.destroyed)
+        return int(bool(ok))
+    if f == "contain_flooding":
+        return int(a.compartment is not None and s.flooding[a.compartment] == 3 and a.compartment not in s.contained)
+    if f == "counterflood":  # BF-R25: only against uneven flooding, to a level at least the present one
+        uneven = any(listing(s))
+        ok = a.compartment is not None and a.level is not None and a.level > s.flooding[a.compartment]
+        return int(bool(uneven and ok))
+    return None
+
+
+def _slashes(state: State, ship: str, mount: str | None, cat: str) -> int | None:
+    s = state.ships[ship]
+    if mount in s.mounts:
+        w = state.weapon(ship, s.mounts[mount].weapon)
+        return s.mounts[mount].slashes if w.cat == cat and not s.mounts[mount].destroyed else None
+    if mount and ":" in mount:
+        wid, _, i = mount.partition(":")
+        guns = s.guns.get(wid)
+        if guns and i.isdigit() and int(i) < len(guns) and state.weapon(ship, wid).cat == cat:
+            return int(guns[int(i)] == "damaged")
+    return None
+
+
+def target_of(a: DcAction) -> str | None:
+    return a.mount or a.compartment
+
+
+def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
+    """6.3, BF-R24: own ships able to roll; each action has something to address, one die per damage event, and a
+    ship's actions (and scuttling rolls) within its DC dice."""
+    spent: dict[str, int] = {}
+    per_event: dict[tuple, int] = {}
+    for ship in cmd.scuttle:
+        if ship not in state.own(seat) or not able(state, ship) or state.ships[ship].scuttling or state.ships[ship].ct:
+            raise IllegalCommand(f"{ship!r}: scuttle a ship of yours in play, not sinking, with DC dice and no CT hit")
+    for a in cmd.actions:
+        if a.ship not in state.own(seat) or not able(state, a.ship):
+            raise IllegalCommand(
+                f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]}"
+            )
+        n = events_for(state, a.ship, a)
+        key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
+        per_event[key] = per_event.get(key, 0) + 1
+        if not n or per_event[key] > n:
+            raise IllegalCommand(
+                f"{a.ship}: nothing (more) for {a.function}{' on ' + target_of(a) if target_of(a) else ''} (6.3)"
+            )
+        spent[a.ship] = spent.get(a.ship, 0) + 1
+    for ship, n in spent.items():
+        sc = state.ships[ship].scuttling or ship in cmd.scuttle
+        need = n + (scuttle_rolls(state, ship) if sc else 0)
+        if need > dice_left(state, ship):
+            raise IllegalCommand(
+                f"{ship} has {dice_left(state, ship)} DC dice this turn; scuttling rolls come first (BF-R24, R25)"
+            )
+
+
+def resolve(ctx: Ctx) -> None:
+    s = ctx.state
+    sealing.reveal(ctx, ["damage_control"])
+    for seat in s.seats:
+        cmd = msgspec.convert(s.sealed[seat].pending.get("damage_control", {}), DamageControl)
+        for ship in cmd.scuttle:
+            ctx.emit(ev.ScuttlingBegun(ship=ship))
+        for name in s.own(seat):
+            if s.ships[name].scuttling and able(s, name):
+                scuttle(ctx, name)
+        for a in cmd.actions:
+            act(ctx, a)
+
+
+def scuttle(ctx: Ctx, name: str) -> None:
+    """BF-R25: counter-flood each compartment not yet severe to severe, F, PA, SA, A while dice last."""
+    s = ctx.state
+    for c in [c for c in COMPARTMENTS if s.ships[name].flooding[c] < 4][: scuttle_rolls(s, name)]:
+        ok = ctx.check(f"{name} scuttles: counter-flood {c}", "BF:6.3 BF-R25", s.data.tables.dc["counterflood"])
+        ctx.emit(ev.DcResolved(ship=name, function="counterflood", target=c, success=ok, level=4))
+        if ok:
+            flood(ctx, name, c, 4, "scuttling", how="counterflood")
+    relist(ctx, name)
+
+
+def act(ctx: Ctx, a: DcAction) -> None:
+    s = ctx.state
+    f = a.function
+    need = s.data.tables.dc[REPAIR_ROW.get(f, f)]
+    ok = ctx.check(f"{a.ship}: {f}{' ' + target_of(a) if target_of(a) else ''}", "BF:6.3 BF-R24", need)
+    ctx.emit(ev.DcResolved(ship=a.ship, function=f, target=target_of(a), success=ok, level=a.level))
+    if not ok:
+        return
+    if f == "counterflood":
+        flood(ctx, a.ship, a.compartment, a.level, "counterflood", how="counterflood")
+        relist(ctx, a.ship)  # 6.3: list and trim are redone at once
+    elif f == "flood_magazine":
+        comp = s.data.positions[a.mount].compartment
+        level = min(4, s.ships[a.ship].flooding[comp] + 1)  # BF-R21: one level more, none becoming light
+        flood(ctx, a.ship, comp, level, f"magazine {a.mount}", how="magazine")

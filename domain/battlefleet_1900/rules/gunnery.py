@@ -1,0 +1,267 @@
+"""4.0-4.3 Gunnery: targets and positions, rates of fire, line of sight, and measuring each estimate.
+
+A seat's `fire` is judged on its own ship logs only (BF-R3, R14, R15): arcs, line of sight and range are what
+the tape shows once every estimate is in (4.3), never reasons to refuse.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battlefleet_1900 import geometry as geo
+from domain.battlefleet_1900.commands import Fire, GunOrder
+from domain.battlefleet_1900.data import Weapon
+from domain.battlefleet_1900.rules import sealing
+from domain.battlefleet_1900.rules.orders import funnel
+from domain.battlefleet_1900.state import State
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from events.core import RollResult
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+CYCLES = {"1/2": 1, "1": 1, "2": 2}  # 4.1: rounds per gun per turn (1/2: every other turn)
+
+
+def mount_weapon(state: State, ship: str, mount: str) -> Weapon | None:
+    s = state.ships[ship]
+    if mount in s.mounts:
+        return state.weapon(ship, s.mounts[mount].weapon)
+    w = state.data.weapons(s.cls).get(mount)
+    return w if w is not None and w.pattern is not None else None
+
+
+def capacity(state: State, ship: str, mount: str, side: str | None) -> tuple[int, int]:
+    """BF-R14: (guns able to fire, cycles each) for a position or a pattern's side this turn. A position fires
+    only when intact; damaged, destroyed and unmanned guns are silent; ROF 1/2 rests the turn after firing."""
+    s, w = state.ships[ship], mount_weapon(state, ship, mount)
+    cycles = CYCLES[w.rof]
+    if mount in s.mounts:
+        m = s.mounts[mount]
+        guns = w.guns if m.intact else 0
+        fired = m.fired
+    else:
+        manned = not w.boat or state.sealed[s.seat].manned.get(ship, True)
+        where = state.data.layout(s.cls, w.id)
+        guns = sum(1 for g, (sd, _) in zip(s.guns[w.id], where) if sd == side and g == "ok") if manned else 0
+        fired = s.fired.get(f"{w.id}:{side}", 0)
+    if w.rof == "1/2" and fired and fired >= state.turn - 1:
+        cycles = 0
+    return guns, cycles
+
+
+def mounts_of(state: State, ship: str) -> list[tuple[str, str | None]]:
+    """Every position and pattern side of a ship, in data order."""
+    out: list[tuple[str, str | None]] = []
+    for w in state.cls(ship).weapons:
+        out += [(p, None) for p in w.pos] if w.pos else [(w.id, "port"), (w.id, "starboard")]
+    return out
+
+
+def can_fire(state: State, ship: str) -> bool:
+    s = state.ships[ship]
+    if not s.in_play or s.abandoned:
+        return False
+    return any(g * c for g, c in (capacity(state, ship, m, side) for m, side in mounts_of(state, ship)))
+
+
+def owes(state: State, seat: str) -> bool:
+    targets = any(state.ships[n].in_play for n in state.own(state.enemy(seat)))
+    return targets and any(can_fire(state, n) for n in state.own(seat))
+
+
+# ---- validation ---------------------------------------------------------------------------------
+
+
+def check_fire(state: State, seat: str, cmd: Fire) -> None:
+    """BF-R14, R15: own ships able to fire, enemy targets in play, one estimate per firer and target within four
+    brackets, each position's cycles and each pattern side's guns x cycles within its rate of fire."""
+    reach = state.data.scale.brackets * state.data.scale.bracket_mm
+    pairs, used = set(), {}
+    for sv in cmd.salvos:
+        if sv.ship not in state.own(seat) or not can_fire(state, sv.ship):
+            raise IllegalCommand(
+                f"{sv.ship!r} is not one of your ships able to fire: {[n for n in state.own(seat) if can_fire(state, n)]}"
+            )
+        t = state.ships.get(sv.target)
+        if t is None or t.seat == seat or not t.in_play:
+            raise IllegalCommand(
+                f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)"
+            )
+        if (sv.ship, sv.target) in pairs:
+            raise IllegalCommand(f"one estimate per firer and target each turn (4.1): {sv.ship} at {sv.target} twice")
+        pairs.add((sv.ship, sv.target))
+        if not 1 <= sv.estimate_mm <= reach:
+            raise IllegalCommand(f"an estimate lies within the four brackets: 1-{reach} mm (BF-R15)")
+        for g in sv.guns:
+            key = _check_gun(state, sv.ship, g)
+            used[key] = used.get(key, 0) + (g.cycles * (g.guns or 1))
+    for (ship, mount, side), n in used.items():
+        guns, cycles = capacity(state, ship, mount, side)
+        pattern = mount not in state.ships[ship].mounts
+        if n > (guns * cycles if pattern else cycles):
+            what = (
+                f"{mount} {side}: guns x cycles at most {guns} x {cycles}" if pattern else f"{mount}: {cycles} cycle(s)"
+            )
+            raise IllegalCommand(f"{ship} {what} this turn (4.1, BF-R14)")
+
+
+def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | None]:
+    w = mount_weapon(state, ship, g.mount)
+    if w is None:
+        raise IllegalCommand(
+            f"{ship} has no gun position or pattern {g.mount!r}: {[m for m, _ in mounts_of(state, ship)]}"
+        )
+    pattern = g.mount not in state.ships[ship].mounts
+    if pattern and (g.side is None or g.guns is None):
+        raise IllegalCommand(f"{ship} {g.mount} is a beam pattern: give side (port|starboard) and guns")
+    if not pattern and (g.side is not None or g.guns is not None):
+        raise IllegalCommand(f"{ship} {g.mount} is a position: it fires all its guns, without side or guns (BF-R14)")
+    guns, cycles = capacity(state, ship, g.mount, g.side)
+    if pattern and g.guns > guns:
+        raise IllegalCommand(f"{ship} {g.mount} {g.side} has {guns} guns able to fire (BF-R14)")
+    if guns == 0 or cycles == 0 or g.cycles > cycles:
+        raise IllegalCommand(
+            f"{ship} {g.mount}{' ' + g.side if g.side else ''} may fire {cycles if guns else 0} cycle(s) this turn (4.1)"
+        )
+    return ship, g.mount, g.side
+
+
+# ---- measuring ----------------------------------------------------------------------------------
+
+
+def sight_blocked(state: State, a: geo.Pt, b: geo.Pt, skip: tuple[str, ...], bases: bool = True) -> bool:
+    """4.1, BF-R29: the closed segment touches another base (sinking ones too) or land."""
+    sc = state.data.scenarios[state.scenario]
+    if any(geo.segment_meets(a, b, [tuple(p) for p in poly]) for poly in sc.land):
+        return True
+    if not bases:
+        return False
+    for name, s in state.ships.items():
+        if name in skip or not s.on_table:
+            continue
+        p = state.pose(name)
+        if geo.segment_meets(a, b, geo.base(p.x, p.y, p.h, *state.cls(name).base_mm)):
+            return True
+    return False
+
+
+def arcs_of(state: State, ship: str, mount: str, side: str | None, group: str | None = None) -> list[list[int]]:
+    """A position's arcs (4.1 POSITIONS), or a pattern gun group's on its side: starboard as given, port mirrored."""
+    if mount in state.ships[ship].mounts:
+        return state.data.positions[mount].arcs
+    a, b = state.data.patterns[group]
+    return [[a, b]] if side == "starboard" else [[-b, -a]]
+
+
+def bearing_guns(state: State, ship: str, g: GunOrder, v: tuple[int, int]) -> int:
+    """How many of the ordered guns bear on direction v (BF-R37: a pattern side fires its ordered guns among
+    those whose group's arc holds the target)."""
+    h = state.pose(ship).h
+    s = state.ships[ship]
+    if g.mount in s.mounts:
+        return mount_weapon(state, ship, g.mount).guns if geo.in_arcs(h, arcs_of(state, ship, g.mount, None), v) else 0
+    groups = {grp for grp in ("bow", "beam", "stern") if geo.in_arcs(h, arcs_of(state, ship, g.mount, g.side, grp), v)}
+    where = state.data.layout(s.cls, g.mount)
+    able = sum(1 for x, (sd, grp) in zip(s.guns[g.mount], where) if sd == g.side and x == "ok" and grp in groups)
+    return min(g.guns, able)
+
+
+def resolve(ctx: Ctx) -> None:
+    """4.3: every estimate measured once all are in: a hit zone, a splash short or over, or no shot at all."""
+    s = ctx.state
+    sealing.reveal(ctx, ["fire"])
+    markers = []
+    for seat in s.seats:
+        cmd = msgspec.convert(s.sealed[seat].pending.get("fire", {}), Fire)
+        for sv in cmd.salvos:
+            if not s.ships[sv.target].in_play:
+                continue
+            m = measure_salvo(ctx, sv)
+            if m is not None:
+                markers.append(m)
+    if s.fog == "blur" and markers:
+        sealing.seal(ctx, "referee", "markers", ev.Markers(turn=s.turn, markers=markers))
+
+
+def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
+    """4.3, BF-R41: no line of sight, then out of range, out of arc, guns that cannot reach; else the tape."""
+    s = ctx.state
+    sc = s.data.scale
+    f, t = funnel(s, sv.ship), funnel(s, sv.target)
+    v = (t[0] - f[0], t[1] - f[1])
+    tp = s.pose(sv.target)
+    m = geo.measure(
+        f, t, geo.base(tp.x, tp.y, tp.h, *s.cls(sv.target).base_mm), sc.bracket_mm, sc.brackets, sv.estimate_mm
+    )
+    fired, capped = [], False
+    for g in sv.guns:
+        w = mount_weapon(s, sv.ship, g.mount)
+        guns = bearing_guns(s, sv.ship, g, v)
+        cycles = g.cycles
+        if cycles == 2 and m.bracket >= 3:  # 4.1: over half range every gun fires at most once
+            cycles, capped = 1, True
+        reach = m.bracket <= sc.brackets and w.pen[m.bracket - 1] is not None
+        fired.append(
+            ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=guns * cycles if reach else 0)
+        )
+    outcome = m.outcome
+    if sight_blocked(s, f, t, (sv.ship, sv.target)):
+        outcome, fired = "no_los", [_silent(x) for x in fired]
+    elif outcome != "out_of_range" and not any(bearing_guns(s, sv.ship, g, v) for g in sv.guns):
+        outcome = "out_of_arc"
+    elif outcome != "out_of_range" and not any(x.rounds for x in fired):
+        outcome = "out_of_range"  # the guns that bear cannot reach this bracket (pen null)
+    if outcome in ("no_los", "out_of_arc", "out_of_range"):
+        fired = [_silent(x) for x in fired]
+    shown = s.fog == "open" and outcome in ("hit", "short", "over")
+    ctx.emit(
+        ev.SalvoMeasured(
+            firer=sv.ship,
+            target=sv.target,
+            estimate=sv.estimate_mm,
+            outcome=outcome,
+            bracket=m.bracket if outcome != "no_los" else None,
+            rounds=sum(x.rounds for x in fired),
+            rof_capped=capped and outcome in ("hit", "short", "over"),
+            guns=fired,
+            marker=[m.marker.x, m.marker.y] if shown else None,
+            lead=m.lead if shown else None,
+            exit=m.exit if shown else None,
+        )
+    )
+    if outcome not in ("hit", "short", "over"):
+        return None
+    return ev.MarkerRecord(
+        firer=sv.ship,
+        target=sv.target,
+        x=m.marker.x,
+        y=m.marker.y,
+        outcome=outcome,
+        length=m.length,
+        lead=m.lead,
+        exit=m.exit,
+    )
+
+
+def _silent(g: ev.GunFire) -> ev.GunFire:
+    return ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=g.cat, rounds=0)
+
+
+def abandon_rolls(ctx: Ctx) -> None:
+    """6.0, BF-R16: at the start of each Gunnery Phase a sinking ship with a gun able to fire rolls 1D6: on 4-6
+    its crews abandon every gun for good."""
+    s = ctx.state
+    for name, ship in s.ships.items():
+        if ship.sinking is None or not ship.in_play or not can_fire(s, name):
+            continue
+        faces = ctx.roll(1, f"{name} is sinking: do the gun crews stay?", "BF:6.0 BF-R16", _abandon_said)
+        if faces[0] >= 4:
+            ctx.emit(ev.GunsAbandoned(ship=name))
+
+
+def _abandon_said(faces: list[int]) -> RollResult:
+    return RollResult(outcome="crews abandon the guns" if faces[0] >= 4 else "the guns keep firing", target=4)

@@ -1,0 +1,245 @@
+"""3.0 Movement, and the execution of 2.1's orders: speed limits, turning circles, succession pivots.
+
+Every ship's path is computed on the poses at the start of the phase (the moves are simultaneous); each
+segment starts from the pose the last one stored (BATTLEFLEET.md §3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battlefleet_1900 import geometry as geo
+from domain.battlefleet_1900.commands import DivisionMove, Move
+from domain.battlefleet_1900.rules import courses, sealing
+from domain.battlefleet_1900.rules.courses import Path
+from domain.battlefleet_1900.state import Division, State, Waypoint
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+BANDS = {45: (45, 89), 90: (90, 180)}  # BF-R5: the degrees each arrow covers; no arrow: 1-44 (2.1)
+
+
+def top_box(state: State, ship: str) -> int:
+    """3.0, BF-R23: the topmost unmarked box, list and trim costing boxes too (BATTLEFLEET.md §2); 0 when none."""
+    s, boxes = state.ships[ship], state.cls(ship).speed_boxes
+    i = s.destroyed + s.damaged + s.list_boxes
+    return boxes[i] if i < len(boxes) else 0
+
+
+def limits(state: State, ship: str) -> tuple[int, int]:
+    """BF-R6: max = min(top box, last + one box), min = max(0, last - one box); a box is the lowest box's value."""
+    step = state.cls(ship).speed_boxes[-1]
+    last = state.sealed[state.ships[ship].seat].last_move[ship]
+    sp = state.data.speed
+    hi = min(top_box(state, ship), last + sp.accel_boxes * step)
+    return min(max(0, last - sp.decel_boxes * step), hi), hi
+
+
+def radius(state: State, ship: str) -> int:
+    """Glossary ST, RC: +50% of the turning radius per TR hit; a secured rudder doubles it."""
+    s = state.ships[ship]
+    r = state.cls(ship).turn_radius_mm * (2 + s.tr) // 2
+    return 2 * r if s.secured else r
+
+
+def can_move(state: State, ship: str) -> bool:
+    s = state.ships[ship]
+    return s.in_play and s.sinking is None and top_box(state, ship) > 0
+
+
+def formation(state: State, division: str) -> str:
+    """BF-R4: line ahead when the lead's heading is the line's bearing, line abreast at 90 degrees off, else other."""
+    d = state.divisions[division]
+    if len(d.ships) <= 1:
+        return "line_ahead"
+    off = (state.pose(d.ships[0]).h - state.sealed[d.seat].line_bearing[division]) % 360
+    return "line_ahead" if off == 0 else "line_abreast" if off in (90, 270) else "other"
+
+
+# ---- validation ---------------------------------------------------------------------------------
+
+
+def check_move(state: State, seat: str, cmd: Move) -> None:
+    """Own state only (BF-R3): divisions, distances within limits, turns within each arrow's band."""
+    seen = set()
+    for m in cmd.divisions:
+        d = state.divisions.get(m.division)
+        if d is None or d.seat != seat or m.division in seen:
+            raise IllegalCommand(
+                f"division {m.division!r}: list each of your divisions at most once: {movers(state, seat)}"
+            )
+        seen.add(m.division)
+        if not any(can_move(state, n) for n in d.ships):
+            raise IllegalCommand(f"division {m.division} has no ship able to move")
+        _check_turns(state, d, m)
+        lead = d.ships[0]
+        lo, hi = limits(state, lead)
+        stop = any(a.stop for a in d.orders)
+        if m.distance_mm is not None and not (lo <= m.distance_mm <= hi and (not stop or m.distance_mm == lo)):
+            raise IllegalCommand(
+                f"division {m.division}: its lead {lead} may move {lo}-{hi} mm this turn (BF-R6)"
+                + (f"; under a stop order exactly {lo} mm (2.1)" if stop else "")
+            )
+        for sd in m.ships:
+            if sd.ship not in d.ships[1:]:
+                raise IllegalCommand(f"division {m.division}: `ships` sets a follower's distance: {d.ships[1:]}")
+            lo, hi = limits(state, sd.ship)
+            if not lo <= sd.distance_mm <= hi:
+                raise IllegalCommand(f"{sd.ship} may move {lo}-{hi} mm this turn (BF-R6, BF-R7)")
+
+
+def _check_turns(state: State, d: Division, m: DivisionMove) -> None:
+    arrows = [a for a in d.orders if not a.stop]
+    t = m.turns_deg
+    if not t:
+        return
+    if any(a.stop for a in d.orders):
+        raise IllegalCommand(f"division {d.id} is under a stop order: no turns (2.1)")
+    if d.dropped_out:
+        if len(t) != 1 or t[0] == 0:
+            raise IllegalCommand(f"{d.id} dropped out: it must turn out of the line, one turn of 1-180 degrees (BF-R9)")
+        return
+    if not arrows:
+        if len(t) != 1 or abs(t[0]) > 44:
+            raise IllegalCommand(f"division {d.id} has no arrow: at most one free turn of -44..44 degrees (2.1)")
+        return
+    if len(t) != len(arrows):
+        raise IllegalCommand(f"division {d.id}: one turn per arrow ({len(arrows)}), or none for each arrow's least")
+    for a, deg in zip(arrows, t):
+        lo, hi = BANDS[a.arrow]
+        if not lo <= abs(deg) <= hi:
+            raise IllegalCommand(f"division {d.id}: the {a.arrow}° arrow to {a.to} turns {lo}-{hi} degrees (BF-R5)")
+        if deg < 0 and a.to != "port":
+            raise IllegalCommand(f"division {d.id}: its arrow points to {a.to}; give that turn as a positive number")
+
+
+def movers(state: State, seat: str) -> list[str]:
+    return [d.id for d in state.divisions.values() if d.seat == seat and any(can_move(state, n) for n in d.ships)]
+
+
+# ---- the phase ----------------------------------------------------------------------------------
+
+
+def resolve(ctx: Ctx) -> list[str]:
+    """Every division's move at once, from the poses at the start of the phase (2.0: simultaneous). Returns the
+    ships whose bow left the table (BF-R29: withdrawn, out of play)."""
+    s = ctx.state
+    paths: dict[str, Path] = {}
+    stops: set[str] = set()
+    bearings: list[ev.Bearing] = []
+    reversed_: list[str] = []
+    for seat in s.seats:
+        cmd = msgspec.convert(s.sealed[seat].pending.get("move", {}), Move)
+        listed = {m.division: m for m in cmd.divisions}
+        for d in list(s.divisions.values()):
+            if d.seat == seat and d.ships:
+                m = listed.get(d.id) or DivisionMove(division=d.id)
+                plan(s, d, m, paths, stops, bearings, reversed_)
+    moves = {
+        seat: ev.Moves(
+            ships=[_pose(n, p, n in stops) for n, p in paths.items() if s.ships[n].seat == seat],
+            bearings=[b for b in bearings if s.divisions[b.division].seat == seat],
+        )
+        for seat in s.seats
+    }
+    for d in reversed_:
+        ctx.emit(ev.LineReversed(division=d))
+    if s.fog == "open":
+        sealing.reveal(ctx, ["move"])
+        both = ev.Moves(
+            ships=[x for m in moves.values() for x in m.ships], bearings=[b for m in moves.values() for b in m.bearings]
+        )
+        both.overlaps = overlaps(s, paths, None)
+        ctx.emit(ev.ShipsMoved(moves=both))
+    else:
+        for seat, m in moves.items():
+            m.overlaps = overlaps(s, paths, seat)
+            sealing.seal(ctx, seat, "poses", m)
+    w, h = s.data.scale.table_mm
+    return [n for n, p in paths.items() if not (0 <= p.pose.x <= w and 0 <= p.pose.y <= h)]
+
+
+def _pose(name: str, p: Path, stopped: bool) -> ev.ShipPose:
+    route = [ev.Turnpoint(x=w.x, y=w.y, turns=list(w.turns)) for w in p.route]
+    return ev.ShipPose(
+        ship=name,
+        x=p.pose.x,
+        y=p.pose.y,
+        h=p.pose.h,
+        moved_mm=p.moved,
+        stopped=stopped,
+        stopped_by=p.stopped_by,
+        route=route,
+    )
+
+
+def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, reversed_) -> None:
+    """One division's paths (2.1, BF-R4..R9): turns first, in succession on the lead's pivot or together."""
+    lead = d.ships[0]
+    stop = any(a.stop for a in d.orders)
+    arrows = [a for a in d.orders if not a.stop]
+    lo, hi = limits(state, lead)
+    last = state.sealed[d.seat].last_move[lead]
+    dist = lo if stop else m.distance_mm if m.distance_mm is not None else min(max(last, lo), hi)
+    if d.dropped_out:
+        turns = list(m.turns_deg) or [45]  # BF-R9: out of the line; BF-R33: to starboard unless told
+    elif arrows:
+        given = m.turns_deg or [BANDS[a.arrow][0] for a in arrows]
+        turns = [(-1 if a.to == "port" else 1) * abs(t) for a, t in zip(arrows, given)]
+    else:
+        turns = list(m.turns_deg)
+    together = (arrows and arrows[0].turn == "together") or formation(state, d.id) != "line_ahead"
+    override = {sd.ship: sd.distance_mm for sd in m.ships}
+    pivot: ev.Turnpoint | None = None
+    for i, name in enumerate(d.ships):
+        route = state.sealed[d.seat].waypoints.get(name, [])
+        if not can_move(state, name):
+            continue
+        lo_i, hi_i = limits(state, name)
+        own = lo_i if stop else override.get(name, min(max(dist, lo_i), hi_i))
+        if stop:
+            stops.add(name)
+        if state.ships[name].rudder:  # glossary R: a jammed rudder turns the whole move
+            sign = -1 if state.ships[name].rudder == "port" else 1
+            paths[name] = courses.run(
+                state, name, own, radius(state, name), [sign * geo.turn_within(radius(state, name), own)], []
+            )
+        elif together:  # BF-R40: each ship turns now; pivots still ahead lapse
+            paths[name] = courses.run(state, name, own, radius(state, name), turns, [])
+        elif i == 0:
+            paths[name] = p = courses.run(state, name, own, radius(state, name), turns, route)
+            if any(p.executed):
+                pivot = ev.Turnpoint(x=p.pivot.x, y=p.pivot.y, turns=[t for t in p.executed if t])
+        else:
+            extra = [Waypoint(pivot.x, pivot.y, list(pivot.turns))] if pivot else []
+            paths[name] = courses.run(state, name, own, radius(state, name), [], list(route) + extra)
+    lead_path = paths.get(lead)
+    if lead_path is not None and (len(d.ships) == 1 or (not together and pivot)):
+        bearings.append(ev.Bearing(division=d.id, bearing=lead_path.pose.h))
+    if together and len(d.ships) > 1 and lead_path is not None and sum(lead_path.executed) % 360 == 180:
+        reversed_.append(d.id)
+
+
+def overlaps(state: State, paths: dict[str, Path], seat: str | None) -> list[list[str]]:
+    """BF-R29: bases that overlap after the move (a warning; the text has no collision rule)."""
+    names = [n for n, sh in state.ships.items() if sh.on_table]
+    pose = {n: paths[n].pose if n in paths else state.pose(n) for n in names}
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if seat is not None and seat not in (state.ships[a].seat, state.ships[b].seat):
+                continue
+            pa, pb = pose[a], pose[b]
+            reach = state.cls(a).base_mm[0] + state.cls(b).base_mm[0]
+            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > reach * reach:
+                continue
+            if geo.polygons_touch(
+                geo.base(pa.x, pa.y, pa.h, *state.cls(a).base_mm), geo.base(pb.x, pb.y, pb.h, *state.cls(b).base_mm)
+            ):
+                out.append([a, b])
+    return out

@@ -1,0 +1,281 @@
+"""2.0-2.1 Command: divisional orders, dropping out, transfer of command, boat gun crews, fleet orders, surrender.
+
+`check_orders` judges a seat's `give_orders` on its own state (BF-R3); `resolve` runs the Command Phase once
+every seat is in: its public parts are announced by typed events, messages go sealed to their addressees
+(BF-R12), and the submission itself stays sealed until the end (BF-R34).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battlefleet_1900 import geometry as geo
+from domain.battlefleet_1900.commands import GiveOrders
+from domain.battlefleet_1900.rules import movement, sealing
+from domain.battlefleet_1900.state import State
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+
+def funnel(state: State, ship: str) -> geo.Pt:
+    p = state.pose(ship)
+    return geo.point(p.x, p.y, p.h, state.cls(ship).funnel_mm, 0)
+
+
+def qualified(state: State, ship: str) -> bool:
+    """BF-R10, R11: a ship that may take command: afloat, in play, not sinking, without a CT hit."""
+    s = state.ships[ship]
+    return s.in_play and s.sinking is None and s.ct == 0
+
+
+def closest(state: State, division: str, to: str) -> str | None:
+    """2.1 "the ship closest to the flagship", BF-R49: least |D|^2 between forward funnels, ties to the earlier in
+    line."""
+    f = funnel(state, to)
+    others = [n for n in state.divisions[division].ships if n != to and qualified(state, n)]
+    return min(others, key=lambda n: geo.dist2(f, funnel(state, n)), default=None)
+
+
+def flag_hit(state: State, ship: str) -> bool:
+    """Glossary BR: a flagship with a bridge hit gives at most one arrow."""
+    s = state.ships[ship]
+    return s.bridge > 0 or s.bridge_x
+
+
+# ---- validation ---------------------------------------------------------------------------------
+
+
+def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
+    seen = set()
+    for do in cmd.divisions:
+        d = state.divisions.get(do.division)
+        if d is None or d.seat != seat or not d.ships or do.division in seen:
+            raise IllegalCommand(
+                f"division {do.division!r}: order each of your divisions at most once: {ordered(state, seat)}"
+            )
+        seen.add(do.division)
+        check_arrows(state, d.id, do.orders)
+    for ship in cmd.drop_out:
+        if (why := why_not_drop_out(state, seat, ship)) is not None:
+            raise IllegalCommand(f"{ship} may not drop out: {why}")
+    for t in cmd.transfer:
+        if (why := why_not_transfer(state, seat, t.division, t.to)) is not None:
+            raise IllegalCommand(f"no transfer of {t.division} to {t.to}: {why}")
+    for b in cmd.boat_guns:
+        if b.ship not in state.own(seat) or not state.ships[b.ship].in_play:
+            raise IllegalCommand(f"boat guns: {b.ship!r} is not one of your ships in play")
+        if not b.manned and not state.cls(b.ship).armoured_deck:
+            raise IllegalCommand(f"{b.ship} has no armoured deck: its boat guns are always manned (6.2)")
+    for msg in cmd.messages:
+        if msg.to_seat not in state.seats or msg.to_seat == seat:
+            raise IllegalCommand(f"a message goes to another seat: {[x for x in state.seats if x != seat]}")
+        if not msg.text and msg.signal is None:
+            raise IllegalCommand("a message needs a text or a signal")
+    for ship in cmd.surrender:
+        if ship not in state.own(seat) or not state.ships[ship].in_play:
+            raise IllegalCommand(f"surrender: {ship!r} is not one of your ships in play")
+
+
+def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
+    """2.1: a stop alone; arrows complete, all in succession or all together (BF-R35); BR one arrow; CT none;
+    each later arrow needs the lead's speed to cover the least arcs before it (BF-R5)."""
+    d = state.divisions[division]
+    if not orders:
+        return
+    if d.flagship is None or not state.ships[d.flagship].command_ok:
+        raise IllegalCommand(f"division {division}'s flagship has a conning tower hit or none leads: it goes straight")
+    if any(a.stop for a in orders):
+        if len(orders) != 1 or orders[0].turn or orders[0].to or orders[0].arrow:
+            raise IllegalCommand("the stop order stands alone: [{'stop': true}] (2.1)")
+        return
+    for a in orders:
+        if a.turn is None or a.to is None or a.arrow is None:
+            raise IllegalCommand("an arrow gives turn (succession|together), to (port|starboard) and arrow (45|90)")
+    if len({a.turn for a in orders}) > 1:
+        raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
+    if len(orders) > 1 and flag_hit(state, d.flagship):
+        raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR)")
+    lead = d.ships[0]
+    r, top = movement.radius(state, lead), movement.limits(state, lead)[1]
+    need = 0
+    for i, a in enumerate(orders[1:], 1):
+        need += geo.arc_cost(r, movement.BANDS[orders[i - 1].arrow][0])
+        if need > top:
+            raise IllegalCommand(f"division {division}: {lead} has {top} mm, too little for arrow {i + 1} (BF-R5)")
+
+
+def ordered(state: State, seat: str) -> list[str]:
+    return [d.id for d in state.divisions.values() if d.seat == seat and d.ships]
+
+
+def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
+    """2.1, BF-R9: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
+    s = state.ships.get(ship)
+    if s is None or s.seat != seat or not s.in_play or s.sinking is not None:
+        return "it is not one of your ships in a division"
+    d = state.divisions[s.division]
+    if len(d.ships) < 2 or ship not in d.ships:
+        return "it is alone in its division"
+    if ship == d.flagship:
+        return "it is the division's flagship: transfer the flag first (BF-R35)"
+    i = d.ships.index(ship)
+    aft = state.ships[d.ships[i + 1]] if i + 1 < len(d.ships) else None
+    hits = s.destroyed + s.damaged
+    if hits < (aft.destroyed + aft.damaged if aft else 0) + 1:
+        return "it needs at least one more propulsion box hit than the ship next aft"
+    return None
+
+
+def why_not_transfer(state: State, seat: str, division: str, to: str) -> str | None:
+    """2.1 voluntary, BF-R10: no CT hit; both at most 1/6 of the original speed; within a quarter bracket."""
+    d = state.divisions.get(division)
+    if d is None or d.seat != seat or d.flagship is None:
+        return "not one of your divisions with a flagship"
+    flag = d.flagship
+    if state.ships[flag].ct:
+        return f"{flag} has a conning tower hit (2.1)"
+    if to == flag or to not in d.ships or not qualified(state, to):
+        return f"{to} is not another ship of {division} able to command"
+    last = state.sealed[seat].last_move
+    for n in (flag, to):
+        if 6 * last[n] > state.cls(n).speed_boxes[0]:
+            return f"{n} moved {last[n]} mm, more than 1/6 of its original speed"
+    if not geo.within_quarter_bracket(funnel(state, flag), funnel(state, to), state.data.scale.bracket_mm):
+        return "they are more than a quarter bracket apart"
+    return None
+
+
+# ---- the phase ----------------------------------------------------------------------------------
+
+
+def resolve(ctx: Ctx) -> None:
+    """BF-R1: orders, conversions, voluntary transfers, involuntary rolls, drop-outs, crews, messages, surrenders."""
+    s = ctx.state
+    cmds = {seat: msgspec.convert(s.sealed[seat].pending.get("give_orders", {}), GiveOrders) for seat in s.seats}
+    for seat, cmd in cmds.items():
+        given = {do.division: do.orders for do in cmd.divisions}
+        for d in [x for x in s.divisions.values() if x.seat == seat and x.ships]:
+            ctx.emit(ev.DivisionOrdered(division=d.id, orders=given.get(d.id, [])))
+            if movement.formation(s, d.id) != "line_ahead":
+                for i, a in enumerate(d.orders):
+                    if a.turn == "succession":  # 2.1: treated as a simultaneous turn (BF-R4)
+                        ctx.emit(ev.OrderConverted(division=d.id, index=i))
+        for t in cmd.transfer:
+            _transfer(ctx, t.division, t.to, "voluntary")
+    for seat in s.seats:
+        for d in [x for x in s.divisions.values() if x.seat == seat and x.ships]:
+            involuntary(ctx, d.id)
+    for seat, cmd in cmds.items():
+        for ship in cmd.drop_out:
+            old = s.ships[ship].division
+            ctx.emit(ev.ShipDroppedOut(ship=ship, division=old, new_division=f"{old}/{ship}"))
+        for b in cmd.boat_guns:
+            ctx.emit(ev.BoatGunsManned(ship=b.ship, manned=b.manned))
+        for msg in cmd.messages:
+            sealing.seal(
+                ctx,
+                seat,
+                "message",
+                ev.Note(turn=s.turn, from_seat=seat, to_seat=msg.to_seat, text=msg.text, signal=msg.signal),
+            )
+    deliver(ctx)
+    for seat, cmd in cmds.items():
+        for ship in cmd.surrender:
+            leave(ctx, ship, ev.ShipSurrendered(ship=ship))  # BF-R13: public at once
+
+
+def _transfer(ctx: Ctx, division: str, to: str, how: str) -> None:
+    s = ctx.state
+    d = s.divisions[division]
+    fleet = s.fleet_flagship[d.seat] == d.flagship
+    ctx.emit(ev.CommandTransferred(division=division, from_ship=d.flagship, to_ship=to, how=how, fleet=fleet))
+
+
+def involuntary(ctx: Ctx, division: str) -> None:
+    """2.1, BF-R11: a flagship with a steering or CT hit rolls 1D6 + (fires + uneven) // 2 >= 5 each command
+    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship takes command."""
+    s = ctx.state
+    d = s.divisions[division]
+    flag = d.flagship
+    if flag is None or not (s.ships[flag].tr or s.ships[flag].ct):
+        return
+    heir = closest(s, division, flag)
+    if heir is None:
+        return  # BF-R11, R44: nobody to take over, no die
+    f = s.ships[flag]
+    uneven = abs(f.flooding["PA"] - f.flooding["SA"]) + abs(f.flooding["F"] - f.flooding["A"])
+    bonus = (f.fires_ext + f.fires_int + uneven) // 2
+    if bonus < 4 and not ctx.check(
+        f"involuntary transfer of {division} from {flag}",
+        "BF:2.1 BF-R11",
+        5,
+        [("half a point per fire and per point of uneven flooding", bonus)],
+    ):
+        return
+    _transfer(ctx, division, heir, "involuntary")
+
+
+def leave(ctx: Ctx, ship: str, event) -> None:
+    """A ship leaves its line (sinking, lost, surrendered, withdrawn): a flagship's command passes at once (2.1)."""
+    s = ctx.state
+    d = s.divisions[s.ships[ship].division]
+    flag, fleet = d.flagship == ship, s.fleet_flagship[d.seat] == ship
+    ctx.emit(event)
+    if flag or fleet:
+        pass_command(ctx, d.id, ship, flag, fleet)
+
+
+def pass_command(ctx: Ctx, division: str, was: str, flag: bool, fleet: bool) -> None:
+    """2.1: "If a flagship blows up, or otherwise sinks, involuntary transfer is immediate and automatic": to the
+    closest qualified ship of its division, the fleet's command with it, or to the first division still led
+    (BF-R36)."""
+    s = ctx.state
+    d = s.divisions[division]
+    if flag:
+        f = funnel(s, was)
+        heir = min((n for n in d.ships if qualified(s, n)), key=lambda n: geo.dist2(f, funnel(s, n)), default=None)
+        if heir is not None:
+            ctx.emit(
+                ev.CommandTransferred(division=division, from_ship=was, to_ship=heir, how="flagship_lost", fleet=fleet)
+            )
+            return
+    if fleet:
+        other = next((x for x in s.divisions.values() if x.seat == d.seat and x.flagship and x.ships), None)
+        if other is not None:
+            ctx.emit(
+                ev.CommandTransferred(
+                    division=other.id, from_ship=was, to_ship=other.flagship, how="flagship_lost", fleet=True
+                )
+            )
+
+
+def deliver(ctx: Ctx) -> None:
+    """BF-R12: messages reach their addressee at the Command reveal; with `read_message_rolls` the receiving fleet
+    flagship must read them (6.3: flag 3, with a bridge hit the other row 5, never with a CT hit)."""
+    s = ctx.state
+    for seat in s.seats:
+        for i, m in enumerate(s.sealed[seat].messages):
+            if m.from_seat != seat or m.delivered:
+                continue
+            flag = s.fleet_flagship[m.to_seat]
+            if s.read_message_rolls:
+                dc = s.data.tables.dc
+                if flag is None or s.ships[flag].ct:
+                    ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i, delayed=True))
+                    continue
+                need = dc["read_message_other"] if flag_hit(s, flag) else dc["read_message_flag"]
+                if not ctx.check(f"{flag} reads a message from {seat}", "BF:6.3 BF-R12", need):
+                    ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i, delayed=True))
+                    continue
+            sealing.seal(
+                ctx,
+                m.to_seat,
+                "message",
+                ev.Note(turn=m.turn, from_seat=seat, to_seat=m.to_seat, text=m.text, signal=m.signal),
+            )
+            ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i))

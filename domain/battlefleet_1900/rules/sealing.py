@@ -1,0 +1,85 @@
+"""BATTLEFLEET.md §4 Hidden information: sealed records, the fog's sightings, and the one redaction.
+
+Every player-input step is a sealed, simultaneous submission (BF-R1). Under fog `blur` the exact poses are
+sealed to their owners, the markers and true distances to the referee, and each seat sees the enemy through
+offsets keyed by HMAC (not rolls). `redact` is the only place secrets leave the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from math import isqrt
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battlefleet_1900.geometry import dist2
+from domain.battlefleet_1900.state import Secrets, State
+from domain.engine import REFEREE, Reader
+from events import battlefleet_1900 as ev
+from events.core import SubmissionSealed, SubmissionsRevealed
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+
+def seal(ctx: Ctx, seat: str, kind: str, content: msgspec.Struct | dict) -> None:
+    """A sealed record for one seat (or the referee): only its commitment is public until revealed."""
+    body = content if isinstance(content, dict) else msgspec.to_builtins(content)
+    ctx.emit(SubmissionSealed(seat=seat, kind=kind, content=body))
+
+
+def reveal(ctx: Ctx, kinds: list[str]) -> None:
+    """Open the seals of these kinds ([] = every one still closed, at the end of the battle)."""
+    ctx.emit(SubmissionsRevealed(kinds=kinds))
+
+
+def blurred(pose: ev.Pose, key: bytes, reach: int, step: int) -> ev.Pose:
+    """BATTLEFLEET.md §4: each axis offset by up to `reach` mm, the heading to the nearest `step` degrees."""
+    span = 2 * reach + 1
+    dx = int.from_bytes(key[0:8], "big") % span - reach
+    dy = int.from_bytes(key[8:16], "big") % span - reach
+    return ev.Pose(pose.x + dx, pose.y + dy, (pose.h + step // 2) // step * step % 360)
+
+
+def sightings(ctx: Ctx) -> None:
+    """Fog `blur`: what each seat sees of the enemy this turn, sealed to it (BF-R48: the offset scales with the
+    distance bow to bow to the viewer's nearest ship on the table)."""
+    s = ctx.state
+    if s.fog != "blur":
+        return
+    fog = s.data.fog
+    for seat in s.seats:
+        mine = [s.pose(n) for n in s.own(seat) if s.ships[n].on_table]
+        seen = []
+        for name in s.own(s.enemy(seat)):
+            if not s.ships[name].on_table:
+                continue
+            p = s.pose(name)
+            near = isqrt(min((dist2((p.x, p.y), (q.x, q.y)) for q in mine), default=0))
+            key = ctx.dice.keyed(f"bf1900:fog:{s.turn}:{seat}:{name}")  # not a roll: HMAC(game seed, label)
+            b = blurred(p, key, fog.blur_pct * near // 100, fog.heading_step)
+            seen.append(ev.ShipPose(ship=name, x=b.x, y=b.y, h=b.h))
+        seal(ctx, seat, "sighting", ev.Sighting(turn=s.turn, ships=seen))
+
+
+def redact(state: State, reader: Reader) -> State:
+    """The state as `reader` may see it: its own secrets, and of the others only what the fog makes public."""
+    if state.over or reader == REFEREE:
+        return state
+    public = state.fog == "open"
+    out = {}
+    for seat, sec in state.sealed.items():
+        if seat == reader:
+            out[seat] = sec
+        elif public:
+            out[seat] = Secrets(
+                poses=sec.poses,
+                last_move=sec.last_move,
+                line_bearing=sec.line_bearing,
+                waypoints=sec.waypoints,
+                markers=sec.markers,
+            )
+        else:
+            out[seat] = Secrets()
+    return replace(state, sealed=out)

@@ -1,0 +1,182 @@
+"""6.0 Step One - Fire & Flooding, and Step Four - Sinking & Listing.
+
+Step One rolls each fire (external, then internal) and each uncontained heavy or severe compartment not
+counter-flooded on Critical Effects (BF-R22). Step Four sets list and trim, rolls the sink roll at five flooding
+points or more (BF-R26), counts down the ships going under, and capsizes at the end (BF-R28).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domain.battlefleet_1900.data import COMPARTMENTS, codes
+from domain.battlefleet_1900.rules.damage import ADJOINING, damage, flood, lose, pick, table_row
+from domain.battlefleet_1900.rules.orders import leave
+from domain.battlefleet_1900.state import State
+from events import battlefleet_1900 as ev
+from events.core import RollResult
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+
+def uneven_boxes(state: State, list_: int, trim: int) -> int:
+    """BATTLEFLEET.md §2 Uneven Flooding: list 2 costs 1 box, 3 costs 2; trim 3 costs 1, 4 costs 2."""
+    u = state.data.tables.uneven
+    cost = sum(n for lo, hi, n in u.list_boxes if lo <= list_ <= hi)
+    return cost + sum(n for lo, hi, n in u.trim_boxes if lo <= trim <= hi)
+
+
+def listing(ship) -> tuple[int, int]:
+    """6.0 Step Four: list |PA - SA| side to side, trim |F - A| fore and aft, by the worst level in each."""
+    f = ship.flooding
+    return abs(f["PA"] - f["SA"]), abs(f["F"] - f["A"])
+
+
+def sink_row(state: State, points: int, poor_stability: bool) -> tuple[int, int]:
+    """BATTLEFLEET.md §2 Sinking: (roll needed, turns) by points; poor stability reads two points higher."""
+    sk = state.data.tables.sinking
+    rows = sk.rows
+    at = min(points + (sk.poor_stability_shift if poor_stability else 0), rows[-1][1])
+    return next((need, turns) for lo, hi, need, turns in rows if lo <= at <= hi)
+
+
+def relist(ctx: Ctx, name: str) -> None:
+    """List and trim and their temporary cost in boxes, recomputed (Step Four, and at once after a counter-flood)."""
+    ship = ctx.state.ships[name]
+    li, tr = listing(ship)
+    boxes = uneven_boxes(ctx.state, li, tr)
+    if (li, tr, boxes) != (ship.list, ship.trim, ship.list_boxes):
+        ctx.emit(ev.ListingChanged(ship=name, list=li, trim=tr, boxes=boxes))
+
+
+# ---- Step One -----------------------------------------------------------------------------------
+
+
+def step_one(ctx: Ctx) -> None:
+    s = ctx.state
+    crit = s.data.tables.critical
+    for name, ship in s.ships.items():
+        if not ship.in_play or ship.sinking is not None:  # BF-R42: a sinking ship is past saving
+            continue
+        for kind, count in (("fire_external", ship.fires_ext), ("fire_internal", ship.fires_int)):
+            for _ in range(count):
+                if s.ships[name].lost:
+                    break
+                face = ctx.roll(
+                    1,
+                    f"{kind.replace('_', ' ')} on {name}",
+                    "BF:6.0 BF-R22",
+                    lambda f, k=kind: table_row(crit[k], f[0]),
+                )[0]
+                fire_result(ctx, name, kind, table_row(crit[kind], face))
+        for c in COMPARTMENTS:
+            sh = s.ships[name]
+            if sh.lost or sh.flooding[c] < 3 or c in sh.contained or c in sh.counterflooded:
+                continue
+            face = ctx.roll(
+                1,
+                f"{'severe' if sh.flooding[c] == 4 else 'heavy'} flooding in {name} {c}",
+                "BF:6.0 BF-R22",
+                lambda f: table_row(crit["flooding"], f[0]),
+            )[0]
+            result = table_row(crit["flooding"], face)
+            ctx.emit(ev.CriticalRolled(ship=name, source=f"flooding:{c}", result=result))
+            for code in codes(result):
+                spreads(ctx, name, c, code)
+
+
+def fire_result(ctx: Ctx, name: str, kind: str, result: str) -> None:
+    ctx.emit(ev.CriticalRolled(ship=name, source=kind, result=result))
+    ship = ctx.state.ships[name]
+    if result == "out":
+        ext, inn = ship.fires_ext - (kind == "fire_external"), ship.fires_int - (kind == "fire_internal")
+        ctx.emit(ev.FireChanged(ship=name, external=ext, internal=inn, cause=f"{kind}: out"))
+        return
+    for code in codes(result):
+        damage(ctx, name, code, "ahead", f"critical:{kind}")  # S, P, F, Fi, X: none of these reads a side
+
+
+def spreads(ctx: Ctx, name: str, c: str, code: str) -> None:
+    """BF-R22: a new FL lands in the same compartment on 1-3, else (4-6) in one adjoining it (a pick, BF-R32)."""
+    face = ctx.roll(
+        1,
+        f"does the flooding in {name} {c} spread?",
+        "BF:6.0 BF-R22",
+        lambda f: "same compartment" if f[0] <= 3 else "adjoining",
+    )[0]
+    where = (
+        c
+        if face <= 3
+        else pick(ctx, list(ADJOINING[c]), f"adjoining compartment of {c} on {name}", "BF:6.0 BF-R22 BF-R32")
+    )
+    level = ctx.state.data.glossary[code].n
+    ctx.emit(
+        ev.DamageApplied(
+            ship=name,
+            code=code,
+            kind="flooding",
+            location=where,
+            destroy=False,
+            source=f"critical:flooding:{c}",
+            effect=f"flooding {where} to at least {level}",
+        )
+    )
+    flood(ctx, name, where, level, f"critical:flooding:{c}")
+
+
+# ---- Step Four ----------------------------------------------------------------------------------
+
+
+def step_four(ctx: Ctx) -> None:
+    s = ctx.state
+    capsize: list[str] = []
+    for name, ship in s.ships.items():
+        if not ship.on_table:
+            continue
+        if ship.sinking is not None:  # BF-R26: counts down at each later Step Four
+            if ship.sinking <= 1:
+                lose(ctx, name, "sunk")
+            else:
+                ctx.emit(ev.ShipSinking(ship=name, turns=ship.sinking - 1))
+            continue
+        if ship.lost:
+            continue
+        if ship.scuttling and all(v == 4 for v in ship.flooding.values()):
+            lose(ctx, name, "scuttled")  # BF-R25
+            continue
+        relist(ctx, name)
+        sink_roll(ctx, name)
+        if s.ships[name].sinking is None and s.ships[name].list >= s.data.tables.uneven.capsize_from:
+            capsize.append(name)
+    lo, hi = s.data.tables.uneven.capsize_on
+    for name in capsize:  # BF-R28: a listing capsize comes at the end of Step Four
+        face = ctx.roll(
+            1,
+            f"{name} lists {s.ships[name].list}: does she capsize?",
+            "BF:6.0 BF-R28",
+            lambda f: RollResult(outcome="capsizes" if lo <= f[0] <= hi else "stays up", target=lo),
+        )[0]
+        if lo <= face <= hi:
+            lose(ctx, name, "capsized")
+
+
+def sink_roll(ctx: Ctx, name: str) -> None:
+    """6.0, BF-R26: at five points or more, the unmodified 1D6 (less the DC -1, which 6.3 grants) >= n sinks it
+    in t turns."""
+    s = ctx.state
+    ship = s.ships[name]
+    pts = ship.points
+    if pts < s.data.tables.sinking.from_points:
+        return
+    need, turns = sink_row(s, pts, s.cls(name).stability == "poor")
+    mod = -1 if ship.sink_minus else 0
+    sinks = ctx.check(
+        f"sink roll for {name} ({pts} flooding points)",
+        "BF:6.0 BF-R26",
+        need,
+        [("damage control -1 this turn (6.3)", mod)],
+    )
+    ctx.emit(ev.SinkRolled(ship=name, points=pts, need=need, sinks=sinks))
+    if sinks:
+        leave(ctx, name, ev.ShipSinking(ship=name, turns=turns))

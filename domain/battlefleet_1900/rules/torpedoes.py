@@ -1,0 +1,125 @@
+"""5.0-5.1 Torpedo fire: launches declared at once and irrevocable, crossed off, resolved at the reveal (BF-R27).
+
+Land blocks a torpedo; bases do not. Normal depth runs under ships of size 4 or less; surface skimmers (logged
+before the game, only on destroyers, torpedo boats and torpedo gunboats) count half their size against good or
+great flood protection. The hits flood in Step 2 (rules/hits.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from domain.battlefleet_1900 import geometry as geo
+from domain.battlefleet_1900.commands import LaunchTorpedoes
+from domain.battlefleet_1900.data import Tube
+from domain.battlefleet_1900.rules import sealing
+from domain.battlefleet_1900.rules.gunnery import sight_blocked
+from domain.battlefleet_1900.rules.orders import funnel
+from domain.battlefleet_1900.state import State
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from events.core import RollResult
+
+if TYPE_CHECKING:
+    from domain.battlefleet_1900.ctx import Ctx
+
+
+def tube(state: State, ship: str, mount: str) -> Tube | None:
+    return next((t for t in state.cls(ship).torpedoes if t.id == mount), None)
+
+
+def loaded(state: State, ship: str) -> int:
+    s = state.ships[ship]
+    return sum(s.tubes.values()) if s.in_play and s.sinking is None else 0
+
+
+def owes(state: State, seat: str) -> bool:
+    """BATTLEFLEET.md §5: a seat with tubes loaded on a ship in play and not sinking (6.0)."""
+    targets = any(state.ships[n].in_play for n in state.own(state.enemy(seat)))
+    return targets and any(loaded(state, n) for n in state.own(seat))
+
+
+def check_launch(state: State, seat: str, cmd: LaunchTorpedoes) -> None:
+    used: dict[tuple[str, str], int] = {}
+    for la in cmd.launches:
+        if la.ship not in state.own(seat) or not loaded(state, la.ship):
+            raise IllegalCommand(
+                f"{la.ship!r} is not one of your ships with torpedoes to launch: {[n for n in state.own(seat) if loaded(state, n)]}"
+            )
+        t = tube(state, la.ship, la.mount)
+        if t is None:
+            raise IllegalCommand(f"{la.ship} has no tubes {la.mount!r}: {[x.id for x in state.cls(la.ship).torpedoes]}")
+        if (t.pos == "side") != (la.side is not None):
+            raise IllegalCommand(f"{la.ship} {la.mount}: give side (port|starboard) for side tubes, and only for them")
+        target = state.ships.get(la.target)
+        if target is None or target.seat == seat or not target.in_play:
+            raise IllegalCommand(f"{la.target!r} is not an enemy ship in play")
+        key = (la.ship, f"{la.mount}:{la.side}" if la.side else la.mount)
+        used[key] = used.get(key, 0) + la.count
+        if used[key] > state.ships[la.ship].tubes[key[1]]:
+            raise IllegalCommand(f"{la.ship} {key[1]} has {state.ships[la.ship].tubes[key[1]]} torpedo(es) left (5.0)")
+
+
+def hit_needed(state: State, within_half: bool, beam: bool) -> int:
+    """BATTLEFLEET.md §2 torpedo hit: 1D6 <= n, by half range and the launcher's bearing off the target's bow."""
+    th = state.data.tables.torpedo_hit
+    row = th.within_half if within_half else th.beyond_half
+    return row["beam" if beam else "ends"]
+
+
+def resolve(ctx: Ctx) -> None:
+    """BF-R27: crossed off at the reveal and resolved at once: arc, range (funnels), land, depth, then a die each."""
+    s = ctx.state
+    sealing.reveal(ctx, ["launch_torpedoes"])
+    for seat in s.seats:
+        cmd = msgspec.convert(s.sealed[seat].pending.get("launch_torpedoes", {}), LaunchTorpedoes)
+        for la in cmd.launches:
+            launch(ctx, seat, la)
+
+
+def launch(ctx: Ctx, seat: str, la) -> None:
+    s = ctx.state
+    t = tube(s, la.ship, la.mount)
+    depth = s.sealed[seat].depth.get(la.ship, "normal")
+    f, g = funnel(s, la.ship), funnel(s, la.target)
+    v = (g[0] - f[0], g[1] - f[1])
+    arcs = s.data.tube_arcs[t.pos]
+    if la.side == "port":
+        arcs = [[-b, -a] for a, b in arcs]
+    d2, hits = geo.dist2(f, g), 0
+    if not geo.in_arcs(s.pose(la.ship).h, arcs, v):
+        outcome = "out_of_arc"
+    elif d2 > t.range_mm * t.range_mm:
+        outcome = "out_of_range"
+    elif sight_blocked(s, f, g, (la.ship, la.target), bases=False):
+        outcome = "blocked"  # 5.0: land blocks torpedoes; bases do not
+    elif depth == "normal" and s.cls(la.target).size <= 4:
+        outcome = "under"  # 5.0: normal depth always misses size 4 or less
+    else:
+        tp = s.pose(la.target)
+        back = (f[0] - g[0], f[1] - g[1])
+        a, b = s.data.tables.torpedo_hit.beam_arc
+        beam = geo.in_arc(tp.h, a, b, back) or geo.in_arc(tp.h, -b, -a, back)
+        need = hit_needed(s, 4 * d2 <= t.range_mm * t.range_mm, beam)
+        faces = ctx.roll(
+            la.count,
+            f"{la.ship} torpedoes at {la.target} ({'beam' if beam else 'ends'}, {'within' if 4 * d2 <= t.range_mm**2 else 'beyond'} half range)",
+            "BF:5.0 BF-R27",
+            lambda fs: RollResult(outcome=f"{sum(1 for x in fs if x <= need)} hit(s) on 1D6 <= {need}", target=need),
+        )
+        hits = sum(1 for x in faces if x <= need)
+        outcome = "hit" if hits else "miss"
+    ctx.emit(
+        ev.TorpedoesResolved(
+            ship=la.ship,
+            mount=la.mount,
+            side=la.side,
+            target=la.target,
+            count=la.count,
+            outcome=outcome,
+            hits=hits,
+            depth=depth,
+        )
+    )

@@ -1,0 +1,223 @@
+"""The state of a battle. Only `evolve` (evolve.py) changes it; decide works on a copy (ctx.py).
+
+Public facts (damage, flooding, orders once revealed, the gunnery log) live on `Ship`, `Division` and
+`State`; everything a seat may keep from the others (exact poses under fog, its sealed submission, torpedo
+depths, messages) lives in ONE field, `State.sealed`, which `rules.sealing.redact` strips for each reader.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.battlefleet_1900.data import COMPARTMENTS, DataSet, ShipClass, Weapon
+from events.battlefleet_1900 import Arrow, Pose
+
+LOST = ("sunk", "capsized", "scuttled", "blown_up", "surrendered")  # BF-R31: these count as lost
+GONE = ("sunk", "capsized", "scuttled", "blown_up")  # no longer on the table (BF-R26)
+
+
+@dataclass
+class Mount:
+    """A lettered gun position (6.2): slashes and X accumulate without limit."""
+
+    weapon: str
+    slashes: int = 0
+    destroyed: bool = False
+    flooded: bool = False  # its magazine (6.3 Flood Magazine)
+    fired: int = 0  # the last turn it fired
+
+    @property
+    def intact(self) -> bool:
+        return not (self.slashes or self.destroyed or self.flooded)
+
+
+@dataclass
+class Ship:
+    name: str
+    cls: str
+    seat: str
+    division: str
+    destroyed: int = 0  # propulsion boxes destroyed (the top ones)
+    damaged: int = 0  # then damaged ones below them
+    margin: int = 0  # propulsion hits beyond the boxes (BF-R23)
+    mounts: dict[str, Mount] = field(default_factory=dict)
+    guns: dict[str, list[str]] = field(default_factory=dict)  # pattern -> each gun ok | damaged | destroyed (6.2)
+    fired: dict[str, int] = field(default_factory=dict)  # "weapon:side" -> the last turn that pattern side fired
+    tubes: dict[str, int] = field(default_factory=dict)  # "tube" or "tube:side" -> torpedoes left
+    dc_damaged: int = 0
+    flooding: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COMPARTMENTS, 0))
+    contained: list[str] = field(default_factory=list)
+    counterflooded: list[str] = field(default_factory=list)
+    fires_ext: int = 0
+    fires_int: int = 0
+    tr: int = 0  # steering hits (ST)
+    rudder: str | None = None  # a jammed rudder's side (R)
+    secured: bool = False  # RC: the rudder secured on the centre-line
+    bridge: int = 0
+    bridge_x: bool = False
+    ct: int = 0
+    searchlight: int = 0
+    list: int = 0
+    trim: int = 0
+    list_boxes: int = 0  # speed boxes list and trim cost while they last (temporary, not marks)
+    sinking: int | None = None  # turns left before it goes under
+    abandoned: bool = False  # its gun crews left for good (6.0)
+    scuttling: bool = False
+    sink_minus: bool = False  # this turn's DC "-1 to the sink roll" succeeded
+    lost: str | None = None  # sunk | capsized | scuttled | blown_up | surrendered | withdrawn
+
+    @property
+    def points(self) -> int:
+        return sum(self.flooding.values())
+
+    @property
+    def in_play(self) -> bool:
+        """Afloat and neither surrendered nor withdrawn: it may still move, fire or be fired on."""
+        return self.lost is None
+
+    @property
+    def on_table(self) -> bool:
+        """A base that blocks sight and movement: everything not gone under or off the table (6.0)."""
+        return self.lost not in GONE and self.lost != "withdrawn"
+
+    @property
+    def command_ok(self) -> bool:
+        return self.ct == 0
+
+
+@dataclass
+class Division:
+    id: str
+    seat: str
+    ships: list[str]  # in line order; only ships in play and not sinking
+    flagship: str | None
+    orders: list[Arrow] = field(default_factory=list)  # this turn's, once revealed
+    dropped_out: bool = False  # made this turn by a drop-out: its move must turn it out of line (BF-R9)
+
+
+@dataclass
+class Waypoint:
+    """BF-R8: a succession pivot a follower still has to reach, and the turns it makes there."""
+
+    x: int
+    y: int
+    turns: list[int]
+
+
+@dataclass
+class Message:
+    turn: int
+    from_seat: str
+    to_seat: str
+    text: str
+    signal: str | None = None
+    delivered: bool = False
+
+
+@dataclass
+class Marker:
+    firer: str
+    target: str
+    x: int
+    y: int
+    outcome: str
+    length: int
+    lead: int
+    exit: int
+
+
+@dataclass
+class Secrets:
+    """What one seat (or the referee) may read before the end: the only place secrets live."""
+
+    poses: dict[str, Pose] = field(default_factory=dict)
+    last_move: dict[str, int] = field(default_factory=dict)
+    line_bearing: dict[str, int] = field(default_factory=dict)
+    waypoints: dict[str, list[Waypoint]] = field(default_factory=dict)
+    depth: dict[str, str] = field(default_factory=dict)  # normal | shallow (5.0: logged before the game)
+    manned: dict[str, bool] = field(default_factory=dict)
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)  # this step's sealed submission by kind
+    sighting: dict[str, Pose] = field(default_factory=dict)  # enemy poses as this seat sees them (fog blur)
+    messages: list[Message] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)  # the referee's: this turn's splash and hit markers
+
+
+@dataclass(frozen=True)
+class SalvoLine:
+    """One target row of the gunnery log (4.1): public once measured. Immutable, so copies of the state share it."""
+
+    turn: int
+    firer: str
+    target: str
+    estimate: int
+    outcome: str
+    bracket: int | None
+    rounds: int
+    guns: tuple[Any, ...]
+    codes: tuple[str, ...] = ()
+
+
+@dataclass
+class Due:
+    """A hit zone (or torpedo hit) awaiting Step 2."""
+
+    kind: str  # salvo | torpedo
+    firer: str
+    target: str
+    bracket: int = 0
+    guns: list[Any] = field(default_factory=list)  # GunFire of a salvo
+    hits: int = 0  # torpedoes that hit
+    size: int = 0  # the torpedo's size as it counts (BF-R27)
+
+
+@dataclass
+class State:
+    data: DataSet
+    scenario: str
+    seats: list[str]
+    fog: str
+    turns: int
+    read_message_rolls: bool
+    ships: dict[str, Ship]
+    divisions: dict[str, Division]
+    fleet_flagship: dict[str, str | None]
+    start_size: dict[str, int]
+    sealed: dict[str, Secrets]  # per seat, and "referee"
+    turn: int = 0
+    step: str = "setup"
+    owing: list[str] = field(default_factory=list)
+    submitted: dict[str, str] = field(default_factory=dict)  # seat -> commitment, this step
+    due: list[Due] = field(default_factory=list)
+    log: list[SalvoLine] = field(default_factory=list)  # immutable lines: a copy of the state shares them
+    orders_log: list[tuple[int, str, tuple[Arrow, ...]]] = field(default_factory=list)  # (turn, division, arrows)
+    over: bool = False
+    result: str | None = None
+
+    def cls(self, ship: str) -> ShipClass:
+        return self.data.classes[self.ships[ship].cls]
+
+    def pose(self, ship: str) -> Pose:
+        return self.sealed[self.ships[ship].seat].poses[ship]
+
+    def weapon(self, ship: str, wid: str) -> Weapon:
+        return self.data.weapons(self.ships[ship].cls)[wid]
+
+    def gun_at(self, ship: str, wid: str, i: int) -> tuple[str, str]:
+        """(side, group) of a pattern's gun i: port guns first, bow, beam, stern on each side."""
+        return self.data.layout(self.ships[ship].cls, wid)[i]
+
+    def own(self, seat: str) -> list[str]:
+        return [n for n, s in self.ships.items() if s.seat == seat]
+
+    def enemy(self, seat: str) -> str:
+        return next(s for s in self.seats if s != seat)
+
+    def clone(self) -> State:
+        """A deep copy sharing what never changes (the data set, the log's lines): the rest pickled, which is
+        several times faster than copy.deepcopy on many small objects."""
+        shared = ("data", "log", "orders_log")
+        fields = {k: v for k, v in self.__dict__.items() if k not in shared}
+        copied = pickle.loads(pickle.dumps(fields, pickle.HIGHEST_PROTOCOL))
+        return State(data=self.data, log=list(self.log), orders_log=list(self.orders_log), **copied)

@@ -1,0 +1,406 @@
+"""What each reader sees (BATTLEFLEET.md §5): the ship log, the gunnery log, the table and the phase.
+
+Every view is per seat: it renders `sealing.redact(state, reader)`, so a seat sees its own secrets, the
+referee everything, the public what the fog leaves public, and everyone everything after the battle.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.battlefleet_1900 import commands as c
+from domain.battlefleet_1900.rules import damage_control, gunnery, movement
+from domain.battlefleet_1900.rules.damage import dc_dice
+from domain.battlefleet_1900.rules.sealing import redact
+from domain.battlefleet_1900.state import State
+from domain.engine import REFEREE, Reader, View
+from events import battlefleet_1900 as ev
+
+
+class Now(msgspec.Struct, forbid_unknown_fields=True):
+    turn: int
+    step: str
+    over: bool
+    result: str | None
+
+
+class PoseView(msgspec.Struct, forbid_unknown_fields=True):
+    x: int
+    y: int
+    h: int
+    exact: bool  # False: a fog sighting (offset, heading rounded)
+
+
+class Propulsion(msgspec.Struct, forbid_unknown_fields=True):
+    boxes: list[int]
+    destroyed: int
+    damaged: int
+    margin: int
+    list_boxes: int
+    top_box: int
+
+
+class Speed(msgspec.Struct, forbid_unknown_fields=True):
+    last_mm: int
+    min_mm: int
+    max_mm: int
+
+
+class PositionLine(msgspec.Struct, forbid_unknown_fields=True):
+    pos: str
+    guns: int
+    slashes: int
+    destroyed: bool
+    magazine_flooded: bool
+    last_fired: int
+
+
+class PatternGun(msgspec.Struct, forbid_unknown_fields=True):
+    mount: str  # "weapon:index", as damage control names it
+    side: str
+    group: str
+    status: str
+
+
+class WeaponLine(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    cat: str
+    bore: str
+    rof: str
+    pen: list[int | None]
+    boat: bool
+    positions: list[PositionLine]
+    guns: list[PatternGun]
+
+
+class TubeLine(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    pos: str
+    side: str | None
+    left: int
+
+
+class Compartment(msgspec.Struct, forbid_unknown_fields=True):
+    compartment: str
+    level: int
+    contained: bool
+    counterflooded: bool
+
+
+class ShipLogEntry(msgspec.Struct, forbid_unknown_fields=True):
+    ship: str
+    cls: str
+    seat: str
+    division: str
+    flagship: bool
+    fleet_flagship: bool
+    status: Literal["afloat", "sinking", "sunk", "capsized", "scuttled", "blown_up", "surrendered", "withdrawn"]
+    sinking_turns: int | None
+    propulsion: Propulsion
+    speed: Speed | None  # own ships (and the referee's read)
+    weapons: list[WeaponLine]
+    torpedoes: list[TubeLine]
+    torpedo_depth: str | None
+    boat_guns_manned: bool | None
+    dc_boxes: int
+    dc_damaged: int
+    compartments: list[Compartment]
+    points: int
+    listing: int  # |PA - SA|
+    trim: int
+    fires_external: int
+    fires_internal: int
+    tr: int
+    rudder_jammed: str | None
+    rudder_secured: bool
+    bridge: int
+    bridge_destroyed: bool
+    ct: int
+    searchlight: int
+    guns_abandoned: bool
+    scuttling: bool
+    able_to_fire: bool
+    able_to_move: bool
+    dc_dice_left: int
+    pose: PoseView | None
+
+
+class ShipLogView(msgspec.Struct, forbid_unknown_fields=True):
+    now: Now
+    ships: list[ShipLogEntry]
+
+
+def _now(s: State) -> Now:
+    return Now(turn=s.turn, step=s.step, over=s.over, result=s.result)
+
+
+def pose_for(s: State, reader: Reader, ship: str) -> PoseView | None:
+    """Exact for its owner, the referee, under fog `open` and after the battle; else this reader's sighting."""
+    sec = s.sealed[s.ships[ship].seat]
+    if ship in sec.poses:
+        p = sec.poses[ship]
+        return PoseView(p.x, p.y, p.h, True)
+    seen = s.sealed[reader].sighting.get(ship) if reader in s.sealed else None
+    return PoseView(seen.x, seen.y, seen.h, False) if seen else None
+
+
+def ship_log(state: State, reader: Reader) -> ShipLogView:
+    s = redact(state, reader)
+    return ShipLogView(now=_now(s), ships=[_entry(s, reader, n) for n in s.ships])
+
+
+def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
+    sh, k = s.ships[name], s.cls(name)
+    sec = s.sealed[sh.seat]
+    mine = name in sec.poses and (reader in (sh.seat, REFEREE) or s.over or s.fog == "open")
+    d = s.divisions[sh.division]
+    weapons = []
+    for w in k.weapons:
+        positions = [
+            PositionLine(
+                p, w.guns, sh.mounts[p].slashes, sh.mounts[p].destroyed, sh.mounts[p].flooded, sh.mounts[p].fired
+            )
+            for p in w.pos or []
+        ]
+        guns = [PatternGun(f"{w.id}:{i}", *s.gun_at(name, w.id, i), g) for i, g in enumerate(sh.guns.get(w.id, []))]
+        weapons.append(WeaponLine(w.id, w.cat, w.bore, w.rof, list(w.pen), w.boat, positions, guns))
+    tubes = [
+        TubeLine(
+            key.split(":")[0],
+            next(t.pos for t in k.torpedoes if t.id == key.split(":")[0]),
+            key.split(":")[1] if ":" in key else None,
+            n,
+        )
+        for key, n in sh.tubes.items()
+    ]
+    lo_hi = movement.limits(s, name) if name in sec.last_move else None
+    status = sh.lost or ("sinking" if sh.sinking is not None else "afloat")
+    return ShipLogEntry(
+        ship=name,
+        cls=sh.cls,
+        seat=sh.seat,
+        division=sh.division,
+        flagship=d.flagship == name,
+        fleet_flagship=s.fleet_flagship[sh.seat] == name,
+        status=status,
+        sinking_turns=sh.sinking,
+        propulsion=Propulsion(
+            list(k.speed_boxes), sh.destroyed, sh.damaged, sh.margin, sh.list_boxes, movement.top_box(s, name)
+        ),
+        speed=Speed(sec.last_move[name], *lo_hi) if lo_hi and mine else None,
+        weapons=weapons,
+        torpedoes=tubes,
+        torpedo_depth=sec.depth.get(name),
+        boat_guns_manned=sec.manned.get(name),
+        dc_boxes=dc_dice(s, name),
+        dc_damaged=sh.dc_damaged,
+        compartments=[Compartment(c_, v, c_ in sh.contained, c_ in sh.counterflooded) for c_, v in sh.flooding.items()],
+        points=sh.points,
+        listing=sh.list,
+        trim=sh.trim,
+        fires_external=sh.fires_ext,
+        fires_internal=sh.fires_int,
+        tr=sh.tr,
+        rudder_jammed=sh.rudder,
+        rudder_secured=sh.secured,
+        bridge=sh.bridge,
+        bridge_destroyed=sh.bridge_x,
+        ct=sh.ct,
+        searchlight=sh.searchlight,
+        guns_abandoned=sh.abandoned,
+        scuttling=sh.scuttling,
+        able_to_fire=gunnery.can_fire(s, name),
+        able_to_move=sh.in_play and sh.sinking is None and movement.top_box(s, name) > 0,
+        dc_dice_left=damage_control.dice_left(s, name),
+        pose=pose_for(s, reader, name),
+    )
+
+
+# ---- gunnery log --------------------------------------------------------------------------------
+
+
+class TurnOrders(msgspec.Struct, forbid_unknown_fields=True):
+    turn: int
+    arrows: list[ev.Arrow]
+
+
+class DivisionColumn(msgspec.Struct, forbid_unknown_fields=True):
+    division: str
+    seat: str
+    flagship: str | None
+    ships: list[str]
+    orders: list[TurnOrders]
+
+
+class TargetRow(msgspec.Struct, forbid_unknown_fields=True):
+    turn: int
+    target: str
+    estimate: int
+    outcome: str
+    bracket: int | None
+    rounds: int
+    guns: list[ev.GunFire]
+    codes: list[str]
+
+
+class ShipGunnery(msgspec.Struct, forbid_unknown_fields=True):
+    ship: str
+    seat: str
+    rows: list[TargetRow]
+
+
+class GunneryLogView(msgspec.Struct, forbid_unknown_fields=True):
+    now: Now
+    divisions: list[DivisionColumn]
+    ships: list[ShipGunnery]
+    pending: c.Fire | None  # the reader's own estimates, sealed until every seat is in
+
+
+def gunnery_log(state: State, reader: Reader) -> GunneryLogView:
+    s = redact(state, reader)
+    cols = []
+    for d in s.divisions.values():
+        orders = [TurnOrders(t, list(a)) for t, div, a in s.orders_log if div == d.id]
+        cols.append(DivisionColumn(d.id, d.seat, d.flagship, list(d.ships), orders))
+    rows: dict[str, list[TargetRow]] = {n: [] for n in s.ships}
+    for x in s.log:
+        rows[x.firer].append(
+            TargetRow(x.turn, x.target, x.estimate, x.outcome, x.bracket, x.rounds, list(x.guns), list(x.codes))
+        )
+    pending = s.sealed[reader].pending.get("fire") if reader in s.seats else None
+    return GunneryLogView(
+        now=_now(s),
+        divisions=cols,
+        ships=[ShipGunnery(n, s.ships[n].seat, r) for n, r in rows.items()],
+        pending=msgspec.convert({"type": "fire", **pending}, c.Fire) if pending is not None else None,
+    )
+
+
+# ---- table --------------------------------------------------------------------------------------
+
+
+class BaseView(msgspec.Struct, forbid_unknown_fields=True):
+    ship: str
+    seat: str
+    status: str
+    length: int
+    width: int
+    funnel: int
+    pose: PoseView | None
+
+
+class Pivot(msgspec.Struct, forbid_unknown_fields=True):
+    ship: str
+    route: list[ev.Turnpoint]
+
+
+class TableView(msgspec.Struct, forbid_unknown_fields=True):
+    now: Now
+    bounds: ev.Point  # the table's width and depth
+    bracket_mm: int
+    land: list[list[ev.Point]]
+    bases: list[BaseView]
+    markers: list[ev.MarkerRecord]  # the turn's, where the reader may see them (referee; fog open; after)
+    pivots: list[Pivot]  # the reader's own succession pivots still to pass
+
+
+def table(state: State, reader: Reader) -> TableView:
+    s = redact(state, reader)
+    bases = []
+    for n, sh in s.ships.items():
+        if not sh.on_table:
+            continue
+        k = s.cls(n)
+        status = "sinking" if sh.sinking is not None else (sh.lost or "afloat")
+        bases.append(BaseView(n, sh.seat, status, k.base_mm[0], k.base_mm[1], k.funnel_mm, pose_for(s, reader, n)))
+    markers = [ev.MarkerRecord(**m.__dict__) for m in s.sealed["referee"].markers]
+    pivots = [
+        Pivot(n, [ev.Turnpoint(x=w.x, y=w.y, turns=list(w.turns)) for w in r])
+        for sec in s.sealed.values()
+        for n, r in sec.waypoints.items()
+        if r
+    ]
+    return TableView(
+        now=_now(s),
+        bounds=list(s.data.scale.table_mm),
+        bracket_mm=s.data.scale.bracket_mm,
+        land=[list(map(list, poly)) for poly in s.data.scenarios[s.scenario].land],
+        bases=bases,
+        markers=markers,
+        pivots=pivots,
+    )
+
+
+# ---- phase --------------------------------------------------------------------------------------
+
+
+class Submitted(msgspec.Struct, forbid_unknown_fields=True):
+    seat: str
+    commitment: str
+
+
+class PhaseView(msgspec.Struct, forbid_unknown_fields=True):
+    now: Now
+    owing: list[str]
+    waiting_for: list[str]
+    submitted: list[Submitted]
+    fog: str
+    turns: int
+    mine: c.Start | c.GiveOrders | c.Move | c.Fire | c.LaunchTorpedoes | c.DamageControl | None  # own sealed content
+    messages: list[ev.Note]  # fleet orders this reader may read (BF-R12)
+
+
+def phase(state: State, reader: Reader) -> PhaseView:
+    s = redact(state, reader)
+    mine = None
+    cmd = c.STEP_COMMAND.get(s.step)
+    if (
+        reader in s.seats
+        and cmd is not None
+        and (content := s.sealed[reader].pending.get(cmd.__struct_config__.tag)) is not None
+    ):
+        mine = msgspec.convert({"type": cmd.__struct_config__.tag, **content}, cmd)
+    seen = dict.fromkeys(  # each fleet order once: the sender's copy, and the addressee's once read
+        (m.turn, m.from_seat, m.to_seat, m.text, m.signal) for sec in s.sealed.values() for m in sec.messages
+    )
+    notes = [ev.Note(turn=t, from_seat=f, to_seat=to, text=x, signal=sg) for (t, f, to, x, sg) in seen]
+    return PhaseView(
+        now=_now(s),
+        owing=list(s.owing),
+        waiting_for=[x for x in s.owing if x not in s.submitted] if not s.over else [],
+        submitted=[Submitted(x, s.submitted[x]) for x in s.owing if x in s.submitted],
+        fog=s.fog,
+        turns=s.turns,
+        mine=mine,
+        messages=notes,
+    )
+
+
+VIEWS = {
+    "ship-log": View(
+        ship_log,
+        ShipLogView,
+        per_seat=True,
+        description="Each ship's log: boxes, guns, tubes, DC, flooding, fires, pose as the reader may see it.",
+    ),
+    "gunnery-log": View(
+        gunnery_log,
+        GunneryLogView,
+        per_seat=True,
+        description="Each division's command column per turn and each ship's target rows.",
+    ),
+    "table": View(
+        table,
+        TableView,
+        per_seat=True,
+        description="The table: bounds, land, bases (exact or sighted), markers, own pivots.",
+    ),
+    "phase": View(
+        phase,
+        PhaseView,
+        per_seat=True,
+        description="The turn, the step, who owes and who has submitted; the reader's own sealed submission.",
+    ),
+}

@@ -1,0 +1,186 @@
+// Everything the desk asks the server, and how its answers are read: the one place to adjust when the API
+// changes shape. Answers are read with the exact JSON parser, so what is verified is what was sent.
+// Verification never depends on these answers being honest: the chain and the dice are recomputed.
+
+import { parse } from "./json.js";
+
+export class ApiError extends Error {
+  constructor(status, code, detail) {
+    super(detail || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+async function request(path, init = {}) {
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, "unreachable", `the server did not answer (${e.message}); is it running?`);
+  }
+  const text = await res.text();
+  let body = null;
+  try {
+    body = text ? parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!res.ok) {
+    const detail = body && typeof body.detail === "string" ? body.detail : text.slice(0, 300) || res.statusText;
+    throw new ApiError(res.status, body && body.code, detail);
+  }
+  return { body, text };
+}
+
+const enc = encodeURIComponent;
+const auth = (token) => ({ Authorization: `Bearer ${token}` });
+
+/** An event as the desk keeps it: the hashed body (docs/spec/events.md), its hash, and who/when beside it. */
+export function normalizeEvent(raw, gameId) {
+  // today GET /events sends {seq, type, v, body, hash, ...}; the target shape sends the body's fields flat
+  const body = raw.body ?? {
+    game: gameId,
+    seq: raw.seq,
+    type: raw.type,
+    v: raw.v,
+    command: raw.command ?? null,
+    data: raw.data,
+  };
+  return { body, hash: raw.hash, actor: raw.actor ?? null, recorded_at: raw.recorded_at ?? null };
+}
+
+/** The newest games on this server: [{game_id, ruleset, status, version, created_at}]. */
+export async function listGames(limit = 20) {
+  const { body } = await request(`/games?limit=${limit}`);
+  return body.games.map((g) => ({
+    id: g.game_id,
+    ruleset: g.ruleset,
+    status: g.status,
+    version: g.version,
+    createdAt: g.created_at,
+  }));
+}
+
+export async function summary(gameId) {
+  return (await request(`/games/${enc(gameId)}`)).body;
+}
+
+/** The view names of a ruleset: ["map", …] today; [{name, description, per_seat}, …] later. */
+export async function rulesetViews(rulesetId) {
+  const info = (await request(`/rulesets/${enc(rulesetId)}`)).body;
+  return (info.views || []).map((v) => (typeof v === "string" ? { name: v } : { name: v.name, ...v }));
+}
+
+export async function eventsPage(gameId, after, limit = 1000) {
+  const { body } = await request(`/games/${enc(gameId)}/events?after=${after}&limit=${limit}`);
+  return {
+    events: body.events.map((e) => normalizeEvent(e, gameId)),
+    nextAfter: body.next_after,
+    version: body.version ?? null,
+    head: body.head ?? null,
+  };
+}
+
+/** The hash the server holds for one seq (to tell whether a bundle is a game this server has). */
+export async function hashAt(gameId, seq) {
+  const page = await eventsPage(gameId, seq - 1, 1);
+  return page.events.length ? page.events[0].hash : null;
+}
+
+export async function view(gameId, name, at) {
+  const q = at ? `?at=${at}` : "";
+  const { body } = await request(`/games/${enc(gameId)}/views/${enc(name)}${q}`);
+  return { view: body.view, at: body.at, data: body.data };
+}
+
+export async function bundle(gameId) {
+  return (await request(`/games/${enc(gameId)}/bundle`)).body;
+}
+
+export async function reveal(gameId, token) {
+  return (await request(`/games/${enc(gameId)}/reveal`, { method: "POST", headers: auth(token) })).body;
+}
+
+export async function end(gameId, token) {
+  return (await request(`/games/${enc(gameId)}/end`, { method: "POST", headers: auth(token) })).body;
+}
+
+/** The server's own three-part report (it replays the commands); only when the referee asks. */
+export async function serverVerify(bundleText) {
+  const init = { method: "POST", headers: { "Content-Type": "application/json" }, body: bundleText };
+  return (await request(`/bundles/verify`, init)).body;
+}
+
+/**
+ * Follow the log live (Server-Sent Events read over fetch, so events of every type arrive and a dropped
+ * connection resumes after the last seq). Calls onEvent(event) in seq order, onEnd({status, version, head}) when
+ * the server says the game is over (`event: end`), and onState("live" | "reconnecting" | "waiting" | "closed",
+ * detail). A game over but not revealed is watched on (the referee may still reveal it); a revealed game is done.
+ * Returns {close()}.
+ */
+export function follow(gameId, after, onEvent, onEnd, onState) {
+  const ctrl = new AbortController();
+  let last = after;
+  let stopped = false;
+  let ended = null;
+  async function once() {
+    const res = await fetch(`/games/${enc(gameId)}/events/stream?after=${last}`, {
+      headers: { Accept: "text/event-stream" },
+      signal: ctrl.signal,
+    });
+    if (!res.ok) throw new ApiError(res.status, null, `the stream answered ${res.status}`);
+    onState("live");
+    const reader = res.body.getReader();
+    const dec = new TextDecoder();
+    let buf = "";
+    let name = "message";
+    let data = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += dec.decode(value, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl).replace(/\r$/, "");
+        buf = buf.slice(nl + 1);
+        if (line === "") {
+          if (data.length && name === "end") {
+            ended = parse(data.join("\n"));
+            onEnd(ended);
+          } else if (data.length) {
+            const ev = normalizeEvent(parse(data.join("\n")), gameId);
+            if (ev.body.seq > last) {
+              last = ev.body.seq;
+              onEvent(ev);
+            }
+          }
+          name = "message";
+          data = [];
+        } else if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+    }
+  }
+  (async () => {
+    while (!stopped) {
+      try {
+        await once();
+      } catch (e) {
+        if (stopped) break;
+        onState("reconnecting", e.message);
+      }
+      if (ended && ended.status === "revealed") break;
+      if (ended) onState("waiting");
+      if (!stopped) await new Promise((r) => setTimeout(r, ended ? 2000 : 1000));
+    }
+    onState("closed");
+  })();
+  return {
+    close() {
+      stopped = true;
+      ctrl.abort();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// The referee's desk: routes and the game's frame (header, checks, tabs). The screens are in screens/, the checks
+// in verify.js, the server in api.js, the drawings in pictures/.
+// Routes: #/ (home), #/live/<game id>[/<tab>[/<arg>]], #/file[/<tab>[/<arg>]] (the bundle file opened last).
+
+import { ApiError } from "./api.js";
+import { add, h, put } from "./dom.js";
+import { Game } from "./game.js";
+import { base, nav, resetUi } from "./nav.js";
+import { drawChecks, drawHead } from "./screens/checks.js";
+import { drawEvents } from "./screens/events.js";
+import { drawHome } from "./screens/home.js";
+import { drawReferee } from "./screens/referee.js";
+import { drawRoll } from "./screens/roll.js";
+import { drawRolls } from "./screens/rolls.js";
+import { drawTimeline } from "./screens/timeline.js";
+
+const main = document.getElementById("main");
+let fileGame = null; // the last bundle opened (kept in memory only)
+let screen = null; // what is drawn now, to refresh on changes
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  if (parts[0] === "live" && parts[1])
+    return { key: `live/${parts[1]}`, id: parts[1], tab: parts[2] || "rolls", arg: parts[3] };
+  if (parts[0] === "file") return { key: "file", tab: parts[1] || "rolls", arg: parts[2] };
+  return { key: "home" };
+}
+
+async function route() {
+  const r = parseRoute();
+  if (r.key === "home") {
+    leaveGame();
+    return drawHome(main, openFile);
+  }
+  if (!nav.current || nav.current.key !== r.key) {
+    leaveGame();
+    if (r.key === "file") {
+      if (!fileGame)
+        return drawHome(main, openFile, "Open the bundle file again: a file is kept only while this page is open.");
+      nav.current = { key: "file", game: fileGame };
+    } else {
+      put(main, h("p", { class: "loading" }, `Loading game ${r.id} and checking its chain…`));
+      try {
+        nav.current = { key: r.key, game: await Game.live(r.id) };
+      } catch (e) {
+        nav.current = null;
+        return drawHome(
+          main,
+          openFile,
+          e instanceof ApiError && e.status === 404
+            ? `This server has no game "${r.id}". Check the id.`
+            : `Could not open game ${r.id}: ${e.message}`,
+        );
+      }
+      nav.current.game.follow();
+    }
+    nav.current.game.addEventListener("change", onChange);
+    resetUi();
+  }
+  drawGame(r);
+}
+
+function leaveGame() {
+  if (nav.current) {
+    nav.current.game.removeEventListener("change", onChange);
+    nav.current.game.stop();
+  }
+  nav.current = null;
+  screen = null;
+}
+
+let pending = null;
+function onChange(e) {
+  // a burst of live events is drawn once
+  if (pending) return;
+  pending = requestAnimationFrame(() => {
+    pending = null;
+    if (!screen) return;
+    screen.head();
+    screen.checks();
+    if (screen.update) screen.update(e.detail);
+  });
+}
+
+window.addEventListener("hashchange", route);
+
+async function openFile(file) {
+  const text = await file.text();
+  try {
+    const g = await Game.fromBundleText(text, file.name);
+    leaveGame();
+    fileGame = g;
+    if (location.hash === "#/file") route();
+    else location.hash = "#/file";
+  } catch (e) {
+    drawHome(main, openFile, `${file.name}: ${e.message}`);
+  }
+}
+
+document.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  document.body.classList.add("dragging");
+});
+document.addEventListener("dragleave", (e) => {
+  if (!e.relatedTarget) document.body.classList.remove("dragging");
+});
+document.addEventListener("drop", (e) => {
+  e.preventDefault();
+  document.body.classList.remove("dragging");
+  const f = e.dataTransfer.files[0];
+  if (f) openFile(f);
+});
+
+const TABS = [
+  ["rolls", "Rolls"],
+  ["timeline", "Pictures & timeline"],
+  ["events", "Events"],
+  ["referee", "Referee"],
+];
+
+function drawGame(r) {
+  const g = nav.current.game;
+  document.title = `${g.id} — Referee's desk`;
+  const headEl = h("section", { class: "game-head", id: "game-head" });
+  const checksEl = h("section", { class: "checks", id: "checks" });
+  const tabsEl = h("nav", { class: "tabs", role: "tablist" });
+  const body = h("section", { class: "tab-body", id: "tab-body" });
+  put(main, headEl, checksEl, tabsEl, body);
+  const tab = r.tab === "roll" ? "rolls" : r.tab;
+  for (const [id, label] of TABS) {
+    if (id === "referee" && g.source !== "live") continue;
+    const count = id === "rolls" ? ` (${g.rolls.length})` : id === "events" ? ` (${g.events.length})` : "";
+    add(
+      tabsEl,
+      h(
+        "a",
+        { href: `${base()}/${id}`, class: id === tab ? "tab active" : "tab", role: "tab", id: `tab-${id}` },
+        label,
+        h("span", { class: "count" }, count),
+      ),
+    );
+  }
+  screen = {
+    head: () => drawHead(headEl, g),
+    checks: () => drawChecks(checksEl, g),
+    update: null,
+  };
+  screen.head();
+  screen.checks();
+  const refreshTabs = () => {
+    for (const a of tabsEl.querySelectorAll(".tab")) {
+      const id = a.id.slice(4);
+      const c = a.querySelector(".count");
+      if (c) c.textContent = id === "rolls" ? ` (${g.rolls.length})` : id === "events" ? ` (${g.events.length})` : "";
+    }
+  };
+  let update;
+  if (r.tab === "roll") update = drawRoll(body, g, Number(r.arg));
+  else if (tab === "timeline") update = drawTimeline(body, g, r.arg ? Number(r.arg) : null);
+  else if (tab === "events") update = drawEvents(body, g, r.arg ? Number(r.arg) : null);
+  else if (tab === "referee") update = drawReferee(body, g);
+  else update = drawRolls(body, g);
+  screen.update = (what) => {
+    refreshTabs();
+    if (update) update(what);
+  };
+}
+
+route();

@@ -1,0 +1,194 @@
+// The game's header and what the browser checked (the verdict, each check, the server's replay on request).
+
+import { engineName } from "../crypto.js";
+import { badge, h, put, short } from "../dom.js";
+import { base, ui } from "../nav.js";
+
+export function drawHead(el, g) {
+  const d = g.header.dice;
+  const fair = d.mode === "fair";
+  const source =
+    g.source === "bundle"
+      ? [h("span", {}, "From the file ", h("b", {}, g.fileName), " — read in this browser, nothing uploaded")]
+      : [
+          h(
+            "span",
+            { class: `stream ${g.stream}`, id: "stream-state" },
+            {
+              live: "● live: new events appear as they are played",
+              connecting: "○ connecting…",
+              reconnecting: "○ reconnecting…",
+              waiting: "● the game is over: watching for the referee's reveal",
+              closed:
+                g.summary && g.summary.status === "revealed" ? "✓ revealed: the log is complete" : "○ not following",
+            }[g.stream] || "",
+          ),
+          g.summary ? h("span", {}, ` · server status: ${g.summary.status}`) : null,
+          " · ",
+          h(
+            "a",
+            { href: `/games/${encodeURIComponent(g.id)}/bundle`, download: `${g.id}.json` },
+            "download the bundle",
+          ),
+        ];
+  put(
+    el,
+    h(
+      "div",
+      { class: "title-row" },
+      h("h1", {}, "Game ", h("code", { id: "game-title" }, g.id)),
+      h("span", { class: "pill" }, `${g.ruleset.id} ${g.ruleset.version}`),
+      h(
+        "span",
+        {
+          class: fair ? "pill ok" : "pill warn",
+          title: fair
+            ? "the server committed to its secret seed before any seat's seed"
+            : "the creator chose the server seed: fine for tests and tutorials, no fairness claim",
+        },
+        fair ? "fair dice" : `${d.mode} dice: no fairness claim`,
+      ),
+      h("a", { href: "#/", class: "close" }, "open another"),
+    ),
+    h("p", { class: "meta" }, source),
+    h(
+      "p",
+      { class: "meta" },
+      `${g.events.length} events · ${g.rolls.length} rolls · head `,
+      h("code", { title: g.header.head }, short(g.header.head, 16)),
+      serverHeadNote(g),
+    ),
+  );
+}
+
+/** A live game: whether the head the server states is the one the chain gives (when both speak of the same seq). */
+function serverHeadNote(g) {
+  const claim = g.source === "live" && g.serverHead;
+  if (!claim || claim.version !== g.events.length || !g.checks || g.checks.chain.status !== "pass") return null;
+  return claim.head === g.header.head
+    ? h("span", { id: "server-head", class: "muted" }, " · the server states the same head")
+    : h(
+        "span",
+        { id: "server-head", class: "badge fail" },
+        ` the server states another head: ${short(claim.head, 16)}`,
+      );
+}
+
+const CHECK_NAMES = { chain: "Event chain", dice: "Dice", sealed: "Sealed inputs", replay: "Replay" };
+
+function verdictOf(g) {
+  const c = g.checks;
+  if (c.chain.status === "fail")
+    return [
+      "fail",
+      `✗ The record was altered or is inconsistent: the chain breaks at event seq ${c.chain.first_bad_seq}.`,
+    ];
+  if (c.dice.status === "fail")
+    return [
+      "fail",
+      `✗ A roll does not match the seeds: ${c.dice.first_bad_k !== null ? `roll k=${c.dice.first_bad_k}` : "the seed inputs"} (seq ${c.dice.first_bad_seq}).`,
+    ];
+  if (c.sealed.status === "fail")
+    return ["fail", `✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`];
+  const waiting = [];
+  if (c.dice.status === "skipped" && g.rolls.length)
+    waiting.push(`the ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed`);
+  if (c.sealed.unrevealed && c.sealed.unrevealed.length)
+    waiting.push(`${c.sealed.unrevealed.length} sealed input(s) are still closed`);
+  if (waiting.length) return ["pending", `… The chain is intact; ${waiting.join("; ")}.`];
+  if (!g.rolls.length) return ["pass", "✓ Every event chains — checked in this browser. No dice rolled yet."];
+  return [
+    "pass",
+    `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.`,
+  ];
+}
+
+/** A check's badge; a game with nothing sealed says "none" rather than "valid". */
+function checkBadge(name, c) {
+  if (name === "sealed" && c.status === "pass" && c.sealed === 0) return badge("none");
+  if (name === "sealed" && c.status === "pass" && c.unrevealed.length) return badge("pending", "… still sealed");
+  return badge(c.status);
+}
+
+export function drawChecks(el, g) {
+  if (!g.checks) return;
+  const [status, text] = verdictOf(g);
+  const rows = Object.entries(g.checks).map(([name, c]) => {
+    const link =
+      name === "chain" && c.status === "fail"
+        ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
+        : name === "dice" && c.status === "fail" && c.first_bad_k !== null
+          ? h("a", { href: `${base()}/roll/${c.first_bad_k}` }, `show roll k=${c.first_bad_k}`)
+          : name === "sealed" && c.status === "fail"
+            ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
+            : null;
+    return h(
+      "tr",
+      {
+        id: `check-${name}`,
+        dataset: { status: c.status, firstBadSeq: c.first_bad_seq ?? "", firstBadK: c.first_bad_k ?? "" },
+      },
+      h("th", {}, CHECK_NAMES[name]),
+      h("td", {}, checkBadge(name, c)),
+      h("td", { class: "detail" }, c.detail, link ? [" — ", link] : null),
+    );
+  });
+  const extra = [];
+  if (g.source === "bundle") {
+    const rep = g.serverReport;
+    extra.push(
+      h(
+        "p",
+        { class: "hint" },
+        h(
+          "button",
+          { type: "button", class: "secondary", id: "ask-server-verify", onclick: () => g.askServerToVerify() },
+          "Ask this server to replay it",
+        ),
+        " sends the bundle file to this server, which re-runs every command through the rules and answers with its own report.",
+      ),
+    );
+    if (rep && rep.state === "asking") extra.push(h("p", { class: "loading" }, "the server is replaying…"));
+    if (rep && rep.state === "error") extra.push(h("p", { class: "notice" }, `the server could not: ${rep.detail}`));
+    if (rep && rep.state === "done") {
+      extra.push(
+        h(
+          "div",
+          { class: "server-report", id: "server-report" },
+          h("p", {}, "The server's own report (its word, not this page's): verdict ", h("b", {}, rep.report.verdict)),
+          h(
+            "ul",
+            { class: "plain small" },
+            Object.entries(rep.report.checks).map(([n, c]) => h("li", {}, badge(c.status), ` ${n}: ${c.detail}`)),
+          ),
+        ),
+      );
+    }
+  }
+  const anyBad = Object.values(g.checks).some((c) => c.status === "fail");
+  const open = ui.checksOpen ?? anyBad;
+  put(
+    el,
+    h("h2", {}, "What this browser checked"),
+    h("p", { class: `verdict ${status}`, id: "verdict" }, text),
+    h(
+      "details",
+      { class: "check-details", open, ontoggle: (e) => (ui.checksOpen = e.target.open) },
+      h(
+        "summary",
+        {},
+        Object.entries(g.checks).map(([name, c]) =>
+          h("span", { class: "chip" }, `${CHECK_NAMES[name]} `, checkBadge(name, c)),
+        ),
+        h("span", { class: "more" }),
+      ),
+      h("table", { class: "checks-table" }, rows),
+      h(
+        "p",
+        { class: "hint" },
+        `Hashes and HMACs by ${engineName()}; the code is this page's own (service/desk/js), written from docs/spec/dice.md and docs/spec/events.md.`,
+      ),
+    ),
+    extra,
+  );
+}

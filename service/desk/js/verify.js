@@ -1,0 +1,450 @@
+// Verification of a game's record in the browser (docs/spec/events.md, docs/spec/dice.md).
+//
+// The chain and dice checks follow service/replay.py step for step (same order, same first failure named),
+// so the desk and `umpire verify` name the same seq and roll for any bundle; the tests hold them to it.
+// The replay check needs the rules engine and is not run here. The sealed-input check is docs/spec/events.md's.
+
+import { canonical, isInt, isObject, pyEq, pyStr, PyFloat } from "./json.js";
+import { concat, hex, hmac, sha256, unhex, utf8 } from "./crypto.js";
+import { gameSeed, roller } from "./umpire1.js";
+
+export const FORMAT = "umpire-bundle/1";
+const GENESIS = new Uint8Array(32);
+
+function check(status, detail, extra = {}) {
+  return { status, detail, ...extra };
+}
+
+const get = (o, key, dflt = null) => (isObject(o) && Object.prototype.hasOwnProperty.call(o, key) ? o[key] : dflt);
+
+// ---- the bundle's shape (events/bundle.py: msgspec Structs, unknown fields refused) ----
+
+function typeName(v) {
+  if (v === null) return "null";
+  if (typeof v === "boolean") return "bool";
+  if (isInt(v)) return "int";
+  if (v instanceof PyFloat) return "float";
+  if (typeof v === "string") return "str";
+  if (Array.isArray(v)) return "array";
+  return "object";
+}
+
+const STR = (v) => typeof v === "string";
+const STR_OR_NULL = (v) => v === null || typeof v === "string";
+const INT = (v) => isInt(v);
+const OBJ = (v) => isObject(v);
+const listOf = (item) => (v) => Array.isArray(v) && v.every(item);
+
+const SHAPES = {
+  bundle: {
+    format: ["str", STR],
+    engine: ["str", STR],
+    ruleset: ["ruleset"],
+    game: ["str", STR],
+    dice: ["dice"],
+    commands: ["commands"],
+    events: ["events"],
+    head: ["str", STR],
+  },
+  ruleset: { id: ["str", STR], version: ["str", STR], data_sha256: ["str", STR] },
+  dice: {
+    scheme: ["str", STR],
+    mode: ["str", STR],
+    server_commit: ["str", STR],
+    server_seed: ["str | null", STR_OR_NULL],
+    client_seeds: ["array of str", listOf(STR)],
+    beacon: ["str | null", STR_OR_NULL, "optional"],
+  },
+  command: {
+    command_id: ["str", STR],
+    seat: ["str", STR],
+    payload: ["object", OBJ],
+    seqs: ["array of int", listOf(INT)],
+  },
+  event: { body: ["object", OBJ], hash: ["str", STR] },
+};
+
+function shapeError(v, shape, at) {
+  if (!isObject(v)) return `Expected \`object\`, got \`${typeName(v)}\` - at \`${at}\``;
+  const fields = SHAPES[shape];
+  for (const key of Object.keys(v)) {
+    if (!(key in fields)) return `Object contains unknown field \`${key}\` - at \`${at}\``;
+  }
+  for (const [key, [want, ok, optional]] of Object.entries(fields)) {
+    const here = `${at}.${key}`;
+    if (!(key in v)) {
+      if (optional) continue;
+      return `Object missing required field \`${key}\` - at \`${at}\``;
+    }
+    const x = v[key];
+    if (want in SHAPES) {
+      const err = shapeError(x, want, here);
+      if (err) return err;
+    } else if (want === "commands" || want === "events") {
+      if (!Array.isArray(x)) return `Expected \`array\`, got \`${typeName(x)}\` - at \`${here}\``;
+      for (let i = 0; i < x.length; i++) {
+        const err = shapeError(x[i], want.slice(0, -1), `${here}[${i}]`);
+        if (err) return err;
+      }
+    } else if (!ok(x)) return `Expected \`${want}\`, got \`${typeName(x)}\` - at \`${here}\``;
+  }
+  return null;
+}
+
+/** null when `v` is an umpire-bundle/1, else what is wrong with it (the `format` check of verify). */
+export function bundleError(v) {
+  const err = shapeError(v, "bundle", "$");
+  if (err) return err;
+  if (v.format !== FORMAT) return `format is '${v.format}', this engine reads '${FORMAT}'`;
+  return null;
+}
+
+// ---- 1. the chain ----
+
+async function linkHash(prev, body) {
+  return sha256(concat(prev, utf8(canonical(body))));
+}
+
+/** What the chain demands of the event at `seq` (1-based) given the events before it: its hash recomputed. */
+export async function expectedHash(events, seq) {
+  const prev = seq > 1 ? unhex(events[seq - 2].hash) : GENESIS;
+  return hex(await linkHash(prev, events[seq - 1].body));
+}
+
+/**
+ * first_broken_link of events/canonical.py: the seq of the first event that does not verify, and the head
+ * recomputed up to it. `memo` (a WeakMap) keeps each event's verified hash so a live game re-checks only
+ * what is new.
+ */
+export async function firstBrokenLink(events, memo = null) {
+  let prev = GENESIS;
+  for (let i = 0; i < events.length; i++) {
+    const seq = i + 1;
+    const { body, hash } = events[i];
+    if (!isObject(body) || !pyEq(get(body, "seq"), seq)) return { bad: seq, head: hex(prev) };
+    const known = memo && memo.get(events[i]);
+    let h;
+    if (known && known.prev === prev) h = known.hash;
+    else {
+      h = await linkHash(prev, body);
+      if (memo) memo.set(events[i], { prev, hash: h });
+    }
+    if (hex(h) !== hash) return { bad: seq, head: hex(prev) };
+    prev = h;
+  }
+  return { bad: null, head: hex(prev) };
+}
+
+export async function verifyChain(b, memo = null) {
+  const { bad, head } = await firstBrokenLink(b.events, memo);
+  if (bad !== null) {
+    return check("fail", `event seq ${bad} does not verify: its body or hash was changed, dropped or moved`, {
+      first_bad_seq: bad,
+    });
+  }
+  const wrong = b.events.find((e) => !pyEq(get(e.body, "game"), b.game));
+  if (wrong) {
+    const seq = get(wrong.body, "seq");
+    return check("fail", `event seq ${pyStr(seq)} belongs to another game`, { first_bad_seq: seq });
+  }
+  if (head !== b.head) {
+    return check("fail", `the head ${b.head} is not the last event's hash ${head}`, { first_bad_seq: b.events.length });
+  }
+  if (!b.events.length) return check("fail", "the bundle has no events", { first_bad_seq: 1 });
+  const genesis = get(b.events[0].body, "data", {});
+  const gdice = get(genesis, "dice", {});
+  const said = {
+    ruleset: b.ruleset,
+    "dice.mode": b.dice.mode,
+    "dice.scheme": b.dice.scheme,
+    "dice.server_commit": b.dice.server_commit,
+    "dice.beacon": b.dice.beacon ?? null,
+  };
+  const logged = {
+    ruleset: get(genesis, "ruleset"),
+    "dice.mode": get(gdice, "mode"),
+    "dice.scheme": get(gdice, "scheme"),
+    "dice.server_commit": get(gdice, "server_commit"),
+    "dice.beacon": get(gdice, "beacon"),
+  };
+  const differ = Object.keys(said).filter((k) => !pyEq(said[k], logged[k]));
+  if (get(b.events[0].body, "type") !== "GameCreated" || differ.length) {
+    return check(
+      "fail",
+      `the bundle's ${differ.join(", ") || "genesis"} differ(s) from what GameCreated (seq 1) records`,
+      { first_bad_seq: 1 },
+    );
+  }
+  return check("pass", `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis`, {
+    first_bad_seq: null,
+    events: b.events.length,
+  });
+}
+
+// ---- 2. the dice ----
+
+/** bytes.fromhex: pairs of hex digits, ASCII whitespace allowed between pairs. */
+function fromhex(s) {
+  if (!/^(?:[ \t\n\r\f\v]*[0-9a-fA-F]{2})*[ \t\n\r\f\v]*$/.test(s)) return null;
+  return unhex(s.replace(/[ \t\n\r\f\v]/g, ""));
+}
+
+function numeric(v) {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number") return v;
+  if (v instanceof PyFloat) return v.value;
+  return undefined; // a BigInt is past 2^32 sides anyway; anything else is Python's TypeError
+}
+
+/** faces_for with Python's leniency (a side may be a bool or a float); null where Python raises. */
+async function pyFaces(roll, k, sides) {
+  if (!Array.isArray(sides)) return null;
+  const nums = sides.map(numeric);
+  if (nums.some((s) => s === undefined || !(s >= 1 && s <= 2 ** 32))) return null;
+  if (nums.every(Number.isInteger) && sides.every((s) => !(s instanceof PyFloat))) return roll.faces(pyStr(k), nums);
+  // float sides: Python computes limit and face in floats; so do we, and the faces come out as floats
+  const faces = await roll.faces(pyStr(k), nums);
+  return faces.map((f) => new PyFloat(f));
+}
+
+function lockEvent(b) {
+  const e = b.events.find((x) => get(x.body, "type") === "SeedLocked");
+  return e ? e.body : null;
+}
+
+/**
+ * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed.
+ * Returns {stop: a check to report as is, or null; gameSeed: bytes when every roll can be recomputed}.
+ */
+async function seedStage(b) {
+  const d = b.dice;
+  const fail = (detail, k, seq) => ({
+    stop: check("fail", detail, { first_bad_k: k, first_bad_seq: seq }),
+    gameSeed: null,
+  });
+  if (d.scheme !== "umpire1") return fail(`unknown dice scheme '${d.scheme}'`, null, null);
+  if (d.server_seed === null) {
+    const stop = check("skipped", "the server seed is not revealed yet; rolls can be checked after reveal", {
+      first_bad_k: null,
+      first_bad_seq: null,
+    });
+    return { stop, gameSeed: null };
+  }
+  const seed = fromhex(d.server_seed);
+  if (seed === null) return fail("server_seed is not hex", 0, 1);
+  const revealed = b.events.find((e) => get(e.body, "type") === "ServerSeedRevealed");
+  if (revealed && !pyEq(get(get(revealed.body, "data", {}), "server_seed"), d.server_seed)) {
+    const seq = get(revealed.body, "seq");
+    return fail(`the bundle's server_seed is not the one revealed at seq ${pyStr(seq)}`, 0, seq);
+  }
+  if (hex(await sha256(seed)) !== d.server_commit) {
+    return fail("SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", 0, 1);
+  }
+  const genesis = b.events.length ? b.events[0].body : {};
+  if (!pyEq(get(get(get(genesis, "data", {}), "dice", {}), "server_commit"), d.server_commit)) {
+    return fail("the commit in GameCreated is not the bundle's server_commit", null, 1);
+  }
+  const lock = lockEvent(b);
+  if (lock !== null) {
+    const data = get(lock, "data", {});
+    if (!pyEq(get(data, "client_seeds"), d.client_seeds) || !pyEq(get(data, "beacon"), d.beacon ?? null)) {
+      return fail(
+        `the client seeds or beacon differ from those locked at seq ${pyStr(get(lock, "seq"))}`,
+        null,
+        get(lock, "seq"),
+      );
+    }
+  }
+  return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };
+}
+
+export async function verifyDice(b, stage = null) {
+  stage ??= await seedStage(b);
+  if (stage.stop) return stage.stop;
+  const fail = (detail, k, seq) => check("fail", detail, { first_bad_k: k, first_bad_seq: seq });
+  const gs = stage.gameSeed;
+  const roll = await roller(gs);
+  let expected = 0;
+  for (const e of b.events) {
+    if (get(e.body, "type") !== "DiceRolled") continue;
+    const data = get(e.body, "data", {});
+    const [k, sides, faces] = [get(data, "k"), get(data, "sides"), get(data, "faces")];
+    const seq = get(e.body, "seq");
+    if (!pyEq(k, expected)) {
+      return fail(
+        `roll k=${pyStr(k)} at seq ${pyStr(seq)}: expected k=${expected} (k is gapless from 0)`,
+        expected,
+        seq,
+      );
+    }
+    const recomputed = await pyFaces(roll, k, sides);
+    if (recomputed === null || !pyEq(recomputed, faces)) {
+      return fail(
+        `roll k=${pyStr(k)} at seq ${pyStr(seq)}: recorded faces ${canonical(faces)}, the seed gives ${recomputed === null ? "None" : canonical(recomputed)}`,
+        k,
+        seq,
+      );
+    }
+    expected += 1;
+  }
+  return check("pass", `commit matches; game seed ${hex(gs)}; ${expected} rolls recomputed alone`, {
+    first_bad_k: null,
+    first_bad_seq: null,
+    rolls: expected,
+    game_seed: hex(gs),
+  });
+}
+
+// ---- sealed inputs (docs/spec/events.md "Sealed inputs"; verify_sealed of service/replay.py, step for step) ----
+
+/** A dict key as Python hashes it: 1, 1.0 and true are one key. */
+function pyKey(v) {
+  const n = numeric(v);
+  return n !== undefined ? `n:${n}` : typeof v === "bigint" ? `n:${v}` : `j:${canonical(v)}`;
+}
+
+async function commitmentOf(content, salt) {
+  return hex(await sha256(utf8(canonical({ content, salt }))));
+}
+
+/** Each revealed sealed record against its commitment and (once the seed is known) its salt; in a finished game a
+ * record never revealed fails. `sealed` counts the records, `opened` lists each revealed one with its content. */
+export async function verifySealed(b) {
+  const sealed = new Map(); // key -> {seq, data}
+  const opened = new Map(); // key -> {seq, seat, kind, content, revealed_at}
+  const seed = b.dice.server_seed ? fromhex(b.dice.server_seed) : null;
+  const fail = (detail, seq) => ({
+    ...check("fail", detail, { first_bad_seq: seq }),
+    sealed: sealed.size,
+    opened: [...opened.values()],
+  });
+  for (const e of b.events) {
+    const body = e.body;
+    const data = get(body, "data") || {};
+    const type = get(body, "type");
+    if (type === "SubmissionSealed") sealed.set(pyKey(get(body, "seq")), { seq: get(body, "seq"), data });
+    if (type !== "SubmissionsRevealed") continue;
+    const entries = get(data, "entries");
+    for (const raw of Array.isArray(entries) ? entries : []) {
+      const entry = isObject(raw) ? raw : {};
+      const at = get(entry, "seq");
+      const record = sealed.get(pyKey(at));
+      const where = `SubmissionsRevealed at seq ${pyStr(get(body, "seq"))} opens seq ${pyStr(at)}`;
+      if (!record || opened.has(pyKey(at))) return fail(`${where}: no sealed record there to open`, get(body, "seq"));
+      if (!pyEq(get(record.data, "seat"), get(entry, "seat")) || !pyEq(get(record.data, "kind"), get(entry, "kind"))) {
+        return fail(`${where}: seat or kind differ from the record's`, at);
+      }
+      if ((await commitmentOf(get(entry, "content"), get(entry, "salt"))) !== get(record.data, "commitment")) {
+        return fail(`${where}: its content and salt do not match the commitment made at seq ${pyStr(at)}`, at);
+      }
+      if (seed !== null) {
+        const salt = hex(await hmac(seed, utf8(`umpire1:salt:${b.game}:${pyStr(at)}`)));
+        if (get(entry, "salt") !== salt) return fail(`${where}: the salt is not the one the server seed gives`, at);
+      }
+      opened.set(pyKey(at), {
+        seq: at,
+        seat: get(entry, "seat"),
+        kind: get(entry, "kind"),
+        content: get(entry, "content"),
+        revealed_at: get(body, "seq"),
+      });
+    }
+  }
+  const closed = [...sealed.entries()]
+    .filter(([k]) => !opened.has(k))
+    .map(([, r]) => r.seq)
+    .sort((x, y) => Number(x) - Number(y));
+  const base = { sealed: sealed.size, opened: [...opened.values()], unrevealed: closed };
+  if (closed.length && b.events.some((e) => get(e.body, "type") === "GameEnded")) {
+    return {
+      ...fail(`the game is over but sealed records at seqs ${closed.join(", ")} were never revealed`, closed[0]),
+      unrevealed: closed,
+    };
+  }
+  if (!sealed.size) return { ...check("pass", "this game has no sealed inputs", { first_bad_seq: null }), ...base };
+  const parts = [];
+  if (opened.size) {
+    const salts = seed !== null ? "and its salt" : "(salts checkable once the seed is revealed)";
+    parts.push(`${opened.size} sealed record(s) revealed, each matching its commitment ${salts}`);
+  }
+  if (closed.length)
+    parts.push(`${closed.length} still sealed (seq ${closed.join(", ")}): opened when the rules reveal them`);
+  return { ...check("pass", parts.join("; "), { first_bad_seq: null }), ...base };
+}
+
+// ---- every roll on its own ----
+
+/**
+ * One record per DiceRolled event, each recomputed alone from (game_seed, k, sides): verified, mismatch,
+ * pending (seed not revealed) or unverifiable (the seed does not match its commitment or the locked inputs).
+ */
+export async function rollRecords(b, stage, chain, seatOf) {
+  const out = [];
+  const roll = stage.gameSeed ? await roller(stage.gameSeed) : null;
+  const firstBad = chain && chain.status === "fail" ? chain.first_bad_seq : null;
+  let index = 0;
+  for (const e of b.events) {
+    if (get(e.body, "type") !== "DiceRolled") continue;
+    const data = get(e.body, "data", {});
+    const seq = get(e.body, "seq");
+    const r = {
+      seq,
+      k: get(data, "k"),
+      sides: get(data, "sides"),
+      faces: get(data, "faces"),
+      purpose: get(data, "purpose"),
+      rule: get(data, "rule"),
+      result: get(data, "result"),
+      rerolls: get(data, "rerolls"),
+      command: get(e.body, "command"),
+      seat: seatOf(e),
+      inChain: firstBad === null || (typeof seq === "number" && seq < firstBad && e === b.events[seq - 1]),
+      index,
+    };
+    if (stage.stop && stage.stop.status === "skipped") {
+      Object.assign(r, {
+        status: "pending",
+        detail: "the server seed is not revealed yet: this roll can be checked after the reveal",
+      });
+    } else if (!roll) {
+      Object.assign(r, { status: "unverifiable", detail: `no trusted seed: ${stage.stop.detail}` });
+    } else {
+      let recomputed = null;
+      try {
+        recomputed = await pyFaces(roll, r.k, r.sides);
+      } catch {
+        recomputed = null;
+      }
+      r.recomputed = recomputed;
+      if (!pyEq(r.k, index)) {
+        Object.assign(r, {
+          status: "mismatch",
+          detail: `k is ${pyStr(r.k)} but this is roll number ${index} (k is gapless from 0)`,
+        });
+      } else if (recomputed !== null && pyEq(recomputed, r.faces)) {
+        Object.assign(r, {
+          status: "verified",
+          detail: "the faces are what the revealed seed gives for this k and these dice",
+        });
+      } else {
+        Object.assign(r, {
+          status: "mismatch",
+          detail: `recorded ${canonical(r.faces)}, the seed gives ${recomputed === null ? "no faces (bad dice)" : canonical(recomputed)}`,
+        });
+      }
+    }
+    out.push(r);
+    index += 1;
+  }
+  return out;
+}
+
+/** Everything the browser can check, for a bundle already past bundleError(). */
+export async function verifyAll(b, seatOf, memo = null) {
+  const chain = await verifyChain(b, memo);
+  const stage = await seedStage(b);
+  const dice = await verifyDice(b, stage);
+  const sealed = await verifySealed(b);
+  const rolls = await rollRecords(b, stage, chain, seatOf);
+  return { chain, dice, sealed, rolls, gameSeed: stage.gameSeed ? hex(stage.gameSeed) : null };
+}

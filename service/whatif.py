@@ -1,0 +1,320 @@
+"""What-if: a game forked offline from a bundle, and the odds from any position (`umpire fork`, `umpire simulate
+--from`, `POST /games/{id}/odds`).
+
+The odds from a position are N continuations played by the ruleset's bot, continuation i rolling from a fresh seed that
+depends only on the simulation seed and i: so the answer is the same however the games are spread over workers (one
+process, a process pool with `--jobs`, or a dask cluster with `--dask`).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
+from typing import Any
+
+import msgspec
+
+from domain import engine
+from domain.dice import EMPTY_CLIENT_SEED
+from domain.engine import Game, InvalidInput, Rejected
+from events.bundle import Bundle, decode_bundle
+from events.canonical import canonical
+from events.canonical import GENESIS_HASH, chain_hash
+from events.store import JobRow
+from events.core import GameCreated, ParentRef
+from service import ENGINE_VERSION
+from service.games import NotFound, loaded_for
+from service.records import body_of
+from service.snapshots import restore_snapshot, take_snapshot
+from service.http import TooMany
+from service.replay import fold_bundle
+from service.simulate import outcomes, percentile, play_on, quantiles, seed_for
+
+MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for
+
+
+# ---- positions ----
+
+
+def command_ends(b: Bundle) -> list[int]:
+    return sorted(c.seqs[1] for c in b.commands)
+
+
+def position(b: Bundle, at: int) -> Game:
+    """The game after event `at` of a bundle: the end of a command, with no sealed record still closed."""
+    ends = command_ends(b)
+    if not 1 <= at <= len(b.events):
+        raise InvalidInput("invalid-at", f"at is a seq of the bundle, from 1 to {len(b.events)}")
+    if at not in ends:
+        before = max((x for x in ends if x < at), default=None)
+        after = min((x for x in ends if x > at), default=None)
+        raise InvalidInput(
+            "invalid-at", f"seq {at} is in the middle of a command's events; take a command's end: {before} or {after}"
+        )
+    game = fold_bundle(b, upto=at)
+    if game.unrevealed:
+        raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {sorted(game.unrevealed)}")
+    return game
+
+
+def prefix(b: Bundle, at: int) -> dict[str, Any]:
+    """A bundle of the first `at` events of a game: what a fork carries of its parent."""
+    out = msgspec.to_builtins(b)
+    out["events"] = out["events"][:at]
+    out["commands"] = [c for c in out["commands"] if c["seqs"][1] <= at]
+    out["head"] = out["events"][-1]["hash"]
+    return out
+
+
+def fork_bundle(b: Bundle, at: int, server_seed: bytes | None = None, fork_id: str | None = None) -> dict[str, Any]:
+    """`umpire fork`: a new game (public-seed: whoever holds the bundle holds the seed) starting from a bundle's
+    position, as a bundle of its own whose `parent` is the prefix it starts from."""
+    base = position(b, at)
+    seed = server_seed or secrets.token_bytes(32)
+    fork_id = fork_id or "fork-" + secrets.token_hex(6)
+    ref = ParentRef(game=b.game, seq=at, hash=b.events[at - 1].hash)
+    evs = engine.fork_events(base, ref, fork_id, "public-seed", seed)
+    head, events = GENESIS_HASH, []
+    for seq, e in enumerate(evs, start=1):
+        body = body_of(fork_id, seq, e, "create")
+        head = chain_hash(head, body)
+        events.append({"body": body, "hash": head.hex()})
+    created: GameCreated = evs[0]  # type: ignore[assignment]
+    payload = {
+        "type": "fork_game",
+        "parent": msgspec.to_builtins(ref),
+        "dice": {"mode": "public-seed", "client_seeds": {}, "beacon": None},
+    }
+    return {
+        "format": "umpire-bundle/1",
+        "engine": ENGINE_VERSION,
+        "ruleset": msgspec.to_builtins(b.ruleset),
+        "game": fork_id,
+        "dice": {
+            "scheme": created.dice.scheme,
+            "mode": "public-seed",
+            "server_commit": created.dice.server_commit,
+            "server_seed": seed.hex(),
+            "client_seeds": [EMPTY_CLIENT_SEED] * len(created.seats),
+            "beacon": None,
+        },
+        "commands": [{"command_id": "create", "seat": "creator", "payload": payload, "seqs": [1, len(evs)]}],
+        "events": events,
+        "head": head.hex(),
+        "parent": prefix(b, at),
+    }
+
+
+# ---- continuations ----
+
+
+def continuations(state: bytes, genesis: dict[str, Any], seed: int, indices: list[int]) -> list[dict[str, int]]:
+    """Play continuations `indices` from a position (a snapshot of its Game): each a fork of the position with the
+    public seed seed_for(seed, i), played to the end by the bot. Runs in a worker process: its inputs are plain."""
+    created = msgspec.convert(genesis, GameCreated)
+    loaded = loaded_for(created.ruleset.id)
+    results = []
+    for i in indices:
+        blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "whatif", created)
+        game = restore_snapshot(state, blank)
+        if game is None:
+            raise RuntimeError("the position does not load in this worker")
+        server_seed = seed_for(seed, i)
+        ref = ParentRef(game=game.game_id, seq=game.version, hash="0" * 64)
+        fork = engine.fork_events(game, ref, f"whatif-{seed}-{i}", "public-seed", server_seed)
+        game = engine.start_fork(game, f"whatif-{seed}-{i}", fork[0])
+        results.append(outcomes(play_on(game, server_seed)))
+    return results
+
+
+def odds(
+    b: Bundle,
+    at: int,
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+    chunk: int | None = None,
+) -> dict[str, Any]:
+    """The distribution of what the ruleset reports over `games` continuations from event `at`, with where the real
+    game's outcome falls in it (its percentile), figure by figure."""
+    game = position(b, at)
+    state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
+    chunk = chunk or max(1, min(50, math.ceil(games / 16)))
+    parts = [list(range(lo, min(lo + chunk, games))) for lo in range(0, games, chunk)]
+    results: list[dict[str, int]] = []
+    if executor is None:
+        for part in parts:
+            results += continuations(state, genesis, seed, part)
+            if progress:
+                progress(len(results))
+    else:
+        futures = [executor.submit(continuations, state, genesis, seed, part) for part in parts]
+        for f in futures:  # in index order, whatever order they finish in
+            results += f.result()
+            if progress:
+                progress(len(results))
+    actual_game = fold_bundle(b)
+    actual = outcomes(actual_game)
+    return {
+        "ruleset": b.ruleset.id,
+        "game": b.game,
+        "at": at,
+        "games": games,
+        "seed": seed,
+        "finished": actual_game.over,
+        "figures": figures(results, actual),
+    }
+
+
+def figures(results: list[dict[str, int]], actual: dict[str, int]) -> dict[str, Any]:
+    names = list(dict.fromkeys([*actual, *(n for r in results for n in r)]))
+    out = {}
+    for name in names:
+        values = [r[name] for r in results if name in r]
+        real = actual.get(name)
+        out[name] = {
+            **quantiles(values),
+            "histogram": histogram(values),
+            "actual": real,
+            "percentile": None if real is None else round(percentile(values, real), 1),
+        }
+    return out
+
+
+def histogram(values: Iterable[int], bins: int = 20) -> list[dict[str, int]]:
+    """Counts in at most `bins` integer bins [lo, hi]; small ranges get one bin per value."""
+    values = sorted(values)
+    if not values:
+        return []
+    lo, hi = values[0], values[-1]
+    width = max(1, math.ceil((hi - lo + 1) / bins))
+    counts: dict[int, int] = {}
+    for v in values:
+        counts[(v - lo) // width] = counts.get((v - lo) // width, 0) + 1
+    return [
+        {"lo": lo + i * width, "hi": lo + i * width + width - 1, "count": counts.get(i, 0)}
+        for i in range((hi - lo) // width + 1)
+    ]
+
+
+def plot(result: dict[str, Any], path: str) -> None:
+    """The histograms, one panel per figure, the real outcome marked with its percentile (matplotlib)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figs = [(n, f) for n, f in result["figures"].items() if f["histogram"]]
+    cols = 2 if len(figs) > 1 else 1
+    rows = math.ceil(len(figs) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 3.2 * rows), squeeze=False)
+    for ax, (name, f) in zip(axes.flat, figs):
+        centres = [(h["lo"] + h["hi"]) / 2 for h in f["histogram"]]
+        width = f["histogram"][0]["hi"] - f["histogram"][0]["lo"] + 1
+        ax.bar(centres, [h["count"] for h in f["histogram"]], width=width * 0.9, color="#4a6fa5")
+        if f["actual"] is not None:
+            ax.axvline(f["actual"], color="#c0392b", linewidth=2)
+            ax.set_title(f"{name}: real {f['actual']:,} (percentile {f['percentile']})", fontsize=10)
+        else:
+            ax.set_title(name, fontsize=10)
+        ax.set_ylabel("games")
+    for ax in list(axes.flat)[len(figs) :]:
+        ax.axis("off")
+    fig.suptitle(f"{result['games']} continuations of {result['game']} from event {result['at']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+
+# ---- the odds as a bounded job of the API ----
+
+
+class OddsJobs:
+    """`POST /games/{id}/odds`: continuations run in a background thread, one job at a time per process (429
+    beyond), at most MAX_API_GAMES games; progress and result are kept in the store, so any process can report them."""
+
+    LOST_AFTER = 120  # seconds without progress after which a running job is reported lost (its process died)
+
+    def __init__(self, svc):
+        self.svc = svc
+        self._busy = threading.Semaphore(1)
+
+    def start(self, game_id: str, at: int, games: int, seed: int) -> dict[str, Any]:
+        if not 1 <= games <= MAX_API_GAMES:
+            raise InvalidInput("invalid-games", f"games is 1 to {MAX_API_GAMES}; `umpire simulate --from` has no cap")
+        bundle = decode_bundle(self.svc.bundle_bytes(game_id))  # the public picture: what anyone may fork
+        position(bundle, at)  # refuses a mid-command seq or a sealed position before any work starts
+        if not self._busy.acquire(blocking=False):
+            raise TooMany(
+                "too-many-requests", "this server is computing other odds; retry in a few seconds", retry_after=10
+            )
+        try:
+            stamp = self.svc.clock()
+            job = JobRow(
+                id="j-" + secrets.token_hex(8),
+                game=game_id,
+                kind="odds",
+                params=canonical({"at": at, "games": games, "seed": seed}).decode(),
+                status="running",
+                done=0,
+                total=games,
+                result=None,
+                created_at=stamp,
+                updated_at=stamp,
+            )
+            self.svc.store.create_job(job)
+            threading.Thread(target=self._run, args=(job, bundle, at, games, seed), daemon=True).start()
+        except BaseException:
+            self._busy.release()
+            raise
+        return self.out(job)
+
+    def _run(self, job: JobRow, bundle: Bundle, at: int, games: int, seed: int) -> None:
+        store, clock = self.svc.store, self.svc.clock
+        try:
+            result = odds(bundle, at, games, seed, progress=lambda done: store.update_job(
+                job.id, "running", done, None, clock()
+            ))
+            store.update_job(job.id, "done", games, msgspec.json.encode(result).decode(), clock())
+        except Exception as e:  # noqa: BLE001 - the job reports what went wrong instead of dying unseen
+            store.update_job(job.id, "failed", 0, msgspec.json.encode({"error": str(e)}).decode(), clock())
+        finally:
+            self._busy.release()
+
+    def get(self, job_id: str) -> dict[str, Any]:
+        job = self.svc.store.job(job_id)
+        if job is None:
+            raise NotFound("unknown-job", f"no job {job_id!r} here")
+        return self.out(job)
+
+    def out(self, job: JobRow) -> dict[str, Any]:
+        params = msgspec.json.decode(job.params)
+        status = job.status
+        if status == "running" and _age(job.updated_at) > self.LOST_AFTER:
+            status = "lost"
+        result = msgspec.json.decode(job.result) if job.result and status == "done" else None
+        error = msgspec.json.decode(job.result).get("error") if job.result and status == "failed" else None
+        return {
+            "job_id": job.id,
+            "game_id": job.game,
+            "at": params["at"],
+            "games": params["games"],
+            "seed": params["seed"],
+            "status": status,
+            "done": job.done,
+            "result": result,
+            "error": error,
+            "stream": f"/jobs/{job.id}/stream",
+        }
+
+
+def _age(stamp: str) -> float:
+    from datetime import UTC, datetime
+
+    then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return (datetime.now(UTC) - then).total_seconds()

@@ -1,0 +1,109 @@
+"""Builders for battlefleet-1900 tests: a state at a chosen moment, ships placed and damaged by hand, a working
+copy with chosen dice, a data set changed for one test, and whole bot battles."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+from domain import engine
+from domain.battlefleet_1900 import bot, redact
+from domain.battlefleet_1900.commands import Options
+from domain.battlefleet_1900.ctx import Ctx
+from domain.battlefleet_1900.data import DataSet, parse_data
+from domain.battlefleet_1900.evolve import initial_state
+from domain.battlefleet_1900.state import State
+from domain.dice import ChosenDice
+from events.battlefleet_1900 import Pose
+from events.core import DiceRolled
+from service.rulesets import RULESETS
+
+DATA: DataSet = RULESETS["battlefleet-1900"].data
+RAW = json.loads((Path(__file__).resolve().parents[2] / "domain/battlefleet_1900/data/default.json").read_text())
+B = DATA.scale.bracket_mm
+
+
+def data_with(change: Callable[[dict], None]) -> DataSet:
+    """The default data set with one change made to its JSON (checked by parse_data like any user's set)."""
+    raw = json.loads(json.dumps(RAW))
+    change(raw)
+    return parse_data(json.dumps(raw).encode())
+
+
+def make_state(
+    scenario: str = "yellow-sea-1904",
+    fog: str = "open",
+    data: DataSet = DATA,
+    step: str = "command",
+    turn: int = 1,
+    **options,
+) -> State:
+    """The scenario's table at `turn`/`step`, nobody owing anything yet."""
+    s = initial_state(None, msgspec.convert({"scenario": scenario, "fog": fog, **options}, Options), data)
+    s.turn, s.step, s.owing = turn, step, []
+    return s
+
+
+def place(s: State, ship: str, x: int, y: int, h: int, last: int | None = None) -> None:
+    sec = s.sealed[s.ships[ship].seat]
+    sec.poses[ship] = Pose(x, y, h)
+    if last is not None:
+        sec.last_move[ship] = last
+
+
+def ctx(s: State, *faces) -> Ctx:
+    return Ctx(s, ChosenDice(*faces))
+
+
+def done(c: Ctx) -> None:
+    """Every chosen face was used."""
+    assert c.dice.unused == 0, f"{c.dice.unused} chosen roll(s) unused"
+
+
+def kinds(c: Ctx) -> list[str]:
+    return [type(e).__name__ for e in c.events]
+
+
+def of(c: Ctx, cls) -> list:
+    return [e for e in c.events if isinstance(e, cls)]
+
+
+def rolls(c: Ctx) -> list[DiceRolled]:
+    return of(c, DiceRolled)
+
+
+def table(options: dict | None = None):
+    """A game through the engine (legality, seats, sealing) with faces the test chooses (tests/conftest.Table)."""
+    from tests.conftest import Table
+
+    return Table("battlefleet-1900", {"fog": "open", **(options or {})})
+
+
+def play(
+    seed: bytes,
+    options: dict | None = None,
+    on_event: Callable | None = None,
+    max_commands: int = 2000,
+    game_id: str = "sim",
+) -> engine.Game:
+    """A whole battle between two bots, each choosing from its own seat's redacted state and legal commands."""
+    loaded = RULESETS["battlefleet-1900"]
+    created = engine.creation_events(
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed
+    )
+    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
+    for _ in range(max_commands):
+        if not engine.awaiting(game):
+            return game
+        seat = engine.waiting_for(game)[0]
+        mine = engine.awaiting(game, seat)
+        payload = bot.choose(redact(game.rules, seat), mine, seat)
+        evs = engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), seed)
+        for e in evs:
+            engine.evolve(game, e)
+            if on_event:
+                on_event(game, e)
+    raise AssertionError("the battle did not end")

@@ -1,0 +1,190 @@
+"""rules/damage_control.py: 6.3 repairs and command functions, one die per damage event, chosen faces."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.battlefleet_1900.commands import DamageControl
+from domain.battlefleet_1900.rules import damage_control as dc
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from tests.battlefleet_1900.scenario import ctx, done, make_state, of
+
+
+def run(s, actions, faces, scuttle=(), seat="japan"):
+    s.sealed[seat].pending["damage_control"] = {"actions": actions, "scuttle": list(scuttle)}
+    dc.check_dc(
+        s,
+        seat,
+        msgspec.convert({"type": "damage_control", "actions": actions, "scuttle": list(scuttle)}, DamageControl),
+    )
+    c = ctx(s, *faces)
+    dc.resolve(c)
+    done(c)
+    return c
+
+
+def check(s, actions, seat="japan", scuttle=()):
+    dc.check_dc(
+        s,
+        seat,
+        msgspec.convert({"type": "damage_control", "actions": actions, "scuttle": list(scuttle)}, DamageControl),
+    )
+
+
+def test_BF6_3_six_dc_dice_from_size_five_three_below_and_dc_hits_take_them():
+    s = make_state("torpedo-attack")
+    assert dc.dice_left(s, "Poltava") == 6 and dc.dice_left(s, "Ikazuchi") == 3
+    s.ships["Ikazuchi"].dc_damaged = 3
+    assert not dc.able(s, "Ikazuchi") and not dc.owes(make_state("torpedo-attack", step="damage_control"), "nobody")
+
+
+def _damaged(s):
+    sh = s.ships["Mikasa"]
+    sh.margin, sh.damaged, sh.bridge, sh.tr, sh.dc_damaged, sh.rudder = 1, 1, 1, 1, 1, "port"
+    sh.mounts["A"].slashes = 1
+    sh.guns["15cm"][3] = "damaged"
+    sh.guns["boat"][0] = "damaged"
+    sh.flooding["F"] = 3
+    return s
+
+
+@pytest.mark.parametrize(
+    "action, need, field, before, after",
+    [
+        ({"function": "repair_propulsion"}, 4, "margin", 1, 0),  # BF-R23: the margin first
+        ({"function": "repair_bridge"}, 4, "bridge", 1, 0),
+        ({"function": "repair_steering"}, 5, "tr", 1, 0),
+        ({"function": "repair_dc"}, 4, "dc_damaged", 1, 0),
+        ({"function": "repair_rudder"}, 4, "rudder", "port", None),
+        ({"function": "contain_flooding", "compartment": "F"}, 4, "contained", [], ["F"]),
+        ({"function": "sink_minus_1"}, 4, "sink_minus", False, True),
+    ],
+)
+def test_BF6_3_repair_functions_and_their_numbers(action, need, field, before, after):
+    for face, ok in ((need - 1, False), (need, True)):
+        s = _damaged(make_state(step="damage_control"))
+        c = run(s, [{"ship": "Mikasa", **action}], [face])
+        assert getattr(c.state.ships["Mikasa"], field) == (after if ok else before)
+        assert of(c, ev.DcResolved)[0].success == ok
+
+
+@pytest.mark.parametrize(
+    "function, mount, need, read",
+    [
+        ("repair_main", "A", 5, lambda sh: sh.mounts["A"].slashes),
+        ("repair_secondary", "15cm:3", 4, lambda sh: sh.guns["15cm"][3] != "ok"),
+        ("repair_tertiary", "boat:0", 4, lambda sh: sh.guns["boat"][0] != "ok"),  # BF-R24: the S row
+    ],
+)
+def test_BF6_3_gun_repairs_one_slash_each(function, mount, need, read):
+    s = _damaged(make_state(step="damage_control"))
+    c = run(s, [{"ship": "Mikasa", "function": function, "mount": mount}], [need])
+    assert not read(c.state.ships["Mikasa"])
+
+
+def test_BF6_3_one_die_per_damage_event_and_every_slash_separately():
+    s = _damaged(make_state(step="damage_control"))
+    one = {"ship": "Mikasa", "function": "repair_main", "mount": "A"}
+    with pytest.raises(IllegalCommand, match="nothing \\(more\\) for repair_main on A"):
+        check(s, [one, one])
+    s.ships["Mikasa"].mounts["A"].slashes = 2
+    check(s, [one, one])
+
+
+def test_BF6_3_a_destroyed_position_is_never_repaired():
+    s = make_state(step="damage_control")
+    s.ships["Mikasa"].mounts["A"].destroyed = True
+    s.ships["Mikasa"].mounts["A"].slashes = 1
+    with pytest.raises(IllegalCommand, match="nothing"):
+        check(s, [{"ship": "Mikasa", "function": "repair_main", "mount": "A"}])
+
+
+def test_BF6_3_rudder_secured_only_when_undamaged_and_freed_again():
+    s = make_state(step="damage_control")
+    c = run(s, [{"ship": "Mikasa", "function": "secure_rudder"}], [3])
+    assert c.state.ships["Mikasa"].secured
+    c = run(c.state, [{"ship": "Mikasa", "function": "free_rudder"}], [3])
+    assert not c.state.ships["Mikasa"].secured
+    s.ships["Mikasa"].rudder = "port"
+    with pytest.raises(IllegalCommand, match="secure_rudder"):
+        check(s, [{"ship": "Mikasa", "function": "secure_rudder"}])
+
+
+def test_BF6_3_dice_limit_the_actions():
+    s = _damaged(make_state(step="damage_control"))
+    s.ships["Mikasa"].dc_damaged = 5  # one die left
+    with pytest.raises(IllegalCommand, match="has 1 DC dice"):
+        check(s, [{"ship": "Mikasa", "function": "repair_bridge"}, {"ship": "Mikasa", "function": "repair_steering"}])
+
+
+def test_BF6_3_BFR24_a_conning_tower_hit_bars_command_functions_but_not_repairs_or_recovery():
+    s = _damaged(make_state(step="damage_control"))
+    sh = s.ships["Mikasa"]
+    sh.ct, sh.flooding["PA"] = 1, 2  # a list
+    with pytest.raises(IllegalCommand, match="counterflood"):
+        check(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "SA", "level": 2}])
+    with pytest.raises(IllegalCommand, match="flood_magazine"):
+        check(s, [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}])
+    c = run(s, [{"ship": "Mikasa", "function": "recover_ct"}, {"ship": "Mikasa", "function": "repair_bridge"}], [5, 4])
+    assert c.state.ships["Mikasa"].ct == 0 and c.state.ships["Mikasa"].bridge == 0
+
+
+def test_BF6_3_recover_ct_needs_a_ct_hit():
+    with pytest.raises(IllegalCommand, match="recover_ct"):
+        check(make_state(step="damage_control"), [{"ship": "Mikasa", "function": "recover_ct"}])
+
+
+def test_BF6_3_BFR21_flood_magazine_adds_a_level_and_spares_later_criticals():
+    s = _damaged(make_state(step="damage_control"))
+    c = run(s, [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}], [3])
+    sh = c.state.ships["Mikasa"]
+    assert sh.mounts["A"].flooded and sh.flooding["F"] == 4  # heavy becomes severe
+    s = _damaged(make_state(step="damage_control"))
+    s.ships["Mikasa"].mounts["Z"].slashes = 1
+    c = run(s, [{"ship": "Mikasa", "function": "flood_magazine", "mount": "Z"}], [2])
+    assert not c.state.ships["Mikasa"].mounts["Z"].flooded and c.state.ships["Mikasa"].flooding["A"] == 0
+
+
+def test_BFR38_an_intact_main_position_has_no_magazine_to_flood():
+    with pytest.raises(IllegalCommand, match="flood_magazine"):
+        check(make_state(step="damage_control"), [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}])
+
+
+def test_BF6_3_BFR25_counterflood_needs_uneven_flooding_and_relists_at_once():
+    s = make_state(step="damage_control")
+    with pytest.raises(IllegalCommand, match="counterflood"):
+        check(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "SA", "level": 2}])
+    s.ships["Mikasa"].flooding["PA"] = 3
+    s.ships["Mikasa"].list, s.ships["Mikasa"].list_boxes = 3, 2
+    c = run(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "SA", "level": 3}], [4])
+    sh = c.state.ships["Mikasa"]
+    assert sh.flooding["SA"] == 3 and sh.counterflooded == ["SA"] and (sh.list, sh.list_boxes) == (0, 0)
+    assert of(c, ev.ListingChanged)[0].list == 0
+
+
+def test_BFR25_scuttling_floods_each_compartment_while_dice_last_and_carries_on():
+    s = make_state("torpedo-attack", step="damage_control")
+    c = run(s, [], [4, 3, 4], scuttle=["Ikazuchi"])  # three dice: F, PA (fails), SA
+    sh = c.state.ships["Ikazuchi"]
+    assert sh.scuttling and (sh.flooding["F"], sh.flooding["PA"], sh.flooding["SA"], sh.flooding["A"]) == (4, 0, 4, 0)
+    c.state.sealed["japan"].pending = {}
+    c2 = run(c.state, [], [4, 4])  # next Step 3: PA and A
+    assert all(v == 4 for v in c2.state.ships["Ikazuchi"].flooding.values())
+
+
+def test_BF6_0_a_sinking_ship_takes_no_damage_control():
+    s = make_state(step="damage_control")
+    s.ships["Mikasa"].sinking = 2
+    s.ships["Mikasa"].tr = 1
+    with pytest.raises(IllegalCommand, match="not one of your ships able"):
+        check(s, [{"ship": "Mikasa", "function": "repair_steering"}])
+
+
+def test_BFR45_damage_control_is_owed_while_a_ship_has_dc_dice():
+    s = make_state("torpedo-attack", step="damage_control")
+    assert dc.owes(s, "japan")  # securing a rudder is always open
+    for n in s.own("japan"):
+        s.ships[n].dc_damaged = 3
+    assert not dc.owes(s, "japan")

@@ -1,0 +1,261 @@
+"""rules/gunnery.py: 4.0-4.3 with exact geometry: rates of fire, arcs, line of sight, measuring, abandoning."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.battlefleet_1900.commands import Fire
+from domain.battlefleet_1900.rules import gunnery
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from tests.battlefleet_1900.scenario import ctx, data_with, done, make_state, of, place
+
+
+def duel(distance: int = 300, fog: str = "open", **kw):
+    """Mikasa steaming east at (1000, 1000); Tsesarevich broadside to her port, its funnel `distance` mm north of
+    Mikasa's (both funnels 16 mm aft of the bow); everyone else far off."""
+    s = make_state(fog=fog, step="gunnery", **kw)
+    place(s, "Mikasa", 1000, 1000, 90)
+    place(s, "Tsesarevich", 1000, 1000 + distance, 90)
+    return s
+
+
+def salvo(s, firer: str, target: str, estimate: int, guns: list[dict], seat: str = "japan"):
+    s.sealed[seat].pending["fire"] = {
+        "salvos": [{"ship": firer, "target": target, "estimate_mm": estimate, "guns": guns}]
+    }
+    c = ctx(s)
+    gunnery.resolve(c)
+    return c, of(c, ev.SalvoMeasured)[0]
+
+
+MAIN = [{"mount": "A", "ammo": "AP"}, {"mount": "Z", "ammo": "AP"}]
+
+
+@pytest.mark.parametrize("estimate, outcome", [(293, "short"), (294, "hit"), (306, "hit"), (544, "hit"), (545, "over")])
+def test_BF4_3_BFR15_hit_zone_with_the_first_bracket_danger_zone(estimate, outcome):
+    """4.3: the leading edge at 294 mm in bracket 1: the base (to 306) and half a bracket beyond the edge (544)."""
+    s = duel()
+    c, m = salvo(s, "Mikasa", "Tsesarevich", estimate, MAIN)
+    assert (m.outcome, m.bracket, m.lead, m.exit) == (outcome, 1, 294, 306)
+    assert m.rounds == 4 and m.marker == [984, 1000 + estimate]  # twin A and Z, one round a gun
+    if outcome == "hit":
+        assert c.state.due[0].target == "Tsesarevich"
+
+
+def test_BF4_3_second_bracket_danger_zone_is_a_quarter_bracket():
+    s = duel(700)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 694 + 125, MAIN)
+    assert (m.outcome, m.bracket) == ("hit", 2)
+    s = duel(700)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 694 + 126, MAIN)
+    assert m.outcome == "over"
+
+
+def test_BFR15_the_danger_zone_runs_from_the_leading_edge_not_the_far_edge():
+    s = duel(1200)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 1207, MAIN)  # past the base's far edge, bracket 3: no zone
+    assert (m.outcome, m.bracket, m.lead, m.exit) == ("over", 3, 1194, 1206)
+
+
+def test_BF4_1_ROF_2_is_capped_at_one_over_half_range():
+    s = duel(1200)
+    guns = [{"mount": "15cm", "side": "port", "guns": 6, "cycles": 2}]
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 1200, guns)
+    assert m.rof_capped and m.rounds == 6  # all seven port guns bear on the beam; the second cycle is void
+    s = duel(700)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 700, guns)
+    assert not m.rof_capped and m.rounds == 12
+
+
+def test_BF4_3_out_of_range_beyond_four_brackets():
+    s = duel(2100)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 2000, MAIN)
+    assert (m.outcome, m.rounds) == ("out_of_range", 0)
+
+
+def test_BF4_1_BFR41_guns_that_cannot_reach_the_bracket_fire_nothing():
+    """Data pen null: the boat guns reach brackets 1-2 only."""
+    s = duel(1200)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 1200, [{"mount": "boat", "side": "port", "guns": 10}])
+    assert (m.outcome, m.rounds) == ("out_of_range", 0)
+
+
+def test_BF4_1_line_of_sight_blocked_by_another_base():
+    s = duel()
+    place(s, "Asahi", 1000, 1150, 90)  # squarely between the funnels
+    c, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert (m.outcome, m.rounds, m.bracket) == ("no_los", 0, None) and not c.state.due
+
+
+def test_BF4_1_a_sinking_base_blocks_sight_too():
+    s = duel()
+    place(s, "Fuji", 1000, 1150, 90)
+    s.ships["Fuji"].sinking = 2
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert m.outcome == "no_los"
+
+
+def test_BF4_1_land_blocks_sight():
+    islet = [[970, 1100], [1000, 1100], [1000, 1110]]
+    s = duel(data=data_with(lambda raw: raw["scenarios"]["yellow-sea-1904"]["land"].append(islet)))
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert m.outcome == "no_los"
+
+
+def test_BF4_1_BFR41_out_of_arc_when_no_gun_bears():
+    """4.1 Stem: 95 degrees on the bow; a target on the beam is outside it."""
+    s = duel()
+    place(s, "Peresvet", 1000, 700, 90)  # Peresvet's funnel 300 mm south of... its port side faces north
+    s.sealed["russia"].pending["fire"] = {
+        "salvos": [{"ship": "Peresvet", "target": "Mikasa", "estimate_mm": 300, "guns": [{"mount": "stem"}]}]
+    }
+    c = ctx(s)
+    gunnery.resolve(c)
+    m = of(c, ev.SalvoMeasured)[0]
+    assert (m.outcome, m.rounds) == ("out_of_arc", 0)
+
+
+def test_BF4_1_BFR37_beam_pattern_2_fires_four_guns_dead_ahead():
+    """4.1's example: pattern 2 fires four secondaries straight forward, two from each side."""
+    s = duel()
+    place(s, "Mikasa", 3000, 200, 90)  # out of the way
+    place(s, "Kasuga", 984, 716, 0)  # heading north, its funnel at (984, 700): Tsesarevich's funnel dead ahead
+    guns = [{"mount": "15cm", "side": "port", "guns": 7}, {"mount": "15cm", "side": "starboard", "guns": 7}]
+    _, m = salvo(s, "Kasuga", "Tsesarevich", 600, guns)
+    assert m.outcome == "hit" and [g.rounds for g in m.guns] == [2, 2]
+
+
+@pytest.mark.parametrize(
+    "guns, why",
+    [
+        ([{"mount": "A", "cycles": 2}], "1 cycle"),  # ROF 1
+        ([{"mount": "15cm", "side": "port", "guns": 8}], "has 7 guns able to fire"),
+        (
+            [{"mount": "15cm", "side": "port", "guns": 7, "cycles": 2}, {"mount": "15cm", "side": "port", "guns": 1}],
+            "at most 7 x 2",
+        ),
+        ([{"mount": "15cm", "guns": 2}], "give side"),
+        ([{"mount": "A", "side": "port"}], "without side or guns"),
+        ([{"mount": "Q"}], "no gun position"),
+    ],
+)
+def test_BFR14_BFR37_rates_of_fire_are_judged_on_the_ship_log(guns, why):
+    s = duel()
+    with pytest.raises(IllegalCommand, match=why):
+        gunnery.check_fire(
+            s,
+            "japan",
+            msgspec.convert(
+                {
+                    "type": "fire",
+                    "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": guns}],
+                },
+                Fire,
+            ),
+        )
+
+
+def test_BFR14_an_even_split_of_a_position_but_never_more_cycles_than_its_rof():
+    """4.1: a two-gun 15 cm turret fires two rounds at each of two ships, or four at one; never three targets."""
+    s = duel()
+    one = lambda t, cyc=1: {
+        "ship": "Tsesarevich",
+        "target": t,
+        "estimate_mm": 300,
+        "guns": [{"mount": "D", "cycles": cyc}],
+    }
+    check = lambda salvos: gunnery.check_fire(s, "russia", msgspec.convert({"type": "fire", "salvos": salvos}, Fire))
+    check([one("Mikasa"), one("Asahi")])
+    check([one("Mikasa", 2)])
+    with pytest.raises(IllegalCommand, match="D: 2 cycle"):
+        check([one("Mikasa"), one("Asahi"), one("Fuji")])
+
+
+def test_BFR14_rof_half_rests_the_turn_after_firing_and_damaged_guns_are_silent():
+    s = duel(turn=3)
+    s.ships["Tsesarevich"].mounts["A"].fired = 2
+    assert gunnery.capacity(s, "Tsesarevich", "A", None) == (2, 0)
+    s.ships["Tsesarevich"].mounts["A"].fired = 1
+    assert gunnery.capacity(s, "Tsesarevich", "A", None) == (2, 1)
+    s.ships["Tsesarevich"].mounts["A"].slashes = 1
+    assert gunnery.capacity(s, "Tsesarevich", "A", None) == (0, 1)
+    s.sealed["russia"].manned["Tsesarevich"] = False
+    assert gunnery.capacity(s, "Tsesarevich", "boat", "port")[0] == 0  # BF-R20: unmanned boat guns are silent
+
+
+@pytest.mark.parametrize(
+    "salvo_, why",
+    [
+        ({"ship": "Mikasa", "target": "Asahi", "estimate_mm": 300}, "not an enemy ship"),
+        ({"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 2001}, "1-2000 mm"),
+        ({"ship": "Tsesarevich", "target": "Mikasa", "estimate_mm": 300}, "not one of your ships"),
+    ],
+)
+def test_BFR15_targets_and_estimates(salvo_, why):
+    s = duel()
+    with pytest.raises(IllegalCommand, match=why):
+        gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire", "salvos": [{**salvo_, "guns": MAIN}]}, Fire))
+
+
+def test_BF4_1_one_estimate_per_firer_and_target():
+    s = duel()
+    one = {"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": [MAIN[0]]}
+    with pytest.raises(IllegalCommand, match="one estimate per firer and target"):
+        gunnery.check_fire(
+            s, "japan", msgspec.convert({"type": "fire", "salvos": [one, {**one, "guns": [MAIN[1]]}]}, Fire)
+        )
+
+
+def test_BFR13_a_surrendered_ship_is_no_target():
+    s = duel()
+    s.ships["Tsesarevich"].lost = "surrendered"
+    with pytest.raises(IllegalCommand, match="surrendered ships are no target"):
+        gunnery.check_fire(
+            s,
+            "japan",
+            msgspec.convert(
+                {
+                    "type": "fire",
+                    "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}],
+                },
+                Fire,
+            ),
+        )
+
+
+@pytest.mark.parametrize("face, abandoned", [(3, False), (4, True)])
+def test_BF6_0_BFR16_a_sinking_ship_rolls_to_keep_its_gun_crews(face, abandoned):
+    s = duel()
+    s.ships["Mikasa"].sinking = 2
+    c = ctx(s, face)
+    gunnery.abandon_rolls(c)
+    assert c.state.ships["Mikasa"].abandoned == abandoned and bool(of(c, ev.GunsAbandoned)) == abandoned
+    assert gunnery.can_fire(c.state, "Mikasa") != abandoned
+    done(c)
+
+
+def test_fog_blur_seals_markers_and_distances_to_the_referee():
+    s = duel(fog="blur")
+    c, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert (m.marker, m.lead, m.exit) == (None, None, None)
+    sealed = [e for e in c.events if type(e).__name__ == "SubmissionSealed"]
+    assert sealed[0].seat == "referee" and sealed[0].kind == "markers"
+    assert sealed[0].content["markers"][0]["lead"] == 294
+
+
+def test_BFR3_validation_never_reads_the_enemys_geometry():
+    """A fire command is judged the same wherever the enemy lies: arc, sight and range are outcomes only."""
+    cmd = msgspec.convert(
+        {"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}]},
+        Fire,
+    )
+    for where in ((1000, 1300, 90), (3000, 2300, 200), (200, 100, 0)):
+        s = duel()
+        place(s, "Tsesarevich", *where)
+        gunnery.check_fire(s, "japan", cmd)  # never refused for geometry
+    s = duel()
+    place(s, "Tsesarevich", 3000, 2300, 200)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert m.outcome in ("out_of_range", "no_los", "out_of_arc", "short")

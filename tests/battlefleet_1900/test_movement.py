@@ -1,0 +1,210 @@
+"""rules/movement.py: 3.0 and the execution of 2.1's orders, with exact integer poses."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.battlefleet_1900.commands import Move
+from domain.battlefleet_1900.rules import movement
+from domain.battlefleet_1900.rules.turn import move_phase
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from events.battlefleet_1900 import Arrow, Pose
+from tests.battlefleet_1900.scenario import ctx, make_state, of, place
+
+
+def order(s, division: str, *arrows: dict) -> None:
+    s.divisions[division].orders = [Arrow(**a) for a in arrows]
+
+
+def move(s, seat="japan", **divisions):
+    """Resolve the Movement Phase with these division entries for `seat` (nothing for the other)."""
+    s.step = "movement"
+    s.sealed[seat].pending["move"] = {"divisions": [{"division": d, **m} for d, m in divisions.items()]}
+    c = ctx(s)
+    move_phase(c)
+    return c
+
+
+def pose(c, ship) -> Pose:
+    return c.state.pose(ship)
+
+
+def test_BFR6_speed_limits_one_box_either_way():
+    s = make_state()
+    assert movement.limits(s, "Mikasa") == (69, 115)  # boxes of 23; last 92
+    assert movement.limits(s, "Poltava") == (60, 100)  # boxes of 20; last 80
+    place(s, "Poltava", 750, 600, 90, last=20)
+    assert movement.limits(s, "Poltava") == (0, 40)  # 3.0's example: 20 mm moved, at most 40 next
+
+
+def test_BF3_0_the_top_undamaged_box_limits_speed():
+    s = make_state()
+    s.ships["Mikasa"].damaged, s.ships["Mikasa"].list_boxes = 2, 1  # 138 and 115 marked; a list costs one more
+    assert movement.top_box(s, "Mikasa") == 69 and movement.limits(s, "Mikasa") == (69, 69)
+
+
+def test_BF3_0_BFR7_straight_on_and_a_followers_own_distance():
+    s = make_state()
+    c = move(s, J1={"distance_mm": 100, "ships": [{"ship": "Asahi", "distance_mm": 90}]})
+    assert pose(c, "Mikasa") == Pose(1500, 1800, 90) and pose(c, "Asahi") == Pose(1340, 1800, 90)
+    assert pose(c, "Fuji") == Pose(1050, 1800, 90)
+    assert c.state.sealed["japan"].last_move["Asahi"] == 90
+
+
+def test_BF2_1_a_simultaneous_turn_each_ship_on_its_own_circle():
+    s = make_state()
+    order(s, "J1", {"turn": "together", "to": "starboard", "arrow": 90})
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
+    assert pose(c, "Mikasa") == Pose(1470, 1725, 180)  # the 110 mm arc, then 5 mm south
+    assert pose(c, "Fuji") == Pose(1020, 1725, 180)
+    assert movement.formation(c.state, "J1") == "line_abreast"  # BF-R4
+
+
+def test_BF2_1_BFR8_BFR40_turn_in_succession_on_the_leads_pivot():
+    s = make_state()
+    order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90})
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
+    assert pose(c, "Mikasa") == Pose(1470, 1725, 180)
+    assert pose(c, "Asahi") == Pose(1365, 1800, 90)  # 150 mm short of the pivot: still on the old course
+    assert [(w.x, w.y, w.turns) for w in c.state.sealed["japan"].waypoints["Asahi"]] == [(1400, 1800, [90])]
+    assert c.state.sealed["japan"].line_bearing["J1"] == 180 and movement.formation(c.state, "J1") == "line_ahead"
+    # next turn Asahi reaches the pivot (35 mm), turns on its own circle as far as 80 mm allows (65 degrees)
+    order(c.state, "J1")
+    c2 = move(c.state, J1={"distance_mm": 115})
+    assert pose(c2, "Asahi").h == 155
+    assert [w.turns for w in c2.state.sealed["japan"].waypoints["Asahi"]] == [[25]]
+    c3 = move(c2.state, J1={"distance_mm": 115})
+    assert pose(c3, "Asahi").h == 180 and c3.state.sealed["japan"].waypoints["Asahi"] == []
+
+
+def test_BF2_1_BFR5_a_turn_cut_short_is_done_as_far_as_possible_and_the_rest_lapses():
+    s = make_state()
+    order(s, "J1", {"turn": "together", "to": "port", "arrow": 90}, {"turn": "together", "to": "port", "arrow": 45})
+    c = move(s, J1={"distance_mm": 69, "turns_deg": [90, 45]})
+    assert pose(c, "Mikasa").h == 90 - 56  # 69 mm at radius 70 covers 56 degrees; the second arrow lapses
+
+
+@pytest.mark.parametrize(
+    "tr, secured, r", [(0, False, 70), (1, False, 105), (2, False, 140), (0, True, 140), (1, True, 210)]
+)
+def test_glossary_ST_and_RC_widen_the_turning_circle(tr, secured, r):
+    s = make_state()
+    s.ships["Mikasa"].tr, s.ships["Mikasa"].secured = tr, secured
+    assert movement.radius(s, "Mikasa") == r
+
+
+def test_glossary_R_a_jammed_rudder_turns_the_whole_move():
+    s = make_state()
+    s.ships["Mikasa"].rudder = "port"
+    c = move(s, J1={"distance_mm": 110})
+    assert pose(c, "Mikasa") == Pose(1470, 1870, 0)  # 90 degrees to port at radius 70, whatever the orders
+    assert pose(c, "Asahi") == Pose(1360, 1800, 90)
+
+
+def test_BF6_0_BFR29_a_sinking_ship_stops_a_move_short_of_its_base():
+    s = make_state()
+    place(s, "Yakumo", 1540, 1800, 90)  # its base spans x 1500..1540, in Mikasa's path
+    s.ships["Yakumo"].sinking = 2
+    c = move(s, J1={"distance_mm": 115})
+    moved = next(x for x in of(c, ev.ShipsMoved)[0].moves.ships if x.ship == "Mikasa")
+    assert pose(c, "Mikasa") == Pose(1499, 1800, 90) and (moved.moved_mm, moved.stopped_by) == (99, "Yakumo")
+
+
+def test_BFR29_a_bow_off_the_table_withdraws_the_ship():
+    s = make_state()
+    place(s, "Mikasa", 3550, 1800, 90)
+    c = move(s, J1={"distance_mm": 100})
+    assert of(c, ev.ShipWithdrew)[0].ship == "Mikasa" and c.state.ships["Mikasa"].lost == "withdrawn"
+    assert c.state.divisions["J1"].flagship == "Asahi"  # command passes as for a loss (BF-R36)
+
+
+def test_BFR29_overlapping_bases_are_only_a_warning():
+    s = make_state()
+    place(s, "Asahi", 1355, 1800, 90)
+    c = move(s, J1={"distance_mm": 69, "ships": [{"ship": "Asahi", "distance_mm": 115}]})
+    assert of(c, ev.ShipsMoved)[0].moves.overlaps == [["Mikasa", "Asahi"]]
+
+
+def test_BFR4_a_180_degree_simultaneous_turn_reverses_the_line():
+    s = make_state("torpedo-attack")  # destroyers: radius 50, a 90-degree arc costs 79 mm; up to 234 this turn
+    order(
+        s,
+        "D1",
+        {"turn": "together", "to": "starboard", "arrow": 90},
+        {"turn": "together", "to": "starboard", "arrow": 90},
+    )
+    c = move(s, D1={"distance_mm": 234, "turns_deg": [90, 90]})
+    assert of(c, ev.LineReversed)[0].division == "D1"
+    assert c.state.divisions["D1"].ships == ["Sazanami", "Akebono", "Inazuma", "Ikazuchi"]
+    assert pose(c, "Ikazuchi") == Pose(2000, 1876, 0)  # 100 mm west, then 76 mm back north
+    assert movement.formation(c.state, "D1") == "line_ahead" and c.state.sealed["japan"].line_bearing["D1"] == 0
+
+
+def test_BFR6_a_stop_moves_the_minimum_and_starts_again_from_nothing():
+    s = make_state()
+    order(s, "J1", {"stop": True})
+    c = move(s)
+    assert pose(c, "Mikasa") == Pose(1469, 1800, 90) and c.state.sealed["japan"].last_move["Mikasa"] == 0
+    assert movement.limits(c.state, "Mikasa") == (0, 23)
+
+
+def test_BFR33_an_unlisted_division_keeps_its_speed_and_makes_each_arrows_least_turn():
+    s = make_state()
+    order(s, "J2", {"turn": "together", "to": "port", "arrow": 45})
+    c = move(s)
+    assert pose(c, "Mikasa") == Pose(1492, 1800, 90)
+    assert pose(c, "Yakumo").h == 45
+
+
+@pytest.mark.parametrize(
+    "orders_, entry, why",
+    [
+        ([{"turn": "together", "to": "port", "arrow": 45}], {"turns_deg": [90]}, "turns 45-89"),
+        ([{"turn": "together", "to": "starboard", "arrow": 90}], {"turns_deg": [-90]}, "positive number"),
+        ([{"turn": "together", "to": "starboard", "arrow": 90}], {"turns_deg": [90, 90]}, "one turn per arrow"),
+        ([], {"turns_deg": [45]}, "-44..44"),
+        ([{"stop": True}], {"turns_deg": [10]}, "stop order"),
+        ([{"stop": True}], {"distance_mm": 100}, "exactly 69"),
+        ([], {"distance_mm": 116}, "69-115"),
+        ([], {"ships": [{"ship": "Mikasa", "distance_mm": 90}]}, "a follower's distance"),
+        ([], {"ships": [{"ship": "Asahi", "distance_mm": 200}]}, "Asahi may move 69-115"),
+    ],
+)
+def test_BF3_0_BFR5_moves_are_judged_on_the_ship_log(orders_, entry, why):
+    s = make_state(step="movement")
+    order(s, "J1", *orders_)
+    cmd = msgspec.convert({"type": "move", "divisions": [{"division": "J1", **entry}]}, Move)
+    with pytest.raises(IllegalCommand, match=why):
+        movement.check_move(s, "japan", cmd)
+
+
+def test_BFR9_BFR33_a_dropped_out_ship_must_turn_out_of_the_line():
+    s = make_state(step="movement")
+    s.ships["Fuji"].damaged = 1
+    from tests.battlefleet_1900.test_orders import reveal
+
+    c = reveal(s, japan={"drop_out": ["Fuji"]})
+    bad = msgspec.convert({"type": "move", "divisions": [{"division": "J1/Fuji", "turns_deg": [0]}]}, Move)
+    with pytest.raises(IllegalCommand, match="turn out of the line"):
+        movement.check_move(c.state, "japan", bad)
+    c2 = move(c.state)  # unlisted: 45 degrees to starboard (BF-R33)
+    assert pose(c2, "Fuji").h == 135
+
+
+def test_BFR35_a_free_turn_in_line_ahead_is_made_in_succession():
+    s = make_state()
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [-30]})
+    assert pose(c, "Mikasa").h == 60 and pose(c, "Asahi").h == 90  # the follower runs on to the pivot first
+    assert [w.turns for w in c.state.sealed["japan"].waypoints["Asahi"]] == [[-30]]
+
+
+def test_BFR40_a_simultaneous_turn_clears_the_pivots_still_ahead():
+    s = make_state()
+    order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90})
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
+    assert c.state.sealed["japan"].waypoints["Asahi"]
+    order(c.state, "J1", {"turn": "together", "to": "port", "arrow": 45})
+    c2 = move(c.state, J1={"distance_mm": 115, "turns_deg": [45]})
+    assert c2.state.sealed["japan"].waypoints["Asahi"] == [] and pose(c2, "Asahi").h == 45

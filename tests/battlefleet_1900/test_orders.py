@@ -1,0 +1,230 @@
+"""rules/orders.py: 2.0-2.1 divisional orders, drop-outs, transfers of command, messages and surrender."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.battlefleet_1900.commands import GiveOrders
+from domain.battlefleet_1900.rules import orders
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from events.core import SubmissionSealed
+from tests.battlefleet_1900.scenario import ctx, done, make_state, of, place
+
+
+def check(s, seat="japan", **content):
+    orders.check_orders(s, seat, msgspec.convert({"type": "give_orders", **content}, GiveOrders))
+
+
+def reveal(s, faces=(), **by_seat):
+    for seat, content in by_seat.items():
+        s.sealed[seat].pending["give_orders"] = content
+    c = ctx(s, *faces)
+    orders.resolve(c)
+    done(c)
+    return c
+
+
+def arrow(turn="succession", to="starboard", a=90):
+    return {"turn": turn, "to": to, "arrow": a}
+
+
+def j1(*arrows):
+    return {"divisions": [{"division": "J1", "orders": list(arrows)}]}
+
+
+@pytest.mark.parametrize(
+    "orders_, why",
+    [
+        ([{"stop": True}, arrow()], "stands alone"),
+        ([{"turn": "together", "to": "port"}], "an arrow gives turn"),
+        ([arrow("succession"), arrow("together")], "all in succession or all together"),
+        ([arrow(a=90), arrow(a=90), arrow(a=45)], "too little for arrow 3"),
+    ],
+)
+def test_BF2_1_BFR35_orders_are_judged_on_the_ship_log(orders_, why):
+    with pytest.raises(IllegalCommand, match=why):
+        check(make_state(), **j1(*orders_))
+
+
+def test_BF2_1_BFR5_a_later_arrow_needs_the_leads_movement_allowance():
+    """Mikasa moved 92 mm: up to 115 this turn; a 90-degree arc at radius 70 costs 110, a 45 one 55."""
+    s = make_state()
+    check(s, **j1(arrow(a=90), arrow(a=90)))
+    check(s, **j1(arrow(a=45), arrow(a=45), arrow(a=90)))
+    with pytest.raises(IllegalCommand, match="arrow 3"):
+        check(s, **j1(arrow(a=90), arrow(a=45), arrow(a=45)))
+
+
+def test_BF6_1_BFR30_a_flagship_with_a_bridge_hit_gives_one_arrow_and_with_a_ct_hit_none():
+    s = make_state()
+    s.ships["Mikasa"].bridge = 1
+    check(s, **j1(arrow()))
+    with pytest.raises(IllegalCommand, match="bridge hit"):
+        check(s, **j1(arrow(), arrow()))
+    s.ships["Mikasa"].ct = 1
+    with pytest.raises(IllegalCommand, match="conning tower"):
+        check(s, **j1(arrow()))
+    check(s, **j1())  # straight on is always allowed
+
+
+def test_BF2_1_BFR4_succession_outside_line_ahead_becomes_a_simultaneous_turn():
+    s = make_state()
+    for n, x in (("Mikasa", 1400), ("Asahi", 1400), ("Shikishima", 1400), ("Fuji", 1400)):
+        place(
+            s, n, x, {"Mikasa": 1800, "Asahi": 1650, "Shikishima": 1500, "Fuji": 1350}[n], 0
+        )  # heading north, line bearing 90
+    c = reveal(s, japan=j1(arrow(), arrow(to="port", a=45)))
+    assert [(e.division, e.index) for e in of(c, ev.OrderConverted)] == [("J1", 0), ("J1", 1)]
+    assert [a.turn for a in c.state.divisions["J1"].orders] == ["together", "together"]
+    assert [e.division for e in of(c, ev.DivisionOrdered)] == ["J1", "J2", "R1", "R2"]  # every column, each turn
+
+
+def test_BF2_1_BFR9_BFR35_dropping_out_needs_one_more_propulsion_hit_than_the_ship_aft():
+    s = make_state()
+    with pytest.raises(IllegalCommand, match="one more propulsion box hit"):
+        check(s, drop_out=["Fuji"])  # the last ship needs at least one
+    s.ships["Fuji"].margin = 3  # the margin does not count
+    with pytest.raises(IllegalCommand, match="one more propulsion box hit"):
+        check(s, drop_out=["Fuji"])
+    s.ships["Fuji"].damaged = 1
+    check(s, drop_out=["Fuji"])
+    s.ships["Shikishima"].damaged = 1
+    with pytest.raises(IllegalCommand, match="one more"):
+        check(s, drop_out=["Shikishima"])  # Fuji, next aft, has as many
+    s.ships["Shikishima"].destroyed = 1
+    check(s, drop_out=["Shikishima"])
+    s.ships["Mikasa"].damaged = 5
+    with pytest.raises(IllegalCommand, match="flagship"):
+        check(s, drop_out=["Mikasa"])
+
+
+def test_BF2_1_BFR9_a_ship_that_drops_out_is_a_division_of_its_own():
+    s = make_state()
+    s.ships["Fuji"].damaged = 1
+    c = reveal(s, japan={"drop_out": ["Fuji"]})
+    e = of(c, ev.ShipDroppedOut)[0]
+    assert (e.ship, e.division, e.new_division) == ("Fuji", "J1", "J1/Fuji")
+    d = c.state.divisions["J1/Fuji"]
+    assert d.ships == ["Fuji"] and d.flagship == "Fuji" and d.dropped_out
+    assert c.state.divisions["J1"].ships == ["Mikasa", "Asahi", "Shikishima"]
+
+
+def test_BF2_1_BFR10_voluntary_transfer():
+    s = make_state()
+    with pytest.raises(IllegalCommand, match="more than 1/6"):
+        check(s, transfer=[{"division": "J1", "to": "Asahi"}])
+    place(s, "Mikasa", 1400, 1800, 90, last=23)
+    place(s, "Asahi", 1275, 1800, 90, last=23)  # 125 mm: a quarter bracket exactly
+    check(s, transfer=[{"division": "J1", "to": "Asahi"}])
+    place(s, "Asahi", 1274, 1800, 90, last=23)
+    with pytest.raises(IllegalCommand, match="quarter bracket"):
+        check(s, transfer=[{"division": "J1", "to": "Asahi"}])
+    place(s, "Asahi", 1275, 1800, 90, last=23)
+    c = reveal(s, japan={"transfer": [{"division": "J1", "to": "Asahi"}]})
+    t = of(c, ev.CommandTransferred)[0]
+    assert (t.from_ship, t.to_ship, t.how, t.fleet) == ("Mikasa", "Asahi", "voluntary", True)
+    s.ships["Mikasa"].ct = 1
+    with pytest.raises(IllegalCommand, match="conning tower"):
+        check(s, transfer=[{"division": "J1", "to": "Asahi"}])
+
+
+@pytest.mark.parametrize("face, moved", [(4, False), (5, True)])
+def test_BF2_1_BFR11_involuntary_transfer_on_5_or_6(face, moved):
+    s = make_state()
+    s.ships["Mikasa"].tr = 1
+    c = reveal(s, [face])
+    assert bool(of(c, ev.CommandTransferred)) == moved
+    if moved:
+        assert c.state.divisions["J1"].flagship == "Asahi" and c.state.fleet_flagship["japan"] == "Asahi"
+
+
+def test_BF2_1_BFR11_the_texts_example_is_automatic():
+    """2.1: a CT hit, six fires and three points of uneven flooding: +3 and +1, so no die is rolled."""
+    s = make_state()
+    sh = s.ships["Mikasa"]
+    sh.ct, sh.fires_ext, sh.fires_int = 1, 4, 2
+    sh.flooding["PA"] = 3
+    c = reveal(s)
+    assert of(c, ev.CommandTransferred)[0].how == "involuntary"
+
+
+def test_BF2_1_BFR11_BFR49_half_points_and_the_closest_ship_ties_to_the_earlier():
+    s = make_state()
+    sh = s.ships["Mikasa"]
+    sh.tr, sh.fires_ext = 1, 3  # +1 (3 halves)
+    place(s, "Shikishima", 1400, 1950, 90)  # 150 mm, as Asahi: Asahi is earlier in line
+    c = reveal(s, [4])
+    assert of(c, ev.CommandTransferred)[0].to_ship == "Asahi"
+
+
+def test_BFR11_BFR44_no_roll_without_a_ship_to_take_command():
+    s = make_state()
+    s.ships["Mikasa"].tr = 1
+    for n in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[n].ct = 1
+    c = reveal(s)
+    assert not of(c, ev.CommandTransferred)
+
+
+def test_BF2_1_BFR13_surrender_is_public_and_passes_command():
+    s = make_state()
+    c = reveal(s, russia={"surrender": ["Tsesarevich"]})
+    assert of(c, ev.ShipSurrendered)[0].ship == "Tsesarevich" and c.state.ships["Tsesarevich"].lost == "surrendered"
+    t = of(c, ev.CommandTransferred)[0]
+    assert (t.to_ship, t.how, t.fleet) == ("Retvizan", "flagship_lost", True)
+
+
+def test_BFR20_boat_gun_crews_change_in_the_orders():
+    s = make_state()
+    c = reveal(s, japan={"boat_guns": [{"ship": "Mikasa", "manned": False}]})
+    assert not c.state.sealed["japan"].manned["Mikasa"]
+    t = make_state("torpedo-attack")
+    with pytest.raises(IllegalCommand, match="no armoured deck"):
+        check(t, boat_guns=[{"ship": "Ikazuchi", "manned": False}])
+
+
+def _message(c, seat):
+    return [e for e in c.events if isinstance(e, SubmissionSealed) and e.kind == "message" and e.seat == seat]
+
+
+@pytest.mark.parametrize(
+    "bridge, face, delivered", [(False, 3, True), (False, 2, False), (True, 4, False), (True, 5, True)]
+)
+def test_BF2_0_BF6_3_BFR12_the_fleet_flagship_reads_messages(bridge, face, delivered):
+    s = make_state()
+    s.ships["Tsesarevich"].bridge = int(bridge)
+    c = reveal(s, [face], japan={"messages": [{"to_seat": "russia", "signal": "we_surrender", "text": "terms?"}]})
+    assert _message(c, "japan")  # the sender's own copy
+    assert bool(_message(c, "russia")) == delivered
+    assert of(c, ev.MessageDelivered)[0].delayed == (not delivered)
+    if not delivered:  # a failure delays it a turn: it is read at the next Command Phase
+        c2 = ctx(c.state, 6)
+        orders.deliver(c2)
+        assert _message(c2, "russia") and c2.state.sealed["russia"].messages[0].text == "terms?"
+
+
+def test_BFR12_never_read_with_a_ct_hit_and_no_roll_without_the_option():
+    s = make_state()
+    s.ships["Tsesarevich"].ct = 1
+    c = reveal(s, [1], japan={"messages": [{"to_seat": "russia", "text": "x"}]})  # 1: R1's transfer roll fails
+    assert of(c, ev.MessageDelivered)[0].delayed and len([e for e in c.events if type(e).__name__ == "DiceRolled"]) == 1
+    s = make_state(read_message_rolls=False)
+    c = reveal(s, japan={"messages": [{"to_seat": "russia", "text": "x"}]})
+    assert _message(c, "russia")
+
+
+def test_BFR36_the_fleets_command_passes_to_the_next_division_when_none_of_its_own_can_take_it():
+    s = make_state()
+    for n in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[n].ct = 1
+    from domain.battlefleet_1900.rules.damage import lose
+
+    c = ctx(s)
+    lose(c, "Mikasa", "sunk")
+    t = of(c, ev.CommandTransferred)[0]
+    assert (t.division, t.to_ship, t.fleet) == ("J2", "Yakumo", True) and c.state.fleet_flagship["japan"] == "Yakumo"
+    assert c.state.divisions["J1"].flagship is None  # BF-R11: with none, the division goes straight
+    with pytest.raises(IllegalCommand, match="goes straight"):
+        check(c.state, **j1(arrow()))

@@ -1,0 +1,197 @@
+"""The referee's desk in a real browser: Debian's Chromium driven by Playwright, against a real server process.
+
+Never `playwright install`: the browser is the system's (`apt-get install chromium`). Where none is found the
+browser tests skip and say how to enable them, except in CI (CI=true), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = Path(__file__).resolve().parent / "output" / "desk"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# the golden games a server is loaded with, so the desk can draw their views (replays/generate.py plays them)
+SERVER_GAMES = ("north-atlantic", "corvette-eastbound")
+
+
+def chromium_path() -> str:
+    """Debian's Chromium, or skip (fail in CI) with how to get it."""
+    path = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium")
+    if path:
+        return path
+    message = "the desk's browser tests need Debian's Chromium at /usr/bin/chromium: run `apt-get install chromium`"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{message} (CI must run them: .ci/run installs it)")
+    pytest.skip(message)
+
+
+def load_golden_games(db_path: str) -> None:
+    """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them."""
+    from events.store import open_store
+    from service.games import GameService
+
+    spec = importlib.util.spec_from_file_location("generate", ROOT / "replays" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    svc = GameService(open_store(db_path))
+    gen.north_atlantic(svc)
+    options, seed_byte, side = gen.CORVETTE["corvette-eastbound"]
+    gen.corvette(svc, "corvette-eastbound", seed_byte, options, side)
+
+
+@contextmanager
+def playwright():
+    """Playwright's driver (one per test module: its sync API allows no second one while it runs)."""
+    from playwright.sync_api import sync_playwright
+
+    chromium_path()  # skip (or fail in CI) before starting anything
+    with sync_playwright() as p:
+        yield p
+
+
+def launch(p, *extra_args: str):
+    """Debian's Chromium, headless, with nothing that reaches outside this machine."""
+    return p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS + list(extra_args))
+
+
+class Desk:
+    """One browser tab on the desk, failing the test on any uncaught JavaScript error."""
+
+    def __init__(self, browser, base: str):
+        self.base = base
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, route: str = "#/") -> None:
+        self.page.goto(f"{self.base}/desk/{route}")
+
+    def open_file(self, path: Path) -> None:
+        self.open()
+        self.page.set_input_files("#bundle-file", str(path))
+        self.page.wait_for_selector("#verdict")
+
+    def js(self, body: str, arg=None):
+        """Run `body` (an async function of `arg` with the desk's modules as `m`) in the page."""
+        script = f"""async (arg) => {{
+            const m = {{}};
+            for (const name of ["json", "crypto", "umpire1", "verify", "selftest"]) {{
+                Object.assign(m, await import(`/desk/js/${{name}}.js`));
+            }}
+            const pictures = await import("/desk/js/pictures/index.js");
+            {body}
+        }}"""
+        return self.page.evaluate(script, arg)
+
+    def check(self, name: str) -> dict:
+        row = self.page.locator(f"#check-{name}")
+        return {
+            "status": row.get_attribute("data-status"),
+            "first_bad_seq": _int(row.get_attribute("data-first-bad-seq")),
+            "first_bad_k": _int(row.get_attribute("data-first-bad-k")),
+        }
+
+    def screenshot(self, name: str, full_page: bool = True) -> Path:
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        path = OUTPUT / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"JavaScript errors on the desk: {self.errors}"
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text not in (None, "") else None
+
+
+# In the page: what the desk concludes about a bundle's text, in the shape of `umpire verify`'s checks.
+VERIFY_TEXTS = """
+    const out = [];
+    const plain = (v) => (v instanceof m.PyFloat ? v.value : typeof v === "bigint" ? Number(v) : v ?? null);
+    for (const text of arg) {
+        let b;
+        try { b = m.parse(text); } catch (e) { out.push({ format: e.message }); continue; }
+        const err = m.bundleError(b);
+        if (err) { out.push({ format: err }); continue; }
+        const r = await m.verifyAll(b, () => null);
+        const pick = (c) => ({ status: c.status, first_bad_seq: plain(c.first_bad_seq), first_bad_k: plain(c.first_bad_k) });
+        out.push({ chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) });
+    }
+    return out;
+"""
+
+
+def python_checks(raw: bytes, report: dict | None = None) -> dict:
+    """`umpire verify`'s report (made here unless given), cut to what the desk checks: chain, dice, sealed inputs."""
+    from service.replay import verify
+
+    checks = (report or verify(raw))["checks"]
+    if "format" in checks:
+        return {"format": True}
+
+    def pick(c):
+        return {"status": c["status"], "first_bad_seq": c.get("first_bad_seq"), "first_bad_k": c.get("first_bad_k")}
+
+    return {name: pick(checks[name]) for name in ("chain", "dice", "sealed")}
+
+
+def desk_checks(desk: Desk, texts: list[str]) -> list[dict]:
+    out = []
+    for i in range(0, len(texts), 40):
+        for r in desk.js(VERIFY_TEXTS, texts[i : i + 40]):
+            out.append({"format": True} if "format" in r else r)
+    return out
+
+
+def dumps(bundle: dict) -> bytes:
+    return json.dumps(bundle, ensure_ascii=False).encode("utf-8")
+
+
+def sealed_bid_bundles() -> dict[str, dict]:
+    """Bundles of the test-only sealed-bid ruleset (tests/sealed_bid.py): bids sealed, then opened at the end
+    (public-seed, so the salts can be checked); and a fair game with one bid still sealed."""
+    import hashlib
+    import tempfile
+
+    from events.store import open_store
+    from service.games import GameService
+    from service.rulesets import RULESETS, Loaded
+    from tests import sealed_bid
+
+    RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            svc = GameService(open_store(str(Path(tmp) / "sealed.db")))
+            out = {}
+            for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
+                dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
+                made = svc.create(
+                    "sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name
+                )
+                tokens = {x["seat"]: x["token"] for x in made["seats"]}
+                for i, amount in enumerate(bids):
+                    svc.command(name, tokens[("north", "south")[i % 2]], {"type": "bid", "amount": amount})
+                out[name] = svc.bundle(name)
+            return out
+    finally:
+        del RULESETS["sealed-bid"]

@@ -1,0 +1,621 @@
+"""The referee's desk (issue #11) in Debian's Chromium against a real server process.
+
+The desk verifies with its own JavaScript; these tests hold it to the spec's vectors, to the server's canonical
+encoding, and to `umpire verify` on every golden bundle and on tampered ones. Screenshots of the main screens go
+to tests/output/desk/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import shutil
+import subprocess
+
+import httpx
+import msgspec
+import pytest
+
+from domain.dice import block, faces_for, game_seed
+from events.canonical import GENESIS_HASH, canonical, chain_hash
+from service.replay import verify
+from tests.desk_browser import (
+    ROOT,
+    Desk,
+    desk_checks,
+    dumps,
+    launch,
+    load_golden_games,
+    playwright,
+    python_checks,
+    sealed_bid_bundles,
+)
+from tests.live import server_process
+from tests.test_tampering import BUNDLE, LEAVES, flipped, set_path, structural
+
+REPLAYS = sorted((ROOT / "replays").glob("*.json"))
+VECTORS = json.loads((ROOT / "tests" / "dice_vectors.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def pw():
+    with playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    b = launch(pw)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("desk") / "desk.db")
+    load_golden_games(db)
+    with server_process(db) as (base, _):
+        yield base
+
+
+@pytest.fixture
+def desk(browser, server):
+    d = Desk(browser, server)
+    yield d
+    d.close()
+
+
+# ---------------------------------------------------------------- served, linked, and its own code
+
+
+def test_the_desk_is_served_at_desk_and_linked_from_root(desk, server):
+    link = httpx.get(f"{server}/").json()["desk"]
+    page = httpx.get(f"{server}{link}", follow_redirects=True)
+    assert page.status_code == 200 and "<title>Referee's desk" in page.text
+    r = httpx.get(f"{server}/desk")
+    assert r.status_code == 307 and r.headers["location"] == "/desk/"
+    desk.open()
+    desk.page.wait_for_selector("#recent-games a")
+    assert "nothing is uploaded" in desk.page.inner_text("#drop-zone")
+    listed = desk.page.eval_on_selector_all("#recent-games a", "a => a.map(x => x.textContent)")
+    assert {"north-atlantic", "corvette-eastbound"} <= set(listed)
+    desk.screenshot("home")
+    desk.page.click("#recent-games a >> text=north-atlantic")
+    desk.page.wait_for_selector("#verdict")
+    assert desk.page.inner_text("#game-title") == "north-atlantic"
+
+
+def test_the_served_dice_vectors_are_the_specs():
+    served = ROOT / "service" / "desk" / "dice_vectors.json"
+    assert json.loads(served.read_text()) == VECTORS
+
+
+@pytest.mark.parametrize("engine", ["webcrypto", "js"])
+def test_the_desks_umpire1_reproduces_every_dice_vector(desk, engine):
+    desk.open()
+    results = desk.js(
+        "m.forceEngine(arg.engine); const r = await m.runVectors(m.parse(arg.text)); m.forceEngine(null);"
+        "return {engine: m.engineName(), r};",
+        {"engine": engine, "text": json.dumps(VECTORS)},
+    )
+    names = [r["name"] for r in results["r"]]
+    assert len(names) == 6 + len(VECTORS["rolls"]), names  # commit, seed, beacon seed, block, rolls, shuffle, digest
+    assert [r for r in results["r"] if not r["ok"]] == []
+
+
+def test_over_plain_http_from_another_host_the_desk_verifies_with_its_own_sha256(pw, server):
+    """A desk served over http to another machine gets no WebCrypto (not a secure context): the page falls back to
+    its own SHA-256. The name desk.test resolves to this server's loopback address, so no traffic leaves."""
+    port = server.rsplit(":", 1)[1]
+    b = launch(pw, "--host-resolver-rules=MAP desk.test 127.0.0.1")
+    d = Desk(b, f"http://desk.test:{port}")
+    try:
+        d.open_file(ROOT / "replays" / "corvette-eastbound.json")
+        assert d.page.evaluate("() => [window.isSecureContext, Boolean(crypto.subtle)]") == [False, False]
+        assert d.check("chain")["status"] == d.check("dice")["status"] == "pass"
+        assert "built-in JavaScript SHA-256" in d.page.text_content("#checks")
+    finally:
+        d.close()
+        b.close()
+
+
+def test_the_self_test_button_runs_the_vectors(desk):
+    desk.open()
+    desk.page.click("text=Check the desk itself")
+    desk.page.click("#selftest")
+    desk.page.wait_for_selector("#selftest-verdict", timeout=60_000)
+    assert desk.page.inner_text("#selftest-verdict").startswith(f"✓ all {6 + len(VECTORS['rolls'])} vectors match")
+
+
+def _json_values(rng: random.Random, depth: int = 0):
+    """Random JSON values with what canonical encoding must get right: key order by code point, escapes,
+    non-ASCII and astral characters, integers past 2^53, floats (a tampered body may hold one)."""
+    alphabet = ["a", "Z", "é", "ß", "中", "😀", "\u2028", "\x00", "\x1f", "\x7f", '"', "\\", "/", "\n", "\t", "\uffff"]
+    kind = rng.randrange(9 if depth < 3 else 6)
+    if kind == 0:
+        return rng.choice([None, True, False])
+    if kind == 1:
+        return rng.choice(
+            [0, 1, -1, 2**53 - 1, 2**53, 2**53 + 1, -(2**63), 2**64 + 7, 10**30, rng.randrange(-1000, 1000)]
+        )
+    if kind == 2:
+        return rng.choice([0.0, -0.0, 1.0, 0.1, 1e16, 1e15, 1e-5, 1e-6, 2.5e-5, 1.5e300, 123.456, 5e-324, -7.25])
+    if kind in (3, 4, 5):
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(6)))
+    if kind in (6, 7):
+        return {
+            "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 4))): _json_values(rng, depth + 1)
+            for _ in range(rng.randrange(4))
+        }
+    return [_json_values(rng, depth + 1) for _ in range(rng.randrange(4))]
+
+
+def test_canonical_encoding_is_byte_for_byte_the_servers(desk):
+    rng = random.Random(11)
+    cases = []
+    for _ in range(400):
+        value = {"data": _json_values(rng)}
+        text = json.dumps(value, ensure_ascii=rng.random() < 0.5)
+        cases.append((text, canonical(msgspec.json.decode(text.encode())).hex()))
+    # what msgspec refuses, the desk refuses too (a lone surrogate, a number out of range, trailing text)
+    refused = ['"\\ud800"', "1e400", "[1,]", "01", "[1] 2", '"a\nb"', "{'a': 1}"]
+    desk.open()
+    got = desk.js(
+        "const enc = new TextEncoder();"
+        "const ok = arg.texts.map((t) => m.hex(enc.encode(m.canonical(m.parse(t)))));"
+        "const bad = arg.refused.map((t) => { try { m.parse(t); return 'accepted'; } catch (e) { return 'refused'; } });"
+        "return {ok, bad};",
+        {"texts": [t for t, _ in cases], "refused": refused},
+    )
+    for (text, want), have in zip(cases, got["ok"]):
+        assert have == want, text
+    for text in refused:
+        with pytest.raises(msgspec.DecodeError):
+            msgspec.json.decode(text.encode())
+    assert got["bad"] == ["refused"] * len(refused)
+
+
+# ---------------------------------------------------------------- golden bundles and tampered ones
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: p.name)
+def test_every_golden_bundle_verifies_in_the_browser(desk, path):
+    bundle = json.loads(path.read_text())
+    rolls = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]
+    desk.open_file(path)
+    assert desk.check("chain")["status"] == "pass"
+    assert desk.check("dice")["status"] == "pass"
+    assert desk.page.inner_text("#verdict").startswith("✓")
+    statuses = desk.page.eval_on_selector_all(
+        "tr.roll", "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])"
+    )
+    assert statuses == [[k, "verified"] for k in rolls]
+    if path.name == "corvette-eastbound.json":
+        desk.screenshot("bundle-rolls", full_page=False)
+
+
+def _mutations(n: int) -> list[tuple[str, bytes]]:
+    """test_tampering's mutations (one value anywhere, or an event dropped, moved, duplicated, a face or a client
+    seed changed), and a forger's: a face changed with every later hash recomputed."""
+    rng = random.Random(1129)
+    out = []
+    for i in range(n):
+        b = copy.deepcopy(BUNDLE)
+        if i % 2:
+            path, value = rng.choice(LEAVES)
+            set_path(b, path, flipped(value, rng))
+            out.append((f"value at {path}", dumps(b)))
+        else:
+            out.append((structural(b, rng), dumps(b)))
+    out.append(("face, chain recomputed", dumps(_forged_face(BUNDLE, 3))))
+    out.append(("k as a float, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 2).update(k=2.0)))))
+    out.append(("k as a bool, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 1).update(k=True)))))
+    out.append(
+        ("sides as floats, chain recomputed", dumps(_rehashed(BUNDLE, lambda b: _roll(b, 4).update(sides=[6.0]))))
+    )
+    return out
+
+
+def _roll(b: dict, k: int) -> dict:
+    return next(
+        e["body"]["data"] for e in b["events"] if e["body"]["type"] == "DiceRolled" and e["body"]["data"]["k"] == k
+    )
+
+
+def _rehashed(bundle: dict, edit) -> dict:
+    b = copy.deepcopy(bundle)
+    edit(b)
+    h = GENESIS_HASH
+    for e in b["events"]:
+        h = chain_hash(h, e["body"])
+        e["hash"] = h.hex()
+    b["head"] = h.hex()
+    return b
+
+
+def _forged_face(bundle: dict, k: int) -> dict:
+    def edit(b):
+        faces = _roll(b, k)["faces"]
+        faces[0] = faces[0] % 6 + 1
+
+    return _rehashed(bundle, edit)
+
+
+def test_the_desk_and_umpire_verify_name_the_same_seq_and_roll_on_tampered_bundles(desk):
+    cases = _mutations(240)
+    reports = [verify(raw) for _, raw in cases]
+    desk.open()
+    got = desk_checks(desk, [raw.decode() for _, raw in cases])
+    disagree = [
+        (what, python_checks(raw, report), have)
+        for (what, raw), report, have in zip(cases, reports, got)
+        if python_checks(raw, report) != have
+    ]
+    assert disagree == []
+    # what the desk does not catch, only the replay catches (an edited command: the page says it does not replay)
+    missed = [
+        report
+        for report, have in zip(reports, got)
+        if "format" not in have and {have["chain"]["status"], have["dice"]["status"]} <= {"pass", "skipped"}
+    ]
+    for report in missed:
+        assert [name for name, c in report["checks"].items() if c["status"] == "fail"] == ["replay"]
+    assert len(missed) < len(cases) / 4
+
+
+def test_a_tampered_bundle_names_its_first_bad_seq_on_the_page(desk, tmp_path):
+    edited = copy.deepcopy(BUNDLE)
+    edited["events"][21]["body"]["data"]["damage"] = 0
+    path = tmp_path / "edited.json"
+    path.write_bytes(dumps(edited))
+    desk.open_file(path)
+    assert (
+        desk.check("chain")
+        == python_checks(path.read_bytes())["chain"]
+        == {
+            "status": "fail",
+            "first_bad_seq": 22,
+            "first_bad_k": None,
+        }
+    )
+    assert "seq 22" in desk.page.inner_text("#verdict")
+    desk.page.click("#check-chain a")
+    desk.page.wait_for_selector("#ev-22.bad")
+    text = desk.page.inner_text("#broken-link")
+    recomputed = chain_hash(bytes.fromhex(edited["events"][20]["hash"]), edited["events"][21]["body"]).hex()
+    assert edited["events"][21]["hash"] in text and recomputed in text
+    desk.page.evaluate("() => window.scrollTo(0, 0)")
+    desk.screenshot("tampered-event", full_page=False)
+
+
+def test_a_forged_roll_with_a_recomputed_chain_is_named_by_its_k(desk, tmp_path):
+    path = tmp_path / "forged.json"
+    path.write_bytes(dumps(_forged_face(BUNDLE, 3)))
+    desk.open_file(path)
+    report = python_checks(path.read_bytes())
+    assert report["chain"]["status"] == "pass" and report["dice"]["first_bad_k"] == 3
+    assert desk.check("chain") == report["chain"]
+    assert desk.check("dice") == report["dice"]
+    assert desk.page.get_attribute("tr.roll[data-k='3']", "data-status") == "mismatch"
+    rolls = sum(e["body"]["type"] == "DiceRolled" for e in BUNDLE["events"])
+    assert desk.page.eval_on_selector_all("tr.roll[data-status=verified]", "r => r.length") == rolls - 1
+    desk.page.click("#check-dice a")
+    desk.page.wait_for_selector("#roll-verdict")
+    assert "Mismatch" in desk.page.inner_text("#roll-verdict")
+    desk.screenshot("forged-roll")
+
+
+# ---------------------------------------------------------------- a roll's page
+
+
+def test_a_rolls_page_says_why_what_and_prints_openssl_lines_that_reproduce_it(desk):
+    path = ROOT / "replays" / "corvette-eastbound.json"
+    bundle = json.loads(path.read_text())
+    # the roll with the most dice: its lanes may run over one block
+    roll = max(
+        (e["body"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"),
+        key=lambda b: len(b["data"]["sides"]),
+    )
+    k, seq = roll["data"]["k"], roll["seq"]
+    desk.open_file(path)
+    desk.page.goto(f"{desk.base}/desk/#/file/roll/{k}")
+    desk.page.wait_for_selector("#lanes")
+    text = desk.page.inner_text("#tab-body")
+    assert f"Roll k={k}" in text and f"at event seq {seq}" in text
+    assert roll["data"]["rule"] in text and roll["data"]["purpose"] in text
+    command = next(c for c in bundle["commands"] if c["seqs"][0] <= seq <= c["seqs"][1])
+    assert json.loads(desk.page.inner_text("#command-payload")) == command["payload"]
+    assert "Verified" in desk.page.inner_text("#roll-verdict")
+    # the faces the lanes table derives are the recorded ones, and the blocks are the server's
+    faces = desk.page.eval_on_selector_all(
+        "#lanes tr:not(.skipped) td b", "cells => cells.map(c => Number(c.textContent.split('= ')[1]))"
+    )
+    assert faces == roll["data"]["faces"]
+    d = bundle["dice"]
+    gs = game_seed(bytes.fromhex(d["server_seed"]), bundle["game"], d["client_seeds"], d["beacon"])
+    expected = desk.page.eval_on_selector_all("#by-hand .expect code", "cs => cs.map(c => c.textContent)")
+    blocks = len(expected) - 2
+    assert blocks == (len(roll["data"]["sides"]) + 7) // 8 or blocks > len(roll["data"]["sides"]) // 8  # 8 lanes a block
+    assert expected == [d["server_commit"], gs.hex()] + [block(gs, k, j).hex() for j in range(blocks)]
+    assert faces_for(gs, k, roll["data"]["sides"]) == roll["data"]["faces"]
+    desk.screenshot("roll")
+
+
+@pytest.mark.skipif(not (shutil.which("openssl") and shutil.which("xxd")), reason="needs openssl and xxd")
+def test_the_openssl_lines_print_what_the_page_says(desk, server):
+    # a live game with a beacon that needs quoting in a shell, revealed, and a golden bundle's roll
+    made = httpx.post(
+        f"{server}/games",
+        json={
+            "ruleset": "corvette-command",
+            "dice": {"mode": "public-seed", "server_seed": "5e" * 32, "beacon": "drand:quicknet:1000:it's"},
+        },
+    ).json()
+    _play_first_choice(server, made)
+    referee = {"Authorization": f"Bearer {made['referee_token']}"}
+    assert httpx.post(f"{server}/games/{made['game_id']}/reveal", headers=referee).status_code == 200
+    for route in (f"#/live/{made['game_id']}/roll/2", "#/file/roll/4"):
+        if route.startswith("#/file"):
+            desk.open_file(ROOT / "replays" / "aa1942-two-sides.json")
+        desk.open(route)
+        desk.page.wait_for_selector("#lanes")
+        lines = desk.page.eval_on_selector_all("#by-hand pre.openssl", "ps => ps.map(p => p.textContent)")
+        expected = desk.page.eval_on_selector_all("#by-hand .expect code", "cs => cs.map(c => c.textContent)")
+        assert len(lines) == len(expected) >= 3
+        for line, want in zip(lines, expected):
+            out = subprocess.run(["bash", "-c", line], capture_output=True, text=True, check=True).stdout
+            assert out.split()[-1] == want, line
+
+
+# ---------------------------------------------------------------- a live game
+
+
+def _play_first_choice(base: str, game: dict) -> dict:
+    awaiting = httpx.get(f"{base}/games/{game['game_id']}").json()["awaiting"][0]
+    body = {"type": awaiting["type"], **(awaiting["choices"][0] if awaiting["choices"] else {})}
+    token = game["seats"][0]["token"]
+    r = httpx.post(f"{base}/games/{game['game_id']}/commands", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_a_live_game_shows_events_sent_by_another_client_and_the_referee_reveals_it(desk, server):
+    made = httpx.post(f"{server}/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+    game = made["game_id"]
+    captain = {"Authorization": f"Bearer {made['seats'][0]['token']}"}
+    assert httpx.post(f"{server}/games/{game}/seeds", json={"passphrase": "Scapa"}, headers=captain).status_code == 200
+    desk.open(f"#/live/{game}/events")
+    desk.page.wait_for_selector("#stream-state.live")
+    before = desk.page.eval_on_selector_all("tr.ev", "r => r.length")
+    sent = _play_first_choice(server, made)  # another client plays; the desk follows the stream
+    last = sent["events"][-1]["seq"]
+    desk.page.wait_for_selector(f"#ev-{last}")
+    assert desk.page.eval_on_selector_all("tr.ev", "r => r.length") == before + len(sent["events"]) == last
+    assert desk.check("chain")["status"] == "pass"
+    assert desk.check("dice")["status"] == "skipped"  # fair dice: the seed is secret until the reveal
+    desk.page.click("#tab-rolls")
+    desk.page.wait_for_selector("tr.roll")
+    assert set(desk.page.eval_on_selector_all("tr.roll", "r => r.map(x => x.dataset.status)")) == {"pending"}
+    desk.screenshot("live-pending")
+
+    desk.page.click("#tab-referee")
+    desk.page.fill("#referee-token", made["referee_token"])
+    with desk.page.expect_request(lambda r: r.url.endswith(f"/games/{game}/end")) as ended:
+        desk.page.click("#end-ask")
+        desk.page.click("#end-yes")
+    assert ended.value.method == "POST" and ended.value.headers["authorization"] == f"Bearer {made['referee_token']}"
+    # until the server has POST /end the page shows its refusal; once it has, the game ends without a reveal
+    desk.page.wait_for_selector("#referee-error, #end .muted")
+    desk.screenshot("referee")
+    desk.page.click("#reveal-ask")
+    desk.page.click("#reveal-yes")
+    desk.page.wait_for_selector("#check-dice[data-status=pass]", state="attached")
+    desk.page.wait_for_selector("#reveal >> text=the seed is revealed")
+    desk.page.click("#tab-rolls")
+    desk.page.wait_for_selector("tr.roll")
+    statuses = desk.page.eval_on_selector_all("tr.roll", "r => r.map(x => x.dataset.status)")
+    assert statuses and set(statuses) == {"verified"}
+    assert desk.page.evaluate("() => [localStorage.length, document.cookie]") == [0, ""]
+    assert (
+        desk.page.evaluate(f"() => sessionStorage.getItem('umpire-desk-referee-token:{game}')") == made["referee_token"]
+    )
+    desk.page.click("tr.roll >> nth=0")
+    desk.page.wait_for_selector("#lanes")
+    assert "before captain added its own seed" in desk.page.inner_text("#tab-body")
+    desk.screenshot("live-roll-verified")
+
+
+# ---------------------------------------------------------------- pictures and the timeline
+
+
+EASTBOUND_EVENTS = len(json.loads((ROOT / "replays" / "corvette-eastbound.json").read_text())["events"])
+
+
+def _view(server: str, game: str, view: str, at: int) -> dict:
+    return httpx.get(f"{server}/games/{game}/views/{view}", params={"at": at}).json()["data"]
+
+
+def test_the_corvette_pictures_follow_the_timeline(desk, server):
+    desk.open("#/live/corvette-eastbound/timeline/100")
+    desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
+    data = _view(server, "corvette-eastbound", "map", 100)
+    assert desk.page.eval_on_selector_all(".cc-map .counter", "c => c.length") == len(data["revealed"]) > 0
+    assert desk.page.eval_on_selector_all(".cc-map .track-dot", "c => c.length") == len(data["convoy"]["path"]) - 1
+    desk.screenshot("corvette-map")
+    desk.page.click("#next-event")
+    desk.page.wait_for_selector(".view-box[data-view=map][data-at='101'][data-ready]")
+    assert desk.page.inner_text("#seq-label") == f"event 101 of {EASTBOUND_EVENTS}"
+    for view in ("ship-log", "engagement", "campaign-sheet"):
+        desk.page.click(f".view-tabs button[data-view={view}]")
+        desk.page.wait_for_selector(f".view-box[data-view={view}][data-ready]")
+        desk.screenshot(f"corvette-{view}")
+
+
+def test_the_convoy_zones_and_the_ipc_ledger_are_drawn(desk, server):
+    desk.open("#/live/north-atlantic/timeline/60")
+    desk.page.wait_for_selector(".view-box[data-view=sz-status][data-ready]")
+    data = _view(server, "north-atlantic", "sz-status", 60)
+    assert desk.page.eval_on_selector_all(".sz", "t => t.length") == len(data["convoy_zones"])
+    assert desk.page.eval_on_selector_all(".sz.inactive", "t => t.length") == sum(
+        not z["active"] for z in data["convoy_zones"]
+    )
+    desk.screenshot("aa1942-sz-status")
+    desk.page.click(".view-tabs button[data-view=ipc-ledger]")
+    desk.page.wait_for_selector(".view-box[data-view=ipc-ledger][data-ready]")
+    ledger = _view(server, "north-atlantic", "ipc-ledger", 60)
+    bars = sum(len(p["rounds"]) for p in ledger["powers"]) * 4
+    assert desk.page.eval_on_selector_all(".chart rect", "r => r.length") == bars
+    desk.screenshot("aa1942-ipc-ledger")
+    desk.page.click(".view-tabs button[data-view=map]")
+    desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
+    board = _view(server, "north-atlantic", "map", 60)
+    assert desk.page.eval_on_selector_all(".view-box table.grid tr", "r => r.length") == len(board["sea_zones"]) + 1
+
+
+def test_the_ship_log_is_drawn_as_a_sheet(desk, server):
+    desk.open(f"#/live/corvette-eastbound/timeline/{EASTBOUND_EVENTS}")
+    desk.page.wait_for_selector(".view-box[data-ready]")
+    desk.page.click(".view-tabs button[data-view=ship-log]")
+    desk.page.wait_for_selector(".view-box[data-view=ship-log][data-ready]")
+    sheet = _view(server, "corvette-eastbound", "ship-log", EASTBOUND_EVENTS)["escorts"][0]
+    text = desk.page.inner_text(".sheet")
+    assert f"{sheet['depth_charges']['left']} of 25" in text
+    assert all(a["award"] in text for a in sheet["awards"])
+
+
+def test_a_roll_shows_the_views_just_before_and_after_it(desk, server):
+    events = json.loads((ROOT / "replays" / "aa1942-north-atlantic.json").read_text())["events"]
+    roll = next(e["body"] for e in events if e["body"]["type"] == "DiceRolled")
+    end = roll["seq"]  # the roll and its command's events up to the next roll: where its effect shows
+    for e in events[roll["seq"] :]:
+        if e["body"]["command"] != roll["command"] or e["body"]["type"] == "DiceRolled":
+            break
+        end = e["body"]["seq"]
+    before = {z["sz"]: z for z in _view(server, "north-atlantic", "sz-status", roll["seq"] - 1)["convoy_zones"]}
+    after = {z["sz"]: z for z in _view(server, "north-atlantic", "sz-status", end)["convoy_zones"]}
+    changed = [(sz, k) for sz in before for k in before[sz] if before[sz][k] != after[sz][k]]
+    assert changed
+    desk.open(f"#/live/north-atlantic/roll/{roll['data']['k']}")
+    desk.page.wait_for_selector("#before-after .view-box[data-ready] >> nth=1")
+    text = desk.page.inner_text("#diff")
+    for sz, k in changed:
+        assert f"convoy_zones[sz {sz}].{k}: {json.dumps(before[sz][k])} → {json.dumps(after[sz][k])}" in text
+    assert desk.page.get_attribute(".view-tabs button.active", "data-view") == "sz-status"
+    desk.screenshot("aa1942-roll")
+
+
+def test_a_bundles_pictures_come_from_a_server_holding_the_same_game(desk):
+    desk.open_file(ROOT / "replays" / "corvette-eastbound.json")
+    desk.page.click("#tab-timeline")
+    desk.page.wait_for_selector("#ask-server")
+    desk.page.click("#ask-server")
+    desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
+    assert f"holds game corvette-eastbound with the same hash at seq {EASTBOUND_EVENTS}" in desk.page.inner_text("#views-source")
+    desk.screenshot("bundle-timeline")
+    other = Desk(desk.page.context.browser, desk.base)
+    try:
+        other.open_file(ROOT / "replays" / "aa1942-pacific.json")
+        other.page.click("#tab-timeline")
+        other.page.click("#ask-server")
+        other.page.wait_for_selector(".no-views .notice")
+        assert "has no game pacific" in other.page.inner_text(".no-views")
+    finally:
+        other.close()
+
+
+def test_asking_the_server_to_replay_a_bundle_shows_its_report(desk):
+    desk.open_file(ROOT / "replays" / "aa1942-pacific.json")
+    desk.page.click("#ask-server-verify")
+    desk.page.wait_for_selector("#server-report")
+    assert "verdict verified" in desk.page.inner_text("#server-report")
+
+
+def test_the_roll_ledger_filters_by_purpose_and_seq(desk):
+    path = ROOT / "replays" / "corvette-westbound.json"
+    rolls = [e["body"] for e in json.loads(path.read_text())["events"] if e["body"]["type"] == "DiceRolled"]
+    desk.open_file(path)
+    desk.page.select_option("#filter-purpose", "asdic-detection")
+    want = [r["data"]["k"] for r in rolls if r["data"]["purpose"] == "asdic-detection"]
+    assert desk.page.eval_on_selector_all("tr.roll", "r => r.map(x => Number(x.dataset.k))") == want
+    desk.page.fill("#filter-from", "200")
+    desk.page.fill("#filter-to", "300")
+    want = [r["data"]["k"] for r in rolls if r["data"]["purpose"] == "asdic-detection" and 200 <= r["seq"] <= 300]
+    assert desk.page.eval_on_selector_all("tr.roll", "r => r.map(x => Number(x.dataset.k))") == want
+    assert desk.page.inner_text("#rolls-count") == f"showing {len(want)} of {len(rolls)} rolls"
+
+
+def test_a_view_the_desk_cannot_draw_is_shown_as_a_json_tree(desk):
+    desk.open()
+    found = desk.js(
+        "const unknown = pictures.renderView('battlefleet-1900', 'table', {ships: [{name: 'Dreadnought', arc: [0, 90]}]});"
+        "const reshaped = pictures.renderView('corvette-command', 'map', {now: 1});"
+        "return [unknown.querySelector('.json-tree') !== null, unknown.textContent.includes('Dreadnought'),"
+        "        reshaped.querySelector('.json-tree') !== null || reshaped.textContent.includes('No convoy')];"
+    )
+    assert found == [True, True, True]
+
+
+# ---------------------------------------------------------------- sealed inputs (docs/spec/events.md)
+
+
+def _sealed_cases() -> list[tuple[str, bytes]]:
+    """Real sealed-bid bundles, and what a forger might do to them (every later hash recomputed)."""
+    bundles = sealed_bid_bundles()
+    opened, still = bundles["sealed-opened"], bundles["sealed-open"]
+
+    def entry(b, i=0):
+        return next(e for e in b["events"] if e["body"]["type"] == "SubmissionsRevealed")["body"]["data"]["entries"][i]
+
+    def drop_reveals(b):
+        b["events"] = [e for e in b["events"] if e["body"]["type"] != "SubmissionsRevealed"]
+        for i, e in enumerate(b["events"], 1):
+            e["body"]["seq"] = i
+
+    edits = {
+        "content": lambda b: entry(b)["content"].update(amount=9),
+        "salt": lambda b: entry(b).update(salt="00" * 32),
+        "seat": lambda b: entry(b, 1).update(seat="north"),
+        "seq": lambda b: entry(b).update(seq=entry(b, 1)["seq"]),
+        "never opened": drop_reveals,
+    }
+    cases = [("opened", dumps(opened)), ("still sealed", dumps(still))]
+    cases += [(f"forged {name}", dumps(_rehashed(opened, edit))) for name, edit in edits.items()]
+    cases.append(("edited content, chain not recomputed", dumps(_edited(opened, edits["content"]))))
+    return cases
+
+
+def _edited(bundle: dict, edit) -> dict:
+    b = copy.deepcopy(bundle)
+    edit(b)
+    return b
+
+
+def test_sealed_inputs_are_checked_as_umpire_verify_checks_them(desk):
+    cases = _sealed_cases()
+    desk.open()
+    got = desk_checks(desk, [raw.decode() for _, raw in cases])
+    want = [python_checks(raw) for _, raw in cases]
+    assert [(what, g) for (what, _), g, w in zip(cases, got, want) if g != w] == []
+    statuses = {what: g["sealed"]["status"] for (what, _), g in zip(cases, got)}
+    assert statuses == {
+        "opened": "pass",
+        "still sealed": "pass",
+        "forged content": "fail",
+        "forged salt": "fail",
+        "forged seat": "fail",
+        "forged seq": "fail",
+        "forged never opened": "fail",
+        "edited content, chain not recomputed": "fail",
+    }
+
+
+def test_a_bundle_with_a_seal_still_closed_says_so(desk, tmp_path):
+    path = tmp_path / "sealed-open.json"
+    path.write_bytes(_sealed_cases()[1][1])
+    desk.open_file(path)
+    sealed = desk.check("sealed")
+    assert sealed["status"] == "pass"
+    assert "1 still sealed (seq 3)" in desk.page.text_content("#check-sealed")
+    desk.page.click(".check-details > summary")
+    desk.screenshot("sealed-open", full_page=False)

@@ -1,0 +1,238 @@
+"""What-if (issue #13): forks at any command's end, over HTTP and offline, and the odds from a position."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from events.bundle import decode_bundle
+from service.cli import app as cli
+from service.replay import verify
+from service.rulesets import RULESETS, Loaded
+from service.simulate import percentile
+from service.whatif import continuations, histogram, odds, position, take_snapshot
+from tests import sealed_bid
+from tests.conftest import auth, new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+EASTBOUND = ROOT / "replays" / "corvette-eastbound.json"
+NORTH = ROOT / "replays" / "aa1942-north-atlantic.json"
+
+
+def send(client, gid, token, **body):
+    r = client.post(f"/games/{gid}/commands", json=body, headers=auth(token))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def played(client, mode="fair"):
+    """A game with a raid behind it: USSR buys and ends its phases; Germany buys, moves, raids."""
+    dice = {"mode": "public-seed", "server_seed": "5e" * 32} if mode == "public-seed" else {}
+    g = new_game(client, {"submarines": {"Germany": {"7": 2}}}, dice=dice)
+    gid, tok = g["game_id"], g["tokens"]
+    send(client, gid, tok["USSR"], type="purchase", spend=4)
+    for _ in range(4):
+        send(client, gid, tok["USSR"], type="end_phase")
+    send(client, gid, tok["Germany"], type="purchase", spend=0)
+    send(client, gid, tok["Germany"], type="end_phase")  # to combat: the raid on SZ 7 is legal now
+    return g
+
+
+def test_a_fork_starts_from_the_parents_state_with_its_own_seats_and_dice(client):
+    g = played(client)
+    gid = g["game_id"]
+    at = client.get(f"/games/{gid}").json()["version"]
+    send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)  # the parent goes on: the fork must not see it
+    r = client.post(f"/games/{gid}/forks", json={"at": at})
+    assert r.status_code == 201, r.text
+    fork = r.json()
+    fid = fork["game_id"]
+    genesis = fork["events"][0]["data"]
+    head_at = client.get(f"/games/{gid}/events", params={"after": at - 1, "limit": 1}).json()["events"][0]["hash"]
+    assert genesis["parent"] == {"game": gid, "seq": at, "hash": head_at}
+    assert genesis["dice"]["server_commit"] != g["dice"]["server_commit"]
+    assert {s["token"] for s in fork["seats"]}.isdisjoint(g["tokens"].values())
+    parent_then = client.get(f"/games/{gid}/views/sz-status", params={"at": at}).json()["data"]
+    assert client.get(f"/games/{fid}/views/sz-status").json()["data"] == parent_then
+    ftok = {s["seat"]: s["token"] for s in fork["seats"]}
+    assert [e["type"] for e in send(client, fid, ftok["Germany"], type="raid", sz=7)["events"]] == [
+        "SeedLocked",  # the fork locks its own seed at its first command
+        "DiceRolled",
+        "ConvoyRaided",
+    ]
+    # the parent's token does not work on the fork
+    assert client.post(f"/games/{fid}/commands", json={"type": "raid", "sz": 7}, headers=auth(g["tokens"]["Germany"])).status_code == 401
+
+
+def test_a_forks_bundle_verifies_with_its_parents_prefix_and_names_tampering(client):
+    g = played(client)
+    gid = g["game_id"]
+    at = client.get(f"/games/{gid}").json()["version"]
+    fork = client.post(f"/games/{gid}/forks", json={"at": at}).json()
+    fid, ftok = fork["game_id"], {s["seat"]: s["token"] for s in fork["seats"]}
+    send(client, fid, ftok["Germany"], type="raid", sz=7)
+    client.post(f"/games/{fid}/reveal", headers=auth(fork["referee_token"]))
+    bundle = client.get(f"/games/{fid}/bundle").json()
+    assert len(bundle["parent"]["events"]) == at and bundle["parent"]["dice"]["server_seed"] is None
+    report = verify(bundle)
+    assert report["checks"]["parent"]["status"] == "skipped"  # the parent's seed is still secret
+    assert all(report["checks"][c]["status"] == "pass" for c in ("chain", "dice", "sealed", "replay"))
+    assert report["verdict"] == "partial"
+    client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"]))
+    bundle = client.get(f"/games/{fid}/bundle").json()
+    assert verify(bundle)["verdict"] == "verified"
+    bad = copy.deepcopy(bundle)  # an edit in the parent's prefix is named there
+    purchase = next(e for e in bad["parent"]["events"] if e["body"]["type"] == "PurchaseMade")
+    purchase["body"]["data"]["spent"] = 9
+    check = verify(bad)["checks"]["parent"]
+    assert check["status"] == "fail" and check["first_bad_seq"] == purchase["body"]["seq"] and "chain" in check["detail"]
+    bad = copy.deepcopy(bundle)  # an edit in the fork's own log is named in its chain
+    bad["events"][-1]["body"]["data"]["server_seed"] = "00" * 32
+    assert verify(bad)["checks"]["chain"]["first_bad_seq"] == len(bad["events"])
+    bad = copy.deepcopy(bundle)  # a fork that names another position than the prefix it carries
+    bad["parent"]["events"] = bad["parent"]["events"][:-1]
+    bad["parent"]["head"] = bad["parent"]["events"][-1]["hash"]
+    assert verify(bad)["checks"]["parent"]["status"] == "fail"
+
+
+def test_forking_an_unrevealed_fair_game_reveals_nothing_of_its_future(client):
+    g = played(client)
+    gid = g["game_id"]
+    at = client.get(f"/games/{gid}").json()["version"]
+    later = send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)
+    fork = client.post(f"/games/{gid}/forks", json={"at": at}).json()
+    seed = client.app.state.service._row(gid).server_seed
+    seen = json.dumps(fork) + client.get(f"/games/{fork['game_id']}/bundle").text
+    seen += client.get(f"/games/{fork['game_id']}").text
+    assert seed not in seen
+    assert later["events"][0]["hash"] not in seen  # the parent's events after `at` are not in the fork
+
+
+def test_forks_start_at_the_end_of_a_command(client):
+    g = played(client)
+    gid = g["game_id"]
+    r = client.post(f"/games/{gid}/forks", json={"at": 3})  # seq 3 is inside USSR's first purchase
+    assert r.status_code == 422 and r.json()["code"] == "invalid-at" and "middle of a command" in r.json()["detail"]
+    r = client.post(f"/games/{gid}/forks", json={"at": 10_000})
+    assert r.status_code == 422 and r.json()["code"] == "invalid-at"
+
+
+def test_a_position_with_closed_seals_cannot_be_forked(client):
+    RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
+    try:
+        g = client.post("/games", json={"ruleset": "sealed-bid"}).json()
+        tok = {s["seat"]: s["token"] for s in g["seats"]}
+        out = send(client, g["game_id"], tok["north"], type="bid", amount=3)
+        r = client.post(f"/games/{g['game_id']}/forks", json={"at": out["version"]})
+        assert r.status_code == 409 and r.json()["code"] == "fork-sealed"
+    finally:
+        del RULESETS["sealed-bid"]
+
+
+def test_umpire_fork_offline_makes_a_bundle_that_verifies_with_its_parent(tmp_path):
+    bundle = json.loads(NORTH.read_text())
+    at = bundle["commands"][10]["seqs"][1]
+    out = tmp_path / "fork.json"
+    r = CliRunner().invoke(cli, ["fork", str(NORTH), "--at", str(at), "--seed", "ab" * 32, "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    made = json.loads(out.read_text())
+    assert made["events"][0]["body"]["data"]["parent"] == {
+        "game": bundle["game"],
+        "seq": at,
+        "hash": bundle["events"][at - 1]["hash"],
+    }
+    report = verify(made)
+    assert report["verdict"] == "verified", report["checks"]
+    inside = next(c["seqs"][0] for c in bundle["commands"] if c["seqs"][0] < c["seqs"][1])
+    bad = CliRunner().invoke(cli, ["fork", str(NORTH), "--at", str(inside)])
+    assert bad.exit_code == 1 and "middle of a command" in bad.output
+
+
+def test_percentile_and_histogram_with_chosen_values():
+    assert percentile([1, 2, 3, 4], 3) == 62.5  # two below, one equal: (2 + 0.5) / 4
+    assert percentile([5, 5, 5], 5) == 50.0
+    assert histogram([0, 1, 1, 2]) == [{"lo": 0, "hi": 0, "count": 1}, {"lo": 1, "hi": 1, "count": 2}, {"lo": 2, "hi": 2, "count": 1}]
+    wide = histogram(list(range(0, 100_000, 1000)), bins=10)
+    # 0..99,000 in 10 bins: each 9,901 wide (the span 99,001 over 10, rounded up)
+    assert len(wide) == 10 and sum(h["count"] for h in wide) == 100 and wide[0] == {"lo": 0, "hi": 9900, "count": 10}
+
+
+@pytest.mark.parametrize("path", [EASTBOUND, NORTH])
+def test_the_odds_are_the_same_for_any_number_of_workers(path):
+    from concurrent.futures import ProcessPoolExecutor
+
+    b = decode_bundle(path.read_bytes())
+    at = b.commands[len(b.commands) // 3].seqs[1]
+    alone = odds(b, at, 12, seed=3)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        spread = odds(b, at, 12, seed=3, executor=pool, chunk=5)
+    assert alone == spread
+    actual = alone["figures"][next(iter(alone["figures"]))]
+    assert actual["actual"] is not None and 0 <= actual["percentile"] <= 100
+
+
+def test_the_odds_over_a_dask_cluster_are_the_same(tmp_path):
+    from dask.distributed import Client, LocalCluster
+
+    b = decode_bundle(EASTBOUND.read_bytes())
+    at = b.commands[5].seqs[1]
+    alone = odds(b, at, 6, seed=9)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as c:
+            assert odds(b, at, 6, seed=9, executor=c.get_executor(), chunk=2) == alone
+
+
+def test_umpire_simulate_from_a_position_marks_the_real_outcome_and_plots(tmp_path):
+    at = str(json.loads(EASTBOUND.read_text())["commands"][8]["seqs"][1])
+    args = ["simulate", "corvette-command", "--from", str(EASTBOUND), "--at", at, "--games", "6"]
+    one = CliRunner().invoke(cli, [*args, "--json"])
+    two = CliRunner().invoke(cli, [*args, "--json", "--jobs", "2"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.output) == json.loads(two.output)
+    tonnage = json.loads(one.output)["figures"]["tonnage lost"]
+    real = sum(e["body"]["data"]["tonnage"] for e in json.loads(EASTBOUND.read_text())["events"] if e["body"]["type"] == "ShipLost")
+    assert tonnage["actual"] == real
+    png = tmp_path / "odds.png"
+    table = CliRunner().invoke(cli, [*args, "--plot", str(png)], terminal_width=100)
+    assert table.exit_code == 0 and "real" in table.output and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    clash = CliRunner().invoke(cli, [*args, "--options", '{"year": 1942}'])
+    assert clash.exit_code == 1 and "keeps the real game's options" in clash.output
+
+
+def test_the_odds_as_a_bounded_job_of_the_api(client):
+    g = played(client, mode="public-seed")
+    gid = g["game_id"]
+    at = client.get(f"/games/{gid}").json()["version"]
+    r = client.post(f"/games/{gid}/odds", json={"at": at, "games": 8, "seed": 2})
+    assert r.status_code == 202, r.text
+    job = r.json()
+    for _ in range(200):
+        job = client.get(f"/jobs/{job['job_id']}").json()
+        if job["status"] != "running":
+            break
+        time.sleep(0.1)
+    assert job["status"] == "done" and job["done"] == 8, job
+    b = decode_bundle(client.get(f"/games/{gid}/bundle").content)
+    assert msgspec.to_builtins(job["result"]) == msgspec.json.decode(msgspec.json.encode(odds(b, at, 8, seed=2)))
+    stream = client.get(job["stream"]).text
+    assert "event: result" in stream
+    too_many = client.post(f"/games/{gid}/odds", json={"at": at, "games": 1001})
+    assert too_many.status_code == 422
+    assert client.get("/jobs/j-0000000000000000").status_code == 404
+
+
+def test_continuations_depend_only_on_the_seed_and_their_index():
+    b = decode_bundle(NORTH.read_bytes())
+    at = b.commands[5].seqs[1]
+    game = position(b, at)
+    state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
+    both = continuations(state, genesis, 4, [0, 1])
+    assert continuations(state, genesis, 4, [1]) == both[1:]
+
