@@ -35,11 +35,14 @@ def test_only_a_cached_game_close_to_the_store_runs_on_the_loop(tmp_path):
 
 def test_bot_games_and_postgresql_writes_go_to_a_thread(store_url):
     svc = GameService(open_store(store_url))
-    gid = corvette_game(svc, "g-store", 2)
-    assert svc.runs_inline(gid) == (not store_url.startswith("postgresql"))  # a network round trip never on the loop
-    bots = svc.create("aa1942-convoy", {}, None, "fair", None, None, None, bots=["Germany"])["game_id"]
-    svc.summary(bots)
-    assert not svc.runs_inline(bots)
+    try:
+        gid = corvette_game(svc, "g-store", 2)
+        assert svc.runs_inline(gid) == (not store_url.startswith("postgresql"))  # no network round trip on the loop
+        bots = svc.create("aa1942-convoy", {}, None, "fair", None, None, None, bots=["Germany"])["game_id"]
+        svc.summary(bots)
+        assert not svc.runs_inline(bots)
+    finally:
+        svc.store.close()
 
 
 def test_a_command_answers_the_same_on_the_loop_and_in_a_thread(tmp_path):
