@@ -323,6 +323,8 @@ class Store(SQLStore):
     """SQLite, one file; WAL so reads never wait for the writer. The file (and its WAL) are created 0600: it holds
     unrevealed server seeds."""
 
+    local = True  # no network round trips: a short write may run on the server's event loop
+
     def __init__(self, path: str):
         self.path = path
         if path != ":memory:" and not os.path.exists(path):

@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from events.store import SQLStore
+from events.store import _INSERT_COMMAND, CommandRow, NewEvent, SQLStore, StoreConflict
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS snapshots (
     PRIMARY KEY (game, seq, engine));
 """
 _SCHEMA_LOCK = 4_242_1942  # an advisory lock: processes starting together create the schema one at a time
+
+
+_INSERT_EVENT_HEAD = (
+    "INSERT INTO events (game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed, roll_k) VALUES"
+)
 
 
 def _pg(sql: str) -> str:
@@ -64,6 +69,22 @@ class PostgresStore(SQLStore):
     def _insert_many(self, conn: psycopg.Connection, sql: str, rows: list[Sequence[Any]]) -> None:
         with conn.cursor() as cur:
             cur.executemany(_pg(sql), rows)
+
+    def append(self, events: list[NewEvent], command: CommandRow) -> None:
+        """A command's events and its command row in one statement (a data-modifying WITH): one round trip, and one
+        transaction as every single statement is. A taken seq or command id fails the whole statement."""
+        if not 0 < len(events) <= 1000:  # the statement's parameters stay well under PostgreSQL's limit
+            return super().append(events, command)
+        values = ",".join(["(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"] * len(events))
+        sql = f"WITH e AS ({_pg(_INSERT_EVENT_HEAD)} {values}) {_pg(_INSERT_COMMAND)}"
+        params = [x for e in events for x in e]
+        params += [command.game, command.command_id, command.seat, command.payload]
+        params += [command.first_seq, command.last_seq, command.recorded_at]
+        try:
+            with self.pool.connection() as conn:
+                conn.execute(sql, params)
+        except psycopg.errors.UniqueViolation as e:
+            raise StoreConflict(str(e)) from e
 
     def _is_conflict(self, e: Exception) -> bool:
         return isinstance(e, psycopg.errors.UniqueViolation)

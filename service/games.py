@@ -199,6 +199,19 @@ class GameService:
         if every > 0 and c.game.version // every > before // every:
             self.store.save_snapshot(c.row.id, c.game.version, snapshot_key(c.row), take_snapshot(c.game))
 
+    INLINE_CATCH_UP = 100  # events another process may have appended for a write still to run on the loop
+
+    def runs_inline(self, game_id: str) -> bool:
+        """Whether a write may run on the event loop rather than in a thread: its state is cached, nobody holds it and
+        it is at most a few events behind the store, it has no bot seats and the store answers without network round
+        trips (SQLite). Such a command takes a fraction of a millisecond, less than the thread hop; a load, a long
+        catch-up, a bot's turn or a PostgreSQL write go to a thread."""
+        c = self._cache.get(game_id)
+        if c is None or not getattr(self.store, "local", False) or c.row.bots or c.lock.locked():
+            return False
+        head = self.store.head(game_id)
+        return head is not None and head[0] - c.game.version <= self.INLINE_CATCH_UP
+
     # ---- auth ----
 
     def seat_for(self, game_id: str, token: str | None) -> str:
@@ -444,8 +457,10 @@ class GameService:
         command_id: str | None,
         expected_version: int | None,
         decide: Callable[[Game], list[Event]],
+        answer: bool = False,
     ) -> dict[str, Any]:
-        """The one write path: idempotency, expected version, decide, append in one transaction, then evolve."""
+        """The one write path: idempotency, expected version, decide, append in one transaction, then evolve.
+        `answer`: add what the sender may do now, read under the same lock (a game without bot seats: see _write)."""
         if command_id is not None and not (isinstance(command_id, str) and COMMAND_ID_RE.match(command_id)):
             raise engine.InvalidInput("invalid-command-id", "command_id matches [A-Za-z0-9._:-]{1,64}")
         if expected_version is not None and (
@@ -463,7 +478,7 @@ class GameService:
                                 "command-id-reused",
                                 f"command_id {command_id!r} was used for another command; use a new id for a new one",
                             )
-                        return self._result(game_id, prior)
+                        return self._with_awaiting(cached.game, seat, self._result(game_id, prior), answer)
                 game = cached.game
                 if expected_version is not None and expected_version != game.version:
                     raise Rejected(
@@ -496,7 +511,7 @@ class GameService:
                     cached.game, cached.head = fresh.game, fresh.head
                     raise
                 self._snapshot_if_due(cached, before)
-                return {
+                result = {
                     "game_id": game_id,
                     "command_id": cid,
                     "version": game.version,
@@ -504,6 +519,7 @@ class GameService:
                     "replayed": False,
                     "events": outs,
                 }
+                return self._with_awaiting(game, seat, result, answer)
         raise Rejected("version-conflict", "the game is moving fast; read GET /games/{id} and decide again")
 
     def _result(self, game_id: str, cmd: CommandRow) -> dict[str, Any]:
@@ -518,13 +534,22 @@ class GameService:
             "events": [self.event_row_out(r, cmd.seat) for r in rows],
         }
 
-    def _answer(self, game_id: str, seat: str, result: dict[str, Any]) -> dict[str, Any]:
-        """A write's answer: what it appended, then what the sender may do now (after any bot seats moved)."""
+    @staticmethod
+    def _with_awaiting(game: Game, seat: str, result: dict[str, Any], answer: bool = True) -> dict[str, Any]:
+        if answer:
+            result["awaiting"] = [msgspec.to_builtins(s) for s in engine.awaiting(game, seat)]
+            result["waiting_for"] = engine.waiting_for(game)
+        return result
+
+    def _write(self, game_id: str, seat: str, payload, command_id, expected_version, decide) -> dict[str, Any]:
+        """A write's answer: what it appended, then what the sender may do now. Without bot seats that is read under
+        the write's own lock (one head check, one lock per command); with them, after the bots have moved."""
+        if not self._row(game_id).bots:
+            return self._submit(game_id, seat, payload, command_id, expected_version, decide, answer=True)
+        result = self._submit(game_id, seat, payload, command_id, expected_version, decide)
         self._play_bots(game_id)
         with self._game(game_id) as c:
-            result["awaiting"] = [msgspec.to_builtins(s) for s in engine.awaiting(c.game, seat)]
-            result["waiting_for"] = engine.waiting_for(c.game)
-        return result
+            return self._with_awaiting(c.game, seat, result)
 
     def command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
@@ -534,7 +559,7 @@ class GameService:
         row = self._row(game_id)
         command = engine.parse_command(loaded_for(row.ruleset).ruleset, payload)
         server_seed = bytes.fromhex(row.server_seed)
-        result = self._submit(
+        return self._write(
             game_id,
             seat,
             payload,
@@ -542,7 +567,6 @@ class GameService:
             body.get("expected_version"),
             lambda game: engine.decide_command(game, seat, command, server_seed),
         )
-        return self._answer(game_id, seat, result)
 
     def contribute_seed(
         self,
@@ -559,8 +583,7 @@ class GameService:
             raise engine.InvalidInput("invalid-client-seed", "send exactly one of client_seed (64 hex) or passphrase")
         seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase)
         payload = {"type": "contribute_seed", "client_seed": seed}
-        result = self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
-        return self._answer(game_id, seat, result)
+        return self._write(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
 
     def reveal(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
@@ -568,15 +591,13 @@ class GameService:
             raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
         server_seed = bytes.fromhex(self._row(game_id).server_seed)
         payload = {"type": "reveal"}
-        result = self._submit(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
-        return self._answer(game_id, seat, result)
+        return self._write(game_id, seat, payload, command_id, None, lambda g: engine.decide_reveal(g, server_seed))
 
     def end(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
         seat = self.seat_for(game_id, token)
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may end a game")
-        result = self._submit(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end)
-        return self._answer(game_id, seat, result)
+        return self._write(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end)
 
     def _play_bots(self, game_id: str) -> None:
         """Seats the server plays (`bots` at creation) send their commands, each recorded as that seat's command,
