@@ -168,8 +168,8 @@ def move(state: State, seat: str) -> dict:
         elif arrows:
             lo_b, hi_b = movement.BANDS[arrows[0].arrow]
             entry["turns_deg"] = [min(max(abs(delta), lo_b), hi_b)]
-        elif not stop and delta:
-            entry["turns_deg"] = [max(-44, min(44, delta))]
+        elif not stop and delta and d.flagship is not None and not state.ships[d.flagship].ct:
+            entry["turns_deg"] = [max(-44, min(44, delta))]  # a free turn is the flagship's too (glossary CT)
         out.append(entry)
     return {"divisions": out}
 

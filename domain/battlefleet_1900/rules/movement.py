@@ -105,6 +105,8 @@ def _check_turns(state: State, d: Division, m: DivisionMove) -> None:
             raise IllegalCommand(f"{d.id} dropped out: it must turn out of the line, one turn of 1-180 degrees (BF-R9)")
         return
     if not arrows:
+        if d.flagship is None or not state.ships[d.flagship].command_ok:  # glossary CT (BF-R30), BF-R11
+            raise IllegalCommand(f"division {d.id}'s flagship has a conning tower hit or none leads: it goes straight")
         if len(t) != 1 or abs(t[0]) > 44:
             raise IllegalCommand(f"division {d.id} has no arrow: at most one free turn of -44..44 degrees (2.1)")
         return
