@@ -270,7 +270,7 @@ def damage_control(state: State, seat: str) -> dict:
             wants.append(
                 {"function": "counterflood", "compartment": low, "level": max(sh.flooding["PA"], sh.flooding["SA"])}
             )
-        wants += [{"function": "repair_propulsion"}] * (sh.margin + sh.damaged)
+        wants += [{"function": "repair_propulsion"}] * (sh.margin or sh.damaged)  # the margin first (6.2)
         wants += [{"function": "repair_steering"}] * sh.tr
         if sh.rudder:
             wants.append({"function": "repair_rudder"})
