@@ -312,3 +312,39 @@ def test_BF4_1_BFR37_BFR53_a_pattern_gun_fires_its_rate_of_fire_once_a_turn_acro
     assert [g.rounds for g in by["Tsesarevich"].guns] == [2] and not by["Tsesarevich"].rof_capped
     assert [g.rounds for g in by["Retvizan"].guns] == [0] and by["Retvizan"].rof_capped
     assert by["Retvizan"].outcome in ("hit", "short", "over")  # measured: the estimate was made and taped
+
+
+def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews():
+    """StepStarted.owing is public: whether japan owes `fire` must not tell russia that japan's boat gun crews,
+    logged in its sealed `start`, stand down. Japan, with nothing left but unmanned boat guns, is still asked;
+    it may only send an empty `fire` (the crews are silent, BF-R14)."""
+    s = make_state(step="gunnery")
+    for n in s.own("japan"):
+        sh = s.ships[n]
+        for m in sh.mounts.values():
+            m.destroyed = True
+        for wid, guns in sh.guns.items():
+            if wid != "boat":
+                guns[:] = ["destroyed"] * len(guns)
+        s.sealed["japan"].manned[n] = False
+    assert gunnery.owes(s, "japan")
+    with pytest.raises(IllegalCommand, match="not one of your ships able to fire"):
+        gunnery.check_fire(
+            s,
+            "japan",
+            msgspec.convert(
+                {
+                    "type": "fire",
+                    "salvos": [
+                        {
+                            "ship": "Mikasa",
+                            "target": "Tsesarevich",
+                            "estimate_mm": 1200,
+                            "guns": [{"mount": "boat", "side": "port", "guns": 1}],
+                        }
+                    ],
+                },
+                Fire,
+            ),
+        )
+    gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire"}, Fire))

@@ -69,8 +69,11 @@ def can_fire(state: State, ship: str) -> bool:
 
 
 def owes(state: State, seat: str) -> bool:
+    """A seat with a ship that may have a gun able to fire, read on public facts (BF-R3, §4 "being asked leaks
+    nothing"): the boat gun crews, logged in the sealed `start`, count as manned here."""
     targets = any(state.ships[n].in_play for n in state.own(state.enemy(seat)))
-    return targets and any(can_fire(state, n) for n in state.own(seat))
+    public = sealing.redact(state, None)
+    return targets and any(can_fire(public, n) for n in state.own(seat))
 
 
 # ---- validation ---------------------------------------------------------------------------------
