@@ -276,7 +276,7 @@ def damage_control(state: State, seat: str) -> dict:
             wants.append({"function": "repair_rudder"})
         for pos, m in sh.mounts.items():
             cat = state.weapon(n, m.weapon).cat
-            if m.slashes and not m.destroyed and cat in ("main", "secondary"):
+            if m.slashes and not (m.destroyed or m.flooded) and cat in ("main", "secondary"):
                 wants += [{"function": f"repair_{cat}", "mount": pos}] * m.slashes
         if sh.points >= 5:
             wants.append({"function": "sink_minus_1"})

@@ -225,3 +225,19 @@ def test_BF6_3_BFR25_BFR52_a_conning_tower_hit_halts_the_scuttling_rolls_until_r
     c3.state.sealed["japan"].pending = {}
     c4 = run(c3.state, [], [4])  # command again: the rolls go on
     assert c4.state.ships["Ikazuchi"].flooding["PA"] == 4
+
+
+def test_BF6_3_a_destroyed_bridge_or_a_flooded_magazines_position_is_never_repaired():
+    """6.3: "Weapons and/or positions which have been destroyed are not repairable"; a position whose magazine is
+    flooded "is considered out of commission for the remainder of the game": their slashes take no DC die."""
+    s = make_state(step="damage_control")
+    sh = s.ships["Mikasa"]
+    sh.bridge, sh.bridge_x = 1, True
+    with pytest.raises(IllegalCommand, match="repair_bridge"):
+        check(s, [{"ship": "Mikasa", "function": "repair_bridge"}])
+    sh.mounts["A"].slashes, sh.mounts["A"].flooded = 1, True
+    with pytest.raises(IllegalCommand, match="repair_main on A"):
+        check(s, [{"ship": "Mikasa", "function": "repair_main", "mount": "A"}])
+    sh.bridge_x, sh.mounts["A"].flooded = False, False
+    both = [{"ship": "Mikasa", "function": "repair_bridge"}, {"ship": "Mikasa", "function": "repair_main", "mount": "A"}]
+    check(s, both)

@@ -54,8 +54,8 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
         return None
     if f == "repair_propulsion":  # 6.2: the margin "must be repaired before repairs to any propulsion boxes may be
         return s.margin or s.damaged  # attempted" (BF-R23)
-    if f == "repair_bridge":
-        return s.bridge
+    if f == "repair_bridge":  # 6.3: a destroyed feature (BRx) is never repaired
+        return 0 if s.bridge_x else s.bridge
     if f == "repair_steering":
         return s.tr
     if f == "repair_dc":
@@ -88,7 +88,8 @@ def _slashes(state: State, ship: str, mount: str | None, cat: str) -> int | None
     s = state.ships[ship]
     if mount in s.mounts:
         w = state.weapon(ship, s.mounts[mount].weapon)
-        return s.mounts[mount].slashes if w.cat == cat and not s.mounts[mount].destroyed else None
+        m = s.mounts[mount]  # 6.3: destroyed, or out of commission for the game with its magazine flooded
+        return m.slashes if w.cat == cat and not (m.destroyed or m.flooded) else None
     if mount and ":" in mount:
         wid, _, i = mount.partition(":")
         guns = s.guns.get(wid)

@@ -1,8 +1,9 @@
 """6.0 Step One - Fire & Flooding, and Step Four - Sinking & Listing.
 
 Step One rolls each fire (external, then internal) and each uncontained heavy or severe compartment not
-counter-flooded on Critical Effects, as they stood when the step began (BF-R22, R51). Step Four sets list and trim, rolls the sink roll at five flooding
-points or more (BF-R26), counts down the ships going under, and capsizes at the end (BF-R28).
+counter-flooded on Critical Effects, as they stood when the step began (BF-R22, R51). Step Four sets list and
+trim, rolls the sink roll at five flooding points or more (BF-R26), counts down the ships going under, and
+capsizes at the end (BF-R28).
 """
 
 from __future__ import annotations
