@@ -167,6 +167,7 @@ def test_BFR33_an_unlisted_division_keeps_its_speed_and_makes_each_arrows_least_
         ([], {"turns_deg": [45]}, "-44..44"),
         ([{"stop": True}], {"turns_deg": [10]}, "stop order"),
         ([{"stop": True}], {"distance_mm": 100}, "exactly 69"),
+        ([{"stop": True}], {"ships": [{"ship": "Asahi", "distance_mm": 100}]}, "every ship moves its minimum"),
         ([], {"distance_mm": 116}, "69-115"),
         ([], {"ships": [{"ship": "Mikasa", "distance_mm": 90}]}, "a follower's distance"),
         ([], {"ships": [{"ship": "Asahi", "distance_mm": 200}]}, "Asahi may move 69-115"),

@@ -85,6 +85,8 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
                 f"division {m.division}: its lead {lead} may move {lo}-{hi} mm this turn (BF-R6)"
                 + (f"; under a stop order exactly {lo} mm (2.1)" if stop else "")
             )
+        if stop and m.ships:  # 2.1: each ship "must still move their minimum required movement", no more
+            raise IllegalCommand(f"division {m.division} is under a stop order: every ship moves its minimum (2.1)")
         for sd in m.ships:
             if sd.ship not in d.ships[1:]:
                 raise IllegalCommand(f"division {m.division}: `ships` sets a follower's distance: {d.ships[1:]}")

@@ -123,7 +123,7 @@ def ordered(state: State, seat: str) -> list[str]:
 
 
 def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
-    """2.1, BF-R9: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
+    """2.1, BF-R9, R54: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
     s = state.ships.get(ship)
     if s is None or s.seat != seat or not s.in_play or s.sinking is not None:
         return "it is not one of your ships in a division"
