@@ -209,7 +209,7 @@ class SalvoMeasured(Event):
     outcome: Literal["hit", "short", "over", "no_los", "out_of_arc", "out_of_range"]
     bracket: int | None
     rounds: int
-    rof_capped: bool
+    rof_capped: bool  # the rate of fire voided rounds asked of guns that bear (4.1, BF-R14, R53)
     guns: list[GunFire]
     marker: Point | None = None
     lead: int | None = None

@@ -36,7 +36,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
 
 RULESET = Ruleset(
     id="battlefleet-1900",
-    version="1.0.0",
+    version="1.1.0",
     title="Battlefleet 1900 — pre-dreadnought fleet actions",
     options_type=c.Options,
     command_types=c.COMMANDS,

@@ -168,8 +168,8 @@ def move(state: State, seat: str) -> dict:
         elif arrows:
             lo_b, hi_b = movement.BANDS[arrows[0].arrow]
             entry["turns_deg"] = [min(max(abs(delta), lo_b), hi_b)]
-        elif not stop and delta:
-            entry["turns_deg"] = [max(-44, min(44, delta))]
+        elif not stop and delta and d.flagship is not None and not state.ships[d.flagship].ct:
+            entry["turns_deg"] = [max(-44, min(44, delta))]  # a free turn is the flagship's too (glossary CT)
         out.append(entry)
     return {"divisions": out}
 
@@ -270,13 +270,13 @@ def damage_control(state: State, seat: str) -> dict:
             wants.append(
                 {"function": "counterflood", "compartment": low, "level": max(sh.flooding["PA"], sh.flooding["SA"])}
             )
-        wants += [{"function": "repair_propulsion"}] * (sh.margin + sh.damaged)
+        wants += [{"function": "repair_propulsion"}] * (sh.margin or sh.damaged)  # the margin first (6.2)
         wants += [{"function": "repair_steering"}] * sh.tr
         if sh.rudder:
             wants.append({"function": "repair_rudder"})
         for pos, m in sh.mounts.items():
             cat = state.weapon(n, m.weapon).cat
-            if m.slashes and not m.destroyed and cat in ("main", "secondary"):
+            if m.slashes and not (m.destroyed or m.flooded) and cat in ("main", "secondary"):
                 wants += [{"function": f"repair_{cat}", "mount": pos}] * m.slashes
         if sh.points >= 5:
             wants.append({"function": "sink_minus_1"})

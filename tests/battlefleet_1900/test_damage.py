@@ -248,3 +248,20 @@ def test_BF6_2_every_location_roll_says_what_it_picked():
     c = ctx(s, 5, [6, 6])
     d.damage(c, "Mikasa", "M", "starboard", "t")
     assert [r.result.outcome for r in rolls(c)] == ["Z", "-"] and all(r.sides == [6] * len(r.faces) for r in rolls(c))
+
+
+def test_BF6_2_BFR43_a_boat_gun_hit_takes_an_undamaged_gun_of_the_pattern():
+    """6.2 Numbered Patterns: hits "are always removed from the list of currently undamaged/undestroyed weapons":
+    B2 on Mikasa with every boat gun damaged but two takes exactly those two, with no die to pick them (one left,
+    then one), and a third hit finds none (6.1: no effect)."""
+    s = make_state()
+    guns = s.ships["Mikasa"].guns["boat"]
+    guns[:] = ["damaged"] * len(guns)
+    guns[4] = guns[15] = "ok"
+    c = ctx(s, 1)  # the first of two picks (halves): gun 4; the second has one left
+    d.damage(c, "Mikasa", "B2", "port", "t")
+    assert [e.location for e in of(c, ev.DamageApplied)] == ["boat:4", "boat:15"]
+    c2 = ctx(c.state)
+    d.damage(c2, "Mikasa", "B1", "port", "t")
+    assert of(c2, ev.DamageApplied)[0].kind == "none" and c2.state.ships["Mikasa"].guns["boat"].count("damaged") == 18
+    done(c2)

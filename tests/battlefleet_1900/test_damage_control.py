@@ -188,3 +188,56 @@ def test_BFR45_damage_control_is_owed_while_a_ship_has_dc_dice():
     for n in s.own("japan"):
         s.ships[n].dc_damaged = 3
     assert not dc.owes(s, "japan")
+
+
+def test_BF6_2_BFR23_box_repairs_wait_until_the_margin_is_repaired():
+    """6.2: hits in the margin "must be repaired before repairs to any propulsion boxes may be attempted": with a
+    mark in the margin only the margin may be rolled for this Step 3, whatever the boxes hold."""
+    s = make_state(step="damage_control")
+    sh = s.ships["Mikasa"]
+    sh.destroyed, sh.damaged, sh.margin = 2, 4, 1
+    one = {"ship": "Mikasa", "function": "repair_propulsion"}
+    with pytest.raises(IllegalCommand, match="nothing \\(more\\) for repair_propulsion"):
+        check(s, [one, one])
+    c = run(s, [one], [4])
+    assert (c.state.ships["Mikasa"].margin, c.state.ships["Mikasa"].damaged) == (0, 4)
+    check(c.state, [one] * 4)  # the margin clear: each damaged box may be rolled for
+
+
+def test_BF6_3_BFR25_BFR52_a_conning_tower_hit_halts_the_scuttling_rolls_until_recovered():
+    """Scuttling rolls are counter-flood rolls, a command function: none with a CT hit (6.3), yet the scuttling is
+    not called off (it "may not be called off") and its dice go to the other actions."""
+    s = make_state("torpedo-attack", step="damage_control")
+    c = run(s, [], [4, 3, 3], scuttle=["Ikazuchi"])  # F floods; PA and SA fail
+    c.state.ships["Ikazuchi"].dc_damaged = 2  # then DC and CT hits: one die left
+    c.state.ships["Ikazuchi"].ct = 1
+    c.state.sealed["japan"].pending = {}
+    with pytest.raises(IllegalCommand, match="scuttle a ship"):
+        check(c.state, [], scuttle=["Ikazuchi"])
+    recover = {"ship": "Ikazuchi", "function": "recover_ct"}
+    c2 = run(c.state, [recover], [4])  # the one die tries to recover; no scuttling roll
+    sh = c2.state.ships["Ikazuchi"]
+    assert sh.scuttling and sh.ct == 1 and sh.flooding == {"F": 4, "PA": 0, "SA": 0, "A": 0}
+    assert [e.function for e in of(c2, ev.DcResolved)] == ["recover_ct"]
+    c2.state.sealed["japan"].pending = {}
+    c3 = run(c2.state, [recover], [5])
+    assert c3.state.ships["Ikazuchi"].ct == 0
+    c3.state.sealed["japan"].pending = {}
+    c4 = run(c3.state, [], [4])  # command again: the rolls go on
+    assert c4.state.ships["Ikazuchi"].flooding["PA"] == 4
+
+
+def test_BF6_3_a_destroyed_bridge_or_a_flooded_magazines_position_is_never_repaired():
+    """6.3: "Weapons and/or positions which have been destroyed are not repairable"; a position whose magazine is
+    flooded "is considered out of commission for the remainder of the game": their slashes take no DC die."""
+    s = make_state(step="damage_control")
+    sh = s.ships["Mikasa"]
+    sh.bridge, sh.bridge_x = 1, True
+    with pytest.raises(IllegalCommand, match="repair_bridge"):
+        check(s, [{"ship": "Mikasa", "function": "repair_bridge"}])
+    sh.mounts["A"].slashes, sh.mounts["A"].flooded = 1, True
+    with pytest.raises(IllegalCommand, match="repair_main on A"):
+        check(s, [{"ship": "Mikasa", "function": "repair_main", "mount": "A"}])
+    sh.bridge_x, sh.mounts["A"].flooded = False, False
+    both = [{"ship": "Mikasa", "function": "repair_bridge"}, {"ship": "Mikasa", "function": "repair_main", "mount": "A"}]
+    check(s, both)

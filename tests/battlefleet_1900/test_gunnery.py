@@ -259,3 +259,92 @@ def test_BFR3_validation_never_reads_the_enemys_geometry():
     place(s, "Tsesarevich", 3000, 2300, 200)
     _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
     assert m.outcome in ("out_of_range", "no_los", "out_of_arc", "short")
+
+
+def _fire(s, seat: str, *salvos: dict):
+    s.sealed[seat].pending["fire"] = {"salvos": list(salvos)}
+    c = ctx(s)
+    gunnery.resolve(c)
+    return {m.target: m for m in of(c, ev.SalvoMeasured)}
+
+
+def test_BF4_1_BFR53_over_half_range_a_gun_fires_once_however_its_cycles_are_split():
+    """4.1: "When firing at targets over half range ... all guns are limited to a maximum ROF of 1": Tsesarevich's
+    twin P turret (ROF 2) splits a cycle each between Mikasa and Asahi, both in bracket 3: the second is void.
+    With one target near (bracket 1) and one far, both cycles fire: once within two brackets, once beyond."""
+    s = make_state(step="gunnery")
+    p = {"mount": "P"}
+    by = _fire(
+        s,
+        "russia",
+        {"ship": "Tsesarevich", "target": "Mikasa", "estimate_mm": 1200, "guns": [p]},
+        {"ship": "Tsesarevich", "target": "Asahi", "estimate_mm": 1200, "guns": [p]},
+    )
+    assert (by["Mikasa"].bracket, by["Mikasa"].rounds, by["Mikasa"].rof_capped) == (3, 2, False)
+    assert (by["Asahi"].bracket, by["Asahi"].rounds, by["Asahi"].rof_capped) == (3, 0, True)
+    s = make_state(step="gunnery")
+    place(s, "Asahi", 1300, 900, 90)  # 360 mm off Tsesarevich's port bow, clear of the line to Mikasa
+    by = _fire(
+        s,
+        "russia",
+        {"ship": "Tsesarevich", "target": "Mikasa", "estimate_mm": 1200, "guns": [p]},
+        {"ship": "Tsesarevich", "target": "Asahi", "estimate_mm": 360, "guns": [p]},
+    )
+    assert (by["Mikasa"].rounds, by["Asahi"].bracket, by["Asahi"].rounds) == (2, 1, 2)
+    assert not by["Mikasa"].rof_capped and not by["Asahi"].rof_capped
+
+
+def test_BF4_1_BFR37_BFR53_a_pattern_gun_fires_its_rate_of_fire_once_a_turn_across_targets():
+    """4.1: ROF is "the number of rounds per turn which each gun ... may fire". Mikasa heads north; Tsesarevich
+    and Retvizan lie nearly dead ahead, where of her port 15 cm (pattern 1) only the bow gun bears: ordered to
+    fire one gun twice at each, it fires twice in all (at the first), not four times."""
+    s = make_state(step="gunnery")
+    place(s, "Mikasa", 1000, 1000, 0)
+    place(s, "Tsesarevich", 996, 1300, 90)  # funnel (980, 1300): 3.6 degrees to port
+    place(s, "Retvizan", 1016, 1600, 90)  # funnel (1000, 1600): dead ahead
+    one = [{"mount": "15cm", "side": "port", "guns": 1, "cycles": 2}]
+    by = _fire(
+        s,
+        "japan",
+        {"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 310, "guns": one},
+        {"ship": "Mikasa", "target": "Retvizan", "estimate_mm": 610, "guns": one},
+    )
+    assert [g.rounds for g in by["Tsesarevich"].guns] == [2] and not by["Tsesarevich"].rof_capped
+    assert [g.rounds for g in by["Retvizan"].guns] == [0] and by["Retvizan"].rof_capped
+    assert by["Retvizan"].outcome in ("hit", "short", "over")  # measured: the estimate was made and taped
+
+
+def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews():
+    """StepStarted.owing is public: whether japan owes `fire` must not tell russia that japan's boat gun crews,
+    logged in its sealed `start`, stand down. Japan, with nothing left but unmanned boat guns, is still asked;
+    it may only send an empty `fire` (the crews are silent, BF-R14)."""
+    s = make_state(step="gunnery")
+    for n in s.own("japan"):
+        sh = s.ships[n]
+        for m in sh.mounts.values():
+            m.destroyed = True
+        for wid, guns in sh.guns.items():
+            if wid != "boat":
+                guns[:] = ["destroyed"] * len(guns)
+        s.sealed["japan"].manned[n] = False
+    assert gunnery.owes(s, "japan")
+    with pytest.raises(IllegalCommand, match="not one of your ships able to fire"):
+        gunnery.check_fire(
+            s,
+            "japan",
+            msgspec.convert(
+                {
+                    "type": "fire",
+                    "salvos": [
+                        {
+                            "ship": "Mikasa",
+                            "target": "Tsesarevich",
+                            "estimate_mm": 1200,
+                            "guns": [{"mount": "boat", "side": "port", "guns": 1}],
+                        }
+                    ],
+                },
+                Fire,
+            ),
+        )
+    gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire"}, Fire))

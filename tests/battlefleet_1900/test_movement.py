@@ -167,6 +167,7 @@ def test_BFR33_an_unlisted_division_keeps_its_speed_and_makes_each_arrows_least_
         ([], {"turns_deg": [45]}, "-44..44"),
         ([{"stop": True}], {"turns_deg": [10]}, "stop order"),
         ([{"stop": True}], {"distance_mm": 100}, "exactly 69"),
+        ([{"stop": True}], {"ships": [{"ship": "Asahi", "distance_mm": 100}]}, "every ship moves its minimum"),
         ([], {"distance_mm": 116}, "69-115"),
         ([], {"ships": [{"ship": "Mikasa", "distance_mm": 90}]}, "a follower's distance"),
         ([], {"ships": [{"ship": "Asahi", "distance_mm": 200}]}, "Asahi may move 69-115"),
@@ -208,3 +209,20 @@ def test_BFR40_a_simultaneous_turn_clears_the_pivots_still_ahead():
     order(c.state, "J1", {"turn": "together", "to": "port", "arrow": 45})
     c2 = move(c.state, J1={"distance_mm": 115, "turns_deg": [45]})
     assert c2.state.sealed["japan"].waypoints["Asahi"] == [] and pose(c2, "Asahi").h == 45
+
+
+def test_BFR30_BFR11_a_division_without_a_commanding_flagship_makes_no_free_turn():
+    """Glossary CT: "a flagship's division goes straight"; BF-R11: with no flagship, too. A turn under 45 degrees
+    needs no arrow (2.1), but it is still the flagship's order."""
+    s = make_state(step="movement")
+    free = msgspec.convert({"type": "move", "divisions": [{"division": "J1", "turns_deg": [30]}]}, Move)
+    movement.check_move(s, "japan", free)
+    s.ships["Mikasa"].ct = 1
+    with pytest.raises(IllegalCommand, match="goes straight"):
+        movement.check_move(s, "japan", free)
+    s.ships["Mikasa"].ct = 0
+    s.divisions["J1"].flagship = None
+    with pytest.raises(IllegalCommand, match="goes straight"):
+        movement.check_move(s, "japan", free)
+    straight = msgspec.convert({"type": "move", "divisions": [{"division": "J1", "distance_mm": 100}]}, Move)
+    movement.check_move(s, "japan", straight)

@@ -228,3 +228,39 @@ def test_BFR36_the_fleets_command_passes_to_the_next_division_when_none_of_its_o
     assert c.state.divisions["J1"].flagship is None  # BF-R11: with none, the division goes straight
     with pytest.raises(IllegalCommand, match="goes straight"):
         check(c.state, **j1(arrow()))
+
+
+def test_BFR50_a_ship_dropping_out_never_takes_the_flag():
+    """2.1: a dropped-out ship "becomes a one-ship division": it cannot also lead the division it leaves."""
+    s = make_state()
+    place(s, "Mikasa", 1400, 1800, 90, last=23)
+    place(s, "Asahi", 1275, 1800, 90, last=23)
+    s.ships["Asahi"].damaged = 2
+    with pytest.raises(IllegalCommand, match="drops out"):
+        check(s, transfer=[{"division": "J1", "to": "Asahi"}], drop_out=["Asahi"])
+    s.ships["Mikasa"].ct = 1  # the involuntary heir is the closest ship that stays: Shikishima, not Asahi
+    c = reveal(s, [6], japan={"drop_out": ["Asahi"]})
+    assert of(c, ev.CommandTransferred)[0].to_ship == "Shikishima"
+    j1_ = c.state.divisions["J1"]
+    assert j1_.flagship == "Shikishima" and j1_.ships == ["Mikasa", "Shikishima", "Fuji"]
+    assert c.state.divisions["J1/Asahi"].flagship == "Asahi" and c.state.fleet_flagship["japan"] == "Shikishima"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"drop_out": ["Fuji", "Fuji"]},
+        {"surrender": ["Fuji", "Fuji"]},
+        {"transfer": [{"division": "J1", "to": "Asahi"}, {"division": "J1", "to": "Shikishima"}]},
+    ],
+)
+def test_BFR50_each_ship_or_division_at_most_once(content):
+    """Twice in one order would make a second, empty one-ship division (or hand the flag on twice in one phase)."""
+    s = make_state()
+    s.ships["Fuji"].damaged = 1
+    for n in ("Mikasa", "Asahi", "Shikishima"):
+        place(s, n, s.pose(n).x, 1800, 90, last=23)
+    place(s, "Asahi", 1290, 1800, 90, last=23)
+    place(s, "Shikishima", 1290, 1810, 90, last=23)
+    with pytest.raises(IllegalCommand, match="at most once"):
+        check(s, **content)

@@ -169,3 +169,19 @@ def test_BFR42_step_one_rolls_nothing_for_a_sinking_ship():
     c = ctx(s)
     sinking.step_one(c)
     assert not c.events
+
+
+def test_BFR22_BFR51_only_compartments_flooded_at_the_start_of_step_one_roll():
+    """6.0 Step One checks the ongoing heavy flooding, once per compartment: F's roll floods SA to heavy (FL3,
+    adjoining), and SA first rolls at the next Step One, whichever order the compartments are read in."""
+    s = make_state(step="fire_flooding")
+    s.ships["Mikasa"].flooding["F"] = 3
+    c = ctx(s, 5, 4, 4)  # FL3; it spreads (4) to the second adjoining compartment of F (PA, SA): SA
+    sinking.step_one(c)
+    assert c.state.ships["Mikasa"].flooding["SA"] == 3
+    assert [r.source for r in of(c, ev.CriticalRolled)] == ["flooding:F"]
+    done(c)
+    c2 = ctx(c.state, 1, 1)
+    sinking.step_one(c2)
+    assert [r.source for r in of(c2, ev.CriticalRolled)] == ["flooding:F", "flooding:SA"]
+    done(c2)

@@ -188,21 +188,22 @@ def _port_on_1_3(faces: list[int]) -> str:
 
 
 def boat_losses(ctx: Ctx, ship: str, code: str, n: int, source: str, picked: list[str]) -> list[Effect]:
-    """Bn (BF-R20): n boat guns lost, at most one when their crews are not deployed (6.2)."""
+    """Bn (BF-R20): n boat guns lost, at most one when their crews are not deployed (6.2); each an undamaged gun of
+    the pattern not picked this step (6.2 "Numbered Patterns", BF-R43)."""
     s = ctx.state
     if not s.sealed[s.ships[ship].seat].manned.get(ship, True) and s.cls(ship).armoured_deck:
         n = min(n, 1)
     out = []
     wid = next(w.id for w in s.cls(ship).weapons if w.boat)
     for _ in range(n):
-        ok = [f"{wid}:{i}" for i, g in enumerate(s.ships[ship].guns[wid]) if g != "destroyed"]
+        ok = [f"{wid}:{i}" for i, g in enumerate(s.ships[ship].guns[wid]) if g == "ok"]
         ok = [x for x in ok if x not in picked]
         if not ok:
             break
         loc = pick(ctx, ok, f"boat gun lost on {ship}", "BF:6.2 BF-R20 BF-R32")
         picked.append(loc)
         out.append(Effect(ship, code, "boat", source, location=loc, destroy=True))
-    return out or [Effect(ship, code, "none", source, note="no effect: no boat gun left (6.1)")]
+    return out or [Effect(ship, code, "none", source, note="no effect: no undamaged boat gun left (6.1)")]
 
 
 def critical_main(ctx: Ctx, ship: str, pos: str, side: str) -> list[Effect]:

@@ -39,7 +39,10 @@ def owes(state: State, seat: str) -> bool:
 
 
 def scuttle_rolls(state: State, ship: str) -> int:
-    """BF-R25: each Step Three a scuttling ship rolls for every compartment not yet severe, while dice last."""
+    """BF-R25: each Step Three a scuttling ship rolls for every compartment not yet severe, while dice last;
+    BF-R52: not while it has a CT hit (they are counter-flood rolls, a command function, 6.3)."""
+    if state.ships[ship].ct:
+        return 0
     return min(dice_left(state, ship), sum(1 for v in state.ships[ship].flooding.values() if v < 4))
 
 
@@ -49,10 +52,10 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
     f = a.function
     if f in COMMAND and s.ct:
         return None
-    if f == "repair_propulsion":
-        return s.margin + s.damaged
-    if f == "repair_bridge":
-        return s.bridge
+    if f == "repair_propulsion":  # 6.2: the margin "must be repaired before repairs to any propulsion boxes may be
+        return s.margin or s.damaged  # attempted" (BF-R23)
+    if f == "repair_bridge":  # 6.3: a destroyed feature (BRx) is never repaired
+        return 0 if s.bridge_x else s.bridge
     if f == "repair_steering":
         return s.tr
     if f == "repair_dc":
@@ -85,7 +88,8 @@ def _slashes(state: State, ship: str, mount: str | None, cat: str) -> int | None
     s = state.ships[ship]
     if mount in s.mounts:
         w = state.weapon(ship, s.mounts[mount].weapon)
-        return s.mounts[mount].slashes if w.cat == cat and not s.mounts[mount].destroyed else None
+        m = s.mounts[mount]  # 6.3: destroyed, or out of commission for the game with its magazine flooded
+        return m.slashes if w.cat == cat and not (m.destroyed or m.flooded) else None
     if mount and ":" in mount:
         wid, _, i = mount.partition(":")
         guns = s.guns.get(wid)
@@ -136,7 +140,7 @@ def resolve(ctx: Ctx) -> None:
         for ship in cmd.scuttle:
             ctx.emit(ev.ScuttlingBegun(ship=ship))
         for name in s.own(seat):
-            if s.ships[name].scuttling and able(s, name):
+            if s.ships[name].scuttling and able(s, name) and scuttle_rolls(s, name):
                 scuttle(ctx, name)
         for a in cmd.actions:
             act(ctx, a)

@@ -69,8 +69,11 @@ def can_fire(state: State, ship: str) -> bool:
 
 
 def owes(state: State, seat: str) -> bool:
+    """A seat with a ship that may have a gun able to fire, read on public facts (BF-R3, §4 "being asked leaks
+    nothing"): the boat gun crews, logged in the sealed `start`, count as manned here."""
     targets = any(state.ships[n].in_play for n in state.own(state.enemy(seat)))
-    return targets and any(can_fire(state, n) for n in state.own(seat))
+    public = sealing.redact(state, None)
+    return targets and any(can_fire(public, n) for n in state.own(seat))
 
 
 # ---- validation ---------------------------------------------------------------------------------
@@ -157,38 +160,73 @@ def arcs_of(state: State, ship: str, mount: str, side: str | None, group: str | 
     return [[a, b]] if side == "starboard" else [[-b, -a]]
 
 
-def bearing_guns(state: State, ship: str, g: GunOrder, v: tuple[int, int]) -> int:
-    """How many of the ordered guns bear on direction v (BF-R37: a pattern side fires its ordered guns among
-    those whose group's arc holds the target)."""
+def bearing(state: State, ship: str, g: GunOrder, v: tuple[int, int]) -> list[tuple]:
+    """What of an order bears on direction v: a position as one unit (all its guns), or each undamaged gun of a
+    pattern side whose group's arc holds the target (BF-R37), in gun order (bow, beam, stern)."""
     h = state.pose(ship).h
     s = state.ships[ship]
     if g.mount in s.mounts:
-        return mount_weapon(state, ship, g.mount).guns if geo.in_arcs(h, arcs_of(state, ship, g.mount, None), v) else 0
+        return [(ship, g.mount)] if geo.in_arcs(h, arcs_of(state, ship, g.mount, None), v) else []
     groups = {grp for grp in ("bow", "beam", "stern") if geo.in_arcs(h, arcs_of(state, ship, g.mount, g.side, grp), v)}
     where = state.data.layout(s.cls, g.mount)
-    able = sum(1 for x, (sd, grp) in zip(s.guns[g.mount], where) if sd == g.side and x == "ok" and grp in groups)
-    return min(g.guns, able)
+    return [
+        (ship, g.mount, i)
+        for i, (x, (sd, grp)) in enumerate(zip(s.guns[g.mount], where))
+        if sd == g.side and x == "ok" and grp in groups
+    ]
+
+
+class Spent:
+    """BF-R53: the cycles each gun (a position's guns together, a pattern's one by one) has fired this turn, and
+    whether one went over half range: 4.1's rate of fire is the "rounds per turn which each gun ... may fire",
+    and over half range "all guns are limited to a maximum ROF of 1"."""
+
+    def __init__(self) -> None:
+        self.cycles: dict[tuple, int] = {}
+        self.far: set[tuple] = set()
+
+    def fire(self, units: list[tuple], limit: int, cycles: int, rof: int, far: bool) -> tuple[int, bool]:
+        """Up to `limit` of the units fire up to `cycles` each, within what they have left: (the cycles fired in
+        all, whether the rate of fire voided a round the order asked of the guns that bear)."""
+        total = used = 0
+        for u in units:
+            if used == limit:
+                break
+            c = min(cycles, rof - self.cycles.get(u, 0))
+            if far:
+                c = min(c, 0 if u in self.far else 1)
+            if c <= 0:
+                continue
+            self.cycles[u] = self.cycles.get(u, 0) + c
+            if far:
+                self.far.add(u)
+            total, used = total + c, used + 1
+        return total, total < min(limit, len(units)) * cycles
+
+
+MEASURED = ("hit", "short", "over")
 
 
 def resolve(ctx: Ctx) -> None:
     """4.3: every estimate measured once all are in: a hit zone, a splash short or over, or no shot at all."""
     s = ctx.state
     sealing.reveal(ctx, ["fire"])
-    markers = []
+    markers, spent = [], Spent()
     for seat in s.seats:
         cmd = msgspec.convert(s.sealed[seat].pending.get("fire", {}), Fire)
         for sv in cmd.salvos:
             if not s.ships[sv.target].in_play:
                 continue
-            m = measure_salvo(ctx, sv)
+            m = measure_salvo(ctx, sv, spent)
             if m is not None:
                 markers.append(m)
     if s.fog == "blur" and markers:
         sealing.seal(ctx, "referee", "markers", ev.Markers(turn=s.turn, markers=markers))
 
 
-def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
-    """4.3, BF-R41: no line of sight, then out of range, out of arc, guns that cannot reach; else the tape."""
+def measure_salvo(ctx: Ctx, sv, spent: Spent) -> ev.MarkerRecord | None:
+    """4.3, BF-R41: no line of sight, then out of range, out of arc, guns that cannot reach; else the tape, and
+    each order fires what bears within its guns' rate of fire left this turn (BF-R53)."""
     s = ctx.state
     sc = s.data.scale
     f, t = funnel(s, sv.ship), funnel(s, sv.target)
@@ -197,27 +235,26 @@ def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
     m = geo.measure(
         f, t, geo.base(tp.x, tp.y, tp.h, *s.cls(sv.target).base_mm), sc.bracket_mm, sc.brackets, sv.estimate_mm
     )
-    fired, capped = [], False
-    for g in sv.guns:
-        w = mount_weapon(s, sv.ship, g.mount)
-        guns = bearing_guns(s, sv.ship, g, v)
-        cycles = g.cycles
-        if cycles == 2 and m.bracket >= 3:  # 4.1: over half range every gun fires at most once
-            cycles, capped = 1, True
-        reach = m.bracket <= sc.brackets and w.pen[m.bracket - 1] is not None
-        fired.append(
-            ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=guns * cycles if reach else 0)
-        )
+    weapons = [mount_weapon(s, sv.ship, g.mount) for g in sv.guns]
+    bears = [bearing(s, sv.ship, g, v) for g in sv.guns]
+    reach = [m.bracket <= sc.brackets and w.pen[m.bracket - 1] is not None for w in weapons]
     outcome = m.outcome
     if sight_blocked(s, f, t, (sv.ship, sv.target)):
-        outcome, fired = "no_los", [_silent(x) for x in fired]
-    elif outcome != "out_of_range" and not any(bearing_guns(s, sv.ship, g, v) for g in sv.guns):
+        outcome = "no_los"
+    elif outcome != "out_of_range" and not any(bears):
         outcome = "out_of_arc"
-    elif outcome != "out_of_range" and not any(x.rounds for x in fired):
+    elif outcome != "out_of_range" and not any(b and r for b, r in zip(bears, reach)):
         outcome = "out_of_range"  # the guns that bear cannot reach this bracket (pen null)
-    if outcome in ("no_los", "out_of_arc", "out_of_range"):
-        fired = [_silent(x) for x in fired]
-    shown = s.fog == "open" and outcome in ("hit", "short", "over")
+    fired, capped = [], False
+    far = m.bracket > sc.brackets // 2  # 4.1: "over half range (third and fourth range brackets)"
+    for g, w, units, r in zip(sv.guns, weapons, bears, reach):
+        rounds = 0
+        if outcome in MEASURED and r:
+            lettered = g.mount in s.ships[sv.ship].mounts
+            n, cut = spent.fire(units, 1 if lettered else g.guns, g.cycles, CYCLES[w.rof], far)
+            rounds, capped = n * (w.guns if lettered else 1), capped or cut
+        fired.append(ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=rounds))
+    shown = s.fog == "open" and outcome in MEASURED
     ctx.emit(
         ev.SalvoMeasured(
             firer=sv.ship,
@@ -226,14 +263,14 @@ def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
             outcome=outcome,
             bracket=m.bracket if outcome != "no_los" else None,
             rounds=sum(x.rounds for x in fired),
-            rof_capped=capped and outcome in ("hit", "short", "over"),
+            rof_capped=capped,
             guns=fired,
             marker=[m.marker.x, m.marker.y] if shown else None,
             lead=m.lead if shown else None,
             exit=m.exit if shown else None,
         )
     )
-    if outcome not in ("hit", "short", "over"):
+    if outcome not in MEASURED:
         return None
     return ev.MarkerRecord(
         firer=sv.ship,
@@ -245,10 +282,6 @@ def measure_salvo(ctx: Ctx, sv) -> ev.MarkerRecord | None:
         lead=m.lead,
         exit=m.exit,
     )
-
-
-def _silent(g: ev.GunFire) -> ev.GunFire:
-    return ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=g.cat, rounds=0)
 
 
 def abandon_rolls(ctx: Ctx) -> None:

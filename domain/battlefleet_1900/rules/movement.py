@@ -85,6 +85,8 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
                 f"division {m.division}: its lead {lead} may move {lo}-{hi} mm this turn (BF-R6)"
                 + (f"; under a stop order exactly {lo} mm (2.1)" if stop else "")
             )
+        if stop and m.ships:  # 2.1: each ship "must still move their minimum required movement", no more
+            raise IllegalCommand(f"division {m.division} is under a stop order: every ship moves its minimum (2.1)")
         for sd in m.ships:
             if sd.ship not in d.ships[1:]:
                 raise IllegalCommand(f"division {m.division}: `ships` sets a follower's distance: {d.ships[1:]}")
@@ -105,6 +107,8 @@ def _check_turns(state: State, d: Division, m: DivisionMove) -> None:
             raise IllegalCommand(f"{d.id} dropped out: it must turn out of the line, one turn of 1-180 degrees (BF-R9)")
         return
     if not arrows:
+        if d.flagship is None or not state.ships[d.flagship].command_ok:  # glossary CT (BF-R30), BF-R11
+            raise IllegalCommand(f"division {d.id}'s flagship has a conning tower hit or none leads: it goes straight")
         if len(t) != 1 or abs(t[0]) > 44:
             raise IllegalCommand(f"division {d.id} has no arrow: at most one free turn of -44..44 degrees (2.1)")
         return

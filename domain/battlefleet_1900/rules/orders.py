@@ -33,11 +33,11 @@ def qualified(state: State, ship: str) -> bool:
     return s.in_play and s.sinking is None and s.ct == 0
 
 
-def closest(state: State, division: str, to: str) -> str | None:
+def closest(state: State, division: str, to: str, leaving: tuple[str, ...] = ()) -> str | None:
     """2.1 "the ship closest to the flagship", BF-R49: least |D|^2 between forward funnels, ties to the earlier in
-    line."""
+    line; BF-R50: never a ship dropping out of the division in this Command Phase (`leaving`)."""
     f = funnel(state, to)
-    others = [n for n in state.divisions[division].ships if n != to and qualified(state, n)]
+    others = [n for n in state.divisions[division].ships if n != to and n not in leaving and qualified(state, n)]
     return min(others, key=lambda n: geo.dist2(f, funnel(state, n)), default=None)
 
 
@@ -66,6 +66,15 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
     for t in cmd.transfer:
         if (why := why_not_transfer(state, seat, t.division, t.to)) is not None:
             raise IllegalCommand(f"no transfer of {t.division} to {t.to}: {why}")
+        if t.to in cmd.drop_out:
+            raise IllegalCommand(f"no transfer of {t.division} to {t.to}: it drops out of the division (BF-R50)")
+    for field, names in (
+        ("drop_out", cmd.drop_out),
+        ("transfer", [t.division for t in cmd.transfer]),
+        ("surrender", cmd.surrender),
+    ):
+        if len(set(names)) != len(names):
+            raise IllegalCommand(f"{field}: name each ship or division at most once (BF-R50)")
     for b in cmd.boat_guns:
         if b.ship not in state.own(seat) or not state.ships[b.ship].in_play:
             raise IllegalCommand(f"boat guns: {b.ship!r} is not one of your ships in play")
@@ -114,7 +123,7 @@ def ordered(state: State, seat: str) -> list[str]:
 
 
 def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
-    """2.1, BF-R9: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
+    """2.1, BF-R9, R54: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
     s = state.ships.get(ship)
     if s is None or s.seat != seat or not s.in_play or s.sinking is not None:
         return "it is not one of your ships in a division"
@@ -167,9 +176,10 @@ def resolve(ctx: Ctx) -> None:
                         ctx.emit(ev.OrderConverted(division=d.id, index=i))
         for t in cmd.transfer:
             _transfer(ctx, t.division, t.to, "voluntary")
+    leaving = tuple(ship for cmd in cmds.values() for ship in cmd.drop_out)
     for seat in s.seats:
         for d in [x for x in s.divisions.values() if x.seat == seat and x.ships]:
-            involuntary(ctx, d.id)
+            involuntary(ctx, d.id, leaving)
     for seat, cmd in cmds.items():
         for ship in cmd.drop_out:
             old = s.ships[ship].division
@@ -196,15 +206,15 @@ def _transfer(ctx: Ctx, division: str, to: str, how: str) -> None:
     ctx.emit(ev.CommandTransferred(division=division, from_ship=d.flagship, to_ship=to, how=how, fleet=fleet))
 
 
-def involuntary(ctx: Ctx, division: str) -> None:
+def involuntary(ctx: Ctx, division: str, leaving: tuple[str, ...] = ()) -> None:
     """2.1, BF-R11: a flagship with a steering or CT hit rolls 1D6 + (fires + uneven) // 2 >= 5 each command
-    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship takes command."""
+    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship not dropping out takes command."""
     s = ctx.state
     d = s.divisions[division]
     flag = d.flagship
     if flag is None or not (s.ships[flag].tr or s.ships[flag].ct):
         return
-    heir = closest(s, division, flag)
+    heir = closest(s, division, flag, leaving)
     if heir is None:
         return  # BF-R11, R44: nobody to take over, no die
     f = s.ships[flag]

@@ -1,8 +1,9 @@
 """6.0 Step One - Fire & Flooding, and Step Four - Sinking & Listing.
 
 Step One rolls each fire (external, then internal) and each uncontained heavy or severe compartment not
-counter-flooded on Critical Effects (BF-R22). Step Four sets list and trim, rolls the sink roll at five flooding
-points or more (BF-R26), counts down the ships going under, and capsizes at the end (BF-R28).
+counter-flooded on Critical Effects, as they stood when the step began (BF-R22, R51). Step Four sets list and
+trim, rolls the sink roll at five flooding points or more (BF-R26), counts down the ships going under, and
+capsizes at the end (BF-R28).
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def step_one(ctx: Ctx) -> None:
     for name, ship in s.ships.items():
         if not ship.in_play or ship.sinking is not None:  # BF-R42: a sinking ship is past saving
             continue
+        # BF-R51: the fires and flooded compartments at the start of the step roll, each once: a compartment this
+        # step's rolls flood to heavy rolls from the next Step One.
+        ongoing = [c for c in COMPARTMENTS if rolls_for_flooding(ship, c)]
         for kind, count in (("fire_external", ship.fires_ext), ("fire_internal", ship.fires_int)):
             for _ in range(count):
                 if s.ships[name].lost:
@@ -70,10 +74,10 @@ def step_one(ctx: Ctx) -> None:
                     lambda f, k=kind: table_row(crit[k], f[0]),
                 )[0]
                 fire_result(ctx, name, kind, table_row(crit[kind], face))
-        for c in COMPARTMENTS:
+        for c in ongoing:
             sh = s.ships[name]
-            if sh.lost or sh.flooding[c] < 3 or c in sh.contained or c in sh.counterflooded:
-                continue
+            if sh.lost:
+                break
             face = ctx.roll(
                 1,
                 f"{'severe' if sh.flooding[c] == 4 else 'heavy'} flooding in {name} {c}",
@@ -84,6 +88,11 @@ def step_one(ctx: Ctx) -> None:
             ctx.emit(ev.CriticalRolled(ship=name, source=f"flooding:{c}", result=result))
             for code in codes(result):
                 spreads(ctx, name, c, code)
+
+
+def rolls_for_flooding(ship, c: str) -> bool:
+    """BF-R22: an uncontained heavy or severe compartment, not counter-flooded (6.3), rolls on Hvy/Sev FL."""
+    return ship.flooding[c] >= 3 and c not in ship.contained and c not in ship.counterflooded
 
 
 def fire_result(ctx: Ctx, name: str, kind: str, result: str) -> None:
