@@ -135,14 +135,15 @@ VERIFY_TEXTS = """
         if (err) { out.push({ format: err }); continue; }
         const r = await m.verifyAll(b, () => null);
         const pick = (c) => ({ status: c.status, first_bad_seq: plain(c.first_bad_seq), first_bad_k: plain(c.first_bad_k) });
-        out.push({ chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) });
+        out.push({ ...(r.parent ? { parent: pick(r.parent) } : {}), chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) });
     }
     return out;
 """
 
 
 def python_checks(raw: bytes, report: dict | None = None) -> dict:
-    """`umpire verify`'s report (made here unless given), cut to what the desk checks: chain, dice, sealed inputs."""
+    """`umpire verify`'s report (made here unless given), cut to what the desk checks: a fork's parent, chain, dice,
+    sealed inputs."""
     from service.replay import verify
 
     checks = (report or verify(raw))["checks"]
@@ -152,7 +153,7 @@ def python_checks(raw: bytes, report: dict | None = None) -> dict:
     def pick(c):
         return {"status": c["status"], "first_bad_seq": c.get("first_bad_seq"), "first_bad_k": c.get("first_bad_k")}
 
-    return {name: pick(checks[name]) for name in ("chain", "dice", "sealed")}
+    return {name: pick(checks[name]) for name in ("parent", "chain", "dice", "sealed") if name in checks}
 
 
 def desk_checks(desk: Desk, texts: list[str]) -> list[dict]:
@@ -195,3 +196,54 @@ def sealed_bid_bundles() -> dict[str, dict]:
             return out
     finally:
         del RULESETS["sealed-bid"]
+
+
+def play_by_bot(svc, game_id: str, tokens: dict[str, str], commands: int) -> None:
+    """Let the ruleset's bot send `commands` commands of `game_id` through the service, each from the seat it is for."""
+    from domain import engine
+    from service.games import bot_choose, bot_for
+
+    for _ in range(commands):
+        game = svc._cached(game_id).game
+        legal = engine.awaiting(game)
+        if not legal:
+            return
+        seat = (engine.waiting_for(game) or [s for spec in legal for s in spec.seats])[0]
+        mine = engine.awaiting(game, seat)
+        payload = bot_choose(bot_for(game.ruleset.id), game.ruleset.redact, game.rules, mine, seat)
+        seat = next(s for s in mine if s.type == payload["type"]).seats[0]
+        svc.command(game_id, tokens[seat], payload)
+
+
+def fork_bundles() -> dict[str, dict]:
+    """Fork bundles the server makes: north-atlantic (revealed) forked at a command's end and played on by the bot,
+    then revealed, so both parts hold rolls; a fork of that fork (its parent is itself a fork); and a fork of a game
+    whose seed is still secret (its parent part can be checked only up to the dice)."""
+    import tempfile
+
+    from events.store import open_store
+    from service.games import GameService
+
+    spec = importlib.util.spec_from_file_location("generate", ROOT / "replays" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = GameService(open_store(str(Path(tmp) / "forks.db")))
+        parent = gen.north_atlantic(svc)
+        at = parent["commands"][len(parent["commands"]) // 3]["seqs"][1]
+        out = {}
+
+        def fork(of: str, at: int, name: str, seed: str, commands: int, reveal: bool = True) -> dict:
+            made = svc.fork(of, at, "public-seed", seed * 32, fork_id=name)
+            play_by_bot(svc, name, {s["seat"]: s["token"] for s in made["seats"]}, commands)
+            if reveal:
+                svc.reveal(name, made["referee_token"])
+            return svc.bundle(name)
+
+        out["fork"] = fork("north-atlantic", at, "na-fork", "f1", 40)
+        out["fork-of-fork"] = fork("na-fork", out["fork"]["commands"][-2]["seqs"][1], "na-fork-2", "f2", 30)
+        secret = svc.create("aa1942-convoy", {"rounds": 2}, None, "fair", None, None, None, game_id="secret")
+        play_by_bot(svc, "secret", {s["seat"]: s["token"] for s in secret["seats"]}, 40)
+        end = svc.bundle("secret")["commands"][-1]["seqs"][1]
+        out["fork-of-secret"] = fork("secret", end, "secret-fork", "f3", 30)
+        return out

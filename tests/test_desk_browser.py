@@ -25,6 +25,7 @@ from tests.desk_browser import (
     Desk,
     desk_checks,
     dumps,
+    fork_bundles,
     launch,
     load_golden_games,
     playwright,
@@ -32,9 +33,10 @@ from tests.desk_browser import (
     sealed_bid_bundles,
 )
 from tests.live import server_process
-from tests.test_tampering import BUNDLE, LEAVES, flipped, set_path, structural
+from tests.test_tampering import BUNDLE, LEAVES, flipped, leaves, set_path, structural
 
 REPLAYS = sorted((ROOT / "replays").glob("*.json"))
+ROLL_STATUSES = "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])"  # the ledger's rows, in the page
 VECTORS = json.loads((ROOT / "tests" / "dice_vectors.json").read_text())
 
 
@@ -304,6 +306,130 @@ def test_a_forged_roll_with_a_recomputed_chain_is_named_by_its_k(desk, tmp_path)
     desk.page.wait_for_selector("#roll-verdict")
     assert "Mismatch" in desk.page.inner_text("#roll-verdict")
     desk.screenshot("forged-roll")
+
+
+# ---------------------------------------------------------------- forks: a parent's part, then the fork's own
+
+
+@pytest.fixture(scope="module")
+def forks():
+    return fork_bundles()
+
+
+def _rechained(b: dict) -> str:
+    """Every hash of a bundle's events recomputed (a forger's work); returns the new head."""
+    h = GENESIS_HASH
+    for e in b["events"]:
+        h = chain_hash(h, e["body"])
+        e["hash"] = h.hex()
+    b["head"] = h.hex()
+    return b["head"]
+
+
+def _forged_parent_face(fork: dict) -> dict:
+    """A face changed in the parent's part, the parent's chain recomputed, the fork's genesis pointed at the new
+    hash and the fork's chain recomputed too: only the dice can tell."""
+    b = copy.deepcopy(fork)
+    roll = next(e["body"]["data"] for e in b["parent"]["events"] if e["body"]["type"] == "DiceRolled")
+    roll["faces"][0] = roll["faces"][0] % 6 + 1
+    b["events"][0]["body"]["data"]["parent"]["hash"] = _rechained(b["parent"])
+    b["commands"][0]["payload"]["parent"]["hash"] = b["parent"]["head"]
+    _rechained(b)
+    return b
+
+
+def _fork_mutations(fork: dict, n: int) -> list[tuple[str, bytes]]:
+    """One value changed anywhere in a fork's bundle (its own part or its parent's), or an event dropped, moved,
+    duplicated, a face or a client seed changed in either part; and forgeries with the chains recomputed."""
+    rng = random.Random(1313)
+    paths = list(leaves(fork))
+    out = []
+    for i in range(n):
+        b = copy.deepcopy(fork)
+        if i % 4 < 2:
+            path, value = rng.choice(paths)
+            set_path(b, path, flipped(value, rng))
+            out.append((f"value at {path}", dumps(b)))
+        else:
+            part = b if i % 4 == 2 else b["parent"]
+            out.append((f"{structural(part, rng)} in the {'fork' if part is b else 'parent'}", dumps(b)))
+    out.append(("parent face, every chain recomputed", dumps(_forged_parent_face(fork))))
+    cut = copy.deepcopy(fork)  # the parent's part cut short: the genesis names another seq and hash
+    cut["parent"]["events"] = cut["parent"]["events"][:-1]
+    cut["parent"]["head"] = cut["parent"]["events"][-1]["hash"]
+    out.append(("parent cut short", dumps(cut)))
+    orphan = copy.deepcopy(fork)  # the parent's part dropped
+    del orphan["parent"]
+    out.append(("parent dropped", dumps(orphan)))
+    return out
+
+
+def test_fork_bundles_verify_in_the_browser_as_umpire_verify_says(desk, forks):
+    texts = [dumps(b) for b in forks.values()]
+    desk.open()
+    got = desk_checks(desk, [t.decode() for t in texts])
+    assert got == [python_checks(t) for t in texts]
+    assert [g["parent"]["status"] for g in got] == ["pass", "pass", "skipped"]  # the last parent's seed is secret
+
+
+def test_the_desk_and_umpire_verify_agree_on_tampered_fork_bundles(desk, forks):
+    cases = [c for fork in (forks["fork"], forks["fork-of-fork"]) for c in _fork_mutations(fork, 120)]
+    reports = [verify(raw) for _, raw in cases]
+    desk.open()
+    got = desk_checks(desk, [raw.decode() for _, raw in cases])
+    disagree = []
+    for (what, raw), report, have in zip(cases, reports, got):
+        want = python_checks(raw, report)
+        parent = report["checks"].get("parent", {})
+        if parent.get("status") == "fail" and ": replay check failed:" in parent["detail"]:
+            # the parent's replay needs the rules engine: the page checks its chain, dice and seals, and passes it
+            assert have["parent"]["status"] == "pass", (what, have)
+            want["parent"] = have["parent"]
+        if want != have:
+            disagree.append((what, want, have))
+    assert disagree == []
+    failed_in_parent = [r for r in reports if r["checks"].get("parent", {}).get("status") == "fail"]
+    assert len(failed_in_parent) > len(cases) / 4  # the parent's part is tampered with as often as the fork's
+    forged = got[[what for what, _ in cases].index("parent face, every chain recomputed")]
+    assert forged["parent"]["status"] == "fail" and forged["chain"]["status"] == "pass"
+
+
+def test_a_fork_bundle_shows_its_parents_part_and_opens_it(desk, forks, tmp_path):
+    fork = forks["fork"]
+    path = tmp_path / "na-fork.json"
+    path.write_bytes(dumps(fork))
+    desk.open_file(path)
+    assert desk.check("parent")["status"] == "pass"
+    assert desk.check("chain")["status"] == desk.check("dice")["status"] == "pass"
+    parent_rolls = [e["body"]["data"]["k"] for e in fork["parent"]["events"] if e["body"]["type"] == "DiceRolled"]
+    own = [e["body"]["data"]["k"] for e in fork["events"] if e["body"]["type"] == "DiceRolled"]
+    assert own[0] == len(parent_rolls)  # a fork's rolls go on from its parent's k
+    statuses = desk.page.eval_on_selector_all("tr.roll", ROLL_STATUSES)
+    assert statuses == [[k, "verified"] for k in own]
+    text = desk.page.inner_text("#verdict")
+    assert text.startswith("✓") and "parent part checks out" in text
+    desk.page.click(".check-details > summary")
+    assert "parent north-atlantic up to seq" in desk.page.inner_text("#check-parent")
+    desk.screenshot("fork-bundle", full_page=False)
+    desk.page.click("#open-parent")
+    desk.page.wait_for_function("() => document.querySelector('#game-title')?.textContent === 'north-atlantic'")
+    assert "the parent's part of na-fork.json" in desk.page.inner_text("#game-head")
+    statuses = desk.page.eval_on_selector_all("tr.roll", ROLL_STATUSES)
+    assert statuses == [[k, "verified"] for k in parent_rolls]
+
+
+def test_a_fork_made_by_umpire_fork_verifies_in_the_browser(desk, tmp_path):
+    north = ROOT / "replays" / "aa1942-north-atlantic.json"
+    at = json.loads(north.read_text())["commands"][10]["seqs"][1]
+    out = tmp_path / "offline-fork.json"
+    umpire = ROOT / ".venv" / "bin" / "umpire"
+    cli = [str(umpire)] if umpire.exists() else ["umpire"]
+    subprocess.run([*cli, "fork", str(north), "--at", str(at), "--out", str(out)], check=True, capture_output=True)
+    desk.open_file(out)
+    assert python_checks(out.read_bytes()) == {
+        name: desk.check(name) for name in ("parent", "chain", "dice", "sealed")
+    }
+    assert desk.check("parent")["status"] == "pass"
 
 
 # ---------------------------------------------------------------- a roll's page

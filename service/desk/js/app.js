@@ -87,15 +87,21 @@ window.addEventListener("hashchange", route);
 async function openFile(file) {
   const text = await file.text();
   try {
-    const g = await Game.fromBundleText(text, file.name);
-    leaveGame();
-    fileGame = g;
-    if (location.hash === "#/file") route();
-    else location.hash = "#/file";
+    showFile(await Game.fromBundleText(text, file.name));
   } catch (e) {
     drawHome(main, openFile, `${file.name}: ${e.message}`);
   }
 }
+
+/** Make `g` (a bundle read in this page) the file on the desk. */
+function showFile(g) {
+  leaveGame();
+  fileGame = g;
+  if (location.hash === "#/file") route();
+  else location.hash = "#/file";
+}
+// a fork's file carries its parent's part: the checks screen opens it as a file of its own
+window.addEventListener("desk:open-file", (e) => showFile(e.detail));
 
 document.addEventListener("dragover", (e) => {
   e.preventDefault();

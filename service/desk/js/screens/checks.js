@@ -2,6 +2,8 @@
 
 import { engineName } from "../crypto.js";
 import { badge, h, put, short } from "../dom.js";
+import { Game } from "../game.js";
+import { canonical } from "../json.js";
 import { base, ui } from "../nav.js";
 
 export function drawHead(el, g) {
@@ -74,10 +76,18 @@ function serverHeadNote(g) {
       );
 }
 
-const CHECK_NAMES = { chain: "Event chain", dice: "Dice", sealed: "Sealed inputs", replay: "Replay" };
+const CHECK_NAMES = {
+  parent: "Parent game",
+  chain: "Event chain",
+  dice: "Dice",
+  sealed: "Sealed inputs",
+  replay: "Replay",
+};
 
 function verdictOf(g) {
   const c = g.checks;
+  if (c.parent && c.parent.status === "fail")
+    return ["fail", `✗ This fork's parent part does not check out: ${c.parent.detail}.`];
   if (c.chain.status === "fail")
     return [
       "fail",
@@ -91,15 +101,19 @@ function verdictOf(g) {
   if (c.sealed.status === "fail")
     return ["fail", `✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`];
   const waiting = [];
+  if (c.parent && c.parent.status === "skipped")
+    waiting.push("the parent's rolls can be recomputed once its seed is revealed");
   if (c.dice.status === "skipped" && g.rolls.length)
     waiting.push(`the ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed`);
   if (c.sealed.unrevealed && c.sealed.unrevealed.length)
     waiting.push(`${c.sealed.unrevealed.length} sealed input(s) are still closed`);
   if (waiting.length) return ["pending", `… The chain is intact; ${waiting.join("; ")}.`];
-  if (!g.rolls.length) return ["pass", "✓ Every event chains — checked in this browser. No dice rolled yet."];
+  const fork = c.parent ? " This fork's parent part checks out too, up to the position it starts from." : "";
+  if (!g.rolls.length)
+    return ["pass", `✓ Every event chains — checked in this browser. No dice rolled yet.${fork}`];
   return [
     "pass",
-    `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.`,
+    `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.${fork}`,
   ];
 }
 
@@ -108,6 +122,33 @@ function checkBadge(name, c) {
   if (name === "sealed" && c.status === "pass" && c.sealed === 0) return badge("none");
   if (name === "sealed" && c.status === "pass" && c.unrevealed.length) return badge("pending", "… still sealed");
   return badge(c.status);
+}
+
+/** Where a fork's parent part can be looked at: the parent game on this server, or the part the file carries. */
+function parentLink(g) {
+  const ref = g.forkOf;
+  if (!ref) return null;
+  if (g.source === "live")
+    return h(
+      "a",
+      { href: `#/live/${encodeURIComponent(ref.game)}/timeline/${ref.seq}`, id: "open-parent" },
+      `open ${ref.game} at seq ${ref.seq}`,
+    );
+  if (!g.bundle.parent) return null;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "secondary small",
+      id: "open-parent",
+      onclick: async () => {
+        const part = g.bundle.parent;
+        const parent = await Game.fromBundle(part, canonical(part), `the parent's part of ${g.fileName}`);
+        window.dispatchEvent(new CustomEvent("desk:open-file", { detail: parent }));
+      },
+    },
+    "open the parent's part",
+  );
 }
 
 export function drawChecks(el, g) {
@@ -121,7 +162,9 @@ export function drawChecks(el, g) {
           ? h("a", { href: `${base()}/roll/${c.first_bad_k}` }, `show roll k=${c.first_bad_k}`)
           : name === "sealed" && c.status === "fail"
             ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
-            : null;
+            : name === "parent"
+              ? parentLink(g)
+              : null;
     return h(
       "tr",
       {
