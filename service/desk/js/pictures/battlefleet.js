@@ -115,6 +115,7 @@ function drawTable(d, ctx, redraw) {
     const pts = geo.baseCorners(b.pose, b.length, b.width);
     const bow = geo.toPicture(geo.point(b.pose, 0, 0), depth);
     const label = geo.toPicture(geo.point(b.pose, b.length / 2, b.width / 2 + 6), depth);
+    const mid = geo.toPicture(geo.point(b.pose, b.length / 2, 0), depth); // a click anywhere near the base picks it
     layers.push(
       s(
         "g",
@@ -133,6 +134,7 @@ function drawTable(d, ctx, redraw) {
             (b.pose.exact ? "" : " — a sighting, not its exact pose") +
             ". Click to show its arcs.",
         ),
+        s("circle", { cx: mid[0], cy: mid[1], r: Math.max(b.length / 2, f.w / 120), class: "hit-area" }),
         s("polygon", { points: pts.map(P).join(" "), dataset: { corners: canonical(pts.map((p) => p.map(Math.round))) } }),
         s("circle", { cx: bow[0], cy: bow[1], r: Math.max(1.5, f.w / 700), class: "bow" }),
         s("text", { x: label[0], y: label[1], "font-size": unitText, class: "bf-name" }, b.ship),
@@ -211,6 +213,7 @@ function drawTable(d, ctx, redraw) {
     notes.push(h("p", { class: "hint" }, "Dashed bases are sightings: where this reader saw the ship, not its exact pose."));
   return [
     controls,
+    placed.length ? null : notes,
     svg,
     legend([
       [`bf-key ${SEAT_CLASS[0]}`, ctx.seats[0] || "first seat"],
@@ -220,7 +223,7 @@ function drawTable(d, ctx, redraw) {
       ["bf-key pivot", "succession pivot"],
       ["bf-key land", "land"],
     ]),
-    notes,
+    placed.length ? notes : null,
     list,
     h(
       "figcaption",

@@ -1,10 +1,12 @@
 // The game's header and what the browser checked (the verdict, each check, the server's replay on request).
 
+import * as api from "../api.js";
 import { engineName } from "../crypto.js";
 import { badge, h, put, short } from "../dom.js";
 import { Game } from "../game.js";
 import { canonical } from "../json.js";
 import { base, ui } from "../nav.js";
+import { chooseReadAs, reader, readerText, refereeToken, seatToken } from "../reader.js";
 
 export function drawHead(el, g) {
   const d = g.header.dice;
@@ -27,11 +29,7 @@ export function drawHead(el, g) {
           ),
           g.summary ? h("span", {}, ` · server status: ${g.summary.status}`) : null,
           " · ",
-          h(
-            "a",
-            { href: `/games/${encodeURIComponent(g.id)}/bundle`, download: `${g.id}.json` },
-            "download the bundle",
-          ),
+          downloadLink(g),
         ];
   put(
     el,
@@ -60,6 +58,70 @@ export function drawHead(el, g) {
       h("code", { title: g.header.head }, short(g.header.head, 16)),
       serverHeadNote(g),
     ),
+    g.forkOf
+      ? h(
+          "p",
+          { class: "meta", id: "fork-of" },
+          `A fork of ${g.forkOf.game} after its event ${g.forkOf.seq}: its bundle carries the parent's events up to there.`,
+        )
+      : null,
+    readerBanner(g),
+  );
+}
+
+/** The bundle as this reader may read it: a plain link for the public, fetched with the token otherwise. */
+function downloadLink(g) {
+  const r = reader(g.id);
+  const href = `/games/${encodeURIComponent(g.id)}/bundle`;
+  if (!r.token) return h("a", { href, download: `${g.id}.json`, id: "download-bundle" }, "download the bundle");
+  return h(
+    "a",
+    {
+      href,
+      id: "download-bundle",
+      onclick: async (e) => {
+        e.preventDefault();
+        const text = await api.bundleText(g.id, r.token);
+        const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+        h("a", { href: url, download: `${g.id}.json` }).click();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      },
+    },
+    `download the bundle (${r.as === "referee" ? "the referee's copy: sealed commands included" : `${r.seat}'s copy`})`,
+  );
+}
+
+/** Whom the pictures are read as, said plainly, with a choice among the tokens kept (where a server draws them). */
+function readerBanner(g) {
+  if (g.source !== "live" && !(g.match && g.match.state === "yes")) return null;
+  const r = reader(g.id);
+  const seat = seatToken(g.id);
+  const choices = [["public", "the public"]];
+  if (refereeToken(g.id)) choices.push(["referee", "the referee"]);
+  if (seat) choices.push(["seat", seat.seat]);
+  return h(
+    "p",
+    { class: `reader-banner ${r.as}`, id: "reader-banner", dataset: { reader: r.as } },
+    h("b", {}, readerText(r)),
+    choices.length > 1
+      ? h(
+          "label",
+          {},
+          " Read as ",
+          h(
+            "select",
+            {
+              id: "read-as",
+              onchange: (e) => (chooseReadAs(g.id, e.target.value), g.readerChanged()),
+            },
+            choices.map(([v, text]) => h("option", { value: v, selected: v === r.as }, text)),
+          ),
+        )
+      : null,
+    " ",
+    g.source === "live"
+      ? h("a", { href: `${base()}/referee` }, r.as === "public" ? "paste the referee's or a seat's token…" : "tokens…")
+      : null,
   );
 }
 

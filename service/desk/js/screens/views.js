@@ -87,7 +87,7 @@ export async function showView(el, g, name, at) {
       at,
       ui,
       seats: Array.isArray(genesis.seats) ? genesis.seats : [],
-      reachOf: (ui.reachOf ||= {}),
+      reachOf: ui.reachOf,
       view: (other) => g.viewAt(other, at),
     };
     put(box, renderView(g.ruleset.id, name, v.data, ctx));
