@@ -27,8 +27,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# the golden games a server is loaded with, so the desk can draw their views (replays/generate.py plays them)
-SERVER_GAMES = ("north-atlantic", "corvette-eastbound")
+# the golden games a server is loaded with, so the desk can draw their views (replays/generate.py plays them), and a
+# Battlefleet battle still being fought under fog (fair dice, seeds secret), whose tokens the tests hold
+SERVER_GAMES = ("north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "bf-live")
 
 
 def chromium_path() -> str:
@@ -42,8 +43,10 @@ def chromium_path() -> str:
     pytest.skip(message)
 
 
-def load_golden_games(db_path: str) -> None:
-    """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them."""
+def load_golden_games(db_path: str) -> dict[str, str]:
+    """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them, and
+    half a Battlefleet battle under fog (`bf-live`: the bots play its first turns). Returns bf-live's tokens by seat
+    and `referee`."""
     from events.store import open_store
     from service.games import GameService
 
@@ -54,6 +57,12 @@ def load_golden_games(db_path: str) -> None:
     gen.north_atlantic(svc)
     options, seed_byte, side = gen.CORVETTE["corvette-eastbound"]
     gen.corvette(svc, "corvette-eastbound", seed_byte, options, side)
+    options, seed_byte = gen.BATTLEFLEET["battlefleet-torpedo-attack"]
+    gen.battlefleet(svc, "battlefleet-torpedo-attack", seed_byte, options)
+    made = svc.create("battlefleet-1900", {"scenario": "yellow-sea-1904"}, None, "fair", None, None, None, game_id="bf-live")
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    play_by_bot(svc, "bf-live", tokens, 41)  # into turn 4: japan has sent its damage control, russia owes it
+    return {**tokens, "referee": made["referee_token"]}
 
 
 @contextmanager

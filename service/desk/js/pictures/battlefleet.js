@@ -371,7 +371,7 @@ async function drawArcs(b, d, ctx, layer, list, depth, redraw) {
     h(
       "table",
       { class: "grid small", id: "bf-arcs-table" },
-      h("caption", {}, `${b.ship} (${entry.cls}): its arcs off heading ${b.pose.h}°, from the funnel — tick to draw`),
+      h("caption", {}, `${b.ship} (${entry.cls} class): its arcs off heading ${b.pose.h}°, from the funnel — tick to draw`),
       h(
         "tr",
         {},

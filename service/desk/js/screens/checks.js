@@ -54,7 +54,7 @@ export function drawHead(el, g) {
     h(
       "p",
       { class: "meta" },
-      `${g.events.length} events · ${g.rolls.length} rolls · head `,
+      `${plural(g.events.length, "event")} · ${plural(g.rolls.length, "roll")} · head `,
       h("code", { title: g.header.head }, short(g.header.head, 16)),
       serverHeadNote(g),
     ),
@@ -68,6 +68,8 @@ export function drawHead(el, g) {
     readerBanner(g),
   );
 }
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The bundle as this reader may read it: a plain link for the public, fetched with the token otherwise. */
 function downloadLink(g) {
