@@ -299,7 +299,8 @@ def p2(tmp: Path) -> None:
 
 def p3(tmp: Path) -> None:
     from domain.corvette_command.rules.procedure import Ctx  # noqa: F401 - corvette loaded
-    from service.games import fold_rows, loaded_for
+    from service.games import loaded_for
+    from service.records import fold_rows
 
     svc = GameService(Store(str(tmp / "p3.db")))
     made = svc.create("corvette-command", {"convoys": 3 if QUICK else 20}, None, "public-seed", "42" * 32, None, None)

@@ -9,15 +9,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import importlib
-import inspect
 import json
 import re
 import secrets
 import threading
 import time
-import io
-import pickle
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,16 +28,20 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, client_seed_from_passphrase, faces_for, game_seed
 from domain.engine import REFEREE, Game, Rejected
 from events.canonical import GENESIS_HASH, canonical, chain_hash
-from events.core import DiceRolled, GameCreated, ParentRef, SubmissionSealed
+from events.core import DiceRolled, GameCreated, ParentRef
 from events.store import CommandRow, EventRow, EventStore, GameRow, StoreConflict
-from events.vocabulary import Event, decode_event, decode_stored, event_data
+from events.vocabulary import Event
 from service import ENGINE_VERSION
+from service.bots import MAX_BOT_COMMANDS, bot_choose, bot_for, check_bots
 from service.http import TooMany
+from service.payloads import CREATOR, CreatePayload, creation_events_for
+from service.records import body_of, event_from_body, event_out, sealed_beside, stored_event
+from service.snapshots import restore_snapshot, snapshot_key, take_snapshot
 from service.rulesets import RULESETS, Loaded
+from service.models import CreateDice
 from service.settings import Settings
 
 COMMAND_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
-CREATOR = "creator"
 MAX_PAGE = 1000
 
 
@@ -59,89 +59,6 @@ def now_iso() -> str:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def body_of(game_id: str, seq: int, event: Event, command_id: str | None) -> dict[str, Any]:
-    return {
-        "game": game_id,
-        "seq": seq,
-        "type": event.type_name(),
-        "v": event.v,
-        "command": command_id,
-        "data": event_data(event),
-    }
-
-
-def event_from_body(body: dict[str, Any]) -> Event:
-    return decode_event(body["type"], body["v"], body["data"])
-
-
-def stored_event(r) -> Event:
-    """An event from its stored row, with what is kept beside the body (a sealed record's content) re-attached."""
-    e = decode_stored(r.type, r.v, r.body)
-    if r.sealed is not None:
-        beside = msgspec.json.decode(r.sealed)
-        e.content, e.salt = beside["content"], beside["salt"]
-    return e
-
-
-def sealed_beside(e: Event) -> str | None:
-    """What the store keeps beside a body: a sealed record's content and salt."""
-    if isinstance(e, SubmissionSealed):
-        return canonical({"content": e.content, "salt": e.salt}).decode()
-    return None
-
-
-def fold_rows(loaded: Loaded, rows: list) -> Game:
-    """A game from its stored rows (the fast path: each body decoded once, straight into its Struct)."""
-    first = event_from_body(msgspec.json.decode(rows[0].body))
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, rows[0].game, first)
-    for r in rows[1:]:
-        engine.evolve(game, stored_event(r))
-    return game
-
-
-SNAPSHOT_FORMAT = 1
-
-
-def snapshot_key(row: GameRow) -> str:
-    """What a snapshot is valid for: this engine and format, the game's ruleset version and data set."""
-    return f"{ENGINE_VERSION}/{SNAPSHOT_FORMAT}/{row.ruleset}/{row.ruleset_version}/{row.data_sha256}"
-
-
-class _SnapshotPickler(pickle.Pickler):
-    """The game's ruleset and data set are not saved: they are the ones its genesis names, found again on load."""
-
-    def __init__(self, file, game: Game):
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self._external = {id(game.ruleset): "ruleset", id(game.data): "data"}
-
-    def persistent_id(self, obj: Any) -> str | None:
-        return self._external.get(id(obj))
-
-
-class _SnapshotUnpickler(pickle.Unpickler):
-    def __init__(self, file, base: Game):
-        super().__init__(file)
-        self._external = {"ruleset": base.ruleset, "data": base.data}
-
-    def persistent_load(self, pid: str) -> Any:
-        return self._external[pid]
-
-
-def take_snapshot(game: Game) -> bytes:
-    buf = io.BytesIO()
-    _SnapshotPickler(buf, game).dump(game)
-    return buf.getvalue()
-
-
-def restore_snapshot(blob: bytes, genesis_game: Game) -> Game | None:
-    """A game from a snapshot this server wrote (its own database: trusted), or None if it does not load."""
-    try:
-        game = _SnapshotUnpickler(io.BytesIO(blob), genesis_game).load()
-    except Exception:  # noqa: BLE001 - a snapshot is a cache: when it fails, the log is folded instead
-        return None
-    return game if isinstance(game, Game) else None
 
 
 def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
@@ -305,7 +222,7 @@ class GameService:
         """POST /games: the creation token and the per-client rate (settings), then `create`."""
         self._check_creation_token(token)
         self._count_creation(client)
-        dice = req.dice or CreateDiceRequest()
+        dice = req.dice or CreateDice()
         return self.create(
             req.ruleset,
             req.options,
@@ -321,7 +238,7 @@ class GameService:
         """POST /games/{id}/forks: a new game, so the creation token and rate apply."""
         self._check_creation_token(token)
         self._count_creation(client)
-        dice = req.dice or CreateDiceRequest()
+        dice = req.dice or CreateDice()
         return self.fork(game_id, req.at, dice.mode, dice.server_seed, dice.client_seeds, dice.beacon, req.bots)
 
     def _check_creation_token(self, token: str | None) -> None:
@@ -926,9 +843,6 @@ class GameService:
         return bytes.fromhex(row.server_seed), payloads
 
 
-MAX_BOT_COMMANDS = 100_000
-
-
 def _server_seed(mode: str, server_seed_hex: str | None) -> bytes:
     """Fair: a fresh secret. Public-seed: the creator's, which it must give."""
     if mode == "public-seed":
@@ -946,114 +860,6 @@ def status_of(g: Game) -> str:
     return "revealed" if g.revealed_seed else "over" if g.over else "open"
 
 
-def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: str | None) -> dict[str, Any]:
-    """One event as the API shows it everywhere: the body's fields (but `game`), its hash and the stored extras."""
-    return {
-        "seq": seq,
-        "type": body["type"],
-        "v": body["v"],
-        "command": body["command"],
-        "data": body["data"],
-        "hash": h,
-        "actor": actor,
-        "recorded_at": stamp,
-    }
 
 
-def bot_for(ruleset_id: str):
-    return importlib.import_module(f"domain.{ruleset_id.replace('-', '_')}.bot")
 
-
-def bot_choose(bot, redact, state: Any, legal: list, seat: str) -> dict[str, Any] | None:
-    """The bot's pick for `seat`, from what that seat may read (rulesets with hidden information redact first)."""
-    view = redact(state, seat) if redact is not None else state
-    if len(inspect.signature(bot.choose).parameters) >= 3:
-        return bot.choose(view, legal, seat)
-    return bot.choose(view, legal)
-
-
-def check_bots(loaded: Loaded, seats: list[str], bots: list[str]) -> None:
-    if not bots:
-        return
-    unknown = [b for b in bots if b not in seats]
-    if unknown or len(set(bots)) != len(bots):
-        raise engine.InvalidInput("invalid-bots", f"bots are seats of the game, each once; seats: {seats}")
-    if len(bots) >= len(seats):
-        raise engine.InvalidInput(
-            "invalid-bots", "at least one seat is a person's: the server plays against people, not alone"
-        )
-    try:
-        bot_for(loaded.ruleset.id)
-    except ModuleNotFoundError:
-        raise engine.InvalidInput("invalid-bots", f"{loaded.ruleset.id} has no bot to play a seat")
-
-
-class CreateDiceRequest(msgspec.Struct):
-    mode: str = "fair"
-    server_seed: str | None = None
-    client_seeds: dict[str, str] | None = None
-    beacon: str | None = None
-
-
-class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
-    mode: str
-    client_seeds: dict[str, str]
-    beacon: str | None
-
-
-class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game", tag_field="type"):
-    """The recorded input of `POST /games` (the server seed is never in it)."""
-
-    ruleset: str
-    options: dict[str, Any]
-    seats: list[str] | None
-    dice: CreateDice
-    bots: list[str] = []
-
-
-class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
-    client_seed: str
-
-
-class RevealPayload(msgspec.Struct, forbid_unknown_fields=True, tag="reveal", tag_field="type"):
-    pass
-
-
-class EndPayload(msgspec.Struct, forbid_unknown_fields=True, tag="end", tag_field="type"):
-    pass
-
-
-class ForkPayload(msgspec.Struct, forbid_unknown_fields=True, tag="fork_game", tag_field="type"):
-    """The recorded input of `POST /games/{id}/forks`."""
-
-    parent: ParentRef
-    dice: CreateDice
-    bots: list[str] = []
-
-
-CORE_PAYLOADS = {
-    "create_game": CreatePayload,
-    "fork_game": ForkPayload,
-    "contribute_seed": SeedPayload,
-    "reveal": RevealPayload,
-    "end": EndPayload,
-}
-
-
-def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
-    """The genesis from a recorded `create_game` payload; the replay calls this too."""
-    return engine.creation_events(
-        loaded.ruleset,
-        loaded.data,
-        loaded.data_sha256,
-        game_id,
-        payload.options,
-        payload.seats,
-        payload.dice.mode,
-        server_seed,
-        payload.dice.client_seeds,
-        payload.dice.beacon,
-    )
-
-
-__all__ = ["GameService", "NotFound", "Unauthorized", "DiceRolled", "creation_events_for", "fold_rows"]

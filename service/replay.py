@@ -18,7 +18,9 @@ from events.bundle import Bundle, decode_bundle
 from events.canonical import canonical, first_broken_link
 from domain.engine import REFEREE
 from events.core import SubmissionSealed
-from service.games import CORE_PAYLOADS, CREATOR, body_of, creation_events_for, event_from_body, loaded_for
+from service.games import loaded_for
+from service.payloads import CORE_PAYLOADS, CREATOR, creation_events_for
+from service.records import body_of, event_from_body
 
 # (game, seq, hash at seq) -> (server seed, stored payloads of sealed commands by command id), for a bundle that is
 # a prefix of this server's log of that game

@@ -15,7 +15,7 @@ from typing import Any
 from domain import engine
 from domain.engine import Game
 from events.vocabulary import Event
-from service.games import bot_choose, bot_for
+from service.bots import bot_choose, bot_for
 from service.rulesets import RULESETS
 
 MAX_COMMANDS = 200_000

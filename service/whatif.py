@@ -26,7 +26,9 @@ from events.canonical import GENESIS_HASH, chain_hash
 from events.store import JobRow
 from events.core import GameCreated, ParentRef
 from service import ENGINE_VERSION
-from service.games import NotFound, body_of, loaded_for, restore_snapshot, take_snapshot
+from service.games import NotFound, loaded_for
+from service.records import body_of
+from service.snapshots import restore_snapshot, take_snapshot
 from service.http import TooMany
 from service.replay import fold_bundle
 from service.simulate import outcomes, percentile, play_on, quantiles, seed_for

@@ -17,7 +17,7 @@ from domain.corvette_command.rules import attack
 from events.canonical import GENESIS_HASH, chain_hash
 from events.core import DiceRolled
 from events.vocabulary import event_data
-from service.games import body_of
+from service.records import body_of
 from service.rulesets import RULESETS
 from service.simulate import new_game, play, play_on
 

@@ -16,7 +16,6 @@ from service.app import create_app
 from service.games import GameService
 from service.settings import Settings
 from service.simulate import seed_for
-from tests.conftest import auth
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 

@@ -19,21 +19,21 @@ from domain.engine import REFEREE, Reader, View
 from events import battlefleet_1900 as ev
 
 
-class Now(msgspec.Struct):
+class Now(msgspec.Struct, forbid_unknown_fields=True):
     turn: int
     step: str
     over: bool
     result: str | None
 
 
-class PoseView(msgspec.Struct):
+class PoseView(msgspec.Struct, forbid_unknown_fields=True):
     x: int
     y: int
     h: int
     exact: bool  # False: a fog sighting (offset, heading rounded)
 
 
-class Propulsion(msgspec.Struct):
+class Propulsion(msgspec.Struct, forbid_unknown_fields=True):
     boxes: list[int]
     destroyed: int
     damaged: int
@@ -42,13 +42,13 @@ class Propulsion(msgspec.Struct):
     top_box: int
 
 
-class Speed(msgspec.Struct):
+class Speed(msgspec.Struct, forbid_unknown_fields=True):
     last_mm: int
     min_mm: int
     max_mm: int
 
 
-class PositionLine(msgspec.Struct):
+class PositionLine(msgspec.Struct, forbid_unknown_fields=True):
     pos: str
     guns: int
     slashes: int
@@ -57,14 +57,14 @@ class PositionLine(msgspec.Struct):
     last_fired: int
 
 
-class PatternGun(msgspec.Struct):
+class PatternGun(msgspec.Struct, forbid_unknown_fields=True):
     mount: str  # "weapon:index", as damage control names it
     side: str
     group: str
     status: str
 
 
-class WeaponLine(msgspec.Struct):
+class WeaponLine(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     cat: str
     bore: str
@@ -75,21 +75,21 @@ class WeaponLine(msgspec.Struct):
     guns: list[PatternGun]
 
 
-class TubeLine(msgspec.Struct):
+class TubeLine(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     pos: str
     side: str | None
     left: int
 
 
-class Compartment(msgspec.Struct):
+class Compartment(msgspec.Struct, forbid_unknown_fields=True):
     compartment: str
     level: int
     contained: bool
     counterflooded: bool
 
 
-class ShipLogEntry(msgspec.Struct):
+class ShipLogEntry(msgspec.Struct, forbid_unknown_fields=True):
     ship: str
     cls: str
     seat: str
@@ -127,7 +127,7 @@ class ShipLogEntry(msgspec.Struct):
     pose: PoseView | None
 
 
-class ShipLogView(msgspec.Struct):
+class ShipLogView(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     ships: list[ShipLogEntry]
 
@@ -221,12 +221,12 @@ def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
 # ---- gunnery log --------------------------------------------------------------------------------
 
 
-class TurnOrders(msgspec.Struct):
+class TurnOrders(msgspec.Struct, forbid_unknown_fields=True):
     turn: int
     arrows: list[ev.Arrow]
 
 
-class DivisionColumn(msgspec.Struct):
+class DivisionColumn(msgspec.Struct, forbid_unknown_fields=True):
     division: str
     seat: str
     flagship: str | None
@@ -234,7 +234,7 @@ class DivisionColumn(msgspec.Struct):
     orders: list[TurnOrders]
 
 
-class TargetRow(msgspec.Struct):
+class TargetRow(msgspec.Struct, forbid_unknown_fields=True):
     turn: int
     target: str
     estimate: int
@@ -245,13 +245,13 @@ class TargetRow(msgspec.Struct):
     codes: list[str]
 
 
-class ShipGunnery(msgspec.Struct):
+class ShipGunnery(msgspec.Struct, forbid_unknown_fields=True):
     ship: str
     seat: str
     rows: list[TargetRow]
 
 
-class GunneryLogView(msgspec.Struct):
+class GunneryLogView(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     divisions: list[DivisionColumn]
     ships: list[ShipGunnery]
@@ -281,7 +281,7 @@ def gunnery_log(state: State, reader: Reader) -> GunneryLogView:
 # ---- table --------------------------------------------------------------------------------------
 
 
-class BaseView(msgspec.Struct):
+class BaseView(msgspec.Struct, forbid_unknown_fields=True):
     ship: str
     seat: str
     status: str
@@ -291,12 +291,12 @@ class BaseView(msgspec.Struct):
     pose: PoseView | None
 
 
-class Pivot(msgspec.Struct):
+class Pivot(msgspec.Struct, forbid_unknown_fields=True):
     ship: str
     route: list[ev.Turnpoint]
 
 
-class TableView(msgspec.Struct):
+class TableView(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     bounds: ev.Point  # the table's width and depth
     bracket_mm: int
@@ -336,12 +336,12 @@ def table(state: State, reader: Reader) -> TableView:
 # ---- phase --------------------------------------------------------------------------------------
 
 
-class Submitted(msgspec.Struct):
+class Submitted(msgspec.Struct, forbid_unknown_fields=True):
     seat: str
     commitment: str
 
 
-class PhaseView(msgspec.Struct):
+class PhaseView(msgspec.Struct, forbid_unknown_fields=True):
     now: Now
     owing: list[str]
     waiting_for: list[str]

@@ -17,7 +17,7 @@ from domain.battlefleet_1900.state import GONE
 from events import battlefleet_1900 as ev
 from events.canonical import GENESIS_HASH, chain_hash
 from events.core import DiceRolled
-from service.games import body_of
+from service.records import body_of
 from service.rulesets import RULESETS
 from tests.battlefleet_1900.scenario import play
 

@@ -1,0 +1,76 @@
+"""The recorded inputs of a game that are not ruleset commands: creation, forking, client seeds, reveal and end.
+Every input is a recorded command, so a bundle replays by feeding them in order to a fresh engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain import engine
+from events.core import ParentRef
+from events.vocabulary import Event
+from service.rulesets import Loaded
+
+CREATOR = "creator"  # the seat that records creation and forking
+
+
+class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
+    mode: str
+    client_seeds: dict[str, str]
+    beacon: str | None
+
+
+class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game", tag_field="type"):
+    """The recorded input of `POST /games` (the server seed is never in it)."""
+
+    ruleset: str
+    options: dict[str, Any]
+    seats: list[str] | None
+    dice: CreateDice
+    bots: list[str] = []
+
+
+class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
+    client_seed: str
+
+
+class RevealPayload(msgspec.Struct, forbid_unknown_fields=True, tag="reveal", tag_field="type"):
+    pass
+
+
+class EndPayload(msgspec.Struct, forbid_unknown_fields=True, tag="end", tag_field="type"):
+    pass
+
+
+class ForkPayload(msgspec.Struct, forbid_unknown_fields=True, tag="fork_game", tag_field="type"):
+    """The recorded input of `POST /games/{id}/forks`."""
+
+    parent: ParentRef
+    dice: CreateDice
+    bots: list[str] = []
+
+
+CORE_PAYLOADS = {
+    "create_game": CreatePayload,
+    "fork_game": ForkPayload,
+    "contribute_seed": SeedPayload,
+    "reveal": RevealPayload,
+    "end": EndPayload,
+}
+
+
+def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
+    """The genesis from a recorded `create_game` payload; the replay calls this too."""
+    return engine.creation_events(
+        loaded.ruleset,
+        loaded.data,
+        loaded.data_sha256,
+        game_id,
+        payload.options,
+        payload.seats,
+        payload.dice.mode,
+        server_seed,
+        payload.dice.client_seeds,
+        payload.dice.beacon,
+    )
