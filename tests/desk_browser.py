@@ -210,7 +210,7 @@ def sealed_bid_bundles() -> dict[str, dict]:
 def play_by_bot(svc, game_id: str, tokens: dict[str, str], commands: int) -> None:
     """Let the ruleset's bot send `commands` commands of `game_id` through the service, each from the seat it is for."""
     from domain import engine
-    from service.games import bot_choose, bot_for
+    from service.bots import bot_choose, bot_for
 
     for _ in range(commands):
         game = svc._cached(game_id).game

@@ -970,10 +970,14 @@ def test_the_odds_from_a_position_run_from_the_desk_with_one_histogram_per_figur
     assert desk.page.get_attribute("#whatif-at", "data-at") == str(at)
     desk.page.fill("#odds-games", "40")
     desk.page.fill("#odds-seed", "7")
-    with desk.page.expect_response(lambda r: r.url.endswith("/odds")) as started:
-        desk.page.click("#odds-run")
+    with desk.page.expect_request(lambda r: "/stream" in r.url and "/jobs/" in r.url) as streamed:
+        with desk.page.expect_response(lambda r: r.url.endswith("/odds")) as started:
+            desk.page.click("#odds-run")
+        desk.page.wait_for_selector("#odds-progress")  # the job's progress, as its stream reports it
     job = started.value.json()
-    assert started.value.status == 202 and json.loads(started.value.request.post_data) == {"at": at, "games": 40, "seed": 7}
+    assert started.value.status == 202
+    assert json.loads(started.value.request.post_data) == {"at": at, "games": 40, "seed": 7}
+    assert streamed.value.url.endswith(f"/jobs/{job['job_id']}/stream")
     desk.page.wait_for_selector("#odds-result", timeout=60_000)
     result = httpx.get(f"{server}/jobs/{job['job_id']}").json()["result"]
     figures = {n: f for n, f in result["figures"].items() if f["histogram"]}
