@@ -114,7 +114,8 @@ function drawTable(d, ctx, redraw) {
   for (const b of placed) {
     const pts = geo.baseCorners(b.pose, b.length, b.width);
     const bow = geo.toPicture(geo.point(b.pose, 0, 0), depth);
-    const label = geo.toPicture(geo.point(b.pose, b.length / 2, b.width / 2 + 6), depth);
+    const label = geo.toPicture(geo.point(b.pose, b.length / 2, b.width / 2 + unitText * 0.6), depth);
+    const small = b.length < f.w / 100; // under ~12 px across: a ring marks where the (to-scale) base is
     const mid = geo.toPicture(geo.point(b.pose, b.length / 2, 0), depth); // a click anywhere near the base picks it
     layers.push(
       s(
@@ -137,6 +138,7 @@ function drawTable(d, ctx, redraw) {
         s("circle", { cx: mid[0], cy: mid[1], r: Math.max(b.length / 2, f.w / 120), class: "hit-area" }),
         s("polygon", { points: pts.map(P).join(" "), dataset: { corners: canonical(pts.map((p) => p.map(Math.round))) } }),
         s("circle", { cx: bow[0], cy: bow[1], r: Math.max(1.5, f.w / 700), class: "bow" }),
+        small ? s("circle", { cx: mid[0], cy: mid[1], r: f.w / 110, class: "locator" }) : null,
         s("text", { x: label[0], y: label[1], "font-size": unitText, class: "bf-name" }, b.ship),
       ),
     );
