@@ -455,6 +455,9 @@ export async function rollRecords(b, stage, chain, seatOf) {
 
 // ---- a fork's parent (verify_parent of service/replay.py, step for step) ----
 
+// a parent's part never changes: a live fork re-checks only its own events as they arrive
+const checkedParents = new WeakMap();
+
 /**
  * A fork's parent part: its bundle (up to the fork's seq) checked on its own, and the very position the fork's
  * genesis names (the parent game, the seq, the parent's hash there). null for a game that is not a fork. The
@@ -469,7 +472,8 @@ export async function verifyParent(b) {
   if (ref === null || parent === null) {
     return check("fail", "the genesis and the bundle disagree on whether this game is a fork", { first_bad_seq: 1 });
   }
-  const inner = await verifyAll(parent, () => null);
+  if (!checkedParents.has(parent)) checkedParents.set(parent, verifyAll(parent, () => null));
+  const inner = await checkedParents.get(parent);
   const named = {
     game: [get(ref, "game"), parent.game],
     seq: [get(ref, "seq"), parent.events.length],
