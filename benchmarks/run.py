@@ -477,6 +477,48 @@ def p5(tmp: Path) -> None:
             "<= 1.2x",
             r <= 1.2,
         )
+    p5_uboat(tmp, sizes)
+
+
+def p5_uboat(tmp: Path, sizes: list[int]) -> None:
+    """uboat-leader: its bot's commands in a Long campaign made endless (9,999 patrols a boat, no enemy hits), the
+    median of 300 commands at each size (the bot's choice not timed)."""
+    import json
+
+    from domain.engine import awaiting
+    from domain.uboat_leader import bot
+
+    data = json.loads((Path(__file__).resolve().parent.parent / "domain/uboat_leader/data/default.json").read_text())
+    data["campaigns"][0]["durations"]["long"]["patrols"] = 9999
+    for deck in ("merchants", "escorts", "fleet_escorts", "naval"):
+        for card in data[deck]:
+            card["attack"] = [None] * len(card["attack"])
+    svc = GameService(Store(str(tmp / "p5u.db")))
+    made = svc.create("uboat-leader", {"duration": "long", "data": data}, None, "fair", None, None, None)
+    gid, tok = made["game_id"], made["seats"][0]["token"]
+
+    def one():
+        game = svc._cached(gid).game
+        payload = bot.choose(game.rules, awaiting(game))
+        t = time.perf_counter()
+        svc.command(gid, tok, payload)
+        return time.perf_counter() - t
+
+    results = {}
+    for size in sizes:
+        while svc._cached(gid).game.version < size:
+            one()
+        results[size] = statistics.median(sorted(one() for _ in range(300)))
+    for size in sizes:
+        r = results[size] / results[100]
+        row(
+            f"P5 uboat-leader command latency p50 at {size:,} events (ms)",
+            f"{results[size] * 1000:.2f}",
+            f"at 100: {results[100] * 1000:.2f}",
+            f"{r:.2f}x",
+            "<= 1.2x",
+            r <= 1.2,
+        )
 
 
 # ---- P6 ------------------------------------------------------------------------------------------

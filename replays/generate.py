@@ -232,6 +232,24 @@ def battlefleet(svc: GameService, name: str, seed_byte: int, options: dict) -> d
     return svc.bundle(name)
 
 
+def uboat(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
+    """A uboat-leader campaign played by its bot (domain/uboat_leader/bot.py) through the service, to its end."""
+    from domain.engine import awaiting
+    from domain.uboat_leader import bot
+
+    made = svc.create("uboat-leader", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
+    token, n = made["seats"][0]["token"], 0
+    while legal := awaiting(svc._cached(name).game):
+        n += 1
+        payload = bot.choose(svc._cached(name).game.rules, legal)
+        svc.command(name, token, {**payload, "command_id": f"{name}-{n:04d}"})
+    svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
+    return svc.bundle(name)
+
+
+UBOAT = {"uboat-short": ({"duration": "short"}, 0x88)}  # name: (options, seed byte): missions, a wolfpack, a loss
+
+
 BATTLEFLEET = {  # name: (options, seed byte): seeds whose battles lose ships, hit with torpedoes and pass command
     "battlefleet-yellow-sea-1904": ({"scenario": "yellow-sea-1904", "turns": 8}, 0x08),  # fog blur (the default)
     "battlefleet-torpedo-attack": ({"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 0x06),
@@ -254,6 +272,10 @@ def generate(out_dir: Path = HERE) -> list[Path]:
         for name, (options, seed_byte, side) in CORVETTE.items():
             path = out_dir / f"{name}.json"
             path.write_text(render(corvette(svc, name, seed_byte, options, side)), encoding="utf-8")
+            written.append(path)
+        for name, (options, seed_byte) in UBOAT.items():
+            path = out_dir / f"{name}.json"
+            path.write_text(render(uboat(svc, name, seed_byte, options)), encoding="utf-8")
             written.append(path)
         for name, (options, seed_byte) in BATTLEFLEET.items():
             path = out_dir / f"{name}.json"

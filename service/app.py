@@ -531,16 +531,15 @@ async def event_stream(svc: GameService, request: Request, game_id: str, after: 
     while True:
         if await request.is_disconnected():
             return
+        status = await asyncio.to_thread(svc.status, game_id)  # before the page: an end it reports is in the page
         page = await asyncio.to_thread(svc.events, game_id, seq, MAX_PAGE, None)
         for e in page["events"]:
             seq = e["seq"]
             yield f"id: {seq}\nevent: {e['type']}\ndata: {msgspec.json.encode(e).decode()}\n\n"
         if page["events"]:
             continue
-        status = await asyncio.to_thread(svc.status, game_id)
         if status["status"] != "open":
-            end = {"status": status["status"], "version": page["version"], "head": page["head"]}
-            yield f"event: end\ndata: {msgspec.json.encode(end).decode()}\n\n"
+            yield f"event: end\ndata: {msgspec.json.encode(status).decode()}\n\n"
             return
         if time.monotonic() >= deadline:
             return

@@ -11,10 +11,11 @@ from typing import Any
 import events.aa1942_convoy  # noqa: F401 - registers the rulesets' event types
 import events.battlefleet_1900  # noqa: F401
 import events.corvette_command  # noqa: F401
+import events.uboat_leader  # noqa: F401
 import events.core  # noqa: F401
 from domain.engine import Ruleset
 
-RULESET_MODULES = ("domain.aa1942_convoy", "domain.battlefleet_1900", "domain.corvette_command")
+RULESET_MODULES = ("domain.aa1942_convoy", "domain.battlefleet_1900", "domain.corvette_command", "domain.uboat_leader")
 
 
 @dataclass(frozen=True)

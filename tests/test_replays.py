@@ -35,6 +35,19 @@ def test_every_bundle_in_replays_verifies(path):
             "TerritoryLiberated",
             "ConvoyZoneReactivated",
         } <= types
+    elif bundle["ruleset"]["id"] == "uboat-leader":  # a whole campaign: missions, wolfpacks, combat, refit, the end
+        assert {
+            "UBoatsSelected",
+            "MissionBegan",
+            "WolfpackCalled",
+            "ShipRevealed",
+            "DetectionRolled",
+            "ShipSunk",
+            "UBoatSunk",
+            "DeckRefilled",
+            "MapReset",
+            "CampaignEnded",
+        } <= types
     elif bundle["ruleset"]["id"] == "battlefleet-1900":  # a whole battle: sealed steps, hits, losses, every seal open
         assert {
             "SubmissionSealed",
@@ -186,7 +199,7 @@ def test_cli_export_writes_the_bundle_of_a_stored_game(tmp_path):
     assert unknown.exit_code == 1 and "umpire games --db" in unknown.output  # CLI advice, not HTTP advice
 
 
-@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command"])
+@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command", "uboat-leader"])
 def test_genesis_records_only_the_options_set_so_new_defaults_keep_old_bundles_identical(ruleset):
     from domain import engine
     from service.rulesets import RULESETS

@@ -1,0 +1,98 @@
+"""Distances on the Tactical Display and on a campaign map (Áreas Adyacentes, UL-1): "usa siempre el camino más
+corto" for range and movement. Breadth-first over the data set's adjacency lists, in their order (no set or hash
+order decides anything); the tables are cached on the data set, which never changes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from domain.uboat_leader.data import Campaign, DataSet
+
+OFF = "off"  # a U-boat that moves off the display from a Long area
+
+
+def _bfs(adj: dict[str, list[str]], start: str, barred: tuple[str, ...] = ()) -> dict[str, int]:
+    dist = {start: 0}
+    todo = deque([start])
+    while todo:
+        a = todo.popleft()
+        for b in adj[a]:
+            if b not in dist and b not in barred:
+                dist[b] = dist[a] + 1
+                todo.append(b)
+    return dist
+
+
+def _cache(data: DataSet) -> dict:
+    return data.__dict__.setdefault("_geometry", {})
+
+
+def display_adj(data: DataSet) -> dict[str, list[str]]:
+    c = _cache(data)
+    if "adj" not in c:
+        c["adj"] = {a.id: list(a.adj) for a in data.display.areas}
+        c["kind"] = {a.id: a.kind for a in data.display.areas}
+    return c["adj"]
+
+
+def kind(data: DataSet, area: str) -> str:
+    display_adj(data)
+    return _cache(data)["kind"][area]
+
+
+def distance(data: DataSet, a: str, b: str) -> int:
+    """Shortest path between two display areas (the Wake included)."""
+    c = _cache(data).setdefault("dist", {})
+    if a not in c:
+        c[a] = _bfs(display_adj(data), a)
+    return c[a].get(b, 99)
+
+
+def areas(data: DataSet, *kinds: str) -> list[str]:
+    return [a.id for a in data.display.areas if not kinds or a.kind in kinds]
+
+
+def to_edge(data: DataSet, a: str) -> int:
+    """Areas to move to leave the display: to the nearest Long area, plus 1 to step off (UL-R20)."""
+    return min(distance(data, a, b) for b in areas(data, "long")) + 1
+
+
+def within(data: DataSet, a: str, n: int) -> list[str]:
+    """Display areas at most n from a (not the Wake), in data order."""
+    return [b for b in areas(data) if b != data.display.wake and distance(data, a, b) <= n]
+
+
+def steps_toward(data: DataSet, a: str, goal: str, n: int) -> list[str]:
+    """The areas a piece may end in after n steps, each one nearer `goal`, stopping on reaching it (UL-R19,
+    UL-S1); only a drift enters the Wake. More than one means the player breaks the tie (UL-R26)."""
+    wake = data.display.wake
+    ends = [a]
+    for _ in range(n):
+        nxt: list[str] = []
+        for x in ends:
+            nearer = [
+                y
+                for y in display_adj(data)[x]
+                if distance(data, y, goal) < distance(data, x, goal) and (y != wake or y == goal)
+            ]
+            nxt += [y for y in (nearer if x != goal else [x]) if y not in nxt]
+        ends = nxt
+    return [x for x in areas(data) if x in ends]
+
+
+# ---- the campaign map -------------------------------------------------------------------------------
+
+
+def map_adj(camp: Campaign) -> dict[str, list[str]]:
+    return {p.id: list(p.adj) for p in camp.map.ports} | {a.id: list(a.adj) for a in camp.map.areas}
+
+
+def map_distances(data: DataSet, camp: Campaign, start: str, cls: str) -> dict[str, int]:
+    """Steps from `start` over the areas a boat of class `cls` may enter."""
+    key = ("map", camp.id, start, cls)
+    c = _cache(data)
+    if key not in c:
+        barred = tuple(a.id for a in camp.map.areas if cls in a.barred)
+        c[key] = _bfs(map_adj(camp), start, barred)
+    return c[key]

@@ -1,0 +1,36 @@
+"""The only code that changes a State: one handler per event type, total over the ruleset's events (the no-ops are
+named), O(1) per event. Checks live in decide; a stored event is never refused here."""
+
+from __future__ import annotations
+
+from domain.uboat_leader.evolve import campaign, operations, tactical
+from domain.uboat_leader.state import State
+from events import uboat_leader as ev
+from events.core import ClientSeedContributed, DiceRolled, GameEnded, SeedLocked, ServerSeedRevealed
+from events.vocabulary import Event
+
+
+def evolve(s: State, e: Event) -> State:
+    handler = HANDLERS.get(type(e))
+    if handler is None:
+        if type(e) not in NO_STATE_CHANGE:
+            raise TypeError(f"uboat-leader has no handler for {type(e).__name__}")
+        return s
+    handler(s, e)
+    return s
+
+
+def _game_ended(s: State, e: GameEnded) -> None:
+    s.over = True
+
+
+HANDLERS = {**campaign.HANDLERS, **operations.HANDLERS, **tactical.HANDLERS, GameEnded: _game_ended}
+# facts recorded for the log and the views, with no state of their own (their effects come as other events)
+NO_STATE_CHANGE = (
+    ev.ContactsPassed,
+    ev.UBoatHit,
+    DiceRolled,
+    ClientSeedContributed,
+    SeedLocked,
+    ServerSeedRevealed,
+)

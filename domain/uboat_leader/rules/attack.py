@@ -1,0 +1,246 @@
+"""U-boat attacks (UL-S2, UL-S3): the to-hit roll against a target card's [light, heavy, sunk] numbers.
+
+The text gives the ingredients (TS for torpedoes, GS for the gun, the card's base numbers, Heavy damage's +1 to
+later attacks, "N/A" numbers); the roll itself, range and advanced-torpedo modifiers and damage points are the
+completion rule UL-S3, every number in the data set's `rules`.
+"""
+
+from __future__ import annotations
+
+from domain.engine import IllegalCommand
+from domain.uboat_leader import commands as c
+from domain.uboat_leader.display import distance
+from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.state import State
+from events import uboat_leader as ev
+
+RESULTS = ("light", "heavy", "sunk")
+
+
+def numbers(card, weapon: str) -> list[int | None]:
+    return card.torpedo if weapon == "torpedo" else card.gun
+
+
+def hit_result(nums: list[int | None], total: int) -> str:
+    """UL-S3: the highest card number reached applies; null ("N/A") is never reached."""
+    for i in (2, 1, 0):
+        if nums[i] is not None and total >= nums[i]:
+            return RESULTS[i]
+    return "miss"
+
+
+def damage_after(s: State, damage: int, result: str) -> int:
+    """UL-S3: damage points add (Light 1, Heavy 2); a sunk result, or reaching the sink points, sinks."""
+    r = s.rules
+    if result == "sunk":
+        return r.sink_points
+    return min(r.sink_points, damage + {"miss": 0, "light": r.light_points, "heavy": r.heavy_points}[result])
+
+
+def modifiers(s: State, boat: str, weapon: str, kind: str, rng: int, damage: int, escort: bool) -> list:
+    """UL-S3: TS (torpedo) or GS (gun) of the row in use, range, +1 against a Heavy-damaged target [T], FAT +1 against
+    a Merchant or Lone ship, T5 +2 against an escort."""
+    r = s.rules
+    row = s.row(boat)
+    table = r.torpedo_range if weapon == "torpedo" else r.gun_range
+    mods = [
+        ("TS" if weapon == "torpedo" else "GS", row.ts if weapon == "torpedo" else row.gs),
+        (f"range {rng}", table[rng]),
+    ]
+    if damage >= r.heavy_points:
+        mods.append(("target Heavy-damaged", r.heavy_target))
+    if kind == "FAT" and not escort:
+        mods.append(("FAT against a Merchant", r.fat_vs_merchant))
+    if kind == "T5" and escort:
+        mods.append(("T5 against an escort", r.t5_vs_escort))
+    return mods
+
+
+def shoot(
+    ctx,
+    boat: str,
+    target: str,
+    card,
+    deck: str,
+    damage: int,
+    weapon: str,
+    kind: str,
+    slot: str,
+    rng: int,
+    escort: bool,
+    heading: str,
+) -> int:
+    """One attack roll and its effect; returns the target's damage points after it (sink_points: sunk)."""
+    s = ctx.state
+    nums = numbers(card, weapon)
+    mods = modifiers(s, boat, weapon, kind, rng, damage, escort)
+    _, total = ctx.d10(
+        f"{boat}: {kind if weapon == 'torpedo' else 'gun'} at {card.name} ({target}), range {rng}",
+        stand_in("UL-S3", heading),
+        mods,
+        target=next((n for n in nums if n is not None), None),
+        judge=lambda f, t: hit_result(nums, t),
+    )
+    result = hit_result(nums, total)
+    after = damage_after(s, damage, result)
+    shown = "sunk" if after >= s.rules.sink_points else result
+    ctx.emit(
+        ev.AttackRolled(
+            boat=boat,
+            target=target,
+            name=card.name,
+            weapon=weapon,
+            kind="gun" if weapon == "gun" else kind,
+            slot=slot,
+            result=shown,
+            damage=after,
+        )
+    )
+    if after >= s.rules.sink_points:
+        ctx.emit(
+            ev.ShipSunk(
+                boat=boat,
+                target=target,
+                deck=deck,
+                number=card.number,
+                name=card.name,
+                vp=card.vp,
+                xp=card.xp,
+                tons=card.tons,
+            )
+        )
+    return after
+
+
+def slot_for(s: State, boat: str, kind: str, stored_too: bool) -> str | None:
+    """UL-R32: a torpedo comes from Ready, then (missions only) from Stored."""
+    b = s.boats[boat]
+    if b.ready[kind] > 0:
+        return "ready"
+    if stored_too and b.stored[kind] > 0:
+        return "stored"
+    return None
+
+
+# ---- the attack steps of a combat turn (UL-37, UL-S2) ------------------------------------------------------
+
+
+def attack_step(ctx, step: str) -> None:
+    """UL-37: Agresivo boats attack before the enemy ships, Cauteloso boats after; Unfit boats never attack."""
+    s = ctx.state
+    initiative = "A" if step == "aggressive" else "C"
+    boats = [b for b in s.battle.subs if s.fit(b) and s.row(b).initiative == initiative]
+    ctx.emit(ev.CombatStep(turn=s.battle.turn, step=step, queue=boats))
+
+
+def weapon_range(s: State, weapon: str) -> int:
+    return len(s.rules.torpedo_range if weapon == "torpedo" else s.rules.gun_range) - 1
+
+
+def targets(s: State, boat: str, weapon: str) -> list[str]:
+    """UL-S2, UL-R23: revealed ships within the weapon's range whose card gives that weapon a number to reach."""
+    bt = s.battle
+    sub = bt.subs[boat]
+    out = []
+    for lb, p in bt.ships.items():
+        if p.number is None:
+            continue
+        card = s.data.card(p.deck, p.number)
+        if all(n is None for n in numbers(card, weapon)):
+            continue
+        if distance(s.data, sub.area, p.area) <= weapon_range(s, weapon):
+            out.append(lb)
+    return out
+
+
+def weapons(s: State, boat: str) -> list[str]:
+    """UL-S2: a boat not Unfit, Silent or Deep attacks once a turn: Ready torpedoes, or (surfaced, with a gun and
+    Ammo) the gun."""
+    sub = s.battle.subs[boat]
+    b = s.boats[boat]
+    if not s.fit(boat) or sub.silent or sub.deep:
+        return []
+    out = ["torpedo"] if sum(b.ready.values()) and targets(s, boat, "torpedo") else []
+    if sub.side == "surfaced" and s.card(boat).gun and b.ammo and targets(s, boat, "gun"):
+        out.append("gun")
+    return out
+
+
+def can_attack(s: State, boat: str) -> bool:
+    return boat in s.battle.subs and bool(weapons(s, boat))
+
+
+def why_not_attack(s: State, cmd) -> str | None:
+    bt = s.battle
+    if cmd.boat not in bt.queue or cmd.weapon not in weapons(s, cmd.boat):
+        able = {b: weapons(s, b) for b in bt.queue}
+        return f"{cmd.boat} cannot attack with the {cmd.weapon} now; boats to attack and their weapons: {able}"
+    b = s.boats[cmd.boat]
+    legal = targets(s, cmd.boat, cmd.weapon)
+    if any(x.target not in legal for x in cmd.shots):
+        return f"{cmd.weapon} targets in range now: {legal}"
+    if cmd.weapon == "gun":
+        most = min(s.rules.gun_shots, b.ammo)
+        return f"up to {most} gun rolls" if len(cmd.shots) > most else None
+    for kind in b.ready:
+        if sum(1 for x in cmd.shots if x.kind == kind) > b.ready[kind]:
+            return f"{cmd.boat} has {b.ready[kind]} {kind} torpedoes Ready"
+    return None
+
+
+def attack(ctx, cmd) -> None:
+    """UL-S2, UL-S3: the shots are rolled in the order given; a shot at a ship sunk by an earlier one is not fired
+    (UL-R31); Heavy damage's +1 counts from the next roll (UL-R23)."""
+    s = ctx.state
+    why = why_not_attack(s, cmd)
+    if why:
+        raise IllegalCommand(why)
+    gun = cmd.weapon == "gun"
+    shots = [ev.AttackShot(target=x.target, kind="gun" if gun else x.kind) for x in cmd.shots]
+    ctx.emit(ev.AttackDeclared(boat=cmd.boat, weapon=cmd.weapon, shots=shots))
+    for x in shots:
+        p = s.battle.ships.get(x.target)
+        if p is None:
+            continue
+        card = s.data.card(p.deck, p.number)
+        rng = distance(s.data, s.battle.subs[cmd.boat].area, p.area)
+        shoot(
+            ctx,
+            cmd.boat,
+            x.target,
+            card,
+            p.deck,
+            p.damage,
+            cmd.weapon,
+            x.kind,
+            "ammo" if gun else "ready",
+            rng,
+            p.escort,
+            "Ataque, U-Boats Agresivos / Cautelosos (UL-37)",
+        )
+
+
+def hold(ctx, cmd) -> None:
+    require(cmd, [{"boat": b} for b in ctx.state.battle.queue], f"{cmd.boat} has no attack to make in this step")
+    ctx.emit(ev.AttackHeld(boat=cmd.boat))
+
+
+def specs(s: State) -> list:
+    """UL-R42: the boats of the step attack in the player's order (any boat still to act); one with no possible
+    attack holds without being asked (tactical.advance)."""
+    bt = s.battle
+    able = [b for b in bt.queue if can_attack(s, b)]
+    out = [spec(c.Hold, [{"boat": b} for b in able], [f"{b} holds fire" for b in able])]
+    every = sorted({t for b in able for w in weapons(s, b) for t in targets(s, b, w)})
+    most = max(max(sum(s.boats[b].ready.values()), s.rules.gun_shots) for b in able)
+    kinds = sorted({k for b in able for k, n in s.boats[b].ready.items() if n})
+    narrow = {
+        "boat": {"enum": able},
+        "weapon": {"enum": sorted({w for b in able for w in weapons(s, b)})},
+        "shots": {"maxItems": most},
+        "shots.target": {"enum": every},
+        "shots.kind": {"enum": kinds or ["normal"]},
+    }
+    out.append(spec(c.Attack, None, narrow=narrow))
+    return out

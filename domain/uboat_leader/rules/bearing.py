@@ -1,0 +1,109 @@
+"""Movimiento de Demora (UL-33, UL-R19, UL-R26, UL-R43): the Reference Ship, the speeds the boats are treated as
+having, and every slower piece's drift toward the Convoy Wake."""
+
+from __future__ import annotations
+
+from domain.engine import IllegalCommand
+from domain.uboat_leader import commands as c
+from domain.uboat_leader.display import distance, steps_toward, to_edge
+from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.rules.crew import speed
+from domain.uboat_leader.rules.ships import piece_speed
+from domain.uboat_leader.state import State
+from events import uboat_leader as ev
+
+
+def bearing_options(s: State, boat: str) -> list[int]:
+    """UL-33, UL-R19: a boat may be treated as slower than printed, down to 0; Silent or Deep: 0."""
+    sub = s.battle.subs[boat]
+    if sub.silent or sub.deep:
+        return [0]
+    return list(range(speed(s, boat, sub.side), -1, -1))
+
+
+def reference(s: State) -> tuple[str | None, int]:
+    """UL-33: the fastest Merchant, Lone or Naval ship is the Reference Ship; else the fastest Escort; the first of
+    the fastest in label order (UL-R43)."""
+    ships = s.battle.ships
+    pool = [lb for lb, p in ships.items() if not p.escort] or list(ships)
+    if not pool:
+        return None, 0
+    best = max(pool, key=lambda lb: piece_speed(s, lb))  # the first of the fastest, in label order
+    return best, piece_speed(s, best)
+
+
+def declare(ctx, speeds: dict[str, int]) -> None:
+    s = ctx.state
+    ref, rs = reference(s)
+    slow = [lb for lb in s.battle.ships if lb != ref and piece_speed(s, lb) < rs]
+    slow += [b for b in s.battle.subs if speeds[b] < rs]
+    ctx.emit(ev.BearingDeclared(speeds=speeds, reference=ref, reference_speed=rs, drifting=slow))
+
+
+def bearing(ctx, cmd: c.Bearing) -> None:
+    s = ctx.state
+    bad = sorted(cmd.speeds) != sorted(s.battle.subs) or any(
+        v not in bearing_options(s, b) for b, v in cmd.speeds.items()
+    )
+    if bad:
+        allowed = {b: bearing_options(s, b) for b in s.battle.subs}
+        raise IllegalCommand(f"give every boat on the display a Bearing speed: {allowed}")
+    declare(ctx, dict(cmd.speeds))
+
+
+def drift_ends(s: State, piece: str) -> tuple[list[str], bool]:
+    """UL-33, UL-R19: 1, 2, 3 (or more) areas toward the Wake for 1, 2, 3 slower; entering the Wake with movement
+    left removes the piece; the player picks among equal areas (UL-R26); an Unfit boat drifts nearest the edge."""
+    bt = s.battle
+    wake = s.data.display.wake
+    area = bt.ships[piece].area if piece in bt.ships else bt.subs[piece].area
+    speed_now = piece_speed(s, piece) if piece in bt.ships else bt.subs[piece].bearing
+    n = bt.ref_speed - speed_now
+    if n > distance(s.data, area, wake):
+        return [wake], True
+    ends = steps_toward(s.data, area, wake, n)
+    if piece in bt.subs and not s.fit(piece):
+        best = min(to_edge(s.data, a) for a in ends)
+        ends = [a for a in ends if to_edge(s.data, a) == best]
+    return ends, False
+
+
+def drift(ctx, piece: str, to: str, removed: bool) -> None:
+    ctx.emit(ev.Drifted(piece=piece, to=to, removed=removed))
+    if removed and piece in ctx.state.battle.subs:
+        ctx.emit(ev.ContactLost(boat=piece, cause="wake"))
+
+
+def drift_cmd(ctx, cmd: c.Drift) -> None:
+    s = ctx.state
+    piece = s.battle.queue[0]
+    ends, removed = drift_ends(s, piece)
+    require(cmd, [{"piece": piece, "to": a} for a in ends], f"{piece} drifts to one of {ends}")
+    drift(ctx, piece, cmd.to, removed)
+
+
+def bearing_spec(s: State):
+    opts = {b: bearing_options(s, b) for b in s.battle.subs}
+    combos = [{}]
+    for b, vs in opts.items():
+        combos = [{**x, b: v} for x in combos for v in vs] if len(combos) * len(vs) <= 65 else []
+    choices = [{"speeds": x} for x in combos] if combos else None
+    labels = [", ".join(f"{b} {v}" for b, v in x["speeds"].items()) for x in choices] if choices else None
+    high = max(max(v) for v in opts.values())
+    return spec(
+        c.Bearing,
+        choices,
+        labels,
+        narrow={
+            "speeds": {"required": list(opts), "propertyNames": {"enum": list(opts)}},
+            "speeds.*": {"maximum": high},
+        },
+    )
+
+
+def specs(s: State, decision: str) -> list:
+    if decision == "bearing":
+        return [bearing_spec(s)]
+    piece = s.battle.queue[0]
+    ends = drift_ends(s, piece)[0]
+    return [spec(c.Drift, [{"piece": piece, "to": a} for a in ends], [f"{piece} drifts to {a}" for a in ends])]

@@ -1,0 +1,70 @@
+"""PREPARACIÓN: choose the campaign and duration (options), then select the U-boats (UL-8)."""
+
+from __future__ import annotations
+
+from domain.engine import IllegalCommand
+from domain.uboat_leader import commands as c
+from domain.uboat_leader.data import LEVELS, UBoat
+from domain.uboat_leader.legal import spec
+from domain.uboat_leader.state import State
+from events import uboat_leader as ev
+
+
+def eligible(s: State, card: UBoat) -> bool:
+    """UL-8, UL-R2: a boat whose service years contain the campaign's dates ("coincidan con el plazo") and whose
+    class the sheet allows (UL-42, e.g. Drumbeat: VIIC and IX)."""
+    first, last = s.camp.dates
+    classes = s.camp.classes
+    return card.service[0] <= first and card.service[1] >= last and (classes is None or card.cls in classes)
+
+
+def why_not_select(s: State, picks: list[c.PickArg]) -> str | None:
+    """UL-8: at least one boat, each once, eligible, at a level its card has, in a port of the map, within the SO."""
+    boats = [p.boat for p in picks]
+    if len(set(boats)) != len(boats):
+        return "each U-boat may be selected once (not at two levels either)"
+    ports = [p.id for p in s.camp.map.ports]
+    cost = 0
+    for p in picks:
+        card = next((u for u in s.data.uboats if u.boat == p.boat), None)
+        if card is None or not eligible(s, card):
+            return (
+                f"{p.boat} cannot serve in {s.camp.name}; eligible: {[u.boat for u in s.data.uboats if eligible(s, u)]}"
+            )
+        if p.level not in card.levels:
+            return f"{p.boat} has no {p.level} card side; it has {list(card.levels)}"
+        if p.port not in ports:
+            return f"{p.port} is not a Port box of this map; ports: {ports}"
+        cost += card.levels[p.level].so
+    if cost * 2 > s.so_half:
+        return f"these boats cost {cost} SO; the campaign gives {s.so_half // 2}"
+    return None
+
+
+def select(ctx, picks: list[c.PickArg]) -> None:
+    s = ctx.state
+    why = why_not_select(s, picks)
+    if why:
+        raise IllegalCommand(why)
+    made = [
+        ev.Pick(boat=p.boat, level=p.level, port=p.port, cost_half=s.card(p.boat).levels[p.level].so * 2) for p in picks
+    ]
+    so = s.so_half - sum(m.cost_half for m in made)
+    ctx.emit(ev.UBoatsSelected(picks=made, so_half=so), ev.SegmentBegan(turn=1, segment="strategic"))
+
+
+def specs(s: State) -> list:
+    boats = [u for u in s.data.uboats if eligible(s, u)]
+    levels = [lv for lv in LEVELS if any(lv in u.levels for u in boats)]
+    return [
+        spec(
+            c.SelectUBoats,
+            None,
+            narrow={
+                "picks": {"maxItems": len(boats)},
+                "picks.boat": {"enum": [u.boat for u in boats]},
+                "picks.level": {"enum": levels},
+                "picks.port": {"enum": [p.id for p in s.camp.map.ports]},
+            },
+        )
+    ]

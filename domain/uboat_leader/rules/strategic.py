@@ -1,0 +1,236 @@
+"""SEGMENTO ESTRATÉGICO: spend Special Option points (UL-9…UL-15) and assign Special Missions (UL-16).
+
+SO is kept in integer half-points (UL-R2), paid on purchase and never negative.
+"""
+
+from __future__ import annotations
+
+from domain.engine import IllegalCommand
+from domain.uboat_leader import commands as c
+from domain.uboat_leader.display import map_distances
+from domain.uboat_leader.legal import require, so_text, spec
+from domain.uboat_leader.rules import campaign
+from domain.uboat_leader.rules.crew import add_stress
+from domain.uboat_leader.state import State
+from events import uboat_leader as ev
+
+AREA_OPTIONS = ("air_search", "intel", "supply_ship")
+ADVANCED_HALF = 1  # UL-14: "Cada Torpedo avanzado cuesta ½ punto de SO" (the text; half-points)
+NAMES = {
+    "air_search": "Air Search",
+    "intel": "Intel",
+    "supply_ship": "Supply Ship",
+    "rr": "R&R",
+    "radio_call": "Radio Call",
+    "mine": "Mines",
+    "attack": "Attack",
+    "raider": "Raider",
+}
+
+
+def note(s: State, option: str):
+    return next((n for n in s.camp.so_notes if n.option == option), None)
+
+
+def why_not_spend(s: State, option: str, units: int = 1) -> str | None:
+    """UL-9: an option the sheet's notes offer, at its cost, at most its maximum per campaign ("U": unlimited)."""
+    n = note(s, option)
+    if n is None:
+        return f"{NAMES.get(option, option)} is not offered in {s.camp.name}"
+    if n.max is not None and s.bought.get(option, 0) + units > n.max:
+        return f"{NAMES.get(option, option)} may be bought {n.max} time(s) in this campaign; it has been bought"
+    if cost_half(s, option, units) > s.so_half:
+        return f"{NAMES.get(option, option)} costs {so_text(cost_half(s, option, units))} SO; {so_text(s.so_half)} left"
+    return None
+
+
+def cost_half(s: State, option: str, units: int = 1) -> int:
+    n = note(s, option)
+    return units * (ADVANCED_HALF if option == "advanced_torpedoes" else n.cost * 2)
+
+
+def why_not_option(s: State, option: str, area: str | None) -> str | None:
+    """UL-10…UL-13, UL-R5: Air Search, Intel and Supply Ship go on an Area the notes allow, one of each per Area;
+    R&R takes no Area and is bought once a Strategic Segment."""
+    why = why_not_spend(s, option)
+    if why:
+        return why
+    if option == "rr":
+        if area is not None:
+            return "R&R takes no area: it helps every boat in port"
+        return "R&R may be bought once per Strategic Segment" if s.rr_turn else None
+    allowed = note(s, option).areas or [a.id for a in s.camp.map.areas]
+    if area not in allowed:
+        return f"{NAMES[option]} goes on one of {allowed}"
+    if option in s.counters.get(area, []):
+        return f"{area} has its {NAMES[option]} counter already (one per Area)"
+    return None
+
+
+def option_choices(s: State) -> list[dict]:
+    out = [{"option": o, "area": a.id} for o in AREA_OPTIONS for a in s.camp.map.areas]
+    out.append({"option": "rr", "area": None})
+    return [x for x in out if why_not_option(s, x["option"], x["area"]) is None]
+
+
+def buy_option(ctx, cmd: c.BuyOption) -> None:
+    s = ctx.state
+    require(cmd, option_choices(s), why_not_option(s, cmd.option, cmd.area))
+    half = cost_half(s, cmd.option)
+    ctx.emit(ev.OptionBought(option=cmd.option, area=cmd.area, cost_half=half, so_half=s.so_half - half))
+    if cmd.option == "rr":
+        rr(ctx)
+
+
+def rr(ctx) -> None:
+    """UL-13, UL-R4: Prioridad R&R removes 4 stress from every boat in a Port box, when bought."""
+    s = ctx.state
+    for b in s.boats.values():
+        if b.in_play and b.space == "port":
+            add_stress(ctx, b.boat, -s.rules.rr_stress, "Prioridad R&R (UL-13)")
+
+
+# ---- advanced torpedoes (UL-14) ----------------------------------------------------------------------
+
+
+def why_not_advanced(s: State, cmd: c.BuyAdvancedTorpedoes) -> str | None:
+    """UL-14: FAT or T5 torpedoes replace normal ones in the Ready or Stored section of a boat in a Port box."""
+    why = why_not_spend(s, "advanced_torpedoes", cmd.count)
+    if why:
+        return why
+    b = s.boats.get(cmd.boat)
+    if b is None or not b.in_play or b.space != "port":
+        return f"advanced torpedoes are loaded in a Port box; boats in port: {in_port(s)}"
+    have = (b.ready if cmd.slot == "ready" else b.stored)["normal"]
+    if cmd.count > have:
+        return f"{cmd.boat} has {have} normal torpedoes {cmd.slot}"
+    return None
+
+
+def in_port(s: State) -> list[str]:
+    return [b.boat for b in s.boats.values() if b.in_play and b.space == "port"]
+
+
+def buy_advanced(ctx, cmd: c.BuyAdvancedTorpedoes) -> None:
+    s = ctx.state
+    why = why_not_advanced(s, cmd)
+    if why:
+        raise IllegalCommand(why)
+    half = cost_half(s, "advanced_torpedoes", cmd.count)
+    ctx.emit(
+        ev.TorpedoesLoaded(
+            boat=cmd.boat, kind=cmd.kind, slot=cmd.slot, count=cmd.count, cost_half=half, so_half=s.so_half - half
+        )
+    )
+
+
+# ---- Special Missions (UL-16) -------------------------------------------------------------------------
+
+
+def boxes_within_reach(s: State, boat: str, mission: str) -> list[str]:
+    """UL-R6: the boxes of a mission's type the boat can reach (its class may enter their Areas)."""
+    b = s.boats[boat]
+    dist = map_distances(s.data, s.camp, s.area_of(boat), b.cls)
+    return [x.id for a in s.camp.map.areas for x in a.boxes if x.mission == mission and a.id in dist]
+
+
+def why_not_mission(s: State, boat: str, mission: str, mines: int) -> str | None:
+    """UL-16…UL-19: Mines only for a boat in port (mines replace torpedoes); Attack and Raider for a boat that is not
+    Unfit; no Unfit boat takes a mission (UL-3); a mission no reachable box allows is refused (UL-R6)."""
+    why = why_not_spend(s, mission)
+    if why:
+        return why
+    b = s.boats.get(boat)
+    if b is None or not b.in_play:
+        return f"{boat} is not in the flotilla"
+    if b.band == "unfit":
+        return f"{boat} is Unfit: it cannot carry out Special Missions"
+    if mission == "mine":
+        normal = b.ready["normal"] + b.stored["normal"]
+        if b.space != "port":
+            return "a Mines mission is bought for a boat in a Port box"
+        if not 1 <= mines <= normal:
+            return f"{boat} can replace 1 to {normal} normal torpedoes by mines"
+    elif mines:
+        return "only a Mines mission carries mines"
+    if not boxes_within_reach(s, boat, mission):
+        return f"no {NAMES[mission]} box that {boat} ({b.cls}) can reach"
+    return None
+
+
+def mission_choices(s: State) -> list[dict]:
+    out = []
+    for b in s.boats.values():
+        for m in ("mine", "attack", "raider"):
+            counts = range(1, b.ready["normal"] + b.stored["normal"] + 1) if m == "mine" else (0,)
+            out += [{"boat": b.boat, "mission": m, "mines": n} for n in counts if not why_not_mission(s, b.boat, m, n)]
+    return out
+
+
+def assign_mission(ctx, cmd: c.AssignMission) -> None:
+    s = ctx.state
+    why = why_not_mission(s, cmd.boat, cmd.mission, cmd.mines)
+    if why:
+        raise IllegalCommand(why)
+    half = cost_half(s, cmd.mission)
+    ctx.emit(
+        ev.MissionAssigned(
+            boat=cmd.boat, mission=cmd.mission, mines=cmd.mines, cost_half=half, so_half=s.so_half - half
+        )
+    )
+
+
+def end_strategic(ctx) -> None:
+    ctx.emit(ev.SegmentBegan(turn=ctx.state.turn, segment="operations"))
+
+
+def why_not_end_campaign(s: State) -> str | None:
+    """UL-S10: the player may end the campaign in a Strategic Segment with no boat at sea."""
+    at_sea = [b.boat for b in s.boats.values() if b.at_sea]
+    return f"boats are at sea: {at_sea}; bring them into port first" if at_sea else None
+
+
+def end_campaign(ctx) -> None:
+    why = why_not_end_campaign(ctx.state)
+    if why:
+        raise IllegalCommand(why)
+    campaign.finish(ctx, "the commander ended the campaign (remaining patrols forfeit, UL-S10)")
+
+
+def specs(s: State) -> list:
+    out = [spec(c.EndStrategic, [{}], ["end the Strategic Segment"])]
+    opts = option_choices(s)
+    if opts:
+        out.append(spec(c.BuyOption, opts, [option_label(s, x) for x in opts]))
+    missions = mission_choices(s)
+    if missions:
+        narrow = {
+            "boat": {"enum": sorted({m["boat"] for m in missions})},
+            "mission": {"enum": sorted({m["mission"] for m in missions})},
+            "mines": {"maximum": max(m["mines"] for m in missions)},
+        }
+        out.append(spec(c.AssignMission, missions, [mission_label(s, m) for m in missions], narrow))
+    if note(s, "advanced_torpedoes") and not why_not_spend(s, "advanced_torpedoes") and in_port(s):
+        most = max(max(s.boats[b].ready["normal"], s.boats[b].stored["normal"]) for b in in_port(s))
+        afford = s.so_half // ADVANCED_HALF
+        if most:
+            out.append(
+                spec(
+                    c.BuyAdvancedTorpedoes,
+                    None,
+                    narrow={"boat": {"enum": in_port(s)}, "count": {"maximum": min(most, afford)}},
+                )
+            )
+    if why_not_end_campaign(s) is None:
+        out.append(spec(c.EndCampaign, [{}], ["end the campaign now (remaining patrols forfeit)"]))
+    return out
+
+
+def option_label(s: State, x: dict) -> str:
+    where = f" on {x['area']}" if x["area"] else " (boats in port: -4 stress)"
+    return f"{NAMES[x['option']]}{where}: {so_text(cost_half(s, x['option']))} SO"
+
+
+def mission_label(s: State, m: dict) -> str:
+    mines = f" with {m['mines']} mines" if m["mines"] else ""
+    return f"{m['boat']}: {NAMES[m['mission']]} mission{mines}, {so_text(cost_half(s, m['mission']))} SO"

@@ -1,0 +1,200 @@
+"""Fase de Resolución de Combate: the turn's steps (UL-29), U-boat movement (UL-30), revealing targets (UL-31),
+Silent Running (UL-32), Bearing movement (UL-33) and the end of a turn (UL-S7)."""
+
+from __future__ import annotations
+
+from domain.engine import IllegalCommand
+from domain.uboat_leader import commands as c
+from domain.uboat_leader.display import OFF, distance, to_edge, within
+from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.rules import attack, bearing, enemy, escorts
+from domain.uboat_leader.rules.crew import add_stress, evasion, speed
+from domain.uboat_leader.rules.reveal import reveal_near
+from domain.uboat_leader.state import State
+from events import uboat_leader as ev
+
+
+def over(s: State) -> str | None:
+    """UL-29: the steps repeat until every boat has lost contact or sunk, or no ship counter is left. Wolfpack boats
+    act one at a time in each step (UL-R26: in the player's order)."""
+    bt = s.battle
+    return "no U-boat left on the display" if not bt.subs else "no ship left on the display" if not bt.ships else None
+
+
+def awaited(s: State) -> str | None:
+    bt = s.battle
+    if over(s):
+        return None
+    if bt.step == "move":
+        return "move" if bt.queue else None
+    if bt.step == "bearing":
+        if not bt.declared:
+            return "bearing" if any(len(bearing.bearing_options(s, b)) > 1 for b in bt.subs) else None
+        return "drift" if bt.queue and len(bearing.drift_ends(s, bt.queue[0])[0]) > 1 else None
+    if bt.step == "escorts":
+        return escorts.awaited(s)
+    if bt.step == "enemy":
+        return enemy.enemy_awaited(s)
+    return "attack" if any(attack.can_attack(s, b) for b in bt.queue) else None
+
+
+def advance(ctx) -> None:
+    s = ctx.state
+    bt = s.battle
+    why = over(s)
+    if why:
+        ctx.emit(ev.CombatEnded(reason=why))
+    elif bt.step == "move":
+        ctx.emit(ev.CombatStep(turn=bt.turn, step="bearing", queue=[]))
+    elif bt.step == "bearing":
+        if not bt.declared:
+            bearing.declare(ctx, {b: bearing.bearing_options(s, b)[0] for b in bt.subs})
+        elif bt.queue:
+            ends, removed = bearing.drift_ends(s, bt.queue[0])
+            bearing.drift(ctx, bt.queue[0], ends[0], removed)
+        else:
+            reveal_near(ctx, list(bt.subs))  # UL-R18: after Bearing too
+            if not over(s):
+                escorts.begin(ctx)
+    elif bt.step == "escorts":
+        escorts.advance(ctx)
+    elif bt.step == "enemy":
+        enemy.enemy_advance(ctx)
+    else:
+        for boat in list(bt.queue):
+            if not attack.can_attack(s, boat):
+                ctx.emit(ev.AttackHeld(boat=boat))
+        if bt.step == "aggressive":
+            ctx.emit(ev.CombatStep(turn=bt.turn, step="enemy", queue=list(bt.ships)))
+        else:
+            end_turn(ctx)
+
+
+def start(ctx) -> None:
+    """UL-29: the pack is placed; the first turn begins with the U-boats' movement."""
+    if ctx.state.act.to_place:
+        raise IllegalCommand(f"place {ctx.state.act.to_place} first")
+    ctx.emit(ev.CombatStep(turn=1, step="move", queue=list(ctx.state.battle.subs)))
+
+
+# ---- U-boat movement (UL-30, UL-32, UL-S6) ---------------------------------------------------------------
+
+
+def move_options(s: State, boat: str) -> list[tuple[str, str]]:
+    """UL-30: flip first if wanted, then up to the side's speed; off the display from a Long area (leaving costs 1,
+    UL-R20); Silent Running keeps the boat submerged; an Unfit boat only takes the moves that bring it nearest the
+    edge (UL-R20). A move names where it ends: reveals come only after it (UL-R18), so the path changes nothing;
+    U-boats do not move into the Wake, they leave by the Long areas (UL-R28). A Silent boat stays submerged
+    (UL-R35)."""
+    sub = s.battle.subs[boat]
+    out = []
+    for side in ("submerged",) if sub.silent else ("surfaced", "submerged"):
+        sp = speed(s, boat, side)
+        out += [(side, a) for a in within(s.data, sub.area, sp)]
+        if to_edge(s.data, sub.area) <= sp:
+            out.append((side, OFF))
+    if not s.fit(boat):
+        left = {o: 0 if o[1] == OFF else to_edge(s.data, o[1]) for o in out}
+        out = [o for o in out if left[o] == min(left.values())]
+    return out
+
+
+def nearest_ship(s: State, area: str) -> int:
+    return min((distance(s.data, area, p.area) for p in s.battle.ships.values()), default=0)
+
+
+def move_choices(s: State) -> list[dict]:
+    out = []
+    for boat in s.battle.queue:
+        opts = sorted(move_options(s, boat), key=lambda o: (o[1] == OFF, nearest_ship(s, o[1]) if o[1] != OFF else 0))
+        out += [{"boat": boat, "side": side, "to": to} for side, to in opts]
+    return out
+
+
+def move_uboat(ctx, cmd: c.MoveUBoat) -> None:
+    s = ctx.state
+    require(cmd, move_choices(s), f"{cmd.boat} cannot move so now; legal moves are listed")
+    ctx.emit(ev.UBoatManoeuvred(boat=cmd.boat, side=cmd.side, to=cmd.to))
+    if cmd.to == OFF:
+        ctx.emit(ev.ContactLost(boat=cmd.boat, cause="left"))
+    else:
+        reveal_near(ctx, [cmd.boat])  # UL-R18: after each boat's move, even none
+
+
+def silent_choices(s: State) -> list[dict]:
+    return [{"boat": b} for b in s.battle.queue if s.battle.subs[b].detected and not s.battle.subs[b].silent]
+
+
+def silent_running(ctx, cmd: c.SilentRunningCmd) -> None:
+    """UL-32: a Detected boat (submerged, UL-R19) runs silent during its move: d10 <= EV removes Detected, else +2
+    stress; Bearing speed 0 and no attack this turn."""
+    s = ctx.state
+    require(cmd, silent_choices(s), f"{cmd.boat} is not a Detected boat still to move")
+    ev_ = evasion(s, cmd.boat)
+    face, _ = ctx.d10(
+        f"{cmd.boat}: Silent Running (d10 <= EV {ev_})",
+        "Navegación Silenciosa (UL-32)",
+        target=ev_,
+        judge=lambda f, t: "Detected removed" if f <= ev_ else "still Detected, +2 stress",
+    )
+    ctx.emit(ev.SilentRunning(boat=cmd.boat, escaped=face <= ev_))
+    if face > ev_:
+        add_stress(ctx, cmd.boat, s.rules.silent_stress, "Silent Running failed")
+
+
+def deep_choices(s: State) -> list[dict]:
+    return [
+        {"boat": b}
+        for b in s.battle.queue
+        if s.battle.subs[b].side == "submerged" and not s.battle.subs[b].silent and s.fit(b)
+    ]
+
+
+def deep_dive(ctx, cmd: c.DeepDive) -> None:
+    """UL-S6: a submerged boat goes Deep instead of moving: Bearing speed 0, no attack, attacks on it −2; it is its
+    move (not with Silent Running), so reveals follow (UL-R36)."""
+    require(cmd, deep_choices(ctx.state), f"{cmd.boat} is not a submerged boat still to move")
+    ctx.emit(ev.DeepDived(boat=cmd.boat))
+    reveal_near(ctx, [cmd.boat])
+
+
+# ---- the end of a turn (UL-S7) -------------------------------------------------------------------------------
+
+
+def end_turn(ctx) -> None:
+    """UL-S7 (Final de cada Fase de Resolución de Combate): Silent [T] and Deep counters off; +1 Alerted if any boat
+    attacked; after the last turn every boat loses contact."""
+    s = ctx.state
+    bt = s.battle
+    fired, turn = bt.fired, bt.turn
+    ctx.emit(ev.CombatTurnEnded(turn=turn))
+    if fired:
+        ctx.emit(ev.AlertedRaised(alerted=bt.alerted + s.rules.alerted_per_turn, cause=stand_in("UL-S7", "attacks")))
+    if turn >= s.rules.combat_turns:
+        for boat in list(bt.subs):
+            ctx.emit(ev.ContactLost(boat=boat, cause="turns"))
+    if not over(s):
+        ctx.emit(ev.CombatStep(turn=turn + 1, step="move", queue=list(bt.subs)))
+
+
+def specs(s: State, decision: str) -> list:
+    bt = s.battle
+    if decision == "move":
+        moves = move_choices(s)
+        out = [
+            spec(
+                c.MoveUBoat,
+                moves,
+                [f"{m['boat']} {m['side']} to {m['to']}" for m in moves],
+                narrow={"boat": {"enum": list(bt.queue)}, "to": {"enum": sorted({m["to"] for m in moves})}},
+            )
+        ]
+        if silent := silent_choices(s):
+            out.append(spec(c.SilentRunningCmd, silent, [f"{x['boat']} runs silent" for x in silent]))
+        if deep := deep_choices(s):
+            out.append(spec(c.DeepDive, deep, [f"{x['boat']} goes deep" for x in deep]))
+        return out
+    if decision in ("bearing", "drift"):
+        return bearing.specs(s, decision)
+    return attack.specs(s)

@@ -1,0 +1,301 @@
+"""The flotilla campaign's state: plain data only (dataclasses of ints, strs, bools, lists, dicts and tuples; the data
+set from one field). Only `evolve` (evolve.py) changes it, one event at a time, in O(1) per event; decide runs on a
+working copy (procedure.py). Append-only records (a boat's history, the finished turns) are tuples of frozen
+Structs, shared by the working copy; everything else is small and copied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import msgspec
+
+from domain.uboat_leader.data import DECKS, Campaign, DataSet, Duration, LevelCard, Row, UBoat
+
+KINDS = ("normal", "FAT", "T5")
+
+
+class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One line of a U-boat's log."""
+
+    turn: int
+    what: str  # event | move | patrol | contact | attack | sunk | hit | stress | promoted | mission | fate | port
+    text: str
+    vp: int = 0
+    xp: int = 0
+    tons: int = 0
+
+
+class TurnLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One finished turn of the campaign sheet."""
+
+    turn: int
+    so_spent_half: int
+    options: list[str]
+    vp: int
+    ships_sunk: int
+    tons: int
+    boats_lost: int
+    contacts: int
+    battles: int
+
+
+@dataclass
+class Tally:
+    """The turn in progress (becomes a TurnLine when the next turn begins)."""
+
+    so_spent_half: int = 0
+    options: list[str] = field(default_factory=list)
+    vp: int = 0
+    ships_sunk: int = 0
+    tons: int = 0
+    boats_lost: int = 0
+    contacts: int = 0
+    battles: int = 0
+
+
+@dataclass
+class Boat:
+    boat: str
+    cls: str
+    level: str
+    where: str  # a port, an Area or a Special Mission box
+    space: str  # port | open | search | box
+    ready: dict[str, int]
+    stored: dict[str, int]
+    ammo: int
+    stress: int = 0
+    band: str = "okay"
+    xp: int = 0
+    patrols: int = 0
+    mines: int = 0
+    missions: list[str] = field(default_factory=list)  # Special Mission counters carried
+    came_from: str | None = None  # where its last step began (UL-R10)
+    attacked: bool = False  # the Attacked counter (UL-R24)
+    contact_mod: int = 0  # Event modifiers to its Contact rolls this turn (UL-R3)
+    retired: bool = False
+    sunk: bool = False
+    vp: int = 0
+    ships: int = 0
+    tons: int = 0
+    history: tuple[LogEntry, ...] = ()
+
+    @property
+    def in_play(self) -> bool:
+        return not (self.sunk or self.retired)
+
+    @property
+    def at_sea(self) -> bool:
+        return self.in_play and self.space != "port"
+
+    @property
+    def torpedoes(self) -> int:
+        return sum(self.ready.values()) + sum(self.stored.values())
+
+
+@dataclass
+class BoxRun:
+    """A Special Mission being resolved in its box (Operations)."""
+
+    boat: str
+    box: str
+    area: str
+    mission: str
+    pre: int  # Patrol value Events first (a boat that started the segment in the box's Area, UL-R7)
+    events: int  # the box's Event cards still to draw
+    total: int  # the box's Event cards
+    stage: str = "events"  # events | fire | raider
+    targets: list[int] = field(default_factory=list)  # Naval cards drawn (Attack)
+    damage: dict[str, int] = field(default_factory=dict)  # Naval card number -> damage points
+    rolls: int = 0  # Raider rolls made
+
+
+@dataclass
+class Ops:
+    moving: str | None = None
+    done: list[str] = field(default_factory=list)  # boats that moved or patrolled this segment
+    box: BoxRun | None = None
+
+
+@dataclass
+class Activation:
+    boat: str
+    stage: str = "roll"  # roll | draw | choose | engage | place | wolfpack | combat | post | next
+    contacts: int = 0  # Convoy cards still to draw
+    drawn: list[int] = field(default_factory=list)  # Convoy cards drawn for this contact (two with Air Search)
+    card: int | None = None
+    withdrew: bool = False
+    to_place: list[str] = field(default_factory=list)
+    called: list[str] = field(default_factory=list)  # boats rolled for (or called by radio) this contact
+    rolled: bool = False  # a Wolfpack roll was made: too late for a Radio Call
+
+
+@dataclass
+class Piece:
+    """A ship counter on the Tactical Display; `number` None while Unknown."""
+
+    label: str
+    kind: str  # L | M | N | E (its position on the Convoy card)
+    area: str
+    escort: bool  # acts as an Escort (E, a Fleet Escort, or a misidentified Merchant)
+    deck: str | None = None
+    number: int | None = None
+    damage: int = 0  # points: Light 1, Heavy 2 (UL-S3)
+    tactic: int | None = None
+
+
+@dataclass
+class Sub:
+    """A U-boat counter on the Tactical Display."""
+
+    boat: str
+    area: str
+    side: str
+    detected: bool = False
+    silent: bool = False
+    deep: bool = False
+    bearing: int | None = None
+    attacked: bool = False  # rolled an attack in this battle
+
+
+@dataclass
+class Battle:
+    number: int  # the Convoy card
+    area: str  # the campaign Area (the Battle Situation counter)
+    ships: dict[str, Piece] = field(default_factory=dict)
+    subs: dict[str, Sub] = field(default_factory=dict)
+    alerted: int = 0
+    turn: int = 1
+    step: str = "move"
+    queue: list[str] = field(default_factory=list)
+    ordered: bool = False  # the escorts' order is set for this turn
+    declared: bool = False  # Bearing speeds declared this turn
+    ref_speed: int = 0  # the Reference Ship's speed this turn
+    searched: str | None = None  # the escort whose detection rolls are made (it moves next)
+    fired: bool = False  # a boat attacked this turn (UL-S7)
+    placed: list[str] = field(default_factory=list)  # every boat that was on the display (UL-S8)
+    attackers: list[str] = field(default_factory=list)  # boats that rolled an attack (UL-R24)
+    cards: dict[str, list[int]] = field(default_factory=dict)  # deck -> cards drawn for this battle (UL-R25)
+    sunk: list[list] = field(default_factory=list)  # [boat, vp, xp] to score in Post-Combat
+
+
+@dataclass
+class State:
+    data: DataSet
+    campaign: str
+    duration: str
+    segment: str = "setup"  # setup | strategic | operations | tactical | refit | over
+    turn: int = 0
+    so_half: int = 0
+    vp: int = 0
+    bought: dict[str, int] = field(default_factory=dict)  # option -> purchases this campaign
+    rr_turn: bool = False  # R&R bought this turn
+    counters: dict[str, list[str]] = field(default_factory=dict)  # Area -> air_search, intel, supply_ship, battle
+    warnings: dict[str, int] = field(default_factory=dict)  # Area -> Warning counters
+    warned: list[list[str]] = field(default_factory=list)  # [boat, area]: a Warning placed for that boat there (UL-R14)
+    boats: dict[str, Boat] = field(default_factory=dict)
+    decks: dict[str, list[int]] = field(default_factory=dict)  # the cards left, in data-set order
+    discards: dict[str, list[int]] = field(default_factory=dict)
+    ops: Ops | None = None
+    act: Activation | None = None
+    battle: Battle | None = None
+    lines: tuple[TurnLine, ...] = ()
+    tally: Tally = field(default_factory=Tally)
+    ships_sunk: int = 0
+    tons: int = 0
+    boats_lost: int = 0
+    result: str | None = None
+    result_index: int | None = None
+    final_vp: int | None = None
+    over: bool = False
+
+    # ---- what the rules read ----
+
+    @property
+    def camp(self) -> Campaign:
+        return self.data.campaign(self.campaign)
+
+    @property
+    def dur(self) -> Duration:
+        return self.camp.durations[self.duration]
+
+    @property
+    def rules(self):
+        return self.data.rules
+
+    def card(self, boat: str) -> UBoat:
+        return self.data.uboat(boat)
+
+    def level(self, boat: str) -> LevelCard:
+        return self.card(boat).levels[self.boats[boat].level]
+
+    def row(self, boat: str) -> Row:  # UL-3
+        """The card row in use: Okay, or Shaken (Unfit boats use the Shaken row's EV, UL-3)."""
+        b = self.boats[boat]
+        lv = self.level(boat)
+        return lv.okay if b.band == "okay" else lv.shaken
+
+    def fit(self, boat: str) -> bool:
+        b = self.boats[boat]
+        return b.in_play and b.band != "unfit"
+
+    def area(self, area_id: str):
+        return next((a for a in self.camp.map.areas if a.id == area_id), None)
+
+    def port(self, port_id: str):
+        return next((p for p in self.camp.map.ports if p.id == port_id), None)
+
+    def box(self, box_id: str):
+        return next(((a, b) for a in self.camp.map.areas for b in a.boxes if b.id == box_id), None)
+
+    def area_of(self, boat: str) -> str:
+        """The Area a boat is in (a box's Area for a boat in a box)."""
+        b = self.boats[boat]
+        if b.space == "box":
+            return self.box(b.where)[0].id
+        return b.where
+
+
+def band_of(card: UBoat, stress: int) -> str:
+    """UL-3: Okay up to the card's first band, Shaken up to the second, Unfit above."""
+    okay, shaken = card.bands
+    return "okay" if stress <= okay else "shaken" if stress <= shaken else "unfit"
+
+
+def initial_state(created, options, data: DataSet) -> State:
+    """UL-7: the decks hold their cards in data-set order (nothing is shuffled: a draw picks by one roll, decks.py);
+    the sheet's Convoy cards are removed, the Fleet Escorts set aside as their own pool, Tactics only when used."""
+    s = State(data=data, campaign=options.campaign, duration=options.duration)
+    camp = s.camp
+    s.so_half = s.dur.so * 2
+    for deck in DECKS:
+        cards = [] if deck == "tactics" and not camp.tactics else [c.number for c in data.deck(deck)]
+        if deck == "convoys":
+            cards = [n for n in cards if n not in camp.remove_convoys]
+        s.decks[deck] = cards
+        s.discards[deck] = []
+    return s
+
+
+# ---- the working copy -------------------------------------------------------------------------------
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def working_copy(x):
+    """A copy as deep as evolve mutates: dataclasses, dicts and lists are copied; tuples (append-only records),
+    msgspec Structs (the data set, frozen records) and scalars are shared."""
+    if isinstance(x, list):
+        return [working_copy(v) for v in x] if x and not isinstance(x[0], (int, str)) else list(x)
+    if isinstance(x, dict):
+        return {k: working_copy(v) for k, v in x.items()}
+    names = _FIELDS.get(type(x))
+    if names is None:
+        if not dataclasses.is_dataclass(x):
+            return x
+        names = _FIELDS[type(x)] = tuple(f.name for f in dataclasses.fields(x))
+    clone = object.__new__(type(x))
+    for n in names:
+        object.__setattr__(clone, n, working_copy(getattr(x, n)))
+    return clone

@@ -1,0 +1,129 @@
+"""The data set: every entry marked, schema-validated with every problem collected, replaceable, pinned by hash."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from domain import engine
+from domain.uboat_leader.data import parse_data
+from service.rulesets import RULESETS
+from tests.uboat_leader.scenario import RAW, raw
+
+LOADED = RULESETS["uboat-leader"]
+
+
+def test_every_entry_of_the_stand_in_set_is_marked_and_names_its_text_fields():
+    d = RAW
+    entries = [d["rules"], d["display"], *d["uboats"], *d["events"], *d["convoys"], *d["merchants"]]
+    entries += [*d["escorts"], *d["fleet_escorts"], *d["naval"], *d["campaigns"]]
+    assert all(e["stand_in"] is True and isinstance(e["from_text"], list) for e in entries)
+
+
+def test_the_stand_in_campaign_is_comienza_la_batalla_with_the_texts_numbers():
+    c = LOADED.data.campaign("battle-begins")
+    assert c.name == "Comienza la Batalla" and c.dates == ["1939-09", "1940-05"] and not c.tactics
+    assert {k: (v.patrols, v.so) for k, v in c.durations.items()} == {
+        "short": (1, 32),
+        "medium": (2, 44),
+        "long": (4, 60),
+    }
+    assert c.remove_convoys == [52]
+    ns = c.map.areas[0]
+    assert (ns.name, ns.move, ns.boxes[0].mission, ns.boxes[0].events, ns.boxes[0].naval) == (
+        "North Sea",
+        1,
+        "attack",
+        3,
+        3,
+    )
+
+
+def bad(change) -> str:
+    d = raw()
+    change(d)
+    with pytest.raises(ValueError) as e:
+        parse_data(json.dumps(d).encode())
+    return str(e.value)
+
+
+def test_parse_data_collects_every_problem_at_once():
+    def two(d):
+        d["display"]["areas"][0]["adj"].append("C3")  # L1–C3 one way only
+        d["uboats"][0]["gun"] = True  # a Type II with a deck gun
+
+    msg = bad(two)
+    assert "adjacency L1–C3 is not symmetric" in msg and "gun: false` exactly for Types II and XXI" in msg
+
+
+@pytest.mark.parametrize(
+    "change, says",
+    [
+        (lambda d: d["merchants"].append(dict(d["merchants"][0])), "card numbers must be unique"),
+        (lambda d: d["uboats"][2].update(gun=False), "exactly for Types II and XXI"),
+        (lambda d: d["campaigns"][0]["map"]["areas"][0]["adj"].append("n-atlantic"), "not symmetric"),
+        (lambda d: d["convoys"][3]["positions"].extend([["E3", "S2"], ["E4", "S4"]]), "more E positions than Fleet"),
+        (lambda d: d["campaigns"][0]["map"]["areas"][1]["contacts_at"].reverse(), "contacts_at must ascend"),
+        (lambda d: d["campaigns"][0]["so_notes"][0].update(cost=None), "cost is null exactly for advanced"),
+        (lambda d: d["campaigns"][0].update(remove_convoys=[99]), "remove_convoys names cards of the set"),
+        (lambda d: d["campaigns"][0]["map"]["areas"][1]["boxes"][0].update(vp_by_mines=[]), "needs vp_by_mines"),
+        (lambda d: d["convoys"][0]["positions"].append(["X1", "C1"]), "labels start L/M/N/E"),
+        (lambda d: d["convoys"][0].update(conditions=["fog"]), "not implemented"),
+        (lambda d: d["rules"].update(detection_range=[2]), "rules.detection_range"),
+        (lambda d: d["display"].update(wake="L1"), "a wake area named by `wake`"),
+    ],
+)
+def test_each_cross_check_refuses_its_fixture(change, says):
+    assert says in bad(change)
+
+
+def test_the_default_set_is_pinned_by_hash_and_a_game_can_bring_its_own():
+    made = engine.creation_events(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {}, None, "fair", bytes(32))
+    default = Path(__file__).resolve().parents[2] / "domain" / "uboat_leader" / "data" / "default.json"
+    assert made[0].ruleset.data_sha256 == LOADED.data_sha256 == hashlib.sha256(default.read_bytes()).hexdigest()
+    own = raw()
+    own["rules"]["sunk_boat_vp"] = 5  # a user with the full rules replaces a completion rule's number by data
+    made = engine.creation_events(
+        LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32)
+    )
+    game = engine.start(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", made[0])
+    assert made[0].ruleset.data_sha256 != LOADED.data_sha256 and game.rules.rules.sunk_boat_vp == 5
+
+
+def test_a_bad_data_option_is_refused_with_what_is_wrong():
+    own = raw()
+    own["uboats"][1]["bands"] = [9, 3]
+    with pytest.raises(engine.InvalidInput) as e:
+        engine.creation_events(
+            LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32)
+        )
+    assert "bands" in e.value.detail
+
+
+def test_every_completion_rule_number_lives_in_the_rules_section():
+    """UL-S1…S10: the numbers the code reads for the completion rules are all fields of `rules`."""
+    r = RAW["rules"]
+    for name in (
+        "gun_shots",
+        "torpedo_range",
+        "gun_range",
+        "fat_vs_merchant",
+        "t5_vs_escort",
+        "light_points",
+        "heavy_points",
+        "sink_points",
+        "escort_attack_range",
+        "ship_attack_range",
+        "deep_attack",
+        "hit_sunk_on",
+        "hit_light_stress",
+        "hit_heavy_stress",
+        "combat_turns",
+        "alerted_per_turn",
+        "post_combat_stress",
+        "sunk_boat_vp",
+    ):
+        assert name in r and name not in r["from_text"]

@@ -1,0 +1,150 @@
+"""Resolver las Misiones Especiales: Mines (UL-17), Attack (UL-18, the U-47 example), Raider (UL-19), boxes
+(UL-R7), torpedo sources and order (UL-R31, UL-R32), no XP from Mines or Raider (UL-R9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.engine import IllegalCommand
+from domain.uboat_leader.rules.missions import mines_vp
+from events import uboat_leader as ev
+from tests.uboat_leader.scenario import deck, legal, new_state, of, put, roll, rolls, send
+
+ROUGH, AIRCRAFT, SUB_ATTACK, RADIO, QUIET = 1, 3, 5, 6, 8
+
+
+def test_UL18_UL_R45_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedoes_sirius_lightly_damaged():
+    s = new_state(boats=(("U-47", "veteran"),), segment="operations")
+    s.boats["U-47"].missions = ["attack"]
+    deck(s, "events", ROUGH, AIRCRAFT, SUB_ATTACK, RADIO)
+    send(s, "move", 1, boat="U-47", to="north-sea")  # Mar Agitado: +1
+    events = send(s, "move", 1, 2, boat="U-47", to="north-sea-attack")  # Avión Enemigo: 2 + EV 4 = 6: +2
+    began = of(events, ev.MissionBegan)[0]
+    assert (began.patrol_events, began.events) == (0, 3), "it moved into the Area first: no Patrol value (UL-R7)"
+    assert set(legal(s)) == {"continue_attack", "abort_attack"}
+    send(s, "continue_attack", 1)  # Ataque Submarino Aliado: +2
+    assert (s.boats["U-47"].stress, s.boats["U-47"].band) == (5, "okay"), "5 stress: almost Shaken"
+    events = send(s, "continue_attack", 1, 1, 1, 1)  # Radio Interceptada; then 3 Naval cards
+    assert [e.name for e in of(events, ev.CardDrawn)][1:] == ["HMS Royal Oak", "HMS Cumberland", "HMS Sirius"]
+    assert set(legal(s)) == {"fire_torpedoes"}
+    shots = [{"target": "1"}] * 4 + [{"target": "3"}]
+    # Royal Oak [5, 8, -]: d10 + TS 1 (range 0: +0): 1 misses, 4 is Light (1 point), 7 Heavy (+2: 3 points, now
+    # Heavy-damaged), 4 + 1 + 1 Light: 4 points, sunk (UL-R23: the +1 from the roll after the Heavy result)
+    events = send(s, "fire_torpedoes", 1, 4, 7, 4, 3, boat="U-47", shots=shots)
+    assert [e.result for e in of(events, ev.AttackRolled)] == ["miss", "light", "heavy", "sunk", "light"]
+    assert [r.result.total for r in rolls(events)] == [2, 5, 8, 6, 4]
+    assert [(x.reason, x.value) for x in rolls(events)[3].result.modifiers] == [("TS", 1), ("target Heavy-damaged", 1)]
+    assert all(
+        r.rule.startswith("UL-S3 (stand-in rule, not from the text): Misión Especial: Ataque (UL-18)")
+        for r in rolls(events)
+    )
+    (scored,) = of(events, ev.Scored)
+    assert (scored.vp, of(events, ev.XpGained)[0].xp) == (4, 3), "4 VP and 3 XP: only the sunk ship scores"
+    assert of(events, ev.CardsDiscarded)[-1].numbers == [1, 2, 3], "the Naval cards are discarded (UL-R25)"
+    b = s.boats["U-47"]
+    assert (b.space, b.where, b.missions, sum(b.ready.values()), sum(b.stored.values())) == (
+        "search",
+        "north-sea",
+        [],
+        0,
+        9,
+    )
+
+
+def test_UL_R31_a_shot_at_a_ship_already_sunk_is_not_fired_and_UL_R32_stored_torpedoes_follow_ready_ones():
+    s = new_state(segment="operations")
+    put(s, "U-47", "north-sea", missions=["attack"])
+    s.boats["U-47"].ready["normal"] = 1
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    deck(s, "naval", 3)
+    send(s, "move", 1, 1, boat="U-47", to="north-sea-attack")  # started in the Area: Patrol value 1, then the box
+    send(s, "continue_attack", 1)
+    send(s, "continue_attack", 1, 1)
+    events = send(s, "fire_torpedoes", 10, boat="U-47", shots=[{"target": "3"}, {"target": "3"}])  # Sirius: 10+2 sinks
+    assert [(e.slot, e.result) for e in of(events, ev.AttackRolled)] == [("ready", "sunk")]
+    assert (s.boats["U-47"].ready["normal"], s.boats["U-47"].stored["normal"]) == (0, 9), "the second stays aboard"
+
+
+def test_UL_R7_a_boat_starting_in_the_boxs_area_draws_its_patrol_value_then_the_boxs_count():
+    s = new_state(segment="operations")
+    put(s, "U-47", "british-isles", missions=["mine"], mines=8)  # British Isles: Patrol 2, mine box 1 Event
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    events = send(s, "move", 1, 1, 1, boat="U-47", to="british-isles-mines")
+    assert of(events, ev.MissionBegan)[0].patrol_events == 2 and len(of(events, ev.EventResolved)) == 3
+
+
+def test_UL17_mines_score_the_boxs_vp_by_mines_laid_and_no_xp():
+    s = new_state(segment="operations")
+    put(s, "U-47", "british-isles", missions=["mine"], mines=8)
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    events = send(s, "move", 1, 1, 1, boat="U-47", to="british-isles-mines")
+    laid = of(events, ev.MinesLaid)[0]
+    assert (laid.mines, laid.vp, s.vp) == (8, 4, 4), "the text: a VIIB replacing 8 torpedoes by mines wins 4 VP"
+    assert not of(events, ev.XpGained) and s.boats["U-47"].mines == 0 and s.boats["U-47"].space == "search"
+
+
+@pytest.mark.parametrize("mines, vp", [(1, 0), (2, 1), (5, 2), (8, 4), (14, 4)])
+def test_UL17_vp_by_mines_table(mines, vp):
+    assert mines_vp([[2, 1], [4, 2], [6, 3], [8, 4]], mines) == vp
+
+
+def test_UL18_aborting_keeps_the_counter_and_goes_to_the_search_box():
+    s = new_state(segment="operations")
+    put(s, "U-47", "north-sea", missions=["attack"])
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    send(s, "move", 1, 1, boat="U-47", to="north-sea-attack")
+    events = send(s, "abort_attack")
+    assert of(events, ev.MissionEnded)[0].outcome == "aborted" and s.boats["U-47"].missions == ["attack"]
+    assert s.boats["U-47"].space == "search" and s.ops.box is None
+
+
+def test_UL18_an_event_making_the_boat_unfit_fails_the_mission():
+    s = new_state(segment="operations")
+    put(s, "U-47", "north-sea", stress=8, missions=["attack"])
+    deck(s, "events", QUIET, SUB_ATTACK)  # data-set order: 5, 8
+    events = send(s, "move", 2, 1, boat="U-47", to="north-sea-attack")  # Quiet Seas (Patrol value), then +2: Unfit
+    assert of(events, ev.MissionEnded)[0].outcome == "failed" and s.boats["U-47"].space == "search"
+    assert "continue_attack" not in legal(s)
+
+
+def raider(s, **boat):
+    put(s, "U-47", "n-atlantic", missions=["raider"], **boat)
+    deck(s, "events", QUIET, QUIET + 1)
+    send(s, "move", 1, 1, 1, 1, boat="U-47", to="n-atlantic-raider")  # Patrol 2, then the box's 2 Events
+
+
+def test_UL19_raider_rolls_a_vp_on_8_or_more_with_the_normal_modifiers_at_range_0():
+    s = new_state(segment="operations")
+    raider(s)
+    events = send(s, "raider_roll", 7, weapon="normal")  # 7 + TS 1 + range 0 (+0) = 8
+    r = roll(events, "Raider")
+    assert (r.result.total, r.result.outcome, s.vp) == (8, "1 VP", 1) and "UL-19" in r.rule
+    events = send(s, "raider_roll", 8, weapon="gun")  # 8 + GS 0 + gun range 0 (+0) = 8, one Ammo
+    assert s.vp == 2 and s.boats["U-47"].ammo == 5 and of(events, ev.RaiderRolled)[0].slot == "ammo"
+    send(s, "raider_roll", 5, weapon="normal")
+    assert s.vp == 2
+    events = send(s, "raider_stop")
+    assert of(events, ev.MissionEnded)[0].outcome == "done" and not of(events, ev.XpGained)
+
+
+def test_UL19_UL_R9_UL_R44_a_FAT_adds_its_bonus_and_the_mission_ends_after_10_rolls():
+    s = new_state(segment="operations")
+    raider(s)
+    s.boats["U-47"].ready.update(normal=4, FAT=1)
+    events = send(s, "raider_roll", 6, weapon="FAT")  # 6 + TS 1 + range 0 + FAT 1 = 8
+    assert roll(events, "Raider").result.total == 8
+    for weapon in ["gun"] * 6 + ["normal"] * 2:
+        send(s, "raider_roll", 1, weapon=weapon)
+    events = send(s, "raider_roll", 1, weapon="normal")  # the 10th roll ends the mission
+    assert of(events, ev.MissionEnded)[0].outcome == "done" and s.ops.box is None
+
+
+def test_UL19_with_no_ammo_and_no_torpedo_left_the_raider_mission_ends_at_once():
+    s = new_state(segment="operations")
+    put(s, "U-47", "n-atlantic", missions=["raider"], ammo=0)
+    s.boats["U-47"].ready["normal"] = s.boats["U-47"].stored["normal"] = 0
+    deck(s, "events", QUIET, QUIET + 1)
+    events = send(s, "move", 1, 1, 1, 1, boat="U-47", to="n-atlantic-raider")
+    assert of(events, ev.MissionEnded)[0].outcome == "done" and "raider_roll" not in legal(s)
+    with pytest.raises(IllegalCommand):
+        send(s, "raider_roll", weapon="gun")

@@ -1,0 +1,87 @@
+"""Formar Wolfpacks (UL-28, UL-R15, UL-R41), the Radio Call (UL-15) and the start of combat (UL-29)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.engine import IllegalCommand
+from events import uboat_leader as ev
+from tests.uboat_leader.scenario import at_contact, data_with, engage, legal, of, put, roll, send
+
+
+def test_UL28_UL_R41_a_boat_joins_on_6_or_more_minus_2_with_an_attacked_counter():
+    s = at_contact()
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    s.boats["U-51"].attacked = True
+    events = send(s, "call_wolfpack", 7, boat="U-51")
+    r = roll(events, "Wolfpack")
+    assert (r.result.total, of(events, ev.WolfpackCalled)[0].joined) == (5, False) and "UL-28" in r.rule
+    assert "call_wolfpack" not in legal(s), "one roll per boat and contact"
+
+
+def test_UL28_a_natural_stress_result_gives_the_active_boat_1_stress_and_an_alerted_counter():
+    s = at_contact()
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    events = send(s, "call_wolfpack", 1, boat="U-51")
+    assert of(events, ev.StressChanged)[0].boat == "U-47" and s.battle.alerted == 2
+
+
+def test_UL_R15_joining_and_stress_can_both_happen():
+    both = data_with(lambda d: d["campaigns"][0]["wolfpack"].update(stress_on=[7]))
+    s = at_contact(data=both)
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    send(s, "call_wolfpack", 7, boat="U-51")
+    assert s.act.to_place == ["U-51"] and s.boats["U-47"].stress == 1 and s.battle.alerted == 2
+
+
+def test_UL28_boats_in_the_search_box_cannot_be_called():
+    s = at_contact()
+    put(s, "U-51", "w-approaches", "search")
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    assert "call_wolfpack" not in legal(s) and "radio_call" not in legal(s)
+
+
+def test_UL15_a_radio_call_before_any_roll_brings_the_boats_named_for_its_cost():
+    s = at_contact(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")), so_half=4)
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    (called,) = send(s, "radio_call", boats=["U-43", "U-51"])
+    assert (called.cost_half, s.so_half, s.act.to_place) == (2, 2, ["U-43", "U-51"])
+    assert "radio_call" not in legal(s)
+
+
+def test_UL15_no_radio_call_after_a_wolfpack_roll():
+    s = at_contact(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")), so_half=4)
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    send(s, "call_wolfpack", 2, boat="U-51")
+    with pytest.raises(IllegalCommand) as e:
+        send(s, "radio_call", boats=["U-43"])
+    assert "before any Wolfpack roll" in e.value.detail
+
+
+def test_UL29_start_combat_begins_turn_1_with_every_boat_to_move():
+    s = at_contact()
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    (step,) = send(s, "start_combat")
+    assert (step.turn, step.step, step.queue) == (1, "move", ["U-47"])
+
+
+def test_UL27_UL_R17_two_infiltradores_to_place_are_too_many_to_list_so_the_schema_is_narrowed():
+    both = data_with(lambda d: d["uboats"][3].update(abilities=["infiltrator"]))  # U-51 an Infiltrador too
+    s = at_contact(data=both)
+    engage(s)
+    s.act.to_place = ["U-47", "U-51"]  # 2 boats x 24 areas x 2 sides = 96 > 64
+    spec = legal(s)["place"]
+    props = spec.schema["properties"]
+    assert spec.choices is None and spec.labels is None
+    assert (
+        props["boat"]["enum"] == ["U-47", "U-51"]
+        and len(props["area"]["enum"]) == 24
+        and "C1" not in props["area"]["enum"]
+    )
