@@ -29,7 +29,7 @@ CHROMIUM_ARGS = [
 ]
 # the golden games a server is loaded with, so the desk can draw their views (replays/generate.py plays them), and a
 # Battlefleet battle still being fought under fog (fair dice, seeds secret), whose tokens the tests hold
-SERVER_GAMES = ("north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "bf-live")
+SERVER_GAMES = ("north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "uboat-short", "bf-live")
 
 
 def chromium_path() -> str:
@@ -59,7 +59,9 @@ def load_golden_games(db_path: str) -> dict[str, str]:
     gen.corvette(svc, "corvette-eastbound", seed_byte, options, side)
     options, seed_byte = gen.BATTLEFLEET["battlefleet-torpedo-attack"]
     gen.battlefleet(svc, "battlefleet-torpedo-attack", seed_byte, options)
-    made = svc.create("battlefleet-1900", {"scenario": "yellow-sea-1904"}, None, "fair", None, None, None, game_id="bf-live")
+    options, seed_byte = gen.UBOAT["uboat-short"]
+    gen.uboat(svc, "uboat-short", seed_byte, options)
+    made = svc.create("battlefleet-1900", {"scenario": "yellow-sea-1904"}, None, "fair", None, None, None, "bf-live")
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
     play_by_bot(svc, "bf-live", tokens, 41)  # into turn 4: japan has sent its damage control, russia owes it
     return {**tokens, "referee": made["referee_token"]}

@@ -1026,3 +1026,35 @@ def test_fork_here_shows_the_tokens_once_and_opens_a_fork_that_verifies_with_its
     assert desk.page.get_attribute("#reader-banner", "data-reader") == "referee"  # the fork's referee token is kept
     assert desk.page.get_attribute("#open-parent", "href") == f"#/live/north-atlantic/timeline/{at}"
     desk.screenshot("fork-live")
+
+
+# ---------------------------------------------------------------- U-Boat Leader: the campaign sheet, a U-boat's log
+
+
+def test_the_uboat_campaign_sheet_and_logs_are_drawn(desk, server):
+    at = 400
+    desk.open(f"#/live/uboat-short/timeline/{at}")
+    desk.page.wait_for_selector(".view-box[data-view=campaign-sheet][data-ready]")
+    sheet = _view(server, "uboat-short", "campaign-sheet", at)
+    rows = desk.page.eval_on_selector_all(
+        "tr.ul-boat", "rs => rs.map(r => [r.dataset.boat, Number(r.querySelector('.ul-stress i.at').textContent)])"
+    )
+    assert rows == [[b["boat"], b["stress"]] for b in sheet["boats"]]
+    assert desk.page.eval_on_selector_all(".ul-area", "a => a.map(x => x.dataset.area)") == [a["id"] for a in sheet["areas"]]
+    assert desk.page.inner_text("#ul-vp") == f"{sheet['vp']} VP"
+    reached = desk.page.eval_on_selector_all(".ul-level.reached", "l => l.length")
+    assert reached == sum(lv["reached"] for lv in sheet["levels"]) > 0
+    assert desk.page.eval_on_selector_all("#ul-turns tr", "r => r.length") == 1 + len(sheet["turns"]) + 1  # and now
+    desk.screenshot("uboat-campaign-sheet")
+    log = _view(server, "uboat-short", "uboat-log", at)
+    desk.page.click(".view-tabs button[data-view=uboat-log]")
+    desk.page.wait_for_selector(".view-box[data-view=uboat-log][data-ready]")
+    assert desk.page.eval_on_selector_all(".ul-boats button", "b => b.map(x => x.dataset.boat)") == list(log["boats"])
+    sunk = next(b for b in log["boats"].values() if b["fate"] == "sunk")
+    desk.page.click(f".ul-boats button[data-boat='{sunk['boat']}']")
+    desk.page.wait_for_selector(f".ul-log[data-boat='{sunk['boat']}']")
+    history = desk.page.eval_on_selector_all(".ul-history tr[class^=ul-]", "r => r.map(x => x.cells[2].textContent)")
+    assert history == [x["text"] for x in sunk["history"]]
+    in_use = desk.page.inner_text(".ul-rows tr.in-use th")
+    assert in_use.lower().startswith(sunk["row_in_use"])
+    desk.screenshot("uboat-log")

@@ -5,6 +5,7 @@ import { h } from "../dom.js";
 import * as aa from "./aa1942.js";
 import * as bf from "./battlefleet.js";
 import * as cc from "./corvette.js";
+import * as ul from "./uboat.js";
 import { jsonTree } from "./tree.js";
 
 const PICTURES = {
@@ -26,10 +27,19 @@ const PICTURES = {
     "gunnery-log": bf.gunneryLog,
     phase: bf.phase,
   },
+  "uboat-leader": {
+    "campaign-sheet": ul.campaignSheet,
+    "uboat-log": ul.uboatLog,
+  },
 };
 
 /** The view a person most likely wants first, for a ruleset. */
-export const FIRST_VIEW = { "corvette-command": "map", "aa1942-convoy": "sz-status", "battlefleet-1900": "table" };
+export const FIRST_VIEW = {
+  "corvette-command": "map",
+  "aa1942-convoy": "sz-status",
+  "battlefleet-1900": "table",
+  "uboat-leader": "campaign-sheet",
+};
 
 /** The views in the order a person would look at them: drawn ones first (as listed above), then the rest. */
 export function orderedViews(rulesetId, names) {
