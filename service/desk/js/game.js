@@ -127,7 +127,13 @@ export class Game extends EventTarget {
       after = page.nextAfter;
     }
     g._headerFromGenesis();
-    if (g.forkOf) await g.loadCommands(); // a fork's bundle carries its parent's part, which the checks need
+    if (g.forkOf) {
+      try {
+        await g.loadCommands(); // a fork's bundle carries its parent's part, which the checks need
+      } catch (e) {
+        g.parentError = e.message;
+      }
+    }
     try {
       g.views = await api.rulesetViews(g.ruleset.id);
       g.viewsFrom = "server";
@@ -279,6 +285,12 @@ export class Game extends EventTarget {
     return c ? c.seat : null;
   }
 
+  /** A live fork whose bundle could not be read: its parent's part is not checked, and the page says why. */
+  _unreadParent() {
+    const detail = `the parent's part could not be read from this server (${this.parentError}); download the bundle and check it`;
+    return { status: "skipped", detail, first_bad_seq: null };
+  }
+
   /** Re-run every check (a live game coalesces bursts of events into one run). */
   async verify() {
     if (this._verifying) {
@@ -289,8 +301,9 @@ export class Game extends EventTarget {
       do {
         this._dirty = false;
         const r = await verifyAll(this._bundleLike(), (e) => this.seatOf(e), this._memo);
+        const parent = this.parentError && !this.parentBundle ? this._unreadParent() : r.parent;
         this.checks = {
-          ...(r.parent ? { parent: r.parent } : {}),
+          ...(parent ? { parent } : {}),
           chain: r.chain,
           dice: r.dice,
           sealed: r.sealed,

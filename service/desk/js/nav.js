@@ -19,7 +19,6 @@ export function resetUi() {
     bfArcs: {},
     reachOf: {},
     whatifAt: null, // the what-if tab: its position, the last odds job and fork (tokens shown once: memory only)
-    whatifDrawn: false,
     odds: null,
     oddsSeed: null,
     forkMade: null,

@@ -30,13 +30,10 @@ export function drawWhatIf(el, g, seqArg) {
   g.loadCommands()
     .then(() => draw(el, g, seqArg))
     .catch((e) => put(el, h("p", { class: "notice" }, `Could not read the game's commands: ${e.message}`)));
-  return (what) => {
-    if (what === "events" && ui.whatifDrawn) g.loadCommands().then(() => draw(el, g, ui.whatifAt));
-  };
+  return null; // new live events do not redraw the forms under the reader's hands; the tab reopened reads them
 }
 
 function draw(el, g, seqArg) {
-  ui.whatifDrawn = true;
   const ends = commandEnds(g);
   if (!ends.length) return put(el, h("p", { class: "muted" }, "No command has been played yet."));
   const want = seqArg || ui.whatifAt || ui.timelineSeq || g.events.length;
