@@ -4,7 +4,9 @@ Every error is application/problem+json with a stable `code`; openapi/openapi.js
 from __future__ import annotations
 
 import asyncio
+import base64
 import inspect
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path as FilePath
@@ -25,7 +27,19 @@ from events.store import open_store
 from service import ENGINE_VERSION, models
 from service.desk import mount_desk
 from service.games import MAX_PAGE, GameService, loaded_for
-from service.http import JSON, BadRequest, Guards, TooLarge, TooMany, bearer, decode, problem, rejected_response
+from service.http import (
+    JSON,
+    BadRequest,
+    Guards,
+    TooLarge,
+    TooMany,
+    bearer,
+    convert,
+    decode,
+    problem,
+    rejected_response,
+    whole_numbers,
+)
 from service.openapi import Operation, build_document
 from service.replay import verify
 from service.rulesets import RULESETS
@@ -112,7 +126,14 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
 
     # ---- what can be played ----
 
-    @route("GET", "/", ok="Root", summary="Where to start", errors=())
+    @route(
+        "GET",
+        "/",
+        ok="Root",
+        errors=(422,),
+        summary="Where to start",
+        description="The engine version, the rulesets served and where the documentation lives.",
+    )
     def root():
         return JSON(
             models.Root(
@@ -125,11 +146,25 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
             )
         )
 
-    @route("GET", "/rulesets", ok="RulesetList", summary="What can be played", errors=())
+    @route(
+        "GET",
+        "/rulesets",
+        ok="RulesetList",
+        errors=(422,),
+        summary="What can be played",
+        description="Every ruleset served here, each with its commands, views and options schema.",
+    )
     def list_rulesets():
         return JSON([ruleset_info(x) for x in RULESETS.values()])
 
-    @route("GET", "/rulesets/{ruleset_id}", ok="RulesetInfo", summary="One ruleset: commands, views, options")
+    @route(
+        "GET",
+        "/rulesets/{ruleset_id}",
+        ok="RulesetInfo",
+        summary="One ruleset: commands, views, options",
+        description="Its version and data set hash, default seats, each command with its argument schema, each view "
+        "and the options a new game takes (`options_schema`).",
+    )
     def get_ruleset(ruleset_id: str = Path(max_length=64)):
         return JSON(ruleset_info(loaded_for(ruleset_id)))
 
@@ -149,6 +184,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     )
     async def create_game(request: Request):
         req = decode(await request.body(), models.CreateGame, "POST /games")
+        req.options = whole_numbers(req.options)  # the ruleset reads them: `2.0` is the integer 2 there too
         client = request.client.host if request.client else "?"
         return JSON(await asyncio.to_thread(svc.create_from_request, req, bearer(request), client), status_code=201)
 
@@ -177,16 +213,20 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         "GET",
         "/games",
         ok="GamesPage",
+        errors=(422,),
         summary="Find games (paged, newest first)",
         description="Filter by ruleset and status; follow `next_cursor` for the next page.",
     )
     def list_games(
         ruleset: str | None = Query(None, max_length=64),
         status: str | None = Query(None, pattern="^(open|over|revealed)$"),
-        cursor: str | None = Query(None, max_length=200, pattern="^[A-Za-z0-9_=-]+$"),
+        cursor: str | None = Query(
+            None, description="`next_cursor` of the previous page", json_schema_extra={"pattern": models.CURSOR}
+        ),
         limit: int = Query(50, ge=1, le=MAX_PAGE),
     ):
-        return JSON(svc.list_games(ruleset, status, cursor, limit))
+        page = svc.list_games(ruleset, status, None if cursor is None else service_cursor(cursor), limit)
+        return JSON({**page, "next_cursor": page["next_cursor"] and public_cursor(page["next_cursor"])})
 
     @route(
         "GET",
@@ -208,6 +248,8 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         auth="required",
         errors=(401, 404, 422),
         summary="Who this token is in this game, and what it may do now",
+        description="The token's seat (or `referee`), its `awaiting`, and `may`: the game-level actions open to it "
+        "(`command`, `seed`, `reveal`, `end`).",
     )
     def get_me(request: Request, game_id: str = GAME_ID):
         return JSON(svc.me(game_id, bearer(request)))
@@ -220,6 +262,8 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         auth="required",
         errors=(401, 403, 404, 409, 413, 415, 422),
         summary="A seat contributes its client seed (before the seed locks)",
+        description="Send exactly one of `client_seed` (64 hex) or `passphrase` (hashed into one). The seed locks at "
+        "the first roll; a seat that sent none is recorded as server-only.",
     )
     async def contribute_seed(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.SeedRequest, "POST /games/{id}/seeds")
@@ -242,7 +286,11 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     )
     async def send_command(request: Request, game_id: str = GAME_ID):
         raw = await request.body()
-        body = decode(raw, dict, "a command is a JSON object {'type': ..., ...arguments}", "invalid-command")
+        what = "a command is a JSON object {'type': ..., ...arguments}"
+        body = whole_numbers(decode(raw, dict, what, "invalid-command"))
+        for name, kind, code in models.COMMAND_EXTRAS if isinstance(body, dict) else ():
+            if name in body:
+                convert(body[name], kind, name, code)
         return JSON(await asyncio.to_thread(svc.command, game_id, bearer(request), body))
 
     @route(
@@ -250,8 +298,10 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         "/games/{game_id}/reveal",
         ok="CommandResult",
         auth="required",
-        errors=(401, 403, 404, 409, 422),
+        errors=(401, 403, 404, 409, 413, 415, 422),
         summary="Referee: publish the server seed; the game is closed from then on",
+        description="After it every roll can be verified (GET /rolls shows `verified`) and the bundle verifies in "
+        "full; no command is accepted any more. No request body.",
     )
     def reveal(request: Request, game_id: str = GAME_ID):
         return JSON(svc.reveal(game_id, bearer(request)))
@@ -261,9 +311,10 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         "/games/{game_id}/end",
         ok="CommandResult",
         auth="required",
-        errors=(401, 403, 404, 409, 422),
+        errors=(401, 403, 404, 409, 413, 415, 422),
         summary="Referee: end the game without revealing the server seed",
-        description="Every sealed record still closed is opened; the server seed stays secret until /reveal.",
+        description="Every sealed record still closed is opened; the server seed stays secret until /reveal. "
+        "No request body.",
     )
     def end_game(request: Request, game_id: str = GAME_ID):
         return JSON(svc.end(game_id, bearer(request)))
@@ -288,14 +339,21 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         req = decode(await request.body(), models.OddsRequest, "POST /games/{id}/odds")
         return JSON(await asyncio.to_thread(jobs.start, game_id, req.at, req.games, req.seed), status_code=202)
 
-    @route("GET", "/jobs/{job_id}", ok="OddsJob", summary="A job's progress and result")
+    @route(
+        "GET",
+        "/jobs/{job_id}",
+        ok="OddsJob",
+        summary="A job's progress and result",
+        description="`status` is `running` until the job is `done` (then `result` holds the odds), `failed` (`error` "
+        "says why) or `lost` (its process stopped).",
+    )
     def get_job(job_id: str = JOB_ID):
         return JSON(jobs.get(job_id))
 
     @route(
         "GET",
         "/jobs/{job_id}/stream",
-        stream=True,
+        stream="JobStreamMessage",
         errors=(404, 422),
         summary="A job live (Server-Sent Events): `progress`, then `result`",
         description="`event: progress` carries `{done, games}` as continuations finish; `event: result` carries the "
@@ -328,12 +386,14 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     @route(
         "GET",
         "/games/{game_id}/events/stream",
-        stream=True,
+        stream="StreamMessage",
+        last_event_id=True,
         errors=(400, 404, 422),
         summary="The log, live (Server-Sent Events), resumable with Last-Event-ID",
         description="Each message: `id` = the seq, `event` = the type, `data` = the event object (schema `Event`). "
-        "When the game is over the stream sends a final `event: end` (data `{status, version, head}`) and closes. "
-        "`timeout=0` sends the backlog, then closes.",
+        "When the game is over the stream sends a final `event: end` (data: schema `StreamEnd`) and closes. "
+        "`timeout=0` sends the backlog, then closes. The 200 schema (`StreamMessage`) describes one message as an "
+        "EventSource delivers it: `data` is a string holding that JSON.",
     )
     async def stream_events(
         request: Request,
@@ -353,7 +413,14 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
             headers={"Cache-Control": "no-cache"},
         )
 
-    @route("GET", "/games/{game_id}/rolls", ok="RollsPage", summary="The roll ledger")
+    @route(
+        "GET",
+        "/games/{game_id}/rolls",
+        ok="RollsPage",
+        summary="The roll ledger",
+        description="Every roll after k `after`: its dice, faces, purpose, rule and result; `verification` is "
+        "`pending` until the referee reveals the server seed.",
+    )
     def list_rolls(
         game_id: str = GAME_ID,
         after: int = Query(-1, ge=-1, le=2**53, description="the last k already read"),
@@ -361,7 +428,14 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
     ):
         return JSON(svc.rolls(game_id, after, limit))
 
-    @route("GET", "/games/{game_id}/rolls/{k}", ok="RollOut", summary="One roll, verified once the seed is revealed")
+    @route(
+        "GET",
+        "/games/{game_id}/rolls/{k}",
+        ok="RollOut",
+        summary="One roll, verified once the seed is revealed",
+        description="Roll k (0, 1, …): once the seed is revealed the server recomputes its faces from the seeds "
+        "(`verified` or `mismatch`).",
+    )
     def get_roll(game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
         return JSON(svc.roll(game_id, k))
 
@@ -418,7 +492,7 @@ def create_app(db_path: str | None = None, service: GameService | None = None, s
         async with verifying:
             raw = await request.body()
             try:
-                bundle = await asyncio.to_thread(decode_bundle, raw)
+                bundle = await asyncio.to_thread(read_bundle, raw)
             except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as e:
                 raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (docs/bundles.md): {e}")
             check_caps(bundle, settings)
@@ -478,6 +552,21 @@ def only_query(fn: Callable) -> Callable:
     return check
 
 
+def public_cursor(token: str) -> str:
+    """A page's cursor as the API shows it, `<created_at>~<game_id>`: a pattern says exactly which cursors are valid
+    (every such pair is a place in the newest-first order), so no schema-valid cursor is refused.
+    TODO(lead): GameService.list_games could take and give this form itself; these two then go."""
+    created_at, game_id = msgspec.json.decode(base64.urlsafe_b64decode(token), type=tuple[str, str])
+    return f"{created_at}~{game_id}"
+
+
+def service_cursor(cursor: str) -> str:
+    if not re.fullmatch(models.CURSOR, cursor):
+        raise InvalidInput("invalid-cursor", "cursor is the next_cursor of a previous page, unchanged")
+    created_at, _, game_id = cursor.rpartition("~")
+    return base64.urlsafe_b64encode(msgspec.json.encode([created_at, game_id])).decode()
+
+
 def ruleset_info(loaded) -> models.RulesetInfo:
     from domain.engine import command_schema
 
@@ -500,6 +589,22 @@ def ruleset_info(loaded) -> models.RulesetInfo:
         views=[models.ViewInfo(name=n, per_seat=v.per_seat, description=v.description) for n, v in sorted(r.views.items())],
         options_schema=msgspec.json.schema(r.options_type),
     )
+
+
+def read_bundle(raw: bytes):
+    """The uploaded bundle. A `seqs` entry written `2.0` is the integer its schema allows (in a fork's parents too);
+    the event bodies are read as they are, since their bytes are what the chain hashes."""
+    try:
+        return decode_bundle(raw)
+    except msgspec.ValidationError:
+        data = part = msgspec.json.decode(raw)
+        while isinstance(part, dict):
+            commands = part.get("commands")
+            for c in commands if isinstance(commands, list) else []:
+                if isinstance(c, dict) and "seqs" in c:
+                    c["seqs"] = whole_numbers(c["seqs"])
+            part = part.get("parent")
+        return decode_bundle(data)
 
 
 def check_caps(bundle, settings: Settings) -> None:
@@ -539,7 +644,8 @@ async def event_stream(svc: GameService, request: Request, game_id: str, after: 
         if page["events"]:
             continue
         if status["status"] != "open":
-            yield f"event: end\ndata: {msgspec.json.encode(status).decode()}\n\n"
+            end = models.StreamEnd(**status)  # its schema is the one the OpenAPI gives
+            yield f"event: end\ndata: {msgspec.json.encode(end).decode()}\n\n"
             return
         if time.monotonic() >= deadline:
             return
@@ -560,7 +666,8 @@ async def job_stream(jobs: OddsJobs, request: Request, job_id: str):
             return
         if job["done"] != last:
             last = job["done"]
-            yield f"event: progress\ndata: {msgspec.json.encode({'done': last, 'games': job['games']}).decode()}\n\n"
+            progress = models.JobProgress(done=last, games=job["games"])
+            yield f"event: progress\ndata: {msgspec.json.encode(progress).decode()}\n\n"
         await asyncio.sleep(0.25)
 
 

@@ -75,14 +75,44 @@ def bearer(request: Request) -> str | None:
 
 
 def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") -> Any:
-    """A JSON body into its Struct, or a 422 that says what to fix (deep nesting included: never a 500)."""
+    """A JSON body into its Struct, or a 422 that says what to fix (deep nesting included: never a 500).
+
+    A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
+    it is read as one wherever an integer goes; nothing else is coerced."""
     try:
         return msgspec.json.decode(raw, type=model)
+    except msgspec.ValidationError:
+        try:
+            value = whole_numbers(msgspec.json.decode(raw))
+        except (msgspec.DecodeError, RecursionError) as e:
+            raise invalid_json(e)
+        return convert(value, model, what, code)
+    except (msgspec.DecodeError, RecursionError) as e:
+        raise invalid_json(e)
+
+
+def convert(value: Any, model: type, what: str, code: str = "invalid-request") -> Any:
+    """Decoded JSON into `model`, or a 422 that says what to fix."""
+    try:
+        return msgspec.convert(value, model)
     except msgspec.ValidationError as e:
         raise InvalidInput(code, f"{what}: {e}. Fix it and send again; /docs shows the schema")
-    except (msgspec.DecodeError, RecursionError) as e:
-        detail = "nested too deeply" if isinstance(e, RecursionError) else str(e)
-        raise InvalidInput("invalid-json", f"the body is not usable JSON ({detail}); send one JSON object")
+
+
+def invalid_json(e: Exception) -> InvalidInput:
+    detail = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+    return InvalidInput("invalid-json", f"the body is not usable JSON ({detail}); send one JSON object")
+
+
+def whole_numbers(value: Any) -> Any:
+    """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer)."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
 
 
 def _is_json(content_type: bytes | None) -> bool:

@@ -14,10 +14,16 @@ from events.core import RollResult
 
 Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")]
 GameId = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,64}$")]
-SeatName = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,32}$")]
+SeatName = Annotated[str, Meta(pattern="^(?!referee$)[A-Za-z0-9._-]{1,32}$", description="a seat (never `referee`)")]
 CommandId = Annotated[
     str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$", description="client-chosen id; a retry with it appends nothing")
 ]
+ExpectedVersion = Annotated[int, Meta(ge=0, description="the game's version the command was decided on (else 409)")]
+# what a command body may carry beside its type and arguments: (field, type, the 422's code)
+COMMAND_EXTRAS = (
+    ("command_id", CommandId, "invalid-command-id"),
+    ("expected_version", ExpectedVersion, "invalid-expected-version"),
+)
 
 
 class _Out(Struct, forbid_unknown_fields=True):
@@ -98,6 +104,7 @@ class CreateDice(_In):
 class CreateGame(_In):
     ruleset: Annotated[str, Meta(max_length=64, description="an id from GET /rulesets")]
     options: dict[str, Any] | None = None  # the ruleset's options_schema (typed per ruleset in the OpenAPI)
+    # distinct names (`uniqueItems` in the OpenAPI; the service refuses a repeated one)
     seats: Annotated[list[SeatName], Meta(min_length=1, max_length=16)] | None = None
     bots: Annotated[list[SeatName], Meta(max_length=16)] | None = None  # seats the server plays itself
     dice: CreateDice | None = None
@@ -149,6 +156,8 @@ class GameCreatedOut(_Out):
 
 
 class SeedRequest(_In):
+    """Exactly one of `client_seed` and `passphrase`."""
+
     client_seed: Hex64 | None = None
     passphrase: Annotated[str, Meta(min_length=1, max_length=1024)] | None = None
     command_id: CommandId | None = None
@@ -206,6 +215,14 @@ class GameSummary(_Out):
     created_at: str
 
 
+class StreamEnd(_Out):
+    """The data of the event stream's last message (`event: end`), sent when the game is over or revealed."""
+
+    status: Status
+    version: int
+    head: str
+
+
 class GameListItem(_Out):
     game_id: str
     ruleset: str
@@ -215,9 +232,13 @@ class GameListItem(_Out):
     created_at: str
 
 
+CURSOR = "^[0-9T:.Z+-]{1,40}~[A-Za-z0-9._-]{1,64}$"  # "<created_at>~<game_id>" of the last game of a page
+
+
 class GamesPage(_Out):
     games: list[GameListItem]
-    next_cursor: str | None  # pass as ?cursor= for the next page; null on the last
+    # pass as ?cursor= for the next page; null on the last
+    next_cursor: Annotated[str, Meta(pattern=CURSOR)] | None
 
 
 class Me(_Out):
@@ -339,6 +360,13 @@ class OddsResult(_Out):
     seed: int
     finished: bool  # whether the real game is over (else `actual` is where it stands now)
     figures: dict[str, OddsFigure]
+
+
+class JobProgress(_Out):
+    """The data of an odds job's `event: progress`."""
+
+    done: int
+    games: int
 
 
 class OddsJob(_Out):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,8 @@ MODELS = [
     models.RollOut,
     models.RollsPage,
     models.ViewOut,
+    models.StreamEnd,
+    models.JobProgress,
     models.VerifyReport,
     CommandSpec,
     Bundle,
@@ -51,13 +54,14 @@ class Operation:
     path: str
     name: str
     summary: str
+    description: str  # what a client needs to know beyond the summary
     ok: str | None = None  # the component of the success body
     status: int = 200
     body: str | None = None  # the component of the request body
     auth: str = "public"  # public | optional | required | create
-    errors: tuple[int, ...] = (404, 422)
-    description: str = ""
-    stream: bool = False
+    errors: tuple[int, ...] = (404, 422)  # every error status it can answer (422: any unknown query parameter)
+    stream: str | None = None  # a Server-Sent Events stream: the component describing one message
+    last_event_id: bool = False  # the stream resumes after the Last-Event-ID header
 
 
 def ref(name: str) -> dict[str, str]:
@@ -85,15 +89,64 @@ def build_document(app, ops: list[Operation], settings) -> dict[str, Any]:
     }
     for op in ops:
         _describe(doc["paths"][op.path][op.method.lower()], op)
+    _tidy(doc)
     return doc
+
+
+def _tidy(doc: dict[str, Any]) -> None:
+    """What generators need beyond valid JSON Schema: a model is named by its `title`, so each title is its
+    component's name (msgspec titles two Structs named `Options` alike); an array says what it holds (`list[Any]`
+    gives none); a component nothing refers to (a command Struct, once its `Args` and `Command` exist) goes."""
+    schemas = doc["components"]["schemas"]
+    for name, schema in schemas.items():
+        schema["title"] = name
+    _walk(doc, _array_items)
+    _walk(doc, _open_object)
+    seen: set[str] = set()
+    todo = _refs({k: v for k, v in doc.items() if k != "components"})
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo |= _refs(schemas[name])
+    for name in [n for n in schemas if n not in seen]:
+        del schemas[name]
+
+
+def _refs(node: Any) -> set[str]:
+    prefix = REF.format(name="")
+    return set(re.findall(re.escape(f'"$ref":"{prefix}') + r'([^"]+)"', msgspec.json.encode(node).decode()))
+
+
+def _array_items(node: dict[str, Any]) -> None:
+    if node.get("type") == "array" and "items" not in node and "prefixItems" not in node:
+        node["items"] = {}
+
+
+def _open_object(node: dict[str, Any]) -> None:
+    """An object whose keys are free (`dict[str, Any]`) says so: without it a TypeScript generator reads
+    `{type: object}` as an object with no properties at all."""
+    shape = ("properties", "additionalProperties", "patternProperties", "$ref", "oneOf", "anyOf", "allOf")
+    if node.get("type") == "object" and not any(k in node for k in shape):
+        node["additionalProperties"] = True
+
+
+def _walk(node: Any, fn: Callable[[dict[str, Any]], None]) -> None:
+    if isinstance(node, dict):
+        fn(node)
+        for v in node.values():
+            _walk(v, fn)
+    elif isinstance(node, list):
+        for v in node:
+            _walk(v, fn)
 
 
 def _describe(out: dict[str, Any], op: Operation) -> None:
     out["operationId"] = op.name
     out["summary"] = op.summary
-    out["description"] = op.description or op.summary
+    out["description"] = op.description
     params = out.get("parameters", [])
-    if op.stream:
+    if op.last_event_id:
         params.append(
             {
                 "name": "Last-Event-ID",
@@ -108,9 +161,8 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
     responses: dict[str, Any] = {}
     if op.stream:
         responses["200"] = {
-            "description": "Server-Sent Events: `id` is the seq, `event` the type, `data` one `Event` object as JSON; "
-            "a final `event: end` carries `{status, version, head}` when the game is over.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": f"Server-Sent Events, each message as `{op.stream}` describes it",
+            "content": {"text/event-stream": {"schema": ref(op.stream)}},
         }
     else:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}
@@ -156,9 +208,11 @@ def _components() -> dict[str, Any]:
                 schemas[names[cls]]["required"].remove(field)
     schemas["RulesetList"] = {"type": "array", "items": ref("RulesetInfo")}
     _events(schemas, names, event_types)
+    _streams(schemas)
     _views(schemas, names, loaded)
     _commands(schemas, names, loaded, renames)
     _options(schemas, names, loaded)
+    _together(schemas)
     return dict(sorted(schemas.items()))
 
 
@@ -199,6 +253,55 @@ def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[t
         mapping[t] = REF.format(name=name)
     schemas["Event"] = {"oneOf": variants, "discriminator": {"propertyName": "type", "mapping": mapping}}
     _retarget(schemas, "EventOut", "Event")
+
+
+def _streams(schemas: dict[str, Any]) -> None:
+    """One message of each Server-Sent Events stream, as an EventSource delivers it (OpenAPI 3.1 describes each
+    message of a `text/event-stream` by the response schema): `data` is JSON text, typed by `contentSchema`.
+    `StreamMessage` is the game log's; `JobStreamMessage` an odds job's."""
+
+    def message(name: str, description: str, event: dict[str, Any], data: str, seq: bool = False) -> dict[str, str]:
+        properties = {"id": {"type": "string", "pattern": "^[0-9]{1,16}$"}} if seq else {}
+        properties |= {
+            "event": {"type": "string", **event},
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": ref(data)},
+        }
+        schemas[name] = {
+            "type": "object",
+            "description": description,
+            "properties": properties,
+            "required": [*(["id"] if seq else []), "event", "data"],
+        }
+        return ref(name)
+
+    schemas["StreamMessage"] = {
+        "oneOf": [
+            message(
+                "StreamEventMessage",
+                "One event of the log: `id` is its seq, `event` its type, `data` the `Event` as JSON.",
+                {"pattern": "^[A-Z][A-Za-z0-9]{0,63}$"},
+                "Event",
+                seq=True,
+            ),
+            message(
+                "StreamEndMessage",
+                "The last message, when the game is over or revealed; the stream closes after it.",
+                {"enum": ["end"]},
+                "StreamEnd",
+            ),
+        ]
+    }
+    schemas["JobStreamMessage"] = {
+        "oneOf": [
+            message("JobProgressMessage", "Continuations finished so far.", {"enum": ["progress"]}, "JobProgress"),
+            message(
+                "JobResultMessage",
+                "The job once it is done, failed or lost; the stream closes after it.",
+                {"enum": ["result"]},
+                "OddsJob",
+            ),
+        ]
+    }
 
 
 def _views(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
@@ -244,8 +347,7 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
             request["properties"] = {
                 "type": {"type": "string", "enum": [tag]},
                 **request["properties"],
-                "command_id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
-                "expected_version": {"type": "integer", "minimum": 0},
+                **{name: msgspec.json.schema(kind) for name, kind, _ in models.COMMAND_EXTRAS},
             }
             request["required"] = ["type", *args.get("required", [])]
             schemas[stem + "Command"] = request
@@ -258,11 +360,13 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
                 "anyOf": [{"type": "array", "items": ref(stem + "Args")}, {"type": "null"}],
                 "description": "every legal argument object (at most 64), or null: then `schema` says what to send",
             }
+            spec["required"] = list(spec["properties"])  # the server always sends every field of an entry
             schemas[stem + "Spec"] = spec
             specs.append(ref(stem + "Spec"))
-    schemas["Command"] = {"oneOf": requests, "description": "one command: its `type`, its arguments, and optionally "
+    # anyOf: two rulesets may have a command of the same type and arguments (`start`)
+    schemas["Command"] = {"anyOf": requests, "description": "one command: its `type`, its arguments, and optionally "
                           "`command_id` (idempotency) and `expected_version` (optimistic concurrency)"}
-    schemas["CommandSpec"] = {"oneOf": specs, "description": "one entry of `awaiting`"}
+    schemas["CommandSpec"] = {"anyOf": specs, "description": "one entry of `awaiting`"}
 
 
 def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
@@ -277,15 +381,35 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
         v["description"] = f"Create a game of {x.ruleset.id}: {x.ruleset.title}."
         v["properties"]["ruleset"] = {"type": "string", "enum": [x.ruleset.id]}
         v["properties"]["options"] = {"anyOf": [ref(names[x.ruleset.options_type]), {"type": "null"}]}
+        for field in ("seats", "bots"):  # the service refuses a name given twice
+            v["properties"][field]["anyOf"][0]["uniqueItems"] = True
         schemas[name] = v
         variants.append(ref(name))
         mapping[x.ruleset.id] = REF.format(name=name)
     schemas["CreateGame"] = {"oneOf": variants, "discriminator": {"propertyName": "ruleset", "mapping": mapping}}
+    schemas["ForkGame"]["properties"]["bots"]["anyOf"][0]["uniqueItems"] = True
     schemas["Options"] = {
         "anyOf": [ref(names[x.ruleset.options_type]) for x in loaded],
         "description": "the options of the game's ruleset (GET /rulesets/{id})",
     }
     schemas["GameSummary"]["properties"]["options"] = ref("Options")
+
+
+def _together(schemas: dict[str, Any]) -> None:
+    """Fields that go together, said with if/then/else on the one object a client builds (generators read the
+    object; validators read the rule), so the schema refuses exactly what the service refuses: `server_seed` only
+    and always in public-seed mode; exactly one of `client_seed` and `passphrase`."""
+    null = {"type": "null"}
+    schemas["CreateDice"] |= {
+        "if": {"properties": {"mode": {"enum": ["public-seed"]}}, "required": ["mode"]},
+        "then": {"properties": {"server_seed": {"type": "string"}}, "required": ["server_seed"]},
+        "else": {"properties": {"server_seed": null}},
+    }
+    schemas["SeedRequest"] |= {
+        "if": {"properties": {"client_seed": null}},
+        "then": {"properties": {"passphrase": {"type": "string"}}, "required": ["passphrase"]},
+        "else": {"properties": {"passphrase": null}},
+    }
 
 
 def _retarget(schemas: dict[str, Any], old: str, new: str) -> None:
