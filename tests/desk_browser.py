@@ -27,8 +27,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# the golden games a server is loaded with, so the desk can draw their views (replays/generate.py plays them)
-SERVER_GAMES = ("north-atlantic", "corvette-eastbound")
+# the golden games a server is loaded with, so the desk can draw their views (replays/generate.py plays them), and a
+# Battlefleet battle still being fought under fog (its seed fixed, so the same battle every run), whose tokens the
+# tests hold
+SERVER_GAMES = ("north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "uboat-short", "bf-live")
 
 
 def chromium_path() -> str:
@@ -42,8 +44,10 @@ def chromium_path() -> str:
     pytest.skip(message)
 
 
-def load_golden_games(db_path: str) -> None:
-    """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them."""
+def load_golden_games(db_path: str) -> dict[str, str]:
+    """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them, and
+    half a Battlefleet battle under fog (`bf-live`: the bots play its first turns). Returns bf-live's tokens by seat
+    and `referee`."""
     from events.store import open_store
     from service.games import GameService
 
@@ -54,6 +58,15 @@ def load_golden_games(db_path: str) -> None:
     gen.north_atlantic(svc)
     options, seed_byte, side = gen.CORVETTE["corvette-eastbound"]
     gen.corvette(svc, "corvette-eastbound", seed_byte, options, side)
+    options, seed_byte = gen.BATTLEFLEET["battlefleet-torpedo-attack"]
+    gen.battlefleet(svc, "battlefleet-torpedo-attack", seed_byte, options)
+    options, seed_byte = gen.UBOAT["uboat-short"]
+    gen.uboat(svc, "uboat-short", seed_byte, options)
+    fog = {"scenario": "yellow-sea-1904"}  # fog blur, the default
+    made = svc.create("battlefleet-1900", fog, None, "public-seed", "b5" * 32, None, None, "bf-live")
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    play_by_bot(svc, "bf-live", tokens, 41)  # into turn 4: japan has sent its damage control, russia owes it
+    return {**tokens, "referee": made["referee_token"]}
 
 
 @contextmanager
@@ -135,14 +148,16 @@ VERIFY_TEXTS = """
         if (err) { out.push({ format: err }); continue; }
         const r = await m.verifyAll(b, () => null);
         const pick = (c) => ({ status: c.status, first_bad_seq: plain(c.first_bad_seq), first_bad_k: plain(c.first_bad_k) });
-        out.push({ chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) });
+        const checks = { chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) };
+        out.push(r.parent ? { parent: pick(r.parent), ...checks } : checks);
     }
     return out;
 """
 
 
 def python_checks(raw: bytes, report: dict | None = None) -> dict:
-    """`umpire verify`'s report (made here unless given), cut to what the desk checks: chain, dice, sealed inputs."""
+    """`umpire verify`'s report (made here unless given), cut to what the desk checks: a fork's parent, chain, dice,
+    sealed inputs."""
     from service.replay import verify
 
     checks = (report or verify(raw))["checks"]
@@ -152,7 +167,7 @@ def python_checks(raw: bytes, report: dict | None = None) -> dict:
     def pick(c):
         return {"status": c["status"], "first_bad_seq": c.get("first_bad_seq"), "first_bad_k": c.get("first_bad_k")}
 
-    return {name: pick(checks[name]) for name in ("chain", "dice", "sealed")}
+    return {name: pick(checks[name]) for name in ("parent", "chain", "dice", "sealed") if name in checks}
 
 
 def desk_checks(desk: Desk, texts: list[str]) -> list[dict]:
@@ -195,3 +210,54 @@ def sealed_bid_bundles() -> dict[str, dict]:
             return out
     finally:
         del RULESETS["sealed-bid"]
+
+
+def play_by_bot(svc, game_id: str, tokens: dict[str, str], commands: int) -> None:
+    """Let the ruleset's bot send `commands` commands of `game_id` through the service, each from the seat it is for."""
+    from domain import engine
+    from service.bots import bot_choose, bot_for
+
+    for _ in range(commands):
+        game = svc._cached(game_id).game
+        legal = engine.awaiting(game)
+        if not legal:
+            return
+        seat = (engine.waiting_for(game) or [s for spec in legal for s in spec.seats])[0]
+        mine = engine.awaiting(game, seat)
+        payload = bot_choose(bot_for(game.ruleset.id), game.ruleset.redact, game.rules, mine, seat)
+        seat = next(s for s in mine if s.type == payload["type"]).seats[0]
+        svc.command(game_id, tokens[seat], payload)
+
+
+def fork_bundles() -> dict[str, dict]:
+    """Fork bundles the server makes: north-atlantic (revealed) forked at a command's end and played on by the bot,
+    then revealed, so both parts hold rolls; a fork of that fork (its parent is itself a fork); and a fork of a game
+    whose seed is still secret (its parent part can be checked only up to the dice)."""
+    import tempfile
+
+    from events.store import open_store
+    from service.games import GameService
+
+    spec = importlib.util.spec_from_file_location("generate", ROOT / "replays" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = GameService(open_store(str(Path(tmp) / "forks.db")))
+        parent = gen.north_atlantic(svc)
+        at = parent["commands"][len(parent["commands"]) // 3]["seqs"][1]
+        out = {}
+
+        def fork(of: str, at: int, name: str, seed: str, commands: int, reveal: bool = True) -> dict:
+            made = svc.fork(of, at, "public-seed", seed * 32, fork_id=name)
+            play_by_bot(svc, name, {s["seat"]: s["token"] for s in made["seats"]}, commands)
+            if reveal:
+                svc.reveal(name, made["referee_token"])
+            return svc.bundle(name)
+
+        out["fork"] = fork("north-atlantic", at, "na-fork", "f1", 40)
+        out["fork-of-fork"] = fork("na-fork", out["fork"]["commands"][-2]["seqs"][1], "na-fork-2", "f2", 30)
+        secret = svc.create("aa1942-convoy", {"rounds": 2}, None, "fair", None, None, None, game_id="secret")
+        play_by_bot(svc, "secret", {s["seat"]: s["token"] for s in secret["seats"]}, 40)
+        end = svc.bundle("secret")["commands"][-1]["seqs"][1]
+        out["fork-of-secret"] = fork("secret", end, "secret-fork", "f3", 30)
+        return out

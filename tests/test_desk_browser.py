@@ -25,6 +25,7 @@ from tests.desk_browser import (
     Desk,
     desk_checks,
     dumps,
+    fork_bundles,
     launch,
     load_golden_games,
     playwright,
@@ -32,9 +33,10 @@ from tests.desk_browser import (
     sealed_bid_bundles,
 )
 from tests.live import server_process
-from tests.test_tampering import BUNDLE, LEAVES, flipped, set_path, structural
+from tests.test_tampering import BUNDLE, LEAVES, flipped, leaves, set_path, structural
 
 REPLAYS = sorted((ROOT / "replays").glob("*.json"))
+ROLL_STATUSES = "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])"  # the ledger's rows, in the page
 VECTORS = json.loads((ROOT / "tests" / "dice_vectors.json").read_text())
 
 
@@ -52,11 +54,17 @@ def browser(pw):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def served(tmp_path_factory):
+    """A server process holding the golden games the pictures draw, and bf-live's tokens."""
     db = str(tmp_path_factory.mktemp("desk") / "desk.db")
-    load_golden_games(db)
+    tokens = load_golden_games(db)
     with server_process(db) as (base, _):
-        yield base
+        yield base, tokens
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return served[0]
 
 
 @pytest.fixture
@@ -306,6 +314,130 @@ def test_a_forged_roll_with_a_recomputed_chain_is_named_by_its_k(desk, tmp_path)
     desk.screenshot("forged-roll")
 
 
+# ---------------------------------------------------------------- forks: a parent's part, then the fork's own
+
+
+@pytest.fixture(scope="module")
+def forks():
+    return fork_bundles()
+
+
+def _rechained(b: dict) -> str:
+    """Every hash of a bundle's events recomputed (a forger's work); returns the new head."""
+    h = GENESIS_HASH
+    for e in b["events"]:
+        h = chain_hash(h, e["body"])
+        e["hash"] = h.hex()
+    b["head"] = h.hex()
+    return b["head"]
+
+
+def _forged_parent_face(fork: dict) -> dict:
+    """A face changed in the parent's part, the parent's chain recomputed, the fork's genesis pointed at the new
+    hash and the fork's chain recomputed too: only the dice can tell."""
+    b = copy.deepcopy(fork)
+    roll = next(e["body"]["data"] for e in b["parent"]["events"] if e["body"]["type"] == "DiceRolled")
+    roll["faces"][0] = roll["faces"][0] % 6 + 1
+    b["events"][0]["body"]["data"]["parent"]["hash"] = _rechained(b["parent"])
+    b["commands"][0]["payload"]["parent"]["hash"] = b["parent"]["head"]
+    _rechained(b)
+    return b
+
+
+def _fork_mutations(fork: dict, n: int) -> list[tuple[str, bytes]]:
+    """One value changed anywhere in a fork's bundle (its own part or its parent's), or an event dropped, moved,
+    duplicated, a face or a client seed changed in either part; and forgeries with the chains recomputed."""
+    rng = random.Random(1313)
+    paths = list(leaves(fork))
+    out = []
+    for i in range(n):
+        b = copy.deepcopy(fork)
+        if i % 4 < 2:
+            path, value = rng.choice(paths)
+            set_path(b, path, flipped(value, rng))
+            out.append((f"value at {path}", dumps(b)))
+        else:
+            part = b if i % 4 == 2 else b["parent"]
+            out.append((f"{structural(part, rng)} in the {'fork' if part is b else 'parent'}", dumps(b)))
+    out.append(("parent face, every chain recomputed", dumps(_forged_parent_face(fork))))
+    cut = copy.deepcopy(fork)  # the parent's part cut short: the genesis names another seq and hash
+    cut["parent"]["events"] = cut["parent"]["events"][:-1]
+    cut["parent"]["head"] = cut["parent"]["events"][-1]["hash"]
+    out.append(("parent cut short", dumps(cut)))
+    orphan = copy.deepcopy(fork)  # the parent's part dropped
+    del orphan["parent"]
+    out.append(("parent dropped", dumps(orphan)))
+    return out
+
+
+def test_fork_bundles_verify_in_the_browser_as_umpire_verify_says(desk, forks):
+    texts = [dumps(b) for b in forks.values()]
+    desk.open()
+    got = desk_checks(desk, [t.decode() for t in texts])
+    assert got == [python_checks(t) for t in texts]
+    assert [g["parent"]["status"] for g in got] == ["pass", "pass", "skipped"]  # the last parent's seed is secret
+
+
+def test_the_desk_and_umpire_verify_agree_on_tampered_fork_bundles(desk, forks):
+    cases = [c for fork in (forks["fork"], forks["fork-of-fork"]) for c in _fork_mutations(fork, 120)]
+    reports = [verify(raw) for _, raw in cases]
+    desk.open()
+    got = desk_checks(desk, [raw.decode() for _, raw in cases])
+    disagree = []
+    for (what, raw), report, have in zip(cases, reports, got):
+        want = python_checks(raw, report)
+        parent = report["checks"].get("parent", {})
+        if parent.get("status") == "fail" and ": replay check failed:" in parent["detail"]:
+            # the parent's replay needs the rules engine: the page checks its chain, dice and seals, and passes it
+            assert have["parent"]["status"] == "pass", (what, have)
+            want["parent"] = have["parent"]
+        if want != have:
+            disagree.append((what, want, have))
+    assert disagree == []
+    failed_in_parent = [r for r in reports if r["checks"].get("parent", {}).get("status") == "fail"]
+    assert len(failed_in_parent) > len(cases) / 4  # the parent's part is tampered with as often as the fork's
+    forged = got[[what for what, _ in cases].index("parent face, every chain recomputed")]
+    assert forged["parent"]["status"] == "fail" and forged["chain"]["status"] == "pass"
+
+
+def test_a_fork_bundle_shows_its_parents_part_and_opens_it(desk, forks, tmp_path):
+    fork = forks["fork"]
+    path = tmp_path / "na-fork.json"
+    path.write_bytes(dumps(fork))
+    desk.open_file(path)
+    assert desk.check("parent")["status"] == "pass"
+    assert desk.check("chain")["status"] == desk.check("dice")["status"] == "pass"
+    parent_rolls = [e["body"]["data"]["k"] for e in fork["parent"]["events"] if e["body"]["type"] == "DiceRolled"]
+    own = [e["body"]["data"]["k"] for e in fork["events"] if e["body"]["type"] == "DiceRolled"]
+    assert own[0] == len(parent_rolls)  # a fork's rolls go on from its parent's k
+    statuses = desk.page.eval_on_selector_all("tr.roll", ROLL_STATUSES)
+    assert statuses == [[k, "verified"] for k in own]
+    text = desk.page.inner_text("#verdict")
+    assert text.startswith("✓") and "parent part checks out" in text
+    desk.page.click(".check-details > summary")
+    assert "parent north-atlantic up to seq" in desk.page.inner_text("#check-parent")
+    desk.screenshot("fork-bundle", full_page=False)
+    desk.page.click("#open-parent")
+    desk.page.wait_for_function("() => document.querySelector('#game-title')?.textContent === 'north-atlantic'")
+    assert "the parent's part of na-fork.json" in desk.page.inner_text("#game-head")
+    statuses = desk.page.eval_on_selector_all("tr.roll", ROLL_STATUSES)
+    assert statuses == [[k, "verified"] for k in parent_rolls]
+
+
+def test_a_fork_made_by_umpire_fork_verifies_in_the_browser(desk, tmp_path):
+    north = ROOT / "replays" / "aa1942-north-atlantic.json"
+    at = json.loads(north.read_text())["commands"][10]["seqs"][1]
+    out = tmp_path / "offline-fork.json"
+    umpire = ROOT / ".venv" / "bin" / "umpire"
+    cli = [str(umpire)] if umpire.exists() else ["umpire"]
+    subprocess.run([*cli, "fork", str(north), "--at", str(at), "--out", str(out)], check=True, capture_output=True)
+    desk.open_file(out)
+    assert python_checks(out.read_bytes()) == {
+        name: desk.check(name) for name in ("parent", "chain", "dice", "sealed")
+    }
+    assert desk.check("parent")["status"] == "pass"
+
+
 # ---------------------------------------------------------------- a roll's page
 
 
@@ -548,7 +680,8 @@ def test_the_roll_ledger_filters_by_purpose_and_seq(desk):
 def test_a_view_the_desk_cannot_draw_is_shown_as_a_json_tree(desk):
     desk.open()
     found = desk.js(
-        "const unknown = pictures.renderView('battlefleet-1900', 'table', {ships: [{name: 'Dreadnought', arc: [0, 90]}]});"
+        "const unknown = pictures.renderView('a-future-ruleset', 'board',"
+        "                                    {ships: [{name: 'Dreadnought', arc: [0, 90]}]});"
         "const reshaped = pictures.renderView('corvette-command', 'map', {now: 1});"
         "return [unknown.querySelector('.json-tree') !== null, unknown.textContent.includes('Dreadnought'),"
         "        reshaped.querySelector('.json-tree') !== null || reshaped.textContent.includes('No convoy')];"
@@ -619,3 +752,313 @@ def test_a_bundle_with_a_seal_still_closed_says_so(desk, tmp_path):
     assert "1 still sealed (seq 3)" in desk.page.text_content("#check-sealed")
     desk.page.click(".check-details > summary")
     desk.screenshot("sealed-open", full_page=False)
+
+
+# ---------------------------------------------------------------- Battlefleet 1900: the table, the logs, the phase
+
+
+TORPEDO = json.loads((ROOT / "replays" / "battlefleet-torpedo-attack.json").read_text())
+TORPEDO_AT = next(  # the first salvo of turn 2 whose marker the open fog shows
+    e["body"]["seq"]
+    for e in TORPEDO["events"]
+    if e["body"]["type"] == "SalvoMeasured" and e["body"]["data"]["marker"] is not None
+)
+
+
+def _engine_arcs(state, ship: str) -> set[tuple[str, float, float, int, bool]]:
+    """A ship's arcs as the rules measure them (gunnery.arcs_of for guns, torpedoes.launch for tubes): each as
+    (label, first bearing, span in degrees, reach in mm, whether a gun or torpedo is left)."""
+    from domain.battlefleet_1900.rules.gunnery import arcs_of
+
+    sh, h = state.ships[ship], state.pose(ship).h
+    bracket = state.data.scale.bracket_mm
+    out = set()
+
+    def add(label, arcs, reach, live):
+        for a, b in arcs:
+            out.add((label, ((h + a / 2) % 360 + 360) % 360, (b - a) / 2, reach, live))
+
+    for w in state.data.classes[sh.cls].weapons:
+        reach = bracket * max(i + 1 for i, p in enumerate(w.pen) if p is not None)
+        for p in w.pos or []:
+            add(f"{w.bore} {p}", arcs_of(state, ship, p, None), reach, not sh.mounts[p].destroyed)
+        layout = state.data.layout(sh.cls, w.id) if not w.pos else []
+        for side, group in dict.fromkeys(layout):
+            ok = any(x == "ok" for x, where in zip(sh.guns[w.id], layout) if where == (side, group))
+            add(f"{w.bore} {side} {group}", arcs_of(state, ship, w.id, side, group), reach, ok)
+    for key, left in sh.tubes.items():
+        tid, _, side = key.partition(":")
+        tube = next(t for t in state.data.classes[sh.cls].torpedoes if t.id == tid)
+        arcs = state.data.tube_arcs[tube.pos]
+        arcs = [[-b, -a] for a, b in arcs] if side == "port" else arcs
+        add(f"{tid} {side + ' ' if side else ''}({tube.pos})", arcs, tube.range_mm, left > 0)
+    return out
+
+
+def test_the_battlefleet_table_is_drawn_to_scale_with_a_ships_arcs_from_the_data(desk, server):
+    from domain.battlefleet_1900 import geometry
+    from events.bundle import decode_bundle
+    from service.replay import fold_bundle
+
+    state = fold_bundle(decode_bundle(json.dumps(TORPEDO).encode()), upto=TORPEDO_AT).rules
+    desk.open(f"#/live/battlefleet-torpedo-attack/timeline/{TORPEDO_AT}")
+    desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
+    drawn = desk.page.eval_on_selector_all(
+        ".bf-base", "gs => gs.map(g => [g.dataset.ship, JSON.parse(g.querySelector('polygon').dataset.corners)])"
+    )
+    on_table = [n for n, sh in state.ships.items() if sh.on_table]
+    assert [n for n, _ in drawn] == on_table
+    for ship, corners in drawn:  # each base where the engine's own geometry puts it (to the rounding of a mm)
+        p = state.pose(ship)
+        want = geometry.base(p.x, p.y, p.h, *state.cls(ship).base_mm)
+        assert all(abs(a - b) <= 1 for c, w in zip(corners, want) for a, b in zip(c, w)), (ship, corners, want)
+    # the turn's markers, as the open fog's SalvoMeasured events show them since the turn began
+    turn = max(i for i, e in enumerate(TORPEDO["events"][:TORPEDO_AT]) if e["body"]["type"] == "TurnStarted")
+    shown = [
+        e["body"]["data"]
+        for e in TORPEDO["events"][turn:TORPEDO_AT]
+        if e["body"]["type"] == "SalvoMeasured" and e["body"]["data"]["marker"] is not None
+    ]
+    assert shown and desk.page.eval_on_selector_all(".bf-marker", "m => m.length") == len(shown)
+    assert desk.page.get_attribute(".bf-marker", "class") == f"bf-marker {shown[0]['outcome']}"
+
+    desk.page.click(".bf-base[data-ship=Poltava] polygon")
+    desk.page.wait_for_selector("#bf-arcs-table")
+    arcs = desk.page.eval_on_selector_all(
+        ".bf-arc",
+        "ps => ps.map(p => [p.dataset.label, Number(p.dataset.from), Number(p.dataset.span), Number(p.dataset.r),"
+        " p.classList.contains('live')])",
+    )
+    assert {tuple(a) for a in arcs} == _engine_arcs(state, "Poltava")
+    assert "SHA-256 checked in this browser" in desk.page.inner_text("#bf-arcs-source")
+    shown_arcs = desk.page.eval_on_selector_all(".bf-arc:not([display=none])", "ps => ps.map(p => p.dataset.label)")
+    assert shown_arcs and all(label.startswith(("30 cm", "tubes")) for label in shown_arcs)  # main guns, torpedoes
+    desk.page.check("#bf-arcs-table tr[data-label='15 cm D'] input")
+    shown_arcs = desk.page.eval_on_selector_all(".bf-arc:not([display=none])", "ps => ps.map(p => p.dataset.label)")
+    assert "15 cm D" in shown_arcs
+    desk.screenshot("battlefleet-table")
+    desk.page.click("[data-zoom=ship]")
+    desk.page.wait_for_selector("#bf-arcs-table")
+    desk.screenshot("battlefleet-table-reach", full_page=False)
+
+
+def test_a_data_set_that_is_not_the_games_draws_no_arcs(desk, server):
+    desk.open(f"#/live/battlefleet-torpedo-attack/timeline/{TORPEDO_AT}")
+    desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
+    desk.page.route("**/desk/data/battlefleet-1900.json", lambda route: route.fulfill(body='{"positions": {}}'))
+    desk.page.click(".bf-base[data-ship=Poltava] polygon")
+    desk.page.wait_for_selector("#bf-arc-list .notice")
+    assert "not the one this game pinned" in desk.page.inner_text("#bf-arc-list")
+    assert desk.page.eval_on_selector_all(".bf-arc", "p => p.length") == 0
+
+
+def test_the_battlefleet_logs_and_phase_are_drawn(desk, server):
+    at = 800  # turn 8's command step: japan has sent its orders, russia owes them; Ikazuchi is sinking
+    desk.open(f"#/live/battlefleet-torpedo-attack/timeline/{at}")
+    desk.page.wait_for_selector(".view-box[data-ready]")
+    log = _view(server, "battlefleet-torpedo-attack", "ship-log", at)
+    desk.page.click(".view-tabs button[data-view=ship-log]")
+    desk.page.wait_for_selector(".view-box[data-view=ship-log][data-ready]")
+    assert desk.page.eval_on_selector_all(".bf-sheet", "s => s.map(x => x.dataset.ship)") == [
+        e["ship"] for e in log["ships"]
+    ]
+    hurt = next(e for e in log["ships"] if e["propulsion"]["destroyed"] or e["propulsion"]["damaged"])
+    boxes = desk.page.eval_on_selector_all(
+        f".bf-sheet[data-ship={hurt['ship']}] .bf-boxes i", "is => is.map(i => i.className)"
+    )
+    d, g = hurt["propulsion"]["destroyed"], hurt["propulsion"]["damaged"]
+    assert boxes == ["x"] * d + ["dmg"] * g + [""] * (len(hurt["propulsion"]["boxes"]) - d - g)
+    desk.screenshot("battlefleet-ship-log")
+    gunnery = _view(server, "battlefleet-torpedo-attack", "gunnery-log", at)
+    desk.page.click(".view-tabs button[data-view=gunnery-log]")
+    desk.page.wait_for_selector(".view-box[data-view=gunnery-log][data-ready]")
+    rows = [(sh["ship"], r["turn"], r["outcome"]) for sh in gunnery["ships"] for r in sh["rows"]]
+    drawn = desk.page.eval_on_selector_all(
+        "tr.bf-row",
+        "rs => rs.map(r => [r.dataset.ship, Number(r.dataset.turn), r.querySelector('.bf-outcome').classList[1]])",
+    )
+    assert [tuple(r) for r in drawn] == rows
+    assert desk.page.eval_on_selector_all("#bf-orders th", "t => t.length") == 1 + len(gunnery["divisions"])
+    desk.screenshot("battlefleet-gunnery-log")
+    phase = _view(server, "battlefleet-torpedo-attack", "phase", at)
+    desk.page.click(".view-tabs button[data-view=phase]")
+    desk.page.wait_for_selector(".view-box[data-view=phase][data-ready]")
+    said = desk.page.eval_on_selector_all(".bf-owing li", "ls => ls.map(l => [l.dataset.seat, l.className])")
+    submitted = {x["seat"] for x in phase["submitted"]}
+    assert said == [[seat, "in" if seat in submitted else "owes"] for seat in phase["owing"]]
+    assert submitted and len(submitted) < len(phase["owing"])
+    desk.screenshot("battlefleet-phase", full_page=False)
+
+
+# ---------------------------------------------------------------- the referee's view, a seat's view, the public's
+
+
+def test_the_desk_reads_as_the_referee_when_its_token_is_in_the_tab(desk, served):
+    server, tokens = served
+    referee = httpx.get(f"{server}/games/bf-live/views/table", headers={"Authorization": f"Bearer {tokens['referee']}"})
+    public = httpx.get(f"{server}/games/bf-live/views/table").json()["data"]
+    assert all(b["pose"] is None for b in public["bases"])  # fog: the public sees no ship mid-battle
+    desk.open("#/live/bf-live/timeline")
+    desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
+    assert desk.page.get_attribute("#reader-banner", "data-reader") == "public"
+    assert desk.page.eval_on_selector_all(".bf-base", "b => b.length") == 0
+    assert "their positions are hidden from this reader" in desk.page.inner_text("#bf-unseen")
+    desk.screenshot("battlefleet-public", full_page=False)
+
+    desk.page.click("#tab-referee")
+    desk.page.fill("#referee-token", tokens["japan"])
+    desk.page.click("#keep-referee-token")  # a seat's token offered as the referee's is refused, and says whose it is
+    desk.page.wait_for_selector("#token-note")
+    assert "japan's token, not the referee's" in desk.page.inner_text("#token-note")
+    desk.page.fill("#referee-token", tokens["referee"])
+    desk.page.click("#keep-referee-token")
+    desk.page.wait_for_selector("#reader-banner[data-reader=referee]")
+    assert desk.page.inner_text("#reader-banner").startswith("Referee view: everything, sealed records included.")
+    with desk.page.expect_request(lambda r: "/views/table" in r.url) as asked:
+        desk.page.click("#tab-timeline")
+    assert asked.value.headers["authorization"] == f"Bearer {tokens['referee']}"
+    desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
+    bases = referee.json()["data"]["bases"]
+    assert desk.page.eval_on_selector_all(".bf-base.exact", "b => b.length") == len(bases)
+    assert desk.page.eval_on_selector_all(".bf-marker", "m => m.length") == len(referee.json()["data"]["markers"]) > 0
+    desk.page.select_option("#bf-ship", "Mikasa")  # the list, as ships may lie close together mid-battle
+    desk.page.wait_for_selector("#bf-arcs-table")
+    desk.screenshot("battlefleet-referee")
+    with desk.page.expect_request(lambda r: r.url.endswith("/games/bf-live/bundle")) as asked:
+        desk.page.click("#tab-whatif")
+    assert asked.value.headers["authorization"] == f"Bearer {tokens['referee']}"
+    assert desk.page.evaluate("() => [localStorage.length, document.cookie]") == [0, ""]
+
+    desk.page.select_option("#read-as", "public")  # the referee may look at the public picture too
+    desk.page.wait_for_selector("#reader-banner[data-reader=public]")
+
+
+def test_a_seats_token_shows_that_seats_view(desk, served):
+    server, tokens = served
+    desk.open("#/live/bf-live/referee")
+    desk.page.fill("#seat-token", tokens["japan"])
+    desk.page.click("#keep-seat-token")
+    desk.page.wait_for_selector("#reader-banner[data-reader=seat]")
+    assert desk.page.inner_text("#reader-banner").startswith("japan's view: what japan may see")
+    mine = httpx.get(f"{server}/games/bf-live/views/phase", headers={"Authorization": f"Bearer {tokens['japan']}"})
+    assert mine.json()["data"]["mine"] is not None  # japan's own sealed damage control, which only japan sees
+    desk.page.click("#tab-timeline")
+    desk.page.wait_for_selector(".view-box[data-ready]")
+    desk.page.click(".view-tabs button[data-view=phase]")
+    desk.page.wait_for_selector(".view-box[data-view=phase][data-ready]")
+    assert "This reader's own sealed submission" in desk.page.inner_text(".view-box")
+    table = httpx.get(f"{server}/games/bf-live/views/table", headers={"Authorization": f"Bearer {tokens['japan']}"})
+    exact = sum(b["pose"] is not None and b["pose"]["exact"] for b in table.json()["data"]["bases"])
+    desk.page.click(".view-tabs button[data-view=table]")
+    desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
+    assert desk.page.eval_on_selector_all(".bf-base.exact", "b => b.length") == exact
+    desk.page.click("#tab-referee")
+    desk.page.click("#forget-seat-token")
+    desk.page.wait_for_selector("#reader-banner[data-reader=public]")
+    assert desk.page.evaluate("() => sessionStorage.getItem('umpire-desk-seat-token:bf-live')") is None
+
+
+# ---------------------------------------------------------------- what-if: the odds and forks from the desk
+
+
+def test_the_odds_from_a_position_run_from_the_desk_with_one_histogram_per_figure(desk, server):
+    bundle = json.loads((ROOT / "replays" / "corvette-eastbound.json").read_text())
+    ends = sorted(c["seqs"][1] for c in bundle["commands"])
+    inside = next(c["seqs"][0] for c in bundle["commands"][40:] if c["seqs"][0] < c["seqs"][1])
+    at = max(x for x in ends if x <= inside)  # the timeline's seq snaps back to the end of the command before
+    desk.open(f"#/live/corvette-eastbound/timeline/{inside}")
+    desk.page.wait_for_selector(".view-box[data-ready]")
+    desk.page.click("#whatif-here")
+    desk.page.wait_for_selector("#odds-form")
+    assert desk.page.get_attribute("#whatif-at", "data-at") == str(at)
+    desk.page.fill("#odds-games", "40")
+    desk.page.fill("#odds-seed", "7")
+    with desk.page.expect_request(lambda r: "/stream" in r.url and "/jobs/" in r.url) as streamed:
+        with desk.page.expect_response(lambda r: r.url.endswith("/odds")) as started:
+            desk.page.click("#odds-run")
+        desk.page.wait_for_selector("#odds-progress")  # the job's progress, as its stream reports it
+    job = started.value.json()
+    assert started.value.status == 202
+    assert json.loads(started.value.request.post_data) == {"at": at, "games": 40, "seed": 7}
+    assert streamed.value.url.endswith(f"/jobs/{job['job_id']}/stream")
+    desk.page.wait_for_selector("#odds-result", timeout=60_000)
+    result = httpx.get(f"{server}/jobs/{job['job_id']}").json()["result"]
+    figures = {n: f for n, f in result["figures"].items() if f["histogram"]}
+    drawn = desk.page.eval_on_selector_all(".odds-figure", "fs => fs.map(f => f.dataset.figure)")
+    assert drawn == list(figures)
+    for name, f in figures.items():
+        fig = f".odds-figure[data-figure='{name}']"
+        bars = desk.page.eval_on_selector_all(f"{fig} .bar", "bs => bs.map(b => Number(b.dataset.count))")
+        assert bars == [b["count"] for b in f["histogram"]] and sum(bars) == 40
+        assert desk.page.get_attribute(f"{fig} .real", "data-actual") == str(f["actual"])
+        assert f"(percentile {f['percentile']:g})" in desk.page.text_content(f"{fig} text.panel-title")
+    desk.screenshot("whatif-odds")
+
+
+def test_positions_with_closed_seals_offer_no_odds_or_fork(desk, served):
+    server, _ = served
+    at = 400
+    desk.open(f"#/live/battlefleet-torpedo-attack/whatif/{at}")
+    desk.page.wait_for_selector("#whatif-sealed")
+    snapped = int(desk.page.get_attribute("#whatif-at", "data-at"))
+    assert desk.page.is_disabled("#odds-run") and desk.page.is_disabled("#fork-run")
+    r = httpx.post(f"{server}/games/battlefleet-torpedo-attack/odds", json={"at": snapped, "games": 1, "seed": 1})
+    assert r.status_code == 409 and r.json()["code"] == "fork-sealed"  # the server agrees: nothing to offer there
+    desk.screenshot("whatif-sealed", full_page=False)
+
+
+def test_fork_here_shows_the_tokens_once_and_opens_a_fork_that_verifies_with_its_parent(desk, server):
+    bundle = json.loads((ROOT / "replays" / "aa1942-north-atlantic.json").read_text())
+    at = bundle["commands"][30]["seqs"][1]
+    desk.open(f"#/live/north-atlantic/whatif/{at}")
+    desk.page.wait_for_selector("#fork-form")
+    with desk.page.expect_response(lambda r: r.url.endswith("/forks")) as made:
+        desk.page.click("#fork-run")
+    fork = made.value.json()
+    assert made.value.status == 201 and json.loads(made.value.request.post_data) == {"at": at, "dice": {"mode": "fair"}}
+    desk.page.wait_for_selector("#fork-made")
+    shown = desk.page.eval_on_selector_all("#fork-tokens code", "cs => cs.map(c => c.textContent)")
+    assert shown == [s["token"] for s in fork["seats"]] + [fork["referee_token"]]
+    desk.screenshot("whatif-fork", full_page=False)
+    desk.page.click("#open-fork")
+    desk.page.wait_for_function(f"() => document.querySelector('#game-title')?.textContent === '{fork['game_id']}'")
+    desk.page.wait_for_selector("#check-parent", state="attached")
+    assert desk.check("parent")["status"] == "pass"  # the parent (revealed) checked up to the fork's seq
+    assert desk.check("chain")["status"] == "pass"
+    assert f"A fork of north-atlantic after its event {at}" in desk.page.inner_text("#fork-of")
+    assert desk.page.get_attribute("#reader-banner", "data-reader") == "referee"  # the fork's referee token is kept
+    assert desk.page.get_attribute("#open-parent", "href") == f"#/live/north-atlantic/timeline/{at}"
+    desk.screenshot("fork-live")
+
+
+# ---------------------------------------------------------------- U-Boat Leader: the campaign sheet, a U-boat's log
+
+
+def test_the_uboat_campaign_sheet_and_logs_are_drawn(desk, server):
+    at = 400
+    desk.open(f"#/live/uboat-short/timeline/{at}")
+    desk.page.wait_for_selector(".view-box[data-view=campaign-sheet][data-ready]")
+    sheet = _view(server, "uboat-short", "campaign-sheet", at)
+    rows = desk.page.eval_on_selector_all(
+        "tr.ul-boat", "rs => rs.map(r => [r.dataset.boat, Number(r.querySelector('.ul-stress i.at').textContent)])"
+    )
+    assert rows == [[b["boat"], b["stress"]] for b in sheet["boats"]]
+    areas = desk.page.eval_on_selector_all(".ul-area", "a => a.map(x => x.dataset.area)")
+    assert areas == [a["id"] for a in sheet["areas"]]
+    assert desk.page.inner_text("#ul-vp") == f"{sheet['vp']} VP"
+    reached = desk.page.eval_on_selector_all(".ul-level.reached", "l => l.length")
+    assert reached == sum(lv["reached"] for lv in sheet["levels"]) > 0
+    assert desk.page.eval_on_selector_all("#ul-turns tr", "r => r.length") == 1 + len(sheet["turns"]) + 1  # and now
+    desk.screenshot("uboat-campaign-sheet")
+    log = _view(server, "uboat-short", "uboat-log", at)
+    desk.page.click(".view-tabs button[data-view=uboat-log]")
+    desk.page.wait_for_selector(".view-box[data-view=uboat-log][data-ready]")
+    assert desk.page.eval_on_selector_all(".ul-boats button", "b => b.map(x => x.dataset.boat)") == list(log["boats"])
+    sunk = next(b for b in log["boats"].values() if b["fate"] == "sunk")
+    desk.page.click(f".ul-boats button[data-boat='{sunk['boat']}']")
+    desk.page.wait_for_selector(f".ul-log[data-boat='{sunk['boat']}']")
+    history = desk.page.eval_on_selector_all(".ul-history tr[class^=ul-]", "r => r.map(x => x.cells[2].textContent)")
+    assert history == [x["text"] for x in sunk["history"]]
+    in_use = desk.page.inner_text(".ul-rows tr.in-use th")
+    assert in_use.lower().startswith(sunk["row_in_use"])
+    desk.screenshot("uboat-log")

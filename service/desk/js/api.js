@@ -35,7 +35,8 @@ async function request(path, init = {}) {
 }
 
 const enc = encodeURIComponent;
-const auth = (token) => ({ Authorization: `Bearer ${token}` });
+const auth = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
+const JSON_BODY = { "Content-Type": "application/json" };
 
 /** An event as the desk keeps it: the hashed body (docs/spec/events.md), its hash, and who/when beside it. */
 export function normalizeEvent(raw, gameId) {
@@ -89,14 +90,104 @@ export async function hashAt(gameId, seq) {
   return page.events.length ? page.events[0].hash : null;
 }
 
-export async function view(gameId, name, at) {
+/** A view at `at` (the head when null), read as the public or, with a token, as that seat or the referee. */
+export async function view(gameId, name, at, token = null) {
   const q = at ? `?at=${at}` : "";
-  const { body } = await request(`/games/${enc(gameId)}/views/${enc(name)}${q}`);
+  const { body } = await request(`/games/${enc(gameId)}/views/${enc(name)}${q}`, { headers: auth(token) });
   return { view: body.view, at: body.at, data: body.data };
 }
 
-export async function bundle(gameId) {
-  return (await request(`/games/${enc(gameId)}/bundle`)).body;
+/** The bundle; with a token, a sealed command's payload shows to its own seat and the referee. */
+export async function bundle(gameId, token = null) {
+  return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).body;
+}
+
+/** The bundle's exact bytes (to save as a file). */
+export async function bundleText(gameId, token = null) {
+  return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).text;
+}
+
+/** Who a token is in a game: {seat, referee, may, …} (401 when it is none of this game's). */
+export async function me(gameId, token) {
+  return (await request(`/games/${enc(gameId)}/me`, { headers: auth(token) })).body;
+}
+
+/** The data set a ruleset's games use by default, as the exact bytes its SHA-256 was taken of. */
+export async function dataSetText(rulesetId) {
+  return (await request(`/desk/data/${enc(rulesetId)}.json`)).text;
+}
+
+/** POST /games/{id}/forks: a new game from the position after event `at` → {game_id, seats, referee_token, …}. */
+export async function fork(gameId, at, mode = "fair") {
+  const init = { method: "POST", headers: JSON_BODY, body: JSON.stringify({ at, dice: { mode } }) };
+  return (await request(`/games/${enc(gameId)}/forks`, init)).body;
+}
+
+/** POST /games/{id}/odds: continuations from a position, as a job → {job_id, status, done, games, stream, …}. */
+export async function odds(gameId, at, games, seed) {
+  const init = { method: "POST", headers: JSON_BODY, body: JSON.stringify({ at, games, seed }) };
+  return (await request(`/games/${enc(gameId)}/odds`, init)).body;
+}
+
+export async function job(jobId) {
+  return (await request(`/jobs/${enc(jobId)}`)).body;
+}
+
+/**
+ * A job live (`GET /jobs/{id}/stream`): onProgress({done, games}) as continuations finish, then onResult(job) once.
+ * If the stream drops before the result, the job is read once more with GET /jobs/{id}. Returns {close()}.
+ */
+export function followJob(jobId, onProgress, onResult, onError) {
+  const ctrl = new AbortController();
+  (async () => {
+    try {
+      const res = await fetch(`/jobs/${enc(jobId)}/stream`, {
+        headers: { Accept: "text/event-stream" },
+        signal: ctrl.signal,
+      });
+      if (!res.ok) throw new ApiError(res.status, null, `the job's stream answered ${res.status}`);
+      const done = await readEvents(res, (name, data) => {
+        if (name === "progress") onProgress(parse(data));
+        if (name === "result") {
+          onResult(parse(data));
+          return true;
+        }
+        return false;
+      });
+      if (!done) onResult(await job(jobId));
+    } catch (e) {
+      if (!ctrl.signal.aborted) onError(e);
+    }
+  })();
+  return { close: () => ctrl.abort() };
+}
+
+/** Read a text/event-stream response, calling onMessage(eventName, data) per message until it returns true. */
+async function readEvents(res, onMessage) {
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  let name = "message";
+  let data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    buf += dec.decode(value, { stream: true });
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl).replace(/\r$/, "");
+      buf = buf.slice(nl + 1);
+      if (line === "") {
+        if (data.length && onMessage(name, data.join("\n"))) {
+          reader.cancel().catch(() => {});
+          return true;
+        }
+        name = "message";
+        data = [];
+      } else if (line.startsWith("event:")) name = line.slice(6).trim();
+      else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    }
+  }
 }
 
 export async function reveal(gameId, token) {
@@ -132,36 +223,19 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
     });
     if (!res.ok) throw new ApiError(res.status, null, `the stream answered ${res.status}`);
     onState("live");
-    const reader = res.body.getReader();
-    const dec = new TextDecoder();
-    let buf = "";
-    let name = "message";
-    let data = [];
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buf += dec.decode(value, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl).replace(/\r$/, "");
-        buf = buf.slice(nl + 1);
-        if (line === "") {
-          if (data.length && name === "end") {
-            ended = parse(data.join("\n"));
-            onEnd(ended);
-          } else if (data.length) {
-            const ev = normalizeEvent(parse(data.join("\n")), gameId);
-            if (ev.body.seq > last) {
-              last = ev.body.seq;
-              onEvent(ev);
-            }
-          }
-          name = "message";
-          data = [];
-        } else if (line.startsWith("event:")) name = line.slice(6).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+    await readEvents(res, (name, data) => {
+      if (name === "end") {
+        ended = parse(data);
+        onEnd(ended);
+      } else {
+        const ev = normalizeEvent(parse(data), gameId);
+        if (ev.body.seq > last) {
+          last = ev.body.seq;
+          onEvent(ev);
+        }
       }
-    }
+      return false;
+    });
   }
   (async () => {
     while (!stopped) {

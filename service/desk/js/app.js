@@ -13,6 +13,7 @@ import { drawReferee } from "./screens/referee.js";
 import { drawRoll } from "./screens/roll.js";
 import { drawRolls } from "./screens/rolls.js";
 import { drawTimeline } from "./screens/timeline.js";
+import { drawWhatIf } from "./screens/whatif.js";
 
 const main = document.getElementById("main");
 let fileGame = null; // the last bundle opened (kept in memory only)
@@ -70,12 +71,18 @@ function leaveGame() {
 }
 
 let pending = null;
+let redrawAll = false;
 function onChange(e) {
-  // a burst of live events is drawn once
+  // a burst of live events is drawn once; a new reader (a token kept or forgotten) redraws the whole screen
+  if (e.detail === "reader") redrawAll = true;
   if (pending) return;
   pending = requestAnimationFrame(() => {
     pending = null;
     if (!screen) return;
+    if (redrawAll) {
+      redrawAll = false;
+      return drawGame(parseRoute());
+    }
     screen.head();
     screen.checks();
     if (screen.update) screen.update(e.detail);
@@ -87,15 +94,21 @@ window.addEventListener("hashchange", route);
 async function openFile(file) {
   const text = await file.text();
   try {
-    const g = await Game.fromBundleText(text, file.name);
-    leaveGame();
-    fileGame = g;
-    if (location.hash === "#/file") route();
-    else location.hash = "#/file";
+    showFile(await Game.fromBundleText(text, file.name));
   } catch (e) {
     drawHome(main, openFile, `${file.name}: ${e.message}`);
   }
 }
+
+/** Make `g` (a bundle read in this page) the file on the desk. */
+function showFile(g) {
+  leaveGame();
+  fileGame = g;
+  if (location.hash === "#/file") route();
+  else location.hash = "#/file";
+}
+// a fork's file carries its parent's part: the checks screen opens it as a file of its own
+window.addEventListener("desk:open-file", (e) => showFile(e.detail));
 
 document.addEventListener("dragover", (e) => {
   e.preventDefault();
@@ -115,7 +128,8 @@ const TABS = [
   ["rolls", "Rolls"],
   ["timeline", "Pictures & timeline"],
   ["events", "Events"],
-  ["referee", "Referee"],
+  ["whatif", "What-if"],
+  ["referee", "Referee & tokens"],
 ];
 
 function drawGame(r) {
@@ -128,7 +142,7 @@ function drawGame(r) {
   put(main, headEl, checksEl, tabsEl, body);
   const tab = r.tab === "roll" ? "rolls" : r.tab;
   for (const [id, label] of TABS) {
-    if (id === "referee" && g.source !== "live") continue;
+    if ((id === "referee" || id === "whatif") && g.source !== "live") continue;
     const count = id === "rolls" ? ` (${g.rolls.length})` : id === "events" ? ` (${g.events.length})` : "";
     add(
       tabsEl,
@@ -159,6 +173,7 @@ function drawGame(r) {
   else if (tab === "timeline") update = drawTimeline(body, g, r.arg ? Number(r.arg) : null);
   else if (tab === "events") update = drawEvents(body, g, r.arg ? Number(r.arg) : null);
   else if (tab === "referee") update = drawReferee(body, g);
+  else if (tab === "whatif") update = drawWhatIf(body, g, r.arg ? Number(r.arg) : null);
   else update = drawRolls(body, g);
   screen.update = (what) => {
     refreshTabs();

@@ -2,7 +2,9 @@
 // browser concluded about it. Emits "change" when events arrive or a check finishes.
 
 import * as api from "./api.js";
-import { parse } from "./json.js";
+import { sha256, hex, utf8 } from "./crypto.js";
+import { canonical, isObject, parse } from "./json.js";
+import { reader } from "./reader.js";
 import { bundleError, verifyAll } from "./verify.js";
 
 const NOT_RUN = {
@@ -56,6 +58,11 @@ export class Game extends EventTarget {
     }
     const err = bundleError(b);
     if (err) throw new Error(`not an umpire-bundle/1: ${err}`);
+    return Game.fromBundle(b, text, fileName);
+  }
+
+  /** A Game from a bundle already read and shape-checked (a file, or the parent part a fork's bundle carries). */
+  static async fromBundle(b, text, fileName) {
     const g = new Game("bundle", b.game);
     g.fileName = fileName;
     g.bundleText = text;
@@ -66,6 +73,13 @@ export class Game extends EventTarget {
     g._indexCommands();
     await g.verify();
     return g;
+  }
+
+  /** The position a fork starts from, as its genesis names it: {game, seq, hash}, or null. */
+  get forkOf() {
+    const data = this.events[0] && this.events[0].body.data;
+    const ref = isObject(data) ? data.parent : null;
+    return isObject(ref) ? ref : null;
   }
 
   /** Does this server hold the same game? Only the game id and one seq go out; the answer is checked by hash. */
@@ -113,6 +127,13 @@ export class Game extends EventTarget {
       after = page.nextAfter;
     }
     g._headerFromGenesis();
+    if (g.forkOf) {
+      try {
+        await g.loadCommands(); // a fork's bundle carries its parent's part, which the checks need
+      } catch (e) {
+        g.parentError = e.message;
+      }
+    }
     try {
       g.views = await api.rulesetViews(g.ruleset.id);
       g.viewsFrom = "server";
@@ -163,13 +184,29 @@ export class Game extends EventTarget {
     }
   }
 
-  /** A live game's commands with their payloads (from its bundle), for a roll's "what caused it". */
+  /** A live game's commands with their payloads (from its bundle, read as the reader may), for a roll's "what
+   * caused it" and the what-if positions; and a fork's parent part. */
   async loadCommands() {
-    if (this.source === "bundle" || this._commandsAt === this.events.length) return;
-    const b = await api.bundle(this.id);
+    const r = reader(this.id);
+    const at = `${this.events.length}/${r.as}`;
+    if (this.source === "bundle" || this._commandsAt === at) return;
+    const b = await api.bundle(this.id, r.token);
+    const err = bundleError(b);
+    if (err) throw new Error(`the server's bundle is not an umpire-bundle/1: ${err}`);
     this.commands = b.commands;
-    this._commandsAt = this.events.length;
+    this._commandsAt = at;
     this._indexCommands();
+    if (b.parent && !this.parentBundle) {
+      this.parentBundle = b.parent;
+      await this.verify();
+    }
+  }
+
+  /** The tokens in the tab changed: views and payloads are read again as the new reader. */
+  readerChanged() {
+    this._viewCache.clear();
+    this._commandsAt = null;
+    this.changed("reader");
   }
 
   _headerFromGenesis() {
@@ -222,6 +259,7 @@ export class Game extends EventTarget {
       events: this.events,
       head: this.header.head,
       commands: this.commands || [],
+      parent: this.parentBundle,
     };
   }
 
@@ -247,6 +285,12 @@ export class Game extends EventTarget {
     return c ? c.seat : null;
   }
 
+  /** A live fork whose bundle could not be read: its parent's part is not checked, and the page says why. */
+  _unreadParent() {
+    const detail = `the parent's part could not be read from this server (${this.parentError}); download the bundle and check it`;
+    return { status: "skipped", detail, first_bad_seq: null };
+  }
+
   /** Re-run every check (a live game coalesces bursts of events into one run). */
   async verify() {
     if (this._verifying) {
@@ -257,7 +301,9 @@ export class Game extends EventTarget {
       do {
         this._dirty = false;
         const r = await verifyAll(this._bundleLike(), (e) => this.seatOf(e), this._memo);
+        const parent = this.parentError && !this.parentBundle ? this._unreadParent() : r.parent;
         this.checks = {
+          ...(parent ? { parent } : {}),
           chain: r.chain,
           dice: r.dice,
           sealed: r.sealed,
@@ -275,14 +321,40 @@ export class Game extends EventTarget {
   // ---- views (drawn by the rules engine on the server) ----
 
   async viewAt(name, at) {
-    const key = `${name}@${at}`;
+    const r = reader(this.id);
+    const key = `${name}@${at}/${r.as}`;
     if (!this._viewCache.has(key)) {
-      const p = api.view(this.id, name, at).catch((e) => {
+      const p = api.view(this.id, name, at, r.token).catch((e) => {
         this._viewCache.delete(key);
         throw e;
       });
       this._viewCache.set(key, p);
     }
     return this._viewCache.get(key);
+  }
+
+  /**
+   * The data set this game pinned (its SHA-256 is in the genesis), for pictures drawn from it (Battlefleet's arcs):
+   * the game's own (options.data in its genesis) or this server's default, checked against the pinned hash here.
+   * Resolves {data, from} or rejects with what differs.
+   */
+  dataSet() {
+    this._dataSet ??= (async () => {
+      const pinned = this.header.ruleset.data_sha256;
+      const own = isObject(this.events[0] && this.events[0].body.data) ? this.events[0].body.data.options : null;
+      if (isObject(own) && own.data !== undefined && own.data !== null) {
+        const got = hex(await sha256(utf8(canonical(own.data))));
+        if (got !== pinned) throw new Error(`the data set in the genesis hashes to ${got}, not the pinned ${pinned}`);
+        return { data: own.data, from: "the game's own data set (in its genesis), SHA-256 checked" };
+      }
+      const text = await api.dataSetText(this.ruleset.id);
+      const got = hex(await sha256(utf8(text)));
+      if (got !== pinned) {
+        throw new Error(`this server's ${this.ruleset.id} data set is not the one this game pinned (${pinned.slice(0, 12)}…)`);
+      }
+      return { data: parse(text), from: "the data set this game pinned, SHA-256 checked in this browser" };
+    })();
+    this._dataSet.catch(() => (this._dataSet = null));
+    return this._dataSet;
   }
 }

@@ -6,7 +6,23 @@ export const nav = { current: null }; // {key: "file" | "live/<game id>", game}
 export const ui = {};
 
 export function resetUi() {
-  Object.assign(ui, { filters: {}, eventsShown: 200, eventType: "", view: null, timelineSeq: null, checksOpen: null });
+  Object.assign(ui, {
+    filters: {},
+    eventsShown: 200,
+    eventType: "",
+    view: null,
+    timelineSeq: null,
+    checksOpen: null,
+    refereeSaid: null,
+    bfShip: null, // Battlefleet's table: the chosen ship, the frame, the arcs shown, how far each ship reaches
+    bfZoom: null,
+    bfArcs: {},
+    reachOf: {},
+    whatifAt: null, // the what-if tab: its position, the last odds job and fork (tokens shown once: memory only)
+    odds: null,
+    oddsSeed: null,
+    forkMade: null,
+  });
 }
 resetUi();
 

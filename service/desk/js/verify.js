@@ -45,6 +45,7 @@ const SHAPES = {
     commands: ["commands"],
     events: ["events"],
     head: ["str", STR],
+    parent: ["bundle | null", null, "optional"], // a fork's parent: its bundle up to the fork's seq
   },
   ruleset: { id: ["str", STR], version: ["str", STR], data_sha256: ["str", STR] },
   dice: {
@@ -77,7 +78,11 @@ function shapeError(v, shape, at) {
       return `Object missing required field \`${key}\` - at \`${at}\``;
     }
     const x = v[key];
-    if (want in SHAPES) {
+    if (want === "bundle | null") {
+      if (x === null) continue;
+      const err = shapeError(x, "bundle", here);
+      if (err) return err;
+    } else if (want in SHAPES) {
       const err = shapeError(x, want, here);
       if (err) return err;
     } else if (want === "commands" || want === "events") {
@@ -95,7 +100,9 @@ function shapeError(v, shape, at) {
 export function bundleError(v) {
   const err = shapeError(v, "bundle", "$");
   if (err) return err;
-  if (v.format !== FORMAT) return `format is '${v.format}', this engine reads '${FORMAT}'`;
+  for (let b = v; b; b = b.parent) {
+    if (b.format !== FORMAT) return `format is '${b.format}', this engine reads '${FORMAT}'`;
+  }
   return null;
 }
 
@@ -258,13 +265,20 @@ async function seedStage(b) {
   return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };
 }
 
+/** first_k of service/replay.py: a game's first roll number, 0, or for a fork its parent's next k at the fork's seq. */
+export function firstK(b) {
+  if (!b.parent) return 0;
+  return firstK(b.parent) + b.parent.events.filter((e) => get(e.body, "type") === "DiceRolled").length;
+}
+
 export async function verifyDice(b, stage = null) {
   stage ??= await seedStage(b);
   if (stage.stop) return stage.stop;
   const fail = (detail, k, seq) => check("fail", detail, { first_bad_k: k, first_bad_seq: seq });
   const gs = stage.gameSeed;
   const roll = await roller(gs);
-  let expected = 0;
+  const first = firstK(b);
+  let expected = first;
   for (const e of b.events) {
     if (get(e.body, "type") !== "DiceRolled") continue;
     const data = get(e.body, "data", {});
@@ -287,10 +301,10 @@ export async function verifyDice(b, stage = null) {
     }
     expected += 1;
   }
-  return check("pass", `commit matches; game seed ${hex(gs)}; ${expected} rolls recomputed alone`, {
+  return check("pass", `commit matches; game seed ${hex(gs)}; ${expected - first} rolls recomputed alone`, {
     first_bad_k: null,
     first_bad_seq: null,
-    rolls: expected,
+    rolls: expected - first,
     game_seed: hex(gs),
   });
 }
@@ -382,7 +396,7 @@ export async function rollRecords(b, stage, chain, seatOf) {
   const out = [];
   const roll = stage.gameSeed ? await roller(stage.gameSeed) : null;
   const firstBad = chain && chain.status === "fail" ? chain.first_bad_seq : null;
-  let index = 0;
+  let index = firstK(b);
   for (const e of b.events) {
     if (get(e.body, "type") !== "DiceRolled") continue;
     const data = get(e.body, "data", {});
@@ -439,12 +453,66 @@ export async function rollRecords(b, stage, chain, seatOf) {
   return out;
 }
 
+// ---- a fork's parent (verify_parent of service/replay.py, step for step) ----
+
+// a parent's part never changes: a live fork re-checks only its own events as they arrive
+const checkedParents = new WeakMap();
+
+/**
+ * A fork's parent part: its bundle (up to the fork's seq) checked on its own, and the very position the fork's
+ * genesis names (the parent game, the seq, the parent's hash there). null for a game that is not a fork. The
+ * parent's replay is not run here (it needs the rules engine), so a parent whose only fault is in its commands
+ * passes here and fails `umpire verify`.
+ */
+export async function verifyParent(b) {
+  const genesis = get(b.events[0] && b.events[0].body, "data") || {};
+  const ref = get(genesis, "parent");
+  const parent = b.parent ?? null;
+  if (ref === null && parent === null) return null;
+  if (ref === null || parent === null) {
+    return check("fail", "the genesis and the bundle disagree on whether this game is a fork", { first_bad_seq: 1 });
+  }
+  if (!checkedParents.has(parent)) checkedParents.set(parent, verifyAll(parent, () => null));
+  const inner = await checkedParents.get(parent);
+  const named = {
+    game: [get(ref, "game"), parent.game],
+    seq: [get(ref, "seq"), parent.events.length],
+    hash: [get(ref, "hash"), parent.head],
+  };
+  const wrong = Object.keys(named).filter((k) => !pyEq(named[k][0], named[k][1]));
+  const where = `parent ${parent.game} up to seq ${parent.events.length}`;
+  if (wrong.length) {
+    return check("fail", `the fork's genesis names another ${wrong.join(", ")} than its parent's bundle`, {
+      first_bad_seq: 1,
+    });
+  }
+  const checks = { parent: inner.parent, chain: inner.chain, dice: inner.dice, sealed: inner.sealed };
+  const failed = Object.entries(checks).find(([, c]) => c && c.status === "fail");
+  if (failed) {
+    const [name, c] = failed;
+    return check("fail", `${where}: ${name} check failed: ${c.detail}`, {
+      first_bad_seq: c.first_bad_seq ?? null,
+      first_bad_k: c.first_bad_k ?? null,
+      game: parent.game,
+      inner,
+    });
+  }
+  const skipped = Object.entries(checks)
+    .filter(([, c]) => c && c.status === "skipped")
+    .map(([n]) => n);
+  const detail = skipped.length
+    ? `${where}: ${skipped.join(", ")} not checked (its seed is not revealed)`
+    : `${where}: its chain, dice and sealed inputs verify, and it ends at the hash the fork's genesis names`;
+  return check(skipped.length ? "skipped" : "pass", detail, { first_bad_seq: null, game: parent.game, inner });
+}
+
 /** Everything the browser can check, for a bundle already past bundleError(). */
 export async function verifyAll(b, seatOf, memo = null) {
   const chain = await verifyChain(b, memo);
+  const parent = await verifyParent(b);
   const stage = await seedStage(b);
   const dice = await verifyDice(b, stage);
   const sealed = await verifySealed(b);
   const rolls = await rollRecords(b, stage, chain, seatOf);
-  return { chain, dice, sealed, rolls, gameSeed: stage.gameSeed ? hex(stage.gameSeed) : null };
+  return { parent, chain, dice, sealed, rolls, gameSeed: stage.gameSeed ? hex(stage.gameSeed) : null };
 }

@@ -3,7 +3,9 @@
 
 import { h } from "../dom.js";
 import * as aa from "./aa1942.js";
+import * as bf from "./battlefleet.js";
 import * as cc from "./corvette.js";
+import * as ul from "./uboat.js";
 import { jsonTree } from "./tree.js";
 
 const PICTURES = {
@@ -19,10 +21,25 @@ const PICTURES = {
     "campaign-sheet": aa.campaignSheet,
     map: aa.map,
   },
+  "battlefleet-1900": {
+    table: bf.table,
+    "ship-log": bf.shipLog,
+    "gunnery-log": bf.gunneryLog,
+    phase: bf.phase,
+  },
+  "uboat-leader": {
+    "campaign-sheet": ul.campaignSheet,
+    "uboat-log": ul.uboatLog,
+  },
 };
 
 /** The view a person most likely wants first, for a ruleset. */
-export const FIRST_VIEW = { "corvette-command": "map", "aa1942-convoy": "sz-status" };
+export const FIRST_VIEW = {
+  "corvette-command": "map",
+  "aa1942-convoy": "sz-status",
+  "battlefleet-1900": "table",
+  "uboat-leader": "campaign-sheet",
+};
 
 /** The views in the order a person would look at them: drawn ones first (as listed above), then the rest. */
 export function orderedViews(rulesetId, names) {
@@ -35,11 +52,15 @@ export function hasPicture(rulesetId, view) {
   return Boolean(PICTURES[rulesetId] && PICTURES[rulesetId][view]);
 }
 
-export function renderView(rulesetId, view, data) {
+/**
+ * A view's picture. `ctx` is what a picture may need besides its view's data: {game, at, seats, ui, view(name)}
+ * (Battlefleet's table reads the ship log and the data set at the same seq for a ship's arcs).
+ */
+export function renderView(rulesetId, view, data, ctx = {}) {
   const draw = PICTURES[rulesetId] && PICTURES[rulesetId][view];
   if (draw) {
     try {
-      return draw(data);
+      return draw(data, ctx);
     } catch (e) {
       return h(
         "div",

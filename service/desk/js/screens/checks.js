@@ -1,8 +1,12 @@
 // The game's header and what the browser checked (the verdict, each check, the server's replay on request).
 
+import * as api from "../api.js";
 import { engineName } from "../crypto.js";
 import { badge, h, put, short } from "../dom.js";
+import { Game } from "../game.js";
+import { canonical } from "../json.js";
 import { base, ui } from "../nav.js";
+import { chooseReadAs, reader, readerText, refereeToken, seatToken } from "../reader.js";
 
 export function drawHead(el, g) {
   const d = g.header.dice;
@@ -25,11 +29,7 @@ export function drawHead(el, g) {
           ),
           g.summary ? h("span", {}, ` · server status: ${g.summary.status}`) : null,
           " · ",
-          h(
-            "a",
-            { href: `/games/${encodeURIComponent(g.id)}/bundle`, download: `${g.id}.json` },
-            "download the bundle",
-          ),
+          downloadLink(g),
         ];
   put(
     el,
@@ -54,10 +54,76 @@ export function drawHead(el, g) {
     h(
       "p",
       { class: "meta" },
-      `${g.events.length} events · ${g.rolls.length} rolls · head `,
+      `${plural(g.events.length, "event")} · ${plural(g.rolls.length, "roll")} · head `,
       h("code", { title: g.header.head }, short(g.header.head, 16)),
       serverHeadNote(g),
     ),
+    g.forkOf
+      ? h(
+          "p",
+          { class: "meta", id: "fork-of" },
+          `A fork of ${g.forkOf.game} after its event ${g.forkOf.seq}: its bundle carries the parent's events up to there.`,
+        )
+      : null,
+    readerBanner(g),
+  );
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The bundle as this reader may read it: a plain link for the public, fetched with the token otherwise. */
+function downloadLink(g) {
+  const r = reader(g.id);
+  const href = `/games/${encodeURIComponent(g.id)}/bundle`;
+  if (!r.token) return h("a", { href, download: `${g.id}.json`, id: "download-bundle" }, "download the bundle");
+  return h(
+    "a",
+    {
+      href,
+      id: "download-bundle",
+      onclick: async (e) => {
+        e.preventDefault();
+        const text = await api.bundleText(g.id, r.token);
+        const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+        h("a", { href: url, download: `${g.id}.json` }).click();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      },
+    },
+    `download the bundle (${r.as === "referee" ? "the referee's copy: sealed commands included" : `${r.seat}'s copy`})`,
+  );
+}
+
+/** Whom the pictures are read as, said plainly, with a choice among the tokens kept (where a server draws them). */
+function readerBanner(g) {
+  if (g.source !== "live" && !(g.match && g.match.state === "yes")) return null;
+  const r = reader(g.id);
+  const seat = seatToken(g.id);
+  const choices = [["public", "the public"]];
+  if (refereeToken(g.id)) choices.push(["referee", "the referee"]);
+  if (seat) choices.push(["seat", seat.seat]);
+  return h(
+    "p",
+    { class: `reader-banner ${r.as}`, id: "reader-banner", dataset: { reader: r.as } },
+    h("b", {}, readerText(r)),
+    choices.length > 1
+      ? h(
+          "label",
+          {},
+          " Read as ",
+          h(
+            "select",
+            {
+              id: "read-as",
+              onchange: (e) => (chooseReadAs(g.id, e.target.value), g.readerChanged()),
+            },
+            choices.map(([v, text]) => h("option", { value: v, selected: v === r.as }, text)),
+          ),
+        )
+      : null,
+    " ",
+    g.source === "live"
+      ? h("a", { href: `${base()}/referee` }, r.as === "public" ? "paste the referee's or a seat's token…" : "tokens…")
+      : null,
   );
 }
 
@@ -74,10 +140,18 @@ function serverHeadNote(g) {
       );
 }
 
-const CHECK_NAMES = { chain: "Event chain", dice: "Dice", sealed: "Sealed inputs", replay: "Replay" };
+const CHECK_NAMES = {
+  parent: "Parent game",
+  chain: "Event chain",
+  dice: "Dice",
+  sealed: "Sealed inputs",
+  replay: "Replay",
+};
 
 function verdictOf(g) {
   const c = g.checks;
+  if (c.parent && c.parent.status === "fail")
+    return ["fail", `✗ This fork's parent part does not check out: ${c.parent.detail}.`];
   if (c.chain.status === "fail")
     return [
       "fail",
@@ -91,15 +165,19 @@ function verdictOf(g) {
   if (c.sealed.status === "fail")
     return ["fail", `✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`];
   const waiting = [];
+  if (c.parent && c.parent.status === "skipped")
+    waiting.push("the parent's rolls can be recomputed once its seed is revealed");
   if (c.dice.status === "skipped" && g.rolls.length)
     waiting.push(`the ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed`);
   if (c.sealed.unrevealed && c.sealed.unrevealed.length)
     waiting.push(`${c.sealed.unrevealed.length} sealed input(s) are still closed`);
   if (waiting.length) return ["pending", `… The chain is intact; ${waiting.join("; ")}.`];
-  if (!g.rolls.length) return ["pass", "✓ Every event chains — checked in this browser. No dice rolled yet."];
+  const fork = c.parent ? " This fork's parent part checks out too, up to the position it starts from." : "";
+  if (!g.rolls.length)
+    return ["pass", `✓ Every event chains — checked in this browser. No dice rolled yet.${fork}`];
   return [
     "pass",
-    `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.`,
+    `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.${fork}`,
   ];
 }
 
@@ -108,6 +186,33 @@ function checkBadge(name, c) {
   if (name === "sealed" && c.status === "pass" && c.sealed === 0) return badge("none");
   if (name === "sealed" && c.status === "pass" && c.unrevealed.length) return badge("pending", "… still sealed");
   return badge(c.status);
+}
+
+/** Where a fork's parent part can be looked at: the parent game on this server, or the part the file carries. */
+function parentLink(g) {
+  const ref = g.forkOf;
+  if (!ref) return null;
+  if (g.source === "live")
+    return h(
+      "a",
+      { href: `#/live/${encodeURIComponent(ref.game)}/timeline/${ref.seq}`, id: "open-parent" },
+      `open ${ref.game} at seq ${ref.seq}`,
+    );
+  if (!g.bundle.parent) return null;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "secondary small",
+      id: "open-parent",
+      onclick: async () => {
+        const part = g.bundle.parent;
+        const parent = await Game.fromBundle(part, canonical(part), `the parent's part of ${g.fileName}`);
+        window.dispatchEvent(new CustomEvent("desk:open-file", { detail: parent }));
+      },
+    },
+    "open the parent's part",
+  );
 }
 
 export function drawChecks(el, g) {
@@ -121,7 +226,9 @@ export function drawChecks(el, g) {
           ? h("a", { href: `${base()}/roll/${c.first_bad_k}` }, `show roll k=${c.first_bad_k}`)
           : name === "sealed" && c.status === "fail"
             ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
-            : null;
+            : name === "parent"
+              ? parentLink(g)
+              : null;
     return h(
       "tr",
       {

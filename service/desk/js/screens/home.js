@@ -97,6 +97,12 @@ export function drawHome(main, openFile, message = null) {
           h(
             "li",
             {},
+            h("b", {}, "Forks: "),
+            "a game forked from another carries the parent's events up to the fork; the desk checks that part too, and that it ends exactly where the fork says it starts.",
+          ),
+          h(
+            "li",
+            {},
             h("b", {}, "Replay: "),
             "re-running the commands through the rules needs the rules engine; the desk leaves that to `umpire verify` or the server, and says so.",
           ),

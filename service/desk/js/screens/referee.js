@@ -1,41 +1,97 @@
-// The referee's actions on a live game (reveal the seed, end the game); the token stays in sessionStorage.
+// Tokens and the referee's actions on a live game: whom the desk reads as (the referee's token shows everything,
+// a seat's token that seat's view), and reveal the seed or end the game. Tokens stay in sessionStorage (reader.js).
 
 import * as api from "../api.js";
 import { add, clear, h, put, short } from "../dom.js";
+import { ui } from "../nav.js";
+import * as tokens from "../reader.js";
 
-const TOKEN_KEY = (id) => `umpire-desk-referee-token:${id}`;
+/** Say something in the tab's status line; kept in `ui` so a redraw (a new reader) shows it again. */
+function say(out, ...content) {
+  ui.refereeSaid = content;
+  put(document.getElementById("referee-out") || out, ...content);
+}
 
 export function drawReferee(el, g) {
-  const token = h("input", {
+  const out = h("div", { id: "referee-out", role: "status" });
+  const refereeInput = h("input", {
     type: "password",
     id: "referee-token",
     autocomplete: "off",
     placeholder: "the referee_token from POST /games",
-    value: sessionStorage.getItem(TOKEN_KEY(g.id)) ?? "",
+    value: tokens.refereeToken(g.id) ?? "",
   });
-  const out = h("div", { id: "referee-out", role: "status" });
-  const actions = h("div", { class: "actions" });
+  const seatInput = h("input", {
+    type: "password",
+    id: "seat-token",
+    autocomplete: "off",
+    placeholder: "a seat's token (optional)",
+    value: tokens.seatToken(g.id)?.token ?? "",
+  });
+  /** Keep the referee token typed in (if it is new); returns it. Reads go out as the referee from now on. */
   const remember = () => {
-    const t = token.value.trim();
-    if (t) sessionStorage.setItem(TOKEN_KEY(g.id), t);
+    const t = refereeInput.value.trim();
+    if (t && t !== tokens.refereeToken(g.id)) {
+      tokens.keepRefereeToken(g.id, t);
+      tokens.chooseReadAs(g.id, "referee");
+      g.readerChanged();
+    }
     return t;
   };
-  const forget = () => {
-    sessionStorage.removeItem(TOKEN_KEY(g.id));
-    token.value = "";
-    put(out, h("p", {}, "Token forgotten."));
+  /** Ask the server whose token this is (GET /games/{id}/me) before reading with it. */
+  const check = async (kind) => {
+    const t = (kind === "referee" ? refereeInput : seatInput).value.trim();
+    if (!t) return say(out, h("p", { class: "notice" }, "Paste a token first."));
+    try {
+      const me = await api.me(g.id, t);
+      if (kind === "referee" && !me.referee)
+        return say(out, h("p", { class: "notice", id: "token-note" }, `That is ${me.seat}'s token, not the referee's: put it in the seat field.`));
+      if (kind === "referee") {
+        remember();
+        return say(out, h("p", { class: "verdict pass", id: "token-note" }, "The referee's token: the pictures now show everything, sealed records included."));
+      }
+      if (me.referee) {
+        seatInput.value = "";
+        refereeInput.value = t;
+        remember();
+        return say(out, h("p", { class: "verdict pass", id: "token-note" }, "That is the referee's token: kept as such."));
+      }
+      tokens.keepSeatToken(g.id, t, me.seat);
+      tokens.chooseReadAs(g.id, "seat");
+      say(out, h("p", { class: "verdict pass", id: "token-note" }, `${me.seat}'s token: the pictures now show what ${me.seat} may see.`));
+      g.readerChanged();
+    } catch (e) {
+      say(out, h("p", { class: "notice", id: "token-note" }, e.status === 401 ? "This token is not one of this game's: nothing kept." : `The server could not say whose token it is: ${e.message}`));
+    }
   };
+  const forget = (kind) => {
+    tokens.forget(kind, g.id);
+    (kind === "referee" ? refereeInput : seatInput).value = "";
+    say(out, h("p", {}, kind === "referee" ? "Referee token forgotten." : "Seat token forgotten."));
+    g.readerChanged();
+  };
+  const tokenRow = (kind, label, input) =>
+    h(
+      "form",
+      { class: "row", onsubmit: (e) => (e.preventDefault(), check(kind)) },
+      h("label", { for: input.id }, label),
+      input,
+      h("button", { type: "submit", class: "secondary", id: `keep-${kind}-token` }, "Keep for this tab"),
+      h("button", { type: "button", class: "secondary", id: `forget-${kind}-token`, onclick: () => forget(kind) }, "Forget it"),
+    );
+
+  const actions = h("div", { class: "actions" });
   const action = (id, title, text, confirmText, run, doneText) => {
     const box = h("div", { class: "action card", id }, h("h4", {}, title));
     if (doneText) return add(box, h("p", { class: "muted" }, doneText));
     const confirm = h("div", { class: "confirm" });
     const send = async () => {
       clear(confirm);
-      put(out, h("p", { class: "loading" }, "sending…"));
+      say(out, h("p", { class: "loading" }, "sending…"));
       try {
         const res = await run(remember());
         const n = res.events ? res.events.length : 0;
-        put(
+        say(
           out,
           h(
             "p",
@@ -47,7 +103,7 @@ export function drawReferee(el, g) {
       } catch (e) {
         const why =
           e.status === 404 && e.code === "not-found" ? "this server does not offer this action yet" : e.message;
-        put(
+        say(
           out,
           h(
             "p",
@@ -58,7 +114,7 @@ export function drawReferee(el, g) {
       }
     };
     const ask = () => {
-      if (!remember()) return put(out, h("p", { class: "notice" }, "Paste the referee token first."));
+      if (!refereeInput.value.trim()) return say(out, h("p", { class: "notice" }, "Paste the referee token first."));
       put(
         confirm,
         h("p", {}, confirmText),
@@ -103,25 +159,19 @@ export function drawReferee(el, g) {
   };
   put(
     el,
-    h("h2", {}, "Referee"),
+    h("h2", {}, "Tokens"),
     h(
       "p",
       {},
-      "These actions need the referee token that was shown once when the game was created. The token is kept in this browser tab only (session storage, forgotten when the tab closes) and is sent only to this server, with the action.",
+      "With the referee token (shown once when the game was created) the pictures and the bundle are read as the referee: everything, sealed records included. With a seat's token, as that seat. Tokens are kept in this browser tab only (session storage, forgotten when the tab closes) and sent only to this server.",
     ),
-    h(
-      "form",
-      {
-        class: "row",
-        onsubmit: (e) => (e.preventDefault(), remember(), put(out, h("p", {}, "Token kept for this tab."))),
-      },
-      h("label", { for: "referee-token" }, "Referee token"),
-      token,
-      h("button", { type: "button", class: "secondary", id: "forget-token", onclick: forget }, "Forget it"),
-    ),
+    tokenRow("referee", "Referee token", refereeInput),
+    tokenRow("seat", "Seat token", seatInput),
+    h("h2", {}, "Referee actions"),
     actions,
     out,
   );
+  if (ui.refereeSaid) put(out, ...ui.refereeSaid);
   drawActions();
   return () => {
     if (state() !== drawn) drawActions();

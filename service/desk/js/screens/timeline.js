@@ -59,6 +59,19 @@ export function drawTimeline(el, g, seqArg) {
     button("roll ›", "next-roll-t", () => nextOf(1, (e) => e.body.type === "DiceRolled")),
     button("last »", "last", () => g.events.length),
     label,
+    g.source === "live"
+      ? h(
+          "a",
+          {
+            class: "button secondary",
+            id: "whatif-here",
+            href: `${base()}/whatif/${seq}`,
+            onclick: (e) => (e.currentTarget.href = `${base()}/whatif/${seq}`),
+            title: "the odds from this position, or a fork of the game here",
+          },
+          "What-if from here…",
+        )
+      : null,
   );
   put(
     el,

@@ -81,7 +81,16 @@ export async function showView(el, g, name, at) {
   put(el, box);
   try {
     const v = await g.viewAt(name, at);
-    put(box, renderView(g.ruleset.id, name, v.data));
+    const genesis = g.events[0].body.data || {};
+    const ctx = {
+      game: g,
+      at,
+      ui,
+      seats: Array.isArray(genesis.seats) ? genesis.seats : [],
+      reachOf: ui.reachOf,
+      view: (other) => g.viewAt(other, at),
+    };
+    put(box, renderView(g.ruleset.id, name, v.data, ctx));
     box.dataset.ready = "1";
   } catch (e) {
     put(box, h("p", { class: "notice" }, `the server could not draw ${name} at ${at}: ${e.message}`));

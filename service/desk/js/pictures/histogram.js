@@ -1,0 +1,72 @@
+// The odds' charts: one histogram per figure with the real game's value marked and its percentile, as
+// `umpire simulate --plot` draws them (service/whatif.py plot).
+
+import { h, s } from "../dom.js";
+import { PyFloat } from "../json.js";
+
+const W = 460;
+const H = 190;
+const PAD = { left: 40, right: 14, top: 30, bottom: 34 };
+
+/** A number as the exact JSON parser gives it (a Python float is a PyFloat, a big int a BigInt) as a plain one. */
+const plain = (v) => (v instanceof PyFloat ? v.value : typeof v === "bigint" ? Number(v) : v);
+const num = (v) => plain(v).toLocaleString("en", { maximumFractionDigits: 1 });
+
+/** One figure's histogram: bars [{lo, hi, count}] over the continuations, the real value as a red line. */
+export function histogram(name, figure) {
+  const f = Object.fromEntries(Object.entries(figure).map(([k, v]) => [k, plain(v)]));
+  const bins = f.histogram;
+  const lo = Math.min(bins[0].lo, f.actual ?? Infinity) - 0.5;
+  const hi = Math.max(bins[bins.length - 1].hi, f.actual ?? -Infinity) + 0.5;
+  const top = Math.max(...bins.map((b) => b.count), 1);
+  const x = (v) => PAD.left + ((v - lo) / (hi - lo)) * (W - PAD.left - PAD.right);
+  const y = (c) => H - PAD.bottom - (c / top) * (H - PAD.top - PAD.bottom);
+  const bars = bins.map((b) => {
+    const x0 = x(b.lo - 0.5);
+    const x1 = x(b.hi + 0.5);
+    const gap = (x1 - x0) * 0.05;
+    return s(
+      "rect",
+      { x: x0 + gap, y: y(b.count), width: Math.max(1, x1 - x0 - 2 * gap), height: y(0) - y(b.count), class: "bar", dataset: { lo: b.lo, hi: b.hi, count: b.count } },
+      s("title", {}, `${b.lo === b.hi ? num(b.lo) : `${num(b.lo)} to ${num(b.hi)}`}: ${b.count} game(s)`),
+    );
+  });
+  const real =
+    f.actual === null || f.actual === undefined
+      ? null
+      : s(
+          "g",
+          { class: "real", dataset: { actual: f.actual } },
+          s("line", { x1: x(f.actual), x2: x(f.actual), y1: PAD.top - 6, y2: y(0) }),
+          s("text", { x: x(f.actual), y: PAD.top - 9, class: "tick" }, `real ${num(f.actual)}`),
+        );
+  const title =
+    f.actual === null || f.actual === undefined
+      ? name
+      : `${name}: real ${num(f.actual)} (percentile ${f.percentile})`;
+  return h(
+    "figure",
+    { class: "odds-figure", dataset: { figure: name } },
+    s(
+      "svg",
+      { viewBox: `0 0 ${W} ${H}`, class: "chart odds-chart", role: "img", "aria-label": title },
+      s("text", { x: PAD.left, y: 14, class: "panel-title" }, title),
+      s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(0), y2: y(0), class: "axis" }),
+      s("line", { x1: PAD.left, x2: PAD.left, y1: y(0), y2: PAD.top, class: "axis" }),
+      s("text", { x: PAD.left - 4, y: PAD.top + 4, class: "tick end" }, String(top)),
+      s("text", { x: PAD.left - 4, y: y(0), class: "tick end" }, "0"),
+      s("text", { x: 10, y: (PAD.top + y(0)) / 2, class: "tick", transform: `rotate(-90 10 ${(PAD.top + y(0)) / 2})` }, "games"),
+      bars,
+      s("text", { x: x(bins[0].lo), y: H - PAD.bottom + 14, class: "tick" }, num(bins[0].lo)),
+      bins.length > 1
+        ? s("text", { x: x(bins[bins.length - 1].hi), y: H - PAD.bottom + 14, class: "tick end" }, num(bins[bins.length - 1].hi))
+        : null,
+      real,
+    ),
+    h(
+      "figcaption",
+      {},
+      `median ${num(f.median)} · middle half ${num(f.p25)} to ${num(f.p75)} · 90% within ${num(f.p5)} to ${num(f.p95)} · mean ${num(f.mean)} · range ${num(f.min)} to ${num(f.max)}`,
+    ),
+  );
+}

@@ -1,0 +1,252 @@
+// U-Boat Leader: the campaign sheet (VP against the sheet's levels, every boat's line, the map's Areas, one line per
+// turn, the decks) and a U-boat's log (its card rows, stress against its bands, XP, torpedoes, its history).
+
+import { h, put } from "../dom.js";
+
+const words = (t) => String(t).replace(/_/g, " ");
+
+function nowText(n) {
+  return n.over ? `the campaign is over (turn ${n.turn})` : `turn ${n.turn}, ${n.segment} segment`;
+}
+
+/** Stress as a track of boxes 0…: Okay up to bands[0], Shaken up to bands[1], Unfit beyond; the boat's stress marked. */
+function stressTrack(stress, bands) {
+  const last = Math.max(bands[1] + 2, stress);
+  return h(
+    "span",
+    { class: "ul-stress", title: `stress ${stress}: Okay to ${bands[0]}, Shaken to ${bands[1]}, Unfit above` },
+    Array.from({ length: last + 1 }, (_, i) =>
+      h("i", { class: `${i <= bands[0] ? "okay" : i <= bands[1] ? "shaken" : "unfit"}${i === stress ? " at" : ""}` }, String(i)),
+    ),
+  );
+}
+
+function levelsTrack(d) {
+  const score = d.final_vp ?? d.vp;
+  const top = Math.max(score, ...d.levels.map((l) => l.vp)) + 4;
+  const pct = (v) => `${(100 * Math.max(0, v)) / top}%`;
+  return h(
+    "div",
+    { class: "ul-levels", title: `${score} VP against the sheet's levels` },
+    d.levels.map((l) =>
+      h("span", { class: `ul-level ${l.reached ? "reached" : ""}`, style: `left:${pct(l.vp)}` }, `${l.name} ${l.vp}`),
+    ),
+    h("span", { class: "ul-vp", style: `left:${pct(score)}`, id: "ul-vp" }, `${score} VP`),
+  );
+}
+
+export function campaignSheet(d) {
+  const areaName = Object.fromEntries(d.areas.map((a) => [a.id, a.name]));
+  const boats = h(
+    "table",
+    { class: "grid small", id: "ul-boats" },
+    h(
+      "tr",
+      {},
+      ["Boat", "Level", "Stress", "XP", "Patrols", "Where", "Missions", "Torpedoes", "Mines", "Ammo", "Contact", "Fate"].map((t) =>
+        h("th", {}, t),
+      ),
+    ),
+    d.boats.map((b) =>
+      h(
+        "tr",
+        { class: `ul-boat ${b.fate.replace(" ", "-")}`, dataset: { boat: b.boat } },
+        h("th", {}, b.boat, h("small", { class: "muted" }, ` type ${b.cls}`)),
+        h("td", {}, b.level),
+        h("td", {}, stressTrack(b.stress, b.bands), ` ${b.band}`),
+        h("td", { class: "num" }, b.xp_to_promote === null ? String(b.xp) : `${b.xp} of ${b.xp_to_promote}`),
+        h("td", { class: "num" }, `${b.patrols} of ${b.patrol_limit}`),
+        h("td", {}, `${areaName[b.where] || words(b.where)}${b.space === "port" || b.space === "open" ? "" : ` (${b.space})`}`),
+        h("td", {}, b.missions.map(words).join(", ") || "—"),
+        h("td", { class: "num" }, b.torpedoes),
+        h("td", { class: "num" }, b.mines),
+        h("td", { class: "num" }, b.ammo),
+        h("td", { class: "num" }, b.space === "port" ? "—" : (b.contact_modifier > 0 ? "+" : "") + b.contact_modifier),
+        h("td", { class: `ul-fate ${b.fate.replace(" ", "-")}` }, b.fate),
+      ),
+    ),
+  );
+  const areas = h(
+    "div",
+    { class: "ul-areas", id: "ul-areas" },
+    d.areas.map((a) =>
+      h(
+        "section",
+        { class: `ul-area ${a.kind}`, dataset: { area: a.id } },
+        h("h5", {}, a.name, h("small", { class: "muted" }, a.kind === "port" ? ` port, refit ${a.refit}` : ` move ${a.move ?? "—"}, patrol ${a.patrol ?? "—"}`)),
+        a.kind === "area" && a.contacts_at.length ? h("p", { class: "small" }, `contacts on ${a.contacts_at.join(", ")}${a.no_stop ? " · no stopping" : ""}`) : null,
+        a.counters.length || a.warnings
+          ? h("p", { class: "small" }, [...a.counters.map(words), ...(a.warnings ? [`${a.warnings} warning(s)`] : [])].join(" · "))
+          : null,
+        a.boats.length ? h("p", {}, a.kind === "port" ? "in port: " : "at sea: ", h("b", {}, a.boats.join(", "))) : null,
+        a.search_box.length ? h("p", {}, "searching: ", h("b", {}, a.search_box.join(", "))) : null,
+        a.boxes.map((x) =>
+          h("p", { class: "small" }, `${words(x.mission)} box (${x.events} events, ${x.naval} naval)`, x.boats.length ? [": ", h("b", {}, x.boats.join(", "))] : ""),
+        ),
+        h("p", { class: "small muted" }, `next to ${a.adjacent.map((x) => areaName[x] || x).join(", ")}`),
+      ),
+    ),
+  );
+  const lines = [...d.turns, ...(d.now.over ? [] : [{ ...d.this_turn, current: true }])];
+  const turns = h(
+    "table",
+    { class: "grid small", id: "ul-turns" },
+    h("tr", {}, ["Turn", "SO spent", "Options", "VP", "Ships sunk", "Tons", "Boats lost", "Contacts", "Battles"].map((t) => h("th", {}, t))),
+    lines.map((t) =>
+      h(
+        "tr",
+        { class: t.current ? "current" : "" },
+        h("td", { class: "num" }, t.current ? `${t.turn} (now)` : t.turn),
+        h("td", { class: "num" }, t.so_spent_half % 2 ? `${Math.floor(t.so_spent_half / 2)}½` : t.so_spent_half / 2),
+        h("td", {}, t.options.map(words).join(", ") || "—"),
+        h("td", { class: "num" }, t.vp),
+        h("td", { class: "num" }, t.ships_sunk),
+        h("td", { class: "num" }, t.tons.toLocaleString("en")),
+        h("td", { class: "num" }, t.boats_lost),
+        h("td", { class: "num" }, t.contacts),
+        h("td", { class: "num" }, t.battles),
+      ),
+    ),
+  );
+  const decks = h(
+    "p",
+    { class: "ul-decks" },
+    "Decks: ",
+    d.decks.map((x) => h("span", { class: "pill" }, `${x.deck} ${x.remaining} left, ${x.discards} discarded`)),
+  );
+  const bought = d.options.filter((o) => o.bought);
+  return h(
+    "figure",
+    { class: "picture" },
+    h(
+      "div",
+      { class: "ul-head" },
+      h("h4", {}, `${d.name} `, h("small", { class: "muted" }, `${d.duration} campaign, ${d.patrols_per_boat} patrol(s) a boat`)),
+      h(
+        "p",
+        {},
+        h("b", {}, `${d.final_vp ?? d.vp} VP`),
+        d.final_vp !== null ? " final" : " so far",
+        ` · ${d.ships_sunk} ship(s) sunk, ${d.tons.toLocaleString("en")} tons · ${d.boats_lost} boat(s) lost · SO ${d.so}`,
+        d.result ? [" · result: ", h("b", { id: "ul-result" }, d.result)] : null,
+      ),
+      levelsTrack(d),
+    ),
+    h("h5", {}, "The flotilla"),
+    boats,
+    h("h5", {}, "The map"),
+    areas,
+    h("h5", {}, "Turn by turn"),
+    turns,
+    bought.length ? h("p", {}, "Options bought: ", bought.map((o) => `${words(o.option)} ×${o.bought}`).join(", ")) : null,
+    decks,
+    h("figcaption", {}, nowText(d.now)),
+  );
+}
+
+// ---- a U-boat's log ----
+
+function rowTable(b) {
+  const row = (name, r) =>
+    h(
+      "tr",
+      { class: b.row_in_use === name ? "in-use" : "" },
+      h("th", {}, name === "okay" ? "Okay" : "Shaken", b.row_in_use === name ? " ◀ in use" : ""),
+      h("td", {}, r.initiative === "A" ? "A (attacks in the aggressive step)" : "C (attacks in the cautious step)"),
+      h("td", { class: "num" }, r.gs),
+      h("td", { class: "num" }, r.ts),
+      h("td", { class: "num" }, r.ev),
+    );
+  return h(
+    "table",
+    { class: "grid small ul-rows" },
+    h("tr", {}, ["row", "initiative", "GS", "TS", "EV"].map((t) => h("th", {}, t))),
+    row("okay", b.okay),
+    row("shaken", b.shaken),
+  );
+}
+
+function torpedoes(t) {
+  return ["normal", "FAT", "T5"].filter((k) => t[k]).map((k) => `${t[k]} ${k}`).join(", ") || "none";
+}
+
+function boatSheet(b) {
+  return h(
+    "section",
+    { class: `ul-log ${b.fate.replace(" ", "-")}`, dataset: { boat: b.boat } },
+    h(
+      "h4",
+      {},
+      b.boat,
+      h("small", { class: "muted" }, ` type ${b.cls} · ${b.level} (${b.levels.join(" → ")})${b.abilities.length ? ` · ${b.abilities.join(", ")}` : ""}`),
+      h("span", { class: `ul-fate ${b.fate.replace(" ", "-")}` }, b.fate),
+    ),
+    h(
+      "div",
+      { class: "sheet-grid" },
+      h(
+        "section",
+        {},
+        h("h5", {}, "Crew"),
+        h("p", {}, "Stress ", stressTrack(b.stress, b.bands), ` ${b.stress}: ${b.band}`),
+        h("p", {}, `XP ${b.xp}${b.xp_to_promote !== null ? ` (promotion at ${b.xp_to_promote})` : ""} · patrols ${b.patrols}`),
+        rowTable(b),
+      ),
+      h(
+        "section",
+        {},
+        h("h5", {}, "Boat"),
+        h("p", {}, `Torpedoes ready: ${torpedoes(b.ready)} · stored: ${torpedoes(b.stored)}`),
+        h("p", {}, `Mines ${b.mines} · deck gun ${b.gun ? `yes, ${b.ammo} ammo` : "no"}`),
+        h("p", {}, `At ${words(b.where)} (${b.space})${b.missions.length ? ` · missions: ${b.missions.map(words).join(", ")}` : ""}`),
+        h("p", {}, h("b", {}, `${b.vp} VP`), ` · ${b.ships_sunk} ship(s) sunk, ${b.tons.toLocaleString("en")} tons`),
+      ),
+    ),
+    h(
+      "table",
+      { class: "grid small ul-history" },
+      h("caption", {}, "Its log"),
+      h("tr", {}, ["turn", "what", "", "VP", "XP", "tons"].map((t) => h("th", {}, t))),
+      b.history.map((x) =>
+        h(
+          "tr",
+          { class: `ul-${x.what}` },
+          h("td", { class: "num" }, x.turn),
+          h("td", {}, x.what),
+          h("td", {}, x.text),
+          h("td", { class: "num" }, x.vp || ""),
+          h("td", { class: "num" }, x.xp || ""),
+          h("td", { class: "num" }, x.tons ? x.tons.toLocaleString("en") : ""),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Every boat's log is in the view; the picture shows one, picked with the buttons (ctx.ui.ulBoat). */
+export function uboatLog(d, ctx) {
+  const names = Object.keys(d.boats);
+  const ui = ctx.ui || {};
+  if (!names.includes(ui.ulBoat)) ui.ulBoat = names[0];
+  const fig = h("figure", { class: "picture" });
+  const draw = () =>
+    put(
+      fig,
+      h(
+        "div",
+        { class: "view-tabs ul-boats", role: "tablist" },
+        names.map((n) =>
+          h(
+            "button",
+            { type: "button", class: n === ui.ulBoat ? "active" : "", dataset: { boat: n }, onclick: () => ((ui.ulBoat = n), draw()) },
+            n,
+            d.boats[n].fate === "in play" ? "" : ` (${d.boats[n].fate})`,
+          ),
+        ),
+      ),
+      boatSheet(d.boats[ui.ulBoat]),
+      h("figcaption", {}, nowText(d.now)),
+    );
+  draw();
+  return fig;
+}
