@@ -42,6 +42,7 @@ def server_process(
         ],
         env={**os.environ, **({"UMPIRE_DB": db_path} if db_path else {}), **(env or {})},
         cwd=str(Path(__file__).resolve().parent.parent),
+        start_new_session=True,  # its own process group: with --workers, the workers go down with it
     )
     deadline = time.monotonic() + 30
     while True:
@@ -56,6 +57,10 @@ def server_process(
     try:
         yield f"http://127.0.0.1:{port}", proc
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        import signal
+
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the server and any workers it started
+        except ProcessLookupError:
+            pass
         proc.wait(10)
