@@ -557,7 +557,9 @@ class GameService:
             raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")
         payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
         row = self._row(game_id)
-        command = engine.parse_command(loaded_for(row.ruleset).ruleset, payload)
+        ruleset = loaded_for(row.ruleset).ruleset
+        self._refuse_other_rulesets_command(game_id, seat, ruleset, payload.get("type"))
+        command = engine.parse_command(ruleset, payload)
         server_seed = bytes.fromhex(row.server_seed)
         return self._write(
             game_id,
@@ -567,6 +569,21 @@ class GameService:
             body.get("expected_version"),
             lambda game: engine.decide_command(game, seat, command, server_seed),
         )
+
+    def _refuse_other_rulesets_command(self, game_id: str, seat: str, ruleset: engine.Ruleset, kind: Any) -> None:
+        """A well-formed command of another ruleset is refused by this game (409, with what it takes now), not by the
+        API's schema, which lists every ruleset's commands."""
+        if not isinstance(kind, str) or kind in ruleset.command_names:
+            return
+        owners = sorted(x.ruleset.id for x in RULESETS.values() if kind in x.ruleset.command_names)
+        if owners:
+            with self._game(game_id) as c:
+                legal = [msgspec.to_builtins(s) for s in engine.awaiting(c.game, seat)]
+            raise engine.IllegalCommand(
+                f"{kind!r} is a command of {', '.join(owners)}; this game plays {ruleset.id}, whose commands are "
+                f"{ruleset.command_names}",
+                legal,
+            )
 
     def contribute_seed(
         self,

@@ -389,3 +389,11 @@ def test_no_response_contains_the_server_seed_before_reveal(client):
         ]
         == "pass"
     )
+
+
+def test_a_command_of_another_ruleset_is_refused_by_the_game(client):
+    """Well-formed (the API's schema lists every ruleset's commands), but not this game's: 409 with what is legal."""
+    g = new_game(client)
+    r = client.post(f"/games/{g['game_id']}/commands", json={"type": "detect"}, headers=auth(g["tokens"]["USSR"]))
+    p = assert_problem(r, 409, "illegal-command")
+    assert "corvette-command" in p["detail"] and [x["type"] for x in p["legal"]] == ["purchase", "end_game"]
