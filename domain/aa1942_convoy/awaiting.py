@@ -101,8 +101,9 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec:
 
 
 def raid_spec(state: State, seats: list[str]) -> CommandSpec:
+    legal = list(raid.legal_raids(state))
     choices, labels = _listed(
-        raid.legal_raids(state),
+        legal,
         lambda x: (
             f"Raid sea zone {x['sz']} ({CONVOY_ZONES[x['sz']]}, {state.cap_left(x['sz'])} IPCs left under "
             "the cap) with a submarine"
@@ -113,7 +114,7 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec:
         seats=seats,
         choices=choices,
         labels=labels,
-        schema=_object({"sz": _int(enum=[x["sz"] for x in raid.legal_raids(state)])}),
+        schema=_object({"sz": _int(enum=[x["sz"] for x in legal])}),
         description="Combat step 1: one submarine raids the enemy convoy zone it is in (1d6: 1-3 as rolled, 4-6 "
         "nothing, +1), up to what the zone's 4 chips leave.",
     )

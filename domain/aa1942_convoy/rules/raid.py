@@ -38,7 +38,8 @@ def why_not_raid(state: State, sz: int) -> str | None:
 
 
 def legal_raids(state: State) -> Iterator[dict]:
-    return ({"sz": sz} for sz in sorted(CONVOY_ZONES) if why_not_raid(state, sz) is None)
+    """The zones where a raid is legal now: only a zone with a submarine of the acting power can be one."""
+    return ({"sz": sz} for sz in sorted(state.subs.get(state.power, {})) if why_not_raid(state, sz) is None)
 
 
 def raid(state: State, sz: int, dice: Dice) -> list[Event]:

@@ -32,20 +32,25 @@ def _enemy_held(state: State, territory: str) -> bool:
     return holder is not None and SIDE[holder] != SIDE[state.power]
 
 
+def _enemy_held_of(state: State, ours: bool) -> list[dict]:
+    """Enemy-held territories whose original owner is on our side (to liberate) or the enemy's (to capture)."""
+    side = SIDE[state.power]
+    out = []
+    for t, holder in sorted(state.control.items()):
+        if holder is None or SIDE[holder] == side:
+            continue
+        owner = state.map.land_territories[t].original_owner
+        if owner and (SIDE[owner] == side) == ours:
+            out.append({"territory": t})
+    return out
+
+
 def legal_captures(state: State) -> list[dict]:
-    return [
-        {"territory": t}
-        for t, land in sorted(state.map.land_territories.items())
-        if _enemy_held(state, t) and land.original_owner and SIDE[land.original_owner] != SIDE[state.power]
-    ]
+    return _enemy_held_of(state, ours=False)
 
 
 def legal_liberations(state: State) -> list[dict]:
-    return [
-        {"territory": t}
-        for t, land in sorted(state.map.land_territories.items())
-        if _enemy_held(state, t) and land.original_owner and SIDE[land.original_owner] == SIDE[state.power]
-    ]
+    return _enemy_held_of(state, ours=True)
 
 
 def _check(state: State, territory: str, legal: list[dict], verb: str) -> str:
