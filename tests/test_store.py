@@ -139,3 +139,31 @@ def test_bundles_are_verified_one_at_a_time_beyond_which_429(tmp_path, monkeypat
         first.join(10)
         assert r.status_code == 429 and r.headers["retry-after"] == "5" and r.json()["code"] == "too-many-requests"
         assert c.post("/bundles/verify", json=bundle).status_code == 200
+
+
+def test_a_slow_load_holds_up_only_its_own_game(tmp_path):
+    """Loads take a per-game lock: while one game loads (slowly here), another game's reads answer."""
+    import threading
+    import time
+
+    db = str(tmp_path / "l.db")
+    maker = GameService(Store(db))
+    slow_id = maker.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    quick_id = maker.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    store = Store(db)
+    events = store.events
+
+    def slow_events(game_id, *args, **kwargs):
+        if game_id == slow_id:
+            time.sleep(1.0)
+        return events(game_id, *args, **kwargs)
+
+    store.events = slow_events
+    svc = GameService(store)
+    loading = threading.Thread(target=svc.summary, args=(slow_id,))
+    loading.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    assert svc.summary(quick_id)["game_id"] == quick_id
+    assert time.monotonic() - started < 0.5  # not behind the other game's load
+    loading.join()
