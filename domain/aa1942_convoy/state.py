@@ -111,11 +111,13 @@ class State:
         return self.subs.get(power, {}).get(sz, 0)
 
     def fresh(self, sz: int) -> int:
-        return self.subs_in(self.power, sz) - self.used.get(sz, SubsUsed()).total
+        used = self.used.get(sz)
+        return self.subs_in(self.power, sz) - (used.total if used is not None else 0)
 
     def may_raid_with(self, sz: int) -> int:
         """Submarines of the acting power in sz that have neither raided nor fought (AA-R1)."""
-        return self.fresh(sz) + self.used.get(sz, SubsUsed()).moved
+        used = self.used.get(sz)
+        return self.subs_in(self.power, sz) - (used.raided + used.fought if used is not None else 0)
 
     def holds_capital(self, power: str) -> bool:
         return self.control.get(CAPITALS[power]) == power

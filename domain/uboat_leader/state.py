@@ -1,6 +1,6 @@
 """The flotilla campaign's state: plain data only (dataclasses of ints, strs, bools, lists, dicts and tuples; the data
 set from one field). Only `evolve` (evolve.py) changes it, one event at a time, in O(1) per event; decide runs on a
-working copy (procedure.py). Append-only records (a boat's history, the finished turns) are tuples of frozen
+working copy (procedure.py). Append-only records (a boat's history, the finished turns) are `Record`s of frozen
 Structs, shared by the working copy; everything else is small and copied.
 """
 
@@ -14,6 +14,31 @@ import msgspec
 from domain.uboat_leader.data import DECKS, Campaign, DataSet, Duration, LevelCard, Row, UBoat
 
 KINDS = ("normal", "FAT", "T5")
+
+
+@dataclass(frozen=True)
+class Record:
+    """An append-only record shared by the working copy: full chunks of CHUNK entries and a short tail, so an append
+    copies at most the tail and, once a chunk fills, the tuple of chunk references — O(1) amortized however long the
+    campaign (a plain tuple copied on every append grew with the log)."""
+
+    CHUNK = 64
+    chunks: tuple[tuple, ...] = ()
+    tail: tuple = ()
+
+    def append(self, item) -> Record:
+        tail = (*self.tail, item)
+        if len(tail) == self.CHUNK:
+            return Record((*self.chunks, tail), ())
+        return Record(self.chunks, tail)
+
+    def __iter__(self):
+        for chunk in self.chunks:
+            yield from chunk
+        yield from self.tail
+
+    def __len__(self) -> int:
+        return len(self.chunks) * self.CHUNK + len(self.tail)
 
 
 class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -79,7 +104,7 @@ class Boat:
     vp: int = 0
     ships: int = 0
     tons: int = 0
-    history: tuple[LogEntry, ...] = ()
+    history: Record = Record()  # of LogEntry
 
     @property
     def in_play(self) -> bool:
@@ -200,7 +225,7 @@ class State:
     ops: Ops | None = None
     act: Activation | None = None
     battle: Battle | None = None
-    lines: tuple[TurnLine, ...] = ()
+    lines: Record = Record()  # of TurnLine
     tally: Tally = field(default_factory=Tally)
     ships_sunk: int = 0
     tons: int = 0
@@ -284,8 +309,10 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def working_copy(x):
-    """A copy as deep as evolve mutates: dataclasses, dicts and lists are copied; tuples (append-only records),
+    """A copy as deep as evolve mutates: dataclasses, dicts and lists are copied; Records and tuples (append-only),
     msgspec Structs (the data set, frozen records) and scalars are shared."""
+    if isinstance(x, Record):
+        return x
     if isinstance(x, list):
         return [working_copy(v) for v in x] if x and not isinstance(x[0], (int, str)) else list(x)
     if isinstance(x, dict):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, SIDE, State, inactive_zones
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import (
@@ -32,24 +34,30 @@ def _enemy_held(state: State, territory: str) -> bool:
     return holder is not None and SIDE[holder] != SIDE[state.power]
 
 
-def _enemy_held_of(state: State, ours: bool) -> list[dict]:
+def _enemy_held_of(state: State, ours: bool) -> Iterator[dict]:
     """Enemy-held territories whose original owner is on our side (to liberate) or the enemy's (to capture)."""
     side = SIDE[state.power]
-    out = []
     for t, holder in sorted(state.control.items()):
         if holder is None or SIDE[holder] == side:
             continue
         owner = state.map.land_territories[t].original_owner
         if owner and (SIDE[owner] == side) == ours:
-            out.append({"territory": t})
-    return out
+            yield {"territory": t}
 
 
 def legal_captures(state: State) -> list[dict]:
-    return _enemy_held_of(state, ours=False)
+    return list(_enemy_held_of(state, ours=False))
 
 
 def legal_liberations(state: State) -> list[dict]:
+    return list(_enemy_held_of(state, ours=True))
+
+
+def any_capture(state: State) -> Iterator[dict]:
+    return _enemy_held_of(state, ours=False)
+
+
+def any_liberation(state: State) -> Iterator[dict]:
     return _enemy_held_of(state, ours=True)
 
 

@@ -15,9 +15,9 @@ from events import uboat_leader as ev
 
 
 def log(s: State, boat: str, what: str, text: str, vp: int = 0, xp: int = 0, tons: int = 0) -> None:
-    """A line of the boat's log (an append-only tuple: the working copy shares it)."""
+    """A line of the boat's log (an append-only Record: the working copy shares it)."""
     b = s.boats[boat]
-    b.history = (*b.history, LogEntry(turn=s.turn, what=what, text=text, vp=vp, xp=xp, tons=tons))
+    b.history = b.history.append(LogEntry(turn=s.turn, what=what, text=text, vp=vp, xp=xp, tons=tons))
 
 
 def _selected(s: State, e: ev.UBoatsSelected) -> None:
@@ -40,8 +40,7 @@ def _selected(s: State, e: ev.UBoatsSelected) -> None:
 def _segment(s: State, e: ev.SegmentBegan) -> None:
     if e.segment == "strategic" and s.turn >= 1:
         t = s.tally
-        s.lines = (
-            *s.lines,
+        s.lines = s.lines.append(
             TurnLine(
                 turn=s.turn,
                 so_spent_half=t.so_spent_half,
@@ -52,7 +51,7 @@ def _segment(s: State, e: ev.SegmentBegan) -> None:
                 boats_lost=t.boats_lost,
                 contacts=t.contacts,
                 battles=t.battles,
-            ),
+            )
         )
         s.tally = Tally()
     s.segment, s.turn = e.segment, e.turn
