@@ -125,3 +125,25 @@ def test_uvicorn_with_two_workers_reads_its_writes(tmp_path):
                 out = c.post(f"/games/{gid}/commands", json={"type": "end_phase"}, headers=auth(ussr)).json()
                 if "version" not in out:
                     break
+
+
+def test_the_stream_of_one_process_carries_events_written_through_the_other(two_servers):
+    a, b, _, _ = two_servers
+    g = new_game(a)
+    gid, ussr = g["game_id"], g["tokens"]["USSR"]
+    got: list[str] = []
+
+    def listen() -> None:
+        with b.stream("GET", f"/games/{gid}/events/stream", params={"after": 1, "timeout": 20}) as r:
+            for line in r.iter_lines():
+                if line.startswith("event: "):
+                    got.append(line[7:])
+                    if "PurchaseMade" in got:
+                        return
+
+    t = threading.Thread(target=listen)
+    t.start()
+    threading.Event().wait(0.5)  # B's stream is open and idle
+    assert a.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(ussr)).status_code == 200
+    t.join(25)
+    assert "PurchaseMade" in got, got
