@@ -18,7 +18,7 @@ from domain.corvette_command.rules import asw, attack, hazards, movement, port, 
 from domain.corvette_command.rules.procedure import Ctx, run
 from domain.corvette_command.state import STATIONS, State, evolve, initial_state
 from domain.dice import Dice
-from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Rejected, Ruleset, command_schema
+from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Ruleset, command_schema
 from events import corvette_command as ev
 from events.vocabulary import Event
 
@@ -294,19 +294,6 @@ def check_setup(options: c.Options, seats: list[str], data) -> None:
         raise InvalidInput("invalid-options", "the campaign's end (end_year, end_month) must come after its start")
 
 
-def start_state(created, options, data) -> State:
-    """A game's state from its genesis; a game made under another major version of these rules is refused (its
-    events and its dice mean something else: CC-R42 changed every draw)."""
-    made = created.ruleset.version
-    if made.split(".")[0] != VERSION.split(".")[0]:
-        raise Rejected(
-            "ruleset-version-mismatch",
-            f"this game was made with corvette-command {made}; this engine runs {VERSION}: "
-            "replay it on an engine of that version",
-        )
-    return initial_state(created, options, data)
-
-
 RULESET = Ruleset(
     id="corvette-command",
     version=VERSION,
@@ -317,7 +304,7 @@ RULESET = Ruleset(
     check_setup=check_setup,
     parse_data=parse_data,
     data_file="data/default.json",
-    initial_state=start_state,
+    initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
