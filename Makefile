@@ -38,7 +38,7 @@ soak: $(STAMP)
 	UMPIRE_SOAK=1 UMPIRE_FUZZ_EXAMPLES=200 $(BIN)/python -m pytest tests/test_reliability.py tests/test_tampering.py tests/test_fuzz_api.py
 
 openapi: $(STAMP)
-	$(BIN)/python -m service.openapi_dump > openapi/openapi.json
+	$(BIN)/python -m service.openapi_dump > openapi/openapi.json.new && mv openapi/openapi.json.new openapi/openapi.json
 
 replays: $(STAMP)
 	$(BIN)/python replays/generate.py
