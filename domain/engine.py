@@ -117,7 +117,7 @@ class Ruleset:
     data_option: str | None = None  # the option through which a game brings its own data set
     # rulesets with hidden information: the state as `reader` may see it (the one place secrets leave the state)
     redact: Callable[[Any, Reader], Any] | None = None
-    # (options) -> the options a new game records: fills in a default that a genesis without it does not mean
+    # (options) -> the options a new game records: fills in a default so the genesis names it explicitly
     new_game_options: Callable[[Any], Any] | None = None
 
     @property

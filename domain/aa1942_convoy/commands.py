@@ -108,9 +108,9 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_def
             msgspec.Meta(
                 description='AA-R16: the starting submarines. "1942.2" (what a new game gets when unset): the '
                 "standard setup's (USSR 1 in SZ 4; Germany 2 in SZ 5, 2 in SZ 9; UK 1 in SZ 39; Japan 1 in SZ 44; "
-                'USA 1 in SZ 53); "empty": none. A new game records it; a genesis without it means "empty".'
+                'USA 1 in SZ 53); "empty": none. A new game records it in its genesis.'
             ),
         ]
         | msgspec.UnsetType
     ) = msgspec.UNSET
-    """Unset only in a genesis of ruleset 1.x: `rules.setup.new_game_options` fills it in for every new game."""
+    """Unset only in a request: `rules.setup.new_game_options` fills it in for every new game."""

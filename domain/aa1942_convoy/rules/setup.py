@@ -11,7 +11,7 @@ from domain.engine import InvalidInput
 from events.core import GameCreated
 
 # AA-R16: the submarines of the standard 1942.2 setup (TripleA WW2v5_1942_2nd, unitInitialize: submarine
-# placements), power -> sea zone -> count. "empty" is the setup of every game recorded without `setup`.
+# placements), power -> sea zone -> count.
 SETUPS: dict[str, dict[str, dict[int, int]]] = {
     "1942.2": {"USSR": {4: 1}, "Germany": {5: 2, 9: 2}, "UK": {39: 1}, "Japan": {44: 1}, "USA": {53: 1}},
     "empty": {},
@@ -20,15 +20,11 @@ NEW_GAME_SETUP = "1942.2"
 
 
 def new_game_options(options: Options) -> Options:
-    """AA-R16: a new game records its setup explicitly ("1942.2" unless it asks for "empty"), because a genesis
-    without `setup` (every game of ruleset 1.x) means "empty"."""
+    """AA-R16: a new game records its setup explicitly ("1942.2" unless it asks for "empty"), so the genesis says
+    which submarines the game began with whatever a later version's default is."""
     if options.setup is msgspec.UNSET:
         return msgspec.structs.replace(options, setup=NEW_GAME_SETUP)
     return options
-
-
-def setup_of(options: Options) -> str:
-    return "empty" if options.setup is msgspec.UNSET else options.setup
 
 
 def check_setup(options: Options, seats: list[str], data: MapData) -> None:
@@ -56,7 +52,7 @@ def power_seats(seats: list[str]) -> dict[str, str]:
 
 def starting_submarines(options: Options) -> dict[str, dict[int, int]]:
     """AA-R16: the setup's submarines, plus those of option `submarines`."""
-    subs = {p: dict(SETUPS[setup_of(options)].get(p, {})) for p in TURN_ORDER}
+    subs = {p: dict(SETUPS[new_game_options(options).setup].get(p, {})) for p in TURN_ORDER}
     for power, zones in options.submarines.items():
         for sz, n in zones.items():
             subs[power][int(sz)] = subs[power].get(int(sz), 0) + n
