@@ -554,6 +554,47 @@ def p6(tmp: Path) -> None:
     row("P6 whole battlefleet-1900 battles (12 turns) simulated/s, one core", fmt(rate), "-", "-", "report", None)
 
 
+# ---- P12: what-if continuations ----------------------------------------------------------------------------------
+
+
+def p12(tmp: Path) -> None:
+    """`umpire simulate --from --at` (and POST /games/{id}/odds): continuations of a real corvette game from its
+    first command's end, in this process and over a pool of two worker processes (the same answer from each)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from events.bundle import decode_bundle
+    from service.whatif import command_ends, odds
+
+    b = decode_bundle((Path(__file__).resolve().parent.parent / "replays" / "corvette-eastbound.json").read_bytes())
+    at = command_ends(b)[1]
+    n = 60 if QUICK else 400
+    odds(b, at, 4, 1)  # imports and the ruleset's data, loaded once
+    t = time.perf_counter()
+    one = odds(b, at, n, 1)
+    rate1 = n / (time.perf_counter() - t)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        odds(b, at, 4, 1, pool)  # the workers start and import before the clock does
+        t = time.perf_counter()
+        two = odds(b, at, n, 1, pool)
+        rate2 = n / (time.perf_counter() - t)
+    row(
+        f"P12 what-if continuations/s, corvette convoy from seq {at} ({n} games), one core",
+        fmt(rate1),
+        "-",
+        "-",
+        "report",
+        None,
+    )
+    row(
+        "P12 what-if continuations/s, 2 worker processes (scaling)",
+        fmt(rate2),
+        f"one core {fmt(rate1)}",
+        f"{rate2 / rate1:.2f}x",
+        "same odds; report",
+        one["figures"] == two["figures"],
+    )
+
+
 # ---- shared: servers, CPU, PostgreSQL, the boardgame.io peer ------------------------------------------------------
 
 
@@ -1018,7 +1059,10 @@ def p11(tmp: Path) -> None:
 
 NOTES = "## What the profile showed, what changed, what is not met"
 
-FIGURES = {"P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, "P6": p6, "P7": p7, "P8": p8, "P9": p9, "P10": p10, "P11": p11}
+FIGURES = {
+    "P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, "P6": p6,
+    "P7": p7, "P8": p8, "P9": p9, "P10": p10, "P11": p11, "P12": p12,
+}  # fmt: skip
 
 
 def table_markdown() -> str:
