@@ -168,7 +168,7 @@ def test_purchase_schema_maximum_is_what_may_be_spent_now():
     (spec,) = engine.awaiting(game)[:1]
     top = game.rules.treasury["USSR"]
     assert spec.schema["properties"]["spend"] == {"type": "integer", "minimum": 0, "maximum": top}
-    assert spec.labels[0] == "Spend nothing" and spec.labels[12] == "Spend 12 IPCs"
+    assert spec.labels[0] == "Spend nothing" and spec.labels[1] == "Spend 1 IPC" and spec.labels[12] == "Spend 12 IPCs"
     assert refused(game, "USSR", {"type": "purchase", "spend": top + 1})
     assert not refused(game, "USSR", {"type": "purchase", "spend": top})
 

@@ -57,7 +57,7 @@ def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
     top = purchase.max_spend(state)
     why = "its treasury" if state.holds_capital(state.power) else "nothing: its capital is in enemy hands"
     choices, labels = _listed(
-        ({"spend": n} for n in range(top + 1)), lambda x: f"Spend {x['spend']} IPCs" if x["spend"] else "Spend nothing"
+        ({"spend": n} for n in range(top + 1)), lambda x: f"Spend {_n(x['spend'], 'IPC')}" if x["spend"] else "Spend nothing"
     )
     return CommandSpec(
         type="purchase",
