@@ -207,6 +207,7 @@ def plot(result: dict[str, Any], path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     figs = [(n, f) for n, f in result["figures"].items() if f["histogram"]]
     cols = 2 if len(figs) > 1 else 1
@@ -222,13 +223,13 @@ def plot(result: dict[str, Any], path: str) -> None:
         else:
             ax.set_title(name, fontsize=10)
         ax.set_ylabel("games")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # every figure counts something: no 0.75 of a convoy
     for ax in list(axes.flat)[len(figs) :]:
         ax.axis("off")
     fig.suptitle(f"{result['games']} continuations of {result['game']} from event {result['at']}", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
 
 
 # ---- the odds as a bounded job of the API ----
