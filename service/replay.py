@@ -27,6 +27,10 @@ from service.records import body_of, event_from_body
 SeedLookup = Callable[[str, int, str], tuple[bytes, dict[str, dict[str, Any]]] | None]
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"status": status, "detail": detail, **extra}
 
@@ -156,7 +160,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
         expected_k += 1
     return _check(
         "pass",
-        f"commit matches; game seed {gs.hex()}; {expected_k} rolls recomputed alone",
+        f"commit matches; game seed {gs.hex()}; {_count(expected_k, 'roll')} recomputed alone",
         first_bad_k=None,
         first_bad_seq=None,
         rolls=expected_k,
@@ -207,7 +211,7 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
         )
     if not sealed:
         return _check("pass", "no sealed records", first_bad_seq=None, revealed=0, unrevealed=[])
-    detail = f"{len(opened)} sealed records revealed, each matching its commitment"
+    detail = f"{_count(len(opened), 'sealed record')} revealed, each matching its commitment"
     if closed:
         detail += f"; {len(closed)} still sealed (seqs {closed})"
     return _check("pass", detail, first_bad_seq=None, revealed=len(opened), unrevealed=closed)
@@ -355,7 +359,7 @@ def replay(
             "fail", f"the commands make {seq} events; the bundle has {len(b.events)}", first_bad_seq=seq + 1
         ), game
     return _check(
-        "pass", f"{len(b.commands)} commands replayed to {seq} byte-identical events", first_bad_seq=None
+        "pass", f"{_count(len(b.commands), 'command')} replayed to {_count(seq, 'byte-identical event')}", first_bad_seq=None
     ), game
 
 
