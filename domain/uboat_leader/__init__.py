@@ -108,7 +108,7 @@ def check_setup(options: c.Options, seats: list[str], data: DataSet) -> None:
 
 RULESET = Ruleset(
     id="uboat-leader",
-    version="1.0.0",
+    version="2.0.0",
     title="U-Boat Leader — a solitaire U-boat flotilla campaign (Spanish translation; stand-in data)",
     options_type=c.Options,
     command_types=c.COMMANDS,

@@ -154,6 +154,7 @@ class Activation:
     to_place: list[str] = field(default_factory=list)
     called: list[str] = field(default_factory=list)  # boats rolled for (or called by radio) this contact
     rolled: bool = False  # a Wolfpack roll was made: too late for a Radio Call
+    attackers: list[str] = field(default_factory=list)  # other boats that attacked in this activation (UL-R24)
 
 
 @dataclass

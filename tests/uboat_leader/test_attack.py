@@ -42,15 +42,36 @@ def test_ULS3_damage_points_add_and_the_sink_points_sink(damage, result, after):
 
 def test_ULS3_UL_R23_modifiers_skill_range_heavy_damage_and_advanced_torpedoes():
     s = new_state(boats=(("U-47", "veteran"),))  # Okay row: GS +1, TS +1
-    assert modifiers(s, "U-47", "torpedo", "normal", 2, 0, False) == [("TS", 1), ("range 2", -2)]
-    assert modifiers(s, "U-47", "gun", "normal", 1, 2, False) == [
+    assert modifiers(s, "U-47", "torpedo", "normal", 2, 0, "merchants") == [("TS", 1), ("range 2", -2)]
+    assert modifiers(s, "U-47", "gun", "normal", 1, 2, "merchants") == [
         ("GS", 1),
         ("range 1", -1),
         ("target Heavy-damaged", 1),
     ]
-    assert ("FAT against a Merchant", 1) in modifiers(s, "U-47", "torpedo", "FAT", 0, 0, False)
-    assert ("FAT against a Merchant", 1) not in modifiers(s, "U-47", "torpedo", "FAT", 0, 0, True)
-    assert ("T5 against an escort", 2) in modifiers(s, "U-47", "torpedo", "T5", 0, 0, True)
+    assert ("FAT against a Merchant", 1) in modifiers(s, "U-47", "torpedo", "FAT", 0, 0, "merchants")
+    assert ("FAT against a Merchant", 1) not in modifiers(s, "U-47", "torpedo", "FAT", 0, 0, "escorts")
+    assert ("T5 against an escort", 2) in modifiers(s, "U-47", "torpedo", "T5", 0, 0, "escorts")
+    assert ("T5 against an escort", 2) in modifiers(s, "U-47", "torpedo", "T5", 0, 0, "fleet")
+
+
+def test_ULS3_UL14_a_FAT_has_no_bonus_against_a_naval_ship():
+    """Torpedos Avanzados: the FAT is "para usarlos contra los Mercantes", the T5 "contra los Escoltas"; UL-S3 gives
+    the FAT +1 against a Merchant or Lone ship only, so a Naval card (a warship) gives neither bonus."""
+    s = new_state(boats=(("U-47", "veteran"),))
+    assert modifiers(s, "U-47", "torpedo", "FAT", 0, 0, "naval") == [("TS", 1), ("range 0", 0)]
+    assert modifiers(s, "U-47", "torpedo", "T5", 0, 0, "naval") == [("TS", 1), ("range 0", 0)]
+
+
+def test_ULS3_UL14_a_FAT_fired_at_a_naval_ship_in_combat_rolls_without_the_merchant_bonus():
+    """Royal Oak [5, 8, N/A] at range 1 from a Trained U-47 (TS +1, range 1: -1): a 7 is 7, Light; with the FAT
+    bonus it would have been 8, Heavy."""
+    s = new_state()
+    s.boats["U-47"].ready.update(normal=4, FAT=1)
+    fight(s, {"N1": ("C1", "naval", 1)}, {"U-47": ("S1", "submerged")})  # the Royal Oak has no submerged number
+    events = send(s, "attack", 7, boat="U-47", weapon="torpedo", shots=[{"target": "N1", "kind": "FAT"}])
+    (r,) = rolls(events)
+    assert [(m.reason, m.value) for m in r.result.modifiers] == [("TS", 1), ("range 1", -1)]
+    assert (r.result.total, of(events, ev.AttackRolled)[0].result) == (7, "light")
 
 
 def fight(s, ships, subs, step="aggressive", queue=("U-47",)):

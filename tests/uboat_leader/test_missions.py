@@ -65,6 +65,23 @@ def test_UL_R31_a_shot_at_a_ship_already_sunk_is_not_fired_and_UL_R32_stored_tor
     assert (s.boats["U-47"].ready["normal"], s.boats["U-47"].stored["normal"]) == (0, 9), "the second stays aboard"
 
 
+def test_UL18_ULS3_UL14_a_FAT_in_the_attack_mission_has_no_merchant_bonus_against_a_naval_card():
+    """The Attack mission's targets are Naval cards; the FAT is "para usarlos contra los Mercantes": Sirius
+    [4, 7, 10], a Trained U-47 (TS +1, range 0): a 5 is 6, Light (with a FAT +1 it would have been 7, Heavy)."""
+    s = new_state(segment="operations")
+    put(s, "U-47", "north-sea", missions=["attack"])
+    s.boats["U-47"].ready.update(normal=4, FAT=1)
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    deck(s, "naval", 3)
+    send(s, "move", 1, 1, boat="U-47", to="north-sea-attack")
+    send(s, "continue_attack", 1)
+    send(s, "continue_attack", 1, 1)
+    events = send(s, "fire_torpedoes", 5, boat="U-47", shots=[{"target": "3", "kind": "FAT"}])
+    (r,) = rolls(events)
+    assert [(m.reason, m.value) for m in r.result.modifiers] == [("TS", 1)]
+    assert (r.result.total, of(events, ev.AttackRolled)[0].result) == (6, "light")
+
+
 def test_UL_R7_a_boat_starting_in_the_boxs_area_draws_its_patrol_value_then_the_boxs_count():
     s = new_state(segment="operations")
     put(s, "U-47", "british-isles", missions=["mine"], mines=8)  # British Isles: Patrol 2, mine box 1 Event

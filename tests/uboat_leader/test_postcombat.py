@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.uboat_leader.rules.postcombat import reload_moves
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import advance, battle, legal, new_state, of, send, types
+from tests.uboat_leader.scenario import advance, battle, deck, legal, new_state, of, rolls, send, types
 
 TWO = (("U-47", "trained"), ("U-51", "trained"))
 
@@ -35,7 +35,6 @@ def test_ULS8_UL38_UL_R24_UL_R25_post_combat_stress_reload_score_attacked_and_di
         "TorpedoesReloaded",
         "Scored",
         "XpGained",
-        "AttackedMarked",
         "CardsDiscarded",
         "CardsDiscarded",
         "CardsReturned",
@@ -44,7 +43,7 @@ def test_ULS8_UL38_UL_R24_UL_R25_post_combat_stress_reload_score_attacked_and_di
     assert [(e.boat, e.delta) for e in of(events, ev.StressChanged)] == [("U-47", 1), ("U-51", 1)]
     assert of(events, ev.TorpedoesReloaded)[0].moved == {"normal": 1}
     assert (s.vp, s.boats["U-47"].xp, s.boats["U-47"].vp) == (1, 1, 1)
-    assert s.boats["U-51"].attacked and not s.boats["U-47"].attacked, "UL-R24: joiners that attacked"
+    assert not s.boats["U-51"].attacked, "UL-R24: the Attacked counter waits for the end of the activation"
     assert [(e.deck, e.numbers) for e in of(events, ev.CardsDiscarded)] == [("convoys", [37]), ("merchants", [56])]
     assert s.decks["fleet"] == [1, 2, 3], "Fleet Escorts go back to their pool (UL-R16)"
     assert set(legal(s)) == {"next_contact", "end_activation"} and s.battle is None
@@ -54,15 +53,32 @@ def test_ULS8_the_active_boat_ends_its_activation_in_the_search_box_and_the_join
     s = new_state(boats=TWO)
     sink_the_last_ship(s)
     events = send(s, "end_activation")
-    assert types(events) == ["ToSearchBox", "ActivationEnded"]
+    assert types(events) == ["ToSearchBox", "AttackedMarked", "ActivationEnded"]
+    assert of(events, ev.AttackedMarked)[0].boats == ["U-51"], "UL-38, UL-R24: the joiner that attacked"
+    assert s.boats["U-51"].attacked and not s.boats["U-47"].attacked
     assert s.boats["U-47"].space == "search" and s.boats["U-51"].space == "open"
     assert legal(s)["activate"].choices == [{"boat": "U-51"}]
+
+
+def test_UL38_UL_R24_UL_R1_a_joiner_that_attacked_is_not_yet_attacked_for_the_next_contact_of_the_activation():
+    """"Atacado: se colocan ... al final de un Segmento Táctico en el que ha atacado" and a boat's Tactical Segment
+    is its activation (UL-R1): called again for the active boat's second contact, U-51 rolls without the −2, so a
+    6 joins (6 − 2 = 4 would not)."""
+    s = new_state(boats=TWO)
+    sink_the_last_ship(s)
+    deck(s, "convoys", 41)
+    send(s, "next_contact", 1)
+    send(s, "engage")
+    send(s, "place", boat="U-47", area="L1", side="submerged")
+    events = send(s, "call_wolfpack", 6, boat="U-51")
+    assert rolls(events)[0].result.modifiers == [] and of(events, ev.WolfpackCalled)[0].joined
+    assert not s.boats["U-51"].attacked
 
 
 def test_ULS8_no_contact_left_ends_the_activation_at_once():
     s = new_state(boats=TWO)
     events = sink_the_last_ship(s, contacts=0)
-    assert types(events)[-2:] == ["ToSearchBox", "ActivationEnded"]
+    assert types(events)[-3:] == ["ToSearchBox", "AttackedMarked", "ActivationEnded"]
 
 
 def test_ULS8_reload_fills_empty_ready_slots_advanced_torpedoes_first():

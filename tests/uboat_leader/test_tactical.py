@@ -33,6 +33,20 @@ def test_UL30_UL_R20_an_unfit_boat_must_leave_by_the_fastest_way():
     assert moves(s) == {("surfaced", "off")}
 
 
+def test_UL30_UL32_UL_R20_an_unfit_boat_runs_silent_only_when_that_is_still_its_fastest_way_out():
+    """"Un U-Boat cuyo Nivel de Estrés lo lleve a estar Incapacitado, debe moverse fuera del Despliegue Táctico tan
+    rápidamente como le sea posible": at M1 surfaced (speed 2) it leaves at once, submerged (1) it would not, so
+    Silent Running (which keeps it submerged, UL-R35) is not offered; at L1 a submerged move also leaves: it is."""
+    s = new_state()
+    battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("M1", "submerged", True)})
+    put(s, "U-47", "w-approaches", stress=10)
+    assert moves(s) == {("surfaced", "off")} and "silent_running" not in legal(s)
+    s.battle.subs["U-47"].area = "L1"
+    assert legal(s)["silent_running"].choices == [{"boat": "U-47"}]
+    send(s, "silent_running", 1, boat="U-47")
+    assert moves(s) == {("submerged", "off")}
+
+
 def test_UL31_UL_R18_unknown_counters_within_2_are_revealed_after_a_boats_move_escorts_first():
     s = new_state(boats=TWO)
     battle(

@@ -38,9 +38,13 @@ def damage_after(s: State, damage: int, result: str) -> int:
     return min(r.sink_points, damage + {"miss": 0, "light": r.light_points, "heavy": r.heavy_points}[result])
 
 
-def modifiers(s: State, boat: str, weapon: str, kind: str, rng: int, damage: int, escort: bool) -> list:
+ESCORT_DECKS = ("escorts", "fleet")
+
+
+def modifiers(s: State, boat: str, weapon: str, kind: str, rng: int, damage: int, deck: str) -> list:
     """UL-S3: TS (torpedo) or GS (gun) of the row in use, range, +1 against a Heavy-damaged target [T], FAT +1 against
-    a Merchant or Lone ship, T5 +2 against an escort."""
+    a Merchant or Lone ship (a Merchant card: the FAT is "para usarlos contra los Mercantes" [T], so not against a
+    Naval ship), T5 +2 against an escort ("contra los Escoltas" [T]). `deck` is the target card's deck."""
     r = s.rules
     row = s.row(boat)
     table = r.torpedo_range if weapon == "torpedo" else r.gun_range
@@ -50,9 +54,9 @@ def modifiers(s: State, boat: str, weapon: str, kind: str, rng: int, damage: int
     ]
     if damage >= r.heavy_points:
         mods.append(("target Heavy-damaged", r.heavy_target))
-    if kind == "FAT" and not escort:
+    if kind == "FAT" and deck == "merchants":
         mods.append(("FAT against a Merchant", r.fat_vs_merchant))
-    if kind == "T5" and escort:
+    if kind == "T5" and deck in ESCORT_DECKS:
         mods.append(("T5 against an escort", r.t5_vs_escort))
     return mods
 
@@ -68,13 +72,12 @@ def shoot(
     kind: str,
     slot: str,
     rng: int,
-    escort: bool,
     heading: str,
 ) -> int:
     """One attack roll and its effect; returns the target's damage points after it (sink_points: sunk)."""
     s = ctx.state
     nums = numbers(card, weapon)
-    mods = modifiers(s, boat, weapon, kind, rng, damage, escort)
+    mods = modifiers(s, boat, weapon, kind, rng, damage, deck)
     _, total = ctx.d10(
         f"{boat}: {kind if weapon == 'torpedo' else 'gun'} at {card.name} ({target}), range {rng}",
         stand_in("UL-S3", heading),
@@ -216,7 +219,6 @@ def attack(ctx, cmd) -> None:
             x.kind,
             "ammo" if gun else "ready",
             rng,
-            p.escort,
             "Ataque, U-Boats Agresivos / Cautelosos (UL-37)",
         )
 

@@ -128,7 +128,6 @@ def fire(ctx, cmd: c.FireTorpedoes) -> None:
             shot.kind,
             slot,
             0,
-            False,
             "Misión Especial: Ataque (UL-18), roll as Ataque",
         )
     sunk = [int(t) for t, d in box.damage.items() if d >= s.rules.sink_points]

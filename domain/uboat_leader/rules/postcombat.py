@@ -34,9 +34,9 @@ def reload(ctx, boat: str) -> None:
 def post(ctx) -> None:
     """UL-S8: each boat that was on the display takes 1 stress (none after Retirarse; those that left or lost
     contact too, none that sank: UL-R40); reload; VP to the campaign (they stay if the boat sinks, UL-R27) and XP to
-    the boat whose roll sank each ship; Attacked on the other boats that attacked, at the end of this activation
-    (UL-38, UL-R24, UL-R1); the contact's cards are discarded (UL-R25), Fleet Escorts and Tactics go back to their
-    pools (UL-R16, UL-R22)."""
+    the boat whose roll sank each ship; the contact's cards are discarded (UL-R25), Fleet Escorts and Tactics go back
+    to their pools (UL-R16, UL-R22). The other boats that attacked are recorded for the Attacked counter, placed when
+    the activation ends (end)."""
     s = ctx.state
     a, bt = s.act, s.battle
     boats = [a.boat] if bt is None else list(bt.placed)
@@ -52,9 +52,6 @@ def post(ctx) -> None:
                 ctx.emit(ev.Scored(vp=vp, total=s.vp + vp, cause="ship sunk", boat=boat))
             if xp and not s.boats[boat].sunk:
                 ctx.emit(ev.XpGained(boat=boat, xp=xp, total=s.boats[boat].xp + xp))
-        marked = [b for b in bt.attackers if b != a.boat and not s.boats[b].sunk]
-        if marked:
-            ctx.emit(ev.AttackedMarked(boats=marked))
     decks.discard(ctx, "convoys", [a.card])
     if bt is not None:
         for deck, numbers in list(bt.cards.items()):
@@ -68,9 +65,15 @@ def post(ctx) -> None:
 
 
 def end(ctx, cause: str) -> None:
-    """Decidir Acciones: the active boat goes to the Search box; joiners are back in their Area already."""
+    """Decidir Acciones: the active boat goes to the Search box; joiners are back in their Area already. The
+    Attacked counter goes "al final de un Segmento Táctico en el que ha atacado" (UL-38) — the activation (UL-R1) —
+    on each other boat that attacked in any of its contacts, not after each contact (UL-R24), so a joiner called
+    again for the next contact of the same activation rolls without the −2."""
     s = ctx.state
     boat = s.act.boat
     if not s.boats[boat].sunk:
         ctx.emit(ev.ToSearchBox(boat=boat, area=s.area_of(boat), cause=cause))
+    marked = [b for b in s.act.attackers if not s.boats[b].sunk]
+    if marked:
+        ctx.emit(ev.AttackedMarked(boats=marked))
     ctx.emit(ev.ActivationEnded(boat=boat))

@@ -123,7 +123,16 @@ def move_uboat(ctx, cmd: c.MoveUBoat) -> None:
 
 
 def silent_choices(s: State) -> list[dict]:
-    return [{"boat": b} for b in s.battle.queue if s.battle.subs[b].detected and not s.battle.subs[b].silent]
+    """UL-32, UL-R20: a Detected boat still to move; an Unfit one "debe moverse fuera del Despliegue Táctico tan
+    rápidamente como le sea posible", so it runs silent (and so stays submerged, UL-R35) only when a submerged move
+    is among its fastest ways out."""
+    return [
+        {"boat": b}
+        for b in s.battle.queue
+        if s.battle.subs[b].detected
+        and not s.battle.subs[b].silent
+        and (s.fit(b) or any(side == "submerged" for side, _ in move_options(s, b)))
+    ]
 
 
 def silent_running(ctx, cmd: c.SilentRunningCmd) -> None:
