@@ -602,6 +602,23 @@ def test_CC26_close_plus_1_long_plus_1_to_the_uboat_consecutive_plus_3(rng, cons
     assert roll(c, "asdic-detection").result.target == need
 
 
+def test_CC27_a_search_found_at_medium_brings_it_to_close_and_it_must_be_found_again_before_a_pattern():
+    # L168: "either move the submarine counter one range band closer ... or if it is in Close range commence Depth
+    # Charge attacks"; L171: "+3 ... until you get the U-Boat back into Close range. If the ASDIC operator detects
+    # the U-Boat in Close range then commence Depth Charge attacks"
+    s = make_state(engagement={"range": 1, "evade": 3})
+    c = ctx(s, 1)
+    asw.detect(c)
+    g = c.state.engagement
+    assert (g.range, g.consecutive, g.step) == (0, 1, "detect")  # at close now, not yet attacked
+    c2 = ctx(c.state, 20)
+    asw.detect(c2)
+    assert roll(c2, "asdic-detection").result.target == 10 + 1 + 1 + 3 - 3  # close +1, consecutive +3
+    c2 = ctx(c.state, 1)
+    asw.detect(c2)
+    assert c2.state.engagement.step == "pattern"  # found at close: the pattern
+
+
 def test_CC27_a_failed_search_opens_one_band_two_with_damaged_engineering_beyond_long_it_evades():
     s = make_state(engagement={"range": 1})
     c = ctx(s, 20)

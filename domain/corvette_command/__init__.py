@@ -22,7 +22,7 @@ from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Ruleset, co
 from events import corvette_command as ev
 from events.vocabulary import Event
 
-VERSION = "2.0.0"
+VERSION = "3.0.0"
 MAX_CHOICES = 64
 
 BOX = {

@@ -613,10 +613,13 @@ def _ship_lost(s: State, e: ev.ShipLost) -> None:
 
 def _detection(s: State, e: ev.DetectionResolved) -> None:
     g = s.engagement
+    searched_at = g.range
     g.range, g.consecutive, g.contact = e.range, e.consecutive, e.contact
     if e.detected:
         s.sheet.used["asdic"] = True
-        g.step = "pattern" if e.range == 0 else "detect"
+        # CC-27 (L168, L171): found at close, attack; found further out, it comes one band closer and must be
+        # found again at close (with the consecutive +3) before a pattern
+        g.step = "pattern" if searched_at == 0 else "detect"
     elif e.range >= 3:
         g.step = "evaded"
     elif not g.depth_charged and g.attacks_left > 0 and not g.barred:
