@@ -79,6 +79,20 @@ class Tally:
     contacts: int = 0
     battles: int = 0
 
+    def line(self, turn: int) -> TurnLine:
+        """The sheet's line for this turn: what a finished turn keeps, and what the sheet shows of the one in play."""
+        return TurnLine(
+            turn=turn,
+            so_spent_half=self.so_spent_half,
+            options=list(self.options),
+            vp=self.vp,
+            ships_sunk=self.ships_sunk,
+            tons=self.tons,
+            boats_lost=self.boats_lost,
+            contacts=self.contacts,
+            battles=self.battles,
+        )
+
 
 @dataclass
 class Boat:

@@ -9,7 +9,6 @@ from domain.uboat_leader.state import (
     Ops,
     State,
     Tally,
-    TurnLine,
 )
 from events import uboat_leader as ev
 
@@ -39,20 +38,7 @@ def _selected(s: State, e: ev.UBoatsSelected) -> None:
 
 def _segment(s: State, e: ev.SegmentBegan) -> None:
     if e.segment == "strategic" and s.turn >= 1:
-        t = s.tally
-        s.lines = s.lines.append(
-            TurnLine(
-                turn=s.turn,
-                so_spent_half=t.so_spent_half,
-                options=list(t.options),
-                vp=t.vp,
-                ships_sunk=t.ships_sunk,
-                tons=t.tons,
-                boats_lost=t.boats_lost,
-                contacts=t.contacts,
-                battles=t.battles,
-            )
-        )
+        s.lines = s.lines.append(s.tally.line(s.turn))
         s.tally = Tally()
     s.segment, s.turn = e.segment, e.turn
     s.ops = Ops() if e.segment == "operations" else None

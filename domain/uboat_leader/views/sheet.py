@@ -185,21 +185,6 @@ def area_lines(s: State) -> list[AreaLine]:
     return out
 
 
-def this_turn(s: State) -> TurnLine:
-    t = s.tally
-    return TurnLine(
-        turn=s.turn,
-        so_spent_half=t.so_spent_half,
-        options=list(t.options),
-        vp=t.vp,
-        ships_sunk=t.ships_sunk,
-        tons=t.tons,
-        boats_lost=t.boats_lost,
-        contacts=t.contacts,
-        battles=t.battles,
-    )
-
-
 def campaign_sheet(s: State, reader=None) -> CampaignSheet:
     levels = s.dur.levels
     return CampaignSheet(
@@ -230,7 +215,7 @@ def campaign_sheet(s: State, reader=None) -> CampaignSheet:
         boats=[boat_line(s, b) for b in s.boats.values()],
         areas=area_lines(s),
         turns=list(s.lines),
-        this_turn=this_turn(s),
+        this_turn=s.tally.line(s.turn),
         decks=deck_counts(s),
     )
 
