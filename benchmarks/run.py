@@ -23,7 +23,6 @@ import sys
 import tempfile
 import time
 import tracemalloc
-import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,7 +32,7 @@ import msgspec  # noqa: E402
 
 from events.store import Store, open_store  # noqa: E402
 from service.games import GameService  # noqa: E402
-from tests.live import free_port, server_process  # noqa: E402
+from tests.live import free_port, postgres_schema, server_process  # noqa: E402
 
 ROWS: list[dict] = []
 QUICK = False
@@ -632,17 +631,8 @@ def postgres_available() -> str | None:
 @contextmanager
 def postgres_url():
     """A fresh schema on the PostgreSQL server, as a store URL; dropped afterwards."""
-    import psycopg
-
-    schema = "bench_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(PG_BASE, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in PG_BASE else "?"
-    try:
-        yield f"{PG_BASE}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_BASE, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with postgres_schema(PG_BASE, "bench_") as url:
+        yield url
 
 
 @contextmanager

@@ -73,20 +73,11 @@ def _postgres_or_skip() -> None:
 @contextmanager
 def postgres_url():
     """A fresh schema on the test server, as a store URL; dropped afterwards."""
-    import uuid
-
-    import psycopg
+    from tests.live import postgres_schema
 
     _postgres_or_skip()
-    schema = "t_" + uuid.uuid4().hex[:16]
-    with psycopg.connect(PG_BASE, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in PG_BASE else "?"
-    try:
-        yield f"{PG_BASE}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_BASE, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    with postgres_schema(PG_BASE, "t_") as url:
+        yield url
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

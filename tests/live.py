@@ -7,6 +7,25 @@ import time
 from contextlib import contextmanager
 
 
+@contextmanager
+def postgres_schema(base: str, prefix: str):
+    """A fresh schema on the PostgreSQL server at `base`, as a store URL whose search_path is that schema; dropped
+    afterwards. Tests and benchmarks each get their own, so they share one server without meeting."""
+    import uuid
+
+    import psycopg
+
+    schema = prefix + uuid.uuid4().hex[:16]
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
