@@ -862,7 +862,10 @@ class GameService:
     def server_inputs_if_stored(
         self, game_id: str, seq: int, hash_at_seq: str
     ) -> tuple[bytes, dict[str, dict[str, Any]]] | None:
-        """The stored server seed and sealed payloads, only for a bundle that is a prefix of this store's log."""
+        """The stored server seed and this server's record of every command up to `seq` (seat, payload, seqs and
+        whether it is sealed, by command id), only for a bundle that is a prefix of this store's log. The replay of
+        an unrevealed game runs only these commands: a command the caller made up, run with the secret seed, could
+        tell what is still hidden (a sealed order, the outcome of a command not yet sent)."""
         row = self.store.game(game_id) if isinstance(game_id, str) else None
         if row is None or seq < 1:
             return None
@@ -870,13 +873,17 @@ class GameService:
         if not at or at[0].hash != hash_at_seq:
             return None
         sealed = RULESETS[row.ruleset].ruleset.sealed_commands if row.ruleset in RULESETS else frozenset()
-        payloads = {}
-        if sealed:
-            for x in self.store.commands(game_id):
+        records = {}
+        for x in self.store.commands(game_id):
+            if x.last_seq <= seq:
                 p = msgspec.json.decode(x.payload)
-                if p.get("type") in sealed:
-                    payloads[x.command_id] = p
-        return bytes.fromhex(row.server_seed), payloads
+                records[x.command_id] = {
+                    "seat": x.seat,
+                    "payload": p,
+                    "seqs": [x.first_seq, x.last_seq],
+                    "sealed": p.get("type") in sealed,
+                }
+        return bytes.fromhex(row.server_seed), records
 
 
 def _server_seed(mode: str, server_seed_hex: str | None) -> bytes:

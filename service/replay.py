@@ -22,8 +22,8 @@ from service.games import loaded_for
 from service.payloads import CORE_PAYLOADS, CREATOR, creation_events_for
 from service.records import body_of, event_from_body
 
-# (game, seq, hash at seq) -> (server seed, stored payloads of sealed commands by command id), for a bundle that is
-# a prefix of this server's log of that game
+# (game, seq, hash at seq) -> (server seed, this server's record of each command up to seq by command id: seat,
+# payload, seqs, sealed), for a bundle that is a prefix of this server's log of that game
 SeedLookup = Callable[[str, int, str], tuple[bytes, dict[str, dict[str, Any]]] | None]
 
 
@@ -271,11 +271,14 @@ def fold_bundle(b: Bundle, upto: int | None = None) -> Game:
 
 
 def replay(
-    b: Bundle, server_seed: bytes, payloads: dict[str, dict[str, Any]] | None = None
+    b: Bundle, server_seed: bytes, records: dict[str, dict[str, Any]] | None = None
 ) -> tuple[dict[str, Any], Game | None]:
     """Feed the recorded commands to a fresh engine; compare every body it makes with the bundle's.
 
-    `payloads` gives the server's stored payloads of sealed commands the bundle shows only as commitments."""
+    `records`: the server's own record of the commands, when `server_seed` is its secret (the game is not revealed).
+    Then only those commands run, as recorded (a sealed one with its stored payload): a command the bundle adds or
+    changes is named and not run, since its outcome under the secret seed (how many events it makes, why it is
+    refused) could tell a sealed order or a roll not yet in the log."""
     try:
         loaded = loaded_for(b.ruleset.id)
     except Rejected as e:
@@ -284,7 +287,18 @@ def replay(
     game: Game | None = None
     seq = 0
     for cmd in b.commands:
-        p = (payloads or {}).get(cmd.command_id, cmd.payload)
+        p = cmd.payload
+        if records is not None:
+            stored = records.get(cmd.command_id)
+            if stored is None or cmd.seqs[0] != seq + 1 or not _as_recorded(cmd, stored):
+                return _check(
+                    "fail",
+                    f"command {cmd.command_id} is not this server's record of the game (its seat, payload or seqs "
+                    "differ, it is out of its place, or it is not in the log the bundle holds); while the seed is "
+                    "secret only the recorded commands are replayed, in their order",
+                    first_bad_seq=seq + 1,
+                ), game
+            p = stored["payload"]
         if set(p) == {"sealed"}:
             return _check(
                 "skipped",
@@ -363,6 +377,15 @@ def replay(
     ), game
 
 
+def _as_recorded(cmd: Any, stored: dict[str, Any]) -> bool:
+    """A bundle's command is the server's record: same seat and seqs, and the same payload (a sealed one may show as
+    its commitment, as public bundles do)."""
+    if cmd.seat != stored["seat"] or list(cmd.seqs) != stored["seqs"]:
+        return False
+    shown = cmd.payload
+    return canonical(shown) == canonical(stored["payload"]) or (stored["sealed"] and set(shown) == {"sealed"})
+
+
 def verify_parent(b: Bundle, seed_lookup: SeedLookup | None) -> dict[str, Any] | None:
     """A fork's parent: its bundle (up to the fork's seq) verified on its own, and the very position the fork's genesis
     names: the parent game, the seq and the parent's hash there."""
@@ -407,13 +430,13 @@ def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) ->
     parent = verify_parent(b, seed_lookup)
     dice = verify_dice(b)
     sealed = verify_sealed(b)
-    seed, payloads = None, None
+    seed, records = None, None
     if b.dice.server_seed is not None and dice["status"] == "pass":
         seed = bytes.fromhex(b.dice.server_seed)
     elif b.dice.server_seed is None and seed_lookup is not None and chain["status"] == "pass" and b.events:
-        seed, payloads = seed_lookup(b.game, len(b.events), b.events[-1].hash) or (None, None)
+        seed, records = seed_lookup(b.game, len(b.events), b.events[-1].hash) or (None, None)
     if seed is not None:
-        rep, _ = replay(b, seed, payloads)
+        rep, _ = replay(b, seed, records)
         if b.dice.server_seed is None:
             # the seed is secret: a forged command list could make the replay roll a future k, so the
             # report names the seq but shows no replayed body
