@@ -54,10 +54,21 @@ def position(b: Bundle, at: int) -> Game:
         raise InvalidInput(
             "invalid-at", f"seq {at} is in the middle of a command's events; take a command's end: {before} or {after}"
         )
-    game = fold_bundle(b, upto=at)
-    if game.unrevealed:
-        raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {sorted(game.unrevealed)}")
-    return game
+    closed = closed_seals(b, at)
+    if closed:  # before folding: a public bundle has no sealed content to fold them with
+        raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {closed}")
+    return fold_bundle(b, upto=at)
+
+
+def closed_seals(b: Bundle, at: int) -> list[int]:
+    """The seqs of the sealed records the first `at` events leave closed (none opened by a SubmissionsRevealed)."""
+    closed: set[int] = set()
+    for e in b.events[:at]:
+        if e.body["type"] == "SubmissionSealed":
+            closed.add(e.body["seq"])
+        elif e.body["type"] == "SubmissionsRevealed":
+            closed -= {entry["seq"] for entry in e.body["data"].get("entries", [])}
+    return sorted(closed)
 
 
 def prefix(b: Bundle, at: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from events.bundle import decode_bundle
+from domain.engine import Rejected
 from service.cli import app as cli
 from service.replay import verify
 from service.rulesets import RULESETS, Loaded
@@ -236,3 +237,18 @@ def test_continuations_depend_only_on_the_seed_and_their_index():
     both = continuations(state, genesis, 4, [0, 1])
     assert continuations(state, genesis, 4, [1]) == both[1:]
 
+
+
+def test_the_odds_from_a_position_with_closed_seals_are_refused_not_a_crash(client):
+    """A public bundle has no sealed content: a position whose seals are still closed (both battlefleet players have
+    started, their setups sealed) is refused with fork-sealed before anything folds it."""
+    g = client.post("/games", json={"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"}}).json()
+    tok = {s["seat"]: s["token"] for s in g["seats"]}
+    send(client, g["game_id"], tok["japan"], type="start")
+    at = send(client, g["game_id"], tok["russia"], type="start")["version"]
+    r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1})
+    assert r.status_code == 409 and r.json()["code"] == "fork-sealed", r.text
+    b = decode_bundle(client.get(f"/games/{g['game_id']}/bundle").content)
+    with pytest.raises(Rejected) as e:
+        position(b, at)
+    assert e.value.code == "fork-sealed"
