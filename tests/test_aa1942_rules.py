@@ -276,9 +276,26 @@ def test_AAR5_AA11_chips_wait_for_the_owners_purchase_and_the_sz_status_view_sho
     t.send("Germany", "purchase", spend=0)
     assert t.state.chips == {10: 3}  # not Germany's marker
     advance(t, "UK", "purchase")
+    t.send("UK", "purchase", spend=0)
     assert t.state.chips == {} and (sz10(t).chips, sz10(t).cap_left) == (0, 4)
     removed = [e for e in t.log if isinstance(e, ev.ChipsRemoved)]
     assert [(r.power, [(z.sz, z.chips) for z in r.zones]) for r in removed] == [("UK", [(10, 3)])]
+
+
+def test_AA11_the_chips_stay_until_the_owner_pays_in_step_2_of_purchase_and_repair():
+    """L54: the chips are removed "during Convoy SZ's owner 1. Purchase and Repair Units. Step 2: Pay for Units and
+    Repair": while the UK is still choosing its purchase (step 1) they are under its marker; paying removes them."""
+    t = table(submarines={"Germany": {"7": 1}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [1], sz=7)  # face 1: 1 + 1 = 2 chips on the UK's SZ 7
+    advance(t, "UK", "purchase")
+    zone7 = next(z for z in sz_status(t.state).convoy_zones if z.sz == 7)
+    assert t.state.chips == {7: 2} and (zone7.chips, zone7.cap_left) == (2, 2)
+    evs = t.send("UK", "purchase", spend=5)
+    assert [type(e) for e in evs] == [ev.PurchaseMade, ev.ChipsRemoved, ev.PhaseBegan]
+    (removed,) = of(evs, ev.ChipsRemoved)
+    assert (removed.power, [(z.sz, z.chips) for z in removed.zones]) == ("UK", [(7, 2)])
+    assert t.state.chips == {}
 
 
 def test_AA10_AAR3_AAR6_damage_leaves_the_treasury_at_once_never_below_zero():

@@ -63,8 +63,9 @@ def default_seats(options: c.Options) -> list[str]:
 RULESET = Ruleset(
     id="aa1942-convoy",
     # 2.0.0: the cap follows the chips (AA-R5), liberated capitals (AA-R14), canals (AA-R15), the standard setup
-    # (AA-R16): a command stream of 1.x may mean something else here
-    version="2.0.0",
+    # (AA-R16): a command stream of 1.x may mean something else here. 3.0.0: the chips are removed when the owner
+    # pays (step 2 of Purchase & Repair, AA-11), not as its phase begins: a 2.x game's events come in another order
+    version="3.0.0",
     title="Axis & Allies 1942.2 — National Convoy Disruption (house rule ledger)",
     options_type=c.Options,
     command_types=c.COMMANDS,

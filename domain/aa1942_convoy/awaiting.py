@@ -53,6 +53,11 @@ def _n(count: int, what: str = "submarine") -> str:
 # ---- one builder per command: (state, seats) -> CommandSpec ------------------------------------------
 
 
+def _chips_of(state: State) -> str:
+    """AA-11: the chips the acting power's payment will remove, e.g. "SZ 7: 2, SZ 10: 3"."""
+    return ", ".join(f"SZ {sz}: {n}" for sz, n in sorted(state.chips.items()) if CONVOY_ZONES[sz] == state.power)
+
+
 def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
     top = purchase.max_spend(state)
     why = "its treasury" if state.holds_capital(state.power) else "nothing: its capital is in enemy hands"
@@ -65,7 +70,8 @@ def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
         choices=choices,
         labels=labels,
         schema=_object({"spend": _int(minimum=0, maximum=top)}),
-        description=f"Purchase & Repair: {state.power} spends 0 to {top} IPCs ({why}).",
+        description=f"Purchase & Repair: {state.power} spends 0 to {top} IPCs ({why})"
+        + (f"; paying removes the raid chips under its markers ({chips})." if (chips := _chips_of(state)) else "."),
     )
 
 

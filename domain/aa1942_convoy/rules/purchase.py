@@ -9,7 +9,8 @@ from events.vocabulary import Event
 
 
 def chips_removed(state: State, power: str) -> ChipsRemoved | None:
-    """AA-11: the chips under a power's convoy markers are removed in its Purchase & Repair phase."""
+    """AA-11: the chips under a power's convoy markers are removed when it pays, step 2 of its Purchase & Repair
+    ("Pay for Units and Repair Damaged Units"); until then they stay, while it chooses its purchase (step 1)."""
     zones = [ZoneChips(sz=sz, chips=n) for sz, n in sorted(state.chips.items()) if n and CONVOY_ZONES[sz] == power]
     return ChipsRemoved(power=power, zones=zones) if zones else None
 
@@ -25,7 +26,9 @@ def purchase(state: State, spend: int) -> list[Event]:
         why = "its capital is in enemy hands" if not state.holds_capital(state.power) else "its treasury"
         raise IllegalCommand(f"{state.power} can spend at most {top} IPCs ({why})")
     power = state.power
+    removed = chips_removed(state, power)
     return [
         PurchaseMade(power=power, spent=spend, treasury=state.treasury[power] - spend),
+        *([removed] if removed else []),
         PhaseBegan(round=state.round, power=power, phase="combat-move"),
     ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from domain.aa1942_convoy.rules.purchase import chips_removed
 from domain.aa1942_convoy.state import PHASES, TURN_ORDER, State
 from events.aa1942_convoy import IncomeCollected, PhaseBegan, RoundBegan
 from events.core import GameEnded
@@ -34,9 +33,8 @@ def end_phase(state: State) -> list[Event]:
 
 
 def begin_turn(state: State, power: str, rnd: int) -> list[Event]:
-    events: list[Event] = [PhaseBegan(round=rnd, power=power, phase="purchase")]
-    removed = chips_removed(state, power)
-    return events + ([removed] if removed else [])
+    """The chips under its markers wait for its payment (AA-11, `purchase.purchase`)."""
+    return [PhaseBegan(round=rnd, power=power, phase="purchase")]
 
 
 def end_game(reason: str) -> list[Event]:
