@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from domain.battlefleet_1900.commands import Move
-from domain.battlefleet_1900.rules import movement
+from domain.battlefleet_1900.rules import movement, orders
 from domain.battlefleet_1900.rules.turn import move_phase
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
@@ -226,3 +226,17 @@ def test_BFR30_BFR11_a_division_without_a_commanding_flagship_makes_no_free_turn
         movement.check_move(s, "japan", free)
     straight = msgspec.convert({"type": "move", "divisions": [{"division": "J1", "distance_mm": 100}]}, Move)
     movement.check_move(s, "japan", straight)
+
+
+def test_BF3_0_BF2_1_a_ship_that_cannot_move_moved_nothing():
+    """3.0: speed changes "depending on the amount it moved on the previous turn"; a ship whose every box is marked
+    moves nothing, so it is at a stop: after a box is repaired it may start from 0, and a dead-in-the-water flagship
+    is "no faster than 1/6 original speed" for a voluntary transfer (2.1). The code kept its last move (92 mm)."""
+    s = make_state()
+    s.ships["Mikasa"].destroyed, s.ships["Mikasa"].damaged = 5, 1  # every box marked: dead in the water
+    place(s, "Asahi", 1275, 1800, 90, last=23)  # a quarter bracket astern, at 1/6 of its speed
+    c = move(s, J1={"ships": [{"ship": "Asahi", "distance_mm": 0}]})
+    assert pose(c, "Mikasa") == Pose(1400, 1800, 90) and c.state.sealed["japan"].last_move["Mikasa"] == 0
+    assert orders.why_not_transfer(c.state, "japan", "J1", "Asahi") is None
+    c.state.ships["Mikasa"].damaged = 0  # one box repaired (6.3)
+    assert movement.limits(c.state, "Mikasa") == (0, 23)

@@ -202,7 +202,8 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
     pivot: ev.Turnpoint | None = None
     for i, name in enumerate(d.ships):
         route = state.sealed[d.seat].waypoints.get(name, [])
-        if not can_move(state, name):
+        if not can_move(state, name):  # 3.0: it moves nothing, so it starts again from a stop (BF-R56)
+            paths[name] = Path(state.pose(name), route=list(route))
             continue
         lo_i, hi_i = limits(state, name)
         own = lo_i if stop else override.get(name, min(max(dist, lo_i), hi_i))
