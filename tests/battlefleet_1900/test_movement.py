@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import Move
 from domain.battlefleet_1900.rules import movement, orders
 from domain.battlefleet_1900.rules.turn import move_phase
@@ -240,3 +241,26 @@ def test_BF3_0_BF2_1_a_ship_that_cannot_move_moved_nothing():
     assert orders.why_not_transfer(c.state, "japan", "J1", "Asahi") is None
     c.state.ships["Mikasa"].damaged = 0  # one box repaired (6.3)
     assert movement.limits(c.state, "Mikasa") == (0, 23)
+
+
+def test_BF2_1_BFR4_from_line_abreast_a_simultaneous_turn_can_return_to_line_ahead():
+    """2.1: "if a division is in line abreast, only certain simultaneous turn commands will allow a return to line
+    ahead": two 90-degree turns together to the same side, a turn apart, leave the ships in column on the reverse
+    course, led by the old rear. The code reversed the line only on 180 degrees in one move, so the division stayed
+    "other" (no succession) with its rear ship as its lead."""
+    s = make_state("torpedo-attack")
+    order(s, "D1", {"turn": "together", "to": "starboard", "arrow": 90})
+    c = move(s, D1={"distance_mm": 156, "turns_deg": [90]})
+    assert movement.formation(c.state, "D1") == "line_abreast" and not of(c, ev.LineReversed)
+    s2 = c.state
+    s2.turn = 2
+    order(s2, "D1", {"turn": "together", "to": "starboard", "arrow": 90})
+    c2 = move(s2, D1={"distance_mm": 117, "turns_deg": [90]})
+    assert of(c2, ev.LineReversed)[0].division == "D1"
+    assert c2.state.divisions["D1"].ships == ["Sazanami", "Akebono", "Inazuma", "Ikazuchi"]
+    assert movement.formation(c2.state, "D1") == "line_ahead"
+    lead, last = pose(c2, "Sazanami"), pose(c2, "Ikazuchi")
+    h = c2.state.sealed["japan"].line_bearing["D1"]
+    assert lead.h == last.h == h  # the new lead is ahead of the old one on the new course
+    fx, fy = geo.forward(h)
+    assert (lead.x - last.x) * fx + (lead.y - last.y) * fy > 0
