@@ -36,7 +36,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
 
 RULESET = Ruleset(
     id="battlefleet-1900",
-    version="2.0.0",  # 2: the audit changed what old games mean (BF-R50..R53)
+    version="3.0.0",  # 2: the audit changed what old games mean (BF-R50..R53); 3: the second audit (BF-R56..R58)
     title="Battlefleet 1900 — pre-dreadnought fleet actions",
     options_type=c.Options,
     command_types=c.COMMANDS,

@@ -280,6 +280,8 @@ def _flooded(s: State, e: ev.FloodingChanged) -> None:
         for lst in (ship.contained, ship.counterflooded):
             if e.compartment in lst:
                 lst.remove(e.compartment)
+    if e.level == 4 and e.compartment in ship.contained:  # 6.3: "severe flooding events cannot be contained"
+        ship.contained.remove(e.compartment)
 
 
 def _fire(s: State, e: ev.FireChanged) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from domain.battlefleet_1900.commands import DamageControl
 from domain.battlefleet_1900.rules import damage_control as dc
+from domain.battlefleet_1900.rules import sinking
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 from tests.battlefleet_1900.scenario import ctx, done, make_state, of
@@ -241,3 +242,28 @@ def test_BF6_3_a_destroyed_bridge_or_a_flooded_magazines_position_is_never_repai
     sh.bridge_x, sh.mounts["A"].flooded = False, False
     both = [{"ship": "Mikasa", "function": "repair_bridge"}, {"ship": "Mikasa", "function": "repair_main", "mount": "A"}]
     check(s, both)
+
+
+def test_BF6_3_severe_flooding_cannot_be_contained_even_when_a_magazine_makes_it():
+    """6.3 Stop Hvy FL: "severe flooding events cannot be contained". A contained heavy compartment that a flooded
+    magazine takes to severe rolls on Hvy/Sev FL again at the next Step One; the code kept the containment."""
+    s = _damaged(make_state(step="damage_control"))  # F heavy; A has a slash
+    s.ships["Mikasa"].contained = ["F"]
+    c = run(s, [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}], [3])
+    sh = c.state.ships["Mikasa"]
+    assert sh.flooding["F"] == 4 and sh.contained == [] and sinking.rolls_for_flooding(sh, "F")
+
+
+def test_BF6_3_BFR25_a_scuttling_ship_does_not_counterflood_a_zone_twice_in_one_phase():
+    """6.3: a failed counter-flood means "no more attempts to flood that zone of the ship may be made during that
+    Damage phase", and scuttling rolls counter-flood every compartment not yet severe. The code let a scuttling ship
+    add a counterflood action on a zone its scuttling roll had just failed to flood."""
+    s = make_state(step="damage_control")
+    sh = s.ships["Mikasa"]
+    sh.scuttling, sh.flooding["PA"] = True, 2  # uneven: a counter-flood would be legal without the scuttling
+    with pytest.raises(IllegalCommand, match="scuttling"):
+        check(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "F", "level": 4}])
+    s = make_state(step="damage_control")
+    s.ships["Mikasa"].flooding["PA"] = 2  # scuttling begun in this very submission
+    with pytest.raises(IllegalCommand, match="scuttling"):
+        check(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "F", "level": 4}], scuttle=["Mikasa"])

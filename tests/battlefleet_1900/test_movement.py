@@ -5,8 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import Move
-from domain.battlefleet_1900.rules import movement
+from domain.battlefleet_1900.rules import movement, orders
 from domain.battlefleet_1900.rules.turn import move_phase
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
@@ -226,3 +227,40 @@ def test_BFR30_BFR11_a_division_without_a_commanding_flagship_makes_no_free_turn
         movement.check_move(s, "japan", free)
     straight = msgspec.convert({"type": "move", "divisions": [{"division": "J1", "distance_mm": 100}]}, Move)
     movement.check_move(s, "japan", straight)
+
+
+def test_BF3_0_BF2_1_a_ship_that_cannot_move_moved_nothing():
+    """3.0: speed changes "depending on the amount it moved on the previous turn"; a ship whose every box is marked
+    moves nothing, so it is at a stop: after a box is repaired it may start from 0, and a dead-in-the-water flagship
+    is "no faster than 1/6 original speed" for a voluntary transfer (2.1). The code kept its last move (92 mm)."""
+    s = make_state()
+    s.ships["Mikasa"].destroyed, s.ships["Mikasa"].damaged = 5, 1  # every box marked: dead in the water
+    place(s, "Asahi", 1275, 1800, 90, last=23)  # a quarter bracket astern, at 1/6 of its speed
+    c = move(s, J1={"ships": [{"ship": "Asahi", "distance_mm": 0}]})
+    assert pose(c, "Mikasa") == Pose(1400, 1800, 90) and c.state.sealed["japan"].last_move["Mikasa"] == 0
+    assert orders.why_not_transfer(c.state, "japan", "J1", "Asahi") is None
+    c.state.ships["Mikasa"].damaged = 0  # one box repaired (6.3)
+    assert movement.limits(c.state, "Mikasa") == (0, 23)
+
+
+def test_BF2_1_BFR4_from_line_abreast_a_simultaneous_turn_can_return_to_line_ahead():
+    """2.1: "if a division is in line abreast, only certain simultaneous turn commands will allow a return to line
+    ahead": two 90-degree turns together to the same side, a turn apart, leave the ships in column on the reverse
+    course, led by the old rear. The code reversed the line only on 180 degrees in one move, so the division stayed
+    "other" (no succession) with its rear ship as its lead."""
+    s = make_state("torpedo-attack")
+    order(s, "D1", {"turn": "together", "to": "starboard", "arrow": 90})
+    c = move(s, D1={"distance_mm": 156, "turns_deg": [90]})
+    assert movement.formation(c.state, "D1") == "line_abreast" and not of(c, ev.LineReversed)
+    s2 = c.state
+    s2.turn = 2
+    order(s2, "D1", {"turn": "together", "to": "starboard", "arrow": 90})
+    c2 = move(s2, D1={"distance_mm": 117, "turns_deg": [90]})
+    assert of(c2, ev.LineReversed)[0].division == "D1"
+    assert c2.state.divisions["D1"].ships == ["Sazanami", "Akebono", "Inazuma", "Ikazuchi"]
+    assert movement.formation(c2.state, "D1") == "line_ahead"
+    lead, last = pose(c2, "Sazanami"), pose(c2, "Ikazuchi")
+    h = c2.state.sealed["japan"].line_bearing["D1"]
+    assert lead.h == last.h == h  # the new lead is ahead of the old one on the new course
+    fx, fy = geo.forward(h)
+    assert (lead.x - last.x) * fx + (lead.y - last.y) * fy > 0

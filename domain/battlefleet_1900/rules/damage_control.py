@@ -115,6 +115,10 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             raise IllegalCommand(
                 f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]}"
             )
+        if a.function == "counterflood" and (state.ships[a.ship].scuttling or a.ship in cmd.scuttle):
+            raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
+                f"{a.ship} is scuttling: its scuttling rolls are its counter-floods this phase (6.3, BF-R25)"
+            )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
         per_event[key] = per_event.get(key, 0) + 1

@@ -202,7 +202,8 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
     pivot: ev.Turnpoint | None = None
     for i, name in enumerate(d.ships):
         route = state.sealed[d.seat].waypoints.get(name, [])
-        if not can_move(state, name):
+        if not can_move(state, name):  # 3.0: it moves nothing, so it starts again from a stop (BF-R56)
+            paths[name] = Path(state.pose(name), route=list(route))
             continue
         lo_i, hi_i = limits(state, name)
         own = lo_i if stop else override.get(name, min(max(dist, lo_i), hi_i))
@@ -225,7 +226,10 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
     lead_path = paths.get(lead)
     if lead_path is not None and (len(d.ships) == 1 or (not together and pivot)):
         bearings.append(ev.Bearing(division=d.id, bearing=lead_path.pose.h))
-    if together and len(d.ships) > 1 and lead_path is not None and sum(lead_path.executed) % 360 == 180:
+    # BF-R4, R57: ships that turn together onto the reverse of the line's bearing are in column led by the old rear
+    # (a 180-degree turn from line ahead, or a second 90 to the same side from line abreast: 2.1).
+    bearing = state.sealed[d.seat].line_bearing[d.id]
+    if together and len(d.ships) > 1 and lead_path is not None and (lead_path.pose.h - bearing) % 360 == 180:
         reversed_.append(d.id)
 
 
