@@ -186,6 +186,30 @@ def test_move_schema_offers_each_origin_only_the_zones_it_reaches():
     assert "Move 1 submarine from sea zone 17 to sea zone 15" in spec.labels
 
 
+def test_a_zone_of_more_submarines_than_one_command_carries_offers_counts_up_to_that_limit():
+    """A zone may hold more than 99 submarines (the setup's 2 and 99 more), but a command's `count` is at most 99:
+    the schemas and choices offer no count the command type refuses."""
+    game = new_game("many", {"setup": "1942.2", "submarines": {"Germany": {"5": 99}}})
+    assert game.rules.subs["Germany"][5] == 101
+    while (game.rules.power, game.rules.phase) != ("Germany", "combat-move"):
+        payload = {"type": "purchase", "spend": 0} if game.rules.phase == "purchase" else {"type": "end_phase"}
+        for e in engine.decide_command(game, game.rules.power, engine.parse_command(RULESET, payload), SEED):
+            engine.evolve(game, e)
+    assert not refused(game, "Germany", {"type": "move_submarines", "from_sz": 5, "to_sz": 6, "count": 99})
+    checked = []
+    for _ in range(2):  # combat move (move_submarines), then combat (fight, lose_submarines)
+        for spec in engine.awaiting(game):
+            if spec.type in ("move_submarines", "fight", "lose_submarines"):
+                assert spec.schema["properties"]["count"]["maximum"] == 99, spec.type
+                assert all(b["properties"]["count"]["maximum"] <= 99 for b in spec.schema["oneOf"])
+                assert all(x["count"] <= 99 for x in spec.choices or [])
+                checked.append(spec.type)
+        end = engine.parse_command(RULESET, {"type": "end_phase"})
+        for e in engine.decide_command(game, "Germany", end, SEED):
+            engine.evolve(game, e)
+    assert sorted(checked) == ["fight", "lose_submarines", "move_submarines"]
+
+
 def test_the_map_view_gives_a_frontend_the_adjacency_and_the_canals():
     board = VIEWS["map"].render(new_game("map", {}).rules, None)
     adjacency = {z.sz: set(z.adjacent_sea_zones) for z in board.sea_zones}

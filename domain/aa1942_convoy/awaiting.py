@@ -62,7 +62,8 @@ def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
     top = purchase.max_spend(state)
     why = "its treasury" if state.holds_capital(state.power) else "nothing: its capital is in enemy hands"
     choices, labels = _listed(
-        ({"spend": n} for n in range(top + 1)), lambda x: f"Spend {_n(x['spend'], 'IPC')}" if x["spend"] else "Spend nothing"
+        ({"spend": n} for n in range(top + 1)),
+        lambda x: f"Spend {_n(x['spend'], 'IPC')}" if x["spend"] else "Spend nothing",
     )
     return CommandSpec(
         type="purchase",
@@ -95,10 +96,10 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec:
             {
                 "from_sz": _int(enum=[sz for sz, _, _ in origins]),
                 "to_sz": _int(enum=sorted({to for _, _, reach in origins for to in reach})),
-                "count": _int(minimum=1, maximum=max(n for _, n, _ in origins)),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n, _ in origins))),
             },
             [
-                _branch(from_sz={"const": sz}, to_sz={"enum": list(reach)}, count=_int(maximum=n))
+                _branch(from_sz={"const": sz}, to_sz={"enum": list(reach)}, count=_int(maximum=min(c.MAX_COUNT, n)))
                 for sz, n, reach in origins
             ],
         ),
@@ -139,8 +140,11 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec:
         choices=choices,
         labels=labels,
         schema=_object(
-            {"sz": _int(enum=[sz for sz, _ in zones]), "count": _int(minimum=1, maximum=max(n for _, n in zones))},
-            [_branch(sz={"const": sz}, count=_int(maximum=n)) for sz, n in zones],
+            {
+                "sz": _int(enum=[sz for sz, _ in zones]),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n in zones))),
+            },
+            [_branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n))) for sz, n in zones],
         ),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
@@ -161,9 +165,12 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec:
             {
                 "power": {"type": "string", "enum": sorted({p for p, _, _ in fleets}, key=TURN_ORDER.index)},
                 "sz": _int(enum=sorted({sz for _, sz, _ in fleets})),
-                "count": _int(minimum=1, maximum=max(n for _, _, n in fleets)),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, _, n in fleets))),
             },
-            [_branch(power={"const": p}, sz={"const": sz}, count=_int(maximum=n)) for p, sz, n in fleets],
+            [
+                _branch(power={"const": p}, sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
+                for p, sz, n in fleets
+            ],
         ),
         description=f"Record submarines of any power sunk in {state.power}'s combat (general combat begins).",
     )
@@ -208,7 +215,10 @@ def place_spec(state: State, seats: list[str]) -> CommandSpec:
         seats=seats,
         choices=None,
         schema=_object(
-            {"sz": _int(enum=sorted(int(sz) for sz in state.map.sea_zones)), "count": _int(minimum=1, maximum=99)}
+            {
+                "sz": _int(enum=sorted(int(sz) for sz in state.map.sea_zones)),
+                "count": _int(minimum=1, maximum=c.MAX_COUNT),
+            }
         ),
         description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word "
         "for where they may go).",

@@ -7,7 +7,8 @@ from typing import Annotated, Literal
 import msgspec
 
 SeaZone = Annotated[int, msgspec.Meta(ge=1, le=65, description="a sea zone number of the 1942.2 map")]
-Count = Annotated[int, msgspec.Meta(ge=1, le=99)]
+MAX_COUNT = 99  # submarines one command moves, commits, places or records lost; a zone may hold more
+Count = Annotated[int, msgspec.Meta(ge=1, le=MAX_COUNT)]
 Territory = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="a land territory name")]
 Power = Annotated[str, msgspec.Meta(pattern="^(USSR|Germany|UK|Japan|USA)$")]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from domain.aa1942_convoy.commands import MAX_COUNT
 from domain.aa1942_convoy.state import SIDE, TURN_ORDER, State
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
@@ -48,11 +49,16 @@ def move_origins(state: State) -> Iterator[tuple[int, int, dict[int, int]]]:
                 yield sz, n, reach
 
 
+def counts(n: int) -> range:
+    """The counts one command may send for n submarines: a zone may hold more than a command's MAX_COUNT."""
+    return range(1, min(n, MAX_COUNT) + 1)
+
+
 def legal_moves(state: State) -> Iterator[dict]:
     """Generators, so that `awaiting` stops after the 65 it needs to know there are too many to list."""
     for sz, n, reach in move_origins(state):
         for to in reach:
-            yield from ({"from_sz": sz, "to_sz": to, "count": c} for c in range(1, n + 1))
+            yield from ({"from_sz": sz, "to_sz": to, "count": c} for c in counts(n))
 
 
 def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
@@ -95,7 +101,7 @@ def legal_fights(state: State) -> Iterator[dict]:
     return (
         {"sz": sz, "count": c}
         for sz in sorted(state.subs.get(state.power, {}))
-        for c in range(1, state.may_raid_with(sz) + 1)
+        for c in counts(state.may_raid_with(sz))
     )
 
 
@@ -114,7 +120,7 @@ def legal_losses(state: State) -> Iterator[dict]:
         {"power": p, "sz": sz, "count": c}
         for p in TURN_ORDER
         for sz, n in sorted(state.subs.get(p, {}).items())
-        for c in range(1, n + 1)
+        for c in counts(n)
     )
 
 
