@@ -260,17 +260,21 @@ def game_data(ruleset: Ruleset, options: dict[str, Any]) -> tuple[Any, str] | No
 # ---- folding ------------------------------------------------------------------------------------
 
 
-def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: GameCreated) -> Game:
-    """The game its genesis describes, on the data set it pinned (the default one, or its own). A game made under
-    another major version of its ruleset is refused: a major version changes what old games mean (their events,
-    their dice); minor and patch versions keep it."""
-    made = created.ruleset.version
+def check_version(ruleset: Ruleset, made: str) -> None:
+    """A game made under another major version of its ruleset is refused: a major version changes what old games
+    mean (their events, their dice); minor and patch versions keep it."""
     if made.split(".")[0] != ruleset.version.split(".")[0]:
         raise Rejected(
             "ruleset-version-mismatch",
             f"this game was made with {ruleset.id} {made}; this engine runs {ruleset.version}: replay it on an "
             "engine of that version",
         )
+
+
+def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: GameCreated) -> Game:
+    """The game its genesis describes, on the data set it pinned (the default one, or its own), if this engine runs
+    its ruleset's major version (check_version)."""
+    check_version(ruleset, created.ruleset.version)
     own = game_data(ruleset, created.options)
     if own is not None:
         data, data_sha256 = own

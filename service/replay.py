@@ -283,6 +283,10 @@ def replay(
         loaded = loaded_for(b.ruleset.id)
     except Rejected as e:
         return _check("fail", e.detail, first_bad_seq=1), None
+    try:
+        engine.check_version(loaded.ruleset, b.ruleset.version)
+    except Rejected as e:  # not the bundle's fault: this engine cannot re-run it
+        return _check("skipped", e.detail), None
     recorded = {e.body.get("seq"): e.body for e in b.events}
     game: Game | None = None
     seq = 0

@@ -208,3 +208,17 @@ def test_genesis_records_only_the_options_set_so_new_defaults_keep_old_bundles_i
     made = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "g", {}, None, "fair", bytes(32))
     # aa1942 AA-R16: a new game records its setup, whose absence in an older genesis means "empty"
     assert made[0].options == ({"setup": "1942.2"} if ruleset == "aa1942-convoy" else {})
+
+
+def test_a_bundle_of_another_major_version_verifies_its_chain_and_dice_and_names_the_engine_to_replay_it():
+    """A bundle made by aa1942-convoy 1.0.0: its chain and dice check here, but this engine runs another major
+    version, so the replay is not run (partial, exit 2) and says which version re-runs it, instead of reporting
+    the genesis as a changed body."""
+    old = Path(__file__).parent / "fixtures" / "aa1942-north-atlantic-1.0.0.json"
+    report = verify(old.read_bytes())
+    assert report["checks"]["chain"]["status"] == "pass" and report["checks"]["dice"]["status"] == "pass"
+    replayed = report["checks"]["replay"]
+    assert replayed["status"] == "skipped" and "aa1942-convoy 1.0.0" in replayed["detail"], replayed
+    assert report["verdict"] == "partial"
+    out = CliRunner().invoke(cli, ["verify", str(old)], terminal_width=200)
+    assert out.exit_code == 2 and "1.0.0" in out.output
