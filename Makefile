@@ -8,7 +8,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 DB ?= umpire.db
 
-.PHONY: install run test bench soak openapi replays clean
+.PHONY: install run test quick bench soak openapi client-ts replays clean
 
 # One install at a time: two targets started at once on a fresh clone wait for each other (flock where the system
 # has it) instead of both building .venv.
@@ -30,6 +30,9 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+quick: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow" -p no:cacheprovider -n auto
+
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	$(BIN)/python benchmarks/run.py --write docs/performance.md
@@ -39,6 +42,17 @@ soak: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/python -m service.openapi_dump > openapi/openapi.json.new && mv openapi/openapi.json.new openapi/openapi.json
+	@if command -v node >/dev/null 2>&1; then $(MAKE) --no-print-directory client-ts; \
+	else echo "node not found: openapi/client-ts not regenerated (make client-ts)"; fi
+
+# the TypeScript client's generated types and the desk's compiled copy (needs node: tests/clients/tools.py installs
+# the pinned packages once)
+client-ts: $(STAMP)
+	$(BIN)/python -c "from tests.clients.tools import node_packages as n; print(n())" > .node_modules_path
+	cd openapi/client-ts && ln -sfn "$$(cat ../../.node_modules_path)" node_modules && \
+		node_modules/.bin/openapi-typescript ../openapi.json --default-non-nullable false -o src/api.ts && \
+		node_modules/.bin/tsc -p . && rm node_modules
+	rm -f .node_modules_path
 
 replays: $(STAMP)
 	$(BIN)/python replays/generate.py

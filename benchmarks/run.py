@@ -23,14 +23,14 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import msgspec  # noqa: E402
 
-from events.store import Store, open_store  # noqa: E402
+from events.store import SQLiteStore, open_store  # noqa: E402
 from service.games import GameService  # noqa: E402
 from tests.live import free_port, postgres_schema, server_process  # noqa: E402
 
@@ -87,8 +87,9 @@ def raid_game(svc: GameService, n_subs: int = 99) -> tuple[str, str]:
     return gid, tok["Germany"]
 
 
-def raids(svc: GameService, n: int) -> list[float]:
-    """Latencies of n raid commands (as many games as needed); each one load -> decide -> append -> commit."""
+def raids(svc: GameService, n: int, cpu: list | None = None) -> list[float]:
+    """Latencies of n raid commands (as many games as needed); each one load -> decide -> append -> commit. `cpu`
+    collects the CPU time of each."""
     out = []
     while len(out) < n:
         gid, tok = raid_game(svc)
@@ -96,13 +97,15 @@ def raids(svc: GameService, n: int) -> list[float]:
             for _ in range(99):
                 if len(out) >= n:
                     return out
-                t = time.perf_counter()
+                c, t = time.process_time(), time.perf_counter()
                 svc.command(gid, tok, {"type": "raid", "sz": z})
                 out.append(time.perf_counter() - t)
+                if cpu is not None:
+                    cpu.append(time.process_time() - c)
     return out
 
 
-def detects(svc: GameService, n: int, ids: list | None = None) -> list[float]:
+def detects(svc: GameService, n: int, ids: list | None = None, cpu: list | None = None) -> list[float]:
     """Latencies of n corvette `detect` commands, in bot-played convoys through the service (their
     command ids into `ids`)."""
     from domain.corvette_command import bot
@@ -113,21 +116,23 @@ def detects(svc: GameService, n: int, ids: list | None = None) -> list[float]:
         made = svc.create("corvette-command", {"convoys": 50}, None, "fair", None, None, None)
         gid, token = made["game_id"], made["seats"][0]["token"]
         while len(out) < n:
-            game = svc._cached(gid).game
+            game = svc.cache.cached(gid).game
             legal = awaiting(game)
             if not legal:
                 break
-            payload = bot.choose(game.rules, legal)
-            t = time.perf_counter()
+            payload = bot.choose(game.state, legal, game.seats[0])
+            c, t = time.process_time(), time.perf_counter()
             result = svc.command(gid, token, payload)
             if payload["type"] == "detect":
                 out.append(time.perf_counter() - t)
+                if cpu is not None:
+                    cpu.append(time.process_time() - c)
                 if ids is not None:
                     ids.append(result["command_id"])
     return out
 
 
-def raw_rows_per_command(store: Store, limit: int, only: list | None = None) -> list[list[tuple]]:
+def raw_rows_per_command(store: SQLiteStore, limit: int, only: list | None = None) -> list[list[tuple]]:
     """The rows our store wrote, grouped by command: what a raw insert of the same data must write."""
     cmds = store.db.conn.execute(
         "SELECT game, command_id, seat, payload, first_seq, last_seq, recorded_at FROM commands LIMIT ?",
@@ -146,13 +151,14 @@ def raw_rows_per_command(store: Store, limit: int, only: list | None = None) -> 
     return groups
 
 
-def raw_sqlite(groups: list[list[tuple]], path: str) -> float:
-    """Commands/s for plain sqlite3 writing the same rows, one transaction per command, our pragmas and schema."""
-    Store(path).close()  # the same tables and indexes
+def raw_sqlite(groups: list[list[tuple]], path: str) -> tuple[float, float]:
+    """Commands/s (wall clock, CPU time) for plain sqlite3 writing the same rows, one transaction per command, our
+    pragmas and schema."""
+    SQLiteStore(path).close()  # the same tables and indexes
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for g in groups:
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("INSERT INTO commands VALUES (?,?,?,?,?,?,?)", g[0])
@@ -161,7 +167,7 @@ def raw_sqlite(groups: list[list[tuple]], path: str) -> float:
             g[1:],
         )
         conn.execute("COMMIT")
-    return len(groups) / (time.perf_counter() - start)
+    return len(groups) / (time.perf_counter() - start), len(groups) / (time.process_time() - cpu)
 
 
 _ES_AGGREGATE = None
@@ -213,43 +219,49 @@ def eventsourcing_rate(path: str, n: int, our_pragmas: bool) -> float | None:
 
 def p1(tmp: Path) -> None:
     n = 400 if QUICK else 3000
-    store = Store(str(tmp / "p1.db"))
+    store = SQLiteStore(str(tmp / "p1.db"))
     svc = GameService(store)
-    lat_aa = raids(svc, n)
-    aa = len(lat_aa) / sum(lat_aa)
-    cc_store, cc_ids = Store(str(tmp / "p1cc.db")), []
-    lat_cc = detects(GameService(cc_store), n // 3, cc_ids)
-    cc = len(lat_cc) / sum(lat_cc)
-    raw = raw_sqlite(raw_rows_per_command(store, n), str(tmp / "raw.db"))
-    raw_cc = raw_sqlite(raw_rows_per_command(cc_store, 0, only=cc_ids), str(tmp / "raw-cc.db"))
+    cpu_aa, cpu_cc = [], []
+    lat_aa = raids(svc, n, cpu_aa)
+    aa, aa_cpu = len(lat_aa) / sum(lat_aa), len(cpu_aa) / sum(cpu_aa)
+    cc_store, cc_ids = SQLiteStore(str(tmp / "p1cc.db")), []
+    lat_cc = detects(GameService(cc_store), n // 3, cc_ids, cpu_cc)
+    cc, cc_cpu = len(lat_cc) / sum(lat_cc), len(cpu_cc) / sum(cpu_cc)
+    raw, raw_cpu = raw_sqlite(raw_rows_per_command(store, n), str(tmp / "raw.db"))
+    raw_cc, raw_cc_cpu = raw_sqlite(raw_rows_per_command(cc_store, 0, only=cc_ids), str(tmp / "raw-cc.db"))
+    # the ratio is of CPU time per command (in brackets): on these shared cores the wall-clock rates are the
+    # neighbours' as much as ours; with a free core the two are the same (WAL, synchronous=NORMAL: no fsync)
     row(
         "P1 aa1942 raid, commands/s (in-process, file db)",
-        fmt(aa),
-        f"raw sqlite3 {fmt(raw)}",
-        f"{aa / raw:.0%}",
+        f"{fmt(aa)} ({1000 / aa_cpu:.3f} ms CPU)",
+        f"raw sqlite3 {fmt(raw)} ({1000 / raw_cpu:.3f} ms CPU)",
+        f"{aa_cpu / raw_cpu:.0%}",
         ">= 50% of raw",
-        aa / raw >= 0.5,
+        aa_cpu / raw_cpu >= 0.5,
     )
     row(
         "P1 corvette detect (and the steps it runs), commands/s",
-        fmt(cc),
-        f"raw sqlite3, its rows {fmt(raw_cc)}",
-        f"{cc / raw_cc:.0%}",
+        f"{fmt(cc)} ({1000 / cc_cpu:.3f} ms CPU)",
+        f"raw sqlite3, its rows {fmt(raw_cc)} ({1000 / raw_cc_cpu:.3f} ms CPU)",
+        f"{cc_cpu / raw_cc_cpu:.0%}",
         ">= 50% of raw",
-        cc / raw_cc >= 0.5,
+        cc_cpu / raw_cc_cpu >= 0.5,
     )
     for label, ours_pragmas in (("as it ships (synchronous FULL)", False), ("with our pragmas", True)):
         es = eventsourcing_rate(str(tmp / f"es-{ours_pragmas}.db"), n // 3, ours_pragmas)
         if es is None:
-            row(f"P1 vs eventsourcing {label}", fmt(aa), "not installed (pip install '.[bench]')", "-", ">= 10x", None)
+            row(f"P1 vs eventsourcing {label}", fmt(aa), "not installed (pip install '.[bench]')", "-", ">= 2x", None)
+        elif ours_pragmas:
+            row(f"P1 aa1942 raid vs eventsourcing {label}", fmt(aa), f"eventsourcing {fmt(es)}", f"{aa / es:.1f}x",
+                "report", None)  # fmt: skip
         else:
             row(
                 f"P1 aa1942 raid vs eventsourcing {label}",
                 fmt(aa),
                 f"eventsourcing {fmt(es)}",
                 f"{aa / es:.1f}x",
-                ">= 10x",
-                aa / es >= 10,
+                ">= 2x",
+                aa / es >= 2,
             )
 
 
@@ -273,7 +285,7 @@ def p2(tmp: Path) -> None:
     per_conn = 60 if QUICK else 400
     db = tmp / "p2.db"
     # prepare 16 games ready to raid (one per connection), in the server's database
-    svc = GameService(Store(str(db)))
+    svc = GameService(SQLiteStore(str(db)))
     games = [raid_game(svc) for _ in range(16)]
     svc.store.close()
     ours = http_load(str(db), games, per_conn)
@@ -289,16 +301,16 @@ def p2(tmp: Path) -> None:
         f"{fmt(ours['rate'])} ({ours['cpu_ms']:.2f} ms)",
         f"bare FastAPI {fmt(ref['rate'])} ({ref['cpu_ms']:.2f} ms)",
         f"{ratio:.0%}",
-        ">= 60% of bare",
-        ratio >= 0.6,
+        ">= 50% of bare",
+        ratio >= 0.5,
     )
     row(
         "P2 HTTP latency p50 / p99 (ms)",
         f"{ours['p50']:.1f} / {ours['p99']:.1f}",
         f"bare {ref['p50']:.1f} / {ref['p99']:.1f}",
         "-",
-        "p99 <= 25 ms",
-        ours["p99"] <= 25,
+        "p99 <= 10 ms",
+        ours["p99"] <= 10,
     )
     if ours["errors"]:
         row("P2 errors", str(ours["errors"]), "0", "-", "no errors", False)
@@ -308,30 +320,30 @@ def p2(tmp: Path) -> None:
 
 
 def p3(tmp: Path) -> None:
-    from domain.corvette_command.rules.procedure import Ctx  # noqa: F401 - corvette loaded
-    from service.games import loaded_for
+    import domain.corvette_command  # noqa: F401 - corvette loaded
+    from service.rulesets import loaded_for
     from service.records import fold_rows
 
-    svc = GameService(Store(str(tmp / "p3.db")))
+    svc = GameService(SQLiteStore(str(tmp / "p3.db")))
     made = svc.create("corvette-command", {"convoys": 3 if QUICK else 20}, None, "public-seed", "42" * 32, None, None)
     gid, token = made["game_id"], made["seats"][0]["token"]
     from domain.corvette_command import bot
     from domain.engine import awaiting
 
     while True:
-        game = svc._cached(gid).game
+        game = svc.cache.cached(gid).game
         legal = awaiting(game)
         if not legal:
             break
-        svc.command(gid, token, bot.choose(game.rules, legal))
-    loaded = loaded_for("corvette-command")
-    reps = max(3, 60_000 // svc._cached(gid).game.version)  # enough events that both timings are long
+        svc.command(gid, token, bot.choose(game.state, legal, game.seats[0]))
+    loaded = loaded_for(svc.rulesets, "corvette-command")
+    reps = max(3, 60_000 // svc.cache.cached(gid).game.version)  # enough events that both timings are long
     t = time.perf_counter()
     for _ in range(reps):
         rows = svc.store.events(gid)
         game = fold_rows(loaded, rows)
         for name in ("ship-log", "campaign-sheet"):
-            game.ruleset.views[name].render(game.rules, None)
+            game.ruleset.views[name].render(game.state, None)
     ours = reps * len(rows) / (time.perf_counter() - t)
     t = time.perf_counter()
     for _ in range(reps):
@@ -343,8 +355,8 @@ def p3(tmp: Path) -> None:
         fmt(ours),
         f"SELECT + decode {fmt(ref)}",
         f"{ours / ref:.0%}",
-        ">= 40% of raw",
-        ours / ref >= 0.4,
+        ">= 50% of raw",
+        ours / ref >= 0.5,
     )
 
 
@@ -455,7 +467,7 @@ def p4(tmp: Path) -> None:
 
 
 def p5(tmp: Path) -> None:
-    svc = GameService(Store(str(tmp / "p5.db")))
+    svc = GameService(SQLiteStore(str(tmp / "p5.db")))
     made = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
     gid = made["game_id"]
     tok = {s["seat"]: s["token"] for s in made["seats"]}
@@ -464,15 +476,15 @@ def p5(tmp: Path) -> None:
     results = {}
 
     def one():
-        game = svc._cached(gid).game
-        power = game.rules.power
-        payload = {"type": "purchase", "spend": 0} if game.rules.phase == "purchase" else {"type": "end_phase"}
+        game = svc.cache.cached(gid).game
+        power = game.state.power
+        payload = {"type": "purchase", "spend": 0} if game.state.phase == "purchase" else {"type": "end_phase"}
         t = time.perf_counter()
         svc.command(gid, tok[seat_of[power]], payload)
         return time.perf_counter() - t
 
     for size in sizes:
-        while svc._cached(gid).game.version < size:
+        while svc.cache.cached(gid).game.version < size:
             one()
         lat = sorted(one() for _ in range(1000))
         results[size] = statistics.median(lat)
@@ -505,20 +517,20 @@ def p5_uboat(tmp: Path, sizes: list[int]) -> None:
     for deck in ("merchants", "escorts", "fleet_escorts", "naval"):
         for card in data[deck]:
             card["attack"] = [None] * len(card["attack"])
-    svc = GameService(Store(str(tmp / "p5u.db")))
+    svc = GameService(SQLiteStore(str(tmp / "p5u.db")))
     made = svc.create("uboat-leader", {"duration": "long", "data": data}, None, "fair", None, None, None)
     gid, tok = made["game_id"], made["seats"][0]["token"]
 
     def one():
-        game = svc._cached(gid).game
-        payload = bot.choose(game.rules, awaiting(game))
+        game = svc.cache.cached(gid).game
+        payload = bot.choose(game.state, awaiting(game), game.seats[0])
         t = time.perf_counter()
         svc.command(gid, tok, payload)
         return time.perf_counter() - t
 
     results = {}
     for size in sizes:
-        while svc._cached(gid).game.version < size:
+        while svc.cache.cached(gid).game.version < size:
             one()
         results[size] = statistics.median(sorted(one() for _ in range(300)))
     for size in sizes:
@@ -564,7 +576,7 @@ def p12(tmp: Path) -> None:
     from events.bundle import decode_bundle
     from service.whatif import command_ends, odds
 
-    b = decode_bundle((Path(__file__).resolve().parent.parent / "replays" / "corvette-eastbound.json").read_bytes())
+    b = decode_bundle((Path(__file__).resolve().parent.parent / "replays" / "corvette-eastbound.3.0.0.json").read_bytes())
     at = command_ends(b)[1]
     n = 60 if QUICK else 400
     odds(b, at, 4, 1)  # imports and the ruleset's data, loaded once
@@ -653,11 +665,11 @@ def raid_games(url: str, n: int = 16) -> list[tuple[str, str]]:
         svc.store.close()
 
 
-def http_load(url: str, games: list, per_conn: int, workers: int = 1) -> dict:
+def http_load(url: str, games: list, per_conn: int, workers: int = 1, server: str = "uvicorn") -> dict:
     """Our server (`workers` processes on one store) under the 16-connection load; its rate and CPU per command."""
     from benchmarks.load import run_load
 
-    with server_process(url, workers=workers) as (base, proc):
+    with server_process(url, workers=workers, server=server) as (base, proc):
         warm = run_load(int(base.rsplit(":", 1)[1]), games, 3)  # every game cached in every worker
         before = cpu_seconds(proc.pid)
         out = run_load(int(base.rsplit(":", 1)[1]), games, per_conn, start=3)
@@ -802,14 +814,15 @@ def p7(tmp: Path) -> None:
                 rates[kind, workers] = http_load(url, games, per_conn, workers)
         one, two = rates[kind, 1], rates[kind, 2]
         label = "SQLite" if kind == "sqlite" else "PostgreSQL"
+        goal = 1.0 if kind == "sqlite" else 0.5  # durable on a local file; PostgreSQL pays its round trips
         if peer is not None:
             row(
                 f"P7 HTTP commands/s, {label}, 1 process (server CPU per command)",
                 f"{fmt(one['rate'])} ({one['cpu_ms']:.2f} ms)",
                 f"boardgame.io in memory {fmt(peer['rate'])} ({peer['cpu_ms']:.2f} ms)",
                 f"{one['rate'] / peer['rate']:.0%}",
-                ">= 100% of boardgame.io in memory",
-                one["rate"] >= peer["rate"],
+                f">= {goal:.0%} of boardgame.io in memory",
+                one["rate"] >= goal * peer["rate"],
             )
         else:
             row(f"P7 HTTP commands/s, {label}, 1 process", fmt(one["rate"]), missing, "-", "-", None)
@@ -821,6 +834,24 @@ def p7(tmp: Path) -> None:
             "report (2 cores, shared with the load)",
             None,
         )
+        if kind == "sqlite":  # the other ASGI server, same load, same run
+            try:
+                import granian  # noqa: F401
+            except ImportError:
+                row("P7 HTTP commands/s, SQLite, 1 process, granian", "not installed (pip install '.[bench]')", "-",
+                    "-", "report", None)  # fmt: skip
+            else:
+                with store_url(tmp, kind, "p7-granian") as url:
+                    gr = http_load(url, raid_games(url), per_conn, 1, server="granian")
+                row(
+                    "P7 HTTP commands/s, SQLite, 1 process, granian --interface asgi (server CPU per command)",
+                    f"{fmt(gr['rate'])} ({gr['cpu_ms']:.2f} ms)",
+                    f"uvicorn (httptools, uvloop) {fmt(one['rate'])} ({one['cpu_ms']:.2f} ms)",
+                    f"{gr['rate'] / one['rate']:.2f}x",
+                    "report: the faster one that passes the reliability suite is the default",
+                    None,
+                )
+                one["errors"] += gr["errors"]
         errors = one["errors"] + two["errors"]
         if errors:
             row(f"P7 errors, {label}", str(errors), "0", "-", "no errors", False)
@@ -892,13 +923,13 @@ def long_game(tmp: Path) -> tuple[str, str]:
         return LONG
     size = 5_000 if QUICK else 100_000
     path = str(tmp / "long.db")
-    svc = GameService(Store(path))
+    svc = GameService(SQLiteStore(path))
     made = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
     gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
-    while svc._cached(gid).game.version < size:
-        game = svc._cached(gid).game
-        payload = {"type": "purchase", "spend": 0} if game.rules.phase == "purchase" else {"type": "end_phase"}
-        svc.command(gid, tok[game.rules.power], payload)
+    while svc.cache.cached(gid).game.version < size:
+        game = svc.cache.cached(gid).game
+        payload = {"type": "purchase", "spend": 0} if game.state.phase == "purchase" else {"type": "end_phase"}
+        svc.command(gid, tok[game.state.power], payload)
     svc.store.close()
     return path, gid
 
@@ -926,7 +957,7 @@ def p9(tmp: Path) -> None:
     dst.close()
     results = {}
     for label, db in (("snapshots", path), ("none", bare)):
-        store = Store(db)
+        store = SQLiteStore(db)
         version = store.head(gid)[0]
         at = version - 500  # a past position between two snapshots
         cold = timed(lambda: GameService(store).summary(gid))
@@ -960,11 +991,11 @@ def p9(tmp: Path) -> None:
 def p10(tmp: Path) -> None:
     n = 50 if QUICK else 300
     path = str(tmp / "p10.db")
-    svc = GameService(Store(path))
+    svc = GameService(SQLiteStore(path))
     ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(n)]
     log_bytes = svc.store.db.conn.execute("SELECT SUM(LENGTH(body)) FROM events").fetchone()[0] / n
     svc.store.close()
-    cold = GameService(Store(path))
+    cold = GameService(SQLiteStore(path))
     cold.summary(ids[0])  # the ruleset's data set and the store's connections: shared, not per game
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -981,15 +1012,15 @@ def p10(tmp: Path) -> None:
         None,
     )
     path, gid = long_game(tmp)
-    store = Store(path)
+    store = SQLiteStore(path)
     version = store.head(gid)[0]
     log_bytes = store.db.conn.execute("SELECT SUM(LENGTH(body)) FROM events WHERE game = ?", (gid,)).fetchone()[0]
     svc = GameService(store)
-    svc._load(gid)
+    svc.cache.load(gid)
     copies = 3
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept = [svc._load(gid) for _ in range(copies)]
+    kept = [svc.cache.load(gid) for _ in range(copies)]
     long = (tracemalloc.get_traced_memory()[0] - before) / copies
     tracemalloc.stop()
     del kept
@@ -1014,7 +1045,7 @@ def p11(tmp: Path) -> None:
 
     from service.simulate import seed_for
 
-    svc = GameService(Store(str(tmp / "p11.db")))
+    svc = GameService(SQLiteStore(str(tmp / "p11.db")))
     longest = None
     for i in range(2 if QUICK else 6):  # the longest of a few campaigns (a corvette is often sunk early)
         made = svc.create(
@@ -1022,11 +1053,11 @@ def p11(tmp: Path) -> None:
         )
         gid, token = made["game_id"], made["seats"][0]["token"]
         while True:
-            game = svc._cached(gid).game
+            game = svc.cache.cached(gid).game
             legal = awaiting(game)
             if not legal:
                 break
-            svc.command(gid, token, bot.choose(game.rules, legal))
+            svc.command(gid, token, bot.choose(game.state, legal, game.seats[0]))
         if longest is None or game.version > longest[2]:
             longest = (gid, made["referee_token"], game.version)
     gid = longest[0]
@@ -1047,11 +1078,265 @@ def p11(tmp: Path) -> None:
     )
 
 
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, int(len(xs) * q + 0.5) - 1))]
+
+
+def p14(tmp: Path) -> None:
+    """300 slow clients, each trickling a request head a byte every 5 s (issue 19 D6), against `umpire serve` with its
+    defaults (head within 10 s): the latency of a cheap read of another game on a prompt connection meanwhile, beside
+    the same reads with no slow client (as long, just before). On these shared cores the maximum is set by the
+    scheduler as much as by the server: the load average is printed with it."""
+    import asyncio
+
+    from benchmarks.slow import cheap_reads, slow_clients
+
+    n, seconds = (100, 12) if QUICK else (300, 40)
+    db = str(tmp / "p13.db")
+    svc = GameService(SQLiteStore(db))
+    gid = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    svc.store.close()
+    path = f"/games/{gid}/events?limit=1"
+    with server_process(db, serve=True) as (base, proc):
+        port = int(base.rsplit(":", 1)[1])
+        # the reference over as long a window as the reads during the slow clients (a longer window, a higher max)
+        alone = asyncio.run(cheap_reads(port, path, time.monotonic() + seconds - min(6, seconds / 4) - 1))
+        before = cpu_seconds(proc.pid)
+        out = slow_clients(port, path, n, seconds)
+        cpu = (cpu_seconds(proc.pid) - before) / seconds
+    lat, ref = [x * 1000 for x in out["lat"]], [x * 1000 for x in alone]
+    lived = statistics.median(out["lived"]) if out["lived"] else float("nan")
+    row(
+        f"P14 cheap read of another game during {n} slow clients (a byte every 5 s), p99 / max (ms)",
+        f"{pct(lat, 0.99):.1f} / {max(lat):.1f}",
+        f"no slow client {pct(ref, 0.99):.1f} / {max(ref):.1f}",
+        f"{max(lat) / max(ref):.1f}x max (load {os.getloadavg()[0]:.1f})",
+        "max < 250 ms",
+        max(lat) < 250,
+    )
+    row(
+        f"P14 slow clients closed by the header timeout (10 s) in {seconds} s",
+        f"{out['closed']:,} of {out['opened']:,} opened ({out['408']:,} with 408), each after {lived:.1f} s",
+        "before: none (the fd limit was the only bound)",
+        "-",
+        f"report (server CPU {100 * cpu:.0f}% of a core)",
+        None,
+    )
+
+
+def p15(tmp: Path) -> None:
+    """1,000 idle SSE subscribers (ten on each of 100 games) on one server process: its CPU over a quiet spell,
+    beside the same process with none. On SQLite the streams' fallback check reads the 100 heads once a second."""
+    import asyncio
+
+    from benchmarks.slow import open_streams
+
+    n, games, quiet = (200, 20, 5) if QUICK else (1000, 100, 20)
+    kinds = ["sqlite"] + ([] if postgres_available() else ["postgresql"])
+    for kind in kinds:
+        with store_url(tmp, kind, "p14") as url:
+            svc = GameService(open_store(url))
+            ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(games)]
+            svc.store.close()
+            with server_process(url) as (base, proc):
+                port = int(base.rsplit(":", 1)[1])
+
+                async def run() -> tuple[float, float, int]:
+                    await asyncio.sleep(1)
+                    c0 = cpu_seconds(proc.pid)
+                    await asyncio.sleep(quiet)
+                    none = (cpu_seconds(proc.pid) - c0) / quiet
+                    paths = [f"/games/{ids[i % games]}/events/stream?timeout=3600&after=100" for i in range(n)]
+                    streams = await open_streams(port, paths)
+                    await asyncio.sleep(2)  # settled
+                    c1 = cpu_seconds(proc.pid)
+                    await asyncio.sleep(quiet)
+                    busy = (cpu_seconds(proc.pid) - c1) / quiet
+                    for _, w in streams:
+                        w.close()
+                    return none, busy, len(streams)
+
+                none, busy, opened = asyncio.run(run())
+        label = "SQLite" if kind == "sqlite" else "PostgreSQL (LISTEN)"
+        row(
+            f"P15 CPU of {opened:,} idle SSE subscribers ({games} games), one process, {label}",
+            f"{100 * busy:.1f}% of a core",
+            f"no subscriber {100 * none:.1f}%",
+            f"+{100 * (busy - none):.1f} points",
+            "report (before: 200 subscribers 27%)",
+            None,
+        )
+
+
+def p16(tmp: Path) -> None:
+    """From sending a command to its last event's arrival on a stream of the game (which was idle), beside the
+    command's own acknowledgement: one process on SQLite (the in-process wake-up), a stream on another process on
+    PostgreSQL (LISTEN/NOTIFY), and on SQLite (the fallback check, every 1 s)."""
+    import asyncio
+
+    from benchmarks.slow import delivery
+
+    n = 30 if QUICK else 150
+    cases = [("sqlite", 1, "SQLite, one process"), ("postgresql", 2, "PostgreSQL, stream on another process")]
+    cases.append(("sqlite", 2, "SQLite, stream on another process (fallback check 1 s)"))
+    for kind, procs, label in cases:
+        if kind == "postgresql" and postgres_available():
+            row(f"P16 append-to-delivery, {label}", postgres_available(), "-", "-", "-", None)
+            continue
+        with store_url(tmp, kind, f"p15-{procs}") as url:
+            svc = GameService(open_store(url))
+            gid, token = raid_game(svc)
+            svc.store.close()
+            m = n if procs == 1 or kind == "postgresql" else max(10, n // 5)
+            commands = [{"type": "raid", "sz": ENEMY_ZONES[(i // 99) % len(ENEMY_ZONES)]} for i in range(m)]
+            other = server_process(url) if procs == 2 else nullcontext(None)
+            with server_process(url) as (a, _), other as second:
+                b = second[0] if second else a
+                pause = (0.05, 1.05) if procs == 2 and kind == "sqlite" else (0.05, 0.15)
+                ports = int(a.rsplit(":", 1)[1]), int(b.rsplit(":", 1)[1])
+                out = asyncio.run(delivery(*ports, gid, token, commands, pause))
+        got, ack = [x * 1000 for x in out["delivered"]], [x * 1000 for x in out["ack"]]
+        row(
+            f"P16 command sent to its events on an idle stream, p50 / p99 (ms), {label}",
+            f"{statistics.median(got):.1f} / {pct(got, 0.99):.1f}",
+            f"its acknowledgement {statistics.median(ack):.1f} / {pct(ack, 0.99):.1f}",
+            f"+{statistics.median(got) - statistics.median(ack):.1f} ms p50",
+            "report (before: polled every 0.2 s)",
+            None,
+        )
+# ---- P13: hostile inputs: a cheap read of another game stays fast -------------------------------------------------
+
+
+class ReadProbe:
+    """Reads one small game's summary over and over on its own connection while something hostile runs; the
+    latencies of those reads are the figure (what every other client of the server sees)."""
+
+    def __init__(self, base: str, gid: str):
+        import threading
+
+        self.base, self.gid, self.times, self._stop = base, gid, [], threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import httpx
+
+        with httpx.Client(base_url=self.base, timeout=60) as c:
+            while not self._stop.is_set():
+                t = time.perf_counter()
+                c.get(f"/games/{self.gid}")
+                self.times.append(time.perf_counter() - t)
+                time.sleep(0.01)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def figures(self) -> tuple[float, float]:
+        xs = sorted(self.times)
+        return xs[int(0.99 * (len(xs) - 1))] * 1000, xs[-1] * 1000
+
+
+def crafted_dice_bundle(rolls: int) -> bytes:
+    from tests.test_verify_worker import dice_bundle
+
+    return msgspec.json.encode(dice_bundle(rolls))
+
+
+def p13(tmp: Path) -> None:
+    import threading
+
+    import httpx
+
+    path, long_id = long_game(tmp)
+    with server_process(path) as (base, _):
+        with httpx.Client(base_url=base, timeout=120) as c:
+            small = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()  # the one read during each case
+            writer = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()  # the one written to under a held lock
+            ussr = next(x["token"] for x in writer["seats"] if x["seat"] == "USSR")
+            c.get(f"/games/{small['game_id']}")
+            c.get(f"/games/{writer['game_id']}")
+
+        def hostile_bundles():
+            def get():
+                with httpx.Client(base_url=base, timeout=300) as c2:
+                    c2.get(f"/games/{long_id}/bundle")
+
+            ts = [threading.Thread(target=get) for _ in range(4)]
+            [t.start() for t in ts]
+            [t.join() for t in ts]
+
+        many = PACIFIC_BUNDLE()
+        many["commands"] = many["commands"] * (580_000 // len(many["commands"]) + 1)
+        many_raw = msgspec.json.encode(many)
+        crafted = crafted_dice_bundle(20_000 if QUICK else 150_000)
+
+        def post(raw: bytes):
+            def run():
+                with httpx.Client(base_url=base, timeout=300) as c2:
+                    c2.post("/bundles/verify", content=raw, headers={"Content-Type": "application/json"})
+
+            return run
+
+        def held_lock():
+            holder = sqlite3.connect(path, isolation_level=None, timeout=30)
+            holder.execute("BEGIN IMMEDIATE")
+            sender = threading.Thread(
+                target=lambda: httpx.post(
+                    f"{base}/games/{writer['game_id']}/commands", json={"type": "purchase", "spend": 0},
+                    headers={"Authorization": f"Bearer {ussr}"}, timeout=60,
+                )
+            )
+            sender.start()
+            time.sleep(4.0)
+            holder.execute("COMMIT")
+            holder.close()
+            sender.join()
+
+        cases = (
+            (f"the bundle of a long game ({_events(path, long_id):,} events), 4 at once", hostile_bundles),
+            (f"verify of a {len(many_raw) / 2**20:.0f} MB bundle of {len(many['commands']):,} commands", post(many_raw)),
+            (f"verify of a crafted {len(crafted) / 2**20:.0f} MB dice bundle", post(crafted)),
+            ("another process holding SQLite's write lock 4 s, a command to another game waiting on it", held_lock),
+        )
+        for label, hostile in cases:
+            with ReadProbe(base, small["game_id"]) as probe:
+                time.sleep(0.2)
+                hostile()
+                time.sleep(0.2)
+            p99, worst = probe.figures()
+            row(
+                f"P13 a cheap read during {label}: p99 / max ms",
+                f"{p99:.0f} / {worst:.0f}",
+                f"{len(probe.times)} reads",
+                "-",
+                "max < 250 ms",
+                worst < 250,
+            )
+
+
+def _events(path: str, gid: str) -> int:
+    store = SQLiteStore(path)
+    try:
+        return store.head(gid)[0]
+    finally:
+        store.close()
+
+
+def PACIFIC_BUNDLE() -> dict:
+    return json.loads((Path(__file__).resolve().parent.parent / "replays" / "aa1942-pacific.3.0.0.json").read_text())
+
+
 NOTES = "## What the profile showed, what changed, what is not met"
 
 FIGURES = {
     "P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, "P6": p6,
-    "P7": p7, "P8": p8, "P9": p9, "P10": p10, "P11": p11, "P12": p12,
+    "P7": p7, "P8": p8, "P9": p9, "P10": p10, "P11": p11, "P12": p12, "P13": p13,
+    "P14": p14, "P15": p15, "P16": p16,
 }  # fmt: skip
 
 
@@ -1061,6 +1346,68 @@ def table_markdown() -> str:
         met = "yes" if r["met"] else "**no**" if r["met"] is False else "-"
         lines.append(f"| {r['figure']} | {r['value']} | {r['reference']} | {r['ratio']} | {r['target']} | {met} |")
     return "\n".join(lines)
+
+
+# ---- the guard: each ratio against the last committed table -------------------------------------------------
+
+GUARD_DROP = 1 / 3  # a figure worse than the committed table's by more than this is a failure line
+
+
+def committed_table(path: str) -> list[dict]:
+    """The rows of the table in `path` as last committed (git), else as on disk; [] if there is none."""
+    repo = Path(__file__).resolve().parent.parent
+    try:
+        rel = Path(path).resolve().relative_to(repo)
+        text = subprocess.run(
+            ["git", "show", f"HEAD:{rel.as_posix()}"], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout
+    except (ValueError, OSError, subprocess.CalledProcessError):
+        text = Path(path).read_text(encoding="utf-8") if Path(path).exists() else ""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("P") and cells[0][1:2].isdigit():
+            rows.append(dict(zip(("figure", "value", "reference", "ratio", "target", "met"), cells)))
+    return rows
+
+
+def ratio_value(text: str) -> float | None:
+    """17% -> 0.17, 1.1x -> 1.1, '13x faster' -> 13; None where the row has no ratio."""
+    head = text.split()[0] if text.split() else ""
+    try:
+        if head.endswith("%"):
+            return float(head[:-1].replace(",", "")) / 100
+        if head.endswith("x"):
+            return float(head[:-1].replace(",", ""))
+    except ValueError:
+        return None
+    return None
+
+
+def better_is(target: str) -> int:
+    """+1 where a higher ratio is better (a target `>= ...`), -1 where lower is (`<= ...`), 0 for a report."""
+    return 1 if target.startswith(">=") else -1 if target.startswith("<=") else 0
+
+
+def guard(old_rows: list[dict], new_rows: list[dict]) -> list[str]:
+    """A failure line for each ratio worse than the committed one by more than a third (by its target's direction)."""
+    old = {r["figure"]: r for r in old_rows}
+    out = []
+    for r in new_rows:
+        before = old.get(r["figure"])
+        if before is None:
+            continue
+        direction = better_is(r["target"]) or better_is(before["target"])
+        a, b = ratio_value(before["ratio"]), ratio_value(r["ratio"])
+        if not direction or not a or not b:
+            continue
+        kept = b / a if direction > 0 else a / b  # the share of the committed figure's goodness kept
+        if kept < 1 - GUARD_DROP:
+            out.append(
+                f"FAIL {r['figure']}: ratio {r['ratio']} against {before['ratio']} in the committed table "
+                f"({1 - kept:.0%} worse; the guard allows {GUARD_DROP:.0%})"
+            )
+    return out
 
 
 def main() -> None:
@@ -1092,19 +1439,37 @@ def main() -> None:
             "yes" if r["met"] else "[red]no[/]" if r["met"] is False else "-",
         )
     Console(width=160).print(t)
+    old_rows = committed_table(args.write or str(Path(__file__).resolve().parent.parent / "docs" / "performance.md"))
+    failures = guard(old_rows, ROWS)
+    for line in failures:
+        print(line, flush=True)
+    if not failures:
+        print(f"guard: no ratio worse than the committed table's by more than {GUARD_DROP:.0%}", flush=True)
+    if args.write and args.only:  # the figures not run keep their committed rows
+        ran = set(args.only)
+        kept = [
+            {**r, "met": {"yes": True, "**no**": False}.get(r["met"])}
+            for r in old_rows
+            if r["figure"].split()[0] not in ran
+        ]
+        order = {name: i for i, name in enumerate(FIGURES)}
+        ROWS[:] = sorted(ROWS + kept, key=lambda r: order.get(r["figure"].split()[0], 99))
     if args.write:
         machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.machine()}"
         target = Path(args.write)
         notes = ""  # the hand-written analysis after the table is kept
+        rerun = f" (only {', '.join(args.only)}; the other rows are the committed table's)" if args.only else ""
         if target.exists() and NOTES in target.read_text(encoding="utf-8"):
             notes = "\n" + NOTES + target.read_text(encoding="utf-8").split(NOTES, 1)[1]
         target.write_text(
             f"# Performance\n\nMeasured {datetime.date.today().isoformat()} on {machine} with `make bench`"
-            f"{' (quick)' if QUICK else ''}, load average {load:.1f} at the start.\nEvery figure is a ratio against a "
+            f"{' (quick)' if QUICK else ''}{rerun}, load average {load:.1f} at the start.\nEvery figure is a ratio against a "
             "reference measured in the same run (benchmarks/run.py says how each is made); other work on the machine "
             "moves the rates, the server CPU per command (in brackets) much less.\n\n" + table_markdown() + "\n" + notes,
             encoding="utf-8",
         )
+    if failures:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,11 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
+from domain.editions import Edition, Editions
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
 from events.core import (
     ClientSeedContributed,
@@ -75,7 +76,9 @@ class CommandSpec(msgspec.Struct):
     """One entry of `awaiting`: a legal command type now, who may send it and its argument choices.
 
     `labels[i]` is a human label for `choices[i]` (a UI renders buttons from these two alone); `description`
-    says what the command does, in the player's words."""
+    says what the command does, in the player's words. `default` is the arguments the rules take when the seat
+    sends none (Battlefleet's "steam on"), where they have one; `ui` is what a UI needs to draw a rich command, in a
+    shape each ruleset documents (Battlefleet's `move`: each division's distance limits and turn bands)."""
 
     type: str
     seats: list[str]
@@ -83,6 +86,23 @@ class CommandSpec(msgspec.Struct):
     schema: dict[str, Any]
     description: str = ""
     labels: list[str] | None = None
+    default: dict[str, Any] | None = None
+    ui: dict[str, Any] | None = None
+
+
+def entry(spec: CommandSpec) -> dict[str, Any]:
+    """An `awaiting` entry as the API answers it: the schema only where `choices` is null (too many to list), since
+    listed choices say all it would; the command's static schema is the ruleset's (GET /rulesets/{id})."""
+    return {
+        "type": spec.type,
+        "seats": spec.seats,
+        "choices": spec.choices,
+        "schema": spec.schema if spec.choices is None else None,
+        "description": spec.description,
+        "labels": spec.labels,
+        "default": spec.default,
+        "ui": spec.ui,
+    }
 
 
 @dataclass(frozen=True)
@@ -100,7 +120,7 @@ class View:
 @dataclass(frozen=True)
 class Ruleset:
     id: str
-    version: str
+    editions: Editions  # every edition this engine plays; the newest is what new games get (domain/editions.py)
     title: str
     options_type: type[msgspec.Struct]
     command_types: tuple[type[msgspec.Struct], ...]
@@ -119,6 +139,17 @@ class Ruleset:
     redact: Callable[[Any, Reader], Any] | None = None
     # (options) -> the options a new game records: fills in a default so the genesis names it explicitly
     new_game_options: Callable[[Any], Any] | None = None
+    # the documented policy that plays a seat (`domain/<ruleset>/bot.py`): (the state as `seat` may read it, the
+    # legal commands, seat) -> the command it sends, or None. Seats of a ruleset without one are people's.
+    bot: Callable[[Any, list[CommandSpec], str], dict[str, Any] | None] | None = None
+    # (state) -> {figure: int}: what a finished game comes to (tonnage, VP, winner …), as `umpire simulate` and
+    # what-if report it
+    outcomes: Callable[[Any], dict[str, int]] | None = None
+
+    @property
+    def version(self) -> str:
+        """The newest edition's version: what a new game records unless its creator names another."""
+        return self.editions.newest
 
     @property
     def command_names(self) -> list[str]:
@@ -128,6 +159,13 @@ class Ruleset:
     def sealed_commands(self) -> frozenset[str]:
         """Commands whose arguments are sealed (the class says `sealed: ClassVar[bool] = True`)."""
         return frozenset(c.__struct_config__.tag for c in self.command_types if getattr(c, "sealed", False))
+
+
+@functools.cache
+def described(kind: Any, description: str) -> Any:
+    """A command or option field's type with the description a form shows beside it (issue 20): schema only, so
+    nothing decodes or encodes differently. One owner for the rulesets' commands modules."""
+    return Annotated[kind, msgspec.Meta(description=description)]
 
 
 @functools.cache
@@ -161,11 +199,11 @@ class Game:
     """What the engine knows of a game: the core fields and the ruleset's own state."""
 
     game_id: str
-    ruleset: Ruleset
+    ruleset: Ruleset | None  # None: an edition this engine does not run; only the core's part is folded
     created: GameCreated
     options: Any
     data: Any
-    rules: Any
+    state: Any  # the ruleset's own state
     version: int = 0
     next_roll: int = 0
     client_seeds: dict[str, str] = field(default_factory=dict)
@@ -174,6 +212,11 @@ class Game:
     ended: str | None = None
     unrevealed: dict[int, SubmissionSealed] = field(default_factory=dict)  # seq -> sealed record, content attached
     seed_cache: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)  # (server seed, game seed)
+    # (version, the ruleset's legal_commands at that version): computed once per version (`legal`), never pickled
+    legal_cache: tuple[int, list[CommandSpec]] | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "legal_cache": None}  # a snapshot saves the state, not what is derived from it
 
     @property
     def seats(self) -> list[str]:
@@ -182,6 +225,11 @@ class Game:
     @property
     def over(self) -> bool:
         return self.ended is not None
+
+    @property
+    def runs(self) -> bool:
+        """Whether this engine plays the game's edition (else only its core is known: seeds, seals, reveal, end)."""
+        return self.ruleset is not None
 
 
 # ---- creation -----------------------------------------------------------------------------------
@@ -205,8 +253,17 @@ def creation_events(
     server_seed: bytes,
     client_seeds: dict[str, str] | None = None,
     beacon: str | None = None,
+    edition: str | None = None,
 ) -> list[Event]:
-    """The events that open a game: GameCreated, then one ClientSeedContributed per seed given."""
+    """The events that open a game: GameCreated, then one ClientSeedContributed per seed given. The game plays the
+    newest edition of its ruleset unless `edition` names another that this engine runs."""
+    if edition is not None and ruleset.editions.named(edition) is None:
+        raise InvalidInput(
+            "unknown-edition",
+            f"{ruleset.id} has no edition {edition!r} that this engine runs; name one of {ruleset.editions.run} "
+            f"(GET /rulesets/{ruleset.id} says what each changed), or leave edition out for the newest",
+            editions=ruleset.editions.run,
+        )
     if not GAME_ID_RE.match(game_id):
         raise InvalidInput("invalid-game-id", "a game id matches [A-Za-z0-9._-]{1,64}")
     if mode not in MODES:
@@ -224,7 +281,7 @@ def creation_events(
         raise InvalidInput("invalid-seats", f"seat names must be distinct and not {REFEREE!r}")
     ruleset.check_setup(opts, seat_list, data)
     created = GameCreated(
-        ruleset=RulesetRef(id=ruleset.id, version=ruleset.version, data_sha256=data_sha256),
+        ruleset=RulesetRef(id=ruleset.id, version=ruleset.version if edition is None else edition, data_sha256=data_sha256),
         options=msgspec.to_builtins(opts),
         seats=seat_list,
         dice=DiceConfig(scheme=SCHEME, mode=mode, server_commit=server_commit(server_seed), beacon=beacon),
@@ -260,21 +317,30 @@ def game_data(ruleset: Ruleset, options: dict[str, Any]) -> tuple[Any, str] | No
 # ---- folding ------------------------------------------------------------------------------------
 
 
-def check_version(ruleset: Ruleset, made: str) -> None:
-    """A game made under another major version of its ruleset is refused: a major version changes what old games
-    mean (their events, their dice); minor and patch versions keep it."""
-    if made.split(".")[0] != ruleset.version.split(".")[0]:
-        raise Rejected(
-            "ruleset-version-mismatch",
-            f"this game was made with {ruleset.id} {made}; this engine runs {ruleset.version}: replay it on an "
-            "engine of that version",
-        )
+def edition_of(ruleset: Ruleset, version: str) -> Edition:
+    """The edition a game recorded as `version` plays under; a game of an edition this engine does not run (one never
+    released, or one newer than this engine) is refused for play (409 edition-not-run) but its raw reads still work
+    (the log, the rolls, the bundle, reveal and end need no rules: see `start_unrun`)."""
+    found = ruleset.editions.find(version)
+    if found is None:
+        raise not_run(ruleset.id, version, ruleset.editions.run)
+    return found
+
+
+def not_run(ruleset_id: str, version: str, run: list[str]) -> Rejected:
+    return Rejected(
+        "edition-not-run",
+        f"this game plays {ruleset_id} {version}, an edition this engine does not run (it runs {run or 'none'}): its "
+        "events, rolls and bundle can be read, and the referee can end or reveal it, but it is played, viewed and "
+        "replayed only by an engine that runs that edition",
+        editions=run,
+    )
 
 
 def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: GameCreated) -> Game:
     """The game its genesis describes, on the data set it pinned (the default one, or its own), if this engine runs
-    its ruleset's major version (check_version)."""
-    check_version(ruleset, created.ruleset.version)
+    its edition (edition_of)."""
+    edition_of(ruleset, created.ruleset.version)
     own = game_data(ruleset, created.options)
     if own is not None:
         data, data_sha256 = own
@@ -291,9 +357,15 @@ def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: 
         created=created,
         options=opts,
         data=data,
-        rules=ruleset.initial_state(created, opts, data),
+        state=ruleset.initial_state(created, opts, data),
         version=1,
     )
+
+
+def start_unrun(game_id: str, created: GameCreated) -> Game:
+    """A game of an edition this engine does not run: only the core's part of it (seeds, lock, seals, reveal, end) is
+    folded, which is all that raw reads, reveal and end need. Fold into it only the core's events (`CORE_EVENTS`)."""
+    return Game(game_id=game_id, ruleset=None, created=created, options=None, data=None, state=None, version=1)
 
 
 # ---- forks ---------------------------------------------------------------------------------------
@@ -344,6 +416,7 @@ def start_fork(parent: Game, fork_id: str, created: GameCreated) -> Game:
     parent.lock = None
     parent.revealed_seed = None
     parent.seed_cache = None
+    parent.legal_cache = None
     return parent
 
 
@@ -393,8 +466,12 @@ def evolve(game: Game, event: Event) -> Game:
     core = _CORE.get(type(event))
     if core is not None:
         core(game, event)
-    game.rules = game.ruleset.evolve(game.rules, event)
+    if game.ruleset is not None:
+        game.state = game.ruleset.evolve(game.state, event)
     return game
+
+
+CORE_EVENTS = frozenset(t.__name__ for t in _CORE)  # what a game of an edition not run folds (the others are skipped)
 
 
 # ---- deciding -----------------------------------------------------------------------------------
@@ -490,13 +567,25 @@ def _union(types: tuple[type, ...]) -> Any:
     return _UNIONS[types]
 
 
+def legal(game: Game) -> list[CommandSpec]:
+    """Every legal command now, for every seat (secrets included: filter with `awaiting` before showing it). The
+    ruleset's `legal_commands` runs once per version: the answer to a command, the next command's judgement,
+    `waiting_for` and every read of that version share the list, which no caller may mutate."""
+    if game.over or game.ruleset is None:
+        return []
+    cached = game.legal_cache
+    if cached is not None and cached[0] == game.version:
+        return cached[1]
+    specs = game.ruleset.legal_commands(game.state)
+    game.legal_cache = (game.version, specs)
+    return specs
+
+
 def awaiting(game: Game, reader: Reader = REFEREE) -> list[CommandSpec]:
     """The legal commands now, as `reader` may see them: a sealed step shows each seat only its own entry (API.md
     "Per-seat reads"); the public sees who still owes one in `waiting_for`, never their choices."""
-    if game.over:
-        return []
-    specs = game.ruleset.legal_commands(game.rules)
-    sealed = game.ruleset.sealed_commands
+    specs = legal(game)
+    sealed = game.ruleset.sealed_commands if specs else ()
     if reader == REFEREE or not sealed:
         return specs
     return [s for s in specs if s.type not in sealed or reader in s.seats]
@@ -504,9 +593,9 @@ def awaiting(game: Game, reader: Reader = REFEREE) -> list[CommandSpec]:
 
 def waiting_for(game: Game) -> list[str]:
     """Seats that still owe a sealed submission in the current step."""
-    if game.over or not game.ruleset.sealed_commands:
+    if game.over or game.ruleset is None or not game.ruleset.sealed_commands:
         return []
-    owing = {seat for s in game.ruleset.legal_commands(game.rules) if s.type in game.ruleset.sealed_commands for seat in s.seats}
+    owing = {seat for s in legal(game) if s.type in game.ruleset.sealed_commands for seat in s.seats}
     return [seat for seat in game.seats if seat in owing]
 
 
@@ -514,7 +603,7 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
     """The rule's own reason, where it has one: decide is pure, so asking it costs nothing but time."""
     detail = f"{name!r} is not legal now"
     try:
-        game.ruleset.decide(game.rules, command, seat, Dice(bytes(32), game.next_roll))
+        game.ruleset.decide(game.state, command, seat, Dice(bytes(32), game.next_roll))
     except IllegalCommand as e:
         return f"{detail}: {e.detail}"
     except Exception:  # noqa: BLE001 - any other failure just means there is no better reason to give
@@ -531,10 +620,14 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
     if game.over:
         raise Rejected("game-over", "the game is over; nothing more can be sent")
     name = command.__struct_config__.tag
-    specs = [s for s in game.ruleset.legal_commands(game.rules, only=name) if s.type == name]
+    cached = game.legal_cache
+    if cached is not None and cached[0] == game.version:  # the answer to the last command computed them already
+        specs = [s for s in cached[1] if s.type == name]
+    else:  # a replay, a simulation: only the command sent, not every choice of every command
+        specs = [s for s in game.ruleset.legal_commands(game.state, only=name) if s.type == name]
     if not specs:
         legal = awaiting(game, seat)
-        raise IllegalCommand(_why_not(game, command, seat, name), [msgspec.to_builtins(s) for s in legal])
+        raise IllegalCommand(_why_not(game, command, seat, name), [entry(s) for s in legal])
     if not any(seat in s.seats for s in specs):
         who = sorted({x for s in specs for x in s.seats})
         raise Forbidden("not-your-turn", f"{name!r} may be sent now by {who}, not by {seat!r}")
@@ -551,7 +644,7 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
                 game.seed_cache = (server_seed, game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon))
             seed = game.seed_cache[1]
         dice = Dice(seed, game.next_roll)
-    decided = game.ruleset.decide(game.rules, command, seat, dice)
+    decided = game.ruleset.decide(game.state, command, seat, dice)
     if name in game.ruleset.sealed_commands and not any(
         isinstance(e, SubmissionSealed) and e.seat == seat and e.kind == name for e in decided
     ):

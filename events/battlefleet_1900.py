@@ -46,7 +46,7 @@ class ShipPose(msgspec.Struct, forbid_unknown_fields=True):
     h: int
     moved_mm: int = 0
     stopped: bool = False  # under a stop order: next turn's limits start from 0 (BF-R6)
-    stopped_by: str | None = None  # a sinking ship it would have touched (BF-R29)
+    stopped_by: str | None = None  # the ship whose base it would have touched (BF-R29; 3.0.0: a sinking one)
     route: list[Turnpoint] = []  # the pivots it has still to pass
 
 
@@ -81,11 +81,25 @@ class MarkerRecord(msgspec.Struct, forbid_unknown_fields=True):
     exit: int
 
 
-class Markers(msgspec.Struct, forbid_unknown_fields=True):
-    """Under fog `blur`: the turn's splash and hit markers and true distances, sealed to the referee."""
+class Unfired(msgspec.Struct, forbid_unknown_fields=True):
+    """A salvo that fired no round, as the tape would have told it (BF-R41, R53): under fog `blur` from 4.0.0 the
+    referee's only (BF-E4-21); `hit`, `short` or `over` when every gun that bore was spent on an earlier target."""
+
+    firer: str
+    target: str
+    outcome: Literal["hit", "short", "over", "no_los", "out_of_arc", "out_of_range"]
+    bracket: int | None
+    rof_capped: bool
+
+
+class Markers(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """Under fog `blur`: the turn's splash and hit markers and true distances, sealed to the referee; from 4.0.0
+    also the salvos that fired nothing, with their true outcome and bracket (BF-E4-21). (`omit_defaults`: a 3.0.0
+    record, without `unfired`, keeps its bytes.)"""
 
     turn: int
     markers: list[MarkerRecord]
+    unfired: list[Unfired] = []
 
 
 class Note(msgspec.Struct, forbid_unknown_fields=True):
@@ -101,10 +115,17 @@ class Note(msgspec.Struct, forbid_unknown_fields=True):
 class Arrow(msgspec.Struct, forbid_unknown_fields=True):
     """One order of a division's command column: a turn arrow, or the stop dot."""
 
-    turn: Literal["succession", "together"] | None = None
-    to: Side | None = None
-    arrow: Literal[45, 90] | None = None
-    stop: bool = False
+    turn: Annotated[
+        Literal["succession", "together"] | None,
+        msgspec.Meta(description="2.0, BF-R4: ships turn one after another at the lead's pivot, or all at once"),
+    ] = None
+    to: Annotated[Side | None, msgspec.Meta(description="the side the arrow turns to")] = None
+    arrow: Annotated[
+        Literal[45, 90] | None, msgspec.Meta(description="BF-R5: 45 (a turn of 45-89 degrees) or 90 (90-180)")
+    ] = None
+    stop: Annotated[
+        bool, msgspec.Meta(description="2.1: the stop dot: the division moves exactly its least distance")
+    ] = False
 
 
 class BattleStarted(Event):
@@ -148,7 +169,7 @@ class CommandTransferred(Event):
     division: str
     from_ship: str
     to_ship: str
-    how: Literal["voluntary", "involuntary", "flagship_lost"]
+    how: Literal["voluntary", "involuntary", "flagship_lost", "dropped_out"]  # dropped_out: 4.0.0, BF-R35
     fleet: bool  # the fleet flagship's command passed too
 
 
@@ -206,7 +227,10 @@ class SalvoMeasured(Event):
     firer: str
     target: str
     estimate: int
-    outcome: Literal["hit", "short", "over", "no_los", "out_of_arc", "out_of_range"]
+    # could_not_bear: from 4.0.0 under fog blur, what the public and the firer learn of a salvo that fired no round
+    # (no_los, out_of_arc, out_of_range, or every gun that bears spent: the truth is the referee's, Markers.unfired,
+    # BF-E4-21)
+    outcome: Literal["hit", "short", "over", "no_los", "out_of_arc", "out_of_range", "could_not_bear"]
     bracket: int | None
     rounds: int
     rof_capped: bool  # the rate of fire voided rounds asked of guns that bear (4.1, BF-R14, R53)

@@ -447,6 +447,16 @@ class CampaignEnded(Event):
     reason: str
 
 
+class CampaignAbandoned(Event):
+    """The commander stopped the campaign with patrols still owed (UL-S10, from edition 3.0.0): it scores no result
+    level and no final VP ("Acaba la Campaña cuando todos los U-Boats han llegado a su límite de Patrulla")."""
+
+    vp: int  # the VP won so far, for the record only
+    boats_sunk: int
+    patrols_owed: int  # patrols the boats still in play had left to make
+    reason: str
+
+
 EVENTS = (
     UBoatsSelected,
     SegmentBegan,
@@ -514,5 +524,6 @@ EVENTS = (
     Replenished,
     MapReset,
     CampaignEnded,
+    CampaignAbandoned,
 )
 register(*EVENTS)

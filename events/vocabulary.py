@@ -1,13 +1,12 @@
 """The closed, versioned vocabulary of event types.
 
 Every event type is a msgspec Struct whose class name is the body's `type` and whose `v` is the body's
-schema version. A change to a stored event's shape bumps `v` and registers an upcaster from the old
-shape, so old bundles still load and replay.
+schema version. Every type is at v1 and the decoder takes only the current `v`: the first change to a stored event's
+shape bumps its `v` and brings the upcaster from the old shape with it, so old bundles still load and replay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import msgspec
@@ -24,8 +23,6 @@ class Event(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {}
-# (type, v) -> function turning data of version v into data of version v+1
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
 def register(*classes: type[Event]) -> None:
@@ -49,7 +46,7 @@ _BODY_DECODERS: dict[str, msgspec.json.Decoder] = {}
 
 def decode_stored(type_name: str, v: int, body: bytes | str) -> Event:
     """An event straight from its stored body JSON: one pass into its Struct when it is of the current
-    version, the dict path through the upcasters when it is older."""
+    version, else `decode_event` (which names what is wrong)."""
     cls = EVENT_TYPES.get(type_name)
     if cls is not None and v == cls.v:
         dec = _BODY_DECODERS.get(type_name)
@@ -61,16 +58,12 @@ def decode_stored(type_name: str, v: int, body: bytes | str) -> Event:
 
 
 def decode_event(type_name: str, v: int, data: dict[str, Any]) -> Event:
-    """Decode a stored body's data into its Struct, upcasting older versions first."""
+    """Decode a stored body's data into its Struct (of the current version: no type has an older one yet)."""
     cls = EVENT_TYPES.get(type_name)
     if cls is None:
         raise ValueError(f"unknown event type {type_name!r}")
-    while v < cls.v:
-        up = UPCASTERS.get((type_name, v))
-        if up is None:
-            raise ValueError(f"no upcaster for {type_name} v{v}")
-        data = up(data)
-        v += 1
+    if v < cls.v:
+        raise ValueError(f"no upcaster for {type_name} v{v}")
     if v != cls.v:
         raise ValueError(f"{type_name} v{v} is newer than this engine knows (v{cls.v})")
     return msgspec.convert(data, cls)

@@ -11,21 +11,52 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.store import Store  # noqa: E402
+from domain.engine import awaiting, waiting_for  # noqa: E402
+from events.store import SQLiteStore  # noqa: E402
+from service.bots import bot_choose  # noqa: E402
 from service.games import GameService  # noqa: E402
+from service.rulesets import BUILTIN, RULESETS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
 
+@dataclass(frozen=True)
+class Golden:
+    """One golden game: its bundles are `<name>.<edition>.json`, one per edition its ruleset has released since."""
+
+    name: str
+    ruleset: str
+    must_show: frozenset[str]  # event types every bundle of it contains: what the game is kept to prove
+    options: dict[str, Any] = field(default_factory=dict)
+    seed_byte: int = 0  # the public server seed is this byte 32 times
+    script: Callable[[GameService, Golden], dict] | None = None  # a game of chosen commands; None: the bot plays
+    arguments: dict[str, dict[str, Any]] = field(default_factory=dict)  # command type -> arguments the bot must send
+    game_id: str | None = None  # the game's id in its bundle, where it is not `name`
+
+    @property
+    def id(self) -> str:
+        return self.game_id or self.name
+
+    @property
+    def seed(self) -> str:
+        return f"{self.seed_byte:02x}" * 32
+
+
 class Game:
-    def __init__(self, svc: GameService, name: str, seed_byte: int, options: dict, seats=None, client_seeds=None):
+    """A scripted aa1942 game: its seats and its commands are chosen, its options and seed are its Golden's."""
+
+    def __init__(self, svc: GameService, golden: Golden, seats=None, client_seeds=None):
         self.svc = svc
+        name = golden.id
         created = svc.create(
-            "aa1942-convoy", options, seats, "public-seed", f"{seed_byte:02x}" * 32, client_seeds, None, game_id=name
+            golden.ruleset, golden.options, seats, "public-seed", golden.seed, client_seeds, None, game_id=name
         )
         self.id = name
         self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
@@ -74,18 +105,10 @@ def raid(sz: int) -> dict:
     return {"type": "raid", "sz": sz}
 
 
-def north_atlantic(svc: GameService) -> dict:
+def north_atlantic(svc: GameService, golden: Golden) -> dict:
     """Germany's U-boats against the UK's Atlantic zones; Archangel falls (SZ 4 off) and is liberated; the USA
     and then the USSR raid Germany's SZ 5 across the round's end, under one 4-chip cap (AA-R5)."""
-    g = Game(
-        svc,
-        "north-atlantic",
-        0x11,
-        {
-            "rounds": 3,
-            "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}, "USA": {"5": 1}, "USSR": {"5": 1}},
-        },
-    )
+    g = Game(svc, golden)
     g.seed("UK", "Scapa Flow")
     g.seed("Germany", "Wilhelmshaven")
     # round 1
@@ -116,15 +139,10 @@ def north_atlantic(svc: GameService) -> dict:
     return g.finish()
 
 
-def pacific(svc: GameService) -> dict:
+def pacific(svc: GameService, golden: Golden) -> dict:
     """Japan's submarines against US and UK Pacific zones; the USA takes the Philippines (SZ 48 off) and passes
     the Panama Canal (AA-R15)."""
-    g = Game(
-        svc,
-        "pacific",
-        0x22,
-        {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1, "19": 1}}},
-    )
+    g = Game(svc, golden)
     g.seed("Japan", "Kure")
     g.seed("USA", "Pearl")
     g.turn("USSR", 10)
@@ -149,141 +167,168 @@ def pacific(svc: GameService) -> dict:
     return g.finish()
 
 
-def two_sides(svc: GameService) -> dict:
+TWO_SIDES_RAIDED = [3, 7, 8, 10, 23, 34, 35, 45]  # the UK's zones Germany raids in two-sides
+
+
+def two_sides(svc: GameService, golden: Golden) -> dict:
     """Axis and Allies seats; Moscow falls and its treasury goes; the UK frees Karelia, which returns to the USSR
     when Moscow is liberated (AA-R14) and SZ 4 turns face up again."""
-    uk = [3, 7, 8, 10, 23, 34, 35, 45]
-    g = Game(
-        svc,
-        "two-sides",
-        0x33,
-        {"rounds": 2, "submarines": {"Germany": {str(sz): 1 for sz in uk} | {"4": 1}}},
-        seats=["Axis", "Allies"],
-        client_seeds={"Allies": "ab" * 32},
-    )
+    g = Game(svc, golden, seats=["Axis", "Allies"], client_seeds={"Allies": "ab" * 32})
     g.seed("Axis", "Berlin")
     g.turn("USSR", 24)
     g.turn(
         "Germany",
         41,
-        combat=[raid(sz) for sz in uk]
+        combat=[raid(sz) for sz in TWO_SIDES_RAIDED]
         + [raid(4), {"type": "capture", "territory": "Russia"}, {"type": "capture", "territory": "Karelia S.S.R."}],
     )
     g.turn("UK", 0, combat=[{"type": "liberate", "territory": "Karelia S.S.R."}])
     g.turn("Japan", 10)
     g.turn("USA", 40)
     g.turn("USSR", 0, combat=[{"type": "liberate", "territory": "Russia"}])
-    g.turn("Germany", 20, combat=[raid(sz) for sz in uk[:4]])
+    g.turn("Germany", 20, combat=[raid(sz) for sz in TWO_SIDES_RAIDED[:4]])
     g.turn("UK", 10)
     g.turn("Japan", 10)
     g.turn("USA", 40)
     return g.finish()
 
 
-def corvette(svc: GameService, name: str, seed_byte: int, options: dict, side: str) -> dict:
-    """A corvette-command game played by the bot (domain/corvette_command/bot.py) through the service,
-    the first convoy sailing from `side`."""
-    from domain.corvette_command import bot
-    from domain.engine import awaiting
-
-    made = svc.create(
-        "corvette-command", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name
-    )
-    token, n = made["seats"][0]["token"], 0
-    while True:
-        game = svc._cached(name).game
-        legal = awaiting(game)
-        if not legal:
-            break
-        n += 1
-        payload = bot.choose(game.rules, legal)
-        if payload["type"] == "choose_start_port":
-            payload["side"] = side
-        svc.command(name, token, {**payload, "command_id": f"{name}-{n:04d}"})
-    svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
-    return svc.bundle(name)
-
-
-CORVETTE = {  # name: (options, seed byte, first side)
-    "corvette-eastbound": ({"convoys": 1, "year": 1942, "month": 11}, 0x44, "canada"),  # with RADAR, HF/DF, Hedgehog
-    "corvette-westbound": ({"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x6D, "liverpool"),
-    "corvette-quick-play": (
-        {"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True},
-        0x66,
-        "liverpool",
-    ),
-}
-
-
-def battlefleet(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
-    """A battlefleet-1900 battle between two bots (domain/battlefleet_1900/bot.py), each seat choosing from what its
-    own token may read, through the service; the referee reveals the seed at the end."""
-    from domain.battlefleet_1900 import bot, redact
-    from domain.engine import awaiting, waiting_for
-
-    made = svc.create("battlefleet-1900", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
+def bot_game(svc: GameService, golden: Golden) -> dict:
+    """A game its ruleset's bot plays through the service, each seat choosing from what its own token may read (a
+    sealed step: the first seat that still owes; else the first seat offered anything), to its end; then the
+    referee reveals the seed. `golden.arguments` replace the bot's own arguments of a command type (a chosen start)."""
+    name = golden.id
+    made = svc.create(golden.ruleset, golden.options, None, "public-seed", golden.seed, None, None, game_id=name)
     tokens, n = {s["seat"]: s["token"] for s in made["seats"]}, 0
-    while awaiting(game := svc._cached(name).game):
-        seat = waiting_for(game)[0]
+    while legal := awaiting(game := svc.cache.cached(name).game):
+        seat = (waiting_for(game) or [s for spec in legal for s in spec.seats])[0]
+        payload = bot_choose(game.ruleset, game.state, awaiting(game, seat), seat)
+        payload |= golden.arguments.get(payload["type"], {})
         n += 1
-        payload = bot.choose(redact(game.rules, seat), awaiting(game, seat), seat)
         svc.command(name, tokens[seat], {**payload, "command_id": f"{name}-{n:04d}"})
     svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
     return svc.bundle(name)
-
-
-def uboat(svc: GameService, name: str, seed_byte: int, options: dict) -> dict:
-    """A uboat-leader campaign played by its bot (domain/uboat_leader/bot.py) through the service, to its end."""
-    from domain.engine import awaiting
-    from domain.uboat_leader import bot
-
-    made = svc.create("uboat-leader", options, None, "public-seed", f"{seed_byte:02x}" * 32, None, None, game_id=name)
-    token, n = made["seats"][0]["token"], 0
-    while legal := awaiting(svc._cached(name).game):
-        n += 1
-        payload = bot.choose(svc._cached(name).game.rules, legal)
-        svc.command(name, token, {**payload, "command_id": f"{name}-{n:04d}"})
-    svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
-    return svc.bundle(name)
-
-
-UBOAT = {"uboat-short": ({"duration": "short"}, 0x88)}  # name: (options, seed byte): missions, a wolfpack, a loss
-
-
-BATTLEFLEET = {  # name: (options, seed byte): seeds whose battles lose ships, hit with torpedoes and pass command
-    "battlefleet-yellow-sea-1904": ({"scenario": "yellow-sea-1904", "turns": 8}, 0x08),  # fog blur (the default)
-    "battlefleet-torpedo-attack": ({"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 0x06),
-}
-GAMES = {"north-atlantic": north_atlantic, "pacific": pacific, "two-sides": two_sides}
 
 
 def render(bundle: dict) -> str:
     return json.dumps(bundle, ensure_ascii=False, indent=1) + "\n"
 
 
+AA1942_TRAFFIC = frozenset(  # raids, a capture that deactivates a zone, a liberation, purchases
+    {"ConvoyRaided", "PurchaseMade", "TerritoryCaptured", "ConvoyZoneDeactivated", "TerritoryLiberated",
+     "ConvoyZoneReactivated"}
+)
+A_WHOLE_CONVOY = frozenset(  # from sailing to port
+    {"ConvoyAssigned", "ConvoyMoved", "UBoatSighted", "DetectionResolved", "ConvoyArrived", "ConvoyScored"}
+)
+A_WHOLE_BATTLE = frozenset(  # sealed steps, hits, losses, every seal open
+    {"SubmissionSealed", "SubmissionsRevealed", "SalvoMeasured", "TorpedoesResolved", "DamageApplied", "ShipSinking",
+     "VesselLost", "BattleEnded", "TableRevealed"}
+)
+A_WHOLE_CAMPAIGN = frozenset(  # missions, wolfpacks, combat, refit, the end
+    {"UBoatsSelected", "MissionBegan", "WolfpackCalled", "ShipRevealed", "DetectionRolled", "ShipSunk", "UBoatSunk",
+     "DeckRefilled", "MapReset", "CampaignEnded"}
+)
+
+# Every golden game: what it is made of and what it must show. `make replays` plays each under its ruleset's newest
+# edition; tests/test_replays.py checks every bundle of each name (every edition) for its events. A scripted game
+# (aa1942's, which send chosen commands) names its script; the others are played by their ruleset's bot.
+GOLDEN = (
+    Golden(
+        "aa1942-north-atlantic", "aa1942-convoy", AA1942_TRAFFIC,
+        {
+            "rounds": 3,
+            "submarines": {"Germany": {"5": 1, "7": 2, "9": 1}, "UK": {"7": 1}, "USA": {"5": 1}, "USSR": {"5": 1}},
+        },
+        0x11, script=north_atlantic, game_id="north-atlantic",
+    ),
+    Golden(
+        "aa1942-pacific", "aa1942-convoy", AA1942_TRAFFIC,
+        {"rounds": 2, "submarines": {"Japan": {"53": 1, "56": 1, "45": 1, "35": 1}, "USA": {"48": 1, "19": 1}}},
+        0x22, script=pacific, game_id="pacific",
+    ),
+    Golden(
+        "aa1942-two-sides", "aa1942-convoy", AA1942_TRAFFIC,
+        {"rounds": 2, "submarines": {"Germany": {str(sz): 1 for sz in TWO_SIDES_RAIDED} | {"4": 1}}},
+        0x33, script=two_sides, game_id="two-sides",
+    ),
+    # the first convoy sails from the side each names: both directions and quick play are covered
+    Golden(  # with RADAR, HF/DF, Hedgehog
+        "corvette-eastbound", "corvette-command", A_WHOLE_CONVOY, {"convoys": 1, "year": 1942, "month": 11}, 0x44,
+        arguments={"choose_start_port": {"side": "canada"}},
+    ),
+    Golden(
+        "corvette-westbound", "corvette-command", A_WHOLE_CONVOY,
+        {"convoys": 1, "year": 1941, "month": 10, "time_of_contact": True}, 0x6D,
+        arguments={"choose_start_port": {"side": "liverpool"}},
+    ),
+    Golden(
+        "corvette-quick-play", "corvette-command", A_WHOLE_CONVOY,
+        {"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True}, 0x66,
+        arguments={"choose_start_port": {"side": "liverpool"}},
+    ),
+    # seeds whose battles lose ships, hit with torpedoes and pass command. 4.0.0's bots fight other battles (every
+    # base an obstacle, one ammunition per target, the abandon roll, fresh fog offsets): these are the first seeds
+    # after the 3.0.0 ones (0x08, 0x06) whose battles launch a torpedo
+    Golden(  # fog blur (the default)
+        "battlefleet-yellow-sea-1904", "battlefleet-1900", A_WHOLE_BATTLE, {"scenario": "yellow-sea-1904", "turns": 8},
+        0x18,
+    ),
+    Golden(
+        "battlefleet-torpedo-attack", "battlefleet-1900", A_WHOLE_BATTLE,
+        {"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 0x29,
+    ),
+    Golden("uboat-short", "uboat-leader", A_WHOLE_CAMPAIGN, {"duration": "short"}, 0x88),  # missions, wolfpacks, a loss
+)
+# a ruleset served with no row yet gets one bot game on its default options, named after it (`make replays` then
+# writes its first bundle); a row of its own chooses its options and says what its bundles must show
+BY_NAME = {g.name: g for g in GOLDEN} | {
+    rid: Golden(rid, rid, frozenset()) for rid in sorted(BUILTIN) if rid not in {g.ruleset for g in GOLDEN}
+}
+
+
+def newest(name: str, out_dir: Path = HERE) -> Path:
+    """The bundle `name` of its ruleset's newest edition: `<name>.<edition>.json`. Bundles of older editions stay
+    beside it for good (archived: never regenerated), and the tests replay each under its own edition."""
+    return out_dir / f"{name}.{RULESETS[BY_NAME[name].ruleset].ruleset.version}.json"
+
+
+def play(svc: GameService, name: str) -> dict:
+    """Play the golden game `name` through `svc`; its bundle."""
+    golden = BY_NAME[name]
+    return golden.script(svc, golden) if golden.script is not None else bot_game(svc, golden)
+
+
+class Archived(Exception):
+    """Writing would change a bundle that is already there: archived bundles are never regenerated."""
+
+
 def generate(out_dir: Path = HERE) -> list[Path]:
+    """Play every game under its ruleset's newest edition and write its bundle. A bundle that is already there with
+    other bytes is refused (Archived), never overwritten: a rules change that alters it belongs to a new edition
+    (domain/<ruleset>/editions.py), whose bundles get new names. Delete a new edition's file yourself while that
+    edition is still being made."""
     written = []
     with tempfile.TemporaryDirectory() as tmp:
-        svc = GameService(Store(str(Path(tmp) / "replays.db")))
-        for name, play in GAMES.items():
-            path = out_dir / f"aa1942-{name}.json"
-            path.write_text(render(play(svc)), encoding="utf-8")
-            written.append(path)
-        for name, (options, seed_byte, side) in CORVETTE.items():
-            path = out_dir / f"{name}.json"
-            path.write_text(render(corvette(svc, name, seed_byte, options, side)), encoding="utf-8")
-            written.append(path)
-        for name, (options, seed_byte) in UBOAT.items():
-            path = out_dir / f"{name}.json"
-            path.write_text(render(uboat(svc, name, seed_byte, options)), encoding="utf-8")
-            written.append(path)
-        for name, (options, seed_byte) in BATTLEFLEET.items():
-            path = out_dir / f"{name}.json"
-            path.write_text(render(battlefleet(svc, name, seed_byte, options)), encoding="utf-8")
-            written.append(path)
+        svc = GameService(SQLiteStore(str(Path(tmp) / "replays.db")))
+        made = {name: render(play(svc, name)) for name in BY_NAME}
+    changed = [n for n, text in made.items() if newest(n, out_dir).exists() and newest(n, out_dir).read_text(encoding="utf-8") != text]
+    if changed:
+        raise Archived(
+            f"{', '.join(newest(n, out_dir).name for n in changed)} would change: an archived bundle is never "
+            "regenerated. A rules change that alters what recorded commands decide goes into a new edition "
+            "(domain/<ruleset>/editions.py); its bundles are written beside the old ones."
+        )
+    for name, text in made.items():
+        path = newest(name, out_dir)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
     return written
 
 
 if __name__ == "__main__":
-    for p in generate():
-        print(f"wrote {p.relative_to(HERE.parent)}")
+    try:
+        for p in generate():
+            print(f"wrote {p.relative_to(HERE.parent)}")
+    except Archived as e:
+        sys.exit(f"make replays: {e}")

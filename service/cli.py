@@ -41,22 +41,86 @@ def serve(
         help="a browser origin allowed to call the API, e.g. https://my.app (repeatable; adds to UMPIRE_CORS_ORIGINS)",
     ),
     access_log: bool = typer.Option(False, help="log every request (costs ~15% of command throughput)"),
+    trusted_proxy: list[str] = typer.Option(
+        [],
+        "--trusted-proxy",
+        help="the address of a reverse proxy whose X-Forwarded-For is believed (repeatable; adds to "
+        "UMPIRE_TRUSTED_PROXIES; none by default: the peer address is the client)",
+    ),
+    header_timeout: float | None = typer.Option(
+        None, help="seconds a request's head may take to arrive [UMPIRE_HEADER_TIMEOUT, 10]"
+    ),
+    body_timeout: float | None = typer.Option(
+        None, help="seconds a request's body may take to arrive, 4x for /bundles/verify [UMPIRE_BODY_TIMEOUT, 30]"
+    ),
+    max_connections: int | None = typer.Option(
+        None, help="open connections at most; beyond, 503 and closed [UMPIRE_MAX_CONNECTIONS, 2000]"
+    ),
 ) -> None:
     """Start the HTTP API (docs at /docs, the referee's desk at /desk)."""
+    import logging
+
     import uvicorn
 
     from service.app import create_app
+    from service.server import Protocol
     from service.settings import Settings
 
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")  # before uvicorn's: the store's
     base = Settings.from_env(db=db)
-    settings = Settings.from_env(db=db, cors_origins=tuple(dict.fromkeys([*base.cors_origins, *cors_origin])))
+    settings = Settings.from_env(
+        db=db,
+        cors_origins=tuple(dict.fromkeys([*base.cors_origins, *cors_origin])),
+        trusted_proxies=tuple(dict.fromkeys([*base.trusted_proxies, *trusted_proxy])),
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        max_connections=max_connections,
+    )
     where = f"http://{host}:{port}"
     console.print(f"Naval Umpire on [bold]{where}[/] — API docs {where}/docs — referee's desk {where}/desk", highlight=False)
     console.print(
         f"database {settings.db}; CORS origins: {', '.join(settings.cors_origins) or 'none (--cors-origin to allow)'}",
         highlight=False,
     )
-    uvicorn.run(create_app(settings=settings), host=host, port=port, log_level="info", access_log=access_log)
+    console.print(
+        f"head within {settings.header_timeout:g} s, body within {settings.body_timeout:g} s, at most "
+        f"{settings.max_connections} connections; X-Forwarded-For believed from: "
+        f"{', '.join(settings.trusted_proxies) or 'nobody (--trusted-proxy to name your proxy)'}",
+        highlight=False,
+    )
+    _enough_files(settings.max_connections)
+    uvicorn.run(
+        create_app(settings=settings),
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=access_log,
+        http=Protocol.configured(settings.header_timeout, settings.max_connections),
+        proxy_headers=False,  # the app applies --trusted-proxy itself
+    )
+
+
+def _enough_files(connections: int) -> None:
+    """Raise the open-files limit to what the connection cap needs (each connection is a file descriptor), as far as
+    the hard limit allows; say so when it cannot."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    need = connections + 256  # the database, the log, the listening socket, threads' files
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < need:
+        new = need if hard == resource.RLIM_INFINITY else min(need, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        except (ValueError, OSError):
+            new = soft
+        if new < need:
+            err.print(
+                f"umpire: the open-files limit ({new}) is below --max-connections {connections} + 256: "
+                f"raise it (ulimit -n) or lower the cap",
+                highlight=False,
+            )
 
 
 def _read(path: Path) -> bytes:
@@ -73,7 +137,8 @@ def verify_cmd(bundle: Path = typer.Argument(..., help="a bundle JSON file")) ->
     from service.replay import verify
 
     report = verify(_read(bundle))
-    table = Table(title=f"{bundle.name} — game {report['game']}", width=min(console.width, 100))
+    whose = f"game {report['game']}" if report["game"] else "not a bundle of any game"
+    table = Table(title=f"{bundle.name} — {whose}", width=min(console.width, 100))
     table.add_column("check")
     table.add_column("result")
     table.add_column("detail", overflow="fold")
@@ -150,11 +215,16 @@ def games(
     db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="the database the server uses"),
     ruleset: str | None = typer.Option(None, help="only games of this ruleset"),
     limit: int = typer.Option(50, min=1, max=1000),
+    as_json: bool = typer.Option(False, "--json", help="the page as JSON (GET /games's shape), for scripts"),
 ) -> None:
     """List the games in a database, newest first."""
     page = _service(db).list_games(ruleset, None, None, limit)
-    table = Table(width=min(console.width, 100))
-    for col in ("game", "ruleset", "status", "events", "created"):
+    if as_json:
+        sys.stdout.write(json.dumps(page, ensure_ascii=False) + "\n")
+        return
+    table = Table(width=max(console.width, 100))
+    table.add_column("game", no_wrap=True, overflow="ignore")  # ids whole: they are what one copies
+    for col in ("ruleset", "status", "events", "created"):
         table.add_column(col)
     for g in page["games"]:
         table.add_row(g["game_id"], g["ruleset"], g["status"], str(g["version"]), g["created_at"][:19])
@@ -168,19 +238,24 @@ def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's
 
     if ruleset is None:
         for r in RULESETS.values():
-            console.print(f"[bold]{r.ruleset.id}[/] {r.ruleset.version} — {r.ruleset.title}", highlight=False)
+            eds = r.ruleset.editions.run
+            also = f" (also runs {', '.join(eds[:-1])})" if len(eds) > 1 else ""
+            console.print(f"[bold]{r.ruleset.id}[/] {r.ruleset.version}{also} — {r.ruleset.title}", highlight=False)
         return
     if ruleset not in RULESETS:
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
-    import msgspec
+    from domain.engine import command_schema
 
     r = RULESETS[ruleset].ruleset
-    schema = msgspec.json.schema(r.options_type)
-    props = schema.get("$defs", {}).get(schema.get("$ref", "").rsplit("/", 1)[-1], schema).get("properties", {})
+    props = command_schema(r.options_type)["properties"]  # nested Structs inlined: no $ref left to look up
     console.print(f"[bold]{r.id}[/] options:", highlight=False)
     for name, p in props.items():
-        console.print(f"  {name}: {json.dumps(p, ensure_ascii=False)[:100]}", highlight=False)
-    console.print(f"commands: {', '.join(r.command_names)}", highlight=False)
+        console.print(f"  {name}: {json.dumps(p, ensure_ascii=False)}", highlight=False, soft_wrap=True)
+    console.print(f"commands: {', '.join(r.command_names)}", highlight=False, soft_wrap=True)
+    for e in r.editions.released:  # what POST /games "edition" may pin
+        changes = ", ".join(c.id for c in r.editions.changes_in(e.version))
+        line = f"edition {e.version}: {e.summary}" + (f" [{changes}]" if changes else "")
+        console.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
 def _bundle(path: Path):

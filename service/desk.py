@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from service.games import NotFound
+from service.credentials import NotFound
 from service.rulesets import RULESET_MODULES
 
 DESK = Path(__file__).resolve().parent / "desk"

@@ -3,6 +3,8 @@ in front of the app (body size, content type, preflights without CORS)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 import msgspec
@@ -10,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from domain.engine import IllegalCommand, InvalidInput, Rejected
+from service.models import COMMAND_EXTRAS
 
 PROBLEM = "application/problem+json"
 TITLES = {
@@ -18,14 +21,17 @@ TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    408: "Request timeout",
     409: "Conflict",
+    412: "Precondition failed",
     413: "Payload too large",
     415: "Unsupported media type",
     422: "Unprocessable content",
     429: "Too many requests",
     500: "Internal error",
+    503: "Service unavailable",
 }
-_encode = msgspec.json.Encoder().encode
+_encode = msgspec.json.Encoder().encode  # one encoder for every answer
 
 
 class JSON(Response):
@@ -46,18 +52,47 @@ def problem(status: int, code: str, detail: str, instance: str | None = None, **
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     headers = {"WWW-Authenticate": 'Bearer realm="naval-umpire"'} if status == 401 else None
-    if status == 429 and "retry_after" in extra:
+    if status in (429, 503) and "retry_after" in extra:
         headers = {"Retry-After": str(extra["retry_after"])}
     return Response(_encode(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
 def rejected_response(request: Request, e: Rejected) -> Response:
-    legal = [msgspec.to_builtins(s) for s in e.legal] if isinstance(e, IllegalCommand) else None
-    return problem(e.status, e.code, e.detail, request.url.path, legal=legal, **e.extra)
+    return rejected_problem(e, request.url.path)
+
+
+def rejected_problem(e: Rejected, path: str) -> Response:
+    legal = [answer_entry(s) for s in e.legal] if isinstance(e, IllegalCommand) else None
+    return problem(e.status, e.code, e.detail, path, legal=legal, **e.extra)
+
+
+def answer_entry(spec: Any) -> dict[str, Any]:
+    """A legal command as `awaiting` answers it (domain.engine.entry): whoever listed it, the schema only where no
+    choices are listed."""
+    out = spec if isinstance(spec, dict) else msgspec.to_builtins(spec)
+    return {**out, "schema": None} if out.get("choices") is not None and out.get("schema") is not None else out
 
 
 class BadRequest(Rejected):
     status = 400
+
+
+class PreconditionFailed(Rejected):
+    status = 412
+
+
+def if_match_version(value: str | None) -> int | None:
+    """The version a command's If-Match (the header's value) names: the ETag of any read of the game
+    (`"<version>-…"`) or `"<version>"`."""
+    if value is None:
+        return None
+    tag = value.strip().removeprefix("W/").strip('"')
+    head = tag.split("-", 1)[0]
+    if not head.isdigit() or len(head) > 16:
+        raise InvalidInput(
+            "invalid-if-match", "If-Match is the ETag of a read of this game (\"<version>-…\") or \"<version>\""
+        )
+    return int(head)
 
 
 class TooMany(Rejected):
@@ -74,11 +109,30 @@ def bearer(request: Request) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
+def no_duplicate_keys(raw: bytes) -> None:
+    """422 for an object that names a key twice: JSON leaves it undefined, and reading the last one silently would
+    act on what the sender may not have meant."""
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen = {}
+        for k, v in items:
+            if k in seen:
+                raise InvalidInput("invalid-json", f"the key {k!r} appears twice in one object; send it once")
+            seen[k] = v
+        return seen
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        pass  # not JSON: msgspec says so, in its words
+
+
 def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") -> Any:
-    """A JSON body into its Struct, or a 422 that says what to fix (deep nesting included: never a 500).
+    """A JSON body into its Struct, or a 422 that says what to fix (deep nesting and repeated keys included: never
+    a 500, never the last of two values).
 
     A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
     it is read as one wherever an integer goes; nothing else is coerced."""
+    no_duplicate_keys(raw)
     try:
         return msgspec.json.decode(raw, type=model)
     except msgspec.ValidationError:
@@ -97,6 +151,15 @@ def convert(value: Any, model: type, what: str, code: str = "invalid-request") -
         return msgspec.convert(value, model)
     except msgspec.ValidationError as e:
         raise InvalidInput(code, f"{what}: {e}. Fix it and send again; /docs shows the schema")
+
+
+def check_command_extras(body: dict[str, Any]) -> None:
+    """`command_id` and `expected_version`, where a command carries them, against their schema (models.COMMAND_EXTRAS):
+    a 422 with the field's code. The one check of them, for the HTTP route (before If-Match is compared) and the
+    service's write path alike."""
+    for name, kind, code in COMMAND_EXTRAS:
+        if name in body:
+            convert(body[name], kind, name, code)
 
 
 def invalid_json(e: Exception) -> InvalidInput:
@@ -127,8 +190,9 @@ class Guards:
     Content-Length), a POST body that is not JSON gets 415, and a CORS preflight on a server without CORS gets an
     answer saying how to enable it (rather than a bare 405)."""
 
-    def __init__(self, app, max_body: int, max_bundle_body: int, cors: bool):
+    def __init__(self, app, max_body: int, max_bundle_body: int, cors: bool, body_timeout: float = 30.0):
         self.app, self.max_body, self.max_bundle_body, self.cors = app, max_body, max_bundle_body, cors
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -157,21 +221,50 @@ class Guards:
                 415, "unsupported-media-type", "send the body as JSON with Content-Type: application/json", path
             )(scope, receive, send)
         seen = 0
+        complete = False
+        allowed = self.body_timeout * (4 if path == "/bundles/verify" else 1)
+        deadline = asyncio.get_running_loop().time() + allowed if allowed > 0 else None
 
         async def limited():
-            nonlocal seen
-            msg = await receive()
+            nonlocal seen, complete
+            if complete or deadline is None:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):  # the whole body, however it trickles in
+                    msg = await receive()
+            except TimeoutError:
+                raise _SlowBody() from None
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > limit:
                     raise _TooBig()
+                complete = not msg.get("more_body", False)
             return msg
 
         try:
             await self.app(scope, limited, send)
         except _TooBig:
             await too_big(scope, receive, send)
+        except _SlowBody:
+            slow = problem(
+                408, "request-timeout", f"the request's body did not arrive within {allowed:g} s; send it again", path
+            )
+            slow.headers["connection"] = "close"  # the rest of the body may still be on its way
+            await slow(scope, receive, send)
 
 
 class _TooBig(Exception):
     pass
+
+
+class _SlowBody(Exception):
+    pass
+
+
+def internal_error() -> Response:
+    return problem(
+        500,
+        "internal-error",
+        "the server failed. A command may be sent again with the same command_id: it is applied at most once. "
+        "Report it with the game's bundle.",
+    )

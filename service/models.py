@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from domain.engine import CommandSpec
 from events.core import RollResult
 
 Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")]
@@ -34,6 +33,35 @@ class _In(Struct, forbid_unknown_fields=True):
     pass
 
 
+class CommandSpec(_Out):
+    """One entry of `awaiting` (domain.engine.entry): a legal command now, who may send it, every legal argument object
+    with a label when there are at most 64, else null and `schema`, the argument schema narrowed to what is legal
+    now. With choices listed `schema` is null: the command's own schema is in GET /rulesets/{id}."""
+
+    type: str
+    seats: Annotated[list[str], Meta(description="the seats that may send it now (their bearer token)")]
+    choices: list[dict[str, Any]] | None
+    schema: dict[str, Any] | None
+    description: Annotated[str, Meta(description="what the command does, in the player's words")] = ""
+    labels: Annotated[
+        list[str] | None, Meta(description="`labels[i]` names `choices[i]` for a button; null when choices are")
+    ] = None
+    default: Annotated[
+        dict[str, Any] | None,
+        Meta(
+            description="the arguments the rules take when the seat sends none, where they have one (Battlefleet's "
+            "`{}`: steam on, keep speed, hold fire), else null"
+        ),
+    ] = None
+    ui: Annotated[
+        dict[str, Any] | None,
+        Meta(
+            description="what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md "
+            "`awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null"
+        ),
+    ] = None
+
+
 # ---- errors ----
 
 
@@ -49,34 +77,62 @@ class Problem(_Out, omit_defaults=True):
     legal: list[CommandSpec] | None = None  # illegal-command: what is legal now, in the shape of `awaiting`
     version: int | None = None  # version-conflict: the game's version now
     limit: int | None = None  # body-too-large, too-many-requests: the limit that was hit
-    retry_after: int | None = None  # too-many-requests: seconds to wait (also the Retry-After header)
+    retry_after: int | None = None  # too-many-requests, 503s: seconds to wait (also the Retry-After header)
+    editions: list[str] | None = None  # edition-not-run, unknown-edition: the editions this engine runs
+    command_id: str | None = None  # outcome-unknown: send the command again with this id (applied at most once)
+    cap: str | None = None  # bundle-too-large: which cap (events, commands, dice per roll, cpu seconds, memory)
 
 
 # ---- rulesets ----
 
 
 class CommandInfo(_Out):
-    type: str
-    description: str
-    sealed: bool
-    schema: dict[str, Any]  # a JSON Schema
+    type: Annotated[str, Meta(description="the command's type, sent as `type`")]
+    description: Annotated[str, Meta(description="what the command does, in the player's words")]
+    sealed: Annotated[bool, Meta(description="its content stays hidden behind a commitment until the rules reveal it")]
+    schema: Annotated[
+        dict[str, Any], Meta(description="the JSON Schema of its arguments, each property with a title and description")
+    ]
 
 
 class ViewInfo(_Out):
-    name: str
-    per_seat: bool
-    description: str
+    name: Annotated[str, Meta(description="the view's name in GET /games/{id}/views/{view}")]
+    per_seat: Annotated[bool, Meta(description="each seat (with its token) sees its own; else one public picture")]
+    description: Annotated[str, Meta(description="what the view shows")]
+
+
+class ChangeInfo(_Out):
+    """A behaviour change an edition introduced: what recorded commands or rolls decide from then on."""
+
+    id: Annotated[str, Meta(description="the change's id (e.g. BF-E4-21)")]
+    rules: Annotated[list[str], Meta(description="the rule ids it concerns (docs/rules/<ruleset>.md)")]
+    summary: Annotated[str, Meta(description="what plays differently from this edition on")]
+
+
+class EditionInfo(_Out):
+    """An edition this engine runs: games made under it play by its rules for good."""
+
+    version: Annotated[str, Meta(description="the edition, as `edition` in POST /games names it")]
+    summary: Annotated[str, Meta(description="what the edition is")]
+    changes: Annotated[list[ChangeInfo], Meta(description="what it changed from the edition before")]
 
 
 class RulesetInfo(_Out):
-    id: str
-    version: str
-    title: str
-    data_sha256: str
-    default_seats: list[str]
-    commands: list[CommandInfo]
-    views: list[ViewInfo]
-    options_schema: dict[str, Any]  # a JSON Schema
+    id: Annotated[str, Meta(description="the ruleset's id, as `ruleset` in POST /games names it")]
+    version: Annotated[
+        str, Meta(description="the newest edition: what a new game gets unless `edition` names another")
+    ]
+    editions: Annotated[list[EditionInfo], Meta(description="every edition this engine runs, oldest first")]
+    retired: Annotated[
+        list[str],
+        Meta(description="majors superseded before the first released edition: their games are readable, not playable"),
+    ]
+    title: Annotated[str, Meta(description="the game's name")]
+    data_sha256: Annotated[str, Meta(description="SHA-256 of the default data set, pinned in each game's genesis")]
+    default_seats: Annotated[list[str], Meta(description="the seats a game gets when POST /games names none")]
+    commands: Annotated[list[CommandInfo], Meta(description="every command of the ruleset, with its static schema")]
+    views: Annotated[list[ViewInfo], Meta(description="the views GET /games/{id}/views/{view} serves")]
+    options_schema: Annotated[dict[str, Any], Meta(description="the JSON Schema of `options` in POST /games")]
 
 
 class Root(_Out):
@@ -95,33 +151,118 @@ class CreateDice(_In):
     """`fair` (the default): the server makes a secret seed and commits to it. `public-seed`: the creator supplies
     `server_seed` (tests, bug reproduction, tutorials); no fairness claim."""
 
-    mode: Literal["fair", "public-seed"] = "fair"
-    server_seed: Hex64 | None = None
-    client_seeds: dict[SeatName, Hex64] | None = None
-    beacon: Annotated[str, Meta(pattern="^[!-~]{1,256}$", description="e.g. drand:<chain>:<round>:<hex>")] | None = None
+    mode: Annotated[
+        Literal["fair", "public-seed"],
+        Meta(
+            description="`fair`: a secret server seed, committed to now and revealed at the end; `public-seed`: "
+            "`server_seed` is yours"
+        ),
+    ] = "fair"
+    server_seed: Annotated[
+        Hex64 | None, Meta(description="public-seed only (and required there): the server seed, 64 lowercase hex")
+    ] = None
+    client_seeds: Annotated[
+        dict[SeatName, Hex64] | None,
+        Meta(description="seeds the seats contribute now (else by POST /games/{id}/seeds before the first command)"),
+    ] = None
+    beacon: Annotated[
+        Annotated[str, Meta(pattern="^[!-~]{1,256}$")] | None,
+        Meta(description="a public randomness beacon mixed into the dice, e.g. drand:<chain>:<round>:<hex>"),
+    ] = None
 
 
 class CreateGame(_In):
     ruleset: Annotated[str, Meta(max_length=64, description="an id from GET /rulesets")]
     options: dict[str, Any] | None = None  # the ruleset's options_schema (typed per ruleset in the OpenAPI)
     # distinct names (`uniqueItems` in the OpenAPI; the service refuses a repeated one)
-    seats: Annotated[list[SeatName], Meta(min_length=1, max_length=16)] | None = None
-    bots: Annotated[list[SeatName], Meta(max_length=16)] | None = None  # seats the server plays itself
-    dice: CreateDice | None = None
+    seats: Annotated[
+        Annotated[list[SeatName], Meta(min_length=1, max_length=16)] | None,
+        Meta(description="the seats' names, each once; left out: the ruleset's `default_seats`"),
+    ] = None
+    bots: Annotated[
+        Annotated[list[SeatName], Meta(max_length=16)] | None,
+        Meta(description="seats the server plays itself (at least one seat stays a person's)"),
+    ] = None
+    dice: Annotated[CreateDice | None, Meta(description="how the dice are rolled; left out: fair")] = None
+    open_seats: Annotated[
+        bool,
+        Meta(
+            title="Open seats",
+            description="true: each seat a person plays gets an invitation (`seats[].invitation`) instead of a token; "
+            "whoever accepts it (POST /games/{id}/join) receives that seat's token, which the creator never sees. "
+            "false (the default): every seat's token comes back here, for a trusted organiser or a solitaire game",
+        ),
+    ] = False
+    edition: Annotated[
+        Annotated[str, Meta(max_length=32)] | None,
+        Meta(
+            description="pin an edition of the ruleset (a version from GET /rulesets/{id} `editions`), e.g. for "
+            "an event played under fixed rules; leave out for the newest",
+        ),
+    ] = None
 
 
 class ForkGame(_In):
     """Start a new game from a position of this one: the state after event `at` (the end of a command)."""
 
-    at: Annotated[int, Meta(ge=1, le=2**53)]
-    dice: CreateDice | None = None
-    bots: Annotated[list[SeatName], Meta(max_length=16)] | None = None
+    at: Annotated[int, Meta(ge=1, le=2**53, description="the seq of the event after which the new game starts")]
+    dice: Annotated[CreateDice | None, Meta(description="the new game's dice; left out: fair")] = None
+    bots: Annotated[
+        Annotated[list[SeatName], Meta(max_length=16)] | None, Meta(description="seats the server plays in the fork")
+    ] = None
 
 
-class SeatToken(_Out):
-    seat: str
-    token: str | None  # null for a seat the server plays (a bot)
-    bot: bool
+class Seat(_Out):
+    """A seat of a game, the one shape every answer gives. `token` and `invitation` are null except in the answer
+    that creates the game: there a seat a person plays has its bearer token, or (`open_seats`) its invitation to hand
+    to the player who will take it; a bot seat has neither."""
+
+    seat: Annotated[str, Meta(title="Seat", description="the seat's name")]
+    bot: Annotated[bool, Meta(title="Bot", description="the server plays this seat")]
+    open: Annotated[
+        bool, Meta(title="Open", description="the seat waits for a player to accept its invitation (POST /join)")
+    ]
+    token: Annotated[str, Meta(title="Token", description="the seat's bearer token (creation answer only)")] | None = None
+    invitation: (
+        Annotated[
+            str,
+            Meta(
+                title="Invitation",
+                description="an open seat's invitation: whoever sends it to POST /games/{id}/join gets the seat's token "
+                "(creation answer only)",
+            ),
+        ]
+        | None
+    ) = None
+
+
+class JoinRequest(_In):
+    """Accept an open seat's invitation."""
+
+    invitation: Annotated[
+        str,
+        Meta(min_length=1, max_length=128, title="Invitation", description="the code the game's creator handed you"),
+    ]
+
+
+class SeatCredential(_Out):
+    """A seat's bearer token, shown only in this answer (a join, or a rotation: the previous token is void)."""
+
+    game_id: Annotated[str, Meta(title="Game id", description="the game")]
+    seat: Annotated[str, Meta(title="Seat", description="the seat (or `referee`) this token acts as")]
+    token: Annotated[str, Meta(title="Token", description="send it as Authorization: Bearer <token>; keep it secret")]
+
+
+class Ticket(_Out):
+    """A short-lived credential for the event stream, which a browser's EventSource opens without headers."""
+
+    game_id: Annotated[str, Meta(title="Game id", description="the game")]
+    reader: Annotated[str, Meta(title="Reader", description="the seat (or `referee`) the stream will read as")]
+    ticket: Annotated[str, Meta(title="Ticket", description="pass as `?ticket=` to GET /games/{id}/events/stream")]
+    expires_in: Annotated[
+        int, Meta(title="Expires in", description="seconds within which the stream must be opened with it")
+    ]
+    stream: Annotated[str, Meta(title="Stream", description="the stream's path with the ticket, ready for EventSource")]
 
 
 class DiceCommitment(_Out):
@@ -150,7 +291,7 @@ class GameCreatedOut(_Out):
     version: int
     head: str
     dice: DiceCommitment
-    seats: list[SeatToken]  # one bearer token per seat, shown only here
+    seats: list[Seat]  # each with its bearer token, or its invitation (open seats), shown only here
     referee_token: str  # reveals the seed and ends games; shown only here
     events: list[EventOut]
 
@@ -158,20 +299,29 @@ class GameCreatedOut(_Out):
 class SeedRequest(_In):
     """Exactly one of `client_seed` and `passphrase`."""
 
-    client_seed: Hex64 | None = None
-    passphrase: Annotated[str, Meta(min_length=1, max_length=1024)] | None = None
-    command_id: CommandId | None = None
+    client_seed: Annotated[Hex64 | None, Meta(description="the seat's seed for the dice, 64 lowercase hex")] = None
+    passphrase: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=1024)] | None,
+        Meta(description="instead of `client_seed`: a phrase whose SHA-256 becomes the seat's seed"),
+    ] = None
+    command_id: Annotated[
+        CommandId | None, Meta(description="client-chosen id; a retry with it appends nothing")
+    ] = None
 
 
 class CommandResult(_Out):
-    game_id: str
-    command_id: str
-    version: int
-    head: str
-    replayed: bool  # true when this command_id was applied before and nothing was appended
-    events: list[EventOut]
-    awaiting: list[CommandSpec]  # what the sender may do now (the same as GET /games/{id} with its token)
-    waiting_for: list[str]
+    game_id: Annotated[str, Meta(description="the game")]
+    command_id: Annotated[str, Meta(description="the command's id: the one sent, or the one the server made")]
+    version: Annotated[int, Meta(description="the game's version now: the seq of its last event")]
+    head: Annotated[str, Meta(description="the hash of the last event")]
+    replayed: Annotated[
+        bool, Meta(description="true when this command_id was applied before and nothing was appended")
+    ]
+    events: Annotated[list[EventOut], Meta(description="the events the command produced, as the sender may read them")]
+    awaiting: Annotated[
+        list[CommandSpec], Meta(description="what the sender may do now (as GET /games/{id} with its token)")
+    ]
+    waiting_for: Annotated[list[str], Meta(description="seats that still owe a sealed submission in this step")]
 
 
 # ---- reading ----
@@ -200,27 +350,54 @@ Status = Literal["open", "over", "revealed"]
 
 
 class GameSummary(_Out):
-    game_id: str
-    ruleset: RulesetRef
-    version: int
-    head: str
-    status: Status
-    seats: list[str]
-    bots: list[str]
+    game_id: Annotated[str, Meta(description="the game")]
+    ruleset: Annotated[RulesetRef, Meta(description="the ruleset, the edition it plays and its data set's hash")]
+    version: Annotated[int, Meta(description="the game's version: the seq of its last event")]
+    head: Annotated[str, Meta(description="the hash of the last event")]
+    status: Annotated[Status, Meta(description="open, over (no more commands) or revealed (the server seed is out)")]
+    seats: Annotated[list[Seat], Meta(description="the game's seats, who plays them and which still wait for a player")]
+    bots: Annotated[list[str], Meta(description="the seats the server plays")]
     options: dict[str, Any]  # typed per ruleset in the OpenAPI
-    dice: DiceSummary
-    awaiting: list[CommandSpec]  # the legal commands now, as this reader may see them; empty when the game is over
-    waiting_for: list[str]  # seats that still owe a sealed submission in this step
-    ended: str | None
-    created_at: str
+    dice: Annotated[DiceSummary, Meta(description="how the dice roll: mode, commitment, seeds and fairness")]
+    awaiting: Annotated[
+        list[CommandSpec],
+        Meta(description="the legal commands now, as this reader may see them; empty when the game is over"),
+    ]
+    waiting_for: Annotated[list[str], Meta(description="seats that still owe a sealed submission in this step")]
+    ended: Annotated[str | None, Meta(description="the reason the game ended (its GameEnded event), or null while it runs")]
+    created_at: Annotated[str, Meta(description="when the game was created, as the store recorded it")]
 
 
 class StreamEnd(_Out):
-    """The data of the event stream's last message (`event: end`), sent when the game is over or revealed."""
+    """The data of the event stream's last message, sent when the game is over or revealed; the stream closes."""
 
-    status: Status
-    version: int
-    head: str
+    message: Annotated[Literal["end"], Meta(title="Message", description="what this message is")]
+    status: Annotated[Status, Meta(title="Status", description="over or revealed")]
+    version: Annotated[int, Meta(title="Version", description="the game's version: the seq of its last event")]
+    head: Annotated[str, Meta(title="Head", description="the hash of the last event")]
+
+
+class StreamState(_Out):
+    """Sent once the stream has sent every event up to `version` (after each command's events, and on opening): what
+    this reader may do now, so a client never polls."""
+
+    message: Annotated[Literal["state"], Meta(title="Message", description="what this message is")]
+    version: Annotated[int, Meta(title="Version", description="the game's version: the seq of the last event sent")]
+    head: Annotated[str, Meta(title="Head", description="the hash of that event")]
+    status: Annotated[Status, Meta(title="Status", description="open, over or revealed")]
+    awaiting: Annotated[
+        list[CommandSpec], Meta(title="Awaiting", description="what this reader may send now (as GET /games/{id})")
+    ]
+    waiting_for: Annotated[
+        list[str], Meta(title="Waiting for", description="seats that still owe a sealed submission in this step")
+    ]
+
+
+class StreamEvent(_Out):
+    """One event of the log, as this stream's reader may read it (a seat's own sealed content included)."""
+
+    message: Annotated[Literal["event"], Meta(title="Message", description="what this message is")]
+    event: Annotated[EventOut, Meta(title="Event", description="the event; its `type` says which")]
 
 
 class GameListItem(_Out):
@@ -228,7 +405,7 @@ class GameListItem(_Out):
     ruleset: str
     status: Status
     version: int
-    seats: list[str]
+    seats: list[Seat]
     created_at: str
 
 
@@ -242,13 +419,16 @@ class GamesPage(_Out):
 
 
 class Me(_Out):
-    game_id: str
-    seat: str  # a seat name, or "referee"
-    referee: bool
-    bot: bool
-    awaiting: list[CommandSpec]  # what this token may send now
-    waiting_for: list[str]
-    may: list[str]  # the game-level actions this token may take: "command", "seed", "reveal", "end"
+    game_id: Annotated[str, Meta(description="the game")]
+    seat: Annotated[str, Meta(description="the seat this token acts as, or `referee`")]
+    referee: Annotated[bool, Meta(description="the token is the referee's")]
+    bot: Annotated[bool, Meta(description="the server plays this seat")]
+    awaiting: Annotated[list[CommandSpec], Meta(description="what this token may send now")]
+    waiting_for: Annotated[list[str], Meta(description="seats that still owe a sealed submission in this step")]
+    may: Annotated[
+        list[str],
+        Meta(description='the game-level actions this token may take now: "command", "seed", "reveal", "end"'),
+    ]
 
 
 class EventsPage(_Out):
@@ -325,9 +505,11 @@ class OddsRequest(_In):
     """The odds from the position after event `at` (the end of a command): `games` continuations played by the
     ruleset's bot, continuation i rolling from a seed that depends only on `seed` and i."""
 
-    at: Annotated[int, Meta(ge=1, le=2**53)]
-    games: Annotated[int, Meta(ge=1, le=1000)] = 200
-    seed: Annotated[int, Meta(ge=0, le=2**53)] = 1
+    at: Annotated[int, Meta(ge=1, le=2**53, description="the seq of the event after which the games continue")]
+    games: Annotated[int, Meta(ge=1, le=1000, description="how many continuations the bots play")] = 200
+    seed: Annotated[
+        int, Meta(ge=0, le=2**53, description="the continuations' dice come from it: the same seed, the same odds")
+    ] = 1
 
 
 class Bin(_Out):

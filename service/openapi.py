@@ -14,11 +14,12 @@ from typing import Any
 import msgspec
 from fastapi.openapi.utils import get_openapi
 
-from domain.engine import CommandSpec, command_schema
+from domain.engine import command_schema
 from events.bundle import Bundle
 from events.core import CORE_EVENTS
 from service import models
 from service.http import PROBLEM, TITLES
+from service.payloads import CORE_PAYLOADS
 from service.rulesets import RULESETS
 
 REF = "#/components/schemas/{name}"
@@ -41,9 +42,14 @@ MODELS = [
     models.RollsPage,
     models.ViewOut,
     models.StreamEnd,
+    models.StreamState,
+    models.StreamEvent,
+    models.JoinRequest,
+    models.SeatCredential,
+    models.Ticket,
     models.JobProgress,
     models.VerifyReport,
-    CommandSpec,
+    models.CommandSpec,
     Bundle,
 ]
 
@@ -62,6 +68,40 @@ class Operation:
     errors: tuple[int, ...] = (404, 422)  # every error status it can answer (422: any unknown query parameter)
     stream: str | None = None  # a Server-Sent Events stream: the component describing one message
     last_event_id: bool = False  # the stream resumes after the Last-Event-ID header
+    etag: bool = False  # answers with an ETag and 304 Not Modified to a matching If-None-Match
+    if_match: bool = False  # takes If-Match (a version), 412 when it no longer holds
+    tag: str | None = None  # the group in the document (else by path: see TAGS)
+
+
+TAGS = {  # the groups of operations a generated client makes a module of each
+    "rulesets": "What can be played: rulesets, their commands, views and options",
+    "games": "Creating, forking and finding games; a game's summary",
+    "seats": "Who plays: open seats and their invitations, a token's seat, rotating a token",
+    "commands": "Playing: commands, client seeds, the referee's reveal and end",
+    "live": "Following a game live: tickets and the event stream",
+    "record": "The record: events, rolls, views and the replay bundle",
+    "what-if": "The odds from a position, as jobs",
+    "verification": "Verifying a bundle",
+}
+
+
+def tag_of(op: Operation) -> str:
+    if op.tag:
+        return op.tag
+    p = op.path
+    if p.startswith("/rulesets") or p == "/":
+        return "rulesets"
+    if p.startswith("/bundles"):
+        return "verification"
+    if p.startswith("/jobs") or p.endswith("/odds"):
+        return "what-if"
+    if p.endswith("/me"):
+        return "seats"
+    if p.endswith(("/commands", "/seeds", "/reveal", "/end")):
+        return "commands"
+    if any(x in p for x in ("/events", "/rolls", "/views", "/bundle")):
+        return "record"
+    return "games"
 
 
 def ref(name: str) -> dict[str, str]:
@@ -75,7 +115,7 @@ def camel(text: str) -> str:
 def build_document(app, ops: list[Operation], settings) -> dict[str, Any]:
     doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     doc["servers"] = [{"url": "/", "description": "the server that serves this document"}]
-    doc["tags"] = []
+    doc["tags"] = [{"name": k, "description": v} for k, v in TAGS.items()]
     schemas = _components()
     doc["components"] = {
         "schemas": schemas,
@@ -102,6 +142,7 @@ def _tidy(doc: dict[str, Any]) -> None:
         schema["title"] = name
     _walk(doc, _array_items)
     _walk(doc, _open_object)
+    _walk(doc, _titles)
     seen: set[str] = set()
     todo = _refs({k: v for k, v in doc.items() if k != "components"})
     while todo:
@@ -143,6 +184,7 @@ def _walk(node: Any, fn: Callable[[dict[str, Any]], None]) -> None:
 
 def _describe(out: dict[str, Any], op: Operation) -> None:
     out["operationId"] = op.name
+    out["tags"] = [tag_of(op)]
     out["summary"] = op.summary
     out["description"] = op.description
     params = out.get("parameters", [])
@@ -156,21 +198,50 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
                 "schema": {"type": "string", "pattern": "^[0-9]{1,16}$"},
             }
         )
+    if op.etag:
+        params.append(
+            {
+                "name": "If-None-Match",
+                "in": "header",
+                "required": False,
+                "description": "the ETag of a copy the client holds: 304 Not Modified, no body, if it is still current",
+                "schema": {"type": "string"},
+            }
+        )
+    if op.if_match:
+        params.append(
+            {
+                "name": "If-Match",
+                "in": "header",
+                "required": False,
+                "description": "the ETag of a read of this game (`\"<version>-…\"`) or `\"<version>\"`: the command "
+                "applies only if the game is still at that version (412 otherwise), like `expected_version`",
+                "schema": {"type": "string", "pattern": '^(W/)?"[0-9]{1,16}(-[0-9a-f]{1,64})?"$'},
+            }
+        )
     if params:
         out["parameters"] = params
     responses: dict[str, Any] = {}
     if op.stream:
         responses["200"] = {
-            "description": f"Server-Sent Events, each message as `{op.stream}` describes it",
+            "description": f"Server-Sent Events; the `data` of each message is the JSON object `{op.stream}` describes",
             "content": {"text/event-stream": {"schema": ref(op.stream)}},
         }
     else:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}
+    if op.status == 201:
+        responses["201"]["headers"] = {
+            "Location": {"schema": {"type": "string"}, "description": "where the new thing is read"}
+        }
+    if op.etag:
+        tag = {"ETag": {"schema": {"type": "string"}, "description": "send it back as If-None-Match to revalidate"}}
+        responses[str(op.status)]["headers"] = tag
+        responses["304"] = {"description": "Not modified: the copy with this ETag is current", "headers": tag}
     for status in op.errors:
         r: dict[str, Any] = {"description": TITLES[status], "content": {PROBLEM: {"schema": ref("Problem")}}}
         if status == 401:
             r["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}}
-        if status == 429:
+        if status in (429, 503):
             r["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds to wait"}}
         responses[str(status)] = r
     out["responses"] = responses
@@ -178,10 +249,18 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
         out["requestBody"] = {"required": True, "content": {"application/json": {"schema": ref(op.body)}}}
     out["security"] = {
         "public": [],
-        "optional": [{}, {"bearer": []}],
+        # a token is optional here: no security requirement, so a generated client reads without one; the
+        # description says what a token adds (the bearer header goes in as an ordinary header)
+        "optional": [],
         "required": [{"bearer": []}],
-        "create": [{}, {"bearer": []}],
+        "create": [],
     }[op.auth]
+    if op.auth == "optional":
+        out["description"] += (
+            " No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see."
+        )
+    if op.auth == "create":
+        out["description"] += " No token needed, unless the server sets UMPIRE_CREATE_TOKEN."
 
 
 # ---- components ----
@@ -194,7 +273,8 @@ def _components() -> dict[str, Any]:
     view_models = [v.model for x in loaded for v in x.ruleset.views.values() if v.model is not None]
     options = [x.ruleset.options_type for x in loaded]
     commands = [c for x in loaded for c in x.ruleset.command_types]
-    types = [*MODELS, *event_types, *view_models, *options, *commands]
+    payloads = list(CORE_PAYLOADS.values())
+    types = [*MODELS, *event_types, *view_models, *options, *commands, *payloads]
     refs, schemas = msgspec.json.schema_components(types, ref_template=REF)
     schemas, renames = _rename(schemas)
     names = {}
@@ -208,6 +288,7 @@ def _components() -> dict[str, Any]:
                 schemas[names[cls]]["required"].remove(field)
     schemas["RulesetList"] = {"type": "array", "items": ref("RulesetInfo")}
     _events(schemas, names, event_types)
+    _bundles(schemas, names, event_types, payloads)
     _streams(schemas)
     _views(schemas, names, loaded)
     _commands(schemas, names, loaded, renames)
@@ -255,6 +336,64 @@ def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[t
     _retarget(schemas, "EventOut", "Event")
 
 
+def _bundles(schemas: dict[str, Any], names: dict[type, str], event_types: list[type], payloads: list[type]) -> None:
+    """A bundle as the server answers it (`Bundle`): each event's `body` is one of `EventBody` (the hashed body:
+    `{game, seq, type, v, command, data}`, discriminated by `type`) and each command's `payload` one of
+    `BundlePayload` (a ruleset command, a core input such as `create_game`, or `{sealed}` while sealed). What
+    POST /bundles/verify takes (`BundleUpload`) keeps the bodies open: a tampered body must reach the chain check to
+    be named by its seq."""
+    upload = {"Bundle": "BundleUpload", "BundleEvent": "BundleEventUpload", "BundleCommand": "BundleCommandUpload"}
+    text = msgspec.json.encode({k: schemas[k] for k in upload}).decode()
+    for old, new in upload.items():
+        text = text.replace(f'"{REF.format(name=old)}"', f'"{REF.format(name=new)}"')
+    for old, schema in msgspec.json.decode(text).items():
+        schemas[upload[old]] = schema
+    variants, mapping = [], {}
+    for cls in sorted(event_types, key=lambda c: c.type_name()):
+        t = cls.type_name()
+        name = f"{t}Body"
+        schemas[name] = {
+            "type": "object",
+            "description": f"The hashed body of a {t} event.",
+            "properties": {
+                "game": {"type": "string", "title": "Game", "description": "the game's id"},
+                "seq": {"type": "integer", "minimum": 1, "title": "Seq", "description": "its place in the log"},
+                "type": {"type": "string", "enum": [t], "title": "Type", "description": "the event's type"},
+                "v": {"type": "integer", "enum": [cls.v], "title": "V", "description": "the version of its schema"},
+                "command": {"anyOf": [{"type": "string"}, {"type": "null"}], "title": "Command",
+                            "description": "the id of the command that made it"},
+                "data": {**ref(names[cls]), "title": "Data", "description": "what happened"},
+            },
+            "required": ["game", "seq", "type", "v", "command", "data"],
+            "additionalProperties": False,
+        }
+        variants.append(ref(name))
+        mapping[t] = REF.format(name=name)
+    schemas["EventBody"] = {"oneOf": variants, "discriminator": {"propertyName": "type", "mapping": mapping}}
+    schemas["SealedPayload"] = {
+        "type": "object",
+        "description": "A sealed command's payload while it is sealed (to readers other than its seat): its commitment.",
+        "properties": {"sealed": {"type": "string", "pattern": "^[0-9a-f]{64}$", "title": "Sealed",
+                                  "description": "the commitment of the SubmissionSealed it made"}},
+        "required": ["sealed"],
+        "additionalProperties": False,
+    }
+    schemas["BundlePayload"] = {
+        "anyOf": [ref("Command"), *(ref(names[c]) for c in payloads), ref("SealedPayload")],
+        "description": "a recorded command as sent: a ruleset command, a core input, or `{sealed}` while sealed",
+    }
+    schemas["BundleEvent"]["properties"]["body"] = {**ref("EventBody"), "title": "Body", "description": "the hashed body"}
+    schemas["BundleCommand"]["properties"]["payload"] = {**ref("BundlePayload"), "title": "Payload",
+                                                       "description": "the command as sent"}
+
+
+def _titles(node: dict[str, Any]) -> None:
+    """Every property says what it is: a `title` from its name where the model gave none."""
+    for name, prop in (node.get("properties") or {}).items():
+        if isinstance(prop, dict) and "title" not in prop:
+            prop["title"] = name.replace("_", " ").strip().capitalize() or name
+
+
 def _streams(schemas: dict[str, Any]) -> None:
     """One message of each Server-Sent Events stream, as an EventSource delivers it (OpenAPI 3.1 describes each
     message of a `text/event-stream` by the response schema): `data` is JSON text, typed by `contentSchema`.
@@ -274,22 +413,28 @@ def _streams(schemas: dict[str, Any]) -> None:
         }
         return ref(name)
 
+    schemas["StreamData"] = {
+        "oneOf": [ref("StreamEvent"), ref("StreamState"), ref("StreamEnd")],
+        "discriminator": {
+            "propertyName": "message",
+            "mapping": {"event": REF.format(name="StreamEvent"), "state": REF.format(name="StreamState"),
+                        "end": REF.format(name="StreamEnd")},
+        },
+        "description": "The JSON object in the `data` of one message of the game's stream, told apart by `message`.",
+    }
     schemas["StreamMessage"] = {
-        "oneOf": [
-            message(
-                "StreamEventMessage",
-                "One event of the log: `id` is its seq, `event` its type, `data` the `Event` as JSON.",
-                {"pattern": "^[A-Z][A-Za-z0-9]{0,63}$"},
-                "Event",
-                seq=True,
-            ),
-            message(
-                "StreamEndMessage",
-                "The last message, when the game is over or revealed; the stream closes after it.",
-                {"enum": ["end"]},
-                "StreamEnd",
-            ),
-        ]
+        "type": "object",
+        "description": "One message of the game's stream as an EventSource delivers it: unnamed (so `onmessage` "
+        "receives it) unless `named=true`, `id` the seq of the last event sent, `data` JSON text of `StreamData`.",
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]{1,16}$", "title": "Id",
+                   "description": "the seq of the last event sent (absent on the end)"},
+            "event": {"type": "string", "pattern": "^(message|state|end|[A-Z][A-Za-z0-9]{0,63})$", "title": "Event",
+                      "description": "the message's type: `message` (unnamed, the default) or, with named=true, the event's type, `state` or `end`"},
+            "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": ref("StreamData"),
+                     "title": "Data", "description": "JSON text of a `StreamData` object"},
+        },
+        "required": ["data"],
     }
     schemas["JobStreamMessage"] = {
         "oneOf": [
@@ -345,7 +490,7 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
             request["title"] = stem + "Command"
             request["description"] = f"{x.ruleset.id}: {(cls.__doc__ or tag).strip()}"
             request["properties"] = {
-                "type": {"type": "string", "enum": [tag]},
+                "type": {"type": "string", "enum": [tag], "description": "the command's type"},
                 **request["properties"],
                 **{name: msgspec.json.schema(kind) for name, kind, _ in models.COMMAND_EXTRAS},
             }
@@ -355,10 +500,15 @@ def _commands(schemas: dict[str, Any], names: dict[type, str], loaded, renames: 
             spec = copy.deepcopy(spec_base)
             spec["title"] = stem + "Spec"
             spec["description"] = f"{x.ruleset.id}: `{tag}` is legal now; send `{{type, ...choice}}`."
-            spec["properties"]["type"] = {"type": "string", "enum": [tag]}
+            spec["properties"]["type"] = {"type": "string", "enum": [tag], "description": "the command's type"}
             spec["properties"]["choices"] = {
                 "anyOf": [{"type": "array", "items": ref(stem + "Args")}, {"type": "null"}],
                 "description": "every legal argument object (at most 64), or null: then `schema` says what to send",
+            }
+            spec["properties"]["schema"] = {
+                "anyOf": [{"type": "object"}, {"type": "null"}],
+                "description": "null when `choices` lists them; else the JSON Schema of the arguments, narrowed to what "
+                f"is legal now (the command's own schema, `{stem}Args`, is in GET /rulesets/{{id}})",
             }
             spec["required"] = list(spec["properties"])  # the server always sends every field of an entry
             schemas[stem + "Spec"] = spec
@@ -379,8 +529,11 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
         v = copy.deepcopy(base)
         v["title"] = name
         v["description"] = f"Create a game of {x.ruleset.id}: {x.ruleset.title}."
-        v["properties"]["ruleset"] = {"type": "string", "enum": [x.ruleset.id]}
-        v["properties"]["options"] = {"anyOf": [ref(names[x.ruleset.options_type]), {"type": "null"}]}
+        v["properties"]["ruleset"] = {"type": "string", "enum": [x.ruleset.id], "description": "the ruleset's id"}
+        v["properties"]["options"] = {
+            "anyOf": [ref(names[x.ruleset.options_type]), {"type": "null"}],
+            "description": "the ruleset's options; null or left out: every default",
+        }
         for field in ("seats", "bots"):  # the service refuses a name given twice
             v["properties"][field]["anyOf"][0]["uniqueItems"] = True
         schemas[name] = v

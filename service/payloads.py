@@ -15,7 +15,9 @@ from service.rulesets import Loaded
 CREATOR = "creator"  # the seat that records creation and forking
 
 
-class CreateDice(msgspec.Struct, forbid_unknown_fields=True):
+class RecordedDice(msgspec.Struct, forbid_unknown_fields=True):
+    """The dice inputs a creation or fork recorded (the server seed is never in them)."""
+
     mode: str
     client_seeds: dict[str, str]
     beacon: str | None
@@ -27,8 +29,9 @@ class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game
     ruleset: str
     options: dict[str, Any]
     seats: list[str] | None
-    dice: CreateDice
+    dice: RecordedDice
     bots: list[str] = []
+    edition: str | None = None  # recorded only when the creator named one; else the newest at the time
 
 
 class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
@@ -47,7 +50,7 @@ class ForkPayload(msgspec.Struct, forbid_unknown_fields=True, tag="fork_game", t
     """The recorded input of `POST /games/{id}/forks`."""
 
     parent: ParentRef
-    dice: CreateDice
+    dice: RecordedDice
     bots: list[str] = []
 
 
@@ -60,8 +63,12 @@ CORE_PAYLOADS = {
 }
 
 
-def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes) -> list[Event]:
-    """The genesis from a recorded `create_game` payload; the replay calls this too."""
+def creation_events_for(
+    loaded: Loaded, game_id: str, payload: CreatePayload, server_seed: bytes, made_as: str | None = None
+) -> list[Event]:
+    """The genesis from a recorded `create_game` payload; the replay calls this too. The edition is the one the payload
+    names, else `made_as` (the replay: the version the bundle's genesis records, the newest when it was made), else
+    the newest."""
     return engine.creation_events(
         loaded.ruleset,
         loaded.data,
@@ -73,4 +80,5 @@ def creation_events_for(loaded: Loaded, game_id: str, payload: CreatePayload, se
         server_seed,
         payload.dice.client_seeds,
         payload.dice.beacon,
+        payload.edition if payload.edition is not None else made_as,
     )

@@ -1,5 +1,5 @@
-"""The log as it is stored and shown: event bodies (docs/spec/events.md), the sealed content kept beside them, the
-event object of the API, and folding stored rows into a game."""
+"""The log as the service shows it and folds it: the event object of the API, and a game from its stored rows (the
+body format itself is events/bodies.py)."""
 
 from __future__ import annotations
 
@@ -8,42 +8,10 @@ from typing import Any
 import msgspec
 
 from domain import engine
-from domain.engine import Game
-from events.canonical import canonical
-from events.core import SubmissionSealed
-from events.vocabulary import Event, decode_event, decode_stored, event_data
+from domain.engine import REFEREE, Game
+from events.bodies import event_from_body, stored_event
+from events.store import EventRow
 from service.rulesets import Loaded
-
-
-def body_of(game_id: str, seq: int, event: Event, command_id: str | None) -> dict[str, Any]:
-    return {
-        "game": game_id,
-        "seq": seq,
-        "type": event.type_name(),
-        "v": event.v,
-        "command": command_id,
-        "data": event_data(event),
-    }
-
-
-def event_from_body(body: dict[str, Any]) -> Event:
-    return decode_event(body["type"], body["v"], body["data"])
-
-
-def stored_event(r) -> Event:
-    """An event from its stored row, with what is kept beside the body (a sealed record's content) re-attached."""
-    e = decode_stored(r.type, r.v, r.body)
-    if r.sealed is not None:
-        beside = msgspec.json.decode(r.sealed)
-        e.content, e.salt = beside["content"], beside["salt"]
-    return e
-
-
-def sealed_beside(e: Event) -> str | None:
-    """What the store keeps beside a body: a sealed record's content and salt."""
-    if isinstance(e, SubmissionSealed):
-        return canonical({"content": e.content, "salt": e.salt}).decode()
-    return None
 
 
 def fold_rows(loaded: Loaded, rows: list) -> Game:
@@ -67,3 +35,11 @@ def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: 
         "actor": actor,
         "recorded_at": stamp,
     }
+
+
+def event_row_out(r: EventRow, reader: engine.Reader = None) -> dict[str, Any]:
+    body = msgspec.json.decode(r.body)
+    out = event_out(r.seq, body, r.hash, r.actor, r.recorded_at)
+    if r.sealed is not None and reader is not None and reader in (REFEREE, body["data"].get("seat")):
+        out["sealed"] = msgspec.json.decode(r.sealed)
+    return out

@@ -5,22 +5,23 @@ Used by `POST /bundles/verify`, `umpire verify` and `umpire replay`; it needs th
 
 from __future__ import annotations
 
+import bisect
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
 
 from domain import engine
 from domain.dice import commitment, faces_for, game_seed, sealing_salt
-from domain.engine import Game, Rejected
+from domain.engine import Game, InvalidInput, Rejected
 from events.bundle import Bundle, decode_bundle
 from events.canonical import canonical, first_broken_link
 from domain.engine import REFEREE
 from events.core import SubmissionSealed
-from service.games import loaded_for
+from service.rulesets import RULESETS, Loaded, loaded_for
 from service.payloads import CORE_PAYLOADS, CREATOR, creation_events_for
-from service.records import body_of, event_from_body
+from events.bodies import body_of, event_from_body
 
 # (game, seq, hash at seq) -> (server seed, this server's record of each command up to seq by command id: seat,
 # payload, seqs, sealed), for a bundle that is a prefix of this server's log of that game
@@ -242,10 +243,10 @@ def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
     return [{"path": path or "(body)", "recorded": recorded, "replayed": replayed}]
 
 
-def fold_bundle(b: Bundle, upto: int | None = None) -> Game:
+def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loaded] = RULESETS) -> Game:
     """A game from a bundle's events alone (no seed needed): its state after seq `upto` (default: the last). Sealed
     records get their content from the reveals in the bundle; a fork starts from its parent's bundle."""
-    loaded = loaded_for(b.ruleset.id)
+    loaded = loaded_for(rulesets, b.ruleset.id)
     opened = {
         x["seq"]: (x["content"], x["salt"])
         for e in b.events
@@ -257,7 +258,7 @@ def fold_bundle(b: Bundle, upto: int | None = None) -> Game:
         if first.parent is not None:
             if b.parent is None:
                 raise Rejected("replay", f"{b.game} is a fork: its bundle needs its parent's")
-            game = engine.start_fork(fold_bundle(b.parent), b.game, first)
+            game = engine.start_fork(fold_bundle(b.parent, rulesets=rulesets), b.game, first)
         else:
             game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, first)
         for e in b.events[1 : upto if upto is not None else None]:
@@ -271,7 +272,10 @@ def fold_bundle(b: Bundle, upto: int | None = None) -> Game:
 
 
 def replay(
-    b: Bundle, server_seed: bytes, records: dict[str, dict[str, Any]] | None = None
+    b: Bundle,
+    server_seed: bytes,
+    records: dict[str, dict[str, Any]] | None = None,
+    rulesets: Mapping[str, Loaded] = RULESETS,
 ) -> tuple[dict[str, Any], Game | None]:
     """Feed the recorded commands to a fresh engine; compare every body it makes with the bundle's.
 
@@ -280,13 +284,15 @@ def replay(
     changes is named and not run, since its outcome under the secret seed (how many events it makes, why it is
     refused) could tell a sealed order or a roll not yet in the log."""
     try:
-        loaded = loaded_for(b.ruleset.id)
+        loaded = loaded_for(rulesets, b.ruleset.id)
     except Rejected as e:
         return _check("fail", e.detail, first_bad_seq=1), None
-    try:
-        engine.check_version(loaded.ruleset, b.ruleset.version)
-    except Rejected as e:  # not the bundle's fault: this engine cannot re-run it
-        return _check("skipped", e.detail), None
+    if loaded.ruleset.editions.find(b.ruleset.version) is None:  # not the bundle's fault: this engine cannot re-run it
+        return _check(
+            "skipped",
+            f"this bundle plays {b.ruleset.id} {b.ruleset.version}, an edition this engine does not run (it runs "
+            f"{loaded.ruleset.editions.run}); an engine that runs {b.ruleset.id} {b.ruleset.version} replays it",
+        ), None
     recorded = {e.body.get("seq"): e.body for e in b.events}
     game: Game | None = None
     seq = 0
@@ -319,11 +325,11 @@ def replay(
             if p.get("type") == "create_game":
                 if game is not None or cmd.seat != CREATOR or typed.ruleset != b.ruleset.id:
                     raise Rejected("replay", "one create_game, by the creator, for the bundle's ruleset, comes first")
-                evs = creation_events_for(loaded, b.game, typed, server_seed)
+                evs = creation_events_for(loaded, b.game, typed, server_seed, made_as=b.ruleset.version)
             elif p.get("type") == "fork_game":
                 if game is not None or cmd.seat != CREATOR or b.parent is None:
                     raise Rejected("replay", "one fork_game, by the creator, with the parent's bundle, comes first")
-                base = fold_bundle(b.parent)
+                base = fold_bundle(b.parent, rulesets=rulesets)
                 d = typed.dice
                 evs = engine.fork_events(base, typed.parent, b.game, d.mode, server_seed, d.client_seeds, d.beacon)
             elif game is None:
@@ -381,16 +387,57 @@ def replay(
     ), game
 
 
+def refuse_sealed_content(b: Bundle) -> None:
+    """While the seed is secret, an uploaded bundle's sealed records are commitments only (docs/spec/api.md, "Hidden
+    information"): a command whose sealed record the bundle leaves closed must show exactly `{"sealed": <that
+    commitment>}`, as the public bundle does. Anything else there (a guess at the content, the true content from a
+    seat's or the referee's copy, another commitment) is refused the same way whatever it holds, before anything is
+    compared with what this server stores: comparing would tell a right guess from a wrong one.
+
+    Decided from the bundle alone: which records it leaves closed, their seats, kinds and commitments (all public)."""
+    closed: dict[int, dict[str, Any]] = {}
+    for e in b.events:
+        data = e.body.get("data")
+        data = data if isinstance(data, dict) else {}
+        if e.body.get("type") == "SubmissionSealed" and isinstance(e.body.get("seq"), int):
+            closed[e.body["seq"]] = data
+        elif e.body.get("type") == "SubmissionsRevealed":
+            for entry in data.get("entries") if isinstance(data.get("entries"), list) else []:
+                if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
+                    closed.pop(entry["seq"], None)
+    if not closed:
+        return
+    at = sorted(closed)
+    for cmd in b.commands:
+        first, last = cmd.seqs
+        inside = at[bisect.bisect_left(at, first) : bisect.bisect_right(at, last)]
+        mine = [s for s in inside if closed[s].get("seat") == cmd.seat]
+        if not mine:
+            continue
+        shown = cmd.payload
+        as_commitment = any(shown == {"sealed": closed[s].get("commitment")} for s in mine)
+        if as_commitment or ("sealed" not in shown and shown.get("type") not in {closed[s].get("kind") for s in mine}):
+            continue
+        raise InvalidInput(
+            "sealed-content",
+            f"command {cmd.command_id} shows more than the commitment of the sealed record at seq {mine[0]}, which "
+            "this bundle leaves closed. While a game's server seed is secret, this server takes its sealed records as "
+            "commitments only and compares nothing else with what it stores: send the bundle with "
+            '{"sealed": <the commitment>} there, as the public bundle (GET /games/{id}/bundle without a token) shows '
+            "it",
+        )
+
+
 def _as_recorded(cmd: Any, stored: dict[str, Any]) -> bool:
     """A bundle's command is the server's record: same seat and seqs, and the same payload (a sealed one may show as
-    its commitment, as public bundles do)."""
+    its commitment, as public bundles do; `refuse_sealed_content` has refused any other showing of a closed one)."""
     if cmd.seat != stored["seat"] or list(cmd.seqs) != stored["seqs"]:
         return False
     shown = cmd.payload
     return canonical(shown) == canonical(stored["payload"]) or (stored["sealed"] and set(shown) == {"sealed"})
 
 
-def verify_parent(b: Bundle, seed_lookup: SeedLookup | None) -> dict[str, Any] | None:
+def verify_parent(b: Bundle, seed_lookup: SeedLookup | None, rulesets: Mapping[str, Loaded]) -> dict[str, Any] | None:
     """A fork's parent: its bundle (up to the fork's seq) verified on its own, and the very position the fork's genesis
     names: the parent game, the seq and the parent's hash there."""
     genesis = b.events[0].body.get("data") or {}
@@ -399,7 +446,7 @@ def verify_parent(b: Bundle, seed_lookup: SeedLookup | None) -> dict[str, Any] |
         return None
     if ref is None or b.parent is None:
         return _check("fail", "the genesis and the bundle disagree on whether this game is a fork", first_bad_seq=1)
-    report = verify(b.parent, seed_lookup)
+    report = verify(b.parent, seed_lookup, rulesets)
     named = {
         "game": (ref.get("game"), b.parent.game),
         "seq": (ref.get("seq"), len(b.parent.events)),
@@ -425,13 +472,18 @@ def verify_parent(b: Bundle, seed_lookup: SeedLookup | None) -> dict[str, Any] |
     return _check(status, detail, first_bad_seq=None, game=b.parent.game)
 
 
-def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) -> dict[str, Any]:
+def verify(
+    raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None, rulesets: Mapping[str, Loaded] = RULESETS
+) -> dict[str, Any]:
+    """Every check of a bundle; `rulesets`: what it is replayed with (by default the served ones)."""
     try:
         b = raw if isinstance(raw, Bundle) else decode_bundle(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", f"not an umpire-bundle/1: {e}")}}
+    if seed_lookup is not None and b.dice.server_seed is None:
+        refuse_sealed_content(b)  # before anything is compared with this server's secret records
     chain = verify_chain(b)
-    parent = verify_parent(b, seed_lookup)
+    parent = verify_parent(b, seed_lookup, rulesets)
     dice = verify_dice(b)
     sealed = verify_sealed(b)
     seed, records = None, None
@@ -440,7 +492,7 @@ def verify(raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None) ->
     elif b.dice.server_seed is None and seed_lookup is not None and chain["status"] == "pass" and b.events:
         seed, records = seed_lookup(b.game, len(b.events), b.events[-1].hash) or (None, None)
     if seed is not None:
-        rep, _ = replay(b, seed, records)
+        rep, _ = replay(b, seed, records, rulesets)
         if b.dice.server_seed is None:
             # the seed is secret: a forged command list could make the replay roll a future k, so the
             # report names the seq but shows no replayed body

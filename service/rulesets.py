@@ -1,19 +1,22 @@
-"""The rulesets this server plays, each with its default data set read, validated and hashed once."""
+"""The rulesets this server plays, each with its default data set read, validated and hashed once.
+
+Serving a ruleset is one line: its package's name in RULESET_MODULES (docs/rulesets.md "Add a ruleset"). Its RULESET
+says everything else, and importing its package registers its event types (the package imports its events module).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-import events.aa1942_convoy  # noqa: F401 - registers the rulesets' event types
-import events.battlefleet_1900  # noqa: F401
-import events.corvette_command  # noqa: F401
-import events.uboat_leader  # noqa: F401
-import events.core  # noqa: F401
+from domain import engine
 from domain.engine import Ruleset
+from service.credentials import NotFound
 
 RULESET_MODULES = ("domain.aa1942_convoy", "domain.battlefleet_1900", "domain.corvette_command", "domain.uboat_leader")
 
@@ -25,14 +28,48 @@ class Loaded:
     data_sha256: str
 
 
-def _load(module_name: str) -> Loaded:
+def load(module_name: str) -> Loaded:
+    """The module's RULESET with its default data set (its `data_file`, beside the module; none if that is "")."""
     module = importlib.import_module(module_name)
     ruleset: Ruleset = module.RULESET
-    raw = (Path(module.__file__).parent / ruleset.data_file).read_bytes()
+    raw = (Path(module.__file__).parent / ruleset.data_file).read_bytes() if ruleset.data_file else b""
     return Loaded(ruleset, ruleset.parse_data(raw), hashlib.sha256(raw).hexdigest())
 
 
-RULESETS: dict[str, Loaded] = {}
-for _name in RULESET_MODULES:
-    _loaded = _load(_name)
-    RULESETS[_loaded.ruleset.id] = _loaded
+RULESETS: dict[str, Loaded] = {loaded.ruleset.id: loaded for loaded in map(load, RULESET_MODULES)}
+BUILTIN = frozenset(RULESETS)  # the rulesets loaded here; a service may serve others (a test's), shipped to workers
+
+
+def loaded_for(rulesets: Mapping[str, Loaded], ruleset_id: str) -> Loaded:
+    loaded = rulesets.get(ruleset_id)
+    if loaded is None:
+        raise NotFound("unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(rulesets)}")
+    return loaded
+
+
+def playable(rulesets: Mapping[str, Loaded], ruleset_id: str, version: str) -> Loaded:
+    """The ruleset that plays a game of `ruleset_id` made as `version`, if this engine runs that edition; otherwise
+    409 edition-not-run (a game of a ruleset this engine does not have at all is one of an edition not run, too)."""
+    loaded = rulesets.get(ruleset_id)
+    if loaded is None or loaded.ruleset.editions.find(version) is None:
+        raise engine.not_run(ruleset_id, version, loaded.ruleset.editions.run if loaded else [])
+    return loaded
+
+
+def what_a_worker_serves(rulesets: Mapping[str, Loaded]) -> tuple[list[str], dict[str, tuple[str, Any, str]]]:
+    """The ids the service serves, and those of them that are not the ones a fresh process loads itself (a test's):
+    id -> (the module holding its RULESET, data, data hash), so that the worker serves the same ones."""
+    changed = {
+        r: (x.ruleset.decide.__module__, x.data, x.data_sha256)
+        for r, x in rulesets.items()
+        if r not in BUILTIN or RULESETS.get(r) is not x
+    }
+    return list(rulesets), changed
+
+
+def serve_the_same(served: list[str], changed: dict[str, tuple[str, Any, str]]) -> dict[str, Loaded]:
+    """In a worker process: the rulesets what_a_worker_serves described (bundle verification, what-if)."""
+    return {
+        r: Loaded(importlib.import_module(changed[r][0]).RULESET, *changed[r][1:]) if r in changed else RULESETS[r]
+        for r in served
+    }

@@ -17,6 +17,21 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name}={raw!r} is not an integer") from None
 
 
+def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
+    raw = (os.environ.get(name) or default).lower()
+    if raw not in allowed:
+        raise SystemExit(f"{name}={raw!r} is one of {', '.join(allowed)}")
+    return raw
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a number") from None
+
+
 def _list(name: str) -> tuple[str, ...]:
     return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
 
@@ -30,11 +45,25 @@ class Settings:
     max_bundle_body: int = 64 * 1024 * 1024  # POST /bundles/verify, bytes
     max_bundle_events: int = 200_000  # events in a bundle sent to POST /bundles/verify
     max_dice_per_roll: int = 64  # dice in one roll of a bundle sent to POST /bundles/verify
-    verify_concurrency: int = 1  # bundles verified at once; more wait their turn or get 429
+    max_bundle_commands: int = 100_000  # commands in a bundle sent to POST /bundles/verify
+    verify_concurrency: int = 1  # bundles verified at once (worker processes); more wait their turn or get 429
+    verify_queue_seconds: int = 20  # how long a bundle waits for a worker before 429
+    verify_cpu_seconds: int = 30  # CPU time one verification may take in its worker (413 beyond)
+    verify_memory_mb: int = 2048  # address space of a verification worker (413 beyond)
     cache_games: int = 1000  # game states kept in memory (least recently used first out)
     snapshot_every: int = 1000  # a snapshot of a game's state every N events
     create_token: str | None = None  # when set, POST /games needs `Authorization: Bearer <it>`
+    create_per_minute: int = 120  # games one client may create per minute, counted in the store (0: no limit)
+    trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed (none by default)
+    header_timeout: float = 10.0  # seconds a request's head (request line and headers) may take to arrive
+    body_timeout: float = 30.0  # seconds a request's body may take to arrive (4x for POST /bundles/verify)
+    max_connections: int = 2000  # open connections per process; beyond, a new one gets 503 and is closed
+    stream_check: float = 1.0  # seconds between live streams' fallback checks of the store (another process)
+    cache_mb: int = 512  # estimated memory of the cached game states, MiB (beside cache_games)
+    db_start_wait: float = 300.0  # seconds to keep trying an unreachable PostgreSQL at start (negative: for ever)
     create_per_minute: int = 120  # games one client may create per minute (0: no limit)
+    large_answers_per_minute: int = 30  # bundles over 1 MiB one client may fetch per minute (0: no limit)
+    sqlite_sync: str = "normal"  # SQLite: normal (survives a process crash) or full (also power loss; ~1 ms/command)
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -46,10 +75,23 @@ class Settings:
             max_bundle_body=_int("UMPIRE_MAX_BUNDLE_BODY", cls.max_bundle_body),
             max_bundle_events=_int("UMPIRE_MAX_BUNDLE_EVENTS", cls.max_bundle_events),
             max_dice_per_roll=_int("UMPIRE_MAX_DICE_PER_ROLL", cls.max_dice_per_roll),
+            max_bundle_commands=_int("UMPIRE_MAX_BUNDLE_COMMANDS", cls.max_bundle_commands),
             verify_concurrency=_int("UMPIRE_VERIFY_CONCURRENCY", cls.verify_concurrency),
+            verify_queue_seconds=_int("UMPIRE_VERIFY_QUEUE_SECONDS", cls.verify_queue_seconds),
+            verify_cpu_seconds=_int("UMPIRE_VERIFY_CPU_SECONDS", cls.verify_cpu_seconds),
+            verify_memory_mb=_int("UMPIRE_VERIFY_MEMORY_MB", cls.verify_memory_mb),
             cache_games=_int("UMPIRE_CACHE_GAMES", cls.cache_games),
             snapshot_every=_int("UMPIRE_SNAPSHOT_EVERY", cls.snapshot_every),
             create_token=os.environ.get("UMPIRE_CREATE_TOKEN") or None,
             create_per_minute=_int("UMPIRE_CREATE_PER_MINUTE", cls.create_per_minute),
+            trusted_proxies=_list("UMPIRE_TRUSTED_PROXIES"),
+            header_timeout=_float("UMPIRE_HEADER_TIMEOUT", cls.header_timeout),
+            body_timeout=_float("UMPIRE_BODY_TIMEOUT", cls.body_timeout),
+            max_connections=_int("UMPIRE_MAX_CONNECTIONS", cls.max_connections),
+            stream_check=_float("UMPIRE_STREAM_CHECK", cls.stream_check),
+            cache_mb=_int("UMPIRE_CACHE_MB", cls.cache_mb),
+            db_start_wait=_float("UMPIRE_DB_START_WAIT", cls.db_start_wait),
+            large_answers_per_minute=_int("UMPIRE_LARGE_ANSWERS_PER_MINUTE", cls.large_answers_per_minute),
+            sqlite_sync=_choice("UMPIRE_SQLITE_SYNC", cls.sqlite_sync, ("normal", "full")),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})

@@ -1,6 +1,6 @@
 """Whole games played in-process by a ruleset's bot: `umpire simulate`, property tests, golden bundles, benchmarks.
 
-A ruleset's bot module (`domain/<ruleset>/bot.py`) has `choose(state, legal[, seat])` and `outcomes(state) ->
+A ruleset's `bot` (`choose(state, legal, seat)` in `domain/<ruleset>/bot.py`) and its `outcomes(state) ->
 {figure: int}`: what a finished game comes to (tonnage, VP, kills, winner, IPCs …). The distribution of each figure
 over many games is what `umpire simulate` prints.
 """
@@ -15,7 +15,6 @@ from typing import Any
 from domain import engine
 from domain.engine import Game
 from events.vocabulary import Event
-from service.bots import bot_choose, bot_for
 from service.rulesets import RULESETS
 
 MAX_COMMANDS = 200_000
@@ -53,13 +52,12 @@ def play_on(
 ) -> Game:
     """Let the bot play every seat of `game` from where it stands to the end; rolls come from `server_seed`."""
     ruleset = game.ruleset
-    bot = bot_for(ruleset.id)
     for _ in range(MAX_COMMANDS):
         legal = engine.awaiting(game)
         if not legal:
             return game
         seat = next(s for spec in legal for s in spec.seats)
-        payload = bot_choose(bot, None, game.rules, legal, seat)
+        payload = ruleset.bot(game.state, legal, seat)  # every seat is the bot's: it reads the whole state
         if payload is None:
             return game
         seat = next(s for s in legal if s.type == payload["type"]).seats[0]
@@ -79,10 +77,9 @@ def seed_for(seed: int, i: int) -> bytes:
 
 
 def outcomes(game: Game) -> dict[str, int]:
-    bot = bot_for(game.ruleset.id)
-    if not hasattr(bot, "outcomes"):
-        raise ValueError(f"{game.ruleset.id}'s bot reports no outcomes")
-    return bot.outcomes(game.rules)
+    if game.ruleset.outcomes is None:
+        raise ValueError(f"{game.ruleset.id} reports no outcomes")
+    return game.ruleset.outcomes(game.state)
 
 
 def quantiles(values: list[int]) -> dict[str, float]:

@@ -13,7 +13,7 @@ from domain.engine import Game
 from events.store import GameRow
 from service import ENGINE_VERSION
 
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: Game.rules became Game.state; a format-1 snapshot would unpickle without it
 
 
 def snapshot_key(row: GameRow) -> str:

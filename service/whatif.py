@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import secrets
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from typing import Any
 
@@ -26,8 +26,9 @@ from events.canonical import GENESIS_HASH, chain_hash
 from events.store import JobRow
 from events.core import GameCreated, ParentRef
 from service import ENGINE_VERSION
-from service.games import NotFound, loaded_for
-from service.records import body_of
+from service.credentials import NotFound
+from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
+from events.bodies import body_of
 from service.snapshots import restore_snapshot, take_snapshot
 from service.http import TooMany
 from service.replay import fold_bundle
@@ -43,8 +44,9 @@ def command_ends(b: Bundle) -> list[int]:
     return sorted(c.seqs[1] for c in b.commands)
 
 
-def position(b: Bundle, at: int) -> Game:
-    """The game after event `at` of a bundle: the end of a command, with no sealed record still closed."""
+def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS) -> Game:
+    """The game after event `at` of a bundle: the end of a command, with no sealed record still closed, folded with
+    `rulesets` (the service's; by default those service/rulesets.py serves)."""
     ends = command_ends(b)
     if not 1 <= at <= len(b.events):
         raise InvalidInput("invalid-at", f"at is a seq of the bundle, from 1 to {len(b.events)}")
@@ -57,7 +59,7 @@ def position(b: Bundle, at: int) -> Game:
     closed = closed_seals(b, at)
     if closed:  # before folding: a public bundle has no sealed content to fold them with
         raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {closed}")
-    return fold_bundle(b, upto=at)
+    return fold_bundle(b, upto=at, rulesets=rulesets)
 
 
 def closed_seals(b: Bundle, at: int) -> list[int]:
@@ -80,10 +82,16 @@ def prefix(b: Bundle, at: int) -> dict[str, Any]:
     return out
 
 
-def fork_bundle(b: Bundle, at: int, server_seed: bytes | None = None, fork_id: str | None = None) -> dict[str, Any]:
+def fork_bundle(
+    b: Bundle,
+    at: int,
+    server_seed: bytes | None = None,
+    fork_id: str | None = None,
+    rulesets: Mapping[str, Loaded] = RULESETS,
+) -> dict[str, Any]:
     """`umpire fork`: a new game (public-seed: whoever holds the bundle holds the seed) starting from a bundle's
     position, as a bundle of its own whose `parent` is the prefix it starts from."""
-    base = position(b, at)
+    base = position(b, at, rulesets)
     seed = server_seed or secrets.token_bytes(32)
     fork_id = fork_id or "fork-" + secrets.token_hex(6)
     ref = ParentRef(game=b.game, seq=at, hash=b.events[at - 1].hash)
@@ -122,11 +130,18 @@ def fork_bundle(b: Bundle, at: int, server_seed: bytes | None = None, fork_id: s
 # ---- continuations ----
 
 
-def continuations(state: bytes, genesis: dict[str, Any], seed: int, indices: list[int]) -> list[dict[str, int]]:
+def continuations(
+    state: bytes,
+    genesis: dict[str, Any],
+    seed: int,
+    indices: list[int],
+    serves: tuple[list[str], dict[str, tuple[str, Any, str]]] | None = None,
+) -> list[dict[str, int]]:
     """Play continuations `indices` from a position (a snapshot of its Game): each a fork of the position with the
-    public seed seed_for(seed, i), played to the end by the bot. Runs in a worker process: its inputs are plain."""
+    public seed seed_for(seed, i), played to the end by the bot. Runs in a worker process: its inputs are plain, the
+    rulesets too (`serves`: service/rulesets.py what_a_worker_serves; None: those service/rulesets.py serves)."""
     created = msgspec.convert(genesis, GameCreated)
-    loaded = loaded_for(created.ruleset.id)
+    loaded = loaded_for(serve_the_same(*serves) if serves else RULESETS, created.ruleset.id)
     results = []
     for i in indices:
         blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "whatif", created)
@@ -149,26 +164,29 @@ def odds(
     executor: Executor | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int | None = None,
+    rulesets: Mapping[str, Loaded] = RULESETS,
 ) -> dict[str, Any]:
     """The distribution of what the ruleset reports over `games` continuations from event `at`, with where the real
-    game's outcome falls in it (its percentile), figure by figure."""
-    game = position(b, at)
+    game's outcome falls in it (its percentile), figure by figure; the games are played with `rulesets` (the
+    service's; by default those service/rulesets.py serves), in the workers too."""
+    game = position(b, at, rulesets)
+    serves = what_a_worker_serves(rulesets)
     state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
     chunk = chunk or max(1, min(50, math.ceil(games / 16)))
     parts = [list(range(lo, min(lo + chunk, games))) for lo in range(0, games, chunk)]
     results: list[dict[str, int]] = []
     if executor is None:
         for part in parts:
-            results += continuations(state, genesis, seed, part)
+            results += continuations(state, genesis, seed, part, serves)
             if progress:
                 progress(len(results))
     else:
-        futures = [executor.submit(continuations, state, genesis, seed, part) for part in parts]
+        futures = [executor.submit(continuations, state, genesis, seed, part, serves) for part in parts]
         for f in futures:  # in index order, whatever order they finish in
             results += f.result()
             if progress:
                 progress(len(results))
-    actual_game = fold_bundle(b)
+    actual_game = fold_bundle(b, rulesets=rulesets)
     actual = outcomes(actual_game)
     return {
         "ruleset": b.ruleset.id,
@@ -260,7 +278,7 @@ class OddsJobs:
         if not 1 <= games <= MAX_API_GAMES:
             raise InvalidInput("invalid-games", f"games is 1 to {MAX_API_GAMES}; `umpire simulate --from` has no cap")
         bundle = decode_bundle(self.svc.bundle_bytes(game_id))  # the public picture: what anyone may fork
-        position(bundle, at)  # refuses a mid-command seq or a sealed position before any work starts
+        position(bundle, at, self.svc.rulesets)  # refuses a mid-command seq or a sealed position before any work starts
         if not self._busy.acquire(blocking=False):
             raise TooMany(
                 "too-many-requests", "this server is computing other odds; retry in a few seconds", retry_after=10
@@ -288,15 +306,20 @@ class OddsJobs:
 
     def _run(self, job: JobRow, bundle: Bundle, at: int, games: int, seed: int) -> None:
         store, clock = self.svc.store, self.svc.clock
+        key = job_key(job.id)  # its streams wake on this (service/notify.py)
+
+        def progress(done: int) -> None:
+            store.update_job(job.id, "running", done, None, clock())
+            self.svc.notifier.appended(key)
+
         try:
-            result = odds(bundle, at, games, seed, progress=lambda done: store.update_job(
-                job.id, "running", done, None, clock()
-            ))
+            result = odds(bundle, at, games, seed, progress=progress, rulesets=self.svc.rulesets)
             store.update_job(job.id, "done", games, msgspec.json.encode(result).decode(), clock())
         except Exception as e:  # noqa: BLE001 - the job reports what went wrong instead of dying unseen
             store.update_job(job.id, "failed", 0, msgspec.json.encode({"error": str(e)}).decode(), clock())
         finally:
             self._busy.release()
+            self.svc.notifier.appended(key)
 
     def get(self, job_id: str) -> dict[str, Any]:
         job = self.svc.store.job(job_id)
@@ -330,3 +353,8 @@ def _age(stamp: str) -> float:
 
     then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     return (datetime.now(UTC) - then).total_seconds()
+
+
+def job_key(job_id: str) -> str:
+    """The notifier's key for a job's stream (no game id has a colon)."""
+    return "job:" + job_id

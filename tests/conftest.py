@@ -22,6 +22,38 @@ from service.rulesets import RULESETS  # noqa: E402
 
 SEED = bytes(range(32))
 
+# The suites `make quick` leaves out (`-m "not slow"`): real server processes, browsers, node, schemathesis, long bot
+# campaigns. A test elsewhere that is as slow takes @pytest.mark.slow itself.
+SLOW = {
+    "test_desk_browser.py",
+    "test_desk_play.py",
+    "test_client_ts.py",
+    "test_processes.py",
+    "test_reliability.py",
+    "test_fuzz_api.py",
+    "test_schemathesis_cli.py",
+    "test_clients.py",
+    "test_contention.py",
+    "test_verify_worker.py",
+    "test_spec_lint.py",
+    "test_properties.py",
+    "test_corvette_properties.py",
+    "test_aa1942_properties.py",
+    "test_whatif.py",
+    "test_streams.py",
+    "test_slow_clients.py",
+    "test_gaps.py",
+    "test_schema_agrees.py",
+}
+
+
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        # a test run on PostgreSQL as well as SQLite: its SQLite run stays in the fast lane
+        callspec = getattr(item, "callspec", None)
+        if item.path.name in SLOW or (callspec is not None and "postgres" in callspec.id):
+            item.add_marker(pytest.mark.slow)
+
 
 class Table:
     """A game run through the engine (legality, seats, seed lock) with the faces a test chooses."""
@@ -38,7 +70,7 @@ class Table:
 
     @property
     def state(self):
-        return self.game.rules
+        return self.game.state
 
     def send(self, seat: str, type: str, *faces, **args: Any) -> list:
         """Send a command; `faces` are the chosen faces of the rolls it makes, in order (all must be used)."""

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import copy
 import datetime
 from collections.abc import Sequence
 
 import msgspec
 
+from domain.corvette_command.editions import EDITIONS
 from domain.corvette_command.commands import Options
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
+from domain.corvette_command.evolve import evolve
 from domain.corvette_command.state import Convoy, Engagement, Sheet, State, Waiting
 from domain.dice import ChosenDice, Dice
 from events.core import DiceRolled
@@ -31,10 +32,11 @@ def make_state(
     equipment: Sequence[str] = (),
     engagement: dict | None = None,
     escorts: Sequence[str] = ("captain",),
+    edition: str = EDITIONS.newest,
 ) -> State:
     opts = msgspec.convert({"year": year, "month": month, **(options or {})}, Options)
     day = datetime.date(year, month, 1).toordinal()
-    s = State(data=DATA, options=opts, date=day, awaiting=None)
+    s = State(data=DATA, options=opts, date=day, edition=EDITIONS.of(edition), awaiting=None)
     s.escorts, s.active, s.deciding = list(escorts), escorts[0], escorts[0]
     s.sheets = {e: Sheet(skills={**SKILLS, **(skills or {})}, equipment=list(equipment)) for e in escorts}
     if "hedgehog" in equipment:
@@ -83,7 +85,7 @@ def make_state(
 
 def ctx(state: State, *faces) -> Ctx:
     """A context whose rolls take the chosen faces in order (every one must be used: see `done`)."""
-    return Ctx(copy.deepcopy(state), ChosenDice(*faces))
+    return Ctx(state, ChosenDice(*faces), evolve)
 
 
 def done(c: Ctx) -> list:

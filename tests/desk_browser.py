@@ -10,6 +10,7 @@ import importlib.util
 import json
 import os
 import shutil
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -44,6 +45,22 @@ def chromium_path() -> str:
     pytest.skip(message)
 
 
+def generator():
+    """replays/generate.py as a module (it is a script, not a package): its games, and `newest(name)`, the bundle of
+    the newest edition that the games it plays are compared with."""
+    spec = importlib.util.spec_from_file_location("replays_generate", ROOT / "replays" / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = gen  # its dataclass resolves its annotations through the module
+    spec.loader.exec_module(gen)
+    return gen
+
+
+def newest(name: str) -> Path:
+    """The golden bundle `name` of its ruleset's newest edition: the game a server loaded by `load_golden_games`
+    holds (an older edition's bundle is another game, with other hashes)."""
+    return generator().newest(name)
+
+
 def load_golden_games(db_path: str) -> dict[str, str]:
     """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them, and
     half a Battlefleet battle under fog (`bf-live`: the bots play its first turns). Returns bf-live's tokens by seat
@@ -51,17 +68,10 @@ def load_golden_games(db_path: str) -> dict[str, str]:
     from events.store import open_store
     from service.games import GameService
 
-    spec = importlib.util.spec_from_file_location("generate", ROOT / "replays" / "generate.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = generator()
     svc = GameService(open_store(db_path))
-    gen.north_atlantic(svc)
-    options, seed_byte, side = gen.CORVETTE["corvette-eastbound"]
-    gen.corvette(svc, "corvette-eastbound", seed_byte, options, side)
-    options, seed_byte = gen.BATTLEFLEET["battlefleet-torpedo-attack"]
-    gen.battlefleet(svc, "battlefleet-torpedo-attack", seed_byte, options)
-    options, seed_byte = gen.UBOAT["uboat-short"]
-    gen.uboat(svc, "uboat-short", seed_byte, options)
+    for name in ("aa1942-north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "uboat-short"):
+        gen.play(svc, name)
     fog = {"scenario": "yellow-sea-1904"}  # fog blur, the default
     made = svc.create("battlefleet-1900", fog, None, "public-seed", "b5" * 32, None, None, "bf-live")
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
@@ -185,46 +195,40 @@ def dumps(bundle: dict) -> bytes:
 def sealed_bid_bundles() -> dict[str, dict]:
     """Bundles of the test-only sealed-bid ruleset (tests/sealed_bid.py): bids sealed, then opened at the end
     (public-seed, so the salts can be checked); and a fair game with one bid still sealed."""
-    import hashlib
     import tempfile
 
     from events.store import open_store
     from service.games import GameService
-    from service.rulesets import RULESETS, Loaded
-    from tests import sealed_bid
+    from tests.sealed_bid import served_with_sealed_bid
 
-    RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            svc = GameService(open_store(str(Path(tmp) / "sealed.db")))
-            out = {}
-            for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
-                dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
-                made = svc.create(
-                    "sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name
-                )
-                tokens = {x["seat"]: x["token"] for x in made["seats"]}
-                for i, amount in enumerate(bids):
-                    svc.command(name, tokens[("north", "south")[i % 2]], {"type": "bid", "amount": amount})
-                out[name] = svc.bundle(name)
-            return out
-    finally:
-        del RULESETS["sealed-bid"]
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = GameService(open_store(str(Path(tmp) / "sealed.db")), rulesets=served_with_sealed_bid())
+        out = {}
+        for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
+            dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
+            made = svc.create(
+                "sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name
+            )
+            tokens = {x["seat"]: x["token"] for x in made["seats"]}
+            for i, amount in enumerate(bids):
+                svc.command(name, tokens[("north", "south")[i % 2]], {"type": "bid", "amount": amount})
+            out[name] = svc.bundle(name)
+        return out
 
 
 def play_by_bot(svc, game_id: str, tokens: dict[str, str], commands: int) -> None:
     """Let the ruleset's bot send `commands` commands of `game_id` through the service, each from the seat it is for."""
     from domain import engine
-    from service.bots import bot_choose, bot_for
+    from service.bots import bot_choose
 
     for _ in range(commands):
-        game = svc._cached(game_id).game
+        game = svc.cache.cached(game_id).game
         legal = engine.awaiting(game)
         if not legal:
             return
         seat = (engine.waiting_for(game) or [s for spec in legal for s in spec.seats])[0]
         mine = engine.awaiting(game, seat)
-        payload = bot_choose(bot_for(game.ruleset.id), game.ruleset.redact, game.rules, mine, seat)
+        payload = bot_choose(game.ruleset, game.state, mine, seat)
         seat = next(s for s in mine if s.type == payload["type"]).seats[0]
         svc.command(game_id, tokens[seat], payload)
 
@@ -238,12 +242,10 @@ def fork_bundles() -> dict[str, dict]:
     from events.store import open_store
     from service.games import GameService
 
-    spec = importlib.util.spec_from_file_location("generate", ROOT / "replays" / "generate.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = generator()
     with tempfile.TemporaryDirectory() as tmp:
         svc = GameService(open_store(str(Path(tmp) / "forks.db")))
-        parent = gen.north_atlantic(svc)
+        parent = gen.play(svc, "aa1942-north-atlantic")
         at = parent["commands"][len(parent["commands"]) // 3]["seqs"][1]
         out = {}
 

@@ -34,36 +34,48 @@ def free_port() -> int:
 
 @contextmanager
 def server_process(
-    db_path: str | None = None, app: str = "service.asgi:app", env: dict | None = None, workers: int = 1
+    db_path: str | None = None,
+    app: str = "service.asgi:app",
+    env: dict | None = None,
+    workers: int = 1,
+    args: tuple[str, ...] = (),
+    serve: bool = False,
+    stderr=None,
+    start_timeout: float = 30,
+    server: str | None = None,
 ):
     """A server as its own process on loopback (by default ours on `db_path`), for load, kill -9 and benchmarks.
-    Yields (base URL, process)."""
+    `args` go to the server (or with `serve`, to `umpire serve`, which is then run instead). `server`: uvicorn
+    (httptools, uvloop; the default) or granian (its ASGI interface); UMPIRE_TEST_SERVER=granian runs the reliability
+    suites on granian. Yields (base URL, process)."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
+    server = server or os.environ.get("UMPIRE_TEST_SERVER", "uvicorn")
     port = free_port()
+    if serve:
+        argv = [sys.executable, "-m", "service.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *args]
+    elif server == "granian":
+        argv = [
+            sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port),
+            "--log-level", "warning", "--no-access-log", "--loop", "uvloop", "--workers", str(workers), *args, app,
+        ]  # fmt: skip
+    else:
+        argv = [
+            sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port), "--log-level",
+            "warning", "--no-access-log", *(["--workers", str(workers)] if workers > 1 else []), *args,
+        ]  # fmt: skip
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            app,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-            *(["--workers", str(workers)] if workers > 1 else []),
-        ],
+        argv,
         env={**os.environ, **({"UMPIRE_DB": db_path} if db_path else {}), **(env or {})},
         cwd=str(Path(__file__).resolve().parent.parent),
         start_new_session=True,  # its own process group: with --workers, the workers go down with it
+        stdout=subprocess.DEVNULL if serve else None,
+        stderr=stderr,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + start_timeout
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()

@@ -3,6 +3,9 @@
 Two seats bid 0-10 in secret each round; when both are in, the bids are revealed, the higher wins (a d6 breaks a
 tie: 1-3 north, 4-6 south) and the winner receives a secret prize number sealed to it alone (a ruleset's own sealed
 record, not a command). Three rounds; the game then ends, which opens every seal still closed.
+
+Two editions, so the tests can show one mechanism at work (domain/editions.py): from 2.0.0 a tie goes to north
+without a roll (change BID-E2-1), while a 1.0.0 game keeps breaking ties with a d6 for as long as it lasts.
 """
 
 from __future__ import annotations
@@ -13,12 +16,32 @@ from typing import Annotated, Any, ClassVar
 
 import msgspec
 
+from domain.editions import Change, Edition, Editions, Released
 from domain.engine import REFEREE, CommandSpec, IllegalCommand, Reader, Ruleset, View, command_schema
-from events.core import GameEnded, SubmissionSealed, SubmissionsRevealed
+from domain.procedure import fold
+from events.core import (
+    ClientSeedContributed,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    SeedLocked,
+    ServerSeedRevealed,
+    SubmissionSealed,
+    SubmissionsRevealed,
+)
 from events.vocabulary import Event, register
 
 SEATS = ("north", "south")
 ROUNDS = 3
+
+EDITIONS = Editions(
+    ruleset="sealed-bid",
+    released=(
+        Released("1.0.0", "ties broken by a d6"),
+        Released("2.0.0", "a tie goes to north, without a roll (BID-E2-1)"),
+    ),
+    changes=(Change("BID-E2-1", "2.0.0", ("BID-2",), "a tie goes to north without a roll"),),
+)
 
 
 class Options(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -44,6 +67,7 @@ register(RoundWon)
 @dataclass
 class State:
     rounds: int
+    edition: Edition
     round: int = 1
     submitted: list[str] = field(default_factory=list)
     sealed: dict[str, dict[str, Any]] = field(default_factory=dict)  # seat -> content: the only secrets
@@ -53,7 +77,7 @@ class State:
 
 
 def initial_state(created, options: Options, data) -> State:
-    return State(rounds=options.rounds)
+    return State(rounds=options.rounds, edition=EDITIONS.of(created.ruleset.version))
 
 
 def decide(state: State, cmd: Bid, seat: str, dice) -> list[Event]:
@@ -64,7 +88,9 @@ def decide(state: State, cmd: Bid, seat: str, dice) -> list[Event]:
     if len(bids) < len(SEATS):
         return events
     events.append(SubmissionsRevealed(kinds=["bid"]))
-    if bids["north"] == bids["south"]:
+    if bids["north"] == bids["south"] and state.edition.has("BID-E2-1"):
+        winner = "north"
+    elif bids["north"] == bids["south"]:
         roll = dice.roll([6], "tie-break", "BID-2: a tie is broken by 1d6")
         events.append(roll)
         winner = "north" if roll.faces[0] <= 3 else "south"
@@ -78,22 +104,34 @@ def decide(state: State, cmd: Bid, seat: str, dice) -> list[Event]:
     return events
 
 
-def evolve(state: State, e: Event) -> State:
-    if isinstance(e, SubmissionSealed):
-        if e.kind == "bid":
-            state.submitted.append(e.seat)
-            state.sealed[e.seat] = e.content
-        else:
-            state.prizes.setdefault(e.seat, []).append(e.content["number"])
-    elif isinstance(e, SubmissionsRevealed):
-        state.sealed = {s: c for s, c in state.sealed.items() if not any(x.seat == s for x in e.entries)}
-    elif isinstance(e, RoundWon):
-        state.wins[e.winner] += 1
-        state.round += 1
-        state.submitted = []
-    elif isinstance(e, GameEnded):
-        state.over = True
-    return state
+def _sealed(state: State, e: SubmissionSealed) -> None:
+    if e.kind == "bid":
+        state.submitted.append(e.seat)
+        state.sealed[e.seat] = e.content
+    else:
+        state.prizes.setdefault(e.seat, []).append(e.content["number"])
+
+
+def _revealed(state: State, e: SubmissionsRevealed) -> None:
+    state.sealed = {s: c for s, c in state.sealed.items() if not any(x.seat == s for x in e.entries)}
+
+
+def _round_won(state: State, e: RoundWon) -> None:
+    state.wins[e.winner] += 1
+    state.round += 1
+    state.submitted = []
+
+
+def _game_ended(state: State, e: GameEnded) -> None:
+    state.over = True
+
+
+NO_STATE_CHANGE = (GameCreated, DiceRolled, ClientSeedContributed, SeedLocked, ServerSeedRevealed)
+evolve = fold(
+    {SubmissionSealed: _sealed, SubmissionsRevealed: _revealed, RoundWon: _round_won, GameEnded: _game_ended},
+    NO_STATE_CHANGE,
+    __name__,
+)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
@@ -141,13 +179,24 @@ def table(state: State, reader: Reader) -> TableView:
     )
 
 
+def bot(state: State, legal: list[CommandSpec], seat: str) -> dict[str, Any] | None:
+    """The seat's first offer: a bid of 0 (enough to play a game to its end)."""
+    mine = [s for s in legal if seat in s.seats]
+    return {"type": mine[0].type, **mine[0].choices[0]} if mine else None
+
+
+def outcomes(state: State) -> dict[str, int]:
+    """The rounds each seat won (what the odds from a position report)."""
+    return {f"{seat} wins": state.wins[seat] for seat in SEATS}
+
+
 def _no_setup_check(options, seats, data) -> None:
     return None
 
 
 RULESET = Ruleset(
     id="sealed-bid",
-    version="1.0.0",
+    editions=EDITIONS,
     title="Sealed bid (a test ruleset for the core's sealed inputs)",
     options_type=Options,
     command_types=(Bid,),
@@ -162,4 +211,14 @@ RULESET = Ruleset(
     views={"table": View(table, TableView, per_seat=True, description="bids, prizes and wins as the reader may see them")},
     event_types=(RoundWon,),
     redact=redact,
+    bot=bot,
+    outcomes=outcomes,
 )
+
+
+def served_with_sealed_bid():
+    """The served rulesets and this one, loaded the way every ruleset is (docs/rulesets.md): what a test hands to
+    create_app or GameService (the global stays as is)."""
+    from service.rulesets import RULESETS, load
+
+    return {**RULESETS, "sealed-bid": load(__name__)}

@@ -33,7 +33,7 @@ def walk(game: engine.Game, seed: bytes, check: Callable[[engine.Game], None], e
             check(game)
             checked += 1
         n += 1
-        payload = bot.choose(game.rules, legal)
+        payload = bot.choose(game.state, legal, legal[0].seats[0])
         seat = next(s for s in legal if s.type == payload["type"]).seats[0]
         for e in engine.decide_command(game, seat, engine.parse_command(RULESET, payload), seed):
             engine.evolve(game, e)
@@ -48,13 +48,14 @@ VALIDATORS = {name: jsonschema_rs.validator_for(msgspec.json.schema(v.model)) fo
 
 def check_views(game: engine.Game) -> None:
     for name, view in VIEWS.items():
-        out = view.render(game.rules, None)
+        out = view.render(game.state, None)
         assert isinstance(out, view.model), name
         raw = msgspec.json.encode(out)
         VALIDATORS[name].validate(msgspec.json.decode(raw))  # no field the schema does not declare, every type right
         assert msgspec.json.decode(raw, type=view.model) == out
 
 
+@pytest.mark.slow  # bot campaigns: `make test`, not `make quick`
 def test_every_view_matches_its_model_over_bot_games():
     for i, options in enumerate([{}, {"rounds": 3, "setup": "empty", "submarines": {"Germany": {"17": 1}}}]):
         assert walk(new_game(f"views-{i}", options), seed_for(8, i), check_views, every=3) > 30
@@ -106,8 +107,8 @@ def allowed(spec: engine.CommandSpec) -> list[dict]:
 
 def excluded(game: engine.Game, spec: engine.CommandSpec) -> list[dict]:
     """For each narrowed field of each branch, an otherwise allowed object with that field just outside."""
-    zones = sorted(int(sz) for sz in game.rules.map.sea_zones)
-    lands = sorted(game.rules.map.land_territories)
+    zones = sorted(int(sz) for sz in game.state.map.sea_zones)
+    lands = sorted(game.state.map.land_territories)
     out = []
     for branch in spec.schema.get("oneOf", [{}]):
         props = _props(spec.schema, branch)
@@ -152,6 +153,7 @@ def check_awaiting(game: engine.Game, seen: set) -> None:
             assert refused(game, seat, {"type": spec.type, **args}), (spec.type, args, "excluded but legal")
 
 
+@pytest.mark.slow  # bot campaigns: `make test`, not `make quick`
 def test_awaiting_schemas_allow_exactly_what_the_rules_allow_over_bot_games():
     seen: set = set()
     for i, options in enumerate([{}, {"setup": "empty", "submarines": {"Germany": {"5": 3, "17": 2, "19": 1}}}]):
@@ -166,7 +168,7 @@ def test_awaiting_schemas_allow_exactly_what_the_rules_allow_over_bot_games():
 def test_purchase_schema_maximum_is_what_may_be_spent_now():
     game = new_game("spend", {})
     (spec,) = engine.awaiting(game)[:1]
-    top = game.rules.treasury["USSR"]
+    top = game.state.treasury["USSR"]
     assert spec.schema["properties"]["spend"] == {"type": "integer", "minimum": 0, "maximum": top}
     assert spec.labels[0] == "Spend nothing" and spec.labels[1] == "Spend 1 IPC" and spec.labels[12] == "Spend 12 IPCs"
     assert refused(game, "USSR", {"type": "purchase", "spend": top + 1})
@@ -175,9 +177,9 @@ def test_purchase_schema_maximum_is_what_may_be_spent_now():
 
 def test_move_schema_offers_each_origin_only_the_zones_it_reaches():
     game = new_game("moves", {"setup": "empty", "submarines": {"Germany": {"17": 1, "5": 2}}})
-    while (game.rules.power, game.rules.phase) != ("Germany", "combat-move"):
-        payload = {"type": "purchase", "spend": 0} if game.rules.phase == "purchase" else {"type": "end_phase"}
-        for e in engine.decide_command(game, game.rules.power, engine.parse_command(RULESET, payload), SEED):
+    while (game.state.power, game.state.phase) != ("Germany", "combat-move"):
+        payload = {"type": "purchase", "spend": 0} if game.state.phase == "purchase" else {"type": "end_phase"}
+        for e in engine.decide_command(game, game.state.power, engine.parse_command(RULESET, payload), SEED):
             engine.evolve(game, e)
     (spec,) = [s for s in engine.awaiting(game) if s.type == "move_submarines"]
     branches = {b["properties"]["from_sz"]["const"]: b["properties"] for b in spec.schema["oneOf"]}
@@ -190,10 +192,10 @@ def test_a_zone_of_more_submarines_than_one_command_carries_offers_counts_up_to_
     """A zone may hold more than 99 submarines (the setup's 2 and 99 more), but a command's `count` is at most 99:
     the schemas and choices offer no count the command type refuses."""
     game = new_game("many", {"setup": "1942.2", "submarines": {"Germany": {"5": 99}}})
-    assert game.rules.subs["Germany"][5] == 101
-    while (game.rules.power, game.rules.phase) != ("Germany", "combat-move"):
-        payload = {"type": "purchase", "spend": 0} if game.rules.phase == "purchase" else {"type": "end_phase"}
-        for e in engine.decide_command(game, game.rules.power, engine.parse_command(RULESET, payload), SEED):
+    assert game.state.subs["Germany"][5] == 101
+    while (game.state.power, game.state.phase) != ("Germany", "combat-move"):
+        payload = {"type": "purchase", "spend": 0} if game.state.phase == "purchase" else {"type": "end_phase"}
+        for e in engine.decide_command(game, game.state.power, engine.parse_command(RULESET, payload), SEED):
             engine.evolve(game, e)
     assert not refused(game, "Germany", {"type": "move_submarines", "from_sz": 5, "to_sz": 6, "count": 99})
     checked = []
@@ -211,7 +213,7 @@ def test_a_zone_of_more_submarines_than_one_command_carries_offers_counts_up_to_
 
 
 def test_the_map_view_gives_a_frontend_the_adjacency_and_the_canals():
-    board = VIEWS["map"].render(new_game("map", {}).rules, None)
+    board = VIEWS["map"].render(new_game("map", {}).state, None)
     adjacency = {z.sz: set(z.adjacent_sea_zones) for z in board.sea_zones}
     assert all(a in adjacency[b] for a, near in adjacency.items() for b in near)  # both ways
     assert {(c.name, tuple(c.sea_zones)) for c in board.canals} == {

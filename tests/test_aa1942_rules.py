@@ -513,7 +513,7 @@ def test_AAR16_setup_empty_is_recorded_too_and_option_submarines_add_to_the_setu
 def test_AAR16_a_stored_game_of_ruleset_1_is_refused_and_told_which_engine_replays_it():
     """A game recorded by ruleset 1.0.0 (options without `setup`: it began with no submarines) may mean something
     else under 2.x, so this engine refuses it instead of folding it into another game, on its own data set or
-    today's, and says which version replays it."""
+    today's, and says which editions it runs (1.x was never released: docs/rules/aa1942-convoy.md "Editions")."""
     bundle = json.loads((Path(__file__).parent / "fixtures" / "aa1942-north-atlantic-1.0.0.json").read_text())
     genesis = decode_event("GameCreated", 1, bundle["events"][0]["body"]["data"])
     assert genesis.ruleset.version == "1.0.0" and "setup" not in genesis.options
@@ -524,7 +524,8 @@ def test_AAR16_a_stored_game_of_ruleset_1_is_refused_and_told_which_engine_repla
     for data_set, sha in ((loaded.data, loaded.data_sha256), (parse_map(pinned), genesis.ruleset.data_sha256)):
         with pytest.raises(Rejected) as e:
             engine.start(RULESET, data_set, sha, bundle["game"], genesis)
-        assert e.value.code == "ruleset-version-mismatch" and "aa1942-convoy 1.0.0" in e.value.detail
+        assert e.value.code == "edition-not-run" and "aa1942-convoy 1.0.0" in e.value.detail
+        assert e.value.extra["editions"] == RULESET.editions.run
 
 
 def fleets_of(state) -> dict:

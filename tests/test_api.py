@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from tests.conftest import auth, new_game
+from tests.sse import on_message_only
 
 SUBS = {"submarines": {"Germany": {"7": 2}}}
 
@@ -50,7 +51,9 @@ def test_create_play_read_reveal_bundle_verify(client):
     play_to_german_combat(client, g)
     summary = client.get(f"/games/{gid}").json()
     raid = next(a for a in summary["awaiting"] if a["type"] == "raid")
-    assert raid["seats"] == ["Germany"] and raid["choices"] == [{"sz": 7}] and raid["schema"]["required"] == ["sz"]
+    assert raid["seats"] == ["Germany"] and raid["choices"] == [{"sz": 7}] and raid["schema"] is None  # choices say it
+    static = next(c for c in client.get("/rulesets/aa1942-convoy").json()["commands"] if c["type"] == "raid")
+    assert static["schema"]["required"] == ["sz"]
     out = send(client, gid, tok["Germany"], type="raid", **raid["choices"][0])
     assert [e["type"] for e in out["events"]] == ["DiceRolled", "ConvoyRaided"]
     assert out["version"] == summary["version"] + 2
@@ -102,10 +105,12 @@ def test_sse_stream_sends_the_log_and_resumes_after_last_event_id(client):
     send(client, gid, g["tokens"]["USSR"], type="purchase", spend=1)
     r = client.get(f"/games/{gid}/events/stream", params={"timeout": 0})
     assert r.headers["content-type"].startswith("text/event-stream")
-    ids = [int(line[4:]) for line in r.text.splitlines() if line.startswith("id: ")]
-    assert ids == [1, 2, 3, 4]
+    def seqs(text):
+        return [m["event"]["seq"] for m in on_message_only(text) if m["message"] == "event"]
+
+    assert seqs(r.text) == [1, 2, 3, 4]
     r = client.get(f"/games/{gid}/events/stream", params={"timeout": 0}, headers={"Last-Event-ID": "2"})
-    assert [int(x[4:]) for x in r.text.splitlines() if x.startswith("id: ")] == [3, 4]
+    assert seqs(r.text) == [3, 4]
 
 
 def test_client_seeds_are_locked_into_the_game_seed(client):
@@ -331,14 +336,21 @@ def test_bodies_over_the_limit_are_413(client):
     assert_problem(r, 413, "body-too-large")
 
 
-def test_data_mismatch_is_refused(client, monkeypatch):
-    from service import rulesets
+def test_data_mismatch_is_refused(client, store_url):
+    from dataclasses import replace
+
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from service.rulesets import RULESETS
 
     g = new_game(client)
-    loaded = rulesets.RULESETS["aa1942-convoy"]
-    client.app.state.service._cache.clear()
-    monkeypatch.setitem(rulesets.RULESETS, "aa1942-convoy", type(loaded)(loaded.ruleset, loaded.data, "0" * 64))
-    assert_problem(client.get(f"/games/{g['game_id']}"), 409, "data-mismatch")
+    # the same game, read by a server whose aa1942-convoy data set hashes differently
+    other = {**RULESETS, "aa1942-convoy": replace(RULESETS["aa1942-convoy"], data_sha256="0" * 64)}
+    app = create_app(store_url, rulesets=other)
+    with TestClient(app) as c:
+        assert_problem(c.get(f"/games/{g['game_id']}"), 409, "data-mismatch")
+    app.state.service.store.close()
 
 
 def test_cors_is_configurable(tmp_path, monkeypatch):

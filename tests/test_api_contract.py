@@ -11,9 +11,11 @@ import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
-from service.app import create_app, event_stream
+from service.app import create_app
+from service.routes.record import event_stream
 from service.settings import Settings
 from tests.conftest import auth, new_game
+from tests.sse import on_message_only
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT_KEYS = {"seq", "type", "v", "command", "data", "hash", "actor", "recorded_at"}
@@ -25,7 +27,7 @@ def test_one_event_shape_in_answers_pages_and_the_stream(client):
     answer = client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=auth(g["tokens"]["USSR"]))
     page = client.get(f"/games/{gid}/events").json()["events"]
     stream = client.get(f"/games/{gid}/events/stream", params={"timeout": 0}).text
-    streamed = [msgspec.json.decode(line[6:]) for line in stream.splitlines() if line.startswith("data: {\"seq\"")]
+    streamed = [m["event"] for m in on_message_only(stream) if m["message"] == "event"]
     for e in [*g["events"], *answer.json()["events"], *page, *streamed]:
         assert set(e) == EVENT_KEYS, e
     assert page == streamed
@@ -83,9 +85,9 @@ def test_the_stream_ends_with_a_final_event_when_the_game_is_over(client):
     client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"]))
     text = client.get(f"/games/{g['game_id']}/events/stream", params={"timeout": 60}).text  # returns at once
     summary = client.get(f"/games/{g['game_id']}").json()
-    *_, kind, data = text.strip().splitlines()
-    assert kind == "event: end"
-    assert msgspec.json.decode(data[6:]) == {"status": "revealed", "version": summary["version"], "head": summary["head"]}
+    *_, state, end = on_message_only(text)
+    assert end == {"message": "end", "status": "revealed", "version": summary["version"], "head": summary["head"]}
+    assert state["message"] == "state" and state["status"] == "revealed" and state["version"] == summary["version"]
 
 
 def test_an_invalid_last_event_id_is_a_400(client):
@@ -165,6 +167,11 @@ def test_docs_are_served_from_the_package_and_work_offline(client):
 
 def test_readme_and_docs_never_point_outside_the_project():
     texts = {p: p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *(ROOT / "docs").rglob("*.md")]}
+    ours = {
+        p.relative_to(ROOT).as_posix()
+        for p in ROOT.rglob("*.md")
+        if not any(part.startswith(".") or part == "node_modules" for part in p.relative_to(ROOT).parts)
+    }
     for path, text in texts.items():
         assert "shared/" not in text and "steering" not in text, path
         for url in re.findall(r"https?://[^\s)>`\"']+", text):
@@ -172,6 +179,11 @@ def test_readme_and_docs_never_point_outside_the_project():
         for link in re.findall(r"\]\(([^)#]+)", text):
             if not link.startswith("http"):
                 assert (path.parent / link).exists(), (path, link)
+        # a document named in prose (DESIGN.md, STYLE.md, AUDIT.md, a spec's API.md) is one of the repository's own:
+        # some file of it ends with that name, case and folders as written
+        for named in re.findall(r"[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md\b", text):
+            bare = re.sub(r"^(\.\.?/)+", "", named)
+            assert any(f == bare or f.endswith("/" + bare) for f in ours), (path, named)
 
 
 def test_bundle_bytes_are_what_get_bundle_serves(client):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ JSON = st.recursive(
 )
 
 
+@pytest.mark.slow  # 500 generated values: `make test`, not `make quick`
 @settings(max_examples=500)
 @given(JSON)
 def test_canonical_is_byte_for_byte_the_specs_json_dumps(value):

@@ -99,3 +99,32 @@ def test_two_installs_at_once_do_not_build_twice(tmp_path):
     ]
     assert [p.wait(timeout=60) for p in procs] == [0, 0]
     assert (tmp_path / "installs.log").read_text().split() == ["start", "end"]
+
+
+def test_games_shows_whole_ids_and_json_for_scripts(tmp_path):
+    """issue 20 item 9: `umpire games` cut ids in a narrow terminal; `--json` gives the page for scripts."""
+    from events.store import open_store
+    from service.games import GameService
+
+    db = str(tmp_path / "g.db")
+    svc = GameService(open_store(db))
+    gid = svc.create("corvette-command", {"convoys": 1}, None, "fair", None, None, None)["game_id"]
+    svc.store.close()
+    assert gid in run("games", "--db", db, width=60).output
+    page = json.loads(run("games", "--db", db, "--json").output)
+    assert [g["game_id"] for g in page["games"]] == [gid] and page["games"][0]["seats"][0]["seat"] == "captain"
+
+
+def test_rulesets_id_shows_whole_lines_without_refs():
+    out = run("rulesets", "uboat-leader", width=60).output
+    assert "$ref" not in out and "$defs" not in out
+    assert all(line.startswith(("  ", "uboat-leader", "commands:", "edition ")) for line in out.splitlines() if line)
+    commands = next(line for line in out.splitlines() if line.startswith("commands:"))
+    assert commands.endswith("end_activation")  # one whole line, its last command included
+
+
+def test_verify_of_a_junk_file_does_not_name_a_game_none(tmp_path):
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"x": 1}')
+    r = run("verify", str(junk), width=100)
+    assert r.exit_code == 1 and "None" not in r.output and "not a bundle of any game" in r.output

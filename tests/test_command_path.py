@@ -3,9 +3,11 @@ the same."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from fastapi.testclient import TestClient
 
-from events.store import Store, open_store
+from events.store import SQLiteStore, open_store
 from service.app import create_app
 from service.games import GameService
 from tests.conftest import auth
@@ -19,14 +21,14 @@ def first_choice(summary: dict) -> dict:
 
 def test_only_a_cached_game_close_to_the_store_runs_on_the_loop(tmp_path):
     path = str(tmp_path / "inline.db")
-    svc, other = GameService(Store(path)), GameService(Store(path))  # two processes on one file
+    svc, other = GameService(SQLiteStore(path)), GameService(SQLiteStore(path))  # two processes on one file
     made = svc.create("corvette-command", {"convoys": 5}, None, "public-seed", "11" * 32, None, None, game_id="g-far")
     gid, token = made["game_id"], made["seats"][0]["token"]
     assert not svc.runs_inline(gid)  # not loaded yet: the load goes to a thread
     svc.summary(gid)
     assert svc.runs_inline(gid)
     # the other process moves the game on by more than a short catch-up: the next write here goes to a thread
-    while other.summary(gid)["version"] - svc._cached(gid).game.version <= GameService.INLINE_CATCH_UP:
+    while other.summary(gid)["version"] - svc.cache.cached(gid).game.version <= GameService.INLINE_CATCH_UP:
         other.command(gid, token, first_choice(other.summary(gid)))
     assert not svc.runs_inline(gid)
     svc.summary(gid)  # a read catches it up
@@ -54,7 +56,7 @@ def test_a_command_answers_the_same_on_the_loop_and_in_a_thread(tmp_path):
         for evicted in (True, False):
             payload = first_choice(c.get(f"/games/{gid}").json())
             if evicted:
-                svc._cache.clear()
+                svc.cache.states.clear()
             assert svc.runs_inline(gid) is not evicted
             r = c.post(f"/games/{gid}/commands", json=payload, headers=auth(token))
             assert r.status_code == 200, r.text
@@ -62,3 +64,133 @@ def test_a_command_answers_the_same_on_the_loop_and_in_a_thread(tmp_path):
             assert r.json()["version"] == after["version"] and r.json()["head"] == after["head"]
             assert r.json()["awaiting"] == after["awaiting"] and r.json()["waiting_for"] == after["waiting_for"]
         assert c.get(f"/games/{gid}?bogus=1").json()["code"] == "unknown-parameter"  # the check still wraps routes
+
+
+def raid_ready(svc: GameService, subs: dict) -> tuple[str, str]:
+    """An aa1942 game at Germany's combat step 1 with these German submarines."""
+    made = svc.create("aa1942-convoy", {"submarines": {"Germany": subs}}, None, "fair", None, None, None)
+    gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    svc.command(gid, tok["USSR"], {"type": "purchase", "spend": 0})
+    for _ in range(4):
+        svc.command(gid, tok["USSR"], {"type": "end_phase"})
+    svc.command(gid, tok["Germany"], {"type": "purchase", "spend": 0})
+    svc.command(gid, tok["Germany"], {"type": "end_phase"})
+    return gid, tok["Germany"]
+
+
+def test_awaiting_is_computed_once_per_version_and_shared_by_the_command_and_the_reads(tmp_path, monkeypatch):
+    svc = GameService(SQLiteStore(str(tmp_path / "once.db")))
+    gid, germany = raid_ready(svc, {"7": 9, "10": 9})
+    game = svc.cache.cached(gid).game
+    real, calls = game.ruleset.legal_commands, []
+
+    def counted(state, only=None):
+        calls.append((svc.cache.cached(gid).game.version, only))
+        return real(state, only)
+
+    game.ruleset = dataclasses.replace(game.ruleset, legal_commands=counted)  # a counting copy for this game only
+    first = svc.summary(gid, "Germany")
+    mine = [a for a in first["awaiting"] if "Germany" in a["seats"]]
+    assert svc.me(gid, germany)["awaiting"] == mine and svc.summary(gid)["awaiting"] == first["awaiting"]
+    assert calls == []  # three reads of the version the last command's answer computed: nothing computed again
+    c = svc.cache.cached(gid)
+    c.game.legal_cache, c.answers = None, ((0, b""), {})  # as if loaded afresh
+    assert svc.summary(gid, "Germany")["awaiting"] == first["awaiting"] and svc.summary(gid)["awaiting"]
+    assert calls == [(first["version"], None)]  # once, for both readers
+    answers = [svc.command(gid, germany, {"type": "raid", "sz": sz}) for sz in (7, 10, 7)]
+    # each command is judged on the list its predecessor's answer computed: one call per command, never `only`
+    assert calls == [(v, None) for v in [first["version"], *(a["version"] for a in answers)]]
+    assert svc.summary(gid, "Germany")["awaiting"] == answers[-1]["awaiting"] and len(calls) == 4
+
+
+def test_a_replay_judges_with_only_the_command_sent(tmp_path):
+    """Without a cached list (a replay, a simulation) the judgement asks the ruleset for the one command type."""
+    from domain import engine
+
+    svc = GameService(SQLiteStore(str(tmp_path / "only.db")))
+    gid, germany = raid_ready(svc, {"7": 2})
+    game = svc.cache.load(gid).game  # a fresh fold: nothing computed for its version
+    assert game.legal_cache is None
+    seen = []
+    real = game.ruleset.legal_commands
+    game.ruleset = dataclasses.replace(game.ruleset, legal_commands=lambda s, only=None: seen.append(only) or real(s, only))
+    cmd = engine.parse_command(game.ruleset, {"type": "raid", "sz": 7})
+    engine.decide_command(game, "Germany", cmd, bytes.fromhex(svc.cache.row(gid).server_seed))
+    assert seen == ["raid"]
+
+
+def test_the_answer_carries_a_narrowed_schema_only_where_no_choices_are_listed(tmp_path):
+    app = create_app(str(tmp_path / "small.db"))
+    with TestClient(app) as c:
+        svc = app.state.service
+        gid, germany = raid_ready(svc, {str(z): 99 for z in (3, 7, 8, 10)})
+        r = c.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(germany))
+        assert r.status_code == 200, r.text
+        awaiting = r.json()["awaiting"]
+        by_type = {a["type"]: a for a in awaiting}
+        assert by_type["raid"]["choices"] and by_type["raid"]["schema"] is None
+        assert by_type["fight"]["choices"] is None  # 4 zones x 99 counts: too many to list
+        assert {3, 7, 8, 10} <= set(by_type["fight"]["schema"]["properties"]["sz"]["enum"])
+        assert all((a["schema"] is None) == (a["choices"] is not None) for a in awaiting)
+        assert c.get(f"/games/{gid}", headers=auth(germany)).json()["awaiting"] == awaiting
+        refused = c.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 6}, headers=auth(germany))
+        assert refused.status_code == 409 and refused.json()["legal"] == awaiting  # the ruleset's refusal, same shape
+
+
+def test_a_ruleset_is_served_with_an_etag_and_revalidated_with_304(client):
+    r = client.get("/rulesets/aa1942-convoy")
+    assert r.status_code == 200 and r.headers["etag"].startswith('"r-')
+    raid = next(x for x in r.json()["commands"] if x["type"] == "raid")
+    assert raid["schema"]["properties"]["sz"]["type"] == "integer"  # the static schema awaiting leaves out
+    again = client.get("/rulesets/aa1942-convoy", headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == r.headers["etag"]
+    other = client.get("/rulesets/corvette-command", headers={"If-None-Match": r.headers["etag"]})
+    assert other.status_code == 200 and other.headers["etag"] != r.headers["etag"]
+    assert client.get("/rulesets/nope").status_code == 404
+
+
+def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, monkeypatch):
+    """POST /commands is served ahead of FastAPI (service.routes.games.LeanCommands): each answer, error or not, is the one the
+    route itself gives (the route is still there: a query string or a malformed id is handed on to it)."""
+    from service.routes import games as games_module
+
+    def play(lean: bool) -> list[tuple[int, dict | str, str | None]]:
+        if not lean:
+            monkeypatch.setattr(games_module.LeanCommands, "__call__", lambda self, s, r, se: self.app(s, r, se))
+        app = create_app(str(tmp_path / f"lean-{lean}.db"))
+        out = []
+        with TestClient(app) as c:
+            svc = app.state.service
+            made = svc.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-lean")
+            tok = {s["seat"]: s["token"] for s in made["seats"]}
+            cases = [
+                ({"type": "purchase", "spend": 3, "command_id": "p1"}, tok["USSR"], ""),
+                ({"type": "purchase", "spend": 3, "command_id": "p1"}, tok["USSR"], ""),  # replayed
+                ({"type": "purchase", "spend": 4, "command_id": "p1"}, tok["USSR"], ""),  # reused id: 409
+                ({"type": "end_phase"}, tok["Germany"], ""),  # not its turn: 403
+                ({"type": "end_phase"}, "nope", ""),  # 401
+                ({"type": "end_phase"}, None, ""),  # 401 missing
+                ({"type": "fly"}, tok["USSR"], ""),  # 422
+                ({"type": "end_phase", "expected_version": 1}, tok["USSR"], ""),  # 409 version-conflict
+                ({"type": "end_phase"}, tok["USSR"], "?x=1"),  # handed on: unknown-parameter
+            ]
+            for body, token, query in cases:
+                headers = auth(token) if token else {}
+                r = c.post(f"/games/g-lean/commands{query}", json=body, headers=headers)
+                out.append((r.status_code, r.json(), r.headers.get("www-authenticate")))
+            for path in ("/games/g-none/commands", "/games/bad%20id/commands"):  # 404, 422
+                r = c.post(path, json={"type": "end_phase"}, headers=auth(tok["USSR"]))
+                out.append((r.status_code, r.json(), None))
+            r = c.post("/games/g-lean/commands", content=b"{", headers={**auth(tok["USSR"]), "content-type": "application/json"})
+            out.append((r.status_code, r.json(), None))
+            r = c.post("/games/g-lean/commands", content=b"x" * 2_000_000, headers=auth(tok["USSR"]))
+            out.append((r.status_code, r.json()["code"], None))
+        for status, body, _ in out:  # the stamps differ between the two runs, nothing else
+            if isinstance(body, dict):
+                for e in body.get("events", []):
+                    e.pop("recorded_at", None)
+        return out
+
+    lean, framework = play(True), play(False)
+    assert [x[0] for x in lean] == [200, 200, 409, 403, 401, 401, 422, 409, 422, 404, 422, 422, 413]
+    assert lean == framework

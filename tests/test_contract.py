@@ -39,7 +39,7 @@ def test_views_events_and_awaiting_match_their_schemas_along_a_real_game(path):
         game = fold_bundle(b, upto=at)
         for reader in readers:
             for name, view in ruleset.views.items():
-                rendered = msgspec.to_builtins(view.render(game.rules, reader))
+                rendered = msgspec.to_builtins(view.render(game.state, reader))
                 msgspec.convert(rendered, view.model)  # raises on a field the model does not declare
             for spec in engine.awaiting(game, reader):
                 assert spec.description, (path.name, at, spec.type)

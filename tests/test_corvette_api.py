@@ -32,7 +32,7 @@ def play_from_awaiting(client, game, limit=3000):
             CommandSpec(type=a["type"], seats=a["seats"], choices=a["choices"], schema=a["schema"])
             for a in summary["awaiting"]
         ]
-        payload = bot.choose(svc._cached(gid).game.rules, legal)
+        payload = bot.choose(svc.cache.cached(gid).game.state, legal, legal[0].seats[0])
         spec = next(a for a in summary["awaiting"] if a["type"] == payload["type"])
         if spec["choices"] is not None:  # what the bot picks is one of the offered buttons
             assert {k: v for k, v in payload.items() if k != "type"} in spec["choices"]
@@ -102,7 +102,7 @@ def test_CC44_CCR37_two_player_each_escort_decides_for_its_own_ship_and_section(
         if a["type"] == "move_convoy":
             from domain.corvette_command.bot import best_move
 
-            payload["to"] = best_move(client.app.state.service._cached(gid).game.rules, [c["to"] for c in a["choices"]])
+            payload["to"] = best_move(client.app.state.service.cache.cached(gid).game.state, [c["to"] for c in a["choices"]])
         assert client.post(f"/games/{gid}/commands", json=payload, headers=auth(tokens[seat])).status_code == 200
     assert {s for _, s in seen} == {"escort-a", "escort-b"} and ("move_convoy", "escort-b") not in seen
     escorts = client.get(f"/games/{gid}/views/ship-log").json()["data"]["escorts"]

@@ -1,25 +1,25 @@
-"""Bot campaigns of varied seeds and options: invariants hold at every event, the chain and k stay whole."""
+"""Bot campaigns of varied seeds and options: corvette-command's invariants hold at every event; the bot takes every
+branch of every decision. What every ruleset shares (decide leaving its state alone, k gapless, the chain) is
+tests/test_conformance.py's."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from domain import engine
 from domain.corvette_command.rules import attack
-from events.canonical import GENESIS_HASH, chain_hash
+from domain.corvette_command.state import ymd
 from events.core import DiceRolled
 from events.vocabulary import event_data
-from service.records import body_of
-from service.rulesets import RULESETS
-from service.simulate import new_game, play, play_on
+from service.simulate import play
+from tests.campaigns import campaigns
 
 GAMES = int(os.environ.get("UMPIRE_PROPERTY_GAMES", "200"))
 
@@ -36,15 +36,10 @@ options = st.fixed_dictionaries(
 )
 
 
-# no shrinking: a whole campaign shrinks slowly, and the failing seed and options are printed as they are
-@settings(
-    max_examples=GAMES,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    derandomize=True,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
+@campaigns(GAMES)
 @given(options, st.binary(min_size=32, max_size=32))
+@example({"convoys": 3, "year": 1941, "month": 11}, bytes([7, 1]) * 16)  # CC-R24: years end at sea and in port
+@example({"convoys": 1, "year": 1940, "month": 5}, bytes([3, 9]) * 16)  # CC-R47: before 1941
 @example({"convoys": 3, "year": 1942, "month": 12}, bytes([39, 0]) * 16)  # a boarding declined (BOARDING below)
 @example({"convoys": 3, "year": 1942, "month": 12}, bytes([45, 0]) * 16)  # a boarding party
 def test_bot_campaigns_keep_every_invariant(opts, seed):
@@ -52,10 +47,10 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
     if opts.get("quick_play"):
         opts.pop("convoys")
         opts.pop("two_player", None)
-    state = {"k": 0, "head": GENESIS_HASH, "seq": 1, "pattern": None}
+    state = {"seq": 1, "pattern": None}
 
     def check(game, e):
-        s = game.rules
+        s = game.state
         for sh in s.sheets.values():
             assert 0 <= sh.depth_charges <= 25 and 0 <= sh.hedgehog <= 15
             assert 0 <= sh.hull <= 3
@@ -84,30 +79,19 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
             assert p.weapon == "depth-charges" and p.hits == 4
         if name == "DecisionRequired" and e.decision == "guns":
             assert g.surfaced and g.spotted
-        if isinstance(e, DiceRolled):
-            assert e.k == state["k"], "k is gapless"
-            assert all(1 <= f <= n for f, n in zip(e.faces, e.sides))
-            state["k"] += 1
+        if name in ("DecisionRequired", "GameEnded"):  # CC-R24 (CC-E4-1): a year passed is scored; all at the end
+            now = ymd(s.date)[0]
+            assert all(y in s.year_status for y in s.years if y < now or name == "GameEnded"), (s.years, s.year_status)
+            assert not (s.options.quick_play and s.years), "CC-E4-2: quick play keeps no yearly table"
         state["seq"] += 1
-        state["head"] = chain_hash(state["head"], body_of("sim", state["seq"], e, "c"))
 
-    ruleset = RULESETS["corvette-command"].ruleset
-
-    def decide_leaves_state_alone(state, cmd, seat, dice):
-        before = repr(state)
-        events = ruleset.decide(state, cmd, seat, dice)
-        assert repr(state) == before, "decide changed the state it was given"
-        return events
-
-    game = new_game("corvette-command", opts, seed)
-    game.ruleset = dataclasses.replace(ruleset, decide=decide_leaves_state_alone)  # a checking copy, no patching
-    play_on(game, seed, on_event=check)
-    assert game.over and game.ruleset.legal_commands(game.rules) == []
+    game = play("corvette-command", opts, seed, on_event=check)
+    assert game.over and game.ruleset.legal_commands(game.state) == []
     sunk = game.ended == "the corvette was sunk (3 hull damage)"
-    assert sunk == any(sh.hull == 3 for sh in game.rules.sheets.values())
-    assert sunk or len(game.rules.log) == opts.get("convoys", 1)  # every convoy escorted, or the corvette lost
-    assert all(line.ships_lost <= line.size for line in game.rules.log)
-    assert game.rules.over and game.version == state["seq"]
+    assert sunk == any(sh.hull == 3 for sh in game.state.sheets.values())
+    assert sunk or len(game.state.log) == opts.get("convoys", 1)  # every convoy escorted, or the corvette lost
+    assert all(line.ships_lost <= line.size for line in game.state.log)
+    assert game.state.over and game.version == state["seq"]
 
 
 # ---- whole bot games, read as the public reads them ----------------------------------------------------------
@@ -135,7 +119,7 @@ def recorded(i: int):
             commands.append(
                 (
                     engine.awaiting(game),
-                    {name: v.render(game.rules, None) for name, v in game.ruleset.views.items()},
+                    {name: v.render(game.state, None) for name, v in game.ruleset.views.items()},
                 )
             )
 

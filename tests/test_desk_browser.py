@@ -26,8 +26,10 @@ from tests.desk_browser import (
     desk_checks,
     dumps,
     fork_bundles,
+    generator,
     launch,
     load_golden_games,
+    newest,
     playwright,
     python_checks,
     sealed_bid_bundles,
@@ -119,7 +121,7 @@ def test_over_plain_http_from_another_host_the_desk_verifies_with_its_own_sha256
     b = launch(pw, "--host-resolver-rules=MAP desk.test 127.0.0.1")
     d = Desk(b, f"http://desk.test:{port}")
     try:
-        d.open_file(ROOT / "replays" / "corvette-eastbound.json")
+        d.open_file(ROOT / "replays" / "corvette-eastbound.3.0.0.json")
         assert d.page.evaluate("() => [window.isSecureContext, Boolean(crypto.subtle)]") == [False, False]
         assert d.check("chain")["status"] == d.check("dice")["status"] == "pass"
         assert "built-in JavaScript SHA-256" in d.page.text_content("#checks")
@@ -194,13 +196,102 @@ def test_every_golden_bundle_verifies_in_the_browser(desk, path):
     desk.open_file(path)
     assert desk.check("chain")["status"] == "pass"
     assert desk.check("dice")["status"] == "pass"
-    assert desk.page.inner_text("#verdict").startswith("✓")
+    settled(desk)
+    # green only where the rules were re-run too: by this server, which holds some of these games (each in its newest
+    # edition; an older edition's bundle of one is another game under the same id, and says so)
+    name = path.name.removesuffix(f".{bundle['ruleset']['version']}.json")  # the golden game's name, without edition
+    held = bundle["game"] in HELD and path == newest(name)
+    assert desk.page.inner_text("#verdict").startswith("✓" if held else "… Chain and dice verified — rules not re-run")
+    if bundle["game"] in HELD and not held:
+        assert f"this server holds another game under the id {bundle['game']}" in desk.page.inner_text("#verdict")
     statuses = desk.page.eval_on_selector_all(
         "tr.roll", "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])"
     )
     assert statuses == [[k, "verified"] for k in rolls]
-    if path.name == "corvette-eastbound.json":
+    if path.name == "corvette-eastbound.3.0.0.json":
         desk.screenshot("bundle-rolls", full_page=False)
+
+
+# ---------------------------------------------------------------- the banner: what was checked, at a glance
+
+HELD = {"north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "uboat-short"}  # SERVER_GAMES' replays
+EASTBOUND = json.loads(newest("corvette-eastbound").read_text())  # the game the server holds
+
+
+def settled(desk: Desk) -> str:
+    """The verdict once the desk has heard from this server (its record, its replay), and its status."""
+    desk.page.wait_for_selector("#verdict[data-settled='1']", timeout=60_000)
+    return desk.page.get_attribute("#verdict", "data-status")
+
+
+def test_an_untouched_bundle_of_a_game_this_server_holds_is_green(desk):
+    """Green only when the chain, the dice and the rules all passed: the desk asks this server's replay on its own."""
+    rolls = sum(e["body"]["type"] == "DiceRolled" for e in EASTBOUND["events"])
+    desk.open_file(newest("corvette-eastbound"))
+    assert settled(desk) == "pass"
+    text = desk.page.inner_text("#verdict")
+    assert text.startswith(f"✓ Every event chains and every one of the {rolls} rolls is what the seeds give")
+    replays = sum(1 for _ in EASTBOUND["commands"])
+    events = len(EASTBOUND["events"])
+    assert f"the rules give this record: {replays} commands replayed to {events} byte-identical" in text
+    assert "sent to this server, which holds this game, for its replay" in desk.page.inner_text("#game-head")
+    assert desk.check("replay")["status"] == "pass"
+    desk.screenshot("banner-green", full_page=False)
+
+
+def test_a_forgery_of_a_held_game_with_a_recomputed_chain_is_red_at_the_seq_that_differs(desk, tmp_path):
+    """One ship-loss tonnage edited and every later hash recomputed: the chain and the dice check out in the browser,
+    so only the server's record tells; the banner turns red, names the seq, links to it and shows the field."""
+    lost = next(e for e in EASTBOUND["events"] if e["body"]["type"] == "ShipLost")
+    seq, tons = lost["body"]["seq"], lost["body"]["data"]["tonnage"]
+    forged = _rehashed(EASTBOUND, lambda b: b["events"][seq - 1]["body"]["data"].update(tonnage=tons + 1000))
+    path = tmp_path / "eastbound-forged.json"
+    path.write_bytes(dumps(forged))
+    desk.open_file(path)
+    assert desk.check("chain")["status"] == desk.check("dice")["status"] == "pass"
+    assert settled(desk) == "fail"
+    text = desk.page.inner_text("#verdict-text")
+    assert text.startswith("✗ This file is not this server's record")
+    assert f"differs from this file at event seq {seq}" in text
+    assert desk.check("replay") == {"status": "fail", "first_bad_seq": seq, "first_bad_k": None}
+    row = desk.page.locator("#verdict-diff tr[data-path='data.tonnage']")
+    assert row.locator("td").all_inner_texts() == ["data.tonnage", str(tons + 1000), str(tons)]
+    assert desk.page.locator("#verdict-diff tr[data-path]").count() == 1
+    desk.screenshot("banner-red-forgery", full_page=False)
+    desk.page.click("#verdict-link")
+    desk.page.wait_for_selector(f"#ev-{seq}")
+    assert desk.page.evaluate("() => location.hash") == f"#/file/events/{seq}"
+
+
+def test_a_bundle_of_a_game_this_server_does_not_hold_is_amber_and_says_why(desk):
+    desk.open_file(ROOT / "replays" / "aa1942-pacific.3.0.0.json")
+    assert settled(desk) == "pending"
+    text = desk.page.inner_text("#verdict")
+    assert text.startswith("… Chain and dice verified — rules not re-run: this server does not hold game pacific")
+    assert "umpire verify FILE" in text and desk.check("replay")["status"] == "not-run"
+    desk.screenshot("banner-amber-not-held", full_page=False)
+    # the referee may still send the file: once this server's replay passes, the banner turns green
+    desk.page.click("#ask-server-verify")
+    desk.page.wait_for_selector("#server-report")
+    assert settled(desk) == "pass" and desk.page.inner_text("#verdict").startswith("✓")
+
+
+def test_a_referees_copy_of_a_game_under_fog_is_checked_by_the_server_in_its_public_form(desk, served, tmp_path):
+    """bf-live: the referee's copy shows every sealed command's content; the desk sends the server the public form (the
+    server refuses sealed content while the seed is secret), and its replay of the held game passes; the banner stays
+    amber, since the dice and the sealed inputs are still to be opened."""
+    server, tokens = served
+    copy_ = httpx.get(f"{server}/games/bf-live/bundle", headers={"Authorization": f"Bearer {tokens['referee']}"})
+    assert '"sealed"' not in copy_.text.split('"events"')[0]  # the commands' payloads are there in full
+    path = tmp_path / "bf-live-referee.json"
+    path.write_bytes(copy_.content)
+    with desk.page.expect_request(lambda r: r.url.endswith("/bundles/verify")) as sent:
+        desk.open_file(path)
+        settled(desk)
+    assert '"sealed":' in sent.value.post_data
+    assert desk.check("replay")["status"] == "pass"
+    text = desk.page.inner_text("#verdict")
+    assert text.startswith("… Chain verified and the rules re-run by this server") and "still closed" in text
 
 
 def _mutations(n: int) -> list[tuple[str, bytes]]:
@@ -412,8 +503,9 @@ def test_a_fork_bundle_shows_its_parents_part_and_opens_it(desk, forks, tmp_path
     assert own[0] == len(parent_rolls)  # a fork's rolls go on from its parent's k
     statuses = desk.page.eval_on_selector_all("tr.roll", ROLL_STATUSES)
     assert statuses == [[k, "verified"] for k in own]
+    settled(desk)  # na-fork is not held by this server: its rules are not re-run
     text = desk.page.inner_text("#verdict")
-    assert text.startswith("✓") and "parent part checks out" in text
+    assert text.startswith("… Chain and dice verified — rules not re-run") and "parent part checks out" in text
     desk.page.click(".check-details > summary")
     assert "parent north-atlantic up to seq" in desk.page.inner_text("#check-parent")
     desk.screenshot("fork-bundle", full_page=False)
@@ -425,7 +517,7 @@ def test_a_fork_bundle_shows_its_parents_part_and_opens_it(desk, forks, tmp_path
 
 
 def test_a_fork_made_by_umpire_fork_verifies_in_the_browser(desk, tmp_path):
-    north = ROOT / "replays" / "aa1942-north-atlantic.json"
+    north = ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json"
     at = json.loads(north.read_text())["commands"][10]["seqs"][1]
     out = tmp_path / "offline-fork.json"
     umpire = ROOT / ".venv" / "bin" / "umpire"
@@ -442,7 +534,7 @@ def test_a_fork_made_by_umpire_fork_verifies_in_the_browser(desk, tmp_path):
 
 
 def test_a_rolls_page_says_why_what_and_prints_openssl_lines_that_reproduce_it(desk):
-    path = ROOT / "replays" / "corvette-eastbound.json"
+    path = ROOT / "replays" / "corvette-eastbound.3.0.0.json"
     bundle = json.loads(path.read_text())
     # the roll with the most dice: its lanes may run over one block
     roll = max(
@@ -489,7 +581,7 @@ def test_the_openssl_lines_print_what_the_page_says(desk, server):
     assert httpx.post(f"{server}/games/{made['game_id']}/reveal", headers=referee).status_code == 200
     for route in (f"#/live/{made['game_id']}/roll/2", "#/file/roll/4"):
         if route.startswith("#/file"):
-            desk.open_file(ROOT / "replays" / "aa1942-two-sides.json")
+            desk.open_file(ROOT / "replays" / "aa1942-two-sides.3.0.0.json")
         desk.open(route)
         desk.page.wait_for_selector("#lanes")
         lines = desk.page.eval_on_selector_all("#by-hand pre.openssl", "ps => ps.map(p => p.textContent)")
@@ -561,7 +653,7 @@ def test_a_live_game_shows_events_sent_by_another_client_and_the_referee_reveals
 # ---------------------------------------------------------------- pictures and the timeline
 
 
-EASTBOUND_EVENTS = len(json.loads((ROOT / "replays" / "corvette-eastbound.json").read_text())["events"])
+EASTBOUND_EVENTS = len(json.loads(newest("corvette-eastbound").read_text())["events"])  # the game the server holds
 
 
 def _view(server: str, game: str, view: str, at: int) -> dict:
@@ -617,7 +709,7 @@ def test_the_ship_log_is_drawn_as_a_sheet(desk, server):
 
 
 def test_a_roll_shows_the_views_just_before_and_after_it(desk, server):
-    events = json.loads((ROOT / "replays" / "aa1942-north-atlantic.json").read_text())["events"]
+    events = json.loads((ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json").read_text())["events"]
     roll = next(e["body"] for e in events if e["body"]["type"] == "DiceRolled")
     end = roll["seq"]  # the roll and its command's events up to the next roll: where its effect shows
     for e in events[roll["seq"] :]:
@@ -638,16 +730,14 @@ def test_a_roll_shows_the_views_just_before_and_after_it(desk, server):
 
 
 def test_a_bundles_pictures_come_from_a_server_holding_the_same_game(desk):
-    desk.open_file(ROOT / "replays" / "corvette-eastbound.json")
+    desk.open_file(newest("corvette-eastbound"))  # the server's game (its newest edition): the desk asks it on its own
     desk.page.click("#tab-timeline")
-    desk.page.wait_for_selector("#ask-server")
-    desk.page.click("#ask-server")
     desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
     assert f"holds game corvette-eastbound with the same hash at seq {EASTBOUND_EVENTS}" in desk.page.inner_text("#views-source")
     desk.screenshot("bundle-timeline")
     other = Desk(desk.page.context.browser, desk.base)
     try:
-        other.open_file(ROOT / "replays" / "aa1942-pacific.json")
+        other.open_file(ROOT / "replays" / "aa1942-pacific.3.0.0.json")
         other.page.click("#tab-timeline")
         other.page.click("#ask-server")
         other.page.wait_for_selector(".no-views .notice")
@@ -657,14 +747,14 @@ def test_a_bundles_pictures_come_from_a_server_holding_the_same_game(desk):
 
 
 def test_asking_the_server_to_replay_a_bundle_shows_its_report(desk):
-    desk.open_file(ROOT / "replays" / "aa1942-pacific.json")
+    desk.open_file(ROOT / "replays" / "aa1942-pacific.3.0.0.json")
     desk.page.click("#ask-server-verify")
     desk.page.wait_for_selector("#server-report")
     assert "verdict verified" in desk.page.inner_text("#server-report")
 
 
 def test_the_roll_ledger_filters_by_purpose_and_seq(desk):
-    path = ROOT / "replays" / "corvette-westbound.json"
+    path = ROOT / "replays" / "corvette-westbound.3.0.0.json"
     rolls = [e["body"] for e in json.loads(path.read_text())["events"] if e["body"]["type"] == "DiceRolled"]
     desk.open_file(path)
     desk.page.select_option("#filter-purpose", "asdic-detection")
@@ -757,11 +847,22 @@ def test_a_bundle_with_a_seal_still_closed_says_so(desk, tmp_path):
 # ---------------------------------------------------------------- Battlefleet 1900: the table, the logs, the phase
 
 
-TORPEDO = json.loads((ROOT / "replays" / "battlefleet-torpedo-attack.json").read_text())
+TORPEDO = json.loads(generator().newest("battlefleet-torpedo-attack").read_text())  # the held game's edition
 TORPEDO_AT = next(  # the first salvo of turn 2 whose marker the open fog shows
     e["body"]["seq"]
     for e in TORPEDO["events"]
     if e["body"]["type"] == "SalvoMeasured" and e["body"]["data"]["marker"] is not None
+)
+
+
+_TURN_8 = next(
+    i
+    for i, e in enumerate(TORPEDO["events"])
+    if e["body"]["type"] == "StepStarted"
+    and e["body"]["data"] == {"owing": ["japan", "russia"], "step": "command", "turn": 8}
+)
+TORPEDO_ORDERS_AT = next(  # japan's orders of turn 8, sealed; russia's still owed (800 in the 3.0.0 bundle)
+    e["body"]["seq"] for e in TORPEDO["events"][_TURN_8:] if e["body"]["type"] == "SubmissionSealed"
 )
 
 
@@ -800,7 +901,7 @@ def test_the_battlefleet_table_is_drawn_to_scale_with_a_ships_arcs_from_the_data
     from events.bundle import decode_bundle
     from service.replay import fold_bundle
 
-    state = fold_bundle(decode_bundle(json.dumps(TORPEDO).encode()), upto=TORPEDO_AT).rules
+    state = fold_bundle(decode_bundle(json.dumps(TORPEDO).encode()), upto=TORPEDO_AT).state
     desk.open(f"#/live/battlefleet-torpedo-attack/timeline/{TORPEDO_AT}")
     desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
     drawn = desk.page.eval_on_selector_all(
@@ -853,7 +954,7 @@ def test_a_data_set_that_is_not_the_games_draws_no_arcs(desk, server):
 
 
 def test_the_battlefleet_logs_and_phase_are_drawn(desk, server):
-    at = 800  # turn 8's command step: japan has sent its orders, russia owes them; Ikazuchi is sinking
+    at = TORPEDO_ORDERS_AT  # turn 8's command step: japan has sent its orders, russia owes them
     desk.open(f"#/live/battlefleet-torpedo-attack/timeline/{at}")
     desk.page.wait_for_selector(".view-box[data-ready]")
     log = _view(server, "battlefleet-torpedo-attack", "ship-log", at)
@@ -962,7 +1063,7 @@ def test_a_seats_token_shows_that_seats_view(desk, served):
 
 
 def test_the_odds_from_a_position_run_from_the_desk_with_one_histogram_per_figure(desk, server):
-    bundle = json.loads((ROOT / "replays" / "corvette-eastbound.json").read_text())
+    bundle = json.loads(newest("corvette-eastbound").read_text())  # the seqs of the game the server holds
     ends = sorted(c["seqs"][1] for c in bundle["commands"])
     inside = next(c["seqs"][0] for c in bundle["commands"][40:] if c["seqs"][0] < c["seqs"][1])
     at = max(x for x in ends if x <= inside)  # the timeline's seq snaps back to the end of the command before
@@ -1008,7 +1109,7 @@ def test_positions_with_closed_seals_offer_no_odds_or_fork(desk, served):
 
 
 def test_fork_here_shows_the_tokens_once_and_opens_a_fork_that_verifies_with_its_parent(desk, server):
-    bundle = json.loads((ROOT / "replays" / "aa1942-north-atlantic.json").read_text())
+    bundle = json.loads((ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json").read_text())
     at = bundle["commands"][30]["seqs"][1]
     desk.open(f"#/live/north-atlantic/whatif/{at}")
     desk.page.wait_for_selector("#fork-form")

@@ -9,8 +9,9 @@ import pytest
 import schemathesis
 from schemathesis.checks import positive_data_acceptance
 from hypothesis import HealthCheck, settings
+from hypothesis.errors import FlakyStrategyDefinition
 
-from events.store import Store
+from events.store import SQLiteStore
 from service.app import create_app
 from service.games import GameService
 
@@ -19,7 +20,7 @@ EXAMPLES = int(os.environ.get("UMPIRE_FUZZ_EXAMPLES", "25"))
 
 @pytest.fixture(scope="module")
 def fuzz_app(tmp_path_factory):
-    svc = GameService(Store(str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")))
+    svc = GameService(SQLiteStore(str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")))
     app = create_app(service=svc)
     # a game to aim at, so that paths with a game id reach the rules and not only the 404
     made = svc.create(
@@ -43,7 +44,7 @@ def unrevealed_seeds(app) -> list[str]:
     rows = store._query("SELECT id, server_seed FROM games WHERE mode = 'fair'")
     seeds = []
     for gid, seed in rows:
-        if app.state.service._cached(gid).game.revealed_seed is None:
+        if app.state.service.cache.cached(gid).game.revealed_seed is None:
             seeds.append(seed)
     return seeds
 
@@ -85,8 +86,14 @@ def test_stateful_links(fuzz_schema, fuzz_app):
             assert response.status_code < 500
             check_no_seed_leak(fuzz_app, response)
 
-    Machine.run(
-        settings=settings(
-            max_examples=EXAMPLES, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)
-        )
-    )
+    run = settings(max_examples=EXAMPLES, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck))
+    for attempt in range(3):
+        try:
+            Machine.run(settings=run)
+            return
+        except FlakyStrategyDefinition:
+            # Not a finding about the API: which links can be followed depends on what the server answered before
+            # (fair dice roll differently every time), and hypothesis's tree of draws reports that as flaky
+            # generation. A failing check raises its own error and is never retried.
+            if attempt == 2:
+                raise

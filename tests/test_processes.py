@@ -134,7 +134,8 @@ def test_the_stream_of_one_process_carries_events_written_through_the_other(two_
     got: list[str] = []
 
     def listen() -> None:
-        with b.stream("GET", f"/games/{gid}/events/stream", params={"after": 1, "timeout": 20}) as r:
+        params = {"after": 1, "timeout": 20, "named": "true"}  # each message named by its event's type
+        with b.stream("GET", f"/games/{gid}/events/stream", params=params) as r:
             for line in r.iter_lines():
                 if line.startswith("event: "):
                     got.append(line[7:])
@@ -147,3 +148,23 @@ def test_the_stream_of_one_process_carries_events_written_through_the_other(two_
     assert a.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(ussr)).status_code == 200
     t.join(25)
     assert "PurchaseMade" in got, got
+
+
+def test_a_token_rotated_or_a_seat_taken_through_one_process_holds_at_once_on_the_other(two_servers):
+    """Issue 20: credentials are read from the store on every request; tickets need no key shared by processes."""
+    a, b, _, _ = two_servers
+    g = a.post("/games", json={"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"},
+                               "open_seats": True}).json()
+    gid = g["game_id"]
+    assert [s["open"] for s in b.get(f"/games/{gid}").json()["seats"]] == [True, True]  # B has the game cached
+    japan = a.post(f"/games/{gid}/join", json={"invitation": g["seats"][0]["invitation"]}).json()
+    assert [s["open"] for s in b.get(f"/games/{gid}").json()["seats"]] == [False, True]
+    assert b.get(f"/games/{gid}/me", headers=auth(japan["token"])).json()["seat"] == "japan"
+    again = b.post(f"/games/{gid}/join", json={"invitation": g["seats"][0]["invitation"]})
+    assert again.status_code == 403  # spent, whichever process is asked
+    ticket = a.post(f"/games/{gid}/tickets", headers=auth(japan["token"])).json()["ticket"]
+    assert b.get(f"/games/{gid}/events/stream", params={"ticket": ticket, "timeout": 0}).status_code == 200
+    fresh = b.post(f"/games/{gid}/token", headers=auth(japan["token"])).json()["token"]
+    assert a.get(f"/games/{gid}/me", headers=auth(japan["token"])).status_code == 401
+    assert a.get(f"/games/{gid}/me", headers=auth(fresh)).json()["seat"] == "japan"
+    assert a.get(f"/games/{gid}/events/stream", params={"ticket": ticket, "timeout": 0}).status_code == 401

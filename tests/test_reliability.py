@@ -12,14 +12,16 @@ import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import httpx
 import msgspec
 import pytest
 
 from events.canonical import first_broken_link
-from events.store import Store
+from events.store import open_store
 from service.replay import verify
+from tests.conftest import postgres_url
 from tests.live import server_process
 
 SOAK = bool(os.environ.get("UMPIRE_SOAK"))
@@ -79,7 +81,7 @@ def test_sixteen_clients_at_one_game(tmp_path):
 
 def store_is_sound(path: str, acked: set[str]) -> None:
     """After a crash: every chain verifies, no command is half-applied, every acknowledged command is there."""
-    store = Store(path)
+    store = open_store(path)
     try:
         for gid in store.game_ids():
             rows = store.events(gid)
@@ -92,14 +94,28 @@ def store_is_sound(path: str, acked: set[str]) -> None:
             assert set(by_command) == set(commands), gid  # no event without its command, no command without events
             for cid, x in commands.items():
                 assert by_command[cid] == list(range(x.first_seq, x.last_seq + 1)), (gid, cid)
-        stored = {r[0] for r in store.db.conn.execute("SELECT command_id FROM commands")}
+        stored = {r[0] for r in store._query("SELECT command_id FROM commands")}
         assert acked <= stored, acked - stored
     finally:
         store.close()
 
 
-def test_kill_9_under_load_loses_nothing_acknowledged(tmp_path):
-    db = str(tmp_path / "crash.db")
+@contextmanager
+def _database(kind: str, tmp_path):
+    if kind == "sqlite":
+        yield str(tmp_path / "crash.db")
+    else:
+        with postgres_url() as url:
+            yield url
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_kill_9_under_load_loses_nothing_acknowledged(tmp_path, kind):
+    with _database(kind, tmp_path) as db:
+        _crash_rounds(db)
+
+
+def _crash_rounds(db: str) -> None:
     rng = random.Random(7)
     acked: set[str] = set()
     games: list[tuple[str, str]] = []

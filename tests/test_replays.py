@@ -1,75 +1,80 @@
-"""Every bundle in replays/ verifies; regenerating them is byte-identical; tampering is named by seq."""
+"""Every bundle in replays/ and tests/fixtures/ replays and verifies under its own edition; regenerating the newest
+edition's is byte-identical and never overwrites an archived one; tampering is named by seq."""
 
 from __future__ import annotations
 
 import copy
+import functools
+import importlib.util
 import json
+import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from service.cli import app as cli
 from service.replay import verify
+from service.rulesets import RULESETS
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
-BUNDLES = sorted(REPLAYS.glob("*.json"))
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _retired(path: Path) -> bool:
+    """A bundle of a major superseded before its ruleset's first released edition (never released, so never run)."""
+    from domain.editions import major
+
+    made = json.loads(path.read_text())["ruleset"]
+    return major(made["version"]) in RULESETS[made["id"]].ruleset.editions.retired
+
+
+BUNDLES = sorted([*REPLAYS.glob("*.json"), *(p for p in FIXTURES.glob("*.json") if not _retired(p))])
+
+
+@functools.cache
+def _gen():
+    """replays/generate.py (not a package): its table of golden games and the code that plays them."""
+    spec = importlib.util.spec_from_file_location("replays_generate", REPLAYS / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = gen  # its dataclass resolves its annotations through the module
+    spec.loader.exec_module(gen)
+    return gen
 
 
 def test_there_are_bundles():
     assert len(BUNDLES) >= 3
 
 
+def test_every_edition_each_ruleset_runs_has_golden_bundles_named_with_it():
+    """Editions: the bundles of an edition stay when a new one ships, so each edition run keeps being replayed."""
+    named = {}
+    for path in REPLAYS.glob("*.json"):
+        made = json.loads(path.read_text())["ruleset"]
+        assert path.name.endswith(f".{made['version']}.json"), f"{path.name} is not named with its edition"
+        named.setdefault(made["id"], set()).add(made["version"])
+    for rid, loaded in RULESETS.items():
+        assert named.get(rid) == set(loaded.ruleset.editions.run), rid
+
+
 @pytest.mark.parametrize("path", BUNDLES, ids=lambda p: p.name)
 def test_every_bundle_in_replays_verifies(path):
     report = verify(path.read_bytes())
     assert report["verdict"] == "verified", report
+    assert report["checks"]["sealed"]["unrevealed"] == []  # a finished game opens every seal
+
+
+GOLDEN_BUNDLES = sorted(REPLAYS.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN_BUNDLES, ids=lambda p: p.name)
+def test_every_golden_bundle_shows_what_its_game_is_kept_for(path):
+    """replays/generate.py's table names each golden game's ruleset and the events its bundles must contain."""
     bundle = json.loads(path.read_text())
-    types = {e["body"]["type"] for e in bundle["events"]}
-    if bundle["ruleset"]["id"] == "aa1942-convoy":  # raids, a capture that deactivates a zone, a liberation, purchases
-        assert {
-            "ConvoyRaided",
-            "PurchaseMade",
-            "TerritoryCaptured",
-            "ConvoyZoneDeactivated",
-            "TerritoryLiberated",
-            "ConvoyZoneReactivated",
-        } <= types
-    elif bundle["ruleset"]["id"] == "uboat-leader":  # a whole campaign: missions, wolfpacks, combat, refit, the end
-        assert {
-            "UBoatsSelected",
-            "MissionBegan",
-            "WolfpackCalled",
-            "ShipRevealed",
-            "DetectionRolled",
-            "ShipSunk",
-            "UBoatSunk",
-            "DeckRefilled",
-            "MapReset",
-            "CampaignEnded",
-        } <= types
-    elif bundle["ruleset"]["id"] == "battlefleet-1900":  # a whole battle: sealed steps, hits, losses, every seal open
-        assert {
-            "SubmissionSealed",
-            "SubmissionsRevealed",
-            "SalvoMeasured",
-            "TorpedoesResolved",
-            "DamageApplied",
-            "ShipSinking",
-            "VesselLost",
-            "BattleEnded",
-            "TableRevealed",
-        } <= types
-        assert report["checks"]["sealed"]["unrevealed"] == []
-    else:  # a whole convoy, from sailing to port
-        assert {
-            "ConvoyAssigned",
-            "ConvoyMoved",
-            "UBoatSighted",
-            "DetectionResolved",
-            "ConvoyArrived",
-            "ConvoyScored",
-        } <= types
+    golden = _gen().BY_NAME[path.name.removesuffix(f".{bundle['ruleset']['version']}.json")]
+    assert bundle["ruleset"]["id"] == golden.ruleset
+    assert golden.must_show <= {e["body"]["type"] for e in bundle["events"]}
 
 
 def test_the_corvette_bundles_cover_both_directions_and_quick_play():
@@ -84,19 +89,28 @@ def test_the_corvette_bundles_cover_both_directions_and_quick_play():
     assert assigned[False] == {"east", "west"} and assigned[True]
 
 
-def test_regenerating_the_bundles_is_byte_identical(tmp_path):
-    import importlib.util
+def test_regenerating_the_newest_editions_bundles_is_byte_identical(tmp_path):
+    made = _gen().generate(tmp_path)
+    assert made, "generate wrote nothing"
+    for path in made:
+        assert path.read_bytes() == (REPLAYS / path.name).read_bytes(), path.name
 
-    spec = importlib.util.spec_from_file_location("generate", REPLAYS / "generate.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    for made in gen.generate(tmp_path):
-        assert made.read_bytes() == (REPLAYS / made.name).read_bytes(), made.name
+
+def test_make_replays_refuses_to_overwrite_a_bundle_with_other_bytes(tmp_path, monkeypatch):
+    """An archived bundle is never regenerated: a rules change that alters it belongs to a new edition."""
+    gen = _gen()
+    monkeypatch.setattr(gen, "play", lambda svc, name: {"game": name})
+    target = gen.newest("corvette-eastbound", tmp_path)
+    target.write_text("the archived bytes\n")
+    with pytest.raises(gen.Archived, match=target.name):
+        gen.generate(tmp_path)
+    assert target.read_text() == "the archived bytes\n"
+    assert not gen.newest("uboat-short", tmp_path).exists()  # refused whole: nothing written
 
 
 @pytest.fixture(scope="module")
 def bundle():
-    return json.loads((REPLAYS / "aa1942-north-atlantic.json").read_text())
+    return json.loads((REPLAYS / "aa1942-north-atlantic.3.0.0.json").read_text())
 
 
 def test_an_edited_event_is_named_by_its_seq(bundle):
@@ -151,7 +165,7 @@ def test_a_changed_client_seed_fails_the_dice_check(bundle):
 
 def test_cli_verify_exit_codes_and_the_seq_it_names(tmp_path, bundle):
     runner = CliRunner()
-    good = runner.invoke(cli, ["verify", str(REPLAYS / "aa1942-north-atlantic.json")])
+    good = runner.invoke(cli, ["verify", str(REPLAYS / "aa1942-north-atlantic.3.0.0.json")])
     assert good.exit_code == 0 and "verified" in good.output
     b = copy.deepcopy(bundle)
     b["events"][40]["body"]["data"]["round"] = 9
@@ -180,15 +194,15 @@ def test_cli_replay_shows_the_first_divergence_as_a_diff(tmp_path, bundle):
     out = CliRunner().invoke(cli, ["replay", str(path)], terminal_width=200)
     assert out.exit_code == 1
     assert f"event seq {raid['body']['seq']} differs" in out.output and "data.removed" in out.output
-    assert CliRunner().invoke(cli, ["replay", str(REPLAYS / "aa1942-pacific.json")]).exit_code == 0
+    assert CliRunner().invoke(cli, ["replay", str(REPLAYS / "aa1942-pacific.3.0.0.json")]).exit_code == 0
 
 
 def test_cli_export_writes_the_bundle_of_a_stored_game(tmp_path):
-    from events.store import Store
+    from events.store import SQLiteStore
     from service.games import GameService
 
     db = tmp_path / "u.db"
-    svc = GameService(Store(str(db)))
+    svc = GameService(SQLiteStore(str(db)))
     gid = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     out = tmp_path / "b.json"
     r = CliRunner().invoke(cli, ["export", gid, "--db", str(db), "--out", str(out)])
@@ -199,15 +213,16 @@ def test_cli_export_writes_the_bundle_of_a_stored_game(tmp_path):
     assert unknown.exit_code == 1 and "umpire games --db" in unknown.output  # CLI advice, not HTTP advice
 
 
-@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command", "uboat-leader"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_genesis_records_only_the_options_set_so_new_defaults_keep_old_bundles_identical(ruleset):
     from domain import engine
-    from service.rulesets import RULESETS
 
     loaded = RULESETS[ruleset]
     made = engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "g", {}, None, "fair", bytes(32))
-    # aa1942 AA-R16: a new game records its setup, whose absence in an older genesis means "empty"
-    assert made[0].options == ({"setup": "1942.2"} if ruleset == "aa1942-convoy" else {})
+    # what a ruleset's new_game_options fills in is recorded on purpose (aa1942 AA-R16: a new game records its setup,
+    # whose absence in an older genesis means "empty"); nothing else is
+    filled = loaded.ruleset.new_game_options
+    assert made[0].options == (msgspec.to_builtins(filled(engine.decode_options(loaded.ruleset, {}))) if filled else {})
 
 
 def test_a_bundle_of_another_major_version_verifies_its_chain_and_dice_and_names_the_engine_to_replay_it():

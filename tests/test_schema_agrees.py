@@ -99,7 +99,7 @@ def test_a_bundle_with_whole_numbers_written_as_floats_verifies(client):
     for c in bundle["commands"]:
         c["seqs"] = [float(x) for x in c["seqs"]]
     r = client.post("/bundles/verify", json=bundle)
-    agree(client, "Bundle", bundle, r)
+    agree(client, "BundleUpload", bundle, r)
     assert r.status_code == 200 and r.json()["verdict"] == "partial", r.text  # not revealed: the dice wait
 
 

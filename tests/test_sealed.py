@@ -14,21 +14,17 @@ from fastapi.testclient import TestClient
 from events.canonical import canonical_reference, chain_hash, GENESIS_HASH
 from service.app import create_app
 from service.replay import verify
-from service.rulesets import RULESETS, Loaded
 from tests import sealed_bid
 from tests.conftest import auth
 
+SERVED = sealed_bid.served_with_sealed_bid()  # what bundles are verified with offline
 SEED_HEX = "ab" * 32
 
 
 @pytest.fixture
 def bid_client(store_url):
-    RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
-    try:
-        with TestClient(create_app(store_url)) as c:
-            yield c
-    finally:
-        del RULESETS["sealed-bid"]
+    with TestClient(create_app(store_url, rulesets=sealed_bid.served_with_sealed_bid())) as c:
+        yield c
 
 
 def new_bid_game(client, mode="public-seed", rounds=1):
@@ -111,7 +107,7 @@ def test_reveal_opens_both_bids_and_the_bundle_replays(bid_client):
     assert bid_client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"])).status_code == 200
     bundle = bid_client.get(f"/games/{g['game_id']}/bundle").json()
     assert bundle["commands"][-2]["payload"] == {"type": "bid", "amount": 5}
-    report = verify(json.dumps(bundle).encode())
+    report = verify(json.dumps(bundle).encode(), rulesets=SERVED)
     assert report["checks"]["sealed"]["status"] == "pass" and report["checks"]["sealed"]["revealed"] == 3
     assert report["checks"]["replay"]["status"] == "pass"
 
@@ -128,7 +124,7 @@ def test_bundle_shows_a_sealed_payload_only_to_its_seat_until_revealed(bid_clien
     north = bid_client.get(f"/games/{gid}/bundle", headers=auth(g["tokens"]["north"])).json()
     assert north["commands"][-1]["payload"] == {"type": "bid", "amount": 4}
     # the public bundle verifies its chain and reports the seal still closed; the replay waits for the content
-    report = verify(json.dumps(public).encode())
+    report = verify(json.dumps(public).encode(), rulesets=SERVED)
     assert report["checks"]["chain"]["status"] == "pass"
     assert report["checks"]["sealed"]["unrevealed"] == [out["events"][-1]["seq"]]
     assert report["checks"]["replay"]["status"] == "skipped"
@@ -159,7 +155,7 @@ def test_an_edited_revealed_order_is_caught_and_named_by_seq(bid_client):
     assert entry["content"] == {"amount": 2}
     entry["content"] = {"amount": 10}
     _rehash(bundle)
-    report = verify(json.dumps(bundle).encode())
+    report = verify(json.dumps(bundle).encode(), rulesets=SERVED)
     assert report["checks"]["chain"]["status"] == "pass"  # the rewritten chain links...
     sealed = report["checks"]["sealed"]
     assert sealed["status"] == "fail" and sealed["first_bad_seq"] == committed_at  # ...but not to the commitment
@@ -180,7 +176,7 @@ def test_a_finished_game_with_a_commitment_never_revealed_fails(bid_client):
     for i, e in enumerate(bundle["events"], start=1):
         e["body"]["seq"] = i
     _rehash(bundle)
-    sealed = verify(json.dumps(bundle).encode())["checks"]["sealed"]
+    sealed = verify(json.dumps(bundle).encode(), rulesets=SERVED)["checks"]["sealed"]
     assert sealed["status"] == "fail" and "never revealed" in sealed["detail"]
 
 
@@ -208,7 +204,7 @@ def test_sealed_content_survives_a_cold_load(bid_client, tmp_path):
     g = new_bid_game(bid_client, rounds=2)
     bid(bid_client, g, "north", 6)
     svc = bid_client.app.state.service
-    svc._cache.clear()
+    svc.cache.states.clear()
     mine = bid_client.get(f"/games/{g['game_id']}/views/table", headers=auth(g["tokens"]["north"])).json()
     assert mine["data"]["my_bids"] == {"north": 6}
     out = bid(bid_client, g, "south", 6)  # a tie: the d6 decides, and the reveal carries north's stored bid

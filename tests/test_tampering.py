@@ -11,9 +11,11 @@ import os
 import random
 from pathlib import Path
 
+import pytest
+
 from service.replay import verify
 
-BUNDLE = json.loads((Path(__file__).resolve().parent.parent / "replays" / "aa1942-north-atlantic.json").read_text())
+BUNDLE = json.loads((Path(__file__).resolve().parent.parent / "replays" / "aa1942-north-atlantic.3.0.0.json").read_text())
 N = 1000 if os.environ.get("UMPIRE_SOAK") else 150
 
 
@@ -87,6 +89,7 @@ def named(report) -> bool:
     )
 
 
+@pytest.mark.slow  # every mutation of whole bundles: `make test`, not `make quick`
 def test_single_value_mutations_are_all_caught_and_named():
     rng = random.Random(20261129)
     for n in range(N):
@@ -98,6 +101,7 @@ def test_single_value_mutations_are_all_caught_and_named():
         assert named(report) or "format" in report["checks"], (n, path, report["checks"])
 
 
+@pytest.mark.slow  # every mutation of whole bundles: `make test`, not `make quick`
 def test_structural_mutations_are_all_caught_and_named():
     rng = random.Random(1942)
     for n in range(N):

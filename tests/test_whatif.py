@@ -3,28 +3,28 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import time
 from pathlib import Path
 
 import msgspec
 import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from events.bundle import decode_bundle
 from domain.engine import Rejected
+from service.app import create_app
 from service.cli import app as cli
 from service.replay import verify
-from service.rulesets import RULESETS, Loaded
 from service.simulate import percentile
 from service.whatif import continuations, histogram, odds, position, take_snapshot
-from tests import sealed_bid
 from tests.conftest import auth, new_game
+from tests.sealed_bid import served_with_sealed_bid
 
 ROOT = Path(__file__).resolve().parent.parent
-EASTBOUND = ROOT / "replays" / "corvette-eastbound.json"
-NORTH = ROOT / "replays" / "aa1942-north-atlantic.json"
+EASTBOUND = ROOT / "replays" / "corvette-eastbound.3.0.0.json"
+NORTH = ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json"
 
 
 def send(client, gid, token, **body):
@@ -109,7 +109,7 @@ def test_forking_an_unrevealed_fair_game_reveals_nothing_of_its_future(client):
     at = client.get(f"/games/{gid}").json()["version"]
     later = send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)
     fork = client.post(f"/games/{gid}/forks", json={"at": at}).json()
-    seed = client.app.state.service._row(gid).server_seed
+    seed = client.app.state.service.cache.row(gid).server_seed
     seen = json.dumps(fork) + client.get(f"/games/{fork['game_id']}/bundle").text
     seen += client.get(f"/games/{fork['game_id']}").text
     assert seed not in seen
@@ -125,16 +125,31 @@ def test_forks_start_at_the_end_of_a_command(client):
     assert r.status_code == 422 and r.json()["code"] == "invalid-at"
 
 
-def test_a_position_with_closed_seals_cannot_be_forked(client):
-    RULESETS["sealed-bid"] = Loaded(sealed_bid.RULESET, None, hashlib.sha256(b"").hexdigest())
-    try:
+def test_a_position_with_closed_seals_cannot_be_forked(store_url):
+    app = create_app(store_url, rulesets=served_with_sealed_bid())  # the global list stays as it is
+    with TestClient(app) as client:
         g = client.post("/games", json={"ruleset": "sealed-bid"}).json()
         tok = {s["seat"]: s["token"] for s in g["seats"]}
         out = send(client, g["game_id"], tok["north"], type="bid", amount=3)
         r = client.post(f"/games/{g['game_id']}/forks", json={"at": out["version"]})
         assert r.status_code == 409 and r.json()["code"] == "fork-sealed"
-    finally:
-        del RULESETS["sealed-bid"]
+    app.state.service.store.close()
+
+
+def test_the_odds_are_played_with_the_services_rulesets(store_url):
+    """What-if folds the position and plays the continuations with the rulesets the service serves (sealed-bid is
+    served only by this app), not with the global list."""
+    app = create_app(store_url, rulesets=served_with_sealed_bid())
+    with TestClient(app) as client:
+        dice = {"mode": "public-seed", "server_seed": "5e" * 32}
+        gid = client.post("/games", json={"ruleset": "sealed-bid", "options": {"rounds": 2}, "dice": dice}).json()["game_id"]
+        at = client.get(f"/games/{gid}").json()["version"]  # the start: a winner's prize stays sealed to the end
+        r = client.post(f"/games/{gid}/odds", json={"at": at, "games": 3, "seed": 1})
+        assert r.status_code == 202, r.text
+        job = finished(client, r.json())
+        assert job["status"] == "done" and job["done"] == 3, job
+        assert set(job["result"]["figures"]) == {"north wins", "south wins"}
+    app.state.service.store.close()
 
 
 def test_umpire_fork_offline_makes_a_bundle_that_verifies_with_its_parent(tmp_path):
@@ -207,18 +222,23 @@ def test_umpire_simulate_from_a_position_marks_the_real_outcome_and_plots(tmp_pa
     assert clash.exit_code == 1 and "keeps the real game's options" in clash.output
 
 
+def finished(client, job: dict) -> dict:
+    """The odds job polled until it is no longer running (20 s at most)."""
+    for _ in range(200):
+        job = client.get(f"/jobs/{job['job_id']}").json()
+        if job["status"] != "running":
+            break
+        time.sleep(0.1)
+    return job
+
+
 def test_the_odds_as_a_bounded_job_of_the_api(client):
     g = played(client, mode="public-seed")
     gid = g["game_id"]
     at = client.get(f"/games/{gid}").json()["version"]
     r = client.post(f"/games/{gid}/odds", json={"at": at, "games": 8, "seed": 2})
     assert r.status_code == 202, r.text
-    job = r.json()
-    for _ in range(200):
-        job = client.get(f"/jobs/{job['job_id']}").json()
-        if job["status"] != "running":
-            break
-        time.sleep(0.1)
+    job = finished(client, r.json())
     assert job["status"] == "done" and job["done"] == 8, job
     b = decode_bundle(client.get(f"/games/{gid}/bundle").content)
     assert msgspec.to_builtins(job["result"]) == msgspec.json.decode(msgspec.json.encode(odds(b, at, 8, seed=2)))

@@ -11,13 +11,15 @@ from typing import Any
 import msgspec
 
 from domain.aa1942_convoy import commands as c
-from domain.aa1942_convoy import views
+from domain.aa1942_convoy import bot, views
 from domain.aa1942_convoy.awaiting import legal_commands
 from domain.aa1942_convoy.data import parse_map
 from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territory, turn
-from domain.aa1942_convoy.state import TURN_ORDER, State, evolve
+from domain.aa1942_convoy.evolve import evolve
+from domain.aa1942_convoy.state import TURN_ORDER, State
 from domain.dice import Dice
 from domain.engine import IllegalCommand, Ruleset
+from domain.aa1942_convoy.editions import EDITIONS
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 
@@ -65,7 +67,7 @@ RULESET = Ruleset(
     # 2.0.0: the cap follows the chips (AA-R5), liberated capitals (AA-R14), canals (AA-R15), the standard setup
     # (AA-R16): a command stream of 1.x may mean something else here. 3.0.0: the chips are removed when the owner
     # pays (step 2 of Purchase & Repair, AA-11), not as its phase begins: a 2.x game's events come in another order
-    version="3.0.0",
+    editions=EDITIONS,
     title="Axis & Allies 1942.2 — National Convoy Disruption (house rule ledger)",
     options_type=c.Options,
     command_types=c.COMMANDS,
@@ -80,4 +82,6 @@ RULESET = Ruleset(
     views=views.VIEWS,
     event_types=ev.EVENTS,
     new_game_options=setup.new_game_options,
+    bot=bot.choose,
+    outcomes=bot.outcomes,
 )

@@ -5,6 +5,8 @@ modules' (`legal_*`); this module only describes it."""
 
 from __future__ import annotations
 
+import functools
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
@@ -107,15 +109,20 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
+@functools.lru_cache(maxsize=1024)
+def _raid_label(sz: int, cap_left: int) -> str:
+    return f"Raid sea zone {sz} ({CONVOY_ZONES[sz]}, {cap_left} IPCs left under the cap) with a submarine"
+
+
+@functools.lru_cache(maxsize=4096)
+def _count_branch(sz: int, n: int) -> dict[str, Any]:
+    """A zone's `oneOf` branch: at most n submarines there (shared between entries: nobody mutates one)."""
+    return _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
+
+
 def raid_spec(state: State, seats: list[str]) -> CommandSpec:
     legal = list(raid.legal_raids(state))
-    choices, labels = _listed(
-        legal,
-        lambda x: (
-            f"Raid sea zone {x['sz']} ({CONVOY_ZONES[x['sz']]}, {state.cap_left(x['sz'])} IPCs left under "
-            "the cap) with a submarine"
-        ),
-    )
+    choices, labels = _listed(legal, lambda x: _raid_label(x["sz"], state.cap_left(x["sz"])))
     return CommandSpec(
         type="raid",
         seats=seats,
@@ -130,7 +137,7 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec:
 def fight_spec(state: State, seats: list[str]) -> CommandSpec:
     zones = [(sz, state.may_raid_with(sz)) for sz in sorted(state.subs.get(state.power, {}))]
     zones = [(sz, n) for sz, n in zones if n > 0]
-    choices, labels = _listed(
+    choices, labels = (None, None) if sum(len(submarines.counts(n)) for _, n in zones) > MAX_CHOICES else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
@@ -144,7 +151,7 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec:
                 "sz": _int(enum=[sz for sz, _ in zones]),
                 "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n in zones))),
             },
-            [_branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n))) for sz, n in zones],
+            [_count_branch(sz, n) for sz, n in zones],
         ),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
@@ -152,7 +159,7 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec:
 
 def lose_spec(state: State, seats: list[str]) -> CommandSpec:
     fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
-    choices, labels = _listed(
+    choices, labels = (None, None) if sum(len(submarines.counts(n)) for _, _, n in fleets) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
@@ -269,6 +276,37 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 }
 
 
+# What the entries that a move in the combat phase seldom changes read of the state (beside the acting power and the
+# seats): an entry is built again only when that changed, so the answer to a raid rebuilds only the raid and fight
+# entries. The entries are shared: nobody mutates a CommandSpec.
+_READS: dict[Callable, Callable[[State], Any]] = {
+    lose_spec: lambda s: tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER),
+    capture_spec: lambda s: (id(s.map), tuple(s.control.items())),
+    liberate_spec: lambda s: (id(s.map), tuple(s.control.items())),
+}
+_BUILT: OrderedDict[tuple, CommandSpec] = OrderedDict()
+_BUILT_MAX = 512
+_MISSING = object()
+
+
+def _built(build: Callable[[State, list[str]], CommandSpec], legal, state: State, seats: list[str]) -> CommandSpec | None:
+    """The entry, or None where the command is not legal now; both kept while what `build` reads is unchanged."""
+    reads = _READS.get(build)
+    key = None if reads is None else (build, state.power, tuple(seats), reads(state))
+    hit = _BUILT.get(key, _MISSING) if key is not None else _MISSING  # one lookup: other threads may evict
+    if hit is not _MISSING:
+        return hit
+    spec = None if legal is not None and next(iter(legal(state)), None) is None else build(state, seats)
+    if key is not None:
+        _BUILT[key] = spec
+        while len(_BUILT) > _BUILT_MAX:  # the oldest first
+            try:
+                _BUILT.popitem(last=False)
+            except KeyError:
+                break
+    return spec
+
+
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     """What may be sent now; with `only`, just whether that command is legal and by whom (the command path)."""
     if state.over:
@@ -283,10 +321,10 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
         tag = cmd.__struct_config__.tag
         if only is not None and tag != only:
             continue
-        if legal is not None and next(iter(legal(state)), None) is None:
-            continue
-        if only is not None:
+        if only is None:
+            spec = _built(build, legal, state, seats)
+            if spec is not None:
+                out.append(spec)
+        elif legal is None or next(iter(legal(state)), None) is not None:
             out.append(CommandSpec(type=tag, seats=seats, choices=None, schema=command_schema(cmd)))
-        else:
-            out.append(build(state, seats))
     return out

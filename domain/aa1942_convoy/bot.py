@@ -59,7 +59,7 @@ def pick(state: State, salt: str, options: list) -> Any:
     return options[roll(state, salt, len(options))]
 
 
-def choose(state: State, awaiting: list[CommandSpec]) -> dict[str, Any] | None:
+def choose(state: State, awaiting: list[CommandSpec], seat: str) -> dict[str, Any] | None:
     legal = {s.type: s for s in awaiting}
     if not legal:
         return None

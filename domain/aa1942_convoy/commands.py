@@ -20,7 +20,7 @@ class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
 class Purchase(Command, tag="purchase"):
     """Purchase & Repair: the IPCs the acting power spends (0 up to its treasury)."""
 
-    spend: Annotated[int, msgspec.Meta(ge=0, le=10000)]
+    spend: Annotated[int, msgspec.Meta(ge=0, le=10000, description="IPCs spent, from 0 to the power's treasury")]
 
 
 class MoveSubmarines(Command, tag="move_submarines"):
@@ -28,7 +28,7 @@ class MoveSubmarines(Command, tag="move_submarines"):
 
     from_sz: SeaZone
     to_sz: SeaZone
-    count: Count
+    count: Annotated[Count, msgspec.Meta(description="how many of the power's submarines in `from_sz` move")]
 
 
 class Raid(Command, tag="raid"):
@@ -41,15 +41,15 @@ class Fight(Command, tag="fight"):
     """Commit submarines to general combat (step 3); they can no longer raid this turn."""
 
     sz: SeaZone
-    count: Count
+    count: Annotated[Count, msgspec.Meta(description="how many of the power's submarines there fight")]
 
 
 class LoseSubmarines(Command, tag="lose_submarines"):
     """Record submarines of any power sunk in the acting power's combat."""
 
-    power: Power
+    power: Annotated[Power, msgspec.Meta(description="the power whose submarines were sunk")]
     sz: SeaZone
-    count: Count
+    count: Annotated[Count, msgspec.Meta(description="how many of its submarines there were sunk")]
 
 
 class Capture(Command, tag="capture"):
@@ -68,7 +68,7 @@ class PlaceSubmarines(Command, tag="place_submarines"):
     """Mobilize new submarines in a sea zone."""
 
     sz: SeaZone
-    count: Count
+    count: Annotated[Count, msgspec.Meta(description="how many new submarines are placed there")]
 
 
 class EndPhase(Command, tag="end_phase"):
@@ -78,7 +78,9 @@ class EndPhase(Command, tag="end_phase"):
 class EndGame(Command, tag="end_game"):
     """Referee: the game is over (A&A ends by victory cities, which this ledger does not track)."""
 
-    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] = "ended by the referee"
+    reason: Annotated[
+        str, msgspec.Meta(min_length=1, max_length=200, description="why the game ends, for the record")
+    ] = "ended by the referee"
 
 
 COMMANDS = (
@@ -99,9 +101,15 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_def
     """Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
     bundles) byte-identical."""
 
-    rounds: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+    rounds: Annotated[
+        Annotated[int, msgspec.Meta(ge=1, le=99)] | None,
+        msgspec.Meta(description="the game ends after this round; null: until the referee ends it"),
+    ] = None
     """The game ends after this round; unset: until the referee ends it."""
-    submarines: dict[Power, dict[Annotated[str, msgspec.Meta(pattern="^[0-9]{1,2}$")], Count]] = {}
+    submarines: Annotated[
+        dict[Power, dict[Annotated[str, msgspec.Meta(pattern="^[0-9]{1,2}$")], Count]],
+        msgspec.Meta(description="starting submarines added to the setup's: power -> sea zone number -> count"),
+    ] = {}
     """Starting submarines added to the setup's: power -> sea zone -> count."""
     setup: (
         Annotated[

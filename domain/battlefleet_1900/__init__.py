@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.battlefleet_1900 import commands as c
-from domain.battlefleet_1900 import views
+from domain.battlefleet_1900 import bot, views
 from domain.battlefleet_1900.awaiting import legal_commands
-from domain.battlefleet_1900.ctx import Ctx
 from domain.battlefleet_1900.data import parse_data
 from domain.battlefleet_1900.evolve import evolve, initial_state
 from domain.battlefleet_1900.rules import turn
@@ -19,6 +18,8 @@ from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
 from domain.dice import Dice
 from domain.engine import Ruleset
+from domain.procedure import Ctx
+from domain.battlefleet_1900.editions import EDITIONS
 from events import battlefleet_1900 as ev
 from events.vocabulary import Event
 
@@ -26,7 +27,7 @@ __all__ = ["RULESET", "redact"]
 
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
-    ctx = Ctx(state, dice)
+    ctx = Ctx(state, dice, evolve)
     if isinstance(cmd, c.Concede):
         turn.concede(ctx, seat)
     else:
@@ -36,7 +37,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
 
 RULESET = Ruleset(
     id="battlefleet-1900",
-    version="3.0.0",  # 2: the audit changed what old games mean (BF-R50..R53); 3: the second audit (BF-R56..R58)
+    editions=EDITIONS,
     title="Battlefleet 1900 — pre-dreadnought fleet actions",
     options_type=c.Options,
     command_types=c.COMMANDS,
@@ -52,4 +53,6 @@ RULESET = Ruleset(
     event_types=ev.EVENTS,
     data_option="data",
     redact=redact,
+    bot=bot.choose,
+    outcomes=bot.outcomes,
 )

@@ -7,6 +7,7 @@ import copy
 import functools
 
 from domain.battlefleet_1900 import commands as c
+from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
 from domain.engine import CommandSpec, command_schema
 
@@ -21,10 +22,19 @@ DESCRIPTIONS = {
 }
 
 
-def _spec(cmd: type, seats: list[str], schema: dict, choices: list[dict] | None = None, labels=None) -> CommandSpec:
+def _spec(
+    cmd: type, seats: list[str], schema: dict, choices: list[dict] | None = None, labels=None, default=None, ui=None
+) -> CommandSpec:
     name = cmd.__struct_config__.tag
     return CommandSpec(
-        type=name, seats=seats, choices=choices, schema=schema, description=DESCRIPTIONS[name], labels=labels
+        type=name,
+        seats=seats,
+        choices=choices,
+        schema=schema,
+        description=DESCRIPTIONS[name],
+        labels=labels,
+        default=default,
+        ui=ui,
     )
 
 
@@ -38,7 +48,12 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     if cmd is not None and only in (None, cmd.__struct_config__.tag):
         for seat in state.owing:
             if seat not in state.submitted:  # the command path (only) needs who, not the narrowed schema
-                out.append(_spec(cmd, [seat], command_schema(cmd) if only else narrowed(state, seat, cmd)))
+                if only:
+                    out.append(_spec(cmd, [seat], command_schema(cmd)))
+                    continue
+                # every step's command has a default: `{}` (steam on, keep speed, hold fire, no launch, no DC)
+                ui = move_ui(state, seat) if cmd is c.Move else fire_ui(state, seat) if cmd is c.Fire else None
+                out.append(_spec(cmd, [seat], narrowed(state, seat, cmd), default={}, ui=ui))
     if only in (None, "concede"):
         out.append(_spec(c.Concede, list(state.seats), command_schema(c.Concede), [{}], ["concede the battle"]))
     return out
@@ -74,3 +89,132 @@ def _narrowed(cmd: type, names: tuple) -> dict:
 
     walk(schema)
     return schema
+
+
+def move_ui(state: State, seat: str) -> dict:
+    """What a UI draws for the Movement Phase (the seat's own entry only: its speeds are its own): each division that
+    can move, its lead's pose, the distance its lead may go (BF-R6; exactly the least under a stop order), and the
+    turns its orders allow, one entry per number of `turns_deg` in order (BF-R5: each arrow's band of degrees, given
+    negative to port; with no arrow one free turn of -44..44 when the flagship can command; a dropped-out division one
+    turn of 1-180 either way). Leaving `turns_deg` out makes each arrow's least turn; leaving `distance_mm` out keeps
+    last turn's distance within the limits."""
+    from domain.battlefleet_1900.rules import movement as mv
+
+    out = []
+    for d in state.divisions.values():
+        if d.seat != seat or not any(mv.can_move(state, n) for n in d.ships):
+            continue
+        lead = d.ships[0]
+        lo, hi = mv.limits(state, lead)
+        stop = any(a.stop for a in d.orders)
+        arrows = [a for a in d.orders if not a.stop]
+        if stop:
+            turns = []
+        elif d.dropped_out:
+            turns = [{"arrow": None, "to": "either", "min_deg": 1, "max_deg": 180}]
+        elif arrows:
+            turns = [
+                {"arrow": a.arrow, "to": a.to, "min_deg": mv.BANDS[a.arrow][0], "max_deg": mv.BANDS[a.arrow][1]}
+                for a in arrows
+            ]
+        elif d.flagship is not None and state.ships[d.flagship].command_ok:
+            turns = [{"arrow": None, "to": "either", "min_deg": 0, "max_deg": 44}]
+        else:
+            turns = []
+        pose = state.pose(lead)
+        out.append(
+            {
+                "division": d.id,
+                "lead": lead,
+                "ships": list(d.ships),
+                "pose": {"x": pose.x, "y": pose.y, "h": pose.h},
+                "distance_mm": {"min": lo, "max": lo if stop else hi},
+                "stop": stop,
+                "turns": turns,
+            }
+        )
+    return {"divisions": out}
+
+
+def fire_ui(state: State, seat: str) -> dict:
+    """What a UI draws for the Gunnery Phase (the seat's own entry): each of its ships able to fire, with each gun
+    position or beam pattern side that can fire this turn (BF-R14: its guns and cycles), its arcs (4.1, half-degrees
+    clockwise off the bow as the data give them; a pattern side's by gun group, BF-R37) and how far its guns reach
+    (the brackets its penetration covers; over half range one cycle a gun, 4.1); and the targets: every enemy ship
+    in play (BF-R13) at the pose the seat's own view shows of it (views.pose_for: a fog sighting under `blur`, null
+    when it sees none).
+
+    Read from `redact(state, seat)` only. Which target lies in which arc, in range or in sight is left out on
+    purpose: BATTLEFLEET.md §4 "Estimation" has `awaiting` never show in-arc, range or line-of-sight status before
+    the tape measures it (BF-R3: they are outcomes), under either fog."""
+    from domain.battlefleet_1900.rules import gunnery
+    from domain.battlefleet_1900.views import pose_for
+
+    view = redact(state, seat)
+    scale = view.data.scale
+    ships = []
+    for name in view.own(seat):
+        if not gunnery.can_fire(view, name):
+            continue
+        pose = view.pose(name)
+        mounts = []
+        for mount, side in gunnery.mounts_of(view, name):
+            guns, cycles = gunnery.capacity(view, name, mount, side)
+            if not guns * cycles:
+                continue
+            weapon = gunnery.mount_weapon(view, name, mount)
+            brackets = [i + 1 for i, pen in enumerate(weapon.pen) if pen is not None]
+            mounts.append(
+                {
+                    "mount": mount,
+                    "side": side,
+                    "weapon": weapon.id,
+                    "cat": weapon.cat,
+                    "bore": weapon.bore,
+                    "guns": guns,
+                    "cycles": cycles,
+                    "arcs": _arcs(view, name, mount, side),
+                    "brackets": brackets,
+                    "reach_mm": max(brackets, default=0) * scale.bracket_mm,
+                }
+            )
+        ships.append({"ship": name, "pose": {"x": pose.x, "y": pose.y, "h": pose.h}, "mounts": mounts})
+    targets = []
+    for name in view.own(view.enemy(seat)):
+        if not view.ships[name].in_play:
+            continue
+        seen = pose_for(view, seat, name)
+        targets.append(
+            {
+                "ship": name,
+                "cls": view.ships[name].cls,
+                "pose": None if seen is None else {"x": seen.x, "y": seen.y, "h": seen.h, "exact": seen.exact},
+            }
+        )
+    return {
+        "ships": ships,
+        "targets": targets,
+        "estimate_mm": {"min": 1, "max": scale.brackets * scale.bracket_mm},
+        "one_cycle_beyond_mm": scale.brackets // 2 * scale.bracket_mm,
+    }
+
+
+def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[dict]:
+    """A position's arcs, every gun of it together; a pattern side's, one per gun group with a gun able to fire
+    (gunnery.bearing: each undamaged gun of the side whose group's arc holds the target fires)."""
+    from domain.battlefleet_1900.rules import gunnery
+
+    s = state.ships[ship]
+    if mount in s.mounts:
+        guns = gunnery.mount_weapon(state, ship, mount).guns
+        return [{"group": None, "guns": guns, "half_deg": list(a)} for a in gunnery.arcs_of(state, ship, mount, None)]
+    ok: dict[str, int] = {}
+    for status, (gun_side, group) in zip(s.guns[mount], state.data.layout(s.cls, mount)):
+        if gun_side == side and status == "ok":
+            ok[group] = ok.get(group, 0) + 1
+    return [
+        {"group": group, "guns": ok[group], "half_deg": list(a)}
+        for group in ("bow", "beam", "stern")
+        if group in ok
+        for a in gunnery.arcs_of(state, ship, mount, side, group)
+    ]

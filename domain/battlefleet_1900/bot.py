@@ -6,9 +6,12 @@ Policy, per step:
 - give_orders: each division steers for the enemy's nearest ship until it is within `CLOSE` mm, then turns to
   run parallel to it (battleships stay out of torpedo range; destroyers close to launch). A turn of 45 degrees or
   more takes an arrow (in succession in line ahead, together otherwise); a smaller one is made free in the move.
+  From 4.0.0 (every base an obstacle, BF-R29) a division whose lead has one of its own side's ships close ahead
+  first turns 90 degrees together away from it.
 - move: the lead's greatest distance; each follower its own nearest (it clamps itself).
 - fire: every ship fires every gun that may fire at the nearest enemy in play, AP from the main guns, HE from the
-  rest, estimating the range as the funnel-to-funnel distance it sees, aimed into the danger zone.
+  rest (from 4.0.0, one ammunition per target, BF-E4-24: AP for all its guns if a main gun fires, else HE),
+  estimating the range as the funnel-to-funnel distance it sees, aimed into the danger zone.
 - launch_torpedoes: every loaded tube bearing on a sighted enemy well within range, at the nearest.
 - damage_control: contain heavy flooding, counter-flood a list of 2 or more, then repairs (propulsion, steering,
   rudder, main, secondary, DC), the sink roll's -1 at five points or more, and recovering from a CT hit.
@@ -133,10 +136,35 @@ def start(state: State, seat: str) -> dict:
     return {"ships": ships}
 
 
+def own_ship_ahead(state: State, seat: str, division: str) -> int:
+    """From 4.0.0 every base is an obstacle (BF-R29): which way one of its own side's ships lies close ahead of the
+    division's lead, within a move and 45 degrees of its heading (+1 starboard, -1 port or dead ahead), else 0."""
+    lead = state.divisions[division].ships[0]
+    p = state.sealed[seat].poses[lead]
+    reach = movement.limits(state, lead)[1] + 2 * state.cls(lead).base_mm[0]
+    fx, fy = geo.forward(p.h)
+    sx, sy = geo.starboard(p.h)
+    for n in state.own(seat):
+        if n == lead or not state.ships[n].on_table:
+            continue
+        q = state.sealed[seat].poses[n]
+        for c in geo.base(q.x, q.y, q.h, *state.cls(n).base_mm):
+            ahead = geo.rnd((c.x - p.x) * fx + (c.y - p.y) * fy)
+            side = geo.rnd((c.x - p.x) * sx + (c.y - p.y) * sy)
+            if 0 < ahead <= reach and abs(side) <= ahead:
+                return 1 if side > 0 else -1
+    return 0
+
+
 def give_orders(state: State, seat: str) -> dict:
     out = []
     for d in state.divisions.values():
         if d.seat != seat or not d.ships or d.flagship is None or state.ships[d.flagship].ct:
+            continue
+        if state.edition.has("BF-E4-6") and (side := own_ship_ahead(state, seat, d.id)):
+            # turn together away from it (each ship on its own circle: a line meeting itself head on parts)
+            to = "port" if side > 0 else "starboard"
+            out.append({"division": d.id, "orders": [{"turn": "together", "to": to, "arrow": 90}]})
             continue
         delta = wanted_turn(state, seat, d.id)
         if abs(delta) < 45:
@@ -206,6 +234,9 @@ def fire(state: State, seat: str) -> dict:
             if s:
                 entry |= {"side": s, "guns": g}
             guns.append(entry)
+        if guns and state.edition.has("BF-E4-24"):
+            ammo = "AP" if any(g["ammo"] == "AP" for g in guns) else "HE"
+            guns = [g | {"ammo": ammo} for g in guns]
         if guns:
             salvos.append({"ship": n, "target": target, "estimate_mm": estimate, "guns": guns})
     return {"salvos": salvos}

@@ -6,13 +6,13 @@ stored event is never refused here.
 
 from __future__ import annotations
 
+from domain.battlefleet_1900.editions import EDITIONS
 from dataclasses import replace
 from typing import Any
 
 import msgspec
 
 from domain.battlefleet_1900.data import DataSet
-from domain.battlefleet_1900.rules.damage import dc_dice, propulsion_hit
 from domain.battlefleet_1900.state import (
     Division,
     Due,
@@ -24,7 +24,10 @@ from domain.battlefleet_1900.state import (
     Ship,
     State,
     Waypoint,
+    dc_dice,
+    propulsion_hit,
 )
+from domain.procedure import fold
 from events import battlefleet_1900 as ev
 from events.core import (
     ClientSeedContributed,
@@ -36,7 +39,6 @@ from events.core import (
     SubmissionSealed,
     SubmissionsRevealed,
 )
-from events.vocabulary import Event
 
 SIDES = ("port", "starboard")
 
@@ -73,6 +75,7 @@ def initial_state(created: GameCreated, options: Any, data: DataSet) -> State:
             side.seat: sum(data.classes[s.cls].size for d in side.divisions for s in d.ships) for side in sc.sides
         },
         sealed=sealed,
+        edition=EDITIONS.of(created.ruleset.version),
         owing=[side.seat for side in sc.sides],
     )
 
@@ -164,6 +167,8 @@ def _converted(s: State, e: ev.OrderConverted) -> None:
 def _dropped(s: State, e: ev.ShipDroppedOut) -> None:
     ship = s.ships[e.ship]
     s.divisions[e.division].ships.remove(e.ship)
+    if s.divisions[e.division].flagship == e.ship:  # a flagship dropping out with no heir (BF-R35, 4.0.0)
+        s.divisions[e.division].flagship = None
     s.divisions[e.new_division] = Division(e.new_division, ship.seat, [e.ship], e.ship, dropped_out=True)
     ship.division = e.new_division
     sec = s.sealed[ship.seat]
@@ -393,10 +398,4 @@ NO_STATE_CHANGE = (
 )
 
 
-def evolve(state: State, e: Event) -> State:
-    handler = HANDLERS.get(type(e))
-    if handler is not None:
-        handler(state, e)
-    elif not isinstance(e, NO_STATE_CHANGE):
-        raise TypeError(f"battlefleet-1900 has no handler for {type(e).__name__}")
-    return state
+evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)

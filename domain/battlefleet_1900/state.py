@@ -1,4 +1,4 @@
-"""The state of a battle. Only `evolve` (evolve.py) changes it; decide works on a copy (ctx.py).
+"""The state of a battle. Only `evolve` (evolve.py) changes it; decide works on a copy (domain/procedure.py).
 
 Public facts (damage, flooding, orders once revealed, the gunnery log) live on `Ship`, `Division` and
 `State`; everything a seat may keep from the others (exact poses under fog, its sealed submission, torpedo
@@ -7,7 +7,7 @@ depths, messages) lives in ONE field, `State.sealed`, which `rules.sealing.redac
 
 from __future__ import annotations
 
-import pickle
+from domain.editions import Edition
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,6 +185,7 @@ class State:
     fleet_flagship: dict[str, str | None]
     start_size: dict[str, int]
     sealed: dict[str, Secrets]  # per seat, and "referee"
+    edition: Edition  # the rules this game plays under (domain/editions.py)
     turn: int = 0
     step: str = "setup"
     owing: list[str] = field(default_factory=list)
@@ -214,10 +215,23 @@ class State:
     def enemy(self, seat: str) -> str:
         return next(s for s in self.seats if s != seat)
 
-    def clone(self) -> State:
-        """A deep copy sharing what never changes (the data set, the log's lines): the rest pickled, which is
-        several times faster than copy.deepcopy on many small objects."""
-        shared = ("data", "log", "orders_log")
-        fields = {k: v for k, v in self.__dict__.items() if k not in shared}
-        copied = pickle.loads(pickle.dumps(fields, pickle.HIGHEST_PROTOCOL))
-        return State(data=self.data, log=list(self.log), orders_log=list(self.orders_log), **copied)
+
+# ---- what evolve computes from the state (the rules import these; evolve never imports rules/) ----
+
+
+def propulsion_hit(d: int, g: int, m: int, destroy: bool, boxes: int = 6) -> tuple[int, int, int]:
+    """BF-R23 (6.2): P damages the box below the marked ones, else goes to the margin; Px destroys one, a damaged
+    box migrating down (and its mark to the margin) when all are marked."""
+    if not destroy:
+        return (d, g + 1, m) if d + g < boxes else (d, g, m + 1)
+    if d + g < boxes:
+        return d + 1, g, m
+    if g > 0:
+        return d + 1, g - 1, m + 1
+    return d, g, m + 1
+
+
+def dc_dice(state: State, ship: str) -> int:
+    """6.3: six DC dice for size 5 and over, three for size 4 and under."""
+    dd, size = state.data.dc_dice, state.cls(ship).size
+    return dd.large if size >= dd.large_from_size else dd.small

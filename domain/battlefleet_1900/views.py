@@ -12,9 +12,8 @@ import msgspec
 
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.rules import damage_control, gunnery, movement
-from domain.battlefleet_1900.rules.damage import dc_dice
 from domain.battlefleet_1900.rules.sealing import redact
-from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.state import State, dc_dice
 from domain.engine import REFEREE, Reader, View
 from events import battlefleet_1900 as ev
 

@@ -6,24 +6,24 @@ docs/rules/corvette-command.md and every roll record cites one.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import msgspec
 
 from domain.corvette_command import commands as c
-from domain.corvette_command import views
+from domain.corvette_command import bot, views
+from domain.corvette_command.awaiting import legal_commands
 from domain.corvette_command.data import parse_data
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
-from domain.corvette_command.rules.procedure import Ctx, run
-from domain.corvette_command.state import STATIONS, State, evolve, initial_state
+from domain.corvette_command.rules.procedure import ask
+from domain.corvette_command.evolve import evolve
+from domain.corvette_command.state import State, initial_state
 from domain.dice import Dice
-from domain.engine import CommandSpec, IllegalCommand, InvalidInput, Ruleset, command_schema
+from domain.engine import IllegalCommand, InvalidInput, Ruleset
+from domain.procedure import Ctx, run
+from domain.corvette_command.editions import EDITIONS
 from events import corvette_command as ev
 from events.vocabulary import Event
-
-VERSION = "3.0.0"
-MAX_CHOICES = 64
 
 BOX = {
     "weather": weather.change,
@@ -49,7 +49,7 @@ def step(ctx: Ctx) -> None:
             if g.step == "pattern" and not asw.weapons(s):
                 asw.leave(ctx, "escaped")  # nothing left to drop: it slips away (CC-R28)
             else:
-                ctx.ask(g.step)
+                ask(ctx, g.step)
         else:
             ENGAGEMENT[g.step](ctx)
     elif s.pending_uboats > 0:
@@ -60,7 +60,7 @@ def step(ctx: Ctx) -> None:
     elif s.convoy is not None and s.convoy.arrived:
         port.arrive(ctx)
     else:
-        ctx.ask("move", s.escorts[0])  # CC-R37: the senior escort leads the convoy
+        ask(ctx, "move", s.escorts[0])  # CC-R37: the senior escort leads the convoy
 
 
 DECISION_OF = {
@@ -93,7 +93,7 @@ def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     if DECISION_OF[tag] != state.awaiting:
         awaited = " or ".join(repr(s.type) for s in legal_commands(state)) or "no command"
         raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {tag!r}")
-    ctx = Ctx(state, dice)
+    ctx = Ctx(state, dice, evolve)
     ctx.emit(ev.DecisionTaken(decision=DECISION_OF[tag], command=tag))
     match cmd:
         case c.ChooseStartPort(side=side):
@@ -118,160 +118,7 @@ def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
             asw.board(ctx, officer)
         case c.Repair(area=area):
             hazards.repair(ctx, state.deciding, area)
-    return run(ctx, step)
-
-
-# ---- what `awaiting` shows: every choice with a label ------------------------------------------------------
-
-STATION_NAME = {
-    "lookout": "Lookout",
-    "asdic": "ASDIC",
-    "aa": "AA guns",
-    "gun": "4-inch gun",
-    "depth_charge": "Depth charges",
-    "engineer": "Engineering",
-    "radar": "RADAR",
-    "hfdf": "HF/DF",
-    "hedgehog": "Hedgehog",
-}
-ZONE_NAME = {"canadian": "Canadian", "air-gap": "Air Gap", "western-approaches": "Western Approaches"}
-
-
-def _spec(cmd: type, seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
-    """One command of `awaiting`: its (choice, label) pairs, or None when there are too many to list."""
-    if options is not None and len(options) > MAX_CHOICES:
-        options = None
-    return CommandSpec(
-        type=cmd.__struct_config__.tag,
-        seats=seats,
-        choices=None if options is None else [ch for ch, _ in options],
-        schema=command_schema(cmd),
-        description=description,
-        labels=None if options is None else [label for _, label in options],
-    )
-
-
-def _move_label(state: State, to) -> str:
-    if isinstance(to, str):
-        return f"Sail into {to}"
-    here = state.convoy.position
-    way = "Sideways" if isinstance(here, list) and here[1] == to[1] else "Forward"
-    return f"{way} to box {to[0]},{to[1]} ({ZONE_NAME[state.zone_of(to)]})"
-
-
-def _allocation_spec(state: State, seat: list[str]) -> CommandSpec:
-    """CC-45: every allocation when there are few; else the schema says which dice there are to give."""
-    faces = state.quick_faces
-    options = [
-        (
-            {"skills": a},
-            ", ".join(f"{STATION_NAME[st]} {f} (skill {setup.quick_skill(f)})" for st, f in a.items()),
-        )
-        for a in setup.allocations(faces)
-    ]
-    spec = _spec(c.AllocateSkills, seat, "Give each station one of the six dice rolled (CC-45)", options)
-    if spec.choices is None:  # narrowed to what is legal now: each station once, one of the faces rolled
-        schema = copy.deepcopy(spec.schema)
-        skills = schema["properties"]["skills"]
-        skills["additionalProperties"] = dict(skills.get("additionalProperties", {}), enum=sorted(set(faces)))
-        skills["minProperties"] = skills["maxProperties"] = len(STATIONS)
-        spec.schema = schema
-    return spec
-
-
-def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
-    """The awaited decision's commands (one decision at a time, so `only` needs no shortcut here)."""
-    if state.over or state.awaiting is None:
-        return []
-    seat = [state.deciding]
-    d = state.awaiting
-    if d == "start":
-        if state.options.quick_play:
-            return [_spec(c.Start, seat, "Roll the six skill dice of quick play (CC-45)", [({}, "Roll the dice")])]
-        return [
-            _spec(
-                c.ChooseStartPort,
-                seat,
-                "Choose the side of the ocean the first convoy sails from (CC-7)",
-                [
-                    ({"side": "canada"}, "Sail from Canada (Halifax or St John's)"),
-                    ({"side": "liverpool"}, "Sail from Liverpool"),
-                ],
-            )
-        ]
-    if d == "allocate_skills":
-        return [_allocation_spec(state, seat)]
-    if d == "move":
-        return [
-            _spec(
-                c.MoveConvoy,
-                seat,
-                "Move the convoy one box, or into port (CC-11, CC-9)",
-                [(mv, _move_label(state, mv["to"])) for mv in movement.legal_moves(state)],
-            )
-        ]
-    if d == "collision_reroll":
-        return [
-            _spec(
-                c.RerollCollision,
-                seat,
-                "RADAR fitted: re-roll the collision once (the second result stands) or accept it (CC-14)",
-                [({"reroll": True}, "Re-roll the collision"), ({"reroll": False}, "Accept the collision")],
-            )
-        ]
-    if d == "guns":
-        guns = " and the ".join(STATION_NAME[gun] for gun in attack.guns_in_range(state.engagement.range))
-        return [
-            _spec(
-                c.FireGuns, seat, "Engage the surfaced U-boat; it crash-dives after (CC-21)", [({}, f"Fire the {guns}")]
-            ),
-            _spec(c.HoldFire, seat, "Let the U-boat come on without firing (CC-R14)", [({}, "Hold fire")]),
-        ]
-    if d == "detect":
-        return [_spec(c.Detect, seat, "Search for the U-boat with the ASDIC (CC-26)", [({}, "Sweep with the ASDIC")])]
-    if d == "pattern":
-        sheet = state.sheet
-        label = {
-            "depth-charges": f"Drop a depth-charge pattern ({sheet.depth_charges} left)",
-            "hedgehog": f"Fire a Hedgehog salvo ({sheet.hedgehog} left)",
-        }
-        return [
-            _spec(
-                c.DropPattern,
-                seat,
-                "Attack the U-boat at close range (CC-22)",
-                [({"weapon": w}, label[w]) for w in asw.weapons(state)],
-            )
-        ]
-    if d == "board":
-        return [
-            _spec(
-                c.Board,
-                seat,
-                "She has surfaced: send an officer with a boarding party for the Enigma, or let her sink (CC-29)",
-                [
-                    ({"officer": x["officer"]}, f"Board, led by the {STATION_NAME[x['officer']]} officer")
-                    if x["officer"]
-                    else ({"officer": None}, "Let her sink (no boarding party)")
-                    for x in asw.boarding_choices(state)
-                ],
-            )
-        ]
-    if d == "repair":
-        harder = state.sheets[state.deciding].harder
-        return [
-            _spec(
-                c.Repair,
-                seat,
-                "The engineers' one repair attempt in this box (CC-32)",
-                [
-                    ({"area": a}, f"Repair the {STATION_NAME[a]} (difficulty {harder[a][0]})")
-                    for a in hazards.repairable(state, state.deciding)
-                ]
-                + [({"area": None}, "Make no repair")],
-            )
-        ]
-    raise ValueError(f"unknown decision {d!r}")
+    return run(ctx, lambda s: s.awaiting, step)
 
 
 def default_seats(options: c.Options) -> list[str]:
@@ -296,7 +143,7 @@ def check_setup(options: c.Options, seats: list[str], data) -> None:
 
 RULESET = Ruleset(
     id="corvette-command",
-    version=VERSION,
+    editions=EDITIONS,
     title="Corvette Command — solitaire escort of North Atlantic convoys",
     options_type=c.Options,
     command_types=c.COMMANDS,
@@ -311,4 +158,6 @@ RULESET = Ruleset(
     views=views.VIEWS,
     event_types=ev.EVENTS,
     data_option="data",
+    bot=bot.choose,
+    outcomes=bot.outcomes,
 )

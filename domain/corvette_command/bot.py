@@ -42,7 +42,7 @@ def now_and_then(state: State, every: int, salt: int = 0) -> bool:
     return (turn(state) + salt) % every == 0
 
 
-def choose(state: State, awaiting: list[CommandSpec]) -> dict[str, Any] | None:
+def choose(state: State, awaiting: list[CommandSpec], seat: str) -> dict[str, Any] | None:
     legal = {s.type: s for s in awaiting}
     if not legal:
         return None

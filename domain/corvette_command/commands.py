@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.engine import described
+
 Station = Literal["lookout", "asdic", "aa", "gun", "depth_charge", "engineer"]
 Area = Literal["lookout", "asdic", "aa", "gun", "depth_charge", "engineer", "radar", "hfdf", "hedgehog"]
 
@@ -17,7 +19,7 @@ class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
 class ChooseStartPort(Command, tag="choose_start_port"):
     """First convoy only: sail from Canada (Halifax / St John's) or from Liverpool."""
 
-    side: Literal["canada", "liverpool"]
+    side: described(Literal["canada", "liverpool"], "the side of the Atlantic the first convoy sails from")
 
 
 class Start(Command, tag="start"):
@@ -27,19 +29,25 @@ class Start(Command, tag="start"):
 class AllocateSkills(Command, tag="allocate_skills"):
     """Quick play: give each station one of the six dice rolled (station -> die face)."""
 
-    skills: dict[Station, Annotated[int, msgspec.Meta(ge=1, le=6)]]
+    skills: described(
+        dict[Station, Annotated[int, msgspec.Meta(ge=1, le=6)]],
+        "CC-45: each station's die face, each of the six dice rolled used once (6 → skill 3, 5–4 → 2, 3–1 → 1)",
+    )
 
 
 class MoveConvoy(Command, tag="move_convoy"):
     """Move one box ([channel, column]), or into the destination port by its name."""
 
-    to: Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=40)]], msgspec.Meta(min_length=2, max_length=2)] | str
+    to: described(
+        Annotated[list[Annotated[int, msgspec.Meta(ge=0, le=40)]], msgspec.Meta(min_length=2, max_length=2)] | str,
+        "the next box of the convoy's route as [channel, column], or the destination port's name to arrive",
+    )
 
 
 class RerollCollision(Command, tag="reroll_collision"):
     """RADAR fitted: re-roll a collision once (the second result stands), or accept it."""
 
-    reroll: bool
+    reroll: described(bool, "true: re-roll the collision (the second result stands); false: accept it")
 
 
 class FireGuns(Command, tag="fire_guns"):
@@ -55,19 +63,23 @@ class Detect(Command, tag="detect"):
 
 
 class DropPattern(Command, tag="drop_pattern"):
-    weapon: Literal["depth-charges", "hedgehog"]
+    """CC-22: attack the detected U-boat with a depth-charge pattern or a Hedgehog salvo."""
+
+    weapon: described(
+        Literal["depth-charges", "hedgehog"], "CC-R19: a pattern uses one of 25 depth charges, a salvo one of 15"
+    )
 
 
 class Board(Command, tag="board"):
     """Send a boarding party led by the officer of a station, or null to let the U-boat sink."""
 
-    officer: Station | None
+    officer: described(Station | None, "CC-29: the station whose officer leads the party; null: let her sink")
 
 
 class Repair(Command, tag="repair"):
     """The engineers' one repair attempt in this box (null: none)."""
 
-    area: Area | None
+    area: described(Area | None, "CC-32: the damaged area the engineers work on; null: no attempt")
 
 
 COMMANDS = (
@@ -86,25 +98,35 @@ COMMANDS = (
 
 
 class QuickPlay(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    direction: Literal["east", "west"] = "east"
+    direction: described(Literal["east", "west"], "CC-45: the one convoy sails eastbound or westbound") = "east"
 
 
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
     bundles) byte-identical."""
 
-    year: Annotated[int, msgspec.Meta(ge=1939, le=1945)] = 1941
-    month: Annotated[int, msgspec.Meta(ge=1, le=12)] = 5
-    end_year: Annotated[int, msgspec.Meta(ge=1939, le=1946)] = 1945
-    end_month: Annotated[int, msgspec.Meta(ge=1, le=12)] = 5
-    convoys: Annotated[int, msgspec.Meta(ge=1, le=500)] | None = None
-    quick_play: QuickPlay | None = None
-    radar_hfdf_operators: bool = False
-    time_of_contact: bool = False
-    revised_map: bool = False
-    two_player: bool = False
+    year: described(Annotated[int, msgspec.Meta(ge=1939, le=1945)], "the campaign's first year") = 1941
+    month: described(Annotated[int, msgspec.Meta(ge=1, le=12)], "the campaign's first month") = 5
+    end_year: described(Annotated[int, msgspec.Meta(ge=1939, le=1946)], "the year the campaign ends") = 1945
+    end_month: described(Annotated[int, msgspec.Meta(ge=1, le=12)], "the month the campaign ends") = 5
+    convoys: described(
+        Annotated[int, msgspec.Meta(ge=1, le=500)] | None, "end after this many convoys; null: at the end date"
+    ) = None
+    quick_play: described(
+        QuickPlay | None, "CC-45: one convoy with skills allocated from six dice; null: the campaign"
+    ) = None
+    radar_hfdf_operators: described(bool, "CC-41: RADAR and HF/DF have their own operators") = False
+    time_of_contact: described(bool, "CC-42: roll the hour of contact, and darkness by month") = False
+    revised_map: described(bool, "CC-43: from June 1942 the revised 1942/43 map") = False
+    two_player: described(bool, "CC-44: two escorts (two seats) share one convoy") = False
     """Two escorts (two seats) share one convoy (CC-44)."""
-    data: dict | None = None
+    data: described(
+        dict | None,
+        "a whole data set of one's own (schema: domain/corvette_command/data); its SHA-256 is pinned in GameCreated",
+    ) = None
     """A whole data set of one's own (schema: domain/corvette_command/data); its SHA-256 is pinned in GameCreated."""
-    data_file: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,64}(\.json)?$")] | None = None
+    data_file: described(
+        Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,64}(\.json)?$")] | None,
+        "a data set file in the server's data folder; the server reads it into `data` when the game is created",
+    ) = None
     """A data set file in the server's data folder; the server reads it into `data` when the game is created."""

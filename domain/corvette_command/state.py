@@ -1,4 +1,4 @@
-"""The corvette campaign's state. Only `evolve` changes it; decide runs on a working copy (rules/procedure.py).
+"""The corvette campaign's state. Only `evolve` (evolve.py) changes it; decide runs on a working copy (domain/procedure.py).
 
 The procedure's position — which step of the box comes next, the engagement's step, the decision
 awaited — is state too, and changes only through events, so folding the log rebuilds it exactly.
@@ -7,8 +7,8 @@ Nothing here is hidden: decks and counter pools are multisets (CC-R42), drawn fr
 
 from __future__ import annotations
 
-import copy
-import dataclasses
+from domain.corvette_command.editions import EDITIONS
+from domain.editions import Edition
 import datetime
 from dataclasses import dataclass, field
 from typing import Literal
@@ -17,8 +17,7 @@ import msgspec
 
 from domain.corvette_command.data import DataSet
 from events import corvette_command as ev
-from events.core import DiceRolled, GameCreated, GameEnded
-from events.vocabulary import Event
+from events.core import GameCreated
 
 STATIONS = ("lookout", "asdic", "aa", "gun", "depth_charge", "engineer")  # the six crew skill sections
 AREAS = STATIONS + ("radar", "hfdf", "hedgehog")
@@ -139,19 +138,6 @@ class Sheet:
     kill_since_review: bool = False
     kills: dict[str, int] = field(default_factory=dict)  # grade -> U-boats credited to this escort
 
-    def copy(self) -> Sheet:
-        """As deep as evolve mutates it (awards are appended, never changed)."""
-        return dataclasses.replace(
-            self,
-            skills=dict(self.skills),
-            equipment=list(self.equipment),
-            harder={k: list(v) for k, v in self.harder.items()},
-            officers_lost=list(self.officers_lost),
-            awards=list(self.awards),
-            used=dict(self.used),
-            kills=dict(self.kills),
-        )
-
     def counters(self, area: str) -> int:
         """Task Harder counters on an area: damage still to repair, and a lost officer's station."""
         return len(self.harder.get(area, [])) + (1 if area in self.officers_lost else 0)
@@ -193,16 +179,6 @@ class Convoy:
     luck: bool = False  # Luck of the Irish: one re-roll this convoy
     repair_bonus: bool = False
     arrived: bool = False
-
-    def copy(self) -> Convoy:
-        """As deep as evolve mutates it (the path, weather track and encounters are only appended to)."""
-        return dataclasses.replace(
-            self,
-            path=list(self.path),
-            weather_track=list(self.weather_track),
-            vital=list(self.vital),
-            encounters=list(self.encounters),
-        )
 
     @property
     def ships_left(self) -> int:
@@ -260,6 +236,7 @@ class State:
     data: DataSet
     options: object
     date: int  # proleptic ordinal of the current day
+    edition: Edition  # the rules this game plays under (domain/editions.py)
     half: int = 0  # a half day past `date`
     awaiting: str | None = "start"
     deciding: str = ""  # the seat that takes the awaited decision
@@ -285,27 +262,6 @@ class State:
     year_status: dict[int, str] = field(default_factory=dict)
     growth: list[Growth] = field(default_factory=list)
     over: bool = False
-
-    def __deepcopy__(self, memo):
-        """decide's working copy, made on every command, so made with care: the data set and options are
-        shared (they never change), and so are the frozen records; lists only ever appended to (the campaign
-        log, growth) are copied one level; the rest is copied as deep as it is mutated.
-        tests/test_corvette_properties.py checks after every command of 200 campaigns that decide left the
-        caller's state as it was."""
-        clone = copy.copy(self)
-        clone.sheets = {k: v.copy() for k, v in self.sheets.items()}
-        clone.convoy = self.convoy.copy() if self.convoy else None
-        clone.engagement = copy.copy(self.engagement)
-        clone.box_steps, clone.quick_faces = list(self.box_steps), list(self.quick_faces)
-        clone.pending_collision, clone.sunk_uboats = list(self.pending_collision), list(self.sunk_uboats)
-        clone.escorts, clone.queue = list(self.escorts), list(self.queue)
-        clone.decks = {k: list(v) for k, v in self.decks.items()}
-        clone.discards = {k: list(v) for k, v in self.discards.items()}
-        clone.pools = {k: dict(v) for k, v in self.pools.items()}
-        clone.revealed, clone.delays = dict(self.revealed), dict(self.delays)
-        clone.log, clone.growth = list(self.log), list(self.growth)
-        clone.years, clone.year_status = dict(self.years), dict(self.year_status)
-        return clone
 
     # ---- derived facts the rules read ----
 
@@ -351,461 +307,9 @@ class State:
 
 def initial_state(created: GameCreated, options, data: DataSet) -> State:
     start = datetime.date(options.year, options.month, 1).toordinal()
-    state = State(data=data, options=options, date=start)
+    state = State(data=data, options=options, date=start, edition=EDITIONS.of(created.ruleset.version))
     state.escorts = list(created.seats)
     state.sheets = {e: Sheet() for e in state.escorts}
     state.active = state.deciding = state.escorts[0]
     state.awaiting = "start"
     return state
-
-
-def evolve(state: State, e: Event) -> State:
-    """Total over the ruleset's events: a handler each, or a named no-op. The core's events (seeds, seals, reveal)
-    are the engine's bookkeeping: none is read by these rules unless it has a handler here."""
-    handler = _DISPATCH.get(type(e))
-    if handler is not None:
-        handler(state, e)
-    elif type(e).__module__ != CORE_EVENTS:
-        raise TypeError(f"corvette-command has no handler for {type(e).__name__}")
-    return state
-
-
-# ---- handlers, one per event type -----------------------------------------------------------------
-
-
-def _campaign_began(s: State, e: ev.CampaignBegan) -> None:
-    for line in e.skills:
-        s.sheets[line.escort].skills = {st: getattr(line, st) for st in STATIONS}
-        s.sheets[line.escort].depth_charges = e.depth_charges
-    s.decks["uboats"] = list(e.uboat_deck)
-    s.type_ix_face_down = e.type_ix_face_down
-    s.discards["uboats"] = []
-    for deck in ("convoys", "orders"):
-        s.decks[deck] = [c.id for c in getattr(s.data, deck)]
-        s.discards[deck] = []
-
-
-def _skills_allocated(s: State, e: ev.SkillsAllocated) -> None:
-    s.quick_faces = []
-
-
-def _deck_reformed(s: State, e: ev.DeckReformed) -> None:
-    """The discards go back: the deck is again a multiset of its cards, kept in data-set order (CC-R42)."""
-    back = set(s.decks[e.deck]) | set(e.cards)
-    s.decks[e.deck] = [c for c in card_ids(s.data, e.deck) if c in back]
-    s.discards[e.deck] = [c for c in s.discards[e.deck] if c not in e.cards]
-
-
-def card_ids(data: DataSet, deck: str) -> list[str]:
-    return [c.id for c in getattr(data, deck)]
-
-
-def _counters_placed(s: State, e: ev.CountersPlaced) -> None:
-    s.pools[e.zone] = {"U": e.u, "R": e.r, "blank": e.blank}
-
-
-def _equipment_fitted(s: State, e: ev.EquipmentFitted) -> None:
-    sheet = s.sheets[e.escort]
-    sheet.equipment.append(e.equipment)
-    if e.skill is not None:
-        sheet.skills[e.equipment] = e.skill
-    if e.equipment == "hedgehog":
-        sheet.hedgehog = HEDGEHOG_SALVOES
-
-
-def _date_moved(s: State, e: ev.EquipmentDateMoved) -> None:
-    s.delays[e.equipment] = s.delays.get(e.equipment, 0) + e.months
-
-
-def _convoy_assigned(s: State, e: ev.ConvoyAssigned) -> None:
-    s.convoy = Convoy(
-        number=e.number,
-        card=e.card,
-        code=e.code,
-        speed=e.speed,
-        direction=e.direction,
-        start_port=e.start_port,
-        destination=e.destination,
-        size=e.size,
-        orders=e.orders,
-        channel=e.channel,
-        map=e.map,
-        sailed=e.date,
-        position=e.start_port,
-        path=[e.start_port],
-    )
-    s.date, s.half = e.date, 0
-    s.revealed = {}
-    for deck, card in (("convoys", e.card), ("orders", e.orders)):
-        s.decks[deck].remove(card)
-        s.discards[deck].append(card)
-
-
-def _weather_set(s: State, e: ev.WeatherSet) -> None:
-    s.convoy.weather = e.weather
-    s.convoy.weather_track.append(e.weather)
-    if e.cause == "change":
-        _step_done(s, "weather")
-
-
-def _convoy_moved(s: State, e: ev.ConvoyMoved) -> None:
-    c = s.convoy
-    forward = isinstance(e.to, str) or not isinstance(c.position, list) or e.to[1] != c.position[1]
-    c.last_move = "forward" if forward else "sideways"
-    c.position = e.to if isinstance(e.to, str) else list(e.to)
-    c.path.append(c.position)
-    c.half_days += e.half_days
-    total = s.half + e.half_days
-    s.date, s.half = e.date, total % 2
-    if isinstance(e.to, str):
-        c.arrived = True
-        s.box_steps = []
-    else:  # CC-R1 per box; CC-44: each escort has its own collision, mechanical and repair steps
-        s.box_steps = [
-            BoxStep(name=step, escort=escort)
-            for step in BOX_STEPS
-            for escort in ([None] if step in ONCE_PER_BOX else s.escorts)
-        ]
-
-
-def _step_done(s: State, name: str, escort: str | None = None) -> None:
-    """The box step `name` is made (CC-R1): it leaves the front of the box's steps."""
-    if s.box_steps and s.box_steps[0].name == name and s.box_steps[0].escort == escort:
-        s.box_steps.pop(0)
-
-
-def _collision_checked(s: State, e: ev.CollisionChecked) -> None:
-    _step_done(s, "collision", e.escort)
-    s.convoy.stragglers += e.stragglers
-
-
-def _mechanical_checked(s: State, e: ev.MechanicalChecked) -> None:
-    _step_done(s, "mechanical", e.escort)
-
-
-def _counter_revealed(s: State, e: ev.CounterRevealed) -> None:
-    _step_done(s, "reveal")
-    if e.kind != "spent":
-        s.revealed[s.box_key(e.box)] = e.kind
-        s.pools[e.zone][e.kind] -= 1
-        if e.kind == "U" and s.convoy.weather != "storm":
-            s.queue.append(Waiting(escort=e.section))
-
-
-def _repair_attempted(s: State, e: ev.RepairAttempted) -> None:
-    _step_done(s, "repair", e.escort)
-    sheet = s.sheets[e.escort]
-    if e.success and e.area:
-        sheet.harder[e.area].pop(0)
-        if not sheet.harder[e.area]:
-            del sheet.harder[e.area]
-        sheet.used["engineer"] = True
-    if e.area:
-        s.convoy.repair_bonus = False
-
-
-def _area_damaged(s: State, e: ev.AreaDamaged) -> None:
-    s.sheets[e.escort].harder.setdefault(e.area, []).append(e.difficulty)
-
-
-def _hull_damaged(s: State, e: ev.HullDamaged) -> None:
-    s.sheets[e.escort].hull = e.hull
-
-
-def _effect_applied(s: State, e: ev.EffectApplied) -> None:
-    s.convoy.stragglers += e.stragglers
-    if e.effect == "reroll_token":
-        s.convoy.luck = True
-    elif e.effect == "reroll_used":
-        s.convoy.luck = False
-    elif e.effect == "repair_bonus":
-        s.convoy.repair_bonus = True
-    elif e.effect == "uboat":
-        s.queue.append(Waiting(escort=s.active))
-    elif e.effect == "no-uboats":
-        s.queue = []
-
-
-def _drawn(s: State, uboat: str) -> None:
-    """A U-boat card leaves the deck: a known card, or one of the face-down Type IX (CC-6, CC-R42)."""
-    if uboat in s.decks["uboats"]:
-        s.decks["uboats"].remove(uboat)
-    else:
-        s.type_ix_face_down -= 1
-
-
-def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
-    _drawn(s, e.uboat)
-    s.engagement = Engagement(
-        uboat=e.uboat,
-        type=e.type,
-        attack=e.attack,
-        evade=e.evade,
-        profile=e.profile,
-        range=e.range,
-        designated=e.range,
-        surfaced=e.surfaced,
-        night=e.night,
-        attacks_left=e.attacks_left,
-        wolfpack=e.wolfpack,
-        step="spot" if e.surfaced else "attack",
-        summons=not e.wolfpack,
-    )
-    s.queue.pop(0)
-    s.active = e.escort
-
-
-def _stands_off(s: State, e: ev.UBoatStandsOff) -> None:
-    _drawn(s, e.uboat)
-    s.discards["uboats"].append(e.uboat)
-    waiting = s.queue.pop(0)
-    s.convoy.encounters.append(Encounter(uboat=e.uboat, escort=waiting.escort, fate="stood-off", hits=0))
-
-
-def _spotting(s: State, e: ev.SpottingResolved) -> None:
-    s.engagement.spotted = e.spotted
-    s.engagement.step = "guns" if e.spotted else "attack"
-    if e.asdic:
-        s.sheet.used["asdic"] = True
-    if e.spotted:
-        s.sheet.used["lookout"] = True
-        for eq in ("radar", "hfdf"):  # CC-41: an operator grows only when its contact led to a spot
-            if getattr(e, eq):
-                s.sheet.used[eq] = True
-
-
-def _fire_held(s: State, e: ev.FireHeld) -> None:
-    s.engagement.step = "attack"
-
-
-def _gunnery(s: State, e: ev.GunneryResolved) -> None:
-    g = s.engagement
-    g.hits = e.total_hits
-    for shot in e.shots:
-        if shot.hit:
-            s.sheet.used[shot.gun] = True
-    if e.out:  # CC-28: four hits in all: a possible kill, out of the game (CC-R45: no depth-charge growth)
-        g.grade, g.step = "possible", "gone"
-
-
-def _dived(s: State, e: ev.UBoatDived) -> None:
-    g = s.engagement
-    g.range, g.surfaced, g.step, g.consecutive, g.contact = e.range, False, "attack", 0, "normal"
-
-
-def _attacked(s: State, e: ev.ConvoyAttacked) -> None:
-    """CC-R40: the search after an attack starts from the range it attacked from; CC-R41: it is submerged."""
-    g = s.engagement
-    g.attacks_left = e.attacks_left
-    g.range, g.surfaced, g.decoys = e.range, False, e.decoys
-    g.consecutive, g.contact = 0, "normal"
-    g.step = "detect"
-
-
-def _ship_lost(s: State, e: ev.ShipLost) -> None:
-    s.convoy.ships_lost += 1
-    s.convoy.tonnage += e.tonnage
-    if e.vital:
-        s.convoy.vital.append(e.vital)
-    if e.cause == "straggler":
-        s.convoy.stragglers -= 1
-
-
-def _detection(s: State, e: ev.DetectionResolved) -> None:
-    g = s.engagement
-    searched_at = g.range
-    g.range, g.consecutive, g.contact = e.range, e.consecutive, e.contact
-    if e.detected:
-        s.sheet.used["asdic"] = True
-        # CC-27 (L168, L171): found at close, attack; found further out, it comes one band closer and must be
-        # found again at close (with the consecutive +3) before a pattern
-        g.step = "pattern" if searched_at == 0 else "detect"
-    elif e.range >= 3:
-        g.step = "evaded"
-    elif not g.depth_charged and g.attacks_left > 0 and not g.barred:
-        g.step = "attack"  # not yet depth charged: it may attack again before the next search (CC-R14)
-    else:
-        g.step = "detect"
-
-
-def _pattern(s: State, e: ev.PatternDropped) -> None:
-    g = s.engagement
-    g.hits = e.total_hits
-    g.depth_charged = True
-    s.sheet.depth_charges, s.sheet.hedgehog = e.depth_charges, e.hedgehog
-    if e.hits:
-        s.sheet.used["depth_charge"] = True
-        g.barred = True
-    if e.grade:
-        s.sheet.kill_since_review = True  # CC-38: a kill its depth charges had their part in (CC-R45)
-        g.grade = e.grade
-    if e.grade == "probable":
-        g.summons = False  # badly damaged: no further attacks and no wolfpack
-    if e.surfaced:
-        g.step = "board"
-    elif e.out:
-        g.step = "gone"
-    else:
-        g.step = "detect"
-        g.consecutive = 0
-        g.contact = "kept" if (e.weapon == "hedgehog" and e.hits == 0) else "broken"
-
-
-def _boarding(s: State, e: ev.BoardingResolved) -> None:
-    if e.result == "lost":
-        s.sheet.officers_lost.append(e.officer)
-    s.engagement.step = "gone"
-
-
-def _award(s: State, e: ev.AwardGranted) -> None:
-    s.sheet.awards.append(Award(award=e.award, reason=e.reason, date=iso(s.date)))
-
-
-def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
-    s.convoy.encounters.append(Encounter(uboat=e.uboat, escort=s.active, fate=e.fate, hits=e.hits))
-    if e.fate in GRADES:
-        s.sheet.kills[e.fate] = s.sheet.kills.get(e.fate, 0) + 1
-    if e.out:  # CC-28, CC-R15: out of the game for good
-        s.sunk_uboats.append(e.uboat)
-    else:
-        s.discards["uboats"].append(e.uboat)
-    s.engagement = None
-
-
-def _wolfpack(s: State, e: ev.WolfpackRolled) -> None:
-    s.queue.extend(Waiting(escort=e.escort, wolfpack=True) for _ in range(e.uboats))
-
-
-def _decision_required(s: State, e: ev.DecisionRequired) -> None:
-    s.awaiting, s.deciding = e.decision, e.seat
-
-
-def _random_event(s: State, e: ev.RandomEventDrawn) -> None:
-    s.active = e.escort
-
-
-def _decision_taken(s: State, e: ev.DecisionTaken) -> None:
-    s.awaiting = None
-
-
-def _torpedo_tracked(s: State, e: ev.TorpedoTracked) -> None:
-    for station in ("lookout", "asdic"):
-        if getattr(e, station):
-            s.sheet.used[station] = True
-
-
-def _skill_dice(s: State, e: ev.SkillDiceRolled) -> None:
-    s.quick_faces = list(e.faces)
-
-
-def _collision_pending(s: State, e: ev.CollisionPending) -> None:
-    s.pending_collision = [e.k, e.roll]
-
-
-def _arrived(s: State, e: ev.ConvoyArrived) -> None:
-    s.convoy.position = e.port
-
-
-def _straggler(s: State, e: ev.StragglerResolved) -> None:
-    if e.survived:
-        s.convoy.stragglers -= 1
-
-
-def _repaired(s: State, e: ev.ShipRepaired) -> None:
-    for escort, sheet in s.sheets.items():
-        sheet.harder = {}
-        sheet.hull = 0
-        sheet.officers_lost = []  # CC-29: the lost officer is replaced in port
-        sheet.depth_charges = DEPTH_CHARGES
-        if s.fitted("hedgehog", escort):
-            sheet.hedgehog = HEDGEHOG_SALVOES
-    s.date, s.half = e.date, 0
-
-
-def _scored(s: State, e: ev.ConvoyScored) -> None:
-    c = s.convoy
-    year = ymd(s.date)[0]
-    s.years[year] = s.years.get(year, 0) + e.vp
-    s.convoys_done += 1
-    s.log.append(msgspec.structs.replace(c.line(), arrived=iso(s.date), vp=e.vp, result=e.result))
-
-
-def _year(s: State, e: ev.YearScored) -> None:
-    s.year_status[e.year] = e.status
-
-
-def _improved(s: State, e: ev.CrewImproved) -> None:
-    s.sheets[e.escort].skills[e.station] = e.after
-    s.growth.append(
-        Growth(escort=e.escort, station=e.station, roll=e.roll, before=e.before, after=e.after, date=iso(s.date))
-    )
-
-
-def _reviewed(s: State, e: ev.CrewReviewed) -> None:
-    s.sheets[e.escort].used = {}
-    s.sheets[e.escort].kill_since_review = False
-
-
-def _ended(s: State, e: GameEnded) -> None:
-    s.over = True
-    s.awaiting = None
-
-
-# recorded for the reader, read by no rule: the torpedo's end (its damage comes as HullDamaged and AreaDamaged), the
-# tech-delay roll (its delay comes as EquipmentDateMoved), the dice (what they decide comes as the rule's own event)
-NO_STATE_CHANGE = (ev.TorpedoResolved, ev.TechDelayRolled, DiceRolled)
-CORE_EVENTS = DiceRolled.__module__
-
-_HANDLERS = {
-    ev.CampaignBegan: _campaign_began,
-    ev.SkillsAllocated: _skills_allocated,
-    ev.DeckReformed: _deck_reformed,
-    ev.CountersPlaced: _counters_placed,
-    ev.EquipmentFitted: _equipment_fitted,
-    ev.EquipmentDateMoved: _date_moved,
-    ev.ConvoyAssigned: _convoy_assigned,
-    ev.WeatherSet: _weather_set,
-    ev.ConvoyMoved: _convoy_moved,
-    ev.CollisionChecked: _collision_checked,
-    ev.MechanicalChecked: _mechanical_checked,
-    ev.CounterRevealed: _counter_revealed,
-    ev.RepairAttempted: _repair_attempted,
-    ev.AreaDamaged: _area_damaged,
-    ev.HullDamaged: _hull_damaged,
-    ev.EffectApplied: _effect_applied,
-    ev.UBoatSighted: _uboat_sighted,
-    ev.UBoatStandsOff: _stands_off,
-    ev.SpottingResolved: _spotting,
-    ev.FireHeld: _fire_held,
-    ev.GunneryResolved: _gunnery,
-    ev.TorpedoTracked: _torpedo_tracked,
-    ev.UBoatDived: _dived,
-    ev.ConvoyAttacked: _attacked,
-    ev.ShipLost: _ship_lost,
-    ev.DetectionResolved: _detection,
-    ev.PatternDropped: _pattern,
-    ev.BoardingResolved: _boarding,
-    ev.AwardGranted: _award,
-    ev.UBoatLeft: _uboat_left,
-    ev.WolfpackRolled: _wolfpack,
-    ev.DecisionRequired: _decision_required,
-    ev.RandomEventDrawn: _random_event,
-    ev.DecisionTaken: _decision_taken,
-    ev.ConvoyArrived: _arrived,
-    ev.StragglerResolved: _straggler,
-    ev.ShipRepaired: _repaired,
-    ev.ConvoyScored: _scored,
-    ev.YearScored: _year,
-    ev.CrewImproved: _improved,
-    ev.CrewReviewed: _reviewed,
-    ev.SkillDiceRolled: _skill_dice,
-    ev.CollisionPending: _collision_pending,
-    GameEnded: _ended,
-}
-
-
-def _no_change(s: State, e) -> None:
-    pass
-
-
-_DISPATCH = {**_HANDLERS, **{t: _no_change for t in NO_STATE_CHANGE}}

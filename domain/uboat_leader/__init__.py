@@ -1,7 +1,7 @@
 """`uboat-leader`: U-Boat Leader (the Spanish translation) — a solitaire U-boat flotilla campaign.
 
 This module only routes: each command to its rule, each awaited decision to its commands. The engine runs every
-automatic step and stops at the next decision (procedure.py, sequence.py). Rule ids: docs/rules/uboat-leader.md;
+automatic step and stops at the next decision (domain/procedure.py, sequence.py). Rule ids: docs/rules/uboat-leader.md;
 every roll record cites the Spanish heading and the id, completion rules labelled as stand-ins.
 """
 
@@ -11,12 +11,13 @@ from typing import Any
 
 from domain.dice import Dice
 from domain.engine import IllegalCommand, InvalidInput, Ruleset
+from domain.procedure import Ctx, run
 from domain.uboat_leader import commands as c
-from domain.uboat_leader import sequence, views
-from domain.uboat_leader.data import DataSet, parse_data
+from domain.uboat_leader import bot, sequence, views
+from domain.uboat_leader.awaiting import legal_commands
+from domain.uboat_leader.data import DataSet, checks, parse_data
 from domain.uboat_leader.evolve import evolve
 from domain.uboat_leader.legal import tag
-from domain.uboat_leader.procedure import Ctx, run
 from domain.uboat_leader.rules import (
     attack,
     bearing,
@@ -31,6 +32,7 @@ from domain.uboat_leader.rules import (
     wolfpack,
 )
 from domain.uboat_leader.state import State, initial_state
+from domain.uboat_leader.editions import EDITIONS
 from events import uboat_leader as ev
 from events.vocabulary import Event
 
@@ -80,9 +82,9 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     decision, rule = ROUTES[type(cmd)]
     now = sequence.awaited(state)
     if decision != now:
-        legal = [s.type for s in sequence.legal_commands(state)]
+        legal = [s.type for s in legal_commands(state)]
         raise IllegalCommand(f"{tag(type(cmd))!r} is not legal now; the game awaits one of {legal}")
-    ctx = Ctx(state, dice)
+    ctx = Ctx(state, dice, evolve)
     rule(ctx, cmd)
     return run(ctx, sequence.awaited, sequence.advance)
 
@@ -94,6 +96,10 @@ def default_seats(options: c.Options) -> list[str]:
 def check_setup(options: c.Options, seats: list[str], data: DataSet) -> None:
     if len(seats) != 1:
         raise InvalidInput("invalid-seats", "uboat-leader is solitaire: one seat (default 'commander')")
+    dated = (checks.check_tactics_dates, checks.check_event_year)
+    wrong = [why for camp in data.campaigns for check in dated if (why := check(camp))]
+    if wrong:  # at creation only: a recorded game is never re-judged by a newer check
+        raise InvalidInput("invalid-data", "; ".join(wrong))
     camp = next((x for x in data.campaigns if x.id == options.campaign), None)
     if camp is None:
         raise InvalidInput(
@@ -108,7 +114,7 @@ def check_setup(options: c.Options, seats: list[str], data: DataSet) -> None:
 
 RULESET = Ruleset(
     id="uboat-leader",
-    version="2.0.0",
+    editions=EDITIONS,
     title="U-Boat Leader — a solitaire U-boat flotilla campaign (Spanish translation; stand-in data)",
     options_type=c.Options,
     command_types=c.COMMANDS,
@@ -119,8 +125,10 @@ RULESET = Ruleset(
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
-    legal_commands=sequence.legal_commands,
+    legal_commands=legal_commands,
     views=views.VIEWS,
     event_types=ev.EVENTS,
     data_option="data",
+    bot=bot.choose,
+    outcomes=bot.outcomes,
 )

@@ -11,8 +11,10 @@ most merchants, engage when it has Ready torpedoes, start a Long area nearest th
 nearest Short or Medium area), surfaced; call every boat of the Area to the pack. Combat: close to 1 area of the
 nearest merchant, away from escorts, submerged once Detected; run silent when Detected with an escort within 2;
 leave when Unfit or out of torpedoes; Bearing at full speed; fire 2 Ready torpedoes (FAT first) at the best target
-(most VP, merchants before escorts, nearest); the first choice for every tie. After combat: the next contact while
-Okay with Ready torpedoes.
+(most VP, merchants before escorts, nearest); the first choice for every tie, the first escort offered when the
+escorts' order is asked one at a time (3.0.0). After combat, 2.0.0: the next contact while Okay with Ready torpedoes;
+from 3.0.0 the next Convoy card is drawn at once (UL-S8) and the bot engages it as it does the first (with Ready
+torpedoes), else withdraws.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import CommandSpec
-from domain.uboat_leader.display import OFF, distance, map_distances, to_edge
+from domain.uboat_leader.distances import OFF, distance, map_distances, to_edge
 from domain.uboat_leader.rules.attack import targets, weapons
 from domain.uboat_leader.rules.bearing import bearing_options
 from domain.uboat_leader.rules.setup import eligible
@@ -30,7 +32,7 @@ from domain.uboat_leader.state import State
 EXAMPLE_FLEET = (("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace"))
 
 
-def choose(state: State, awaiting: list[CommandSpec]) -> dict[str, Any] | None:
+def choose(state: State, awaiting: list[CommandSpec], seat: str) -> dict[str, Any] | None:
     legal = {s.type: s for s in awaiting}
     if not legal:
         return None
@@ -209,6 +211,9 @@ def move(s: State, legal) -> dict:
 
 
 def escort_order(s: State, legal) -> dict:
+    """The first choice offered (from 3.0.0 the next escort, one at a time); else every escort in label order."""
+    if legal["escort_order"].choices:
+        return first(legal, "escort_order")
     return {"type": "escort_order", "labels": [lb for lb, p in s.battle.ships.items() if p.escort]}
 
 

@@ -24,7 +24,7 @@ def draw(ctx, deck: str, purpose: str) -> int | None:
         if not s.decks[deck]:
             return None
     cards = s.decks[deck]
-    roll = ctx.roll([len(cards)], f"draw {deck}: {purpose}", RULE, emit=False)
+    roll = ctx.dice.roll([len(cards)], f"draw {deck}: {purpose}", RULE)  # emitted below, with the card it drew
     number = cards[roll.faces[0] - 1]
     card = s.data.card(deck, number)
     ctx.emit(replace(roll, result=RollResult(outcome=f"{deck} card {number} ({card.name})", total=roll.faces[0])))

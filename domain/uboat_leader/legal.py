@@ -1,5 +1,6 @@
-"""What `awaiting` shows and what decide checks, from one predicate: a command's legal argument objects (with a label
-each) when there are at most MAX_CHOICES, else none and a schema narrowed to what is legal now (enums, maxima)."""
+"""The helpers behind what `awaiting` shows and what decide checks, from one predicate: a command's legal argument
+objects (with a label each) when there are at most MAX_CHOICES, else none and a schema narrowed to what is legal now
+(enums, maxima). The rule modules build their `specs` with them; awaiting.py gathers those of the awaited decision."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ def spec(
     choices: list[dict] | None,
     labels: list[str] | None = None,
     narrow: dict[str, Any] | None = None,
+    ui: dict[str, Any] | None = None,
 ) -> CommandSpec:
-    """`narrow` maps a property (dotted into `items` / `$defs` by narrow_schema) to extra schema keywords."""
+    """`narrow` maps a property (dotted into `items` / `$defs` by narrow_schema) to extra schema keywords; `ui` is
+    what a UI needs to draw the command (docs/api.md `awaiting`)."""
     if choices is not None and len(choices) > MAX_CHOICES:
         choices = labels = None
     schema = command_schema(cmd)
@@ -33,7 +36,9 @@ def spec(
     if choices is not None and labels is None:
         labels = [label_of(c) for c in choices]
     doc = (cmd.__doc__ or "").strip()
-    return CommandSpec(type=tag(cmd), seats=SEATS, choices=choices, schema=schema, description=doc, labels=labels)
+    return CommandSpec(
+        type=tag(cmd), seats=SEATS, choices=choices, schema=schema, description=doc, labels=labels, ui=ui
+    )
 
 
 _SCHEMAS: dict[type, dict] = {}

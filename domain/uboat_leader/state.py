@@ -1,12 +1,13 @@
 """The flotilla campaign's state: plain data only (dataclasses of ints, strs, bools, lists, dicts and tuples; the data
 set from one field). Only `evolve` (evolve.py) changes it, one event at a time, in O(1) per event; decide runs on a
-working copy (procedure.py). Append-only records (a boat's history, the finished turns) are `Record`s of frozen
+working copy (domain/procedure.py). Append-only records (a boat's history, the finished turns) are `Record`s of frozen
 Structs, shared by the working copy; everything else is small and copied.
 """
 
 from __future__ import annotations
 
-import dataclasses
+from domain.uboat_leader.editions import EDITIONS
+from domain.editions import Edition
 from dataclasses import dataclass, field
 
 import msgspec
@@ -108,7 +109,8 @@ class Boat:
     band: str = "okay"
     xp: int = 0
     patrols: int = 0
-    mines: int = 0
+    mines: int = 0  # mines aboard
+    mine_loads: tuple[int, ...] = ()  # the mines each Mines counter was bought with, in order (UL-R50, UL-E3-6)
     missions: list[str] = field(default_factory=list)  # Special Mission counters carried
     came_from: str | None = None  # where its last step began (UL-R10)
     attacked: bool = False  # the Attacked counter (UL-R24)
@@ -196,7 +198,7 @@ class Sub:
     silent: bool = False
     deep: bool = False
     bearing: int | None = None
-    attacked: bool = False  # rolled an attack in this battle
+    attacked: bool = False  # rolled an attack in this combat turn (UL-37, UL-R49: one attack a turn)
 
 
 @dataclass
@@ -213,6 +215,7 @@ class Battle:
     declared: bool = False  # Bearing speeds declared this turn
     ref_speed: int = 0  # the Reference Ship's speed this turn
     searched: str | None = None  # the escort whose detection rolls are made (it moves next)
+    acted: tuple[str, ...] = ()  # the escorts that have detected and moved in this turn's escort step (UL-E3-8)
     fired: bool = False  # a boat attacked this turn (UL-S7)
     placed: list[str] = field(default_factory=list)  # every boat that was on the display (UL-S8)
     attackers: list[str] = field(default_factory=list)  # boats that rolled an attack (UL-R24)
@@ -225,6 +228,7 @@ class State:
     data: DataSet
     campaign: str
     duration: str
+    edition: Edition  # the rules this game plays under (domain/editions.py)
     segment: str = "setup"  # setup | strategic | operations | tactical | refit | over
     turn: int = 0
     so_half: int = 0
@@ -248,6 +252,7 @@ class State:
     result: str | None = None
     result_index: int | None = None
     final_vp: int | None = None
+    abandoned: bool = False  # ended by end_campaign with patrols owed: no result (UL-S10, UL-E3-4)
     over: bool = False
 
     # ---- what the rules read ----
@@ -306,7 +311,9 @@ def band_of(card: UBoat, stress: int) -> str:
 def initial_state(created, options, data: DataSet) -> State:
     """UL-7: the decks hold their cards in data-set order (nothing is shuffled: a draw picks by one roll, decks.py);
     the sheet's Convoy cards are removed, the Fleet Escorts set aside as their own pool, Tactics only when used."""
-    s = State(data=data, campaign=options.campaign, duration=options.duration)
+    s = State(
+        data=data, campaign=options.campaign, duration=options.duration, edition=EDITIONS.of(created.ruleset.version)
+    )
     camp = s.camp
     s.so_half = s.dur.so * 2
     for deck in DECKS:
@@ -316,28 +323,3 @@ def initial_state(created, options, data: DataSet) -> State:
         s.decks[deck] = cards
         s.discards[deck] = []
     return s
-
-
-# ---- the working copy -------------------------------------------------------------------------------
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def working_copy(x):
-    """A copy as deep as evolve mutates: dataclasses, dicts and lists are copied; Records and tuples (append-only),
-    msgspec Structs (the data set, frozen records) and scalars are shared."""
-    if isinstance(x, Record):
-        return x
-    if isinstance(x, list):
-        return [working_copy(v) for v in x] if x and not isinstance(x[0], (int, str)) else list(x)
-    if isinstance(x, dict):
-        return {k: working_copy(v) for k, v in x.items()}
-    names = _FIELDS.get(type(x))
-    if names is None:
-        if not dataclasses.is_dataclass(x):
-            return x
-        names = _FIELDS[type(x)] = tuple(f.name for f in dataclasses.fields(x))
-    clone = object.__new__(type(x))
-    for n in names:
-        object.__setattr__(clone, n, working_copy(getattr(x, n)))
-    return clone

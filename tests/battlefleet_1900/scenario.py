@@ -12,14 +12,15 @@ import msgspec
 from domain import engine
 from domain.battlefleet_1900 import bot, redact
 from domain.battlefleet_1900.commands import Options
-from domain.battlefleet_1900.ctx import Ctx
+from domain.procedure import Ctx
 from domain.battlefleet_1900.data import DataSet, parse_data
-from domain.battlefleet_1900.evolve import initial_state
+from domain.battlefleet_1900.evolve import evolve, initial_state
 from domain.battlefleet_1900.state import State
 from domain.dice import ChosenDice
 from events.battlefleet_1900 import Pose
 from events.core import DiceRolled
 from service.rulesets import RULESETS
+from tests.genesis import genesis
 
 DATA: DataSet = RULESETS["battlefleet-1900"].data
 RAW = json.loads((Path(__file__).resolve().parents[2] / "domain/battlefleet_1900/data/default.json").read_text())
@@ -39,10 +40,11 @@ def make_state(
     data: DataSet = DATA,
     step: str = "command",
     turn: int = 1,
+    edition: str | None = None,
     **options,
 ) -> State:
-    """The scenario's table at `turn`/`step`, nobody owing anything yet."""
-    s = initial_state(None, msgspec.convert({"scenario": scenario, "fog": fog, **options}, Options), data)
+    """The scenario's table at `turn`/`step`, nobody owing anything yet, under `edition` (default: the newest)."""
+    s = initial_state(genesis("battlefleet-1900", edition), msgspec.convert({"scenario": scenario, "fog": fog, **options}, Options), data)
     s.turn, s.step, s.owing = turn, step, []
     return s
 
@@ -55,7 +57,7 @@ def place(s: State, ship: str, x: int, y: int, h: int, last: int | None = None) 
 
 
 def ctx(s: State, *faces) -> Ctx:
-    return Ctx(s, ChosenDice(*faces))
+    return Ctx(s, ChosenDice(*faces), evolve)
 
 
 def done(c: Ctx) -> None:
@@ -100,7 +102,7 @@ def play(
             return game
         seat = engine.waiting_for(game)[0]
         mine = engine.awaiting(game, seat)
-        payload = bot.choose(redact(game.rules, seat), mine, seat)
+        payload = bot.choose(redact(game.state, seat), mine, seat)
         evs = engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), seed)
         for e in evs:
             engine.evolve(game, e)

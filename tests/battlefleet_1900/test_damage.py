@@ -135,13 +135,31 @@ def test_BFR18_a_lozenge_drops_the_disengaged_wing():
 
 
 def test_BFR19_secondary_pick_type_then_item():
-    """BF-R19: the type first among entries with an item available, then a position (regardless of damage)."""
-    s = make_state()
+    """BF-R19 (3.0.0): the type first among entries with an item available, then a position (regardless of damage)."""
+    s = make_state(edition="3.0.0")
     s.ships["Retvizan"].mounts["M"].slashes = 1
     c = ctx(s, 2, 1)  # turrets (1-3), then M (1-3) again
     d.damage(c, "Retvizan", "S", "port", "t")
     assert of(c, ev.DamageApplied)[0].location == "M" and c.state.ships["Retvizan"].mounts["M"].slashes == 2
     done(c)
+
+
+@pytest.mark.parametrize("edition, stem", [("4.0.0", 3), ("3.0.0", 18)])
+def test_BFR19_BF6_2_an_s_hit_is_located_among_every_secondary_of_the_ship(edition, stem):
+    """6.2: "The locations of all S and T hits are always assigned randomly from existing weapons throughout the
+    entire vessel": Peresvet's eleven secondaries (ten pattern guns, one stem gun) each take 1 in 11 of her S hits.
+    Over the 36 faces of the first roll, 4.0.0 puts 3 of the 33 that do not re-roll on the stem gun; 3.0.0 picked the
+    entry first (1-3 the pattern, 4-6 the stem), so half of them (issue 18)."""
+    hits = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            s = make_state(edition=edition)
+            if edition == "4.0.0" and (a - 1) * 6 + (b - 1) >= 33:
+                continue  # BF-R32: re-rolled
+            c = ctx(s, *([[a, b]] if edition == "4.0.0" else [a] + ([[1, 1]] if a <= 3 else [])))
+            e = d.roll_code(c, "Peresvet", "S", "port", "t", [])
+            hits += e[0].location == "stem"
+    assert hits == stem
 
 
 def test_BFR19_a_pattern_loses_an_undamaged_gun_not_picked_this_step():

@@ -128,7 +128,7 @@ def test_BF6_3_BFR24_a_conning_tower_hit_bars_command_functions_but_not_repairs_
         check(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "SA", "level": 2}])
     with pytest.raises(IllegalCommand, match="flood_magazine"):
         check(s, [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}])
-    c = run(s, [{"ship": "Mikasa", "function": "recover_ct"}, {"ship": "Mikasa", "function": "repair_bridge"}], [5, 4])
+    c = run(s, [{"ship": "Mikasa", "function": "recover_ct"}, {"ship": "Mikasa", "function": "repair_bridge"}], [5, 5])
     assert c.state.ships["Mikasa"].ct == 0 and c.state.ships["Mikasa"].bridge == 0
 
 
@@ -148,9 +148,25 @@ def test_BF6_3_BFR21_flood_magazine_adds_a_level_and_spares_later_criticals():
     assert not c.state.ships["Mikasa"].mounts["Z"].flooded and c.state.ships["Mikasa"].flooding["A"] == 0
 
 
-def test_BFR38_an_intact_main_position_has_no_magazine_to_flood():
+def test_BFR38_an_intact_main_position_had_no_magazine_to_flood_in_3_0_0():
     with pytest.raises(IllegalCommand, match="flood_magazine"):
-        check(make_state(step="damage_control"), [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}])
+        check(
+            make_state(step="damage_control", edition="3.0.0"),
+            [{"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}],
+        )
+
+
+def test_BFR38_BF6_3_any_main_positions_magazine_may_be_flooded():
+    """6.3 Flood Magazine: "any main gun position's magazine may be flooded if the commanding player successfully
+    rolls one die": intact A floods on a 3 (F light), is out of commission, and a later hit rolls no critical.
+    3.0.0 asked for a damaged or destroyed position first (issue 18 F2)."""
+    s = make_state(step="damage_control")
+    flood = {"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}
+    c = run(s, [flood], [3])
+    sh = c.state.ships["Mikasa"]
+    assert sh.mounts["A"].flooded and sh.flooding["F"] == 1
+    with pytest.raises(IllegalCommand, match="flood_magazine"):
+        check(c.state, [flood])  # flooded once is flooded for good
 
 
 def test_BF6_3_BFR25_counterflood_needs_uneven_flooding_and_relists_at_once():
@@ -267,3 +283,75 @@ def test_BF6_3_BFR25_a_scuttling_ship_does_not_counterflood_a_zone_twice_in_one_
     s.ships["Mikasa"].flooding["PA"] = 2  # scuttling begun in this very submission
     with pytest.raises(IllegalCommand, match="scuttling"):
         check(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "F", "level": 4}], scuttle=["Mikasa"])
+
+
+CONTAIN_F = {"ship": "Mikasa", "function": "contain_flooding", "compartment": "F"}
+MAGAZINE_A = {"ship": "Mikasa", "function": "flood_magazine", "mount": "A"}  # A's magazine is in F
+
+
+@pytest.mark.parametrize("actions", [[MAGAZINE_A, CONTAIN_F], [CONTAIN_F, MAGAZINE_A]])
+def test_BFR59_BFR21_BF6_3_damage_control_is_simultaneous_and_severe_is_never_contained(actions):
+    """6.3: "All damage control actions taken during this step are considered simultaneous, and they do not need to
+    be executed in any particular order"; "severe flooding events cannot be contained". F heavy; its containment and
+    A's magazine both succeed: F is severe and not contained, whichever order they were written in, with the same
+    rolls. 3.0.0 took them as written: [magazine, contain] left a severe compartment contained (issue 18 F6)."""
+    s = make_state(step="damage_control")
+    s.ships["Mikasa"].flooding["F"] = 3
+    c = run(s, actions, [4, 3])  # canonical order: containment (4), then the magazine (3)
+    sh = c.state.ships["Mikasa"]
+    assert sh.flooding["F"] == 4 and sh.contained == [] and sh.mounts["A"].flooded
+    assert [e.function for e in of(c, ev.DcResolved)] == ["contain_flooding", "flood_magazine"]
+    old = make_state(step="damage_control", edition="3.0.0")
+    old.ships["Mikasa"].flooding["F"], old.ships["Mikasa"].mounts["A"].slashes = 3, 1  # 3.0.0: a damaged A only
+    if actions[0] is MAGAZINE_A:
+        assert run(old, actions, [3, 4]).state.ships["Mikasa"].contained == ["F"]  # the 3.0.0 fault, kept for its games
+
+
+COUNTERFLOOD_F = {"ship": "Mikasa", "function": "counterflood", "compartment": "F", "level": 3}
+
+
+@pytest.mark.parametrize("actions", [[COUNTERFLOOD_F, MAGAZINE_A], [MAGAZINE_A, COUNTERFLOOD_F]])
+def test_BFR59_BF6_3_a_counterflood_and_a_magazine_in_one_zone_give_one_result(actions):
+    """F light, A heavy (a trim): F counter-flooded to heavy and A's magazine flooded (+1) in the same step end at
+    heavy, counter-flooded (no Step One rolls), 6 points, whatever the written order: the magazine's level first,
+    then the zone to the degree the commander chose. 3.0.0 gave severe (7 points) for [counterflood, magazine] and
+    heavy for the reverse."""
+    s = make_state(step="damage_control")
+    s.ships["Mikasa"].flooding.update(F=1, A=3)
+    c = run(s, actions, [3, 4])  # canonical: the magazine (3), then the counter-flood (4)
+    sh = c.state.ships["Mikasa"]
+    assert (sh.flooding["F"], sh.points, sh.counterflooded) == (3, 6, ["F"])
+    assert not sinking.rolls_for_flooding(sh, "F")
+    old = make_state(step="damage_control", edition="3.0.0")
+    old.ships["Mikasa"].flooding.update(F=1, A=3)
+    old.ships["Mikasa"].mounts["A"].slashes = 1  # 3.0.0: a damaged A only
+    faces = [4, 3] if actions[0] is COUNTERFLOOD_F else [3, 4]
+    assert run(old, actions, faces).state.ships["Mikasa"].flooding["F"] == (4 if actions[0] is COUNTERFLOOD_F else 3)
+
+
+def test_BFR59_the_canonical_order_is_by_function_then_ship_whatever_is_written():
+    s = make_state(step="damage_control")
+    acts = [
+        {"ship": "Asahi", "function": "sink_minus_1"},
+        {"ship": "Mikasa", "function": "secure_rudder"},
+        {"ship": "Mikasa", "function": "sink_minus_1"},
+    ]
+    c = run(s, acts, [4, 4, 4])
+    assert [(e.ship, e.function) for e in of(c, ev.DcResolved)] == [
+        ("Mikasa", "secure_rudder"),
+        ("Mikasa", "sink_minus_1"),
+        ("Asahi", "sink_minus_1"),
+    ]
+
+
+def test_BFR59_BFR25_a_scuttling_roll_that_makes_a_contained_compartment_severe_undoes_the_containment():
+    """Scuttling rolls are counter-floods taken in the same simultaneous step: they come after the containment, so
+    F contained this step and scuttled to severe the same step is not contained (6.3). 3.0.0 rolled the scuttling
+    first and then contained a compartment already severe."""
+    for edition, contained in (("4.0.0", []), ("3.0.0", ["F"])):
+        s = make_state(step="damage_control", edition=edition)
+        sh = s.ships["Mikasa"]
+        sh.scuttling, sh.flooding["F"] = True, 3
+        faces = [4, 4, 4, 4, 4]  # 4.0.0: containment, then F, PA, SA, A; 3.0.0: F, PA, SA, A, then containment
+        c = run(s, [CONTAIN_F], faces)
+        assert c.state.ships["Mikasa"].flooding["F"] == 4 and c.state.ships["Mikasa"].contained == contained

@@ -110,7 +110,7 @@ def test_a_game_brings_its_own_data_set_pinned_by_its_hash():
     assert made[0].seats == ["togo", "russia"]
     assert made[0].ruleset.data_sha256 == hashlib.sha256(canonical(own)).hexdigest() != loaded.data_sha256
     game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "own", made[0])
-    assert game.rules.cls("Mikasa").armour == [12, 7] and game.rules.seats == ["togo", "russia"]
+    assert game.state.cls("Mikasa").armour == [12, 7] and game.state.seats == ["togo", "russia"]
     bad = json.loads(json.dumps(RAW))
     bad["classes"]["Mikasa"]["speed_boxes"][5] = 1
     with pytest.raises(InvalidInput, match="six equal steps"):

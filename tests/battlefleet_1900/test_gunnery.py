@@ -230,9 +230,50 @@ def test_BF6_0_BFR16_a_sinking_ship_rolls_to_keep_its_gun_crews(face, abandoned)
     s = duel()
     s.ships["Mikasa"].sinking = 2
     c = ctx(s, face)
-    gunnery.abandon_rolls(c)
+    gunnery.abandon_rolls(c, {"Mikasa"})
     assert c.state.ships["Mikasa"].abandoned == abandoned and bool(of(c, ev.GunsAbandoned)) == abandoned
     assert gunnery.can_fire(c.state, "Mikasa") != abandoned
+    done(c)
+
+
+@pytest.mark.parametrize("face, abandoned", [(3, False), (4, True)])
+def test_BF6_0_BFR16_F8_a_sinking_ship_rolls_only_when_its_orders_fire_it(face, abandoned):
+    """6.0: "If a sinking vessel attempts to fire its guns, it must roll 1D6 at the start of each gunnery phase"
+    (issue 18 F8, BF-E4-23). Mikasa is sinking: the Gunnery Phase starts with no roll; named in Japan's sealed
+    `fire`, it rolls at the reveal, before its salvo is measured: on 1-3 the salvo is measured, on 4-6 the crews
+    leave and nothing is fired."""
+    s = duel()
+    s.ships["Mikasa"].sinking = 2
+    c = ctx(s)
+    gunnery.abandon_at_start(c)
+    assert c.events == []  # no roll as the phase starts
+    s.sealed["japan"].pending["fire"] = {
+        "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": MAIN}]
+    }
+    c = ctx(s, face)
+    gunnery.resolve(c)
+    done(c)
+    kinds = [type(e).__name__ for e in c.events]
+    assert kinds.index("SubmissionsRevealed") < kinds.index("DiceRolled")
+    assert bool(of(c, ev.GunsAbandoned)) == abandoned
+    assert [m.outcome for m in of(c, ev.SalvoMeasured)] == ([] if abandoned else ["hit"])
+    if not abandoned:
+        assert kinds.index("DiceRolled") < kinds.index("SalvoMeasured")
+
+
+def test_BF6_0_BFR16_F8_a_sinking_ship_that_does_not_fire_keeps_its_crews_unrolled():
+    """6.0 F8: a sinking ship whose orders do not name it makes no roll, so it may fire next turn; 3.0.0 rolled for
+    it as the phase started, whether or not it fired."""
+    s = duel()
+    s.ships["Mikasa"].sinking = 2
+    c = ctx(s)
+    gunnery.resolve(c)  # Japan's fire names no ship
+    assert of(c, ev.GunsAbandoned) == [] and c.events and not [e for e in c.events if type(e).__name__ == "DiceRolled"]
+    old = duel(edition="3.0.0")
+    old.ships["Mikasa"].sinking = 2
+    c = ctx(old, 4)
+    gunnery.abandon_at_start(c)  # 3.0.0: the roll as the phase starts, fire or not
+    assert of(c, ev.GunsAbandoned) and c.state.ships["Mikasa"].abandoned
     done(c)
 
 
@@ -328,7 +369,7 @@ def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews():
                 guns[:] = ["destroyed"] * len(guns)
         s.sealed["japan"].manned[n] = False
     assert gunnery.owes(s, "japan")
-    with pytest.raises(IllegalCommand, match="not one of your ships able to fire"):
+    with pytest.raises(IllegalCommand, match="Mikasa has no gun able to fire this turn"):
         gunnery.check_fire(
             s,
             "japan",
@@ -348,3 +389,136 @@ def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews():
             ),
         )
     gunnery.check_fire(s, "japan", msgspec.convert({"type": "fire"}, Fire))
+
+
+def test_BF4_0_BFR15_F9_one_ammunition_per_target_entry():
+    """4.0: the target is recorded "followed by the controlling player's estimate of the target's distance and
+    whether or not those guns are firing AP": one AP/HE choice per target entry (issue 18 F9, BF-E4-24). Mikasa's
+    A turret with AP and Z with HE at one target is refused; both AP, or both HE, is fine; 3.0.0 took the mix."""
+    mixed = msgspec.convert(
+        {
+            "type": "fire",
+            "salvos": [
+                {
+                    "ship": "Mikasa",
+                    "target": "Tsesarevich",
+                    "estimate_mm": 300,
+                    "guns": [{"mount": "A", "ammo": "AP"}, {"mount": "Z", "ammo": "HE"}],
+                }
+            ],
+        },
+        Fire,
+    )
+    with pytest.raises(IllegalCommand, match="one ammunition for the target"):
+        gunnery.check_fire(duel(), "japan", mixed)
+    for ammo in ("AP", "HE"):
+        one = msgspec.convert(
+            {
+                "type": "fire",
+                "salvos": [
+                    {
+                        "ship": "Mikasa",
+                        "target": "Tsesarevich",
+                        "estimate_mm": 300,
+                        "guns": [{"mount": "A", "ammo": ammo}, {"mount": "Z", "ammo": ammo}],
+                    }
+                ],
+            },
+            Fire,
+        )
+        gunnery.check_fire(duel(), "japan", one)
+    gunnery.check_fire(duel(edition="3.0.0"), "japan", mixed)  # the previous edition took a mix per gun
+
+
+@pytest.mark.parametrize(
+    "where, truth",
+    [
+        ((1000, 3200, 90), "out_of_range"),  # 2200 mm north: beyond four brackets
+        ((1000, 1300, 90), "out_of_arc"),  # on the beam of a stem gun
+    ],
+)
+def test_BF4_3_BFR41_issue17_a_salvo_that_fires_nothing_tells_nothing_under_fog(where, truth):
+    """Issue 17 item 3 (BF-E4-21): a salvo that fires nothing costs nothing, so under fog blur its outcome and
+    bracket would range any enemy ship for free. From 4.0.0 the public (and the firer) read only `could_not_bear`
+    with no bracket; the true outcome and bracket are sealed to the referee. 3.0.0 published both."""
+    guns = [{"mount": "stem"}] if truth == "out_of_arc" else MAIN
+    for edition in ("4.0.0", "3.0.0"):
+        s = duel(fog="blur", edition=edition)
+        place(s, "Peresvet", 1000, 700, 90)
+        place(s, "Tsesarevich", *where)
+        s.sealed["russia"].pending["fire"] = {
+            "salvos": [{"ship": "Peresvet", "target": "Mikasa", "estimate_mm": 300, "guns": guns}]
+        } if truth == "out_of_arc" else {}
+        s.sealed["japan"].pending["fire"] = {} if truth == "out_of_arc" else {
+            "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 300, "guns": guns}]
+        }
+        c = ctx(s)
+        gunnery.resolve(c)
+        m = of(c, ev.SalvoMeasured)[0]
+        sealed = [e for e in c.events if type(e).__name__ == "SubmissionSealed"]
+        if edition == "4.0.0":
+            assert (m.outcome, m.bracket, m.rounds, m.marker) == ("could_not_bear", None, 0, None)
+            assert [g.rounds for g in m.guns] == [0] * len(guns)
+            assert [(x.seat, x.kind) for x in sealed] == [("referee", "markers")]
+            unfired = sealed[0].content["unfired"]
+            assert [u["outcome"] for u in unfired] == [truth] and unfired[0]["bracket"] is not None
+        else:
+            assert m.outcome == truth and m.bracket is not None and sealed == []
+
+
+def test_BF4_3_BFR41_no_los_is_could_not_bear_under_fog_and_itself_in_the_open():
+    s = duel(fog="blur")
+    place(s, "Asahi", 1000, 1150, 90)  # a base on the funnel line
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert (m.outcome, m.bracket) == ("could_not_bear", None)
+    s = duel()  # fog open: nothing is hidden, the tape says why
+    place(s, "Asahi", 1000, 1150, 90)
+    _, m = salvo(s, "Mikasa", "Tsesarevich", 300, MAIN)
+    assert (m.outcome, m.bracket) == ("no_los", None)
+
+
+def test_BF4_1_BFR53_issue17_a_salvo_whose_guns_are_spent_tells_nothing_under_fog():
+    """Issue 17 item 3, "check every other outcome": Tsesarevich's twin P turret (ROF 2) fires a cycle at Mikasa and
+    is ordered its second at Asahi, both over half range: the second is void (BF-R53), so the Asahi salvo fires no
+    round, yet 3.0.0 measured it and published Asahi's bracket (and, by `rof_capped`, that the turret bore on her):
+    a range-finder for the price of one real salvo, on as many ships as the validation lets the guns be ordered at.
+    From 4.0.0 under fog blur it is `could_not_bear` like any salvo that fires nothing; the referee keeps the truth."""
+    p = {"mount": "P"}
+    salvos = (
+        {"ship": "Tsesarevich", "target": "Mikasa", "estimate_mm": 1200, "guns": [p]},
+        {"ship": "Tsesarevich", "target": "Asahi", "estimate_mm": 1200, "guns": [p]},
+    )
+    old = _fire(make_state(step="gunnery", fog="blur", edition="3.0.0"), "russia", *salvos)
+    assert (old["Asahi"].bracket, old["Asahi"].rounds, old["Asahi"].rof_capped) == (3, 0, True)
+    s = make_state(step="gunnery", fog="blur")
+    s.sealed["russia"].pending["fire"] = {"salvos": list(salvos)}
+    c = ctx(s)
+    gunnery.resolve(c)
+    by = {m.target: m for m in of(c, ev.SalvoMeasured)}
+    assert (by["Mikasa"].bracket, by["Mikasa"].rounds) == (3, 2)  # the real salvo is taped as ever
+    assert (by["Asahi"].outcome, by["Asahi"].bracket, by["Asahi"].rounds, by["Asahi"].rof_capped) == (
+        "could_not_bear",
+        None,
+        0,
+        False,
+    )
+    (rec,) = [e for e in c.events if type(e).__name__ == "SubmissionSealed"]
+    assert rec.seat == "referee" and [m["target"] for m in rec.content["markers"]] == ["Mikasa"]
+    (truth,) = rec.content["unfired"]
+    assert (truth["target"], truth["bracket"], truth["rof_capped"]) == ("Asahi", 3, True)
+    assert truth["outcome"] in ("hit", "short", "over")  # taped, had a round been left
+
+
+def test_BFR14_a_fire_naming_an_enemy_ship_as_firer_says_it_is_not_yours():
+    """Issue 17 item 6: a Russian `fire` from Mikasa is refused for what is wrong (Mikasa is Japan's), not with a
+    message about ships listed twice."""
+    s = make_state(step="gunnery")
+    fire = msgspec.convert(
+        {"type": "fire", "salvos": [{"ship": "Mikasa", "target": "Tsesarevich", "estimate_mm": 500,
+                                     "guns": [{"mount": "A"}]}]},
+        Fire,
+    )
+    with pytest.raises(IllegalCommand) as refused:
+        gunnery.check_fire(s, "russia", fire)
+    assert refused.value.detail.startswith("Mikasa is not one of your ships; those able to fire are [")
+    assert "Tsesarevich" in refused.value.detail and "once" not in refused.value.detail

@@ -64,7 +64,9 @@ def test_BF2_1_a_simultaneous_turn_each_ship_on_its_own_circle():
 
 
 def test_BF2_1_BFR8_BFR40_turn_in_succession_on_the_leads_pivot():
-    s = make_state()
+    """3.0.0 (kept for its games): a follower reaching the pivot turns as far as the division's distance takes it;
+    from 4.0.0 it uses all its movement to finish the turn (BF-E4-8, the test after the next)."""
+    s = make_state(edition="3.0.0")
     order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90})
     c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
     assert pose(c, "Mikasa") == Pose(1470, 1725, 180)
@@ -81,10 +83,61 @@ def test_BF2_1_BFR8_BFR40_turn_in_succession_on_the_leads_pivot():
 
 
 def test_BF2_1_BFR5_a_turn_cut_short_is_done_as_far_as_possible_and_the_rest_lapses():
-    s = make_state()
+    """3.0.0 (kept for its games): a short move cut the turn: 69 mm, 56 of the ordered 90 degrees."""
+    s = make_state(edition="3.0.0")
     order(s, "J1", {"turn": "together", "to": "port", "arrow": 90}, {"turn": "together", "to": "port", "arrow": 45})
     c = move(s, J1={"distance_mm": 69, "turns_deg": [90, 45]})
     assert pose(c, "Mikasa").h == 90 - 56  # 69 mm at radius 70 covers 56 degrees; the second arrow lapses
+
+
+def _move_cmd(**entry):
+    return msgspec.convert({"type": "move", "divisions": [{"division": "J1", **entry}]}, Move)
+
+
+@pytest.mark.parametrize("turn", ["together", "succession"])
+def test_BFR5_BF2_1_an_ordered_turn_is_finished_when_the_allowance_permits(turn):
+    """2.1: "If a vessel is ordered to execute a turn which it cannot fulfill even by using all available movement,
+    it will complete as much of the turn as possible": Mikasa (69-115 mm) ordered the horizontal arrow must move
+    the 110 mm its 90-degree arc costs. 3.0.0 accepted 69 mm and turned her 56 degrees (issue 18 F1)."""
+    s = make_state(step="movement")
+    order(s, "J1", {"turn": turn, "to": "port", "arrow": 90})
+    with pytest.raises(IllegalCommand, match="at least 110 mm"):
+        movement.check_move(s, "japan", _move_cmd(distance_mm=69, turns_deg=[90]))
+    movement.check_move(s, "japan", _move_cmd(distance_mm=110, turns_deg=[90]))
+    assert pose(move(s, J1={"distance_mm": 110, "turns_deg": [90]}), "Mikasa") == Pose(1470, 1870, 0)
+    c = move(s)  # unlisted (BF-R33): its last 92 mm would turn it 75 degrees; it moves the 110 the turn needs
+    assert pose(c, "Mikasa").h == 0 and c.state.sealed["japan"].last_move["Mikasa"] == 110
+    old = make_state(step="movement", edition="3.0.0")
+    order(old, "J1", {"turn": turn, "to": "port", "arrow": 90})
+    movement.check_move(old, "japan", _move_cmd(distance_mm=69, turns_deg=[90]))
+    assert pose(move(old), "Mikasa").h == 90 - 75
+
+
+def test_BFR5_BF2_1_a_turn_it_cannot_finish_takes_all_its_movement():
+    """2.1: only a turn it cannot fulfil "even by using all available movement" is cut short: with 90 + 45 degrees
+    ordered (110 + 55 mm) and 115 mm available, Mikasa moves all 115, finishes the first, and the second lapses
+    after 4 degrees (BF-R5)."""
+    s = make_state(step="movement")
+    order(s, "J1", {"turn": "together", "to": "port", "arrow": 90}, {"turn": "together", "to": "port", "arrow": 45})
+    with pytest.raises(IllegalCommand, match="at least 115 mm"):
+        movement.check_move(s, "japan", _move_cmd(distance_mm=114, turns_deg=[90, 45]))
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [90, 45]})
+    assert pose(c, "Mikasa").h == 360 - 4
+
+
+def test_BFR5_BF2_1_each_ship_turning_together_finishes_its_own_turn():
+    """A follower with a widened circle (one TR hit: radius 105, 90 degrees cost 165 mm > its 115) turning together
+    uses all its movement; a follower's own distance below what its turn needs is refused."""
+    s = make_state(step="movement")
+    s.ships["Asahi"].tr = 1
+    order(s, "J1", {"turn": "together", "to": "starboard", "arrow": 90})
+    with pytest.raises(IllegalCommand, match="Asahi must move at least 115 mm"):
+        movement.check_move(
+            s, "japan", _move_cmd(distance_mm=110, turns_deg=[90], ships=[{"ship": "Asahi", "distance_mm": 110}])
+        )
+    c = move(s, J1={"distance_mm": 110, "turns_deg": [90]})
+    assert c.state.sealed["japan"].last_move["Asahi"] == 115 and pose(c, "Asahi").h == 90 + 62
+    assert c.state.sealed["japan"].last_move["Fuji"] == 110 and pose(c, "Fuji").h == 180
 
 
 @pytest.mark.parametrize(
@@ -124,8 +177,60 @@ def test_BFR29_a_bow_off_the_table_withdraws_the_ship():
 def test_BFR29_overlapping_bases_are_only_a_warning():
     s = make_state()
     place(s, "Asahi", 1355, 1800, 90)
+    place(s, "Mikasa", 1390, 1800, 90)  # Asahi's bow is already under Mikasa's stern: touching as the phase begins
     c = move(s, J1={"distance_mm": 69, "ships": [{"ship": "Asahi", "distance_mm": 115}]})
     assert of(c, ev.ShipsMoved)[0].moves.overlaps == [["Mikasa", "Asahi"]]
+    assert pose(c, "Asahi") == Pose(1470, 1800, 90)  # bases touching when the move began do not stop each other
+
+
+def test_BFR29_3_0_0_ships_sailed_through_bases_that_were_not_sinking():
+    s = make_state(edition="3.0.0")
+    place(s, "Asahi", 1355, 1800, 90)
+    c = move(s, J1={"distance_mm": 69, "ships": [{"ship": "Asahi", "distance_mm": 115}]})
+    assert of(c, ev.ShipsMoved)[0].moves.overlaps == [["Mikasa", "Asahi"]] and pose(c, "Asahi").x == 1470
+
+
+def _moved(c, ship):
+    return next(x for x in of(c, ev.ShipsMoved)[0].moves.ships if x.ship == ship)
+
+
+@pytest.mark.parametrize("edition, x, stopped_by", [("4.0.0", 1499, "Yakumo"), ("3.0.0", 1515, None)])
+def test_BFR29_BF6_0_every_base_is_a_navigational_obstacle(edition, x, stopped_by):
+    """6.0: "Until it disappears under the waves, a vessel will remain a navigational and line-of-sight obstacle to
+    other ships": every vessel, not only a sinking one. Yakumo lies dead in the water (every box marked, not
+    sinking) across Mikasa's course: Mikasa stops where her base would first touch it. 3.0.0 sailed through
+    (issue 18 F7)."""
+    s = make_state(edition=edition)
+    place(s, "Yakumo", 1540, 1800, 90)
+    s.ships["Yakumo"].destroyed = 6
+    c = move(s, J1={"distance_mm": 115})
+    assert (pose(c, "Mikasa").x, _moved(c, "Mikasa").stopped_by) == (x, stopped_by)
+
+
+def test_BFR29_moves_are_simultaneous_a_ship_stops_where_it_closes_on_a_moving_base():
+    """Both move at once, each at its own even speed through the phase: Asahi (115 mm), 5 mm astern of Mikasa
+    (69 mm), closes on her and stops where her bow would first touch Mikasa's stern as it then is; Mikasa, whose
+    own move opens the gap, moves her full 69 mm (BF-R29, 4.0.0)."""
+    s = make_state()
+    place(s, "Asahi", 1355, 1800, 90)  # bow 5 mm short of Mikasa's stern (1400 - 40)
+    c = move(s, J1={"distance_mm": 69, "ships": [{"ship": "Asahi", "distance_mm": 115}]})
+    assert pose(c, "Mikasa") == Pose(1469, 1800, 90) and _moved(c, "Mikasa").stopped_by is None
+    a = _moved(c, "Asahi")
+    assert (a.x, a.moved_mm, a.stopped_by) == (1365, 10, "Mikasa")
+    assert c.state.sealed["japan"].last_move["Asahi"] == 10 and of(c, ev.ShipsMoved)[0].moves.overlaps == []
+
+
+def test_BFR29_two_ships_closing_head_on_both_stop():
+    """Mikasa east at 100 mm, Tsesarevich west at 80, bow to bow 150 mm apart: each one's own step closes the gap,
+    so both stop where the bases would first touch, the gap shared in proportion to their speeds (BF-R29)."""
+    s = make_state()
+    place(s, "Tsesarevich", 1550, 1800, 270)
+    s.sealed["russia"].pending["move"] = {"divisions": [{"division": "R1", "distance_mm": 80}]}
+    c = move(s, J1={"distance_mm": 100})
+    m, t = _moved(c, "Mikasa"), _moved(c, "Tsesarevich")
+    assert (m.stopped_by, t.stopped_by) == ("Tsesarevich", "Mikasa")
+    assert m.x < t.x and t.x - m.x <= 2 and m.moved_mm > t.moved_mm
+    assert of(c, ev.ShipsMoved)[0].moves.overlaps == []
 
 
 def test_BFR4_a_180_degree_simultaneous_turn_reverses_the_line():
@@ -264,3 +369,36 @@ def test_BF2_1_BFR4_from_line_abreast_a_simultaneous_turn_can_return_to_line_ahe
     assert lead.h == last.h == h  # the new lead is ahead of the old one on the new course
     fx, fy = geo.forward(h)
     assert (lead.x - last.x) * fx + (lead.y - last.y) * fy > 0
+
+
+def test_BFR29_BFR8_a_lead_stopped_mid_turn_leaves_its_followers_the_turn_it_made():
+    """Mikasa, turning 90 degrees in succession, meets Yakumo (dead in the water) on her arc after 65 degrees and
+    stops there (4.0.0); the pivot her followers will turn on holds the 65 degrees she made, and the line's bearing
+    is her heading (BF-R8)."""
+    s = make_state()
+    order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90})
+    place(s, "Yakumo", 1470, 1760, 0)
+    s.ships["Yakumo"].destroyed = 6
+    c = move(s, J1={"distance_mm": 115, "turns_deg": [90]})
+    m = _moved(c, "Mikasa")
+    assert (m.h, m.moved_mm, m.stopped_by) == (155, 80, "Yakumo")
+    assert [(w.x, w.y, w.turns) for w in c.state.sealed["japan"].waypoints["Asahi"]] == [(1400, 1800, [65])]
+    assert c.state.sealed["japan"].line_bearing["J1"] == 155
+
+
+@pytest.mark.parametrize("edition, moved, heading", [("3.0.0", 69, 97), ("4.0.0", 115, 135)])
+def test_BFR5_BFR8_a_follower_that_reaches_the_leads_pivot_finishes_the_turn_there(edition, moved, heading):
+    """2.1: only a turn a vessel "cannot fulfill even by using all available movement" is cut short. Asahi, 60 mm
+    behind Mikasa's bow, reaches the pivot of J1's 45-degree turn in succession and needs 55 mm more to finish it: with
+    115 mm available it finishes (4.0.0, BF-E4-8), whatever shorter distance it was given; 3.0.0 let it stop 7
+    degrees round with 38 left over (found by the last cold audit)."""
+    s = make_state(edition=edition)
+    place(s, "Asahi", 1340, 1800, 90)
+    s.divisions["J1"].orders = [Arrow(turn="succession", to="starboard", arrow=45)]
+    entry = {"division": "J1", "distance_mm": 115, "turns_deg": [45], "ships": [{"ship": "Asahi", "distance_mm": 69}]}
+    s.step = "movement"
+    s.sealed["japan"].pending["move"] = {"divisions": [entry]}
+    c = ctx(s)
+    move_phase(c)
+    asahi = next(x for x in of(c, ev.ShipsMoved)[0].moves.ships if x.ship == "Asahi")
+    assert (asahi.moved_mm, asahi.h) == (moved, heading)

@@ -96,8 +96,37 @@ def test_BF2_1_BFR9_BFR35_dropping_out_needs_one_more_propulsion_hit_than_the_sh
     s.ships["Shikishima"].destroyed = 1
     check(s, drop_out=["Shikishima"])
     s.ships["Mikasa"].damaged = 5
+    check(s, drop_out=["Mikasa"])  # 4.0.0: a flagship too (BF-R35)
+    old = make_state(edition="3.0.0")
+    old.ships["Mikasa"].damaged = 5
     with pytest.raises(IllegalCommand, match="flagship"):
-        check(s, drop_out=["Mikasa"])
+        check(old, drop_out=["Mikasa"])
+
+
+def test_BFR35_BF2_1_a_flagship_may_drop_out_and_its_division_keeps_a_leader():
+    """2.1 Dropping Out: "This may only be done if the vessel in question has at least one more propulsion box hit
+    than the next vessel(s) immediately aft": the only condition, so a flagship may drop out (3.0.0 refused it,
+    issue 18 F5). The division it leaves passes to its closest qualified ship (Asahi); the fleet's command stays
+    with Mikasa, which still commands (now a one-ship division)."""
+    s = make_state()
+    s.ships["Mikasa"].damaged = 1
+    c = reveal(s, japan={"drop_out": ["Mikasa"]})
+    t = of(c, ev.CommandTransferred)[0]
+    assert (t.division, t.from_ship, t.to_ship, t.how, t.fleet) == ("J1", "Mikasa", "Asahi", "dropped_out", False)
+    assert c.state.divisions["J1"].ships == ["Asahi", "Shikishima", "Fuji"]
+    assert c.state.divisions["J1"].flagship == "Asahi" and c.state.divisions["J1/Mikasa"].flagship == "Mikasa"
+    assert c.state.fleet_flagship["japan"] == "Mikasa"
+
+
+def test_BFR35_BFR10_a_flagship_transfers_the_flag_and_drops_out_in_the_same_orders():
+    """Today's orders may do both (issue 18 F5: it was refused even then): the voluntary transfer comes first."""
+    s = make_state()
+    s.ships["Mikasa"].damaged = 1
+    place(s, "Mikasa", 1400, 1800, 90, last=23)
+    place(s, "Asahi", 1275, 1800, 90, last=23)
+    c = reveal(s, japan={"drop_out": ["Mikasa"], "transfer": [{"division": "J1", "to": "Asahi"}]})
+    assert [(t.to_ship, t.how) for t in of(c, ev.CommandTransferred)] == [("Asahi", "voluntary")]
+    assert c.state.divisions["J1"].flagship == "Asahi" and c.state.fleet_flagship["japan"] == "Asahi"
 
 
 def test_BF2_1_BFR9_a_ship_that_drops_out_is_a_division_of_its_own():
@@ -264,3 +293,35 @@ def test_BFR50_each_ship_or_division_at_most_once(content):
     place(s, "Shikishima", 1290, 1810, 90, last=23)
     with pytest.raises(IllegalCommand, match="at most once"):
         check(s, **content)
+
+
+def test_BFR35_a_flagship_dropping_out_with_no_qualified_heir_leaves_its_division_without_one():
+    s = make_state()
+    s.ships["Mikasa"].damaged = 1
+    for n in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[n].ct = 1
+    c = reveal(s, japan={"drop_out": ["Mikasa"]})
+    assert not of(c, ev.CommandTransferred) and c.state.divisions["J1"].flagship is None
+    assert c.state.divisions["J1/Mikasa"].flagship == "Mikasa"
+
+
+def test_issue17_a_seat_naming_the_other_sides_ship_or_division_is_told_what_is_wrong():
+    """A Russian command naming Japan's Mikasa or division J1 says so, instead of "list each at most once"."""
+    from domain.battlefleet_1900.commands import Move, Start
+    from domain.battlefleet_1900.rules import movement
+    from domain.battlefleet_1900.rules.turn import check_start
+
+    s = make_state(step="setup")
+    start = msgspec.convert({"type": "start", "ships": [{"ship": "Mikasa"}]}, Start)
+    with pytest.raises(IllegalCommand, match="'Mikasa' is not one of your ships"):
+        check_start(s, "russia", start)
+    twice = msgspec.convert({"type": "start", "ships": [{"ship": "Mikasa"}, {"ship": "Mikasa"}]}, Start)
+    with pytest.raises(IllegalCommand, match="'Mikasa' is listed twice"):
+        check_start(s, "japan", twice)
+    with pytest.raises(IllegalCommand, match="'J1' is not one of your divisions"):
+        check(make_state(), "russia", divisions=[{"division": "J1"}])
+    with pytest.raises(IllegalCommand, match="'J1' is listed twice"):
+        check(make_state(), "japan", divisions=[{"division": "J1"}, {"division": "J1"}])
+    move = msgspec.convert({"type": "move", "divisions": [{"division": "J1"}]}, Move)
+    with pytest.raises(IllegalCommand, match="'J1' is not one of your divisions"):
+        movement.check_move(make_state(step="move"), "russia", move)

@@ -1,25 +1,22 @@
-"""At least 100 bot battles of varied seeds, scenarios, fog and length, with invariants checked at every event:
-no ship both gone and firing, every box within its bounds, k gapless, the chain whole, every commitment
-revealed by the end, decide never touching the state it is given, and nothing but integers in a body."""
+"""At least 100 bot battles of varied seeds, scenarios, fog and length, with battlefleet's invariants checked at every
+event: no ship both gone and firing, every box within its bounds, every commitment revealed by the end, and nothing
+but integers in a body; and the events the bots' battles reach. What every ruleset shares (decide leaving its state
+alone, k gapless, the chain) is tests/test_conformance.py's."""
 
 from __future__ import annotations
 
 import os
-import pickle
 
 import msgspec
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.battlefleet_1900 import bot
-from domain.battlefleet_1900.rules.damage import dc_dice
-from domain.battlefleet_1900.state import GONE
+from domain.battlefleet_1900.state import GONE, dc_dice
 from events import battlefleet_1900 as ev
-from events.canonical import GENESIS_HASH, chain_hash
-from events.core import DiceRolled
-from service.records import body_of
-from service.rulesets import RULESETS
+from events.bodies import body_of
 from tests.battlefleet_1900.scenario import play
+from tests.campaigns import campaigns
 
 GAMES = int(os.environ.get("UMPIRE_BF_PROPERTY_GAMES", "100"))
 
@@ -46,23 +43,13 @@ def check_ship(s, name) -> None:
         assert name not in s.divisions[sh.division].ships
 
 
-@settings(
-    max_examples=GAMES,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    derandomize=True,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
+@campaigns(GAMES)
 @given(options, st.binary(min_size=32, max_size=32))
 def test_bot_battles_keep_every_invariant(opts, seed):
-    tally = {"k": 0, "head": GENESIS_HASH, "seq": 1}
+    tally = {"seq": 1}
 
     def check(game, e):
-        s = game.rules
-        if isinstance(e, DiceRolled):
-            assert e.k == tally["k"], "k is gapless"
-            assert all(1 <= f <= n for f, n in zip(e.faces, e.sides))
-            tally["k"] += 1
+        s = game.state
         if isinstance(e, ev.SalvoMeasured):
             assert s.ships[e.firer].lost is None and not s.ships[e.firer].abandoned, "a ship gone or abandoned fired"
             assert s.ships[e.target].lost is None, "a ship out of play was fired on"
@@ -78,33 +65,15 @@ def test_bot_battles_keep_every_invariant(opts, seed):
         body = body_of("sim", tally["seq"] + 1, e, "c")
         assert b"." not in msgspec.json.encode(_numbers(body["data"])), "no float in an event"
         tally["seq"] += 1
-        tally["head"] = chain_hash(tally["head"], body)
 
-    ruleset = RULESETS["battlefleet-1900"].ruleset
-    real_decide = ruleset.decide
-
-    def decide_leaves_state_alone(state, cmd, seat, dice):
-        before = snapshot(state)
-        events = real_decide(state, cmd, seat, dice)
-        assert snapshot(state) == before, "decide changed the state it was given"
-        return events
-
-    object.__setattr__(ruleset, "decide", decide_leaves_state_alone)
-    try:
-        game = play(seed, opts, on_event=check)
-    finally:
-        object.__setattr__(ruleset, "decide", real_decide)
-    s = game.rules
+    game = play(seed, opts, on_event=check)
+    s = game.state
     assert game.over and s.over and game.unrevealed == {}, "every commitment is revealed by the end"
     assert s.turn <= opts["turns"] and game.version == tally["seq"]
     out = bot.outcomes(s)
     assert out["winner"] in (0, 1, 2) and out["turns"] == s.turn
     gone = sum(1 for sh in s.ships.values() if sh.lost in GONE)
     assert gone <= out[f"ships_lost_{s.seats[0]}"] + out[f"ships_lost_{s.seats[1]}"]
-
-
-def snapshot(state) -> bytes:
-    return pickle.dumps({k: v for k, v in state.__dict__.items() if k != "data"})
 
 
 def _numbers(data):
@@ -114,3 +83,38 @@ def _numbers(data):
     if isinstance(data, list):
         return [_numbers(v) for v in data]
     return data if isinstance(data, (int, float)) and not isinstance(data, bool) else 0
+
+
+# Events the bots' battles never bring about, because their policy never orders what leads there; a rule test makes
+# each of the others with chosen orders and faces (tests/battlefleet_1900/test_orders.py, test_movement.py), except
+# BoatGunsManned and ScuttlingBegun, which no test makes yet.
+NOT_BY_THE_BOTS = {
+    "BoatGunsManned",  # the bot never mans a torpedo boat's guns (BF-R13 boat crews)
+    "LineReversed",  # it never orders a line reversed
+    "MessageDelivered",  # it never sends a message between flagships
+    "OrderConverted",  # its orders are never converted (a message it does not send)
+    "ScuttlingBegun",  # it never scuttles
+    "ShipDroppedOut",  # a ship drops out of line only on orders it does not give
+    "ShipSurrendered",  # it never surrenders
+    "ShipWithdrew",  # it never withdraws
+}
+COVERAGE_BATTLES = [  # (options, seed byte): both scenarios, fog and open table, message rolls, long battles
+    ({"scenario": "yellow-sea-1904", "turns": 8}, 0),
+    ({"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 1),
+    ({"scenario": "torpedo-attack", "turns": 8, "read_message_rolls": True}, 2),
+    ({"scenario": "yellow-sea-1904", "fog": "open", "turns": 12}, 3),
+    ({"scenario": "yellow-sea-1904", "turns": 8}, 4),
+    ({"scenario": "torpedo-attack", "fog": "open", "turns": 8}, 5),
+    ({"scenario": "torpedo-attack", "turns": 8, "read_message_rolls": True}, 6),
+    ({"scenario": "yellow-sea-1904", "fog": "open", "turns": 12}, 7),
+]
+
+
+def test_the_bots_battles_bring_about_every_event_but_those_their_policy_never_orders():
+    """So that the property battles go down every branch the bots can reach (hits, torpedoes, fires, flooding,
+    listing, sinking, command passing, abandoned guns, …), and NOT_BY_THE_BOTS says exactly what they leave out."""
+    seen: set[str] = set()
+    for opts, byte in COVERAGE_BATTLES:
+        play(bytes([byte]) * 32, opts, on_event=lambda game, e: seen.add(type(e).__name__))
+    every = {cls.__name__ for cls in ev.EVENTS}
+    assert every - seen == NOT_BY_THE_BOTS, (every - seen) ^ NOT_BY_THE_BOTS

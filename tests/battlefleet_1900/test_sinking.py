@@ -163,12 +163,29 @@ def test_BFR25_scuttled_when_all_four_are_severe():
     assert c.state.ships["Fuji"].lost == "scuttled"
 
 
-def test_BFR42_step_one_rolls_nothing_for_a_sinking_ship():
-    s = make_state(step="fire_flooding")
+def test_BFR42_step_one_rolled_nothing_for_a_sinking_ship_in_3_0_0():
+    s = make_state(step="fire_flooding", edition="3.0.0")
     s.ships["Mikasa"].fires_int, s.ships["Mikasa"].sinking = 3, 2
     c = ctx(s)
     sinking.step_one(c)
     assert not c.events
+
+
+def test_BFR42_BF6_0_a_sinking_ship_still_rolls_step_one_and_its_results_happen():
+    """6.0 Step One: "All commanders whose vessels have active fires and/or heavy or severe flooding must roll once
+    for each fire, and once for each flooded compartment"; what a sinking ship may not do (move, launch, damage
+    control) does not include it. Mikasa, sinking, with an internal fire and a heavy compartment: the fire rolls 5
+    (P: a propulsion box damaged) and PA rolls 5 (FL3), which lands in the same compartment (2). 3.0.0 rolled
+    nothing (issue 18 F4)."""
+    s = make_state(step="fire_flooding")
+    sh = s.ships["Mikasa"]
+    sh.fires_int, sh.sinking, sh.flooding["PA"] = 1, 2, 3
+    c = ctx(s, 5, 5, 2)
+    sinking.step_one(c)
+    done(c)
+    assert [r.source for r in of(c, ev.CriticalRolled)] == ["fire_internal", "flooding:PA"]
+    assert c.state.ships["Mikasa"].damaged == 1 and c.state.ships["Mikasa"].sinking == 2
+    assert [e.code for e in of(c, ev.DamageApplied)] == ["P", "FL3"]
 
 
 def test_BFR22_BFR51_only_compartments_flooded_at_the_start_of_step_one_roll():

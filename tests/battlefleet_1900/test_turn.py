@@ -218,7 +218,7 @@ def test_errors_name_what_is_awaited():
     t = started()
     with pytest.raises(IllegalCommand):
         t.send("japan", "move")
-    with pytest.raises(IllegalCommand, match="order each of your divisions"):
+    with pytest.raises(IllegalCommand, match="'R1' is not one of your divisions; yours to order"):
         t.send("japan", "give_orders", divisions=[{"division": "R1"}])
 
 

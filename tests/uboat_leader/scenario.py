@@ -19,10 +19,11 @@ from domain.uboat_leader import RULESET, sequence
 from domain.uboat_leader.commands import Options
 from domain.uboat_leader.data import DataSet, parse_data
 from domain.uboat_leader.evolve import evolve
-from domain.uboat_leader.procedure import Ctx, run
+from domain.procedure import Ctx, run
 from domain.uboat_leader.state import Activation, Battle, Piece, State, Sub, band_of, initial_state
 from events import uboat_leader as ev
 from events.core import DiceRolled
+from tests.genesis import genesis
 
 RAW = json.loads(
     (Path(__file__).resolve().parents[2] / "domain" / "uboat_leader" / "data" / "default.json").read_text()
@@ -50,8 +51,9 @@ def new_state(
     segment: str = "strategic",
     so_half: int | None = None,
     campaign: str = "battle-begins",
+    edition: str | None = None,
 ) -> State:
-    s = initial_state(None, Options(campaign=campaign, duration=duration), data)
+    s = initial_state(genesis("uboat-leader", edition), Options(campaign=campaign, duration=duration), data)
     port = s.camp.map.ports[0].id
     picks = [ev.Pick(boat=b, level=lv, port=port, cost_half=0) for b, lv in boats]
     evolve(s, ev.UBoatsSelected(picks=picks, so_half=s.so_half if so_half is None else so_half))
@@ -157,7 +159,7 @@ def body(e) -> dict:
 def advance(s: State, *faces) -> list:
     """Run the automatic steps from a built state to the next decision, with chosen faces; fold the events into `s`."""
     dice = ChosenDice(*faces)
-    events = run(Ctx(s, dice), sequence.awaited, sequence.advance)
+    events = run(Ctx(s, dice, evolve), sequence.awaited, sequence.advance)
     assert dice.unused == 0, f"{dice.unused} chosen roll(s) unused"
     for e in events:
         evolve(s, e)

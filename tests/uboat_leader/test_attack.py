@@ -164,3 +164,22 @@ def test_UL37_UL_R42_a_boat_with_no_possible_attack_holds_without_being_asked():
     assert bt.queue == ["U-47", "U-51"] and legal(s)["hold"].choices == [{"boat": "U-47"}], "U-51 has no target"
     events = send(s, "hold", boat="U-47")
     assert [e.boat for e in of(events, ev.AttackHeld)] == ["U-47", "U-51"]
+
+
+@pytest.mark.parametrize("edition, again", [("3.0.0", False), ("2.0.0", True)])
+def test_UL37_UL_R49_a_boat_made_shaken_after_attacking_in_the_aggressive_step_does_not_attack_again(edition, again):
+    """Iniciativa: "Un U-Boat Agresivo ataca antes que el enemigo en cada turno. Un U-Boat Cauteloso ataca después":
+    one attack a turn (UL-E3-1). A Trained U-47 (Okay row A, Shaken row C; stress 5 of 5 Okay) fires at Telena in the
+    Aggressive step (1 + TS 1: a miss); Arbutus hits it (9 >= 6) for +3 stress (hit roll 9 > EV 3): 8, Shaken, so
+    Cautious. 3.0.0: the Cautious step has no one to queue and the turn ends; 2.0.0 queued it again."""
+    s = new_state(edition=edition)
+    put(s, "U-47", "w-approaches", stress=5)
+    bt = fight(s, {"E1": ("S1", "escorts", 80), "M1": ("C1", "merchants", 56)}, {"U-47": ("S1", "surfaced", True)})
+    events = send(s, "attack", 1, 9, 9, boat="U-47", weapon="torpedo", shots=[{"target": "M1"}])
+    assert s.boats["U-47"].band == "shaken" and s.row("U-47").initiative == "C"
+    cautious = [e for e in of(events, ev.CombatStep) if e.step == "cautious"]
+    assert cautious[0].queue == (["U-47"] if again else [])
+    if again:
+        assert (bt.step, bt.queue) == ("cautious", ["U-47"]) and "attack" in legal(s)
+    else:
+        assert of(events, ev.CombatTurnEnded) and bt.step == "move" and "attack" not in legal(s)

@@ -7,7 +7,7 @@ import pytest
 from domain.engine import IllegalCommand
 from domain.uboat_leader.rules.bearing import reference
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import TWO, battle, legal, new_state, of, send
+from tests.uboat_leader.scenario import TWO, battle, legal, new_state, of, put, send
 
 
 def to_bearing(s, boat="U-47", side="surfaced", to=None):
@@ -69,3 +69,25 @@ def test_UL_R43_the_reference_ship_is_the_first_of_the_fastest_in_label_order():
         {"U-47": ("L1", "surfaced")},
     )
     assert reference(s) == ("M1", 2), "the escort is faster, but a Merchant is there"
+
+
+@pytest.mark.parametrize("edition", ["3.0.0", "2.0.0"])
+def test_UL33_UL_R20_an_unfit_boat_takes_only_the_bearing_speeds_that_bring_it_nearest_the_edge(edition):
+    """Demora: an Unfit boat "debe moverse para abandonar el Despliegue Táctico tan directamente como sea posible"
+    (UL-E3-5). An Unfit U-47 at L5 beside the Wake, Blairlogie (3) the Reference: at 2 it drifts 1 into the Wake and
+    stays on the display (2 from its edge); at 1 or 0 the Wake takes it with movement left, out of the battle. 3.0.0
+    offers 1 and 0; 2.0.0 offered 2 too."""
+    s = new_state(edition=edition)
+    battle(s, {"M1": ("C1", "merchants", 62)}, {"U-47": ("L5", "surfaced")}, step="bearing", queue=[])
+    put(s, "U-47", "w-approaches", stress=10)
+    speeds = [c["speeds"]["U-47"] for c in legal(s)["bearing"].choices]
+    if edition == "2.0.0":
+        assert speeds == [2, 1, 0]
+        send(s, "bearing", speeds={"U-47": 2})
+        assert s.battle.subs["U-47"].area == "W", "it stayed on the display"
+        return
+    assert speeds == [1, 0]
+    with pytest.raises(IllegalCommand):
+        send(s, "bearing", speeds={"U-47": 2})
+    events = send(s, "bearing", speeds={"U-47": 1})
+    assert of(events, ev.ContactLost)[0].cause == "wake"

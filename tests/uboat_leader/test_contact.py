@@ -7,7 +7,8 @@ import pytest
 
 from domain.dice import ChosenDice
 from domain.engine import IllegalCommand
-from domain.uboat_leader.procedure import Ctx
+from domain.procedure import Ctx
+from domain.uboat_leader.evolve import evolve
 from domain.uboat_leader.rules import contact
 from domain.uboat_leader.rules.contact import contacts_for
 from events import uboat_leader as ev
@@ -29,7 +30,7 @@ QUIET = 8
 def test_UL24_UL_R12_the_active_boat_is_a_fit_one_in_an_areas_open_space_unfit_ones_go_to_the_search_box():
     s = at_contact()
     put(s, "U-51", "w-approaches", stress=11)  # made Unfit in an earlier combat (bands 6/10)
-    c = Ctx(s, ChosenDice())
+    c = Ctx(s, ChosenDice(), evolve)
     contact.advance(c)
     assert types(c.events) == ["ToSearchBox"] and c.state.boats["U-51"].space == "search"
     assert legal(c.state)["activate"].choices == [{"boat": "U-47"}]

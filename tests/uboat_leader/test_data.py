@@ -90,7 +90,7 @@ def test_the_default_set_is_pinned_by_hash_and_a_game_can_bring_its_own():
         LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32)
     )
     game = engine.start(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", made[0])
-    assert made[0].ruleset.data_sha256 != LOADED.data_sha256 and game.rules.rules.sunk_boat_vp == 5
+    assert made[0].ruleset.data_sha256 != LOADED.data_sha256 and game.state.rules.sunk_boat_vp == 5
 
 
 def test_a_bad_data_option_is_refused_with_what_is_wrong():
@@ -127,3 +127,44 @@ def test_every_completion_rule_number_lives_in_the_rules_section():
         "sunk_boat_vp",
     ):
         assert name in r and name not in r["from_text"]
+
+
+@pytest.mark.parametrize(
+    "dates, tactics, says",
+    [
+        (["1939-09", "1940-05"], True, "ends before June 1942"),  # the text: "no uses estas fichas"
+        (["1942-02", "1942-06"], True, "starts before June 1942"),  # Drumbeat: neither; UL-R22 off
+        (["1942-07", "1943-06"], False, "starts in June 1942 or later"),  # La Presa: "coloca las fichas Tácticas"
+    ],
+)
+def test_UL7_UL_R22_a_data_set_whose_tactics_contradict_the_campaign_dates_is_refused_at_creation(dates, tactics, says):
+    """Preparación de los Mazos: "Si juegas una Campaña que empieza en junio de 1942 o más tarde, coloca las fichas
+    Tácticas … Si juegas una Campaña que acaba antes de junio de 1942, no uses estas fichas." A data set that says
+    otherwise is refused when a game is created (422 invalid-data naming the campaign and the rule); before, a
+    1939–40 campaign with `tactics: true` was accepted and drew Tactics counters."""
+    own = raw()
+    own["campaigns"][0].update(dates=dates, tactics=tactics, event_year=int(dates[0][:4]))
+    parse_data(json.dumps(own).encode())  # the set itself parses: a game already recorded with it still loads
+    with pytest.raises(engine.InvalidInput) as e:
+        engine.creation_events(
+            LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32)
+        )
+    assert e.value.status == 422 and e.value.code == "invalid-data"
+    assert "campaign battle-begins" in e.value.detail and says in e.value.detail and "UL-7" in e.value.detail
+    own["campaigns"][0].update(dates=["1942-07", "1943-06"], tactics=True, event_year=1942)
+    engine.creation_events(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32))
+
+
+def test_UL6_UL_R53_a_campaign_whose_event_year_is_not_one_of_its_years_is_refused_at_creation():
+    """Cartas de Evento: "Usa el evento para el año de la Campaña que actualmente estés jugando". Comienza la Batalla
+    (Sep-39 to May-40) with `event_year` 1944 drew the 1944 sections; it is refused (422 invalid-data) when a game is
+    created, and 1940 is accepted."""
+    own = raw()
+    own["campaigns"][0]["event_year"] = 1944
+    with pytest.raises(engine.InvalidInput) as e:
+        engine.creation_events(
+            LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32)
+        )
+    assert e.value.code == "invalid-data" and "event_year 1944" in e.value.detail and "UL-R53" in e.value.detail
+    own["campaigns"][0]["event_year"] = 1940
+    engine.creation_events(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from domain.dice import ChosenDice
 from domain.uboat_leader import decks
-from domain.uboat_leader.procedure import Ctx
+from domain.procedure import Ctx
+from domain.uboat_leader.evolve import evolve
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import deck, new_state, of, rolls
 
@@ -13,7 +14,7 @@ from tests.uboat_leader.scenario import deck, new_state, of, rolls
 def test_UL7_a_draw_is_one_roll_with_sides_the_cards_left_and_the_face_picks_by_position():
     s = new_state()
     deck(s, "events", 2, 5, 9)
-    c = Ctx(s, ChosenDice(2))
+    c = Ctx(s, ChosenDice(2), evolve)
     assert decks.draw(c, "events", "test") == 5
     (r,) = rolls(c.events)
     assert r.sides == [3] and r.faces == [2] and "UL-7" in r.rule
@@ -25,7 +26,7 @@ def test_UL7_an_emptied_deck_takes_its_discards_back_at_once_without_a_roll():
     s = new_state()
     deck(s, "convoys", 13)
     s.discards["convoys"] = [41, 11]
-    c = Ctx(s, ChosenDice(1))
+    c = Ctx(s, ChosenDice(1), evolve)
     assert decks.draw(c, "convoys", "test") == 13
     reformed = of(c.events, ev.DeckRefilled)
     assert [x.cards for x in reformed] == [2] and len(rolls(c.events)) == 1
@@ -35,7 +36,7 @@ def test_UL7_an_emptied_deck_takes_its_discards_back_at_once_without_a_roll():
 def test_UL7_a_draw_from_an_empty_deck_with_no_discards_is_void():
     s = new_state()
     deck(s, "naval")
-    c = Ctx(s, ChosenDice())
+    c = Ctx(s, ChosenDice(), evolve)
     assert decks.draw(c, "naval", "test") is None and c.events == []
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.engine import IllegalCommand
 from domain.uboat_leader.rules.escorts import in_detection_range
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import (
@@ -112,8 +113,8 @@ def test_ULS1_UL_R26_equal_shortest_paths_the_player_picks_the_escorts_area():
     assert of(events, ev.EscortMoved)[0].to == "M6" and s.battle.ships["E1"].area == "M6"
 
 
-def test_UL34_UL_R46_the_player_orders_two_or_more_escorts():
-    s = new_state()
+def test_UL34_UL_R46_the_player_orders_two_or_more_escorts_up_front_before_3():
+    s = new_state(edition="2.0.0")
     battle(s, {"E1": ("S1", "escorts", 80), "E2": ("S5", "escorts", 81)}, {"U-47": ("L1", "surfaced")})
     s.battle.step, s.battle.queue, s.battle.ordered = "escorts", [], False
     assert legal(s)["escort_order"].choices == [{"labels": ["E1", "E2"]}, {"labels": ["E2", "E1"]}]
@@ -137,3 +138,49 @@ def test_UL_R22_escort_tactics_from_june_1942_one_counter_per_escort_card_back_t
     events = advance(s, 1, 5, 1)  # Arbutus, Tactics counter 5 (+2/+1); 1 + 2 = 3 < 5: not detected
     assert of(events, ev.ShipRevealed)[0].tactic == 5 and s.decks["tactics"] == [1, 2, 3, 4, 6]
     assert [(m.reason, m.value) for m in roll(events, "detects").result.modifiers] == [("Tactics", 2)]
+
+
+def test_UL34_UL_R46_the_next_escort_is_chosen_after_the_previous_one_has_detected_and_moved():
+    """Escoltas: "Puedes hacerles actuar en el orden que prefieras. Realiza la Detección y el movimiento para un
+    Escolta antes de proceder al siguiente" (UL-E3-8): the player names one escort, sees its detection and move, then
+    names the next; the last goes without asking. Arbutus (E1, S1) detects the surfaced U-47 at S2 on a 5; the
+    escorts #83 (E3) and #81 (E2) then close on the Detected boat; 2.0.0 asked the whole order first (above)."""
+    s = new_state()
+    battle(
+        s,
+        {"E1": ("S1", "escorts", 80), "E2": ("S5", "escorts", 81), "E3": ("C4", "escorts", 83)},
+        {"U-47": ("S2", "surfaced")},
+    )
+    s.battle.step, s.battle.queue, s.battle.ordered = "escorts", [], False
+    spec = legal(s)["escort_order"]
+    assert spec.choices == [{"labels": ["E1"]}, {"labels": ["E2"]}, {"labels": ["E3"]}]
+    assert spec.labels[0] == "E1 detects and moves next"
+    with pytest.raises(IllegalCommand):
+        send(s, "escort_order", labels=["E1", "E2", "E3"])
+    events = send(s, "escort_order", 5, labels=["E1"])  # 5 >= Arbutus's 5: Detected
+    assert of(events, ev.DetectionRolled)[0].detected and of(events, ev.EscortMoved)[0].escort == "E1"
+    assert legal(s)["escort_order"].choices == [{"labels": ["E2"]}, {"labels": ["E3"]}], "asked again, after seeing it"
+    send(s, "escort_order", labels=["E3"])  # U-47 Detected: no roll; E3 closes on it, a tie of paths (UL-R26)
+    events = send(s, "pursue", escort="E3", to="S3")
+    assert [e.escort for e in of(events, ev.EscortMoved)] == ["E3", "E2"], "the last one acts without asking"
+    assert of(events, ev.EscortsOrdered)[-1].labels == ["E2"] and s.battle.step == "aggressive"
+
+
+def test_UL31_UL34_ULE311_an_unknown_escort_is_revealed_only_when_it_rolls_to_detect():
+    """Revelar los Blancos: "También revela a un Escolta cuando éste lanza el dado para Detectar al U-Boat" (an escort
+    is revealed when it rolls to detect). With the only boat in its range Detected already it rolls nothing (UL-R21),
+    so it stays Unknown and moves as the counter does (3.0.0, UL-E3-11; before it, it was revealed without a roll)."""
+    s = new_state()
+    battle(s, {"M1": ("C1", None, None), "E2": ("S3", None, None)}, {"U-47": ("L2", "surfaced", True)},
+           step="escorts", queue=[], alerted=1)  # fmt: skip
+    deck(s, "escorts", 80)
+    events = advance(s, 1, 1)  # E2's card drawn as it comes to attack the Detected boat, then its attack
+    names = [type(e).__name__ for e in events]
+    assert not of(events, ev.DetectionRolled)
+    assert names.index("EscortMoved") < names.index("ShipRevealed"), "E2 moved as the Unknown counter, then revealed"
+    s = new_state()  # the same escort with a boat to roll against is revealed, then rolls
+    battle(s, {"M1": ("C1", None, None), "E2": ("S3", None, None)}, {"U-47": ("L2", "surfaced", False)},
+           step="escorts", queue=[], alerted=1)  # fmt: skip
+    deck(s, "escorts", 80)
+    events = advance(s, 1, 1)
+    assert [e.label for e in of(events, ev.ShipRevealed)] == ["E2"] and of(events, ev.DetectionRolled)

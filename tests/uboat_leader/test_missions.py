@@ -18,9 +18,11 @@ def test_UL18_UL_R45_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedo
     s.boats["U-47"].missions = ["attack"]
     deck(s, "events", ROUGH, AIRCRAFT, SUB_ATTACK, RADIO)
     send(s, "move", 1, boat="U-47", to="north-sea")  # Mar Agitado: +1
-    events = send(s, "move", 1, 2, boat="U-47", to="north-sea-attack")  # Avión Enemigo: 2 + EV 4 = 6: +2
+    events = send(s, "move", boat="U-47", to="north-sea-attack")  # UL-E3-3: asked before the first box Event
     began = of(events, ev.MissionBegan)[0]
     assert (began.patrol_events, began.events) == (0, 3), "it moved into the Area first: no Patrol value (UL-R7)"
+    assert set(legal(s)) == {"continue_attack", "abort_attack"}
+    send(s, "continue_attack", 1, 2)  # Avión Enemigo: 2 + EV 4 = 6: +2
     assert set(legal(s)) == {"continue_attack", "abort_attack"}
     send(s, "continue_attack", 1)  # Ataque Submarino Aliado: +2
     assert (s.boats["U-47"].stress, s.boats["U-47"].band) == (5, "okay"), "5 stress: almost Shaken"
@@ -57,7 +59,8 @@ def test_UL_R31_a_shot_at_a_ship_already_sunk_is_not_fired_and_UL_R32_stored_tor
     s.boats["U-47"].ready["normal"] = 1
     deck(s, "events", QUIET, QUIET + 1, 10)
     deck(s, "naval", 3)
-    send(s, "move", 1, 1, boat="U-47", to="north-sea-attack")  # started in the Area: Patrol value 1, then the box
+    send(s, "move", 1, boat="U-47", to="north-sea-attack")  # started in the Area: Patrol value 1, then the box
+    send(s, "continue_attack", 1)
     send(s, "continue_attack", 1)
     send(s, "continue_attack", 1, 1)
     events = send(s, "fire_torpedoes", 10, boat="U-47", shots=[{"target": "3"}, {"target": "3"}])  # Sirius: 10+2 sinks
@@ -73,7 +76,8 @@ def test_UL18_ULS3_UL14_a_FAT_in_the_attack_mission_has_no_merchant_bonus_agains
     s.boats["U-47"].ready.update(normal=4, FAT=1)
     deck(s, "events", QUIET, QUIET + 1, 10)
     deck(s, "naval", 3)
-    send(s, "move", 1, 1, boat="U-47", to="north-sea-attack")
+    send(s, "move", 1, boat="U-47", to="north-sea-attack")
+    send(s, "continue_attack", 1)
     send(s, "continue_attack", 1)
     send(s, "continue_attack", 1, 1)
     events = send(s, "fire_torpedoes", 5, boat="U-47", shots=[{"target": "3", "kind": "FAT"}])
@@ -109,7 +113,8 @@ def test_UL18_aborting_keeps_the_counter_and_goes_to_the_search_box():
     s = new_state(segment="operations")
     put(s, "U-47", "north-sea", missions=["attack"])
     deck(s, "events", QUIET, QUIET + 1, 10)
-    send(s, "move", 1, 1, boat="U-47", to="north-sea-attack")
+    send(s, "move", 1, boat="U-47", to="north-sea-attack")  # the Patrol value (Quiet Seas)
+    send(s, "continue_attack", 1)  # the first box Event
     events = send(s, "abort_attack")
     assert of(events, ev.MissionEnded)[0].outcome == "aborted" and s.boats["U-47"].missions == ["attack"]
     assert s.boats["U-47"].space == "search" and s.ops.box is None
@@ -119,7 +124,8 @@ def test_UL18_an_event_making_the_boat_unfit_fails_the_mission():
     s = new_state(segment="operations")
     put(s, "U-47", "north-sea", stress=8, missions=["attack"])
     deck(s, "events", QUIET, SUB_ATTACK)  # data-set order: 5, 8
-    events = send(s, "move", 2, 1, boat="U-47", to="north-sea-attack")  # Quiet Seas (Patrol value), then +2: Unfit
+    send(s, "move", 2, boat="U-47", to="north-sea-attack")  # Quiet Seas (Patrol value)
+    events = send(s, "continue_attack", 1)  # Ataque Submarino Aliado +2: Unfit
     assert of(events, ev.MissionEnded)[0].outcome == "failed" and s.boats["U-47"].space == "search"
     assert "continue_attack" not in legal(s)
 
@@ -165,3 +171,37 @@ def test_UL19_with_no_ammo_and_no_torpedo_left_the_raider_mission_ends_at_once()
     assert of(events, ev.MissionEnded)[0].outcome == "done" and "raider_roll" not in legal(s)
     with pytest.raises(IllegalCommand):
         send(s, "raider_roll", weapon="gun")
+
+
+@pytest.mark.parametrize("edition", ["3.0.0", "2.0.0"])
+def test_UL18_UL_R45_the_attack_may_be_aborted_before_its_first_box_event(edition):
+    """UL-18: "Puedes elegir abortar el ataque antes de robar todas las cartas de Evento" — before the first too
+    (UL-E3-3): entering the box draws none of its Events yet and asks. 2.0.0 drew the first inside the move."""
+    s = new_state(segment="operations", edition=edition)
+    s.boats["U-47"].missions = ["attack"]
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    send(s, "move", 1, boat="U-47", to="north-sea")
+    if edition == "2.0.0":
+        events = send(s, "move", 1, boat="U-47", to="north-sea-attack")
+        assert len(of(events, ev.EventResolved)) == 1 and s.ops.box.events == 2
+        return
+    events = send(s, "move", boat="U-47", to="north-sea-attack")
+    assert not of(events, ev.EventResolved) and (s.ops.box.events, s.ops.box.total) == (3, 3)
+    assert set(legal(s)) == {"continue_attack", "abort_attack"}
+    events = send(s, "abort_attack")
+    assert of(events, ev.MissionEnded)[0].outcome == "aborted" and s.boats["U-47"].missions == ["attack"]
+    assert (s.boats["U-47"].space, s.boats["U-47"].stress) == ("search", 0)
+
+
+@pytest.mark.parametrize("edition, t5", [("3.0.0", []), ("2.0.0", [("T5", 2)])])
+def test_UL19_UL_R44_a_raider_t5_roll_has_no_escort_bonus(edition, t5):
+    """UL-19 "Aplica todos los modificadores normales"; the T5 is "para usarlos contra los Escoltas" and the Raider
+    helps surface raiders "que están atacando un convoy": no escort is its target, so no +2 (UL-E3-10): a 6 + TS 1 is
+    7, no VP (2.0.0: 9, 1 VP)."""
+    s = new_state(segment="operations", edition=edition)
+    raider(s)
+    s.boats["U-47"].ready.update(normal=4, T5=1)
+    events = send(s, "raider_roll", 6, weapon="T5")
+    r = roll(events, "Raider")
+    assert [(m.reason, m.value) for m in r.result.modifiers] == [("TS", 1), *t5]
+    assert s.vp == (1 if t5 else 0)

@@ -169,3 +169,24 @@ def test_UL_R47_a_boat_with_two_missions_may_head_for_either_box():
     s = ops()
     put(s, "U-47", "british-isles", missions=["attack", "raider"])
     assert {c["to"] for c in legal(s)["move"].choices} == {"north-sea", "w-approaches"}
+
+
+@pytest.mark.parametrize("edition", ["3.0.0", "2.0.0"])
+def test_UL20_UL_R6_a_mission_boat_in_port_must_sail_for_its_box(edition):
+    """Operaciones: "Un U-Boat con una ficha de Misión Especial, debe moverse hacia el recuadro de esa Misión
+    Especial y resolver su misión." UL-E3-2: a fit boat in port carrying a counter is held to it like one at sea:
+    end_operations is refused until it has moved. 2.0.0 let it stay in port, and the Refit then unloaded its mines
+    while the counter stayed (a Mines box later scored 0 mines, 0 VP)."""
+    s = ops(edition=edition)
+    put(s, "U-47", "germany", "port", missions=["mine"], mines=8)
+    assert legal(s)["move"].choices == [{"boat": "U-47", "to": "north-sea"}]
+    if edition == "2.0.0":
+        assert "end_operations" in legal(s)
+        return
+    assert "end_operations" not in legal(s)
+    with pytest.raises(IllegalCommand) as e:
+        send(s, "end_operations")
+    assert "U-47" in e.value.detail and "must move to their boxes" in e.value.detail
+    deck(s, "events", QUIET)
+    send(s, "move", 1, boat="U-47", to="north-sea")
+    assert "end_operations" not in legal(s), "nor may it stop short of its box"

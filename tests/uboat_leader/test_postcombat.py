@@ -10,7 +10,7 @@ from tests.uboat_leader.scenario import advance, battle, deck, legal, new_state,
 TWO = (("U-47", "trained"), ("U-51", "trained"))
 
 
-def sink_the_last_ship(s, contacts=1):
+def sink_the_last_ship(s, contacts=1, faces=(10,)):
     bt = battle(
         s,
         {"M1": ("C1", "merchants", 56), "E1": ("L7", "fleet", 2)},
@@ -21,11 +21,11 @@ def sink_the_last_ship(s, contacts=1):
     del bt.ships["E1"]  # the Fleet Escort left by the Wake earlier: its card is still this battle's
     bt.attackers = ["U-51"]
     s.act.contacts = contacts
-    return send(s, "attack", 10, boat="U-47", weapon="torpedo", shots=[{"target": "M1"}])
+    return send(s, "attack", *faces, boat="U-47", weapon="torpedo", shots=[{"target": "M1"}])
 
 
 def test_ULS8_UL38_UL_R24_UL_R25_post_combat_stress_reload_score_attacked_and_discards():
-    s = new_state(boats=TWO)
+    s = new_state(boats=TWO, edition="2.0.0")  # 2.0.0 still asks next_contact / end_activation (UL-E3-9)
     events = sink_the_last_ship(s)
     after = types(events)[types(events).index("CombatEnded") :]
     assert after == [
@@ -50,7 +50,7 @@ def test_ULS8_UL38_UL_R24_UL_R25_post_combat_stress_reload_score_attacked_and_di
 
 
 def test_ULS8_the_active_boat_ends_its_activation_in_the_search_box_and_the_joiner_is_still_in_its_area():
-    s = new_state(boats=TWO)
+    s = new_state(boats=TWO, edition="2.0.0")  # end_activation with a contact left: 2.0.0 only (UL-E3-9)
     sink_the_last_ship(s)
     events = send(s, "end_activation")
     assert types(events) == ["ToSearchBox", "AttackedMarked", "ActivationEnded"]
@@ -65,9 +65,9 @@ def test_UL38_UL_R24_UL_R1_a_joiner_that_attacked_is_not_yet_attacked_for_the_ne
     is its activation (UL-R1): called again for the active boat's second contact, U-51 rolls without the −2, so a
     6 joins (6 − 2 = 4 would not)."""
     s = new_state(boats=TWO)
-    sink_the_last_ship(s)
     deck(s, "convoys", 41)
-    send(s, "next_contact", 1)
+    events = sink_the_last_ship(s, faces=(10, 1))  # UL-E3-9: the second contact's card is drawn at once
+    assert of(events, ev.CardDrawn)[-1].number == 41
     send(s, "engage")
     send(s, "place", boat="U-47", area="L1", side="submerged")
     events = send(s, "call_wolfpack", 6, boat="U-51")
@@ -120,3 +120,20 @@ def test_ULS8_UL_R40_a_boat_that_left_the_display_still_takes_the_post_combat_st
     del bt.subs["U-51"]  # it left from L1 earlier
     events = send(s, "attack", 10, boat="U-47", weapon="torpedo", shots=[{"target": "M1"}])
     assert [(e.boat, e.delta) for e in of(events, ev.StressChanged)] == [("U-47", 1), ("U-51", 1)]
+
+
+def test_ULS8_UL26_a_fit_active_boat_draws_a_convoy_card_for_every_contact_it_rolled():
+    """UL-E3-9, "Deberás robar una carta de Convoy por cada Contacto": with a contact left, Post-Combat draws the next
+    Convoy card at once; end_activation is never offered; Retirarse on that card is the way out, and then the
+    activation ends (no contact left)."""
+    s = new_state(boats=TWO)
+    deck(s, "convoys", 41)
+    events = sink_the_last_ship(s, faces=(10, 1))
+    after = types(events)[types(events).index("ContactResolved") :]
+    assert after[:3] == ["ContactResolved", "DiceRolled", "CardDrawn"] and s.act.contacts == 0
+    assert set(legal(s)) == {"engage", "withdraw"}, "no end_activation: the card must be drawn and looked at"
+    events = send(s, "withdraw")
+    assert types(events)[-3:] == ["ToSearchBox", "AttackedMarked", "ActivationEnded"]
+    old = new_state(boats=TWO, edition="2.0.0")
+    sink_the_last_ship(old)
+    assert "end_activation" in legal(old), "2.0.0: the boat could drop the contact it rolled"

@@ -1,4 +1,5 @@
-"""The state: evolve is total over the ruleset's events, and decide's working copy shares only what never changes."""
+"""The state: decide's working copy shares only what never changes, and a state pickles (evolve's totality is
+tests/test_conformance.py's, for every ruleset)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,9 @@ import pickle
 import msgspec
 import pytest
 
-from domain.uboat_leader.evolve import HANDLERS, NO_STATE_CHANGE, evolve
-from domain.uboat_leader.state import working_copy
-from events import uboat_leader as ev
+from domain.procedure import working_copy
 from service.simulate import new_game, play, play_on
 from tests.uboat_leader.scenario import battle, new_state, put
-
-
-def test_evolve_has_a_handler_or_a_named_no_op_for_every_event_type():
-    assert all(e in HANDLERS or e in NO_STATE_CHANGE for e in ev.EVENTS)
-    with pytest.raises(TypeError):
-        evolve(new_state(), object())
 
 
 def test_the_working_copy_shares_the_data_set_and_the_logs_tuples_and_copies_everything_else():

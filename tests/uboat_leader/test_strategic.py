@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from domain.engine import IllegalCommand
+from domain.uboat_leader.evolve import evolve
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import data_with, legal, new_state, of, put, send
+from events.core import GameEnded
+from tests.uboat_leader.scenario import data_with, deck, legal, new_state, of, put, send
 
 
 def test_UL9_an_option_costs_its_notes_SO_in_half_points_and_never_more_than_is_left():
@@ -114,8 +116,8 @@ def test_UL_R6_a_mission_no_reachable_box_allows_is_refused():
     send(s, "assign_mission", boat="U-56", mission="attack")  # the North Sea box is within reach
 
 
-def test_ULS10_end_campaign_only_with_no_boat_at_sea():
-    s = new_state()
+def test_ULS10_end_campaign_only_with_no_boat_at_sea_and_scored_before_3():
+    s = new_state(edition="2.0.0")
     put(s, "U-47", "north-sea")
     assert "end_campaign" not in legal(s)
     with pytest.raises(IllegalCommand) as e:
@@ -130,3 +132,49 @@ def test_end_strategic_begins_the_operations_segment():
     s = new_state()
     (began,) = send(s, "end_strategic")
     assert began.segment == "operations" and s.ops is not None
+
+
+def test_ULS10_UL22_an_abandoned_campaign_scores_no_result_level_and_says_so():
+    """UL-E3-4, "Acaba la Campaña cuando todos los U-Boats han llegado a su límite de Patrulla": end_campaign with
+    patrols owed abandons the campaign (the game is closable, boats at sea too) and locks in no result: no level, no
+    final VP, so nobody stops early on a good total to dodge the −2 VP of boats lost later. 2.0.0 scored it."""
+    s = new_state(boats=(("U-47", "trained"), ("U-51", "trained")))
+    s.vp = 9  # Adequate (8) in a Short campaign, were it scored
+    put(s, "U-51", "north-sea")  # at sea: no longer a reason to refuse
+    assert "end_campaign" in legal(s)
+    events = send(s, "end_campaign")
+    (gone,) = of(events, ev.CampaignAbandoned)
+    assert (gone.vp, gone.patrols_owed) == (9, 2) and not of(events, ev.CampaignEnded)
+    assert s.over and (s.result, s.result_index, s.final_vp, s.abandoned) == (None, None, None, True)
+    assert "abandoned" in of(events, GameEnded)[0].reason
+    old = new_state(edition="2.0.0")
+    old.vp = 9
+    (ended,) = of(send(old, "end_campaign"), ev.CampaignEnded)
+    assert (ended.level, old.result) == ("Adequate", "Adequate"), "2.0.0 locked the result in"
+
+
+def test_UL16_UL17_UL_R50_a_second_mines_mission_adds_its_mines_and_each_counter_scores_its_own():
+    """UL-E3-6: "Puedes asignar más de una Misión Especial a un solo U-Boat"; VP "se basa en el número de Torpedos
+    sustituidos por minas". Two `mine 4` missions on U-47 (14 torpedoes) leave 6 torpedoes and 8 mines aboard (2.0.0:
+    4 mines and 6 torpedoes, 4 torpedoes lost); each counter lays its own 4 (2 VP each, 4 VP in all; 2.0.0 scored 2
+    VP once and then laid 0 mines for 0 VP)."""
+    s = new_state(so_half=20)
+    send(s, "assign_mission", boat="U-47", mission="mine", mines=4)
+    send(s, "assign_mission", boat="U-47", mission="mine", mines=4)
+    b = s.boats["U-47"]
+    assert (b.mines, b.torpedoes, b.mines + b.torpedoes, b.mine_loads) == (8, 6, 14, (4, 4))
+    old = new_state(so_half=20, edition="2.0.0")
+    send(old, "assign_mission", boat="U-47", mission="mine", mines=4)
+    send(old, "assign_mission", boat="U-47", mission="mine", mines=4)
+    assert (old.boats["U-47"].mines, old.boats["U-47"].torpedoes) == (4, 6), "2.0.0 overwrote the count"
+    for state, laid in ((s, [(4, 2), (4, 2)]), (old, [(4, 2), (0, 0)])):
+        evolve(state, ev.SegmentBegan(turn=1, segment="operations"))
+        got = []
+        for turn in (1, 2):
+            state.ops.done = []
+            put(state, "U-47", "british-isles", "open")
+            deck(state, "events", 8, 9)
+            events = send(state, "move", 1, 1, 1, boat="U-47", to="british-isles-mines")  # Patrol 2, the box's 1
+            got += [(m.mines, m.vp) for m in of(events, ev.MinesLaid)]
+        assert got == laid
+    assert (s.vp, s.boats["U-47"].mines, s.boats["U-47"].missions) == (4, 0, [])

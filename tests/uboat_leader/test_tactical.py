@@ -4,7 +4,8 @@ Running (UL-32, UL-R19), Deep Dive (UL-S6), damaged ships (UL-5), the display (U
 from __future__ import annotations
 
 from domain.dice import ChosenDice
-from domain.uboat_leader.procedure import Ctx
+from domain.procedure import Ctx
+from domain.uboat_leader.evolve import evolve
 from domain.uboat_leader.rules.ships import piece_speed
 from domain.uboat_leader.rules.tactical import end_turn
 from events import uboat_leader as ev
@@ -112,21 +113,21 @@ def test_ULS7_end_of_turn_removes_silent_and_deep_raises_alerted_after_an_attack
     s = new_state(boats=TWO)
     bt = battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("L1", "surfaced"), "U-51": ("L5", "submerged")})
     bt.subs["U-51"].deep = bt.subs["U-47"].silent = bt.fired = True
-    c = Ctx(s, ChosenDice())
+    c = Ctx(s, ChosenDice(), evolve)
     end_turn(c)
     assert types(c.events) == ["CombatTurnEnded", "AlertedRaised", "CombatStep"]
     assert of(c.events, ev.AlertedRaised)[0].cause.startswith("UL-S7 (stand-in rule, not from the text)")
     sub, deep = c.state.battle.subs["U-47"], c.state.battle.subs["U-51"]
     assert (sub.silent, deep.deep, c.state.battle.alerted, c.state.battle.turn) == (False, False, 1, 2)
     bt.fired, bt.turn = False, 6
-    c = Ctx(s, ChosenDice())
+    c = Ctx(s, ChosenDice(), evolve)
     end_turn(c)
     assert types(c.events) == ["CombatTurnEnded", "ContactLost", "ContactLost"], "after turn 6 every boat loses contact"
     assert [e.cause for e in of(c.events, ev.ContactLost)] == ["turns", "turns"]
 
 
 def test_UL1_the_tactical_displays_adjacent_areas():
-    from domain.uboat_leader.display import display_adj, distance
+    from domain.uboat_leader.distances import display_adj, distance
 
     adj = display_adj(DATA)
     assert adj["L1"] == ["L2", "L8", "M1"] and sorted(adj["M3"]) == ["L3", "M2", "M4", "S3"]

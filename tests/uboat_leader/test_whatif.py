@@ -8,14 +8,14 @@ from domain.uboat_leader.bot import outcomes
 from events.bundle import decode_bundle
 from service.whatif import fold_bundle, odds
 
-SHORT = Path(__file__).resolve().parents[2] / "replays" / "uboat-short.json"
+SHORT = Path(__file__).resolve().parents[2] / "replays" / "uboat-short.2.0.0.json"
 
 
 def test_the_odds_from_the_middle_of_the_golden_campaign_report_every_outcome_with_the_real_one_placed():
     b = decode_bundle(SHORT.read_bytes())
     at = b.commands[len(b.commands) // 2].seqs[1]  # a command's end
     got = odds(b, at, 12, seed=5)
-    real = outcomes(fold_bundle(b).rules)
+    real = outcomes(fold_bundle(b).state)
     figures = got["figures"]
     assert got["finished"] and list(figures) == list(real) == [
         "final_vp",

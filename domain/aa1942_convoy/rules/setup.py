@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.aa1942_convoy.editions import EDITIONS
 import msgspec
 
 from domain.aa1942_convoy.commands import Options
@@ -61,7 +62,9 @@ def starting_submarines(options: Options) -> dict[str, dict[int, int]]:
 
 def initial_state(created: GameCreated, options: Options, data: MapData) -> State:
     """AA-2: every territory held by its original owner, treasuries at the starting incomes; AA-R16 submarines."""
-    state = State(map=data, seat_of=power_seats(created.seats), rounds=options.rounds)
+    state = State(
+        map=data, seat_of=power_seats(created.seats), rounds=options.rounds, edition=EDITIONS.of(created.ruleset.version)
+    )
     state.control = {t: land.original_owner for t, land in sorted(data.land_territories.items())}
     state.treasury = dict(STARTING_INCOME)
     state.subs = starting_submarines(options)

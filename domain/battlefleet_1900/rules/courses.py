@@ -1,6 +1,7 @@
 """A ship's course through one Movement Phase (3.0, 2.1, BF-R5, R8, R29): straight runs and turns on its circle,
-each from the pose the last one stored, the succession pivots still ahead of it, and stopping short of a sinking
-base it was clear of (checked per whole mm and degree)."""
+each from the pose the last one stored, the succession pivots still ahead of it, and stopping short of a base it
+was clear of (checked per whole mm and degree): in 3.0.0 a sinking base, met by each course alone; from 4.0.0 any
+base, every course run in lockstep with the others (`first_touch`, BF-R29)."""
 
 from __future__ import annotations
 
@@ -19,20 +20,36 @@ class Path:
     route: list[Waypoint] = field(default_factory=list)
     pivot: Pose | None = None  # where its own turns began (a succession lead's pivot, BF-R8)
     executed: list[int] = field(default_factory=list)  # its own turns as made
+    budget: int = 0  # the distance it set out to move (its speed through the phase, for the lockstep)
+    track: list[tuple[int, Pose]] | None = None  # 4.0.0: (moved, pose) after each whole mm or degree, from the start
 
 
 class Mover:
     """One ship's path this phase: straight runs and turns, each from the pose the last stored, stopping short of
-    a sinking base it was clear of (BF-R29: checked per whole mm and degree)."""
+    a sinking base it was clear of (3.0.0, BF-R29: checked per whole mm and degree). From 4.0.0 it meets no base
+    itself: it records its track, and stops after `cap` = (whole steps, the ship) that the lockstep allows it."""
 
-    def __init__(self, state: State, ship: str, budget: int, radius: int):
+    def __init__(
+        self,
+        state: State,
+        ship: str,
+        budget: int,
+        radius: int,
+        obstacles: bool = True,
+        track: bool = False,
+        cap: tuple[int, str] | None = None,
+    ):
         self.state, self.ship = state, ship
-        self.p = Path(state.pose(ship))
+        self.p = Path(state.pose(ship), budget=budget)
         self.rem = budget
         self.r = radius
         k = state.cls(ship)
         self.size = (k.base_mm[0], k.base_mm[1])
-        self.obstacles = self._obstacles(budget)
+        self.obstacles = self._obstacles(budget) if obstacles else []
+        self.cap, self.steps = cap, 0
+        if track:
+            self.p.track = [(0, self.p.pose)]
+        self.careful = bool(self.obstacles) or track or cap is not None  # step by step, not in one stride
 
     def _obstacles(self, budget: int) -> list[tuple[str, tuple]]:
         s, me = self.state, self.p.pose
@@ -54,6 +71,18 @@ class Mover:
     def _blocked(self, p: Pose) -> str | None:
         return next((n for n, poly in self.obstacles if geo.polygons_touch(self._base(p), poly)), None)
 
+    def _step(self, j: int, p: Pose, moved: int) -> bool:
+        """Whether this run's j-th whole step (to pose p, `moved` in all) may be taken; if not, what stops it."""
+        if self.cap is not None and self.steps + j > self.cap[0]:
+            self.p.stopped_by = self.cap[1]
+            return False
+        if (hit := self._blocked(p)) is not None:
+            self.p.stopped_by = hit
+            return False
+        if self.p.track is not None:
+            self.p.track.append((moved, p))
+        return True
+
     @property
     def done(self) -> bool:
         return self.rem <= 0 or self.p.stopped_by is not None
@@ -61,14 +90,15 @@ class Mover:
     def straight(self, d: int) -> None:
         d = min(d, self.rem)
         start = self.p.pose
-        if self.obstacles:
+        if self.careful:
             for j in range(1, d + 1):
                 pt = geo.straight(start.x, start.y, start.h, j)
-                if (hit := self._blocked(Pose(pt.x, pt.y, start.h))) is not None:
-                    self.p.stopped_by, d = hit, j - 1
+                if not self._step(j, Pose(pt.x, pt.y, start.h), self.p.moved + j):
+                    d = j - 1
                     break
         pt = geo.straight(start.x, start.y, start.h, d)
         self.p.pose, self.p.moved, self.rem = Pose(pt.x, pt.y, start.h), self.p.moved + d, self.rem - d
+        self.steps += d
 
     def turn(self, theta: int) -> int:
         """Turn theta degrees (+ starboard) as far as the movement left allows; the degrees made."""
@@ -77,15 +107,16 @@ class Mover:
         sign = 1 if theta > 0 else -1
         made = min(abs(theta), geo.turn_within(self.r, self.rem))
         start = self.p.pose
-        if self.obstacles:
+        if self.careful:
             for j in range(1, made + 1):
                 pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * j)
-                if (hit := self._blocked(Pose(pt.x, pt.y, h))) is not None:
-                    self.p.stopped_by, made = hit, j - 1
+                if not self._step(j, Pose(pt.x, pt.y, h), self.p.moved + min(geo.arc_cost(self.r, j), self.rem)):
+                    made = j - 1
                     break
         pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * made)
         cost = min(geo.arc_cost(self.r, made), self.rem)
         self.p.pose, self.p.moved, self.rem = Pose(pt.x, pt.y, h), self.p.moved + cost, self.rem - cost
+        self.steps += made
         self.p.executed.append(sign * made)
         return made
 
@@ -113,14 +144,44 @@ class Mover:
             if self.p.stopped_by:
                 return None
             self.p.pose = Pose(w.x, w.y, p.h)  # on the lead's track: at the pivot itself
+            if self.p.track is not None:
+                self.p.track[-1] = (self.p.moved, self.p.pose)
         made = self.turns(w.turns)
         partial = [t - m for t, m in zip(w.turns, made) if t != m]
         return partial + w.turns[len(made) :]
 
 
-def run(state: State, ship: str, distance: int, radius: int, own_turns: list[int], route: list[Waypoint]) -> Path:
-    """A ship's whole move: the pivots still ahead of it (succession), then its own turns, then straight on."""
-    m = Mover(state, ship, distance, radius)
+def least(state: State, ship: str, budget: int, radius: int, own_turns: list[int], route: list[Waypoint]) -> int:
+    """BF-R5 (4.0.0): the movement a ship needs to finish its own turns this move (after the pivots still ahead of
+    it), on its own pose and circle only (BF-R3: no other base is read); `budget` when that cannot finish them (2.1:
+    "it will complete as much of the turn as possible", using all available movement)."""
+    if not any(own_turns):
+        return 0
+    m = Mover(state, ship, budget, radius, obstacles=False)
+    left = _pivots(m, route)
+    if left or m.turns(own_turns) != own_turns:
+        return budget
+    return m.p.moved
+
+
+def least_through(state: State, ship: str, budget: int, radius: int, route: list[Waypoint]) -> int:
+    """BF-R5 (4.0.0, BF-E4-8): the movement a follower in succession needs to finish the turns of every pivot ahead
+    that it reaches with all its movement; `budget` when it reaches one whose turns it cannot finish (2.1: "it will
+    complete as much of the turn as possible"); 0 when it reaches none."""
+    m = Mover(state, ship, budget, radius, obstacles=False)
+    need = 0
+    for w in route:
+        rest = m.to_pivot(w)
+        if rest is None:  # not reached with all its movement: no turn it must make this move
+            break
+        if rest:
+            return budget
+        need = m.p.moved
+    return need
+
+
+def _pivots(m: Mover, route: list[Waypoint]) -> list[Waypoint]:
+    """Run on through the pivots still ahead (BF-R8, R40); the ones left for the next move."""
     left = list(route)
     while left and not m.done:
         rest = m.to_pivot(left[0])
@@ -130,6 +191,23 @@ def run(state: State, ship: str, distance: int, radius: int, own_turns: list[int
         if rest:
             left.insert(0, Waypoint(m.p.pose.x, m.p.pose.y, rest))
             break
+    return left
+
+
+def run(
+    state: State,
+    ship: str,
+    distance: int,
+    radius: int,
+    own_turns: list[int],
+    route: list[Waypoint],
+    lockstep: bool = False,
+    cap: tuple[int, str] | None = None,
+) -> Path:
+    """A ship's whole move: the pivots still ahead of it (succession), then its own turns, then straight on. With
+    `lockstep` (4.0.0) it records its track and meets other bases only through `cap` (`first_touch`)."""
+    m = Mover(state, ship, distance, radius, obstacles=not lockstep, track=lockstep, cap=cap)
+    left = _pivots(m, route)
     m.p.route = left
     m.p.executed = []  # its own turns only: the pivots' turns were the lead's
     if not left:
@@ -137,3 +215,62 @@ def run(state: State, ship: str, distance: int, radius: int, own_turns: list[int
         m.turns(own_turns)
     m.straight(m.rem)
     return m.p
+
+
+def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, str]]:
+    """BF-R29 (4.0.0, BF-E4-6): 6.0 "a vessel will remain a navigational and line-of-sight obstacle to other ships"
+    until it goes under, so every base on the table is one. The moves are simultaneous: each ship runs its track at
+    its own even speed through the phase (tick k of K, K the longest move in mm: a ship that set out to move D mm has
+    moved k*D//K), and at the first tick where two bases that were clear of each other as the phase began touch,
+    the ship whose own step closes the gap stops at its pose of the tick before (both, when each one's step alone
+    would touch, or neither alone would). A ship at rest (not moving, sinking, dead in the water) never gives way.
+    Returns, for the ships that stop, (the whole steps they may take, the ship they would touch); the caller moves
+    everything again with those caps and asks once more, until nothing touches."""
+    names = [n for n, sh in state.ships.items() if sh.on_table]
+    track = {n: paths[n].track if n in paths and paths[n].track else [(0, state.pose(n))] for n in names}
+    speed = {n: paths[n].budget if n in paths and paths[n].track and len(paths[n].track) > 1 else 0 for n in names}
+    size = {n: tuple(state.cls(n).base_mm) for n in names}
+    K = max(speed.values(), default=0)
+    if K == 0:
+        return {}
+
+    def base(n: str, i: int) -> tuple:
+        p = track[n][i][1]
+        return geo.base(p.x, p.y, p.h, *size[n])
+
+    def touch(a: str, i: int, b: str, j: int, reach: int) -> bool:
+        pa, pb = track[a][i][1], track[b][j][1]
+        return geo.dist2((pa.x, pa.y), (pb.x, pb.y)) <= reach * reach and geo.polygons_touch(base(a, i), base(b, j))
+
+    pairs = []
+    for x, a in enumerate(names):
+        for b in names[x + 1 :]:
+            if not (speed[a] or speed[b]):
+                continue
+            reach = sum(size[a]) + sum(size[b])  # a bow-to-bow distance beyond which two bases cannot touch
+            far = speed[a] + speed[b] + reach
+            pa, pb = track[a][0][1], track[b][0][1]
+            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0, reach):
+                continue  # out of each other's reach this phase, or touching as it began (only a warning)
+            pairs.append((a, b, reach))
+    moving = sorted({n for a, b, _ in pairs for n in (a, b) if speed[n]})
+    at = {n: 0 for n in names}  # the index of each ship's track sample reached at the tick
+    for k in range(1, K + 1):
+        before = dict(at)
+        for n in moving:
+            m, t, i = k * speed[n] // K, track[n], at[n]
+            while i + 1 < len(t) and t[i + 1][0] <= m:
+                i += 1
+            at[n] = i
+        stop: dict[str, tuple[int, str]] = {}
+        for a, b, reach in pairs:
+            if not touch(a, at[a], b, at[b], reach):
+                continue
+            by_a = at[a] != before[a] and touch(a, at[a], b, before[b], reach)
+            by_b = at[b] != before[b] and touch(a, before[a], b, at[b], reach)
+            for n, other, closes in ((a, b, by_a or not by_b), (b, a, by_b or not by_a)):
+                if closes and speed[n] and n not in stop:
+                    stop[n] = (before[n], other)
+        if stop:
+            return stop
+    return {}

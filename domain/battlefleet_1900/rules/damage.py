@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 
 from domain.battlefleet_1900.data import COMPARTMENTS, codes
 from domain.battlefleet_1900.rules import orders
-from domain.battlefleet_1900.state import GONE, State
+from domain.battlefleet_1900.state import GONE, State, dc_dice, propulsion_hit
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 THIRDS = {  # BATTLEFLEET.md §3: the compartments a 1D6 splits into thirds, by embattled side
     "port": ("F", "PA", "A"),
@@ -45,18 +45,6 @@ def pick_index(faces: list[int], n: int) -> int | None:
     return None if v >= n * q else v // q
 
 
-def propulsion_hit(d: int, g: int, m: int, destroy: bool, boxes: int = 6) -> tuple[int, int, int]:
-    """BF-R23 (6.2): P damages the box below the marked ones, else goes to the margin; Px destroys one, a damaged
-    box migrating down (and its mark to the margin) when all are marked."""
-    if not destroy:
-        return (d, g + 1, m) if d + g < boxes else (d, g, m + 1)
-    if d + g < boxes:
-        return d + 1, g, m
-    if g > 0:
-        return d + 1, g - 1, m + 1
-    return d, g, m + 1
-
-
 def column(pen: int, armour: int, bounds: list[int]) -> int:
     """BATTLEFLEET.md §2: the column by (pen - armour) * 100 // armour; no armour reads the last column."""
     if armour == 0:
@@ -67,12 +55,6 @@ def column(pen: int, armour: int, bounds: list[int]) -> int:
 
 def table_row(rows, face: int):
     return next(r[2] for r in rows if r[0] <= face <= r[1])
-
-
-def dc_dice(state: State, ship: str) -> int:
-    """6.3: six DC dice for size 5 and over, three for size 4 and under."""
-    dd, size = state.data.dc_dice, state.cls(ship).size
-    return dd.large if size >= dd.large_from_size else dd.small
 
 
 def lozenge_drop(state: State, ship: str, side: str) -> str | None:
@@ -106,6 +88,23 @@ def item_types(state: State, ship: str, cat: str, picked: list[str]) -> list[str
             continue
         if w.pos or any(g == "ok" and f"{w.id}:{i}" not in picked for i, g in enumerate(s.guns[w.id])):
             out.append(w.id)
+    return out
+
+
+def gun_items(state: State, ship: str, cat: str, picked: list[str]) -> list[str]:
+    """BF-R19 (4.0.0, BF-E4-7): 6.2 "The locations of all S and T hits are always assigned randomly from existing
+    weapons throughout the entire vessel": one pick among every item of the category, in data order: each position
+    of a lettered entry (regardless of damage, 6.2 "Lettered Positions") and each undamaged pattern gun not picked
+    this step ("Numbered Patterns"). 3.0.0 picked the entry first (`item_types`), so Peresvet's single stem gun took
+    half her S hits instead of 1 in 11."""
+    s, out = state.ships[ship], []
+    for w in state.cls(ship).weapons:
+        if w.cat != cat:
+            continue
+        if w.pos:
+            out.extend(w.pos)
+        else:
+            out.extend(f"{w.id}:{i}" for i, g in enumerate(s.guns[w.id]) if g == "ok" and f"{w.id}:{i}" not in picked)
     return out
 
 
@@ -155,6 +154,13 @@ def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: li
         e.location = pick(ctx, where, f"main hit location on {ship}", "BF:6.2 BF-R18 BF-R32")
         if not s.ships[ship].mounts[e.location].flooded:  # 6.2: a flooded magazine spares the critical roll
             e.then = critical_main(ctx, ship, e.location, side)
+    elif g.kind in ("secondary", "tertiary") and s.edition.has("BF-E4-7"):
+        items = gun_items(s, ship, g.kind, picked)
+        if not items:
+            return [Effect(ship, code, "none", source, note=f"no effect: no {g.kind} gun left undamaged (6.1)")]
+        e.location = pick(ctx, items, f"{g.kind} hit location on {ship}", "BF:6.2 BF-R19 BF-R32")
+        if ":" in e.location:
+            picked.append(e.location)
     elif g.kind in ("secondary", "tertiary"):
         types = item_types(s, ship, g.kind, picked)
         if not types:
@@ -264,12 +270,15 @@ def describe(s: State, e: Effect) -> str:
     return f"{e.kind} {e.location or ''} {'destroyed' if e.destroy else 'hit'}".replace("  ", " ")
 
 
-def flood(ctx: Ctx, ship: str, compartment: str, level: int, cause: str, how: str = "hit") -> None:
+def flood(
+    ctx: Ctx, ship: str, compartment: str, level: int, cause: str, how: str = "hit", mark: bool = False
+) -> None:
     """BF-R21: FLn floods a compartment to at least level n (severe at most); a new heavy or severe hit is
-    recorded even where the level stands, since it breaks a containment (6.3)."""
+    recorded even where the level stands, since it breaks a containment (6.3), and so is a `mark`ed flooding (a
+    counter-flood to the level the zone already has, BF-R59)."""
     now = ctx.state.ships[ship].flooding[compartment]
     new = min(4, max(now, level))
-    if new != now or (how == "hit" and level >= 3):
+    if new != now or (how == "hit" and level >= 3) or mark:
         ctx.emit(ev.FloodingChanged(ship=ship, compartment=compartment, level=new, cause=cause, how=how))
 
 

@@ -10,14 +10,14 @@ import msgspec
 from domain.battlefleet_1900.commands import DamageControl, DcAction
 from domain.battlefleet_1900.data import COMPARTMENTS
 from domain.battlefleet_1900.rules import sealing
-from domain.battlefleet_1900.rules.damage import dc_dice, flood, main_positions
+from domain.battlefleet_1900.rules.damage import flood, main_positions
 from domain.battlefleet_1900.rules.sinking import listing, relist
-from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.state import State, dc_dice
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 COMMAND = ("flood_magazine", "counterflood")  # 6.3 command functions: not with a CT hit (recover_ct is the one)
 REPAIR_ROW = {"repair_tertiary": "repair_secondary"}  # BF-R24: T repairs on the S row (data may differ)
@@ -71,10 +71,11 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
     if f in ("repair_main", "repair_secondary", "repair_tertiary"):
         cat = f.split("_")[1]
         return _slashes(state, ship, a.mount, cat)
-    if f == "flood_magazine":  # BF-R38: a damaged or destroyed main position's magazine
+    if f == "flood_magazine":  # BF-R38: "any main gun position's magazine" (6.3); 3.0.0 asked for a damaged one
         m = s.mounts.get(a.mount or "")
-        ok = a.mount in main_positions(state, ship) and not m.flooded and (m.slashes or m.destroyed)
-        return int(bool(ok))
+        if a.mount not in main_positions(state, ship) or m.flooded:
+            return 0
+        return int(state.edition.has("BF-E4-2") or bool(m.slashes or m.destroyed))
     if f == "contain_flooding":
         return int(a.compartment is not None and s.flooding[a.compartment] == 3 and a.compartment not in s.contained)
     if f == "counterflood":  # BF-R25: only against uneven flooding, to a level at least the present one
@@ -136,6 +137,38 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             )
 
 
+# BF-R59 (4.0.0, BF-E4-5): 6.3's actions "are considered simultaneous, and they do not need to be executed in any
+# particular order": they are rolled and applied in this order, whatever order the seat wrote them in. Containment
+# comes before any flooding, so a compartment a magazine or a scuttling roll makes severe loses it at once (BF-R21:
+# "severe flooding events cannot be contained"); flooded magazines (+1 level each) before counter-floods, so a zone
+# counter-flooded in the same step ends at the degree the commander chose or higher, never at chosen + 1.
+CANONICAL = (
+    "repair_propulsion",
+    "repair_bridge",
+    "repair_main",
+    "repair_steering",
+    "repair_secondary",
+    "repair_tertiary",
+    "repair_dc",
+    "repair_rudder",
+    "secure_rudder",
+    "free_rudder",
+    "contain_flooding",
+    "sink_minus_1",
+    "recover_ct",
+    "flood_magazine",
+    "counterflood",
+)
+
+
+def canonical(state: State, seat: str, actions: list[DcAction]) -> list[DcAction]:
+    """BF-R59: the seat's actions by function (CANONICAL), then ship (scenario order, `own`), then target and level."""
+    ships = {n: i for i, n in enumerate(state.own(seat))}
+    return sorted(
+        actions, key=lambda a: (CANONICAL.index(a.function), ships[a.ship], target_of(a) or "", a.level or 0)
+    )
+
+
 def resolve(ctx: Ctx) -> None:
     s = ctx.state
     sealing.reveal(ctx, ["damage_control"])
@@ -143,18 +176,25 @@ def resolve(ctx: Ctx) -> None:
         cmd = msgspec.convert(s.sealed[seat].pending.get("damage_control", {}), DamageControl)
         for ship in cmd.scuttle:
             ctx.emit(ev.ScuttlingBegun(ship=ship))
-        for name in s.own(seat):
-            if s.ships[name].scuttling and able(s, name) and scuttle_rolls(s, name):
-                scuttle(ctx, name)
-        for a in cmd.actions:
-            act(ctx, a)
+        # who scuttles, and with how many rolls, is judged as the step begins (BF-R52: a CT hit recovered in this
+        # step lets the rolls resume at the next)
+        rolls = {n: scuttle_rolls(s, n) for n in s.own(seat) if s.ships[n].scuttling and able(s, n)}
+        if s.edition.has("BF-E4-5"):  # BF-R59: one simultaneous set; the scuttling counter-floods come last
+            for a in canonical(s, seat, cmd.actions):
+                act(ctx, a)
+        for name, n in rolls.items():
+            if n:
+                scuttle(ctx, name, n)
+        if not s.edition.has("BF-E4-5"):  # 3.0.0: the actions in the order written, after the scuttling
+            for a in cmd.actions:
+                act(ctx, a)
 
 
-def scuttle(ctx: Ctx, name: str) -> None:
-    """BF-R25: counter-flood each compartment not yet severe to severe, F, PA, SA, A while dice last."""
+def scuttle(ctx: Ctx, name: str, rolls: int) -> None:
+    """BF-R25: counter-flood each compartment not yet severe to severe, F, PA, SA, A while dice last (`rolls`)."""
     s = ctx.state
-    for c in [c for c in COMPARTMENTS if s.ships[name].flooding[c] < 4][: scuttle_rolls(s, name)]:
-        ok = ctx.check(f"{name} scuttles: counter-flood {c}", "BF:6.3 BF-R25", s.data.tables.dc["counterflood"])
+    for c in [c for c in COMPARTMENTS if s.ships[name].flooding[c] < 4][:rolls]:
+        ok = ctx.passes(f"{name} scuttles: counter-flood {c}", "BF:6.3 BF-R25", s.data.tables.dc["counterflood"])
         ctx.emit(ev.DcResolved(ship=name, function="counterflood", target=c, success=ok, level=4))
         if ok:
             flood(ctx, name, c, 4, "scuttling", how="counterflood")
@@ -165,12 +205,15 @@ def act(ctx: Ctx, a: DcAction) -> None:
     s = ctx.state
     f = a.function
     need = s.data.tables.dc[REPAIR_ROW.get(f, f)]
-    ok = ctx.check(f"{a.ship}: {f}{' ' + target_of(a) if target_of(a) else ''}", "BF:6.3 BF-R24", need)
+    ok = ctx.passes(f"{a.ship}: {f}{' ' + target_of(a) if target_of(a) else ''}", "BF:6.3 BF-R24", need)
     ctx.emit(ev.DcResolved(ship=a.ship, function=f, target=target_of(a), success=ok, level=a.level))
     if not ok:
         return
     if f == "counterflood":
-        flood(ctx, a.ship, a.compartment, a.level, "counterflood", how="counterflood")
+        # BF-R59: a magazine flooded in the same step may already have brought the zone to the chosen degree; it is
+        # still the commander's counter-flood (6.3: counterflooded compartments "do not trigger flooding effect rolls")
+        mark = s.edition.has("BF-E4-5") and a.compartment not in s.ships[a.ship].counterflooded
+        flood(ctx, a.ship, a.compartment, a.level, "counterflood", how="counterflood", mark=mark)
         relist(ctx, a.ship)  # 6.3: list and trim are redone at once
     elif f == "flood_magazine":
         comp = s.data.positions[a.mount].compartment

@@ -21,7 +21,7 @@ from events import battlefleet_1900 as ev
 from events.core import RollResult
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 CYCLES = {"1/2": 1, "1": 1, "2": 2}  # 4.1: rounds per gun per turn (1/2: every other turn)
 
@@ -81,14 +81,16 @@ def owes(state: State, seat: str) -> bool:
 
 def check_fire(state: State, seat: str, cmd: Fire) -> None:
     """BF-R14, R15: own ships able to fire, enemy targets in play, one estimate per firer and target within four
-    brackets, each position's cycles and each pattern side's guns x cycles within its rate of fire."""
+    brackets (from 4.0.0 with one ammunition for all its guns, BF-E4-24), each position's cycles and each pattern
+    side's guns x cycles within its rate of fire."""
     reach = state.data.scale.brackets * state.data.scale.bracket_mm
     pairs, used = set(), {}
     for sv in cmd.salvos:
-        if sv.ship not in state.own(seat) or not can_fire(state, sv.ship):
-            raise IllegalCommand(
-                f"{sv.ship!r} is not one of your ships able to fire: {[n for n in state.own(seat) if can_fire(state, n)]}"
-            )
+        able = [n for n in state.own(seat) if can_fire(state, n)]
+        if sv.ship not in state.own(seat):
+            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able}")
+        if not can_fire(state, sv.ship):
+            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able}")
         t = state.ships.get(sv.target)
         if t is None or t.seat == seat or not t.in_play:
             raise IllegalCommand(
@@ -99,6 +101,11 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
         pairs.add((sv.ship, sv.target))
         if not 1 <= sv.estimate_mm <= reach:
             raise IllegalCommand(f"an estimate lies within the four brackets: 1-{reach} mm (BF-R15)")
+        if state.edition.has("BF-E4-24") and len({g.ammo for g in sv.guns}) > 1:
+            raise IllegalCommand(
+                f"{sv.ship} at {sv.target}: one ammunition for the target, AP or HE for all its guns (4.0: the target"
+                " is recorded with 'whether or not those guns are firing AP', BF-R15)"
+            )
         for g in sv.guns:
             key = _check_gun(state, sv.ship, g)
             used[key] = used.get(key, 0) + (g.cycles * (g.guns or 1))
@@ -208,25 +215,31 @@ MEASURED = ("hit", "short", "over")
 
 
 def resolve(ctx: Ctx) -> None:
-    """4.3: every estimate measured once all are in: a hit zone, a splash short or over, or no shot at all."""
+    """4.3: every estimate measured once all are in: a hit zone, a splash short or over, or no shot at all. From
+    4.0.0 a sinking ship the sealed orders name first rolls to keep its guns (6.0, BF-R16, BF-E4-23)."""
     s = ctx.state
     sealing.reveal(ctx, ["fire"])
-    markers, spent = [], Spent()
+    fires = {seat: msgspec.convert(s.sealed[seat].pending.get("fire", {}), Fire) for seat in s.seats}
+    if s.edition.has("BF-E4-23"):
+        abandon_rolls(ctx, {sv.ship for cmd in fires.values() for sv in cmd.salvos})
+    markers, unfired, spent = [], [], Spent()
     for seat in s.seats:
-        cmd = msgspec.convert(s.sealed[seat].pending.get("fire", {}), Fire)
-        for sv in cmd.salvos:
-            if not s.ships[sv.target].in_play:
+        for sv in fires[seat].salvos:
+            if not s.ships[sv.target].in_play or s.ships[sv.ship].abandoned:  # 6.0: "No further gunfire"
                 continue
             m = measure_salvo(ctx, sv, spent)
-            if m is not None:
+            if isinstance(m, ev.MarkerRecord):
                 markers.append(m)
-    if s.fog == "blur" and markers:
-        sealing.seal(ctx, "referee", "markers", ev.Markers(turn=s.turn, markers=markers))
+            elif m is not None:
+                unfired.append(m)
+    if s.fog == "blur" and (markers or unfired):
+        sealing.seal(ctx, "referee", "markers", ev.Markers(turn=s.turn, markers=markers, unfired=unfired))
 
 
-def measure_salvo(ctx: Ctx, sv, spent: Spent) -> ev.MarkerRecord | None:
+def measure_salvo(ctx: Ctx, sv, spent: Spent) -> ev.MarkerRecord | ev.Unfired | None:
     """4.3, BF-R41: no line of sight, then out of range, out of arc, guns that cannot reach; else the tape, and
-    each order fires what bears within its guns' rate of fire left this turn (BF-R53)."""
+    each order fires what bears within its guns' rate of fire left this turn (BF-R53). Returns the referee's
+    record under fog `blur`: the marker of a measured salvo, or (from 4.0.0) the truth of one that fired nothing."""
     s = ctx.state
     sc = s.data.scale
     f, t = funnel(s, sv.ship), funnel(s, sv.target)
@@ -255,21 +268,30 @@ def measure_salvo(ctx: Ctx, sv, spent: Spent) -> ev.MarkerRecord | None:
             rounds, capped = n * (w.guns if lettered else 1), capped or cut
         fired.append(ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=rounds))
     shown = s.fog == "open" and outcome in MEASURED
+    bracket = m.bracket if outcome != "no_los" else None
+    total = sum(x.rounds for x in fired)
+    # BF-E4-21: a salvo that fires nothing costs nothing, so under fog its true outcome and bracket would be a free
+    # range-finder on any enemy ship, every turn: out of arc, out of range, no sight, or measured with every gun that
+    # bears already spent on an earlier target (BF-R53: rounds 0, and `rof_capped` said the guns bore). The public
+    # and the firer learn only that its guns could not bear (it knows its own arcs); no round, no splash (BF-R41).
+    unfired = s.fog == "blur" and (outcome not in MEASURED or total == 0) and s.edition.has("BF-E4-21")
     ctx.emit(
         ev.SalvoMeasured(
             firer=sv.ship,
             target=sv.target,
             estimate=sv.estimate_mm,
-            outcome=outcome,
-            bracket=m.bracket if outcome != "no_los" else None,
-            rounds=sum(x.rounds for x in fired),
-            rof_capped=capped,
+            outcome="could_not_bear" if unfired else outcome,
+            bracket=None if unfired else bracket,
+            rounds=total,
+            rof_capped=capped and not unfired,
             guns=fired,
             marker=[m.marker.x, m.marker.y] if shown else None,
             lead=m.lead if shown else None,
             exit=m.exit if shown else None,
         )
     )
+    if unfired:
+        return ev.Unfired(firer=sv.ship, target=sv.target, outcome=outcome, bracket=bracket, rof_capped=capped)
     if outcome not in MEASURED:
         return None
     return ev.MarkerRecord(
@@ -284,12 +306,22 @@ def measure_salvo(ctx: Ctx, sv, spent: Spent) -> ev.MarkerRecord | None:
     )
 
 
-def abandon_rolls(ctx: Ctx) -> None:
-    """6.0, BF-R16: at the start of each Gunnery Phase a sinking ship with a gun able to fire rolls 1D6: on 4-6
-    its crews abandon every gun for good."""
+def abandon_at_start(ctx: Ctx) -> None:
+    """3.0.0's BF-R16: every sinking ship with a gun able to fire rolls as the Gunnery Phase starts, whether or not
+    it then fires. From 4.0.0 the roll waits for the sealed orders (resolve, BF-E4-23)."""
+    if not ctx.state.edition.has("BF-E4-23"):
+        abandon_rolls(ctx, None)
+
+
+def abandon_rolls(ctx: Ctx, firing: set[str] | None) -> None:
+    """6.0, BF-R16: "If a sinking vessel attempts to fire its guns, it must roll 1D6 at the start of each gunnery
+    phase": a sinking ship with a gun able to fire (from 4.0.0: one of the `firing` ships, those the revealed
+    orders name) rolls 1D6, in the order of the ships; on 4-6 its crews abandon every gun for good."""
     s = ctx.state
     for name, ship in s.ships.items():
         if ship.sinking is None or not ship.in_play or not can_fire(s, name):
+            continue
+        if firing is not None and name not in firing:
             continue
         faces = ctx.roll(1, f"{name} is sinking: do the gun crews stay?", "BF:6.0 BF-R16", _abandon_said)
         if faces[0] >= 4:

@@ -16,7 +16,7 @@ from domain.battlefleet_1900.state import GONE, Due, State
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 
 def part_hit(state: State, ammo: str, face: int) -> str | None:

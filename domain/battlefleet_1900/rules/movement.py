@@ -19,7 +19,7 @@ from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 BANDS = {45: (45, 89), 90: (90, 180)}  # BF-R5: the degrees each arrow covers; no arrow: 1-44 (2.1)
 
@@ -69,10 +69,10 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
     seen = set()
     for m in cmd.divisions:
         d = state.divisions.get(m.division)
-        if d is None or d.seat != seat or m.division in seen:
-            raise IllegalCommand(
-                f"division {m.division!r}: list each of your divisions at most once: {movers(state, seat)}"
-            )
+        if d is None or d.seat != seat:
+            raise IllegalCommand(f"{m.division!r} is not one of your divisions; yours to move: {movers(state, seat)}")
+        if m.division in seen:
+            raise IllegalCommand(f"division {m.division!r} is listed twice; list each of your divisions at most once")
         seen.add(m.division)
         if not any(can_move(state, n) for n in d.ships):
             raise IllegalCommand(f"division {m.division} has no ship able to move")
@@ -80,10 +80,17 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
         lead = d.ships[0]
         lo, hi = limits(state, lead)
         stop = any(a.stop for a in d.orders)
+        turns = ordered_turns(d, m)
         if m.distance_mm is not None and not (lo <= m.distance_mm <= hi and (not stop or m.distance_mm == lo)):
             raise IllegalCommand(
                 f"division {m.division}: its lead {lead} may move {lo}-{hi} mm this turn (BF-R6)"
                 + (f"; under a stop order exactly {lo} mm (2.1)" if stop else "")
+            )
+        need = least_mm(state, d, lead, turns) if can_move(state, lead) else 0
+        if m.distance_mm is not None and m.distance_mm < need:
+            raise IllegalCommand(
+                f"division {m.division}: {lead} must move at least {need} mm to finish its turns {turns} "
+                f"(2.1, BF-R5): only a turn it cannot finish with all its movement ({hi} mm) is cut short"
             )
         if stop and m.ships:  # 2.1: each ship "must still move their minimum required movement", no more
             raise IllegalCommand(f"division {m.division} is under a stop order: every ship moves its minimum (2.1)")
@@ -93,6 +100,8 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
             lo, hi = limits(state, sd.ship)
             if not lo <= sd.distance_mm <= hi:
                 raise IllegalCommand(f"{sd.ship} may move {lo}-{hi} mm this turn (BF-R6, BF-R7)")
+            if can_move(state, sd.ship) and sd.distance_mm < (need := least_mm(state, d, sd.ship, turns)):
+                raise IllegalCommand(f"{sd.ship} must move at least {need} mm to finish its turns {turns} (2.1, BF-R5)")
 
 
 def _check_turns(state: State, d: Division, m: DivisionMove) -> None:
@@ -133,17 +142,25 @@ def resolve(ctx: Ctx) -> list[str]:
     """Every division's move at once, from the poses at the start of the phase (2.0: simultaneous). Returns the
     ships whose bow left the table (BF-R29: withdrawn, out of play)."""
     s = ctx.state
-    paths: dict[str, Path] = {}
-    stops: set[str] = set()
-    bearings: list[ev.Bearing] = []
-    reversed_: list[str] = []
-    for seat in s.seats:
-        cmd = msgspec.convert(s.sealed[seat].pending.get("move", {}), Move)
-        listed = {m.division: m for m in cmd.divisions}
-        for d in list(s.divisions.values()):
-            if d.seat == seat and d.ships:
-                m = listed.get(d.id) or DivisionMove(division=d.id)
-                plan(s, d, m, paths, stops, bearings, reversed_)
+    cmds = {seat: msgspec.convert(s.sealed[seat].pending.get("move", {}), Move) for seat in s.seats}
+    caps: dict[str, tuple[int, str]] = {}  # BF-R29 (4.0.0): where the lockstep stops a ship, in whole steps
+    for _ in range(len(s.ships) * 4):  # each round stops a ship sooner than before: it ends
+        paths: dict[str, Path] = {}
+        stops: set[str] = set()
+        bearings: list[ev.Bearing] = []
+        reversed_: list[str] = []
+        for seat in s.seats:
+            listed = {m.division: m for m in cmds[seat].divisions}
+            for d in list(s.divisions.values()):
+                if d.seat == seat and d.ships:
+                    m = listed.get(d.id) or DivisionMove(division=d.id)
+                    plan(s, d, m, paths, stops, bearings, reversed_, caps)
+        if not s.edition.has("BF-E4-6"):
+            break
+        new = {n: c for n, c in courses.first_touch(s, paths).items() if n not in caps or c[0] < caps[n][0]}
+        if not new:
+            break
+        caps.update(new)
     moves = {
         seat: ev.Moves(
             ships=[_pose(n, p, n in stops) for n, p in paths.items() if s.ships[n].seat == seat],
@@ -164,6 +181,10 @@ def resolve(ctx: Ctx) -> list[str]:
         for seat, m in moves.items():
             m.overlaps = overlaps(s, paths, seat)
             sealing.seal(ctx, seat, "poses", m)
+        if s.edition.has("BF-E4-22"):  # the pairs with an enemy ship, kept from both seats, are the referee's
+            mixed = [p for p in overlaps(s, paths, None) if s.ships[p[0]].seat != s.ships[p[1]].seat]
+            if mixed:
+                sealing.seal(ctx, "referee", "poses", ev.Moves(ships=[], overlaps=mixed))
     w, h = s.data.scale.table_mm
     return [n for n, p in paths.items() if not (0 <= p.pose.x <= w and 0 <= p.pose.y <= h)]
 
@@ -182,22 +203,51 @@ def _pose(name: str, p: Path, stopped: bool) -> ev.ShipPose:
     )
 
 
-def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, reversed_) -> None:
-    """One division's paths (2.1, BF-R4..R9): turns first, in succession on the lead's pivot or together."""
+def ordered_turns(d: Division, m: DivisionMove) -> list[int]:
+    """The division's turns this move, signed (+ starboard): each arrow's given or least turn (BF-R5, R33), a
+    dropped-out ship's turn out of the line (BF-R9: 45 to starboard unless told), or the free turn."""
+    arrows = [a for a in d.orders if not a.stop]
+    if d.dropped_out:
+        return list(m.turns_deg) or [45]
+    if arrows:
+        given = m.turns_deg or [BANDS[a.arrow][0] for a in arrows]
+        return [(-1 if a.to == "port" else 1) * abs(t) for a, t in zip(arrows, given)]
+    return list(m.turns_deg)
+
+
+def together(state: State, d: Division) -> bool:
+    """BF-R4, R35: the division's turns are made by each ship at once (else in succession on the lead's pivot)."""
+    arrows = [a for a in d.orders if not a.stop]
+    return bool(arrows and arrows[0].turn == "together") or formation(state, d.id) != "line_ahead"
+
+
+def least_mm(state: State, d: Division, ship: str, turns: list[int]) -> int:
+    """BF-R5 (4.0.0, BF-E4-1): 2.1 "if a vessel is ordered to execute a turn which it cannot fulfill even by using
+    all available movement, it will complete as much of the turn as possible": a ship that turns this move (each ship
+    turning together, a succession lead) moves at least far enough to finish its turns, or its whole allowance when
+    that cannot. 0 for a ship that makes no turn of its own, and in 3.0.0, which let a short move cut the turn."""
+    if not state.edition.has("BF-E4-1") or state.ships[ship].rudder or any(a.stop for a in d.orders):
+        return 0
+    if not together(state, d) and ship != d.ships[0]:
+        return 0  # a follower in succession makes the lead's turns at the lead's pivot, not its own (BF-R8)
+    route = state.sealed[d.seat].waypoints.get(ship, []) if ship == d.ships[0] and not together(state, d) else []
+    return courses.least(state, ship, limits(state, ship)[1], radius(state, ship), turns, route)
+
+
+def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, reversed_, caps=None) -> None:
+    """One division's paths (2.1, BF-R4..R9): turns first, in succession on the lead's pivot or together; `caps`
+    (4.0.0): where the lockstep stops a ship short of another base (BF-R29)."""
+    lock = state.edition.has("BF-E4-6")
+    caps = caps or {}
     lead = d.ships[0]
     stop = any(a.stop for a in d.orders)
-    arrows = [a for a in d.orders if not a.stop]
     lo, hi = limits(state, lead)
     last = state.sealed[d.seat].last_move[lead]
     dist = lo if stop else m.distance_mm if m.distance_mm is not None else min(max(last, lo), hi)
-    if d.dropped_out:
-        turns = list(m.turns_deg) or [45]  # BF-R9: out of the line; BF-R33: to starboard unless told
-    elif arrows:
-        given = m.turns_deg or [BANDS[a.arrow][0] for a in arrows]
-        turns = [(-1 if a.to == "port" else 1) * abs(t) for a, t in zip(arrows, given)]
-    else:
-        turns = list(m.turns_deg)
-    together = (arrows and arrows[0].turn == "together") or formation(state, d.id) != "line_ahead"
+    turns = ordered_turns(d, m)
+    together_ = together(state, d)
+    if can_move(state, lead):  # BF-R33, R5 (4.0.0): an unlisted division still finishes its turns
+        dist = max(dist, least_mm(state, d, lead, turns))
     override = {sd.ship: sd.distance_mm for sd in m.ships}
     pivot: ev.Turnpoint | None = None
     for i, name in enumerate(d.ships):
@@ -207,40 +257,50 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
             continue
         lo_i, hi_i = limits(state, name)
         own = lo_i if stop else override.get(name, min(max(dist, lo_i), hi_i))
+        if together_ and i > 0:  # BF-R5 (4.0.0): each ship finishes its own turn on its own circle
+            own = max(own, least_mm(state, d, name, turns))
         if stop:
             stops.add(name)
+        cap = caps.get(name)
         if state.ships[name].rudder:  # glossary R: a jammed rudder turns the whole move
             sign = -1 if state.ships[name].rudder == "port" else 1
             paths[name] = courses.run(
-                state, name, own, radius(state, name), [sign * geo.turn_within(radius(state, name), own)], []
+                state, name, own, radius(state, name), [sign * geo.turn_within(radius(state, name), own)], [], lock, cap
             )
-        elif together:  # BF-R40: each ship turns now; pivots still ahead lapse
-            paths[name] = courses.run(state, name, own, radius(state, name), turns, [])
+        elif together_:  # BF-R40: each ship turns now; pivots still ahead lapse
+            paths[name] = courses.run(state, name, own, radius(state, name), turns, [], lock, cap)
         elif i == 0:
-            paths[name] = p = courses.run(state, name, own, radius(state, name), turns, route)
+            paths[name] = p = courses.run(state, name, own, radius(state, name), turns, route, lock, cap)
             if any(p.executed):
                 pivot = ev.Turnpoint(x=p.pivot.x, y=p.pivot.y, turns=[t for t in p.executed if t])
         else:
             extra = [Waypoint(pivot.x, pivot.y, list(pivot.turns))] if pivot else []
-            paths[name] = courses.run(state, name, own, radius(state, name), [], list(route) + extra)
+            if state.edition.has("BF-E4-8") and not stop and not state.ships[name].rudder:
+                # BF-R5: a follower that reaches a pivot of the lead's with the movement it has finishes its turn there
+                own = max(own, courses.least_through(state, name, hi_i, radius(state, name), list(route) + extra))
+            paths[name] = courses.run(state, name, own, radius(state, name), [], list(route) + extra, lock, cap)
     lead_path = paths.get(lead)
-    if lead_path is not None and (len(d.ships) == 1 or (not together and pivot)):
+    if lead_path is not None and (len(d.ships) == 1 or (not together_ and pivot)):
         bearings.append(ev.Bearing(division=d.id, bearing=lead_path.pose.h))
     # BF-R4, R57: ships that turn together onto the reverse of the line's bearing are in column led by the old rear
     # (a 180-degree turn from line ahead, or a second 90 to the same side from line abreast: 2.1).
     bearing = state.sealed[d.seat].line_bearing[d.id]
-    if together and len(d.ships) > 1 and lead_path is not None and (lead_path.pose.h - bearing) % 360 == 180:
+    if together_ and len(d.ships) > 1 and lead_path is not None and (lead_path.pose.h - bearing) % 360 == 180:
         reversed_.append(d.id)
 
 
 def overlaps(state: State, paths: dict[str, Path], seat: str | None) -> list[list[str]]:
-    """BF-R29: bases that overlap after the move (a warning; the text has no collision rule)."""
+    """BF-R29: bases that overlap after the move (a warning; the text has no collision rule), every pair (seat None)
+    or those `seat` is told of: from 4.0.0 only pairs of its own ships (BF-E4-22), since a pair with an enemy ship
+    says where that ship truly lies, which the fog keeps from it; 3.0.0 told each seat every pair it was in."""
     names = [n for n, sh in state.ships.items() if sh.on_table]
     pose = {n: paths[n].pose if n in paths else state.pose(n) for n in names}
+    both = seat is not None and state.edition.has("BF-E4-22")
     out = []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            if seat is not None and seat not in (state.ships[a].seat, state.ships[b].seat):
+            pair = (state.ships[a].seat, state.ships[b].seat)
+            if seat is not None and (pair != (seat, seat) if both else seat not in pair):
                 continue
             pa, pb = pose[a], pose[b]
             reach = state.cls(a).base_mm[0] + state.cls(b).base_mm[0]

@@ -19,7 +19,7 @@ from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 
 def funnel(state: State, ship: str) -> geo.Pt:
@@ -54,10 +54,10 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
     seen = set()
     for do in cmd.divisions:
         d = state.divisions.get(do.division)
-        if d is None or d.seat != seat or not d.ships or do.division in seen:
-            raise IllegalCommand(
-                f"division {do.division!r}: order each of your divisions at most once: {ordered(state, seat)}"
-            )
+        if d is None or d.seat != seat or not d.ships:
+            raise IllegalCommand(f"{do.division!r} is not one of your divisions; yours to order: {ordered(state, seat)}")
+        if do.division in seen:
+            raise IllegalCommand(f"division {do.division!r} is listed twice; order each of your divisions at most once")
         seen.add(do.division)
         check_arrows(state, d.id, do.orders)
     for ship in cmd.drop_out:
@@ -130,7 +130,7 @@ def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
     d = state.divisions[s.division]
     if len(d.ships) < 2 or ship not in d.ships:
         return "it is alone in its division"
-    if ship == d.flagship:
+    if ship == d.flagship and not state.edition.has("BF-E4-4"):  # 2.1 sets one condition only (BF-R35, 4.0.0)
         return "it is the division's flagship: transfer the flag first (BF-R35)"
     i = d.ships.index(ship)
     aft = state.ships[d.ships[i + 1]] if i + 1 < len(d.ships) else None
@@ -183,6 +183,12 @@ def resolve(ctx: Ctx) -> None:
     for seat, cmd in cmds.items():
         for ship in cmd.drop_out:
             old = s.ships[ship].division
+            if s.divisions[old].flagship == ship:  # BF-R35 (4.0.0): the division it leaves keeps a leader
+                heir = closest(s, old, ship, leaving)
+                if heir is not None:
+                    ctx.emit(
+                        ev.CommandTransferred(division=old, from_ship=ship, to_ship=heir, how="dropped_out", fleet=False)
+                    )
             ctx.emit(ev.ShipDroppedOut(ship=ship, division=old, new_division=f"{old}/{ship}"))
         for b in cmd.boat_guns:
             ctx.emit(ev.BoatGunsManned(ship=b.ship, manned=b.manned))
@@ -220,7 +226,7 @@ def involuntary(ctx: Ctx, division: str, leaving: tuple[str, ...] = ()) -> None:
     f = s.ships[flag]
     uneven = abs(f.flooding["PA"] - f.flooding["SA"]) + abs(f.flooding["F"] - f.flooding["A"])
     bonus = (f.fires_ext + f.fires_int + uneven) // 2
-    if bonus < 4 and not ctx.check(
+    if bonus < 4 and not ctx.passes(
         f"involuntary transfer of {division} from {flag}",
         "BF:2.1 BF-R11",
         5,
@@ -279,7 +285,7 @@ def deliver(ctx: Ctx) -> None:
                     ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i, delayed=True))
                     continue
                 need = dc["read_message_other"] if flag_hit(s, flag) else dc["read_message_flag"]
-                if not ctx.check(f"{flag} reads a message from {seat}", "BF:6.3 BF-R12", need):
+                if not ctx.passes(f"{flag} reads a message from {seat}", "BF:6.3 BF-R12", need):
                     ctx.emit(ev.MessageDelivered(from_seat=seat, to_seat=m.to_seat, index=i, delayed=True))
                     continue
             sealing.seal(

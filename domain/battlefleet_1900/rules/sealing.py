@@ -20,7 +20,7 @@ from events import battlefleet_1900 as ev
 from events.core import SubmissionSealed, SubmissionsRevealed
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 
 def seal(ctx: Ctx, seat: str, kind: str, content: msgspec.Struct | dict) -> None:
@@ -42,9 +42,19 @@ def blurred(pose: ev.Pose, key: bytes, reach: int, step: int) -> ev.Pose:
     return ev.Pose(pose.x + dx, pose.y + dy, (pose.h + step // 2) // step * step % 360)
 
 
-def sightings(ctx: Ctx) -> None:
-    """Fog `blur`: what each seat sees of the enemy this turn, sealed to it (BF-R48: the offset scales with the
-    distance bow to bow to the viewer's nearest ship on the table)."""
+def fog_label(state: State, moment: str, seat: str, ship: str) -> str:
+    """The HMAC label of one ship's offsets in one sighting (BF-R48). From 4.0.0 (BF-E4-20) it names the sighting,
+    the turn and the moment (`start`: the scenario's public positions before turn 1; `moved`: after a Movement
+    Phase), so no two sightings share an offset: 3.0.0 keyed it by the turn alone, and turn 1's two sightings drew
+    the same one, which the public start positions gave away."""
+    if state.edition.has("BF-E4-20"):
+        return f"bf1900:sighting:{state.turn}:{moment}:{seat}:{ship}"
+    return f"bf1900:fog:{state.turn}:{seat}:{ship}"
+
+
+def sightings(ctx: Ctx, moment: str) -> None:
+    """Fog `blur`: what each seat sees of the enemy at `moment` (`start` or `moved`), sealed to it (BF-R48: the
+    offset scales with the distance bow to bow to the viewer's nearest ship on the table)."""
     s = ctx.state
     if s.fog != "blur":
         return
@@ -57,7 +67,7 @@ def sightings(ctx: Ctx) -> None:
                 continue
             p = s.pose(name)
             near = isqrt(min((dist2((p.x, p.y), (q.x, q.y)) for q in mine), default=0))
-            key = ctx.dice.keyed(f"bf1900:fog:{s.turn}:{seat}:{name}")  # not a roll: HMAC(game seed, label)
+            key = ctx.dice.keyed(fog_label(s, moment, seat, name))  # not a roll: HMAC(game seed, label)
             b = blurred(p, key, fog.blur_pct * near // 100, fog.heading_step)
             seen.append(ev.ShipPose(ship=name, x=b.x, y=b.y, h=b.h))
         seal(ctx, seat, "sighting", ev.Sighting(turn=s.turn, ships=seen))

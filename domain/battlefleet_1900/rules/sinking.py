@@ -18,7 +18,7 @@ from events import battlefleet_1900 as ev
 from events.core import RollResult
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 
 def uneven_boxes(state: State, list_: int, trim: int) -> int:
@@ -58,7 +58,9 @@ def step_one(ctx: Ctx) -> None:
     s = ctx.state
     crit = s.data.tables.critical
     for name, ship in s.ships.items():
-        if not ship.in_play or ship.sinking is not None:  # BF-R42: a sinking ship is past saving
+        if not ship.in_play:
+            continue
+        if ship.sinking is not None and not s.edition.has("BF-E4-3"):  # BF-R42 (3.0.0): a sinking ship skipped it
             continue
         # BF-R51: the fires and flooded compartments at the start of the step roll, each once: a compartment this
         # step's rolls flood to heavy rolls from the next Step One.
@@ -180,7 +182,7 @@ def sink_roll(ctx: Ctx, name: str) -> None:
         return
     need, turns = sink_row(s, pts, s.cls(name).stability == "poor")
     mod = -1 if ship.sink_minus else 0
-    sinks = ctx.check(
+    sinks = ctx.passes(
         f"sink roll for {name} ({pts} flooding points)",
         "BF:6.0 BF-R26",
         need,

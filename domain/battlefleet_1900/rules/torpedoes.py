@@ -23,7 +23,7 @@ from events import battlefleet_1900 as ev
 from events.core import RollResult
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 
 def tube(state: State, ship: str, mount: str) -> Tube | None:

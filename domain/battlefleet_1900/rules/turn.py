@@ -21,7 +21,7 @@ from events import battlefleet_1900 as ev
 from events.core import GameEnded
 
 if TYPE_CHECKING:
-    from domain.battlefleet_1900.ctx import Ctx
+    from domain.procedure import Ctx
 
 
 @dataclass(frozen=True)
@@ -45,13 +45,13 @@ def owes_move(state: State, seat: str) -> bool:
 def move_phase(ctx: Ctx) -> None:
     for name in movement.resolve(ctx):
         orders.leave(ctx, name, ev.ShipWithdrew(ship=name))
-    sealing.sightings(ctx)
+    sealing.sightings(ctx, "moved")
 
 
 STEPS = (
     Step("command", c.GiveOrders, owes_orders, orders.check_orders, orders.resolve),
     Step("movement", c.Move, owes_move, movement.check_move, move_phase),
-    Step("gunnery", c.Fire, gunnery.owes, gunnery.check_fire, gunnery.resolve, before=gunnery.abandon_rolls),
+    Step("gunnery", c.Fire, gunnery.owes, gunnery.check_fire, gunnery.resolve, before=gunnery.abandon_at_start),
     Step("torpedo", c.LaunchTorpedoes, torpedoes.owes, torpedoes.check_launch, torpedoes.resolve),
     Step("fire_flooding", None, None, None, sinking.step_one),
     Step("hits", None, None, None, hits.step),
@@ -64,8 +64,10 @@ def check_start(state: State, seat: str, cmd: c.Start) -> None:
     """5.0, 6.2: skimmers only where a tube may carry them; boat gun crews stand down only on armoured decks."""
     seen = set()
     for s in cmd.ships:
-        if s.ship not in state.own(seat) or s.ship in seen:
-            raise IllegalCommand(f"start: list each of your ships at most once: {state.own(seat)}")
+        if s.ship not in state.own(seat):
+            raise IllegalCommand(f"start: {s.ship!r} is not one of your ships; yours are {state.own(seat)}")
+        if s.ship in seen:
+            raise IllegalCommand(f"start: {s.ship!r} is listed twice; list each of your ships at most once")
         seen.add(s.ship)
         if s.torpedo_depth == "shallow" and not any(t.shallow_ok for t in state.cls(s.ship).torpedoes):
             raise IllegalCommand(
@@ -137,7 +139,7 @@ def advance(ctx: Ctx, after: str) -> None:
                     return
             ctx.emit(ev.TurnStarted(turn=s.turn + 1))
             if s.turn == 1:
-                sealing.sightings(ctx)
+                sealing.sightings(ctx, "start")
             i = 0
         step = STEPS[i]
         if step.before:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import matching, plain, task
 from domain.corvette_command.state import STATIONS, State
 from domain.engine import IllegalCommand

@@ -7,8 +7,9 @@ from msgspec.structs import replace
 
 from domain.corvette_command.rules import equipment, hazards
 from domain.corvette_command.rules.decks import draw_uboat
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import matching, plain, task
+from domain.corvette_command.rules.victory import score_years
 from domain.corvette_command.state import State, ymd
 from events import corvette_command as ev
 from events.core import GameEnded, RollResult
@@ -393,6 +394,8 @@ def torpedo_at_corvette(ctx: Ctx, start_range: int) -> None:
     total = s.sheet.hull + hull.faces[0]
     ctx.emit(ev.HullDamaged(escort=s.active, points=hull.faces[0], hull=min(total, 3), sunk=total >= 3))
     if total >= 3:
+        if s.edition.has("CC-E4-1"):
+            score_years(ctx, campaign_over=True)  # CC-R24: the campaign's end scores the year it ends in
         ctx.emit(GameEnded(reason="the corvette was sunk (3 hull damage)"))
         return
     for _ in range(areas):

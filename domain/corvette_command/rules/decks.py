@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.state import COUNTER_KINDS, State
 from events import corvette_command as ev
 from events.core import RollResult

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.state import ALLIED_EQUIPMENT, State
 from events import corvette_command as ev

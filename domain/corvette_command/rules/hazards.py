@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules.procedure import Ctx
+from domain.corvette_command.rules.procedure import ask
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain, task
 from domain.corvette_command.state import State
 from domain.engine import IllegalCommand
@@ -30,7 +31,7 @@ def collision(ctx: Ctx, escort: str, cause: str = "fog") -> None:
     ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))
     if result != "none" and s.fitted("radar", escort) and cause == "fog":
         ctx.emit(ev.CollisionPending(escort=escort, roll=roll.faces[0], k=roll.k))
-        ctx.ask("collision_reroll", escort)
+        ask(ctx, "collision_reroll", escort)
         return
     collided(ctx, escort, roll.faces[0], rerolled=False)
 
@@ -118,7 +119,7 @@ def repairable(state: State, escort: str) -> list[str]:
 def repair_step(ctx: Ctx, escort: str) -> None:
     """CC-32: one repair attempt per box, before leaving it; the player picks the area."""
     if repairable(ctx.state, escort):
-        ctx.ask("repair", escort)
+        ask(ctx, "repair", escort)
     else:
         ctx.emit(ev.RepairAttempted(escort=escort, area=None, success=False, counters_left=0))
 

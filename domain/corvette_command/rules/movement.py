@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
+from domain.corvette_command.rules.victory import score_years
 from domain.corvette_command.state import State
 from domain.engine import IllegalCommand
 from events import corvette_command as ev
@@ -86,3 +87,5 @@ def move(ctx: Ctx, to) -> None:
     s = ctx.state
     took = half_days(s.convoy.speed, s.convoy.weather)
     ctx.emit(ev.ConvoyMoved(to=to, half_days=took, date=s.date + (s.half + took) // 2))
+    if s.edition.has("CC-E4-1"):
+        score_years(ctx)  # CC-R24: a year that ended at sea is scored when it ends, not at the next port

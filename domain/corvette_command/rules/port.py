@@ -6,53 +6,15 @@ from msgspec.structs import replace
 
 from domain.corvette_command.rules import equipment
 from domain.corvette_command.rules.attack import ship_lost
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.setup import SIDE_OF_PORT, new_convoy
+from domain.corvette_command.rules.victory import convoy_vp, quick_result, score_years, year_status
 from domain.corvette_command.state import STATIONS, State, ymd
 from events import corvette_command as ev
 from events.core import GameEnded, RollModifier, RollResult
 
 R = "CC:Arrival at Port"
-
-CONVOY_VP = [  # CC-39 (and CC-R9 for 87,500 and over)
-    (24_999, 3, "Should be Admiral of the Fleet"),
-    (37_499, 2, "Major Allied Victory"),
-    (49_999, 1, "Minor Allied Victory"),
-    (62_499, 0, "Stalemate"),
-    (74_999, -1, "Minor German Victory"),
-    (87_499, -2, "Major German Victory"),
-]
-
-
-def convoy_vp(tonnage: int) -> tuple[int, str]:
-    for top, vp, name in CONVOY_VP:
-        if tonnage <= top:
-            return vp, name
-    return -3, "Decisive German Victory"
-
-
-def year_status(vp: int) -> str:
-    """CC-39 yearly column (CC-R9: -7 and below extrapolated)."""
-    if vp >= 7:
-        return "Should be Admiral of the Fleet"
-    if vp >= 4:
-        return "Major Allied Victory"
-    if vp >= 1:
-        return "Minor Allied Victory"
-    if vp == 0:
-        return "Stalemate"
-    if vp >= -3:
-        return "Minor German Victory"
-    if vp >= -6:
-        return "Major German Victory"
-    return "Decisive German Victory"
-
-
-def quick_result(tonnage: int) -> str:
-    """CC-45 / CC-R9: up to 20,000 victory, to 30,000 duty done, above that a significant loss."""
-    return "Victory" if tonnage <= 20_000 else "You did your duty" if tonnage <= 30_000 else "Significant loss"
-
 
 def arrive(ctx: Ctx) -> None:
     """CC-34..CC-36 in the text's order (CC-R34): the tech-delay roll, then the stragglers, then the turnaround."""
@@ -96,16 +58,19 @@ def arrive(ctx: Ctx) -> None:
         )
         turnaround = max(turnaround, days.faces[0] + extra)
     ctx.emit(ev.ShipRepaired(turnaround_days=turnaround, date=s.date + turnaround))
+    if s.edition.has("CC-E4-1"):
+        score_years(ctx)  # CC-R24: a year the turnaround passed (one passed at sea was scored there)
     if s.convoys_done % 3 == 0:
         for escort in s.escorts:
             grow_crew(ctx, escort)
-    for year in range(arrival_year, ymd(s.date)[0]):
-        if year in s.years and year not in s.year_status:
-            ctx.emit(ev.YearScored(year=year, vp=s.years[year], status=year_status(s.years[year])))
+    if not s.edition.has("CC-E4-1"):  # 3.0.0: only the years from the arrival's to the turnaround's end, after
+        # the crew review; a year that ended at sea waited for the campaign's end
+        for year in range(arrival_year, ymd(s.date)[0]):
+            if year in s.years and year not in s.year_status:
+                ctx.emit(ev.YearScored(year=year, vp=s.years[year], status=year_status(s.years[year])))
     why = campaign_over(s)
     if why:
-        for year in sorted(y for y in s.years if y not in s.year_status):
-            ctx.emit(ev.YearScored(year=year, vp=s.years[year], status=year_status(s.years[year])))
+        score_years(ctx, campaign_over=True)
         ctx.emit(GameEnded(reason=why))
         return
     new_convoy(ctx, SIDE_OF_PORT[c.destination])

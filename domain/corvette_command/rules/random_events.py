@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from domain.corvette_command.rules import equipment, hazards
 from domain.corvette_command.rules.attack import ship_lost, torpedo_at_corvette
 from domain.corvette_command.rules.decks import draw_counter
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.weather import shifted
 from events import corvette_command as ev

@@ -7,7 +7,8 @@ import itertools
 from domain.corvette_command.data import START_PORT
 from domain.corvette_command.rules.decks import draw_card
 from domain.corvette_command.rules.equipment import fit_equipment, skill_from_d6
-from domain.corvette_command.rules.procedure import Ctx
+from domain.corvette_command.rules.procedure import ask
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.weather import forecast
 from domain.corvette_command.state import DEPTH_CHARGES, STATIONS, State, ymd
@@ -67,7 +68,7 @@ def begin_quick_play(ctx: Ctx) -> None:
         "6 -> skill 3, 5 or 4 -> 2, 3-1 -> 1; the player allocates them",
     )
     ctx.emit(roll, ev.SkillDiceRolled(faces=list(roll.faces)))
-    ctx.ask("allocate_skills", ctx.state.escorts[0])
+    ask(ctx, "allocate_skills", ctx.state.escorts[0])
 
 
 def allocations(faces: list[int]) -> list[dict[str, int]]:

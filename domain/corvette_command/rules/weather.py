@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules.procedure import Ctx
+from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.state import WEATHER, ymd
 from events import corvette_command as ev

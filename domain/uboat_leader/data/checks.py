@@ -119,3 +119,39 @@ def check_campaign(c: Campaign, data: DataSet) -> list[str]:
         if [v for _, v in d.levels] != sorted(v for _, v in d.levels) or not d.levels:
             out.append(f"{where}: duration {name} levels ascend by VP")
     return out
+
+
+TACTICS_FROM = "1942-06"  # UL-7: "…que empieza en junio de 1942 o más tarde, coloca las fichas Tácticas"
+
+
+def check_tactics_dates(c: Campaign) -> str | None:
+    """UL-7, UL-R22: Escort Tactics counters are used exactly in a campaign that starts in June 1942 or later ("…que
+    empieza en junio de 1942 o más tarde, coloca las fichas Tácticas"; "…que acaba antes de junio de 1942, no uses
+    estas fichas"; one that starts before and ends after, as Drumbeat, Feb–Jun 1942: off, UL-R22). Checked when a game
+    is created (check_setup), not in parse_data: a game already recorded with such a set still loads and replays."""
+    first, last = c.dates
+    want = first >= TACTICS_FROM
+    if c.tactics == want:
+        return None
+    if c.tactics:
+        why = "ends before June 1942" if last < TACTICS_FROM else "starts before June 1942"
+        return (
+            f"campaign {c.id} ({first} to {last}) has tactics: true but {why}: UL-7 (Preparación de los Mazos) uses "
+            "the Escort Tactics counters only in a campaign that starts in June 1942 or later (UL-R22)"
+        )
+    return (
+        f"campaign {c.id} ({first} to {last}) has tactics: false but starts in June 1942 or later: UL-7 (Preparación "
+        'de los Mazos) "coloca las fichas Tácticas" for such a campaign'
+    )
+
+
+def check_event_year(c: Campaign) -> str | None:
+    """UL-6, UL-R53: "Usa el evento para el año de la Campaña que actualmente estés jugando": the sheet's `event_year`
+    is a year the campaign is played in. Checked when a game is created (check_setup), as check_tactics_dates."""
+    first, last = int(c.dates[0][:4]), int(c.dates[1][:4])
+    if first <= c.event_year <= last:
+        return None
+    return (
+        f"campaign {c.id} ({c.dates[0]} to {c.dates[1]}) has event_year {c.event_year}: UL-6 (Cartas de Evento) uses "
+        "the Event section of a year the campaign is played in (UL-R53)"
+    )

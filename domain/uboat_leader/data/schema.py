@@ -223,7 +223,7 @@ class Campaign(Entry, kw_only=True):
 
 
 class DataSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
-    """`dict=True` lets the geometry (display.py) cache its distance tables on the set, off the schema."""
+    """`dict=True` lets the geometry (distances.py) cache its distance tables on the set, off the schema."""
 
     about: str
     rules: Rules

@@ -3,21 +3,11 @@ named), O(1) per event. Checks live in decide; a stored event is never refused h
 
 from __future__ import annotations
 
+from domain.procedure import fold
 from domain.uboat_leader.evolve import campaign, operations, tactical
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
 from events.core import ClientSeedContributed, DiceRolled, GameEnded, SeedLocked, ServerSeedRevealed
-from events.vocabulary import Event
-
-
-def evolve(s: State, e: Event) -> State:
-    handler = HANDLERS.get(type(e))
-    if handler is None:
-        if type(e) not in NO_STATE_CHANGE:
-            raise TypeError(f"uboat-leader has no handler for {type(e).__name__}")
-        return s
-    handler(s, e)
-    return s
 
 
 def _game_ended(s: State, e: GameEnded) -> None:
@@ -34,3 +24,5 @@ NO_STATE_CHANGE = (
     SeedLocked,
     ServerSeedRevealed,
 )
+
+evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)

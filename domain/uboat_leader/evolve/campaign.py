@@ -78,7 +78,11 @@ def _assigned(s: State, e: ev.MissionAssigned) -> None:
         from_stored = min(e.mines, b.stored["normal"])
         b.stored["normal"] -= from_stored
         b.ready["normal"] -= e.mines - from_stored
-        b.mines = e.mines
+        if s.edition.has("UL-E3-6"):  # UL-R50: a second Mines counter adds its mines; each keeps its own load
+            b.mines += e.mines
+            b.mine_loads = (*b.mine_loads, e.mines)
+        else:
+            b.mines = e.mines
     log(s, e.boat, "mission", f"assigned a {e.mission} mission" + (f" with {e.mines} mines" if e.mines else ""))
 
 
@@ -120,6 +124,11 @@ def _ended(s: State, e: ev.CampaignEnded) -> None:
     s.segment = "over"
 
 
+def _abandoned(s: State, e: ev.CampaignAbandoned) -> None:
+    s.result, s.result_index, s.final_vp, s.abandoned = None, None, None, True
+    s.segment = "over"
+
+
 HANDLERS = {
     ev.UBoatsSelected: _selected,
     ev.SegmentBegan: _segment,
@@ -132,4 +141,5 @@ HANDLERS = {
     ev.Replenished: _replenished,
     ev.MapReset: _reset,
     ev.CampaignEnded: _ended,
+    ev.CampaignAbandoned: _abandoned,
 }

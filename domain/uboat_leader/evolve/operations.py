@@ -106,12 +106,14 @@ def _mission_ended(s: State, e: ev.MissionEnded) -> None:
         b.missions.remove(e.mission)
     if e.outcome == "cancelled" and e.mission == "mine" and b.mines:  # UL-R8: mines revert to torpedoes
         b.stored["normal"] += b.mines
-        b.mines = 0
+        b.mines, b.mine_loads = 0, ()
     log(s, e.boat, "mission", f"{e.mission} mission {e.outcome}")
 
 
 def _mines_laid(s: State, e: ev.MinesLaid) -> None:
-    s.boats[e.boat].mines = 0
+    b = s.boats[e.boat]
+    b.mines -= e.mines  # every mine aboard before UL-E3-6; the first counter's load from it (UL-R50)
+    b.mine_loads = b.mine_loads[1:]
     log(s, e.boat, "mission", f"lays {e.mines} mines in {e.box}", vp=e.vp)
 
 

@@ -84,7 +84,7 @@ def _radio(s: State, e: ev.RadioCalled) -> None:
 def _step(s: State, e: ev.CombatStep) -> None:
     bt = s.battle
     bt.step, bt.turn, bt.queue = e.step, e.turn, list(e.queue)
-    bt.ordered, bt.declared = bool(e.queue), False
+    bt.ordered, bt.declared, bt.acted = bool(e.queue), False, ()
     s.act.stage = "combat"
 
 
@@ -157,6 +157,7 @@ def _escort_moved(s: State, e: ev.EscortMoved) -> None:
     s.battle.ships[e.escort].area = e.to
     s.battle.queue.remove(e.escort)
     s.battle.searched = None
+    s.battle.acted = (*s.battle.acted, e.escort)
 
 
 def _declared(s: State, e: ev.AttackDeclared) -> None:
@@ -201,7 +202,7 @@ def _turn_ended(s: State, e: ev.CombatTurnEnded) -> None:
     bt.turn = e.turn + 1
     bt.fired = False
     for sub in bt.subs.values():
-        sub.silent = sub.deep = False
+        sub.silent = sub.deep = sub.attacked = False
         sub.bearing = None
 
 

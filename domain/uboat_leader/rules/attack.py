@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import distance
+from domain.uboat_leader.distances import distance
 from domain.uboat_leader.legal import require, spec
-from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.procedure import d10, stand_in
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
 
@@ -78,7 +78,8 @@ def shoot(
     s = ctx.state
     nums = numbers(card, weapon)
     mods = modifiers(s, boat, weapon, kind, rng, damage, deck)
-    _, total = ctx.d10(
+    _, total = d10(
+        ctx,
         f"{boat}: {kind if weapon == 'torpedo' else 'gun'} at {card.name} ({target}), range {rng}",
         stand_in("UL-S3", heading),
         mods,
@@ -130,10 +131,18 @@ def slot_for(s: State, boat: str, kind: str, stored_too: bool) -> str | None:
 
 
 def attack_step(ctx, step: str) -> None:
-    """UL-37: Agresivo boats attack before the enemy ships, Cauteloso boats after; Unfit boats never attack."""
+    """UL-37: Agresivo boats attack before the enemy ships, Cauteloso boats after; Unfit boats never attack. The
+    row in use is read when the step begins, so a boat the enemy's hits made Shaken is Cautious by then; but "Un
+    U-Boat Agresivo ataca antes que el enemigo en cada turno. Un U-Boat Cauteloso ataca después": one attack a
+    turn, so a boat that attacked in the Aggressive step is not queued again (UL-R49, UL-E3-1)."""
     s = ctx.state
     initiative = "A" if step == "aggressive" else "C"
-    boats = [b for b in s.battle.subs if s.fit(b) and s.row(b).initiative == initiative]
+    once = s.edition.has("UL-E3-1")
+    boats = [
+        b
+        for b, sub in s.battle.subs.items()
+        if s.fit(b) and s.row(b).initiative == initiative and not (once and sub.attacked)
+    ]
     ctx.emit(ev.CombatStep(turn=s.battle.turn, step=step, queue=boats))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import distance, steps_toward, to_edge
+from domain.uboat_leader.distances import distance, steps_toward, to_edge
 from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.rules.crew import speed
 from domain.uboat_leader.rules.ships import piece_speed
@@ -14,11 +14,28 @@ from events import uboat_leader as ev
 
 
 def bearing_options(s: State, boat: str) -> list[int]:
-    """UL-33, UL-R19: a boat may be treated as slower than printed, down to 0; Silent or Deep: 0."""
+    """UL-33, UL-R19: a boat may be treated as slower than printed, down to 0; Silent or Deep: 0. An Unfit boat "debe
+    moverse para abandonar el Despliegue Táctico tan directamente como sea posible": from UL-E3-5 it is offered only
+    the speeds whose drift leaves it nearest the edge (UL-R20; before, any speed, only its drift's end filtered)."""
     sub = s.battle.subs[boat]
     if sub.silent or sub.deep:
         return [0]
-    return list(range(speed(s, boat, sub.side), -1, -1))
+    options = list(range(speed(s, boat, sub.side), -1, -1))
+    if s.fit(boat) or not s.edition.has("UL-E3-5"):
+        return options
+    left = {v: edge_after_drift(s, boat, v) for v in options}
+    return [v for v in options if left[v] == min(left.values())]
+
+
+def edge_after_drift(s: State, boat: str, bearing_speed: int) -> int:
+    """How far from leaving the display a boat is after the drift its Bearing speed gives: 0 once the Wake removes
+    it (it "ha salido de la batalla"), else the nearest edge among the areas it may drift to (to_edge)."""
+    data = s.data
+    area = s.battle.subs[boat].area
+    n = reference(s)[1] - bearing_speed
+    if n > distance(data, area, data.display.wake):
+        return 0
+    return min(to_edge(data, a) for a in steps_toward(data, area, data.display.wake, max(n, 0)))
 
 
 def reference(s: State) -> tuple[str | None, int]:

@@ -31,6 +31,16 @@ def finish(ctx, reason: str) -> None:
     )
 
 
+def abandon(ctx, reason: str) -> None:
+    """UL-S10 (UL-E3-4): the campaign stopped with patrols still owed scores no level and says so."""
+    s = ctx.state
+    owed = sum(max(0, s.dur.patrols - b.patrols) for b in s.boats.values() if b.in_play)
+    ctx.emit(
+        ev.CampaignAbandoned(vp=s.vp, boats_sunk=s.boats_lost, patrols_owed=owed, reason=reason),
+        GameEnded(reason=f"campaign abandoned with {owed} patrol(s) owed: no result — {reason}"),
+    )
+
+
 def after_refit(ctx) -> None:
     """UL-22, UL-S10: the campaign ends when every boat is at its patrol limit or sunk; else the next turn."""
     s = ctx.state

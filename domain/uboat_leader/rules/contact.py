@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
-from domain.uboat_leader.display import areas
+from domain.uboat_leader.distances import areas
 from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules import postcombat, tactical, wolfpack
 from domain.uboat_leader.rules.crew import has
 from domain.uboat_leader.rules.reveal import reveal_from
@@ -30,6 +31,8 @@ def awaited(s: State) -> str | None:
         return tactical.awaited(s)
     if a.stage == "wolfpack" and a.to_place:
         return "place"
+    if a.stage == "next" and must_draw(s):
+        return None
     return {
         "roll": "contacts",
         "choose": "choose_card",
@@ -54,6 +57,14 @@ def advance(ctx) -> None:
         tactical.advance(ctx)
     elif a.stage == "post":
         postcombat.post(ctx)
+    elif a.stage == "next":  # UL-E3-9: the next contact's Convoy card, without asking
+        draw_contact(ctx)
+
+
+def must_draw(s: State) -> bool:
+    """UL-26, UL-S8: "Deberás robar una carta de Convoy por cada Contacto": from UL-E3-9 a fit active boat with
+    contacts left draws its next card (its way out is Retirarse on that card); before, it could end its activation."""
+    return s.edition.has("UL-E3-9")
 
 
 def activate(ctx, cmd: c.Activate) -> None:
@@ -86,7 +97,8 @@ def roll_contacts(ctx) -> None:
     s = ctx.state
     boat = s.act.boat
     table = s.area(s.area_of(boat)).contacts_at
-    _, total = ctx.d10(
+    _, total = d10(
+        ctx,
         f"{boat}: Contact roll in {s.area_of(boat)} (table {table})",
         CONTACT,
         contact_mods(s, boat),

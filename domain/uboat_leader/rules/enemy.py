@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import distance
+from domain.uboat_leader.distances import distance
 from domain.uboat_leader.legal import require, spec
-from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.procedure import d10, stand_in
 from domain.uboat_leader.rules.attack import attack_step
 from domain.uboat_leader.rules.crew import add_stress, evasion
 from domain.uboat_leader.rules.reveal import reveal
@@ -86,7 +86,8 @@ def enemy_attack(ctx, label: str, boat: str) -> None:
         ("damage", damage_mod(s, p)),
         ("Deep", s.rules.deep_attack if sub.deep else 0),
     ]
-    _, total = ctx.d10(
+    _, total = d10(
+        ctx,
         f"{label} ({card.name}) attacks {boat} ({sub.side}, needs {need})",
         stand_in("UL-S4", "Ataque, Barcos Enemigos"),
         mods,
@@ -107,7 +108,8 @@ def hit(ctx, boat: str) -> None:
     def judge(f: int, t: int) -> str:
         return "sunk" if f >= r.hit_sunk_on else "light: +1 stress" if f <= ev_ else "heavy: +3 stress"
 
-    face, _ = ctx.d10(
+    face, _ = d10(
+        ctx,
         f"{boat} is hit (10 sinks, <= EV {ev_} light)", stand_in("UL-S5", "Impacto"), target=ev_, judge=judge
     )
     if face >= r.hit_sunk_on:

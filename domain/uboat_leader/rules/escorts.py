@@ -7,8 +7,9 @@ from itertools import permutations
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import distance, steps_toward
+from domain.uboat_leader.distances import distance, steps_toward
 from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules.attack import attack_step
 from domain.uboat_leader.rules.reveal import reveal
 from domain.uboat_leader.rules.ships import damage_mod, piece_speed, tactic
@@ -30,9 +31,23 @@ def begin(ctx) -> None:
     ctx.emit(ev.CombatStep(turn=s.battle.turn, step="escorts", queue=labels if len(labels) < 2 else []))
 
 
+def one_at_a_time(s: State) -> bool:
+    """UL-34: "Puedes hacerles actuar en el orden que prefieras. Realiza la Detección y el movimiento para un Escolta
+    antes de proceder al siguiente": from UL-E3-8 the player names the next escort after seeing the previous one
+    detect and move; before it, a whole order was asked up front."""
+    return s.edition.has("UL-E3-8")
+
+
+def to_act(s: State) -> list[str]:
+    """The escorts still to detect and move in this turn's escort step."""
+    return [lb for lb in escorts_on(s) if lb not in s.battle.acted]
+
+
 def awaited(s: State) -> str | None:
     bt = s.battle
-    if not bt.ordered:
+    if one_at_a_time(s) and not bt.queue:
+        return "escort_order" if len(to_act(s)) >= 2 else None
+    if not one_at_a_time(s) and not bt.ordered:
         return "escort_order" if len(escorts_on(s)) >= 2 else None
     if bt.queue and bt.searched == bt.queue[0] and len(pursuit(s, bt.queue[0])) > 1:
         return "pursue"
@@ -42,6 +57,13 @@ def awaited(s: State) -> str | None:
 def advance(ctx) -> None:
     s = ctx.state
     bt = s.battle
+    if one_at_a_time(s) and not bt.queue:
+        left = to_act(s)
+        if left:  # the last one (two or more are asked for): it is next without a choice (UL-R46)
+            ctx.emit(ev.EscortsOrdered(labels=left))
+        else:
+            attack_step(ctx, "aggressive")
+        return
     if not bt.ordered or not bt.queue:
         attack_step(ctx, "aggressive")
         return
@@ -55,10 +77,20 @@ def advance(ctx) -> None:
 
 
 def order(ctx, cmd: c.EscortOrder) -> None:
-    labels = escorts_on(ctx.state)
-    if sorted(cmd.labels) != sorted(labels):
-        raise IllegalCommand(f"order every escort on the display once: {labels}")
+    s = ctx.state
+    if one_at_a_time(s):
+        require(cmd, order_choices(s), f"name the one escort to act next, one of {to_act(s)}")
+    elif sorted(cmd.labels) != sorted(escorts_on(s)):
+        raise IllegalCommand(f"order every escort on the display once: {escorts_on(s)}")
     ctx.emit(ev.EscortsOrdered(labels=list(cmd.labels)))
+
+
+def order_choices(s: State) -> list[dict] | None:
+    """The legal `labels`: one escort still to act (UL-E3-8), else every order of all escorts (None past four)."""
+    if one_at_a_time(s):
+        return [{"labels": [lb]} for lb in to_act(s)]
+    labels = escorts_on(s)
+    return [{"labels": list(x)} for x in permutations(labels)] if len(labels) <= 4 else None
 
 
 def in_detection_range(s: State, label: str) -> list[str]:
@@ -74,12 +106,15 @@ def in_detection_range(s: State, label: str) -> list[str]:
 
 
 def detect(ctx, label: str) -> None:
-    """UL-34, UL-R21: an Unknown escort with a boat in its range is revealed (UL-31); it rolls against each boat in
-    range not yet Detected: d10 + Alerted − damage + Tactics >= the card's Surfaced / Submerged number."""
+    """UL-34, UL-R21: an escort rolls against each boat in its range not yet Detected: d10 + Alerted − damage + Tactics
+    >= the card's Surfaced / Submerged number. An Unknown one is revealed as it rolls (UL-31: "También revela a un
+    Escolta cuando éste lanza el dado para Detectar"), so from 3.0.0 (UL-E3-11) only when it has a boat to roll
+    against; 2.0.0 revealed it with any boat in range."""
     s = ctx.state
     bt = s.battle
     near = in_detection_range(s, label)
-    if near and bt.ships[label].number is None:
+    rolls = [b for b in near if not bt.subs[b].detected] if s.edition.has("UL-E3-11") else near
+    if rolls and bt.ships[label].number is None:
         reveal(ctx, label)
         if label not in bt.ships:
             return
@@ -91,7 +126,8 @@ def detect(ctx, label: str) -> None:
         card = s.data.card(p.deck, p.number)
         need = card.detect[0 if sub.side == "surfaced" else 1]
         mods = [("Alerted", bt.alerted), ("damage", damage_mod(s, p)), ("Tactics", tactic(s, p, 0))]
-        _, total = ctx.d10(
+        _, total = d10(
+            ctx,
             f"{label} ({card.name}) detects {boat} ({sub.side}, needs {need})",
             DETECTION,
             mods,
@@ -130,15 +166,16 @@ def pursue(ctx, cmd: c.Pursue) -> None:
 def specs(s: State, decision: str) -> list:
     bt = s.battle
     if decision == "escort_order":
-        labels = escorts_on(s)
-        orders = [list(x) for x in permutations(labels)] if len(labels) <= 4 else None
-        choices = [{"labels": x} for x in orders] if orders else None
+        labels = to_act(s) if one_at_a_time(s) else escorts_on(s)
+        size = 1 if one_at_a_time(s) else len(labels)
+        choices = order_choices(s)
+        said = (lambda x: f"{x[0]} detects and moves next") if one_at_a_time(s) else " then ".join
         return [
             spec(
                 c.EscortOrder,
                 choices,
-                [" then ".join(x) for x in orders] if orders else None,
-                narrow={"labels": {"minItems": len(labels), "maxItems": len(labels), "items": {"enum": labels}}},
+                [said(x["labels"]) for x in choices] if choices else None,
+                narrow={"labels": {"minItems": size, "maxItems": size, "items": {"enum": labels}}},
             )
         ]
     if decision == "pursue":

@@ -4,6 +4,7 @@ year (UL-R3)."""
 from __future__ import annotations
 
 from domain.uboat_leader import decks
+from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules.crew import add_stress, evasion
 from events import uboat_leader as ev
 
@@ -35,7 +36,8 @@ def resolve(ctx, boat: str, number: int) -> None:
     stress = sec.stress if sec else 0
     if sec is not None and sec.roll is not None:
         r = sec.roll
-        _, total = ctx.d10(
+        _, total = d10(
+            ctx,
             f"{boat}: Event {card.name} (d10 + EV <= {r.at_most}: +{r.stress} stress)",
             RULE,
             [("EV", evasion(s, boat))],

@@ -11,6 +11,7 @@ from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.legal import spec
+from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules.attack import shoot, slot_for
 from domain.uboat_leader.rules.event_cards import draw_events
 from domain.uboat_leader.state import State
@@ -20,13 +21,16 @@ KINDS = ("normal", "FAT", "T5")
 
 
 def awaited(s: State) -> str | None:
-    """UL-R45: the Attack mission may be aborted between its box's Event cards (after each but the last)."""
+    """UL-18, UL-R45: "Puedes elegir abortar el ataque antes de robar todas las cartas de Evento": the Attack mission
+    may be aborted before each of its box's Event cards, the first included (UL-E3-3; before it, only between
+    them), once any Patrol value Events are drawn (UL-R7)."""
     box = s.ops.box
     if box.stage == "fire":
         return "fire"
     if box.stage == "raider":
         return "raider" if box.rolls < s.rules.raider_rolls and raider_weapons(s, box.boat) else None
-    if box.pre == 0 and box.mission == "attack" and 0 < box.events < box.total:
+    last = box.total if s.edition.has("UL-E3-3") else box.total - 1
+    if box.pre == 0 and box.mission == "attack" and 0 < box.events <= last:
         return "attack_box"
     return None
 
@@ -64,12 +68,16 @@ def mines_vp(table: list[list[int]], mines: int) -> int:
 
 
 def lay_mines(ctx) -> None:
-    """UL-17: the mines are laid, the box's VP won (no XP, UL-R9), the counter removed, the boat to the Search box."""
+    """UL-17: the mines are laid, the box's VP won (no XP, UL-R9), the counter removed, the boat to the Search box.
+    "Puedes asignar más de una Misión Especial a un solo U-Boat" and the VP "se basa en el número de Torpedos
+    sustituidos por minas": each Mines counter lays the mines it was bought with (UL-R50, UL-E3-6; before it, every
+    mine aboard, whose count a second counter had overwritten)."""
     s = ctx.state
     box = s.ops.box
     b = s.boats[box.boat]
-    vp = mines_vp(s.box(box.box)[1].vp_by_mines, b.mines)
-    ctx.emit(ev.MinesLaid(boat=b.boat, box=box.box, mines=b.mines, vp=vp))
+    mines = b.mine_loads[0] if s.edition.has("UL-E3-6") and b.mine_loads else b.mines
+    vp = mines_vp(s.box(box.box)[1].vp_by_mines, mines)
+    ctx.emit(ev.MinesLaid(boat=b.boat, box=box.box, mines=mines, vp=vp))
     if vp:
         ctx.emit(ev.Scored(vp=vp, total=s.vp + vp, cause=f"mines laid in {box.box}", boat=b.boat))
     finish(ctx, "done", "mines laid")
@@ -150,7 +158,9 @@ def raider_weapons(s: State, boat: str) -> list[str]:
 
 def raider_roll(ctx, weapon: str) -> None:
     """UL-19, UL-R9, UL-R44: up to 10 rolls, range 0, every normal modifier (GS and the gun's range-0 modifier, or TS,
-    the torpedo's and FAT +1 / T5 +2: there is no target card); each total of 8 or more is 1 VP; no XP."""
+    the torpedo's and the FAT's +1: the U-boat helps raiders "que están atacando un convoy", so its targets are the
+    convoy's merchants; from UL-E3-10 no T5 +2, which is "para usarlos contra los Escoltas"); each total of 8 or more
+    is 1 VP; no XP."""
     s = ctx.state
     box = s.ops.box
     if weapon not in raider_weapons(s, box.boat):
@@ -161,9 +171,13 @@ def raider_roll(ctx, weapon: str) -> None:
         mods, slot = [("GS", row.gs), ("range 0", r.gun_range[r.raider_range])], "ammo"
     else:
         mods = [("TS", row.ts), ("range 0", r.torpedo_range[r.raider_range])]
-        mods += [("FAT", r.fat_vs_merchant)] if weapon == "FAT" else [("T5", r.t5_vs_escort)] if weapon == "T5" else []
+        if weapon == "FAT":
+            mods.append(("FAT", r.fat_vs_merchant))
+        elif weapon == "T5" and not s.edition.has("UL-E3-10"):  # UL-R44: no escort is a Raider target (UL-E3-10)
+            mods.append(("T5", r.t5_vs_escort))
         slot = slot_for(s, box.boat, weapon, stored_too=True)
-    _, total = ctx.d10(
+    _, total = d10(
+        ctx,
         f"{box.boat}: Raider {weapon} roll {box.rolls + 1} of {r.raider_rolls}",
         "Misión Especial: Incursor (UL-19)",
         mods,

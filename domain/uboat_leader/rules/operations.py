@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import map_distances
+from domain.uboat_leader.distances import map_distances
 from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.rules.event_cards import draw_events
 from domain.uboat_leader.state import State
@@ -72,6 +72,28 @@ def movers(s: State) -> list[str]:
 
 def move_choices(s: State) -> list[dict]:
     return [{"boat": m, "to": n} for m in movers(s) for n in ordered(s, m, neighbours(s, m))]
+
+
+def move_ui(s: State) -> dict:
+    """What a UI draws for an Operations step (UL-20): each boat that may step now, where it is, whether it may end
+    its move there (UL-21, UL-R6), and the places one step takes it (`neighbours`, the same legality as `move`),
+    with the Move value of Events an Area's crossing draws (a port ends the move, a box begins the mission)."""
+    out = []
+    for boat in movers(s):
+        steps = []
+        for to in ordered(s, boat, neighbours(s, boat)):
+            space = space_of(s, to)
+            steps.append({"to": to, "space": space, "move_events": s.area(to).move if space == "open" else None})
+        out.append(
+            {
+                "boat": boat,
+                "at": s.boats[boat].where,
+                "moving": boat == s.ops.moving,
+                "may_stop": boat == s.ops.moving and may_stop(s, boat),
+                "steps": steps,
+            }
+        )
+    return {"boats": out}
 
 
 def space_of(s: State, node: str) -> str:
@@ -179,11 +201,29 @@ def idle(s: State) -> list[str]:
     return [b.boat for b in s.boats.values() if b.at_sea and b.space == "open" and b.boat not in s.ops.done]
 
 
+def owing(s: State) -> list[str]:
+    """UL-20, UL-R6: the mission boats that have still to move toward their box this segment. "Un U-Boat con una
+    ficha de Misión Especial, debe moverse hacia el recuadro de esa Misión Especial y resolver su misión": a boat in
+    port too, since its Mines are loaded there (UL-E3-2; before it only boats at sea were held to it)."""
+    out = [b for b in idle(s) if mission_boat(s, b)]
+    if s.edition.has("UL-E3-2"):
+        out += [
+            b.boat
+            for b in s.boats.values()
+            if b.in_play
+            and b.space == "port"
+            and b.boat not in s.ops.done
+            and b.patrols < s.dur.patrols
+            and mission_boat(s, b.boat)
+        ]
+    return out
+
+
 def why_not_end(s: State) -> str | None:
     if s.ops.moving and not may_stop(s, s.ops.moving):
         return f"{s.ops.moving} is moving and cannot stop where it is"
-    owing = [b for b in idle(s) if mission_boat(s, b)]
-    return f"{owing} carry Special Missions: they must move to their boxes (UL-R6)" if owing else None
+    owed = owing(s)
+    return f"{owed} carry Special Missions: they must move to their boxes (UL-R6)" if owed else None
 
 
 def end_operations(ctx) -> None:
@@ -238,7 +278,7 @@ def specs(s: State) -> list:
         out.append(spec(c.Stop, [{"boat": m}], [f"{m} ends its move in {s.boats[m].where}"]))
     moves = move_choices(s)
     if moves:
-        out.append(spec(c.Move, moves, [f"{x['boat']} to {x['to']}" for x in moves]))
+        out.append(spec(c.Move, moves, [f"{x['boat']} to {x['to']}" for x in moves], ui=move_ui(s)))
     patrols = [{"boat": b} for b in idle(s) if why_not_patrol(s, b) is None]
     if patrols:
         out.append(spec(c.Patrol, patrols, [f"{x['boat']} patrols {s.boats[x['boat']].where}" for x in patrols]))

@@ -4,7 +4,7 @@ move and after Bearing, UL-R18) or when an Unknown escort rolls for detection or
 from __future__ import annotations
 
 from domain.uboat_leader import decks
-from domain.uboat_leader.display import distance
+from domain.uboat_leader.distances import distance
 from events import uboat_leader as ev
 
 REVEAL_ORDER = "ELMN"  # UL-R18: simultaneous reveals in this order, then by label

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import map_distances
+from domain.uboat_leader.distances import map_distances
 from domain.uboat_leader.legal import require, so_text, spec
 from domain.uboat_leader.rules import campaign
 from domain.uboat_leader.rules.crew import add_stress
@@ -185,16 +185,25 @@ def end_strategic(ctx) -> None:
 
 
 def why_not_end_campaign(s: State) -> str | None:
-    """UL-S10: the player may end the campaign in a Strategic Segment with no boat at sea."""
+    """UL-S10: before UL-E3-4 the player may end (and score) the campaign in a Strategic Segment with no boat at sea;
+    from it, abandoning scores nothing, so it may be done in any Strategic Segment."""
+    if s.edition.has("UL-E3-4"):
+        return None
     at_sea = [b.boat for b in s.boats.values() if b.at_sea]
     return f"boats are at sea: {at_sea}; bring them into port first" if at_sea else None
 
 
 def end_campaign(ctx) -> None:
+    """UL-22, UL-S10: "Acaba la Campaña cuando todos los U-Boats han llegado a su límite de Patrulla". A player may
+    stop playing (a game must be closable), but from UL-E3-4 a campaign stopped with patrols owed is abandoned: no
+    result level, no final VP, so stopping early never locks in a result nor dodges the −2 VP of boats lost later."""
     why = why_not_end_campaign(ctx.state)
     if why:
         raise IllegalCommand(why)
-    campaign.finish(ctx, "the commander ended the campaign (remaining patrols forfeit, UL-S10)")
+    if ctx.state.edition.has("UL-E3-4"):
+        campaign.abandon(ctx, "the commander abandoned the campaign with patrols owed: no result (UL-S10)")
+    else:
+        campaign.finish(ctx, "the commander ended the campaign (remaining patrols forfeit, UL-S10)")
 
 
 def specs(s: State) -> list:
@@ -222,7 +231,8 @@ def specs(s: State) -> list:
                 )
             )
     if why_not_end_campaign(s) is None:
-        out.append(spec(c.EndCampaign, [{}], ["end the campaign now (remaining patrols forfeit)"]))
+        said = "abandon the campaign: no result level" if s.edition.has("UL-E3-4") else "end the campaign now"
+        out.append(spec(c.EndCampaign, [{}], [f"{said} (remaining patrols forfeit)"]))
     return out
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.display import OFF, distance, to_edge, within
+from domain.uboat_leader.distances import OFF, distance, to_edge, within
 from domain.uboat_leader.legal import require, spec
-from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.procedure import d10, stand_in
 from domain.uboat_leader.rules import attack, bearing, enemy, escorts
 from domain.uboat_leader.rules.crew import add_stress, evasion, speed
 from domain.uboat_leader.rules.reveal import reveal_near
@@ -112,6 +112,27 @@ def move_choices(s: State) -> list[dict]:
     return out
 
 
+def move_ui(s: State) -> dict:
+    """What a UI draws for the U-boats' movement (UL-30): each boat still to move, where it is, and for each side it
+    may end up (Silent: submerged only) its speed and the areas it may end in (`move_options`, the same legality as
+    `move_uboat`), `off` when it may leave the display (UL-R20)."""
+    out = []
+    for boat in s.battle.queue:
+        options = move_options(s, boat)
+        sides = [
+            {
+                "side": side,
+                "speed": speed(s, boat, side),
+                "to": sorted(to for sd, to in options if sd == side and to != OFF),
+                "off": (side, OFF) in options,
+            }
+            for side in ("surfaced", "submerged")
+            if any(sd == side for sd, _ in options)
+        ]
+        out.append({"boat": boat, "area": s.battle.subs[boat].area, "sides": sides})
+    return {"boats": out}
+
+
 def move_uboat(ctx, cmd: c.MoveUBoat) -> None:
     s = ctx.state
     require(cmd, move_choices(s), f"{cmd.boat} cannot move so now; legal moves are listed")
@@ -141,7 +162,8 @@ def silent_running(ctx, cmd: c.SilentRunningCmd) -> None:
     s = ctx.state
     require(cmd, silent_choices(s), f"{cmd.boat} is not a Detected boat still to move")
     ev_ = evasion(s, cmd.boat)
-    face, _ = ctx.d10(
+    face, _ = d10(
+        ctx,
         f"{cmd.boat}: Silent Running (d10 <= EV {ev_})",
         "Navegación Silenciosa (UL-32)",
         target=ev_,
@@ -197,6 +219,7 @@ def specs(s: State, decision: str) -> list:
                 moves,
                 [f"{m['boat']} {m['side']} to {m['to']}" for m in moves],
                 narrow={"boat": {"enum": list(bt.queue)}, "to": {"enum": sorted({m["to"] for m in moves})}},
+                ui=move_ui(s),
             )
         ]
         if silent := silent_choices(s):

@@ -7,6 +7,7 @@ from itertools import combinations
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.legal import require, so_text, spec
+from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules import strategic
 from domain.uboat_leader.rules.crew import add_stress
 from domain.uboat_leader.state import State
@@ -37,7 +38,8 @@ def call_wolfpack(ctx, cmd: c.CallWolfpack) -> None:
     s = ctx.state
     require(cmd, [{"boat": b} for b in pack(s)], f"{cmd.boat} cannot be called to this pack")
     wp = s.camp.wolfpack
-    face, total = ctx.d10(
+    face, total = d10(
+        ctx,
         f"{cmd.boat}: join {s.act.boat}'s Wolfpack (joins on {wp.join_at}+, natural {wp.stress_on}: Stress)",
         WOLFPACK,
         [("Attacked", s.rules.attacked_join if s.boats[cmd.boat].attacked else 0)],

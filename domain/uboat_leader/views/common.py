@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.uboat_leader import sequence
+from domain.uboat_leader.awaiting import legal_commands
 from domain.uboat_leader.state import State
 
 Fate = Literal["in play", "retired", "sunk"]
@@ -24,7 +24,7 @@ def now(s: State) -> Now:
 
 
 def awaiting_types(s: State) -> list[str]:
-    return [x.type for x in sequence.legal_commands(s)]
+    return [x.type for x in legal_commands(s)]
 
 
 def fate(b) -> Fate:

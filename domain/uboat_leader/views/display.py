@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from domain.uboat_leader.display import distance
+from domain.uboat_leader.distances import distance
 from domain.uboat_leader.rules.attack import numbers, weapon_range
 from domain.uboat_leader.rules.bearing import reference
 from domain.uboat_leader.rules.escorts import in_detection_range

@@ -102,6 +102,7 @@ class CampaignSheet(msgspec.Struct, forbid_unknown_fields=True):
     turns: list[TurnLine]
     this_turn: TurnLine
     decks: list[DeckCount]
+    abandoned: bool = False  # ended by end_campaign with patrols owed: no result level (UL-S10, edition 3.0.0)
 
 
 def boat_line(s: State, b) -> BoatLine:
@@ -209,6 +210,7 @@ def campaign_sheet(s: State, reader=None) -> CampaignSheet:
         final_vp=s.final_vp,
         result=s.result,
         result_index=s.result_index,
+        abandoned=s.abandoned,
         levels=[Level(name=n, vp=v, reached=(s.final_vp if s.final_vp is not None else s.vp) >= v) for n, v in levels],
         ships_sunk=s.ships_sunk,
         tons=s.tons,

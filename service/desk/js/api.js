@@ -29,7 +29,9 @@ async function request(path, init = {}) {
   }
   if (!res.ok) {
     const detail = body && typeof body.detail === "string" ? body.detail : text.slice(0, 300) || res.statusText;
-    throw new ApiError(res.status, body && body.code, detail);
+    const err = new ApiError(res.status, body && body.code, detail);
+    err.retryAfter = res.headers.get("Retry-After");
+    throw err;
   }
   return { body, text };
 }
@@ -198,7 +200,7 @@ export async function end(gameId, token) {
   return (await request(`/games/${enc(gameId)}/end`, { method: "POST", headers: auth(token) })).body;
 }
 
-/** The server's own three-part report (it replays the commands); only when the referee asks. */
+/** The server's own report (it replays the commands): of a game it holds, or of any file when the referee asks. */
 export async function serverVerify(bundleText) {
   const init = { method: "POST", headers: { "Content-Type": "application/json" }, body: bundleText };
   return (await request(`/bundles/verify`, init)).body;
@@ -207,7 +209,7 @@ export async function serverVerify(bundleText) {
 /**
  * Follow the log live (Server-Sent Events read over fetch, so events of every type arrive and a dropped
  * connection resumes after the last seq). Calls onEvent(event) in seq order, onEnd({status, version, head}) when
- * the server says the game is over (`event: end`), and onState("live" | "reconnecting" | "waiting" | "closed",
+ * the server says the game is over (an `end` message), and onState("live" | "reconnecting" | "waiting" | "closed",
  * detail). A game over but not revealed is watched on (the referee may still reveal it); a revealed game is done.
  * Returns {close()}.
  */
@@ -223,12 +225,13 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
     });
     if (!res.ok) throw new ApiError(res.status, null, `the stream answered ${res.status}`);
     onState("live");
-    await readEvents(res, (name, data) => {
-      if (name === "end") {
-        ended = parse(data);
+    await readEvents(res, (_name, data) => {
+      const msg = parse(data); // {message: "event" | "state" | "end", ...} (docs/api.md "The stream")
+      if (msg.message === "end") {
+        ended = msg;
         onEnd(ended);
-      } else {
-        const ev = normalizeEvent(parse(data), gameId);
+      } else if (msg.message === "event") {
+        const ev = normalizeEvent(msg.event, gameId);
         if (ev.body.seq > last) {
           last = ev.body.seq;
           onEvent(ev);

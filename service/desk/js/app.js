@@ -9,6 +9,7 @@ import { base, nav, resetUi } from "./nav.js";
 import { drawChecks, drawHead } from "./screens/checks.js";
 import { drawEvents } from "./screens/events.js";
 import { drawHome } from "./screens/home.js";
+import { drawPlay } from "./screens/play.js";
 import { drawReferee } from "./screens/referee.js";
 import { drawRoll } from "./screens/roll.js";
 import { drawRolls } from "./screens/rolls.js";
@@ -24,6 +25,7 @@ function parseRoute() {
   if (parts[0] === "live" && parts[1])
     return { key: `live/${parts[1]}`, id: parts[1], tab: parts[2] || "rolls", arg: parts[3] };
   if (parts[0] === "file") return { key: "file", tab: parts[1] || "rolls", arg: parts[2] };
+  if (parts[0] === "play") return { key: "play", parts: parts.slice(1).filter(Boolean) };
   return { key: "home" };
 }
 
@@ -32,6 +34,12 @@ async function route() {
   if (r.key === "home") {
     leaveGame();
     return drawHome(main, openFile);
+  }
+  if (r.key === "play") {
+    leaveGame();
+    document.title = "Play — Naval Umpire";
+    stopPlay = drawPlay(main, r.parts);
+    return;
   }
   if (!nav.current || nav.current.key !== r.key) {
     leaveGame();
@@ -61,7 +69,13 @@ async function route() {
   drawGame(r);
 }
 
+let stopPlay = null; // the Play route's stream, closed when the page moves elsewhere
+
 function leaveGame() {
+  if (stopPlay) {
+    stopPlay();
+    stopPlay = null;
+  }
   if (nav.current) {
     nav.current.game.removeEventListener("change", onChange);
     nav.current.game.stop();
@@ -130,6 +144,7 @@ const TABS = [
   ["events", "Events"],
   ["whatif", "What-if"],
   ["referee", "Referee & tokens"],
+  ["play", "Play"],
 ];
 
 function drawGame(r) {
@@ -142,13 +157,14 @@ function drawGame(r) {
   put(main, headEl, checksEl, tabsEl, body);
   const tab = r.tab === "roll" ? "rolls" : r.tab;
   for (const [id, label] of TABS) {
-    if ((id === "referee" || id === "whatif") && g.source !== "live") continue;
+    if ((id === "referee" || id === "whatif" || id === "play") && g.source !== "live") continue;
+    const href = id === "play" ? `#/play/${encodeURIComponent(g.id)}` : `${base()}/${id}`;
     const count = id === "rolls" ? ` (${g.rolls.length})` : id === "events" ? ` (${g.events.length})` : "";
     add(
       tabsEl,
       h(
         "a",
-        { href: `${base()}/${id}`, class: id === tab ? "tab active" : "tab", role: "tab", id: `tab-${id}` },
+        { href, class: id === tab ? "tab active" : "tab", role: "tab", id: `tab-${id}` },
         label,
         h("span", { class: "count" }, count),
       ),

@@ -40,7 +40,8 @@ export const STATUS_TEXT = {
   unverifiable: "✗ unverifiable",
   none: "none",
   warn: "! warning",
-  "not-run": "— not run here",
+  "not-run": "— not run",
+  running: "… running",
 };
 
 export function badge(status, text = null) {

@@ -5,14 +5,9 @@ import * as api from "./api.js";
 import { sha256, hex, utf8 } from "./crypto.js";
 import { canonical, isObject, parse } from "./json.js";
 import { reader } from "./reader.js";
-import { bundleError, verifyAll } from "./verify.js";
+import { bundleError, diffValues, publicForm, verifyAll } from "./verify.js";
 
-const NOT_RUN = {
-  bundle:
-    "the replay re-runs every command through the rules engine, which this page does not have: run `umpire verify FILE`, " +
-    "or ask this server (below)",
-  live: "the replay re-runs every command through the rules engine, which this page does not have: download the bundle and run `umpire verify` on it",
-};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export class Game extends EventTarget {
   constructor(source, id) {
@@ -31,6 +26,10 @@ export class Game extends EventTarget {
     this.summary = null;
     this.stream = "none"; // live: "connecting" | "live" | "reconnecting" | "closed"
     this.serverHead = null;
+    // what this server says of the game (docs/desk.md "What the server checks"): its own record of the game against
+    // the file's (null | {state: "asking" | "held" | "differs" | "absent" | "error", detail, seq, diff}), and its
+    // replay of the rules (null | {state: "asking" | "done" | "error", at, report, detail, asked})
+    this.record = null;
     this.serverReport = null;
     this._memo = new WeakMap();
     this._viewCache = new Map();
@@ -72,6 +71,7 @@ export class Game extends EventTarget {
     g.header = { ruleset: b.ruleset, dice: b.dice, head: b.head, engine: b.engine };
     g._indexCommands();
     await g.verify();
+    g.crossCheck();
     return g;
   }
 
@@ -82,7 +82,9 @@ export class Game extends EventTarget {
     return isObject(ref) ? ref : null;
   }
 
-  /** Does this server hold the same game? Only the game id and one seq go out; the answer is checked by hash. */
+  /** Does this server hold the same game? Only the game id and one seq go out; the answer is checked by hash.
+   * `match.why`: "same" (the server's event at the file's last seq has the file's hash), "differs", "absent" (no such
+   * game here) or "error". */
   async askServer() {
     this.match = { state: "asking", detail: "asking this server…" };
     this.changed("match");
@@ -90,26 +92,184 @@ export class Game extends EventTarget {
     try {
       const hash = await api.hashAt(this.id, n);
       if (hash !== this.events[n - 1].hash) {
-        this.match = { state: "no", detail: `this server's game ${this.id} differs from the file at seq ${n}` };
+        this.match = { state: "no", why: "differs", detail: `this server's game ${this.id} differs from the file at seq ${n}` };
       } else {
         this.views = await api.rulesetViews(this.ruleset.id);
         this.viewsFrom = "server";
-        this.match = { state: "yes", detail: `this server holds game ${this.id} with the same hash at seq ${n}` };
+        this.match = { state: "yes", why: "same", detail: `this server holds game ${this.id} with the same hash at seq ${n}` };
       }
     } catch (e) {
-      this.match = { state: "no", detail: e.status === 404 ? `this server has no game ${this.id}` : e.message };
+      this.match =
+        e.status === 404
+          ? { state: "no", why: "absent", detail: `this server has no game ${this.id}` }
+          : { state: "no", why: "error", detail: e.message };
     }
     this.changed("match");
   }
 
-  async askServerToVerify() {
-    this.serverReport = { state: "asking" };
-    this.changed("server-report");
-    try {
-      this.serverReport = { state: "done", report: await api.serverVerify(this.bundleText) };
-    } catch (e) {
-      this.serverReport = { state: "error", detail: e.message };
+  /**
+   * A file, checked against this server on its own (only the game id goes out first): where the server holds the game
+   * with the file's hash at its last seq, the server re-runs the rules on the file (its public form: the server holds
+   * the game, so nothing it does not have is sent); where the server's record differs, the first seq that differs and
+   * the fields that differ there; where it holds no such game, the page says the rules were not re-run, and why.
+   */
+  async crossCheck() {
+    if (this.checks && this.checks.chain.status === "fail") return; // the file does not hold together: nothing to ask
+    this.record = { state: "asking", detail: "asking this server whether it holds this game…" };
+    this._replayChanged();
+    await this.askServer();
+    const m = this.match;
+    if (m.why === "same") {
+      this.record = { state: "held", detail: m.detail };
+      this._replayChanged();
+      await this.runServerReplay();
+      return;
     }
+    if (m.why === "differs") {
+      try {
+        const d = await this._firstDifference();
+        // a first event that differs is another game under the same id (an older edition's golden game, a game of
+        // another server), not this server's game altered: the page says so, and re-runs nothing
+        this.record =
+          d.seq === 1
+            ? { state: "other", ...d, detail: `this server holds another game under the id ${this.id}: its first event differs from this file's` }
+            : { state: "differs", ...d };
+      } catch (e) {
+        this.record = { state: "error", detail: `could not read this server's record: ${e.message}` };
+      }
+    } else if (m.why === "absent") {
+      this.record = { state: "absent", detail: `this server does not hold game ${this.id}` };
+    } else {
+      this.record = { state: "error", detail: `could not ask this server: ${m.detail}` };
+    }
+    this._replayChanged();
+  }
+
+  /** The first seq at which this server's log of the game differs from the file's, with the fields that differ. */
+  async _firstDifference() {
+    const n = this.events.length;
+    let after = 0;
+    let held = 0;
+    for (;;) {
+      const page = await api.eventsPage(this.id, after, 1000);
+      for (const ev of page.events) {
+        const seq = Number(ev.body.seq);
+        held = Math.max(held, seq);
+        const mine = this.events[seq - 1];
+        if (!mine) break;
+        if (mine.hash !== ev.hash) {
+          return {
+            seq,
+            detail: `this server holds game ${this.id}, and its record differs from this file at event seq ${seq}`,
+            diff: diffValues(mine.body, ev.body),
+          };
+        }
+      }
+      if (!page.events.length || page.nextAfter >= n || page.nextAfter >= page.version) break;
+      after = page.nextAfter;
+    }
+    const seq = Math.min(held + 1, n);
+    return {
+      seq,
+      detail: `this server holds game ${this.id} up to seq ${held}; the file goes on with events it never recorded, from seq ${seq}`,
+      diff: diffValues(this.events[seq - 1].body, "<absent>"),
+    };
+  }
+
+  /** The referee asks for the server's replay of a file this server does not hold (it uploads the file). */
+  askServerToVerify() {
+    return this.runServerReplay(true);
+  }
+
+  /**
+   * This server's replay of the rules (POST /bundles/verify), of the file's public form or, live, of the server's own
+   * public bundle. One at a time; events that arrive meanwhile are re-run once it is done. A busy server is asked
+   * again after the seconds it names.
+   */
+  async runServerReplay(asked = false) {
+    if (this._replaying) {
+      this._replayAgain = true;
+      return this._replaying;
+    }
+    this._replaying = (async () => {
+      do {
+        this._replayAgain = false;
+        const at = this.events.length;
+        this.serverReport = { state: "asking", at, asked };
+        this._replayChanged();
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const text = this.source === "live" ? await api.bundleText(this.id) : this._publicText();
+            const report = await api.serverVerify(text);
+            const held = this.source === "live" ? parse(text).events.length : at;
+            this.serverReport = { state: "done", at: held, asked, report };
+            break;
+          } catch (e) {
+            if (e.status === 429 && attempt < 6) {
+              await sleep(1000 * Math.min(5, Number(e.retryAfter) || 2));
+              continue;
+            }
+            this.serverReport = { state: "error", at, asked, detail: e.message };
+            break;
+          }
+        }
+        this._replayChanged();
+        if (this._replayAgain) await sleep(this.source === "live" ? 5000 : 1000); // a game in play: every 5 s at most
+      } while (this._replayAgain);
+      this._replaying = null;
+    })();
+    return this._replaying;
+  }
+
+  /** The file as the server is sent it: its public form (sealed records still closed as their commitments). */
+  _publicText() {
+    const pub = publicForm(this.bundle);
+    return pub === this.bundle ? this.bundleText : canonical(pub);
+  }
+
+  /** The replay check as the page shows it: what this server said, or why nothing re-ran the rules. */
+  replayCheck() {
+    const none = (detail) => ({ status: "not-run", detail, first_bad_seq: null });
+    const rec = this.record;
+    if (rec && rec.state === "differs")
+      return { status: "fail", detail: rec.detail, first_bad_seq: rec.seq, diff: rec.diff, by: "record" };
+    const rep = this.serverReport;
+    if (rep && rep.state === "asking") return { status: "running", detail: "this server is re-running the rules…", first_bad_seq: null };
+    if (rep && rep.state === "done") {
+      const c = rep.report.checks.replay || { status: "not-run", detail: "its report has no replay check" };
+      const diff = Array.isArray(c.diff) ? c.diff.map((d) => ({ path: d.path, a: d.recorded, b: d.replayed })) : null;
+      const stale = this.source === "live" && rep.at < this.events.length;
+      const out = {
+        status: c.status,
+        detail: `this server re-ran the rules: ${c.detail}`,
+        said: c.detail,
+        first_bad_seq: c.first_bad_seq ?? null,
+      };
+      if (c.status === "pass" && stale)
+        return { ...out, status: "running", detail: `this server re-ran the rules up to seq ${rep.at}; the events since are being re-run` };
+      return { ...out, diff, by: "replay", at: rep.at };
+    }
+    if (rep && rep.state === "error") return none(`this server could not re-run the rules: ${rep.detail}`);
+    if (rec && rec.state === "asking") return { status: "running", detail: rec.detail, first_bad_seq: null };
+    if (rec && rec.state === "absent")
+      return none(
+        `${rec.detail}, so nothing here re-ran the rules (this page has no rules engine): run \`umpire verify FILE\`, or ask this server to replay the file below (it uploads the file)`,
+      );
+    if (rec && rec.state === "error") return none(rec.detail);
+    if (rec && rec.state === "other")
+      return {
+        ...none(
+          `${rec.detail}, so nothing here re-ran this file's rules: run \`umpire verify FILE\`, or ask this server to replay the file below (it uploads the file)`,
+        ),
+        diff: rec.diff,
+        seq: 1,
+        by: "other",
+      };
+    return none("the replay re-runs every command through the rules engine, which this page does not have");
+  }
+
+  _replayChanged() {
+    if (this.checks) this.checks.replay = this.replayCheck();
     this.changed("server-report");
   }
 
@@ -141,6 +301,7 @@ export class Game extends EventTarget {
       g.views = [];
     }
     await g.verify();
+    g.runServerReplay();
     return g;
   }
 
@@ -156,6 +317,7 @@ export class Game extends EventTarget {
         this._headerFromGenesis();
         this.changed("events");
         this.verify();
+        this.runServerReplay();
       },
       (end) => {
         this.serverHead = { head: end.head, version: end.version };
@@ -307,7 +469,7 @@ export class Game extends EventTarget {
           chain: r.chain,
           dice: r.dice,
           sealed: r.sealed,
-          replay: { status: "not-run", detail: NOT_RUN[this.source], first_bad_seq: null },
+          replay: this.replayCheck(),
         };
         this.rolls = r.rolls;
         this.gameSeed = r.gameSeed;

@@ -516,3 +516,47 @@ export async function verifyAll(b, seatOf, memo = null) {
   const rolls = await rollRecords(b, stage, chain, seatOf);
   return { parent, chain, dice, sealed, rolls, gameSeed: stage.gameSeed ? hex(stage.gameSeed) : null };
 }
+
+// ---- what the desk asks the server that holds the game (docs/desk.md "What the server checks") ----
+
+/**
+ * The bundle as the public reads it: a command whose sealed record the bundle leaves closed shows only its commitment
+ * (a seat's or the referee's copy shows the content). The server takes an unrevealed game's sealed records as
+ * commitments only (docs/spec/api.md "Hidden information"), so this is what the desk sends it. Returns the same
+ * object when nothing changes.
+ */
+export function publicForm(b) {
+  const parent = b.parent ? publicForm(b.parent) : b.parent;
+  const withParent = (x) => (parent === undefined ? x : { ...x, parent });
+  if (b.dice.server_seed !== null) return parent === b.parent ? b : withParent(b);
+  const closed = new Map(); // seq -> the SubmissionSealed's data
+  for (const e of b.events) {
+    const data = get(e.body, "data");
+    if (get(e.body, "type") === "SubmissionSealed") closed.set(Number(get(e.body, "seq")), data);
+    else if (get(e.body, "type") === "SubmissionsRevealed")
+      for (const entry of Array.isArray(get(data, "entries")) ? data.entries : []) closed.delete(Number(get(entry, "seq")));
+  }
+  let changed = parent !== b.parent;
+  const commands = b.commands.map((c) => {
+    const [first, last] = c.seqs.map(Number);
+    for (const [seq, d] of closed) {
+      if (seq < first || seq > last || get(d, "seat") !== c.seat || get(d, "kind") !== get(c.payload, "type")) continue;
+      changed = true;
+      return { ...c, payload: { sealed: get(d, "commitment") } };
+    }
+    return c;
+  });
+  return changed ? withParent({ ...b, commands }) : b;
+}
+
+/** Where two JSON values differ, as paths (service/replay.py `diff`): [{path, a, b}], "<absent>" for a missing key. */
+export function diffValues(a, b, path = "") {
+  if (isObject(a) && isObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((k) => diffValues(get(a, k, "<absent>"), get(b, k, "<absent>"), path ? `${path}.${k}` : k));
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length)
+    return a.flatMap((x, i) => diffValues(x, b[i], `${path}[${i}]`));
+  if (canonical(a) === canonical(b)) return [];
+  return [{ path: path || "(body)", a, b }];
+}

@@ -1,7 +1,7 @@
 """A corvette-command convoy played through a Python client generated from openapi/openapi.json by
 openapi-python-client, like README's curl loop: create a game, send the first choice `awaiting` offers until nothing
 is awaited, read the ship log typed by its `kind`, reveal the server seed, download the bundle and have the server
-verify it. tests/test_clients.py generates the package `umpire_client` and runs `python play.py <base URL>` with it on
+verify it; every read goes through a plain `Client`, without a token. tests/test_clients.py generates the package `umpire_client` and runs `python play.py <base URL>` with it on
 the path. The last line printed is a JSON summary the test checks against the server."""
 
 from __future__ import annotations
@@ -12,15 +12,10 @@ from collections import Counter
 from typing import Any
 
 from umpire_client import AuthenticatedClient, Client, models
-from umpire_client.api.default import (
-    create_game,
-    get_bundle,
-    get_game,
-    get_view,
-    reveal,
-    send_command,
-    verify_bundle,
-)
+from umpire_client.api.commands import reveal, send_command
+from umpire_client.api.games import create_game, get_game
+from umpire_client.api.record import get_bundle, get_view
+from umpire_client.api.verification import verify_bundle
 
 MAX_COMMANDS = 5000
 
@@ -80,7 +75,8 @@ def main(base_url: str) -> None:
 
     ok(reveal.sync_detailed(game_id, client=referee), "reveal")
     bundle: models.Bundle = ok(get_bundle.sync_detailed(game_id, client=public), "GET bundle")
-    report: models.VerifyReport = ok(verify_bundle.sync_detailed(client=public, body=bundle), "POST /bundles/verify")
+    upload = models.BundleUpload.from_dict(bundle.to_dict())  # what /bundles/verify takes: open bodies
+    report: models.VerifyReport = ok(verify_bundle.sync_detailed(client=public, body=upload), "POST /bundles/verify")
 
     print(
         json.dumps(

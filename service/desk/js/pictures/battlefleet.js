@@ -74,6 +74,9 @@ function drawTable(d, ctx, redraw) {
     }
     layers.push(arcs);
   }
+  // a move being planned (the Play page's ctx.moves, from `awaiting`'s ui): how far each division's lead may go
+  // straight on, and the band each of its turns may take, out to that distance
+  for (const m of ctx.moves || []) layers.push(moveLimits(m, depth, unitText));
   // the turn's markers: a line from the firer's funnel to where the estimate landed
   const poseOf = Object.fromEntries(placed.map((b) => [b.ship, b]));
   for (const m of markers) {
@@ -613,4 +616,30 @@ export function phase(d) {
       : null,
     h("figcaption", {}, nowText(d.now)),
   );
+}
+
+/** One division's movement limits: the lead's straight run from its least to its most distance, and a wedge per
+ * turn band (starboard positive, port negative; "either" both ways) out to the most distance. */
+function moveLimits(m, depth, unitText) {
+  const P = (p) => geo.toPicture(p, depth);
+  const at = (deg, r) => {
+    const [ux, uy] = geo.unit(deg);
+    return [m.pose.x + ux * r, m.pose.y + uy * r];
+  };
+  const { min, max } = m.distance_mm;
+  const g = s("g", { class: "bf-move", "data-division": m.division });
+  const wedge = (a, b) => {
+    const steps = Math.max(2, Math.ceil(Math.abs(b - a) / 5));
+    const pts = [P([m.pose.x, m.pose.y])];
+    for (let i = 0; i <= steps; i++) pts.push(P(at(a + ((b - a) * i) / steps, max)));
+    return s("polygon", { points: pts.map((p) => p.join(",")).join(" "), class: "bf-move-band" });
+  };
+  for (const t of m.turns) {
+    if (t.to === "starboard" || t.to === "either") g.append(wedge(m.pose.h + t.min_deg, m.pose.h + t.max_deg));
+    if (t.to === "port" || t.to === "either") g.append(wedge(m.pose.h - t.max_deg, m.pose.h - t.min_deg));
+  }
+  const [a, b] = [P(at(m.pose.h, min)), P(at(m.pose.h, max))];
+  g.append(s("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "bf-move-run" }));
+  g.append(s("text", { x: b[0] + 6, y: b[1], class: "bf-note", "font-size": unitText * 0.8 }, `${m.division} ${min}-${max} mm`));
+  return g;
 }

@@ -13,7 +13,7 @@ export function drawHead(el, g) {
   const fair = d.mode === "fair";
   const source =
     g.source === "bundle"
-      ? [h("span", {}, "From the file ", h("b", {}, g.fileName), " — read in this browser, nothing uploaded")]
+      ? [h("span", {}, "From the file ", h("b", {}, g.fileName), ` — read in this browser, ${sent(g)}`)]
       : [
           h(
             "span",
@@ -67,6 +67,14 @@ export function drawHead(el, g) {
       : null,
     readerBanner(g),
   );
+}
+
+/** What of a file went to this server: the game id (to ask whether it holds the game), and the file for its replay. */
+function sent(g) {
+  const rep = g.serverReport;
+  if (rep && rep.asked) return "sent to this server for its replay at your request";
+  if (rep) return "sent to this server, which holds this game, for its replay";
+  return g.record ? "only its game id sent to this server" : "nothing uploaded";
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -145,40 +153,85 @@ const CHECK_NAMES = {
   chain: "Event chain",
   dice: "Dice",
   sealed: "Sealed inputs",
-  replay: "Replay",
+  replay: "Rules (replay)",
 };
 
+/**
+ * The verdict a referee reads at a glance: red when anything failed (the first seq named), green only when the
+ * chain, the dice and the rules' replay all passed, amber otherwise, saying what was not checked and why.
+ * Returns {status, text, seq, diff, sides} (seq, diff: the first event that differs and its fields).
+ */
 function verdictOf(g) {
   const c = g.checks;
-  if (c.parent && c.parent.status === "fail")
-    return ["fail", `✗ This fork's parent part does not check out: ${c.parent.detail}.`];
+  const red = (text, extra = {}) => ({ status: "fail", text, ...extra });
+  if (c.parent && c.parent.status === "fail") return red(`✗ This fork's parent part does not check out: ${c.parent.detail}.`);
   if (c.chain.status === "fail")
-    return [
-      "fail",
-      `✗ The record was altered or is inconsistent: the chain breaks at event seq ${c.chain.first_bad_seq}.`,
-    ];
+    return red(`✗ The record was altered or is inconsistent: the chain breaks at event seq ${c.chain.first_bad_seq}.`, {
+      seq: c.chain.first_bad_seq,
+    });
   if (c.dice.status === "fail")
-    return [
-      "fail",
+    return red(
       `✗ A roll does not match the seeds: ${c.dice.first_bad_k !== null ? `roll k=${c.dice.first_bad_k}` : "the seed inputs"} (seq ${c.dice.first_bad_seq}).`,
-    ];
-  if (c.sealed.status === "fail")
-    return ["fail", `✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`];
+    );
+  if (c.sealed.status === "fail") return red(`✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`);
+  const rep = c.replay;
+  if (rep.status === "fail" && rep.by === "record")
+    return red(`✗ This file is not this server's record: ${rep.detail}.`, {
+      seq: rep.first_bad_seq,
+      diff: rep.diff,
+      sides: ["this file", "this server's record"],
+    });
+  if (rep.status === "fail")
+    return red(
+      `✗ The rules do not give this record${rep.first_bad_seq ? ` from event seq ${rep.first_bad_seq}` : ""}: ${rep.detail}.`,
+      { seq: rep.first_bad_seq, diff: rep.diff, sides: ["recorded", "replayed"] },
+    );
+  const dice = c.dice.status === "pass" || !g.rolls.length;
+  const rules = rep.status === "pass";
   const waiting = [];
-  if (c.parent && c.parent.status === "skipped")
-    waiting.push("the parent's rolls can be recomputed once its seed is revealed");
-  if (c.dice.status === "skipped" && g.rolls.length)
-    waiting.push(`the ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed`);
+  if (c.parent && c.parent.status === "skipped") waiting.push("the parent's rolls can be recomputed once its seed is revealed");
+  if (!dice) waiting.push(`the ${g.rolls.length} rolls can be recomputed once the referee reveals the server seed`);
   if (c.sealed.unrevealed && c.sealed.unrevealed.length)
     waiting.push(`${c.sealed.unrevealed.length} sealed input(s) are still closed`);
-  if (waiting.length) return ["pending", `… The chain is intact; ${waiting.join("; ")}.`];
   const fork = c.parent ? " This fork's parent part checks out too, up to the position it starts from." : "";
-  if (!g.rolls.length)
-    return ["pass", `✓ Every event chains — checked in this browser. No dice rolled yet.${fork}`];
-  return [
-    "pass",
-    `✓ Every event chains and every one of the ${g.rolls.length} rolls is what the seeds give — checked in this browser.${fork}`,
-  ];
+  if (rules && !waiting.length) {
+    const rolls = g.rolls.length
+      ? `every one of the ${g.rolls.length} rolls is what the seeds give`
+      : "no dice were rolled";
+    return {
+      status: "pass",
+      text: `✓ Every event chains and ${rolls} — checked in this browser — and the rules give this record: ${rep.said}, by this server.${fork}`,
+    };
+  }
+  const checked = dice ? "Chain and dice verified" : "Chain verified";
+  const why = rules
+    ? `${checked} and the rules re-run by this server`
+    : rep.status === "running"
+      ? `${checked} — ${rep.detail}`
+      : `${checked} — rules not re-run: ${rep.detail}`;
+  const other = rep.by === "other" ? { seq: 1, diff: rep.diff, sides: ["this file", "this server's game"] } : {};
+  return { status: "pending", text: `… ${why}${waiting.length ? `; ${waiting.join("; ")}` : ""}.${fork}`, ...other };
+}
+
+/** The fields that differ at the first seq that differs, as a small table under the verdict. */
+function diffTable(v) {
+  if (!v.diff || !v.diff.length) return null;
+  const shown = v.diff.slice(0, 8);
+  return h(
+    "table",
+    { class: "grid verdict-diff", id: "verdict-diff" },
+    h("tr", {}, h("th", {}, `event ${v.seq}: field`), h("th", {}, v.sides[0]), h("th", {}, v.sides[1])),
+    shown.map((d) =>
+      h(
+        "tr",
+        { dataset: { path: d.path } },
+        h("td", {}, h("code", {}, d.path)),
+        h("td", {}, h("code", {}, short(canonical(d.a), 80))),
+        h("td", {}, h("code", {}, short(canonical(d.b), 80))),
+      ),
+    ),
+    v.diff.length > shown.length ? h("tr", {}, h("td", { colspan: 3 }, `and ${v.diff.length - shown.length} more`)) : null,
+  );
 }
 
 /** A check's badge; a game with nothing sealed says "none" rather than "valid". */
@@ -217,14 +270,15 @@ function parentLink(g) {
 
 export function drawChecks(el, g) {
   if (!g.checks) return;
-  const [status, text] = verdictOf(g);
+  const v = verdictOf(g);
+  const settled = !["running"].includes(g.checks.replay.status);
   const rows = Object.entries(g.checks).map(([name, c]) => {
     const link =
       name === "chain" && c.status === "fail"
         ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
         : name === "dice" && c.status === "fail" && c.first_bad_k !== null
           ? h("a", { href: `${base()}/roll/${c.first_bad_k}` }, `show roll k=${c.first_bad_k}`)
-          : name === "sealed" && c.status === "fail"
+          : (name === "sealed" || name === "replay") && c.status === "fail" && c.first_bad_seq
             ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
             : name === "parent"
               ? parentLink(g)
@@ -243,18 +297,19 @@ export function drawChecks(el, g) {
   const extra = [];
   if (g.source === "bundle") {
     const rep = g.serverReport;
-    extra.push(
-      h(
-        "p",
-        { class: "hint" },
+    if (!g.record || g.record.state !== "held")
+      extra.push(
         h(
-          "button",
-          { type: "button", class: "secondary", id: "ask-server-verify", onclick: () => g.askServerToVerify() },
-          "Ask this server to replay it",
+          "p",
+          { class: "hint" },
+          h(
+            "button",
+            { type: "button", class: "secondary", id: "ask-server-verify", onclick: () => g.askServerToVerify() },
+            "Ask this server to replay it",
+          ),
+          " sends the bundle file to this server, which re-runs every command through the rules and answers with its own report.",
         ),
-        " sends the bundle file to this server, which re-runs every command through the rules and answers with its own report.",
-      ),
-    );
+      );
     if (rep && rep.state === "asking") extra.push(h("p", { class: "loading" }, "the server is replaying…"));
     if (rep && rep.state === "error") extra.push(h("p", { class: "notice" }, `the server could not: ${rep.detail}`));
     if (rep && rep.state === "done") {
@@ -276,8 +331,16 @@ export function drawChecks(el, g) {
   const open = ui.checksOpen ?? anyBad;
   put(
     el,
-    h("h2", {}, "What this browser checked"),
-    h("p", { class: `verdict ${status}`, id: "verdict" }, text),
+    h("h2", {}, "What was checked"),
+    h(
+      "div",
+      { class: `verdict ${v.status}`, id: "verdict", dataset: { status: v.status, settled: settled ? "1" : "" } },
+      h("span", { id: "verdict-text" }, v.text),
+      v.seq && v.status === "fail"
+        ? [" ", h("a", { href: `${base()}/events/${v.seq}`, id: "verdict-link" }, `show event ${v.seq}`)]
+        : null,
+      diffTable(v),
+    ),
     h(
       "details",
       { class: "check-details", open, ontoggle: (e) => (ui.checksOpen = e.target.open) },

@@ -1,0 +1,163 @@
+"""The only code that changes the ledger's state: one handler per event type, each applying what its event says, and
+the events that change nothing (domain.procedure.fold). Checks belong to decide: a stored event is never refused here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.aa1942_convoy.state import TURN_ORDER, State, SubsUsed, inactive_zones, new_round_sheet, open_canals
+from domain.procedure import fold
+from events import aa1942_convoy as ev
+from events.core import (
+    ClientSeedContributed,
+    DiceRolled,
+    GameEnded,
+    SeedLocked,
+    ServerSeedRevealed,
+    SubmissionSealed,
+    SubmissionsRevealed,
+)
+from events.vocabulary import Event
+
+
+# ---- one handler per event type; each applies what its event says ---------------------------------------
+
+
+def _phase_began(state: State, e: ev.PhaseBegan) -> None:
+    state.phase = e.phase
+    state.turn = TURN_ORDER.index(e.power)
+    state.round = e.round
+    if e.phase == "purchase":
+        state.used = {}
+        state.canals_open = open_canals(state, e.power)
+    if e.phase == "combat":
+        state.combat_step = 1
+
+
+def _round_began(state: State, e: ev.RoundBegan) -> None:
+    state.round = e.round
+    state.sheet.append(new_round_sheet())
+
+
+def _chips_removed(state: State, e: ev.ChipsRemoved) -> None:
+    for z in e.zones:
+        state.chips.pop(z.sz, None)
+
+
+def _purchase_made(state: State, e: ev.PurchaseMade) -> None:
+    state.treasury[e.power] = e.treasury
+    state.line(e.power).spent += e.spent
+
+
+def _add_subs(state: State, power: str, sz: int, n: int) -> None:
+    zones = state.subs.setdefault(power, {})
+    zones[sz] = zones.get(sz, 0) + n
+    if zones[sz] == 0:
+        del zones[sz]
+
+
+def _submarines_moved(state: State, e: ev.SubmarinesMoved) -> None:
+    _add_subs(state, e.power, e.from_sz, -e.count)
+    _add_subs(state, e.power, e.to_sz, e.count)
+    state.used.setdefault(e.to_sz, SubsUsed()).moved += e.count
+
+
+def _submarines_placed(state: State, e: ev.SubmarinesPlaced) -> None:
+    _add_subs(state, e.power, e.sz, e.count)
+    state.line(e.power).submarines_placed += e.count
+
+
+def _use_for_combat(state: State, sz: int, n: int, as_: str) -> None:
+    """A raid or fight uses subs that moved in first, then fresh ones (so fresh ones keep their noncombat move)."""
+    used = state.used.setdefault(sz, SubsUsed())
+    used.moved -= min(n, used.moved)
+    setattr(used, as_, getattr(used, as_) + n)
+
+
+def _submarines_fought(state: State, e: ev.SubmarinesFought) -> None:
+    _use_for_combat(state, e.sz, e.count, "fought")
+    state.combat_step = 3
+
+
+def _submarines_lost(state: State, e: ev.SubmarinesLost) -> None:
+    if e.power == state.power:
+        state.used.setdefault(e.sz, SubsUsed()).take_losses(state.fresh(e.sz), e.count)
+    _add_subs(state, e.power, e.sz, -e.count)
+    state.line(e.power).submarines_lost += e.count
+    state.combat_step = 3
+
+
+def _convoy_raided(state: State, e: ev.ConvoyRaided) -> None:
+    _use_for_combat(state, e.sz, 1, "raided")
+    state.chips[e.sz] = state.chips.get(e.sz, 0) + e.damage
+    state.treasury[e.owner] = e.treasury
+    state.line(e.owner).raid_damage_suffered += e.damage
+    state.line(e.owner).raid_ipcs_lost += e.removed
+    state.line(e.raider).raid_damage_inflicted += e.damage
+    state.line(e.raider).raids += 1
+
+
+def _territory_captured(state: State, e: ev.TerritoryCaptured) -> None:
+    state.control[e.territory] = e.by
+    state.treasury[e.from_power] -= e.plundered
+    state.treasury[e.by] += e.plundered
+    state.line(e.by).captured.append(e.territory)
+    state.line(e.from_power).lost.append(e.territory)
+    state.inactive = inactive_zones(state, state.control)
+    state.combat_step = 3
+
+
+def _territory_liberated(state: State, e: ev.TerritoryLiberated) -> None:
+    state.control[e.territory] = e.to_power
+    state.line(e.by).liberated.append(e.territory)
+    state.line(e.from_power).lost.append(e.territory)
+    state.inactive = inactive_zones(state, state.control)
+    state.combat_step = 3
+
+
+def _territories_returned(state: State, e: ev.TerritoriesReturned) -> None:
+    for r in e.territories:
+        state.control[r.territory] = e.power
+        state.line(e.power).returned.append(r.territory)
+    state.inactive = inactive_zones(state, state.control)
+
+
+def _income_collected(state: State, e: ev.IncomeCollected) -> None:
+    state.treasury[e.power] = e.treasury
+    state.line(e.power).income += e.income
+
+
+def _game_ended(state: State, e: GameEnded) -> None:
+    state.over = True
+
+
+HANDLERS: dict[type[Event], Callable[[State, Event], None]] = {
+    ev.PhaseBegan: _phase_began,
+    ev.RoundBegan: _round_began,
+    ev.ChipsRemoved: _chips_removed,
+    ev.PurchaseMade: _purchase_made,
+    ev.SubmarinesMoved: _submarines_moved,
+    ev.SubmarinesPlaced: _submarines_placed,
+    ev.SubmarinesFought: _submarines_fought,
+    ev.SubmarinesLost: _submarines_lost,
+    ev.ConvoyRaided: _convoy_raided,
+    ev.TerritoryCaptured: _territory_captured,
+    ev.TerritoryLiberated: _territory_liberated,
+    ev.TerritoriesReturned: _territories_returned,
+    ev.IncomeCollected: _income_collected,
+    GameEnded: _game_ended,
+}
+# The zone markers follow control, which the territory events change (AA-4); the core events are the engine's.
+NO_STATE_CHANGE: tuple[type[Event], ...] = (
+    ev.ConvoyZoneDeactivated,
+    ev.ConvoyZoneReactivated,
+    DiceRolled,
+    ClientSeedContributed,
+    SeedLocked,
+    ServerSeedRevealed,
+    SubmissionSealed,  # the ledger seals nothing; the engine's own events all the same
+    SubmissionsRevealed,
+)
+
+
+evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)

@@ -1,0 +1,117 @@
+"""The edition table of battlefleet-1900 (domain/editions.py): every released edition and each behaviour change that alters
+what recorded commands or rolls decide, with the edition that introduced it. Rule code asks
+`state.edition.has(change_id)`; docs/rules/battlefleet-1900.md "Editions" lists the same table for readers."""
+
+from domain.editions import Change, Editions, Released
+
+EDITIONS = Editions(
+    ruleset="battlefleet-1900",
+    released=(
+        Released("3.0.0", "the first released edition (BF-R1..BF-R58)"),
+        Released(
+            "4.0.0",
+            "the third audit and hidden means hidden: ordered turns finished when the allowance permits "
+            "(BF-E4-1), any main magazine floods (BF-E4-2), sinking ships roll Step One (BF-E4-3), a flagship may drop "
+            "out (BF-E4-4), damage control one simultaneous set (BF-E4-5), every base an obstacle (BF-E4-6), S and T "
+            "hits among every gun of the ship (BF-E4-7), a follower finishes a turn it reaches (BF-E4-8); fresh fog offsets per sighting (BF-E4-20), a salvo that "
+            "fires nothing tells nothing (BF-E4-21), overlap warnings only between a seat's own ships (BF-E4-22), "
+            "the abandon roll only when a sinking ship fires (BF-E4-23), one AP/HE choice per target (BF-E4-24)",
+        ),
+    ),
+    changes=(
+        Change(
+            "BF-E4-1",
+            "4.0.0",
+            ("BF:2.1", "BF-R5", "BF-R33"),
+            "a ship moves at least far enough to finish the turns it makes this move when its allowance permits; only "
+            "a turn it cannot finish with all its movement is cut short (it then moves its whole allowance)",
+        ),
+        Change(
+            "BF-E4-2",
+            "4.0.0",
+            ("BF:6.3", "BF-R38"),
+            "any main gun position's magazine may be flooded, an intact one too",
+        ),
+        Change(
+            "BF-E4-3",
+            "4.0.0",
+            ("BF:6.0", "BF-R42"),
+            "a sinking ship still rolls Step One for each fire and each heavy or severe compartment, and their "
+            "results happen",
+        ),
+        Change(
+            "BF-E4-4",
+            "4.0.0",
+            ("BF:2.1", "BF-R9", "BF-R35"),
+            "a division flagship may drop out; the division it leaves passes to its closest qualified ship "
+            "(`CommandTransferred` how `dropped_out`)",
+        ),
+        Change(
+            "BF-E4-5",
+            "4.0.0",
+            ("BF:6.3", "BF-R21", "BF-R24"),
+            "a Step Three's actions are one simultaneous set taken in a canonical order (repairs and containment, then "
+            "flooded magazines, then counter-floods, then scuttling), whatever order they were written in: severe "
+            "flooding is never contained",
+        ),
+        Change(
+            "BF-E4-6",
+            "4.0.0",
+            ("BF:6.0", "BF-R29"),
+            "every base on the table is a navigational obstacle, not only a sinking one: moves run in lockstep and a "
+            "ship stops where its base would first touch another",
+        ),
+        Change(
+            "BF-E4-7",
+            "4.0.0",
+            ("BF:6.2", "BF-R19"),
+            "a secondary or tertiary hit picks one item among every position and undamaged pattern gun of its "
+            "category on the ship, not an entry first",
+        ),
+        Change(
+            "BF-E4-8",
+            "4.0.0",
+            ("BF:2.1", "BF-R5", "BF-R8"),
+            "a follower in succession that reaches a pivot of the lead's with the movement it has finishes the turn "
+            "there: its distance is raised to what that takes, or to all its movement when it cannot finish it",
+        ),
+        Change(
+            "BF-E4-20",
+            "4.0.0",
+            ("BF-R48",),
+            "each sighting draws fresh fog offsets, keyed by the sighting (turn and moment: the start or after the"
+            " move), not by the turn: turn 1's two sightings no longer share one offset, so the public start positions"
+            " no longer give it away",
+        ),
+        Change(
+            "BF-E4-21",
+            "4.0.0",
+            ("BF-R41", "BF-R53"),
+            "under fog blur a salvo that fires no round (no_los, out_of_arc, out_of_range, or measured with every gun"
+            " that bears already spent, BF-R53) is public only as `could_not_bear`, with no bracket and no marker; its"
+            " true outcome and bracket are sealed to the referee",
+        ),
+        Change(
+            "BF-E4-22",
+            "4.0.0",
+            ("BF-R29",),
+            "under fog blur a seat's overlap warnings after a move name only pairs of its own ships; a pair with an"
+            " enemy ship is sealed to the referee (it told where the enemy truly was)",
+        ),
+        Change(
+            "BF-E4-23",
+            "4.0.0",
+            ("BF-R16",),
+            "a sinking ship rolls to keep its guns only when its sealed `fire` names it, at the reveal, before its"
+            " salvos are measured (6.0: 'If a sinking vessel attempts to fire its guns'); on 4-6 none of them fires",
+        ),
+        Change(
+            "BF-E4-24",
+            "4.0.0",
+            ("BF-R15",),
+            "one AP/HE choice per target entry: every gun order of a salvo names the same ammunition (4.0: 'whether"
+            " or not those guns are firing AP')",
+        ),
+    ),
+    retired=("1", "2"),
+)

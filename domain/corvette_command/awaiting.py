@@ -1,0 +1,163 @@
+"""What `awaiting` shows: the awaited decision's commands, every choice with a label (the legality itself is the
+rule modules': `legal_moves`, `weapons`, `repairable`, …; this module only describes it)."""
+
+from __future__ import annotations
+
+import copy
+
+from domain.corvette_command import commands as c
+from domain.corvette_command.rules import asw, attack, hazards, movement, setup
+from domain.corvette_command.state import STATIONS, State
+from domain.engine import CommandSpec, command_schema
+
+MAX_CHOICES = 64
+
+STATION_NAME = {
+    "lookout": "Lookout",
+    "asdic": "ASDIC",
+    "aa": "AA guns",
+    "gun": "4-inch gun",
+    "depth_charge": "Depth charges",
+    "engineer": "Engineering",
+    "radar": "RADAR",
+    "hfdf": "HF/DF",
+    "hedgehog": "Hedgehog",
+}
+ZONE_NAME = {"canadian": "Canadian", "air-gap": "Air Gap", "western-approaches": "Western Approaches"}
+
+
+def _spec(cmd: type, seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
+    """One command of `awaiting`: its (choice, label) pairs, or None when there are too many to list."""
+    if options is not None and len(options) > MAX_CHOICES:
+        options = None
+    return CommandSpec(
+        type=cmd.__struct_config__.tag,
+        seats=seats,
+        choices=None if options is None else [ch for ch, _ in options],
+        schema=command_schema(cmd),
+        description=description,
+        labels=None if options is None else [label for _, label in options],
+    )
+
+
+def _move_label(state: State, to) -> str:
+    if isinstance(to, str):
+        return f"Sail into {to}"
+    here = state.convoy.position
+    way = "Sideways" if isinstance(here, list) and here[1] == to[1] else "Forward"
+    return f"{way} to box {to[0]},{to[1]} ({ZONE_NAME[state.zone_of(to)]})"
+
+
+def _allocation_spec(state: State, seat: list[str]) -> CommandSpec:
+    """CC-45: every allocation when there are few; else the schema says which dice there are to give."""
+    faces = state.quick_faces
+    options = [
+        (
+            {"skills": a},
+            ", ".join(f"{STATION_NAME[st]} {f} (skill {setup.quick_skill(f)})" for st, f in a.items()),
+        )
+        for a in setup.allocations(faces)
+    ]
+    spec = _spec(c.AllocateSkills, seat, "Give each station one of the six dice rolled (CC-45)", options)
+    if spec.choices is None:  # narrowed to what is legal now: each station once, one of the faces rolled
+        schema = copy.deepcopy(spec.schema)
+        skills = schema["properties"]["skills"]
+        skills["additionalProperties"] = dict(skills.get("additionalProperties", {}), enum=sorted(set(faces)))
+        skills["minProperties"] = skills["maxProperties"] = len(STATIONS)
+        spec.schema = schema
+    return spec
+
+
+def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
+    """The awaited decision's commands (one decision at a time, so `only` needs no shortcut here)."""
+    if state.over or state.awaiting is None:
+        return []
+    seat = [state.deciding]
+    d = state.awaiting
+    if d == "start":
+        if state.options.quick_play:
+            return [_spec(c.Start, seat, "Roll the six skill dice of quick play (CC-45)", [({}, "Roll the dice")])]
+        return [
+            _spec(
+                c.ChooseStartPort,
+                seat,
+                "Choose the side of the ocean the first convoy sails from (CC-7)",
+                [
+                    ({"side": "canada"}, "Sail from Canada (Halifax or St John's)"),
+                    ({"side": "liverpool"}, "Sail from Liverpool"),
+                ],
+            )
+        ]
+    if d == "allocate_skills":
+        return [_allocation_spec(state, seat)]
+    if d == "move":
+        return [
+            _spec(
+                c.MoveConvoy,
+                seat,
+                "Move the convoy one box, or into port (CC-11, CC-9)",
+                [(mv, _move_label(state, mv["to"])) for mv in movement.legal_moves(state)],
+            )
+        ]
+    if d == "collision_reroll":
+        return [
+            _spec(
+                c.RerollCollision,
+                seat,
+                "RADAR fitted: re-roll the collision once (the second result stands) or accept it (CC-14)",
+                [({"reroll": True}, "Re-roll the collision"), ({"reroll": False}, "Accept the collision")],
+            )
+        ]
+    if d == "guns":
+        guns = " and the ".join(STATION_NAME[gun] for gun in attack.guns_in_range(state.engagement.range))
+        return [
+            _spec(
+                c.FireGuns, seat, "Engage the surfaced U-boat; it crash-dives after (CC-21)", [({}, f"Fire the {guns}")]
+            ),
+            _spec(c.HoldFire, seat, "Let the U-boat come on without firing (CC-R14)", [({}, "Hold fire")]),
+        ]
+    if d == "detect":
+        return [_spec(c.Detect, seat, "Search for the U-boat with the ASDIC (CC-26)", [({}, "Sweep with the ASDIC")])]
+    if d == "pattern":
+        sheet = state.sheet
+        label = {
+            "depth-charges": f"Drop a depth-charge pattern ({sheet.depth_charges} left)",
+            "hedgehog": f"Fire a Hedgehog salvo ({sheet.hedgehog} left)",
+        }
+        return [
+            _spec(
+                c.DropPattern,
+                seat,
+                "Attack the U-boat at close range (CC-22)",
+                [({"weapon": w}, label[w]) for w in asw.weapons(state)],
+            )
+        ]
+    if d == "board":
+        return [
+            _spec(
+                c.Board,
+                seat,
+                "She has surfaced: send an officer with a boarding party for the Enigma, or let her sink (CC-29)",
+                [
+                    ({"officer": x["officer"]}, f"Board, led by the {STATION_NAME[x['officer']]} officer")
+                    if x["officer"]
+                    else ({"officer": None}, "Let her sink (no boarding party)")
+                    for x in asw.boarding_choices(state)
+                ],
+            )
+        ]
+    if d == "repair":
+        harder = state.sheets[state.deciding].harder
+        return [
+            _spec(
+                c.Repair,
+                seat,
+                "The engineers' one repair attempt in this box (CC-32)",
+                [
+                    ({"area": a}, f"Repair the {STATION_NAME[a]} (difficulty {harder[a][0]})")
+                    for a in hazards.repairable(state, state.deciding)
+                ]
+                + [({"area": None}, "Make no repair")],
+            )
+        ]
+    raise ValueError(f"unknown decision {d!r}")

@@ -1,0 +1,185 @@
+"""What every ruleset's `decide` and `evolve` share, owned once: the working copy a multi-step `decide` evolves (`Ctx`,
+`working_copy`), the driver that runs the game on to its next decision (`run`), a roll against a target
+(`Ctx.check`), and the fold that makes `evolve` total by construction (`fold`).
+
+`decide` works on a working copy: each event is applied to it as it is emitted, so a step reads the state the previous
+step left, and a rejected command leaves the caller's state untouched. Each roll is recorded with what it decided.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.dice import Dice
+from events.core import RollModifier, RollResult
+from events.vocabulary import Event
+
+MAX_STEPS = 10_000  # a guard against a procedure that would never stop
+
+Evolve = Callable[[Any, Event], Any]
+
+
+# ---- the working copy ------------------------------------------------------------------------------------------
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def working_copy(x: Any) -> Any:
+    """A copy as deep as `evolve` mutates, one strategy for every ruleset (docs/architecture.md has its measured cost):
+    dataclasses, dicts, lists and sets are copied; everything else is shared, because nothing changes it in place:
+    msgspec Structs (data sets, event records, frozen records), frozen dataclasses, tuples, scalars. How a type is
+    copied is worked out once per type, and shared values are not even visited twice."""
+    return _copier(type(x))(x)
+
+
+def _copier(t: type) -> Callable[[Any], Any]:
+    copier = _COPIERS.get(t)
+    if copier is None:
+        copier = _COPIERS[t] = _copier_for(t)
+    return copier
+
+
+def _share(x: Any) -> Any:
+    return x
+
+
+def _copy_list(x: list) -> list:
+    out = list(x)
+    for i, v in enumerate(out):
+        copier = _COPIERS.get(type(v)) or _copier(type(v))
+        if copier is not _share:
+            out[i] = copier(v)
+    return out
+
+
+def _copy_dict(x: dict) -> dict:
+    out = dict(x)
+    for k, v in out.items():
+        copier = _COPIERS.get(type(v)) or _copier(type(v))
+        if copier is not _share:
+            out[k] = copier(v)
+    return out
+
+
+def _copier_for(t: type) -> Callable[[Any], Any]:
+    if t is list:
+        return _copy_list
+    if t is dict:
+        return _copy_dict
+    if t is set:
+        return set.copy  # items are hashable, so immutable
+    if dataclasses.is_dataclass(t) and not t.__dataclass_params__.frozen:
+
+        def copy_dataclass(x: Any) -> Any:
+            clone = object.__new__(t)
+            clone.__dict__ = _copy_dict(x.__dict__)
+            return clone
+
+        return copy_dataclass
+    return _share
+
+
+# ---- the step driver -------------------------------------------------------------------------------------------
+
+
+class Ctx:
+    """decide's working copy of the state (made with `copy`), the dice, and the events emitted so far."""
+
+    def __init__(self, state: Any, dice: Dice, evolve: Evolve, copy: Callable[[Any], Any] = working_copy):
+        self.state = copy(state)
+        self.dice = dice
+        self.evolve = evolve
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for e in events:
+            self.events.append(e)
+            self.evolve(self.state, e)
+
+    def roll(self, n: int, purpose: str, rule: str, outcome=None, sides: int = 6) -> list[int]:
+        """Roll n dice and record them; `outcome(faces)` says what they decided (a str or a RollResult)."""
+        r = self.dice.roll([sides] * n, purpose, rule)
+        if outcome is not None:
+            said = outcome(r.faces)
+            r = replace(r, result=said if isinstance(said, RollResult) else RollResult(outcome=said))
+        self.emit(r)
+        return r.faces
+
+    def check(
+        self,
+        purpose: str,
+        rule: str,
+        mods: Sequence[tuple[str, int]] = (),
+        *,
+        sides: int = 6,
+        target: int | None = None,
+        judge: Callable[[int, int], str] | None = None,
+        side: str = "active",
+    ) -> tuple[int, int]:
+        """Roll one die, add the modifiers, and record the target, the total, each non-zero modifier (with its reason
+        and `side`) and the outcome: `judge(face, total)`, by default success when the total reaches the target.
+        Returns (face, total)."""
+        r = self.dice.roll([sides], purpose, rule)
+        face = r.faces[0]
+        total = face + sum(v for _, v in mods)
+        if judge is None:
+            judge = lambda f, t: "success" if t >= target else "failure"  # noqa: E731
+        result = RollResult(
+            outcome=judge(face, total),
+            target=target,
+            total=total,
+            modifiers=[RollModifier(reason=why, value=v, side=side) for why, v in mods if v],
+        )
+        self.emit(replace(r, result=result))
+        return face, total
+
+    def passes(self, purpose: str, rule: str, need: int, mods: Sequence[tuple[str, int]] = ()) -> bool:
+        """1D6 + modifiers >= need: `check` asked for its yes or no."""
+        return self.check(purpose, rule, mods, target=need)[1] >= need
+
+
+def run(ctx: Ctx, awaited: Callable[[Any], Any], advance: Callable[[Ctx], None]) -> list[Event]:
+    """Advance until a decision is awaited (`awaited(state)` is not None) or the game is over."""
+    for _ in range(MAX_STEPS):
+        s = ctx.state
+        if s.over or awaited(s) is not None:
+            return ctx.events
+        advance(ctx)
+    raise RuntimeError("the procedure did not reach a decision")
+
+
+# ---- the fold --------------------------------------------------------------------------------------------------
+
+
+def fold(
+    handlers: dict[type[Event], Callable[[Any, Event], None]], no_change: Iterable[type[Event]], module: str
+) -> Evolve:
+    """`evolve`, total by construction: a handler for each event type that changes the state, the named no-ops, and
+    a TypeError for any other type (a programming error: a stored event is never refused). Bind it to the name
+    `evolve` in `module` (`evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)`): pickle then finds it by that name, as
+    a snapshot of a game needs. `evolve.handlers` and `evolve.no_change` let a test see what it covers."""
+    no_change = tuple(no_change)
+    both = set(handlers) & set(no_change)
+    if both:
+        raise ValueError(f"{module}: {sorted(t.__name__ for t in both)} both handled and named a no-op")
+    table = {**handlers, **dict.fromkeys(no_change, _no_change)}
+
+    def evolve(state: Any, e: Event) -> Any:
+        handler = table.get(type(e))
+        if handler is None:
+            raise TypeError(f"{module} has no handler for {type(e).__name__}")
+        handler(state, e)
+        return state
+
+    evolve.__module__, evolve.__qualname__ = module, "evolve"
+    evolve.handlers = dict(handlers)
+    evolve.no_change = no_change
+    return evolve
+
+
+def _no_change(state: Any, e: Event) -> None:
+    pass

@@ -1,0 +1,91 @@
+"""The edition table of uboat-leader (domain/editions.py): every released edition and each behaviour change that alters
+what recorded commands or rolls decide, with the edition that introduced it. Rule code asks
+`state.edition.has(change_id)`; docs/rules/uboat-leader.md "Editions" lists the same table for readers."""
+
+from domain.editions import Change, Editions, Released
+
+EDITIONS = Editions(
+    ruleset="uboat-leader",
+    released=(
+        Released("2.0.0", "the first released edition (UL-1..UL-42, UL-S1..UL-S10, UL-R28..UL-R48)"),
+        Released(
+            "3.0.0",
+            "the third audit (issue 18): UL-E3-1 one attack a turn, UL-E3-2 mission boats leave port, UL-E3-3 abort "
+            "before the first box Event, UL-E3-4 an abandoned campaign scores no level, UL-E3-5 Unfit Bearing speeds, "
+            "UL-E3-6 Mines missions add, UL-E3-8 the next escort chosen one at a time, UL-E3-9 every contact drawn, "
+            "UL-E3-10 no T5 bonus in the Raider mission, UL-E3-11 an Unknown escort revealed only as it rolls",
+        ),
+    ),
+    changes=(
+        Change(
+            "UL-E3-1",
+            "3.0.0",
+            ("UL-37", "UL-S2", "UL-R49"),
+            "a boat attacks at most once a combat turn: one that attacked in the Aggressive step and was made Shaken "
+            "(Cautious) by the enemy's attack is not queued again in the Cautious step",
+        ),
+        Change(
+            "UL-E3-2",
+            "3.0.0",
+            ("UL-20", "UL-R6"),
+            "a fit boat in port with a Special Mission counter must sail toward its box in the Operations Segment "
+            "(end_operations is refused until it moves), as a boat at sea already had to",
+        ),
+        Change(
+            "UL-E3-3",
+            "3.0.0",
+            ("UL-18", "UL-R45"),
+            "the Attack mission may be aborted before its box's first Event card too (after any Patrol value Events)",
+        ),
+        Change(
+            "UL-E3-4",
+            "3.0.0",
+            ("UL-22", "UL-S10"),
+            "end_campaign abandons the campaign: CampaignAbandoned, no result level, no final VP; it may be sent in "
+            "any Strategic Segment (boats at sea too), since it locks in nothing",
+        ),
+        Change(
+            "UL-E3-5",
+            "3.0.0",
+            ("UL-33", "UL-R20"),
+            "an Unfit boat is offered only the Bearing speeds whose drift leaves it nearest the edge of the display "
+            "(the Wake's removal counts as off the display)",
+        ),
+        Change(
+            "UL-E3-6",
+            "3.0.0",
+            ("UL-16", "UL-17", "UL-R29", "UL-R50"),
+            "a second Mines mission adds its mines to those aboard instead of replacing the count; each Mines counter "
+            "lays, and scores by, the mines it was bought with",
+        ),
+        Change(
+            "UL-E3-8",
+            "3.0.0",
+            ("UL-34", "UL-R46"),
+            "the escorts' order is chosen one escort at a time (escort_order with one label: the next to detect and "
+            "move), after the previous escort's detection and move",
+        ),
+        Change(
+            "UL-E3-9",
+            "3.0.0",
+            ("UL-26", "UL-S8"),
+            "a fit active boat draws a Convoy card for every contact it rolled: after Post-Combat the next card is "
+            "drawn at once (no end_activation with contacts left); Retirarse on the card is the way out",
+        ),
+        Change(
+            "UL-E3-10",
+            "3.0.0",
+            ("UL-19", "UL-S3", "UL-R44"),
+            "a Raider roll with a T5 gets no +2: the T5's bonus is against an escort and the Raider's targets are the "
+            "convoy's merchant ships (the FAT's +1 against a Merchant stays)",
+        ),
+        Change(
+            "UL-E3-11",
+            "3.0.0",
+            ("UL-31", "UL-34", "UL-R21"),
+            "an Unknown escort is revealed in its detection step only when it rolls, i.e. with a boat in its range not "
+            "yet Detected (the last cold audit: with every boat in range Detected it was revealed without a roll)",
+        ),
+    ),
+    retired=("1",),
+)

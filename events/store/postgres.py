@@ -1,0 +1,175 @@
+"""The PostgreSQL store (psycopg 3): the same tables, guarantees and queries as SQLite's (events/store/sqlite.py), for
+several server processes, or machines, on one database. `umpire serve --db postgresql://user@host/dbname`."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from events.store.rows import CommandRow, NewEventRow, StoreConflict, StoreUnavailable
+from events.store.sql import INSERT_COMMAND, INSERT_EVENT_HEAD, SQLStore
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, ruleset_version TEXT NOT NULL, data_sha256 TEXT NOT NULL,
+    mode TEXT NOT NULL, server_seed TEXT NOT NULL, server_commit TEXT NOT NULL, tokens TEXT NOT NULL,
+    created_at TEXT NOT NULL, bots TEXT);
+CREATE TABLE IF NOT EXISTS events (
+    global_position BIGSERIAL PRIMARY KEY, game TEXT NOT NULL REFERENCES games (id), seq INTEGER NOT NULL,
+    type TEXT NOT NULL, v INTEGER NOT NULL, body TEXT NOT NULL, hash TEXT NOT NULL, command_id TEXT, actor TEXT,
+    recorded_at TEXT NOT NULL, sealed TEXT, roll_k BIGINT, UNIQUE (game, seq));
+CREATE INDEX IF NOT EXISTS events_type ON events (game, type, seq);
+CREATE INDEX IF NOT EXISTS events_roll ON events (game, roll_k) WHERE roll_k IS NOT NULL;
+CREATE TABLE IF NOT EXISTS commands (
+    game TEXT NOT NULL, command_id TEXT NOT NULL, seat TEXT NOT NULL, payload TEXT NOT NULL,
+    first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, recorded_at TEXT, PRIMARY KEY (game, command_id));
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, kind TEXT NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL,
+    done INTEGER NOT NULL, total INTEGER NOT NULL, result TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game TEXT NOT NULL, seq INTEGER NOT NULL, engine TEXT NOT NULL, state BYTEA NOT NULL,
+    PRIMARY KEY (game, seq, engine));
+CREATE TABLE IF NOT EXISTS creations (
+    client TEXT NOT NULL, minute BIGINT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (client, minute));
+"""
+log = logging.getLogger("umpire.store")
+_SCHEMA_LOCK = 4_242_1942  # an advisory lock: processes starting together create the schema one at a time
+
+
+def _pg(sql: str) -> str:
+    return re.sub(r"\?", "%s", sql)
+
+
+class PostgresStore(SQLStore):
+    def __init__(self, url: str, max_connections: int = 10, start_wait: float = 300.0):
+        self.path = url
+        self._wait_for_server(url, start_wait)
+        # every connection is checked as it is handed out (one round trip), so a restarted or terminated backend
+        # costs a reconnect, never a request
+        self.pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_connections,
+            kwargs={"autocommit": True},
+            check=ConnectionPool.check_connection,
+            timeout=10,
+            open=True,
+        )
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            conn.execute(SCHEMA)
+
+    @staticmethod
+    def _wait_for_server(url: str, start_wait: float) -> None:
+        """At start the database may not be up yet (a container started beside it, a failover): try again with
+        backoff (0.5 s doubling to 15 s), saying so in the log each time, for up to `start_wait` seconds (0: no wait;
+        negative: for ever). Then give up with what PostgreSQL last said."""
+        deadline = None if start_wait < 0 else time.monotonic() + start_wait
+        delay, tries = 0.5, 0
+        where = _redacted(url)
+        while True:
+            tries += 1
+            try:
+                psycopg.connect(url, connect_timeout=5).close()
+                if tries > 1:
+                    log.warning("PostgreSQL at %s answers (after %d attempts)", where, tries)
+                return
+            except psycopg.OperationalError as e:
+                reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                if deadline is not None and time.monotonic() + delay > deadline:
+                    raise SystemExit(
+                        f"umpire: PostgreSQL at {where} did not answer within {start_wait:.0f} s "
+                        f"({tries} attempts; UMPIRE_DB_START_WAIT sets how long to wait): {reason}"
+                    ) from None
+                log.warning("PostgreSQL at %s unreachable (%s); retrying in %.1f s", where, reason, delay)
+                time.sleep(delay)
+                delay = min(delay * 2, 15.0)
+
+    def notify(self, channel: str, payloads: Sequence[str]) -> None:
+        """NOTIFY the live streams of every process (service/notify.py): one statement for several games."""
+        with self.pool.connection() as conn:
+            conn.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (channel, list(payloads)))
+
+    def listen(self, channel: str) -> psycopg.Connection:
+        """A connection of its own (not the pool's) LISTENing on `channel`; the caller closes it."""
+        conn = psycopg.connect(self.path, autocommit=True, connect_timeout=5)
+        conn.execute(f"LISTEN {channel}")
+        return conn
+
+    def _rows_in(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        return conn.execute(_pg(sql), params).fetchall()
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """A checked connection; no connection to be had is StoreUnavailable (nothing was sent)."""
+        try:
+            conn = self.pool.getconn()
+        except (PoolTimeout, psycopg.OperationalError) as e:
+            raise StoreUnavailable(f"no connection to PostgreSQL: {e}", written=False) from e
+        try:
+            yield conn
+        finally:
+            self.pool.putconn(conn)  # a broken one is discarded, not handed out again
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        with self._connection() as conn:
+            try:
+                return conn.execute(_pg(sql), params).fetchall()
+            except psycopg.OperationalError as e:
+                raise StoreUnavailable(f"PostgreSQL did not answer: {e}", written=False) from e
+
+    @contextmanager
+    def _transaction(self, wait: bool = True) -> Iterator[psycopg.Connection]:
+        with self._connection() as conn:
+            try:
+                with conn.transaction():
+                    yield conn
+            except psycopg.OperationalError as e:  # lost around COMMIT: it may have committed
+                raise StoreUnavailable(f"the connection to PostgreSQL was lost: {e}", written=None) from e
+
+    def _execute(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> None:
+        conn.execute(_pg(sql), params)
+
+    def _updated(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+        return conn.execute(_pg(sql), params).rowcount
+
+    def _insert_many(self, conn: psycopg.Connection, sql: str, rows: list[Sequence[Any]]) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(_pg(sql), rows)
+
+    def append(self, events: list[NewEventRow], command: CommandRow, wait: bool = True) -> None:
+        """A command's events and its command row in one statement (a data-modifying WITH): one round trip, and one
+        transaction as every single statement is. A taken seq or command id fails the whole statement."""
+        if not 0 < len(events) <= 1000:  # the statement's parameters stay well under PostgreSQL's limit
+            return super().append(events, command)
+        row = "(" + ",".join(["%s"] * len(NewEventRow.__struct_fields__)) + ")"
+        values = ",".join([row] * len(events))
+        sql = f"WITH e AS ({_pg(INSERT_EVENT_HEAD)} {values}) {_pg(INSERT_COMMAND)}"
+        params = [x for e in events for x in msgspec.structs.astuple(e)]
+        params += [command.game, command.command_id, command.seat, command.payload]
+        params += [command.first_seq, command.last_seq, command.recorded_at]
+        with self._connection() as conn:
+            try:
+                conn.execute(sql, params)
+            except psycopg.errors.UniqueViolation as e:
+                raise StoreConflict(str(e)) from e
+            except psycopg.OperationalError as e:  # the statement was sent: it may have committed
+                raise StoreUnavailable(f"the connection to PostgreSQL was lost: {e}", written=None) from e
+
+    def _is_conflict(self, e: Exception) -> bool:
+        return isinstance(e, psycopg.errors.UniqueViolation)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for the log."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)

@@ -1,0 +1,141 @@
+"""What the stores hold and answer, and what they raise: one row type per table, the new-event row the service
+writes, and `EventStore`, the interface the service needs (SQLite and PostgreSQL both provide it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import msgspec
+
+
+class StoreConflict(Exception):
+    """Another writer appended first (a seq or a command id is taken); nothing was written."""
+
+
+class StoreUnavailable(Exception):
+    """The store did not answer. `written` is False when it surely wrote nothing (no connection could be had, the
+    write lock was not taken), None when the outcome is unknown (the connection was lost after the write was sent:
+    it may have committed)."""
+
+    def __init__(self, detail: str, written: bool | None = False):
+        super().__init__(detail)
+        self.written = written
+
+
+class WouldBlock(StoreUnavailable):
+    """A write asked not to wait (`wait=False`) found the write lock taken: nothing was written; do it where waiting
+    is harmless (a thread)."""
+
+
+@dataclass(frozen=True)
+class EventRow:
+    global_position: int
+    game: str
+    seq: int
+    type: str
+    v: int
+    body: str  # canonical JSON of the hashed body
+    hash: str
+    command_id: str | None
+    actor: str | None
+    recorded_at: str
+    sealed: str | None = None  # a SubmissionSealed's canonical {"content", "salt"}: beside the body, never public
+
+
+@dataclass(frozen=True)
+class CommandRow:
+    game: str
+    command_id: str
+    seat: str
+    payload: str  # canonical JSON
+    first_seq: int
+    last_seq: int
+    recorded_at: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    ruleset: str
+    ruleset_version: str
+    data_sha256: str
+    mode: str
+    server_seed: str  # hex; secret until revealed
+    server_commit: str
+    tokens: dict[str, str]  # seat (or "referee") -> SHA-256 of its bearer token
+    created_at: str
+    bots: list[str] = field(default_factory=list)  # seats the server plays
+
+
+@dataclass(frozen=True)
+class GameListRow:
+    id: str
+    ruleset: str
+    status: str
+    version: int
+    seats: list[str]
+    created_at: str
+    bots: list[str] = field(default_factory=list)
+    open_seats: list[str] = field(default_factory=list)  # seats whose invitation nobody accepted yet
+
+
+
+
+class NewEventRow(msgspec.Struct, frozen=True):
+    """A new event as it is inserted; the INSERT's columns are these fields, in this order (events/store/sql.py)."""
+
+    game: str
+    seq: int
+    type: str
+    v: int
+    body: str  # canonical JSON of the hashed body
+    hash: str
+    command_id: str | None
+    actor: str | None
+    recorded_at: str
+    sealed: str | None  # a SubmissionSealed's canonical {"content", "salt"}: beside the body, never public
+    roll_k: int | None  # a DiceRolled's k: the index the rolls are read by
+
+
+class EventStore(Protocol):
+    """What the service needs of a store (SQLite and PostgreSQL both provide it)."""
+
+    def game(self, game_id: str) -> GameRow | None: ...
+    def tokens(self, game_id: str) -> dict[str, str] | None: ...
+    def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str]) -> bool: ...
+    def head(self, game_id: str) -> tuple[int, str] | None: ...
+    def events(
+        self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[EventRow]: ...
+    def rolls(self, game_id: str, after_k: int = -1, limit: int = 100, k: int | None = None) -> list[EventRow]: ...
+    def command(self, game_id: str, command_id: str) -> CommandRow | None: ...
+    def commands(self, game_id: str) -> list[CommandRow]: ...
+    def list_games(
+        self, ruleset: str | None, status: str | None, before: tuple[str, str] | None, limit: int
+    ) -> list[GameListRow]: ...
+    def create_game(self, game: GameRow, events: list[NewEventRow], command: CommandRow) -> None: ...
+    def append(self, events: list[NewEventRow], command: CommandRow, wait: bool = True) -> None: ...
+    def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes, wait: bool = True) -> None: ...
+    def snapshot(self, game_id: str, upto: int, engine: str) -> tuple[int, bytes] | None: ...
+    def create_job(self, job: JobRow) -> None: ...
+    def update_job(self, job_id: str, status: str, done: int, result: str | None, updated_at: str) -> None: ...
+    def job(self, job_id: str) -> JobRow | None: ...
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class JobRow:
+    """A bounded background job (the odds from a position): its progress and, once done, its result (JSON)."""
+
+    id: str
+    game: str
+    kind: str
+    params: str  # canonical JSON
+    status: str  # running | done | failed
+    done: int
+    total: int
+    result: str | None
+    created_at: str
+    updated_at: str
+

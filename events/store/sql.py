@@ -1,0 +1,290 @@
+"""The queries both stores share (SQLite's `events/store/sqlite.py`, PostgreSQL's `events/store/postgres.py`), written
+with `?` placeholders; a subclass runs them.
+
+- tables games (with the secret server seed), events (UNIQUE(game, seq)), commands (PRIMARY KEY(game, command_id))
+  and snapshots (a game's state at a seq, a cache: any of them may be dropped);
+- one command = one transaction: its events and its command row, or nothing;
+- the UNIQUE constraints are the last line of defence behind the service's per-game lock: of two writers that
+  decided on the same version, in one process or several, one appends and the other gets StoreConflict.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+
+from events.store.rows import (
+    CommandRow,
+    EventRow,
+    GameListRow,
+    GameRow,
+    JobRow,
+    NewEventRow,
+    StoreConflict,
+)
+
+_JOB_COLS = "id, game, kind, params, status, done, total, result, created_at, updated_at"
+_EVENT_COLS = "global_position, game, seq, type, v, body, hash, command_id, actor, recorded_at, sealed"
+_COMMAND_COLS = "game, command_id, seat, payload, first_seq, last_seq, recorded_at"
+_GAME_COLS = "id, ruleset, ruleset_version, data_sha256, mode, server_seed, server_commit, tokens, created_at, bots"
+# the columns of a new event are NewEventRow's fields, so a row and its INSERT cannot disagree on the order
+INSERT_EVENT_HEAD = f"INSERT INTO events ({', '.join(NewEventRow.__struct_fields__)}) VALUES"
+_INSERT_EVENT = f"{INSERT_EVENT_HEAD} ({','.join('?' * len(NewEventRow.__struct_fields__))})"
+INSERT_COMMAND = f"INSERT INTO commands ({_COMMAND_COLS}) VALUES (?,?,?,?,?,?,?)"
+_INSERT_GAME = f"INSERT INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+_ENDED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded')"
+_REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
+
+
+class SQLStore:
+    """The queries both stores share; a subclass gives `_query` and `_transaction` (and its placeholder style)."""
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        raise NotImplementedError
+
+    @contextmanager
+    def _transaction(self, wait: bool = True) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def _execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    def _insert_many(self, conn: Any, sql: str, rows: list[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def _updated(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run an UPDATE; how many rows it changed."""
+        raise NotImplementedError
+
+    def _is_conflict(self, e: Exception) -> bool:
+        raise NotImplementedError
+
+    # ---- reads ----
+
+    def game(self, game_id: str) -> GameRow | None:
+        rows = self._query(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        r = list(rows[0])
+        r[7] = json.loads(r[7])
+        r[9] = json.loads(r[9] or "[]")
+        return GameRow(*r)
+
+    def tokens(self, game_id: str) -> dict[str, str] | None:
+        """The game's credentials as stored now (seat or "referee" -> SHA-256 of its token, or "open:" + the SHA-256
+        of the invitation of a seat nobody took yet): read fresh on every authenticated request, so a rotated token
+        stops working at once in every process."""
+        rows = self._query("SELECT tokens FROM games WHERE id = ?", (game_id,))
+        return json.loads(rows[0][0]) if rows else None
+
+    def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str]) -> bool:
+        """Compare-and-set the game's credentials: False (nothing changed) if they are no longer `old`."""
+        with self._transaction() as conn:
+            return self._updated(
+                conn,
+                "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?",
+                (json.dumps(new, sort_keys=True), game_id, json.dumps(old, sort_keys=True)),
+            ) == 1
+
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The game's version and head hash in the store: what a cached state is checked against."""
+        rows = self._query("SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The versions of several games at once (the live streams' fallback check: one query for them all)."""
+        out: dict[str, int] = {}
+        ids = list(game_ids)
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            sql = f"SELECT game, MAX(seq) FROM events WHERE game IN ({marks}) GROUP BY game"
+            out.update({g: v for g, v in self._query(sql, part)})
+        return out
+
+    def game_ids(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT id FROM games ORDER BY created_at, id")]
+
+    def list_games(
+        self, ruleset: str | None, status: str | None, before: tuple[str, str] | None, limit: int
+    ) -> list[GameListRow]:
+        """Newest first; `before` is the (created_at, id) of the last game of the previous page."""
+        sql = (
+            "SELECT g.id, g.ruleset, g.created_at, g.tokens, (SELECT MAX(seq) FROM events e WHERE e.game = g.id), "
+            f"{_ENDED}, {_REVEALED}, g.bots FROM games g WHERE 1=1"
+        )
+        params: list[Any] = []
+        if ruleset is not None:
+            sql += " AND g.ruleset = ?"
+            params.append(ruleset)
+        if before is not None:
+            sql += " AND (g.created_at < ? OR (g.created_at = ? AND g.id < ?))"
+            params += [before[0], before[0], before[1]]
+        if status is not None:
+            sql += {
+                "open": f" AND NOT {_ENDED}",
+                "over": f" AND {_ENDED} AND NOT {_REVEALED}",
+                "revealed": f" AND {_REVEALED}",
+            }[status]
+        sql += " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
+        params.append(limit)
+        out = []
+        for gid, rs, created, tokens, version, ended, revealed, bots in self._query(sql, params):
+            stored = json.loads(tokens)
+            seats = [s for s in stored if s != "referee"]
+            state = "revealed" if revealed else "over" if ended else "open"
+            opened = [s for s in seats if stored[s].startswith("open:")]
+            out.append(GameListRow(gid, rs, state, version or 0, seats, created, json.loads(bots or "[]"), opened))
+        return out
+
+    def events(self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[EventRow]:
+        sql = f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND seq > ?"
+        params: list[Any] = [game_id, after]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            params.append(upto)
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [EventRow(*r) for r in self._query(sql, params)]
+
+    def rolls(self, game_id: str, after_k: int = -1, limit: int = 100, k: int | None = None) -> list[EventRow]:
+        if k is not None:
+            return [EventRow(*r) for r in self._query(
+                f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND roll_k = ?", (game_id, k)
+            )]
+        sql = f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND roll_k > ? ORDER BY roll_k LIMIT ?"
+        return [EventRow(*r) for r in self._query(sql, (game_id, after_k, limit))]
+
+    def command(self, game_id: str, command_id: str) -> CommandRow | None:
+        rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? AND command_id = ?", (game_id, command_id))
+        return CommandRow(*rows[0]) if rows else None
+
+    def commands(self, game_id: str) -> list[CommandRow]:
+        rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? ORDER BY first_seq", (game_id,))
+        return [CommandRow(*r) for r in rows]
+
+    def snapshot(self, game_id: str, upto: int, engine: str) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `upto` made by this engine (other engines' are ignored)."""
+        rows = self._query(
+            "SELECT seq, state FROM snapshots WHERE game = ? AND seq <= ? AND engine = ? ORDER BY seq DESC LIMIT 1",
+            (game_id, upto, engine),
+        )
+        return (rows[0][0], bytes(rows[0][1])) if rows else None
+
+    def job(self, job_id: str) -> JobRow | None:
+        rows = self._query(f"SELECT {_JOB_COLS} FROM jobs WHERE id = ?", (job_id,))
+        return JobRow(*rows[0]) if rows else None
+
+    # ---- writes ----
+
+    def create_job(self, job: JobRow) -> None:
+        with self._transaction() as conn:
+            self._execute(
+                conn,
+                f"INSERT INTO jobs ({_JOB_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (job.id, job.game, job.kind, job.params, job.status, job.done, job.total, job.result,
+                 job.created_at, job.updated_at),
+            )
+
+    def update_job(self, job_id: str, status: str, done: int, result: str | None, updated_at: str) -> None:
+        with self._transaction() as conn:
+            self._execute(
+                conn,
+                "UPDATE jobs SET status = ?, done = ?, result = ?, updated_at = ? WHERE id = ?",
+                (status, done, result, updated_at, job_id),
+            )
+
+    def create_game(self, game: GameRow, events: list[NewEventRow], command: CommandRow) -> None:
+        row = (
+            game.id,
+            game.ruleset,
+            game.ruleset_version,
+            game.data_sha256,
+            game.mode,
+            game.server_seed,
+            game.server_commit,
+            json.dumps(game.tokens, sort_keys=True),
+            game.created_at,
+            json.dumps(game.bots),
+        )
+        try:
+            with self._transaction() as conn:
+                self._execute(conn, _INSERT_GAME, row)
+                self._insert(conn, events, command)
+        except Exception as e:
+            if self._is_conflict(e):
+                raise StoreConflict(f"game {game.id} exists or was written concurrently") from e
+            raise
+
+    def append(self, events: list[NewEventRow], command: CommandRow, wait: bool = True) -> None:
+        """One command's events and its row in one transaction. `wait=False`: raise WouldBlock at once rather than
+        wait for a write lock another writer holds (a caller on an event loop must never wait)."""
+        try:
+            with self._transaction(wait) as conn:
+                self._insert(conn, events, command)
+        except Exception as e:
+            if self._is_conflict(e):
+                raise StoreConflict(str(e)) from e
+            raise
+
+    def _insert(self, conn: Any, events: list[NewEventRow], command: CommandRow) -> None:
+        self._insert_many(conn, _INSERT_EVENT, [msgspec.structs.astuple(e) for e in events])
+        self._execute(
+            conn,
+            INSERT_COMMAND,
+            (
+                command.game,
+                command.command_id,
+                command.seat,
+                command.payload,
+                command.first_seq,
+                command.last_seq,
+                command.recorded_at,
+            ),
+        )
+
+    def count_creation(self, client: str, now: float, per_minute: int) -> int:
+        """Count one game created by `client` against `per_minute`, across every process on this store. 0 when it is
+        allowed (and counted), else the seconds to wait. A sliding minute, estimated from two fixed ones: the
+        current minute's count plus the previous minute's weighted by how much of it the sliding minute still covers."""
+        minute = int(now // 60)
+        with self._transaction() as conn:
+            self._execute(conn, "DELETE FROM creations WHERE minute < ?", (minute - 1,))
+            self._execute(
+                conn,
+                "INSERT INTO creations (client, minute, n) VALUES (?, ?, 1) "
+                "ON CONFLICT (client, minute) DO UPDATE SET n = creations.n + 1",
+                (client, minute),
+            )
+            counts = dict(self._rows_in(conn, "SELECT minute, n FROM creations WHERE client = ?", (client,)))
+            current, previous = counts.get(minute, 0), counts.get(minute - 1, 0)
+            weight = 1 - (now / 60 - minute)
+            if current + previous * weight <= per_minute:
+                return 0
+            self._execute(conn, "UPDATE creations SET n = n - 1 WHERE client = ? AND minute = ?", (client, minute))
+        elapsed = now - minute * 60
+        if current > per_minute or not previous:
+            wait = 60 - elapsed  # the next minute
+        else:  # until the previous minute's weighted share leaves room for one more
+            wait = 60 * (1 - (per_minute - current) / previous) - elapsed
+        return max(1, int(wait) + 1)
+
+    def _rows_in(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        raise NotImplementedError
+
+    def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes, wait: bool = True) -> None:
+        try:
+            with self._transaction(wait) as conn:
+                self._execute(
+                    conn, "INSERT INTO snapshots (game, seq, engine, state) VALUES (?,?,?,?)", (game_id, seq, engine, state)
+                )
+        except Exception as e:
+            if not self._is_conflict(e):  # another process snapshotted the same seq: the same state
+                raise
+

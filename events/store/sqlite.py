@@ -1,0 +1,204 @@
+"""The SQLite store (sqlite-utils, WAL, synchronous=NORMAL, one file, zero setup): the default."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import sqlite_utils
+
+from events.store.rows import StoreUnavailable, WouldBlock
+from events.store.sql import SQLStore
+
+
+class SQLiteStore(SQLStore):
+    """SQLite, one file; WAL so reads never wait for the writer. The file (and its WAL) are created 0600: it holds
+    unrevealed server seeds."""
+
+    local = True  # no network round trips: a short write may run on the server's event loop
+    BUSY_MS = 30_000  # how long a waiting write waits for another process's write lock
+
+    def __init__(self, path: str, synchronous: str = "normal"):
+        """`synchronous`: "normal" (the default) keeps every acknowledged command across a crash of the process, not
+        across a power loss or an OS crash; "full" syncs the WAL to disk at every commit, which keeps them across
+        those too, at about a millisecond per command (docs/operations.md "What an acknowledgement guarantees")."""
+        if synchronous not in ("normal", "full"):
+            raise ValueError(f"synchronous is normal or full, not {synchronous!r}")
+        self.path = path
+        self.synchronous = synchronous
+        if path != ":memory:" and not os.path.exists(path):
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self.db = sqlite_utils.Database(conn)
+        self._write = threading.Lock()  # single writer in this process; other processes wait on SQLite's lock
+        self._local = threading.local()
+        if path != ":memory:":
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        with self._write:
+            self._create_schema()
+
+    def _create_schema(self) -> None:
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")  # two processes starting on a new file: one creates, the other sees it
+        try:
+            tables = set(db.table_names())
+            if "games" not in tables:
+                db["games"].create(
+                    {
+                        "id": str,
+                        "ruleset": str,
+                        "ruleset_version": str,
+                        "data_sha256": str,
+                        "mode": str,
+                        "server_seed": str,
+                        "server_commit": str,
+                        "tokens": str,
+                        "created_at": str,
+                        "bots": str,
+                    },
+                    pk="id",
+                    not_null={"ruleset", "ruleset_version", "data_sha256", "mode", "server_seed", "server_commit"},
+                )
+            elif "bots" not in db["games"].columns_dict:  # a database made before bot seats
+                db.execute("ALTER TABLE games ADD COLUMN bots TEXT")
+            if "events" not in tables:
+                db["events"].create(
+                    {
+                        "global_position": int,
+                        "game": str,
+                        "seq": int,
+                        "type": str,
+                        "v": int,
+                        "body": str,
+                        "hash": str,
+                        "command_id": str,
+                        "actor": str,
+                        "recorded_at": str,
+                        "sealed": str,
+                        "roll_k": int,
+                    },
+                    pk="global_position",
+                    not_null={"game", "seq", "type", "v", "body", "hash", "recorded_at"},
+                    foreign_keys=[("game", "games", "id")],
+                )
+                db["events"].create_index(["game", "seq"], unique=True)
+                db["events"].create_index(["game", "type", "seq"])
+            else:  # a database made before sealed inputs or the roll index
+                columns = db["events"].columns_dict
+                if "sealed" not in columns:
+                    db.execute("ALTER TABLE events ADD COLUMN sealed TEXT")
+                if "roll_k" not in columns:
+                    db.execute("ALTER TABLE events ADD COLUMN roll_k INTEGER")
+                    db.execute(
+                        "UPDATE events SET roll_k = json_extract(body, '$.data.k') WHERE type = 'DiceRolled'"
+                    )
+            db.execute("CREATE INDEX IF NOT EXISTS events_roll ON events (game, roll_k) WHERE roll_k IS NOT NULL")
+            if "commands" not in tables:
+                db["commands"].create(
+                    {
+                        "game": str,
+                        "command_id": str,
+                        "seat": str,
+                        "payload": str,
+                        "first_seq": int,
+                        "last_seq": int,
+                        "recorded_at": str,
+                    },
+                    pk=("game", "command_id"),
+                    not_null={"seat", "payload", "first_seq", "last_seq"},
+                )
+            if "jobs" not in tables:
+                db["jobs"].create(
+                    {
+                        "id": str,
+                        "game": str,
+                        "kind": str,
+                        "params": str,
+                        "status": str,
+                        "done": int,
+                        "total": int,
+                        "result": str,
+                        "created_at": str,
+                        "updated_at": str,
+                    },
+                    pk="id",
+                )
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS creations (client TEXT NOT NULL, minute INTEGER NOT NULL, "
+                "n INTEGER NOT NULL, PRIMARY KEY (client, minute))"
+            )
+            if "snapshots" not in tables:
+                db["snapshots"].create(
+                    {"game": str, "seq": int, "engine": str, "state": bytes},
+                    pk=("game", "seq", "engine"),
+                    not_null={"state"},
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # each thread has its own connection, so reads never wait for the writer (WAL)
+    def _reader(self) -> sqlite3.Connection:
+        if self.path == ":memory:":
+            return self.db.conn
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            self._local.conn = conn
+        return conn
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        if self.path == ":memory:":
+            with self._write:
+                return self.db.conn.execute(sql, params).fetchall()
+        return self._reader().execute(sql, params).fetchall()
+
+    @contextmanager
+    def _transaction(self, wait: bool = True) -> Iterator[sqlite3.Connection]:
+        if not self._write.acquire(blocking=wait):
+            raise WouldBlock("another write of this process is under way")
+        try:
+            conn = self.db.conn
+            if not wait:
+                conn.execute("PRAGMA busy_timeout=0")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:  # busy: another process holds the write lock
+                if not wait:
+                    raise WouldBlock(f"the database's write lock is held elsewhere: {e}") from e
+                raise StoreUnavailable(f"the database's write lock was not had in {self.BUSY_MS} ms: {e}") from e
+            finally:
+                if not wait:
+                    conn.execute(f"PRAGMA busy_timeout={self.BUSY_MS}")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            self._write.release()
+
+    def _execute(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> None:
+        conn.execute(sql, params)
+
+    def _updated(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> int:
+        return conn.execute(sql, params).rowcount
+
+    def _insert_many(self, conn: sqlite3.Connection, sql: str, rows: list[Sequence[Any]]) -> None:
+        conn.executemany(sql, rows)
+
+    def _rows_in(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        return conn.execute(sql, params).fetchall()
+
+    def _is_conflict(self, e: Exception) -> bool:
+        return isinstance(e, sqlite3.IntegrityError)
+
+    def close(self) -> None:
+        self.db.conn.close()

@@ -1,0 +1,161 @@
+"""Who holds what: seat tokens, invitations to open seats, token rotation and stream tickets (docs/api.md "Tokens
+and readers").
+
+The store keeps, per game, seat (or "referee") -> SHA-256 of its bearer token; a seat created open holds
+"open:" + SHA-256 of its invitation instead, until a player accepts the invitation and receives a token nobody else
+ever sees. Credentials are read from the store on every authenticated request, so a rotated token stops working at
+once, in every process. A ticket is a short-lived credential for the event stream (`EventSource` cannot send an
+`Authorization` header): an expiry and an HMAC keyed by the stored hash of the token that asked for it, so it needs
+no state of its own, any process checks it, and it dies with its token."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from domain.engine import REFEREE, Forbidden, Rejected
+from events.store import EventStore
+
+OPEN = "open:"
+TICKET_SECONDS = 60  # a ticket opens a stream within this long; the stream then lives as long as its token
+
+
+class NotFound(Rejected):
+    status = 404
+
+
+class Unauthorized(Rejected):
+    status = 401
+
+
+class _Busy(Rejected):
+    status = 503
+
+
+def _busy() -> Rejected:
+    return _Busy("busy", "the seats of this game kept changing; nothing was changed: send it again", retry_after=1)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_invitation() -> str:
+    return "inv-" + secrets.token_urlsafe(18)
+
+
+def stored_for_new_game(
+    seats: list[str], bots: list[str], open_seats: bool
+) -> tuple[dict[str, str], dict[str, str], dict[str, str], str]:
+    """The stored credentials of a new game; the tokens and invitations to hand out (once), and the referee token.
+    A bot seat gets a token nobody holds (the server acts for it); an open seat an invitation instead of a token."""
+    tokens = {s: new_token() for s in seats if not open_seats or s in bots}
+    invitations = {s: new_invitation() for s in seats if open_seats and s not in bots}
+    referee = new_token()
+    stored = {s: token_hash(t) for s, t in tokens.items()}
+    stored |= {s: OPEN + token_hash(code) for s, code in invitations.items()}
+    stored[REFEREE] = token_hash(referee)
+    handed = {s: t for s, t in tokens.items() if s not in bots}
+    return stored, handed, invitations, referee
+
+
+def is_open(stored: str) -> bool:
+    return stored.startswith(OPEN)
+
+
+class Credentials:
+    """The one owner of a game's credentials in the store."""
+
+    def __init__(self, store: EventStore, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.clock = clock
+
+    def _stored(self, game_id: str) -> dict[str, str]:
+        stored = self.store.tokens(game_id) if isinstance(game_id, str) and len(game_id) <= 64 else None
+        if stored is None:
+            raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
+        return stored
+
+    def seat_for(self, game_id: str, token: str | None) -> str:
+        """The seat (or "referee") this token is, now."""
+        if not token:
+            raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games or a join)")
+        h = token_hash(token)
+        for seat, stored in self._stored(game_id).items():
+            if hmac.compare_digest(stored, h):
+                return seat
+        raise Unauthorized("invalid-token", "this token belongs to no seat of this game (a rotated token is void)")
+
+    def open_seats(self, game_id: str) -> set[str]:
+        return {s for s, v in self._stored(game_id).items() if is_open(v)}
+
+    def join(self, game_id: str, invitation: str) -> dict[str, Any]:
+        """Accept an open seat's invitation: the seat's token, made now and shown only in this answer."""
+        h = OPEN + token_hash(invitation)
+        for _ in range(5):  # another seat's join may change the row between the read and the write
+            stored = self._stored(game_id)
+            seat = next((s for s, v in stored.items() if hmac.compare_digest(v, h)), None)
+            if seat is None:
+                raise Forbidden(
+                    "invalid-invitation",
+                    "no open seat of this game has this invitation: it was accepted already, or it is of another game",
+                )
+            token = new_token()
+            if self.store.replace_tokens(game_id, stored, {**stored, seat: token_hash(token)}):
+                return {"game_id": game_id, "seat": seat, "token": token}
+        raise _busy()
+
+    def rotate(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """A new token for the token's own seat (or the referee); the old one is void from this answer on."""
+        for _ in range(5):
+            seat = self.seat_for(game_id, token)
+            stored = self._stored(game_id)
+            fresh = new_token()
+            if self.store.replace_tokens(game_id, stored, {**stored, seat: token_hash(fresh)}):
+                return {"game_id": game_id, "seat": seat, "token": fresh}
+        raise _busy()
+
+    # ---- stream tickets ----
+
+    @staticmethod
+    def _mac(stored: str, game_id: str, expires: int) -> str:
+        msg = f"umpire-ticket\n{game_id}\n{expires}".encode()
+        return hmac.new(stored.encode(), msg, hashlib.sha256).hexdigest()[:32]
+
+    def ticket(self, game_id: str, token: str | None) -> dict[str, Any]:
+        seat = self.seat_for(game_id, token)
+        expires = int(self.clock()) + TICKET_SECONDS
+        mac = self._mac(self._stored(game_id)[seat], game_id, expires)
+        ticket = f"t1.{expires}.{mac}"
+        return {
+            "game_id": game_id,
+            "reader": seat,
+            "ticket": ticket,
+            "expires_in": TICKET_SECONDS,
+            "stream": f"/games/{game_id}/events/stream?ticket={ticket}",
+        }
+
+    def ticket_reader(self, game_id: str, ticket: str, check_expiry: bool = True) -> str:
+        """The reader a ticket stands for; 401 if it is not one, has expired, or its token was rotated since."""
+        parts = ticket.split(".")
+        if len(parts) != 3 or parts[0] != "t1" or not parts[1].isdigit() or len(parts[1]) > 12:
+            raise Unauthorized("invalid-ticket", "a ticket is what POST /games/{id}/tickets answered, unchanged")
+        expires = int(parts[1])
+        for seat, stored in self._stored(game_id).items():
+            if not is_open(stored) and hmac.compare_digest(self._mac(stored, game_id, expires), parts[2]):
+                if check_expiry and expires < self.clock():
+                    raise Unauthorized(
+                        "expired-ticket", f"a ticket opens a stream within {TICKET_SECONDS} s: ask for a new one"
+                    )
+                return seat
+        raise Unauthorized(
+            "invalid-ticket", "this ticket is of no reader of this game (its token may have been rotated): ask anew"
+        )

@@ -1,0 +1,540 @@
+// The Play tab: a person with a seat's token plays in the browser, on the public API and the TypeScript client
+// (../client/client.js, compiled from openapi/client-ts) alone. Routes:
+//   #/play                          create a game (bot seats, open seats) and hand out tokens or invitations
+//   #/play/<game id>                play it with the token this tab holds for it
+//   #/play/<game id>/join/<code>    take an open seat with its invitation
+//   #/play/<game id>/token/<token>  keep a token handed over as a link, then play
+// Tokens live in this tab's sessionStorage only (each browser tab or context is one player).
+
+import { Problem, Umpire, command, label } from "../client/client.js";
+import { add, h, put } from "../dom.js";
+import { orderedViews, renderView } from "../pictures/index.js";
+
+const DEFAULT_OPTIONS = {
+  "corvette-command": { convoys: 1 },
+  "uboat-leader": { duration: "short" },
+  "battlefleet-1900": { scenario: "yellow-sea-1904" },
+  "aa1942-convoy": { rounds: 1 },
+};
+const KEY = "umpire-play:";
+
+export function heldToken(gameId) {
+  return sessionStorage.getItem(KEY + gameId);
+}
+
+function hold(gameId, token) {
+  sessionStorage.setItem(KEY + gameId, token);
+}
+
+const playLink = (gameId, tail = "") =>
+  `${location.origin}${location.pathname}#/play/${encodeURIComponent(gameId)}${tail}`;
+
+/** Draw the Play route; returns a function that stops what it follows. */
+export function drawPlay(main, parts) {
+  const [gameId, what, arg] = parts;
+  if (!gameId) {
+    drawLobby(main);
+    return () => {};
+  }
+  if (what === "token" && arg) {
+    hold(gameId, arg);
+    history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
+  }
+  if (what === "join" && arg) {
+    put(main, h("p", { class: "loading" }, "Taking your seat…"));
+    const stop = { fn: () => {} };
+    new Umpire("")
+      .join(gameId, arg)
+      .then((cred) => {
+        hold(gameId, cred.token);
+        history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
+        stop.fn = drawTable(main, gameId);
+      })
+      .catch((e) => {
+        put(main, h("div", { class: "play" }, h("p", { class: "notice", id: "play-error" }, whyNot(e)), backLink()));
+      });
+    return () => stop.fn();
+  }
+  return drawTable(main, gameId);
+}
+
+function whyNot(e) {
+  return e instanceof Problem ? `${e.body.title}: ${e.body.detail}` : `Could not reach the server: ${e.message}`;
+}
+
+function backLink() {
+  return h("p", {}, h("a", { href: "#/play" }, "← create or join another game"));
+}
+
+// ---- the lobby ----
+
+async function drawLobby(main) {
+  const api = new Umpire("");
+  const box = h("div", { class: "play" });
+  put(main, box);
+  add(box, h("h1", {}, "Play"));
+  add(
+    box,
+    h(
+      "p",
+      { class: "muted" },
+      "Create a game and hand each player their seat, or join one you were invited to. Each player holds only their own token: open seats give invitations instead, and the token of a seat goes only to whoever accepts its invitation.",
+    ),
+  );
+  let rulesets;
+  try {
+    rulesets = await api.request("GET", "/rulesets");
+  } catch (e) {
+    add(box, h("p", { class: "notice" }, whyNot(e)));
+    return;
+  }
+  const made = h("div", { id: "play-made" });
+  const select = h(
+    "select",
+    { id: "play-ruleset" },
+    rulesets.map((r) => h("option", { value: r.id }, `${r.title} (${r.id})`)),
+  );
+  const options = h("textarea", { id: "play-options", rows: 2, cols: 50, spellcheck: "false" });
+  const bots = h("span", { id: "play-bots" });
+  const open = h("input", { type: "checkbox", id: "play-open", checked: true });
+  const pick = () => {
+    const r = rulesets.find((x) => x.id === select.value);
+    options.value = JSON.stringify(DEFAULT_OPTIONS[r.id] || {});
+    put(
+      bots,
+      r.default_seats.length > 1
+        ? r.default_seats.map((s) =>
+            h("label", { class: "play-bot" }, h("input", { type: "checkbox", value: s, "data-seat": s }), ` ${s} `),
+          )
+        : h("span", { class: "muted" }, "(one seat: yours)"),
+    );
+  };
+  select.addEventListener("change", pick);
+  const create = h("button", { id: "play-create", type: "button" }, "Create the game");
+  create.addEventListener("click", async () => {
+    let opts;
+    try {
+      opts = JSON.parse(options.value || "{}");
+    } catch (e) {
+      return put(made, h("p", { class: "notice" }, `The options are not JSON: ${e.message}`));
+    }
+    const body = { ruleset: select.value, options: opts, open_seats: open.checked };
+    const chosen = [...bots.querySelectorAll("input:checked")].map((x) => x.value);
+    if (chosen.length) body.bots = chosen;
+    create.disabled = true;
+    try {
+      showMade(made, await api.createGame(body));
+    } catch (e) {
+      put(made, h("p", { class: "notice", id: "play-error" }, whyNot(e)));
+    } finally {
+      create.disabled = false;
+    }
+  });
+  add(
+    box,
+    h(
+      "section",
+      { class: "play-card" },
+      h("h2", {}, "Create a game"),
+      h("p", {}, h("label", {}, "Ruleset ", select)),
+      h("p", {}, h("label", {}, "Options (JSON, GET /rulesets/{id} lists them) ", h("br"), options)),
+      h("p", {}, "Seats the server plays: ", bots),
+      h(
+        "p",
+        {},
+        h("label", {}, open, " Open seats: an invitation per player (you keep only the referee's token)"),
+      ),
+      create,
+      made,
+    ),
+  );
+  pick();
+  const gid = h("input", { id: "play-join-game", placeholder: "game id", size: 22 });
+  const code = h("input", { id: "play-join-code", placeholder: "invitation or token", size: 34 });
+  const go = h("button", { id: "play-join", type: "button" }, "Join");
+  go.addEventListener("click", () => {
+    const c = code.value.trim();
+    location.hash = `#/play/${encodeURIComponent(gid.value.trim())}/${c.startsWith("inv-") ? "join" : "token"}/${encodeURIComponent(c)}`;
+  });
+  add(
+    box,
+    h(
+      "section",
+      { class: "play-card" },
+      h("h2", {}, "Join a game"),
+      h("p", {}, "With the invitation (or the token) the game's organiser gave you."),
+      h("p", {}, gid, " ", code, " ", go),
+    ),
+  );
+}
+
+function showMade(el, g) {
+  const rows = g.seats.map((s) => {
+    let how;
+    if (s.bot) how = h("span", { class: "muted" }, "played by the server");
+    else if (s.invitation)
+      how = h(
+        "span",
+        {},
+        "invitation link: ",
+        h("input", { readonly: true, size: 70, value: playLink(g.game_id, `/join/${s.invitation}`), class: "play-invite", "data-seat": s.seat }),
+      );
+    else
+      how = h(
+        "span",
+        {},
+        h("a", { href: `#/play/${encodeURIComponent(g.game_id)}/token/${encodeURIComponent(s.token)}`, class: "play-as", "data-seat": s.seat }, `play ${s.seat} in this tab`),
+        " · or hand over: ",
+        h("input", { readonly: true, size: 60, value: playLink(g.game_id, `/token/${s.token}`), class: "play-hand", "data-seat": s.seat }),
+      );
+    return h("tr", {}, h("th", {}, s.seat), h("td", {}, how));
+  });
+  put(
+    el,
+    h("h3", {}, `Game ${g.game_id} created`, h("span", { id: "play-made-id", hidden: true }, g.game_id)),
+    h("table", { class: "play-seats" }, rows),
+    h(
+      "p",
+      { class: "muted" },
+      "The referee's token (it reveals the seed at the end, and reads everything — keep it away from the players): ",
+      h("code", { id: "play-referee" }, g.referee_token),
+    ),
+    h("p", {}, "Open ", h("a", { href: `#/live/${encodeURIComponent(g.game_id)}` }, "the referee's desk"), " for this game."),
+  );
+}
+
+// ---- the table ----
+
+function drawTable(main, gameId) {
+  const token = heldToken(gameId);
+  const box = h("div", { class: "play" });
+  put(main, box);
+  if (!token) {
+    put(
+      box,
+      h("h1", {}, `Game ${gameId}`),
+      h("p", { class: "notice", id: "play-error" }, "This tab holds no token for this game: join it with your invitation, or open the link your organiser gave you."),
+      backLink(),
+    );
+    return () => {};
+  }
+  const api = new Umpire("", token);
+  const st = { me: null, summary: null, rules: null, events: [], state: null, view: null, stopped: false, sending: false };
+  const head = h("section", { class: "play-head", id: "play-head" });
+  const move = h("section", { class: "play-card", id: "play-move" });
+  const orders = h("section", { class: "play-card", id: "play-orders" });
+  const log = h("section", { class: "play-card", id: "play-log" });
+  const viewTabs = h("nav", { class: "tabs play-views" });
+  const picture = h("div", { class: "play-picture", id: "play-picture" });
+  put(
+    box,
+    head,
+    h(
+      "div",
+      { class: "play-grid" },
+      h("div", { class: "play-left" }, move, orders, log),
+      h("div", { class: "play-right" }, viewTabs, picture),
+    ),
+  );
+  let live = null;
+  (async () => {
+    try {
+      st.me = await api.me(gameId);
+      st.summary = await api.game(gameId);
+      st.rules = await api.request("GET", `/rulesets/${encodeURIComponent(st.summary.ruleset.id)}`);
+    } catch (e) {
+      put(box, h("p", { class: "notice", id: "play-error" }, whyNot(e)), backLink());
+      return;
+    }
+    st.view = orderedViews(st.rules.id, st.rules.views.map((v) => v.name))[0];
+    drawViewTabs();
+    drawHead();
+    live = api.follow(gameId, {
+      onMessage: (m) => {
+        if (m.message === "event") st.events.push(m.event);
+        else if (m.message === "state") {
+          st.state = m;
+          refresh();
+        } else if (m.message === "end") {
+          st.ended = m;
+          refresh();
+        }
+      },
+      onStatus: (s, detail) => {
+        st.link = s === "reconnecting" ? `reconnecting (${detail})` : s;
+        drawHead();
+      },
+    });
+  })();
+
+  let timer = null;
+  function refresh() {
+    drawHead();
+    drawMove();
+    drawOrders();
+    drawLog();
+    clearTimeout(timer);
+    timer = setTimeout(drawPicture, 150); // a burst of events is drawn once
+  }
+
+  function drawHead() {
+    if (!st.me || !st.summary) return;
+    const s = st.state;
+    const status = s ? s.status : st.summary.status;
+    const waiting = s ? s.waiting_for : st.summary.waiting_for;
+    put(
+      head,
+      h("h1", {}, `${st.rules ? st.rules.title : st.summary.ruleset.id} `, h("span", { class: "muted" }, gameId)),
+      h(
+        "p",
+        {},
+        "You play ",
+        h("strong", { id: "play-seat" }, st.me.seat),
+        " · version ",
+        h("span", { id: "play-version" }, String(s ? s.version : st.summary.version)),
+        " · ",
+        h("span", { id: "play-status", "data-status": status }, status === "open" ? "in play" : status === "over" ? "the game is over" : "over, seed revealed"),
+        waiting && waiting.length ? ` · waiting for ${waiting.join(", ")}` : "",
+        " · stream: ",
+        h("span", { id: "play-link" }, st.link || "opening"),
+      ),
+    );
+  }
+
+  function mine() {
+    const s = st.state;
+    if (!s) return [];
+    return s.awaiting.filter((a) => a.seats.includes(st.me.seat));
+  }
+
+  async function send(spec, choice) {
+    if (st.sending) return;
+    st.sending = true;
+    for (const b of move.querySelectorAll("button")) b.disabled = true;
+    try {
+      const answer = await api.send(gameId, command(spec, choice));
+      // the stream brings the same state; the answer's awaiting is this seat's now already
+      st.state = { ...(st.state || {}), message: "state", version: answer.version, awaiting: answer.awaiting, waiting_for: answer.waiting_for, status: st.state ? st.state.status : "open" };
+      st.error = null;
+    } catch (e) {
+      st.error = whyNot(e);
+    } finally {
+      st.sending = false;
+      drawMove();
+    }
+  }
+
+  function drawMove() {
+    const entries = mine();
+    const parts = [h("h2", {}, "Your move")];
+    if (st.error) parts.push(h("p", { class: "notice", id: "play-send-error" }, st.error));
+    const status = st.state ? st.state.status : "open";
+    if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
+    else if (st.state && st.state.waiting_for.length && !st.state.waiting_for.includes(st.me.seat))
+      parts.push(h("p", { class: "muted", id: "play-wait" }, `Your orders are in: waiting for ${st.state.waiting_for.join(", ")}.`));
+    else if (!entries.length)
+      parts.push(
+        h(
+          "p",
+          { class: "muted", id: "play-wait" },
+          st.state && st.state.waiting_for.length
+            ? `Nothing to send: waiting for ${st.state.waiting_for.join(", ")}.`
+            : "Nothing to send now: the other side is deciding.",
+        ),
+      );
+    for (const spec of entries) parts.push(entry(spec));
+    put(move, ...parts);
+  }
+
+  function ended() {
+    const over = [...st.events].reverse().find((e) => e.type === "GameEnded");
+    if (!over) return "";
+    const why = over.data.reason || over.data.result || over.data.winner;
+    return h("span", { class: "muted" }, " ", why ? String(why) : JSON.stringify(over.data));
+  }
+
+  function entry(spec) {
+    const box = h("div", { class: "play-entry", "data-type": spec.type });
+    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted" }, spec.description) : "");
+    if (spec.choices) {
+      const buttons = spec.choices.map((c, i) => {
+        const b = h("button", { type: "button", class: "choice", "data-type": spec.type, "data-i": i }, label(spec, i));
+        b.addEventListener("click", () => send(spec, c));
+        return b;
+      });
+      add(box, h("div", { class: "play-choices" }, buttons));
+      return box;
+    }
+    add(box, form(spec));
+    return box;
+  }
+
+  function form(spec) {
+    const props = (spec.schema && spec.schema.properties) || {};
+    const text = h("textarea", { class: "play-args", rows: 4, cols: 60, spellcheck: "false", "data-type": spec.type }, JSON.stringify(spec.default ?? {}));
+    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${spec.type.replaceAll("_", " ")}`);
+    go.addEventListener("click", () => {
+      let args;
+      try {
+        args = JSON.parse(text.value || "{}");
+      } catch (e) {
+        st.error = `The arguments are not JSON: ${e.message}`;
+        return drawMove();
+      }
+      send(spec, args);
+    });
+    const fields = Object.entries(props).map(([name, p]) =>
+      h("li", {}, h("code", {}, name), p.title ? ` — ${p.title}` : "", p.description ? h("span", { class: "muted" }, `: ${p.description}`) : "", limits(p)),
+    );
+    const rich = spec.ui && Array.isArray(spec.ui.divisions) ? divisionsForm(spec.ui.divisions, text) : "";
+    return h(
+      "div",
+      { class: "play-form" },
+      rich,
+      fields.length && !rich ? h("ul", { class: "plain play-fields" }, fields) : "",
+      h("p", { class: "muted" }, "Arguments as JSON (`{}` sends the rules' default, where they have one):"),
+      text,
+      h("p", {}, go),
+    );
+  }
+
+  /** Battlefleet's Movement Phase (awaiting's `ui`): per division, the distance within its limits and each turn
+   * within its band; the JSON below follows the fields, and the table shows the limits. */
+  function divisionsForm(divisions, text) {
+    const rows = divisions.map((d) => {
+      const dist = h("input", { type: "number", min: d.distance_mm.min, max: d.distance_mm.max, step: 1, placeholder: "keep", class: "play-distance", "data-division": d.division });
+      const turns = d.turns.map((t, i) =>
+        h("input", {
+          type: "number",
+          min: t.to === "starboard" ? t.min_deg : -t.max_deg,
+          max: t.to === "port" ? -t.min_deg : t.max_deg,
+          step: 1,
+          placeholder: "least",
+          class: "play-turn",
+          "data-division": d.division,
+          "data-i": i,
+          title: `${t.arrow ? `the ${t.arrow}° arrow to ${t.to}` : "a free turn"}: ${t.min_deg}-${t.max_deg}°${t.to === "port" ? " (negative)" : t.to === "either" ? " (negative to port)" : ""}`,
+        }),
+      );
+      return h(
+        "div",
+        { class: "play-division" },
+        h("strong", {}, d.division), ` (${d.ships.join(", ")})`,
+        h("br"),
+        "distance ", dist, ` mm (${d.distance_mm.min}-${d.distance_mm.max}${d.stop ? ", stop order" : ""})`,
+        turns.length
+          ? h("span", {}, h("br"), "turns ", turns, " ", h("span", { class: "muted" }, d.turns.map((t) => `${t.to} ${t.min_deg}-${t.max_deg}°`).join(", ")))
+          : h("span", { class: "muted" }, " · goes straight"),
+      );
+    });
+    const box = h("div", { class: "play-divisions" }, rows);
+    box.addEventListener("input", () => {
+      const out = [];
+      for (const d of divisions) {
+        const dist = box.querySelector(`.play-distance[data-division="${d.division}"]`).value;
+        const turns = [...box.querySelectorAll(`.play-turn[data-division="${d.division}"]`)].map((x) => x.value);
+        const m = { division: d.division };
+        if (dist !== "") m.distance_mm = Number(dist);
+        if (turns.some((x) => x !== "")) m.turns_deg = turns.map((x, i) => (x === "" ? d.turns[i].min_deg : Number(x)));
+        if (Object.keys(m).length > 1) out.push(m);
+      }
+      text.value = JSON.stringify(out.length ? { divisions: out } : {});
+    });
+    return box;
+  }
+
+  function limits(p) {
+    const bits = [];
+    if (p.minimum !== undefined) bits.push(`≥ ${p.minimum}`);
+    if (p.maximum !== undefined) bits.push(`≤ ${p.maximum}`);
+    if (p.enum) bits.push(`one of ${p.enum.join(", ")}`);
+    if (p.maxItems !== undefined) bits.push(`at most ${p.maxItems}`);
+    return bits.length ? h("span", { class: "play-limits" }, ` (${bits.join("; ")})`) : "";
+  }
+
+  function drawOrders() {
+    orders.hidden = !st.rules.commands.some((c) => c.sealed);
+    const sealed = st.events.filter((e) => e.type === "SubmissionSealed");
+    if (!sealed.length) {
+      put(orders, h("h2", {}, "Sealed orders"), h("p", { class: "muted" }, "None yet."));
+      return;
+    }
+    const rows = sealed.slice(-8).reverse().map((e) => {
+      const d = e.data;
+      if (e.sealed) {
+        const text = JSON.stringify(e.sealed.content);
+        return h(
+          "li",
+          { class: "play-sealed-mine", "data-seq": e.seq },
+          h("strong", {}, `Yours (${d.seat}): ${(d.kind || "order").replaceAll("_", " ")} at seq ${e.seq}`),
+          " — only you (and the referee) can read it until the rules open it",
+          text.length > 160
+            ? h("details", {}, h("summary", {}, "what you sealed"), h("code", {}, text))
+            : h("div", {}, h("code", {}, text)),
+        );
+      }
+      return h(
+        "li",
+        { class: "play-sealed-theirs", "data-seq": e.seq },
+        `${d.seat}: ${(d.kind || "order").replaceAll("_", " ")} submitted — sealed (commitment ${String(d.commitment).slice(0, 12)}…)`,
+      );
+    });
+    put(orders, h("h2", {}, "Sealed orders"), h("ul", { class: "plain" }, rows));
+  }
+
+  function drawLog() {
+    const last = st.events.slice(-12).reverse();
+    put(
+      log,
+      h("h2", {}, "The log"),
+      h(
+        "ul",
+        { class: "plain play-events" },
+        last.map((e) => h("li", {}, h("span", { class: "muted" }, `${e.seq} `), e.type, e.actor ? h("span", { class: "muted" }, ` · ${e.actor}`) : "")),
+      ),
+    );
+  }
+
+  function drawViewTabs() {
+    const names = orderedViews(st.rules.id, st.rules.views.map((v) => v.name));
+    put(
+      viewTabs,
+      names.map((n) => {
+        const a = h("a", { href: "javascript:void 0", class: n === st.view ? "tab active" : "tab", "data-view": n }, n);
+        a.addEventListener("click", () => {
+          st.view = n;
+          drawViewTabs();
+          drawPicture();
+        });
+        return a;
+      }),
+    );
+  }
+
+  const pictureUi = {};
+  async function drawPicture() {
+    if (!st.view || st.stopped) return;
+    const name = st.view;
+    try {
+      const v = await api.view(gameId, name);
+      if (name !== st.view) return;
+      const ctx = {
+        game: null,
+        at: v.at,
+        seats: st.summary.seats.map((s) => s.seat),
+        ui: pictureUi,
+        view: async (other) => (await api.view(gameId, other, v.at)).data,
+        moves: mine().flatMap((a) => (a.ui && Array.isArray(a.ui.divisions) ? a.ui.divisions : [])),
+      };
+      put(picture, renderView(st.rules.id, name, v.data, ctx));
+      picture.dataset.at = String(v.at);
+    } catch (e) {
+      put(picture, h("p", { class: "notice" }, whyNot(e)));
+    }
+  }
+
+  return () => {
+    st.stopped = true;
+    if (live) live.close();
+  };
+}

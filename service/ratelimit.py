@@ -1,0 +1,40 @@
+"""Per-client rates over a sliding minute, in this process (docs/operations.md "Public work is bounded")."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+
+from service.http import TooMany
+
+
+class PerMinute:
+    """At most `limit` events per client in any 60 s (0: no limit); `take` raises 429 with Retry-After beyond."""
+
+    def __init__(self, limit: int, what: str):
+        self.limit = limit
+        self.what = what
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> None:
+        if self.limit <= 0:
+            return
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen.setdefault(client, deque())
+            while seen and seen[0] <= now - 60:
+                seen.popleft()
+            if len(seen) >= self.limit:
+                wait = int(seen[0] + 60 - now) + 1
+                raise TooMany(
+                    "too-many-requests",
+                    f"at most {self.limit} {self.what} a minute from one client; retry in {wait} s",
+                    retry_after=wait,
+                    limit=self.limit,
+                )
+            seen.append(now)
+            if len(self._seen) > 10_000:  # forget the quiet ones
+                for key in [k for k, v in self._seen.items() if not v or v[-1] <= now - 60]:
+                    del self._seen[key]

@@ -1,0 +1,222 @@
+"""The reads of a game: its summary, a seat's own picture, the list of games, pages of its log, its rolls (verified
+once the seed is revealed) and its views, now or at an earlier seq (`?at=`). Each takes the state from the cache,
+caught up with the store; none writes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from domain import engine
+from domain.dice import faces_for, game_seed
+from domain.engine import REFEREE, Game
+from service.cache import GameCache
+from service.credentials import Credentials, NotFound
+from service.models import CURSOR
+from service.records import event_row_out
+from service.rulesets import playable
+
+MAX_PAGE = 1000
+
+
+def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
+    out = view.render(state, reader)
+    return out if isinstance(out, dict) else msgspec.to_builtins(out)
+
+
+def seat_out(
+    seat: str, bot: bool, open_: bool, token: str | None = None, invitation: str | None = None
+) -> dict[str, Any]:
+    """A seat, the one shape every answer gives (models.Seat); `token` and `invitation` set only in a creation answer."""
+    return {"seat": seat, "bot": bot, "open": open_, "token": token, "invitation": invitation}
+
+
+def status_of(g: Game) -> str:
+    return "revealed" if g.revealed_seed else "over" if g.over else "open"
+
+
+class Reads:
+    """What `GameService` answers to reads (it delegates), from the states of `cache`."""
+
+    def __init__(self, cache: GameCache, credentials: Credentials):
+        self.cache = cache
+        self.store = cache.store
+        self.rulesets = cache.rulesets
+        self.credentials = credentials
+
+    def status(self, game_id: str) -> dict[str, Any]:
+        with self.cache.game(game_id, raw=True) as c:
+            g = c.game
+            return {"status": status_of(g), "version": g.version, "head": c.head.hex()}
+
+    def summary(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
+        with self.cache.game(game_id) as c:
+            row = c.row
+            g, head = c.game, c.head.hex()
+            public_seed = g.created.dice.mode == "public-seed"
+            return {
+                "game_id": game_id,
+                "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
+                "version": g.version,
+                "head": head,
+                "status": status_of(g),
+                "seats": self._seats(game_id, g.seats, row.bots),
+                "bots": list(row.bots),
+                "options": g.created.options,
+                "dice": {
+                    "scheme": g.created.dice.scheme,
+                    "mode": g.created.dice.mode,
+                    "server_commit": row.server_commit,
+                    "server_seed": g.revealed_seed,
+                    "seed_locked": g.lock is not None,
+                    "client_seeds": {s: g.client_seeds.get(s) for s in g.seats},
+                    "beacon": g.created.dice.beacon,
+                    "next_roll": g.next_roll,
+                    "fairness": "public-seed: the creator chose the server seed; no fairness claim"
+                    if public_seed
+                    else "fair: the server committed to its seed before any client seed",
+                    "secrecy": "public-seed: anyone who knows the seed can test guesses against sealed commitments; "
+                    "no secrecy claim"
+                    if public_seed
+                    else "fair: sealed records stay secret until the rules reveal them",
+                },
+                "awaiting": c.awaiting(reader),
+                "waiting_for": engine.waiting_for(g),
+                "ended": g.ended,
+                "created_at": row.created_at,
+            }
+
+    def _seats(self, game_id: str, seats: list[str], bots: list[str]) -> list[dict[str, Any]]:
+        open_now = self.credentials.open_seats(game_id)
+        return [seat_out(s, s in bots, s in open_now) for s in seats]
+
+    def stream_state(self, game_id: str, reader: engine.Reader) -> dict[str, Any]:
+        """What the stream tells a reader once it has sent every event up to `version`: that reader's `awaiting`, the
+        seats still owing a sealed submission, and the game's status."""
+        with self.cache.game(game_id, raw=True) as c:
+            g = c.game
+            return {
+                "message": "state",
+                "version": g.version,
+                "head": c.head.hex(),
+                "status": status_of(g),
+                "awaiting": [msgspec.to_builtins(s) for s in engine.awaiting(g, reader)] if g.runs else [],
+                "waiting_for": engine.waiting_for(g) if g.runs else [],
+            }
+
+    def me(self, game_id: str, token: str | None) -> dict[str, Any]:
+        seat = self.credentials.seat_for(game_id, token)
+        with self.cache.game(game_id) as c:
+            g = c.game
+            awaiting = [s for s in c.awaiting(seat) if seat in s["seats"]]
+            may = ["command"] if awaiting else []
+            if seat != REFEREE and g.lock is None and seat not in g.client_seeds:
+                may.append("seed")
+            if seat == REFEREE and g.revealed_seed is None:
+                may += (["end"] if not g.over else []) + ["reveal"]
+            return {
+                "game_id": game_id,
+                "seat": seat,
+                "referee": seat == REFEREE,
+                "bot": seat in c.row.bots,
+                "awaiting": awaiting,
+                "waiting_for": engine.waiting_for(g),
+                "may": may,
+            }
+
+    def list_games(self, ruleset: str | None, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
+        """Newest first. A cursor is `<created_at>~<game_id>` of the last game of the previous page: every such pair is a
+        place in that order, so any cursor the pattern allows is a valid one."""
+        before = None
+        if cursor is not None:
+            if not re.fullmatch(CURSOR, cursor):
+                raise engine.InvalidInput("invalid-cursor", "cursor is the next_cursor of a previous page, unchanged")
+            created_at, _, gid = cursor.rpartition("~")
+            before = (created_at, gid)
+        rows = self.store.list_games(ruleset, status, before, limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        nxt = f"{rows[-1].created_at}~{rows[-1].id}" if more else None
+        return {
+            "games": [
+                {
+                    "game_id": r.id,
+                    "ruleset": r.ruleset,
+                    "status": r.status,
+                    "version": r.version,
+                    "seats": [seat_out(s, s in r.bots, s in r.open_seats) for s in r.seats],
+                    "created_at": r.created_at,
+                }
+                for r in rows
+            ],
+            "next_cursor": nxt,
+        }
+
+    def events(self, game_id: str, after: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
+        with self.cache.game(game_id, raw=True) as c:  # 404 for an unknown game
+            version, head = c.game.version, c.head.hex()
+        rows = self.store.events(game_id, after=after, limit=limit) if after < version else []
+        return {
+            "game_id": game_id,
+            "events": [event_row_out(r, reader) for r in rows],
+            "next_after": rows[-1].seq if rows else min(after, version),
+            "version": version,
+            "head": head,
+        }
+
+    def events_upto(self, game_id: str, after: int, upto: int, reader: engine.Reader = None) -> list[dict[str, Any]]:
+        """The events after `after` up to `upto` (at most a page), as `reader` may read them."""
+        rows = self.store.events(game_id, after=after, upto=upto, limit=MAX_PAGE) if after < upto else []
+        return [event_row_out(r, reader) for r in rows]
+
+    def _game_seed(self, game_id: str) -> bytes | None:
+        with self.cache.game(game_id, raw=True) as c:
+            g = c.game
+        if g.revealed_seed is None or g.lock is None:
+            return None
+        return game_seed(bytes.fromhex(g.revealed_seed), game_id, g.lock.client_seeds, g.lock.beacon)
+
+    def _roll_out(self, r, seed: bytes | None) -> dict[str, Any]:
+        body = msgspec.json.decode(r.body)
+        d = body["data"]
+        out = {"seq": r.seq, **{k: v for k, v in d.items() if v is not None}}
+        if seed is None:
+            out["verification"] = {"status": "pending", "detail": "verifiable once the server seed is revealed"}
+        else:
+            recomputed = faces_for(seed, d["k"], d["sides"])
+            ok = recomputed == d["faces"]
+            out["verification"] = {"status": "verified" if ok else "mismatch", "recomputed_faces": recomputed}
+        return out
+
+    def rolls(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
+        seed = self._game_seed(game_id)  # 404 for an unknown game
+        rows = self.store.rolls(game_id, after_k=after, limit=limit)
+        out = [self._roll_out(r, seed) for r in rows]
+        return {"game_id": game_id, "rolls": out, "next_after": out[-1]["k"] if out else after}
+
+    def roll(self, game_id: str, k: int) -> dict[str, Any]:
+        seed = self._game_seed(game_id)  # 404 for an unknown game
+        rows = self.store.rolls(game_id, k=k)
+        if not rows:
+            raise NotFound("unknown-roll", f"game {game_id} has no roll k={k} (yet)")
+        return self._roll_out(rows[0], seed)
+
+    def view(self, game_id: str, name: str, at: int | None, reader: engine.Reader = None) -> dict[str, Any]:
+        row = self.cache.row(game_id)
+        views = playable(self.rulesets, row.ruleset, row.ruleset_version).ruleset.views
+        if name not in views:
+            raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
+        kind = f"{row.ruleset}/{name}"
+        with self.cache.game(game_id) as c:
+            if at is not None and at > c.game.version:
+                raise engine.InvalidInput(
+                    "invalid-at", f"at is a seq of the game, from 1 to {c.game.version} (its version now)"
+                )
+            if at is None or at == c.game.version:
+                data = render_view(views[name], c.game.state, reader)
+                return {"kind": kind, "view": name, "at": c.game.version, "data": data}
+        game = self.cache.load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
+        return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.state, reader)}

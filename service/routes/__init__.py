@@ -1,0 +1,92 @@
+"""The HTTP routes, one module per area, and what they share: `registrar` (the `route` each area registers with), the
+path parameters and `Conditional` (every read of a game with its ETag); service/app.py `create_app` adds the areas in
+order (the order is the OpenAPI document's)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qsl
+
+from fastapi import FastAPI, Path, Request
+from fastapi.responses import Response
+
+from domain.engine import InvalidInput
+from service.http import JSON
+from service.openapi import Operation
+from service.ratelimit import PerMinute
+
+GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$", description="the game's id")
+LARGE_ANSWER = 1024 * 1024  # bytes: a bundle larger than this counts against the client's large answers
+
+
+class Conditional:
+    """A read of a game with its ETag (GameService.etag: the head, the reader and what is read), and 304 Not Modified
+    when the client's If-None-Match holds it: the one mechanism every read of a game uses. Large answers cost the
+    server: a few a minute per client (`large_answers_per_minute`)."""
+
+    def __init__(self, svc, large_answers_per_minute: int):
+        self.svc = svc
+        self.large_answers = PerMinute(large_answers_per_minute, f"answers over {LARGE_ANSWER // 2**20} MiB")
+
+    def __call__(self, request: Request, game_id: str, reader, build: Callable[[], Any], what: str | None = None):
+        what = what or request.url.path + "?" + request.url.query
+        etag = self.svc.etag(game_id, reader, what)
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}  # revalidate: the game may move on
+        if etag in (t.strip() for t in request.headers.get("if-none-match", "").split(",")):
+            return Response(status_code=304, headers=headers)
+        body = build()
+        if isinstance(body, bytes) and len(body) > LARGE_ANSWER:  # large answers cost the server: a few a minute
+            self.large_answers.take(request.client.host if request.client else "?")
+        return JSON(body, headers=headers)
+
+
+def registrar(app: FastAPI, ops: list[Operation]) -> Callable:
+    """create_app's `route`: each area's add_routes registers its routes with it, and `ops` collects their
+    descriptions for the OpenAPI document (service/openapi.py)."""
+
+    def route(method: str, path: str, **meta: Any) -> Callable:
+        """Register a route and describe it (service/openapi.py turns the description into the document)."""
+
+        def register(fn: Callable) -> Callable:
+            ops.append(Operation(method=method, path=path, name=fn.__name__, **meta))
+            app.add_api_route(
+                path,
+                fn,
+                methods=[method],
+                name=fn.__name__,
+                response_class=JSON,
+                status_code=meta.get("status", 200),
+            )
+            added = app.router.routes[-1]
+            added.app = only_query(fn, added.app)  # around the route's ASGI app: no per-request dependency to solve
+            return fn
+
+        return register
+
+    return route
+
+
+def only_query(fn: Callable, route_app: Callable) -> Callable:
+    """The route's ASGI app refusing query parameters the route does not take: a typo is told, not silently ignored.
+    A request without a query string goes straight through."""
+    known = {
+        name
+        for name, p in inspect.signature(fn).parameters.items()
+        if type(p.default).__name__ == "Query"
+    }
+
+    async def checked(scope, receive, send) -> None:
+        if scope.get("query_string"):
+            sent = {k for k, _ in parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)}
+            unknown = sorted(sent - known)
+            if unknown:
+                raise InvalidInput(
+                    "unknown-parameter",
+                    f"this operation takes no query parameter {', '.join(map(repr, unknown))}"
+                    + (f"; it takes {sorted(known)}" if known else ""),
+                )
+        await route_app(scope, receive, send)
+
+    return checked

@@ -1,0 +1,58 @@
+"""Documentation, served from the package (works offline): the Swagger UI at /docs and ReDoc at /redoc with their
+static files, the desk, and the OpenAPI document built from the routes' descriptions (service/openapi.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path as FilePath
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from service.desk import mount_desk
+from service.openapi import Operation, build_document
+from service.settings import Settings
+
+DOCS_STATIC = "/docs-static"
+
+
+def add_routes(app: FastAPI, ops: list[Operation], settings: Settings) -> None:
+    """Added last: the operations `ops` describes are all registered by then (the document is built on first read)."""
+
+    app.mount(DOCS_STATIC, StaticFiles(directory=_docs_static()), name="docs-static")
+    mount_desk(app)
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="Naval Umpire — API",
+            swagger_js_url=f"{DOCS_STATIC}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_STATIC}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_STATIC}/favicon.png",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title="Naval Umpire — API",
+            redoc_js_url=f"{DOCS_STATIC}/redoc.standalone.js",
+            redoc_favicon_url=f"{DOCS_STATIC}/favicon.png",
+            with_google_fonts=False,
+        )
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = build_document(app, ops, settings)
+        return app.openapi_schema
+
+    app.openapi = openapi
+
+
+def _docs_static() -> str:
+    import fastapi_offline
+
+    return str(FilePath(fastapi_offline.__file__).parent / "static")

@@ -1,0 +1,309 @@
+"""Games: create and fork, find, read one, seats (join, token), seeds, commands, reveal and end. A command comes in
+by two doors that answer alike: the route, and `LeanCommands` ahead of the framework (create_app adds it)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Query, Request
+
+from domain.engine import GAME_ID_RE, Rejected
+from events.store import StoreUnavailable, WouldBlock
+from service import models
+from service.games import GameService, unavailable
+from service.reads import MAX_PAGE
+from service.http import (
+    JSON,
+    _encode,
+    bearer,
+    check_command_extras,
+    decode,
+    if_match_version,
+    internal_error,
+    PreconditionFailed,
+    rejected_problem,
+    whole_numbers,
+)
+from service.routes import GAME_ID, Conditional
+
+
+def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> None:
+    """Registered with create_app's `route` (which describes each for the OpenAPI document), in this order."""
+
+    @route(
+        "POST",
+        "/games",
+        ok="GameCreatedOut",
+        status=201,
+        body="CreateGame",
+        auth="create",
+        errors=(401, 413, 415, 422, 429),
+        summary="Create a game",
+        description="Answers with one bearer token per seat and the referee token, shown only here. "
+        "With UMPIRE_CREATE_TOKEN set, creating needs `Authorization: Bearer <that token>`.",
+    )
+    async def create_game(request: Request):
+        req = decode(await request.body(), models.CreateGame, "POST /games")
+        req.options = whole_numbers(req.options)  # the ruleset reads them: `2.0` is the integer 2 there too
+        client = request.client.host if request.client else "?"
+        out = await asyncio.to_thread(svc.create_from_request, req, bearer(request), client)
+        return JSON(out, status_code=201, headers={"Location": f"/games/{out['game_id']}"})
+
+    @route(
+        "POST",
+        "/games/{game_id}/forks",
+        ok="GameCreatedOut",
+        status=201,
+        body="ForkGame",
+        auth="create",
+        errors=(401, 404, 409, 413, 415, 422, 429),
+        summary="Fork: a new game from any position of this one",
+        description="The fork's genesis records the parent (game, seq, the parent's hash there); its state is the "
+        "parent's after event `at`; it has fresh seat tokens and dice of its own, so nothing of the parent's future "
+        "(its later events, its seed) reaches it. Its bundle carries the parent's up to `at`. A position holding "
+        "sealed records not yet revealed cannot be forked (409 `fork-sealed`).",
+    )
+    async def fork_game(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.ForkGame, "POST /games/{id}/forks")
+        client = request.client.host if request.client else "?"
+        out = await asyncio.to_thread(svc.fork_from_request, game_id, req, bearer(request), client)
+        return JSON(out, status_code=201, headers={"Location": f"/games/{out['game_id']}"})
+
+    @route(
+        "GET",
+        "/games",
+        ok="GamesPage",
+        errors=(422,),
+        summary="Find games (paged, newest first)",
+        description="Filter by ruleset and status; follow `next_cursor` for the next page.",
+    )
+    def list_games(
+        ruleset: str | None = Query(None, max_length=64),
+        status: str | None = Query(None, pattern="^(open|over|revealed)$"),
+        cursor: str | None = Query(
+            None, description="`next_cursor` of the previous page", json_schema_extra={"pattern": models.CURSOR}
+        ),
+        limit: int = Query(50, ge=1, le=MAX_PAGE),
+    ):
+        return JSON(svc.list_games(ruleset, status, cursor, limit))
+
+    @route(
+        "GET",
+        "/games/{game_id}",
+        ok="GameSummary",
+        auth="optional",
+        errors=(401, 404, 422),
+        etag=True,
+        summary="Summary, with `awaiting`: the legal commands now",
+        description="With a seat's token, `awaiting` shows that seat's own pending commands in a simultaneous step; "
+        "everyone sees `waiting_for`.",
+    )
+    def get_game(request: Request, game_id: str = GAME_ID):
+        reader = svc.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.summary(game_id, reader), "summary")
+
+    @route(
+        "GET",
+        "/games/{game_id}/me",
+        ok="Me",
+        auth="required",
+        errors=(401, 404, 422),
+        summary="Who this token is in this game, and what it may do now",
+        description="The token's seat (or `referee`), its `awaiting`, and `may`: the game-level actions open to it "
+        "(`command`, `seed`, `reveal`, `end`).",
+    )
+    def get_me(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.me(game_id, bearer(request)))
+
+    @route(
+        "POST",
+        "/games/{game_id}/join",
+        ok="SeatCredential",
+        status=201,
+        body="JoinRequest",
+        tag="seats",
+        errors=(403, 404, 413, 415, 422, 503),
+        summary="Take an open seat: its invitation for its token",
+        description="A game created with `open_seats` hands its creator one invitation per seat a person plays, not "
+        "tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the "
+        "invitation is spent (403 `invalid-invitation` for a spent or unknown one).",
+    )
+    async def join_game(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.JoinRequest, "POST /games/{id}/join")
+        out = await asyncio.to_thread(svc.join, game_id, req.invitation)
+        return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
+
+    @route(
+        "POST",
+        "/games/{game_id}/token",
+        ok="SeatCredential",
+        status=201,
+        auth="required",
+        tag="seats",
+        errors=(401, 404, 413, 415, 422, 503),
+        summary="Rotate this token: a new one for the same seat, the old one void at once",
+        description="For a seat (or the referee) whose token may have leaked: the answer holds the new token; the old "
+        "one is refused from then on, by every server process, and the streams opened with its tickets close. No "
+        "request body.",
+    )
+    def rotate_token(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.rotate_token(game_id, bearer(request)), status_code=201, headers={"Location": f"/games/{game_id}/me"})
+
+    @route(
+        "POST",
+        "/games/{game_id}/seeds",
+        ok="CommandResult",
+        body="SeedRequest",
+        auth="required",
+        errors=(401, 403, 404, 409, 413, 415, 422, 503),
+        summary="A seat contributes its client seed (before the seed locks)",
+        description="Send exactly one of `client_seed` (64 hex) or `passphrase` (hashed into one). The seed locks at "
+        "the first roll; a seat that sent none is recorded as server-only.",
+    )
+    async def contribute_seed(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.SeedRequest, "POST /games/{id}/seeds")
+        return JSON(
+            await asyncio.to_thread(
+                svc.contribute_seed, game_id, bearer(request), req.client_seed, req.passphrase, req.command_id
+            )
+        )
+
+    @route(
+        "POST",
+        "/games/{game_id}/commands",
+        ok="CommandResult",
+        body="Command",
+        auth="required",
+        if_match=True,
+        errors=(401, 403, 404, 409, 412, 413, 415, 422, 503),
+        summary="Send one command",
+        description="`{type, ...arguments, command_id?, expected_version?}`. The answer carries the events it made and "
+        "the new `awaiting`, so no extra read is needed. A retry with the same `command_id` appends nothing. "
+        "`If-Match` (the ETag of any read of this game, or `\"<version>\"`) is the HTTP form of `expected_version`: "
+        "412 if the game has moved on.",
+    )
+    async def send_command(request: Request, game_id: str = GAME_ID):
+        # served by LeanCommands below, ahead of the framework; this route answers what it hands on (a query string,
+        # an id the pattern refuses, a server with CORS), and describes the operation in the OpenAPI
+        answer = await run_command(svc, game_id, await request.body(), bearer(request), request.headers.get("if-match"))
+        return JSON(answer)
+
+    @route(
+        "POST",
+        "/games/{game_id}/reveal",
+        ok="CommandResult",
+        auth="required",
+        errors=(401, 403, 404, 409, 413, 415, 422, 503),
+        summary="Referee: publish the server seed; the game is closed from then on",
+        description="After it every roll can be verified (GET /rolls shows `verified`) and the bundle verifies in "
+        "full; no command is accepted any more. No request body.",
+    )
+    def reveal(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.reveal(game_id, bearer(request)))
+
+    @route(
+        "POST",
+        "/games/{game_id}/end",
+        ok="CommandResult",
+        auth="required",
+        errors=(401, 403, 404, 409, 413, 415, 422, 503),
+        summary="Referee: end the game without revealing the server seed",
+        description="Every sealed record still closed is opened; the server seed stays secret until /reveal. "
+        "No request body.",
+    )
+    def end_game(request: Request, game_id: str = GAME_ID):
+        return JSON(svc.end(game_id, bearer(request)))
+
+
+async def run_command(
+    svc: GameService, game_id: str, raw: bytes, token: str | None, if_match: str | None = None
+) -> dict[str, Any]:
+    """POST /games/{id}/commands: the body checked (and `If-Match`, HTTP's expected_version: 412 when it fails), then
+    the command, on the loop when that is shorter than the hop to a thread and back (a cached game close to the store,
+    SQLite), else in a thread."""
+    what = "a command is a JSON object {'type': ..., ...arguments}"
+    body = whole_numbers(decode(raw, dict, what, "invalid-command"))
+    if isinstance(body, dict):
+        check_command_extras(body)
+    expected = if_match_version(if_match)
+    if expected is not None and isinstance(body, dict):
+        if body.get("expected_version", expected) != expected:  # the game cannot be at both versions
+            await asyncio.to_thread(svc.seat_for, game_id, token)  # 404, 401 first, as for any command
+            version = (await asyncio.to_thread(svc.status, game_id))["version"]
+            raise PreconditionFailed(
+                "version-conflict",
+                f"If-Match names version {expected}, expected_version {body['expected_version']}, and the game is "
+                f"at {version}; send one of them",
+                version=version,
+            )
+        body = {**body, "expected_version": expected}
+    try:
+        if svc.runs_inline(game_id):
+            try:
+                return svc.command(game_id, token, body)
+            except WouldBlock:  # another writer holds the lock: wait for it in a thread, never on the loop
+                pass
+        return await asyncio.to_thread(svc.command, game_id, token, body)
+    except Rejected as e:
+        if expected is not None and e.code == "version-conflict":  # HTTP's answer to a failed If-Match
+            raise PreconditionFailed(e.code, e.detail, **e.extra) from None
+        raise
+
+
+class LeanCommands:
+    """`POST /games/{id}/commands` as a bare ASGI path, ahead of FastAPI's routing, dependencies and exception
+    middleware (docs/performance.md: they cost more than the command itself): the body read whole, msgspec in and out,
+    the same answers and problem+json errors as the route (which still describes the operation and answers whatever
+    is handed on to it: a query string, a game id the pattern refuses). Behind Guards (size, content type)."""
+
+    PREFIX, SUFFIX = "/games/", "/commands"
+
+    def __init__(self, app, service: GameService):
+        self.app, self.svc = app, service
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "POST"
+            or not path.endswith(self.SUFFIX)
+            or not path.startswith(self.PREFIX)
+            or scope.get("query_string")
+        ):
+            return await self.app(scope, receive, send)
+        game_id = path[len(self.PREFIX) : -len(self.SUFFIX)]
+        if not GAME_ID_RE.fullmatch(game_id):
+            return await self.app(scope, receive, send)
+        chunks, more = [], True
+        while more:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            chunks.append(msg.get("body", b""))
+            more = msg.get("more_body", False)
+        token = if_match = None
+        for k, v in scope["headers"]:
+            if k == b"authorization":
+                scheme, _, rest = v.decode("latin-1").partition(" ")
+                token = rest.strip() if scheme.lower() == "bearer" and rest.strip() else None
+            elif k == b"if-match":
+                if_match = v.decode("latin-1")
+        try:
+            answer = await run_command(self.svc, game_id, b"".join(chunks), token, if_match)
+        except Rejected as e:
+            return await rejected_problem(e, path)(scope, receive, send)
+        except StoreUnavailable as e:
+            return await rejected_problem(unavailable(e), path)(scope, receive, send)
+        except Exception:  # noqa: BLE001 - as the app's last exception handler answers
+            return await internal_error()(scope, receive, send)
+        body = _encode(answer)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

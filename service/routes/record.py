@@ -1,0 +1,234 @@
+"""The record of a game: its log (paged and live, with the tickets that open a reader's own stream), the rolls, the
+views and the bundle."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from fastapi import Path, Query, Request
+from fastapi.responses import StreamingResponse
+
+from domain.engine import Rejected
+from service import models
+from service.games import GameService
+from service.reads import MAX_PAGE
+from service.http import JSON, BadRequest, bearer
+from service.routes import GAME_ID, Conditional
+
+
+def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> None:
+    """Registered with create_app's `route` (which describes each for the OpenAPI document), in this order."""
+
+    @route(
+        "GET",
+        "/games/{game_id}/events",
+        ok="EventsPage",
+        auth="optional",
+        errors=(401, 404, 422),
+        etag=True,
+        summary="The log, paged",
+        description="Events after seq `after`. With a seat's (or the referee's) token, that seat's sealed records "
+        "carry their content in `sealed`.",
+    )
+    def list_events(
+        request: Request,
+        game_id: str = GAME_ID,
+        after: int = Query(0, ge=0, le=2**53),
+        limit: int = Query(100, ge=1, le=MAX_PAGE),
+    ):
+        reader = svc.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.events(game_id, after, limit, reader))
+
+    @route(
+        "POST",
+        "/games/{game_id}/tickets",
+        ok="Ticket",
+        status=201,
+        auth="required",
+        tag="live",
+        errors=(401, 404, 413, 415, 422),
+        summary="A ticket to open this reader's own stream (a browser's EventSource sends no Authorization header)",
+        description="The ticket opens `GET /games/{id}/events/stream?ticket=` within `expires_in` seconds, as the "
+        "token's seat (its own sealed content, its own `awaiting`) or the referee (everything); the stream then lives "
+        "as long as the token: rotating the token closes it. No request body.",
+    )
+    def make_ticket(request: Request, game_id: str = GAME_ID):
+        out = svc.ticket(game_id, bearer(request))
+        return JSON(out, status_code=201, headers={"Location": out["stream"]})
+
+    @route(
+        "GET",
+        "/games/{game_id}/events/stream",
+        stream="StreamMessage",
+        last_event_id=True,
+        tag="live",
+        errors=(400, 401, 404, 422),
+        summary="The log, live (Server-Sent Events) as one reader may read it, resumable with Last-Event-ID",
+        description="Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` "
+        "says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every "
+        "event up to `version` is sent: on opening and after each command's events; this reader's `awaiting`, "
+        "`waiting_for` and `status`, so a client never polls) and `end` (the game is over; the stream closes). "
+        "Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from "
+        "POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's "
+        "type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment "
+        "every 15 s when idle. `timeout=0` sends the backlog and its state, then closes.",
+    )
+    async def stream_events(
+        request: Request,
+        game_id: str = GAME_ID,
+        after: int = Query(0, ge=0, le=2**53, description="the seq of the last event already read"),
+        timeout: int = Query(300, ge=0, le=3600, description="seconds to wait for new events; 0: the backlog only"),
+        ticket: str | None = Query(
+            None, max_length=128, description="from POST /games/{id}/tickets: read as its seat (or the referee)"
+        ),
+        named: bool = Query(False, description="add `event: <name>` to each message (the event's type, state, end)"),
+    ):
+        await asyncio.to_thread(svc.summary, game_id)  # 404 before the stream starts
+        reader = None if ticket is None else await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket)
+        last = request.headers.get("last-event-id")
+        if last is not None:
+            if not last.isdigit() or len(last) > 16:
+                raise BadRequest("invalid-last-event-id", "Last-Event-ID is the seq of the last event you received")
+            after = int(last)
+        return StreamingResponse(
+            event_stream(svc, request, game_id, after, timeout, reader, ticket, named),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    @route(
+        "GET",
+        "/games/{game_id}/rolls",
+        ok="RollsPage",
+        etag=True,
+        summary="The roll ledger",
+        description="Every roll after k `after`: its dice, faces, purpose, rule and result; `verification` is "
+        "`pending` until the referee reveals the server seed.",
+    )
+    def list_rolls(
+        request: Request,
+        game_id: str = GAME_ID,
+        after: int = Query(-1, ge=-1, le=2**53, description="the last k already read"),
+        limit: int = Query(100, ge=1, le=MAX_PAGE),
+    ):
+        return conditional(request, game_id, None, lambda: svc.rolls(game_id, after, limit))
+
+    @route(
+        "GET",
+        "/games/{game_id}/rolls/{k}",
+        ok="RollOut",
+        etag=True,
+        summary="One roll, verified once the seed is revealed",
+        description="Roll k (0, 1, …): once the seed is revealed the server recomputes its faces from the seeds "
+        "(`verified` or `mismatch`).",
+    )
+    def get_roll(request: Request, game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
+        return conditional(request, game_id, None, lambda: svc.roll(game_id, k))
+
+    @route(
+        "GET",
+        "/games/{game_id}/views/{view}",
+        ok="View",
+        auth="optional",
+        errors=(401, 404, 422),
+        etag=True,
+        summary="A projection at the head, or at any past seq",
+        description="`kind` (`<ruleset>/<view>`) says which schema `data` follows. Per-seat views show a seat "
+        "what it may see.",
+    )
+    def get_view(
+        request: Request,
+        game_id: str = GAME_ID,
+        view: str = Path(max_length=64),
+        at: int | None = Query(None, ge=1, le=2**53),
+    ):
+        reader = svc.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.view(game_id, view, at, reader))
+
+    @route(
+        "GET",
+        "/games/{game_id}/bundle",
+        ok="Bundle",
+        auth="optional",
+        errors=(401, 404, 422, 429),
+        etag=True,
+        summary="The replay bundle (docs/bundles.md)",
+        description="A sealed command's payload shows as `{\"sealed\": <commitment>}` until it is revealed, except "
+        "to its own seat and the referee.",
+    )
+    def get_bundle(request: Request, game_id: str = GAME_ID):
+        reader = svc.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.bundle_bytes(game_id, reader), "bundle")
+
+
+RETRY_MS = 2000  # what the stream asks an EventSource to wait before reconnecting
+KEEP_ALIVE = 15.0  # seconds between comments on an idle stream
+
+
+def sse(data: Any, seq: int | None = None, name: str | None = None) -> str:
+    """One Server-Sent Events message: unnamed unless the client asked for names (`?named=true`)."""
+    head = (f"id: {seq}\n" if seq is not None else "") + (f"event: {name}\n" if name else "")
+    return f"{head}data: {msgspec.json.encode(data).decode()}\n\n"
+
+
+async def event_stream(
+    svc: GameService,
+    request: Request,
+    game_id: str,
+    after: int,
+    timeout: int,
+    reader: str | None = None,
+    ticket: str | None = None,
+    named: bool = False,
+):
+    """The log from `after` on, live, as `reader` may read it (None: the public). Reads the store (so events written
+    by any process arrive). Every time it has sent every event up to a version it sends that reader's state at that
+    version; it stops when the client goes away or the ticket's token is rotated, and ends with an `end` message once
+    the game is over."""
+    seq = after
+    sent_state = None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    quiet_until = loop.time() + KEEP_ALIVE
+    sub = svc.notifier.subscribe(game_id)  # before the first read: an append after it wakes the wait below
+    try:
+        while True:
+            if await request.is_disconnected():  # a client gone mid-backlog costs at most one page
+                return
+            if sent_state is None:
+                yield f"retry: {RETRY_MS}\n\n"
+            state = await asyncio.to_thread(svc.stream_state, game_id, reader)  # first: its version bounds the page
+            if seq < state["version"] and ticket is not None:
+                try:  # the ticket's token was rotated: the stream closes before sending anything more
+                    await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket, False)
+                except Rejected:
+                    return
+            page = await asyncio.to_thread(svc.events_upto, game_id, seq, state["version"], reader)
+            for e in page:
+                seq = e["seq"]
+                yield sse({"message": "event", "event": e}, seq, e["type"] if named else None)
+            if seq < state["version"]:
+                continue  # more than a page behind: the next page first
+            if sent_state != state["version"]:
+                sent_state = state["version"]  # (never None from here on: `retry:` goes out once)
+                yield sse(state, seq, "state" if named else None)
+            if state["status"] != "open":
+                end = models.StreamEnd(
+                    message="end", status=state["status"], version=state["version"], head=state["head"]
+                )
+                yield sse(end, None, "end" if named else None)
+                return
+            woken = False
+            while not woken:  # woken by the notifier (service/notify.py) when the log may have grown: no polling
+                now = loop.time()
+                if now >= deadline:
+                    return
+                woken = await sub.wait(min(deadline, quiet_until) - now)
+                if not woken and loop.time() >= quiet_until:
+                    quiet_until = loop.time() + KEEP_ALIVE
+                    yield ": keep-alive\n\n"
+    finally:
+        svc.notifier.unsubscribe(sub)

@@ -1,0 +1,67 @@
+"""rules/sealing.py and the fog (BATTLEFLEET.md §4, BF-R48): fresh offsets per sighting, overlap warnings that
+say nothing of where an enemy ship truly lies (issue 17 item 2; BF-E4-20, BF-E4-22)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.battlefleet_1900.rules import movement, sealing
+from events.core import SubmissionSealed
+from tests.battlefleet_1900.scenario import ctx, make_state, of, place
+
+
+def offsets(c, seat: str) -> dict[str, tuple[int, int]]:
+    s = c.state
+    return {n: (p.x - s.pose(n).x, p.y - s.pose(n).y) for n, p in s.sealed[seat].sighting.items()}
+
+
+@pytest.mark.parametrize("edition, same", [("4.0.0", False), ("3.0.0", True)])
+def test_BFR48_issue17_each_sighting_draws_fresh_offsets(edition, same):
+    """Issue 17 item 2 (BF-E4-20): turn 1 has two sightings, at the start (of the scenario's public positions) and
+    after the move. Keyed by the turn (3.0.0) they drew one offset, so the start gave it away; keyed by the
+    sighting (4.0.0) they draw two. Here nobody moves between them: a ship lying still is sighted afresh too."""
+    s = make_state(fog="blur", edition=edition)
+    c = ctx(s)
+    sealing.sightings(c, "start")
+    first = offsets(c, "russia")
+    sealing.sightings(c, "moved")
+    second = offsets(c, "russia")
+    assert set(first) == set(second) == set(s.own("japan"))
+    assert any(first[n] != (0, 0) for n in first)  # a blur there is
+    if same:
+        assert first == second  # the leak: the start's offset is the move's
+    else:
+        assert all(first[n] != second[n] for n in first), (first, second)
+
+
+def test_BFR48_the_label_names_the_sighting_not_the_turn():
+    s = make_state(fog="blur")
+    labels = {sealing.fog_label(s, m, "russia", "Mikasa") for m in ("start", "moved")}
+    s.turn = 2
+    labels |= {sealing.fog_label(s, m, "russia", "Mikasa") for m in ("start", "moved")}
+    assert len(labels) == 4
+    old = make_state(fog="blur", edition="3.0.0")
+    assert sealing.fog_label(old, "start", "russia", "Mikasa") == sealing.fog_label(old, "moved", "russia", "Mikasa")
+
+
+@pytest.mark.parametrize("edition", ["4.0.0", "3.0.0"])
+def test_BFR29_issue17_an_overlap_warning_never_places_an_enemy_ship(edition):
+    """BF-R29's overlap warning after a move, under fog blur (BF-E4-22): a pair of a seat's own ships is its own
+    business; a pair with an enemy ship said where that ship truly lies, so from 4.0.0 it is the referee's only.
+    Mikasa and Tsesarevich lie on one spot, at a stop; Asahi's and Shikishima's bases are placed touching."""
+    s = make_state(fog="blur", step="movement", edition=edition)
+    place(s, "Mikasa", 2000, 1200, 90, last=0)
+    place(s, "Tsesarevich", 2000, 1200, 90, last=0)
+    for n in ("Asahi", "Shikishima"):  # both at a stop, 10 mm apart: their 40 mm bases overlap
+        place(s, n, 1000 + 10 * (n == "Asahi"), 1800, 90, last=0)
+    s.sealed["japan"].waypoints.clear()
+    c = ctx(s)
+    movement.resolve(c)
+    told = {e.seat: e.content.get("overlaps", []) for e in of(c, SubmissionSealed) if e.kind == "poses"}
+    mixed = ["Mikasa", "Tsesarevich"]
+    assert ["Asahi", "Shikishima"] in told["japan"]  # its own ships: told
+    if edition == "4.0.0":
+        assert mixed not in told["japan"] and mixed not in told["russia"]
+        assert told["referee"] == [mixed]
+    else:
+        assert mixed in told["japan"] and mixed in told["russia"] and "referee" not in told

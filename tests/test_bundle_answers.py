@@ -1,0 +1,64 @@
+"""Issue 19 D4: a bundle is built once per (game, head, reader), revalidated by ETag, and large answers are rated
+per client; the bytes are those of the decoded bundle (bodies spliced in as stored)."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from fastapi.testclient import TestClient
+
+from events.store import SQLiteStore
+from service.app import create_app
+from service.games import GameService
+
+
+@pytest.fixture
+def api(tmp_path):
+    svc = GameService(SQLiteStore(str(tmp_path / "b.db")))
+    with TestClient(create_app(service=svc)) as client:
+        g = client.post("/games", json={"ruleset": "aa1942-convoy"}).json()
+        yield svc, client, g
+
+
+def bearer(t: str) -> dict:
+    return {"Authorization": f"Bearer {t}"}
+
+
+def test_the_bundle_revalidates_by_etag_and_changes_with_the_game_and_its_reader(api):
+    svc, client, g = api
+    gid = g["game_id"]
+    first = client.get(f"/games/{gid}/bundle")
+    tag = first.headers["etag"]
+    assert first.status_code == 200 and tag and first.headers["cache-control"] == "no-cache"
+    again = client.get(f"/games/{gid}/bundle", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
+    ussr = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
+    assert client.get(f"/games/{gid}/bundle", headers=bearer(ussr)).headers["etag"] != tag  # per reader
+    client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=bearer(ussr))
+    moved = client.get(f"/games/{gid}/bundle", headers={"If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["etag"] != tag and len(moved.json()["events"]) > 1
+
+
+def test_an_unchanged_games_bundle_is_built_once_and_has_the_bytes_of_the_decoded_one(api, monkeypatch):
+    svc, client, g = api
+    gid = g["game_id"]
+    built = []
+    real = svc.bundles.bundle
+    monkeypatch.setattr(svc.bundles, "bundle", lambda *a, **k: built.append(a) or real(*a, **k))
+    a = client.get(f"/games/{gid}/bundle").content
+    b = client.get(f"/games/{gid}/bundle").content
+    assert a == b and len(built) == 1
+    assert a == msgspec.json.encode(real(gid))  # the raw bodies give the same bytes as decoding them
+
+
+def test_large_answers_are_rated_per_client(api, monkeypatch):
+    import service.routes
+
+    svc, client, g = api
+    monkeypatch.setattr(service.routes, "LARGE_ANSWER", 10)  # every bundle counts as large here
+    limit = client.app.state.settings.large_answers_per_minute
+    codes = [client.get(f"/games/{g['game_id']}/bundle").status_code for _ in range(limit + 1)]
+    assert codes[:limit] == [200] * limit and codes[-1] == 429
+    r = client.get(f"/games/{g['game_id']}/bundle")
+    assert r.headers["retry-after"] and r.json()["code"] == "too-many-requests"
+    assert client.get(f"/games/{g['game_id']}").status_code == 200  # the rest of the API is not limited

@@ -1,0 +1,354 @@
+"""Issue 19's store and write-path items, over real processes and real connections:
+
+- D1: a legal command without `expected_version` is never refused for losing a race (16 clients, 2 workers, SQLite
+  and PostgreSQL); it is judged again until the rules apply or refuse it; so are the referee's `end` and `reveal`
+  sent while the clients play;
+- D2: when the store's answer is lost around the append (a proxy cuts the connection), the answer is 503
+  `outcome-unknown` with the command id, never "nothing appended"; sent again with that id the command is in the
+  log exactly once; a terminated backend costs no request (the pool checks connections);
+- D7: a command on the event loop never waits for SQLite's write lock: another process holding it stalls only that
+  game's writes, while reads of other games answer at once;
+- D9: UMPIRE_SQLITE_SYNC chooses SQLite's synchronous setting.
+"""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+
+import httpx
+import psycopg
+import pytest
+
+from events.store import SQLiteStore, StoreUnavailable
+from service.games import GameService
+from tests.conftest import PG_BASE, postgres_url
+from tests.live import server_process
+
+CLIENTS = 16
+PER_CLIENT = 12
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _first_legal(c: httpx.Client, gid: str) -> dict | None:
+    s = c.get(f"/games/{gid}").json()
+    legal = [a for a in s["awaiting"] if a["seats"] != ["referee"]]
+    if not legal:
+        return None
+    a = legal[0]
+    return {"type": a["type"], **(a["choices"][0] if a["choices"] else {})}
+
+
+@contextmanager
+def _db(kind: str, tmp_path):
+    if kind == "sqlite":
+        yield str(tmp_path / "c.db")
+    else:
+        with postgres_url() as url:
+            yield url
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_D1_sixteen_clients_two_workers_no_legal_command_is_refused_for_a_race(tmp_path, kind):
+    with _db(kind, tmp_path) as db, server_process(db, workers=2) as (base, _):
+        with httpx.Client(base_url=base, timeout=30) as c:
+            g = c.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 200}}).json()
+        gid, token = g["game_id"], g["seats"][0]["token"]
+        answers, lock = [], threading.Lock()
+
+        def client(n: int) -> None:
+            with httpx.Client(base_url=base, timeout=60, headers=bearer(token)) as c:
+                for i in range(PER_CLIENT):
+                    payload = _first_legal(c, gid)
+                    if payload is None:
+                        return
+                    r = c.post(f"/games/{gid}/commands", json={**payload, "command_id": f"k{n}-{i}"})
+                    with lock:
+                        answers.append((r.status_code, r.json().get("code")))
+
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            list(pool.map(client, range(CLIENTS)))
+    assert answers
+    # a stale pick may have become illegal by the rules (409 illegal-command), or come after another client's
+    # command ended the game (409 game-over: the fair dice can sink the corvette early); a race is never a refusal
+    refused = [a for a in answers if a[0] != 200 and a not in {(409, "illegal-command"), (409, "game-over")}]
+    assert refused == [], refused
+    assert sum(1 for a in answers if a[0] == 200) >= CLIENTS
+
+
+# the rules' refusals of a client's command once the referee has closed the game, or of a stale pick
+BY_THE_RULES = {(409, "illegal-command"), (409, "game-over"), (409, "game-revealed")}
+
+
+@pytest.mark.parametrize("closing", [("end", "reveal"), ("reveal",)], ids=["end-then-reveal", "reveal"])
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_D1_the_referees_end_and_reveal_are_never_refused_for_a_race_with_sixteen_clients(tmp_path, kind, closing):
+    """Issue 19 D1 saw a referee's `reveal` lose a race: `end` and `reveal` go through the same write path as a
+    command and are judged again until the rules apply or refuse them. Sixteen clients send commands to one game on
+    two workers; once they are under way the referee ends and then reveals (or reveals an open game, which closes it
+    too): each is applied, or refused only by the rules (`end` of a game the dice ended first). Afterwards the game
+    is closed, every roll is verified against the revealed seed, and the public bundle verifies."""
+    with _db(kind, tmp_path) as db, server_process(db, workers=2) as (base, _):
+        with httpx.Client(base_url=base, timeout=30) as c:
+            g = c.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 200}}).json()
+        gid, token, referee = g["game_id"], g["seats"][0]["token"], g["referee_token"]
+        answers, spans, lock, under_way = [], [], threading.Lock(), threading.Event()
+
+        def client(n: int) -> None:
+            with httpx.Client(base_url=base, timeout=60, headers=bearer(token)) as c:
+                for i in range(PER_CLIENT * 4):
+                    payload = _first_legal(c, gid)
+                    if payload is None:
+                        return  # the game is closed: nothing is awaited any more
+                    sent = time.monotonic()
+                    r = c.post(f"/games/{gid}/commands", json={**payload, "command_id": f"k{n}-{i}"})
+                    with lock:
+                        answers.append((r.status_code, r.json().get("code")))
+                        spans.append((sent, time.monotonic()))
+                        # the referee closes once the clients have had commands applied (stale picks the rules
+                        # refuse do not count: under load they can be most of the first answers)
+                        if sum(1 for a in answers if a[0] == 200) >= CLIENTS:
+                            under_way.set()
+
+        def close() -> list[tuple[str, httpx.Response, float, float]]:
+            assert under_way.wait(60), "the clients never got going"
+            out = []
+            with httpx.Client(base_url=base, timeout=60, headers=bearer(referee)) as c:
+                for what in closing:
+                    sent = time.monotonic()
+                    out.append((what, c.post(f"/games/{gid}/{what}"), sent, time.monotonic()))
+            return out
+
+        with ThreadPoolExecutor(CLIENTS + 1) as pool:
+            referee_done = pool.submit(close)
+            list(pool.map(client, range(CLIENTS)))
+            closed = referee_done.result()
+        with httpx.Client(base_url=base, timeout=120) as c:
+            events, after = [], 0
+            while page := c.get(f"/games/{gid}/events?after={after}&limit=1000").json()["events"]:
+                events += page
+                after = page[-1]["seq"]
+            summary = c.get(f"/games/{gid}").json()
+            rolls, after = [], -1
+            while page := c.get(f"/games/{gid}/rolls?after={after}&limit=100").json()["rolls"]:
+                rolls += page
+                after = page[-1]["k"]
+            verified = c.post("/bundles/verify", content=c.get(f"/games/{gid}/bundle").content,
+                              headers={"Content-Type": "application/json"})
+    ended = [e["data"]["reason"] for e in events if e["type"] == "GameEnded"]
+    # the referee's first write met the clients': some command was in flight while it was
+    first_start, first_end = closed[0][2], closed[0][3]
+    assert any(s < first_end and e > first_start for s, e in spans), "no client command overlapped the referee's"
+    for what, r, _, _ in closed:
+        if what == "end" and r.status_code == 409 and r.json()["code"] == "game-over":
+            # the rules' refusal: the dice ended the game before the referee did
+            assert ended and ended[0] != "ended by the referee", (ended, r.text)
+            continue
+        assert r.status_code == 200, (what, r.status_code, r.text)
+    assert len(ended) == 1, ended
+    refused = [a for a in answers if a[0] != 200 and a not in BY_THE_RULES]
+    assert refused == [], refused
+    assert sum(1 for a in answers if a[0] == 200) >= CLIENTS
+    assert summary["status"] == "revealed" and summary["awaiting"] == []
+    assert [e["type"] for e in events][-1] == "ServerSeedRevealed"
+    assert rolls and all(r["verification"]["status"] == "verified" for r in rolls), [
+        r for r in rolls if r["verification"]["status"] != "verified"
+    ][:3]
+    assert verified.status_code == 200 and verified.json()["verdict"] == "verified", verified.text[:2000]
+
+
+# ---- D2: a proxy that cuts the connection to PostgreSQL ---------------------------------------------------------
+
+
+class CuttingProxy:
+    """A TCP proxy to PostgreSQL on loopback. `cut` names when it drops the client's connection: "before" (the
+    append's statement never reaches the server), "after" (it is forwarded, the answer is dropped), or None."""
+
+    def __init__(self, target: tuple[str, int]):
+        self.target = target
+        self.cut: str | None = None
+        self.cuts = 0
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(32)
+        self.port = self.sock.getsockname()[1]
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.conns += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, False), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, to_server: bool) -> None:
+        try:
+            while data := src.recv(65536):
+                if to_server and self.cut and b"INSERT INTO events" in data:
+                    mode, self.cut = self.cut, None
+                    self.cuts += 1
+                    src.close()  # the client sees its connection lost before any answer
+                    if mode == "after":
+                        dst.sendall(data)
+                        time.sleep(0.3)  # the server runs the statement and commits; its answer goes nowhere
+                    dst.close()
+                    return
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.sock.close()
+        for s in self.conns:
+            try:
+                s.close()
+            except OSError:
+                pass
+
+
+def _via_proxy(url: str, port: int) -> str:
+    return url.replace("127.0.0.1:5432", f"127.0.0.1:{port}", 1)
+
+
+@pytest.mark.parametrize("cut", ["before", "after"])
+def test_D2_a_connection_cut_around_the_append_answers_outcome_unknown_and_the_retry_applies_it_once(cut):
+    from events.store.postgres import PostgresStore
+
+    with postgres_url() as url:
+        assert "127.0.0.1:5432" in url
+        proxy = CuttingProxy(("127.0.0.1", 5432))
+        store = PostgresStore(_via_proxy(url, proxy.port))
+        try:
+            svc = GameService(store)
+            g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+            gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
+            proxy.cut = cut
+            with pytest.raises(Exception) as e:
+                svc.command(gid, token, {"type": "purchase", "spend": 3})
+            assert proxy.cuts == 1
+            assert getattr(e.value, "code", None) == "outcome-unknown", e.value
+            assert e.value.status == 503 and "nothing" not in e.value.detail
+            cid = e.value.extra["command_id"]
+            again = svc.command(gid, token, {"type": "purchase", "spend": 3, "command_id": cid})
+            assert again["replayed"] is (cut == "after")  # committed before the cut: its original result
+            ids = [x.command_id for x in store.commands(gid)]
+            assert ids.count(cid) == 1
+        finally:
+            store.close()
+            proxy.close()
+
+
+def test_D2_terminated_backends_cost_no_request():
+    from events.store.postgres import PostgresStore
+
+    with postgres_url() as url:
+        name = f"umpire-d2-{time.monotonic_ns()}"
+        store = PostgresStore(f"{url}&application_name={name}")
+        try:
+            svc = GameService(store)
+            g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+            gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
+            with psycopg.connect(PG_BASE, autocommit=True) as admin:
+                killed = admin.execute(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s", (name,)
+                ).fetchone()[0]
+            assert killed >= 1
+            time.sleep(0.2)
+            svc.cache.states.clear()  # the next read goes to the store too
+            assert svc.summary(gid)["version"] >= 1
+            assert svc.command(gid, token, {"type": "purchase", "spend": 3})["version"] >= 2
+        finally:
+            store.close()
+
+
+def test_D2_an_unreachable_store_answers_503_store_unavailable_nothing_appended(tmp_path):
+    class Down(SQLiteStore):
+        def append(self, events, command, wait=True):
+            raise StoreUnavailable("no connection", written=False)
+
+    svc = GameService(Down(str(tmp_path / "d.db")))
+    g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    token = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
+    with pytest.raises(Exception) as e:
+        svc.command(g["game_id"], token, {"type": "purchase", "spend": 3})
+    assert e.value.status == 503 and e.value.code == "store-unavailable" and "nothing was appended" in e.value.detail
+
+
+# ---- D7: never wait for SQLite's write lock on the event loop ------------------------------------------------------
+
+
+def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_command_waits_in_a_thread(tmp_path):
+    db = str(tmp_path / "l.db")
+    with server_process(db) as (base, _):
+        with httpx.Client(base_url=base, timeout=30) as c:
+            a = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
+            b = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
+            ta = next(s["token"] for s in a["seats"] if s["seat"] == "USSR")
+            c.get(f"/games/{a['game_id']}")  # cached: its commands run inline
+            c.get(f"/games/{b['game_id']}")
+            holder = sqlite3.connect(db, isolation_level=None, timeout=30)
+            holder.execute("BEGIN IMMEDIATE")  # a maintenance script, a second worker, a snapshot
+            done = {}
+
+            def send():
+                t = time.monotonic()
+                with httpx.Client(base_url=base, timeout=30) as c2:
+                    r = c2.post(f"/games/{a['game_id']}/commands", json={"type": "purchase", "spend": 3}, headers=bearer(ta))
+                done["status"], done["took"] = r.status_code, time.monotonic() - t
+
+            sender = threading.Thread(target=send)
+            sender.start()
+            time.sleep(0.3)
+            worst = 0.0
+            for _ in range(20):  # reads of another game, while the command waits for the lock
+                t = time.monotonic()
+                assert c.get(f"/games/{b['game_id']}").status_code == 200
+                worst = max(worst, time.monotonic() - t)
+            time.sleep(1.0)
+            holder.execute("COMMIT")
+            holder.close()
+            sender.join(30)
+    assert worst < 0.25, worst  # the loop never waited for the lock
+    assert done["status"] == 200 and done["took"] >= 1.0  # the command waited, in a thread, and was applied
+
+
+# ---- D9 ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("setting, pragma", [("normal", 1), ("full", 2)])
+def test_D9_UMPIRE_SQLITE_SYNC_sets_sqlites_synchronous(tmp_path, monkeypatch, setting, pragma):
+    from service.settings import Settings
+
+    monkeypatch.setenv("UMPIRE_SQLITE_SYNC", setting)
+    settings = Settings.from_env(db=str(tmp_path / "s.db"))
+    assert settings.sqlite_sync == setting
+    store = SQLiteStore(settings.db, synchronous=settings.sqlite_sync)
+    assert store.db.conn.execute("PRAGMA synchronous").fetchone()[0] == pragma
+    store.close()
+
+
+def test_D9_an_unknown_sync_setting_is_refused_at_start(monkeypatch):
+    from service.settings import Settings
+
+    monkeypatch.setenv("UMPIRE_SQLITE_SYNC", "sometimes")
+    with pytest.raises(SystemExit, match="normal, full"):
+        Settings.from_env()

@@ -1,0 +1,207 @@
+"""The desk's Play route in Chromium (issue 20): games created and played through the page alone, which speaks only
+the public API through the TypeScript client (service/desk/js/client/). Screenshots: tests/output/desk/play-*.png."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from tests.desk_browser import Desk, launch, playwright
+from tests.live import server_process
+
+UBOAT_PICKS = {
+    "picks": [
+        {"boat": "U-43", "level": "trained", "port": "germany"},
+        {"boat": "U-47", "level": "trained", "port": "germany"},
+        {"boat": "U-51", "level": "trained", "port": "germany"},
+        {"boat": "U-56", "level": "ace", "port": "germany"},
+    ]
+}
+TURN_TO_STARBOARD = {"divisions": [{"division": "J1", "orders": [{"turn": "succession", "to": "starboard", "arrow": 45}]}]}
+
+
+@pytest.fixture(scope="module")
+def pw():
+    with playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    b = launch(pw)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("play") / "play.db")
+    with server_process(db, env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
+        yield base
+
+
+def create(desk: Desk, ruleset: str, open_seats: bool, bots: tuple[str, ...] = ()) -> str:
+    p = desk.page
+    desk.open("#/play")
+    p.select_option("#play-ruleset", ruleset)
+    p.set_checked("#play-open", open_seats)
+    for seat in bots:
+        p.check(f'#play-bots input[data-seat="{seat}"]')
+    p.click("#play-create")
+    p.wait_for_selector("#play-made-id", state="attached")
+    return p.inner_text("#play-made-id")
+
+
+def version(desk: Desk) -> int:
+    return int(desk.page.inner_text("#play-version"))
+
+
+def act(desk: Desk, choose: str = "first-choice", args: dict | None = None) -> bool:
+    """One command from the page: the first choice button, or the first form (with `args`). False once the game is
+    over. Waits until the page shows the version the command made."""
+    p = desk.page
+    p.wait_for_selector("#play-over, button.choice, button.play-send", timeout=20_000)
+    if p.locator("#play-over").count():
+        return False
+    before = version(desk)
+    if choose == "first-choice" and p.locator("button.choice").count():
+        p.locator("button.choice").first.click()
+    else:
+        form = p.locator("textarea.play-args").first
+        form.fill(json.dumps(args or {}))
+        p.locator("button.play-send").first.click()
+    p.wait_for_function(
+        "v => Number(document.querySelector('#play-version').textContent) > v"
+        " || document.querySelector('#play-send-error')",
+        arg=before,
+        timeout=20_000,
+    )
+    assert not p.locator("#play-send-error").count(), p.inner_text("#play-send-error")
+    return True
+
+
+def test_a_corvette_convoy_played_to_its_end_in_the_play_tab(browser, server):
+    desk = Desk(browser, server)
+    gid = create(desk, "corvette-command", open_seats=False)
+    desk.screenshot("play-lobby-created")
+    desk.page.click('a.play-as[data-seat="captain"]')
+    desk.page.wait_for_selector("#play-seat")
+    assert desk.page.inner_text("#play-seat") == "captain"
+    desk.page.wait_for_selector("button.choice")
+    desk.screenshot("play-corvette-start")
+    sent = 0
+    while act(desk):
+        sent += 1
+        assert sent < 400
+        if sent == 40:
+            desk.screenshot("play-corvette-middle")
+    desk.screenshot("play-corvette-end")
+    game = httpx.get(f"{server}/games/{gid}").json()
+    assert game["status"] == "over" and game["awaiting"] == []
+    # every command of the game came from the page (a convoy's length is the fair dice's: 14 commands have been seen)
+    commands = httpx.get(f"{server}/games/{gid}/bundle").json()["commands"]
+    assert [c["seat"] for c in commands] == ["creator"] + ["captain"] * sent, commands[-1]
+    assert desk.page.get_attribute("#play-status", "data-status") == "over"
+    desk.close()
+
+
+def test_a_uboat_leader_short_campaign_played_to_its_end(browser, server):
+    desk = Desk(browser, server)
+    gid = create(desk, "uboat-leader", open_seats=False)
+    desk.page.locator("a.play-as").first.click()
+    desk.page.wait_for_selector('textarea.play-args[data-type="select_uboats"]')
+    desk.screenshot("play-uboat-start")
+    assert act(desk, "form", UBOAT_PICKS)
+    sent = 1
+    while act(desk):
+        sent += 1
+        assert sent < 1500
+        if sent == 30:
+            desk.screenshot("play-uboat-middle")
+    desk.screenshot("play-uboat-end")
+    sheet = httpx.get(f"{server}/games/{gid}/views/campaign-sheet").json()["data"]
+    assert httpx.get(f"{server}/games/{gid}").json()["status"] == "over"
+    assert sheet["result"] is not None
+    desk.close()
+
+
+def play_battlefleet_turns(sides: list[Desk], turns: int, start: bool = True) -> None:
+    """Setup (`start`), then `turns` turns of five steps; every side sends each step's defaults from its own page."""
+    for _ in range(int(start) + 5 * turns):
+        for desk in sides:
+            desk.page.wait_for_selector("button.play-send", timeout=20_000)
+            assert act(desk, "form", {})
+
+
+def test_three_turns_of_battlefleet_in_two_browser_contexts_each_seeing_only_its_own_secrets(browser, server):
+    organiser = Desk(browser, server)
+    gid = create(organiser, "battlefleet-1900", open_seats=True)
+    links = {x.get_attribute("data-seat"): x.input_value() for x in organiser.page.locator("input.play-invite").all()}
+    assert set(links) == {"japan", "russia"}
+    organiser.screenshot("play-bf-invitations")
+    assert "play-as" not in organiser.page.content()  # no seat token on the organiser's page
+    japan, russia = Desk(browser, server), Desk(browser, server)  # two contexts: two players
+    for desk, seat in ((japan, "japan"), (russia, "russia")):
+        desk.page.goto(links[seat])
+        desk.page.wait_for_selector("#play-seat")
+        assert desk.page.inner_text("#play-seat") == seat
+    # setup and the first orders: Japan turns to starboard; each page shows only its own sealed content
+    play_battlefleet_turns([japan, russia], 0)
+    japan.page.wait_for_selector('textarea.play-args[data-type="give_orders"]')
+    assert act(japan, "form", TURN_TO_STARBOARD)
+    russia.page.wait_for_selector(".play-sealed-theirs")
+    japan.page.wait_for_selector(".play-sealed-mine")
+    assert "starboard" in japan.page.text_content("#play-orders")  # in its "what you sealed" fold
+    assert "starboard" not in russia.page.content() and "submitted" in russia.page.inner_text("#play-orders")
+    japan.screenshot("play-bf-japan-sealed")
+    russia.screenshot("play-bf-russia-sees-submitted")
+    assert act(russia, "form", {})
+    for _ in range(4):  # the rest of turn 1
+        for desk in (japan, russia):
+            assert act(desk, "form", {})
+    play_battlefleet_turns([japan, russia], 2, start=False)
+    now = httpx.get(f"{server}/games/{gid}/views/phase").json()["data"]["now"]
+    assert now["turn"] == 4 and not now["over"], now
+    japan.screenshot("play-bf-japan-turn-4")
+    russia.screenshot("play-bf-russia-turn-4")
+    for d in (organiser, japan, russia):
+        d.close()
+
+
+def test_three_turns_of_battlefleet_against_the_bot(browser, server):
+    desk = Desk(browser, server)
+    gid = create(desk, "battlefleet-1900", open_seats=False, bots=("russia",))
+    referee = desk.page.inner_text("#play-referee")
+    desk.page.click('a.play-as[data-seat="japan"]')
+    desk.page.wait_for_selector("#play-seat")
+    assert act(desk, "form", {})  # setup: the defaults
+    assert act(desk, "form", TURN_TO_STARBOARD)
+    # the Movement Phase: a form per division with its limits, and the limits drawn on the table
+    p = desk.page
+    p.wait_for_selector('.play-distance[data-division="J1"]')
+    p.wait_for_selector('#play-picture g.bf-move[data-division="J1"] polygon.bf-move-band')
+    assert p.get_attribute('.play-distance[data-division="J1"]', "max") == "115"
+    turn = p.locator('.play-turn[data-division="J1"]')
+    assert (turn.get_attribute("min"), turn.get_attribute("max")) == ("45", "89")
+    p.fill('.play-distance[data-division="J1"]', "115")
+    turn.fill("50")
+    assert json.loads(p.input_value('textarea.play-args[data-type="move"]')) == {
+        "divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [50]}]
+    }
+    desk.screenshot("play-bf-bot-move-limits")
+    before = version(desk)
+    p.click('button.play-send[data-type="move"]')
+    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) > v", arg=before)
+    bundle = httpx.get(f"{server}/games/{gid}/bundle", headers={"Authorization": f"Bearer {referee}"}).json()
+    sent = [c["payload"] for c in bundle["commands"] if c["seat"] == "japan" and c["payload"].get("type") == "move"]
+    assert sent == [{"type": "move", "divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [50]}]}]
+    for _ in range(3):  # the rest of turn 1
+        assert act(desk, "form", {})
+    play_battlefleet_turns([desk], 2, start=False)
+    desk.page.wait_for_selector("button.play-send")
+    desk.screenshot("play-bf-bot-turn-4")
+    now = httpx.get(f"{server}/games/{gid}/views/phase").json()["data"]["now"]
+    assert now["turn"] == 4 and not now["over"], now
+    desk.close()

@@ -1,0 +1,167 @@
+"""Live streams wake on a notification, not by polling (issue 19, D6): in one process by the in-process fan-out,
+across processes by PostgreSQL LISTEN/NOTIFY, and across SQLite processes by the fallback check. The fallback check
+is set to 30 s where a test proves a notification did the waking."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+
+import httpx
+import pytest
+
+from service.notify import Notifier
+from tests.conftest import postgres_url
+from tests.live import server_process
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(c: httpx.Client) -> dict:
+    g = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
+    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
+    return g
+
+
+class Listener:
+    """A stream read on a thread: each event's seq and when it arrived."""
+
+    def __init__(self, c: httpx.Client, gid: str, after: int = 0, headers: dict | None = None):
+        self.got: list[tuple[int, str, float]] = []
+        self.ended = False
+        self.t = threading.Thread(target=self._run, args=(c, gid, after, headers or {}), daemon=True)
+        self.t.start()
+
+    def _run(self, c, gid, after, headers) -> None:
+        try:
+            self._read(c, gid, after, headers)
+        except (httpx.HTTPError, OSError):  # the test is over and its client closed
+            pass
+
+    def _read(self, c, gid, after, headers) -> None:
+        params = {"after": after, "timeout": 30}
+        with c.stream("GET", f"/games/{gid}/events/stream", params=params, headers=headers) as r:
+            seq = None
+            for line in r.iter_lines():  # unnamed messages: what each is, is in its data (docs/api.md "The stream")
+                if line.startswith("id: "):
+                    seq = int(line[4:])
+                elif line.startswith("data: "):
+                    data = json.loads(line[6:])
+                    if data["message"] == "end":
+                        self.ended = True
+                        return
+                    if data["message"] == "event":
+                        self.got.append((seq, data["event"]["type"], time.monotonic()))
+
+    def wait_for(self, seq: int, within: float) -> float:
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            for s, _, at in self.got:
+                if s == seq:
+                    return at
+            time.sleep(0.005)
+        raise AssertionError(f"seq {seq} not delivered within {within} s; got {[s for s, _, _ in self.got]}")
+
+
+def play(c: httpx.Client, g: dict, n: int) -> list[dict]:
+    """n commands, each the first legal one of whoever may move (from `awaiting`), and their answers."""
+    out = []
+    for _ in range(n):
+        legal = [a for a in c.get(f"/games/{g['game_id']}").json()["awaiting"] if a["seats"] != ["referee"]]
+        a = legal[0]
+        body = {"type": a["type"], **(a["choices"][0] if a["choices"] else {})}
+        r = c.post(f"/games/{g['game_id']}/commands", json=body, headers=auth(g["tokens"][a["seats"][0]]))
+        assert r.status_code == 200, r.text
+        out.append(r.json())
+    return out
+
+
+def test_one_process_wakes_its_streams_at_once(tmp_path):
+    env = {"UMPIRE_STREAM_CHECK": "30"}
+    with server_process(str(tmp_path / "s.db"), env=env) as (base, _):
+        with httpx.Client(base_url=base, timeout=30) as c:
+            g = new_game(c)
+            listeners = [Listener(c, g["game_id"], after=g["version"]) for _ in range(5)]
+            time.sleep(0.5)  # the streams are idle, waiting
+            sent = time.monotonic()
+            out = play(c, g, 1)[0]
+            last = out["version"]
+            for li in listeners:
+                assert li.wait_for(last, 5) - sent < 1.0
+            # every event in order, and a resume by Last-Event-ID carries on from there
+            more = play(c, g, 3)
+            for li in listeners:
+                li.wait_for(more[-1]["version"], 5)
+                seqs = [s for s, _, _ in li.got]
+                assert seqs == list(range(g["version"] + 1, more[-1]["version"] + 1)), seqs
+            resumed = Listener(c, g["game_id"], headers={"Last-Event-ID": str(last)})
+            resumed.wait_for(more[-1]["version"], 5)
+            assert [s for s, _, _ in resumed.got] == list(range(last + 1, more[-1]["version"] + 1))
+
+
+@pytest.fixture
+def pg_url():
+    with postgres_url() as url:
+        yield url
+
+
+def test_postgres_listen_notify_wakes_the_other_processes_streams(pg_url):
+    env = {"UMPIRE_STREAM_CHECK": "30"}  # no fallback check could deliver within the test
+    with server_process(pg_url, env=env) as (a, _), server_process(pg_url, env=env) as (b, _):
+        with httpx.Client(base_url=a, timeout=30) as ca, httpx.Client(base_url=b, timeout=30) as cb:
+            g = new_game(ca)
+            li = Listener(cb, g["game_id"], after=g["version"])
+            time.sleep(1.0)  # B's stream is idle and its LISTEN connection up
+            sent = time.monotonic()
+            outs = play(ca, g, 4)
+            assert li.wait_for(outs[0]["version"], 5) - sent < 1.0
+            li.wait_for(outs[-1]["version"], 5)
+            assert [s for s, _, _ in li.got] == list(range(g["version"] + 1, outs[-1]["version"] + 1))
+            r = ca.post(f"/games/{g['game_id']}/end", headers=auth(g["referee_token"]))
+            assert r.status_code == 200
+            deadline = time.monotonic() + 5
+            while not li.ended and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert li.ended
+
+
+def test_a_second_sqlite_process_sees_appends_at_its_fallback_check(tmp_path):
+    db = str(tmp_path / "s.db")
+    env = {"UMPIRE_STREAM_CHECK": "1"}
+    with server_process(db, env=env) as (a, _), server_process(db, env=env) as (b, _):
+        with httpx.Client(base_url=a, timeout=30) as ca, httpx.Client(base_url=b, timeout=30) as cb:
+            g = new_game(ca)
+            li = Listener(cb, g["game_id"], after=g["version"])
+            time.sleep(0.5)
+            sent = time.monotonic()
+            out = play(ca, g, 1)[0]
+            assert li.wait_for(out["version"], 5) - sent < 2.5
+
+
+def test_the_notifier_wakes_a_waiting_subscription_from_another_thread():
+    class NoStore:
+        def heads(self, games):
+            return {}
+
+    n = Notifier(NoStore(), check_every=30)
+
+    async def main() -> tuple[bool, bool, float]:
+        sub = n.subscribe("g")
+        idle = await sub.wait(0.05)  # nothing appended: a timeout
+        t = threading.Timer(0.05, n.appended, args=("g",))
+        start = time.monotonic()
+        t.start()
+        woken = await sub.wait(5)
+        took = time.monotonic() - start
+        n.appended("g")  # while not waiting: remembered, the next wait returns at once
+        again = await sub.wait(5)
+        n.unsubscribe(sub)
+        return idle, woken and again, took
+
+    idle, woken, took = asyncio.run(main())
+    assert idle is False and woken is True and took < 1.0
+    assert n.subscribers() == 0

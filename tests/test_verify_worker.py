@@ -1,0 +1,159 @@
+"""Issue 19 D5: uploaded bundles are capped (events, commands, dice per roll, bytes) and verified in a worker process
+with a CPU-time limit, clients take turns, and a crafted bundle costs the server's own process nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from domain.dice import EMPTY_CLIENT_SEED, faces_for, game_seed, server_commit
+from events.canonical import GENESIS_HASH, chain_hash
+from service import verifier as verifier_module
+from service.settings import Settings
+from service.verifier import Verifier
+from tests.live import server_process
+
+PACIFIC = json.loads((Path(__file__).resolve().parent.parent / "replays" / "aa1942-pacific.3.0.0.json").read_text())
+
+
+def dice_bundle(rolls: int, dice: int = 64) -> dict:
+    """A chain of rolls of `dice` dice each, every face what the seed gives: costly to verify, yet valid."""
+    seed, gid = bytes(range(32)), "crafted"
+    genesis = json.loads(json.dumps(PACIFIC["events"][0]["body"]))
+    genesis["game"] = gid
+    genesis["data"]["dice"]["server_commit"] = server_commit(seed)
+    gs = game_seed(seed, gid, [EMPTY_CLIENT_SEED] * 5, None)
+    bodies = [genesis]
+    for k in range(rolls):
+        sides = [6] * dice
+        data = {"faces": faces_for(gs, k, sides), "k": k, "purpose": "p", "rule": "r", "sides": sides}
+        bodies.append({"command": "c", "data": data, "game": gid, "seq": k + 2, "type": "DiceRolled", "v": 1})
+    h, events = GENESIS_HASH, []
+    for b in bodies:
+        h = chain_hash(h, b)
+        events.append({"body": b, "hash": h.hex()})
+    return {
+        **PACIFIC,
+        "game": gid,
+        "dice": {**PACIFIC["dice"], "server_seed": seed.hex(), "server_commit": server_commit(seed),
+                 "client_seeds": [EMPTY_CLIENT_SEED] * 5},
+        "commands": [{"command_id": "c", "seat": "creator", "payload": {"type": "create_game"}, "seqs": [1, 1]}],
+        "events": events,
+        "head": h.hex(),
+    }
+
+
+def test_a_bundle_over_the_command_cap_is_refused_naming_it(tmp_path):
+    b = dict(PACIFIC)
+    b["commands"] = PACIFIC["commands"] * 40
+    env = {"UMPIRE_MAX_BUNDLE_COMMANDS": "100"}
+    with server_process(str(tmp_path / "v.db"), env=env) as (base, _):
+        r = httpx.post(f"{base}/bundles/verify", json=b, timeout=60)
+    assert r.status_code == 413 and r.json()["cap"] == "commands" and r.json()["limit"] == 100, r.text
+
+
+def test_a_bundle_that_takes_more_cpu_than_its_budget_is_refused_and_the_next_verifies(tmp_path):
+    crafted = json.dumps(dice_bundle(60_000))
+    env = {"UMPIRE_VERIFY_CPU_SECONDS": "1"}
+    with server_process(str(tmp_path / "v.db"), env=env) as (base, _):
+        with httpx.Client(base_url=base, timeout=120) as c:
+            r = c.post("/bundles/verify", content=crafted, headers={"Content-Type": "application/json"})
+            assert r.status_code == 413 and r.json()["cap"] == "cpu seconds", r.text
+            ok = c.post("/bundles/verify", json=PACIFIC)
+            assert ok.status_code == 200 and ok.json()["verdict"] == "verified"
+
+
+def memory_bundle(lists: int) -> bytes:
+    """The Pacific bundle with `lists` one-element lists in its genesis body: 4 bytes each of JSON, some 100 bytes
+    each once decoded, so decoding it alone needs far more address space than its size (the chain is not what fails:
+    the worker never gets that far)."""
+    head, tail = json.dumps(PACIFIC).split('"events": [{"body": {', 1)
+    return f'{head}"events": [{{"body": {{"padding": [{",".join(["[0]"] * lists)}], {tail}'.encode()
+
+
+def test_a_bundle_that_needs_more_memory_than_its_cap_is_refused_and_the_server_keeps_answering(tmp_path):
+    """UMPIRE_VERIFY_MEMORY_MB caps a verification worker's address space (RLIMIT_AS): a bundle whose decoding needs
+    more is refused with the documented 413 `bundle-too-large`, `cap` "memory" and `limit` the cap (docs/operations.md
+    "Public work is bounded"); the server answers on, and the next bundle verifies in the same cap."""
+    crafted = memory_bundle(6_000_000)  # 24 MB of JSON, several hundred MB decoded
+    assert len(crafted) < Settings().max_bundle_body  # refused for its memory, not its size
+    env = {"UMPIRE_VERIFY_MEMORY_MB": "400"}
+    with server_process(str(tmp_path / "v.db"), env=env) as (base, _):
+        with httpx.Client(base_url=base, timeout=120) as c:
+            gid = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()["game_id"]
+            r = c.post("/bundles/verify", content=crafted, headers={"Content-Type": "application/json"})
+            assert r.status_code == 413, r.text[:2000]
+            assert r.headers["content-type"].startswith("application/problem+json")
+            problem = r.json()
+            assert (problem["code"], problem["cap"], problem["limit"]) == ("bundle-too-large", "memory", 400), problem
+            assert "400 MiB" in problem["detail"] and "umpire verify" in problem["detail"]
+            assert c.get(f"/games/{gid}").status_code == 200
+            ok = c.post("/bundles/verify", json=PACIFIC)
+            assert ok.status_code == 200 and ok.json()["verdict"] == "verified", ok.text
+
+
+def test_while_a_crafted_bundle_is_verified_a_cheap_read_of_a_game_stays_fast(tmp_path):
+    crafted = json.dumps(dice_bundle(40_000))
+    with server_process(str(tmp_path / "v.db")) as (base, _):
+        with httpx.Client(base_url=base, timeout=120) as c:
+            gid = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()["game_id"]
+            c.get(f"/games/{gid}")
+            done = {}
+
+            def post():
+                with httpx.Client(base_url=base, timeout=120) as c2:
+                    done["r"] = c2.post("/bundles/verify", content=crafted, headers={"Content-Type": "application/json"})
+
+            t = threading.Thread(target=post)
+            t.start()
+            time.sleep(0.5)
+            worst = 0.0
+            while t.is_alive():
+                s = time.monotonic()
+                assert c.get(f"/games/{gid}").status_code == 200
+                worst = max(worst, time.monotonic() - s)
+                time.sleep(0.02)
+            t.join()
+    assert done["r"].status_code == 200 and done["r"].json()["checks"]["dice"]["rolls"] == 40_000
+    assert worst < 0.25, worst
+
+
+def test_clients_take_turns_one_bundle_each_then_wait_in_order(monkeypatch):
+    release = threading.Event()
+    order = []
+
+    def slow(raw, settings, lookup, rulesets):
+        order.append(raw)
+        release.wait(10)
+        return {"verdict": "verified", "game": raw.decode(), "checks": {}}
+
+    monkeypatch.setattr(verifier_module, "verify_body", slow)
+    v = Verifier(Settings(db=":memory:", verify_concurrency=1, verify_queue_seconds=1), ":memory:", None, {})
+
+    async def scenario():
+        first = asyncio.create_task(v.verify(b"a1", "alice"))
+        await asyncio.sleep(0.1)
+        with pytest.raises(Exception) as again:  # alice's second bundle while her first runs: 429 at once
+            await v.verify(b"a2", "alice")
+        assert again.value.status == 429 and "this client" in again.value.detail
+        bob = asyncio.create_task(v.verify(b"b1", "bob"))  # bob waits his turn
+        await asyncio.sleep(0.1)
+        assert order == [b"a1"]
+        release.set()
+        assert (await first)["game"] == "a1" and (await bob)["game"] == "b1"
+        release.clear()
+        blocker = asyncio.create_task(v.verify(b"c1", "carol"))
+        await asyncio.sleep(0.1)
+        with pytest.raises(Exception) as late:  # dave waits more than verify_queue_seconds: 429
+            await v.verify(b"d1", "dave")
+        assert late.value.status == 429 and late.value.extra["retry_after"] == 5
+        release.set()
+        await blocker
+
+    asyncio.run(scenario())
