@@ -99,15 +99,20 @@ def test_D1_the_referees_end_and_reveal_are_never_refused_for_a_race_with_sixtee
         with httpx.Client(base_url=base, timeout=30) as c:
             g = c.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 200}}).json()
         gid, token, referee = g["game_id"], g["seats"][0]["token"], g["referee_token"]
-        answers, spans, lock, under_way = [], [], threading.Lock(), threading.Event()
+        answers, spans, lock = [], [], threading.Lock()
+        under_way, referee_finished = threading.Event(), threading.Event()
 
         def client(n: int) -> None:
+            # each client plays until the referee's writes are answered (or the game closes), so that some client
+            # request is in flight whenever the referee's is, however the machine schedules the threads
             with httpx.Client(base_url=base, timeout=60, headers=bearer(token)) as c:
-                for i in range(PER_CLIENT * 4):
+                for i in range(PER_CLIENT * 40):
+                    if referee_finished.is_set():
+                        return
+                    sent = time.monotonic()
                     payload = _first_legal(c, gid)
                     if payload is None:
                         return  # the game is closed: nothing is awaited any more
-                    sent = time.monotonic()
                     r = c.post(f"/games/{gid}/commands", json={**payload, "command_id": f"k{n}-{i}"})
                     with lock:
                         answers.append((r.status_code, r.json().get("code")))
@@ -118,13 +123,16 @@ def test_D1_the_referees_end_and_reveal_are_never_refused_for_a_race_with_sixtee
                             under_way.set()
 
         def close() -> list[tuple[str, httpx.Response, float, float]]:
-            assert under_way.wait(60), "the clients never got going"
-            out = []
-            with httpx.Client(base_url=base, timeout=60, headers=bearer(referee)) as c:
-                for what in closing:
-                    sent = time.monotonic()
-                    out.append((what, c.post(f"/games/{gid}/{what}"), sent, time.monotonic()))
-            return out
+            try:
+                assert under_way.wait(60), "the clients never got going"
+                out = []
+                with httpx.Client(base_url=base, timeout=60, headers=bearer(referee)) as c:
+                    for what in closing:
+                        sent = time.monotonic()
+                        out.append((what, c.post(f"/games/{gid}/{what}"), sent, time.monotonic()))
+                return out
+            finally:
+                referee_finished.set()
 
         with ThreadPoolExecutor(CLIENTS + 1) as pool:
             referee_done = pool.submit(close)
@@ -143,7 +151,7 @@ def test_D1_the_referees_end_and_reveal_are_never_refused_for_a_race_with_sixtee
             verified = c.post("/bundles/verify", content=c.get(f"/games/{gid}/bundle").content,
                               headers={"Content-Type": "application/json"})
     ended = [e["data"]["reason"] for e in events if e["type"] == "GameEnded"]
-    # the referee's first write met the clients': some command was in flight while it was
+    # the referee's first write met the clients': some client request was in flight while it was
     first_start, first_end = closed[0][2], closed[0][3]
     assert any(s < first_end and e > first_start for s, e in spans), "no client command overlapped the referee's"
     for what, r, _, _ in closed:

@@ -746,6 +746,30 @@ def test_a_bundles_pictures_come_from_a_server_holding_the_same_game(desk):
         other.close()
 
 
+def test_pictures_come_when_the_servers_answer_comes_after_the_tab_is_drawn(desk):
+    """The desk asks the server whether it holds a bundle's game without waiting for it (a CI run drew the timeline
+    first and never showed the pictures): the answer is held back here until the timeline is drawn, and the
+    pictures still come when it does."""
+    held, release = [], []
+
+    def hold(route):  # the one-event page the desk asks for the file's last hash
+        if route.request.url.endswith("limit=1") and not release:
+            held.append(route)
+        else:
+            route.continue_()
+
+    desk.page.route("**/games/corvette-eastbound/events?*", hold)
+    desk.open_file(newest("corvette-eastbound"))
+    desk.page.click("#tab-timeline")
+    desk.page.wait_for_selector(".no-views")  # drawn while the question is unanswered
+    assert held, "the desk did not ask the server"
+    release.append(True)
+    for route in held:
+        route.continue_()
+    desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
+    assert "with the same hash" in desk.page.inner_text("#views-source")
+
+
 def test_asking_the_server_to_replay_a_bundle_shows_its_report(desk):
     desk.open_file(ROOT / "replays" / "aa1942-pacific.3.0.0.json")
     desk.page.click("#ask-server-verify")

@@ -130,7 +130,8 @@ export function drawRoll(el, g, k) {
   };
   draw();
   return (what) => {
-    if (what === "checks") draw();
+    // "match": the server's answer to "do you hold this game?" (its pictures) can come after the screen is drawn
+    if (what === "checks" || what === "match") draw();
   };
 }
 

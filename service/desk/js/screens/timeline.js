@@ -167,5 +167,7 @@ export function drawTimeline(el, g, seqArg) {
       else drawStrip();
     }
     if (what === "checks" || what === "match") drawStrip();
+    // the server's answer to "do you hold this game?" can come after the tab is drawn: its pictures come with it
+    if (what === "match" && !(picker && pics.contains(picker))) drawPictures();
   };
 }
