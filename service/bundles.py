@@ -36,35 +36,39 @@ class Bundles:
         self._bundles: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # (game, etag) -> the encoded bundle
         self._bundle_bytes = 0
         self._parents: dict[str, str | None] = {}  # game -> the game it was forked from
+        self._building: dict[tuple[str, str], threading.Lock] = {}  # (game, etag) -> held while its bundle is built
 
     BUNDLE_CACHE_BYTES = 64 * 1024 * 1024  # encoded bundles kept, least recently used out first
 
-    def bundle(
-        self, game_id: str, reader: engine.Reader = None, upto: int | None = None, raw: bool = False
-    ) -> dict[str, Any]:
+    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
+        """The replay bundle (docs/spec/events.md) as data: `encoded`, decoded."""
+        return msgspec.json.decode(self.encoded(game_id, reader, upto))
+
+    def encoded(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> bytes:
         """The replay bundle (docs/spec/events.md), of the whole log or of its first `upto` events (a fork's parent).
         A sealed command's payload shows as {"sealed": commitment} until it is revealed, except to its own seat and
         the referee. A fork's bundle carries its parent's, up to the fork's seq. It needs no rules: a game of an edition
-        this engine does not run has its bundle too. `raw`: the event bodies as stored (msgspec.Raw, canonical JSON,
-        so the encoded bundle has the same bytes without decoding a body)."""
+        this engine does not run has its bundle too. The events and payloads are spliced in as stored (canonical
+        JSON), so nothing is decoded that the bundle does not change."""
         with self.cache.game(game_id, raw=True) as c:
             row = c.row
             g = c.game
-            rows = self.store.events(game_id, upto=upto)
-            cmds = [x for x in self.store.commands(game_id) if upto is None or x.last_seq <= upto]
+            events = self.store.bundle_events(game_id, upto)
+            cmds = self.store.bundle_commands(game_id, upto)
             unrevealed = dict(g.unrevealed)
-        created: GameCreated = event_from_body(msgspec.json.decode(rows[0].body))  # type: ignore[assignment]
-        lock = next((stored_event(r) for r in rows if r.type == "SeedLocked"), None)
+        created: GameCreated = event_from_body(self._body(events[0][2]))  # type: ignore[assignment]
+        lock = next((event_from_body(self._body(e)) for kind, _, e in events if kind == "SeedLocked"), None)
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
         hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
 
-        def payload(x: CommandRow) -> dict[str, Any]:
-            p = msgspec.json.decode(x.payload)
-            for seq in range(x.first_seq, x.last_seq + 1) if hidden else ():
-                e = hidden.get(seq)
-                if e is not None and e.seat == x.seat and e.kind == p.get("type"):
-                    return {"sealed": e.commitment}
-            return p
+        def payload(command_id: str, seat: str, stored: str, first: int, last: int) -> Any:
+            if any(seq in hidden for seq in range(first, last + 1)) if hidden else False:
+                p = msgspec.json.decode(stored)
+                for seq in range(first, last + 1):
+                    e = hidden.get(seq)
+                    if e is not None and e.seat == seat and e.kind == p.get("type"):
+                        return {"sealed": e.commitment}
+            return msgspec.Raw(stored.encode())
 
         out = {
             "format": "umpire-bundle/1",
@@ -80,17 +84,19 @@ class Bundles:
                 "beacon": created.dice.beacon,
             },
             "commands": [
-                {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
-                for x in cmds
+                {"command_id": x[0], "seat": x[1], "payload": payload(*x), "seqs": [x[3], x[4]]} for x in cmds
             ],
-            "events": [
-                {"body": msgspec.Raw(r.body) if raw else msgspec.json.decode(r.body), "hash": r.hash} for r in rows
-            ],
-            "head": rows[-1].hash,
+            "events": msgspec.Raw(("[" + ",".join(e for _, _, e in events) + "]").encode()),
+            "head": events[-1][1],
         }
         if created.parent is not None:
-            out["parent"] = self.bundle(created.parent.game, None, upto=created.parent.seq, raw=raw)
-        return out
+            out["parent"] = msgspec.Raw(self.encoded(created.parent.game, None, upto=created.parent.seq))
+        return msgspec.json.encode(out)
+
+    @staticmethod
+    def _body(fragment: str) -> dict[str, Any]:
+        """The body of one of `bundle_events`' `{"body": …, "hash": …}`."""
+        return msgspec.json.decode(fragment)["body"]
 
     def etag(self, game_id: str, reader: engine.Reader = None, what: str = "bundle") -> str:
         """The entity tag of a read of this game: `"<version>-<digest>"` of the game's head (one indexed query), who
@@ -127,16 +133,26 @@ class Bundles:
         head, reader), so an unchanged game's bundle is built once however often it is fetched."""
         key = (game_id, self.bundle_etag(game_id, reader))
         with self.lock:
-            hit = self._bundles.get(key)
-            if hit is not None:
-                self._bundles.move_to_end(key)
-                return hit
-        out = msgspec.json.encode(self.bundle(game_id, reader, raw=True))
-        with self.lock:
-            self._bundles[key] = out
-            self._bundle_bytes += len(out)
-            while self._bundle_bytes > self.BUNDLE_CACHE_BYTES and len(self._bundles) > 1:
-                self._bundle_bytes -= len(self._bundles.popitem(last=False)[1])
+            building = self._building.setdefault(key, threading.Lock())
+        # one build per key at a time: requests that arrive while it runs wait for it (a lock, not the interpreter)
+        # and take its bytes, instead of each building the same bundle beside it
+        with building:
+            with self.lock:
+                hit = self._bundles.get(key)
+                if hit is not None:
+                    self._bundles.move_to_end(key)
+                    self._building.pop(key, None)
+                    return hit
+            try:
+                out = self.encoded(game_id, reader)
+            finally:
+                with self.lock:
+                    self._building.pop(key, None)
+            with self.lock:
+                self._bundles[key] = out
+                self._bundle_bytes += len(out)
+                while self._bundle_bytes > self.BUNDLE_CACHE_BYTES and len(self._bundles) > 1:
+                    self._bundle_bytes -= len(self._bundles.popitem(last=False)[1])
         return out
 
     def server_inputs_if_stored(

@@ -458,10 +458,8 @@ class GameService:
 
     # ---- bundles (service/bundles.py) ----
 
-    def bundle(
-        self, game_id: str, reader: engine.Reader = None, upto: int | None = None, raw: bool = False
-    ) -> dict[str, Any]:
-        return self.bundles.bundle(game_id, reader, upto, raw)
+    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
+        return self.bundles.bundle(game_id, reader, upto)
 
     def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
         return self.bundles.bundle_bytes(game_id, reader)

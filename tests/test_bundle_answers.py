@@ -43,12 +43,52 @@ def test_an_unchanged_games_bundle_is_built_once_and_has_the_bytes_of_the_decode
     svc, client, g = api
     gid = g["game_id"]
     built = []
-    real = svc.bundles.bundle
-    monkeypatch.setattr(svc.bundles, "bundle", lambda *a, **k: built.append(a) or real(*a, **k))
+    real = svc.bundles.encoded
+    monkeypatch.setattr(svc.bundles, "encoded", lambda *a, **k: built.append(a) or real(*a, **k))
     a = client.get(f"/games/{gid}/bundle").content
     b = client.get(f"/games/{gid}/bundle").content
     assert a == b and len(built) == 1
-    assert a == msgspec.json.encode(real(gid))  # the raw bodies give the same bytes as decoding them
+    # the database splices the stored bodies and payloads in: the same bytes as encoding every row decoded
+    decoded = msgspec.json.decode(a)
+    rows = svc.store.events(gid)
+    assert [e["hash"] for e in decoded["events"]] == [r.hash for r in rows]
+    decoded["events"] = [{"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows]
+    decoded["commands"] = [
+        {"command_id": x.command_id, "seat": x.seat, "payload": msgspec.json.decode(x.payload),
+         "seqs": [x.first_seq, x.last_seq]}
+        for x in svc.store.commands(gid)
+    ]
+    assert a == msgspec.json.encode(decoded)
+
+
+def test_requests_for_a_bundle_being_built_wait_for_that_build(api, monkeypatch):
+    """Four requests at once for the same (game, head, reader) build it once: the others wait for the first build
+    and take its bytes (issue 19 D4: four builds of a long game side by side starved every other request)."""
+    import threading
+    import time
+
+    svc, client, g = api
+    gid = g["game_id"]
+    built = []
+    real = svc.bundles.encoded
+
+    def slow(*a, **k):
+        built.append(a)
+        time.sleep(0.5)  # every request below arrives while the first build runs
+        return real(*a, **k)
+
+    monkeypatch.setattr(svc.bundles, "encoded", slow)
+    got, start = [], threading.Barrier(4)
+
+    def fetch():
+        start.wait()
+        got.append(svc.bundle_bytes(gid))
+
+    threads = [threading.Thread(target=fetch) for _ in range(4)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert len(built) == 1 and len(got) == 4 and len(set(got)) == 1
+    assert not svc.bundles._building  # nothing is left marked as being built
 
 
 def test_large_answers_are_rated_per_client(api, monkeypatch):
