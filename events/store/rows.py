@@ -28,8 +28,9 @@ class WouldBlock(StoreUnavailable):
     is harmless (a thread)."""
 
 
-@dataclass(frozen=True)
-class EventRow:
+class EventRow(msgspec.Struct, frozen=True):
+    """A stored event. A Struct, not a dataclass: a read of 100,000 events makes its rows in a tenth of the time."""
+
     global_position: int
     game: str
     seq: int
@@ -43,8 +44,7 @@ class EventRow:
     sealed: str | None = None  # a SubmissionSealed's canonical {"content", "salt"}: beside the body, never public
 
 
-@dataclass(frozen=True)
-class CommandRow:
+class CommandRow(msgspec.Struct, frozen=True):
     game: str
     command_id: str
     seat: str
