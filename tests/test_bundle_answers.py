@@ -102,3 +102,33 @@ def test_large_answers_are_rated_per_client(api, monkeypatch):
     r = client.get(f"/games/{g['game_id']}/bundle")
     assert r.headers["retry-after"] and r.json()["code"] == "too-many-requests"
     assert client.get(f"/games/{g['game_id']}").status_code == 200  # the rest of the API is not limited
+
+
+def test_a_large_bundle_is_sent_in_chunks_with_its_length_and_the_same_bytes(api, monkeypatch):
+    import service.routes
+
+    svc, client, g = api
+    gid = g["game_id"]
+    monkeypatch.setattr(service.routes, "LARGE_ANSWER", 10)
+    monkeypatch.setattr(service.routes, "CHUNK", 400)  # the new game's bundle (1.5 KB) goes out in several chunks
+    whole = svc.bundle_bytes(gid)
+    assert len(whole) > 3 * 400
+    r = client.get(f"/games/{gid}/bundle")
+    assert r.status_code == 200 and r.content == whole
+    assert r.headers["content-length"] == str(len(whole)) and r.headers["etag"] == svc.etag(gid)
+    assert r.headers["content-type"] == "application/json"
+    # and it went out as chunks of CHUNK bytes: what the response hands the server, one body message each
+    import asyncio
+
+    parts = []
+
+    async def send(message):
+        if message["type"] == "http.response.body" and message.get("body"):
+            parts.append(bytes(message["body"]))
+
+    async def receive():  # the client stays
+        await asyncio.Event().wait()
+
+    response = service.routes.streamed(whole, {})
+    asyncio.run(response({"type": "http", "method": "GET", "headers": []}, receive, send))
+    assert b"".join(parts) == whole and [len(p) for p in parts[:-1]] == [400] * (len(parts) - 1) and len(parts) > 3

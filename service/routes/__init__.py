@@ -5,12 +5,12 @@ order (the order is the OpenAPI document's)."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Path, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
 from domain.engine import InvalidInput
 from service.http import JSON
@@ -19,6 +19,7 @@ from service.ratelimit import PerMinute
 
 GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$", description="the game's id")
 LARGE_ANSWER = 1024 * 1024  # bytes: a bundle larger than this counts against the client's large answers
+CHUNK = 1024 * 1024  # bytes: a large answer is sent in chunks of this size
 
 
 class Conditional:
@@ -39,7 +40,22 @@ class Conditional:
         body = build()
         if isinstance(body, bytes) and len(body) > LARGE_ANSWER:  # large answers cost the server: a few a minute
             self.large_answers.take(request.client.host if request.client else "?")
+            return streamed(body, headers)
         return JSON(body, headers=headers)
+
+
+def streamed(body: bytes, headers: dict[str, str]) -> StreamingResponse:
+    """A large answer sent a chunk at a time: each waits for the client to take the one before (the server keeps no
+    second copy of it in a socket buffer) and the event loop serves other requests between them."""
+    view = memoryview(body)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for i in range(0, len(body), CHUNK):
+            yield view[i : i + CHUNK]
+
+    return StreamingResponse(
+        chunks(), media_type="application/json", headers={**headers, "Content-Length": str(len(body))}
+    )
 
 
 def registrar(app: FastAPI, ops: list[Operation]) -> Callable:
