@@ -34,10 +34,18 @@ def server(tmp_path_factory):
 def st_run(server: str, config: Path, cwd: Path, *extra: str) -> str:
     cmd = [str(ST), "--config-file", str(config), "run", f"{server}/openapi.json", "--checks", "all"]
     cmd += ["--max-examples", EXAMPLES, "--seed", SEED, "--workers", "2", "--generation-database", ":memory:"]
-    cmd += ["--no-color", *extra]
-    r = subprocess.run(cmd, check=False, cwd=cwd, capture_output=True, text=True, timeout=1200)
-    out = r.stdout + r.stderr
-    assert r.returncode == 0, out[out.find("FAILURES") :][:20000] or out[-12000:]
+    # hypothesis's "too slow" health check times the generation of test data: on a loaded CI machine that says how busy
+    # the machine is, not anything about the API
+    cmd += ["--suppress-health-check", "too_slow", "--no-color", *extra]
+    for attempt in range(2):
+        r = subprocess.run(cmd, check=False, cwd=cwd, capture_output=True, text=True, timeout=1200)
+        out = r.stdout + r.stderr
+        if r.returncode == 0 or "FAILURES" in out or attempt == 1:
+            break
+        # an error of the run itself (ERRORS, no failed check: a request the loaded machine did not answer in time,
+        # hypothesis giving up on generating data) is shown and the run made once more; a failed check never is
+        print(f"st run ended with errors and no failed check; running it again:\n{out[-12000:]}", file=sys.stderr)
+    assert r.returncode == 0, out[out.find("FAILURES") :][:20000] if "FAILURES" in out else out[-12000:]
     for phase in ("Coverage", "Fuzzing", "Stateful"):  # the examples phase runs too; the document has no examples
         assert f"✅ {phase}" in out, f"phase {phase} did not run clean:\n{out[-6000:]}"
     return out
