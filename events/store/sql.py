@@ -169,21 +169,19 @@ class SQLStore:
         """The log as a bundle carries it, in seq order: (type, hash, `{"body":<body>,"hash":"<hash>"}`), the last put
         together by the database: the bytes msgspec writes for the stored body (canonical JSON) and hash, without a row
         object per event (a 100,000-event bundle holds the interpreter for a fraction of the time)."""
-        sql = "SELECT type, hash, '{\"body\":' || body || ',\"hash\":\"' || hash || '\"}' FROM events WHERE game = ?"
-        params: list[Any] = [game_id]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(upto)
-        return self._query(sql + " ORDER BY seq", params)
+        entry = "'{\"body\":' || body || ',\"hash\":\"' || hash || '\"}'"
+        return self._within(f"SELECT type, hash, {entry} FROM events", game_id, "seq", upto, "seq")
 
     def bundle_commands(self, game_id: str, upto: int | None = None) -> list[tuple[str, str, str, int, int]]:
         """(command_id, seat, payload, first_seq, last_seq) of every command whose events are all within `upto`."""
-        sql = "SELECT command_id, seat, payload, first_seq, last_seq FROM commands WHERE game = ?"
-        params: list[Any] = [game_id]
-        if upto is not None:
-            sql += " AND last_seq <= ?"
-            params.append(upto)
-        return self._query(sql + " ORDER BY first_seq", params)
+        select = "SELECT command_id, seat, payload, first_seq, last_seq FROM commands"
+        return self._within(select, game_id, "last_seq", upto, "first_seq")
+
+    def _within(self, select: str, game_id: str, bound: str, upto: int | None, order: str) -> list[tuple]:
+        """`select`'s rows of one game, those with `bound` <= `upto` (all where None), ordered by `order`."""
+        if upto is None:
+            return self._query(f"{select} WHERE game = ? ORDER BY {order}", (game_id,))
+        return self._query(f"{select} WHERE game = ? AND {bound} <= ? ORDER BY {order}", (game_id, upto))
 
     def commands(self, game_id: str) -> list[CommandRow]:
         rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? ORDER BY first_seq", (game_id,))
