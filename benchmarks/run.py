@@ -1212,33 +1212,43 @@ def p16(tmp: Path) -> None:
 # ---- P13: hostile inputs: a cheap read of another game stays fast -------------------------------------------------
 
 
+def _probe_reads(base: str, gid: str, stop, out) -> None:
+    """ReadProbe's process: read until told to stop, then hand back the latencies."""
+    import httpx
+
+    times = []
+    with httpx.Client(base_url=base, timeout=60) as c:
+        while not stop.is_set():
+            t = time.perf_counter()
+            c.get(f"/games/{gid}")
+            times.append(time.perf_counter() - t)
+            time.sleep(0.01)
+    out.put(times)
+
+
 class ReadProbe:
     """Reads one small game's summary over and over on its own connection while something hostile runs; the
-    latencies of those reads are the figure (what every other client of the server sees)."""
+    latencies of those reads are the figure (what every other client of the server sees). The probe is a process of
+    its own: in the benchmark's process, the hostile clients' threads (four reading 30 MB answers) would delay it for
+    the interpreter, which says nothing about the server."""
 
     def __init__(self, base: str, gid: str):
-        import threading
+        import multiprocessing
 
-        self.base, self.gid, self.times, self._stop = base, gid, [], threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        import httpx
-
-        with httpx.Client(base_url=self.base, timeout=60) as c:
-            while not self._stop.is_set():
-                t = time.perf_counter()
-                c.get(f"/games/{self.gid}")
-                self.times.append(time.perf_counter() - t)
-                time.sleep(0.01)
+        ctx = multiprocessing.get_context("spawn")
+        self._stop, self._out = ctx.Event(), ctx.Queue()
+        self._process = ctx.Process(target=_probe_reads, args=(base, gid, self._stop, self._out), daemon=True)
+        self.times: list[float] = []
 
     def __enter__(self):
-        self._thread.start()
+        self._process.start()
+        time.sleep(1.5)  # the process has started and imported httpx before the hostile input begins
         return self
 
     def __exit__(self, *exc):
         self._stop.set()
-        self._thread.join()
+        self.times = self._out.get(timeout=60)
+        self._process.join()
 
     def figures(self) -> tuple[float, float]:
         xs = sorted(self.times)

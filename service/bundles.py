@@ -53,23 +53,19 @@ class Bundles:
         with self.cache.game(game_id, raw=True) as c:
             row = c.row
             g = c.game
-            events = self.store.bundle_events(game_id, upto)
-            cmds = self.store.bundle_commands(game_id, upto)
-            unrevealed = dict(g.unrevealed)
-        created: GameCreated = event_from_body(self._body(events[0][2]))  # type: ignore[assignment]
-        lock = next((event_from_body(self._body(e)) for kind, _, e in events if kind == "SeedLocked"), None)
+            last = g.version if upto is None else upto  # another process may append meanwhile: the state's version
+            hidden = {seq: e for seq, e in g.unrevealed.items() if reader not in (e.seat, REFEREE)}
+            events = self.store.bundle_events(game_id, last)
+            if hidden:
+                commands = self._commands_hiding(game_id, last, hidden)
+            else:
+                commands = self.store.bundle_commands(game_id, last)
+            genesis = self.store.events(game_id, upto=1)[0]
+            head = self.store.events(game_id, after=last - 1, upto=last)[0].hash
+            locks = self.store.events_of_type(game_id, "SeedLocked", last)
+        created: GameCreated = event_from_body(msgspec.json.decode(genesis.body))  # type: ignore[assignment]
+        lock = stored_event(locks[0]) if locks else None
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
-        hidden = {seq: e for seq, e in unrevealed.items() if reader not in (e.seat, REFEREE)}
-
-        def payload(command_id: str, seat: str, stored: str, first: int, last: int) -> Any:
-            if any(seq in hidden for seq in range(first, last + 1)) if hidden else False:
-                p = msgspec.json.decode(stored)
-                for seq in range(first, last + 1):
-                    e = hidden.get(seq)
-                    if e is not None and e.seat == seat and e.kind == p.get("type"):
-                        return {"sealed": e.commitment}
-            return msgspec.Raw(stored.encode())
-
         out = {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
@@ -83,20 +79,33 @@ class Bundles:
                 "client_seeds": client_seeds,
                 "beacon": created.dice.beacon,
             },
-            "commands": [
-                {"command_id": x[0], "seat": x[1], "payload": payload(*x), "seqs": [x[3], x[4]]} for x in cmds
-            ],
-            "events": msgspec.Raw(("[" + ",".join(e for _, _, e in events) + "]").encode()),
-            "head": events[-1][1],
+            "commands": msgspec.Raw(f"[{commands}]".encode()),
+            "events": msgspec.Raw(f"[{events}]".encode()),
+            "head": head,
         }
         if created.parent is not None:
             out["parent"] = msgspec.Raw(self.encoded(created.parent.game, None, upto=created.parent.seq))
         return msgspec.json.encode(out)
 
-    @staticmethod
-    def _body(fragment: str) -> dict[str, Any]:
-        """The body of one of `bundle_events`' `{"body": …, "hash": …}`."""
-        return msgspec.json.decode(fragment)["body"]
+    def _commands_hiding(self, game_id: str, last: int, hidden: dict[int, Any]) -> str:
+        """The bundle's commands (as `store.bundle_commands`) where some are sealed from this reader: each of those
+        shows its commitment in place of its payload."""
+
+        def payload(x: CommandRow) -> Any:
+            if any(seq in hidden for seq in range(x.first_seq, x.last_seq + 1)):
+                p = msgspec.json.decode(x.payload)
+                for seq in range(x.first_seq, x.last_seq + 1):
+                    e = hidden.get(seq)
+                    if e is not None and e.seat == x.seat and e.kind == p.get("type"):
+                        return {"sealed": e.commitment}
+            return msgspec.Raw(x.payload.encode())
+
+        cmds = [
+            {"command_id": x.command_id, "seat": x.seat, "payload": payload(x), "seqs": [x.first_seq, x.last_seq]}
+            for x in self.store.commands(game_id)
+            if x.last_seq <= last
+        ]
+        return msgspec.json.encode(cmds)[1:-1].decode()
 
     def etag(self, game_id: str, reader: engine.Reader = None, what: str = "bundle") -> str:
         """The entity tag of a read of this game: `"<version>-<digest>"` of the game's head (one indexed query), who

@@ -142,3 +142,42 @@ def test_a_slow_load_holds_up_only_its_own_game(tmp_path):
     assert svc.summary(quick_id)["game_id"] == quick_id
     assert time.monotonic() - started < 0.5  # not behind the other game's load
     loading.join()
+
+
+
+def test_the_bundle_parts_the_database_writes_are_the_rows_encoded(store_url):
+    """service/bundles.py splices in the JSON the database puts together (SQLite: group_concat and json_quote;
+    PostgreSQL: string_agg and to_json): on both stores it is, byte for byte, msgspec's encoding of the rows, in
+    order and within a bound; and a text the API never lets into an id (quotes, backslashes, control characters)
+    would still come out as msgspec writes it."""
+    import msgspec
+
+    svc = GameService(open_store(store_url))
+    made = svc.create(
+        "corvette-command", {"convoys": 5}, None, "public-seed", seed_for(5, 0).hex(), None, None, game_id="parts"
+    )
+    token = made["seats"][0]["token"]
+    for cid in ["a.b", "c:d", "e-f_g", "plain", "Z9"]:
+        a = svc.summary("parts")["awaiting"][0]
+        chosen = a["choices"][0] if a["choices"] else {}
+        svc.command("parts", token, {"type": a["type"], **chosen, "command_id": cid})
+    rows, cmds = svc.store.events("parts"), svc.store.commands("parts")
+    for text in ['q"uote', "back\\slash", "tab\there", "naïve-ü", "ctl\x01\x1f", "line\nbreak", "/slash"]:
+        (quoted,) = svc.store._query(f"SELECT {svc.store._json_string('CAST(? AS TEXT)')}", (text,))[0]
+        assert quoted == msgspec.json.encode(text).decode(), text
+
+    def encoded(items: list) -> str:
+        return msgspec.json.encode(items).decode()[1:-1]
+
+    for upto in (None, cmds[3].last_seq):
+        within = [x for x in cmds if upto is None or x.last_seq <= upto]
+        assert svc.store.bundle_commands("parts", upto) == encoded([
+            {"command_id": x.command_id, "seat": x.seat, "payload": msgspec.json.decode(x.payload),
+             "seqs": [x.first_seq, x.last_seq]}
+            for x in within
+        ])
+        assert svc.store.bundle_events("parts", upto) == encoded([
+            {"body": msgspec.json.decode(r.body), "hash": r.hash} for r in rows if upto is None or r.seq <= upto
+        ])
+    assert svc.store.bundle_events("no-such-game") == "" and svc.store.bundle_commands("no-such-game") == ""
+    svc.store.close()

@@ -166,6 +166,15 @@ class PostgresStore(SQLStore):
     def _is_conflict(self, e: Exception) -> bool:
         return isinstance(e, psycopg.errors.UniqueViolation)
 
+    @staticmethod
+    def _json_string(column: str) -> str:
+        return f"to_json({column})::text"
+
+    def _joined(self, entry: str, table: str, game_id: str, bound: str, upto: int | None, order: str) -> str:
+        where, params = ("game = ?", (game_id,)) if upto is None else (f"game = ? AND {bound} <= ?", (game_id, upto))
+        rows = self._query(f"SELECT string_agg({entry}, ',' ORDER BY {order}) FROM {table} WHERE {where}", params)
+        return rows[0][0] or ""
+
     def close(self) -> None:
         self.pool.close()
 

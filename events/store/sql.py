@@ -165,23 +165,47 @@ class SQLStore:
         rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? AND command_id = ?", (game_id, command_id))
         return CommandRow(*rows[0]) if rows else None
 
-    def bundle_events(self, game_id: str, upto: int | None = None) -> list[tuple[str, str, str]]:
-        """The log as a bundle carries it, in seq order: (type, hash, `{"body":<body>,"hash":"<hash>"}`), the last put
-        together by the database: the bytes msgspec writes for the stored body (canonical JSON) and hash, without a row
-        object per event (a 100,000-event bundle holds the interpreter for a fraction of the time)."""
+    # ---- a bundle's parts, put together by the database (service/bundles.py) ----
+    # A bundle of 100,000 events made from rows would make several objects per row in this process: time with the
+    # interpreter held, and garbage collections that stall every other request. The database writes the JSON instead
+    # (the stored bodies and payloads are canonical JSON already), and hands back one string.
+
+    def bundle_events(self, game_id: str, upto: int | None = None) -> str:
+        """The log as a bundle's `events` carries it, without the brackets: `{"body":<body>,"hash":"<hash>"}` per
+        event, in seq order, joined by commas: the bytes msgspec writes for the stored body and hash."""
         entry = "'{\"body\":' || body || ',\"hash\":\"' || hash || '\"}'"
-        return self._within(f"SELECT type, hash, {entry} FROM events", game_id, "seq", upto, "seq")
+        return self._joined(entry, "events", game_id, "seq", upto, "seq")
 
-    def bundle_commands(self, game_id: str, upto: int | None = None) -> list[tuple[str, str, str, int, int]]:
-        """(command_id, seat, payload, first_seq, last_seq) of every command whose events are all within `upto`."""
-        select = "SELECT command_id, seat, payload, first_seq, last_seq FROM commands"
-        return self._within(select, game_id, "last_seq", upto, "first_seq")
+    def bundle_commands(self, game_id: str, upto: int | None = None) -> str:
+        """Every command whose events are all within `upto` as a bundle's `commands` carries it (payloads as stored),
+        without the brackets, in the order of their events."""
+        entry = (
+            f"'{{\"command_id\":' || {self._json_string('command_id')} || ',\"seat\":' || {self._json_string('seat')}"
+            " || ',\"payload\":' || payload || ',\"seqs\":[' || first_seq || ',' || last_seq || ']}'"
+        )
+        return self._joined(entry, "commands", game_id, "last_seq", upto, "first_seq")
 
-    def _within(self, select: str, game_id: str, bound: str, upto: int | None, order: str) -> list[tuple]:
-        """`select`'s rows of one game, those with `bound` <= `upto` (all where None), ordered by `order`."""
+    def events_of_type(self, game_id: str, type_name: str, upto: int | None = None) -> list[EventRow]:
+        sql = f"SELECT {_EVENT_COLS} FROM events WHERE game = ? AND type = ?"
         if upto is None:
-            return self._query(f"{select} WHERE game = ? ORDER BY {order}", (game_id,))
-        return self._query(f"{select} WHERE game = ? AND {bound} <= ? ORDER BY {order}", (game_id, upto))
+            return [EventRow(*r) for r in self._query(sql + " ORDER BY seq", (game_id, type_name))]
+        return [EventRow(*r) for r in self._query(sql + " AND seq <= ? ORDER BY seq", (game_id, type_name, upto))]
+
+    @staticmethod
+    def _json_string(column: str) -> str:
+        """SQL for a text column as a JSON string (SQLite's JSON1; PostgreSQL overrides)."""
+        return f"json_quote({column})"
+
+    def _joined(self, entry: str, table: str, game_id: str, bound: str, upto: int | None, order: str) -> str:
+        """`entry` of each of a game's rows in `table` (those with `bound` <= `upto`; all where None), in the order of
+        `order`, joined by commas. SQLite aggregates in the order its ordered subquery yields (an aggregate's outer
+        query is never flattened into a subquery with ORDER BY); PostgreSQL overrides with string_agg's ORDER BY."""
+        where, params = ("game = ?", (game_id,)) if upto is None else (f"game = ? AND {bound} <= ?", (game_id, upto))
+        rows = self._query(
+            f"SELECT group_concat(x, ',') FROM (SELECT {entry} AS x FROM {table} WHERE {where} ORDER BY {order})",
+            params,
+        )
+        return rows[0][0] or ""
 
     def commands(self, game_id: str) -> list[CommandRow]:
         rows = self._query(f"SELECT {_COMMAND_COLS} FROM commands WHERE game = ? ORDER BY first_seq", (game_id,))
