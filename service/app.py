@@ -110,6 +110,7 @@ def create_app(
     async def on_internal(request: Request, e: Exception):
         return internal_error()
 
+    app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order
     conditional = Conditional(svc, settings.large_answers_per_minute)
 

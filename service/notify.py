@@ -99,6 +99,25 @@ class Notifier:
                     self._sender = self._thread(self._send_loop, "umpire-notify-send")
             self._pending_ready.set()
 
+    def flush(self) -> None:
+        """Send the NOTIFY of what is pending now, in this thread: at shutdown, before the store's connections close
+        (else the sender thread finds them closed, and the other processes learn of the last appends only at their
+        next check)."""
+        with self._lock:
+            games, self._pending = sorted(self._pending), set()
+        if games:
+            self._send(games)
+
+    def _send(self, games: list[str]) -> bool:
+        """One NOTIFY naming `games`; False when it failed (the other processes' fallback check still finds them)."""
+        try:
+            self.store.notify(CHANNEL, [f"{self.tag} {g}" for g in games])
+            self.sent += 1
+            return True
+        except Exception as e:  # noqa: BLE001
+            log.warning("NOTIFY failed (other processes' streams will see the events at their next check): %s", e)
+            return False
+
     def wake(self, game_id: str) -> None:
         with self._lock:
             subs = self._subs.get(game_id)
@@ -194,13 +213,7 @@ class Notifier:
             with self._lock:
                 self._pending_ready.clear()
                 games, self._pending = sorted(self._pending), set()
-            if not games:
-                continue
-            try:
-                self.store.notify(CHANNEL, [f"{self.tag} {g}" for g in games])
-                self.sent += 1
-            except Exception as e:  # noqa: BLE001 - the other processes' fallback check still finds the events
-                log.warning("NOTIFY failed (other processes' streams will see the events at their next check): %s", e)
+            if games and not self._send(games):
                 time.sleep(0.5)
 
     def _listen_loop(self) -> None:

@@ -12,6 +12,8 @@ import time
 import httpx
 import pytest
 
+from events.store import SQLiteStore
+from service.games import GameService
 from service.notify import Notifier
 from tests.conftest import postgres_url
 from tests.live import server_process
@@ -165,3 +167,34 @@ def test_the_notifier_wakes_a_waiting_subscription_from_another_thread():
     idle, woken, took = asyncio.run(main())
     assert idle is False and woken is True and took < 1.0
     assert n.subscribers() == 0
+
+
+def test_the_app_sends_the_pending_notify_when_it_shuts_down(tmp_path):
+    """At shutdown the notifier sends what is still pending before the store's connections close (a benchmark's
+    PostgreSQL server once printed 'NOTIFY failed ... pool is already closed' as it stopped): a store that records
+    NOTIFYs and has a sender that never gets to run."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    class Recording(SQLiteStore):
+        def __init__(self, path):
+            super().__init__(path)
+            self.notified: list[list[str]] = []
+
+        def notify(self, channel, payloads):
+            self.notified.append(list(payloads))
+
+        def listen(self, channel):
+            raise OSError("not here")
+
+    svc = GameService(Recording(str(tmp_path / "n.db")))
+    svc.notifier._sender = threading.current_thread()  # marks a sender as running: appended() starts none
+    with TestClient(create_app(service=svc)) as client:
+        made = client.post("/games", json={"ruleset": "aa1942-convoy"}).json()
+        gid, ussr = made["game_id"], next(x["token"] for x in made["seats"] if x["seat"] == "USSR")
+        r = client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0},
+                        headers={"Authorization": f"Bearer {ussr}"})
+        assert r.status_code == 200, r.text
+        assert svc.store.notified == []  # pending, nobody sent it
+    assert [p.split(" ", 1)[1] for batch in svc.store.notified for p in batch] == [gid]
