@@ -154,10 +154,12 @@ class Bundles:
                     return hit
             try:
                 out = self.encoded(game_id, reader)
-            finally:
+            except BaseException:
                 with self.lock:
                     self._building.pop(key, None)
-            with self.lock:
+                raise
+            with self.lock:  # kept and no longer marked in one step: a request in between would build it again
+                self._building.pop(key, None)
                 self._bundles[key] = out
                 self._bundle_bytes += len(out)
                 while self._bundle_bytes > self.BUNDLE_CACHE_BYTES and len(self._bundles) > 1:

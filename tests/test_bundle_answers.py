@@ -91,6 +91,23 @@ def test_requests_for_a_bundle_being_built_wait_for_that_build(api, monkeypatch)
     assert not svc.bundles._building  # nothing is left marked as being built
 
 
+def test_a_failed_build_is_not_left_marked_and_the_next_request_builds_again(api, monkeypatch):
+    svc, client, g = api
+    real, calls = svc.bundles.encoded, []
+
+    def once_failing(*a, **k):
+        calls.append(a)
+        if len(calls) == 1:
+            raise OSError("the store went away mid-build")
+        return real(*a, **k)
+
+    monkeypatch.setattr(svc.bundles, "encoded", once_failing)
+    with pytest.raises(OSError):
+        svc.bundle_bytes(g["game_id"])
+    assert not svc.bundles._building
+    assert svc.bundle_bytes(g["game_id"]) == real(g["game_id"]) and len(calls) == 2
+
+
 def test_large_answers_are_rated_per_client(api, monkeypatch):
     import service.routes
 
