@@ -17,7 +17,6 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED
 from domain.engine import REFEREE
 from events.bodies import event_from_body, stored_event
-from events.core import GameCreated
 from events.store import CommandRow
 from service import ENGINE_VERSION
 from service.cache import GameCache
@@ -60,10 +59,9 @@ class Bundles:
                 commands = self._commands_hiding(game_id, last, hidden)
             else:
                 commands = self.store.bundle_commands(game_id, last)
-            genesis = self.store.events(game_id, upto=1)[0]
             head = self.store.events(game_id, after=last - 1, upto=last)[0].hash
             locks = self.store.events_of_type(game_id, "SeedLocked", last)
-        created: GameCreated = event_from_body(msgspec.json.decode(genesis.body))  # type: ignore[assignment]
+        created = g.created
         lock = stored_event(locks[0]) if locks else None
         client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
         out = {
@@ -92,12 +90,10 @@ class Bundles:
         shows its commitment in place of its payload."""
 
         def payload(x: CommandRow) -> Any:
-            if any(seq in hidden for seq in range(x.first_seq, x.last_seq + 1)):
-                p = msgspec.json.decode(x.payload)
-                for seq in range(x.first_seq, x.last_seq + 1):
-                    e = hidden.get(seq)
-                    if e is not None and e.seat == x.seat and e.kind == p.get("type"):
-                        return {"sealed": e.commitment}
+            for seq in range(x.first_seq, x.last_seq + 1):
+                e = hidden.get(seq)
+                if e is not None and e.seat == x.seat and e.kind == msgspec.json.decode(x.payload).get("type"):
+                    return {"sealed": e.commitment}
             return msgspec.Raw(x.payload.encode())
 
         cmds = [
@@ -142,29 +138,42 @@ class Bundles:
         head, reader), so an unchanged game's bundle is built once however often it is fetched."""
         key = (game_id, self.bundle_etag(game_id, reader))
         with self.lock:
+            hit = self._kept(key)
+            if hit is not None:
+                return hit
             building = self._building.setdefault(key, threading.Lock())
         # one build per key at a time: requests that arrive while it runs wait for it (a lock, not the interpreter)
         # and take its bytes, instead of each building the same bundle beside it
         with building:
             with self.lock:
-                hit = self._bundles.get(key)
-                if hit is not None:
-                    self._bundles.move_to_end(key)
-                    self._building.pop(key, None)
-                    return hit
+                hit = self._kept(key)
+            if hit is not None:
+                return hit
             try:
                 out = self.encoded(game_id, reader)
             except BaseException:
                 with self.lock:
-                    self._building.pop(key, None)
+                    self._unmark(key, building)
                 raise
             with self.lock:  # kept and no longer marked in one step: a request in between would build it again
-                self._building.pop(key, None)
+                self._unmark(key, building)
                 self._bundles[key] = out
                 self._bundle_bytes += len(out)
                 while self._bundle_bytes > self.BUNDLE_CACHE_BYTES and len(self._bundles) > 1:
                     self._bundle_bytes -= len(self._bundles.popitem(last=False)[1])
         return out
+
+    def _kept(self, key: tuple[str, str]) -> bytes | None:
+        """A kept bundle, now the most recently used (the caller holds `self.lock`)."""
+        hit = self._bundles.get(key)
+        if hit is not None:
+            self._bundles.move_to_end(key)
+        return hit
+
+    def _unmark(self, key: tuple[str, str], building: threading.Lock) -> None:
+        """The key is no longer being built by this build (a newer build's mark stays; the caller holds the lock)."""
+        if self._building.get(key) is building:
+            del self._building[key]
 
     def server_inputs_if_stored(
         self, game_id: str, seq: int, hash_at_seq: str
