@@ -768,6 +768,7 @@ def test_pictures_come_when_the_servers_answer_comes_after_the_tab_is_drawn(desk
         route.continue_()
     desk.page.wait_for_selector(".view-box[data-view=map][data-ready]")
     assert "with the same hash" in desk.page.inner_text("#views-source")
+    desk.screenshot("timeline-after-a-late-answer")
 
 
 def test_asking_the_server_to_replay_a_bundle_shows_its_report(desk):
