@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from events.store import SQLiteStore, open_store
+from events.store.rows import CommandRow, NewEventRow, StoreConflict
 from service.app import create_app
 from service.games import GameService
 from service.settings import Settings
@@ -181,3 +182,59 @@ def test_the_bundle_parts_the_database_writes_are_the_rows_encoded(store_url):
         ])
     assert svc.store.bundle_events("no-such-game") == "" and svc.store.bundle_commands("no-such-game") == ""
     svc.store.close()
+
+
+def _statements(store: SQLiteStore) -> list[str]:
+    """The statements the store's writer connection runs from now on (its readers run none here)."""
+    ran: list[str] = []
+    store.db.conn.set_trace_callback(ran.append)
+    return ran
+
+
+def test_sqlite_keeps_a_games_head_and_tokens_only_while_no_other_connection_commits(tmp_path):
+    """The SQLite store reads a game's credentials and head once and keeps them while `PRAGMA data_version` of its
+    writer connection stays put: another connection's commit (another process) is seen at once, this connection's
+    own writes update what is kept without reading it again."""
+    db = str(tmp_path / "k.db")
+    here, there = GameService(SQLiteStore(db)), GameService(SQLiteStore(db))
+    made = here.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    ussr = tokens["USSR"]
+    here.command(gid, ussr, {"type": "purchase", "spend": 0})
+    ran = _statements(here.store)
+    v = here.command(gid, ussr, {"type": "end_phase"})["version"]
+    reads = [s for s in ran if s.startswith("SELECT")]
+    assert reads == [], f"a command after this process's own write read again: {reads}"
+    assert here.store.head(gid)[0] == v
+
+    # another connection appends and rotates: both are seen on the next read
+    v = there.command(gid, ussr, {"type": "end_phase"})["version"]
+    assert here.store.head(gid) == there.store.head(gid) and here.store.head(gid)[0] == v
+    new = there.rotate_token(gid, ussr)["token"]
+    with pytest.raises(Exception) as e:
+        here.command(gid, ussr, {"type": "end_phase"})
+    assert getattr(e.value, "code", None) == "invalid-token"
+    assert here.command(gid, new, {"type": "end_phase"})["version"] > v
+
+    # this connection's own rotation is seen by itself at once
+    newer = here.rotate_token(gid, new)["token"]
+    with pytest.raises(Exception) as e:
+        here.command(gid, new, {"type": "end_phase"})
+    assert getattr(e.value, "code", None) == "invalid-token"
+    assert here.command(gid, newer, {"type": "end_phase"})["version"] == there.store.head(gid)[0]
+
+
+def test_sqlite_forgets_what_it_kept_when_a_write_fails(tmp_path):
+    """A write that does not commit leaves nothing kept that it did not write: the head read next is the table's."""
+    db = str(tmp_path / "f.db")
+    svc = GameService(SQLiteStore(db))
+    gid = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    head = svc.store.head(gid)
+    first, row = svc.store.commands(gid)[0], svc.store.events(gid)[0]
+    new = NewEventRow(
+        game=gid, seq=2, type=row.type, v=row.v, body=row.body, hash="00" * 32, command_id=first.command_id,
+        actor="referee", recorded_at=row.recorded_at, sealed=None, roll_k=None,
+    )  # fmt: skip
+    with pytest.raises(StoreConflict):  # the event goes in (its head noted), then the command's id is taken
+        svc.store.append([new], CommandRow(gid, first.command_id, "referee", "{}", 2, 2, row.recorded_at))
+    assert svc.store.head(gid) == head == (1, row.hash)

@@ -16,6 +16,7 @@ CONVOY_ZONES: dict[int, str] = {
     **{sz: "Japan" for sz in (36, 37, 47, 48, 60, 61, 62)},
 }
 ZONE_VALUE = 4
+_NONE: dict[int, int] = {}  # a power without submarines (never written)
 # AA-2: turn order of 1942.2, sides and starting incomes (which are also the starting treasuries).
 TURN_ORDER = ("USSR", "Germany", "UK", "Japan", "USA")
 SIDE = {"USSR": "Allies", "UK": "Allies", "USA": "Allies", "Germany": "Axis", "Japan": "Axis"}
@@ -106,8 +107,9 @@ class State:
 
     def may_raid_with(self, sz: int) -> int:
         """Submarines of the acting power in sz that have neither raided nor fought (AA-R1)."""
+        here = self.subs.get(TURN_ORDER[self.turn], _NONE).get(sz, 0)  # subs_in(power, sz), asked ~40 times a command
         used = self.used.get(sz)
-        return self.subs_in(self.power, sz) - (used.raided + used.fought if used is not None else 0)
+        return here if used is None else here - used.raided - used.fought
 
     def holds_capital(self, power: str) -> bool:
         return self.control.get(CAPITALS[power]) == power

@@ -11,7 +11,7 @@ with `?` placeholders; a subclass runs them.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -40,6 +40,17 @@ _ENDED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameE
 _REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
 
 
+TOKENS, HEAD = 0, 1  # what `_kept_or_read` reads
+
+
+def _tokens_of(rows: list[tuple]) -> dict[str, str] | None:
+    return json.loads(rows[0][0]) if rows else None
+
+
+def _head_of(rows: list[tuple]) -> tuple[int, str] | None:
+    return (rows[0][0], rows[0][1]) if rows else None
+
+
 class SQLStore:
     """The queries both stores share; a subclass gives `_query` and `_transaction` (and its placeholder style)."""
 
@@ -63,6 +74,15 @@ class SQLStore:
     def _is_conflict(self, e: Exception) -> bool:
         raise NotImplementedError
 
+    def _kept_or_read(self, game_id: str, what: int, sql: str, parse: Callable[[list[tuple]], Any]) -> Any:
+        """A game's credentials (what=TOKENS) or head (what=HEAD) as stored now; a store that can tell that nothing
+        changed since it last read them keeps them (SQLite); this one reads them every time."""
+        return parse(self._query(sql, (game_id,)))
+
+    def _wrote(self, game_id: str, head: tuple[int, str] | None = None) -> None:
+        """Called inside the transaction of a write of this connection: the game's new head, or (None) that its row
+        changed. For a store that keeps what `_kept_or_read` read."""
+
     # ---- reads ----
 
     def game(self, game_id: str) -> GameRow | None:
@@ -78,12 +98,13 @@ class SQLStore:
         """The game's credentials as stored now (seat or "referee" -> SHA-256 of its token, or "open:" + the SHA-256
         of the invitation of a seat nobody took yet): read fresh on every authenticated request, so a rotated token
         stops working at once in every process."""
-        rows = self._query("SELECT tokens FROM games WHERE id = ?", (game_id,))
-        return json.loads(rows[0][0]) if rows else None
+        stored = self._kept_or_read(game_id, TOKENS, "SELECT tokens FROM games WHERE id = ?", _tokens_of)
+        return None if stored is None else dict(stored)  # a copy: what is kept is never handed out
 
     def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str]) -> bool:
         """Compare-and-set the game's credentials: False (nothing changed) if they are no longer `old`."""
         with self._transaction() as conn:
+            self._wrote(game_id)
             return self._updated(
                 conn,
                 "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?",
@@ -92,8 +113,9 @@ class SQLStore:
 
     def head(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and head hash in the store: what a cached state is checked against."""
-        rows = self._query("SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (rows[0][0], rows[0][1]) if rows else None
+        return self._kept_or_read(
+            game_id, HEAD, "SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1", _head_of
+        )
 
     def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
         """The versions of several games at once (the live streams' fallback check: one query for them all)."""
@@ -257,6 +279,7 @@ class SQLStore:
         )
         try:
             with self._transaction() as conn:
+                self._wrote(game.id)
                 self._execute(conn, _INSERT_GAME, row)
                 self._insert(conn, events, command)
         except Exception as e:
@@ -277,6 +300,8 @@ class SQLStore:
 
     def _insert(self, conn: Any, events: list[NewEventRow], command: CommandRow) -> None:
         self._insert_many(conn, _INSERT_EVENT, [msgspec.structs.astuple(e) for e in events])
+        if events:
+            self._wrote(command.game, (events[-1].seq, events[-1].hash))
         self._execute(
             conn,
             INSERT_COMMAND,

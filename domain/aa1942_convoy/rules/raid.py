@@ -24,14 +24,15 @@ def raid_value(face: int) -> int:
 def why_not_raid(state: State, sz: int) -> str | None:
     """AA-R1 (with AA-4, AA-5): the reason a raid on sz is illegal now, or None."""
     owner = CONVOY_ZONES.get(sz)
+    power = state.power
     if owner is None:
         return f"sea zone {sz} is not a convoy zone"
-    if SIDE[owner] == SIDE[state.power]:
+    if SIDE[owner] == SIDE[power]:
         return f"sea zone {sz} belongs to {owner}, not to the enemy"
     if sz in state.inactive:
         return f"sea zone {sz} is deactivated ({', '.join(state.inactive[sz])} held by others)"
     if state.may_raid_with(sz) <= 0:
-        return f"{state.power} has no submarine in sea zone {sz} that has neither raided nor fought"
+        return f"{power} has no submarine in sea zone {sz} that has neither raided nor fought"
     if state.combat_step != 1:
         return "raids happen in combat step 1, and general combat has begun"
     return None
