@@ -29,7 +29,12 @@ def canonical_reference(body: Mapping[str, Any]) -> bytes:
 
 
 def chain_hash(previous: bytes, body: Mapping[str, Any]) -> bytes:
-    return hashlib.sha256(previous + canonical(body)).digest()
+    return link(previous, canonical(body))
+
+
+def link(previous: bytes, encoded: bytes) -> bytes:
+    """The chain's next hash from a body already encoded canonically (what the store keeps: encoded once)."""
+    return hashlib.sha256(previous + encoded).digest()
 
 
 def first_broken_link(events: Iterable[tuple[Any, Any]]) -> tuple[int | None, str]:

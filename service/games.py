@@ -24,7 +24,7 @@ import msgspec
 from domain import engine
 from domain.dice import client_seed_from_passphrase
 from domain.engine import REFEREE, Game, Rejected
-from events.canonical import canonical, chain_hash
+from events.canonical import canonical, link
 from events.core import DiceRolled
 from events.store import (
     CommandRow,
@@ -172,9 +172,10 @@ class GameService:
         rows, outs = [], []
         for i, e in enumerate(evs, start=version + 1):
             body = body_of(game_id, i, e, command_id)
-            head = chain_hash(head, body)
+            encoded = canonical(body)
+            head = link(head, encoded)
             beside = sealed_beside(e)
-            text = canonical(body).decode()
+            text = encoded.decode()
             roll_k = e.k if isinstance(e, DiceRolled) else None
             rows.append(
                 NewEventRow(

@@ -135,9 +135,9 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec:
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec:
-    zones = [(sz, state.may_raid_with(sz)) for sz in sorted(state.subs.get(state.power, {}))]
-    zones = [(sz, n) for sz, n in zones if n > 0]
-    choices, labels = (None, None) if sum(len(submarines.counts(n)) for _, n in zones) > MAX_CHOICES else _listed(
+    zones = [(sz, n) for sz in sorted(state.subs.get(state.power, {})) if (n := state.may_raid_with(sz)) > 0]
+    # the fights listed would be len(submarines.counts(n)) = min(n, MAX_COUNT) per zone
+    choices, labels = (None, None) if sum(min(n, c.MAX_COUNT) for _, n in zones) > MAX_CHOICES else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
@@ -279,20 +279,29 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 # What the entries that a move in the combat phase seldom changes read of the state (beside the acting power and the
 # seats): an entry is built again only when that changed, so the answer to a raid rebuilds only the raid and fight
 # entries. The entries are shared: nobody mutates a CommandSpec.
-_READS: dict[Callable, Callable[[State], Any]] = {
-    lose_spec: lambda s: tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER),
-    capture_spec: lambda s: (id(s.map), tuple(s.control.items())),
-    liberate_spec: lambda s: (id(s.map), tuple(s.control.items())),
-}
+def _fleets(s: State) -> tuple:
+    return tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
+
+
+def _control(s: State) -> tuple:
+    return id(s.map), tuple(s.control.values())  # setup names every territory once; only their holders change
+
+
+_READS: dict[Callable, Callable[[State], Any]] = {lose_spec: _fleets, capture_spec: _control, liberate_spec: _control}
 _BUILT: OrderedDict[tuple, CommandSpec] = OrderedDict()
 _BUILT_MAX = 512
 _MISSING = object()
 
 
-def _built(build: Callable[[State, list[str]], CommandSpec], legal, state: State, seats: list[str]) -> CommandSpec | None:
-    """The entry, or None where the command is not legal now; both kept while what `build` reads is unchanged."""
+def _built(
+    build: Callable[[State, list[str]], CommandSpec], legal, state: State, seats: list[str], read: dict
+) -> CommandSpec | None:
+    """The entry, or None where the command is not legal now; both kept while what `build` reads is unchanged.
+    `read`: what this state's `_READS` came to, each read once."""
     reads = _READS.get(build)
-    key = None if reads is None else (build, state.power, tuple(seats), reads(state))
+    if reads is not None and reads not in read:
+        read[reads] = reads(state)
+    key = None if reads is None else (build, state.power, tuple(seats), read[reads])
     hit = _BUILT.get(key, _MISSING) if key is not None else _MISSING  # one lookup: other threads may evict
     if hit is not _MISSING:
         return hit
@@ -317,12 +326,13 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
         entries.append((c.EndPhase, None, end_phase_spec, seat))
     entries.append((c.EndGame, None, end_game_spec, [REFEREE]))
     out: list[CommandSpec] = []
+    read: dict = {}
     for cmd, legal, build, seats in entries:
         tag = cmd.__struct_config__.tag
         if only is not None and tag != only:
             continue
         if only is None:
-            spec = _built(build, legal, state, seats)
+            spec = _built(build, legal, state, seats, read)
             if spec is not None:
                 out.append(spec)
         elif legal is None or next(iter(legal(state)), None) is not None:
