@@ -69,8 +69,17 @@ def unavailable(e: StoreUnavailable, command_id: str | None = None) -> Busy:
     return Busy("store-unavailable", f"the store is unavailable ({e}); nothing was appended: send it again", retry_after=1)
 
 
+_SECOND: tuple[int, str] = (-1, "")  # the last second formatted (one tuple: threads read it whole)
+
+
 def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    """UTC now as `2026-12-02T18:11:59.385339Z`: the second formatted once a second (a command takes ~0.2 ms)."""
+    global _SECOND
+    s, us = divmod(time.time_ns() // 1000, 1_000_000)
+    second = _SECOND
+    if second[0] != s:
+        second = _SECOND = (s, datetime.fromtimestamp(s, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{second[1]}.{us:06d}Z"
 
 
 class GameService:

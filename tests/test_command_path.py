@@ -194,3 +194,18 @@ def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, mon
     lean, framework = play(True), play(False)
     assert [x[0] for x in lean] == [200, 200, 409, 403, 401, 401, 422, 409, 422, 404, 422, 422, 413]
     assert lean == framework
+
+
+def test_the_stamp_of_a_command_is_the_utc_time_to_the_microsecond(monkeypatch):
+    """`recorded_at` is UTC as ISO 8601 with microseconds and a Z; the second is formatted once a second, so a stamp
+    just after a second turns must carry the new second."""
+    import time
+    from datetime import UTC, datetime, timedelta
+
+    from service import games
+
+    epoch = datetime(1970, 1, 1, tzinfo=UTC)
+    for ns in (1_796_000_000_999_999_000, 1_796_000_001_000_000_000, 1_796_000_001_000_001_999, 1_796_086_400_500_000_000):
+        monkeypatch.setattr(time, "time_ns", lambda ns=ns: ns)
+        expected = (epoch + timedelta(microseconds=ns // 1000)).isoformat(timespec="microseconds")
+        assert games.now_iso() == expected.replace("+00:00", "Z")
