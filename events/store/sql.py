@@ -96,8 +96,8 @@ class SQLStore:
 
     def tokens(self, game_id: str) -> dict[str, str] | None:
         """The game's credentials as stored now (seat or "referee" -> SHA-256 of its token, or "open:" + the SHA-256
-        of the invitation of a seat nobody took yet): read fresh on every authenticated request, so a rotated token
-        stops working at once in every process."""
+        of the invitation of a seat nobody took yet): asked on every authenticated request, so a rotated token stops
+        working at once in every process (SQLite answers from memory while no other connection has committed)."""
         stored = self._kept_or_read(game_id, TOKENS, "SELECT tokens FROM games WHERE id = ?", _tokens_of)
         return None if stored is None else dict(stored)  # a copy: what is kept is never handed out
 

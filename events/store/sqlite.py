@@ -36,6 +36,9 @@ class SQLiteStore(SQLStore):
         if path != ":memory:" and not os.path.exists(path):
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        # The writer connection. Two rules keep `_kept_or_read` true: a statement on it is read to its end (an open
+        # cursor holds its snapshot, and data_version stops moving), and games' tokens and events are written only by
+        # the methods that call `_wrote` (its own commits never move its data_version).
         self.db = sqlite_utils.Database(conn)
         self._write = threading.Lock()  # single writer in this process; other processes wait on SQLite's lock
         self._local = threading.local()
