@@ -54,6 +54,11 @@ class Invariants:
             u.total <= s.subs_in(s.power, sz) and min(u.moved, u.raided, u.fought) >= 0 for sz, u in s.used.items()
         )
         assert s.inactive == inactive_zones(s, s.control)
+        # `awaiting` lists a command exactly when the rules' own choices judge it legal (the builders say None
+        # where there are none; the command path asks `only=` that command)
+        listed = {x.type for x in game.ruleset.legal_commands(s)}
+        judged = {t for t in game.ruleset.command_names if game.ruleset.legal_commands(s, only=t)}
+        assert listed == judged, f"awaiting lists {sorted(listed)}, the rules judge {sorted(judged)} legal"
         self.chips_before = dict(s.chips)
 
 

@@ -52,7 +52,7 @@ def _n(count: int, what: str = "submarine") -> str:
     return f"{count} {what}{'' if count == 1 else 's'}"
 
 
-# ---- one builder per command: (state, seats) -> CommandSpec ------------------------------------------
+# ---- one builder per command: (state, seats) -> CommandSpec, or None where the command is not legal now -------
 
 
 def _chips_of(state: State) -> str:
@@ -78,8 +78,10 @@ def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
-def move_spec(state: State, seats: list[str]) -> CommandSpec:
+def move_spec(state: State, seats: list[str]) -> CommandSpec | None:
     origins = list(submarines.move_origins(state))
+    if not origins:
+        return None
     choices, labels = _listed(
         submarines.legal_moves(state),
         lambda x: f"Move {_n(x['count'])} from sea zone {x['from_sz']} to sea zone {x['to_sz']}",
@@ -120,8 +122,10 @@ def _count_branch(sz: int, n: int) -> dict[str, Any]:
     return _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
 
 
-def raid_spec(state: State, seats: list[str]) -> CommandSpec:
+def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     legal = list(raid.legal_raids(state))
+    if not legal:
+        return None
     choices, labels = _listed(legal, lambda x: _raid_label(x["sz"], state.cap_left(x["sz"])))
     return CommandSpec(
         type="raid",
@@ -134,8 +138,10 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
-def fight_spec(state: State, seats: list[str]) -> CommandSpec:
+def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
     zones = [(sz, n) for sz in sorted(state.subs.get(state.power, {})) if (n := state.may_raid_with(sz)) > 0]
+    if not zones:
+        return None
     # the fights listed would be len(submarines.counts(n)) = min(n, MAX_COUNT) per zone
     choices, labels = (None, None) if sum(min(n, c.MAX_COUNT) for _, n in zones) > MAX_CHOICES else _listed(
         submarines.legal_fights(state),
@@ -157,8 +163,10 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
-def lose_spec(state: State, seats: list[str]) -> CommandSpec:
+def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
     fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
+    if not fleets:
+        return None
     choices, labels = (None, None) if sum(len(submarines.counts(n)) for _, _, n in fleets) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
@@ -183,8 +191,10 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
-def capture_spec(state: State, seats: list[str]) -> CommandSpec:
+def capture_spec(state: State, seats: list[str]) -> CommandSpec | None:
     legal = territory.legal_captures(state)
+    if not legal:
+        return None
     choices, labels = _listed(legal, lambda x: f"Capture {x['territory']} from {state.control[x['territory']]}")
     return CommandSpec(
         type="capture",
@@ -197,8 +207,10 @@ def capture_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
-def liberate_spec(state: State, seats: list[str]) -> CommandSpec:
+def liberate_spec(state: State, seats: list[str]) -> CommandSpec | None:
     legal = territory.legal_liberations(state)
+    if not legal:
+        return None
 
     def label(x: dict) -> str:
         t = x["territory"]
@@ -259,8 +271,11 @@ def end_game_spec(state: State, seats: list[str]) -> CommandSpec:
     )
 
 
-# (command, the legal choices or None when any argument the schema allows is legal, the full entry)
-Entry = tuple[type, Callable[[State], Iterator[dict] | list[dict]] | None, Callable[[State, list[str]], CommandSpec]]
+# (command, the legal choices or None when any argument the schema allows is legal, the full entry): the choices
+# judge a command (`only=`, a replay), the builder answers `awaiting` (and says None where the choices are none)
+Entry = tuple[
+    type, Callable[[State], Iterator[dict] | list[dict]] | None, Callable[[State, list[str]], CommandSpec | None]
+]
 PHASE_COMMANDS: dict[str, list[Entry]] = {
     "purchase": [(c.Purchase, lambda s: iter([{}]), purchase_spec)],
     "combat-move": [(c.MoveSubmarines, submarines.legal_moves, move_spec)],
@@ -294,7 +309,7 @@ _MISSING = object()
 
 
 def _built(
-    build: Callable[[State, list[str]], CommandSpec], legal, state: State, seats: list[str], read: dict
+    build: Callable[[State, list[str]], CommandSpec | None], state: State, seats: list[str], read: dict
 ) -> CommandSpec | None:
     """The entry, or None where the command is not legal now; both kept while what `build` reads is unchanged.
     `read`: what this state's `_READS` came to, each read once."""
@@ -305,7 +320,7 @@ def _built(
     hit = _BUILT.get(key, _MISSING) if key is not None else _MISSING  # one lookup: other threads may evict
     if hit is not _MISSING:
         return hit
-    spec = None if legal is not None and next(iter(legal(state)), None) is None else build(state, seats)
+    spec = build(state, seats)
     if key is not None:
         _BUILT[key] = spec
         while len(_BUILT) > _BUILT_MAX:  # the oldest first
@@ -332,7 +347,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
         if only is not None and tag != only:
             continue
         if only is None:
-            spec = _built(build, legal, state, seats, read)
+            spec = _built(build, state, seats, read)
             if spec is not None:
                 out.append(spec)
         elif legal is None or next(iter(legal(state)), None) is not None:
