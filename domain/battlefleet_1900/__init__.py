@@ -12,7 +12,8 @@ from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900 import bot, views
 from domain.battlefleet_1900.awaiting import legal_commands
 from domain.battlefleet_1900.data import parse_data
-from domain.battlefleet_1900.evolve import evolve, initial_state
+from domain.battlefleet_1900.evolve import evolve
+from domain.battlefleet_1900.state import initial_state
 from domain.battlefleet_1900.rules import turn
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State

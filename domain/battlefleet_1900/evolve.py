@@ -1,27 +1,21 @@
 """The only code that changes a battle's state: one handler per event type, and the events that change nothing.
 
-`initial_state` sets the table from the scenario; `evolve` applies one event. Checks belong to decide: a
-stored event is never refused here.
+`evolve` applies one event (the table is set by state.py's `initial_state`). Checks belong to decide: a stored
+event is never refused here.
 """
 
 from __future__ import annotations
 
-from domain.battlefleet_1900.editions import EDITIONS
 from dataclasses import replace
-from typing import Any
 
 import msgspec
 
-from domain.battlefleet_1900.data import DataSet
 from domain.battlefleet_1900.state import (
     Division,
     Due,
     Marker,
     Message,
-    Mount,
     SalvoLine,
-    Secrets,
-    Ship,
     State,
     Waypoint,
     dc_dice,
@@ -39,62 +33,6 @@ from events.core import (
     SubmissionSealed,
     SubmissionsRevealed,
 )
-
-SIDES = ("port", "starboard")
-
-
-def initial_state(created: GameCreated, options: Any, data: DataSet) -> State:
-    """The scenario's sides, divisions in line order, flagships and poses (BF-R2)."""
-    sc = data.scenarios[options.scenario]
-    ships: dict[str, Ship] = {}
-    divisions: dict[str, Division] = {}
-    sealed: dict[str, Secrets] = {}
-    for side in sc.sides:
-        sec = sealed[side.seat] = Secrets()
-        for d in side.divisions:
-            divisions[d.id] = Division(d.id, side.seat, [s.name for s in d.ships], d.flagship)
-            sec.line_bearing[d.id] = d.ships[0].heading
-            for s in d.ships:
-                ships[s.name] = new_ship(data, s.name, s.cls, side.seat, d.id)
-                sec.poses[s.name] = ev.Pose(s.bow[0], s.bow[1], s.heading)
-                sec.last_move[s.name] = side.last_move_mm
-                sec.depth[s.name] = "normal"
-                sec.manned[s.name] = True
-    sealed["referee"] = Secrets()
-    return State(
-        data=data,
-        scenario=options.scenario,
-        seats=[side.seat for side in sc.sides],
-        fog=options.fog,
-        turns=options.turns,
-        read_message_rolls=options.read_message_rolls,
-        ships=ships,
-        divisions=divisions,
-        fleet_flagship={side.seat: side.fleet_flagship for side in sc.sides},
-        start_size={
-            side.seat: sum(data.classes[s.cls].size for d in side.divisions for s in d.ships) for side in sc.sides
-        },
-        sealed=sealed,
-        edition=EDITIONS.of(created.ruleset.version),
-        owing=[side.seat for side in sc.sides],
-    )
-
-
-def new_ship(data: DataSet, name: str, cls: str, seat: str, division: str) -> Ship:
-    k = data.classes[cls]
-    ship = Ship(name=name, cls=cls, seat=seat, division=division)
-    for w in k.weapons:
-        if w.pos:
-            ship.mounts.update({p: Mount(weapon=w.id) for p in w.pos})
-        else:
-            ship.guns[w.id] = ["ok"] * len(data.layout(cls, w.id))
-    for t in k.torpedoes:
-        if t.per_side:
-            ship.tubes.update({f"{t.id}:{side}": t.per_side for side in SIDES})
-        else:
-            ship.tubes[t.id] = t.count
-    return ship
-
 
 # ---- handlers -----------------------------------------------------------------------------------
 

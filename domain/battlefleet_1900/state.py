@@ -1,4 +1,5 @@
-"""The state of a battle. Only `evolve` (evolve.py) changes it; decide works on a copy (domain/procedure.py).
+"""The state of a battle, and `initial_state`, which sets the table from the scenario. Only `evolve` (evolve.py)
+changes it; decide works on a copy (domain/procedure.py).
 
 Public facts (damage, flooding, orders once revealed, the gunnery log) live on `Ship`, `Division` and
 `State`; everything a seat may keep from the others (exact poses under fog, its sealed submission, torpedo
@@ -12,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.battlefleet_1900.data import COMPARTMENTS, DataSet, ShipClass, Weapon
+from domain.battlefleet_1900.editions import EDITIONS
 from events.battlefleet_1900 import Arrow, Pose
+from events.core import GameCreated
 
 LOST = ("sunk", "capsized", "scuttled", "blown_up", "surrendered")  # BF-R31: these count as lost
 GONE = ("sunk", "capsized", "scuttled", "blown_up")  # no longer on the table (BF-R26)
@@ -235,3 +238,59 @@ def dc_dice(state: State, ship: str) -> int:
     """6.3: six DC dice for size 5 and over, three for size 4 and under."""
     dd, size = state.data.dc_dice, state.cls(ship).size
     return dd.large if size >= dd.large_from_size else dd.small
+
+
+SIDES = ("port", "starboard")
+
+
+def initial_state(created: GameCreated, options: Any, data: DataSet) -> State:
+    """The scenario's sides, divisions in line order, flagships and poses (BF-R2)."""
+    sc = data.scenarios[options.scenario]
+    ships: dict[str, Ship] = {}
+    divisions: dict[str, Division] = {}
+    sealed: dict[str, Secrets] = {}
+    for side in sc.sides:
+        sec = sealed[side.seat] = Secrets()
+        for d in side.divisions:
+            divisions[d.id] = Division(d.id, side.seat, [s.name for s in d.ships], d.flagship)
+            sec.line_bearing[d.id] = d.ships[0].heading
+            for s in d.ships:
+                ships[s.name] = new_ship(data, s.name, s.cls, side.seat, d.id)
+                sec.poses[s.name] = Pose(s.bow[0], s.bow[1], s.heading)
+                sec.last_move[s.name] = side.last_move_mm
+                sec.depth[s.name] = "normal"
+                sec.manned[s.name] = True
+    sealed["referee"] = Secrets()
+    return State(
+        data=data,
+        scenario=options.scenario,
+        seats=[side.seat for side in sc.sides],
+        fog=options.fog,
+        turns=options.turns,
+        read_message_rolls=options.read_message_rolls,
+        ships=ships,
+        divisions=divisions,
+        fleet_flagship={side.seat: side.fleet_flagship for side in sc.sides},
+        start_size={
+            side.seat: sum(data.classes[s.cls].size for d in side.divisions for s in d.ships) for side in sc.sides
+        },
+        sealed=sealed,
+        edition=EDITIONS.of(created.ruleset.version),
+        owing=[side.seat for side in sc.sides],
+    )
+
+
+def new_ship(data: DataSet, name: str, cls: str, seat: str, division: str) -> Ship:
+    k = data.classes[cls]
+    ship = Ship(name=name, cls=cls, seat=seat, division=division)
+    for w in k.weapons:
+        if w.pos:
+            ship.mounts.update({p: Mount(weapon=w.id) for p in w.pos})
+        else:
+            ship.guns[w.id] = ["ok"] * len(data.layout(cls, w.id))
+    for t in k.torpedoes:
+        if t.per_side:
+            ship.tubes.update({f"{t.id}:{side}": t.per_side for side in SIDES})
+        else:
+            ship.tubes[t.id] = t.count
+    return ship

@@ -14,7 +14,8 @@ from domain.battlefleet_1900 import bot, redact
 from domain.battlefleet_1900.commands import Options
 from domain.procedure import Ctx
 from domain.battlefleet_1900.data import DataSet, parse_data
-from domain.battlefleet_1900.evolve import evolve, initial_state
+from domain.battlefleet_1900.evolve import evolve
+from domain.battlefleet_1900.state import initial_state
 from domain.battlefleet_1900.state import State
 from domain.dice import ChosenDice
 from events.battlefleet_1900 import Pose
