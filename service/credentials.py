@@ -4,7 +4,8 @@ and readers").
 The store keeps, per game, seat (or "referee") -> SHA-256 of its bearer token; a seat created open holds
 "open:" + SHA-256 of its invitation instead, until a player accepts the invitation and receives a token nobody else
 ever sees. Credentials are asked of the store on every authenticated request, so a rotated token stops working at
-once, in every process (the SQLite store answers from memory until another connection commits: events/store/sqlite.py). A ticket is a short-lived credential for the event stream (`EventSource` cannot send an
+once, in every process (the SQLite store answers from memory until another connection commits:
+events/store/sqlite.py). A ticket is a short-lived credential for the event stream (`EventSource` cannot send an
 `Authorization` header): an expiry and an HMAC keyed by the stored hash of the token that asked for it, so it needs
 no state of its own, any process checks it, and it dies with its token."""
 

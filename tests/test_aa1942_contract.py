@@ -222,3 +222,14 @@ def test_the_map_view_gives_a_frontend_the_adjacency_and_the_canals():
     }
     assert [c.open_this_turn for c in board.canals] == [True, True]  # the USSR's turn: the Allies hold both
     assert RULESETS["aa1942-convoy"].ruleset.views["map"].model is type(board)
+
+
+def test_awaiting_counts_a_fleets_choices_as_the_rules_list_them():
+    """awaiting lists the fight and loss choices only up to 64 (else the narrowed schema): the number it counts for a
+    fleet of n submarines is how many counts the rules offer for it (submarines.counts: 1..min(n, 99))."""
+    from domain.aa1942_convoy.awaiting import _counted
+    from domain.aa1942_convoy.rules.submarines import counts
+
+    for n in range(1, 250):
+        assert _counted([n]) == len(counts(n))
+    assert _counted([3, 120, 1]) == len(counts(3)) + len(counts(120)) + len(counts(1))

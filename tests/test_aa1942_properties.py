@@ -55,7 +55,7 @@ class Invariants:
         )
         assert s.inactive == inactive_zones(s, s.control)
         # `awaiting` lists a command exactly when the rules' own choices judge it legal (the builders say None
-        # where there are none; the command path asks `only=` that command)
+        # where there are none; a replay or a simulation judges with `only=`, a command after an answer with the list)
         listed = {x.type for x in game.ruleset.legal_commands(s)}
         judged = {t for t in game.ruleset.command_names if game.ruleset.legal_commands(s, only=t)}
         assert listed == judged, f"awaiting lists {sorted(listed)}, the rules judge {sorted(judged)} legal"

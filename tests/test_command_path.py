@@ -205,7 +205,8 @@ def test_the_stamp_of_a_command_is_the_utc_time_to_the_microsecond(monkeypatch):
     from service import games
 
     epoch = datetime(1970, 1, 1, tzinfo=UTC)
-    for ns in (1_796_000_000_999_999_000, 1_796_000_001_000_000_000, 1_796_000_001_000_001_999, 1_796_086_400_500_000_000):
+    instants = (1_796_000_000_999_999_000, 1_796_000_001_000_000_000, 1_796_000_001_000_001_999, 1_796_086_400_5 * 10**8)
+    for ns in instants:
         monkeypatch.setattr(time, "time_ns", lambda ns=ns: ns)
         expected = (epoch + timedelta(microseconds=ns // 1000)).isoformat(timespec="microseconds")
         assert games.now_iso() == expected.replace("+00:00", "Z")

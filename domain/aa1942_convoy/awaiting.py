@@ -48,6 +48,11 @@ def _listed(choices: Iterable[dict], label: Callable[[dict], str]) -> tuple[list
     return head, [label(x) for x in head]
 
 
+def _counted(fleets: Iterable[int]) -> int:
+    """How many choices fleets of these sizes make: len(submarines.counts(n)) each, counted without the ranges."""
+    return sum(min(n, c.MAX_COUNT) for n in fleets)
+
+
 def _n(count: int, what: str = "submarine") -> str:
     return f"{count} {what}{'' if count == 1 else 's'}"
 
@@ -142,8 +147,7 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
     zones = [(sz, n) for sz in sorted(state.subs.get(state.power, {})) if (n := state.may_raid_with(sz)) > 0]
     if not zones:
         return None
-    # the fights listed would be len(submarines.counts(n)) = min(n, MAX_COUNT) per zone
-    choices, labels = (None, None) if sum(min(n, c.MAX_COUNT) for _, n in zones) > MAX_CHOICES else _listed(
+    choices, labels = (None, None) if _counted(n for _, n in zones) > MAX_CHOICES else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
@@ -167,7 +171,7 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
     fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
     if not fleets:
         return None
-    choices, labels = (None, None) if sum(len(submarines.counts(n)) for _, _, n in fleets) > MAX_CHOICES else _listed(
+    choices, labels = (None, None) if _counted(n for _, _, n in fleets) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )

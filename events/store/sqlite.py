@@ -14,7 +14,6 @@ import sqlite_utils
 from events.store.rows import StoreUnavailable, WouldBlock
 from events.store.sql import SQLStore
 
-
 _UNREAD = object()
 
 
