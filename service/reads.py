@@ -103,7 +103,7 @@ class Reads:
                 "version": g.version,
                 "head": c.head.hex(),
                 "status": status_of(g),
-                "awaiting": [msgspec.to_builtins(s) for s in engine.awaiting(g, reader)] if g.runs else [],
+                "awaiting": c.awaiting(reader) if g.runs else [],  # the entries every read answers
                 "waiting_for": engine.waiting_for(g) if g.runs else [],
             }
 

@@ -416,3 +416,21 @@ def test_a_served_bundle_is_valid_against_its_typed_schema(client):
     assert not validator.is_valid(tampered)
     r = client.post("/bundles/verify", json=tampered)  # the upload keeps bodies open: the chain check names it
     assert r.status_code == 200 and r.json()["verdict"] == "failed"
+
+
+def test_the_streams_state_says_what_the_games_read_says(client):
+    """A stream's `state` message carries the reader's `awaiting` exactly as `GET /games/{id}` and `/me` answer it:
+    a `schema` only where `choices` is null (docs/api.md), for the public, a seat and the referee alike."""
+    made = client.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 2}}).json()
+    gid, token, referee = made["game_id"], made["seats"][0]["token"], made["referee_token"]
+    a = client.get(f"/games/{gid}").json()["awaiting"][0]
+    client.post(f"/games/{gid}/commands", json={"type": a["type"], **a["choices"][0]}, headers=auth(token))
+    for reader in (None, token, referee):
+        params = {"timeout": 0}
+        if reader:
+            params["ticket"] = client.post(f"/games/{gid}/tickets", headers=auth(reader)).json()["ticket"]
+        text = client.get(f"/games/{gid}/events/stream", params=params).text
+        state = [m for m in on_message_only(text) if m["message"] == "state"][-1]
+        read = client.get(f"/games/{gid}", headers=auth(reader) if reader else {}).json()
+        assert state["version"] == read["version"] and state["awaiting"] == read["awaiting"]
+        assert state["awaiting"] and all(e["schema"] is None for e in state["awaiting"] if e["choices"] is not None)
