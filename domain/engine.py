@@ -560,7 +560,8 @@ def parse_command(ruleset: Ruleset, payload: dict[str, Any]) -> Any:
         raise InvalidInput(
             "invalid-command",
             f"{e}. A command is {{'type': one of {ruleset.command_names}, ...its arguments}}; "
-            f"GET /games/{{id}} lists what is legal now with each argument's schema.",
+            f"GET /games/{{id}} lists what is legal now (its choices, or a schema where there are too many to list); "
+            f"GET /rulesets/{{id}} has each command's schema.",
         )
 
 

@@ -207,8 +207,10 @@ def test_malformed_commands_are_422(client, body, code):
     g = new_game(client)
     gid = g["game_id"]
     before = unchanged(client, gid)
-    assert_problem(client.post(f"/games/{gid}/commands", json=body, headers=auth(g["tokens"]["USSR"])), 422, code)
+    p = assert_problem(client.post(f"/games/{gid}/commands", json=body, headers=auth(g["tokens"]["USSR"])), 422, code)
     assert unchanged(client, gid) == before
+    if code == "invalid-command" and isinstance(body, dict):  # it says where the legal arguments are written
+        assert "GET /games/{id}" in p["detail"] and "GET /rulesets/{id}" in p["detail"]
 
 
 def test_body_that_is_not_json_is_422(client):
