@@ -119,5 +119,6 @@ def create_app(
     whatif_routes.add_routes(route, svc)
     record_routes.add_routes(route, svc, conditional)
     app.state.verifier = verification_routes.add_routes(route, svc, settings)
+    app.router.on_shutdown.append(app.state.verifier.close)  # its worker processes end with the server
     docs_routes.add_routes(app, ops, settings)  # last: the document describes every route above
     return app

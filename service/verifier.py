@@ -14,6 +14,7 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import resource
+import signal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,9 @@ def verify_body(raw: bytes, settings: Settings, seed_lookup, rulesets: Mapping[s
 
 
 def _init_worker(memory_mb: int) -> None:
+    # Ctrl-C in a terminal reaches the whole process group: the server stops its workers itself (Verifier.close), so
+    # a worker does not die of it with a traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -194,5 +198,14 @@ class Verifier:
         raise e
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+        """Stop the workers (the app's shutdown): a verification under way is abandoned, not waited for (its client
+        is gone with the server), so stopping never waits out a bundle's CPU budget."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        workers = list(getattr(pool, "_processes", {}).values())  # no public way before Python 3.14's terminate_workers
+        pool.shutdown(wait=False, cancel_futures=True)
+        for w in workers:
+            w.terminate()
+        for w in workers:
+            w.join(5)

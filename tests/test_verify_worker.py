@@ -157,3 +157,33 @@ def test_clients_take_turns_one_bundle_each_then_wait_in_order(monkeypatch):
         await blocker
 
     asyncio.run(scenario())
+
+
+def test_the_verify_workers_ignore_ctrl_c_and_end_with_the_server(tmp_path):
+    """Ctrl-C in a terminal reaches every process of the group: a worker ignores it (no traceback of its own), and
+    the server's shutdown ends its workers, a busy one included, without waiting for its bundle."""
+    import os
+    import signal
+
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    app = create_app(str(tmp_path / "w.db"))
+    with TestClient(app) as client:
+        r = client.post("/bundles/verify", json=PACIFIC)
+        assert r.status_code == 200, r.text
+        pool = app.state.verifier._pool
+        assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=30) == signal.SIG_IGN
+        busy = pool.submit(time.sleep, 60)  # a bundle that would take a minute
+        workers = [p.pid for p in pool._processes.values()]
+        assert workers
+        started = time.monotonic()
+    assert time.monotonic() - started < 20, "the shutdown waited for the busy worker"
+    assert not busy.done() or busy.exception() is not None  # abandoned, never finished
+    for pid in workers:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower(), pid
