@@ -28,12 +28,9 @@ from service.snapshots import restore_snapshot, snapshot_key, take_snapshot
 
 
 def on_event_loop() -> bool:
-    """Whether this code runs on an asyncio event loop's thread (a route called inline), where it must never wait."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
+    """Whether this code runs on an asyncio event loop's thread (a route called inline), where it must never wait.
+    (`get_running_loop` says no by raising, which costs a command in a thread ~1 us; this asks without raising.)"""
+    return asyncio._get_running_loop() is not None
 
 
 def fold_stored(game: Game, rows) -> bytes | None:
