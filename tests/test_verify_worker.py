@@ -176,11 +176,15 @@ def test_the_verify_workers_ignore_ctrl_c_and_end_with_the_server(tmp_path):
         pool = app.state.verifier._pool
         assert pool.submit(signal.getsignal, signal.SIGINT).result(timeout=30) == signal.SIG_IGN
         busy = pool.submit(time.sleep, 60)  # a bundle that would take a minute
+        deadline = time.monotonic() + 30
+        while not busy.running() and time.monotonic() < deadline:  # handed to the worker: no longer cancellable
+            time.sleep(0.01)
+        assert busy.running()
         workers = [p.pid for p in pool._processes.values()]
         assert workers
         started = time.monotonic()
     assert time.monotonic() - started < 20, "the shutdown waited for the busy worker"
-    assert not busy.done() or busy.exception() is not None  # abandoned, never finished
+    assert not (busy.done() and not busy.cancelled() and busy.exception() is None), "the busy bundle ran to its end"
     for pid in workers:
         try:
             os.waitpid(pid, os.WNOHANG)
