@@ -16,7 +16,7 @@ from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION
 from service.games import GameService, unavailable
 from service.reads import MAX_PAGE
-from service.http import Guards, internal_error, problem, rejected_response
+from service.http import Guards, HeadAsGet, internal_error, problem, rejected_response
 from service.openapi import Operation
 from service.routes import Conditional, registrar
 from service.routes import docs as docs_routes
@@ -76,6 +76,7 @@ def create_app(
         cors=bool(settings.cors_origins),
         body_timeout=settings.body_timeout,
     )
+    app.add_middleware(HeadAsGet)
     if settings.trusted_proxies:  # X-Forwarded-For is believed from these addresses only (outermost: first to run)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -99,7 +100,7 @@ def create_app(
         if e.status_code == 405:  # every method the path serves, not only its first route's
             path = request.url.path
             allowed = {m for r in app.routes if getattr(r, "methods", None) and r.path_regex.match(path) for m in r.methods}
-            resp.headers["Allow"] = ", ".join(sorted(allowed - {"HEAD"}))
+            resp.headers["Allow"] = ", ".join(sorted(allowed | ({"HEAD"} if "GET" in allowed else set())))
         return resp
 
     @app.exception_handler(StoreUnavailable)

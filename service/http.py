@@ -185,6 +185,38 @@ def _is_json(content_type: bytes | None) -> bool:
     return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
 
 
+class _HeadAnswered(Exception):
+    """Raised out of a streaming GET that answers a HEAD, once its headers are sent: nothing more is wanted of it."""
+
+
+class HeadAsGet:
+    """HEAD on every GET resource (RFC 9110 9.3.2): the status and headers the GET would answer, no body. A streamed
+    answer (the event stream) is stopped once its headers are out, so a HEAD never holds a stream open."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+        ended = False
+
+        async def headers_only(message):
+            nonlocal ended
+            if message["type"] != "http.response.body":
+                return await send(message)
+            if not ended:
+                ended = True
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            if message.get("more_body", False):
+                raise _HeadAnswered
+
+        try:
+            await self.app({**scope, "method": "GET"}, receive, headers_only)
+        except* _HeadAnswered:  # a task group may wrap it
+            pass
+
+
 class Guards:
     """ASGI guards in front of the app: request bodies over the documented size get 413 (with or without a
     Content-Length), a POST body that is not JSON gets 415, and a CORS preflight on a server without CORS gets an

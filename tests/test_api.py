@@ -411,3 +411,27 @@ def test_a_command_of_another_ruleset_is_refused_by_the_game(client):
     r = client.post(f"/games/{g['game_id']}/commands", json={"type": "detect"}, headers=auth(g["tokens"]["USSR"]))
     p = assert_problem(r, 409, "illegal-command")
     assert "corvette-command" in p["detail"] and [x["type"] for x in p["legal"]] == ["purchase", "end_game"]
+
+
+def test_head_answers_what_get_would_without_the_body(client):
+    """RFC 9110 9.3.2: HEAD on a GET resource gives the GET's status and headers, no body: a game, the list, a
+    bundle (its ETag and length), a 304 revalidation, a 404; on the event stream it answers at once, stream closed.
+    A method the path does not serve lists HEAD beside GET in `Allow`."""
+    g = new_game(client)
+    gid = g["game_id"]
+    for path in ("/", "/games", f"/games/{gid}", f"/games/{gid}/rolls", f"/games/{gid}/bundle", "/rulesets"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b"", path
+        for name in ("content-type", "content-length", "etag"):
+            assert head.headers.get(name) == got.headers.get(name), (path, name)
+    etag = client.get(f"/games/{gid}").headers["etag"]
+    assert client.head(f"/games/{gid}", headers={"If-None-Match": etag}).status_code == 304
+    missing = client.head("/games/nope")
+    assert missing.status_code == 404 and missing.content == b""
+    assert missing.headers["content-type"] == "application/problem+json"
+    stream = client.head(f"/games/{gid}/events/stream")
+    assert stream.status_code == 200 and stream.headers["content-type"].startswith("text/event-stream")
+    assert stream.content == b""
+    refused = client.delete(f"/games/{gid}")
+    assert refused.status_code == 405 and set(refused.headers["allow"].split(", ")) == {"GET", "HEAD"}
