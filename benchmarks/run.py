@@ -1438,18 +1438,15 @@ def main() -> None:
             print(f"{name} ...", flush=True)
             FIGURES[name](Path(d))
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(title="Naval Umpire benchmarks")
     for col in ("figure", "value", "reference", "ratio", "target", "met?"):
         t.add_column(col)
     for r in ROWS:
-        t.add_row(
-            r["figure"],
-            r["value"],
-            r["reference"],
-            r["ratio"],
-            r["target"],
+        t.add_row(  # escaped: a cell such as "pip install '.[bench]'" is text, not rich markup
+            *(escape(r[k]) for k in ("figure", "value", "reference", "ratio", "target")),
             "yes" if r["met"] else "[red]no[/]" if r["met"] is False else "-",
         )
     Console(width=160).print(t)
