@@ -307,6 +307,12 @@ def test_a_key_given_twice_is_refused_not_read_as_the_last(client):
     r = client.post("/games", content=b'{"ruleset": "x", "ruleset": "corvette-command"}',
                     headers={"Content-Type": "application/json"})
     assert r.status_code == 422 and r.json()["code"] == "invalid-json"
+    # nested, and beside strings with colons in them (the quick check counts colons: these must not hide the pair)
+    for body in (b'{"type": "detect", "where": {"x": 1, "x": 2}}',
+                 b'{"type": "a:b", "command_id": "c:d", "type": "start"}',
+                 b'[{"k": ":", "k": 1}]'):
+        r = client.post(f"/games/{gid}/commands", content=body, headers=auth(token) | {"Content-Type": "application/json"})
+        assert r.status_code == 422 and r.json()["code"] == "invalid-json" and "appears twice" in r.json()["detail"], body
     assert client.get(f"/games/{gid}").json()["version"] == before
 
 
