@@ -31,6 +31,24 @@ from service.settings import Settings
 EXPOSED = ["ETag", "Location", "Retry-After", "WWW-Authenticate", "Allow"]  # headers a browser page may read
 
 
+class UmpireAPI(FastAPI):
+    """FastAPI with one lane beside it: `POST /games/{id}/commands` goes to `command_lane` (the size and type guards,
+    then service.routes.games.LeanCommands) ahead of the framework's middleware stack, which costs more per request
+    than the rest of the HTTP path (docs/performance.md). What the lane hands on goes through the whole stack."""
+
+    command_lane = None
+
+    async def __call__(self, scope, receive, send):
+        lane = self.command_lane
+        if lane is not None and scope["type"] == "http" and scope["method"] == "POST" and scope["path"][-9:] == "/commands":
+            return await lane(scope, receive, send)
+        await super().__call__(scope, receive, send)
+
+    async def framework(self, scope, receive, send):
+        """The app without the lane: its middleware, then its routes."""
+        await super().__call__(scope, receive, send)
+
+
 def create_app(
     db_path: str | None = None,
     service: GameService | None = None,
@@ -43,7 +61,7 @@ def create_app(
     svc = service or GameService(
         open_store(settings.db, settings.sqlite_sync, settings.db_start_wait), settings=settings, rulesets=rulesets
     )
-    app = FastAPI(
+    app = UmpireAPI(
         title="Naval Umpire",
         version=ENGINE_VERSION,
         docs_url=None,
@@ -67,20 +85,23 @@ def create_app(
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "If-None-Match", "If-Match"],
             expose_headers=EXPOSED,
         )
-    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean path then
-        app.add_middleware(games_routes.LeanCommands, service=svc)
-    app.add_middleware(
-        Guards,
+    guards = dict(
         max_body=settings.max_body,
         max_bundle_body=settings.max_bundle_body,
         cors=bool(settings.cors_origins),
         body_timeout=settings.body_timeout,
     )
+    app.add_middleware(Guards, **guards)
     app.add_middleware(HeadAsGet)
+    lane = None
+    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean lane then
+        lane = Guards(games_routes.LeanCommands(app.framework, svc), **guards)
     if settings.trusted_proxies:  # X-Forwarded-For is believed from these addresses only (outermost: first to run)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+        lane = lane and ProxyHeadersMiddleware(lane, trusted_hosts=list(settings.trusted_proxies))
+    app.command_lane = lane
 
     @app.exception_handler(Rejected)
     async def on_rejected(request: Request, e: Rejected):
