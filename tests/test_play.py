@@ -310,9 +310,17 @@ def test_a_key_given_twice_is_refused_not_read_as_the_last(client):
     # nested, and beside strings with colons in them (the quick check counts colons: these must not hide the pair)
     for body in (b'{"type": "detect", "where": {"x": 1, "x": 2}}',
                  b'{"type": "a:b", "command_id": "c:d", "type": "start"}',
+                 b'{"type": "start", "a": [{"k": ":", "k": 1}]}',
                  b'[{"k": ":", "k": 1}]'):
         r = client.post(f"/games/{gid}/commands", content=body, headers=auth(token) | {"Content-Type": "application/json"})
         assert r.status_code == 422 and r.json()["code"] == "invalid-json" and "appears twice" in r.json()["detail"], body
+    # nested deeper than Python's stack walks (msgspec reads it): refused as JSON, with or without a repeated key,
+    # never a 500 and never read unchecked
+    for depth in (600, 3000):
+        for inner in ('{"k": 1, "k": 2}', '{"k": 1}'):
+            body = ('{"type": "start", "a": ' + "[" * depth + inner + "]" * depth + "}").encode()
+            r = client.post(f"/games/{gid}/commands", content=body, headers=auth(token) | {"Content-Type": "application/json"})
+            assert r.status_code == 422 and r.json()["code"] == "invalid-json", (depth, inner, r.text[:200])
     assert client.get(f"/games/{gid}").json()["version"] == before
 
 

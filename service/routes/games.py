@@ -21,7 +21,7 @@ from service.http import (
     check_command_extras,
     decode,
     if_match_version,
-    internal_error,
+    invalid_json,
     PreconditionFailed,
     rejected_problem,
     whole_numbers,
@@ -224,7 +224,10 @@ async def run_command(
     the command, on the loop when that is shorter than the hop to a thread and back (a cached game close to the store,
     SQLite), else in a thread."""
     what = "a command is a JSON object {'type': ..., ...arguments}"
-    body = whole_numbers(decode(raw, dict, what, "invalid-command"))
+    try:
+        body = whole_numbers(decode(raw, dict, what, "invalid-command"))
+    except RecursionError as e:  # msgspec decodes bodies nested deeper than Python's stack walks
+        raise invalid_json(e) from None
     if isinstance(body, dict):
         check_command_extras(body)
     expected = if_match_version(if_match)
@@ -297,8 +300,6 @@ class LeanCommands:
             return await rejected_problem(e, path)(scope, receive, send)
         except StoreUnavailable as e:
             return await rejected_problem(unavailable(e), path)(scope, receive, send)
-        except Exception:  # noqa: BLE001 - as the app's last exception handler answers
-            return await internal_error()(scope, receive, send)
         body = _encode(answer)
         await send(
             {
