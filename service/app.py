@@ -10,6 +10,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.errors import ServerErrorMiddleware
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
@@ -32,15 +34,23 @@ EXPOSED = ["ETag", "Location", "Retry-After", "WWW-Authenticate", "Allow"]  # he
 
 
 class UmpireAPI(FastAPI):
-    """FastAPI with one lane beside it: `POST /games/{id}/commands` goes to `command_lane` (the size and type guards,
-    then service.routes.games.LeanCommands) ahead of the framework's middleware stack, which costs more per request
-    than the rest of the HTTP path (docs/performance.md). What the lane hands on goes through the whole stack."""
+    """FastAPI with one lane beside it: `POST /games/{id}/commands` goes to `command_lane` (server errors answered and
+    re-raised to be logged, the size and type guards, then service.routes.games.LeanCommands) ahead of the framework's
+    middleware stack, which costs more per request than the rest of the HTTP path (docs/performance.md). What the lane
+    hands on goes through the whole stack; so does every command while OpenTelemetry is configured, so that FastAPI's
+    spans and metrics count commands too (the route answers as the lane does)."""
 
     command_lane = None
 
     async def __call__(self, scope, receive, send):
         lane = self.command_lane
-        if lane is not None and scope["type"] == "http" and scope["method"] == "POST" and scope["path"][-9:] == "/commands":
+        if (
+            lane is not None
+            and scope["type"] == "http"
+            and scope["method"] == "POST"
+            and scope["path"].endswith(games_routes.LeanCommands.SUFFIX)
+            and not self._native_telemetry.enabled()
+        ):
             return await lane(scope, receive, send)
         await super().__call__(scope, receive, send)
 
@@ -93,15 +103,8 @@ def create_app(
     )
     app.add_middleware(Guards, **guards)
     app.add_middleware(HeadAsGet)
-    lane = None
-    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean lane then
-        lane = Guards(games_routes.LeanCommands(app.framework, svc), **guards)
     if settings.trusted_proxies:  # X-Forwarded-For is believed from these addresses only (outermost: first to run)
-        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
-
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
-        lane = lane and ProxyHeadersMiddleware(lane, trusted_hosts=list(settings.trusted_proxies))
-    app.command_lane = lane
 
     @app.exception_handler(Rejected)
     async def on_rejected(request: Request, e: Rejected):
@@ -131,6 +134,12 @@ def create_app(
     @app.exception_handler(Exception)
     async def on_internal(request: Request, e: Exception):
         return internal_error()
+
+    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lane then
+        lane = ServerErrorMiddleware(Guards(games_routes.LeanCommands(app.framework, svc), **guards), handler=on_internal)
+        if settings.trusted_proxies:
+            lane = ProxyHeadersMiddleware(lane, trusted_hosts=list(settings.trusted_proxies))
+        app.command_lane = lane
 
     app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from fastapi.testclient import TestClient
 
 from events.store import SQLiteStore, open_store
@@ -149,22 +151,27 @@ def test_a_ruleset_is_served_with_an_etag_and_revalidated_with_304(client):
     assert client.get("/rulesets/nope").status_code == 404
 
 
-def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, monkeypatch):
-    """POST /commands is served ahead of FastAPI (service.routes.games.LeanCommands): each answer, error or not, is the one the
-    route itself gives (the route is still there: a query string or a malformed id is handed on to it)."""
-    from starlette.middleware.errors import ServerErrorMiddleware
+def stack_spy(monkeypatch) -> list[str]:
+    """The paths (and query strings) of the HTTP requests that enter the framework's stack, as they come."""
+    from starlette.middleware.exceptions import ExceptionMiddleware
 
-    from service.routes import games as games_module
-
-    through_stack = []  # the paths that entered the framework's middleware stack
-    stack_call = ServerErrorMiddleware.__call__
+    seen, call = [], ExceptionMiddleware.__call__
 
     async def spy(self, scope, receive, send):
         if scope["type"] == "http":
-            through_stack.append(scope["path"] + ("?" + scope["query_string"].decode() if scope["query_string"] else ""))
-        await stack_call(self, scope, receive, send)
+            seen.append(scope["path"] + ("?" + scope["query_string"].decode() if scope["query_string"] else ""))
+        await call(self, scope, receive, send)
 
-    monkeypatch.setattr(ServerErrorMiddleware, "__call__", spy)
+    monkeypatch.setattr(ExceptionMiddleware, "__call__", spy)
+    return seen
+
+
+def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, monkeypatch):
+    """POST /commands is served ahead of FastAPI (service.routes.games.LeanCommands): each answer, error or not, is the one the
+    route itself gives (the route is still there: a query string or a malformed id is handed on to it)."""
+    from service.routes import games as games_module
+
+    through_stack = stack_spy(monkeypatch)
 
     def play(lean: bool) -> list[tuple[int, dict | str, str | None]]:
         if not lean:
@@ -225,3 +232,46 @@ def test_the_stamp_of_a_command_is_the_utc_time_to_the_microsecond(monkeypatch):
         monkeypatch.setattr(time, "time_ns", lambda ns=ns: ns)
         expected = (epoch + timedelta(microseconds=ns // 1000)).isoformat(timespec="microseconds")
         assert games.now_iso() == expected.replace("+00:00", "Z")
+
+
+def test_a_server_error_on_the_command_lane_is_answered_as_problem_json_and_raised_to_be_logged(tmp_path, monkeypatch):
+    """A failure inside the lane (the service raising, or an answer that cannot be encoded) is the app's 500
+    problem+json, never the server's plain-text one, and the error goes on to the ASGI server, which logs it."""
+    app = create_app(str(tmp_path / "fail.db"))
+    svc = app.state.service
+    made = svc.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-fail")
+    token = made["seats"][0]["token"]
+    for failure in (ZeroDivisionError("boom"), {"version": object()}):  # raised; returned, then not encodable
+
+        def command(game_id, token, body, failure=failure):
+            if isinstance(failure, Exception):
+                raise failure
+            return failure
+
+        monkeypatch.setattr(svc, "command", command)
+        with TestClient(app, raise_server_exceptions=False) as c:
+            r = c.post("/games/g-fail/commands", json={"type": "end_phase"}, headers=auth(token))
+        assert r.status_code == 500 and r.headers["content-type"] == "application/problem+json", failure
+        assert r.json()["code"] == "internal-error"
+        with TestClient(app) as c:  # as the server sees it: the error itself, after the answer
+            with pytest.raises((ZeroDivisionError, TypeError)):
+                c.post("/games/g-fail/commands", json={"type": "end_phase"}, headers=auth(token))
+
+
+def test_with_opentelemetry_configured_commands_go_through_the_framework_and_answer_the_same(tmp_path, monkeypatch):
+    """FastAPI records a span and metrics for each request it handles when a tracer or meter provider is configured:
+    the lane steps aside then, so commands are counted too, and the route answers them as the lane would."""
+    through_stack = stack_spy(monkeypatch)
+    answers = []
+    for traced in (False, True):
+        app = create_app(str(tmp_path / f"otel-{traced}.db"))
+        monkeypatch.setattr(app._native_telemetry, "enabled", lambda traced=traced: traced)
+        with TestClient(app) as c:
+            made = app.state.service.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-ot")
+            tok = {s["seat"]: s["token"] for s in made["seats"]}
+            for body, seat in (({"type": "purchase", "spend": 3, "command_id": "p"}, "USSR"), ({"type": "end_phase"}, "Germany")):
+                r = c.post("/games/g-ot/commands", json=body, headers=auth(tok[seat]))
+                answers.append((traced, r.status_code, [{**e, "recorded_at": None} for e in r.json().get("events", [])]))
+        assert through_stack == ([] if not traced else ["/games/g-ot/commands"] * 2)
+    assert [a[1:] for a in answers[:2]] == [a[1:] for a in answers[2:]]
+    assert [a[1] for a in answers[:2]] == [200, 403]  # an answer and an error (not the seat's turn)
