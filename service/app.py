@@ -10,8 +10,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.errors import ServerErrorMiddleware
-from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
@@ -33,32 +31,6 @@ from service.settings import Settings
 EXPOSED = ["ETag", "Location", "Retry-After", "WWW-Authenticate", "Allow"]  # headers a browser page may read
 
 
-class UmpireAPI(FastAPI):
-    """FastAPI with one lane beside it: `POST /games/{id}/commands` goes to `command_lane` (server errors answered and
-    re-raised to be logged, the size and type guards, then service.routes.games.LeanCommands) ahead of the framework's
-    middleware stack, which costs more per request than the rest of the HTTP path (docs/performance.md). What the lane
-    hands on goes through the whole stack; so does every command while OpenTelemetry is configured, so that FastAPI's
-    spans and metrics count commands too (the route answers as the lane does)."""
-
-    command_lane = None
-
-    async def __call__(self, scope, receive, send):
-        lane = self.command_lane
-        if (
-            lane is not None
-            and scope["type"] == "http"
-            and scope["method"] == "POST"
-            and scope["path"].endswith(games_routes.LeanCommands.SUFFIX)
-            and not self._native_telemetry.enabled()
-        ):
-            return await lane(scope, receive, send)
-        await super().__call__(scope, receive, send)
-
-    async def framework(self, scope, receive, send):
-        """The app without the lane: its middleware, then its routes."""
-        await super().__call__(scope, receive, send)
-
-
 def create_app(
     db_path: str | None = None,
     service: GameService | None = None,
@@ -71,7 +43,7 @@ def create_app(
     svc = service or GameService(
         open_store(settings.db, settings.sqlite_sync, settings.db_start_wait), settings=settings, rulesets=rulesets
     )
-    app = UmpireAPI(
+    app = FastAPI(
         title="Naval Umpire",
         version=ENGINE_VERSION,
         docs_url=None,
@@ -95,15 +67,19 @@ def create_app(
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "If-None-Match", "If-Match"],
             expose_headers=EXPOSED,
         )
-    guards = dict(
+    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean path then
+        app.add_middleware(games_routes.LeanCommands, service=svc)
+    app.add_middleware(
+        Guards,
         max_body=settings.max_body,
         max_bundle_body=settings.max_bundle_body,
         cors=bool(settings.cors_origins),
         body_timeout=settings.body_timeout,
     )
-    app.add_middleware(Guards, **guards)
     app.add_middleware(HeadAsGet)
     if settings.trusted_proxies:  # X-Forwarded-For is believed from these addresses only (outermost: first to run)
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
     @app.exception_handler(Rejected)
@@ -134,12 +110,6 @@ def create_app(
     @app.exception_handler(Exception)
     async def on_internal(request: Request, e: Exception):
         return internal_error()
-
-    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lane then
-        lane = ServerErrorMiddleware(Guards(games_routes.LeanCommands(app.framework, svc), **guards), handler=on_internal)
-        if settings.trusted_proxies:
-            lane = ProxyHeadersMiddleware(lane, trusted_hosts=list(settings.trusted_proxies))
-        app.command_lane = lane
 
     app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order

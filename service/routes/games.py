@@ -1,5 +1,5 @@
 """Games: create and fork, find, read one, seats (join, token), seeds, commands, reveal and end. A command comes in
-by two doors that answer alike: the route, and `LeanCommands`, the app's command lane ahead of the framework."""
+by two doors that answer alike: the route, and `LeanCommands` ahead of the framework (create_app adds it)."""
 
 from __future__ import annotations
 
@@ -259,8 +259,9 @@ class LeanCommands:
     """`POST /games/{id}/commands` as a bare ASGI path, ahead of FastAPI's routing, dependencies and exception
     middleware (docs/performance.md: they cost more than the command itself): the body read whole, msgspec in and out,
     the same answers and problem+json errors as the route (which still describes the operation and answers whatever
-    is handed on to it: a query string, a game id the pattern refuses). service.app.UmpireAPI serves it as its command
-    lane: behind Guards (size, content type), ahead of the framework's middleware stack."""
+    is handed on to it: a query string, a game id the pattern refuses). Behind Guards (size, content type), and inside
+    the framework's server-error middleware, which answers a failure here as the app's 500 and re-raises it for the
+    server to log, and its OpenTelemetry spans and metrics, which count commands as any request."""
 
     PREFIX, SUFFIX = "/games/", "/commands"
 
