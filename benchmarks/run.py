@@ -1368,7 +1368,8 @@ GUARD_DROP = 1 / 3  # a figure worse than the committed table's by more than thi
 
 
 def committed_table(path: str) -> list[dict]:
-    """The rows of the table in `path` as last committed (git), else as on disk; [] if there is none."""
+    """The rows of the table in `path` as last committed (git), else as on disk; [] if there is none. Only the table
+    above the notes: a table in the notes (say, of several runs) is not the figures."""
     repo = Path(__file__).resolve().parent.parent
     try:
         rel = Path(path).resolve().relative_to(repo)
@@ -1378,7 +1379,7 @@ def committed_table(path: str) -> list[dict]:
     except (ValueError, OSError, subprocess.CalledProcessError):
         text = Path(path).read_text(encoding="utf-8") if Path(path).exists() else ""
     rows = []
-    for line in text.splitlines():
+    for line in text.split(NOTES, 1)[0].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 6 and cells[0].startswith("P") and cells[0][1:2].isdigit():
             rows.append(dict(zip(("figure", "value", "reference", "ratio", "target", "met"), cells)))

@@ -29,3 +29,19 @@ def test_the_committed_table_is_read():
     table = committed_table("docs/performance.md")
     assert any(r["figure"].startswith("P1 aa1942 raid") for r in table)
     assert all(r["ratio"] for r in table)
+
+
+def test_only_the_table_above_the_notes_is_read(tmp_path):
+    """A table in the hand-written notes, with six columns and a figure's name (runs side by side), is not a row of
+    the figures: written back, it would be kept as one."""
+    from benchmarks.run import NOTES
+
+    doc = tmp_path / "perf.md"  # outside the repository: read from disk
+    doc.write_text(
+        "# Performance\n\n| figure | value | reference | ratio | target | met? |\n|---|---|---|---|---|---|\n"
+        "| P2 HTTP commands/s | 1 | 2 | 50% | >= 50% of bare | yes |\n\n" + NOTES + "\n\n"
+        "| figure | run 1 | run 2 | run 3 | best | target |\n|---|---|---|---|---|---|\n"
+        "| P2, % of the bare endpoint | 26% | 25% | 21% | 26% | 50% |\n",
+        encoding="utf-8",
+    )
+    assert [r["figure"] for r in committed_table(str(doc))] == ["P2 HTTP commands/s"]
