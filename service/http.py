@@ -135,8 +135,8 @@ def no_duplicate_keys(raw: bytes, decoded: Any = None) -> None:
 
 
 def _keys(value: Any) -> int:
-    """How many keys the objects in a decoded JSON value hold, nested ones included (a loop, not recursion: msgspec
-    decodes bodies nested deeper than Python's stack)."""
+    """How many keys the objects in a decoded JSON value hold, nested ones included (a loop: msgspec decodes bodies
+    nested deeper than a recursion could walk)."""
     n, todo = 0, [value]
     while todo:
         v = todo.pop()
@@ -193,13 +193,19 @@ def invalid_json(e: Exception) -> InvalidInput:
 
 
 def whole_numbers(value: Any) -> Any:
-    """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer)."""
+    """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer). Freshly
+    decoded JSON is changed in place, with a loop: msgspec decodes bodies nested deeper than a recursion could walk."""
     if isinstance(value, float):
         return int(value) if value.is_integer() else value
-    if isinstance(value, dict):
-        return {k: whole_numbers(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [whole_numbers(v) for v in value]
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        for k, x in v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ():
+            if isinstance(x, float):
+                if x.is_integer():
+                    v[k] = int(x)
+            elif isinstance(x, (dict, list)):
+                todo.append(x)
     return value
 
 

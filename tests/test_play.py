@@ -314,13 +314,19 @@ def test_a_key_given_twice_is_refused_not_read_as_the_last(client):
                  b'[{"k": ":", "k": 1}]'):
         r = client.post(f"/games/{gid}/commands", content=body, headers=auth(token) | {"Content-Type": "application/json"})
         assert r.status_code == 422 and r.json()["code"] == "invalid-json" and "appears twice" in r.json()["detail"], body
-    # nested deeper than Python's stack walks (msgspec reads it): refused as JSON, with or without a repeated key,
-    # never a 500 and never read unchecked
+    # nested deeper than a recursion over the decoded body could walk (600: msgspec reads it; 3,000: it does not): a
+    # repeated key is still found, and no depth is a 500 (600 was, on the command path and on POST /games)
     for depth in (600, 3000):
-        for inner in ('{"k": 1, "k": 2}', '{"k": 1}'):
-            body = ('{"type": "start", "a": ' + "[" * depth + inner + "]" * depth + "}").encode()
-            r = client.post(f"/games/{gid}/commands", content=body, headers=auth(token) | {"Content-Type": "application/json"})
-            assert r.status_code == 422 and r.json()["code"] == "invalid-json", (depth, inner, r.text[:200])
+        for inner, repeated in (('{"k": 1, "k": 2}', True), ('{"k": 1.0}', False)):
+            deep = "[" * depth + inner + "]" * depth
+            r = client.post(f"/games/{gid}/commands", content=('{"type": "start", "a": ' + deep + "}").encode(),
+                            headers=auth(token) | {"Content-Type": "application/json"})
+            assert r.status_code == 422, (depth, inner, r.text[:200])
+            if repeated:
+                assert r.json()["code"] == "invalid-json", (depth, r.text[:200])
+            r = client.post("/games", content=('{"ruleset": "corvette-command", "options": {"a": ' + deep + "}}").encode(),
+                            headers={"Content-Type": "application/json"})
+            assert r.status_code == 422, (depth, inner, r.text[:200])
     assert client.get(f"/games/{gid}").json()["version"] == before
 
 

@@ -21,7 +21,6 @@ from service.http import (
     check_command_extras,
     decode,
     if_match_version,
-    invalid_json,
     PreconditionFailed,
     rejected_problem,
     whole_numbers,
@@ -224,10 +223,7 @@ async def run_command(
     the command, on the loop when that is shorter than the hop to a thread and back (a cached game close to the store,
     SQLite), else in a thread."""
     what = "a command is a JSON object {'type': ..., ...arguments}"
-    try:
-        body = whole_numbers(decode(raw, dict, what, "invalid-command"))
-    except RecursionError as e:  # msgspec decodes bodies nested deeper than Python's stack walks
-        raise invalid_json(e) from None
+    body = whole_numbers(decode(raw, dict, what, "invalid-command"))
     if isinstance(body, dict):
         check_command_extras(body)
     expected = if_match_version(if_match)
