@@ -152,7 +152,8 @@ def test_a_ruleset_is_served_with_an_etag_and_revalidated_with_304(client):
 
 
 def stack_spy(monkeypatch) -> list[str]:
-    """The paths (and query strings) of the HTTP requests that enter the framework's stack, as they come."""
+    """The paths (and query strings) of the HTTP requests that reach the framework's exception middleware (and so its
+    router), as they come: what LeanCommands hands on."""
     from starlette.middleware.exceptions import ExceptionMiddleware
 
     seen, call = [], ExceptionMiddleware.__call__
