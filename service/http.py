@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -135,17 +136,19 @@ def no_duplicate_keys(raw: bytes, decoded: Any = None) -> None:
 
 
 def _keys(value: Any) -> int:
-    """How many keys the objects in a decoded JSON value hold, nested ones included (a loop: msgspec decodes bodies
-    nested deeper than a recursion could walk)."""
-    n, todo = 0, [value]
+    """How many keys the objects in a decoded JSON value hold, nested ones included."""
+    return sum(len(v) for v in _containers(value) if isinstance(v, dict))
+
+
+def _containers(value: Any) -> Iterator[dict | list]:
+    """Every object and array in a decoded JSON value, itself included. A loop, not a recursion: msgspec decodes
+    bodies nested deeper than a recursion could walk."""
+    todo = [value]
     while todo:
         v = todo.pop()
-        if isinstance(v, dict):
-            n += len(v)
-            todo.extend(x for x in v.values() if isinstance(x, (dict, list)))
-        elif isinstance(v, list):
-            todo.extend(x for x in v if isinstance(x, (dict, list)))
-    return n
+        if isinstance(v, (dict, list)):
+            yield v
+            todo.extend(x for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, (dict, list)))
 
 
 def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") -> Any:
@@ -193,19 +196,14 @@ def invalid_json(e: Exception) -> InvalidInput:
 
 
 def whole_numbers(value: Any) -> Any:
-    """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer). Freshly
-    decoded JSON is changed in place, with a loop: msgspec decodes bodies nested deeper than a recursion could walk."""
+    """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer); freshly
+    decoded JSON is changed in place."""
     if isinstance(value, float):
         return int(value) if value.is_integer() else value
-    todo = [value]
-    while todo:
-        v = todo.pop()
-        for k, x in v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ():
-            if isinstance(x, float):
-                if x.is_integer():
-                    v[k] = int(x)
-            elif isinstance(x, (dict, list)):
-                todo.append(x)
+    for v in _containers(value):
+        for k, x in v.items() if isinstance(v, dict) else enumerate(v):
+            if isinstance(x, float) and x.is_integer():
+                v[k] = int(x)
     return value
 
 
