@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from domain.decisions import Ui
 from domain.editions import Edition, Editions
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
 from events.core import (
@@ -77,8 +78,8 @@ class CommandSpec(msgspec.Struct):
 
     `labels[i]` is a human label for `choices[i]` (a UI renders buttons from these two alone); `description`
     says what the command does, in the player's words. `default` is the arguments the rules take when the seat
-    sends none (Battlefleet's "steam on"), where they have one; `ui` is what a UI needs to draw a rich command, in a
-    shape each ruleset documents (Battlefleet's `move`: each division's distance limits and turn bands)."""
+    sends none (Battlefleet's "steam on"), where they have one; `ui` is the decision's descriptor, from the one
+    vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more)."""
 
     type: str
     seats: list[str]
@@ -87,7 +88,7 @@ class CommandSpec(msgspec.Struct):
     description: str = ""
     labels: list[str] | None = None
     default: dict[str, Any] | None = None
-    ui: dict[str, Any] | None = None
+    ui: Ui | None = None
 
 
 def entry(spec: CommandSpec) -> dict[str, Any]:

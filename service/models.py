@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from domain.decisions import Ui
 from events.core import RollResult
 
 Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")]
@@ -54,10 +55,10 @@ class CommandSpec(_Out):
         ),
     ] = None
     ui: Annotated[
-        dict[str, Any] | None,
+        Ui | None,
         Meta(
-            description="what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md "
-            "`awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null"
+            description="the decision's descriptor where `choices` cannot list every argument set (or a map needs "
+            "more), from one vocabulary typed by `kind` (docs/api.md \"Decision descriptors\"), else null"
         ),
     ] = None
 

@@ -9,6 +9,7 @@ import functools
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
+from domain import decisions as ui
 from domain.engine import CommandSpec, command_schema
 
 DESCRIPTIONS = {
@@ -91,7 +92,7 @@ def _narrowed(cmd: type, names: tuple) -> dict:
     return schema
 
 
-def move_ui(state: State, seat: str) -> dict:
+def move_ui(state: State, seat: str) -> ui.MoveForm:
     """What a UI draws for the Movement Phase (the seat's own entry only: its speeds are its own): each division that
     can move, its lead's pose, the distance its lead may go (BF-R6; exactly the least under a stop order), and the
     turns its orders allow, one entry per number of `turns_deg` in order (BF-R5: each arrow's band of degrees, given
@@ -111,32 +112,32 @@ def move_ui(state: State, seat: str) -> dict:
         if stop:
             turns = []
         elif d.dropped_out:
-            turns = [{"arrow": None, "to": "either", "min_deg": 1, "max_deg": 180}]
+            turns = [ui.TurnBand(arrow=None, to="either", min_deg=1, max_deg=180)]
         elif arrows:
             turns = [
-                {"arrow": a.arrow, "to": a.to, "min_deg": mv.BANDS[a.arrow][0], "max_deg": mv.BANDS[a.arrow][1]}
+                ui.TurnBand(arrow=a.arrow, to=a.to, min_deg=mv.BANDS[a.arrow][0], max_deg=mv.BANDS[a.arrow][1])
                 for a in arrows
             ]
         elif d.flagship is not None and state.ships[d.flagship].command_ok:
-            turns = [{"arrow": None, "to": "either", "min_deg": 0, "max_deg": 44}]
+            turns = [ui.TurnBand(arrow=None, to="either", min_deg=0, max_deg=44)]
         else:
             turns = []
         pose = state.pose(lead)
         out.append(
-            {
-                "division": d.id,
-                "lead": lead,
-                "ships": list(d.ships),
-                "pose": {"x": pose.x, "y": pose.y, "h": pose.h},
-                "distance_mm": {"min": lo, "max": lo if stop else hi},
-                "stop": stop,
-                "turns": turns,
-            }
+            ui.DivisionMove(
+                division=d.id,
+                lead=lead,
+                ships=list(d.ships),
+                pose=ui.Pose(x=pose.x, y=pose.y, h=pose.h),
+                distance_mm=ui.Range(min=lo, max=lo if stop else hi),
+                stop=stop,
+                turns=turns,
+            )
         )
-    return {"divisions": out}
+    return ui.MoveForm(divisions=out)
 
 
-def fire_ui(state: State, seat: str) -> dict:
+def fire_ui(state: State, seat: str) -> ui.FireForm:
     """What a UI draws for the Gunnery Phase (the seat's own entry): each of its ships able to fire, with each gun
     position or beam pattern side that can fire this turn (BF-R14: its guns and cycles), its arcs (4.1, half-degrees
     clockwise off the bow as the data give them; a pattern side's by gun group, BF-R37) and how far its guns reach
@@ -165,41 +166,41 @@ def fire_ui(state: State, seat: str) -> dict:
             weapon = gunnery.mount_weapon(view, name, mount)
             brackets = [i + 1 for i, pen in enumerate(weapon.pen) if pen is not None]
             mounts.append(
-                {
-                    "mount": mount,
-                    "side": side,
-                    "weapon": weapon.id,
-                    "cat": weapon.cat,
-                    "bore": weapon.bore,
-                    "guns": guns,
-                    "cycles": cycles,
-                    "arcs": _arcs(view, name, mount, side),
-                    "brackets": brackets,
-                    "reach_mm": max(brackets, default=0) * scale.bracket_mm,
-                }
+                ui.Mount(
+                    mount=mount,
+                    side=side,
+                    weapon=weapon.id,
+                    cat=weapon.cat,
+                    bore=weapon.bore,
+                    guns=guns,
+                    cycles=cycles,
+                    arcs=_arcs(view, name, mount, side),
+                    brackets=brackets,
+                    reach_mm=max(brackets, default=0) * scale.bracket_mm,
+                )
             )
-        ships.append({"ship": name, "pose": {"x": pose.x, "y": pose.y, "h": pose.h}, "mounts": mounts})
+        ships.append(ui.Firer(ship=name, pose=ui.Pose(x=pose.x, y=pose.y, h=pose.h), mounts=mounts))
     targets = []
     for name in view.own(view.enemy(seat)):
         if not view.ships[name].in_play:
             continue
         seen = pose_for(view, seat, name)
         targets.append(
-            {
-                "ship": name,
-                "cls": view.ships[name].cls,
-                "pose": None if seen is None else {"x": seen.x, "y": seen.y, "h": seen.h, "exact": seen.exact},
-            }
+            ui.FireTarget(
+                ship=name,
+                cls=view.ships[name].cls,
+                pose=None if seen is None else ui.SeenPose(x=seen.x, y=seen.y, h=seen.h, exact=seen.exact),
+            )
         )
-    return {
-        "ships": ships,
-        "targets": targets,
-        "estimate_mm": {"min": 1, "max": scale.brackets * scale.bracket_mm},
-        "one_cycle_beyond_mm": scale.brackets // 2 * scale.bracket_mm,
-    }
+    return ui.FireForm(
+        ships=ships,
+        targets=targets,
+        estimate_mm=ui.Range(min=1, max=scale.brackets * scale.bracket_mm),
+        one_cycle_beyond_mm=scale.brackets // 2 * scale.bracket_mm,
+    )
 
 
-def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[dict]:
+def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[ui.Arc]:
     """A position's arcs, every gun of it together; a pattern side's, one per gun group with a gun able to fire
     (gunnery.bearing: each undamaged gun of the side whose group's arc holds the target fires)."""
     from domain.battlefleet_1900.rules import gunnery
@@ -207,13 +208,13 @@ def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[dict]:
     s = state.ships[ship]
     if mount in s.mounts:
         guns = gunnery.mount_weapon(state, ship, mount).guns
-        return [{"group": None, "guns": guns, "half_deg": list(a)} for a in gunnery.arcs_of(state, ship, mount, None)]
+        return [ui.Arc(group=None, guns=guns, half_deg=list(a)) for a in gunnery.arcs_of(state, ship, mount, None)]
     ok: dict[str, int] = {}
     for status, (gun_side, group) in zip(s.guns[mount], state.data.layout(s.cls, mount)):
         if gun_side == side and status == "ok":
             ok[group] = ok.get(group, 0) + 1
     return [
-        {"group": group, "guns": ok[group], "half_deg": list(a)}
+        ui.Arc(group=group, guns=ok[group], half_deg=list(a))
         for group in ("bow", "beam", "stern")
         if group in ok
         for a in gunnery.arcs_of(state, ship, mount, side, group)

@@ -9,6 +9,7 @@ from typing import Any
 
 import msgspec
 
+from domain.decisions import Ui
 from domain.engine import CommandSpec, IllegalCommand
 
 MAX_CHOICES = 64
@@ -24,7 +25,7 @@ def spec(
     choices: list[dict] | None,
     labels: list[str] | None = None,
     narrow: dict[str, Any] | None = None,
-    ui: dict[str, Any] | None = None,
+    ui: Ui | None = None,
 ) -> CommandSpec:
     """`narrow` maps a property (dotted into `items` / `$defs` by narrow_schema) to extra schema keywords; `ui` is
     what a UI needs to draw the command (docs/api.md `awaiting`)."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from domain import engine
 from domain.battlefleet_1900 import redact
-from domain.battlefleet_1900.awaiting import fire_ui
+from domain.battlefleet_1900.awaiting import fire_ui as typed_fire_ui
 from domain.battlefleet_1900.views import table
 from tests.battlefleet_1900.scenario import DATA, B, make_state, place, play
 
@@ -16,6 +18,11 @@ def duel(fog: str = "open"):
     place(s, "Mikasa", 1000, 1000, 90)
     place(s, "Tsesarevich", 1000, 1300, 90)
     return s
+
+
+def fire_ui(state, seat) -> dict:
+    """The descriptor as the API answers it (plain JSON)."""
+    return msgspec.to_builtins(typed_fire_ui(state, seat))
 
 
 def mounts(ui: dict, ship: str) -> dict[tuple, dict]:
@@ -91,9 +98,9 @@ def test_BF_fog_the_fire_ui_shows_a_seat_nothing_its_own_view_does_not():
             entry = next((x for x in engine.awaiting(game, seat) if x.type == "fire"), None)
             if entry is None:
                 continue
-            assert entry.ui == fire_ui(redact(state, seat), seat)
+            assert msgspec.to_builtins(entry.ui) == fire_ui(redact(state, seat), seat)
             shown = {b.ship: b.pose for b in table(state, seat).bases}
-            for t in entry.ui["targets"]:
+            for t in msgspec.to_builtins(entry.ui)["targets"]:
                 p = shown.get(t["ship"])
                 assert t["pose"] == (None if p is None else {"x": p.x, "y": p.y, "h": p.h, "exact": p.exact})
                 true = state.pose(t["ship"])

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from tests.uboat_leader.scenario import battle, legal, new_state, put
 
 
@@ -14,9 +16,9 @@ def test_UL20_the_move_ui_lists_each_boats_steps_exactly_as_the_choices_do():
     s = ops("U-47", "U-51")
     put(s, "U-47", "north-sea")
     entry = legal(s)["move"]
-    listed = {(b["boat"], st["to"]) for b in entry.ui["boats"] for st in b["steps"]}
+    listed = {(b["boat"], st["to"]) for b in msgspec.to_builtins(entry.ui)["boats"] for st in b["steps"]}
     assert listed == {(c["boat"], c["to"]) for c in entry.choices}
-    u47 = next(b for b in entry.ui["boats"] if b["boat"] == "U-47")
+    u47 = next(b for b in msgspec.to_builtins(entry.ui)["boats"] if b["boat"] == "U-47")
     assert (u47["at"], u47["moving"], u47["may_stop"]) == ("north-sea", False, False)
     steps = {st["to"]: st for st in u47["steps"]}
     assert steps["germany"] == {"to": "germany", "space": "port", "move_events": None}  # a port ends the move (UL-22)
@@ -27,17 +29,17 @@ def test_UL21_a_boat_moving_in_the_channel_may_not_stop_there():
     s = ops("U-47")
     put(s, "U-47", "channel")
     s.ops.moving, s.ops.done = "U-47", ["U-47"]
-    (u47,) = legal(s)["move"].ui["boats"]
+    (u47,) = msgspec.to_builtins(legal(s)["move"].ui)["boats"]
     assert (u47["moving"], u47["may_stop"]) == (True, False) and u47["steps"]
     put(s, "U-47", "north-sea")
-    assert legal(s)["move"].ui["boats"][0]["may_stop"] is True
+    assert msgspec.to_builtins(legal(s)["move"].ui)["boats"][0]["may_stop"] is True
 
 
 def test_UL30_UL_R20_the_move_uboat_ui_gives_each_sides_speed_and_reach_as_the_choices_do():
     s = new_state()
     battle(s, {"M1": ("C1", None, None)}, {"U-47": ("L1", "surfaced")})
     entry = legal(s)["move_uboat"]
-    (u47,) = entry.ui["boats"]
+    (u47,) = msgspec.to_builtins(entry.ui)["boats"]
     assert u47["area"] == "L1"
     drawn = {(sd["side"], to) for sd in u47["sides"] for to in sd["to"]}
     drawn |= {(sd["side"], "off") for sd in u47["sides"] if sd["off"]}
@@ -52,5 +54,5 @@ def test_UL30_UL_R20_an_unfit_boat_is_drawn_only_its_fastest_way_off():
     s = new_state()
     battle(s, {"M1": ("C1", None, None)}, {"U-47": ("M1", "submerged")})
     put(s, "U-47", "w-approaches", stress=10)
-    (u47,) = legal(s)["move_uboat"].ui["boats"]
+    (u47,) = msgspec.to_builtins(legal(s)["move_uboat"].ui)["boats"]
     assert [(sd["side"], sd["to"], sd["off"]) for sd in u47["sides"]] == [("surfaced", [], True)]

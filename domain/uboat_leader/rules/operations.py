@@ -3,6 +3,7 @@ the Channel and Unfit boats (UL-21), patrols completed in port (UL-22)."""
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import map_distances
@@ -74,7 +75,7 @@ def move_choices(s: State) -> list[dict]:
     return [{"boat": m, "to": n} for m in movers(s) for n in ordered(s, m, neighbours(s, m))]
 
 
-def move_ui(s: State) -> dict:
+def move_ui(s: State) -> ui.StepsForm:
     """What a UI draws for an Operations step (UL-20): each boat that may step now, where it is, whether it may end
     its move there (UL-21, UL-R6), and the places one step takes it (`neighbours`, the same legality as `move`),
     with the Move value of Events an Area's crossing draws (a port ends the move, a box begins the mission)."""
@@ -83,17 +84,17 @@ def move_ui(s: State) -> dict:
         steps = []
         for to in ordered(s, boat, neighbours(s, boat)):
             space = space_of(s, to)
-            steps.append({"to": to, "space": space, "move_events": s.area(to).move if space == "open" else None})
+            steps.append(ui.Step(to=to, space=space, move_events=s.area(to).move if space == "open" else None))
         out.append(
-            {
-                "boat": boat,
-                "at": s.boats[boat].where,
-                "moving": boat == s.ops.moving,
-                "may_stop": boat == s.ops.moving and may_stop(s, boat),
-                "steps": steps,
-            }
+            ui.BoatSteps(
+                boat=boat,
+                at=s.boats[boat].where,
+                moving=boat == s.ops.moving,
+                may_stop=boat == s.ops.moving and may_stop(s, boat),
+                steps=steps,
+            )
         )
-    return {"boats": out}
+    return ui.StepsForm(boats=out)
 
 
 def space_of(s: State, node: str) -> str:

@@ -3,6 +3,7 @@ Silent Running (UL-32), Bearing movement (UL-33) and the end of a turn (UL-S7)."
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import OFF, distance, to_edge, within
@@ -112,7 +113,7 @@ def move_choices(s: State) -> list[dict]:
     return out
 
 
-def move_ui(s: State) -> dict:
+def move_ui(s: State) -> ui.SidesForm:
     """What a UI draws for the U-boats' movement (UL-30): each boat still to move, where it is, and for each side it
     may end up (Silent: submerged only) its speed and the areas it may end in (`move_options`, the same legality as
     `move_uboat`), `off` when it may leave the display (UL-R20)."""
@@ -120,17 +121,17 @@ def move_ui(s: State) -> dict:
     for boat in s.battle.queue:
         options = move_options(s, boat)
         sides = [
-            {
-                "side": side,
-                "speed": speed(s, boat, side),
-                "to": sorted(to for sd, to in options if sd == side and to != OFF),
-                "off": (side, OFF) in options,
-            }
+            ui.Side(
+                side=side,
+                speed=speed(s, boat, side),
+                to=sorted(to for sd, to in options if sd == side and to != OFF),
+                off=(side, OFF) in options,
+            )
             for side in ("surfaced", "submerged")
             if any(sd == side for sd, _ in options)
         ]
-        out.append({"boat": boat, "area": s.battle.subs[boat].area, "sides": sides})
-    return {"boats": out}
+        out.append(ui.BoatSides(boat=boat, area=s.battle.subs[boat].area, sides=sides))
+    return ui.SidesForm(boats=out)
 
 
 def move_uboat(ctx, cmd: c.MoveUBoat) -> None:

@@ -609,12 +609,10 @@ export interface components {
             type: "capture";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyEndGameArgs
@@ -706,12 +704,10 @@ export interface components {
             type: "end_game";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyEndPhaseArgs
@@ -790,12 +786,10 @@ export interface components {
             type: "end_phase";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyFightArgs
@@ -895,12 +889,10 @@ export interface components {
             type: "fight";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyIpcLedgerView
@@ -1010,12 +1002,10 @@ export interface components {
             type: "liberate";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyLoseSubmarinesArgs
@@ -1125,12 +1115,10 @@ export interface components {
             type: "lose_submarines";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyMapView
@@ -1260,12 +1248,10 @@ export interface components {
             type: "move_submarines";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** Aa1942ConvoyNow */
         Aa1942ConvoyNow: {
@@ -1411,12 +1397,10 @@ export interface components {
             type: "place_submarines";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyPurchaseArgs
@@ -1506,12 +1490,10 @@ export interface components {
             type: "purchase";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoyRaidArgs
@@ -1601,12 +1583,10 @@ export interface components {
             type: "raid";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Aa1942ConvoySzStatusView
@@ -1857,6 +1837,15 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /** Arc */
+        Arc: {
+            /** Group */
+            group: string | null;
+            /** Guns */
+            guns: number;
+            /** Half deg */
+            half_deg: number[];
         };
         /**
          * AreaDamaged
@@ -2715,12 +2704,10 @@ export interface components {
             type: "concede";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Battlefleet1900DamageControlArgs
@@ -2884,12 +2871,36 @@ export interface components {
             type: "damage_control";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
+        };
+        /** Battlefleet1900DivisionMove */
+        Battlefleet1900DivisionMove: {
+            /**
+             * Distance mm
+             * @description BF-R6: how far the lead moves, in table mm, within its speed limits (`awaiting[].ui` gives them); null: as last turn, within the limits
+             * @default null
+             */
+            distance_mm?: number | null;
+            /**
+             * Division
+             * @description one of your divisions
+             */
+            division: string;
+            /**
+             * Ships
+             * @description distances of single ships that do not follow the lead
+             * @default []
+             */
+            ships?: components["schemas"]["ShipDistance"][];
+            /**
+             * Turns deg
+             * @description BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+             * @default []
+             */
+            turns_deg?: number[];
         };
         /**
          * Battlefleet1900FireArgs
@@ -3087,12 +3098,10 @@ export interface components {
             type: "fire";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Battlefleet1900GiveOrdersArgs
@@ -3400,12 +3409,10 @@ export interface components {
             type: "give_orders";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Battlefleet1900GunneryLogView
@@ -3573,12 +3580,10 @@ export interface components {
             type: "launch_torpedoes";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Battlefleet1900Move
@@ -3591,7 +3596,7 @@ export interface components {
              * @description the divisions whose move differs from keeping speed
              * @default []
              */
-            divisions?: components["schemas"]["DivisionMove"][];
+            divisions?: components["schemas"]["Battlefleet1900DivisionMove"][];
             /**
              * Type
              * @enum {unknown}
@@ -3760,12 +3765,10 @@ export interface components {
             type: "move";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** Battlefleet1900Now */
         Battlefleet1900Now: {
@@ -3999,12 +4002,10 @@ export interface components {
             type: "start";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * Battlefleet1900TableView
@@ -4397,6 +4398,28 @@ export interface components {
             xp: number;
             /** Xp to promote */
             xp_to_promote: number | null;
+        };
+        /** BoatSides */
+        BoatSides: {
+            /** Area */
+            area: string;
+            /** Boat */
+            boat: string;
+            /** Sides */
+            sides: components["schemas"]["Side"][];
+        };
+        /** BoatSteps */
+        BoatSteps: {
+            /** At */
+            at: string;
+            /** Boat */
+            boat: string;
+            /** May stop */
+            may_stop: boolean;
+            /** Moving */
+            moving: boolean;
+            /** Steps */
+            steps: components["schemas"]["Step"][];
         };
         /** BoxLine */
         BoxLine: {
@@ -7334,12 +7357,10 @@ export interface components {
             type: "allocate_skills";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandBoardArgs
@@ -7429,12 +7450,10 @@ export interface components {
             type: "board";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** CorvetteCommandCampaignSheet */
         CorvetteCommandCampaignSheet: {
@@ -7559,12 +7578,10 @@ export interface components {
             type: "choose_start_port";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandDetectArgs
@@ -7643,12 +7660,10 @@ export interface components {
             type: "detect";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandDropPatternArgs
@@ -7740,12 +7755,10 @@ export interface components {
             type: "drop_pattern";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandEngagementView
@@ -7844,12 +7857,10 @@ export interface components {
             type: "fire_guns";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandHoldFireArgs
@@ -7928,12 +7939,10 @@ export interface components {
             type: "hold_fire";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandMapView
@@ -8043,12 +8052,10 @@ export interface components {
             type: "move_convoy";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** CorvetteCommandNow */
         CorvetteCommandNow: {
@@ -8230,12 +8237,10 @@ export interface components {
             type: "repair";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandRerollCollisionArgs
@@ -8325,12 +8330,10 @@ export interface components {
             type: "reroll_collision";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CorvetteCommandShipLogView
@@ -8441,12 +8444,10 @@ export interface components {
             type: "start";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * CounterRevealed
@@ -9525,6 +9526,76 @@ export interface components {
              */
             v: 1;
         };
+        /** DecisionsDivisionMove */
+        DecisionsDivisionMove: {
+            /** Distance mm */
+            distance_mm: components["schemas"]["Range"];
+            /** Division */
+            division: string;
+            /** Lead */
+            lead: string;
+            /** Pose */
+            pose: components["schemas"]["Pose"];
+            /** Ships */
+            ships: string[];
+            /** Stop */
+            stop: boolean;
+            /** Turns */
+            turns: components["schemas"]["TurnBand"][];
+        };
+        /**
+         * DecisionsOption
+         * @description One value a `select` or `pick` offers, with its label.
+         */
+        DecisionsOption: {
+            /** Label */
+            label: string;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+            /** Value */
+            value: string | number | boolean | null;
+        };
+        /**
+         * DecisionsPick
+         * @description Some of `options` (each at most once), at least `min`, at most `max` (null: all of them); `ordered`: the list's
+         *     order is part of the command (pick them in turn).
+         */
+        DecisionsPick: {
+            /** Field */
+            field: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "pick";
+            /** Label */
+            label: string;
+            /**
+             * Max
+             * @default null
+             */
+            max?: number | null;
+            /**
+             * Min
+             * @default 0
+             */
+            min?: number;
+            /** Options */
+            options: components["schemas"]["DecisionsOption"][];
+            /**
+             * Ordered
+             * @default false
+             */
+            ordered?: boolean;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+        };
         /** DeckCount */
         DeckCount: {
             /** Deck */
@@ -10124,32 +10195,6 @@ export interface components {
             seat: string;
             /** Ships */
             ships: string[];
-        };
-        /** DivisionMove */
-        DivisionMove: {
-            /**
-             * Distance mm
-             * @description BF-R6: how far the lead moves, in table mm, within its speed limits (`awaiting[].ui` gives them); null: as last turn, within the limits
-             * @default null
-             */
-            distance_mm?: number | null;
-            /**
-             * Division
-             * @description one of your divisions
-             */
-            division: string;
-            /**
-             * Ships
-             * @description distances of single ships that do not follow the lead
-             * @default []
-             */
-            ships?: components["schemas"]["ShipDistance"][];
-            /**
-             * Turns deg
-             * @description BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each arrow's least turn
-             * @default []
-             */
-            turns_deg?: number[];
         };
         /**
          * DivisionOrdered
@@ -11194,6 +11239,27 @@ export interface components {
             v: 1;
         };
         /**
+         * FireForm
+         * @description Battlefleet's Gunnery Phase (`fire`): each ship able to fire with each gun position or pattern side that can
+         *     (BF-R14), the enemy ships in play at the pose the seat's own view shows (BF-R13), and what an estimate may be
+         *     (BF-R15). Send `{salvos: [{ship, target, estimate_mm, guns: [{mount, side, guns, cycles, ammo}]}]}`.
+         */
+        FireForm: {
+            /** Estimate mm */
+            estimate_mm: components["schemas"]["Range"];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "fire";
+            /** One cycle beyond mm */
+            one_cycle_beyond_mm: number;
+            /** Ships */
+            ships: components["schemas"]["Firer"][];
+            /** Targets */
+            targets: components["schemas"]["FireTarget"][];
+        };
+        /**
          * FireHeld
          * @description The corvette holds fire on the spotted U-boat, which comes on to attack.
          */
@@ -11268,6 +11334,24 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /** FireTarget */
+        FireTarget: {
+            /** Cls */
+            cls: string;
+            /** Pose */
+            pose: components["schemas"]["SeenPose"] | null;
+            /** Ship */
+            ship: string;
+        };
+        /** Firer */
+        Firer: {
+            /** Mounts */
+            mounts: components["schemas"]["Mount"][];
+            /** Pose */
+            pose: components["schemas"]["Pose"];
+            /** Ship */
+            ship: string;
         };
         /** FloodingChanged */
         FloodingChanged: {
@@ -11402,6 +11486,19 @@ export interface components {
              * @enum {unknown}
              */
             type: "fork_game";
+        };
+        /**
+         * Form
+         * @description The command's arguments are what its `controls` fill (an argument none fills takes its default).
+         */
+        Form: {
+            /** Controls */
+            controls: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "form";
         };
         /**
          * GameCreated
@@ -11728,6 +11825,28 @@ export interface components {
              * @enum {unknown}
              */
             type: "give_orders";
+        };
+        /**
+         * Group
+         * @description An object whose keys are its controls' fields (a speed per boat).
+         */
+        Group: {
+            /** Controls */
+            controls: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
+            /** Field */
+            field: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "group";
+            /** Label */
+            label: string;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
         };
         /** Growth */
         Growth: {
@@ -12226,6 +12345,72 @@ export interface components {
             now: components["schemas"]["Aa1942ConvoyNow"];
             /** Powers */
             powers: components["schemas"]["PowerLedger"][];
+        };
+        /**
+         * Item
+         * @description One thing an `items` control may include: its object is `fixed` plus what its own `controls` fill.
+         *     `required`: it is always included.
+         */
+        Item: {
+            /**
+             * Controls
+             * @default []
+             */
+            controls?: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
+            /** Fixed */
+            fixed: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** Label */
+            label: string;
+            /**
+             * Required
+             * @default false
+             */
+            required?: boolean;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+        };
+        /**
+         * Items
+         * @description A list built item by item: each included item adds one object. At least `min` and at most `max` items
+         *     (null: any number of those offered). An item may appear more than once only where `repeatable` says so.
+         */
+        Items: {
+            /** Field */
+            field: string;
+            /** Items */
+            items: components["schemas"]["Item"][];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "items";
+            /** Label */
+            label: string;
+            /**
+             * Max
+             * @default null
+             */
+            max?: number | null;
+            /**
+             * Min
+             * @default 0
+             */
+            min?: number;
+            /**
+             * Repeatable
+             * @default false
+             */
+            repeatable?: boolean;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
         };
         /**
          * JobProgress
@@ -13332,6 +13517,29 @@ export interface components {
             /** Spent */
             spent: number;
         };
+        /** Mount */
+        Mount: {
+            /** Arcs */
+            arcs: components["schemas"]["Arc"][];
+            /** Bore */
+            bore: number;
+            /** Brackets */
+            brackets: number[];
+            /** Cat */
+            cat: string;
+            /** Cycles */
+            cycles: number;
+            /** Guns */
+            guns: number;
+            /** Mount */
+            mount: string;
+            /** Reach mm */
+            reach_mm: number;
+            /** Side */
+            side: ("port" | "starboard") | null;
+            /** Weapon */
+            weapon: string;
+        };
         /** MoveEnded */
         MoveEnded: {
             /** Boat */
@@ -13409,6 +13617,20 @@ export interface components {
             v: 1;
         };
         /**
+         * MoveForm
+         * @description Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and one
+         *     band per number of `turns_deg` (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`.
+         */
+        MoveForm: {
+            /** Divisions */
+            divisions: components["schemas"]["DecisionsDivisionMove"][];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "move";
+        };
+        /**
          * Moves
          * @description The outcome of a Movement Phase: public under fog `open` (ShipsMoved), else one sealed record per owner.
          */
@@ -13444,6 +13666,45 @@ export interface components {
             to_seat: string;
             /** Turn */
             turn: number;
+        };
+        /**
+         * Number
+         * @description A whole number from `min` to `max` inclusive; `default` preselected; `optional`: may be left out.
+         */
+        Number: {
+            /**
+             * Default
+             * @default null
+             */
+            default?: number | null;
+            /** Field */
+            field: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "number";
+            /** Label */
+            label: string;
+            /** Max */
+            max: number;
+            /** Min */
+            min: number;
+            /**
+             * Optional
+             * @default false
+             */
+            optional?: boolean;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+            /**
+             * Unit
+             * @default
+             */
+            unit?: string;
         };
         /** Occupied */
         Occupied: {
@@ -13556,17 +13817,6 @@ export interface components {
             ruleset: string;
             /** Seed */
             seed: number;
-        };
-        /** Option */
-        Option: {
-            /** Bought */
-            bought: number;
-            /** Cost */
-            cost: string;
-            /** Max */
-            max: number | null;
-            /** Option */
-            option: string;
         };
         /** OptionBought */
         OptionBought: {
@@ -14049,20 +14299,6 @@ export interface components {
             /** Waiting for */
             waiting_for: string[];
         };
-        /** Pick */
-        Pick: {
-            /** Boat */
-            boat: string;
-            /** Cost half */
-            cost_half: number;
-            /**
-             * Level
-             * @enum {unknown}
-             */
-            level: "ace" | "green" | "trained" | "veteran";
-            /** Port */
-            port: string;
-        };
         /** PiecePlaced */
         PiecePlaced: {
             /** Area */
@@ -14160,6 +14396,15 @@ export interface components {
             route: components["schemas"]["Turnpoint"][];
             /** Ship */
             ship: string;
+        };
+        /** Pose */
+        Pose: {
+            /** H */
+            h: number;
+            /** X */
+            x: number;
+            /** Y */
+            y: number;
         };
         /** PoseView */
         PoseView: {
@@ -14748,6 +14993,13 @@ export interface components {
              */
             v: 1;
         };
+        /** Range */
+        Range: {
+            /** Max */
+            max: number;
+            /** Min */
+            min: number;
+        };
         /**
          * RecordedDice
          * @description The dice inputs a creation or fork recorded (the server seed is never in them).
@@ -14843,6 +15095,38 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * Repeat
+         * @description A list of `min`..`max` objects, each filled by the same `controls` (one torpedo per entry).
+         */
+        Repeat: {
+            /** Controls */
+            controls: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
+            /** Field */
+            field: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "repeat";
+            /** Label */
+            label: string;
+            /**
+             * Max
+             * @default 1
+             */
+            max?: number;
+            /**
+             * Min
+             * @default 0
+             */
+            min?: number;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
         };
         /**
          * Replenished
@@ -15721,6 +16005,17 @@ export interface components {
              */
             passphrase?: string | null;
         };
+        /** SeenPose */
+        SeenPose: {
+            /** Exact */
+            exact: boolean;
+            /** H */
+            h: number;
+            /** X */
+            x: number;
+            /** Y */
+            y: number;
+        };
         /** SegmentBegan */
         SegmentBegan: {
             /**
@@ -15801,6 +16096,38 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * Select
+         * @description One of `options`; `default` is preselected; `optional`: the field may be left out (the command's default).
+         */
+        Select: {
+            /**
+             * Default
+             * @default null
+             */
+            default?: string | number | boolean | null;
+            /** Field */
+            field: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "select";
+            /** Label */
+            label: string;
+            /**
+             * Optional
+             * @default false
+             */
+            optional?: boolean;
+            /** Options */
+            options: components["schemas"]["DecisionsOption"][];
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
         };
         /** ServerSeedRevealed */
         ServerSeedRevealed: {
@@ -16935,6 +17262,20 @@ export interface components {
              */
             v: 1;
         };
+        /** Side */
+        Side: {
+            /** Off */
+            off: boolean;
+            /**
+             * Side
+             * @enum {unknown}
+             */
+            side: "submerged" | "surfaced";
+            /** Speed */
+            speed: number;
+            /** To */
+            to: string[];
+        };
         /** SideShare */
         SideShare: {
             /** Seat */
@@ -16945,6 +17286,21 @@ export interface components {
             size_lost: number;
             /** Size start */
             size_start: number;
+        };
+        /**
+         * SidesForm
+         * @description U-Boat Leader's Tactical Display `move_uboat`: each boat still to move, and for each side it may end up its
+         *     speed and the areas it may end in (UL-30), `off` when it may leave the display. Send `{boat, side, to}` (`to`:
+         *     `off` to leave).
+         */
+        SidesForm: {
+            /** Boats */
+            boats: components["schemas"]["BoatSides"][];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "sides";
         };
         /** SilentRunning */
         SilentRunning: {
@@ -17375,6 +17731,18 @@ export interface components {
              */
             v: 1;
         };
+        /** Step */
+        Step: {
+            /** Move events */
+            move_events: number | null;
+            /**
+             * Space
+             * @enum {unknown}
+             */
+            space: "box" | "open" | "port";
+            /** To */
+            to: string;
+        };
         /** StepStarted */
         StepStarted: {
             /** Owing */
@@ -17457,6 +17825,20 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * StepsForm
+         * @description U-Boat Leader's Operations `move`: each boat that may step now and each place one step takes it (UL-20).
+         *     Send `{boat, to}`.
+         */
+        StepsForm: {
+            /** Boats */
+            boats: components["schemas"]["BoatSteps"][];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "steps";
         };
         /** Store */
         Store: {
@@ -18816,6 +19198,33 @@ export interface components {
             v: 1;
         };
         /**
+         * Text
+         * @description Free text of at most `max_length` characters (a message to another seat).
+         */
+        Text: {
+            /**
+             * Default
+             * @default
+             */
+            default?: string;
+            /** Field */
+            field: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "text";
+            /** Label */
+            label: string;
+            /** Max length */
+            max_length: number;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+        };
+        /**
          * Ticket
          * @description A short-lived credential for the event stream, which a browser's EventSource opens without headers.
          */
@@ -19403,6 +19812,23 @@ export interface components {
             pos: string;
             /** Side */
             side: string | null;
+        };
+        /**
+         * TurnBand
+         * @description BF-R5: one ordered turn's band of degrees (negative to port; `to: either` a free turn).
+         */
+        TurnBand: {
+            /** Arrow */
+            arrow: number | null;
+            /** Max deg */
+            max_deg: number;
+            /** Min deg */
+            min_deg: number;
+            /**
+             * To
+             * @enum {unknown}
+             */
+            to: "either" | "port" | "starboard";
         };
         /** TurnEnded */
         TurnEnded: {
@@ -20603,7 +21029,7 @@ export interface components {
          */
         UBoatsSelected: {
             /** Picks */
-            picks: components["schemas"]["Pick"][];
+            picks: components["schemas"]["UboatLeaderPick"][];
             /** So half */
             so_half: number;
         };
@@ -20755,12 +21181,10 @@ export interface components {
             type: "abort_attack";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderActivateArgs
@@ -20850,12 +21274,10 @@ export interface components {
             type: "activate";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderAssignMissionArgs
@@ -20969,12 +21391,10 @@ export interface components {
             type: "assign_mission";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderAttackArgs
@@ -21112,12 +21532,10 @@ export interface components {
             type: "attack";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderBearingArgs
@@ -21211,12 +21629,10 @@ export interface components {
             type: "bearing";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderBuyAdvancedTorpedoesArgs
@@ -21340,12 +21756,10 @@ export interface components {
             type: "buy_advanced_torpedoes";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderBuyOptionArgs
@@ -21449,12 +21863,10 @@ export interface components {
             type: "buy_option";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderCallWolfpackArgs
@@ -21544,12 +21956,10 @@ export interface components {
             type: "call_wolfpack";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** UboatLeaderCampaignSheet */
         UboatLeaderCampaignSheet: {
@@ -21579,7 +21989,7 @@ export interface components {
             /** Now */
             now: components["schemas"]["UboatLeaderNow"];
             /** Options */
-            options: components["schemas"]["Option"][];
+            options: components["schemas"]["UboatLeaderOption"][];
             /** Patrols per boat */
             patrols_per_boat: number;
             /** Result */
@@ -21709,12 +22119,10 @@ export interface components {
             type: "choose_convoy_card";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderChooseTargetArgs
@@ -21814,12 +22222,10 @@ export interface components {
             type: "choose_target";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderContinueAttackArgs
@@ -21898,12 +22304,10 @@ export interface components {
             type: "continue_attack";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderDecksView
@@ -22013,12 +22417,10 @@ export interface components {
             type: "deep_dive";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderDriftArgs
@@ -22118,12 +22520,10 @@ export interface components {
             type: "drift";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderEndActivationArgs
@@ -22204,12 +22604,10 @@ export interface components {
             type: "end_activation";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderEndCampaignArgs
@@ -22290,12 +22688,10 @@ export interface components {
             type: "end_campaign";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderEndOperationsArgs
@@ -22374,12 +22770,10 @@ export interface components {
             type: "end_operations";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderEndStrategicArgs
@@ -22458,12 +22852,10 @@ export interface components {
             type: "end_strategic";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderEngageArgs
@@ -22542,12 +22934,10 @@ export interface components {
             type: "engage";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderEscortOrderArgs
@@ -22639,12 +23029,10 @@ export interface components {
             type: "escort_order";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderFireTorpedoesArgs
@@ -22770,12 +23158,10 @@ export interface components {
             type: "fire_torpedoes";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderHoldArgs
@@ -22865,12 +23251,10 @@ export interface components {
             type: "hold";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderMoveArgs
@@ -22970,12 +23354,10 @@ export interface components {
             type: "move";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderMoveUboatArgs
@@ -23087,12 +23469,10 @@ export interface components {
             type: "move_uboat";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderNextContactArgs
@@ -23171,12 +23551,10 @@ export interface components {
             type: "next_contact";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** UboatLeaderNow */
         UboatLeaderNow: {
@@ -23191,6 +23569,17 @@ export interface components {
             segment: "operations" | "over" | "refit" | "setup" | "strategic" | "tactical";
             /** Turn */
             turn: number;
+        };
+        /** UboatLeaderOption */
+        UboatLeaderOption: {
+            /** Bought */
+            bought: number;
+            /** Cost */
+            cost: string;
+            /** Max */
+            max: number | null;
+            /** Option */
+            option: string;
         };
         /**
          * UboatLeaderOptions
@@ -23302,12 +23691,10 @@ export interface components {
             type: "pass";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderPatrolArgs
@@ -23397,12 +23784,24 @@ export interface components {
             type: "patrol";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
+        };
+        /** UboatLeaderPick */
+        UboatLeaderPick: {
+            /** Boat */
+            boat: string;
+            /** Cost half */
+            cost_half: number;
+            /**
+             * Level
+             * @enum {unknown}
+             */
+            level: "ace" | "green" | "trained" | "veteran";
+            /** Port */
+            port: string;
         };
         /**
          * UboatLeaderPlaceArgs
@@ -23514,12 +23913,10 @@ export interface components {
             type: "place";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderPursueArgs
@@ -23619,12 +24016,10 @@ export interface components {
             type: "pursue";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderRadioCallArgs
@@ -23714,12 +24109,10 @@ export interface components {
             type: "radio_call";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderRaiderRollArgs
@@ -23811,12 +24204,10 @@ export interface components {
             type: "raider_roll";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderRaiderStopArgs
@@ -23895,12 +24286,10 @@ export interface components {
             type: "raider_stop";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderRollContactsArgs
@@ -23979,12 +24368,10 @@ export interface components {
             type: "roll_contacts";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderSelectUboatsArgs
@@ -24108,12 +24495,10 @@ export interface components {
             type: "select_uboats";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /** UboatLeaderShot */
         UboatLeaderShot: {
@@ -24216,12 +24601,10 @@ export interface components {
             type: "silent_running";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderStartCombatArgs
@@ -24300,12 +24683,10 @@ export interface components {
             type: "start_combat";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderStopArgs
@@ -24395,12 +24776,10 @@ export interface components {
             type: "stop";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
         /**
          * UboatLeaderTacticalDisplayView
@@ -24519,12 +24898,53 @@ export interface components {
             type: "withdraw";
             /**
              * Ui
-             * @description what a UI needs to draw a rich command, in a shape each ruleset documents (docs/api.md `awaiting`: Battlefleet's `move` and `fire`, U-Boat Leader's `move`), else null
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
              * @default null
              */
-            ui: {
-                [key: string]: unknown;
-            } | null;
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
+        };
+        /** Variant */
+        Variant: {
+            /**
+             * Controls
+             * @default []
+             */
+            controls?: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
+            /**
+             * Fixed
+             * @default {}
+             */
+            fixed?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** Label */
+            label: string;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+        };
+        /**
+         * Variants
+         * @description Exactly one of `variants`: its `fixed` arguments and its controls' values join the object this control is in
+         *     (a choice that decides what else may be chosen: a gun or torpedoes, and then their own targets).
+         */
+        Variants: {
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "variants";
+            /** Label */
+            label: string;
+            /**
+             * Rulebook
+             * @default null
+             */
+            rulebook?: string | null;
+            /** Variants */
+            variants: components["schemas"]["Variant"][];
         };
         /** VerifyReport */
         VerifyReport: {

@@ -1,0 +1,152 @@
+"""The generic clicker: builds a command's arguments from an `awaiting` entry alone, with random picks among what it
+offers, as a UI that knows no ruleset would (issue 30). It reads the entry as the API answers it (plain JSON), so
+what it proves is what a client gets.
+
+`click(entry, rng)` uses `choices` when they are listed (or, one time in `UI_SHARE`, the `ui` descriptor where the
+entry has both, so every descriptor kind is exercised), else the descriptor, else the `default`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+UI_SHARE = 2  # where an entry offers both, the descriptor is used one time in this many
+
+
+class Unrenderable(AssertionError):
+    """An entry a UI cannot draw: no choices, no descriptor, no default."""
+
+
+def click(entry: dict[str, Any], rng: random.Random, used: set[str] | None = None) -> dict[str, Any]:
+    """The arguments (without `type`) a click-only UI sends for this entry. `used` collects the descriptor kinds
+    that built them."""
+    ui, choices = entry.get("ui"), entry.get("choices")
+    used = used if used is not None else set()
+    if ui is not None and (not choices or rng.randrange(UI_SHARE) == 0):
+        return fill(ui, rng, used)
+    if choices:
+        used.add("choices")
+        return dict(rng.choice(choices))
+    if entry.get("default") is not None:
+        used.add("default")
+        return dict(entry["default"])
+    raise Unrenderable(f"{entry['type']}: no choices, no ui, no default")
+
+
+def fill(ui: dict[str, Any], rng: random.Random, used: set[str]) -> dict[str, Any]:
+    """A descriptor's arguments: a `form`'s controls, or a table-drawing form's own shape."""
+    kind = ui["kind"]
+    used.add(kind)
+    if kind == "form":
+        return _controls(ui["controls"], rng, used)
+    return FORMS[kind](ui, rng)
+
+
+def _controls(controls: list[dict], rng: random.Random, used: set[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for control in controls:
+        used.add(control["kind"])
+        if control["kind"] == "variants":
+            variant = rng.choice(control["variants"])
+            out.update(variant.get("fixed", {}))
+            out.update(_controls(variant.get("controls", []), rng, used))
+            continue
+        value = _value(control, rng, used)
+        if value is not _OMIT:
+            out[control["field"]] = value
+    return out
+
+
+_OMIT = object()
+
+
+def _value(control: dict, rng: random.Random, used: set[str]) -> Any:
+    kind = control["kind"]
+    if kind == "select":
+        if control.get("optional") and rng.randrange(4) == 0:
+            return _OMIT
+        return rng.choice(control["options"])["value"]
+    if kind == "number":
+        if control.get("optional") and rng.randrange(4) == 0:
+            return _OMIT
+        return rng.randint(control["min"], control["max"])
+    if kind == "text":
+        return rng.choice(["", "steady", "Engage the enemy more closely"])[: control["max_length"]]
+    if kind == "pick":
+        values = [o["value"] for o in control["options"]]
+        hi = len(values) if control.get("max") is None else min(control["max"], len(values))
+        return rng.sample(values, rng.randint(control.get("min", 0), hi))
+    if kind == "items":
+        required = [i for i in control["items"] if i.get("required")]
+        optional = [i for i in control["items"] if not i.get("required")]
+        hi = len(control["items"]) if control.get("max") is None else control["max"]
+        lo = max(control.get("min", 0), len(required))
+        extra = rng.randint(max(0, lo - len(required)), max(0, min(hi - len(required), len(optional))))
+        if control.get("repeatable") and optional:
+            chosen = required + [rng.choice(optional) for _ in range(extra)]
+        else:
+            chosen = required + rng.sample(optional, extra)
+        return [{**i["fixed"], **_controls(i.get("controls", []), rng, used)} for i in chosen]
+    if kind == "repeat":
+        return [_controls(control["controls"], rng, used) for _ in range(rng.randint(control["min"], control["max"]))]
+    if kind == "group":
+        return _controls(control["controls"], rng, used)
+    raise Unrenderable(f"unknown control kind {kind!r}")
+
+
+def _move(ui: dict, rng: random.Random) -> dict:
+    """Battlefleet's Movement Phase: each division a distance in its limits and one turn per band (BF-R5, BF-R6)."""
+    divisions = []
+    for d in ui["divisions"]:
+        if rng.randrange(3) == 0:
+            continue  # keeps its speed and makes each arrow's least turn
+        turns = []
+        for band in d["turns"]:
+            deg = rng.randint(band["min_deg"], band["max_deg"])
+            port = band["to"] == "port" or (band["to"] == "either" and rng.randrange(2) == 0)
+            turns.append(-deg if port else deg)
+        lo, hi = d["distance_mm"]["min"], d["distance_mm"]["max"]
+        divisions.append({"division": d["division"], "distance_mm": rng.randint(lo, hi), "turns_deg": turns})
+    return {"divisions": divisions}
+
+
+def _fire(ui: dict, rng: random.Random) -> dict:
+    """Battlefleet's Gunnery Phase: some ships each fire some of their mounts at one target with one estimate."""
+    salvos = []
+    for ship in ui["ships"]:
+        if not ship["mounts"] or not ui["targets"] or rng.randrange(3) == 0:
+            continue
+        ammo = rng.choice(["HE", "AP"])
+        mounts = rng.sample(ship["mounts"], rng.randint(1, len(ship["mounts"])))
+        guns = [
+            {
+                "mount": m["mount"],
+                "side": m["side"],
+                "guns": rng.randint(1, m["guns"]) if m["side"] is not None else None,
+                "cycles": rng.randint(1, m["cycles"]),
+                "ammo": ammo,
+            }
+            for m in mounts
+        ]
+        lo, hi = ui["estimate_mm"]["min"], ui["estimate_mm"]["max"]
+        target = rng.choice(ui["targets"])["ship"]
+        salvos.append({"ship": ship["ship"], "target": target, "estimate_mm": rng.randint(lo, hi), "guns": guns})
+    return {"salvos": salvos}
+
+
+def _steps(ui: dict, rng: random.Random) -> dict:
+    """U-Boat Leader's Operations step: a boat and one of its own steps."""
+    boat = rng.choice([b for b in ui["boats"] if b["steps"]])
+    return {"boat": boat["boat"], "to": rng.choice(boat["steps"])["to"]}
+
+
+def _sides(ui: dict, rng: random.Random) -> dict:
+    """U-Boat Leader's Tactical move: a boat, one of its sides and where that side may end (or off)."""
+    boat = rng.choice([b for b in ui["boats"] if b["sides"]])
+    side = rng.choice(boat["sides"])
+    ends = side["to"] + (["off"] if side["off"] else [])
+    return {"boat": boat["boat"], "side": side["side"], "to": rng.choice(ends)}
+
+
+FORMS = {"move": _move, "fire": _fire, "steps": _steps, "sides": _sides}

@@ -1,0 +1,112 @@
+"""Every decision by click (issue 30): in games of every ruleset and edition, every `awaiting` entry can be drawn from
+itself alone (listed `choices`, or a `ui` descriptor of the typed vocabulary, or both), and a generic clicker
+(tests/clicker.py) that builds commands only from the entries, picking at random among what they offer, plays each
+game to its end. A descriptor-built command the rules refuse fails the test unless its rule is in CANNOT_SAY: the
+few rules the vocabulary cannot express, each with its id and why (the list may shrink, never grow)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import msgspec
+import pytest
+
+from domain import engine
+from domain.decisions import FORMS, KINDS, Ui
+from domain.engine import IllegalCommand
+from events.store import SQLiteStore
+from service.games import GameService
+from tests import sealed_bid
+from tests.clicker import click
+from tests.test_conformance import SHORT
+from service.openapi_dump import document
+
+SERVED = sealed_bid.served_with_sealed_bid()
+
+# (ruleset, command, a phrase of the refusal) -> why the vocabulary cannot say it. Keep it short.
+CANNOT_SAY: dict[tuple[str, str, str], str] = {}
+MAX_CANNOT_SAY = 0  # the list may shrink, never grow
+
+GAMES = 2  # clicked games per ruleset and edition
+
+
+def cases():
+    return [(rid, e) for rid in sorted(SERVED) for e in SERVED[rid].ruleset.editions.run]
+
+
+def _said(entry: dict) -> None:
+    """An entry a UI can draw: non-empty choices with a label each, or a typed descriptor (or both)."""
+    assert entry["choices"] or entry["ui"] is not None or entry["default"] is not None, entry["type"]
+    assert entry["choices"] or entry["ui"] is not None, f"{entry['type']}: schema only (no choices, no ui)"
+    if entry["choices"]:
+        assert entry["labels"] and len(entry["labels"]) == len(entry["choices"]), entry["type"]
+    if entry["ui"] is not None:
+        msgspec.convert(entry["ui"], Ui)  # of the vocabulary, as the OpenAPI document types it
+
+
+def _cannot_say(ruleset_id: str, kind: str, detail: str) -> bool:
+    return any(r == ruleset_id and k == kind and phrase in detail for (r, k, phrase) in CANNOT_SAY)
+
+
+def test_the_list_of_rules_the_vocabulary_cannot_say_does_not_grow():
+    assert len(CANNOT_SAY) <= MAX_CANNOT_SAY
+    assert all(why for why in CANNOT_SAY.values())
+
+
+@pytest.mark.parametrize("ruleset_id, edition", cases())
+def test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_path, ruleset_id, edition):
+    used: set[str] = set()
+    offered: set[str] = set()  # every descriptor kind the games offered: each must have been clicked
+    for g in range(GAMES):
+        svc = GameService(SQLiteStore(str(tmp_path / f"d{g}.db")), rulesets=SERVED)
+        seed = hashlib.sha256(f"click/{ruleset_id}/{edition}/{g}".encode()).hexdigest()
+        made = svc.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "public-seed", seed, None, None, edition=edition)
+        gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+        rng = random.Random(seed)
+        for step in range(6000):
+            game = svc.cache.cached(gid).game
+            owed = []
+            for seat in game.seats:
+                entries = [msgspec.to_builtins(engine.entry(x)) for x in engine.awaiting(game, seat)]
+                for entry in entries:
+                    _said(entry)
+                    offered |= _kinds(entry["ui"])
+                mine = [e for e in entries if seat in e["seats"] and e["type"] != "concede"]
+                if mine:
+                    owed.append((seat, mine))
+            if not owed:
+                break
+            seat, mine = rng.choice(owed)
+            entry = rng.choice(mine)
+            args = click(entry, rng, used)
+            try:
+                svc.command(gid, tokens[seat], {"type": entry["type"], **args})
+            except IllegalCommand as e:
+                if not _cannot_say(ruleset_id, entry["type"], e.detail):
+                    pytest.fail(f"game {g} step {step}: {seat} built {entry['type']} {args} from its entry; refused: "
+                                f"{e.detail}")
+                fallback = entry["choices"][0] if entry["choices"] else entry["default"]
+                svc.command(gid, tokens[seat], {"type": entry["type"], **fallback})
+        else:
+            pytest.fail(f"game {g} did not end within 6000 clicks")
+    assert offered <= used, f"descriptor kinds offered but never clicked: {sorted(offered - used)}"
+
+
+def _kinds(node) -> set[str]:
+    """Every descriptor kind in a tree."""
+    if isinstance(node, dict):
+        here = {node["kind"]} if isinstance(node.get("kind"), str) else set()
+        return here.union(*(_kinds(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_kinds(v) for v in node))
+    return set()
+
+
+def test_every_kind_of_the_vocabulary_is_in_the_openapi_document():
+    schemas = json.loads(document())["components"]["schemas"]
+    for kind in (*KINDS, *FORMS):
+        assert any(
+            s.get("properties", {}).get("kind", {}).get("enum") == [kind] for s in schemas.values()
+        ), kind
