@@ -142,7 +142,8 @@ def ends(controls: list[dict]) -> tuple[list[dict], list[dict]]:
         if control["kind"] == "variants":
             parts = [(v["fixed"], *ends(v.get("controls", []))) for v in control["variants"]]
             first = parts[0][0] | parts[0][1][0]
-            past = [p | first for p in past] + [x | fixed | p for x in offered[:1] for fixed, _, ps in parts for p in ps]
+            past = [p | first for p in past]
+            past += [x | fixed | p for x in offered[:1] for fixed, _, ps in parts for p in ps]
             offered = [x | fixed | o for x in offered for fixed, os, _ in parts for o in os]
         elif control["kind"] == "select":
             values = [o["value"] for o in control["options"]]

@@ -67,13 +67,9 @@ def _count(n: int, label: str = "How many submarines") -> Number:
     return Number(field="count", label=label, min=1, max=min(c.MAX_COUNT, n))
 
 
-def _per_zone(label: str, zones: Iterable[tuple[dict, str, list]]) -> Form:
+def _per_zone(label: str, variants: list[Variant]) -> Form:
     """One variant per zone (its arguments fixed, its own controls): a zone's counts are its own."""
-    return Form(
-        controls=[
-            Variants(label=label, variants=[Variant(label=lb, fixed=fx, controls=cs) for fx, lb, cs in zones])
-        ]
-    )
+    return Form(controls=[Variants(label=label, variants=variants)])
 
 
 # ---- one builder per command: (state, seats) -> CommandSpec, or None where the command is not legal now -------
@@ -136,17 +132,17 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec | None:
         ),
         ui=None if choices is not None else _per_zone(
             "Submarines of sea zone",
-            (
-                (
-                    {"from_sz": sz},
-                    f"{_n(n)} free to move in sea zone {sz}",
-                    [
+            [
+                Variant(
+                    label=f"{_n(n)} free to move in sea zone {sz}",
+                    fixed={"from_sz": sz},
+                    controls=[
                         Select(field="to_sz", label="To sea zone", options=_reach_options(tuple(reach.items()))),
                         _count(n),
                     ],
                 )
                 for sz, n, reach in origins
-            ),
+            ],
         ),
         description=f"{phase} go up to {submarines.SUBMARINE_MOVE} sea zones{open_}.",
     )
@@ -185,6 +181,14 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _fight_variant(sz: int, n: int) -> Variant:
+    """A zone's `fight` variant (shared, as its `oneOf` branch: a raid's answer rebuilds this entry, and only the
+    raided zone's changed)."""
+    label = f"Sea zone {sz}: {_n(n)} that may fight"
+    return Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
+
+
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
     zones = [(sz, n) for sz in sorted(state.subs.get(state.power, {})) if (n := state.may_raid_with(sz)) > 0]
     if not zones:
@@ -205,10 +209,7 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
             },
             [_count_branch(sz, n) for sz, n in zones],
         ),
-        ui=None if choices is not None else _per_zone(
-            "Sea zone",
-            (({"sz": sz}, f"Sea zone {sz}: {_n(n)} that may fight", [_count(n, "How many fight")]) for sz, n in zones),
-        ),
+        ui=None if choices is not None else _per_zone("Sea zone", [_fight_variant(sz, n) for sz, n in zones]),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
 
@@ -239,10 +240,14 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
         ),
         ui=None if choices is not None else _per_zone(
             "Fleet",
-            (
-                ({"power": p, "sz": sz}, f"{_n(n, p + ' submarine')} in sea zone {sz}", [_count(n, "How many lost")])
+            [
+                Variant(
+                    label=f"{_n(n, p + ' submarine')} in sea zone {sz}",
+                    fixed={"power": p, "sz": sz},
+                    controls=[_count(n, "How many lost")],
+                )
                 for p, sz, n in fleets
-            ),
+            ],
         ),
         description=f"Record submarines of any power sunk in {state.power}'s combat (general combat begins).",
     )
