@@ -134,10 +134,41 @@ def refused(game: engine.Game, seat: str, payload: dict) -> bool:
     return False
 
 
+def ends(controls: list[dict]) -> tuple[list[dict], list[dict]]:
+    """What a descriptor's controls offer at their ends (each option at the ends of its list, each number at its
+    minimum and maximum, each variant) and, for each number, an otherwise offered object one past its maximum."""
+    offered, past = [{}], []
+    for control in controls:
+        if control["kind"] == "variants":
+            parts = [(v["fixed"], *ends(v.get("controls", []))) for v in control["variants"]]
+            first = parts[0][0] | parts[0][1][0]
+            past = [p | first for p in past]
+            past += [x | fixed | p for x in offered[:1] for fixed, _, ps in parts for p in ps]
+            offered = [x | fixed | o for x in offered for fixed, os, _ in parts for o in os]
+        elif control["kind"] == "select":
+            values = [o["value"] for o in control["options"]]
+            offered = [x | {control["field"]: v} for x in offered for v in {values[0], values[-1]}]
+            past = [p | {control["field"]: values[0]} for p in past]
+        elif control["kind"] == "number":
+            f, lo, hi = control["field"], control["min"], control["max"]
+            past = [p | {f: lo} for p in past] + [x | {f: hi + 1} for x in offered[:1]]
+            offered = [x | {f: n} for x in offered for n in {lo, hi}]
+        else:
+            raise AssertionError(f"aa1942-convoy offers no {control['kind']}")
+    return offered, past
+
+
 def check_awaiting(game: engine.Game, seen: set) -> None:
     for spec in engine.awaiting(game):
         seen.add((spec.type, spec.choices is None))
         assert spec.description, spec.type
+        assert (spec.ui is None) == (spec.choices is not None), spec.type  # a descriptor exactly where none are listed
+        if spec.ui is not None:
+            offered, past = ends(msgspec.to_builtins(spec.ui)["controls"])
+            for args in offered:
+                assert not refused(game, spec.seats[0], {"type": spec.type, **args}), (spec.type, args, "offered")
+            for args in past:
+                assert refused(game, spec.seats[0], {"type": spec.type, **args}), (spec.type, args, "past the max")
         schema = jsonschema_rs.validator_for(spec.schema)
         seat = spec.seats[0]
         if spec.choices is not None:

@@ -600,6 +600,123 @@ def test_a_refusal_lists_what_is_legal_in_the_shape_of_awaiting():
     assert [x["type"] for x in e.value.legal] == ["move_submarines", "end_phase", "end_game"]
 
 
+# ---- awaiting's descriptors: what a `ui` offers is what the rules accept, at its bounds ----------------------
+
+
+def accepts(t: Table, seat_: str, type_: str, **args) -> bool:
+    """Whether the rules take this command now (judged, not applied: the state is left as it was)."""
+    try:
+        engine.decide_command(t.game, seat_, engine.parse_command(t.loaded.ruleset, {"type": type_, **args}), b"t")
+    except Rejected:
+        return False
+    return True
+
+
+def variants(spec: engine.CommandSpec) -> dict[tuple, dict[str, dict]]:
+    """A per-zone descriptor: each variant's fixed arguments -> its controls by field."""
+    (control,) = msgspec.to_builtins(spec.ui)["controls"]
+    assert control["kind"] == "variants"
+    return {tuple(v["fixed"].values()): {c["field"]: c for c in v["controls"]} for v in control["variants"]}
+
+
+def test_AAR7_AA3_past_64_choices_purchase_is_a_number_up_to_what_may_be_spent():
+    t = table()
+    advance(t, "Germany", "purchase")
+    t.send("Germany", "purchase", spend=0)
+    t.send("Germany", "end_phase")
+    advance(t, "Germany", "purchase")  # round 2: its 41 and a round's income
+    top = t.state.treasury["Germany"]
+    spec = t.legal()["purchase"]
+    assert top > 63 and spec.choices is None  # 0..top: more than 64 choices
+    (number,) = msgspec.to_builtins(spec.ui)["controls"]
+    assert (number["kind"], number["field"], number["min"], number["max"]) == ("number", "spend", 0, top)
+    assert not accepts(t, "Germany", "purchase", spend=top + 1)
+    assert accepts(t, "Germany", "purchase", spend=top) and accepts(t, "Germany", "purchase", spend=0)
+
+
+def test_AAR8_AAR15_past_64_choices_each_group_of_submarines_offers_its_own_reach_and_count():
+    t = table(submarines={"Germany": {"5": 40, "17": 2}})
+    advance(t, "Germany", "combat-move")
+    spec = t.legal()["move_submarines"]
+    assert spec.choices is None
+    offered = variants(spec)
+    legal = list(legal_moves(t.state))
+    for (sz,), controls in offered.items():
+        assert controls["to_sz"]["kind"] == "select" and controls["count"]["min"] == 1
+        reach = [o["value"] for o in controls["to_sz"]["options"]]
+        assert reach == sorted({m["to_sz"] for m in legal if m["from_sz"] == sz})  # what the rules accept, no more
+        top = controls["count"]["max"]
+        assert top == {5: 40, 17: 2}[sz]
+        assert not accepts(t, "Germany", "move_submarines", from_sz=sz, to_sz=reach[-1], count=top + 1)
+        assert accepts(t, "Germany", "move_submarines", from_sz=sz, to_sz=reach[-1], count=top)
+    assert sorted(offered) == [(5,), (17,)]
+    reach_17 = [o["value"] for o in offered[(17,)]["to_sz"]["options"]]
+    assert 15 in reach_17 and 34 not in reach_17  # AA-R15: Suez is closed to the Axis
+    assert not accepts(t, "Germany", "move_submarines", from_sz=17, to_sz=34, count=1)
+
+
+def test_AAR8_a_group_larger_than_a_command_offers_counts_up_to_the_commands_limit():
+    t = table(setup="1942.2", submarines={"Germany": {"5": 99}})  # the setup's 2 and 99 more
+    advance(t, "Germany", "combat-move")
+    assert t.state.subs["Germany"][5] == 101
+    controls = variants(t.legal()["move_submarines"])[(5,)]
+    assert controls["count"]["max"] == 99
+    assert accepts(t, "Germany", "move_submarines", from_sz=5, to_sz=6, count=99)
+    assert not accepts(t, "Germany", "move_submarines", from_sz=5, to_sz=6, count=100)  # the command's limit
+
+
+def test_AAR9_placing_is_any_sea_zone_of_the_map_and_up_to_99_a_command():
+    t = table()
+    advance(t, "Germany", "mobilize")
+    spec = t.legal()["place_submarines"]
+    zone, count = msgspec.to_builtins(spec.ui)["controls"]
+    zones = [o["value"] for o in zone["options"]]
+    assert zone["kind"] == "select" and zones == sorted(int(sz) for sz in t.state.map.sea_zones) == list(range(1, 66))
+    assert (count["kind"], count["field"], count["min"], count["max"]) == ("number", "count", 1, 99)
+    assert accepts(t, "Germany", "place_submarines", sz=65, count=99)
+    assert accepts(t, "Germany", "place_submarines", sz=1, count=1)
+    assert not accepts(t, "Germany", "place_submarines", sz=65, count=100)
+    assert not accepts(t, "Germany", "place_submarines", sz=66, count=1)
+
+
+def test_AA5_past_64_choices_each_zone_offers_the_submarines_that_may_still_fight():
+    t = table(submarines={"Germany": {"7": 40, "10": 30}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", 6, sz=7)  # one of zone 7's has raided: it may no longer fight (AA-5)
+    spec = t.legal()["fight"]
+    assert spec.choices is None
+    offered = variants(spec)
+    assert {sz: c["count"]["max"] for (sz,), c in offered.items()} == {7: 39, 10: 30}
+    for (sz,), controls in offered.items():
+        top = controls["count"]["max"]
+        assert not accepts(t, "Germany", "fight", sz=sz, count=top + 1)
+        assert accepts(t, "Germany", "fight", sz=sz, count=top)
+
+
+def test_AAR10_past_64_choices_each_fleet_of_any_power_offers_its_own_count():
+    t = table(submarines={"Germany": {"7": 40}, "UK": {"7": 30, "8": 5}})
+    advance(t, "Germany", "combat")
+    spec = t.legal()["lose_submarines"]
+    assert spec.choices is None
+    offered = variants(spec)
+    assert {k: c["count"]["max"] for k, c in offered.items()} == {("Germany", 7): 40, ("UK", 7): 30, ("UK", 8): 5}
+    for (power, sz), controls in offered.items():
+        top = controls["count"]["max"]
+        assert not accepts(t, "Germany", "lose_submarines", power=power, sz=sz, count=top + 1)
+        assert accepts(t, "Germany", "lose_submarines", power=power, sz=sz, count=top)
+
+
+def test_listed_choices_carry_no_descriptor_and_the_descriptor_is_kept_with_its_entry():
+    """Issue 21: a descriptor is built only where the choices are not listed, and a kept entry keeps it."""
+    t = table(submarines={"Germany": {"5": 1}})
+    advance(t, "Germany", "combat-move")
+    assert t.legal()["move_submarines"].choices and t.legal()["move_submarines"].ui is None
+    advance(t, "Germany", "mobilize")
+    before = t.legal()["place_submarines"]
+    t.send("Germany", "place_submarines", sz=9, count=2)
+    assert t.legal()["place_submarines"] is before  # built once for the map and the power, kept across commands
+
+
 def test_AAR4_the_views_follow_the_ledger():
     def view(t, name):
         return msgspec.to_builtins(VIEWS[name].render(t.state, None))  # what GET /views/{name} serves

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import copy
 
+import msgspec
 import pytest
 
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, victory, weather
 from domain.corvette_command.rules.resolution import matching, target, task
-from domain.corvette_command.state import ymd
+from domain.corvette_command.state import STATIONS, ymd
 from domain.dice import ChosenDice
-from domain.engine import IllegalCommand
+from domain import engine
+from domain.engine import IllegalCommand, Rejected
 from events import corvette_command as ev
 from events.core import GameEnded
+from tests.conftest import Table
 from tests.corvette import (
     DATA,
     PurposeDice,
@@ -851,6 +854,64 @@ def test_CC45_quick_play_skills_and_result():
         "You did your duty",
         "Significant loss",
     ]
+
+
+def quick_table(faces: list[int]):
+    """A quick-play game through the engine, its six skill dice rolled as chosen, awaiting their allocation."""
+    t = Table("corvette-command", options={"quick_play": {"direction": "east"}})
+    t.send("captain", "start", faces)
+    assert t.state.awaiting == "allocate_skills"
+    return t
+
+
+def allocates(t, skills: dict) -> bool:
+    """Whether the rules take this allocation (judged, not applied)."""
+    cmd = engine.parse_command(t.loaded.ruleset, {"type": "allocate_skills", "skills": skills})
+    try:
+        engine.decide_command(t.game, "captain", cmd, b"t")
+    except Rejected:
+        return False
+    return True
+
+
+def offered_allocations(control: dict) -> list[dict]:
+    """Every allocation a nest of `variants` offers: a variant's fixed die, then each of what its own nest offers."""
+    out = []
+    for v in control["variants"]:
+        rests = offered_allocations(v["controls"][0]) if v.get("controls") else [{}]
+        out += [v["fixed"] | rest for rest in rests]
+    return out
+
+
+def test_CC45_past_64_allocations_each_station_takes_one_of_the_dice_left_one_per_skill():
+    faces = [6, 5, 4, 3, 2, 1]  # 720 ways to give them, 60 different crews
+    t = quick_table(faces)
+    spec = t.legal()["allocate_skills"]
+    assert spec.choices is None
+    (group,) = msgspec.to_builtins(spec.ui)["controls"]
+    assert (group["kind"], group["field"]) == ("group", "skills")
+    offered = offered_allocations(group["controls"][0])
+    crews = {tuple(setup.quick_skill(a[st]) for st in STATIONS) for a in setup.allocations(faces)}
+    assert len(offered) == len(crews) == 60  # each different crew once: the dice of one skill are alike
+    assert {tuple(setup.quick_skill(a[st]) for st in STATIONS) for a in offered} == crews
+    assert all(list(a) == list(STATIONS) for a in offered)  # every station, each once
+    assert all(allocates(t, a) for a in offered[:: len(offered) - 1])  # the first and the last offered
+    first = offered[0]
+    assert sorted(first.values()) == sorted(faces) and allocates(t, first)
+    assert not allocates(t, first | {"engineer": first["lookout"]})  # one die twice, one never: refused
+
+
+def test_CC45_every_allocation_offered_is_taken_by_the_rules():
+    t = quick_table([6, 6, 4, 5, 1, 2])  # 360 ways, 90 crews (two dice of each skill): the most there can be
+    (group,) = msgspec.to_builtins(t.legal()["allocate_skills"].ui)["controls"]
+    offered = offered_allocations(group["controls"][0])
+    assert len(offered) == 90 and all(allocates(t, a) for a in offered)
+
+
+def test_CC45_up_to_64_allocations_are_listed_and_need_no_descriptor():
+    t = quick_table([6, 6, 6, 1, 1, 1])  # 20 ways
+    spec = t.legal()["allocate_skills"]
+    assert len(spec.choices) == 20 and spec.ui is None
 
 
 # ---- CC-40, CC-41, CC-43: dates and options --------------------------------------------------------------

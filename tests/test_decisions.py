@@ -56,13 +56,24 @@ def test_the_list_of_rules_the_vocabulary_cannot_say_does_not_grow():
 
 
 @pytest.mark.parametrize("ruleset_id, edition", cases())
-def test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_path, ruleset_id, edition):
+def test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_path, ruleset_id, edition, options=None):
+    """`options`: another setup than SHORT's (a ruleset's other mode, clicked by its own test below)."""
     used: set[str] = set()
     offered: set[str] = set()  # every descriptor kind the games offered: each must have been clicked
     for g in range(GAMES):
         svc = GameService(SQLiteStore(str(tmp_path / f"d{g}.db")), rulesets=SERVED)
-        seed = hashlib.sha256(f"click/{ruleset_id}/{edition}/{g}".encode()).hexdigest()
-        made = svc.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "public-seed", seed, None, None, edition=edition)
+        mode = "" if options is None else "/" + json.dumps(options, sort_keys=True)
+        seed = hashlib.sha256(f"click/{ruleset_id}/{edition}/{g}{mode}".encode()).hexdigest()
+        made = svc.create(
+            ruleset_id,
+            SHORT.get(ruleset_id, {}) if options is None else options,
+            None,
+            "public-seed",
+            seed,
+            None,
+            None,
+            edition=edition,
+        )
         gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
         rng = random.Random(seed)
         for step in range(6000):
@@ -92,6 +103,13 @@ def test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_pat
         else:
             pytest.fail(f"game {g} did not end within 6000 clicks")
     assert offered <= used, f"descriptor kinds offered but never clicked: {sorted(offered - used)}"
+
+
+@pytest.mark.parametrize("edition", SERVED["corvette-command"].ruleset.editions.run)
+def test_a_clicker_plays_corvette_command_quick_play_to_its_end(tmp_path, edition):
+    """CC-45: quick play's setup (the six dice allocated) is clicked too, not only the campaign's."""
+    quick = {"quick_play": {"direction": "east"}}
+    test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_path, "corvette-command", edition, quick)
 
 
 def _kinds(node) -> set[str]:

@@ -1,7 +1,8 @@
 """What `awaiting` shows: each legal command with what it does, a label per choice, and an argument schema
 narrowed to what the rules allow now (bounds, enumerations, and one `oneOf` branch per origin where a field
-depends on another), so a UI built from it alone never offers an illegal move. The legality itself is the rule
-modules' (`legal_*`); this module only describes it."""
+depends on another), so a UI built from it alone never offers an illegal move; where the choices are too many to
+list, a `ui` descriptor (domain/decisions.py) says the same per zone. The legality itself is the rule modules'
+(`legal_*`, `max_spend`, `move_origins`, …); this module only describes it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
+from domain.decisions import Form, Number, Option, Select, Variant, Variants
 from domain.engine import REFEREE, CommandSpec, command_schema
 
 MAX_CHOICES = 64
@@ -57,6 +59,19 @@ def _n(count: int, what: str = "submarine") -> str:
     return f"{count} {what}{'' if count == 1 else 's'}"
 
 
+# ---- descriptors, built only where the choices are not listed (the same bounds as the schemas) ---------------
+
+
+def _count(n: int, label: str = "How many submarines") -> Number:
+    """A command's `count` for n submarines: at most MAX_COUNT a command (`submarines.counts`)."""
+    return Number(field="count", label=label, min=1, max=min(c.MAX_COUNT, n))
+
+
+def _per_zone(label: str, variants: list[Variant]) -> Form:
+    """One variant per zone (its arguments fixed, its own controls): a zone's counts are its own."""
+    return Form(controls=[Variants(label=label, variants=variants)])
+
+
 # ---- one builder per command: (state, seats) -> CommandSpec, or None where the command is not legal now -------
 
 
@@ -78,6 +93,9 @@ def purchase_spec(state: State, seats: list[str]) -> CommandSpec:
         choices=choices,
         labels=labels,
         schema=_object({"spend": _int(minimum=0, maximum=top)}),
+        ui=None if choices is not None else Form(
+            controls=[Number(field="spend", label="IPCs to spend", min=0, max=top, unit="IPC")]
+        ),
         description=f"Purchase & Repair: {state.power} spends 0 to {top} IPCs ({why})"
         + (f"; paying removes the raid chips under its markers ({chips})." if (chips := _chips_of(state)) else "."),
     )
@@ -112,8 +130,28 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec | None:
                 for sz, n, reach in origins
             ],
         ),
+        ui=None if choices is not None else _per_zone(
+            "Submarines of sea zone",
+            [
+                Variant(
+                    label=f"{_n(n)} free to move in sea zone {sz}",
+                    fixed={"from_sz": sz},
+                    controls=[
+                        Select(field="to_sz", label="To sea zone", options=_reach_options(tuple(reach.items()))),
+                        _count(n),
+                    ],
+                )
+                for sz, n, reach in origins
+            ],
+        ),
         description=f"{phase} go up to {submarines.SUBMARINE_MOVE} sea zones{open_}.",
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _reach_options(reach: tuple[tuple[int, int], ...]) -> list[Option]:
+    """AA-R8: the zones one origin reaches, with their distance (shared between entries: nobody mutates one)."""
+    return [Option(value=to, label=f"Sea zone {to} ({_n(d, 'move')})") for to, d in reach]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -143,6 +181,14 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _fight_variant(sz: int, n: int) -> Variant:
+    """A zone's `fight` variant (shared, as its `oneOf` branch: a raid's answer rebuilds this entry, and only the
+    raided zone's changed)."""
+    label = f"Sea zone {sz}: {_n(n)} that may fight"
+    return Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
+
+
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
     zones = [(sz, n) for sz in sorted(state.subs.get(state.power, {})) if (n := state.may_raid_with(sz)) > 0]
     if not zones:
@@ -163,6 +209,7 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
             },
             [_count_branch(sz, n) for sz, n in zones],
         ),
+        ui=None if choices is not None else _per_zone("Sea zone", [_fight_variant(sz, n) for sz, n in zones]),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
 
@@ -188,6 +235,17 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
             },
             [
                 _branch(power={"const": p}, sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
+                for p, sz, n in fleets
+            ],
+        ),
+        ui=None if choices is not None else _per_zone(
+            "Fleet",
+            [
+                Variant(
+                    label=f"{_n(n, p + ' submarine')} in sea zone {sz}",
+                    fixed={"power": p, "sz": sz},
+                    controls=[_count(n, "How many lost")],
+                )
                 for p, sz, n in fleets
             ],
         ),
@@ -233,15 +291,23 @@ def liberate_spec(state: State, seats: list[str]) -> CommandSpec | None:
 
 
 def place_spec(state: State, seats: list[str]) -> CommandSpec:
+    """AA-R9: any sea zone of the map, any count a command carries (the ledger does not know what was bought, so
+    nothing bounds the total; each command places in one zone)."""
+    zones = sorted(int(sz) for sz in state.map.sea_zones)
     return CommandSpec(
         type="place_submarines",
         seats=seats,
         choices=None,
-        schema=_object(
-            {
-                "sz": _int(enum=sorted(int(sz) for sz in state.map.sea_zones)),
-                "count": _int(minimum=1, maximum=c.MAX_COUNT),
-            }
+        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=c.MAX_COUNT)}),
+        ui=Form(
+            controls=[
+                Select(
+                    field="sz",
+                    label="Sea zone",
+                    options=[Option(value=sz, label=f"Sea zone {sz}") for sz in zones],
+                ),
+                _count(c.MAX_COUNT, "How many new submarines"),
+            ]
         ),
         description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word "
         "for where they may go).",
@@ -306,7 +372,12 @@ def _control(s: State) -> tuple:
     return id(s.map), tuple(s.control.values())  # setup names every territory once; only their holders change
 
 
-_READS: dict[Callable, Callable[[State], Any]] = {lose_spec: _fleets, capture_spec: _control, liberate_spec: _control}
+_READS: dict[Callable, Callable[[State], Any]] = {
+    lose_spec: _fleets,
+    capture_spec: _control,
+    liberate_spec: _control,
+    place_spec: lambda s: id(s.map),  # the map's sea zones (and the acting power, in every key)
+}
 _BUILT: OrderedDict[tuple, CommandSpec] = OrderedDict()
 _BUILT_MAX = 512
 _MISSING = object()

@@ -4,10 +4,12 @@ rule modules': `legal_moves`, `weapons`, `repairable`, …; this module only des
 from __future__ import annotations
 
 import copy
+import functools
 
 from domain.corvette_command import commands as c
 from domain.corvette_command.rules import asw, attack, hazards, movement, setup
 from domain.corvette_command.state import STATIONS, State
+from domain.decisions import Form, Group, Variant, Variants
 from domain.engine import CommandSpec, command_schema
 
 MAX_CHOICES = 64
@@ -65,7 +67,30 @@ def _allocation_spec(state: State, seat: list[str]) -> CommandSpec:
         skills["additionalProperties"] = dict(skills.get("additionalProperties", {}), enum=sorted(set(faces)))
         skills["minProperties"] = skills["maxProperties"] = len(STATIONS)
         spec.schema = schema
+        spec.ui = Form(
+            controls=[Group(field="skills", label="Each station's die", controls=[_dice_from(0, tuple(sorted(faces)))])]
+        )
     return spec
+
+
+@functools.lru_cache(maxsize=256)
+def _dice_from(i: int, left: tuple[int, ...]) -> Variants:
+    """CC-45: station i takes one of the dice left (one per skill: `setup.skill_dice`), then the next station one of
+    the rest, so every die is given once; at most 90 ways (two dice of each skill). Subtrees are shared: nobody
+    mutates one."""
+    station = STATIONS[i]
+    variants = []
+    for face in setup.skill_dice(left):
+        rest = list(left)
+        rest.remove(face)
+        variants.append(
+            Variant(
+                label=f"Skill {setup.quick_skill(face)} (a {face})",
+                fixed={station: face},
+                controls=[_dice_from(i + 1, tuple(rest))] if rest else [],
+            )
+        )
+    return Variants(label=STATION_NAME[station], variants=variants)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:

@@ -76,6 +76,12 @@ def allocations(faces: list[int]) -> list[dict[str, int]]:
     return [dict(zip(STATIONS, perm)) for perm in sorted(set(itertools.permutations(faces)), reverse=True)]
 
 
+def skill_dice(faces: list[int] | tuple[int, ...]) -> list[int]:
+    """CC-45: one die of each skill among `faces` (the highest), highest first. Which of two dice of one skill a
+    station takes changes nothing (`allocate` records the skills), so these are all the different gifts."""
+    return sorted({quick_skill(f): f for f in sorted(faces)}.values(), reverse=True)
+
+
 def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
     """CC-45: the allocated dice become skills; the convoy sails in the direction the options chose."""
     s = ctx.state
