@@ -1,5 +1,6 @@
 # From a fresh clone with only python3: `make run` starts the server, `make test` runs every test.
 #   make run PORT=8080 DB=games.db      serve elsewhere, on another database (a file, or postgresql://…)
+#   make run CORS=http://localhost:5173  let pages of that origin call the API (several: CORS="origin1 origin2")
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -25,7 +26,7 @@ install:
 	fi
 
 run: $(STAMP)
-	$(BIN)/umpire serve --db $(DB) --host $(HOST) --port $(PORT)
+	$(BIN)/umpire serve --db $(DB) --host $(HOST) --port $(PORT) $(patsubst %,--cors-origin %,$(CORS))
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

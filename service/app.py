@@ -16,7 +16,7 @@ from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION
 from service.games import GameService, unavailable
 from service.reads import MAX_PAGE
-from service.http import Guards, HeadAsGet, internal_error, problem, rejected_response
+from service.http import Guards, HeadAsGet, InternalErrors, internal_error, problem, rejected_response
 from service.openapi import Operation
 from service.routes import Conditional, registrar
 from service.routes import docs as docs_routes
@@ -59,14 +59,6 @@ def create_app(
     app.state.service = svc
     app.state.settings = settings
     ops: list[Operation] = []
-    if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "If-None-Match", "If-Match"],
-            expose_headers=EXPOSED,
-        )
     if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean path then
         app.add_middleware(games_routes.LeanCommands, service=svc)
     app.add_middleware(
@@ -77,6 +69,15 @@ def create_app(
         body_timeout=settings.body_timeout,
     )
     app.add_middleware(HeadAsGet)
+    if settings.cors_origins:  # outside the guards, and around the 500s: every answer of the app carries its headers
+        app.add_middleware(InternalErrors)
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "If-None-Match", "If-Match"],
+            expose_headers=EXPOSED,
+        )
     if settings.trusted_proxies:  # X-Forwarded-For is believed from these addresses only (outermost: first to run)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 

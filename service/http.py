@@ -218,6 +218,30 @@ class _HeadAnswered(Exception):
     """Raised out of a streaming GET that answers a HEAD, once its headers are sent: nothing more is wanted of it."""
 
 
+class InternalErrors:
+    """With CORS, just inside its middleware: an unexpected exception answers its 500 problem here, so the answer
+    carries the CORS headers a browser page needs to read it (Starlette sends its own 500 from outside every
+    middleware: a page would see a network failure, like a CORS refusal). The exception goes on up, to be logged."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        started = False
+
+        async def sending(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            if scope["type"] == "http" and not started:
+                await internal_error()(scope, receive, send)
+            raise
+
+
 class HeadAsGet:
     """HEAD on every GET resource (RFC 9110 9.3.2): the status and headers the GET would answer, no body. A streamed
     answer (the event stream) is stopped once its headers are out, so a HEAD never holds a stream open."""

@@ -132,11 +132,46 @@ def test_a_preflight_without_cors_says_how_to_enable_it(client):
     assert r.status_code == 403 and r.json()["code"] == "cors-disabled" and "--cors-origin" in r.json()["detail"]
 
 
-def test_cors_origins_allow_a_browser_page(tmp_path):
+def test_cors_origins_allow_a_browser_page_and_no_other(tmp_path):
     app = create_app(settings=Settings(db=str(tmp_path / "c.db"), cors_origins=("https://my.app",)))
+    ours, other = {"Origin": "https://my.app"}, {"Origin": "https://other.example"}
+    preflight = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type"}
     with TestClient(app) as c:
-        r = c.options("/games", headers={"Origin": "https://my.app", "Access-Control-Request-Method": "POST"})
+        r = c.options("/games", headers={**ours, **preflight})
         assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://my.app"
+        assert "POST" in r.headers["access-control-allow-methods"]
+        assert {"authorization", "content-type"} <= set(r.headers["access-control-allow-headers"].lower().split(", "))
+        r = c.get("/rulesets", headers=ours)  # a simple request: the page may read the answer and its ETag
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://my.app"
+        assert "ETag" in r.headers["access-control-expose-headers"].split(", ")
+
+        r = c.options("/games", headers={**other, **preflight})
+        assert r.status_code == 400 and "access-control-allow-origin" not in r.headers
+        r = c.get("/rulesets", headers=other)  # answered, but a browser keeps it from the page
+        assert r.status_code == 200 and "access-control-allow-origin" not in r.headers
+
+
+def test_with_cors_every_error_answer_reaches_the_page(tmp_path):
+    """A page tells a server error from a CORS refusal by its status, which it reads only if the answer carries
+    Access-Control-Allow-Origin: so do the guards' answers (415, 413) and a 500, made outside the routes."""
+    app = create_app(settings=Settings(db=str(tmp_path / "c.db"), cors_origins=("https://my.app",), max_body=1000))
+
+    @app.get("/fails")
+    def fails():
+        raise RuntimeError("a bug")
+
+    ours = {"Origin": "https://my.app"}
+    with TestClient(app, raise_server_exceptions=False) as c:
+        answers = {
+            404: c.get("/games/g-0000000000000000", headers=ours),
+            415: c.post("/games", content=b"x", headers={**ours, "Content-Type": "text/plain"}),
+            413: c.post("/games", content=b"[" * 2000, headers={**ours, "Content-Type": "application/json"}),
+            500: c.get("/fails", headers=ours),
+        }
+    for status, r in answers.items():
+        assert r.status_code == status and r.headers["content-type"] == "application/problem+json", r.text
+        assert r.headers["access-control-allow-origin"] == "https://my.app", status
+    assert answers[500].json()["code"] == "internal-error"
 
 
 def test_unknown_query_parameters_are_refused(client):

@@ -128,3 +128,14 @@ def test_verify_of_a_junk_file_does_not_name_a_game_none(tmp_path):
     junk.write_text('{"x": 1}')
     r = run("verify", str(junk), width=100)
     assert r.exit_code == 1 and "None" not in r.output and "not a bundle of any game" in r.output
+
+
+def test_make_run_passes_cors_origins():
+    def run_line(*args: str) -> str:
+        return subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+    one = run_line("CORS=http://localhost:5173").rstrip()
+    assert "umpire serve --db" in one and one.endswith(" --cors-origin http://localhost:5173")
+    both = run_line("CORS=http://localhost:5173 https://my.app")
+    assert "--cors-origin http://localhost:5173 --cors-origin https://my.app" in both
+    assert "--cors-origin" not in run_line()

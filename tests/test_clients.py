@@ -12,6 +12,7 @@ import shutil
 import httpx
 import pytest
 
+from service.openapi_dump import document
 from tests.clients.tools import PY, SPEC, TS, node_packages, python_generator, run
 from tests.live import server_process
 
@@ -40,13 +41,19 @@ def test_typescript_client_plays_a_convoy(server, tmp_path):
 def test_python_client_plays_a_convoy(server, tmp_path):
     python = python_generator()
     env = {**os.environ, "PATH": f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}"}  # its ruff formats
-    generate = ["generate", "--path", SPEC, "--output-path", "umpire_client", "--meta", "none"]
+    # the document this code serves: what openapi/openapi.json holds once current (test_openapi checks they agree)
+    spec = tmp_path / "openapi.json"
+    spec.write_text(document())
+    generate = ["generate", "--path", spec, "--output-path", "umpire_client", "--meta", "none"]
     out = run([python, "-m", "openapi_python_client", *generate], cwd=tmp_path, env=env)
     assert out.split() == ["Generating", "umpire_client"], out  # no warning, no part left out
     out = run([python, PY / "play.py", server], cwd=tmp_path, env={**env, "PYTHONPATH": str(tmp_path)})
     played = json.loads(out.splitlines()[-1])
     assert played["client"] == "python"
     check_played(server, played)
+    # the generated stream call answers the stream's text (it raised ValueError parsing it as one message): every
+    # event from the genesis, a state after them, and the end of the revealed game
+    assert played["stream"] == {"end": 1, "event": played["bundle_events"], "state": 1}
 
 
 def check_played(server: str, played: dict) -> None:
