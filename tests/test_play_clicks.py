@@ -343,6 +343,13 @@ def test_every_control_kind_is_drawn_filled_and_sent(browser, server):
         },
         {"x": 1},
     ]
+    # many choices: a list and one button, not a wall of buttons
+    many = [{"zone": n} for n in range(13)]
+    p.evaluate(RENDER, {"type": "test", "choices": many, "labels": [f"Zone {n}" for n in range(13)]})
+    assert host.locator("button.nu-choice").count() == 1
+    host.locator("select.nu-choice-list").select_option(label="Zone 7")
+    host.locator("button.nu-choice").click()
+    assert p.evaluate("window.sent") == [{"zone": 7}]
     # a kind this client does not know: no controls, a note, and the choices or default still offered
     p.evaluate(RENDER, {"type": "test", "ui": {"kind": "map"}, "choices": [{"a": 1}], "labels": ["Go"]})
     assert host.locator("button.nu-choice").inner_text() == "Go"

@@ -374,8 +374,8 @@ function turnFits(band: TurnBand, deg: number): boolean {
 }
 
 function bandText(band: TurnBand): string {
-  const where = band.to === "either" ? "either way (negative to port)" : `to ${band.to}`;
-  return `${band.min_deg}-${band.max_deg}° ${where}${band.arrow ? ` (the ${band.arrow}° arrow)` : " (a free turn)"}`;
+  const where = band.to === "either" ? "either way (negative to port)" : `to ${band.to}${band.to === "port" ? " (negative)" : ""}`;
+  return `${band.arrow ? `the ${band.arrow}° arrow` : "a free turn"}: ${band.min_deg}-${band.max_deg}° ${where}`;
 }
 
 // ---- the DOM renderer ----
@@ -411,8 +411,8 @@ export const ENGLISH: Labels = {
   add: "add",
   remove: "remove",
   leftOut: "(the rules' default)",
-  keepSpeed: "keep its speed",
-  leastTurn: "least turn",
+  keepSpeed: "keep speed",
+  leastTurn: "least",
   holdFire: "holds fire",
   fire: "fires",
   target: "at",
@@ -446,16 +446,10 @@ export function decisionForm(entry: Entry, opts: FormOptions): HTMLElement {
   const ui = entry.ui;
   const submit = (a: Args) => opts.onSubmit(a);
   if (known(ui)) root.append(drawUi(ui, L, submit, entry.type));
-  else if (entry.choices?.length) {
-    const buttons = entry.choices.map((c, i) => {
-      const b = el("button", { type: "button", class: "nu-choice choice", "data-type": entry.type, "data-i": String(i) });
-      b.textContent = entry.labels?.[i] ?? choiceText(entry.type, c);
-      b.addEventListener("click", () => submit(c));
-      return b;
-    });
-    root.append(el("div", { class: "nu-choices" }, ...buttons));
-  } else root.append(el("p", { class: "nu-unknown" }, L.unknown));
-  if (entry.default) {
+  else if (entry.choices?.length) root.append(drawChoices(entry, entry.choices, L, submit));
+  else root.append(el("p", { class: "nu-unknown" }, L.unknown));
+  // the default as one click, unless the form starts at it already
+  if (entry.default && !(known(ui) && same(args(ui, initial(ui)), entry.default))) {
     const preset = entry.default;
     const b = el("button", { type: "button", class: "nu-default", "data-type": entry.type, title: L.defaultHint });
     b.textContent = L.useDefault;
@@ -463,6 +457,32 @@ export function decisionForm(entry: Entry, opts: FormOptions): HTMLElement {
     root.append(el("p", { class: "nu-default-row" }, b, " ", el("span", { class: "nu-hint" }, L.defaultHint)));
   }
   return root;
+}
+
+/** More choices than this are a list to choose from and one button, not a wall of buttons. */
+export const MAX_BUTTONS = 12;
+
+function drawChoices(entry: Entry, choices: Args[], L: Labels, submit: (a: Args) => void): HTMLElement {
+  const text = (i: number) => entry.labels?.[i] ?? choiceText(entry.type, choices[i] ?? {});
+  if (choices.length <= MAX_BUTTONS) {
+    const buttons = choices.map((c, i) => {
+      const b = el("button", { type: "button", class: "nu-choice choice", "data-type": entry.type, "data-i": String(i) });
+      b.textContent = text(i);
+      b.addEventListener("click", () => submit(c));
+      return b;
+    });
+    return el("div", { class: "nu-choices" }, ...buttons);
+  }
+  const list = el("select", { class: "nu-input nu-choice-list", "data-type": entry.type });
+  list.append(...choices.map((_, i) => option(String(i), text(i), i === 0)));
+  const go = el("button", { type: "button", class: "nu-choice nu-send choice", "data-type": entry.type });
+  go.textContent = L.send;
+  go.addEventListener("click", () => submit(choices[Number(list.value)] ?? {}));
+  return el("div", { class: "nu-choices" }, list, go);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function choiceText(type: string, c: Args): string {
@@ -666,7 +686,7 @@ function drawMove(ui: MoveForm, draft: MoveDraft, L: Labels, k: Hooks): HTMLElem
       el("br"),
       "distance ",
       dist,
-      el("span", { class: "nu-hint" }, ` ${r.min}-${r.max} mm${d.stop ? ", a stop order" : ""}`),
+      el("span", { class: "nu-hint" }, ` · ${r.min}-${r.max} mm${d.stop ? ", a stop order" : ""}`),
     );
     d.turns.forEach((band, j) => {
       const lo = band.to === "starboard" ? band.min_deg : -band.max_deg;
@@ -674,11 +694,11 @@ function drawMove(ui: MoveForm, draft: MoveDraft, L: Labels, k: Hooks): HTMLElem
       const turn = numberInput(lo, hi, mine.turns_deg[j] ?? undefined, true, "°", (v) => {
         mine.turns_deg[j] = v ?? null;
         k.changed();
-      }, { ...L, leftOut: `${L.leastTurn} (${leastTurn(band)}°)` });
+      }, { ...L, leftOut: `${L.leastTurn} ${leastTurn(band)}` });
       turn.classList.add("nu-turn");
       turn.dataset.division = d.division;
       turn.dataset.i = String(j);
-      line.append(el("br"), `turn ${j + 1} `, turn, el("span", { class: "nu-hint" }, ` ${bandText(band)}`));
+      line.append(el("br"), `turn ${j + 1} `, turn, el("br"), el("span", { class: "nu-hint" }, bandText(band)));
     });
     if (!d.turns.length) line.append(el("span", { class: "nu-hint" }, " · goes straight on"));
     box.append(line);

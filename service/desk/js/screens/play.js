@@ -18,6 +18,8 @@ const DEFAULT_OPTIONS = {
   "aa1942-convoy": { rounds: 1 },
 };
 const KEY = "umpire-play:";
+// commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
+const LAST_RESORT = new Set(["concede"]);
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -347,7 +349,9 @@ function drawTable(main, gameId) {
             : "Nothing to send now: the other side is deciding.",
         ),
       );
-    for (const spec of entries) parts.push(entry(spec));
+    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) parts.push(entry(spec));
+    for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
+      parts.push(h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
     put(move, ...parts);
   }
 
