@@ -424,7 +424,7 @@ export const ENGLISH: Labels = {
   to: "to",
   side: "side",
   off: "off the display",
-  unknown: "This decision is of a kind this page does not draw yet: use the advanced form.",
+  unknown: "This page cannot draw this decision (no choices, and no descriptor it knows): use the advanced form.",
 };
 
 export interface FormOptions {

@@ -318,7 +318,7 @@ export const ENGLISH = {
     to: "to",
     side: "side",
     off: "off the display",
-    unknown: "This decision is of a kind this page does not draw yet: use the advanced form.",
+    unknown: "This page cannot draw this decision (no choices, and no descriptor it knows): use the advanced form.",
 };
 /**
  * An element that draws an `awaiting` entry and calls `onSubmit` with the arguments the player chose: its
