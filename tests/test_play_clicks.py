@@ -201,9 +201,9 @@ def test_three_battlefleet_turns_by_clicks_in_two_browsers_joined_by_invitation(
         d.close()
 
 
-def test_a_battlefleet_move_drawn_and_sent_from_its_form(browser, server):
+def test_a_battlefleet_move_and_salvo_drawn_and_sent_from_their_forms(browser, server):
     """The Movement Phase's form: a distance and a turn per division within its limits, the same limits drawn on the
-    table (BF-R5, BF-R6), and what is sent is what the form says."""
+    table (BF-R5, BF-R6), and what is sent is what the form says; then a salvo from the Gunnery Phase's form."""
     desk = Desk(browser, server)
     gid = create(desk, "battlefleet-1900", open_seats=False, bots=("russia",))
     referee = desk.page.inner_text("#play-referee")
@@ -232,6 +232,18 @@ def test_a_battlefleet_move_drawn_and_sent_from_its_form(browser, server):
     p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) > v", arg=before)
     moves = [c["payload"] for c in typed_nothing(server, gid, referee, {"japan"}) if c["payload"]["type"] == "move"]
     assert moves[0]["divisions"][0] == expected
+    # the Gunnery Phase's form: the first ship fires, as its form starts (all its guns, one cycle, HE)
+    while not p.locator('.nu-decision[data-type="fire"]').count():
+        settle(desk, server, gid)
+        assert click_once(desk)
+    settle(desk, server, gid)
+    first = p.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled').first
+    ship = first.get_attribute("data-ship")
+    first.check()
+    shot(desk, "battlefleet-fire-filled")
+    assert click_once(desk)  # accepted: what the form offers the rules take
+    fire = [c["payload"] for c in typed_nothing(server, gid, referee, {"japan"}) if c["payload"]["type"] == "fire"]
+    assert [s["ship"] for s in fire[0]["salvos"]] == [ship]
     desk.close()
 
 

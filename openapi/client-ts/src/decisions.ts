@@ -129,7 +129,8 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
 /**
  * The draft a first-time player starts from: every `default`, else the least the rules accept (a select's first
  * option, a number's min, a pick's first `min` options, the required items, `min` repeats, the first variant; no
- * division changes its move, no ship fires, the first boat's first step). Sent as is it is legal wherever the
+ * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
+ * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
  * descriptor alone can make it so.
  */
 export function initial(ui: Ui): AnyDraft {
@@ -144,7 +145,7 @@ export function initial(ui: Ui): AnyDraft {
         ships: ui.ships.map((s) => ({
           fire: false,
           target: ui.targets[0]?.ship ?? "",
-          estimate_mm: ui.estimate_mm.min,
+          estimate_mm: Math.round((ui.estimate_mm.min + ui.estimate_mm.max) / 2), // a guess to move from, not 1 mm
           ammo: "HE",
           mounts: s.mounts.map((m) => ({ on: true, guns: m.guns, cycles: 1 })),
         })),
