@@ -27,6 +27,7 @@ SEED = bytes(range(32))
 SLOW = {
     "test_desk_browser.py",
     "test_desk_play.py",
+    "test_play_clicks.py",
     "test_client_ts.py",
     "test_processes.py",
     "test_reliability.py",

@@ -59,19 +59,23 @@ def version(desk: Desk) -> int:
 
 
 def act(desk: Desk, choose: str = "first-choice", args: dict | None = None) -> bool:
-    """One command from the page: the first choice button, or the first form (with `args`). False once the game is
-    over. Waits until the page shows the version the command made."""
+    """One command from the page: the first choice button, or the first entry's advanced JSON box (opened, filled
+    with `args`). False once the game is over. Waits until the page shows the version the command made."""
     p = desk.page
-    p.wait_for_selector("#play-over, button.choice, button.play-send", timeout=20_000)
+    p.wait_for_selector("#play-over, button.choice, button.play-send", state="attached", timeout=20_000)
     if p.locator("#play-over").count():
         return False
     before = version(desk)
-    if choose == "first-choice" and p.locator("button.choice").count():
-        p.locator("button.choice").first.click()
+    clickable = p.locator('.nu-decision:not([data-type="concede"])').locator("button.choice, button.nu-send")
+    if choose == "first-choice" and clickable.count():
+        clickable.first.click()  # the first choice, or a form's send as it starts
     else:
-        form = p.locator("textarea.play-args").first
+        advanced = p.locator('details.play-advanced:not([data-type="concede"])').first
+        if advanced.get_attribute("open") is None:
+            advanced.locator("summary").click()
+        form = advanced.locator("textarea.play-args")
         form.fill(json.dumps(args or {}))
-        p.locator("button.play-send").first.click()
+        advanced.locator("button.play-send").click()
     p.wait_for_function(
         "v => Number(document.querySelector('#play-version').textContent) > v"
         " || document.querySelector('#play-send-error')",
@@ -111,7 +115,7 @@ def test_a_uboat_leader_short_campaign_played_to_its_end(browser, server):
     desk = Desk(browser, server)
     gid = create(desk, "uboat-leader", open_seats=False)
     desk.page.locator("a.play-as").first.click()
-    desk.page.wait_for_selector('textarea.play-args[data-type="select_uboats"]')
+    desk.page.wait_for_selector('textarea.play-args[data-type="select_uboats"]', state="attached")
     desk.screenshot("play-uboat-start")
     assert act(desk, "form", UBOAT_PICKS)
     sent = 1
@@ -131,7 +135,7 @@ def play_battlefleet_turns(sides: list[Desk], turns: int, start: bool = True) ->
     """Setup (`start`), then `turns` turns of five steps; every side sends each step's defaults from its own page."""
     for _ in range(int(start) + 5 * turns):
         for desk in sides:
-            desk.page.wait_for_selector("button.play-send", timeout=20_000)
+            desk.page.wait_for_selector("button.play-send", state="attached", timeout=20_000)
             assert act(desk, "form", {})
 
 
@@ -149,7 +153,7 @@ def test_three_turns_of_battlefleet_in_two_browser_contexts_each_seeing_only_its
         assert desk.page.inner_text("#play-seat") == seat
     # setup and the first orders: Japan turns to starboard; each page shows only its own sealed content
     play_battlefleet_turns([japan, russia], 0)
-    japan.page.wait_for_selector('textarea.play-args[data-type="give_orders"]')
+    japan.page.wait_for_selector('textarea.play-args[data-type="give_orders"]', state="attached")
     assert act(japan, "form", TURN_TO_STARBOARD)
     russia.page.wait_for_selector(".play-sealed-theirs")
     japan.page.wait_for_selector(".play-sealed-mine")
@@ -180,19 +184,17 @@ def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     assert act(desk, "form", TURN_TO_STARBOARD)
     # the Movement Phase: a form per division with its limits, and the limits drawn on the table
     p = desk.page
-    p.wait_for_selector('.play-distance[data-division="J1"]')
+    p.wait_for_selector('.nu-distance[data-division="J1"]')
     p.wait_for_selector('#play-picture g.bf-move[data-division="J1"] polygon.bf-move-band')
-    assert p.get_attribute('.play-distance[data-division="J1"]', "max") == "115"
-    turn = p.locator('.play-turn[data-division="J1"]')
+    assert p.get_attribute('.nu-distance[data-division="J1"] input.nu-value', "max") == "115"
+    turn = p.locator('.nu-turn[data-division="J1"] input.nu-value')
     assert (turn.get_attribute("min"), turn.get_attribute("max")) == ("45", "89")
-    p.fill('.play-distance[data-division="J1"]', "115")
+    assert not p.locator('details.play-advanced[data-type="move"]').get_attribute("open")  # shut: the form is it
+    p.fill('.nu-distance[data-division="J1"] input.nu-value', "115")
     turn.fill("50")
-    assert json.loads(p.input_value('textarea.play-args[data-type="move"]')) == {
-        "divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [50]}]
-    }
     desk.screenshot("play-bf-bot-move-limits")
     before = version(desk)
-    p.click('button.play-send[data-type="move"]')
+    p.click('button.nu-send[data-type="move"]')
     p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) > v", arg=before)
     bundle = httpx.get(f"{server}/games/{gid}/bundle", headers={"Authorization": f"Bearer {referee}"}).json()
     sent = [c["payload"] for c in bundle["commands"] if c["seat"] == "japan" and c["payload"].get("type") == "move"]
@@ -200,7 +202,7 @@ def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     for _ in range(3):  # the rest of turn 1
         assert act(desk, "form", {})
     play_battlefleet_turns([desk], 2, start=False)
-    desk.page.wait_for_selector("button.play-send")
+    desk.page.wait_for_selector("button.play-send", state="attached")
     desk.screenshot("play-bf-bot-turn-4")
     now = httpx.get(f"{server}/games/{gid}/views/phase").json()["data"]["now"]
     assert now["turn"] == 4 and not now["over"], now

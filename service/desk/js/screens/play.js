@@ -6,7 +6,8 @@
 //   #/play/<game id>/token/<token>  keep a token handed over as a link, then play
 // Tokens live in this tab's sessionStorage only (each browser tab or context is one player).
 
-import { Problem, Umpire, command, label } from "../client/client.js";
+import { Problem, Umpire, command } from "../client/client.js";
+import { decisionForm, known } from "../client/decisions.js";
 import { add, h, put } from "../dom.js";
 import { orderedViews, renderView } from "../pictures/index.js";
 
@@ -17,6 +18,8 @@ const DEFAULT_OPTIONS = {
   "aa1942-convoy": { rounds: 1 },
 };
 const KEY = "umpire-play:";
+// commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
+const LAST_RESORT = new Set(["concede"]);
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -320,15 +323,19 @@ function drawTable(main, gameId) {
       st.error = whyNot(e);
     } finally {
       st.sending = false;
-      drawMove();
+      drawMove(true);
     }
   }
 
-  function drawMove() {
+  let drawn = null; // what the move card shows: redrawn only when it changes, so a half-filled form survives others' moves
+  function drawMove(force = false) {
     const entries = mine();
+    const status = st.state ? st.state.status : "open";
+    const key = JSON.stringify([entries, status, st.state && st.state.waiting_for, st.error]);
+    if (key === drawn && !force) return;
+    drawn = key;
     const parts = [h("h2", {}, "Your move")];
     if (st.error) parts.push(h("p", { class: "notice", id: "play-send-error" }, st.error));
-    const status = st.state ? st.state.status : "open";
     if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
     else if (st.state && st.state.waiting_for.length && !st.state.waiting_for.includes(st.me.seat))
       parts.push(h("p", { class: "muted", id: "play-wait" }, `Your orders are in: waiting for ${st.state.waiting_for.join(", ")}.`));
@@ -342,7 +349,9 @@ function drawTable(main, gameId) {
             : "Nothing to send now: the other side is deciding.",
         ),
       );
-    for (const spec of entries) parts.push(entry(spec));
+    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) parts.push(entry(spec));
+    for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
+      parts.push(h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
     put(move, ...parts);
   }
 
@@ -353,94 +362,41 @@ function drawTable(main, gameId) {
     return h("span", { class: "muted" }, " ", why ? String(why) : JSON.stringify(over.data));
   }
 
+  /** One decision: drawn from its entry alone (client/decisions.js: choices as buttons, a descriptor's controls, the
+   * default as one click); the arguments as JSON only behind "advanced", open where the page cannot draw the entry. */
   function entry(spec) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
     add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted" }, spec.description) : "");
-    if (spec.choices) {
-      const buttons = spec.choices.map((c, i) => {
-        const b = h("button", { type: "button", class: "choice", "data-type": spec.type, "data-i": i }, label(spec, i));
-        b.addEventListener("click", () => send(spec, c));
-        return b;
-      });
-      add(box, h("div", { class: "play-choices" }, buttons));
-      return box;
-    }
-    add(box, form(spec));
+    add(box, decisionForm(spec, { onSubmit: (args) => send(spec, args) }));
+    add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui)));
     return box;
   }
 
-  function form(spec) {
+  function advanced(spec, open) {
     const props = (spec.schema && spec.schema.properties) || {};
     const text = h("textarea", { class: "play-args", rows: 4, cols: 60, spellcheck: "false", "data-type": spec.type }, JSON.stringify(spec.default ?? {}));
-    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${spec.type.replaceAll("_", " ")}`);
+    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${spec.type.replaceAll("_", " ")} as typed`);
     go.addEventListener("click", () => {
       let args;
       try {
         args = JSON.parse(text.value || "{}");
       } catch (e) {
         st.error = `The arguments are not JSON: ${e.message}`;
-        return drawMove();
+        return drawMove(true);
       }
       send(spec, args);
     });
     const fields = Object.entries(props).map(([name, p]) =>
       h("li", {}, h("code", {}, name), p.title ? ` — ${p.title}` : "", p.description ? h("span", { class: "muted" }, `: ${p.description}`) : "", limits(p)),
     );
-    const rich = spec.ui && Array.isArray(spec.ui.divisions) ? divisionsForm(spec.ui.divisions, text) : "";
     return h(
-      "div",
-      { class: "play-form" },
-      rich,
-      fields.length && !rich ? h("ul", { class: "plain play-fields" }, fields) : "",
-      h("p", { class: "muted" }, "Arguments as JSON (`{}` sends the rules' default, where they have one):"),
+      "details",
+      { class: "play-advanced", "data-type": spec.type, open },
+      h("summary", {}, "advanced: the arguments as JSON"),
+      fields.length ? h("ul", { class: "plain play-fields" }, fields) : "",
       text,
       h("p", {}, go),
     );
-  }
-
-  /** Battlefleet's Movement Phase (awaiting's `ui`): per division, the distance within its limits and each turn
-   * within its band; the JSON below follows the fields, and the table shows the limits. */
-  function divisionsForm(divisions, text) {
-    const rows = divisions.map((d) => {
-      const dist = h("input", { type: "number", min: d.distance_mm.min, max: d.distance_mm.max, step: 1, placeholder: "keep", class: "play-distance", "data-division": d.division });
-      const turns = d.turns.map((t, i) =>
-        h("input", {
-          type: "number",
-          min: t.to === "starboard" ? t.min_deg : -t.max_deg,
-          max: t.to === "port" ? -t.min_deg : t.max_deg,
-          step: 1,
-          placeholder: "least",
-          class: "play-turn",
-          "data-division": d.division,
-          "data-i": i,
-          title: `${t.arrow ? `the ${t.arrow}° arrow to ${t.to}` : "a free turn"}: ${t.min_deg}-${t.max_deg}°${t.to === "port" ? " (negative)" : t.to === "either" ? " (negative to port)" : ""}`,
-        }),
-      );
-      return h(
-        "div",
-        { class: "play-division" },
-        h("strong", {}, d.division), ` (${d.ships.join(", ")})`,
-        h("br"),
-        "distance ", dist, ` mm (${d.distance_mm.min}-${d.distance_mm.max}${d.stop ? ", stop order" : ""})`,
-        turns.length
-          ? h("span", {}, h("br"), "turns ", turns, " ", h("span", { class: "muted" }, d.turns.map((t) => `${t.to} ${t.min_deg}-${t.max_deg}°`).join(", ")))
-          : h("span", { class: "muted" }, " · goes straight"),
-      );
-    });
-    const box = h("div", { class: "play-divisions" }, rows);
-    box.addEventListener("input", () => {
-      const out = [];
-      for (const d of divisions) {
-        const dist = box.querySelector(`.play-distance[data-division="${d.division}"]`).value;
-        const turns = [...box.querySelectorAll(`.play-turn[data-division="${d.division}"]`)].map((x) => x.value);
-        const m = { division: d.division };
-        if (dist !== "") m.distance_mm = Number(dist);
-        if (turns.some((x) => x !== "")) m.turns_deg = turns.map((x, i) => (x === "" ? d.turns[i].min_deg : Number(x)));
-        if (Object.keys(m).length > 1) out.push(m);
-      }
-      text.value = JSON.stringify(out.length ? { divisions: out } : {});
-    });
-    return box;
   }
 
   function limits(p) {
@@ -524,7 +480,7 @@ function drawTable(main, gameId) {
         seats: st.summary.seats.map((s) => s.seat),
         ui: pictureUi,
         view: async (other) => (await api.view(gameId, other, v.at)).data,
-        moves: mine().flatMap((a) => (a.ui && Array.isArray(a.ui.divisions) ? a.ui.divisions : [])),
+        moves: mine().flatMap((a) => (a.ui && a.ui.kind === "move" ? a.ui.divisions : [])),
       };
       put(picture, renderView(st.rules.id, name, v.data, ctx));
       picture.dataset.at = String(v.at);

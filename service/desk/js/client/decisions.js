@@ -1,0 +1,763 @@
+export const FORM_KINDS = ["form", "move", "fire", "steps", "sides"];
+export const CONTROL_KINDS = ["select", "pick", "number", "text", "items", "repeat", "group", "variants"];
+/** Every kind this client draws: the tops of a descriptor and the controls inside a `form`. */
+export const KNOWN_KINDS = [...FORM_KINDS, ...CONTROL_KINDS];
+/**
+ * Whether every kind in the descriptor is one this client knows. A kind the server adds later makes it false (the
+ * union is open on the wire): the UI then offers the entry's choices or its advanced JSON form, and never breaks.
+ */
+export function known(ui) {
+    if (!isObject(ui) || typeof ui.kind !== "string" || !FORM_KINDS.includes(ui.kind))
+        return false;
+    return ui.kind !== "form" || controlsKnown(ui.controls);
+}
+function controlsKnown(controls) {
+    if (controls === undefined)
+        return true;
+    if (!Array.isArray(controls))
+        return false;
+    return controls.every((c) => {
+        if (!isObject(c) || typeof c.kind !== "string" || !CONTROL_KINDS.includes(c.kind))
+            return false;
+        if (c.kind === "items")
+            return Array.isArray(c.items) && c.items.every((i) => isObject(i) && controlsKnown(i.controls));
+        if (c.kind === "variants")
+            return Array.isArray(c.variants) && c.variants.every((v) => isObject(v) && controlsKnown(v.controls));
+        if (c.kind === "repeat" || c.kind === "group")
+            return controlsKnown(c.controls);
+        return true;
+    });
+}
+/**
+ * The draft a first-time player starts from: every `default`, else the least the rules accept (a select's first
+ * option, a number's min, a pick's first `min` options, the required items, `min` repeats, the first variant; no
+ * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
+ * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
+ * descriptor alone can make it so.
+ */
+export function initial(ui) {
+    switch (ui.kind) {
+        case "form":
+            return initialControls(ui.controls);
+        case "move":
+            return { kind: "move", divisions: ui.divisions.map((d) => ({ distance_mm: null, turns_deg: d.turns.map(() => null) })) };
+        case "fire":
+            return {
+                kind: "fire",
+                ships: ui.ships.map((s) => ({
+                    fire: false,
+                    target: ui.targets[0]?.ship ?? "",
+                    estimate_mm: Math.round((ui.estimate_mm.min + ui.estimate_mm.max) / 2), // a guess to move from, not 1 mm
+                    ammo: "HE",
+                    mounts: s.mounts.map((m) => ({ on: true, guns: m.guns, cycles: 1 })),
+                })),
+            };
+        case "steps": {
+            const boat = ui.boats.find((b) => b.steps.length) ?? ui.boats[0];
+            return { kind: "steps", boat: boat?.boat ?? "", to: boat?.steps[0]?.to ?? "" };
+        }
+        case "sides": {
+            const boat = ui.boats.find((b) => b.sides.length) ?? ui.boats[0];
+            const side = boat?.sides[0];
+            return { kind: "sides", boat: boat?.boat ?? "", side: side?.side ?? "", to: side ? (side.to[0] ?? "off") : "" };
+        }
+    }
+}
+export function initialControls(controls = []) {
+    return controls.map(initialSlot);
+}
+export function initialSlot(c) {
+    switch (c.kind) {
+        case "select": {
+            const preset = c.default ?? undefined;
+            return { kind: "select", value: preset !== undefined || c.optional ? preset : c.options[0]?.value };
+        }
+        case "pick":
+            return { kind: "pick", values: c.options.slice(0, c.min ?? 0).map((o) => o.value) };
+        case "number":
+            return { kind: "number", value: c.default ?? (c.optional ? undefined : c.min) };
+        case "text":
+            return { kind: "text", value: c.default ?? "" };
+        case "items": {
+            const chosen = c.items.flatMap((it, i) => (it.required ? [i] : []));
+            for (let i = 0; i < c.items.length && chosen.length < (c.min ?? 0); i++)
+                if (!chosen.includes(i))
+                    chosen.push(i);
+            chosen.sort((a, b) => a - b);
+            return { kind: "items", chosen: chosen.map((i) => ({ item: i, draft: initialControls(c.items[i]?.controls) })) };
+        }
+        case "repeat":
+            return { kind: "repeat", entries: Array.from({ length: c.min ?? 0 }, () => initialControls(c.controls)) };
+        case "group":
+            return { kind: "group", draft: initialControls(c.controls) };
+        case "variants":
+            return { kind: "variants", variant: 0, draft: initialControls(c.variants[0]?.controls) };
+    }
+}
+/** The command's arguments a draft says (send `{type: entry.type, ...args(ui, draft)}`). */
+export function args(ui, draft) {
+    if (ui.kind === "form")
+        return fill(ui.controls, draft);
+    if (ui.kind === "move") {
+        const d = draft;
+        const divisions = ui.divisions.flatMap((div, i) => {
+            const mine = d.divisions[i];
+            if (!mine || (mine.distance_mm === null && mine.turns_deg.every((t) => t === null)))
+                return [];
+            const out = { division: div.division };
+            if (mine.distance_mm !== null)
+                out.distance_mm = mine.distance_mm;
+            if (mine.turns_deg.some((t) => t !== null))
+                out.turns_deg = div.turns.map((b, j) => mine.turns_deg[j] ?? leastTurn(b));
+            return [out];
+        });
+        return divisions.length ? { divisions } : {};
+    }
+    if (ui.kind === "fire") {
+        const d = draft;
+        const salvos = ui.ships.flatMap((ship, i) => {
+            const mine = d.ships[i];
+            if (!mine || !mine.fire)
+                return [];
+            const guns = ship.mounts.flatMap((m, j) => {
+                const g = mine.mounts[j];
+                if (!g || !g.on)
+                    return [];
+                return [{ mount: m.mount, side: m.side, guns: m.side === null ? null : g.guns, cycles: g.cycles, ammo: mine.ammo }];
+            });
+            return guns.length ? [{ ship: ship.ship, target: mine.target, estimate_mm: mine.estimate_mm, guns }] : [];
+        });
+        return salvos.length ? { salvos } : {};
+    }
+    if (ui.kind === "steps") {
+        const d = draft;
+        return { boat: d.boat, to: d.to };
+    }
+    const d = draft;
+    return { boat: d.boat, side: d.side, to: d.to };
+}
+/** BF-R5: the least turn of a band (negative to port), what a division makes when its turn is left unset. */
+export function leastTurn(band) {
+    return band.to === "port" ? -band.min_deg : band.min_deg;
+}
+function fill(controls = [], draft) {
+    const out = {};
+    controls.forEach((c, i) => {
+        const slot = draft[i];
+        if (!slot)
+            return;
+        if (c.kind === "variants" && slot.kind === "variants") {
+            const v = c.variants[slot.variant];
+            if (v)
+                Object.assign(out, v.fixed ?? {}, fill(v.controls, slot.draft));
+            return;
+        }
+        if (c.kind === "variants")
+            return;
+        const value = valueOf(c, slot);
+        if (value !== undefined)
+            out[c.field] = value;
+    });
+    return out;
+}
+function valueOf(c, slot) {
+    if (c.kind === "items" && slot.kind === "items")
+        return slot.chosen.map((ch) => ({ ...(c.items[ch.item]?.fixed ?? {}), ...fill(c.items[ch.item]?.controls, ch.draft) }));
+    if (c.kind === "repeat" && slot.kind === "repeat")
+        return slot.entries.map((e) => fill(c.controls, e));
+    if (c.kind === "group" && slot.kind === "group")
+        return fill(c.controls, slot.draft);
+    if (slot.kind === "pick")
+        return [...slot.values];
+    if (slot.kind === "select" || slot.kind === "number" || slot.kind === "text")
+        return slot.value;
+    return undefined;
+}
+/** Why the draft cannot be sent as it is (in English), or null: what the descriptor alone can check. */
+export function problem(ui, draft) {
+    if (ui.kind === "form")
+        return controlsProblem(ui.controls, draft);
+    if (ui.kind === "move") {
+        const d = draft;
+        for (const [i, div] of ui.divisions.entries()) {
+            const mine = d.divisions[i];
+            if (!mine)
+                continue;
+            const r = div.distance_mm;
+            if (mine.distance_mm !== null && !inRange(mine.distance_mm, r.min, r.max))
+                return `${div.division}: the distance is ${r.min}-${r.max} mm`;
+            for (const [j, band] of div.turns.entries()) {
+                const t = mine.turns_deg[j];
+                if (t !== null && t !== undefined && !turnFits(band, t))
+                    return `${div.division}: turn ${j + 1} is ${bandText(band)}`;
+            }
+        }
+        return null;
+    }
+    if (ui.kind === "fire") {
+        const d = draft;
+        for (const [i, ship] of ui.ships.entries()) {
+            const mine = d.ships[i];
+            if (!mine || !mine.fire)
+                continue;
+            if (!ui.targets.some((t) => t.ship === mine.target))
+                return `${ship.ship}: choose a target`;
+            if (!inRange(mine.estimate_mm, ui.estimate_mm.min, ui.estimate_mm.max))
+                return `${ship.ship}: the estimate is ${ui.estimate_mm.min}-${ui.estimate_mm.max} mm`;
+            if (!mine.mounts.some((m) => m.on))
+                return `${ship.ship}: choose the guns that fire`;
+        }
+        return null;
+    }
+    if (ui.kind === "steps") {
+        const d = draft;
+        const boat = ui.boats.find((b) => b.boat === d.boat);
+        return boat && boat.steps.some((s) => s.to === d.to) ? null : "choose a boat and where it steps";
+    }
+    const d = draft;
+    const side = ui.boats.find((b) => b.boat === d.boat)?.sides.find((s) => s.side === d.side);
+    return side && (side.to.includes(d.to) || (side.off && d.to === "off")) ? null : "choose a boat, a side and where it ends";
+}
+function controlsProblem(controls = [], draft) {
+    for (const [i, c] of controls.entries()) {
+        const slot = draft[i];
+        const why = slot ? slotProblem(c, slot) : `${c.label}: missing`;
+        if (why)
+            return why;
+    }
+    return null;
+}
+function slotProblem(c, slot) {
+    if (c.kind === "select" && slot.kind === "select") {
+        if (slot.value === undefined)
+            return c.optional ? null : `${c.label}: choose one`;
+        return c.options.some((o) => o.value === slot.value) ? null : `${c.label}: choose one`;
+    }
+    if (c.kind === "pick" && slot.kind === "pick") {
+        const hi = c.max ?? c.options.length;
+        const lo = c.min ?? 0;
+        if (slot.values.length < lo || slot.values.length > hi)
+            return `${c.label}: ${countText(lo, hi)}`;
+        return null;
+    }
+    if (c.kind === "number" && slot.kind === "number") {
+        if (slot.value === undefined)
+            return c.optional ? null : `${c.label}: a number from ${c.min} to ${c.max}`;
+        return inRange(slot.value, c.min, c.max) ? null : `${c.label}: a number from ${c.min} to ${c.max}`;
+    }
+    if (c.kind === "text" && slot.kind === "text")
+        return slot.value.length <= c.max_length ? null : `${c.label}: at most ${c.max_length} characters`;
+    if (c.kind === "items" && slot.kind === "items") {
+        const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
+        const lo = c.min ?? 0;
+        if (slot.chosen.length < lo || slot.chosen.length > hi)
+            return `${c.label}: ${countText(lo, hi)}`;
+        const missing = c.items.find((it, i) => it.required && !slot.chosen.some((ch) => ch.item === i));
+        if (missing)
+            return `${c.label}: ${missing.label} is required`;
+        for (const ch of slot.chosen) {
+            const why = controlsProblem(c.items[ch.item]?.controls, ch.draft);
+            if (why)
+                return `${c.items[ch.item]?.label ?? ""}: ${why}`;
+        }
+        return null;
+    }
+    if (c.kind === "repeat" && slot.kind === "repeat") {
+        const lo = c.min ?? 0;
+        const hi = c.max ?? 1;
+        if (slot.entries.length < lo || slot.entries.length > hi)
+            return `${c.label}: ${countText(lo, hi)}`;
+        for (const e of slot.entries) {
+            const why = controlsProblem(c.controls, e);
+            if (why)
+                return why;
+        }
+        return null;
+    }
+    if (c.kind === "group" && slot.kind === "group")
+        return controlsProblem(c.controls, slot.draft);
+    if (c.kind === "variants" && slot.kind === "variants") {
+        const v = c.variants[slot.variant];
+        return v ? controlsProblem(v.controls, slot.draft) : `${c.label}: choose one`;
+    }
+    return `${c.kind}: the draft does not fit the descriptor`;
+}
+function countText(lo, hi) {
+    if (hi === Infinity)
+        return `at least ${lo}`;
+    return lo === hi ? `choose exactly ${lo}` : `choose ${lo} to ${hi}`;
+}
+function inRange(n, lo, hi) {
+    return Number.isInteger(n) && n >= lo && n <= hi;
+}
+function turnFits(band, deg) {
+    const size = Math.abs(deg);
+    const side = deg < 0 ? "port" : "starboard";
+    return size >= band.min_deg && size <= band.max_deg && (band.to === "either" || band.to === side || deg === 0);
+}
+function bandText(band) {
+    const where = band.to === "either" ? "either way (negative to port)" : `to ${band.to}${band.to === "port" ? " (negative)" : ""}`;
+    return `${band.arrow ? `the ${band.arrow}° arrow` : "a free turn"}: ${band.min_deg}-${band.max_deg}° ${where}`;
+}
+export const ENGLISH = {
+    send: "Send",
+    useDefault: "Send the default",
+    defaultHint: "what the rules do when you send nothing",
+    add: "add",
+    remove: "remove",
+    leftOut: "(the rules' default)",
+    keepSpeed: "keep speed",
+    leastTurn: "least",
+    holdFire: "holds fire",
+    fire: "fires",
+    target: "at",
+    estimate: "estimate",
+    ammo: "ammunition",
+    guns: "guns",
+    cycles: "cycles",
+    boat: "boat",
+    to: "to",
+    side: "side",
+    off: "off the display",
+    unknown: "This page cannot draw this decision (no choices, and no descriptor it knows): use the advanced form.",
+};
+/**
+ * An element that draws an `awaiting` entry and calls `onSubmit` with the arguments the player chose: its
+ * descriptor's controls where the client knows every kind in it (they group what `choices` list), else its
+ * `choices` as buttons, else only a note (`known(ui)` false: use an advanced form). The `default`, where the rules
+ * have one, is one more button. Class names (`nu-…`) and `data-*` attributes are for styling and tests.
+ */
+export function decisionForm(entry, opts) {
+    const L = { ...ENGLISH, ...(opts.labels ?? {}) };
+    const root = el("div", { class: "nu-decision", "data-type": entry.type });
+    const ui = entry.ui;
+    const submit = (a) => opts.onSubmit(a);
+    if (known(ui))
+        root.append(drawUi(ui, L, submit, entry.type));
+    else if (entry.choices?.length)
+        root.append(drawChoices(entry, entry.choices, L, submit));
+    else
+        root.append(el("p", { class: "nu-unknown" }, L.unknown));
+    // the default as one click, unless the form starts at it already
+    if (entry.default && !(known(ui) && same(args(ui, initial(ui)), entry.default))) {
+        const preset = entry.default;
+        const b = el("button", { type: "button", class: "nu-default", "data-type": entry.type, title: L.defaultHint });
+        b.textContent = L.useDefault;
+        b.addEventListener("click", () => submit(preset));
+        root.append(el("p", { class: "nu-default-row" }, b, " ", el("span", { class: "nu-hint" }, L.defaultHint)));
+    }
+    return root;
+}
+/** More choices than this are a list to choose from and one button, not a wall of buttons. */
+export const MAX_BUTTONS = 12;
+function drawChoices(entry, choices, L, submit) {
+    const text = (i) => entry.labels?.[i] ?? choiceText(entry.type, choices[i] ?? {});
+    if (choices.length <= MAX_BUTTONS) {
+        const buttons = choices.map((c, i) => {
+            const b = el("button", { type: "button", class: "nu-choice choice", "data-type": entry.type, "data-i": String(i) });
+            b.textContent = text(i);
+            b.addEventListener("click", () => submit(c));
+            return b;
+        });
+        return el("div", { class: "nu-choices" }, ...buttons);
+    }
+    const list = el("select", { class: "nu-input nu-choice-list", "data-type": entry.type });
+    list.append(...choices.map((_, i) => option(String(i), text(i), i === 0)));
+    const go = el("button", { type: "button", class: "nu-choice nu-send choice", "data-type": entry.type });
+    go.textContent = L.send;
+    go.addEventListener("click", () => submit(choices[Number(list.value)] ?? {}));
+    return el("div", { class: "nu-choices" }, list, go);
+}
+function same(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+}
+function choiceText(type, c) {
+    return Object.keys(c).length ? `${type} ${JSON.stringify(c)}` : type.replaceAll("_", " ");
+}
+/** The descriptor's controls, a problem line and the send button; redrawn whole when its shape changes. */
+function drawUi(ui, L, submit, type) {
+    const box = el("div", { class: `nu-form nu-${ui.kind}` });
+    const draft = initial(ui);
+    const why = el("p", { class: "nu-problem", role: "status" });
+    const send = el("button", { type: "button", class: "nu-send", "data-type": type });
+    send.textContent = `${L.send} ${type.replaceAll("_", " ")}`;
+    send.addEventListener("click", () => {
+        if (!problem(ui, draft))
+            submit(args(ui, draft));
+    });
+    const changed = () => {
+        const p = problem(ui, draft);
+        why.textContent = p ?? "";
+        send.disabled = p !== null;
+    };
+    const body = el("div", { class: "nu-body" });
+    const redraw = () => {
+        body.replaceChildren(drawBody(ui, draft, L, { changed, redraw }));
+        changed();
+    };
+    redraw();
+    box.append(body, why, el("p", {}, send));
+    return box;
+}
+function drawBody(ui, draft, L, k) {
+    switch (ui.kind) {
+        case "form":
+            return drawControls(ui.controls, draft, L, k);
+        case "move":
+            return drawMove(ui, draft, L, k);
+        case "fire":
+            return drawFire(ui, draft, L, k);
+        case "steps":
+            return drawSteps(ui, draft, L, k);
+        case "sides":
+            return drawSides(ui, draft, L, k);
+    }
+}
+function drawControls(controls = [], draft, L, k) {
+    const box = el("div", { class: "nu-controls" });
+    controls.forEach((c, i) => {
+        const slot = draft[i];
+        if (slot)
+            box.append(drawControl(c, slot, (s) => (draft[i] = s), L, k));
+    });
+    return box;
+}
+function drawControl(c, slot, set, L, k) {
+    const row = el("div", { class: `nu-control nu-${c.kind}`, "data-kind": c.kind, "data-field": "field" in c ? c.field : "" });
+    const title = caption(c.label, c.rulebook);
+    if (c.kind === "select" && slot.kind === "select") {
+        const sel = el("select", { class: "nu-input" });
+        const opts = c.options.map((o, i) => option(String(i), optionText(o), o.value === slot.value));
+        if (c.optional)
+            sel.append(option("", L.leftOut, slot.value === undefined));
+        sel.append(...opts);
+        sel.addEventListener("change", () => {
+            slot.value = sel.value === "" ? undefined : c.options[Number(sel.value)]?.value;
+            k.changed();
+        });
+        row.append(el("label", {}, title, " ", sel));
+    }
+    else if (c.kind === "pick" && slot.kind === "pick") {
+        const lo = c.min ?? 0;
+        const hi = c.max ?? c.options.length;
+        row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)}${c.ordered ? ", in order" : ""})`)));
+        const list = el("div", { class: "nu-options" });
+        for (const o of c.options) {
+            const at = slot.values.indexOf(o.value);
+            const box = el("input", { type: "checkbox", class: "nu-option" });
+            box.checked = at >= 0;
+            box.disabled = at < 0 && slot.values.length >= hi;
+            box.addEventListener("change", () => {
+                slot.values = box.checked ? [...slot.values, o.value] : slot.values.filter((v) => v !== o.value);
+                k.redraw(); // the order numbers and what may still be picked
+            });
+            const order = c.ordered && at >= 0 ? el("span", { class: "nu-order" }, ` ${at + 1}.`) : "";
+            list.append(el("label", { class: "nu-pick-option" }, box, order, " ", optionText(o)));
+        }
+        row.append(list);
+    }
+    else if (c.kind === "number" && slot.kind === "number") {
+        row.append(el("label", {}, title, " ", numberInput(c.min, c.max, slot.value, c.optional ?? false, c.unit ?? "", (v) => {
+            slot.value = v;
+            k.changed();
+        }, L)));
+    }
+    else if (c.kind === "text" && slot.kind === "text") {
+        const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40" });
+        input.value = slot.value;
+        input.addEventListener("input", () => {
+            slot.value = input.value;
+            k.changed();
+        });
+        row.append(el("label", {}, title, " ", input));
+    }
+    else if (c.kind === "items" && slot.kind === "items") {
+        drawItems(c, slot, row, title, L, k);
+    }
+    else if (c.kind === "repeat" && slot.kind === "repeat") {
+        const lo = c.min ?? 0;
+        const hi = c.max ?? 1;
+        row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
+        slot.entries.forEach((entry, j) => {
+            const rm = button(L.remove, "nu-remove", slot.entries.length <= lo, () => {
+                slot.entries.splice(j, 1);
+                k.redraw();
+            });
+            row.append(el("div", { class: "nu-entry" }, el("span", { class: "nu-order" }, `${j + 1}.`), drawControls(c.controls, entry, L, k), rm));
+        });
+        row.append(button(`${L.add}: ${c.label}`, "nu-add", slot.entries.length >= hi, () => {
+            slot.entries.push(initialControls(c.controls));
+            k.redraw();
+        }));
+    }
+    else if (c.kind === "group" && slot.kind === "group") {
+        row.append(el("fieldset", { class: "nu-group" }, el("legend", {}, title), drawControls(c.controls, slot.draft, L, k)));
+    }
+    else if (c.kind === "variants" && slot.kind === "variants") {
+        const name = `nu-v-${++radios}`;
+        const choose = el("div", { class: "nu-variant-choice" }, title, " ");
+        c.variants.forEach((v, j) => {
+            const r = el("input", { type: "radio", name, class: "nu-variant", value: String(j) });
+            r.checked = j === slot.variant;
+            r.addEventListener("change", () => {
+                set({ kind: "variants", variant: j, draft: initialControls(v.controls) });
+                k.redraw();
+            });
+            choose.append(el("label", {}, r, " ", caption(v.label, v.rulebook)), " ");
+        });
+        row.append(choose, drawControls(c.variants[slot.variant]?.controls, slot.draft, L, k));
+    }
+    return row;
+}
+let radios = 0; // a name per radio group on the page
+function drawItems(c, slot, row, title, L, k) {
+    const lo = c.min ?? 0;
+    const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
+    row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
+    const full = slot.chosen.length >= hi;
+    c.items.forEach((it, i) => {
+        const mine = slot.chosen.filter((ch) => ch.item === i);
+        const line = el("div", { class: "nu-item", "data-item": String(i) });
+        const name = caption(it.label, it.rulebook);
+        if (c.repeatable && !it.required) {
+            line.append(name, " ", button(L.add, "nu-add", full, () => {
+                slot.chosen.push({ item: i, draft: initialControls(it.controls) });
+                k.redraw();
+            }));
+        }
+        else {
+            const box = el("input", { type: "checkbox", class: "nu-include" });
+            box.checked = mine.length > 0;
+            box.disabled = it.required === true || (!box.checked && full);
+            box.addEventListener("change", () => {
+                if (box.checked)
+                    slot.chosen.push({ item: i, draft: initialControls(it.controls) });
+                else
+                    slot.chosen = slot.chosen.filter((ch) => ch.item !== i);
+                slot.chosen.sort((a, b) => a.item - b.item);
+                k.redraw();
+            });
+            line.append(el("label", {}, box, " ", name));
+        }
+        for (const ch of mine) {
+            const sub = el("div", { class: "nu-item-controls" }, drawControls(it.controls, ch.draft, L, k));
+            if (c.repeatable && !it.required)
+                sub.append(button(L.remove, "nu-remove", false, () => {
+                    slot.chosen = slot.chosen.filter((x) => x !== ch);
+                    k.redraw();
+                }));
+            line.append(sub);
+        }
+        row.append(line);
+    });
+}
+function drawMove(ui, draft, L, k) {
+    const box = el("div", { class: "nu-divisions" });
+    ui.divisions.forEach((d, i) => {
+        const mine = draft.divisions[i];
+        if (!mine)
+            return;
+        const r = d.distance_mm;
+        const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
+            mine.distance_mm = v ?? null;
+            k.changed();
+        }, { ...L, leftOut: L.keepSpeed });
+        dist.classList.add("nu-distance");
+        dist.dataset.division = d.division;
+        const line = el("div", { class: "nu-division", "data-division": d.division }, el("strong", {}, d.division), ` (${d.ships.join(", ")})`, el("br"), "distance ", dist, el("span", { class: "nu-hint" }, ` · ${r.min}-${r.max} mm${d.stop ? ", a stop order" : ""}`));
+        d.turns.forEach((band, j) => {
+            const lo = band.to === "starboard" ? band.min_deg : -band.max_deg;
+            const hi = band.to === "port" ? -band.min_deg : band.max_deg;
+            const turn = numberInput(lo, hi, mine.turns_deg[j] ?? undefined, true, "°", (v) => {
+                mine.turns_deg[j] = v ?? null;
+                k.changed();
+            }, { ...L, leftOut: `${L.leastTurn} ${leastTurn(band)}` });
+            turn.classList.add("nu-turn");
+            turn.dataset.division = d.division;
+            turn.dataset.i = String(j);
+            line.append(el("br"), `turn ${j + 1} `, turn, el("br"), el("span", { class: "nu-hint" }, bandText(band)));
+        });
+        if (!d.turns.length)
+            line.append(el("span", { class: "nu-hint" }, " · goes straight on"));
+        box.append(line);
+    });
+    return box;
+}
+function drawFire(ui, draft, L, k) {
+    const box = el("div", { class: "nu-ships" });
+    ui.ships.forEach((ship, i) => {
+        const mine = draft.ships[i];
+        if (!mine)
+            return;
+        const line = el("div", { class: "nu-ship", "data-ship": ship.ship });
+        const fires = el("input", { type: "checkbox", class: "nu-fires", "data-ship": ship.ship });
+        fires.checked = mine.fire;
+        fires.disabled = !ui.targets.length || !ship.mounts.length;
+        fires.addEventListener("change", () => {
+            mine.fire = fires.checked;
+            k.redraw();
+        });
+        line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), " ", mine.fire ? L.fire : L.holdFire));
+        if (mine.fire) {
+            const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship });
+            target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
+            target.addEventListener("change", () => {
+                mine.target = target.value;
+                k.changed();
+            });
+            const est = numberInput(ui.estimate_mm.min, ui.estimate_mm.max, mine.estimate_mm, false, "mm", (v) => {
+                mine.estimate_mm = v ?? ui.estimate_mm.min;
+                k.changed();
+            }, L);
+            est.classList.add("nu-estimate");
+            const ammo = el("select", { class: "nu-ammo nu-input" }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
+            ammo.addEventListener("change", () => {
+                mine.ammo = ammo.value === "AP" ? "AP" : "HE";
+                k.changed();
+            });
+            line.append(el("div", {}, `${L.target} `, target, ` ${L.estimate} `, est, ` ${L.ammo} `, ammo), el("div", { class: "nu-hint" }, `estimate ${ui.estimate_mm.min}-${ui.estimate_mm.max} mm; beyond ${ui.one_cycle_beyond_mm} mm every gun fires one cycle`));
+            ship.mounts.forEach((m, j) => {
+                const g = mine.mounts[j];
+                if (!g)
+                    return;
+                const on = el("input", { type: "checkbox", class: "nu-mount" });
+                on.checked = g.on;
+                on.addEventListener("change", () => {
+                    g.on = on.checked;
+                    k.changed();
+                });
+                const mount = el("div", { class: "nu-mount-row", "data-mount": m.mount }, el("label", {}, on, ` ${m.mount}${m.side ? ` ${m.side}` : ""}: ${m.guns} × ${m.weapon}`));
+                if (m.side !== null) {
+                    const guns = numberInput(1, m.guns, g.guns, false, "", (v) => {
+                        g.guns = v ?? m.guns;
+                        k.changed();
+                    }, L);
+                    mount.append(` ${L.guns} `, guns);
+                }
+                if (m.cycles > 1) {
+                    const cycles = el("select", { class: "nu-input nu-cycles" }, ...Array.from({ length: m.cycles }, (_, c) => option(String(c + 1), String(c + 1), g.cycles === c + 1)));
+                    cycles.addEventListener("change", () => {
+                        g.cycles = Number(cycles.value);
+                        k.changed();
+                    });
+                    mount.append(` ${L.cycles} `, cycles);
+                }
+                line.append(mount);
+            });
+        }
+        box.append(line);
+    });
+    if (!ui.targets.length)
+        box.append(el("p", { class: "nu-hint" }, "No enemy ship is in play."));
+    return box;
+}
+function drawSteps(ui, draft, L, k) {
+    const boats = ui.boats.filter((b) => b.steps.length);
+    const boat = el("select", { class: "nu-input nu-boat" }, ...boats.map((b) => option(b.boat, `${b.boat} at ${b.at}${b.moving ? " (moving)" : ""}`, b.boat === draft.boat)));
+    const chosen = boats.find((b) => b.boat === draft.boat);
+    const to = el("select", { class: "nu-input nu-to" }, ...(chosen?.steps ?? []).map((s) => option(s.to, stepText(s), s.to === draft.to)));
+    boat.addEventListener("change", () => {
+        draft.boat = boat.value;
+        draft.to = boats.find((b) => b.boat === boat.value)?.steps[0]?.to ?? "";
+        k.redraw();
+    });
+    to.addEventListener("change", () => {
+        draft.to = to.value;
+        k.changed();
+    });
+    return el("div", {}, el("label", {}, `${L.boat} `, boat), " ", el("label", {}, `${L.to} `, to));
+}
+function stepText(s) {
+    if (s.space === "port")
+        return `${s.to} (port: ends the move)`;
+    if (s.space === "box")
+        return `${s.to} (special mission box)`;
+    return s.move_events ? `${s.to} (${s.move_events} event${s.move_events === 1 ? "" : "s"})` : s.to;
+}
+function drawSides(ui, draft, L, k) {
+    const boats = ui.boats.filter((b) => b.sides.length);
+    const chosen = boats.find((b) => b.boat === draft.boat);
+    const side = chosen?.sides.find((s) => s.side === draft.side);
+    const boat = el("select", { class: "nu-input nu-boat" }, ...boats.map((b) => option(b.boat, `${b.boat} in ${b.area}`, b.boat === draft.boat)));
+    const sides = el("select", { class: "nu-input nu-side" }, ...(chosen?.sides ?? []).map((s) => option(s.side, `${s.side} (speed ${s.speed})`, s.side === draft.side)));
+    const ends = side ? [...side.to.map((t) => option(t, t, t === draft.to)), ...(side.off ? [option("off", L.off, draft.to === "off")] : [])] : [];
+    const to = el("select", { class: "nu-input nu-to" }, ...ends);
+    const first = (s) => (s ? (s.to[0] ?? "off") : "");
+    boat.addEventListener("change", () => {
+        const b = boats.find((x) => x.boat === boat.value);
+        draft.boat = boat.value;
+        draft.side = b?.sides[0]?.side ?? "";
+        draft.to = first(b?.sides[0]);
+        k.redraw();
+    });
+    sides.addEventListener("change", () => {
+        draft.side = sides.value;
+        draft.to = first(chosen?.sides.find((s) => s.side === sides.value));
+        k.redraw();
+    });
+    to.addEventListener("change", () => {
+        draft.to = to.value;
+        k.changed();
+    });
+    return el("div", {}, el("label", {}, `${L.boat} `, boat), " ", el("label", {}, `${L.side} `, sides), " ", el("label", {}, `${L.to} `, to));
+}
+// ---- small DOM helpers ----
+/** A slider and a box for a whole number in lo..hi; `optional`: the box may be emptied (left out). */
+function numberInput(lo, hi, value, optional, unit, set, L) {
+    const wrap = el("span", { class: "nu-number" });
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: "1", class: "nu-slider" });
+    const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value" });
+    if (optional)
+        box.placeholder = L.leftOut;
+    const show = (v) => {
+        box.value = v === undefined ? "" : String(v);
+        slider.value = String(v ?? lo);
+        wrap.dataset.value = v === undefined ? "" : String(v);
+    };
+    show(value);
+    slider.addEventListener("input", () => {
+        show(Number(slider.value));
+        set(Number(slider.value));
+    });
+    box.addEventListener("input", () => {
+        const v = box.value === "" ? undefined : Number(box.value);
+        if (v !== undefined)
+            slider.value = String(v);
+        wrap.dataset.value = box.value;
+        set(v === undefined && !optional ? NaN : v);
+    });
+    wrap.append(slider, " ", box, unit ? ` ${unit}` : "");
+    return wrap;
+}
+function caption(label, rulebook) {
+    const span = el("span", { class: "nu-label" }, label);
+    if (rulebook && rulebook !== label)
+        span.append(" ", el("span", { class: "nu-rulebook", lang: "" }, `(${rulebook})`));
+    return span;
+}
+function optionText(o) {
+    return o.rulebook && o.rulebook !== o.label ? `${o.label} (${o.rulebook})` : o.label;
+}
+function option(value, text, selected) {
+    const o = el("option", { value });
+    o.textContent = text;
+    o.selected = selected;
+    return o;
+}
+function button(text, cls, disabled, onClick) {
+    const b = el("button", { type: "button", class: cls });
+    b.textContent = text;
+    b.disabled = disabled;
+    b.addEventListener("click", onClick);
+    return b;
+}
+function el(tag, attrs = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs))
+        e.setAttribute(k, v);
+    e.append(...children);
+    return e;
+}
+function isObject(x) {
+    return typeof x === "object" && x !== null && !Array.isArray(x);
+}
