@@ -1,0 +1,62 @@
+/**
+ * The API's types by name (`@naval-umpire/client/types`), every one taken from the generated ./api.ts: nothing here
+ * is written by hand but the names.
+ */
+import type { components, operations, paths } from "./api.js";
+
+export type { components, operations, paths };
+
+export type Schemas = components["schemas"];
+export type Root = Schemas["Root"];
+export type RulesetList = Schemas["RulesetList"];
+export type RulesetInfo = Schemas["RulesetInfo"];
+export type CreateGame = Schemas["CreateGame"];
+export type GameCreated = Schemas["GameCreatedOut"];
+export type GamesPage = Schemas["GamesPage"];
+export type GameListItem = Schemas["GameListItem"];
+export type GameSummary = Schemas["GameSummary"];
+export type Seat = Schemas["Seat"];
+export type SeatCredential = Schemas["SeatCredential"];
+export type Me = Schemas["Me"];
+export type Ticket = Schemas["Ticket"];
+export type CommandSpec = Schemas["CommandSpec"];
+export type Command = Schemas["Command"];
+export type CommandResult = Schemas["CommandResult"];
+export type Event = Schemas["Event"];
+export type EventsPage = Schemas["EventsPage"];
+export type RollsPage = Schemas["RollsPage"];
+export type RollOut = Schemas["RollOut"];
+export type View = Schemas["View"];
+export type Bundle = Schemas["Bundle"];
+export type BundleUpload = Schemas["BundleUpload"];
+export type VerifyReport = Schemas["VerifyReport"];
+export type ForkGame = Schemas["ForkGame"];
+export type OddsRequest = Schemas["OddsRequest"];
+export type OddsJob = Schemas["OddsJob"];
+export type JobProgress = Schemas["JobProgress"];
+export type SeedRequest = Schemas["SeedRequest"];
+export type StreamMessage = Schemas["StreamData"]; // the JSON in a game stream message's data
+export type StreamState = Schemas["StreamState"];
+export type ProblemBody = Schemas["Problem"];
+
+// The decision descriptors (docs/api.md "Decision descriptors"): an `awaiting` entry's `ui`, by `kind`.
+export type Ui = NonNullable<CommandSpec["ui"]>;
+export type UiKind = Ui["kind"];
+export type Form = Schemas["Form"];
+export type Control = Form["controls"][number];
+export type ControlKind = Control["kind"];
+export type Select = Schemas["Select"];
+export type Pick = Schemas["DecisionsPick"];
+export type Option = Schemas["DecisionsOption"];
+export type NumberControl = Schemas["Number"];
+export type TextControl = Schemas["Text"];
+export type Items = Schemas["Items"];
+export type Item = Schemas["Item"];
+export type Repeat = Schemas["Repeat"];
+export type Group = Schemas["Group"];
+export type Variants = Schemas["Variants"];
+export type Variant = Schemas["Variant"];
+export type MoveForm = Schemas["MoveForm"];
+export type FireForm = Schemas["FireForm"];
+export type StepsForm = Schemas["StepsForm"];
+export type SidesForm = Schemas["SidesForm"];
