@@ -28,6 +28,7 @@ SLOW = {
     "test_desk_browser.py",
     "test_desk_play.py",
     "test_client_ts.py",
+    "test_client_starter.py",
     "test_processes.py",
     "test_reliability.py",
     "test_fuzz_api.py",

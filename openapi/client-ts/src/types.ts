@@ -1,6 +1,7 @@
 /**
  * The API's types by name (`@naval-umpire/client/types`), every one taken from the generated ./api.ts: nothing here
- * is written by hand but the names.
+ * is written by hand but the names. The decision descriptors' types (`Ui`, `Form`, `Select`, …) are named once, in
+ * ./decisions.ts, and exported from `@naval-umpire/client/decisions`.
  */
 import type { components, operations, paths } from "./api.js";
 
@@ -38,25 +39,3 @@ export type SeedRequest = Schemas["SeedRequest"];
 export type StreamMessage = Schemas["StreamData"]; // the JSON in a game stream message's data
 export type StreamState = Schemas["StreamState"];
 export type ProblemBody = Schemas["Problem"];
-
-// The decision descriptors (docs/api.md "Decision descriptors"): an `awaiting` entry's `ui`, by `kind`.
-export type Ui = NonNullable<CommandSpec["ui"]>;
-export type UiKind = Ui["kind"];
-export type Form = Schemas["Form"];
-export type Control = Form["controls"][number];
-export type ControlKind = Control["kind"];
-export type Select = Schemas["Select"];
-export type Pick = Schemas["DecisionsPick"];
-export type Option = Schemas["DecisionsOption"];
-export type NumberControl = Schemas["Number"];
-export type TextControl = Schemas["Text"];
-export type Items = Schemas["Items"];
-export type Item = Schemas["Item"];
-export type Repeat = Schemas["Repeat"];
-export type Group = Schemas["Group"];
-export type Variants = Schemas["Variants"];
-export type Variant = Schemas["Variant"];
-export type MoveForm = Schemas["MoveForm"];
-export type FireForm = Schemas["FireForm"];
-export type StepsForm = Schemas["StepsForm"];
-export type SidesForm = Schemas["SidesForm"];
