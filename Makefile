@@ -47,12 +47,11 @@ openapi: $(STAMP)
 	else echo "node not found: openapi/client-ts not regenerated (make client-ts)"; fi
 
 # the TypeScript client's generated types and the desk's compiled copy (needs node: tests/clients/tools.py installs
-# the pinned packages once)
+# the pinned packages once, outside the tree, so an `npm install` in openapi/client-ts is left alone)
 client-ts: $(STAMP)
 	$(BIN)/python -c "from tests.clients.tools import node_packages as n; print(n())" > .node_modules_path
-	cd openapi/client-ts && ln -sfn "$$(cat ../../.node_modules_path)" node_modules && \
-		node_modules/.bin/openapi-typescript ../openapi.json --default-non-nullable false -o src/api.ts && \
-		node_modules/.bin/tsc -p . && rm node_modules
+	cd openapi/client-ts && bin="$$(cat ../../.node_modules_path)/.bin" && \
+		"$$bin/openapi-typescript" ../openapi.json --default-non-nullable false -o src/api.ts && "$$bin/tsc" -p .
 	rm -f .node_modules_path
 
 replays: $(STAMP)

@@ -29,6 +29,7 @@ SLOW = {
     "test_desk_play.py",
     "test_play_clicks.py",
     "test_client_ts.py",
+    "test_client_starter.py",
     "test_processes.py",
     "test_reliability.py",
     "test_fuzz_api.py",

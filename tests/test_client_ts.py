@@ -1,16 +1,18 @@
-"""openapi/client-ts: the generated types (src/api.ts) are those of openapi/openapi.json, the hand-written layer
-(src/client.ts) compiles strict, the compiled copy the desk loads (service/desk/js/client/) is current, and its own
-tests (node --test, test/client.test.ts) pass against a real server process. Without node the test skips and says
+"""openapi/client-ts, the package @naval-umpire/client: the generated types (src/api.ts) are those of
+openapi/openapi.json, the hand-written layer (src/*.ts) compiles strict, the compiled copy the desk loads
+(service/desk/js/client/) is current, its own tests (node --test, test/client.test.ts: every method) pass against a
+real server process, and `npm pack` makes a tarball that installs and imports by its entry points. Without node the test skips and says
 what to install, except under CI=true, where it fails (tests/clients/tools.py)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import tarfile
 
 import pytest
 
-from tests.clients.tools import ROOT, SPEC, node_packages, run
+from tests.clients.tools import ROOT, SPEC, need, node_packages, run
 from tests.live import server_process
 
 CLIENT = ROOT / "openapi" / "client-ts"
@@ -34,7 +36,7 @@ def test_the_desks_compiled_copy_is_current(modules, tmp_path):
     shutil.copytree(CLIENT, work, ignore=shutil.ignore_patterns("node_modules"))
     (work / "node_modules").symlink_to(modules)
     run([modules / ".bin" / "tsc", "-p", work, "--outDir", tmp_path / "out"])
-    for name in ("client.js", "api.js", "decisions.js"):
+    for name in sorted(p.name for p in (tmp_path / "out").glob("*.js")):
         assert (tmp_path / "out" / name).read_text() == (DESK_COPY / name).read_text(), (
             f"service/desk/js/client/{name} is stale: run `make client-ts`"
         )
@@ -49,4 +51,27 @@ def test_the_clients_own_tests_pass_against_a_server(modules, tmp_path):
     (out / "package.json").write_text('{"type": "module"}')
     with server_process(str(tmp_path / "ts.db"), env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
         text = run(["node", "--test", out / "test" / "client.test.js"], env={**os.environ, "UMPIRE_URL": base})
-    assert "# fail 0" in text and "# pass 4" in text, text
+    assert "# fail 0" in text and "# pass 9" in text, text
+
+
+def test_npm_pack_makes_a_package_that_installs_and_imports(modules, tmp_path):
+    npm = need("npm", "npm (it comes with Node.js)")
+    work = tmp_path / "client"
+    shutil.copytree(CLIENT, work, ignore=shutil.ignore_patterns("node_modules", "dist", "examples", "*.tgz"))
+    (work / "node_modules").symlink_to(modules)
+    run([npm, "pack", "--pack-destination", tmp_path], cwd=work)  # `prepare` builds dist/ with tsc
+    (tarball,) = tmp_path.glob("naval-umpire-client-*.tgz")
+    with tarfile.open(tarball) as tar:
+        files = {name.removeprefix("package/") for name in tar.getnames()}
+    assert {"package.json", "README.md", "CHANGELOG.md", "dist/client.js", "dist/client.d.ts", "dist/types.d.ts"} <= files
+    assert not any(f.startswith(("test/", "examples/")) for f in files), files
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "package.json").write_text('{"name": "app", "private": true, "type": "module"}')
+    run([npm, "install", "--offline", "--no-audit", "--no-fund", tarball], cwd=app)
+    entries = ["@naval-umpire/client", "@naval-umpire/client/types", "@naval-umpire/client/decisions"]
+    script = "".join(f"console.log(Object.keys(await import('{e}')).sort().join(','));" for e in entries)
+    out = run(["node", "--input-type=module", "-e", script], cwd=app).splitlines()
+    assert {"Umpire", "Problem", "IllegalCommand", "command", "readSse"} <= set(out[0].split(",")), out
+    assert out[1] == "", out  # types only: nothing at run time
+    assert {"decisionForm", "known", "KNOWN_KINDS"} <= set(out[2].split(",")), out

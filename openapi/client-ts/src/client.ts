@@ -1,6 +1,7 @@
 /**
- * The hand-written layer over the generated types (./api.ts, from openapi/openapi.json): what every frontend of
- * Naval Umpire would otherwise write itself. Runs in browsers and Node 20 (fetch and streams only).
+ * `@naval-umpire/client`: the hand-written layer over the generated types (./api.ts, from openapi/openapi.json): a
+ * typed method per operation of the API, its problem+json errors as typed exceptions, each reader's own stream with
+ * tickets and resume, and command(spec, choice). Runs in browsers and Node 20 (fetch and streams only).
  *
  *   const api = new Umpire("http://127.0.0.1:8000", token);
  *   const game = await api.game(id);                       // typed GameSummary
@@ -9,28 +10,54 @@
  *
  * Errors are `Problem`s (the API's problem+json, `code` typed). docs/api.md is the contract.
  */
-import type { components } from "./api.js";
+import type { paths } from "./api.js";
+import type {
+  BundleUpload,
+  Command,
+  CommandResult,
+  CommandSpec,
+  CreateGame,
+  ForkGame,
+  JobProgress,
+  OddsJob,
+  OddsRequest,
+  ProblemBody,
+  SeedRequest,
+  StreamMessage,
+} from "./types.js";
 
-export type Schemas = components["schemas"];
-export type GameSummary = Schemas["GameSummary"];
-export type CommandSpec = Schemas["CommandSpec"];
-export type Command = Schemas["Command"];
-export type CommandResult = Schemas["CommandResult"];
-export type Event = Schemas["Event"];
-export type View = Schemas["View"];
-export type Seat = Schemas["Seat"];
-export type StreamMessage = Schemas["StreamData"]; // the JSON in a message's data
-export type StreamState = Schemas["StreamState"];
-export type ProblemBody = Schemas["Problem"];
+export type * from "./types.js";
+
+/** Every `code` docs/api.md "Errors" lists (a server newer than this client may send others: still a string). */
+export type ProblemCode =
+  | "invalid-last-event-id"
+  | "invalid-ticket" | "expired-ticket" | "missing-token" | "invalid-token" | "creation-token-required"
+  | "not-your-turn" | "referee-only" | "not-a-seat" | "invalid-invitation" | "cors-disabled"
+  | "unknown-game" | "unknown-view" | "unknown-roll" | "unknown-job" | "unknown-ruleset" | "not-found"
+  | "method-not-allowed"
+  | "request-timeout"
+  | "illegal-command" | "version-conflict" | "command-id-reused" | "seed-locked" | "seed-already-contributed"
+  | "game-over" | "game-revealed" | "data-mismatch" | "edition-not-run" | "fork-sealed" | "fork-parent-changed"
+  | "body-too-large" | "bundle-too-large"
+  | "unsupported-media-type"
+  | "invalid-request" | "unknown-parameter" | "invalid-json" | "invalid-command" | "invalid-command-id"
+  | "invalid-expected-version" | "invalid-if-match" | "unknown-edition" | "invalid-options" | "invalid-seats"
+  | "unknown-seat" | "invalid-bots" | "invalid-dice" | "invalid-data" | "unknown-data-file" | "invalid-client-seed"
+  | "invalid-bundle" | "sealed-content" | "invalid-cursor" | "invalid-at" | "invalid-games"
+  | "too-many-requests"
+  | "internal-error"
+  | "outcome-unknown" | "store-unavailable" | "busy" | "too-many-connections"
+  | "http-error" // no problem+json came back (a proxy's page): made by this client
+  | (string & {});
 
 /** An error answer of the API (application/problem+json), thrown by every call. */
 export class Problem extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly body: ProblemBody;
   constructor(body: ProblemBody) {
     super(`${body.status} ${body.code}: ${body.detail}`);
-    this.name = "Problem";
+    this.name = new.target.name;
     this.status = body.status;
     this.code = body.code;
     this.body = body;
@@ -39,28 +66,49 @@ export class Problem extends Error {
   get legal(): CommandSpec[] {
     return (this.body.legal ?? []) as CommandSpec[];
   }
+  /** Seconds to wait before sending again (429, 503), when the server said. */
+  get retryAfter(): number | null {
+    return this.body.retry_after ?? null;
+  }
 }
 
-/** A command the rules refuse now (409 illegal-command): `legal` says what they allow. */
-export class IllegalCommand extends Problem {}
-/** The token is missing, wrong, or rotated (401). */
+/** 401: the token is missing, wrong or rotated, or a stream's ticket is invalid or expired. */
 export class Unauthorized extends Problem {}
-/** The game moved on (409/412 version-conflict): read again and decide again. */
-export class VersionConflict extends Problem {}
+/** 403: not this seat's command now, referee-only, a spent invitation, CORS not enabled. */
+export class Forbidden extends Problem {}
+/** 404: no such game, view, roll, job or ruleset. */
+export class NotFound extends Problem {}
+/** 409 (and 412): the game's state refuses it: over, revealed, a seed too late, a reused command id… */
+export class Conflict extends Problem {}
+/** 409 illegal-command: the rules refuse it now; `legal` says what they allow. */
+export class IllegalCommand extends Conflict {}
+/** 409/412 version-conflict: the game moved on (`body.version`): read again and decide again. */
+export class VersionConflict extends Conflict {}
+/** 413: a body over the limit (`body.limit`). */
+export class TooLarge extends Problem {}
+/** 422 (and 400, 415): a request of the wrong shape; `detail` says which part. */
+export class InvalidRequest extends Problem {}
+/** 429: too many games created, bundles verified or odds computed at once: wait `retryAfter`. */
+export class TooManyRequests extends Problem {}
+/** 503: nothing was appended, or (outcome-unknown) maybe it was: send again, with `body.command_id` if given. */
+export class Unavailable extends Problem {}
 
 function problemOf(body: ProblemBody): Problem {
   if (body.code === "illegal-command") return new IllegalCommand(body);
-  if (body.status === 401) return new Unauthorized(body);
   if (body.code === "version-conflict") return new VersionConflict(body);
-  return new Problem(body);
+  const byStatus: Record<number, typeof Problem> = {
+    400: InvalidRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict, 412: Conflict,
+    413: TooLarge, 415: InvalidRequest, 422: InvalidRequest, 429: TooManyRequests, 503: Unavailable,
+  };
+  return new (byStatus[body.status] ?? Problem)(body);
 }
 
 /** The arguments of one entry of `awaiting`'s `choices`. */
 export type ChoiceOf<S extends CommandSpec> = S extends { choices: (infer C)[] | null } ? C : never;
 
 /**
- * A command from an `awaiting` entry and one of its choices (or arguments built from its `schema`): exactly what
- * POST /games/{id}/commands takes — `{type, ...choice}`.
+ * A command from an `awaiting` entry and one of its choices (or arguments built from its `ui` or `schema`): exactly
+ * what POST /games/{id}/commands takes — `{type, ...choice}`.
  */
 export function command<S extends CommandSpec>(spec: S, choice?: ChoiceOf<S> | Record<string, unknown>): Command {
   return { ...(choice ?? {}), type: spec.type } as unknown as Command;
@@ -71,6 +119,29 @@ export function label(spec: CommandSpec, i: number): string {
   const labels = spec.labels as string[] | null | undefined;
   const choice = spec.choices?.[i] as Record<string, unknown> | undefined;
   return labels?.[i] ?? (choice && Object.keys(choice).length ? `${spec.type} ${JSON.stringify(choice)}` : spec.type);
+}
+
+// Each method's types come from the operation at its path in ./api.ts: its path and query parameters, its JSON
+// body and its success answer.
+type Method = "get" | "post";
+type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
+type Json<R> = R extends { content: { "application/json": infer T } } ? T : never;
+type Ok<O> = O extends { responses: infer R }
+  ? R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : R extends { 202: infer A } ? Json<A> : never
+  : never;
+type Body<O> = O extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
+type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+type PathParams<O> = O extends { parameters: { path: infer X } } ? X : never;
+/** The query parameters of an operation (`Params<"/games", "get">`: ruleset, status, cursor, limit). */
+export type Params<P extends keyof paths, M extends Method = "get"> = Query<Op<P, M>>;
+/** The success answer of an operation. */
+export type Answer<P extends keyof paths, M extends Method = "get"> = Ok<Op<P, M>>;
+
+interface Call<O> {
+  path?: PathParams<O>;
+  query?: Query<O>;
+  body?: Body<O>;
+  headers?: Record<string, string>;
 }
 
 export interface FollowOptions {
@@ -112,45 +183,124 @@ export class Umpire {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    const parsed: unknown = text ? JSON.parse(text) : null;
-    if (!res.ok) {
-      const p = parsed as ProblemBody | null;
-      throw problemOf(p && typeof p.code === "string" ? p : {
-        type: "about:blank", title: res.statusText, status: res.status, code: "http-error",
-        detail: text.slice(0, 200) || `HTTP ${res.status}`,
-      } as ProblemBody);
-    }
-    return parsed as T;
+    if (!res.ok) throw problemFromText(res, text);
+    return (text ? JSON.parse(text) : null) as T;
   }
 
-  createGame(body: Schemas["CreateGame"]) {
-    return this.request<Schemas["GameCreatedOut"]>("POST", "/games", body);
+  /** One operation of the API by its path in the OpenAPI document, typed from it (every method below is one). */
+  call<P extends keyof paths, M extends Method>(method: M, path: P, req: Call<Op<P, M>> = {}): Promise<Ok<Op<P, M>>> {
+    const params = (req.path ?? {}) as Record<string, string | number>;
+    let url = (path as string).replace(/\{(\w+)\}/g, (_, name: string) => enc(String(params[name])));
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+      if (v !== undefined && v !== null) query.set(k, String(v));
+    }
+    if (query.toString()) url += `?${query}`;
+    return this.request(method === "get" ? "GET" : "POST", url, req.body, req.headers);
   }
+
+  // ---- the service and its rulesets ----
+  root() {
+    return this.call("get", "/");
+  }
+  rulesets() {
+    return this.call("get", "/rulesets");
+  }
+  ruleset(rulesetId: string) {
+    return this.call("get", "/rulesets/{ruleset_id}", { path: { ruleset_id: rulesetId } });
+  }
+
+  // ---- games: create, find, join, tokens ----
+  createGame(body: CreateGame) {
+    return this.call("post", "/games", { body });
+  }
+  /** Games, newest first; pass `next_cursor` as `cursor` for the next page. */
+  listGames(query: Params<"/games"> = {}) {
+    return this.call("get", "/games", { query });
+  }
+  /** Take an open seat with its invitation: the seat's token, shown only in this answer. */
   join(gameId: string, invitation: string) {
-    return this.request<Schemas["SeatCredential"]>("POST", `/games/${enc(gameId)}/join`, { invitation });
+    return this.call("post", "/games/{game_id}/join", { path: { game_id: gameId }, body: { invitation } });
   }
+  /** A new token for this client's seat (or the referee); the old one is refused at once. */
   rotate(gameId: string) {
-    return this.request<Schemas["SeatCredential"]>("POST", `/games/${enc(gameId)}/token`);
+    return this.call("post", "/games/{game_id}/token", { path: { game_id: gameId } });
   }
+  /** A 60 s ticket to open this token's own stream (`follow` asks for one on every connection). */
+  ticket(gameId: string) {
+    return this.call("post", "/games/{game_id}/tickets", { path: { game_id: gameId } });
+  }
+
+  // ---- reading a game ----
   game(gameId: string) {
-    return this.request<GameSummary>("GET", `/games/${enc(gameId)}`);
+    return this.call("get", "/games/{game_id}", { path: { game_id: gameId } });
   }
   me(gameId: string) {
-    return this.request<Schemas["Me"]>("GET", `/games/${enc(gameId)}/me`);
+    return this.call("get", "/games/{game_id}/me", { path: { game_id: gameId } });
   }
   view(gameId: string, name: string, at?: number) {
-    return this.request<View>("GET", `/games/${enc(gameId)}/views/${enc(name)}${at ? `?at=${at}` : ""}`);
+    return this.call("get", "/games/{game_id}/views/{view}", { path: { game_id: gameId, view: name }, query: { at } });
   }
   events(gameId: string, after = 0, limit = 1000) {
-    return this.request<Schemas["EventsPage"]>("GET", `/games/${enc(gameId)}/events?after=${after}&limit=${limit}`);
+    return this.call("get", "/games/{game_id}/events", { path: { game_id: gameId }, query: { after, limit } });
   }
-  /** Send a command (build it with `command(spec, choice)`). */
-  send(gameId: string, cmd: Command, opts: { ifMatch?: string } = {}) {
+  rolls(gameId: string, after = 0, limit = 1000) {
+    return this.call("get", "/games/{game_id}/rolls", { path: { game_id: gameId }, query: { after, limit } });
+  }
+  roll(gameId: string, k: number) {
+    return this.call("get", "/games/{game_id}/rolls/{k}", { path: { game_id: gameId, k } });
+  }
+  /** The replay bundle (docs/bundles.md). */
+  bundle(gameId: string) {
+    return this.call("get", "/games/{game_id}/bundle", { path: { game_id: gameId } });
+  }
+
+  // ---- playing ----
+  /** Send a command (build it with `command(spec, choice)`); `ifMatch`: only if the game is still at that ETag. */
+  send(gameId: string, cmd: Command, opts: { ifMatch?: string } = {}): Promise<CommandResult> {
     const headers: Record<string, string> = opts.ifMatch ? { "If-Match": opts.ifMatch } : {};
-    return this.request<CommandResult>("POST", `/games/${enc(gameId)}/commands`, cmd, headers);
+    return this.call("post", "/games/{game_id}/commands", { path: { game_id: gameId }, body: cmd, headers });
   }
-  ticket(gameId: string) {
-    return this.request<Schemas["Ticket"]>("POST", `/games/${enc(gameId)}/tickets`);
+  /** This seat's client seed for the dice, before the first command. */
+  contributeSeed(gameId: string, body: SeedRequest) {
+    return this.call("post", "/games/{game_id}/seeds", { path: { game_id: gameId }, body });
+  }
+  /** Referee: publish the server seed; the game is closed. */
+  reveal(gameId: string) {
+    return this.call("post", "/games/{game_id}/reveal", { path: { game_id: gameId } });
+  }
+  /** Referee: end the game without revealing the seed. */
+  end(gameId: string) {
+    return this.call("post", "/games/{game_id}/end", { path: { game_id: gameId } });
+  }
+
+  // ---- what-if and verification ----
+  /** A new game from the position after event `at` (docs/whatif.md). */
+  fork(gameId: string, body: ForkGame) {
+    return this.call("post", "/games/{game_id}/forks", { path: { game_id: gameId }, body });
+  }
+  /** The odds from a position, as a job: read it with `job`, or wait for it with `followJob`. */
+  odds(gameId: string, body: OddsRequest) {
+    return this.call("post", "/games/{game_id}/odds", { path: { game_id: gameId }, body });
+  }
+  job(jobId: string) {
+    return this.call("get", "/jobs/{job_id}", { path: { job_id: jobId } });
+  }
+  /** The four-part report of a bundle: chain, dice, sealed records, replay. */
+  verifyBundle(bundle: BundleUpload) {
+    return this.call("post", "/bundles/verify", { body: bundle });
+  }
+
+  /** A job's stream: `onProgress` as continuations finish; resolves with the job once done, failed or lost. */
+  async followJob(jobId: string, onProgress: (p: JobProgress) => void = () => {}): Promise<OddsJob> {
+    const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers: { Accept: "text/event-stream" } });
+    if (!res.ok || !res.body) throw await problemFrom(res);
+    let result: OddsJob | null = null;
+    await readSse(res.body, (data, event) => {
+      if (event === "progress") onProgress(JSON.parse(data) as JobProgress);
+      if (event === "result") result = JSON.parse(data) as OddsJob;
+    });
+    return result ?? this.job(jobId); // the stream was cut before its result: the job says where it is
   }
 
   /**
@@ -170,13 +320,11 @@ export class Umpire {
         headers: { Accept: "text/event-stream", ...(last ? { "Last-Event-ID": String(last) } : {}) },
         signal: ctrl.signal,
       });
-      if (!res.ok || !res.body) {
-        const text = await res.text();
-        throw problemOf(JSON.parse(text) as ProblemBody);
-      }
+      if (!res.ok || !res.body) throw await problemFrom(res);
       status("live");
       let outcome: "end" | "revealed" | "dropped" = "dropped";
-      await readSse(res.body, (data) => {
+      await readSse(res.body, (data, event) => {
+        if (event !== null) return; // a named message: not this client's (it asks for none)
         const m = JSON.parse(data) as StreamMessage;
         if (m.message === "event") {
           if (m.event.seq <= last) return;
@@ -212,13 +360,16 @@ export class Umpire {
   }
 }
 
-/** The `data` of each message of a Server-Sent Events body, as an EventSource's onmessage would see it. */
-export async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void): Promise<void> {
+/** Each message of a Server-Sent Events body: its `data`, and its `event:` name (null for an unnamed message). */
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onMessage: (data: string, event: string | null) => void,
+): Promise<void> {
   const reader = body.getReader();
   const dec = new TextDecoder();
   let buf = "";
   let data: string[] = [];
-  let named = false;
+  let event: string | null = null;
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
@@ -228,13 +379,32 @@ export async function readSse(body: ReadableStream<Uint8Array>, onData: (data: s
       const line = buf.slice(0, nl).replace(/\r$/, "");
       buf = buf.slice(nl + 1);
       if (line === "") {
-        if (data.length && !named) onData(data.join("\n"));
+        if (data.length) onMessage(data.join("\n"), event);
         data = [];
-        named = false;
+        event = null;
       } else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-      else if (line.startsWith("event:")) named = true; // a named message is not onmessage's
+      else if (line.startsWith("event:")) event = line.slice(6).trim();
     }
   }
+}
+
+async function problemFrom(res: Response): Promise<Problem> {
+  return problemFromText(res, await res.text());
+}
+
+/** The Problem an error answer says, or an `http-error` one when it is no problem+json (a proxy's page). */
+function problemFromText(res: Response, text: string): Problem {
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: said below
+  }
+  if (body && typeof body === "object" && typeof (body as ProblemBody).code === "string") return problemOf(body as ProblemBody);
+  return problemOf({
+    type: "about:blank", title: res.statusText, status: res.status, code: "http-error",
+    detail: text.slice(0, 200) || `HTTP ${res.status}`,
+  });
 }
 
 function enc(s: string): string {

@@ -3,32 +3,91 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  Conflict,
+  Forbidden,
   IllegalCommand,
+  InvalidRequest,
+  NotFound,
   Problem,
   Umpire,
   Unauthorized,
+  VersionConflict,
   command,
   label,
+  readSse,
+  type BundleUpload,
   type CommandSpec,
   type StreamMessage,
 } from "../src/client.js";
+import type * as T from "../src/types.js";
 
 const BASE = process.env.UMPIRE_URL ?? "http://127.0.0.1:8000";
+const CORVETTE = { ruleset: "corvette-command", options: { convoys: 1 } } as const;
+
+// Each method answers its operation's type, taken from ./api.ts (`never` would pass any use: checked exactly here).
+type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+type Answers<K extends keyof Umpire> = Umpire[K] extends (...a: never[]) => Promise<infer R> ? R : never;
+const typed: [
+  Equal<Answers<"root">, T.Root>, Equal<Answers<"rulesets">, T.RulesetList>, Equal<Answers<"ruleset">, T.RulesetInfo>,
+  Equal<Answers<"createGame">, T.GameCreated>, Equal<Answers<"listGames">, T.GamesPage>,
+  Equal<Answers<"join">, T.SeatCredential>, Equal<Answers<"rotate">, T.SeatCredential>, Equal<Answers<"ticket">, T.Ticket>,
+  Equal<Answers<"game">, T.GameSummary>, Equal<Answers<"me">, T.Me>, Equal<Answers<"view">, T.View>,
+  Equal<Answers<"events">, T.EventsPage>, Equal<Answers<"rolls">, T.RollsPage>, Equal<Answers<"roll">, T.RollOut>,
+  Equal<Answers<"bundle">, T.Bundle>, Equal<Answers<"send">, T.CommandResult>, Equal<Answers<"contributeSeed">, T.CommandResult>,
+  Equal<Answers<"reveal">, T.CommandResult>, Equal<Answers<"end">, T.CommandResult>, Equal<Answers<"fork">, T.GameCreated>,
+  Equal<Answers<"odds">, T.OddsJob>, Equal<Answers<"job">, T.OddsJob>, Equal<Answers<"followJob">, T.OddsJob>,
+  Equal<Answers<"verifyBundle">, T.VerifyReport>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+void typed;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test("errors are typed Problems with the API's code", async () => {
   const api = new Umpire(BASE);
-  await assert.rejects(api.game("g-nope"), (e: unknown) => e instanceof Problem && e.code === "unknown-game" && e.status === 404);
-  const g = await api.createGame({ ruleset: "corvette-command", options: { convoys: 1 } });
+  await assert.rejects(api.game("g-nope"), (e: unknown) => e instanceof NotFound && e.code === "unknown-game" && e.status === 404);
+  await assert.rejects(api.ruleset("no-such-rules"), (e: unknown) => e instanceof NotFound && e.code === "unknown-ruleset");
+  await assert.rejects(api.createGame({ ruleset: "corvette-command", options: { convoys: -3 } } as never), (e: unknown) =>
+    e instanceof InvalidRequest && e.status === 422 && e.code === "invalid-options");
+  const g = await api.createGame(CORVETTE);
   const wrong = new Umpire(BASE, "not-a-token");
   await assert.rejects(wrong.send(g.game_id, { type: "concede" } as never), (e: unknown) => e instanceof Unauthorized && e.code === "invalid-token");
   const captain = new Umpire(BASE, g.seats[0]!.token);
   await assert.rejects(captain.send(g.game_id, { type: "launch_torpedoes" } as never), (e: unknown) =>
-    e instanceof IllegalCommand && e.legal.length > 0 && e.legal[0]!.type.length > 0);
+    e instanceof IllegalCommand && e instanceof Conflict && e.legal.length > 0 && e.legal[0]!.type.length > 0);
+  const spec = (await captain.game(g.game_id)).awaiting[0]!;
+  await assert.rejects(captain.send(g.game_id, command(spec, spec.choices?.[0] ?? {}), { ifMatch: '"7"' }), (e: unknown) =>
+    e instanceof VersionConflict && e.status === 412 && e.body.version === 1);
+  await assert.rejects(captain.reveal(g.game_id), (e: unknown) => e instanceof Forbidden && e.code === "referee-only");
+  await assert.rejects(api.join(g.game_id, "no-such-invitation"), (e: unknown) => e instanceof Forbidden && e.code === "invalid-invitation");
+  await assert.rejects(api.listGames({ cursor: "nonsense" }), (e: unknown) => e instanceof InvalidRequest && e.code === "invalid-cursor");
 });
 
-test("command(spec, choice) and the seat's own stream play a corvette convoy to its end", async () => {
+test("an answer that is no problem+json (a proxy's page) is a Problem `http-error` with its status", async () => {
+  const proxy = (async () => new Response("<html>Bad gateway</html>", { status: 502, statusText: "Bad Gateway" })) as typeof fetch;
+  const api = new Umpire(BASE, null, proxy);
+  await assert.rejects(api.root(), (e: unknown) => e instanceof Problem && e.status === 502 && e.code === "http-error" && e.message.includes("Bad gateway"));
+});
+
+test("the service, its rulesets and the list of games", async () => {
   const api = new Umpire(BASE);
-  const g = await api.createGame({ ruleset: "corvette-command", options: { convoys: 1 } });
+  const root = await api.root();
+  assert.ok(root.rulesets.includes("battlefleet-1900") && root.openapi.length > 0);
+  const rulesets = await api.rulesets();
+  assert.ok(rulesets.some((r) => r.id === "corvette-command"));
+  const corvette = await api.ruleset("corvette-command");
+  assert.equal(corvette.id, "corvette-command");
+  assert.ok(corvette.commands.length > 0 && corvette.views.length > 0);
+  const made = [await api.createGame(CORVETTE), await api.createGame(CORVETTE)];
+  const first = await api.listGames({ ruleset: "corvette-command", limit: 1 });
+  assert.equal(first.games.length, 1);
+  assert.equal(first.games[0]!.game_id, made[1]!.game_id); // newest first
+  const next = await api.listGames({ ruleset: "corvette-command", limit: 1, cursor: first.next_cursor! });
+  assert.equal(next.games[0]!.game_id, made[0]!.game_id);
+});
+
+test("command(spec, choice) and the seat's own stream play a corvette convoy to its end; its record reads and verifies", async () => {
+  const api = new Umpire(BASE);
+  const g = await api.createGame(CORVETTE);
   const captain = new Umpire(BASE, g.seats[0]!.token);
   const got: StreamMessage[] = [];
   let opened!: () => void;
@@ -50,9 +109,10 @@ test("command(spec, choice) and the seat's own stream play a corvette convoy to 
     sent++;
   }
   const referee = new Umpire(BASE, g.referee_token);
-  await referee.request("POST", `/games/${g.game_id}/reveal`);
+  const revealed = await referee.reveal(g.game_id);
   await live.done;
   const summary = await api.game(g.game_id);
+  assert.equal(revealed.version, summary.version);
   const seqs = got.flatMap((m) => (m.message === "event" ? [m.event.seq] : []));
   assert.deepEqual(seqs, Array.from({ length: summary.version }, (_, i) => i + 1));
   const states = got.filter((m) => m.message === "state");
@@ -60,6 +120,19 @@ test("command(spec, choice) and the seat's own stream play a corvette convoy to 
   const end = got.at(-1)!;
   assert.equal(end.message, "end");
   assert.ok(end.message === "end" && end.status === "revealed" && end.head === summary.head);
+
+  const page = await api.events(g.game_id, 2, 3);
+  assert.deepEqual(page.events.map((e) => e.seq), [3, 4, 5]);
+  const rolls = await api.rolls(g.game_id);
+  assert.ok(rolls.rolls.length > 0);
+  const k = rolls.rolls[0]!.k;
+  assert.deepEqual((await api.roll(g.game_id, k)).faces, rolls.rolls[0]!.faces);
+  const name = (await api.ruleset("corvette-command")).views[0]!.name;
+  const view = await api.view(g.game_id, name, 2);
+  assert.ok(view.at === 2 && view.kind === `corvette-command/${name}`);
+  const bundle = await api.bundle(g.game_id);
+  const report = await api.verifyBundle(bundle as unknown as BundleUpload); // a served bundle is an upload as is
+  assert.equal(report.verdict, "verified");
 });
 
 test("a resumed stream sends only what comes after; the public one reads without a token", async () => {
@@ -69,7 +142,7 @@ test("a resumed stream sends only what comes after; the public one reads without
   await japan.send(g.game_id, command((await japan.game(g.game_id)).awaiting[0]!, {}));
   const got: StreamMessage[] = [];
   const live = api.follow(g.game_id, { after: 1, onMessage: (m) => got.push(m) });
-  for (let i = 0; i < 50 && !got.some((m) => m.message === "state"); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && !got.some((m) => m.message === "state"); i++) await sleep(100);
   live.close();
   await live.done;
   const events = got.flatMap((m) => (m.message === "event" ? [m.event] : []));
@@ -79,16 +152,66 @@ test("a resumed stream sends only what comes after; the public one reads without
   assert.ok(state && state.message === "state" && state.waiting_for.includes("russia"));
 });
 
-test("open seats: each player joins with an invitation; a rotated token is refused at once", async () => {
+test("open seats: each player joins with an invitation; a rotated token is refused at once; a ticket names its reader", async () => {
   const api = new Umpire(BASE);
   const g = await api.createGame({ ruleset: "battlefleet-1900", options: { scenario: "yellow-sea-1904" }, open_seats: true });
   assert.ok(g.seats.every((s) => s.token === null && typeof s.invitation === "string"));
   const joined = await api.join(g.game_id, g.seats[1]!.invitation!);
   assert.equal(joined.seat, "russia");
+  await assert.rejects(api.join(g.game_id, g.seats[1]!.invitation!), (e: unknown) => e instanceof Forbidden && e.code === "invalid-invitation");
   const russia = new Umpire(BASE, joined.token);
   assert.equal((await russia.me(g.game_id)).seat, "russia");
+  const ticket = await russia.ticket(g.game_id);
+  assert.ok(ticket.reader === "russia" && ticket.stream.includes(ticket.ticket));
   const fresh = await russia.rotate(g.game_id);
   await assert.rejects(russia.me(g.game_id), (e: unknown) => e instanceof Unauthorized);
   russia.token = fresh.token;
   assert.equal((await russia.me(g.game_id)).seat, "russia");
+});
+
+test("a seat's client seed, once and before the first command; the referee ends a game", async () => {
+  const api = new Umpire(BASE);
+  const g = await api.createGame(CORVETTE);
+  const captain = new Umpire(BASE, g.seats[0]!.token);
+  const seeded = await captain.contributeSeed(g.game_id, { passphrase: "a sea of tests" });
+  assert.equal(seeded.version, 2);
+  await assert.rejects(captain.contributeSeed(g.game_id, { client_seed: "ab".repeat(32) }), (e: unknown) =>
+    e instanceof Conflict && e.code === "seed-already-contributed");
+  const ended = await new Umpire(BASE, g.referee_token).end(g.game_id);
+  assert.deepEqual(ended.awaiting, []);
+  assert.equal((await api.game(g.game_id)).status, "over");
+  await assert.rejects(captain.send(g.game_id, { type: "start" } as never), (e: unknown) => e instanceof Conflict && e.code === "game-over");
+});
+
+test("a fork from a position, and the odds from it as a job followed to its result", async () => {
+  const api = new Umpire(BASE);
+  const g = await api.createGame(CORVETTE);
+  const captain = new Umpire(BASE, g.seats[0]!.token);
+  const spec = (await captain.game(g.game_id)).awaiting[0]!;
+  const first = await captain.send(g.game_id, command(spec, spec.choices?.[0] ?? {}));
+  const fork = await api.fork(g.game_id, { at: first.version });
+  assert.notEqual(fork.game_id, g.game_id);
+  const forked = await api.game(fork.game_id);
+  assert.ok(forked.version === 1 && forked.status === "open" && forked.awaiting.length > 0); // its own log: a genesis
+  const job = await api.odds(g.game_id, { at: first.version, games: 2, seed: 7 });
+  assert.equal(job.games, 2);
+  const progress: number[] = [];
+  const done = await api.followJob(job.job_id, (p) => progress.push(p.done));
+  assert.equal(done.status, "done");
+  assert.ok(done.result !== null && progress.every((d) => d <= 2));
+  assert.deepEqual((await api.job(job.job_id)).result, done.result);
+});
+
+test("readSse gives each message's data and its event name (null when unnamed), across chunk boundaries", async () => {
+  const text = "retry: 2000\n\n: keep-alive\n\ndata: {\"a\":1}\n\nevent: progress\ndata: x\ndata: y\n\nid: 3\ndata: z\r\n\r\n";
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < bytes.length; i += 5) c.enqueue(bytes.slice(i, i + 5));
+      c.close();
+    },
+  });
+  const got: [string, string | null][] = [];
+  await readSse(body, (data, event) => got.push([data, event]));
+  assert.deepEqual(got, [['{"a":1}', null], ["x\ny", "progress"], ["z", null]]);
 });

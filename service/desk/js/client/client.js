@@ -5,7 +5,7 @@ export class Problem extends Error {
     body;
     constructor(body) {
         super(`${body.status} ${body.code}: ${body.detail}`);
-        this.name = "Problem";
+        this.name = new.target.name;
         this.status = body.status;
         this.code = body.code;
         this.body = body;
@@ -14,28 +14,55 @@ export class Problem extends Error {
     get legal() {
         return (this.body.legal ?? []);
     }
+    /** Seconds to wait before sending again (429, 503), when the server said. */
+    get retryAfter() {
+        return this.body.retry_after ?? null;
+    }
 }
-/** A command the rules refuse now (409 illegal-command): `legal` says what they allow. */
-export class IllegalCommand extends Problem {
-}
-/** The token is missing, wrong, or rotated (401). */
+/** 401: the token is missing, wrong or rotated, or a stream's ticket is invalid or expired. */
 export class Unauthorized extends Problem {
 }
-/** The game moved on (409/412 version-conflict): read again and decide again. */
-export class VersionConflict extends Problem {
+/** 403: not this seat's command now, referee-only, a spent invitation, CORS not enabled. */
+export class Forbidden extends Problem {
+}
+/** 404: no such game, view, roll, job or ruleset. */
+export class NotFound extends Problem {
+}
+/** 409 (and 412): the game's state refuses it: over, revealed, a seed too late, a reused command id… */
+export class Conflict extends Problem {
+}
+/** 409 illegal-command: the rules refuse it now; `legal` says what they allow. */
+export class IllegalCommand extends Conflict {
+}
+/** 409/412 version-conflict: the game moved on (`body.version`): read again and decide again. */
+export class VersionConflict extends Conflict {
+}
+/** 413: a body over the limit (`body.limit`). */
+export class TooLarge extends Problem {
+}
+/** 422 (and 400, 415): a request of the wrong shape; `detail` says which part. */
+export class InvalidRequest extends Problem {
+}
+/** 429: too many games created, bundles verified or odds computed at once: wait `retryAfter`. */
+export class TooManyRequests extends Problem {
+}
+/** 503: nothing was appended, or (outcome-unknown) maybe it was: send again, with `body.command_id` if given. */
+export class Unavailable extends Problem {
 }
 function problemOf(body) {
     if (body.code === "illegal-command")
         return new IllegalCommand(body);
-    if (body.status === 401)
-        return new Unauthorized(body);
     if (body.code === "version-conflict")
         return new VersionConflict(body);
-    return new Problem(body);
+    const byStatus = {
+        400: InvalidRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict, 412: Conflict,
+        413: TooLarge, 415: InvalidRequest, 422: InvalidRequest, 429: TooManyRequests, 503: Unavailable,
+    };
+    return new (byStatus[body.status] ?? Problem)(body);
 }
 /**
- * A command from an `awaiting` entry and one of its choices (or arguments built from its `schema`): exactly what
- * POST /games/{id}/commands takes — `{type, ...choice}`.
+ * A command from an `awaiting` entry and one of its choices (or arguments built from its `ui` or `schema`): exactly
+ * what POST /games/{id}/commands takes — `{type, ...choice}`.
  */
 export function command(spec, choice) {
     return { ...(choice ?? {}), type: spec.type };
@@ -68,44 +95,123 @@ export class Umpire {
             body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await res.text();
-        const parsed = text ? JSON.parse(text) : null;
-        if (!res.ok) {
-            const p = parsed;
-            throw problemOf(p && typeof p.code === "string" ? p : {
-                type: "about:blank", title: res.statusText, status: res.status, code: "http-error",
-                detail: text.slice(0, 200) || `HTTP ${res.status}`,
-            });
+        if (!res.ok)
+            throw problemFromText(res, text);
+        return (text ? JSON.parse(text) : null);
+    }
+    /** One operation of the API by its path in the OpenAPI document, typed from it (every method below is one). */
+    call(method, path, req = {}) {
+        const params = (req.path ?? {});
+        let url = path.replace(/\{(\w+)\}/g, (_, name) => enc(String(params[name])));
+        const query = new URLSearchParams();
+        for (const [k, v] of Object.entries((req.query ?? {}))) {
+            if (v !== undefined && v !== null)
+                query.set(k, String(v));
         }
-        return parsed;
+        if (query.toString())
+            url += `?${query}`;
+        return this.request(method === "get" ? "GET" : "POST", url, req.body, req.headers);
     }
+    // ---- the service and its rulesets ----
+    root() {
+        return this.call("get", "/");
+    }
+    rulesets() {
+        return this.call("get", "/rulesets");
+    }
+    ruleset(rulesetId) {
+        return this.call("get", "/rulesets/{ruleset_id}", { path: { ruleset_id: rulesetId } });
+    }
+    // ---- games: create, find, join, tokens ----
     createGame(body) {
-        return this.request("POST", "/games", body);
+        return this.call("post", "/games", { body });
     }
+    /** Games, newest first; pass `next_cursor` as `cursor` for the next page. */
+    listGames(query = {}) {
+        return this.call("get", "/games", { query });
+    }
+    /** Take an open seat with its invitation: the seat's token, shown only in this answer. */
     join(gameId, invitation) {
-        return this.request("POST", `/games/${enc(gameId)}/join`, { invitation });
+        return this.call("post", "/games/{game_id}/join", { path: { game_id: gameId }, body: { invitation } });
     }
+    /** A new token for this client's seat (or the referee); the old one is refused at once. */
     rotate(gameId) {
-        return this.request("POST", `/games/${enc(gameId)}/token`);
+        return this.call("post", "/games/{game_id}/token", { path: { game_id: gameId } });
     }
+    /** A 60 s ticket to open this token's own stream (`follow` asks for one on every connection). */
+    ticket(gameId) {
+        return this.call("post", "/games/{game_id}/tickets", { path: { game_id: gameId } });
+    }
+    // ---- reading a game ----
     game(gameId) {
-        return this.request("GET", `/games/${enc(gameId)}`);
+        return this.call("get", "/games/{game_id}", { path: { game_id: gameId } });
     }
     me(gameId) {
-        return this.request("GET", `/games/${enc(gameId)}/me`);
+        return this.call("get", "/games/{game_id}/me", { path: { game_id: gameId } });
     }
     view(gameId, name, at) {
-        return this.request("GET", `/games/${enc(gameId)}/views/${enc(name)}${at ? `?at=${at}` : ""}`);
+        return this.call("get", "/games/{game_id}/views/{view}", { path: { game_id: gameId, view: name }, query: { at } });
     }
     events(gameId, after = 0, limit = 1000) {
-        return this.request("GET", `/games/${enc(gameId)}/events?after=${after}&limit=${limit}`);
+        return this.call("get", "/games/{game_id}/events", { path: { game_id: gameId }, query: { after, limit } });
     }
-    /** Send a command (build it with `command(spec, choice)`). */
+    rolls(gameId, after = 0, limit = 1000) {
+        return this.call("get", "/games/{game_id}/rolls", { path: { game_id: gameId }, query: { after, limit } });
+    }
+    roll(gameId, k) {
+        return this.call("get", "/games/{game_id}/rolls/{k}", { path: { game_id: gameId, k } });
+    }
+    /** The replay bundle (docs/bundles.md). */
+    bundle(gameId) {
+        return this.call("get", "/games/{game_id}/bundle", { path: { game_id: gameId } });
+    }
+    // ---- playing ----
+    /** Send a command (build it with `command(spec, choice)`); `ifMatch`: only if the game is still at that ETag. */
     send(gameId, cmd, opts = {}) {
         const headers = opts.ifMatch ? { "If-Match": opts.ifMatch } : {};
-        return this.request("POST", `/games/${enc(gameId)}/commands`, cmd, headers);
+        return this.call("post", "/games/{game_id}/commands", { path: { game_id: gameId }, body: cmd, headers });
     }
-    ticket(gameId) {
-        return this.request("POST", `/games/${enc(gameId)}/tickets`);
+    /** This seat's client seed for the dice, before the first command. */
+    contributeSeed(gameId, body) {
+        return this.call("post", "/games/{game_id}/seeds", { path: { game_id: gameId }, body });
+    }
+    /** Referee: publish the server seed; the game is closed. */
+    reveal(gameId) {
+        return this.call("post", "/games/{game_id}/reveal", { path: { game_id: gameId } });
+    }
+    /** Referee: end the game without revealing the seed. */
+    end(gameId) {
+        return this.call("post", "/games/{game_id}/end", { path: { game_id: gameId } });
+    }
+    // ---- what-if and verification ----
+    /** A new game from the position after event `at` (docs/whatif.md). */
+    fork(gameId, body) {
+        return this.call("post", "/games/{game_id}/forks", { path: { game_id: gameId }, body });
+    }
+    /** The odds from a position, as a job: read it with `job`, or wait for it with `followJob`. */
+    odds(gameId, body) {
+        return this.call("post", "/games/{game_id}/odds", { path: { game_id: gameId }, body });
+    }
+    job(jobId) {
+        return this.call("get", "/jobs/{job_id}", { path: { job_id: jobId } });
+    }
+    /** The four-part report of a bundle: chain, dice, sealed records, replay. */
+    verifyBundle(bundle) {
+        return this.call("post", "/bundles/verify", { body: bundle });
+    }
+    /** A job's stream: `onProgress` as continuations finish; resolves with the job once done, failed or lost. */
+    async followJob(jobId, onProgress = () => { }) {
+        const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers: { Accept: "text/event-stream" } });
+        if (!res.ok || !res.body)
+            throw await problemFrom(res);
+        let result = null;
+        await readSse(res.body, (data, event) => {
+            if (event === "progress")
+                onProgress(JSON.parse(data));
+            if (event === "result")
+                result = JSON.parse(data);
+        });
+        return result ?? this.job(jobId); // the stream was cut before its result: the job says where it is
     }
     /**
      * Follow the game live as this client's reader: with a token, a ticket is asked for on every (re)connection, so
@@ -125,13 +231,13 @@ export class Umpire {
                 headers: { Accept: "text/event-stream", ...(last ? { "Last-Event-ID": String(last) } : {}) },
                 signal: ctrl.signal,
             });
-            if (!res.ok || !res.body) {
-                const text = await res.text();
-                throw problemOf(JSON.parse(text));
-            }
+            if (!res.ok || !res.body)
+                throw await problemFrom(res);
             status("live");
             let outcome = "dropped";
-            await readSse(res.body, (data) => {
+            await readSse(res.body, (data, event) => {
+                if (event !== null)
+                    return; // a named message: not this client's (it asks for none)
                 const m = JSON.parse(data);
                 if (m.message === "event") {
                     if (m.event.seq <= last)
@@ -173,13 +279,13 @@ export class Umpire {
         };
     }
 }
-/** The `data` of each message of a Server-Sent Events body, as an EventSource's onmessage would see it. */
-export async function readSse(body, onData) {
+/** Each message of a Server-Sent Events body: its `data`, and its `event:` name (null for an unnamed message). */
+export async function readSse(body, onMessage) {
     const reader = body.getReader();
     const dec = new TextDecoder();
     let buf = "";
     let data = [];
-    let named = false;
+    let event = null;
     for (;;) {
         const { value, done } = await reader.read();
         if (done)
@@ -190,17 +296,36 @@ export async function readSse(body, onData) {
             const line = buf.slice(0, nl).replace(/\r$/, "");
             buf = buf.slice(nl + 1);
             if (line === "") {
-                if (data.length && !named)
-                    onData(data.join("\n"));
+                if (data.length)
+                    onMessage(data.join("\n"), event);
                 data = [];
-                named = false;
+                event = null;
             }
             else if (line.startsWith("data:"))
                 data.push(line.slice(5).replace(/^ /, ""));
             else if (line.startsWith("event:"))
-                named = true; // a named message is not onmessage's
+                event = line.slice(6).trim();
         }
     }
+}
+async function problemFrom(res) {
+    return problemFromText(res, await res.text());
+}
+/** The Problem an error answer says, or an `http-error` one when it is no problem+json (a proxy's page). */
+function problemFromText(res, text) {
+    let body = null;
+    try {
+        body = JSON.parse(text);
+    }
+    catch {
+        // not JSON: said below
+    }
+    if (body && typeof body === "object" && typeof body.code === "string")
+        return problemOf(body);
+    return problemOf({
+        type: "about:blank", title: res.statusText, status: res.status, code: "http-error",
+        detail: text.slice(0, 200) || `HTTP ${res.status}`,
+    });
 }
 function enc(s) {
     return encodeURIComponent(s);
