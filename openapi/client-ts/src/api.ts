@@ -26292,7 +26292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["StreamMessage"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Bad request */
@@ -27251,7 +27251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["JobStreamMessage"];
+                    "text/event-stream": string;
                 };
             };
             /** @description Not found */
