@@ -58,10 +58,13 @@ class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
     ships: described(list[ShipSetup], "the ships whose log differs from the defaults (normal depth, manned)") = []
 
 
+MAX_ORDERS = 6  # a division's orders a turn, at most (the command's own cap)
+
+
 class DivisionOrders(msgspec.Struct, forbid_unknown_fields=True):
     division: described(Name, "one of your divisions")
     orders: described(
-        Annotated[list[Arrow], msgspec.Meta(max_length=6)],
+        Annotated[list[Arrow], msgspec.Meta(max_length=MAX_ORDERS)],
         "2.0, BF-R5: its command column, in order: turn arrows (45 or 90, to port or starboard, in succession or "
         "together) or the stop dot; empty: steam straight on",
     ) = []
