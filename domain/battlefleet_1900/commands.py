@@ -82,10 +82,14 @@ class Manning(msgspec.Struct, forbid_unknown_fields=True):
     manned: described(bool, "5.0: whether its boat guns are manned from now on")
 
 
+MESSAGE_TEXT = 280  # characters of a fleet order's text
+MESSAGES = 8  # fleet orders a seat sends in one Command Phase
+
+
 class Message(msgspec.Struct, forbid_unknown_fields=True):
     to_seat: described(Name, "BF-R12: the seat the fleet order goes to")
     text: described(
-        Annotated[str, msgspec.Meta(max_length=280)], "free text of the order (at most 280 characters)"
+        Annotated[str, msgspec.Meta(max_length=MESSAGE_TEXT)], "free text of the order (at most 280 characters)"
     ) = ""
     signal: described(Literal[SIGNALS] | None, "BF-R12: a flag signal of the book, or null for text only") = None
 
@@ -100,7 +104,7 @@ class GiveOrders(msgspec.Struct, tag="give_orders", forbid_unknown_fields=True):
     transfer: described(list[Transfer], "BF-R10: transfers of a division's command to another ship") = []
     boat_guns: described(list[Manning], "5.0: boat gun crews manned or withdrawn") = []
     messages: described(
-        Annotated[list[Message], msgspec.Meta(max_length=8)], "BF-R12: fleet orders to other seats (at most 8)"
+        Annotated[list[Message], msgspec.Meta(max_length=MESSAGES)], "BF-R12: fleet orders to other seats (at most 8)"
     ) = []
     surrender: described(list[Name], "BF-R13: your ships that strike their colours (irrevocable)") = []
 

@@ -157,7 +157,7 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             )
         if a.function == "counterflood" and scuttles(state, a.ship, cmd.scuttle):
             raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
-                f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods, no other (6.3, BF-R25)"
+                f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (6.3, BF-R25)"
             )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
