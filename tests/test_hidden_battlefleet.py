@@ -283,7 +283,8 @@ def test_issue30_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat
             if shown(world, hider) != shown(state, hider):
                 differs.add(state.step)
 
-    bot_battle(b"issue30" + edition.encode() + fog.encode(), {"fog": fog, "turns": 3}, on_event=compare, edition=edition)
+    seed = b"issue30" + edition.encode() + fog.encode()
+    bot_battle(seed, {"fog": fog, "turns": 3}, on_event=compare, edition=edition)
     assert {"setup", "command", "movement", "gunnery", "torpedo", "damage_control"} <= seen
     assert "command" in differs  # the hider's own crews: its give_orders form shows them
     assert ("movement" in differs) == (fog == "blur")  # and its last moves, secret under blur

@@ -1,5 +1,7 @@
 """What `awaiting` shows of battlefleet-1900 (BF-R1): one entry per seat that still owes the step's sealed
-command, its schema narrowed to the names that seat may use, and `concede` for every seat."""
+command, its schema narrowed to the names that seat may use and a `ui` descriptor of every legal argument, built from
+the seat's own view with the predicates the rules refuse with (docs/rules/battlefleet-1900.md "Decision
+descriptors"), and `concede` for every seat."""
 
 from __future__ import annotations
 
@@ -252,7 +254,7 @@ def start_ui(state: State, seat: str) -> ui.Form:
         controls = _present(depth if len(depths) > 1 else None, _crews("boat_guns_manned", view, name, True))
         if controls:
             items.append(ui.Item(label=name, fixed={"ship": name}, controls=controls))
-    return ui.Form(controls=_present(ui.Items(field="ships", label="ship logs", items=items, rulebook="5.0")))
+    return ui.Form(controls=_present(ui.Items(field="ships", label="ship logs", items=items)))
 
 
 def orders_ui(state: State, seat: str) -> ui.Form:
@@ -283,10 +285,10 @@ def orders_ui(state: State, seat: str) -> ui.Form:
     message = ui.Variants(label="a flag signal, or a written order (not empty)", variants=[flag, written])
     return ui.Form(
         controls=_present(
-            ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns, rulebook="2.1"),
+            ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
             *_drop_and_transfer(view, seat, mine),
             ui.Items(field="boat_guns", label="boat gun crews", items=boats),
-            ui.Repeat(field="messages", label="fleet orders", controls=[to, message], max=c.MESSAGES, rulebook="2.0"),
+            ui.Repeat(field="messages", label="fleet orders", controls=[to, message], max=c.MESSAGES),
             ui.Pick(field="surrender", label="strike their colours (irrevocable)", options=ui.options(in_play)),
         )
     )
@@ -315,7 +317,7 @@ def _column(view: State, division: str) -> ui.Variants:
                     controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last])],
                 )
             )
-    return ui.Variants(label="orders", variants=variants, rulebook="2.1")
+    return ui.Variants(label="orders", variants=variants)
 
 
 def _drop_and_transfer(view: State, seat: str, mine: list) -> list:
@@ -333,8 +335,8 @@ def _drop_and_transfer(view: State, seat: str, mine: list) -> list:
         ]
         out = ui.options([n for n in drop if n not in both or n in dropping])
         return _present(
-            ui.Pick(field="drop_out", label="drop out", options=out, rulebook="2.1"),
-            ui.Items(field="transfer", label="transfer of command", items=new, rulebook="2.1"),
+            ui.Pick(field="drop_out", label="drop out", options=out),
+            ui.Items(field="transfer", label="transfer of command", items=new),
         )
 
     if not both:
@@ -373,7 +375,7 @@ def launch_ui(state: State, seat: str) -> ui.Form:
         for mount, side, left in torpedoes.launchers(view, ship)
         if left
     ]
-    return ui.Form(controls=_present(ui.Items(field="launches", label="launches", items=items, rulebook="5.0")))
+    return ui.Form(controls=_present(ui.Items(field="launches", label="launches", items=items)))
 
 
 def dc_ui(state: State, seat: str) -> ui.Form:
@@ -404,8 +406,8 @@ def dc_ui(state: State, seat: str) -> ui.Form:
     scuttle = [n for n in view.own(seat) if dc.may_scuttle(view, n)]
     return ui.Form(
         controls=_present(
-            ui.Items(field="actions", label="damage control, a DC die each", items=items, max=most, rulebook="6.3"),
-            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=ui.options(scuttle), rulebook="6.3"),
+            ui.Items(field="actions", label="damage control, a DC die each", items=items, max=most),
+            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=ui.options(scuttle)),
         )
     )
 

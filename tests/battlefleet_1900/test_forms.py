@@ -61,18 +61,16 @@ def offered_columns(state, division: str) -> set[tuple]:
 
 
 def accepted_columns(state, division: str) -> set[tuple]:
-    out = {("stop",)} if accepts(orders.check_orders, state, GiveOrders, divisions=[col(division, stop=True)]) else set()
+    def ok(column: list[dict]) -> bool:
+        return accepts(orders.check_orders, state, GiveOrders, divisions=[{"division": division, "orders": column}])
+
+    out = {("stop",)} if ok([{"stop": True}]) else set()
     for turn in ("succession", "together"):
         for n in range(1, 7):
             for kinds in itertools.product((45, 90), repeat=n):
-                arrows = [{"turn": turn, "to": "port", "arrow": k} for k in kinds]
-                if accepts(orders.check_orders, state, GiveOrders, divisions=[{"division": division, "orders": arrows}]):
+                if ok([{"turn": turn, "to": "port", "arrow": k} for k in kinds]):
                     out.add((turn, *kinds))
     return out
-
-
-def col(division, stop=False):
-    return {"division": division, "orders": [{"stop": True}] if stop else []}
 
 
 def mikasa_slow(s):
@@ -127,11 +125,14 @@ def drop_and_transfer_state():
 def offered_splits(state) -> set[tuple]:
     """Every (drop_out, transfers) the form offers: its drop_out pick's subsets with each division's transfer."""
     controls = form(awaiting.orders_ui, state)
-    ways = [{c["field"]: c for c in v["controls"]} for v in controls["variants"]["variants"]] if "variants" in controls else [controls]
+    ways = [controls]
+    if "variants" in controls:
+        ways = [{c["field"]: c for c in v["controls"]} for v in controls["variants"]["variants"]]
     out = set()
     for way in ways:
         drop = options(way["drop_out"]) if "drop_out" in way else []
-        heirs = [[None] + [(i["fixed"]["division"], t) for t in options(i["controls"][0])] for i in way.get("transfer", {}).get("items", [])]
+        transfer = way.get("transfer", {}).get("items", [])
+        heirs = [[None] + [(i["fixed"]["division"], t) for t in options(i["controls"][0])] for i in transfer]
         for k in range(len(drop) + 1):
             for out_ in itertools.combinations(drop, k):
                 for t in itertools.product(*heirs):
@@ -173,7 +174,8 @@ def test_BF5_0_BFR20_start_offers_each_ships_depths_and_crews_exactly(scenario):
     """Shallow running only where a tube carries surface skimmers (5.0), crews standing down only on an armoured
     deck (6.2); a ship with no choice is not listed (its log keeps the defaults)."""
     s = make_state(scenario, step="setup")
-    items = {i["fixed"]["ship"]: {c["field"]: options(c) for c in i["controls"]} for i in form(awaiting.start_ui, s)["ships"]["items"]}
+    logs = form(awaiting.start_ui, s)["ships"]["items"]
+    items = {i["fixed"]["ship"]: {c["field"]: options(c) for c in i["controls"]} for i in logs}
     for ship in s.own("japan"):
         mine = items.get(ship, {})
         for depth, manned in itertools.product(("normal", "shallow"), (True, False)):
@@ -203,7 +205,8 @@ def test_BF5_0_BFR13_BFR27_launches_offer_each_mount_with_torpedoes_left_and_eve
     for ship, side, count, target in itertools.product(s.own("japan"), (None, "port", "starboard"), (1, 2, 3), s.ships):
         aims, most = offered.get((ship, "tubes", side), (set(), 0))
         row = {"ship": ship, "mount": "tubes", "side": side, "count": count, "target": target}
-        assert accepts(torpedoes.check_launch, s, LaunchTorpedoes, launches=[row]) == (target in aims and count <= most), row
+        said = target in aims and count <= most
+        assert accepts(torpedoes.check_launch, s, LaunchTorpedoes, launches=[row]) == said, row
 
 
 def test_BF5_0_BFR27_a_launch_out_of_arc_is_offered_accepted_and_spent():
@@ -249,7 +252,8 @@ def well_formed(s, ship: str) -> list[dict]:
         elif f == "contain_flooding":
             out += [{"ship": ship, "function": f, "compartment": c} for c in COMPARTMENTS]
         elif f == "counterflood":
-            out += [{"ship": ship, "function": f, "compartment": c, "level": n} for c in COMPARTMENTS for n in range(1, 5)]
+            levels = itertools.product(COMPARTMENTS, range(1, 5))
+            out += [{"ship": ship, "function": f, "compartment": c, "level": n} for c, n in levels]
         else:
             out.append({"ship": ship, "function": f})
     return out
