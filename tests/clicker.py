@@ -89,7 +89,8 @@ def _value(control: dict, rng: random.Random, used: set[str]) -> Any:
             chosen = required + rng.sample(optional, extra)
         return [{**i["fixed"], **_controls(i.get("controls", []), rng, used)} for i in chosen]
     if kind == "repeat":
-        return [_controls(control["controls"], rng, used) for _ in range(rng.randint(control["min"], control["max"]))]
+        lo, hi = control.get("min", 0), control.get("max", 1)  # omitted at their defaults (omit_defaults)
+        return [_controls(control["controls"], rng, used) for _ in range(rng.randint(lo, hi))]
     if kind == "group":
         return _controls(control["controls"], rng, used)
     raise Unrenderable(f"unknown control kind {kind!r}")

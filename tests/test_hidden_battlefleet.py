@@ -11,9 +11,18 @@ nothing under 4.0.0 (BF-E4-20, BF-E4-21; docs/rules/battlefleet-1900.md "Edition
 
 from __future__ import annotations
 
+import copy
+
+import msgspec
 import pytest
 
+from domain import engine
+from domain.battlefleet_1900.awaiting import legal_commands
+from domain.battlefleet_1900.state import Message
+from events.battlefleet_1900 import Pose, StepStarted
+from events.core import SubmissionSealed
 from service.rulesets import RULESETS
+from tests.battlefleet_1900.scenario import play as bot_battle
 from tests.conftest import auth
 
 SCENARIO = RULESETS["battlefleet-1900"].data.scenarios["yellow-sea-1904"]
@@ -226,3 +235,56 @@ def test_issue17_BFR41_bracket_probe_a_salvo_that_fires_nothing_tells_nothing(cl
         marks = [e["sealed"] for e in log if e["type"] == "SubmissionSealed" and e["data"].get("kind") == "markers"]
         unfired = [u for m in marks for u in m["content"].get("unfired", [])]
         assert unfired and {u["outcome"] for u in unfired} <= {"out_of_arc", "out_of_range", "no_los"}
+
+
+# ---- two worlds: every descriptor (issue 30) ----------------------------------------------------------------------
+
+
+def shown(state, seat: str) -> bytes:
+    """Every `awaiting` entry `seat` is shown, its `ui` descriptor included, as the API encodes it."""
+    return msgspec.json.encode([engine.entry(s) for s in legal_commands(state) if seat in s.seats])
+
+
+def other_world(state, hider: str):
+    """The same game in everything `hider`'s enemy may know, with every secret of `hider` changed (BATTLEFLEET.md §4):
+    its true poses and last moves (under fog blur), what it saw of the enemy (its sighting offsets), torpedo depths,
+    boat gun crews, its sealed submission of this step, its fleet orders."""
+    world = copy.deepcopy(state)
+    sec = world.sealed[hider]
+    if world.fog == "blur":  # under `open` poses and last moves are public
+        sec.poses = {n: Pose(p.x + 37, p.y - 23, (p.h + 5) % 360) for n, p in sec.poses.items()}
+        sec.last_move = {n: v // 2 for n, v in sec.last_move.items()}
+    sec.sighting = {n: Pose(p.x - 11, p.y + 13, (p.h + 10) % 360) for n, p in sec.sighting.items()}
+    sec.depth = dict.fromkeys(sec.depth, "shallow")
+    sec.manned = {n: not m for n, m in sec.manned.items()}
+    sec.pending = {kind: {"other": "orders"} for kind in sec.pending} | {"give_orders": {"divisions": []}}
+    sec.messages = [*sec.messages, Message(turn=world.turn, from_seat=hider, to_seat=hider, text="a secret")]
+    return world
+
+
+@pytest.mark.parametrize("fog", ["blur", "open"])
+@pytest.mark.parametrize("edition", ["3.0.0", "4.0.0"])
+def test_issue30_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat_the_same_descriptors(edition, fog):
+    """A bot battle, stopped at every step a seat owes and after every sealed submission: a second world changes one
+    seat's secrets (its true poses under blur, its sighting offsets, its sealed orders, its logs); every `awaiting`
+    entry of the other seat, each form of start, give_orders, move, fire, launch_torpedoes and damage_control, is byte
+    for byte the same in both worlds. The seat whose secrets changed does see a difference (the probe reaches them)."""
+    seen, differs = set(), set()
+
+    def compare(game, event) -> None:
+        state = game.state
+        if state.over or not isinstance(event, (StepStarted, SubmissionSealed)) or not state.owing:
+            return
+        for hider in state.seats:
+            reader = state.enemy(hider)
+            world = other_world(state, hider)
+            assert shown(world, reader) == shown(state, reader), (state.turn, state.step, hider)
+            seen.add(state.step)
+            if shown(world, hider) != shown(state, hider):
+                differs.add(state.step)
+
+    seed = b"issue30" + edition.encode() + fog.encode()
+    bot_battle(seed, {"fog": fog, "turns": 3}, on_event=compare, edition=edition)
+    assert {"setup", "command", "movement", "gunnery", "torpedo", "damage_control"} <= seen
+    assert "command" in differs  # the hider's own crews: its give_orders form shows them
+    assert ("movement" in differs) == (fog == "blur")  # and its last moves, secret under blur

@@ -1,14 +1,23 @@
 """What `awaiting` shows of battlefleet-1900 (BF-R1): one entry per seat that still owes the step's sealed
-command, its schema narrowed to the names that seat may use, and `concede` for every seat."""
+command, its schema narrowed to the names that seat may use and a `ui` descriptor of every legal argument, built from
+the seat's own view with the predicates the rules refuse with (docs/rules/battlefleet-1900.md "Decision
+descriptors"), and `concede` for every seat."""
 
 from __future__ import annotations
 
 import copy
 import functools
+import itertools
 
 from domain.battlefleet_1900 import commands as c
+from domain.battlefleet_1900.commands import DcAction
+from domain.battlefleet_1900.rules import damage_control as dc
+from domain.battlefleet_1900.rules import gunnery, orders, torpedoes
+from domain.battlefleet_1900.rules import movement as mv
+from domain.battlefleet_1900.rules.damage import has_feature
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.views import pose_for
 from domain import decisions as ui
 from domain.engine import CommandSpec, command_schema
 
@@ -41,7 +50,8 @@ def _spec(
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     """One entry per seat that still owes this step's sealed command (choices null: they would leak or exceed 64;
-    the schema is narrowed to that seat's own names), and `concede` for every seat."""
+    the schema is narrowed to that seat's own names; `ui` says every legal argument from the seat's own view), and
+    `concede` for every seat."""
     if state.over:
         return []
     out = []
@@ -53,8 +63,8 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
                     out.append(_spec(cmd, [seat], command_schema(cmd)))
                     continue
                 # every step's command has a default: `{}` (steam on, keep speed, hold fire, no launch, no DC)
-                ui = move_ui(state, seat) if cmd is c.Move else fire_ui(state, seat) if cmd is c.Fire else None
-                out.append(_spec(cmd, [seat], narrowed(state, seat, cmd), default={}, ui=ui))
+                form = FORMS[cmd](state, seat)
+                out.append(_spec(cmd, [seat], narrowed(state, seat, cmd), default={}, ui=form))
     if only in (None, "concede"):
         out.append(_spec(c.Concede, list(state.seats), command_schema(c.Concede), [{}], ["concede the battle"]))
     return out
@@ -94,13 +104,14 @@ def _narrowed(cmd: type, names: tuple) -> dict:
 
 def move_ui(state: State, seat: str) -> ui.MoveForm:
     """What a UI draws for the Movement Phase (the seat's own entry only: its speeds are its own): each division that
-    can move, its lead's pose, the distance its lead may go (BF-R6; exactly the least under a stop order), and the
-    turns its orders allow, one entry per number of `turns_deg` in order (BF-R5: each arrow's band of degrees, given
-    negative to port; with no arrow one free turn of -44..44 when the flagship can command; a dropped-out division one
-    turn of 1-180 either way). Leaving `turns_deg` out makes each arrow's least turn; leaving `distance_mm` out keeps
-    last turn's distance within the limits."""
-    from domain.battlefleet_1900.rules import movement as mv
-
+    can move, its lead's pose, the distance its lead may go (BF-R6; exactly the least under a stop order; from 4.0.0
+    at least what each arrow's least turn costs, BF-R5: a larger turn may need more, which the form cannot say), and
+    the turns its orders allow, one entry per number of `turns_deg` in order (BF-R5: each arrow's band of degrees,
+    given negative to port; with no arrow one free turn of -44..44 when the flagship can command; a dropped-out
+    division one turn of 1-180 either way). Leaving `turns_deg` out makes each arrow's least turn; leaving
+    `distance_mm` out keeps last turn's distance within the limits, raised to what the turns need. Read from
+    `redact(state, seat)` only."""
+    state = redact(state, seat)
     out = []
     for d in state.divisions.values():
         if d.seat != seat or not any(mv.can_move(state, n) for n in d.ships):
@@ -123,13 +134,14 @@ def move_ui(state: State, seat: str) -> ui.MoveForm:
         else:
             turns = []
         pose = state.pose(lead)
+        least = mv.least_mm(state, d, lead, mv.ordered_turns(d, c.DivisionMove(division=d.id)))
         out.append(
             ui.DivisionMove(
                 division=d.id,
                 lead=lead,
                 ships=list(d.ships),
                 pose=ui.Pose(x=pose.x, y=pose.y, h=pose.h),
-                distance_mm=ui.Range(min=lo, max=lo if stop else hi),
+                distance_mm=ui.Range(min=max(lo, least) if mv.can_move(state, lead) else lo, max=lo if stop else hi),
                 stop=stop,
                 turns=turns,
             )
@@ -148,9 +160,6 @@ def fire_ui(state: State, seat: str) -> ui.FireForm:
     Read from `redact(state, seat)` only. Which target lies in which arc, in range or in sight is left out on
     purpose: BATTLEFLEET.md §4 "Estimation" has `awaiting` never show in-arc, range or line-of-sight status before
     the tape measures it (BF-R3: they are outcomes), under either fog."""
-    from domain.battlefleet_1900.rules import gunnery
-    from domain.battlefleet_1900.views import pose_for
-
     view = redact(state, seat)
     scale = view.data.scale
     ships = []
@@ -171,7 +180,7 @@ def fire_ui(state: State, seat: str) -> ui.FireForm:
                     side=side,
                     weapon=weapon.id,
                     cat=weapon.cat,
-                    bore=weapon.bore,
+                    bore=bore_mm(weapon.bore),
                     guns=guns,
                     cycles=cycles,
                     arcs=_arcs(view, name, mount, side),
@@ -200,11 +209,20 @@ def fire_ui(state: State, seat: str) -> ui.FireForm:
     )
 
 
+def bore_mm(bore: str) -> int:
+    """The descriptor's `bore` is a whole number of millimetres (domain/decisions.py `Mount`); the data give it as
+    text ("30 cm", "47 mm"): 0 when the text is in another unit."""
+    number, _, unit = bore.partition(" ")
+    scale = {"mm": 1, "cm": 10}.get(unit.strip())
+    try:
+        return round(float(number) * scale) if scale else 0
+    except ValueError:
+        return 0
+
+
 def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[ui.Arc]:
     """A position's arcs, every gun of it together; a pattern side's, one per gun group with a gun able to fire
     (gunnery.bearing: each undamaged gun of the side whose group's arc holds the target fires)."""
-    from domain.battlefleet_1900.rules import gunnery
-
     s = state.ships[ship]
     if mount in s.mounts:
         guns = gunnery.mount_weapon(state, ship, mount).guns
@@ -219,3 +237,199 @@ def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[ui.Arc]
         if group in ok
         for a in gunnery.arcs_of(state, ship, mount, side, group)
     ]
+
+
+# ---- the forms of the other steps: every id the seat's own view knows, each with its own legal values ----
+
+
+def start_ui(state: State, seat: str) -> ui.Form:
+    """Setup (`start`): one optional item per own ship with something to log besides the defaults: its torpedo
+    running depth where a tube carries surface skimmers (5.0), its boat gun crews where it has an armoured deck
+    (6.2, BF-R20)."""
+    view = redact(state, seat)
+    items = []
+    for name in view.own(seat):
+        depths = torpedoes.depths(view, name)
+        depth = ui.Select(field="torpedo_depth", label="torpedo depth", options=ui.options(depths), default="normal")
+        controls = _present(depth if len(depths) > 1 else None, _crews("boat_guns_manned", view, name, True))
+        if controls:
+            items.append(ui.Item(label=name, fixed={"ship": name}, controls=controls))
+    return ui.Form(controls=_present(ui.Items(field="ships", label="ship logs", items=items)))
+
+
+def orders_ui(state: State, seat: str) -> ui.Form:
+    """Command Phase (`give_orders`): each division whose flagship may order (glossary CT) with the columns it may
+    write (the stop dot, or a run of arrows all in succession or all together that its lead's speed covers, BF-R5;
+    one with a bridge hit); the ships that may drop out (BF-R9) and, per division, those that may take command now
+    (BF-R10; a ship that drops out takes none, BF-R50: where one may do either, a variant each way); boat gun crews
+    (BF-R20); fleet orders to the other seats (BF-R12); surrenders (BF-R13)."""
+    view = redact(state, seat)
+    mine = [d for d in view.divisions.values() if d.seat == seat and d.ships]
+    columns = [
+        ui.Item(label=f"division {d.id} ({d.flagship})", fixed={"division": d.id}, controls=[_column(view, d.id)])
+        for d in mine
+        if orders.may_order(view, d.id)
+    ]
+    in_play = [n for n in view.own(seat) if view.ships[n].in_play]
+    manned = view.sealed[seat].manned
+    boats = [
+        ui.Item(label=n, fixed={"ship": n}, controls=[crews])
+        for n in in_play
+        if has_feature(view, n, "boat") and (crews := _crews("manned", view, n, manned.get(n, True)))
+    ]
+    to = ui.Select(field="to_seat", label="to", options=ui.options([x for x in view.seats if x != seat]))
+    text = ui.Text(field="text", label="text", max_length=c.MESSAGE_TEXT)
+    signal = ui.Select(field="signal", label="flag signal", options=ui.options(c.SIGNALS))
+    flag = ui.Variant(label="flag signal", controls=[signal, text])
+    written = ui.Variant(label="written", controls=[text])
+    message = ui.Variants(label="a flag signal, or a written order (not empty)", variants=[flag, written])
+    return ui.Form(
+        controls=_present(
+            ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
+            *_drop_and_transfer(view, seat, mine),
+            ui.Items(field="boat_guns", label="boat gun crews", items=boats),
+            ui.Repeat(field="messages", label="fleet orders", controls=[to, message], max=c.MESSAGES),
+            ui.Pick(field="surrender", label="strike their colours (irrevocable)", options=ui.options(in_play)),
+        )
+    )
+
+
+def _column(view: State, division: str) -> ui.Variants:
+    """A division's command column: the stop dot alone, or a run of arrows (orders.arrow_runs, each arrow's kind
+    fixed) and one more arrow of either kind, all turning in succession or all together, each to port or starboard."""
+    to = ui.Select(field="to", label="to", options=ui.options(("port", "starboard")))
+    kinds = [ui.Option(value=45, label="45° (a turn of 45-89°)"), ui.Option(value=90, label="90° (90-180°)")]
+    kind = ui.Select(field="arrow", label="arrow", options=kinds)
+    dot = ui.Item(label="the stop dot", fixed={"stop": True}, required=True)
+    stop = ui.Items(field="orders", label="stop", items=[dot])
+    variants = [ui.Variant(label="stop", controls=[stop])]
+    for turn in ("succession", "together"):
+        for run in orders.arrow_runs(view, division):
+            arrows = [
+                ui.Item(label=f"arrow {i + 1}: {k}°", fixed={"turn": turn, "arrow": k}, controls=[to], required=True)
+                for i, k in enumerate(run)
+            ]
+            last = ui.Item(label=f"arrow {len(run) + 1}", fixed={"turn": turn}, controls=[to, kind], required=True)
+            said = ", ".join(f"{k}°" for k in run)
+            variants.append(
+                ui.Variant(
+                    label=f"{turn}: " + (f"{said}, then one more arrow" if run else "one arrow"),
+                    controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last])],
+                )
+            )
+    return ui.Variants(label="orders", variants=variants)
+
+
+def _drop_and_transfer(view: State, seat: str, mine: list) -> list:
+    """`drop_out` and `transfer`: a ship that may both drop out and take command does one or the other (BF-R50), so
+    where there are such ships each way of splitting them is a variant."""
+    drop = [n for n in view.own(seat) if orders.why_not_drop_out(view, seat, n) is None]
+    heirs = {d.id: [n for n in d.ships if orders.why_not_transfer(view, seat, d.id, n) is None] for d in mine}
+    both = [n for n in drop if any(n in h for h in heirs.values())]
+
+    def controls(dropping: set[str]) -> list:
+        new = [
+            ui.Item(label=d, fixed={"division": d}, controls=[ui.Select(field="to", label="new flagship", options=to)])
+            for d, h in heirs.items()
+            if (to := ui.options([n for n in h if n not in dropping]))
+        ]
+        out = ui.options([n for n in drop if n not in both or n in dropping])
+        return _present(
+            ui.Pick(field="drop_out", label="drop out", options=out),
+            ui.Items(field="transfer", label="transfer of command", items=new),
+        )
+
+    if not both:
+        return controls(set())
+    variants = []
+    for way in itertools.product((True, False), repeat=len(both)):
+        dropping = {n for n, d in zip(both, way) if d}
+        said = "; ".join(f"{n} {'may drop out' if n in dropping else 'may take command'}" for n in both)
+        variants.append(ui.Variant(label=said, controls=controls(dropping)))
+    return [ui.Variants(label="who may drop out, who may take command (BF-R50)", variants=variants)]
+
+
+def _crews(field: str, view: State, ship: str, now: bool) -> ui.Select | None:
+    """Boat gun crews, where they may stand down (orders.crews: an armoured deck)."""
+    values = orders.crews(view, ship)
+    if len(values) < 2:
+        return None
+    labels = {True: "manned", False: "stood down"}
+    return ui.Select(field=field, label="boat guns", options=ui.options(values, labels.get), default=now)
+
+
+def launch_ui(state: State, seat: str) -> ui.Form:
+    """Torpedo Phase (`launch_torpedoes`): one item per own tube mount (a side tube once a side) with torpedoes left
+    on a ship that can launch, the enemy ships in play to aim at and how many of what is left (5.0, BF-R27). Every
+    enemy in play is offered: arc, range and land are outcomes at the reveal (`out_of_arc`, `out_of_range`,
+    `blocked`: the torpedoes are spent all the same), never reasons to refuse, and awaiting shows none (BF-R3, §4)."""
+    view = redact(state, seat)
+    aim = ui.Select(field="target", label="target", options=ui.options(gunnery.targets(view, seat)))
+    items = [
+        ui.Item(
+            label=f"{ship} {mount}{' ' + side if side else ''}",
+            fixed={"ship": ship, "mount": mount, "side": side},
+            controls=[aim, ui.Number(field="count", label="torpedoes", min=1, max=left, default=1)],
+        )
+        for ship in view.own(seat)
+        for mount, side, left in torpedoes.launchers(view, ship)
+        if left
+    ]
+    return ui.Form(controls=_present(ui.Items(field="launches", label="launches", items=items)))
+
+
+def dc_ui(state: State, seat: str) -> ui.Form:
+    """Damage Phase Step Three (`damage_control`): each own ship's open actions (damage_control.open_actions: each
+    function on each position, pattern gun or compartment it has something for; a counterflood with the levels it
+    may take), one item per DC die it may spend on it, at most the ship's dice for actions (BF-R24); and the ships
+    that may scuttle (BF-R25). One list holds every ship's actions, and `max` bounds them all: a ship's own share,
+    and what scuttling it now takes of its dice, `items` cannot say (tests/test_decisions.py CANNOT_SAY)."""
+    view = redact(state, seat)
+    items, most = [], 0
+    for ship in view.own(seat):
+        dice = dc.action_dice(view, ship)
+        groups: dict[tuple, tuple[DcAction, int, list]] = {}
+        for a, n in dc.open_actions(view, ship):
+            groups.setdefault((a.function, dc.target_of(a)), (a, min(n, dice), []))[2].append(a.level)
+        mine = []
+        for (function, target), (a, n, levels) in groups.items():
+            fixed = {"ship": ship, "function": function}
+            fixed |= {"mount": a.mount} if a.mount else {"compartment": a.compartment} if a.compartment else {}
+            level = [ui.Select(field="level", label="to", options=ui.options(levels, LEVELS.get))] if a.level else []
+            said = f"{ship}: {DC_LABELS.get(function, function.replace('_', ' '))}{' ' + target if target else ''}"
+            mine += [
+                ui.Item(label=said + (f" (die {i + 1} of {n})" if n > 1 else ""), fixed=fixed, controls=level)
+                for i in range(n)
+            ]
+        items += mine
+        most += min(dice, len(mine))
+    scuttle = [n for n in view.own(seat) if dc.may_scuttle(view, n)]
+    return ui.Form(
+        controls=_present(
+            ui.Items(field="actions", label="damage control, a DC die each", items=items, max=most),
+            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=ui.options(scuttle)),
+        )
+    )
+
+
+LEVELS = {1: "light", 2: "medium", 3: "heavy", 4: "severe"}
+DC_LABELS = {"sink_minus_1": "-1 to the sink roll", "recover_ct": "recover from the CT hit"}
+
+
+def _present(*controls) -> list:
+    """The controls that offer something: none without an option or an item."""
+    return [x for x in controls if x is not None and (x.items if isinstance(x, ui.Items) else _offers(x))]
+
+
+def _offers(x) -> bool:
+    return bool(x.options) if isinstance(x, (ui.Select, ui.Pick)) else True
+
+
+FORMS = {
+    c.Start: start_ui,
+    c.GiveOrders: orders_ui,
+    c.Move: move_ui,
+    c.Fire: fire_ui,
+    c.LaunchTorpedoes: launch_ui,
+    c.DamageControl: dc_ui,
+}

@@ -58,10 +58,13 @@ class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
     ships: described(list[ShipSetup], "the ships whose log differs from the defaults (normal depth, manned)") = []
 
 
+MAX_ORDERS = 6  # a division's orders a turn, at most (the command's own cap)
+
+
 class DivisionOrders(msgspec.Struct, forbid_unknown_fields=True):
     division: described(Name, "one of your divisions")
     orders: described(
-        Annotated[list[Arrow], msgspec.Meta(max_length=6)],
+        Annotated[list[Arrow], msgspec.Meta(max_length=MAX_ORDERS)],
         "2.0, BF-R5: its command column, in order: turn arrows (45 or 90, to port or starboard, in succession or "
         "together) or the stop dot; empty: steam straight on",
     ) = []
@@ -79,10 +82,14 @@ class Manning(msgspec.Struct, forbid_unknown_fields=True):
     manned: described(bool, "5.0: whether its boat guns are manned from now on")
 
 
+MESSAGE_TEXT = 280  # characters of a fleet order's text
+MESSAGES = 8  # fleet orders a seat sends in one Command Phase
+
+
 class Message(msgspec.Struct, forbid_unknown_fields=True):
     to_seat: described(Name, "BF-R12: the seat the fleet order goes to")
     text: described(
-        Annotated[str, msgspec.Meta(max_length=280)], "free text of the order (at most 280 characters)"
+        Annotated[str, msgspec.Meta(max_length=MESSAGE_TEXT)], "free text of the order (at most 280 characters)"
     ) = ""
     signal: described(Literal[SIGNALS] | None, "BF-R12: a flag signal of the book, or null for text only") = None
 
@@ -97,7 +104,7 @@ class GiveOrders(msgspec.Struct, tag="give_orders", forbid_unknown_fields=True):
     transfer: described(list[Transfer], "BF-R10: transfers of a division's command to another ship") = []
     boat_guns: described(list[Manning], "5.0: boat gun crews manned or withdrawn") = []
     messages: described(
-        Annotated[list[Message], msgspec.Meta(max_length=8)], "BF-R12: fleet orders to other seats (at most 8)"
+        Annotated[list[Message], msgspec.Meta(max_length=MESSAGES)], "BF-R12: fleet orders to other seats (at most 8)"
     ) = []
     surrender: described(list[Name], "BF-R13: your ships that strike their colours (irrevocable)") = []
 

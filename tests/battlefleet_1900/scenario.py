@@ -91,11 +91,13 @@ def play(
     on_event: Callable | None = None,
     max_commands: int = 2000,
     game_id: str = "sim",
+    edition: str | None = None,
 ) -> engine.Game:
     """A whole battle between two bots, each choosing from its own seat's redacted state and legal commands."""
     loaded = RULESETS["battlefleet-1900"]
     created = engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed
+        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed,
+        edition=edition,
     )
     game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
     for _ in range(max_commands):

@@ -3,11 +3,11 @@ rolling and resolved together (BF-R24, R25)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import msgspec
 
-from domain.battlefleet_1900.commands import DamageControl, DcAction
+from domain.battlefleet_1900.commands import DamageControl, DcAction, DcFunction
 from domain.battlefleet_1900.data import COMPARTMENTS
 from domain.battlefleet_1900.rules import sealing
 from domain.battlefleet_1900.rules.damage import flood, main_positions
@@ -103,22 +103,61 @@ def target_of(a: DcAction) -> str | None:
     return a.mount or a.compartment
 
 
+def scuttles(state: State, ship: str, scuttle: list[str] | tuple[str, ...] = ()) -> bool:
+    """BF-R25, R58: the ship is scuttling, or made to scuttle by this very command (`scuttle`): its scuttling rolls
+    come first from its DC dice and are its counter-floods this phase."""
+    return state.ships[ship].scuttling or ship in scuttle
+
+
+def action_dice(state: State, ship: str, scuttle: list[str] | tuple[str, ...] = ()) -> int:
+    """BF-R24, R25: the DC dice a ship has for actions this Step Three, its scuttling rolls taken first."""
+    return dice_left(state, ship) - (scuttle_rolls(state, ship) if scuttles(state, ship, scuttle) else 0)
+
+
+def may_scuttle(state: State, ship: str) -> bool:
+    """6.3, BF-R25: scuttling is a command function (no CT hit), begun once, by a ship able to use DC."""
+    return able(state, ship) and not state.ships[ship].scuttling and not state.ships[ship].ct
+
+
+def open_actions(state: State, ship: str) -> list[tuple[DcAction, int]]:
+    """Every action the ship may take now and how many DC dice it may spend on it (6.3: one per damage event, at
+    most its dice), in the functions' order, then target: each position or pattern gun, compartment and level
+    `events_for` has something for; a ship already scuttling takes no counterflood (BF-R58). What check_dc accepts
+    of one ship, its dice apart."""
+    if not able(state, ship) or action_dice(state, ship) <= 0:
+        return []
+    s, out = state.ships[ship], []
+    guns = [*s.mounts, *(f"{w}:{i}" for w, g in s.guns.items() for i in range(len(g)))]
+    for f in get_args(DcFunction):
+        if f in ("repair_main", "repair_secondary", "repair_tertiary", "flood_magazine"):
+            tried = [DcAction(ship=ship, function=f, mount=m) for m in guns]
+        elif f == "contain_flooding":
+            tried = [DcAction(ship=ship, function=f, compartment=c) for c in COMPARTMENTS]
+        elif f == "counterflood":
+            levels = [] if scuttles(state, ship) else range(1, 5)
+            tried = [DcAction(ship=ship, function=f, compartment=c, level=n) for c in COMPARTMENTS for n in levels]
+        else:
+            tried = [DcAction(ship=ship, function=f)]
+        out += [(a, n) for a in tried if (n := events_for(state, ship, a))]
+    return out
+
+
 def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
     """6.3, BF-R24: own ships able to roll; each action has something to address, one die per damage event, and a
     ship's actions (and scuttling rolls) within its DC dice."""
     spent: dict[str, int] = {}
     per_event: dict[tuple, int] = {}
     for ship in cmd.scuttle:
-        if ship not in state.own(seat) or not able(state, ship) or state.ships[ship].scuttling or state.ships[ship].ct:
+        if ship not in state.own(seat) or not may_scuttle(state, ship):
             raise IllegalCommand(f"{ship!r}: scuttle a ship of yours in play, not sinking, with DC dice and no CT hit")
     for a in cmd.actions:
         if a.ship not in state.own(seat) or not able(state, a.ship):
             raise IllegalCommand(
                 f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]}"
             )
-        if a.function == "counterflood" and (state.ships[a.ship].scuttling or a.ship in cmd.scuttle):
+        if a.function == "counterflood" and scuttles(state, a.ship, cmd.scuttle):
             raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
-                f"{a.ship} is scuttling: its scuttling rolls are its counter-floods this phase (6.3, BF-R25)"
+                f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (6.3, BF-R25)"
             )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
@@ -129,9 +168,7 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             )
         spent[a.ship] = spent.get(a.ship, 0) + 1
     for ship, n in spent.items():
-        sc = state.ships[ship].scuttling or ship in cmd.scuttle
-        need = n + (scuttle_rolls(state, ship) if sc else 0)
-        if need > dice_left(state, ship):
+        if n > action_dice(state, ship, cmd.scuttle):
             raise IllegalCommand(
                 f"{ship} has {dice_left(state, ship)} DC dice this turn; scuttling rolls come first (BF-R24, R25)"
             )

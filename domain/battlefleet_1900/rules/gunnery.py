@@ -68,12 +68,17 @@ def can_fire(state: State, ship: str) -> bool:
     return any(g * c for g, c in (capacity(state, ship, m, side) for m, side in mounts_of(state, ship)))
 
 
+def targets(state: State, seat: str) -> list[str]:
+    """BF-R13: the enemy ships a seat may aim at: every one in play (afloat, not surrendered, not withdrawn), in
+    scenario order, wherever it lies: arc, sight and range are outcomes (BF-R3). Public facts only."""
+    return [n for n in state.own(state.enemy(seat)) if state.ships[n].in_play]
+
+
 def owes(state: State, seat: str) -> bool:
     """A seat with a ship that may have a gun able to fire, read on public facts (BF-R3, §4 "being asked leaks
     nothing"): the boat gun crews, logged in the sealed `start`, count as manned here."""
-    targets = any(state.ships[n].in_play for n in state.own(state.enemy(seat)))
     public = sealing.redact(state, None)
-    return targets and any(can_fire(public, n) for n in state.own(seat))
+    return bool(targets(state, seat)) and any(can_fire(public, n) for n in state.own(seat))
 
 
 # ---- validation ---------------------------------------------------------------------------------
@@ -91,8 +96,7 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
             raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able}")
         if not can_fire(state, sv.ship):
             raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able}")
-        t = state.ships.get(sv.target)
-        if t is None or t.seat == seat or not t.in_play:
+        if sv.target not in targets(state, seat):
             raise IllegalCommand(
                 f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)"
             )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from domain.battlefleet_1900 import geometry as geo
-from domain.battlefleet_1900.commands import GiveOrders
+from domain.battlefleet_1900.commands import MAX_ORDERS, GiveOrders
 from domain.battlefleet_1900.rules import movement, sealing
 from domain.battlefleet_1900.state import State
 from domain.engine import IllegalCommand
@@ -78,7 +78,7 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
     for b in cmd.boat_guns:
         if b.ship not in state.own(seat) or not state.ships[b.ship].in_play:
             raise IllegalCommand(f"boat guns: {b.ship!r} is not one of your ships in play")
-        if not b.manned and not state.cls(b.ship).armoured_deck:
+        if b.manned not in crews(state, b.ship):
             raise IllegalCommand(f"{b.ship} has no armoured deck: its boat guns are always manned (6.2)")
     for msg in cmd.messages:
         if msg.to_seat not in state.seats or msg.to_seat == seat:
@@ -96,7 +96,7 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
     d = state.divisions[division]
     if not orders:
         return
-    if d.flagship is None or not state.ships[d.flagship].command_ok:
+    if not may_order(state, division):
         raise IllegalCommand(f"division {division}'s flagship has a conning tower hit or none leads: it goes straight")
     if any(a.stop for a in orders):
         if len(orders) != 1 or orders[0].turn or orders[0].to or orders[0].arrow:
@@ -107,15 +107,54 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
             raise IllegalCommand("an arrow gives turn (succession|together), to (port|starboard) and arrow (45|90)")
     if len({a.turn for a in orders}) > 1:
         raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
-    if len(orders) > 1 and flag_hit(state, d.flagship):
+    if len(orders) > most_arrows(state, division):
         raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR)")
-    lead = d.ships[0]
+    if (i := short_at(state, division, [a.arrow for a in orders])) is not None:
+        lead = d.ships[0]
+        top = movement.limits(state, lead)[1]
+        raise IllegalCommand(f"division {division}: {lead} has {top} mm, too little for arrow {i + 1} (BF-R5)")
+
+
+def may_order(state: State, division: str) -> bool:
+    """Glossary CT (BF-R30), BF-R11: a division gives orders only when its flagship has no conning tower hit."""
+    flag = state.divisions[division].flagship
+    return flag is not None and state.ships[flag].command_ok
+
+
+def most_arrows(state: State, division: str) -> int:
+    """Glossary BR: a flagship with a bridge hit gives at most one arrow; else the command column's six boxes."""
+    return 1 if flag_hit(state, state.divisions[division].flagship) else MAX_ORDERS
+
+
+def short_at(state: State, division: str, arrows: list[int]) -> int | None:
+    """BF-R5 "sufficient movement allowance": the index of the first arrow (45 or 90, in order) the lead's top speed
+    does not reach after the least arcs of the arrows before it, or None when it reaches every one."""
+    lead = state.divisions[division].ships[0]
     r, top = movement.radius(state, lead), movement.limits(state, lead)[1]
     need = 0
-    for i, a in enumerate(orders[1:], 1):
-        need += geo.arc_cost(r, movement.BANDS[orders[i - 1].arrow][0])
+    for i in range(1, len(arrows)):
+        need += geo.arc_cost(r, movement.BANDS[arrows[i - 1]][0])
         if need > top:
-            raise IllegalCommand(f"division {division}: {lead} has {top} mm, too little for arrow {i + 1} (BF-R5)")
+            return i
+    return None
+
+
+def arrow_runs(state: State, division: str) -> list[tuple[int, ...]]:
+    """Every run of arrows (45 or 90, in order) but the last that the division may give before one more arrow, of
+    either kind: the runs `check_arrows` accepts (BF-R5, glossary BR), shortest first."""
+    most = most_arrows(state, division)
+    runs, out = [()], []
+    while runs:
+        run = runs.pop(0)
+        out.append(run)
+        if len(run) + 2 <= most:  # the last arrow's own arc is never counted: any kind stands for it
+            runs += [run + (k,) for k in movement.BANDS if short_at(state, division, [*run, k, 45]) is None]
+    return out
+
+
+def crews(state: State, ship: str) -> list[bool]:
+    """5.0, 6.2, BF-R20: whether a ship's boat guns may be manned (always) or stand down (on an armoured deck)."""
+    return [True, False] if state.cls(ship).armoured_deck else [True]
 
 
 def ordered(state: State, seat: str) -> list[str]:

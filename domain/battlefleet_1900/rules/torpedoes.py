@@ -15,7 +15,7 @@ from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import LaunchTorpedoes
 from domain.battlefleet_1900.data import Tube
 from domain.battlefleet_1900.rules import sealing
-from domain.battlefleet_1900.rules.gunnery import sight_blocked
+from domain.battlefleet_1900.rules.gunnery import sight_blocked, targets
 from domain.battlefleet_1900.rules.orders import funnel
 from domain.battlefleet_1900.state import State
 from domain.engine import IllegalCommand
@@ -37,29 +37,45 @@ def loaded(state: State, ship: str) -> int:
 
 def owes(state: State, seat: str) -> bool:
     """BATTLEFLEET.md §5: a seat with tubes loaded on a ship in play and not sinking (6.0)."""
-    targets = any(state.ships[n].in_play for n in state.own(state.enemy(seat)))
-    return targets and any(loaded(state, n) for n in state.own(seat))
+    return bool(targets(state, seat)) and any(loaded(state, n) for n in state.own(seat))
+
+
+def depths(state: State, ship: str) -> list[str]:
+    """5.0: the running depths a ship may log before the game: shallow only where a tube carries surface skimmers."""
+    return ["normal", "shallow"] if any(t.shallow_ok for t in state.cls(ship).torpedoes) else ["normal"]
+
+
+def launchers(state: State, ship: str) -> list[tuple[str, str | None, int]]:
+    """5.0-5.1: (tube id, side or None, torpedoes left) of each of a ship's mounts, in data order: a side tube once
+    a side; nothing for a ship that cannot launch (out of play or sinking, 6.0)."""
+    if not loaded(state, ship):
+        return []
+    s, out = state.ships[ship], []
+    for t in state.cls(ship).torpedoes:
+        for side in ("port", "starboard") if t.pos == "side" else (None,):
+            out.append((t.id, side, s.tubes[f"{t.id}:{side}" if side else t.id]))
+    return out
 
 
 def check_launch(state: State, seat: str, cmd: LaunchTorpedoes) -> None:
-    used: dict[tuple[str, str], int] = {}
+    used: dict[tuple[str, str, str | None], int] = {}
     for la in cmd.launches:
         if la.ship not in state.own(seat) or not loaded(state, la.ship):
             raise IllegalCommand(
                 f"{la.ship!r} is not one of your ships with torpedoes to launch: {[n for n in state.own(seat) if loaded(state, n)]}"
             )
-        t = tube(state, la.ship, la.mount)
-        if t is None:
+        left = {(m, side): n for m, side, n in launchers(state, la.ship)}
+        if tube(state, la.ship, la.mount) is None:
             raise IllegalCommand(f"{la.ship} has no tubes {la.mount!r}: {[x.id for x in state.cls(la.ship).torpedoes]}")
-        if (t.pos == "side") != (la.side is not None):
+        if (la.mount, la.side) not in left:
             raise IllegalCommand(f"{la.ship} {la.mount}: give side (port|starboard) for side tubes, and only for them")
-        target = state.ships.get(la.target)
-        if target is None or target.seat == seat or not target.in_play:
+        if la.target not in targets(state, seat):
             raise IllegalCommand(f"{la.target!r} is not an enemy ship in play")
-        key = (la.ship, f"{la.mount}:{la.side}" if la.side else la.mount)
+        key = (la.ship, la.mount, la.side)
         used[key] = used.get(key, 0) + la.count
-        if used[key] > state.ships[la.ship].tubes[key[1]]:
-            raise IllegalCommand(f"{la.ship} {key[1]} has {state.ships[la.ship].tubes[key[1]]} torpedo(es) left (5.0)")
+        if used[key] > left[la.mount, la.side]:
+            where = f"{la.mount}:{la.side}" if la.side else la.mount
+            raise IllegalCommand(f"{la.ship} {where} has {left[la.mount, la.side]} torpedo(es) left (5.0)")
 
 
 def hit_needed(state: State, within_half: bool, beam: bool) -> int:

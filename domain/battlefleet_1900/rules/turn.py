@@ -69,11 +69,11 @@ def check_start(state: State, seat: str, cmd: c.Start) -> None:
         if s.ship in seen:
             raise IllegalCommand(f"start: {s.ship!r} is listed twice; list each of your ships at most once")
         seen.add(s.ship)
-        if s.torpedo_depth == "shallow" and not any(t.shallow_ok for t in state.cls(s.ship).torpedoes):
+        if s.torpedo_depth not in torpedoes.depths(state, s.ship):
             raise IllegalCommand(
                 f"{s.ship} carries no surface skimmers (5.0: destroyers, torpedo boats, torpedo gunboats)"
             )
-        if not s.boat_guns_manned and not state.cls(s.ship).armoured_deck:
+        if s.boat_guns_manned not in orders.crews(state, s.ship):
             raise IllegalCommand(f"{s.ship} has no armoured deck: its boat guns are always manned (6.2)")
 
 

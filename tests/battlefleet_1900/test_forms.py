@@ -1,0 +1,331 @@
+"""awaiting's forms for start, give_orders, launch_torpedoes and damage_control, and move's least distance: each
+offers exactly what the rules accept (issue 30). Every test walks a universe of well-formed arguments through the
+rule's own check and compares what it accepts with what the form offers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import get_args
+
+import msgspec
+import pytest
+
+from domain.battlefleet_1900 import awaiting
+from domain.battlefleet_1900.commands import DamageControl, DcFunction, GiveOrders, LaunchTorpedoes, Move, Start
+from domain.battlefleet_1900.data import COMPARTMENTS
+from domain.battlefleet_1900.rules import damage_control as dc
+from domain.battlefleet_1900.rules import movement, orders, torpedoes
+from domain.battlefleet_1900.rules.turn import check_start
+from domain.engine import IllegalCommand
+from events import battlefleet_1900 as ev
+from tests.battlefleet_1900.scenario import ctx, make_state, of, place
+
+
+def form(builder, state, seat="japan") -> dict:
+    """A form as the API answers it (plain JSON), by its controls' fields."""
+    return {x.get("field", x["kind"]): x for x in msgspec.to_builtins(builder(state, seat))["controls"]}
+
+
+def accepts(check, state, cmd_type, seat="japan", **content) -> bool:
+    try:
+        check(state, seat, msgspec.convert({"type": cmd_type.__struct_config__.tag, **content}, cmd_type))
+    except IllegalCommand:
+        return False
+    return True
+
+
+def options(control: dict) -> list:
+    return [o["value"] for o in control["options"]]
+
+
+# ---- give_orders ----------------------------------------------------------------------------------
+
+
+def offered_columns(state, division: str) -> set[tuple]:
+    """Every (turn, arrow kinds) the division's item offers, and ("stop",) for the stop dot."""
+    (item,) = [i for i in form(awaiting.orders_ui, state)["divisions"]["items"] if i["fixed"]["division"] == division]
+    (variants,) = item["controls"]
+    out = set()
+    for v in variants["variants"]:
+        (column,) = v["controls"]
+        if column["items"][0]["fixed"].get("stop"):
+            out.add(("stop",))
+            continue
+        *run, last = column["items"]
+        turn = last["fixed"]["turn"]
+        kinds = [i["fixed"]["arrow"] for i in run]
+        assert {i["fixed"]["turn"] for i in run} <= {turn}
+        (kind,) = [c for c in last["controls"] if c["field"] == "arrow"]
+        out |= {(turn, *kinds, k) for k in options(kind)}
+    return out
+
+
+def accepted_columns(state, division: str) -> set[tuple]:
+    def ok(column: list[dict]) -> bool:
+        return accepts(orders.check_orders, state, GiveOrders, divisions=[{"division": division, "orders": column}])
+
+    out = {("stop",)} if ok([{"stop": True}]) else set()
+    for turn in ("succession", "together"):
+        for n in range(1, 7):
+            for kinds in itertools.product((45, 90), repeat=n):
+                if ok([{"turn": turn, "to": "port", "arrow": k} for k in kinds]):
+                    out.add((turn, *kinds))
+    return out
+
+
+def mikasa_slow(s):
+    s.sealed["japan"].last_move["Mikasa"] = 46  # up to 69 mm this turn: a 45 arc costs 55, a 90 one 110
+    return s
+
+
+def mikasa_bridge(s):
+    s.ships["Mikasa"].bridge = 1
+    return s
+
+
+@pytest.mark.parametrize(
+    "scenario, division, change",
+    [
+        ("yellow-sea-1904", "J1", lambda s: s),  # Mikasa: up to 115 mm
+        ("yellow-sea-1904", "J1", mikasa_slow),
+        ("yellow-sea-1904", "J1", mikasa_bridge),
+        ("torpedo-attack", "D1", lambda s: s),  # Ikazuchi: up to 234 mm, radius 50
+    ],
+    ids=["Mikasa", "Mikasa-slow", "Mikasa-bridge-hit", "Ikazuchi"],
+)
+def test_BF2_1_BFR5_BFR35_glossary_BR_the_columns_offered_are_exactly_those_check_arrows_accepts(
+    scenario, division, change
+):
+    """Every run of up to six arrows, in succession or together: offered iff accepted (a later arrow needs the lead's
+    speed to cover the least arcs before it, BF-R5; one arrow with a bridge hit; never mixed, BF-R35)."""
+    s = change(make_state(scenario))
+    offered = offered_columns(s, division)
+    assert offered == accepted_columns(s, division)
+    assert ("stop",) in offered and ("together", 45) in offered
+
+
+def test_BF2_1_glossary_CT_a_flagship_with_a_conning_tower_hit_is_offered_no_column():
+    s = make_state()
+    s.ships["Mikasa"].ct = 1
+    divisions = [i["fixed"]["division"] for i in form(awaiting.orders_ui, s)["divisions"]["items"]]
+    assert divisions == ["J2"] and accepted_columns(s, "J1") == set()
+
+
+def drop_and_transfer_state():
+    """Mikasa and Asahi slowed to 1/6 speed and 110 mm apart: Asahi may take command of J1 (BF-R10); Asahi has one
+    more propulsion hit than Shikishima and Fuji, the last, one: both may drop out (BF-R9)."""
+    s = make_state()
+    place(s, "Asahi", 1290, 1800, 90, last=20)
+    s.sealed["japan"].last_move["Mikasa"] = 20
+    s.ships["Asahi"].damaged = 1
+    s.ships["Fuji"].damaged = 1
+    return s
+
+
+def offered_splits(state) -> set[tuple]:
+    """Every (drop_out, transfers) the form offers: its drop_out pick's subsets with each division's transfer."""
+    controls = form(awaiting.orders_ui, state)
+    ways = [controls]
+    if "variants" in controls:
+        ways = [{c["field"]: c for c in v["controls"]} for v in controls["variants"]["variants"]]
+    out = set()
+    for way in ways:
+        drop = options(way["drop_out"]) if "drop_out" in way else []
+        transfer = way.get("transfer", {}).get("items", [])
+        heirs = [[None] + [(i["fixed"]["division"], t) for t in options(i["controls"][0])] for i in transfer]
+        for k in range(len(drop) + 1):
+            for out_ in itertools.combinations(drop, k):
+                for t in itertools.product(*heirs):
+                    out.add((frozenset(out_), frozenset(x for x in t if x)))
+    return out
+
+
+def test_BF2_1_BFR9_BFR10_BFR50_drop_out_and_transfer_offer_exactly_what_check_orders_accepts():
+    """Asahi may drop out or take command, not both (BF-R50): two variants; every other pairing of drop-outs and
+    transfers among Japan's ships is offered iff check_orders accepts it."""
+    s = drop_and_transfer_state()
+    ships, divisions = s.own("japan"), {"J1": s.divisions["J1"].ships, "J2": s.divisions["J2"].ships}
+    accepted = set()
+    for k in range(3):
+        for out in itertools.combinations(ships, k):
+            for t in itertools.product(*[[None] + [(d, n) for n in names] for d, names in divisions.items()]):
+                transfer = [{"division": d, "to": n} for d, n in filter(None, t)]
+                if accepts(orders.check_orders, s, GiveOrders, drop_out=list(out), transfer=transfer):
+                    accepted.add((frozenset(out), frozenset(filter(None, t))))
+    offered = {x for x in offered_splits(s) if len(x[0]) < 3}
+    assert offered == accepted
+    assert (frozenset({"Asahi"}), frozenset()) in offered and (frozenset(), frozenset({("J1", "Asahi")})) in offered
+    assert (frozenset({"Asahi"}), frozenset({("J1", "Asahi")})) not in offered
+
+
+def test_BFR20_boat_gun_crews_are_offered_where_they_may_stand_down_and_default_to_the_log():
+    s = make_state()
+    s.sealed["japan"].manned["Fuji"] = False
+    items = {i["fixed"]["ship"]: i["controls"][0] for i in form(awaiting.orders_ui, s)["boat_guns"]["items"]}
+    assert set(items) == set(s.own("japan")) and items["Fuji"]["default"] is False and items["Mikasa"]["default"]
+    assert all(options(c) == [True, False] for c in items.values())
+
+
+# ---- start ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", ["yellow-sea-1904", "torpedo-attack"])
+def test_BF5_0_BFR20_start_offers_each_ships_depths_and_crews_exactly(scenario):
+    """Shallow running only where a tube carries surface skimmers (5.0), crews standing down only on an armoured
+    deck (6.2); a ship with no choice is not listed (its log keeps the defaults)."""
+    s = make_state(scenario, step="setup")
+    logs = form(awaiting.start_ui, s)["ships"]["items"]
+    items = {i["fixed"]["ship"]: {c["field"]: options(c) for c in i["controls"]} for i in logs}
+    for ship in s.own("japan"):
+        mine = items.get(ship, {})
+        for depth, manned in itertools.product(("normal", "shallow"), (True, False)):
+            said = depth in mine.get("torpedo_depth", ["normal"]) and manned in mine.get("boat_guns_manned", [True])
+            row = {"ship": ship, "torpedo_depth": depth, "boat_guns_manned": manned}
+            assert accepts(check_start, s, Start, ships=[row]) == said, row
+    assert ("Ikazuchi" in items) == (scenario == "torpedo-attack")
+
+
+# ---- launch_torpedoes -------------------------------------------------------------------------------
+
+
+def test_BF5_0_BFR13_BFR27_launches_offer_each_mount_with_torpedoes_left_and_every_enemy_in_play():
+    """Yellow Sea: side tubes, a side each. Asahi has spent its port tubes, Fuji is sinking (6.0: no launch),
+    Retvizan has surrendered (BF-R13: no target). Every (ship, mount, side, count, target) is offered iff accepted."""
+    s = make_state(step="torpedo")
+    s.ships["Asahi"].tubes["tubes:port"] = 0
+    s.ships["Fuji"].sinking = 2
+    s.ships["Retvizan"].lost = "surrendered"
+    items = form(awaiting.launch_ui, s)["launches"]["items"]
+    offered = {}
+    for i in items:
+        target, count = i["controls"]
+        offered[tuple(i["fixed"].values())] = (set(options(target)), count["max"])
+    assert ("Asahi", "tubes", "port") not in offered and ("Asahi", "tubes", "starboard") in offered
+    assert not [k for k in offered if k[0] == "Fuji"]
+    for ship, side, count, target in itertools.product(s.own("japan"), (None, "port", "starboard"), (1, 2, 3), s.ships):
+        aims, most = offered.get((ship, "tubes", side), (set(), 0))
+        row = {"ship": ship, "mount": "tubes", "side": side, "count": count, "target": target}
+        said = target in aims and count <= most
+        assert accepts(torpedoes.check_launch, s, LaunchTorpedoes, launches=[row]) == said, row
+
+
+def test_BF5_0_BFR27_a_launch_out_of_arc_is_offered_accepted_and_spent():
+    """Arc is an outcome (BF-R3): Poltava lies astern of Ikazuchi, outside its centre-line tubes' arc; it is offered
+    and accepted, and at the reveal the torpedoes run out of arc and are crossed off."""
+    s = make_state("torpedo-attack", step="torpedo")
+    place(s, "Ikazuchi", 1000, 1000, 0)
+    place(s, "Poltava", 1000, 700, 90)
+    (item,) = [i for i in form(awaiting.launch_ui, s)["launches"]["items"] if i["fixed"]["ship"] == "Ikazuchi"]
+    assert "Poltava" in options(item["controls"][0])
+    row = {"ship": "Ikazuchi", "mount": "tubes", "target": "Poltava", "count": 2}
+    assert accepts(torpedoes.check_launch, s, LaunchTorpedoes, launches=[row])
+    s.sealed["japan"].pending["launch_torpedoes"] = {"launches": [row]}
+    c = ctx(s)
+    torpedoes.resolve(c)
+    assert of(c, ev.TorpedoesResolved)[0].outcome == "out_of_arc" and c.state.ships["Ikazuchi"].tubes["tubes"] == 0
+
+
+# ---- damage_control ---------------------------------------------------------------------------------
+
+
+def battered(s):
+    """Mikasa with something for most functions: margin, bridge, steering, DC box, a jammed rudder, slashes on A and
+    on a 15 cm and a boat gun, heavy flooding forward, medium flooding to port (uneven: counterflood)."""
+    sh = s.ships["Mikasa"]
+    sh.margin, sh.damaged, sh.bridge, sh.tr, sh.dc_damaged, sh.rudder = 1, 2, 1, 1, 1, "port"
+    sh.mounts["A"].slashes = 2
+    sh.guns["15cm"][3] = "damaged"
+    sh.guns["boat"][0] = "damaged"
+    sh.flooding["F"], sh.flooding["PA"] = 3, 2
+    return s
+
+
+def well_formed(s, ship: str) -> list[dict]:
+    """Every action of the ship with the arguments its function takes: a mount for gun repairs and magazines (every
+    position, every pattern gun), a compartment for containment, a compartment and a level for a counterflood."""
+    sh = s.ships[ship]
+    guns = [*sh.mounts, *(f"{w}:{i}" for w, g in sh.guns.items() for i in range(len(g)))]
+    out = []
+    for f in get_args(DcFunction):
+        if f in ("repair_main", "repair_secondary", "repair_tertiary", "flood_magazine"):
+            out += [{"ship": ship, "function": f, "mount": m} for m in guns]
+        elif f == "contain_flooding":
+            out += [{"ship": ship, "function": f, "compartment": c} for c in COMPARTMENTS]
+        elif f == "counterflood":
+            levels = itertools.product(COMPARTMENTS, range(1, 5))
+            out += [{"ship": ship, "function": f, "compartment": c, "level": n} for c, n in levels]
+        else:
+            out.append({"ship": ship, "function": f})
+    return out
+
+
+def offered_actions(s) -> dict[tuple, int]:
+    """Each action the form offers (its level chosen), with how many items (DC dice) it has."""
+    out: dict[tuple, int] = {}
+    for i in form(awaiting.dc_ui, s)["actions"]["items"]:
+        for level in options(i["controls"][0]) if i.get("controls") else [None]:
+            key = tuple(sorted({**i["fixed"], **({"level": level} if level else {})}.items()))
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
+@pytest.mark.parametrize("edition", ["3.0.0", "4.0.0"])
+@pytest.mark.parametrize("ct", [False, True])
+def test_BF6_3_BFR24_BFR38_damage_control_offers_exactly_the_actions_check_dc_accepts(edition, ct):
+    """Every well-formed action of a battered Mikasa, alone, is offered iff accepted (an intact magazine only from
+    4.0.0, BF-R38; no command function with a CT hit, BF-R24); an action offered n times is accepted n times (one
+    die per damage event: two slashes on A, two boxes behind the margin) and refused once more."""
+    s = battered(make_state(step="damage_control", edition=edition))
+    s.ships["Mikasa"].ct = int(ct)
+    offered = offered_actions(s)
+    for a in well_formed(s, "Mikasa"):
+        key = tuple(sorted(a.items()))
+        assert accepts(dc.check_dc, s, DamageControl, actions=[a]) == (key in offered), a
+        if key in offered and a["function"] != "counterflood":  # a counterflood's levels are one event
+            n = offered[key]
+            assert accepts(dc.check_dc, s, DamageControl, actions=[a] * n), a
+            assert not accepts(dc.check_dc, s, DamageControl, actions=[a] * (n + 1)), a
+    repairs = {k: n for k, n in offered.items() if dict(k)["ship"] == "Mikasa" and dict(k)["function"] == "repair_main"}
+    assert repairs == {(("function", "repair_main"), ("mount", "A"), ("ship", "Mikasa")): 2}
+    mine = [dict(k)["function"] for k in offered if dict(k)["ship"] == "Mikasa"]
+    assert ("flood_magazine" in mine, "counterflood" in mine, "recover_ct" in mine) == (not ct, not ct, ct)
+
+
+def test_BF6_3_BFR25_BFR58_a_scuttling_ship_is_offered_no_counterflood_nor_scuttling_again_and_fewer_dice():
+    """A ship already scuttling rolls its counter-floods first from its dice: none of its own is offered, its items
+    are at most the dice left after those rolls, and it is not offered for scuttling again (nor is a CT-hit ship)."""
+    s = battered(make_state(step="damage_control"))
+    s.ships["Mikasa"].scuttling = True
+    s.ships["Asahi"].ct = 1
+    controls = form(awaiting.dc_ui, s)
+    mikasa = [i for i in controls["actions"]["items"] if i["fixed"]["ship"] == "Mikasa"]
+    assert mikasa and not [i for i in mikasa if i["fixed"]["function"] == "counterflood"]
+    rolls = dc.scuttle_rolls(s, "Mikasa")
+    assert dc.action_dice(s, "Mikasa") == dc.dice_left(s, "Mikasa") - rolls == 1
+    assert max(sum(1 for i in mikasa if i["label"] == x["label"]) for x in mikasa) <= 1
+    assert "Mikasa" not in options(controls["scuttle"]) and "Asahi" not in options(controls["scuttle"])
+    assert "Shikishima" in options(controls["scuttle"])
+    one = mikasa[0]["fixed"]
+    assert accepts(dc.check_dc, s, DamageControl, actions=[one])
+    assert not accepts(dc.check_dc, s, DamageControl, actions=[one, mikasa[1]["fixed"]])
+
+
+# ---- move -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition, least", [("3.0.0", False), ("4.0.0", True)])
+def test_BF2_1_BFR5_the_move_forms_least_distance_is_what_each_arrows_least_turn_needs(edition, least):
+    """Mikasa under a horizontal arrow (least turn 90°, 110 mm on its circle), 69-115 mm this turn: from 4.0.0
+    (BF-E4-1) the form's least distance is 110 and `move` refuses 109 with the least turn; 3.0.0 cut the turn short
+    at any distance from 69."""
+    s = make_state(step="movement", edition=edition)
+    s.divisions["J1"].orders = [ev.Arrow(turn="succession", to="starboard", arrow=90)]
+    (j1,) = [d for d in msgspec.to_builtins(awaiting.move_ui(s, "japan"))["divisions"] if d["division"] == "J1"]
+    lo, hi = movement.limits(s, "Mikasa")
+    assert (lo, hi) == (69, 115) and j1["distance_mm"] == {"min": 110 if least else 69, "max": 115}
+    at = j1["distance_mm"]["min"]
+    assert accepts(movement.check_move, s, Move, divisions=[{"division": "J1", "distance_mm": at}])
+    if least:
+        short = msgspec.convert({"type": "move", "divisions": [{"division": "J1", "distance_mm": at - 1}]}, Move)
+        with pytest.raises(IllegalCommand, match="Mikasa must move at least 110 mm to finish its turns"):
+            movement.check_move(s, "japan", short)
