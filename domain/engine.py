@@ -55,7 +55,8 @@ class Rejected(Exception):
 
 
 class IllegalCommand(Rejected):
-    """The rules forbid this command now; `legal` says what they allow."""
+    """The rules forbid this command now (`detail` says why, naming the rule where it has an id); `legal` says what
+    they allow. A ruleset raises it with the reason only: the engine attaches `legal` (`refusal`)."""
 
     def __init__(self, detail: str, legal: list[dict[str, Any]] | None = None):
         super().__init__("illegal-command", detail)
@@ -259,9 +260,11 @@ def creation_events(
     client_seeds: dict[str, str] | None = None,
     beacon: str | None = None,
     edition: str | None = None,
+    umpired: bool = True,
 ) -> list[Event]:
     """The events that open a game: GameCreated, then one ClientSeedContributed per seed given. The game plays the
-    newest edition of its ruleset unless `edition` names another that this engine runs."""
+    newest edition of its ruleset unless `edition` names another that this engine runs; `umpired` (`reads_as`) is
+    fixed here for good."""
     if edition is not None and ruleset.editions.named(edition) is None:
         raise InvalidInput(
             "unknown-edition",
@@ -290,6 +293,7 @@ def creation_events(
         options=msgspec.to_builtins(opts),
         seats=seat_list,
         dice=DiceConfig(scheme=SCHEME, mode=mode, server_commit=server_commit(server_seed), beacon=beacon),
+        umpired=umpired,
     )
     events: list[Event] = [created]
     for seat, seed in (client_seeds or {}).items():
@@ -386,7 +390,7 @@ def fork_events(
     beacon: str | None = None,
 ) -> list[Event]:
     """The events that open a fork of `parent` (folded to parent_ref.seq): its genesis names the parent; it keeps the
-    parent's ruleset, data set, options and seats, and has dice of its own."""
+    parent's ruleset, data set, options, seats and umpire, and has dice of its own."""
     if not GAME_ID_RE.match(fork_id):
         raise InvalidInput("invalid-game-id", "a game id matches [A-Za-z0-9._-]{1,64}")
     if mode not in MODES:
@@ -403,6 +407,7 @@ def fork_events(
         seats=list(parent.seats),
         dice=DiceConfig(scheme=SCHEME, mode=mode, server_commit=server_commit(server_seed), beacon=beacon),
         parent=parent_ref,
+        umpired=parent.created.umpired,
     )
     events: list[Event] = [created]
     for seat, seed in (client_seeds or {}).items():
@@ -591,9 +596,16 @@ def legal(game: Game) -> list[CommandSpec]:
     return specs
 
 
+def reads_as(game: Game, reader: Reader) -> Reader:
+    """Whom `reader` reads as: the referee of a game created unumpired reads what the public reads (no seat's sealed
+    content before the rules open it, nor the umpire's own records); everyone else as themselves."""
+    return None if reader == REFEREE and not game.created.umpired else reader
+
+
 def awaiting(game: Game, reader: Reader = REFEREE) -> list[CommandSpec]:
     """The legal commands now, as `reader` may see them: a sealed step shows each seat only its own entry (API.md
     "Per-seat reads"); the public sees who still owes one in `waiting_for`, never their choices."""
+    reader = reads_as(game, reader)
     specs = legal(game)
     sealed = game.ruleset.sealed_commands if specs else ()
     if reader == REFEREE or not sealed:
@@ -609,6 +621,12 @@ def waiting_for(game: Game) -> list[str]:
     return [seat for seat in game.seats if seat in owing]
 
 
+def refusal(game: Game, seat: str, detail: str) -> IllegalCommand:
+    """The one place a refusal gets its `legal`: what `seat` may send now, in the shape of `awaiting` and as that
+    seat may read it (its own entries of a sealed step, never another seat's)."""
+    return IllegalCommand(detail, [entry(s) for s in awaiting(game, seat)])
+
+
 def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
     """The rule's own reason, where it has one: decide is pure, so asking it costs nothing but time."""
     detail = f"{name!r} is not legal now"
@@ -622,9 +640,17 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
 
 
 def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None = None) -> list[Event]:
-    """Judge a ruleset command from `seat`: who may send it, then the rules. Locks the seed first.
+    """Judge a ruleset command from `seat`: who may send it, then the rules. Locks the seed first. A refusal, whether
+    the command's type is not awaited or its arguments break a rule, carries what the seat may send now (`refusal`).
 
     `dice` replaces the seeded dice (tests choose faces with domain.dice.ChosenDice)."""
+    try:
+        return _judge(game, seat, command, server_seed, dice)
+    except IllegalCommand as e:
+        raise refusal(game, seat, e.detail) from None
+
+
+def _judge(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None) -> list[Event]:
     if game.revealed_seed is not None:
         raise Rejected("game-revealed", "the server seed is revealed; the game is closed to commands")
     if game.over:
@@ -636,8 +662,7 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
     else:  # a replay, a simulation: only the command sent, not every choice of every command
         specs = [s for s in game.ruleset.legal_commands(game.state, only=name) if s.type == name]
     if not specs:
-        legal = awaiting(game, seat)
-        raise IllegalCommand(_why_not(game, command, seat, name), [entry(s) for s in legal])
+        raise IllegalCommand(_why_not(game, command, seat, name))
     if not any(seat in s.seats for s in specs):
         who = sorted({x for s in specs for x in s.seats})
         raise Forbidden("not-your-turn", f"{name!r} may be sent now by {who}, not by {seat!r}")

@@ -31,13 +31,16 @@ class ParentRef(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class GameCreated(Event, omit_defaults=True):
-    """A game begins; a fork also names its parent (absent otherwise, so older genesis bodies are unchanged)."""
+    """A game begins; a fork also names its parent. `umpired: false` says the referee's token reads no seat's sealed
+    content before the rules open it (docs/api.md "Tokens and readers"). Both are absent at their defaults, so older
+    genesis bodies are unchanged."""
 
     ruleset: RulesetRef
     options: dict[str, Any]
     seats: list[str]
     dice: DiceConfig
     parent: ParentRef | None = None
+    umpired: bool = True
 
 
 class ClientSeedContributed(Event):

@@ -227,7 +227,7 @@ def games(
     for col in ("ruleset", "status", "events", "created"):
         table.add_column(col)
     for g in page["games"]:
-        table.add_row(g["game_id"], g["ruleset"], g["status"], str(g["version"]), g["created_at"][:19])
+        table.add_row(g["game_id"], g["ruleset"]["id"], g["status"], str(g["version"]), g["created_at"][:19])
     console.print(table)
 
 

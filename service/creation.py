@@ -23,7 +23,7 @@ from service.credentials import Unauthorized, stored_for_new_game, token_hash
 from service.http import TooMany
 from service.models import CreateDice
 from service.payloads import CREATOR, CreatePayload, creation_events_for
-from service.reads import seat_out
+from service.reads import ruleset_out, seat_out
 from service.rulesets import Loaded, loaded_for, playable
 
 class WritePath(Protocol):
@@ -81,6 +81,7 @@ class Creation:
             bots=req.bots,
             edition=req.edition,
             open_seats=req.open_seats,
+            umpired=req.umpired,
         )
 
     def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
@@ -126,10 +127,12 @@ class Creation:
         bots: list[str] | None = None,
         edition: str | None = None,
         open_seats: bool = False,
+        umpired: bool = True,
     ) -> dict[str, Any]:
         """`game_id` is for scripts that need reproducible bundles; the API always makes a fresh one. `edition` pins
         one the engine runs (recorded in the create_game command, so the replay makes the same genesis).
-        `open_seats`: each seat a person plays gets an invitation instead of a token (see `join`)."""
+        `open_seats`: each seat a person plays gets an invitation instead of a token (see `join`). `umpired: false`:
+        the referee token reads no seat's sealed content early (recorded, like `edition`, only when not the default)."""
         if ruleset_id not in self.service.rulesets:
             raise engine.InvalidInput(
                 "unknown-ruleset", f"no ruleset {ruleset_id!r}; GET /rulesets lists {sorted(self.service.rulesets)}"
@@ -149,6 +152,8 @@ class Creation:
             payload["bots"] = list(bots)
         if edition is not None:
             payload["edition"] = edition
+        if not umpired:
+            payload["umpired"] = False
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
         check_bots(loaded, evs[0].seats, bots or [])
         return self._open(loaded, game_id, evs, payload, mode, server_seed, bots or [], open_seats)
@@ -187,7 +192,8 @@ class Creation:
         self.service.play_bots(game_id)
         out = {
             "game_id": game_id,
-            "ruleset": loaded.ruleset.id,
+            "ruleset": ruleset_out(row),
+            "umpired": created.umpired,
             "version": len(rows),
             "head": head.hex(),
             "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": created.dice.beacon},

@@ -98,17 +98,22 @@ class Credentials:
     def open_seats(self, game_id: str) -> set[str]:
         return {s for s, v in self._stored(game_id).items() if is_open(v)}
 
+    def invited(self, game_id: str, invitation: str, stored: dict[str, str] | None = None) -> str:
+        """The open seat this invitation is for (nothing is spent); 403 if no open seat of this game has it."""
+        h = OPEN + token_hash(invitation)
+        seat = next((s for s, v in (stored or self._stored(game_id)).items() if hmac.compare_digest(v, h)), None)
+        if seat is None:
+            raise Forbidden(
+                "invalid-invitation",
+                "no open seat of this game has this invitation: it was accepted already, or it is of another game",
+            )
+        return seat
+
     def join(self, game_id: str, invitation: str) -> dict[str, Any]:
         """Accept an open seat's invitation: the seat's token, made now and shown only in this answer."""
-        h = OPEN + token_hash(invitation)
         for _ in range(5):  # another seat's join may change the row between the read and the write
             stored = self._stored(game_id)
-            seat = next((s for s, v in stored.items() if hmac.compare_digest(v, h)), None)
-            if seat is None:
-                raise Forbidden(
-                    "invalid-invitation",
-                    "no open seat of this game has this invitation: it was accepted already, or it is of another game",
-                )
+            seat = self.invited(game_id, invitation, stored)
             token = new_token()
             if self.store.replace_tokens(game_id, stored, {**stored, seat: token_hash(token)}):
                 return {"game_id": game_id, "seat": seat, "token": token}

@@ -42,7 +42,7 @@ from service.creation import Creation
 from service.bots import MAX_BOT_COMMANDS, bot_choose
 from service.http import check_command_extras
 from events.bodies import body_of, sealed_beside
-from service.reads import Reads
+from service.reads import Reads, ruleset_out
 from service.records import event_out, event_row_out
 from service.rulesets import RULESETS, Loaded, playable
 from service.notify import Notifier
@@ -130,9 +130,16 @@ class GameService:
         return self.credentials.seat_for(game_id, token)
 
     def reader_for(self, game_id: str, token: str | None) -> engine.Reader:
-        """Who reads: None without a token (the public picture), else the token's seat or the referee (401 if the
+        """Who reads: None without a token (the public picture), else whom the token's seat reads as (401 if the
         token is not one of this game's)."""
-        return None if not token else self.seat_for(game_id, token)
+        return None if not token else self.reads_as(game_id, self.seat_for(game_id, token))
+
+    def reads_as(self, game_id: str, seat: str) -> engine.Reader:
+        """Whom a token's seat reads as (domain/engine.py `reads_as`): the referee of a game created unumpired reads
+        what the public reads. Every per-seat read (summary, events, stream, views, bundle) takes its reader here."""
+        if seat != REFEREE:
+            return seat
+        return engine.reads_as(self.cache.cached(game_id).game, seat)  # the genesis: fixed for good, read unlocked
 
     # ---- creating (service/creation.py) ----
 
@@ -295,7 +302,7 @@ class GameService:
             "version": cmd.last_seq,
             "head": rows[-1].hash,
             "replayed": True,
-            "events": [event_row_out(r, cmd.seat) for r in rows],
+            "events": [event_row_out(r, self.reads_as(game_id, cmd.seat)) for r in rows],
         }
 
     @staticmethod
@@ -343,12 +350,12 @@ class GameService:
         owners = sorted(x.ruleset.id for x in self.rulesets.values() if kind in x.ruleset.command_names)
         if owners:
             with self.cache.game(game_id) as c:
-                legal = c.awaiting(seat)
-            raise engine.IllegalCommand(
-                f"{kind!r} is a command of {', '.join(owners)}; this game plays {ruleset.id}, whose commands are "
-                f"{ruleset.command_names}",
-                legal,
-            )
+                raise engine.refusal(
+                    c.game,
+                    seat,
+                    f"{kind!r} is a command of {', '.join(owners)}; this game plays {ruleset.id}, whose commands are "
+                    f"{ruleset.command_names}",
+                )
 
     def contribute_seed(
         self,
@@ -454,6 +461,14 @@ class GameService:
         return self.reads.view(game_id, name, at, reader)
 
     # ---- seats ----
+
+    def invitation(self, game_id: str, invitation: str) -> dict[str, Any]:
+        """What an invitation offers, before it is accepted (nothing is spent): the seat, the game's ruleset and
+        whether its referee token reads sealed content (`umpired`)."""
+        row = self.cache.row(game_id)  # 404 for an unknown game
+        seat = self.credentials.invited(game_id, invitation)
+        umpired = self.cache.cached(game_id).game.created.umpired
+        return {"game_id": game_id, "seat": seat, "ruleset": ruleset_out(row), "umpired": umpired}
 
     def join(self, game_id: str, invitation: str) -> dict[str, Any]:
         """Accept an open seat's invitation: that seat's token, shown only to whoever accepts."""

@@ -63,15 +63,8 @@ def rejected_response(request: Request, e: Rejected) -> Response:
 
 
 def rejected_problem(e: Rejected, path: str) -> Response:
-    legal = [answer_entry(s) for s in e.legal] if isinstance(e, IllegalCommand) else None
+    legal = e.legal if isinstance(e, IllegalCommand) else None  # the reader's `awaiting` (domain/engine.py `refusal`)
     return problem(e.status, e.code, e.detail, path, legal=legal, **e.extra)
-
-
-def answer_entry(spec: Any) -> dict[str, Any]:
-    """A legal command as `awaiting` answers it (domain.engine.entry): whoever listed it, the schema only where no
-    choices are listed."""
-    out = spec if isinstance(spec, dict) else msgspec.to_builtins(spec)
-    return {**out, "schema": None} if out.get("choices") is not None and out.get("schema") is not None else out
 
 
 class BadRequest(Rejected):

@@ -24,6 +24,10 @@ COMMAND_EXTRAS = (
     ("command_id", CommandId, "invalid-command-id"),
     ("expected_version", ExpectedVersion, "invalid-expected-version"),
 )
+UMPIRED = (
+    "true: the referee token also reads every seat's sealed content before the rules open it (an umpire); false: it "
+    "reads only what the public reads. Fixed at creation"
+)
 
 
 class _Out(Struct, forbid_unknown_fields=True):
@@ -201,6 +205,16 @@ class CreateGame(_In):
             "an event played under fixed rules; leave out for the newest",
         ),
     ] = None
+    umpired: Annotated[
+        bool,
+        Meta(
+            title="Umpired",
+            description="true (the default): the referee token also reads every seat's sealed content before the "
+            "rules open it, as an umpire does. false: it reads what the public reads (it still creates, ends, reveals "
+            "and sends referee commands), so nobody but a seat itself reads that seat's sealed orders early. Fixed "
+            "for good, and shown in the summary and every invitation",
+        ),
+    ] = True
 
 
 class ForkGame(_In):
@@ -246,6 +260,15 @@ class JoinRequest(_In):
     ]
 
 
+class Invitation(_Out):
+    """What an invitation offers, read before it is accepted."""
+
+    game_id: Annotated[str, Meta(title="Game id", description="the game")]
+    seat: Annotated[str, Meta(title="Seat", description="the open seat the invitation is for")]
+    ruleset: Annotated[RulesetRef, Meta(description="the ruleset, the edition it plays and its data set's hash")]
+    umpired: Annotated[bool, Meta(title="Umpired", description=UMPIRED)]
+
+
 class SeatCredential(_Out):
     """A seat's bearer token, shown only in this answer (a join, or a rotation: the previous token is void)."""
 
@@ -288,7 +311,8 @@ class EventOut(_Out, omit_defaults=True):
 
 class GameCreatedOut(_Out):
     game_id: str
-    ruleset: str
+    ruleset: RulesetRef
+    umpired: Annotated[bool, Meta(description=UMPIRED)]
     version: int
     head: str
     dice: DiceCommitment
@@ -353,6 +377,7 @@ Status = Literal["open", "over", "revealed"]
 class GameSummary(_Out):
     game_id: Annotated[str, Meta(description="the game")]
     ruleset: Annotated[RulesetRef, Meta(description="the ruleset, the edition it plays and its data set's hash")]
+    umpired: Annotated[bool, Meta(description=UMPIRED)]
     version: Annotated[int, Meta(description="the game's version: the seq of its last event")]
     head: Annotated[str, Meta(description="the hash of the last event")]
     status: Annotated[Status, Meta(description="open, over (no more commands) or revealed (the server seed is out)")]
@@ -403,7 +428,7 @@ class StreamEvent(_Out):
 
 class GameListItem(_Out):
     game_id: str
-    ruleset: str
+    ruleset: RulesetRef
     status: Status
     version: int
     seats: list[Seat]
@@ -536,7 +561,7 @@ class OddsFigure(_Out):
 
 
 class OddsResult(_Out):
-    ruleset: str
+    ruleset: RulesetRef
     game: str
     at: int
     games: int

@@ -46,6 +46,7 @@ MODELS = [
     models.StreamEvent,
     models.JoinRequest,
     models.SeatCredential,
+    models.Invitation,
     models.Ticket,
     models.JobProgress,
     models.VerifyReport,

@@ -32,6 +32,7 @@ class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game
     dice: RecordedDice
     bots: list[str] = []
     edition: str | None = None  # recorded only when the creator named one; else the newest at the time
+    umpired: bool = True  # recorded only when false
 
 
 class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
@@ -81,4 +82,5 @@ def creation_events_for(
         payload.dice.client_seeds,
         payload.dice.beacon,
         payload.edition if payload.edition is not None else made_as,
+        payload.umpired,
     )

@@ -34,6 +34,12 @@ def seat_out(
     return {"seat": seat, "bot": bot, "open": open_, "token": token, "invitation": invitation}
 
 
+def ruleset_out(row: Any) -> dict[str, Any]:
+    """A game's ruleset, the one shape every answer gives (models.RulesetRef): its id, the edition it plays and its
+    data set's hash."""
+    return {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256}
+
+
 def status_of(g: Game) -> str:
     return "revealed" if g.revealed_seed else "over" if g.over else "open"
 
@@ -59,7 +65,8 @@ class Reads:
             public_seed = g.created.dice.mode == "public-seed"
             return {
                 "game_id": game_id,
-                "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
+                "ruleset": ruleset_out(row),
+                "umpired": g.created.umpired,
                 "version": g.version,
                 "head": head,
                 "status": status_of(g),
@@ -144,7 +151,7 @@ class Reads:
             "games": [
                 {
                     "game_id": r.id,
-                    "ruleset": r.ruleset,
+                    "ruleset": ruleset_out(r),
                     "status": r.status,
                     "version": r.version,
                     "seats": [seat_out(s, s in r.bots, s in r.open_seats) for s in r.seats],

@@ -10,8 +10,12 @@ import msgspec
 from domain import engine
 from domain.engine import REFEREE, Game
 from events.bodies import event_from_body, stored_event
+from events.core import SubmissionSealed
 from events.store import EventRow
 from service.rulesets import Loaded
+
+
+SEALED = SubmissionSealed.type_name()
 
 
 def fold_rows(loaded: Loaded, rows: list) -> Game:
@@ -24,7 +28,10 @@ def fold_rows(loaded: Loaded, rows: list) -> Game:
 
 
 def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: str | None) -> dict[str, Any]:
-    """One event as the API shows it everywhere: the body's fields (but `game`), its hash and the stored extras."""
+    """One event as the API shows it everywhere: the body's fields (but `game`), its hash and the stored extras.
+    `actor` is whose the event is: the seat (or referee) whose command made it, and for a sealed record the seat it
+    is sealed to, which its hashed body names `data.seat` (a rule may seal a record to a seat other than the sender,
+    e.g. Battlefleet's fog sightings). The body is served as hashed, untouched, so a client still verifies the chain."""
     return {
         "seq": seq,
         "type": body["type"],
@@ -32,14 +39,16 @@ def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: 
         "command": body["command"],
         "data": body["data"],
         "hash": h,
-        "actor": actor,
+        "actor": body["data"]["seat"] if body["type"] == SEALED else actor,
         "recorded_at": stamp,
     }
 
 
 def event_row_out(r: EventRow, reader: engine.Reader = None) -> dict[str, Any]:
+    """A stored event as `reader` may read it (the service resolves an unumpired game's referee to the public first:
+    GameService.reads_as): a sealed record's content only to its own seat and the referee."""
     body = msgspec.json.decode(r.body)
     out = event_out(r.seq, body, r.hash, r.actor, r.recorded_at)
-    if r.sealed is not None and reader is not None and reader in (REFEREE, body["data"].get("seat")):
+    if r.sealed is not None and reader is not None and reader in (REFEREE, out["actor"]):
         out["sealed"] = msgspec.json.decode(r.sealed)
     return out

@@ -189,7 +189,7 @@ def odds(
     actual_game = fold_bundle(b, rulesets=rulesets)
     actual = outcomes(actual_game)
     return {
-        "ruleset": b.ruleset.id,
+        "ruleset": msgspec.to_builtins(b.ruleset),  # the one shape of a ruleset in every answer
         "game": b.game,
         "at": at,
         "games": games,

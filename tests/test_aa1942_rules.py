@@ -592,8 +592,8 @@ def test_a_refusal_lists_what_is_legal_in_the_shape_of_awaiting():
     with pytest.raises(IllegalCommand) as e:
         t.send("USSR", "purchase", spend=25)
     assert "at most 24 IPCs" in e.value.detail
-    assert e.value.legal == [msgspec.to_builtins(s) for s in engine.awaiting(t.game)]
-    assert e.value.legal[0]["schema"]["properties"]["spend"]["maximum"] == 24 and e.value.legal[0]["description"]
+    assert e.value.legal == [engine.entry(s) for s in engine.awaiting(t.game, "USSR")]
+    assert e.value.legal[0]["choices"][-1] == {"spend": 24} and e.value.legal[0]["description"]
     advance(t, "Germany", "combat-move")
     with pytest.raises(IllegalCommand) as e:
         t.send("Germany", "move_submarines", from_sz=6, to_sz=10, count=1)  # 6-7-9-10: three zones

@@ -259,3 +259,65 @@ def test_bots_need_a_person_at_the_table(client):
     assert r.status_code == 422 and r.json()["code"] == "invalid-bots"
     r = client.post("/games", json={"ruleset": "aa1942-convoy", "bots": ["Atlantis"]})
     assert r.status_code == 422 and r.json()["code"] == "invalid-bots"
+
+
+# (ruleset, options, the seat that refuses, what it sends first, a command type not awaited now, the awaited type
+# with arguments the schema takes and a rule refuses, a phrase of that rule's reason)
+REFUSALS = [
+    ("aa1942-convoy", {}, "USSR", [], {"type": "raid", "sz": 7}, {"type": "purchase", "spend": 25}, "at most 24 IPCs"),
+    (
+        "corvette-command",
+        {"quick_play": {}},
+        "captain",
+        [{"type": "start"}],
+        {"type": "choose_start_port", "side": "canada"},
+        {"type": "allocate_skills", "skills": {}},  # CC-45: each of the six stations one of the dice rolled
+        "give each of the six stations",
+    ),
+    (
+        "uboat-leader",
+        {},
+        "commander",
+        [],
+        {"type": "end_strategic"},
+        {"type": "select_uboats", "picks": [{"boat": "U-0", "level": "green", "port": "Atlantis"}]},
+        "U-0",
+    ),
+    (
+        "battlefleet-1900",
+        {"scenario": "torpedo-attack"},
+        "japan",
+        [],
+        {"type": "fire"},
+        {"type": "start", "ships": [{"ship": "Mikasa"}]},  # not one of Japan's ships in this scenario
+        "not one of your ships",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=[c[0] for c in REFUSALS])
+def test_every_refusal_is_a_problem_naming_the_rule_with_the_readers_legal(client, case):
+    """Issue 30 item 9: in every ruleset a refused command, whether its type is not awaited or its arguments break a
+    rule, is a 409 `illegal-command` problem+json whose `detail` says the rule's reason and whose `legal` is exactly
+    the sender's `awaiting` (its own entries of a sealed step: Battlefleet's Russia's `start` is not in Japan's)."""
+    ruleset, options, seat, first, wrong, bad, reason = case
+    r = client.post("/games", json={"ruleset": ruleset, "options": options})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == seat)
+    for body in first:
+        assert client.post(f"/games/{gid}/commands", json=body, headers=auth(token)).status_code == 200
+    mine = client.get(f"/games/{gid}", headers=auth(token)).json()
+    assert mine["awaiting"] and bad["type"] in {a["type"] for a in mine["awaiting"] if seat in a["seats"]}
+    assert wrong["type"] not in {a["type"] for a in mine["awaiting"]}
+    for body, said in ((wrong, "is not legal now"), (bad, reason)):
+        r = client.post(f"/games/{gid}/commands", json=body, headers=auth(token))
+        assert r.status_code == 409 and r.headers["content-type"].startswith("application/problem+json"), r.text
+        p = r.json()
+        assert p["code"] == "illegal-command" and said in p["detail"], p["detail"]
+        assert p["legal"] == mine["awaiting"]  # in the shape of `awaiting`, and only what this seat may read
+        assert client.get(f"/games/{gid}").json()["version"] == mine["version"]  # nothing appended
+    if ruleset == "battlefleet-1900":  # a sealed step: the other seat's entry is not Japan's to read
+        assert all(a["seats"] != ["russia"] for a in p["legal"])
+        referee = client.get(f"/games/{gid}", headers=auth(g["referee_token"])).json()["awaiting"]
+        assert any(a["seats"] == ["russia"] for a in referee)

@@ -219,12 +219,12 @@ class World:
 
 
 @contextmanager
-def world(path, randomness: Randomness, ruleset: str, options: dict, seed: bytes | None = None):
+def world(path, randomness: Randomness, ruleset: str, options: dict, seed: bytes | None = None, **create):
     randomness.reset("setup", [seed] if seed else None)
     svc = GameService(open_store(str(path)), clock=lambda: NOW, rulesets=SERVED)
     app = create_app(str(path), service=svc)
     with TestClient(app) as client:
-        r = client.post("/games", json={"ruleset": ruleset, "options": options, "dice": {"mode": "fair"}})
+        r = client.post("/games", json={"ruleset": ruleset, "options": options, "dice": {"mode": "fair"}, **create})
         assert r.status_code == 201, r.text
         made = r.json()
         tokens = {s["seat"]: s["token"] for s in made["seats"]} | {"referee": made["referee_token"]}
@@ -356,6 +356,9 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
     ("POST", "/games"): lambda ctx: [
         ("new game", "POST", "/games", {"ruleset": ctx["ruleset"], "dice": {"mode": "fair"}})
     ],
+    ("POST", "/games/{game_id}/invitation"): lambda ctx: [
+        ("a guessed invitation", "POST", f"/games/{ctx['game_id']}/invitation", {"invitation": "x" * 32})
+    ],
     ("POST", "/games/{game_id}/join"): lambda ctx: [
         ("join with a guessed invitation", "POST", f"/games/{ctx['game_id']}/join", {"invitation": "x" * 32})
     ],
@@ -374,11 +377,12 @@ ORDER = [op for op in PROBES if op[0] == "GET" and not op[1].startswith("/jobs")
 ] + [op for op in PROBES if op[1].startswith("/jobs")]
 
 
-def true_guesses(w: World, seat: str) -> dict[str, dict[int, dict]]:
-    """What `seat`'s sealed commands still closed really are in world `w` (read with the referee's token), by their
-    place in the bundle: the right guess in this world, a wrong one in the other."""
+def true_guesses(w: World, seat: str, knower: str = "referee") -> dict[str, dict[int, dict]]:
+    """What `seat`'s sealed commands still closed really are in world `w` (read with the knower's token: the referee's
+    of an umpired game, else the seat's own), by their place in the bundle: the right guess in this world, a wrong one
+    in the other."""
     public = w.client.get(f"/games/{w.game_id}/bundle").json()["commands"]
-    full = w.client.get(f"/games/{w.game_id}/bundle", headers=auth(w.tokens["referee"])).json()["commands"]
+    full = w.client.get(f"/games/{w.game_id}/bundle", headers=auth(w.tokens[knower])).json()["commands"]
     closed = [i for i, c in enumerate(public) if c["seat"] == seat and set(c["payload"]) == {"sealed"}]
     guess = {i: full[i]["payload"] for i in closed}
     assert guess, f"{seat} has no sealed command still closed"
@@ -570,6 +574,24 @@ def test_two_worlds_differing_in_norths_sealed_bid_look_alike_to_south_and_the_p
             send(w.client, {"game_id": w.game_id, "tokens": w.tokens}, "north", {"type": "bid", "amount": amount})
         refused = [("a bid out of range", {"type": "bid", "amount": 11})]
         twins(a, b, [None, "south"], "north", guesses=true_guesses(a, "north"), bad_commands=refused)
+
+
+@pytest.mark.slow  # every read endpoint and stream of two whole games: `make test`, not `make quick`
+def test_two_worlds_differing_in_norths_sealed_bid_look_alike_to_an_unumpired_games_referee(tmp_path, randomness):
+    """Issue 30 item 8: in a game created `umpired: false` the organiser's referee token reads no seat's sealed
+    content early: the worlds where North bid 7 and 2 answer it byte for byte alike on every operation, as they do
+    the public and South; North, who knows its bid, tells them apart."""
+    seed = bytes(range(32))
+    with (
+        world(tmp_path / "a.db", randomness, "sealed-bid", {}, seed, umpired=False) as a,
+        world(tmp_path / "b.db", randomness, "sealed-bid", {}, seed, umpired=False) as b,
+    ):
+        for w, amount in ((a, 7), (b, 2)):
+            randomness.reset("play")
+            send(w.client, {"game_id": w.game_id, "tokens": w.tokens}, "north", {"type": "bid", "amount": amount})
+        refused = [("a bid out of range", {"type": "bid", "amount": 11})]
+        guesses = true_guesses(a, "north", knower="north")
+        twins(a, b, [None, "south", "referee"], "north", guesses=guesses, bad_commands=refused)
 
 
 def matching_seed(w: World) -> bytes:

@@ -211,3 +211,112 @@ def test_sealed_content_survives_a_cold_load(bid_client, tmp_path):
     entries = next(e for e in out["events"] if e["type"] == "SubmissionsRevealed")["data"]["entries"]
     assert [x["content"]["amount"] for x in entries] == [6, 6]
     assert msgspec.json.decode(svc.store.events(g["game_id"])[-1].body)  # readable
+
+
+def new_unumpired_game(client, rounds=2, **extra):
+    r = client.post(
+        "/games",
+        json={"ruleset": "sealed-bid", "options": {"rounds": rounds}, "dice": {"mode": "fair"}, "umpired": False, **extra},
+    )
+    assert r.status_code == 201, r.text
+    g = r.json()
+    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
+    return g
+
+
+def test_the_default_game_is_umpired_and_its_genesis_unchanged(bid_client):
+    """Issue 30 item 8: without `umpired` a game is umpired as before: the referee reads a seat's sealed bid, and the
+    genesis body names no `umpired` (old bodies and golden bundles stay byte for byte what they were)."""
+    g = new_bid_game(bid_client, mode="fair")
+    assert g["umpired"] is True and bid_client.get(f"/games/{g['game_id']}").json()["umpired"] is True
+    assert "umpired" not in g["events"][0]["data"]
+    bid(bid_client, g, "north", 9)
+    ref = bid_client.get(f"/games/{g['game_id']}/views/table", headers=auth(g["referee_token"])).json()
+    assert ref["data"]["my_bids"] == {"north": 9}
+    events = bid_client.get(f"/games/{g['game_id']}/events", headers=auth(g["referee_token"])).json()["events"]
+    assert [e["sealed"]["content"] for e in events if "sealed" in e] == [{"amount": 9}]
+
+
+def test_an_unumpired_games_referee_reads_no_sealed_content_before_the_rules_open_it(bid_client):
+    """Issue 30 item 8: `umpired: false` is in the genesis (`"umpired": false`) and the summary; the referee's token
+    still ends the game, but until then it reads what the public reads: no bid in views, events, stream, awaiting,
+    `me` or the bundle; the bidder reads its own. Ending opens every seal, to everyone alike."""
+    g = new_unumpired_game(bid_client)
+    gid, ref = g["game_id"], auth(g["referee_token"])
+    assert g["umpired"] is False and g["events"][0]["data"]["umpired"] is False
+    bid(bid_client, g, "north", 9)
+    assert bid_client.get(f"/games/{gid}", headers=ref).json()["umpired"] is False
+    public_summary = bid_client.get(f"/games/{gid}").json()
+    assert bid_client.get(f"/games/{gid}", headers=ref).json() == public_summary
+    for path in ("views/table", "events?limit=1000", "bundle", "events/stream?timeout=0"):
+        assert bid_client.get(f"/games/{gid}/{path}", headers=ref).text == bid_client.get(f"/games/{gid}/{path}").text
+    ticket = bid_client.post(f"/games/{gid}/tickets", headers=ref).json()
+    assert ticket["reader"] == "referee"
+    assert '"amount"' not in bid_client.get(f"/games/{gid}/events/stream?timeout=0&ticket={ticket['ticket']}").text
+    me = bid_client.get(f"/games/{gid}/me", headers=ref).json()
+    assert me["referee"] and me["awaiting"] == [] and me["may"] == ["end", "reveal"]
+    mine = bid_client.get(f"/games/{gid}/views/table", headers=auth(g["tokens"]["north"])).json()
+    assert mine["data"]["my_bids"] == {"north": 9}
+    r = bid_client.post(f"/games/{gid}/end", headers=ref)
+    assert r.status_code == 200 and r.json()["events"][0]["data"]["entries"][0]["content"] == {"amount": 9}
+
+
+def test_an_unumpired_game_replays_and_verifies(bid_client):
+    """The creation payload records `umpired: false`, so the replay makes the same genesis."""
+    g = new_unumpired_game(bid_client, rounds=1)
+    bid(bid_client, g, "north", 3)
+    bid(bid_client, g, "south", 5)
+    assert bid_client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"])).status_code == 200
+    bundle = bid_client.get(f"/games/{g['game_id']}/bundle").json()
+    assert bundle["commands"][0]["payload"]["umpired"] is False
+    report = verify(json.dumps(bundle).encode(), rulesets=SERVED)
+    assert report["verdict"] == "verified" and report["checks"]["replay"]["status"] == "pass", report
+
+
+def test_invitations_say_whether_the_game_is_umpired_before_anyone_joins(bid_client):
+    """Issue 30 item 8: a player reads what an invitation offers (its seat, the ruleset, `umpired`) before accepting
+    it, and reading spends nothing; a wrong invitation is refused as `join` refuses it."""
+    for umpired in (True, False):
+        g = new_unumpired_game(bid_client, open_seats=True, umpired=umpired)
+        gid = g["game_id"]
+        for s in g["seats"]:
+            r = bid_client.post(f"/games/{gid}/invitation", json={"invitation": s["invitation"]})
+            assert r.status_code == 200, r.text
+            assert r.json() == {"game_id": gid, "seat": s["seat"], "ruleset": g["ruleset"], "umpired": umpired}
+        north = g["seats"][0]["invitation"]
+        assert bid_client.post(f"/games/{gid}/join", json={"invitation": north}).status_code == 201
+        spent = bid_client.post(f"/games/{gid}/invitation", json={"invitation": north})
+        assert spent.status_code == 403 and spent.json()["code"] == "invalid-invitation"
+
+
+def test_a_ruleset_is_one_object_in_every_answer(bid_client):
+    """Issue 30 item 6: `{id, version, data_sha256}` in the creation answer, a fork's, the summary and the list."""
+    g = new_bid_game(bid_client, mode="fair")
+    summary = bid_client.get(f"/games/{g['game_id']}").json()
+    assert g["ruleset"] == summary["ruleset"] and set(g["ruleset"]) == {"id", "version", "data_sha256"}
+    listed = bid_client.get("/games", params={"ruleset": "sealed-bid"}).json()["games"]
+    assert [x["ruleset"] for x in listed if x["game_id"] == g["game_id"]] == [summary["ruleset"]]
+    fork = bid_client.post(f"/games/{g['game_id']}/forks", json={"at": 1})
+    assert fork.status_code == 201 and fork.json()["ruleset"] == summary["ruleset"], fork.text
+
+
+def test_a_sealed_record_names_its_owner_as_actor_and_its_body_stays_as_hashed(bid_client):
+    """Issue 30 item 6: the prize is sealed to the round's winner (north) by the loser's (south's) bid: every answer
+    names it `actor: north`, as its hashed body names `data.seat`; south's own events stay south's; the served bodies
+    still chain to the head."""
+    g = new_bid_game(bid_client, rounds=2)
+    bid(bid_client, g, "north", 5)
+    out = bid(bid_client, g, "south", 3)
+    prize = next(e for e in out["events"] if e["type"] == "SubmissionSealed" and e["data"]["kind"] == "prize")
+    own = next(e for e in out["events"] if e["type"] == "SubmissionSealed" and e["data"]["kind"] == "bid")
+    assert prize["actor"] == prize["data"]["seat"] == "north" and "sealed" not in prize
+    assert own["actor"] == "south" and own["sealed"]["content"] == {"amount": 3}
+    page = bid_client.get(f"/games/{g['game_id']}/events?limit=1000", headers=auth(g["tokens"]["north"])).json()
+    served = next(e for e in page["events"] if e["seq"] == prize["seq"])
+    assert served["actor"] == "north" and "content" in served["sealed"]
+    head = GENESIS_HASH
+    for e in page["events"]:
+        body = {"game": g["game_id"], **{k: e[k] for k in ("seq", "type", "v", "command", "data")}}
+        head = chain_hash(head, body)
+        assert head.hex() == e["hash"]
+    assert head.hex() == page["head"]

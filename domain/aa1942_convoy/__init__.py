@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy import bot, views
 from domain.aa1942_convoy.awaiting import legal_commands
@@ -18,19 +16,16 @@ from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territ
 from domain.aa1942_convoy.evolve import evolve
 from domain.aa1942_convoy.state import TURN_ORDER, State
 from domain.dice import Dice
-from domain.engine import IllegalCommand, Ruleset
+from domain.engine import Ruleset
 from domain.aa1942_convoy.editions import EDITIONS
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
-    """Route the command to its rule. A refusal lists what is legal now in the shape of `awaiting` (the rules
-    give the reason; the legal commands, with their narrowed schemas, come from one place)."""
-    try:
-        return _judge(state, cmd, dice)
-    except IllegalCommand as e:
-        raise IllegalCommand(e.detail, [msgspec.to_builtins(s) for s in legal_commands(state)]) from None
+    """Route the command to its rule. A refusal gives the rule's reason; the engine adds what is legal now
+    (domain/engine.py `refusal`)."""
+    return _judge(state, cmd, dice)
 
 
 def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:

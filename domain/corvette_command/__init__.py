@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from domain.corvette_command import commands as c
 from domain.corvette_command import bot, views
 from domain.corvette_command.awaiting import legal_commands
@@ -80,12 +78,9 @@ DECISION_OF = {
 
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     """Route the command to its rule, then run the game on to the next decision (CC-R8). Every check is the rule's
-    own (a rejection leaves no trace: decide works on a copy); a refusal lists what is legal now in the shape of
-    `awaiting` (the rules give the reason, the legal commands come from one place)."""
-    try:
-        return _judge(state, cmd, dice)
-    except IllegalCommand as e:
-        raise IllegalCommand(e.detail, [msgspec.to_builtins(s) for s in legal_commands(state)]) from None
+    own (a rejection leaves no trace: decide works on a copy); a refusal gives the rule's reason and the engine adds
+    what is legal now (domain/engine.py `refusal`)."""
+    return _judge(state, cmd, dice)
 
 
 def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:

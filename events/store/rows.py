@@ -72,6 +72,8 @@ class GameRow:
 class GameListRow:
     id: str
     ruleset: str
+    ruleset_version: str  # its edition
+    data_sha256: str
     status: str
     version: int
     seats: list[str]

@@ -136,7 +136,8 @@ class SQLStore:
     ) -> list[GameListRow]:
         """Newest first; `before` is the (created_at, id) of the last game of the previous page."""
         sql = (
-            "SELECT g.id, g.ruleset, g.created_at, g.tokens, (SELECT MAX(seq) FROM events e WHERE e.game = g.id), "
+            "SELECT g.id, g.ruleset, g.ruleset_version, g.data_sha256, g.created_at, g.tokens, "
+            "(SELECT MAX(seq) FROM events e WHERE e.game = g.id), "
             f"{_ENDED}, {_REVEALED}, g.bots FROM games g WHERE 1=1"
         )
         params: list[Any] = []
@@ -155,12 +156,16 @@ class SQLStore:
         sql += " ORDER BY g.created_at DESC, g.id DESC LIMIT ?"
         params.append(limit)
         out = []
-        for gid, rs, created, tokens, version, ended, revealed, bots in self._query(sql, params):
+        for gid, rs, edition, data_sha256, created, tokens, version, ended, revealed, bots in self._query(sql, params):
             stored = json.loads(tokens)
             seats = [s for s in stored if s != "referee"]
             state = "revealed" if revealed else "over" if ended else "open"
             opened = [s for s in seats if stored[s].startswith("open:")]
-            out.append(GameListRow(gid, rs, state, version or 0, seats, created, json.loads(bots or "[]"), opened))
+            out.append(
+                GameListRow(
+                    gid, rs, edition, data_sha256, state, version or 0, seats, created, json.loads(bots or "[]"), opened
+                )
+            )
         return out
 
     def events(self, game_id: str, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[EventRow]:

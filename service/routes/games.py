@@ -136,6 +136,22 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
 
     @route(
         "POST",
+        "/games/{game_id}/invitation",
+        ok="Invitation",
+        body="JoinRequest",
+        tag="seats",
+        errors=(403, 404, 413, 415, 422),
+        summary="What an invitation offers, before it is accepted",
+        description="The open seat an invitation is for, the game's ruleset and `umpired`: whether the organiser's "
+        "referee token reads the seats' sealed content before the rules open it. Nothing is spent: the invitation "
+        "still joins (POST /games/{id}/join). 403 `invalid-invitation` for a spent or unknown one.",
+    )
+    async def read_invitation(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.JoinRequest, "POST /games/{id}/invitation")
+        return JSON(await asyncio.to_thread(svc.invitation, game_id, req.invitation))
+
+    @route(
+        "POST",
         "/games/{game_id}/token",
         ok="SeatCredential",
         status=201,

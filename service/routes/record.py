@@ -87,7 +87,11 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         named: bool = Query(False, description="add `event: <name>` to each message (the event's type, state, end)"),
     ):
         await asyncio.to_thread(svc.summary, game_id)  # 404 before the stream starts
-        reader = None if ticket is None else await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket)
+        if ticket is not None:
+            seat = await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket)
+            reader = await asyncio.to_thread(svc.reads_as, game_id, seat)
+        else:
+            reader = None
         last = request.headers.get("last-event-id")
         if last is not None:
             if not last.isdigit() or len(last) > 16:

@@ -59,7 +59,7 @@ export async function listGames(limit = 20) {
   const { body } = await request(`/games?limit=${limit}`);
   return body.games.map((g) => ({
     id: g.game_id,
-    ruleset: g.ruleset,
+    ruleset: g.ruleset.id,
     status: g.status,
     version: g.version,
     createdAt: g.created_at,
