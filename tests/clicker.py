@@ -2,8 +2,9 @@
 offers, as a UI that knows no ruleset would (issue 30). It reads the entry as the API answers it (plain JSON), so
 what it proves is what a client gets.
 
-`click(entry, rng)` uses `choices` when they are listed (or, one time in `UI_SHARE`, the `ui` descriptor where the
-entry has both, so every descriptor kind is exercised), else the descriptor, else the `default`.
+`click(entry, rng)` uses `choices` when they are listed (or the `ui` descriptor where the entry has both, when it
+offers a kind not yet `used`, else one time in `UI_SHARE`, so every descriptor kind is exercised), else the
+descriptor, else the `default`. Among `variants` it prefers one with a kind not yet used.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def click(entry: dict[str, Any], rng: random.Random, used: set[str] | None = Non
     that built them."""
     ui, choices = entry.get("ui"), entry.get("choices")
     used = used if used is not None else set()
-    if ui is not None and (not choices or rng.randrange(UI_SHARE) == 0):
+    if ui is not None and (not choices or kinds(ui) - used or rng.randrange(UI_SHARE) == 0):
         return fill(ui, rng, used)
     if choices:
         used.add("choices")
@@ -32,6 +33,16 @@ def click(entry: dict[str, Any], rng: random.Random, used: set[str] | None = Non
         used.add("default")
         return dict(entry["default"])
     raise Unrenderable(f"{entry['type']}: no choices, no ui, no default")
+
+
+def kinds(node) -> set[str]:
+    """Every descriptor kind in a tree."""
+    if isinstance(node, dict):
+        here = {node["kind"]} if isinstance(node.get("kind"), str) else set()
+        return here.union(*(kinds(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(kinds(v) for v in node))
+    return set()
 
 
 def fill(ui: dict[str, Any], rng: random.Random, used: set[str]) -> dict[str, Any]:
@@ -48,7 +59,7 @@ def _controls(controls: list[dict], rng: random.Random, used: set[str]) -> dict[
     for control in controls:
         used.add(control["kind"])
         if control["kind"] == "variants":
-            variant = rng.choice(control["variants"])
+            variant = rng.choice([v for v in control["variants"] if kinds(v) - used] or control["variants"])
             out.update(variant.get("fixed", {}))
             out.update(_controls(variant.get("controls", []), rng, used))
             continue

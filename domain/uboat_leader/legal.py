@@ -5,12 +5,14 @@ objects (with a label each) when there are at most MAX_CHOICES, else none and a 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from domain import decisions as ui
 from domain.decisions import Ui
-from domain.engine import CommandSpec, IllegalCommand
+from domain.engine import CommandSpec, IllegalCommand, command_schema
 
 MAX_CHOICES = 64
 SEATS = ["commander"]
@@ -26,11 +28,15 @@ def spec(
     labels: list[str] | None = None,
     narrow: dict[str, Any] | None = None,
     ui: Ui | None = None,
+    form: Callable[[], Ui] | None = None,
 ) -> CommandSpec:
     """`narrow` maps a property (dotted into `items` / `$defs` by narrow_schema) to extra schema keywords; `ui` is
-    what a UI needs to draw the command (docs/api.md `awaiting`)."""
+    what a UI needs to draw the command (docs/api.md `awaiting`), always; `form` builds it only where the choices
+    are not listed (more than MAX_CHOICES, or none computed), so a short list is not said twice."""
     if choices is not None and len(choices) > MAX_CHOICES:
         choices = labels = None
+    if choices is None and form is not None:
+        ui = form()
     schema = command_schema(cmd)
     if choices is None and narrow:
         schema = narrow_schema(schema, narrow)
@@ -42,33 +48,35 @@ def spec(
     )
 
 
-_SCHEMAS: dict[type, dict] = {}
+# The Spanish text's own words for what a player looks up (descriptors' `rulebook`), by the value a command sends.
+RULEBOOK = {
+    "green": "Verde (Tripulación Novata)",
+    "trained": "Entrenada",
+    "veteran": "Veterana",
+    "ace": "As",
+    "mine": "Misión Especial: Sembrar Minas",
+    "attack": "Misión Especial: Ataque",
+    "raider": "Misión Especial: Incursor",
+    "air_search": "Búsqueda Aérea",
+    "intel": "Inteligencia",
+    "supply_ship": "Barco de Suministros",
+    "rr": "Prioridad R&R",
+    "radio_call": "Llamada por la Radio",
+    "torpedo": "Torpedos Listos",
+    "gun": "Cañón",
+    "normal": "Torpedo",
+    "FAT": "Torpedo FAT",
+    "T5": "Torpedo Acústico (T5)",
+    "ready": "Torpedos Listos",
+    "stored": "Torpedos Almacenados",
+    "surfaced": "Superficie",
+    "submerged": "Sumergido",
+}
 
 
-def command_schema(cmd: type) -> dict:
-    """The JSON Schema of a command's arguments with nested Structs inlined (no `$ref` left to resolve). Computed
-    once per class; callers copy before changing it."""
-    if cmd not in _SCHEMAS:
-        full = msgspec.json.schema(cmd)
-        defs = full.get("$defs", {})
-
-        def inline(node):
-            if isinstance(node, dict):
-                if "$ref" in node:
-                    return inline(defs[node["$ref"].rsplit("/", 1)[-1]])
-                return {k: inline(v) for k, v in node.items()}
-            if isinstance(node, list):
-                return [inline(v) for v in node]
-            return node
-
-        body = inline(full)
-        props = {k: v for k, v in body.get("properties", {}).items() if k != "type"}
-        out = {"type": "object", "properties": props, "additionalProperties": False}
-        req = [r for r in body.get("required", []) if r != "type"]
-        if req:
-            out["required"] = req
-        _SCHEMAS[cmd] = out
-    return _SCHEMAS[cmd]
+def option(value, label: str) -> ui.Option:
+    """A descriptor option, with the text's word for its value where it has one."""
+    return ui.Option(value=value, label=label, rulebook=RULEBOOK.get(value) if isinstance(value, str) else None)
 
 
 def so_text(half: int) -> str:

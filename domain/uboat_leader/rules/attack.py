@@ -7,11 +7,13 @@ completion rule UL-S3, every number in the data set's `rules`.
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance
-from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.legal import RULEBOOK, option, require, spec
 from domain.uboat_leader.procedure import d10, stand_in
+from domain.uboat_leader.rules.ships import piece_name
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
 
@@ -253,5 +255,57 @@ def specs(s: State) -> list:
         "shots.target": {"enum": every},
         "shots.kind": {"enum": kinds or ["normal"]},
     }
-    out.append(spec(c.Attack, None, narrow=narrow))
+    out.append(spec(c.Attack, None, narrow=narrow, form=lambda: attack_ui(s, able)))
     return out
+
+
+def attack_ui(s: State, able: list[str]) -> ui.Form:
+    """UL-S2, UL-R42: a variant per boat of the step and weapon it may use now (`weapons`), its shots at the targets
+    THAT weapon reaches from THAT boat (`targets`): torpedoes up to those Ready of each kind, gun rolls up to
+    `gun_shots` and the Ammo left — the bounds why_not_attack refuses beyond."""
+    variants = []
+    for boat in able:
+        b = s.boats[boat]
+        for weapon in weapons(s, boat):
+            aims = target_select(s, boat, weapon)
+            if weapon == "torpedo":
+                shots = shots_control(aims, {k: n for k, n in b.ready.items() if n}, least=1)
+            else:
+                most = min(s.rules.gun_shots, b.ammo)
+                shots = ui.Repeat(field="shots", label="gun rolls", controls=[aims], min=1, max=most, rulebook="Cañón")
+            said = "torpedoes" if weapon == "torpedo" else "gun"
+            variants.append(
+                ui.Variant(
+                    label=f"{boat}: {said}",
+                    fixed={"boat": boat, "weapon": weapon},
+                    controls=[shots],
+                    rulebook=RULEBOOK[weapon],
+                )
+            )
+    return ui.Form(controls=[ui.Variants(label="attack", variants=variants, rulebook="Ataque")])
+
+
+def target_select(s: State, boat: str, weapon: str) -> ui.Select:
+    """The revealed ships `boat`'s `weapon` may shoot at now, each with its card's name and its range."""
+    bt = s.battle
+    opts = []
+    for lb in targets(s, boat, weapon):
+        rng = distance(s.data, bt.subs[boat].area, bt.ships[lb].area)
+        opts.append(ui.Option(value=lb, label=f"{piece_name(s, lb)} (range {rng})"))
+    return ui.Select(field="target", label="target", options=opts, rulebook="Blanco")
+
+
+def shots_control(aims: ui.Select, counts: dict[str, int], least: int) -> ui.Repeat | ui.Items:
+    """One entry per torpedo, at one of `aims`, at most `counts[kind]` of each kind (the boat's torpedoes by kind):
+    with one kind a count of shots; with several kinds one item per torpedo, so no kind is fired more often than the
+    boat carries it (a repeat cannot bound a kind); with none, the empty list."""
+    if len(counts) == 1:
+        [(kind, n)] = counts.items()
+        kinds = ui.Select(field="kind", label="torpedo", options=[option(kind, kind)])
+        return ui.Repeat(field="shots", label="torpedoes", controls=[aims, kinds], min=least, max=n)
+    items = [
+        ui.Item(label=f"{kind} torpedo {i} of {n}", fixed={"kind": kind}, controls=[aims], rulebook=RULEBOOK[kind])
+        for kind, n in counts.items()
+        for i in range(1, n + 1)
+    ]
+    return ui.Items(field="shots", label="torpedoes", items=items, min=least)

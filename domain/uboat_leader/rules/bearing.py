@@ -3,6 +3,7 @@ having, and every slower piece's drift toward the Convoy Wake."""
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, steps_toward, to_edge
@@ -115,7 +116,22 @@ def bearing_spec(s: State):
             "speeds": {"required": list(opts), "propertyNames": {"enum": list(opts)}},
             "speeds.*": {"maximum": high},
         },
+        form=lambda: bearing_ui(opts),
     )
+
+
+def bearing_ui(opts: dict[str, list[int]]) -> ui.Form:
+    """UL-33, UL-R19: each boat's Bearing speed among `bearing_options`: a number from 0 to its side's speed, or,
+    where those are not a run (an Unfit boat's, UL-E3-5), the speeds it may take."""
+    controls = []
+    for boat, speeds in opts.items():
+        if sorted(speeds) == list(range(min(speeds), max(speeds) + 1)):
+            controls.append(ui.Number(field=boat, label=boat, min=min(speeds), max=max(speeds), rulebook="Velocidad"))
+        else:
+            options = [ui.Option(value=v, label=str(v)) for v in sorted(speeds)]
+            controls.append(ui.Select(field=boat, label=boat, options=options, rulebook="Velocidad"))
+    group = ui.Group(field="speeds", label="Bearing speeds", controls=controls, rulebook="Movimiento de Demora")
+    return ui.Form(controls=[group])
 
 
 def specs(s: State, decision: str) -> list:

@@ -4,10 +4,11 @@ formed in wolfpack.py (UL-28)."""
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.distances import areas
-from domain.uboat_leader.legal import require, spec
+from domain.uboat_leader.legal import option, require, spec
 from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules import postcombat, tactical, wolfpack
 from domain.uboat_leader.rules.crew import has
@@ -174,6 +175,22 @@ def place_choices(s: State) -> list[dict]:
     return out
 
 
+def place_ui(choices: list[dict]) -> ui.Form:
+    """UL-27, UL-28, UL-R17: a variant per boat to place, either side up, on an area it may start in
+    (`place_choices`: an Infiltrador's include Medium and Short)."""
+    variants = []
+    for boat in dict.fromkeys(x["boat"] for x in choices):
+        mine = [x for x in choices if x["boat"] == boat]
+        sides = [option(v, v) for v in dict.fromkeys(x["side"] for x in mine)]
+        where = [ui.Option(value=a, label=a) for a in dict.fromkeys(x["area"] for x in mine)]
+        controls = [
+            ui.Select(field="side", label="side up", options=sides),
+            ui.Select(field="area", label="area", options=where, rulebook="Despliegue Táctico"),
+        ]
+        variants.append(ui.Variant(label=boat, fixed={"boat": boat}, controls=controls))
+    return ui.Form(controls=[ui.Variants(label="U-boat", variants=variants, rulebook="Preparación Táctica")])
+
+
 def place(ctx, cmd: c.Place) -> None:
     require(cmd, place_choices(ctx.state), f"place {ctx.state.act.to_place} on a Long area (Infiltrador: M or S too)")
     ctx.emit(ev.UBoatPlaced(boat=cmd.boat, area=cmd.area, side=cmd.side))
@@ -201,7 +218,8 @@ def specs(s: State, decision: str) -> list:
     if decision == "place":
         ch = place_choices(s)
         narrow = {"boat": {"enum": list(a.to_place)}, "area": {"enum": sorted({x["area"] for x in ch})}}
-        return [spec(c.Place, ch, [f"{x['boat']} {x['side']} in {x['area']}" for x in ch], narrow)]
+        labels = [f"{x['boat']} {x['side']} in {x['area']}" for x in ch]
+        return [spec(c.Place, ch, labels, narrow, form=lambda: place_ui(ch))]
     if decision == "wolfpack":
         return wolfpack.specs(s)
     return [

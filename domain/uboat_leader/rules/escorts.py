@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, steps_toward
@@ -12,7 +13,7 @@ from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules.attack import attack_step
 from domain.uboat_leader.rules.reveal import reveal
-from domain.uboat_leader.rules.ships import damage_mod, piece_speed, tactic
+from domain.uboat_leader.rules.ships import damage_mod, piece_name, piece_speed, tactic
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
 
@@ -91,6 +92,15 @@ def order_choices(s: State) -> list[dict] | None:
         return [{"labels": [lb]} for lb in to_act(s)]
     labels = escorts_on(s)
     return [{"labels": list(x)} for x in permutations(labels)] if len(labels) <= 4 else None
+
+
+def order_ui(s: State, labels: list[str], size: int) -> ui.Form:
+    """UL-34, UL-R46: the next escort to act (3.0.0), or every escort once in the order they act (2.0.0), each named
+    as the display shows it (an Unknown one by its label only)."""
+    opts = [ui.Option(value=lb, label=piece_name(s, lb)) for lb in labels]
+    said = "the escort to act next" if size == 1 else "the escorts in the order they act"
+    pick = ui.Pick(field="labels", label=said, options=opts, min=size, max=size, ordered=True, rulebook="Escoltas")
+    return ui.Form(controls=[pick])
 
 
 def in_detection_range(s: State, label: str) -> list[str]:
@@ -176,6 +186,7 @@ def specs(s: State, decision: str) -> list:
                 choices,
                 [said(x["labels"]) for x in choices] if choices else None,
                 narrow={"labels": {"minItems": size, "maxItems": size, "items": {"enum": labels}}},
+                form=lambda: order_ui(s, labels, size),
             )
         ]
     if decision == "pursue":

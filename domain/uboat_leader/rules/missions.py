@@ -7,12 +7,13 @@ the counter (UL-R8).
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.legal import spec
 from domain.uboat_leader.procedure import d10
-from domain.uboat_leader.rules.attack import shoot, slot_for
+from domain.uboat_leader.rules.attack import shoot, shots_control, slot_for
 from domain.uboat_leader.rules.event_cards import draw_events
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
@@ -149,6 +150,18 @@ def fire(ctx, cmd: c.FireTorpedoes) -> None:
     finish(ctx, "done", "Attack mission over")
 
 
+def fire_ui(s: State) -> ui.Form:
+    """UL-18, UL-R32: the boat in the box fires some of its torpedoes, Ready and Stored, at the Naval cards drawn,
+    no more of a kind than it carries (why_not_fire)."""
+    box = s.ops.box
+    b = s.boats[box.boat]
+    cards = [ui.Option(value=str(n), label=s.data.card("naval", n).name) for n in box.targets]
+    aims = ui.Select(field="target", label="Naval card", options=cards, rulebook="Misión Especial: Ataque")
+    counts = {k: b.ready[k] + b.stored[k] for k in KINDS if b.ready[k] + b.stored[k] and cards}
+    boat = ui.Select(field="boat", label="boat", options=[ui.Option(value=box.boat, label=box.boat)])
+    return ui.Form(controls=[boat, shots_control(aims, counts, least=0)])
+
+
 def raider_weapons(s: State, boat: str) -> list[str]:
     """UL-19: one roll per gun Ammo (boats with a gun) or torpedo, Ready or Stored."""
     b = s.boats[boat]
@@ -206,7 +219,7 @@ def specs(s: State, decision: str) -> list:
             "shots.target": {"enum": [str(n) for n in box.targets]},
             "shots.kind": {"enum": kinds},
         }
-        return [spec(c.FireTorpedoes, None, narrow=narrow)]
+        return [spec(c.FireTorpedoes, None, narrow=narrow, form=lambda: fire_ui(s))]
     weapons = raider_weapons(s, box.boat)
     return [
         spec(c.RaiderRoll, [{"weapon": w} for w in weapons], [f"roll with the {w}" for w in weapons]),

@@ -22,3 +22,10 @@ def damage_mod(s: State, p) -> int:
 def tactic(s: State, p, which: int) -> int:
     """UL-R22: the Escort Tactics counter on the ship, [detection, attack]."""
     return 0 if p.tactic is None else s.data.tactics[p.tactic - 1][which]
+
+
+def piece_name(s: State, label: str) -> str:
+    """A ship counter as the Tactical Display shows it: its card's name once revealed, else its label only (an
+    Unknown counter has no card yet, UL-31)."""
+    p = s.battle.ships[label]
+    return label if p.number is None else f"{label} {s.data.card(p.deck, p.number).name}"

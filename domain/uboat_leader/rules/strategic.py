@@ -5,10 +5,11 @@ SO is kept in integer half-points (UL-R2), paid on purchase and never negative.
 
 from __future__ import annotations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import map_distances
-from domain.uboat_leader.legal import require, so_text, spec
+from domain.uboat_leader.legal import RULEBOOK, option, require, so_text, spec
 from domain.uboat_leader.rules import campaign
 from domain.uboat_leader.rules.crew import add_stress
 from domain.uboat_leader.state import State
@@ -210,7 +211,7 @@ def specs(s: State) -> list:
     out = [spec(c.EndStrategic, [{}], ["end the Strategic Segment"])]
     opts = option_choices(s)
     if opts:
-        out.append(spec(c.BuyOption, opts, [option_label(s, x) for x in opts]))
+        out.append(spec(c.BuyOption, opts, [option_label(s, x) for x in opts], form=lambda: option_ui(s, opts)))
     missions = mission_choices(s)
     if missions:
         narrow = {
@@ -218,22 +219,101 @@ def specs(s: State) -> list:
             "mission": {"enum": sorted({m["mission"] for m in missions})},
             "mines": {"maximum": max(m["mines"] for m in missions)},
         }
-        out.append(spec(c.AssignMission, missions, [mission_label(s, m) for m in missions], narrow))
-    if note(s, "advanced_torpedoes") and not why_not_spend(s, "advanced_torpedoes") and in_port(s):
-        most = max(max(s.boats[b].ready["normal"], s.boats[b].stored["normal"]) for b in in_port(s))
-        afford = s.so_half // ADVANCED_HALF
-        if most:
-            out.append(
-                spec(
-                    c.BuyAdvancedTorpedoes,
-                    None,
-                    narrow={"boat": {"enum": in_port(s)}, "count": {"maximum": min(most, afford)}},
-                )
+        out.append(
+            spec(
+                c.AssignMission,
+                missions,
+                [mission_label(s, m) for m in missions],
+                narrow,
+                form=lambda: mission_ui(s, missions),
             )
+        )
+    loads = advanced_loads(s)
+    if loads:
+        narrow = {
+            "boat": {"enum": sorted({b for b, _ in loads})},
+            "slot": {"enum": sorted({slot for _, slot in loads})},
+            "count": {"maximum": max(loads.values())},
+        }
+        out.append(spec(c.BuyAdvancedTorpedoes, None, narrow=narrow, form=lambda: advanced_ui(s, loads)))
     if why_not_end_campaign(s) is None:
         said = "abandon the campaign: no result level" if s.edition.has("UL-E3-4") else "end the campaign now"
         out.append(spec(c.EndCampaign, [{}], [f"{said} (remaining patrols forfeit)"]))
     return out
+
+
+def option_ui(s: State, opts: list[dict]) -> ui.Form:
+    """UL-9…UL-13: a variant per option on sale now, with the Areas it may go on (`option_choices`)."""
+    variants = []
+    for o in dict.fromkeys(x["option"] for x in opts):
+        areas = [x["area"] for x in opts if x["option"] == o]
+        label = f"{NAMES[o]}: {so_text(cost_half(s, o))} SO"
+        controls = [] if areas == [None] else [ui.Select(field="area", label="Area", options=area_options(s, areas))]
+        variants.append(ui.Variant(label=label, fixed={"option": o}, controls=controls, rulebook=RULEBOOK[o]))
+    return ui.Form(controls=[ui.Variants(label="Special Option", variants=variants, rulebook="Opción Especial")])
+
+
+def area_options(s: State, areas: list[str]) -> list[ui.Option]:
+    names = {a.id: a.name for a in s.camp.map.areas}
+    return [ui.Option(value=a, label=names[a]) for a in areas]
+
+
+def mission_ui(s: State, missions: list[dict]) -> ui.Form:
+    """UL-16…UL-19, UL-R6: a variant per boat, then per mission legal for it (`mission_choices`); Mines with the
+    number of torpedoes it replaces, 1 to the normal torpedoes aboard."""
+    boats = []
+    for boat in dict.fromkeys(m["boat"] for m in missions):
+        kinds = []
+        for mission in dict.fromkeys(m["mission"] for m in missions if m["boat"] == boat):
+            mines = [m["mines"] for m in missions if m["boat"] == boat and m["mission"] == mission]
+            count = ui.Number(field="mines", label="mines", min=min(mines), max=max(mines), rulebook="Minas")
+            label = f"{NAMES[mission]}: {so_text(cost_half(s, mission))} SO"
+            kinds.append(
+                ui.Variant(
+                    label=label,
+                    fixed={"mission": mission},
+                    controls=[count] if mission == "mine" else [],
+                    rulebook=RULEBOOK[mission],
+                )
+            )
+        which = ui.Variants(label="mission", variants=kinds)
+        boats.append(ui.Variant(label=boat, fixed={"boat": boat}, controls=[which]))
+    return ui.Form(controls=[ui.Variants(label="U-boat", variants=boats, rulebook="Asignar Misiones Especiales")])
+
+
+def advanced_loads(s: State) -> dict[tuple[str, str], int]:
+    """UL-14: for each boat in port and section holding normal torpedoes, the most it may replace now (the most
+    `why_not_advanced` accepts: the normal torpedoes there, the SO, the sheet's maximum)."""
+    out = {}
+    for boat in in_port(s):
+        for slot in ("ready", "stored"):
+            n = 0
+            while why_not_advanced(s, c.BuyAdvancedTorpedoes(boat=boat, kind="FAT", slot=slot, count=n + 1)) is None:
+                n += 1
+            if n:
+                out[(boat, slot)] = n
+    return out
+
+
+def advanced_ui(s: State, loads: dict[tuple[str, str], int]) -> ui.Form:
+    """UL-14: a variant per boat in port, FAT or T5, and a variant per section with how many it may replace."""
+    kinds = ui.Select(field="kind", label="torpedo", options=[option(k, k) for k in ("FAT", "T5")])
+    boats = []
+    for boat in dict.fromkeys(b for b, _ in loads):
+        slots = [
+            ui.Variant(
+                label=f"{slot} ({n} at most)",
+                fixed={"slot": slot},
+                controls=[ui.Number(field="count", label="torpedoes", min=1, max=n, unit="½ SO each")],
+                rulebook=RULEBOOK[slot],
+            )
+            for (b, slot), n in loads.items()
+            if b == boat
+        ]
+        boats.append(
+            ui.Variant(label=boat, fixed={"boat": boat}, controls=[kinds, ui.Variants(label="section", variants=slots)])
+        )
+    return ui.Form(controls=[ui.Variants(label="U-boat in port", variants=boats, rulebook="Torpedos Avanzados")])
 
 
 def option_label(s: State, x: dict) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.legal import require, so_text, spec
+from domain.uboat_leader.legal import RULEBOOK, require, so_text, spec
 from domain.uboat_leader.procedure import d10
 from domain.uboat_leader.rules import strategic
 from domain.uboat_leader.rules.crew import add_stress
@@ -90,6 +91,14 @@ def specs(s: State) -> list:
                     [{"boats": x} for x in subsets],
                     [f"Radio Call ({cost} SO): {', '.join(x)} join" for x in subsets],
                     narrow={"boats": {"maxItems": len(boats), "items": {"enum": boats}}},
+                    form=lambda: radio_ui(boats, cost),
                 )
             )
     return out
+
+
+def radio_ui(boats: list[str], cost: str) -> ui.Form:
+    """UL-15: some of the Area's boats, each once, at least one (why_not_radio)."""
+    opts = [ui.Option(value=b, label=b) for b in boats]
+    said = f"Radio Call ({cost} SO): the boats that join"
+    return ui.Form(controls=[ui.Pick(field="boats", label=said, options=opts, min=1, rulebook=RULEBOOK["radio_call"])])
