@@ -208,6 +208,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation offers, before it is accepted
+         * @description The open seat an invitation is for, the game's ruleset and `umpired`: whether the organiser's referee token reads the seats' sealed content before the rules open it. Nothing is spent: the invitation still joins (POST /games/{id}/join). 403 `invalid-invitation` for a spent or unknown one.
+         */
+        post: operations["read_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/join": {
         parameters: {
             query?: never;
@@ -8709,6 +8729,12 @@ export interface components {
              * @default null
              */
             seats?: string[] | null;
+            /**
+             * Umpired
+             * @description true (the default): the referee token also reads every seat's sealed content before the rules open it, as an umpire does. false: it reads what the public reads (it still creates, ends, reveals and sends referee commands), so nobody but a seat itself reads that seat's sealed orders early. Fixed for good, and shown in the summary and every invitation
+             * @default true
+             */
+            umpired?: boolean;
         };
         /**
          * CreateGameBattlefleet1900
@@ -8755,6 +8781,12 @@ export interface components {
              * @default null
              */
             seats?: string[] | null;
+            /**
+             * Umpired
+             * @description true (the default): the referee token also reads every seat's sealed content before the rules open it, as an umpire does. false: it reads what the public reads (it still creates, ends, reveals and sends referee commands), so nobody but a seat itself reads that seat's sealed orders early. Fixed for good, and shown in the summary and every invitation
+             * @default true
+             */
+            umpired?: boolean;
         };
         /**
          * CreateGameCorvetteCommand
@@ -8801,6 +8833,12 @@ export interface components {
              * @default null
              */
             seats?: string[] | null;
+            /**
+             * Umpired
+             * @description true (the default): the referee token also reads every seat's sealed content before the rules open it, as an umpire does. false: it reads what the public reads (it still creates, ends, reveals and sends referee commands), so nobody but a seat itself reads that seat's sealed orders early. Fixed for good, and shown in the summary and every invitation
+             * @default true
+             */
+            umpired?: boolean;
         };
         /**
          * CreateGameUboatLeader
@@ -8847,6 +8885,12 @@ export interface components {
              * @default null
              */
             seats?: string[] | null;
+            /**
+             * Umpired
+             * @description true (the default): the referee token also reads every seat's sealed content before the rules open it, as an umpire does. false: it reads what the public reads (it still creates, ends, reveals and sends referee commands), so nobody but a seat itself reads that seat's sealed orders early. Fixed for good, and shown in the summary and every invitation
+             * @default true
+             */
+            umpired?: boolean;
         };
         /**
          * CreatePayload
@@ -8878,6 +8922,11 @@ export interface components {
              * @enum {unknown}
              */
             type: "create_game";
+            /**
+             * Umpired
+             * @default true
+             */
+            umpired?: boolean;
         };
         /** CrewImproved */
         CrewImproved: {
@@ -11502,7 +11551,9 @@ export interface components {
         };
         /**
          * GameCreated
-         * @description A game begins; a fork also names its parent (absent otherwise, so older genesis bodies are unchanged).
+         * @description A game begins; a fork also names its parent. `umpired: false` says the referee's token reads no seat's sealed
+         *     content before the rules open it (docs/api.md "Tokens and readers"). Both are absent at their defaults, so older
+         *     genesis bodies are unchanged.
          */
         GameCreated: {
             /** Dice */
@@ -11520,6 +11571,11 @@ export interface components {
             ruleset: components["schemas"]["CoreRulesetRef"];
             /** Seats */
             seats: string[];
+            /**
+             * Umpired
+             * @default true
+             */
+            umpired?: boolean;
         };
         /**
          * GameCreatedBody
@@ -11560,7 +11616,9 @@ export interface components {
         };
         /**
          * GameCreatedEvent
-         * @description A game begins; a fork also names its parent (absent otherwise, so older genesis bodies are unchanged).
+         * @description A game begins; a fork also names its parent. `umpired: false` says the referee's token reads no seat's sealed
+         *         content before the rules open it (docs/api.md "Tokens and readers"). Both are absent at their defaults, so older
+         *         genesis bodies are unchanged.
          */
         GameCreatedEvent: {
             /**
@@ -11605,9 +11663,14 @@ export interface components {
             /** Referee token */
             referee_token: string;
             /** Ruleset */
-            ruleset: string;
+            ruleset: components["schemas"]["ModelsRulesetRef"];
             /** Seats */
             seats: components["schemas"]["Seat"][];
+            /**
+             * Umpired
+             * @description true: the referee token also reads every seat's sealed content before the rules open it (an umpire); false: it reads only what the public reads. Fixed at creation
+             */
+            umpired: boolean;
             /** Version */
             version: number;
         };
@@ -11694,7 +11757,7 @@ export interface components {
             /** Game id */
             game_id: string;
             /** Ruleset */
-            ruleset: string;
+            ruleset: components["schemas"]["ModelsRulesetRef"];
             /** Seats */
             seats: components["schemas"]["Seat"][];
             /**
@@ -11760,6 +11823,11 @@ export interface components {
              * @enum {unknown}
              */
             status: "open" | "over" | "revealed";
+            /**
+             * Umpired
+             * @description true: the referee token also reads every seat's sealed content before the rules open it (an umpire); false: it reads only what the public reads. Fixed at creation
+             */
+            umpired: boolean;
             /**
              * Version
              * @description the game's version: the seq of its last event
@@ -12338,6 +12406,32 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * Invitation
+         * @description What an invitation offers, read before it is accepted.
+         */
+        Invitation: {
+            /**
+             * Game id
+             * @description the game
+             */
+            game_id: string;
+            /**
+             * Ruleset
+             * @description the ruleset, the edition it plays and its data set's hash
+             */
+            ruleset: components["schemas"]["ModelsRulesetRef"];
+            /**
+             * Seat
+             * @description the open seat the invitation is for
+             */
+            seat: string;
+            /**
+             * Umpired
+             * @description true: the referee token also reads every seat's sealed content before the rules open it (an umpire); false: it reads only what the public reads. Fixed at creation
+             */
+            umpired: boolean;
         };
         /** IpcLedger */
         IpcLedger: {
@@ -13814,7 +13908,7 @@ export interface components {
             /** Games */
             games: number;
             /** Ruleset */
-            ruleset: string;
+            ruleset: components["schemas"]["ModelsRulesetRef"];
             /** Seed */
             seed: number;
         };
@@ -26423,6 +26517,78 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    read_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JoinRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
