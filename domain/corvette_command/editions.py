@@ -30,7 +30,7 @@ EDITIONS = Editions(
                "a U-boat that leaves hurt is drawn again in the same convoy as it left: its hits, its grade, no "
                "attack after a pattern's hit, no wolfpack after a probable; it is hunted, never attacks (4.0.0 "
                "drew it back unhurt, and it attacked)"),
-        Change("CC-E5-3", "5.0.0", ("CC-39",),
+        Change("CC-E5-3", "5.0.0", ("CC-39", "CC-R48"),
                "the convoy VP row 'Under 24,999 ... 3+' is split like the others, 12,500 t wide: 12,500-24,999 t "
                "scores 3, under 12,500 t scores 4 (4.0.0 scored 3 for both)"),
     ),
