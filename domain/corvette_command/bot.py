@@ -103,7 +103,8 @@ def best_move(state: State, moves: list) -> Any:
 def outcomes(state: State) -> dict[str, int]:
     """What a campaign comes to, for `umpire simulate` and the odds from a position: tonnage lost and VP over its
     convoys (a convoy whose corvette was sunk counts its losses, with no VP), U-boats killed (confirmed, probable or
-    possible: the escorts' credits, a boat once with its best grade, CC-R15), convoys that arrived, and whether a corvette was sunk."""
+    possible: the escorts' credits, a boat once a convoy with its best grade, CC-R15), convoys that arrived, and
+    whether a corvette was sunk."""
     lines = list(state.log)
     if state.convoy is not None and not state.convoy.arrived:
         lines.append(state.convoy.line())
