@@ -47,7 +47,7 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
     if opts.get("quick_play"):
         opts.pop("convoys")
         opts.pop("two_player", None)
-    state = {"seq": 1, "pattern": None}
+    state = {"seq": 1, "pattern": None, "barred": set()}
 
     def check(game, e):
         s = game.state
@@ -74,6 +74,12 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
             assert e.uboat in s.sunk_uboats and e.uboat not in s.discards["uboats"]
         if name == "PatternDropped":
             state["pattern"] = e
+            if e.hits:  # CC-28, CC-E5-2: hit by a pattern, it makes no attack for the rest of the convoy
+                state["barred"].add(g.uboat)
+        if name == "ConvoyAssigned":
+            state["barred"] = set()
+        if name == "ConvoyAttacked":
+            assert g.uboat not in state["barred"], f"CC-E5-2: {g.uboat} attacks after a pattern hit it this convoy"
         if name == "DecisionRequired" and e.decision == "board":  # CC-29: only after all four depth charges hit
             p = state["pattern"]
             assert p.weapon == "depth-charges" and p.hits == 4

@@ -7,6 +7,7 @@ import copy
 import msgspec
 import pytest
 
+from domain.corvette_command.editions import EDITIONS
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, victory, weather
 from domain.corvette_command.rules.resolution import matching, target, task
 from domain.corvette_command.state import STATIONS, ymd
@@ -796,6 +797,7 @@ def test_CC37_the_next_convoy_sails_from_where_the_corvette_is():
 @pytest.mark.parametrize(
     "tons,vp",
     [
+        (12_500, 3),
         (24_999, 3),
         (25_000, 2),
         (37_499, 2),
@@ -808,7 +810,23 @@ def test_CC37_the_next_convoy_sails_from_where_the_corvette_is():
     ],
 )
 def test_CC39_CCR9_convoy_victory_points(tons, vp):
-    assert victory.convoy_vp(tons)[0] == vp
+    for edition in EDITIONS.run:  # every edition agrees from 12,500 t up
+        assert victory.convoy_vp(tons, EDITIONS.of(edition))[0] == vp, edition
+
+
+def test_CC39_CCE53_under_12500_t_a_convoy_scores_4():
+    """CC-39: "Under 24,999 | Should be Admiral of the Fleet | 3+"; every other row is 12,500 t wide and worth one VP
+    more than the next (25,000-37,499: 2, 37,500-49,999: 1, ...), so 12,500-24,999 t scores 3 and under 12,500 t
+    scores 4 (CC-E5-3). 4.0.0 scored 3 for all of it; the yearly column is unchanged."""
+    for edition, vp in (("5.0.0", 4), ("4.0.0", 3)):
+        s = arrived(edition=edition)
+        s.convoy.ships_lost, s.convoy.tonnage = 2, 12_499
+        c = ctx(s)
+        c.dice = PurposeDice({"tech-delay": [20], "turnaround": [1]})
+        port.arrive(c)
+        (scored,) = of(c, ev.ConvoyScored)
+        assert (scored.vp, scored.result) == (vp, "Should be Admiral of the Fleet"), edition
+        assert c.state.years == {1941: vp}, edition
 
 
 @pytest.mark.parametrize(
@@ -1118,6 +1136,20 @@ def test_CCR30_when_the_campaign_ends(options, year, month, done, over):
     assert (port.campaign_over(s) is not None) == over
 
 
+@pytest.mark.parametrize("day,over", [(24, False), (25, True)])
+def test_CCR30_the_campaign_ends_when_the_turnaround_reaches_its_end_no_convoy_sails_on_or_after_it(day, over):
+    """CC-R30: with the default end (May 1945), a convoy in port on 24 or 25 April 1945 with a 6-day turnaround would
+    sail again on 30 April or on 1 May: the first sails, the second does not (the campaign ends)."""
+    import datetime
+
+    s = arrived(year=1945, month=4)
+    s.date = datetime.date(1945, 4, day).toordinal()
+    c = ctx(s)
+    c.dice = PurposeDice({"tech-delay": [20], "turnaround": [6]})
+    port.arrive(c)
+    assert bool(of(c, GameEnded)) == over and bool(of(c, ev.ConvoyAssigned)) == (not over)
+
+
 def test_CCR31_a_d3_is_a_three_sided_die():
     c = ctx(make_state(), 1, 3, 2, 1, 4, 2, 6, 3)  # failure; 3 areas, each location + difficulty
     hazards.mechanical(c, "captain")
@@ -1263,11 +1295,27 @@ def test_CC28_CCR15_a_probable_uboat_reaching_four_hits_leaves_the_game_without_
     (left,) = of(c, ev.UBoatLeft)
     assert "U-47" in c.state.sunk_uboats and "U-47" not in c.state.discards["uboats"]
     assert not of(c, ev.AwardGranted) and left.hits == 4
-    s = make_state(engagement={"range": 0, "hits": 1})
-    c = ctx(s, [5, 5, 5, 5, 1])  # three in a pattern, four in all: out of the game, no Mentioned in Despatches
-    asw.drop_pattern(c, "depth-charges")
-    step(c)
-    assert "U-47" in c.state.sunk_uboats and not of(c, ev.AwardGranted)
+
+
+@pytest.mark.parametrize("weapon,faces", [("depth-charges", [5, 5, 5, 5, 1]), ("hedgehog", [5, 5, 1, 1, 1])])
+def test_CC28_CC30_CCR15_CCE51_a_probable_pattern_earns_its_award_also_at_four_hits_in_all(weapon, faces):
+    """CC-28, CC-30: "If you score 3 hits in one pattern ... This will be counted as a 'probable' kill. Your
+    Commanding Officer will be awarded a Mentioned in Despatches" (a Hedgehog's 1 hit "is a 'probable'"); and "Once
+    the U-Boat has taken an accumulation of 4 or more hits it is out of the game". The pattern's sentence gives the
+    credit, the accumulation the end: probable, Mentioned in Despatches, out (CC-E5-1). 4.0.0 gave a probable with
+    no award: an outcome neither sentence gives."""
+    from domain.corvette_command import step
+
+    for edition, awards in (("5.0.0", ["Mentioned in Despatches"]), ("4.0.0", [])):
+        s = make_state(engagement={"range": 0, "hits": 1 if weapon == "depth-charges" else 3}, equipment=["hedgehog"])
+        s.edition = EDITIONS.of(edition)
+        c = ctx(s, faces, 1)  # d10 5: three (one) of the d6 match; then the wolfpack roll it never makes
+        asw.drop_pattern(c, weapon)
+        step(c)
+        (p,), (left,) = of(c, ev.PatternDropped), of(c, ev.UBoatLeft)
+        assert (p.grade, p.total_hits, p.out, left.fate, left.out) == ("probable", 4, True, "probable", True), edition
+        assert [a.award for a in of(c, ev.AwardGranted)] == awards, edition
+        assert "U-47" in c.state.sunk_uboats and not of(c, ev.WolfpackRolled) and c.dice.unused == 1
 
 
 def test_CCR43_losses_never_exceed_the_ships_of_the_convoy():
@@ -1493,3 +1541,60 @@ def test_a_game_made_under_corvette_command_1_is_refused_with_a_clear_error():
         engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "old", old)
     assert e.value.code == "edition-not-run"
     assert engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "new", created).state.awaiting == "start"
+
+
+# ---- CC-E5-2: a U-boat hurt in a convoy stays hurt in it ---------------------------------------------------------
+
+
+def _hurt_and_drawn_again(edition: str, pattern: list[int], wolfpack: list[int], *after):
+    """U-47 (M/C) at close takes a depth-charge pattern of `pattern`'s faces and slips away (with the wolfpack roll
+    `wolfpack` if it summons); the next U counter of the convoy draws it again, the one card left (no pick roll); it is
+    sighted at medium, submerged (2d6: 2); then the faces `after`."""
+    from domain.corvette_command import step
+
+    s = make_state(engagement={"range": 0, "step": "pattern"}, edition=edition)
+    c = ctx(s, pattern, *wolfpack, [1, 1], *after)
+    asw.drop_pattern(c, "depth-charges")
+    asw.leave(c, "escaped")
+    c.state.decks["uboats"] = []  # the deck has run out: the discards, U-47 alone, come back
+    attack.start_engagement(waiting(c.state) and c)
+    assert of(c, ev.UBoatSighted)[0].uboat == "U-47"
+    step(c)
+    return c
+
+
+def test_CC28_CCE52_a_uboat_hit_once_or_twice_is_drawn_again_but_never_attacks_again_in_that_convoy():
+    """CC-28: "If you score 1 or 2 hits ... the U-Boat will attempt to escape and will not attack again but will try
+    to summon the rest of the WOLFPACK". Drawn again in the same convoy it comes as it left (2 hits, barred): it is
+    hunted, it makes no attack (CC-E5-2). 4.0.0 drew it back unhurt and it attacked: here it sinks a ship."""
+    c = _hurt_and_drawn_again("5.0.0", [5, 5, 5, 1, 1], [1])
+    g = c.state.engagement
+    assert (g.hits, g.barred, g.summons) == (2, True, True)
+    assert not of(c, ev.ConvoyAttacked) and c.state.awaiting == "detect" and done(c)
+    assert [w.drm for w in of(c, ev.WolfpackRolled)] == [-2]  # it summoned as it escaped, -1 a hit
+    c = _hurt_and_drawn_again("4.0.0", [5, 5, 5, 1, 1], [1], 20, 1, [4, 1])  # not at the corvette; hit; 9,000 t
+    assert of(c, ev.ConvoyAttacked)[0].hit and of(c, ev.ShipLost)[0].tonnage == 9000 and done(c)
+
+
+def test_CC28_CC31_CCR15_CCE52_a_probable_uboat_drawn_again_neither_attacks_nor_summons_and_is_credited_once():
+    """CC-28: "If you score 3 hits in one pattern ... It can't make any further attacks or summon a WOLFPACK. This
+    will be counted as a 'probable' kill"; "Once the U-Boat has taken an accumulation of 4 or more hits it is out of
+    the game". Drawn again in the same convoy it keeps its 3 hits and its bars (CC-E5-2): no attack, no wolfpack; one
+    more hit is 4 in all and puts it out; it stays one probable kill, with one Mentioned in Despatches (CC-R15)."""
+    c = _hurt_and_drawn_again("5.0.0", [5, 5, 5, 5, 1], [])
+    g = c.state.engagement
+    assert (g.hits, g.grade, g.barred, g.summons) == (3, "probable", True, False)
+    assert not of(c, ev.ConvoyAttacked) and c.state.awaiting == "detect"
+    c.dice = ChosenDice([5, 5, 1, 1, 1], next_roll=c.dice.next_roll)  # one hit: four in all
+    asw.drop_pattern(c, "depth-charges")
+    from domain.corvette_command import step
+
+    step(c)
+    left = of(c, ev.UBoatLeft)
+    assert [(e.fate, e.hits, e.out) for e in left] == [("probable", 3, False), ("probable", 4, True)]
+    assert "U-47" in c.state.sunk_uboats and not of(c, ev.WolfpackRolled) and done(c)
+    assert [a.award for a in of(c, ev.AwardGranted)] == ["Mentioned in Despatches"]
+    assert c.state.sheet.kills == {"probable": 1}
+    # 4.0.0: back unhurt, it attacks (a miss here); its grade and hits forgotten
+    c = _hurt_and_drawn_again("4.0.0", [5, 5, 5, 5, 1], [], 20, 20)
+    assert of(c, ev.ConvoyAttacked) and c.state.engagement.hits == 0 and c.state.engagement.summons and done(c)

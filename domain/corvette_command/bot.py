@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.corvette_command.state import GRADES, State
+from domain.corvette_command.state import State
 from domain.engine import CommandSpec
 
 PRIORITY = ("asdic", "depth_charge", "lookout", "engineer", "gun", "aa")
@@ -103,14 +103,15 @@ def best_move(state: State, moves: list) -> Any:
 def outcomes(state: State) -> dict[str, int]:
     """What a campaign comes to, for `umpire simulate` and the odds from a position: tonnage lost and VP over its
     convoys (a convoy whose corvette was sunk counts its losses, with no VP), U-boats killed (confirmed, probable or
-    possible), convoys that arrived, and whether a corvette was sunk."""
+    possible: the escorts' credits, a boat once a convoy with its best grade, CC-R15), convoys that arrived, and
+    whether a corvette was sunk."""
     lines = list(state.log)
     if state.convoy is not None and not state.convoy.arrived:
         lines.append(state.convoy.line())
     return {
         "tonnage lost": sum(line.tonnage for line in lines),
         "convoy VP": sum(line.vp or 0 for line in lines),
-        "U-boat kills": sum(1 for line in lines for enc in line.encounters if enc.fate in GRADES),
+        "U-boat kills": sum(n for sheet in state.sheets.values() for n in sheet.kills.values()),
         "convoys arrived": len(state.log),
         "corvette sunk": int(any(sheet.hull >= 3 for sheet in state.sheets.values())),
     }

@@ -10,6 +10,9 @@ EDITIONS = Editions(
         Released("3.0.0", "the first released edition (CC-1..CC-R45; CC-27 a detection beyond close closes one band)"),
         Released("4.0.0", "issue 18: a year is scored when it ends, at sea or with the corvette (CC-E4-1); quick play "
                  "keeps no yearly table (CC-E4-2)"),
+        Released("5.0.0", "issue 31: a pattern's 3 hits earn the Mentioned in Despatches at 4 in all too (CC-E5-1); "
+                 "a U-boat hurt in a convoy stays hurt in it and attacks no more (CC-E5-2); under 12,500 t a convoy "
+                 "scores 4 VP (CC-E5-3)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -19,6 +22,17 @@ EDITIONS = Editions(
         Change("CC-E4-2", "4.0.0", ("CC-45", "CC-39"),
                "a quick-play convoy logs no convoy VP for a year and gets no yearly status (3.0.0 scored its year "
                "0 VP, 'Stalemate'); its result is the quick-play scale alone"),
+        Change("CC-E5-1", "5.0.0", ("CC-28", "CC-30", "CC-R15"),
+               "a depth-charge pattern of 3 hits (a Hedgehog salvo of 1) earns the 'probable' and its Mentioned in "
+               "Despatches also when it takes the U-boat to 4 or more hits in all, which puts it out of the game "
+               "(4.0.0 credited the probable without the award)"),
+        Change("CC-E5-2", "5.0.0", ("CC-28", "CC-31", "CC-R14", "CC-R15"),
+               "a U-boat that leaves hurt is drawn again in the same convoy as it left: its hits, its grade, no "
+               "attack after a pattern's hit, no wolfpack after a probable; it is hunted, never attacks (4.0.0 "
+               "drew it back unhurt, and it attacked)"),
+        Change("CC-E5-3", "5.0.0", ("CC-39", "CC-R48"),
+               "the convoy VP row 'Under 24,999 ... 3+' is split like the others, 12,500 t wide: 12,500-24,999 t "
+               "scores 3, under 12,500 t scores 4 (4.0.0 scored 3 for both)"),
     ),
     retired=("1", "2"),
 )

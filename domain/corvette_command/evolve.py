@@ -16,6 +16,7 @@ from domain.corvette_command.state import (
     Engagement,
     GRADES,
     Growth,
+    Hurt,
     HEDGEHOG_SALVOES,
     ONCE_PER_BOX,
     STATIONS,
@@ -202,9 +203,18 @@ def _drawn(s: State, uboat: str) -> None:
         s.type_ix_face_down -= 1
 
 
+def _approach_ends(g: Engagement) -> str:
+    """The step after the sighting (and any gunfire): its attack, or the search for a U-boat barred from attacking
+    (CC-28: "will not attack again", "can't make any further attacks"; only a boat drawn again is barred so early,
+    CC-E5-2)."""
+    return "detect" if g.barred else "attack"
+
+
 def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
     _drawn(s, e.uboat)
-    s.engagement = Engagement(
+    # CC-E5-2: a U-boat that left hurt comes back in the same convoy as it left (its hits, grade and bars)
+    back = s.convoy.hurt.get(e.uboat) if s.edition.has("CC-E5-2") else None
+    s.engagement = g = Engagement(
         uboat=e.uboat,
         type=e.type,
         attack=e.attack,
@@ -216,9 +226,13 @@ def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
         night=e.night,
         attacks_left=e.attacks_left,
         wolfpack=e.wolfpack,
-        step="spot" if e.surfaced else "attack",
-        summons=not e.wolfpack,
+        step="spot",
+        summons=not e.wolfpack and (back is None or back.summons),
     )
+    if back is not None:
+        g.hits, g.grade, g.barred = back.hits, back.grade, back.barred
+    if not e.surfaced:
+        g.step = _approach_ends(g)
     s.queue.pop(0)
     s.active = e.escort
 
@@ -232,7 +246,7 @@ def _stands_off(s: State, e: ev.UBoatStandsOff) -> None:
 
 def _spotting(s: State, e: ev.SpottingResolved) -> None:
     s.engagement.spotted = e.spotted
-    s.engagement.step = "guns" if e.spotted else "attack"
+    s.engagement.step = "guns" if e.spotted else _approach_ends(s.engagement)
     if e.asdic:
         s.sheet.used["asdic"] = True
     if e.spotted:
@@ -243,7 +257,7 @@ def _spotting(s: State, e: ev.SpottingResolved) -> None:
 
 
 def _fire_held(s: State, e: ev.FireHeld) -> None:
-    s.engagement.step = "attack"
+    s.engagement.step = _approach_ends(s.engagement)
 
 
 def _gunnery(s: State, e: ev.GunneryResolved) -> None:
@@ -252,13 +266,13 @@ def _gunnery(s: State, e: ev.GunneryResolved) -> None:
     for shot in e.shots:
         if shot.hit:
             s.sheet.used[shot.gun] = True
-    if e.out:  # CC-28: four hits in all: a possible kill, out of the game (CC-R45: no depth-charge growth)
-        g.grade, g.step = "possible", "gone"
+    if e.out:  # CC-28: four hits in all: at least a possible kill, out of the game (CC-R45: no depth-charge growth)
+        g.grade, g.step = g.grade or "possible", "gone"  # CC-R15: a grade earned is kept
 
 
 def _dived(s: State, e: ev.UBoatDived) -> None:
     g = s.engagement
-    g.range, g.surfaced, g.step, g.consecutive, g.contact = e.range, False, "attack", 0, "normal"
+    g.range, g.surfaced, g.step, g.consecutive, g.contact = e.range, False, _approach_ends(g), 0, "normal"
 
 
 def _attacked(s: State, e: ev.ConvoyAttacked) -> None:
@@ -330,9 +344,15 @@ def _award(s: State, e: ev.AwardGranted) -> None:
 
 
 def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
-    s.convoy.encounters.append(Encounter(uboat=e.uboat, escort=s.active, fate=e.fate, hits=e.hits))
-    if e.fate in GRADES:
+    g, c = s.engagement, s.convoy
+    c.encounters.append(Encounter(uboat=e.uboat, escort=s.active, fate=e.fate, hits=e.hits))
+    before = c.hurt.get(e.uboat) if s.edition.has("CC-E5-2") else None
+    if e.fate in GRADES and (before is None or before.grade != e.fate):
+        if before is not None and before.grade:  # CC-R15: a boat is credited once, with the best grade it earned
+            s.sheets[before.escort].kills[before.grade] -= 1
         s.sheet.kills[e.fate] = s.sheet.kills.get(e.fate, 0) + 1
+    if not e.out and (g.hits or g.grade or g.barred):  # CC-E5-2 reads it if the boat is drawn again this convoy
+        c.hurt[e.uboat] = Hurt(escort=s.active, hits=g.hits, grade=g.grade, barred=g.barred, summons=g.summons)
     if e.out:  # CC-28, CC-R15: out of the game for good
         s.sunk_uboats.append(e.uboat)
     else:

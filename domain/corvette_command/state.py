@@ -151,6 +151,18 @@ class Sheet:
         return sum(1 for counters in self.harder.values() if counters)
 
 
+@dataclass(frozen=True)
+class Hurt:
+    """A U-boat as it left hurt (hits, a grade or a bar): drawn again in the same convoy it comes back so (CC-E5-2),
+    and the escort it was credited to (CC-R15: a boat is credited once, with the best grade it earned)."""
+
+    escort: str
+    hits: int
+    grade: str | None
+    barred: bool
+    summons: bool
+
+
 @dataclass
 class Convoy:
     number: int
@@ -179,6 +191,7 @@ class Convoy:
     luck: bool = False  # Luck of the Irish: one re-roll this convoy
     repair_bonus: bool = False
     arrived: bool = False
+    hurt: dict[str, Hurt] = field(default_factory=dict)  # U-boats that left hurt in this convoy, as they left
 
     @property
     def ships_left(self) -> int:

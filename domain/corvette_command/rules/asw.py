@@ -93,7 +93,9 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
     )
     if grade == "confirmed":
         ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))  # CC-30
-    elif grade == "probable" and before != "probable" and total < 4:  # CC-R15: at 4 in all, no award is given
+    elif grade == "probable" and before != "probable" and (total < 4 or s.edition.has("CC-E5-1")):
+        # CC-30: "If you score 3 hits in one pattern ... 'probable' kill. ... Mentioned in Despatches": the pattern's
+        # own sentence gives the award, also at 4 hits in all (CC-E5-1; 4.0.0 gave none there)
         ctx.emit(ev.AwardGranted(award="Mentioned in Despatches", reason=f"{g.uboat} probably sunk"))
 
 

@@ -37,7 +37,7 @@ def arrive(ctx: Ctx) -> None:
     if s.options.quick_play:
         vp, result = 0, quick_result(c.tonnage)
     else:
-        vp, result = convoy_vp(c.tonnage)
+        vp, result = convoy_vp(c.tonnage, s.edition)
     ctx.emit(ev.ConvoyScored(number=c.number, tonnage=c.tonnage, ships=c.ships_lost, vp=vp, result=result))
     arrival_year = ymd(s.date)[0]
     turnaround = 0

@@ -4,11 +4,13 @@ corvette (rules/attack.py)."""
 
 from __future__ import annotations
 
+from domain.editions import Edition
 from domain.procedure import Ctx
 from domain.corvette_command.state import ymd
 from events import corvette_command as ev
 
 CONVOY_VP = [  # CC-39 (and CC-R9 for 87,500 and over)
+    (12_499, 4, "Should be Admiral of the Fleet"),  # CC-R48, CC-E5-3: the printed "3+" row split as the others are
     (24_999, 3, "Should be Admiral of the Fleet"),
     (37_499, 2, "Major Allied Victory"),
     (49_999, 1, "Minor Allied Victory"),
@@ -18,8 +20,11 @@ CONVOY_VP = [  # CC-39 (and CC-R9 for 87,500 and over)
 ]
 
 
-def convoy_vp(tonnage: int) -> tuple[int, str]:
-    for top, vp, name in CONVOY_VP:
+def convoy_vp(tonnage: int, edition: Edition) -> tuple[int, str]:
+    """CC-39: "Under 24,999 | ... | 3+": every other row is 12,500 t wide and worth one VP more than the next, so
+    from 5.0.0 (CC-R48, CC-E5-3) under 12,500 t scores 4; 4.0.0 scored 3 for all of it."""
+    rows = CONVOY_VP if edition.has("CC-E5-3") else CONVOY_VP[1:]
+    for top, vp, name in rows:
         if tonnage <= top:
             return vp, name
     return -3, "Decisive German Victory"
