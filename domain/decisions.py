@@ -17,6 +17,10 @@ value; `variants` instead merges the chosen variant's arguments into that object
 | `group` | an object filled by its `controls` (an object keyed by ids, as U-Boat Leader's bearing speeds) |
 | `variants` | (no field) the chosen variant's `fixed` arguments and what its `controls` fill, merged into the object |
 
+A limit several choices share (the Special Options a flotilla costs, a ship's damage-control dice) is a *budget*:
+the top `form` lists its `budgets`, and every chosen option, item or variant (and each unit of a number) that names
+one in its `spend` adds to it; the total stays within its `limit`.
+
 Every id is enumerated per item with the values legal *for that item* (a boat's own targets, a ship's own mounts),
 so a UI cannot build a pair the rules refuse. A ruleset builds its descriptors with the same predicate that refuses
 a command. Descriptors carry only what their reader may know (they are part of a read: `redact` first).
@@ -25,11 +29,24 @@ a command. Descriptors carry only what their reader may know (they are part of a
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+import functools
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
 Scalar = str | int | bool | None
+
+
+@functools.cache
+def d(kind: Any, description: str) -> Any:
+    """A field's type with the description the OpenAPI document shows beside it."""
+    return Annotated[kind, msgspec.Meta(description=description)]
+
+
+FIELD = d(str, "the argument this control fills, in the object it sits in")
+LABEL = d(str, "what to show the player (English)")
+RULEBOOK = d(str | None, "the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)")
+SPEND = d(dict[str, int], "what choosing it adds to each named budget of the form (`Form.budgets`)")
 
 
 class _Kind(msgspec.Struct, tag_field="kind", omit_defaults=True, forbid_unknown_fields=True):
@@ -39,9 +56,10 @@ class _Kind(msgspec.Struct, tag_field="kind", omit_defaults=True, forbid_unknown
 class Option(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One value a `select` or `pick` offers, with its label."""
 
-    value: Scalar
-    label: str
-    rulebook: str | None = None
+    value: d(Scalar, "the value sent")
+    label: LABEL
+    rulebook: RULEBOOK = None
+    spend: SPEND = {}
 
 
 # ---- controls: each fills one field of the object it is in ----
@@ -50,108 +68,114 @@ class Option(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
 class Select(_Kind, tag="select"):
     """One of `options`; `default` is preselected; `optional`: the field may be left out (the command's default)."""
 
-    field: str
-    label: str
-    options: list[Option]
-    default: Scalar = None
-    optional: bool = False
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    options: d(list[Option], "the values it may take, each legal here")
+    default: d(Scalar, "the value preselected (null: none)") = None
+    optional: d(bool, "whether the field may be left out, taking the command's default") = False
+    rulebook: RULEBOOK = None
 
 
 class Pick(_Kind, tag="pick"):
     """Some of `options` (each at most once), at least `min`, at most `max` (null: all of them); `ordered`: the list's
     order is part of the command (pick them in turn)."""
 
-    field: str
-    label: str
-    options: list[Option]
-    min: int = 0
-    max: int | None = None
-    ordered: bool = False
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    options: d(list[Option], "the values that may be picked, each legal here")
+    min: d(int, "the fewest values to pick") = 0
+    max: d(int | None, "the most values to pick (null: all of them)") = None
+    ordered: d(bool, "whether the order of the picks is part of the command") = False
+    rulebook: RULEBOOK = None
 
 
 class Number(_Kind, tag="number"):
     """A whole number from `min` to `max` inclusive; `default` preselected; `optional`: may be left out."""
 
-    field: str
-    label: str
-    min: int
-    max: int
-    default: int | None = None
-    optional: bool = False
-    unit: str = ""
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    min: d(int, "the least value accepted")
+    max: d(int, "the greatest value accepted")
+    default: d(int | None, "the value preselected (null: none)") = None
+    optional: d(bool, "whether the field may be left out, taking the command's default") = False
+    unit: d(str, "the unit of the number (mm, IPCs …), empty for a count") = ""
+    rulebook: RULEBOOK = None
+    spend: d(dict[str, int], "what each unit of the number adds to each named budget of the form") = {}
 
 
 class Text(_Kind, tag="text"):
-    """Free text of at most `max_length` characters (a message to another seat)."""
+    """Free text of `min_length` to `max_length` characters (a message to another seat)."""
 
-    field: str
-    label: str
-    max_length: int
-    default: str = ""
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    max_length: d(int, "the most characters accepted")
+    min_length: d(int, "the fewest characters accepted") = 0
+    default: d(str, "the text preselected") = ""
+    rulebook: RULEBOOK = None
 
 
 class Item(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One thing an `items` control may include: its object is `fixed` plus what its own `controls` fill.
     `required`: it is always included."""
 
-    label: str
-    fixed: dict[str, Scalar]
-    controls: list[Control] = []
-    required: bool = False
-    rulebook: str | None = None
+    label: LABEL
+    fixed: d(dict[str, Scalar], "the arguments this item's object always has (its ids)")
+    controls: d(list[Control], "what the player fills for this item, each with the values legal for it") = []
+    required: d(bool, "whether the item is always included") = False
+    rulebook: RULEBOOK = None
+    spend: SPEND = {}
 
 
 class Items(_Kind, tag="items"):
     """A list built item by item: each included item adds one object. At least `min` and at most `max` items
     (null: any number of those offered). An item may appear more than once only where `repeatable` says so."""
 
-    field: str
-    label: str
-    items: list[Item]
-    min: int = 0
-    max: int | None = None
-    repeatable: bool = False
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    items: d(list[Item], "what may be included, each with its own controls")
+    min: d(int, "the fewest items to include") = 0
+    max: d(int | None, "the most items to include (null: any number of those offered)") = None
+    repeatable: d(bool, "whether an item may be included more than once") = False
+    rulebook: RULEBOOK = None
 
 
 class Repeat(_Kind, tag="repeat"):
     """A list of `min`..`max` objects, each filled by the same `controls` (one torpedo per entry)."""
 
-    field: str
-    label: str
-    controls: list[Control]
-    min: int = 0
-    max: int = 1
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    controls: d(list[Control], "what the player fills for each entry")
+    min: d(int, "the fewest entries") = 0
+    max: d(int, "the most entries") = 1
+    rulebook: RULEBOOK = None
 
 
 class Group(_Kind, tag="group"):
     """An object whose keys are its controls' fields (a speed per boat)."""
 
-    field: str
-    label: str
-    controls: list[Control]
-    rulebook: str | None = None
+    field: FIELD
+    label: LABEL
+    controls: d(list[Control], "one control per key of the object")
+    rulebook: RULEBOOK = None
 
 
 class Variant(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    label: str
-    fixed: dict[str, Scalar] = {}
-    controls: list[Control] = []
-    rulebook: str | None = None
+    """One way of making the choice: its `fixed` arguments, and what its own `controls` fill."""
+
+    label: LABEL
+    fixed: d(dict[str, Scalar], "the arguments this variant sets") = {}
+    controls: d(list[Control], "what the player fills in this variant, each with the values legal in it") = []
+    rulebook: RULEBOOK = None
+    spend: SPEND = {}
 
 
 class Variants(_Kind, tag="variants"):
     """Exactly one of `variants`: its `fixed` arguments and its controls' values join the object this control is in
     (a choice that decides what else may be chosen: a gun or torpedoes, and then their own targets)."""
 
-    label: str
-    variants: list[Variant]
-    rulebook: str | None = None
+    label: LABEL
+    variants: d(list[Variant], "the ways to choose; exactly one is taken")
+    rulebook: RULEBOOK = None
 
 
 Control = Union[Select, Pick, Number, Text, Items, Repeat, Group, Variants]
@@ -160,85 +184,110 @@ Control = Union[Select, Pick, Number, Text, Items, Repeat, Group, Variants]
 # ---- the top of a descriptor ----
 
 
+class Budget(msgspec.Struct, forbid_unknown_fields=True):
+    """A limit several choices share: the `spend` on this budget of everything chosen adds up to at most `limit`."""
+
+    id: d(str, "the name `spend` uses for it")
+    label: LABEL
+    limit: d(int, "the most the choices may spend of it together")
+
+
 class Form(_Kind, tag="form"):
     """The command's arguments are what its `controls` fill (an argument none fills takes its default)."""
 
-    controls: list[Control]
+    controls: d(list[Control], "the controls that fill the command's arguments")
+    budgets: d(list[Budget], "limits the chosen values share (what the form's choices `spend`)") = []
 
 
 class Pose(msgspec.Struct, forbid_unknown_fields=True):
-    x: int
-    y: int
-    h: int
+    """A pose on the table, in integer mm, heading in degrees clockwise from north."""
+
+    x: d(int, "mm east")
+    y: d(int, "mm north")
+    h: d(int, "heading, degrees clockwise from north")
 
 
 class SeenPose(msgspec.Struct, forbid_unknown_fields=True):
-    x: int
-    y: int
-    h: int
-    exact: bool
+    """Where the reader's own view shows a ship (a fog sighting unless `exact`)."""
+
+    x: d(int, "mm east")
+    y: d(int, "mm north")
+    h: d(int, "heading, degrees clockwise from north")
+    exact: d(bool, "false for a fog sighting (BATTLEFLEET.md §4 `blur`)")
 
 
 class Range(msgspec.Struct, forbid_unknown_fields=True):
-    min: int
-    max: int
+    """A whole-number range, both ends included."""
+
+    min: d(int, "the least value")
+    max: d(int, "the greatest value")
 
 
 class TurnBand(msgspec.Struct, forbid_unknown_fields=True):
     """BF-R5: one ordered turn's band of degrees (negative to port; `to: either` a free turn)."""
 
-    arrow: int | None
-    to: Literal["port", "starboard", "either"]
-    min_deg: int
-    max_deg: int
+    arrow: d(int | None, "the order arrow's degrees (45 or 90), null for a free turn")
+    to: d(Literal["port", "starboard", "either"], "which way the turn goes")
+    min_deg: d(int, "the least turn, degrees")
+    max_deg: d(int, "the greatest turn, degrees")
 
 
 class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
-    division: str
-    lead: str
-    ships: list[str]
-    pose: Pose
-    distance_mm: Range
-    stop: bool
-    turns: list[TurnBand]
+    """A division that can move: its lead's pose, how far the lead may go (BF-R6) and the turns its orders allow."""
+
+    division: d(str, "the division, by its id")
+    lead: d(str, "the ship leading it")
+    ships: d(list[str], "its ships in line order")
+    pose: d(Pose, "the lead's pose now")
+    distance_mm: d(Range, "BF-R6: how far the lead may go this turn")
+    stop: d(bool, "whether it is under a stop order (it goes exactly the least distance)")
+    turns: d(list[TurnBand], "BF-R5: one band per entry of `turns_deg`, in order")
 
 
 class MoveForm(_Kind, tag="move"):
     """Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and one
     band per number of `turns_deg` (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`."""
 
-    divisions: list[DivisionMove]
+    divisions: d(list[DivisionMove], "each division of the seat that can move")
 
 
 class Arc(msgspec.Struct, forbid_unknown_fields=True):
-    group: str | None
-    guns: int
-    half_deg: list[int]
+    """A gun position's (or a pattern side's gun group's) arc, in half-degrees clockwise off the bow (4.1)."""
+
+    group: d(str | None, "a pattern's gun group (bow, beam, stern), null for a position")
+    guns: d(int, "guns that bear in it")
+    half_deg: d(list[int], "from and to, half-degrees clockwise off the bow")
 
 
 class Mount(msgspec.Struct, forbid_unknown_fields=True):
-    mount: str
-    side: Literal["port", "starboard"] | None
-    weapon: str
-    cat: str
-    bore: int
-    guns: int
-    cycles: int
-    arcs: list[Arc]
-    brackets: list[int]
-    reach_mm: int
+    """A gun position or beam pattern side that can fire this turn (BF-R14)."""
+
+    mount: d(str, "the position letter or the pattern's weapon id (send as `mount`)")
+    side: d(Literal["port", "starboard"] | None, "a pattern's side (send `guns`), null for a position")
+    weapon: d(str, "the weapon's id in the data set")
+    cat: d(str, "the weapon's category in the data set")
+    bore: d(str, "the bore as the data set gives it (\"30 cm\")")
+    guns: d(int, "guns able to fire")
+    cycles: d(int, "4.1: the most cycles a gun may fire this turn")
+    arcs: d(list[Arc], "4.1, BF-R37: where its guns bear")
+    brackets: d(list[int], "the range brackets its guns penetrate")
+    reach_mm: d(int, "the far edge of its last bracket, mm")
 
 
 class Firer(msgspec.Struct, forbid_unknown_fields=True):
-    ship: str
-    pose: Pose
-    mounts: list[Mount]
+    """One of the seat's ships able to fire."""
+
+    ship: d(str, "the ship (send as `ship`)")
+    pose: d(Pose, "its pose now")
+    mounts: d(list[Mount], "what it can fire")
 
 
 class FireTarget(msgspec.Struct, forbid_unknown_fields=True):
-    ship: str
-    cls: str
-    pose: SeenPose | None
+    """An enemy ship in play (BF-R13)."""
+
+    ship: d(str, "the ship (send as `target`)")
+    cls: d(str, "its class")
+    pose: d(SeenPose | None, "where the seat's own view shows it, null when it sees none")
 
 
 class FireForm(_Kind, tag="fire"):
@@ -246,44 +295,52 @@ class FireForm(_Kind, tag="fire"):
     (BF-R14), the enemy ships in play at the pose the seat's own view shows (BF-R13), and what an estimate may be
     (BF-R15). Send `{salvos: [{ship, target, estimate_mm, guns: [{mount, side, guns, cycles, ammo}]}]}`."""
 
-    ships: list[Firer]
-    targets: list[FireTarget]
-    estimate_mm: Range
-    one_cycle_beyond_mm: int
+    ships: d(list[Firer], "the seat's ships able to fire")
+    targets: d(list[FireTarget], "the enemy ships in play")
+    estimate_mm: d(Range, "BF-R15: what a range estimate may be, mm")
+    one_cycle_beyond_mm: d(int, "4.1: beyond this range every gun fires one cycle")
 
 
 class Step(msgspec.Struct, forbid_unknown_fields=True):
-    to: str
-    space: Literal["open", "port", "box"]
-    move_events: int | None
+    """A place one step takes a boat (UL-20)."""
+
+    to: d(str, "the place (send as `to`)")
+    space: d(Literal["open", "port", "box"], "an Area, a Port box (ends the move) or a Special Mission box")
+    move_events: d(int | None, "UL-20: Event cards an Area's crossing draws, null for a box")
 
 
 class BoatSteps(msgspec.Struct, forbid_unknown_fields=True):
-    boat: str
-    at: str
-    moving: bool
-    may_stop: bool
-    steps: list[Step]
+    """A boat that may step now."""
+
+    boat: d(str, "the boat (send as `boat`)")
+    at: d(str, "where it is")
+    moving: d(bool, "whether it is the boat whose move is under way")
+    may_stop: d(bool, "UL-21: whether it may end its move where it is")
+    steps: d(list[Step], "where one step takes it")
 
 
 class StepsForm(_Kind, tag="steps"):
     """U-Boat Leader's Operations `move`: each boat that may step now and each place one step takes it (UL-20).
     Send `{boat, to}`."""
 
-    boats: list[BoatSteps]
+    boats: d(list[BoatSteps], "the boats that may step now")
 
 
 class Side(msgspec.Struct, forbid_unknown_fields=True):
-    side: Literal["surfaced", "submerged"]
-    speed: int
-    to: list[str]
-    off: bool
+    """One way a boat may end its Tactical move (UL-30)."""
+
+    side: d(Literal["surfaced", "submerged"], "surfaced or submerged (send as `side`)")
+    speed: d(int, "its speed that way")
+    to: d(list[str], "the areas it may end in (send one as `to`)")
+    off: d(bool, "UL-R20: whether it may leave the display (send `to: off`)")
 
 
 class BoatSides(msgspec.Struct, forbid_unknown_fields=True):
-    boat: str
-    area: str
-    sides: list[Side]
+    """A boat still to move on the Tactical Display."""
+
+    boat: d(str, "the boat (send as `boat`)")
+    area: d(str, "the area it is in")
+    sides: d(list[Side], "each way it may end up")
 
 
 class SidesForm(_Kind, tag="sides"):
@@ -291,7 +348,7 @@ class SidesForm(_Kind, tag="sides"):
     speed and the areas it may end in (UL-30), `off` when it may leave the display. Send `{boat, side, to}` (`to`:
     `off` to leave)."""
 
-    boats: list[BoatSides]
+    boats: d(list[BoatSides], "the boats still to move")
 
 
 Ui = Annotated[

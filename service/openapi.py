@@ -144,6 +144,7 @@ def _tidy(doc: dict[str, Any]) -> None:
     _walk(doc, _array_items)
     _walk(doc, _open_object)
     _walk(doc, _titles)
+    _walk(doc, _kind_tags)
     seen: set[str] = set()
     todo = _refs({k: v for k, v in doc.items() if k != "components"})
     while todo:
@@ -153,6 +154,14 @@ def _tidy(doc: dict[str, Any]) -> None:
             todo |= _refs(schemas[name])
     for name in [n for n in schemas if n not in seen]:
         del schemas[name]
+
+
+def _kind_tags(node: dict[str, Any]) -> None:
+    """A union's `kind` tag (msgspec writes a bare enum) says what it is, as every other property does."""
+    tag = (node.get("properties") or {}).get("kind")
+    if isinstance(tag, dict) and len(tag.get("enum") or ()) == 1 and "description" not in tag:
+        tag["type"] = "string"
+        tag["description"] = f"what this is: always `{tag['enum'][0]}` here"
 
 
 def _refs(node: Any) -> set[str]:

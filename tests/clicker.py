@@ -50,20 +50,41 @@ def fill(ui: dict[str, Any], rng: random.Random, used: set[str]) -> dict[str, An
     kind = ui["kind"]
     used.add(kind)
     if kind == "form":
-        return _controls(ui["controls"], rng, used)
+        return _controls(ui["controls"], rng, used, Purse(ui.get("budgets", [])))
     return FORMS[kind](ui, rng)
 
 
-def _controls(controls: list[dict], rng: random.Random, used: set[str]) -> dict[str, Any]:
+class Purse:
+    """What is left of a form's budgets: a choice is offered only while its `spend` fits (as a UI disables it)."""
+
+    def __init__(self, budgets: list[dict]):
+        self.left = {b["id"]: b["limit"] for b in budgets}
+
+    def fits(self, spend: dict[str, int], units: int = 1) -> bool:
+        return all(self.left[k] >= v * units for k, v in spend.items() if k in self.left)
+
+    def take(self, spend: dict[str, int], units: int = 1) -> None:
+        for k, v in spend.items():
+            if k in self.left:
+                self.left[k] -= v * units
+
+    def most(self, spend: dict[str, int], hi: int) -> int:
+        """The most units of `spend` that fit, at most `hi`."""
+        return min([hi] + [self.left[k] // v for k, v in spend.items() if k in self.left and v > 0])
+
+
+def _controls(controls: list[dict], rng: random.Random, used: set[str], purse: Purse) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for control in controls:
         used.add(control["kind"])
         if control["kind"] == "variants":
-            variant = rng.choice([v for v in control["variants"] if kinds(v) - used] or control["variants"])
+            fitting = [v for v in control["variants"] if purse.fits(v.get("spend", {}))] or control["variants"]
+            variant = rng.choice([v for v in fitting if kinds(v) - used] or fitting)
+            purse.take(variant.get("spend", {}))
             out.update(variant.get("fixed", {}))
-            out.update(_controls(variant.get("controls", []), rng, used))
+            out.update(_controls(variant.get("controls", []), rng, used, purse))
             continue
-        value = _value(control, rng, used)
+        value = _value(control, rng, used, purse)
         if value is not _OMIT:
             out[control["field"]] = value
     return out
@@ -72,38 +93,59 @@ def _controls(controls: list[dict], rng: random.Random, used: set[str]) -> dict[
 _OMIT = object()
 
 
-def _value(control: dict, rng: random.Random, used: set[str]) -> Any:
+def _some(offered: list[dict], count: int, rng: random.Random, purse: Purse, again: bool = False) -> list[dict]:
+    """Up to `count` of `offered` (each `spend`ing from the purse), at random, each once unless `again`."""
+    chosen: list[dict] = []
+    pool = list(offered)
+    rng.shuffle(pool)
+    while len(chosen) < count and pool:
+        x = pool.pop() if not again else rng.choice(pool)
+        if purse.fits(x.get("spend", {})):
+            purse.take(x.get("spend", {}))
+            chosen.append(x)
+        elif again:
+            pool.remove(x)
+    return chosen
+
+
+def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> Any:
     kind = control["kind"]
     if kind == "select":
-        if control.get("optional") and rng.randrange(4) == 0:
+        fitting = [o for o in control["options"] if purse.fits(o.get("spend", {}))]
+        if (control.get("optional") and rng.randrange(4) == 0) or (control.get("optional") and not fitting):
             return _OMIT
-        return rng.choice(control["options"])["value"]
+        option = rng.choice(fitting or control["options"])
+        purse.take(option.get("spend", {}))
+        return option["value"]
     if kind == "number":
         if control.get("optional") and rng.randrange(4) == 0:
             return _OMIT
-        return rng.randint(control["min"], control["max"])
+        spend = control.get("spend", {})
+        value = rng.randint(control["min"], max(control["min"], purse.most(spend, control["max"])))
+        purse.take(spend, value)
+        return value
     if kind == "text":
-        return rng.choice(["", "steady", "Engage the enemy more closely"])[: control["max_length"]]
+        texts = ["", "steady", "Engage the enemy more closely"]
+        return rng.choice([t for t in texts if len(t) >= control.get("min_length", 0)])[: control["max_length"]]
     if kind == "pick":
-        values = [o["value"] for o in control["options"]]
-        hi = len(values) if control.get("max") is None else min(control["max"], len(values))
-        return rng.sample(values, rng.randint(control.get("min", 0), hi))
+        options = control["options"]
+        hi = len(options) if control.get("max") is None else min(control["max"], len(options))
+        return [o["value"] for o in _some(options, rng.randint(control.get("min", 0), hi), rng, purse)]
     if kind == "items":
         required = [i for i in control["items"] if i.get("required")]
         optional = [i for i in control["items"] if not i.get("required")]
+        for i in required:
+            purse.take(i.get("spend", {}))
         hi = len(control["items"]) if control.get("max") is None else control["max"]
         lo = max(control.get("min", 0), len(required))
         extra = rng.randint(max(0, lo - len(required)), max(0, min(hi - len(required), len(optional))))
-        if control.get("repeatable") and optional:
-            chosen = required + [rng.choice(optional) for _ in range(extra)]
-        else:
-            chosen = required + rng.sample(optional, extra)
-        return [{**i["fixed"], **_controls(i.get("controls", []), rng, used)} for i in chosen]
+        chosen = required + _some(optional, extra, rng, purse, again=bool(control.get("repeatable")))
+        return [{**i["fixed"], **_controls(i.get("controls", []), rng, used, purse)} for i in chosen]
     if kind == "repeat":
         lo, hi = control.get("min", 0), control.get("max", 1)  # omitted at their defaults (omit_defaults)
-        return [_controls(control["controls"], rng, used) for _ in range(rng.randint(lo, hi))]
+        return [_controls(control["controls"], rng, used, purse) for _ in range(rng.randint(lo, hi))]
     if kind == "group":
-        return _controls(control["controls"], rng, used)
+        return _controls(control["controls"], rng, used, purse)
     raise Unrenderable(f"unknown control kind {kind!r}")
 
 

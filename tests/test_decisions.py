@@ -27,22 +27,13 @@ SERVED = sealed_bid.served_with_sealed_bid()
 
 # (ruleset, command, a phrase of the refusal) -> why the vocabulary cannot say it. Keep it short.
 CANNOT_SAY: dict[tuple[str, str, str], str] = {
-    ("battlefleet-1900", "give_orders", "a message needs a text or a signal"): (
-        "BF-R12: a fleet order is a flag signal or a written text; `text` has no least length, so a written order "
-        "cannot say it must not be empty"
-    ),
     ("battlefleet-1900", "move", "to finish its turns"): (
         "BF-R5 (4.0.0): a division's distance must cover what the turns it is given cost on its lead's circle; the "
         "typed `move` form gives the distance range and each turn's band, not the distance a turn of so many degrees "
         "needs (the form's least distance is what each arrow's least turn needs)"
     ),
-    ("battlefleet-1900", "damage_control", "DC dice this turn"): (
-        "BF-R24, R25: a ship's actions within its own DC dice, its scuttling rolls (and counter-floods) first: one "
-        "`items` list holds every ship's actions and `scuttle` is another field, so a ship's share of the dice is a "
-        "total across items and fields (exact for a seat with one ship)"
-    ),
 }
-MAX_CANNOT_SAY = 3  # the list may shrink, never grow
+MAX_CANNOT_SAY = 1  # the list may shrink, never grow
 
 GAMES = 2  # clicked games per ruleset and edition
 

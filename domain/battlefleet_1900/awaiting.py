@@ -9,6 +9,8 @@ import copy
 import functools
 import itertools
 
+import msgspec
+
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.commands import DcAction
 from domain.battlefleet_1900.rules import damage_control as dc
@@ -180,7 +182,7 @@ def fire_ui(state: State, seat: str) -> ui.FireForm:
                     side=side,
                     weapon=weapon.id,
                     cat=weapon.cat,
-                    bore=bore_mm(weapon.bore),
+                    bore=weapon.bore,
                     guns=guns,
                     cycles=cycles,
                     arcs=_arcs(view, name, mount, side),
@@ -207,17 +209,6 @@ def fire_ui(state: State, seat: str) -> ui.FireForm:
         estimate_mm=ui.Range(min=1, max=scale.brackets * scale.bracket_mm),
         one_cycle_beyond_mm=scale.brackets // 2 * scale.bracket_mm,
     )
-
-
-def bore_mm(bore: str) -> int:
-    """The descriptor's `bore` is a whole number of millimetres (domain/decisions.py `Mount`); the data give it as
-    text ("30 cm", "47 mm"): 0 when the text is in another unit."""
-    number, _, unit = bore.partition(" ")
-    scale = {"mm": 1, "cm": 10}.get(unit.strip())
-    try:
-        return round(float(number) * scale) if scale else 0
-    except ValueError:
-        return 0
 
 
 def _arcs(state: State, ship: str, mount: str, side: str | None) -> list[ui.Arc]:
@@ -281,7 +272,7 @@ def orders_ui(state: State, seat: str) -> ui.Form:
     text = ui.Text(field="text", label="text", max_length=c.MESSAGE_TEXT)
     signal = ui.Select(field="signal", label="flag signal", options=ui.options(c.SIGNALS))
     flag = ui.Variant(label="flag signal", controls=[signal, text])
-    written = ui.Variant(label="written", controls=[text])
+    written = ui.Variant(label="written", controls=[msgspec.structs.replace(text, min_length=1)])  # BF-R12: not empty
     message = ui.Variants(label="a flag signal, or a written order (not empty)", variants=[flag, written])
     return ui.Form(
         controls=_present(
@@ -381,34 +372,48 @@ def launch_ui(state: State, seat: str) -> ui.Form:
 def dc_ui(state: State, seat: str) -> ui.Form:
     """Damage Phase Step Three (`damage_control`): each own ship's open actions (damage_control.open_actions: each
     function on each position, pattern gun or compartment it has something for; a counterflood with the levels it
-    may take), one item per DC die it may spend on it, at most the ship's dice for actions (BF-R24); and the ships
-    that may scuttle (BF-R25). One list holds every ship's actions, and `max` bounds them all: a ship's own share,
-    and what scuttling it now takes of its dice, `items` cannot say (tests/test_decisions.py CANNOT_SAY)."""
+    may take), one item per DC die it may spend on it, and the ships that may scuttle (BF-R25). Two budgets a ship
+    say what check_dc refuses across items and fields: its DC dice for actions (BF-R24), of which scuttling it now
+    takes its scuttling rolls first (BF-R25); and counter-flooding or scuttling it, not both (6.3, BF-R58: its
+    scuttling rolls are its counter-floods)."""
     view = redact(state, seat)
-    items, most = [], 0
+    items, budgets, most = [], [], 0
+    scuttle = [n for n in view.own(seat) if dc.may_scuttle(view, n)]
     for ship in view.own(seat):
         dice = dc.action_dice(view, ship)
         groups: dict[tuple, tuple[DcAction, int, list]] = {}
         for a, n in dc.open_actions(view, ship):
             groups.setdefault((a.function, dc.target_of(a)), (a, min(n, dice), []))[2].append(a.level)
-        mine = []
+        mine, floods = [], 0
         for (function, target), (a, n, levels) in groups.items():
             fixed = {"ship": ship, "function": function}
             fixed |= {"mount": a.mount} if a.mount else {"compartment": a.compartment} if a.compartment else {}
             level = [ui.Select(field="level", label="to", options=ui.options(levels, LEVELS.get))] if a.level else []
             said = f"{ship}: {DC_LABELS.get(function, function.replace('_', ' '))}{' ' + target if target else ''}"
+            spend = {f"dice:{ship}": 1} | ({f"flood:{ship}": 1} if function == "counterflood" else {})
+            floods += n if function == "counterflood" else 0
             mine += [
-                ui.Item(label=said + (f" (die {i + 1} of {n})" if n > 1 else ""), fixed=fixed, controls=level)
+                ui.Item(label=said + (f" (die {i + 1} of {n})" if n > 1 else ""), fixed=fixed, controls=level,
+                        spend=spend)
                 for i in range(n)
             ]
         items += mine
         most += min(dice, len(mine))
-    scuttle = [n for n in view.own(seat) if dc.may_scuttle(view, n)]
+        if mine:
+            budgets.append(ui.Budget(id=f"dice:{ship}", label=f"{ship}'s DC dice for actions", limit=dice))
+        if ship in scuttle and floods:
+            budgets.append(ui.Budget(id=f"flood:{ship}", label=f"{ship}: counter-flood or scuttle", limit=floods))
+    options = []
+    for ship in scuttle:
+        spend = {f"dice:{ship}": dc.action_dice(view, ship) - dc.action_dice(view, ship, (ship,))}
+        spend |= {f"flood:{ship}": b.limit for b in budgets if b.id == f"flood:{ship}"}
+        options.append(ui.Option(value=ship, label=ship, spend={k: v for k, v in spend.items() if v}))
     return ui.Form(
         controls=_present(
             ui.Items(field="actions", label="damage control, a DC die each", items=items, max=most),
-            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=ui.options(scuttle)),
-        )
+            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=options),
+        ),
+        budgets=budgets,
     )
 
 

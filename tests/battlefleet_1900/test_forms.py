@@ -310,6 +310,46 @@ def test_BF6_3_BFR25_BFR58_a_scuttling_ship_is_offered_no_counterflood_nor_scutt
     assert not accepts(dc.check_dc, s, DamageControl, actions=[one, mikasa[1]["fixed"]])
 
 
+def within(form_json: dict, actions: list[dict], scuttle: list[str]) -> bool:
+    """Whether these actions (items of the form, by their fixed arguments) and scuttlings fit the form's budgets."""
+    spent: dict[str, int] = {}
+    items = {tuple(sorted(i["fixed"].items())): i for i in form_json["controls"][0]["items"]}
+    chosen = [items[tuple(sorted(a.items()))] for a in actions]
+    scuttles = [o for o in form_json["controls"][1]["options"] if o["value"] in scuttle] if scuttle else []
+    for x in [*chosen, *scuttles]:
+        for k, v in x.get("spend", {}).items():
+            spent[k] = spent.get(k, 0) + v
+    return all(spent.get(b["id"], 0) <= b["limit"] for b in form_json.get("budgets", []))
+
+
+def test_BFR24_BFR25_BFR58_the_dc_forms_budgets_say_what_check_dc_refuses_across_items_and_fields():
+    """BF-R24: a ship's actions within its DC dice; BF-R25: scuttling it now takes its scuttling rolls from them
+    first; 6.3/BF-R58: a ship that scuttles counter-floods by those rolls, not by an action. Each combination of a
+    battered Mikasa's distinct actions, with and without scuttling her, fits the form's budgets iff check_dc takes it."""
+    s = battered(make_state(step="damage_control"))
+    built = msgspec.to_builtins(awaiting.dc_ui(s, "japan"))
+    assert {b["id"] for b in built["budgets"]} >= {"dice:Mikasa", "flood:Mikasa"}
+    mine = [i["fixed"] for i in built["controls"][0]["items"] if i["fixed"]["ship"] == "Mikasa" and not i.get("controls")]
+    distinct = list({tuple(sorted(a.items())): a for a in mine}.values())
+    item = next(i for i in built["controls"][0]["items"] if i["fixed"].get("function") == "counterflood"
+                and i["fixed"]["ship"] == "Mikasa")
+    flood = {**item["fixed"], "level": options(item["controls"][0])[0]}
+    tried = 0
+    for n in range(0, dc.dice_left(s, "Mikasa") + 2):
+        for actions in itertools.islice(itertools.combinations(distinct, n), 12):
+            for scuttle in ([], ["Mikasa"]):
+                acts = list(actions)
+                assert within(built, acts, scuttle) == accepts(
+                    dc.check_dc, s, DamageControl, actions=acts, scuttle=scuttle
+                ), (acts, scuttle)
+                tried += 1
+    fixed_flood = {k: v for k, v in flood.items() if k != "level"}
+    assert not within(built, [fixed_flood], ["Mikasa"])
+    assert not accepts(dc.check_dc, s, DamageControl, actions=[flood], scuttle=["Mikasa"])
+    assert within(built, [fixed_flood], []) and accepts(dc.check_dc, s, DamageControl, actions=[flood])
+    assert tried > 20
+
+
 # ---- move -------------------------------------------------------------------------------------------
 
 
