@@ -59,6 +59,7 @@ class Purse:
 
     def __init__(self, budgets: list[dict]):
         self.left = {b["id"]: b["limit"] for b in budgets}
+        self.broke = False  # a control had nothing that fit and took something anyway
 
     def fits(self, spend: dict[str, int], units: int = 1) -> bool:
         return all(self.left[k] >= v * units for k, v in spend.items() if k in self.left)
@@ -114,6 +115,7 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
         fitting = [o for o in control["options"] if purse.fits(o.get("spend", {}))]
         if (control.get("optional") and rng.randrange(4) == 0) or (control.get("optional") and not fitting):
             return _OMIT
+        purse.broke |= not fitting
         option = rng.choice(fitting or control["options"])
         purse.take(option.get("spend", {}))
         return option["value"]
@@ -139,8 +141,18 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
         hi = len(control["items"]) if control.get("max") is None else control["max"]
         lo = max(control.get("min", 0), len(required))
         extra = rng.randint(max(0, lo - len(required)), max(0, min(hi - len(required), len(optional))))
-        chosen = required + _some(optional, extra, rng, purse, again=bool(control.get("repeatable")))
-        return [{**i["fixed"], **_controls(i.get("controls", []), rng, used, purse)} for i in chosen]
+        out = [{**i["fixed"], **_controls(i.get("controls", []), rng, used, purse)} for i in required]
+        pool = [i for i in _some(optional, extra, rng, Purse([]), again=bool(control.get("repeatable")))]
+        for item in pool:  # an item whose own controls cannot fit what is left is not included
+            left, broke = dict(purse.left), purse.broke
+            if purse.fits(item.get("spend", {})):
+                purse.take(item.get("spend", {}))
+                built = {**item["fixed"], **_controls(item.get("controls", []), rng, used, purse)}
+                if not purse.broke:
+                    out.append(built)
+                    continue
+            purse.left, purse.broke = left, broke
+        return out
     if kind == "repeat":
         lo, hi = control.get("min", 0), control.get("max", 1)  # omitted at their defaults (omit_defaults)
         return [_controls(control["controls"], rng, used, purse) for _ in range(rng.randint(lo, hi))]

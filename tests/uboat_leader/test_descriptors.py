@@ -86,24 +86,43 @@ def fresh(duration: str = "short", data=None):
 
 
 @pytest.mark.parametrize("duration", ["short", "medium", "long"])
-def test_UL8_UL_R2_every_flotilla_the_descriptor_offers_is_within_the_SO_each_boat_once_at_least_one(duration):
+def test_UL8_UL_R2_a_flotilla_fits_the_descriptors_so_budget_exactly_when_the_rules_accept_it(duration):
+    """Every flotilla of eligible boats at levels their cards have (each boat absent or at one level; the port is any,
+    UL-8) fits the descriptor's budget, its levels' printed SO costs within the campaign's SO, iff why_not_select
+    accepts it; at least one boat; the rules have no default."""
     s = fresh(duration)
     (spec,) = legal(s).values()
     assert spec.type == "select_uboats" and spec.choices is None and spec.default is None, "the rules have no default"
-    flotillas = offer(spec)
-    assert flotillas and all(1 <= len(x["picks"]) <= len(s.data.uboats) for x in flotillas)
-    refused = [x for x in flotillas if why_not_select(s, [c.PickArg(**p) for p in x["picks"]])]
-    assert not refused, refused[:3]
+    form = spec.ui
+    (picks,) = form.controls
+    (budget,) = form.budgets
+    assert isinstance(picks, ui.Items) and picks.min == 1 and budget.limit == s.so_half
+    port = s.camp.map.ports[0].id
+    levels = {i.fixed["boat"]: {o.value: o.spend["so_half"] for o in i.controls[0].options} for i in picks.items}
+    cards = [u for u in s.data.uboats if eligible(s, u)]
+    assert set(levels) <= {u.boat for u in cards}
+    tried = accepted = 0
+    for combo in itertools.product(*[[None, *u.levels] for u in cards]):
+        chosen = [(u.boat, lv) for u, lv in zip(cards, combo) if lv is not None]
+        fits = bool(chosen) and all(lv in levels.get(b, {}) for b, lv in chosen) and sum(
+            levels[b][lv] for b, lv in chosen
+        ) <= budget.limit
+        # at least one boat: the command's schema (picks min_length 1) refuses none before the rule is asked
+        ok = bool(chosen) and why_not_select(s, [c.PickArg(b, lv, port) for b, lv in chosen]) is None
+        assert fits == ok, (chosen, fits, ok)
+        tried, accepted = tried + 1, accepted + ok
+    assert accepted > 10 and tried > accepted
 
 
-def test_UL8_the_texts_example_flotilla_and_five_trained_boats_are_offered_in_the_short_campaign():
+def test_UL8_the_texts_example_flotilla_fits_the_short_campaigns_budget():
     """"Eliges el U-43 con la Tripulación Entrenada (8 puntos de SO), el U-47 con Tripulación Entrenada (7 …)": U-43,
-    U-47, U-51 Trained and U-56 Ace, 29 of 32 SO; and every eligible boat Trained, 30 SO."""
+    U-47, U-51 Trained and U-56 Ace, 29 of 32 SO, are offered and fit; U-43 Ace with three Green boats too."""
     s = fresh("short")
-    offered = {frozenset((p["boat"], p["level"]) for p in x["picks"]) for x in offer(legal(s)["select_uboats"])}
-    example = {("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace")}
-    assert frozenset(example) in offered
-    assert frozenset((b.boat, "trained") for b in s.data.uboats) in offered
+    form = legal(s)["select_uboats"].ui
+    (picks,) = form.controls
+    cost = {(i.fixed["boat"], o.value): o.spend["so_half"] for i in picks.items for o in i.controls[0].options}
+    example = [("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace")]
+    assert sum(cost[x] for x in example) == 58 <= form.budgets[0].limit
 
 
 def test_UL8_UL_R54_a_boat_whose_service_years_do_not_hold_the_campaign_is_never_offered():
