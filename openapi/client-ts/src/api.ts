@@ -531,7 +531,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["Aa1942ConvoyCampaignSheet"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `aa1942-convoy/campaign-sheet` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "aa1942-convoy/campaign-sheet";
@@ -924,7 +924,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["IpcLedger"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `aa1942-convoy/ipc-ledger` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "aa1942-convoy/ipc-ledger";
@@ -1150,7 +1150,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["Aa1942ConvoyMapView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `aa1942-convoy/map` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "aa1942-convoy/map";
@@ -1618,7 +1618,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["SzStatus"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `aa1942-convoy/sz-status` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "aa1942-convoy/sz-status";
@@ -1858,13 +1858,25 @@ export interface components {
              */
             v: 1;
         };
-        /** Arc */
+        /**
+         * Arc
+         * @description A gun position's (or a pattern side's gun group's) arc, in half-degrees clockwise off the bow (4.1).
+         */
         Arc: {
-            /** Group */
+            /**
+             * Group
+             * @description a pattern's gun group (bow, beam, stern), null for a position
+             */
             group: string | null;
-            /** Guns */
+            /**
+             * Guns
+             * @description guns that bear in it
+             */
             guns: number;
-            /** Half deg */
+            /**
+             * Half deg
+             * @description from and to, half-degrees clockwise off the bow
+             */
             half_deg: number[];
         };
         /**
@@ -3444,7 +3456,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["GunneryLogView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `battlefleet-1900/gunnery-log` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "battlefleet-1900/gunnery-log";
@@ -3847,7 +3859,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["PhaseView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `battlefleet-1900/phase` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "battlefleet-1900/phase";
@@ -3867,7 +3879,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["ShipLogView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `battlefleet-1900/ship-log` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "battlefleet-1900/ship-log";
@@ -4037,7 +4049,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["TableView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `battlefleet-1900/table` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "battlefleet-1900/table";
@@ -4419,26 +4431,56 @@ export interface components {
             /** Xp to promote */
             xp_to_promote: number | null;
         };
-        /** BoatSides */
+        /**
+         * BoatSides
+         * @description A boat still to move on the Tactical Display.
+         */
         BoatSides: {
-            /** Area */
+            /**
+             * Area
+             * @description the area it is in
+             */
             area: string;
-            /** Boat */
+            /**
+             * Boat
+             * @description the boat (send as `boat`)
+             */
             boat: string;
-            /** Sides */
+            /**
+             * Sides
+             * @description each way it may end up
+             */
             sides: components["schemas"]["Side"][];
         };
-        /** BoatSteps */
+        /**
+         * BoatSteps
+         * @description A boat that may step now.
+         */
         BoatSteps: {
-            /** At */
+            /**
+             * At
+             * @description where it is
+             */
             at: string;
-            /** Boat */
+            /**
+             * Boat
+             * @description the boat (send as `boat`)
+             */
             boat: string;
-            /** May stop */
+            /**
+             * May stop
+             * @description UL-21: whether it may end its move where it is
+             */
             may_stop: boolean;
-            /** Moving */
+            /**
+             * Moving
+             * @description whether it is the boat whose move is under way
+             */
             moving: boolean;
-            /** Steps */
+            /**
+             * Steps
+             * @description where one step takes it
+             */
             steps: components["schemas"]["Step"][];
         };
         /** BoxLine */
@@ -4453,6 +4495,27 @@ export interface components {
             mission: string;
             /** Naval */
             naval: number;
+        };
+        /**
+         * Budget
+         * @description A limit several choices share: the `spend` on this budget of everything chosen adds up to at most `limit`.
+         */
+        Budget: {
+            /**
+             * Id
+             * @description the name `spend` uses for it
+             */
+            id: string;
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
+            label: string;
+            /**
+             * Limit
+             * @description the most the choices may spend of it together
+             */
+            limit: number;
         };
         /** Bundle */
         Bundle: {
@@ -7498,7 +7561,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["CorvetteCommandCampaignSheet"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `corvette-command/campaign-sheet` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "corvette-command/campaign-sheet";
@@ -7790,7 +7853,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["EngagementView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `corvette-command/engagement` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "corvette-command/engagement";
@@ -7974,7 +8037,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["CorvetteCommandMapView"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `corvette-command/map` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "corvette-command/map";
@@ -8365,7 +8428,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["ShipLog"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `corvette-command/ship-log` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "corvette-command/ship-log";
@@ -9575,21 +9638,45 @@ export interface components {
              */
             v: 1;
         };
-        /** DecisionsDivisionMove */
+        /**
+         * DecisionsDivisionMove
+         * @description A division that can move: its lead's pose, how far the lead may go (BF-R6) and the turns its orders allow.
+         */
         DecisionsDivisionMove: {
-            /** Distance mm */
+            /**
+             * Distance mm
+             * @description BF-R6: how far the lead may go this turn
+             */
             distance_mm: components["schemas"]["Range"];
-            /** Division */
+            /**
+             * Division
+             * @description the division, by its id
+             */
             division: string;
-            /** Lead */
+            /**
+             * Lead
+             * @description the ship leading it
+             */
             lead: string;
-            /** Pose */
+            /**
+             * Pose
+             * @description the lead's pose now
+             */
             pose: components["schemas"]["Pose"];
-            /** Ships */
+            /**
+             * Ships
+             * @description its ships in line order
+             */
             ships: string[];
-            /** Stop */
+            /**
+             * Stop
+             * @description whether it is under a stop order (it goes exactly the least distance)
+             */
             stop: boolean;
-            /** Turns */
+            /**
+             * Turns
+             * @description BF-R5: one band per entry of `turns_deg`, in order
+             */
             turns: components["schemas"]["TurnBand"][];
         };
         /**
@@ -9597,14 +9684,29 @@ export interface components {
          * @description One value a `select` or `pick` offers, with its label.
          */
         DecisionsOption: {
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
-            /** Value */
+            /**
+             * Spend
+             * @description what choosing it adds to each named budget of the form (`Form.budgets`)
+             * @default {}
+             */
+            spend?: {
+                [key: string]: number;
+            };
+            /**
+             * Value
+             * @description the value sent
+             */
             value: string | number | boolean | null;
         };
         /**
@@ -9613,34 +9715,48 @@ export interface components {
          *     order is part of the command (pick them in turn).
          */
         DecisionsPick: {
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `pick` here
+             * @enum {string}
              */
             kind: "pick";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Max
+             * @description the most values to pick (null: all of them)
              * @default null
              */
             max?: number | null;
             /**
              * Min
+             * @description the fewest values to pick
              * @default 0
              */
             min?: number;
-            /** Options */
+            /**
+             * Options
+             * @description the values that may be picked, each legal here
+             */
             options: components["schemas"]["DecisionsOption"][];
             /**
              * Ordered
+             * @description whether the order of the picks is part of the command
              * @default false
              */
             ordered?: boolean;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
@@ -11294,18 +11410,31 @@ export interface components {
          *     (BF-R15). Send `{salvos: [{ship, target, estimate_mm, guns: [{mount, side, guns, cycles, ammo}]}]}`.
          */
         FireForm: {
-            /** Estimate mm */
+            /**
+             * Estimate mm
+             * @description BF-R15: what a range estimate may be, mm
+             */
             estimate_mm: components["schemas"]["Range"];
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `fire` here
+             * @enum {string}
              */
             kind: "fire";
-            /** One cycle beyond mm */
+            /**
+             * One cycle beyond mm
+             * @description 4.1: beyond this range every gun fires one cycle
+             */
             one_cycle_beyond_mm: number;
-            /** Ships */
+            /**
+             * Ships
+             * @description the seat's ships able to fire
+             */
             ships: components["schemas"]["Firer"][];
-            /** Targets */
+            /**
+             * Targets
+             * @description the enemy ships in play
+             */
             targets: components["schemas"]["FireTarget"][];
         };
         /**
@@ -11384,22 +11513,46 @@ export interface components {
              */
             v: 1;
         };
-        /** FireTarget */
+        /**
+         * FireTarget
+         * @description An enemy ship in play (BF-R13).
+         */
         FireTarget: {
-            /** Cls */
+            /**
+             * Cls
+             * @description its class
+             */
             cls: string;
-            /** Pose */
+            /**
+             * Pose
+             * @description where the seat's own view shows it, null when it sees none
+             */
             pose: components["schemas"]["SeenPose"] | null;
-            /** Ship */
+            /**
+             * Ship
+             * @description the ship (send as `target`)
+             */
             ship: string;
         };
-        /** Firer */
+        /**
+         * Firer
+         * @description One of the seat's ships able to fire.
+         */
         Firer: {
-            /** Mounts */
+            /**
+             * Mounts
+             * @description what it can fire
+             */
             mounts: components["schemas"]["Mount"][];
-            /** Pose */
+            /**
+             * Pose
+             * @description its pose now
+             */
             pose: components["schemas"]["Pose"];
-            /** Ship */
+            /**
+             * Ship
+             * @description the ship (send as `ship`)
+             */
             ship: string;
         };
         /** FloodingChanged */
@@ -11541,11 +11694,21 @@ export interface components {
          * @description The command's arguments are what its `controls` fill (an argument none fills takes its default).
          */
         Form: {
-            /** Controls */
+            /**
+             * Budgets
+             * @description limits the chosen values share (what the form's choices `spend`)
+             * @default []
+             */
+            budgets?: components["schemas"]["Budget"][];
+            /**
+             * Controls
+             * @description the controls that fill the command's arguments
+             */
             controls: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `form` here
+             * @enum {string}
              */
             kind: "form";
         };
@@ -11899,19 +12062,30 @@ export interface components {
          * @description An object whose keys are its controls' fields (a speed per boat).
          */
         Group: {
-            /** Controls */
+            /**
+             * Controls
+             * @description one control per key of the object
+             */
             controls: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `group` here
+             * @enum {string}
              */
             kind: "group";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
@@ -12448,25 +12622,42 @@ export interface components {
         Item: {
             /**
              * Controls
+             * @description what the player fills for this item, each with the values legal for it
              * @default []
              */
             controls?: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
-            /** Fixed */
+            /**
+             * Fixed
+             * @description the arguments this item's object always has (its ids)
+             */
             fixed: {
                 [key: string]: string | number | boolean | null;
             };
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Required
+             * @description whether the item is always included
              * @default false
              */
             required?: boolean;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
+            /**
+             * Spend
+             * @description what choosing it adds to each named budget of the form (`Form.budgets`)
+             * @default {}
+             */
+            spend?: {
+                [key: string]: number;
+            };
         };
         /**
          * Items
@@ -12474,34 +12665,48 @@ export interface components {
          *     (null: any number of those offered). An item may appear more than once only where `repeatable` says so.
          */
         Items: {
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
-            /** Items */
+            /**
+             * Items
+             * @description what may be included, each with its own controls
+             */
             items: components["schemas"]["Item"][];
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `items` here
+             * @enum {string}
              */
             kind: "items";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Max
+             * @description the most items to include (null: any number of those offered)
              * @default null
              */
             max?: number | null;
             /**
              * Min
+             * @description the fewest items to include
              * @default 0
              */
             min?: number;
             /**
              * Repeatable
+             * @description whether an item may be included more than once
              * @default false
              */
             repeatable?: boolean;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
@@ -13611,27 +13816,60 @@ export interface components {
             /** Spent */
             spent: number;
         };
-        /** Mount */
+        /**
+         * Mount
+         * @description A gun position or beam pattern side that can fire this turn (BF-R14).
+         */
         Mount: {
-            /** Arcs */
+            /**
+             * Arcs
+             * @description 4.1, BF-R37: where its guns bear
+             */
             arcs: components["schemas"]["Arc"][];
-            /** Bore */
-            bore: number;
-            /** Brackets */
+            /**
+             * Bore
+             * @description the bore as the data set gives it ("30 cm")
+             */
+            bore: string;
+            /**
+             * Brackets
+             * @description the range brackets its guns penetrate
+             */
             brackets: number[];
-            /** Cat */
+            /**
+             * Cat
+             * @description the weapon's category in the data set
+             */
             cat: string;
-            /** Cycles */
+            /**
+             * Cycles
+             * @description 4.1: the most cycles a gun may fire this turn
+             */
             cycles: number;
-            /** Guns */
+            /**
+             * Guns
+             * @description guns able to fire
+             */
             guns: number;
-            /** Mount */
+            /**
+             * Mount
+             * @description the position letter or the pattern's weapon id (send as `mount`)
+             */
             mount: string;
-            /** Reach mm */
+            /**
+             * Reach mm
+             * @description the far edge of its last bracket, mm
+             */
             reach_mm: number;
-            /** Side */
+            /**
+             * Side
+             * @description a pattern's side (send `guns`), null for a position
+             */
             side: ("port" | "starboard") | null;
-            /** Weapon */
+            /**
+             * Weapon
+             * @description the weapon's id in the data set
+             */
             weapon: string;
         };
         /** MoveEnded */
@@ -13716,11 +13954,15 @@ export interface components {
          *     band per number of `turns_deg` (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`.
          */
         MoveForm: {
-            /** Divisions */
+            /**
+             * Divisions
+             * @description each division of the seat that can move
+             */
             divisions: components["schemas"]["DecisionsDivisionMove"][];
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `move` here
+             * @enum {string}
              */
             kind: "move";
         };
@@ -13768,34 +14010,59 @@ export interface components {
         Number: {
             /**
              * Default
+             * @description the value preselected (null: none)
              * @default null
              */
             default?: number | null;
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `number` here
+             * @enum {string}
              */
             kind: "number";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
-            /** Max */
+            /**
+             * Max
+             * @description the greatest value accepted
+             */
             max: number;
-            /** Min */
+            /**
+             * Min
+             * @description the least value accepted
+             */
             min: number;
             /**
              * Optional
+             * @description whether the field may be left out, taking the command's default
              * @default false
              */
             optional?: boolean;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
             /**
+             * Spend
+             * @description what each unit of the number adds to each named budget of the form
+             * @default {}
+             */
+            spend?: {
+                [key: string]: number;
+            };
+            /**
              * Unit
+             * @description the unit of the number (mm, IPCs …), empty for a count
              * @default
              */
             unit?: string;
@@ -14491,13 +14758,25 @@ export interface components {
             /** Ship */
             ship: string;
         };
-        /** Pose */
+        /**
+         * Pose
+         * @description A pose on the table, in integer mm, heading in degrees clockwise from north.
+         */
         Pose: {
-            /** H */
+            /**
+             * H
+             * @description heading, degrees clockwise from north
+             */
             h: number;
-            /** X */
+            /**
+             * X
+             * @description mm east
+             */
             x: number;
-            /** Y */
+            /**
+             * Y
+             * @description mm north
+             */
             y: number;
         };
         /** PoseView */
@@ -15087,11 +15366,20 @@ export interface components {
              */
             v: 1;
         };
-        /** Range */
+        /**
+         * Range
+         * @description A whole-number range, both ends included.
+         */
         Range: {
-            /** Max */
+            /**
+             * Max
+             * @description the greatest value
+             */
             max: number;
-            /** Min */
+            /**
+             * Min
+             * @description the least value
+             */
             min: number;
         };
         /**
@@ -15195,29 +15483,42 @@ export interface components {
          * @description A list of `min`..`max` objects, each filled by the same `controls` (one torpedo per entry).
          */
         Repeat: {
-            /** Controls */
+            /**
+             * Controls
+             * @description what the player fills for each entry
+             */
             controls: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `repeat` here
+             * @enum {string}
              */
             kind: "repeat";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Max
+             * @description the most entries
              * @default 1
              */
             max?: number;
             /**
              * Min
+             * @description the fewest entries
              * @default 0
              */
             min?: number;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
@@ -16099,15 +16400,30 @@ export interface components {
              */
             passphrase?: string | null;
         };
-        /** SeenPose */
+        /**
+         * SeenPose
+         * @description Where the reader's own view shows a ship (a fog sighting unless `exact`).
+         */
         SeenPose: {
-            /** Exact */
+            /**
+             * Exact
+             * @description false for a fog sighting (BATTLEFLEET.md §4 `blur`)
+             */
             exact: boolean;
-            /** H */
+            /**
+             * H
+             * @description heading, degrees clockwise from north
+             */
             h: number;
-            /** X */
+            /**
+             * X
+             * @description mm east
+             */
             x: number;
-            /** Y */
+            /**
+             * Y
+             * @description mm north
+             */
             y: number;
         };
         /** SegmentBegan */
@@ -16198,27 +16514,40 @@ export interface components {
         Select: {
             /**
              * Default
+             * @description the value preselected (null: none)
              * @default null
              */
             default?: string | number | boolean | null;
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `select` here
+             * @enum {string}
              */
             kind: "select";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Optional
+             * @description whether the field may be left out, taking the command's default
              * @default false
              */
             optional?: boolean;
-            /** Options */
+            /**
+             * Options
+             * @description the values it may take, each legal here
+             */
             options: components["schemas"]["DecisionsOption"][];
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
@@ -17356,18 +17685,31 @@ export interface components {
              */
             v: 1;
         };
-        /** Side */
+        /**
+         * Side
+         * @description One way a boat may end its Tactical move (UL-30).
+         */
         Side: {
-            /** Off */
+            /**
+             * Off
+             * @description UL-R20: whether it may leave the display (send `to: off`)
+             */
             off: boolean;
             /**
              * Side
+             * @description surfaced or submerged (send as `side`)
              * @enum {unknown}
              */
             side: "submerged" | "surfaced";
-            /** Speed */
+            /**
+             * Speed
+             * @description its speed that way
+             */
             speed: number;
-            /** To */
+            /**
+             * To
+             * @description the areas it may end in (send one as `to`)
+             */
             to: string[];
         };
         /** SideShare */
@@ -17388,11 +17730,15 @@ export interface components {
          *     `off` to leave).
          */
         SidesForm: {
-            /** Boats */
+            /**
+             * Boats
+             * @description the boats still to move
+             */
             boats: components["schemas"]["BoatSides"][];
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `sides` here
+             * @enum {string}
              */
             kind: "sides";
         };
@@ -17825,16 +18171,26 @@ export interface components {
              */
             v: 1;
         };
-        /** Step */
+        /**
+         * Step
+         * @description A place one step takes a boat (UL-20).
+         */
         Step: {
-            /** Move events */
+            /**
+             * Move events
+             * @description UL-20: Event cards an Area's crossing draws, null for a box
+             */
             move_events: number | null;
             /**
              * Space
+             * @description an Area, a Port box (ends the move) or a Special Mission box
              * @enum {unknown}
              */
             space: "box" | "open" | "port";
-            /** To */
+            /**
+             * To
+             * @description the place (send as `to`)
+             */
             to: string;
         };
         /** StepStarted */
@@ -17926,11 +18282,15 @@ export interface components {
          *     Send `{boat, to}`.
          */
         StepsForm: {
-            /** Boats */
+            /**
+             * Boats
+             * @description the boats that may step now
+             */
             boats: components["schemas"]["BoatSteps"][];
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `steps` here
+             * @enum {string}
              */
             kind: "steps";
         };
@@ -19293,27 +19653,45 @@ export interface components {
         };
         /**
          * Text
-         * @description Free text of at most `max_length` characters (a message to another seat).
+         * @description Free text of `min_length` to `max_length` characters (a message to another seat).
          */
         Text: {
             /**
              * Default
+             * @description the text preselected
              * @default
              */
             default?: string;
-            /** Field */
+            /**
+             * Field
+             * @description the argument this control fills, in the object it sits in
+             */
             field: string;
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `text` here
+             * @enum {string}
              */
             kind: "text";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
-            /** Max length */
+            /**
+             * Max length
+             * @description the most characters accepted
+             */
             max_length: number;
             /**
+             * Min length
+             * @description the fewest characters accepted
+             * @default 0
+             */
+            min_length?: number;
+            /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
@@ -19912,14 +20290,24 @@ export interface components {
          * @description BF-R5: one ordered turn's band of degrees (negative to port; `to: either` a free turn).
          */
         TurnBand: {
-            /** Arrow */
+            /**
+             * Arrow
+             * @description the order arrow's degrees (45 or 90), null for a free turn
+             */
             arrow: number | null;
-            /** Max deg */
+            /**
+             * Max deg
+             * @description the greatest turn, degrees
+             */
             max_deg: number;
-            /** Min deg */
+            /**
+             * Min deg
+             * @description the least turn, degrees
+             */
             min_deg: number;
             /**
              * To
+             * @description which way the turn goes
              * @enum {unknown}
              */
             to: "either" | "port" | "starboard";
@@ -22115,7 +22503,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["UboatLeaderCampaignSheet"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `uboat-leader/campaign-sheet` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "uboat-leader/campaign-sheet";
@@ -22413,7 +22801,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["Decks"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `uboat-leader/decks` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "uboat-leader/decks";
@@ -24885,7 +25273,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["TacticalDisplay"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `uboat-leader/tactical-display` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "uboat-leader/tactical-display";
@@ -24905,7 +25293,7 @@ export interface components {
             /** Data */
             data: components["schemas"]["UBoatLog"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description what this is: always `uboat-leader/uboat-log` here (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "uboat-leader/uboat-log";
@@ -24997,27 +25385,44 @@ export interface components {
              */
             ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
         };
-        /** Variant */
+        /**
+         * Variant
+         * @description One way of making the choice: its `fixed` arguments, and what its own `controls` fill.
+         */
         Variant: {
             /**
              * Controls
+             * @description what the player fills in this variant, each with the values legal in it
              * @default []
              */
             controls?: (components["schemas"]["Select"] | components["schemas"]["DecisionsPick"] | components["schemas"]["Number"] | components["schemas"]["Text"] | components["schemas"]["Items"] | components["schemas"]["Repeat"] | components["schemas"]["Group"] | components["schemas"]["Variants"])[];
             /**
              * Fixed
+             * @description the arguments this variant sets
              * @default {}
              */
             fixed?: {
                 [key: string]: string | number | boolean | null;
             };
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
+            /**
+             * Spend
+             * @description what choosing it adds to each named budget of the form (`Form.budgets`)
+             * @default {}
+             */
+            spend?: {
+                [key: string]: number;
+            };
         };
         /**
          * Variants
@@ -25027,17 +25432,25 @@ export interface components {
         Variants: {
             /**
              * Kind
-             * @enum {unknown}
+             * @description what this is: always `variants` here
+             * @enum {string}
              */
             kind: "variants";
-            /** Label */
+            /**
+             * Label
+             * @description what to show the player (English)
+             */
             label: string;
             /**
              * Rulebook
+             * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
              * @default null
              */
             rulebook?: string | null;
-            /** Variants */
+            /**
+             * Variants
+             * @description the ways to choose; exactly one is taken
+             */
             variants: components["schemas"]["Variant"][];
         };
         /** VerifyReport */
