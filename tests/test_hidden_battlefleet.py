@@ -7,23 +7,35 @@ nothing under 4.0.0 (BF-E4-20, BF-E4-21; docs/rules/battlefleet-1900.md "Edition
   sighting, a ship whose pose does not change) subtracted from another sighting.
 - The bracket probe (item 3): a salvo that fires nothing (out of arc, out of range, no line of sight) costs nothing;
   its outcome and bracket ranged any enemy ship, every turn.
+- The overlap record (issue 31): the referee's record of the pairs of enemy bases that touch after a move was sealed
+  only when there was one, so its public presence told everyone (4.0.0); from 5.0.0 it is sealed after every move
+  (BF-E5-1), and two worlds that differ only in such an overlap read alike to the public and to the other seat.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
+import secrets
 
 import msgspec
 import pytest
+from fastapi.testclient import TestClient
 
 from domain import engine
 from domain.battlefleet_1900.awaiting import legal_commands
 from domain.battlefleet_1900.state import Message
 from events.battlefleet_1900 import Pose, StepStarted
 from events.core import SubmissionSealed
+from events.store import SQLiteStore
+from service.app import create_app
+from service.games import GameService, now_iso
 from service.rulesets import RULESETS
+from tests.battlefleet_1900.scenario import RAW
 from tests.battlefleet_1900.scenario import play as bot_battle
 from tests.conftest import auth
+from tests.test_hidden import masked
 
 SCENARIO = RULESETS["battlefleet-1900"].data.scenarios["yellow-sea-1904"]
 START = {s.name: (s.bow[0], s.bow[1]) for side in SCENARIO.sides for d in side.divisions for s in d.ships}
@@ -288,3 +300,102 @@ def test_issue30_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat
     assert {"setup", "command", "movement", "gunnery", "torpedo", "damage_control"} <= seen
     assert "command" in differs  # the hider's own crews: its give_orders form shows them
     assert ("movement" in differs) == (fog == "blur")  # and its last moves, secret under blur
+
+
+# ---- two worlds: an overlap with an enemy base after a move (issue 31, BF-E5-1) -------------------------------------
+
+OVERLAP_AT = now_iso()  # one clock for both worlds
+
+
+def overlap_data() -> dict:
+    """The torpedo attack re-placed: Japan's line steams east 5 mm off Poltava's, Ikazuchi's base already on Poltava's
+    (bases touching as a move begins do not stop each other, BF-R29, so they may still touch after it); Sevastopol
+    far off. Japan's last move 78 mm (39-117 this turn), Russia's 80 (60-100): at 60 and 60 the two bases still
+    touch after the move, and at Japan 117 (or Russia 100) they are clear and nothing else comes to touch."""
+    raw = json.loads(json.dumps(RAW))
+    japan, russia = raw["scenarios"]["torpedo-attack"]["sides"]
+    japan["last_move_mm"] = 78
+    for i, ship in enumerate(japan["divisions"][0]["ships"]):
+        ship["bow"], ship["heading"] = [1790 - 150 * i, 1005], 90
+    poltava, sevastopol = russia["divisions"][0]["ships"]
+    poltava["bow"], sevastopol["bow"] = [1800, 1000], [1000, 400]
+    return raw
+
+
+def overlap_world(monkeypatch, edition: str, japan_mm: int, russia_mm: int):
+    """One server holding one fair game under fog blur, its randomness (seeds, ids, tokens) the other world's, up to
+    both seats' moves; returns its client and the game (its id and tokens)."""
+    drawn = iter(range(1, 10**6))
+    monkeypatch.setattr(secrets, "token_bytes", lambda n=32: hashlib.sha256(b"%d" % next(drawn)).digest()[:n])
+    svc = GameService(SQLiteStore(":memory:"), clock=lambda: OVERLAP_AT)
+    client = TestClient(create_app(service=svc))
+    options = {"scenario": "torpedo-attack", "fog": "blur", "data": overlap_data()}
+    made = svc.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="overlap", edition=edition)
+    g = {"game_id": "overlap", "tokens": {s["seat"]: s["token"] for s in made["seats"]}}
+    g["referee_token"] = made["referee_token"]
+    for t in ("start", "give_orders"):
+        for seat in ("japan", "russia"):
+            send(client, g, seat, {"type": t})
+    send(client, g, "japan", {"type": "move", "divisions": [{"division": "D1", "distance_mm": japan_mm}]})
+    send(client, g, "russia", {"type": "move", "divisions": [{"division": "R2", "distance_mm": russia_mm}]})
+    return client, g
+
+
+def fog_masked(x):
+    """A read with what the fog shows a seat of the enemy blanked: the content of its sighting records, and an enemy
+    pose as sighted (`exact: false`, in the fire descriptor's targets). It follows the enemy's true poses (BF-R48),
+    which differ between the worlds by design."""
+    if isinstance(x, dict):
+        data, sealed = x.get("data"), x.get("sealed")
+        if isinstance(data, dict) and data.get("kind") == "sighting" and isinstance(sealed, dict):
+            return {**x, "sealed": {**sealed, "content": "<sighting>"}}
+        if isinstance(x.get("pose"), dict) and x["pose"].get("exact") is False:
+            return {**x, "pose": "<sighted>"}
+        return {k: fog_masked(v) for k, v in x.items()}
+    return [fog_masked(v) for v in x] if isinstance(x, list) else x
+
+
+def overlap_reads(client, g, who: str | None) -> dict[str, bytes]:
+    """What `who` (None: the public) reads of the game: its events, its live stream (a seat's own, by ticket) and its
+    bundle (nothing revealed yet), with commitments, salts and hashes masked (tests/test_hidden.py) and, to a seat,
+    its sightings."""
+    ticket = ""
+    if who is not None:
+        made = client.post(f"/games/{g['game_id']}/tickets", headers=auth(g["tokens"][who]))
+        ticket = "&ticket=" + made.json()["ticket"]
+    stream = client.get(f"/games/{g['game_id']}/events/stream?timeout=0{ticket}").text
+    data = "data: "
+    lines = [data + json.dumps(fog_masked(json.loads(x[6:]))) if x.startswith(data) else x for x in stream.split("\n")]
+    reads = {
+        "events": json.dumps(fog_masked(get(client, g, "/events?limit=1000", who))),
+        "stream": "\n".join(lines),
+        "bundle": json.dumps(fog_masked(get(client, g, "/bundle", who))),
+    }
+    return {k: masked(v.encode()) for k, v in reads.items()}
+
+
+@pytest.mark.parametrize("edition", ["5.0.0", "4.0.0"])
+@pytest.mark.parametrize("mover", ["japan", "russia"])
+def test_issue31_BFR29_BFE5_1_whether_enemy_bases_overlap_after_a_move_is_told_to_nobody(monkeypatch, edition, mover):
+    """Two games under fog blur, alike but for one seat's move (`mover`): after it Ikazuchi's base touches Poltava's
+    in one world and is clear of it in the other. Under 5.0.0 (BF-E5-1) the public's events, live stream and
+    bundle are byte for byte alike, and so are the other seat's (but for what its sighting shows of the mover's
+    ships): the referee's overlap record is sealed in both worlds, holding the pair in one and nothing in the other.
+    Under 4.0.0 it was sealed only in the world with the pair, and its public presence told everyone of the overlap."""
+    moves = {"japan": (60, 117), "russia": (60, 100)}[mover]
+    worlds = [overlap_world(monkeypatch, edition, *((m, 60) if mover == "japan" else (60, m))) for m in moves]
+    touching, clear = worlds
+    referee = [
+        [e["sealed"]["content"]["overlaps"] for e in events(*w, "referee") if e["data"].get("seat") == "referee"]
+        for w in worlds
+    ]
+    assert referee == [[[["Ikazuchi", "Poltava"]]], [[]] if edition == "5.0.0" else []]
+    record = ("SubmissionSealed", "referee", "poses")
+    public = [[(e["type"], e["data"].get("seat"), e["data"].get("kind")) for e in events(*w, None)] for w in worlds]
+    assert record in public[0] and (record in public[1]) == (edition == "5.0.0")  # 4.0.0: the leak, in public
+    hider = next(s for s in ("japan", "russia") if s != mover)
+    assert overlap_reads(*touching, mover) != overlap_reads(*clear, mover)  # the mover knows its own poses
+    for who in (None, hider):
+        a, b = overlap_reads(*touching, who), overlap_reads(*clear, who)
+        told = [read for read in a if a[read] != b[read]]
+        assert told == ([] if edition == "5.0.0" else ["events", "stream", "bundle"]), (who, told)

@@ -17,6 +17,11 @@ EDITIONS = Editions(
             "fires nothing tells nothing (BF-E4-21), overlap warnings only between a seat's own ships (BF-E4-22), "
             "the abandon roll only when a sinking ship fires (BF-E4-23), one AP/HE choice per target (BF-E4-24)",
         ),
+        Released(
+            "5.0.0",
+            "issue 31: under fog blur the referee's overlap record is sealed after every move, an empty one too, so "
+            "its presence no longer says that an enemy base touches one's own (BF-E5-1)",
+        ),
     ),
     changes=(
         Change(
@@ -111,6 +116,14 @@ EDITIONS = Editions(
             ("BF-R15",),
             "one AP/HE choice per target entry: every gun order of a salvo names the same ammunition (4.0: 'whether"
             " or not those guns are firing AP')",
+        ),
+        Change(
+            "BF-E5-1",
+            "5.0.0",
+            ("BF-R29",),
+            "under fog blur the referee's `poses` record of the pairs with an enemy ship (BF-E4-22) is sealed after"
+            " every Movement Phase, empty when no such pair touches: 4.0.0 sealed it only when one did, and its"
+            " public presence told everyone an overlap existed",
         ),
     ),
     retired=("1", "2"),

@@ -44,7 +44,7 @@ def test_BFR48_the_label_names_the_sighting_not_the_turn():
     assert sealing.fog_label(old, "start", "russia", "Mikasa") == sealing.fog_label(old, "moved", "russia", "Mikasa")
 
 
-@pytest.mark.parametrize("edition", ["4.0.0", "3.0.0"])
+@pytest.mark.parametrize("edition", ["5.0.0", "4.0.0", "3.0.0"])
 def test_BFR29_issue17_an_overlap_warning_never_places_an_enemy_ship(edition):
     """BF-R29's overlap warning after a move, under fog blur (BF-E4-22): a pair of a seat's own ships is its own
     business; a pair with an enemy ship said where that ship truly lies, so from 4.0.0 it is the referee's only.
@@ -60,8 +60,35 @@ def test_BFR29_issue17_an_overlap_warning_never_places_an_enemy_ship(edition):
     told = {e.seat: e.content.get("overlaps", []) for e in of(c, SubmissionSealed) if e.kind == "poses"}
     mixed = ["Mikasa", "Tsesarevich"]
     assert ["Asahi", "Shikishima"] in told["japan"]  # its own ships: told
-    if edition == "4.0.0":
+    if edition != "3.0.0":
         assert mixed not in told["japan"] and mixed not in told["russia"]
         assert told["referee"] == [mixed]
     else:
         assert mixed in told["japan"] and mixed in told["russia"] and "referee" not in told
+
+
+@pytest.mark.parametrize("edition, sealed", [("5.0.0", True), ("4.0.0", False)])
+def test_BFR29_BFE5_1_the_referees_overlap_record_is_sealed_after_every_move_under_blur(edition, sealed):
+    """BF-E5-1 (issue 31): the referee's record of the pairs with an enemy ship (BF-E4-22) is sealed after every
+    Movement Phase under fog blur, empty when no such pair touches, so that its presence (public: a seat, a kind and a
+    commitment) says nothing. 4.0.0 sealed it only when a pair touched. Here only two Japanese bases touch."""
+    s = make_state(fog="blur", step="movement", edition=edition)
+    for n in ("Asahi", "Mikasa"):  # both at a stop, 10 mm apart: their 40 mm bases overlap
+        place(s, n, 1000 + 10 * (n == "Asahi"), 1800, 90, last=0)
+    s.sealed["japan"].waypoints.clear()
+    c = ctx(s)
+    movement.resolve(c)
+    told = {e.seat: e.content.get("overlaps", []) for e in of(c, SubmissionSealed) if e.kind == "poses"}
+    assert told["japan"] == [["Mikasa", "Asahi"]] and told["russia"] == []
+    assert ("referee" in told) == sealed
+    if sealed:
+        assert told["referee"] == []
+
+
+def test_BFR29_BFE5_1_open_fog_seals_no_overlap_record():
+    """Under fog `open` every pose and overlap is public (one `ShipsMoved`): nothing is sealed, for the referee
+    neither."""
+    s = make_state(fog="open", step="movement", edition="5.0.0")
+    c = ctx(s)
+    movement.resolve(c)
+    assert [e for e in of(c, SubmissionSealed) if e.kind == "poses"] == []

@@ -183,7 +183,7 @@ def resolve(ctx: Ctx) -> list[str]:
             sealing.seal(ctx, seat, "poses", m)
         if s.edition.has("BF-E4-22"):  # the pairs with an enemy ship, kept from both seats, are the referee's
             mixed = [p for p in overlaps(s, paths, None) if s.ships[p[0]].seat != s.ships[p[1]].seat]
-            if mixed:
+            if mixed or s.edition.has("BF-E5-1"):  # 5.0.0: every move, so that the record's presence says nothing
                 sealing.seal(ctx, "referee", "poses", ev.Moves(ships=[], overlaps=mixed))
     w, h = s.data.scale.table_mm
     return [n for n, p in paths.items() if not (0 <= p.pose.x <= w and 0 <= p.pose.y <= h)]
