@@ -16,7 +16,7 @@ from domain.aa1942_convoy.rules.raid import raid_value
 from domain.aa1942_convoy.rules.submarines import legal_moves
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
-from domain.aa1942_convoy.views import VIEWS, sz_status
+from domain.aa1942_convoy.views import VIEWS, ipc_ledger, sz_status
 from domain.engine import Forbidden, IllegalCommand, InvalidInput, Rejected
 from events import aa1942_convoy as ev
 from events.core import DiceRolled, GameEnded
@@ -235,22 +235,33 @@ def test_AA9_the_cap_is_per_zone_whatever_the_number_of_raiding_powers():
     assert (r.rolled, r.cap_left, r.damage) == (4, 0, 0)
 
 
-def test_AAR5_a_zone_never_holds_more_than_4_chips_across_game_rounds():
-    """The USA raids Germany's SZ 5 at the end of round 1; the USSR raids it again in round 2 before Germany's
-    purchase has cleared the chips: the zone holds 4 chips already, so the second raid does nothing."""
+def uk_round(t: Table, n: int) -> dict:
+    """The UK's line of the ipc-ledger for table round `n` (USSR to USA)."""
+    uk = next(p for p in ipc_ledger(t.state).powers if p.power == "UK")
+    return next(msgspec.to_builtins(r) for r in uk.rounds if r.round == n)
+
+
+def test_AAR5_a_round_1_raids_chips_cap_a_round_2_raid_of_another_power_before_the_owners_purchase():
+    """AA-R5's second consequence (docs/rules/aa1942-convoy.md): the USA raids Germany's SZ 5 last in round 1 (face 1:
+    2 chips); in round 2 the USSR, which moves before Germany's purchase, raids it with a 4 (face 3), cut to the 2
+    the round-1 chips leave. A zone never holds more than 4 chips; Germany's purchase then frees the cap."""
     t = table(submarines={"USA": {"5": 1}, "USSR": {"5": 1}})
     advance(t, "USA", "combat")
-    t.send("USA", "raid", [3], sz=5)
+    (first,) = of(t.send("USA", "raid", [1], sz=5), ev.ConvoyRaided)
+    assert (t.state.round, first.damage) == (1, 2)
     advance(t, "USSR", "combat")
-    assert t.state.round == 2 and t.state.chips == {5: 4}
+    assert t.state.round == 2 and t.state.chips == {5: 2}
     (r,) = of(t.send("USSR", "raid", [3], sz=5), ev.ConvoyRaided)
-    assert (r.rolled, r.cap_left, r.damage, r.removed) == (4, 0, 0, 0)
-    assert t.state.chips == {5: 4} and t.state.treasury["Germany"] == 41 + 41 - 4  # its round-1 income, one raid
+    assert (r.rolled, r.cap_left, r.damage, r.removed) == (4, 2, 2, 2)
+    assert t.state.chips == {5: 4} and t.state.treasury["Germany"] == 41 + 41 - 2 - 2  # its round-1 income between
+    advance(t, "Germany", "combat-move")
+    assert t.state.chips == {} and t.state.cap_left(5) == 4
 
 
-def test_AAR5_chips_removed_in_the_owners_purchase_free_the_cap_within_the_round():
-    """Germany fills the UK's SZ 7 in round 1; the UK's purchase removes the chips; Japan, later in the same
-    round, raids SZ 7 for its full roll."""
+def test_AAR5_germany_then_japan_may_take_8_ipcs_from_one_zone_in_one_table_round():
+    """AA-R5's first consequence (docs/rules/aa1942-convoy.md): in table round 1 (USSR to USA) Germany raids the
+    UK's SZ 7 for 4 (face 3); the UK's purchase, between Germany's turn and Japan's, removes the chips; Japan then
+    raids SZ 7 for its full 4 (face 3). One zone worth 4 gave 8 IPCs in one table round."""
     t = table(submarines={"Germany": {"7": 1}, "Japan": {"7": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [3], sz=7)
@@ -259,7 +270,11 @@ def test_AAR5_chips_removed_in_the_owners_purchase_free_the_cap_within_the_round
     advance(t, "Japan", "combat")
     (r,) = of(t.send("Japan", "raid", [3], sz=7), ev.ConvoyRaided)
     assert (r.rolled, r.cap_left, r.damage) == (4, 4, 4)
-    assert t.state.chips == {7: 4} and t.state.treasury["UK"] == 31 - 4 + 31 - 4  # its round-1 income between
+    assert t.state.round == 1 and t.state.chips == {7: 4}
+    raids = [e for e in t.log if isinstance(e, ev.ConvoyRaided) and e.sz == 7]
+    assert [(e.raider, e.damage) for e in raids] == [("Germany", 4), ("Japan", 4)]
+    assert (uk_round(t, 1)["raid_damage_suffered"], uk_round(t, 1)["raid_ipcs_lost"]) == (8, 8)  # the ledger's round 1
+    assert t.state.treasury["UK"] == 31 - 4 + 31 - 4  # its round-1 income between
 
 
 def test_AAR5_AA11_chips_wait_for_the_owners_purchase_and_the_sz_status_view_shows_chips_and_cap_left():
