@@ -275,7 +275,7 @@ def other_world(state, hider: str):
 
 
 @pytest.mark.parametrize("fog", ["blur", "open"])
-@pytest.mark.parametrize("edition", ["3.0.0", "4.0.0"])
+@pytest.mark.parametrize("edition", ["3.0.0", "4.0.0", "5.0.0"])
 def test_issue30_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat_the_same_descriptors(edition, fog):
     """A bot battle, stopped at every step a seat owes and after every sealed submission: a second world changes one
     seat's secrets (its true poses under blur, its sighting offsets, its sealed orders, its logs); every `awaiting`
