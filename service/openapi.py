@@ -233,21 +233,9 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
         out["parameters"] = params
     responses: dict[str, Any] = {}
     if op.stream:
-        # The body is text, a sequence of messages: typed as one message object, a generator parses the whole text
-        # as one (openapi-python-client called `from_dict` on the text: ValueError). OpenAPI 3.1 has no `itemSchema`
-        # (3.2 has), so the messages are the string's `contentSchema`.
         responses["200"] = {
             "description": f"Server-Sent Events; the `data` of each message is the JSON object `{op.stream}` describes",
-            "content": {
-                "text/event-stream": {
-                    "schema": {
-                        "type": "string",
-                        "contentMediaType": "text/event-stream",
-                        "contentSchema": {"type": "array", "items": ref(op.stream)},
-                        "description": f"the stream's text: its messages, each a `{op.stream}`, in order",
-                    }
-                }
-            },
+            "content": {"text/event-stream": {"schema": ref(op.stream)}},
         }
     else:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}

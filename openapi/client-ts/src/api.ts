@@ -26799,7 +26799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StreamMessage"];
                 };
             };
             /** @description Bad request */
@@ -27830,7 +27830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["JobStreamMessage"];
                 };
             };
             /** @description Not found */

@@ -1,10 +1,8 @@
 """A corvette-command convoy played through a Python client generated from openapi/openapi.json by
 openapi-python-client, like README's curl loop: create a game, send the first choice `awaiting` offers until nothing
 is awaited, read the ship log typed by its `kind`, reveal the server seed, download the bundle and have the server
-verify it, and read the whole stream (the call answers its text once the backlog is sent); every read goes through a
-plain `Client`, without a token. tests/test_clients.py generates the package `umpire_client` and runs
-`python play.py <base URL>` with it on the path. The last line printed is a JSON summary the test checks against the
-server."""
+verify it; every read goes through a plain `Client`, without a token. tests/test_clients.py generates the package `umpire_client` and runs `python play.py <base URL>` with it on
+the path. The last line printed is a JSON summary the test checks against the server."""
 
 from __future__ import annotations
 
@@ -16,7 +14,6 @@ from typing import Any
 from umpire_client import AuthenticatedClient, Client, models
 from umpire_client.api.commands import reveal, send_command
 from umpire_client.api.games import create_game, get_game
-from umpire_client.api.live import stream_events
 from umpire_client.api.record import get_bundle, get_view
 from umpire_client.api.verification import verify_bundle
 
@@ -80,12 +77,6 @@ def main(base_url: str) -> None:
     bundle: models.Bundle = ok(get_bundle.sync_detailed(game_id, client=public), "GET bundle")
     upload = models.BundleUpload.from_dict(bundle.to_dict())  # what /bundles/verify takes: open bodies
     report: models.VerifyReport = ok(verify_bundle.sync_detailed(client=public, body=upload), "POST /bundles/verify")
-    # the stream's answer is its text (`str`); timeout=0: the backlog, this reader's state and the end, then it closes
-    text: str = ok(stream_events.sync_detailed(game_id, client=public, timeout=0), "GET stream")
-    data = [line.removeprefix("data:").strip() for line in text.splitlines() if line.startswith("data:")]
-    kinds = {"event": models.StreamEvent, "state": models.StreamState, "end": models.StreamEnd}  # by `message`
-    messages = [kinds[m["message"]].from_dict(m) for m in map(json.loads, data)]
-    streamed = Counter(m.message.value for m in messages)
 
     print(
         json.dumps(
@@ -106,7 +97,6 @@ def main(base_url: str) -> None:
                 "head": bundle.head,
                 "verdict": report.verdict.value,
                 "event_types": dict(sorted(types.items())),
-                "stream": dict(sorted(streamed.items())),
             }
         )
     )
