@@ -241,3 +241,17 @@ def test_ULE4_1_the_3_0_0_golden_campaign_replays_on_the_old_set_and_is_refused_
     with pytest.raises(engine.Rejected) as e:
         engine.start(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", genesis)
     assert e.value.code == "data-mismatch"
+
+
+def test_ULE4_1_the_desk_serves_the_default_set_of_the_games_edition():
+    """The desk checks a data set's SHA-256 against the genesis before drawing from it: it asks for the set of the
+    game's edition (`?edition=`), the newest when none is named."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    with TestClient(create_app(service=GameService(SQLiteStore(":memory:")))) as client:
+        for edition, version in (("3.0.0", "3.0.0"), ("2.1.0", "2.0.0"), ("4.0.0", "4.0.0"), ("", "4.0.0")):
+            r = client.get("/desk/data/uboat-leader.json", params={"edition": edition} if edition else {})
+            assert r.status_code == 200 and hashlib.sha256(r.content).hexdigest() == LOADED.data_for(version)[1]
+        assert client.get("/desk/data/uboat-leader.json", params={"edition": "9.0.0"}).status_code == 404
