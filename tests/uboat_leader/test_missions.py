@@ -116,6 +116,16 @@ def test_UL20_UL_R56_ULE4_2_a_boat_entering_a_box_from_its_area_draws_the_areas_
         assert began.patrol_events == 2 and events.index(began) < events.index(of(events, ev.EventResolved)[0])
 
 
+def test_UL18_UL_R45_UL_R56_from_its_area_the_attack_box_asks_after_the_move_card_before_its_first_event():
+    """4.0.0: the Move card comes with the step (a move, UL-E4-2); the abort is asked before the box's first Event."""
+    s = new_state(segment="operations")
+    put(s, "U-47", "north-sea", missions=["attack"])
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    events = send(s, "move", 1, boat="U-47", to="north-sea-attack")  # North Sea: Move 1
+    assert len(of(events, ev.EventResolved)) == 1 and of(events, ev.MissionBegan)[0].events == 3
+    assert set(legal(s)) == {"continue_attack", "abort_attack"} and s.ops.box.events == 3
+
+
 def test_UL_R56_ULE4_2_a_boat_that_crossed_into_the_area_this_move_draws_only_the_boxs_count():
     """The U-47 example: "se mueve hacia el Área del Mar del Norte, roba una carta de Evento … y luego entra en el
     recuadro Especial de Ataque … Debes robar tres cartas de Evento": the crossing's Move card, then the box's three;
