@@ -34,10 +34,13 @@ class Change:
 
 @dataclass(frozen=True)
 class Released:
-    """One released edition: its version as new games record it, and what it changed, in a sentence."""
+    """One released edition: its version as new games record it, and what it changed, in a sentence. `data_file`:
+    a data revision, the default data set its games pin (relative to the ruleset package); the editions after it keep
+    it until one names another, and those before it keep theirs (`Ruleset.data_file_of`)."""
 
     version: str
     summary: str
+    data_file: str | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import msgspec
 
 from domain.decisions import Ui
-from domain.editions import Edition, Editions
+from domain.editions import Edition, Editions, major
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
 from events.core import (
     ClientSeedContributed,
@@ -129,7 +129,7 @@ class Ruleset:
     default_seats: Callable[[Any], list[str]]
     check_setup: Callable[[Any, list[str], Any], None]  # (options, seats, data) -> raises InvalidInput
     parse_data: Callable[[bytes], Any]
-    data_file: str  # relative to the ruleset package, read by the service
+    data_file: str  # the default data set, relative to the package ("": none); an edition may revise it: data_file_of
     initial_state: Callable[[GameCreated, Any, Any], Any]  # (genesis, options, data) -> state
     decide: Callable[[Any, Any, str, Dice], list[Event]]  # (state, command, seat, dice)
     evolve: Callable[[Any, Event], Any]
@@ -152,6 +152,17 @@ class Ruleset:
     def version(self) -> str:
         """The newest edition's version: what a new game records unless its creator names another."""
         return self.editions.newest
+
+    def data_file_of(self, version: str) -> str:
+        """The default data set a game of `version` pins: the last data revision its edition or an earlier released
+        one names (`Released.data_file`), else `data_file`. The one answer to "which data set does this edition play
+        on": a revision changes the data of new games only, so a recorded game keeps the set its genesis hashed."""
+        file = self.data_file
+        for r in self.editions.released:
+            file = r.data_file or file
+            if major(r.version) == major(version):
+                return file
+        raise ValueError(f"{self.id} {version} is not an edition this engine runs: {self.editions.run}")
 
     @property
     def command_names(self) -> list[str]:

@@ -131,8 +131,9 @@ class EventResolved(Event):
 
 
 class MissionBegan(Event):
-    """A boat enters a Special Mission box (UL-R7): the Patrol value of Events first if it had not moved this
-    segment, then the box's count, one by one."""
+    """A boat enters a Special Mission box (UL-R7): up to edition 3.0.0 the Area's Patrol value of Events first if it
+    had not moved this segment (from 4.0.0 none: the Area's Move value is drawn before, as for any move, UL-E4-2),
+    then the box's count, one by one."""
 
     boat: str
     box: str

@@ -176,7 +176,7 @@ class GameCache:
             loaded = None
         snap = self.store.snapshot(game_id, upto if upto is not None else 2**62, snapshot_key(row)) if loaded else None
         if snap is not None and snap[0] > 1:
-            blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+            blank = loaded.start(game_id, created)
             game = restore_snapshot(snap[1], blank)
             if game is not None:
                 head = bytes.fromhex(self.store.events(game_id, after=snap[0] - 1, upto=snap[0])[0].hash)
@@ -188,7 +188,7 @@ class GameCache:
     def _genesis(self, loaded: Loaded, game_id: str, created: GameCreated) -> Game:
         """The game as its genesis starts it; a fork starts from its parent's state at the fork's seq."""
         if created.parent is None:
-            return engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created)
+            return loaded.start(game_id, created)
         parent = self.load(created.parent.game, upto=created.parent.seq)
         if parent.game.version != created.parent.seq or parent.head.hex() != created.parent.hash:
             raise Rejected("fork-parent-changed", f"the parent of {game_id} is not what the fork recorded")

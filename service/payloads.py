@@ -70,10 +70,10 @@ def creation_events_for(
     """The genesis from a recorded `create_game` payload; the replay calls this too. The edition is the one the payload
     names, else `made_as` (the replay: the version the bundle's genesis records, the newest when it was made), else
     the newest."""
+    edition = payload.edition if payload.edition is not None else made_as
     return engine.creation_events(
         loaded.ruleset,
-        loaded.data,
-        loaded.data_sha256,
+        *loaded.data_for(edition),  # the edition's default data set (a data revision: Ruleset.data_file_of)
         game_id,
         payload.options,
         payload.seats,
@@ -81,6 +81,6 @@ def creation_events_for(
         server_seed,
         payload.dice.client_seeds,
         payload.dice.beacon,
-        payload.edition if payload.edition is not None else made_as,
+        edition,
         payload.umpired,
     )

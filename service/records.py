@@ -21,7 +21,7 @@ SEALED = SubmissionSealed.type_name()
 def fold_rows(loaded: Loaded, rows: list) -> Game:
     """A game from its stored rows (the fast path: each body decoded once, straight into its Struct)."""
     first = event_from_body(msgspec.json.decode(rows[0].body))
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, rows[0].game, first)
+    game = loaded.start(rows[0].game, first)
     for r in rows[1:]:
         engine.evolve(game, stored_event(r))
     return game

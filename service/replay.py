@@ -260,7 +260,7 @@ def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loade
                 raise Rejected("replay", f"{b.game} is a fork: its bundle needs its parent's")
             game = engine.start_fork(fold_bundle(b.parent, rulesets=rulesets), b.game, first)
         else:
-            game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, first)
+            game = loaded.start(b.game, first)
         for e in b.events[1 : upto if upto is not None else None]:
             event = event_from_body(e.body)
             if isinstance(event, SubmissionSealed) and e.body["seq"] in opened:
@@ -374,7 +374,7 @@ def replay(
                 game = (
                     engine.start_fork(base, b.game, e)
                     if e.parent is not None
-                    else engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, b.game, e)
+                    else loaded.start(b.game, e)
                 )
             else:
                 engine.evolve(game, e)

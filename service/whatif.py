@@ -144,7 +144,7 @@ def continuations(
     loaded = loaded_for(serve_the_same(*serves) if serves else RULESETS, created.ruleset.id)
     results = []
     for i in indices:
-        blank = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, "whatif", created)
+        blank = loaded.start("whatif", created)
         game = restore_snapshot(state, blank)
         if game is None:
             raise RuntimeError("the position does not load in this worker")

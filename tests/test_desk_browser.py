@@ -971,7 +971,7 @@ def test_the_battlefleet_table_is_drawn_to_scale_with_a_ships_arcs_from_the_data
 def test_a_data_set_that_is_not_the_games_draws_no_arcs(desk, server):
     desk.open(f"#/live/battlefleet-torpedo-attack/timeline/{TORPEDO_AT}")
     desk.page.wait_for_selector(".view-box[data-view=table][data-ready]")
-    desk.page.route("**/desk/data/battlefleet-1900.json", lambda route: route.fulfill(body='{"positions": {}}'))
+    desk.page.route("**/desk/data/battlefleet-1900.json*", lambda route: route.fulfill(body='{"positions": {}}'))
     desk.page.click(".bf-base[data-ship=Poltava] polygon")
     desk.page.wait_for_selector("#bf-arc-list .notice")
     assert "not the one this game pinned" in desk.page.inner_text("#bf-arc-list")

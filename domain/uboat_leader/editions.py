@@ -15,6 +15,12 @@ EDITIONS = Editions(
             "UL-E3-6 Mines missions add, UL-E3-8 the next escort chosen one at a time, UL-E3-9 every contact drawn, "
             "UL-E3-10 no T5 bonus in the Raider mission, UL-E3-11 an Unknown escort revealed only as it rolls",
         ),
+        Released(
+            "4.0.0",
+            "rules fidelity (issue 31): UL-E4-1 Type II boats in every Area of Comienza la Batalla (a data revision), "
+            "UL-E4-2 entering a Special Mission box from its Area draws the Area's Move value, not its Patrol value",
+            data_file="data/default.4.0.0.json",
+        ),
     ),
     changes=(
         Change(
@@ -85,6 +91,21 @@ EDITIONS = Editions(
             ("UL-31", "UL-34", "UL-R21"),
             "an Unknown escort is revealed in its detection step only when it rolls, i.e. with a boat in its range not "
             "yet Detected (the last cold audit: with every boat in range Detected it was revealed without a roll)",
+        ),
+        Change(
+            "UL-E4-1",
+            "4.0.0",
+            ("UL-42",),
+            "the default data set's revision data/default.4.0.0.json: no Area of the Comienza la Batalla map bars the "
+            "Type II boats (U-23, U-56), which may now enter the Western Approaches and the North Atlantic and fly the "
+            "Raider mission; 2.0.0 and 3.0.0 games keep data/default.json, which barred them from both",
+        ),
+        Change(
+            "UL-E4-2",
+            "4.0.0",
+            ("UL-20", "UL-R56"),
+            "a boat that enters a Special Mission box from the box's Area, not having moved this segment, draws the "
+            "Area's Move value of Events before the box's own (entering a box is a move); 3.0.0 drew its Patrol value",
         ),
     ),
     retired=("1",),

@@ -143,7 +143,7 @@ class BoxRun:
     box: str
     area: str
     mission: str
-    pre: int  # Patrol value Events first (a boat that started the segment in the box's Area, UL-R7)
+    pre: int  # Patrol value Events first (up to 3.0.0, a boat that started the segment in the box's Area, UL-R7)
     events: int  # the box's Event cards still to draw
     total: int  # the box's Event cards
     stage: str = "events"  # events | fire | raider

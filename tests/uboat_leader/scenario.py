@@ -25,10 +25,10 @@ from events import uboat_leader as ev
 from events.core import DiceRolled
 from tests.genesis import genesis
 
-RAW = json.loads(
-    (Path(__file__).resolve().parents[2] / "domain" / "uboat_leader" / "data" / "default.json").read_text()
-)
-DATA = parse_data(json.dumps(RAW).encode())
+PACKAGE = Path(__file__).resolve().parents[2] / "domain" / "uboat_leader"
+RAWS = {v: json.loads((PACKAGE / RULESET.data_file_of(v)).read_text()) for v in RULESET.editions.run}
+DATAS = {v: parse_data(json.dumps(raw).encode()) for v, raw in RAWS.items()}  # each edition's default set
+RAW, DATA = RAWS[RULESET.version], DATAS[RULESET.version]  # the newest edition's
 SEAT = "commander"
 TWO = (("U-47", "trained"), ("U-51", "trained"))
 
@@ -47,12 +47,14 @@ def data_with(change) -> DataSet:
 def new_state(
     boats=(("U-47", "trained"),),
     duration: str = "short",
-    data: DataSet = DATA,
+    data: DataSet | None = None,
     segment: str = "strategic",
     so_half: int | None = None,
     campaign: str = "battle-begins",
     edition: str | None = None,
 ) -> State:
+    """A state of `edition` (None: the newest) on `data` (None: that edition's default set)."""
+    data = DATAS[edition or RULESET.version] if data is None else data
     s = initial_state(genesis("uboat-leader", edition), Options(campaign=campaign, duration=duration), data)
     port = s.camp.map.ports[0].id
     picks = [ev.Pick(boat=b, level=lv, port=port, cost_half=0) for b, lv in boats]

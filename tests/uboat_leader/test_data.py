@@ -6,14 +6,24 @@ import hashlib
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from domain import engine
 from domain.uboat_leader.data import parse_data
+from events.store import SQLiteStore
+from events.vocabulary import decode_event
+from service.games import GameService
+from service.replay import verify
 from service.rulesets import RULESETS
-from tests.uboat_leader.scenario import RAW, raw
+from tests.uboat_leader.scenario import PACKAGE, RAW, RAWS, raw
 
 LOADED = RULESETS["uboat-leader"]
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_every_entry_of_the_stand_in_set_is_marked_and_names_its_text_fields():
@@ -82,8 +92,8 @@ def test_each_cross_check_refuses_its_fixture(change, says):
 
 def test_the_default_set_is_pinned_by_hash_and_a_game_can_bring_its_own():
     made = engine.creation_events(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {}, None, "fair", bytes(32))
-    default = Path(__file__).resolve().parents[2] / "domain" / "uboat_leader" / "data" / "default.json"
-    assert made[0].ruleset.data_sha256 == LOADED.data_sha256 == hashlib.sha256(default.read_bytes()).hexdigest()
+    newest = PACKAGE / LOADED.ruleset.data_file_of(LOADED.ruleset.version)
+    assert made[0].ruleset.data_sha256 == LOADED.data_sha256 == sha(newest)
     own = raw()
     own["rules"]["sunk_boat_vp"] = 5  # a user with the full rules replaces a completion rule's number by data
     made = engine.creation_events(
@@ -168,3 +178,80 @@ def test_UL6_UL_R53_a_campaign_whose_event_year_is_not_one_of_its_years_is_refus
     assert e.value.code == "invalid-data" and "event_year 1944" in e.value.detail and "UL-R53" in e.value.detail
     own["campaigns"][0]["event_year"] = 1940
     engine.creation_events(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", {"data": own}, None, "fair", bytes(32))
+
+
+# ---- data revisions: the data set is part of the edition (UL-E4-1) ----------------------------------------------
+
+
+def test_UL42_ULE4_1_each_edition_plays_on_its_own_default_set_and_the_old_set_is_never_edited():
+    """A data revision is one edition's: 2.0.0 and 3.0.0 keep data/default.json, the bytes every stored game and
+    golden bundle of theirs hashed in its genesis; 4.0.0 ships data/default.4.0.0.json (Ruleset.data_file_of)."""
+    files = {v: LOADED.ruleset.data_file_of(v) for v in LOADED.ruleset.editions.run}
+    assert files == {"2.0.0": "data/default.json", "3.0.0": "data/default.json", "4.0.0": "data/default.4.0.0.json"}
+    for golden in ("uboat-short.2.0.0.json", "uboat-short.3.0.0.json"):
+        assert json.loads((REPLAYS / golden).read_text())["ruleset"]["data_sha256"] == sha(PACKAGE / files["3.0.0"])
+    for version, file in files.items():
+        made = engine.creation_events(
+            LOADED.ruleset, *LOADED.data_for(version), "g", {}, None, "fair", bytes(32), edition=version
+        )
+        assert made[0].ruleset.data_sha256 == sha(PACKAGE / file), version
+    assert LOADED.data_for("3.0.0")[1] != LOADED.data_for("4.0.0")[1] == LOADED.data_sha256
+
+
+@pytest.mark.parametrize("version, barred", [("3.0.0", ["IIB", "IIC"]), ("4.0.0", [])])
+def test_UL42_ULE4_1_type_II_boats_may_enter_every_area_of_comienza_la_batalla_from_4(version, barred):
+    """ "El Tipo II de U-Boat sólo puede moverse en las Áreas que se muestran en el Mapa de Campaña de 'Comienza la
+    Batalla'" (a Type II moves only in the Areas shown on that campaign's map): every Area of that map is open to it.
+    3.0.0's set barred the Western Approaches and the North Atlantic; its games keep that set."""
+    areas = {a["id"]: a.get("barred", []) for a in RAWS[version]["campaigns"][0]["map"]["areas"]}
+    assert areas["w-approaches"] == areas["n-atlantic"] == barred
+    assert all(b == [] for a, b in areas.items() if a not in ("w-approaches", "n-atlantic"))
+
+
+def test_ULE4_1_a_new_game_gets_4_and_the_revised_set_a_game_pinned_to_3_gets_the_old_set_and_both_verify(tmp_path):
+    db = str(tmp_path / "g.db")
+    made = {}
+    for edition in (None, "3.0.0"):
+        game = GameService(SQLiteStore(db)).create("uboat-leader", {}, None, "fair", None, None, None, edition=edition)
+        made[game["ruleset"]["version"]] = game
+    assert sorted(made) == ["3.0.0", "4.0.0"]
+    svc = GameService(SQLiteStore(db))  # another process: each game is folded cold from the store
+    for version, m in made.items():
+        assert m["ruleset"]["data_sha256"] == sha(PACKAGE / LOADED.ruleset.data_file_of(version)), version
+        gid, token = m["game_id"], m["seats"][0]["token"]
+        game = svc.cache.cached(gid).game
+        assert game.state.edition.version == version and game.data is LOADED.data_for(version)[0]
+        for _ in range(20):  # it plays on: the bot's first commands
+            legal = [x for x in engine.awaiting(game, "commander") if x.type != "concede"]
+            svc.command(gid, token, LOADED.ruleset.bot(game.state, legal, "commander"))
+            game = svc.cache.cached(gid).game
+        svc.end(gid, m["referee_token"])
+        svc.reveal(gid, m["referee_token"])
+        report = verify(msgspec.json.encode(svc.bundle(gid)))
+        assert report["verdict"] == "verified", report["checks"]
+
+
+def test_ULE4_1_the_3_0_0_golden_campaign_replays_on_the_old_set_and_is_refused_on_the_new_one():
+    """The 3.0.0 bundle verifies (its genesis pins default.json's hash); the same genesis started on the 4.0.0 set
+    is refused as data-mismatch, so no stored 3.0.0 game can be folded on the revised map by mistake."""
+    raw_bundle = (REPLAYS / "uboat-short.3.0.0.json").read_bytes()
+    assert verify(raw_bundle)["verdict"] == "verified"
+    genesis = decode_event("GameCreated", 1, json.loads(raw_bundle)["events"][0]["body"]["data"])
+    assert LOADED.start("g", genesis).state.area("w-approaches").barred == ["IIB", "IIC"]
+    with pytest.raises(engine.Rejected) as e:
+        engine.start(LOADED.ruleset, LOADED.data, LOADED.data_sha256, "g", genesis)
+    assert e.value.code == "data-mismatch"
+
+
+def test_ULE4_1_the_desk_serves_the_default_set_of_the_games_edition():
+    """The desk checks a data set's SHA-256 against the genesis before drawing from it: it asks for the set of the
+    game's edition (`?edition=`), the newest when none is named."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    with TestClient(create_app(service=GameService(SQLiteStore(":memory:")))) as client:
+        for edition, version in (("3.0.0", "3.0.0"), ("2.1.0", "2.0.0"), ("4.0.0", "4.0.0"), ("", "4.0.0")):
+            r = client.get("/desk/data/uboat-leader.json", params={"edition": edition} if edition else {})
+            assert r.status_code == 200 and hashlib.sha256(r.content).hexdigest() == LOADED.data_for(version)[1]
+        assert client.get("/desk/data/uboat-leader.json", params={"edition": "9.0.0"}).status_code == 404

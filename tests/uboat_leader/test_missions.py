@@ -86,19 +86,78 @@ def test_UL18_ULS3_UL14_a_FAT_in_the_attack_mission_has_no_merchant_bonus_agains
     assert (r.result.total, of(events, ev.AttackRolled)[0].result) == (6, "light")
 
 
-def test_UL_R7_a_boat_starting_in_the_boxs_area_draws_its_patrol_value_then_the_boxs_count():
+@pytest.mark.parametrize("edition", ["4.0.0", "3.0.0"])
+@pytest.mark.parametrize(
+    "area, box, mission",
+    [("british-isles", "british-isles-mines", "mine"), ("n-atlantic", "n-atlantic-raider", "raider")],
+)
+def test_UL20_UL_R56_ULE4_2_a_boat_entering_a_box_from_its_area_draws_the_areas_move_value_then_the_boxs_count(
+    edition, area, box, mission
+):
+    """Operaciones: "Cuando un U-Boat en movimiento cruza una línea hacia una nueva Área, … o cuando entra a o sale de
+    un recuadro de Misión Especial, roba y resuelve el número de cartas de Evento que se indica en la Tabla de
+    Contacto para Moverse en el Área" (…or when it enters or leaves a Special Mission box, it draws the Area's Move
+    number of Event cards): a step into the box from its Area is a move. The British Isles and the North Atlantic:
+    Move 1, Patrol 2; their boxes 1 and 2 Events. 4.0.0 (UL-E4-2): 1 Move card as the boat steps in, then the box's;
+    3.0.0 drew the Patrol value (2) first: one card more."""
+    s = new_state(segment="operations", edition=edition)
+    put(s, "U-47", area, missions=[mission], mines=8 if mission == "mine" else 0)
+    a, x = s.box(box)
+    deck(s, "events", QUIET, QUIET + 1)
+    before = a.move if edition == "4.0.0" else a.patrol
+    assert (a.move, a.patrol) == (1, 2)
+    events = send(s, "move", *[1] * (before + x.events), boat="U-47", to=box)
+    began = of(events, ev.MissionBegan)[0]
+    assert len(of(events, ev.EventResolved)) == before + x.events
+    if edition == "4.0.0":
+        assert began.patrol_events == 0 and events.index(began) > events.index(of(events, ev.EventResolved)[0])
+        assert [r.purpose for r in rolls(events)][0].endswith(f"U-47: move into {box}")
+    else:
+        assert began.patrol_events == 2 and events.index(began) < events.index(of(events, ev.EventResolved)[0])
+
+
+def test_UL18_UL_R45_UL_R56_from_its_area_the_attack_box_asks_after_the_move_card_before_its_first_event():
+    """4.0.0: the Move card comes with the step (a move, UL-E4-2); the abort is asked before the box's first Event."""
     s = new_state(segment="operations")
-    put(s, "U-47", "british-isles", missions=["mine"], mines=8)  # British Isles: Patrol 2, mine box 1 Event
+    put(s, "U-47", "north-sea", missions=["attack"])
     deck(s, "events", QUIET, QUIET + 1, 10)
-    events = send(s, "move", 1, 1, 1, boat="U-47", to="british-isles-mines")
-    assert of(events, ev.MissionBegan)[0].patrol_events == 2 and len(of(events, ev.EventResolved)) == 3
+    events = send(s, "move", 1, boat="U-47", to="north-sea-attack")  # North Sea: Move 1
+    assert len(of(events, ev.EventResolved)) == 1 and of(events, ev.MissionBegan)[0].events == 3
+    assert set(legal(s)) == {"continue_attack", "abort_attack"} and s.ops.box.events == 3
+
+
+def test_UL_R56_ULE4_2_a_boat_that_crossed_into_the_area_this_move_draws_only_the_boxs_count():
+    """The U-47 example: "se mueve hacia el Área del Mar del Norte, roba una carta de Evento … y luego entra en el
+    recuadro Especial de Ataque … Debes robar tres cartas de Evento": the crossing's Move card, then the box's three;
+    no second Move card for the box (the Move value is the Area's, drawn once a move). Here the British Isles."""
+    s = new_state(segment="operations")
+    put(s, "U-47", "north-sea", missions=["mine"], mines=8)
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    send(s, "move", 1, boat="U-47", to="british-isles")
+    events = send(s, "move", 1, boat="U-47", to="british-isles-mines")  # the box's 1 Event only
+    assert of(events, ev.MissionBegan)[0].patrol_events == 0 and len(of(events, ev.EventResolved)) == 1
+
+
+def test_UL21_UL_R8_ULE4_2_a_boat_made_unfit_by_the_move_card_into_a_box_fails_its_mission_in_the_search_box():
+    """ "Si el U-Boat queda incapacitado debido a una carta de Evento, no puede completar la Misión Especial y se
+    coloca en el recuadro de Búsqueda para el Área": U-47 at 9 stress (Unfit from 10) draws Allied Submarine
+    Attack (+2) as it steps into the Mines box; it keeps the counter and its mines (UL-R8)."""
+    s = new_state(segment="operations")
+    put(s, "U-47", "british-isles", stress=9, missions=["mine"], mines=8)
+    deck(s, "events", SUB_ATTACK)
+    events = send(s, "move", 1, boat="U-47", to="british-isles-mines")
+    assert not of(events, ev.MissionBegan)
+    assert [(e.mission, e.outcome) for e in of(events, ev.MissionEnded)] == [("mine", "failed")]
+    b = s.boats["U-47"]
+    assert (b.band, b.space, b.where, b.missions, b.mines) == ("unfit", "search", "british-isles", ["mine"], 8)
+    assert s.ops.box is None and s.ops.moving is None
 
 
 def test_UL17_mines_score_the_boxs_vp_by_mines_laid_and_no_xp():
     s = new_state(segment="operations")
     put(s, "U-47", "british-isles", missions=["mine"], mines=8)
     deck(s, "events", QUIET, QUIET + 1, 10)
-    events = send(s, "move", 1, 1, 1, boat="U-47", to="british-isles-mines")
+    events = send(s, "move", 1, 1, boat="U-47", to="british-isles-mines")  # Move 1, the box's 1 (UL-E4-2)
     laid = of(events, ev.MinesLaid)[0]
     assert (laid.mines, laid.vp, s.vp) == (8, 4, 4), "the text: a VIIB replacing 8 torpedoes by mines wins 4 VP"
     assert not of(events, ev.XpGained) and s.boats["U-47"].mines == 0 and s.boats["U-47"].space == "search"
@@ -133,7 +192,8 @@ def test_UL18_an_event_making_the_boat_unfit_fails_the_mission():
 def raider(s, **boat):
     put(s, "U-47", "n-atlantic", missions=["raider"], **boat)
     deck(s, "events", QUIET, QUIET + 1)
-    send(s, "move", 1, 1, 1, 1, boat="U-47", to="n-atlantic-raider")  # Patrol 2, then the box's 2 Events
+    area = 1 if s.edition.has("UL-E4-2") else 2  # the Area's Move value (4.0.0), or its Patrol value (UL-R7)
+    send(s, "move", *[1] * (area + 2), boat="U-47", to="n-atlantic-raider")  # then the box's 2 Events
 
 
 def test_UL19_raider_rolls_a_vp_on_8_or_more_with_the_normal_modifiers_at_range_0():
@@ -167,7 +227,7 @@ def test_UL19_with_no_ammo_and_no_torpedo_left_the_raider_mission_ends_at_once()
     put(s, "U-47", "n-atlantic", missions=["raider"], ammo=0)
     s.boats["U-47"].ready["normal"] = s.boats["U-47"].stored["normal"] = 0
     deck(s, "events", QUIET, QUIET + 1)
-    events = send(s, "move", 1, 1, 1, 1, boat="U-47", to="n-atlantic-raider")
+    events = send(s, "move", 1, 1, 1, boat="U-47", to="n-atlantic-raider")
     assert of(events, ev.MissionEnded)[0].outcome == "done" and "raider_roll" not in legal(s)
     with pytest.raises(IllegalCommand):
         send(s, "raider_roll", weapon="gun")

@@ -56,3 +56,17 @@ def test_UL30_UL_R20_an_unfit_boat_is_drawn_only_its_fastest_way_off():
     put(s, "U-47", "w-approaches", stress=10)
     (u47,) = msgspec.to_builtins(legal(s)["move_uboat"].ui)["boats"]
     assert [(sd["side"], sd["to"], sd["off"]) for sd in u47["sides"]] == [("surfaced", [], True)]
+
+
+def test_UL20_UL_R56_ULE4_2_a_box_step_says_the_move_value_it_draws():
+    """4.0.0: stepping into a box from the Area the boat began in draws the Area's Move value (UL-E4-2), none after
+    crossing into it in this move (the U-47 example); 3.0.0 drew the Patrol value instead, which `move_events` (the
+    Move value) does not name: null."""
+    for edition, fresh, crossed in (("4.0.0", 1, 0), ("3.0.0", None, None)):
+        s = new_state(boats=(("U-47", "trained"),), segment="operations", edition=edition)
+        put(s, "U-47", "british-isles", missions=["mine"], mines=8)
+        (u47,) = msgspec.to_builtins(legal(s)["move"].ui)["boats"]
+        assert {st["to"]: st["move_events"] for st in u47["steps"]}["british-isles-mines"] == fresh, edition
+        s.ops.moving, s.ops.done = "U-47", ["U-47"]  # as if it had just crossed into the British Isles
+        (u47,) = msgspec.to_builtins(legal(s)["move"].ui)["boats"]
+        assert {st["to"]: st["move_events"] for st in u47["steps"]}["british-isles-mines"] == crossed, edition

@@ -144,10 +144,18 @@ def test_UL_R6_a_mission_boat_steps_only_toward_its_box_and_cannot_stop_or_patro
     assert legal(s)["move"].choices == [{"boat": "U-47", "to": "north-sea-attack"}] and "stop" not in legal(s)
 
 
-def test_UL42_type_II_boats_only_in_the_areas_their_sheet_allows():
-    s = ops("U-56")
+@pytest.mark.parametrize(
+    "edition, reach", [("3.0.0", {"north-sea", "channel"}), ("4.0.0", {"north-sea", "channel", "w-approaches"})]
+)
+def test_UL42_ULE4_1_type_II_boats_move_in_every_area_of_the_comienza_la_batalla_map(edition, reach):
+    """ "El Tipo II de U-Boat sólo puede moverse en las Áreas que se muestran en el Mapa de Campaña de 'Comienza la
+    Batalla'" (a Type II moves only in the Areas that campaign's map shows): in that campaign, every Area. 3.0.0's data
+    set barred the Western Approaches and the North Atlantic (its games keep it); 4.0.0's revision bars none."""
+    s = ops("U-56", edition=edition)
     put(s, "U-56", "british-isles")
-    assert {c["to"] for c in legal(s)["move"].choices} == {"north-sea", "channel"}
+    assert {c["to"] for c in legal(s)["move"].choices} == reach
+    put(s, "U-56", "w-approaches")  # placed (3.0.0 could not get there): the North Atlantic beyond
+    assert ("n-atlantic" in {c["to"] for c in legal(s)["move"].choices}) == (edition == "4.0.0")
 
 
 def test_UL22_a_boat_at_its_patrol_limit_stays_in_port():

@@ -109,11 +109,20 @@ def test_UL18_UL3_an_unfit_boat_takes_no_mission():
 
 
 def test_UL_R6_a_mission_no_reachable_box_allows_is_refused():
-    s = new_state(boats=(("U-56", "trained"),), so_half=20)  # a Type II: not into the W. Approaches nor N. Atlantic
+    """3.0.0's data set bars a Type II from the W. Approaches and the N. Atlantic, so from the Raider box there."""
+    s = new_state(boats=(("U-56", "trained"),), so_half=20, edition="3.0.0")
     with pytest.raises(IllegalCommand) as e:
         send(s, "assign_mission", boat="U-56", mission="raider")
     assert "no Raider box that U-56 (IIC) can reach" in e.value.detail
     send(s, "assign_mission", boat="U-56", mission="attack")  # the North Sea box is within reach
+
+
+def test_UL42_UL19_ULE4_1_a_type_II_boat_may_fly_the_raider_mission_of_comienza_la_batalla_from_4():
+    """ "El Tipo II de U-Boat sólo puede moverse en las Áreas que se muestran en el Mapa de Campaña de 'Comienza la
+    Batalla'": the North Atlantic is an Area of that map, so U-56 reaches its Raider box (4.0.0's data revision)."""
+    s = new_state(boats=(("U-56", "trained"),), so_half=20)
+    send(s, "assign_mission", boat="U-56", mission="raider")
+    assert s.boats["U-56"].missions == ["raider"]
 
 
 def test_ULS10_end_campaign_only_with_no_boat_at_sea_and_scored_before_3():
@@ -174,7 +183,8 @@ def test_UL16_UL17_UL_R50_a_second_mines_mission_adds_its_mines_and_each_counter
             state.ops.done = []
             put(state, "U-47", "british-isles", "open")
             deck(state, "events", 8, 9)
-            events = send(state, "move", 1, 1, 1, boat="U-47", to="british-isles-mines")  # Patrol 2, the box's 1
+            area = 1 if state.edition.has("UL-E4-2") else 2  # British Isles: Move 1 (4.0.0), or Patrol 2
+            events = send(state, "move", *[1] * (area + 1), boat="U-47", to="british-isles-mines")  # the box's 1
             got += [(m.mines, m.vp) for m in of(events, ev.MinesLaid)]
         assert got == laid
     assert (s.vp, s.boats["U-47"].mines, s.boats["U-47"].missions) == (4, 0, [])

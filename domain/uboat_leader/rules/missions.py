@@ -1,8 +1,8 @@
 """Resolver las Misiones Especiales: Sembrar Minas (UL-17), Ataque (UL-18), Incursor (UL-19), in their boxes.
 
-Entering a box draws its Events instead of the Move value, after the Patrol value if the boat began the segment in
-that Area (UL-R7); an Event that makes the boat Unfit fails the mission and the boat goes to the Search box, keeping
-the counter (UL-R8).
+Entering a box draws its Events, after the Area's Move value if the boat began the segment in that Area (its Patrol
+value up to 3.0.0: UL-R7, UL-R56, UL-E4-2); an Event that makes the boat Unfit fails the mission and the boat goes to
+the Search box, keeping the counter (UL-R8).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ KINDS = ("normal", "FAT", "T5")
 def awaited(s: State) -> str | None:
     """UL-18, UL-R45: "Puedes elegir abortar el ataque antes de robar todas las cartas de Evento": the Attack mission
     may be aborted before each of its box's Event cards, the first included (UL-E3-3; before it, only between
-    them), once any Patrol value Events are drawn (UL-R7)."""
+    them), once any Patrol value Events are drawn (up to 3.0.0, UL-R7)."""
     box = s.ops.box
     if box.stage == "fire":
         return "fire"

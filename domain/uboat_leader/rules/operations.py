@@ -78,13 +78,13 @@ def move_choices(s: State) -> list[dict]:
 def move_ui(s: State) -> ui.StepsForm:
     """What a UI draws for an Operations step (UL-20): each boat that may step now, where it is, whether it may end
     its move there (UL-21, UL-R6), and the places one step takes it (`neighbours`, the same legality as `move`),
-    with the Move value of Events an Area's crossing draws (a port ends the move, a box begins the mission)."""
+    with the Move value of Events the step draws (`move_events`; a port ends the move, a box begins the mission)."""
     out = []
     for boat in movers(s):
-        steps = []
-        for to in ordered(s, boat, neighbours(s, boat)):
-            space = space_of(s, to)
-            steps.append(ui.Step(to=to, space=space, move_events=s.area(to).move if space == "open" else None))
+        steps = [
+            ui.Step(to=to, space=space_of(s, to), move_events=move_events(s, boat, to))
+            for to in ordered(s, boat, neighbours(s, boat))
+        ]
         out.append(
             ui.BoatSteps(
                 boat=boat,
@@ -101,33 +101,50 @@ def space_of(s: State, node: str) -> str:
     return "port" if s.port(node) else "box" if s.box(node) else "open"
 
 
+def move_events(s: State, boat: str, to: str) -> int | None:
+    """UL-20: the Move value of Event cards a step to `to` draws. "Cuando un U-Boat en movimiento cruza una línea hacia
+    una nueva Área, … o cuando entra a o sale de un recuadro de Misión Especial, roba y resuelve el número de cartas de
+    Evento que se indica en la Tabla de Contacto para Moverse en el Área": an Area's on crossing into it; from 4.0.0
+    (UL-E4-2, UL-R56) a box's Area's when the boat enters the box from the Area it began the segment in, and 0 when it
+    crossed into that Area in this move (it drew them on the crossing: the U-47 example draws 1, then the box's 3).
+    None: a port (it ends the move), or a box before 4.0.0 (the Area's Patrol value instead, UL-R7)."""
+    space = space_of(s, to)
+    if space == "open":
+        return s.area(to).move
+    if space == "box" and s.edition.has("UL-E4-2"):
+        return s.box(to)[0].move if boat not in s.ops.done else 0
+    return None
+
+
 def move(ctx, cmd: c.Move) -> None:
-    """UL-20: one step; a crossing draws the new Area's Move value of Events, card by card; a Port box ends the
-    move and completes a patrol (UL-22); a mission box ends it and resolves the mission (UL-R7)."""
+    """UL-20: one step; it draws its Move value of Events (`move_events`), card by card, and an Event that makes the
+    boat Unfit ends it (UL-21); a Port box ends the move and completes a patrol (UL-22); a mission box ends it and
+    resolves the mission (UL-R7, UL-R56)."""
     s = ctx.state
     require(cmd, move_choices(s), why_not_move(s, cmd.boat))
     if s.ops.moving and s.ops.moving != cmd.boat:  # UL-R34: another boat's step ends this one's move
         ctx.emit(ev.MoveEnded(boat=s.ops.moving))
     first = cmd.boat not in s.ops.done
-    space = space_of(s, cmd.to)
+    space, events = space_of(s, cmd.to), move_events(s, cmd.boat, cmd.to)
     ctx.emit(ev.UBoatMoved(boat=cmd.boat, to=cmd.to, space=space))
     if space == "port":
-        enter_port(ctx, cmd.boat, cmd.to)
-    elif space == "box":
+        return enter_port(ctx, cmd.boat, cmd.to)
+    draw_events(ctx, cmd.boat, events or 0, f"move into {cmd.to}")
+    if s.boats[cmd.boat].band == "unfit":
+        return unfit_at_sea(ctx, cmd.boat)
+    if space == "box":
         area, box = s.box(cmd.to)
         ctx.emit(
             ev.MissionBegan(
                 boat=cmd.boat,
                 box=box.id,
                 mission=box.mission,
-                patrol_events=(area.patrol or 0) if first else 0,
+                # UL-R7 up to 3.0.0: a boat that had not moved drew the Area's Patrol value first (from 4.0.0 the Move
+                # value, drawn above as for any move, UL-E4-2)
+                patrol_events=(area.patrol or 0) if first and events is None else 0,
                 events=box.events,
             )
         )
-    else:
-        draw_events(ctx, cmd.boat, s.area(cmd.to).move, f"move into {cmd.to}")
-        if s.boats[cmd.boat].band == "unfit":
-            unfit_at_sea(ctx, cmd.boat)
 
 
 def why_not_move(s: State, boat: str) -> str:
@@ -152,7 +169,7 @@ def unfit_at_sea(ctx, boat: str) -> None:
     of the Area it came from, or back into the port it came from (which completes a patrol)."""
     s = ctx.state
     b = s.boats[boat]
-    area = s.area(b.where)
+    area = s.area(s.area_of(boat))  # a boat made Unfit entering a box: its Area (UL-E4-2)
     for m in b.missions:
         ctx.emit(ev.MissionEnded(boat=boat, mission=m, outcome="failed"))
     if area.no_stop and s.port(b.came_from):

@@ -114,9 +114,10 @@ export async function me(gameId, token) {
   return (await request(`/games/${enc(gameId)}/me`, { headers: auth(token) })).body;
 }
 
-/** The data set a ruleset's games use by default, as the exact bytes its SHA-256 was taken of. */
-export async function dataSetText(rulesetId) {
-  return (await request(`/desk/data/${enc(rulesetId)}.json`)).text;
+/** The data set a ruleset's games of `version` use by default (an edition may revise it), as the exact bytes its
+ * SHA-256 was taken of. */
+export async function dataSetText(rulesetId, version) {
+  return (await request(`/desk/data/${enc(rulesetId)}.json?edition=${enc(version)}`)).text;
 }
 
 /** POST /games/{id}/forks: a new game from the position after event `at` → {game_id, seats, referee_token, …}. */

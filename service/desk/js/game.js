@@ -509,7 +509,7 @@ export class Game extends EventTarget {
         if (got !== pinned) throw new Error(`the data set in the genesis hashes to ${got}, not the pinned ${pinned}`);
         return { data: own.data, from: "the game's own data set (in its genesis), SHA-256 checked" };
       }
-      const text = await api.dataSetText(this.ruleset.id);
+      const text = await api.dataSetText(this.ruleset.id, this.header.ruleset.version);
       const got = hex(await sha256(utf8(text)));
       if (got !== pinned) {
         throw new Error(`this server's ${this.ruleset.id} data set is not the one this game pinned (${pinned.slice(0, 12)}…)`);
