@@ -306,7 +306,12 @@ class Step(msgspec.Struct, forbid_unknown_fields=True):
 
     to: d(str, "the place (send as `to`)")
     space: d(Literal["open", "port", "box"], "an Area, a Port box (ends the move) or a Special Mission box")
-    move_events: d(int | None, "UL-20: Event cards an Area's crossing draws, null for a box")
+    move_events: d(
+        int | None,
+        "UL-20: the Move value of Event cards this step draws (an Area's crossing; from uboat-leader 4.0.0 a box's "
+        "Area's when the boat enters it from that Area, 0 after crossing into it in this move); null: a port, or a box "
+        "before 4.0.0",
+    )
 
 
 class BoatSteps(msgspec.Struct, forbid_unknown_fields=True):

@@ -120,6 +120,9 @@ class EditionInfo(_Out):
     version: Annotated[str, Meta(description="the edition, as `edition` in POST /games names it")]
     summary: Annotated[str, Meta(description="what the edition is")]
     changes: Annotated[list[ChangeInfo], Meta(description="what it changed from the edition before")]
+    data_sha256: Annotated[
+        str, Meta(description="SHA-256 of the default data set a game of this edition plays on (its genesis pins it)")
+    ]
 
 
 class RulesetInfo(_Out):
@@ -133,7 +136,9 @@ class RulesetInfo(_Out):
         Meta(description="majors superseded before the first released edition: their games are readable, not playable"),
     ]
     title: Annotated[str, Meta(description="the game's name")]
-    data_sha256: Annotated[str, Meta(description="SHA-256 of the default data set, pinned in each game's genesis")]
+    data_sha256: Annotated[
+        str, Meta(description="SHA-256 of the newest edition's default data set (each edition's: `editions[].data_sha256`)")
+    ]
     default_seats: Annotated[list[str], Meta(description="the seats a game gets when POST /games names none")]
     commands: Annotated[list[CommandInfo], Meta(description="every command of the ruleset, with its static schema")]
     views: Annotated[list[ViewInfo], Meta(description="the views GET /games/{id}/views/{view} serves")]

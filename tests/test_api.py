@@ -348,7 +348,11 @@ def test_data_mismatch_is_refused(client, store_url):
 
     g = new_game(client)
     # the same game, read by a server whose aa1942-convoy data set hashes differently
-    other = {**RULESETS, "aa1942-convoy": replace(RULESETS["aa1942-convoy"], data_sha256="0" * 64)}
+    aa = RULESETS["aa1942-convoy"]
+    other = {
+        **RULESETS,
+        "aa1942-convoy": replace(aa, data_sha256="0" * 64, editions={k: (d, "0" * 64) for k, (d, _) in aa.editions.items()}),
+    }
     app = create_app(store_url, rulesets=other)
     with TestClient(app) as c:
         assert_problem(c.get(f"/games/{g['game_id']}"), 409, "data-mismatch")

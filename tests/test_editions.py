@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import json
 import shutil
 from pathlib import Path
@@ -162,16 +164,19 @@ def test_naming_an_edition_that_is_not_run_is_refused_with_the_list_and_creates_
 def test_the_rulesets_list_each_edition_with_what_it_changed(bids):
     info = bids.get("/rulesets/sealed-bid").json()
     assert info["version"] == "2.0.0"
+    empty = hashlib.sha256(b"").hexdigest()  # sealed-bid has no data set: each edition plays on none
     assert info["editions"] == [
-        {"version": "1.0.0", "summary": "ties broken by a d6", "changes": []},
+        {"version": "1.0.0", "summary": "ties broken by a d6", "changes": [], "data_sha256": empty},
         {
             "version": "2.0.0",
             "summary": "a tie goes to north, without a roll (BID-E2-1)",
             "changes": [{"id": "BID-E2-1", "rules": ["BID-2"], "summary": "a tie goes to north without a roll"}],
+            "data_sha256": empty,
         },
     ]
     for r in bids.get("/rulesets").json():
         assert [e["version"] for e in r["editions"]][-1] == r["version"]
+        assert r["editions"][-1]["data_sha256"] == r["data_sha256"]  # the newest edition's set is what a game gets
 
 
 # ---- raw reads never need the rules ------------------------------------------------------------------

@@ -88,6 +88,7 @@ def ruleset_info(loaded) -> models.RulesetInfo:
                     models.ChangeInfo(id=c.id, rules=list(c.rules), summary=c.summary)
                     for c in r.editions.changes_in(e.version)
                 ],
+                data_sha256=loaded.data_for(e.version)[1],
             )
             for e in r.editions.released
         ],

@@ -10547,6 +10547,11 @@ export interface components {
              */
             changes: components["schemas"]["ChangeInfo"][];
             /**
+             * Data sha256
+             * @description SHA-256 of the default data set a game of this edition plays on (its genesis pins it)
+             */
+            data_sha256: string;
+            /**
              * Summary
              * @description what the edition is
              */
@@ -13530,8 +13535,9 @@ export interface components {
         };
         /**
          * MissionBegan
-         * @description A boat enters a Special Mission box (UL-R7): the Patrol value of Events first if it had not moved this
-         *     segment, then the box's count, one by one.
+         * @description A boat enters a Special Mission box (UL-R7): up to edition 3.0.0 the Area's Patrol value of Events first if it
+         *     had not moved this segment (from 4.0.0 none: the Area's Move value is drawn before, as for any move, UL-E4-2),
+         *     then the box's count, one by one.
          */
         MissionBegan: {
             /** Boat */
@@ -13587,8 +13593,9 @@ export interface components {
         };
         /**
          * MissionBeganEvent
-         * @description A boat enters a Special Mission box (UL-R7): the Patrol value of Events first if it had not moved this
-         *         segment, then the box's count, one by one.
+         * @description A boat enters a Special Mission box (UL-R7): up to edition 3.0.0 the Area's Patrol value of Events first if it
+         *         had not moved this segment (from 4.0.0 none: the Area's Move value is drawn before, as for any move, UL-E4-2),
+         *         then the box's count, one by one.
          */
         MissionBeganEvent: {
             /**
@@ -15857,7 +15864,7 @@ export interface components {
             commands: components["schemas"]["CommandInfo"][];
             /**
              * Data sha256
-             * @description SHA-256 of the default data set, pinned in each game's genesis
+             * @description SHA-256 of the newest edition's default data set (each edition's: `editions[].data_sha256`)
              */
             data_sha256: string;
             /**
@@ -18178,7 +18185,7 @@ export interface components {
         Step: {
             /**
              * Move events
-             * @description UL-20: Event cards an Area's crossing draws, null for a box
+             * @description UL-20: the Move value of Event cards this step draws (an Area's crossing; from uboat-leader 4.0.0 a box's Area's when the boat enters it from that Area, 0 after crossing into it in this move); null: a port, or a box before 4.0.0
              */
             move_events: number | null;
             /**
