@@ -46,6 +46,11 @@ def server(tmp_path_factory):
 
 def shot(desk: Desk, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    desk.page.wait_for_function(  # the view beside the decision drawn at the same version
+        "() => Number(document.querySelector('#play-picture')?.dataset.at)"
+        " >= Number(document.querySelector('#play-version')?.textContent)",
+        timeout=WAIT,
+    )
     desk.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     desk.screenshot(f"clicks-{name}")
 
@@ -454,11 +459,15 @@ def test_a_forms_budgets_are_kept_and_shown_and_a_text_has_its_least_length(brow
     scuttle = host.locator('[data-field="scuttle"] input.nu-option')
     actions.nth(2).check()  # flood: 2 dice
     assert budget["dice"].get_attribute("data-left") == "1" and scuttle.is_disabled()
+    assert host.locator('[data-field="scuttle"] .nu-why').inner_text() == " — Mikasa's DC dice for actions: 1 left, it needs 3"
     actions.nth(0).check()
     assert budget["dice"].inner_text().endswith("0 of 3 left")
-    assert actions.nth(1).is_disabled() and host.locator('[data-field="actions"] .nu-item').nth(1).get_attribute("class") == "nu-item nu-unfit"
+    fire2 = host.locator('[data-field="actions"] .nu-item').nth(1)
+    assert actions.nth(1).is_disabled() and fire2.get_attribute("class") == "nu-item nu-unfit"
+    assert fire2.inner_text().strip() == "fire 2 — Mikasa's DC dice for actions: 0 left, it needs 1"
     boats = host.locator('[data-field="boats"] input.nu-include')
     assert boats.nth(1).is_disabled()  # U-2's only crew costs 4 of the 3 left
+    assert host.locator('[data-field="boats"] .nu-item').nth(1).inner_text().strip() == "U-2 — Special Options: 3 left, it needs 4"
     crew = host.locator('[data-field="boats"] [data-field="level"] select option')
     assert [crew.nth(i).is_disabled() for i in range(3)] == [True, False, False]  # the ace: 6 of 5
     torpedoes = host.get_by_label("Torpedoes")
@@ -467,7 +476,7 @@ def test_a_forms_budgets_are_kept_and_shown_and_a_text_has_its_least_length(brow
     assert budget["so"].inner_text().endswith("2 of 5 left")
     actions.nth(2).uncheck()
     actions.nth(0).uncheck()
-    assert scuttle.is_enabled()
+    assert scuttle.is_enabled() and not "".join(host.locator('[data-field="scuttle"] .nu-why').all_inner_texts())
     scuttle.check()
     assert actions.nth(0).is_disabled()
     send.click()

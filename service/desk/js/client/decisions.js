@@ -148,20 +148,35 @@ function take(left, spend, units = 1) {
 function most(left, spend) {
     return Math.min(Infinity, ...Object.entries(spend ?? {}).flatMap(([id, n]) => (id in left && n > 0 ? [Math.floor((left[id] ?? 0) / n)] : [])));
 }
+/** A choice started from what is left: its controls' draft, what would be left, and the budget it overdraws. */
+function attempt(choice, left) {
+    const trial = { ...left };
+    take(trial, choice.spend);
+    const draft = initialControls(choice.controls, trial);
+    return { draft, trial, over: Object.keys(trial).find((id) => (trial[id] ?? 0) < 0 && (trial[id] ?? 0) < (left[id] ?? 0)) };
+}
 /**
  * An item's (or a variant's) draft as it starts, taking its spend and its controls' from `left`, or null (and `left`
  * untouched) when it cannot start within what is left: then it is not offered.
  */
 export function within(choice, left) {
-    if (!fits(left, choice.spend))
-        return null;
-    const trial = { ...left };
-    take(trial, choice.spend);
-    const draft = initialControls(choice.controls, trial);
-    if (Object.entries(trial).some(([id, n]) => n < 0 && n < (left[id] ?? 0)))
+    const { draft, trial, over } = attempt(choice, left);
+    if (over !== undefined)
         return null;
     Object.assign(left, trial);
     return draft;
+}
+/**
+ * Why a choice does not fit what is left, in plain words ("Pobeda: counter-flood or scuttle: 3 left, it needs 4"),
+ * or null when it fits (exactly when `within` takes it).
+ */
+export function lack(budgets, left, choice, L = ENGLISH) {
+    const { trial, over } = attempt(choice, left);
+    const short = (budgets ?? []).find((b) => b.id === over);
+    if (over === undefined)
+        return null;
+    const has = left[over] ?? 0;
+    return `${short?.label ?? over}: ${Math.max(has, 0)} ${L.left}, ${L.needs} ${has - (trial[over] ?? 0)}`;
 }
 /** What is left of each of the form's budgets once everything the draft chose has spent (negative: overspent). */
 export function budgetsLeft(ui, draft) {
@@ -438,7 +453,7 @@ export const ENGLISH = {
     off: "off the display",
     left: "left",
     chosen: "chosen: too many",
-    doesNotFit: "not enough left of a budget above",
+    needs: "it needs",
     unknown: "This page cannot draw this decision (no choices, and no descriptor it knows): use the advanced form.",
 };
 /**
@@ -520,7 +535,7 @@ function drawUi(ui, L, submit, type) {
     const body = el("div", { class: "nu-body" });
     const redraw = () => {
         watchers.length = budgets ? 1 : 0; // the budgets' line stays; the body's controls are drawn anew
-        body.replaceChildren(drawBody(ui, draft, L, { changed, redraw, left, watch }));
+        body.replaceChildren(drawBody(ui, draft, L, { changed, redraw, left, watch, budgets: ui.kind === "form" ? (ui.budgets ?? []) : [] }));
         changed();
     };
     redraw();
@@ -539,14 +554,24 @@ function drawBudgets(budgets, L, watch) {
     }));
     return el("div", { class: "nu-budgets" }, ...lines);
 }
-/** Marks a choice that no longer fits what is left of the budgets: disabled, greyed, and says why. */
-function unfit(input, mark, fit, busy, L) {
-    input.disabled = busy || !fit;
-    mark.classList.toggle("nu-unfit", !fit);
-    if (fit)
+/**
+ * Marks a choice that no longer fits what is left of the budgets (`why`, from `lack`): disabled, greyed, and why
+ * beside it (an `<option>`: as its title). `busy`: disabled for another reason (a count reached).
+ */
+function unfit(input, mark, why, busy) {
+    input.disabled = busy || why !== null;
+    mark.classList.toggle("nu-unfit", why !== null);
+    if (why === null)
         mark.removeAttribute("title");
     else
-        mark.title = L.doesNotFit;
+        mark.title = why;
+    if (mark instanceof HTMLOptionElement)
+        return;
+    let said = mark.querySelector(":scope > .nu-why");
+    if (why !== null && !said)
+        mark.append((said = el("span", { class: "nu-hint nu-why" })));
+    if (said)
+        said.textContent = why === null ? "" : ` — ${why}`;
 }
 function drawBody(ui, draft, L, k) {
     switch (ui.kind) {
@@ -588,7 +613,7 @@ function drawControl(c, slot, set, L, k) {
             k.watch((left) => {
                 const back = { ...left };
                 spendSlot(c, slot, back, -1); // what is left were this select's own choice given back
-                opts.forEach((e, i) => unfit(e, e, e.selected || fits(back, c.options[i]?.spend), false, L));
+                opts.forEach((e, i) => unfit(e, e, e.selected ? null : lack(k.budgets, back, c.options[i] ?? {}, L), false));
             });
         row.append(el("label", {}, title, " ", sel));
     }
@@ -607,7 +632,7 @@ function drawControl(c, slot, set, L, k) {
             });
             const order = c.ordered && at >= 0 ? el("span", { class: "nu-order" }, ` ${at + 1}.`) : "";
             const line = el("label", { class: "nu-pick-option" }, box, order, " ", optionText(o));
-            k.watch((left) => unfit(box, line, at >= 0 || fits(left, o.spend), at < 0 && slot.values.length >= hi, L));
+            k.watch((left) => unfit(box, line, at >= 0 ? null : lack(k.budgets, left, o, L), at < 0 && slot.values.length >= hi));
             list.append(line);
         }
         row.append(list);
@@ -667,7 +692,7 @@ function drawControl(c, slot, set, L, k) {
             k.watch((left) => {
                 const back = { ...left };
                 spendSlot(c, slot, back, -1);
-                unfit(r, line, r.checked || within(v, back) !== null, false, L);
+                unfit(r, line, r.checked ? null : lack(k.budgets, back, v, L), false);
             });
             choose.append(line, " ");
         });
@@ -691,7 +716,7 @@ function drawItems(c, slot, row, title, L, k) {
                 include();
                 k.redraw();
             });
-            k.watch((left) => unfit(add, line, within(it, { ...left }) !== null, full, L));
+            k.watch((left) => unfit(add, line, lack(k.budgets, left, it, L), full));
             line.append(name, " ", add);
         }
         else {
@@ -705,7 +730,7 @@ function drawItems(c, slot, row, title, L, k) {
                 slot.chosen.sort((a, b) => a.item - b.item);
                 k.redraw();
             });
-            k.watch((left) => unfit(box, line, box.checked || within(it, { ...left }) !== null, it.required === true || (!box.checked && full), L));
+            k.watch((left) => unfit(box, line, box.checked ? null : lack(k.budgets, left, it, L), it.required === true || (!box.checked && full)));
             line.append(el("label", {}, box, " ", name));
         }
         for (const ch of mine) {
