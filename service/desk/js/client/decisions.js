@@ -702,9 +702,11 @@ function drawControl(c, slot, set, L, k) {
 }
 let radios = 0; // a name per radio group on the page
 function drawItems(c, slot, row, title, L, k) {
-    const lo = c.min ?? 0;
+    const required = c.items.filter((it) => it.required).length;
+    const lo = Math.max(c.min ?? 0, required);
     const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
-    row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
+    const fixed = required === c.items.length && !c.repeatable; // nothing to choose: no count to say
+    row.append(el("div", { class: "nu-legend" }, title, fixed ? "" : " ", fixed ? "" : el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
     const full = slot.chosen.length >= hi;
     c.items.forEach((it, i) => {
         const mine = slot.chosen.filter((ch) => ch.item === i);
