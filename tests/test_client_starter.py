@@ -10,7 +10,9 @@ import functools
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
 
+import httpx
 import pytest
 
 from tests.clients.tools import need, node_packages, run
@@ -71,6 +73,14 @@ def progressed(page, before: int) -> None:
     assert page.locator("#error").is_hidden(), page.inner_text("#error")
 
 
+def caught_up(api: str, pages) -> None:
+    """Wait until every page shows the game's version now (its own stream brings it)."""
+    game = parse_qs(urlparse(pages[0].url).fragment)["game"][0]
+    now = httpx.get(f"{api}/games/{game}").json()["version"]
+    for page in pages:
+        page.wait_for_function("v => Number(document.querySelector('#version')?.textContent) >= v", arg=now, timeout=20_000)
+
+
 def click_a_decision(page) -> str | None:
     """One decision by click: the form's Send where its descriptor draws one, else a listed choice, else the rules'
     default (never `concede`). Returns what it clicked (None when this seat has nothing to decide now)."""
@@ -115,16 +125,16 @@ def test_two_browsers_play_battlefleet_by_invitation_and_clicks(api, origin):
                 page.wait_for_selector(f'#seat[data-seat="{seat}"]')
                 assert "invitation" not in page.url  # spent: off the address bar
 
-            idle = 0
+            idle = False
             clicked: set[str] = set()
             while min(int(page.inner_text("#turn")) for page in pages) < TURNS:
                 acted = [c for c in (click_a_decision(page) for page in pages) if c]
                 clicked.update(acted)
-                idle = 0 if acted else idle + 1
-                if idle:
+                if not acted:
                     assert not host.locator("#over").count(), "the battle ended before the turns were played"
-                    assert idle < 100, "neither seat had anything to decide for 10 s"
-                    host.wait_for_timeout(100)
+                    assert not idle, "both seats show the game as it is, and neither has anything to decide"
+                    caught_up(api, pages)
+                idle = not acted
             # the table-drawing forms were filled and sent as drawn, not only defaults
             assert {"move .nu-send:enabled", "fire .nu-send:enabled"} <= clicked, clicked
             OUTPUT.mkdir(parents=True, exist_ok=True)

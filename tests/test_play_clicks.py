@@ -1,12 +1,15 @@
 """Every decision by click (issue 30) in the desk's Play tab, in Chromium: games played to their end (or three
 Battlefleet turns) by clicks alone, as a first-time player would — on each decision the first choice button, else the
-form's send with the values it starts with, else the rules' default — never typing JSON (the advanced box stays
-shut). The forms are drawn by the TypeScript client's `decisionForm` (openapi/client-ts/src/decisions.ts) from each
+form's send with the values it starts with, else the rules' default; the first decision on the page, unless it was
+just made REPEAT times in a row, then the next one (AA1942's `place_submarines` has no end) — never typing JSON (the
+advanced box stays shut). The forms are drawn by the TypeScript client's `decisionForm` (openapi/client-ts/src/decisions.ts) from each
 `awaiting` entry alone; its pure helpers and every control kind are checked here too, on a descriptor made up for
-the test. Screenshots: /tmp/shots/<name>.png and tests/output/desk/clicks-*.png."""
+the test, and the budgets a form's choices share on another. Screenshots of each decision the first time it comes:
+$UMPIRE_SHOTS (default /tmp/shots)/<name>.png and tests/output/desk/clicks-*.png."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import httpx
@@ -15,9 +18,10 @@ import pytest
 from tests.desk_browser import Desk, launch, playwright
 from tests.live import server_process
 
-SHOTS = Path("/tmp/shots")
+SHOTS = Path(os.environ.get("UMPIRE_SHOTS", "/tmp/shots"))
 WAIT = 30_000  # ms: a command's answer and its state on the stream (a bot's turns come with the answer)
 DECISION = '#play-move .nu-decision:not([data-type="concede"])'  # a first-time player does not concede
+REPEAT = 3  # the same decision this many times in a row: the player turns to the next one the page offers
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +46,11 @@ def server(tmp_path_factory):
 
 def shot(desk: Desk, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    desk.page.wait_for_function(  # the view beside the decision drawn at the same version
+        "() => Number(document.querySelector('#play-picture')?.dataset.at)"
+        " >= Number(document.querySelector('#play-version')?.textContent)",
+        timeout=WAIT,
+    )
     desk.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     desk.screenshot(f"clicks-{name}")
 
@@ -79,22 +88,25 @@ def settle(desk: Desk, base: str, gid: str) -> None:
     )
 
 
-def click_once(desk: Desk) -> bool:
-    """One command by clicks on the page's first decision: its first choice, else its form's send as it starts, else
-    the default. False when the page offers nothing to click. Fails on a refusal: what is offered must be accepted."""
+def click_once(desk: Desk, nth: int = 0) -> str | None:
+    """One command by clicks on the page's first decision (its `nth` where there are more): its first choice, else
+    its form's send as it starts, else the default. Returns the decision's type, None when the page offers nothing
+    to click. Fails on a refusal: what is offered must be accepted."""
     p = desk.page
     if p.locator("#play-over").count():
-        return False
-    decision = p.locator(DECISION).first
-    if not decision.count():
-        return False
+        return None
+    decisions = p.locator(DECISION)
+    if not decisions.count():
+        return None
+    decision = decisions.nth(min(nth, decisions.count() - 1))
+    kind = decision.get_attribute("data-type")
     for selector in ("button.nu-choice:enabled", "button.nu-send:enabled", "button.nu-default:enabled"):
         button = decision.locator(selector).first
         if button.count():
             break
     else:
         problem = decision.locator(".nu-problem").all_inner_texts()
-        raise AssertionError(f"nothing to click on {decision.get_attribute('data-type')}: {problem}")
+        raise AssertionError(f"nothing to click on {kind}: {problem}")
     # the advanced JSON box is open only on an entry the page cannot draw
     assert p.locator("details.play-advanced[open]").count() == p.locator(".nu-unknown").count()
     before = version(desk)
@@ -106,25 +118,29 @@ def click_once(desk: Desk) -> bool:
         timeout=WAIT,
     )
     assert not p.locator("#play-send-error").count(), p.inner_text("#play-send-error")
-    return True
+    return kind
 
 
 def play_to_the_end(desk: Desk, base: str, gid: str, limit: int, shots: str) -> int:
-    """Click until the game is over; returns the commands sent. Screenshots at the start and the middle."""
-    sent = 0
+    """Click until the game is over; returns the commands sent. A screenshot of each decision the first time."""
+    made: list[str] = []
     while True:
         settle(desk, base, gid)
-        if sent in (0, 25):
-            shot(desk, f"{shots}-{'start' if sent == 0 else 'middle'}")
-        if not click_once(desk):
+        first = desk.page.locator(DECISION).first
+        kind = first.get_attribute("data-type") if first.count() else None
+        if kind and kind not in made:
+            shot(desk, f"{shots}-{kind}")
+        again = len(made) >= REPEAT and set(made[-REPEAT:]) == {kind}
+        kind = click_once(desk, 1 if again else 0)
+        if not kind:
             assert desk.page.locator("#play-over").count(), "nothing to click and the game is not over"
             break
-        sent += 1
-        assert sent < limit
+        made.append(kind)
+        assert len(made) < limit
     shot(desk, f"{shots}-end")
     assert httpx.get(f"{base}/games/{gid}").json()["status"] == "over"
     assert not desk.page.locator("details.play-advanced[open]").count()
-    return sent
+    return len(made)
 
 
 def typed_nothing(base: str, gid: str, referee: str, seats: set[str]) -> list[dict]:
@@ -147,7 +163,7 @@ def test_a_corvette_convoy_by_clicks_alone(browser, server):
 
 
 def test_a_uboat_leader_short_campaign_by_clicks_alone(browser, server):
-    """Waits on the merge of U-Boat Leader's descriptors: `select_uboats` is schema-only in this branch."""
+    """The flotilla as the form starts: the first boat that fits the Special Options, at its cheapest crew."""
     desk = Desk(browser, server)
     gid = create(desk, "uboat-leader", open_seats=False)
     desk.page.locator("a.play-as").first.click()
@@ -158,8 +174,7 @@ def test_a_uboat_leader_short_campaign_by_clicks_alone(browser, server):
 
 
 def test_an_aa1942_round_by_clicks_alone(browser, server):
-    """Germany by clicks, the other powers by the server's bot. Waits on the merge of the AA1942 descriptors
-    (`place_submarines` is schema-only in this branch)."""
+    """Germany by clicks, the other powers by the server's bot (option `rounds` 1, the Play tab's default)."""
     desk = Desk(browser, server)
     gid = create(desk, "aa1942-convoy", open_seats=False, bots=("USSR", "UK", "Japan", "USA"))
     sit(desk, "Germany")
@@ -367,4 +382,105 @@ def test_every_control_kind_is_drawn_filled_and_sent(browser, server):
     assert host.locator("button.nu-choice").inner_text() == "Go"
     p.evaluate(RENDER, {"type": "test", "ui": {"kind": "map"}, "default": {}})
     assert host.locator(".nu-unknown").count() and host.locator("button.nu-default").count()
+    desk.close()
+
+
+BUDGETED = {
+    "type": "test",
+    "ui": {
+        "kind": "form",
+        "budgets": [{"id": "dice", "label": "Mikasa's DC dice for actions", "limit": 3},
+                    {"id": "so", "label": "Special Options", "limit": 5}],
+        "controls": [
+            {"kind": "items", "field": "actions", "label": "damage control", "items": [
+                {"label": "fire 1", "fixed": {"f": "fire"}, "spend": {"dice": 1}},
+                {"label": "fire 2", "fixed": {"f": "fire"}, "spend": {"dice": 1}},
+                {"label": "flood", "fixed": {"f": "flood"}, "spend": {"dice": 2}}]},
+            {"kind": "pick", "field": "scuttle", "label": "scuttle", "options": [
+                {"value": "Mikasa", "label": "Mikasa", "spend": {"dice": 3}}]},
+            {"kind": "items", "field": "boats", "label": "U-boats", "min": 1, "items": [
+                {"label": "U-1", "fixed": {"boat": "U-1"}, "controls": [
+                    {"kind": "select", "field": "level", "label": "crew", "options": [
+                        {"value": "ace", "label": "Ace (6)", "spend": {"so": 6}},
+                        {"value": "green", "label": "Green (2)", "spend": {"so": 2}},
+                        {"value": "trained", "label": "Trained (3)", "spend": {"so": 3}}]}]},
+                {"label": "U-2", "fixed": {"boat": "U-2"}, "controls": [
+                    {"kind": "select", "field": "level", "label": "crew", "options": [
+                        {"value": "green", "label": "Green (4)", "spend": {"so": 4}}]}]}]},
+            {"kind": "variants", "label": "Weapon", "variants": [
+                {"label": "Torpedoes", "fixed": {"w": "torpedo"}, "spend": {"so": 4}},
+                {"label": "Gun", "fixed": {"w": "gun"}}]},
+            {"kind": "text", "field": "say", "label": "Signal", "min_length": 2, "max_length": 10},
+        ],
+    },
+}
+
+
+def test_a_forms_budgets_are_kept_and_shown_and_a_text_has_its_least_length(browser, server):
+    """Budgets (docs/api.md "Decision descriptors"): the form starts within them (the ace does not fit, the green
+    does; then the torpedoes do not), says what is left as the player chooses, disables what no longer fits, and
+    problem() names a budget overspent; a text shorter than `min_length` keeps the send button disabled."""
+    desk = Desk(browser, server)
+    desk.open("#/play")
+    p = desk.page
+    p.wait_for_selector("#play-ruleset")
+    helpers = p.evaluate(
+        """async (entry) => {
+        const d = await import("/desk/js/client/decisions.js");
+        const draft = d.initial(entry.ui);
+        const start = { args: d.args(entry.ui, draft), left: d.budgetsLeft(entry.ui, draft), problem: d.problem(entry.ui, draft) };
+        draft[4].value = "ok";
+        const typed = d.problem(entry.ui, draft);
+        draft[0].chosen = [0, 1, 2].map((item) => ({ item, draft: [] }));  // 4 dice of 3
+        return { start, typed, over: d.problem(entry.ui, draft), left: d.budgetsLeft(entry.ui, draft) };
+    }""",
+        BUDGETED,
+    )
+    assert helpers["start"] == {
+        "args": {"actions": [], "scuttle": [], "boats": [{"boat": "U-1", "level": "green"}], "w": "gun", "say": ""},
+        "left": {"dice": 3, "so": 3},
+        "problem": "Signal: at least 2 characters",
+    }
+    assert helpers["typed"] is None
+    assert helpers["over"] == "Mikasa's DC dice for actions: 4 of 3 chosen"
+    assert helpers["left"] == {"dice": -1, "so": 3}
+    p.evaluate(RENDER, BUDGETED)
+    host = p.locator("#host")
+    budget = {b: host.locator(f'.nu-budget[data-budget="{b}"]') for b in ("dice", "so")}
+    assert budget["dice"].inner_text() == "Mikasa's DC dice for actions: 3 of 3 left"
+    assert budget["so"].inner_text() == "Special Options: 3 of 5 left"
+    send = host.locator("button.nu-send")
+    assert send.is_disabled() and host.locator(".nu-problem").inner_text() == "Signal: at least 2 characters"
+    host.locator('[data-field="say"] input').fill("o")
+    assert send.is_disabled()
+    host.locator('[data-field="say"] input').fill("ok")
+    assert send.is_enabled()
+    actions = host.locator('[data-field="actions"] input.nu-include')
+    scuttle = host.locator('[data-field="scuttle"] input.nu-option')
+    actions.nth(2).check()  # flood: 2 dice
+    assert budget["dice"].get_attribute("data-left") == "1" and scuttle.is_disabled()
+    assert host.locator('[data-field="scuttle"] .nu-why').inner_text() == " — Mikasa's DC dice for actions: 1 left, it needs 3"
+    actions.nth(0).check()
+    assert budget["dice"].inner_text().endswith("0 of 3 left")
+    fire2 = host.locator('[data-field="actions"] .nu-item').nth(1)
+    assert actions.nth(1).is_disabled() and fire2.get_attribute("class") == "nu-item nu-unfit"
+    assert fire2.inner_text().strip() == "fire 2 — Mikasa's DC dice for actions: 0 left, it needs 1"
+    boats = host.locator('[data-field="boats"] input.nu-include')
+    assert boats.nth(1).is_disabled()  # U-2's only crew costs 4 of the 3 left
+    assert host.locator('[data-field="boats"] .nu-item').nth(1).inner_text().strip() == "U-2 — Special Options: 3 left, it needs 4"
+    crew = host.locator('[data-field="boats"] [data-field="level"] select option')
+    assert [crew.nth(i).is_disabled() for i in range(3)] == [True, False, False]  # the ace: 6 of 5
+    torpedoes = host.get_by_label("Torpedoes")
+    assert torpedoes.is_disabled()
+    host.locator('[data-field="boats"] [data-field="level"] select').select_option(label="Trained (3)")
+    assert budget["so"].inner_text().endswith("2 of 5 left")
+    actions.nth(2).uncheck()
+    actions.nth(0).uncheck()
+    assert scuttle.is_enabled() and not "".join(host.locator('[data-field="scuttle"] .nu-why').all_inner_texts())
+    scuttle.check()
+    assert actions.nth(0).is_disabled()
+    send.click()
+    assert p.evaluate("window.sent") == [
+        {"actions": [], "scuttle": ["Mikasa"], "boats": [{"boat": "U-1", "level": "trained"}], "w": "gun", "say": "ok"}
+    ]
     desk.close()

@@ -9,7 +9,9 @@
  * Pure helpers, for a UI that draws its own controls:
  *   const draft = initial(ui);   // what a first-time player starts from: the defaults, else the least legal values
  *   ...the UI edits the draft (one slot per control, in the controls' order)...
- *   problem(ui, draft);          // why the draft cannot be sent yet (a pick short of its min), else null
+ *   problem(ui, draft);          // why the draft cannot be sent yet (a pick short of its min, a budget
+ *                                // overspent), else null
+ *   budgetsLeft(ui, draft);      // what is left of each of the form's budgets, by id (negative: overspent)
  *   args(ui, draft);             // the command's arguments: send `{type: entry.type, ...args(ui, draft)}`
  */
 import type { components } from "./api.js";
@@ -35,6 +37,11 @@ export type Repeat = Extract<Control, { kind: "repeat" }>;
 export type Group = Extract<Control, { kind: "group" }>;
 export type Variants = Extract<Control, { kind: "variants" }>;
 export type Option = Select["options"][number];
+export type Budget = NonNullable<Form["budgets"]>[number];
+/** What a choice adds to each named budget (`Option`, `Item`, `Variant`; a `Number` per unit). */
+export type Spend = Record<string, number>;
+/** What is left of each of a form's budgets, by id: a choice fits while its `spend` is within it. */
+export type Purse = Record<string, number>;
 export type Item = Items["items"][number];
 export type Variant = Variants["variants"][number];
 export type DivisionMove = MoveForm["divisions"][number];
@@ -128,7 +135,8 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
 
 /**
  * The draft a first-time player starts from: every `default`, else the least the rules accept (a select's first
- * option, a number's min, a pick's first `min` options, the required items, `min` repeats, the first variant; no
+ * option, a number's min, a pick's first `min` options, the required items, `min` repeats, the first variant; each
+ * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
  * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
  * descriptor alone can make it so.
@@ -136,7 +144,7 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
 export function initial(ui: Ui): AnyDraft {
   switch (ui.kind) {
     case "form":
-      return initialControls(ui.controls);
+      return initialControls(ui.controls, fullPurse(ui));
     case "move":
       return { kind: "move", divisions: ui.divisions.map((d) => ({ distance_mm: null, turns_deg: d.turns.map(() => null) })) };
     case "fire":
@@ -162,35 +170,161 @@ export function initial(ui: Ui): AnyDraft {
   }
 }
 
-export function initialControls(controls: readonly Control[] = []): Draft {
-  return controls.map(initialSlot);
+/** The draft of some controls; each takes what it starts with from `left` (the form's budgets). */
+export function initialControls(controls: readonly Control[] = [], left: Purse = {}): Draft {
+  return controls.map((c) => initialSlot(c, left));
 }
 
-export function initialSlot(c: Control): Slot {
+export function initialSlot(c: Control, left: Purse = {}): Slot {
   switch (c.kind) {
     case "select": {
+      const of = (v: Scalar | undefined) => c.options.find((o) => o.value === v);
       const preset = c.default ?? undefined;
-      return { kind: "select", value: preset !== undefined || c.optional ? preset : c.options[0]?.value };
+      let value: Scalar | undefined;
+      if (preset !== undefined && fits(left, of(preset)?.spend)) value = preset;
+      else if (!c.optional) value = (c.options.find((o) => fits(left, o.spend)) ?? of(preset) ?? c.options[0])?.value;
+      take(left, of(value)?.spend);
+      return { kind: "select", value };
     }
-    case "pick":
-      return { kind: "pick", values: c.options.slice(0, c.min ?? 0).map((o) => o.value) };
-    case "number":
-      return { kind: "number", value: c.default ?? (c.optional ? undefined : c.min) };
+    case "pick": {
+      const values: Scalar[] = [];
+      for (const o of c.options)
+        if (values.length < (c.min ?? 0) && fits(left, o.spend)) {
+          take(left, o.spend);
+          values.push(o.value);
+        }
+      return { kind: "pick", values };
+    }
+    case "number": {
+      let value = c.default ?? (c.optional ? undefined : c.min);
+      if (value !== undefined) value = Math.max(c.min, Math.min(value, most(left, c.spend)));
+      if (value !== undefined) take(left, c.spend, value);
+      return { kind: "number", value };
+    }
     case "text":
       return { kind: "text", value: c.default ?? "" };
     case "items": {
-      const chosen = c.items.flatMap((it, i) => (it.required ? [i] : []));
-      for (let i = 0; i < c.items.length && chosen.length < (c.min ?? 0); i++) if (!chosen.includes(i)) chosen.push(i);
-      chosen.sort((a, b) => a - b);
-      return { kind: "items", chosen: chosen.map((i) => ({ item: i, draft: initialControls(c.items[i]?.controls) })) };
+      const chosen: { item: number; draft: Draft }[] = [];
+      c.items.forEach((it, i) => {
+        if (!it.required) return;
+        take(left, it.spend);
+        chosen.push({ item: i, draft: initialControls(it.controls, left) });
+      });
+      c.items.forEach((it, i) => {
+        const draft = chosen.length < (c.min ?? 0) && !it.required ? within(it, left) : null;
+        if (draft) chosen.push({ item: i, draft });
+      });
+      return { kind: "items", chosen: chosen.sort((a, b) => a.item - b.item) };
     }
     case "repeat":
-      return { kind: "repeat", entries: Array.from({ length: c.min ?? 0 }, () => initialControls(c.controls)) };
+      return { kind: "repeat", entries: Array.from({ length: c.min ?? 0 }, () => initialControls(c.controls, left)) };
     case "group":
-      return { kind: "group", draft: initialControls(c.controls) };
-    case "variants":
-      return { kind: "variants", variant: 0, draft: initialControls(c.variants[0]?.controls) };
+      return { kind: "group", draft: initialControls(c.controls, left) };
+    case "variants": {
+      for (const [variant, v] of c.variants.entries()) {
+        const draft = within(v, left);
+        if (draft) return { kind: "variants", variant, draft };
+      }
+      take(left, c.variants[0]?.spend);
+      return { kind: "variants", variant: 0, draft: initialControls(c.variants[0]?.controls, left) };
+    }
   }
+}
+
+// ---- budgets ----
+
+/** Every budget of the form at its limit: nothing chosen yet. */
+function fullPurse(ui: Form): Purse {
+  return Object.fromEntries((ui.budgets ?? []).map((b) => [b.id, b.limit]));
+}
+
+/** Whether `units` of `spend` fit what is left (a budget the form does not list limits nothing). */
+export function fits(left: Purse, spend: Spend | undefined, units = 1): boolean {
+  return Object.entries(spend ?? {}).every(([id, n]) => !(id in left) || (left[id] ?? 0) >= n * units);
+}
+
+function take(left: Purse, spend: Spend | undefined, units = 1): void {
+  for (const [id, n] of Object.entries(spend ?? {})) if (id in left) left[id] = (left[id] ?? 0) - n * units;
+}
+
+/** The most units of `spend` that fit what is left. */
+function most(left: Purse, spend: Spend | undefined): number {
+  return Math.min(Infinity, ...Object.entries(spend ?? {}).flatMap(([id, n]) => (id in left && n > 0 ? [Math.floor((left[id] ?? 0) / n)] : [])));
+}
+
+/** Something a player may choose that spends: an option, an item or a variant (its controls start as it is chosen). */
+type Spender = { spend?: Spend; controls?: Control[] };
+
+/** A choice started from what is left: its controls' draft, what would be left, and the budget it overdraws. */
+function attempt(choice: Spender, left: Purse): { draft: Draft; trial: Purse; over: string | undefined } {
+  const trial = { ...left };
+  take(trial, choice.spend);
+  const draft = initialControls(choice.controls, trial);
+  return { draft, trial, over: Object.keys(trial).find((id) => (trial[id] ?? 0) < 0 && (trial[id] ?? 0) < (left[id] ?? 0)) };
+}
+
+/**
+ * An item's (or a variant's) draft as it starts, taking its spend and its controls' from `left`, or null (and `left`
+ * untouched) when it cannot start within what is left: then it is not offered.
+ */
+export function within(choice: Spender, left: Purse): Draft | null {
+  const { draft, trial, over } = attempt(choice, left);
+  if (over !== undefined) return null;
+  Object.assign(left, trial);
+  return draft;
+}
+
+/**
+ * Why a choice does not fit what is left, in plain words ("Pobeda: counter-flood or scuttle: 3 left, it needs 4"),
+ * or null when it fits (exactly when `within` takes it).
+ */
+export function lack(budgets: readonly Budget[] | undefined, left: Purse, choice: Spender, L: { left: string; needs: string } = ENGLISH): string | null {
+  const { trial, over } = attempt(choice, left);
+  const short = (budgets ?? []).find((b) => b.id === over);
+  if (over === undefined) return null;
+  const has = left[over] ?? 0;
+  return `${short?.label ?? over}: ${Math.max(has, 0)} ${L.left}, ${L.needs} ${has - (trial[over] ?? 0)}`;
+}
+
+/** What is left of each of the form's budgets once everything the draft chose has spent (negative: overspent). */
+export function budgetsLeft(ui: Ui, draft: AnyDraft): Purse {
+  if (ui.kind !== "form") return {};
+  const left = fullPurse(ui);
+  spendControls(ui.controls, draft as Draft, left);
+  return left;
+}
+
+/** Takes what the chosen values of some controls spend from `left` (`sign` -1 gives it back). */
+function spendControls(controls: readonly Control[] = [], draft: Draft, left: Purse, sign = 1): void {
+  controls.forEach((c, i) => {
+    const slot = draft[i];
+    if (slot) spendSlot(c, slot, left, sign);
+  });
+}
+
+function spendSlot(c: Control, slot: Slot, left: Purse, sign = 1): void {
+  if (c.kind === "select" && slot.kind === "select")
+    take(left, c.options.find((o) => o.value === slot.value)?.spend, sign);
+  else if (c.kind === "pick" && slot.kind === "pick")
+    for (const v of slot.values) take(left, c.options.find((o) => o.value === v)?.spend, sign);
+  else if (c.kind === "number" && slot.kind === "number" && Number.isFinite(slot.value)) take(left, c.spend, sign * (slot.value ?? 0));
+  else if (c.kind === "items" && slot.kind === "items")
+    for (const ch of slot.chosen) {
+      take(left, c.items[ch.item]?.spend, sign);
+      spendControls(c.items[ch.item]?.controls, ch.draft, left, sign);
+    }
+  else if (c.kind === "repeat" && slot.kind === "repeat") for (const e of slot.entries) spendControls(c.controls, e, left, sign);
+  else if (c.kind === "group" && slot.kind === "group") spendControls(c.controls, slot.draft, left, sign);
+  else if (c.kind === "variants" && slot.kind === "variants") {
+    take(left, c.variants[slot.variant]?.spend, sign);
+    spendControls(c.variants[slot.variant]?.controls, slot.draft, left, sign);
+  }
+}
+
+/** The first budget the draft overspends, in plain words ("Mikasa's DC dice for actions: 6 of 5 chosen"). */
+function overspent(ui: Form, left: Purse): string | null {
+  const over = (ui.budgets ?? []).find((b) => (left[b.id] ?? 0) < 0);
+  return over ? `${over.label}: ${over.limit - (left[over.id] ?? 0)} of ${over.limit} chosen` : null;
 }
 
 /** The command's arguments a draft says (send `{type: entry.type, ...args(ui, draft)}`). */
@@ -264,7 +398,7 @@ function valueOf(c: Exclude<Control, Variants>, slot: Slot): unknown {
 
 /** Why the draft cannot be sent as it is (in English), or null: what the descriptor alone can check. */
 export function problem(ui: Ui, draft: AnyDraft): string | null {
-  if (ui.kind === "form") return controlsProblem(ui.controls, draft as Draft);
+  if (ui.kind === "form") return controlsProblem(ui.controls, draft as Draft) ?? overspent(ui, budgetsLeft(ui, draft));
   if (ui.kind === "move") {
     const d = draft as MoveDraft;
     for (const [i, div] of ui.divisions.entries()) {
@@ -327,8 +461,11 @@ function slotProblem(c: Control, slot: Slot): string | null {
     if (slot.value === undefined) return c.optional ? null : `${c.label}: a number from ${c.min} to ${c.max}`;
     return inRange(slot.value, c.min, c.max) ? null : `${c.label}: a number from ${c.min} to ${c.max}`;
   }
-  if (c.kind === "text" && slot.kind === "text")
+  if (c.kind === "text" && slot.kind === "text") {
+    const lo = c.min_length ?? 0;
+    if (slot.value.length < lo) return `${c.label}: at least ${lo} character${lo === 1 ? "" : "s"}`;
     return slot.value.length <= c.max_length ? null : `${c.label}: at most ${c.max_length} characters`;
+  }
   if (c.kind === "items" && slot.kind === "items") {
     const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
     const lo = c.min ?? 0;
@@ -402,6 +539,9 @@ export interface Labels {
   to: string;
   side: string;
   off: string;
+  left: string;
+  chosen: string;
+  needs: string;
   unknown: string;
 }
 
@@ -425,6 +565,9 @@ export const ENGLISH: Labels = {
   to: "to",
   side: "side",
   off: "off the display",
+  left: "left",
+  chosen: "chosen: too many",
+  needs: "it needs",
   unknown: "This page cannot draw this decision (no choices, and no descriptor it knows): use the advanced form.",
 };
 
@@ -500,18 +643,25 @@ function drawUi(ui: Ui, L: Labels, submit: (a: Args) => void, type: string): HTM
   send.addEventListener("click", () => {
     if (!problem(ui, draft)) submit(args(ui, draft));
   });
+  const watchers: ((left: Purse) => void)[] = [];
+  const left = () => budgetsLeft(ui, draft);
   const changed = () => {
     const p = problem(ui, draft);
     why.textContent = p ?? "";
     send.disabled = p !== null;
+    const now = left();
+    for (const w of watchers) w(now);
   };
+  const watch = (w: (left: Purse) => void) => void watchers.push(w);
+  const budgets = ui.kind === "form" && ui.budgets?.length ? drawBudgets(ui.budgets, L, watch) : "";
   const body = el("div", { class: "nu-body" });
   const redraw = () => {
-    body.replaceChildren(drawBody(ui, draft, L, { changed, redraw }));
+    watchers.length = budgets ? 1 : 0; // the budgets' line stays; the body's controls are drawn anew
+    body.replaceChildren(drawBody(ui, draft, L, { changed, redraw, left, watch, budgets: ui.kind === "form" ? (ui.budgets ?? []) : [] }));
     changed();
   };
   redraw();
-  box.append(body, why, el("p", {}, send));
+  box.append(budgets, body, why, el("p", {}, send));
   return box;
 }
 
@@ -520,6 +670,43 @@ interface Hooks {
   changed: () => void;
   /** the draft's shape changed (an item added, a variant chosen): draw it again */
   redraw: () => void;
+  /** what is left of each budget of the form now */
+  left: () => Purse;
+  /** called with what is left after every change (what still fits is enabled) */
+  watch: (w: (left: Purse) => void) => void;
+  /** the form's budgets (none for the table-drawing forms) */
+  budgets: readonly Budget[];
+}
+
+/** Each budget's label and what is left of it, kept current as the player chooses. */
+function drawBudgets(budgets: readonly Budget[], L: Labels, watch: Hooks["watch"]): HTMLElement {
+  const lines = budgets.map((b) => el("div", { class: "nu-budget", "data-budget": b.id }));
+  watch((left) =>
+    budgets.forEach((b, i) => {
+      const line = lines[i]!;
+      const n = left[b.id] ?? b.limit;
+      line.dataset.left = String(n);
+      line.classList.toggle("nu-over", n < 0);
+      line.replaceChildren(el("span", { class: "nu-label" }, b.label), ": ",
+        el("strong", {}, n < 0 ? `${b.limit - n} of ${b.limit} ${L.chosen}` : `${n} of ${b.limit} ${L.left}`));
+    }),
+  );
+  return el("div", { class: "nu-budgets" }, ...lines);
+}
+
+/**
+ * Marks a choice that no longer fits what is left of the budgets (`why`, from `lack`): disabled, greyed, and why
+ * beside it (an `<option>`: as its title). `busy`: disabled for another reason (a count reached).
+ */
+function unfit(input: HTMLInputElement | HTMLOptionElement | HTMLButtonElement, mark: HTMLElement, why: string | null, busy: boolean) {
+  input.disabled = busy || why !== null;
+  mark.classList.toggle("nu-unfit", why !== null);
+  if (why === null) mark.removeAttribute("title");
+  else mark.title = why;
+  if (mark instanceof HTMLOptionElement) return;
+  let said = mark.querySelector(":scope > .nu-why");
+  if (why !== null && !said) mark.append((said = el("span", { class: "nu-hint nu-why" })));
+  if (said) said.textContent = why === null ? "" : ` — ${why}`;
 }
 
 function drawBody(ui: Ui, draft: AnyDraft, L: Labels, k: Hooks): HTMLElement {
@@ -558,6 +745,12 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       slot.value = sel.value === "" ? undefined : c.options[Number(sel.value)]?.value;
       k.changed();
     });
+    if (c.options.some((o) => o.spend && Object.keys(o.spend).length))
+      k.watch((left) => {
+        const back = { ...left };
+        spendSlot(c, slot, back, -1); // what is left were this select's own choice given back
+        opts.forEach((e, i) => unfit(e, e, e.selected ? null : lack(k.budgets, back, c.options[i] ?? {}, L), false));
+      });
     row.append(el("label", {}, title, " ", sel));
   } else if (c.kind === "pick" && slot.kind === "pick") {
     const lo = c.min ?? 0;
@@ -568,13 +761,14 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       const at = slot.values.indexOf(o.value);
       const box = el("input", { type: "checkbox", class: "nu-option" }) as HTMLInputElement;
       box.checked = at >= 0;
-      box.disabled = at < 0 && slot.values.length >= hi;
       box.addEventListener("change", () => {
         slot.values = box.checked ? [...slot.values, o.value] : slot.values.filter((v) => v !== o.value);
         k.redraw(); // the order numbers and what may still be picked
       });
       const order = c.ordered && at >= 0 ? el("span", { class: "nu-order" }, ` ${at + 1}.`) : "";
-      list.append(el("label", { class: "nu-pick-option" }, box, order, " ", optionText(o)));
+      const line = el("label", { class: "nu-pick-option" }, box, order, " ", optionText(o));
+      k.watch((left) => unfit(box, line, at >= 0 ? null : lack(k.budgets, left, o, L), at < 0 && slot.values.length >= hi));
+      list.append(line);
     }
     row.append(list);
   } else if (c.kind === "number" && slot.kind === "number") {
@@ -584,6 +778,7 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
     }, L)));
   } else if (c.kind === "text" && slot.kind === "text") {
     const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40" }) as HTMLInputElement;
+    if (c.min_length) input.minLength = c.min_length;
     input.value = slot.value;
     input.addEventListener("input", () => {
       slot.value = input.value;
@@ -604,7 +799,7 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       row.append(el("div", { class: "nu-entry" }, el("span", { class: "nu-order" }, `${j + 1}.`), drawControls(c.controls, entry, L, k), rm));
     });
     row.append(button(`${L.add}: ${c.label}`, "nu-add", slot.entries.length >= hi, () => {
-      slot.entries.push(initialControls(c.controls));
+      slot.entries.push(initialControls(c.controls, k.left()));
       k.redraw();
     }));
   } else if (c.kind === "group" && slot.kind === "group") {
@@ -616,10 +811,18 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       const r = el("input", { type: "radio", name, class: "nu-variant", value: String(j) }) as HTMLInputElement;
       r.checked = j === slot.variant;
       r.addEventListener("change", () => {
-        set({ kind: "variants", variant: j, draft: initialControls(v.controls) });
+        const chosen: Slot = { kind: "variants", variant: j, draft: [] };
+        set(chosen); // its own spend is taken; its controls start from what is left then
+        chosen.draft = initialControls(v.controls, k.left());
         k.redraw();
       });
-      choose.append(el("label", {}, r, " ", caption(v.label, v.rulebook)), " ");
+      const line = el("label", {}, r, " ", caption(v.label, v.rulebook));
+      k.watch((left) => {
+        const back = { ...left };
+        spendSlot(c, slot, back, -1);
+        unfit(r, line, r.checked ? null : lack(k.budgets, back, v, L), false);
+      });
+      choose.append(line, " ");
     });
     row.append(choose, drawControls(c.variants[slot.variant]?.controls, slot.draft, L, k));
   }
@@ -629,29 +832,34 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
 let radios = 0; // a name per radio group on the page
 
 function drawItems(c: Items, slot: Extract<Slot, { kind: "items" }>, row: HTMLElement, title: Node, L: Labels, k: Hooks) {
-  const lo = c.min ?? 0;
+  const required = c.items.filter((it) => it.required).length;
+  const lo = Math.max(c.min ?? 0, required);
   const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
-  row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
+  const fixed = required === c.items.length && !c.repeatable; // nothing to choose: no count to say
+  row.append(el("div", { class: "nu-legend" }, title, fixed ? "" : " ", fixed ? "" : el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
   const full = slot.chosen.length >= hi;
   c.items.forEach((it, i) => {
     const mine = slot.chosen.filter((ch) => ch.item === i);
     const line = el("div", { class: "nu-item", "data-item": String(i) });
     const name = caption(it.label, it.rulebook);
+    const include = () => slot.chosen.push({ item: i, draft: within(it, k.left()) ?? initialControls(it.controls, k.left()) });
     if (c.repeatable && !it.required) {
-      line.append(name, " ", button(L.add, "nu-add", full, () => {
-        slot.chosen.push({ item: i, draft: initialControls(it.controls) });
+      const add = button(L.add, "nu-add", full, () => {
+        include();
         k.redraw();
-      }));
+      });
+      k.watch((left) => unfit(add, line, lack(k.budgets, left, it, L), full));
+      line.append(name, " ", add);
     } else {
       const box = el("input", { type: "checkbox", class: "nu-include" }) as HTMLInputElement;
       box.checked = mine.length > 0;
-      box.disabled = it.required === true || (!box.checked && full);
       box.addEventListener("change", () => {
-        if (box.checked) slot.chosen.push({ item: i, draft: initialControls(it.controls) });
+        if (box.checked) include();
         else slot.chosen = slot.chosen.filter((ch) => ch.item !== i);
         slot.chosen.sort((a, b) => a.item - b.item);
         k.redraw();
       });
+      k.watch((left) => unfit(box, line, box.checked ? null : lack(k.budgets, left, it, L), it.required === true || (!box.checked && full)));
       line.append(el("label", {}, box, " ", name));
     }
     for (const ch of mine) {

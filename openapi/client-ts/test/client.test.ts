@@ -40,7 +40,16 @@ const typed: [
 ] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void typed;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `p`, or a failure after `ms` (a deadline, not a pause). */
+async function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 test("errors are typed Problems with the API's code", async () => {
   const api = new Umpire(BASE);
@@ -141,8 +150,16 @@ test("a resumed stream sends only what comes after; the public one reads without
   const japan = new Umpire(BASE, g.seats[0]!.token);
   await japan.send(g.game_id, command((await japan.game(g.game_id)).awaiting[0]!, {}));
   const got: StreamMessage[] = [];
-  const live = api.follow(g.game_id, { after: 1, onMessage: (m) => got.push(m) });
-  for (let i = 0; i < 50 && !got.some((m) => m.message === "state"); i++) await sleep(100);
+  let stated = () => {};
+  const first = new Promise<void>((resolve) => (stated = resolve));
+  const live = api.follow(g.game_id, {
+    after: 1,
+    onMessage: (m) => {
+      got.push(m);
+      if (m.message === "state") stated();
+    },
+  });
+  await within(5000, first, "no state message on the stream");
   live.close();
   await live.done;
   const events = got.flatMap((m) => (m.message === "event" ? [m.event] : []));
