@@ -184,12 +184,14 @@ Control = Union[Select, Pick, Number, Text, Items, Repeat, Group, Variants]
 # ---- the top of a descriptor ----
 
 
-class Budget(msgspec.Struct, forbid_unknown_fields=True):
+class Budget(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """A limit several choices share: the `spend` on this budget of everything chosen adds up to at most `limit`."""
 
     id: d(str, "the name `spend` uses for it")
     label: LABEL
     limit: d(int, "the most the choices may spend of it together")
+    per: d(int, "amounts are counted in 1/per of the unit a player reads: show `limit / per` (U-Boat Leader's Special "
+           "Options, counted in half points: 2)") = 1
 
 
 class Form(_Kind, tag="form"):

@@ -270,7 +270,7 @@ def orders_ui(state: State, seat: str) -> ui.Form:
     ]
     to = ui.Select(field="to_seat", label="to", options=ui.options([x for x in view.seats if x != seat]))
     text = ui.Text(field="text", label="text", max_length=c.MESSAGE_TEXT)
-    signal = ui.Select(field="signal", label="flag signal", options=ui.options(c.SIGNALS))
+    signal = ui.Select(field="signal", label="flag signal", options=ui.options(c.SIGNALS, lambda x: x.replace("_", " ")))
     flag = ui.Variant(label="flag signal", controls=[signal, text])
     written = ui.Variant(label="written", controls=[msgspec.structs.replace(text, min_length=1)])  # BF-R12: not empty
     message = ui.Variants(label="a flag signal, or a written order (not empty)", variants=[flag, written])

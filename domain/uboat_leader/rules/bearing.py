@@ -106,7 +106,7 @@ def bearing_spec(s: State):
     for b, vs in opts.items():
         combos = [{**x, b: v} for x in combos for v in vs] if len(combos) * len(vs) <= 65 else []
     choices = [{"speeds": x} for x in combos] if combos else None
-    labels = [", ".join(f"{b} {v}" for b, v in x["speeds"].items()) for x in choices] if choices else None
+    labels = [", ".join(f"{b} at bearing speed {v}" for b, v in x["speeds"].items()) for x in choices] if choices else None
     high = max(max(v) for v in opts.values())
     return spec(
         c.Bearing,

@@ -8,7 +8,7 @@ from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.data import LEVELS, UBoat
-from domain.uboat_leader.legal import option, so_text, spec
+from domain.uboat_leader.legal import option, spec
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
 
@@ -95,8 +95,7 @@ def select_ui(s: State) -> ui.Form:
                 ui.Select(field="port", label="port", options=ports, rulebook="recuadro de Puerto"),
             ]
             items.append(ui.Item(label=card.boat, fixed={"boat": card.boat}, controls=controls))
-    budget = ui.Budget(id="so_half", label=f"Special Options: {so_text(s.so_half)} SO (counted in ½ points)",
-                       limit=s.so_half)
+    budget = ui.Budget(id="so_half", label="Special Options (SO)", limit=s.so_half, per=2)
     picks = ui.Items(field="picks", label="U-boats", items=items, min=1, rulebook="Seleccionar los U-Boat")
     return ui.Form(controls=[picks], budgets=[budget])
 

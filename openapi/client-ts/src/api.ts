@@ -4516,6 +4516,12 @@ export interface components {
              * @description the most the choices may spend of it together
              */
             limit: number;
+            /**
+             * Per
+             * @description amounts are counted in 1/per of the unit a player reads: show `limit / per` (U-Boat Leader's Special Options, counted in half points: 2)
+             * @default 1
+             */
+            per?: number;
         };
         /** Bundle */
         Bundle: {

@@ -283,7 +283,15 @@ export function lack(budgets: readonly Budget[] | undefined, left: Purse, choice
   const short = (budgets ?? []).find((b) => b.id === over);
   if (over === undefined) return null;
   const has = left[over] ?? 0;
-  return `${short?.label ?? over}: ${Math.max(has, 0)} ${L.left}, ${L.needs} ${has - (trial[over] ?? 0)}`;
+  return `${short?.label ?? over}: ${amount(short, Math.max(has, 0))} ${L.left}, ${L.needs} ${amount(short, has - (trial[over] ?? 0))}`;
+}
+
+/** An amount of a budget as a player reads it: counted in 1/`per` units (U-Boat Leader's half Special Options). */
+export function amount(b: Budget | undefined, n: number): string {
+  const per = b?.per ?? 1;
+  if (per === 1 || n % per === 0) return String(n / per);
+  if (per === 2) return `${n < 0 ? "-" : ""}${Math.trunc(Math.abs(n) / 2) || ""}½`;
+  return (n / per).toFixed(2);
 }
 
 /** What is left of each of the form's budgets once everything the draft chose has spent (negative: overspent). */
@@ -324,7 +332,7 @@ function spendSlot(c: Control, slot: Slot, left: Purse, sign = 1): void {
 /** The first budget the draft overspends, in plain words ("Mikasa's DC dice for actions: 6 of 5 chosen"). */
 function overspent(ui: Form, left: Purse): string | null {
   const over = (ui.budgets ?? []).find((b) => (left[b.id] ?? 0) < 0);
-  return over ? `${over.label}: ${over.limit - (left[over.id] ?? 0)} of ${over.limit} chosen` : null;
+  return over ? `${over.label}: ${amount(over, over.limit - (left[over.id] ?? 0))} of ${amount(over, over.limit)} chosen` : null;
 }
 
 /** The command's arguments a draft says (send `{type: entry.type, ...args(ui, draft)}`). */
@@ -688,7 +696,7 @@ function drawBudgets(budgets: readonly Budget[], L: Labels, watch: Hooks["watch"
       line.dataset.left = String(n);
       line.classList.toggle("nu-over", n < 0);
       line.replaceChildren(el("span", { class: "nu-label" }, b.label), ": ",
-        el("strong", {}, n < 0 ? `${b.limit - n} of ${b.limit} ${L.chosen}` : `${n} of ${b.limit} ${L.left}`));
+        el("strong", {}, n < 0 ? `${amount(b, b.limit - n)} of ${amount(b, b.limit)} ${L.chosen}` : `${amount(b, n)} of ${amount(b, b.limit)} ${L.left}`));
     }),
   );
   return el("div", { class: "nu-budgets" }, ...lines);

@@ -176,7 +176,16 @@ export function lack(budgets, left, choice, L = ENGLISH) {
     if (over === undefined)
         return null;
     const has = left[over] ?? 0;
-    return `${short?.label ?? over}: ${Math.max(has, 0)} ${L.left}, ${L.needs} ${has - (trial[over] ?? 0)}`;
+    return `${short?.label ?? over}: ${amount(short, Math.max(has, 0))} ${L.left}, ${L.needs} ${amount(short, has - (trial[over] ?? 0))}`;
+}
+/** An amount of a budget as a player reads it: counted in 1/`per` units (U-Boat Leader's half Special Options). */
+export function amount(b, n) {
+    const per = b?.per ?? 1;
+    if (per === 1 || n % per === 0)
+        return String(n / per);
+    if (per === 2)
+        return `${n < 0 ? "-" : ""}${Math.trunc(Math.abs(n) / 2) || ""}½`;
+    return (n / per).toFixed(2);
 }
 /** What is left of each of the form's budgets once everything the draft chose has spent (negative: overspent). */
 export function budgetsLeft(ui, draft) {
@@ -220,7 +229,7 @@ function spendSlot(c, slot, left, sign = 1) {
 /** The first budget the draft overspends, in plain words ("Mikasa's DC dice for actions: 6 of 5 chosen"). */
 function overspent(ui, left) {
     const over = (ui.budgets ?? []).find((b) => (left[b.id] ?? 0) < 0);
-    return over ? `${over.label}: ${over.limit - (left[over.id] ?? 0)} of ${over.limit} chosen` : null;
+    return over ? `${over.label}: ${amount(over, over.limit - (left[over.id] ?? 0))} of ${amount(over, over.limit)} chosen` : null;
 }
 /** The command's arguments a draft says (send `{type: entry.type, ...args(ui, draft)}`). */
 export function args(ui, draft) {
@@ -550,7 +559,7 @@ function drawBudgets(budgets, L, watch) {
         const n = left[b.id] ?? b.limit;
         line.dataset.left = String(n);
         line.classList.toggle("nu-over", n < 0);
-        line.replaceChildren(el("span", { class: "nu-label" }, b.label), ": ", el("strong", {}, n < 0 ? `${b.limit - n} of ${b.limit} ${L.chosen}` : `${n} of ${b.limit} ${L.left}`));
+        line.replaceChildren(el("span", { class: "nu-label" }, b.label), ": ", el("strong", {}, n < 0 ? `${amount(b, b.limit - n)} of ${amount(b, b.limit)} ${L.chosen}` : `${amount(b, n)} of ${amount(b, b.limit)} ${L.left}`));
     }));
     return el("div", { class: "nu-budgets" }, ...lines);
 }
