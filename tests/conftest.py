@@ -142,3 +142,22 @@ def new_game(client, options: dict | None = None, **extra) -> dict:
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def pw():
+    """Playwright, one per test module of the browser tests."""
+    from tests.desk_browser import playwright
+
+    with playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    """Debian's Chromium under Playwright, one per test module (tests/desk_browser.py says how it is found)."""
+    from tests.desk_browser import launch
+
+    b = launch(pw)
+    yield b
+    b.close()

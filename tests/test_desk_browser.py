@@ -30,7 +30,6 @@ from tests.desk_browser import (
     launch,
     load_golden_games,
     newest,
-    playwright,
     python_checks,
     sealed_bid_bundles,
 )
@@ -40,19 +39,6 @@ from tests.test_tampering import BUNDLE, LEAVES, flipped, leaves, set_path, stru
 REPLAYS = sorted((ROOT / "replays").glob("*.json"))
 ROLL_STATUSES = "rows => rows.map(r => [Number(r.dataset.k), r.dataset.status])"  # the ledger's rows, in the page
 VECTORS = json.loads((ROOT / "tests" / "dice_vectors.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def pw():
-    with playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(pw):
-    b = launch(pw)
-    yield b
-    b.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import json
 import httpx
 import pytest
 
-from tests.desk_browser import Desk, launch, playwright
+from tests.desk_browser import Desk
 from tests.live import server_process
 
 UBOAT_PICKS = {
@@ -20,19 +20,6 @@ UBOAT_PICKS = {
     ]
 }
 TURN_TO_STARBOARD = {"divisions": [{"division": "J1", "orders": [{"turn": "succession", "to": "starboard", "arrow": 45}]}]}
-
-
-@pytest.fixture(scope="module")
-def pw():
-    with playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(pw):
-    b = launch(pw)
-    yield b
-    b.close()
 
 
 @pytest.fixture(scope="module")

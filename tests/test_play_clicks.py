@@ -15,26 +15,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.desk_browser import Desk, launch, playwright
+from tests.desk_browser import Desk
 from tests.live import server_process
 
 SHOTS = Path(os.environ.get("UMPIRE_SHOTS", "/tmp/shots"))
 WAIT = 30_000  # ms: a command's answer and its state on the stream (a bot's turns come with the answer)
 DECISION = '#play-move .nu-decision:not([data-type="concede"])'  # a first-time player does not concede
 REPEAT = 3  # the same decision this many times in a row: the player turns to the next one the page offers
-
-
-@pytest.fixture(scope="module")
-def pw():
-    with playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(pw):
-    b = launch(pw)
-    yield b
-    b.close()
 
 
 @pytest.fixture(scope="module")
