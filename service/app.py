@@ -114,7 +114,7 @@ def create_app(
 
     app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order
-    conditional = Conditional(svc, settings.large_answers_per_minute)
+    conditional = Conditional(svc.bundles, settings.large_answers_per_minute)
 
     ruleset_routes.add_routes(route, svc)
     games_routes.add_routes(route, svc, conditional)

@@ -224,7 +224,7 @@ def test_readme_and_docs_never_point_outside_the_project():
 def test_bundle_bytes_are_what_get_bundle_serves(client):
     g = new_game(client)
     served = client.get(f"/games/{g['game_id']}/bundle").content
-    assert served == client.app.state.service.bundle_bytes(g["game_id"])
+    assert served == client.app.state.service.bundles.bundle_bytes(g["game_id"])
 
 
 def test_seats_marked_bot_are_played_by_the_server_as_their_own_recorded_commands(client):

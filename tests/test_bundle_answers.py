@@ -82,7 +82,7 @@ def test_requests_for_a_bundle_being_built_wait_for_that_build(api, monkeypatch)
 
     def fetch():
         start.wait()
-        got.append(svc.bundle_bytes(gid))
+        got.append(svc.bundles.bundle_bytes(gid))
 
     threads = [threading.Thread(target=fetch) for _ in range(4)]
     [t.start() for t in threads]
@@ -103,9 +103,9 @@ def test_a_failed_build_is_not_left_marked_and_the_next_request_builds_again(api
 
     monkeypatch.setattr(svc.bundles, "encoded", once_failing)
     with pytest.raises(OSError):
-        svc.bundle_bytes(g["game_id"])
+        svc.bundles.bundle_bytes(g["game_id"])
     assert not svc.bundles._building
-    assert svc.bundle_bytes(g["game_id"]) == real(g["game_id"]) and len(calls) == 2
+    assert svc.bundles.bundle_bytes(g["game_id"]) == real(g["game_id"]) and len(calls) == 2
 
 
 def test_large_answers_are_rated_per_client(api, monkeypatch):
@@ -128,11 +128,11 @@ def test_a_large_bundle_is_sent_in_chunks_with_its_length_and_the_same_bytes(api
     gid = g["game_id"]
     monkeypatch.setattr(service.routes, "LARGE_ANSWER", 10)
     monkeypatch.setattr(service.routes, "CHUNK", 400)  # the new game's bundle (1.5 KB) goes out in several chunks
-    whole = svc.bundle_bytes(gid)
+    whole = svc.bundles.bundle_bytes(gid)
     assert len(whole) > 3 * 400
     r = client.get(f"/games/{gid}/bundle")
     assert r.status_code == 200 and r.content == whole
-    assert r.headers["content-length"] == str(len(whole)) and r.headers["etag"] == svc.etag(gid)
+    assert r.headers["content-length"] == str(len(whole)) and r.headers["etag"] == svc.bundles.etag(gid)
     assert r.headers["content-type"] == "application/json"
     # and it went out as chunks of CHUNK bytes: what the response hands the server, one body message each
     import asyncio

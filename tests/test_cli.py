@@ -108,7 +108,7 @@ def test_games_shows_whole_ids_and_json_for_scripts(tmp_path):
 
     db = str(tmp_path / "g.db")
     svc = GameService(open_store(db))
-    gid = svc.create("corvette-command", {"convoys": 1}, None, "fair", None, None, None)["game_id"]
+    gid = svc.creation.create("corvette-command", {"convoys": 1}, None, "fair", None, None, None)["game_id"]
     svc.store.close()
     assert gid in run("games", "--db", db, width=60).output
     page = json.loads(run("games", "--db", db, "--json").output)

@@ -95,7 +95,7 @@ def test_evolve_is_total_a_handler_or_a_named_no_op_for_every_event_and_an_error
 def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
     svc = GameService(SQLiteStore(str(tmp_path / "c.db")), rulesets=SERVED)
     seed = hashlib.sha256(f"{ruleset_id}/{edition}".encode()).hexdigest()
-    made = svc.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "public-seed", seed, None, None, edition=edition)
+    made = svc.creation.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "public-seed", seed, None, None, edition=edition)
     gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     ruleset = SERVED[ruleset_id].ruleset
     server_seed = bytes.fromhex(seed)
@@ -128,7 +128,7 @@ def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
         pytest.fail("the game did not end within 5000 commands")
     _views_validate(ruleset, svc.cache.cached(gid).game)
     svc.reveal(gid, made["referee_token"])
-    bundle = svc.bundle(gid)
+    bundle = svc.bundles.bundle(gid)
     ks = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]
     assert ks == list(range(len(ks)))
     report = verify(msgspec.json.encode(bundle), rulesets=SERVED)

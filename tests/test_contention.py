@@ -263,7 +263,7 @@ def test_D2_a_connection_cut_around_the_append_answers_outcome_unknown_and_the_r
         store = PostgresStore(_via_proxy(url, proxy.port))
         try:
             svc = GameService(store)
-            g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+            g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
             gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
             proxy.cut = cut
             with pytest.raises(Exception) as e:
@@ -289,7 +289,7 @@ def test_D2_terminated_backends_cost_no_request():
         store = PostgresStore(f"{url}&application_name={name}")
         try:
             svc = GameService(store)
-            g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+            g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
             gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
             with psycopg.connect(PG_BASE, autocommit=True) as admin:
                 killed = admin.execute(
@@ -298,7 +298,7 @@ def test_D2_terminated_backends_cost_no_request():
             assert killed >= 1
             time.sleep(0.2)
             svc.cache.states.clear()  # the next read goes to the store too
-            assert svc.summary(gid)["version"] >= 1
+            assert svc.reads.summary(gid)["version"] >= 1
             assert svc.command(gid, token, {"type": "purchase", "spend": 3})["version"] >= 2
         finally:
             store.close()
@@ -310,7 +310,7 @@ def test_D2_an_unreachable_store_answers_503_store_unavailable_nothing_appended(
             raise StoreUnavailable("no connection", written=False)
 
     svc = GameService(Down(str(tmp_path / "d.db")))
-    g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     token = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
     with pytest.raises(Exception) as e:
         svc.command(g["game_id"], token, {"type": "purchase", "spend": 3})

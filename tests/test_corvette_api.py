@@ -73,7 +73,7 @@ def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
 
 def test_CC44_CCR37_two_player_each_escort_decides_for_its_own_ship_and_section(client):
     # dice fixed (seed and game id: the game seed hashes both) so that both escorts meet U-boats
-    game = client.app.state.service.create(
+    game = client.app.state.service.creation.create(
         "corvette-command",
         {"convoys": 1, "two_player": True, "year": 1942, "month": 11},
         None,

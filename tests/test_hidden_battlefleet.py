@@ -330,7 +330,7 @@ def overlap_world(monkeypatch, edition: str, japan_mm: int, russia_mm: int):
     svc = GameService(SQLiteStore(":memory:"), clock=lambda: OVERLAP_AT)
     client = TestClient(create_app(service=svc))
     options = {"scenario": "torpedo-attack", "fog": "blur", "data": overlap_data()}
-    made = svc.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="overlap", edition=edition)
+    made = svc.creation.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="overlap", edition=edition)
     g = {"game_id": "overlap", "tokens": {s["seat"]: s["token"] for s in made["seats"]}}
     g["referee_token"] = made["referee_token"]
     for t in ("start", "give_orders"):

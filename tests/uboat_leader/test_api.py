@@ -42,7 +42,7 @@ def naive(client, gid, token, limit=2000) -> list[dict]:
 
 def test_a_short_campaign_over_http_from_awaiting_alone_then_every_view_and_a_verified_bundle(client):
     svc = client.app.state.service  # a fixed game id: the game seed includes it, so the whole game is certain
-    game = svc.create("uboat-leader", {"duration": "short"}, None, "public-seed", "5e" * 32, None, None, game_id="ub-1")
+    game = svc.creation.create("uboat-leader", {"duration": "short"}, None, "public-seed", "5e" * 32, None, None, game_id="ub-1")
     gid, token = game["game_id"], game["seats"][0]["token"]
     first = client.get(f"/games/{gid}").json()["awaiting"]
     assert [a["type"] for a in first] == ["select_uboats"] and first[0]["choices"] is None
