@@ -122,5 +122,5 @@ def create_app(
     record_routes.add_routes(route, svc, conditional)
     app.state.verifier = verification_routes.add_routes(route, svc, settings)
     app.router.on_shutdown.append(app.state.verifier.close)  # its worker processes end with the server
-    docs_routes.add_routes(app, ops, settings)  # last: the document describes every route above
+    docs_routes.add_routes(app, ops, settings, svc.rulesets)  # last: the document describes every route above
     return app

@@ -133,3 +133,21 @@ def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
     assert ks == list(range(len(ks)))
     report = verify(msgspec.json.encode(bundle), rulesets=SERVED)
     assert report["verdict"] == "verified", report["checks"]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(SERVED))
+def test_the_desk_serves_each_rulesets_data_set_or_says_it_has_none(ruleset_id):
+    """GET /desk/data/<id>.json: the exact bytes of the default set a new game pins, or, for a ruleset with no data
+    set (`data_file = ""`, as sealed-bid), a 404 problem saying so (not a 500 from reading the package's folder)."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    loaded = SERVED[ruleset_id]
+    with TestClient(create_app(service=GameService(SQLiteStore(":memory:"), rulesets=SERVED))) as client:
+        r = client.get(f"/desk/data/{ruleset_id}.json")
+    if loaded.ruleset.data_file:
+        assert r.status_code == 200 and hashlib.sha256(r.content).hexdigest() == loaded.data_sha256
+    else:
+        assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["code"] == "no-data-set" and "has no data set" in r.json()["detail"]
