@@ -37,7 +37,7 @@ from service.app import create_app
 from service.games import GameService, now_iso
 from service.whatif import OddsJobs
 from tests import sealed_bid
-from tests.conftest import auth
+from tests.conftest import auth, new_game, send
 from tests.desk_browser import play_by_bot
 
 SERVED = sealed_bid.served_with_sealed_bid()  # every served ruleset and the test-only one, handed to the service
@@ -59,20 +59,6 @@ def bid_client(tmp_path):
             yield c
     finally:
         app.state.service.store.close()
-
-
-def create(client, ruleset: str, **extra) -> dict:
-    r = client.post("/games", json={"ruleset": ruleset, "dice": {"mode": "fair"}, **extra})
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
-
-
-def send(client, g: dict, seat: str, body: dict) -> dict:
-    r = client.post(f"/games/{g['game_id']}/commands", headers=auth(g["tokens"][seat]), json=body)
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def verify_raw(client, bundle: dict) -> tuple[int, bytes]:
@@ -97,7 +83,7 @@ def test_a_guessed_sealed_order_is_refused_alike_whether_right_or_wrong(sqlite_c
     bundle, puts a guess where the commitment stands and asks the server to verify it: the right guess and a wrong one
     must give the same bytes (before the fix the right one replayed, `partial`, and a wrong one `failed`)."""
     client = sqlite_client
-    g = create(client, "battlefleet-1900", options={"scenario": "torpedo-attack"})
+    g = new_game(client, ruleset="battlefleet-1900", options={"scenario": "torpedo-attack"})
     send(client, g, "japan", JAPAN_SECRET)
     bundle = client.get(f"/games/{g['game_id']}/bundle").json()
     i = next(n for n, c in enumerate(bundle["commands"]) if c["seat"] == "japan")
@@ -119,7 +105,7 @@ def test_a_guessed_sealed_order_is_refused_alike_whether_right_or_wrong(sqlite_c
 
 def test_a_guessed_sealed_bid_tells_nothing_on_any_of_eleven_guesses(bid_client):
     """sealed-bid: North bids 7 in secret; South tries every bid 0-10 in the public bundle's place of North's."""
-    g = create(bid_client, "sealed-bid")
+    g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 7})
     bundle = bid_client.get(f"/games/{g['game_id']}/bundle").json()
     i = next(n for n, c in enumerate(bundle["commands"]) if c["seat"] == "north")
@@ -133,7 +119,7 @@ def test_a_guessed_next_roll_is_answered_alike_whether_right_or_wrong(sqlite_cli
     bundle the next roll as it guesses it (every hash recomputed) and asks the server to verify it: the true faces
     (computed here from the stored seed, as only the server could) and wrong ones get the same answer."""
     client = sqlite_client
-    g = create(client, ruleset)
+    g = new_game(client, ruleset=ruleset)
     svc = client.app.state.service
     play_by_bot(svc, g["game_id"], g["tokens"] | {"referee": g["referee_token"]}, 2)
     bundle = client.get(f"/games/{g['game_id']}/bundle").json()
@@ -158,7 +144,7 @@ def test_a_seats_own_copy_is_refused_and_its_public_form_verifies(bid_client):
     """The seat's and the referee's bundles show sealed content the public may not read: the server takes sealed
     records as commitments only, so it refuses them (saying what to send) instead of comparing; the public bundle of
     the same game verifies."""
-    g = create(bid_client, "sealed-bid")
+    g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 4})
     path = f"/games/{g['game_id']}/bundle"
     for token in (g["tokens"]["north"], g["referee_token"]):

@@ -34,7 +34,7 @@ from service.games import GameService, now_iso
 from service.rulesets import RULESETS
 from tests.battlefleet_1900.scenario import RAW
 from tests.battlefleet_1900.scenario import play as bot_battle
-from tests.conftest import auth
+from tests.conftest import auth, new_game, read, send
 from tests.test_hidden import masked
 
 SCENARIO = RULESETS["battlefleet-1900"].data.scenarios["yellow-sea-1904"]
@@ -46,22 +46,13 @@ BLUR_PCT = RULESETS["battlefleet-1900"].data.fog.blur_pct  # public: the data se
 def new_battle(client, edition: str, turns: int) -> dict:
     """A battle under fog blur (the default). Its seed is fixed so the test reproduces; the attacker never uses it
     (in a fair game it is the server's secret until the end)."""
-    body = {
-        "ruleset": "battlefleet-1900",
-        "options": {"scenario": "yellow-sea-1904", "turns": turns},
-        "edition": edition,
-        "dice": {"mode": "public-seed", "server_seed": "17" * 32},
-    }
-    r = client.post("/games", json=body)
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
+    options = {"scenario": "yellow-sea-1904", "turns": turns}
+    dice = {"mode": "public-seed", "server_seed": "17" * 32}
+    return new_game(client, options, ruleset="battlefleet-1900", edition=edition, dice=dice)
 
 
 def get(client, g, path: str, who: str | None):
-    token = g["referee_token"] if who == "referee" else g["tokens"][who] if who else None
-    r = client.get(f"/games/{g['game_id']}{path}", headers=auth(token) if token else {})
+    r = read(client, g, path, who)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -71,11 +62,6 @@ def events(client, g, who: str | None) -> list[dict]:
     while page := get(client, g, f"/events?after={out[-1]['seq'] if out else 0}&limit=1000", who)["events"]:
         out += page
     return out
-
-
-def send(client, g, seat: str, body: dict) -> None:
-    r = client.post(f"/games/{g['game_id']}/commands", headers=auth(g["tokens"][seat]), json=body)
-    assert r.status_code == 200, r.text
 
 
 def japan_move(client, g, turn: int, still: str | None) -> dict:
