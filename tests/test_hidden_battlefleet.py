@@ -32,8 +32,8 @@ from events.store import SQLiteStore
 from service.app import create_app
 from service.games import GameService, now_iso
 from service.rulesets import RULESETS
+from service.simulate import play as bot_battle
 from tests.battlefleet_1900.scenario import RAW
-from tests.battlefleet_1900.scenario import play as bot_battle
 from tests.conftest import auth, new_game, read, send
 from tests.test_hidden import masked
 
@@ -282,7 +282,7 @@ def test_issue30_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat
                 differs.add(state.step)
 
     seed = b"issue30" + edition.encode() + fog.encode()
-    bot_battle(seed, {"fog": fog, "turns": 3}, on_event=compare, edition=edition)
+    bot_battle("battlefleet-1900", {"fog": fog, "turns": 3}, seed, on_event=compare, edition=edition)
     assert {"setup", "command", "movement", "gunnery", "torpedo", "damage_control"} <= seen
     assert "command" in differs  # the hider's own crews: its give_orders form shows them
     assert ("movement" in differs) == (fog == "blur")  # and its last moves, secret under blur

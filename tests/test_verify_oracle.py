@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from service.app import create_app
 from tests import sealed_bid
-from tests.conftest import auth, new_game, send
+from tests.conftest import new_game, send
 
 
 @pytest.fixture
