@@ -39,7 +39,7 @@ def mount_desk(app: FastAPI, rulesets: Mapping[str, Loaded]) -> None:
             raise NotFound("unknown-ruleset", f"no ruleset {ruleset_id!r} of edition {edition!r} here; GET /rulesets")
         path = loaded.files[want]
         if path is None:
-            raise NotFound("no-data-set", f"{ruleset_id} has no data set: its rules need none, so there is none to draw")
+            raise NotFound("no-data-set", f"{ruleset_id} has no data set: its rules need none, so there is none here")
         return Response(path.read_bytes(), media_type="application/json")
 
     app.mount("/desk/", StaticFiles(directory=DESK, html=True), name="desk")

@@ -13,12 +13,8 @@ from events.store import SQLiteStore, open_store
 from service.app import create_app
 from service.games import GameService
 from tests.conftest import auth
+from tests.drivers import first_choice
 from tests.test_store import corvette_game
-
-
-def first_choice(summary: dict) -> dict:
-    a = summary["awaiting"][0]
-    return {"type": a["type"], **(a["choices"][0] if a["choices"] else {})}
 
 
 def test_only_a_cached_game_close_to_the_store_runs_on_the_loop(tmp_path):
@@ -31,7 +27,7 @@ def test_only_a_cached_game_close_to_the_store_runs_on_the_loop(tmp_path):
     assert svc.runs_inline(gid)
     # the other process moves the game on by more than a short catch-up: the next write here goes to a thread
     while other.reads.summary(gid)["version"] - svc.cache.cached(gid).game.version <= GameService.INLINE_CATCH_UP:
-        other.command(gid, token, first_choice(other.reads.summary(gid)))
+        other.command(gid, token, first_choice(other.reads.summary(gid)["awaiting"][0]))
     assert not svc.runs_inline(gid)
     svc.reads.summary(gid)  # a read catches it up
     assert svc.runs_inline(gid)
@@ -56,7 +52,7 @@ def test_a_command_answers_the_same_on_the_loop_and_in_a_thread(tmp_path):
         g = c.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 5}}).json()
         gid, token = g["game_id"], g["seats"][0]["token"]
         for evicted in (True, False):
-            payload = first_choice(c.get(f"/games/{gid}").json())
+            payload = first_choice(c.get(f"/games/{gid}").json()["awaiting"][0])
             if evicted:
                 svc.cache.states.clear()
             assert svc.runs_inline(gid) is not evicted

@@ -24,14 +24,8 @@ from service.games import GameService
 from service.replay import verify
 from service.snapshots import take_snapshot
 from tests import sealed_bid
+from tests.drivers import SHORT
 
-SHORT = {  # options for a short whole game, where a ruleset's defaults make a long one
-    "aa1942-convoy": {"rounds": 1},
-    "battlefleet-1900": {"scenario": "torpedo-attack", "turns": 2},
-    "corvette-command": {"convoys": 1},
-    "uboat-leader": {"duration": "short"},
-    "sealed-bid": {"rounds": 2},
-}
 CHOICES_CHECKED = 12  # per awaited command and step: enough to catch an offer the rules refuse
 
 
@@ -95,7 +89,8 @@ def test_evolve_is_total_a_handler_or_a_named_no_op_for_every_event_and_an_error
 def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
     svc = GameService(SQLiteStore(str(tmp_path / "c.db")), rulesets=SERVED)
     seed = hashlib.sha256(f"{ruleset_id}/{edition}".encode()).hexdigest()
-    made = svc.creation.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "public-seed", seed, None, None, edition=edition)
+    options = SHORT.get(ruleset_id, {})
+    made = svc.creation.create(ruleset_id, options, None, "public-seed", seed, None, None, edition=edition)
     gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     ruleset = SERVED[ruleset_id].ruleset
     server_seed = bytes.fromhex(seed)

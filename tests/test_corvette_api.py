@@ -8,6 +8,7 @@ from pathlib import Path
 from domain.corvette_command import bot
 from service.rulesets import RULESETS
 from tests.conftest import auth
+from tests.drivers import SHORT
 
 DEFAULT = Path(__file__).resolve().parent.parent / "domain" / "corvette_command" / "data" / "default.json"
 
@@ -42,7 +43,7 @@ def play_from_awaiting(client, game, limit=3000):
 
 
 def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
-    game = create(client, options={"convoys": 1})
+    game = create(client, options=SHORT["corvette-command"])
     first = client.get(f"/games/{game['game_id']}").json()["awaiting"]
     assert [a["type"] for a in first] == ["choose_start_port"] and len(first[0]["choices"]) == 2
     final = play_from_awaiting(client, game)
@@ -141,7 +142,7 @@ def test_a_game_with_its_own_data_set_pins_its_hash(client):
     data = json.loads(DEFAULT.read_text(encoding="utf-8"))
     for u in data["uboats"]:
         u["attack"] = 9  # a harsher deck of one's own
-    game = create(client, options={"convoys": 1, "data": data})
+    game = create(client, options={**SHORT["corvette-command"], "data": data})
     created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["data"]
     assert created["ruleset"]["data_sha256"] != RULESETS["corvette-command"].data_sha256
     play_from_awaiting(client, game)
@@ -159,7 +160,7 @@ def test_a_data_set_by_file_name_from_the_servers_data_folder(client, tmp_path):
     data["about"] = "our club's deck"
     (folder / "club.json").write_text(json.dumps(data), encoding="utf-8")
     client.app.state.service.data_dir = tmp_path / "sets"
-    game = create(client, options={"convoys": 1, "data_file": "club.json"})
+    game = create(client, options={**SHORT["corvette-command"], "data_file": "club.json"})
     created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["data"]
     assert created["options"]["data"]["about"] == "our club's deck" and "data_file" not in created["options"]
     r = client.post("/games", json={"ruleset": "corvette-command", "options": {"data_file": "nope"}})

@@ -20,7 +20,7 @@ from events.store import SQLiteStore
 from service.games import GameService
 from tests import sealed_bid
 from tests.clicker import click, kinds
-from tests.test_conformance import SHORT
+from tests.drivers import SHORT
 from service.openapi_dump import document
 
 SERVED = sealed_bid.served_with_sealed_bid()

@@ -38,7 +38,7 @@ from service.games import GameService, now_iso
 from service.whatif import OddsJobs
 from tests import sealed_bid
 from tests.conftest import auth, new_game, send
-from tests.desk_browser import play_by_bot
+from tests.drivers import bot_commands
 
 SERVED = sealed_bid.served_with_sealed_bid()  # every served ruleset and the test-only one, handed to the service
 
@@ -121,7 +121,7 @@ def test_a_guessed_next_roll_is_answered_alike_whether_right_or_wrong(sqlite_cli
     client = sqlite_client
     g = new_game(client, ruleset=ruleset)
     svc = client.app.state.service
-    play_by_bot(svc, g["game_id"], g["tokens"] | {"referee": g["referee_token"]}, 2)
+    bot_commands(svc, g["game_id"], g["tokens"] | {"referee": g["referee_token"]}, 2)
     bundle = client.get(f"/games/{g['game_id']}/bundle").json()
     lock = next(e["body"]["data"] for e in bundle["events"] if e["body"]["type"] == "SeedLocked")
     seed = bytes.fromhex(svc.store.game(g["game_id"]).server_seed)
@@ -616,17 +616,17 @@ def test_two_worlds_differing_in_the_server_seed_look_alike_to_everyone(
     first = hashlib.sha256(b"the first world").digest()
     with world(tmp_path / "a.db", randomness, ruleset, options, first) as a:
         randomness.reset("play")
-        play_by_bot(a.svc, a.game_id, a.tokens, commands)
+        bot_commands(a.svc, a.game_id, a.tokens, commands)
         other = matching_seed(a)
         with world(tmp_path / "b.db", randomness, ruleset, options, other) as b:
             randomness.reset("play")
-            play_by_bot(b.svc, b.game_id, b.tokens, commands)
+            bot_commands(b.svc, b.game_id, b.tokens, commands)
             seats = [s for s in a.tokens if s != "referee"]
             twins(a, b, [None, *seats, "referee"])
             for n in range(30):  # and the secret is real: the futures part
                 for w in (a, b):
                     randomness.reset(f"future:{n}")  # the same command ids in both
-                    play_by_bot(w.svc, w.game_id, w.tokens, 1)
+                    bot_commands(w.svc, w.game_id, w.tokens, 1)
                 if public_log(a) != public_log(b):
                     break
             assert public_log(a) != public_log(b), "the two seeds should give the worlds different futures"

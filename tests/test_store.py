@@ -17,6 +17,7 @@ from service.app import create_app
 from service.games import GameService
 from service.settings import Settings
 from service.simulate import seed_for
+from tests.drivers import first_choice
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
@@ -46,8 +47,7 @@ def corvette_game(svc: GameService, game_id: str, commands: int) -> str:
         s = svc.reads.summary(game_id)
         if not s["awaiting"]:
             break
-        a = s["awaiting"][0]
-        svc.command(game_id, token, {"type": a["type"], **(a["choices"][0] if a["choices"] else {})})
+        svc.command(game_id, token, first_choice(s["awaiting"][0]))
     return game_id
 
 
@@ -159,9 +159,7 @@ def test_the_bundle_parts_the_database_writes_are_the_rows_encoded(store_url):
     )
     token = made["seats"][0]["token"]
     for cid in ["a.b", "c:d", "e-f_g", "plain", "Z9"]:
-        a = svc.reads.summary("parts")["awaiting"][0]
-        chosen = a["choices"][0] if a["choices"] else {}
-        svc.command("parts", token, {"type": a["type"], **chosen, "command_id": cid})
+        svc.command("parts", token, {**first_choice(svc.reads.summary("parts")["awaiting"][0]), "command_id": cid})
     rows, cmds = svc.store.events("parts"), svc.store.commands("parts")
     for text in ['q"uote', "back\\slash", "tab\there", "naïve-ü", "ctl\x01\x1f", "line\nbreak", "/slash"]:
         (quoted,) = svc.store._query(f"SELECT {svc.store._json_string('CAST(? AS TEXT)')}", (text,))[0]

@@ -20,6 +20,7 @@ from service.replay import verify
 from service.simulate import percentile
 from service.whatif import continuations, histogram, odds, position, take_snapshot
 from tests.conftest import auth, new_game, seated, send, to_german_combat
+from tests.drivers import SHORT
 from tests.sealed_bid import served_with_sealed_bid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +131,7 @@ def test_the_odds_are_played_with_the_services_rulesets(store_url):
     app = create_app(store_url, rulesets=served_with_sealed_bid())
     with TestClient(app) as client:
         dice = {"mode": "public-seed", "server_seed": "5e" * 32}
-        gid = client.post("/games", json={"ruleset": "sealed-bid", "options": {"rounds": 2}, "dice": dice}).json()["game_id"]
+        gid = client.post("/games", json={"ruleset": "sealed-bid", "options": SHORT["sealed-bid"], "dice": dice}).json()["game_id"]
         at = client.get(f"/games/{gid}").json()["version"]  # the start: a winner's prize stays sealed to the end
         r = client.post(f"/games/{gid}/odds", json={"at": at, "games": 3, "seed": 1})
         assert r.status_code == 202, r.text

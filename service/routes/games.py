@@ -164,7 +164,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "request body.",
     )
     def rotate_token(request: Request, game_id: str = GAME_ID):
-        return JSON(svc.credentials.rotate(game_id, bearer(request)), status_code=201, headers={"Location": f"/games/{game_id}/me"})
+        out = svc.credentials.rotate(game_id, bearer(request))
+        return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
 
     @route(
         "POST",

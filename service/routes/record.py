@@ -204,7 +204,8 @@ async def event_stream(
                 return
             if sent_state is None:
                 yield f"retry: {RETRY_MS}\n\n"
-            state = await asyncio.to_thread(svc.reads.stream_state, game_id, reader)  # first: its version bounds the page
+            # first: its version bounds the page
+            state = await asyncio.to_thread(svc.reads.stream_state, game_id, reader)
             if seq < state["version"] and ticket is not None:
                 try:  # the ticket's token was rotated: the stream closes before sending anything more
                     await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket, False)
