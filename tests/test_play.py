@@ -9,15 +9,12 @@ import threading
 import httpx
 import pytest
 
+from tests.conftest import auth
 from tests.drivers import SHORT
 from tests.live import server_process
 from tests.sse import on_message_only
 
 BF = {"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"}}
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def open_game(client, body=BF) -> dict:
