@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from events.store import SQLiteStore
 from service.app import create_app
 from service.games import GameService
+from tests.conftest import auth
 
 
 @pytest.fixture
@@ -18,10 +19,6 @@ def api(tmp_path):
     with TestClient(create_app(service=svc)) as client:
         g = client.post("/games", json={"ruleset": "aa1942-convoy"}).json()
         yield svc, client, g
-
-
-def bearer(t: str) -> dict:
-    return {"Authorization": f"Bearer {t}"}
 
 
 def test_the_bundle_revalidates_by_etag_and_changes_with_the_game_and_its_reader(api):
@@ -33,8 +30,8 @@ def test_the_bundle_revalidates_by_etag_and_changes_with_the_game_and_its_reader
     again = client.get(f"/games/{gid}/bundle", headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
     ussr = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
-    assert client.get(f"/games/{gid}/bundle", headers=bearer(ussr)).headers["etag"] != tag  # per reader
-    client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=bearer(ussr))
+    assert client.get(f"/games/{gid}/bundle", headers=auth(ussr)).headers["etag"] != tag  # per reader
+    client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=auth(ussr))
     moved = client.get(f"/games/{gid}/bundle", headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved.headers["etag"] != tag and len(moved.json()["events"]) > 1
 
