@@ -69,7 +69,7 @@ ENEMY_ZONES = [3, 7, 8, 10, 23, 34, 35, 45, 2, 11, 18, 22, 53, 55, 56, 57, 65, 4
 
 def raid_game(svc: GameService, n_subs: int = 99) -> tuple[str, str]:
     """An aa1942 game in Germany's combat phase with submarines in every enemy convoy zone."""
-    made = svc.create(
+    made = svc.creation.create(
         "aa1942-convoy",
         {"submarines": {"Germany": {str(z): n_subs for z in ENEMY_ZONES}}},
         None,
@@ -113,7 +113,7 @@ def detects(svc: GameService, n: int, ids: list | None = None, cpu: list | None 
 
     out = []
     while len(out) < n:
-        made = svc.create("corvette-command", {"convoys": 50}, None, "fair", None, None, None)
+        made = svc.creation.create("corvette-command", {"convoys": 50}, None, "fair", None, None, None)
         gid, token = made["game_id"], made["seats"][0]["token"]
         while len(out) < n:
             game = svc.cache.cached(gid).game
@@ -326,7 +326,7 @@ def p3(tmp: Path) -> None:
 
     svc = GameService(SQLiteStore(str(tmp / "p3.db")))
     # a fixed id: the same dice, so the same game (its length) in every run
-    made = svc.create("corvette-command", {"convoys": 3 if QUICK else 20}, None, "public-seed", "42" * 32, None, None, "p3")
+    made = svc.creation.create("corvette-command", {"convoys": 3 if QUICK else 20}, None, "public-seed", "42" * 32, None, None, "p3")
     gid, token = made["game_id"], made["seats"][0]["token"]
     from domain.corvette_command import bot
     from domain.engine import awaiting
@@ -472,7 +472,7 @@ def p4(tmp: Path) -> None:
 
 def p5(tmp: Path) -> None:
     svc = GameService(SQLiteStore(str(tmp / "p5.db")))
-    made = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    made = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     gid = made["game_id"]
     tok = {s["seat"]: s["token"] for s in made["seats"]}
     seat_of = {p: p for p in tok}
@@ -522,7 +522,7 @@ def p5_uboat(tmp: Path, sizes: list[int]) -> None:
         for card in data[deck]:
             card["attack"] = [None] * len(card["attack"])
     svc = GameService(SQLiteStore(str(tmp / "p5u.db")))
-    made = svc.create("uboat-leader", {"duration": "long", "data": data}, None, "fair", None, None, None)
+    made = svc.creation.create("uboat-leader", {"duration": "long", "data": data}, None, "fair", None, None, None)
     gid, tok = made["game_id"], made["seats"][0]["token"]
 
     def one():
@@ -928,7 +928,7 @@ def long_game(tmp: Path) -> tuple[str, str]:
     size = 5_000 if QUICK else 100_000
     path = str(tmp / "long.db")
     svc = GameService(SQLiteStore(path))
-    made = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    made = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     while svc.cache.cached(gid).game.version < size:
         game = svc.cache.cached(gid).game
@@ -964,10 +964,10 @@ def p9(tmp: Path) -> None:
         store = SQLiteStore(db)
         version = store.head(gid)[0]
         at = version - 500  # a past position between two snapshots
-        cold = timed(lambda: GameService(store).summary(gid))
+        cold = timed(lambda: GameService(store).reads.summary(gid))
         svc = GameService(store)
-        svc.summary(gid)
-        past = timed(lambda: svc.view(gid, "sz-status", at, None))
+        svc.reads.summary(gid)
+        past = timed(lambda: svc.reads.view(gid, "sz-status", at, None))
         results[label] = (cold, past, version)
         store.close()
     (cold, past, version), (cold0, past0, _) = results["snapshots"], results["none"]
@@ -996,15 +996,15 @@ def p10(tmp: Path) -> None:
     n = 50 if QUICK else 300
     path = str(tmp / "p10.db")
     svc = GameService(SQLiteStore(path))
-    ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(n)]
+    ids = [svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(n)]
     log_bytes = svc.store.db.conn.execute("SELECT SUM(LENGTH(body)) FROM events").fetchone()[0] / n
     svc.store.close()
     cold = GameService(SQLiteStore(path))
-    cold.summary(ids[0])  # the ruleset's data set and the store's connections: shared, not per game
+    cold.reads.summary(ids[0])  # the ruleset's data set and the store's connections: shared, not per game
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     for gid in ids[1:]:
-        cold.summary(gid)
+        cold.reads.summary(gid)
     small = (tracemalloc.get_traced_memory()[0] - before) / (n - 1)
     tracemalloc.stop()
     row(
@@ -1052,7 +1052,7 @@ def p11(tmp: Path) -> None:
     svc = GameService(SQLiteStore(str(tmp / "p11.db")))
     longest = None
     for i in range(2 if QUICK else 6):  # the longest of a few campaigns (a corvette is often sunk early)
-        made = svc.create(
+        made = svc.creation.create(
             "corvette-command", {"convoys": 100}, None, "public-seed", seed_for(11, i).hex(), None, None
         )
         gid, token = made["game_id"], made["seats"][0]["token"]
@@ -1066,7 +1066,7 @@ def p11(tmp: Path) -> None:
             longest = (gid, made["referee_token"], game.version)
     gid = longest[0]
     svc.reveal(gid, longest[1])
-    raw = svc.bundle_bytes(gid)
+    raw = svc.bundles.bundle_bytes(gid)
     mb = len(raw) / 2**20
     report = verify(raw)
     assert report["verdict"] == "verified", report
@@ -1099,7 +1099,7 @@ def p14(tmp: Path) -> None:
     n, seconds = (100, 12) if QUICK else (300, 40)
     db = str(tmp / "p13.db")
     svc = GameService(SQLiteStore(db))
-    gid = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    gid = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     svc.store.close()
     path = f"/games/{gid}/events?limit=1"
     with server_process(db, serve=True) as (base, proc):
@@ -1141,7 +1141,7 @@ def p15(tmp: Path) -> None:
     for kind in kinds:
         with store_url(tmp, kind, "p14") as url:
             svc = GameService(open_store(url))
-            ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(games)]
+            ids = [svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(games)]
             svc.store.close()
             with server_process(url) as (base, proc):
                 port = int(base.rsplit(":", 1)[1])

@@ -55,7 +55,7 @@ class Game:
     def __init__(self, svc: GameService, golden: Golden, seats=None, client_seeds=None):
         self.svc = svc
         name = golden.id
-        created = svc.create(
+        created = svc.creation.create(
             golden.ruleset, golden.options, seats, "public-seed", golden.seed, client_seeds, None, game_id=name
         )
         self.id = name
@@ -76,7 +76,7 @@ class Game:
 
     def turn(self, power: str, spend: int, move=(), combat=(), noncombat=(), place=()) -> None:
         """One power's turn: purchase (up to `spend`), combat move, combat, noncombat move, mobilize, income."""
-        ledger = self.svc.view(self.id, "ipc-ledger", None)["data"]["powers"]
+        ledger = self.svc.reads.view(self.id, "ipc-ledger", None)["data"]["powers"]
         line = next(p for p in ledger if p["power"] == power)
         self.send(power, type="purchase", spend=min(spend, line["treasury"]) if line["holds_capital"] else 0)
         for m in move:
@@ -94,7 +94,7 @@ class Game:
 
     def finish(self) -> dict:
         self.svc.reveal(self.id, self.referee, command_id=f"{self.id}-reveal")
-        return self.svc.bundle(self.id)
+        return self.svc.bundles.bundle(self.id)
 
 
 def mv(a: int, b: int, n: int = 1) -> dict:
@@ -198,7 +198,7 @@ def bot_game(svc: GameService, golden: Golden) -> dict:
     sealed step: the first seat that still owes; else the first seat offered anything), to its end; then the
     referee reveals the seed. `golden.arguments` replace the bot's own arguments of a command type (a chosen start)."""
     name = golden.id
-    made = svc.create(golden.ruleset, golden.options, None, "public-seed", golden.seed, None, None, game_id=name)
+    made = svc.creation.create(golden.ruleset, golden.options, None, "public-seed", golden.seed, None, None, game_id=name)
     tokens, n = {s["seat"]: s["token"] for s in made["seats"]}, 0
     while legal := awaiting(game := svc.cache.cached(name).game):
         seat = (waiting_for(game) or [s for spec in legal for s in spec.seats])[0]
@@ -207,7 +207,7 @@ def bot_game(svc: GameService, golden: Golden) -> dict:
         n += 1
         svc.command(name, tokens[seat], {**payload, "command_id": f"{name}-{n:04d}"})
     svc.reveal(name, made["referee_token"], command_id=f"{name}-reveal")
-    return svc.bundle(name)
+    return svc.bundles.bundle(name)
 
 
 def render(bundle: dict) -> str:

@@ -114,7 +114,7 @@ def create_app(
 
     app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order
-    conditional = Conditional(svc, settings.large_answers_per_minute)
+    conditional = Conditional(svc.bundles, settings.large_answers_per_minute)
 
     ruleset_routes.add_routes(route, svc)
     games_routes.add_routes(route, svc, conditional)
@@ -122,5 +122,5 @@ def create_app(
     record_routes.add_routes(route, svc, conditional)
     app.state.verifier = verification_routes.add_routes(route, svc, settings)
     app.router.on_shutdown.append(app.state.verifier.close)  # its worker processes end with the server
-    docs_routes.add_routes(app, ops, settings)  # last: the document describes every route above
+    docs_routes.add_routes(app, ops, settings, svc.rulesets)  # last: the document describes every route above
     return app

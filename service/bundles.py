@@ -24,7 +24,7 @@ from service.credentials import Credentials
 
 
 class Bundles:
-    """The bundles of a service's games, and the ETags of its reads (`GameService` answers with these)."""
+    """The bundles of a service's games, and the ETags of its reads (the routes call it)."""
 
     def __init__(self, cache: GameCache, credentials: Credentials):
         self.cache = cache

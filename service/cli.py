@@ -200,7 +200,7 @@ def export(
 
     svc = _service(db)
     try:
-        data = svc.bundle_bytes(game_id)
+        data = svc.bundles.bundle_bytes(game_id)
     except Rejected as e:
         raise fail(f"{e.detail.split(';')[0]} in {db}; `umpire games --db {db}` lists its games")
     if out:
@@ -218,7 +218,7 @@ def games(
     as_json: bool = typer.Option(False, "--json", help="the page as JSON (GET /games's shape), for scripts"),
 ) -> None:
     """List the games in a database, newest first."""
-    page = _service(db).list_games(ruleset, None, None, limit)
+    page = _service(db).reads.list_games(ruleset, None, None, limit)
     if as_json:
         sys.stdout.write(json.dumps(page, ensure_ascii=False) + "\n")
         return

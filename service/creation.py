@@ -59,7 +59,7 @@ def _server_seed(mode: str, server_seed_hex: str | None) -> bytes:
 
 
 class Creation:
-    """What `GameService` answers to creation and forks (it delegates); a new game is stored, then its bot seats play
+    """Creation and forks (the routes call it as `GameService.creation`); a new game is stored, then its bot seats play
     through the service's write path."""
 
     def __init__(self, service: WritePath):

@@ -1,8 +1,9 @@
 """Command handling: load -> decide -> append, with idempotency and optimistic concurrency; bot seats' turns.
 
-`GameService` is the unit of work and composes the rest: the states (service/cache.py), the reads
-(service/reads.py), the bundles (service/bundles.py) and creation (service/creation.py), whose public methods it
-answers with one-line delegates.
+`GameService` is the unit of work, and it holds the service's parts, which the routes call themselves: the states
+(`cache`, service/cache.py), the credentials (`credentials`, service/credentials.py), the reads (`reads`,
+service/reads.py), the bundles and ETags (`bundles`, service/bundles.py) and creation (`creation`,
+service/creation.py, which writes through this unit of work).
 
 Every input to a game is a recorded command (creation, a seat's client seed, a ruleset command, the
 reveal), so a bundle replays by feeding the commands in order to a fresh engine (service/replay.py).
@@ -42,7 +43,7 @@ from service.creation import Creation
 from service.bots import MAX_BOT_COMMANDS, bot_choose
 from service.http import check_command_extras
 from events.bodies import body_of, sealed_beside
-from service.reads import Reads, ruleset_out
+from service.reads import Reads
 from service.records import event_out, event_row_out
 from service.rulesets import RULESETS, Loaded, playable
 from service.notify import Notifier
@@ -83,7 +84,9 @@ def now_iso() -> str:
 
 
 class GameService:
-    """The unit of work of every write (load -> decide -> append), and the service the routes call.
+    """The unit of work of every write (load -> decide -> append): commands, seeds, the reveal and the end, and the
+    bot seats' turns. It holds the service's other parts (`cache`, `credentials`, `reads`, `bundles`, `creation`),
+    whose owners answer the routes directly.
 
     Game states come from its `cache` (service/cache.py), caught up with the store before every read and write."""
 
@@ -121,64 +124,6 @@ class GameService:
             return False
         head = self.store.head(game_id)
         return head is not None and head[0] - c.game.version <= self.INLINE_CATCH_UP
-
-    # ---- auth ----
-
-    def seat_for(self, game_id: str, token: str | None) -> str:
-        """The seat (or "referee") a token belongs to, from the store's credentials now (service/credentials.py):
-        nothing is loaded for a wrong token, and a rotated one is void at once."""
-        return self.credentials.seat_for(game_id, token)
-
-    def reader_for(self, game_id: str, token: str | None) -> engine.Reader:
-        """Who reads: None without a token (the public picture), else whom the token's seat reads as (401 if the
-        token is not one of this game's)."""
-        return None if not token else self.reads_as(game_id, self.seat_for(game_id, token))
-
-    def reads_as(self, game_id: str, seat: str) -> engine.Reader:
-        """Whom a token's seat reads as (domain/engine.py `reads_as`): the referee of a game created unumpired reads
-        what the public reads. Every per-seat read (summary, events, stream, views, bundle) takes its reader here."""
-        if seat != REFEREE:
-            return seat
-        return engine.reads_as(self.cache.cached(game_id).game, seat)  # the genesis: fixed for good, read unlocked
-
-    # ---- creating (service/creation.py) ----
-
-    def create_from_request(self, req: Any, token: str | None, client: str) -> dict[str, Any]:
-        return self.creation.create_from_request(req, token, client)
-
-    def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
-        return self.creation.fork_from_request(game_id, req, token, client)
-
-    def create(
-        self,
-        ruleset_id: str,
-        options: dict[str, Any] | None,
-        seats: list[str] | None,
-        mode: str,
-        server_seed_hex: str | None,
-        client_seeds: dict[str, str] | None,
-        beacon: str | None,
-        game_id: str | None = None,
-        bots: list[str] | None = None,
-        edition: str | None = None,
-        open_seats: bool = False,
-    ) -> dict[str, Any]:
-        return self.creation.create(
-            ruleset_id, options, seats, mode, server_seed_hex, client_seeds, beacon, game_id, bots, edition, open_seats
-        )
-
-    def fork(
-        self,
-        game_id: str,
-        at: int,
-        mode: str = "fair",
-        server_seed_hex: str | None = None,
-        client_seeds: dict[str, str] | None = None,
-        beacon: str | None = None,
-        bots: list[str] | None = None,
-        fork_id: str | None = None,
-    ) -> dict[str, Any]:
-        return self.creation.fork(game_id, at, mode, server_seed_hex, client_seeds, beacon, bots, fork_id)
 
     # ---- writing ----
 
@@ -302,7 +247,7 @@ class GameService:
             "version": cmd.last_seq,
             "head": rows[-1].hash,
             "replayed": True,
-            "events": [event_row_out(r, self.reads_as(game_id, cmd.seat)) for r in rows],
+            "events": [event_row_out(r, self.reads.reads_as(game_id, cmd.seat)) for r in rows],
         }
 
     @staticmethod
@@ -324,7 +269,7 @@ class GameService:
             return self._with_awaiting(c, seat, result)
 
     def command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
-        seat = self.seat_for(game_id, token)
+        seat = self.credentials.seat_for(game_id, token)
         if not isinstance(body, dict):
             raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")
         payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
@@ -365,7 +310,7 @@ class GameService:
         passphrase: str | None,
         command_id: str | None = None,
     ) -> dict[str, Any]:
-        seat = self.seat_for(game_id, token)
+        seat = self.credentials.seat_for(game_id, token)
         if seat == REFEREE:
             raise engine.Forbidden("not-a-seat", "client seeds come from the seats; use a seat's token")
         if (client_seed is None) == (passphrase is None):
@@ -375,7 +320,7 @@ class GameService:
         return self._write(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
 
     def reveal(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
-        seat = self.seat_for(game_id, token)
+        seat = self.credentials.seat_for(game_id, token)
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may reveal the server seed")
         server_seed = bytes.fromhex(self.cache.row(game_id).server_seed)
@@ -385,7 +330,7 @@ class GameService:
         )
 
     def end(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
-        seat = self.seat_for(game_id, token)
+        seat = self.credentials.seat_for(game_id, token)
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may end a game")
         return self._write(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end, raw=True)
@@ -427,71 +372,3 @@ class GameService:
                 lambda g, seat=seat, command=command: engine.decide_command(g, seat, command, server_seed),
             )
         raise RuntimeError(f"the bot seats of {game_id} did not stop within {MAX_BOT_COMMANDS} commands")
-
-    # ---- reading (service/reads.py) ----
-
-    def status(self, game_id: str) -> dict[str, Any]:
-        return self.reads.status(game_id)
-
-    def summary(self, game_id: str, reader: engine.Reader = None) -> dict[str, Any]:
-        return self.reads.summary(game_id, reader)
-
-    def me(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.reads.me(game_id, token)
-
-    def stream_state(self, game_id: str, reader: engine.Reader) -> dict[str, Any]:
-        return self.reads.stream_state(game_id, reader)
-
-    def list_games(self, ruleset: str | None, status: str | None, cursor: str | None, limit: int) -> dict[str, Any]:
-        return self.reads.list_games(ruleset, status, cursor, limit)
-
-    def events(self, game_id: str, after: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
-        return self.reads.events(game_id, after, limit, reader)
-
-    def events_upto(self, game_id: str, after: int, upto: int, reader: engine.Reader = None) -> list[dict[str, Any]]:
-        return self.reads.events_upto(game_id, after, upto, reader)
-
-    def rolls(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
-        return self.reads.rolls(game_id, after, limit)
-
-    def roll(self, game_id: str, k: int) -> dict[str, Any]:
-        return self.reads.roll(game_id, k)
-
-    def view(self, game_id: str, name: str, at: int | None, reader: engine.Reader = None) -> dict[str, Any]:
-        return self.reads.view(game_id, name, at, reader)
-
-    # ---- seats ----
-
-    def invitation(self, game_id: str, invitation: str) -> dict[str, Any]:
-        """What an invitation offers, before it is accepted (nothing is spent): the seat, the game's ruleset and
-        whether its referee token reads sealed content (`umpired`)."""
-        row = self.cache.row(game_id)  # 404 for an unknown game
-        seat = self.credentials.invited(game_id, invitation)
-        umpired = self.cache.cached(game_id).game.created.umpired
-        return {"game_id": game_id, "seat": seat, "ruleset": ruleset_out(row), "umpired": umpired}
-
-    def join(self, game_id: str, invitation: str) -> dict[str, Any]:
-        """Accept an open seat's invitation: that seat's token, shown only to whoever accepts."""
-        self.cache.row(game_id)  # 404 for an unknown game
-        return self.credentials.join(game_id, invitation)
-
-    def rotate_token(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.credentials.rotate(game_id, token)
-
-    def ticket(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return self.credentials.ticket(game_id, token)
-
-    # ---- bundles (service/bundles.py) ----
-
-    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
-        return self.bundles.bundle(game_id, reader, upto)
-
-    def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
-        return self.bundles.bundle_bytes(game_id, reader)
-
-    def etag(self, game_id: str, reader: engine.Reader = None, what: str = "bundle") -> str:
-        return self.bundles.etag(game_id, reader, what)
-
-    def server_inputs_if_stored(self, game_id: str, seq: int, hash_at_seq: str) -> tuple[bytes, dict] | None:
-        return self.bundles.server_inputs_if_stored(game_id, seq, hash_at_seq)
-

@@ -45,13 +45,37 @@ def status_of(g: Game) -> str:
 
 
 class Reads:
-    """What `GameService` answers to reads (it delegates), from the states of `cache`."""
+    """Every read of a game (the routes call it), from the states of `cache`, and who reads: a token's reader."""
 
     def __init__(self, cache: GameCache, credentials: Credentials):
         self.cache = cache
         self.store = cache.store
         self.rulesets = cache.rulesets
         self.credentials = credentials
+
+    # ---- who reads ----
+
+    def reader_for(self, game_id: str, token: str | None) -> engine.Reader:
+        """Who reads: None without a token (the public picture), else whom the token's seat reads as (401 if the
+        token is not one of this game's)."""
+        return None if not token else self.reads_as(game_id, self.credentials.seat_for(game_id, token))
+
+    def reads_as(self, game_id: str, seat: str) -> engine.Reader:
+        """Whom a token's seat reads as (domain/engine.py `reads_as`): the referee of a game created unumpired reads
+        what the public reads. Every per-seat read (summary, events, stream, views, bundle) takes its reader here."""
+        if seat != REFEREE:
+            return seat
+        return engine.reads_as(self.cache.cached(game_id).game, seat)  # the genesis: fixed for good, read unlocked
+
+    def invitation(self, game_id: str, invitation: str) -> dict[str, Any]:
+        """What an invitation offers, before it is accepted (nothing is spent): the seat, the game's ruleset and
+        whether its referee token reads sealed content (`umpired`)."""
+        row = self.cache.row(game_id)  # 404 for an unknown game
+        seat = self.credentials.invited(game_id, invitation)
+        umpired = self.cache.cached(game_id).game.created.umpired
+        return {"game_id": game_id, "seat": seat, "ruleset": ruleset_out(row), "umpired": umpired}
+
+    # ---- the game ----
 
     def status(self, game_id: str) -> dict[str, Any]:
         with self.cache.game(game_id, raw=True) as c:

@@ -46,7 +46,7 @@ def event_out(seq: int, body: dict[str, Any], h: str, actor: str | None, stamp: 
 
 def event_row_out(r: EventRow, reader: engine.Reader = None) -> dict[str, Any]:
     """A stored event as `reader` may read it (the service resolves an unumpired game's referee to the public first:
-    GameService.reads_as): a sealed record's content only to its own seat and the referee."""
+    Reads.reads_as): a sealed record's content only to its own seat and the referee."""
     body = msgspec.json.decode(r.body)
     out = event_out(r.seq, body, r.hash, r.actor, r.recorded_at)
     if r.sealed is not None and reader is not None and reader in (REFEREE, out["actor"]):

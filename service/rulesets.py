@@ -27,12 +27,14 @@ RULESET_MODULES = ("domain.aa1942_convoy", "domain.battlefleet_1900", "domain.co
 class Loaded:
     """A ruleset with its default data sets read, validated and hashed: `data` and `data_sha256` are the newest
     edition's (what a new game pins); `editions` holds each released edition's, by major, for the games of the older
-    ones (a data revision, `Ruleset.data_file_of`: an old game keeps the set its genesis hashed)."""
+    ones (a data revision, `Ruleset.data_file_of`: an old game keeps the set its genesis hashed); `files` each
+    edition's file, by major (None: the ruleset has no data set), whose bytes the desk serves."""
 
     ruleset: Ruleset
     data: Any
     data_sha256: str
     editions: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
+    files: Mapping[str, Path | None] = field(default_factory=dict)
 
     def data_for(self, version: str | None) -> tuple[Any, str]:
         """(data set, SHA-256) a game of `version` plays on by default; None: a new game of the newest edition. A
@@ -58,7 +60,8 @@ def load(module_name: str) -> Loaded:
         return ruleset.parse_data(raw), hashlib.sha256(raw).hexdigest()
 
     editions = {major(v): read(ruleset.data_file_of(v)) for v in ruleset.editions.run}
-    return Loaded(ruleset, *editions[major(ruleset.version)], editions)
+    files = {major(v): here / name if (name := ruleset.data_file_of(v)) else None for v in ruleset.editions.run}
+    return Loaded(ruleset, *editions[major(ruleset.version)], editions, files)
 
 
 RULESETS: dict[str, Loaded] = {loaded.ruleset.id: loaded for loaded in map(load, RULESET_MODULES)}

@@ -20,13 +20,21 @@ from service.rulesets import RULESETS
 MAX_COMMANDS = 200_000
 
 
-def new_game(ruleset_id: str, options: dict[str, Any], server_seed: bytes, game_id: str = "sim") -> Game:
-    """A fresh public-seed game on the default data set, folded through its creation events."""
+def new_game(
+    ruleset_id: str,
+    options: dict[str, Any],
+    server_seed: bytes,
+    game_id: str = "sim",
+    seats: list[str] | None = None,
+    edition: str | None = None,
+) -> Game:
+    """A fresh public-seed game on the default data set of its edition (None: the newest), folded through its
+    creation events."""
     loaded = RULESETS[ruleset_id]
     created = engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, None, "public-seed", server_seed
+        loaded.ruleset, *loaded.data_for(edition), game_id, options, seats, "public-seed", server_seed, edition=edition
     )
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
+    game = loaded.start(game_id, created[0])
     for e in created[1:]:
         engine.evolve(game, e)
     return game
@@ -39,9 +47,12 @@ def play(
     game_id: str = "sim",
     on_event: Callable[[Game, Event], None] | None = None,
     on_command: Callable[[dict[str, Any], list[Event]], None] | None = None,
+    seats: list[str] | None = None,
+    edition: str | None = None,
 ) -> Game:
     """Create a game (public-seed) and let the bot send every command until the game is over."""
-    return play_on(new_game(ruleset_id, options, server_seed, game_id), server_seed, on_event, on_command)
+    game = new_game(ruleset_id, options, server_seed, game_id, seats, edition)
+    return play_on(game, server_seed, on_event, on_command)
 
 
 def play_on(

@@ -4,7 +4,7 @@ with a CPU-time and a memory limit, so however large or crafted a bundle is, the
 their turn in order for a while, then get 429.
 
 The worker opens the server's store itself (read only) to look up a held game's seed and records
-(`GameService.server_inputs_if_stored`); an in-memory store (tests) cannot be shared, so its bundles are verified in
+(`Bundles.server_inputs_if_stored`); an in-memory store (tests) cannot be shared, so its bundles are verified in
 a thread of the server's process instead.
 """
 
@@ -114,7 +114,7 @@ def _in_worker(
             store = _worker_store[store_url] = open_store(store_url)
         from service.games import GameService
 
-        lookup = GameService(store, settings=settings, rulesets=rulesets).server_inputs_if_stored
+        lookup = GameService(store, settings=settings, rulesets=rulesets).bundles.server_inputs_if_stored
         return "ok", verify_body(raw, settings, lookup, rulesets)
     except Rejected as e:
         return "rejected", (e.status, e.code, e.detail, e.extra)

@@ -277,7 +277,7 @@ class OddsJobs:
     def start(self, game_id: str, at: int, games: int, seed: int) -> dict[str, Any]:
         if not 1 <= games <= MAX_API_GAMES:
             raise InvalidInput("invalid-games", f"games is 1 to {MAX_API_GAMES}; `umpire simulate --from` has no cap")
-        bundle = decode_bundle(self.svc.bundle_bytes(game_id))  # the public picture: what anyone may fork
+        bundle = decode_bundle(self.svc.bundles.bundle_bytes(game_id))  # the public picture: what anyone may fork
         position(bundle, at, self.svc.rulesets)  # refuses a mid-command seq or a sealed position before any work starts
         if not self._busy.acquire(blocking=False):
             raise TooMany(

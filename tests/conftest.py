@@ -132,12 +132,45 @@ def client(store_url):
     app.state.service.store.close()
 
 
-def new_game(client, options: dict | None = None, **extra) -> dict:
-    r = client.post("/games", json={"ruleset": "aa1942-convoy", "options": options or {}, **extra})
+# ---- the HTTP helpers every API test uses: a game made, a command sent ----
+
+
+def new_game(client, options: dict | None = None, ruleset: str = "aa1942-convoy", **extra) -> dict:
+    """POST /games (`extra`: the rest of the body); the answer, with `tokens` (seated)."""
+    r = client.post("/games", json={"ruleset": ruleset, "options": options or {}, **extra})
     assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
+    return seated(r.json())
+
+
+def seated(made: dict) -> dict:
+    """A creation's (or a fork's) answer with `tokens`: seat -> its token (None for a bot's or an open seat)."""
+    made["tokens"] = {s["seat"]: s["token"] for s in made["seats"]}
+    return made
+
+
+def send(client, g: dict, seat: str, body: dict | None = None, expect: int = 200, **args: Any) -> dict:
+    """POST one command to game `g` (a seated answer) as `seat` ("referee": its referee token): `body`, or the
+    command's fields as keywords; the answer, its status checked (`expect`)."""
+    token = g["referee_token"] if seat == "referee" else g["tokens"][seat]
+    r = client.post(f"/games/{g['game_id']}/commands", json={**(body or {}), **args}, headers=auth(token))
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def read(client, g: dict, path: str = "", who: str | None = None):
+    """GET /games/{id}<path> as `who` (a seat, "referee", or None: the public); the response."""
+    token = g["referee_token"] if who == "referee" else g["tokens"][who] if who else None
+    return client.get(f"/games/{g['game_id']}{path}", headers=auth(token) if token else {})
+
+
+def to_german_combat(client, g: dict, ussr_spends: int = 0) -> None:
+    """An aa1942 game (`new_game`) to Germany's combat: USSR buys for `ussr_spends` and ends its phases, Germany buys
+    nothing and ends its combat move (a raid is legal now where it has submarines)."""
+    send(client, g, "USSR", type="purchase", spend=ussr_spends)
+    for _ in range(4):
+        send(client, g, "USSR", type="end_phase")
+    send(client, g, "Germany", type="purchase", spend=0)
+    send(client, g, "Germany", type="end_phase")
 
 
 def auth(token: str) -> dict[str, str]:

@@ -67,15 +67,17 @@ def load_golden_games(db_path: str) -> dict[str, str]:
     and `referee`."""
     from events.store import open_store
     from service.games import GameService
+    from tests.conftest import seated
+    from tests.drivers import bot_commands
 
     gen = generator()
     svc = GameService(open_store(db_path))
     for name in ("aa1942-north-atlantic", "corvette-eastbound", "battlefleet-torpedo-attack", "uboat-short"):
         gen.play(svc, name)
     fog = {"scenario": "yellow-sea-1904"}  # fog blur, the default
-    made = svc.create("battlefleet-1900", fog, None, "public-seed", "b5" * 32, None, None, "bf-live")
-    tokens = {s["seat"]: s["token"] for s in made["seats"]}
-    play_by_bot(svc, "bf-live", tokens, 41)  # into turn 4: japan has sent its damage control, russia owes it
+    made = seated(svc.creation.create("battlefleet-1900", fog, None, "public-seed", "b5" * 32, None, None, "bf-live"))
+    tokens = made["tokens"]
+    bot_commands(svc, "bf-live", tokens, 41)  # into turn 4: japan has sent its damage control, russia owes it
     return {**tokens, "referee": made["referee_token"]}
 
 
@@ -199,6 +201,8 @@ def sealed_bid_bundles() -> dict[str, dict]:
 
     from events.store import open_store
     from service.games import GameService
+    from tests.conftest import seated
+    from tests.drivers import SHORT
     from tests.sealed_bid import served_with_sealed_bid
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -206,31 +210,14 @@ def sealed_bid_bundles() -> dict[str, dict]:
         out = {}
         for name, mode, bids in (("sealed-opened", "public-seed", [3, 5, 7, 7]), ("sealed-open", "fair", [4])):
             dice = {"server_seed": "ab" * 32} if mode == "public-seed" else {}
-            made = svc.create(
-                "sealed-bid", {"rounds": 2}, None, mode, dice.get("server_seed"), None, None, game_id=name
+            made = svc.creation.create(
+                "sealed-bid", SHORT["sealed-bid"], None, mode, dice.get("server_seed"), None, None, game_id=name
             )
-            tokens = {x["seat"]: x["token"] for x in made["seats"]}
+            tokens = seated(made)["tokens"]
             for i, amount in enumerate(bids):
                 svc.command(name, tokens[("north", "south")[i % 2]], {"type": "bid", "amount": amount})
-            out[name] = svc.bundle(name)
+            out[name] = svc.bundles.bundle(name)
         return out
-
-
-def play_by_bot(svc, game_id: str, tokens: dict[str, str], commands: int) -> None:
-    """Let the ruleset's bot send `commands` commands of `game_id` through the service, each from the seat it is for."""
-    from domain import engine
-    from service.bots import bot_choose
-
-    for _ in range(commands):
-        game = svc.cache.cached(game_id).game
-        legal = engine.awaiting(game)
-        if not legal:
-            return
-        seat = (engine.waiting_for(game) or [s for spec in legal for s in spec.seats])[0]
-        mine = engine.awaiting(game, seat)
-        payload = bot_choose(game.ruleset, game.state, mine, seat)
-        seat = next(s for s in mine if s.type == payload["type"]).seats[0]
-        svc.command(game_id, tokens[seat], payload)
 
 
 def fork_bundles() -> dict[str, dict]:
@@ -241,6 +228,8 @@ def fork_bundles() -> dict[str, dict]:
 
     from events.store import open_store
     from service.games import GameService
+    from tests.conftest import seated
+    from tests.drivers import bot_commands
 
     gen = generator()
     with tempfile.TemporaryDirectory() as tmp:
@@ -250,16 +239,16 @@ def fork_bundles() -> dict[str, dict]:
         out = {}
 
         def fork(of: str, at: int, name: str, seed: str, commands: int, reveal: bool = True) -> dict:
-            made = svc.fork(of, at, "public-seed", seed * 32, fork_id=name)
-            play_by_bot(svc, name, {s["seat"]: s["token"] for s in made["seats"]}, commands)
+            made = svc.creation.fork(of, at, "public-seed", seed * 32, fork_id=name)
+            bot_commands(svc, name, seated(made)["tokens"], commands)
             if reveal:
                 svc.reveal(name, made["referee_token"])
-            return svc.bundle(name)
+            return svc.bundles.bundle(name)
 
         out["fork"] = fork("north-atlantic", at, "na-fork", "f1", 40)
         out["fork-of-fork"] = fork("na-fork", out["fork"]["commands"][-2]["seqs"][1], "na-fork-2", "f2", 30)
-        secret = svc.create("aa1942-convoy", {"rounds": 2}, None, "fair", None, None, None, game_id="secret")
-        play_by_bot(svc, "secret", {s["seat"]: s["token"] for s in secret["seats"]}, 40)
-        end = svc.bundle("secret")["commands"][-1]["seqs"][1]
+        secret = svc.creation.create("aa1942-convoy", {"rounds": 2}, None, "fair", None, None, None, game_id="secret")
+        bot_commands(svc, "secret", seated(secret)["tokens"], 40)
+        end = svc.bundles.bundle("secret")["commands"][-1]["seqs"][1]
         out["fork-of-secret"] = fork("secret", end, "secret-fork", "f3", 30)
         return out

@@ -14,29 +14,31 @@ import msgspec
 import pytest
 
 from domain import engine
-from domain.aa1942_convoy import RULESET, bot
+from domain.aa1942_convoy import RULESET
 from domain.aa1942_convoy.state import TURN_ORDER
 from domain.aa1942_convoy.views import VIEWS
 from events import aa1942_convoy as ev
 from service.rulesets import RULESETS
-from service.simulate import seed_for
+from service.simulate import play_on, seed_for
 from tests.test_aa1942_properties import new_game
 
 SEED = b"contract"
 
 
 def walk(game: engine.Game, seed: bytes, check: Callable[[engine.Game], None], every: int = 1) -> int:
-    """Play the bot to the end, calling `check` before every `every`-th command; returns the positions checked."""
+    """Play the bot to the end (service/simulate.py `play_on`), calling `check` before every `every`-th command;
+    returns the positions checked."""
     n = checked = 0
-    while legal := engine.awaiting(game):
-        if n % every == 0:
+
+    def before_the_next(*_) -> None:
+        nonlocal n, checked
+        if n % every == 0 and engine.awaiting(game):
             check(game)
             checked += 1
         n += 1
-        payload = bot.choose(game.state, legal, legal[0].seats[0])
-        seat = next(s for s in legal if s.type == payload["type"]).seats[0]
-        for e in engine.decide_command(game, seat, engine.parse_command(RULESET, payload), seed):
-            engine.evolve(game, e)
+
+    before_the_next()
+    play_on(game, seed, on_command=before_the_next)
     return checked
 
 

@@ -9,11 +9,10 @@ from collections import Counter
 import pytest
 
 from domain import engine
-from domain.aa1942_convoy import bot
 from domain.aa1942_convoy.state import CONVOY_ZONES, TURN_ORDER, ZONE_VALUE, inactive_zones
 from events import aa1942_convoy as ev
 from events.core import DiceRolled
-from service.rulesets import RULESETS
+from service import simulate
 from service.simulate import seed_for
 
 GAMES = 12
@@ -63,39 +62,14 @@ class Invariants:
 
 
 def new_game(game_id: str, options: dict, seats: list[str] | None = None) -> engine.Game:
-    loaded = RULESETS["aa1942-convoy"]
-    made = engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options, seats, "public-seed", b"seed"
-    )
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, made[0])
-    for e in made[1:]:
-        engine.evolve(game, e)
-    return game
-
-
-def continue_with_bot(game: engine.Game, server_seed: bytes, on_event=None) -> list[str]:
-    """Let the bot send every command (as the seat, or the referee, `awaiting` names) until the game is over."""
-    loaded = RULESETS["aa1942-convoy"]
-    types = []
-    for _ in range(5000):
-        legal = engine.awaiting(game)
-        if not legal:
-            return types
-        payload = bot.choose(game.state, legal, legal[0].seats[0])
-        seat = next(s for s in legal if s.type == payload["type"]).seats[0]
-        for e in engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), server_seed):
-            engine.evolve(game, e)
-            types.append(type(e).__name__)
-            if on_event:
-                on_event(game, e)
-    raise AssertionError("the bot did not finish in 5000 commands")
+    return simulate.new_game("aa1942-convoy", options, b"seed", game_id, seats)
 
 
 def bot_game(i: int, options: dict) -> tuple[engine.Game, Invariants]:
     seats = options.get("seats")
     game = new_game(f"prop-{i}", {k: v for k, v in options.items() if k != "seats"}, seats)
     checks = Invariants(game)
-    continue_with_bot(game, seed_for(1942, i), checks)
+    simulate.play_on(game, seed_for(1942, i), checks)
     return game, checks
 
 
@@ -121,14 +95,14 @@ def test_the_bot_plays_to_the_end_from_any_position_and_the_same_way_twice():
     plays to a GameEnded; the same position plays the same continuation."""
     log: list = []
     whole = new_game("whole", {})
-    continue_with_bot(whole, seed_for(1942, 99), lambda g, e: log.append(e))
+    simulate.play_on(whole, seed_for(1942, 99), lambda g, e: log.append(e))
     for at in range(3, len(log), 37):
-        ends = []
-        for _ in range(2):
+        ends: list[list[str]] = [[], []]
+        for end in ends:
             game = new_game("whole", {})
             for e in log[:at]:
                 engine.evolve(game, e)
-            ends.append(continue_with_bot(game, b"what-if"))
+            simulate.play_on(game, b"what-if", lambda g, e, end=end: end.append(type(e).__name__))
         assert ends[0] == ends[1] and ends[0][-1] == "GameEnded"
 
 

@@ -6,25 +6,10 @@ import hashlib
 
 import pytest
 
-from tests.conftest import auth, new_game
+from tests.conftest import auth, new_game, send, to_german_combat
 from tests.sse import on_message_only
 
 SUBS = {"submarines": {"Germany": {"7": 2}}}
-
-
-def play_to_german_combat(client, g):
-    gid, tok = g["game_id"], g["tokens"]
-    send(client, gid, tok["USSR"], type="purchase", spend=0)
-    for _ in range(4):
-        send(client, gid, tok["USSR"], type="end_phase")
-    send(client, gid, tok["Germany"], type="purchase", spend=0)
-    send(client, gid, tok["Germany"], type="end_phase")
-
-
-def send(client, gid, token, expect=200, **body):
-    r = client.post(f"/games/{gid}/commands", json=body, headers=auth(token))
-    assert r.status_code == expect, r.text
-    return r.json()
 
 
 def assert_problem(r, status: int, code: str):
@@ -47,14 +32,14 @@ def test_create_play_read_reveal_bundle_verify(client):
     g = new_game(client, SUBS)
     assert g["dice"]["mode"] == "fair" and len(g["dice"]["server_commit"]) == 64
     assert {s["seat"] for s in g["seats"]} == {"USSR", "Germany", "UK", "Japan", "USA"}
-    gid, tok = g["game_id"], g["tokens"]
-    play_to_german_combat(client, g)
+    gid = g["game_id"]
+    to_german_combat(client, g)
     summary = client.get(f"/games/{gid}").json()
     raid = next(a for a in summary["awaiting"] if a["type"] == "raid")
     assert raid["seats"] == ["Germany"] and raid["choices"] == [{"sz": 7}] and raid["schema"] is None  # choices say it
     static = next(c for c in client.get("/rulesets/aa1942-convoy").json()["commands"] if c["type"] == "raid")
     assert static["schema"]["required"] == ["sz"]
-    out = send(client, gid, tok["Germany"], type="raid", **raid["choices"][0])
+    out = send(client, g, "Germany", type="raid", **raid["choices"][0])
     assert [e["type"] for e in out["events"]] == ["DiceRolled", "ConvoyRaided"]
     assert out["version"] == summary["version"] + 2
     roll = client.get(f"/games/{gid}/rolls/0").json()
@@ -76,9 +61,9 @@ def test_create_play_read_reveal_bundle_verify(client):
 def test_views_at_a_past_seq(client):
     g = new_game(client, SUBS)
     gid = g["game_id"]
-    play_to_german_combat(client, g)
+    to_german_combat(client, g)
     before = client.get(f"/games/{gid}").json()["version"]
-    send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)
+    send(client, g, "Germany", type="raid", sz=7)
     then = client.get(f"/games/{gid}/views/ipc-ledger", params={"at": before}).json()
     now = client.get(f"/games/{gid}/views/ipc-ledger").json()
     uk = lambda v: next(p for p in v["data"]["powers"] if p["power"] == "UK")  # noqa: E731
@@ -90,8 +75,8 @@ def test_views_at_a_past_seq(client):
 
 def test_events_are_paged_and_chain(client):
     g = new_game(client)
-    gid, tok = g["game_id"], g["tokens"]
-    send(client, gid, tok["USSR"], type="purchase", spend=1)
+    gid = g["game_id"]
+    send(client, g, "USSR", type="purchase", spend=1)
     page1 = client.get(f"/games/{gid}/events", params={"limit": 2}).json()
     page2 = client.get(f"/games/{gid}/events", params={"after": page1["next_after"]}).json()
     seqs = [e["seq"] for e in page1["events"] + page2["events"]]
@@ -102,7 +87,7 @@ def test_events_are_paged_and_chain(client):
 def test_sse_stream_sends_the_log_and_resumes_after_last_event_id(client):
     g = new_game(client)
     gid = g["game_id"]
-    send(client, gid, g["tokens"]["USSR"], type="purchase", spend=1)
+    send(client, g, "USSR", type="purchase", spend=1)
     r = client.get(f"/games/{gid}/events/stream", params={"timeout": 0})
     assert r.headers["content-type"].startswith("text/event-stream")
     def seqs(text):
@@ -118,7 +103,7 @@ def test_client_seeds_are_locked_into_the_game_seed(client):
     gid, tok = g["game_id"], g["tokens"]
     r = client.post(f"/games/{gid}/seeds", json={"passphrase": "Scapa Flow"}, headers=auth(tok["UK"]))
     assert r.status_code == 200
-    send(client, gid, tok["USSR"], type="purchase", spend=0)
+    send(client, g, "USSR", type="purchase", spend=0)
     lock = next(e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "SeedLocked")
     uk = hashlib.sha256("Scapa Flow".encode()).hexdigest()
     assert lock["data"]["client_seeds"][2] == uk
@@ -148,9 +133,9 @@ def test_rulesets_are_listed(client):
 
 def test_same_command_id_same_payload_returns_the_original_and_appends_nothing(client):
     g = new_game(client)
-    gid, t = g["game_id"], g["tokens"]["USSR"]
-    first = send(client, gid, t, type="purchase", spend=3, command_id="buy-1")
-    again = send(client, gid, t, type="purchase", spend=3, command_id="buy-1")
+    gid = g["game_id"]
+    first = send(client, g, "USSR", type="purchase", spend=3, command_id="buy-1")
+    again = send(client, g, "USSR", type="purchase", spend=3, command_id="buy-1")
     assert again["replayed"] is True and again["events"] == first["events"] and again["version"] == first["version"]
     assert client.get(f"/games/{gid}").json()["version"] == first["version"]
 
@@ -158,7 +143,7 @@ def test_same_command_id_same_payload_returns_the_original_and_appends_nothing(c
 def test_same_command_id_other_payload_is_409(client):
     g = new_game(client)
     gid, t = g["game_id"], g["tokens"]["USSR"]
-    send(client, gid, t, type="purchase", spend=3, command_id="buy-1")
+    send(client, g, "USSR", type="purchase", spend=3, command_id="buy-1")
     before = unchanged(client, gid)
     r = client.post(f"/games/{gid}/commands", json={"type": "end_phase", "command_id": "buy-1"}, headers=auth(t))
     assert_problem(r, 409, "command-id-reused")
@@ -175,7 +160,7 @@ def test_expected_version_mismatch_is_409_and_changes_nothing(client):
     p = assert_problem(r, 409, "version-conflict")
     assert p["version"] == before[0]
     assert unchanged(client, gid) == before
-    assert send(client, gid, t, type="purchase", spend=1, expected_version=before[0])["version"] > before[0]
+    assert send(client, g, "USSR", type="purchase", spend=1, expected_version=before[0])["version"] > before[0]
 
 
 # ---- every error code --------------------------------------------------------------------------
@@ -261,7 +246,7 @@ def test_seed_errors(client):
     assert_problem(
         client.post(url, json={"client_seed": "cd" * 32}, headers=auth(tok["UK"])), 409, "seed-already-contributed"
     )
-    send(client, gid, tok["USSR"], type="purchase", spend=0)
+    send(client, g, "USSR", type="purchase", spend=0)
     assert_problem(client.post(url, json={"passphrase": "late"}, headers=auth(tok["USA"])), 409, "seed-locked")
 
 
@@ -312,7 +297,7 @@ def test_query_limits_are_enforced(client):
 def test_revealed_and_over_games_take_no_more_commands(client):
     g = new_game(client)
     gid, ref = g["game_id"], g["referee_token"]
-    send(client, gid, ref, type="end_game", reason="test")
+    send(client, g, "referee", type="end_game", reason="test")
     assert_problem(
         client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 0}, headers=auth(g["tokens"]["USSR"])),
         409,
@@ -380,7 +365,7 @@ def test_no_response_contains_the_server_seed_before_reveal(client):
         seen.append(r.text)
         return r
 
-    play_to_german_combat(client, g)
+    to_german_combat(client, g)
     grab(client.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(tok["Germany"])))
     for path in [
         "",

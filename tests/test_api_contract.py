@@ -15,6 +15,7 @@ from service.app import create_app
 from service.routes.record import event_stream
 from service.settings import Settings
 from tests.conftest import auth, new_game
+from tests.drivers import SHORT
 from tests.sse import on_message_only
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,7 +225,7 @@ def test_readme_and_docs_never_point_outside_the_project():
 def test_bundle_bytes_are_what_get_bundle_serves(client):
     g = new_game(client)
     served = client.get(f"/games/{g['game_id']}/bundle").content
-    assert served == client.app.state.service.bundle_bytes(g["game_id"])
+    assert served == client.app.state.service.bundles.bundle_bytes(g["game_id"])
 
 
 def test_seats_marked_bot_are_played_by_the_server_as_their_own_recorded_commands(client):
@@ -232,7 +233,7 @@ def test_seats_marked_bot_are_played_by_the_server_as_their_own_recorded_command
     the server plays Germany, the UK, Japan and the USA through the round to the game's end."""
     r = client.post(
         "/games",
-        json={"ruleset": "aa1942-convoy", "options": {"rounds": 1}, "bots": ["Germany", "UK", "Japan", "USA"]},
+        json={"ruleset": "aa1942-convoy", "options": SHORT["aa1942-convoy"], "bots": ["Germany", "UK", "Japan", "USA"]},
     )
     assert r.status_code == 201, r.text
     g = r.json()

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from events.store import SQLiteStore
 from service.app import create_app
 from service.games import GameService
+from tests.conftest import auth
 
 
 @pytest.fixture
@@ -18,10 +19,6 @@ def api(tmp_path):
     with TestClient(create_app(service=svc)) as client:
         g = client.post("/games", json={"ruleset": "aa1942-convoy"}).json()
         yield svc, client, g
-
-
-def bearer(t: str) -> dict:
-    return {"Authorization": f"Bearer {t}"}
 
 
 def test_the_bundle_revalidates_by_etag_and_changes_with_the_game_and_its_reader(api):
@@ -33,8 +30,8 @@ def test_the_bundle_revalidates_by_etag_and_changes_with_the_game_and_its_reader
     again = client.get(f"/games/{gid}/bundle", headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
     ussr = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
-    assert client.get(f"/games/{gid}/bundle", headers=bearer(ussr)).headers["etag"] != tag  # per reader
-    client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=bearer(ussr))
+    assert client.get(f"/games/{gid}/bundle", headers=auth(ussr)).headers["etag"] != tag  # per reader
+    client.post(f"/games/{gid}/commands", json={"type": "purchase", "spend": 3}, headers=auth(ussr))
     moved = client.get(f"/games/{gid}/bundle", headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved.headers["etag"] != tag and len(moved.json()["events"]) > 1
 
@@ -82,7 +79,7 @@ def test_requests_for_a_bundle_being_built_wait_for_that_build(api, monkeypatch)
 
     def fetch():
         start.wait()
-        got.append(svc.bundle_bytes(gid))
+        got.append(svc.bundles.bundle_bytes(gid))
 
     threads = [threading.Thread(target=fetch) for _ in range(4)]
     [t.start() for t in threads]
@@ -103,9 +100,9 @@ def test_a_failed_build_is_not_left_marked_and_the_next_request_builds_again(api
 
     monkeypatch.setattr(svc.bundles, "encoded", once_failing)
     with pytest.raises(OSError):
-        svc.bundle_bytes(g["game_id"])
+        svc.bundles.bundle_bytes(g["game_id"])
     assert not svc.bundles._building
-    assert svc.bundle_bytes(g["game_id"]) == real(g["game_id"]) and len(calls) == 2
+    assert svc.bundles.bundle_bytes(g["game_id"]) == real(g["game_id"]) and len(calls) == 2
 
 
 def test_large_answers_are_rated_per_client(api, monkeypatch):
@@ -128,11 +125,11 @@ def test_a_large_bundle_is_sent_in_chunks_with_its_length_and_the_same_bytes(api
     gid = g["game_id"]
     monkeypatch.setattr(service.routes, "LARGE_ANSWER", 10)
     monkeypatch.setattr(service.routes, "CHUNK", 400)  # the new game's bundle (1.5 KB) goes out in several chunks
-    whole = svc.bundle_bytes(gid)
+    whole = svc.bundles.bundle_bytes(gid)
     assert len(whole) > 3 * 400
     r = client.get(f"/games/{gid}/bundle")
     assert r.status_code == 200 and r.content == whole
-    assert r.headers["content-length"] == str(len(whole)) and r.headers["etag"] == svc.etag(gid)
+    assert r.headers["content-length"] == str(len(whole)) and r.headers["etag"] == svc.bundles.etag(gid)
     assert r.headers["content-type"] == "application/json"
     # and it went out as chunks of CHUNK bytes: what the response hands the server, one body message each
     import asyncio

@@ -12,6 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from service.cli import app as cli
+from tests.drivers import SHORT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +109,7 @@ def test_games_shows_whole_ids_and_json_for_scripts(tmp_path):
 
     db = str(tmp_path / "g.db")
     svc = GameService(open_store(db))
-    gid = svc.create("corvette-command", {"convoys": 1}, None, "fair", None, None, None)["game_id"]
+    gid = svc.creation.create("corvette-command", SHORT["corvette-command"], None, "fair", None, None, None)["game_id"]
     svc.store.close()
     assert gid in run("games", "--db", db, width=60).output
     page = json.loads(run("games", "--db", db, "--json").output)

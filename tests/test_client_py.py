@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.drivers import SHORT
 from tests.live import server_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "openapi" / "client-py"))
@@ -40,12 +41,12 @@ def play(api: Umpire, game_id: str) -> int:
 
 
 def convoy(base: str, **kwargs) -> tuple[str, str]:
-    created = Umpire(base).create("corvette-command", {"convoys": 1}, **kwargs)
+    created = Umpire(base).create("corvette-command", SHORT["corvette-command"], **kwargs)
     return created["game_id"], created["seats"][0]["token"]
 
 
 def test_create_and_join_by_invitation(base):
-    created = Umpire(base).create("corvette-command", {"convoys": 1}, open_seats=True)
+    created = Umpire(base).create("corvette-command", SHORT["corvette-command"], open_seats=True)
     (seat,) = created["seats"]
     assert seat["seat"] == "captain" and seat["open"] and seat["token"] is None
     joined = Umpire(base).join(created["game_id"], seat["invitation"])

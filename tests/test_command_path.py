@@ -13,27 +13,23 @@ from events.store import SQLiteStore, open_store
 from service.app import create_app
 from service.games import GameService
 from tests.conftest import auth
+from tests.drivers import first_choice
 from tests.test_store import corvette_game
-
-
-def first_choice(summary: dict) -> dict:
-    a = summary["awaiting"][0]
-    return {"type": a["type"], **(a["choices"][0] if a["choices"] else {})}
 
 
 def test_only_a_cached_game_close_to_the_store_runs_on_the_loop(tmp_path):
     path = str(tmp_path / "inline.db")
     svc, other = GameService(SQLiteStore(path)), GameService(SQLiteStore(path))  # two processes on one file
-    made = svc.create("corvette-command", {"convoys": 5}, None, "public-seed", "11" * 32, None, None, game_id="g-far")
+    made = svc.creation.create("corvette-command", {"convoys": 5}, None, "public-seed", "11" * 32, None, None, game_id="g-far")
     gid, token = made["game_id"], made["seats"][0]["token"]
     assert not svc.runs_inline(gid)  # not loaded yet: the load goes to a thread
-    svc.summary(gid)
+    svc.reads.summary(gid)
     assert svc.runs_inline(gid)
     # the other process moves the game on by more than a short catch-up: the next write here goes to a thread
-    while other.summary(gid)["version"] - svc.cache.cached(gid).game.version <= GameService.INLINE_CATCH_UP:
-        other.command(gid, token, first_choice(other.summary(gid)))
+    while other.reads.summary(gid)["version"] - svc.cache.cached(gid).game.version <= GameService.INLINE_CATCH_UP:
+        other.command(gid, token, first_choice(other.reads.summary(gid)["awaiting"][0]))
     assert not svc.runs_inline(gid)
-    svc.summary(gid)  # a read catches it up
+    svc.reads.summary(gid)  # a read catches it up
     assert svc.runs_inline(gid)
 
 
@@ -42,8 +38,8 @@ def test_bot_games_and_postgresql_writes_go_to_a_thread(store_url):
     try:
         gid = corvette_game(svc, "g-store", 2)
         assert svc.runs_inline(gid) == (not store_url.startswith("postgresql"))  # no network round trip on the loop
-        bots = svc.create("aa1942-convoy", {}, None, "fair", None, None, None, bots=["Germany"])["game_id"]
-        svc.summary(bots)
+        bots = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None, bots=["Germany"])["game_id"]
+        svc.reads.summary(bots)
         assert not svc.runs_inline(bots)
     finally:
         svc.store.close()
@@ -56,7 +52,7 @@ def test_a_command_answers_the_same_on_the_loop_and_in_a_thread(tmp_path):
         g = c.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 5}}).json()
         gid, token = g["game_id"], g["seats"][0]["token"]
         for evicted in (True, False):
-            payload = first_choice(c.get(f"/games/{gid}").json())
+            payload = first_choice(c.get(f"/games/{gid}").json()["awaiting"][0])
             if evicted:
                 svc.cache.states.clear()
             assert svc.runs_inline(gid) is not evicted
@@ -70,7 +66,7 @@ def test_a_command_answers_the_same_on_the_loop_and_in_a_thread(tmp_path):
 
 def raid_ready(svc: GameService, subs: dict) -> tuple[str, str]:
     """An aa1942 game at Germany's combat step 1 with these German submarines."""
-    made = svc.create("aa1942-convoy", {"submarines": {"Germany": subs}}, None, "fair", None, None, None)
+    made = svc.creation.create("aa1942-convoy", {"submarines": {"Germany": subs}}, None, "fair", None, None, None)
     gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     svc.command(gid, tok["USSR"], {"type": "purchase", "spend": 0})
     for _ in range(4):
@@ -91,18 +87,18 @@ def test_awaiting_is_computed_once_per_version_and_shared_by_the_command_and_the
         return real(state, only)
 
     game.ruleset = dataclasses.replace(game.ruleset, legal_commands=counted)  # a counting copy for this game only
-    first = svc.summary(gid, "Germany")
+    first = svc.reads.summary(gid, "Germany")
     mine = [a for a in first["awaiting"] if "Germany" in a["seats"]]
-    assert svc.me(gid, germany)["awaiting"] == mine and svc.summary(gid)["awaiting"] == first["awaiting"]
+    assert svc.reads.me(gid, germany)["awaiting"] == mine and svc.reads.summary(gid)["awaiting"] == first["awaiting"]
     assert calls == []  # three reads of the version the last command's answer computed: nothing computed again
     c = svc.cache.cached(gid)
     c.game.legal_cache, c.answers = None, ((0, b""), {})  # as if loaded afresh
-    assert svc.summary(gid, "Germany")["awaiting"] == first["awaiting"] and svc.summary(gid)["awaiting"]
+    assert svc.reads.summary(gid, "Germany")["awaiting"] == first["awaiting"] and svc.reads.summary(gid)["awaiting"]
     assert calls == [(first["version"], None)]  # once, for both readers
     answers = [svc.command(gid, germany, {"type": "raid", "sz": sz}) for sz in (7, 10, 7)]
     # each command is judged on the list its predecessor's answer computed: one call per command, never `only`
     assert calls == [(v, None) for v in [first["version"], *(a["version"] for a in answers)]]
-    assert svc.summary(gid, "Germany")["awaiting"] == answers[-1]["awaiting"] and len(calls) == 4
+    assert svc.reads.summary(gid, "Germany")["awaiting"] == answers[-1]["awaiting"] and len(calls) == 4
 
 
 def test_a_replay_judges_with_only_the_command_sent(tmp_path):
@@ -181,7 +177,7 @@ def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, mon
         out = []
         with TestClient(app) as c:
             svc = app.state.service
-            made = svc.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-lean")
+            made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-lean")
             tok = {s["seat"]: s["token"] for s in made["seats"]}
             cases = [
                 ({"type": "purchase", "spend": 3, "command_id": "p1"}, tok["USSR"], ""),
@@ -241,7 +237,7 @@ def test_a_server_error_on_the_lean_command_path_is_answered_as_problem_json_and
     answered and dropped: nothing in the log said why)."""
     app = create_app(str(tmp_path / "fail.db"))
     svc = app.state.service
-    made = svc.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-fail")
+    made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-fail")
     token = made["seats"][0]["token"]
     for failure in (ZeroDivisionError("boom"), {"version": object()}):  # raised; returned, then not encodable
 

@@ -24,14 +24,8 @@ from service.games import GameService
 from service.replay import verify
 from service.snapshots import take_snapshot
 from tests import sealed_bid
+from tests.drivers import SHORT
 
-SHORT = {  # options for a short whole game, where a ruleset's defaults make a long one
-    "aa1942-convoy": {"rounds": 1},
-    "battlefleet-1900": {"scenario": "torpedo-attack", "turns": 2},
-    "corvette-command": {"convoys": 1},
-    "uboat-leader": {"duration": "short"},
-    "sealed-bid": {"rounds": 2},
-}
 CHOICES_CHECKED = 12  # per awaited command and step: enough to catch an offer the rules refuse
 
 
@@ -95,7 +89,8 @@ def test_evolve_is_total_a_handler_or_a_named_no_op_for_every_event_and_an_error
 def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
     svc = GameService(SQLiteStore(str(tmp_path / "c.db")), rulesets=SERVED)
     seed = hashlib.sha256(f"{ruleset_id}/{edition}".encode()).hexdigest()
-    made = svc.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "public-seed", seed, None, None, edition=edition)
+    options = SHORT.get(ruleset_id, {})
+    made = svc.creation.create(ruleset_id, options, None, "public-seed", seed, None, None, edition=edition)
     gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     ruleset = SERVED[ruleset_id].ruleset
     server_seed = bytes.fromhex(seed)
@@ -128,8 +123,26 @@ def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
         pytest.fail("the game did not end within 5000 commands")
     _views_validate(ruleset, svc.cache.cached(gid).game)
     svc.reveal(gid, made["referee_token"])
-    bundle = svc.bundle(gid)
+    bundle = svc.bundles.bundle(gid)
     ks = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]
     assert ks == list(range(len(ks)))
     report = verify(msgspec.json.encode(bundle), rulesets=SERVED)
     assert report["verdict"] == "verified", report["checks"]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(SERVED))
+def test_the_desk_serves_each_rulesets_data_set_or_says_it_has_none(ruleset_id):
+    """GET /desk/data/<id>.json: the exact bytes of the default set a new game pins, or, for a ruleset with no data
+    set (`data_file = ""`, as sealed-bid), a 404 problem saying so (not a 500 from reading the package's folder)."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    loaded = SERVED[ruleset_id]
+    with TestClient(create_app(service=GameService(SQLiteStore(":memory:"), rulesets=SERVED))) as client:
+        r = client.get(f"/desk/data/{ruleset_id}.json")
+    if loaded.ruleset.data_file:
+        assert r.status_code == 200 and hashlib.sha256(r.content).hexdigest() == loaded.data_sha256
+    else:
+        assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["code"] == "no-data-set" and "has no data set" in r.json()["detail"]

@@ -26,15 +26,11 @@ import pytest
 
 from events.store import SQLiteStore, StoreUnavailable
 from service.games import GameService
-from tests.conftest import PG_BASE, postgres_url
+from tests.conftest import PG_BASE, auth, postgres_url
 from tests.live import server_process
 
 CLIENTS = 16
 PER_CLIENT = 12
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def _first_legal(c: httpx.Client, gid: str) -> dict | None:
@@ -64,7 +60,7 @@ def test_D1_sixteen_clients_two_workers_no_legal_command_is_refused_for_a_race(t
         answers, lock = [], threading.Lock()
 
         def client(n: int) -> None:
-            with httpx.Client(base_url=base, timeout=60, headers=bearer(token)) as c:
+            with httpx.Client(base_url=base, timeout=60, headers=auth(token)) as c:
                 for i in range(PER_CLIENT):
                     payload = _first_legal(c, gid)
                     if payload is None:
@@ -149,7 +145,7 @@ def _play_while_the_referee_closes(base: str, closing: tuple[str, ...]):
     def client(n: int) -> None:
         # each client plays until the referee's writes are answered (or the game closes), so that some client
         # request is in flight whenever the referee's is, however the machine schedules the threads
-        with httpx.Client(base_url=base, timeout=60, headers=bearer(token)) as c:
+        with httpx.Client(base_url=base, timeout=60, headers=auth(token)) as c:
             for i in range(PER_CLIENT * 40):
                 if referee_finished.is_set():
                     return
@@ -174,7 +170,7 @@ def _play_while_the_referee_closes(base: str, closing: tuple[str, ...]):
             if over.is_set():
                 return None
             out = []
-            with httpx.Client(base_url=base, timeout=60, headers=bearer(referee)) as c:
+            with httpx.Client(base_url=base, timeout=60, headers=auth(referee)) as c:
                 for what in closing:
                     sent = time.monotonic()
                     out.append((what, c.post(f"/games/{gid}/{what}"), sent, time.monotonic()))
@@ -263,7 +259,7 @@ def test_D2_a_connection_cut_around_the_append_answers_outcome_unknown_and_the_r
         store = PostgresStore(_via_proxy(url, proxy.port))
         try:
             svc = GameService(store)
-            g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+            g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
             gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
             proxy.cut = cut
             with pytest.raises(Exception) as e:
@@ -289,7 +285,7 @@ def test_D2_terminated_backends_cost_no_request():
         store = PostgresStore(f"{url}&application_name={name}")
         try:
             svc = GameService(store)
-            g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+            g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
             gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
             with psycopg.connect(PG_BASE, autocommit=True) as admin:
                 killed = admin.execute(
@@ -298,7 +294,7 @@ def test_D2_terminated_backends_cost_no_request():
             assert killed >= 1
             time.sleep(0.2)
             svc.cache.states.clear()  # the next read goes to the store too
-            assert svc.summary(gid)["version"] >= 1
+            assert svc.reads.summary(gid)["version"] >= 1
             assert svc.command(gid, token, {"type": "purchase", "spend": 3})["version"] >= 2
         finally:
             store.close()
@@ -310,7 +306,7 @@ def test_D2_an_unreachable_store_answers_503_store_unavailable_nothing_appended(
             raise StoreUnavailable("no connection", written=False)
 
     svc = GameService(Down(str(tmp_path / "d.db")))
-    g = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     token = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
     with pytest.raises(Exception) as e:
         svc.command(g["game_id"], token, {"type": "purchase", "spend": 3})
@@ -336,7 +332,7 @@ def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_comman
             def send():
                 t = time.monotonic()
                 with httpx.Client(base_url=base, timeout=30) as c2:
-                    r = c2.post(f"/games/{a['game_id']}/commands", json={"type": "purchase", "spend": 3}, headers=bearer(ta))
+                    r = c2.post(f"/games/{a['game_id']}/commands", json={"type": "purchase", "spend": 3}, headers=auth(ta))
                 done["status"], done["took"] = r.status_code, time.monotonic() - t
 
             sender = threading.Thread(target=send)

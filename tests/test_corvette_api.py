@@ -7,15 +7,10 @@ from pathlib import Path
 
 from domain.corvette_command import bot
 from service.rulesets import RULESETS
-from tests.conftest import auth
+from tests.conftest import auth, new_game
+from tests.drivers import SHORT
 
 DEFAULT = Path(__file__).resolve().parent.parent / "domain" / "corvette_command" / "data" / "default.json"
-
-
-def create(client, **body):
-    r = client.post("/games", json={"ruleset": "corvette-command", **body})
-    assert r.status_code == 201, r.text
-    return r.json()
 
 
 def play_from_awaiting(client, game, limit=3000):
@@ -42,7 +37,7 @@ def play_from_awaiting(client, game, limit=3000):
 
 
 def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
-    game = create(client, options={"convoys": 1})
+    game = new_game(client, ruleset="corvette-command", options=SHORT["corvette-command"])
     first = client.get(f"/games/{game['game_id']}").json()["awaiting"]
     assert [a["type"] for a in first] == ["choose_start_port"] and len(first[0]["choices"]) == 2
     final = play_from_awaiting(client, game)
@@ -73,7 +68,7 @@ def test_CCR8_a_whole_convoy_over_http_then_views_and_a_verified_bundle(client):
 
 def test_CC44_CCR37_two_player_each_escort_decides_for_its_own_ship_and_section(client):
     # dice fixed (seed and game id: the game seed hashes both) so that both escorts meet U-boats
-    game = client.app.state.service.create(
+    game = client.app.state.service.creation.create(
         "corvette-command",
         {"convoys": 1, "two_player": True, "year": 1942, "month": 11},
         None,
@@ -121,7 +116,7 @@ def test_CC44_CCR39_two_player_needs_two_seats_and_no_quick_play(client):
 
 
 def test_an_illegal_command_lists_what_is_legal(client):
-    game = create(client)
+    game = new_game(client, ruleset="corvette-command")
     r = client.post(
         f"/games/{game['game_id']}/commands", json={"type": "detect"}, headers=auth(game["seats"][0]["token"])
     )
@@ -141,7 +136,7 @@ def test_a_game_with_its_own_data_set_pins_its_hash(client):
     data = json.loads(DEFAULT.read_text(encoding="utf-8"))
     for u in data["uboats"]:
         u["attack"] = 9  # a harsher deck of one's own
-    game = create(client, options={"convoys": 1, "data": data})
+    game = new_game(client, ruleset="corvette-command", options={**SHORT["corvette-command"], "data": data})
     created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["data"]
     assert created["ruleset"]["data_sha256"] != RULESETS["corvette-command"].data_sha256
     play_from_awaiting(client, game)
@@ -159,7 +154,7 @@ def test_a_data_set_by_file_name_from_the_servers_data_folder(client, tmp_path):
     data["about"] = "our club's deck"
     (folder / "club.json").write_text(json.dumps(data), encoding="utf-8")
     client.app.state.service.data_dir = tmp_path / "sets"
-    game = create(client, options={"convoys": 1, "data_file": "club.json"})
+    game = new_game(client, ruleset="corvette-command", options={**SHORT["corvette-command"], "data_file": "club.json"})
     created = client.get(f"/games/{game['game_id']}/events", params={"limit": 1}).json()["events"][0]["data"]
     assert created["options"]["data"]["about"] == "our club's deck" and "data_file" not in created["options"]
     r = client.post("/games", json={"ruleset": "corvette-command", "options": {"data_file": "nope"}})
@@ -178,7 +173,7 @@ def test_a_data_set_that_fails_its_schema_is_refused(client):
 
 
 def test_quick_play_allocates_the_six_dice(client):
-    game = create(client, options={"quick_play": {"direction": "west"}, "year": 1943, "month": 3})
+    game = new_game(client, ruleset="corvette-command", options={"quick_play": {"direction": "west"}, "year": 1943, "month": 3})
     gid, token = game["game_id"], game["seats"][0]["token"]
     r = client.post(f"/games/{gid}/commands", json={"type": "start"}, headers=auth(token))
     faces = next(e for e in r.json()["events"] if e["type"] == "DiceRolled")["data"]["faces"]

@@ -20,7 +20,7 @@ from events.store import SQLiteStore
 from service.games import GameService
 from tests import sealed_bid
 from tests.clicker import click, kinds
-from tests.test_conformance import SHORT
+from tests.drivers import SHORT
 from service.openapi_dump import document
 
 SERVED = sealed_bid.served_with_sealed_bid()
@@ -70,7 +70,7 @@ def test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_pat
         svc = GameService(SQLiteStore(str(tmp_path / f"d{g}.db")), rulesets=SERVED)
         mode = "" if options is None else "/" + json.dumps(options, sort_keys=True)
         seed = hashlib.sha256(f"click/{ruleset_id}/{edition}/{g}{mode}".encode()).hexdigest()
-        made = svc.create(
+        made = svc.creation.create(
             ruleset_id,
             SHORT.get(ruleset_id, {}) if options is None else options,
             None,

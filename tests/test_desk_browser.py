@@ -33,6 +33,8 @@ from tests.desk_browser import (
     python_checks,
     sealed_bid_bundles,
 )
+from tests.conftest import seated
+from tests.drivers import SHORT, first_choices
 from tests.live import server_process
 from tests.test_tampering import BUNDLE, LEAVES, flipped, leaves, set_path, structural
 
@@ -582,16 +584,14 @@ def test_the_openssl_lines_print_what_the_page_says(desk, server):
 
 
 def _play_first_choice(base: str, game: dict) -> dict:
-    awaiting = httpx.get(f"{base}/games/{game['game_id']}").json()["awaiting"][0]
-    body = {"type": awaiting["type"], **(awaiting["choices"][0] if awaiting["choices"] else {})}
-    token = game["seats"][0]["token"]
-    r = httpx.post(f"{base}/games/{game['game_id']}/commands", json=body, headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 200, r.text
-    return r.json()
+    """One command from another client: the first choice offered (tests/drivers.py); its answer."""
+    with httpx.Client(base_url=base, timeout=30) as c:
+        return first_choices(c, seated(game), 1)[0][1]
 
 
 def test_a_live_game_shows_events_sent_by_another_client_and_the_referee_reveals_it(desk, server):
-    made = httpx.post(f"{server}/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+    body = {"ruleset": "corvette-command", "options": SHORT["corvette-command"]}
+    made = httpx.post(f"{server}/games", json=body).json()
     game = made["game_id"]
     captain = {"Authorization": f"Bearer {made['seats'][0]['token']}"}
     assert httpx.post(f"{server}/games/{game}/seeds", json={"passphrase": "Scapa"}, headers=captain).status_code == 200

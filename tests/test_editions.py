@@ -31,14 +31,11 @@ from service.games import GameService
 from service.replay import verify
 from service.rulesets import RULESETS
 from tests import sealed_bid
+from tests.conftest import auth
 
 OLD = Path(__file__).parent / "fixtures" / "editions"
 OLD_DB = OLD / "main-0b09664.db"
 OLD_GAMES = json.loads((OLD / "main-0b09664.tokens.json").read_text())
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ def fuzz_app(tmp_path_factory):
     svc = GameService(SQLiteStore(str(tmp_path_factory.mktemp("fuzz") / "fuzz.db")))
     app = create_app(service=svc)
     # a game to aim at, so that paths with a game id reach the rules and not only the 404
-    made = svc.create(
+    made = svc.creation.create(
         "aa1942-convoy", {"submarines": {"Germany": {"7": 1}}}, None, "fair", None, None, None, game_id="fuzz-game"
     )
     app.state.fuzz_tokens = made

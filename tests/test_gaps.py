@@ -131,9 +131,9 @@ def test_serve_gives_up_on_postgres_after_the_start_wait(tmp_path):
 def test_the_cache_is_bounded_by_an_estimate_of_bytes(tmp_path):
     settings = Settings(cache_games=1000, cache_mb=1)
     svc = GameService(SQLiteStore(str(tmp_path / "c.db")), settings=settings)
-    ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(120)]
+    ids = [svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(120)]
     for gid in ids:
-        svc.status(gid)
+        svc.reads.status(gid)
     per_game = svc.cache.estimated_bytes(svc.cache.states[ids[-1]])
     assert len(svc.cache.states) == 2**20 // per_game < 120  # by bytes, long before 1,000 games
     assert list(svc.cache.states)[-1] == ids[-1]  # the least recently used went first
@@ -141,12 +141,12 @@ def test_the_cache_is_bounded_by_an_estimate_of_bytes(tmp_path):
     big.game.version += 20_000  # a long game: 1.4 MB estimated, over the budget on its own
     svc.cache.states.clear()
     svc.cache.states[ids[-1]] = big
-    svc.status(ids[0])  # a load: the long one goes (the one just loaded stays, however large)
+    svc.reads.status(ids[0])  # a load: the long one goes (the one just loaded stays, however large)
     assert list(svc.cache.states) == [ids[0]]
 
 
 def test_without_a_byte_budget_the_cache_counts_games_only(tmp_path):
     svc = GameService(SQLiteStore(str(tmp_path / "c.db")), settings=Settings(cache_games=5, cache_mb=0))
     for _ in range(8):
-        svc.status(svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"])
+        svc.reads.status(svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"])
     assert len(svc.cache.states) == 5

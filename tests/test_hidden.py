@@ -37,8 +37,8 @@ from service.app import create_app
 from service.games import GameService, now_iso
 from service.whatif import OddsJobs
 from tests import sealed_bid
-from tests.conftest import auth
-from tests.desk_browser import play_by_bot
+from tests.conftest import auth, new_game, send
+from tests.drivers import bot_commands
 
 SERVED = sealed_bid.served_with_sealed_bid()  # every served ruleset and the test-only one, handed to the service
 
@@ -59,20 +59,6 @@ def bid_client(tmp_path):
             yield c
     finally:
         app.state.service.store.close()
-
-
-def create(client, ruleset: str, **extra) -> dict:
-    r = client.post("/games", json={"ruleset": ruleset, "dice": {"mode": "fair"}, **extra})
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
-
-
-def send(client, g: dict, seat: str, body: dict) -> dict:
-    r = client.post(f"/games/{g['game_id']}/commands", headers=auth(g["tokens"][seat]), json=body)
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def verify_raw(client, bundle: dict) -> tuple[int, bytes]:
@@ -97,7 +83,7 @@ def test_a_guessed_sealed_order_is_refused_alike_whether_right_or_wrong(sqlite_c
     bundle, puts a guess where the commitment stands and asks the server to verify it: the right guess and a wrong one
     must give the same bytes (before the fix the right one replayed, `partial`, and a wrong one `failed`)."""
     client = sqlite_client
-    g = create(client, "battlefleet-1900", options={"scenario": "torpedo-attack"})
+    g = new_game(client, ruleset="battlefleet-1900", options={"scenario": "torpedo-attack"})
     send(client, g, "japan", JAPAN_SECRET)
     bundle = client.get(f"/games/{g['game_id']}/bundle").json()
     i = next(n for n, c in enumerate(bundle["commands"]) if c["seat"] == "japan")
@@ -119,7 +105,7 @@ def test_a_guessed_sealed_order_is_refused_alike_whether_right_or_wrong(sqlite_c
 
 def test_a_guessed_sealed_bid_tells_nothing_on_any_of_eleven_guesses(bid_client):
     """sealed-bid: North bids 7 in secret; South tries every bid 0-10 in the public bundle's place of North's."""
-    g = create(bid_client, "sealed-bid")
+    g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 7})
     bundle = bid_client.get(f"/games/{g['game_id']}/bundle").json()
     i = next(n for n, c in enumerate(bundle["commands"]) if c["seat"] == "north")
@@ -133,9 +119,9 @@ def test_a_guessed_next_roll_is_answered_alike_whether_right_or_wrong(sqlite_cli
     bundle the next roll as it guesses it (every hash recomputed) and asks the server to verify it: the true faces
     (computed here from the stored seed, as only the server could) and wrong ones get the same answer."""
     client = sqlite_client
-    g = create(client, ruleset)
+    g = new_game(client, ruleset=ruleset)
     svc = client.app.state.service
-    play_by_bot(svc, g["game_id"], g["tokens"] | {"referee": g["referee_token"]}, 2)
+    bot_commands(svc, g["game_id"], g["tokens"] | {"referee": g["referee_token"]}, 2)
     bundle = client.get(f"/games/{g['game_id']}/bundle").json()
     lock = next(e["body"]["data"] for e in bundle["events"] if e["body"]["type"] == "SeedLocked")
     seed = bytes.fromhex(svc.store.game(g["game_id"]).server_seed)
@@ -158,7 +144,7 @@ def test_a_seats_own_copy_is_refused_and_its_public_form_verifies(bid_client):
     """The seat's and the referee's bundles show sealed content the public may not read: the server takes sealed
     records as commitments only, so it refuses them (saying what to send) instead of comparing; the public bundle of
     the same game verifies."""
-    g = create(bid_client, "sealed-bid")
+    g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 4})
     path = f"/games/{g['game_id']}/bundle"
     for token in (g["tokens"]["north"], g["referee_token"]):
@@ -630,17 +616,17 @@ def test_two_worlds_differing_in_the_server_seed_look_alike_to_everyone(
     first = hashlib.sha256(b"the first world").digest()
     with world(tmp_path / "a.db", randomness, ruleset, options, first) as a:
         randomness.reset("play")
-        play_by_bot(a.svc, a.game_id, a.tokens, commands)
+        bot_commands(a.svc, a.game_id, a.tokens, commands)
         other = matching_seed(a)
         with world(tmp_path / "b.db", randomness, ruleset, options, other) as b:
             randomness.reset("play")
-            play_by_bot(b.svc, b.game_id, b.tokens, commands)
+            bot_commands(b.svc, b.game_id, b.tokens, commands)
             seats = [s for s in a.tokens if s != "referee"]
             twins(a, b, [None, *seats, "referee"])
             for n in range(30):  # and the secret is real: the futures part
                 for w in (a, b):
                     randomness.reset(f"future:{n}")  # the same command ids in both
-                    play_by_bot(w.svc, w.game_id, w.tokens, 1)
+                    bot_commands(w.svc, w.game_id, w.tokens, 1)
                 if public_log(a) != public_log(b):
                     break
             assert public_log(a) != public_log(b), "the two seeds should give the worlds different futures"

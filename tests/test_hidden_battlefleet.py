@@ -32,9 +32,9 @@ from events.store import SQLiteStore
 from service.app import create_app
 from service.games import GameService, now_iso
 from service.rulesets import RULESETS
+from service.simulate import play as bot_battle
 from tests.battlefleet_1900.scenario import RAW
-from tests.battlefleet_1900.scenario import play as bot_battle
-from tests.conftest import auth
+from tests.conftest import auth, new_game, read, send
 from tests.test_hidden import masked
 
 SCENARIO = RULESETS["battlefleet-1900"].data.scenarios["yellow-sea-1904"]
@@ -46,22 +46,13 @@ BLUR_PCT = RULESETS["battlefleet-1900"].data.fog.blur_pct  # public: the data se
 def new_battle(client, edition: str, turns: int) -> dict:
     """A battle under fog blur (the default). Its seed is fixed so the test reproduces; the attacker never uses it
     (in a fair game it is the server's secret until the end)."""
-    body = {
-        "ruleset": "battlefleet-1900",
-        "options": {"scenario": "yellow-sea-1904", "turns": turns},
-        "edition": edition,
-        "dice": {"mode": "public-seed", "server_seed": "17" * 32},
-    }
-    r = client.post("/games", json=body)
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
+    options = {"scenario": "yellow-sea-1904", "turns": turns}
+    dice = {"mode": "public-seed", "server_seed": "17" * 32}
+    return new_game(client, options, ruleset="battlefleet-1900", edition=edition, dice=dice)
 
 
 def get(client, g, path: str, who: str | None):
-    token = g["referee_token"] if who == "referee" else g["tokens"][who] if who else None
-    r = client.get(f"/games/{g['game_id']}{path}", headers=auth(token) if token else {})
+    r = read(client, g, path, who)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -71,11 +62,6 @@ def events(client, g, who: str | None) -> list[dict]:
     while page := get(client, g, f"/events?after={out[-1]['seq'] if out else 0}&limit=1000", who)["events"]:
         out += page
     return out
-
-
-def send(client, g, seat: str, body: dict) -> None:
-    r = client.post(f"/games/{g['game_id']}/commands", headers=auth(g["tokens"][seat]), json=body)
-    assert r.status_code == 200, r.text
 
 
 def japan_move(client, g, turn: int, still: str | None) -> dict:
@@ -296,7 +282,7 @@ def test_issue30_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat
                 differs.add(state.step)
 
     seed = b"issue30" + edition.encode() + fog.encode()
-    bot_battle(seed, {"fog": fog, "turns": 3}, on_event=compare, edition=edition)
+    bot_battle("battlefleet-1900", {"fog": fog, "turns": 3}, seed, on_event=compare, edition=edition)
     assert {"setup", "command", "movement", "gunnery", "torpedo", "damage_control"} <= seen
     assert "command" in differs  # the hider's own crews: its give_orders form shows them
     assert ("movement" in differs) == (fog == "blur")  # and its last moves, secret under blur
@@ -330,7 +316,7 @@ def overlap_world(monkeypatch, edition: str, japan_mm: int, russia_mm: int):
     svc = GameService(SQLiteStore(":memory:"), clock=lambda: OVERLAP_AT)
     client = TestClient(create_app(service=svc))
     options = {"scenario": "torpedo-attack", "fog": "blur", "data": overlap_data()}
-    made = svc.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="overlap", edition=edition)
+    made = svc.creation.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="overlap", edition=edition)
     g = {"game_id": "overlap", "tokens": {s["seat"]: s["token"] for s in made["seats"]}}
     g["referee_token"] = made["referee_token"]
     for t in ("start", "give_orders"):

@@ -9,14 +9,12 @@ import threading
 import httpx
 import pytest
 
+from tests.conftest import auth
+from tests.drivers import SHORT
 from tests.live import server_process
 from tests.sse import on_message_only
 
 BF = {"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"}}
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def open_game(client, body=BF) -> dict:
@@ -168,7 +166,7 @@ def test_a_client_handling_only_onmessage_follows_a_corvette_convoy_to_its_end(t
     it sees every event, the state after each command, and the end (the game over: the stream closes)."""
     with server_process(str(tmp_path / "u.db"), env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
         with httpx.Client(base_url=base, timeout=30) as c:
-            g = c.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+            g = c.post("/games", json={"ruleset": "corvette-command", "options": SHORT["corvette-command"]}).json()
             gid, token = g["game_id"], g["seats"][0]["token"]
             ticket = c.post(f"/games/{gid}/tickets", headers=auth(token)).json()["ticket"]
             got: list[dict] = []
@@ -224,7 +222,7 @@ def test_a_client_handling_only_onmessage_follows_a_corvette_convoy_to_its_end(t
 
 
 def test_reads_answer_an_etag_and_304_while_the_game_has_not_moved(client):
-    g = client.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+    g = client.post("/games", json={"ruleset": "corvette-command", "options": SHORT["corvette-command"]}).json()
     gid, token = g["game_id"], g["seats"][0]["token"]
     paths = [f"/games/{gid}", f"/games/{gid}/events", f"/games/{gid}/rolls", f"/games/{gid}/views/ship-log",
              f"/games/{gid}/bundle"]
@@ -252,7 +250,7 @@ def test_a_join_changes_the_summarys_etag(client):
 
 
 def test_if_match_makes_a_command_conditional_with_412_when_the_game_moved(client):
-    g = client.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+    g = client.post("/games", json={"ruleset": "corvette-command", "options": SHORT["corvette-command"]}).json()
     gid, token = g["game_id"], g["seats"][0]["token"]
     read = client.get(f"/games/{gid}")
     a = read.json()["awaiting"][0]
@@ -297,7 +295,7 @@ def test_a_browser_page_may_read_the_headers_clients_need(store_url):
 
 
 def test_a_key_given_twice_is_refused_not_read_as_the_last(client):
-    g = client.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+    g = client.post("/games", json={"ruleset": "corvette-command", "options": SHORT["corvette-command"]}).json()
     gid, token = g["game_id"], g["seats"][0]["token"]
     before = client.get(f"/games/{gid}").json()["version"]
     body = b'{"type": "concede", "type": "start"}'

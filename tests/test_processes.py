@@ -12,17 +12,8 @@ import pytest
 
 from events.store import open_store
 from service.replay import verify
+from tests.conftest import auth, new_game
 from tests.live import server_process
-
-
-def auth(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_game(c: httpx.Client) -> dict:
-    g = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
 
 
 @pytest.fixture

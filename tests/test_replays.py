@@ -203,12 +203,12 @@ def test_cli_export_writes_the_bundle_of_a_stored_game(tmp_path):
 
     db = tmp_path / "u.db"
     svc = GameService(SQLiteStore(str(db)))
-    gid = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    gid = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     out = tmp_path / "b.json"
     r = CliRunner().invoke(cli, ["export", gid, "--db", str(db), "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert json.loads(out.read_text())["game"] == gid
-    assert out.read_bytes() == svc.bundle_bytes(gid)  # the same bytes as GET /games/{id}/bundle
+    assert out.read_bytes() == svc.bundles.bundle_bytes(gid)  # the same bytes as GET /games/{id}/bundle
     unknown = CliRunner().invoke(cli, ["export", "nope", "--db", str(db)])
     assert unknown.exit_code == 1 and "umpire games --db" in unknown.output  # CLI advice, not HTTP advice
 

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.clients.tools import ROOT
+from tests.drivers import SHORT
 from tests.live import server_process
 
 ST = Path(sys.executable).parent / "st"
@@ -58,7 +59,7 @@ def test_st_run_finds_nothing(server, tmp_path):
 def test_st_run_with_a_seat_token_finds_nothing(server, tmp_path):
     """The same aimed at one corvette-command game with its captain's token, so that commands, seeds and the
     referee's operations get past the 401 and reach the rules."""
-    made = httpx.post(f"{server}/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}}).json()
+    made = httpx.post(f"{server}/games", json={"ruleset": "corvette-command", "options": SHORT["corvette-command"]}).json()
     captain = next(s["token"] for s in made["seats"] if s["seat"] == "captain")
     config = tmp_path / "schemathesis.toml"
     config.write_text(  # this run's entries first: the first entry naming an operation is the one that applies

@@ -17,6 +17,7 @@ from service.app import create_app
 from service.games import GameService
 from service.settings import Settings
 from service.simulate import seed_for
+from tests.drivers import first_choice
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
@@ -38,26 +39,25 @@ class Counting:
 
 def corvette_game(svc: GameService, game_id: str, commands: int) -> str:
     """A corvette game played `commands` commands deep by the first choices offered."""
-    made = svc.create(
+    made = svc.creation.create(
         "corvette-command", {"convoys": 5}, None, "public-seed", seed_for(5, 0).hex(), None, None, game_id=game_id
     )
     token = made["seats"][0]["token"]
     for _ in range(commands):
-        s = svc.summary(game_id)
+        s = svc.reads.summary(game_id)
         if not s["awaiting"]:
             break
-        a = s["awaiting"][0]
-        svc.command(game_id, token, {"type": a["type"], **(a["choices"][0] if a["choices"] else {})})
+        svc.command(game_id, token, first_choice(s["awaiting"][0]))
     return game_id
 
 
 def test_the_state_cache_keeps_at_most_its_size(store_url):
     svc = GameService(open_store(store_url), settings=Settings(cache_games=2))
-    ids = [svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(5)]
+    ids = [svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"] for _ in range(5)]
     for gid in ids:
-        assert svc.summary(gid)["version"] == 1
+        assert svc.reads.summary(gid)["version"] == 1
     assert len(svc.cache.states) == 2 and list(svc.cache.states) == ids[-2:]
-    assert svc.summary(ids[0])["game_id"] == ids[0]  # an evicted game loads again
+    assert svc.reads.summary(ids[0])["game_id"] == ids[0]  # an evicted game loads again
     svc.store.close()
 
 
@@ -65,17 +65,17 @@ def test_a_cold_load_starts_from_the_nearest_snapshot(store_url):
     settings = Settings(snapshot_every=50)
     svc = GameService(open_store(store_url), settings=settings)
     gid = corvette_game(svc, "snap", 120)
-    version = svc.summary(gid)["version"]
+    version = svc.reads.summary(gid)["version"]
     assert version > 150
     cold = GameService(Counting(open_store(store_url)), settings=settings)
-    summary = cold.summary(gid)
-    assert (summary["version"], summary["head"]) == (version, svc.summary(gid)["head"])
+    summary = cold.reads.summary(gid)
+    assert (summary["version"], summary["head"]) == (version, svc.reads.summary(gid)["head"])
     assert cold.store.rows <= 1 + 50 + 1  # the genesis, at most 50 events after the snapshot, the snapshot's own head
     for at in (1, 49, 50, 51, version - 1):  # ?at= views from snapshots equal a fold from the genesis
-        from_snapshot = cold.view(gid, "campaign-sheet", at)
+        from_snapshot = cold.reads.view(gid, "campaign-sheet", at)
         plain = GameService(open_store(store_url), settings=Settings(snapshot_every=0))
         plain.store.snapshot = lambda *a, **k: None
-        assert from_snapshot == plain.view(gid, "campaign-sheet", at), at
+        assert from_snapshot == plain.reads.view(gid, "campaign-sheet", at), at
     svc.store.close()
 
 
@@ -83,14 +83,14 @@ def test_a_snapshot_that_does_not_load_is_ignored(tmp_path):
     db = str(tmp_path / "s.db")
     svc = GameService(SQLiteStore(db), settings=Settings(snapshot_every=20))
     gid = corvette_game(svc, "bad-snap", 40)
-    expected = svc.summary(gid)
+    expected = svc.reads.summary(gid)
     svc.store.db.execute("UPDATE snapshots SET state = x'00010203'")
-    assert GameService(SQLiteStore(db)).summary(gid) == expected
+    assert GameService(SQLiteStore(db)).reads.summary(gid) == expected
 
 
 def test_a_wrong_token_loads_no_events(tmp_path):
     db = str(tmp_path / "t.db")
-    gid = GameService(SQLiteStore(db)).create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    gid = GameService(SQLiteStore(db)).creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     svc = GameService(Counting(SQLiteStore(db)))
     with pytest.raises(Exception) as e:
         svc.command(gid, "forged", {"type": "purchase", "spend": 0})
@@ -100,7 +100,7 @@ def test_a_wrong_token_loads_no_events(tmp_path):
 def test_database_files_are_private(tmp_path):
     db = tmp_path / "p.db"
     svc = GameService(SQLiteStore(str(db)))
-    svc.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     for path in (db, Path(str(db) + "-wal")):
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600, path
 
@@ -124,8 +124,8 @@ def test_a_slow_load_holds_up_only_its_own_game(tmp_path):
 
     db = str(tmp_path / "l.db")
     maker = GameService(SQLiteStore(db))
-    slow_id = maker.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
-    quick_id = maker.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    slow_id = maker.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    quick_id = maker.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     store = SQLiteStore(db)
     events = store.events
 
@@ -136,11 +136,11 @@ def test_a_slow_load_holds_up_only_its_own_game(tmp_path):
 
     store.events = slow_events
     svc = GameService(store)
-    loading = threading.Thread(target=svc.summary, args=(slow_id,))
+    loading = threading.Thread(target=svc.reads.summary, args=(slow_id,))
     loading.start()
     time.sleep(0.1)
     started = time.monotonic()
-    assert svc.summary(quick_id)["game_id"] == quick_id
+    assert svc.reads.summary(quick_id)["game_id"] == quick_id
     assert time.monotonic() - started < 0.5  # not behind the other game's load
     loading.join()
 
@@ -154,14 +154,12 @@ def test_the_bundle_parts_the_database_writes_are_the_rows_encoded(store_url):
     import msgspec
 
     svc = GameService(open_store(store_url))
-    made = svc.create(
+    made = svc.creation.create(
         "corvette-command", {"convoys": 5}, None, "public-seed", seed_for(5, 0).hex(), None, None, game_id="parts"
     )
     token = made["seats"][0]["token"]
     for cid in ["a.b", "c:d", "e-f_g", "plain", "Z9"]:
-        a = svc.summary("parts")["awaiting"][0]
-        chosen = a["choices"][0] if a["choices"] else {}
-        svc.command("parts", token, {"type": a["type"], **chosen, "command_id": cid})
+        svc.command("parts", token, {**first_choice(svc.reads.summary("parts")["awaiting"][0]), "command_id": cid})
     rows, cmds = svc.store.events("parts"), svc.store.commands("parts")
     for text in ['q"uote', "back\\slash", "tab\there", "naïve-ü", "ctl\x01\x1f", "line\nbreak", "/slash"]:
         (quoted,) = svc.store._query(f"SELECT {svc.store._json_string('CAST(? AS TEXT)')}", (text,))[0]
@@ -197,7 +195,7 @@ def test_sqlite_keeps_a_games_head_and_tokens_only_while_no_other_connection_com
     own writes update what is kept without reading it again."""
     db = str(tmp_path / "k.db")
     here, there = GameService(SQLiteStore(db)), GameService(SQLiteStore(db))
-    made = here.create("aa1942-convoy", {}, None, "fair", None, None, None)
+    made = here.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     ussr = tokens["USSR"]
     here.command(gid, ussr, {"type": "purchase", "spend": 0})
@@ -210,14 +208,14 @@ def test_sqlite_keeps_a_games_head_and_tokens_only_while_no_other_connection_com
     # another connection appends and rotates: both are seen on the next read
     v = there.command(gid, ussr, {"type": "end_phase"})["version"]
     assert here.store.head(gid) == there.store.head(gid) and here.store.head(gid)[0] == v
-    new = there.rotate_token(gid, ussr)["token"]
+    new = there.credentials.rotate(gid, ussr)["token"]
     with pytest.raises(Exception) as e:
         here.command(gid, ussr, {"type": "end_phase"})
     assert getattr(e.value, "code", None) == "invalid-token"
     assert here.command(gid, new, {"type": "end_phase"})["version"] > v
 
     # this connection's own rotation is seen by itself at once
-    newer = here.rotate_token(gid, new)["token"]
+    newer = here.credentials.rotate(gid, new)["token"]
     with pytest.raises(Exception) as e:
         here.command(gid, new, {"type": "end_phase"})
     assert getattr(e.value, "code", None) == "invalid-token"
@@ -228,7 +226,7 @@ def test_sqlite_forgets_what_it_kept_when_a_write_fails(tmp_path):
     """A write that does not commit leaves nothing kept that it did not write: the head read next is the table's."""
     db = str(tmp_path / "f.db")
     svc = GameService(SQLiteStore(db))
-    gid = svc.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
+    gid = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     head = svc.store.head(gid)
     first, row = svc.store.commands(gid)[0], svc.store.events(gid)[0]
     new = NewEventRow(

@@ -15,18 +15,9 @@ import pytest
 from events.store import SQLiteStore
 from service.games import GameService
 from service.notify import Notifier
-from tests.conftest import postgres_url
+from tests.conftest import auth, new_game, postgres_url
+from tests.drivers import first_choices
 from tests.live import server_process
-
-
-def auth(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_game(c: httpx.Client) -> dict:
-    g = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
 
 
 class Listener:
@@ -69,19 +60,6 @@ class Listener:
         raise AssertionError(f"seq {seq} not delivered within {within} s; got {[s for s, _, _ in self.got]}")
 
 
-def play(c: httpx.Client, g: dict, n: int) -> list[dict]:
-    """n commands, each the first legal one of whoever may move (from `awaiting`), and their answers."""
-    out = []
-    for _ in range(n):
-        legal = [a for a in c.get(f"/games/{g['game_id']}").json()["awaiting"] if a["seats"] != ["referee"]]
-        a = legal[0]
-        body = {"type": a["type"], **(a["choices"][0] if a["choices"] else {})}
-        r = c.post(f"/games/{g['game_id']}/commands", json=body, headers=auth(g["tokens"][a["seats"][0]]))
-        assert r.status_code == 200, r.text
-        out.append(r.json())
-    return out
-
-
 def test_one_process_wakes_its_streams_at_once(tmp_path):
     env = {"UMPIRE_STREAM_CHECK": "30"}
     with server_process(str(tmp_path / "s.db"), env=env) as (base, _):
@@ -90,12 +68,12 @@ def test_one_process_wakes_its_streams_at_once(tmp_path):
             listeners = [Listener(c, g["game_id"], after=g["version"]) for _ in range(5)]
             time.sleep(0.5)  # the streams are idle, waiting
             sent = time.monotonic()
-            out = play(c, g, 1)[0]
+            out = first_choices(c, g, 1)[0][1]
             last = out["version"]
             for li in listeners:
                 assert li.wait_for(last, 5) - sent < 1.0
             # every event in order, and a resume by Last-Event-ID carries on from there
-            more = play(c, g, 3)
+            more = [answer for _, answer in first_choices(c, g, 3)]
             for li in listeners:
                 li.wait_for(more[-1]["version"], 5)
                 seqs = [s for s, _, _ in li.got]
@@ -119,7 +97,7 @@ def test_postgres_listen_notify_wakes_the_other_processes_streams(pg_url):
             li = Listener(cb, g["game_id"], after=g["version"])
             time.sleep(1.0)  # B's stream is idle and its LISTEN connection up
             sent = time.monotonic()
-            outs = play(ca, g, 4)
+            outs = [answer for _, answer in first_choices(ca, g, 4)]
             assert li.wait_for(outs[0]["version"], 5) - sent < 1.0
             li.wait_for(outs[-1]["version"], 5)
             assert [s for s, _, _ in li.got] == list(range(g["version"] + 1, outs[-1]["version"] + 1))
@@ -140,7 +118,7 @@ def test_a_second_sqlite_process_sees_appends_at_its_fallback_check(tmp_path):
             li = Listener(cb, g["game_id"], after=g["version"])
             time.sleep(0.5)
             sent = time.monotonic()
-            out = play(ca, g, 1)[0]
+            out = first_choices(ca, g, 1)[0][1]
             assert li.wait_for(out["version"], 5) - sent < 2.5
 
 

@@ -13,27 +13,13 @@ from fastapi.testclient import TestClient
 
 from service.app import create_app
 from tests import sealed_bid
-from tests.conftest import auth
+from tests.conftest import new_game, send
 
 
 @pytest.fixture
 def bid_client(store_url):
     with TestClient(create_app(store_url, rulesets=sealed_bid.served_with_sealed_bid())) as c:
         yield c
-
-
-def create(client, ruleset, **extra):
-    r = client.post("/games", json={"ruleset": ruleset, "dice": {"mode": "fair"}, **extra})
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
-
-
-def send(client, g, seat, body):
-    r = client.post(f"/games/{g['game_id']}/commands", headers=auth(g["tokens"][seat]), json=body)
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def replay_check(client, bundle) -> dict:
@@ -51,7 +37,7 @@ def anonymous(check: dict, g: dict) -> dict:
 def test_a_probe_appended_to_the_log_does_not_tell_the_other_seats_sealed_bid(bid_client):
     """North bids 7 in secret. South may not learn it by asking the server to replay its own bids 0-10 after the log:
     a tie makes one roll more (the tie-break), so the events a probe would make must not show."""
-    g = create(bid_client, "sealed-bid")
+    g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 7})
     bundle = bid_client.get(f"/games/{g['game_id']}/bundle").json()
     n = len(bundle["events"])
@@ -69,7 +55,7 @@ def test_a_probe_appended_to_the_log_does_not_tell_the_other_seats_sealed_bid(bi
 def test_a_probe_does_not_tell_how_a_command_not_yet_sent_would_turn_out(client):
     """Corvette Command, fair dice: the captain may not learn, before sending a command, how many events (a hit, a
     new card, a sinking ...) it will make with the secret seed."""
-    g = create(client, "corvette-command")
+    g = new_game(client, ruleset="corvette-command")
     for _ in range(6):
         a = client.get(f"/games/{g['game_id']}").json()["awaiting"][0]
         send(client, g, a["seats"][0], {"type": a["type"], **(a["choices"] or [{}])[0]})
@@ -95,7 +81,7 @@ def test_a_probe_does_not_tell_how_a_command_not_yet_sent_would_turn_out(client)
 
 
 def battle_with_orders(client, messages: list[dict]) -> tuple[dict, dict]:
-    g = create(client, "battlefleet-1900", options={"scenario": "torpedo-attack"})
+    g = new_game(client, ruleset="battlefleet-1900", options={"scenario": "torpedo-attack"})
     send(client, g, "japan", {"type": "start"})
     send(client, g, "russia", {"type": "start"})
     send(client, g, "japan", {"type": "give_orders", "messages": messages})
@@ -123,7 +109,7 @@ def test_a_sealed_order_sent_again_under_another_seat_tells_nothing_of_its_conte
 
 
 def test_the_real_bundle_of_an_unrevealed_game_still_replays_on_the_server(bid_client):
-    g = create(bid_client, "sealed-bid")
+    g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 3})
     send(bid_client, g, "south", {"type": "bid", "amount": 3})
     send(bid_client, g, "north", {"type": "bid", "amount": 5})

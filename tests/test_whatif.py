@@ -19,7 +19,8 @@ from service.cli import app as cli
 from service.replay import verify
 from service.simulate import percentile
 from service.whatif import continuations, histogram, odds, position, take_snapshot
-from tests.conftest import auth, new_game
+from tests.conftest import auth, new_game, seated, send, to_german_combat
+from tests.drivers import SHORT
 from tests.sealed_bid import served_with_sealed_bid
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,22 +28,11 @@ EASTBOUND = ROOT / "replays" / "corvette-eastbound.3.0.0.json"
 NORTH = ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json"
 
 
-def send(client, gid, token, **body):
-    r = client.post(f"/games/{gid}/commands", json=body, headers=auth(token))
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
 def played(client, mode="fair"):
     """A game with a raid behind it: USSR buys and ends its phases; Germany buys, moves, raids."""
     dice = {"mode": "public-seed", "server_seed": "5e" * 32} if mode == "public-seed" else {}
     g = new_game(client, {"submarines": {"Germany": {"7": 2}}}, dice=dice)
-    gid, tok = g["game_id"], g["tokens"]
-    send(client, gid, tok["USSR"], type="purchase", spend=4)
-    for _ in range(4):
-        send(client, gid, tok["USSR"], type="end_phase")
-    send(client, gid, tok["Germany"], type="purchase", spend=0)
-    send(client, gid, tok["Germany"], type="end_phase")  # to combat: the raid on SZ 7 is legal now
+    to_german_combat(client, g, ussr_spends=4)  # the raid on SZ 7 is legal now
     return g
 
 
@@ -50,7 +40,7 @@ def test_a_fork_starts_from_the_parents_state_with_its_own_seats_and_dice(client
     g = played(client)
     gid = g["game_id"]
     at = client.get(f"/games/{gid}").json()["version"]
-    send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)  # the parent goes on: the fork must not see it
+    send(client, g, "Germany", type="raid", sz=7)  # the parent goes on: the fork must not see it
     r = client.post(f"/games/{gid}/forks", json={"at": at})
     assert r.status_code == 201, r.text
     fork = r.json()
@@ -62,8 +52,8 @@ def test_a_fork_starts_from_the_parents_state_with_its_own_seats_and_dice(client
     assert {s["token"] for s in fork["seats"]}.isdisjoint(g["tokens"].values())
     parent_then = client.get(f"/games/{gid}/views/sz-status", params={"at": at}).json()["data"]
     assert client.get(f"/games/{fid}/views/sz-status").json()["data"] == parent_then
-    ftok = {s["seat"]: s["token"] for s in fork["seats"]}
-    assert [e["type"] for e in send(client, fid, ftok["Germany"], type="raid", sz=7)["events"]] == [
+    seated(fork)
+    assert [e["type"] for e in send(client, fork, "Germany", type="raid", sz=7)["events"]] == [
         "SeedLocked",  # the fork locks its own seed at its first command
         "DiceRolled",
         "ConvoyRaided",
@@ -77,8 +67,8 @@ def test_a_forks_bundle_verifies_with_its_parents_prefix_and_names_tampering(cli
     gid = g["game_id"]
     at = client.get(f"/games/{gid}").json()["version"]
     fork = client.post(f"/games/{gid}/forks", json={"at": at}).json()
-    fid, ftok = fork["game_id"], {s["seat"]: s["token"] for s in fork["seats"]}
-    send(client, fid, ftok["Germany"], type="raid", sz=7)
+    fid = seated(fork)["game_id"]
+    send(client, fork, "Germany", type="raid", sz=7)
     client.post(f"/games/{fid}/reveal", headers=auth(fork["referee_token"]))
     bundle = client.get(f"/games/{fid}/bundle").json()
     assert len(bundle["parent"]["events"]) == at and bundle["parent"]["dice"]["server_seed"] is None
@@ -107,7 +97,7 @@ def test_forking_an_unrevealed_fair_game_reveals_nothing_of_its_future(client):
     g = played(client)
     gid = g["game_id"]
     at = client.get(f"/games/{gid}").json()["version"]
-    later = send(client, gid, g["tokens"]["Germany"], type="raid", sz=7)
+    later = send(client, g, "Germany", type="raid", sz=7)
     fork = client.post(f"/games/{gid}/forks", json={"at": at}).json()
     seed = client.app.state.service.cache.row(gid).server_seed
     seen = json.dumps(fork) + client.get(f"/games/{fork['game_id']}/bundle").text
@@ -128,9 +118,8 @@ def test_forks_start_at_the_end_of_a_command(client):
 def test_a_position_with_closed_seals_cannot_be_forked(store_url):
     app = create_app(store_url, rulesets=served_with_sealed_bid())  # the global list stays as it is
     with TestClient(app) as client:
-        g = client.post("/games", json={"ruleset": "sealed-bid"}).json()
-        tok = {s["seat"]: s["token"] for s in g["seats"]}
-        out = send(client, g["game_id"], tok["north"], type="bid", amount=3)
+        g = new_game(client, ruleset="sealed-bid")
+        out = send(client, g, "north", type="bid", amount=3)
         r = client.post(f"/games/{g['game_id']}/forks", json={"at": out["version"]})
         assert r.status_code == 409 and r.json()["code"] == "fork-sealed"
     app.state.service.store.close()
@@ -142,7 +131,7 @@ def test_the_odds_are_played_with_the_services_rulesets(store_url):
     app = create_app(store_url, rulesets=served_with_sealed_bid())
     with TestClient(app) as client:
         dice = {"mode": "public-seed", "server_seed": "5e" * 32}
-        gid = client.post("/games", json={"ruleset": "sealed-bid", "options": {"rounds": 2}, "dice": dice}).json()["game_id"]
+        gid = client.post("/games", json={"ruleset": "sealed-bid", "options": SHORT["sealed-bid"], "dice": dice}).json()["game_id"]
         at = client.get(f"/games/{gid}").json()["version"]  # the start: a winner's prize stays sealed to the end
         r = client.post(f"/games/{gid}/odds", json={"at": at, "games": 3, "seed": 1})
         assert r.status_code == 202, r.text
@@ -262,10 +251,9 @@ def test_continuations_depend_only_on_the_seed_and_their_index():
 def test_the_odds_from_a_position_with_closed_seals_are_refused_not_a_crash(client):
     """A public bundle has no sealed content: a position whose seals are still closed (both battlefleet players have
     started, their setups sealed) is refused with fork-sealed before anything folds it."""
-    g = client.post("/games", json={"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"}}).json()
-    tok = {s["seat"]: s["token"] for s in g["seats"]}
-    send(client, g["game_id"], tok["japan"], type="start")
-    at = send(client, g["game_id"], tok["russia"], type="start")["version"]
+    g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
+    send(client, g, "japan", type="start")
+    at = send(client, g, "russia", type="start")["version"]
     r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1})
     assert r.status_code == 409 and r.json()["code"] == "fork-sealed", r.text
     b = decode_bundle(client.get(f"/games/{g['game_id']}/bundle").content)

@@ -13,7 +13,7 @@ from domain.corvette_command import bot, views
 from domain.corvette_command.awaiting import legal_commands
 from domain.corvette_command.data import parse_data
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
-from domain.corvette_command.rules.procedure import ask
+from domain.corvette_command.rules.decision_points import ask
 from domain.corvette_command.evolve import evolve
 from domain.corvette_command.state import State, initial_state
 from domain.dice import Dice

@@ -13,6 +13,7 @@ from fastapi import FastAPI, Path, Request
 from fastapi.responses import Response, StreamingResponse
 
 from domain.engine import InvalidInput
+from service.bundles import Bundles
 from service.http import JSON
 from service.openapi import Operation
 from service.ratelimit import PerMinute
@@ -23,17 +24,17 @@ CHUNK = 1024 * 1024  # bytes: a large answer is sent in chunks of this size
 
 
 class Conditional:
-    """A read of a game with its ETag (GameService.etag: the head, the reader and what is read), and 304 Not Modified
+    """A read of a game with its ETag (Bundles.etag: the head, the reader and what is read), and 304 Not Modified
     when the client's If-None-Match holds it: the one mechanism every read of a game uses. Large answers cost the
     server: a few a minute per client (`large_answers_per_minute`)."""
 
-    def __init__(self, svc, large_answers_per_minute: int):
-        self.svc = svc
+    def __init__(self, bundles: Bundles, large_answers_per_minute: int):
+        self.bundles = bundles
         self.large_answers = PerMinute(large_answers_per_minute, f"answers over {LARGE_ANSWER // 2**20} MiB")
 
     def __call__(self, request: Request, game_id: str, reader, build: Callable[[], Any], what: str | None = None):
         what = what or request.url.path + "?" + request.url.query
-        etag = self.svc.etag(game_id, reader, what)
+        etag = self.bundles.etag(game_id, reader, what)
         headers = {"ETag": etag, "Cache-Control": "no-cache"}  # revalidate: the game may move on
         if etag in (t.strip() for t in request.headers.get("if-none-match", "").split(",")):
             return Response(status_code=304, headers=headers)

@@ -3,6 +3,7 @@ static files, the desk, and the OpenAPI document built from the routes' descript
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -13,16 +14,17 @@ from fastapi.staticfiles import StaticFiles
 
 from service.desk import mount_desk
 from service.openapi import Operation, build_document
+from service.rulesets import Loaded
 from service.settings import Settings
 
 DOCS_STATIC = "/docs-static"
 
 
-def add_routes(app: FastAPI, ops: list[Operation], settings: Settings) -> None:
+def add_routes(app: FastAPI, ops: list[Operation], settings: Settings, rulesets: Mapping[str, Loaded]) -> None:
     """Added last: the operations `ops` describes are all registered by then (the document is built on first read)."""
 
     app.mount(DOCS_STATIC, StaticFiles(directory=_docs_static()), name="docs-static")
-    mount_desk(app)
+    mount_desk(app, rulesets)
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:

@@ -47,7 +47,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         req = decode(await request.body(), models.CreateGame, "POST /games")
         req.options = whole_numbers(req.options)  # the ruleset reads them: `2.0` is the integer 2 there too
         client = request.client.host if request.client else "?"
-        out = await asyncio.to_thread(svc.create_from_request, req, bearer(request), client)
+        out = await asyncio.to_thread(svc.creation.create_from_request, req, bearer(request), client)
         return JSON(out, status_code=201, headers={"Location": f"/games/{out['game_id']}"})
 
     @route(
@@ -67,7 +67,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     async def fork_game(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.ForkGame, "POST /games/{id}/forks")
         client = request.client.host if request.client else "?"
-        out = await asyncio.to_thread(svc.fork_from_request, game_id, req, bearer(request), client)
+        out = await asyncio.to_thread(svc.creation.fork_from_request, game_id, req, bearer(request), client)
         return JSON(out, status_code=201, headers={"Location": f"/games/{out['game_id']}"})
 
     @route(
@@ -86,7 +86,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         ),
         limit: int = Query(50, ge=1, le=MAX_PAGE),
     ):
-        return JSON(svc.list_games(ruleset, status, cursor, limit))
+        return JSON(svc.reads.list_games(ruleset, status, cursor, limit))
 
     @route(
         "GET",
@@ -100,8 +100,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "everyone sees `waiting_for`.",
     )
     def get_game(request: Request, game_id: str = GAME_ID):
-        reader = svc.reader_for(game_id, bearer(request))
-        return conditional(request, game_id, reader, lambda: svc.summary(game_id, reader), "summary")
+        reader = svc.reads.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.reads.summary(game_id, reader), "summary")
 
     @route(
         "GET",
@@ -114,7 +114,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "(`command`, `seed`, `reveal`, `end`).",
     )
     def get_me(request: Request, game_id: str = GAME_ID):
-        return JSON(svc.me(game_id, bearer(request)))
+        return JSON(svc.reads.me(game_id, bearer(request)))
 
     @route(
         "POST",
@@ -131,7 +131,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     )
     async def join_game(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.JoinRequest, "POST /games/{id}/join")
-        out = await asyncio.to_thread(svc.join, game_id, req.invitation)
+        out = await asyncio.to_thread(svc.credentials.join, game_id, req.invitation)
         return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
 
     @route(
@@ -148,7 +148,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     )
     async def read_invitation(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.JoinRequest, "POST /games/{id}/invitation")
-        return JSON(await asyncio.to_thread(svc.invitation, game_id, req.invitation))
+        return JSON(await asyncio.to_thread(svc.reads.invitation, game_id, req.invitation))
 
     @route(
         "POST",
@@ -164,7 +164,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "request body.",
     )
     def rotate_token(request: Request, game_id: str = GAME_ID):
-        return JSON(svc.rotate_token(game_id, bearer(request)), status_code=201, headers={"Location": f"/games/{game_id}/me"})
+        out = svc.credentials.rotate(game_id, bearer(request))
+        return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
 
     @route(
         "POST",
@@ -245,8 +246,8 @@ async def run_command(
     expected = if_match_version(if_match)
     if expected is not None and isinstance(body, dict):
         if body.get("expected_version", expected) != expected:  # the game cannot be at both versions
-            await asyncio.to_thread(svc.seat_for, game_id, token)  # 404, 401 first, as for any command
-            version = (await asyncio.to_thread(svc.status, game_id))["version"]
+            await asyncio.to_thread(svc.credentials.seat_for, game_id, token)  # 404, 401 first, as for any command
+            version = (await asyncio.to_thread(svc.reads.status, game_id))["version"]
             raise PreconditionFailed(
                 "version-conflict",
                 f"If-Match names version {expected}, expected_version {body['expected_version']}, and the game is "

@@ -39,8 +39,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         after: int = Query(0, ge=0, le=2**53),
         limit: int = Query(100, ge=1, le=MAX_PAGE),
     ):
-        reader = svc.reader_for(game_id, bearer(request))
-        return conditional(request, game_id, reader, lambda: svc.events(game_id, after, limit, reader))
+        reader = svc.reads.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.reads.events(game_id, after, limit, reader))
 
     @route(
         "POST",
@@ -56,7 +56,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "as long as the token: rotating the token closes it. No request body.",
     )
     def make_ticket(request: Request, game_id: str = GAME_ID):
-        out = svc.ticket(game_id, bearer(request))
+        out = svc.credentials.ticket(game_id, bearer(request))
         return JSON(out, status_code=201, headers={"Location": out["stream"]})
 
     @route(
@@ -86,10 +86,10 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         ),
         named: bool = Query(False, description="add `event: <name>` to each message (the event's type, state, end)"),
     ):
-        await asyncio.to_thread(svc.summary, game_id)  # 404 before the stream starts
+        await asyncio.to_thread(svc.reads.summary, game_id)  # 404 before the stream starts
         if ticket is not None:
             seat = await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket)
-            reader = await asyncio.to_thread(svc.reads_as, game_id, seat)
+            reader = await asyncio.to_thread(svc.reads.reads_as, game_id, seat)
         else:
             reader = None
         last = request.headers.get("last-event-id")
@@ -118,7 +118,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         after: int = Query(-1, ge=-1, le=2**53, description="the last k already read"),
         limit: int = Query(100, ge=1, le=MAX_PAGE),
     ):
-        return conditional(request, game_id, None, lambda: svc.rolls(game_id, after, limit))
+        return conditional(request, game_id, None, lambda: svc.reads.rolls(game_id, after, limit))
 
     @route(
         "GET",
@@ -130,7 +130,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "(`verified` or `mismatch`).",
     )
     def get_roll(request: Request, game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
-        return conditional(request, game_id, None, lambda: svc.roll(game_id, k))
+        return conditional(request, game_id, None, lambda: svc.reads.roll(game_id, k))
 
     @route(
         "GET",
@@ -149,8 +149,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         view: str = Path(max_length=64),
         at: int | None = Query(None, ge=1, le=2**53),
     ):
-        reader = svc.reader_for(game_id, bearer(request))
-        return conditional(request, game_id, reader, lambda: svc.view(game_id, view, at, reader))
+        reader = svc.reads.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.reads.view(game_id, view, at, reader))
 
     @route(
         "GET",
@@ -164,8 +164,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "to its own seat and the referee.",
     )
     def get_bundle(request: Request, game_id: str = GAME_ID):
-        reader = svc.reader_for(game_id, bearer(request))
-        return conditional(request, game_id, reader, lambda: svc.bundle_bytes(game_id, reader), "bundle")
+        reader = svc.reads.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.bundles.bundle_bytes(game_id, reader), "bundle")
 
 
 RETRY_MS = 2000  # what the stream asks an EventSource to wait before reconnecting
@@ -204,13 +204,14 @@ async def event_stream(
                 return
             if sent_state is None:
                 yield f"retry: {RETRY_MS}\n\n"
-            state = await asyncio.to_thread(svc.stream_state, game_id, reader)  # first: its version bounds the page
+            # first: its version bounds the page
+            state = await asyncio.to_thread(svc.reads.stream_state, game_id, reader)
             if seq < state["version"] and ticket is not None:
                 try:  # the ticket's token was rotated: the stream closes before sending anything more
                     await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket, False)
                 except Rejected:
                     return
-            page = await asyncio.to_thread(svc.events_upto, game_id, seq, state["version"], reader)
+            page = await asyncio.to_thread(svc.reads.events_upto, game_id, seq, state["version"], reader)
             for e in page:
                 seq = e["seq"]
                 yield sse({"message": "event", "event": e}, seq, e["type"] if named else None)

@@ -15,7 +15,7 @@ from service.verifier import Verifier
 def add_routes(route: Callable, svc: GameService, settings: Settings) -> Verifier:
     """Registered with create_app's `route`; returns the verifier it made (create_app keeps it as app.state.verifier)."""
 
-    verifier = Verifier(settings, svc.store.path, svc.server_inputs_if_stored, svc.rulesets)
+    verifier = Verifier(settings, svc.store.path, svc.bundles.server_inputs_if_stored, svc.rulesets)
 
     @route(
         "POST",

@@ -1,5 +1,5 @@
 """Builders for battlefleet-1900 tests: a state at a chosen moment, ships placed and damaged by hand, a working
-copy with chosen dice, a data set changed for one test, and whole bot battles."""
+copy with chosen dice and a data set changed for one test (whole bot battles: service/simulate.py `play`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from pathlib import Path
 
 import msgspec
 
-from domain import engine
-from domain.battlefleet_1900 import bot, redact
 from domain.battlefleet_1900.commands import Options
 from domain.procedure import Ctx
 from domain.battlefleet_1900.data import DataSet, parse_data
@@ -83,32 +81,3 @@ def table(options: dict | None = None):
     from tests.conftest import Table
 
     return Table("battlefleet-1900", {"fog": "open", **(options or {})})
-
-
-def play(
-    seed: bytes,
-    options: dict | None = None,
-    on_event: Callable | None = None,
-    max_commands: int = 2000,
-    game_id: str = "sim",
-    edition: str | None = None,
-) -> engine.Game:
-    """A whole battle between two bots, each choosing from its own seat's redacted state and legal commands."""
-    loaded = RULESETS["battlefleet-1900"]
-    created = engine.creation_events(
-        loaded.ruleset, loaded.data, loaded.data_sha256, game_id, options or {}, None, "public-seed", seed,
-        edition=edition,
-    )
-    game = engine.start(loaded.ruleset, loaded.data, loaded.data_sha256, game_id, created[0])
-    for _ in range(max_commands):
-        if not engine.awaiting(game):
-            return game
-        seat = engine.waiting_for(game)[0]
-        mine = engine.awaiting(game, seat)
-        payload = bot.choose(redact(game.state, seat), mine, seat)
-        evs = engine.decide_command(game, seat, engine.parse_command(loaded.ruleset, payload), seed)
-        for e in evs:
-            engine.evolve(game, e)
-            if on_event:
-                on_event(game, e)
-    raise AssertionError("the battle did not end")

@@ -8,7 +8,8 @@ from domain import engine
 from domain.battlefleet_1900 import redact
 from domain.battlefleet_1900.awaiting import fire_ui as typed_fire_ui
 from domain.battlefleet_1900.views import table
-from tests.battlefleet_1900.scenario import DATA, B, make_state, place, play
+from service.simulate import play
+from tests.battlefleet_1900.scenario import DATA, B, make_state, place
 
 
 def duel(fog: str = "open"):
@@ -107,5 +108,5 @@ def test_BF_fog_the_fire_ui_shows_a_seat_nothing_its_own_view_does_not():
                 blurred.append(t["pose"] is not None and (t["pose"]["x"], t["pose"]["y"]) != (true.x, true.y))
             checked.append(seat)
 
-    play(b"fire-ui-fog", {"fog": "blur", "turns": 3}, on_event=look)
+    play("battlefleet-1900", {"fog": "blur", "turns": 3}, b"fire-ui-fog", on_event=look)
     assert checked and any(blurred)

@@ -7,32 +7,14 @@ import json
 
 import pytest
 
-from tests.conftest import auth
+from tests.conftest import auth, new_game, read, send
 
 VIEWS = ("ship-log", "gunnery-log", "table", "phase")
 
 
 @pytest.fixture
 def battle(client):
-    r = client.post(
-        "/games",
-        json={"ruleset": "battlefleet-1900", "options": {"scenario": "torpedo-attack"}, "dice": {"mode": "fair"}},
-    )
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"]}
-    return g
-
-
-def send(client, g, seat, body):
-    r = client.post(f"/games/{g['game_id']}/commands", headers=auth(g["tokens"][seat]), json=body)
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def read(client, g, path, who=None):
-    token = g["referee_token"] if who == "referee" else g["tokens"][who] if who else None
-    return client.get(f"/games/{g['game_id']}{path}", headers=auth(token) if token else {})
+    return new_game(client, {"scenario": "torpedo-attack"}, ruleset="battlefleet-1900")
 
 
 def public_text(client, g) -> str:
@@ -114,10 +96,7 @@ def test_an_illegal_command_says_why_and_what_is_legal(client, battle):
 
 
 def test_solo_play_against_the_machine(client):
-    r = client.post("/games", json={"ruleset": "battlefleet-1900", "options": {"turns": 1}, "bots": ["russia"]})
-    assert r.status_code == 201, r.text
-    g = r.json()
-    g["tokens"] = {s["seat"]: s["token"] for s in g["seats"] if s.get("token")}
+    g = new_game(client, {"turns": 1}, ruleset="battlefleet-1900", bots=["russia"])
     for _ in range(20):
         summary = read(client, g, "", "japan").json()
         mine = [a for a in summary["awaiting"] if a["type"] != "concede" and "japan" in a["seats"]]

@@ -15,7 +15,7 @@ from domain.battlefleet_1900 import bot
 from domain.battlefleet_1900.state import GONE, dc_dice
 from events import battlefleet_1900 as ev
 from events.bodies import body_of
-from tests.battlefleet_1900.scenario import play
+from service.simulate import play
 from tests.campaigns import campaigns
 
 GAMES = int(os.environ.get("UMPIRE_BF_PROPERTY_GAMES", "100"))
@@ -66,7 +66,7 @@ def test_bot_battles_keep_every_invariant(opts, seed):
         assert b"." not in msgspec.json.encode(_numbers(body["data"])), "no float in an event"
         tally["seq"] += 1
 
-    game = play(seed, opts, on_event=check)
+    game = play("battlefleet-1900", opts, seed, on_event=check)
     s = game.state
     assert game.over and s.over and game.unrevealed == {}, "every commitment is revealed by the end"
     assert s.turn <= opts["turns"] and game.version == tally["seq"]
@@ -115,6 +115,6 @@ def test_the_bots_battles_bring_about_every_event_but_those_their_policy_never_o
     listing, sinking, command passing, abandoned guns, …), and NOT_BY_THE_BOTS says exactly what they leave out."""
     seen: set[str] = set()
     for opts, byte in COVERAGE_BATTLES:
-        play(bytes([byte]) * 32, opts, on_event=lambda game, e: seen.add(type(e).__name__))
+        play("battlefleet-1900", opts, bytes([byte]) * 32, on_event=lambda game, e: seen.add(type(e).__name__))
     every = {cls.__name__ for cls in ev.EVENTS}
     assert every - seen == NOT_BY_THE_BOTS, (every - seen) ^ NOT_BY_THE_BOTS

@@ -240,12 +240,13 @@ def test_BFR34_give_orders_stays_sealed_to_the_end_its_public_parts_announced():
 def test_BF1_3_only_six_sided_dice_are_rolled():
     """1.3: "six sided dice (one of which is referred to as 1D6)" are all a battle rolls (BF-R32 picks too)."""
     from events.core import DiceRolled
-    from tests.battlefleet_1900.scenario import play
+    from service.simulate import play
 
     sides: set[int] = set()
     play(
-        bytes(range(32)),
+        "battlefleet-1900",
         {"turns": 4},
+        bytes(range(32)),
         on_event=lambda g, e: sides.update(e.sides) if isinstance(e, DiceRolled) else None,
     )
     assert sides == {6}

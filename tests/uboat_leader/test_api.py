@@ -7,7 +7,8 @@ import msgspec
 
 from domain.uboat_leader import views
 from service.replay import verify
-from tests.conftest import auth
+from tests.conftest import auth, new_game, seated
+from tests.drivers import SHORT, first_choices
 
 FLEET = [
     {"boat": "U-43", "level": "trained", "port": "germany"},
@@ -17,32 +18,12 @@ FLEET = [
 ]
 
 
-def create(client, **body):
-    r = client.post("/games", json={"ruleset": "uboat-leader", **body})
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def naive(client, gid, token, limit=2000) -> list[dict]:
-    """The README's loop: the first choice of the first command that lists choices, until nothing is awaited."""
-    sent = []
-    for _ in range(limit):
-        awaiting = client.get(f"/games/{gid}").json()["awaiting"]
-        listed = [a for a in awaiting if a["choices"]]
-        if not listed:
-            assert not awaiting, f"every decision offers a listed choice: {[a['type'] for a in awaiting]}"
-            return sent
-        first = listed[0]
-        payload = {"type": first["type"], **first["choices"][0]}
-        r = client.post(f"/games/{gid}/commands", json=payload, headers=auth(token))
-        assert r.status_code == 200, r.text
-        sent.append(payload)
-    raise AssertionError("the campaign did not end")
-
-
 def test_a_short_campaign_over_http_from_awaiting_alone_then_every_view_and_a_verified_bundle(client):
     svc = client.app.state.service  # a fixed game id: the game seed includes it, so the whole game is certain
-    game = svc.create("uboat-leader", {"duration": "short"}, None, "public-seed", "5e" * 32, None, None, game_id="ub-1")
+    made = svc.creation.create(
+        "uboat-leader", SHORT["uboat-leader"], None, "public-seed", "5e" * 32, None, None, game_id="ub-1"
+    )
+    game = seated(made)
     gid, token = game["game_id"], game["seats"][0]["token"]
     first = client.get(f"/games/{gid}").json()["awaiting"]
     assert [a["type"] for a in first] == ["select_uboats"] and first[0]["choices"] is None
@@ -50,9 +31,9 @@ def test_a_short_campaign_over_http_from_awaiting_alone_then_every_view_and_a_ve
     assert boat_enum == ["U-23", "U-43", "U-47", "U-51", "U-56"], "the schema is narrowed to the eligible boats"
     r = client.post(f"/games/{gid}/commands", json={"type": "select_uboats", "picks": FLEET}, headers=auth(token))
     assert r.status_code == 200, r.text
-    sent = naive(client, gid, token)
+    sent = first_choices(client, game, 2000)
     summary = client.get(f"/games/{gid}").json()
-    assert summary["status"] == "over" and {"move", "activate", "roll_contacts"} <= {p["type"] for p in sent}
+    assert summary["status"] == "over" and {"move", "activate", "roll_contacts"} <= {c["type"] for c, _ in sent}
 
     sheet = client.get(f"/games/{gid}/views/campaign-sheet").json()["data"]
     assert sheet["result"] in [lv["name"] for lv in sheet["levels"]] and sheet["so"] == "3"
@@ -75,7 +56,7 @@ def test_a_short_campaign_over_http_from_awaiting_alone_then_every_view_and_a_ve
 
 
 def test_the_decks_view_shows_counts_and_discards_only(client):
-    game = create(client)
+    game = new_game(client, ruleset="uboat-leader")
     gid = game["game_id"]
     data = client.get(f"/games/{gid}/views/decks").json()["data"]
     assert [d["deck"] for d in data["decks"]] == [
@@ -92,7 +73,7 @@ def test_the_decks_view_shows_counts_and_discards_only(client):
 
 
 def test_a_refused_command_says_why_and_lists_what_is_legal(client):
-    game = create(client)
+    game = new_game(client, ruleset="uboat-leader")
     gid, token = game["game_id"], game["seats"][0]["token"]
     r = client.post(f"/games/{gid}/commands", json={"type": "end_strategic"}, headers=auth(token))
     assert r.status_code == 409 and "select_uboats" in r.json()["detail"]

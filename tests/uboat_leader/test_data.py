@@ -212,7 +212,7 @@ def test_ULE4_1_a_new_game_gets_4_and_the_revised_set_a_game_pinned_to_3_gets_th
     db = str(tmp_path / "g.db")
     made = {}
     for edition in (None, "3.0.0"):
-        game = GameService(SQLiteStore(db)).create("uboat-leader", {}, None, "fair", None, None, None, edition=edition)
+        game = GameService(SQLiteStore(db)).creation.create("uboat-leader", {}, None, "fair", None, None, None, edition=edition)
         made[game["ruleset"]["version"]] = game
     assert sorted(made) == ["3.0.0", "4.0.0"]
     svc = GameService(SQLiteStore(db))  # another process: each game is folded cold from the store
@@ -227,7 +227,7 @@ def test_ULE4_1_a_new_game_gets_4_and_the_revised_set_a_game_pinned_to_3_gets_th
             game = svc.cache.cached(gid).game
         svc.end(gid, m["referee_token"])
         svc.reveal(gid, m["referee_token"])
-        report = verify(msgspec.json.encode(svc.bundle(gid)))
+        report = verify(msgspec.json.encode(svc.bundles.bundle(gid)))
         assert report["verdict"] == "verified", report["checks"]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.corvette_command.rules.procedure import ask
+from domain.corvette_command.rules.decision_points import ask
 from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain, task
 from domain.corvette_command.state import State

@@ -7,7 +7,7 @@ import itertools
 from domain.corvette_command.data import START_PORT
 from domain.corvette_command.rules.decks import draw_card
 from domain.corvette_command.rules.equipment import fit_equipment, skill_from_d6
-from domain.corvette_command.rules.procedure import ask
+from domain.corvette_command.rules.decision_points import ask
 from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.weather import forecast

@@ -12,7 +12,7 @@ from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance
 from domain.uboat_leader.legal import RULEBOOK, option, require, spec
-from domain.uboat_leader.procedure import d10, stand_in
+from domain.uboat_leader.el_dado import d10, stand_in
 from domain.uboat_leader.rules.ships import piece_name
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev

@@ -9,7 +9,7 @@ from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.distances import areas
 from domain.uboat_leader.legal import option, require, spec
-from domain.uboat_leader.procedure import d10
+from domain.uboat_leader.el_dado import d10
 from domain.uboat_leader.rules import postcombat, tactical, wolfpack
 from domain.uboat_leader.rules.crew import has
 from domain.uboat_leader.rules.reveal import reveal_from

@@ -10,7 +10,7 @@ from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, steps_toward
 from domain.uboat_leader.legal import require, spec
-from domain.uboat_leader.procedure import d10
+from domain.uboat_leader.el_dado import d10
 from domain.uboat_leader.rules.attack import attack_step
 from domain.uboat_leader.rules.reveal import reveal
 from domain.uboat_leader.rules.ships import damage_mod, piece_name, piece_speed, tactic

@@ -4,7 +4,7 @@ year (UL-R3)."""
 from __future__ import annotations
 
 from domain.uboat_leader import decks
-from domain.uboat_leader.procedure import d10
+from domain.uboat_leader.el_dado import d10
 from domain.uboat_leader.rules.crew import add_stress, evasion
 from events import uboat_leader as ev
 

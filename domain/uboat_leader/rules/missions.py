@@ -12,7 +12,7 @@ from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.legal import spec
-from domain.uboat_leader.procedure import d10
+from domain.uboat_leader.el_dado import d10
 from domain.uboat_leader.rules.attack import shoot, shots_control, slot_for
 from domain.uboat_leader.rules.event_cards import draw_events
 from domain.uboat_leader.state import State

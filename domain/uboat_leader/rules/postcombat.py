@@ -4,7 +4,7 @@ Experiencia y de Victoria, Decidir Acciones, Post Combate para un U-Boat): the c
 from __future__ import annotations
 
 from domain.uboat_leader import decks
-from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.el_dado import stand_in
 from domain.uboat_leader.rules.crew import add_stress
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev

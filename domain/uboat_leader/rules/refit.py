@@ -5,7 +5,7 @@ Estrés, Reabastecer en Puerto, Recargar en el Mar, Reajustar el Mapa de Campañ
 from __future__ import annotations
 
 from domain.uboat_leader.data import LEVELS
-from domain.uboat_leader.procedure import stand_in
+from domain.uboat_leader.el_dado import stand_in
 from domain.uboat_leader.rules.crew import add_stress, has
 from domain.uboat_leader.rules.postcombat import reload
 from domain.uboat_leader.state import State
