@@ -12,13 +12,14 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 
 from domain.decisions import Ui
-from domain.editions import Edition, Editions, major
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
+from domain.editions import Edition, Editions, major
+from events.canonical import canonical
 from events.core import (
     ClientSeedContributed,
     DiceConfig,
@@ -33,7 +34,6 @@ from events.core import (
     SubmissionSealed,
     SubmissionsRevealed,
 )
-from events.canonical import canonical
 from events.vocabulary import Event
 
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -176,13 +176,6 @@ class Ruleset:
     def sealed_commands(self) -> frozenset[str]:
         """Commands whose arguments are sealed (the class says `sealed: ClassVar[bool] = True`)."""
         return frozenset(c.__struct_config__.tag for c in self.command_types if getattr(c, "sealed", False))
-
-
-@functools.cache
-def described(kind: Any, description: str) -> Any:
-    """A command or option field's type with the description a form shows beside it (issue 20): schema only, so
-    nothing decodes or encodes differently. One owner for the rulesets' commands modules."""
-    return Annotated[kind, msgspec.Meta(description=description)]
 
 
 @functools.cache

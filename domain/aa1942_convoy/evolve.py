@@ -19,7 +19,6 @@ from events.core import (
 )
 from events.vocabulary import Event
 
-
 # ---- one handler per event type; each applies what its event says ---------------------------------------
 
 

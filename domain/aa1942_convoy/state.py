@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.editions import Edition
 from dataclasses import dataclass, field
 
 from domain.aa1942_convoy.data import MapData
+from domain.editions import Edition
 
 # AA-1: the convoy sea zones of 1942.2 and their owners (rule text), each worth 4 IPCs.
 CONVOY_ZONES: dict[int, str] = {

@@ -11,6 +11,7 @@ import itertools
 
 import msgspec
 
+from domain import decisions as ui
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.commands import DcAction
 from domain.battlefleet_1900.rules import damage_control as dc
@@ -20,7 +21,6 @@ from domain.battlefleet_1900.rules.damage import has_feature
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
 from domain.battlefleet_1900.views import pose_for
-from domain import decisions as ui
 from domain.engine import CommandSpec, command_schema
 
 DESCRIPTIONS = {

@@ -8,12 +8,12 @@ depths, messages) lives in ONE field, `State.sealed`, which `rules.sealing.redac
 
 from __future__ import annotations
 
-from domain.editions import Edition
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.battlefleet_1900.data import COMPARTMENTS, DataSet, ShipClass, Weapon
 from domain.battlefleet_1900.editions import EDITIONS
+from domain.editions import Edition
 from events.battlefleet_1900 import Arrow, Pose
 from events.core import GameCreated
 

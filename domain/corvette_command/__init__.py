@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.corvette_command import commands as c
 from domain.corvette_command import bot, views
+from domain.corvette_command import commands as c
 from domain.corvette_command.awaiting import legal_commands
 from domain.corvette_command.data import parse_data
+from domain.corvette_command.editions import EDITIONS
+from domain.corvette_command.evolve import evolve
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
 from domain.corvette_command.rules.procedure import ask
-from domain.corvette_command.evolve import evolve
 from domain.corvette_command.state import State, initial_state
 from domain.dice import Dice
 from domain.engine import IllegalCommand, InvalidInput, Ruleset
 from domain.procedure import Ctx, run
-from domain.corvette_command.editions import EDITIONS
 from events import corvette_command as ev
 from events.vocabulary import Event
 

@@ -7,19 +7,19 @@ import msgspec
 
 from domain.corvette_command.data import DataSet
 from domain.corvette_command.state import (
-    Award,
     BOX_STEPS,
-    BoxStep,
-    Convoy,
     DEPTH_CHARGES,
-    Encounter,
-    Engagement,
     GRADES,
-    Growth,
-    Hurt,
     HEDGEHOG_SALVOES,
     ONCE_PER_BOX,
     STATIONS,
+    Award,
+    BoxStep,
+    Convoy,
+    Encounter,
+    Engagement,
+    Growth,
+    Hurt,
     State,
     Waiting,
     iso,
@@ -37,7 +37,6 @@ from events.core import (
     SubmissionSealed,
     SubmissionsRevealed,
 )
-
 
 # ---- handlers, one per event type -----------------------------------------------------------------
 

@@ -7,8 +7,6 @@ Nothing here is hidden: decks and counter pools are multisets (CC-R42), drawn fr
 
 from __future__ import annotations
 
-from domain.corvette_command.editions import EDITIONS
-from domain.editions import Edition
 import datetime
 from dataclasses import dataclass, field
 from typing import Literal
@@ -16,6 +14,8 @@ from typing import Literal
 import msgspec
 
 from domain.corvette_command.data import DataSet
+from domain.corvette_command.editions import EDITIONS
+from domain.editions import Edition
 from events import corvette_command as ev
 from events.core import GameCreated
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.procedure import Ctx
 from domain.corvette_command.rules.victory import score_years
 from domain.corvette_command.state import State
 from domain.engine import IllegalCommand
+from domain.procedure import Ctx
 from events import corvette_command as ev
 
 
