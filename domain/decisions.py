@@ -29,7 +29,8 @@ a command. Descriptors carry only what their reader may know (they are part of a
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
@@ -380,6 +381,6 @@ KINDS = ("select", "pick", "number", "text", "items", "repeat", "group", "varian
 FORMS = ("form", "move", "fire", "steps", "sides")
 
 
-def options(values, label=str) -> list[Option]:
+def options(values: Iterable[Scalar], label: Callable[[Any], str] = str) -> list[Option]:
     """Options from values, each labelled by `label(value)`."""
     return [Option(value=v, label=label(v)) for v in values]

@@ -24,14 +24,7 @@ from domain.battlefleet_1900.state import (
 from domain.procedure import fold
 from events import battlefleet_1900 as ev
 from events.core import (
-    ClientSeedContributed,
-    DiceRolled,
-    GameCreated,
-    GameEnded,
-    SeedLocked,
-    ServerSeedRevealed,
     SubmissionSealed,
-    SubmissionsRevealed,
 )
 
 # ---- handlers -----------------------------------------------------------------------------------
@@ -320,15 +313,9 @@ HANDLERS = {
     ev.TurnEnded: _turn_ended,
     ev.BattleEnded: _ended,
 }
-# Records that change no state: the reveal (the state holds every content already), rolls and accounts.
+# Records that change no state: rolls and accounts. The core's events are the fold's: the reveal changes nothing (the
+# state holds every content already), a GameEnded ends the battle where BattleEnded has not (the referee's end).
 NO_STATE_CHANGE = (
-    SubmissionsRevealed,
-    DiceRolled,
-    GameCreated,
-    ClientSeedContributed,
-    SeedLocked,
-    ServerSeedRevealed,
-    GameEnded,
     ev.CriticalRolled,
     ev.HitsRolled,
     ev.SinkRolled,

@@ -28,14 +28,7 @@ from domain.corvette_command.state import (
 from domain.procedure import fold
 from events import corvette_command as ev
 from events.core import (
-    ClientSeedContributed,
-    DiceRolled,
-    GameCreated,
     GameEnded,
-    SeedLocked,
-    ServerSeedRevealed,
-    SubmissionSealed,
-    SubmissionsRevealed,
 )
 
 # ---- handlers, one per event type -----------------------------------------------------------------
@@ -440,19 +433,9 @@ def _ended(s: State, e: GameEnded) -> None:
 
 
 # recorded for the reader, read by no rule: the torpedo's end (its damage comes as HullDamaged and AreaDamaged), the
-# tech-delay roll (its delay comes as EquipmentDateMoved), the dice (what they decide comes as the rule's own event);
-# and the engine's bookkeeping (seeds, seals, reveal), which these rules never read
-NO_STATE_CHANGE = (
-    ev.TorpedoResolved,
-    ev.TechDelayRolled,
-    DiceRolled,
-    GameCreated,
-    ClientSeedContributed,
-    SeedLocked,
-    ServerSeedRevealed,
-    SubmissionSealed,
-    SubmissionsRevealed,
-)
+# tech-delay roll (its delay comes as EquipmentDateMoved); the core's events are the fold's (the dice: what they decide
+# comes as the rule's own event), but for GameEnded: here the end also closes the decision under way
+NO_STATE_CHANGE = (ev.TorpedoResolved, ev.TechDelayRolled)
 
 HANDLERS = {
     ev.CampaignBegan: _campaign_began,
