@@ -3,10 +3,8 @@ the events that change nothing (domain.procedure.fold). Checks belong to decide:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.aa1942_convoy.state import TURN_ORDER, State, SubsUsed, inactive_zones, new_round_sheet, open_canals
-from domain.procedure import fold
+from domain.procedure import Handler, fold
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 
@@ -117,7 +115,7 @@ def _income_collected(state: State, e: ev.IncomeCollected) -> None:
     state.line(e.power).income += e.income
 
 
-HANDLERS: dict[type[Event], Callable[[State, Event], None]] = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.PhaseBegan: _phase_began,
     ev.RoundBegan: _round_began,
     ev.ChipsRemoved: _chips_removed,

@@ -3,7 +3,7 @@ sealed: the engine keeps its content hidden behind a commitment until the rules 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import msgspec
 
@@ -12,7 +12,7 @@ from events.battlefleet_1900 import Arrow
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Side = Literal["port", "starboard"]
-SIGNALS = (
+Signal = Literal[
     "engage_enemy",
     "turn_16_points_port",
     "turn_16_points_starboard",
@@ -22,7 +22,8 @@ SIGNALS = (
     "torpedo_attack",
     "recall",
     "we_surrender",
-)
+]
+SIGNALS: tuple[str, ...] = get_args(Signal)
 
 
 class Options(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
@@ -108,7 +109,7 @@ class Message(msgspec.Struct, forbid_unknown_fields=True):
         described("free text of the order (at most 280 characters)"),
     ] = ""
     signal: Annotated[
-        Literal[SIGNALS] | None, described("BF-R12: a flag signal of the book, or null for text only")
+        Signal | None, described("BF-R12: a flag signal of the book, or null for text only")
     ] = None
 
 

@@ -21,11 +21,12 @@ from domain.battlefleet_1900.state import (
     dc_dice,
     propulsion_hit,
 )
-from domain.procedure import fold
+from domain.procedure import Handler, fold
 from events import battlefleet_1900 as ev
 from events.core import (
     SubmissionSealed,
 )
+from events.vocabulary import Event
 
 # ---- handlers -----------------------------------------------------------------------------------
 
@@ -44,7 +45,7 @@ def _sealed(s: State, e: SubmissionSealed) -> None:
         n = msgspec.convert(e.content, ev.Note)
         sec.messages.append(Message(n.turn, n.from_seat, n.to_seat, n.text, n.signal, delivered=e.seat != n.from_seat))
     else:
-        sec.pending[e.kind] = e.content
+        sec.pending[e.kind] = e.content or {}  # folded with its content (the engine's, never the public's)
         s.submitted[e.seat] = e.commitment
 
 
@@ -284,7 +285,7 @@ def _ended(s: State, e: ev.BattleEnded) -> None:
     s.result = e.result
 
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     SubmissionSealed: _sealed,
     ev.BattleStarted: _battle_started,
     ev.TurnStarted: _turn_started,

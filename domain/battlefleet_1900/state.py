@@ -291,6 +291,6 @@ def new_ship(data: DataSet, name: str, cls: str, seat: str, division: str) -> Sh
     for t in k.torpedoes:
         if t.per_side:
             ship.tubes.update({f"{t.id}:{side}": t.per_side for side in SIDES})
-        else:
+        elif t.count is not None:  # the data check: count where there is no per_side
             ship.tubes[t.id] = t.count
     return ship

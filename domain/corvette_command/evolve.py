@@ -25,11 +25,12 @@ from domain.corvette_command.state import (
     iso,
     ymd,
 )
-from domain.procedure import fold
+from domain.procedure import Handler, fold
 from events import corvette_command as ev
 from events.core import (
     GameEnded,
 )
+from events.vocabulary import Event
 
 # ---- handlers, one per event type -----------------------------------------------------------------
 
@@ -437,7 +438,7 @@ def _ended(s: State, e: GameEnded) -> None:
 # comes as the rule's own event), but for GameEnded: here the end also closes the decision under way
 NO_STATE_CHANGE = (ev.TorpedoResolved, ev.TechDelayRolled)
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.CampaignBegan: _campaign_began,
     ev.SkillsAllocated: _skills_allocated,
     ev.DeckReformed: _deck_reformed,

@@ -3,6 +3,7 @@ Post-Combat."""
 
 from __future__ import annotations
 
+from domain.procedure import Handler
 from domain.uboat_leader.evolve.campaign import log, spend
 from domain.uboat_leader.state import (
     Activation,
@@ -12,6 +13,7 @@ from domain.uboat_leader.state import (
     Sub,
 )
 from events import uboat_leader as ev
+from events.vocabulary import Event
 
 
 def _activated(s: State, e: ev.Activated) -> None:
@@ -235,7 +237,7 @@ def _activation_ended(s: State, e: ev.ActivationEnded) -> None:
     s.battle = None
 
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.Activated: _activated,
     ev.ContactsRolled: _contacts,
     ev.ConvoyChosen: _chosen,

@@ -27,7 +27,8 @@ def numbers(card, weapon: str) -> list[int | None]:
 def hit_result(nums: list[int | None], total: int) -> str:
     """UL-S3: the highest card number reached applies; null ("N/A") is never reached."""
     for i in (2, 1, 0):
-        if nums[i] is not None and total >= nums[i]:
+        need = nums[i]
+        if need is not None and total >= need:
             return RESULTS[i]
     return "miss"
 

@@ -201,6 +201,8 @@ def specs(s: State, decision: str) -> list:
     if decision == "activate":
         boats = candidates(s)
         return [spec(c.Activate, [{"boat": b} for b in boats], [f"{b} in {s.boats[b].where}" for b in boats])]
+    if a is None:
+        raise AssertionError(f"the {decision} decision comes with the boat activated (UL-24)")
     if decision == "contacts":
         mods = sum(v for _, v in contact_mods(s, a.boat))
         table = s.area(s.area_of(a.boat)).contacts_at

@@ -142,7 +142,7 @@ def detect(ctx, label: str) -> None:
             DETECTION,
             mods,
             target=need,
-            judge=lambda f, t, need=need: "Detected" if t >= need else "not detected",
+            judge=lambda f, t: "Detected" if t >= need else "not detected",  # called at once
         )
         ctx.emit(ev.DetectionRolled(escort=label, boat=boat, detected=total >= need))
 

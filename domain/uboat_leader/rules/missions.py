@@ -180,6 +180,7 @@ def raider_roll(ctx, weapon: str) -> None:
         raise IllegalCommand(f"{box.boat} has no {weapon} to fire; it has {raider_weapons(s, box.boat)}")
     r = s.rules
     row = s.row(box.boat)
+    slot: str | None
     if weapon == "gun":
         mods, slot = [("GS", row.gs), ("range 0", r.gun_range[r.raider_range])], "ammo"
     else:
