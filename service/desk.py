@@ -26,7 +26,7 @@ def data_files() -> dict[str, dict[str, Path]]:
     out = {}
     for name in RULESET_MODULES:
         module = importlib.import_module(name)
-        r, here = module.RULESET, Path(module.__file__).parent
+        r, here = module.RULESET, Path(str(module.__file__)).parent
         out[r.id] = {major(v): here / r.data_file_of(v) for v in r.editions.run}
         out[r.id][""] = out[r.id][major(r.version)]  # no edition named: the newest
     return out
