@@ -227,7 +227,7 @@ def _marked(s: State, e: ev.AttackedMarked) -> None:
 def _resolved(s: State, e: ev.ContactResolved) -> None:
     a = s.act
     if s.battle is not None:  # UL-R24: the Attacked counters wait for the end of the activation
-        a.attackers += [b for b in s.battle.attackers if b != a.boat and b not in a.attackers]
+        a.attackers.extend([b for b in s.battle.attackers if b != a.boat and b not in a.attackers])
     a.stage, a.card, a.drawn, a.withdrew, a.to_place, a.called, a.rolled = "next", None, [], False, [], [], False
     s.battle = None
 
