@@ -132,7 +132,9 @@ def test_verify_of_a_junk_file_does_not_name_a_game_none(tmp_path):
 
 def test_make_run_passes_cors_origins():
     def run_line(*args: str) -> str:
-        return subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        # --no-print-directory: under `make quick` this make is a sub-make, which would say where it enters
+        cmd = ["make", "--no-print-directory", "-n", "run", *args]
+        return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
     one = run_line("CORS=http://localhost:5173").rstrip()
     assert "umpire serve --db" in one and one.endswith(" --cors-origin http://localhost:5173")
