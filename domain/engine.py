@@ -159,7 +159,7 @@ class Ruleset(Generic[S, C, O, D]):
     legal_commands: LegalCommands[S]
     views: dict[str, View[S]]
     check_setup: Callable[[O, list[str], D], None] = no_setup_check  # (options, seats, data): raises InvalidInput
-    parse_data: Callable[[bytes], D] = no_data  # a ruleset without a data set leaves out it and `data_file`
+    parse_data: Callable[[bytes], D] = no_data  # a ruleset without a data set leaves this and `data_file` out
     data_file: str = ""  # the default data set, relative to the package ("": none); an edition may revise it
     event_types: tuple[type[Event], ...] = ()  # its own events (the core's are events/core.py's)
     data_option: str | None = None  # the option through which a game brings its own data set

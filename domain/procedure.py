@@ -84,7 +84,7 @@ def _copier_for(t: type) -> Callable[[Any], Any]:
         return _copy_dict
     if t is set:
         return set.copy  # items are hashable, so immutable
-    if dataclasses.is_dataclass(t) and not t.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(t) and not t.__dataclass_params__.frozen:  # type: ignore[attr-defined] # not in typeshed
 
         def copy_dataclass(x: Any) -> Any:
             clone = object.__new__(t)
