@@ -9,7 +9,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 DB ?= umpire.db
 
-.PHONY: install run test quick bench soak openapi client-ts replays clean
+.PHONY: install run lint test quick bench soak openapi client-ts replays clean
 
 # One install at a time: two targets started at once on a fresh clone wait for each other (flock where the system
 # has it) instead of both building .venv.
@@ -28,10 +28,17 @@ install:
 run: $(STAMP)
 	$(BIN)/umpire serve --db $(DB) --host $(HOST) --port $(PORT) $(patsubst %,--cors-origin %,$(CORS))
 
-test: $(STAMP)
+# ruff and mypy as pyproject.toml configures them (docs/architecture.md "Types and lint"); mypy's cache
+# (.mypy_cache) makes a run after a small change a few seconds
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest
 
-quick: $(STAMP)
+# the fast lane: lint and types, then the fast tests
+quick: lint
 	$(BIN)/python -m pytest -m "not slow" -p no:cacheprovider -n auto
 
 bench: $(STAMP)

@@ -321,8 +321,8 @@ def p2(tmp: Path) -> None:
 
 def p3(tmp: Path) -> None:
     import domain.corvette_command  # noqa: F401 - corvette loaded
-    from service.rulesets import loaded_for
     from service.records import fold_rows
+    from service.rulesets import loaded_for
 
     svc = GameService(SQLiteStore(str(tmp / "p3.db")))
     # a fixed id: the same dice, so the same game (its length) in every run
@@ -1046,7 +1046,6 @@ def p11(tmp: Path) -> None:
     from domain.corvette_command import bot
     from domain.engine import awaiting
     from service.replay import verify
-
     from service.simulate import seed_for
 
     svc = GameService(SQLiteStore(str(tmp / "p11.db")))

@@ -29,7 +29,7 @@ a command. Descriptors carry only what their reader may know (they are part of a
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
@@ -37,16 +37,22 @@ import msgspec
 Scalar = str | int | bool | None
 
 
-@functools.cache
-def d(kind: Any, description: str) -> Any:
-    """A field's type with the description the OpenAPI document shows beside it."""
-    return Annotated[kind, msgspec.Meta(description=description)]
+def described(description: str) -> msgspec.Meta:
+    """The description a form and the OpenAPI document show beside a field, written `Annotated[kind, described("…")]`:
+    a type checker reads the kind, msgspec the description (schema only: nothing decodes or encodes differently). The
+    one helper for this module and the rulesets' commands modules (issue 20)."""
+    return msgspec.Meta(description=description)
 
 
-FIELD = d(str, "the argument this control fills, in the object it sits in")
-LABEL = d(str, "what to show the player (English)")
-RULEBOOK = d(str | None, "the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)")
-SPEND = d(dict[str, int], "what choosing it adds to each named budget of the form (`Form.budgets`)")
+d = described  # this module's many fields
+
+
+FIELD = Annotated[str, d("the argument this control fills, in the object it sits in")]
+LABEL = Annotated[str, d("what to show the player (English)")]
+RULEBOOK = Annotated[
+    str | None, d("the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)")
+]
+SPEND = Annotated[dict[str, int], d("what choosing it adds to each named budget of the form (`Form.budgets`)")]
 
 
 class _Kind(msgspec.Struct, tag_field="kind", omit_defaults=True, forbid_unknown_fields=True):
@@ -56,7 +62,7 @@ class _Kind(msgspec.Struct, tag_field="kind", omit_defaults=True, forbid_unknown
 class Option(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One value a `select` or `pick` offers, with its label."""
 
-    value: d(Scalar, "the value sent")
+    value: Annotated[Scalar, d("the value sent")]
     label: LABEL
     rulebook: RULEBOOK = None
     spend: SPEND = {}
@@ -70,9 +76,9 @@ class Select(_Kind, tag="select"):
 
     field: FIELD
     label: LABEL
-    options: d(list[Option], "the values it may take, each legal here")
-    default: d(Scalar, "the value preselected (null: none)") = None
-    optional: d(bool, "whether the field may be left out, taking the command's default") = False
+    options: Annotated[list[Option], d("the values it may take, each legal here")]
+    default: Annotated[Scalar, d("the value preselected (null: none)")] = None
+    optional: Annotated[bool, d("whether the field may be left out, taking the command's default")] = False
     rulebook: RULEBOOK = None
 
 
@@ -82,10 +88,10 @@ class Pick(_Kind, tag="pick"):
 
     field: FIELD
     label: LABEL
-    options: d(list[Option], "the values that may be picked, each legal here")
-    min: d(int, "the fewest values to pick") = 0
-    max: d(int | None, "the most values to pick (null: all of them)") = None
-    ordered: d(bool, "whether the order of the picks is part of the command") = False
+    options: Annotated[list[Option], d("the values that may be picked, each legal here")]
+    min: Annotated[int, d("the fewest values to pick")] = 0
+    max: Annotated[int | None, d("the most values to pick (null: all of them)")] = None
+    ordered: Annotated[bool, d("whether the order of the picks is part of the command")] = False
     rulebook: RULEBOOK = None
 
 
@@ -94,13 +100,13 @@ class Number(_Kind, tag="number"):
 
     field: FIELD
     label: LABEL
-    min: d(int, "the least value accepted")
-    max: d(int, "the greatest value accepted")
-    default: d(int | None, "the value preselected (null: none)") = None
-    optional: d(bool, "whether the field may be left out, taking the command's default") = False
-    unit: d(str, "the unit of the number (mm, IPCs …), empty for a count") = ""
+    min: Annotated[int, d("the least value accepted")]
+    max: Annotated[int, d("the greatest value accepted")]
+    default: Annotated[int | None, d("the value preselected (null: none)")] = None
+    optional: Annotated[bool, d("whether the field may be left out, taking the command's default")] = False
+    unit: Annotated[str, d("the unit of the number (mm, IPCs …), empty for a count")] = ""
     rulebook: RULEBOOK = None
-    spend: d(dict[str, int], "what each unit of the number adds to each named budget of the form") = {}
+    spend: Annotated[dict[str, int], d("what each unit of the number adds to each named budget of the form")] = {}
 
 
 class Text(_Kind, tag="text"):
@@ -108,9 +114,9 @@ class Text(_Kind, tag="text"):
 
     field: FIELD
     label: LABEL
-    max_length: d(int, "the most characters accepted")
-    min_length: d(int, "the fewest characters accepted") = 0
-    default: d(str, "the text preselected") = ""
+    max_length: Annotated[int, d("the most characters accepted")]
+    min_length: Annotated[int, d("the fewest characters accepted")] = 0
+    default: Annotated[str, d("the text preselected")] = ""
     rulebook: RULEBOOK = None
 
 
@@ -119,9 +125,9 @@ class Item(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     `required`: it is always included."""
 
     label: LABEL
-    fixed: d(dict[str, Scalar], "the arguments this item's object always has (its ids)")
-    controls: d(list[Control], "what the player fills for this item, each with the values legal for it") = []
-    required: d(bool, "whether the item is always included") = False
+    fixed: Annotated[dict[str, Scalar], d("the arguments this item's object always has (its ids)")]
+    controls: Annotated[list[Control], d("what the player fills for this item, each with the values legal for it")] = []
+    required: Annotated[bool, d("whether the item is always included")] = False
     rulebook: RULEBOOK = None
     spend: SPEND = {}
 
@@ -132,10 +138,10 @@ class Items(_Kind, tag="items"):
 
     field: FIELD
     label: LABEL
-    items: d(list[Item], "what may be included, each with its own controls")
-    min: d(int, "the fewest items to include") = 0
-    max: d(int | None, "the most items to include (null: any number of those offered)") = None
-    repeatable: d(bool, "whether an item may be included more than once") = False
+    items: Annotated[list[Item], d("what may be included, each with its own controls")]
+    min: Annotated[int, d("the fewest items to include")] = 0
+    max: Annotated[int | None, d("the most items to include (null: any number of those offered)")] = None
+    repeatable: Annotated[bool, d("whether an item may be included more than once")] = False
     rulebook: RULEBOOK = None
 
 
@@ -144,9 +150,9 @@ class Repeat(_Kind, tag="repeat"):
 
     field: FIELD
     label: LABEL
-    controls: d(list[Control], "what the player fills for each entry")
-    min: d(int, "the fewest entries") = 0
-    max: d(int, "the most entries") = 1
+    controls: Annotated[list[Control], d("what the player fills for each entry")]
+    min: Annotated[int, d("the fewest entries")] = 0
+    max: Annotated[int, d("the most entries")] = 1
     rulebook: RULEBOOK = None
 
 
@@ -155,7 +161,7 @@ class Group(_Kind, tag="group"):
 
     field: FIELD
     label: LABEL
-    controls: d(list[Control], "one control per key of the object")
+    controls: Annotated[list[Control], d("one control per key of the object")]
     rulebook: RULEBOOK = None
 
 
@@ -163,8 +169,10 @@ class Variant(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """One way of making the choice: its `fixed` arguments, and what its own `controls` fill."""
 
     label: LABEL
-    fixed: d(dict[str, Scalar], "the arguments this variant sets") = {}
-    controls: d(list[Control], "what the player fills in this variant, each with the values legal in it") = []
+    fixed: Annotated[dict[str, Scalar], d("the arguments this variant sets")] = {}
+    controls: Annotated[
+        list[Control], d("what the player fills in this variant, each with the values legal in it")
+    ] = []
     rulebook: RULEBOOK = None
     spend: SPEND = {}
 
@@ -174,7 +182,7 @@ class Variants(_Kind, tag="variants"):
     (a choice that decides what else may be chosen: a gun or torpedoes, and then their own targets)."""
 
     label: LABEL
-    variants: d(list[Variant], "the ways to choose; exactly one is taken")
+    variants: Annotated[list[Variant], d("the ways to choose; exactly one is taken")]
     rulebook: RULEBOOK = None
 
 
@@ -187,109 +195,114 @@ Control = Union[Select, Pick, Number, Text, Items, Repeat, Group, Variants]
 class Budget(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     """A limit several choices share: the `spend` on this budget of everything chosen adds up to at most `limit`."""
 
-    id: d(str, "the name `spend` uses for it")
+    id: Annotated[str, d("the name `spend` uses for it")]
     label: LABEL
-    limit: d(int, "the most the choices may spend of it together")
-    per: d(int, "amounts are counted in 1/per of the unit a player reads: show `limit / per` (U-Boat Leader's Special "
-           "Options, counted in half points: 2)") = 1
+    limit: Annotated[int, d("the most the choices may spend of it together")]
+    per: Annotated[
+        int,
+        d(
+            "amounts are counted in 1/per of the unit a player reads: show `limit / per` (U-Boat Leader's Special "
+            "Options, counted in half points: 2)"
+        ),
+    ] = 1
 
 
 class Form(_Kind, tag="form"):
     """The command's arguments are what its `controls` fill (an argument none fills takes its default)."""
 
-    controls: d(list[Control], "the controls that fill the command's arguments")
-    budgets: d(list[Budget], "limits the chosen values share (what the form's choices `spend`)") = []
+    controls: Annotated[list[Control], d("the controls that fill the command's arguments")]
+    budgets: Annotated[list[Budget], d("limits the chosen values share (what the form's choices `spend`)")] = []
 
 
 class Pose(msgspec.Struct, forbid_unknown_fields=True):
     """A pose on the table, in integer mm, heading in degrees clockwise from north."""
 
-    x: d(int, "mm east")
-    y: d(int, "mm north")
-    h: d(int, "heading, degrees clockwise from north")
+    x: Annotated[int, d("mm east")]
+    y: Annotated[int, d("mm north")]
+    h: Annotated[int, d("heading, degrees clockwise from north")]
 
 
 class SeenPose(msgspec.Struct, forbid_unknown_fields=True):
     """Where the reader's own view shows a ship (a fog sighting unless `exact`)."""
 
-    x: d(int, "mm east")
-    y: d(int, "mm north")
-    h: d(int, "heading, degrees clockwise from north")
-    exact: d(bool, "false for a fog sighting (BATTLEFLEET.md §4 `blur`)")
+    x: Annotated[int, d("mm east")]
+    y: Annotated[int, d("mm north")]
+    h: Annotated[int, d("heading, degrees clockwise from north")]
+    exact: Annotated[bool, d("false for a fog sighting (BATTLEFLEET.md §4 `blur`)")]
 
 
 class Range(msgspec.Struct, forbid_unknown_fields=True):
     """A whole-number range, both ends included."""
 
-    min: d(int, "the least value")
-    max: d(int, "the greatest value")
+    min: Annotated[int, d("the least value")]
+    max: Annotated[int, d("the greatest value")]
 
 
 class TurnBand(msgspec.Struct, forbid_unknown_fields=True):
     """BF-R5: one ordered turn's band of degrees (negative to port; `to: either` a free turn)."""
 
-    arrow: d(int | None, "the order arrow's degrees (45 or 90), null for a free turn")
-    to: d(Literal["port", "starboard", "either"], "which way the turn goes")
-    min_deg: d(int, "the least turn, degrees")
-    max_deg: d(int, "the greatest turn, degrees")
+    arrow: Annotated[int | None, d("the order arrow's degrees (45 or 90), null for a free turn")]
+    to: Annotated[Literal["port", "starboard", "either"], d("which way the turn goes")]
+    min_deg: Annotated[int, d("the least turn, degrees")]
+    max_deg: Annotated[int, d("the greatest turn, degrees")]
 
 
 class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     """A division that can move: its lead's pose, how far the lead may go (BF-R6) and the turns its orders allow."""
 
-    division: d(str, "the division, by its id")
-    lead: d(str, "the ship leading it")
-    ships: d(list[str], "its ships in line order")
-    pose: d(Pose, "the lead's pose now")
-    distance_mm: d(Range, "BF-R6: how far the lead may go this turn")
-    stop: d(bool, "whether it is under a stop order (it goes exactly the least distance)")
-    turns: d(list[TurnBand], "BF-R5: one band per entry of `turns_deg`, in order")
+    division: Annotated[str, d("the division, by its id")]
+    lead: Annotated[str, d("the ship leading it")]
+    ships: Annotated[list[str], d("its ships in line order")]
+    pose: Annotated[Pose, d("the lead's pose now")]
+    distance_mm: Annotated[Range, d("BF-R6: how far the lead may go this turn")]
+    stop: Annotated[bool, d("whether it is under a stop order (it goes exactly the least distance)")]
+    turns: Annotated[list[TurnBand], d("BF-R5: one band per entry of `turns_deg`, in order")]
 
 
 class MoveForm(_Kind, tag="move"):
     """Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and one
     band per number of `turns_deg` (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`."""
 
-    divisions: d(list[DivisionMove], "each division of the seat that can move")
+    divisions: Annotated[list[DivisionMove], d("each division of the seat that can move")]
 
 
 class Arc(msgspec.Struct, forbid_unknown_fields=True):
     """A gun position's (or a pattern side's gun group's) arc, in half-degrees clockwise off the bow (4.1)."""
 
-    group: d(str | None, "a pattern's gun group (bow, beam, stern), null for a position")
-    guns: d(int, "guns that bear in it")
-    half_deg: d(list[int], "from and to, half-degrees clockwise off the bow")
+    group: Annotated[str | None, d("a pattern's gun group (bow, beam, stern), null for a position")]
+    guns: Annotated[int, d("guns that bear in it")]
+    half_deg: Annotated[list[int], d("from and to, half-degrees clockwise off the bow")]
 
 
 class Mount(msgspec.Struct, forbid_unknown_fields=True):
     """A gun position or beam pattern side that can fire this turn (BF-R14)."""
 
-    mount: d(str, "the position letter or the pattern's weapon id (send as `mount`)")
-    side: d(Literal["port", "starboard"] | None, "a pattern's side (send `guns`), null for a position")
-    weapon: d(str, "the weapon's id in the data set")
-    cat: d(str, "the weapon's category in the data set")
-    bore: d(str, "the bore as the data set gives it (\"30 cm\")")
-    guns: d(int, "guns able to fire")
-    cycles: d(int, "4.1: the most cycles a gun may fire this turn")
-    arcs: d(list[Arc], "4.1, BF-R37: where its guns bear")
-    brackets: d(list[int], "the range brackets its guns penetrate")
-    reach_mm: d(int, "the far edge of its last bracket, mm")
+    mount: Annotated[str, d("the position letter or the pattern's weapon id (send as `mount`)")]
+    side: Annotated[Literal["port", "starboard"] | None, d("a pattern's side (send `guns`), null for a position")]
+    weapon: Annotated[str, d("the weapon's id in the data set")]
+    cat: Annotated[str, d("the weapon's category in the data set")]
+    bore: Annotated[str, d('the bore as the data set gives it ("30 cm")')]
+    guns: Annotated[int, d("guns able to fire")]
+    cycles: Annotated[int, d("4.1: the most cycles a gun may fire this turn")]
+    arcs: Annotated[list[Arc], d("4.1, BF-R37: where its guns bear")]
+    brackets: Annotated[list[int], d("the range brackets its guns penetrate")]
+    reach_mm: Annotated[int, d("the far edge of its last bracket, mm")]
 
 
 class Firer(msgspec.Struct, forbid_unknown_fields=True):
     """One of the seat's ships able to fire."""
 
-    ship: d(str, "the ship (send as `ship`)")
-    pose: d(Pose, "its pose now")
-    mounts: d(list[Mount], "what it can fire")
+    ship: Annotated[str, d("the ship (send as `ship`)")]
+    pose: Annotated[Pose, d("its pose now")]
+    mounts: Annotated[list[Mount], d("what it can fire")]
 
 
 class FireTarget(msgspec.Struct, forbid_unknown_fields=True):
     """An enemy ship in play (BF-R13)."""
 
-    ship: d(str, "the ship (send as `target`)")
-    cls: d(str, "its class")
-    pose: d(SeenPose | None, "where the seat's own view shows it, null when it sees none")
+    ship: Annotated[str, d("the ship (send as `target`)")]
+    cls: Annotated[str, d("its class")]
+    pose: Annotated[SeenPose | None, d("where the seat's own view shows it, null when it sees none")]
 
 
 class FireForm(_Kind, tag="fire"):
@@ -297,57 +310,59 @@ class FireForm(_Kind, tag="fire"):
     (BF-R14), the enemy ships in play at the pose the seat's own view shows (BF-R13), and what an estimate may be
     (BF-R15). Send `{salvos: [{ship, target, estimate_mm, guns: [{mount, side, guns, cycles, ammo}]}]}`."""
 
-    ships: d(list[Firer], "the seat's ships able to fire")
-    targets: d(list[FireTarget], "the enemy ships in play")
-    estimate_mm: d(Range, "BF-R15: what a range estimate may be, mm")
-    one_cycle_beyond_mm: d(int, "4.1: beyond this range every gun fires one cycle")
+    ships: Annotated[list[Firer], d("the seat's ships able to fire")]
+    targets: Annotated[list[FireTarget], d("the enemy ships in play")]
+    estimate_mm: Annotated[Range, d("BF-R15: what a range estimate may be, mm")]
+    one_cycle_beyond_mm: Annotated[int, d("4.1: beyond this range every gun fires one cycle")]
 
 
 class Step(msgspec.Struct, forbid_unknown_fields=True):
     """A place one step takes a boat (UL-20)."""
 
-    to: d(str, "the place (send as `to`)")
-    space: d(Literal["open", "port", "box"], "an Area, a Port box (ends the move) or a Special Mission box")
-    move_events: d(
+    to: Annotated[str, d("the place (send as `to`)")]
+    space: Annotated[Literal["open", "port", "box"], d("an Area, a Port box (ends the move) or a Special Mission box")]
+    move_events: Annotated[
         int | None,
-        "UL-20: the Move value of Event cards this step draws (an Area's crossing; from uboat-leader 4.0.0 a box's "
-        "Area's when the boat enters it from that Area, 0 after crossing into it in this move); null: a port, or a box "
-        "before 4.0.0",
-    )
+        d(
+            "UL-20: the Move value of Event cards this step draws (an Area's crossing; from uboat-leader 4.0.0 a box's "
+            "Area's when the boat enters it from that Area, 0 after crossing into it in this move); null: a port, or a box "
+            "before 4.0.0"
+        ),
+    ]
 
 
 class BoatSteps(msgspec.Struct, forbid_unknown_fields=True):
     """A boat that may step now."""
 
-    boat: d(str, "the boat (send as `boat`)")
-    at: d(str, "where it is")
-    moving: d(bool, "whether it is the boat whose move is under way")
-    may_stop: d(bool, "UL-21: whether it may end its move where it is")
-    steps: d(list[Step], "where one step takes it")
+    boat: Annotated[str, d("the boat (send as `boat`)")]
+    at: Annotated[str, d("where it is")]
+    moving: Annotated[bool, d("whether it is the boat whose move is under way")]
+    may_stop: Annotated[bool, d("UL-21: whether it may end its move where it is")]
+    steps: Annotated[list[Step], d("where one step takes it")]
 
 
 class StepsForm(_Kind, tag="steps"):
     """U-Boat Leader's Operations `move`: each boat that may step now and each place one step takes it (UL-20).
     Send `{boat, to}`."""
 
-    boats: d(list[BoatSteps], "the boats that may step now")
+    boats: Annotated[list[BoatSteps], d("the boats that may step now")]
 
 
 class Side(msgspec.Struct, forbid_unknown_fields=True):
     """One way a boat may end its Tactical move (UL-30)."""
 
-    side: d(Literal["surfaced", "submerged"], "surfaced or submerged (send as `side`)")
-    speed: d(int, "its speed that way")
-    to: d(list[str], "the areas it may end in (send one as `to`)")
-    off: d(bool, "UL-R20: whether it may leave the display (send `to: off`)")
+    side: Annotated[Literal["surfaced", "submerged"], d("surfaced or submerged (send as `side`)")]
+    speed: Annotated[int, d("its speed that way")]
+    to: Annotated[list[str], d("the areas it may end in (send one as `to`)")]
+    off: Annotated[bool, d("UL-R20: whether it may leave the display (send `to: off`)")]
 
 
 class BoatSides(msgspec.Struct, forbid_unknown_fields=True):
     """A boat still to move on the Tactical Display."""
 
-    boat: d(str, "the boat (send as `boat`)")
-    area: d(str, "the area it is in")
-    sides: d(list[Side], "each way it may end up")
+    boat: Annotated[str, d("the boat (send as `boat`)")]
+    area: Annotated[str, d("the area it is in")]
+    sides: Annotated[list[Side], d("each way it may end up")]
 
 
 class SidesForm(_Kind, tag="sides"):
@@ -355,17 +370,17 @@ class SidesForm(_Kind, tag="sides"):
     speed and the areas it may end in (UL-30), `off` when it may leave the display. Send `{boat, side, to}` (`to`:
     `off` to leave)."""
 
-    boats: d(list[BoatSides], "the boats still to move")
+    boats: Annotated[list[BoatSides], d("the boats still to move")]
 
 
 Ui = Annotated[
     Union[Form, MoveForm, FireForm, StepsForm, SidesForm],
-    msgspec.Meta(description="how to draw this decision (docs/api.md \"Decision descriptors\"), by `kind`"),
+    msgspec.Meta(description='how to draw this decision (docs/api.md "Decision descriptors"), by `kind`'),
 ]
 KINDS = ("select", "pick", "number", "text", "items", "repeat", "group", "variants")
 FORMS = ("form", "move", "fire", "steps", "sides")
 
 
-def options(values, label=str) -> list[Option]:
+def options(values: Iterable[Scalar], label: Callable[[Any], str] = str) -> list[Option]:
     """Options from values, each labelled by `label(value)`."""
     return [Option(value=v, label=label(v)) for v in values]

@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from events.canonical import canonical
 from events.core import DiceRolled
@@ -67,7 +68,7 @@ def sealing_salt(server_seed: bytes, game_id: str, seq: int) -> str:
     return hmac.digest(server_seed, f"umpire1:salt:{game_id}:{seq}".encode("ascii"), "sha256").hex()
 
 
-def commitment(content: dict, salt: str) -> str:
+def commitment(content: dict[str, Any], salt: str) -> str:
     """SHA-256 of canonical({"content": content, "salt": salt}), lowercase hex."""
     return hashlib.sha256(canonical({"content": content, "salt": salt})).hexdigest()
 
@@ -77,7 +78,10 @@ def shuffle_sides(n: int) -> list[int]:
     return list(range(n, 1, -1))
 
 
-def apply_shuffle(items: Sequence, faces: Sequence[int]) -> list:
+T = TypeVar("T")
+
+
+def apply_shuffle(items: Sequence[T], faces: Sequence[int]) -> list[T]:
     """Fisher-Yates from the top; faces[0] is the n-sided die, faces[-1] the 2-sided one."""
     a = list(items)
     n = len(a)
@@ -112,7 +116,7 @@ class ChosenDice(Dice):
 
     def __init__(self, *faces: Sequence[int] | int, next_roll: int = 0):
         super().__init__(b"", next_roll)
-        self._queue = [list(f) if isinstance(f, (list, tuple)) else [f] for f in faces]
+        self._queue: list[list[int]] = [[f] if isinstance(f, int) else list(f) for f in faces]
 
     def roll(self, sides: Sequence[int], purpose: str, rule: str) -> DiceRolled:
         if not self._queue:

@@ -13,6 +13,7 @@ never carries a stale copy of a table.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _TABLES: dict[str, Editions] = {}  # ruleset id -> its table, for unpickling an Edition
@@ -61,13 +62,13 @@ class Edition:
     def major(self) -> str:
         return major(self.version)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str], Edition], tuple[str, str]]:
         return (_edition, (self.ruleset, self.version))
 
     def __copy__(self) -> Edition:
         return self
 
-    def __deepcopy__(self, memo) -> Edition:
+    def __deepcopy__(self, memo: object) -> Edition:
         return self
 
 

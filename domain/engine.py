@@ -1,6 +1,7 @@
 """The game core every ruleset runs on: creation, client seeds, the seed lock, rolls, reveal and end.
 
-A ruleset is a Decider (DESIGN.md): `initial_state`, `decide`, `evolve`, `legal_commands`, `views`.
+A ruleset is a Decider (DESIGN.md): `initial_state`, `decide`, `evolve`, `legal_commands`, `views`, typed over its
+own state, command, options and data set (`Ruleset`).
 This module wraps it with what is the same for every game, so the service and the replay run exactly
 the same code. Pure: no I/O, no clock; the server seed comes in as an argument.
 """
@@ -12,13 +13,14 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
 from domain.decisions import Ui
-from domain.editions import Edition, Editions, major
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
+from domain.editions import Edition, Editions, major
+from events.canonical import canonical
 from events.core import (
     ClientSeedContributed,
     DiceConfig,
@@ -33,7 +35,6 @@ from events.core import (
     SubmissionSealed,
     SubmissionsRevealed,
 )
-from events.canonical import canonical
 from events.vocabulary import Event
 
 GAME_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -107,46 +108,71 @@ def entry(spec: CommandSpec) -> dict[str, Any]:
     }
 
 
+S = TypeVar("S")  # a ruleset's state
+S_in = TypeVar("S_in", contravariant=True)
+C = TypeVar("C", bound=msgspec.Struct)  # its commands (a union of Structs)
+O = TypeVar("O", bound=msgspec.Struct)  # noqa: E741 - its options
+D = TypeVar("D")  # its data set
+
+
 @dataclass(frozen=True)
-class View:
+class View(Generic[S]):
     """A projection players read. `render(state, reader)` returns an instance of `model` (a msgspec Struct, whose
     JSON Schema is the view's schema in the OpenAPI). A `per_seat` view shows each seat what it may see; a public
     one ignores the reader."""
 
-    render: Callable[[Any, Reader], Any]
+    render: Callable[[S, Reader], Any]
     model: type[msgspec.Struct] | None = None
     per_seat: bool = False
     description: str = ""
 
 
-@dataclass(frozen=True)
-class Ruleset:
+class LegalCommands(Protocol[S_in]):
+    """(state, only=None) -> the legal commands now; `only` a command type, to compute just that one's."""
+
+    def __call__(self, state: S_in, only: str | None = None) -> list[CommandSpec]: ...
+
+
+def no_setup_check(options: Any, seats: list[str], data: Any) -> None:
+    """A ruleset whose options and seats need no check beyond their types."""
+
+
+def no_data(raw: bytes) -> Any:
+    """A ruleset without a data set (`data_file` ""): the data every game of it gets is None."""
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruleset(Generic[S, C, O, D]):
+    """A ruleset as the engine runs it, typed over its state S, commands C, options O and data set D. The fields with
+    a default are what a ruleset may leave out."""
+
     id: str
     editions: Editions  # every edition this engine plays; the newest is what new games get (domain/editions.py)
     title: str
-    options_type: type[msgspec.Struct]
-    command_types: tuple[type[msgspec.Struct], ...]
-    default_seats: Callable[[Any], list[str]]
-    check_setup: Callable[[Any, list[str], Any], None]  # (options, seats, data) -> raises InvalidInput
-    parse_data: Callable[[bytes], Any]
-    data_file: str  # the default data set, relative to the package ("": none); an edition may revise it: data_file_of
-    initial_state: Callable[[GameCreated, Any, Any], Any]  # (genesis, options, data) -> state
-    decide: Callable[[Any, Any, str, Dice], list[Event]]  # (state, command, seat, dice)
-    evolve: Callable[[Any, Event], Any]
-    legal_commands: Callable[..., list[CommandSpec]]  # (state, only=None): `only` a type, to compute just that
-    views: dict[str, View]
-    event_types: tuple[type[Event], ...] = ()
+    options_type: type[O]
+    command_types: tuple[type[C], ...]
+    default_seats: Callable[[O], list[str]]
+    initial_state: Callable[[GameCreated, O, D], S]  # (genesis, options, data) -> state
+    decide: Callable[[S, C, str, Dice], list[Event]]  # (state, command, seat, dice)
+    evolve: Callable[[S, Event], S]  # domain/procedure.py `fold`
+    legal_commands: LegalCommands[S]
+    views: dict[str, View[S]]
+    check_setup: Callable[[O, list[str], D], None] = no_setup_check  # (options, seats, data): raises InvalidInput
+    parse_data: Callable[[bytes], D] = no_data  # a ruleset without a data set leaves this and `data_file` out
+    data_file: str = ""  # the default data set, relative to the package ("": none); an edition may revise it
+    event_types: tuple[type[Event], ...] = ()  # its own events (the core's are events/core.py's)
     data_option: str | None = None  # the option through which a game brings its own data set
     # rulesets with hidden information: the state as `reader` may see it (the one place secrets leave the state)
-    redact: Callable[[Any, Reader], Any] | None = None
+    redact: Callable[[S, Reader], S] | None = None
     # (options) -> the options a new game records: fills in a default so the genesis names it explicitly
-    new_game_options: Callable[[Any], Any] | None = None
+    new_game_options: Callable[[O], O] | None = None
     # the documented policy that plays a seat (`domain/<ruleset>/bot.py`): (the state as `seat` may read it, the
     # legal commands, seat) -> the command it sends, or None. Seats of a ruleset without one are people's.
-    bot: Callable[[Any, list[CommandSpec], str], dict[str, Any] | None] | None = None
+    bot: Callable[[S, list[CommandSpec], str], dict[str, Any] | None] | None = None
     # (state) -> {figure: int}: what a finished game comes to (tonnage, VP, winner …), as `umpire simulate` and
     # what-if report it
-    outcomes: Callable[[Any], dict[str, int]] | None = None
+    outcomes: Callable[[S], dict[str, int]] | None = None
 
     @property
     def version(self) -> str:
@@ -166,23 +192,27 @@ class Ruleset:
 
     @property
     def command_names(self) -> list[str]:
-        return [c.__struct_config__.tag for c in self.command_types]
+        return [tag(c) for c in self.command_types]
 
     @functools.cached_property
-    def command_by_tag(self) -> dict[str, type[msgspec.Struct]]:
-        return {c.__struct_config__.tag: c for c in self.command_types}
+    def command_by_tag(self) -> dict[str, type[C]]:
+        return {tag(c): c for c in self.command_types}
 
     @functools.cached_property
     def sealed_commands(self) -> frozenset[str]:
         """Commands whose arguments are sealed (the class says `sealed: ClassVar[bool] = True`)."""
-        return frozenset(c.__struct_config__.tag for c in self.command_types if getattr(c, "sealed", False))
+        return frozenset(tag(c) for c in self.command_types if getattr(c, "sealed", False))
 
 
-@functools.cache
-def described(kind: Any, description: str) -> Any:
-    """A command or option field's type with the description a form shows beside it (issue 20): schema only, so
-    nothing decodes or encodes differently. One owner for the rulesets' commands modules."""
-    return Annotated[kind, msgspec.Meta(description=description)]
+AnyRuleset = Ruleset[Any, Any, Any, Any]  # what the engine and the service hold: a ruleset of any types
+
+
+def tag(command: type[msgspec.Struct] | msgspec.Struct) -> str:
+    """A command's type: its Struct's tag (every command class is tagged)."""
+    t = command.__struct_config__.tag
+    if not isinstance(t, str):
+        raise TypeError(f"{command!r} is not a tagged command")
+    return t
 
 
 @functools.cache
@@ -216,7 +246,7 @@ class Game:
     """What the engine knows of a game: the core fields and the ruleset's own state."""
 
     game_id: str
-    ruleset: Ruleset | None  # None: an edition this engine does not run; only the core's part is folded
+    ruleset: AnyRuleset | None  # None: an edition this engine does not run; only the core's part is folded
     created: GameCreated
     options: Any
     data: Any
@@ -252,7 +282,7 @@ class Game:
 # ---- creation -----------------------------------------------------------------------------------
 
 
-def decode_options(ruleset: Ruleset, options: dict[str, Any] | None) -> Any:
+def decode_options(ruleset: AnyRuleset, options: dict[str, Any] | None) -> Any:
     try:
         return msgspec.convert(options or {}, ruleset.options_type)
     except msgspec.ValidationError as e:
@@ -260,7 +290,7 @@ def decode_options(ruleset: Ruleset, options: dict[str, Any] | None) -> Any:
 
 
 def creation_events(
-    ruleset: Ruleset,
+    ruleset: AnyRuleset,
     data: Any,
     data_sha256: str,
     game_id: str,
@@ -322,7 +352,7 @@ def _check_client_seed(seats: list[str], seat: str, seed: str) -> None:
         )
 
 
-def game_data(ruleset: Ruleset, options: dict[str, Any]) -> tuple[Any, str] | None:
+def game_data(ruleset: AnyRuleset, options: dict[str, Any]) -> tuple[Any, str] | None:
     """A data set the game brings in its options: parsed and hashed (its canonical JSON), or None."""
     raw = options.get(ruleset.data_option) if ruleset.data_option else None
     if raw is None:
@@ -337,7 +367,7 @@ def game_data(ruleset: Ruleset, options: dict[str, Any]) -> tuple[Any, str] | No
 # ---- folding ------------------------------------------------------------------------------------
 
 
-def edition_of(ruleset: Ruleset, version: str) -> Edition:
+def edition_of(ruleset: AnyRuleset, version: str) -> Edition:
     """The edition a game recorded as `version` plays under; a game of an edition this engine does not run (one never
     released, or one newer than this engine) is refused for play (409 edition-not-run) but its raw reads still work
     (the log, the rolls, the bundle, reveal and end need no rules: see `start_unrun`)."""
@@ -357,7 +387,7 @@ def not_run(ruleset_id: str, version: str, run: list[str]) -> Rejected:
     )
 
 
-def start(ruleset: Ruleset, data: Any, data_sha256: str, game_id: str, created: GameCreated) -> Game:
+def start(ruleset: AnyRuleset, data: Any, data_sha256: str, game_id: str, created: GameCreated) -> Game:
     """The game its genesis describes, on the data set it pinned (the default one, or its own), if this engine runs
     its edition (edition_of)."""
     edition_of(ruleset, created.ruleset.version)
@@ -470,7 +500,7 @@ def _opened(game: Game, e: SubmissionsRevealed) -> None:
         game.unrevealed.pop(entry.seq, None)
 
 
-_CORE = {
+_CORE: dict[type[Event], Callable[[Game, Any], None]] = {
     DiceRolled: _rolled,
     ClientSeedContributed: _contributed,
     SeedLocked: _locked,
@@ -564,7 +594,7 @@ def _lock(game: Game) -> SeedLocked:
     return SeedLocked(client_seeds=seeds, server_only=server_only, beacon=game.created.dice.beacon)
 
 
-def parse_command(ruleset: Ruleset, payload: dict[str, Any]) -> Any:
+def parse_command(ruleset: AnyRuleset, payload: dict[str, Any]) -> Any:
     types = ruleset.command_types
     # the class its tag names: msgspec keeps a Struct's decoder, while a Union's is built again on every call (7 us
     # of a 0.2 ms command); an unknown or missing tag goes through the union for its error
@@ -582,7 +612,7 @@ def parse_command(ruleset: Ruleset, payload: dict[str, Any]) -> Any:
         )
 
 
-_UNIONS: dict[tuple, Any] = {}
+_UNIONS: dict[tuple[type, ...], Any] = {}
 
 
 def _union(types: tuple[type, ...]) -> Any:
@@ -618,7 +648,7 @@ def awaiting(game: Game, reader: Reader = REFEREE) -> list[CommandSpec]:
     "Per-seat reads"); the public sees who still owes one in `waiting_for`, never their choices."""
     reader = reads_as(game, reader)
     specs = legal(game)
-    sealed = game.ruleset.sealed_commands if specs else ()
+    sealed = game.ruleset.sealed_commands if specs and game.ruleset is not None else ()
     if reader == REFEREE or not sealed:
         return specs
     return [s for s in specs if s.type not in sealed or reader in s.seats]
@@ -642,7 +672,7 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
     """The rule's own reason, where it has one: decide is pure, so asking it costs nothing but time."""
     detail = f"{name!r} is not legal now"
     try:
-        game.ruleset.decide(game.state, command, seat, Dice(bytes(32), game.next_roll))
+        _rules(game).decide(game.state, command, seat, Dice(bytes(32), game.next_roll))
     except IllegalCommand as e:
         return f"{detail}: {e.detail}"
     except Exception:  # noqa: BLE001 - any other failure just means there is no better reason to give
@@ -661,17 +691,24 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
         raise refusal(game, seat, e.detail) from None
 
 
+def _rules(game: Game) -> AnyRuleset:
+    if game.ruleset is None:  # the service judges commands only of a game whose edition it runs (`Game.runs`)
+        raise AssertionError(f"{game.game_id} plays an edition this engine does not run: it has no rules to judge by")
+    return game.ruleset
+
+
 def _judge(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None) -> list[Event]:
+    rules = _rules(game)
     if game.revealed_seed is not None:
         raise Rejected("game-revealed", "the server seed is revealed; the game is closed to commands")
     if game.over:
         raise Rejected("game-over", "the game is over; nothing more can be sent")
-    name = command.__struct_config__.tag
+    name = tag(command)
     cached = game.legal_cache
     if cached is not None and cached[0] == game.version:  # the answer to the last command computed them already
         specs = [s for s in cached[1] if s.type == name]
     else:  # a replay, a simulation: only the command sent, not every choice of every command
-        specs = [s for s in game.ruleset.legal_commands(game.state, only=name) if s.type == name]
+        specs = [s for s in rules.legal_commands(game.state, only=name) if s.type == name]
     if not specs:
         raise IllegalCommand(_why_not(game, command, seat, name))
     if not any(seat in s.seats for s in specs):
@@ -690,11 +727,11 @@ def _judge(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice |
                 game.seed_cache = (server_seed, game_seed(server_seed, game.game_id, lock.client_seeds, lock.beacon))
             seed = game.seed_cache[1]
         dice = Dice(seed, game.next_roll)
-    decided = game.ruleset.decide(game.state, command, seat, dice)
-    if name in game.ruleset.sealed_commands and not any(
+    decided = rules.decide(game.state, command, seat, dice)
+    if name in rules.sealed_commands and not any(
         isinstance(e, SubmissionSealed) and e.seat == seat and e.kind == name for e in decided
     ):
-        raise AssertionError(f"{game.ruleset.id}: the sealed command {name!r} must emit its SubmissionSealed")
+        raise AssertionError(f"{rules.id}: the sealed command {name!r} must emit its SubmissionSealed")
     events.extend(decided)
     return seal(game, events, server_seed)
 

@@ -1,6 +1,6 @@
 """What every ruleset's `decide` and `evolve` share, owned once: the working copy a multi-step `decide` evolves (`Ctx`,
 `working_copy`), the driver that runs the game on to its next decision (`run`), a roll against a target
-(`Ctx.check`), and the fold that makes `evolve` total by construction (`fold`).
+(`Ctx.check`), and the fold that makes `evolve` total by construction and owns the core's events (`fold`).
 
 `decide` works on a working copy: each event is applied to it as it is emitted, so a step reads the state the previous
 step left, and a rejected command leaves the caller's state untouched. Each roll is recorded with what it decided.
@@ -9,18 +9,30 @@ step left, and a rejected command leaves the caller's state untouched. Each roll
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 from msgspec.structs import replace
 
 from domain.dice import Dice
-from events.core import RollModifier, RollResult
+from events.core import CORE_EVENTS, GameEnded, RollModifier, RollResult
 from events.vocabulary import Event
 
 MAX_STEPS = 10_000  # a guard against a procedure that would never stop
 
-Evolve = Callable[[Any, Event], Any]
+
+class Playing(Protocol):
+    """What the core reads of every ruleset's state: whether its game is over (`run` stops there; `fold` sets it at a
+    GameEnded)."""
+
+    over: bool
+
+
+S = TypeVar("S")  # a ruleset's state
+P = TypeVar("P", bound=Playing)
+Evolve = Callable[[S, Event], S]
+# a handler applies one event type (the key it is filed under) to the state; Any: the table pairs each type with its own
+Handler = Callable[[S, Any], None]
 
 
 # ---- the working copy ------------------------------------------------------------------------------------------
@@ -47,7 +59,7 @@ def _share(x: Any) -> Any:
     return x
 
 
-def _copy_list(x: list) -> list:
+def _copy_list(x: list[Any]) -> list[Any]:
     out = list(x)
     for i, v in enumerate(out):
         copier = _COPIERS.get(type(v)) or _copier(type(v))
@@ -56,7 +68,7 @@ def _copy_list(x: list) -> list:
     return out
 
 
-def _copy_dict(x: dict) -> dict:
+def _copy_dict(x: dict[Any, Any]) -> dict[Any, Any]:
     out = dict(x)
     for k, v in out.items():
         copier = _COPIERS.get(type(v)) or _copier(type(v))
@@ -72,7 +84,7 @@ def _copier_for(t: type) -> Callable[[Any], Any]:
         return _copy_dict
     if t is set:
         return set.copy  # items are hashable, so immutable
-    if dataclasses.is_dataclass(t) and not t.__dataclass_params__.frozen:
+    if dataclasses.is_dataclass(t) and not t.__dataclass_params__.frozen:  # type: ignore[attr-defined] # not in typeshed
 
         def copy_dataclass(x: Any) -> Any:
             clone = object.__new__(t)
@@ -86,10 +98,10 @@ def _copier_for(t: type) -> Callable[[Any], Any]:
 # ---- the step driver -------------------------------------------------------------------------------------------
 
 
-class Ctx:
+class Ctx(Generic[S]):
     """decide's working copy of the state (made with `copy`), the dice, and the events emitted so far."""
 
-    def __init__(self, state: Any, dice: Dice, evolve: Evolve, copy: Callable[[Any], Any] = working_copy):
+    def __init__(self, state: S, dice: Dice, evolve: Evolve[S], copy: Callable[[S], S] = working_copy):
         self.state = copy(state)
         self.dice = dice
         self.evolve = evolve
@@ -100,7 +112,14 @@ class Ctx:
             self.events.append(e)
             self.evolve(self.state, e)
 
-    def roll(self, n: int, purpose: str, rule: str, outcome=None, sides: int = 6) -> list[int]:
+    def roll(
+        self,
+        n: int,
+        purpose: str,
+        rule: str,
+        outcome: Callable[[list[int]], str | RollResult] | None = None,
+        sides: int = 6,
+    ) -> list[int]:
         """Roll n dice and record them; `outcome(faces)` says what they decided (a str or a RollResult)."""
         r = self.dice.roll([sides] * n, purpose, rule)
         if outcome is not None:
@@ -127,7 +146,10 @@ class Ctx:
         face = r.faces[0]
         total = face + sum(v for _, v in mods)
         if judge is None:
-            judge = lambda f, t: "success" if t >= target else "failure"  # noqa: E731
+            if target is None:
+                raise ValueError(f"{rule}: a check without a judge has a target")
+            need = target
+            judge = lambda f, t: "success" if t >= need else "failure"  # noqa: E731
         result = RollResult(
             outcome=judge(face, total),
             target=target,
@@ -142,7 +164,7 @@ class Ctx:
         return self.check(purpose, rule, mods, target=need)[1] >= need
 
 
-def run(ctx: Ctx, awaited: Callable[[Any], Any], advance: Callable[[Ctx], None]) -> list[Event]:
+def run(ctx: Ctx[P], awaited: Callable[[P], object], advance: Callable[[Ctx[P]], None]) -> list[Event]:
     """Advance until a decision is awaited (`awaited(state)` is not None) or the game is over."""
     for _ in range(MAX_STEPS):
         s = ctx.state
@@ -155,30 +177,54 @@ def run(ctx: Ctx, awaited: Callable[[Any], Any], advance: Callable[[Ctx], None])
 # ---- the fold --------------------------------------------------------------------------------------------------
 
 
-def fold(
-    handlers: dict[type[Event], Callable[[Any, Event], None]], no_change: Iterable[type[Event]], module: str
-) -> Evolve:
-    """`evolve`, total by construction: a handler for each event type that changes the state, the named no-ops, and
-    a TypeError for any other type (a programming error: a stored event is never refused). Bind it to the name
-    `evolve` in `module` (`evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)`): pickle then finds it by that name, as
-    a snapshot of a game needs. `evolve.handlers` and `evolve.no_change` let a test see what it covers."""
+def _over(state: Playing, e: GameEnded) -> None:
+    state.over = True
+
+
+# What the core's events do to a ruleset's state, whatever the ruleset: a GameEnded ends its game; the others are the
+# engine's bookkeeping (seeds, rolls, seals, reveal), which a rule reads from its own events, so they change nothing.
+# A ruleset lists one of them only to handle it itself (a sealed record it keeps, more to do at the end).
+CORE_HANDLERS: dict[type[Event], Handler[Any]] = {GameEnded: _over}
+CORE_NO_CHANGE: tuple[type[Event], ...] = tuple(t for t in CORE_EVENTS if t not in CORE_HANDLERS)
+
+
+class Fold(Generic[S]):
+    """`evolve`, total by construction: made by `fold`. `handlers` and `no_change` (the ruleset's and the core's) let a
+    test see what it covers."""
+
+    def __init__(self, handlers: dict[type[Event], Handler[S]], no_change: tuple[type[Event], ...], module: str):
+        self.handlers = handlers
+        self.no_change = no_change
+        self._table: dict[type[Event], Handler[S]] = {**handlers, **dict.fromkeys(no_change, _no_change)}
+        self.__module__ = module  # pickled by reference, as the name `evolve` of `module` (__reduce__)
+
+    def __call__(self, state: S, e: Event) -> S:
+        handler = self._table.get(type(e))
+        if handler is None:
+            raise TypeError(f"{self.__module__} has no handler for {type(e).__name__}")
+        handler(state, e)
+        return state
+
+    def __reduce__(self) -> str:
+        return "evolve"
+
+
+def fold(handlers: Mapping[type[Event], Handler[S]], no_change: Iterable[type[Event]], module: str) -> Fold[S]:
+    """`evolve`, total by construction: the ruleset's handler for each of its event types that changes the state, its
+    named no-ops, the core's events (`CORE_HANDLERS`, `CORE_NO_CHANGE`: a ruleset names one only to handle it), and a
+    TypeError for any other type (a programming error: a stored event is never refused). Bind it to the name `evolve`
+    in `module` (`evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)`): pickle then finds it by that name, as a
+    snapshot of a game needs."""
     no_change = tuple(no_change)
     both = set(handlers) & set(no_change)
     if both:
         raise ValueError(f"{module}: {sorted(t.__name__ for t in both)} both handled and named a no-op")
-    table = {**handlers, **dict.fromkeys(no_change, _no_change)}
-
-    def evolve(state: Any, e: Event) -> Any:
-        handler = table.get(type(e))
-        if handler is None:
-            raise TypeError(f"{module} has no handler for {type(e).__name__}")
-        handler(state, e)
-        return state
-
-    evolve.__module__, evolve.__qualname__ = module, "evolve"
-    evolve.handlers = dict(handlers)
-    evolve.no_change = no_change
-    return evolve
+    said = [t.__name__ for t in no_change if t in CORE_EVENTS]
+    if said:
+        raise ValueError(f"{module}: {said} are the core's events: the fold owns their no-op (domain/procedure.py)")
+    core_handlers = {t: h for t, h in CORE_HANDLERS.items() if t not in handlers}
+    core_no_change = tuple(t for t in CORE_NO_CHANGE if t not in handlers)
+    return Fold({**core_handlers, **handlers}, no_change + core_no_change, module)
 
 
 def _no_change(state: Any, e: Event) -> None:

@@ -32,6 +32,7 @@ def stored_event(r: EventRow) -> Event:
     """An event from its stored row, with what is kept beside the body (a sealed record's content) re-attached."""
     e = decode_stored(r.type, r.v, r.body)
     if r.sealed is not None:
+        assert isinstance(e, SubmissionSealed)  # only a sealed record keeps anything beside its body
         beside = msgspec.json.decode(r.sealed)
         e.content, e.salt = beside["content"], beside["salt"]
     return e

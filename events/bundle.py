@@ -56,6 +56,6 @@ class Bundle(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     parent: Bundle | None = None
 
 
-def decode_bundle(raw: bytes | dict) -> Bundle:
+def decode_bundle(raw: bytes | dict[str, Any]) -> Bundle:
     """Raises msgspec.ValidationError / DecodeError with a readable message when the shape is wrong."""
     return msgspec.json.decode(raw, type=Bundle) if isinstance(raw, bytes) else msgspec.convert(raw, Bundle)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-
-import msgspec
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+import msgspec
 
 GENESIS_HASH = bytes(32)
 

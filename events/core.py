@@ -122,6 +122,14 @@ class GameEnded(Event):
     reason: str
 
 
+def as_genesis(e: Event) -> GameCreated:
+    """A game's first event, which is always its GameCreated (a log, a bundle or the creation events give it as an
+    Event)."""
+    if not isinstance(e, GameCreated):
+        raise ValueError(f"a game's log begins with its GameCreated, not {type(e).__name__}")
+    return e
+
+
 CORE_EVENTS = (
     GameCreated,
     ClientSeedContributed,

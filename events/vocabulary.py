@@ -35,13 +35,13 @@ def register(*classes: type[Event]) -> None:
 
 def event_data(event: Event) -> dict[str, Any]:
     """The event's `data` as hashed: every field but the private ones."""
-    data = msgspec.to_builtins(event)
+    data: dict[str, Any] = msgspec.to_builtins(event)
     for name in event.private:
         data.pop(name, None)
     return data
 
 
-_BODY_DECODERS: dict[str, msgspec.json.Decoder] = {}
+_BODY_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 
 
 def decode_stored(type_name: str, v: int, body: bytes | str) -> Event:
@@ -53,7 +53,8 @@ def decode_stored(type_name: str, v: int, body: bytes | str) -> Event:
         if dec is None:
             body_type = msgspec.defstruct(f"{type_name}Body", [("data", cls)])  # the other body fields are ignored
             dec = _BODY_DECODERS[type_name] = msgspec.json.Decoder(body_type)
-        return dec.decode(body).data
+        event: Event = dec.decode(body).data
+        return event
     return decode_event(type_name, v, msgspec.json.decode(body)["data"])
 
 

@@ -10,14 +10,15 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION
 from service.games import GameService, unavailable
-from service.reads import MAX_PAGE
 from service.http import Guards, HeadAsGet, InternalErrors, internal_error, problem, rejected_response
 from service.openapi import Operation
+from service.reads import MAX_PAGE
 from service.routes import Conditional, registrar
 from service.routes import docs as docs_routes
 from service.routes import games as games_routes
@@ -100,7 +101,8 @@ def create_app(
         resp.headers.update(e.headers or {})
         if e.status_code == 405:  # every method the path serves, not only its first route's
             path = request.url.path
-            allowed = {m for r in app.routes if getattr(r, "methods", None) and r.path_regex.match(path) for m in r.methods}
+            routes = [r for r in app.routes if isinstance(r, Route) and r.methods and r.path_regex.match(path)]
+            allowed = {m for r in routes for m in r.methods or ()}
             resp.headers["Allow"] = ", ".join(sorted(allowed | ({"HEAD"} if "GET" in allowed else set())))
         return resp
 

@@ -13,6 +13,8 @@ MAX_BOT_COMMANDS = 100_000
 
 def bot_choose(ruleset: Ruleset, state: Any, legal: list, seat: str) -> dict[str, Any] | None:
     """The bot's pick for `seat`, from what that seat may read (rulesets with hidden information redact first)."""
+    if ruleset.bot is None:  # a ruleset without a bot plays no seat
+        return None
     view = ruleset.redact(state, seat) if ruleset.redact is not None else state
     return ruleset.bot(view, legal, seat)
 

@@ -17,6 +17,7 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED
 from domain.engine import REFEREE
 from events.bodies import event_from_body, stored_event
+from events.core import SeedLocked, as_genesis
 from events.store import CommandRow
 from service import ENGINE_VERSION
 from service.cache import GameCache
@@ -63,7 +64,7 @@ class Bundles:
             locks = self.store.events_of_type(game_id, "SeedLocked", last)
         created = g.created
         lock = stored_event(locks[0]) if locks else None
-        client_seeds = lock.client_seeds if lock else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
+        client_seeds = lock.client_seeds if isinstance(lock, SeedLocked) else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
         out = {
             "format": "umpire-bundle/1",
             "engine": ENGINE_VERSION,
@@ -127,7 +128,7 @@ class Bundles:
         """The game a fork was made from (its genesis says; fixed for good), or None."""
         if game_id not in self._parents:
             genesis = self.store.events(game_id, upto=1)
-            created = event_from_body(msgspec.json.decode(genesis[0].body)) if genesis else None
+            created = as_genesis(event_from_body(msgspec.json.decode(genesis[0].body))) if genesis else None
             parent = created.parent.game if created is not None and created.parent is not None else None
             with self.lock:
                 self._parents[game_id] = parent

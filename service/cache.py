@@ -19,7 +19,7 @@ import msgspec
 from domain import engine
 from domain.engine import Game, Rejected
 from events.bodies import event_from_body, stored_event
-from events.core import GameCreated
+from events.core import GameCreated, as_genesis
 from events.store import EventStore, GameRow, StoreUnavailable
 from service.credentials import NotFound
 from service.rulesets import Loaded, playable
@@ -167,7 +167,7 @@ class GameCache:
         genesis = self.store.events(game_id, upto=1)
         if not genesis:
             raise NotFound("unknown-game", f"game {game_id!r} has no events")
-        created = event_from_body(msgspec.json.decode(genesis[0].body))
+        created = as_genesis(event_from_body(msgspec.json.decode(genesis[0].body)))
         game, head = None, bytes.fromhex(genesis[0].hash)
         try:
             loaded = playable(self.rulesets, row.ruleset, created.ruleset.version)
@@ -175,12 +175,13 @@ class GameCache:
             game = engine.start_unrun(game_id, created)
             loaded = None
         snap = self.store.snapshot(game_id, upto if upto is not None else 2**62, snapshot_key(row)) if loaded else None
-        if snap is not None and snap[0] > 1:
+        if snap is not None and loaded is not None and snap[0] > 1:
             blank = loaded.start(game_id, created)
             game = restore_snapshot(snap[1], blank)
             if game is not None:
                 head = bytes.fromhex(self.store.events(game_id, after=snap[0] - 1, upto=snap[0])[0].hash)
         if game is None:
+            assert loaded is not None  # else the game is its core's (start_unrun)
             game = self._genesis(loaded, game_id, created)
         head = fold_stored(game, self.store.events(game_id, after=game.version, upto=upto)) or head
         return Cached(game, head, row)

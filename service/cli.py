@@ -246,14 +246,15 @@ def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
     from domain.engine import command_schema
 
-    r = RULESETS[ruleset].ruleset
-    props = command_schema(r.options_type)["properties"]  # nested Structs inlined: no $ref left to look up
-    console.print(f"[bold]{r.id}[/] options:", highlight=False)
+    rules = RULESETS[ruleset].ruleset
+    options: type = rules.options_type
+    props = command_schema(options)["properties"]  # nested Structs inlined: no $ref left to look up
+    console.print(f"[bold]{rules.id}[/] options:", highlight=False)
     for name, p in props.items():
         console.print(f"  {name}: {json.dumps(p, ensure_ascii=False)}", highlight=False, soft_wrap=True)
-    console.print(f"commands: {', '.join(r.command_names)}", highlight=False, soft_wrap=True)
-    for e in r.editions.released:  # what POST /games "edition" may pin
-        changes = ", ".join(c.id for c in r.editions.changes_in(e.version))
+    console.print(f"commands: {', '.join(rules.command_names)}", highlight=False, soft_wrap=True)
+    for e in rules.editions.released:  # what POST /games "edition" may pin
+        changes = ", ".join(c.id for c in rules.editions.changes_in(e.version))
         line = f"edition {e.version}: {e.summary}" + (f" [{changes}]" if changes else "")
         console.print(line, highlight=False, soft_wrap=True, markup=False)
 
@@ -320,7 +321,7 @@ def simulate(
 
     from domain.engine import Rejected, decode_options
     from service.rulesets import RULESETS
-    from service.simulate import play, outcomes, seed_for, summarize
+    from service.simulate import outcomes, play, seed_for, summarize
 
     if ruleset not in RULESETS:
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")

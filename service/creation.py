@@ -15,7 +15,7 @@ import msgspec
 
 from domain import engine
 from events.canonical import GENESIS_HASH, canonical
-from events.core import GameCreated, ParentRef
+from events.core import GameCreated, ParentRef, as_genesis
 from events.store import CommandRow, GameRow
 from events.vocabulary import Event
 from service.bots import check_bots
@@ -25,6 +25,7 @@ from service.models import CreateDice
 from service.payloads import CREATOR, CreatePayload, creation_events_for
 from service.reads import ruleset_out, seat_out
 from service.rulesets import Loaded, loaded_for, playable
+
 
 class WritePath(Protocol):
     """What creation needs of the service it belongs to (service/games.py's GameService): its store, cache, settings
@@ -38,7 +39,7 @@ class WritePath(Protocol):
     rulesets: Mapping[str, Loaded]
     settings: Any
 
-    def new_rows(self, game_id: str, version: int, head: str, evs: list, command_id: str, actor: str, stamp: str):
+    def new_rows(self, game_id: str, version: int, head: bytes, evs: list, command_id: str, actor: str, stamp: str):
         ...
 
     def play_bots(self, game_id: str) -> None:
@@ -141,7 +142,7 @@ class Creation:
         options = self._inline_data_file(loaded, options or {})
         server_seed = _server_seed(mode, server_seed_hex)
         game_id = game_id or "g-" + secrets.token_hex(8)
-        payload = {
+        payload: dict[str, Any] = {
             "type": "create_game",
             "ruleset": ruleset_id,
             "options": options or {},
@@ -155,7 +156,7 @@ class Creation:
         if not umpired:
             payload["umpired"] = False
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
-        check_bots(loaded, evs[0].seats, bots or [])
+        check_bots(loaded, as_genesis(evs[0]).seats, bots or [])
         return self._open(loaded, game_id, evs, payload, mode, server_seed, bots or [], open_seats)
 
     def _open(

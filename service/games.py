@@ -25,6 +25,7 @@ import msgspec
 from domain import engine
 from domain.dice import client_seed_from_passphrase
 from domain.engine import REFEREE, Game, Rejected
+from events.bodies import body_of, sealed_beside
 from events.canonical import canonical, link
 from events.core import DiceRolled
 from events.store import (
@@ -36,18 +37,18 @@ from events.store import (
     WouldBlock,
 )
 from events.vocabulary import Event
-from service.credentials import Credentials
+from service.bots import MAX_BOT_COMMANDS, bot_choose
 from service.bundles import Bundles
 from service.cache import Cached, GameCache, on_event_loop
 from service.creation import Creation
-from service.bots import MAX_BOT_COMMANDS, bot_choose
+from service.credentials import Credentials
 from service.http import check_command_extras
-from events.bodies import body_of, sealed_beside
+from service.notify import Notifier
 from service.reads import Reads
 from service.records import event_out, event_row_out
 from service.rulesets import RULESETS, Loaded, playable
-from service.notify import Notifier
 from service.settings import Settings
+
 
 class Busy(Rejected):
     """503: try again (`retry_after` seconds); `outcome-unknown` says with which command_id."""
@@ -219,8 +220,8 @@ class GameService:
                         self.notifier.appended(game_id)
                     raise unavailable(e, cid) from e
                 try:
-                    for e in evs:
-                        engine.evolve(game, e)
+                    for event in evs:
+                        engine.evolve(game, event)
                     cached.head = head
                 except Exception:
                     fresh = self.cache.load(game_id)  # the store is the truth
@@ -315,7 +316,7 @@ class GameService:
             raise engine.Forbidden("not-a-seat", "client seeds come from the seats; use a seat's token")
         if (client_seed is None) == (passphrase is None):
             raise engine.InvalidInput("invalid-client-seed", "send exactly one of client_seed (64 hex) or passphrase")
-        seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase)
+        seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase or "")
         payload = {"type": "contribute_seed", "client_seed": seed}
         return self._write(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
 
@@ -369,6 +370,6 @@ class GameService:
                 payload,
                 f"bot-{version + 1}",
                 version,
-                lambda g, seat=seat, command=command: engine.decide_command(g, seat, command, server_seed),
+                lambda g: engine.decide_command(g, seat, command, server_seed),  # called in this turn of the loop
             )
         raise RuntimeError(f"the bot seats of {game_id} did not stop within {MAX_BOT_COMMANDS} commands")

@@ -151,7 +151,7 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
     A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
     it is read as one wherever an integer goes; nothing else is coerced."""
     try:
-        value = msgspec.json.decode(raw, type=model)
+        value: Any = msgspec.json.decode(raw, type=model)
     except msgspec.ValidationError:
         no_duplicate_keys(raw)
         try:

@@ -17,6 +17,7 @@ from fastapi.openapi.utils import get_openapi
 from domain.engine import command_schema
 from events.bundle import Bundle
 from events.core import CORE_EVENTS
+from events.vocabulary import Event
 from service import models
 from service.http import PROBLEM, TITLES
 from service.payloads import CORE_PAYLOADS
@@ -237,7 +238,7 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
             "description": f"Server-Sent Events; the `data` of each message is the JSON object `{op.stream}` describes",
             "content": {"text/event-stream": {"schema": ref(op.stream)}},
         }
-    else:
+    elif op.ok is not None:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}
     if op.status == 201:
         responses["201"]["headers"] = {
@@ -279,15 +280,15 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
 def _components() -> dict[str, Any]:
     loaded = list(RULESETS.values())
     # the events of the rulesets served here (a test may register more event types than it serves)
-    event_types = list(dict.fromkeys([*CORE_EVENTS, *(e for x in loaded for e in x.ruleset.event_types)]))
+    event_types: list[type[Event]] = list(dict.fromkeys([*CORE_EVENTS, *(e for x in loaded for e in x.ruleset.event_types)]))
     view_models = [v.model for x in loaded for v in x.ruleset.views.values() if v.model is not None]
     options = [x.ruleset.options_type for x in loaded]
     commands = [c for x in loaded for c in x.ruleset.command_types]
-    payloads = list(CORE_PAYLOADS.values())
-    types = [*MODELS, *event_types, *view_models, *options, *commands, *payloads]
+    payloads: list[type] = list(CORE_PAYLOADS.values())
+    types: list[type] = [*MODELS, *event_types, *view_models, *options, *commands, *payloads]
     refs, schemas = msgspec.json.schema_components(types, ref_template=REF)
     schemas, renames = _rename(schemas)
-    names = {}
+    names: dict[type, str] = {}
     for cls, r in zip(types, refs):
         name = r["$ref"].rsplit("/", 1)[-1]
         names[cls] = renames.get(name, name)
@@ -324,7 +325,7 @@ def _rename(schemas: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     return {renames.get(k, k): v for k, v in msgspec.json.decode(text).items()}, renames
 
 
-def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[type]) -> None:
+def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[type[Event]]) -> None:
     """`Event`: one object per event type, discriminated by `type`; what every list of events holds."""
     base = schemas.pop("EventOut")
     variants, mapping = [], {}
@@ -346,7 +347,9 @@ def _events(schemas: dict[str, Any], names: dict[type, str], event_types: list[t
     _retarget(schemas, "EventOut", "Event")
 
 
-def _bundles(schemas: dict[str, Any], names: dict[type, str], event_types: list[type], payloads: list[type]) -> None:
+def _bundles(
+    schemas: dict[str, Any], names: dict[type, str], event_types: list[type[Event]], payloads: list[type]
+) -> None:
     """A bundle as the server answers it (`Bundle`): each event's `body` is one of `EventBody` (the hashed body:
     `{game, seq, type, v, command, data}`, discriminated by `type`) and each command's `payload` one of
     `BundlePayload` (a ruleset command, a core input such as `create_game`, or `{sealed}` while sealed). What
@@ -410,7 +413,7 @@ def _streams(schemas: dict[str, Any]) -> None:
     `StreamMessage` is the game log's; `JobStreamMessage` an odds job's."""
 
     def message(name: str, description: str, event: dict[str, Any], data: str, seq: bool = False) -> dict[str, str]:
-        properties = {"id": {"type": "string", "pattern": "^[0-9]{1,16}$"}} if seq else {}
+        properties: dict[str, Any] = {"id": {"type": "string", "pattern": "^[0-9]{1,16}$"}} if seq else {}
         properties |= {
             "event": {"type": "string", **event},
             "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": ref(data)},

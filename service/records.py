@@ -10,17 +10,16 @@ import msgspec
 from domain import engine
 from domain.engine import REFEREE, Game
 from events.bodies import event_from_body, stored_event
-from events.core import SubmissionSealed
+from events.core import SubmissionSealed, as_genesis
 from events.store import EventRow
 from service.rulesets import Loaded
-
 
 SEALED = SubmissionSealed.type_name()
 
 
 def fold_rows(loaded: Loaded, rows: list) -> Game:
     """A game from its stored rows (the fast path: each body decoded once, straight into its Struct)."""
-    first = event_from_body(msgspec.json.decode(rows[0].body))
+    first = as_genesis(event_from_body(msgspec.json.decode(rows[0].body)))
     game = loaded.start(rows[0].game, first)
     for r in rows[1:]:
         engine.evolve(game, stored_event(r))

@@ -14,14 +14,13 @@ import msgspec
 
 from domain import engine
 from domain.dice import commitment, faces_for, game_seed, sealing_salt
-from domain.engine import Game, InvalidInput, Rejected
+from domain.engine import REFEREE, Game, InvalidInput, Rejected
+from events.bodies import body_of, event_from_body
 from events.bundle import Bundle, decode_bundle
 from events.canonical import canonical, first_broken_link
-from domain.engine import REFEREE
-from events.core import SubmissionSealed
-from service.rulesets import RULESETS, Loaded, loaded_for
+from events.core import SubmissionSealed, as_genesis
 from service.payloads import CORE_PAYLOADS, CREATOR, creation_events_for
-from events.bodies import body_of, event_from_body
+from service.rulesets import RULESETS, Loaded, loaded_for
 
 # (game, seq, hash at seq) -> (server seed, this server's record of each command up to seq by command id: seat,
 # payload, seqs, sealed), for a bundle that is a prefix of this server's log of that game
@@ -172,7 +171,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
 def verify_sealed(b: Bundle) -> dict[str, Any]:
     """Every revealed sealed record against its commitment (and, once the seed is known, its salt); the records
     never revealed are listed, and in a finished game they fail (spec/EVENTS.md "Sealed inputs", check 4)."""
-    sealed: dict[int, dict[str, Any]] = {}
+    sealed: dict[Any, dict[str, Any]] = {}  # by the body's seq, as recorded
     opened: set[int] = set()
     seed = bytes.fromhex(b.dice.server_seed) if b.dice.server_seed and _is_hex(b.dice.server_seed) else None
     for e in b.events:
@@ -254,7 +253,7 @@ def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loade
         for x in e.body["data"].get("entries", [])
     }
     try:
-        first = event_from_body(b.events[0].body)
+        first = as_genesis(event_from_body(b.events[0].body))
         if first.parent is not None:
             if b.parent is None:
                 raise Rejected("replay", f"{b.game} is a fork: its bundle needs its parent's")
@@ -316,7 +315,7 @@ def replay(
                 first_bad_seq=None,
             ), game
         try:
-            core = CORE_PAYLOADS.get(p.get("type"))
+            core = CORE_PAYLOADS.get(str(p.get("type")))
             if core is not None:
                 try:
                     typed = msgspec.convert(p, core)
@@ -358,9 +357,9 @@ def replay(
                 f"command {cmd.command_id} records seqs {cmd.seqs}; the replay makes {[seq + 1, seq + len(evs)]}",
                 first_bad_seq=seq + 1,
             ), game
-        for e in evs:
+        for event in evs:
             seq += 1
-            body = body_of(b.game, seq, e, cmd.command_id)
+            body = body_of(b.game, seq, event, cmd.command_id)
             if seq not in recorded or canonical(recorded[seq]) != canonical(body):  # byte for byte, as hashed
                 return _check(
                     "fail",
@@ -371,13 +370,14 @@ def replay(
                     diff=diff(recorded.get(seq), body),
                 ), game
             if game is None:
+                created = as_genesis(event)
                 game = (
-                    engine.start_fork(base, b.game, e)
-                    if e.parent is not None
-                    else loaded.start(b.game, e)
+                    engine.start_fork(base, b.game, created)
+                    if created.parent is not None
+                    else loaded.start(b.game, created)
                 )
             else:
-                engine.evolve(game, e)
+                engine.evolve(game, event)
     if seq != len(b.events):
         return _check(
             "fail", f"the commands make {seq} events; the bundle has {len(b.events)}", first_bad_seq=seq + 1
@@ -402,7 +402,8 @@ def refuse_sealed_content(b: Bundle) -> None:
         if e.body.get("type") == "SubmissionSealed" and isinstance(e.body.get("seq"), int):
             closed[e.body["seq"]] = data
         elif e.body.get("type") == "SubmissionsRevealed":
-            for entry in data.get("entries") if isinstance(data.get("entries"), list) else []:
+            entries = data.get("entries")
+            for entry in entries if isinstance(entries, list) else []:
                 if isinstance(entry, dict) and isinstance(entry.get("seq"), int):
                     closed.pop(entry["seq"], None)
     if not closed:

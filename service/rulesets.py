@@ -52,7 +52,7 @@ def load(module_name: str) -> Loaded:
     none if that is ""), each file read and parsed once."""
     module = importlib.import_module(module_name)
     ruleset: Ruleset = module.RULESET
-    here = Path(module.__file__).parent
+    here = Path(str(module.__file__)).parent  # a ruleset is a package on disk
 
     @functools.cache
     def read(name: str) -> tuple[Any, str]:

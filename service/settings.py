@@ -61,7 +61,6 @@ class Settings:
     stream_check: float = 1.0  # seconds between live streams' fallback checks of the store (another process)
     cache_mb: int = 512  # estimated memory of the cached game states, MiB (beside cache_games)
     db_start_wait: float = 300.0  # seconds to keep trying an unreachable PostgreSQL at start (negative: for ever)
-    create_per_minute: int = 120  # games one client may create per minute (0: no limit)
     large_answers_per_minute: int = 30  # bundles over 1 MiB one client may fetch per minute (0: no limit)
     sqlite_sync: str = "normal"  # SQLite: normal (survives a process crash) or full (also power loss; ~1 ms/command)
 

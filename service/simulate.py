@@ -14,6 +14,7 @@ from typing import Any
 
 from domain import engine
 from domain.engine import Game
+from events.core import as_genesis
 from events.vocabulary import Event
 from service.rulesets import RULESETS
 
@@ -34,7 +35,7 @@ def new_game(
     created = engine.creation_events(
         loaded.ruleset, *loaded.data_for(edition), game_id, options, seats, "public-seed", server_seed, edition=edition
     )
-    game = loaded.start(game_id, created[0])
+    game = loaded.start(game_id, as_genesis(created[0]))
     for e in created[1:]:
         engine.evolve(game, e)
     return game
@@ -63,6 +64,8 @@ def play_on(
 ) -> Game:
     """Let the bot play every seat of `game` from where it stands to the end; rolls come from `server_seed`."""
     ruleset = game.ruleset
+    if ruleset is None or ruleset.bot is None:
+        raise ValueError(f"{game.created.ruleset.id} {game.created.ruleset.version} has no bot this engine runs")
     for _ in range(MAX_COMMANDS):
         legal = engine.awaiting(game)
         if not legal:
@@ -88,8 +91,8 @@ def seed_for(seed: int, i: int) -> bytes:
 
 
 def outcomes(game: Game) -> dict[str, int]:
-    if game.ruleset.outcomes is None:
-        raise ValueError(f"{game.ruleset.id} reports no outcomes")
+    if game.ruleset is None or game.ruleset.outcomes is None:
+        raise ValueError(f"{game.created.ruleset.id} reports no outcomes")
     return game.ruleset.outcomes(game.state)
 
 

@@ -20,19 +20,18 @@ import msgspec
 from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED
 from domain.engine import Game, InvalidInput, Rejected
+from events.bodies import body_of
 from events.bundle import Bundle, decode_bundle
-from events.canonical import canonical
-from events.canonical import GENESIS_HASH, chain_hash
+from events.canonical import GENESIS_HASH, canonical, chain_hash
+from events.core import GameCreated, ParentRef, as_genesis
 from events.store import JobRow
-from events.core import GameCreated, ParentRef
 from service import ENGINE_VERSION
 from service.credentials import NotFound
-from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
-from events.bodies import body_of
-from service.snapshots import restore_snapshot, take_snapshot
 from service.http import TooMany
 from service.replay import fold_bundle
+from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
 from service.simulate import outcomes, percentile, play_on, quantiles, seed_for
+from service.snapshots import restore_snapshot, take_snapshot
 
 MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for
 
@@ -151,7 +150,7 @@ def continuations(
         server_seed = seed_for(seed, i)
         ref = ParentRef(game=game.game_id, seq=game.version, hash="0" * 64)
         fork = engine.fork_events(game, ref, f"whatif-{seed}-{i}", "public-seed", server_seed)
-        game = engine.start_fork(game, f"whatif-{seed}-{i}", fork[0])
+        game = engine.start_fork(game, f"whatif-{seed}-{i}", as_genesis(fork[0]))
         results.append(outcomes(play_on(game, server_seed)))
     return results
 

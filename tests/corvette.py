@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain.corvette_command.editions import EDITIONS
 from domain.corvette_command.commands import Options
-from domain.procedure import Ctx
+from domain.corvette_command.editions import EDITIONS
 from domain.corvette_command.evolve import evolve
 from domain.corvette_command.state import Convoy, Engagement, Sheet, State, Waiting
 from domain.dice import ChosenDice, Dice
+from domain.procedure import Ctx
 from events.core import DiceRolled
 from service.rulesets import RULESETS
 

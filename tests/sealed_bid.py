@@ -20,12 +20,7 @@ from domain.editions import Change, Edition, Editions, Released
 from domain.engine import REFEREE, CommandSpec, IllegalCommand, Reader, Ruleset, View, command_schema
 from domain.procedure import fold
 from events.core import (
-    ClientSeedContributed,
-    DiceRolled,
-    GameCreated,
     GameEnded,
-    SeedLocked,
-    ServerSeedRevealed,
     SubmissionSealed,
     SubmissionsRevealed,
 )
@@ -122,16 +117,8 @@ def _round_won(state: State, e: RoundWon) -> None:
     state.submitted = []
 
 
-def _game_ended(state: State, e: GameEnded) -> None:
-    state.over = True
-
-
-NO_STATE_CHANGE = (GameCreated, DiceRolled, ClientSeedContributed, SeedLocked, ServerSeedRevealed)
-evolve = fold(
-    {SubmissionSealed: _sealed, SubmissionsRevealed: _revealed, RoundWon: _round_won, GameEnded: _game_ended},
-    NO_STATE_CHANGE,
-    __name__,
-)
+# the core's events are the fold's (a GameEnded ends the game); the seals are this ruleset's to keep
+evolve = fold({SubmissionSealed: _sealed, SubmissionsRevealed: _revealed, RoundWon: _round_won}, (), __name__)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
@@ -190,10 +177,6 @@ def outcomes(state: State) -> dict[str, int]:
     return {f"{seat} wins": state.wins[seat] for seat in SEATS}
 
 
-def _no_setup_check(options, seats, data) -> None:
-    return None
-
-
 RULESET = Ruleset(
     id="sealed-bid",
     editions=EDITIONS,
@@ -201,9 +184,6 @@ RULESET = Ruleset(
     options_type=Options,
     command_types=(Bid,),
     default_seats=lambda options: list(SEATS),
-    check_setup=_no_setup_check,
-    parse_data=lambda raw: None,
-    data_file="",
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,

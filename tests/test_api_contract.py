@@ -7,7 +7,6 @@ import asyncio
 import re
 from pathlib import Path
 
-import msgspec
 import pytest
 from fastapi.testclient import TestClient
 

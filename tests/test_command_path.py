@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
 from fastapi.testclient import TestClient
 
 from events.store import SQLiteStore, open_store

@@ -7,12 +7,12 @@ import copy
 import msgspec
 import pytest
 
+from domain import engine
 from domain.corvette_command.editions import EDITIONS
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, victory, weather
 from domain.corvette_command.rules.resolution import matching, target, task
 from domain.corvette_command.state import STATIONS, ymd
 from domain.dice import ChosenDice
-from domain import engine
 from domain.engine import IllegalCommand, Rejected
 from events import corvette_command as ev
 from events.core import GameEnded

@@ -18,10 +18,10 @@ from domain.decisions import FORMS, KINDS, Ui
 from domain.engine import IllegalCommand
 from events.store import SQLiteStore
 from service.games import GameService
+from service.openapi_dump import document
 from tests import sealed_bid
 from tests.clicker import click, kinds
 from tests.drivers import SHORT
-from service.openapi_dump import document
 
 SERVED = sealed_bid.served_with_sealed_bid()
 

@@ -20,6 +20,7 @@ import pytest
 from domain.dice import block, faces_for, game_seed
 from events.canonical import GENESIS_HASH, canonical, chain_hash
 from service.replay import verify
+from tests.conftest import seated
 from tests.desk_browser import (
     ROOT,
     Desk,
@@ -33,7 +34,6 @@ from tests.desk_browser import (
     python_checks,
     sealed_bid_bundles,
 )
-from tests.conftest import seated
 from tests.drivers import SHORT, first_choices
 from tests.live import server_process
 from tests.test_tampering import BUNDLE, LEAVES, flipped, leaves, set_path, structural

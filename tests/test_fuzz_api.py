@@ -7,9 +7,9 @@ import re
 
 import pytest
 import schemathesis
-from schemathesis.checks import positive_data_acceptance
 from hypothesis import HealthCheck, settings
 from hypothesis.errors import FlakyStrategyDefinition
+from schemathesis.checks import positive_data_acceptance
 
 from events.store import SQLiteStore
 from service.app import create_app

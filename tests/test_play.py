@@ -277,9 +277,9 @@ def test_created_things_say_where_they_are(client):
 
 
 def test_a_browser_page_may_read_the_headers_clients_need(store_url):
-    from fastapi.testclient import TestClient
-
     import dataclasses
+
+    from fastapi.testclient import TestClient
 
     from service.app import create_app
     from service.settings import Settings

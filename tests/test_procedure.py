@@ -7,21 +7,59 @@ from dataclasses import dataclass, field
 import msgspec
 import pytest
 
-from domain.procedure import fold, working_copy
+from domain.procedure import CORE_NO_CHANGE, fold, working_copy
 from events.core import DiceRolled, GameEnded, SeedLocked
+from events.vocabulary import Event
+
+
+class Counted(Event):
+    n: int
+
+
+class Noted(Event):
+    pass
+
+
+class Unknown(Event):
+    pass
+
+
+@dataclass
+class Tally:
+    n: int = 0
+    over: bool = False
+
+
+def counted(s: Tally, e: Counted) -> None:
+    s.n += e.n
 
 
 def test_a_fold_refuses_an_event_it_neither_handles_nor_names():
-    def ended(s: dict, e: GameEnded) -> None:
-        s["over"] = True
-
-    evolve = fold({GameEnded: ended}, (DiceRolled,), __name__)
-    assert evolve({}, GameEnded(reason="x")) == {"over": True}
-    assert evolve({}, DiceRolled(k=0, sides=[6], faces=[1], purpose="p", rule="r")) == {}
-    with pytest.raises(TypeError, match="no handler for SeedLocked"):
-        evolve({}, SeedLocked(client_seeds=[], server_only=[]))
+    evolve = fold({Counted: counted}, (Noted,), __name__)
+    assert evolve(Tally(), Counted(n=2)) == Tally(n=2)
+    assert evolve(Tally(), Noted()) == Tally()
+    with pytest.raises(TypeError, match="no handler for Unknown"):
+        evolve(Tally(), Unknown())
     with pytest.raises(ValueError, match="both handled and named"):
-        fold({GameEnded: ended}, (GameEnded,), __name__)
+        fold({Counted: counted}, (Counted,), __name__)
+
+
+def test_the_fold_owns_the_core_events_a_ruleset_handles_only_what_it_must():
+    """A GameEnded ends the ruleset's game, the core's other events change nothing: no ruleset lists them; one that
+    keeps something of them (a sealed record, more to close at the end) handles it itself, and naming one a no-op is
+    refused (it is one already)."""
+    evolve = fold({Counted: counted}, (), __name__)
+    assert evolve(Tally(), GameEnded(reason="x")) == Tally(over=True)
+    assert evolve(Tally(), DiceRolled(k=0, sides=[6], faces=[1], purpose="p", rule="r")) == Tally()
+    assert evolve(Tally(), SeedLocked(client_seeds=[], server_only=[])) == Tally()
+    assert set(CORE_NO_CHANGE) <= set(evolve.no_change) and GameEnded in evolve.handlers
+
+    def closed(s: Tally, e: GameEnded) -> None:
+        s.n = -1
+
+    assert fold({GameEnded: closed}, (), __name__)(Tally(), GameEnded(reason="x")) == Tally(n=-1)
+    with pytest.raises(ValueError, match="the core's events"):
+        fold({}, (DiceRolled,), __name__)
 
 
 class Frozen(msgspec.Struct, frozen=True):

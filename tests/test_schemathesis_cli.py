@@ -63,9 +63,9 @@ def test_st_run_with_a_seat_token_finds_nothing(server, tmp_path):
     captain = next(s["token"] for s in made["seats"] if s["seat"] == "captain")
     config = tmp_path / "schemathesis.toml"
     config.write_text(  # this run's entries first: the first entry naming an operation is the one that applies
-        f"""
+        """
 [[operations]]
-include-name = "POST /games/{{game_id}}/commands"
+include-name = "POST /games/{game_id}/commands"
 # The body schema is every ruleset's commands (OpenAPI cannot make a body depend on the game in the path). A command
 # of another ruleset is refused with 409 illegal-command, but a type two rulesets share (`start`) is read as this
 # game's own, so the other ruleset's arguments for it get 422 invalid-command.
@@ -75,7 +75,7 @@ checks.positive_data_acceptance.expected-statuses = [
 ]
 
 [[operations]]
-include-name = "POST /games/{{game_id}}/token"
+include-name = "POST /games/{game_id}/token"
 # Rotating the token would void the very token this run is told to send (that it does is tested in test_play.py).
 enabled = false
 

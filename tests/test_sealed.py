@@ -11,7 +11,7 @@ import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
-from events.canonical import canonical_reference, chain_hash, GENESIS_HASH
+from events.canonical import GENESIS_HASH, canonical_reference, chain_hash
 from service.app import create_app
 from service.replay import verify
 from tests import sealed_bid

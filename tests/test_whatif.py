@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from events.bundle import decode_bundle
 from domain.engine import Rejected
+from events.bundle import decode_bundle
 from service.app import create_app
 from service.cli import app as cli
 from service.replay import verify

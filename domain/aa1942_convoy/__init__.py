@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy import bot, views
+from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.awaiting import legal_commands
 from domain.aa1942_convoy.data import parse_map
-from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territory, turn
+from domain.aa1942_convoy.editions import EDITIONS
 from domain.aa1942_convoy.evolve import evolve
+from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territory, turn
 from domain.aa1942_convoy.state import TURN_ORDER, State
 from domain.dice import Dice
 from domain.engine import Ruleset
-from domain.aa1942_convoy.editions import EDITIONS
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 

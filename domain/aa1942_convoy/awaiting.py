@@ -17,7 +17,7 @@ from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
 from domain.decisions import Form, Number, Option, Select, Variant, Variants
-from domain.engine import REFEREE, CommandSpec, command_schema
+from domain.engine import REFEREE, CommandSpec, command_schema, tag
 
 MAX_CHOICES = 64
 
@@ -378,9 +378,9 @@ _READS: dict[Callable, Callable[[State], Any]] = {
     liberate_spec: _control,
     place_spec: lambda s: id(s.map),  # the map's sea zones (and the acting power, in every key)
 }
-_BUILT: OrderedDict[tuple, CommandSpec] = OrderedDict()
+_BUILT: OrderedDict[tuple, CommandSpec | None] = OrderedDict()
 _BUILT_MAX = 512
-_MISSING = object()
+_MISSING: Any = object()  # not built yet (a built entry may be None: not legal now)
 
 
 def _built(
@@ -418,13 +418,13 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     out: list[CommandSpec] = []
     read: dict = {}
     for cmd, legal, build, seats in entries:
-        tag = cmd.__struct_config__.tag
-        if only is not None and tag != only:
+        name = tag(cmd)
+        if only is not None and name != only:
             continue
         if only is None:
             spec = _built(build, state, seats, read)
             if spec is not None:
                 out.append(spec)
         elif legal is None or next(iter(legal(state)), None) is not None:
-            out.append(CommandSpec(type=tag, seats=seats, choices=None, schema=command_schema(cmd)))
+            out.append(CommandSpec(type=name, seats=seats, choices=None, schema=command_schema(cmd)))
     return out

@@ -2,7 +2,7 @@
 what recorded commands or rolls decide, with the edition that introduced it. Rule code asks
 `state.edition.has(change_id)`; docs/rules/aa1942-convoy.md "Editions" lists the same table for readers."""
 
-from domain.editions import Change, Editions, Released
+from domain.editions import Editions, Released
 
 EDITIONS = Editions(
     ruleset="aa1942-convoy",

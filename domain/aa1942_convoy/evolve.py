@@ -3,22 +3,10 @@ the events that change nothing (domain.procedure.fold). Checks belong to decide:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.aa1942_convoy.state import TURN_ORDER, State, SubsUsed, inactive_zones, new_round_sheet, open_canals
-from domain.procedure import fold
+from domain.procedure import Handler, fold
 from events import aa1942_convoy as ev
-from events.core import (
-    ClientSeedContributed,
-    DiceRolled,
-    GameEnded,
-    SeedLocked,
-    ServerSeedRevealed,
-    SubmissionSealed,
-    SubmissionsRevealed,
-)
 from events.vocabulary import Event
-
 
 # ---- one handler per event type; each applies what its event says ---------------------------------------
 
@@ -127,11 +115,7 @@ def _income_collected(state: State, e: ev.IncomeCollected) -> None:
     state.line(e.power).income += e.income
 
 
-def _game_ended(state: State, e: GameEnded) -> None:
-    state.over = True
-
-
-HANDLERS: dict[type[Event], Callable[[State, Event], None]] = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.PhaseBegan: _phase_began,
     ev.RoundBegan: _round_began,
     ev.ChipsRemoved: _chips_removed,
@@ -145,19 +129,9 @@ HANDLERS: dict[type[Event], Callable[[State, Event], None]] = {
     ev.TerritoryLiberated: _territory_liberated,
     ev.TerritoriesReturned: _territories_returned,
     ev.IncomeCollected: _income_collected,
-    GameEnded: _game_ended,
 }
-# The zone markers follow control, which the territory events change (AA-4); the core events are the engine's.
-NO_STATE_CHANGE: tuple[type[Event], ...] = (
-    ev.ConvoyZoneDeactivated,
-    ev.ConvoyZoneReactivated,
-    DiceRolled,
-    ClientSeedContributed,
-    SeedLocked,
-    ServerSeedRevealed,
-    SubmissionSealed,  # the ledger seals nothing; the engine's own events all the same
-    SubmissionsRevealed,
-)
+# The zone markers follow control, which the territory events change (AA-4); the core's events are the fold's.
+NO_STATE_CHANGE: tuple[type[Event], ...] = (ev.ConvoyZoneDeactivated, ev.ConvoyZoneReactivated)
 
 
 evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from domain.editions import Edition
 from dataclasses import dataclass, field
+from typing import Literal
 
 from domain.aa1942_convoy.data import MapData
+from domain.editions import Edition
 
 # AA-1: the convoy sea zones of 1942.2 and their owners (rule text), each worth 4 IPCs.
 CONVOY_ZONES: dict[int, str] = {
@@ -19,7 +20,8 @@ ZONE_VALUE = 4
 _NONE: dict[int, int] = {}  # a power without submarines (never written)
 # AA-2: turn order of 1942.2, sides and starting incomes (which are also the starting treasuries).
 TURN_ORDER = ("USSR", "Germany", "UK", "Japan", "USA")
-SIDE = {"USSR": "Allies", "UK": "Allies", "USA": "Allies", "Germany": "Axis", "Japan": "Axis"}
+Side = Literal["Axis", "Allies"]
+SIDE: dict[str, Side] = {"USSR": "Allies", "UK": "Allies", "USA": "Allies", "Germany": "Axis", "Japan": "Axis"}
 STARTING_INCOME = {"USSR": 24, "Germany": 41, "UK": 31, "Japan": 30, "USA": 42}
 CAPITALS = {
     "USSR": "Russia",

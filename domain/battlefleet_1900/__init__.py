@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900 import bot, views
+from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.awaiting import legal_commands
 from domain.battlefleet_1900.data import parse_data
+from domain.battlefleet_1900.editions import EDITIONS
 from domain.battlefleet_1900.evolve import evolve
-from domain.battlefleet_1900.state import initial_state
 from domain.battlefleet_1900.rules import turn
 from domain.battlefleet_1900.rules.sealing import redact
-from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.state import State, initial_state
 from domain.dice import Dice
 from domain.engine import Ruleset
 from domain.procedure import Ctx
-from domain.battlefleet_1900.editions import EDITIONS
 from events import battlefleet_1900 as ev
 from events.vocabulary import Event
 

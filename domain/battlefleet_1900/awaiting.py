@@ -11,6 +11,7 @@ import itertools
 
 import msgspec
 
+from domain import decisions as ui
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.commands import DcAction
 from domain.battlefleet_1900.rules import damage_control as dc
@@ -20,8 +21,7 @@ from domain.battlefleet_1900.rules.damage import has_feature
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
 from domain.battlefleet_1900.views import pose_for
-from domain import decisions as ui
-from domain.engine import CommandSpec, command_schema
+from domain.engine import CommandSpec, command_schema, tag
 
 DESCRIPTIONS = {
     "start": "Log each ship's torpedo running depth and boat gun crews before the battle (sealed).",
@@ -35,9 +35,9 @@ DESCRIPTIONS = {
 
 
 def _spec(
-    cmd: type, seats: list[str], schema: dict, choices: list[dict] | None = None, labels=None, default=None, ui=None
+    cmd: type[msgspec.Struct], seats: list[str], schema: dict, choices: list[dict] | None = None, labels=None, default=None, ui=None
 ) -> CommandSpec:
-    name = cmd.__struct_config__.tag
+    name = tag(cmd)
     return CommandSpec(
         type=name,
         seats=seats,
@@ -58,7 +58,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
         return []
     out = []
     cmd = c.STEP_COMMAND.get(state.step)
-    if cmd is not None and only in (None, cmd.__struct_config__.tag):
+    if cmd is not None and only in (None, tag(cmd)):
         for seat in state.owing:
             if seat not in state.submitted:  # the command path (only) needs who, not the narrowed schema
                 if only:

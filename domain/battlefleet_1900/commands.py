@@ -3,16 +3,16 @@ sealed: the engine keeps its content hidden behind a commitment until the rules 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import msgspec
 
-from domain.engine import described
+from domain.decisions import described
 from events.battlefleet_1900 import Arrow
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Side = Literal["port", "starboard"]
-SIGNALS = (
+Signal = Literal[
     "engage_enemy",
     "turn_16_points_port",
     "turn_16_points_starboard",
@@ -22,64 +22,80 @@ SIGNALS = (
     "torpedo_attack",
     "recall",
     "we_surrender",
-)
+]
+SIGNALS: tuple[str, ...] = get_args(Signal)
 
 
 class Options(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    scenario: described(
-        str, "BF-R2: the scenario of the data set that sets sides, divisions and poses"
-    ) = "yellow-sea-1904"
-    fog: described(
+    scenario: Annotated[str, described("BF-R2: the scenario of the data set that sets sides, divisions and poses")] = (
+        "yellow-sea-1904"
+    )
+    fog: Annotated[
         Literal["blur", "open"],
-        "BATTLEFLEET.md §4: `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); "
-        "`open` shows exact poses, markers and distances to everyone",
-    ) = "blur"
-    turns: described(Annotated[int, msgspec.Meta(ge=1, le=60)], "BF-R31: turns before the battle ends") = 12
-    read_message_rolls: described(
-        bool, "BF-R12: whether the receiving fleet flagship rolls to read each message (a failure delays it a turn)"
-    ) = True
-    data: described(
-        dict[str, Any] | None, "a game's own data set (same schema as data/default.json); null: the default set"
-    ) = None
+        described(
+            "BATTLEFLEET.md §4: `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); "
+            "`open` shows exact poses, markers and distances to everyone"
+        ),
+    ] = "blur"
+    turns: Annotated[Annotated[int, msgspec.Meta(ge=1, le=60)], described("BF-R31: turns before the battle ends")] = 12
+    read_message_rolls: Annotated[
+        bool,
+        described(
+            "BF-R12: whether the receiving fleet flagship rolls to read each message (a failure delays it a turn)"
+        ),
+    ] = True
+    data: Annotated[
+        dict[str, Any] | None,
+        described("a game's own data set (same schema as data/default.json); null: the default set"),
+    ] = None
 
 
 class ShipSetup(msgspec.Struct, forbid_unknown_fields=True):
-    ship: described(Name, "one of your ships")
-    torpedo_depth: described(Literal["normal", "shallow"], "1.4: the running depth logged for its torpedoes") = "normal"
-    boat_guns_manned: described(
-        bool, "5.0: whether its boat guns are manned (unmanned boat guns cannot fire)"
-    ) = True
+    ship: Annotated[Name, described("one of your ships")]
+    torpedo_depth: Annotated[
+        Literal["normal", "shallow"], described("1.4: the running depth logged for its torpedoes")
+    ] = "normal"
+    boat_guns_manned: Annotated[
+        bool, described("5.0: whether its boat guns are manned (unmanned boat guns cannot fire)")
+    ] = True
 
 
 class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
     """1.4/5.0: what the ship logs record before the game: running depth and boat gun crews (defaults: normal, manned)."""
 
     sealed: ClassVar[bool] = True
-    ships: described(list[ShipSetup], "the ships whose log differs from the defaults (normal depth, manned)") = []
+    ships: Annotated[
+        list[ShipSetup], described("the ships whose log differs from the defaults (normal depth, manned)")
+    ] = []
 
 
 MAX_ORDERS = 6  # a division's orders a turn, at most (the command's own cap)
 
 
 class DivisionOrders(msgspec.Struct, forbid_unknown_fields=True):
-    division: described(Name, "one of your divisions")
-    orders: described(
+    division: Annotated[Name, described("one of your divisions")]
+    orders: Annotated[
         Annotated[list[Arrow], msgspec.Meta(max_length=MAX_ORDERS)],
-        "2.0, BF-R5: its command column, in order: turn arrows (45 or 90, to port or starboard, in succession or "
-        "together) or the stop dot; empty: steam straight on",
-    ) = []
+        described(
+            "2.0, BF-R5: its command column, in order: turn arrows (45 or 90, to port or starboard, in succession or "
+            "together) or the stop dot; empty: steam straight on"
+        ),
+    ] = []
 
 
 class Transfer(msgspec.Struct, forbid_unknown_fields=True):
-    division: described(Name, "BF-R10: the division whose command passes to another of its ships")
-    to: described(
-        Name, "BF-R10: the ship that takes command (same division, within ¼ bracket, afloat, not sinking, no CT hit)"
-    )
+    division: Annotated[Name, described("BF-R10: the division whose command passes to another of its ships")]
+    to: Annotated[
+        Name,
+        described(
+            "BF-R10: the ship that takes command (same division, within ¼ bracket, afloat, not sinking, no CT hit)"
+        ),
+    ]
 
 
 class Manning(msgspec.Struct, forbid_unknown_fields=True):
-    ship: described(Name, "one of your ships")
-    manned: described(bool, "5.0: whether its boat guns are manned from now on")
+    ship: Annotated[Name, described("one of your ships")]
+    manned: Annotated[bool, described("5.0: whether its boat guns are manned from now on")]
 
 
 MESSAGE_TEXT = 280  # characters of a fleet order's text
@@ -87,11 +103,14 @@ MESSAGES = 8  # fleet orders a seat sends in one Command Phase
 
 
 class Message(msgspec.Struct, forbid_unknown_fields=True):
-    to_seat: described(Name, "BF-R12: the seat the fleet order goes to")
-    text: described(
-        Annotated[str, msgspec.Meta(max_length=MESSAGE_TEXT)], "free text of the order (at most 280 characters)"
-    ) = ""
-    signal: described(Literal[SIGNALS] | None, "BF-R12: a flag signal of the book, or null for text only") = None
+    to_seat: Annotated[Name, described("BF-R12: the seat the fleet order goes to")]
+    text: Annotated[
+        Annotated[str, msgspec.Meta(max_length=MESSAGE_TEXT)],
+        described("free text of the order (at most 280 characters)"),
+    ] = ""
+    signal: Annotated[
+        Signal | None, described("BF-R12: a flag signal of the book, or null for text only")
+    ] = None
 
 
 class GiveOrders(msgspec.Struct, tag="give_orders", forbid_unknown_fields=True):
@@ -99,36 +118,41 @@ class GiveOrders(msgspec.Struct, tag="give_orders", forbid_unknown_fields=True):
     boat gun crews, fleet orders (messages) and surrenders. Divisions not listed steam straight on."""
 
     sealed: ClassVar[bool] = True
-    divisions: described(list[DivisionOrders], "2.0: the command column of each division given orders") = []
-    drop_out: described(list[Name], "2.1: your ships that drop out of their division's line") = []
-    transfer: described(list[Transfer], "BF-R10: transfers of a division's command to another ship") = []
-    boat_guns: described(list[Manning], "5.0: boat gun crews manned or withdrawn") = []
-    messages: described(
-        Annotated[list[Message], msgspec.Meta(max_length=MESSAGES)], "BF-R12: fleet orders to other seats (at most 8)"
-    ) = []
-    surrender: described(list[Name], "BF-R13: your ships that strike their colours (irrevocable)") = []
+    divisions: Annotated[list[DivisionOrders], described("2.0: the command column of each division given orders")] = []
+    drop_out: Annotated[list[Name], described("2.1: your ships that drop out of their division's line")] = []
+    transfer: Annotated[list[Transfer], described("BF-R10: transfers of a division's command to another ship")] = []
+    boat_guns: Annotated[list[Manning], described("5.0: boat gun crews manned or withdrawn")] = []
+    messages: Annotated[
+        Annotated[list[Message], msgspec.Meta(max_length=MESSAGES)],
+        described("BF-R12: fleet orders to other seats (at most 8)"),
+    ] = []
+    surrender: Annotated[list[Name], described("BF-R13: your ships that strike their colours (irrevocable)")] = []
 
 
 class ShipDistance(msgspec.Struct, forbid_unknown_fields=True):
-    ship: described(Name, "a ship of the division (one that has dropped out moves on its own)")
-    distance_mm: described(
-        Annotated[int, msgspec.Meta(ge=0, le=10_000)], "BF-R6: how far it moves this turn, in table mm"
-    )
+    ship: Annotated[Name, described("a ship of the division (one that has dropped out moves on its own)")]
+    distance_mm: Annotated[
+        Annotated[int, msgspec.Meta(ge=0, le=10_000)], described("BF-R6: how far it moves this turn, in table mm")
+    ]
 
 
 class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
-    division: described(Name, "one of your divisions")
-    distance_mm: described(
+    division: Annotated[Name, described("one of your divisions")]
+    distance_mm: Annotated[
         Annotated[int, msgspec.Meta(ge=0, le=10_000)] | None,
-        "BF-R6: how far the lead moves, in table mm, within its speed limits (`awaiting[].ui` gives them); null: "
-        "as last turn, within the limits",
-    ) = None
-    turns_deg: described(
+        described(
+            "BF-R6: how far the lead moves, in table mm, within its speed limits (`awaiting[].ui` gives them); null: "
+            "as last turn, within the limits"
+        ),
+    ] = None
+    turns_deg: Annotated[
         Annotated[list[Annotated[int, msgspec.Meta(ge=-180, le=180)]], msgspec.Meta(max_length=6)],
-        "BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each "
-        "arrow's least turn",
-    ) = []
-    ships: described(list[ShipDistance], "distances of single ships that do not follow the lead") = []
+        described(
+            "BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each "
+            "arrow's least turn"
+        ),
+    ] = []
+    ships: Annotated[list[ShipDistance], described("distances of single ships that do not follow the lead")] = []
 
 
 class Move(msgspec.Struct, tag="move", forbid_unknown_fields=True):
@@ -136,60 +160,71 @@ class Move(msgspec.Struct, tag="move", forbid_unknown_fields=True):
     speed and make each arrow's least turn."""
 
     sealed: ClassVar[bool] = True
-    divisions: described(list[DivisionMove], "the divisions whose move differs from keeping speed") = []
+    divisions: Annotated[list[DivisionMove], described("the divisions whose move differs from keeping speed")] = []
 
 
 class GunOrder(msgspec.Struct, forbid_unknown_fields=True):
-    mount: described(Name, "4.1: a gun position letter, or a beam pattern's weapon id (with `side` and `guns`)")
-    side: described(Side | None, "4.1: a beam pattern's side; null for a position") = None
-    guns: described(
+    mount: Annotated[
+        Name, described("4.1: a gun position letter, or a beam pattern's weapon id (with `side` and `guns`)")
+    ]
+    side: Annotated[Side | None, described("4.1: a beam pattern's side; null for a position")] = None
+    guns: Annotated[
         Annotated[int, msgspec.Meta(ge=1, le=40)] | None,
-        "BF-R14: how many of a pattern side's guns fire; null for a position, which fires all its guns",
-    ) = None
-    cycles: described(Literal[1, 2], "4.1: rounds per gun this turn, within the weapon's rate of fire") = 1
-    ammo: described(
-        Literal["HE", "AP"], "4.0: high explosive (the default) or armour piercing; from 4.0.0 one for all the "
-        "guns at one target (BF-R15)"
-    ) = "HE"
+        described("BF-R14: how many of a pattern side's guns fire; null for a position, which fires all its guns"),
+    ] = None
+    cycles: Annotated[Literal[1, 2], described("4.1: rounds per gun this turn, within the weapon's rate of fire")] = 1
+    ammo: Annotated[
+        Literal["HE", "AP"],
+        described(
+            "4.0: high explosive (the default) or armour piercing; from 4.0.0 one for all the "
+            "guns at one target (BF-R15)"
+        ),
+    ] = "HE"
 
 
 class Salvo(msgspec.Struct, forbid_unknown_fields=True):
-    ship: described(Name, "the firing ship, one of yours able to fire")
-    target: described(Name, "BF-R13: an enemy ship in play (not surrendered)")
-    estimate_mm: described(
+    ship: Annotated[Name, described("the firing ship, one of yours able to fire")]
+    target: Annotated[Name, described("BF-R13: an enemy ship in play (not surrendered)")]
+    estimate_mm: Annotated[
         Annotated[int, msgspec.Meta(ge=1, le=100_000)],
-        "BF-R15: your estimate of the range, funnel to funnel, in table mm, within the four brackets; measured "
-        "only once every estimate is in (4.3)",
-    )
-    guns: described(
-        Annotated[list[GunOrder], msgspec.Meta(min_length=1, max_length=20)], "the positions and patterns that fire"
-    )
+        described(
+            "BF-R15: your estimate of the range, funnel to funnel, in table mm, within the four brackets; measured "
+            "only once every estimate is in (4.3)"
+        ),
+    ]
+    guns: Annotated[
+        Annotated[list[GunOrder], msgspec.Meta(min_length=1, max_length=20)],
+        described("the positions and patterns that fire"),
+    ]
 
 
 class Fire(msgspec.Struct, tag="fire", forbid_unknown_fields=True):
     """4.0-4.1: estimate the range and fire a salvo: one estimate per firer and target, guns and ammunition."""
 
     sealed: ClassVar[bool] = True
-    salvos: described(
-        Annotated[list[Salvo], msgspec.Meta(max_length=64)], "4.1: one salvo per firer and target; empty: hold fire"
-    ) = []
+    salvos: Annotated[
+        Annotated[list[Salvo], msgspec.Meta(max_length=64)],
+        described("4.1: one salvo per firer and target; empty: hold fire"),
+    ] = []
 
 
 class Launch(msgspec.Struct, forbid_unknown_fields=True):
-    ship: described(Name, "the launching ship, one of yours")
-    mount: described(Name, "5.1: the tubes, by their id in the ship's class (`torpedoes[].id` of the ship log)")
-    target: described(Name, "the enemy ship aimed at")
-    count: described(Annotated[int, msgspec.Meta(ge=1, le=20)], "torpedoes launched from this mount") = 1
-    side: described(Side | None, "5.1: a side tube's side; null for bow, stern or centre-line tubes") = None
+    ship: Annotated[Name, described("the launching ship, one of yours")]
+    mount: Annotated[
+        Name, described("5.1: the tubes, by their id in the ship's class (`torpedoes[].id` of the ship log)")
+    ]
+    target: Annotated[Name, described("the enemy ship aimed at")]
+    count: Annotated[Annotated[int, msgspec.Meta(ge=1, le=20)], described("torpedoes launched from this mount")] = 1
+    side: Annotated[Side | None, described("5.1: a side tube's side; null for bow, stern or centre-line tubes")] = None
 
 
 class LaunchTorpedoes(msgspec.Struct, tag="launch_torpedoes", forbid_unknown_fields=True):
     """5.0: every launch and its target, declared at once and irrevocable."""
 
     sealed: ClassVar[bool] = True
-    launches: described(
-        Annotated[list[Launch], msgspec.Meta(max_length=64)], "BF-R27: every launch this turn; empty: none"
-    ) = []
+    launches: Annotated[
+        Annotated[list[Launch], msgspec.Meta(max_length=64)], described("BF-R27: every launch this turn; empty: none")
+    ] = []
 
 
 DcFunction = Literal[
@@ -212,27 +247,32 @@ DcFunction = Literal[
 
 
 class DcAction(msgspec.Struct, forbid_unknown_fields=True):
-    ship: described(Name, "one of your ships")
-    function: described(DcFunction, "6.3: what its DC die is spent on")
-    mount: described(
+    ship: Annotated[Name, described("one of your ships")]
+    function: Annotated[DcFunction, described("6.3: what its DC die is spent on")]
+    mount: Annotated[
         Name | None,
-        "repair_main/secondary/tertiary, flood_magazine: a position letter, or `weapon:gun` of a pattern gun",
-    ) = None
-    compartment: described(
+        described(
+            "repair_main/secondary/tertiary, flood_magazine: a position letter, or `weapon:gun` of a pattern gun"
+        ),
+    ] = None
+    compartment: Annotated[
         Literal["F", "PA", "SA", "A"] | None,
-        "contain_flooding, counterflood: forward, port amidships, starboard amidships or aft",
-    ) = None
-    level: described(Annotated[int, msgspec.Meta(ge=1, le=4)] | None, "counterflood: the flooding level to take") = None
+        described("contain_flooding, counterflood: forward, port amidships, starboard amidships or aft"),
+    ] = None
+    level: Annotated[
+        Annotated[int, msgspec.Meta(ge=1, le=4)] | None, described("counterflood: the flooding level to take")
+    ] = None
 
 
 class DamageControl(msgspec.Struct, tag="damage_control", forbid_unknown_fields=True):
     """6.3: one DC die per action, declared before rolling; `scuttle` names ships to scuttle (irrevocable)."""
 
     sealed: ClassVar[bool] = True
-    actions: described(
-        Annotated[list[DcAction], msgspec.Meta(max_length=64)], "6.3: one action per DC die, declared before rolling"
-    ) = []
-    scuttle: described(list[Name], "6.3: your ships to scuttle (irrevocable)") = []
+    actions: Annotated[
+        Annotated[list[DcAction], msgspec.Meta(max_length=64)],
+        described("6.3: one action per DC die, declared before rolling"),
+    ] = []
+    scuttle: Annotated[list[Name], described("6.3: your ships to scuttle (irrevocable)")] = []
 
 
 class Concede(msgspec.Struct, tag="concede", forbid_unknown_fields=True):

@@ -21,18 +21,12 @@ from domain.battlefleet_1900.state import (
     dc_dice,
     propulsion_hit,
 )
-from domain.procedure import fold
+from domain.procedure import Handler, fold
 from events import battlefleet_1900 as ev
 from events.core import (
-    ClientSeedContributed,
-    DiceRolled,
-    GameCreated,
-    GameEnded,
-    SeedLocked,
-    ServerSeedRevealed,
     SubmissionSealed,
-    SubmissionsRevealed,
 )
+from events.vocabulary import Event
 
 # ---- handlers -----------------------------------------------------------------------------------
 
@@ -51,7 +45,7 @@ def _sealed(s: State, e: SubmissionSealed) -> None:
         n = msgspec.convert(e.content, ev.Note)
         sec.messages.append(Message(n.turn, n.from_seat, n.to_seat, n.text, n.signal, delivered=e.seat != n.from_seat))
     else:
-        sec.pending[e.kind] = e.content
+        sec.pending[e.kind] = e.content or {}  # folded with its content (the engine's, never the public's)
         s.submitted[e.seat] = e.commitment
 
 
@@ -291,7 +285,7 @@ def _ended(s: State, e: ev.BattleEnded) -> None:
     s.result = e.result
 
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     SubmissionSealed: _sealed,
     ev.BattleStarted: _battle_started,
     ev.TurnStarted: _turn_started,
@@ -320,15 +314,9 @@ HANDLERS = {
     ev.TurnEnded: _turn_ended,
     ev.BattleEnded: _ended,
 }
-# Records that change no state: the reveal (the state holds every content already), rolls and accounts.
+# Records that change no state: rolls and accounts. The core's events are the fold's: the reveal changes nothing (the
+# state holds every content already), a GameEnded ends the battle where BattleEnded has not (the referee's end).
 NO_STATE_CHANGE = (
-    SubmissionsRevealed,
-    DiceRolled,
-    GameCreated,
-    ClientSeedContributed,
-    SeedLocked,
-    ServerSeedRevealed,
-    GameEnded,
     ev.CriticalRolled,
     ev.HitsRolled,
     ev.SinkRolled,

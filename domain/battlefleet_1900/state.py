@@ -8,12 +8,12 @@ depths, messages) lives in ONE field, `State.sealed`, which `rules.sealing.redac
 
 from __future__ import annotations
 
-from domain.editions import Edition
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.battlefleet_1900.data import COMPARTMENTS, DataSet, ShipClass, Weapon
 from domain.battlefleet_1900.editions import EDITIONS
+from domain.editions import Edition
 from events.battlefleet_1900 import Arrow, Pose
 from events.core import GameCreated
 
@@ -291,6 +291,6 @@ def new_ship(data: DataSet, name: str, cls: str, seat: str, division: str) -> Sh
     for t in k.torpedoes:
         if t.per_side:
             ship.tubes.update({f"{t.id}:{side}": t.per_side for side in SIDES})
-        else:
+        elif t.count is not None:  # the data check: count where there is no per_side
             ship.tubes[t.id] = t.count
     return ship

@@ -14,7 +14,7 @@ from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.rules import damage_control, gunnery, movement
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State, dc_dice
-from domain.engine import REFEREE, Reader, View
+from domain.engine import REFEREE, Reader, View, tag
 from events import battlefleet_1900 as ev
 
 
@@ -353,14 +353,14 @@ class PhaseView(msgspec.Struct, forbid_unknown_fields=True):
 
 def phase(state: State, reader: Reader) -> PhaseView:
     s = redact(state, reader)
-    mine = None
+    mine: c.Start | c.GiveOrders | c.Move | c.Fire | c.LaunchTorpedoes | c.DamageControl | None = None
     cmd = c.STEP_COMMAND.get(s.step)
     if (
         reader in s.seats
         and cmd is not None
-        and (content := s.sealed[reader].pending.get(cmd.__struct_config__.tag)) is not None
+        and (content := s.sealed[reader].pending.get(tag(cmd))) is not None
     ):
-        mine = msgspec.convert({"type": cmd.__struct_config__.tag, **content}, cmd)
+        mine = msgspec.convert({"type": tag(cmd), **content}, cmd)
     seen = dict.fromkeys(  # each fleet order once: the sender's copy, and the addressee's once read
         (m.turn, m.from_seat, m.to_seat, m.text, m.signal) for sec in s.sealed.values() for m in sec.messages
     )

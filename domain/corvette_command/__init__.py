@@ -6,24 +6,25 @@ docs/rules/corvette-command.md and every roll record cites one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from domain.corvette_command import commands as c
 from domain.corvette_command import bot, views
+from domain.corvette_command import commands as c
 from domain.corvette_command.awaiting import legal_commands
 from domain.corvette_command.data import parse_data
+from domain.corvette_command.editions import EDITIONS
+from domain.corvette_command.evolve import evolve
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, weather
 from domain.corvette_command.rules.decision_points import ask
-from domain.corvette_command.evolve import evolve
 from domain.corvette_command.state import State, initial_state
 from domain.dice import Dice
-from domain.engine import IllegalCommand, InvalidInput, Ruleset
+from domain.engine import IllegalCommand, InvalidInput, Ruleset, tag
 from domain.procedure import Ctx, run
-from domain.corvette_command.editions import EDITIONS
 from events import corvette_command as ev
 from events.vocabulary import Event
 
-BOX = {
+BOX: dict[str, Callable[..., None]] = {  # (ctx) or (ctx, escort): each box step's rule
     "weather": weather.change,
     "collision": hazards.collision,
     "mechanical": hazards.mechanical,
@@ -84,12 +85,12 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
 
 
 def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
-    tag = cmd.__struct_config__.tag
-    if DECISION_OF[tag] != state.awaiting:
+    name = tag(cmd)
+    if DECISION_OF[name] != state.awaiting:
         awaited = " or ".join(repr(s.type) for s in legal_commands(state)) or "no command"
-        raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {tag!r}")
+        raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {name!r}")
     ctx = Ctx(state, dice, evolve)
-    ctx.emit(ev.DecisionTaken(decision=DECISION_OF[tag], command=tag))
+    ctx.emit(ev.DecisionTaken(decision=DECISION_OF[name], command=name))
     match cmd:
         case c.ChooseStartPort(side=side):
             setup.begin_campaign(ctx, side)

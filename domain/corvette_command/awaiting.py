@@ -6,11 +6,13 @@ from __future__ import annotations
 import copy
 import functools
 
+import msgspec
+
 from domain.corvette_command import commands as c
 from domain.corvette_command.rules import asw, attack, hazards, movement, setup
 from domain.corvette_command.state import STATIONS, State
 from domain.decisions import Form, Group, Variant, Variants
-from domain.engine import CommandSpec, command_schema
+from domain.engine import CommandSpec, command_schema, tag
 
 MAX_CHOICES = 64
 
@@ -28,12 +30,12 @@ STATION_NAME = {
 ZONE_NAME = {"canadian": "Canadian", "air-gap": "Air Gap", "western-approaches": "Western Approaches"}
 
 
-def _spec(cmd: type, seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
+def _spec(cmd: type[msgspec.Struct], seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
     """One command of `awaiting`: its (choice, label) pairs, or None when there are too many to list."""
     if options is not None and len(options) > MAX_CHOICES:
         options = None
     return CommandSpec(
-        type=cmd.__struct_config__.tag,
+        type=tag(cmd),
         seats=seats,
         choices=None if options is None else [ch for ch, _ in options],
         schema=command_schema(cmd),

@@ -7,37 +7,30 @@ import msgspec
 
 from domain.corvette_command.data import DataSet
 from domain.corvette_command.state import (
-    Award,
     BOX_STEPS,
-    BoxStep,
-    Convoy,
     DEPTH_CHARGES,
-    Encounter,
-    Engagement,
     GRADES,
-    Growth,
-    Hurt,
     HEDGEHOG_SALVOES,
     ONCE_PER_BOX,
     STATIONS,
+    Award,
+    BoxStep,
+    Convoy,
+    Encounter,
+    Engagement,
+    Growth,
+    Hurt,
     State,
     Waiting,
     iso,
     ymd,
 )
-from domain.procedure import fold
+from domain.procedure import Handler, fold
 from events import corvette_command as ev
 from events.core import (
-    ClientSeedContributed,
-    DiceRolled,
-    GameCreated,
     GameEnded,
-    SeedLocked,
-    ServerSeedRevealed,
-    SubmissionSealed,
-    SubmissionsRevealed,
 )
-
+from events.vocabulary import Event
 
 # ---- handlers, one per event type -----------------------------------------------------------------
 
@@ -441,21 +434,11 @@ def _ended(s: State, e: GameEnded) -> None:
 
 
 # recorded for the reader, read by no rule: the torpedo's end (its damage comes as HullDamaged and AreaDamaged), the
-# tech-delay roll (its delay comes as EquipmentDateMoved), the dice (what they decide comes as the rule's own event);
-# and the engine's bookkeeping (seeds, seals, reveal), which these rules never read
-NO_STATE_CHANGE = (
-    ev.TorpedoResolved,
-    ev.TechDelayRolled,
-    DiceRolled,
-    GameCreated,
-    ClientSeedContributed,
-    SeedLocked,
-    ServerSeedRevealed,
-    SubmissionSealed,
-    SubmissionsRevealed,
-)
+# tech-delay roll (its delay comes as EquipmentDateMoved); the core's events are the fold's (the dice: what they decide
+# comes as the rule's own event), but for GameEnded: here the end also closes the decision under way
+NO_STATE_CHANGE = (ev.TorpedoResolved, ev.TechDelayRolled)
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.CampaignBegan: _campaign_began,
     ev.SkillsAllocated: _skills_allocated,
     ev.DeckReformed: _deck_reformed,

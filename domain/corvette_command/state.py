@@ -7,15 +7,16 @@ Nothing here is hidden: decks and counter pools are multisets (CC-R42), drawn fr
 
 from __future__ import annotations
 
-from domain.corvette_command.editions import EDITIONS
-from domain.editions import Edition
 import datetime
 from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
 
+from domain.corvette_command.commands import Options
 from domain.corvette_command.data import DataSet
+from domain.corvette_command.editions import EDITIONS
+from domain.editions import Edition
 from events import corvette_command as ev
 from events.core import GameCreated
 
@@ -63,20 +64,20 @@ class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     pass
 
 
-class Encounter(Record):
+class Encounter(Record, frozen=True):  # frozen as Record is (said again for the type checker)
     uboat: str
     escort: str
     fate: ev.Fate
     hits: int
 
 
-class Award(Record):
+class Award(Record, frozen=True):
     award: str
     reason: str
     date: str
 
 
-class Growth(Record):
+class Growth(Record, frozen=True):
     escort: str
     station: str
     roll: int
@@ -85,7 +86,7 @@ class Growth(Record):
     date: str
 
 
-class ConvoyLine(Record):
+class ConvoyLine(Record, frozen=True):
     """A convoy's line on the campaign sheet; `arrived`, `vp` and `result` are written on arrival (CC-39)."""
 
     number: int
@@ -108,14 +109,14 @@ class ConvoyLine(Record):
     result: str | None = None
 
 
-class BoxStep(Record):
+class BoxStep(Record, frozen=True):
     """A step still to make in the box entered (CC-R1); `escort` for the steps each escort makes (CC-44)."""
 
     name: Literal["weather", "collision", "mechanical", "reveal", "repair"]
     escort: str | None = None
 
 
-class Waiting(Record):
+class Waiting(Record, frozen=True):
     """A U-boat to come at an escort's section: from a U counter or event, or called by the wolfpack."""
 
     escort: str
@@ -247,7 +248,7 @@ class Engagement:
 @dataclass
 class State:
     data: DataSet
-    options: object
+    options: Options
     date: int  # proleptic ordinal of the current day
     edition: Edition  # the rules this game plays under (domain/editions.py)
     half: int = 0  # a half day past `date`
@@ -318,7 +319,7 @@ class State:
         return next(z.name for z in m.zones if list(box) in z.boxes)
 
 
-def initial_state(created: GameCreated, options, data: DataSet) -> State:
+def initial_state(created: GameCreated, options: Options, data: DataSet) -> State:
     start = datetime.date(options.year, options.month, 1).toordinal()
     state = State(data=data, options=options, date=start, edition=EDITIONS.of(created.ruleset.version))
     state.escorts = list(created.seats)

@@ -12,10 +12,11 @@ from typing import Any
 from domain.dice import Dice
 from domain.engine import IllegalCommand, InvalidInput, Ruleset
 from domain.procedure import Ctx, run
-from domain.uboat_leader import commands as c
 from domain.uboat_leader import bot, sequence, views
+from domain.uboat_leader import commands as c
 from domain.uboat_leader.awaiting import legal_commands
 from domain.uboat_leader.data import DataSet, checks, parse_data
+from domain.uboat_leader.editions import EDITIONS
 from domain.uboat_leader.evolve import evolve
 from domain.uboat_leader.legal import tag
 from domain.uboat_leader.rules import (
@@ -32,7 +33,6 @@ from domain.uboat_leader.rules import (
     wolfpack,
 )
 from domain.uboat_leader.state import State, initial_state
-from domain.uboat_leader.editions import EDITIONS
 from events import uboat_leader as ev
 from events.vocabulary import Event
 

@@ -3,6 +3,9 @@ rule area describing its own (`specs`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from domain.engine import CommandSpec
 from domain.uboat_leader.rules import (
     contact,
@@ -17,17 +20,17 @@ from domain.uboat_leader.rules import (
 from domain.uboat_leader.sequence import awaited
 from domain.uboat_leader.state import State
 
-SPECS = {
+SPECS: dict[str, Callable[[State], list[CommandSpec]]] = {
     "select": setup.specs,
     "strategic": strategic.specs,
     "ops": operations.specs,
     "attack_box": lambda s: missions.specs(s, "attack_box"),
     "fire": lambda s: missions.specs(s, "fire"),
     "raider": lambda s: missions.specs(s, "raider"),
-    **{d: (lambda s, d=d: contact.specs(s, d)) for d in ("activate", "contacts", "choose_card", "engage", "place")},
-    **{d: (lambda s, d=d: contact.specs(s, d)) for d in ("wolfpack", "next")},
-    **{d: (lambda s, d=d: tactical.specs(s, d)) for d in ("move", "bearing", "drift", "attack")},
-    **{d: (lambda s, d=d: escorts.specs(s, d)) for d in ("escort_order", "pursue")},
+    **{d: partial(contact.specs, decision=d) for d in ("activate", "contacts", "choose_card", "engage", "place")},
+    **{d: partial(contact.specs, decision=d) for d in ("wolfpack", "next")},
+    **{d: partial(tactical.specs, decision=d) for d in ("move", "bearing", "drift", "attack")},
+    **{d: partial(escorts.specs, decision=d) for d in ("escort_order", "pursue")},
     "target": enemy.specs,
 }
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import CommandSpec
+from domain.uboat_leader.data.schema import Level
 from domain.uboat_leader.distances import OFF, distance, map_distances, to_edge
 from domain.uboat_leader.rules.attack import targets, weapons
 from domain.uboat_leader.rules.bearing import bearing_options
@@ -29,7 +30,7 @@ from domain.uboat_leader.rules.setup import eligible
 from domain.uboat_leader.rules.tactical import move_options
 from domain.uboat_leader.state import State
 
-EXAMPLE_FLEET = (("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace"))
+EXAMPLE_FLEET: tuple[tuple[str, Level], ...] = (("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace"))
 
 
 def choose(state: State, awaiting: list[CommandSpec], seat: str) -> dict[str, Any] | None:

@@ -12,14 +12,10 @@ import msgspec
 
 from domain import decisions as ui
 from domain.decisions import Ui
-from domain.engine import CommandSpec, IllegalCommand, command_schema
+from domain.engine import CommandSpec, IllegalCommand, command_schema, tag
 
 MAX_CHOICES = 64
 SEATS = ["commander"]
-
-
-def tag(cmd: type) -> str:
-    return cmd.__struct_config__.tag
 
 
 def spec(

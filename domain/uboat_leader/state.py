@@ -6,13 +6,13 @@ Structs, shared by the working copy; everything else is small and copied.
 
 from __future__ import annotations
 
-from domain.uboat_leader.editions import EDITIONS
-from domain.editions import Edition
 from dataclasses import dataclass, field
 
 import msgspec
 
+from domain.editions import Edition
 from domain.uboat_leader.data import DECKS, Campaign, DataSet, Duration, LevelCard, Row, UBoat
+from domain.uboat_leader.editions import EDITIONS
 
 KINDS = ("normal", "FAT", "T5")
 

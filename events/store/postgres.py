@@ -15,7 +15,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events.store.rows import CommandRow, NewEventRow, StoreConflict, StoreUnavailable
-from events.store.sql import INSERT_COMMAND, INSERT_EVENT_HEAD, SQLStore
+from events.store.sql import INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SQLStore
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -104,7 +104,7 @@ class PostgresStore(SQLStore):
         conn.execute(f"LISTEN {channel}")
         return conn
 
-    def _rows_in(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def _rows_in(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> Rows:
         return conn.execute(_pg(sql), params).fetchall()
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection]:
@@ -118,7 +118,7 @@ class PostgresStore(SQLStore):
         finally:
             self.pool.putconn(conn)  # a broken one is discarded, not handed out again
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         with self._connection() as conn:
             try:
                 return conn.execute(_pg(sql), params).fetchall()

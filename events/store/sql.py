@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -40,21 +40,23 @@ _ENDED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameE
 _REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
 
 
+Rows = list[tuple[Any, ...]]  # what a query answers
+T = TypeVar("T")
 TOKENS, HEAD = 0, 1  # what `_kept_or_read` reads
 
 
-def _tokens_of(rows: list[tuple]) -> dict[str, str] | None:
+def _tokens_of(rows: Rows) -> dict[str, str] | None:
     return json.loads(rows[0][0]) if rows else None
 
 
-def _head_of(rows: list[tuple]) -> tuple[int, str] | None:
+def _head_of(rows: Rows) -> tuple[int, str] | None:
     return (rows[0][0], rows[0][1]) if rows else None
 
 
 class SQLStore:
     """The queries both stores share; a subclass gives `_query` and `_transaction` (and its placeholder style)."""
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         raise NotImplementedError
 
     @contextmanager
@@ -74,7 +76,7 @@ class SQLStore:
     def _is_conflict(self, e: Exception) -> bool:
         raise NotImplementedError
 
-    def _kept_or_read(self, game_id: str, what: int, sql: str, parse: Callable[[list[tuple]], Any]) -> Any:
+    def _kept_or_read(self, game_id: str, what: int, sql: str, parse: Callable[[Rows], T]) -> T:
         """A game's credentials (what=TOKENS) or head (what=HEAD) as stored now; a store that can tell that nothing
         changed since it last read them keeps them (SQLite); this one reads them every time."""
         return parse(self._query(sql, (game_id,)))
@@ -334,7 +336,7 @@ class SQLStore:
                 "ON CONFLICT (client, minute) DO UPDATE SET n = creations.n + 1",
                 (client, minute),
             )
-            counts = dict(self._rows_in(conn, "SELECT minute, n FROM creations WHERE client = ?", (client,)))
+            counts: dict[int, int] = dict(self._rows_in(conn, "SELECT minute, n FROM creations WHERE client = ?", (client,)))
             current, previous = counts.get(minute, 0), counts.get(minute - 1, 0)
             weight = 1 - (now / 60 - minute)
             if current + previous * weight <= per_minute:
@@ -347,7 +349,7 @@ class SQLStore:
             wait = 60 * (1 - (per_minute - current) / previous) - elapsed
         return max(1, int(wait) + 1)
 
-    def _rows_in(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def _rows_in(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Rows:
         raise NotImplementedError
 
     def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes, wait: bool = True) -> None:

@@ -7,12 +7,12 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
 from events.store.rows import StoreUnavailable, WouldBlock
-from events.store.sql import SQLStore
+from events.store.sql import Rows, SQLStore, T
 
 _UNREAD = object()
 
@@ -55,7 +55,7 @@ class SQLiteStore(SQLStore):
         try:
             tables = set(db.table_names())
             if "games" not in tables:
-                db["games"].create(
+                db.table("games").create(
                     {
                         "id": str,
                         "ruleset": str,
@@ -71,10 +71,10 @@ class SQLiteStore(SQLStore):
                     pk="id",
                     not_null={"ruleset", "ruleset_version", "data_sha256", "mode", "server_seed", "server_commit"},
                 )
-            elif "bots" not in db["games"].columns_dict:  # a database made before bot seats
+            elif "bots" not in db.table("games").columns_dict:  # a database made before bot seats
                 db.execute("ALTER TABLE games ADD COLUMN bots TEXT")
             if "events" not in tables:
-                db["events"].create(
+                db.table("events").create(
                     {
                         "global_position": int,
                         "game": str,
@@ -93,10 +93,10 @@ class SQLiteStore(SQLStore):
                     not_null={"game", "seq", "type", "v", "body", "hash", "recorded_at"},
                     foreign_keys=[("game", "games", "id")],
                 )
-                db["events"].create_index(["game", "seq"], unique=True)
-                db["events"].create_index(["game", "type", "seq"])
+                db.table("events").create_index(["game", "seq"], unique=True)
+                db.table("events").create_index(["game", "type", "seq"])
             else:  # a database made before sealed inputs or the roll index
-                columns = db["events"].columns_dict
+                columns = db.table("events").columns_dict
                 if "sealed" not in columns:
                     db.execute("ALTER TABLE events ADD COLUMN sealed TEXT")
                 if "roll_k" not in columns:
@@ -106,7 +106,7 @@ class SQLiteStore(SQLStore):
                     )
             db.execute("CREATE INDEX IF NOT EXISTS events_roll ON events (game, roll_k) WHERE roll_k IS NOT NULL")
             if "commands" not in tables:
-                db["commands"].create(
+                db.table("commands").create(
                     {
                         "game": str,
                         "command_id": str,
@@ -120,7 +120,7 @@ class SQLiteStore(SQLStore):
                     not_null={"seat", "payload", "first_seq", "last_seq"},
                 )
             if "jobs" not in tables:
-                db["jobs"].create(
+                db.table("jobs").create(
                     {
                         "id": str,
                         "game": str,
@@ -140,7 +140,7 @@ class SQLiteStore(SQLStore):
                 "n INTEGER NOT NULL, PRIMARY KEY (client, minute))"
             )
             if "snapshots" not in tables:
-                db["snapshots"].create(
+                db.table("snapshots").create(
                     {"game": str, "seq": int, "engine": str, "state": bytes},
                     pk=("game", "seq", "engine"),
                     not_null={"state"},
@@ -160,7 +160,7 @@ class SQLiteStore(SQLStore):
             self._local.conn = conn
         return conn
 
-    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         if self.path == ":memory:":
             with self._write:
                 return self.db.conn.execute(sql, params).fetchall()
@@ -172,7 +172,7 @@ class SQLiteStore(SQLStore):
     # falls between the check and the read. Two SELECTs of every command become one pragma (P1: 25 of 240 us).
     KEPT_GAMES = 4096
 
-    def _kept_or_read(self, game_id: str, what: int, sql: str, parse: Callable[[list[tuple]], Any]) -> Any:
+    def _kept_or_read(self, game_id: str, what: int, sql: str, parse: Callable[[Rows], T]) -> T:
         if not self._write.acquire(blocking=False):  # a write under way may wait 30 s for another process's lock
             return parse(self._query(sql, (game_id,)))
         try:
@@ -188,7 +188,7 @@ class SQLiteStore(SQLStore):
                 kept = self._kept[game_id] = [_UNREAD, _UNREAD]
             if kept[what] is _UNREAD:
                 kept[what] = parse(conn.execute(sql, (game_id,)).fetchall())
-            return kept[what]
+            return cast(T, kept[what])  # kept[TOKENS] and kept[HEAD] are what their own parse made
         finally:
             self._write.release()
 
@@ -238,7 +238,7 @@ class SQLiteStore(SQLStore):
     def _insert_many(self, conn: sqlite3.Connection, sql: str, rows: list[Sequence[Any]]) -> None:
         conn.executemany(sql, rows)
 
-    def _rows_in(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    def _rows_in(self, conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Rows:
         return conn.execute(sql, params).fetchall()
 
     def _is_conflict(self, e: Exception) -> bool:

@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl
 
 from fastapi import FastAPI, Path, Request
 from fastapi.responses import Response, StreamingResponse
+from fastapi.routing import APIRoute
 
 from domain.engine import InvalidInput
 from service.bundles import Bundles
@@ -50,7 +51,7 @@ def streamed(body: bytes, headers: dict[str, str]) -> StreamingResponse:
     second copy of it in a socket buffer) and the event loop serves other requests between them."""
     view = memoryview(body)
 
-    async def chunks() -> AsyncIterator[bytes]:
+    async def chunks() -> AsyncIterator[memoryview]:
         for i in range(0, len(body), CHUNK):
             yield view[i : i + CHUNK]
 
@@ -77,6 +78,7 @@ def registrar(app: FastAPI, ops: list[Operation]) -> Callable:
                 status_code=meta.get("status", 200),
             )
             added = app.router.routes[-1]
+            assert isinstance(added, APIRoute)  # the route just added
             added.app = only_query(fn, added.app)  # around the route's ASGI app: no per-request dependency to solve
             return fn
 

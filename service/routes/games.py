@@ -13,18 +13,18 @@ from domain.engine import GAME_ID_RE, Rejected
 from events.store import StoreUnavailable, WouldBlock
 from service import models
 from service.games import GameService, unavailable
-from service.reads import MAX_PAGE
 from service.http import (
     JSON,
+    PreconditionFailed,
     _encode,
     bearer,
     check_command_extras,
     decode,
     if_match_version,
-    PreconditionFailed,
     rejected_problem,
     whole_numbers,
 )
+from service.reads import MAX_PAGE
 from service.routes import GAME_ID, Conditional
 
 

@@ -14,8 +14,8 @@ from fastapi.responses import StreamingResponse
 from domain.engine import Rejected
 from service import models
 from service.games import GameService
-from service.reads import MAX_PAGE
 from service.http import JSON, BadRequest, bearer
+from service.reads import MAX_PAGE
 from service.routes import GAME_ID, Conditional
 
 

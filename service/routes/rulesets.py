@@ -11,8 +11,8 @@ from fastapi.responses import Response
 
 from service import ENGINE_VERSION, models
 from service.games import GameService
-from service.rulesets import loaded_for
 from service.http import JSON
+from service.rulesets import loaded_for
 
 
 def add_routes(route: Callable, svc: GameService) -> None:

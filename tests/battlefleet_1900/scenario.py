@@ -10,12 +10,11 @@ from pathlib import Path
 import msgspec
 
 from domain.battlefleet_1900.commands import Options
-from domain.procedure import Ctx
 from domain.battlefleet_1900.data import DataSet, parse_data
 from domain.battlefleet_1900.evolve import evolve
-from domain.battlefleet_1900.state import initial_state
-from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.state import State, initial_state
 from domain.dice import ChosenDice
+from domain.procedure import Ctx
 from events.battlefleet_1900 import Pose
 from events.core import DiceRolled
 from service.rulesets import RULESETS

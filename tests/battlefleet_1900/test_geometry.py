@@ -127,7 +127,10 @@ def test_arcs_at_their_edges(a, b, inside_at, outside_at):
 def test_aspect_thirty_and_one_fifty_degrees():
     """§3 embattled side: ahead within 30 degrees of the bow (inclusive), astern from 150, else a beam."""
     h = 0
-    at = lambda x: geo.U[(2 * h + x) % 720]
+
+    def at(x):
+        return geo.U[(2 * h + x) % 720]
+
     assert geo.aspect(h, (0, 0), at(60)) == "ahead"
     assert geo.aspect(h, (0, 0), at(61)) == "starboard"
     assert geo.aspect(h, (0, 0), at(300)) == "astern"

@@ -160,13 +160,13 @@ def test_BFR14_BFR37_rates_of_fire_are_judged_on_the_ship_log(guns, why):
 def test_BFR14_an_even_split_of_a_position_but_never_more_cycles_than_its_rof():
     """4.1: a two-gun 15 cm turret fires two rounds at each of two ships, or four at one; never three targets."""
     s = duel()
-    one = lambda t, cyc=1: {
-        "ship": "Tsesarevich",
-        "target": t,
-        "estimate_mm": 300,
-        "guns": [{"mount": "D", "cycles": cyc}],
-    }
-    check = lambda salvos: gunnery.check_fire(s, "russia", msgspec.convert({"type": "fire", "salvos": salvos}, Fire))
+
+    def one(t, cyc=1):
+        return {"ship": "Tsesarevich", "target": t, "estimate_mm": 300, "guns": [{"mount": "D", "cycles": cyc}]}
+
+    def check(salvos):
+        gunnery.check_fire(s, "russia", msgspec.convert({"type": "fire", "salvos": salvos}, Fire))
+
     check([one("Mikasa"), one("Asahi")])
     check([one("Mikasa", 2)])
     with pytest.raises(IllegalCommand, match="D: 2 cycle"):

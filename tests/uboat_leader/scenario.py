@@ -15,11 +15,11 @@ import msgspec
 
 from domain.dice import ChosenDice
 from domain.engine import parse_command
+from domain.procedure import Ctx, run
 from domain.uboat_leader import RULESET, sequence
 from domain.uboat_leader.commands import Options
 from domain.uboat_leader.data import DataSet, parse_data
 from domain.uboat_leader.evolve import evolve
-from domain.procedure import Ctx, run
 from domain.uboat_leader.state import Activation, Battle, Piece, State, Sub, band_of, initial_state
 from events import uboat_leader as ev
 from events.core import DiceRolled

@@ -4,8 +4,8 @@ order; the discards reform a deck with no roll; no event or roll names a card be
 from __future__ import annotations
 
 from domain.dice import ChosenDice
-from domain.uboat_leader import decks
 from domain.procedure import Ctx
+from domain.uboat_leader import decks
 from domain.uboat_leader.evolve import evolve
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import deck, new_state, of, rolls

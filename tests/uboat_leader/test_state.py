@@ -6,7 +6,6 @@ from __future__ import annotations
 import pickle
 
 import msgspec
-import pytest
 
 from domain.procedure import working_copy
 from service.simulate import new_game, play, play_on

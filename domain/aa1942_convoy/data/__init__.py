@@ -50,8 +50,8 @@ def parse_map(raw: bytes) -> MapData:
         for other in sz.adjacent_sea_zones:
             if str(other) not in data.sea_zones or int(name) not in data.sea_zones[str(other)].adjacent_sea_zones:
                 problems.append(f"sea zones {name} and {other} are not adjacent both ways")
-    for name, land in data.land_territories.items():
-        if land.ipc < 0:
+    for name, territory in data.land_territories.items():
+        if territory.ipc < 0:
             problems.append(f"{name} has a negative IPC value")
     for canal in data.canals:
         a, b = canal.sea_zones

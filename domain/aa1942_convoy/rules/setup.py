@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.aa1942_convoy.editions import EDITIONS
 import msgspec
 
 from domain.aa1942_convoy.commands import Options
 from domain.aa1942_convoy.data import MapData
+from domain.aa1942_convoy.editions import EDITIONS
 from domain.aa1942_convoy.state import SIDE, STARTING_INCOME, TURN_ORDER, State, new_round_sheet, open_canals
 from domain.engine import InvalidInput
 from events.core import GameCreated

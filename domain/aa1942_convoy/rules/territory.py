@@ -61,7 +61,7 @@ def any_liberation(state: State) -> Iterator[dict]:
     return _enemy_held_of(state, ours=True)
 
 
-def _check(state: State, territory: str, legal: list[dict], verb: str) -> str:
+def _check(state: State, territory: str, legal: list[dict], verb: str) -> str | None:
     if {"territory": territory} not in legal:
         land = state.map.land_territories.get(territory)
         if land is None:

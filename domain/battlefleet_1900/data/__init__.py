@@ -6,7 +6,7 @@ every other value is a stand-in (`stand_in`), see README.md beside this file.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -16,7 +16,7 @@ Face = Annotated[int, msgspec.Meta(ge=1, le=12)]
 Arc = Annotated[list[Half], msgspec.Meta(min_length=2, max_length=2)]
 Compartment = Literal["F", "PA", "SA", "A"]
 COMPARTMENTS: tuple[str, ...] = ("F", "PA", "SA", "A")
-KINDS = (
+Kind = Literal[  # the effect kinds the text names; every code is data
     "none",
     "propulsion",
     "main",
@@ -34,8 +34,8 @@ KINDS = (
     "searchlight",
     "explosion",
     "blow_up",
-)
-Kind = Literal[KINDS]  # the effect kinds the text names; every code is data
+]
+KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Scale(msgspec.Struct, forbid_unknown_fields=True):
@@ -277,15 +277,15 @@ def check_tables(data: DataSet) -> list[str]:
             for c in codes(r[2])
             if c not in data.glossary and c != "out"
         ]
-    tables = {f"shell.{n}": rows for n, rows in t.shell.items()} | {
+    tables: dict[str, list[tuple[int, int, Any]]] = {f"shell.{n}": rows for n, rows in t.shell.items()} | {
         f"critical.{n}": rows for n, rows in t.critical.items()
     }
     tables["flooding_occurrence"] = t.flooding_occurrence
-    for name, rows in tables.items():
-        top = 12 if name == "critical.main" else 6
+    for table, rows in tables.items():
+        top = 12 if table == "critical.main" else 6
         faces = [f for lo, hi, _ in rows for f in range(lo, hi + 1)]
         if faces != list(range(2 if top == 12 else 1, top + 1)):
-            out.append(f"tables.{name}: rows must cover each face once, in order")
+            out.append(f"tables.{table}: rows must cover each face once, in order")
     return out
 
 

@@ -164,7 +164,7 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
         per_event[key] = per_event.get(key, 0) + 1
         if not n or per_event[key] > n:
             raise IllegalCommand(
-                f"{a.ship}: nothing (more) for {a.function}{' on ' + target_of(a) if target_of(a) else ''} (6.3)"
+                f"{a.ship}: nothing (more) for {a.function}{f' on {target_of(a)}' if target_of(a) else ''} (6.3)"
             )
         spent[a.ship] = spent.get(a.ship, 0) + 1
     for ship, n in spent.items():
@@ -242,7 +242,7 @@ def act(ctx: Ctx, a: DcAction) -> None:
     s = ctx.state
     f = a.function
     need = s.data.tables.dc[REPAIR_ROW.get(f, f)]
-    ok = ctx.passes(f"{a.ship}: {f}{' ' + target_of(a) if target_of(a) else ''}", "BF:6.3 BF-R24", need)
+    ok = ctx.passes(f"{a.ship}: {f}{f' {target_of(a)}' if target_of(a) else ''}", "BF:6.3 BF-R24", need)
     ctx.emit(ev.DcResolved(ship=a.ship, function=f, target=target_of(a), success=ok, level=a.level))
     if not ok:
         return

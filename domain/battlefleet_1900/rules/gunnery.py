@@ -38,10 +38,12 @@ def capacity(state: State, ship: str, mount: str, side: str | None) -> tuple[int
     """BF-R14: (guns able to fire, cycles each) for a position or a pattern's side this turn. A position fires
     only when intact; damaged, destroyed and unmanned guns are silent; ROF 1/2 rests the turn after firing."""
     s, w = state.ships[ship], mount_weapon(state, ship, mount)
+    if w is None:
+        raise IllegalCommand(f"{ship} has no gun position or pattern {mount!r}")
     cycles = CYCLES[w.rof]
     if mount in s.mounts:
         m = s.mounts[mount]
-        guns = w.guns if m.intact else 0
+        guns = (w.guns or 0) if m.intact else 0  # a position's weapon has its guns (data check)
         fired = m.fired
     else:
         manned = not w.boat or state.sealed[s.seat].manned.get(ship, True)
@@ -89,7 +91,8 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
     brackets (from 4.0.0 with one ammunition for all its guns, BF-E4-24), each position's cycles and each pattern
     side's guns x cycles within its rate of fire."""
     reach = state.data.scale.brackets * state.data.scale.bracket_mm
-    pairs, used = set(), {}
+    pairs: set[tuple[str, str]] = set()
+    used: dict[tuple[str, str, str | None], int] = {}
     for sv in cmd.salvos:
         able = [n for n in state.own(seat) if can_fire(state, n)]
         if sv.ship not in state.own(seat):
@@ -135,7 +138,7 @@ def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | No
     if not pattern and (g.side is not None or g.guns is not None):
         raise IllegalCommand(f"{ship} {g.mount} is a position: it fires all its guns, without side or guns (BF-R14)")
     guns, cycles = capacity(state, ship, g.mount, g.side)
-    if pattern and g.guns > guns:
+    if pattern and (g.guns or 0) > guns:  # a pattern's order has its guns (checked above)
         raise IllegalCommand(f"{ship} {g.mount} {g.side} has {guns} guns able to fire (BF-R14)")
     if guns == 0 or cycles == 0 or g.cycles > cycles:
         raise IllegalCommand(
@@ -269,7 +272,7 @@ def measure_salvo(ctx: Ctx, sv, spent: Spent) -> ev.MarkerRecord | ev.Unfired | 
         if outcome in MEASURED and r:
             lettered = g.mount in s.ships[sv.ship].mounts
             n, cut = spent.fire(units, 1 if lettered else g.guns, g.cycles, CYCLES[w.rof], far)
-            rounds, capped = n * (w.guns if lettered else 1), capped or cut
+            rounds, capped = n * ((w.guns or 0) if lettered else 1), capped or cut  # a position's guns (data check)
         fired.append(ev.GunFire(mount=g.mount, side=g.side, ammo=g.ammo, cat=w.cat, rounds=rounds))
     shown = s.fog == "open" and outcome in MEASURED
     bracket = m.bracket if outcome != "no_los" else None

@@ -79,7 +79,7 @@ def salvo_effects(ctx: Ctx, due: Due, picked: list[str]) -> list[Effect]:
             len(rounds),
             f"{due.firer} {cat} rounds landed on {due.target} ({'/'.join(sorted({g.ammo for g in rounds}))})",
             "BF:4.4 BF:6.0 BF-R17",
-            lambda fs, rounds=rounds: _hits_said(s, rounds, fs),
+            lambda fs: _hits_said(s, rounds, fs),  # called at once
         )
         hits = [(g, part) for g, f in zip(rounds, faces) if (part := part_hit(s, g.ammo, f)) is not None]
         ctx.emit(

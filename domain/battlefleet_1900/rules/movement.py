@@ -178,9 +178,9 @@ def resolve(ctx: Ctx) -> list[str]:
         both.overlaps = overlaps(s, paths, None)
         ctx.emit(ev.ShipsMoved(moves=both))
     else:
-        for seat, m in moves.items():
-            m.overlaps = overlaps(s, paths, seat)
-            sealing.seal(ctx, seat, "poses", m)
+        for seat, mine in moves.items():
+            mine.overlaps = overlaps(s, paths, seat)
+            sealing.seal(ctx, seat, "poses", mine)
         if s.edition.has("BF-E4-22"):  # the pairs with an enemy ship, kept from both seats, are the referee's
             mixed = [p for p in overlaps(s, paths, None) if s.ships[p[0]].seat != s.ships[p[1]].seat]
             if mixed or s.edition.has("BF-E5-1"):  # 5.0.0: every move, so that the record's presence says nothing

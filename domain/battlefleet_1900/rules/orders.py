@@ -109,7 +109,7 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
         raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
     if len(orders) > most_arrows(state, division):
         raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR)")
-    if (i := short_at(state, division, [a.arrow for a in orders])) is not None:
+    if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None])) is not None:
         lead = d.ships[0]
         top = movement.limits(state, lead)[1]
         raise IllegalCommand(f"division {division}: {lead} has {top} mm, too little for arrow {i + 1} (BF-R5)")
@@ -143,7 +143,8 @@ def arrow_runs(state: State, division: str) -> list[tuple[int, ...]]:
     """Every run of arrows (45 or 90, in order) but the last that the division may give before one more arrow, of
     either kind: the runs `check_arrows` accepts (BF-R5, glossary BR), shortest first."""
     most = most_arrows(state, division)
-    runs, out = [()], []
+    runs: list[tuple[int, ...]] = [()]
+    out: list[tuple[int, ...]] = []
     while runs:
         run = runs.pop(0)
         out.append(run)

@@ -73,7 +73,7 @@ def step_one(ctx: Ctx) -> None:
                     1,
                     f"{kind.replace('_', ' ')} on {name}",
                     "BF:6.0 BF-R22",
-                    lambda f, k=kind: table_row(crit[k], f[0]),
+                    lambda f: table_row(crit[kind], f[0]),  # called at once: kind is this one
                 )[0]
                 fire_result(ctx, name, kind, table_row(crit[kind], face))
         for c in ongoing:

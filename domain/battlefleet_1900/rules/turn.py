@@ -16,7 +16,7 @@ import msgspec
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.rules import damage_control, gunnery, hits, movement, orders, sealing, sinking, torpedoes
 from domain.battlefleet_1900.state import LOST, State
-from domain.engine import IllegalCommand, InvalidInput
+from domain.engine import IllegalCommand, InvalidInput, tag
 from events import battlefleet_1900 as ev
 from events.core import GameEnded
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Step:
     name: str
-    command: type | None  # the sealed command it awaits, or None: the rules run it alone
+    command: type[msgspec.Struct] | None  # the sealed command it awaits, or None: the rules run it alone
     owes: Callable[[State, str], bool] | None
     check: Callable[[State, str, Any], None] | None
     resolve: Callable[[Ctx], None]
@@ -105,12 +105,13 @@ def submit(ctx: Ctx, seat: str, cmd: Any) -> None:
     """BF-R1, R2: one sealed submission per seat per step; the last one due opens the step's resolution."""
     s = ctx.state
     step = BY_NAME[s.step]
-    name = cmd.__struct_config__.tag
-    if step.command is None or name != step.command.__struct_config__.tag:
+    name = tag(cmd)
+    if step.command is None or name != tag(step.command):
         raise IllegalCommand(f"{name!r} is not awaited: the {s.step} step awaits {expected(s)}")
     if seat not in s.owing or seat in s.submitted:
         raise IllegalCommand(f"{seat} owes nothing in the {s.step} step (one submission per seat per step, BF-R2)")
-    step.check(s, seat, cmd)
+    if step.check is not None:  # a step with a command has its check
+        step.check(s, seat, cmd)
     content = {k: v for k, v in msgspec.to_builtins(cmd).items() if k != "type"}
     sealing.seal(ctx, seat, name, content)
     if all(x in s.submitted for x in s.owing):
@@ -120,7 +121,7 @@ def submit(ctx: Ctx, seat: str, cmd: Any) -> None:
 
 def expected(state: State) -> str:
     step = BY_NAME[state.step]
-    return f"{step.command.__struct_config__.tag!r} from {[x for x in state.owing if x not in state.submitted]}"
+    return f"{tag(step.command)!r} from {[x for x in state.owing if x not in state.submitted]}"
 
 
 def advance(ctx: Ctx, after: str) -> None:

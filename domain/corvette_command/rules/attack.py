@@ -7,10 +7,10 @@ from msgspec.structs import replace
 
 from domain.corvette_command.rules import equipment, hazards
 from domain.corvette_command.rules.decks import draw_uboat
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import matching, plain, task
 from domain.corvette_command.rules.victory import score_years
 from domain.corvette_command.state import State, ymd
+from domain.procedure import Ctx
 from events import corvette_command as ev
 from events.core import GameEnded, RollResult
 

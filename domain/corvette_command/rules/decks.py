@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.procedure import Ctx
 from domain.corvette_command.state import COUNTER_KINDS, State
+from domain.procedure import Ctx
 from events import corvette_command as ev
 from events.core import RollResult
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.state import ALLIED_EQUIPMENT, State
+from domain.procedure import Ctx
 from events import corvette_command as ev
 
 ELECTRONICS = ("radar", "hfdf")  # the dates that vital ships and Boffin rescue move (L82, L233)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.corvette_command.rules.decision_points import ask
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain, task
 from domain.corvette_command.state import State
 from domain.engine import IllegalCommand
+from domain.procedure import Ctx
 from events import corvette_command as ev
 from events.core import RollResult
 

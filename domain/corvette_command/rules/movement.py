@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.procedure import Ctx
 from domain.corvette_command.rules.victory import score_years
 from domain.corvette_command.state import State
 from domain.engine import IllegalCommand
+from domain.procedure import Ctx
 from events import corvette_command as ev
 
 
@@ -25,7 +25,7 @@ def legal_moves(state: State) -> list[dict]:
         if c.position == "Liverpool":
             boxes = [b for b in boxes if b[0] == c.channel] or boxes
         return [{"to": list(b)} for b in boxes]
-    forward, sideways = _forward(state), _sideways(state)
+    forward, sideways = _forward(state, c.position), _sideways(state, c.position)
     if c.speed == "fast":
         return forward + sideways
     # CC-R11: slow convoys zig-zag, one box forward, one sideways, alternating (L42), unless the other is all
@@ -34,14 +34,14 @@ def legal_moves(state: State) -> list[dict]:
     return due or sideways or forward
 
 
-def _forward(state: State) -> list[dict]:
+def _forward(state: State, at: list[int]) -> list[dict]:
     """Forward one column (fast: diagonally too), or into the destination port from a box beside it."""
     c = state.convoy
     m = state.data.maps[c.map]
-    ch, col = c.position
+    ch, col = at
     nxt = col + (1 if c.direction == "east" else -1)
     out: list[dict] = []
-    if list(c.position) in m.ports[c.destination].boxes:
+    if at in m.ports[c.destination].boxes:
         out.append({"to": c.destination})
     if 0 <= nxt < m.columns:
         for dch in (-1, 0, 1) if c.speed == "fast" else (0,):
@@ -49,10 +49,10 @@ def _forward(state: State) -> list[dict]:
     return [mv for mv in out if _on_map(state, mv["to"]) and _obeys_orders(state, mv["to"])]
 
 
-def _sideways(state: State) -> list[dict]:
+def _sideways(state: State, at: list[int]) -> list[dict]:
     """One channel over; toward the orders' channel first, so the first choice offered is the useful one."""
     c = state.convoy
-    ch, col = c.position
+    ch, col = at
     out = [{"to": [ch + d, col]} for d in sorted((-1, 1), key=lambda d: abs(ch + d - c.channel))]
     return [mv for mv in out if _on_map(state, mv["to"]) and _obeys_orders(state, mv["to"])]
 

@@ -6,11 +6,11 @@ from msgspec.structs import replace
 
 from domain.corvette_command.rules import equipment
 from domain.corvette_command.rules.attack import ship_lost
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.setup import SIDE_OF_PORT, new_convoy
 from domain.corvette_command.rules.victory import convoy_vp, quick_result, score_years, year_status
 from domain.corvette_command.state import STATIONS, State, ymd
+from domain.procedure import Ctx
 from events import corvette_command as ev
 from events.core import GameEnded, RollModifier, RollResult
 

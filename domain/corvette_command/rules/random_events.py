@@ -7,9 +7,9 @@ from msgspec.structs import replace
 from domain.corvette_command.rules import equipment, hazards
 from domain.corvette_command.rules.attack import ship_lost, torpedo_at_corvette
 from domain.corvette_command.rules.decks import draw_counter
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.weather import shifted
+from domain.procedure import Ctx
 from events import corvette_command as ev
 from events.core import RollResult
 

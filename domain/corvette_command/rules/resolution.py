@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from msgspec.structs import replace
@@ -27,7 +28,7 @@ def task(
     rule: str,
     active: int,
     passive: int,
-    mods: list[tuple[str, int, str]] = (),
+    mods: Sequence[tuple[str, int, str]] = (),
 ) -> Task:
     """An opposed task roll; `mods` are (reason, value, "active"|"passive"). Always rolled and recorded (CC-R2)."""
     a = active + sum(v for _, v, side in mods if side == "active")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import itertools
 
 from domain.corvette_command.data import START_PORT
+from domain.corvette_command.rules.decision_points import ask
 from domain.corvette_command.rules.decks import draw_card
 from domain.corvette_command.rules.equipment import fit_equipment, skill_from_d6
-from domain.corvette_command.rules.decision_points import ask
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.rules.weather import forecast
 from domain.corvette_command.state import DEPTH_CHARGES, STATIONS, State, ymd
 from domain.engine import IllegalCommand
+from domain.procedure import Ctx
 from events import corvette_command as ev
 
 SIDE_OF_PORT = {"Halifax": "canada", "St John's": "canada", "Liverpool": "liverpool"}

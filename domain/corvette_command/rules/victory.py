@@ -4,9 +4,9 @@ corvette (rules/attack.py)."""
 
 from __future__ import annotations
 
+from domain.corvette_command.state import ymd
 from domain.editions import Edition
 from domain.procedure import Ctx
-from domain.corvette_command.state import ymd
 from events import corvette_command as ev
 
 CONVOY_VP = [  # CC-39 (and CC-R9 for 87,500 and over)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.procedure import Ctx
 from domain.corvette_command.rules.resolution import plain
 from domain.corvette_command.state import WEATHER, ymd
+from domain.procedure import Ctx
 from events import corvette_command as ev
 from events.core import RollModifier, RollResult
 

@@ -107,9 +107,9 @@ def check_campaign(c: Campaign, data: DataSet) -> list[str]:
     for note in c.so_notes:
         if (note.cost is None) != (note.option == "advanced_torpedoes"):
             out.append(f"{where}: so_notes {note.option}: cost is null exactly for advanced torpedoes (½ each)")
-        for a in note.areas or []:
-            if a not in nodes:
-                out.append(f"{where}: so_notes {note.option}: no area {a}")
+        for area in note.areas or []:
+            if area not in nodes:
+                out.append(f"{where}: so_notes {note.option}: no area {area}")
     if len({n.option for n in c.so_notes}) != len(c.so_notes):
         out.append(f"{where}: one so_notes entry per option")
     numbers = {cv.number for cv in data.convoys}

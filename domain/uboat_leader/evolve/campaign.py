@@ -3,6 +3,7 @@ stress, refit and the end."""
 
 from __future__ import annotations
 
+from domain.procedure import Handler
 from domain.uboat_leader.state import (
     Boat,
     LogEntry,
@@ -11,6 +12,7 @@ from domain.uboat_leader.state import (
     Tally,
 )
 from events import uboat_leader as ev
+from events.vocabulary import Event
 
 
 def log(s: State, boat: str, what: str, text: str, vp: int = 0, xp: int = 0, tons: int = 0) -> None:
@@ -129,7 +131,7 @@ def _abandoned(s: State, e: ev.CampaignAbandoned) -> None:
     s.segment = "over"
 
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.UBoatsSelected: _selected,
     ev.SegmentBegan: _segment,
     ev.OptionBought: _option,

@@ -3,6 +3,7 @@ mission boxes, attacks, sinkings and scores."""
 
 from __future__ import annotations
 
+from domain.procedure import Handler
 from domain.uboat_leader.decks import in_order
 from domain.uboat_leader.evolve.campaign import log
 from domain.uboat_leader.state import (
@@ -10,6 +11,7 @@ from domain.uboat_leader.state import (
     State,
 )
 from events import uboat_leader as ev
+from events.vocabulary import Event
 
 
 def _moved(s: State, e: ev.UBoatMoved) -> None:
@@ -165,7 +167,7 @@ def _xp(s: State, e: ev.XpGained) -> None:
     s.boats[e.boat].xp = e.total
 
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.UBoatMoved: _moved,
     ev.UBoatPatrolled: _patrolled,
     ev.MoveEnded: _move_ended,

@@ -3,6 +3,7 @@ Post-Combat."""
 
 from __future__ import annotations
 
+from domain.procedure import Handler
 from domain.uboat_leader.evolve.campaign import log, spend
 from domain.uboat_leader.state import (
     Activation,
@@ -12,6 +13,7 @@ from domain.uboat_leader.state import (
     Sub,
 )
 from events import uboat_leader as ev
+from events.vocabulary import Event
 
 
 def _activated(s: State, e: ev.Activated) -> None:
@@ -225,7 +227,7 @@ def _marked(s: State, e: ev.AttackedMarked) -> None:
 def _resolved(s: State, e: ev.ContactResolved) -> None:
     a = s.act
     if s.battle is not None:  # UL-R24: the Attacked counters wait for the end of the activation
-        a.attackers += [b for b in s.battle.attackers if b != a.boat and b not in a.attackers]
+        a.attackers.extend([b for b in s.battle.attackers if b != a.boat and b not in a.attackers])
     a.stage, a.card, a.drawn, a.withdrew, a.to_place, a.called, a.rolled = "next", None, [], False, [], [], False
     s.battle = None
 
@@ -235,7 +237,7 @@ def _activation_ended(s: State, e: ev.ActivationEnded) -> None:
     s.battle = None
 
 
-HANDLERS = {
+HANDLERS: dict[type[Event], Handler[State]] = {
     ev.Activated: _activated,
     ev.ContactsRolled: _contacts,
     ev.ConvoyChosen: _chosen,

@@ -11,8 +11,8 @@ from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance
-from domain.uboat_leader.legal import RULEBOOK, option, require, spec
 from domain.uboat_leader.el_dado import d10, stand_in
+from domain.uboat_leader.legal import RULEBOOK, option, require, spec
 from domain.uboat_leader.rules.ships import piece_name
 from domain.uboat_leader.state import State
 from events import uboat_leader as ev
@@ -27,7 +27,8 @@ def numbers(card, weapon: str) -> list[int | None]:
 def hit_result(nums: list[int | None], total: int) -> str:
     """UL-S3: the highest card number reached applies; null ("N/A") is never reached."""
     for i in (2, 1, 0):
-        if nums[i] is not None and total >= nums[i]:
+        need = nums[i]
+        if need is not None and total >= need:
             return RESULTS[i]
     return "miss"
 

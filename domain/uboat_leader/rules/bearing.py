@@ -75,7 +75,7 @@ def drift_ends(s: State, piece: str) -> tuple[list[str], bool]:
     bt = s.battle
     wake = s.data.display.wake
     area = bt.ships[piece].area if piece in bt.ships else bt.subs[piece].area
-    speed_now = piece_speed(s, piece) if piece in bt.ships else bt.subs[piece].bearing
+    speed_now = piece_speed(s, piece) if piece in bt.ships else (bt.subs[piece].bearing or 0)  # set once it drifts
     n = bt.ref_speed - speed_now
     if n > distance(s.data, area, wake):
         return [wake], True
@@ -102,7 +102,7 @@ def drift_cmd(ctx, cmd: c.Drift) -> None:
 
 def bearing_spec(s: State):
     opts = {b: bearing_options(s, b) for b in s.battle.subs}
-    combos = [{}]
+    combos: list[dict[str, int]] = [{}]
     for b, vs in opts.items():
         combos = [{**x, b: v} for x in combos for v in vs] if len(combos) * len(vs) <= 65 else []
     choices = [{"speeds": x} for x in combos] if combos else None

@@ -8,8 +8,8 @@ from domain import decisions as ui
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.distances import areas
-from domain.uboat_leader.legal import option, require, spec
 from domain.uboat_leader.el_dado import d10
+from domain.uboat_leader.legal import option, require, spec
 from domain.uboat_leader.rules import postcombat, tactical, wolfpack
 from domain.uboat_leader.rules.crew import has
 from domain.uboat_leader.rules.reveal import reveal_from
@@ -201,6 +201,8 @@ def specs(s: State, decision: str) -> list:
     if decision == "activate":
         boats = candidates(s)
         return [spec(c.Activate, [{"boat": b} for b in boats], [f"{b} in {s.boats[b].where}" for b in boats])]
+    if a is None:
+        raise AssertionError(f"the {decision} decision comes with the boat activated (UL-24)")
     if decision == "contacts":
         mods = sum(v for _, v in contact_mods(s, a.boat))
         table = s.area(s.area_of(a.boat)).contacts_at

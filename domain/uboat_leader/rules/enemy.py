@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance
-from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.el_dado import d10, stand_in
+from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.rules.attack import attack_step
 from domain.uboat_leader.rules.crew import add_stress, evasion
 from domain.uboat_leader.rules.reveal import reveal

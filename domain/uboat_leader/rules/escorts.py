@@ -9,8 +9,8 @@ from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, steps_toward
-from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.el_dado import d10
+from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.rules.attack import attack_step
 from domain.uboat_leader.rules.reveal import reveal
 from domain.uboat_leader.rules.ships import damage_mod, piece_name, piece_speed, tactic
@@ -142,7 +142,7 @@ def detect(ctx, label: str) -> None:
             DETECTION,
             mods,
             target=need,
-            judge=lambda f, t, need=need: "Detected" if t >= need else "not detected",
+            judge=lambda f, t: "Detected" if t >= need else "not detected",  # called at once
         )
         ctx.emit(ev.DetectionRolled(escort=label, boat=boat, detected=total >= need))
 

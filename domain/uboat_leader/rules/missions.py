@@ -11,8 +11,8 @@ from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
-from domain.uboat_leader.legal import spec
 from domain.uboat_leader.el_dado import d10
+from domain.uboat_leader.legal import spec
 from domain.uboat_leader.rules.attack import shoot, shots_control, slot_for
 from domain.uboat_leader.rules.event_cards import draw_events
 from domain.uboat_leader.state import State
@@ -180,6 +180,7 @@ def raider_roll(ctx, weapon: str) -> None:
         raise IllegalCommand(f"{box.boat} has no {weapon} to fire; it has {raider_weapons(s, box.boat)}")
     r = s.rules
     row = s.row(box.boat)
+    slot: str | None
     if weapon == "gun":
         mods, slot = [("GS", row.gs), ("range 0", r.gun_range[r.raider_range])], "ammo"
     else:

@@ -69,7 +69,7 @@ def why_not_option(s: State, option: str, area: str | None) -> str | None:
 
 
 def option_choices(s: State) -> list[dict]:
-    out = [{"option": o, "area": a.id} for o in AREA_OPTIONS for a in s.camp.map.areas]
+    out: list[dict[str, str | None]] = [{"option": o, "area": a.id} for o in AREA_OPTIONS for a in s.camp.map.areas]
     out.append({"option": "rr", "area": None})
     return [x for x in out if why_not_option(s, x["option"], x["area"]) is None]
 

@@ -7,8 +7,8 @@ from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import OFF, distance, to_edge, within
-from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.el_dado import d10, stand_in
+from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.rules import attack, bearing, enemy, escorts
 from domain.uboat_leader.rules.crew import add_stress, evasion, speed
 from domain.uboat_leader.rules.reveal import reveal_near

@@ -7,8 +7,8 @@ from itertools import combinations
 from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.legal import RULEBOOK, require, so_text, spec
 from domain.uboat_leader.el_dado import d10
+from domain.uboat_leader.legal import RULEBOOK, require, so_text, spec
 from domain.uboat_leader.rules import strategic
 from domain.uboat_leader.rules.crew import add_stress
 from domain.uboat_leader.state import State

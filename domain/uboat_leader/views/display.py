@@ -106,7 +106,8 @@ def ship_out(s: State, p) -> ShipOut:
 def tactical_display(s: State, reader=None) -> TacticalDisplay:
     a, bt = s.act, s.battle
     card = s.data.card("convoys", a.card or a.drawn[0]) if a is not None and (a.card or a.drawn) else None
-    ships, subs, by_area, shots, watch = [], [], {}, [], []
+    ships, subs, shots, watch = [], [], [], []
+    by_area: dict[str, list[str]] = {}
     if bt is not None:
         ships = [ship_out(s, p) for p in bt.ships.values()]
         subs = [
