@@ -1616,10 +1616,12 @@ def test_CCR15_CCE52_a_probable_uboat_stays_credited_to_the_escort_that_earned_i
     c = ctx(s, [1, 1], 20, 20, [1, 1], 1, 1, [5, 5, 5, 1, 1])  # 2d6 submerged; searches; salvo: d10 5, two hits
     step(c)  # it slips away, probable: credited to escort-a
     attack.start_engagement(waiting(c.state, "escort-b") and c)
-    asw.detect(c), asw.detect(c)  # escort-b fails twice: beyond long
+    asw.detect(c)  # escort-b fails twice: beyond long
+    asw.detect(c)
     step(c)
     attack.start_engagement(waiting(c.state, "escort-a") and c)
-    asw.detect(c), asw.detect(c)  # escort-a finds it at medium, then at close
+    asw.detect(c)  # escort-a finds it at medium, then at close
+    asw.detect(c)
     asw.drop_pattern(c, "hedgehog")
     step(c)
     assert [e.fate for e in of(c, ev.UBoatLeft)] == ["probable", "probable", "confirmed"]
@@ -1696,7 +1698,8 @@ def test_CC28_CC31_CCE56_a_uboat_calls_the_wolfpack_once_a_convoy_and_a_wolfpack
     c = _withdraws_and_calls("5.0.0", 1, [1, 1], 20, 20)  # 2d6 submerged at medium; two failed searches
     attack.start_engagement(waiting(c.state) and c)
     assert c.state.engagement.summons is False
-    asw.detect(c), asw.detect(c)
+    asw.detect(c)
+    asw.detect(c)
     step(c)
     left = of(c, ev.UBoatLeft)
     assert [(e.fate, e.summons) for e in left] == [("withdrew", True), ("withdrew", False)]
