@@ -86,7 +86,7 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
             assert g.uboat not in state["barred"], f"CC-E5-2: {g.uboat} attacks after a pattern hit it this convoy"
             n = convoy["attacks"][g.uboat] = convoy["attacks"].get(g.uboat, 0) + 1
             assert n <= maximum[g.uboat], f"CC-E5-5: {g.uboat}'s attack {n} on one convoy, its card allows fewer"
-        if name == "UBoatLeft" and e.summons:  # CC-E5-6: a boat calls once a convoy, one that came with a wolfpack never
+        if name == "UBoatLeft" and e.summons:  # CC-E5-6: one call a convoy, none by a boat that came with a wolfpack
             assert e.uboat not in convoy["called"] | convoy["wolves"], f"CC-E5-6: {e.uboat} calls the wolfpack again"
             convoy["called"].add(e.uboat)
             state["left"] = e.uboat

@@ -12,9 +12,9 @@ EDITIONS = Editions(
                  "keeps no yearly table (CC-E4-2)"),
         Released("5.0.0", "issue 31: a pattern's 3 hits earn the Mentioned in Despatches at 4 in all too (CC-E5-1); "
                  "a U-boat hurt in a convoy stays hurt in it and attacks no more (CC-E5-2); under 12,500 t a convoy "
-                 "scores 4 VP (CC-E5-3); a wolfpack's caller is not among the boats that answer it (CC-E5-4); a boat's 3 or 4 "
-                 "attacks are a convoy's (CC-E5-5); a boat calls the wolfpack once a convoy, a wolfpack boat never "
-                 "(CC-E5-6)"),
+                 "scores 4 VP (CC-E5-3); a wolfpack's caller is not among the boats that answer it (CC-E5-4); a "
+                 "boat's 3 or 4 attacks are a convoy's (CC-E5-5); a boat calls the wolfpack once a convoy, a wolfpack "
+                 "boat never (CC-E5-6)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
