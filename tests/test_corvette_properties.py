@@ -20,6 +20,7 @@ from events.core import DiceRolled
 from events.vocabulary import event_data
 from service.simulate import play
 from tests.campaigns import campaigns
+from tests.corvette import DATA
 
 GAMES = int(os.environ.get("UMPIRE_PROPERTY_GAMES", "200"))
 
@@ -47,7 +48,9 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
     if opts.get("quick_play"):
         opts.pop("convoys")
         opts.pop("two_player", None)
-    state = {"seq": 1, "pattern": None, "barred": set()}
+    state = {"seq": 1, "pattern": None, "barred": set(), "queue": [], "left": None}
+    convoy = {"attacks": {}, "called": set(), "wolves": set()}  # this convoy's attacks by boat, callers, wolfpack boats
+    maximum = {u.id: u.attacks for u in DATA.uboats}
 
     def check(game, e):
         s = game.state
@@ -78,8 +81,22 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
                 state["barred"].add(g.uboat)
         if name == "ConvoyAssigned":
             state["barred"] = set()
+            convoy.update(attacks={}, called=set(), wolves=set())
         if name == "ConvoyAttacked":
             assert g.uboat not in state["barred"], f"CC-E5-2: {g.uboat} attacks after a pattern hit it this convoy"
+            n = convoy["attacks"][g.uboat] = convoy["attacks"].get(g.uboat, 0) + 1
+            assert n <= maximum[g.uboat], f"CC-E5-5: {g.uboat}'s attack {n} on one convoy, its card allows fewer"
+        if name == "UBoatLeft" and e.summons:  # CC-E5-6: one call a convoy, none by a boat that came with a wolfpack
+            assert e.uboat not in convoy["called"] | convoy["wolves"], f"CC-E5-6: {e.uboat} calls the wolfpack again"
+            convoy["called"].add(e.uboat)
+            state["left"] = e.uboat
+        if name == "WolfpackRolled":
+            assert all(w.caller == state["left"] for w in s.queue[len(s.queue) - e.uboats :])
+        if name == "UBoatSighted" and e.wolfpack:  # CC-E5-4: the boat answering a call is not its caller
+            convoy["wolves"].add(e.uboat)
+            assert e.uboat != state["queue"][0].caller, f"CC-E5-4: {e.uboat} answers its own call"
+        if name == "EffectApplied" and e.effect == "unanswered":  # CC-E5-4: only because the caller alone is left
+            assert s.decks["uboats"] + s.discards["uboats"] == [state["queue"][0].caller] and not s.type_ix_face_down
         if name == "DecisionRequired" and e.decision == "board":  # CC-29: only after all four depth charges hit
             p = state["pattern"]
             assert p.weapon == "depth-charges" and p.hits == 4
@@ -90,6 +107,7 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
             assert all(y in s.year_status for y in s.years if y < now or name == "GameEnded"), (s.years, s.year_status)
             assert not (s.options.quick_play and s.years), "CC-E4-2: quick play keeps no yearly table"
         state["seq"] += 1
+        state["queue"] = list(s.queue)
 
     game = play("corvette-command", opts, seed, on_event=check)
     assert game.over and game.ruleset.legal_commands(game.state) == []

@@ -1569,7 +1569,7 @@ def test_CC28_CCE52_a_uboat_hit_once_or_twice_is_drawn_again_but_never_attacks_a
     hunted, it makes no attack (CC-E5-2). 4.0.0 drew it back unhurt and it attacked: here it sinks a ship."""
     c = _hurt_and_drawn_again("5.0.0", [5, 5, 5, 1, 1], [1])
     g = c.state.engagement
-    assert (g.hits, g.barred, g.summons) == (2, True, True)
+    assert (g.hits, g.barred, g.summons) == (2, True, False)  # it called as it left: not again (CC-E5-6)
     assert not of(c, ev.ConvoyAttacked) and c.state.awaiting == "detect" and done(c)
     assert [w.drm for w in of(c, ev.WolfpackRolled)] == [-2]  # it summoned as it escaped, -1 a hit
     c = _hurt_and_drawn_again("4.0.0", [5, 5, 5, 1, 1], [1], 20, 1, [4, 1])  # not at the corvette; hit; 9,000 t
@@ -1598,3 +1598,117 @@ def test_CC28_CC31_CCR15_CCE52_a_probable_uboat_drawn_again_neither_attacks_nor_
     # 4.0.0: back unhurt, it attacks (a miss here); its grade and hits forgotten
     c = _hurt_and_drawn_again("4.0.0", [5, 5, 5, 5, 1], [], 20, 20)
     assert of(c, ev.ConvoyAttacked) and c.state.engagement.hits == 0 and c.state.engagement.summons and done(c)
+
+
+def test_CCR15_CCE52_a_probable_uboat_stays_credited_to_the_escort_that_earned_it_when_it_leaves_again():
+    """CC-R15: in a convoy a boat is credited once, to the escort that earned its best grade. Two escorts: U-47,
+    probable by escort-a's pattern, is drawn again at escort-b's section and slips away (still probable: no new
+    credit), then again at escort-a's, where a Hedgehog salvo of 2 confirms it. The probable moves to the confirmed
+    on escort-a's sheet; escort-b never had it (its departure kept escort-a as the escort credited)."""
+    from domain.corvette_command import step
+
+    s = make_state(
+        engagement={"range": 0, "step": "gone", "hits": 3, "grade": "probable", "barred": True, "summons": False},
+        escorts=("escort-a", "escort-b"),
+        equipment=["hedgehog"],
+    )
+    s.decks["uboats"] = []  # each draw below is U-47 again, the one card left (no pick roll)
+    c = ctx(s, [1, 1], 20, 20, [1, 1], 1, 1, [5, 5, 5, 1, 1])  # 2d6 submerged; searches; salvo: d10 5, two hits
+    step(c)  # it slips away, probable: credited to escort-a
+    attack.start_engagement(waiting(c.state, "escort-b") and c)
+    asw.detect(c)  # escort-b fails twice: beyond long
+    asw.detect(c)
+    step(c)
+    attack.start_engagement(waiting(c.state, "escort-a") and c)
+    asw.detect(c)  # escort-a finds it at medium, then at close
+    asw.detect(c)
+    asw.drop_pattern(c, "hedgehog")
+    step(c)
+    assert [e.fate for e in of(c, ev.UBoatLeft)] == ["probable", "probable", "confirmed"]
+    assert c.state.sheets["escort-a"].kills == {"probable": 0, "confirmed": 1}
+    assert c.state.sheets["escort-b"].kills == {} and done(c)
+
+
+# ---- CC-E5-4, CC-E5-5, CC-E5-6: the wolfpack's caller; a convoy's attacks; one call a convoy ----------------------
+
+
+def _withdraws_and_calls(edition: str, *faces, discards=(), **engagement):
+    """U-47 (M/C, 3 attacks) has spent its attacks and slipped beyond long range: it withdraws and, unless it came
+    with a wolfpack, rolls the WOLFPACK table (the first of `faces`). The deck has run out: the discards are
+    `discards`, then U-47."""
+    s = make_state(engagement={"range": 3, "step": "evaded", "attacks_left": 0, **engagement}, edition=edition)
+    s.decks["uboats"], s.discards["uboats"] = [], list(discards)
+    c = ctx(s, *faces)
+    asw.evaded(c)
+    assert of(c, ev.UBoatLeft)[0].fate == "withdrew" and c.state.discards["uboats"] == [*discards, "U-47"]
+    return c
+
+
+def test_CC31_CCR29_CCE54_the_uboat_that_calls_the_wolfpack_is_not_one_of_the_uboats_that_answer():
+    """CC-31: it "will try to contact the rest of the WOLFPACK by rolling 1d6 on the WOLFPACK Table ... If any U-Boats
+    appear": the rest, not itself. U-47 calls and 1 boat is to come (roll 3); the deck has run out. With U-48 in the
+    discards too, the deck is reformed and U-47 is passed over: U-48 comes, no pick roll. With U-47 alone left, no
+    boat comes and nothing is reformed (CC-E5-4). 4.0.0 drew U-47 as its own wolfpack."""
+    c = _withdraws_and_calls("5.0.0", 3, [1, 1], discards=["U-48"])  # U-48 at long (L/M/C): 2d6 for surfaced
+    assert [(w.wolfpack, w.caller) for w in c.state.queue] == [(True, "U-47")]
+    attack.start_engagement(c)
+    assert of(c, ev.DeckReformed)[0].cards == ["U-48", "U-47"] and "draw-uboat" not in purposes(c)
+    assert [(e.uboat, e.wolfpack) for e in of(c, ev.UBoatSighted)] == [("U-48", True)] and done(c)
+    c = _withdraws_and_calls("5.0.0", 3)
+    attack.start_engagement(c)
+    assert [e.effect for e in of(c, ev.EffectApplied)] == ["unanswered"] and c.state.queue == []
+    assert not of(c, ev.UBoatSighted) and not of(c, ev.DeckReformed) and c.state.discards["uboats"] == ["U-47"]
+    assert done(c)
+    # 4.0.0: the reformed deck's draw may fall on U-47 (d2: 1), and alone in it, it is taken without a roll
+    c = _withdraws_and_calls("4.0.0", 3, 1, [1, 1], discards=["U-48"])
+    attack.start_engagement(c)
+    assert [(e.uboat, e.wolfpack) for e in of(c, ev.UBoatSighted)] == [("U-47", True)] and done(c)
+    c = _withdraws_and_calls("4.0.0", 3, [1, 1])
+    attack.start_engagement(c)
+    assert [(e.uboat, e.wolfpack) for e in of(c, ev.UBoatSighted)] == [("U-47", True)] and done(c)
+
+
+def test_CC31_CCR14_CCE55_the_cards_attacks_are_the_most_a_uboat_makes_on_one_convoy():
+    """CC-31: "The U-Boat can attack the convoy a maximum of 3 or 4 times dependent upon the U-Boat type, after which
+    it will withdraw, to reload and effect repairs". U-47 (3 attacks, unhurt) spent them, withdrew (its call: 1,
+    none) and is drawn again in the same convoy, submerged at medium: it has no attack left, so it is hunted and
+    makes none (CC-E5-5). 4.0.0 gave it its card's 3 afresh: it attacks and sinks a ship."""
+    from domain.corvette_command import step
+
+    c = _withdraws_and_calls("5.0.0", 1, [1, 1])
+    attack.start_engagement(waiting(c.state) and c)
+    step(c)
+    assert [e.attacks_left for e in of(c, ev.UBoatSighted)] == [0] and c.state.engagement.attacks_left == 0
+    assert not of(c, ev.ConvoyAttacked) and c.state.awaiting == "detect" and done(c)
+    c = _withdraws_and_calls("4.0.0", 1, [1, 1], 20, 1, [4, 1])  # not at the corvette; hit; 9,000 t
+    attack.start_engagement(waiting(c.state) and c)
+    step(c)
+    assert [e.attacks_left for e in of(c, ev.UBoatSighted)] == [3]
+    assert of(c, ev.ConvoyAttacked)[0].hit and of(c, ev.ShipLost)[0].tonnage == 9000 and done(c)
+
+
+def test_CC28_CC31_CCE56_a_uboat_calls_the_wolfpack_once_a_convoy_and_a_wolfpack_uboat_never():
+    """CC-31: it "will try to contact the rest of the WOLFPACK ... do NOT summon the WOLFPACK for these U-Boats if
+    they escape or leave the engagement area"; CC-28: "If it does escape roll on the WOLFPACK Table". One call a
+    convoy, and none by a boat that came with the wolfpack, hurt or not (CC-E5-6): U-47 called as it withdrew
+    (1: none); drawn again, hunted, it slips beyond long range and leaves without a second roll. A wolfpack U-47
+    that withdrew, drawn again from a U counter, may not call either. 4.0.0 let both call."""
+    from domain.corvette_command import step
+
+    c = _withdraws_and_calls("5.0.0", 1, [1, 1], 20, 20)  # 2d6 submerged at medium; two failed searches
+    attack.start_engagement(waiting(c.state) and c)
+    assert c.state.engagement.summons is False
+    asw.detect(c)
+    asw.detect(c)
+    step(c)
+    left = of(c, ev.UBoatLeft)
+    assert [(e.fate, e.summons) for e in left] == [("withdrew", True), ("withdrew", False)]
+    assert len(of(c, ev.WolfpackRolled)) == 1 and not of(c, ev.ConvoyAttacked) and done(c)
+    c = _withdraws_and_calls("4.0.0", 1, [1, 1])
+    attack.start_engagement(waiting(c.state) and c)
+    assert c.state.engagement.summons is True and done(c)  # drawn again, it would call again
+    for edition, calls in (("5.0.0", False), ("4.0.0", True)):
+        c = _withdraws_and_calls(edition, [1, 1], wolfpack=True, summons=False)
+        assert not of(c, ev.WolfpackRolled)
+        attack.start_engagement(waiting(c.state) and c)  # from a U counter, not a wolfpack's call
+        assert of(c, ev.UBoatSighted)[0].wolfpack is False and c.state.engagement.summons is calls and done(c)

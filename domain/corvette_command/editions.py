@@ -12,7 +12,9 @@ EDITIONS = Editions(
                  "keeps no yearly table (CC-E4-2)"),
         Released("5.0.0", "issue 31: a pattern's 3 hits earn the Mentioned in Despatches at 4 in all too (CC-E5-1); "
                  "a U-boat hurt in a convoy stays hurt in it and attacks no more (CC-E5-2); under 12,500 t a convoy "
-                 "scores 4 VP (CC-E5-3)"),
+                 "scores 4 VP (CC-E5-3); a wolfpack's caller is not among the boats that answer it (CC-E5-4); a "
+                 "boat's 3 or 4 attacks are a convoy's (CC-E5-5); a boat calls the wolfpack once a convoy, a wolfpack "
+                 "boat never (CC-E5-6)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -33,6 +35,18 @@ EDITIONS = Editions(
         Change("CC-E5-3", "5.0.0", ("CC-39", "CC-R48"),
                "the convoy VP row 'Under 24,999 ... 3+' is split like the others, 12,500 t wide: 12,500-24,999 t "
                "scores 3, under 12,500 t scores 4 (4.0.0 scored 3 for both)"),
+        Change("CC-E5-4", "5.0.0", ("CC-31", "CC-R29", "CC-R42"),
+               "the U-boat that calls the wolfpack is passed over when its wolfpack boats are drawn (the deck "
+               "reformed from the discards holds it again); when no other U-boat is left, that wolfpack boat does "
+               "not come (4.0.0 could draw the caller as one of its own wolfpack)"),
+        Change("CC-E5-5", "5.0.0", ("CC-31", "CC-R14", "CC-R15"),
+               "the card's 3 or 4 attacks are the most a U-boat makes on one convoy: drawn again in the convoy it "
+               "left, it has the attacks it left with (none: it withdrew when they were spent), is hunted and makes "
+               "no attack (4.0.0 gave it its card's attacks afresh)"),
+        Change("CC-E5-6", "5.0.0", ("CC-31", "CC-R15"),
+               "a U-boat calls the wolfpack at most once a convoy, and one that came with a wolfpack never calls "
+               "in that convoy, hurt or not (4.0.0: drawn again, it called again; a wolfpack boat drawn again "
+               "from a U counter called)"),
     ),
     retired=("1", "2"),
 )

@@ -16,10 +16,10 @@ from domain.corvette_command.state import (
     Award,
     BoxStep,
     Convoy,
+    Departure,
     Encounter,
     Engagement,
     Growth,
-    Hurt,
     State,
     Waiting,
     iso,
@@ -186,6 +186,8 @@ def _effect_applied(s: State, e: ev.EffectApplied) -> None:
         s.queue.append(Waiting(escort=s.active))
     elif e.effect == "no-uboats":
         s.queue = []
+    elif e.effect == "unanswered":  # CC-E5-4: no U-boat but its caller was left to answer a wolfpack's call
+        s.queue.pop(0)
 
 
 def _drawn(s: State, uboat: str) -> None:
@@ -198,15 +200,16 @@ def _drawn(s: State, uboat: str) -> None:
 
 def _approach_ends(g: Engagement) -> str:
     """The step after the sighting (and any gunfire): its attack, or the search for a U-boat barred from attacking
-    (CC-28: "will not attack again", "can't make any further attacks"; only a boat drawn again is barred so early,
-    CC-E5-2)."""
-    return "detect" if g.barred else "attack"
+    (CC-28: "will not attack again", "can't make any further attacks") or with no attack left ("a maximum of 3 or 4
+    times"); only a boat drawn again in the convoy it left comes so (CC-E5-2, CC-E5-5)."""
+    return "detect" if g.barred or g.attacks_left == 0 else "attack"
 
 
 def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
     _drawn(s, e.uboat)
-    # CC-E5-2: a U-boat that left hurt comes back in the same convoy as it left (its hits, grade and bars)
-    back = s.convoy.hurt.get(e.uboat) if s.edition.has("CC-E5-2") else None
+    # CC-E5-2: a U-boat that left comes back in the same convoy as it left (its hits, grade and bars; its attacks
+    # left are the event's, CC-E5-5; whether it may still call the wolfpack, CC-E5-6)
+    back = s.convoy.departed.get(e.uboat) if s.edition.has("CC-E5-2") else None
     s.engagement = g = Engagement(
         uboat=e.uboat,
         type=e.type,
@@ -339,22 +342,30 @@ def _award(s: State, e: ev.AwardGranted) -> None:
 def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
     g, c = s.engagement, s.convoy
     c.encounters.append(Encounter(uboat=e.uboat, escort=s.active, fate=e.fate, hits=e.hits))
-    before = c.hurt.get(e.uboat) if s.edition.has("CC-E5-2") else None
-    if e.fate in GRADES and (before is None or before.grade != e.fate):
+    before = c.departed.get(e.uboat) if s.edition.has("CC-E5-2") else None
+    credited = e.fate in GRADES and (before is None or before.grade != e.fate)
+    if credited:
         if before is not None and before.grade:  # CC-R15: a boat is credited once, with the best grade it earned
             s.sheets[before.escort].kills[before.grade] -= 1
         s.sheet.kills[e.fate] = s.sheet.kills.get(e.fate, 0) + 1
-    if not e.out and (g.hits or g.grade or g.barred):  # CC-E5-2 reads it if the boat is drawn again this convoy
-        c.hurt[e.uboat] = Hurt(escort=s.active, hits=g.hits, grade=g.grade, barred=g.barred, summons=g.summons)
     if e.out:  # CC-28, CC-R15: out of the game for good
         s.sunk_uboats.append(e.uboat)
-    else:
+    else:  # read if the boat is drawn again in this convoy (CC-E5-2, CC-E5-5, CC-E5-6)
         s.discards["uboats"].append(e.uboat)
+        c.departed[e.uboat] = Departure(
+            escort=s.active if before is None or credited else before.escort,  # where its best grade is credited
+            hits=g.hits,
+            grade=g.grade,
+            barred=g.barred,
+            attacks_left=g.attacks_left,
+            summons=g.summons and not (e.summons and s.edition.has("CC-E5-6")),  # CC-E5-6: it calls once a convoy
+        )
     s.engagement = None
 
 
 def _wolfpack(s: State, e: ev.WolfpackRolled) -> None:
-    s.queue.extend(Waiting(escort=e.escort, wolfpack=True) for _ in range(e.uboats))
+    caller = s.convoy.encounters[-1].uboat  # the U-boat that has just left (its UBoatLeft comes first) and calls
+    s.queue.extend(Waiting(escort=e.escort, wolfpack=True, caller=caller) for _ in range(e.uboats))
 
 
 def _decision_required(s: State, e: ev.DecisionRequired) -> None:

@@ -117,10 +117,12 @@ class BoxStep(Record, frozen=True):
 
 
 class Waiting(Record, frozen=True):
-    """A U-boat to come at an escort's section: from a U counter or event, or called by the wolfpack."""
+    """A U-boat to come at an escort's section: from a U counter or event, or called by the wolfpack (`caller`: the
+    U-boat that called it, which cannot answer its own call, CC-E5-4)."""
 
     escort: str
     wolfpack: bool = False
+    caller: str | None = None
 
 
 @dataclass
@@ -153,14 +155,17 @@ class Sheet:
 
 
 @dataclass(frozen=True)
-class Hurt:
-    """A U-boat as it left hurt (hits, a grade or a bar): drawn again in the same convoy it comes back so (CC-E5-2),
-    and the escort it was credited to (CC-R15: a boat is credited once, with the best grade it earned)."""
+class Departure:
+    """A U-boat as it left the convoy (not out of the game): drawn again in the same convoy it comes back so, with
+    its hits, grade and bar (CC-E5-2), the attacks it had left (CC-E5-5; the card's maximum holds for the convoy)
+    and whether it may still call the wolfpack (CC-E5-6: once a convoy, never a wolfpack boat); and the escort its
+    grade is credited to (CC-R15: a boat is credited once, with the best grade it earned)."""
 
     escort: str
     hits: int
     grade: str | None
     barred: bool
+    attacks_left: int
     summons: bool
 
 
@@ -192,7 +197,7 @@ class Convoy:
     luck: bool = False  # Luck of the Irish: one re-roll this convoy
     repair_bonus: bool = False
     arrived: bool = False
-    hurt: dict[str, Hurt] = field(default_factory=dict)  # U-boats that left hurt in this convoy, as they left
+    departed: dict[str, Departure] = field(default_factory=dict)  # U-boats that left this convoy, as they left
 
     @property
     def ships_left(self) -> int:

@@ -61,14 +61,21 @@ def minutes_of_contact(tens_die: int, units_die: int) -> int:
 
 
 def start_engagement(ctx: Ctx) -> None:
-    """CC-6, CC-R42: the next U-boat is drawn now; CC-18: its designated range; CC-19/CC-42: surfaced or not."""
+    """CC-6, CC-R42: the next U-boat is drawn now (CC-E5-4: not the one calling it); CC-18: its designated range;
+    CC-19/CC-42: surfaced or not; CC-E5-5: the attacks it has left in this convoy."""
     s = ctx.state
-    uboat = draw_uboat(ctx)
-    if uboat is None:
-        ctx.emit(ev.EffectApplied(effect="no-uboats", detail="every U-boat of the deck is sunk (CC-R29)"))
-        return
     waiting = s.queue[0]
+    caller = waiting.caller if s.edition.has("CC-E5-4") else None
+    uboat = draw_uboat(ctx, passed_over=caller)
+    if uboat is None:
+        if s.decks["uboats"] or s.discards["uboats"] or s.type_ix_face_down:
+            detail = f"no U-boat but {caller} itself is left to answer its call: one fewer comes (CC-E5-4)"
+            ctx.emit(ev.EffectApplied(effect="unanswered", detail=detail))
+        else:
+            ctx.emit(ev.EffectApplied(effect="no-uboats", detail="every U-boat of the deck is sunk (CC-R29)"))
+        return
     card = s.data.uboat(uboat)
+    back = s.convoy.departed.get(card.id) if s.edition.has("CC-E5-5") else None
     rng = attack_range(card.profile, s.convoy.weather)
     if rng is None:
         ctx.emit(
@@ -91,7 +98,7 @@ def start_engagement(ctx: Ctx) -> None:
             range=rng,
             surfaced=surfaced,
             night=night,
-            attacks_left=card.attacks,
+            attacks_left=card.attacks if back is None else back.attacks_left,  # CC-E5-5: the maximum is a convoy's
             wolfpack=waiting.wolfpack,
             time=time,
         )

@@ -46,15 +46,17 @@ def draw_card(ctx: Ctx, deck: str, purpose: str, rule: str, fits=lambda card_id:
 UBOAT_RULE = "CC:U-Boat attack Sequence/draw the top U-Boat card (CC-6, CC-R42)"
 
 
-def draw_uboat(ctx: Ctx) -> str | None:
+def draw_uboat(ctx: Ctx, passed_over: str | None = None) -> str | None:
     """CC-6, CC-R42: the U-boat deck is its known cards and the Type IX cards face down; a draw that falls on a
-    face-down Type IX draws which one among the Type IX not yet seen. None: every U-boat is sunk (CC-R29)."""
+    face-down Type IX draws which one among the Type IX not yet seen. `passed_over`: a wolfpack's caller, which
+    cannot answer its own call (CC-E5-4). None: no U-boat but that one is left (CC-R29: every other is sunk)."""
     s = ctx.state
-    if not s.decks["uboats"] and not s.type_ix_face_down:
-        if not s.discards["uboats"]:
+    known = [c for c in s.decks["uboats"] if c != passed_over]
+    if not known and not s.type_ix_face_down:
+        if not any(c != passed_over for c in s.discards["uboats"]):
             return None
         reform(ctx, "uboats")  # CC-37: the deck has run out
-    known = s.decks["uboats"]
+        known = [c for c in s.decks["uboats"] if c != passed_over]
     i = pick(ctx, known + ["a face-down Type IX"] * s.type_ix_face_down, "draw-uboat", UBOAT_RULE)
     if i < len(known):
         return known[i]
