@@ -70,11 +70,18 @@ export async function summary(gameId) {
   return (await request(`/games/${enc(gameId)}`)).body;
 }
 
-/** The view names of a ruleset: ["map", …] today; [{name, description, per_seat}, …] later. */
-export async function rulesetViews(rulesetId) {
-  const info = (await request(`/rulesets/${enc(rulesetId)}`)).body;
-  return (info.views || []).map((v) => (typeof v === "string" ? { name: v } : { name: v.name, ...v }));
+/** What this server says of a ruleset (GET /rulesets/{id}): its title, views, commands, options. */
+export async function rulesetInfo(rulesetId) {
+  return (await request(`/rulesets/${enc(rulesetId)}`)).body;
 }
+
+/** Every ruleset this server runs (GET /rulesets), read once per page: the desk's lists and labels come from it. */
+export function rulesets() {
+  rulesetList ??= request("/rulesets").then((r) => r.body);
+  rulesetList.catch(() => (rulesetList = null));
+  return rulesetList;
+}
+let rulesetList = null;
 
 export async function eventsPage(gameId, after, limit = 1000) {
   const { body } = await request(`/games/${enc(gameId)}/events?after=${after}&limit=${limit}`);

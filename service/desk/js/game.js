@@ -20,7 +20,8 @@ export class Game extends EventTarget {
     this.checks = null;
     this.rolls = [];
     this.gameSeed = null;
-    this.views = []; // [{name}] the ruleset's views, when a server can draw them
+    this.views = []; // [{name, description, per_seat}] the ruleset's views, when a server can draw them
+    this.rulesetTitle = null; // the ruleset's name, as the server that draws the views calls it
     this.viewsFrom = null; // null | "server"
     this.match = null; // a bundle on this server: null (not asked), {state: "asking"|"yes"|"no", detail}
     this.summary = null;
@@ -94,8 +95,7 @@ export class Game extends EventTarget {
       if (hash !== this.events[n - 1].hash) {
         this.match = { state: "no", why: "differs", detail: `this server's game ${this.id} differs from the file at seq ${n}` };
       } else {
-        this.views = await api.rulesetViews(this.ruleset.id);
-        this.viewsFrom = "server";
+        this._rulesetFrom(await api.rulesetInfo(this.ruleset.id));
         this.match = { state: "yes", why: "same", detail: `this server holds game ${this.id} with the same hash at seq ${n}` };
       }
     } catch (e) {
@@ -295,14 +295,20 @@ export class Game extends EventTarget {
       }
     }
     try {
-      g.views = await api.rulesetViews(g.ruleset.id);
-      g.viewsFrom = "server";
+      g._rulesetFrom(await api.rulesetInfo(g.ruleset.id));
     } catch {
       g.views = [];
     }
     await g.verify();
     g.runServerReplay();
     return g;
+  }
+
+  /** The views and the title of the game's ruleset, as this server describes it (GET /rulesets/{id}). */
+  _rulesetFrom(info) {
+    this.views = info.views || [];
+    this.rulesetTitle = info.title || null;
+    this.viewsFrom = "server";
   }
 
   follow() {

@@ -289,3 +289,14 @@ export function map(d) {
     h("figcaption", {}, now(d.now)),
   );
 }
+
+/** @type {import("./index.js").RulesetPictures} */
+export const desk = {
+  pictures: {
+    "sz-status": { draw: szStatus },
+    "ipc-ledger": { draw: ipcLedger },
+    "campaign-sheet": { draw: campaignSheet },
+    map: { draw: map },
+  },
+  newGame: { rounds: 1 },
+};

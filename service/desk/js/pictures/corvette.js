@@ -362,3 +362,14 @@ export function campaignSheet(d) {
     (d.skill_growth || []).length ? h("p", {}, `Skill growth: ${JSON.stringify(d.skill_growth)}`) : null,
   );
 }
+
+/** @type {import("./index.js").RulesetPictures} */
+export const desk = {
+  pictures: {
+    map: { draw: map },
+    "ship-log": { draw: shipLog },
+    engagement: { draw: engagement },
+    "campaign-sheet": { draw: campaignSheet },
+  },
+  newGame: { convoys: 1 },
+};

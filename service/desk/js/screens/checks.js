@@ -5,7 +5,10 @@ import { engineName } from "../crypto.js";
 import { badge, h, put, short } from "../dom.js";
 import { Game } from "../game.js";
 import { canonical } from "../json.js";
-import { base, ui } from "../nav.js";
+import { base, stateOf } from "../nav.js";
+
+/** The checks' details: open or shut as the reader left them (null: open when a check failed). */
+const state = () => stateOf("checks", () => ({ open: /** @type {boolean | null} */ (null) }));
 import { chooseReadAs, reader, readerText, refereeToken, seatToken } from "../reader.js";
 
 export function drawHead(el, g) {
@@ -37,7 +40,11 @@ export function drawHead(el, g) {
       "div",
       { class: "title-row" },
       h("h1", {}, "Game ", h("code", { id: "game-title" }, g.id)),
-      h("span", { class: "pill" }, `${g.ruleset.id} ${g.ruleset.version}`),
+      h(
+        "span",
+        { class: "pill", id: "game-ruleset", title: g.rulesetTitle ? g.ruleset.id : null },
+        `${g.rulesetTitle ?? g.ruleset.id} ${g.ruleset.version}`,
+      ),
       h(
         "span",
         {
@@ -328,7 +335,7 @@ export function drawChecks(el, g) {
     }
   }
   const anyBad = Object.values(g.checks).some((c) => c.status === "fail");
-  const open = ui.checksOpen ?? anyBad;
+  const open = state().open ?? anyBad;
   put(
     el,
     h("h2", {}, "What was checked"),
@@ -343,7 +350,7 @@ export function drawChecks(el, g) {
     ),
     h(
       "details",
-      { class: "check-details", open, ontoggle: (e) => (ui.checksOpen = e.target.open) },
+      { class: "check-details", open, ontoggle: (e) => (state().open = e.target.open) },
       h(
         "summary",
         {},

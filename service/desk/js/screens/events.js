@@ -2,16 +2,19 @@
 
 import { badge, h, put } from "../dom.js";
 import { canonical, pretty } from "../json.js";
-import { ui } from "../nav.js";
+import { stateOf } from "../nav.js";
+
+/** The event type shown (all: "") and how many events are listed. */
+const state = () => stateOf("events", () => ({ type: "", shown: 200 }));
 import { expectedHash } from "../verify.js";
 
 export function drawEvents(el, g, focus) {
   const types = [...new Set(g.events.map((e) => e.body.type))].sort();
   const sel = h(
     "select",
-    { id: "event-type", onchange: (e) => ((ui.eventType = e.target.value), fill()) },
+    { id: "event-type", onchange: (e) => ((state().type = e.target.value), fill()) },
     h("option", { value: "" }, "all types"),
-    types.map((t) => h("option", { value: t, selected: ui.eventType === t }, t)),
+    types.map((t) => h("option", { value: t, selected: state().type === t }, t)),
   );
   const table = h("table", { class: "grid events", id: "events-table" });
   const more = h("p", {});
@@ -20,10 +23,10 @@ export function drawEvents(el, g, focus) {
   explainBreak(broken, g);
   function fill() {
     const bad = g.checks && g.checks.chain.status === "fail" ? g.checks.chain.first_bad_seq : null;
-    const list = g.events.filter((e) => !ui.eventType || e.body.type === ui.eventType);
+    const list = g.events.filter((e) => !state().type || e.body.type === state().type);
     let start = 0;
     if (focus) start = Math.max(0, list.findIndex((e) => e.body.seq >= focus) - 5);
-    const shown = list.slice(start, start + ui.eventsShown);
+    const shown = list.slice(start, start + state().shown);
     put(
       table,
       h(
@@ -68,11 +71,11 @@ export function drawEvents(el, g, focus) {
     );
     put(
       more,
-      start + ui.eventsShown < list.length
+      start + state().shown < list.length
         ? h(
             "button",
-            { type: "button", class: "secondary", onclick: () => ((ui.eventsShown += 500), fill()) },
-            `show more (${list.length - start - ui.eventsShown} left)`,
+            { type: "button", class: "secondary", onclick: () => ((state().shown += 500), fill()) },
+            `show more (${list.length - start - state().shown} left)`,
           )
         : null,
     );

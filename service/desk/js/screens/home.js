@@ -155,6 +155,7 @@ async function listRecent(el) {
   } catch {
     return; // an older server without GET /games: the id box is enough
   }
+  const titles = new Map((await api.rulesets().catch(() => [])).map((r) => [r.id, r.title]));
   if (!games.length) return put(el, h("p", { class: "hint" }, "No games on this server yet."));
   put(
     el,
@@ -167,7 +168,7 @@ async function listRecent(el) {
           "tr",
           {},
           h("td", {}, h("a", { href: `#/live/${encodeURIComponent(g.id)}` }, h("code", {}, g.id))),
-          h("td", {}, g.ruleset),
+          h("td", { title: g.ruleset }, titles.get(g.ruleset) ?? g.ruleset),
           h("td", {}, g.status),
           h("td", { class: "num" }, `${g.version} events`),
         ),

@@ -9,14 +9,8 @@
 import { Problem, Umpire, command } from "../client/client.js";
 import { decisionForm, known } from "../client/decisions.js";
 import { add, h, put } from "../dom.js";
-import { orderedViews, renderView } from "../pictures/index.js";
+import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
-const DEFAULT_OPTIONS = {
-  "corvette-command": { convoys: 1 },
-  "uboat-leader": { duration: "short" },
-  "battlefleet-1900": { scenario: "yellow-sea-1904" },
-  "aa1942-convoy": { rounds: 1 },
-};
 const KEY = "umpire-play:";
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
 const LAST_RESORT = new Set(["concede"]);
@@ -102,7 +96,7 @@ async function drawLobby(main) {
   const open = h("input", { type: "checkbox", id: "play-open", checked: true });
   const pick = () => {
     const r = rulesets.find((x) => x.id === select.value);
-    options.value = JSON.stringify(DEFAULT_OPTIONS[r.id] || {});
+    options.value = JSON.stringify(newGameOptions(r.id));
     put(
       bots,
       r.default_seats.length > 1
@@ -467,7 +461,7 @@ function drawTable(main, gameId) {
     );
   }
 
-  const pictureUi = {};
+  const pictureStates = new Map(); // what the reader chose on each picture, kept while the table is open
   async function drawPicture() {
     if (!st.view || st.stopped) return;
     const name = st.view;
@@ -478,7 +472,7 @@ function drawTable(main, gameId) {
         game: null,
         at: v.at,
         seats: st.summary.seats.map((s) => s.seat),
-        ui: pictureUi,
+        states: pictureStates,
         view: async (other) => (await api.view(gameId, other, v.at)).data,
         moves: mine().flatMap((a) => (a.ui && a.ui.kind === "move" ? a.ui.divisions : [])),
       };

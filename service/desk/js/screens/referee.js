@@ -3,12 +3,15 @@
 
 import * as api from "../api.js";
 import { add, clear, h, put, short } from "../dom.js";
-import { ui } from "../nav.js";
+import { stateOf } from "../nav.js";
 import * as tokens from "../reader.js";
 
-/** Say something in the tab's status line; kept in `ui` so a redraw (a new reader) shows it again. */
+/** What the tab said last (its status line), kept so a redraw shows it again. */
+const state = () => stateOf("referee", () => ({ said: /** @type {unknown[] | null} */ (null) }));
+
+/** Say something in the tab's status line; kept in the tab's state so a redraw (a new reader) shows it again. */
 function say(out, ...content) {
-  ui.refereeSaid = content;
+  state().said = content;
   put(document.getElementById("referee-out") || out, ...content);
 }
 
@@ -171,7 +174,7 @@ export function drawReferee(el, g) {
     actions,
     out,
   );
-  if (ui.refereeSaid) put(out, ...ui.refereeSaid);
+  if (state().said) put(out, ...state().said);
   drawActions();
   return () => {
     if (state() !== drawn) drawActions();

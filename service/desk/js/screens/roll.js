@@ -4,7 +4,7 @@
 import { unhex } from "../crypto.js";
 import { add, badge, clear, copyButton, die, h, put } from "../dom.js";
 import { canonical, isObject, pretty } from "../json.js";
-import { base, ui } from "../nav.js";
+import { base, position } from "../nav.js";
 import { opensslLines, roller } from "../umpire1.js";
 import { orderedViews } from "../pictures/index.js";
 import { noViews, showView, viewPicker, viewsSource } from "./views.js";
@@ -314,7 +314,8 @@ function drawBeforeAfter(el, g, r) {
     const names = g.views.map((v) => v.name);
     const diffs = new Map(await Promise.all(names.map(async (n) => [n, await diffOf(n).catch(() => [])])));
     const marked = new Set(names.filter((n) => diffs.get(n).length));
-    if (!marked.has(ui.view) && marked.size) ui.view = orderedViews(g.ruleset.id, [...marked])[0];
+    const at = position();
+    if (!marked.has(at.view) && marked.size) at.view = orderedViews(g.ruleset.id, [...marked])[0];
     const before = h("div", { class: "half" });
     const after = h("div", { class: "half" });
     const diff = h("div", { class: "diff", id: "diff" });
@@ -367,7 +368,7 @@ function drawBeforeAfter(el, g, r) {
         h("div", {}, h("h4", {}, afterTitle), after),
       ),
     );
-    pick(ui.view);
+    pick(position().view);
   };
   add(el, body);
   redraw();
