@@ -1,15 +1,20 @@
+// @ts-check
 // Everything the desk asks the server, and how its answers are read: the one place to adjust when the API
 // changes shape. Answers are read with the exact JSON parser, so what is verified is what was sent.
 // Verification never depends on these answers being honest: the chain and the dice are recomputed.
 
 import { parse } from "./json.js";
 
+/** An answer that is not 2xx (status 0: no answer at all), with the problem's code and detail when it sent one. */
 export class ApiError extends Error {
+  /** @param {number} status @param {string | null} code @param {string} detail */
   constructor(status, code, detail) {
     super(detail || `HTTP ${status}`);
     this.status = status;
     this.code = code;
     this.detail = detail;
+    /** @type {string | null} seconds to wait, where a busy server said (Retry-After) */
+    this.retryAfter = null;
   }
 }
 
@@ -18,7 +23,7 @@ async function request(path, init = {}) {
   try {
     res = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, "unreachable", `the server did not answer (${e.message}); is it running?`);
+    throw new ApiError(0, "unreachable", `the server did not answer (${e instanceof Error ? e.message : e}); is it running?`);
   }
   const text = await res.text();
   let body = null;
@@ -37,6 +42,7 @@ async function request(path, init = {}) {
 }
 
 const enc = encodeURIComponent;
+/** @param {string | null | undefined} token @returns {Record<string, string>} */
 const auth = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
 const JSON_BODY = { "Content-Type": "application/json" };
 
@@ -100,6 +106,7 @@ export async function hashAt(gameId, seq) {
 }
 
 /** A view at `at` (the head when null), read as the public or, with a token, as that seat or the referee. */
+/** @param {string} gameId @param {string} name @param {number | null} at @param {string | null} [token] */
 export async function view(gameId, name, at, token = null) {
   const q = at ? `?at=${at}` : "";
   const { body } = await request(`/games/${enc(gameId)}/views/${enc(name)}${q}`, { headers: auth(token) });
@@ -107,11 +114,13 @@ export async function view(gameId, name, at, token = null) {
 }
 
 /** The bundle; with a token, a sealed command's payload shows to its own seat and the referee. */
+/** @param {string} gameId @param {string | null} [token] */
 export async function bundle(gameId, token = null) {
   return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).body;
 }
 
 /** The bundle's exact bytes (to save as a file). */
+/** @param {string} gameId @param {string | null} [token] */
 export async function bundleText(gameId, token = null) {
   return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).text;
 }
@@ -225,6 +234,7 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
   const ctrl = new AbortController();
   let last = after;
   let stopped = false;
+  /** @type {{status: string, version: number, head: string} | null} the stream's `end` message, once sent */
   let ended = null;
   async function once() {
     const res = await fetch(`/games/${enc(gameId)}/events/stream?after=${last}`, {
@@ -254,9 +264,10 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
         await once();
       } catch (e) {
         if (stopped) break;
-        onState("reconnecting", e.message);
+        onState("reconnecting", e instanceof Error ? e.message : String(e));
       }
-      if (ended && ended.status === "revealed") break;
+      const over = /** @type {{status: string} | null} */ (ended); // set by the stream's reader, above
+      if (over && over.status === "revealed") break;
       if (ended) onState("waiting");
       if (!stopped) await new Promise((r) => setTimeout(r, ended ? 2000 : 1000));
     }

@@ -1,9 +1,10 @@
+// @ts-check
 // The referee's desk: routes and the game's frame (header, checks, tabs). The screens are in screens/, the checks
 // in verify.js, the server in api.js, the drawings in pictures/.
 // Routes: #/ (home), #/live/<game id>[/<tab>[/<arg>]], #/file[/<tab>[/<arg>]] (the bundle file opened last).
 
 import { ApiError } from "./api.js";
-import { add, h, put } from "./dom.js";
+import { add, errorText, h, put } from "./dom.js";
 import { Game } from "./game.js";
 import { base, nav, resetUi } from "./nav.js";
 import { drawChecks, drawHead } from "./screens/checks.js";
@@ -16,9 +17,11 @@ import { drawRolls } from "./screens/rolls.js";
 import { drawTimeline } from "./screens/timeline.js";
 import { drawWhatIf } from "./screens/whatif.js";
 
-const main = document.getElementById("main");
-let fileGame = null; // the last bundle opened (kept in memory only)
-let screen = null; // what is drawn now, to refresh on changes
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+/** @type {Game | null} the last bundle opened (kept in memory only) */
+let fileGame = null;
+/** @type {{head: () => void, checks: () => void, update: ((what: string) => void) | null} | null} what is drawn now, to refresh on changes */
+let screen = null;
 
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
@@ -58,7 +61,7 @@ async function route() {
           openFile,
           e instanceof ApiError && e.status === 404
             ? `This server has no game "${r.id}". Check the id.`
-            : `Could not open game ${r.id}: ${e.message}`,
+            : `Could not open game ${r.id}: ${errorText(e)}`,
         );
       }
       nav.current.game.follow();
@@ -110,7 +113,7 @@ async function openFile(file) {
   try {
     showFile(await Game.fromBundleText(text, file.name));
   } catch (e) {
-    drawHome(main, openFile, `${file.name}: ${e.message}`);
+    drawHome(main, openFile, `${file.name}: ${errorText(e)}`);
   }
 }
 
@@ -122,7 +125,7 @@ function showFile(g) {
   else location.hash = "#/file";
 }
 // a fork's file carries its parent's part: the checks screen opens it as a file of its own
-window.addEventListener("desk:open-file", (e) => showFile(e.detail));
+window.addEventListener("desk:open-file", (e) => showFile(/** @type {CustomEvent<Game>} */ (e).detail));
 
 document.addEventListener("dragover", (e) => {
   e.preventDefault();
@@ -134,7 +137,7 @@ document.addEventListener("dragleave", (e) => {
 document.addEventListener("drop", (e) => {
   e.preventDefault();
   document.body.classList.remove("dragging");
-  const f = e.dataTransfer.files[0];
+  const f = e.dataTransfer?.files[0];
   if (f) openFile(f);
 });
 
@@ -148,6 +151,7 @@ const TABS = [
 ];
 
 function drawGame(r) {
+  if (!nav.current) return;
   const g = nav.current.game;
   document.title = `${g.id} — Referee's desk`;
   const headEl = h("section", { class: "game-head", id: "game-head" });

@@ -1,3 +1,4 @@
+// @ts-check
 // A game's record as the desk holds it, from a bundle file or live from the server, and what the
 // browser concluded about it. Emits "change" when events arrive or a check finishes.
 
@@ -9,28 +10,55 @@ import { bundleError, diffValues, publicForm, verifyAll } from "./verify.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * @typedef {{id: string, version: string, data_sha256: string}} RulesetRef
+ * @typedef {{ruleset: RulesetRef, dice: any, head: string | null, engine?: string}} Header
+ * @typedef {{state: "asking" | "yes" | "no", why?: "same" | "differs" | "absent" | "error", detail: string}} Match
+ * @typedef {{state: "asking" | "held" | "differs" | "other" | "absent" | "error", detail: string, seq?: number,
+ *   diff?: {path: string, a: unknown, b: unknown}[]}} Record
+ * @typedef {{state: "asking" | "done" | "error", at: number, asked: boolean, report?: any, detail?: string}} ServerReport
+ */
+
+/** Something thrown, as an ApiError (a failure that is no answer of the server's is status 0). @param {unknown} e */
+const asApiError = (e) => (e instanceof api.ApiError ? e : new api.ApiError(0, null, e instanceof Error ? e.message : String(e)));
+
 export class Game extends EventTarget {
+  /** @param {"bundle" | "live"} source @param {string} id */
   constructor(source, id) {
     super();
     this.source = source; // "bundle" | "live"
     this.id = id;
     this.events = [];
     this.commands = null; // [{command_id, seat, payload, seqs}] when known
-    this.header = null; // the bundle's ruleset/dice/head (a live game's comes from its own genesis)
+    /** @type {Header} the bundle's ruleset/dice/head (a live game's comes from its own genesis); "?" until read */
+    this.header = { ruleset: { id: "?", version: "?", data_sha256: "?" }, dice: {}, head: null };
+    /** @type {string | null} the file's name (a bundle file) */
+    this.fileName = null;
+    /** @type {string | null} the file's text, as read */
+    this.bundleText = null;
+    /** @type {any} the bundle (a file, or a fork's parent part) */
+    this.bundle = null;
+    /** @type {any} a live fork's parent part, from its bundle */
+    this.parentBundle = undefined;
+    /** @type {string | null} why a live fork's parent part could not be read */
+    this.parentError = null;
     this.checks = null;
     this.rolls = [];
     this.gameSeed = null;
     this.views = []; // [{name, description, per_seat}] the ruleset's views, when a server can draw them
     this.rulesetTitle = null; // the ruleset's name, as the server that draws the views calls it
     this.viewsFrom = null; // null | "server"
-    this.match = null; // a bundle on this server: null (not asked), {state: "asking"|"yes"|"no", detail}
+    /** @type {Match | null} a bundle on this server: null (not asked) */
+    this.match = null;
     this.summary = null;
     this.stream = "none"; // live: "connecting" | "live" | "reconnecting" | "closed"
     this.serverHead = null;
     // what this server says of the game (docs/desk.md "What the server checks"): its own record of the game against
     // the file's (null | {state: "asking" | "held" | "differs" | "absent" | "error", detail, seq, diff}), and its
     // replay of the rules (null | {state: "asking" | "done" | "error", at, report, detail, asked})
+    /** @type {Record | null} */
     this.record = null;
+    /** @type {ServerReport | null} */
     this.serverReport = null;
     this._memo = new WeakMap();
     this._viewCache = new Map();
@@ -39,7 +67,7 @@ export class Game extends EventTarget {
   }
 
   get ruleset() {
-    return this.header ? this.header.ruleset : null;
+    return this.header.ruleset;
   }
 
   changed(what) {
@@ -54,7 +82,7 @@ export class Game extends EventTarget {
     try {
       b = parse(text);
     } catch (e) {
-      throw new Error(`not an umpire-bundle/1: the file is not JSON (${e.message})`);
+      throw new Error(`not an umpire-bundle/1: the file is not JSON (${asApiError(e).message})`);
     }
     const err = bundleError(b);
     if (err) throw new Error(`not an umpire-bundle/1: ${err}`);
@@ -98,13 +126,15 @@ export class Game extends EventTarget {
         this._rulesetFrom(await api.rulesetInfo(this.ruleset.id));
         this.match = { state: "yes", why: "same", detail: `this server holds game ${this.id} with the same hash at seq ${n}` };
       }
-    } catch (e) {
+    } catch (thrown) {
+      const e = asApiError(thrown);
       this.match =
         e.status === 404
           ? { state: "no", why: "absent", detail: `this server has no game ${this.id}` }
           : { state: "no", why: "error", detail: e.message };
     }
     this.changed("match");
+    return /** @type {Match} */ (this.match);
   }
 
   /**
@@ -117,8 +147,7 @@ export class Game extends EventTarget {
     if (this.checks && this.checks.chain.status === "fail") return; // the file does not hold together: nothing to ask
     this.record = { state: "asking", detail: "asking this server whether it holds this game…" };
     this._replayChanged();
-    await this.askServer();
-    const m = this.match;
+    const m = await this.askServer();
     if (m.why === "same") {
       this.record = { state: "held", detail: m.detail };
       this._replayChanged();
@@ -135,7 +164,7 @@ export class Game extends EventTarget {
             ? { state: "other", ...d, detail: `this server holds another game under the id ${this.id}: its first event differs from this file's` }
             : { state: "differs", ...d };
       } catch (e) {
-        this.record = { state: "error", detail: `could not read this server's record: ${e.message}` };
+        this.record = { state: "error", detail: `could not read this server's record: ${asApiError(e).message}` };
       }
     } else if (m.why === "absent") {
       this.record = { state: "absent", detail: `this server does not hold game ${this.id}` };
@@ -204,7 +233,8 @@ export class Game extends EventTarget {
             const held = this.source === "live" ? parse(text).events.length : at;
             this.serverReport = { state: "done", at: held, asked, report };
             break;
-          } catch (e) {
+          } catch (thrown) {
+            const e = asApiError(thrown);
             if (e.status === 429 && attempt < 6) {
               await sleep(1000 * Math.min(5, Number(e.retryAfter) || 2));
               continue;
@@ -224,7 +254,7 @@ export class Game extends EventTarget {
   /** The file as the server is sent it: its public form (sealed records still closed as their commitments). */
   _publicText() {
     const pub = publicForm(this.bundle);
-    return pub === this.bundle ? this.bundleText : canonical(pub);
+    return pub === this.bundle && this.bundleText !== null ? this.bundleText : canonical(pub);
   }
 
   /** The replay check as the page shows it: what this server said, or why nothing re-ran the rules. */
@@ -291,7 +321,7 @@ export class Game extends EventTarget {
       try {
         await g.loadCommands(); // a fork's bundle carries its parent's part, which the checks need
       } catch (e) {
-        g.parentError = e.message;
+        g.parentError = asApiError(e).message;
       }
     }
     try {

@@ -1,3 +1,4 @@
+// @ts-check
 // Whom the desk reads a game's views (and bundle) as: the public, the referee, or one seat. The tokens are kept in
 // this tab only (sessionStorage, per game: forgotten when the tab closes) and sent only to this server.
 // With the referee's token in the tab the desk reads as the referee unless told otherwise.
@@ -54,7 +55,7 @@ export function reader(id) {
             ? "seat"
             : "public";
   if (as === "referee") return { as, seat: null, token: referee };
-  if (as === "seat") return { as, seat: seat.seat, token: seat.token };
+  if (as === "seat" && seat) return { as, seat: seat.seat, token: seat.token };
   return { as, seat: null, token: null };
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The desk checks itself: the spec's dice vectors (spec/dice_vectors.json, a copy served beside the page)
 // through this page's own SHA-256, HMAC and umpire1 code.
 

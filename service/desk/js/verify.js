@@ -1,3 +1,4 @@
+// @ts-check
 // Verification of a game's record in the browser (docs/spec/events.md, docs/spec/dice.md).
 //
 // The chain and dice checks follow service/replay.py step for step (same order, same first failure named),
@@ -15,6 +16,7 @@ function check(status, detail, extra = {}) {
   return { status, detail, ...extra };
 }
 
+/** A key of an object, else `dflt` (Python's dict.get on what may not be a dict). @type {(o: unknown, key: string, dflt?: any) => any} */
 const get = (o, key, dflt = null) => (isObject(o) && Object.prototype.hasOwnProperty.call(o, key) ? o[key] : dflt);
 
 // ---- the bundle's shape (events/bundle.py: msgspec Structs, unknown fields refused) ----
@@ -122,6 +124,8 @@ export async function expectedHash(events, seq) {
  * first_broken_link of events/canonical.py: the seq of the first event that does not verify, and the head
  * recomputed up to it. `memo` (a WeakMap) keeps each event's verified hash so a live game re-checks only
  * what is new.
+ * @param {{body: any, hash: string}[]} events
+ * @param {WeakMap<object, {prev: Uint8Array, hash: import("./crypto.js").Bytes}> | null} [memo]
  */
 export async function firstBrokenLink(events, memo = null) {
   let prev = GENESIS;
@@ -142,6 +146,7 @@ export async function firstBrokenLink(events, memo = null) {
   return { bad: null, head: hex(prev) };
 }
 
+/** @param {any} b @param {WeakMap<object, any> | null} [memo] */
 export async function verifyChain(b, memo = null) {
   const { bad, head } = await firstBrokenLink(b.events, memo);
   if (bad !== null) {
@@ -160,6 +165,7 @@ export async function verifyChain(b, memo = null) {
   if (!b.events.length) return check("fail", "the bundle has no events", { first_bad_seq: 1 });
   const genesis = get(b.events[0].body, "data", {});
   const gdice = get(genesis, "dice", {});
+  /** @type {Record<string, unknown>} */
   const said = {
     ruleset: b.ruleset,
     "dice.mode": b.dice.mode,
@@ -167,6 +173,7 @@ export async function verifyChain(b, memo = null) {
     "dice.server_commit": b.dice.server_commit,
     "dice.beacon": b.dice.beacon ?? null,
   };
+  /** @type {Record<string, unknown>} */
   const logged = {
     ruleset: get(genesis, "ruleset"),
     "dice.mode": get(gdice, "mode"),
@@ -222,6 +229,9 @@ function lockEvent(b) {
 /**
  * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed.
  * Returns {stop: a check to report as is, or null; gameSeed: bytes when every roll can be recomputed}.
+ * @typedef {{stop: any, gameSeed: import("./crypto.js").Bytes | null}} SeedStage
+ * @param {any} b
+ * @returns {Promise<SeedStage>}
  */
 async function seedStage(b) {
   const d = b.dice;
@@ -271,9 +281,10 @@ export function firstK(b) {
   return firstK(b.parent) + b.parent.events.filter((e) => get(e.body, "type") === "DiceRolled").length;
 }
 
+/** @param {any} b @param {SeedStage | null} [stage] */
 export async function verifyDice(b, stage = null) {
   stage ??= await seedStage(b);
-  if (stage.stop) return stage.stop;
+  if (stage.stop || !stage.gameSeed) return stage.stop;
   const fail = (detail, k, seq) => check("fail", detail, { first_bad_k: k, first_bad_seq: seq });
   const gs = stage.gameSeed;
   const roll = await roller(gs);
@@ -474,6 +485,7 @@ export async function verifyParent(b) {
   }
   if (!checkedParents.has(parent)) checkedParents.set(parent, verifyAll(parent, () => null));
   const inner = await checkedParents.get(parent);
+  /** @type {Record<string, [unknown, unknown]>} */
   const named = {
     game: [get(ref, "game"), parent.game],
     seq: [get(ref, "seq"), parent.events.length],
@@ -507,6 +519,7 @@ export async function verifyParent(b) {
 }
 
 /** Everything the browser can check, for a bundle already past bundleError(). */
+/** @param {any} b @param {(event: any) => string | null} seatOf @param {WeakMap<object, any> | null} [memo] */
 export async function verifyAll(b, seatOf, memo = null) {
   const chain = await verifyChain(b, memo);
   const parent = await verifyParent(b);
@@ -550,6 +563,7 @@ export function publicForm(b) {
 }
 
 /** Where two JSON values differ, as paths (service/replay.py `diff`): [{path, a, b}], "<absent>" for a missing key. */
+/** @param {unknown} a @param {unknown} b @param {string} [path] @returns {{path: string, a: unknown, b: unknown}[]} */
 export function diffValues(a, b, path = "") {
   if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();

@@ -1,3 +1,4 @@
+// @ts-check
 // Axis & Allies 1942 convoy disruption: the convoy zones' status board, the IPC ledger per round as a chart,
 // and the campaign sheet.
 

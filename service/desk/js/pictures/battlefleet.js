@@ -1,8 +1,9 @@
+// @ts-check
 // Battlefleet 1900: the table to scale (bases, land, the turn's markers, a chosen ship's gun and torpedo arcs), the
 // ship log as a sheet, the gunnery log as a table, the phase (who owes, who has submitted).
 // Geometry is in bf-geometry.js; the arcs come from the data set the game pinned (Game.dataSet, hash-checked).
 
-import { h, put, s } from "../dom.js";
+import { errorText, h, put, s } from "../dom.js";
 import { canonical } from "../json.js";
 import * as geo from "./bf-geometry.js";
 
@@ -351,7 +352,7 @@ async function drawArcs(b, d, ctx, ui, layer, list, depth, redraw) {
     data = set.data;
     from = set.from;
   } catch (e) {
-    put(list, h("p", { class: "notice" }, `No arcs: ${e.message}`));
+    put(list, h("p", { class: "notice" }, `No arcs: ${errorText(e)}`));
     return;
   }
   if (!entry) return put(list, h("p", { class: "notice" }, `${b.ship} is not in the ship log at this point.`));

@@ -1,3 +1,4 @@
+// @ts-check
 // Corvette Command: the convoy map, the corvette sheet (ship log), the U-boat being fought, the campaign sheet.
 
 import { h, s } from "../dom.js";

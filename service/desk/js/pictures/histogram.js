@@ -1,3 +1,4 @@
+// @ts-check
 // The odds' charts: one histogram per figure with the real game's value marked and its percentile, as
 // `umpire simulate --plot` draws them (service/whatif.py plot).
 

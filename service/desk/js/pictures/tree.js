@@ -1,3 +1,4 @@
+// @ts-check
 // Any JSON as a readable, foldable tree: the picture of a view the desk has no drawing for.
 
 import { h } from "../dom.js";

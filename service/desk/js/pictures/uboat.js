@@ -1,3 +1,4 @@
+// @ts-check
 // U-Boat Leader: the campaign sheet (VP against the sheet's levels, every boat's line, the map's Areas, one line per
 // turn, the decks) and a U-boat's log (its card rows, stress against its bands, XP, torpedoes, its history).
 
@@ -248,7 +249,7 @@ export function uboatLog(d, _ctx, state) {
           ),
         ),
       ),
-      boatSheet(d.boats[state.boat]),
+      boatSheet(d.boats[String(state.boat)]),
       h("figcaption", {}, nowText(d.now)),
     );
   draw();

@@ -1,3 +1,4 @@
+// @ts-check
 // The first screen: open a live game or a bundle file; what the checks mean; the desk's self-test.
 
 import * as api from "../api.js";
@@ -5,6 +6,7 @@ import { engineName } from "../crypto.js";
 import { h, put } from "../dom.js";
 import { loadVectors, runVectors } from "../selftest.js";
 
+/** @param {HTMLElement} main @param {(file: File) => void} openFile @param {string | null} [message] */
 export function drawHome(main, openFile, message = null) {
   const recent = h("div", { id: "recent-games" });
   listRecent(recent);

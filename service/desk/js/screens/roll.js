@@ -1,8 +1,9 @@
+// @ts-check
 // One roll: why it was rolled, what it needed, what it showed, whether it is genuine, how to check it by hand,
 // and the game just before and after it.
 
 import { unhex } from "../crypto.js";
-import { add, badge, clear, copyButton, die, h, put } from "../dom.js";
+import { add, badge, clear, copyButton, die, errorText, h, put } from "../dom.js";
 import { canonical, isObject, pretty } from "../json.js";
 import { base, position } from "../nav.js";
 import { opensslLines, roller } from "../umpire1.js";
@@ -204,12 +205,13 @@ async function drawByHand(el, g, r) {
     );
     return;
   }
+  /** @type {import("../umpire1.js").Block[]} */
   const trace = [];
   try {
     const roll = await roller(unhex(g.gameSeed));
     await roll.faces(r.k, r.sides, trace);
   } catch (e) {
-    add(el, h("p", { class: "notice" }, `These dice cannot be rolled: ${e.message}`));
+    add(el, h("p", { class: "notice" }, `These dice cannot be rolled: ${errorText(e)}`));
     return;
   }
   const seed = {

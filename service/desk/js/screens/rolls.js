@@ -1,3 +1,4 @@
+// @ts-check
 // The roll ledger: every roll with its provenance and check, filtered by seat, purpose, rule, check and seq.
 
 import { badge, die, h, put } from "../dom.js";
@@ -5,7 +6,7 @@ import { canonical, isObject } from "../json.js";
 import { base, go, stateOf } from "../nav.js";
 
 /** The roll ledger's filters, kept while the game is open. */
-const state = () => stateOf("rolls", () => ({ filters: /** @type {Record<string, string>} */ ({}) }));
+const kept = () => stateOf("rolls", () => ({ filters: /** @type {Record<string, string>} */ ({}) }));
 
 function neededText(r) {
   const res = r.result;
@@ -42,7 +43,7 @@ const FILTERS = [
 ];
 
 export function drawRolls(el, g) {
-  const f = state().filters;
+  const f = kept().filters;
   const selects = FILTERS.map(([key, label]) => {
     const sel = h("select", { id: `filter-${key}`, onchange: (e) => ((f[key] = e.target.value), fill()) });
     return h("label", {}, label, sel);
@@ -74,7 +75,7 @@ export function drawRolls(el, g) {
       h("label", {}, "Seq", from, "–", to),
       h(
         "button",
-        { type: "button", class: "secondary", onclick: () => ((state().filters = {}), drawRolls(el, g)) },
+        { type: "button", class: "secondary", onclick: () => ((kept().filters = {}), drawRolls(el, g)) },
         "clear",
       ),
       count,

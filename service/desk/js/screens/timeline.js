@@ -1,3 +1,4 @@
+// @ts-check
 // The timeline: every event on a strip, a slider to any seq, and the pictures of the game as it stood then.
 
 import { badge, h, put, s } from "../dom.js";

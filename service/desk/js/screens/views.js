@@ -1,6 +1,7 @@
+// @ts-check
 // The views the rules engine draws, fetched from the server at a seq and shown as pictures.
 
-import { h, put } from "../dom.js";
+import { errorText, h, put } from "../dom.js";
 import { position, stateOf } from "../nav.js";
 import { orderedViews, renderView } from "../pictures/index.js";
 
@@ -92,6 +93,6 @@ export async function showView(el, g, name, at) {
     put(box, renderView(g.ruleset.id, name, v.data, ctx));
     box.dataset.ready = "1";
   } catch (e) {
-    put(box, h("p", { class: "notice" }, `the server could not draw ${name} at ${at}: ${e.message}`));
+    put(box, h("p", { class: "notice" }, `the server could not draw ${name} at ${at}: ${errorText(e)}`));
   }
 }

@@ -1,8 +1,9 @@
+// @ts-check
 // What-if on a live game: pick a position (a command's end), run the odds from there as a server job (progress
 // from its stream, then one histogram per figure with the real value marked), or fork the game there.
 
 import * as api from "../api.js";
-import { copyButton, h, put } from "../dom.js";
+import { copyButton, errorText, h, put } from "../dom.js";
 import { base, go, position, stateOf } from "../nav.js";
 import { histogram } from "../pictures/histogram.js";
 import { keepRefereeToken } from "../reader.js";
@@ -14,7 +15,7 @@ import { keepRefereeToken } from "../reader.js";
  */
 
 /** The tab's own: its position, the last odds run and the fork made (its tokens are shown once: memory only). */
-const state = () =>
+const kept = () =>
   stateOf("whatif", () => ({
     at: /** @type {number | null} */ (null),
     odds: /** @type {OddsRun | null} */ (null),
@@ -51,9 +52,9 @@ export function drawWhatIf(el, g, seqArg) {
 function draw(el, g, seqArg) {
   const ends = commandEnds(g);
   if (!ends.length) return put(el, h("p", { class: "muted" }, "No command has been played yet."));
-  const want = seqArg || state().at || position().seq || g.events.length;
+  const want = seqArg || kept().at || position().seq || g.events.length;
   const at = ends.filter((x) => x <= want).pop() ?? ends[0];
-  state().at = at;
+  kept().at = at;
   const i = ends.indexOf(at);
   const cmd = (g.commands || []).find((c) => c.seqs[1] === at);
   const closed = closedSeals(g, at);
@@ -115,27 +116,27 @@ function draw(el, g, seqArg) {
 
 function oddsForm(g, at, sealed) {
   const games = h("input", { type: "number", id: "odds-games", min: 1, max: MAX_GAMES, value: 200, required: true });
-  const seed = h("input", { type: "number", id: "odds-seed", min: 0, value: state().oddsSeed ?? 1, required: true });
+  const seed = h("input", { type: "number", id: "odds-seed", min: 0, value: kept().oddsSeed ?? 1, required: true });
   const run = async (e) => {
     e.preventDefault();
     const n = Number(games.value);
     const sd = Number(seed.value);
-    state().oddsSeed = sd;
-    state().odds = { at, games: n, seed: sd, state: "starting" };
+    kept().oddsSeed = sd;
+    kept().odds = { at, games: n, seed: sd, state: "starting" };
     drawOdds(g);
     try {
       const job = await api.odds(g.id, at, n, sd);
-      state().odds = { ...state().odds, state: "running", job, done: job.done };
+      const mine = { at, games: n, seed: sd, state: "running", job, done: job.done };
+      kept().odds = mine;
       drawOdds(g);
-      const mine = state().odds;
       api.followJob(
         job.job_id,
-        (p) => mine === state().odds && ((state().odds.done = p.done), drawOdds(g)),
-        (j) => mine === state().odds && ((state().odds = { ...state().odds, state: j.status, job: j, done: j.done }), drawOdds(g)),
-        (err) => mine === state().odds && ((state().odds = { ...state().odds, state: "error", error: err.message }), drawOdds(g)),
+        (p) => mine === kept().odds && ((mine.done = p.done), drawOdds(g)),
+        (j) => mine === kept().odds && ((kept().odds = { ...mine, state: j.status, job: j, done: j.done }), drawOdds(g)),
+        (err) => mine === kept().odds && ((kept().odds = { ...mine, state: "error", error: errorText(err) }), drawOdds(g)),
       );
     } catch (err) {
-      state().odds = { ...state().odds, state: "error", error: err.message, status: err.status };
+      kept().odds = { at, games: n, seed: sd, state: "error", error: errorText(err), status: err instanceof api.ApiError ? err.status : undefined };
       drawOdds(g);
     }
   };
@@ -167,7 +168,7 @@ function oddsForm(g, at, sealed) {
 
 function drawOdds(g) {
   const out = document.getElementById("odds-out");
-  const o = state().odds;
+  const o = kept().odds;
   if (!out || !o) return;
   if (o.state === "starting") return put(out, h("p", { class: "loading" }, "asking the server to start…"));
   if (o.state === "error")
@@ -228,14 +229,14 @@ function forkForm(g, at, sealed) {
   );
   const fork = async (e) => {
     e.preventDefault();
-    state().forkMade = { state: "asking" };
+    kept().forkMade = { state: "asking" };
     drawFork();
     try {
       const made = await api.fork(g.id, at, mode.value);
       keepRefereeToken(made.game_id, made.referee_token);
-      state().forkMade = { state: "made", made, at };
+      kept().forkMade = { state: "made", made, at };
     } catch (err) {
-      state().forkMade = { state: "error", error: err.message };
+      kept().forkMade = { state: "error", error: errorText(err) };
     }
     drawFork();
   };
@@ -254,7 +255,7 @@ function forkForm(g, at, sealed) {
 
 function drawFork() {
   const out = document.getElementById("fork-out");
-  const f = state().forkMade;
+  const f = kept().forkMade;
   if (!out || !f) return;
   if (f.state === "asking") return put(out, h("p", { class: "loading" }, "forking…"));
   if (f.state === "error") return put(out, h("p", { class: "notice", id: "fork-error" }, `The server did not fork: ${f.error}`));
