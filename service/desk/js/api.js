@@ -18,6 +18,10 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * GET (or `init`'s method) a path of this server; the answer's body read exactly, and its text.
+ * @param {string} path @param {RequestInit} [init] @returns {Promise<{body: any, text: string}>}
+ */
 async function request(path, init = {}) {
   let res;
   try {
@@ -47,6 +51,10 @@ const auth = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
 const JSON_BODY = { "Content-Type": "application/json" };
 
 /** An event as the desk keeps it: the hashed body (docs/spec/events.md), its hash, and who/when beside it. */
+/**
+ * @typedef {import("./verify.js").BundleEvent & {recorded_at?: string | null}} DeskEvent
+ * @param {any} raw an event as GET /events or the stream sends it @param {string} gameId @returns {DeskEvent}
+ */
 export function normalizeEvent(raw, gameId) {
   // today GET /events sends {seq, type, v, body, hash, ...}; the target shape sends the body's fields flat
   const body = raw.body ?? {
@@ -63,7 +71,7 @@ export function normalizeEvent(raw, gameId) {
 /** The newest games on this server: [{game_id, ruleset, status, version, created_at}]. */
 export async function listGames(limit = 20) {
   const { body } = await request(`/games?limit=${limit}`);
-  return body.games.map((g) => ({
+  return body.games.map((/** @type {any} */ g) => ({
     id: g.game_id,
     ruleset: g.ruleset.id,
     status: g.status,
@@ -72,34 +80,40 @@ export async function listGames(limit = 20) {
   }));
 }
 
+/** GET /games/{id}: the game's status, version, seats and who is awaited. @param {string} gameId */
 export async function summary(gameId) {
   return (await request(`/games/${enc(gameId)}`)).body;
 }
 
 /** What this server says of a ruleset (GET /rulesets/{id}): its title, views, commands, options. */
+/** @param {string} rulesetId @returns {Promise<import("./client/types.js").RulesetInfo>} */
 export async function rulesetInfo(rulesetId) {
   return (await request(`/rulesets/${enc(rulesetId)}`)).body;
 }
 
-/** Every ruleset this server runs (GET /rulesets), read once per page: the desk's lists and labels come from it. */
+/** Every ruleset this server runs (GET /rulesets), read once per page: the desk's lists and labels come from it.
+ * @returns {Promise<import("./client/types.js").RulesetList>} */
 export function rulesets() {
   rulesetList ??= request("/rulesets").then((r) => r.body);
   rulesetList.catch(() => (rulesetList = null));
   return rulesetList;
 }
+/** @type {Promise<import("./client/types.js").RulesetList> | null} */
 let rulesetList = null;
 
+/** A page of the log after `after`. @param {string} gameId @param {number} after @param {number} [limit] */
 export async function eventsPage(gameId, after, limit = 1000) {
   const { body } = await request(`/games/${enc(gameId)}/events?after=${after}&limit=${limit}`);
   return {
-    events: body.events.map((e) => normalizeEvent(e, gameId)),
+    events: body.events.map((/** @type {any} */ e) => normalizeEvent(e, gameId)),
     nextAfter: body.next_after,
     version: body.version ?? null,
     head: body.head ?? null,
   };
 }
 
-/** The hash the server holds for one seq (to tell whether a bundle is a game this server has). */
+/** The hash the server holds for one seq (to tell whether a bundle is a game this server has).
+ * @param {string} gameId @param {number} seq */
 export async function hashAt(gameId, seq) {
   const page = await eventsPage(gameId, seq - 1, 1);
   return page.events.length ? page.events[0].hash : null;
@@ -126,28 +140,32 @@ export async function bundleText(gameId, token = null) {
 }
 
 /** Who a token is in a game: {seat, referee, may, …} (401 when it is none of this game's). */
+/** @param {string} gameId @param {string} token */
 export async function me(gameId, token) {
   return (await request(`/games/${enc(gameId)}/me`, { headers: auth(token) })).body;
 }
 
 /** The data set a ruleset's games of `version` use by default (an edition may revise it), as the exact bytes its
- * SHA-256 was taken of. */
+ * SHA-256 was taken of. @param {string} rulesetId @param {string} version */
 export async function dataSetText(rulesetId, version) {
   return (await request(`/desk/data/${enc(rulesetId)}.json?edition=${enc(version)}`)).text;
 }
 
 /** POST /games/{id}/forks: a new game from the position after event `at` → {game_id, seats, referee_token, …}. */
+/** @param {string} gameId @param {number} at @param {string} [mode] */
 export async function fork(gameId, at, mode = "fair") {
   const init = { method: "POST", headers: JSON_BODY, body: JSON.stringify({ at, dice: { mode } }) };
   return (await request(`/games/${enc(gameId)}/forks`, init)).body;
 }
 
 /** POST /games/{id}/odds: continuations from a position, as a job → {job_id, status, done, games, stream, …}. */
+/** @param {string} gameId @param {number} at @param {number} games @param {number} seed */
 export async function odds(gameId, at, games, seed) {
   const init = { method: "POST", headers: JSON_BODY, body: JSON.stringify({ at, games, seed }) };
   return (await request(`/games/${enc(gameId)}/odds`, init)).body;
 }
 
+/** @param {string} jobId */
 export async function job(jobId) {
   return (await request(`/jobs/${enc(jobId)}`)).body;
 }
@@ -155,6 +173,8 @@ export async function job(jobId) {
 /**
  * A job live (`GET /jobs/{id}/stream`): onProgress({done, games}) as continuations finish, then onResult(job) once.
  * If the stream drops before the result, the job is read once more with GET /jobs/{id}. Returns {close()}.
+ * @param {string} jobId @param {(p: any) => void} onProgress @param {(job: any) => void} onResult
+ * @param {(e: unknown) => void} onError
  */
 export function followJob(jobId, onProgress, onResult, onError) {
   const ctrl = new AbortController();
@@ -181,8 +201,10 @@ export function followJob(jobId, onProgress, onResult, onError) {
   return { close: () => ctrl.abort() };
 }
 
-/** Read a text/event-stream response, calling onMessage(eventName, data) per message until it returns true. */
+/** Read a text/event-stream response, calling onMessage(eventName, data) per message until it returns true.
+ * @param {Response} res @param {(name: string, data: string) => boolean} onMessage */
 async function readEvents(res, onMessage) {
+  if (!res.body) return false;
   const reader = res.body.getReader();
   const dec = new TextDecoder();
   let buf = "";
@@ -209,15 +231,18 @@ async function readEvents(res, onMessage) {
   }
 }
 
+/** @param {string} gameId @param {string} token */
 export async function reveal(gameId, token) {
   return (await request(`/games/${enc(gameId)}/reveal`, { method: "POST", headers: auth(token) })).body;
 }
 
+/** @param {string} gameId @param {string} token */
 export async function end(gameId, token) {
   return (await request(`/games/${enc(gameId)}/end`, { method: "POST", headers: auth(token) })).body;
 }
 
 /** The server's own report (it replays the commands): of a game it holds, or of any file when the referee asks. */
+/** @param {string} bundleText */
 export async function serverVerify(bundleText) {
   const init = { method: "POST", headers: { "Content-Type": "application/json" }, body: bundleText };
   return (await request(`/bundles/verify`, init)).body;
@@ -229,6 +254,9 @@ export async function serverVerify(bundleText) {
  * the server says the game is over (an `end` message), and onState("live" | "reconnecting" | "waiting" | "closed",
  * detail). A game over but not revealed is watched on (the referee may still reveal it); a revealed game is done.
  * Returns {close()}.
+ * @param {string} gameId @param {number} after @param {(event: DeskEvent) => void} onEvent
+ * @param {(end: {status: string, version: number, head: string}) => void} onEnd
+ * @param {(state: string, detail?: string) => void} onState
  */
 export function follow(gameId, after, onEvent, onEnd, onState) {
   const ctrl = new AbortController();
@@ -247,7 +275,7 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
       const msg = parse(data); // {message: "event" | "state" | "end", ...} (docs/api.md "The stream")
       if (msg.message === "end") {
         ended = msg;
-        onEnd(ended);
+        onEnd(msg);
       } else if (msg.message === "event") {
         const ev = normalizeEvent(msg.event, gameId);
         if (ev.body.seq > last) {

@@ -23,22 +23,28 @@ let fileGame = null;
 /** @type {{head: () => void, checks: () => void, update: ((what: string) => void) | null} | null} what is drawn now, to refresh on changes */
 let screen = null;
 
+/**
+ * @typedef {{kind: "live", key: string, id: string, tab: string, arg?: string}} LiveRoute
+ * @typedef {{kind: "file", key: "file", tab: string, arg?: string}} FileRoute
+ * @typedef {LiveRoute | FileRoute | {kind: "play", key: "play", parts: string[]} | {kind: "home", key: "home"}} Route
+ * @returns {Route}
+ */
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   if (parts[0] === "live" && parts[1])
-    return { key: `live/${parts[1]}`, id: parts[1], tab: parts[2] || "rolls", arg: parts[3] };
-  if (parts[0] === "file") return { key: "file", tab: parts[1] || "rolls", arg: parts[2] };
-  if (parts[0] === "play") return { key: "play", parts: parts.slice(1).filter(Boolean) };
-  return { key: "home" };
+    return { kind: "live", key: `live/${parts[1]}`, id: parts[1], tab: parts[2] || "rolls", arg: parts[3] };
+  if (parts[0] === "file") return { kind: "file", key: "file", tab: parts[1] || "rolls", arg: parts[2] };
+  if (parts[0] === "play") return { kind: "play", key: "play", parts: parts.slice(1).filter(Boolean) };
+  return { kind: "home", key: "home" };
 }
 
 async function route() {
   const r = parseRoute();
-  if (r.key === "home") {
+  if (r.kind === "home") {
     leaveGame();
     return drawHome(main, openFile);
   }
-  if (r.key === "play") {
+  if (r.kind === "play") {
     leaveGame();
     document.title = "Play — Naval Umpire";
     stopPlay = drawPlay(main, r.parts);
@@ -46,7 +52,7 @@ async function route() {
   }
   if (!nav.current || nav.current.key !== r.key) {
     leaveGame();
-    if (r.key === "file") {
+    if (r.kind === "file") {
       if (!fileGame)
         return drawHome(main, openFile, "Open the bundle file again: a file is kept only while this page is open.");
       nav.current = { key: "file", game: fileGame };
@@ -72,7 +78,8 @@ async function route() {
   drawGame(r);
 }
 
-let stopPlay = null; // the Play route's stream, closed when the page moves elsewhere
+/** @type {(() => void) | null} the Play route's stream, closed when the page moves elsewhere */
+let stopPlay = null;
 
 function leaveGame() {
   if (stopPlay) {
@@ -87,9 +94,12 @@ function leaveGame() {
   screen = null;
 }
 
+/** @type {number | null} */
 let pending = null;
 let redrawAll = false;
-function onChange(e) {
+/** @param {Event} event */
+function onChange(event) {
+  const e = /** @type {CustomEvent<string>} */ (event);
   // a burst of live events is drawn once; a new reader (a token kept or forgotten) redraws the whole screen
   if (e.detail === "reader") redrawAll = true;
   if (pending) return;
@@ -98,7 +108,9 @@ function onChange(e) {
     if (!screen) return;
     if (redrawAll) {
       redrawAll = false;
-      return drawGame(parseRoute());
+      const r = parseRoute();
+      if (r.kind === "live" || r.kind === "file") drawGame(r);
+      return;
     }
     screen.head();
     screen.checks();
@@ -108,6 +120,7 @@ function onChange(e) {
 
 window.addEventListener("hashchange", route);
 
+/** @param {File} file */
 async function openFile(file) {
   const text = await file.text();
   try {
@@ -117,7 +130,7 @@ async function openFile(file) {
   }
 }
 
-/** Make `g` (a bundle read in this page) the file on the desk. */
+/** Make `g` (a bundle read in this page) the file on the desk. @param {Game} g */
 function showFile(g) {
   leaveGame();
   fileGame = g;
@@ -150,6 +163,7 @@ const TABS = [
   ["play", "Play"],
 ];
 
+/** @param {LiveRoute | FileRoute} r */
 function drawGame(r) {
   if (!nav.current) return;
   const g = nav.current.game;

@@ -44,7 +44,7 @@ export function unhex(h) {
   return out;
 }
 
-/** @param {Bytes} a @param {Bytes} b */
+/** @param {Uint8Array} a @param {Uint8Array} b */
 export function concat(a, b) {
   const out = new Uint8Array(a.length + b.length);
   out.set(a, 0);

@@ -8,6 +8,7 @@ import { canonical, isObject, parse } from "./json.js";
 import { reader } from "./reader.js";
 import { bundleError, diffValues, publicForm, verifyAll } from "./verify.js";
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -15,7 +16,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * @typedef {{ruleset: RulesetRef, dice: any, head: string | null, engine?: string}} Header
  * @typedef {{state: "asking" | "yes" | "no", why?: "same" | "differs" | "absent" | "error", detail: string}} Match
  * @typedef {{state: "asking" | "held" | "differs" | "other" | "absent" | "error", detail: string, seq?: number,
- *   diff?: {path: string, a: unknown, b: unknown}[]}} Record
+ *   diff?: {path: string, a: unknown, b: unknown}[]}} ServerRecord
  * @typedef {{state: "asking" | "done" | "error", at: number, asked: boolean, report?: any, detail?: string}} ServerReport
  */
 
@@ -28,8 +29,10 @@ export class Game extends EventTarget {
     super();
     this.source = source; // "bundle" | "live"
     this.id = id;
+    /** @type {import("./api.js").DeskEvent[]} */
     this.events = [];
-    this.commands = null; // [{command_id, seat, payload, seqs}] when known
+    /** @type {import("./verify.js").BundleCommand[] | null} the commands with their payloads, when known */
+    this.commands = null;
     /** @type {Header} the bundle's ruleset/dice/head (a live game's comes from its own genesis); "?" until read */
     this.header = { ruleset: { id: "?", version: "?", data_sha256: "?" }, dice: {}, head: null };
     /** @type {string | null} the file's name (a bundle file) */
@@ -42,34 +45,58 @@ export class Game extends EventTarget {
     this.parentBundle = undefined;
     /** @type {string | null} why a live fork's parent part could not be read */
     this.parentError = null;
+    /** @type {Record<string, import("./verify.js").Check> | null} what the browser concluded, check by check */
     this.checks = null;
+    /** @type {import("./verify.js").RollRecord[]} */
     this.rolls = [];
+    /** @type {string | null} */
     this.gameSeed = null;
-    this.views = []; // [{name, description, per_seat}] the ruleset's views, when a server can draw them
-    this.rulesetTitle = null; // the ruleset's name, as the server that draws the views calls it
-    this.viewsFrom = null; // null | "server"
+    /** @type {{name: string, description?: string, per_seat?: boolean}[]} the ruleset's views, when a server draws them */
+    this.views = [];
+    /** @type {string | null} the ruleset's name, as the server that draws the views calls it */
+    this.rulesetTitle = null;
+    /** @type {"server" | null} */
+    this.viewsFrom = null;
     /** @type {Match | null} a bundle on this server: null (not asked) */
     this.match = null;
+    /** @type {any} GET /games/{id} (a live game) */
     this.summary = null;
-    this.stream = "none"; // live: "connecting" | "live" | "reconnecting" | "closed"
+    /** live: "connecting" | "live" | "reconnecting" | "waiting" | "closed" */
+    this.stream = "none";
+    this.streamDetail = "";
+    /** @type {{head: string | null, version: number | null} | null} */
     this.serverHead = null;
     // what this server says of the game (docs/desk.md "What the server checks"): its own record of the game against
     // the file's (null | {state: "asking" | "held" | "differs" | "absent" | "error", detail, seq, diff}), and its
     // replay of the rules (null | {state: "asking" | "done" | "error", at, report, detail, asked})
-    /** @type {Record | null} */
+    /** @type {ServerRecord | null} */
     this.record = null;
     /** @type {ServerReport | null} */
     this.serverReport = null;
     this._memo = new WeakMap();
+    /** @type {Map<string, Promise<{view: string, at: number, data: any}>>} */
     this._viewCache = new Map();
+    /** @type {Promise<void> | null} */
     this._verifying = null;
     this._dirty = false;
+    /** @type {Promise<void> | null} */
+    this._replaying = null;
+    this._replayAgain = false;
+    /** @type {{close: () => void} | null} */
+    this._follow = null;
+    /** @type {string | null} */
+    this._commandsAt = null;
+    /** @type {Map<number, import("./verify.js").BundleCommand>} */
+    this._bySeq = new Map();
+    /** @type {Promise<{data: any, from: string}> | null} */
+    this._dataSet = null;
   }
 
   get ruleset() {
     return this.header.ruleset;
   }
 
+  /** @param {string} what */
   changed(what) {
     this.dispatchEvent(new CustomEvent("change", { detail: what }));
   }
@@ -77,6 +104,7 @@ export class Game extends EventTarget {
   // ---- a bundle file ----
 
   /** A Game from a file's text; throws Error("not an umpire-bundle/1: …") as `umpire verify` would say. */
+  /** @param {string} text @param {string} fileName */
   static async fromBundleText(text, fileName) {
     let b;
     try {
@@ -90,6 +118,7 @@ export class Game extends EventTarget {
   }
 
   /** A Game from a bundle already read and shape-checked (a file, or the parent part a fork's bundle carries). */
+  /** @param {import("./verify.js").Bundle} b @param {string | null} text @param {string} fileName */
   static async fromBundle(b, text, fileName) {
     const g = new Game("bundle", b.game);
     g.fileName = fileName;
@@ -259,6 +288,7 @@ export class Game extends EventTarget {
 
   /** The replay check as the page shows it: what this server said, or why nothing re-ran the rules. */
   replayCheck() {
+    /** @param {string} detail */
     const none = (detail) => ({ status: "not-run", detail, first_bad_seq: null });
     const rec = this.record;
     if (rec && rec.state === "differs")
@@ -267,7 +297,7 @@ export class Game extends EventTarget {
     if (rep && rep.state === "asking") return { status: "running", detail: "this server is re-running the rules…", first_bad_seq: null };
     if (rep && rep.state === "done") {
       const c = rep.report.checks.replay || { status: "not-run", detail: "its report has no replay check" };
-      const diff = Array.isArray(c.diff) ? c.diff.map((d) => ({ path: d.path, a: d.recorded, b: d.replayed })) : null;
+      const diff = Array.isArray(c.diff) ? c.diff.map((/** @type {any} */ d) => ({ path: d.path, a: d.recorded, b: d.replayed })) : null;
       const stale = this.source === "live" && rep.at < this.events.length;
       const out = {
         status: c.status,
@@ -305,6 +335,7 @@ export class Game extends EventTarget {
 
   // ---- a live game ----
 
+  /** @param {string} id */
   static async live(id) {
     const g = new Game("live", id);
     g.summary = await api.summary(id);
@@ -335,6 +366,7 @@ export class Game extends EventTarget {
   }
 
   /** The views and the title of the game's ruleset, as this server describes it (GET /rulesets/{id}). */
+  /** @param {import("./client/types.js").RulesetInfo} info */
   _rulesetFrom(info) {
     this.views = info.views || [];
     this.rulesetTitle = info.title || null;
@@ -470,6 +502,7 @@ export class Game extends EventTarget {
   }
 
   /** The recorded command that produced event `seq` (payload only where the commands are known). */
+  /** @param {number} seq */
   commandOf(seq) {
     const c = this._bySeq && this._bySeq.get(seq);
     if (c) return c;
@@ -477,6 +510,7 @@ export class Game extends EventTarget {
     return e ? { command_id: e.body.command, seat: e.actor, payload: undefined, seqs: null } : null;
   }
 
+  /** @param {import("./verify.js").BundleEvent} event */
   seatOf(event) {
     if (event.actor) return event.actor;
     const c = this._bySeq && this._bySeq.get(event.body.seq);
@@ -518,6 +552,7 @@ export class Game extends EventTarget {
 
   // ---- views (drawn by the rules engine on the server) ----
 
+  /** @param {string} name @param {number} at */
   async viewAt(name, at) {
     const r = reader(this.id);
     const key = `${name}@${at}/${r.as}`;

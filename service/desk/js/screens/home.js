@@ -157,7 +157,9 @@ async function listRecent(el) {
   } catch {
     return; // an older server without GET /games: the id box is enough
   }
-  const titles = new Map((await api.rulesets().catch(() => [])).map((r) => [r.id, r.title]));
+  /** @type {Map<string, string>} */
+  const titles = new Map();
+  for (const r of await api.rulesets().catch(() => [])) titles.set(r.id, r.title);
   if (!games.length) return put(el, h("p", { class: "hint" }, "No games on this server yet."));
   put(
     el,
