@@ -9,7 +9,7 @@ PORT ?= 8000
 HOST ?= 127.0.0.1
 DB ?= umpire.db
 
-.PHONY: install run lint test quick bench soak openapi client-ts replays clean
+.PHONY: install run lint test quick desk bench soak openapi client-ts replays clean
 
 # One install at a time: two targets started at once on a fresh clone wait for each other (flock where the system
 # has it) instead of both building .venv.
@@ -40,6 +40,11 @@ test: lint
 # the fast lane: lint and types, then the fast tests
 quick: lint
 	$(BIN)/python -m pytest -m "not slow" -p no:cacheprovider -n auto
+
+# the desk alone: its type check (tsc --checkJs, service/desk/tsconfig*.json) and its pure modules' unit tests (node's
+# test runner, tests/desk/); both are in the fast lane, so `make quick` and `make test` run them too
+desk: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_desk_units.py
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench]'

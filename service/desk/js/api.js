@@ -1,24 +1,33 @@
+// @ts-check
 // Everything the desk asks the server, and how its answers are read: the one place to adjust when the API
 // changes shape. Answers are read with the exact JSON parser, so what is verified is what was sent.
 // Verification never depends on these answers being honest: the chain and the dice are recomputed.
 
 import { parse } from "./json.js";
 
+/** An answer that is not 2xx (status 0: no answer at all), with the problem's code and detail when it sent one. */
 export class ApiError extends Error {
+  /** @param {number} status @param {string | null} code @param {string} detail */
   constructor(status, code, detail) {
     super(detail || `HTTP ${status}`);
     this.status = status;
     this.code = code;
     this.detail = detail;
+    /** @type {string | null} seconds to wait, where a busy server said (Retry-After) */
+    this.retryAfter = null;
   }
 }
 
+/**
+ * GET (or `init`'s method) a path of this server; the answer's body read exactly, and its text.
+ * @param {string} path @param {RequestInit} [init] @returns {Promise<{body: any, text: string}>}
+ */
 async function request(path, init = {}) {
   let res;
   try {
     res = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, "unreachable", `the server did not answer (${e.message}); is it running?`);
+    throw new ApiError(0, "unreachable", `the server did not answer (${e instanceof Error ? e.message : e}); is it running?`);
   }
   const text = await res.text();
   let body = null;
@@ -37,10 +46,15 @@ async function request(path, init = {}) {
 }
 
 const enc = encodeURIComponent;
+/** @param {string | null | undefined} token @returns {Record<string, string>} */
 const auth = (token) => (token ? { Authorization: `Bearer ${token}` } : {});
 const JSON_BODY = { "Content-Type": "application/json" };
 
 /** An event as the desk keeps it: the hashed body (docs/spec/events.md), its hash, and who/when beside it. */
+/**
+ * @typedef {import("./verify.js").BundleEvent & {recorded_at?: string | null}} DeskEvent
+ * @param {any} raw an event as GET /events or the stream sends it @param {string} gameId @returns {DeskEvent}
+ */
 export function normalizeEvent(raw, gameId) {
   // today GET /events sends {seq, type, v, body, hash, ...}; the target shape sends the body's fields flat
   const body = raw.body ?? {
@@ -57,7 +71,7 @@ export function normalizeEvent(raw, gameId) {
 /** The newest games on this server: [{game_id, ruleset, status, version, created_at}]. */
 export async function listGames(limit = 20) {
   const { body } = await request(`/games?limit=${limit}`);
-  return body.games.map((g) => ({
+  return body.games.map((/** @type {any} */ g) => ({
     id: g.game_id,
     ruleset: g.ruleset.id,
     status: g.status,
@@ -66,33 +80,47 @@ export async function listGames(limit = 20) {
   }));
 }
 
+/** GET /games/{id}: the game's status, version, seats and who is awaited. @param {string} gameId */
 export async function summary(gameId) {
   return (await request(`/games/${enc(gameId)}`)).body;
 }
 
-/** The view names of a ruleset: ["map", …] today; [{name, description, per_seat}, …] later. */
-export async function rulesetViews(rulesetId) {
-  const info = (await request(`/rulesets/${enc(rulesetId)}`)).body;
-  return (info.views || []).map((v) => (typeof v === "string" ? { name: v } : { name: v.name, ...v }));
+/** What this server says of a ruleset (GET /rulesets/{id}): its title, views, commands, options. */
+/** @param {string} rulesetId @returns {Promise<import("./client/types.js").RulesetInfo>} */
+export async function rulesetInfo(rulesetId) {
+  return (await request(`/rulesets/${enc(rulesetId)}`)).body;
 }
 
+/** Every ruleset this server runs (GET /rulesets), read once per page: the desk's lists and labels come from it.
+ * @returns {Promise<import("./client/types.js").RulesetList>} */
+export function rulesets() {
+  rulesetList ??= request("/rulesets").then((r) => r.body);
+  rulesetList.catch(() => (rulesetList = null));
+  return rulesetList;
+}
+/** @type {Promise<import("./client/types.js").RulesetList> | null} */
+let rulesetList = null;
+
+/** A page of the log after `after`. @param {string} gameId @param {number} after @param {number} [limit] */
 export async function eventsPage(gameId, after, limit = 1000) {
   const { body } = await request(`/games/${enc(gameId)}/events?after=${after}&limit=${limit}`);
   return {
-    events: body.events.map((e) => normalizeEvent(e, gameId)),
+    events: body.events.map((/** @type {any} */ e) => normalizeEvent(e, gameId)),
     nextAfter: body.next_after,
     version: body.version ?? null,
     head: body.head ?? null,
   };
 }
 
-/** The hash the server holds for one seq (to tell whether a bundle is a game this server has). */
+/** The hash the server holds for one seq (to tell whether a bundle is a game this server has).
+ * @param {string} gameId @param {number} seq */
 export async function hashAt(gameId, seq) {
   const page = await eventsPage(gameId, seq - 1, 1);
   return page.events.length ? page.events[0].hash : null;
 }
 
 /** A view at `at` (the head when null), read as the public or, with a token, as that seat or the referee. */
+/** @param {string} gameId @param {string} name @param {number | null} at @param {string | null} [token] */
 export async function view(gameId, name, at, token = null) {
   const q = at ? `?at=${at}` : "";
   const { body } = await request(`/games/${enc(gameId)}/views/${enc(name)}${q}`, { headers: auth(token) });
@@ -100,38 +128,44 @@ export async function view(gameId, name, at, token = null) {
 }
 
 /** The bundle; with a token, a sealed command's payload shows to its own seat and the referee. */
+/** @param {string} gameId @param {string | null} [token] */
 export async function bundle(gameId, token = null) {
   return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).body;
 }
 
 /** The bundle's exact bytes (to save as a file). */
+/** @param {string} gameId @param {string | null} [token] */
 export async function bundleText(gameId, token = null) {
   return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).text;
 }
 
 /** Who a token is in a game: {seat, referee, may, …} (401 when it is none of this game's). */
+/** @param {string} gameId @param {string} token */
 export async function me(gameId, token) {
   return (await request(`/games/${enc(gameId)}/me`, { headers: auth(token) })).body;
 }
 
 /** The data set a ruleset's games of `version` use by default (an edition may revise it), as the exact bytes its
- * SHA-256 was taken of. */
+ * SHA-256 was taken of. @param {string} rulesetId @param {string} version */
 export async function dataSetText(rulesetId, version) {
   return (await request(`/desk/data/${enc(rulesetId)}.json?edition=${enc(version)}`)).text;
 }
 
 /** POST /games/{id}/forks: a new game from the position after event `at` → {game_id, seats, referee_token, …}. */
+/** @param {string} gameId @param {number} at @param {string} [mode] */
 export async function fork(gameId, at, mode = "fair") {
   const init = { method: "POST", headers: JSON_BODY, body: JSON.stringify({ at, dice: { mode } }) };
   return (await request(`/games/${enc(gameId)}/forks`, init)).body;
 }
 
 /** POST /games/{id}/odds: continuations from a position, as a job → {job_id, status, done, games, stream, …}. */
+/** @param {string} gameId @param {number} at @param {number} games @param {number} seed */
 export async function odds(gameId, at, games, seed) {
   const init = { method: "POST", headers: JSON_BODY, body: JSON.stringify({ at, games, seed }) };
   return (await request(`/games/${enc(gameId)}/odds`, init)).body;
 }
 
+/** @param {string} jobId */
 export async function job(jobId) {
   return (await request(`/jobs/${enc(jobId)}`)).body;
 }
@@ -139,6 +173,8 @@ export async function job(jobId) {
 /**
  * A job live (`GET /jobs/{id}/stream`): onProgress({done, games}) as continuations finish, then onResult(job) once.
  * If the stream drops before the result, the job is read once more with GET /jobs/{id}. Returns {close()}.
+ * @param {string} jobId @param {(p: any) => void} onProgress @param {(job: any) => void} onResult
+ * @param {(e: unknown) => void} onError
  */
 export function followJob(jobId, onProgress, onResult, onError) {
   const ctrl = new AbortController();
@@ -165,8 +201,10 @@ export function followJob(jobId, onProgress, onResult, onError) {
   return { close: () => ctrl.abort() };
 }
 
-/** Read a text/event-stream response, calling onMessage(eventName, data) per message until it returns true. */
+/** Read a text/event-stream response, calling onMessage(eventName, data) per message until it returns true.
+ * @param {Response} res @param {(name: string, data: string) => boolean} onMessage */
 async function readEvents(res, onMessage) {
+  if (!res.body) return false;
   const reader = res.body.getReader();
   const dec = new TextDecoder();
   let buf = "";
@@ -193,15 +231,18 @@ async function readEvents(res, onMessage) {
   }
 }
 
+/** @param {string} gameId @param {string} token */
 export async function reveal(gameId, token) {
   return (await request(`/games/${enc(gameId)}/reveal`, { method: "POST", headers: auth(token) })).body;
 }
 
+/** @param {string} gameId @param {string} token */
 export async function end(gameId, token) {
   return (await request(`/games/${enc(gameId)}/end`, { method: "POST", headers: auth(token) })).body;
 }
 
 /** The server's own report (it replays the commands): of a game it holds, or of any file when the referee asks. */
+/** @param {string} bundleText */
 export async function serverVerify(bundleText) {
   const init = { method: "POST", headers: { "Content-Type": "application/json" }, body: bundleText };
   return (await request(`/bundles/verify`, init)).body;
@@ -213,11 +254,15 @@ export async function serverVerify(bundleText) {
  * the server says the game is over (an `end` message), and onState("live" | "reconnecting" | "waiting" | "closed",
  * detail). A game over but not revealed is watched on (the referee may still reveal it); a revealed game is done.
  * Returns {close()}.
+ * @param {string} gameId @param {number} after @param {(event: DeskEvent) => void} onEvent
+ * @param {(end: {status: string, version: number, head: string}) => void} onEnd
+ * @param {(state: string, detail?: string) => void} onState
  */
 export function follow(gameId, after, onEvent, onEnd, onState) {
   const ctrl = new AbortController();
   let last = after;
   let stopped = false;
+  /** @type {{status: string, version: number, head: string} | null} the stream's `end` message, once sent */
   let ended = null;
   async function once() {
     const res = await fetch(`/games/${enc(gameId)}/events/stream?after=${last}`, {
@@ -230,7 +275,7 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
       const msg = parse(data); // {message: "event" | "state" | "end", ...} (docs/api.md "The stream")
       if (msg.message === "end") {
         ended = msg;
-        onEnd(ended);
+        onEnd(msg);
       } else if (msg.message === "event") {
         const ev = normalizeEvent(msg.event, gameId);
         if (ev.body.seq > last) {
@@ -247,9 +292,10 @@ export function follow(gameId, after, onEvent, onEnd, onState) {
         await once();
       } catch (e) {
         if (stopped) break;
-        onState("reconnecting", e.message);
+        onState("reconnecting", e instanceof Error ? e.message : String(e));
       }
-      if (ended && ended.status === "revealed") break;
+      const over = /** @type {{status: string} | null} */ (ended); // set by the stream's reader, above
+      if (over && over.status === "revealed") break;
       if (ended) onState("waiting");
       if (!stopped) await new Promise((r) => setTimeout(r, ended ? 2000 : 1000));
     }

@@ -1,9 +1,10 @@
+// @ts-check
 // The referee's desk: routes and the game's frame (header, checks, tabs). The screens are in screens/, the checks
 // in verify.js, the server in api.js, the drawings in pictures/.
 // Routes: #/ (home), #/live/<game id>[/<tab>[/<arg>]], #/file[/<tab>[/<arg>]] (the bundle file opened last).
 
 import { ApiError } from "./api.js";
-import { add, h, put } from "./dom.js";
+import { add, errorText, h, put } from "./dom.js";
 import { Game } from "./game.js";
 import { base, nav, resetUi } from "./nav.js";
 import { drawChecks, drawHead } from "./screens/checks.js";
@@ -16,26 +17,34 @@ import { drawRolls } from "./screens/rolls.js";
 import { drawTimeline } from "./screens/timeline.js";
 import { drawWhatIf } from "./screens/whatif.js";
 
-const main = document.getElementById("main");
-let fileGame = null; // the last bundle opened (kept in memory only)
-let screen = null; // what is drawn now, to refresh on changes
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+/** @type {Game | null} the last bundle opened (kept in memory only) */
+let fileGame = null;
+/** @type {{head: () => void, checks: () => void, update: ((what: string) => void) | null} | null} what is drawn now, to refresh on changes */
+let screen = null;
 
+/**
+ * @typedef {{kind: "live", key: string, id: string, tab: string, arg?: string}} LiveRoute
+ * @typedef {{kind: "file", key: "file", tab: string, arg?: string}} FileRoute
+ * @typedef {LiveRoute | FileRoute | {kind: "play", key: "play", parts: string[]} | {kind: "home", key: "home"}} Route
+ * @returns {Route}
+ */
 function parseRoute() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   if (parts[0] === "live" && parts[1])
-    return { key: `live/${parts[1]}`, id: parts[1], tab: parts[2] || "rolls", arg: parts[3] };
-  if (parts[0] === "file") return { key: "file", tab: parts[1] || "rolls", arg: parts[2] };
-  if (parts[0] === "play") return { key: "play", parts: parts.slice(1).filter(Boolean) };
-  return { key: "home" };
+    return { kind: "live", key: `live/${parts[1]}`, id: parts[1], tab: parts[2] || "rolls", arg: parts[3] };
+  if (parts[0] === "file") return { kind: "file", key: "file", tab: parts[1] || "rolls", arg: parts[2] };
+  if (parts[0] === "play") return { kind: "play", key: "play", parts: parts.slice(1).filter(Boolean) };
+  return { kind: "home", key: "home" };
 }
 
 async function route() {
   const r = parseRoute();
-  if (r.key === "home") {
+  if (r.kind === "home") {
     leaveGame();
     return drawHome(main, openFile);
   }
-  if (r.key === "play") {
+  if (r.kind === "play") {
     leaveGame();
     document.title = "Play — Naval Umpire";
     stopPlay = drawPlay(main, r.parts);
@@ -43,7 +52,7 @@ async function route() {
   }
   if (!nav.current || nav.current.key !== r.key) {
     leaveGame();
-    if (r.key === "file") {
+    if (r.kind === "file") {
       if (!fileGame)
         return drawHome(main, openFile, "Open the bundle file again: a file is kept only while this page is open.");
       nav.current = { key: "file", game: fileGame };
@@ -58,7 +67,7 @@ async function route() {
           openFile,
           e instanceof ApiError && e.status === 404
             ? `This server has no game "${r.id}". Check the id.`
-            : `Could not open game ${r.id}: ${e.message}`,
+            : `Could not open game ${r.id}: ${errorText(e)}`,
         );
       }
       nav.current.game.follow();
@@ -69,7 +78,8 @@ async function route() {
   drawGame(r);
 }
 
-let stopPlay = null; // the Play route's stream, closed when the page moves elsewhere
+/** @type {(() => void) | null} the Play route's stream, closed when the page moves elsewhere */
+let stopPlay = null;
 
 function leaveGame() {
   if (stopPlay) {
@@ -84,9 +94,12 @@ function leaveGame() {
   screen = null;
 }
 
+/** @type {number | null} */
 let pending = null;
 let redrawAll = false;
-function onChange(e) {
+/** @param {Event} event */
+function onChange(event) {
+  const e = /** @type {CustomEvent<string>} */ (event);
   // a burst of live events is drawn once; a new reader (a token kept or forgotten) redraws the whole screen
   if (e.detail === "reader") redrawAll = true;
   if (pending) return;
@@ -95,7 +108,9 @@ function onChange(e) {
     if (!screen) return;
     if (redrawAll) {
       redrawAll = false;
-      return drawGame(parseRoute());
+      const r = parseRoute();
+      if (r.kind === "live" || r.kind === "file") drawGame(r);
+      return;
     }
     screen.head();
     screen.checks();
@@ -105,16 +120,17 @@ function onChange(e) {
 
 window.addEventListener("hashchange", route);
 
+/** @param {File} file */
 async function openFile(file) {
   const text = await file.text();
   try {
     showFile(await Game.fromBundleText(text, file.name));
   } catch (e) {
-    drawHome(main, openFile, `${file.name}: ${e.message}`);
+    drawHome(main, openFile, `${file.name}: ${errorText(e)}`);
   }
 }
 
-/** Make `g` (a bundle read in this page) the file on the desk. */
+/** Make `g` (a bundle read in this page) the file on the desk. @param {Game} g */
 function showFile(g) {
   leaveGame();
   fileGame = g;
@@ -122,7 +138,7 @@ function showFile(g) {
   else location.hash = "#/file";
 }
 // a fork's file carries its parent's part: the checks screen opens it as a file of its own
-window.addEventListener("desk:open-file", (e) => showFile(e.detail));
+window.addEventListener("desk:open-file", (e) => showFile(/** @type {CustomEvent<Game>} */ (e).detail));
 
 document.addEventListener("dragover", (e) => {
   e.preventDefault();
@@ -134,7 +150,7 @@ document.addEventListener("dragleave", (e) => {
 document.addEventListener("drop", (e) => {
   e.preventDefault();
   document.body.classList.remove("dragging");
-  const f = e.dataTransfer.files[0];
+  const f = e.dataTransfer?.files[0];
   if (f) openFile(f);
 });
 
@@ -147,7 +163,9 @@ const TABS = [
   ["play", "Play"],
 ];
 
+/** @param {LiveRoute | FileRoute} r */
 function drawGame(r) {
+  if (!nav.current) return;
   const g = nav.current.game;
   document.title = `${g.id} — Referee's desk`;
   const headEl = h("section", { class: "game-head", id: "game-head" });

@@ -1,14 +1,17 @@
+// @ts-check
 // SHA-256 and HMAC-SHA256: the browser's WebCrypto where the page may use it (https, localhost), else a
 // small SHA-256 of our own (FIPS 180-4) so the desk still verifies when served over plain http on a LAN.
 // Both give the same bytes; the tests run the spec's vectors through each.
 
 const subtle = globalThis.crypto && globalThis.crypto.subtle;
+/** @type {string | null} */
 let forced = null; // "js" to use our own even where WebCrypto exists (tests, or a referee who prefers it)
 
 export function engineName() {
   return useWebCrypto() ? "WebCrypto" : "built-in JavaScript SHA-256";
 }
 
+/** @param {"js" | null} name */
 export function forceEngine(name) {
   forced = name;
 }
@@ -17,18 +20,23 @@ function useWebCrypto() {
   return subtle && forced !== "js";
 }
 
+/** @typedef {Uint8Array<ArrayBuffer>} Bytes bytes in memory of their own (what WebCrypto takes) */
+
 const enc = new TextEncoder();
 
+/** @param {string} s */
 export function utf8(s) {
   return enc.encode(s);
 }
 
+/** @param {Bytes} bytes */
 export function hex(bytes) {
   let out = "";
   for (const b of bytes) out += b.toString(16).padStart(2, "0");
   return out;
 }
 
+/** @param {string} h */
 export function unhex(h) {
   if (!/^([0-9a-fA-F]{2})*$/.test(h)) throw new Error(`not hex: ${h.slice(0, 20)}`);
   const out = new Uint8Array(h.length / 2);
@@ -36,6 +44,7 @@ export function unhex(h) {
   return out;
 }
 
+/** @param {Uint8Array} a @param {Uint8Array} b */
 export function concat(a, b) {
   const out = new Uint8Array(a.length + b.length);
   out.set(a, 0);
@@ -43,12 +52,18 @@ export function concat(a, b) {
   return out;
 }
 
+/** @param {Bytes} bytes @returns {Promise<Bytes>} */
 export async function sha256(bytes) {
   if (useWebCrypto()) return new Uint8Array(await subtle.digest("SHA-256", bytes));
   return jsSha256(bytes);
 }
 
 /** A key for many HMACs (a game seed signs every block of every roll). */
+/**
+ * @typedef {{sign: (msg: Bytes) => Promise<Bytes>}} HmacKey
+ * @param {Bytes} keyBytes
+ * @returns {Promise<HmacKey>}
+ */
 export async function hmacKey(keyBytes) {
   if (useWebCrypto()) {
     const key = await subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -57,6 +72,7 @@ export async function hmacKey(keyBytes) {
   return { sign: async (msg) => jsHmac(keyBytes, msg) };
 }
 
+/** @param {Bytes} keyBytes @param {Bytes} msgBytes */
 export async function hmac(keyBytes, msgBytes) {
   return (await hmacKey(keyBytes)).sign(msgBytes);
 }
@@ -74,6 +90,7 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
+/** FIPS 180-4 SHA-256. @param {Bytes} msg */
 export function jsSha256(msg) {
   const h = new Uint32Array([
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
@@ -86,6 +103,7 @@ export function jsSha256(msg) {
   view.setUint32(padded.length - 8, Math.floor(bitLen / 2 ** 32));
   view.setUint32(padded.length - 4, bitLen >>> 0);
   const w = new Uint32Array(64);
+  /** @param {number} x @param {number} n */
   const rotr = (x, n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < padded.length; off += 64) {
     for (let t = 0; t < 16; t++) w[t] = view.getUint32(off + t * 4);
@@ -122,6 +140,7 @@ export function jsSha256(msg) {
   return out;
 }
 
+/** RFC 2104 HMAC-SHA256 over jsSha256. @param {Bytes} key @param {Bytes} msg */
 export function jsHmac(key, msg) {
   const k = key.length > 64 ? jsSha256(key) : key;
   const block = new Uint8Array(64);

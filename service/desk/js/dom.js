@@ -1,35 +1,55 @@
+// @ts-check
 // A few helpers to build the page without a framework.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * An element's attributes: `on…` a listener, `dataset` its data- attributes, true an empty attribute; null,
+ * undefined and false leave the attribute out.
+ * @typedef {Record<string, any>} Attrs
+ * @typedef {Node | string | number | bigint | boolean | null | undefined | unknown[]} Child arrays of children too,
+ *   flattened
+ */
+
+/** What was thrown, in words (an Error's message, else the value itself). @param {unknown} e */
+export function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** @template {Element} E @param {E} el @param {Attrs | null} attrs @param {Child[]} children @returns {E} */
 function build(el, attrs, children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "dataset") Object.assign(/** @type {HTMLElement | SVGElement} */ (/** @type {unknown} */ (el)).dataset, v);
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat(Infinity)) {
+  for (const c of /** @type {Child[]} */ (children.flat(Infinity))) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   return el;
 }
 
-/** h("div", {class: "x", onclick: f}, child, "text", [more]) */
+/** h("div", {class: "x", onclick: f}, child, "text", [more])
+ * @param {string} tag @param {Attrs | null} [attrs] @param {...Child} children @returns {any} an HTML element (any: its
+ *   tag decides which, and its readers use what that kind has) */
 export function h(tag, attrs = {}, ...children) {
   return build(document.createElement(tag), attrs, children);
 }
 
+/** An SVG element. @param {string} tag @param {Attrs | null} [attrs] @param {...Child} children @returns {SVGElement} */
 export function s(tag, attrs = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/** @template {Element} E @param {E} el */
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
 }
 
+/** @type {Record<string, string>} */
 export const STATUS_TEXT = {
   pass: "✓ valid",
   verified: "✓ verified",
@@ -44,15 +64,18 @@ export const STATUS_TEXT = {
   running: "… running",
 };
 
+/** @param {string} status @param {string | null} [text] */
 export function badge(status, text = null) {
   return h("span", { class: `badge ${status}`, "data-status": status }, text ?? STATUS_TEXT[status] ?? status);
 }
 
+/** @param {unknown} hash @param {number} [n] */
 export function short(hash, n = 12) {
   return typeof hash === "string" && hash.length > n ? hash.slice(0, n) + "…" : String(hash);
 }
 
 /** A die face: a small square with the number and its sides underneath. */
+/** @param {unknown} face @param {unknown} sides @param {string} [status] */
 export function die(face, sides, status = "") {
   return h(
     "span",
@@ -62,13 +85,14 @@ export function die(face, sides, status = "") {
   );
 }
 
+/** @param {string} text @param {string} [label] */
 export function copyButton(text, label = "copy") {
   return h(
     "button",
     {
       class: "copy",
       type: "button",
-      onclick: async (e) => {
+      onclick: async (/** @type {{target: HTMLElement}} */ e) => {
         try {
           await navigator.clipboard.writeText(text);
           e.target.textContent = "copied";
@@ -82,12 +106,12 @@ export function copyButton(text, label = "copy") {
   );
 }
 
-/** Append children (arrays flattened, null skipped). */
+/** Append children (arrays flattened, null skipped). @template {Element} E @param {E} el @param {...Child} children */
 export function add(el, ...children) {
   return build(el, {}, children);
 }
 
-/** Replace an element's children. */
+/** Replace an element's children. @template {Element} E @param {E} el @param {...Child} children */
 export function put(el, ...children) {
   return build(clear(el), {}, children);
 }

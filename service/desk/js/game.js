@@ -1,3 +1,4 @@
+// @ts-check
 // A game's record as the desk holds it, from a bundle file or live from the server, and what the
 // browser concluded about it. Emits "change" when events arrive or a check finishes.
 
@@ -7,40 +8,95 @@ import { canonical, isObject, parse } from "./json.js";
 import { reader } from "./reader.js";
 import { bundleError, diffValues, publicForm, verifyAll } from "./verify.js";
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * @typedef {{id: string, version: string, data_sha256: string}} RulesetRef
+ * @typedef {{ruleset: RulesetRef, dice: any, head: string | null, engine?: string}} Header
+ * @typedef {{state: "asking" | "yes" | "no", why?: "same" | "differs" | "absent" | "error", detail: string}} Match
+ * @typedef {{state: "asking" | "held" | "differs" | "other" | "absent" | "error", detail: string, seq?: number,
+ *   diff?: {path: string, a: unknown, b: unknown}[]}} ServerRecord
+ * @typedef {{state: "asking" | "done" | "error", at: number, asked: boolean, report?: any, detail?: string}} ServerReport
+ */
+
+/** Something thrown, as an ApiError (a failure that is no answer of the server's is status 0). @param {unknown} e */
+const asApiError = (e) => (e instanceof api.ApiError ? e : new api.ApiError(0, null, e instanceof Error ? e.message : String(e)));
+
 export class Game extends EventTarget {
+  /** @param {"bundle" | "live"} source @param {string} id */
   constructor(source, id) {
     super();
     this.source = source; // "bundle" | "live"
     this.id = id;
+    /** @type {import("./api.js").DeskEvent[]} */
     this.events = [];
-    this.commands = null; // [{command_id, seat, payload, seqs}] when known
-    this.header = null; // the bundle's ruleset/dice/head (a live game's comes from its own genesis)
+    /** @type {import("./verify.js").BundleCommand[] | null} the commands with their payloads, when known */
+    this.commands = null;
+    /** @type {Header} the bundle's ruleset/dice/head (a live game's comes from its own genesis); "?" until read */
+    this.header = { ruleset: { id: "?", version: "?", data_sha256: "?" }, dice: {}, head: null };
+    /** @type {string | null} the file's name (a bundle file) */
+    this.fileName = null;
+    /** @type {string | null} the file's text, as read */
+    this.bundleText = null;
+    /** @type {any} the bundle (a file, or a fork's parent part) */
+    this.bundle = null;
+    /** @type {any} a live fork's parent part, from its bundle */
+    this.parentBundle = undefined;
+    /** @type {string | null} why a live fork's parent part could not be read */
+    this.parentError = null;
+    /** @type {Record<string, import("./verify.js").Check> | null} what the browser concluded, check by check */
     this.checks = null;
+    /** @type {import("./verify.js").RollRecord[]} */
     this.rolls = [];
+    /** @type {string | null} */
     this.gameSeed = null;
-    this.views = []; // [{name}] the ruleset's views, when a server can draw them
-    this.viewsFrom = null; // null | "server"
-    this.match = null; // a bundle on this server: null (not asked), {state: "asking"|"yes"|"no", detail}
+    /** @type {{name: string, description?: string, per_seat?: boolean}[]} the ruleset's views, when a server draws them */
+    this.views = [];
+    /** @type {string | null} the ruleset's name, as the server that draws the views calls it */
+    this.rulesetTitle = null;
+    /** @type {"server" | null} */
+    this.viewsFrom = null;
+    /** @type {Match | null} a bundle on this server: null (not asked) */
+    this.match = null;
+    /** @type {any} GET /games/{id} (a live game) */
     this.summary = null;
-    this.stream = "none"; // live: "connecting" | "live" | "reconnecting" | "closed"
+    /** live: "connecting" | "live" | "reconnecting" | "waiting" | "closed" */
+    this.stream = "none";
+    this.streamDetail = "";
+    /** @type {{head: string | null, version: number | null} | null} */
     this.serverHead = null;
     // what this server says of the game (docs/desk.md "What the server checks"): its own record of the game against
     // the file's (null | {state: "asking" | "held" | "differs" | "absent" | "error", detail, seq, diff}), and its
     // replay of the rules (null | {state: "asking" | "done" | "error", at, report, detail, asked})
+    /** @type {ServerRecord | null} */
     this.record = null;
+    /** @type {ServerReport | null} */
     this.serverReport = null;
     this._memo = new WeakMap();
+    /** @type {Map<string, Promise<{view: string, at: number, data: any}>>} */
     this._viewCache = new Map();
+    /** @type {Promise<void> | null} */
     this._verifying = null;
     this._dirty = false;
+    /** @type {Promise<void> | null} */
+    this._replaying = null;
+    this._replayAgain = false;
+    /** @type {{close: () => void} | null} */
+    this._follow = null;
+    /** @type {string | null} */
+    this._commandsAt = null;
+    /** @type {Map<number, import("./verify.js").BundleCommand>} */
+    this._bySeq = new Map();
+    /** @type {Promise<{data: any, from: string}> | null} */
+    this._dataSet = null;
   }
 
   get ruleset() {
-    return this.header ? this.header.ruleset : null;
+    return this.header.ruleset;
   }
 
+  /** @param {string} what */
   changed(what) {
     this.dispatchEvent(new CustomEvent("change", { detail: what }));
   }
@@ -48,12 +104,13 @@ export class Game extends EventTarget {
   // ---- a bundle file ----
 
   /** A Game from a file's text; throws Error("not an umpire-bundle/1: …") as `umpire verify` would say. */
+  /** @param {string} text @param {string} fileName */
   static async fromBundleText(text, fileName) {
     let b;
     try {
       b = parse(text);
     } catch (e) {
-      throw new Error(`not an umpire-bundle/1: the file is not JSON (${e.message})`);
+      throw new Error(`not an umpire-bundle/1: the file is not JSON (${asApiError(e).message})`);
     }
     const err = bundleError(b);
     if (err) throw new Error(`not an umpire-bundle/1: ${err}`);
@@ -61,6 +118,7 @@ export class Game extends EventTarget {
   }
 
   /** A Game from a bundle already read and shape-checked (a file, or the parent part a fork's bundle carries). */
+  /** @param {import("./verify.js").Bundle} b @param {string | null} text @param {string} fileName */
   static async fromBundle(b, text, fileName) {
     const g = new Game("bundle", b.game);
     g.fileName = fileName;
@@ -94,17 +152,18 @@ export class Game extends EventTarget {
       if (hash !== this.events[n - 1].hash) {
         this.match = { state: "no", why: "differs", detail: `this server's game ${this.id} differs from the file at seq ${n}` };
       } else {
-        this.views = await api.rulesetViews(this.ruleset.id);
-        this.viewsFrom = "server";
+        this._rulesetFrom(await api.rulesetInfo(this.ruleset.id));
         this.match = { state: "yes", why: "same", detail: `this server holds game ${this.id} with the same hash at seq ${n}` };
       }
-    } catch (e) {
+    } catch (thrown) {
+      const e = asApiError(thrown);
       this.match =
         e.status === 404
           ? { state: "no", why: "absent", detail: `this server has no game ${this.id}` }
           : { state: "no", why: "error", detail: e.message };
     }
     this.changed("match");
+    return /** @type {Match} */ (this.match);
   }
 
   /**
@@ -117,8 +176,7 @@ export class Game extends EventTarget {
     if (this.checks && this.checks.chain.status === "fail") return; // the file does not hold together: nothing to ask
     this.record = { state: "asking", detail: "asking this server whether it holds this game…" };
     this._replayChanged();
-    await this.askServer();
-    const m = this.match;
+    const m = await this.askServer();
     if (m.why === "same") {
       this.record = { state: "held", detail: m.detail };
       this._replayChanged();
@@ -135,7 +193,7 @@ export class Game extends EventTarget {
             ? { state: "other", ...d, detail: `this server holds another game under the id ${this.id}: its first event differs from this file's` }
             : { state: "differs", ...d };
       } catch (e) {
-        this.record = { state: "error", detail: `could not read this server's record: ${e.message}` };
+        this.record = { state: "error", detail: `could not read this server's record: ${asApiError(e).message}` };
       }
     } else if (m.why === "absent") {
       this.record = { state: "absent", detail: `this server does not hold game ${this.id}` };
@@ -204,7 +262,8 @@ export class Game extends EventTarget {
             const held = this.source === "live" ? parse(text).events.length : at;
             this.serverReport = { state: "done", at: held, asked, report };
             break;
-          } catch (e) {
+          } catch (thrown) {
+            const e = asApiError(thrown);
             if (e.status === 429 && attempt < 6) {
               await sleep(1000 * Math.min(5, Number(e.retryAfter) || 2));
               continue;
@@ -224,11 +283,12 @@ export class Game extends EventTarget {
   /** The file as the server is sent it: its public form (sealed records still closed as their commitments). */
   _publicText() {
     const pub = publicForm(this.bundle);
-    return pub === this.bundle ? this.bundleText : canonical(pub);
+    return pub === this.bundle && this.bundleText !== null ? this.bundleText : canonical(pub);
   }
 
   /** The replay check as the page shows it: what this server said, or why nothing re-ran the rules. */
   replayCheck() {
+    /** @param {string} detail */
     const none = (detail) => ({ status: "not-run", detail, first_bad_seq: null });
     const rec = this.record;
     if (rec && rec.state === "differs")
@@ -237,7 +297,7 @@ export class Game extends EventTarget {
     if (rep && rep.state === "asking") return { status: "running", detail: "this server is re-running the rules…", first_bad_seq: null };
     if (rep && rep.state === "done") {
       const c = rep.report.checks.replay || { status: "not-run", detail: "its report has no replay check" };
-      const diff = Array.isArray(c.diff) ? c.diff.map((d) => ({ path: d.path, a: d.recorded, b: d.replayed })) : null;
+      const diff = Array.isArray(c.diff) ? c.diff.map((/** @type {any} */ d) => ({ path: d.path, a: d.recorded, b: d.replayed })) : null;
       const stale = this.source === "live" && rep.at < this.events.length;
       const out = {
         status: c.status,
@@ -275,6 +335,7 @@ export class Game extends EventTarget {
 
   // ---- a live game ----
 
+  /** @param {string} id */
   static async live(id) {
     const g = new Game("live", id);
     g.summary = await api.summary(id);
@@ -291,18 +352,25 @@ export class Game extends EventTarget {
       try {
         await g.loadCommands(); // a fork's bundle carries its parent's part, which the checks need
       } catch (e) {
-        g.parentError = e.message;
+        g.parentError = asApiError(e).message;
       }
     }
     try {
-      g.views = await api.rulesetViews(g.ruleset.id);
-      g.viewsFrom = "server";
+      g._rulesetFrom(await api.rulesetInfo(g.ruleset.id));
     } catch {
       g.views = [];
     }
     await g.verify();
     g.runServerReplay();
     return g;
+  }
+
+  /** The views and the title of the game's ruleset, as this server describes it (GET /rulesets/{id}). */
+  /** @param {import("./client/types.js").RulesetInfo} info */
+  _rulesetFrom(info) {
+    this.views = info.views || [];
+    this.rulesetTitle = info.title || null;
+    this.viewsFrom = "server";
   }
 
   follow() {
@@ -434,6 +502,7 @@ export class Game extends EventTarget {
   }
 
   /** The recorded command that produced event `seq` (payload only where the commands are known). */
+  /** @param {number} seq */
   commandOf(seq) {
     const c = this._bySeq && this._bySeq.get(seq);
     if (c) return c;
@@ -441,6 +510,7 @@ export class Game extends EventTarget {
     return e ? { command_id: e.body.command, seat: e.actor, payload: undefined, seqs: null } : null;
   }
 
+  /** @param {import("./verify.js").BundleEvent} event */
   seatOf(event) {
     if (event.actor) return event.actor;
     const c = this._bySeq && this._bySeq.get(event.body.seq);
@@ -482,6 +552,7 @@ export class Game extends EventTarget {
 
   // ---- views (drawn by the rules engine on the server) ----
 
+  /** @param {string} name @param {number} at */
   async viewAt(name, at) {
     const r = reader(this.id);
     const key = `${name}@${at}/${r.as}`;

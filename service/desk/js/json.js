@@ -1,3 +1,4 @@
+// @ts-check
 // Exact JSON, as the server's Python reads and writes it (docs/spec/events.md "Canonical encoding").
 //
 // JSON.parse is not enough for a verifier: it turns 3.0 into 3 and rounds integers past 2^53, so a bundle
@@ -7,7 +8,9 @@
 // and canonical() writes the bytes msgspec writes (keys sorted by code point, no whitespace, non-ASCII
 // as itself, floats as msgspec prints them), so SHA-256 over them is the server's hash.
 
+/** A JSON number with a fraction or an exponent: a Python float, kept apart from the integers. */
 export class PyFloat {
+  /** @param {number} value */
   constructor(value) {
     this.value = value;
   }
@@ -17,16 +20,23 @@ export class JsonError extends Error {}
 
 const WS = new Set([" ", "\t", "\n", "\r"]);
 
-/** Parse JSON text. Throws JsonError with the offset on anything Python's msgspec would refuse. */
+/**
+ * Parse JSON text. Throws JsonError with the offset on anything Python's msgspec would refuse.
+ * @param {string} text
+ * @returns {any} the value (objects, arrays, strings, booleans, null, numbers, BigInts and PyFloats): its reader
+ *   says what shape it expects
+ */
 export function parse(text) {
   let i = 0;
+  /** @param {string} what @returns {never} */
   const fail = (what) => {
     throw new JsonError(`${what} at character ${i}`);
   };
   const skip = () => {
     while (i < text.length && WS.has(text[i])) i++;
   };
-  function value() {
+  /** @returns {unknown} */
+  function item() {
     skip();
     const c = text[i];
     if (c === "{") return object();
@@ -40,6 +50,7 @@ export function parse(text) {
   }
   function object() {
     i++;
+    /** @type {Record<string, unknown>} */
     const out = {};
     skip();
     if (text[i] === "}") return (i++, out);
@@ -51,7 +62,7 @@ export function parse(text) {
       if (text[i] !== ":") fail("expected ':'");
       i++;
       // defineProperty: a key named __proto__ is data like any other, and the last duplicate wins as in Python
-      Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, { value: item(), enumerable: true, writable: true, configurable: true });
       skip();
       if (text[i] === ",") i++;
       else if (text[i] === "}") return (i++, out);
@@ -60,11 +71,12 @@ export function parse(text) {
   }
   function array() {
     i++;
+    /** @type {unknown[]} */
     const out = [];
     skip();
     if (text[i] === "]") return (i++, out);
     for (;;) {
-      out.push(value());
+      out.push(item());
       skip();
       if (text[i] === ",") i++;
       else if (text[i] === "]") return (i++, out);
@@ -86,7 +98,9 @@ export function parse(text) {
       if (c === 0x5c) {
         out += text.slice(start, i);
         const e = text[i + 1];
-        const simple = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
+        /** @type {Record<string, string>} */
+        const escapes = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+        const simple = escapes[e];
         if (simple !== undefined) {
           out += simple;
           i += 2;
@@ -100,6 +114,7 @@ export function parse(text) {
       } else i++;
     }
   }
+  /** @param {string} s */
   function checkSurrogates(s) {
     for (let j = 0; j < s.length; j++) {
       const c = s.charCodeAt(j);
@@ -123,25 +138,28 @@ export function parse(text) {
     if (!Number.isFinite(f)) fail("a number out of range");
     return new PyFloat(f);
   }
-  const out = value();
+  const out = item();
   skip();
   if (i !== text.length) fail("text after the JSON value");
   return out;
 }
 
-/** Code-point order (Python's str order); JavaScript's default sort compares UTF-16 units. */
+/** Code-point order (Python's str order); JavaScript's default sort compares UTF-16 units.
+ * @param {string} a @param {string} b */
 export function compareKeys(a, b) {
   const x = [...a];
   const y = [...b];
   for (let j = 0; j < Math.min(x.length, y.length); j++) {
-    const d = x[j].codePointAt(0) - y[j].codePointAt(0);
+    const d = Number(x[j].codePointAt(0)) - Number(y[j].codePointAt(0));
     if (d) return d;
   }
   return x.length - y.length;
 }
 
+/** @type {Record<string, string>} */
 const ESCAPES = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
 
+/** @param {string} s */
 function quote(s) {
   return (
     '"' +
@@ -150,7 +168,8 @@ function quote(s) {
   );
 }
 
-/** A float as Python's repr (`sep` "+" and 2-digit exponents) or msgspec (no "+", no padding) prints it. */
+/** A float as Python's repr (`sep` "+" and 2-digit exponents) or msgspec (no "+", no padding) prints it.
+ * @param {number} x @param {"msgspec" | "python"} [style] */
 export function formatFloat(x, style = "msgspec") {
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const sign = x < 0 ? "-" : "";
@@ -170,7 +189,8 @@ export function formatFloat(x, style = "msgspec") {
   return sign + body;
 }
 
-/** canonical(body) of docs/spec/events.md, as a string (UTF-8 encode it to hash). */
+/** canonical(body) of docs/spec/events.md, as a string (UTF-8 encode it to hash).
+ * @param {unknown} v @returns {string} */
 export function canonical(v) {
   if (v === null) return "null";
   if (v === true) return "true";
@@ -184,15 +204,19 @@ export function canonical(v) {
   if (v instanceof PyFloat) return formatFloat(v.value);
   if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
   if (typeof v === "object") {
-    const keys = Object.keys(v).sort(compareKeys);
-    return "{" + keys.map((k) => quote(k) + ":" + canonical(v[k])).join(",") + "}";
+    const o = /** @type {Record<string, unknown>} */ (v);
+    const keys = Object.keys(o).sort(compareKeys);
+    return "{" + keys.map((k) => quote(k) + ":" + canonical(o[k])).join(",") + "}";
   }
   throw new TypeError(`cannot encode ${typeof v}`);
 }
 
-/** Readable JSON for people (indentation; big integers and floats as written). */
+/** Readable JSON for people (indentation; big integers and floats as written).
+ * @param {unknown} v @param {number} [indent] */
 export function pretty(v, indent = 1) {
+  /** @param {number} n */
   const pad = (n) => " ".repeat(n * indent);
+  /** @param {unknown} x @param {number} depth @returns {string} */
   const walk = (x, depth) => {
     if (Array.isArray(x)) {
       if (!x.length) return "[]";
@@ -201,11 +225,12 @@ export function pretty(v, indent = 1) {
       return "[\n" + x.map((y) => pad(depth + 1) + walk(y, depth + 1)).join(",\n") + "\n" + pad(depth) + "]";
     }
     if (x && typeof x === "object" && !(x instanceof PyFloat)) {
-      const keys = Object.keys(x);
+      const o = /** @type {Record<string, unknown>} */ (x);
+      const keys = Object.keys(o);
       if (!keys.length) return "{}";
       return (
         "{\n" +
-        keys.map((k) => pad(depth + 1) + quote(k) + ": " + walk(x[k], depth + 1)).join(",\n") +
+        keys.map((k) => pad(depth + 1) + quote(k) + ": " + walk(o[k], depth + 1)).join(",\n") +
         "\n" +
         pad(depth) +
         "}"
@@ -218,6 +243,7 @@ export function pretty(v, indent = 1) {
 
 // ---- Python's equality and str(), where verify's checks compare values of any JSON type ----
 
+/** @param {unknown} v @returns {number | bigint | undefined} */
 function numeric(v) {
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "number") return v;
@@ -226,7 +252,8 @@ function numeric(v) {
   return undefined;
 }
 
-/** Python's `a == b` for values decoded from JSON (1 == 1.0 == True; dicts by content). */
+/** Python's `a == b` for values decoded from JSON (1 == 1.0 == True; dicts by content).
+ * @param {unknown} a @param {unknown} b @returns {boolean} */
 export function pyEq(a, b) {
   const x = numeric(a);
   const y = numeric(b);
@@ -243,12 +270,14 @@ export function pyEq(a, b) {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, j) => pyEq(v, b[j]));
   }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && pyEq(a[k], b[k]));
+  const oa = /** @type {Record<string, unknown>} */ (a);
+  const ob = /** @type {Record<string, unknown>} */ (b);
+  const ka = Object.keys(oa);
+  const kb = Object.keys(ob);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(ob, k) && pyEq(oa[k], ob[k]));
 }
 
-/** Python's str(v) for a scalar (how an f-string would print it). */
+/** Python's str(v) for a scalar (how an f-string would print it). @param {unknown} v */
 export function pyStr(v) {
   if (v === true) return "True";
   if (v === false) return "False";
@@ -257,11 +286,13 @@ export function pyStr(v) {
   return String(v);
 }
 
+/** A JSON object (not an array, not null). @param {unknown} v @returns {v is Record<string, any>} */
 export function isObject(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
 }
 
-/** An int as Python sees it (bool is not one here: msgspec refuses true for an int field). */
+/** An int as Python sees it (bool is not one here: msgspec refuses true for an int field).
+ * @param {unknown} v @returns {v is number | bigint} */
 export function isInt(v) {
   return (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The desk checks itself: the spec's dice vectors (spec/dice_vectors.json, a copy served beside the page)
 // through this page's own SHA-256, HMAC and umpire1 code.
 
@@ -5,9 +6,15 @@ import { hex, sha256, utf8 } from "./crypto.js";
 import { parse } from "./json.js";
 import { applyShuffle, gameSeed, roller, serverCommit, shuffleSides } from "./umpire1.js";
 
-/** [{name, ok, got, want}] for every vector; `digest` (20,000 rolls) takes a second or two. */
+/**
+ * [{name, ok, got, want}] for every vector; `digest` (20,000 rolls) takes a second or two.
+ * @param {any} V the vectors (tests/dice_vectors.json's shape)
+ * @param {{digest?: boolean}} [options]
+ */
 export async function runVectors(V, { digest = true } = {}) {
+  /** @type {{name: string, ok: boolean, got: unknown, want: unknown}[]} */
   const out = [];
+  /** @param {string} name @param {unknown} got @param {unknown} want */
   const add = (name, got, want) => out.push({ name, ok: JSON.stringify(got) === JSON.stringify(want), got, want });
   add("server_commit = SHA-256(server_seed)", await serverCommit(V.server_seed), V.server_commit);
   const gs = await gameSeed(V.server_seed, V.game_id, V.client_seeds, null);

@@ -1,39 +1,55 @@
+// @ts-check
 // The umpire1 dice scheme (docs/spec/dice.md), written again from the spec: a second implementation, so a
 // referee need not trust the server's Python to know a roll is what the seed gives.
 
 import { hex, hmacKey, sha256, unhex, utf8 } from "./crypto.js";
 
+/**
+ * @typedef {{lane: number, x: number, sides: number, limit: number, ok: boolean, face: number | null}} Lane
+ * @typedef {{block: number, hex: string, lanes: Lane[]}} Block a block of a roll and every lane read from it
+ */
+
 const TWO_32 = 2 ** 32;
 
 /** The message whose HMAC under the server seed is the game seed (docs/spec/dice.md, Derivation 1). */
+/** @param {string} gameId @param {string[]} clientSeeds @param {string | null | undefined} beacon */
 export function seedMessage(gameId, clientSeeds, beacon) {
   return "umpire1:seed:" + gameId + clientSeeds.map((c) => ":" + c).join("") + (beacon == null ? "" : ":" + beacon);
 }
 
+/** @param {number | string} k @param {number} j */
 export function blockMessage(k, j) {
   return `umpire1:roll:${k}:${j}`;
 }
 
+/** SHA-256 of the server seed, as GameCreated publishes it. @param {string} serverSeedHex */
 export async function serverCommit(serverSeedHex) {
   return hex(await sha256(unhex(serverSeedHex)));
 }
 
-/** game_seed as bytes. */
+/** game_seed as bytes.
+ * @param {string} serverSeedHex @param {string} gameId @param {string[]} clientSeeds @param {string | null | undefined} beacon */
 export async function gameSeed(serverSeedHex, gameId, clientSeeds, beacon) {
   const key = await hmacKey(unhex(serverSeedHex));
   return key.sign(utf8(seedMessage(gameId, clientSeeds, beacon)));
 }
 
-/** A roller for one game seed: the HMAC key is imported once for all its blocks. */
+/** A roller for one game seed: the HMAC key is imported once for all its blocks. @param {import("./crypto.js").Bytes} gameSeedBytes */
 export async function roller(gameSeedBytes) {
   const key = await hmacKey(gameSeedBytes);
+  /** @param {string} kText @param {number} j */
   const block = (kText, j) => key.sign(utf8(blockMessage(kText, j)));
   return {
     block,
-    /** The faces of roll k (docs/spec/dice.md 3-5); `trace` gets every lane read, accepted or not. */
+    /**
+     * The faces of roll k (docs/spec/dice.md 3-5); `trace` gets every lane read, accepted or not.
+     * @param {number} k @param {number[]} sides @param {Block[] | null} [trace]
+     */
     async faces(k, sides, trace = null) {
+      /** @type {number[]} */
       const faces = [];
       let j = 0;
+      /** @type {number[]} */
       let lanes = [];
       let pos = 0;
       for (const s of sides) {
@@ -53,7 +69,7 @@ export async function roller(gameSeedBytes) {
           const ok = x < limit;
           const face = ok ? (x % s) + 1 : null;
           if (trace) trace[trace.length - 1].lanes.push({ lane: pos - 1, x, sides: s, limit, ok, face });
-          if (ok) {
+          if (face !== null) {
             faces.push(face);
             break;
           }
@@ -64,11 +80,13 @@ export async function roller(gameSeedBytes) {
   };
 }
 
+/** The dice of a shuffle of n items: d(n), d(n-1), …, d2. @param {number} n */
 export function shuffleSides(n) {
   return Array.from({ length: Math.max(n - 1, 0) }, (_, i) => n - i);
 }
 
-/** Fisher-Yates from the top with the faces of a shuffle roll (docs/spec/dice.md 6). */
+/** Fisher-Yates from the top with the faces of a shuffle roll (docs/spec/dice.md 6).
+ * @template T @param {T[]} items @param {number[]} faces */
 export function applyShuffle(items, faces) {
   const a = [...items];
   if (faces.length !== Math.max(a.length - 1, 0)) throw new RangeError("a shuffle of n items takes n-1 dice");
@@ -79,11 +97,16 @@ export function applyShuffle(items, faces) {
   return a;
 }
 
+/** @param {unknown} s */
 const shq = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
 
 /**
  * The openssl command lines that reproduce a roll by hand, each with what it should print.
  * `seed` is {serverSeed, commit, gameId, clientSeeds, beacon, gameSeedHex}; `blocks` the trace's blocks.
+ * @param {{serverSeed: string, commit: string, gameId: string, clientSeeds: string[], beacon: string | null,
+ *   gameSeedHex: string}} seed
+ * @param {number} k
+ * @param {Block[]} blocks
  */
 export function opensslLines(seed, k, blocks) {
   const lines = [

@@ -1,3 +1,4 @@
+// @ts-check
 // Verification of a game's record in the browser (docs/spec/events.md, docs/spec/dice.md).
 //
 // The chain and dice checks follow service/replay.py step for step (same order, same first failure named),
@@ -8,17 +9,34 @@ import { canonical, isInt, isObject, pyEq, pyStr, PyFloat } from "./json.js";
 import { concat, hex, hmac, sha256, unhex, utf8 } from "./crypto.js";
 import { gameSeed, roller } from "./umpire1.js";
 
+/**
+ * A bundle past bundleError(): its shape is checked, its values are not (they are what the checks judge).
+ * @typedef {{body: any, hash: string, actor?: string | null}} BundleEvent the body as hashed, and its hash
+ * @typedef {{command_id: string, seat: string, payload: any, seqs: number[]}} BundleCommand
+ * @typedef {{scheme: string, mode: string, server_commit: string, server_seed: string | null, client_seeds: string[],
+ *   beacon?: string | null}} BundleDice
+ * @typedef {{format?: string, engine?: string, ruleset: {id: string, version: string, data_sha256: string},
+ *   game: string, dice: BundleDice, commands: BundleCommand[], events: BundleEvent[], head: string | null,
+ *   parent?: Bundle | null}} Bundle
+ * @typedef {{status: string, detail: string, first_bad_seq?: any, first_bad_k?: any, [more: string]: any}} Check
+ *   a check's report, as `umpire verify` words it (first_bad_seq and first_bad_k as the bundle holds them)
+ * @typedef {(event: BundleEvent) => string | null} SeatOf who sent the command that made an event
+ */
+
 export const FORMAT = "umpire-bundle/1";
 const GENESIS = new Uint8Array(32);
 
+/** @param {string} status @param {string} detail @param {object} [extra] @returns {Check} */
 function check(status, detail, extra = {}) {
   return { status, detail, ...extra };
 }
 
+/** A key of an object, else `dflt` (Python's dict.get on what may not be a dict). @type {(o: unknown, key: string, dflt?: any) => any} */
 const get = (o, key, dflt = null) => (isObject(o) && Object.prototype.hasOwnProperty.call(o, key) ? o[key] : dflt);
 
 // ---- the bundle's shape (events/bundle.py: msgspec Structs, unknown fields refused) ----
 
+/** @param {unknown} v */
 function typeName(v) {
   if (v === null) return "null";
   if (typeof v === "boolean") return "bool";
@@ -29,12 +47,20 @@ function typeName(v) {
   return "object";
 }
 
+/** @typedef {(v: unknown) => boolean} Test */
+/** @type {Test} */
 const STR = (v) => typeof v === "string";
+/** @type {Test} */
 const STR_OR_NULL = (v) => v === null || typeof v === "string";
+/** @type {Test} */
 const INT = (v) => isInt(v);
+/** @type {Test} */
 const OBJ = (v) => isObject(v);
+/** @param {Test} item @returns {Test} */
 const listOf = (item) => (v) => Array.isArray(v) && v.every(item);
 
+/** Each Struct's fields: [what it must be, its test (or another shape's name), "optional"].
+ * @type {Record<string, Record<string, [string, (Test | null)?, string?]>>} */
 const SHAPES = {
   bundle: {
     format: ["str", STR],
@@ -65,6 +91,7 @@ const SHAPES = {
   event: { body: ["object", OBJ], hash: ["str", STR] },
 };
 
+/** @param {unknown} v @param {string} shape @param {string} at @returns {string | null} */
 function shapeError(v, shape, at) {
   if (!isObject(v)) return `Expected \`object\`, got \`${typeName(v)}\` - at \`${at}\``;
   const fields = SHAPES[shape];
@@ -91,12 +118,13 @@ function shapeError(v, shape, at) {
         const err = shapeError(x[i], want.slice(0, -1), `${here}[${i}]`);
         if (err) return err;
       }
-    } else if (!ok(x)) return `Expected \`${want}\`, got \`${typeName(x)}\` - at \`${here}\``;
+    } else if (!ok || !ok(x)) return `Expected \`${want}\`, got \`${typeName(x)}\` - at \`${here}\``;
   }
   return null;
 }
 
-/** null when `v` is an umpire-bundle/1, else what is wrong with it (the `format` check of verify). */
+/** null when `v` is an umpire-bundle/1, else what is wrong with it (the `format` check of verify).
+ * @param {any} v */
 export function bundleError(v) {
   const err = shapeError(v, "bundle", "$");
   if (err) return err;
@@ -108,11 +136,13 @@ export function bundleError(v) {
 
 // ---- 1. the chain ----
 
+/** @param {Uint8Array} prev @param {unknown} body */
 async function linkHash(prev, body) {
   return sha256(concat(prev, utf8(canonical(body))));
 }
 
-/** What the chain demands of the event at `seq` (1-based) given the events before it: its hash recomputed. */
+/** What the chain demands of the event at `seq` (1-based) given the events before it: its hash recomputed.
+ * @param {BundleEvent[]} events @param {number} seq */
 export async function expectedHash(events, seq) {
   const prev = seq > 1 ? unhex(events[seq - 2].hash) : GENESIS;
   return hex(await linkHash(prev, events[seq - 1].body));
@@ -122,6 +152,8 @@ export async function expectedHash(events, seq) {
  * first_broken_link of events/canonical.py: the seq of the first event that does not verify, and the head
  * recomputed up to it. `memo` (a WeakMap) keeps each event's verified hash so a live game re-checks only
  * what is new.
+ * @param {BundleEvent[]} events
+ * @param {WeakMap<object, {prev: Uint8Array, hash: import("./crypto.js").Bytes}> | null} [memo]
  */
 export async function firstBrokenLink(events, memo = null) {
   let prev = GENESIS;
@@ -142,6 +174,7 @@ export async function firstBrokenLink(events, memo = null) {
   return { bad: null, head: hex(prev) };
 }
 
+/** @param {Bundle} b @param {WeakMap<object, any> | null} [memo] */
 export async function verifyChain(b, memo = null) {
   const { bad, head } = await firstBrokenLink(b.events, memo);
   if (bad !== null) {
@@ -160,6 +193,7 @@ export async function verifyChain(b, memo = null) {
   if (!b.events.length) return check("fail", "the bundle has no events", { first_bad_seq: 1 });
   const genesis = get(b.events[0].body, "data", {});
   const gdice = get(genesis, "dice", {});
+  /** @type {Record<string, unknown>} */
   const said = {
     ruleset: b.ruleset,
     "dice.mode": b.dice.mode,
@@ -167,6 +201,7 @@ export async function verifyChain(b, memo = null) {
     "dice.server_commit": b.dice.server_commit,
     "dice.beacon": b.dice.beacon ?? null,
   };
+  /** @type {Record<string, unknown>} */
   const logged = {
     ruleset: get(genesis, "ruleset"),
     "dice.mode": get(gdice, "mode"),
@@ -190,12 +225,13 @@ export async function verifyChain(b, memo = null) {
 
 // ---- 2. the dice ----
 
-/** bytes.fromhex: pairs of hex digits, ASCII whitespace allowed between pairs. */
+/** bytes.fromhex: pairs of hex digits, ASCII whitespace allowed between pairs. @param {string} s */
 function fromhex(s) {
   if (!/^(?:[ \t\n\r\f\v]*[0-9a-fA-F]{2})*[ \t\n\r\f\v]*$/.test(s)) return null;
   return unhex(s.replace(/[ \t\n\r\f\v]/g, ""));
 }
 
+/** @param {unknown} v @returns {number | undefined} */
 function numeric(v) {
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "number") return v;
@@ -203,17 +239,21 @@ function numeric(v) {
   return undefined; // a BigInt is past 2^32 sides anyway; anything else is Python's TypeError
 }
 
-/** faces_for with Python's leniency (a side may be a bool or a float); null where Python raises. */
+/** faces_for with Python's leniency (a side may be a bool or a float); null where Python raises.
+ * @param {{faces: (k: any, sides: number[]) => Promise<number[]>}} roll @param {unknown} k @param {unknown} sides
+ * @returns {Promise<(number | PyFloat)[] | null>} */
 async function pyFaces(roll, k, sides) {
   if (!Array.isArray(sides)) return null;
   const nums = sides.map(numeric);
-  if (nums.some((s) => s === undefined || !(s >= 1 && s <= 2 ** 32))) return null;
-  if (nums.every(Number.isInteger) && sides.every((s) => !(s instanceof PyFloat))) return roll.faces(pyStr(k), nums);
+  if (!nums.every((s) => s !== undefined && s >= 1 && s <= 2 ** 32)) return null;
+  const ok = /** @type {number[]} */ (nums);
+  if (ok.every(Number.isInteger) && sides.every((s) => !(s instanceof PyFloat))) return roll.faces(pyStr(k), ok);
   // float sides: Python computes limit and face in floats; so do we, and the faces come out as floats
-  const faces = await roll.faces(pyStr(k), nums);
+  const faces = await roll.faces(pyStr(k), ok);
   return faces.map((f) => new PyFloat(f));
 }
 
+/** @param {Bundle} b */
 function lockEvent(b) {
   const e = b.events.find((x) => get(x.body, "type") === "SeedLocked");
   return e ? e.body : null;
@@ -222,9 +262,13 @@ function lockEvent(b) {
 /**
  * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed.
  * Returns {stop: a check to report as is, or null; gameSeed: bytes when every roll can be recomputed}.
+ * @typedef {{stop: Check | null, gameSeed: import("./crypto.js").Bytes | null}} SeedStage
+ * @param {Bundle} b
+ * @returns {Promise<SeedStage>}
  */
 async function seedStage(b) {
   const d = b.dice;
+  /** @param {string} detail @param {unknown} k @param {unknown} seq */
   const fail = (detail, k, seq) => ({
     stop: check("fail", detail, { first_bad_k: k, first_bad_seq: seq }),
     gameSeed: null,
@@ -265,15 +309,19 @@ async function seedStage(b) {
   return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };
 }
 
-/** first_k of service/replay.py: a game's first roll number, 0, or for a fork its parent's next k at the fork's seq. */
+/** first_k of service/replay.py: a game's first roll number, 0, or for a fork its parent's next k at the fork's seq.
+ * @param {Bundle} b @returns {number} */
 export function firstK(b) {
   if (!b.parent) return 0;
   return firstK(b.parent) + b.parent.events.filter((e) => get(e.body, "type") === "DiceRolled").length;
 }
 
+/** @param {Bundle} b @param {SeedStage | null} [stage] @returns {Promise<Check>} */
 export async function verifyDice(b, stage = null) {
   stage ??= await seedStage(b);
   if (stage.stop) return stage.stop;
+  if (!stage.gameSeed) throw new Error("a seed stage with neither a stop nor a game seed");
+  /** @param {string} detail @param {unknown} k @param {unknown} seq */
   const fail = (detail, k, seq) => check("fail", detail, { first_bad_k: k, first_bad_seq: seq });
   const gs = stage.gameSeed;
   const roll = await roller(gs);
@@ -311,22 +359,27 @@ export async function verifyDice(b, stage = null) {
 
 // ---- sealed inputs (docs/spec/events.md "Sealed inputs"; verify_sealed of service/replay.py, step for step) ----
 
-/** A dict key as Python hashes it: 1, 1.0 and true are one key. */
+/** A dict key as Python hashes it: 1, 1.0 and true are one key. @param {unknown} v */
 function pyKey(v) {
   const n = numeric(v);
   return n !== undefined ? `n:${n}` : typeof v === "bigint" ? `n:${v}` : `j:${canonical(v)}`;
 }
 
+/** @param {unknown} content @param {unknown} salt */
 async function commitmentOf(content, salt) {
   return hex(await sha256(utf8(canonical({ content, salt }))));
 }
 
 /** Each revealed sealed record against its commitment and (once the seed is known) its salt; in a finished game a
- * record never revealed fails. `sealed` counts the records, `opened` lists each revealed one with its content. */
+ * record never revealed fails. `sealed` counts the records, `opened` lists each revealed one with its content.
+ * @param {Bundle} b */
 export async function verifySealed(b) {
-  const sealed = new Map(); // key -> {seq, data}
-  const opened = new Map(); // key -> {seq, seat, kind, content, revealed_at}
+  /** @type {Map<string, {seq: any, data: any}>} */
+  const sealed = new Map();
+  /** @type {Map<string, {seq: any, seat: any, kind: any, content: any, revealed_at: any}>} */
+  const opened = new Map();
   const seed = b.dice.server_seed ? fromhex(b.dice.server_seed) : null;
+  /** @param {string} detail @param {unknown} seq */
   const fail = (detail, seq) => ({
     ...check("fail", detail, { first_bad_seq: seq }),
     sealed: sealed.size,
@@ -389,10 +442,18 @@ export async function verifySealed(b) {
 // ---- every roll on its own ----
 
 /**
+ * @typedef {{seq: any, k: any, sides: any, faces: any, purpose: any, rule: any, result: any, rerolls: any,
+ *   command: any, seat: string | null, inChain: boolean, index: number, status?: string, detail?: string,
+ *   recomputed?: (number | PyFloat)[] | null}} RollRecord a DiceRolled event's roll, as the ledger shows it
+ */
+
+/**
  * One record per DiceRolled event, each recomputed alone from (game_seed, k, sides): verified, mismatch,
  * pending (seed not revealed) or unverifiable (the seed does not match its commitment or the locked inputs).
+ * @param {Bundle} b @param {SeedStage} stage @param {Check} chain @param {SeatOf} seatOf
  */
 export async function rollRecords(b, stage, chain, seatOf) {
+  /** @type {RollRecord[]} */
   const out = [];
   const roll = stage.gameSeed ? await roller(stage.gameSeed) : null;
   const firstBad = chain && chain.status === "fail" ? chain.first_bad_seq : null;
@@ -401,6 +462,7 @@ export async function rollRecords(b, stage, chain, seatOf) {
     if (get(e.body, "type") !== "DiceRolled") continue;
     const data = get(e.body, "data", {});
     const seq = get(e.body, "seq");
+    /** @type {RollRecord} */
     const r = {
       seq,
       k: get(data, "k"),
@@ -421,7 +483,7 @@ export async function rollRecords(b, stage, chain, seatOf) {
         detail: "the server seed is not revealed yet: this roll can be checked after the reveal",
       });
     } else if (!roll) {
-      Object.assign(r, { status: "unverifiable", detail: `no trusted seed: ${stage.stop.detail}` });
+      Object.assign(r, { status: "unverifiable", detail: `no trusted seed: ${stage.stop?.detail}` });
     } else {
       let recomputed = null;
       try {
@@ -456,6 +518,7 @@ export async function rollRecords(b, stage, chain, seatOf) {
 // ---- a fork's parent (verify_parent of service/replay.py, step for step) ----
 
 // a parent's part never changes: a live fork re-checks only its own events as they arrive
+/** @type {WeakMap<Bundle, Promise<Verified>>} */
 const checkedParents = new WeakMap();
 
 /**
@@ -463,6 +526,8 @@ const checkedParents = new WeakMap();
  * genesis names (the parent game, the seq, the parent's hash there). null for a game that is not a fork. The
  * parent's replay is not run here (it needs the rules engine), so a parent whose only fault is in its commands
  * passes here and fails `umpire verify`.
+ * @param {Bundle} b
+ * @returns {Promise<Check | null>}
  */
 export async function verifyParent(b) {
   const genesis = get(b.events[0] && b.events[0].body, "data") || {};
@@ -473,7 +538,8 @@ export async function verifyParent(b) {
     return check("fail", "the genesis and the bundle disagree on whether this game is a fork", { first_bad_seq: 1 });
   }
   if (!checkedParents.has(parent)) checkedParents.set(parent, verifyAll(parent, () => null));
-  const inner = await checkedParents.get(parent);
+  const inner = /** @type {Verified} */ (await checkedParents.get(parent));
+  /** @type {Record<string, [unknown, unknown]>} */
   const named = {
     game: [get(ref, "game"), parent.game],
     seq: [get(ref, "seq"), parent.events.length],
@@ -488,7 +554,7 @@ export async function verifyParent(b) {
   }
   const checks = { parent: inner.parent, chain: inner.chain, dice: inner.dice, sealed: inner.sealed };
   const failed = Object.entries(checks).find(([, c]) => c && c.status === "fail");
-  if (failed) {
+  if (failed && failed[1]) {
     const [name, c] = failed;
     return check("fail", `${where}: ${name} check failed: ${c.detail}`, {
       first_bad_seq: c.first_bad_seq ?? null,
@@ -507,6 +573,12 @@ export async function verifyParent(b) {
 }
 
 /** Everything the browser can check, for a bundle already past bundleError(). */
+/**
+ * @typedef {{parent: Check | null, chain: Check, dice: Check, sealed: Check, rolls: RollRecord[],
+ *   gameSeed: string | null}} Verified
+ * @param {Bundle} b @param {SeatOf} seatOf @param {WeakMap<object, any> | null} [memo]
+ * @returns {Promise<Verified>}
+ */
 export async function verifyAll(b, seatOf, memo = null) {
   const chain = await verifyChain(b, memo);
   const parent = await verifyParent(b);
@@ -524,12 +596,16 @@ export async function verifyAll(b, seatOf, memo = null) {
  * (a seat's or the referee's copy shows the content). The server takes an unrevealed game's sealed records as
  * commitments only (docs/spec/api.md "Hidden information"), so this is what the desk sends it. Returns the same
  * object when nothing changes.
+ * @param {Bundle} b
+ * @returns {Bundle}
  */
 export function publicForm(b) {
   const parent = b.parent ? publicForm(b.parent) : b.parent;
+  /** @param {Bundle} x @returns {Bundle} */
   const withParent = (x) => (parent === undefined ? x : { ...x, parent });
   if (b.dice.server_seed !== null) return parent === b.parent ? b : withParent(b);
-  const closed = new Map(); // seq -> the SubmissionSealed's data
+  /** @type {Map<number, any>} seq -> the SubmissionSealed's data */
+  const closed = new Map();
   for (const e of b.events) {
     const data = get(e.body, "data");
     if (get(e.body, "type") === "SubmissionSealed") closed.set(Number(get(e.body, "seq")), data);
@@ -550,6 +626,7 @@ export function publicForm(b) {
 }
 
 /** Where two JSON values differ, as paths (service/replay.py `diff`): [{path, a, b}], "<absent>" for a missing key. */
+/** @param {unknown} a @param {unknown} b @param {string} [path] @returns {{path: string, a: unknown, b: unknown}[]} */
 export function diffValues(a, b, path = "") {
   if (isObject(a) && isObject(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();

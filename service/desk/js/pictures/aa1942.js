@@ -1,3 +1,4 @@
+// @ts-check
 // Axis & Allies 1942 convoy disruption: the convoy zones' status board, the IPC ledger per round as a chart,
 // and the campaign sheet.
 
@@ -289,3 +290,14 @@ export function map(d) {
     h("figcaption", {}, now(d.now)),
   );
 }
+
+/** @type {import("./index.js").RulesetPictures} */
+export const desk = {
+  pictures: {
+    "sz-status": { draw: szStatus },
+    "ipc-ledger": { draw: ipcLedger },
+    "campaign-sheet": { draw: campaignSheet },
+    map: { draw: map },
+  },
+  newGame: { rounds: 1 },
+};

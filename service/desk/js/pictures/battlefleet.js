@@ -1,8 +1,9 @@
+// @ts-check
 // Battlefleet 1900: the table to scale (bases, land, the turn's markers, a chosen ship's gun and torpedo arcs), the
 // ship log as a sheet, the gunnery log as a table, the phase (who owes, who has submitted).
 // Geometry is in bf-geometry.js; the arcs come from the data set the game pinned (Game.dataSet, hash-checked).
 
-import { h, put, s } from "../dom.js";
+import { errorText, h, put, s } from "../dom.js";
 import { canonical } from "../json.js";
 import * as geo from "./bf-geometry.js";
 
@@ -31,21 +32,43 @@ const ZOOMS = [
   ["table", "the whole table"],
 ];
 
-/** The table to scale. ctx: {game, at, seats, ui, view(name)}; ui.bfShip is the chosen ship, ui.bfZoom the frame. */
-export function table(d, ctx) {
+/**
+ * What the reader chose on the table: the ship whose arcs are shown, the frame, the arcs ticked (label -> shown;
+ * main guns and torpedoes until the reader chooses) and how far each ship reaches (for the chosen ship's frame).
+ * @typedef {{ship: string | null, zoom: string | null, arcs: Record<string, boolean>, reachOf: Record<string, number>}} TableState
+ * @typedef {import("./index.js").PictureContext} PictureContext
+ */
+
+/** @returns {TableState} */
+function tableState() {
+  return { ship: null, zoom: null, arcs: {}, reachOf: {} };
+}
+
+/**
+ * The table to scale.
+ * @param {any} d the table view
+ * @param {PictureContext} ctx
+ * @param {TableState} ui
+ */
+export function table(d, ctx, ui) {
   const fig = h("figure", { class: "picture bf-table" });
-  const redraw = () => put(fig, drawTable(d, ctx, redraw));
+  const redraw = () => put(fig, drawTable(d, ctx, ui, redraw));
   redraw();
   return fig;
 }
 
-function drawTable(d, ctx, redraw) {
-  const ui = ctx.ui;
+/**
+ * @param {any} d
+ * @param {PictureContext} ctx
+ * @param {TableState} ui
+ * @param {() => void} redraw
+ */
+function drawTable(d, ctx, ui, redraw) {
   const depth = d.bounds[1];
   const placed = d.bases.filter((b) => b.pose);
   const unseen = d.bases.filter((b) => !b.pose);
-  const chosen = placed.find((b) => b.ship === ui.bfShip) || null;
-  const zoom = ui.bfZoom === "ship" && !chosen ? "fleets" : ui.bfZoom || "fleets";
+  const chosen = placed.find((b) => b.ship === ui.ship) || null;
+  const zoom = ui.zoom === "ship" && !chosen ? "fleets" : ui.zoom || "fleets";
   const corners = placed.flatMap((b) => geo.baseCorners(b.pose, b.length, b.width));
   const markers = d.markers.length ? d.markers : publicMarkers(ctx);
   const marks = markers.map((m) => [m.x, m.y]);
@@ -53,7 +76,7 @@ function drawTable(d, ctx, redraw) {
   if (zoom === "table" || !corners.length) f = geo.frame(0, 0, d.bounds[0], d.bounds[1]);
   else if (zoom === "ship") {
     const c = geo.funnel(chosen.pose, chosen.funnel);
-    const r = (ctx.reachOf && ctx.reachOf[chosen.ship]) || 4 * d.bracket_mm;
+    const r = ui.reachOf[chosen.ship] || 4 * d.bracket_mm;
     f = geo.fit([c], r + 40, d.bounds);
   } else f = geo.fit([...corners, ...marks], 120, d.bounds);
   const unitText = f.w / 95; // label size in mm: about 13 px across the picture
@@ -127,7 +150,7 @@ function drawTable(d, ctx, redraw) {
           class: `bf-base ${seatClass(ctx, b.seat)} ${b.status} ${b.pose.exact ? "exact" : "sighted"} ${b === chosen ? "chosen" : ""}`,
           dataset: { ship: b.ship },
           onclick: () => {
-            ui.bfShip = ui.bfShip === b.ship ? null : b.ship;
+            ui.ship = ui.ship === b.ship ? null : b.ship;
             redraw();
           },
         },
@@ -169,7 +192,7 @@ function drawTable(d, ctx, redraw) {
     layers,
   );
   const list = h("div", { id: "bf-arc-list" });
-  if (chosen) drawArcs(chosen, d, ctx, arcs, list, depth, redraw);
+  if (chosen) drawArcs(chosen, d, ctx, ui, arcs, list, depth, redraw);
   const controls = h(
     "div",
     { class: "bf-controls" },
@@ -182,7 +205,7 @@ function drawTable(d, ctx, redraw) {
           class: zoom === id ? "active" : "secondary",
           disabled: id === "ship" && !chosen,
           dataset: { zoom: id },
-          onclick: () => ((ui.bfZoom = id), redraw()),
+          onclick: () => ((ui.zoom = id), redraw()),
         },
         text,
       ),
@@ -195,7 +218,7 @@ function drawTable(d, ctx, redraw) {
         "select",
         {
           id: "bf-ship",
-          onchange: (e) => ((ui.bfShip = e.target.value || null), redraw()),
+          onchange: (e) => ((ui.ship = e.target.value || null), redraw()),
         },
         h("option", { value: "" }, "none chosen"),
         placed.map((b) => h("option", { value: b.ship, selected: b === chosen }, `${b.ship} (${b.seat})`)),
@@ -306,29 +329,41 @@ export function arcsOf(entry, data, bracketMm) {
   return out;
 }
 
-async function drawArcs(b, d, ctx, layer, list, depth, redraw) {
+/**
+ * A ship's arcs on the table and in a list, from the ship log and the data set the game pinned.
+ * @param {any} b the ship's base
+ * @param {any} d the table view
+ * @param {PictureContext} ctx
+ * @param {TableState} ui
+ * @param {Element} layer
+ * @param {Element} list
+ * @param {number} depth
+ * @param {() => void} redraw
+ */
+async function drawArcs(b, d, ctx, ui, layer, list, depth, redraw) {
   put(list, h("p", { class: "loading" }, `drawing ${b.ship}'s arcs…`));
   let entry;
   let data;
   let from;
   try {
+    if (!ctx.game) throw new Error("this page does not read the game's data set");
     const [log, set] = await Promise.all([ctx.view("ship-log"), ctx.game.dataSet()]);
-    entry = log.data.ships.find((x) => x.ship === b.ship);
+    entry = log.ships.find((/** @type {any} */ x) => x.ship === b.ship);
     data = set.data;
     from = set.from;
   } catch (e) {
-    put(list, h("p", { class: "notice" }, `No arcs: ${e.message}`));
+    put(list, h("p", { class: "notice" }, `No arcs: ${errorText(e)}`));
     return;
   }
   if (!entry) return put(list, h("p", { class: "notice" }, `${b.ship} is not in the ship log at this point.`));
   const arcs = arcsOf(entry, data, d.bracket_mm);
   const reachNow = Math.max(0, ...arcs.filter((a) => a.live).map((a) => a.r));
-  if (ctx.reachOf && ctx.reachOf[b.ship] !== reachNow) {
-    ctx.reachOf[b.ship] = reachNow; // the "chosen ship's reach" frame now knows how far to look
-    if (ctx.ui.bfZoom === "ship") return redraw();
+  if (ui.reachOf[b.ship] !== reachNow) {
+    ui.reachOf[b.ship] = reachNow; // the "chosen ship's reach" frame now knows how far to look
+    if (ui.zoom === "ship") return redraw();
   }
   const centre = geo.funnel(b.pose, b.funnel);
-  const shown = (ctx.ui.bfArcs ||= {}); // label -> shown; main guns and torpedoes until the reader chooses
+  const shown = ui.arcs;
   const rows = [];
   for (const a of arcs) {
     const on = shown[a.label] ?? (a.cat === "main" || a.cat === "torpedo");
@@ -643,3 +678,14 @@ function moveLimits(m, depth, unitText) {
   g.append(s("text", { x: b[0] + 6, y: b[1], class: "bf-note", "font-size": unitText * 0.8 }, `${m.division} ${min}-${max} mm`));
   return g;
 }
+
+/** @type {import("./index.js").RulesetPictures} */
+export const desk = {
+  pictures: {
+    table: { draw: table, state: tableState },
+    "ship-log": { draw: shipLog },
+    "gunnery-log": { draw: gunneryLog },
+    phase: { draw: phase },
+  },
+  newGame: { scenario: "yellow-sea-1904" },
+};

@@ -1,3 +1,4 @@
+// @ts-check
 // Corvette Command: the convoy map, the corvette sheet (ship log), the U-boat being fought, the campaign sheet.
 
 import { h, s } from "../dom.js";
@@ -362,3 +363,14 @@ export function campaignSheet(d) {
     (d.skill_growth || []).length ? h("p", {}, `Skill growth: ${JSON.stringify(d.skill_growth)}`) : null,
   );
 }
+
+/** @type {import("./index.js").RulesetPictures} */
+export const desk = {
+  pictures: {
+    map: { draw: map },
+    "ship-log": { draw: shipLog },
+    engagement: { draw: engagement },
+    "campaign-sheet": { draw: campaignSheet },
+  },
+  newGame: { convoys: 1 },
+};

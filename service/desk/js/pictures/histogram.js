@@ -1,3 +1,4 @@
+// @ts-check
 // The odds' charts: one histogram per figure with the real game's value marked and its percentile, as
 // `umpire simulate --plot` draws them (service/whatif.py plot).
 
@@ -9,19 +10,28 @@ const H = 190;
 const PAD = { left: 40, right: 14, top: 30, bottom: 34 };
 
 /** A number as the exact JSON parser gives it (a Python float is a PyFloat, a big int a BigInt) as a plain one. */
+/** @param {unknown} v @returns {any} */
 const plain = (v) => (v instanceof PyFloat ? v.value : typeof v === "bigint" ? Number(v) : v);
+/** @param {unknown} v */
 const num = (v) => plain(v).toLocaleString("en", { maximumFractionDigits: 1 });
 
-/** One figure's histogram: bars [{lo, hi, count}] over the continuations, the real value as a red line. */
+/**
+ * One figure's histogram: bars [{lo, hi, count}] over the continuations, the real value as a red line.
+ * @param {string} name
+ * @param {Record<string, unknown>} figure the job's result for it (histogram, actual, percentile, median, …)
+ */
 export function histogram(name, figure) {
   const f = Object.fromEntries(Object.entries(figure).map(([k, v]) => [k, plain(v)]));
   const bins = f.histogram;
   const lo = Math.min(bins[0].lo, f.actual ?? Infinity) - 0.5;
   const hi = Math.max(bins[bins.length - 1].hi, f.actual ?? -Infinity) + 0.5;
-  const top = Math.max(...bins.map((b) => b.count), 1);
+  /** @typedef {{lo: number, hi: number, count: number}} Bin */
+  const top = Math.max(...bins.map((/** @type {Bin} */ b) => b.count), 1);
+  /** @param {number} v */
   const x = (v) => PAD.left + ((v - lo) / (hi - lo)) * (W - PAD.left - PAD.right);
+  /** @param {number} c */
   const y = (c) => H - PAD.bottom - (c / top) * (H - PAD.top - PAD.bottom);
-  const bars = bins.map((b) => {
+  const bars = bins.map((/** @type {Bin} */ b) => {
     const x0 = x(b.lo - 0.5);
     const x1 = x(b.hi + 0.5);
     const gap = (x1 - x0) * 0.05;

@@ -1,13 +1,16 @@
+// @ts-check
 // Any JSON as a readable, foldable tree: the picture of a view the desk has no drawing for.
 
 import { h } from "../dom.js";
 import { canonical, isObject } from "../json.js";
 
+/** @param {unknown} v */
 function scalar(v) {
   const kind = v === null ? "null" : typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : "num";
   return h("span", { class: `j-${kind}` }, typeof v === "string" ? v : canonical(v));
 }
 
+/** @param {string | null} key @param {unknown} v @param {number} depth @returns {Element} */
 function node(key, v, depth) {
   const label = key === null ? null : h("span", { class: "j-key" }, key);
   if (Array.isArray(v) || isObject(v)) {
@@ -46,6 +49,7 @@ function node(key, v, depth) {
   return h("div", { class: "j-row" }, label, label && ": ", scalar(v));
 }
 
+/** Any JSON as a foldable tree. @param {unknown} value @returns {Element} */
 export function jsonTree(value) {
   return h("div", { class: "json-tree" }, node(null, value, 0));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // U-Boat Leader: the campaign sheet (VP against the sheet's levels, every boat's line, the map's Areas, one line per
 // turn, the decks) and a U-boat's log (its card rows, stress against its bands, XP, torpedoes, its history).
 
@@ -223,11 +224,15 @@ function boatSheet(b) {
   );
 }
 
-/** Every boat's log is in the view; the picture shows one, picked with the buttons (ctx.ui.ulBoat). */
-export function uboatLog(d, ctx) {
+/**
+ * Every boat's log is in the view; the picture shows one, picked with the buttons (`state.boat`).
+ * @param {any} d
+ * @param {import("./index.js").PictureContext} _ctx
+ * @param {{boat: string | null}} state
+ */
+export function uboatLog(d, _ctx, state) {
   const names = Object.keys(d.boats);
-  const ui = ctx.ui || {};
-  if (!names.includes(ui.ulBoat)) ui.ulBoat = names[0];
+  if (!state.boat || !names.includes(state.boat)) state.boat = names[0];
   const fig = h("figure", { class: "picture" });
   const draw = () =>
     put(
@@ -238,15 +243,24 @@ export function uboatLog(d, ctx) {
         names.map((n) =>
           h(
             "button",
-            { type: "button", class: n === ui.ulBoat ? "active" : "", dataset: { boat: n }, onclick: () => ((ui.ulBoat = n), draw()) },
+            { type: "button", class: n === state.boat ? "active" : "", dataset: { boat: n }, onclick: () => ((state.boat = n), draw()) },
             n,
             d.boats[n].fate === "in play" ? "" : ` (${d.boats[n].fate})`,
           ),
         ),
       ),
-      boatSheet(d.boats[ui.ulBoat]),
+      boatSheet(d.boats[String(state.boat)]),
       h("figcaption", {}, nowText(d.now)),
     );
   draw();
   return fig;
 }
+
+/** @type {import("./index.js").RulesetPictures} */
+export const desk = {
+  pictures: {
+    "campaign-sheet": { draw: campaignSheet },
+    "uboat-log": { draw: uboatLog, state: () => ({ boat: /** @type {string | null} */ (null) }) },
+  },
+  newGame: { duration: "short" },
+};

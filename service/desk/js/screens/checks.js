@@ -1,3 +1,4 @@
+// @ts-check
 // The game's header and what the browser checked (the verdict, each check, the server's replay on request).
 
 import * as api from "../api.js";
@@ -5,7 +6,10 @@ import { engineName } from "../crypto.js";
 import { badge, h, put, short } from "../dom.js";
 import { Game } from "../game.js";
 import { canonical } from "../json.js";
-import { base, ui } from "../nav.js";
+import { base, stateOf } from "../nav.js";
+
+/** The checks' details: open or shut as the reader left them (null: open when a check failed). */
+const kept = () => stateOf("checks", () => ({ open: /** @type {boolean | null} */ (null) }));
 import { chooseReadAs, reader, readerText, refereeToken, seatToken } from "../reader.js";
 
 export function drawHead(el, g) {
@@ -37,7 +41,11 @@ export function drawHead(el, g) {
       "div",
       { class: "title-row" },
       h("h1", {}, "Game ", h("code", { id: "game-title" }, g.id)),
-      h("span", { class: "pill" }, `${g.ruleset.id} ${g.ruleset.version}`),
+      h(
+        "span",
+        { class: "pill", id: "game-ruleset", title: g.rulesetTitle ? g.ruleset.id : null },
+        `${g.rulesetTitle ?? g.ruleset.id} ${g.ruleset.version}`,
+      ),
       h(
         "span",
         {
@@ -160,10 +168,11 @@ const CHECK_NAMES = {
  * The verdict a referee reads at a glance: red when anything failed (the first seq named), green only when the
  * chain, the dice and the rules' replay all passed, amber otherwise, saying what was not checked and why.
  * Returns {status, text, seq, diff, sides} (seq, diff: the first event that differs and its fields).
+ * @returns {{status: string, text: string, seq?: number | null, diff?: any, by?: string, sides?: any}}
  */
 function verdictOf(g) {
   const c = g.checks;
-  const red = (text, extra = {}) => ({ status: "fail", text, ...extra });
+  const red = (/** @type {string} */ text, /** @type {object} */ extra = {}) => ({ status: "fail", text, ...extra });
   if (c.parent && c.parent.status === "fail") return red(`✗ This fork's parent part does not check out: ${c.parent.detail}.`);
   if (c.chain.status === "fail")
     return red(`✗ The record was altered or is inconsistent: the chain breaks at event seq ${c.chain.first_bad_seq}.`, {
@@ -328,7 +337,7 @@ export function drawChecks(el, g) {
     }
   }
   const anyBad = Object.values(g.checks).some((c) => c.status === "fail");
-  const open = ui.checksOpen ?? anyBad;
+  const open = kept().open ?? anyBad;
   put(
     el,
     h("h2", {}, "What was checked"),
@@ -343,7 +352,7 @@ export function drawChecks(el, g) {
     ),
     h(
       "details",
-      { class: "check-details", open, ontoggle: (e) => (ui.checksOpen = e.target.open) },
+      { class: "check-details", open, ontoggle: (e) => (kept().open = e.target.open) },
       h(
         "summary",
         {},

@@ -1,17 +1,21 @@
+// @ts-check
 // The log: every event with its place in the chain (the first broken link marked, what follows it unproven).
 
 import { badge, h, put } from "../dom.js";
 import { canonical, pretty } from "../json.js";
-import { ui } from "../nav.js";
+import { stateOf } from "../nav.js";
 import { expectedHash } from "../verify.js";
+
+/** The event type shown (all: "") and how many events are listed. */
+const kept = () => stateOf("events", () => ({ type: "", shown: 200 }));
 
 export function drawEvents(el, g, focus) {
   const types = [...new Set(g.events.map((e) => e.body.type))].sort();
   const sel = h(
     "select",
-    { id: "event-type", onchange: (e) => ((ui.eventType = e.target.value), fill()) },
+    { id: "event-type", onchange: (e) => ((kept().type = e.target.value), fill()) },
     h("option", { value: "" }, "all types"),
-    types.map((t) => h("option", { value: t, selected: ui.eventType === t }, t)),
+    types.map((t) => h("option", { value: t, selected: kept().type === t }, t)),
   );
   const table = h("table", { class: "grid events", id: "events-table" });
   const more = h("p", {});
@@ -20,10 +24,10 @@ export function drawEvents(el, g, focus) {
   explainBreak(broken, g);
   function fill() {
     const bad = g.checks && g.checks.chain.status === "fail" ? g.checks.chain.first_bad_seq : null;
-    const list = g.events.filter((e) => !ui.eventType || e.body.type === ui.eventType);
+    const list = g.events.filter((e) => !kept().type || e.body.type === kept().type);
     let start = 0;
     if (focus) start = Math.max(0, list.findIndex((e) => e.body.seq >= focus) - 5);
-    const shown = list.slice(start, start + ui.eventsShown);
+    const shown = list.slice(start, start + kept().shown);
     put(
       table,
       h(
@@ -68,11 +72,11 @@ export function drawEvents(el, g, focus) {
     );
     put(
       more,
-      start + ui.eventsShown < list.length
+      start + kept().shown < list.length
         ? h(
             "button",
-            { type: "button", class: "secondary", onclick: () => ((ui.eventsShown += 500), fill()) },
-            `show more (${list.length - start - ui.eventsShown} left)`,
+            { type: "button", class: "secondary", onclick: () => ((kept().shown += 500), fill()) },
+            `show more (${list.length - start - kept().shown} left)`,
           )
         : null,
     );

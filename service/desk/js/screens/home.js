@@ -1,3 +1,4 @@
+// @ts-check
 // The first screen: open a live game or a bundle file; what the checks mean; the desk's self-test.
 
 import * as api from "../api.js";
@@ -5,6 +6,7 @@ import { engineName } from "../crypto.js";
 import { h, put } from "../dom.js";
 import { loadVectors, runVectors } from "../selftest.js";
 
+/** @param {HTMLElement} main @param {(file: File) => void} openFile @param {string | null} [message] */
 export function drawHome(main, openFile, message = null) {
   const recent = h("div", { id: "recent-games" });
   listRecent(recent);
@@ -155,6 +157,9 @@ async function listRecent(el) {
   } catch {
     return; // an older server without GET /games: the id box is enough
   }
+  /** @type {Map<string, string>} */
+  const titles = new Map();
+  for (const r of await api.rulesets().catch(() => [])) titles.set(r.id, r.title);
   if (!games.length) return put(el, h("p", { class: "hint" }, "No games on this server yet."));
   put(
     el,
@@ -167,7 +172,7 @@ async function listRecent(el) {
           "tr",
           {},
           h("td", {}, h("a", { href: `#/live/${encodeURIComponent(g.id)}` }, h("code", {}, g.id))),
-          h("td", {}, g.ruleset),
+          h("td", { title: g.ruleset }, titles.get(g.ruleset) ?? g.ruleset),
           h("td", {}, g.status),
           h("td", { class: "num" }, `${g.version} events`),
         ),

@@ -1,3 +1,4 @@
+// @ts-check
 // The Play tab: a person with a seat's token plays in the browser, on the public API and the TypeScript client
 // (../client/client.js, compiled from openapi/client-ts) alone. Routes:
 //   #/play                          create a game (bot seats, open seats) and hand out tokens or invitations
@@ -7,16 +8,20 @@
 // Tokens live in this tab's sessionStorage only (each browser tab or context is one player).
 
 import { Problem, Umpire, command } from "../client/client.js";
+/**
+ * @typedef {import("../client/types.js").Me} Me
+ * @typedef {import("../client/types.js").GameSummary} GameSummary
+ * @typedef {import("../client/types.js").RulesetInfo} RulesetInfo
+ * @typedef {import("../client/types.js").Event} GameEvent
+ * @typedef {import("../client/types.js").StreamMessage} StreamMessage
+ * @typedef {import("../client/types.js").CommandSpec} CommandSpec
+ */
+/** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], status: string, version: number}} PlayState the
+ * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
-import { add, h, put } from "../dom.js";
-import { orderedViews, renderView } from "../pictures/index.js";
+import { add, errorText, h, put } from "../dom.js";
+import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
-const DEFAULT_OPTIONS = {
-  "corvette-command": { convoys: 1 },
-  "uboat-leader": { duration: "short" },
-  "battlefleet-1900": { scenario: "yellow-sea-1904" },
-  "aa1942-convoy": { rounds: 1 },
-};
 const KEY = "umpire-play:";
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
 const LAST_RESORT = new Set(["concede"]);
@@ -102,7 +107,7 @@ async function drawLobby(main) {
   const open = h("input", { type: "checkbox", id: "play-open", checked: true });
   const pick = () => {
     const r = rulesets.find((x) => x.id === select.value);
-    options.value = JSON.stringify(DEFAULT_OPTIONS[r.id] || {});
+    options.value = JSON.stringify(newGameOptions(r.id));
     put(
       bots,
       r.default_seats.length > 1
@@ -119,7 +124,7 @@ async function drawLobby(main) {
     try {
       opts = JSON.parse(options.value || "{}");
     } catch (e) {
-      return put(made, h("p", { class: "notice" }, `The options are not JSON: ${e.message}`));
+      return put(made, h("p", { class: "notice" }, `The options are not JSON: ${errorText(e)}`));
     }
     const body = { ruleset: select.value, options: opts, open_seats: open.checked };
     const chosen = [...bots.querySelectorAll("input:checked")].map((x) => x.value);
@@ -222,7 +227,14 @@ function drawTable(main, gameId) {
     return () => {};
   }
   const api = new Umpire("", token);
-  const st = { me: null, summary: null, rules: null, events: [], state: null, view: null, stopped: false, sending: false };
+  /**
+   * What the table knows: who this token is, the game and its ruleset (read once, first: nothing is drawn before),
+   * the events and the latest state the stream brought, the view shown.
+   * @type {{me: Me | null, summary: GameSummary | null, rules: RulesetInfo | null, events: GameEvent[],
+   *   state: PlayState | null, ended?: StreamMessage, view: string | undefined, stopped: boolean, sending: boolean,
+   *   link?: string, error?: string | null}}
+   */
+  const st = { me: null, summary: null, rules: null, events: [], state: null, view: undefined, stopped: false, sending: false };
   const head = h("section", { class: "play-head", id: "play-head" });
   const move = h("section", { class: "play-card", id: "play-move" });
   const orders = h("section", { class: "play-card", id: "play-orders" });
@@ -241,15 +253,18 @@ function drawTable(main, gameId) {
   );
   let live = null;
   (async () => {
+    /** @type {RulesetInfo} */
+    let rules;
     try {
       st.me = await api.me(gameId);
       st.summary = await api.game(gameId);
-      st.rules = await api.request("GET", `/rulesets/${encodeURIComponent(st.summary.ruleset.id)}`);
+      rules = await api.request("GET", `/rulesets/${encodeURIComponent(st.summary.ruleset.id)}`);
+      st.rules = rules;
     } catch (e) {
       put(box, h("p", { class: "notice", id: "play-error" }, whyNot(e)), backLink());
       return;
     }
-    st.view = orderedViews(st.rules.id, st.rules.views.map((v) => v.name))[0];
+    st.view = orderedViews(rules.id, rules.views.map((v) => v.name))[0];
     drawViewTabs();
     drawHead();
     live = api.follow(gameId, {
@@ -306,8 +321,9 @@ function drawTable(main, gameId) {
 
   function mine() {
     const s = st.state;
-    if (!s) return [];
-    return s.awaiting.filter((a) => a.seats.includes(st.me.seat));
+    const me = st.me;
+    if (!s || !me) return [];
+    return s.awaiting.filter((a) => a.seats.includes(me.seat));
   }
 
   async function send(spec, choice) {
@@ -337,7 +353,7 @@ function drawTable(main, gameId) {
     const parts = [h("h2", {}, "Your move")];
     if (st.error) parts.push(h("p", { class: "notice", id: "play-send-error" }, st.error));
     if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
-    else if (st.state && st.state.waiting_for.length && !st.state.waiting_for.includes(st.me.seat))
+    else if (st.state && st.state.waiting_for.length && !st.state.waiting_for.includes(st.me?.seat ?? ""))
       parts.push(h("p", { class: "muted", id: "play-wait" }, `Your orders are in: waiting for ${st.state.waiting_for.join(", ")}.`));
     else if (!entries.length)
       parts.push(
@@ -358,8 +374,7 @@ function drawTable(main, gameId) {
   function ended() {
     const over = [...st.events].reverse().find((e) => e.type === "GameEnded");
     if (!over) return "";
-    const why = over.data.reason || over.data.result || over.data.winner;
-    return h("span", { class: "muted" }, " ", why ? String(why) : JSON.stringify(over.data));
+    return h("span", { class: "muted" }, " ", over.data.reason);
   }
 
   /** One decision: drawn from its entry alone (client/decisions.js: choices as buttons, a descriptor's controls, the
@@ -381,7 +396,7 @@ function drawTable(main, gameId) {
       try {
         args = JSON.parse(text.value || "{}");
       } catch (e) {
-        st.error = `The arguments are not JSON: ${e.message}`;
+        st.error = `The arguments are not JSON: ${errorText(e)}`;
         return drawMove(true);
       }
       send(spec, args);
@@ -409,7 +424,7 @@ function drawTable(main, gameId) {
   }
 
   function drawOrders() {
-    orders.hidden = !st.rules.commands.some((c) => c.sealed);
+    orders.hidden = !st.rules?.commands.some((c) => c.sealed);
     const sealed = st.events.filter((e) => e.type === "SubmissionSealed");
     if (!sealed.length) {
       put(orders, h("h2", {}, "Sealed orders"), h("p", { class: "muted" }, "None yet."));
@@ -452,6 +467,7 @@ function drawTable(main, gameId) {
   }
 
   function drawViewTabs() {
+    if (!st.rules) return;
     const names = orderedViews(st.rules.id, st.rules.views.map((v) => v.name));
     put(
       viewTabs,
@@ -467,9 +483,10 @@ function drawTable(main, gameId) {
     );
   }
 
-  const pictureUi = {};
+  const pictureStates = new Map(); // what the reader chose on each picture, kept while the table is open
   async function drawPicture() {
-    if (!st.view || st.stopped) return;
+    const { summary, rules } = st;
+    if (!st.view || st.stopped || !summary || !rules) return;
     const name = st.view;
     try {
       const v = await api.view(gameId, name);
@@ -477,12 +494,12 @@ function drawTable(main, gameId) {
       const ctx = {
         game: null,
         at: v.at,
-        seats: st.summary.seats.map((s) => s.seat),
-        ui: pictureUi,
-        view: async (other) => (await api.view(gameId, other, v.at)).data,
+        seats: summary.seats.map((s) => s.seat),
+        states: pictureStates,
+        view: async (/** @type {string} */ other) => (await api.view(gameId, other, v.at)).data,
         moves: mine().flatMap((a) => (a.ui && a.ui.kind === "move" ? a.ui.divisions : [])),
       };
-      put(picture, renderView(st.rules.id, name, v.data, ctx));
+      put(picture, renderView(rules.id, name, v.data, ctx));
       picture.dataset.at = String(v.at);
     } catch (e) {
       put(picture, h("p", { class: "notice" }, whyNot(e)));

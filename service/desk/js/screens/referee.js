@@ -1,14 +1,18 @@
+// @ts-check
 // Tokens and the referee's actions on a live game: whom the desk reads as (the referee's token shows everything,
 // a seat's token that seat's view), and reveal the seed or end the game. Tokens stay in sessionStorage (reader.js).
 
 import * as api from "../api.js";
-import { add, clear, h, put, short } from "../dom.js";
-import { ui } from "../nav.js";
+import { add, clear, errorText, h, put, short } from "../dom.js";
+import { stateOf } from "../nav.js";
 import * as tokens from "../reader.js";
 
-/** Say something in the tab's status line; kept in `ui` so a redraw (a new reader) shows it again. */
+/** What the tab said last (its status line), kept so a redraw shows it again. */
+const kept = () => stateOf("referee", () => ({ said: /** @type {import("../dom.js").Child[] | null} */ (null) }));
+
+/** Say something in the tab's status line; kept in the tab's state so a redraw (a new reader) shows it again. */
 function say(out, ...content) {
-  ui.refereeSaid = content;
+  kept().said = content;
   put(document.getElementById("referee-out") || out, ...content);
 }
 
@@ -61,7 +65,7 @@ export function drawReferee(el, g) {
       say(out, h("p", { class: "verdict pass", id: "token-note" }, `${me.seat}'s token: the pictures now show what ${me.seat} may see.`));
       g.readerChanged();
     } catch (e) {
-      say(out, h("p", { class: "notice", id: "token-note" }, e.status === 401 ? "This token is not one of this game's: nothing kept." : `The server could not say whose token it is: ${e.message}`));
+      say(out, h("p", { class: "notice", id: "token-note" }, e instanceof api.ApiError && e.status === 401 ? "This token is not one of this game's: nothing kept." : `The server could not say whose token it is: ${errorText(e)}`));
     }
   };
   const forget = (kind) => {
@@ -100,7 +104,8 @@ export function drawReferee(el, g) {
           ),
         );
         g.refreshSummary();
-      } catch (e) {
+      } catch (thrown) {
+        const e = thrown instanceof api.ApiError ? thrown : new api.ApiError(0, null, errorText(thrown));
         const why =
           e.status === 404 && e.code === "not-found" ? "this server does not offer this action yet" : e.message;
         say(
@@ -130,11 +135,11 @@ export function drawReferee(el, g) {
       confirm,
     );
   };
-  const state = () =>
+  const stage = () =>
     `${g.summary ? g.summary.status : "open"}/${g.events.some((e) => e.body.type === "ServerSeedRevealed")}`;
   let drawn = null;
   const drawActions = () => {
-    drawn = state();
+    drawn = stage();
     const revealed = drawn.endsWith("/true");
     const over = revealed || !drawn.startsWith("open/");
     put(
@@ -171,9 +176,10 @@ export function drawReferee(el, g) {
     actions,
     out,
   );
-  if (ui.refereeSaid) put(out, ...ui.refereeSaid);
+  const said = kept().said;
+  if (said) put(out, ...said);
   drawActions();
   return () => {
-    if (state() !== drawn) drawActions();
+    if (stage() !== drawn) drawActions();
   };
 }

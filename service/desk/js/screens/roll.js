@@ -1,10 +1,11 @@
+// @ts-check
 // One roll: why it was rolled, what it needed, what it showed, whether it is genuine, how to check it by hand,
 // and the game just before and after it.
 
 import { unhex } from "../crypto.js";
-import { add, badge, clear, copyButton, die, h, put } from "../dom.js";
+import { add, badge, clear, copyButton, die, errorText, h, put } from "../dom.js";
 import { canonical, isObject, pretty } from "../json.js";
-import { base, ui } from "../nav.js";
+import { base, position } from "../nav.js";
 import { opensslLines, roller } from "../umpire1.js";
 import { orderedViews } from "../pictures/index.js";
 import { noViews, showView, viewPicker, viewsSource } from "./views.js";
@@ -204,12 +205,13 @@ async function drawByHand(el, g, r) {
     );
     return;
   }
+  /** @type {import("../umpire1.js").Block[]} */
   const trace = [];
   try {
     const roll = await roller(unhex(g.gameSeed));
     await roll.faces(r.k, r.sides, trace);
   } catch (e) {
-    add(el, h("p", { class: "notice" }, `These dice cannot be rolled: ${e.message}`));
+    add(el, h("p", { class: "notice" }, `These dice cannot be rolled: ${errorText(e)}`));
     return;
   }
   const seed = {
@@ -314,7 +316,8 @@ function drawBeforeAfter(el, g, r) {
     const names = g.views.map((v) => v.name);
     const diffs = new Map(await Promise.all(names.map(async (n) => [n, await diffOf(n).catch(() => [])])));
     const marked = new Set(names.filter((n) => diffs.get(n).length));
-    if (!marked.has(ui.view) && marked.size) ui.view = orderedViews(g.ruleset.id, [...marked])[0];
+    const at = position();
+    if (!marked.has(at.view) && marked.size) at.view = orderedViews(g.ruleset.id, [...marked])[0];
     const before = h("div", { class: "half" });
     const after = h("div", { class: "half" });
     const diff = h("div", { class: "diff", id: "diff" });
@@ -367,7 +370,7 @@ function drawBeforeAfter(el, g, r) {
         h("div", {}, h("h4", {}, afterTitle), after),
       ),
     );
-    pick(ui.view);
+    pick(position().view);
   };
   add(el, body);
   redraw();

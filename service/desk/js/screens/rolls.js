@@ -1,8 +1,12 @@
+// @ts-check
 // The roll ledger: every roll with its provenance and check, filtered by seat, purpose, rule, check and seq.
 
 import { badge, die, h, put } from "../dom.js";
 import { canonical, isObject } from "../json.js";
-import { base, go, ui } from "../nav.js";
+import { base, go, stateOf } from "../nav.js";
+
+/** The roll ledger's filters, kept while the game is open. */
+const kept = () => stateOf("rolls", () => ({ filters: /** @type {Record<string, string>} */ ({}) }));
 
 function neededText(r) {
   const res = r.result;
@@ -39,7 +43,7 @@ const FILTERS = [
 ];
 
 export function drawRolls(el, g) {
-  const f = ui.filters;
+  const f = kept().filters;
   const selects = FILTERS.map(([key, label]) => {
     const sel = h("select", { id: `filter-${key}`, onchange: (e) => ((f[key] = e.target.value), fill()) });
     return h("label", {}, label, sel);
@@ -71,7 +75,7 @@ export function drawRolls(el, g) {
       h("label", {}, "Seq", from, "–", to),
       h(
         "button",
-        { type: "button", class: "secondary", onclick: () => ((ui.filters = {}), drawRolls(el, g)) },
+        { type: "button", class: "secondary", onclick: () => ((kept().filters = {}), drawRolls(el, g)) },
         "clear",
       ),
       count,

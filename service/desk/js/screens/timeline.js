@@ -1,8 +1,9 @@
+// @ts-check
 // The timeline: every event on a strip, a slider to any seq, and the pictures of the game as it stood then.
 
 import { badge, h, put, s } from "../dom.js";
 import { canonical } from "../json.js";
-import { base, go, ui } from "../nav.js";
+import { base, go, position } from "../nav.js";
 import { noViews, showView, viewPicker, viewsSource } from "./views.js";
 
 const CATEGORY = (type) =>
@@ -15,7 +16,7 @@ const CATEGORY = (type) =>
         : "other";
 
 export function drawTimeline(el, g, seqArg) {
-  let seq = Math.min(Math.max(1, seqArg || ui.timelineSeq || g.events.length), g.events.length);
+  let seq = Math.min(Math.max(1, seqArg || position().seq || g.events.length), g.events.length);
   const W = 1000;
   const strip = s("svg", { viewBox: `0 0 ${W} 46`, class: "strip", preserveAspectRatio: "none", id: "strip" });
   const range = h("input", {
@@ -111,7 +112,7 @@ export function drawTimeline(el, g, seqArg) {
   range.addEventListener("input", () => set(Number(range.value), true));
   function set(q, dragging = false) {
     seq = q;
-    ui.timelineSeq = q;
+    position().seq = q;
     range.value = q;
     go(`/timeline/${q}`, true);
     drawStrip();
@@ -154,7 +155,7 @@ export function drawTimeline(el, g, seqArg) {
     } else {
       pics.lastChild.replaceWith(box);
     }
-    showView(box, g, ui.view, seq);
+    showView(box, g, position().view, seq);
   }
   drawStrip();
   drawEvent();

@@ -1,8 +1,9 @@
+// @ts-check
 // The views the rules engine draws, fetched from the server at a seq and shown as pictures.
 
-import { h, put } from "../dom.js";
-import { ui } from "../nav.js";
-import { FIRST_VIEW, orderedViews, renderView } from "../pictures/index.js";
+import { errorText, h, put } from "../dom.js";
+import { position, stateOf } from "../nav.js";
+import { orderedViews, renderView } from "../pictures/index.js";
 
 /** Buttons for the game's views; `marked` names the views to flag (those a roll changed). */
 export function viewPicker(g, onPick, marked = new Set()) {
@@ -10,8 +11,8 @@ export function viewPicker(g, onPick, marked = new Set()) {
     g.ruleset.id,
     g.views.map((v) => v.name),
   );
-  if (!ui.view || !names.includes(ui.view))
-    ui.view = names.includes(FIRST_VIEW[g.ruleset.id]) ? FIRST_VIEW[g.ruleset.id] : names[0];
+  const at = position();
+  if (!at.view || !names.includes(at.view)) at.view = names[0] ?? null; // the ruleset's first drawing, if any
   const bar = h("div", { class: "view-tabs", role: "tablist" });
   const fill = () =>
     put(
@@ -21,10 +22,10 @@ export function viewPicker(g, onPick, marked = new Set()) {
           "button",
           {
             type: "button",
-            class: n === ui.view ? "active" : "",
+            class: n === at.view ? "active" : "",
             dataset: { view: n },
             title: marked.has(n) ? "changed by this roll" : null,
-            onclick: () => ((ui.view = n), fill(), onPick(n)),
+            onclick: () => ((at.view = n), fill(), onPick(n)),
           },
           n,
           marked.has(n) ? " •" : "",
@@ -85,14 +86,13 @@ export async function showView(el, g, name, at) {
     const ctx = {
       game: g,
       at,
-      ui,
       seats: Array.isArray(genesis.seats) ? genesis.seats : [],
-      reachOf: ui.reachOf,
-      view: (other) => g.viewAt(other, at),
+      view: async (/** @type {string} */ other) => (await g.viewAt(other, at)).data,
+      states: stateOf("pictures", () => new Map()),
     };
     put(box, renderView(g.ruleset.id, name, v.data, ctx));
     box.dataset.ready = "1";
   } catch (e) {
-    put(box, h("p", { class: "notice" }, `the server could not draw ${name} at ${at}: ${e.message}`));
+    put(box, h("p", { class: "notice" }, `the server could not draw ${name} at ${at}: ${errorText(e)}`));
   }
 }

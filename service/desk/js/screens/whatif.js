@@ -1,11 +1,27 @@
+// @ts-check
 // What-if on a live game: pick a position (a command's end), run the odds from there as a server job (progress
 // from its stream, then one histogram per figure with the real value marked), or fork the game there.
 
 import * as api from "../api.js";
-import { copyButton, h, put } from "../dom.js";
-import { base, go, ui } from "../nav.js";
+import { copyButton, errorText, h, put } from "../dom.js";
+import { base, go, position, stateOf } from "../nav.js";
 import { histogram } from "../pictures/histogram.js";
 import { keepRefereeToken } from "../reader.js";
+
+/**
+ * @typedef {{at: number, games: number, seed: number, state: string, job?: any, done?: number, error?: string,
+ *   status?: number}} OddsRun the last odds job started here
+ * @typedef {{state: "asking"} | {state: "made", made: any, at: number} | {state: "error", error: string}} ForkMade
+ */
+
+/** The tab's own: its position, the last odds run and the fork made (its tokens are shown once: memory only). */
+const kept = () =>
+  stateOf("whatif", () => ({
+    at: /** @type {number | null} */ (null),
+    odds: /** @type {OddsRun | null} */ (null),
+    oddsSeed: /** @type {number | null} */ (null),
+    forkMade: /** @type {ForkMade | null} */ (null),
+  }));
 
 const MAX_GAMES = 1000; // what POST /games/{id}/odds runs at most (docs/whatif.md)
 
@@ -36,9 +52,9 @@ export function drawWhatIf(el, g, seqArg) {
 function draw(el, g, seqArg) {
   const ends = commandEnds(g);
   if (!ends.length) return put(el, h("p", { class: "muted" }, "No command has been played yet."));
-  const want = seqArg || ui.whatifAt || ui.timelineSeq || g.events.length;
+  const want = seqArg || kept().at || position().seq || g.events.length;
   const at = ends.filter((x) => x <= want).pop() ?? ends[0];
-  ui.whatifAt = at;
+  kept().at = at;
   const i = ends.indexOf(at);
   const cmd = (g.commands || []).find((c) => c.seqs[1] === at);
   const closed = closedSeals(g, at);
@@ -100,27 +116,27 @@ function draw(el, g, seqArg) {
 
 function oddsForm(g, at, sealed) {
   const games = h("input", { type: "number", id: "odds-games", min: 1, max: MAX_GAMES, value: 200, required: true });
-  const seed = h("input", { type: "number", id: "odds-seed", min: 0, value: ui.oddsSeed ?? 1, required: true });
+  const seed = h("input", { type: "number", id: "odds-seed", min: 0, value: kept().oddsSeed ?? 1, required: true });
   const run = async (e) => {
     e.preventDefault();
     const n = Number(games.value);
     const sd = Number(seed.value);
-    ui.oddsSeed = sd;
-    ui.odds = { at, games: n, seed: sd, state: "starting" };
+    kept().oddsSeed = sd;
+    kept().odds = { at, games: n, seed: sd, state: "starting" };
     drawOdds(g);
     try {
       const job = await api.odds(g.id, at, n, sd);
-      ui.odds = { ...ui.odds, state: "running", job, done: job.done };
+      const mine = { at, games: n, seed: sd, state: "running", job, done: job.done };
+      kept().odds = mine;
       drawOdds(g);
-      const mine = ui.odds;
       api.followJob(
         job.job_id,
-        (p) => mine === ui.odds && ((ui.odds.done = p.done), drawOdds(g)),
-        (j) => mine === ui.odds && ((ui.odds = { ...ui.odds, state: j.status, job: j, done: j.done }), drawOdds(g)),
-        (err) => mine === ui.odds && ((ui.odds = { ...ui.odds, state: "error", error: err.message }), drawOdds(g)),
+        (p) => mine === kept().odds && ((mine.done = p.done), drawOdds(g)),
+        (j) => mine === kept().odds && ((kept().odds = { ...mine, state: j.status, job: j, done: j.done }), drawOdds(g)),
+        (err) => mine === kept().odds && ((kept().odds = { ...mine, state: "error", error: errorText(err) }), drawOdds(g)),
       );
     } catch (err) {
-      ui.odds = { ...ui.odds, state: "error", error: err.message, status: err.status };
+      kept().odds = { at, games: n, seed: sd, state: "error", error: errorText(err), status: err instanceof api.ApiError ? err.status : undefined };
       drawOdds(g);
     }
   };
@@ -152,7 +168,7 @@ function oddsForm(g, at, sealed) {
 
 function drawOdds(g) {
   const out = document.getElementById("odds-out");
-  const o = ui.odds;
+  const o = kept().odds;
   if (!out || !o) return;
   if (o.state === "starting") return put(out, h("p", { class: "loading" }, "asking the server to start…"));
   if (o.state === "error")
@@ -213,14 +229,14 @@ function forkForm(g, at, sealed) {
   );
   const fork = async (e) => {
     e.preventDefault();
-    ui.forkMade = { state: "asking" };
+    kept().forkMade = { state: "asking" };
     drawFork();
     try {
       const made = await api.fork(g.id, at, mode.value);
       keepRefereeToken(made.game_id, made.referee_token);
-      ui.forkMade = { state: "made", made, at };
+      kept().forkMade = { state: "made", made, at };
     } catch (err) {
-      ui.forkMade = { state: "error", error: err.message };
+      kept().forkMade = { state: "error", error: errorText(err) };
     }
     drawFork();
   };
@@ -239,7 +255,7 @@ function forkForm(g, at, sealed) {
 
 function drawFork() {
   const out = document.getElementById("fork-out");
-  const f = ui.forkMade;
+  const f = kept().forkMade;
   if (!out || !f) return;
   if (f.state === "asking") return put(out, h("p", { class: "loading" }, "forking…"));
   if (f.state === "error") return put(out, h("p", { class: "notice", id: "fork-error" }, `The server did not fork: ${f.error}`));

@@ -1,0 +1,57 @@
+// The desk's checks (service/desk/js/verify.js) name what `umpire verify` names (service/replay.py): the same status
+// and first bad seq and roll for the chain, the dice and the sealed inputs, on a golden bundle and on tampered ones
+// (cases in $DESK_CASES, each with Python's report, written by tests/test_desk_units.py).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { PyFloat, parse } from "../../service/desk/js/json.js";
+import { bundleError, diffValues, publicForm, verifyAll } from "../../service/desk/js/verify.js";
+
+const CASES = JSON.parse(readFileSync(process.env.DESK_CASES, "utf8"));
+const plain = (v) => (v instanceof PyFloat ? v.value : typeof v === "bigint" ? Number(v) : (v ?? null));
+const pick = (c) => ({ status: c.status, first_bad_seq: plain(c.first_bad_seq), first_bad_k: plain(c.first_bad_k) });
+
+/** What the desk concludes of a bundle's text, in the shape of tests/desk_browser.py's python_checks. */
+async function deskChecks(text) {
+  let b;
+  try {
+    b = parse(text);
+  } catch {
+    return { format: true };
+  }
+  if (bundleError(b)) return { format: true };
+  const r = await verifyAll(b, () => null);
+  const checks = { chain: pick(r.chain), dice: pick(r.dice), sealed: pick(r.sealed) };
+  return r.parent ? { parent: pick(r.parent), ...checks } : checks;
+}
+
+test("a golden bundle, and tampered ones, judged as umpire verify judges them", async () => {
+  assert.ok(CASES.verify.length >= 20);
+  const golden = CASES.verify[0];
+  assert.deepEqual(await deskChecks(golden.text), golden.python);
+  assert.equal(golden.python.chain.status, "pass");
+  assert.equal(golden.python.dice.status, "pass");
+  const disagree = [];
+  for (const c of CASES.verify) {
+    const have = await deskChecks(c.text);
+    if (JSON.stringify(have) !== JSON.stringify(c.python)) disagree.push({ what: c.what, python: c.python, have });
+  }
+  assert.deepEqual(disagree, []);
+  // the tampering is caught: most cases fail a check the desk makes (an edited command is the replay's to catch)
+  const caught = CASES.verify.filter((c) => c.python.format || Object.values(c.python).some((x) => x.status === "fail"));
+  assert.ok(caught.length > CASES.verify.length / 2, `${caught.length} of ${CASES.verify.length} caught`);
+});
+
+test("the public form of a bundle with nothing sealed is the bundle itself", () => {
+  const b = parse(CASES.verify[0].text);
+  assert.equal(publicForm(b), b);
+});
+
+test("diffValues names the paths that differ, <absent> for a missing key", () => {
+  assert.deepEqual(diffValues({ a: 1, b: [1, 2], c: { d: "x" } }, { a: 1, b: [1, 3], e: 0 }), [
+    { path: "b[1]", a: 2, b: 3 },
+    { path: "c", a: { d: "x" }, b: "<absent>" },
+    { path: "e", a: "<absent>", b: 0 },
+  ]);
+});

@@ -1,0 +1,65 @@
+"""The desk (service/desk/) in the fast lane, without a browser: its type check (`tsc --checkJs`, service/desk/
+tsconfig.json at 0 errors, and tsconfig.strict.json for the pure modules) and its pure modules' unit tests
+(tests/desk/*.test.mjs, node's test runner): the umpire1 dice against tests/dice_vectors.json with both SHA-256
+engines, the canonical JSON against events/canonical.py on random values, the checks against `umpire verify` on a
+golden bundle and tampered ones, Battlefleet's table geometry and the per-ruleset registry. The Python side makes
+the expected values and hands them to node in a file ($DESK_CASES). Without node the tests skip and say what to
+install, except under CI=true, where they fail (tests/clients/tools.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import msgspec
+
+from events.canonical import canonical
+from service.replay import verify
+from tests.clients.tools import ROOT, need, node_packages, run
+from tests.desk_browser import python_checks
+from tests.test_desk_browser import _json_values, _mutations
+from tests.test_tampering import BUNDLE
+
+DESK = ROOT / "service" / "desk"
+UNITS = ROOT / "tests" / "desk"
+
+
+def test_the_desk_type_checks():
+    tsc = node_packages() / ".bin" / "tsc"
+    for config in ("tsconfig.json", "tsconfig.strict.json"):
+        out = run([tsc, "-p", DESK / config])
+        assert "error" not in out, out
+
+
+def test_the_desk_serves_the_specs_dice_vectors():
+    """The page's own self-check (*Check the desk itself*) runs the copy served beside it."""
+    assert (DESK / "dice_vectors.json").read_bytes() == (ROOT / "tests" / "dice_vectors.json").read_bytes()
+
+
+def _cases() -> dict:
+    rng = random.Random(11)
+    texts = [json.dumps({"data": _json_values(rng)}, ensure_ascii=rng.random() < 0.5) for _ in range(300)]
+    tampered = _mutations(40)
+    return {
+        "canonical": [[t, canonical(msgspec.json.decode(t.encode())).hex()] for t in texts],
+        "refused": ['"\\ud800"', "1e400", "[1,]", "01", "[1] 2", '"a\nb"', "{'a': 1}"],
+        "verify": [
+            {"what": what, "text": raw.decode(), "python": python_checks(raw, verify(raw))}
+            for what, raw in [("golden", json.dumps(BUNDLE, ensure_ascii=False).encode()), *tampered]
+        ],
+    }
+
+
+def test_the_desks_pure_modules_pass_their_unit_tests(tmp_path):
+    node = need("node", "Node.js 20 or later")
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps(_cases()))
+    tests = sorted(UNITS.glob("*.test.mjs"))
+    # the desk's modules are ES modules in .js files with no package.json: node detects them as such
+    out = run(
+        [node, "--experimental-detect-module", "--test", "--test-reporter=tap", *tests],
+        env={**os.environ, "DESK_CASES": str(cases)},
+        cwd=ROOT,
+    )
+    assert "# fail 0" in out and "# pass 0" not in out, out
