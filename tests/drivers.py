@@ -1,6 +1,6 @@
-"""Playing games in tests, one owner each: the options of a short whole game of every ruleset, the command an
-`awaiting` entry's first choice makes, first choices sent over HTTP, and the ruleset's bot sending commands through a
-service. (A whole bot game in-process is service/simulate.py's `play`; one game made and one command sent over HTTP
+"""Playing games in tests, one owner each: the rulesets only the tests serve, the options of a short whole game of
+every ruleset, the command an `awaiting` entry's first choice makes, first choices sent over HTTP, and the ruleset's
+bot sending commands through a service. (A whole bot game in-process is service/simulate.py's `play`; one game made and one command sent over HTTP
 are tests/conftest.py's `new_game` and `send`.)"""
 
 from __future__ import annotations
@@ -9,7 +9,18 @@ from typing import Any
 
 from domain import engine
 from service.bots import bot_choose
+from service.rulesets import RULESETS, Loaded, load
 from tests.conftest import read, send
+
+# rulesets only the tests serve, beside service/rulesets.py's (docs/architecture.md "Add a ruleset")
+TEST_RULESETS = ("tests.sealed_bid", "tests.convoy_dash")
+
+
+def served(*modules: str) -> dict[str, Loaded]:
+    """The served rulesets and the test-only ones (`modules`; none named: all of TEST_RULESETS), each loaded as every
+    ruleset is: what a test hands to create_app or GameService (the global list stays as it is)."""
+    return {**RULESETS, **{x.ruleset.id: x for x in map(load, modules or TEST_RULESETS)}}
+
 
 SHORT: dict[str, dict[str, Any]] = {  # options for a short whole game, where a ruleset's defaults make a long one
     "aa1942-convoy": {"rounds": 1},

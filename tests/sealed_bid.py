@@ -197,8 +197,7 @@ RULESET = Ruleset(
 
 
 def served_with_sealed_bid():
-    """The served rulesets and this one, loaded the way every ruleset is (docs/rulesets.md): what a test hands to
-    create_app or GameService (the global stays as is)."""
-    from service.rulesets import RULESETS, load
+    """The served rulesets and this one (tests/drivers.py `served`), for the suites about sealed inputs."""
+    from tests.drivers import served
 
-    return {**RULESETS, "sealed-bid": load(__name__)}
+    return served(__name__)

@@ -1,4 +1,5 @@
-"""One conformance suite over every ruleset and every edition it runs (the test-only sealed-bid included).
+"""One conformance suite over every ruleset and every edition it runs (the test-only ones included: tests/drivers.py
+`TEST_RULESETS`).
 
 For each: bot games to the end through the service; at every step `decide` leaves the state it was given alone
 (asked dry first, then sent for real), every offered choice of what is awaited is accepted by the rules, the rolls
@@ -23,13 +24,12 @@ from service.bots import bot_choose
 from service.games import GameService
 from service.replay import verify
 from service.snapshots import take_snapshot
-from tests import sealed_bid
-from tests.drivers import SHORT
+from tests.drivers import SHORT, served
 
 CHOICES_CHECKED = 12  # per awaited command and step: enough to catch an offer the rules refuse
 
 
-SERVED = sealed_bid.served_with_sealed_bid()  # every served ruleset and the test-only one, handed to the service
+SERVED = served()  # every served ruleset and the test-only ones, handed to the service
 
 
 def cases():

@@ -19,11 +19,10 @@ from domain.engine import IllegalCommand
 from events.store import SQLiteStore
 from service.games import GameService
 from service.openapi_dump import document
-from tests import sealed_bid
 from tests.clicker import click, kinds
-from tests.drivers import SHORT
+from tests.drivers import SHORT, served
 
-SERVED = sealed_bid.served_with_sealed_bid()
+SERVED = served()  # every served ruleset and the test-only ones
 
 # (ruleset, command, a phrase of the refusal) -> why the vocabulary cannot say it. Keep it short.
 CANNOT_SAY: dict[tuple[str, str, str], str] = {
