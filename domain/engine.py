@@ -173,6 +173,10 @@ class Ruleset(Generic[S, C, O, D]):
     # (state) -> {figure: int}: what a finished game comes to (tonnage, VP, winner …), as `umpire simulate` and
     # what-if report it
     outcomes: Callable[[S], dict[str, int]] | None = None
+    # (the state at the version a reader last saw, the events since as that reader may read them, reader) -> the
+    # digest: one line in plain words per meaningful event, saying only what the reader may read (its views.py
+    # `digest`; docs/api.md "Since my last turn"). A ruleset without one gives the events and no lines.
+    digest: Callable[[S, list[Event], Reader], list[str]] | None = None
 
     @property
     def version(self) -> str:

@@ -75,6 +75,7 @@ RULESET = Ruleset(
     evolve=evolve,
     legal_commands=legal_commands,
     views=views.VIEWS,
+    digest=views.digest,
     event_types=ev.EVENTS,
     new_game_options=setup.new_game_options,
     bot=bot.choose,

@@ -11,8 +11,11 @@ import msgspec
 
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, PowerRound, State, open_canals
+from domain.digest import core_line, count, listed
 from domain.engine import Reader, View
+from events import aa1942_convoy as ev
 from events.aa1942_convoy import Phase, Power
+from events.vocabulary import Event
 
 Side = Literal["Axis", "Allies"]
 
@@ -283,3 +286,69 @@ VIEWS = {
         "every territory with its holder.",
     ),
 }
+
+
+# ---- the digest ---------------------------------------------------------------------------------------------
+
+
+def _ipcs(n: int) -> str:
+    return f"{n} IPC" if n == 1 else f"{n} IPCs"
+
+
+def _subs(n: int) -> str:
+    return count(n, "submarine")
+
+
+def digest(before: State, events: list[Event], reader: Reader = None) -> list[str]:
+    """What happened, a line per meaningful event (docs/api.md "Since my last turn"). The ledger hides nothing
+    (AA-R4), so every reader reads the same lines."""
+    lines = []
+    for e in events:
+        line = _line(e)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _line(e: Event) -> str | None:
+    if isinstance(e, ev.RoundBegan):
+        return f"Round {e.round} began"
+    if isinstance(e, ev.ConvoyRaided):
+        cut = f" (rolled {e.rolled}, the zone's cap left {e.cap_left})" if e.damage < e.rolled else ""
+        lost = (
+            f"{e.owner} lost {_ipcs(e.removed)}"
+            if e.removed == e.damage
+            else f"{e.owner} lost only {_ipcs(e.removed)}, all its treasury held"
+        )
+        return (
+            f"{e.raider}'s submarine raided {e.owner}'s convoy in sea zone {e.sz}: {_ipcs(e.damage)} of damage{cut}; "
+            f"{lost} (treasury {e.treasury})"
+        )
+    if isinstance(e, ev.SubmarinesLost):
+        return f"{e.power} lost {_subs(e.count)} in sea zone {e.sz}"
+    if isinstance(e, ev.SubmarinesPlaced):
+        return f"{e.power} placed {_subs(e.count)} in sea zone {e.sz}"
+    if isinstance(e, ev.SubmarinesMoved):
+        return f"{e.power} moved {_subs(e.count)} from sea zone {e.from_sz} to sea zone {e.to_sz}"
+    if isinstance(e, ev.SubmarinesFought):
+        return f"{e.power} sent {_subs(e.count)} in sea zone {e.sz} into general combat instead of raiding"
+    if isinstance(e, ev.PurchaseMade) and e.spent:
+        return f"{e.power} spent {_ipcs(e.spent)} (treasury {e.treasury})"
+    if isinstance(e, ev.IncomeCollected):
+        return f"{e.power} collected {_ipcs(e.income)} (treasury {e.treasury})"
+    if isinstance(e, ev.ChipsRemoved) and e.zones:
+        zones = listed([f"{z.chips} off sea zone {z.sz}" for z in e.zones])
+        return f"{e.power} repaired its convoys: raid chips {zones}"
+    if isinstance(e, ev.TerritoryCaptured):
+        plunder = f", taking {_ipcs(e.plundered)} from its treasury" if e.plundered else ""
+        return f"{e.by} captured {e.territory} from {e.from_power}{plunder}"
+    if isinstance(e, ev.TerritoryLiberated):
+        return f"{e.by} liberated {e.territory} from {e.from_power}: it is {e.to_power}'s again"
+    if isinstance(e, ev.TerritoriesReturned) and e.territories:
+        back = listed([t.territory for t in e.territories])
+        return f"{e.power} regained {e.capital}; its allies gave back {back}"
+    if isinstance(e, ev.ConvoyZoneDeactivated):
+        return f"{e.owner}'s convoy zone {e.sz} is inactive while others hold {listed(list(e.lost))}"
+    if isinstance(e, ev.ConvoyZoneReactivated):
+        return f"{e.owner}'s convoy zone {e.sz} is active again"
+    return core_line(e, str, {})

@@ -6,6 +6,7 @@ referee everything, the public what the fog leaves public, and everyone everythi
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
 
 import msgspec
@@ -14,8 +15,10 @@ from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.rules import damage_control, gunnery, movement
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State, dc_dice
+from domain.digest import core_line, count, listed, tally, tidy, times
 from domain.engine import REFEREE, Reader, View, tag
 from events import battlefleet_1900 as ev
+from events.vocabulary import Event
 
 
 class Now(msgspec.Struct, forbid_unknown_fields=True):
@@ -403,3 +406,207 @@ VIEWS = {
         description="The turn, the step, who owes and who has submitted; the reader's own sealed submission.",
     ),
 }
+
+
+# ---- the digest ---------------------------------------------------------------------------------------------
+
+SEALED_ORDERS = {  # the sealed commands a seat sends, as a digest names them
+    "start": "setup",
+    "give_orders": "orders",
+    "move": "movement orders",
+    "fire": "fire orders",
+    "launch_torpedoes": "torpedo orders",
+    "damage_control": "damage-control orders",
+}
+MEASURED = {
+    "hit": "on target at",
+    "short": "short of",
+    "over": "over",
+    "no_los": "without a line of sight to",
+    "out_of_arc": "out of arc of",
+    "out_of_range": "out of range of",
+    "could_not_bear": "could not bear on",
+}
+CRITICAL = {"fire_external": "the fire on deck", "fire_internal": "the fire below decks"}
+DAMAGE = {  # a damage code's kind, as a digest names it
+    "fire_external": "fire on deck",
+    "fire_internal": "fire below decks",
+    "boat": "a boat gun out",
+    "propulsion": "propulsion damaged",
+    "steering": "steering hit",
+    "dc": "damage control hit",
+    "bridge": "bridge hit",
+    "ct": "conning tower hit",
+    "searchlight": "searchlight hit",
+    "blow_up": "magazine exploded",
+}
+NOUNS = {"dc": "damage control", "ct": "conning tower"}
+LOST = {"sunk": "sank", "capsized": "capsized", "scuttled": "was scuttled", "blown_up": "blew up"}
+
+
+def _seat(seat: str) -> str:
+    return "The referee" if seat == REFEREE else seat.replace("-", " ").title()
+
+
+def _effect(d: ev.DamageApplied) -> str | None:
+    """What one damage code did, in a player's words (the event's own `effect` where there are none shorter)."""
+    out = "out" if d.destroy else "damaged"
+    if d.kind == "none":
+        return None
+    if d.kind == "main":
+        return f"turret {d.location} {out}"
+    if d.kind in ("secondary", "tertiary"):
+        return f"{d.kind} gun {d.location} {out}"
+    if d.kind == "flooding":
+        return f"flooding in {d.location}"
+    if d.kind == "rudder":
+        return f"rudder jammed to {d.location}"
+    if d.kind == "explosion":
+        return f"explosion in {d.location}"
+    if d.destroy and d.kind != "boat":
+        return f"{NOUNS.get(d.kind, d.kind.replace('_', ' '))} destroyed"
+    return DAMAGE.get(d.kind, d.effect)
+
+
+@dataclass
+class _Salvo:
+    """One firer's hits on one target in a hits step (its HitsRolled, a category each) and the damage codes the step
+    applied from them: the step rolls every die before any effect lands (BF-R28), so those come later."""
+
+    seat: str
+    firer: str
+    target: str
+    vitals: int = 0
+    upperworks: int = 0
+    effects: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        hits = self.vitals + self.upperworks
+        if not hits:
+            return f"{self.seat}'s salvo: {self.firer}'s rounds on {self.target} did no harm"
+        parts = f"{count(self.vitals, 'vital hit')}, {count(self.upperworks, 'upperworks hit')}"
+        return f"{self.seat}'s salvo: {self.target} hit {times(hits)} by {self.firer} ({parts})" + _then(self.effects)
+
+
+@dataclass
+class _Told:
+    """A torpedo attack or a critical, and the damage codes applied from it; a critical that did nothing says
+    nothing (`quiet`)."""
+
+    head: str
+    effects: list[str] = field(default_factory=list)
+    quiet: bool = False
+
+    def __str__(self) -> str:
+        return self.head + _then(self.effects)
+
+
+@dataclass
+class _Gunnery:
+    """One side's salvos measured in a gunnery step, in one line."""
+
+    seat: str
+    salvos: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"{self.seat}'s gunnery: {listed(self.salvos)}"
+
+
+def _then(effects: list[str]) -> str:
+    return f": {', '.join(tally(effects))}" if effects else ""
+
+
+def digest(before: State, events: list[Event], reader: Reader) -> list[str]:
+    """What happened since `before`: a line per side's gunnery, salvo that landed, torpedo attack, critical, loss
+    and turn (docs/api.md "Since my last turn"), from the events as `reader` reads them. The fog's secrets
+    (sightings, poses, markers, orders not yet opened) are sealed records, which give no line but "sent its
+    orders"; which side a ship is on is public."""
+    s = redact(before, reader)
+    side = {n: _seat(sh.seat) for n, sh in s.ships.items()}
+    lines: list[str | _Salvo | _Told | _Gunnery] = []
+    told: dict[str, _Salvo | _Told] = {}  # a DamageApplied's source -> the line its effect joins
+    gunnery: dict[str, _Gunnery] = {}  # this gunnery step's line of each side
+    for e in events:
+        if isinstance(e, ev.StepStarted):
+            gunnery = {}
+        elif isinstance(e, ev.SalvoMeasured):
+            seat = side.get(e.firer, "")
+            if seat not in gunnery:
+                gunnery[seat] = _Gunnery(seat)
+                lines.append(gunnery[seat])
+            gunnery[seat].salvos.append(f"{e.firer} {MEASURED[e.outcome]} {e.target}")
+        elif isinstance(e, ev.HitsRolled):
+            key = f"salvo:{e.firer}:{e.target}"
+            salvo = told.get(key)
+            if not isinstance(salvo, _Salvo):
+                salvo = told[key] = _Salvo(side.get(e.firer, ""), e.firer, e.target)
+                lines.append(salvo)
+            salvo.vitals += e.vitals
+            salvo.upperworks += e.upperworks
+        elif isinstance(e, ev.TorpedoesResolved):
+            told[f"torpedo:{e.ship}:{e.target}"] = line = _Told(_torpedoes(e, side.get(e.ship, "")))
+            lines.append(line)
+        elif isinstance(e, ev.CriticalRolled):
+            told[f"critical:{e.source}@{e.ship}"] = line = _Told(f"{e.ship}: {_critical(e.source)}", quiet=True)
+            lines.append(line)
+        elif isinstance(e, ev.DamageApplied):
+            key = f"{e.source}@{e.ship}" if e.source.startswith("critical:") else e.source
+            effect = _effect(e)
+            if key in told and effect:
+                told[key].effects.append(effect)
+        elif line_ := _other(e, side):
+            lines.append(line_)
+    said = [x for x in lines if not (isinstance(x, _Told) and x.quiet and not x.effects)]
+    return tidy([x if isinstance(x, str) else str(x) for x in said])
+
+
+def _torpedoes(e: ev.TorpedoesResolved, seat: str) -> str:
+    if e.outcome == "hit":
+        return f"{seat}'s torpedoes: {e.target} hit {times(e.hits)} by {e.ship}"
+    how = {
+        "miss": "missed",
+        "under": "ran under",
+        "blocked": "were blocked short of",
+        "out_of_arc": "could not bear on",
+        "out_of_range": "could not reach",
+    }[e.outcome]
+    return f"{seat}'s torpedoes: {e.ship}'s {count(e.count, 'torpedo', 'torpedoes')} {how} {e.target}"
+
+
+def _critical(source: str) -> str:
+    kind, _, where = source.partition(":")
+    if kind == "flooding":
+        return f"the flooding in {where} spread"
+    if kind == "main":
+        return f"turret {where}'s magazine was hit"
+    return f"{CRITICAL.get(source, source)} spread"
+
+
+def _other(e: Event, side: dict[str, str]) -> str | None:
+    if isinstance(e, ev.TurnStarted):
+        return f"Turn {e.turn} began"
+    if isinstance(e, ev.VesselLost):
+        return f"{e.ship} ({side.get(e.ship, '')}) {LOST[e.how]}"
+    if isinstance(e, ev.ShipSinking):
+        return f"{e.ship} is sinking: {count(e.turns, 'turn')} left"
+    if isinstance(e, ev.ShipSurrendered):
+        return f"{e.ship} surrendered"
+    if isinstance(e, ev.ShipWithdrew):
+        return f"{e.ship} left the table"
+    if isinstance(e, ev.GunsAbandoned):
+        return f"{e.ship}'s crews abandoned her guns"
+    if isinstance(e, ev.ScuttlingBegun):
+        return f"{e.ship}'s crew began to scuttle her"
+    if isinstance(e, ev.CommandTransferred):
+        fleet = " and the fleet's" if e.fleet else ""
+        return f"Command of {e.division}{fleet} passed from {e.from_ship} to {e.to_ship}"
+    if isinstance(e, ev.DcResolved):
+        what = e.function.replace("_", " ") + (f" ({e.target})" if e.target else "")
+        return f"{e.ship}'s damage control: {what} {'succeeded' if e.success else 'failed'}"
+    if isinstance(e, ev.MessageDelivered):
+        late = ", delayed a turn" if e.delayed else ""
+        return f"A fleet order from {_seat(e.from_seat)} reached {_seat(e.to_seat)}{late}"
+    if isinstance(e, ev.BattleEnded):
+        result = "a draw" if e.result == "draw" else f"{_seat(e.result)} wins"
+        return f"The battle is over: {result} ({e.reason})"
+    return core_line(e, _seat, SEALED_ORDERS)

@@ -152,6 +152,7 @@ RULESET = Ruleset(
     evolve=evolve,
     legal_commands=legal_commands,
     views=views.VIEWS,
+    digest=views.digest,
     event_types=ev.EVENTS,
     data_option="data",
     bot=bot.choose,

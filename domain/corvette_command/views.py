@@ -22,8 +22,10 @@ from domain.corvette_command.state import (
     State,
     iso,
 )
+from domain.digest import core_line, count
 from domain.engine import Reader, View
 from events import corvette_command as ev
+from events.vocabulary import Event
 
 
 class Model(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -280,3 +282,119 @@ VIEWS = {
     "map": View(map_view, MapView, description="The convoy's map: zones, revealed counters, position, weather"),
     "engagement": View(engagement, EngagementView, description="The U-boat being fought, and how many are to come"),
 }
+
+
+# ---- the digest ---------------------------------------------------------------------------------------------
+
+RANGE_NAMES = ("close", "medium", "long", "beyond long")
+FATES = {
+    "confirmed": "a confirmed kill",
+    "probable": "a probable kill",
+    "possible": "a possible kill",
+    "escaped": "escaped",
+    "withdrew": "withdrew",
+    "stood-off": "stood off",
+}
+
+
+def _escort(seat: str) -> str:
+    return seat.replace("-", " ").title()
+
+
+def _tons(n: int) -> str:
+    return f"{n:,} tons"
+
+
+def digest(before: State, events: list[Event], reader: Reader = None) -> list[str]:
+    """What happened since `before`, a line per contact, attack, loss, pattern and score (docs/api.md "Since my last
+    turn"). Nothing in the state or the events is hidden (CC-R42: no event names a face-down counter or an undrawn
+    card), so every reader reads the same lines. The U-boat an event concerns is the engagement's: the one
+    `before` holds, until a UBoatSighted names the next."""
+    uboat = before.engagement.uboat if before.engagement else "the U-boat"
+    escort = _escort(before.active) if before.active else "The escort"
+    weather = before.convoy.weather if before.convoy else None
+    lines = []
+    for e in events:
+        if isinstance(e, ev.UBoatSighted):
+            uboat, escort = e.uboat, _escort(e.escort)
+        if isinstance(e, ev.WeatherSet):  # a line when it changes (a forecast or a roll may keep it)
+            line = f"The weather turned {e.weather}" if weather is not None and e.weather != weather else None
+            weather = e.weather
+        else:
+            line = _line(e, uboat, escort)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _line(e: Event, uboat: str, escort: str) -> str | None:
+    if isinstance(e, ev.ConvoyAssigned):
+        return f"Convoy {e.code} {e.number} ({e.size} ships, {e.speed}) sails from {e.start_port} to {e.destination}"
+    if isinstance(e, ev.CounterRevealed) and e.kind == "U":
+        return f"A U-boat contact in the {e.zone.replace('-', ' ')}, against {_escort(e.section)}'s section"
+    if isinstance(e, ev.RandomEventDrawn):
+        return f"Random event for {_escort(e.escort)}: {e.name}"
+    if isinstance(e, ev.UBoatSighted):
+        how = "surfaced" if e.surfaced else "submerged"
+        return f"{e.uboat} (Type {e.type}) sighted at {RANGE_NAMES[e.range]} range, {how}, against {escort}'s section"
+    if isinstance(e, ev.UBoatStandsOff):
+        return f"{e.uboat} stood off: {e.reason}"
+    if isinstance(e, ev.GunneryResolved):
+        out = ": she is out of the fight" if e.out else ""
+        return f"{escort}'s guns on {uboat}: {count(e.hits, 'hit')} ({e.total_hits} in all){out}"
+    if isinstance(e, ev.ConvoyAttacked):
+        if e.target == "no-ship-left":
+            return f"{uboat} found no ship left to attack"
+        whom = "the convoy" if e.target == "convoy" else escort
+        return f"{uboat} attacked {whom} from {RANGE_NAMES[e.range]} range: {'a hit' if e.hit else 'a miss'}"
+    if isinstance(e, ev.ShipLost):
+        return f"{'A ' + e.vital if e.vital else 'A ship'} of {_tons(e.tonnage)} was lost: {e.cause}"
+    if isinstance(e, ev.TorpedoResolved):
+        if not e.hit:
+            return f"The torpedo missed {escort}"
+        return f"A torpedo hit {escort}: {e.hull} hull damage, {count(e.areas, 'area')} damaged"
+    if isinstance(e, ev.DetectionResolved):
+        found = f"found {uboat} at {RANGE_NAMES[e.range]} range" if e.detected else f"did not find {uboat}"
+        return f"{escort}'s ASDIC {found}"
+    if isinstance(e, ev.PatternDropped):
+        return _pattern(e, uboat, escort)
+    if isinstance(e, ev.BoardingResolved) and e.result != "declined":
+        return {
+            "enigma": f"The boarding party took {uboat}'s Enigma machine",
+            "lost": f"The boarding party was lost with {uboat}",
+            "nothing": f"The boarding party found nothing on {uboat}",
+        }[e.result]
+    if isinstance(e, ev.UBoatLeft):
+        return f"{e.uboat} left the fight: {FATES[e.fate]}, {count(e.hits, 'hit')} taken"
+    if isinstance(e, ev.AwardGranted):
+        return f"{e.award} awarded: {e.reason}"
+    if isinstance(e, ev.WolfpackRolled) and e.uboats:
+        return f"A wolfpack of {count(e.uboats, 'U-boat')} gathers on {_escort(e.escort)}'s section"
+    if isinstance(e, ev.CollisionChecked) and e.result != "none":
+        return f"{_escort(e.escort)}: a collision with {'the convoy' if e.result == 'convoy' else 'a corvette'}"
+    if isinstance(e, ev.HullDamaged):
+        return f"{_escort(e.escort)}'s hull took {e.points} damage ({e.hull} in all)" + (": she sank" if e.sunk else "")
+    if isinstance(e, ev.AreaDamaged):
+        return f"{_escort(e.escort)}: {e.area.replace('_', ' ')} damaged ({e.cause})"
+    if isinstance(e, ev.RepairAttempted) and e.area:
+        return f"{_escort(e.escort)}: repair of {e.area.replace('_', ' ')} {'succeeded' if e.success else 'failed'}"
+    if isinstance(e, ev.StragglerResolved):
+        return "A straggler " + ("caught up" if e.survived else "was lost")
+    if isinstance(e, ev.ConvoyArrived):
+        return f"The convoy arrived at {e.port}"
+    if isinstance(e, ev.ConvoyScored):
+        return f"Convoy {e.number}: {count(e.ships, 'ship')} lost ({_tons(e.tonnage)}), {e.vp} VP, {e.result}"
+    if isinstance(e, ev.YearScored):
+        return f"{e.year}: {e.vp} VP, {e.status}"
+    if isinstance(e, ev.CrewImproved):
+        return f"{_escort(e.escort)}'s {e.station.replace('_', ' ')} crew improved to {e.after}"
+    if isinstance(e, ev.EquipmentFitted):
+        return f"{_escort(e.escort)} fitted {e.equipment}"
+    return core_line(e, _escort, {})
+
+
+def _pattern(e: ev.PatternDropped, uboat: str, escort: str) -> str:
+    what = "depth-charge pattern" if e.weapon == "depth-charges" else "Hedgehog salvo"
+    grade = f"{e.grade} kill" if e.grade else "no kill"
+    then = ": she surfaces and may be boarded" if e.surfaced else ": she is out of the fight" if e.out else ""
+    return f"{escort}'s {what} on {uboat}: {count(e.hits, 'hit')} ({e.total_hits} in all), {grade}{then}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from domain.engine import View
 from domain.uboat_leader.views.decks import Decks, decks_view
+from domain.uboat_leader.views.digest import digest
 from domain.uboat_leader.views.display import TacticalDisplay, tactical_display
 from domain.uboat_leader.views.log import UBoatLog, uboat_log
 from domain.uboat_leader.views.sheet import CampaignSheet, campaign_sheet
@@ -33,3 +34,5 @@ VIEWS = {
     ),
     "decks": View(decks_view, Decks, description="per deck: cards left, cards in play, the discards"),
 }
+
+__all__ = ["VIEWS", "digest"]
