@@ -470,6 +470,26 @@ class EventsPage(_Out):
     head: str
 
 
+class Since(_Out):
+    """What happened after the version a reader names, as that reader may read it (GET /games/{id}/since)."""
+
+    game_id: str
+    since: Annotated[int, Meta(description="the version asked about: the last one the reader saw")]
+    upto: Annotated[int, Meta(description="the seq of the last event here (`since` when there are none)")]
+    more: Annotated[bool, Meta(description="the game went on beyond `upto`: ask again with `version=upto`")]
+    version: Annotated[int, Meta(description="the game's version now")]
+    head: str
+    status: Literal["open", "over", "revealed"]
+    digest: Annotated[
+        list[str],
+        Meta(
+            description="what happened, in plain words, a line per meaningful event (ships, boats, zones and "
+            "results), saying only what this reader may read; the ruleset's own (empty where it has none)"
+        ),
+    ]
+    events: list[EventOut]  # as GET /events shows them to this reader
+
+
 class RollVerification(_Out, omit_defaults=True):
     status: Literal["pending", "verified", "mismatch"]
     detail: str | None = None

@@ -39,6 +39,7 @@ MODELS = [
     models.GamesPage,
     models.Me,
     models.EventsPage,
+    models.Since,
     models.RollOut,
     models.RollsPage,
     models.ViewOut,

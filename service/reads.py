@@ -16,10 +16,11 @@ from domain.engine import REFEREE, Game
 from service.cache import GameCache
 from service.credentials import Credentials, NotFound
 from service.models import CURSOR
-from service.records import event_row_out
+from service.records import event_as_read, event_row_out
 from service.rulesets import playable
 
 MAX_PAGE = 1000
+SINCE_PAGE = 500  # events in one answer of GET /since (its `limit`'s ceiling and default): `more` says there are more
 
 
 def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
@@ -251,3 +252,37 @@ class Reads:
                 return {"kind": kind, "view": name, "at": c.game.version, "data": data}
         game = self.cache.load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
         return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.state, reader)}
+
+    def since(self, game_id: str, version: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
+        """What happened after `version` (the last one the reader saw), as `reader` may read it: the events (each as
+        GET /events shows it to that reader, `event_row_out`) and the ruleset's digest of them, built from those same
+        events and the state at `version` (docs/api.md "Since my last turn"). At most `limit` events: `upto` is the
+        last one's seq, and `more` says the game went on beyond it (ask again with `version=upto`)."""
+        with self.cache.game(game_id, raw=True) as c:  # 404 for an unknown game
+            g, head = c.game, c.head.hex()
+            now, status, ruleset = g.version, status_of(g), g.ruleset  # ruleset None: an edition not run here
+        if version > now:
+            raise engine.InvalidInput(
+                "invalid-version",
+                f"version is a version this game has been at, 0 to {now} (its version now): send the last version "
+                "you saw (a summary's, a command answer's or a webhook's `version`)",
+            )
+        rows = self.store.events(game_id, after=version, upto=now, limit=limit) if version < now else []
+        events = [event_row_out(r, reader) for r in rows]
+        digest: list[str] = []
+        if rows and ruleset is not None and ruleset.digest is not None:
+            # the state the reader last saw (after the genesis for 0), folded from the nearest snapshot
+            before = self.cache.load(game_id, upto=max(version, 1)).game.state
+            digest = ruleset.digest(before, [event_as_read(r, e) for r, e in zip(rows, events)], reader)
+        upto = rows[-1].seq if rows else version
+        return {
+            "game_id": game_id,
+            "since": version,
+            "upto": upto,
+            "more": upto < now,
+            "version": now,
+            "head": head,
+            "status": status,
+            "digest": digest,
+            "events": events,
+        }

@@ -12,6 +12,7 @@ from domain.engine import REFEREE, Game
 from events.bodies import event_from_body, stored_event
 from events.core import SubmissionSealed, as_genesis
 from events.store import EventRow
+from events.vocabulary import Event, decode_stored
 from service.rulesets import Loaded
 
 SEALED = SubmissionSealed.type_name()
@@ -51,3 +52,13 @@ def event_row_out(r: EventRow, reader: engine.Reader = None) -> dict[str, Any]:
     if r.sealed is not None and reader is not None and reader in (REFEREE, out["actor"]):
         out["sealed"] = msgspec.json.decode(r.sealed)
     return out
+
+
+def event_as_read(r: EventRow, out: dict[str, Any]) -> Event:
+    """The typed event of `out` (event_row_out's answer for a reader): a sealed record carries its content only where
+    `out` shows it to that reader, so what reads the event (a digest) knows what the reader knows and no more."""
+    e = decode_stored(r.type, r.v, r.body)  # the body: a sealed record's commitment, never its content
+    if "sealed" in out:
+        assert isinstance(e, SubmissionSealed)
+        e.content = out["sealed"]["content"]
+    return e

@@ -66,6 +66,16 @@ def test_a_convoy_played_by_first_choices_to_its_end(base):
     game = captain.game(game_id)
     assert sent > 10 and game["status"] == "over" and game["awaiting"] == []
     assert game["ended"] is not None and game["version"] > sent  # the engine's own steps appended events too
+    lines, version = [], 2  # the whole convoy since the seed locked, in the ruleset's words, a page at a time
+    while True:
+        since = captain.since(game_id, version)
+        assert since["since"] == version and len(since["events"]) == since["upto"] - version <= 500
+        lines, version = lines + since["digest"], since["upto"]
+        if not since["more"]:
+            break
+    assert version == game["version"]
+    assert any(line.startswith("Convoy ") and " sails from " in line for line in lines)
+    assert lines[-1].startswith("The game ended: ")
 
 
 def test_follow_receives_the_game_another_client_moves(base):

@@ -180,6 +180,12 @@ class Umpire:
     def events(self, game_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
         return self.request("GET", f"/games/{_q(game_id)}/events", params={"after": after, "limit": limit})
 
+    def since(self, game_id: str, version: int, limit: int | None = None) -> dict[str, Any]:
+        """Since my last turn: the events after `version` (the last one this reader saw) as this token reads them,
+        and `digest`, their account in plain words; `more`: ask again with `version=upto`."""
+        params = {"version": version, **({"limit": limit} if limit is not None else {})}
+        return self.request("GET", f"/games/{_q(game_id)}/since", params=params)
+
     def view(self, game_id: str, name: str, at: int | None = None) -> dict[str, Any]:
         params = {"at": at} if at is not None else None
         return self.request("GET", f"/games/{_q(game_id)}/views/{_q(name)}", params=params)

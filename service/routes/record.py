@@ -15,7 +15,7 @@ from domain.engine import Rejected
 from service import models
 from service.games import GameService
 from service.http import JSON, BadRequest, bearer
-from service.reads import MAX_PAGE
+from service.reads import MAX_PAGE, SINCE_PAGE
 from service.routes import GAME_ID, Conditional
 
 
@@ -41,6 +41,30 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     ):
         reader = svc.reads.reader_for(game_id, bearer(request))
         return conditional(request, game_id, reader, lambda: svc.reads.events(game_id, after, limit, reader))
+
+    @route(
+        "GET",
+        "/games/{game_id}/since",
+        ok="Since",
+        auth="optional",
+        errors=(401, 404, 422),
+        etag=True,
+        summary="Since my last turn: what happened after a version, and its digest in plain words",
+        description="The events after `version` (the last version this reader saw: a summary's, a command "
+        "answer's or a `your-turn` webhook's), each as GET /events shows it to this reader, and `digest`: the "
+        "ruleset's account of them in plain words, a line per meaningful event, saying only what this reader may "
+        "read (without a token, the public's; a seat's token adds its own sealed content). At most `limit` events: "
+        "`more` says there are others after `upto`, read with `version=upto`. A version beyond the game's is 422 "
+        "`invalid-version`.",
+    )
+    def since(
+        request: Request,
+        game_id: str = GAME_ID,
+        version: int = Query(ge=0, le=2**53, description="the last version this reader saw (0: from the start)"),
+        limit: int = Query(SINCE_PAGE, ge=1, le=SINCE_PAGE, description="events in this answer, at most"),
+    ):
+        reader = svc.reads.reader_for(game_id, bearer(request))
+        return conditional(request, game_id, reader, lambda: svc.reads.since(game_id, version, limit, reader))
 
     @route(
         "POST",

@@ -368,6 +368,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/since": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Since my last turn: what happened after a version, and its digest in plain words
+         * @description The events after `version` (the last version this reader saw: a summary's, a command answer's or a `your-turn` webhook's), each as GET /events shows it to this reader, and `digest`: the ruleset's account of them in plain words, a line per meaningful event, saying only what this reader may read (without a token, the public's; a seat's token adds its own sealed content). At most `limit` events: `more` says there are others after `upto`, read with `version=upto`. A version beyond the game's is 422 `invalid-version`. No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see.
+         */
+        get: operations["since"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/tickets": {
         parameters: {
             query?: never;
@@ -17833,6 +17853,48 @@ export interface components {
              */
             v: 1;
         };
+        /**
+         * Since
+         * @description What happened after the version a reader names, as that reader may read it (GET /games/{id}/since).
+         */
+        Since: {
+            /**
+             * Digest
+             * @description what happened, in plain words, a line per meaningful event (ships, boats, zones and results), saying only what this reader may read; the ruleset's own (empty where it has none)
+             */
+            digest: string[];
+            /** Events */
+            events: components["schemas"]["Event"][];
+            /** Game id */
+            game_id: string;
+            /** Head */
+            head: string;
+            /**
+             * More
+             * @description the game went on beyond `upto`: ask again with `version=upto`
+             */
+            more: boolean;
+            /**
+             * Since
+             * @description the version asked about: the last one the reader saw
+             */
+            since: number;
+            /**
+             * Status
+             * @enum {unknown}
+             */
+            status: "open" | "over" | "revealed";
+            /**
+             * Upto
+             * @description the seq of the last event here (`since` when there are none)
+             */
+            upto: number;
+            /**
+             * Version
+             * @description the game's version now
+             */
+            version: number;
+        };
         /** SinkRolled */
         SinkRolled: {
             /** Need */
@@ -27552,6 +27614,77 @@ export interface operations {
                 headers: {
                     /** @description seconds to wait */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    since: {
+        parameters: {
+            query: {
+                /** @description the last version this reader saw (0: from the start) */
+                version: number;
+                /** @description events in this answer, at most */
+                limit?: number;
+            };
+            header?: {
+                /** @description the ETag of a copy the client holds: 304 Not Modified, no body, if it is still current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description send it back as If-None-Match to revalidate */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Since"];
+                };
+            };
+            /** @description Not modified: the copy with this ETag is current */
+            304: {
+                headers: {
+                    /** @description send it back as If-None-Match to revalidate */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

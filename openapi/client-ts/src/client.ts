@@ -244,6 +244,11 @@ export class Umpire {
   events(gameId: string, after = 0, limit = 1000) {
     return this.call("get", "/games/{game_id}/events", { path: { game_id: gameId }, query: { after, limit } });
   }
+  /** Since my last turn: the events after `version` (the last one this reader saw) as this token reads them, and
+   * `digest`, their account in plain words; `more`: ask again with `version: upto`. */
+  since(gameId: string, version: number, limit?: number) {
+    return this.call("get", "/games/{game_id}/since", { path: { game_id: gameId }, query: { version, limit } });
+  }
   rolls(gameId: string, after = 0, limit = 1000) {
     return this.call("get", "/games/{game_id}/rolls", { path: { game_id: gameId }, query: { after, limit } });
   }

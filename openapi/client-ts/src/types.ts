@@ -25,6 +25,7 @@ export type Command = Schemas["Command"];
 export type CommandResult = Schemas["CommandResult"];
 export type Event = Schemas["Event"];
 export type EventsPage = Schemas["EventsPage"];
+export type Since = Schemas["Since"];
 export type RollsPage = Schemas["RollsPage"];
 export type RollOut = Schemas["RollOut"];
 export type View = Schemas["View"];

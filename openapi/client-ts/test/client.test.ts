@@ -132,6 +132,9 @@ test("command(spec, choice) and the seat's own stream play a corvette convoy to 
 
   const page = await api.events(g.game_id, 2, 3);
   assert.deepEqual(page.events.map((e) => e.seq), [3, 4, 5]);
+  const since = await api.since(g.game_id, 2, 3);
+  assert.ok(since.since === 2 && since.upto === 5 && since.more && since.events.length === 3);
+  assert.ok(Array.isArray(since.digest));
   const rolls = await api.rolls(g.game_id);
   assert.ok(rolls.rolls.length > 0);
   const k = rolls.rolls[0]!.k;

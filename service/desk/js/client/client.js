@@ -155,6 +155,11 @@ export class Umpire {
     events(gameId, after = 0, limit = 1000) {
         return this.call("get", "/games/{game_id}/events", { path: { game_id: gameId }, query: { after, limit } });
     }
+    /** Since my last turn: the events after `version` (the last one this reader saw) as this token reads them, and
+     * `digest`, their account in plain words; `more`: ask again with `version: upto`. */
+    since(gameId, version, limit) {
+        return this.call("get", "/games/{game_id}/since", { path: { game_id: gameId }, query: { version, limit } });
+    }
     rolls(gameId, after = 0, limit = 1000) {
         return this.call("get", "/games/{game_id}/rolls", { path: { game_id: gameId }, query: { after, limit } });
     }
