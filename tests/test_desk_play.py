@@ -194,3 +194,68 @@ def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     now = httpx.get(f"{server}/games/{gid}/views/phase").json()["data"]["now"]
     assert now["turn"] == 4 and not now["over"], now
     desk.close()
+
+
+def test_a_player_who_comes_back_finds_since_your_last_turn(browser, server):
+    """Issue 33 item 5: the Allies' page keeps the last version it showed (localStorage); the player leaves, the Axis
+    plays Germany's turn (a raid on UK's convoy in sea zone 7), and the player who opens the game again finds "Since
+    your last turn" with the digest the API gives the Allies' token for that span. Nothing new: no card."""
+    body = {
+        "ruleset": "aa1942-convoy",
+        "seats": ["Axis", "Allies"],
+        "options": {"setup": "empty", "submarines": {"Germany": {"7": 1}}},
+    }
+    made = httpx.post(f"{server}/games", json=body).json()
+    gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+
+    def play(seat: str, until: str) -> int:
+        """`seat` sends (a raid wherever it may, else no purchase, else the end of the phase) until `until` is
+        awaited; the version then."""
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        while True:
+            game = httpx.get(f"{server}/games/{gid}", headers=headers).json()
+            mine = {e["type"]: e for e in game["awaiting"] if seat in e["seats"]}
+            if any(until in e["seats"] for e in game["awaiting"]) or not mine:
+                return game["version"]
+            cmd = (
+                {"type": "raid", "sz": 7}
+                if "raid" in mine
+                else {"type": "purchase", "spend": 0}
+                if "purchase" in mine
+                else {"type": "end_phase"}
+            )
+            r = httpx.post(f"{server}/games/{gid}/commands", json=cmd, headers=headers)
+            assert r.status_code == 200, r.text
+
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open(f"#/play/{gid}/token/{tokens['Allies']}")
+    p.wait_for_selector("#play-seat")
+    assert p.inner_text("#play-seat") == "Allies" and p.locator("#play-since").is_hidden()  # a first visit
+    seen = play("Allies", "Axis")  # the USSR's turn, while the page follows the game
+    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) === v", arg=seen)
+    desk.open("#/play")  # the player leaves the game
+    p.wait_for_selector("#play-create")
+    now = play("Axis", "Allies")  # Germany raids; the UK is the Allies' to play
+    desk.open(f"#/play/{gid}")  # and comes back
+    p.wait_for_selector("#play-since:not([hidden])")
+    lines = p.locator("#play-since li").all_inner_texts()
+    want = httpx.get(
+        f"{server}/games/{gid}/since", params={"version": seen}, headers={"Authorization": f"Bearer {tokens['Allies']}"}
+    ).json()
+    assert want["upto"] == now and lines == want["digest"]
+    assert any(line.startswith("Germany's submarine raided UK's convoy in sea zone 7: ") for line in lines), lines
+    card = p.inner_text("#play-since")
+    assert "Since your last turn" in card and f"since you last looked (version {seen} to {now})" in card
+    desk.screenshot("play-since-your-last-turn", full_page=False)
+    p.click("#play-since-dismiss")
+    assert p.locator("#play-since").is_hidden()
+    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) === v", arg=now)
+    desk.open("#/play")
+    p.wait_for_selector("#play-create")
+    desk.open(f"#/play/{gid}")  # nothing new since: no card
+    p.wait_for_selector("#play-seat")
+    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) === v", arg=now)
+    assert p.locator("#play-since").is_hidden()
+    assert not desk.errors, desk.errors
+    desk.close()

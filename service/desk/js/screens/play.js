@@ -5,7 +5,9 @@
 //   #/play/<game id>                play it with the token this tab holds for it
 //   #/play/<game id>/join/<code>    take an open seat with its invitation
 //   #/play/<game id>/token/<token>  keep a token handed over as a link, then play
-// Tokens live in this tab's sessionStorage only (each browser tab or context is one player).
+// Tokens live in this tab's sessionStorage only (each browser tab or context is one player). The last version each
+// seat saw of a game lives in localStorage, so a player who comes back finds "Since your last turn": the digest of
+// what happened since (GET /games/{id}/since, as this seat may read it).
 
 import { Problem, Umpire, command } from "../client/client.js";
 /**
@@ -23,6 +25,8 @@ import { add, errorText, h, put } from "../dom.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
 const KEY = "umpire-play:";
+const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that seat's table showed
+const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
 const LAST_RESORT = new Set(["concede"]);
 
@@ -32,6 +36,24 @@ export function heldToken(gameId) {
 
 function hold(gameId, token) {
   sessionStorage.setItem(KEY + gameId, token);
+}
+
+/** The last version `seat`'s table showed of this game, or null: never opened in this browser. */
+function lastSeen(gameId, seat) {
+  try {
+    const v = localStorage.getItem(`${SEEN}${gameId}:${seat}`);
+    return v === null ? null : Number(v);
+  } catch {
+    return null; // storage refused (a private window's policy): no "since" card, the game still plays
+  }
+}
+
+function markSeen(gameId, seat, version) {
+  try {
+    if ((lastSeen(gameId, seat) ?? -1) < version) localStorage.setItem(`${SEEN}${gameId}:${seat}`, String(version));
+  } catch {
+    // as above
+  }
 }
 
 const playLink = (gameId, tail = "") =>
@@ -236,6 +258,7 @@ function drawTable(main, gameId) {
    */
   const st = { me: null, summary: null, rules: null, events: [], state: null, view: undefined, stopped: false, sending: false };
   const head = h("section", { class: "play-head", id: "play-head" });
+  const since = h("section", { class: "play-card play-since", id: "play-since", hidden: true });
   const move = h("section", { class: "play-card", id: "play-move" });
   const orders = h("section", { class: "play-card", id: "play-orders" });
   const log = h("section", { class: "play-card", id: "play-log" });
@@ -247,7 +270,7 @@ function drawTable(main, gameId) {
     h(
       "div",
       { class: "play-grid" },
-      h("div", { class: "play-left" }, move, orders, log),
+      h("div", { class: "play-left" }, since, move, orders, log),
       h("div", { class: "play-right" }, viewTabs, picture),
     ),
   );
@@ -267,11 +290,15 @@ function drawTable(main, gameId) {
     st.view = orderedViews(rules.id, rules.views.map((v) => v.name))[0];
     drawViewTabs();
     drawHead();
+    const seat = st.me.seat;
+    const seen = lastSeen(gameId, seat); // read before the stream's first state marks the version now as seen
+    if (seen !== null && seen < st.summary.version) drawSince(seen);
     live = api.follow(gameId, {
       onMessage: (m) => {
         if (m.message === "event") st.events.push(m.event);
         else if (m.message === "state") {
           st.state = m;
+          markSeen(gameId, seat, m.version);
           refresh();
         } else if (m.message === "end") {
           st.ended = m;
@@ -284,6 +311,47 @@ function drawTable(main, gameId) {
       },
     });
   })();
+
+  /** "Since your last turn": the digest of what happened after version `from`, as this seat may read it. */
+  async function drawSince(from) {
+    const lines = [];
+    let at = from;
+    let events = 0;
+    let more = false;
+    try {
+      for (let page = 0; page < SINCE_PAGES; page++) {
+        const got = await api.since(gameId, at);
+        lines.push(...got.digest);
+        events += got.events.length;
+        at = got.upto;
+        more = got.more;
+        if (!more) break;
+      }
+    } catch (e) {
+      put(since, h("h2", {}, "Since your last turn"), h("p", { class: "notice" }, whyNot(e)));
+      since.hidden = false;
+      return;
+    }
+    if (!lines.length) return; // seeds and rolls only: nothing to tell
+    const dismiss = h("button", { type: "button", id: "play-since-dismiss" }, "Got it");
+    dismiss.addEventListener("click", () => {
+      since.hidden = true;
+    });
+    put(
+      since,
+      h("h2", {}, "Since your last turn"),
+      h(
+        "p",
+        { class: "muted" },
+        `${events} events since you last looked (version ${from} to ${at})`,
+        more ? ` (the game went on to version ${st.summary?.version}: the log has the rest)` : "",
+        ":",
+      ),
+      h("ul", { class: "play-since-lines" }, lines.map((line) => h("li", {}, line))),
+      dismiss,
+    );
+    since.hidden = false;
+  }
 
   let timer = null;
   function refresh() {
