@@ -1,5 +1,6 @@
-"""The reads of a game: its summary, a seat's own picture, the list of games, pages of its log, its rolls (verified
-once the seed is revealed) and its views, now or at an earlier seq (`?at=`). Each takes the state from the cache,
+"""The reads of a game: its summary, a seat's own picture, the list of games, pages of its log, what happened since a
+version (with the ruleset's digest), its rolls (verified once the seed is revealed) and its views, now or at an
+earlier seq (`?at=`). Each takes the state from the cache,
 caught up with the store; none writes.
 """
 
@@ -63,7 +64,7 @@ class Reads:
 
     def reads_as(self, game_id: str, seat: str) -> engine.Reader:
         """Whom a token's seat reads as (domain/engine.py `reads_as`): the referee of a game created unumpired reads
-        what the public reads. Every per-seat read (summary, events, stream, views, bundle) takes its reader here."""
+        what the public reads. Every per-seat read (summary, events, since, stream, views, bundle) takes its reader here."""
         if seat != REFEREE:
             return seat
         return engine.reads_as(self.cache.cached(game_id).game, seat)  # the genesis: fixed for good, read unlocked

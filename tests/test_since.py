@@ -172,6 +172,13 @@ def test_since_serves_each_reader_the_events_as_GET_events_does_and_the_digest(c
     assert since(client, g, after["version"])["digest"] == [] and since(client, g, after["version"])["events"] == []
 
 
+def test_the_referee_of_an_unumpired_game_reads_since_as_the_public(client):
+    g = battle(client, umpired=False)
+    send(client, g, "japan", type="start")
+    assert since(client, g, 1, "referee") == since(client, g, 1)
+    assert "sealed" in next(e for e in since(client, g, 1, "japan")["events"] if e["type"] == "SubmissionSealed")
+
+
 def test_two_worlds_differing_only_in_a_sealed_order_give_the_public_and_the_other_seat_the_same_digest(client):
     """Japan's setup and its first orders differ between the worlds (sealed, Russia's not yet in): the public's and
     Russia's digests are the same lines; the events differ only in the commitments (what the test changed)."""
