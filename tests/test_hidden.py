@@ -302,6 +302,11 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
         ("events", "GET", f"/games/{ctx['game_id']}/events?limit=1000", None),
         ("events after 2", "GET", f"/games/{ctx['game_id']}/events?after=2&limit=3", None),
     ],
+    ("GET", "/games/{game_id}/since"): lambda ctx: [
+        ("since 0", "GET", f"/games/{ctx['game_id']}/since?version=0", None),
+        ("since 2", "GET", f"/games/{ctx['game_id']}/since?version=2&limit=3", None),
+        ("since beyond", "GET", f"/games/{ctx['game_id']}/since?version=100000", None),
+    ],
     # the stream reads `?ticket=`, not the Authorization header: without a ticket it is the public's stream whoever
     # asks, so each reader with a token also opens its own, with a ticket its token asked for (observe)
     ("GET", "/games/{game_id}/events/stream"): lambda ctx: [
