@@ -17,8 +17,10 @@ from domain.battlefleet_1900.state import Due
 from domain.battlefleet_1900.views import digest as battle_digest
 from domain.corvette_command.rules import asw
 from domain.corvette_command.views import digest as corvette_digest
+from domain.dice import ChosenDice
 from domain.engine import REFEREE
 from domain.uboat_leader.views import digest as uboat_digest
+from events import battlefleet_1900 as bf
 from events import uboat_leader as ul
 from events.core import SubmissionSealed
 from service.simulate import play as bot_game
@@ -299,3 +301,19 @@ def test_BF4_two_worlds_differing_in_a_seats_secrets_give_the_other_seat_and_the
     seed = b"since" + fog.encode()
     bot_game("battlefleet-1900", {"fog": fog, "turns": 2}, seed, on_event=on_event, on_command=on_command)
     assert sum(checked) > 20
+
+
+def test_BFR28_the_same_firer_and_target_in_two_turns_make_two_lines():
+    s = broadside()
+    s.due = [Due("salvo", "Mikasa", "Tsesarevich", bracket=1, guns=[gun("A", "main", 2)])]
+    before = copy.deepcopy(s)
+    c = battle_ctx(s, [3, 6])
+    hits.step(c)
+    c.emit(bf.StepStarted(turn=2, step="hits", owing=[]))
+    c.state.due = [Due("salvo", "Mikasa", "Tsesarevich", bracket=1, guns=[gun("A", "main", 1)])]
+    c.dice = ChosenDice(4)
+    hits.step(c)
+    assert battle_digest(before, c.events, None) == [
+        "Japan's salvo: Mikasa's rounds on Tsesarevich did no harm",
+        "Japan's salvo: Mikasa's rounds on Tsesarevich did no harm",
+    ]

@@ -524,11 +524,11 @@ def digest(before: State, events: list[Event], reader: Reader) -> list[str]:
     s = redact(before, reader)
     side = {n: _seat(sh.seat) for n, sh in s.ships.items()}
     lines: list[str | _Salvo | _Told | _Gunnery] = []
-    told: dict[str, _Salvo | _Told] = {}  # a DamageApplied's source -> the line its effect joins
+    told: dict[str, _Salvo | _Told] = {}  # this step's: a DamageApplied's source -> the line its effect joins
     gunnery: dict[str, _Gunnery] = {}  # this gunnery step's line of each side
     for e in events:
-        if isinstance(e, ev.StepStarted):
-            gunnery = {}
+        if isinstance(e, ev.StepStarted):  # a salvo, a critical and its damage are all in one step
+            told, gunnery = {}, {}
         elif isinstance(e, ev.SalvoMeasured):
             seat = side.get(e.firer, "")
             if seat not in gunnery:
