@@ -173,6 +173,8 @@ class Ruleset(Generic[S, C, O, D]):
     # (state) -> {figure: int}: what a finished game comes to (tonnage, VP, winner …), as `umpire simulate` and
     # what-if report it
     outcomes: Callable[[S], dict[str, int]] | None = None
+    # the rule that orders the game's steps (its sequence of play): what a refusal of a command not awaited now names
+    sequence_rule: str = ""
     # (the state at the version a reader last saw, the events since as that reader may read them, reader) -> the
     # digest: one line in plain words per meaningful event, saying only what the reader may read (its views.py
     # `digest`; docs/api.md "Since my last turn"). A ruleset without one gives the events and no lines.
@@ -681,7 +683,8 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
         return f"{detail}: {e.detail}"
     except Exception:  # noqa: BLE001 - any other failure just means there is no better reason to give
         pass
-    return detail
+    rule = _rules(game).sequence_rule
+    return f"{detail} ({rule})" if rule else detail
 
 
 def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None = None) -> list[Event]:

@@ -16,6 +16,7 @@ from service.settings import Settings
 from tests.conftest import auth, new_game
 from tests.drivers import SHORT
 from tests.sse import on_message_only
+from tests.test_refusals_name_rules import ID, documented
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENT_KEYS = {"seq", "type", "v", "command", "data", "hash", "actor", "recorded_at"}
@@ -298,7 +299,8 @@ REFUSALS = [
 @pytest.mark.parametrize("case", REFUSALS, ids=[c[0] for c in REFUSALS])
 def test_every_refusal_is_a_problem_naming_the_rule_with_the_readers_legal(client, case):
     """Issue 30 item 9: in every ruleset a refused command, whether its type is not awaited or its arguments break a
-    rule, is a 409 `illegal-command` problem+json whose `detail` says the rule's reason and whose `legal` is exactly
+    rule, is a 409 `illegal-command` problem+json whose `detail` says the rule's reason, naming the rule by a documented
+    id (docs/rules/<ruleset>.md), and whose `legal` is exactly
     the sender's `awaiting` (its own entries of a sealed step: Battlefleet's Russia's `start` is not in Japan's)."""
     ruleset, options, seat, first, wrong, bad, reason = case
     r = client.post("/games", json={"ruleset": ruleset, "options": options})
@@ -315,6 +317,8 @@ def test_every_refusal_is_a_problem_naming_the_rule_with_the_readers_legal(clien
         assert r.status_code == 409 and r.headers["content-type"].startswith("application/problem+json"), r.text
         p = r.json()
         assert p["code"] == "illegal-command" and said in p["detail"], p["detail"]
+        named = ID.findall(p["detail"])  # the rule it applies, by an id its ruleset's page documents
+        assert named and set(named) <= documented(ruleset), p["detail"]
         assert p["legal"] == mine["awaiting"]  # in the shape of `awaiting`, and only what this seat may read
         assert client.get(f"/games/{gid}").json()["version"] == mine["version"]  # nothing appended
     if ruleset == "battlefleet-1900":  # a sealed step: the other seat's entry is not Japan's to read

@@ -80,4 +80,5 @@ RULESET = Ruleset(
     new_game_options=setup.new_game_options,
     bot=bot.choose,
     outcomes=bot.outcomes,
+    sequence_rule="AA-3",
 )

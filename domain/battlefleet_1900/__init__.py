@@ -56,4 +56,5 @@ RULESET = Ruleset(
     redact=redact,
     bot=bot.choose,
     outcomes=bot.outcomes,
+    sequence_rule="BF-R1",
 )

@@ -88,7 +88,7 @@ def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     name = tag(cmd)
     if DECISION_OF[name] != state.awaiting:
         awaited = " or ".join(repr(s.type) for s in legal_commands(state)) or "no command"
-        raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {name!r}")
+        raise IllegalCommand(f"the game awaits {awaited} from {state.deciding!r}, not {name!r} (CC-R8)")
     ctx = Ctx(state, dice, evolve)
     ctx.emit(ev.DecisionTaken(decision=DECISION_OF[name], command=name))
     match cmd:
@@ -157,4 +157,5 @@ RULESET = Ruleset(
     data_option="data",
     bot=bot.choose,
     outcomes=bot.outcomes,
+    sequence_rule="CC-R8",
 )

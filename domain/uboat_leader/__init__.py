@@ -83,7 +83,7 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     now = sequence.awaited(state)
     if decision != now:
         legal = [s.type for s in legal_commands(state)]
-        raise IllegalCommand(f"{tag(type(cmd))!r} is not legal now; the game awaits one of {legal}")
+        raise IllegalCommand(f"the game awaits one of {legal}, not {tag(type(cmd))!r} (UL-43)")
     ctx = Ctx(state, dice, evolve)
     rule(ctx, cmd)
     return run(ctx, sequence.awaited, sequence.advance)
@@ -132,4 +132,5 @@ RULESET = Ruleset(
     data_option="data",
     bot=bot.choose,
     outcomes=bot.outcomes,
+    sequence_rule="UL-43",
 )

@@ -106,7 +106,8 @@ def args_of(cmd: Any) -> dict:
     return {k: v for k, v in msgspec.to_builtins(cmd).items() if k != "type"}
 
 
-def require(cmd: Any, choices: list[dict], why: str | None = None) -> None:
-    """Refuse a command whose arguments are not among the legal ones, saying why (the engine adds what is legal)."""
+def require(cmd: Any, choices: list[dict], why: str) -> None:
+    """Refuse a command whose arguments are not among the legal ones, saying why and by which rule (the engine adds
+    what is legal)."""
     if args_of(cmd) not in choices:
-        raise IllegalCommand(why or f"{tag(type(cmd))} {args_of(cmd)} is not legal now")
+        raise IllegalCommand(why)

@@ -23,7 +23,7 @@ def max_spend(state: State) -> int:
 def purchase(state: State, spend: int) -> list[Event]:
     top = max_spend(state)
     if spend > top:
-        why = "its capital is in enemy hands" if not state.holds_capital(state.power) else "its treasury"
+        why = "its capital is in enemy hands, AA-R7" if not state.holds_capital(state.power) else "its treasury, AA-3"
         raise IllegalCommand(f"{state.power} can spend at most {top} IPCs ({why})")
     power = state.power
     removed = chips_removed(state, power)

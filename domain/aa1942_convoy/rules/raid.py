@@ -26,15 +26,15 @@ def why_not_raid(state: State, sz: int) -> str | None:
     owner = CONVOY_ZONES.get(sz)
     power = state.power
     if owner is None:
-        return f"sea zone {sz} is not a convoy zone"
+        return f"sea zone {sz} is not a convoy zone (AA-1)"
     if SIDE[owner] == SIDE[power]:
-        return f"sea zone {sz} belongs to {owner}, not to the enemy"
+        return f"sea zone {sz} belongs to {owner}, not to the enemy (AA-R1)"
     if sz in state.inactive:
-        return f"sea zone {sz} is deactivated ({', '.join(state.inactive[sz])} held by others)"
+        return f"sea zone {sz} is deactivated ({', '.join(state.inactive[sz])} held by others; AA-4)"
     if state.may_raid_with(sz) <= 0:
-        return f"{power} has no submarine in sea zone {sz} that has neither raided nor fought"
+        return f"{power} has no submarine in sea zone {sz} that has neither raided nor fought (AA-5, AA-R1)"
     if state.combat_step != 1:
-        return "raids happen in combat step 1, and general combat has begun"
+        return "raids happen in combat step 1, and general combat has begun (AA-5, AA-R13)"
     return None
 
 

@@ -66,12 +66,12 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
     if count > n:
         raise IllegalCommand(
             f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move "
-            "(subs that moved, raided or fought this turn stay)"
+            "(subs that moved, raided or fought this turn stay; AA-7, AA-R8)"
         )
     d = sea_distances(state, from_sz).get(to_sz)
     if not d:
         raise IllegalCommand(
-            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz}"
+            f"sea zone {to_sz} is not within {SUBMARINE_MOVE} moves of sea zone {from_sz} (AA-R8)"
             + _closed_canal(state, from_sz, to_sz)
         )
     return [SubmarinesMoved(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count, distance=d)]
@@ -85,7 +85,7 @@ def _closed_canal(state: State, from_sz: int, to_sz: int) -> str:
         ):
             return (
                 f": the {canal.name} is closed to {SIDE[state.power]} this turn (it did not hold "
-                f"{' and '.join(canal.territories)} when the turn began)"
+                f"{' and '.join(canal.territories)} when the turn began; AA-R15)"
             )
     return ""
 
@@ -93,7 +93,7 @@ def _closed_canal(state: State, from_sz: int, to_sz: int) -> str:
 def place(state: State, sz: int, count: int) -> list[Event]:
     """AA-R9: the ledger takes the player's word for where new submarines are mobilized."""
     if str(sz) not in state.map.sea_zones:
-        raise IllegalCommand(f"there is no sea zone {sz} on the 1942.2 map")
+        raise IllegalCommand(f"there is no sea zone {sz} on the 1942.2 map (AA-R9)")
     return [SubmarinesPlaced(power=state.power, sz=sz, count=count)]
 
 
@@ -110,7 +110,7 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
     if count > state.may_raid_with(sz):
         raise IllegalCommand(
             f"{state.power} has {state.may_raid_with(sz)} submarine(s) in sea zone {sz} that have neither "
-            "raided nor fought"
+            "raided nor fought (AA-5)"
         )
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
@@ -127,5 +127,5 @@ def legal_losses(state: State) -> Iterator[dict]:
 def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
     have = state.subs_in(power, sz)
     if count > have:
-        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz}")
+        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)")
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]

@@ -65,13 +65,13 @@ def _check(state: State, territory: str, legal: list[dict], verb: str) -> str | 
     if {"territory": territory} not in legal:
         land = state.map.land_territories.get(territory)
         if land is None:
-            why = "is not a land territory of the 1942.2 map"
+            why = "is not a land territory of the 1942.2 map (AA-R7)"
         elif land.original_owner is None:
-            why = "is neutral (impassable in 1942.2)"
+            why = "is neutral (impassable in 1942.2; AA-R7)"
         elif not _enemy_held(state, territory):
-            why = f"is held by {state.control.get(territory)}, not by the enemy"
+            why = f"is held by {state.control.get(territory)}, not by the enemy (AA-R7)"
         else:
-            why = f"was originally {land.original_owner}'s: use {'liberate' if verb == 'capture' else 'capture'}"
+            why = f"was originally {land.original_owner}'s: use {'liberate' if verb == 'capture' else 'capture'} (AA-R7)"
         raise IllegalCommand(f"{state.power} cannot {verb} {territory!r}: it {why}")
     return state.control[territory]
 

@@ -149,22 +149,22 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
     per_event: dict[tuple, int] = {}
     for ship in cmd.scuttle:
         if ship not in state.own(seat) or not may_scuttle(state, ship):
-            raise IllegalCommand(f"{ship!r}: scuttle a ship of yours in play, not sinking, with DC dice and no CT hit")
+            raise IllegalCommand(f"{ship!r}: scuttle a ship of yours in play, not sinking, with DC dice and no CT hit (BF:6.3, BF-R25)")
     for a in cmd.actions:
         if a.ship not in state.own(seat) or not able(state, a.ship):
             raise IllegalCommand(
-                f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]}"
+                f"{a.ship!r} is not one of your ships able to use damage control: {[n for n in state.own(seat) if able(state, n)]} (BF:6.3, BF-R45)"
             )
         if a.function == "counterflood" and scuttles(state, a.ship, cmd.scuttle):
             raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
-                f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (6.3, BF-R25)"
+                f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (BF:6.3, BF-R25)"
             )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
         per_event[key] = per_event.get(key, 0) + 1
         if not n or per_event[key] > n:
             raise IllegalCommand(
-                f"{a.ship}: nothing (more) for {a.function}{f' on {target_of(a)}' if target_of(a) else ''} (6.3)"
+                f"{a.ship}: nothing (more) for {a.function}{f' on {target_of(a)}' if target_of(a) else ''} (BF:6.3)"
             )
         spent[a.ship] = spent.get(a.ship, 0) + 1
     for ship, n in spent.items():

@@ -39,7 +39,7 @@ def capacity(state: State, ship: str, mount: str, side: str | None) -> tuple[int
     only when intact; damaged, destroyed and unmanned guns are silent; ROF 1/2 rests the turn after firing."""
     s, w = state.ships[ship], mount_weapon(state, ship, mount)
     if w is None:
-        raise IllegalCommand(f"{ship} has no gun position or pattern {mount!r}")
+        raise IllegalCommand(f"{ship} has no gun position or pattern {mount!r} (BF:6.2, BF-R14)")
     cycles = CYCLES[w.rof]
     if mount in s.mounts:
         m = s.mounts[mount]
@@ -96,21 +96,21 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
     for sv in cmd.salvos:
         able = [n for n in state.own(seat) if can_fire(state, n)]
         if sv.ship not in state.own(seat):
-            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able}")
+            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able} (BF-R2)")
         if not can_fire(state, sv.ship):
-            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able}")
+            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able} (BF:4.1, BF-R14)")
         if sv.target not in targets(state, seat):
             raise IllegalCommand(
                 f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)"
             )
         if (sv.ship, sv.target) in pairs:
-            raise IllegalCommand(f"one estimate per firer and target each turn (4.1): {sv.ship} at {sv.target} twice")
+            raise IllegalCommand(f"one estimate per firer and target each turn (BF:4.1): {sv.ship} at {sv.target} twice")
         pairs.add((sv.ship, sv.target))
         if not 1 <= sv.estimate_mm <= reach:
             raise IllegalCommand(f"an estimate lies within the four brackets: 1-{reach} mm (BF-R15)")
         if state.edition.has("BF-E4-24") and len({g.ammo for g in sv.guns}) > 1:
             raise IllegalCommand(
-                f"{sv.ship} at {sv.target}: one ammunition for the target, AP or HE for all its guns (4.0: the target"
+                f"{sv.ship} at {sv.target}: one ammunition for the target, AP or HE for all its guns (BF:4.0: the target"
                 " is recorded with 'whether or not those guns are firing AP', BF-R15)"
             )
         for g in sv.guns:
@@ -123,18 +123,18 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
             what = (
                 f"{mount} {side}: guns x cycles at most {guns} x {cycles}" if pattern else f"{mount}: {cycles} cycle(s)"
             )
-            raise IllegalCommand(f"{ship} {what} this turn (4.1, BF-R14)")
+            raise IllegalCommand(f"{ship} {what} this turn (BF:4.1, BF-R14)")
 
 
 def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | None]:
     w = mount_weapon(state, ship, g.mount)
     if w is None:
         raise IllegalCommand(
-            f"{ship} has no gun position or pattern {g.mount!r}: {[m for m, _ in mounts_of(state, ship)]}"
+            f"{ship} has no gun position or pattern {g.mount!r}: {[m for m, _ in mounts_of(state, ship)]} (BF:6.2, BF-R14)"
         )
     pattern = g.mount not in state.ships[ship].mounts
     if pattern and (g.side is None or g.guns is None):
-        raise IllegalCommand(f"{ship} {g.mount} is a beam pattern: give side (port|starboard) and guns")
+        raise IllegalCommand(f"{ship} {g.mount} is a beam pattern: give side (port|starboard) and guns (BF-R14)")
     if not pattern and (g.side is not None or g.guns is not None):
         raise IllegalCommand(f"{ship} {g.mount} is a position: it fires all its guns, without side or guns (BF-R14)")
     guns, cycles = capacity(state, ship, g.mount, g.side)
@@ -142,7 +142,7 @@ def _check_gun(state: State, ship: str, g: GunOrder) -> tuple[str, str, str | No
         raise IllegalCommand(f"{ship} {g.mount} {g.side} has {guns} guns able to fire (BF-R14)")
     if guns == 0 or cycles == 0 or g.cycles > cycles:
         raise IllegalCommand(
-            f"{ship} {g.mount}{' ' + g.side if g.side else ''} may fire {cycles if guns else 0} cycle(s) this turn (4.1)"
+            f"{ship} {g.mount}{' ' + g.side if g.side else ''} may fire {cycles if guns else 0} cycle(s) this turn (BF:4.1)"
         )
     return ship, g.mount, g.side
 

@@ -70,12 +70,12 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
     for m in cmd.divisions:
         d = state.divisions.get(m.division)
         if d is None or d.seat != seat:
-            raise IllegalCommand(f"{m.division!r} is not one of your divisions; yours to move: {movers(state, seat)}")
+            raise IllegalCommand(f"{m.division!r} is not one of your divisions; yours to move: {movers(state, seat)} (BF-R2)")
         if m.division in seen:
-            raise IllegalCommand(f"division {m.division!r} is listed twice; list each of your divisions at most once")
+            raise IllegalCommand(f"division {m.division!r} is listed twice; list each of your divisions at most once (BF-R2)")
         seen.add(m.division)
         if not any(can_move(state, n) for n in d.ships):
-            raise IllegalCommand(f"division {m.division} has no ship able to move")
+            raise IllegalCommand(f"division {m.division} has no ship able to move (BF-R56)")
         _check_turns(state, d, m)
         lead = d.ships[0]
         lo, hi = limits(state, lead)
@@ -84,24 +84,24 @@ def check_move(state: State, seat: str, cmd: Move) -> None:
         if m.distance_mm is not None and not (lo <= m.distance_mm <= hi and (not stop or m.distance_mm == lo)):
             raise IllegalCommand(
                 f"division {m.division}: its lead {lead} may move {lo}-{hi} mm this turn (BF-R6)"
-                + (f"; under a stop order exactly {lo} mm (2.1)" if stop else "")
+                + (f"; under a stop order exactly {lo} mm (BF:2.1)" if stop else "")
             )
         need = least_mm(state, d, lead, turns) if can_move(state, lead) else 0
         if m.distance_mm is not None and m.distance_mm < need:
             raise IllegalCommand(
                 f"division {m.division}: {lead} must move at least {need} mm to finish its turns {turns} "
-                f"(2.1, BF-R5): only a turn it cannot finish with all its movement ({hi} mm) is cut short"
+                f"(BF:2.1, BF-R5): only a turn it cannot finish with all its movement ({hi} mm) is cut short"
             )
         if stop and m.ships:  # 2.1: each ship "must still move their minimum required movement", no more
-            raise IllegalCommand(f"division {m.division} is under a stop order: every ship moves its minimum (2.1)")
+            raise IllegalCommand(f"division {m.division} is under a stop order: every ship moves its minimum (BF:2.1)")
         for sd in m.ships:
             if sd.ship not in d.ships[1:]:
-                raise IllegalCommand(f"division {m.division}: `ships` sets a follower's distance: {d.ships[1:]}")
+                raise IllegalCommand(f"division {m.division}: `ships` sets a follower's distance: {d.ships[1:]} (BF-R7)")
             lo, hi = limits(state, sd.ship)
             if not lo <= sd.distance_mm <= hi:
                 raise IllegalCommand(f"{sd.ship} may move {lo}-{hi} mm this turn (BF-R6, BF-R7)")
             if can_move(state, sd.ship) and sd.distance_mm < (need := least_mm(state, d, sd.ship, turns)):
-                raise IllegalCommand(f"{sd.ship} must move at least {need} mm to finish its turns {turns} (2.1, BF-R5)")
+                raise IllegalCommand(f"{sd.ship} must move at least {need} mm to finish its turns {turns} (BF:2.1, BF-R5)")
 
 
 def _check_turns(state: State, d: Division, m: DivisionMove) -> None:
@@ -110,25 +110,25 @@ def _check_turns(state: State, d: Division, m: DivisionMove) -> None:
     if not t:
         return
     if any(a.stop for a in d.orders):
-        raise IllegalCommand(f"division {d.id} is under a stop order: no turns (2.1)")
+        raise IllegalCommand(f"division {d.id} is under a stop order: no turns (BF:2.1)")
     if d.dropped_out:
         if len(t) != 1 or t[0] == 0:
             raise IllegalCommand(f"{d.id} dropped out: it must turn out of the line, one turn of 1-180 degrees (BF-R9)")
         return
     if not arrows:
         if d.flagship is None or not state.ships[d.flagship].command_ok:  # glossary CT (BF-R30), BF-R11
-            raise IllegalCommand(f"division {d.id}'s flagship has a conning tower hit or none leads: it goes straight")
+            raise IllegalCommand(f"division {d.id}'s flagship has a conning tower hit or none leads: it goes straight (BF-R30)")
         if len(t) != 1 or abs(t[0]) > 44:
-            raise IllegalCommand(f"division {d.id} has no arrow: at most one free turn of -44..44 degrees (2.1)")
+            raise IllegalCommand(f"division {d.id} has no arrow: at most one free turn of -44..44 degrees (BF:2.1)")
         return
     if len(t) != len(arrows):
-        raise IllegalCommand(f"division {d.id}: one turn per arrow ({len(arrows)}), or none for each arrow's least")
+        raise IllegalCommand(f"division {d.id}: one turn per arrow ({len(arrows)}), or none for each arrow's least (BF-R5, BF-R33)")
     for a, deg in zip(arrows, t):
         lo, hi = BANDS[a.arrow]
         if not lo <= abs(deg) <= hi:
             raise IllegalCommand(f"division {d.id}: the {a.arrow}° arrow to {a.to} turns {lo}-{hi} degrees (BF-R5)")
         if deg < 0 and a.to != "port":
-            raise IllegalCommand(f"division {d.id}: its arrow points to {a.to}; give that turn as a positive number")
+            raise IllegalCommand(f"division {d.id}: its arrow points to {a.to}; give that turn as a positive number (BF-R5)")
 
 
 def movers(state: State, seat: str) -> list[str]:

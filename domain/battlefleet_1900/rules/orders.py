@@ -55,9 +55,9 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
     for do in cmd.divisions:
         d = state.divisions.get(do.division)
         if d is None or d.seat != seat or not d.ships:
-            raise IllegalCommand(f"{do.division!r} is not one of your divisions; yours to order: {ordered(state, seat)}")
+            raise IllegalCommand(f"{do.division!r} is not one of your divisions; yours to order: {ordered(state, seat)} (BF-R2)")
         if do.division in seen:
-            raise IllegalCommand(f"division {do.division!r} is listed twice; order each of your divisions at most once")
+            raise IllegalCommand(f"division {do.division!r} is listed twice; order each of your divisions at most once (BF-R2)")
         seen.add(do.division)
         check_arrows(state, d.id, do.orders)
     for ship in cmd.drop_out:
@@ -77,17 +77,17 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
             raise IllegalCommand(f"{field}: name each ship or division at most once (BF-R50)")
     for b in cmd.boat_guns:
         if b.ship not in state.own(seat) or not state.ships[b.ship].in_play:
-            raise IllegalCommand(f"boat guns: {b.ship!r} is not one of your ships in play")
+            raise IllegalCommand(f"boat guns: {b.ship!r} is not one of your ships in play (BF-R20)")
         if b.manned not in crews(state, b.ship):
-            raise IllegalCommand(f"{b.ship} has no armoured deck: its boat guns are always manned (6.2)")
+            raise IllegalCommand(f"{b.ship} has no armoured deck: its boat guns are always manned (BF:6.2)")
     for msg in cmd.messages:
         if msg.to_seat not in state.seats or msg.to_seat == seat:
-            raise IllegalCommand(f"a message goes to another seat: {[x for x in state.seats if x != seat]}")
+            raise IllegalCommand(f"a message goes to another seat: {[x for x in state.seats if x != seat]} (BF-R12)")
         if not msg.text and msg.signal is None:
-            raise IllegalCommand("a message needs a text or a signal")
+            raise IllegalCommand("a message needs a text or a signal (BF-R12)")
     for ship in cmd.surrender:
         if ship not in state.own(seat) or not state.ships[ship].in_play:
-            raise IllegalCommand(f"surrender: {ship!r} is not one of your ships in play")
+            raise IllegalCommand(f"surrender: {ship!r} is not one of your ships in play (BF-R13)")
 
 
 def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
@@ -97,18 +97,18 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
     if not orders:
         return
     if not may_order(state, division):
-        raise IllegalCommand(f"division {division}'s flagship has a conning tower hit or none leads: it goes straight")
+        raise IllegalCommand(f"division {division}'s flagship has a conning tower hit or none leads: it goes straight (BF-R30)")
     if any(a.stop for a in orders):
         if len(orders) != 1 or orders[0].turn or orders[0].to or orders[0].arrow:
-            raise IllegalCommand("the stop order stands alone: [{'stop': true}] (2.1)")
+            raise IllegalCommand("the stop order stands alone: [{'stop': true}] (BF:2.1)")
         return
     for a in orders:
         if a.turn is None or a.to is None or a.arrow is None:
-            raise IllegalCommand("an arrow gives turn (succession|together), to (port|starboard) and arrow (45|90)")
+            raise IllegalCommand("an arrow gives turn (succession|together), to (port|starboard) and arrow (45|90) (BF:2.1)")
     if len({a.turn for a in orders}) > 1:
         raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
     if len(orders) > most_arrows(state, division):
-        raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR)")
+        raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
     if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None])) is not None:
         lead = d.ships[0]
         top = movement.limits(state, lead)[1]
@@ -166,17 +166,17 @@ def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
     """2.1, BF-R9, R54: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
     s = state.ships.get(ship)
     if s is None or s.seat != seat or not s.in_play or s.sinking is not None:
-        return "it is not one of your ships in a division"
+        return "it is not one of your ships in a division (BF-R9)"
     d = state.divisions[s.division]
     if len(d.ships) < 2 or ship not in d.ships:
-        return "it is alone in its division"
+        return "it is alone in its division (BF-R9)"
     if ship == d.flagship and not state.edition.has("BF-E4-4"):  # 2.1 sets one condition only (BF-R35, 4.0.0)
         return "it is the division's flagship: transfer the flag first (BF-R35)"
     i = d.ships.index(ship)
     aft = state.ships[d.ships[i + 1]] if i + 1 < len(d.ships) else None
     hits = s.destroyed + s.damaged
     if hits < (aft.destroyed + aft.damaged if aft else 0) + 1:
-        return "it needs at least one more propulsion box hit than the ship next aft"
+        return "it needs at least one more propulsion box hit than the ship next aft (BF:2.1, BF-R54)"
     return None
 
 
@@ -184,18 +184,18 @@ def why_not_transfer(state: State, seat: str, division: str, to: str) -> str | N
     """2.1 voluntary, BF-R10: no CT hit; both at most 1/6 of the original speed; within a quarter bracket."""
     d = state.divisions.get(division)
     if d is None or d.seat != seat or d.flagship is None:
-        return "not one of your divisions with a flagship"
+        return "not one of your divisions with a flagship (BF-R10)"
     flag = d.flagship
     if state.ships[flag].ct:
-        return f"{flag} has a conning tower hit (2.1)"
+        return f"{flag} has a conning tower hit (BF:2.1)"
     if to == flag or to not in d.ships or not qualified(state, to):
-        return f"{to} is not another ship of {division} able to command"
+        return f"{to} is not another ship of {division} able to command (BF-R10)"
     last = state.sealed[seat].last_move
     for n in (flag, to):
         if 6 * last[n] > state.cls(n).speed_boxes[0]:
-            return f"{n} moved {last[n]} mm, more than 1/6 of its original speed"
+            return f"{n} moved {last[n]} mm, more than 1/6 of its original speed (BF-R10)"
     if not geo.within_quarter_bracket(funnel(state, flag), funnel(state, to), state.data.scale.bracket_mm):
-        return "they are more than a quarter bracket apart"
+        return "they are more than a quarter bracket apart (BF-R10, BF-R49)"
     return None
 
 

@@ -62,20 +62,20 @@ def check_launch(state: State, seat: str, cmd: LaunchTorpedoes) -> None:
     for la in cmd.launches:
         if la.ship not in state.own(seat) or not loaded(state, la.ship):
             raise IllegalCommand(
-                f"{la.ship!r} is not one of your ships with torpedoes to launch: {[n for n in state.own(seat) if loaded(state, n)]}"
+                f"{la.ship!r} is not one of your ships with torpedoes to launch (BF:5.0): {[n for n in state.own(seat) if loaded(state, n)]}"
             )
         left = {(m, side): n for m, side, n in launchers(state, la.ship)}
         if tube(state, la.ship, la.mount) is None:
-            raise IllegalCommand(f"{la.ship} has no tubes {la.mount!r}: {[x.id for x in state.cls(la.ship).torpedoes]}")
+            raise IllegalCommand(f"{la.ship} has no tubes {la.mount!r}: {[x.id for x in state.cls(la.ship).torpedoes]} (BF:5.1)")
         if (la.mount, la.side) not in left:
-            raise IllegalCommand(f"{la.ship} {la.mount}: give side (port|starboard) for side tubes, and only for them")
+            raise IllegalCommand(f"{la.ship} {la.mount}: give side (port|starboard) for side tubes, and only for them (BF:5.1)")
         if la.target not in targets(state, seat):
-            raise IllegalCommand(f"{la.target!r} is not an enemy ship in play")
+            raise IllegalCommand(f"{la.target!r} is not an enemy ship in play (BF:5.0, BF-R13)")
         key = (la.ship, la.mount, la.side)
         used[key] = used.get(key, 0) + la.count
         if used[key] > left[la.mount, la.side]:
             where = f"{la.mount}:{la.side}" if la.side else la.mount
-            raise IllegalCommand(f"{la.ship} {where} has {left[la.mount, la.side]} torpedo(es) left (5.0)")
+            raise IllegalCommand(f"{la.ship} {where} has {left[la.mount, la.side]} torpedo(es) left (BF:5.0)")
 
 
 def hit_needed(state: State, within_half: bool, beam: bool) -> int:

@@ -65,16 +65,16 @@ def check_start(state: State, seat: str, cmd: c.Start) -> None:
     seen = set()
     for s in cmd.ships:
         if s.ship not in state.own(seat):
-            raise IllegalCommand(f"start: {s.ship!r} is not one of your ships; yours are {state.own(seat)}")
+            raise IllegalCommand(f"start: {s.ship!r} is not one of your ships; yours are {state.own(seat)} (BF-R2)")
         if s.ship in seen:
-            raise IllegalCommand(f"start: {s.ship!r} is listed twice; list each of your ships at most once")
+            raise IllegalCommand(f"start: {s.ship!r} is listed twice; list each of your ships at most once (BF-R2)")
         seen.add(s.ship)
         if s.torpedo_depth not in torpedoes.depths(state, s.ship):
             raise IllegalCommand(
-                f"{s.ship} carries no surface skimmers (5.0: destroyers, torpedo boats, torpedo gunboats)"
+                f"{s.ship} carries no surface skimmers (BF:5.0: destroyers, torpedo boats, torpedo gunboats)"
             )
         if s.boat_guns_manned not in orders.crews(state, s.ship):
-            raise IllegalCommand(f"{s.ship} has no armoured deck: its boat guns are always manned (6.2)")
+            raise IllegalCommand(f"{s.ship} has no armoured deck: its boat guns are always manned (BF:6.2)")
 
 
 def default_seats(options: c.Options) -> list[str]:
@@ -107,7 +107,7 @@ def submit(ctx: Ctx, seat: str, cmd: Any) -> None:
     step = BY_NAME[s.step]
     name = tag(cmd)
     if step.command is None or name != tag(step.command):
-        raise IllegalCommand(f"{name!r} is not awaited: the {s.step} step awaits {expected(s)}")
+        raise IllegalCommand(f"{name!r} is not awaited: the {s.step} step awaits {expected(s)} (BF:1.4, BF-R1)")
     if seat not in s.owing or seat in s.submitted:
         raise IllegalCommand(f"{seat} owes nothing in the {s.step} step (one submission per seat per step, BF-R2)")
     if step.check is not None:  # a step with a command has its check

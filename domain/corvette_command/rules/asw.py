@@ -70,7 +70,7 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
     """CC-22, CC-28, CC-30: a pattern, the U-boat's grade after it and its award."""
     s, g = ctx.state, ctx.state.engagement
     if weapon not in weapons(s):
-        raise IllegalCommand(f"no {weapon} to drop: {weapons(s) or 'nothing'} left")
+        raise IllegalCommand(f"no {weapon} to drop: {weapons(s) or 'nothing'} left (CC-4, CC-R19)")
     area = "depth_charge" if weapon == "depth-charges" else "hedgehog"
     dice = 3 if s.sheet.damaged(area) else 4  # CC-33: a damaged station rolls only 3 dice (CC-29: a lost officer)
     skill = s.sheet.skills["depth_charge"]  # Hedgehog falls under the Depth Charge skill
@@ -125,7 +125,7 @@ def board(ctx: Ctx, officer: str | None) -> None:
         ctx.emit(ev.BoardingResolved(officer=None, roll=None, result="declined"))
     else:
         if officer not in STATIONS or officer in s.sheet.officers_lost:
-            raise IllegalCommand(f"no officer at {officer!r} to lead a boarding party (lost: {s.sheet.officers_lost})")
+            raise IllegalCommand(f"no officer at {officer!r} to lead a boarding party (lost: {s.sheet.officers_lost}; CC-29)")
         roll = plain(ctx.dice, [20], "enigma-boarding", f"{R}/Depth Charge attack/Enigma (CC-29)")
         result = "enigma" if roll.faces[0] == 20 else "lost" if roll.faces[0] == 1 else "nothing"
         ctx.emit(replace(roll, result=RollResult(outcome=result, total=roll.faces[0])))

@@ -135,7 +135,7 @@ def repair(ctx: Ctx, escort: str, area: str | None) -> None:
         )
         return
     if area not in repairable(s, escort):
-        raise IllegalCommand(f"{area!r} has nothing to repair: the engineers can repair {repairable(s, escort)}")
+        raise IllegalCommand(f"{area!r} has nothing to repair: the engineers can repair {repairable(s, escort)} (CC-32)")
     difficulty = sheet.harder[area][0]
     mods = [("engineering damaged (Task Harder)", sheet.counters("engineer"), "passive")]
     if s.convoy.repair_bonus:

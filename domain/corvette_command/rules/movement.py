@@ -77,7 +77,7 @@ def check_move(state: State, to) -> None:
     if {"to": to} not in legal_moves(state):
         raise IllegalCommand(
             f"the convoy cannot enter {to} from {state.convoy.position} "
-            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel})"
+            f"({state.convoy.speed}, {state.convoy.direction}bound, orders channel {state.convoy.channel}; CC-9, CC-11)"
         )
 
 

@@ -86,7 +86,7 @@ def allocate(ctx: Ctx, faces: dict[str, int]) -> None:
     """CC-45: the allocated dice become skills; the convoy sails in the direction the options chose."""
     s = ctx.state
     if sorted(faces) != sorted(STATIONS) or sorted(faces.values()) != sorted(s.quick_faces):
-        raise IllegalCommand(f"give each of the six stations {list(STATIONS)} one of the dice rolled {s.quick_faces}")
+        raise IllegalCommand(f"give each of the six stations {list(STATIONS)} one of the dice rolled {s.quick_faces} (CC-45)")
     line = skills_line(s.escorts[0], {st: quick_skill(f) for st, f in faces.items()})
     ctx.emit(ev.SkillsAllocated(skills=line))
     _begin(ctx, [line], "canada" if s.options.quick_play.direction == "east" else "liverpool")

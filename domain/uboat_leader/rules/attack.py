@@ -190,17 +190,17 @@ def why_not_attack(s: State, cmd) -> str | None:
     bt = s.battle
     if cmd.boat not in bt.queue or cmd.weapon not in weapons(s, cmd.boat):
         able = {b: weapons(s, b) for b in bt.queue}
-        return f"{cmd.boat} cannot attack with the {cmd.weapon} now; boats to attack and their weapons: {able}"
+        return f"{cmd.boat} cannot attack with the {cmd.weapon} now; boats to attack and their weapons: {able} (UL-37, UL-S2)"
     b = s.boats[cmd.boat]
     legal = targets(s, cmd.boat, cmd.weapon)
     if any(x.target not in legal for x in cmd.shots):
-        return f"{cmd.weapon} targets in range now: {legal}"
+        return f"{cmd.weapon} targets in range now: {legal} (UL-S2, UL-R23)"
     if cmd.weapon == "gun":
         most = min(s.rules.gun_shots, b.ammo)
-        return f"up to {most} gun rolls" if len(cmd.shots) > most else None
+        return f"up to {most} gun rolls (UL-S2)" if len(cmd.shots) > most else None
     for kind in b.ready:
         if sum(1 for x in cmd.shots if x.kind == kind) > b.ready[kind]:
-            return f"{cmd.boat} has {b.ready[kind]} {kind} torpedoes Ready"
+            return f"{cmd.boat} has {b.ready[kind]} {kind} torpedoes Ready (UL-S2)"
     return None
 
 
@@ -236,7 +236,7 @@ def attack(ctx, cmd) -> None:
 
 
 def hold(ctx, cmd) -> None:
-    require(cmd, [{"boat": b} for b in ctx.state.battle.queue], f"{cmd.boat} has no attack to make in this step")
+    require(cmd, [{"boat": b} for b in ctx.state.battle.queue], f"{cmd.boat} has no attack to make in this step (UL-R42)")
     ctx.emit(ev.AttackHeld(boat=cmd.boat))
 
 

@@ -65,7 +65,7 @@ def bearing(ctx, cmd: c.Bearing) -> None:
     )
     if bad:
         allowed = {b: bearing_options(s, b) for b in s.battle.subs}
-        raise IllegalCommand(f"give every boat on the display a Bearing speed: {allowed}")
+        raise IllegalCommand(f"give every boat on the display a Bearing speed: {allowed} (UL-33)")
     declare(ctx, dict(cmd.speeds))
 
 
@@ -96,7 +96,7 @@ def drift_cmd(ctx, cmd: c.Drift) -> None:
     s = ctx.state
     piece = s.battle.queue[0]
     ends, removed = drift_ends(s, piece)
-    require(cmd, [{"piece": piece, "to": a} for a in ends], f"{piece} drifts to one of {ends}")
+    require(cmd, [{"piece": piece, "to": a} for a in ends], f"{piece} drifts to one of {ends} (UL-33, UL-R26)")
     drift(ctx, piece, cmd.to, removed)
 
 

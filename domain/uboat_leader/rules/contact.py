@@ -69,7 +69,7 @@ def must_draw(s: State) -> bool:
 
 
 def activate(ctx, cmd: c.Activate) -> None:
-    require(cmd, [{"boat": b} for b in candidates(ctx.state)], f"{cmd.boat} cannot be the active U-boat now")
+    require(cmd, [{"boat": b} for b in candidates(ctx.state)], f"{cmd.boat} cannot be the active U-boat now (UL-24, UL-R12)")
     ctx.emit(ev.Activated(boat=cmd.boat))
 
 
@@ -135,7 +135,7 @@ def draw_contact(ctx) -> None:
 
 def choose_card(ctx, cmd: c.ChooseConvoyCard) -> None:
     drawn = ctx.state.act.drawn
-    require(cmd, [{"number": n} for n in drawn], f"keep one of the Convoy cards drawn: {drawn}")
+    require(cmd, [{"number": n} for n in drawn], f"keep one of the Convoy cards drawn: {drawn} (UL-10, UL-R13)")
     other = next(n for n in drawn if n != cmd.number)
     ctx.emit(ev.ConvoyChosen(number=cmd.number, discarded=other))
     decks.discard(ctx, "convoys", [other])
@@ -192,7 +192,7 @@ def place_ui(choices: list[dict]) -> ui.Form:
 
 
 def place(ctx, cmd: c.Place) -> None:
-    require(cmd, place_choices(ctx.state), f"place {ctx.state.act.to_place} on a Long area (Infiltrador: M or S too)")
+    require(cmd, place_choices(ctx.state), f"place {ctx.state.act.to_place} on a Long area (Infiltrador: M or S too; UL-27, UL-R17)")
     ctx.emit(ev.UBoatPlaced(boat=cmd.boat, area=cmd.area, side=cmd.side))
 
 

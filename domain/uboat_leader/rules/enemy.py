@@ -69,7 +69,7 @@ def enemy_advance(ctx) -> None:
 
 def choose_target(ctx, cmd: c.ChooseTarget) -> None:
     label, t = next_attacker(ctx.state)
-    require(cmd, [{"ship": label, "boat": b} for b in t], f"{label} attacks one of {t}")
+    require(cmd, [{"ship": label, "boat": b} for b in t], f"{label} attacks one of {t} (UL-S4, UL-R26)")
     enemy_attack(ctx, label, cmd.boat)
 
 

@@ -80,9 +80,9 @@ def advance(ctx) -> None:
 def order(ctx, cmd: c.EscortOrder) -> None:
     s = ctx.state
     if one_at_a_time(s):
-        require(cmd, order_choices(s), f"name the one escort to act next, one of {to_act(s)}")
+        require(cmd, order_choices(s), f"name the one escort to act next, one of {to_act(s)} (UL-34, UL-R46)")
     elif sorted(cmd.labels) != sorted(escorts_on(s)):
-        raise IllegalCommand(f"order every escort on the display once: {escorts_on(s)}")
+        raise IllegalCommand(f"order every escort on the display once: {escorts_on(s)} (UL-34, UL-R46)")
     ctx.emit(ev.EscortsOrdered(labels=list(cmd.labels)))
 
 
@@ -166,7 +166,7 @@ def pursuit(s: State, label: str) -> list[str]:
 def pursue(ctx, cmd: c.Pursue) -> None:
     s = ctx.state
     label = s.battle.queue[0]
-    require(cmd, [{"escort": label, "to": a} for a in pursuit(s, label)], f"{label} moves to one of its nearest areas")
+    require(cmd, [{"escort": label, "to": a} for a in pursuit(s, label)], f"{label} moves to one of its nearest areas (UL-S1, UL-R26)")
     ctx.emit(ev.EscortMoved(escort=label, to=cmd.to))
 
 

@@ -100,15 +100,15 @@ def why_not_fire(s: State, cmd: c.FireTorpedoes) -> str | None:
     box = s.ops.box
     b = s.boats[box.boat]
     if cmd.boat != box.boat:
-        return f"{box.boat} is the boat in the Attack box"
+        return f"{box.boat} is the boat in the Attack box (UL-18)"
     targets = [str(n) for n in box.targets]
     for shot in cmd.shots:
         if shot.target not in targets:
-            return f"target {shot.target} is not one of the Naval cards drawn: {targets}"
+            return f"target {shot.target} is not one of the Naval cards drawn: {targets} (UL-18)"
     for k in KINDS:
         n = sum(1 for x in cmd.shots if x.kind == k)
         if n > b.ready[k] + b.stored[k]:
-            return f"{b.boat} carries {b.ready[k] + b.stored[k]} {k} torpedoes"
+            return f"{b.boat} carries {b.ready[k] + b.stored[k]} {k} torpedoes (UL-18, UL-R32)"
     return None
 
 
@@ -177,7 +177,7 @@ def raider_roll(ctx, weapon: str) -> None:
     s = ctx.state
     box = s.ops.box
     if weapon not in raider_weapons(s, box.boat):
-        raise IllegalCommand(f"{box.boat} has no {weapon} to fire; it has {raider_weapons(s, box.boat)}")
+        raise IllegalCommand(f"{box.boat} has no {weapon} to fire; it has {raider_weapons(s, box.boat)} (UL-19, UL-R44)")
     r = s.rules
     row = s.row(box.boat)
     slot: str | None

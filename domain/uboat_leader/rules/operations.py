@@ -149,10 +149,10 @@ def move(ctx, cmd: c.Move) -> None:
 
 def why_not_move(s: State, boat: str) -> str:
     if s.ops.moving and boat != s.ops.moving and not may_stop(s, s.ops.moving):
-        return f"{s.ops.moving} is moving and cannot stop here: finish its move first"
+        return f"{s.ops.moving} is moving and cannot stop here: finish its move first (UL-20, UL-21)"
     if boat in s.ops.done and boat != s.ops.moving:
-        return f"{boat} has moved or patrolled this segment"
-    return f"{boat} cannot make that step; legal steps are listed"
+        return f"{boat} has moved or patrolled this segment (UL-20)"
+    return f"{boat} cannot make that step; legal steps are listed (UL-20, UL-42)"
 
 
 def enter_port(ctx, boat: str, port: str) -> None:
@@ -182,15 +182,15 @@ def unfit_at_sea(ctx, boat: str) -> None:
 def why_not_patrol(s: State, boat: str) -> str | None:
     b = s.boats.get(boat)
     if b is None or not b.at_sea or b.space != "open":
-        return f"{boat} is not in an Area's open space"
+        return f"{boat} is not in an Area's open space (UL-20)"
     if boat in s.ops.done:
-        return f"{boat} has moved or patrolled this segment"
+        return f"{boat} has moved or patrolled this segment (UL-20)"
     if s.ops.moving and s.ops.moving != boat and not may_stop(s, s.ops.moving):
-        return f"{s.ops.moving} is moving and cannot stop here"
+        return f"{s.ops.moving} is moving and cannot stop here (UL-20, UL-21)"
     if mission_boat(s, boat):
         return f"{boat} carries a Special Mission: it must move to its box (UL-R6)"
     if s.area(b.where).no_stop:
-        return f"{boat} cannot stay in {b.where}"
+        return f"{boat} cannot stay in {b.where} (UL-21)"
     return None
 
 
@@ -211,7 +211,7 @@ def patrol(ctx, boat: str) -> None:
 def stop(ctx, boat: str) -> None:
     s = ctx.state
     if s.ops.moving != boat or not may_stop(s, boat):
-        raise IllegalCommand(f"only a moving boat that may stop where it is stops; moving: {s.ops.moving}")
+        raise IllegalCommand(f"only a moving boat that may stop where it is stops; moving: {s.ops.moving} (UL-20, UL-21)")
     ctx.emit(ev.MoveEnded(boat=boat))
 
 
@@ -239,7 +239,7 @@ def owing(s: State) -> list[str]:
 
 def why_not_end(s: State) -> str | None:
     if s.ops.moving and not may_stop(s, s.ops.moving):
-        return f"{s.ops.moving} is moving and cannot stop where it is"
+        return f"{s.ops.moving} is moving and cannot stop where it is (UL-20, UL-21)"
     owed = owing(s)
     return f"{owed} carry Special Missions: they must move to their boxes (UL-R6)" if owed else None
 

@@ -25,7 +25,7 @@ def why_not_select(s: State, picks: list[c.PickArg]) -> str | None:
     """UL-8: at least one boat, each once, eligible, at a level its card has, in a port of the map, within the SO."""
     boats = [p.boat for p in picks]
     if len(set(boats)) != len(boats):
-        return "each U-boat may be selected once (not at two levels either)"
+        return "each U-boat may be selected once (not at two levels either; UL-8)"
     ports = [p.id for p in s.camp.map.ports]
     cost = 0
     for p in picks:
@@ -33,14 +33,15 @@ def why_not_select(s: State, picks: list[c.PickArg]) -> str | None:
         if card is None or not eligible(s, card):
             return (
                 f"{p.boat} cannot serve in {s.camp.name}; eligible: {[u.boat for u in s.data.uboats if eligible(s, u)]}"
+                " (UL-8, UL-R54)"
             )
         if p.level not in card.levels:
-            return f"{p.boat} has no {p.level} card side; it has {list(card.levels)}"
+            return f"{p.boat} has no {p.level} card side; it has {list(card.levels)} (UL-8, UL-R51)"
         if p.port not in ports:
-            return f"{p.port} is not a Port box of this map; ports: {ports}"
+            return f"{p.port} is not a Port box of this map; ports: {ports} (UL-8)"
         cost += card.levels[p.level].so
     if cost * 2 > s.so_half:
-        return f"these boats cost {cost} SO; the campaign gives {s.so_half // 2}"
+        return f"these boats cost {cost} SO; the campaign gives {s.so_half // 2} (UL-8)"
     return None
 
 

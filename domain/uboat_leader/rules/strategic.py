@@ -37,11 +37,11 @@ def why_not_spend(s: State, option: str, units: int = 1) -> str | None:
     """UL-9: an option the sheet's notes offer, at its cost, at most its maximum per campaign ("U": unlimited)."""
     n = note(s, option)
     if n is None:
-        return f"{NAMES.get(option, option)} is not offered in {s.camp.name}"
+        return f"{NAMES.get(option, option)} is not offered in {s.camp.name} (UL-9)"
     if n.max is not None and s.bought.get(option, 0) + units > n.max:
-        return f"{NAMES.get(option, option)} may be bought {n.max} time(s) in this campaign; it has been bought"
+        return f"{NAMES.get(option, option)} may be bought {n.max} time(s) in this campaign; it has been bought (UL-9)"
     if cost_half(s, option, units) > s.so_half:
-        return f"{NAMES.get(option, option)} costs {so_text(cost_half(s, option, units))} SO; {so_text(s.so_half)} left"
+        return f"{NAMES.get(option, option)} costs {so_text(cost_half(s, option, units))} SO; {so_text(s.so_half)} left (UL-9, UL-R2)"
     return None
 
 
@@ -58,13 +58,13 @@ def why_not_option(s: State, option: str, area: str | None) -> str | None:
         return why
     if option == "rr":
         if area is not None:
-            return "R&R takes no area: it helps every boat in port"
-        return "R&R may be bought once per Strategic Segment" if s.rr_turn else None
+            return "R&R takes no area: it helps every boat in port (UL-13)"
+        return "R&R may be bought once per Strategic Segment (UL-13)" if s.rr_turn else None
     allowed = note(s, option).areas or [a.id for a in s.camp.map.areas]
     if area not in allowed:
-        return f"{NAMES[option]} goes on one of {allowed}"
+        return f"{NAMES[option]} goes on one of {allowed} (UL-9, UL-R5)"
     if option in s.counters.get(area, []):
-        return f"{area} has its {NAMES[option]} counter already (one per Area)"
+        return f"{area} has its {NAMES[option]} counter already (one per Area; UL-R5)"
     return None
 
 
@@ -76,7 +76,7 @@ def option_choices(s: State) -> list[dict]:
 
 def buy_option(ctx, cmd: c.BuyOption) -> None:
     s = ctx.state
-    require(cmd, option_choices(s), why_not_option(s, cmd.option, cmd.area))
+    require(cmd, option_choices(s), why_not_option(s, cmd.option, cmd.area) or f"{cmd.option} is not offered now (UL-9)")
     half = cost_half(s, cmd.option)
     ctx.emit(ev.OptionBought(option=cmd.option, area=cmd.area, cost_half=half, so_half=s.so_half - half))
     if cmd.option == "rr":
@@ -101,10 +101,10 @@ def why_not_advanced(s: State, cmd: c.BuyAdvancedTorpedoes) -> str | None:
         return why
     b = s.boats.get(cmd.boat)
     if b is None or not b.in_play or b.space != "port":
-        return f"advanced torpedoes are loaded in a Port box; boats in port: {in_port(s)}"
+        return f"advanced torpedoes are loaded in a Port box; boats in port: {in_port(s)} (UL-14)"
     have = (b.ready if cmd.slot == "ready" else b.stored)["normal"]
     if cmd.count > have:
-        return f"{cmd.boat} has {have} normal torpedoes {cmd.slot}"
+        return f"{cmd.boat} has {have} normal torpedoes {cmd.slot} (UL-14)"
     return None
 
 
@@ -143,19 +143,19 @@ def why_not_mission(s: State, boat: str, mission: str, mines: int) -> str | None
         return why
     b = s.boats.get(boat)
     if b is None or not b.in_play:
-        return f"{boat} is not in the flotilla"
+        return f"{boat} is not in the flotilla (UL-16)"
     if b.band == "unfit":
-        return f"{boat} is Unfit: it cannot carry out Special Missions"
+        return f"{boat} is Unfit: it cannot carry out Special Missions (UL-3)"
     if mission == "mine":
         normal = b.ready["normal"] + b.stored["normal"]
         if b.space != "port":
-            return "a Mines mission is bought for a boat in a Port box"
+            return "a Mines mission is bought for a boat in a Port box (UL-17)"
         if not 1 <= mines <= normal:
-            return f"{boat} can replace 1 to {normal} normal torpedoes by mines"
+            return f"{boat} can replace 1 to {normal} normal torpedoes by mines (UL-17, UL-R29)"
     elif mines:
-        return "only a Mines mission carries mines"
+        return "only a Mines mission carries mines (UL-17)"
     if not boxes_within_reach(s, boat, mission):
-        return f"no {NAMES[mission]} box that {boat} ({b.cls}) can reach"
+        return f"no {NAMES[mission]} box that {boat} ({b.cls}) can reach (UL-16, UL-42)"
     return None
 
 
@@ -191,7 +191,7 @@ def why_not_end_campaign(s: State) -> str | None:
     if s.edition.has("UL-E3-4"):
         return None
     at_sea = [b.boat for b in s.boats.values() if b.at_sea]
-    return f"boats are at sea: {at_sea}; bring them into port first" if at_sea else None
+    return f"boats are at sea: {at_sea}; bring them into port first (UL-S10)" if at_sea else None
 
 
 def end_campaign(ctx) -> None:

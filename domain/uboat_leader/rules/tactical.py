@@ -75,7 +75,7 @@ def advance(ctx) -> None:
 def start(ctx) -> None:
     """UL-29: the pack is placed; the first turn begins with the U-boats' movement."""
     if ctx.state.act.to_place:
-        raise IllegalCommand(f"place {ctx.state.act.to_place} first")
+        raise IllegalCommand(f"place {ctx.state.act.to_place} first (UL-27)")
     ctx.emit(ev.CombatStep(turn=1, step="move", queue=list(ctx.state.battle.subs)))
 
 
@@ -136,7 +136,7 @@ def move_ui(s: State) -> ui.SidesForm:
 
 def move_uboat(ctx, cmd: c.MoveUBoat) -> None:
     s = ctx.state
-    require(cmd, move_choices(s), f"{cmd.boat} cannot move so now; legal moves are listed")
+    require(cmd, move_choices(s), f"{cmd.boat} cannot move so now; legal moves are listed (UL-30, UL-R28)")
     ctx.emit(ev.UBoatManoeuvred(boat=cmd.boat, side=cmd.side, to=cmd.to))
     if cmd.to == OFF:
         ctx.emit(ev.ContactLost(boat=cmd.boat, cause="left"))
@@ -161,7 +161,7 @@ def silent_running(ctx, cmd: c.SilentRunningCmd) -> None:
     """UL-32: a Detected boat (submerged, UL-R19) runs silent during its move: d10 <= EV removes Detected, else +2
     stress; Bearing speed 0 and no attack this turn."""
     s = ctx.state
-    require(cmd, silent_choices(s), f"{cmd.boat} is not a Detected boat still to move")
+    require(cmd, silent_choices(s), f"{cmd.boat} is not a Detected boat still to move (UL-32)")
     ev_ = evasion(s, cmd.boat)
     face, _ = d10(
         ctx,
@@ -186,7 +186,7 @@ def deep_choices(s: State) -> list[dict]:
 def deep_dive(ctx, cmd: c.DeepDive) -> None:
     """UL-S6: a submerged boat goes Deep instead of moving: Bearing speed 0, no attack, attacks on it −2; it is its
     move (not with Silent Running), so reveals follow (UL-R36)."""
-    require(cmd, deep_choices(ctx.state), f"{cmd.boat} is not a submerged boat still to move")
+    require(cmd, deep_choices(ctx.state), f"{cmd.boat} is not a submerged boat still to move (UL-S6, UL-R36)")
     ctx.emit(ev.DeepDived(boat=cmd.boat))
     reveal_near(ctx, [cmd.boat])
 

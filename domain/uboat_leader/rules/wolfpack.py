@@ -37,7 +37,7 @@ def call_wolfpack(ctx, cmd: c.CallWolfpack) -> None:
     """UL-28: roll for a boat to join (−2 if it has an Attacked counter); a natural Stress result adds 1 stress to the
     active boat and an Alerted counter (both may happen, UL-R15)."""
     s = ctx.state
-    require(cmd, [{"boat": b} for b in pack(s)], f"{cmd.boat} cannot be called to this pack")
+    require(cmd, [{"boat": b} for b in pack(s)], f"{cmd.boat} cannot be called to this pack (UL-28, UL-R41)")
     wp = s.camp.wolfpack
     face, total = d10(
         ctx,
@@ -62,9 +62,9 @@ def why_not_radio(s: State, boats: list[str]) -> str | None:
     if why:
         return why
     if s.act.rolled:
-        return "a Radio Call is bought before any Wolfpack roll"
+        return "a Radio Call is bought before any Wolfpack roll (UL-15)"
     if not boats or len(set(boats)) != len(boats) or any(b not in pack(s) for b in boats):
-        return f"a Radio Call names some of {pack(s)}, each once"
+        return f"a Radio Call names some of {pack(s)}, each once (UL-15)"
     return None
 
 
