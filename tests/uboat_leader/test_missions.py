@@ -179,6 +179,26 @@ def test_UL18_aborting_keeps_the_counter_and_goes_to_the_search_box():
     assert s.boats["U-47"].space == "search" and s.ops.box is None
 
 
+@pytest.mark.parametrize("edition", ["2.0.0", "3.0.0", "4.0.0"])
+def test_UL_R56_an_aborted_attack_goes_to_the_search_box_drawing_no_event(edition):
+    """UL-R56: "Si abortas el ataque, el U-Boat se mueve al Recuadro de Búsqueda del Área en la que está" is not a move
+    of "un U-Boat en movimiento": the abort draws no Event card, neither the Area's Move value nor its Patrol value,
+    and the boat's stress stands (the cards left on the deck would add stress and are not drawn)."""
+    s = new_state(segment="operations", edition=edition)
+    put(s, "U-47", "north-sea", missions=["attack"])
+    deck(s, "events", QUIET, QUIET + 1, AIRCRAFT, SUB_ATTACK)
+    # the step into the box draws one card, the third (Quiet Seas); then the box's first Event, the third of those left
+    if edition == "2.0.0":  # before UL-E3-3 the box's first Event came with the step
+        send(s, "move", 3, 3, boat="U-47", to="north-sea-attack")
+    else:
+        send(s, "move", 3, boat="U-47", to="north-sea-attack")
+        send(s, "continue_attack", 3)
+    left, stress = list(s.decks["events"]), s.boats["U-47"].stress
+    events = send(s, "abort_attack")
+    assert not of(events, ev.CardDrawn) and s.decks["events"] == left and len(left) == 2
+    assert s.boats["U-47"].stress == stress and s.boats["U-47"].space == "search"
+
+
 def test_UL18_an_event_making_the_boat_unfit_fails_the_mission():
     s = new_state(segment="operations")
     put(s, "U-47", "north-sea", stress=8, missions=["attack"])
