@@ -63,6 +63,20 @@ class Moves(msgspec.Struct, forbid_unknown_fields=True):
     overlaps: list[Pair] = []  # pairs of bases that overlap (BF-R29: a warning, not a rule)
 
 
+class Conversion(msgspec.Struct, forbid_unknown_fields=True):
+    division: str
+    index: int  # the arrow of the division's orders converted to together (BF-R4)
+
+
+class LineChanges(msgspec.Struct, forbid_unknown_fields=True):
+    """Under fog `blur` from 6.0.0 (BF-E6-1): the changes to a seat's own lines that follow from its secret poses,
+    sealed to it (kind `line`) after every Command reveal and Movement Phase, an empty one too, so that its presence
+    says nothing: the divisions whose line is reversed (BF-R57) and the arrows converted to together (BF-R4)."""
+
+    reversed: list[str] = []
+    converted: list[Conversion] = []
+
+
 class Sighting(msgspec.Struct, forbid_unknown_fields=True):
     """Enemy poses as one seat sees them under fog `blur`: offset by HMAC, headings to the step."""
 

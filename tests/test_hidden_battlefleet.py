@@ -385,3 +385,72 @@ def test_issue31_BFR29_BFE5_1_whether_enemy_bases_overlap_after_a_move_is_told_t
         a, b = overlap_reads(*touching, who), overlap_reads(*clear, who)
         told = [read for read in a if a[read] != b[read]]
         assert told == ([] if edition == "5.0.0" else ["events", "stream", "bundle"]), (who, told)
+
+
+# ---- two worlds: a line reversed, or a formation broken, by a turn's secret degrees (issue 31, BF-E6-1) ------------
+
+TOGETHER_90 = {"turn": "together", "to": "port", "arrow": 90}
+SUCCESSION_45 = {"turn": "succession", "to": "starboard", "arrow": 45}
+
+
+def reversal_world(monkeypatch, edition: str, degrees: int):
+    """One fair game of the torpedo attack under fog blur, its randomness the other world's: Japan's D1 (in line
+    ahead, heading south) is ordered to turn together 90 to port, and its sealed move turns `degrees` (the arrow's
+    band is 90-180): at 180 its lead ends on the reverse of the line's bearing (BF-R57: the line is reversed, in line
+    ahead again), at 178 it does not (2 degrees off: no formation, BF-R4). Every other step is answered empty until
+    the second Command Phase, where D1 is ordered to turn in succession (converted to together out of line ahead)."""
+    drawn = iter(range(1, 10**6))
+    monkeypatch.setattr(secrets, "token_bytes", lambda n=32: hashlib.sha256(b"%d" % next(drawn)).digest()[:n])
+    svc = GameService(SQLiteStore(":memory:"), clock=lambda: OVERLAP_AT)
+    client = TestClient(create_app(service=svc))
+    options = {"scenario": "torpedo-attack", "fog": "blur", "turns": 3}
+    made = svc.creation.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="rev", edition=edition)
+    g = {"game_id": "rev", "tokens": {s["seat"]: s["token"] for s in made["seats"]}}
+    g["referee_token"] = made["referee_token"]
+    orders = {1: TOGETHER_90, 2: SUCCESSION_45}
+    while True:
+        summary = get(client, g, "", "referee")
+        turn = get(client, g, "/views/phase", "referee")["data"]["now"]["turn"]
+        specs = [a for a in summary["awaiting"] if a["type"] != "concede"]
+        for spec in specs:
+            for seat in spec["seats"]:
+                body: dict = {"type": spec["type"]}
+                if spec["type"] == "give_orders" and seat == "japan":
+                    body["divisions"] = [{"division": "D1", "orders": [orders[turn]]}]
+                elif spec["type"] == "move" and seat == "japan" and turn == 1:
+                    body["divisions"] = [{"division": "D1", "turns_deg": [degrees]}]
+                send(client, g, seat, body)
+        if turn == 2 and any(s["type"] == "move" for s in specs) or not specs:
+            return client, g
+
+
+def reversal_reads(client, g, who: str | None) -> dict[str, bytes]:
+    """`overlap_reads` and every view, fog-masked: what `who` (None: the public) reads of the game."""
+    reads = overlap_reads(client, g, who)
+    for view in ("ship-log", "gunnery-log", "table", "phase"):
+        reads[view] = masked(json.dumps(fog_masked(get(client, g, f"/views/{view}", who))).encode())
+    return reads
+
+
+@pytest.mark.parametrize("edition", ["6.0.0", "5.0.0"])
+def test_issue31_BFR57_BFE6_1_a_reversed_line_and_a_broken_formation_tell_nobody_a_turns_degrees(monkeypatch, edition):
+    """Two games under fog blur, alike but for the degrees of Japan's sealed turn (180 or 178, both in the public
+    arrow's band). Under 5.0.0 the public `LineReversed` (BF-R57) and the next Command Phase's `OrderConverted`
+    (BF-R4: a succession arrow out of line ahead) told everyone, the other seat too, which one Japan turned: the
+    sealed move's exact degrees. Under 6.0.0 (BF-E6-1) both are sealed to their seat: the public's and Russia's reads
+    (events, stream, bundle, every view) are byte for byte alike, while Japan reads its own line reversed."""
+    worlds = [reversal_world(monkeypatch, edition, d) for d in (180, 178)]
+    told = {
+        who: [read for read, x in reversal_reads(*worlds[0], who).items() if x != reversal_reads(*worlds[1], who)[read]]
+        for who in (None, "russia")
+    }
+    referee = [[e["type"] for e in events(*w, "referee")] for w in worlds]
+    if edition == "5.0.0":  # the leak, in public
+        assert "LineReversed" in referee[0] and "LineReversed" not in referee[1]
+        assert "OrderConverted" not in referee[0] and "OrderConverted" in referee[1]
+        assert told[None] and told["russia"], told
+    else:
+        assert told == {None: [], "russia": []}, told
+        japan = [get(client, g, "/views/gunnery-log", "japan")["data"]["divisions"] for client, g in worlds]
+        assert japan[1][0]["ships"] == ["Ikazuchi", "Inazuma", "Akebono"]  # (Sazanami's bow left the table: BF-R29)
+        assert japan[0][0]["ships"] == japan[1][0]["ships"][::-1]  # its own line, reversed at 180 degrees

@@ -22,6 +22,12 @@ EDITIONS = Editions(
             "issue 31: under fog blur the referee's overlap record is sealed after every move, an empty one too, so "
             "its presence no longer says that an enemy base touches one's own (BF-E5-1)",
         ),
+        Released(
+            "6.0.0",
+            "issue 31: under fog blur a line reversed by a turn together (BF-R57) and a succession arrow converted out"
+            " of line ahead (BF-R4) are sealed to their seat, so that they no longer tell everyone a sealed turn's"
+            " degrees (BF-E6-1); the boat gun crews are public, announced at the start (BF-E6-2); an heir is the closest along the line, not by true distance (BF-E6-3)",
+        ),
     ),
     changes=(
         Change(
@@ -124,6 +130,35 @@ EDITIONS = Editions(
             "under fog blur the referee's `poses` record of the pairs with an enemy ship (BF-E4-22) is sealed after"
             " every Movement Phase, empty when no such pair touches: 4.0.0 sealed it only when one did, and its"
             " public presence told everyone an overlap existed",
+        ),
+        Change(
+            "BF-E6-1",
+            "6.0.0",
+            ("BF:2.1", "BF-R4", "BF-R34", "BF-R57"),
+            "under fog blur a seat's line changes that follow from its secret poses, a line reversed by a turn"
+            " together onto the reverse of its bearing (BF-R57) and a succession arrow converted to together out of"
+            " line ahead (BF-R4), are sealed to it (`line` records after every Command reveal and Movement Phase, an"
+            " empty one too) instead of public `LineReversed` and `OrderConverted` events: their presence told"
+            " everyone whether the lead's heading was exactly on the line's bearing or its reverse, that is the"
+            " sealed move's degrees; the other seat and the public read the line in its last public order",
+        ),
+        Change(
+            "BF-E6-2",
+            "6.0.0",
+            ("BF:6.2", "BF-R3", "BF-R20", "BF-R34"),
+            "the boat gun crews are public: each armoured-deck ship's crews from the sealed `start` are announced at"
+            " the setup reveal (`BoatGunsManned`, as give_orders' changes always were), every reader's ship log shows"
+            " them, and who owes a `fire` step counts them as they are; up to 5.0.0 a change of crews was public"
+            " while the crews at the start were sealed and read as manned by the others",
+        ),
+        Change(
+            "BF-E6-3",
+            "6.0.0",
+            ("BF:2.1", "BF-R11", "BF-R35", "BF-R36", "BF-R49"),
+            "under fog blur the ship that takes a division's command when its flagship is lost, drops out or is"
+            " relieved involuntarily is the qualified ship the fewest places from it in the line, ties to the earlier"
+            " in the scenario's order: the heir is public (`CommandTransferred`), and chosen by the true distance"
+            " between funnels it told everyone which ship truly lay nearer, which the fog keeps from them",
         ),
     ),
     retired=("1", "2"),

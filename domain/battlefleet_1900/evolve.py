@@ -41,6 +41,14 @@ def _sealed(s: State, e: SubmissionSealed) -> None:
         sec.sighting = {p.ship: ev.Pose(p.x, p.y, p.h) for p in sight.ships}
     elif e.kind == "markers":
         sec.markers = [Marker(**msgspec.to_builtins(m)) for m in msgspec.convert(e.content, ev.Markers).markers]
+    elif e.kind == "line":  # fog blur, 6.0.0 (BF-E6-1): the seat's own line changes, sealed to it
+        changes = msgspec.convert(e.content, ev.LineChanges)
+        for c in changes.converted:
+            _converted(s, ev.OrderConverted(division=c.division, index=c.index))
+            sec.converted.append((c.division, c.index))
+        for d in changes.reversed:
+            _reversed(s, ev.LineReversed(division=d))
+            sec.reversed ^= {d}
     elif e.kind == "message":  # the sender's copy, then the addressee's once delivered (BF-R12)
         n = msgspec.convert(e.content, ev.Note)
         sec.messages.append(Message(n.turn, n.from_seat, n.to_seat, n.text, n.signal, delivered=e.seat != n.from_seat))
@@ -76,6 +84,8 @@ def _turn_started(s: State, e: ev.TurnStarted) -> None:
         d.orders = []
         d.dropped_out = False
     s.sealed["referee"].markers = []
+    for sec in s.sealed.values():
+        sec.converted = []
 
 
 def _step_started(s: State, e: ev.StepStarted) -> None:

@@ -145,6 +145,10 @@ class Secrets:
     sighting: dict[str, Pose] = field(default_factory=dict)  # enemy poses as this seat sees them (fog blur)
     messages: list[Message] = field(default_factory=list)
     markers: list[Marker] = field(default_factory=list)  # the referee's: this turn's splash and hit markers
+    # fog blur from 6.0.0 (BF-E6-1): the seat's divisions whose line runs opposite to its last public order, and this
+    # turn's arrows converted to together, which the others do not know of
+    reversed: set[str] = field(default_factory=set)
+    converted: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -355,11 +355,13 @@ def test_BF4_1_BFR37_BFR53_a_pattern_gun_fires_its_rate_of_fire_once_a_turn_acro
     assert by["Retvizan"].outcome in ("hit", "short", "over")  # measured: the estimate was made and taped
 
 
-def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews():
-    """StepStarted.owing is public: whether japan owes `fire` must not tell russia that japan's boat gun crews,
-    logged in its sealed `start`, stand down. Japan, with nothing left but unmanned boat guns, is still asked;
-    it may only send an empty `fire` (the crews are silent, BF-R14)."""
-    s = make_state(step="gunnery")
+@pytest.mark.parametrize("edition", ["5.0.0", None])
+def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews(edition):
+    """StepStarted.owing is public: up to 5.0.0 whether japan owes `fire` must not tell russia that japan's boat gun
+    crews, logged in its sealed `start`, stand down: japan, with nothing left but unmanned boat guns, is still asked.
+    From 6.0.0 the crews are public (BF-E6-2) and japan is not asked. Either way it may send only an empty `fire`
+    (the crews are silent, BF-R14)."""
+    s = make_state(step="gunnery", edition=edition)
     for n in s.own("japan"):
         sh = s.ships[n]
         for m in sh.mounts.values():
@@ -368,7 +370,7 @@ def test_BFR3_BFR20_who_owes_fire_reads_no_sealed_boat_gun_crews():
             if wid != "boat":
                 guns[:] = ["destroyed"] * len(guns)
         s.sealed["japan"].manned[n] = False
-    assert gunnery.owes(s, "japan")
+    assert gunnery.owes(s, "japan") == (edition == "5.0.0")
     with pytest.raises(IllegalCommand, match="Mikasa has no gun able to fire this turn"):
         gunnery.check_fire(
             s,

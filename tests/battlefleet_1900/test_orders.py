@@ -325,3 +325,20 @@ def test_issue17_a_seat_naming_the_other_sides_ship_or_division_is_told_what_is_
     move = msgspec.convert({"type": "move", "divisions": [{"division": "J1"}]}, Move)
     with pytest.raises(IllegalCommand, match="'J1' is not one of your divisions"):
         movement.check_move(make_state(step="move"), "russia", move)
+
+
+@pytest.mark.parametrize(
+    "fog, edition, heir", [("blur", None, "Asahi"), ("open", None, "Fuji"), ("blur", "5.0.0", "Fuji")]
+)
+def test_BF2_1_BFR11_BFE6_3_under_blur_the_heir_is_the_closest_along_the_line(fog, edition, heir):
+    """BF-E6-3 (6.0.0): under fog blur the heir of an involuntary transfer is the qualified ship the fewest places
+    from the flagship in the line (Asahi, next astern of Mikasa), not the one truly nearest (Fuji, last in line but
+    moved beside Mikasa): the heir is public and the true distance the fog's. Under fog open, and under 5.0.0, the
+    true distance between funnels decides (BF-R49)."""
+    s = make_state(fog=fog, edition=edition)
+    assert s.divisions["J1"].ships[:4] == ["Mikasa", "Asahi", "Shikishima", "Fuji"]
+    m = s.sealed["japan"].poses["Mikasa"]
+    place(s, "Fuji", m.x, m.y + 60, m.h)  # beside the flagship, nearer than Asahi 150 mm astern
+    s.ships["Mikasa"].tr = 1
+    c = reveal(s, [5])
+    assert of(c, ev.CommandTransferred)[0].to_ship == heir

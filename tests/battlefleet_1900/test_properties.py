@@ -89,7 +89,6 @@ def _numbers(data):
 # each of the others with chosen orders and faces (tests/battlefleet_1900/test_orders.py, test_movement.py), except
 # BoatGunsManned and ScuttlingBegun, which no test makes yet.
 NOT_BY_THE_BOTS = {
-    "BoatGunsManned",  # the bot never mans a torpedo boat's guns (BF-R13 boat crews)
     "LineReversed",  # it never orders a line reversed
     "MessageDelivered",  # it never sends a message between flagships
     "OrderConverted",  # its orders are never converted (a message it does not send)

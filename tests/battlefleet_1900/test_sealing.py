@@ -92,3 +92,35 @@ def test_BFR29_BFE5_1_open_fog_seals_no_overlap_record():
     c = ctx(s)
     movement.resolve(c)
     assert [e for e in of(c, SubmissionSealed) if e.kind == "poses"] == []
+
+
+@pytest.mark.parametrize("edition", [None, "5.0.0"])
+def test_BFR20_BFR34_BFE6_2_the_boat_gun_crews_are_public_from_the_start(edition):
+    """BF-E6-2 (6.0.0): the crews an armoured-deck ship logs in its sealed `start` are announced at the setup reveal
+    (`BoatGunsManned`, as give_orders' changes are, BF-R34), and every reader, the other seat and the public too,
+    reads them: the ship log shows them and a ship whose boat guns stand down has none able to fire for anyone
+    (BF-R3's `owes` reads them as they are). Up to 5.0.0 they stayed sealed and read as manned to the others."""
+    from domain.battlefleet_1900.rules import gunnery, orders, turn
+    from domain.battlefleet_1900.views import ship_log
+    from events import battlefleet_1900 as ev
+
+    s = make_state(fog="blur", edition=edition, step="setup")
+    decked = [n for n in s.own("russia") if len(orders.crews(s, n)) > 1]
+    assert decked, "the scenario has armoured-deck ships"
+    ship = decked[0]
+    s.sealed["russia"].pending["start"] = {"ships": [{"ship": ship, "boat_guns_manned": False}]}
+    c = ctx(s)
+    turn.begin(c)
+    announced = {e.ship: e.manned for e in of(c, ev.BoatGunsManned)}
+    public = sealing.redact(c.state, None)
+    logged = {e.ship: e.boat_guns_manned for e in ship_log(c.state, "japan").ships}
+    if edition is None:
+        assert announced == {n: n != ship for n in s.ships if len(orders.crews(s, n)) > 1}
+        assert public.sealed["russia"].manned[ship] is False and logged[ship] is False
+    else:
+        assert announced == {} and public.sealed["russia"].manned == {} and logged[ship] is None
+    boat = next((w.id for w in c.state.cls(ship).weapons if w.boat), None)
+    if boat is not None and edition is None:  # its boat guns are silent to everyone's reckoning
+        assert all(
+            gunnery.capacity(public, ship, boat, side)[0] == 0 for side in ("port", "starboard")
+        )

@@ -33,7 +33,10 @@ def test_BFR1_start_is_sealed_then_the_battle_begins_at_the_command_phase():
     first = t.send("japan", "start")
     assert names(first) == ["SeedLocked", "SubmissionSealed"] and first[1].seat == "japan"
     second = t.send("russia", "start", ships=[{"ship": "Tsesarevich", "boat_guns_manned": False}])
-    assert names(second)[:4] == ["SubmissionSealed", "BattleStarted", "TurnStarted", "StepStarted"]
+    assert names(second)[:2] == ["SubmissionSealed", "BattleStarted"]
+    crews = [e for e in second if type(e).__name__ == "BoatGunsManned"]  # start's public part (BF-E6-2)
+    assert crews and {e.ship: e.manned for e in crews}["Tsesarevich"] is False
+    assert names(second)[2 + len(crews) : 4 + len(crews)] == ["TurnStarted", "StepStarted"]
     assert t.state.step == "command" and t.state.owing == ["japan", "russia"]
     assert t.state.sealed["russia"].manned["Tsesarevich"] is False  # the log's pre-game entry
     assert not any(isinstance(e, SubmissionsRevealed) for e in second)  # BF-R34: start stays sealed to the end

@@ -78,7 +78,8 @@ def targets(state: State, seat: str) -> list[str]:
 
 def owes(state: State, seat: str) -> bool:
     """A seat with a ship that may have a gun able to fire, read on public facts (BF-R3, §4 "being asked leaks
-    nothing"): the boat gun crews, logged in the sealed `start`, count as manned here."""
+    nothing"): up to 5.0.0 the boat gun crews, logged in the sealed `start`, count as manned here; from 6.0.0 they
+    are public (BF-E6-2) and count as they are."""
     public = sealing.redact(state, None)
     return bool(targets(state, seat)) and any(can_fire(public, n) for n in state.own(seat))
 

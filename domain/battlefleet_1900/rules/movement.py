@@ -168,8 +168,11 @@ def resolve(ctx: Ctx) -> list[str]:
         )
         for seat in s.seats
     }
-    for d in reversed_:
-        ctx.emit(ev.LineReversed(division=d))
+    if sealing.lines_sealed(s):
+        sealing.seal_line_changes(ctx, reversed_=reversed_)
+    else:
+        for d in reversed_:
+            ctx.emit(ev.LineReversed(division=d))
     if s.fog == "open":
         sealing.reveal(ctx, ["move"])
         both = ev.Moves(

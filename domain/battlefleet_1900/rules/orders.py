@@ -33,11 +33,21 @@ def qualified(state: State, ship: str) -> bool:
     return s.in_play and s.sinking is None and s.ct == 0
 
 
-def closest(state: State, division: str, to: str, leaving: tuple[str, ...] = ()) -> str | None:
+def closest(
+    state: State, division: str, to: str, leaving: tuple[str, ...] = (), line: list[str] | None = None
+) -> str | None:
     """2.1 "the ship closest to the flagship", BF-R49: least |D|^2 between forward funnels, ties to the earlier in
-    line; BF-R50: never a ship dropping out of the division in this Command Phase (`leaving`)."""
-    f = funnel(state, to)
+    line; BF-R50: never a ship dropping out of the division in this Command Phase (`leaving`). Under fog `blur`
+    from 6.0.0 (BF-E6-3) closest along the line (`line`: the division's line as it was with `to` in it): the fewest
+    places from it, ties to the earlier in the scenario's order. The heir is public, and true distances are the
+    fog's secret: measured between poses, the choice told everyone which ship truly lay nearer; places in the line
+    are the same whichever way the line runs (BF-E6-1 keeps a reversal to its seat)."""
+    line = line if line is not None else state.divisions[division].ships
     others = [n for n in state.divisions[division].ships if n != to and n not in leaving and qualified(state, n)]
+    if state.fog == "blur" and state.edition.has("BF-E6-3") and to in line:
+        order = list(state.ships)
+        return min(others, key=lambda n: (abs(line.index(n) - line.index(to)), order.index(n)), default=None)
+    f = funnel(state, to)
     return min(others, key=lambda n: geo.dist2(f, funnel(state, n)), default=None)
 
 
@@ -206,16 +216,23 @@ def resolve(ctx: Ctx) -> None:
     """BF-R1: orders, conversions, voluntary transfers, involuntary rolls, drop-outs, crews, messages, surrenders."""
     s = ctx.state
     cmds = {seat: msgspec.convert(s.sealed[seat].pending.get("give_orders", {}), GiveOrders) for seat in s.seats}
+    converted: list[ev.Conversion] = []
     for seat, cmd in cmds.items():
         given = {do.division: do.orders for do in cmd.divisions}
         for d in [x for x in s.divisions.values() if x.seat == seat and x.ships]:
             ctx.emit(ev.DivisionOrdered(division=d.id, orders=given.get(d.id, [])))
             if movement.formation(s, d.id) != "line_ahead":
                 for i, a in enumerate(d.orders):
-                    if a.turn == "succession":  # 2.1: treated as a simultaneous turn (BF-R4)
+                    if a.turn != "succession":  # 2.1: a succession arrow is treated as a simultaneous turn (BF-R4)
+                        continue
+                    if sealing.lines_sealed(s):
+                        converted.append(ev.Conversion(division=d.id, index=i))
+                    else:
                         ctx.emit(ev.OrderConverted(division=d.id, index=i))
         for t in cmd.transfer:
             _transfer(ctx, t.division, t.to, "voluntary")
+    if sealing.lines_sealed(s):
+        sealing.seal_line_changes(ctx, converted=converted)
     leaving = tuple(ship for cmd in cmds.values() for ship in cmd.drop_out)
     for seat in s.seats:
         for d in [x for x in s.divisions.values() if x.seat == seat and x.ships]:
@@ -281,20 +298,20 @@ def leave(ctx: Ctx, ship: str, event) -> None:
     s = ctx.state
     d = s.divisions[s.ships[ship].division]
     flag, fleet = d.flagship == ship, s.fleet_flagship[d.seat] == ship
+    line = list(d.ships)  # as it was with the ship in it (BF-E6-3)
     ctx.emit(event)
     if flag or fleet:
-        pass_command(ctx, d.id, ship, flag, fleet)
+        pass_command(ctx, d.id, ship, flag, fleet, line)
 
 
-def pass_command(ctx: Ctx, division: str, was: str, flag: bool, fleet: bool) -> None:
+def pass_command(ctx: Ctx, division: str, was: str, flag: bool, fleet: bool, line: list[str]) -> None:
     """2.1: "If a flagship blows up, or otherwise sinks, involuntary transfer is immediate and automatic": to the
     closest qualified ship of its division, the fleet's command with it, or to the first division still led
     (BF-R36)."""
     s = ctx.state
     d = s.divisions[division]
     if flag:
-        f = funnel(s, was)
-        heir = min((n for n in d.ships if qualified(s, n)), key=lambda n: geo.dist2(f, funnel(s, n)), default=None)
+        heir = closest(s, division, was, line=line)
         if heir is not None:
             ctx.emit(
                 ev.CommandTransferred(division=division, from_ship=was, to_ship=heir, how="flagship_lost", fleet=fleet)

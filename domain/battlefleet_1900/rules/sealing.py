@@ -7,6 +7,7 @@ offsets keyed by HMAC (not rolls). `redact` is the only place secrets leave the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from math import isqrt
 from typing import TYPE_CHECKING
@@ -32,6 +33,26 @@ def seal(ctx: Ctx, seat: str, kind: str, content: msgspec.Struct | dict) -> None
 def reveal(ctx: Ctx, kinds: list[str]) -> None:
     """Open the seals of these kinds ([] = every one still closed, at the end of the battle)."""
     ctx.emit(SubmissionsRevealed(kinds=kinds))
+
+
+def lines_sealed(state: State) -> bool:
+    """Lines reversed (BF-R57) and arrows converted (BF-R4) are public events, but under fog `blur` from 6.0.0
+    (BF-E6-1) they are sealed to their seat (`seal_line_changes`). Both follow from the lead's exact heading against
+    the line's bearing, which the sealed move set to the degree: public, their presence or absence told everyone
+    whether a turn was, say, 178 or 180 degrees."""
+    return state.fog == "blur" and state.edition.has("BF-E6-1")
+
+
+def seal_line_changes(ctx: Ctx, reversed_: Sequence[str] = (), converted: Sequence[ev.Conversion] = ()) -> None:
+    """BF-E6-1: each seat's own line changes, sealed to it after every Command reveal and Movement Phase (`line`, an
+    empty one too, so that a record's presence says nothing)."""
+    s = ctx.state
+    for seat in s.seats:
+        mine = ev.LineChanges(
+            reversed=[d for d in reversed_ if s.divisions[d].seat == seat],
+            converted=[c for c in converted if s.divisions[c.division].seat == seat],
+        )
+        seal(ctx, seat, "line", mine)
 
 
 def blurred(pose: ev.Pose, key: bytes, reach: int, step: int) -> ev.Pose:
@@ -89,7 +110,27 @@ def redact(state: State, reader: Reader) -> State:
                 line_bearing=sec.line_bearing,
                 waypoints=sec.waypoints,
                 markers=sec.markers,
+                manned=sec.manned if state.edition.has("BF-E6-2") else {},
             )
+        elif state.edition.has("BF-E6-2"):  # the boat gun crews are public (BF-R20)
+            out[seat] = Secrets(manned=sec.manned)
         else:
             out[seat] = Secrets()
-    return replace(state, sealed=out)
+    return replace(state, sealed=out, divisions=_public_lines(state, reader))
+
+
+def _public_lines(state: State, reader: Reader) -> dict:
+    """The divisions as `reader` knows them: another seat's lines in their last public order and its orders as given
+    (BF-E6-1: the reversals and conversions sealed to that seat are its own)."""
+    out = state.divisions
+    for seat, sec in state.sealed.items():
+        if seat == reader or not (sec.reversed or sec.converted):
+            continue
+        out = dict(out) if out is state.divisions else out
+        for name in sec.reversed:
+            out[name] = replace(out[name], ships=out[name].ships[::-1])
+        for name, i in sec.converted:
+            orders = list(out[name].orders)
+            orders[i] = ev.Arrow(turn="succession", to=orders[i].to, arrow=orders[i].arrow)
+            out[name] = replace(out[name], orders=orders)
+    return out

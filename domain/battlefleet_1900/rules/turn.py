@@ -95,6 +95,10 @@ def check_setup(options: c.Options, seats: list[str], data) -> None:
 def begin(ctx: Ctx) -> None:
     s = ctx.state
     ctx.emit(ev.BattleStarted(scenario=s.scenario, seats=list(s.seats), turns=s.turns, fog=s.fog))
+    if s.edition.has("BF-E6-2"):  # the crews are public (BF-R20): `start`'s public part, as give_orders' (BF-R34)
+        for name in s.ships:
+            if len(orders.crews(s, name)) > 1:
+                ctx.emit(ev.BoatGunsManned(ship=name, manned=s.sealed[s.ships[name].seat].manned.get(name, True)))
 
 
 SETUP = Step("setup", c.Start, lambda state, seat: True, check_start, begin)
