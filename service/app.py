@@ -22,6 +22,7 @@ from service.reads import MAX_PAGE
 from service.routes import Conditional, registrar
 from service.routes import docs as docs_routes
 from service.routes import games as games_routes
+from service.routes import health as health_routes
 from service.routes import record as record_routes
 from service.routes import rulesets as ruleset_routes
 from service.routes import verification as verification_routes
@@ -119,6 +120,7 @@ def create_app(
     conditional = Conditional(svc.bundles, settings.large_answers_per_minute)
 
     ruleset_routes.add_routes(route, svc)
+    health_routes.add_routes(route, svc)
     games_routes.add_routes(route, svc, conditional)
     whatif_routes.add_routes(route, svc)
     record_routes.add_routes(route, svc, conditional)

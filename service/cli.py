@@ -131,11 +131,20 @@ def _read(path: Path) -> bytes:
 
 
 @app.command("verify")
-def verify_cmd(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> None:
+def verify_cmd(
+    bundle: Path | None = typer.Argument(None, help="a bundle JSON file (or --db for every game of a store)"),
+    db: str | None = typer.Option(None, help="check every game of this store (a SQLite file or a postgresql:// URL)"),
+) -> None:
     """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
-    seed is not revealed yet, so the dice and replay checks wait)."""
+    seed is not revealed yet, so the dice and replay checks wait). With --db, every game of a store: each one's bundle
+    as the server serves it, and a line for each that fails (exit 1 if any does)."""
     from service.replay import verify
 
+    if db is not None:
+        _verify_store(db)
+        return
+    if bundle is None:
+        raise fail("name a bundle file, or --db for every game of a store", 2)
     report = verify(_read(bundle))
     whose = f"game {report['game']}" if report["game"] else "not a bundle of any game"
     table = Table(title=f"{bundle.name} — {whose}", width=min(console.width, 100))
@@ -148,6 +157,52 @@ def verify_cmd(bundle: Path = typer.Argument(..., help="a bundle JSON file")) ->
     console.print(table)
     console.print(f"verdict: [bold]{report['verdict']}[/]")
     raise typer.Exit({"verified": 0, "failed": 1, "partial": 2}[report["verdict"]])
+
+
+def _verify_store(db: str) -> None:
+    from service.backup import verify_store
+
+    svc = _service(db)
+    ids = svc.store.game_ids()
+    counts = {"verified": 0, "partial": 0, "failed": 0}
+    step = max(1, len(ids) // 20)  # a progress line every 5%, on a terminal or not
+    started = time.monotonic()
+    for i, (game_id, report) in enumerate(verify_store(svc, ids), start=1):
+        counts[report["verdict"]] += 1
+        if report["verdict"] == "failed":
+            bad = "; ".join(f"{k}: {c['detail']}" for k, c in report["checks"].items() if c["status"] == "fail")
+            console.print(f"[red]failed[/] {game_id}: {bad}", highlight=False, soft_wrap=True)
+        if i % step == 0 or i == len(ids):
+            left = (time.monotonic() - started) / i * (len(ids) - i)
+            err.print(f"{i}/{len(ids)} games checked ({100 * i // len(ids)}%), about {left:.0f} s left", highlight=False)
+    console.print(
+        f"{len(ids)} games: {counts['verified']} verified, {counts['partial']} partial (seed not revealed yet: chain and "
+        f"seals checked), {counts['failed']} failed",
+        highlight=False,
+    )
+    raise typer.Exit(1 if counts["failed"] else 0)
+
+
+@app.command()
+def backup(
+    dest: Path = typer.Argument(..., help="the file to write (it must not exist); mode 0600"),
+    db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="the store to copy (a SQLite file or a postgresql:// URL)"),
+) -> None:
+    """A consistent copy of a live store while it takes commands (SQLite's online backup; pg_dump for PostgreSQL).
+    It holds server seeds and token hashes: it is written with mode 0600. Restore and check: docs/operations.md."""
+    from service.backup import backup as copy
+
+    try:
+        how = copy(db, dest)
+    except FileExistsError:
+        raise fail(f"{dest} exists: a backup never overwrites a file; name a new one")
+    except FileNotFoundError as e:
+        if db.startswith(("postgresql://", "postgres://")):
+            raise fail(f"pg_dump is not on PATH; install the PostgreSQL client tools, or run: {e.args[0]}")
+        raise fail(f"{e.args[0]}: pass the store the server uses with --db")
+    except (RuntimeError, OSError) as e:
+        raise fail(str(e))
+    err.print(f"wrote {dest} ({dest.stat().st_size:,} bytes, mode 0600) by {how}; check it: umpire verify --db {dest}")
 
 
 @app.command()

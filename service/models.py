@@ -145,6 +145,11 @@ class RulesetInfo(_Out):
     options_schema: Annotated[dict[str, Any], Meta(description="the JSON Schema of `options` in POST /games")]
 
 
+class Health(_Out):
+    status: str  # `live` (the process answers) or `ready` (and its store answered)
+    engine: str
+
+
 class Root(_Out):
     name: str
     engine: str

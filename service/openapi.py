@@ -27,6 +27,7 @@ REF = "#/components/schemas/{name}"
 MODELS = [
     models.Problem,
     models.Root,
+    models.Health,
     models.RulesetInfo,
     models.CreateGame,
     models.ForkGame,

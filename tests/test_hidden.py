@@ -294,6 +294,8 @@ def _odds(ctx: dict) -> list[Probe]:
 PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
     ("GET", "/"): lambda ctx: [("root", "GET", "/", None)],
     ("GET", "/rulesets"): lambda ctx: [("rulesets", "GET", "/rulesets", None)],
+    ("GET", "/health/live"): lambda ctx: [("live", "GET", "/health/live", None)],
+    ("GET", "/health/ready"): lambda ctx: [("ready", "GET", "/health/ready", None)],
     ("GET", "/rulesets/{ruleset_id}"): lambda ctx: [("ruleset", "GET", f"/rulesets/{ctx['ruleset']}", None)],
     ("GET", "/games"): lambda ctx: [("games", "GET", "/games?limit=100", None)],
     ("GET", "/games/{game_id}"): lambda ctx: [("summary", "GET", f"/games/{ctx['game_id']}", None)],

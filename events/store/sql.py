@@ -87,6 +87,10 @@ class SQLStore:
 
     # ---- reads ----
 
+    def ping(self) -> None:
+        """A trivial query: raises when the store cannot answer (GET /health/ready)."""
+        self._query("SELECT 1")
+
     def game(self, game_id: str) -> GameRow | None:
         rows = self._query(f"SELECT {_GAME_COLS} FROM games WHERE id = ?", (game_id,))
         if not rows:
