@@ -115,7 +115,12 @@ class GameService:
         allow = Allow(self.settings.webhook_allow)
         self.webhooks = Webhooks(store, allow)
         self.dispatcher = Dispatcher(
-            store, allow, self.settings.webhook_backoff, self.settings.webhook_poll, self.settings.webhook_concurrency
+            store,
+            allow,
+            self.settings.webhook_backoff,
+            self.settings.webhook_poll,
+            self.settings.webhook_concurrency,
+            self.settings.webhook_lease,
         )
         self.webhooks.wake = self.dispatcher.wake
 

@@ -67,6 +67,7 @@ class Settings:
     webhook_backoff: float = 10.0  # seconds before a failed webhook's first retry; doubled each time, capped at 1 h
     webhook_poll: float = 1.0  # seconds between the dispatcher's looks for due retries and other processes' rows
     webhook_concurrency: int = 8  # webhook deliveries in flight at once, per process
+    webhook_lease: float = 60.0  # seconds a claimed webhook is its process's; then another may take it (crash)
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -100,5 +101,6 @@ class Settings:
             webhook_backoff=_float("UMPIRE_WEBHOOK_BACKOFF", cls.webhook_backoff),
             webhook_poll=_float("UMPIRE_WEBHOOK_POLL", cls.webhook_poll),
             webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
+            webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})

@@ -46,7 +46,6 @@ TIMEOUT = 10.0  # seconds to connect, and between bytes of the answer
 ROTATION_OVERLAP = 24 * 3600.0  # seconds the old secret still signs after a rotation
 MAX_ATTEMPTS = 20  # with BACKOFF_BASE 10 s and a 1 h cap: about 14 hours of retries
 BACKOFF_CAP = 3600.0
-LEASE = 60.0  # seconds a claimed notification is another process's to deliver: longer than TIMEOUT * 2
 
 
 def deadline_at(game: engine.Game, seat: str) -> str | None:
@@ -362,9 +361,13 @@ class Dispatcher:
         backoff_base: float = 10.0,
         poll: float = 1.0,
         concurrency: int = 8,
+        lease: float = 60.0,
         clock: Callable[[], float] = time.time,
     ):
+        """`lease`: seconds a claimed notification stays this process's (a crashed process's are taken again after
+        it); an attempt's timeout is at most a third of it, so a live process always settles before its lease ends."""
         self.store, self.allow, self.base, self.poll = store, allow, backoff_base, poll
+        self.lease, self.timeout = lease, min(TIMEOUT, lease / 3)
         self.concurrency = concurrency
         self.clock = clock
         self._event = threading.Event()
@@ -387,7 +390,7 @@ class Dispatcher:
         self._stop.set()
         self._event.set()
         if self._thread is not None:
-            self._thread.join(timeout=TIMEOUT + 5)
+            self._thread.join(timeout=self.timeout + 5)
             self._thread = None
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)  # a leased row not sent is taken again on lease end
@@ -413,7 +416,7 @@ class Dispatcher:
             if not self._free.acquire(timeout=self.poll):  # every sender busy: wait for one rather than spin
                 return 0
             free = 1
-        rows = self.store.claim(self.clock(), LEASE, free)
+        rows = self.store.claim(self.clock(), self.lease, free)
         for _ in range(free - len(rows)):
             self._free.release()
         for row in rows:
@@ -445,7 +448,7 @@ class Dispatcher:
             "webhook-signature": signature(hook, row.id, at, row.payload, now),
         }
         try:
-            status = post(hook.url, row.payload.encode(), headers, self.allow)
+            status = post(hook.url, row.payload.encode(), headers, self.allow, self.timeout)
             outcome = str(status)
             ok = 200 <= status < 300
         except Refused as e:
