@@ -22,22 +22,50 @@ from service.settings import Settings
 from service.webhooks import Allow, Webhooks
 
 URL = "http://127.0.0.1:9/hook"  # never contacted: no dispatcher runs in the worker
+SEED = "17" * 32
+
+
+def _raid_game(svc: GameService) -> tuple[str, str]:
+    """benchmarks/run.py's raid game (Germany's combat phase, submarines in every enemy convoy zone), with dice of
+    a public seed, so that two runs roll alike and count alike."""
+    from benchmarks.run import ENEMY_ZONES
+
+    made = svc.creation.create(
+        "aa1942-convoy",
+        {"submarines": {"Germany": {str(z): 99 for z in ENEMY_ZONES}}},
+        None,
+        "public-seed",
+        SEED,
+        None,
+        None,
+    )
+    gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    svc.command(gid, tok["USSR"], {"type": "purchase", "spend": 0})
+    for _ in range(4):
+        svc.command(gid, tok["USSR"], {"type": "end_phase"})
+    svc.command(gid, tok["Germany"], {"type": "purchase", "spend": 0})
+    svc.command(gid, tok["Germany"], {"type": "end_phase"})
+    return gid, tok["Germany"]
 
 
 def commands(db: str, hooks: str, n: str) -> None:
-    from benchmarks.run import ENEMY_ZONES, raid_game
+    """Both runs make the same games with the same dice (a public seed): only the registrations differ."""
+    from benchmarks.run import ENEMY_ZONES
 
     count, total = int(n), int(hooks)
     svc = GameService(SQLiteStore(db))
     svc.webhooks = Webhooks(svc.store, Allow("127.0.0.1"))
-    gid, tok = raid_game(svc)
+    gid, tok = _raid_game(svc)
+    with svc.cache.game(gid) as c:
+        seats = [*c.game.seats, "referee"]
+    others = [
+        svc.creation.create("corvette-command", {}, None, "public-seed", SEED, None, None)["game_id"]
+        for _ in range(100 - len(seats))
+    ]
     if total:
-        with svc.cache.game(gid) as c:
-            seats = [*c.game.seats, "referee"]
-        for seat in seats[:total]:
+        for seat in seats:
             svc.webhooks.put(gid, seat, {"url": URL})
-        for _ in range(total - len(seats)):
-            other = svc.creation.create("corvette-command", {}, None, "fair", None, None, None)["game_id"]
+        for other in others[: total - len(seats)]:
             svc.webhooks.put(other, "referee", {"url": URL})
     zones = iter([z for z in ENEMY_ZONES for _ in range(99)])
 
