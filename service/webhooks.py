@@ -179,6 +179,8 @@ def post(url: str, body: bytes, headers: dict[str, str], allow: Allow, timeout: 
     answer is read up to ANSWER_CAP bytes and ignored."""
     scheme, host, port, path = parse_target(url)
     ip = resolve(host, port, allow)
+    if ":" in ip:  # IPv6: bracketed, or http.client would read its last group as the port
+        ip = f"[{ip}]"
     conn: http.client.HTTPConnection
     if scheme == "https":
         conn = _PinnedHTTPS(ip, port, host, timeout)

@@ -321,6 +321,7 @@ def test_delivery_checks_the_address_again_after_resolving(receiver):
 # ---- crashes and processes ----
 
 
+@pytest.mark.slow  # server processes
 def test_kill_9_between_commit_and_delivery_still_delivers_after_restart(tmp_path, receiver):
     """The receiver holds the first attempt, so the notification is committed and surely not delivered when the
     server is killed; a new server process delivers it, with the same webhook-id, once the dead one's lease ends."""
@@ -345,6 +346,7 @@ def test_kill_9_between_commit_and_delivery_still_delivers_after_restart(tmp_pat
     assert verify(secret, h, b)["data"]["seat"] == "japan"
 
 
+@pytest.mark.slow  # server processes, PostgreSQL
 def test_two_processes_on_postgresql_deliver_each_notification_once(receiver):
     with postgres_url() as db:
         with server_process(db, env=FAST) as (a, _), server_process(db, env=FAST) as (b, _):
