@@ -284,6 +284,7 @@ class GameService:
 
     def _reload(self, cached: Cached) -> None:
         """The store is the truth: a cached state that went ahead of it (or failed midway) is read again."""
+        self.webhooks.forget(cached.game.game_id)
         fresh = self.cache.load(cached.game.game_id)
         cached.game, cached.head = fresh.game, fresh.head
 

@@ -254,28 +254,47 @@ class Webhooks:
         self.allow = allow
         self.clock = clock
         self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
+        self._kept: dict[str, tuple[int, frozenset[str]]] = {}  # game -> (version, its awaited seats)
 
     # the write path: cheap when the game has no registrations (one dict lookup, kept by the store)
-    def before(self, game_id: str, game: engine.Game) -> tuple[dict[str, int], set[str]] | None:
+    def before(self, game_id: str, game: engine.Game) -> tuple[dict[str, int], frozenset[str]] | None:
         """What to remember before a command is applied: None for a game without registrations."""
         hooks = self.store.hooks(game_id)
         if not hooks:
             return None
-        return hooks, awaited_seats(game)
+        return hooks, self._awaited(game)
 
-    def notifications(self, game: engine.Game, seen: tuple[dict[str, int], set[str]], was_over: bool) -> list[OutboxRow]:
+    def _awaited(self, game: engine.Game) -> frozenset[str]:
+        """`awaited_seats`, kept per game for its version: a command's "after" is the next one's "before"."""
+        kept = self._kept.get(game.game_id)
+        if kept is not None and kept[0] == game.version:
+            return kept[1]
+        seats = frozenset(awaited_seats(game))
+        if len(self._kept) >= 4096:
+            self._kept.clear()
+        self._kept[game.game_id] = (game.version, seats)
+        return seats
+
+    def forget(self, game_id: str) -> None:
+        """The cached state was read again (its version may now name other events): what was kept is not kept."""
+        self._kept.pop(game_id, None)
+
+    def notifications(
+        self, game: engine.Game, seen: tuple[dict[str, int], frozenset[str]], was_over: bool
+    ) -> list[OutboxRow]:
         """After the command's events were applied to `game`: a `your-turn` for each registered seat that has just
         become awaited, a `game-over` for every registered reader when the game just ended."""
         hooks, awaited_before = seen
-        now = self.clock()
-        out = []
+        out: list[OutboxRow] = []
         if game.over and not was_over:
+            now = self.clock()
             for reader, last in hooks.items():
                 body = payload("game-over", game, reader, last, now)
                 out.append(outbox_row(game.game_id, reader, "game-over", body, now))
             return out
-        for seat in awaited_seats(game) - awaited_before:
+        for seat in self._awaited(game) - awaited_before:
             if seat in hooks:
+                now = self.clock()
                 body = payload("your-turn", game, seat, hooks[seat], now)
                 out.append(outbox_row(game.game_id, seat, "your-turn", body, now))
         return out
