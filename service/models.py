@@ -620,7 +620,12 @@ class NotificationTarget(_In):
 
     url: Annotated[
         str,
-        Meta(min_length=1, max_length=2048, description="an http(s) URL at a public address (docs/operations.md)"),
+        Meta(
+            min_length=1,
+            max_length=2048,
+            pattern="^[Hh][Tt][Tt][Pp][Ss]?://",
+            description="an http(s) URL at a public address (docs/operations.md)",
+        ),
     ]
 
 

@@ -136,7 +136,7 @@ def resolve(host: str, port: int, allow: Allow) -> str:
     except ValueError:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except OSError as e:
+        except (OSError, UnicodeError, ValueError) as e:  # UnicodeError: a name IDNA cannot encode
             raise _refuse(f"host {host!r} does not resolve: {e}") from None
         addresses = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
         if not addresses:
@@ -474,7 +474,7 @@ class Dispatcher:
             ok = 200 <= status < 300
         except Refused as e:
             outcome, ok = f"refused: {e.detail}", False
-        except (OSError, http.client.HTTPException) as e:
+        except Exception as e:  # noqa: BLE001 - any failure to deliver is an attempt that failed, retried
             outcome, ok = f"error: {type(e).__name__}: {e}"[:300], False
         now = self.clock()
         if ok:
