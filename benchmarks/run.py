@@ -1346,10 +1346,43 @@ def PACIFIC_BUNDLE() -> dict:
 
 NOTES = "## What the profile showed, what changed, what is not met"
 
+def p17(tmp: Path) -> None:
+    """Webhooks (issue 33): instructions per raid command with 100 registered hooks (every reader of the measured
+    game has one) against none, counted by callgrind in the same run (benchmarks/instructions.py), and the latency
+    from a command's commit to its your-turn at a local receiver (p50, p99)."""
+    from benchmarks import instructions
+    from benchmarks.webhooks import latencies
+
+    if instructions.available():
+        n = "10" if QUICK else "40"
+        none = instructions.per_command("benchmarks.webhooks:commands", [str(tmp / "i0.db"), "0", n], int(n))
+        hooked = instructions.per_command("benchmarks.webhooks:commands", [str(tmp / "i1.db"), "100", n], int(n))
+        more = hooked / none - 1
+        row(
+            "P17 instructions per command, 100 hooks",
+            f"{hooked / 1e6:.2f} M",
+            f"{none / 1e6:.2f} M without",
+            f"{more:+.1%}",
+            "<= +3%",
+            more <= 0.03,
+        )
+    else:
+        row("P17 instructions per command, 100 hooks", "not measured", "no valgrind", "-", "<= +3%", None)
+    lat = latencies(str(tmp / "p17.db"), 10 if QUICK else 100)
+    row(
+        "P17 webhook delivery from commit",
+        f"p50 {pct(lat, 0.5) * 1000:.1f} ms",
+        f"p99 {pct(lat, 0.99) * 1000:.1f} ms",
+        "-",
+        "report",
+        None,
+    )
+
+
 FIGURES = {
     "P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, "P6": p6,
     "P7": p7, "P8": p8, "P9": p9, "P10": p10, "P11": p11, "P12": p12, "P13": p13,
-    "P14": p14, "P15": p15, "P16": p16,
+    "P14": p14, "P15": p15, "P16": p16, "P17": p17,
 }  # fmt: skip
 
 

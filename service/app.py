@@ -23,6 +23,7 @@ from service.routes import Conditional, registrar
 from service.routes import docs as docs_routes
 from service.routes import games as games_routes
 from service.routes import health as health_routes
+from service.routes import notifications as notification_routes
 from service.routes import record as record_routes
 from service.routes import rulesets as ruleset_routes
 from service.routes import verification as verification_routes
@@ -76,7 +77,7 @@ def create_app(
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(settings.cors_origins),
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "PUT", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "If-None-Match", "If-Match"],
             expose_headers=EXPOSED,
         )
@@ -115,6 +116,8 @@ def create_app(
     async def on_internal(request: Request, e: Exception):
         return internal_error()
 
+    app.router.on_startup.append(svc.dispatcher.start)  # webhook deliveries (service/webhooks.py)
+    app.router.on_shutdown.append(svc.dispatcher.stop)
     app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order
     conditional = Conditional(svc.bundles, settings.large_answers_per_minute)
@@ -123,6 +126,7 @@ def create_app(
     health_routes.add_routes(route, svc)
     games_routes.add_routes(route, svc, conditional)
     whatif_routes.add_routes(route, svc)
+    notification_routes.add_routes(route, svc)
     record_routes.add_routes(route, svc, conditional)
     app.state.verifier = verification_routes.add_routes(route, svc, settings)
     app.router.on_shutdown.append(app.state.verifier.close)  # its worker processes end with the server

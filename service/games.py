@@ -48,6 +48,7 @@ from service.reads import Reads
 from service.records import event_out, event_row_out
 from service.rulesets import RULESETS, Loaded, playable
 from service.settings import Settings
+from service.webhooks import Allow, Dispatcher, Webhooks
 
 
 class Busy(Rejected):
@@ -111,6 +112,17 @@ class GameService:
         self.bundles = Bundles(self.cache, self.credentials)
         self.reads = Reads(self.cache, self.credentials)
         self.creation = Creation(self)
+        allow = Allow(self.settings.webhook_allow)
+        self.webhooks = Webhooks(store, allow)
+        self.dispatcher = Dispatcher(
+            store,
+            allow,
+            self.settings.webhook_backoff,
+            self.settings.webhook_poll,
+            self.settings.webhook_concurrency,
+            self.settings.webhook_lease,
+        )
+        self.webhooks.wake = self.dispatcher.wake
 
     RETRY_SECONDS = 5.0  # how long a command without expected_version is judged again after losing races
     INLINE_CATCH_UP = 100  # events another process may have appended for a write still to run on the loop
@@ -203,10 +215,25 @@ class GameService:
                 before = game.version
                 rows, outs, head = self.new_rows(game_id, before, cached.head, evs, cid, seat, stamp)
                 cmd = CommandRow(game_id, cid, seat, payload_text, before + 1, before + len(rows), stamp)
+                seen = self.webhooks.before(game_id, game)  # None (most games): no registrations, nothing to do
+                outbox = None
+                if seen is not None:  # the state after the events decides who is notified: apply them first
+                    was_over = game.over
+                    try:
+                        for event in evs:
+                            engine.evolve(game, event)
+                        outbox = self.webhooks.notifications(game, seen, was_over)
+                    except Exception:
+                        self._reload(cached)
+                        raise
                 try:
-                    self.store.append(rows, cmd, wait=wait)
+                    self.store.append(rows, cmd, wait=wait, outbox=outbox)
                     self.notifier.appended(game_id)
+                    if outbox:
+                        self.webhooks.wake()
                 except StoreConflict:
+                    if seen is not None:  # the cached state was moved ahead of the store: back to the truth
+                        self._reload(cached)
                     # another process appended first: catch up and judge the command again on the new state
                     if expected_version is not None:
                         raise Rejected(
@@ -214,18 +241,22 @@ class GameService:
                         ) from None
                     continue
                 except WouldBlock:
+                    if seen is not None:
+                        self._reload(cached)
                     raise
                 except StoreUnavailable as e:
+                    if seen is not None:
+                        self._reload(cached)
                     if e.written is None:  # it may be in the log: streams look (they read the store, not this answer)
                         self.notifier.appended(game_id)
                     raise unavailable(e, cid) from e
                 try:
-                    for event in evs:
-                        engine.evolve(game, event)
+                    if seen is None:
+                        for event in evs:
+                            engine.evolve(game, event)
                     cached.head = head
                 except Exception:
-                    fresh = self.cache.load(game_id)  # the store is the truth
-                    cached.game, cached.head = fresh.game, fresh.head
+                    self._reload(cached)
                     raise
                 self.cache.snapshot_if_due(cached, before)
                 result = {
@@ -250,6 +281,12 @@ class GameService:
             "replayed": True,
             "events": [event_row_out(r, self.reads.reads_as(game_id, cmd.seat)) for r in rows],
         }
+
+    def _reload(self, cached: Cached) -> None:
+        """The store is the truth: a cached state that went ahead of it (or failed midway) is read again."""
+        self.webhooks.forget(cached.game.game_id)
+        fresh = self.cache.load(cached.game.game_id)
+        cached.game, cached.head = fresh.game, fresh.head
 
     @staticmethod
     def _with_awaiting(c: Cached, seat: str, result: dict[str, Any], answer: bool = True) -> dict[str, Any]:

@@ -618,3 +618,60 @@ class OddsJob(_Out):
     result: OddsResult | None
     error: str | None
     stream: str  # GET it for Server-Sent Events: `progress` ({done, games}), then `result` (this object)
+
+
+class NotificationTarget(_In):
+    """The one webhook target of the reader whose token is sent (a second PUT replaces it, with a new secret)."""
+
+    url: Annotated[
+        str,
+        Meta(
+            min_length=1,
+            max_length=2048,
+            pattern="^[Hh][Tt][Tt][Pp][Ss]?://",
+            description="an http(s) URL at a public address (docs/operations.md)",
+        ),
+    ]
+
+
+class NotificationRegistered(_Out):
+    """The target and its Standard Webhooks signing secret, shown only here (and at a rotation)."""
+
+    reader: Annotated[str, Meta(description="the seat (or `referee`) notified")]
+    url: Annotated[str, Meta(description="where notifications are POSTed")]
+    secret: Annotated[str, Meta(description="whsec_…: verify `webhook-signature` with it (docs/api.md)")]
+
+
+class Delivery(_Out):
+    """One notification to this target and how its delivery went."""
+
+    id: Annotated[str, Meta(description="its `webhook-id`, the same at every attempt")]
+    kind: Annotated[str, Meta(description="your-turn, game-over, ping")]
+    status: Annotated[str, Meta(description="pending (retried), delivered, failed (given up), dropped")]
+    attempts: int
+    last_outcome: Annotated[str | None, Meta(description="the last attempt's HTTP status, or why it failed")]
+    last_attempt_at: str | None
+    created_at: str
+
+
+class Notifications(_Out):
+    """The reader's target and its latest deliveries (the newest first, at most 10). The secret is not shown."""
+
+    reader: str
+    url: str
+    created_at: str
+    rotation_overlap_until: Annotated[str | None, Meta(description="until when the previous secret also signs")]
+    deliveries: list[Delivery]
+
+
+class SecretRotated(_Out):
+    """A new signing secret; the previous one still signs (a second signature) until `old_secret_signs_until`."""
+
+    secret: str
+    old_secret_signs_until: str
+
+
+class PingQueued(_Out):
+    """A signed `ping` was queued for the target: GET /games/{id}/notifications shows how it went."""
+
+    id: Annotated[str, Meta(description="its `webhook-id`")]

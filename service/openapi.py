@@ -54,6 +54,11 @@ MODELS = [
     models.JobProgress,
     models.VerifyReport,
     models.CommandSpec,
+    models.NotificationTarget,
+    models.NotificationRegistered,
+    models.Notifications,
+    models.SecretRotated,
+    models.PingQueued,
     Bundle,
 ]
 
@@ -86,6 +91,7 @@ TAGS = {  # the groups of operations a generated client makes a module of each
     "record": "The record: events, rolls, views and the replay bundle",
     "what-if": "The odds from a position, as jobs",
     "verification": "Verifying a bundle",
+    "notifications": "Webhooks: a reader's signed notifications (your turn, game over)",
 }
 
 
@@ -97,6 +103,8 @@ def tag_of(op: Operation) -> str:
         return "rulesets"
     if p.startswith("/bundles"):
         return "verification"
+    if "/notifications" in p:
+        return "notifications"
     if p.startswith("/jobs") or p.endswith("/odds"):
         return "what-if"
     if p.endswith("/me"):

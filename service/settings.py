@@ -63,6 +63,11 @@ class Settings:
     db_start_wait: float = 300.0  # seconds to keep trying an unreachable PostgreSQL at start (negative: for ever)
     large_answers_per_minute: int = 30  # bundles over 1 MiB one client may fetch per minute (0: no limit)
     sqlite_sync: str = "normal"  # SQLite: normal (survives a process crash) or full (also power loss; ~1 ms/command)
+    webhook_allow: str = ""  # hosts, addresses or CIDR ranges webhooks may reach although private (docs/operations.md)
+    webhook_backoff: float = 10.0  # seconds before a failed webhook's first retry; doubled each time, capped at 1 h
+    webhook_poll: float = 1.0  # seconds between the dispatcher's looks for due retries and other processes' rows
+    webhook_concurrency: int = 8  # webhook deliveries in flight at once, per process
+    webhook_lease: float = 60.0  # seconds a claimed webhook is its process's; then another may take it (crash)
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -92,5 +97,10 @@ class Settings:
             db_start_wait=_float("UMPIRE_DB_START_WAIT", cls.db_start_wait),
             large_answers_per_minute=_int("UMPIRE_LARGE_ANSWERS_PER_MINUTE", cls.large_answers_per_minute),
             sqlite_sync=_choice("UMPIRE_SQLITE_SYNC", cls.sqlite_sync, ("normal", "full")),
+            webhook_allow=os.environ.get("UMPIRE_WEBHOOK_ALLOW", cls.webhook_allow),
+            webhook_backoff=_float("UMPIRE_WEBHOOK_BACKOFF", cls.webhook_backoff),
+            webhook_poll=_float("UMPIRE_WEBHOOK_POLL", cls.webhook_poll),
+            webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
+            webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})

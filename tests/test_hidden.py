@@ -359,6 +359,23 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
     ("POST", "/games/{game_id}/tickets"): lambda ctx: [
         ("ticket", "POST", f"/games/{ctx['game_id']}/tickets", None)
     ],
+    # webhooks: a target is refused (loopback) and none is registered, so nothing random (a secret, a delivery id)
+    # enters the answers; the two-worlds test of a delivered payload is tests/test_webhooks.py's
+    ("PUT", "/games/{game_id}/notifications"): lambda ctx: [
+        ("a loopback webhook", "PUT", f"/games/{ctx['game_id']}/notifications", {"url": "http://127.0.0.1/x"})
+    ],
+    ("GET", "/games/{game_id}/notifications"): lambda ctx: [
+        ("notifications", "GET", f"/games/{ctx['game_id']}/notifications", None)
+    ],
+    ("DELETE", "/games/{game_id}/notifications"): lambda ctx: [
+        ("no notifications to delete", "DELETE", f"/games/{ctx['game_id']}/notifications", None)
+    ],
+    ("POST", "/games/{game_id}/notifications/test"): lambda ctx: [
+        ("a ping to no target", "POST", f"/games/{ctx['game_id']}/notifications/test", None)
+    ],
+    ("POST", "/games/{game_id}/notifications/secret"): lambda ctx: [
+        ("a secret of no target", "POST", f"/games/{ctx['game_id']}/notifications/secret", None)
+    ],
     # rotating answers a fresh random token and would void the reader's for the probes after it: asked by the public
     ("POST", "/games/{game_id}/token"): lambda ctx: [
         ("rotate", "POST", f"/games/{ctx['game_id']}/token", None) for _ in [1] if ctx["reader"] is None
@@ -366,7 +383,7 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
 }
 # reads first; what creates something (a job, a fork, a game) after, and the jobs it made are read last
 ORDER = [op for op in PROBES if op[0] == "GET" and not op[1].startswith("/jobs")] + [
-    op for op in PROBES if op[0] == "POST"
+    op for op in PROBES if op[0] in ("POST", "PUT", "DELETE")
 ] + [op for op in PROBES if op[1].startswith("/jobs")]
 
 

@@ -14,8 +14,8 @@ import msgspec
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from events.store.rows import CommandRow, NewEventRow, StoreConflict, StoreUnavailable
-from events.store.sql import INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SQLStore
+from events.store.rows import CommandRow, NewEventRow, OutboxRow, StoreConflict, StoreUnavailable
+from events.store.sql import HOOK_SCHEMA, INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SQLStore
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     PRIMARY KEY (game, seq, engine));
 CREATE TABLE IF NOT EXISTS creations (
     client TEXT NOT NULL, minute BIGINT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (client, minute));
-"""
+""" + "".join(ddl + ";\n" for ddl in HOOK_SCHEMA)
 log = logging.getLogger("umpire.store")
 _SCHEMA_LOCK = 4_242_1942  # an advisory lock: processes starting together create the schema one at a time
 
@@ -144,11 +144,16 @@ class PostgresStore(SQLStore):
         with conn.cursor() as cur:
             cur.executemany(_pg(sql), rows)
 
-    def append(self, events: list[NewEventRow], command: CommandRow, wait: bool = True) -> None:
+    _CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"  # two dispatchers claiming at once take different rows
+
+    def append(
+        self, events: list[NewEventRow], command: CommandRow, wait: bool = True, outbox: list[OutboxRow] | None = None
+    ) -> None:
         """A command's events and its command row in one statement (a data-modifying WITH): one round trip, and one
-        transaction as every single statement is. A taken seq or command id fails the whole statement."""
-        if not 0 < len(events) <= 1000:  # the statement's parameters stay well under PostgreSQL's limit
-            return super().append(events, command)
+        transaction as every single statement is. A taken seq or command id fails the whole statement. With
+        notifications to write, one transaction of several statements (the shared one)."""
+        if outbox or not 0 < len(events) <= 1000:  # the statement's parameters stay well under PostgreSQL's limit
+            return super().append(events, command, outbox=outbox)
         row = "(" + ",".join(["%s"] * len(NewEventRow.__struct_fields__)) + ")"
         values = ",".join([row] * len(events))
         sql = f"WITH e AS ({_pg(INSERT_EVENT_HEAD)} {values}) {_pg(INSERT_COMMAND)}"

@@ -123,7 +123,18 @@ class EventStore(Protocol):
         self, ruleset: str | None, status: str | None, before: tuple[str, str] | None, limit: int
     ) -> list[GameListRow]: ...
     def create_game(self, game: GameRow, events: list[NewEventRow], command: CommandRow) -> None: ...
-    def append(self, events: list[NewEventRow], command: CommandRow, wait: bool = True) -> None: ...
+    def append(
+        self, events: list[NewEventRow], command: CommandRow, wait: bool = True, outbox: list[OutboxRow] | None = None
+    ) -> None: ...
+    def hooks(self, game_id: str) -> dict[str, int]: ...
+    def hook(self, game_id: str, reader: str) -> HookRow | None: ...
+    def put_hook(self, hook: HookRow) -> None: ...
+    def rotate_hook(self, game_id: str, reader: str, secret: str, old_until: float) -> bool: ...
+    def delete_hook(self, game_id: str, reader: str) -> bool: ...
+    def enqueue(self, row: OutboxRow) -> None: ...
+    def claim(self, now: float, lease: float, limit: int) -> list[OutboxRow]: ...
+    def settle(self, row_id: str, status: str, outcome: str, now: float, due: float | None) -> None: ...
+    def deliveries(self, game_id: str, reader: str, limit: int = 10) -> list[OutboxRow]: ...
     def save_snapshot(self, game_id: str, seq: int, engine: str, state: bytes, wait: bool = True) -> None: ...
     def snapshot(self, game_id: str, upto: int, engine: str) -> tuple[int, bytes] | None: ...
     def create_job(self, job: JobRow) -> None: ...
@@ -147,3 +158,37 @@ class JobRow:
     created_at: str
     updated_at: str
 
+
+
+@dataclass(frozen=True)
+class HookRow:
+    """A reader's webhook target (operational data, never an event, never in a bundle). `old_secret` still signs
+    until `old_until` (a rotation's overlap); `last_turn` is the version of the reader's last `your-turn`."""
+
+    game: str
+    reader: str
+    url: str
+    secret: str
+    old_secret: str | None
+    old_until: float | None
+    last_turn: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A notification to deliver: written in the transaction of the events that caused it, then claimed (a lease)
+    by one process's dispatcher at a time until delivered or given up. `status`: pending | delivered | failed |
+    dropped (its registration was removed)."""
+
+    id: str
+    game: str
+    reader: str
+    kind: str
+    payload: str  # the JSON body, fixed at enqueue so every retry sends the same bytes
+    created: float
+    due: float
+    attempts: int = 0
+    status: str = "pending"
+    outcome: str | None = None  # the last attempt's HTTP status or error
+    last_at: float | None = None

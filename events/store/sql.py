@@ -22,8 +22,10 @@ from events.store.rows import (
     EventRow,
     GameListRow,
     GameRow,
+    HookRow,
     JobRow,
     NewEventRow,
+    OutboxRow,
     StoreConflict,
 )
 
@@ -38,6 +40,32 @@ INSERT_COMMAND = f"INSERT INTO commands ({_COMMAND_COLS}) VALUES (?,?,?,?,?,?,?)
 _INSERT_GAME = f"INSERT INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
 _ENDED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded')"
 _REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
+
+
+# Webhook registrations and their outbox (issue 33): operational tables, in both stores, never events nor bundles.
+HOOK_SCHEMA = [
+    "CREATE TABLE IF NOT EXISTS webhooks (game TEXT NOT NULL, reader TEXT NOT NULL, url TEXT NOT NULL, "
+    "secret TEXT NOT NULL, old_secret TEXT, old_until DOUBLE PRECISION, last_turn INTEGER NOT NULL DEFAULT 0, "
+    "created_at TEXT NOT NULL, PRIMARY KEY (game, reader))",
+    "CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, game TEXT NOT NULL, reader TEXT NOT NULL, "
+    "kind TEXT NOT NULL, payload TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, due DOUBLE PRECISION NOT NULL, "
+    "attempts INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, outcome TEXT, last_at DOUBLE PRECISION, "
+    "lease_until DOUBLE PRECISION)",
+    "CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, due)",
+    "CREATE INDEX IF NOT EXISTS outbox_reader ON outbox (game, reader, created)",
+]
+_HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at"
+_OUTBOX_COLS = "id, game, reader, kind, payload, created, due, attempts, status, outcome, last_at"
+_INSERT_OUTBOX = f"INSERT INTO outbox ({_OUTBOX_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+HOOKS = 2  # what `_kept_or_read` reads: a game's registered readers
+
+
+def _outbox_values(r: OutboxRow) -> tuple[Any, ...]:
+    return (r.id, r.game, r.reader, r.kind, r.payload, r.created, r.due, r.attempts, r.status, r.outcome, r.last_at)
+
+
+def _hooks_of(rows: Rows) -> dict[str, int]:
+    return {reader: last_turn for reader, last_turn in rows}
 
 
 Rows = list[tuple[Any, ...]]  # what a query answers
@@ -298,12 +326,17 @@ class SQLStore:
                 raise StoreConflict(f"game {game.id} exists or was written concurrently") from e
             raise
 
-    def append(self, events: list[NewEventRow], command: CommandRow, wait: bool = True) -> None:
-        """One command's events and its row in one transaction. `wait=False`: raise WouldBlock at once rather than
+    def append(
+        self, events: list[NewEventRow], command: CommandRow, wait: bool = True, outbox: list[OutboxRow] | None = None
+    ) -> None:
+        """One command's events and its row in one transaction, with the notifications they cause (`outbox`: the
+        outbox pattern: they exist exactly when the events do). `wait=False`: raise WouldBlock at once rather than
         wait for a write lock another writer holds (a caller on an event loop must never wait)."""
         try:
             with self._transaction(wait) as conn:
                 self._insert(conn, events, command)
+                if outbox:
+                    self._insert_outbox(conn, outbox)
         except Exception as e:
             if self._is_conflict(e):
                 raise StoreConflict(str(e)) from e
@@ -326,6 +359,100 @@ class SQLStore:
                 command.recorded_at,
             ),
         )
+
+    def _insert_outbox(self, conn: Any, rows: list[OutboxRow]) -> None:
+        self._insert_many(conn, _INSERT_OUTBOX, [_outbox_values(r) for r in rows])
+        for r in rows:
+            if r.kind == "your-turn":
+                version = json.loads(r.payload)["data"]["version"]
+                self._execute(
+                    conn, "UPDATE webhooks SET last_turn = ? WHERE game = ? AND reader = ?", (version, r.game, r.reader)
+                )
+        self._wrote(rows[0].game)  # the kept registrations' last_turn moved
+
+    # ---- webhooks and their outbox (service/webhooks.py) ----
+
+    def hooks(self, game_id: str) -> dict[str, int]:
+        """The readers of a game with a webhook, each with its last your-turn version; {} for most games. Kept
+        between writes where the store can tell nothing changed (SQLite), so a game without hooks costs no query."""
+        return self._kept_or_read(
+            game_id, HOOKS, "SELECT reader, last_turn FROM webhooks WHERE game = ?", _hooks_of
+        )
+
+    def hook(self, game_id: str, reader: str) -> HookRow | None:
+        rows = self._query(f"SELECT {_HOOK_COLS} FROM webhooks WHERE game = ? AND reader = ?", (game_id, reader))
+        return HookRow(*rows[0]) if rows else None
+
+    def put_hook(self, hook: HookRow) -> None:
+        """Register or replace a reader's target (a new secret; its last_turn stays)."""
+        with self._transaction() as conn:
+            self._execute(
+                conn,
+                f"INSERT INTO webhooks ({_HOOK_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (game, reader) DO UPDATE "
+                "SET url = excluded.url, secret = excluded.secret, old_secret = NULL, old_until = NULL, "
+                "created_at = excluded.created_at",
+                (hook.game, hook.reader, hook.url, hook.secret, None, None, hook.last_turn, hook.created_at),
+            )
+            self._wrote(hook.game)
+
+    def rotate_hook(self, game_id: str, reader: str, secret: str, old_until: float) -> bool:
+        with self._transaction() as conn:
+            n = self._updated(
+                conn,
+                "UPDATE webhooks SET old_secret = secret, old_until = ?, secret = ? WHERE game = ? AND reader = ?",
+                (old_until, secret, game_id, reader),
+            )
+        return n > 0
+
+    def delete_hook(self, game_id: str, reader: str) -> bool:
+        """Remove the target; what was still pending for it is dropped (never delivered)."""
+        with self._transaction() as conn:
+            n = self._updated(conn, "DELETE FROM webhooks WHERE game = ? AND reader = ?", (game_id, reader))
+            self._execute(
+                conn,
+                "UPDATE outbox SET status = 'dropped' WHERE game = ? AND reader = ? AND status = 'pending'",
+                (game_id, reader),
+            )
+            self._wrote(game_id)
+        return n > 0
+
+    def enqueue(self, row: OutboxRow) -> None:
+        with self._transaction() as conn:
+            self._insert_many(conn, _INSERT_OUTBOX, [_outbox_values(row)])
+
+    _CLAIM_LOCK = ""  # PostgreSQL: FOR UPDATE SKIP LOCKED
+
+    def claim(self, now: float, lease: float, limit: int) -> list[OutboxRow]:
+        """Up to `limit` notifications due now and not leased, leased to the caller until `now + lease`: each is in
+        flight in one process at a time (a lease that runs out, its process dead, lets another take it)."""
+        with self._transaction() as conn:
+            return [
+                OutboxRow(*r)
+                for r in self._rows_in(
+                    conn,
+                    f"UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox "
+                    "WHERE status = 'pending' AND due <= ? AND (lease_until IS NULL OR lease_until < ?) "
+                    f"ORDER BY due LIMIT ?{self._CLAIM_LOCK}) RETURNING {_OUTBOX_COLS}",
+                    (now + lease, now, now, limit),
+                )
+            ]
+
+    def settle(self, row_id: str, status: str, outcome: str, now: float, due: float | None) -> None:
+        """An attempt's outcome: delivered, failed (given up), or pending again at `due` (a retry)."""
+        with self._transaction() as conn:
+            self._execute(
+                conn,
+                "UPDATE outbox SET status = ?, outcome = ?, last_at = ?, due = COALESCE(?, due), lease_until = NULL "
+                "WHERE id = ? AND status = 'pending'",
+                (status, outcome, now, due, row_id),
+            )
+
+    def deliveries(self, game_id: str, reader: str, limit: int = 10) -> list[OutboxRow]:
+        rows = self._query(
+            f"SELECT {_OUTBOX_COLS} FROM outbox WHERE game = ? AND reader = ? ORDER BY created DESC LIMIT ?",
+            (game_id, reader, limit),
+        )
+        return [OutboxRow(*r) for r in rows]
 
     def count_creation(self, client: str, now: float, per_minute: int) -> int:
         """Count one game created by `client` against `per_minute`, across every process on this store. 0 when it is

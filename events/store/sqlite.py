@@ -12,7 +12,7 @@ from typing import Any, cast
 import sqlite_utils
 
 from events.store.rows import StoreUnavailable, WouldBlock
-from events.store.sql import Rows, SQLStore, T
+from events.store.sql import HOOK_SCHEMA, Rows, SQLStore, T
 
 _UNREAD = object()
 
@@ -41,7 +41,7 @@ class SQLiteStore(SQLStore):
         self.db = sqlite_utils.Database(conn)
         self._write = threading.Lock()  # single writer in this process; other processes wait on SQLite's lock
         self._local = threading.local()
-        self._kept: dict[str, list[Any]] = {}  # game -> [tokens, head] as last read (see _kept_or_read)
+        self._kept: dict[str, list[Any]] = {}  # game -> [tokens, head, hooks] as last read (see _kept_or_read)
         self._kept_mark: int | None = None
         if path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -139,6 +139,8 @@ class SQLiteStore(SQLStore):
                 "CREATE TABLE IF NOT EXISTS creations (client TEXT NOT NULL, minute INTEGER NOT NULL, "
                 "n INTEGER NOT NULL, PRIMARY KEY (client, minute))"
             )
+            for ddl in HOOK_SCHEMA:
+                db.execute(ddl)
             if "snapshots" not in tables:
                 db.table("snapshots").create(
                     {"game": str, "seq": int, "engine": str, "state": bytes},
@@ -185,7 +187,7 @@ class SQLiteStore(SQLStore):
             if kept is None:
                 if len(self._kept) >= self.KEPT_GAMES:
                     self._kept.clear()
-                kept = self._kept[game_id] = [_UNREAD, _UNREAD]
+                kept = self._kept[game_id] = [_UNREAD, _UNREAD, _UNREAD]
             if kept[what] is _UNREAD:
                 kept[what] = parse(conn.execute(sql, (game_id,)).fetchall())
             return cast(T, kept[what])  # kept[TOKENS] and kept[HEAD] are what their own parse made

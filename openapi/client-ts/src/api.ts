@@ -268,6 +268,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This reader's webhook target and its latest deliveries
+         * @description 404 `no-notifications` when the reader has none.
+         */
+        get: operations["get_notifications"];
+        /**
+         * Register this reader's webhook target (replaces the previous one)
+         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping` (docs/api.md).
+         */
+        put: operations["put_notifications"];
+        post?: never;
+        /**
+         * Remove this reader's webhook target
+         * @description Nothing more is delivered to it, including what was still being retried.
+         */
+        delete: operations["delete_notifications"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/notifications/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new secret signs from now on; for a day the previous one signs too (a second signature in `webhook-signature`), so a receiver can switch without losing a notification. No request body.
+         */
+        post: operations["rotate_notification_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/notifications/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed ping to the target
+         * @description Queued and delivered as any notification (retried if it fails); GET shows how it went. No request body.
+         */
+        post: operations["test_notifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/odds": {
         parameters: {
             query?: never;
@@ -10101,6 +10169,38 @@ export interface components {
              */
             v: 1;
         };
+        /**
+         * Delivery
+         * @description One notification to this target and how its delivery went.
+         */
+        Delivery: {
+            /** Attempts */
+            attempts: number;
+            /** Created at */
+            created_at: string;
+            /**
+             * Id
+             * @description its `webhook-id`, the same at every attempt
+             */
+            id: string;
+            /**
+             * Kind
+             * @description your-turn, game-over, ping
+             */
+            kind: string;
+            /** Last attempt at */
+            last_attempt_at: string | null;
+            /**
+             * Last outcome
+             * @description the last attempt's HTTP status, or why it failed
+             */
+            last_outcome: string | null;
+            /**
+             * Status
+             * @description pending (retried), delivered, failed (given up), dropped
+             */
+            status: string;
+        };
         /** DetectionResolved */
         DetectionResolved: {
             /** Consecutive */
@@ -14084,6 +14184,57 @@ export interface components {
             turn: number;
         };
         /**
+         * NotificationRegistered
+         * @description The target and its Standard Webhooks signing secret, shown only here (and at a rotation).
+         */
+        NotificationRegistered: {
+            /**
+             * Reader
+             * @description the seat (or `referee`) notified
+             */
+            reader: string;
+            /**
+             * Secret
+             * @description whsec_…: verify `webhook-signature` with it (docs/api.md)
+             */
+            secret: string;
+            /**
+             * Url
+             * @description where notifications are POSTed
+             */
+            url: string;
+        };
+        /**
+         * NotificationTarget
+         * @description The one webhook target of the reader whose token is sent (a second PUT replaces it, with a new secret).
+         */
+        NotificationTarget: {
+            /**
+             * Url
+             * @description an http(s) URL at a public address (docs/operations.md)
+             */
+            url: string;
+        };
+        /**
+         * Notifications
+         * @description The reader's target and its latest deliveries (the newest first, at most 10). The secret is not shown.
+         */
+        Notifications: {
+            /** Created at */
+            created_at: string;
+            /** Deliveries */
+            deliveries: components["schemas"]["Delivery"][];
+            /** Reader */
+            reader: string;
+            /**
+             * Rotation overlap until
+             * @description until when the previous secret also signs
+             */
+            rotation_overlap_until: string | null;
+            /** Url */
+            url: string;
+        };
+        /**
          * Number
          * @description A whole number from `min` to `max` inclusive; `default` preselected; `optional`: may be left out.
          */
@@ -14830,6 +14981,17 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * PingQueued
+         * @description A signed `ping` was queued for the target: GET /games/{id}/notifications shows how it went.
+         */
+        PingQueued: {
+            /**
+             * Id
+             * @description its `webhook-id`
+             */
+            id: string;
         };
         /** Pivot */
         Pivot: {
@@ -16359,6 +16521,16 @@ export interface components {
              * @description send it as Authorization: Bearer <token>; keep it secret
              */
             token: string;
+        };
+        /**
+         * SecretRotated
+         * @description A new signing secret; the previous one still signs (a second signature) until `old_secret_signs_until`.
+         */
+        SecretRotated: {
+            /** Old secret signs until */
+            old_secret_signs_until: string;
+            /** Secret */
+            secret: string;
         };
         /**
          * SeedLocked
@@ -27251,6 +27423,317 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notifications"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationTarget"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRegistered"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotate_notification_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    /** @description where the new thing is read */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretRotated"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    test_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingQueued"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

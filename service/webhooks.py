@@ -1,0 +1,491 @@
+"""Webhooks per reader (issue 33): registrations, the outbox, the dispatcher, and the guard against server-side request
+forgery. docs/api.md "Notifications" and docs/operations.md "Webhooks" describe them for users.
+
+- A seat (or the referee) registers one target per game (`PUT /games/{id}/notifications`); the answer carries a
+  Standard Webhooks signing secret. Registrations and the outbox are operational tables of the store, never events.
+- The write path (service/games.py `_submit`) asks `Webhooks.notifications` for what a command causes, only for a
+  game with registrations (the store keeps that fact per game); the rows go into the append's own transaction.
+- `Dispatcher` threads claim due rows (a lease; SKIP LOCKED on PostgreSQL), deliver them signed, and settle them:
+  delivered, retried with exponential backoff, or given up. A dead or slow endpoint costs a dispatcher thread its
+  timeout, never a command.
+- Every target is checked at registration and again at each delivery after DNS resolution, and the connection goes
+  to the address checked (no rebinding between the check and the connect).
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import ipaddress
+import logging
+import secrets
+import socket
+import ssl
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from standardwebhooks import Webhook
+
+from domain import engine
+from domain.engine import Rejected
+from events.store import EventStore, HookRow, OutboxRow
+from service.http import _encode
+
+log = logging.getLogger("umpire.webhooks")
+
+ALWAYS_OPEN = frozenset({"concede"})  # entries open to a seat all game long: they never make it "awaited"
+MAX_URL = 2048
+ANSWER_CAP = 64 * 1024  # bytes of an answer read (and ignored) before the connection is dropped
+TIMEOUT = 10.0  # seconds to connect, and between bytes of the answer
+ROTATION_OVERLAP = 24 * 3600.0  # seconds the old secret still signs after a rotation
+MAX_ATTEMPTS = 20  # with BACKOFF_BASE 10 s and a 1 h cap: about 14 hours of retries
+BACKOFF_CAP = 3600.0
+
+
+def deadline_at(game: engine.Game, seat: str) -> str | None:
+    """The hook point of issue 33 item 4 (deadlines): when `seat`'s clock runs out, ISO 8601 UTC, or None. No game
+    has deadlines yet: always None."""
+    return None
+
+
+class Refused(Rejected):
+    status = 422
+
+
+def _refuse(detail: str) -> Refused:
+    return Refused("webhook-refused", detail)
+
+
+# ---- server-side request forgery ----
+
+
+class Allow:
+    """UMPIRE_WEBHOOK_ALLOW: comma-separated host names and addresses or CIDR ranges the operator lets webhooks
+    reach although they are private, loopback or otherwise refused."""
+
+    def __init__(self, spec: str = ""):
+        self.hosts: set[str] = set()
+        self.nets: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        for item in (x.strip() for x in spec.split(",")):
+            if not item:
+                continue
+            try:
+                self.nets.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                self.hosts.add(item.lower())
+
+    def host(self, name: str) -> bool:
+        return name.lower() in self.hosts
+
+    def address(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+        return any(ip in net for net in self.nets)
+
+
+def why_forbidden(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    """Why an address is no webhook target (None: it may be one)."""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return why_forbidden(ip.ipv4_mapped)
+    if ip == ipaddress.ip_address("169.254.169.254") or ip == ipaddress.ip_address("fd00:ec2::254"):
+        return "a cloud metadata address"
+    for name, flag in (
+        ("loopback", ip.is_loopback),
+        ("link-local", ip.is_link_local),
+        ("unspecified", ip.is_unspecified),
+        ("multicast", ip.is_multicast),
+        ("reserved", ip.is_reserved),
+        ("private", ip.is_private),
+        ("not globally routable", not ip.is_global),
+    ):
+        if flag:
+            return f"a {name} address"
+    return None
+
+
+def parse_target(url: Any) -> tuple[str, str, int, str]:
+    """(scheme, host, port, path-with-query) of a webhook URL, or Refused saying what is wrong."""
+    if not isinstance(url, str) or not url or len(url) > MAX_URL:
+        raise _refuse(f"url is an http(s) URL of at most {MAX_URL} characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as e:
+        raise _refuse(f"url {url!r} is not a URL: {e}") from None
+    if parts.scheme not in ("http", "https"):
+        raise _refuse(f"only http and https targets are allowed, not {parts.scheme or 'no scheme'!r}")
+    if not parts.hostname:
+        raise _refuse("url has no host")
+    if parts.username or parts.password:
+        raise _refuse("url carries credentials; put a secret in the path or verify the signature instead")
+    port = port or (443 if parts.scheme == "https" else 80)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.scheme, parts.hostname, port, path
+
+
+def resolve(host: str, port: int, allow: Allow) -> str:
+    """The address to connect to for `host`: every address it resolves to must be allowed (a name with one private
+    address among public ones is refused), and the first is used."""
+    try:
+        literal = ipaddress.ip_address(host)
+        addresses = [literal]
+    except ValueError:
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError, ValueError) as e:  # UnicodeError: a name IDNA cannot encode
+            raise _refuse(f"host {host!r} does not resolve: {e}") from None
+        addresses = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
+        if not addresses:
+            raise _refuse(f"host {host!r} resolves to no address")
+    if allow.host(host):
+        return str(addresses[0])
+    for ip in addresses:
+        why = why_forbidden(ip)
+        if why is not None and not allow.address(ip):
+            raise _refuse(
+                f"host {host!r} is {ip}, {why}: webhooks reach only public addresses unless the operator allows "
+                "this one in UMPIRE_WEBHOOK_ALLOW"
+            )
+    return str(addresses[0])
+
+
+def check_target(url: Any, allow: Allow) -> str:
+    scheme, host, port, _ = parse_target(url)
+    resolve(host, port, allow)
+    return str(url)
+
+
+# ---- delivery ----
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to an address already checked, with the host name for SNI and the certificate."""
+
+    def __init__(self, ip: str, port: int, hostname: str, timeout: float):
+        super().__init__(ip, port, timeout=timeout, context=ssl.create_default_context())
+        self._hostname = hostname
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.host, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self._hostname)  # type: ignore[attr-defined]
+
+
+def post(url: str, body: bytes, headers: dict[str, str], allow: Allow, timeout: float = TIMEOUT) -> int:
+    """POST once, to the address checked now; the status (redirects are not followed: a 3xx is a failure). The
+    answer is read up to ANSWER_CAP bytes and ignored."""
+    scheme, host, port, path = parse_target(url)
+    ip = resolve(host, port, allow)
+    if ":" in ip:  # IPv6: bracketed, or http.client would read its last group as the port
+        ip = f"[{ip}]"
+    conn: http.client.HTTPConnection
+    if scheme == "https":
+        conn = _PinnedHTTPS(ip, port, host, timeout)
+    else:
+        conn = http.client.HTTPConnection(ip, port, timeout=timeout)
+    try:
+        default_port = 443 if scheme == "https" else 80
+        host_header = host if port == default_port else f"{host}:{port}"
+        if ":" in host and not host.startswith("["):
+            host_header = f"[{host}]" if port == default_port else f"[{host}]:{port}"
+        conn.request("POST", path, body=body, headers={**headers, "Host": host_header})
+        resp = conn.getresponse()
+        resp.read(ANSWER_CAP)
+        return resp.status
+    finally:
+        conn.close()
+
+
+def new_secret() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def signature(hook: HookRow, msg_id: str, at: datetime, body: str, now: float) -> str:
+    """`webhook-signature`: the current secret's, and during a rotation's overlap the old one's too (space-separated,
+    as Standard Webhooks allows), so a receiver still holding the old secret verifies either way."""
+    sigs = [Webhook(hook.secret).sign(msg_id, at, body)]
+    if hook.old_secret and hook.old_until is not None and now < hook.old_until:
+        sigs.append(Webhook(hook.old_secret).sign(msg_id, at, body))
+    return " ".join(sigs)
+
+
+def backoff(attempts: int, base: float) -> float:
+    """Seconds before attempt `attempts + 1`: base, 2 base, 4 base, ... capped at BACKOFF_CAP."""
+    return float(min(BACKOFF_CAP, base * 2 ** max(0, attempts - 1)))
+
+
+# ---- what a command causes ----
+
+
+def awaited_seats(game: engine.Game) -> set[str]:
+    """Seats owing an entry now, not counting entries always open (ALWAYS_OPEN)."""
+    return {seat for s in engine.legal(game) if s.type not in ALWAYS_OPEN for seat in s.seats}
+
+
+def iso(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def payload(kind: str, game: engine.Game, reader: str, since_version: int, now: float) -> str:
+    """The body of a notification: only what `reader` may read (its own `awaiting`, as its own read shows it)."""
+    data: dict[str, Any] = {
+        "game_id": game.game_id,
+        "seat": reader,
+        "version": game.version,
+        "awaiting": [engine.entry(s) for s in engine.awaiting(game, reader)],
+        "deadline_at": deadline_at(game, reader) if kind == "your-turn" else None,
+        "since": f"/games/{game.game_id}/since?version={since_version}",
+    }
+    return _encode({"type": kind, "timestamp": iso(now), "data": data}).decode()  # as the seat's own read encodes it
+
+
+def outbox_row(game_id: str, reader: str, kind: str, body: str, now: float) -> OutboxRow:
+    return OutboxRow(id="msg_" + uuid.uuid4().hex, game=game_id, reader=reader, kind=kind, payload=body, created=now, due=now)
+
+
+class Webhooks:
+    """Registrations (the routes' service) and what the write path asks: the notifications a command causes."""
+
+    def __init__(self, store: EventStore, allow: Allow, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.allow = allow
+        self.clock = clock
+        self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
+        self._kept: dict[str, tuple[int, frozenset[str]]] = {}  # game -> (version, its awaited seats)
+
+    # the write path: cheap when the game has no registrations (one dict lookup, kept by the store)
+    def before(self, game_id: str, game: engine.Game) -> tuple[dict[str, int], frozenset[str]] | None:
+        """What to remember before a command is applied: None for a game without registrations."""
+        hooks = self.store.hooks(game_id)
+        if not hooks:
+            return None
+        return hooks, self._awaited(game)
+
+    def _awaited(self, game: engine.Game) -> frozenset[str]:
+        """`awaited_seats`, kept per game for its version: a command's "after" is the next one's "before"."""
+        kept = self._kept.get(game.game_id)
+        if kept is not None and kept[0] == game.version:
+            return kept[1]
+        seats = frozenset(awaited_seats(game))
+        if len(self._kept) >= 4096:
+            self._kept.clear()
+        self._kept[game.game_id] = (game.version, seats)
+        return seats
+
+    def forget(self, game_id: str) -> None:
+        """The cached state was read again (its version may now name other events): what was kept is not kept."""
+        self._kept.pop(game_id, None)
+
+    def notifications(
+        self, game: engine.Game, seen: tuple[dict[str, int], frozenset[str]], was_over: bool
+    ) -> list[OutboxRow]:
+        """After the command's events were applied to `game`: a `your-turn` for each registered seat that has just
+        become awaited, a `game-over` for every registered reader when the game just ended."""
+        hooks, awaited_before = seen
+        out: list[OutboxRow] = []
+        if game.over and not was_over:
+            now = self.clock()
+            for reader, last in hooks.items():
+                body = payload("game-over", game, reader, last, now)
+                out.append(outbox_row(game.game_id, reader, "game-over", body, now))
+            return out
+        for seat in self._awaited(game) - awaited_before:
+            if seat in hooks:
+                now = self.clock()
+                body = payload("your-turn", game, seat, hooks[seat], now)
+                out.append(outbox_row(game.game_id, seat, "your-turn", body, now))
+        return out
+
+    def enqueue(self, game_id: str, reader: str, kind: str, body: dict[str, Any]) -> OutboxRow | None:
+        """A notification with no append (a future deadline-warning): queued if `reader` has a target."""
+        if reader not in self.store.hooks(game_id):
+            return None
+        now = self.clock()
+        row = outbox_row(game_id, reader, kind, _encode({"type": kind, "timestamp": iso(now), "data": body}).decode(), now)
+        self.store.enqueue(row)
+        self.wake()
+        return row
+
+    # the routes
+    def put(self, game_id: str, reader: str, body: Any) -> dict[str, Any]:
+        if not isinstance(body, dict) or set(body) - {"url"} or "url" not in body:
+            raise _refuse('send {"url": "https://…"}: the one target of this reader')
+        url = check_target(body["url"], self.allow)
+        secret = new_secret()
+        now = self.clock()
+        self.store.put_hook(HookRow(game_id, reader, url, secret, None, None, 0, iso(now)))
+        return {"url": url, "secret": secret, "reader": reader}
+
+    def get(self, game_id: str, reader: str) -> dict[str, Any]:
+        hook = self._hook(game_id, reader)
+        return {
+            "url": hook.url,
+            "reader": reader,
+            "created_at": hook.created_at,
+            "rotation_overlap_until": iso(hook.old_until) if hook.old_secret and hook.old_until else None,
+            "deliveries": [
+                {
+                    "id": r.id,
+                    "kind": r.kind,
+                    "status": r.status,
+                    "attempts": r.attempts,
+                    "last_outcome": r.outcome,
+                    "last_attempt_at": iso(r.last_at) if r.last_at else None,
+                    "created_at": iso(r.created),
+                }
+                for r in self.store.deliveries(game_id, reader)
+            ],
+        }
+
+    def delete(self, game_id: str, reader: str) -> None:
+        if not self.store.delete_hook(game_id, reader):
+            raise _no_hook(reader)
+
+    def rotate(self, game_id: str, reader: str) -> dict[str, Any]:
+        self._hook(game_id, reader)
+        secret = new_secret()
+        until = self.clock() + ROTATION_OVERLAP
+        if not self.store.rotate_hook(game_id, reader, secret, until):
+            raise _no_hook(reader)
+        return {"secret": secret, "old_secret_signs_until": iso(until)}
+
+    def test(self, game_id: str, reader: str) -> dict[str, Any]:
+        self._hook(game_id, reader)
+        row = self.enqueue(game_id, reader, "ping", {"game_id": game_id, "seat": reader})
+        assert row is not None
+        return {"id": row.id}
+
+    def _hook(self, game_id: str, reader: str) -> HookRow:
+        hook = self.store.hook(game_id, reader)
+        if hook is None:
+            raise _no_hook(reader)
+        return hook
+
+
+def _no_hook(reader: str) -> Rejected:
+    from service.credentials import NotFound
+
+    return NotFound("no-notifications", f"{reader} has no webhook here; PUT /games/{{id}}/notifications registers one")
+
+
+class Dispatcher:
+    """Background delivery: a claiming thread and a bounded pool of senders. `wake()` after an enqueue in this
+    process; other processes' rows and retries are found by polling every `poll` seconds."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        allow: Allow,
+        backoff_base: float = 10.0,
+        poll: float = 1.0,
+        concurrency: int = 8,
+        lease: float = 60.0,
+        clock: Callable[[], float] = time.time,
+    ):
+        """`lease`: seconds a claimed notification stays this process's (a crashed process's are taken again after
+        it); an attempt's timeout is at most a third of it, so a live process always settles before its lease ends."""
+        self.store, self.allow, self.base, self.poll = store, allow, backoff_base, poll
+        self.lease, self.timeout = lease, min(TIMEOUT, lease / 3)
+        self.concurrency = concurrency
+        self.clock = clock
+        self._event = threading.Event()
+        self._stop = threading.Event()
+        self._free = threading.Semaphore(concurrency)
+        self._pool: ThreadPoolExecutor | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._pool = ThreadPoolExecutor(self.concurrency, thread_name_prefix="webhook")
+        self._thread = threading.Thread(target=self._run, name="webhook-dispatcher", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._event.set()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._event.set()
+        if self._thread is not None:
+            self._thread.join(timeout=self.timeout + 5)
+            self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)  # a leased row not sent is taken again on lease end
+            self._pool = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                n = self.run_once()
+            except Exception:  # noqa: BLE001 - the store away for a while: try again at the next poll
+                log.exception("webhook dispatcher: claiming failed")
+                n = 0
+            if not n:
+                self._event.wait(self.poll)
+                self._event.clear()
+
+    def run_once(self) -> int:
+        """Claim what is due (as many as there are free senders) and hand each to a sender; how many."""
+        free = 0
+        while self._free.acquire(blocking=False):
+            free += 1
+        if not free:
+            if not self._free.acquire(timeout=self.poll):  # every sender busy: wait for one rather than spin
+                return 0
+            free = 1
+        rows = self.store.claim(self.clock(), self.lease, free)
+        for _ in range(free - len(rows)):
+            self._free.release()
+        for row in rows:
+            assert self._pool is not None
+            self._pool.submit(self._send, row)
+        return len(rows)
+
+    def _send(self, row: OutboxRow) -> None:
+        try:
+            self.deliver(row)
+        except Exception:  # noqa: BLE001 - settled on the next claim once the lease runs out
+            log.exception("webhook %s: delivery failed", row.id)
+        finally:
+            self._free.release()
+
+    def deliver(self, row: OutboxRow) -> None:
+        """One attempt (`row.attempts` counts it already) and its outcome in the store."""
+        hook = self.store.hook(row.game, row.reader)
+        now = self.clock()
+        if hook is None:
+            self.store.settle(row.id, "dropped", "no registration", now, None)
+            return
+        at = datetime.fromtimestamp(int(now), UTC)
+        headers = {
+            "content-type": "application/json",
+            "user-agent": "naval-umpire-webhooks",
+            "webhook-id": row.id,
+            "webhook-timestamp": str(int(now)),
+            "webhook-signature": signature(hook, row.id, at, row.payload, now),
+        }
+        try:
+            status = post(hook.url, row.payload.encode(), headers, self.allow, self.timeout)
+            outcome = str(status)
+            ok = 200 <= status < 300
+        except Refused as e:
+            outcome, ok = f"refused: {e.detail}", False
+        except Exception as e:  # noqa: BLE001 - any failure to deliver is an attempt that failed, retried
+            outcome, ok = f"error: {type(e).__name__}: {e}"[:300], False
+        now = self.clock()
+        if ok:
+            self.store.settle(row.id, "delivered", outcome, now, None)
+        elif row.attempts >= MAX_ATTEMPTS:
+            self.store.settle(row.id, "failed", outcome, now, None)
+        else:
+            self.store.settle(row.id, "pending", outcome, now, now + backoff(row.attempts, self.base))
+            self._event.set()  # the claimer computes nothing: it finds the row when due (at its next poll)
+
+
+def schedule(base: float, attempts: int = MAX_ATTEMPTS) -> Iterable[float]:
+    """The retry delays, for the docs and tests."""
+    return [backoff(n, base) for n in range(1, attempts)]
