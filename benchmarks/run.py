@@ -67,14 +67,15 @@ def fmt(x: float) -> str:
 ENEMY_ZONES = [3, 7, 8, 10, 23, 34, 35, 45, 2, 11, 18, 22, 53, 55, 56, 57, 65, 4]
 
 
-def raid_game(svc: GameService, n_subs: int = 99) -> tuple[str, str]:
-    """An aa1942 game in Germany's combat phase with submarines in every enemy convoy zone."""
+def raid_game(svc: GameService, n_subs: int = 99, public_seed: str | None = None) -> tuple[str, str]:
+    """An aa1942 game in Germany's combat phase with submarines in every enemy convoy zone; `public_seed`: its dice
+    from that public seed (two runs roll alike and count alike), else fair."""
     made = svc.creation.create(
         "aa1942-convoy",
         {"submarines": {"Germany": {str(z): n_subs for z in ENEMY_ZONES}}},
         None,
-        "fair",
-        None,
+        "public-seed" if public_seed else "fair",
+        public_seed,
         None,
         None,
     )

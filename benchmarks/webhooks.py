@@ -26,26 +26,10 @@ SEED = "17" * 32
 
 
 def _raid_game(svc: GameService) -> tuple[str, str]:
-    """benchmarks/run.py's raid game (Germany's combat phase, submarines in every enemy convoy zone), with dice of
-    a public seed, so that two runs roll alike and count alike."""
-    from benchmarks.run import ENEMY_ZONES
+    """benchmarks/run.py's raid game with dice of a public seed, so that two runs roll alike and count alike."""
+    from benchmarks.run import raid_game
 
-    made = svc.creation.create(
-        "aa1942-convoy",
-        {"submarines": {"Germany": {str(z): 99 for z in ENEMY_ZONES}}},
-        None,
-        "public-seed",
-        SEED,
-        None,
-        None,
-    )
-    gid, tok = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
-    svc.command(gid, tok["USSR"], {"type": "purchase", "spend": 0})
-    for _ in range(4):
-        svc.command(gid, tok["USSR"], {"type": "end_phase"})
-    svc.command(gid, tok["Germany"], {"type": "purchase", "spend": 0})
-    svc.command(gid, tok["Germany"], {"type": "end_phase"})
-    return gid, tok["Germany"]
+    return raid_game(svc, public_seed=SEED)
 
 
 def commands(db: str, hooks: str, n: str) -> None:
