@@ -250,6 +250,8 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
         }
     elif op.ok is not None:
         responses[str(op.status)] = {"description": "OK", "content": {"application/json": {"schema": ref(op.ok)}}}
+    elif op.status == 204:
+        responses["204"] = {"description": "Done; no body"}
     if op.status == 201:
         responses["201"]["headers"] = {
             "Location": {"schema": {"type": "string"}, "description": "where the new thing is read"}

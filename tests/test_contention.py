@@ -25,7 +25,7 @@ import psycopg
 import pytest
 
 from events.store import SQLiteStore, StoreUnavailable
-from service.games import GameService
+from service.games import Busy, GameService
 from tests.conftest import PG_BASE, auth, postgres_url
 from tests.live import server_process
 
@@ -302,13 +302,13 @@ def test_D2_terminated_backends_cost_no_request():
 
 def test_D2_an_unreachable_store_answers_503_store_unavailable_nothing_appended(tmp_path):
     class Down(SQLiteStore):
-        def append(self, events, command, wait=True):
+        def append(self, events, command, wait=True, outbox=None):
             raise StoreUnavailable("no connection", written=False)
 
     svc = GameService(Down(str(tmp_path / "d.db")))
     g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
     token = next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
-    with pytest.raises(Exception) as e:
+    with pytest.raises(Busy) as e:
         svc.command(g["game_id"], token, {"type": "purchase", "spend": 3})
     assert e.value.status == 503 and e.value.code == "store-unavailable" and "nothing was appended" in e.value.detail
 

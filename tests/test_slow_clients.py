@@ -74,9 +74,10 @@ def test_a_trickling_body_gets_408_after_the_body_timeout(tmp_path):
                 break
         took = time.monotonic() - start
         if got:  # the 408 arrived; the close may also come first as a reset, bytes of ours still unread at the server
+            got += read_all(s, 5)  # the head and the body may come in separate segments
             assert got.startswith(b"HTTP/1.1 408"), got
             assert b"application/problem+json" in got and b'"request-timeout"' in got and b"connection: close" in got
-        assert 0.9 <= took < 2.5, took
+        assert 0.9 <= took < 4.5, took  # not before the timeout; the upper bound only says it came, on a loaded machine
         s.close()
 
 

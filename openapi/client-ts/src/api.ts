@@ -27579,6 +27579,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unauthorized */
             401: {
                 headers: {
