@@ -334,3 +334,24 @@ def test_http_deadlines_at_creation_in_the_summary_and_the_referees_changes(tmp_
             headers={"Authorization": f"Bearer {plain['referee_token']}"},
         )
         assert r.status_code == 409 and r.json()["code"] == "no-deadlines"
+
+
+def test_http_the_servers_own_sweeper_fires_a_deadline_and_the_log_shows_it(tmp_path):
+    """The app as served: its sweeper thread (started with the app) expires a 1-second turn; the test waits on the
+    log, not on a sleep."""
+    import time
+
+    from service.settings import Settings
+
+    settings = Settings.from_env(db=str(tmp_path / "h.db"), deadline_poll=0.05)
+    with TestClient(create_app(settings=settings)) as c:
+        g = c.post("/games", json={"ruleset": "corvette-command", "deadlines": {"turn_seconds": 1, "on_expiry": "bot"}})
+        gid = g.json()["game_id"]
+        found: list[dict] = []
+        give_up = time.monotonic() + 60
+        while not found and time.monotonic() < give_up:
+            log = c.get(f"/games/{gid}/events").json()["events"]
+            found = [e for e in log if e["type"] == "DeadlineExpired"]
+            time.sleep(0.05)  # between looks at the condition, not instead of it
+        assert found and found[0]["data"] == {"seat": g.json()["seats"][0]["seat"], "since": 1, "action": "bot"}
+        assert found[0]["actor"] == g.json()["seats"][0]["seat"]
