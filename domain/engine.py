@@ -13,7 +13,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -23,6 +23,9 @@ from domain.editions import Edition, Editions, major
 from events.canonical import canonical
 from events.core import (
     ClientSeedContributed,
+    DeadlineExpired,
+    DeadlineRule,
+    DeadlinesChanged,
     DiceConfig,
     DiceRolled,
     GameCreated,
@@ -41,6 +44,8 @@ GAME_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
 MODES = ("fair", "public-seed")
 REFEREE = "referee"
+ON_EXPIRY = ("bot", "default", "forfeit")
+MAX_TURN_SECONDS = 366 * 24 * 3600
 
 
 class Rejected(Exception):
@@ -179,6 +184,9 @@ class Ruleset(Generic[S, C, O, D]):
     # digest: one line in plain words per meaningful event, saying only what the reader may read (its views.py
     # `digest`; docs/api.md "Since my last turn"). A ruleset without one gives the events and no lines.
     digest: Callable[[S, list[Event], Reader], list[str]] | None = None
+    # entries open to a seat all game long (battlefleet's `concede`): they never make it awaited, so they start no
+    # turn clock and no your-turn notification
+    always_open: frozenset[str] = frozenset()
 
     @property
     def version(self) -> str:
@@ -247,6 +255,15 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
+class Turn(NamedTuple):
+    """A seat's turn on the clock: the version after which it was awaited, that command's recorded time (the store's
+    stamp, passed in: the engine reads no clock), and seconds the referee added."""
+
+    since: int
+    stamp: str
+    extra: int = 0
+
+
 @dataclass
 class Game:
     """What the engine knows of a game: the core fields and the ruleset's own state."""
@@ -267,6 +284,11 @@ class Game:
     seed_cache: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)  # (server seed, game seed)
     # (version, the ruleset's legal_commands at that version): computed once per version (`legal`), never pickled
     legal_cache: tuple[int, list[CommandSpec]] | None = field(default=None, repr=False, compare=False)
+    # the turn clock (docs/api.md "Deadlines"): its rule (None: the game has none), paused or not, and each awaited
+    # seat's turn, which the service sets after every command (`next_turns`); None until the first is set
+    deadlines: DeadlineRule | None = None
+    deadlines_paused: bool = False
+    turns: dict[str, Turn] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "legal_cache": None}  # a snapshot saves the state, not what is derived from it
@@ -308,10 +330,11 @@ def creation_events(
     beacon: str | None = None,
     edition: str | None = None,
     umpired: bool = True,
+    deadlines: DeadlineRule | None = None,
 ) -> list[Event]:
     """The events that open a game: GameCreated, then one ClientSeedContributed per seed given. The game plays the
     newest edition of its ruleset unless `edition` names another that this engine runs; `umpired` (`reads_as`) is
-    fixed here for good."""
+    fixed here for good, and `deadlines` until the referee changes them (`decide_deadlines`)."""
     if edition is not None and ruleset.editions.named(edition) is None:
         raise InvalidInput(
             "unknown-edition",
@@ -335,12 +358,15 @@ def creation_events(
     if len(set(seat_list)) != len(seat_list) or REFEREE in seat_list:
         raise InvalidInput("invalid-seats", f"seat names must be distinct and not {REFEREE!r}")
     ruleset.check_setup(opts, seat_list, data)
+    if deadlines is not None:
+        check_deadlines(ruleset, deadlines)
     created = GameCreated(
         ruleset=RulesetRef(id=ruleset.id, version=ruleset.version if edition is None else edition, data_sha256=data_sha256),
         options=msgspec.to_builtins(opts),
         seats=seat_list,
         dice=DiceConfig(scheme=SCHEME, mode=mode, server_commit=server_commit(server_seed), beacon=beacon),
         umpired=umpired,
+        deadlines=deadlines,
     )
     events: list[Event] = [created]
     for seat, seed in (client_seeds or {}).items():
@@ -415,13 +441,23 @@ def start(ruleset: AnyRuleset, data: Any, data_sha256: str, game_id: str, create
         data=data,
         state=ruleset.initial_state(created, opts, data),
         version=1,
+        deadlines=created.deadlines,
     )
 
 
 def start_unrun(game_id: str, created: GameCreated) -> Game:
     """A game of an edition this engine does not run: only the core's part of it (seeds, lock, seals, reveal, end) is
     folded, which is all that raw reads, reveal and end need. Fold into it only the core's events (`CORE_EVENTS`)."""
-    return Game(game_id=game_id, ruleset=None, created=created, options=None, data=None, state=None, version=1)
+    return Game(
+        game_id=game_id,
+        ruleset=None,
+        created=created,
+        options=None,
+        data=None,
+        state=None,
+        version=1,
+        deadlines=created.deadlines,
+    )
 
 
 # ---- forks ---------------------------------------------------------------------------------------
@@ -474,6 +510,7 @@ def start_fork(parent: Game, fork_id: str, created: GameCreated) -> Game:
     parent.revealed_seed = None
     parent.seed_cache = None
     parent.legal_cache = None
+    parent.deadlines, parent.deadlines_paused, parent.turns = None, False, None  # a fork is a what-if: no clock
     return parent
 
 
@@ -506,6 +543,15 @@ def _opened(game: Game, e: SubmissionsRevealed) -> None:
         game.unrevealed.pop(entry.seq, None)
 
 
+def _clock_changed(game: Game, e: DeadlinesChanged) -> None:
+    resumed = game.deadlines_paused and not e.paused
+    game.deadlines, game.deadlines_paused = e.rule, e.paused
+    if resumed and game.turns is not None:  # (a replay keeps no turns: it judges the recorded expiries)
+        game.turns = {}  # every awaited seat's clock starts again after this command (`next_turns`)
+    elif game.turns:
+        game.turns = {s: t._replace(extra=t.extra + e.extend.get(s, 0)) for s, t in game.turns.items()}
+
+
 _CORE: dict[type[Event], Callable[[Game, Any], None]] = {
     DiceRolled: _rolled,
     ClientSeedContributed: _contributed,
@@ -514,6 +560,7 @@ _CORE: dict[type[Event], Callable[[Game, Any], None]] = {
     GameEnded: _ended,
     SubmissionSealed: _sealed,
     SubmissionsRevealed: _opened,
+    DeadlinesChanged: _clock_changed,
 }
 
 
@@ -575,6 +622,89 @@ def decide_end(game: Game) -> list[Event]:
     if game.over:
         raise Rejected("game-over", "the game is over already; POST /games/{id}/reveal publishes the server seed")
     return _closing(game, "ended by the referee")
+
+
+# ---- the turn clock (docs/api.md "Deadlines"): the engine keeps who is on the clock since which version; the service
+# reads the time, and records what acts for a seat whose time ran out as that seat's command (`decide_expiry`)
+
+
+def check_deadlines(ruleset: AnyRuleset, rule: DeadlineRule) -> None:
+    if not 1 <= rule.turn_seconds <= MAX_TURN_SECONDS:
+        raise InvalidInput(
+            "invalid-deadlines", f"deadlines.turn_seconds is a whole number from 1 to {MAX_TURN_SECONDS}"
+        )
+    if rule.on_expiry not in ON_EXPIRY:
+        raise InvalidInput("invalid-deadlines", f"deadlines.on_expiry is one of {list(ON_EXPIRY)}")
+    if ruleset.bot is None:
+        raise InvalidInput("invalid-deadlines", f"{ruleset.id} has no bot to act for a seat whose time runs out")
+
+
+def awaited_seats(game: Game) -> list[str]:
+    """The seats owing an entry now, in seat order, not counting entries always open (`Ruleset.always_open`)."""
+    if game.over or game.ruleset is None:
+        return []
+    always = game.ruleset.always_open
+    owing = {seat for s in legal(game) if s.type not in always for seat in s.seats}
+    return [seat for seat in game.seats if seat in owing]
+
+
+def next_turns(game: Game, actor: str, stamp: str) -> None:
+    """After a command's events are applied (`stamp`: its recorded time): a seat awaited now keeps its turn, unless it
+    is the one that acted or was not awaited before; those start one here. Paused or over, nobody is on the clock."""
+    if game.deadlines is None:
+        return
+    if game.over or game.deadlines_paused:
+        game.turns = {}
+        return
+    old = game.turns or {}
+    game.turns = {s: old[s] if s in old and s != actor else Turn(game.version, stamp) for s in awaited_seats(game)}
+
+
+def decide_deadlines(
+    game: Game, turn_seconds: int | None, on_expiry: str | None, paused: bool | None, extend: dict[str, int]
+) -> list[Event]:
+    """The referee changes the clock: a new rule from now on, a pause or its end, seconds added to seats' turns."""
+    if game.deadlines is None:
+        raise Rejected("no-deadlines", "this game was created without deadlines; they are set at POST /games")
+    if game.over:
+        raise Rejected("game-over", "the game is over; no clock runs")
+    if turn_seconds is None and on_expiry is None and paused is None and not extend:
+        raise InvalidInput("invalid-deadlines", "send at least one of turn_seconds, on_expiry, paused, extend")
+    rule = DeadlineRule(
+        turn_seconds=game.deadlines.turn_seconds if turn_seconds is None else turn_seconds,
+        on_expiry=game.deadlines.on_expiry if on_expiry is None else on_expiry,
+    )
+    check_deadlines(_rules(game), rule)
+    for seat, seconds in extend.items():
+        if seat not in game.seats:
+            raise InvalidInput("invalid-deadlines", f"extend names {seat!r}, not a seat of this game: {game.seats}")
+        if not 1 <= seconds <= MAX_TURN_SECONDS:
+            raise InvalidInput("invalid-deadlines", f"extend gives a seat 1 to {MAX_TURN_SECONDS} seconds")
+    pause = game.deadlines_paused if paused is None else paused
+    return [DeadlinesChanged(rule=rule, paused=pause, extend=dict(sorted(extend.items())))]
+
+
+def decide_expiry(
+    game: Game, seat: str, since: int, action: str, command: Any, server_seed: bytes, dice: Dice | None = None
+) -> list[Event]:
+    """`seat`'s time ran out on its turn since `since`: DeadlineExpired, then `command` judged as that seat's (None:
+    it had nothing to send). The service chose the command by the game's `on_expiry` and records it; a replay judges
+    it again from the record, with no clock."""
+    _rules(game)
+    if game.deadlines is None or game.deadlines_paused:
+        raise Rejected("no-deadlines", "no clock runs in this game now")
+    if game.over:
+        raise Rejected("game-over", "the game is over; no clock runs")
+    turn = (game.turns or {}).get(seat)
+    if seat not in awaited_seats(game) or (game.turns is not None and (turn is None or turn.since != since)):
+        raise Rejected("not-on-the-clock", f"{seat!r} is not on the clock since version {since}")
+    expired = DeadlineExpired(seat=seat, since=since, action=action if command is not None else "none")
+    if command is None:
+        return [expired]
+    try:
+        return _judge(game, seat, command, server_seed, dice, prefix=[expired])
+    except IllegalCommand as e:
+        raise refusal(game, seat, e.detail) from None
 
 
 def _closing(game: Game, reason: str) -> list[Event]:
@@ -704,7 +834,9 @@ def _rules(game: Game) -> AnyRuleset:
     return game.ruleset
 
 
-def _judge(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None) -> list[Event]:
+def _judge(
+    game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None, prefix: list[Event] | None = None
+) -> list[Event]:
     rules = _rules(game)
     if game.revealed_seed is not None:
         raise Rejected("game-revealed", "the server seed is revealed; the game is closed to commands")
@@ -721,7 +853,7 @@ def _judge(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice |
     if not any(seat in s.seats for s in specs):
         who = sorted({x for s in specs for x in s.seats})
         raise Forbidden("not-your-turn", f"{name!r} may be sent now by {who}, not by {seat!r}")
-    events: list[Event] = []
+    events: list[Event] = list(prefix or ())
     lock = game.lock
     if lock is None:
         lock = _lock(game)

@@ -30,6 +30,15 @@ class ParentRef(msgspec.Struct, forbid_unknown_fields=True):
     hash: str
 
 
+class DeadlineRule(msgspec.Struct, forbid_unknown_fields=True):
+    """A game's turn clock (docs/api.md "Deadlines"): a seat awaited for `turn_seconds` has its time run out, and
+    `on_expiry` says what then acts for it: "bot", "default" (the entry's default, else the bot) or "forfeit" (it
+    concedes where the ruleset allows it, else the bot)."""
+
+    turn_seconds: int
+    on_expiry: str
+
+
 class GameCreated(Event, omit_defaults=True):
     """A game begins; a fork also names its parent. `umpired: false` says the referee's token reads no seat's sealed
     content before the rules open it (docs/api.md "Tokens and readers"). Both are absent at their defaults, so older
@@ -41,6 +50,25 @@ class GameCreated(Event, omit_defaults=True):
     dice: DiceConfig
     parent: ParentRef | None = None
     umpired: bool = True
+    deadlines: DeadlineRule | None = None
+
+
+class DeadlinesChanged(Event):
+    """The referee changed the turn clock: the rule from now on, whether it is paused (no clock runs; resumed, every
+    awaited seat's clock starts again), and seconds added to named seats' clocks running now."""
+
+    rule: DeadlineRule
+    paused: bool
+    extend: dict[str, int] = {}
+
+
+class DeadlineExpired(Event):
+    """`seat` was awaited from version `since` for its turn's time: what acts for it follows in the same command
+    (`action`: "bot", "default" or "concede"; "none" when it had nothing to send)."""
+
+    seat: str
+    since: int
+    action: str
 
 
 class ClientSeedContributed(Event):
@@ -139,14 +167,7 @@ CORE_EVENTS = (
     SubmissionsRevealed,
     ServerSeedRevealed,
     GameEnded,
+    DeadlinesChanged,
+    DeadlineExpired,
 )
-register(
-    GameCreated,
-    ClientSeedContributed,
-    SeedLocked,
-    DiceRolled,
-    SubmissionSealed,
-    SubmissionsRevealed,
-    ServerSeedRevealed,
-    GameEnded,
-)
+register(*CORE_EVENTS)

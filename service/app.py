@@ -118,6 +118,8 @@ def create_app(
 
     app.router.on_startup.append(svc.dispatcher.start)  # webhook deliveries (service/webhooks.py)
     app.router.on_shutdown.append(svc.dispatcher.stop)
+    app.router.on_startup.append(svc.clocks.start)  # turn clocks run out (service/deadlines.py)
+    app.router.on_shutdown.append(svc.clocks.stop)
     app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order
     conditional = Conditional(svc.bundles, settings.large_answers_per_minute)

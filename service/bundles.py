@@ -22,6 +22,7 @@ from events.store import CommandRow
 from service import ENGINE_VERSION
 from service.cache import GameCache
 from service.credentials import Credentials
+from service.payloads import command_kind
 
 
 class Bundles:
@@ -93,7 +94,7 @@ class Bundles:
         def payload(x: CommandRow) -> Any:
             for seq in range(x.first_seq, x.last_seq + 1):
                 e = hidden.get(seq)
-                if e is not None and e.seat == x.seat and e.kind == msgspec.json.decode(x.payload).get("type"):
+                if e is not None and e.seat == x.seat and e.kind == command_kind(msgspec.json.decode(x.payload)):
                     return {"sealed": e.commitment}
             return msgspec.Raw(x.payload.encode())
 
@@ -198,6 +199,6 @@ class Bundles:
                     "seat": x.seat,
                     "payload": p,
                     "seqs": [x.first_seq, x.last_seq],
-                    "sealed": p.get("type") in sealed,
+                    "sealed": command_kind(p) in sealed,
                 }
         return bytes.fromhex(row.server_seed), records

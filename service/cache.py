@@ -34,15 +34,19 @@ def on_event_loop() -> bool:
 
 
 def fold_stored(game: Game, rows) -> bytes | None:
-    """Fold stored rows into `game`; the hash of the last one. A game of an edition not run folds only the core's
-    events (its ruleset's may be of types this engine does not even know)."""
+    """Fold stored rows (whole commands) into `game`; the hash of the last one. A game of an edition not run folds only
+    the core's events (its ruleset's may be of types this engine does not even know). A game with a turn clock sets
+    its turns after each command, as the write did (`engine.next_turns`)."""
     head = None
-    for r in rows:
+    clocked = game.deadlines is not None and game.runs
+    for i, r in enumerate(rows):
         if game.runs or r.type in engine.CORE_EVENTS:
             engine.evolve(game, stored_event(r))
         else:
             game.version += 1
         head = r.hash
+        if clocked and (i + 1 == len(rows) or rows[i + 1].command_id != r.command_id):
+            engine.next_turns(game, r.actor or "", r.recorded_at)
     return None if head is None else bytes.fromhex(head)
 
 
@@ -183,7 +187,11 @@ class GameCache:
         if game is None:
             assert loaded is not None  # else the game is its core's (start_unrun)
             game = self._genesis(loaded, game_id, created)
-        head = fold_stored(game, self.store.events(game_id, after=game.version, upto=upto)) or head
+        rows = self.store.events(game_id, after=game.version, upto=upto)
+        first = genesis[0]
+        if game.version == 1 and game.deadlines is not None and (not rows or rows[0].command_id != first.command_id):
+            engine.next_turns(game, first.actor or "", first.recorded_at)  # the creation was the genesis alone
+        head = fold_stored(game, rows) or head
         return Cached(game, head, row)
 
     def _genesis(self, loaded: Loaded, game_id: str, created: GameCreated) -> Game:

@@ -20,6 +20,7 @@ from events.store import CommandRow, GameRow
 from events.vocabulary import Event
 from service.bots import check_bots
 from service.credentials import Unauthorized, stored_for_new_game, token_hash
+from service.deadlines import epoch
 from service.http import TooMany
 from service.models import CreateDice
 from service.payloads import CREATOR, CreatePayload, creation_events_for
@@ -83,6 +84,7 @@ class Creation:
             edition=req.edition,
             open_seats=req.open_seats,
             umpired=req.umpired,
+            deadlines=None if req.deadlines is None else msgspec.to_builtins(req.deadlines),
         )
 
     def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
@@ -129,6 +131,7 @@ class Creation:
         edition: str | None = None,
         open_seats: bool = False,
         umpired: bool = True,
+        deadlines: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """`game_id` is for scripts that need reproducible bundles; the API always makes a fresh one. `edition` pins
         one the engine runs (recorded in the create_game command, so the replay makes the same genesis).
@@ -155,6 +158,8 @@ class Creation:
             payload["edition"] = edition
         if not umpired:
             payload["umpired"] = False
+        if deadlines is not None:
+            payload["deadlines"] = deadlines
         evs = creation_events_for(loaded, game_id, msgspec.convert(payload, CreatePayload), server_seed)
         check_bots(loaded, as_genesis(evs[0]).seats, bots or [])
         return self._open(loaded, game_id, evs, payload, mode, server_seed, bots or [], open_seats)
@@ -189,7 +194,8 @@ class Creation:
         command_id = "create"
         rows, outs, head = self.service.new_rows(game_id, 0, GENESIS_HASH, evs, command_id, CREATOR, stamp)
         cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
-        self.service.store.create_game(row, rows, cmd)
+        clocked = created.deadlines is not None
+        self.service.store.create_game(row, rows, cmd, clocked, None if open_seats or not clocked else epoch(stamp))
         self.service.play_bots(game_id)
         out = {
             "game_id": game_id,

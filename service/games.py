@@ -42,8 +42,10 @@ from service.bundles import Bundles
 from service.cache import Cached, GameCache, on_event_loop
 from service.creation import Creation
 from service.credentials import Credentials
+from service.deadlines import Clocks
 from service.http import check_command_extras
 from service.notify import Notifier
+from service.payloads import DeadlinesPayload
 from service.reads import Reads
 from service.records import event_out, event_row_out
 from service.rulesets import RULESETS, Loaded, playable
@@ -110,7 +112,8 @@ class GameService:
         self.notifier = Notifier(store, self.settings.stream_check)  # wakes live streams after an append
         self.credentials = Credentials(store)
         self.bundles = Bundles(self.cache, self.credentials)
-        self.reads = Reads(self.cache, self.credentials)
+        self.clocks = Clocks(self, self.settings.deadline_poll)  # turn clocks: reads and the sweeper
+        self.reads = Reads(self.cache, self.credentials, self.clocks)
         self.creation = Creation(self)
         allow = Allow(self.settings.webhook_allow)
         self.webhooks = Webhooks(store, allow)
@@ -123,6 +126,7 @@ class GameService:
             self.settings.webhook_lease,
         )
         self.webhooks.wake = self.dispatcher.wake
+        self.webhooks.deadline_at = self.clocks.deadline_at
 
     RETRY_SECONDS = 5.0  # how long a command without expected_version is judged again after losing races
     INLINE_CATCH_UP = 100  # events another process may have appended for a write still to run on the loop
@@ -222,6 +226,7 @@ class GameService:
                     try:
                         for event in evs:
                             engine.evolve(game, event)
+                        engine.next_turns(game, seat, stamp)
                         outbox = self.webhooks.notifications(game, seen, was_over)
                     except Exception:
                         self._reload(cached)
@@ -254,6 +259,7 @@ class GameService:
                     if seen is None:
                         for event in evs:
                             engine.evolve(game, event)
+                        engine.next_turns(game, seat, stamp)
                     cached.head = head
                 except Exception:
                     self._reload(cached)
@@ -372,6 +378,28 @@ class GameService:
         if seat != REFEREE:
             raise engine.Forbidden("referee-only", "only the referee token may end a game")
         return self._write(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end, raw=True)
+
+    def join(self, game_id: str, invitation: str) -> dict[str, Any]:
+        """A player takes an open seat; with the last one taken, a game's turn clock starts running."""
+        out = self.credentials.join(game_id, invitation)
+        self.clocks.running_since(game_id)
+        return out
+
+    def set_deadlines(
+        self, game_id: str, token: str | None, change: DeadlinesPayload, command_id: str | None = None
+    ) -> dict[str, Any]:
+        """The referee changes the turn clock (`POST /games/{id}/deadlines`): recorded, like every input."""
+        seat = self.credentials.seat_for(game_id, token)
+        if seat != REFEREE:
+            raise engine.Forbidden("referee-only", "only the referee token changes the deadlines")
+        return self._write(
+            game_id,
+            seat,
+            msgspec.to_builtins(change),
+            command_id,
+            None,
+            lambda g: engine.decide_deadlines(g, change.turn_seconds, change.on_expiry, change.paused, change.extend),
+        )
 
     def play_bots(self, game_id: str) -> None:
         """Seats the server plays (`bots` at creation) send their commands, each recorded as that seat's command,

@@ -62,7 +62,7 @@ class CommandSpec(_Out):
         Ui | None,
         Meta(
             description="the decision's descriptor where `choices` cannot list every argument set (or a map needs "
-            "more), from one vocabulary typed by `kind` (docs/api.md \"Decision descriptors\"), else null"
+            'more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null'
         ),
     ] = None
 
@@ -186,6 +186,61 @@ class CreateDice(_In):
     ] = None
 
 
+OnExpiry = Literal["bot", "default", "forfeit"]
+
+
+class Deadlines(_In):
+    """A game's turn clock."""
+
+    turn_seconds: Annotated[
+        int,
+        Meta(ge=1, le=366 * 24 * 3600, description="seconds a seat has from the moment it is awaited (its turn)"),
+    ]
+    on_expiry: Annotated[
+        OnExpiry,
+        Meta(
+            description="what acts for a seat whose time ran out: `bot` (the ruleset's bot, one decision), `default` "
+            "(the entry's `default` where it has one, else the bot), `forfeit` (the seat concedes where the ruleset "
+            "lets it, else the bot)",
+        ),
+    ]
+
+
+class ChangeDeadlines(_In):
+    """The referee's change of a game's turn clock; what is left out stays as it is."""
+
+    turn_seconds: Annotated[int | None, Meta(description="the turn's seconds from now on, for running turns too")] = (
+        None
+    )
+    on_expiry: Annotated[OnExpiry | None, Meta(description="what acts for a seat whose time ran out, from now on")] = (
+        None
+    )
+    paused: Annotated[
+        bool | None,
+        Meta(description="true: no clock runs; false: they run again, every awaited seat's from the start of its turn"),
+    ] = None
+    extend: Annotated[
+        dict[str, int],
+        Meta(description='seconds added to the running turn of each seat named (e.g. {"Russia": 3600})'),
+    ] = {}
+    command_id: Annotated[CommandId | None, Meta(description="client-chosen id; a retry with it appends nothing")] = None
+
+
+class DeadlinesSummary(_Out):
+    """A game's turn clock as it is now."""
+
+    turn_seconds: Annotated[int, Meta(description="seconds a seat has from the moment it is awaited")]
+    on_expiry: Annotated[OnExpiry, Meta(description="what acts for a seat whose time ran out")]
+    paused: Annotated[bool, Meta(description="true: the referee paused the clock; no turn runs out")]
+    deadline_at: Annotated[
+        dict[str, str],
+        Meta(
+            description="each awaited seat's end of turn (ISO 8601 UTC); empty while paused, while a seat still "
+            "waits for its player, and once the game is over",
+        ),
+    ]
+
+
 class CreateGame(_In):
     ruleset: Annotated[str, Meta(max_length=64, description="an id from GET /rulesets")]
     options: dict[str, Any] | None = None  # the ruleset's options_schema (typed per ruleset in the OpenAPI)
@@ -225,6 +280,14 @@ class CreateGame(_In):
             "for good, and shown in the summary and every invitation",
         ),
     ] = True
+    deadlines: Annotated[
+        Deadlines | None,
+        Meta(
+            description='a turn clock (docs/api.md "Deadlines"): each seat awaited for `turn_seconds` has its time '
+            "run out, and `on_expiry` acts for it; the referee may change or pause it (POST /games/{id}/deadlines). "
+            "Left out: no clock",
+        ),
+    ] = None
 
 
 class ForkGame(_In):
@@ -402,6 +465,9 @@ class GameSummary(_Out):
     waiting_for: Annotated[list[str], Meta(description="seats that still owe a sealed submission in this step")]
     ended: Annotated[str | None, Meta(description="the reason the game ended (its GameEnded event), or null while it runs")]
     created_at: Annotated[str, Meta(description="when the game was created, as the store recorded it")]
+    deadlines: Annotated[
+        DeadlinesSummary | None, Meta(description='the turn clock (docs/api.md "Deadlines"), or null: none')
+    ] = None
 
 
 class StreamEnd(_Out):

@@ -35,6 +35,7 @@ MODELS = [
     models.OddsJob,
     models.GameCreatedOut,
     models.SeedRequest,
+    models.ChangeDeadlines,
     models.CommandResult,
     models.GameSummary,
     models.GamesPage,

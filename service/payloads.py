@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from domain import engine
-from events.core import ParentRef
+from events.core import DeadlineRule, ParentRef
 from events.vocabulary import Event
 from service.rulesets import Loaded
 
@@ -33,6 +33,7 @@ class CreatePayload(msgspec.Struct, forbid_unknown_fields=True, tag="create_game
     bots: list[str] = []
     edition: str | None = None  # recorded only when the creator named one; else the newest at the time
     umpired: bool = True  # recorded only when false
+    deadlines: DeadlineRule | None = None  # recorded only when set
 
 
 class SeedPayload(msgspec.Struct, forbid_unknown_fields=True, tag="contribute_seed", tag_field="type"):
@@ -55,12 +56,44 @@ class ForkPayload(msgspec.Struct, forbid_unknown_fields=True, tag="fork_game", t
     bots: list[str] = []
 
 
+class DeadlinesPayload(
+    msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, tag="deadlines", tag_field="type"
+):
+    """The referee's change of the turn clock (`POST /games/{id}/deadlines`); what it leaves out stays."""
+
+    turn_seconds: int | None = None
+    on_expiry: str | None = None
+    paused: bool | None = None
+    extend: dict[str, int] = {}
+
+
+class ExpiryPayload(
+    msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, tag="deadline_expired", tag_field="type"
+):
+    """What the server records, as the seat's command, when a seat's time ran out: the turn that expired, the policy
+    that acted (`action`) and the command it chose for the seat (`then`; None: nothing to send)."""
+
+    seat: str
+    since: int
+    action: str
+    then: dict[str, Any] | None = None
+
+
+def command_kind(payload: dict[str, Any]) -> Any:
+    """The ruleset command a recorded payload carries, as sealed records name it (`kind`): its type, or for a
+    `deadline_expired` the type of the command it sent for the seat, which is hidden as that command is."""
+    then = payload.get("then") if payload.get("type") == "deadline_expired" else None
+    return then.get("type") if isinstance(then, dict) else payload.get("type")
+
+
 CORE_PAYLOADS = {
     "create_game": CreatePayload,
     "fork_game": ForkPayload,
     "contribute_seed": SeedPayload,
     "reveal": RevealPayload,
     "end": EndPayload,
+    "deadlines": DeadlinesPayload,
+    "deadline_expired": ExpiryPayload,
 }
 
 
@@ -83,4 +116,5 @@ def creation_events_for(
         payload.dice.beacon,
         edition,
         payload.umpired,
+        payload.deadlines,
     )

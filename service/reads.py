@@ -16,6 +16,7 @@ from domain.dice import faces_for, game_seed
 from domain.engine import REFEREE, Game
 from service.cache import GameCache
 from service.credentials import Credentials, NotFound
+from service.deadlines import Clocks
 from service.models import CURSOR
 from service.records import event_as_read, event_row_out
 from service.rulesets import playable
@@ -49,7 +50,8 @@ def status_of(g: Game) -> str:
 class Reads:
     """Every read of a game (the routes call it), from the states of `cache`, and who reads: a token's reader."""
 
-    def __init__(self, cache: GameCache, credentials: Credentials):
+    def __init__(self, cache: GameCache, credentials: Credentials, clocks: Clocks):
+        self.clocks = clocks  # the turn clocks' reads (service/deadlines.py)
         self.cache = cache
         self.store = cache.store
         self.rulesets = cache.rulesets
@@ -120,6 +122,7 @@ class Reads:
                 "waiting_for": engine.waiting_for(g),
                 "ended": g.ended,
                 "created_at": row.created_at,
+                "deadlines": self.clocks.summary(game_id, g) if g.deadlines is not None else None,
             }
 
     def _seats(self, game_id: str, seats: list[str], bots: list[str]) -> list[dict[str, Any]]:

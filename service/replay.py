@@ -19,7 +19,7 @@ from events.bodies import body_of, event_from_body
 from events.bundle import Bundle, decode_bundle
 from events.canonical import canonical, first_broken_link
 from events.core import SubmissionSealed, as_genesis
-from service.payloads import CORE_PAYLOADS, CREATOR, creation_events_for
+from service.payloads import CORE_PAYLOADS, CREATOR, command_kind, creation_events_for
 from service.rulesets import RULESETS, Loaded, loaded_for
 
 # (game, seq, hash at seq) -> (server seed, this server's record of each command up to seq by command id: seat,
@@ -343,6 +343,17 @@ def replay(
                 if cmd.seat != REFEREE:
                     raise Rejected("replay", "only the referee ends a game")
                 evs = engine.decide_end(game)
+            elif p.get("type") == "deadlines":
+                if cmd.seat != REFEREE:
+                    raise Rejected("replay", "only the referee changes the deadlines")
+                evs = engine.decide_deadlines(game, typed.turn_seconds, typed.on_expiry, typed.paused, typed.extend)
+            elif p.get("type") == "deadline_expired":
+                if cmd.seat != typed.seat:
+                    raise Rejected(
+                        "replay", "a deadline_expired is recorded as the command of the seat whose time ran out"
+                    )
+                then = None if typed.then is None else engine.parse_command(loaded.ruleset, typed.then)
+                evs = engine.decide_expiry(game, typed.seat, typed.since, typed.action, then, server_seed)
             else:
                 evs = engine.decide_command(game, cmd.seat, engine.parse_command(loaded.ruleset, p), server_seed)
         except Rejected as e:
@@ -417,7 +428,9 @@ def refuse_sealed_content(b: Bundle) -> None:
             continue
         shown = cmd.payload
         as_commitment = any(shown == {"sealed": closed[s].get("commitment")} for s in mine)
-        if as_commitment or ("sealed" not in shown and shown.get("type") not in {closed[s].get("kind") for s in mine}):
+        if as_commitment or (
+            "sealed" not in shown and command_kind(shown) not in {closed[s].get("kind") for s in mine}
+        ):
             continue
         raise InvalidInput(
             "sealed-content",

@@ -22,6 +22,8 @@ def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
     if raw not in allowed:
         raise SystemExit(f"{name}={raw!r} is one of {', '.join(allowed)}")
     return raw
+
+
 def _float(name: str, default: float) -> float:
     raw = os.environ.get(name)
     if raw is None or raw == "":
@@ -68,6 +70,7 @@ class Settings:
     webhook_poll: float = 1.0  # seconds between the dispatcher's looks for due retries and other processes' rows
     webhook_concurrency: int = 8  # webhook deliveries in flight at once, per process
     webhook_lease: float = 60.0  # seconds a claimed webhook is its process's; then another may take it (crash)
+    deadline_poll: float = 2.0  # seconds between a process's looks for turn clocks run out (docs/api.md "Deadlines")
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -100,6 +103,7 @@ class Settings:
             webhook_allow=os.environ.get("UMPIRE_WEBHOOK_ALLOW", cls.webhook_allow),
             webhook_backoff=_float("UMPIRE_WEBHOOK_BACKOFF", cls.webhook_backoff),
             webhook_poll=_float("UMPIRE_WEBHOOK_POLL", cls.webhook_poll),
+            deadline_poll=_float("UMPIRE_DEADLINE_POLL", cls.deadline_poll),
             webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
             webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
         )

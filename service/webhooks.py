@@ -39,19 +39,12 @@ from service.http import _encode
 
 log = logging.getLogger("umpire.webhooks")
 
-ALWAYS_OPEN = frozenset({"concede"})  # entries open to a seat all game long: they never make it "awaited"
 MAX_URL = 2048
 ANSWER_CAP = 64 * 1024  # bytes of an answer read (and ignored) before the connection is dropped
 TIMEOUT = 10.0  # seconds to connect, and between bytes of the answer
 ROTATION_OVERLAP = 24 * 3600.0  # seconds the old secret still signs after a rotation
 MAX_ATTEMPTS = 20  # with BACKOFF_BASE 10 s and a 1 h cap: about 14 hours of retries
 BACKOFF_CAP = 3600.0
-
-
-def deadline_at(game: engine.Game, seat: str) -> str | None:
-    """The hook point of issue 33 item 4 (deadlines): when `seat`'s clock runs out, ISO 8601 UTC, or None. No game
-    has deadlines yet: always None."""
-    return None
 
 
 class Refused(Rejected):
@@ -220,30 +213,33 @@ def backoff(attempts: int, base: float) -> float:
 # ---- what a command causes ----
 
 
-def awaited_seats(game: engine.Game) -> set[str]:
-    """Seats owing an entry now, not counting entries always open (ALWAYS_OPEN)."""
-    return {seat for s in engine.legal(game) if s.type not in ALWAYS_OPEN for seat in s.seats}
-
-
 def iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def payload(kind: str, game: engine.Game, reader: str, since_version: int, now: float) -> str:
+def payload(kind: str, game: engine.Game, reader: str, since_version: int, now: float, deadline: str | None) -> str:
     """The body of a notification: only what `reader` may read (its own `awaiting`, as its own read shows it)."""
     data: dict[str, Any] = {
         "game_id": game.game_id,
         "seat": reader,
         "version": game.version,
         "awaiting": [engine.entry(s) for s in engine.awaiting(game, reader)],
-        "deadline_at": deadline_at(game, reader) if kind == "your-turn" else None,
+        "deadline_at": deadline,
         "since": f"/games/{game.game_id}/since?version={since_version}",
     }
     return _encode({"type": kind, "timestamp": iso(now), "data": data}).decode()  # as the seat's own read encodes it
 
 
-def outbox_row(game_id: str, reader: str, kind: str, body: str, now: float) -> OutboxRow:
-    return OutboxRow(id="msg_" + uuid.uuid4().hex, game=game_id, reader=reader, kind=kind, payload=body, created=now, due=now)
+def outbox_row(game_id: str, reader: str, kind: str, body: str, now: float, msg_id: str | None = None) -> OutboxRow:
+    return OutboxRow(
+        id=msg_id or "msg_" + uuid.uuid4().hex,
+        game=game_id,
+        reader=reader,
+        kind=kind,
+        payload=body,
+        created=now,
+        due=now,
+    )
 
 
 class Webhooks:
@@ -254,6 +250,8 @@ class Webhooks:
         self.allow = allow
         self.clock = clock
         self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
+        # a seat's end of turn (service/deadlines.py `Clocks.deadline_at`, set by the service), for your-turn
+        self.deadline_at: Callable[[engine.Game, str], str | None] = lambda game, seat: None
         self._kept: dict[str, tuple[int, frozenset[str]]] = {}  # game -> (version, its awaited seats)
 
     # the write path: cheap when the game has no registrations (one dict lookup, kept by the store)
@@ -269,7 +267,7 @@ class Webhooks:
         kept = self._kept.get(game.game_id)
         if kept is not None and kept[0] == game.version:
             return kept[1]
-        seats = frozenset(awaited_seats(game))
+        seats = frozenset(engine.awaited_seats(game))
         if len(self._kept) >= 4096:
             self._kept.clear()
         self._kept[game.game_id] = (game.version, seats)
@@ -289,18 +287,18 @@ class Webhooks:
         if game.over and not was_over:
             now = self.clock()
             for reader, last in hooks.items():
-                body = payload("game-over", game, reader, last, now)
+                body = payload("game-over", game, reader, last, now, None)
                 out.append(outbox_row(game.game_id, reader, "game-over", body, now))
             return out
         for seat in self._awaited(game) - awaited_before:
             if seat in hooks:
                 now = self.clock()
-                body = payload("your-turn", game, seat, hooks[seat], now)
+                body = payload("your-turn", game, seat, hooks[seat], now, self.deadline_at(game, seat))
                 out.append(outbox_row(game.game_id, seat, "your-turn", body, now))
         return out
 
     def enqueue(self, game_id: str, reader: str, kind: str, body: dict[str, Any]) -> OutboxRow | None:
-        """A notification with no append (a future deadline-warning): queued if `reader` has a target."""
+        """A notification with no append and no game state (a ping): queued if `reader` has a target."""
         if reader not in self.store.hooks(game_id):
             return None
         now = self.clock()
@@ -308,6 +306,14 @@ class Webhooks:
         self.store.enqueue(row)
         self.wake()
         return row
+
+    def notify(self, game: engine.Game, reader: str, kind: str, since_version: int, deadline: str, msg_id: str) -> None:
+        """A notification no append causes (a deadline-warning), queued once under `msg_id` however many processes
+        send it."""
+        now = self.clock()
+        body = payload(kind, game, reader, since_version, now, deadline)
+        self.store.enqueue(outbox_row(game.game_id, reader, kind, body, now, msg_id))
+        self.wake()
 
     # the routes
     def put(self, game_id: str, reader: str, body: Any) -> dict[str, Any]:

@@ -335,6 +335,10 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
     ("POST", "/games/{game_id}/reveal"): lambda ctx: [
         ("reveal", "POST", f"/games/{ctx['game_id']}/reveal", None) for _ in [1] if ctx["reader"] != "referee"
     ],
+    # the worlds' games have no clock: every reader's change is refused (403, or 409 no-deadlines), alike in both
+    ("POST", "/games/{game_id}/deadlines"): lambda ctx: [
+        ("deadlines", "POST", f"/games/{ctx['game_id']}/deadlines", {"paused": True})
+    ],
     ("POST", "/games/{game_id}/end"): lambda ctx: [
         ("end", "POST", f"/games/{ctx['game_id']}/end", None) for _ in [1] if ctx["reader"] != "referee"
     ],

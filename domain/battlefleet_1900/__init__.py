@@ -57,4 +57,5 @@ RULESET = Ruleset(
     bot=bot.choose,
     outcomes=bot.outcomes,
     sequence_rule="BF-R1",
+    always_open=frozenset({"concede"}),
 )

@@ -53,6 +53,9 @@ HOOK_SCHEMA = [
     "lease_until DOUBLE PRECISION)",
     "CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, due)",
     "CREATE INDEX IF NOT EXISTS outbox_reader ON outbox (game, reader, created)",
+    # the games with a turn clock (issue 33 item 4), for the sweepers to find; `running_since`: when the game had all
+    # its seats (NULL while one waits for its player): no clock runs before
+    "CREATE TABLE IF NOT EXISTS clocks (game TEXT PRIMARY KEY, running_since DOUBLE PRECISION)",
 ]
 _HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at"
 _OUTBOX_COLS = "id, game, reader, kind, payload, created, due, attempts, status, outcome, last_at"
@@ -303,7 +306,16 @@ class SQLStore:
                 (status, done, result, updated_at, job_id),
             )
 
-    def create_game(self, game: GameRow, events: list[NewEventRow], command: CommandRow) -> None:
+    def create_game(
+        self,
+        game: GameRow,
+        events: list[NewEventRow],
+        command: CommandRow,
+        clocked: bool = False,
+        running_since: float | None = None,
+    ) -> None:
+        """A new game: its row, opening events and command in one transaction; `clocked`: it has a turn clock, which
+        runs from `running_since` (None: once its open seats are taken, `start_clock`)."""
         row = (
             game.id,
             game.ruleset,
@@ -321,6 +333,10 @@ class SQLStore:
                 self._wrote(game.id)
                 self._execute(conn, _INSERT_GAME, row)
                 self._insert(conn, events, command)
+                if clocked:
+                    self._execute(
+                        conn, "INSERT INTO clocks (game, running_since) VALUES (?, ?)", (game.id, running_since)
+                    )
         except Exception as e:
             if self._is_conflict(e):
                 raise StoreConflict(f"game {game.id} exists or was written concurrently") from e
@@ -417,8 +433,35 @@ class SQLStore:
         return n > 0
 
     def enqueue(self, row: OutboxRow) -> None:
+        """A notification no append causes; a row with an id queued already is left as it is (a deadline-warning
+        that several processes send has one id)."""
         with self._transaction() as conn:
-            self._insert_many(conn, _INSERT_OUTBOX, [_outbox_values(row)])
+            self._insert_many(conn, _INSERT_OUTBOX + " ON CONFLICT (id) DO NOTHING", [_outbox_values(row)])
+
+    # ---- turn clocks ----
+
+    def clocks(self) -> list[tuple[str, float | None]]:
+        """The games with a turn clock that have not ended: (game, running_since)."""
+        return [
+            (g, since)
+            for g, since in self._query(
+                "SELECT c.game, c.running_since FROM clocks c WHERE NOT EXISTS "
+                "(SELECT 1 FROM events e WHERE e.game = c.game AND e.type = 'GameEnded') ORDER BY c.game"
+            )
+        ]
+
+    def clock_since(self, game_id: str) -> tuple[bool, float | None]:
+        """Whether the game has a turn clock, and since when it runs (None: a seat still waits for its player)."""
+        rows = self._query("SELECT running_since FROM clocks WHERE game = ?", (game_id,))
+        return (True, rows[0][0]) if rows else (False, None)
+
+    def start_clock(self, game_id: str, now: float) -> float:
+        """The game has all its seats: its clock runs from `now`, unless another process started it first; when."""
+        with self._transaction() as conn:
+            self._updated(
+                conn, "UPDATE clocks SET running_since = ? WHERE game = ? AND running_since IS NULL", (now, game_id)
+            )
+        return self.clock_since(game_id)[1] or now
 
     _CLAIM_LOCK = ""  # PostgreSQL: FOR UPDATE SKIP LOCKED
 
@@ -492,4 +535,3 @@ class SQLStore:
         except Exception as e:
             if not self._is_conflict(e):  # another process snapshotted the same seq: the same state
                 raise
-

@@ -24,6 +24,7 @@ from service.http import (
     rejected_problem,
     whole_numbers,
 )
+from service.payloads import DeadlinesPayload
 from service.reads import MAX_PAGE
 from service.routes import GAME_ID, Conditional
 
@@ -131,7 +132,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     )
     async def join_game(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.JoinRequest, "POST /games/{id}/join")
-        out = await asyncio.to_thread(svc.credentials.join, game_id, req.invitation)
+        out = await asyncio.to_thread(svc.join, game_id, req.invitation)
         return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
 
     @route(
@@ -197,7 +198,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         summary="Send one command",
         description="`{type, ...arguments, command_id?, expected_version?}`. The answer carries the events it made and "
         "the new `awaiting`, so no extra read is needed. A retry with the same `command_id` appends nothing. "
-        "`If-Match` (the ETag of any read of this game, or `\"<version>\"`) is the HTTP form of `expected_version`: "
+        '`If-Match` (the ETag of any read of this game, or `"<version>"`) is the HTTP form of `expected_version`: '
         "412 if the game has moved on.",
     )
     async def send_command(request: Request, game_id: str = GAME_ID):
@@ -231,6 +232,25 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     )
     def end_game(request: Request, game_id: str = GAME_ID):
         return JSON(svc.end(game_id, bearer(request)))
+
+    @route(
+        "POST",
+        "/games/{game_id}/deadlines",
+        ok="CommandResult",
+        body="ChangeDeadlines",
+        auth="required",
+        errors=(401, 403, 404, 409, 413, 415, 422, 503),
+        summary="Referee: change, pause or extend the turn clock",
+        description="Recorded like every input. `turn_seconds` and `on_expiry` apply from now on (to running turns "
+        "too); `paused: true` stops every clock, `paused: false` starts each awaited seat's turn again; `extend` adds "
+        "seconds to the running turns of the seats it names. 409 `no-deadlines` for a game created without them.",
+    )
+    async def change_deadlines(request: Request, game_id: str = GAME_ID):
+        req = decode(await request.body(), models.ChangeDeadlines, "POST /games/{id}/deadlines")
+        change = DeadlinesPayload(
+            turn_seconds=req.turn_seconds, on_expiry=req.on_expiry, paused=req.paused, extend=dict(req.extend)
+        )
+        return JSON(await asyncio.to_thread(svc.set_deadlines, game_id, bearer(request), change, req.command_id))
 
 
 async def run_command(

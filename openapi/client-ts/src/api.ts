@@ -128,6 +128,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{game_id}/deadlines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Referee: change, pause or extend the turn clock
+         * @description Recorded like every input. `turn_seconds` and `on_expiry` apply from now on (to running turns too); `paused: true` stops every clock, `paused: false` starts each awaited seat's turn again; `extend` adds seconds to the running turns of the seats it names. 409 `no-deadlines` for a game created without them.
+         */
+        post: operations["change_deadlines"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{game_id}/end": {
         parameters: {
             query?: never;
@@ -4752,7 +4772,7 @@ export interface components {
          * BundlePayload
          * @description a recorded command as sent: a ruleset command, a core input, or `{sealed}` while sealed
          */
-        BundlePayload: components["schemas"]["Command"] | components["schemas"]["CreatePayload"] | components["schemas"]["ForkPayload"] | components["schemas"]["SeedPayload"] | components["schemas"]["RevealPayload"] | components["schemas"]["EndPayload"] | components["schemas"]["SealedPayload"];
+        BundlePayload: components["schemas"]["Command"] | components["schemas"]["CreatePayload"] | components["schemas"]["ForkPayload"] | components["schemas"]["SeedPayload"] | components["schemas"]["RevealPayload"] | components["schemas"]["EndPayload"] | components["schemas"]["DeadlinesPayload"] | components["schemas"]["ExpiryPayload"] | components["schemas"]["SealedPayload"];
         /** BundleRuleset */
         BundleRuleset: {
             /** Data sha256 */
@@ -5316,6 +5336,44 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * ChangeDeadlines
+         * @description The referee's change of a game's turn clock; what is left out stays as it is.
+         */
+        ChangeDeadlines: {
+            /**
+             * Command id
+             * @description client-chosen id; a retry with it appends nothing
+             * @default null
+             */
+            command_id?: string | null;
+            /**
+             * Extend
+             * @description seconds added to the running turn of each seat named (e.g. {"Russia": 3600})
+             * @default {}
+             */
+            extend?: {
+                [key: string]: number;
+            };
+            /**
+             * On expiry
+             * @description what acts for a seat whose time ran out, from now on
+             * @default null
+             */
+            on_expiry?: ("bot" | "default" | "forfeit") | null;
+            /**
+             * Paused
+             * @description true: no clock runs; false: they run again, every awaited seat's from the start of its turn
+             * @default null
+             */
+            paused?: boolean | null;
+            /**
+             * Turn seconds
+             * @description the turn's seconds from now on, for running turns too
+             * @default null
+             */
+            turn_seconds?: number | null;
         };
         /**
          * ChangeInfo
@@ -8893,6 +8951,12 @@ export interface components {
              */
             bots?: string[] | null;
             /**
+             * Deadlines
+             * @description a turn clock (docs/api.md "Deadlines"): each seat awaited for `turn_seconds` has its time run out, and `on_expiry` acts for it; the referee may change or pause it (POST /games/{id}/deadlines). Left out: no clock
+             * @default null
+             */
+            deadlines?: components["schemas"]["Deadlines"] | null;
+            /**
              * Dice
              * @description how the dice are rolled; left out: fair
              * @default null
@@ -8944,6 +9008,12 @@ export interface components {
              * @default null
              */
             bots?: string[] | null;
+            /**
+             * Deadlines
+             * @description a turn clock (docs/api.md "Deadlines"): each seat awaited for `turn_seconds` has its time run out, and `on_expiry` acts for it; the referee may change or pause it (POST /games/{id}/deadlines). Left out: no clock
+             * @default null
+             */
+            deadlines?: components["schemas"]["Deadlines"] | null;
             /**
              * Dice
              * @description how the dice are rolled; left out: fair
@@ -8997,6 +9067,12 @@ export interface components {
              */
             bots?: string[] | null;
             /**
+             * Deadlines
+             * @description a turn clock (docs/api.md "Deadlines"): each seat awaited for `turn_seconds` has its time run out, and `on_expiry` acts for it; the referee may change or pause it (POST /games/{id}/deadlines). Left out: no clock
+             * @default null
+             */
+            deadlines?: components["schemas"]["Deadlines"] | null;
+            /**
              * Dice
              * @description how the dice are rolled; left out: fair
              * @default null
@@ -9049,6 +9125,12 @@ export interface components {
              */
             bots?: string[] | null;
             /**
+             * Deadlines
+             * @description a turn clock (docs/api.md "Deadlines"): each seat awaited for `turn_seconds` has its time run out, and `on_expiry` acts for it; the referee may change or pause it (POST /games/{id}/deadlines). Left out: no clock
+             * @default null
+             */
+            deadlines?: components["schemas"]["Deadlines"] | null;
+            /**
              * Dice
              * @description how the dice are rolled; left out: fair
              * @default null
@@ -9099,6 +9181,11 @@ export interface components {
              * @default []
              */
             bots?: string[];
+            /**
+             * Deadlines
+             * @default null
+             */
+            deadlines?: components["schemas"]["DeadlineRule"] | null;
             /** Dice */
             dice: components["schemas"]["RecordedDice"];
             /**
@@ -9604,6 +9691,272 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * DeadlineExpired
+         * @description `seat` was awaited from version `since` for its turn's time: what acts for it follows in the same command
+         *     (`action`: "bot", "default" or "concede"; "none" when it had nothing to send).
+         */
+        DeadlineExpired: {
+            /** Action */
+            action: string;
+            /** Seat */
+            seat: string;
+            /** Since */
+            since: number;
+        };
+        /**
+         * DeadlineExpiredBody
+         * @description The hashed body of a DeadlineExpired event.
+         */
+        DeadlineExpiredBody: {
+            /**
+             * Command
+             * @description the id of the command that made it
+             */
+            command: string | null;
+            /**
+             * Data
+             * @description what happened
+             */
+            data: components["schemas"]["DeadlineExpired"];
+            /**
+             * Game
+             * @description the game's id
+             */
+            game: string;
+            /**
+             * Seq
+             * @description its place in the log
+             */
+            seq: number;
+            /**
+             * @description the event's type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DeadlineExpired";
+            /**
+             * V
+             * @description the version of its schema
+             * @enum {integer}
+             */
+            v: 1;
+        };
+        /**
+         * DeadlineExpiredEvent
+         * @description `seat` was awaited from version `since` for its turn's time: what acts for it follows in the same command
+         *         (`action`: "bot", "default" or "concede"; "none" when it had nothing to send).
+         */
+        DeadlineExpiredEvent: {
+            /**
+             * Actor
+             * @default null
+             */
+            actor?: string | null;
+            /** Command */
+            command: string | null;
+            /** Data */
+            data: components["schemas"]["DeadlineExpired"];
+            /** Hash */
+            hash: string;
+            /**
+             * Recorded at
+             * @default null
+             */
+            recorded_at?: string | null;
+            /** Seq */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DeadlineExpired";
+            /**
+             * V
+             * @enum {integer}
+             */
+            v: 1;
+        };
+        /**
+         * DeadlineRule
+         * @description A game's turn clock (docs/api.md "Deadlines"): a seat awaited for `turn_seconds` has its time run out, and
+         *     `on_expiry` says what then acts for it: "bot", "default" (the entry's default, else the bot) or "forfeit" (it
+         *     concedes where the ruleset allows it, else the bot).
+         */
+        DeadlineRule: {
+            /** On expiry */
+            on_expiry: string;
+            /** Turn seconds */
+            turn_seconds: number;
+        };
+        /**
+         * Deadlines
+         * @description A game's turn clock.
+         */
+        Deadlines: {
+            /**
+             * On expiry
+             * @description what acts for a seat whose time ran out: `bot` (the ruleset's bot, one decision), `default` (the entry's `default` where it has one, else the bot), `forfeit` (the seat concedes where the ruleset lets it, else the bot)
+             * @enum {unknown}
+             */
+            on_expiry: "bot" | "default" | "forfeit";
+            /**
+             * Turn seconds
+             * @description seconds a seat has from the moment it is awaited (its turn)
+             */
+            turn_seconds: number;
+        };
+        /**
+         * DeadlinesChanged
+         * @description The referee changed the turn clock: the rule from now on, whether it is paused (no clock runs; resumed, every
+         *     awaited seat's clock starts again), and seconds added to named seats' clocks running now.
+         */
+        DeadlinesChanged: {
+            /**
+             * Extend
+             * @default {}
+             */
+            extend?: {
+                [key: string]: number;
+            };
+            /** Paused */
+            paused: boolean;
+            /** Rule */
+            rule: components["schemas"]["DeadlineRule"];
+        };
+        /**
+         * DeadlinesChangedBody
+         * @description The hashed body of a DeadlinesChanged event.
+         */
+        DeadlinesChangedBody: {
+            /**
+             * Command
+             * @description the id of the command that made it
+             */
+            command: string | null;
+            /**
+             * Data
+             * @description what happened
+             */
+            data: components["schemas"]["DeadlinesChanged"];
+            /**
+             * Game
+             * @description the game's id
+             */
+            game: string;
+            /**
+             * Seq
+             * @description its place in the log
+             */
+            seq: number;
+            /**
+             * @description the event's type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "DeadlinesChanged";
+            /**
+             * V
+             * @description the version of its schema
+             * @enum {integer}
+             */
+            v: 1;
+        };
+        /**
+         * DeadlinesChangedEvent
+         * @description The referee changed the turn clock: the rule from now on, whether it is paused (no clock runs; resumed, every
+         *         awaited seat's clock starts again), and seconds added to named seats' clocks running now.
+         */
+        DeadlinesChangedEvent: {
+            /**
+             * Actor
+             * @default null
+             */
+            actor?: string | null;
+            /** Command */
+            command: string | null;
+            /** Data */
+            data: components["schemas"]["DeadlinesChanged"];
+            /** Hash */
+            hash: string;
+            /**
+             * Recorded at
+             * @default null
+             */
+            recorded_at?: string | null;
+            /** Seq */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DeadlinesChanged";
+            /**
+             * V
+             * @enum {integer}
+             */
+            v: 1;
+        };
+        /**
+         * DeadlinesPayload
+         * @description The referee's change of the turn clock (`POST /games/{id}/deadlines`); what it leaves out stays.
+         */
+        DeadlinesPayload: {
+            /**
+             * Extend
+             * @default {}
+             */
+            extend?: {
+                [key: string]: number;
+            };
+            /**
+             * On expiry
+             * @default null
+             */
+            on_expiry?: string | null;
+            /**
+             * Paused
+             * @default null
+             */
+            paused?: boolean | null;
+            /**
+             * Turn seconds
+             * @default null
+             */
+            turn_seconds?: number | null;
+            /**
+             * Type
+             * @enum {unknown}
+             */
+            type: "deadlines";
+        };
+        /**
+         * DeadlinesSummary
+         * @description A game's turn clock as it is now.
+         */
+        DeadlinesSummary: {
+            /**
+             * Deadline at
+             * @description each awaited seat's end of turn (ISO 8601 UTC); empty while paused, while a seat still waits for its player, and once the game is over
+             */
+            deadline_at: {
+                [key: string]: string;
+            };
+            /**
+             * On expiry
+             * @description what acts for a seat whose time ran out
+             * @enum {unknown}
+             */
+            on_expiry: "bot" | "default" | "forfeit";
+            /**
+             * Paused
+             * @description true: the referee paused the clock; no turn runs out
+             */
+            paused: boolean;
+            /**
+             * Turn seconds
+             * @description seconds a seat has from the moment it is awaited
+             */
+            turn_seconds: number;
         };
         /** DecisionRequired */
         DecisionRequired: {
@@ -11373,9 +11726,9 @@ export interface components {
             v: 1;
         };
         /** Event */
-        Event: components["schemas"]["ActivatedEvent"] | components["schemas"]["ActivationEndedEvent"] | components["schemas"]["AlertedRaisedEvent"] | components["schemas"]["AreaDamagedEvent"] | components["schemas"]["AttackDeclaredEvent"] | components["schemas"]["AttackHeldEvent"] | components["schemas"]["AttackRolledEvent"] | components["schemas"]["AttackedMarkedEvent"] | components["schemas"]["AwardGrantedEvent"] | components["schemas"]["BattleEndedEvent"] | components["schemas"]["BattleStartedEvent"] | components["schemas"]["BearingDeclaredEvent"] | components["schemas"]["BoardingResolvedEvent"] | components["schemas"]["BoatGunsMannedEvent"] | components["schemas"]["CampaignAbandonedEvent"] | components["schemas"]["CampaignBeganEvent"] | components["schemas"]["CampaignEndedEvent"] | components["schemas"]["CardDrawnEvent"] | components["schemas"]["CardsDiscardedEvent"] | components["schemas"]["CardsReturnedEvent"] | components["schemas"]["ChipsRemovedEvent"] | components["schemas"]["ClientSeedContributedEvent"] | components["schemas"]["CollisionCheckedEvent"] | components["schemas"]["CollisionPendingEvent"] | components["schemas"]["CombatEndedEvent"] | components["schemas"]["CombatStepEvent"] | components["schemas"]["CombatTurnEndedEvent"] | components["schemas"]["CommandTransferredEvent"] | components["schemas"]["ContactEngagedEvent"] | components["schemas"]["ContactLostEvent"] | components["schemas"]["ContactResolvedEvent"] | components["schemas"]["ContactWithdrawnEvent"] | components["schemas"]["ContactsPassedEvent"] | components["schemas"]["ContactsRolledEvent"] | components["schemas"]["ConvoyArrivedEvent"] | components["schemas"]["ConvoyAssignedEvent"] | components["schemas"]["ConvoyAttackedEvent"] | components["schemas"]["ConvoyChosenEvent"] | components["schemas"]["ConvoyMovedEvent"] | components["schemas"]["ConvoyRaidedEvent"] | components["schemas"]["ConvoyScoredEvent"] | components["schemas"]["ConvoyZoneDeactivatedEvent"] | components["schemas"]["ConvoyZoneReactivatedEvent"] | components["schemas"]["CounterRevealedEvent"] | components["schemas"]["CountersPlacedEvent"] | components["schemas"]["CrewImprovedEvent"] | components["schemas"]["CrewReviewedEvent"] | components["schemas"]["CriticalRolledEvent"] | components["schemas"]["DamageAppliedEvent"] | components["schemas"]["DcResolvedEvent"] | components["schemas"]["DecisionRequiredEvent"] | components["schemas"]["DecisionTakenEvent"] | components["schemas"]["DeckRefilledEvent"] | components["schemas"]["DeckReformedEvent"] | components["schemas"]["DeepDivedEvent"] | components["schemas"]["DetectionResolvedEvent"] | components["schemas"]["DetectionRolledEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DivisionOrderedEvent"] | components["schemas"]["DriftedEvent"] | components["schemas"]["EffectAppliedEvent"] | components["schemas"]["EnemyAttackedEvent"] | components["schemas"]["EquipmentDateMovedEvent"] | components["schemas"]["EquipmentFittedEvent"] | components["schemas"]["EscortMovedEvent"] | components["schemas"]["EscortSearchedEvent"] | components["schemas"]["EscortsOrderedEvent"] | components["schemas"]["EventResolvedEvent"] | components["schemas"]["FireChangedEvent"] | components["schemas"]["FireHeldEvent"] | components["schemas"]["FloodingChangedEvent"] | components["schemas"]["GameCreatedEvent"] | components["schemas"]["GameEndedEvent"] | components["schemas"]["GunneryResolvedEvent"] | components["schemas"]["GunsAbandonedEvent"] | components["schemas"]["HitsRolledEvent"] | components["schemas"]["HullDamagedEvent"] | components["schemas"]["IncomeCollectedEvent"] | components["schemas"]["LineReversedEvent"] | components["schemas"]["ListingChangedEvent"] | components["schemas"]["MapResetEvent"] | components["schemas"]["MechanicalCheckedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MinesLaidEvent"] | components["schemas"]["MissionAssignedEvent"] | components["schemas"]["MissionBeganEvent"] | components["schemas"]["MissionEndedEvent"] | components["schemas"]["MissionStageEvent"] | components["schemas"]["MoveEndedEvent"] | components["schemas"]["OptionBoughtEvent"] | components["schemas"]["OrderConvertedEvent"] | components["schemas"]["PatrolCompletedEvent"] | components["schemas"]["PatternDroppedEvent"] | components["schemas"]["PhaseBeganEvent"] | components["schemas"]["PieceRemovedEvent"] | components["schemas"]["PromotedEvent"] | components["schemas"]["PurchaseMadeEvent"] | components["schemas"]["RadioCalledEvent"] | components["schemas"]["RaiderRolledEvent"] | components["schemas"]["RandomEventDrawnEvent"] | components["schemas"]["RepairAttemptedEvent"] | components["schemas"]["ReplenishedEvent"] | components["schemas"]["RoundBeganEvent"] | components["schemas"]["SalvoMeasuredEvent"] | components["schemas"]["ScoredEvent"] | components["schemas"]["ScuttlingBegunEvent"] | components["schemas"]["SeedLockedEvent"] | components["schemas"]["SegmentBeganEvent"] | components["schemas"]["ServerSeedRevealedEvent"] | components["schemas"]["ShipDroppedOutEvent"] | components["schemas"]["ShipLostEvent"] | components["schemas"]["ShipRepairedEvent"] | components["schemas"]["ShipRevealedEvent"] | components["schemas"]["ShipSinkingEvent"] | components["schemas"]["ShipSunkEvent"] | components["schemas"]["ShipSurrenderedEvent"] | components["schemas"]["ShipWithdrewEvent"] | components["schemas"]["ShipsMovedEvent"] | components["schemas"]["ShipsPlacedEvent"] | components["schemas"]["SilentRunningEvent"] | components["schemas"]["SinkRolledEvent"] | components["schemas"]["SkillDiceRolledEvent"] | components["schemas"]["SkillsAllocatedEvent"] | components["schemas"]["SpottingResolvedEvent"] | components["schemas"]["StepStartedEvent"] | components["schemas"]["StragglerResolvedEvent"] | components["schemas"]["StressChangedEvent"] | components["schemas"]["SubmarinesFoughtEvent"] | components["schemas"]["SubmarinesLostEvent"] | components["schemas"]["SubmarinesMovedEvent"] | components["schemas"]["SubmarinesPlacedEvent"] | components["schemas"]["SubmissionSealedEvent"] | components["schemas"]["SubmissionsRevealedEvent"] | components["schemas"]["TableRevealedEvent"] | components["schemas"]["TechDelayRolledEvent"] | components["schemas"]["TerritoriesReturnedEvent"] | components["schemas"]["TerritoryCapturedEvent"] | components["schemas"]["TerritoryLiberatedEvent"] | components["schemas"]["ToSearchBoxEvent"] | components["schemas"]["TorpedoResolvedEvent"] | components["schemas"]["TorpedoTrackedEvent"] | components["schemas"]["TorpedoesLoadedEvent"] | components["schemas"]["TorpedoesReloadedEvent"] | components["schemas"]["TorpedoesResolvedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["UBoatDivedEvent"] | components["schemas"]["UBoatHitEvent"] | components["schemas"]["UBoatLeftEvent"] | components["schemas"]["UBoatManoeuvredEvent"] | components["schemas"]["UBoatMovedEvent"] | components["schemas"]["UBoatPatrolledEvent"] | components["schemas"]["UBoatPlacedEvent"] | components["schemas"]["UBoatRetiredEvent"] | components["schemas"]["UBoatSightedEvent"] | components["schemas"]["UBoatStandsOffEvent"] | components["schemas"]["UBoatSunkEvent"] | components["schemas"]["UBoatsSelectedEvent"] | components["schemas"]["VesselLostEvent"] | components["schemas"]["WarningPlacedEvent"] | components["schemas"]["WeatherSetEvent"] | components["schemas"]["WolfpackCalledEvent"] | components["schemas"]["WolfpackRolledEvent"] | components["schemas"]["XpGainedEvent"] | components["schemas"]["YearScoredEvent"];
+        Event: components["schemas"]["ActivatedEvent"] | components["schemas"]["ActivationEndedEvent"] | components["schemas"]["AlertedRaisedEvent"] | components["schemas"]["AreaDamagedEvent"] | components["schemas"]["AttackDeclaredEvent"] | components["schemas"]["AttackHeldEvent"] | components["schemas"]["AttackRolledEvent"] | components["schemas"]["AttackedMarkedEvent"] | components["schemas"]["AwardGrantedEvent"] | components["schemas"]["BattleEndedEvent"] | components["schemas"]["BattleStartedEvent"] | components["schemas"]["BearingDeclaredEvent"] | components["schemas"]["BoardingResolvedEvent"] | components["schemas"]["BoatGunsMannedEvent"] | components["schemas"]["CampaignAbandonedEvent"] | components["schemas"]["CampaignBeganEvent"] | components["schemas"]["CampaignEndedEvent"] | components["schemas"]["CardDrawnEvent"] | components["schemas"]["CardsDiscardedEvent"] | components["schemas"]["CardsReturnedEvent"] | components["schemas"]["ChipsRemovedEvent"] | components["schemas"]["ClientSeedContributedEvent"] | components["schemas"]["CollisionCheckedEvent"] | components["schemas"]["CollisionPendingEvent"] | components["schemas"]["CombatEndedEvent"] | components["schemas"]["CombatStepEvent"] | components["schemas"]["CombatTurnEndedEvent"] | components["schemas"]["CommandTransferredEvent"] | components["schemas"]["ContactEngagedEvent"] | components["schemas"]["ContactLostEvent"] | components["schemas"]["ContactResolvedEvent"] | components["schemas"]["ContactWithdrawnEvent"] | components["schemas"]["ContactsPassedEvent"] | components["schemas"]["ContactsRolledEvent"] | components["schemas"]["ConvoyArrivedEvent"] | components["schemas"]["ConvoyAssignedEvent"] | components["schemas"]["ConvoyAttackedEvent"] | components["schemas"]["ConvoyChosenEvent"] | components["schemas"]["ConvoyMovedEvent"] | components["schemas"]["ConvoyRaidedEvent"] | components["schemas"]["ConvoyScoredEvent"] | components["schemas"]["ConvoyZoneDeactivatedEvent"] | components["schemas"]["ConvoyZoneReactivatedEvent"] | components["schemas"]["CounterRevealedEvent"] | components["schemas"]["CountersPlacedEvent"] | components["schemas"]["CrewImprovedEvent"] | components["schemas"]["CrewReviewedEvent"] | components["schemas"]["CriticalRolledEvent"] | components["schemas"]["DamageAppliedEvent"] | components["schemas"]["DcResolvedEvent"] | components["schemas"]["DeadlineExpiredEvent"] | components["schemas"]["DeadlinesChangedEvent"] | components["schemas"]["DecisionRequiredEvent"] | components["schemas"]["DecisionTakenEvent"] | components["schemas"]["DeckRefilledEvent"] | components["schemas"]["DeckReformedEvent"] | components["schemas"]["DeepDivedEvent"] | components["schemas"]["DetectionResolvedEvent"] | components["schemas"]["DetectionRolledEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DivisionOrderedEvent"] | components["schemas"]["DriftedEvent"] | components["schemas"]["EffectAppliedEvent"] | components["schemas"]["EnemyAttackedEvent"] | components["schemas"]["EquipmentDateMovedEvent"] | components["schemas"]["EquipmentFittedEvent"] | components["schemas"]["EscortMovedEvent"] | components["schemas"]["EscortSearchedEvent"] | components["schemas"]["EscortsOrderedEvent"] | components["schemas"]["EventResolvedEvent"] | components["schemas"]["FireChangedEvent"] | components["schemas"]["FireHeldEvent"] | components["schemas"]["FloodingChangedEvent"] | components["schemas"]["GameCreatedEvent"] | components["schemas"]["GameEndedEvent"] | components["schemas"]["GunneryResolvedEvent"] | components["schemas"]["GunsAbandonedEvent"] | components["schemas"]["HitsRolledEvent"] | components["schemas"]["HullDamagedEvent"] | components["schemas"]["IncomeCollectedEvent"] | components["schemas"]["LineReversedEvent"] | components["schemas"]["ListingChangedEvent"] | components["schemas"]["MapResetEvent"] | components["schemas"]["MechanicalCheckedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MinesLaidEvent"] | components["schemas"]["MissionAssignedEvent"] | components["schemas"]["MissionBeganEvent"] | components["schemas"]["MissionEndedEvent"] | components["schemas"]["MissionStageEvent"] | components["schemas"]["MoveEndedEvent"] | components["schemas"]["OptionBoughtEvent"] | components["schemas"]["OrderConvertedEvent"] | components["schemas"]["PatrolCompletedEvent"] | components["schemas"]["PatternDroppedEvent"] | components["schemas"]["PhaseBeganEvent"] | components["schemas"]["PieceRemovedEvent"] | components["schemas"]["PromotedEvent"] | components["schemas"]["PurchaseMadeEvent"] | components["schemas"]["RadioCalledEvent"] | components["schemas"]["RaiderRolledEvent"] | components["schemas"]["RandomEventDrawnEvent"] | components["schemas"]["RepairAttemptedEvent"] | components["schemas"]["ReplenishedEvent"] | components["schemas"]["RoundBeganEvent"] | components["schemas"]["SalvoMeasuredEvent"] | components["schemas"]["ScoredEvent"] | components["schemas"]["ScuttlingBegunEvent"] | components["schemas"]["SeedLockedEvent"] | components["schemas"]["SegmentBeganEvent"] | components["schemas"]["ServerSeedRevealedEvent"] | components["schemas"]["ShipDroppedOutEvent"] | components["schemas"]["ShipLostEvent"] | components["schemas"]["ShipRepairedEvent"] | components["schemas"]["ShipRevealedEvent"] | components["schemas"]["ShipSinkingEvent"] | components["schemas"]["ShipSunkEvent"] | components["schemas"]["ShipSurrenderedEvent"] | components["schemas"]["ShipWithdrewEvent"] | components["schemas"]["ShipsMovedEvent"] | components["schemas"]["ShipsPlacedEvent"] | components["schemas"]["SilentRunningEvent"] | components["schemas"]["SinkRolledEvent"] | components["schemas"]["SkillDiceRolledEvent"] | components["schemas"]["SkillsAllocatedEvent"] | components["schemas"]["SpottingResolvedEvent"] | components["schemas"]["StepStartedEvent"] | components["schemas"]["StragglerResolvedEvent"] | components["schemas"]["StressChangedEvent"] | components["schemas"]["SubmarinesFoughtEvent"] | components["schemas"]["SubmarinesLostEvent"] | components["schemas"]["SubmarinesMovedEvent"] | components["schemas"]["SubmarinesPlacedEvent"] | components["schemas"]["SubmissionSealedEvent"] | components["schemas"]["SubmissionsRevealedEvent"] | components["schemas"]["TableRevealedEvent"] | components["schemas"]["TechDelayRolledEvent"] | components["schemas"]["TerritoriesReturnedEvent"] | components["schemas"]["TerritoryCapturedEvent"] | components["schemas"]["TerritoryLiberatedEvent"] | components["schemas"]["ToSearchBoxEvent"] | components["schemas"]["TorpedoResolvedEvent"] | components["schemas"]["TorpedoTrackedEvent"] | components["schemas"]["TorpedoesLoadedEvent"] | components["schemas"]["TorpedoesReloadedEvent"] | components["schemas"]["TorpedoesResolvedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["UBoatDivedEvent"] | components["schemas"]["UBoatHitEvent"] | components["schemas"]["UBoatLeftEvent"] | components["schemas"]["UBoatManoeuvredEvent"] | components["schemas"]["UBoatMovedEvent"] | components["schemas"]["UBoatPatrolledEvent"] | components["schemas"]["UBoatPlacedEvent"] | components["schemas"]["UBoatRetiredEvent"] | components["schemas"]["UBoatSightedEvent"] | components["schemas"]["UBoatStandsOffEvent"] | components["schemas"]["UBoatSunkEvent"] | components["schemas"]["UBoatsSelectedEvent"] | components["schemas"]["VesselLostEvent"] | components["schemas"]["WarningPlacedEvent"] | components["schemas"]["WeatherSetEvent"] | components["schemas"]["WolfpackCalledEvent"] | components["schemas"]["WolfpackRolledEvent"] | components["schemas"]["XpGainedEvent"] | components["schemas"]["YearScoredEvent"];
         /** EventBody */
-        EventBody: components["schemas"]["ActivatedBody"] | components["schemas"]["ActivationEndedBody"] | components["schemas"]["AlertedRaisedBody"] | components["schemas"]["AreaDamagedBody"] | components["schemas"]["AttackDeclaredBody"] | components["schemas"]["AttackHeldBody"] | components["schemas"]["AttackRolledBody"] | components["schemas"]["AttackedMarkedBody"] | components["schemas"]["AwardGrantedBody"] | components["schemas"]["BattleEndedBody"] | components["schemas"]["BattleStartedBody"] | components["schemas"]["BearingDeclaredBody"] | components["schemas"]["BoardingResolvedBody"] | components["schemas"]["BoatGunsMannedBody"] | components["schemas"]["CampaignAbandonedBody"] | components["schemas"]["CampaignBeganBody"] | components["schemas"]["CampaignEndedBody"] | components["schemas"]["CardDrawnBody"] | components["schemas"]["CardsDiscardedBody"] | components["schemas"]["CardsReturnedBody"] | components["schemas"]["ChipsRemovedBody"] | components["schemas"]["ClientSeedContributedBody"] | components["schemas"]["CollisionCheckedBody"] | components["schemas"]["CollisionPendingBody"] | components["schemas"]["CombatEndedBody"] | components["schemas"]["CombatStepBody"] | components["schemas"]["CombatTurnEndedBody"] | components["schemas"]["CommandTransferredBody"] | components["schemas"]["ContactEngagedBody"] | components["schemas"]["ContactLostBody"] | components["schemas"]["ContactResolvedBody"] | components["schemas"]["ContactWithdrawnBody"] | components["schemas"]["ContactsPassedBody"] | components["schemas"]["ContactsRolledBody"] | components["schemas"]["ConvoyArrivedBody"] | components["schemas"]["ConvoyAssignedBody"] | components["schemas"]["ConvoyAttackedBody"] | components["schemas"]["ConvoyChosenBody"] | components["schemas"]["ConvoyMovedBody"] | components["schemas"]["ConvoyRaidedBody"] | components["schemas"]["ConvoyScoredBody"] | components["schemas"]["ConvoyZoneDeactivatedBody"] | components["schemas"]["ConvoyZoneReactivatedBody"] | components["schemas"]["CounterRevealedBody"] | components["schemas"]["CountersPlacedBody"] | components["schemas"]["CrewImprovedBody"] | components["schemas"]["CrewReviewedBody"] | components["schemas"]["CriticalRolledBody"] | components["schemas"]["DamageAppliedBody"] | components["schemas"]["DcResolvedBody"] | components["schemas"]["DecisionRequiredBody"] | components["schemas"]["DecisionTakenBody"] | components["schemas"]["DeckRefilledBody"] | components["schemas"]["DeckReformedBody"] | components["schemas"]["DeepDivedBody"] | components["schemas"]["DetectionResolvedBody"] | components["schemas"]["DetectionRolledBody"] | components["schemas"]["DiceRolledBody"] | components["schemas"]["DivisionOrderedBody"] | components["schemas"]["DriftedBody"] | components["schemas"]["EffectAppliedBody"] | components["schemas"]["EnemyAttackedBody"] | components["schemas"]["EquipmentDateMovedBody"] | components["schemas"]["EquipmentFittedBody"] | components["schemas"]["EscortMovedBody"] | components["schemas"]["EscortSearchedBody"] | components["schemas"]["EscortsOrderedBody"] | components["schemas"]["EventResolvedBody"] | components["schemas"]["FireChangedBody"] | components["schemas"]["FireHeldBody"] | components["schemas"]["FloodingChangedBody"] | components["schemas"]["GameCreatedBody"] | components["schemas"]["GameEndedBody"] | components["schemas"]["GunneryResolvedBody"] | components["schemas"]["GunsAbandonedBody"] | components["schemas"]["HitsRolledBody"] | components["schemas"]["HullDamagedBody"] | components["schemas"]["IncomeCollectedBody"] | components["schemas"]["LineReversedBody"] | components["schemas"]["ListingChangedBody"] | components["schemas"]["MapResetBody"] | components["schemas"]["MechanicalCheckedBody"] | components["schemas"]["MessageDeliveredBody"] | components["schemas"]["MinesLaidBody"] | components["schemas"]["MissionAssignedBody"] | components["schemas"]["MissionBeganBody"] | components["schemas"]["MissionEndedBody"] | components["schemas"]["MissionStageBody"] | components["schemas"]["MoveEndedBody"] | components["schemas"]["OptionBoughtBody"] | components["schemas"]["OrderConvertedBody"] | components["schemas"]["PatrolCompletedBody"] | components["schemas"]["PatternDroppedBody"] | components["schemas"]["PhaseBeganBody"] | components["schemas"]["PieceRemovedBody"] | components["schemas"]["PromotedBody"] | components["schemas"]["PurchaseMadeBody"] | components["schemas"]["RadioCalledBody"] | components["schemas"]["RaiderRolledBody"] | components["schemas"]["RandomEventDrawnBody"] | components["schemas"]["RepairAttemptedBody"] | components["schemas"]["ReplenishedBody"] | components["schemas"]["RoundBeganBody"] | components["schemas"]["SalvoMeasuredBody"] | components["schemas"]["ScoredBody"] | components["schemas"]["ScuttlingBegunBody"] | components["schemas"]["SeedLockedBody"] | components["schemas"]["SegmentBeganBody"] | components["schemas"]["ServerSeedRevealedBody"] | components["schemas"]["ShipDroppedOutBody"] | components["schemas"]["ShipLostBody"] | components["schemas"]["ShipRepairedBody"] | components["schemas"]["ShipRevealedBody"] | components["schemas"]["ShipSinkingBody"] | components["schemas"]["ShipSunkBody"] | components["schemas"]["ShipSurrenderedBody"] | components["schemas"]["ShipWithdrewBody"] | components["schemas"]["ShipsMovedBody"] | components["schemas"]["ShipsPlacedBody"] | components["schemas"]["SilentRunningBody"] | components["schemas"]["SinkRolledBody"] | components["schemas"]["SkillDiceRolledBody"] | components["schemas"]["SkillsAllocatedBody"] | components["schemas"]["SpottingResolvedBody"] | components["schemas"]["StepStartedBody"] | components["schemas"]["StragglerResolvedBody"] | components["schemas"]["StressChangedBody"] | components["schemas"]["SubmarinesFoughtBody"] | components["schemas"]["SubmarinesLostBody"] | components["schemas"]["SubmarinesMovedBody"] | components["schemas"]["SubmarinesPlacedBody"] | components["schemas"]["SubmissionSealedBody"] | components["schemas"]["SubmissionsRevealedBody"] | components["schemas"]["TableRevealedBody"] | components["schemas"]["TechDelayRolledBody"] | components["schemas"]["TerritoriesReturnedBody"] | components["schemas"]["TerritoryCapturedBody"] | components["schemas"]["TerritoryLiberatedBody"] | components["schemas"]["ToSearchBoxBody"] | components["schemas"]["TorpedoResolvedBody"] | components["schemas"]["TorpedoTrackedBody"] | components["schemas"]["TorpedoesLoadedBody"] | components["schemas"]["TorpedoesReloadedBody"] | components["schemas"]["TorpedoesResolvedBody"] | components["schemas"]["TurnEndedBody"] | components["schemas"]["TurnStartedBody"] | components["schemas"]["UBoatDivedBody"] | components["schemas"]["UBoatHitBody"] | components["schemas"]["UBoatLeftBody"] | components["schemas"]["UBoatManoeuvredBody"] | components["schemas"]["UBoatMovedBody"] | components["schemas"]["UBoatPatrolledBody"] | components["schemas"]["UBoatPlacedBody"] | components["schemas"]["UBoatRetiredBody"] | components["schemas"]["UBoatSightedBody"] | components["schemas"]["UBoatStandsOffBody"] | components["schemas"]["UBoatSunkBody"] | components["schemas"]["UBoatsSelectedBody"] | components["schemas"]["VesselLostBody"] | components["schemas"]["WarningPlacedBody"] | components["schemas"]["WeatherSetBody"] | components["schemas"]["WolfpackCalledBody"] | components["schemas"]["WolfpackRolledBody"] | components["schemas"]["XpGainedBody"] | components["schemas"]["YearScoredBody"];
+        EventBody: components["schemas"]["ActivatedBody"] | components["schemas"]["ActivationEndedBody"] | components["schemas"]["AlertedRaisedBody"] | components["schemas"]["AreaDamagedBody"] | components["schemas"]["AttackDeclaredBody"] | components["schemas"]["AttackHeldBody"] | components["schemas"]["AttackRolledBody"] | components["schemas"]["AttackedMarkedBody"] | components["schemas"]["AwardGrantedBody"] | components["schemas"]["BattleEndedBody"] | components["schemas"]["BattleStartedBody"] | components["schemas"]["BearingDeclaredBody"] | components["schemas"]["BoardingResolvedBody"] | components["schemas"]["BoatGunsMannedBody"] | components["schemas"]["CampaignAbandonedBody"] | components["schemas"]["CampaignBeganBody"] | components["schemas"]["CampaignEndedBody"] | components["schemas"]["CardDrawnBody"] | components["schemas"]["CardsDiscardedBody"] | components["schemas"]["CardsReturnedBody"] | components["schemas"]["ChipsRemovedBody"] | components["schemas"]["ClientSeedContributedBody"] | components["schemas"]["CollisionCheckedBody"] | components["schemas"]["CollisionPendingBody"] | components["schemas"]["CombatEndedBody"] | components["schemas"]["CombatStepBody"] | components["schemas"]["CombatTurnEndedBody"] | components["schemas"]["CommandTransferredBody"] | components["schemas"]["ContactEngagedBody"] | components["schemas"]["ContactLostBody"] | components["schemas"]["ContactResolvedBody"] | components["schemas"]["ContactWithdrawnBody"] | components["schemas"]["ContactsPassedBody"] | components["schemas"]["ContactsRolledBody"] | components["schemas"]["ConvoyArrivedBody"] | components["schemas"]["ConvoyAssignedBody"] | components["schemas"]["ConvoyAttackedBody"] | components["schemas"]["ConvoyChosenBody"] | components["schemas"]["ConvoyMovedBody"] | components["schemas"]["ConvoyRaidedBody"] | components["schemas"]["ConvoyScoredBody"] | components["schemas"]["ConvoyZoneDeactivatedBody"] | components["schemas"]["ConvoyZoneReactivatedBody"] | components["schemas"]["CounterRevealedBody"] | components["schemas"]["CountersPlacedBody"] | components["schemas"]["CrewImprovedBody"] | components["schemas"]["CrewReviewedBody"] | components["schemas"]["CriticalRolledBody"] | components["schemas"]["DamageAppliedBody"] | components["schemas"]["DcResolvedBody"] | components["schemas"]["DeadlineExpiredBody"] | components["schemas"]["DeadlinesChangedBody"] | components["schemas"]["DecisionRequiredBody"] | components["schemas"]["DecisionTakenBody"] | components["schemas"]["DeckRefilledBody"] | components["schemas"]["DeckReformedBody"] | components["schemas"]["DeepDivedBody"] | components["schemas"]["DetectionResolvedBody"] | components["schemas"]["DetectionRolledBody"] | components["schemas"]["DiceRolledBody"] | components["schemas"]["DivisionOrderedBody"] | components["schemas"]["DriftedBody"] | components["schemas"]["EffectAppliedBody"] | components["schemas"]["EnemyAttackedBody"] | components["schemas"]["EquipmentDateMovedBody"] | components["schemas"]["EquipmentFittedBody"] | components["schemas"]["EscortMovedBody"] | components["schemas"]["EscortSearchedBody"] | components["schemas"]["EscortsOrderedBody"] | components["schemas"]["EventResolvedBody"] | components["schemas"]["FireChangedBody"] | components["schemas"]["FireHeldBody"] | components["schemas"]["FloodingChangedBody"] | components["schemas"]["GameCreatedBody"] | components["schemas"]["GameEndedBody"] | components["schemas"]["GunneryResolvedBody"] | components["schemas"]["GunsAbandonedBody"] | components["schemas"]["HitsRolledBody"] | components["schemas"]["HullDamagedBody"] | components["schemas"]["IncomeCollectedBody"] | components["schemas"]["LineReversedBody"] | components["schemas"]["ListingChangedBody"] | components["schemas"]["MapResetBody"] | components["schemas"]["MechanicalCheckedBody"] | components["schemas"]["MessageDeliveredBody"] | components["schemas"]["MinesLaidBody"] | components["schemas"]["MissionAssignedBody"] | components["schemas"]["MissionBeganBody"] | components["schemas"]["MissionEndedBody"] | components["schemas"]["MissionStageBody"] | components["schemas"]["MoveEndedBody"] | components["schemas"]["OptionBoughtBody"] | components["schemas"]["OrderConvertedBody"] | components["schemas"]["PatrolCompletedBody"] | components["schemas"]["PatternDroppedBody"] | components["schemas"]["PhaseBeganBody"] | components["schemas"]["PieceRemovedBody"] | components["schemas"]["PromotedBody"] | components["schemas"]["PurchaseMadeBody"] | components["schemas"]["RadioCalledBody"] | components["schemas"]["RaiderRolledBody"] | components["schemas"]["RandomEventDrawnBody"] | components["schemas"]["RepairAttemptedBody"] | components["schemas"]["ReplenishedBody"] | components["schemas"]["RoundBeganBody"] | components["schemas"]["SalvoMeasuredBody"] | components["schemas"]["ScoredBody"] | components["schemas"]["ScuttlingBegunBody"] | components["schemas"]["SeedLockedBody"] | components["schemas"]["SegmentBeganBody"] | components["schemas"]["ServerSeedRevealedBody"] | components["schemas"]["ShipDroppedOutBody"] | components["schemas"]["ShipLostBody"] | components["schemas"]["ShipRepairedBody"] | components["schemas"]["ShipRevealedBody"] | components["schemas"]["ShipSinkingBody"] | components["schemas"]["ShipSunkBody"] | components["schemas"]["ShipSurrenderedBody"] | components["schemas"]["ShipWithdrewBody"] | components["schemas"]["ShipsMovedBody"] | components["schemas"]["ShipsPlacedBody"] | components["schemas"]["SilentRunningBody"] | components["schemas"]["SinkRolledBody"] | components["schemas"]["SkillDiceRolledBody"] | components["schemas"]["SkillsAllocatedBody"] | components["schemas"]["SpottingResolvedBody"] | components["schemas"]["StepStartedBody"] | components["schemas"]["StragglerResolvedBody"] | components["schemas"]["StressChangedBody"] | components["schemas"]["SubmarinesFoughtBody"] | components["schemas"]["SubmarinesLostBody"] | components["schemas"]["SubmarinesMovedBody"] | components["schemas"]["SubmarinesPlacedBody"] | components["schemas"]["SubmissionSealedBody"] | components["schemas"]["SubmissionsRevealedBody"] | components["schemas"]["TableRevealedBody"] | components["schemas"]["TechDelayRolledBody"] | components["schemas"]["TerritoriesReturnedBody"] | components["schemas"]["TerritoryCapturedBody"] | components["schemas"]["TerritoryLiberatedBody"] | components["schemas"]["ToSearchBoxBody"] | components["schemas"]["TorpedoResolvedBody"] | components["schemas"]["TorpedoTrackedBody"] | components["schemas"]["TorpedoesLoadedBody"] | components["schemas"]["TorpedoesReloadedBody"] | components["schemas"]["TorpedoesResolvedBody"] | components["schemas"]["TurnEndedBody"] | components["schemas"]["TurnStartedBody"] | components["schemas"]["UBoatDivedBody"] | components["schemas"]["UBoatHitBody"] | components["schemas"]["UBoatLeftBody"] | components["schemas"]["UBoatManoeuvredBody"] | components["schemas"]["UBoatMovedBody"] | components["schemas"]["UBoatPatrolledBody"] | components["schemas"]["UBoatPlacedBody"] | components["schemas"]["UBoatRetiredBody"] | components["schemas"]["UBoatSightedBody"] | components["schemas"]["UBoatStandsOffBody"] | components["schemas"]["UBoatSunkBody"] | components["schemas"]["UBoatsSelectedBody"] | components["schemas"]["VesselLostBody"] | components["schemas"]["WarningPlacedBody"] | components["schemas"]["WeatherSetBody"] | components["schemas"]["WolfpackCalledBody"] | components["schemas"]["WolfpackRolledBody"] | components["schemas"]["XpGainedBody"] | components["schemas"]["YearScoredBody"];
         /** EventResolved */
         EventResolved: {
             /** Boat */
@@ -11474,6 +11827,31 @@ export interface components {
             next_after: number;
             /** Version */
             version: number;
+        };
+        /**
+         * ExpiryPayload
+         * @description What the server records, as the seat's command, when a seat's time ran out: the turn that expired, the policy
+         *     that acted (`action`) and the command it chose for the seat (`then`; None: nothing to send).
+         */
+        ExpiryPayload: {
+            /** Action */
+            action: string;
+            /** Seat */
+            seat: string;
+            /** Since */
+            since: number;
+            /**
+             * Then
+             * @default null
+             */
+            then?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Type
+             * @enum {unknown}
+             */
+            type: "deadline_expired";
         };
         /**
          * Fire
@@ -11890,6 +12268,11 @@ export interface components {
          *     genesis bodies are unchanged.
          */
         GameCreated: {
+            /**
+             * Deadlines
+             * @default null
+             */
+            deadlines?: components["schemas"]["DeadlineRule"] | null;
             /** Dice */
             dice: components["schemas"]["DiceConfig"];
             /** Options */
@@ -12119,6 +12502,12 @@ export interface components {
              * @description when the game was created, as the store recorded it
              */
             created_at: string;
+            /**
+             * Deadlines
+             * @description the turn clock (docs/api.md "Deadlines"), or null: none
+             * @default null
+             */
+            deadlines?: components["schemas"]["DeadlinesSummary"] | null;
             /**
              * Dice
              * @description how the dice roll: mode, commitment, seeds and fairness
@@ -26848,6 +27237,109 @@ export interface operations {
             };
             /** @description Precondition failed */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    change_deadlines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeDeadlines"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandResult"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

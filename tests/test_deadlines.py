@@ -1,0 +1,357 @@
+"""Turn clocks (issue 33 item 4; docs/api.md "Deadlines"): each policy fires when a seat's time runs out, once however
+many processes look, after a restart too, and the bundle replays byte-identical with no clock.
+
+Time is a fake the tests move (the service's stamps and the sweeper's clock), so nothing waits on the wall clock."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime
+
+import pytest
+from fastapi.testclient import TestClient
+
+from events.store import SQLiteStore, open_store
+from service.app import create_app
+from service.games import GameService
+from service.replay import verify
+from tests.conftest import postgres_url
+
+
+class FakeTime:
+    """The time every part of a test's services reads: stamps (`iso`) and the sweeper's clock (call)."""
+
+    def __init__(self) -> None:
+        self.t = 1_900_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def iso(self) -> str:
+        return datetime.fromtimestamp(self.t, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def service(db: str, t: FakeTime) -> GameService:
+    svc = GameService(open_store(db) if db.startswith("postgresql") else SQLiteStore(db), clock=t.iso)
+    svc.clocks.clock = t
+    svc.webhooks.clock = t
+    return svc
+
+
+def create(svc: GameService, ruleset: str, on_expiry: str, seconds: int = 600, **kw) -> dict:
+    deadlines = {"turn_seconds": seconds, "on_expiry": on_expiry}
+    return svc.creation.create(ruleset, {}, None, "fair", None, None, None, deadlines=deadlines, **kw)
+
+
+def token(g: dict, seat: str) -> str:
+    return next(s["token"] for s in g["seats"] if s["seat"] == seat)
+
+
+def events(svc: GameService, game_id: str) -> list[dict]:
+    return [json.loads(r.body) for r in svc.store.events(game_id)]
+
+
+def expiries(svc: GameService, game_id: str) -> list[dict]:
+    return [e["data"] for e in events(svc, game_id) if e["type"] == "DeadlineExpired"]
+
+
+def replays_byte_identical(svc: GameService, game_id: str, referee: str) -> None:
+    svc.reveal(game_id, referee)
+    report = verify(svc.bundles.encoded(game_id, None))
+    assert report["verdict"] == "verified", {k: v["detail"] for k, v in report["checks"].items()}
+    assert report["checks"]["replay"]["status"] == "pass", report["checks"]["replay"]
+
+
+def test_no_turn_runs_out_before_its_seconds_and_the_summary_shows_when_each_does(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=600)
+    summary = svc.reads.summary(g["game_id"])
+    created = t.t
+    assert summary["deadlines"] == {
+        "turn_seconds": 600,
+        "on_expiry": "bot",
+        "paused": False,
+        "deadline_at": {s: datetime.fromtimestamp(created + 600, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+                        for s in ("japan", "russia")},
+    }
+    t.t += 599
+    assert svc.clocks.sweep() == 0
+    assert svc.reads.summary(g["game_id"])["version"] == g["version"]  # nothing appended
+
+
+def test_bot_policy_the_bot_acts_once_for_a_seat_whose_time_ran_out_and_its_clock_starts_again(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=600)
+    gid = g["game_id"]
+    svc.command(gid, token(g, "russia"), {"type": "start"})  # russia sends its setup; japan stays silent
+    t.t += 600
+    assert svc.clocks.sweep() == 1
+    assert expiries(svc, gid) == [{"seat": "japan", "since": 1, "action": "bot"}]
+    log = events(svc, gid)
+    at = next(i for i, e in enumerate(log) if e["type"] == "DeadlineExpired")
+    assert log[at]["command"] == "deadline-japan-1"
+    # the bot's start for japan follows in the same command: japan's sealed setup record, then the turn begins
+    same = [e for e in log if e["command"] == "deadline-japan-1"]
+    assert any(e["type"] == "SubmissionSealed" and e["data"]["seat"] == "japan" for e in same)
+    # both seats now owe their orders, from the version after the expiry, on new clocks
+    clocks = svc.reads.summary(gid)["deadlines"]["deadline_at"]
+    assert set(clocks) == {"japan", "russia"}
+    assert len(set(clocks.values())) == 1 and clocks["japan"] == datetime.fromtimestamp(t.t + 600, UTC).strftime(
+        "%Y-%m-%dT%H:%M:%SZ"
+    )
+    replays_byte_identical(svc, gid, g["referee_token"])
+
+
+def test_default_policy_sends_the_entrys_default(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "default", seconds=60)
+    gid = g["game_id"]
+    t.t += 60
+    assert svc.clocks.sweep() == 2
+    assert [(x["seat"], x["action"]) for x in expiries(svc, gid)] == [("japan", "default"), ("russia", "default")]
+    record = {c.command_id: json.loads(c.payload) for c in svc.store.commands(gid)}
+    assert record["deadline-japan-1"]["then"] == {"type": "start"}  # the entry's default: {} (BF-R1's setup as set)
+    replays_byte_identical(svc, gid, g["referee_token"])
+
+
+def test_forfeit_policy_concedes_where_the_ruleset_allows_it(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "forfeit", seconds=60)
+    gid = g["game_id"]
+    svc.command(gid, token(g, "japan"), {"type": "start"})
+    t.t += 60
+    assert svc.clocks.sweep() == 1
+    assert expiries(svc, gid) == [{"seat": "russia", "since": 1, "action": "concede"}]
+    summary = svc.reads.summary(gid)
+    assert summary["status"] == "over" and summary["deadlines"]["deadline_at"] == {}
+    t.t += 10_000
+    assert svc.clocks.sweep() == 0 and svc.store.clocks() == []  # an ended game is no sweeper's business
+    replays_byte_identical(svc, gid, g["referee_token"])
+
+
+def test_forfeit_policy_falls_back_to_the_bot_where_the_seat_cannot_concede(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "aa1942-convoy", "forfeit", seconds=60)
+    gid = g["game_id"]
+    t.t += 60
+    assert svc.clocks.sweep() == 1
+    assert expiries(svc, gid) == [{"seat": "USSR", "since": g["version"], "action": "bot"}]
+    replays_byte_identical(svc, gid, g["referee_token"])
+
+
+def test_a_restarted_server_fires_the_deadline_a_previous_one_set(tmp_path):
+    t = FakeTime()
+    db = str(tmp_path / "d.db")
+    first = service(db, t)
+    g = create(first, "corvette-command", "bot", seconds=300)
+    gid = g["game_id"]
+    before = first.reads.summary(gid)["deadlines"]["deadline_at"]
+    first.store.close()
+    t.t += 300
+    second = service(db, t)  # a new process: nothing cached, the turns folded from the store
+    assert second.reads.summary(gid)["deadlines"]["deadline_at"] == before
+    assert second.clocks.sweep() == 1
+    assert [x["action"] for x in expiries(second, gid)] == ["bot"]
+    replays_byte_identical(second, gid, g["referee_token"])
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_processes_sweeping_at_once_expire_each_turn_exactly_once(tmp_path, kind):
+    t = FakeTime()
+
+    def run(db: str) -> None:
+        a, b = service(db, t), service(db, t)
+        games = [create(a, "battlefleet-1900", "bot", seconds=60)["game_id"] for _ in range(6)]
+        t.t += 60
+        for _ in range(3):  # three rounds: every turn run out is expired once, by one of the two
+            start = threading.Barrier(2)
+
+            def sweep(svc: GameService) -> None:
+                start.wait()
+                svc.clocks.sweep()
+
+            threads = [threading.Thread(target=sweep, args=(s,)) for s in (a, b)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            t.t += 60
+        for gid in games:
+            seen = [(x["seat"], x["since"]) for x in expiries(a, gid)]
+            assert len(seen) == len(set(seen)) and len(seen) >= 2, seen
+            ids = [c.command_id for c in a.store.commands(gid)]
+            assert len(ids) == len(set(ids))
+
+    if kind == "sqlite":
+        run(str(tmp_path / "d.db"))
+    else:
+        with postgres_url() as url:
+            run(url)
+
+
+def test_the_referee_pauses_extends_and_changes_the_clock_and_each_change_is_recorded(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=600)
+    gid, ref = g["game_id"], g["referee_token"]
+    from service.payloads import DeadlinesPayload
+
+    svc.set_deadlines(gid, ref, DeadlinesPayload(paused=True))
+    assert svc.reads.summary(gid)["deadlines"]["paused"] is True
+    assert svc.reads.summary(gid)["deadlines"]["deadline_at"] == {}
+    t.t += 100_000
+    assert svc.clocks.sweep() == 0  # paused: no turn runs out
+    svc.set_deadlines(gid, ref, DeadlinesPayload(paused=False))  # every awaited seat's turn starts again now
+    resumed = t.t
+    t.t += 100
+    svc.set_deadlines(gid, ref, DeadlinesPayload(extend={"japan": 50}))
+    ends = svc.reads.summary(gid)["deadlines"]["deadline_at"]
+    iso = lambda x: datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    assert ends == {"japan": iso(resumed + 650), "russia": iso(resumed + 600)}
+    t.t = resumed + 600
+    assert svc.clocks.sweep() == 1 and [x["seat"] for x in expiries(svc, gid)] == ["russia"]
+    t.t = resumed + 650
+    assert svc.clocks.sweep() == 1 and [x["seat"] for x in expiries(svc, gid)] == ["russia", "japan"]
+    svc.set_deadlines(gid, ref, DeadlinesPayload(turn_seconds=30, on_expiry="default"))
+    assert svc.reads.summary(gid)["deadlines"]["turn_seconds"] == 30
+    kinds = [e["type"] for e in events(svc, gid)]
+    assert kinds.count("DeadlinesChanged") == 4
+    replays_byte_identical(svc, gid, ref)
+
+
+def test_no_clock_runs_while_a_seat_waits_for_its_player(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=60, open_seats=True)
+    gid = g["game_id"]
+    assert svc.reads.summary(gid)["deadlines"]["deadline_at"] == {}
+    t.t += 1000
+    assert svc.clocks.sweep() == 0
+    for s in g["seats"]:
+        assert svc.clocks.sweep() == 0
+        t.t += 5
+        svc.join(gid, s["invitation"])
+    joined = t.t  # the clock runs from when the last seat was taken
+    ends = svc.reads.summary(gid)["deadlines"]["deadline_at"]
+    assert set(ends) == {"japan", "russia"}
+    assert ends == {s: datetime.fromtimestamp(joined + 60, UTC).strftime("%Y-%m-%dT%H:%M:%SZ") for s in ends}
+    t.t += 59
+    assert svc.clocks.sweep() == 0
+    t.t += 1
+    assert svc.clocks.sweep() == 2
+
+
+def test_a_deadline_warning_is_queued_once_when_a_fifth_of_the_turn_is_left(tmp_path):
+    t = FakeTime()
+    db = str(tmp_path / "d.db")
+    a, b = service(db, t), service(db, t)
+    g = create(a, "battlefleet-1900", "bot", seconds=500)
+    gid = g["game_id"]
+    from service.webhooks import Allow
+
+    for svc in (a, b):
+        svc.webhooks.allow = Allow("127.0.0.1")
+    a.webhooks.put(gid, "japan", {"url": "http://127.0.0.1:9/hook"})
+    t.t += 399
+    a.clocks.sweep()
+    assert [r.kind for r in a.store.deliveries(gid, "japan")] == []
+    t.t += 1  # 100 s (a fifth) left
+    a.clocks.sweep()
+    b.clocks.sweep()
+    a.clocks.sweep()
+    warnings = [r for r in a.store.deliveries(gid, "japan") if r.kind == "deadline-warning"]
+    assert len(warnings) == 1
+    data = json.loads(warnings[0].payload)["data"]
+    assert data["seat"] == "japan" and data["deadline_at"] == datetime.fromtimestamp(
+        t.t + 100, UTC
+    ).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert [r.kind for r in a.store.deliveries(gid, "russia")] == []  # russia registered nothing
+
+
+def test_the_expiry_of_a_sealed_step_is_as_hidden_as_the_seats_own_orders(tmp_path):
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=60)
+    gid = g["game_id"]
+    t.t += 60
+    svc.clocks.sweep()
+    public = json.loads(svc.bundles.encoded(gid, None))
+    japan = json.loads(svc.bundles.encoded(gid, "japan"))
+    shown = {c["command_id"]: c["payload"] for c in public["commands"]}
+    own = {c["command_id"]: c["payload"] for c in japan["commands"]}
+    assert set(shown["deadline-japan-1"]) == {"sealed"}  # the bot's sealed setup for japan: a commitment only
+    assert set(shown["deadline-russia-1"]) == {"sealed"}
+    assert own["deadline-japan-1"]["then"]["type"] == "start" and set(own["deadline-russia-1"]) == {"sealed"}
+
+
+# ---- over HTTP ----
+
+
+def test_http_deadlines_at_creation_in_the_summary_and_the_referees_changes(tmp_path):
+    app = create_app(str(tmp_path / "h.db"))
+    with TestClient(app) as c:
+        bad = c.post("/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": 0, "on_expiry": "bot"}})
+        assert bad.status_code == 422 and bad.headers["content-type"].startswith("application/problem+json")
+        bad = c.post("/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": 60, "on_expiry": "x"}})
+        assert bad.status_code == 422
+        g = c.post(
+            "/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": 3600, "on_expiry": "default"}}
+        ).json()
+        gid, ref = g["game_id"], g["referee_token"]
+        summary = c.get(f"/games/{gid}").json()
+        assert summary["deadlines"]["turn_seconds"] == 3600 and set(summary["deadlines"]["deadline_at"]) == {
+            "japan",
+            "russia",
+        }
+        seat = {"Authorization": f"Bearer {token(g, 'japan')}"}
+        r = c.post(f"/games/{gid}/deadlines", json={"paused": True}, headers=seat)
+        assert r.status_code == 403 and r.json()["code"] == "referee-only"
+        r = c.post(f"/games/{gid}/deadlines", json={}, headers={"Authorization": f"Bearer {ref}"})
+        assert r.status_code == 422 and r.json()["code"] == "invalid-deadlines"
+        r = c.post(f"/games/{gid}/deadlines", json={"extend": {"nobody": 5}}, headers={"Authorization": f"Bearer {ref}"})
+        assert r.status_code == 422 and "nobody" in r.json()["detail"]
+        version = c.get(f"/games/{gid}").json()["version"]
+        assert version == g["version"]  # refused changes append nothing
+        r = c.post(f"/games/{gid}/deadlines", json={"paused": True}, headers={"Authorization": f"Bearer {ref}"})
+        assert r.status_code == 200 and r.json()["events"][0]["type"] == "DeadlinesChanged"
+        assert c.get(f"/games/{gid}").json()["deadlines"] == {
+            "turn_seconds": 3600,
+            "on_expiry": "default",
+            "paused": True,
+            "deadline_at": {},
+        }
+        plain = c.post("/games", json={"ruleset": "battlefleet-1900"}).json()
+        assert c.get(f"/games/{plain['game_id']}").json()["deadlines"] is None
+        r = c.post(
+            f"/games/{plain['game_id']}/deadlines",
+            json={"paused": True},
+            headers={"Authorization": f"Bearer {plain['referee_token']}"},
+        )
+        assert r.status_code == 409 and r.json()["code"] == "no-deadlines"
+
+
+def test_http_the_servers_own_sweeper_fires_a_deadline_and_the_log_shows_it(tmp_path):
+    """The app as served: its sweeper thread (started with the app) expires a 1-second turn; the test waits on the
+    log, not on a sleep."""
+    import time
+
+    from service.settings import Settings
+
+    settings = Settings.from_env(db=str(tmp_path / "h.db"), deadline_poll=0.05)
+    with TestClient(create_app(settings=settings)) as c:
+        g = c.post("/games", json={"ruleset": "corvette-command", "deadlines": {"turn_seconds": 1, "on_expiry": "bot"}})
+        gid = g.json()["game_id"]
+        found: list[dict] = []
+        give_up = time.monotonic() + 60
+        while not found and time.monotonic() < give_up:
+            log = c.get(f"/games/{gid}/events").json()["events"]
+            found = [e for e in log if e["type"] == "DeadlineExpired"]
+            time.sleep(0.05)  # between looks at the condition, not instead of it
+        assert found and found[0]["data"] == {"seat": g.json()["seats"][0]["seat"], "since": 1, "action": "bot"}
+        assert found[0]["actor"] == g.json()["seats"][0]["seat"]
