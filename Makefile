@@ -48,7 +48,7 @@ desk: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,bench]'
-	$(BIN)/python benchmarks/run.py --write docs/performance.md
+	BASE=$(BASE) $(BIN)/python benchmarks/run.py --write docs/performance.md
 
 soak: $(STAMP)
 	UMPIRE_SOAK=1 UMPIRE_FUZZ_EXAMPLES=200 $(BIN)/python -m pytest tests/test_reliability.py tests/test_tampering.py tests/test_fuzz_api.py

@@ -45,8 +45,9 @@ def available() -> bool:
     return os.path.exists(VALGRIND)
 
 
-def count(target: str, args: Sequence[str] = (), env: dict[str, str] | None = None) -> int:
-    """Instructions executed inside `window` by `module:function(*args)` run under callgrind."""
+def count(target: str, args: Sequence[str] = (), env: dict[str, str] | None = None, cwd: Path = ROOT) -> int:
+    """Instructions executed inside `window` by `module:function(*args)` run under callgrind, with the code of the
+    tree `cwd` (this checkout, or a base commit's worktree)."""
     module, function = target.split(":")
     code = f"import sys, {module} as m; m.{function}(*sys.argv[1:])"
     with tempfile.TemporaryDirectory() as d:
@@ -57,7 +58,7 @@ def count(target: str, args: Sequence[str] = (), env: dict[str, str] | None = No
         ]  # fmt: skip
         proc = subprocess.run(
             argv,
-            cwd=str(ROOT),
+            cwd=str(cwd),
             env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})},
             capture_output=True,
             text=True,
@@ -71,6 +72,8 @@ def count(target: str, args: Sequence[str] = (), env: dict[str, str] | None = No
     return int(found.group(1))
 
 
-def per_command(target: str, args: Sequence[str], commands: int, env: dict[str, str] | None = None) -> float:
+def per_command(
+    target: str, args: Sequence[str], commands: int, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> float:
     """Instructions per command: `count` divided by the `commands` the target sends inside its window."""
-    return count(target, args, env) / commands
+    return count(target, args, env, cwd) / commands

@@ -1380,11 +1380,41 @@ def p17(tmp: Path) -> None:
     )
 
 
+COUNT_FAILURES: list[str] = []  # the instruction guard's lines (benchmarks/counts.py): a rise over 5% fails
+
+
+def instruction_counts(tmp: Path) -> None:
+    """I1-I7 (issue 35): instructions per command counted by callgrind, with their ratio to the floor of their kind;
+    guarded against `BASE` (a commit counted side by side in a worktree) or benchmarks/counts.json on this machine."""
+    from benchmarks import counts
+
+    if not counts.available():
+        if os.environ.get("CI") == "true":
+            raise SystemExit("valgrind is not installed (apt-get install valgrind): CI counts instructions")
+        row("I instructions per command", "not measured", "no valgrind", "-", "report", None)
+        return
+    n = 10 if QUICK else 40
+    now = counts.measure(counts.ROOT, n, lambda line: print(line, flush=True))
+    before, what = counts.reference(os.environ.get("BASE") or None, n, lambda line: print(line, flush=True))
+    for r in counts.table(now, before):
+        failed = counts.compare({r["figure"]: now[r["figure"]]}, before or {})
+        row(r["figure"], r["value"], r["reference"], r["ratio"], "<= +5% of the reference", not failed if before else None)
+    print(f"instruction counts compared with: {what}", flush=True)
+    COUNT_FAILURES.extend(counts.compare(now, before or {}))
+
+
 FIGURES = {
+    "I": instruction_counts,
     "P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, "P6": p6,
     "P7": p7, "P8": p8, "P9": p9, "P10": p10, "P11": p11, "P12": p12, "P13": p13,
     "P14": p14, "P15": p15, "P16": p16, "P17": p17,
 }  # fmt: skip
+
+
+def figure_of(name: str) -> str:
+    """The FIGURES entry a row belongs to: "P7 …" to P7, "I3 …" (one of several rows of I) to I."""
+    head = name.split()[0] if name.split() else ""
+    return head if head in FIGURES or not head else head.rstrip("0123456789")
 
 
 def table_markdown() -> str:
@@ -1485,7 +1515,7 @@ def main() -> None:
         )
     Console(width=160).print(t)
     old_rows = committed_table(args.write or str(Path(__file__).resolve().parent.parent / "docs" / "performance.md"))
-    failures = guard(old_rows, ROWS)
+    failures = guard(old_rows, ROWS) + COUNT_FAILURES
     for line in failures:
         print(line, flush=True)
     if not failures:
@@ -1495,10 +1525,10 @@ def main() -> None:
         kept = [
             {**r, "met": {"yes": True, "**no**": False}.get(r["met"])}
             for r in old_rows
-            if r["figure"].split()[0] not in ran
+            if figure_of(r["figure"]) not in ran
         ]
         order = {name: i for i, name in enumerate(FIGURES)}
-        ROWS[:] = sorted(ROWS + kept, key=lambda r: order.get(r["figure"].split()[0], 99))
+        ROWS[:] = sorted(ROWS + kept, key=lambda r: order.get(figure_of(r["figure"]), 99))
     if args.write:
         machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.machine()}"
         target = Path(args.write)
