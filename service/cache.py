@@ -82,6 +82,9 @@ class GameCache:
         self.settings = settings
         self.rulesets = rulesets
         self.states: OrderedDict[str, Cached] = OrderedDict()
+        # (thread, game, version, head): the state a write about to run on this thread was just checked at, so its
+        # own sync asks the store once, not twice (`GameService.runs_inline`; cleared by the next sync, or its caller)
+        self.checked: tuple[int, str, int, bytes] | None = None
         self.game_rows: OrderedDict[str, GameRow] = OrderedDict()
         self.lock = threading.Lock()  # guards the dicts, never held while a game loads
         self._loading: dict[str, threading.Lock] = {}
@@ -156,6 +159,9 @@ class GameCache:
 
     def sync(self, c: Cached) -> None:
         """Catch a cached state up with the store's head (the caller holds its lock)."""
+        checked, self.checked = self.checked, None
+        if checked == (threading.get_ident(), c.row.id, c.game.version, c.head):
+            return  # this thread found the store at this very state a moment ago (GameService.runs_inline)
         head = self.store.head(c.row.id)
         if head is None or (head[0] == c.game.version and head[1] == c.head.hex()):
             return

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -131,7 +132,7 @@ class GameService:
     RETRY_SECONDS = 5.0  # how long a command without expected_version is judged again after losing races
     INLINE_CATCH_UP = 100  # events another process may have appended for a write still to run on the loop
 
-    def runs_inline(self, game_id: str) -> bool:
+    def runs_inline(self, game_id: str, note: bool = False) -> bool:
         """Whether a write may run on the event loop rather than in a thread: its state is cached, nobody holds it and
         it is at most a few events behind the store, it has no bot seats and the store answers without network round
         trips (SQLite). Such a command takes a fraction of a millisecond, less than the thread hop; a load, a long
@@ -140,6 +141,9 @@ class GameService:
         if c is None or not getattr(self.store, "local", False) or c.row.bots or c.lock.locked():
             return False
         head = self.store.head(game_id)
+        if note and head is not None and head[0] == c.game.version and head[1] == c.head.hex():
+            # the command that follows at once on this thread need not ask again (its caller clears this after it)
+            self.cache.checked = (threading.get_ident(), game_id, c.game.version, c.head)
         return head is not None and head[0] - c.game.version <= self.INLINE_CATCH_UP
 
     # ---- writing ----

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
@@ -48,6 +50,9 @@ class SQLiteStore(SQLStore):
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         with self._write:
             self._create_schema()
+        # From here the writer never lets SQLite wait for the lock: `_begin` waits itself when the write may wait,
+        # so a write that may not (one on the event loop) costs no statement to turn the wait off and on again.
+        self.db.execute("PRAGMA busy_timeout=0")
 
     def _create_schema(self) -> None:
         db = self.db
@@ -191,6 +196,11 @@ class SQLiteStore(SQLStore):
             if kept[what] is _UNREAD:
                 kept[what] = parse(conn.execute(sql, (game_id,)).fetchall())
             return cast(T, kept[what])  # kept[TOKENS] and kept[HEAD] are what their own parse made
+        except sqlite3.OperationalError as e:  # busy (the writer does not wait): read it as any read is, waiting
+            if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY:
+                raise
+            self._kept.pop(game_id, None)
+            return parse(self._query(sql, (game_id,)))
         finally:
             self._write.release()
 
@@ -203,23 +213,35 @@ class SQLiteStore(SQLStore):
         else:
             del self._kept[game_id]
 
+    # SQLite's own busy handler's steps (sqlite3.c sqliteDefaultBusyCallback), then 0.1 s each
+    _BUSY_STEPS = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.025, 0.025, 0.05, 0.05, 0.1)
+
+    def _begin(self, conn: sqlite3.Connection, wait: bool) -> None:
+        """BEGIN IMMEDIATE: at once, or WouldBlock if another process holds the write lock and `wait` is false; else
+        retried as SQLite's busy handler would for up to BUSY_MS, then StoreUnavailable."""
+        waited = 0.0
+        for step in itertools.count():
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if getattr(e, "sqlite_errorcode", sqlite3.SQLITE_BUSY) != sqlite3.SQLITE_BUSY:
+                    raise
+                if not wait:
+                    raise WouldBlock(f"the database's write lock is held elsewhere: {e}") from e
+                if waited * 1000 >= self.BUSY_MS:
+                    raise StoreUnavailable(f"the database's write lock was not had in {self.BUSY_MS} ms: {e}") from e
+                pause = self._BUSY_STEPS[min(step, len(self._BUSY_STEPS) - 1)]
+                time.sleep(pause)
+                waited += pause
+
     @contextmanager
     def _transaction(self, wait: bool = True) -> Iterator[sqlite3.Connection]:
         if not self._write.acquire(blocking=wait):
             raise WouldBlock("another write of this process is under way")
         try:
             conn = self.db.conn
-            if not wait:
-                conn.execute("PRAGMA busy_timeout=0")
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as e:  # busy: another process holds the write lock
-                if not wait:
-                    raise WouldBlock(f"the database's write lock is held elsewhere: {e}") from e
-                raise StoreUnavailable(f"the database's write lock was not had in {self.BUSY_MS} ms: {e}") from e
-            finally:
-                if not wait:
-                    conn.execute(f"PRAGMA busy_timeout={self.BUSY_MS}")
+            self._begin(conn, wait)
             try:
                 yield conn
                 conn.execute("COMMIT")

@@ -276,11 +276,13 @@ async def run_command(
             )
         body = {**body, "expected_version": expected}
     try:
-        if svc.runs_inline(game_id):
+        if svc.runs_inline(game_id, note=True):
             try:
                 return svc.command(game_id, token, body)
             except WouldBlock:  # another writer holds the lock: wait for it in a thread, never on the loop
                 pass
+            finally:
+                svc.cache.checked = None  # a command refused before its sync leaves no check behind
         return await asyncio.to_thread(svc.command, game_id, token, body)
     except Rejected as e:
         if expected is not None and e.code == "version-conflict":  # HTTP's answer to a failed If-Match
