@@ -28,7 +28,7 @@ from events.store import JobRow
 from service import ENGINE_VERSION
 from service.credentials import NotFound
 from service.http import TooMany
-from service.replay import fold_bundle
+from service.replay import SeedLookup, fold_bundle, verify
 from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
 from service.simulate import outcomes, percentile, play_on, quantiles, seed_for
 from service.snapshots import restore_snapshot, take_snapshot
@@ -37,6 +37,25 @@ MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for
 
 
 # ---- positions ----
+
+
+def refuse_unverified(b: Bundle, rulesets: Mapping[str, Loaded] = RULESETS, seed_lookup: SeedLookup | None = None) -> None:
+    """A what-if starts only from a record that passes `umpire verify`'s checks (chain, dice where the seed is known,
+    sealed records, replay): a forgery, a recomputed chain included, is refused naming its first failing seq. A
+    bundle whose seed is secret replays only where this server holds its log (`seed_lookup`); elsewhere the checks
+    that can run must pass."""
+    report = verify(b, seed_lookup, rulesets)
+    if report["verdict"] != "failed":
+        return
+    name, check = next((k, c) for k, c in report["checks"].items() if c["status"] == "fail")
+    seq = check.get("first_bad_seq")
+    where = f" at seq {seq}" if seq else ""
+    raise InvalidInput(
+        "bundle-unverified",
+        f"the bundle of {b.game} fails verification ({name}{where}: {check['detail']}); a what-if starts only from "
+        "a record that verifies (`umpire verify` says what is wrong)",
+        first_bad_seq=seq,
+    )
 
 
 def command_ends(b: Bundle) -> list[int]:
@@ -89,7 +108,8 @@ def fork_bundle(
     rulesets: Mapping[str, Loaded] = RULESETS,
 ) -> dict[str, Any]:
     """`umpire fork`: a new game (public-seed: whoever holds the bundle holds the seed) starting from a bundle's
-    position, as a bundle of its own whose `parent` is the prefix it starts from."""
+    position, as a bundle of its own whose `parent` is the prefix it starts from; only from a bundle that verifies."""
+    refuse_unverified(b, rulesets)
     base = position(b, at, rulesets)
     seed = server_seed or secrets.token_bytes(32)
     fork_id = fork_id or "fork-" + secrets.token_hex(6)
@@ -164,10 +184,13 @@ def odds(
     progress: Callable[[int], None] | None = None,
     chunk: int | None = None,
     rulesets: Mapping[str, Loaded] = RULESETS,
+    seed_lookup: SeedLookup | None = None,
 ) -> dict[str, Any]:
     """The distribution of what the ruleset reports over `games` continuations from event `at`, with where the real
     game's outcome falls in it (its percentile), figure by figure; the games are played with `rulesets` (the
-    service's; by default those service/rulesets.py serves), in the workers too."""
+    service's; by default those service/rulesets.py serves), in the workers too; only from a bundle that verifies
+    (`seed_lookup`: the server's own record, for a game whose seed is secret)."""
+    refuse_unverified(b, rulesets, seed_lookup)
     game = position(b, at, rulesets)
     serves = what_a_worker_serves(rulesets)
     state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
@@ -312,7 +335,15 @@ class OddsJobs:
             self.svc.notifier.appended(key)
 
         try:
-            result = odds(bundle, at, games, seed, progress=progress, rulesets=self.svc.rulesets)
+            result = odds(
+                bundle,
+                at,
+                games,
+                seed,
+                progress=progress,
+                rulesets=self.svc.rulesets,
+                seed_lookup=self.svc.bundles.server_inputs_if_stored,  # the store's log, checked as any upload is
+            )
             store.update_job(job.id, "done", games, msgspec.json.encode(result).decode(), clock())
         except Exception as e:  # noqa: BLE001 - the job reports what went wrong instead of dying unseen
             store.update_job(job.id, "failed", 0, msgspec.json.encode({"error": str(e)}).decode(), clock())
