@@ -178,6 +178,9 @@ class Ruleset(Generic[S, C, O, D]):
     # (state) -> {figure: int}: what a finished game comes to (tonnage, VP, winner …), as `umpire simulate` and
     # what-if report it
     outcomes: Callable[[S], dict[str, int]] | None = None
+    # (state) -> {figure: {value: label}}: the outcomes that are categories, not quantities (a winner, a result
+    # level), which what-if reports as shares ("japan 62%, russia 30%, drawn 8%"), never as a mean
+    categories: Callable[[S], dict[str, dict[int, str]]] | None = None
     # the rule that orders the game's steps (its sequence of play): what a refusal of a command not awaited now names
     sequence_rule: str = ""
     # (the state at the version a reader last saw, the events since as that reader may read them, reader) -> the

@@ -10,6 +10,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -22,6 +23,50 @@ app = typer.Typer(
 )
 console = Console()
 err = Console(stderr=True)
+
+
+class Progress:
+    """How far a long run is: a bar with the time left on a terminal; elsewhere (a log, CI, a pipe) a line on
+    standard error every 5% of the way, with the time left, so that a run nobody watches still says where it is."""
+
+    def __init__(self, label: str, total: int, quiet: bool = False):
+        self.label, self.total, self.quiet = label, max(1, total), quiet
+        self.started, self.last = time.monotonic(), 0
+        self.bar: Any = None  # rich's Progress, on a terminal
+
+    def __enter__(self) -> Progress:
+        if not self.quiet and err.is_terminal:
+            from rich.progress import Progress as Bar
+
+            bar = self.bar = Bar(*Bar.get_default_columns(), console=err, transient=True)
+            bar.start()
+            self.task = bar.add_task(self.label, total=self.total)
+        return self
+
+    def __call__(self, done: int) -> None:
+        if self.quiet:
+            return
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+        elif done - self.last >= max(1, self.total // 20) or (done >= self.total > self.last):
+            self.last = done
+            spent = time.monotonic() - self.started
+            left = spent / done * (self.total - done) if done else 0.0
+            err.print(
+                f"{self.label}: {done}/{self.total} ({100 * done // self.total}%), {spent:.0f} s, about {left:.0f} s left",
+                highlight=False,
+            )
+
+    def of(self, done: int, total: int) -> None:
+        """`done` of `total`, for a run that learns its total as it goes (a bundle's commands)."""
+        self.total = max(1, total)
+        if self.bar is not None:
+            self.bar.update(self.task, total=self.total)
+        self(done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -145,7 +190,9 @@ def verify_cmd(
         return
     if bundle is None:
         raise fail("name a bundle file, or --db for every game of a store", 2)
-    report = verify(_read(bundle))
+    raw = _read(bundle)
+    with Progress(f"replaying {bundle.name}", 1) as progress:
+        report = verify(raw, progress=progress.of)
     whose = f"game {report['game']}" if report["game"] else "not a bundle of any game"
     table = Table(title=f"{bundle.name} — {whose}", width=min(console.width, 100))
     table.add_column("check")
@@ -165,16 +212,13 @@ def _verify_store(db: str) -> None:
     svc = _service(db)
     ids = svc.store.game_ids()
     counts = {"verified": 0, "partial": 0, "failed": 0}
-    step = max(1, len(ids) // 20)  # a progress line every 5%, on a terminal or not
-    started = time.monotonic()
-    for i, (game_id, report) in enumerate(verify_store(svc, ids), start=1):
-        counts[report["verdict"]] += 1
-        if report["verdict"] == "failed":
-            bad = "; ".join(f"{k}: {c['detail']}" for k, c in report["checks"].items() if c["status"] == "fail")
-            console.print(f"[red]failed[/] {game_id}: {bad}", highlight=False, soft_wrap=True)
-        if i % step == 0 or i == len(ids):
-            left = (time.monotonic() - started) / i * (len(ids) - i)
-            err.print(f"{i}/{len(ids)} games checked ({100 * i // len(ids)}%), about {left:.0f} s left", highlight=False)
+    with Progress("games checked", len(ids)) as progress:
+        for i, (game_id, report) in enumerate(verify_store(svc, ids), start=1):
+            counts[report["verdict"]] += 1
+            if report["verdict"] == "failed":
+                bad = "; ".join(f"{k}: {c['detail']}" for k, c in report["checks"].items() if c["status"] == "fail")
+                console.print(f"[red]failed[/] {game_id}: {bad}", highlight=False, soft_wrap=True)
+            progress(i)
     console.print(
         f"{len(ids)} games: {counts['verified']} verified, {counts['partial']} partial (seed not revealed yet: chain and "
         f"seals checked), {counts['failed']} failed",
@@ -219,7 +263,8 @@ def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> Non
         raise fail(f"{bundle} is not an umpire-bundle/1: {e}")
     if b.dice.server_seed is None:
         raise fail("the bundle's server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
-    result, _ = run_replay(b, bytes.fromhex(b.dice.server_seed))
+    with Progress(f"replaying {bundle.name}", len(b.commands)) as progress:
+        result, _ = run_replay(b, bytes.fromhex(b.dice.server_seed), progress=progress.of)
     if result["status"] == "pass":
         console.print(f"[green]{result['detail']}[/]")
         raise typer.Exit(0)
@@ -376,7 +421,7 @@ def simulate(
 
     from domain.engine import Rejected, decode_options
     from service.rulesets import RULESETS
-    from service.simulate import outcomes, play, seed_for, summarize
+    from service.simulate import categories, outcomes, play, seed_for, shares_line, summarize
 
     if ruleset not in RULESETS:
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
@@ -402,32 +447,38 @@ def simulate(
     except Rejected as e:
         raise fail(f"--options: {e.detail.split('. See')[0]}; `umpire rulesets {ruleset}` lists the options")
     results = []
+    labels: dict[str, dict[int, str]] = {}
     started = time.perf_counter()
-    from rich.progress import Progress
-
-    with Progress(console=err, transient=True, disable=as_json) as progress:
-        task = progress.add_task(ruleset, total=games)
+    with Progress(ruleset, games, quiet=as_json) as progress:
         for i in range(games):
             try:
                 game = play(ruleset, opts, seed_for(seed, i), game_id=f"sim-{seed}-{i}")
             except Rejected as e:
                 raise fail(f"--options: {e.detail}")
             results.append(outcomes(game))
-            progress.advance(task)
+            labels = labels or categories(game)
+            progress(i + 1)
     elapsed = time.perf_counter() - started
-    summary = summarize(results)
+    summary = summarize(results, labels)
     if as_json:
         doc = {"ruleset": ruleset, "games": games, "seed": seed, "options": opts, "figures": summary}
         sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
         return
-    table = Table(title=f"{games} games of {ruleset}, seed {seed}", width=min(console.width, 100))
+    table = Table(title=f"{games} games of {ruleset}, seed {seed}", width=min(console.width, 110))
     table.add_column("figure", overflow="fold")
-    for col in ("mean", "p5", "p25", "median", "p75", "p95"):
+    for col in ("mean", "95% interval", "p5", "p25", "median", "p75", "p95"):
         table.add_column(col, justify="right")
     for name, q in summary.items():
-        table.add_row(name, f"{q['mean']:,.1f}", *(f"{q[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95")))
+        if "shares" not in q:
+            lo, hi = q["ci95"]
+            table.add_row(
+                name, f"{q['mean']:,.1f}", f"{lo:,.1f}–{hi:,.1f}", *(f"{q[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95"))
+            )
     console.print(table)
-    console.print(f"options {json.dumps(opts)}; {games / elapsed:,.1f} games/s on one core", highlight=False)
+    for name, q in summary.items():
+        if "shares" in q:
+            console.print(shares_line(name, q["shares"]), highlight=False)
+    console.print(f"options {json.dumps(opts)}; {games} games, {games / elapsed:,.1f} games/s on one core", highlight=False)
 
 
 def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys) -> None:
@@ -446,12 +497,9 @@ def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, opti
     if b.ruleset.id != ruleset:
         raise fail(f"{from_bundle} is a game of {b.ruleset.id}, not {ruleset}")
     executor = _executor(jobs, dask)
-    from rich.progress import Progress
-
     try:
-        with Progress(console=err, transient=True, disable=as_json) as progress:
-            task = progress.add_task(f"{ruleset} from seq {at}", total=games)
-            result = odds(b, at, games, seed, executor, lambda done: progress.update(task, completed=done))
+        with Progress(f"{ruleset} from seq {at}", games, quiet=as_json) as progress:
+            result = odds(b, at, games, seed, executor, progress)
     except Rejected as e:
         raise fail(f"--at {at}: {e.detail}")
     finally:
@@ -469,10 +517,18 @@ def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, opti
     for col in ("p5", "p25", "median", "p75", "p95", "real", "pct"):
         table.add_column(col, justify="right")
     for name, f in result["figures"].items():
+        if "shares" in f:
+            continue
         real = "-" if f["actual"] is None else f"{f['actual']:,}"
         pct = "-" if f["percentile"] is None else f"{f['percentile']:.0f}"
         table.add_row(name, *(f"{f[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95")), real, pct)
     console.print(table)
+    from service.simulate import shares_line
+
+    for name, f in result["figures"].items():
+        if "shares" in f:
+            real = "" if f.get("actual_label") is None else f" (the real game: {f['actual_label']})"
+            console.print(shares_line(name, f["shares"]) + real, highlight=False)
     if not result["finished"]:
         console.print("the real game is not over: 'real' is where it stands now", highlight=False)
 

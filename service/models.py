@@ -654,6 +654,13 @@ class OddsFigure(_Out):
     histogram: list[Bin]
     actual: int | None  # the real game's value (where it stands now, if it is not over)
     percentile: float | None  # the share of continuations below it, plus half of those equal, in percent
+    ci95: Annotated[list[float], Meta(description="the mean's 95% confidence interval (normal approximation)")]
+    shares: Annotated[
+        dict[str, float] | None,
+        Meta(description="a categorical figure (a winner, a result level): each category's share in percent; its "
+             "mean and percentiles mean nothing"),
+    ] = None
+    actual_label: Annotated[str | None, Meta(description="a categorical figure: the real game's category")] = None
 
 
 class OddsResult(_Out):

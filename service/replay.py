@@ -275,6 +275,7 @@ def replay(
     server_seed: bytes,
     records: dict[str, dict[str, Any]] | None = None,
     rulesets: Mapping[str, Loaded] = RULESETS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[str, Any], Game | None]:
     """Feed the recorded commands to a fresh engine; compare every body it makes with the bundle's.
 
@@ -295,7 +296,10 @@ def replay(
     recorded = {e.body.get("seq"): e.body for e in b.events}
     game: Game | None = None
     seq = 0
-    for cmd in b.commands:
+    every = max(1, len(b.commands) // 100)  # `progress(done, total)` a hundred times at most
+    for done, cmd in enumerate(b.commands):
+        if progress is not None and done % every == 0:
+            progress(done, len(b.commands))
         p = cmd.payload
         if records is not None:
             stored = records.get(cmd.command_id)
@@ -393,6 +397,8 @@ def replay(
         return _check(
             "fail", f"the commands make {seq} events; the bundle has {len(b.events)}", first_bad_seq=seq + 1
         ), game
+    if progress is not None:
+        progress(len(b.commands), len(b.commands))
     return _check(
         "pass", f"{_count(len(b.commands), 'command')} replayed to {_count(seq, 'byte-identical event')}", first_bad_seq=None
     ), game
@@ -487,7 +493,10 @@ def verify_parent(b: Bundle, seed_lookup: SeedLookup | None, rulesets: Mapping[s
 
 
 def verify(
-    raw: bytes | dict | Bundle, seed_lookup: SeedLookup | None = None, rulesets: Mapping[str, Loaded] = RULESETS
+    raw: bytes | dict | Bundle,
+    seed_lookup: SeedLookup | None = None,
+    rulesets: Mapping[str, Loaded] = RULESETS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Every check of a bundle; `rulesets`: what it is replayed with (by default the served ones)."""
     try:
@@ -506,7 +515,7 @@ def verify(
     elif b.dice.server_seed is None and seed_lookup is not None and chain["status"] == "pass" and b.events:
         seed, records = seed_lookup(b.game, len(b.events), b.events[-1].hash) or (None, None)
     if seed is not None:
-        rep, _ = replay(b, seed, records, rulesets)
+        rep, _ = replay(b, seed, records, rulesets, progress)
         if b.dice.server_seed is None:
             # the seed is secret: a forged command list could make the replay roll a future k, so the
             # report names the seq but shows no replayed body

@@ -96,6 +96,34 @@ def outcomes(game: Game) -> dict[str, int]:
     return game.ruleset.outcomes(game.state)
 
 
+def categories(game: Game) -> dict[str, dict[int, str]]:
+    """The ruleset's categorical figures for this game (`Ruleset.categories`): {figure: {value: label}}."""
+    if game.ruleset is None or game.ruleset.categories is None:
+        return {}
+    return game.ruleset.categories(game.state)
+
+
+def shares(values: list[int], labels: dict[int, str]) -> dict[str, float]:
+    """Each category's share of the games in percent, in the labels' order (those no game reached left out); a
+    value without a label is shown as itself."""
+    n = len(values) or 1
+    counted = {v: values.count(v) for v in dict.fromkeys([*labels, *sorted(set(values))])}
+    return {labels.get(v, str(v)): round(100.0 * k / n, 1) for v, k in counted.items() if k}
+
+
+def shares_line(figure: str, share: dict[str, float]) -> str:
+    """`winner: japan 62%, russia 30%, drawn 8%`."""
+    return f"{figure}: " + ", ".join(f"{label} {pct:g}%" for label, pct in sorted(share.items(), key=lambda x: -x[1]))
+
+
+def ci95(values: list[int]) -> list[float]:
+    """The mean's 95% confidence interval (normal approximation: mean ± 1.96 standard errors)."""
+    if len(values) < 2:
+        return [float(values[0]), float(values[0])] if values else [0.0, 0.0]
+    mean, half = statistics.fmean(values), 1.96 * statistics.stdev(values) / len(values) ** 0.5
+    return [round(mean - half, 3), round(mean + half, 3)]
+
+
 def quantiles(values: list[int]) -> dict[str, float]:
     if not values:
         return {}
@@ -112,10 +140,18 @@ def quantiles(values: list[int]) -> dict[str, float]:
     }
 
 
-def summarize(results: list[dict[str, int]]) -> dict[str, dict[str, float]]:
-    """The distribution of each figure over the games (figures in the order the first game reports them)."""
+def summarize(results: list[dict[str, int]], labels: dict[str, dict[int, str]] | None = None) -> dict[str, dict[str, Any]]:
+    """The distribution of each figure over the games (figures in the order the first game reports them): a quantity
+    as its mean, the mean's 95% interval and percentiles, a category (`labels`) as each one's share."""
     names = list(dict.fromkeys(name for r in results for name in r))
-    return {name: quantiles([r[name] for r in results if name in r]) for name in names}
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        values = [r[name] for r in results if name in r]
+        if labels and name in labels:
+            out[name] = {"shares": shares(values, labels[name])}
+        else:
+            out[name] = {**quantiles(values), "ci95": ci95(values)}
+    return out
 
 
 def percentile(values: list[int], actual: int) -> float:

@@ -30,7 +30,7 @@ from service.credentials import NotFound
 from service.http import TooMany
 from service.replay import SeedLookup, fold_bundle, verify
 from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
-from service.simulate import outcomes, percentile, play_on, quantiles, seed_for
+from service.simulate import categories, ci95, outcomes, percentile, play_on, quantiles, seed_for, shares
 from service.snapshots import restore_snapshot, take_snapshot
 
 MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for
@@ -217,22 +217,30 @@ def odds(
         "games": games,
         "seed": seed,
         "finished": actual_game.over,
-        "figures": figures(results, actual),
+        "figures": figures(results, actual, categories(actual_game)),
     }
 
 
-def figures(results: list[dict[str, int]], actual: dict[str, int]) -> dict[str, Any]:
+def figures(
+    results: list[dict[str, int]], actual: dict[str, int], labels: dict[str, dict[int, str]] | None = None
+) -> dict[str, Any]:
+    """Each figure's distribution, the mean's 95% interval, and where the real game stands; a category (`labels`)
+    also as each one's share of the continuations (its mean means nothing: read `shares`)."""
     names = list(dict.fromkeys([*actual, *(n for r in results for n in r)]))
-    out = {}
+    out: dict[str, dict[str, Any]] = {}
     for name in names:
         values = [r[name] for r in results if name in r]
         real = actual.get(name)
         out[name] = {
             **quantiles(values),
+            "ci95": ci95(values),
             "histogram": histogram(values),
             "actual": real,
             "percentile": None if real is None else round(percentile(values, real), 1),
         }
+        if labels and name in labels:
+            out[name]["shares"] = shares(values, labels[name])
+            out[name]["actual_label"] = None if real is None else labels[name].get(real, str(real))
     return out
 
 

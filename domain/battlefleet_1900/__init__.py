@@ -56,6 +56,7 @@ RULESET = Ruleset(
     redact=redact,
     bot=bot.choose,
     outcomes=bot.outcomes,
+    categories=bot.categories,
     sequence_rule="BF-R1",
     always_open=frozenset({"concede"}),
 )

@@ -61,6 +61,11 @@ def outcomes(state: State) -> dict[str, int]:
     return out
 
 
+def categories(state: State) -> dict[str, dict[int, str]]:
+    """`winner` is a category: a seat, a draw, or a game not over."""
+    return {"winner": {**{i + 1: seat for i, seat in enumerate(state.seats)}, 0: "drawn", -1: "not over"}}
+
+
 # ---- what the seat sees -------------------------------------------------------------------------
 
 

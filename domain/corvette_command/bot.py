@@ -100,6 +100,11 @@ def best_move(state: State, moves: list) -> Any:
     return max(moves, key=score)
 
 
+def categories(state: State) -> dict[str, dict[int, str]]:
+    """Whether a corvette was sunk is a category, not a quantity."""
+    return {"corvette sunk": {0: "afloat", 1: "sunk"}}
+
+
 def outcomes(state: State) -> dict[str, int]:
     """What a campaign comes to, for `umpire simulate` and the odds from a position: tonnage lost and VP over its
     convoys (a convoy whose corvette was sunk counts its losses, with no VP), U-boats killed (confirmed, probable or

@@ -132,5 +132,6 @@ RULESET = Ruleset(
     data_option="data",
     bot=bot.choose,
     outcomes=bot.outcomes,
+    categories=bot.categories,
     sequence_rule="UL-43",
 )

@@ -275,6 +275,11 @@ POLICIES = (
 )
 
 
+def categories(state: State) -> dict[str, dict[int, str]]:
+    """The result level is a category of the stand-in sheet (UL result table), not a quantity."""
+    return {"result_level": {3: "Great", 2: "Good", 1: "Adequate", 0: "Poor", -1: "not over"}}
+
+
 def outcomes(state: State) -> dict[str, int]:
     """The campaign's result as integers: final VP, result level (0 Poor, 1 Adequate, 2 Good, 3 Great in the
     stand-in sheet), VP before losses, boats lost, ships sunk, tonnage sunk, turns played."""

@@ -39,3 +39,16 @@ test("the registry: a ruleset's drawn views first, in its order; an unknown rule
   assert.deepEqual(orderedViews("a-future-ruleset", ["b", "a"]), ["a", "b"]);
   assert.deepEqual(newGameOptions("a-future-ruleset"), {});
 });
+
+test("an odds figure in words: a category as shares, a quantity with its mean's 95% interval", async () => {
+  const { caption } = await import("../../service/desk/js/pictures/histogram.js");
+  assert.equal(
+    caption({ shares: { japan: 30, russia: 62, drawn: 8 }, actual_label: "russia" }),
+    "russia 62%, japan 30%, drawn 8% · the real game: russia",
+  );
+  const q = { median: 4, p25: 3, p75: 5, p5: 1, p95: 7, mean: 4.25, min: 0, max: 9, ci95: [3.9, 4.6] };
+  assert.equal(
+    caption(q),
+    "median 4 · middle half 3 to 5 · 90% within 1 to 7 · mean 4.3 (95% interval 3.9 to 4.6) · range 0 to 9",
+  );
+});

@@ -14709,6 +14709,17 @@ export interface components {
         OddsFigure: {
             /** Actual */
             actual: number | null;
+            /**
+             * Actual label
+             * @description a categorical figure: the real game's category
+             * @default null
+             */
+            actual_label?: string | null;
+            /**
+             * Ci95
+             * @description the mean's 95% confidence interval (normal approximation)
+             */
+            ci95: number[];
             /** Histogram */
             histogram: components["schemas"]["Bin"][];
             /** Max */
@@ -14729,6 +14740,14 @@ export interface components {
             p95: number;
             /** Percentile */
             percentile: number | null;
+            /**
+             * Shares
+             * @description a categorical figure (a winner, a result level): each category's share in percent; its mean and percentiles mean nothing
+             * @default null
+             */
+            shares?: {
+                [key: string]: number;
+            } | null;
         };
         /** OddsJob */
         OddsJob: {

@@ -73,10 +73,24 @@ export function histogram(name, figure) {
         : null,
       real,
     ),
-    h(
-      "figcaption",
-      {},
-      `median ${num(f.median)} · middle half ${num(f.p25)} to ${num(f.p75)} · 90% within ${num(f.p5)} to ${num(f.p95)} · mean ${num(f.mean)} · range ${num(f.min)} to ${num(f.max)}`,
-    ),
+    h("figcaption", {}, caption(f)),
   );
+}
+
+/**
+ * What a figure comes to in words: a category (a winner, a result level) as each one's share of the games, a
+ * quantity as its median, spread and mean with the mean's 95% interval.
+ * @param {Record<string, any>} f
+ */
+export function caption(f) {
+  if (f.shares) {
+    const shares = Object.entries(f.shares)
+      .map(([label, pct]) => [label, plain(pct)])
+      .sort((a, b) => b[1] - a[1])
+      .map(([label, pct]) => `${label} ${num(pct)}%`)
+      .join(", ");
+    return f.actual_label ? `${shares} · the real game: ${f.actual_label}` : shares;
+  }
+  const ci = Array.isArray(f.ci95) ? ` (95% interval ${num(f.ci95[0])} to ${num(f.ci95[1])})` : "";
+  return `median ${num(f.median)} · middle half ${num(f.p25)} to ${num(f.p75)} · 90% within ${num(f.p5)} to ${num(f.p95)} · mean ${num(f.mean)}${ci} · range ${num(f.min)} to ${num(f.max)}`;
 }

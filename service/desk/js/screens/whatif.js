@@ -203,7 +203,7 @@ function drawOdds(g) {
       h(
         "h3",
         {},
-        `${r.games} continuations of ${r.game} from event ${r.at}`,
+        `${r.games} continuations (runs) of ${r.game} from event ${r.at}`,
         h("small", { class: "muted" }, ` · seed ${r.seed} · job ${job.job_id}`),
       ),
       h(
