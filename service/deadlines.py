@@ -24,7 +24,9 @@ import msgspec
 
 from domain import engine
 from domain.engine import Game, Rejected, Turn
+from events.store import StoreUnavailable
 from service.bots import bot_choose
+from service.logs import STORAGE_LOG
 from service.payloads import ExpiryPayload
 from service.rulesets import playable
 
@@ -130,7 +132,9 @@ class Clocks:
         while not self._stop.is_set():
             try:
                 self.sweep()
-            except Exception:  # noqa: BLE001 - the store away for a while: look again at the next poll
+            except StoreUnavailable as e:  # the store away or unable to write: one line now and then, no traceback
+                STORAGE_LOG.warn(f"sweeper-{type(e).__name__}", f"deadline sweeper: the store cannot be used now: {e}")
+            except Exception:  # noqa: BLE001 - anything else: said, and looked at again at the next poll
                 log.exception("deadline sweeper: a sweep failed")
             self._stop.wait(self.poll)
 

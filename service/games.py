@@ -33,6 +33,7 @@ from events.store import (
     CommandRow,
     EventStore,
     NewEventRow,
+    StorageUnavailable,
     StoreConflict,
     StoreUnavailable,
     WouldBlock,
@@ -45,6 +46,7 @@ from service.creation import Creation
 from service.credentials import Credentials
 from service.deadlines import Clocks
 from service.http import check_command_extras
+from service.logs import STORAGE_LOG
 from service.notify import Notifier
 from service.payloads import DeadlinesPayload
 from service.reads import Reads
@@ -60,9 +62,25 @@ class Busy(Rejected):
     status = 503
 
 
+STORAGE_RETRY = 30  # seconds a client is told to wait when the store cannot write
+
+
 def unavailable(e: StoreUnavailable, command_id: str | None = None) -> Busy:
     """What the store's failure means to the client: nothing appended (send it again), or an unknown outcome (send it
-    again with the same command_id: a command is applied at most once)."""
+    again with the same command_id: a command is applied at most once), or a store that cannot write now (a full disk,
+    read-only: send it again later)."""
+    if isinstance(e, StorageUnavailable):
+        STORAGE_LOG.warn(
+            f"storage-{e.condition}",
+            f"the store cannot write ({e.condition}): every write answers 503 storage-unavailable until it can; "
+            f"reads go on. {e}",
+        )
+        return Busy(
+            "storage-unavailable",
+            f"the server's storage cannot take writes now ({e.condition}); nothing was appended: send it again in "
+            f"{STORAGE_RETRY} s. Reads still answer.",
+            retry_after=STORAGE_RETRY,
+        )
     if e.written is None and command_id is not None:
         return Busy(
             "outcome-unknown",

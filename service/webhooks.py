@@ -34,8 +34,9 @@ from standardwebhooks import Webhook
 
 from domain import engine
 from domain.engine import Rejected
-from events.store import EventStore, HookRow, OutboxRow
+from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
 from service.http import _encode
+from service.logs import STORAGE_LOG
 
 log = logging.getLogger("umpire.webhooks")
 
@@ -427,7 +428,10 @@ class Dispatcher:
         while not self._stop.is_set():
             try:
                 n = self.run_once()
-            except Exception:  # noqa: BLE001 - the store away for a while: try again at the next poll
+            except StoreUnavailable as e:  # the store away or unable to write: one line now and then, no traceback
+                STORAGE_LOG.warn(f"dispatcher-{type(e).__name__}", f"webhook dispatcher: the store cannot take its claim: {e}")
+                n = 0
+            except Exception:  # noqa: BLE001 - anything else: said, and tried again at the next poll
                 log.exception("webhook dispatcher: claiming failed")
                 n = 0
             if not n:
@@ -443,7 +447,12 @@ class Dispatcher:
             if not self._free.acquire(timeout=self.poll):  # every sender busy: wait for one rather than spin
                 return 0
             free = 1
-        rows = self.store.claim(self.clock(), self.lease, free)
+        try:
+            rows = self.store.claim(self.clock(), self.lease, free)
+        except BaseException:
+            for _ in range(free):  # the senders taken for this claim are free again
+                self._free.release()
+            raise
         for _ in range(free - len(rows)):
             self._free.release()
         for row in rows:
@@ -454,6 +463,8 @@ class Dispatcher:
     def _send(self, row: OutboxRow) -> None:
         try:
             self.deliver(row)
+        except StoreUnavailable as e:  # its outcome not written: taken again when the lease runs out
+            STORAGE_LOG.warn(f"delivery-{type(e).__name__}", f"webhook {row.id}: its outcome was not stored: {e}")
         except Exception:  # noqa: BLE001 - settled on the next claim once the lease runs out
             log.exception("webhook %s: delivery failed", row.id)
         finally:

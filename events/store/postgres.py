@@ -14,8 +14,30 @@ import msgspec
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from events.store.rows import CommandRow, NewEventRow, OutboxRow, StoreConflict, StoreUnavailable
+from events.store.rows import (
+    CommandRow,
+    NewEventRow,
+    OutboxRow,
+    StorageUnavailable,
+    StoreConflict,
+    StoreUnavailable,
+)
 from events.store.sql import HOOK_SCHEMA, INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SQLStore
+
+# what PostgreSQL answers when it cannot take a write now: the statement failed and its transaction was rolled back
+_CANNOT_WRITE: tuple[tuple[type[Exception], str], ...] = (
+    (psycopg.errors.DiskFull, "full"),
+    (psycopg.errors.InsufficientResources, "full"),
+    (psycopg.errors.ReadOnlySqlTransaction, "read-only"),
+)
+
+
+def cannot_write(e: Exception) -> StorageUnavailable | None:
+    for kind, condition in _CANNOT_WRITE:
+        if isinstance(e, kind):
+            return StorageUnavailable(f"PostgreSQL cannot write ({condition}): {e}", condition)
+    return None
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -63,9 +85,18 @@ class PostgresStore(SQLStore):
             timeout=10,
             open=True,
         )
-        with self.pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            conn.execute(SCHEMA)
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                conn.execute(SCHEMA)
+        except psycopg.errors.ReadOnlySqlTransaction:  # a read-only database (a standby, a locked-down role)
+            with self.pool.connection() as conn:
+                found = [conn.execute("SELECT to_regclass(%s)", (t,)).fetchone() for t in ("games", "events", "commands")]
+                missing = [row for row in found if row is None or row[0] is None]
+            if missing:
+                raise
+            # its schema is there: reads are served and writes answer 503 storage-unavailable until it takes them
+            log.warning("PostgreSQL at %s is read-only: writes answer 503 storage-unavailable", _redacted(url))
 
     @staticmethod
     def _wait_for_server(url: str, start_wait: float) -> None:
@@ -131,7 +162,12 @@ class PostgresStore(SQLStore):
             try:
                 with conn.transaction():
                     yield conn
-            except psycopg.OperationalError as e:  # lost around COMMIT: it may have committed
+            except (psycopg.OperationalError, psycopg.InternalError) as e:
+                full = cannot_write(e)
+                if full is not None:  # the transaction was rolled back: nothing written
+                    raise full from e
+                if isinstance(e, psycopg.InternalError):
+                    raise
                 raise StoreUnavailable(f"the connection to PostgreSQL was lost: {e}", written=None) from e
 
     def _execute(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> None:
@@ -165,6 +201,8 @@ class PostgresStore(SQLStore):
                 conn.execute(sql, params)
             except psycopg.errors.UniqueViolation as e:
                 raise StoreConflict(str(e)) from e
+            except (psycopg.errors.DiskFull, psycopg.errors.InsufficientResources, psycopg.errors.ReadOnlySqlTransaction) as e:
+                raise cannot_write(e) or StoreUnavailable(str(e)) from e  # the statement failed whole: nothing written
             except psycopg.OperationalError as e:  # the statement was sent: it may have committed
                 raise StoreUnavailable(f"the connection to PostgreSQL was lost: {e}", written=None) from e
 

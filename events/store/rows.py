@@ -23,6 +23,15 @@ class StoreUnavailable(Exception):
         self.written = written
 
 
+class StorageUnavailable(StoreUnavailable):
+    """The store answered, but cannot write: its disk is full (`condition` "full") or it is read-only ("read-only").
+    The write was rolled back: nothing was written. It passes by itself when space or write access comes back."""
+
+    def __init__(self, detail: str, condition: str):
+        super().__init__(detail, written=False)
+        self.condition = condition
+
+
 class WouldBlock(StoreUnavailable):
     """A write asked not to wait (`wait=False`) found the write lock taken: nothing was written; do it where waiting
     is harmless (a thread)."""

@@ -13,10 +13,20 @@ from typing import Any, cast
 
 import sqlite_utils
 
-from events.store.rows import StoreUnavailable, WouldBlock
+from events.store.rows import StorageUnavailable, StoreUnavailable, WouldBlock
 from events.store.sql import HOOK_SCHEMA, Rows, SQLStore, T
 
 _UNREAD = object()
+# SQLite's primary result codes that mean the file cannot take a write now, whatever the statement
+_CANNOT_WRITE = {sqlite3.SQLITE_FULL: "full", sqlite3.SQLITE_READONLY: "read-only"}
+
+
+def cannot_write(e: sqlite3.Error) -> StorageUnavailable | None:
+    """The disk is full or the store read-only (`e` is SQLITE_FULL or SQLITE_READONLY, any extended code of them)."""
+    condition = _CANNOT_WRITE.get((getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF)
+    if condition is None:
+        return None
+    return StorageUnavailable(f"the SQLite store is {condition}: {e}", condition)
 
 
 class SQLiteStore(SQLStore):
@@ -241,15 +251,21 @@ class SQLiteStore(SQLStore):
             raise WouldBlock("another write of this process is under way")
         try:
             conn = self.db.conn
-            self._begin(conn, wait)
             try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                self._kept.clear()  # what `_wrote` noted was not written
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                self._begin(conn, wait)
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    self._kept.clear()  # what `_wrote` noted was not written
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as e:  # a full disk, a read-only file: rolled back, nothing written
+                full = cannot_write(e)
+                if full is None:
+                    raise
+                raise full from e
         finally:
             self._write.release()
 
