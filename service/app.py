@@ -17,6 +17,7 @@ from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION
 from service.games import GameService, unavailable
 from service.http import Guards, HeadAsGet, InternalErrors, internal_error, problem, rejected_response
+from service.logs import RequestIds
 from service.openapi import Operation
 from service.reads import MAX_PAGE
 from service.routes import Conditional, registrar
@@ -31,7 +32,7 @@ from service.routes import whatif as whatif_routes
 from service.rulesets import Loaded
 from service.settings import Settings
 
-EXPOSED = ["ETag", "Location", "Retry-After", "WWW-Authenticate", "Allow"]  # headers a browser page may read
+EXPOSED = ["ETag", "Location", "Retry-After", "WWW-Authenticate", "Allow", "X-Request-ID"]  # headers a browser page may read
 
 
 def create_app(
@@ -85,6 +86,8 @@ def create_app(
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+
+    app.add_middleware(RequestIds)  # outermost: every answer and every log line of a request carries its id
 
     @app.exception_handler(Rejected)
     async def on_rejected(request: Request, e: Rejected):

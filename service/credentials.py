@@ -33,6 +33,10 @@ class Unauthorized(Rejected):
     status = 401
 
 
+class TicketInUse(Rejected):
+    status = 409
+
+
 class _Busy(Rejected):
     status = 503
 
@@ -148,6 +152,21 @@ class Credentials:
             "expires_in": TICKET_SECONDS,
             "stream": f"/games/{game_id}/events/stream?ticket={ticket}",
         }
+
+    def open_stream(self, game_id: str, ticket: str) -> tuple[str, Callable[[], None]]:
+        """The reader a ticket stands for, its stream now the one open with it (until it closes, or the ticket's
+        time is up): a second connection with a ticket in use is refused, in every process serving the store. Returns
+        the reader and what closes the lease."""
+        seat = self.ticket_reader(game_id, ticket)
+        key = hashlib.sha256(f"{game_id}\n{ticket}".encode()).hexdigest()
+        holder = secrets.token_hex(8)
+        if not self.store.lease_ticket(key, holder, float(ticket.split(".")[1]) + 1, self.clock()):
+            raise TicketInUse(
+                "ticket-in-use",
+                "a stream is open with this ticket already: one stream per ticket. Close that one (it frees the "
+                "ticket), or ask POST /games/{id}/tickets for another",
+            )
+        return seat, lambda: self.store.release_ticket(key, holder)
 
     def ticket_reader(self, game_id: str, ticket: str, check_expiry: bool = True) -> str:
         """The reader a ticket stands for; 401 if it is not one, has expired, or its token was rotated since."""

@@ -56,6 +56,9 @@ HOOK_SCHEMA = [
     # the games with a turn clock (issue 33 item 4), for the sweepers to find; `running_since`: when the game had all
     # its seats (NULL while one waits for its player): no clock runs before
     "CREATE TABLE IF NOT EXISTS clocks (game TEXT PRIMARY KEY, running_since DOUBLE PRECISION)",
+    # the streams open with each stream ticket (issue 34 item 5): one at a time, in every process serving the store
+    "CREATE TABLE IF NOT EXISTS stream_leases (ticket TEXT PRIMARY KEY, holder TEXT NOT NULL, "
+    "until DOUBLE PRECISION NOT NULL)",
 ]
 _HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at"
 _OUTBOX_COLS = "id, game, reader, kind, payload, created, due, attempts, status, outcome, last_at"
@@ -437,6 +440,23 @@ class SQLStore:
         that several processes send has one id)."""
         with self._transaction() as conn:
             self._insert_many(conn, _INSERT_OUTBOX + " ON CONFLICT (id) DO NOTHING", [_outbox_values(row)])
+
+    # ---- stream tickets: one stream at a time ----
+
+    def lease_ticket(self, key: str, holder: str, until: float, now: float) -> bool:
+        """Take the ticket `key` for the stream `holder` until `until` (its expiry); False if another stream holds it
+        (leases past their time are dropped first: a process that died with a stream open frees its tickets so)."""
+        with self._transaction() as conn:
+            self._execute(conn, "DELETE FROM stream_leases WHERE until < ?", (now,))
+            return self._updated(
+                conn,
+                "INSERT INTO stream_leases (ticket, holder, until) VALUES (?, ?, ?) ON CONFLICT (ticket) DO NOTHING",
+                (key, holder, until),
+            ) == 1
+
+    def release_ticket(self, key: str, holder: str) -> None:
+        with self._transaction() as conn:
+            self._execute(conn, "DELETE FROM stream_leases WHERE ticket = ? AND holder = ?", (key, holder))
 
     # ---- turn clocks ----
 

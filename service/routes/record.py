@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 from fastapi import Path, Query, Request
 from fastapi.responses import StreamingResponse
+from starlette.background import BackgroundTask
 
 from domain.engine import Rejected
 from service import models
@@ -77,7 +78,10 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         summary="A ticket to open this reader's own stream (a browser's EventSource sends no Authorization header)",
         description="The ticket opens `GET /games/{id}/events/stream?ticket=` within `expires_in` seconds, as the "
         "token's seat (its own sealed content, its own `awaiting`) or the referee (everything); the stream then lives "
-        "as long as the token: rotating the token closes it. No request body.",
+        "as long as the token: rotating the token closes it. One stream at a time: while a stream is open with a "
+        "ticket, another connection with it is refused (409 `ticket-in-use`); once it closes, the ticket may open "
+        "one again within its time (a dropped connection resuming). Clients ask for a new ticket at every "
+        "(re)connection. No request body.",
     )
     def make_ticket(request: Request, game_id: str = GAME_ID):
         out = svc.credentials.ticket(game_id, bearer(request))
@@ -89,7 +93,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         stream="StreamMessage",
         last_event_id=True,
         tag="live",
-        errors=(400, 401, 404, 422),
+        errors=(400, 401, 404, 409, 422),
         summary="The log, live (Server-Sent Events) as one reader may read it, resumable with Last-Event-ID",
         description="Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` "
         "says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every "
@@ -111,20 +115,21 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         named: bool = Query(False, description="add `event: <name>` to each message (the event's type, state, end)"),
     ):
         await asyncio.to_thread(svc.reads.summary, game_id)  # 404 before the stream starts
-        if ticket is not None:
-            seat = await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket)
-            reader = await asyncio.to_thread(svc.reads.reads_as, game_id, seat)
-        else:
-            reader = None
         last = request.headers.get("last-event-id")
         if last is not None:
             if not last.isdigit() or len(last) > 16:
                 raise BadRequest("invalid-last-event-id", "Last-Event-ID is the seq of the last event you received")
             after = int(last)
+        close: Callable[[], None] = lambda: None  # noqa: E731 - the ticket's lease, once taken
+        reader = None
+        if ticket is not None:  # this stream is now the one open with the ticket (409 ticket-in-use if not)
+            seat, close = await asyncio.to_thread(svc.credentials.open_stream, game_id, ticket)
+            reader = await asyncio.to_thread(svc.reads.reads_as, game_id, seat)
         return StreamingResponse(
-            event_stream(svc, request, game_id, after, timeout, reader, ticket, named),
+            event_stream(svc, request, game_id, after, timeout, reader, ticket, named, close),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache"},
+            background=BackgroundTask(close),  # also when the stream never started (closing twice is harmless)
         )
 
     @route(
@@ -211,6 +216,7 @@ async def event_stream(
     reader: str | None = None,
     ticket: str | None = None,
     named: bool = False,
+    close: Callable[[], None] = lambda: None,
 ):
     """The log from `after` on, live, as `reader` may read it (None: the public). Reads the store (so events written
     by any process arrive). Every time it has sent every event up to a version it sends that reader's state at that
@@ -261,3 +267,7 @@ async def event_stream(
                     yield ": keep-alive\n\n"
     finally:
         svc.notifier.unsubscribe(sub)
+        try:
+            await asyncio.to_thread(close)  # the ticket is free for a reconnection within its time
+        except Exception:  # noqa: BLE001 - a lease not freed runs out with the ticket anyway
+            pass

@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * A ticket to open this reader's own stream (a browser's EventSource sends no Authorization header)
-         * @description The ticket opens `GET /games/{id}/events/stream?ticket=` within `expires_in` seconds, as the token's seat (its own sealed content, its own `awaiting`) or the referee (everything); the stream then lives as long as the token: rotating the token closes it. No request body.
+         * @description The ticket opens `GET /games/{id}/events/stream?ticket=` within `expires_in` seconds, as the token's seat (its own sealed content, its own `awaiting`) or the referee (everything); the stream then lives as long as the token: rotating the token closes it. One stream at a time: while a stream is open with a ticket, another connection with it is refused (409 `ticket-in-use`); once it closes, the ticket may open one again within its time (a dropped connection resuming). Clients ask for a new ticket at every (re)connection. No request body.
          */
         post: operations["make_ticket"];
         delete?: never;
@@ -27629,6 +27629,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
