@@ -4,7 +4,6 @@ line and answer, JSON lines when asked, and no ticket or token in any line howev
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 
 import httpx
