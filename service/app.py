@@ -4,9 +4,10 @@ msgspec. Every error is application/problem+json with a stable `code`; openapi/o
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -14,7 +15,7 @@ from starlette.routing import Route
 
 from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
-from service import ENGINE_VERSION
+from service import ENGINE_VERSION, metrics
 from service.games import GameService, unavailable
 from service.http import Guards, HeadAsGet, InternalErrors, internal_error, problem, rejected_response
 from service.logs import RequestIds
@@ -123,7 +124,15 @@ def create_app(
     app.router.on_shutdown.append(svc.dispatcher.stop)
     app.router.on_startup.append(svc.clocks.start)  # turn clocks run out (service/deadlines.py)
     app.router.on_shutdown.append(svc.clocks.stop)
-    app.router.on_shutdown.append(svc.notifier.flush)  # the last appends' NOTIFY goes out before the process ends
+    app.router.on_shutdown.append(svc.notifier.flush)
+    app.router.on_shutdown.append(metrics.process_ended)  # multiprocess mode: this worker's live gauges go with it
+    scrape = metrics.FromStore(svc.store.outbox_pending, lambda: len(svc.store.clocks()))
+
+    @app.get("/metrics", include_in_schema=False)  # an operator's endpoint, as /docs: docs/operations.md "Metrics"
+    async def prometheus_metrics():
+        body, content_type = await asyncio.to_thread(metrics.exposition, scrape)
+        return Response(body, media_type=content_type)
+  # the last appends' NOTIFY goes out before the process ends
     route = registrar(app, ops)  # each area registers its routes with it, in this order
     conditional = Conditional(svc.bundles, settings.large_answers_per_minute)
 

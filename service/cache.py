@@ -22,6 +22,7 @@ from events.bodies import event_from_body, stored_event
 from events.core import GameCreated, as_genesis
 from events.store import EventStore, GameRow, StoreUnavailable
 from service.credentials import NotFound
+from service.metrics import CACHE_EVICTIONS, CACHE_GAMES
 from service.rulesets import Loaded, playable
 from service.settings import Settings
 from service.snapshots import restore_snapshot, snapshot_key, take_snapshot
@@ -118,6 +119,7 @@ class GameCache:
                 with self.lock:
                     self.states[game_id] = c
                     self._evict()
+                    CACHE_GAMES.set(len(self.states))
             with self.lock:
                 self._loading.pop(game_id, None)
             return c
@@ -136,6 +138,7 @@ class GameCache:
         first; the one just loaded stays, however large. Checked when a state is loaded (the caller holds the lock)."""
         while len(self.states) > max(1, self.settings.cache_games):
             self.states.popitem(last=False)
+            CACHE_EVICTIONS.inc()
         budget = self.settings.cache_mb * 2**20
         if budget <= 0:
             return
@@ -143,6 +146,7 @@ class GameCache:
         while total > budget and len(self.states) > 1:
             _, gone = self.states.popitem(last=False)
             total -= self.estimated_bytes(gone)
+            CACHE_EVICTIONS.inc()
 
     @contextmanager
     def game(self, game_id: str, raw: bool = False) -> Iterator[Cached]:

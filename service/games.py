@@ -47,6 +47,7 @@ from service.credentials import Credentials
 from service.deadlines import Clocks
 from service.http import check_command_extras
 from service.logs import STORAGE_LOG
+from service.metrics import APPEND_SECONDS
 from service.notify import Notifier
 from service.payloads import DeadlinesPayload
 from service.reads import Reads
@@ -254,7 +255,9 @@ class GameService:
                         self._reload(cached)
                         raise
                 try:
+                    appending = time.perf_counter()
                     self.store.append(rows, cmd, wait=wait, outbox=outbox)
+                    APPEND_SECONDS.observe(time.perf_counter() - appending)
                     self.notifier.appended(game_id)
                     if outbox:
                         self.webhooks.wake()

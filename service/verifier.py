@@ -15,6 +15,7 @@ import concurrent.futures
 import multiprocessing
 import resource
 import signal
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ import msgspec
 from domain.engine import InvalidInput, Rejected
 from events.bundle import decode_bundle
 from service.http import TooLarge, TooMany, whole_numbers
+from service.metrics import VERIFY_SECONDS
 from service.rulesets import serve_the_same, what_a_worker_serves
 from service.settings import Settings
 
@@ -166,10 +168,12 @@ class Verifier:
                     "too-many-requests", "the server is verifying other clients' bundles; retry in a few seconds",
                     retry_after=5,
                 ) from None
+            started = time.perf_counter()
             try:
                 return await self._run(raw)
             finally:
                 self._slots.release()
+                VERIFY_SECONDS.observe(time.perf_counter() - started)
         finally:
             self._clients.discard(client)
 

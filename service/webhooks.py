@@ -37,6 +37,7 @@ from domain.engine import Rejected
 from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
 from service.http import _encode
 from service.logs import STORAGE_LOG
+from service.metrics import DELIVERIES
 
 log = logging.getLogger("umpire.webhooks")
 
@@ -496,10 +497,13 @@ class Dispatcher:
         now = self.clock()
         if ok:
             self.store.settle(row.id, "delivered", outcome, now, None)
+            DELIVERIES.labels("delivered").inc()
         elif row.attempts >= MAX_ATTEMPTS:
             self.store.settle(row.id, "failed", outcome, now, None)
+            DELIVERIES.labels("failed").inc()
         else:
             self.store.settle(row.id, "pending", outcome, now, now + backoff(row.attempts, self.base))
+            DELIVERIES.labels("retried").inc()
             self._event.set()  # the claimer computes nothing: it finds the row when due (at its next poll)
 
 

@@ -45,6 +45,7 @@ SLOW = {
     "test_streams.py",
     "test_slow_clients.py",
     "test_tickets_and_logs.py",
+    "test_metrics.py",
     "test_gaps.py",
     "test_schema_agrees.py",
 }

@@ -441,6 +441,10 @@ class SQLStore:
         with self._transaction() as conn:
             self._insert_many(conn, _INSERT_OUTBOX + " ON CONFLICT (id) DO NOTHING", [_outbox_values(row)])
 
+    def outbox_pending(self) -> int:
+        """Notifications not delivered yet (GET /metrics)."""
+        return int(self._query("SELECT count(*) FROM outbox WHERE status = 'pending'")[0][0])
+
     # ---- stream tickets: one stream at a time ----
 
     def lease_ticket(self, key: str, holder: str, until: float, now: float) -> bool:

@@ -4,6 +4,7 @@ by two doors that answer alike: the route, and `LeanCommands` ahead of the frame
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ from fastapi import Query, Request
 
 from domain.engine import GAME_ID_RE, Rejected
 from events.store import StoreUnavailable, WouldBlock
-from service import models
+from service import metrics, models
 from service.games import GameService, unavailable
 from service.http import (
     JSON,
@@ -275,19 +276,28 @@ async def run_command(
                 version=version,
             )
         body = {**body, "expected_version": expected}
+    started, outcome = time.perf_counter(), "error"
     try:
         if svc.runs_inline(game_id, note=True):
             try:
-                return svc.command(game_id, token, body)
+                answer = svc.command(game_id, token, body)
+                outcome = "ok"
+                return answer
             except WouldBlock:  # another writer holds the lock: wait for it in a thread, never on the loop
                 pass
             finally:
                 svc.cache.checked = None  # a command refused before its sync leaves no check behind
-        return await asyncio.to_thread(svc.command, game_id, token, body)
+        answer = await asyncio.to_thread(svc.command, game_id, token, body)
+        outcome = "ok"
+        return answer
     except Rejected as e:
+        outcome = "unavailable" if e.status >= 500 else "refused"
         if expected is not None and e.code == "version-conflict":  # HTTP's answer to a failed If-Match
             raise PreconditionFailed(e.code, e.detail, **e.extra) from None
         raise
+    finally:
+        cached = svc.cache.states.get(game_id)
+        metrics.command_done(cached.row.ruleset if cached is not None else "unknown", outcome, time.perf_counter() - started)
 
 
 class LeanCommands:

@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from starlette.background import BackgroundTask
 
 from domain.engine import Rejected
-from service import models
+from service import metrics, models
 from service.games import GameService
 from service.http import JSON, BadRequest, bearer
 from service.reads import MAX_PAGE, SINCE_PAGE
@@ -228,6 +228,7 @@ async def event_stream(
     deadline = loop.time() + timeout
     quiet_until = loop.time() + KEEP_ALIVE
     sub = svc.notifier.subscribe(game_id)  # before the first read: an append after it wakes the wait below
+    metrics.STREAMS_OPEN.inc()
     try:
         while True:
             if await request.is_disconnected():  # a client gone mid-backlog costs at most one page
@@ -266,6 +267,7 @@ async def event_stream(
                     quiet_until = loop.time() + KEEP_ALIVE
                     yield ": keep-alive\n\n"
     finally:
+        metrics.STREAMS_OPEN.dec()
         svc.notifier.unsubscribe(sub)
         try:
             await asyncio.to_thread(close)  # the ticket is free for a reconnection within its time
