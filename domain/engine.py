@@ -474,14 +474,17 @@ def fork_events(
     server_seed: bytes,
     client_seeds: dict[str, str] | None = None,
     beacon: str | None = None,
+    keep_sealed: bool = False,
 ) -> list[Event]:
     """The events that open a fork of `parent` (folded to parent_ref.seq): its genesis names the parent; it keeps the
-    parent's ruleset, data set, options, seats and umpire, and has dice of its own."""
+    parent's ruleset, data set, options, seats and umpire, and has dice of its own. `keep_sealed`: a continuation
+    played in memory by the bot alone (what-if odds), which shows no seat anything, keeps the parent's closed seals
+    (their content known) for the rules to open as they come to them; a fork with seats of its own never does."""
     if not GAME_ID_RE.match(fork_id):
         raise InvalidInput("invalid-game-id", "a game id matches [A-Za-z0-9._-]{1,64}")
     if mode not in MODES:
         raise InvalidInput("invalid-dice", f"dice mode is one of {list(MODES)}")
-    if parent.unrevealed:
+    if parent.unrevealed and not keep_sealed:
         raise Rejected(
             "fork-sealed",
             f"at seq {parent_ref.seq} sealed records are still closed (seqs {sorted(parent.unrevealed)}): a fork would "

@@ -62,9 +62,12 @@ def command_ends(b: Bundle) -> list[int]:
     return sorted(c.seqs[1] for c in b.commands)
 
 
-def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS) -> Game:
-    """The game after event `at` of a bundle: the end of a command, with no sealed record still closed, folded with
-    `rulesets` (the service's; by default those service/rulesets.py serves)."""
+def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS, known_seals: bool = False) -> Game:
+    """The game after event `at` of a bundle: the end of a command, folded with `rulesets` (the service's; by
+    default those service/rulesets.py serves). A sealed record still closed there is refused, unless `known_seals`
+    (the odds, which play on in memory and write no bundle) and the bundle opens it later (a finished game opens
+    every seal): then its content is the one the bundle reveals, and the rules open it when the continuation comes
+    to it, as they did in the real game."""
     ends = command_ends(b)
     if not 1 <= at <= len(b.events):
         raise InvalidInput("invalid-at", f"at is a seq of the bundle, from 1 to {len(b.events)}")
@@ -75,6 +78,8 @@ def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS) -> G
             "invalid-at", f"seq {at} is in the middle of a command's events; take a command's end: {before} or {after}"
         )
     closed = closed_seals(b, at)
+    if known_seals:
+        closed = [seq for seq in closed if seq in closed_seals(b, len(b.events))]  # those never opened in the bundle
     if closed:  # before folding: a public bundle has no sealed content to fold them with
         raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {closed}")
     return fold_bundle(b, upto=at, rulesets=rulesets)
@@ -169,7 +174,7 @@ def continuations(
             raise RuntimeError("the position does not load in this worker")
         server_seed = seed_for(seed, i)
         ref = ParentRef(game=game.game_id, seq=game.version, hash="0" * 64)
-        fork = engine.fork_events(game, ref, f"whatif-{seed}-{i}", "public-seed", server_seed)
+        fork = engine.fork_events(game, ref, f"whatif-{seed}-{i}", "public-seed", server_seed, keep_sealed=True)
         game = engine.start_fork(game, f"whatif-{seed}-{i}", as_genesis(fork[0]))
         results.append(outcomes(play_on(game, server_seed)))
     return results
@@ -191,7 +196,7 @@ def odds(
     service's; by default those service/rulesets.py serves), in the workers too; only from a bundle that verifies
     (`seed_lookup`: the server's own record, for a game whose seed is secret)."""
     refuse_unverified(b, rulesets, seed_lookup)
-    game = position(b, at, rulesets)
+    game = position(b, at, rulesets, known_seals=True)
     serves = what_a_worker_serves(rulesets)
     state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
     chunk = chunk or max(1, min(50, math.ceil(games / 16)))
@@ -308,7 +313,7 @@ class OddsJobs:
         if not 1 <= games <= MAX_API_GAMES:
             raise InvalidInput("invalid-games", f"games is 1 to {MAX_API_GAMES}; `umpire simulate --from` has no cap")
         bundle = decode_bundle(self.svc.bundles.bundle_bytes(game_id))  # the public picture: what anyone may fork
-        position(bundle, at, self.svc.rulesets)  # refuses a mid-command seq or a sealed position before any work starts
+        position(bundle, at, self.svc.rulesets, known_seals=True)  # a mid-command seq or a closed seal: refused now
         if not self._busy.acquire(blocking=False):
             raise TooMany(
                 "too-many-requests", "this server is computing other odds; retry in a few seconds", retry_after=10

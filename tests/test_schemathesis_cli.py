@@ -89,7 +89,13 @@ game_id = "{made["game_id"]}"
     # Valid data only (`--mode positive`): the fixed game_id would turn the invalid ids of negative cases back into
     # a valid one, so that they would be refused for their other parts or not at all; the first run sends invalid
     # data to every operation.
-    out = st_run(server, config, tmp_path, "--header", f"Authorization: Bearer {captain}", "--mode", "positive")
+    # The fixed game_id takes the place of the id a stateful link carries from a game just created, so "the resource
+    # just created is found" (ensure_resource_availability) would be asked of the captain's game instead, whose reader
+    # has no webhook (404 no-notifications); the first run, without a fixed id, keeps that check.
+    out = st_run(
+        server, config, tmp_path, "--header", f"Authorization: Bearer {captain}", "--mode", "positive",
+        "--exclude-checks", "ensure_resource_availability",
+    )  # fmt: skip
     warnings = out.partition("WARNINGS")[2].partition("SUMMARY")[0]
     stopped = re.findall(r"(?:Authentication failed|Missing test data):.*?💡", warnings, re.DOTALL)
     assert not any("POST /games/{game_id}/commands" in w for w in stopped), f"commands stopped short:\n{warnings}"

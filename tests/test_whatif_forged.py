@@ -93,3 +93,28 @@ def test_a_forged_event_body_with_a_recomputed_chain_is_refused_by_the_replay(re
     with pytest.raises(Exception) as e:
         fork_bundle(b, a_command_end(doc))
     assert e.value.code == "bundle-unverified" and e.value.extra["first_bad_seq"] == last["seq"]
+
+
+def test_the_odds_run_from_a_battlefleet_position_with_orders_sealed_when_the_bundle_opens_them_later():
+    """Issue 36 item 2, for a finished game: a mid-battle position (sealed orders of one seat in) continues, the seals
+    carrying what the bundle reveals at the end; a bundle cut there (the seal never opened) is refused."""
+    from pathlib import Path
+
+    from service.whatif import closed_seals, command_ends
+
+    root = Path(__file__).resolve().parent.parent
+    b = decode_bundle((root / "replays" / "battlefleet-yellow-sea-1904.6.0.0.json").read_bytes())
+    at = next(x for x in command_ends(b)[len(command_ends(b)) // 2 :] if closed_seals(b, x))  # mid-game, a seal closed
+    result = odds(b, at, 3, 7)
+    assert result["games"] == 3 and set(result["figures"]["winner"]["shares"]) <= {"japan", "russia", "drawn"}
+    cut = decode_bundle(msgspec.json.encode({**msgspec.to_builtins(b), **_prefix_of(b, at)}))
+    with pytest.raises(Exception) as e:
+        odds(cut, at, 1, 7)
+    assert e.value.code in ("fork-sealed", "bundle-unverified")
+
+
+def _prefix_of(b, at: int) -> dict:
+    from service.whatif import prefix
+
+    p = prefix(b, at)
+    return {"events": p["events"], "commands": p["commands"], "head": p["head"]}
