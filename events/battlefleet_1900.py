@@ -262,7 +262,7 @@ class TorpedoesResolved(Event):
     count: int
     outcome: Literal["hit", "miss", "under", "out_of_arc", "out_of_range", "blocked"]
     hits: int
-    depth: Literal["normal", "shallow"]
+    depth: Literal["normal", "shallow"] | None  # 7.0.0 (BF-E7-1): null where the depth decides nothing
 
 
 class CriticalRolled(Event):

@@ -454,3 +454,56 @@ def test_issue31_BFR57_BFE6_1_a_reversed_line_and_a_broken_formation_tell_nobody
         japan = [get(client, g, "/views/gunnery-log", "japan")["data"]["divisions"] for client, g in worlds]
         assert japan[1][0]["ships"] == ["Ikazuchi", "Inazuma", "Akebono"]  # (Sazanami's bow left the table: BF-R29)
         assert japan[0][0]["ships"] == japan[1][0]["ships"][::-1]  # its own line, reversed at 180 degrees
+
+
+# ---- BF-E7-1: the torpedoes' running depth (the second cold audit of issue 31) ----
+
+
+DEPTH_AT = now_iso()
+
+
+def depth_world(monkeypatch, edition: str, depth: str):
+    """A fair torpedo-attack battle under fog blur, alike in everything but Ikazuchi's depth logged in the sealed
+    `start`; Japan launches one torpedo at Poltava in turn 1 (out of its arc or range there: the depth decides
+    nothing). The same secrets are drawn in both worlds."""
+    drawn = iter(range(1, 10**6))
+    monkeypatch.setattr(secrets, "token_bytes", lambda n=32: hashlib.sha256(b"%d" % next(drawn)).digest()[:n])
+    svc = GameService(SQLiteStore(":memory:"), clock=lambda: DEPTH_AT)  # one stamp in both worlds
+    client = TestClient(create_app(service=svc))
+    options = {"scenario": "torpedo-attack", "fog": "blur", "turns": 2}
+    made = svc.creation.create("battlefleet-1900", options, None, "fair", None, None, None, game_id="d", edition=edition)
+    g = {"game_id": "d", "tokens": {s["seat"]: s["token"] for s in made["seats"]}, "referee_token": made["referee_token"]}
+    ikazuchi = {"ship": "Ikazuchi", "torpedo_depth": depth, "boat_guns_manned": True}
+    send(client, g, "japan", {"type": "start", "ships": [ikazuchi]})
+    send(client, g, "russia", {"type": "start"})
+    while True:
+        specs = [a for a in read(client, g, "", "referee").json()["awaiting"] if a["type"] != "concede"]
+        assert specs, "the battle ended before Japan's launch"
+        launched = False
+        for spec in specs:
+            for seat in spec["seats"]:
+                body = {"type": spec["type"]}
+                if spec["type"] == "launch_torpedoes" and seat == "japan":
+                    body["launches"] = [{"ship": "Ikazuchi", "mount": "tubes", "count": 1, "target": "Poltava"}]
+                    launched = True
+                send(client, g, seat, body)
+        if launched:
+            return client, g
+
+
+@pytest.mark.parametrize("edition", ["6.0.0", "7.0.0"])
+def test_issue31_BFR34_BFE7_1_a_launch_tells_nobody_a_depth_that_decides_nothing(monkeypatch, edition):
+    seen = {}
+    for depth in ("normal", "shallow"):
+        client, g = depth_world(monkeypatch, edition, depth)
+        seen[depth] = {
+            who: masked(json.dumps(fog_masked(read(client, g, "/events?limit=1000", who).json())).encode())
+            for who in (None, "russia")
+        }
+        launches = [e["data"] for e in read(client, g, "/events?limit=1000", "japan").json()["events"]
+                    if e["type"] == "TorpedoesResolved"]
+        assert launches and launches[0]["outcome"] in ("out_of_arc", "out_of_range", "blocked"), launches
+        assert launches[0]["depth"] == (depth if edition == "6.0.0" else None)
+    for who in (None, "russia"):
+        alike = seen["normal"][who] == seen["shallow"][who]
+        assert alike == (edition != "6.0.0"), f"{who or 'the public'} tells the depths apart under {edition}"

@@ -28,6 +28,11 @@ EDITIONS = Editions(
             " of line ahead (BF-R4) are sealed to their seat, so that they no longer tell everyone a sealed turn's"
             " degrees (BF-E6-1); the boat gun crews are public, announced at the start (BF-E6-2); an heir is the closest along the line, not by true distance (BF-E6-3)",
         ),
+        Released(
+            "7.0.0",
+            "issue 31, the second cold audit: a launch publishes the torpedoes' running depth only where it decides "
+            "the outcome (BF-E7-1)",
+        ),
     ),
     changes=(
         Change(
@@ -159,6 +164,15 @@ EDITIONS = Editions(
             " relieved involuntarily is the qualified ship the fewest places from it in the line, ties to the earlier"
             " in the scenario's order: the heir is public (`CommandTransferred`), and chosen by the true distance"
             " between funnels it told everyone which ship truly lay nearer, which the fog keeps from them",
+        ),
+        Change(
+            "BF-E7-1",
+            "7.0.0",
+            ("BF:5.0", "BF-R27", "BF-R34"),
+            "a launch's public `TorpedoesResolved` names the running depth (logged in the sealed `start`) only where"
+            " it decides the outcome: under a small target (`under`) and in hits on a ship of good or great flood"
+            " protection (a surface skimmer's hits are halved there); elsewhere it is null. Up to 6.0.0 every launch,"
+            " out of arc, range or sight included, told both seats and the public the depth the ship log hides",
         ),
     ),
     retired=("1", "2"),

@@ -164,3 +164,32 @@ def test_BF5_0_only_destroyers_torpedo_boats_and_gunboats_carry_skimmers():
         "japan",
         msgspec.convert({"type": "start", "ships": [{"ship": "Ikazuchi", "torpedo_depth": "shallow"}]}, Start),
     )
+
+
+@pytest.mark.parametrize("edition, told", [("6.0.0", "shallow"), ("7.0.0", None)])
+def test_BFR34_BFE7_1_a_hit_on_poor_flood_protection_names_no_depth(edition, told):
+    """The depth decides nothing against Poltava's flood protection: 7.0.0 keeps it as sealed as the ship log does."""
+    s = launch(attack(150, 0, "shallow", edition=edition))
+    c = ctx(s, [1, 6])
+    torpedoes.resolve(c)
+    r = of(c, ev.TorpedoesResolved)[0]
+    assert r.outcome == "hit" and r.depth == told
+
+
+def test_BFR27_BFE7_1_where_the_depth_decides_it_is_named():
+    """A skimmer's hits halved by good flood protection (BF-R27), and 'under' (the test above): the depth is told."""
+    good = data_with(lambda raw: raw["classes"]["Poltava"].update(flood_protection="good"))
+    s = launch(attack(150, 0, "shallow", data=good))
+    c = ctx(s, [1, 6])
+    torpedoes.resolve(c)
+    assert of(c, ev.TorpedoesResolved)[0].depth == "shallow" and c.state.due[0].size == 10
+
+
+@pytest.mark.parametrize("edition, told", [("6.0.0", "shallow"), ("7.0.0", None)])
+def test_BFR34_BFE7_1_a_launch_out_of_arc_names_no_depth(edition, told):
+    s = launch(attack(150, 0, "shallow", edition=edition))
+    place(s, "Poltava", 1000, 1206, 0)
+    c = ctx(s)
+    torpedoes.resolve(c)
+    r = of(c, ev.TorpedoesResolved)[0]
+    assert r.outcome == "out_of_arc" and r.depth == told

@@ -127,6 +127,8 @@ def launch(ctx: Ctx, seat: str, la) -> None:
         )
         hits = sum(1 for x in faces if x <= need)
         outcome = "hit" if hits else "miss"
+    # BF-E7-1: the sealed depth is told only where it decides what happened (BF-R27's halving, BF:5.0's "under")
+    decisive = outcome == "under" or (outcome == "hit" and s.cls(la.target).flood_protection in ("good", "great"))
     ctx.emit(
         ev.TorpedoesResolved(
             ship=la.ship,
@@ -136,6 +138,6 @@ def launch(ctx: Ctx, seat: str, la) -> None:
             count=la.count,
             outcome=outcome,
             hits=hits,
-            depth=depth,
+            depth=depth if decisive or not s.edition.has("BF-E7-1") else None,
         )
     )

@@ -20871,11 +20871,8 @@ export interface components {
         TorpedoesResolved: {
             /** Count */
             count: number;
-            /**
-             * Depth
-             * @enum {unknown}
-             */
-            depth: "normal" | "shallow";
+            /** Depth */
+            depth: ("normal" | "shallow") | null;
             /** Hits */
             hits: number;
             /** Mount */
