@@ -1712,3 +1712,39 @@ def test_CC28_CC31_CCE56_a_uboat_calls_the_wolfpack_once_a_convoy_and_a_wolfpack
         assert not of(c, ev.WolfpackRolled)
         attack.start_engagement(waiting(c.state) and c)  # from a U counter, not a wolfpack's call
         assert of(c, ev.UBoatSighted)[0].wolfpack is False and c.state.engagement.summons is calls and done(c)
+
+
+@pytest.mark.parametrize("edition, eligible", [("5.0.0", False), ("6.0.0", True)])
+def test_CC38_CCR45_CCE6_1_a_possible_kill_the_guns_finish_after_depth_charge_hits_opens_the_depth_charge_roll(
+    edition, eligible
+):
+    """CC-38: "Only if you score a Confirmed, Probable or Possible sinking will you have the opportunity to attempt to
+    increase your Depth Charge skill." A pattern hits twice, the boat escapes, is drawn again in the convoy and the 4"
+    gun adds two: four in all, a possible kill the depth charges had their part in (the second cold audit)."""
+    from domain.corvette_command import step
+    from domain.corvette_command.rules import asw, attack, port
+    from tests.corvette import waiting
+
+    s = make_state(engagement={"range": 0, "step": "pattern"}, edition=edition)
+    c = ctx(
+        s,
+        [5, 5, 5, 1, 1],  # the pattern: d10 5, two d6 match it -> 2 hits
+        1,  # the wolfpack d6 as it escapes hurt: none come
+        [3, 3],  # drawn again: 2d6 = 6, night, surfaced
+        1,  # the lookout spots it
+        1, [5, 5, 5, 1],  # the 4" gun's first shot hits: d10 5, two d6 match -> 2 more, 4 in all
+        20, 20, 20, 20,  # the other shots miss
+    )  # fmt: skip
+    asw.drop_pattern(c, "depth-charges")
+    asw.leave(c, "escaped")
+    c.state.decks["uboats"] = []
+    attack.start_engagement(waiting(c.state) and c)
+    step(c)
+    attack.fire_guns(c)
+    step(c)
+    [left] = [e for e in of(c, ev.UBoatLeft) if e.out]
+    assert (left.fate, left.hits) == ("possible", 4)
+    done(c)
+    review = ctx(c.state, *[6] * 10)
+    port.grow_crew(review, "captain")
+    assert ("depth_charge" in of(review, ev.CrewReviewed)[0].eligible) is eligible

@@ -15,6 +15,8 @@ EDITIONS = Editions(
                  "scores 4 VP (CC-E5-3); a wolfpack's caller is not among the boats that answer it (CC-E5-4); a "
                  "boat's 3 or 4 attacks are a convoy's (CC-E5-5); a boat calls the wolfpack once a convoy, a wolfpack "
                  "boat never (CC-E5-6)"),
+        Released("6.0.0", "issue 31, the second cold audit: a possible kill the guns finish on a boat the depth "
+                 "charges hit opens the Depth Charge growth roll (CC-E6-1)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -47,6 +49,10 @@ EDITIONS = Editions(
                "a U-boat calls the wolfpack at most once a convoy, and one that came with a wolfpack never calls "
                "in that convoy, hurt or not (4.0.0: drawn again, it called again; a wolfpack boat drawn again "
                "from a U counter called)"),
+        Change("CC-E6-1", "6.0.0", ("CC-38", "CC-R45"),
+               "a possible kill the guns finish (4 hits in all) on a U-boat a depth-charge or Hedgehog pattern hit "
+               "earlier in the convoy opens the Depth Charge growth roll: the depth charges had their part in the "
+               "sinking (5.0.0 opened it only for a grade a pattern earned)"),
     ),
     retired=("1", "2"),
 )

@@ -262,8 +262,10 @@ def _gunnery(s: State, e: ev.GunneryResolved) -> None:
     for shot in e.shots:
         if shot.hit:
             s.sheet.used[shot.gun] = True
-    if e.out:  # CC-28: four hits in all: at least a possible kill, out of the game (CC-R45: no depth-charge growth)
+    if e.out:  # CC-28: four hits in all: at least a possible kill, out of the game
         g.grade, g.step = g.grade or "possible", "gone"  # CC-R15: a grade earned is kept
+        if g.barred and s.edition.has("CC-E6-1"):  # CC-R45: a pattern's hits had their part in it (not the guns alone)
+            s.sheet.kill_since_review = True
 
 
 def _dived(s: State, e: ev.UBoatDived) -> None:
