@@ -30,7 +30,8 @@ function commandEnds(g) {
   return [...new Set((g.commands || []).map((c) => c.seqs[1]))].sort((a, b) => a - b);
 }
 
-/** Sealed records still closed after event `at` (a fork or the odds there would be refused: 409 fork-sealed). */
+/** Sealed records still closed after event `at`: a fork there is refused (409 fork-sealed); the odds too, unless the
+ * bundle opens them later (a finished game's does), as closedSeals(g, g.events.length) tells. */
 export function closedSeals(g, at) {
   const sealed = new Set();
   for (const e of g.events.slice(0, at)) {
@@ -58,6 +59,8 @@ function draw(el, g, seqArg) {
   const i = ends.indexOf(at);
   const cmd = (g.commands || []).find((c) => c.seqs[1] === at);
   const closed = closedSeals(g, at);
+  const never = new Set(closedSeals(g, g.events.length)); // sealed records this bundle never opens
+  const oddsOpen = !closed.some((seq) => never.has(seq));
   const open = ends.filter((x) => !closedSeals(g, x).length);
   const move = (to) => {
     go(`/whatif/${to}`, true);
@@ -97,13 +100,13 @@ function draw(el, g, seqArg) {
       ? h(
           "p",
           { class: "notice", id: "whatif-sealed" },
-          `Sealed records are still closed after event ${at} (seq ${closed.join(", ")}): the server forks and runs odds only where every seal is open, so nothing sealed leaks into a fork.`,
+          `Sealed records are still closed after event ${at} (seq ${closed.join(", ")}): the server forks only where every seal is open, so nothing sealed leaks into a fork; ${oddsOpen ? "the odds run here, each continuation carrying what the game revealed later" : "the odds run only once the game has opened them"}.`,
           nearestOpen.length
             ? [" Nearest open positions: ", nearestOpen.map((x, k) => [k ? ", " : "", h("a", { href: `${base()}/whatif/${x}` }, `event ${x}`)])]
             : " No position of this game is open yet.",
         )
       : null,
-    oddsForm(g, at, closed.length > 0),
+    oddsForm(g, at, !oddsOpen),
     h("div", { id: "odds-out" }),
     forkForm(g, at, closed.length > 0),
     h("div", { id: "fork-out" }),
