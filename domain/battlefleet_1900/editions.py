@@ -33,6 +33,12 @@ EDITIONS = Editions(
             "issue 31, the second cold audit: a launch publishes the torpedoes' running depth only where it decides "
             "the outcome (BF-E7-1)",
         ),
+        Released(
+            "8.0.0",
+            "issue 31, the second cold audit: under fog blur a drop-out (BF-E8-1) and a division's multiple arrows"
+            " (BF-E8-2) are judged on what every reader knows, the line in its last public order and the damage,"
+            " not on a sealed reversal or the sealed last move",
+        ),
     ),
     changes=(
         Change(
@@ -173,6 +179,24 @@ EDITIONS = Editions(
             " it decides the outcome: under a small target (`under`) and in hits on a ship of good or great flood"
             " protection (a surface skimmer's hits are halved there); elsewhere it is null. Up to 6.0.0 every launch,"
             " out of arc, range or sight included, told both seats and the public the depth the ship log hides",
+        ),
+        Change(
+            "BF-E8-1",
+            "8.0.0",
+            ("BF:2.1", "BF-R9", "BF-R54", "BF-R57"),
+            "under fog blur the ship 'next aft' of a ship dropping out is the next in its line's last public order:"
+            " the drop-out is public at the Command reveal, and judged on a line its seat had reversed in secret"
+            " (BF-E6-1) its acceptance told everyone which way the line now ran; under fog open the true line decides",
+        ),
+        Change(
+            "BF-E8-2",
+            "8.0.0",
+            ("BF:2.1", "BF-R5", "BF-R6", "BF-R57"),
+            "under fog blur the 'sufficient movement allowance' for a division's later arrows is that of the lead in"
+            " its line's last public order at its top speed box (BF-R23), not the true lead's one-box limit from its"
+            " sealed last move (BF-R6): the orders are public at the reveal, and how many arrows were accepted told"
+            " everyone a bound on that last move and which ship led; a turn the lead then cannot finish is cut short"
+            " as BF-R5 says",
         ),
     ),
     retired=("1", "2"),

@@ -402,3 +402,15 @@ def test_BFR5_BFR8_a_follower_that_reaches_the_leads_pivot_finishes_the_turn_the
     move_phase(c)
     asahi = next(x for x in of(c, ev.ShipsMoved)[0].moves.ships if x.ship == "Asahi")
     assert (asahi.moved_mm, asahi.h) == (moved, heading)
+
+
+def test_BF2_1_BFR5_BFE8_2_arrows_the_public_allowance_permits_are_cut_short_by_the_true_one():
+    """8.0.0 under blur accepts the arrows the public lead's top box allows (BF-E8-2); a lead whose one-box limit is
+    truly less (69 mm moved, at most 92) turns as far as it can and the rest lapses (2.1: "it will complete as much
+    of the turn as possible"): 92 mm on a 70 mm radius is 75 of the 90 degrees; the 45 after it is not begun."""
+    s = make_state(fog="blur")
+    s.sealed["japan"].last_move["Mikasa"] = 69
+    order(s, "J1", {"turn": "succession", "to": "starboard", "arrow": 90}, {"turn": "succession", "to": "starboard", "arrow": 45})
+    orders.check_arrows(s, "J1", s.divisions["J1"].orders)
+    c = move(s, J1={})
+    assert pose(c, "Mikasa").h == 165 and c.state.sealed["japan"].last_move["Mikasa"] == 92

@@ -342,3 +342,89 @@ def test_BF2_1_BFR11_BFE6_3_under_blur_the_heir_is_the_closest_along_the_line(fo
     s.ships["Mikasa"].tr = 1
     c = reveal(s, [5])
     assert of(c, ev.CommandTransferred)[0].to_ship == heir
+
+
+def _reversed(s, division="J1"):
+    """A line its seat reversed in secret under fog blur (BF-E6-1): the true order runs the other way, the public
+    order is the last announced one."""
+    d = s.divisions[division]
+    d.ships = d.ships[::-1]
+    s.sealed[d.seat].reversed.add(division)
+
+
+@pytest.mark.parametrize("edition", ["8.0.0", "7.0.0"])
+def test_BF2_1_BFR9_BFE8_1_a_drop_out_is_judged_on_the_line_as_last_announced_under_blur(edition):
+    """2.1 Dropping Out: "at least one more propulsion box hit than the next vessel(s) immediately aft". The drop-out
+    is public at the reveal (`ShipDroppedOut`); judged on a line reversed in secret (BF-E6-1), its acceptance told the
+    enemy which way the line ran (the second cold audit of issue 31, F1). Two worlds alike in all the enemy reads:
+    Shikishima (1 hit) between Asahi (0) and Fuji (1); in world B the line runs Fuji first, in secret."""
+    verdicts = []
+    for world in ("A", "B"):
+        s = make_state(fog="blur", edition=edition)
+        s.ships["Shikishima"].damaged = s.ships["Fuji"].damaged = 1
+        if world == "B":
+            _reversed(s)
+        try:
+            check(s, drop_out=["Shikishima"])
+            verdicts.append("accepted")
+        except IllegalCommand as e:
+            verdicts.append(str(e))
+    if edition == "7.0.0":  # truly next aft: Fuji (1 hit, refused) in A, Asahi (0 hits, accepted) in B
+        assert verdicts[0].endswith("(BF:2.1, BF-R54)") and verdicts[1] == "accepted"
+    else:  # next aft as last announced: Fuji in both, refused in both, the same words
+        assert verdicts[0] == verdicts[1]
+        assert "than Fuji, next aft in the line as last announced" in verdicts[0] and "BF-E8-1" in verdicts[0]
+
+
+def test_BF2_1_BFR9_BFE8_1_open_fog_and_an_unreversed_line_judge_the_true_ship_aft():
+    """BF-E8-1 changes nothing where the line has no secret: under fog `open` the true ship aft decides."""
+    s = make_state(fog="open")
+    s.ships["Shikishima"].damaged = s.ships["Fuji"].damaged = 1
+    s.divisions["J1"].ships = s.divisions["J1"].ships[::-1]  # a reversal is public under open fog
+    check(s, drop_out=["Shikishima"])  # Asahi, now truly aft, has none
+    s = make_state(fog="blur")
+    s.ships["Shikishima"].damaged = 1
+    check(s, drop_out=["Shikishima"])  # Fuji, aft in both orders, has none
+
+
+@pytest.mark.parametrize("edition", ["8.0.0", "7.0.0"])
+def test_BF2_1_BFR5_BFE8_2_multiple_arrows_are_judged_on_public_facts_under_blur(edition):
+    """2.1: "Divisions with sufficient movement allowance may be issued multiple commands". The orders are public at
+    the reveal (`DivisionOrdered`); judged on the lead's one-box limit from its sealed last move (BF-R6), how many
+    arrows were accepted told everyone a bound on that move (the second cold audit of issue 31, F2). Mikasa's top
+    box is 138 mm; a 90° arrow's least arc on its 70 mm radius costs 110 mm. World A: it moved 92 mm last (limit
+    115); world B: 69 mm (limit 92)."""
+    verdicts = []
+    for last in (92, 69):
+        s = make_state(fog="blur", edition=edition)
+        s.sealed["japan"].last_move["Mikasa"] = last
+        try:
+            check(s, **j1(arrow(a=90), arrow(a=45)))
+            verdicts.append("accepted")
+        except IllegalCommand as e:
+            verdicts.append(str(e))
+        runs = orders.arrow_runs(s, "J1")
+        verdicts.append((90,) in runs)  # the descriptor offers what the check accepts
+    if edition == "7.0.0":
+        assert verdicts[0] == "accepted" and verdicts[1] is True
+        assert "Mikasa has 92 mm, too little for arrow 2" in verdicts[2] and verdicts[3] is False
+    else:
+        assert verdicts == ["accepted", True, "accepted", True]
+        s = make_state(fog="blur", edition=edition)
+        with pytest.raises(IllegalCommand, match="at most 138 mm, too little for arrow 3.*BF-E8-2"):
+            check(s, **j1(arrow(a=90), arrow(a=90), arrow(a=45)))  # 220 mm of least arcs: beyond its top box too
+
+
+def test_BF2_1_BFR5_BFE8_2_the_public_lead_of_a_line_reversed_in_secret_is_judged():
+    """Under blur the lead judged is the line's first in its last public order: Mikasa, though Fuji truly leads a line
+    reversed in secret; a damaged Fuji (top box 92 mm) does not make the orders refused, which would tell the enemy
+    of the reversal. Under fog `open` the true lead's allowance decides."""
+    s = make_state(fog="blur")
+    s.ships["Fuji"].damaged = 2  # 138 and 115 marked: at most 92 mm
+    _reversed(s)
+    check(s, **j1(arrow(a=90), arrow(a=45)))
+    s = make_state(fog="open")
+    s.ships["Fuji"].damaged = 2
+    s.divisions["J1"].ships = s.divisions["J1"].ships[::-1]
+    with pytest.raises(IllegalCommand, match="Fuji has 92 mm, too little for arrow 2"):
+        check(s, **j1(arrow(a=90), arrow(a=45)))

@@ -120,6 +120,13 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
     if len(orders) > most_arrows(state, division):
         raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
     if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None])) is not None:
+        if publicly_judged(state):
+            lead = sealing.public_line(state, division)[0]
+            top = movement.top_box(state, lead)
+            raise IllegalCommand(
+                f"division {division}: {lead}, its lead as last announced, makes at most {top} mm, too little for"
+                f" arrow {i + 1} (BF-R5, BF-E8-2)"
+            )
         lead = d.ships[0]
         top = movement.limits(state, lead)[1]
         raise IllegalCommand(f"division {division}: {lead} has {top} mm, too little for arrow {i + 1} (BF-R5)")
@@ -138,9 +145,17 @@ def most_arrows(state: State, division: str) -> int:
 
 def short_at(state: State, division: str, arrows: list[int]) -> int | None:
     """BF-R5 "sufficient movement allowance": the index of the first arrow (45 or 90, in order) the lead's top speed
-    does not reach after the least arcs of the arrows before it, or None when it reaches every one."""
-    lead = state.divisions[division].ships[0]
-    r, top = movement.radius(state, lead), movement.limits(state, lead)[1]
+    does not reach after the least arcs of the arrows before it, or None when it reaches every one. Under fog `blur`
+    from 8.0.0 (BF-E8-2) the lead is the line's in its last public order and its top speed the top box its damage
+    leaves (BF-R23), not the last move's one-box limit (BF-R6): the orders are public at the reveal, and judged on
+    the sealed last move and a sealed reversal, the arrows a division was allowed told everyone both."""
+    if publicly_judged(state):  # BF-E8-2: what every reader knows, the public lead at its top box
+        lead = sealing.public_line(state, division)[0]
+        top = movement.top_box(state, lead)
+    else:
+        lead = state.divisions[division].ships[0]
+        top = movement.limits(state, lead)[1]
+    r = movement.radius(state, lead)
     need = 0
     for i in range(1, len(arrows)):
         need += geo.arc_cost(r, movement.BANDS[arrows[i - 1]][0])
@@ -173,7 +188,8 @@ def ordered(state: State, seat: str) -> list[str]:
 
 
 def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
-    """2.1, BF-R9, R54: at least one more propulsion box hit than the ship next aft (the last ship: at least one)."""
+    """2.1, BF-R9, R54: at least one more propulsion box hit than the ship next aft (the last ship: at least one);
+    under fog `blur` from 8.0.0 next aft in the line's last public order (BF-E8-1)."""
     s = state.ships.get(ship)
     if s is None or s.seat != seat or not s.in_play or s.sinking is not None:
         return "it is not one of your ships in a division (BF-R9)"
@@ -182,12 +198,23 @@ def why_not_drop_out(state: State, seat: str, ship: str) -> str | None:
         return "it is alone in its division (BF-R9)"
     if ship == d.flagship and not state.edition.has("BF-E4-4"):  # 2.1 sets one condition only (BF-R35, 4.0.0)
         return "it is the division's flagship: transfer the flag first (BF-R35)"
-    i = d.ships.index(ship)
-    aft = state.ships[d.ships[i + 1]] if i + 1 < len(d.ships) else None
+    line = sealing.public_line(state, d.id) if publicly_judged(state) else d.ships  # BF-E8-1
+    i = line.index(ship)
+    aft = state.ships[line[i + 1]] if i + 1 < len(line) else None
     hits = s.destroyed + s.damaged
     if hits < (aft.destroyed + aft.damaged if aft else 0) + 1:
+        if publicly_judged(state):
+            than = f"{line[i + 1]}, next aft in the line as last announced" if aft else "none (last in the line as last announced)"
+            return f"it needs at least one more propulsion box hit than {than} (BF:2.1, BF-R54, BF-E8-1)"
         return "it needs at least one more propulsion box hit than the ship next aft (BF:2.1, BF-R54)"
     return None
+
+
+def publicly_judged(state: State) -> bool:
+    """BF-E8-1, BF-E8-2: under fog `blur` from 8.0.0 a drop-out and a division's multiple arrows are judged on what
+    every reader knows (the line in its last public order, the damage), not on a sealed reversal (BF-E6-1) or the
+    sealed last move: both are public at the Command reveal, and judged on secrets their acceptance told them."""
+    return state.fog == "blur" and state.edition.has("BF-E8-1")
 
 
 def why_not_transfer(state: State, seat: str, division: str, to: str) -> str | None:

@@ -43,6 +43,13 @@ def lines_sealed(state: State) -> bool:
     return state.fog == "blur" and state.edition.has("BF-E6-1")
 
 
+def public_line(state: State, division: str) -> list[str]:
+    """The division's line in its last public order: its own seat's sealed reversals (BF-E6-1) undone. The order
+    every reader can know, its own seat as well as the others."""
+    d = state.divisions[division]
+    return d.ships[::-1] if division in state.sealed[d.seat].reversed else d.ships
+
+
 def seal_line_changes(ctx: Ctx, reversed_: Sequence[str] = (), converted: Sequence[ev.Conversion] = ()) -> None:
     """BF-E6-1: each seat's own line changes, sealed to it after every Command reveal and Movement Phase (`line`, an
     empty one too, so that a record's presence says nothing)."""
@@ -128,7 +135,7 @@ def _public_lines(state: State, reader: Reader) -> dict:
             continue
         out = dict(out) if out is state.divisions else out
         for name in sec.reversed:
-            out[name] = replace(out[name], ships=out[name].ships[::-1])
+            out[name] = replace(out[name], ships=public_line(state, name))
         for name, i in sec.converted:
             orders = list(out[name].orders)
             orders[i] = ev.Arrow(turn="succession", to=orders[i].to, arrow=orders[i].arrow)
