@@ -79,6 +79,8 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
             state["pattern"] = e
             if e.hits:  # CC-28, CC-E5-2: hit by a pattern, it makes no attack for the rest of the convoy
                 state["barred"].add(g.uboat)
+            if e.hits and s.edition.has("CC-E7-1"):  # CC-28: "If it does escape roll on the WOLFPACK Table" again
+                convoy["called"].discard(g.uboat)
         if name == "ConvoyAssigned":
             state["barred"] = set()
             convoy.update(attacks={}, called=set(), wolves=set())
@@ -86,7 +88,8 @@ def test_bot_campaigns_keep_every_invariant(opts, seed):
             assert g.uboat not in state["barred"], f"CC-E5-2: {g.uboat} attacks after a pattern hit it this convoy"
             n = convoy["attacks"][g.uboat] = convoy["attacks"].get(g.uboat, 0) + 1
             assert n <= maximum[g.uboat], f"CC-E5-5: {g.uboat}'s attack {n} on one convoy, its card allows fewer"
-        if name == "UBoatLeft" and e.summons:  # CC-E5-6: one call a convoy, none by a boat that came with a wolfpack
+        if name == "UBoatLeft" and e.summons:  # CC-E5-6: one call a convoy till a pattern hits it again (CC-E7-1), none
+            # by a boat that came with a wolfpack
             assert e.uboat not in convoy["called"] | convoy["wolves"], f"CC-E5-6: {e.uboat} calls the wolfpack again"
             convoy["called"].add(e.uboat)
             state["left"] = e.uboat

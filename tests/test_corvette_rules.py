@@ -1748,3 +1748,48 @@ def test_CC38_CCR45_CCE6_1_a_possible_kill_the_guns_finish_after_depth_charge_hi
     review = ctx(c.state, *[6] * 10)
     port.grow_crew(review, "captain")
     assert ("depth_charge" in of(review, ev.CrewReviewed)[0].eligible) is eligible
+
+
+@pytest.mark.parametrize("edition, calls", [("7.0.0", True), ("6.0.0", False)])
+def test_CC28_CC31_CCE7_1_a_uboat_hit_again_rolls_the_wolfpack_table_as_it_escapes_though_it_called_before(
+    edition, calls
+):
+    """CC-28: "If you score 1 or 2 hits, or 3 hits accumulated over more than one pattern then the U-Boat will attempt
+    to escape and will not attack again but will try to summon the rest of the WOLFPACK. If it does escape roll on the
+    WOLFPACK Table." U-47 takes 2 hits, escapes and calls (1: none come); drawn again in the convoy, a pattern hits it
+    once more (3 accumulated, not one pattern's 3: no probable) and it escapes again: it rolls the table again, -1 a
+    hit (the second cold audit of issue 31, F2). 6.0.0 let a boat call once a convoy (CC-E5-6) and it did not."""
+    from domain.corvette_command import step
+
+    c = _hurt_and_drawn_again(edition, [5, 5, 5, 1, 1], [1])
+    assert c.state.engagement.summons is False  # it called as it left; unhit again it would not call twice
+    table = [4] if calls else []  # the WOLFPACK d6 it rolls as it escapes, when it does
+    c.dice = ChosenDice([5, 5, 1, 1, 1], *table, next_roll=c.dice.next_roll)  # one hit: three in all
+    asw.drop_pattern(c, "depth-charges")
+    step(c)
+    assert (c.state.engagement.hits, c.state.engagement.grade) == (3, None)
+    asw.leave(c, "escaped")
+    left = of(c, ev.UBoatLeft)
+    assert [(e.fate, e.hits, e.summons) for e in left] == [("escaped", 2, True), ("escaped", 3, calls)]
+    rolled = [(w.roll, w.drm, w.uboats) for w in of(c, ev.WolfpackRolled)]
+    assert rolled == ([(1, -2, 0), (4, -3, 0)] if calls else [(1, -2, 0)]) and done(c)
+
+
+def test_CC28_CC31_CCE7_1_a_wolfpack_uboat_hit_never_summons_and_an_unhit_return_calls_no_second_time():
+    """CC-31: "do NOT summon the WOLFPACK for these U-Boats if they escape or leave the engagement area": a wolfpack
+    boat a pattern hits still never calls (7.0.0 too); and a boat that called and leaves again unhit in the convoy
+    calls no second time (no hit was scored on it then: CC-28's sentence does not apply)."""
+    s = make_state(engagement={"range": 0, "step": "pattern", "wolfpack": True, "summons": False}, edition="7.0.0")
+    c = ctx(s, [5, 5, 5, 1, 1])
+    asw.drop_pattern(c, "depth-charges")
+    asw.leave(c, "escaped")
+    assert [e.summons for e in of(c, ev.UBoatLeft)] == [False] and not of(c, ev.WolfpackRolled) and done(c)
+    c = _withdraws_and_calls("7.0.0", 1, [1, 1], 20, 20)  # as in the CC-E5-6 test: two failed searches
+    from domain.corvette_command import step
+
+    attack.start_engagement(waiting(c.state) and c)
+    asw.detect(c)
+    asw.detect(c)
+    step(c)
+    assert [(e.fate, e.summons) for e in of(c, ev.UBoatLeft)] == [("withdrew", True), ("withdrew", False)]
+    assert len(of(c, ev.WolfpackRolled)) == 1 and done(c)

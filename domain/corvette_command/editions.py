@@ -17,6 +17,8 @@ EDITIONS = Editions(
                  "boat never (CC-E5-6)"),
         Released("6.0.0", "issue 31, the second cold audit: a possible kill the guns finish on a boat the depth "
                  "charges hit opens the Depth Charge growth roll (CC-E6-1)"),
+        Released("7.0.0", "issue 31, the second cold audit: a U-boat a pattern hits (not a probable, not a wolfpack "
+                 "boat) rolls the WOLFPACK table as it escapes, though it called earlier in the convoy (CC-E7-1)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -53,6 +55,11 @@ EDITIONS = Editions(
                "a possible kill the guns finish (4 hits in all) on a U-boat a depth-charge or Hedgehog pattern hit "
                "earlier in the convoy opens the Depth Charge growth roll: the depth charges had their part in the "
                "sinking (5.0.0 opened it only for a grade a pattern earned)"),
+        Change("CC-E7-1", "7.0.0", ("CC-28", "CC-31", "CC-R15"),
+               "a U-boat a depth-charge pattern hits 1 or 2 times, or to 3 in all, rolls the WOLFPACK table when it "
+               "escapes, though it called earlier in the convoy ('If it does escape roll on the WOLFPACK Table'); a "
+               "boat that called and leaves again unhit in the convoy still calls no second time, a probable one and "
+               "a wolfpack boat never (6.0.0 let a boat call once a convoy, CC-E5-6, whatever hit it later)"),
     ),
     retired=("1", "2"),
 )

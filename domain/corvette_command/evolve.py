@@ -321,6 +321,10 @@ def _pattern(s: State, e: ev.PatternDropped) -> None:
         g.grade = e.grade
     if e.grade == "probable":
         g.summons = False  # badly damaged: no further attacks and no wolfpack
+    elif e.hits and not g.wolfpack and s.edition.has("CC-E7-1"):
+        # CC-28: hit 1 or 2 times, or to 3 in all, it "will try to summon the rest of the WOLFPACK. If it does escape
+        # roll on the WOLFPACK Table": each such pattern, though it called earlier in the convoy (CC-E5-6 kept it once)
+        g.summons = True
     if e.surfaced:
         g.step = "board"
     elif e.out:
@@ -360,7 +364,7 @@ def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
             grade=g.grade,
             barred=g.barred,
             attacks_left=g.attacks_left,
-            summons=g.summons and not (e.summons and s.edition.has("CC-E5-6")),  # CC-E5-6: it calls once a convoy
+            summons=g.summons and not (e.summons and s.edition.has("CC-E5-6")),  # CC-E5-6: once, till a new hit (CC-E7-1)
         )
     s.engagement = None
 

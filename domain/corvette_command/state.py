@@ -158,7 +158,7 @@ class Sheet:
 class Departure:
     """A U-boat as it left the convoy (not out of the game): drawn again in the same convoy it comes back so, with
     its hits, grade and bar (CC-E5-2), the attacks it had left (CC-E5-5; the card's maximum holds for the convoy)
-    and whether it may still call the wolfpack (CC-E5-6: once a convoy, never a wolfpack boat); and the escort its
+    and whether it may still call the wolfpack (CC-E5-6: once a convoy, again after a pattern hits it from 7.0.0, CC-E7-1; never a wolfpack boat); and the escort its
     grade is credited to (CC-R15: a boat is credited once, with the best grade it earned)."""
 
     escort: str
