@@ -160,6 +160,27 @@ def battlefleet(db: str, n: str) -> None:
     _bot_game(db, "battlefleet-1900", {}, 10, int(n))
 
 
+def games(ruleset: str, n: str) -> None:
+    """`n` whole games of `ruleset` played in memory by its bot, as `umpire simulate` plays them (issue 36: the
+    instructions a what-if answer costs per game); fixed simulation seeds, so every count plays the same games."""
+    from service.simulate import play, seed_for
+
+    options = {"convoys": 1} if ruleset == "corvette-command" else {}
+    window(lambda: [play(ruleset, options, seed_for(36, i), game_id=f"g{i}") for i in range(int(n))])
+
+
+def startup() -> None:
+    """What `umpire simulate` does before its first game: import the command line, the rulesets with their data
+    sets read and hashed, and the simulator."""
+
+    def load() -> None:
+        import service.cli  # noqa: F401
+        import service.rulesets  # noqa: F401
+        import service.simulate  # noqa: F401
+
+    window(load)
+
+
 def endpoint(size: str, n: str) -> None:
     """The floor of the HTTP rows: a bare FastAPI endpoint answering `size` bytes to a POST, through the same call."""
     from fastapi import FastAPI, Request, Response
@@ -249,7 +270,12 @@ PATHS: list[tuple[str, str, bool, str]] = [
     ("I5 floor: bare FastAPI endpoint, same answer size", "endpoint", False, ""),
     ("I6 floor: raw sqlite3, a raid's rows", "rows", True, ""),
     ("I7 floor: one HMAC die", "hmac_die", False, ""),
+    ("I8 battlefleet-1900 battle, bot in memory, per game", "games:battlefleet-1900", False, ""),
+    ("I9 uboat-leader campaign, bot in memory, per game", "games:uboat-leader", False, ""),
+    ("I10 corvette convoy, bot in memory, per game", "games:corvette-command", False, ""),
+    ("I11 umpire simulate start-up, once", "startup", False, ""),
 ]
+GAMES = {"battlefleet-1900": 1, "uboat-leader": 2, "corvette-command": 4}  # games counted (callgrind runs ~50x slower)
 
 
 def machine() -> dict[str, Any]:
@@ -280,6 +306,16 @@ def measure(tree: Path, n: int, log: Callable[[str], None] = print) -> dict[str,
             log(f"  {name} ...")
             args = [str(Path(d) / f"{worker}.db")] if db else []
             args = [size] if worker == "endpoint" else args
+            if worker.startswith("games:"):
+                ruleset = worker.split(":")[1]
+                out[name] = per_command("benchmarks.counts:games", [ruleset, str(GAMES[ruleset])], GAMES[ruleset], cwd=tree)
+                continue
+            if worker == "startup":  # counted with the bytecode cached, as any run after the first finds it
+                env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+                code = "import service.cli, service.rulesets, service.simulate"
+                subprocess.run([sys.executable, "-c", code], cwd=str(tree), env=env, check=True)
+                out[name] = per_command("benchmarks.counts:startup", [], 1, cwd=tree)
+                continue
             k = n * 20 if worker == "hmac_die" else n
             out[name] = per_command(f"benchmarks.counts:{worker}", [*args, str(k)], k, cwd=tree)
     return out
@@ -305,7 +341,7 @@ def base_tree(rev: str, into: Path) -> Path:
 def compare(now: dict[str, float], before: dict[str, float]) -> list[str]:
     """A failure line for each count more than RISE above its reference."""
     return [
-        f"FAIL {name}: {now[name]:,.0f} instructions per command, {now[name] / before[name] - 1:+.1%} against "
+        f"FAIL {name}: {now[name]:,.0f} instructions, {now[name] / before[name] - 1:+.1%} against "
         f"{before[name]:,.0f} (the guard allows +{RISE:.0%})"
         for name in now
         if name in before and before[name] > 0 and now[name] > before[name] * (1 + RISE)

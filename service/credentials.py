@@ -16,10 +16,12 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.engine import REFEREE, Forbidden, Rejected
-from events.store import EventStore
+
+if TYPE_CHECKING:  # the store's module imports sqlite-utils (and numpy when present): `umpire simulate` needs neither
+    from events.store import EventStore
 
 OPEN = "open:"
 TICKET_SECONDS = 60  # a ticket opens a stream within this long; the stream then lives as long as its token

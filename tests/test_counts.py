@@ -15,7 +15,7 @@ def test_a_rise_of_more_than_5_percent_fails_and_less_does_not():
     before = {"I1 raid": 1_000_000.0, "I7 floor": 32_000.0}
     assert counts.compare({"I1 raid": 1_049_000.0, "I7 floor": 20_000.0}, before) == []
     [line] = counts.compare({"I1 raid": 1_051_000.0, "I7 floor": 32_000.0}, before)
-    assert line.startswith("FAIL I1 raid: 1,051,000 instructions per command, +5.1% against 1,000,000")
+    assert line.startswith("FAIL I1 raid: 1,051,000 instructions, +5.1% against 1,000,000")
     assert counts.compare({"I9 new": 5.0}, before) == []  # a path the reference lacks is reported, not guarded
 
 
