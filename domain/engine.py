@@ -20,6 +20,7 @@ import msgspec
 from domain.decisions import Ui
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
 from domain.editions import Edition, Editions, major
+from domain.procedure import in_place
 from events.canonical import canonical
 from events.core import (
     ClientSeedContributed,
@@ -832,6 +833,26 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
         return _judge(game, seat, command, server_seed, dice)
     except IllegalCommand as e:
         raise refusal(game, seat, e.detail) from None
+
+
+def decide_in_place(game: Game, seat: str, command: Any, server_seed: bytes) -> list[Event]:
+    """Judge a command and apply its events to `game`, the ruleset's own working state being `game.state` itself
+    (procedure.in_place): what `decide_command` and `evolve` do, without the copy of the state and without folding
+    the events the rules already applied a second time. For simulations only: a refusal may leave the state
+    half-changed, so the caller drops the game. The events the engine adds (the seed lock, the reveal before the
+    end) are folded as `evolve` folds them; tests/test_same_odds.py holds the states to a fold of the log."""
+    with in_place() as made:
+        events = decide_command(game, seat, command, server_seed)
+    applied = {id(e) for ctx in made if ctx.state is game.state for e in ctx.events}
+    for e in events:
+        if id(e) in applied:
+            game.version += 1
+            core = _CORE.get(type(e))
+            if core is not None:
+                core(game, e)
+        else:
+            evolve(game, e)
+    return events
 
 
 def _rules(game: Game) -> AnyRuleset:

@@ -9,7 +9,9 @@ step left, and a rejected command leaves the caller's state untouched. Each roll
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Generic, Protocol, TypeVar
 
 from msgspec.structs import replace
@@ -95,6 +97,23 @@ def _copier_for(t: type) -> Callable[[Any], Any]:
     return _share
 
 
+_IN_PLACE: ContextVar[list[Ctx[Any]] | None] = ContextVar("in_place", default=None)
+
+
+@contextmanager
+def in_place() -> Iterator[list[Ctx[Any]]]:
+    """Within it, a `Ctx` works on the state it is given, not a copy, and is listed in what this yields: the
+    simulator's way (engine.decide_in_place), whose states nobody else reads and whose bot sends only legal
+    commands. The copy is what keeps a refused command from leaving a trace (a third of a corvette convoy's
+    instructions); a refusal here leaves the state half-changed, and the simulator abandons the game."""
+    made: list[Ctx[Any]] = []
+    token = _IN_PLACE.set(made)
+    try:
+        yield made
+    finally:
+        _IN_PLACE.reset(token)
+
+
 # ---- the step driver -------------------------------------------------------------------------------------------
 
 
@@ -102,7 +121,10 @@ class Ctx(Generic[S]):
     """decide's working copy of the state (made with `copy`), the dice, and the events emitted so far."""
 
     def __init__(self, state: S, dice: Dice, evolve: Evolve[S], copy: Callable[[S], S] = working_copy):
-        self.state = copy(state)
+        made = _IN_PLACE.get()
+        self.state = copy(state) if made is None else state
+        if made is not None:
+            made.append(self)
         self.dice = dice
         self.evolve = evolve
         self.events: list[Event] = []

@@ -62,7 +62,8 @@ def play_on(
     on_event: Callable[[Game, Event], None] | None = None,
     on_command: Callable[[dict[str, Any], list[Event]], None] | None = None,
 ) -> Game:
-    """Let the bot play every seat of `game` from where it stands to the end; rolls come from `server_seed`."""
+    """Let the bot play every seat of `game` from where it stands to the end; rolls come from `server_seed`. Without
+    `on_event` the rules decide on the game's own state (engine.decide_in_place): nobody else may hold `game`."""
     ruleset = game.ruleset
     if ruleset is None or ruleset.bot is None:
         raise ValueError(f"{game.created.ruleset.id} {game.created.ruleset.version} has no bot this engine runs")
@@ -75,10 +76,13 @@ def play_on(
         if payload is None:
             return game
         seat = next(s for s in legal if s.type == payload["type"]).seats[0]
-        events = engine.decide_command(game, seat, engine.parse_command(ruleset, payload), server_seed)
-        for e in events:
-            engine.evolve(game, e)
-            if on_event:
+        command = engine.parse_command(ruleset, payload)
+        if on_event is None:  # nobody reads the state between the events: the rules work on it in place
+            events = engine.decide_in_place(game, seat, command, server_seed)
+        else:
+            events = engine.decide_command(game, seat, command, server_seed)
+            for e in events:
+                engine.evolve(game, e)
                 on_event(game, e)
         if on_command:
             on_command(payload, events)
