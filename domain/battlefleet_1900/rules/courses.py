@@ -234,9 +234,14 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
     if K == 0:
         return {}
 
-    def base(n: str, i: int) -> tuple:
-        p = track[n][i][1]
-        return geo.base(p.x, p.y, p.h, *size[n])
+    corners: dict[tuple[str, int], tuple] = {}
+
+    def base(n: str, i: int) -> tuple:  # each track sample's corners once, however many ticks and pairs ask
+        got = corners.get((n, i))
+        if got is None:
+            p = track[n][i][1]
+            got = corners[n, i] = geo.base(p.x, p.y, p.h, *size[n])
+        return got
 
     def touch(a: str, i: int, b: str, j: int, reach: int) -> bool:
         pa, pb = track[a][i][1], track[b][j][1]
@@ -264,6 +269,8 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             at[n] = i
         stop: dict[str, tuple[int, str]] = {}
         for a, b, reach in pairs:
+            if at[a] == before[a] and at[b] == before[b]:
+                continue  # neither moved on since the last tick, when they did not touch (or it would have stopped)
             if not touch(a, at[a], b, at[b], reach):
                 continue
             by_a = at[a] != before[a] and touch(a, at[a], b, before[b], reach)

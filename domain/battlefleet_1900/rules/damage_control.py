@@ -127,10 +127,17 @@ def open_actions(state: State, ship: str) -> list[tuple[DcAction, int]]:
     if not able(state, ship) or action_dice(state, ship) <= 0:
         return []
     s, out = state.ships[ship], []
-    guns = [*s.mounts, *(f"{w}:{i}" for w, g in s.guns.items() for i in range(len(g)))]
+    # each position and pattern gun with its category, once: a repair is tried only on its own category's guns and
+    # a magazine only on a main position (events_for would answer None or 0 for the others)
+    cats = [(m, state.weapon(ship, mt.weapon).cat) for m, mt in s.mounts.items()]
+    cats += [(f"{w}:{i}", state.weapon(ship, w).cat) for w, g in s.guns.items() for i in range(len(g))]
+    mains = set(main_positions(state, ship))
     for f in get_args(DcFunction):
-        if f in ("repair_main", "repair_secondary", "repair_tertiary", "flood_magazine"):
-            tried = [DcAction(ship=ship, function=f, mount=m) for m in guns]
+        if f in ("repair_main", "repair_secondary", "repair_tertiary"):
+            cat = f.split("_")[1]
+            tried = [DcAction(ship=ship, function=f, mount=m) for m, c in cats if c == cat]
+        elif f == "flood_magazine":
+            tried = [DcAction(ship=ship, function=f, mount=m) for m, _ in cats if m in mains]
         elif f == "contain_flooding":
             tried = [DcAction(ship=ship, function=f, compartment=c) for c in COMPARTMENTS]
         elif f == "counterflood":
