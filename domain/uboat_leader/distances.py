@@ -41,12 +41,25 @@ def kind(data: DataSet, area: str) -> str:
     return _cache(data)["kind"][area]
 
 
+def _table(data: DataSet) -> dict[str, dict[str, int]]:
+    """Every display area's distances to every other, worked out once per data set: the tactical rules and the bot
+    ask tens of thousands of times a campaign."""
+    c = _cache(data)
+    table = c.get("all")
+    if table is None:
+        adj = display_adj(data)
+        table = c["all"] = {a: _bfs(adj, a) for a in adj}
+    return table
+
+
 def distance(data: DataSet, a: str, b: str) -> int:
     """Shortest path between two display areas (the Wake included)."""
-    c = _cache(data).setdefault("dist", {})
-    if a not in c:
-        c[a] = _bfs(display_adj(data), a)
-    return c[a].get(b, 99)
+    return _table(data)[a].get(b, 99)
+
+
+def from_area(data: DataSet, a: str) -> dict[str, int]:
+    """Area a's distance to every area it reaches (`.get(b, 99)`, as `distance`): for asking many at once."""
+    return _table(data)[a]
 
 
 def areas(data: DataSet, *kinds: str) -> list[str]:
@@ -55,12 +68,18 @@ def areas(data: DataSet, *kinds: str) -> list[str]:
 
 def to_edge(data: DataSet, a: str) -> int:
     """Areas to move to leave the display: to the nearest Long area, plus 1 to step off (UL-R20)."""
-    return min(distance(data, a, b) for b in areas(data, "long")) + 1
+    edge = _cache(data).setdefault("edge", {})
+    if a not in edge:
+        edge[a] = min(distance(data, a, b) for b in areas(data, "long")) + 1
+    return edge[a]
 
 
 def within(data: DataSet, a: str, n: int) -> list[str]:
-    """Display areas at most n from a (not the Wake), in data order."""
-    return [b for b in areas(data) if b != data.display.wake and distance(data, a, b) <= n]
+    """Display areas at most n from a (not the Wake), in data order (a shared list: callers copy before changing it)."""
+    near = _cache(data).setdefault("within", {})
+    if (a, n) not in near:
+        near[a, n] = [b for b in areas(data) if b != data.display.wake and distance(data, a, b) <= n]
+    return near[a, n]
 
 
 def steps_toward(data: DataSet, a: str, goal: str, n: int) -> list[str]:

@@ -5,7 +5,8 @@ replaces them by data alone."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -243,14 +244,24 @@ class DataSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=Tru
             return [Tactic(number=i + 1, detect=t[0], attack=t[1]) for i, t in enumerate(self.tactics)]
         return getattr(self, DECK_FIELDS[name])
 
+    def _index(self, name: str, items: Any, key: Callable[[Any], Any]) -> dict:
+        """`items` by `key`, the first of each key, built once per set (`dict=True`): the rules look them up
+        thousands of times a campaign."""
+        got = self.__dict__.get(name)
+        if got is None:
+            got = self.__dict__[name] = {}
+            for x in items:
+                got.setdefault(key(x), x)
+        return got
+
     def card(self, deck: str, number: int):
-        return next(c for c in self.deck(deck) if c.number == number)
+        return self._index(f"_deck:{deck}", self.deck(deck), lambda c: c.number)[number]
 
     def uboat(self, boat: str) -> UBoat:
-        return next(u for u in self.uboats if u.boat == boat)
+        return self._index("_uboats", self.uboats, lambda u: u.boat)[boat]
 
     def campaign(self, cid: str) -> Campaign:
-        return next(c for c in self.campaigns if c.id == cid)
+        return self._index("_campaigns", self.campaigns, lambda c: c.id)[cid]
 
 
 class Tactic(msgspec.Struct, frozen=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.distances import OFF, distance, to_edge, within
+from domain.uboat_leader.distances import OFF, from_area, to_edge, within
 from domain.uboat_leader.el_dado import d10, stand_in
 from domain.uboat_leader.legal import require, spec
 from domain.uboat_leader.rules import attack, bearing, enemy, escorts
@@ -102,7 +102,8 @@ def move_options(s: State, boat: str) -> list[tuple[str, str]]:
 
 
 def nearest_ship(s: State, area: str) -> int:
-    return min((distance(s.data, area, p.area) for p in s.battle.ships.values()), default=0)
+    row = from_area(s.data, area)
+    return min((row.get(p.area, 99) for p in s.battle.ships.values()), default=0)
 
 
 def move_choices(s: State) -> list[dict]:
