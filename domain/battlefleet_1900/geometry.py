@@ -85,6 +85,17 @@ def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
     return (point(x, y, h, 0, -w), point(x, y, h, 0, w), point(x, y, h, length, w), point(x, y, h, length, -w))
 
 
+def centre(x: int, y: int, h: int, length: int) -> Pt:
+    """The middle of a base whose bow is at (x, y)."""
+    return point(x, y, h, length // 2, 0)
+
+
+def rim(length: int, width: int) -> int:
+    """A distance from `centre` within which every corner of a base lies, whole-mm rounding included (half the
+    diagonal, rounded up, + 3): bases whose centres are further apart than their two rims cannot touch."""
+    return isqrt(((length + 1) // 2) ** 2 + (width // 2) ** 2) + 3
+
+
 def dist2(p: tuple[int, int], q: tuple[int, int]) -> int:
     return (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2
 

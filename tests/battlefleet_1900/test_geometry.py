@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from domain.battlefleet_1900 import geometry as geo
@@ -190,3 +190,20 @@ def test_quarter_bracket_test_is_exact():
     """§3: a quarter bracket iff 16 |D|^2 <= B^2."""
     assert geo.within_quarter_bracket((0, 0), (125, 0), 500)
     assert not geo.within_quarter_bracket((0, 0), (125, 1), 500)
+
+
+pose = st.tuples(st.integers(-3000, 3000), st.integers(-3000, 3000), st.integers(0, 359))
+size = st.tuples(st.integers(10, 260), st.integers(4, 60))
+
+
+@given(pose, size, st.tuples(st.integers(-400, 400), st.integers(-400, 400), st.integers(0, 359)), size)
+@example((0, 0, 90), (100, 20), (30, 0, 90), (100, 20))  # one base 30 mm ahead of the other, overlapping
+@example((0, 0, 0), (100, 20), (0, 0, 180), (100, 20))  # bow to bow, head on
+def test_BFR29_bases_whose_centres_lie_beyond_their_rims_never_touch(a, size_a, offset, size_b):
+    """The lockstep's cheap test (courses.first_touch, BF-E4-6) may only skip pairs that cannot touch: whenever two
+    bases touch, their centres lie within their two rims (so the skipped pairs' answer is the polygons' own)."""
+    b = (a[0] + offset[0], a[1] + offset[1], offset[2])
+    pa, pb = geo.base(*a, *size_a), geo.base(*b, *size_b)
+    if geo.polygons_touch(pa, pb):
+        ca, cb = geo.centre(*a, size_a[0]), geo.centre(*b, size_b[0])
+        assert geo.dist2(ca, cb) <= (geo.rim(*size_a) + geo.rim(*size_b)) ** 2

@@ -243,9 +243,21 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             got = corners[n, i] = geo.base(p.x, p.y, p.h, *size[n])
         return got
 
-    def touch(a: str, i: int, b: str, j: int, reach: int) -> bool:
-        pa, pb = track[a][i][1], track[b][j][1]
-        return geo.dist2((pa.x, pa.y), (pb.x, pb.y)) <= reach * reach and geo.polygons_touch(base(a, i), base(b, j))
+    # two bases whose centres are further apart than their rims cannot touch: a test far cheaper than theirs
+    rim = {n: geo.rim(*size[n]) for n in names}
+    centres: dict[tuple[str, int], geo.Pt] = {}
+
+    def centre(n: str, i: int) -> geo.Pt:
+        got = centres.get((n, i))
+        if got is None:
+            p = track[n][i][1]
+            got = centres[n, i] = geo.centre(p.x, p.y, p.h, size[n][0])
+        return got
+
+    def touch(a: str, i: int, b: str, j: int) -> bool:
+        if geo.dist2(centre(a, i), centre(b, j)) > (rim[a] + rim[b]) ** 2:
+            return False
+        return geo.polygons_touch(base(a, i), base(b, j))
 
     pairs = []
     for x, a in enumerate(names):
@@ -255,10 +267,10 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             reach = sum(size[a]) + sum(size[b])  # a bow-to-bow distance beyond which two bases cannot touch
             far = speed[a] + speed[b] + reach
             pa, pb = track[a][0][1], track[b][0][1]
-            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0, reach):
+            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0):
                 continue  # out of each other's reach this phase, or touching as it began (only a warning)
-            pairs.append((a, b, reach))
-    moving = sorted({n for a, b, _ in pairs for n in (a, b) if speed[n]})
+            pairs.append((a, b))
+    moving = sorted({n for a, b in pairs for n in (a, b) if speed[n]})
     at = {n: 0 for n in names}  # the index of each ship's track sample reached at the tick
     for k in range(1, K + 1):
         before = dict(at)
@@ -268,13 +280,13 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
                 i += 1
             at[n] = i
         stop: dict[str, tuple[int, str]] = {}
-        for a, b, reach in pairs:
+        for a, b in pairs:
             if at[a] == before[a] and at[b] == before[b]:
                 continue  # neither moved on since the last tick, when they did not touch (or it would have stopped)
-            if not touch(a, at[a], b, at[b], reach):
+            if not touch(a, at[a], b, at[b]):
                 continue
-            by_a = at[a] != before[a] and touch(a, at[a], b, before[b], reach)
-            by_b = at[b] != before[b] and touch(a, before[a], b, at[b], reach)
+            by_a = at[a] != before[a] and touch(a, at[a], b, before[b])
+            by_b = at[b] != before[b] and touch(a, before[a], b, at[b])
             for n, other, closes in ((a, b, by_a or not by_b), (b, a, by_b or not by_a)):
                 if closes and speed[n] and n not in stop:
                     stop[n] = (before[n], other)
