@@ -1793,3 +1793,74 @@ def test_CC28_CC31_CCE7_1_a_wolfpack_uboat_hit_never_summons_and_an_unhit_return
     step(c)
     assert [(e.fate, e.summons) for e in of(c, ev.UBoatLeft)] == [("withdrew", True), ("withdrew", False)]
     assert len(of(c, ev.WolfpackRolled)) == 1 and done(c)
+
+
+def test_CC31_CCE7_1_a_wolfpack_uboat_drawn_again_from_a_u_counter_and_hit_still_never_summons():
+    """CC-31: "do NOT summon the WOLFPACK for these U-Boats if they escape or leave the engagement area". U-47 came
+    with a wolfpack and withdrew (no call); drawn again in the convoy from a U counter, a pattern hits it twice and it
+    escapes: it came with the wolfpack in this convoy, so it does not roll the table (the third cold pass of issue 31
+    found 7.0.0's first cut rolling it, 12 times in 100 campaigns)."""
+    from domain.corvette_command import step
+
+    s = make_state(
+        edition="7.0.0", engagement={"range": 3, "step": "evaded", "attacks_left": 0, "wolfpack": True, "summons": False}
+    )
+    s.decks["uboats"], s.discards["uboats"] = [], []
+    c = ctx(
+        s,
+        [1, 1],  # drawn again from a U counter: 2d6 = 2, submerged at medium
+        1, 1,  # ASDIC finds it at medium (it comes to close), then at close
+        [5, 5, 5, 1, 1],  # the pattern: d10 5, two d6 match -> 2 hits
+        20, 20, 20,  # three failed searches: close -> medium -> long -> beyond: it escapes
+    )  # fmt: skip
+    asw.evaded(c)
+    attack.start_engagement(waiting(c.state) and c)
+    assert of(c, ev.UBoatSighted)[-1].wolfpack is False  # not a wolfpack's boat this time
+    step(c)
+    asw.detect(c)
+    asw.detect(c)
+    asw.drop_pattern(c, "depth-charges")
+    asw.detect(c)
+    asw.detect(c)
+    asw.detect(c)
+    step(c)
+    assert [(e.fate, e.hits, e.summons) for e in of(c, ev.UBoatLeft)] == [("withdrew", 0, False), ("escaped", 2, False)]
+    assert not of(c, ev.WolfpackRolled) and done(c)
+
+
+@pytest.mark.parametrize("edition, eligible", [("7.0.0", False), ("6.0.0", True)])
+def test_CC38_CC44_CCR45_CCE7_2_a_pattern_that_misses_opens_no_depth_charge_roll(edition, eligible):
+    """CC-38: "Only if you score a Confirmed, Probable or Possible sinking will you have the opportunity to attempt to
+    increase your Depth Charge skill." Two escorts: escort-a's pattern makes U-47 a probable; drawn again at
+    escort-b's section, escort-b's pattern misses. escort-b scored no sinking (the third cold pass of issue 31);
+    6.0.0 opened its Depth Charge roll for the grade the boat bore."""
+    from domain.corvette_command import step
+
+    s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 0, "step": "pattern"}, edition=edition)
+    s.decks["uboats"] = []
+    c = ctx(
+        s,
+        [5, 5, 5, 5, 1],  # escort-a's pattern: 3 hits, a probable
+        20, 20, 20,  # escort-a's searches fail: close -> medium -> long -> beyond: it escapes (probable: no call)
+        [1, 1],  # drawn again at escort-b's section: 2d6 = 2, submerged at medium
+        1, 1,  # escort-b finds it at medium, then at close
+        [5, 1, 1, 1, 1],  # escort-b's pattern: d10 5, no d6 matches: no hit
+    )  # fmt: skip
+    asw.drop_pattern(c, "depth-charges")
+    step(c)
+    for _ in range(3):
+        asw.detect(c)
+    step(c)
+    attack.start_engagement(waiting(c.state, "escort-b") and c)
+    step(c)
+    asw.detect(c)
+    asw.detect(c)
+    assert c.state.active == "escort-b"
+    asw.drop_pattern(c, "depth-charges")
+    p = of(c, ev.PatternDropped)[-1]
+    assert (p.hits, p.grade) == (0, "probable") and done(c)
+    assert c.state.sheets["escort-a"].kill_since_review is True
+    assert c.state.sheets["escort-b"].kill_since_review is eligible
+    review = ctx(c.state, *[1] * 20)
+    port.grow_crew(review, "escort-b")
+    assert ("depth_charge" in of(review, ev.CrewReviewed)[0].eligible) is eligible

@@ -18,7 +18,8 @@ EDITIONS = Editions(
         Released("6.0.0", "issue 31, the second cold audit: a possible kill the guns finish on a boat the depth "
                  "charges hit opens the Depth Charge growth roll (CC-E6-1)"),
         Released("7.0.0", "issue 31, the second cold audit: a U-boat a pattern hits (not a probable, not a wolfpack "
-                 "boat) rolls the WOLFPACK table as it escapes, though it called earlier in the convoy (CC-E7-1)"),
+                 "boat) rolls the WOLFPACK table as it escapes, though it called earlier in the convoy (CC-E7-1); a "
+                 "pattern that misses opens no Depth Charge growth roll (CC-E7-2)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -60,6 +61,9 @@ EDITIONS = Editions(
                "escapes, though it called earlier in the convoy ('If it does escape roll on the WOLFPACK Table'); a "
                "boat that called and leaves again unhit in the convoy still calls no second time, a probable one and "
                "a wolfpack boat never (6.0.0 let a boat call once a convoy, CC-E5-6, whatever hit it later)"),
+        Change("CC-E7-2", "7.0.0", ("CC-38", "CC-44", "CC-R45"),
+               "a depth-charge pattern that misses opens no Depth Charge growth roll, though the boat bears a grade "
+               "another escort's pattern earned (two-player: 6.0.0 opened it for the escort that missed)"),
     ),
     retired=("1", "2"),
 )

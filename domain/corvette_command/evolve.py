@@ -224,6 +224,7 @@ def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
         wolfpack=e.wolfpack,
         step="spot",
         summons=not e.wolfpack and (back is None or back.summons),
+        wolfpack_earlier=back is not None and back.came_with_wolfpack,
     )
     if back is not None:
         g.hits, g.grade, g.barred = back.hits, back.grade, back.barred
@@ -317,13 +318,17 @@ def _pattern(s: State, e: ev.PatternDropped) -> None:
         s.sheet.used["depth_charge"] = True
         g.barred = True
     if e.grade:
-        s.sheet.kill_since_review = True  # CC-38: a kill its depth charges had their part in (CC-R45)
+        # CC-38: a kill its depth charges had their part in (CC-R45); from 7.0.0 only a pattern that hit (CC-E7-2):
+        # one that missed a boat another escort had graded scored no sinking
+        if e.hits or not s.edition.has("CC-E7-2"):
+            s.sheet.kill_since_review = True
         g.grade = e.grade
     if e.grade == "probable":
         g.summons = False  # badly damaged: no further attacks and no wolfpack
-    elif e.hits and not g.wolfpack and s.edition.has("CC-E7-1"):
+    elif e.hits and not (g.wolfpack or g.wolfpack_earlier) and s.edition.has("CC-E7-1"):
         # CC-28: hit 1 or 2 times, or to 3 in all, it "will try to summon the rest of the WOLFPACK. If it does escape
-        # roll on the WOLFPACK Table": each such pattern, though it called earlier in the convoy (CC-E5-6 kept it once)
+        # roll on the WOLFPACK Table": each such pattern, though it called earlier in the convoy (CC-E5-6 kept it once);
+        # never a boat that came with a wolfpack in this convoy, now or before (CC-31: "do NOT summon the WOLFPACK")
         g.summons = True
     if e.surfaced:
         g.step = "board"
@@ -365,6 +370,7 @@ def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
             barred=g.barred,
             attacks_left=g.attacks_left,
             summons=g.summons and not (e.summons and s.edition.has("CC-E5-6")),  # CC-E5-6: once, till a new hit (CC-E7-1)
+            came_with_wolfpack=g.wolfpack or g.wolfpack_earlier,
         )
     s.engagement = None
 

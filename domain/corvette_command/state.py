@@ -167,6 +167,7 @@ class Departure:
     barred: bool
     attacks_left: int
     summons: bool
+    came_with_wolfpack: bool = False  # CC-31: it came with a wolfpack in this convoy, so it never calls (CC-E7-1)
 
 
 @dataclass
@@ -247,6 +248,7 @@ class Engagement:
     contact: str = "normal"  # normal | broken (after depth charges) | kept (after a Hedgehog miss)
     barred: bool = False  # damaged: it will not attack again
     summons: bool = True  # it may call the wolfpack when it leaves
+    wolfpack_earlier: bool = False  # it came with a wolfpack earlier in this convoy (CC-E7-1)
     grade: str | None = None
 
 
