@@ -254,7 +254,10 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             got = centres[n, i] = geo.centre(p.x, p.y, p.h, size[n][0])
         return got
 
-    def touch(a: str, i: int, b: str, j: int) -> bool:
+    def touch(a: str, i: int, b: str, j: int, reach: int) -> bool:
+        pa, pb = track[a][i][1], track[b][j][1]
+        if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > reach * reach:  # bows too far apart: the cheapest test first
+            return False
         if geo.dist2(centre(a, i), centre(b, j)) > (rim[a] + rim[b]) ** 2:
             return False
         return geo.polygons_touch(base(a, i), base(b, j))
@@ -267,10 +270,10 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             reach = sum(size[a]) + sum(size[b])  # a bow-to-bow distance beyond which two bases cannot touch
             far = speed[a] + speed[b] + reach
             pa, pb = track[a][0][1], track[b][0][1]
-            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0):
+            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0, reach):
                 continue  # out of each other's reach this phase, or touching as it began (only a warning)
-            pairs.append((a, b))
-    moving = sorted({n for a, b in pairs for n in (a, b) if speed[n]})
+            pairs.append((a, b, reach))
+    moving = sorted({n for a, b, _ in pairs for n in (a, b) if speed[n]})
     at = {n: 0 for n in names}  # the index of each ship's track sample reached at the tick
     for k in range(1, K + 1):
         before = dict(at)
@@ -280,13 +283,13 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
                 i += 1
             at[n] = i
         stop: dict[str, tuple[int, str]] = {}
-        for a, b in pairs:
+        for a, b, reach in pairs:
             if at[a] == before[a] and at[b] == before[b]:
                 continue  # neither moved on since the last tick, when they did not touch (or it would have stopped)
-            if not touch(a, at[a], b, at[b]):
+            if not touch(a, at[a], b, at[b], reach):
                 continue
-            by_a = at[a] != before[a] and touch(a, at[a], b, before[b])
-            by_b = at[b] != before[b] and touch(a, before[a], b, at[b])
+            by_a = at[a] != before[a] and touch(a, at[a], b, before[b], reach)
+            by_b = at[b] != before[b] and touch(a, before[a], b, at[b], reach)
             for n, other, closes in ((a, b, by_a or not by_b), (b, a, by_b or not by_a)):
                 if closes and speed[n] and n not in stop:
                     stop[n] = (before[n], other)
