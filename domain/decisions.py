@@ -29,12 +29,33 @@ a command. Descriptors carry only what their reader may know (they are part of a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
 Scalar = str | int | bool | None
+
+_WANTED: ContextVar[bool] = ContextVar("descriptors_wanted", default=True)
+
+
+def descriptors_wanted() -> bool:
+    """Whether `awaiting` is built for a reader (descriptors and narrowed schemas) or for a bot (`without_descriptors`)."""
+    return _WANTED.get()
+
+
+@contextmanager
+def without_descriptors() -> Iterator[None]:
+    """Within it, rulesets leave out each entry's `ui` and keep the command's plain schema: for the simulator's bots,
+    which read only the entries' types, seats and choices (a fifth of a battlefleet battle's instructions went to
+    descriptors nobody read). Never for an answer a reader gets."""
+    token = _WANTED.set(False)
+    try:
+        yield
+    finally:
+        _WANTED.reset(token)
 
 
 def described(description: str) -> msgspec.Meta:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain import engine
+from domain.decisions import without_descriptors
 from domain.engine import Game
 from events.core import as_genesis
 from events.vocabulary import Event
@@ -68,12 +69,14 @@ def play_on(
     if ruleset is None or ruleset.bot is None:
         raise ValueError(f"{game.created.ruleset.id} {game.created.ruleset.version} has no bot this engine runs")
     for _ in range(MAX_COMMANDS):
-        legal = engine.awaiting(game)
+        with without_descriptors():  # the bot reads the entries' choices, never their descriptors
+            legal = engine.awaiting(game)
         if not legal:
             return game
         seat = next(s for spec in legal for s in spec.seats)
         payload = ruleset.bot(game.state, legal, seat)  # every seat is the bot's: it reads the whole state
         if payload is None:
+            game.legal_cache = None  # entries without descriptors were the bot's, never a later reader's
             return game
         seat = next(s for s in legal if s.type == payload["type"]).seats[0]
         command = engine.parse_command(ruleset, payload)

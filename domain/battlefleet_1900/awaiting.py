@@ -65,6 +65,9 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
                     out.append(_spec(cmd, [seat], command_schema(cmd)))
                     continue
                 # every step's command has a default: `{}` (steam on, keep speed, hold fire, no launch, no DC)
+                if not ui.descriptors_wanted():  # a bot's awaiting: it reads the entry, not its descriptor
+                    out.append(_spec(cmd, [seat], command_schema(cmd), default={}))
+                    continue
                 form = FORMS[cmd](state, seat)
                 out.append(_spec(cmd, [seat], narrowed(state, seat, cmd), default={}, ui=form))
     if only in (None, "concede"):

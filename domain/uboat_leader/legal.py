@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from domain import decisions as ui
-from domain.decisions import Ui
+from domain.decisions import Ui, descriptors_wanted
 from domain.engine import CommandSpec, IllegalCommand, command_schema, tag
 
 MAX_CHOICES = 64
@@ -31,10 +31,11 @@ def spec(
     are not listed (more than MAX_CHOICES, or none computed), so a short list is not said twice."""
     if choices is not None and len(choices) > MAX_CHOICES:
         choices = labels = None
-    if choices is None and form is not None:
+    wanted = descriptors_wanted()  # not for a bot's awaiting (decisions.without_descriptors)
+    if choices is None and form is not None and wanted:
         ui = form()
     schema = command_schema(cmd)
-    if choices is None and narrow:
+    if choices is None and narrow and wanted:
         schema = narrow_schema(schema, narrow)
     if choices is not None and labels is None:
         labels = [label_of(c) for c in choices]

@@ -296,7 +296,7 @@ def specs(s: State) -> list:
         out.append(spec(c.Stop, [{"boat": m}], [f"{m} ends its move in {s.boats[m].where}"]))
     moves = move_choices(s)
     if moves:
-        out.append(spec(c.Move, moves, [f"{x['boat']} to {x['to']}" for x in moves], ui=move_ui(s)))
+        out.append(spec(c.Move, moves, [f"{x['boat']} to {x['to']}" for x in moves], ui=move_ui(s) if ui.descriptors_wanted() else None))
     patrols = [{"boat": b} for b in idle(s) if why_not_patrol(s, b) is None]
     if patrols:
         out.append(spec(c.Patrol, patrols, [f"{x['boat']} patrols {s.boats[x['boat']].where}" for x in patrols]))

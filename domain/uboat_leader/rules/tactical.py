@@ -221,7 +221,7 @@ def specs(s: State, decision: str) -> list:
                 moves,
                 [f"{m['boat']} {m['side']} to {m['to']}" for m in moves],
                 narrow={"boat": {"enum": list(bt.queue)}, "to": {"enum": sorted({m["to"] for m in moves})}},
-                ui=move_ui(s),
+                ui=move_ui(s) if ui.descriptors_wanted() else None,
             )
         ]
         if silent := silent_choices(s):
