@@ -83,6 +83,14 @@ class Mover:
             self.p.track.append((moved, p))
         return True
 
+    def _allowed(self, n: int) -> int:
+        """With no base to meet (the lockstep's own runs), the whole steps of n the cap lets this run take: what
+        `_step` answers step by step, at once."""
+        if self.cap is not None and self.steps + n > self.cap[0]:
+            self.p.stopped_by = self.cap[1]
+            return max(0, self.cap[0] - self.steps)
+        return n
+
     @property
     def done(self) -> bool:
         return self.rem <= 0 or self.p.stopped_by is not None
@@ -90,7 +98,14 @@ class Mover:
     def straight(self, d: int) -> None:
         d = min(d, self.rem)
         start = self.p.pose
-        if self.careful:
+        if self.careful and not self.obstacles:
+            d = self._allowed(d)
+            if self.p.track is not None:
+                moved, x, y, h = self.p.moved, start.x, start.y, start.h
+                for j in range(1, d + 1):
+                    pt = geo.straight(x, y, h, j)
+                    self.p.track.append((moved + j, Pose(pt.x, pt.y, h)))
+        elif self.careful:
             for j in range(1, d + 1):
                 pt = geo.straight(start.x, start.y, start.h, j)
                 if not self._step(j, Pose(pt.x, pt.y, start.h), self.p.moved + j):
@@ -107,7 +122,14 @@ class Mover:
         sign = 1 if theta > 0 else -1
         made = min(abs(theta), geo.turn_within(self.r, self.rem))
         start = self.p.pose
-        if self.careful:
+        if self.careful and not self.obstacles:
+            made = self._allowed(made)
+            if self.p.track is not None:
+                moved, r, rem = self.p.moved, self.r, self.rem
+                for j in range(1, made + 1):
+                    pt, h = geo.turn(start.x, start.y, start.h, r, sign * j)
+                    self.p.track.append((moved + min(geo.arc_cost(r, j), rem), Pose(pt.x, pt.y, h)))
+        elif self.careful:
             for j in range(1, made + 1):
                 pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * j)
                 if not self._step(j, Pose(pt.x, pt.y, h), self.p.moved + min(geo.arc_cost(self.r, j), self.rem)):
