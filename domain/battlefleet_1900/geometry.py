@@ -72,17 +72,29 @@ def starboard(h: int) -> tuple[int, int]:
     return U[(2 * h + 180) % 720]
 
 
+_HALF = 1 << 29  # rnd's half, for the lines below that round as it does without a call per coordinate
+
+
 def point(x: int, y: int, h: int, along: int, lat: int) -> Pt:
     """The point `along` mm aft of the bow (x, y) and `lat` mm to starboard, for heading h."""
-    fx, fy = forward(h)
-    sx, sy = starboard(h)
-    return Pt(x + rnd(-along * fx + lat * sx), y + rnd(-along * fy + lat * sy))
+    fx, fy = U[(2 * h) % 720]
+    sx, sy = U[(2 * h + 180) % 720]
+    return Pt(x + ((-along * fx + lat * sx + _HALF) >> 30), y + ((-along * fy + lat * sy + _HALF) >> 30))
 
 
 def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
-    """The base's corners (bow port, bow starboard, stern starboard, stern port): along 0..L, lat +-W/2."""
+    """The base's corners (bow port, bow starboard, stern starboard, stern port): along 0..L, lat +-W/2; each one
+    exactly `point`'s (tests/battlefleet_1900/test_geometry.py), the heading's vectors read once."""
     w = width // 2
-    return (point(x, y, h, 0, -w), point(x, y, h, 0, w), point(x, y, h, length, w), point(x, y, h, length, -w))
+    fx, fy = U[(2 * h) % 720]
+    sx, sy = U[(2 * h + 180) % 720]
+    lx, ly, wx, wy = length * fx, length * fy, w * sx, w * sy
+    return (
+        Pt(x + ((-wx + _HALF) >> 30), y + ((-wy + _HALF) >> 30)),
+        Pt(x + ((wx + _HALF) >> 30), y + ((wy + _HALF) >> 30)),
+        Pt(x + ((-lx + wx + _HALF) >> 30), y + ((-ly + wy + _HALF) >> 30)),
+        Pt(x + ((-lx - wx + _HALF) >> 30), y + ((-ly - wy + _HALF) >> 30)),
+    )
 
 
 def centre(x: int, y: int, h: int, length: int) -> Pt:
@@ -259,8 +271,8 @@ def polygons_touch(p1, p2) -> bool:
 
 
 def straight(x: int, y: int, h: int, d: int) -> Pt:
-    fx, fy = forward(h)
-    return Pt(x + rnd(d * fx), y + rnd(d * fy))
+    fx, fy = U[(2 * h) % 720]
+    return Pt(x + ((d * fx + _HALF) >> 30), y + ((d * fy + _HALF) >> 30))  # rnd, inline
 
 
 def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
@@ -271,8 +283,8 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
     else:
         sx, sy = U[(2 * h - 180) % 720]
         ux, uy = U[(2 * (h + theta) + 180) % 720]
-    cx, cy = x + rnd(radius * sx), y + rnd(radius * sy)
-    return Pt(cx + rnd(radius * ux), cy + rnd(radius * uy)), (h + theta) % 360
+    cx, cy = x + ((radius * sx + _HALF) >> 30), y + ((radius * sy + _HALF) >> 30)  # rnd, inline
+    return Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + theta) % 360
 
 
 def arc_cost(radius: int, theta: int) -> int:

@@ -207,3 +207,24 @@ def test_BFR29_bases_whose_centres_lie_beyond_their_rims_never_touch(a, size_a, 
     if geo.polygons_touch(pa, pb):
         ca, cb = geo.centre(*a, size_a[0]), geo.centre(*b, size_b[0])
         assert geo.dist2(ca, cb) <= (geo.rim(*size_a) + geo.rim(*size_b)) ** 2
+
+
+@given(pose, size)
+def test_a_bases_corners_are_the_points_at_its_bow_and_stern_edges(a, size_a):
+    """`base` computes its four corners inline (issue 36: fewer instructions); each is `point` at along 0 or the
+    length, a half width to port or starboard, rounded as `rnd` rounds."""
+    x, y, h = a
+    length, w = size_a[0], size_a[1] // 2
+    reference = (
+        geo.Pt(x + geo.rnd(-w * geo.starboard(h)[0]), y + geo.rnd(-w * geo.starboard(h)[1])),
+        geo.Pt(x + geo.rnd(w * geo.starboard(h)[0]), y + geo.rnd(w * geo.starboard(h)[1])),
+        *(
+            geo.Pt(
+                x + geo.rnd(-length * geo.forward(h)[0] + lat * geo.starboard(h)[0]),
+                y + geo.rnd(-length * geo.forward(h)[1] + lat * geo.starboard(h)[1]),
+            )
+            for lat in (w, -w)
+        ),
+    )
+    assert geo.base(x, y, h, *size_a) == reference
+    assert [geo.point(x, y, h, al, lat) for al, lat in ((0, -w), (0, w), (length, w), (length, -w))] == list(reference)
