@@ -228,3 +228,10 @@ def test_a_bases_corners_are_the_points_at_its_bow_and_stern_edges(a, size_a):
     )
     assert geo.base(x, y, h, *size_a) == reference
     assert [geo.point(x, y, h, al, lat) for al, lat in ((0, -w), (0, w), (length, w), (length, -w))] == list(reference)
+
+
+@given(pose, size)
+def test_every_corner_of_a_base_lies_within_its_rim(a, size_a):
+    """What the line-of-sight and lockstep shortcuts rest on (a base wholly beyond a box or circle is skipped)."""
+    c, r = geo.centre(a[0], a[1], a[2], size_a[0]), geo.rim(*size_a)
+    assert all(geo.dist2(c, p) <= r * r for p in geo.base(*a, *size_a))

@@ -278,7 +278,8 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
 
     def touch(a: str, i: int, b: str, j: int, reach: int) -> bool:
         pa, pb = track[a][i][1], track[b][j][1]
-        if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > reach * reach:  # bows too far apart: the cheapest test first
+        dx, dy = pa.x - pb.x, pa.y - pb.y
+        if dx * dx + dy * dy > reach * reach:  # bows too far apart: the cheapest test first
             return False
         if geo.dist2(centre(a, i), centre(b, j)) > (rim[a] + rim[b]) ** 2:
             return False

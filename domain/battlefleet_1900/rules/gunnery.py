@@ -158,11 +158,16 @@ def sight_blocked(state: State, a: geo.Pt, b: geo.Pt, skip: tuple[str, ...], bas
         return True
     if not bases:
         return False
+    lo_x, hi_x, lo_y, hi_y = min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y)
     for name, s in state.ships.items():
         if name in skip or not s.on_table:
             continue
         p = state.pose(name)
-        if geo.segment_meets(a, b, geo.base(p.x, p.y, p.h, *state.cls(name).base_mm)):
+        length, width = state.cls(name).base_mm
+        c, r = geo.centre(p.x, p.y, p.h, length), geo.rim(length, width)
+        if c.x + r < lo_x or c.x - r > hi_x or c.y + r < lo_y or c.y - r > hi_y:
+            continue  # the base lies wholly beside the segment's box: it cannot meet it
+        if geo.segment_meets(a, b, geo.base(p.x, p.y, p.h, length, width)):
             return True
     return False
 
