@@ -287,6 +287,20 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
     return Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + theta) % 360
 
 
+def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[tuple[Pt, int]]:
+    """`turn(x, y, h, radius, sign * j)` for j = 1..n, the circle's centre worked out once (a track's degrees)."""
+    if sign >= 0:
+        sx, sy, back = *U[(2 * h + 180) % 720], -180
+    else:
+        sx, sy, back = *U[(2 * h - 180) % 720], 180
+    cx, cy = x + ((radius * sx + _HALF) >> 30), y + ((radius * sy + _HALF) >> 30)
+    out = []
+    for j in range(1, n + 1):
+        ux, uy = U[(2 * (h + sign * j) + back) % 720]
+        out.append((Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + sign * j) % 360))
+    return out
+
+
 def arc_cost(radius: int, theta: int) -> int:
     """The movement a turn of theta degrees costs: its arc length, with pi as 355/113, rounded up."""
     return -(-355 * radius * abs(theta) // 20340)

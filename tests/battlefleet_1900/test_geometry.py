@@ -235,3 +235,9 @@ def test_every_corner_of_a_base_lies_within_its_rim(a, size_a):
     """What the line-of-sight and lockstep shortcuts rest on (a base wholly beyond a box or circle is skipped)."""
     c, r = geo.centre(a[0], a[1], a[2], size_a[0]), geo.rim(*size_a)
     assert all(geo.dist2(c, p) <= r * r for p in geo.base(*a, *size_a))
+
+
+@given(pose, st.integers(20, 400), st.sampled_from([1, -1]), st.integers(0, 200))
+def test_a_turns_steps_are_the_turns_of_each_whole_degree(a, radius, sign, n):
+    """`turn_steps` (a track's degrees, the circle's centre worked out once) gives `turn` of every degree."""
+    assert geo.turn_steps(*a, radius, sign, n) == [geo.turn(*a, radius, sign * j) for j in range(1, n + 1)]

@@ -126,8 +126,8 @@ class Mover:
             made = self._allowed(made)
             if self.p.track is not None:
                 moved, r, rem = self.p.moved, self.r, self.rem
-                for j in range(1, made + 1):
-                    pt, h = geo.turn(start.x, start.y, start.h, r, sign * j)
+                steps = geo.turn_steps(start.x, start.y, start.h, r, sign, made)
+                for j, (pt, h) in enumerate(steps, start=1):
                     self.p.track.append((moved + min(geo.arc_cost(r, j), rem), Pose(pt.x, pt.y, h)))
         elif self.careful:
             for j in range(1, made + 1):
