@@ -29,8 +29,7 @@ a command. Descriptors carry only what their reader may know (they are part of a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Union
 
@@ -46,16 +45,16 @@ def descriptors_wanted() -> bool:
     return _WANTED.get()
 
 
-@contextmanager
-def without_descriptors() -> Iterator[None]:
+class without_descriptors:  # noqa: N801 - used as a `with` block; a class costs less than a generator
     """Within it, rulesets leave out each entry's `ui` and keep the command's plain schema: for the simulator's bots,
     which read only the entries' types, seats and choices (a fifth of a battlefleet battle's instructions went to
     descriptors nobody read). Never for an answer a reader gets."""
-    token = _WANTED.set(False)
-    try:
-        yield
-    finally:
-        _WANTED.reset(token)
+
+    def __enter__(self) -> None:
+        self.token = _WANTED.set(False)
+
+    def __exit__(self, *_: object) -> None:
+        _WANTED.reset(self.token)
 
 
 def described(description: str) -> msgspec.Meta:

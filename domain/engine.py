@@ -599,6 +599,8 @@ def decide_seed(game: Game, seat: str, client_seed: str) -> list[Event]:
 
 def _open_before_the_end(game: Game, events: list[Event]) -> list[Event]:
     """Put a SubmissionsRevealed of everything still closed before a ruleset's GameEnded."""
+    if not any(isinstance(e, GameEnded) for e in events):
+        return events  # most commands: nothing ends, nothing to open
     kinds = {seq: e.kind for seq, e in game.unrevealed.items()}
     for i, e in enumerate(events):
         if isinstance(e, SubmissionSealed):

@@ -9,8 +9,7 @@ step left, and a rejected command leaves the caller's state untouched. Each roll
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -100,18 +99,19 @@ def _copier_for(t: type) -> Callable[[Any], Any]:
 _IN_PLACE: ContextVar[list[Ctx[Any]] | None] = ContextVar("in_place", default=None)
 
 
-@contextmanager
-def in_place() -> Iterator[list[Ctx[Any]]]:
-    """Within it, a `Ctx` works on the state it is given, not a copy, and is listed in what this yields: the
+class in_place:  # noqa: N801 - used as a `with` block, like contextlib's; a class costs less than a generator
+    """Within it, a `Ctx` works on the state it is given, not a copy, and is listed in what `with` gives: the
     simulator's way (engine.decide_in_place), whose states nobody else reads and whose bot sends only legal
     commands. The copy is what keeps a refused command from leaving a trace (a third of a corvette convoy's
     instructions); a refusal here leaves the state half-changed, and the simulator abandons the game."""
-    made: list[Ctx[Any]] = []
-    token = _IN_PLACE.set(made)
-    try:
-        yield made
-    finally:
-        _IN_PLACE.reset(token)
+
+    def __enter__(self) -> list[Ctx[Any]]:
+        self.made: list[Ctx[Any]] = []
+        self.token = _IN_PLACE.set(self.made)
+        return self.made
+
+    def __exit__(self, *_: object) -> None:
+        _IN_PLACE.reset(self.token)
 
 
 # ---- the step driver -------------------------------------------------------------------------------------------
