@@ -54,7 +54,10 @@ def _table(data: DataSet) -> dict[str, dict[str, int]]:
 
 def distance(data: DataSet, a: str, b: str) -> int:
     """Shortest path between two display areas (the Wake included)."""
-    return _table(data)[a].get(b, 99)
+    try:  # the table once made: read straight off the set (tens of thousands of calls a campaign)
+        return data.__dict__["_geometry"]["all"][a].get(b, 99)
+    except KeyError:
+        return _table(data)[a].get(b, 99)
 
 
 def from_area(data: DataSet, a: str) -> dict[str, int]:
