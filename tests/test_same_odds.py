@@ -24,8 +24,10 @@ FIXTURE = Path(__file__).parent / "same_odds" / "games.json"  # not in fixtures/
 GAMES = [
     ("battlefleet-1900", "8.0.0", {}, 4),
     ("battlefleet-1900", "8.0.0", {"fog": "open"}, 2),
+    ("battlefleet-1900", "8.0.0", {"scenario": "torpedo-attack"}, 3),
     ("uboat-leader", "4.0.0", {}, 3),
     ("corvette-command", "7.0.0", {"convoys": 1}, 8),
+    ("corvette-command", "7.0.0", {"convoys": 2, "two_player": True}, 3),
     ("aa1942-convoy", "3.0.0", {}, 2),
 ]
 
