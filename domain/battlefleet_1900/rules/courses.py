@@ -296,26 +296,42 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0, reach):
                 continue  # out of each other's reach this phase, or touching as it began (only a warning)
             pairs.append((a, b, reach))
-    moving = sorted({n for a, b, _ in pairs for n in (a, b) if speed[n]})
-    at = {n: 0 for n in names}  # the index of each ship's track sample reached at the tick
-    for k in range(1, K + 1):
-        before = dict(at)
-        for n in moving:
-            m, t, i = k * speed[n] // K, track[n], at[n]
-            while i + 1 < len(t) and t[i + 1][0] <= m:
-                i += 1
-            at[n] = i
-        stop: dict[str, tuple[int, str]] = {}
-        for a, b, reach in pairs:
-            if at[a] == before[a] and at[b] == before[b]:
-                continue  # neither moved on since the last tick, when they did not touch (or it would have stopped)
-            if not touch(a, at[a], b, at[b], reach):
+    moving = {n for a, b, _ in pairs for n in (a, b) if speed[n]}
+    at = {n: _ticks(track[n], speed[n], K) if n in moving else [0] * (K + 1) for n in names}  # sample at each tick
+    # each pair's first touching tick, sooner than any found so far: pairs are walked only over the ticks where one
+    # of the two moved on to a new sample (they did not touch at the one before, or it would have been the first)
+    first: dict[tuple[str, str], int] = {}
+    soonest = K
+    for a, b, reach in pairs:
+        ta, tb = at[a], at[b]
+        for k in range(1, soonest + 1):  # up to the soonest tick itself: two pairs may touch at once
+            if ta[k] == ta[k - 1] and tb[k] == tb[k - 1]:
                 continue
-            by_a = at[a] != before[a] and touch(a, at[a], b, before[b], reach)
-            by_b = at[b] != before[b] and touch(a, before[a], b, at[b], reach)
-            for n, other, closes in ((a, b, by_a or not by_b), (b, a, by_b or not by_a)):
-                if closes and speed[n] and n not in stop:
-                    stop[n] = (before[n], other)
-        if stop:
-            return stop
-    return {}
+            if touch(a, ta[k], b, tb[k], reach):
+                first[a, b] = soonest = k
+                break
+    if not first:
+        return {}
+    k = soonest  # the first tick at which two bases touch: who stops, in the order of the pairs
+    stop: dict[str, tuple[int, str]] = {}
+    for a, b, reach in pairs:
+        if first.get((a, b)) != k:
+            continue
+        ia, ib, ba, bb = at[a][k], at[b][k], at[a][k - 1], at[b][k - 1]
+        by_a = ia != ba and touch(a, ia, b, bb, reach)
+        by_b = ib != bb and touch(a, ba, b, ib, reach)
+        for n, other, closes in ((a, b, by_a or not by_b), (b, a, by_b or not by_a)):
+            if closes and speed[n] and n not in stop:
+                stop[n] = (at[n][k - 1], other)
+    return stop
+
+
+def _ticks(t: list[tuple[int, Pose]], speed: int, K: int) -> list[int]:
+    """The index of the track sample a ship moving `speed` mm evenly over K ticks has reached at each tick 0..K."""
+    out, i = [0], 0
+    for k in range(1, K + 1):
+        m = k * speed // K
+        while i + 1 < len(t) and t[i + 1][0] <= m:
+            i += 1
+        out.append(i)
+    return out
