@@ -1385,6 +1385,7 @@ COUNT_FAILURES: list[str] = []  # the instruction guard's lines (benchmarks/coun
 
 def instruction_counts(tmp: Path) -> None:
     """I1-I7 (issue 35): instructions per command counted by callgrind, with their ratio to the floor of their kind;
+    I8-I11 (issue 36): per whole bot game of each ruleset, and `umpire simulate`'s start-up;
     guarded against `BASE` (a commit counted side by side in a worktree) or benchmarks/counts.json on this machine."""
     from benchmarks import counts
 
