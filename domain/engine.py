@@ -20,7 +20,7 @@ import msgspec
 from domain.decisions import Ui
 from domain.dice import EMPTY_CLIENT_SEED, SCHEME, Dice, commitment, game_seed, sealing_salt, server_commit
 from domain.editions import Edition, Editions, major
-from domain.procedure import in_place
+from domain.procedure import in_place, working_copy
 from events.canonical import canonical
 from events.core import (
     ClientSeedContributed,
@@ -171,6 +171,11 @@ class Ruleset(Generic[S, C, O, D]):
     data_option: str | None = None  # the option through which a game brings its own data set
     # rulesets with hidden information: the state as `reader` may see it (the one place secrets leave the state)
     redact: Callable[[S, Reader], S] | None = None
+    # (redact(state, seat), seat) -> a whole state to play on: what the seat may not read re-drawn from what it may
+    # (a seat's own odds, `as_seen_by`), and `redrawn` says what in plain words. A ruleset without it hides nothing
+    # from a seat but the server seed, which every continuation replaces with its own
+    imagine: Callable[[S, str], S] | None = None
+    redrawn: str = "the server seed: each continuation rolls dice of its own"
     # (options) -> the options a new game records: fills in a default so the genesis names it explicitly
     new_game_options: Callable[[O], O] | None = None
     # the documented policy that plays a seat (`domain/<ruleset>/bot.py`): (the state as `seat` may read it, the
@@ -504,6 +509,22 @@ def fork_events(
         _check_client_seed(created.seats, seat, seed)
         events.append(ClientSeedContributed(seat=seat, client_seed=seed))
     return events
+
+
+def as_seen_by(game: Game, seat: str) -> Game:
+    """The game as `seat` may picture it, to play on in memory (a seat's own odds, issue 36): the state from what
+    the seat may read alone (`redact`) with the rest re-drawn (`Ruleset.imagine`), and of the closed seals only the
+    seat's own, whose content it knows. Nothing here reads what the seat may not: two games alike in all it may read
+    give the same game. `game` is left as it was."""
+    rules = _rules(game)
+    view = rules.redact(game.state, seat) if rules.redact is not None else game.state
+    state = rules.imagine(view, seat) if rules.imagine is not None else working_copy(view)
+    out = Game(**{**game.__dict__, "legal_cache": None})
+    out.state = state
+    out.unrevealed = {seq: e for seq, e in game.unrevealed.items() if e.seat == seat}
+    out.revealed_seed = None
+    out.seed_cache = None
+    return out
 
 
 def start_fork(parent: Game, fork_id: str, created: GameCreated) -> Game:

@@ -671,6 +671,14 @@ class OddsResult(_Out):
     seed: int
     finished: bool  # whether the real game is over (else `actual` is where it stands now)
     figures: dict[str, OddsFigure]
+    as_seat: Annotated[
+        str | None,
+        Meta(description="a seat's own odds: the seat that asked (its token), in a game whose seed is still secret"),
+    ] = None
+    redrawn: Annotated[
+        str | None,
+        Meta(description="a seat's own odds: what that seat may not read, which each continuation re-drew"),
+    ] = None
 
 
 class JobProgress(_Out):

@@ -68,6 +68,17 @@ def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS, know
     (the odds, which play on in memory and write no bundle) and the bundle opens it later (a finished game opens
     every seal): then its content is the one the bundle reveals, and the rules open it when the continuation comes
     to it, as they did in the real game."""
+    check_at(b, at)
+    closed = closed_seals(b, at)
+    if known_seals:
+        closed = [seq for seq in closed if seq in closed_seals(b, len(b.events))]  # those never opened in the bundle
+    if closed:  # before folding: a public bundle has no sealed content to fold them with
+        raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {closed}")
+    return fold_bundle(b, upto=at, rulesets=rulesets)
+
+
+def check_at(b: Bundle, at: int) -> None:
+    """422 unless `at` is a seq of the bundle that ends a command."""
     ends = command_ends(b)
     if not 1 <= at <= len(b.events):
         raise InvalidInput("invalid-at", f"at is a seq of the bundle, from 1 to {len(b.events)}")
@@ -77,12 +88,6 @@ def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS, know
         raise InvalidInput(
             "invalid-at", f"seq {at} is in the middle of a command's events; take a command's end: {before} or {after}"
         )
-    closed = closed_seals(b, at)
-    if known_seals:
-        closed = [seq for seq in closed if seq in closed_seals(b, len(b.events))]  # those never opened in the bundle
-    if closed:  # before folding: a public bundle has no sealed content to fold them with
-        raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {closed}")
-    return fold_bundle(b, upto=at, rulesets=rulesets)
 
 
 def closed_seals(b: Bundle, at: int) -> list[int]:
@@ -197,6 +202,31 @@ def odds(
     (`seed_lookup`: the server's own record, for a game whose seed is secret)."""
     refuse_unverified(b, rulesets, seed_lookup)
     game = position(b, at, rulesets, known_seals=True)
+    results = play_from(game, games, seed, executor, progress, chunk, rulesets)
+    actual_game = fold_bundle(b, rulesets=rulesets)
+    actual = outcomes(actual_game)
+    return {
+        "ruleset": msgspec.to_builtins(b.ruleset),  # the one shape of a ruleset in every answer
+        "game": b.game,
+        "at": at,
+        "games": games,
+        "seed": seed,
+        "finished": actual_game.over,
+        "figures": figures(results, actual, categories(actual_game)),
+    }
+
+
+def play_from(
+    game: Game,
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+    chunk: int | None = None,
+    rulesets: Mapping[str, Loaded] = RULESETS,
+) -> list[dict[str, int]]:
+    """Each continuation's figures, in index order: `games` forks of `game` played to the end by the bot, in this
+    process or spread over `executor` in chunks (the same answer either way)."""
     serves = what_a_worker_serves(rulesets)
     state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
     chunk = chunk or max(1, min(50, math.ceil(games / 16)))
@@ -213,16 +243,37 @@ def odds(
             results += f.result()
             if progress:
                 progress(len(results))
-    actual_game = fold_bundle(b, rulesets=rulesets)
-    actual = outcomes(actual_game)
+    return results
+
+
+def seat_odds(
+    game: Game,
+    head: Game,
+    seat: str,
+    at: int,
+    games: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+    rulesets: Mapping[str, Loaded] = RULESETS,
+) -> dict[str, Any]:
+    """A seat's own odds in a game whose seed is still secret (issue 36): from `game` (the game after event `at`) as
+    the seat may picture it (engine.as_seen_by: what it may read, the rest re-drawn), with the real game as the seat
+    sees it now (`head`) to mark. Two games alike in all the seat may read give the same answer."""
+    rules = game.ruleset
+    if rules is None or rules.bot is None or rules.outcomes is None:
+        raise Rejected("no-bot", f"{game.created.ruleset.id} has no bot to play the continuations")
+    results = play_from(engine.as_seen_by(game, seat), games, seed, progress=progress, rulesets=rulesets)
+    now = engine.as_seen_by(head, seat)
     return {
-        "ruleset": msgspec.to_builtins(b.ruleset),  # the one shape of a ruleset in every answer
-        "game": b.game,
+        "ruleset": msgspec.to_builtins(game.created.ruleset),
+        "game": head.game_id,
         "at": at,
         "games": games,
         "seed": seed,
-        "finished": actual_game.over,
-        "figures": figures(results, actual, categories(actual_game)),
+        "finished": now.over,
+        "figures": figures(results, outcomes(now), categories(now)),
+        "as_seat": seat,
+        "redrawn": rules.redrawn,
     }
 
 
@@ -309,11 +360,21 @@ class OddsJobs:
         self.svc = svc
         self._busy = threading.Semaphore(1)
 
-    def start(self, game_id: str, at: int, games: int, seed: int) -> dict[str, Any]:
+    def start(self, game_id: str, at: int, games: int, seed: int, seat: str | None = None) -> dict[str, Any]:
+        """`seat`: who asks (a token's seat, else None). A seat of a game not yet over gets its own odds
+        (`seat_odds`: from what it may read, the rest re-drawn), readable by it alone; everyone else, and everyone
+        once the game is over (its end opens every seal), the public picture's, from the bundle anyone may fork."""
         if not 1 <= games <= MAX_API_GAMES:
             raise InvalidInput("invalid-games", f"games is 1 to {MAX_API_GAMES}; `umpire simulate --from` has no cap")
         bundle = decode_bundle(self.svc.bundles.bundle_bytes(game_id))  # the public picture: what anyone may fork
-        position(bundle, at, self.svc.rulesets, known_seals=True)  # a mid-command seq or a closed seal: refused now
+        own: tuple[Game, Game] | None = None
+        head = self.svc.cache.load(game_id).game if seat is not None and seat != engine.REFEREE else None
+        if seat is not None and head is not None and not head.over:  # over: every seal is open, the public picture
+            check_at(bundle, at)
+            own = (self.svc.cache.load(game_id, upto=at).game, head)
+        else:
+            seat = None
+            position(bundle, at, self.svc.rulesets, known_seals=True)  # a mid-command seq or a closed seal: refused
         if not self._busy.acquire(blocking=False):
             raise TooMany(
                 "too-many-requests", "this server is computing other odds; retry in a few seconds", retry_after=10
@@ -324,7 +385,7 @@ class OddsJobs:
                 id="j-" + secrets.token_hex(8),
                 game=game_id,
                 kind="odds",
-                params=canonical({"at": at, "games": games, "seed": seed}).decode(),
+                params=canonical({"at": at, "games": games, "seed": seed, **({"as_seat": seat} if seat else {})}).decode(),
                 status="running",
                 done=0,
                 total=games,
@@ -333,13 +394,15 @@ class OddsJobs:
                 updated_at=stamp,
             )
             self.svc.store.create_job(job)
-            threading.Thread(target=self._run, args=(job, bundle, at, games, seed), daemon=True).start()
+            threading.Thread(target=self._run, args=(job, bundle, at, games, seed, seat, own), daemon=True).start()
         except BaseException:
             self._busy.release()
             raise
         return self.out(job)
 
-    def _run(self, job: JobRow, bundle: Bundle, at: int, games: int, seed: int) -> None:
+    def _run(
+        self, job: JobRow, bundle: Bundle, at: int, games: int, seed: int, seat: str | None, own: tuple[Game, Game] | None
+    ) -> None:
         store, clock = self.svc.store, self.svc.clock
         key = job_key(job.id)  # its streams wake on this (service/notify.py)
 
@@ -348,15 +411,18 @@ class OddsJobs:
             self.svc.notifier.appended(key)
 
         try:
-            result = odds(
-                bundle,
-                at,
-                games,
-                seed,
-                progress=progress,
-                rulesets=self.svc.rulesets,
-                seed_lookup=self.svc.bundles.server_inputs_if_stored,  # the store's log, checked as any upload is
-            )
+            if seat is not None and own is not None:
+                result = seat_odds(*own, seat, at, games, seed, progress=progress, rulesets=self.svc.rulesets)
+            else:
+                result = odds(
+                    bundle,
+                    at,
+                    games,
+                    seed,
+                    progress=progress,
+                    rulesets=self.svc.rulesets,
+                    seed_lookup=self.svc.bundles.server_inputs_if_stored,  # the store's log, checked as any upload is
+                )
             store.update_job(job.id, "done", games, msgspec.json.encode(result).decode(), clock())
         except Exception as e:  # noqa: BLE001 - the job reports what went wrong instead of dying unseen
             store.update_job(job.id, "failed", 0, msgspec.json.encode({"error": str(e)}).decode(), clock())
@@ -364,11 +430,22 @@ class OddsJobs:
             self._busy.release()
             self.svc.notifier.appended(key)
 
-    def get(self, job_id: str) -> dict[str, Any]:
+    def get(self, job_id: str, token: str | None = None) -> dict[str, Any]:
+        """A job, to anyone who has its id; a seat's own odds only with that seat's token (404 to anyone else: its
+        figures come from what that seat alone may read)."""
         job = self.svc.store.job(job_id)
         if job is None:
             raise NotFound("unknown-job", f"no job {job_id!r} here")
+        owner = msgspec.json.decode(job.params).get("as_seat")
+        if owner is not None and (token is None or self._seat_of(job.game, token) != owner):
+            raise NotFound("unknown-job", f"no job {job_id!r} here")
         return self.out(job)
+
+    def _seat_of(self, game_id: str, token: str) -> str | None:
+        try:
+            return self.svc.credentials.seat_for(game_id, token)
+        except Rejected:
+            return None
 
     def out(self, job: JobRow) -> dict[str, Any]:
         params = msgspec.json.decode(job.params)

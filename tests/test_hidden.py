@@ -438,14 +438,15 @@ def observe(w: World, reader: str | None, randomness: Randomness, guesses=None, 
             assert r.status_code < 500, (label, r.text)
             assert op != ("POST", "/games/{game_id}/commands") or r.status_code != 200, f"{label} was accepted"
             if op == ("POST", "/games/{game_id}/odds") and r.status_code == 202:
-                ctx["jobs"].append(finished(w, r.json()["job_id"]))
+                ctx["jobs"].append(finished(w, r.json()["job_id"], headers))
             seen.append((op, label, r.status_code, masked(r.content)))
     return seen
 
 
-def finished(w: World, job_id: str) -> str:
+def finished(w: World, job_id: str, headers: dict[str, str]) -> str:
+    """Waits for the job (read as its asker: a seat's own odds are its alone) to end."""
     for _ in range(600):
-        if w.client.get(f"/jobs/{job_id}").json()["status"] != "running":
+        if w.client.get(f"/jobs/{job_id}", headers=headers).json()["status"] != "running":
             return job_id
         time.sleep(0.1)
     raise AssertionError(f"job {job_id} did not finish in a minute")

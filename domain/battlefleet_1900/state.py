@@ -238,6 +238,13 @@ def propulsion_hit(d: int, g: int, m: int, destroy: bool, boxes: int = 6) -> tup
     return d, g, m + 1
 
 
+def top_box(state: State, ship: str) -> int:
+    """3.0, BF-R23: the topmost unmarked box, list and trim costing boxes too (BATTLEFLEET.md §2); 0 when none."""
+    s, boxes = state.ships[ship], state.cls(ship).speed_boxes
+    i = s.destroyed + s.damaged + s.list_boxes
+    return boxes[i] if i < len(boxes) else 0
+
+
 def dc_dice(state: State, ship: str) -> int:
     """6.3: six DC dice for size 5 and over, three for size 4 and under."""
     dd, size = state.data.dc_dice, state.cls(ship).size

@@ -11,7 +11,7 @@ from fastapi.responses import StreamingResponse
 
 from service import models
 from service.games import GameService
-from service.http import JSON, decode
+from service.http import JSON, bearer, decode
 from service.routes import GAME_ID
 from service.whatif import MAX_API_GAMES, OddsJobs, job_key
 
@@ -33,11 +33,19 @@ def add_routes(route: Callable, svc: GameService) -> None:
         summary="The odds from a position: continuations played by the bot (a bounded job)",
         description=f"At most {MAX_API_GAMES} games; one job at a time per server process (429 otherwise). Follow "
         "`stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and "
-        "the real game's value with its percentile.",
+        "the real game's value with its percentile. Without a token (or with the referee's, or once the game is "
+        "revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) "
+        "where a sealed record is closed for good. With a seat's token in a game whose seed is still secret they are "
+        "that seat's own: from any seq that ends a command, from what the seat may read, what it may not (the other "
+        "side's sealed orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says "
+        "what); that job and its stream are then readable with that seat's token only.",
     )
     async def start_odds(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.OddsRequest, "POST /games/{id}/odds")
-        return JSON(await asyncio.to_thread(jobs.start, game_id, req.at, req.games, req.seed), status_code=202)
+        token = bearer(request)
+        seat = await asyncio.to_thread(svc.credentials.seat_for, game_id, token) if token else None
+        started = await asyncio.to_thread(jobs.start, game_id, req.at, req.games, req.seed, seat)
+        return JSON(started, status_code=202)
 
     @route(
         "GET",
@@ -45,10 +53,11 @@ def add_routes(route: Callable, svc: GameService) -> None:
         ok="OddsJob",
         summary="A job's progress and result",
         description="`status` is `running` until the job is `done` (then `result` holds the odds), `failed` (`error` "
-        "says why) or `lost` (its process stopped).",
+        "says why) or `lost` (its process stopped). A seat's own odds (`as_seat`) are readable with that seat's token "
+        "only (404 to anyone else).",
     )
-    def get_job(job_id: str = JOB_ID):
-        return JSON(jobs.get(job_id))
+    def get_job(request: Request, job_id: str = JOB_ID):
+        return JSON(jobs.get(job_id, bearer(request)))
 
     @route(
         "GET",
@@ -60,7 +69,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
         "job (schema `OddsJob`) once it is done, failed or lost, and the stream closes.",
     )
     async def stream_job(request: Request, job_id: str = JOB_ID):
-        await asyncio.to_thread(jobs.get, job_id)  # 404 before the stream starts
+        await asyncio.to_thread(jobs.get, job_id, bearer(request))  # 404 before the stream starts
         return StreamingResponse(job_stream(jobs, request, job_id), media_type="text/event-stream")
 
 
@@ -70,7 +79,7 @@ async def job_stream(jobs: OddsJobs, request: Request, job_id: str):
     sub = jobs.svc.notifier.subscribe(job_key(job_id))  # woken by its progress; a job in another process: each second
     try:
         while not await request.is_disconnected():
-            job = await asyncio.to_thread(jobs.get, job_id)
+            job = await asyncio.to_thread(jobs.get, job_id, bearer(request))
             if job["status"] != "running":
                 yield f"event: result\ndata: {msgspec.json.encode(job).decode()}\n\n"
                 return

@@ -14,7 +14,7 @@ from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import DivisionMove, Move
 from domain.battlefleet_1900.rules import courses, sealing
 from domain.battlefleet_1900.rules.courses import Path
-from domain.battlefleet_1900.state import Division, State, Waypoint
+from domain.battlefleet_1900.state import Division, State, Waypoint, top_box
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 
@@ -22,13 +22,6 @@ if TYPE_CHECKING:
     from domain.procedure import Ctx
 
 BANDS = {45: (45, 89), 90: (90, 180)}  # BF-R5: the degrees each arrow covers; no arrow: 1-44 (2.1)
-
-
-def top_box(state: State, ship: str) -> int:
-    """3.0, BF-R23: the topmost unmarked box, list and trim costing boxes too (BATTLEFLEET.md §2); 0 when none."""
-    s, boxes = state.ships[ship], state.cls(ship).speed_boxes
-    i = s.destroyed + s.damaged + s.list_boxes
-    return boxes[i] if i < len(boxes) else 0
 
 
 def limits(state: State, ship: str) -> tuple[int, int]:

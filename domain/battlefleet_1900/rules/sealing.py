@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from domain.battlefleet_1900.geometry import dist2
-from domain.battlefleet_1900.state import Secrets, State
+from domain.battlefleet_1900.state import Secrets, State, top_box
 from domain.engine import REFEREE, Reader
+from domain.procedure import working_copy
 from events import battlefleet_1900 as ev
 from events.core import SubmissionSealed, SubmissionsRevealed
 
@@ -141,3 +142,49 @@ def _public_lines(state: State, reader: Reader) -> dict:
             orders[i] = ev.Arrow(turn="succession", to=orders[i].to, arrow=orders[i].arrow)
             out[name] = replace(out[name], orders=orders)
     return out
+
+
+def imagine(view: State, seat: str) -> State:
+    """Issue 36: the battle as `seat` may picture it, to play its own odds on. `view` is redact(state, seat), so
+    nothing here can read what the seat may not; what it may not read is re-drawn (`REDRAWN`): the other side's
+    ships where this seat last saw them (its sighting under fog `blur`, the scenario's public start before any;
+    under `open` where they are), their lines in their last public order, each one's last move its top speed box,
+    its torpedoes at normal depth, no pivots, messages or referee's markers pending, and the other side's sealed
+    command of this step not given yet (its bot gives it again in each continuation)."""
+    s = working_copy(view)
+    enemy = s.enemy(seat)
+    theirs, mine = s.sealed[enemy], s.sealed[seat]
+    ships = s.own(enemy)
+    divisions = [d for d in s.divisions.values() if d.seat == enemy and d.ships]
+    if s.fog == "open":
+        poses, bearings = dict(theirs.poses), dict(theirs.line_bearing)
+        last, waypoints = dict(theirs.last_move), {n: list(w) for n, w in theirs.waypoints.items()}
+    else:
+        start = {
+            sh.name: ev.Pose(sh.bow[0], sh.bow[1], sh.heading)
+            for side in s.data.scenarios[s.scenario].sides
+            for d in side.divisions
+            for sh in d.ships
+        }
+        poses = {n: mine.sighting.get(n, start.get(n)) for n in ships if n in mine.sighting or n in start}
+        bearings = {d.id: poses[d.ships[0]].h for d in divisions if d.ships[0] in poses}
+        last, waypoints = {n: top_box(s, n) for n in ships}, {}
+    s.sealed[enemy] = Secrets(
+        poses=poses,
+        last_move=last,
+        line_bearing=bearings,
+        waypoints=waypoints,
+        manned=dict(theirs.manned),
+        sighting={n: s.pose(n) for n in s.own(seat) if s.ships[n].on_table},
+    )
+    s.sealed[REFEREE] = Secrets()
+    s.submitted.pop(enemy, None)
+    return s
+
+
+REDRAWN = (
+    "what this seat may not read: the other side's sealed command of this step (its bot gives it again in each "
+    "continuation); under fog blur its ships stand where this seat last saw them, in their lines' last public "
+    "order, each last moved at its top speed box; its torpedoes run at normal depth; the referee's markers are "
+    "cleared; and the server seed: each continuation rolls dice of its own"
+)
