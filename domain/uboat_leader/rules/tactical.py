@@ -108,8 +108,17 @@ def nearest_ship(s: State, area: str) -> int:
 
 def move_choices(s: State) -> list[dict]:
     out = []
+    near: dict[str, int] = {}  # each area's distance to the nearest ship, once for every boat's options
+
+    def key(o: tuple[str, str]) -> tuple[bool, int]:
+        if o[1] == OFF:
+            return True, 0
+        if o[1] not in near:
+            near[o[1]] = nearest_ship(s, o[1])
+        return False, near[o[1]]
+
     for boat in s.battle.queue:
-        opts = sorted(move_options(s, boat), key=lambda o: (o[1] == OFF, nearest_ship(s, o[1]) if o[1] != OFF else 0))
+        opts = sorted(move_options(s, boat), key=key)
         out += [{"boat": boat, "side": side, "to": to} for side, to in opts]
     return out
 
