@@ -287,6 +287,18 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
     return Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + theta) % 360
 
 
+def straight_steps(x: int, y: int, h: int, n: int) -> list[Pt]:
+    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm), the heading's vector read once."""
+    fx, fy = U[(2 * h) % 720]
+    return [Pt(x + ((j * fx + _HALF) >> 30), y + ((j * fy + _HALF) >> 30)) for j in range(1, n + 1)]
+
+
+def arc_costs(radius: int, n: int) -> list[int]:
+    """`arc_cost(radius, j)` for j = 1..n."""
+    c = 355 * radius
+    return [-(-c * j // 20340) for j in range(1, n + 1)]
+
+
 def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[tuple[Pt, int]]:
     """`turn(x, y, h, radius, sign * j)` for j = 1..n, the circle's centre worked out once (a track's degrees)."""
     if sign >= 0:

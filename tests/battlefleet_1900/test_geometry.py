@@ -241,3 +241,10 @@ def test_every_corner_of_a_base_lies_within_its_rim(a, size_a):
 def test_a_turns_steps_are_the_turns_of_each_whole_degree(a, radius, sign, n):
     """`turn_steps` (a track's degrees, the circle's centre worked out once) gives `turn` of every degree."""
     assert geo.turn_steps(*a, radius, sign, n) == [geo.turn(*a, radius, sign * j) for j in range(1, n + 1)]
+
+
+@given(pose, st.integers(0, 300), st.integers(20, 400))
+def test_a_tracks_whole_steps_are_straight_and_arc_cost_of_each(a, n, radius):
+    """`straight_steps` and `arc_costs` (a track's mm and degrees at once) give `straight` and `arc_cost` of each."""
+    assert geo.straight_steps(*a, n) == [geo.straight(*a, j) for j in range(1, n + 1)]
+    assert geo.arc_costs(radius, n) == [geo.arc_cost(radius, j) for j in range(1, n + 1)]

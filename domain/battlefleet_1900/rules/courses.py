@@ -101,10 +101,9 @@ class Mover:
         if self.careful and not self.obstacles:
             d = self._allowed(d)
             if self.p.track is not None:
-                moved, x, y, h = self.p.moved, start.x, start.y, start.h
-                for j in range(1, d + 1):
-                    pt = geo.straight(x, y, h, j)
-                    self.p.track.append((moved + j, Pose(pt.x, pt.y, h)))
+                moved, h = self.p.moved, start.h
+                steps = geo.straight_steps(start.x, start.y, h, d)
+                self.p.track += [(moved + j, Pose(pt.x, pt.y, h)) for j, pt in enumerate(steps, start=1)]
         elif self.careful:
             for j in range(1, d + 1):
                 pt = geo.straight(start.x, start.y, start.h, j)
@@ -125,10 +124,10 @@ class Mover:
         if self.careful and not self.obstacles:
             made = self._allowed(made)
             if self.p.track is not None:
-                moved, r, rem = self.p.moved, self.r, self.rem
-                steps = geo.turn_steps(start.x, start.y, start.h, r, sign, made)
-                for j, (pt, h) in enumerate(steps, start=1):
-                    self.p.track.append((moved + min(geo.arc_cost(r, j), rem), Pose(pt.x, pt.y, h)))
+                moved, rem = self.p.moved, self.rem
+                steps = geo.turn_steps(start.x, start.y, start.h, self.r, sign, made)
+                costs = geo.arc_costs(self.r, made)
+                self.p.track += [(moved + min(c, rem), Pose(pt.x, pt.y, h)) for c, (pt, h) in zip(costs, steps)]
         elif self.careful:
             for j in range(1, made + 1):
                 pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * j)
