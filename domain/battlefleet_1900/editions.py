@@ -39,6 +39,11 @@ EDITIONS = Editions(
             " (BF-E8-2) are judged on what every reader knows, the line in its last public order and the damage,"
             " not on a sealed reversal or the sealed last move",
         ),
+        Released(
+            "9.0.0",
+            "issue 31, the cold pass over 8.0.0: under fog blur a public roll's purpose names no aspect taken from"
+            " sealed poses, the side a flooding hit falls on or a torpedo's beam, ends and half range (BF-E9-1)",
+        ),
     ),
     changes=(
         Change(
@@ -197,6 +202,14 @@ EDITIONS = Editions(
             " sealed last move (BF-R6): the orders are public at the reveal, and how many arrows were accepted told"
             " everyone a bound on that last move and which ship led; a turn the lead then cannot finish is cut short"
             " as BF-R5 says",
+        ),
+        Change(
+            "BF-E9-1",
+            "9.0.0",
+            ("BF:5.0", "BF:6.2", "BF-R27", "BF-R32"),
+            "under fog blur the public purpose of a flooding location roll no longer names the embattled side, nor a"
+            " torpedo hit roll the target's aspect (beam or ends) and whether it lay within half range: both come from"
+            " the sealed poses, and a 1 mm change of a secret position flipped the words",
         ),
     ),
     retired=("1", "2"),

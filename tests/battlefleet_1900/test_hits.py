@@ -143,3 +143,32 @@ def test_BF6_0_the_roll_records_say_what_the_dice_decided():
     hits.step(c)
     landed, row = [e for e in c.events if type(e).__name__ == "DiceRolled"]
     assert landed.result.outcome.startswith("1 vitals, 0 upperworks") and row.result.outcome == "AP vitals pen 16: Px"
+
+
+@pytest.mark.parametrize("edition, told", [("9.0.0", False), ("8.0.0", True)])
+def test_BFR32_BFE9_1_a_flooding_rolls_public_purpose_names_no_side_from_sealed_poses(edition, told):
+    """BF-R32 picks the flooded compartment among the embattled side's thirds; the side comes from the target's and
+    the firer's exact poses, sealed under fog blur. Two worlds 1 mm apart in Tsesarevich's secret x (well inside the
+    fog's offsets) put the hit on different sides, with the same faces and the same compartment (face 1: F on every
+    side): from 9.0.0 the public roll records are the same (the cold pass over 8.0.0, F2); 8.0.0 named the side."""
+    from events.core import DiceRolled
+
+    def world(x):
+        s = make_state(fog="blur", step="hits", edition=edition)
+        place(s, "Mikasa", 1000, 1000, 90)
+        place(s, "Tsesarevich", x, 1300, 150)
+        s.due = [Due("salvo", "Mikasa", "Tsesarevich", bracket=1, guns=[gun("A", "main", 1)])]
+        return s
+
+    flip = next(x for x in range(600, 1400) if hits.embattled(world(x), "Tsesarevich", "Mikasa")
+                != hits.embattled(world(x + 1), "Tsesarevich", "Mikasa"))  # fmt: skip
+    records, applied = [], []
+    for x in (flip, flip + 1):
+        c = ctx(world(x), 1, 1, 1)  # vitals; row 1 at pen >= 50%: FL3; its location's face 1: F on every side
+        hits.step(c)
+        done(c)
+        records.append([r.purpose for r in of(c, DiceRolled)])
+        applied.append([(e.code, e.location) for e in of(c, ev.DamageApplied)])
+    assert applied[0] == applied[1] == [("FL3", "F")]
+    assert (records[0] != records[1]) is told
+    assert any(p.startswith("flooding location on Tsesarevich") for p in records[0])

@@ -193,3 +193,25 @@ def test_BFR34_BFE7_1_a_launch_out_of_arc_names_no_depth(edition, told):
     torpedoes.resolve(c)
     r = of(c, ev.TorpedoesResolved)[0]
     assert r.outcome == "out_of_arc" and r.depth == told
+
+
+@pytest.mark.parametrize("edition, told", [("9.0.0", False), ("8.0.0", True)])
+def test_BFR27_BFE9_1_a_torpedo_rolls_public_purpose_names_no_aspect_under_blur(edition, told):
+    """BF-R27: the number to hit depends on the aspect (beam or ends) and half range, taken from the exact, sealed
+    poses. Within half range end on and beyond it on the beam both need a 2: from 9.0.0 the public roll record of the
+    two is the same under fog blur (the cold pass over 8.0.0, F2); 8.0.0's words told which it was."""
+    records = []
+    for d, heading in ((150, 90), (300, 180)):
+        s = launch(attack(d, heading, "shallow", fog="blur", edition=edition))
+        c = ctx(s, [2, 3])
+        torpedoes.resolve(c)
+        done(c)
+        roll = c.events[1]
+        assert "<= 2" in roll.result.outcome
+        records.append(roll.purpose)
+    assert (records[0] != records[1]) is told
+    assert records[0].startswith("Ikazuchi torpedoes at Poltava")
+    s = launch(attack(150, 90, "shallow", fog="open", edition=edition))
+    c = ctx(s, [2, 3])
+    torpedoes.resolve(c)
+    assert c.events[1].purpose == "Ikazuchi torpedoes at Poltava (ends, within half range)"  # open: nothing hidden

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from domain.battlefleet_1900.data import COMPARTMENTS, codes
-from domain.battlefleet_1900.rules import orders
+from domain.battlefleet_1900.rules import orders, sealing
 from domain.battlefleet_1900.state import GONE, State, dc_dice, propulsion_hit
 from events import battlefleet_1900 as ev
 
@@ -176,7 +176,8 @@ def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: li
     elif g.kind == "boat":
         return boat_losses(ctx, ship, code, g.n, source, picked)
     elif g.kind == "flooding":
-        e.location = pick(ctx, list(THIRDS[side]), f"flooding location on {ship} ({side})", "BF:6.2 BF-R32")
+        said = "" if sealing.aspects_sealed(s) else f" ({side})"  # BF-E9-1: the side came from sealed poses
+        e.location = pick(ctx, list(THIRDS[side]), f"flooding location on {ship}{said}", "BF:6.2 BF-R32")
     elif g.kind == "rudder":
         if s.ships[ship].secured or s.ships[ship].rudder is not None:
             return [

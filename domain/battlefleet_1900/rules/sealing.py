@@ -51,6 +51,13 @@ def public_line(state: State, division: str) -> list[str]:
     return d.ships[::-1] if division in state.sealed[d.seat].reversed else d.ships
 
 
+def aspects_sealed(state: State) -> bool:
+    """Under fog `blur` from 9.0.0 (BF-E9-1) a public roll's purpose names no aspect taken from sealed poses: the
+    side of a ship a flooding hit falls on (BF-R32), a torpedo's beam or ends and half range (BF-R27). The dice,
+    their target and what they did stay public; the words told everyone a secret geometry, down to one mm."""
+    return state.fog == "blur" and state.edition.has("BF-E9-1")
+
+
 def seal_line_changes(ctx: Ctx, reversed_: Sequence[str] = (), converted: Sequence[ev.Conversion] = ()) -> None:
     """BF-E6-1: each seat's own line changes, sealed to it after every Command reveal and Movement Phase (`line`, an
     empty one too, so that a record's presence says nothing)."""

@@ -119,9 +119,10 @@ def launch(ctx: Ctx, seat: str, la) -> None:
         a, b = s.data.tables.torpedo_hit.beam_arc
         beam = geo.in_arc(tp.h, a, b, back) or geo.in_arc(tp.h, -b, -a, back)
         need = hit_needed(s, 4 * d2 <= t.range_mm * t.range_mm, beam)
+        aspect = f" ({'beam' if beam else 'ends'}, {'within' if 4 * d2 <= t.range_mm**2 else 'beyond'} half range)"
         faces = ctx.roll(
             la.count,
-            f"{la.ship} torpedoes at {la.target} ({'beam' if beam else 'ends'}, {'within' if 4 * d2 <= t.range_mm**2 else 'beyond'} half range)",
+            f"{la.ship} torpedoes at {la.target}{'' if sealing.aspects_sealed(s) else aspect}",  # BF-E9-1
             "BF:5.0 BF-R27",
             lambda fs: RollResult(outcome=f"{sum(1 for x in fs if x <= need)} hit(s) on 1D6 <= {need}", target=need),
         )
