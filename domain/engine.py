@@ -594,13 +594,18 @@ _CORE: dict[type[Event], Callable[[Game, Any], None]] = {
 
 def evolve(game: Game, event: Event) -> Game:
     """Apply one event after the genesis. Mutates and returns `game` (callers clone first if needed)."""
+    _count(game, event)
+    if game.ruleset is not None:
+        game.state = game.ruleset.evolve(game.state, event)
+    return game
+
+
+def _count(game: Game, event: Event) -> None:
+    """What the engine itself keeps of an event: the version, and the core's own fields (seeds, seals, clocks)."""
     game.version += 1
     core = _CORE.get(type(event))
     if core is not None:
         core(game, event)
-    if game.ruleset is not None:
-        game.state = game.ruleset.evolve(game.state, event)
-    return game
 
 
 CORE_EVENTS = frozenset(t.__name__ for t in _CORE)  # what a game of an edition not run folds (the others are skipped)
@@ -869,10 +874,7 @@ def decide_in_place(game: Game, seat: str, command: Any, server_seed: bytes) -> 
     applied = {id(e) for ctx in made if ctx.state is game.state for e in ctx.events}
     for e in events:
         if id(e) in applied:
-            game.version += 1
-            core = _CORE.get(type(e))
-            if core is not None:
-                core(game, e)
+            _count(game, e)  # the rules applied it to the state already
         else:
             evolve(game, e)
     return events

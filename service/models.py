@@ -673,7 +673,7 @@ class OddsResult(_Out):
     figures: dict[str, OddsFigure]
     as_seat: Annotated[
         str | None,
-        Meta(description="a seat's own odds: the seat that asked (its token), in a game whose seed is still secret"),
+        Meta(description="a seat's own odds: the seat that asked (its token), in a game not yet over"),
     ] = None
     redrawn: Annotated[
         str | None,

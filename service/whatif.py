@@ -203,16 +203,20 @@ def odds(
     refuse_unverified(b, rulesets, seed_lookup)
     game = position(b, at, rulesets, known_seals=True)
     results = play_from(game, games, seed, executor, progress, chunk, rulesets)
-    actual_game = fold_bundle(b, rulesets=rulesets)
-    actual = outcomes(actual_game)
+    return answer(fold_bundle(b, rulesets=rulesets), at, games, seed, results)
+
+
+def answer(actual: Game, at: int, games: int, seed: int, results: list[dict[str, int]]) -> dict[str, Any]:
+    """The odds as every answer gives them: the continuations' figures against the real game (`actual`, where it
+    stands now if it is not over)."""
     return {
-        "ruleset": msgspec.to_builtins(b.ruleset),  # the one shape of a ruleset in every answer
-        "game": b.game,
+        "ruleset": msgspec.to_builtins(actual.created.ruleset),  # the one shape of a ruleset in every answer
+        "game": actual.game_id,
         "at": at,
         "games": games,
         "seed": seed,
-        "finished": actual_game.over,
-        "figures": figures(results, actual, categories(actual_game)),
+        "finished": actual.over,
+        "figures": figures(results, outcomes(actual), categories(actual)),
     }
 
 
@@ -256,25 +260,14 @@ def seat_odds(
     progress: Callable[[int], None] | None = None,
     rulesets: Mapping[str, Loaded] = RULESETS,
 ) -> dict[str, Any]:
-    """A seat's own odds in a game whose seed is still secret (issue 36): from `game` (the game after event `at`) as
+    """A seat's own odds in a game not yet over (issue 36): from `game` (the game after event `at`) as
     the seat may picture it (engine.as_seen_by: what it may read, the rest re-drawn), with the real game as the seat
     sees it now (`head`) to mark. Two games alike in all the seat may read give the same answer."""
     rules = game.ruleset
     if rules is None or rules.bot is None or rules.outcomes is None:
         raise Rejected("no-bot", f"{game.created.ruleset.id} has no bot to play the continuations")
     results = play_from(engine.as_seen_by(game, seat), games, seed, progress=progress, rulesets=rulesets)
-    now = engine.as_seen_by(head, seat)
-    return {
-        "ruleset": msgspec.to_builtins(game.created.ruleset),
-        "game": head.game_id,
-        "at": at,
-        "games": games,
-        "seed": seed,
-        "finished": now.over,
-        "figures": figures(results, outcomes(now), categories(now)),
-        "as_seat": seat,
-        "redrawn": rules.redrawn,
-    }
+    return answer(engine.as_seen_by(head, seat), at, games, seed, results) | {"as_seat": seat, "redrawn": rules.redrawn}
 
 
 def figures(

@@ -35,7 +35,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
         "`stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and "
         "the real game's value with its percentile. Without a token (or with the referee's, or once the game is "
         "revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) "
-        "where a sealed record is closed for good. With a seat's token in a game whose seed is still secret they are "
+        "where a sealed record is closed for good. With a seat's token in a game not yet over they are "
         "that seat's own: from any seq that ends a command, from what the seat may read, what it may not (the other "
         "side's sealed orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says "
         "what); that job and its stream are then readable with that seat's token only.",

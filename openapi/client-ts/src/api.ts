@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * The odds from a position: continuations played by the bot (a bounded job)
-         * @description At most 1000 games; one job at a time per server process (429 otherwise). Follow `stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and the real game's value with its percentile. Without a token (or with the referee's, or once the game is revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) where a sealed record is closed for good. With a seat's token in a game whose seed is still secret they are that seat's own: from any seq that ends a command, from what the seat may read, what it may not (the other side's sealed orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says what); that job and its stream are then readable with that seat's token only.
+         * @description At most 1000 games; one job at a time per server process (429 otherwise). Follow `stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and the real game's value with its percentile. Without a token (or with the referee's, or once the game is revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) where a sealed record is closed for good. With a seat's token in a game not yet over they are that seat's own: from any seq that ends a command, from what the seat may read, what it may not (the other side's sealed orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says what); that job and its stream are then readable with that seat's token only.
          */
         post: operations["start_odds"];
         delete?: never;
@@ -14803,7 +14803,7 @@ export interface components {
         OddsResult: {
             /**
              * As seat
-             * @description a seat's own odds: the seat that asked (its token), in a game whose seed is still secret
+             * @description a seat's own odds: the seat that asked (its token), in a game not yet over
              * @default null
              */
             as_seat?: string | null;
