@@ -115,7 +115,7 @@ class ContinueAttack(Command, tag="continue_attack"):
 
 
 class AbortAttack(Command, tag="abort_attack"):
-    """Attack mission: abort; the boat goes to the Search box and keeps its counter."""
+    """Attack mission: abort; the boat moves to the Search box with its counter (5.0.0: drawing the Move value)."""
 
 
 class ShotArg(msgspec.Struct, forbid_unknown_fields=True):

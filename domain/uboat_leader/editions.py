@@ -21,6 +21,11 @@ EDITIONS = Editions(
             "UL-E4-2 entering a Special Mission box from its Area draws the Area's Move value, not its Patrol value",
             data_file="data/default.4.0.0.json",
         ),
+        Released(
+            "5.0.0",
+            "rules fidelity (issue 31, the second cold pass): UL-E5-1 aborting the Attack mission moves the boat out of "
+            "the box, which draws the Area's Move value of Events",
+        ),
     ),
     changes=(
         Change(
@@ -106,6 +111,14 @@ EDITIONS = Editions(
             ("UL-20", "UL-R56"),
             "a boat that enters a Special Mission box from the box's Area, not having moved this segment, draws the "
             "Area's Move value of Events before the box's own (entering a box is a move); 3.0.0 drew its Patrol value",
+        ),
+        Change(
+            "UL-E5-1",
+            "5.0.0",
+            ("UL-18", "UL-R56"),
+            "a boat that aborts the Attack mission moves to the Area's Search box and, leaving the Special Mission box, "
+            "draws the Area's Move value of Events (\"se mueve al Recuadro de Búsqueda\"; \"cuando … sale de un recuadro "
+            "de Misión Especial, roba\"); 4.0.0 and earlier drew nothing",
         ),
     ),
     retired=("1",),

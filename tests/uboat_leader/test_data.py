@@ -185,9 +185,11 @@ def test_UL6_UL_R53_a_campaign_whose_event_year_is_not_one_of_its_years_is_refus
 
 def test_UL42_ULE4_1_each_edition_plays_on_its_own_default_set_and_the_old_set_is_never_edited():
     """A data revision is one edition's: 2.0.0 and 3.0.0 keep data/default.json, the bytes every stored game and
-    golden bundle of theirs hashed in its genesis; 4.0.0 ships data/default.4.0.0.json (Ruleset.data_file_of)."""
+    golden bundle of theirs hashed in its genesis; 4.0.0 ships data/default.4.0.0.json (Ruleset.data_file_of), which
+    5.0.0, naming no revision of its own, keeps."""
     files = {v: LOADED.ruleset.data_file_of(v) for v in LOADED.ruleset.editions.run}
-    assert files == {"2.0.0": "data/default.json", "3.0.0": "data/default.json", "4.0.0": "data/default.4.0.0.json"}
+    revised = "data/default.4.0.0.json"
+    assert files == {"2.0.0": "data/default.json", "3.0.0": "data/default.json", "4.0.0": revised, "5.0.0": revised}
     for golden in ("uboat-short.2.0.0.json", "uboat-short.3.0.0.json"):
         assert json.loads((REPLAYS / golden).read_text())["ruleset"]["data_sha256"] == sha(PACKAGE / files["3.0.0"])
     for version, file in files.items():
@@ -208,13 +210,13 @@ def test_UL42_ULE4_1_type_II_boats_may_enter_every_area_of_comienza_la_batalla_f
     assert all(b == [] for a, b in areas.items() if a not in ("w-approaches", "n-atlantic"))
 
 
-def test_ULE4_1_a_new_game_gets_4_and_the_revised_set_a_game_pinned_to_3_gets_the_old_set_and_both_verify(tmp_path):
+def test_ULE4_1_a_new_game_gets_the_revised_set_a_game_pinned_to_3_gets_the_old_set_and_both_verify(tmp_path):
     db = str(tmp_path / "g.db")
     made = {}
     for edition in (None, "3.0.0"):
         game = GameService(SQLiteStore(db)).creation.create("uboat-leader", {}, None, "fair", None, None, None, edition=edition)
         made[game["ruleset"]["version"]] = game
-    assert sorted(made) == ["3.0.0", "4.0.0"]
+    assert sorted(made) == ["3.0.0", LOADED.ruleset.version]
     svc = GameService(SQLiteStore(db))  # another process: each game is folded cold from the store
     for version, m in made.items():
         assert m["ruleset"]["data_sha256"] == sha(PACKAGE / LOADED.ruleset.data_file_of(version)), version

@@ -172,20 +172,18 @@ def test_UL18_aborting_keeps_the_counter_and_goes_to_the_search_box():
     s = new_state(segment="operations")
     put(s, "U-47", "north-sea", missions=["attack"])
     deck(s, "events", QUIET, QUIET + 1, 10)
-    send(s, "move", 1, boat="U-47", to="north-sea-attack")  # the Patrol value (Quiet Seas)
+    send(s, "move", 1, boat="U-47", to="north-sea-attack")  # the Move value (Quiet Seas)
     send(s, "continue_attack", 1)  # the first box Event
-    events = send(s, "abort_attack")
+    events = send(s, "abort_attack", 1)  # leaving the box draws the Move value (UL-E5-1)
     assert of(events, ev.MissionEnded)[0].outcome == "aborted" and s.boats["U-47"].missions == ["attack"]
     assert s.boats["U-47"].space == "search" and s.ops.box is None
 
 
-@pytest.mark.parametrize("edition", ["2.0.0", "3.0.0", "4.0.0"])
-def test_UL_R56_an_aborted_attack_goes_to_the_search_box_drawing_no_event(edition):
-    """UL-R56: "Si abortas el ataque, el U-Boat se mueve al Recuadro de Búsqueda del Área en la que está" is not a move
-    of "un U-Boat en movimiento": the abort draws no Event card, neither the Area's Move value nor its Patrol value,
-    and the boat's stress stands (the cards left on the deck would add stress and are not drawn)."""
+def abort_in_the_north_sea(edition: str, stress: int = 0):
+    """U-47 steps into the North Sea's Attack box (Move 1) and draws the box's first Event, both Quiet; Aircraft and
+    Allied Submarine Attack are left on the deck, in that order."""
     s = new_state(segment="operations", edition=edition)
-    put(s, "U-47", "north-sea", missions=["attack"])
+    put(s, "U-47", "north-sea", stress=stress, missions=["attack"])
     deck(s, "events", QUIET, QUIET + 1, AIRCRAFT, SUB_ATTACK)
     # the step into the box draws one card, the third (Quiet Seas); then the box's first Event, the third of those left
     if edition == "2.0.0":  # before UL-E3-3 the box's first Event came with the step
@@ -193,10 +191,51 @@ def test_UL_R56_an_aborted_attack_goes_to_the_search_box_drawing_no_event(editio
     else:
         send(s, "move", 3, boat="U-47", to="north-sea-attack")
         send(s, "continue_attack", 3)
+    assert [s.data.card("events", n).number for n in s.decks["events"]] == [AIRCRAFT, SUB_ATTACK]
+    return s
+
+
+@pytest.mark.parametrize("edition", ["2.0.0", "3.0.0", "4.0.0"])
+def test_UL_R56_up_to_4_0_0_an_aborted_attack_goes_to_the_search_box_drawing_no_event(edition):
+    """UL-R56 as 2.0.0-4.0.0 read it: the abort was not a move of "un U-Boat en movimiento" and drew no Event card,
+    so the boat's stress stands (the cards left on the deck would add stress and are not drawn)."""
+    s = abort_in_the_north_sea(edition)
+    assert legal(s)["abort_attack"].labels == ["abort: to the Search box, keeping the counter"]
     left, stress = list(s.decks["events"]), s.boats["U-47"].stress
     events = send(s, "abort_attack")
-    assert not of(events, ev.CardDrawn) and s.decks["events"] == left and len(left) == 2
+    assert not of(events, ev.CardDrawn) and s.decks["events"] == left
     assert s.boats["U-47"].stress == stress and s.boats["U-47"].space == "search"
+
+
+def test_UL18_UL_R56_ULE5_1_an_aborted_attack_leaves_the_box_drawing_the_areas_move_value():
+    """UL-18 "Si abortas el ataque, el U-Boat se mueve al Recuadro de Búsqueda del Área en la que está" and UL-20
+    "cuando entra a o sale de un recuadro de Misión Especial, roba y resuelve el número de cartas de Evento que se
+    indica en la Tabla de Contacto para Moverse en el Área": from 5.0.0 the abort draws the North Sea's Move value, 1
+    card; the face picks Allied Submarine Attack, +2 stress. The boat is in the Search box with its counter (UL-R8)."""
+    s = abort_in_the_north_sea("5.0.0")
+    assert s.area("north-sea").move == 1
+    assert legal(s)["abort_attack"].labels == [
+        "abort: to the Search box, keeping the counter, drawing 1 Event card as it leaves the box"
+    ]
+    events = send(s, "abort_attack", 2)
+    (drawn,) = of(events, ev.CardDrawn)
+    assert drawn.number == SUB_ATTACK and "leave the attack mission box north-sea-attack" in rolls(events)[0].purpose
+    assert events.index(of(events, ev.MissionEnded)[0]) < events.index(drawn), "the mission ends, then the boat moves"
+    b = s.boats["U-47"]
+    assert (b.stress, b.space, b.where, b.missions) == (2, "search", "north-sea", ["attack"])
+    assert s.decks["events"] == [AIRCRAFT] and s.ops.box is None
+
+
+def test_UL21_ULE5_1_a_boat_made_unfit_leaving_the_attack_box_stays_in_the_search_box_with_its_counter():
+    """UL-21: "an Event making a boat Unfit sends it to the Area's Search box", where the aborting boat is going: U-47
+    at 8 stress draws Allied Submarine Attack (+2) as it leaves and is Unfit there; the Attack counter stays with it
+    (UL-18 "La ficha de Opción Especial de Ataque permanece con el U-Boat"): the abort fails no mission."""
+    s = abort_in_the_north_sea("5.0.0", stress=8)
+    events = send(s, "abort_attack", 2)
+    assert [e.number for e in of(events, ev.CardDrawn)] == [SUB_ATTACK]
+    assert [(e.mission, e.outcome) for e in of(events, ev.MissionEnded)] == [("attack", "aborted")]
+    b = s.boats["U-47"]
+    assert (b.band, b.space, b.where, b.missions) == ("unfit", "search", "north-sea", ["attack"])
 
 
 def test_UL18_an_event_making_the_boat_unfit_fails_the_mission():

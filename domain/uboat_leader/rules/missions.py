@@ -92,8 +92,19 @@ def continue_attack(ctx) -> None:
 
 
 def abort_attack(ctx) -> None:
-    """UL-18: the attack may be aborted before all its Events are drawn; the boat keeps the counter (UL-R8)."""
+    """UL-18: the attack may be aborted before all its Events are drawn; the boat keeps the counter (UL-R8). "Si
+    abortas el ataque, el U-Boat se mueve al Recuadro de Búsqueda": from 5.0.0 (UL-E5-1, UL-R56) that move leaves the
+    box, and "cuando … sale de un recuadro de Misión Especial, roba … para Moverse en el Área": the Area's Move value.
+    An Event that makes the boat Unfit leaves it where UL-21 would send it, in that Search box."""
+    s = ctx.state
+    boat, box = s.ops.box.boat, s.ops.box.box
     finish(ctx, "aborted", "attack aborted")
+    draw_events(ctx, boat, abort_events(s, box), f"leave the attack mission box {box}")
+
+
+def abort_events(s: State, box: str) -> int:
+    """The Event cards leaving `box` by an abort draws: its Area's Move value from 5.0.0 (UL-E5-1), else none."""
+    return (s.box(box)[0].move or 0) if s.edition.has("UL-E5-1") else 0
 
 
 def why_not_fire(s: State, cmd: c.FireTorpedoes) -> str | None:
@@ -204,12 +215,16 @@ def raider_roll(ctx, weapon: str) -> None:
         ctx.emit(ev.Scored(vp=vp, total=s.vp + vp, cause="Raider mission", boat=box.boat))
 
 
+def leaving(events: int) -> str:
+    return f", drawing {events} Event card{'' if events == 1 else 's'} as it leaves the box" if events else ""
+
+
 def specs(s: State, decision: str) -> list:
     box = s.ops.box
     if decision == "attack_box":
         return [
             spec(c.ContinueAttack, [{}], [f"draw the next of {box.total} Events ({box.events} left)"]),
-            spec(c.AbortAttack, [{}], ["abort: to the Search box, keeping the counter"]),
+            spec(c.AbortAttack, [{}], [f"abort: to the Search box, keeping the counter{leaving(abort_events(s, box.box))}"]),
         ]
     if decision == "fire":
         b = s.boats[box.boat]

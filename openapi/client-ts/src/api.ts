@@ -22299,12 +22299,12 @@ export interface components {
         };
         /**
          * UboatLeaderAbortAttackArgs
-         * @description Attack mission: abort; the boat goes to the Search box and keeps its counter.
+         * @description Attack mission: abort; the boat moves to the Search box with its counter (5.0.0: drawing the Move value).
          */
         UboatLeaderAbortAttackArgs: Record<string, never>;
         /**
          * UboatLeaderAbortAttackCommand
-         * @description uboat-leader: Attack mission: abort; the boat goes to the Search box and keeps its counter.
+         * @description uboat-leader: Attack mission: abort; the boat moves to the Search box with its counter (5.0.0: drawing the Move value).
          */
         UboatLeaderAbortAttackCommand: {
             /**
