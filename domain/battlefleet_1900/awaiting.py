@@ -290,15 +290,18 @@ def orders_ui(state: State, seat: str) -> ui.Form:
 
 def _column(view: State, division: str) -> ui.Variants:
     """A division's command column: the stop dot alone, or a run of arrows (orders.arrow_runs, each arrow's kind
-    fixed) and one more arrow of either kind, all turning in succession or all together, each to port or starboard."""
+    fixed) and one more arrow of either kind, all turning in succession or all together, each to port or starboard.
+    Where its lead may drop out, the runs are judged on the lead it then has (BF-E10-1): a run some lead allows and
+    another does not says which ("only with Asahi leading, Mikasa dropping out"); the orders are refused otherwise."""
     to = ui.Select(field="to", label="to", options=ui.options(("port", "starboard")))
     kinds = [ui.Option(value=45, label="45° (a turn of 45-89°)"), ui.Option(value=90, label="90° (90-180°)")]
     kind = ui.Select(field="arrow", label="arrow", options=kinds)
     dot = ui.Item(label="the stop dot", fixed={"stop": True}, required=True)
     stop = ui.Items(field="orders", label="stop", items=[dot])
     variants = [ui.Variant(label="stop", controls=[stop])]
+    runs = _runs(view, division)
     for turn in ("succession", "together"):
-        for run in orders.arrow_runs(view, division):
+        for run, only in runs.items():
             arrows = [
                 ui.Item(label=f"arrow {i + 1}: {k}°", fixed={"turn": turn, "arrow": k}, controls=[to], required=True)
                 for i, k in enumerate(run)
@@ -307,11 +310,29 @@ def _column(view: State, division: str) -> ui.Variants:
             said = ", ".join(f"{k}°" for k in run)
             variants.append(
                 ui.Variant(
-                    label=f"{turn}: " + (f"{said}, then one more arrow" if run else "one arrow"),
+                    label=f"{turn}: " + (f"{said}, then one more arrow" if run else "one arrow") + only,
                     controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last])],
                 )
             )
     return ui.Variants(label="orders", variants=variants)
+
+
+def _runs(view: State, division: str) -> dict[tuple[int, ...], str]:
+    """Each run of arrows any lead the division may have allows (orders.lead_changes), with "" or the leads it needs."""
+    ways = orders.lead_changes(view, view.divisions[division].seat, division)
+    allowed = {way: orders.arrow_runs(view, division, way) for way in ways}
+    out: dict[tuple[int, ...], str] = {}
+    for run in sorted({r for runs in allowed.values() for r in runs}, key=lambda r: (len(r), r)):
+        leads = [way for way in ways if run in allowed[way]]
+        if len(leads) < len(ways):
+            said = [
+                f"{orders.judged_lead(view, division, way)[0]} leading" + (f", {' and '.join(way)} dropping out" * bool(way))
+                for way in leads
+            ]
+            out[run] = f" (only with {' or '.join(said)})"
+        else:
+            out[run] = ""
+    return out
 
 
 def _drop_and_transfer(view: State, seat: str, mine: list) -> list:

@@ -44,6 +44,12 @@ EDITIONS = Editions(
             "issue 31, the cold pass over 8.0.0: under fog blur a public roll's purpose names no aspect taken from"
             " sealed poses, the side a flooding hit falls on or a torpedo's beam, ends and half range (BF-E9-1)",
         ),
+        Released(
+            "10.0.0",
+            "issue 31, the narrow cold pass over BF-E8: a division's later arrows are judged on the lead it will have"
+            " once the ships dropping out in the same orders have left (BF-E10-1), and a later arrow needs movement left"
+            " over after the least arcs before it, not merely none missing (BF-E10-2)",
+        ),
     ),
     changes=(
         Change(
@@ -210,6 +216,22 @@ EDITIONS = Editions(
             "under fog blur the public purpose of a flooding location roll no longer names the embattled side, nor a"
             " torpedo hit roll the target's aspect (beam or ends) and whether it lay within half range: both come from"
             " the sealed poses, and a 1 mm change of a secret position flipped the words",
+        ),
+        Change(
+            "BF-E10-1",
+            "10.0.0",
+            ("BF:2.1", "BF-R5", "BF-R9"),
+            "a division's multiple arrows are judged on the lead it will have after the drop-outs of the same orders"
+            " (2.1 Dropping Out: the ship \"becomes a one-ship division\" when announced, and the ship behind closes"
+            " up): the division moves under that lead, and 9.0.0 judged the arrows on the ship leaving it",
+        ),
+        Change(
+            "BF-E10-2",
+            "10.0.0",
+            ("BF:2.1", "BF-R5"),
+            "a later arrow needs the lead's speed to exceed the least arcs of the arrows before it (\"If, once it has"
+            " fulfilled the minimum requirement of its order, it has remaining movement … execute further multiple"
+            " orders\"): 9.0.0 accepted an arrow with exactly 0 mm left, which then turned 0°",
         ),
     ),
     retired=("1", "2"),

@@ -369,3 +369,30 @@ def test_BF2_1_BFR5_the_move_forms_least_distance_is_what_each_arrows_least_turn
         short = msgspec.convert({"type": "move", "divisions": [{"division": "J1", "distance_mm": at - 1}]}, Move)
         with pytest.raises(IllegalCommand, match="Mikasa must move at least 110 mm to finish its turns"):
             movement.check_move(s, "japan", short)
+
+
+@pytest.mark.parametrize("edition", ["10.0.0", "9.0.0"])
+def test_BF2_1_BFR5_BFE10_1_a_lead_that_may_drop_out_is_offered_the_runs_of_either_lead_each_labelled(edition):
+    """Mikasa (two hits: at most 92 mm) may drop out, and then Asahi (115 mm) leads J1 (BF-E10-1). The column offers
+    every run either lead allows; a run only Asahi allows says so, and the check accepts each run exactly with the
+    drop-outs its label names. 9.0.0 judged Mikasa alone and offers only its runs."""
+    s = make_state(edition=edition)
+    s.ships["Mikasa"].damaged = 2
+    (item,) = [i for i in form(awaiting.orders_ui, s)["divisions"]["items"] if i["fixed"]["division"] == "J1"]
+    labels = [v["label"] for v in item["controls"][0]["variants"] if v["label"].startswith("succession")]
+    only = " (only with Asahi leading, Mikasa dropping out)"
+    if edition == "9.0.0":
+        assert labels == ["succession: one arrow", "succession: 45°, then one more arrow"]
+        return
+    assert labels == [
+        "succession: one arrow",
+        "succession: 45°, then one more arrow",
+        "succession: 90°, then one more arrow" + only,
+        "succession: 45°, 45°, then one more arrow" + only,
+    ]
+    for label in labels:
+        run = [int(k.strip("°")) for k in label.split(": ")[1].split(", then")[0].split(", ") if k.endswith("°")]
+        column = {"divisions": [{"division": "J1", "orders": [{"turn": "succession", "to": "port", "arrow": k} for k in [*run, 90]]}]}
+        alone = accepts(orders.check_orders, s, GiveOrders, **column)
+        dropping = accepts(orders.check_orders, s, GiveOrders, **column, drop_out=["Mikasa"])
+        assert (alone, dropping) == ((False, True) if label.endswith(only) else (True, True)), label

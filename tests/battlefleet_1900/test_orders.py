@@ -5,8 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import GiveOrders
-from domain.battlefleet_1900.rules import orders
+from domain.battlefleet_1900.rules import movement, orders
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 from events.core import SubmissionSealed
@@ -428,3 +429,73 @@ def test_BF2_1_BFR5_BFE8_2_the_public_lead_of_a_line_reversed_in_secret_is_judge
     s.divisions["J1"].ships = s.divisions["J1"].ships[::-1]
     with pytest.raises(IllegalCommand, match="Fuji has 92 mm, too little for arrow 2"):
         check(s, **j1(arrow(a=90), arrow(a=45)))
+
+
+@pytest.mark.parametrize("edition", ["10.0.0", "9.0.0"])
+def test_BF2_1_BFR5_BFE10_1_arrows_are_judged_on_the_lead_left_once_the_drop_outs_have_gone(edition):
+    """2.1 Dropping Out: a ship announced as dropping out "becomes a one-ship division", and "the ship behind it"
+    closes the line: the division's arrows are executed by the ship that then leads, so "sufficient movement
+    allowance" (Multiple Commands) is that ship's (the narrow cold pass over BF-E8, F2). A 90° arrow's least arc on a
+    70 mm radius costs 110 mm. Mikasa with two propulsion hits makes at most 92 mm; Asahi, next aft with none, 115."""
+    s = make_state(fog="open", edition=edition)
+    s.ships["Mikasa"].damaged = 2
+    assert orders.why_not_drop_out(s, "japan", "Mikasa") is None
+    assert [movement.limits(s, n)[1] for n in ("Mikasa", "Asahi")] == [92, 115]
+    two = j1(arrow(a=90), arrow(a=45))
+    if edition == "9.0.0":  # judged on Mikasa, which leaves: refused though Asahi leads the turn
+        with pytest.raises(IllegalCommand, match="Mikasa has 92 mm, too little for arrow 2"):
+            check(s, **two, drop_out=["Mikasa"])
+        return
+    check(s, **two, drop_out=["Mikasa"])
+    with pytest.raises(IllegalCommand, match=r"Mikasa has 92 mm, too little for arrow 2 \(BF-R5"):
+        check(s, **two)  # Mikasa stays in the lead
+
+
+@pytest.mark.parametrize("edition", ["10.0.0", "9.0.0"])
+def test_BF2_1_BFR5_BFE10_1_a_slow_ship_behind_a_dropping_lead_makes_its_arrows_too_many(edition):
+    """The other way: Mikasa (one hit, moved 115 mm last: up to 115) drops out and Asahi (moved 69 mm: up to 92)
+    leads; the second arrow needs 110 mm of Asahi's 92. 9.0.0 judged Mikasa's 115 and accepted orders Asahi then could
+    not make."""
+    s = make_state(fog="open", edition=edition)
+    s.ships["Mikasa"].damaged = 1
+    s.sealed["japan"].last_move.update(Mikasa=115, Asahi=69)
+    assert [movement.limits(s, n)[1] for n in ("Mikasa", "Asahi")] == [115, 92]
+    two = j1(arrow(a=90), arrow(a=45))
+    check(s, **two)  # Mikasa leads: 115 mm
+    if edition == "9.0.0":
+        check(s, **two, drop_out=["Mikasa"])
+        return
+    with pytest.raises(IllegalCommand, match=r"Asahi \(once Mikasa drops out\) has 92 mm, too little for arrow 2.*BF-E10-1"):
+        check(s, **two, drop_out=["Mikasa"])
+
+
+def test_BF2_1_BFR5_BFE8_2_BFE10_1_under_blur_the_public_lead_left_after_the_drop_outs_is_judged():
+    """Under fog blur the line is the one last announced and the speed the top box (BF-E8-2): Mikasa (two hits: top
+    box 92) drops out, and Asahi (138) is judged, whatever their sealed last moves."""
+    s = make_state(fog="blur")
+    s.ships["Mikasa"].damaged = 2
+    s.sealed["japan"].last_move.update(Asahi=23)  # sealed: its one-box limit would be 46 mm
+    check(s, **j1(arrow(a=90), arrow(a=45)), drop_out=["Mikasa"])
+    with pytest.raises(IllegalCommand, match="Mikasa, its lead as last announced, makes at most 92 mm"):
+        check(s, **j1(arrow(a=90), arrow(a=45)))
+
+
+@pytest.mark.parametrize("edition", ["10.0.0", "9.0.0"])
+def test_BF2_1_BFR5_BFE10_2_a_later_arrow_needs_movement_left_over(edition):
+    """2.1: "If, once it has fulfilled the minimum requirement of its order, it has remaining movement, it may …
+    execute further multiple orders": Mikasa moved 87 mm last, so makes at most 110 mm, exactly a 90° arrow's least
+    arc on its 70 mm radius: nothing is left for a second arrow (the narrow cold pass over BF-E8, F3). 9.0.0 accepted
+    it, and the second arrow turned 0°. The descriptor offers what the check accepts."""
+    s = make_state(fog="open", edition=edition)
+    s.sealed["japan"].last_move["Mikasa"] = 87
+    assert movement.limits(s, "Mikasa")[1] == 110 == geo.arc_cost(70, movement.BANDS[90][0])
+    two = j1(arrow(a=90), arrow(a=45))
+    if edition == "9.0.0":
+        check(s, **two)
+        assert (90,) in orders.arrow_runs(s, "J1")
+        return
+    with pytest.raises(IllegalCommand, match=r"Mikasa has 110 mm, too little for arrow 2 \(BF-R5, BF-E10-2"):
+        check(s, **two)
+    assert (90,) not in orders.arrow_runs(s, "J1") and (45,) in orders.arrow_runs(s, "J1")
+    s.sealed["japan"].last_move["Mikasa"] = 88  # 111 mm: 1 mm left over
+    check(s, **two)

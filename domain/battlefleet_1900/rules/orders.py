@@ -69,7 +69,7 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
         if do.division in seen:
             raise IllegalCommand(f"division {do.division!r} is listed twice; order each of your divisions at most once (BF-R2)")
         seen.add(do.division)
-        check_arrows(state, d.id, do.orders)
+        check_arrows(state, d.id, do.orders, tuple(cmd.drop_out))
     for ship in cmd.drop_out:
         if (why := why_not_drop_out(state, seat, ship)) is not None:
             raise IllegalCommand(f"{ship} may not drop out: {why}")
@@ -100,9 +100,10 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
             raise IllegalCommand(f"surrender: {ship!r} is not one of your ships in play (BF-R13)")
 
 
-def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
+def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: tuple[str, ...] = ()) -> None:
     """2.1: a stop alone; arrows complete, all in succession or all together (BF-R35); BR one arrow; CT none;
-    each later arrow needs the lead's speed to cover the least arcs before it (BF-R5)."""
+    each later arrow needs the lead's speed to cover the least arcs before it (BF-R5), the lead the division has once
+    the ships `leaving` (dropping out in the same orders) have left it (BF-E10-1)."""
     d = state.divisions[division]
     if not orders:
         return
@@ -119,17 +120,19 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow]) -> None:
         raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
     if len(orders) > most_arrows(state, division):
         raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
-    if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None])) is not None:
+    if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None], leaving)) is not None:
+        lead, top = judged_lead(state, division, leaving)
+        gone = [n for n in leaving if n in state.divisions[division].ships and state.edition.has("BF-E10-1")]
+        after = f" (once {' and '.join(gone)} {'drops' if len(gone) == 1 else 'drop'} out)" if gone else ""
+        also = [*(["BF-E8-2"] if publicly_judged(state) else []), *(["BF-E10-1"] if gone else [])]
+        also += ["BF-E10-2: some must be left over"] if state.edition.has("BF-E10-2") else []
+        more = "".join(f", {x}" for x in also)
         if publicly_judged(state):
-            lead = sealing.public_line(state, division)[0]
-            top = movement.top_box(state, lead)
             raise IllegalCommand(
-                f"division {division}: {lead}, its lead as last announced, makes at most {top} mm, too little for"
-                f" arrow {i + 1} (BF-R5, BF-E8-2)"
+                f"division {division}: {lead}, its lead as last announced{after}, makes at most {top} mm, too little"
+                f" for arrow {i + 1} (BF-R5{more})"
             )
-        lead = d.ships[0]
-        top = movement.limits(state, lead)[1]
-        raise IllegalCommand(f"division {division}: {lead} has {top} mm, too little for arrow {i + 1} (BF-R5)")
+        raise IllegalCommand(f"division {division}: {lead}{after} has {top} mm, too little for arrow {i + 1} (BF-R5{more})")
 
 
 def may_order(state: State, division: str) -> bool:
@@ -143,30 +146,58 @@ def most_arrows(state: State, division: str) -> int:
     return 1 if flag_hit(state, state.divisions[division].flagship) else MAX_ORDERS
 
 
-def short_at(state: State, division: str, arrows: list[int]) -> int | None:
+def judged_lead(state: State, division: str, leaving: tuple[str, ...] = ()) -> tuple[str | None, int]:
+    """The lead a division's later arrows are judged on (BF-R5) and its top speed this turn; None when no ship stays.
+    From 10.0.0 (BF-E10-1) the first ship not dropping out in the same orders (2.1: a ship announced as dropping out
+    "becomes a one-ship division" then, and the ship behind it closes up and leads). Under fog `blur` from 8.0.0
+    (BF-E8-2) the line is the one in its last public order and the top speed the top box its damage leaves (BF-R23),
+    not the last move's one-box limit (BF-R6): the orders are public at the reveal, and judged on the sealed last
+    move and a sealed reversal, the arrows a division was allowed told everyone both."""
+    public = publicly_judged(state)
+    line = sealing.public_line(state, division) if public else state.divisions[division].ships
+    if state.edition.has("BF-E10-1"):
+        line = [n for n in line if n not in leaving]
+    if not line:
+        return None, 0
+    return line[0], movement.top_box(state, line[0]) if public else movement.limits(state, line[0])[1]
+
+
+def lead_changes(state: State, seat: str, division: str) -> list[tuple[str, ...]]:
+    """The drop-outs that would change who leads `division` (BF-E10-1): none, then its lead, then its lead and the
+    next, … as long as each may drop out (a drop-out behind the lead changes no lead)."""
+    out: list[tuple[str, ...]] = [()]
+    if state.edition.has("BF-E10-1"):
+        line = sealing.public_line(state, division) if publicly_judged(state) else state.divisions[division].ships
+        for k in range(len(line) - 1):
+            if why_not_drop_out(state, seat, line[k]) is not None:
+                break
+            out.append(tuple(line[: k + 1]))
+    return out
+
+
+def short_at(state: State, division: str, arrows: list[int], leaving: tuple[str, ...] = ()) -> int | None:
     """BF-R5 "sufficient movement allowance": the index of the first arrow (45 or 90, in order) the lead's top speed
-    does not reach after the least arcs of the arrows before it, or None when it reaches every one. Under fog `blur`
-    from 8.0.0 (BF-E8-2) the lead is the line's in its last public order and its top speed the top box its damage
-    leaves (BF-R23), not the last move's one-box limit (BF-R6): the orders are public at the reveal, and judged on
-    the sealed last move and a sealed reversal, the arrows a division was allowed told everyone both."""
-    if publicly_judged(state):  # BF-E8-2: what every reader knows, the public lead at its top box
-        lead = sealing.public_line(state, division)[0]
-        top = movement.top_box(state, lead)
-    else:
-        lead = state.divisions[division].ships[0]
-        top = movement.limits(state, lead)[1]
+    does not reach after the least arcs of the arrows before it, or None when it reaches every one (`judged_lead`).
+    2.1: "If, once it has fulfilled the minimum requirement of its order, it has remaining movement, it may …
+    execute further multiple orders": from 10.0.0 (BF-E10-2) some movement must be left over; 9.0.0 and earlier
+    accepted an arrow with exactly none left."""
+    lead, top = judged_lead(state, division, leaving)
+    if lead is None:
+        return None  # every ship leaves the division: the orders move nobody
+    room = top - 1 if state.edition.has("BF-E10-2") else top
     r = movement.radius(state, lead)
     need = 0
     for i in range(1, len(arrows)):
         need += geo.arc_cost(r, movement.BANDS[arrows[i - 1]][0])
-        if need > top:
+        if need > room:
             return i
     return None
 
 
-def arrow_runs(state: State, division: str) -> list[tuple[int, ...]]:
+def arrow_runs(state: State, division: str, leaving: tuple[str, ...] = ()) -> list[tuple[int, ...]]:
     """Every run of arrows (45 or 90, in order) but the last that the division may give before one more arrow, of
-    either kind: the runs `check_arrows` accepts (BF-R5, glossary BR), shortest first."""
+    either kind, with the ships `leaving` dropping out: the runs `check_arrows` accepts (BF-R5, glossary BR),
+    shortest first."""
     most = most_arrows(state, division)
     runs: list[tuple[int, ...]] = [()]
     out: list[tuple[int, ...]] = []
@@ -174,7 +205,7 @@ def arrow_runs(state: State, division: str) -> list[tuple[int, ...]]:
         run = runs.pop(0)
         out.append(run)
         if len(run) + 2 <= most:  # the last arrow's own arc is never counted: any kind stands for it
-            runs += [run + (k,) for k in movement.BANDS if short_at(state, division, [*run, k, 45]) is None]
+            runs += [run + (k,) for k in movement.BANDS if short_at(state, division, [*run, k, 45], leaving) is None]
     return out
 
 
