@@ -104,7 +104,8 @@ class Select(_Kind, tag="select"):
 
 class Pick(_Kind, tag="pick"):
     """Some of `options` (each at most once), at least `min`, at most `max` (null: all of them); `ordered`: the list's
-    order is part of the command (pick them in turn)."""
+    order is part of the command (pick them in turn); `required`: options every command must pick here, shown picked
+    and not to be unpicked (what the variant this pick is in stands for: "Mikasa drops out")."""
 
     field: FIELD
     label: LABEL
@@ -112,6 +113,9 @@ class Pick(_Kind, tag="pick"):
     min: Annotated[int, d("the fewest values to pick")] = 0
     max: Annotated[int | None, d("the most values to pick (null: all of them)")] = None
     ordered: Annotated[bool, d("whether the order of the picks is part of the command")] = False
+    required: Annotated[
+        list[Scalar], d("values of `options` that must be picked: shown picked, not to be unpicked (counted in min)")
+    ] = []
     rulebook: RULEBOOK = None
 
 

@@ -129,10 +129,15 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
     if kind == "text":
         texts = ["", "steady", "Engage the enemy more closely"]
         return rng.choice([t for t in texts if len(t) >= control.get("min_length", 0)])[: control["max_length"]]
-    if kind == "pick":
-        options = control["options"]
-        hi = len(options) if control.get("max") is None else min(control["max"], len(options))
-        return [o["value"] for o in _some(options, rng.randint(control.get("min", 0), hi), rng, purse)]
+    if kind == "pick":  # the required values first (what the pick's variant stands for), then some of the others
+        required = [o for o in control["options"] if o["value"] in control.get("required", [])]
+        options = [o for o in control["options"] if o not in required]
+        for o in required:
+            purse.take(o.get("spend", {}))
+        hi = len(control["options"]) if control.get("max") is None else min(control["max"], len(control["options"]))
+        lo = max(control.get("min", 0), len(required))
+        more = _some(options, rng.randint(lo, hi) - len(required), rng, purse)
+        return [o["value"] for o in [*required, *more]]
     if kind == "items":
         required = [i for i in control["items"] if i.get("required")]
         optional = [i for i in control["items"] if not i.get("required")]

@@ -264,6 +264,8 @@ EVERY_KIND = {
              "options": [{"value": 1, "label": "one"}]},
             {"kind": "pick", "field": "order", "label": "Order", "ordered": True, "min": 2, "max": 2, "options": [
                 {"value": "p", "label": "P"}, {"value": "q", "label": "Q"}, {"value": "r", "label": "R"}]},
+            {"kind": "pick", "field": "drop", "label": "Drop out", "required": ["m"], "options": [
+                {"value": "m", "label": "Mikasa"}, {"value": "a", "label": "Asahi"}]},
             {"kind": "number", "field": "n", "label": "Speed", "min": 2, "max": 9, "default": 4, "unit": "kn"},
             {"kind": "text", "field": "say", "label": "Signal", "max_length": 10},
             {"kind": "items", "field": "boats", "label": "Boats", "min": 1, "max": 2, "items": [
@@ -317,7 +319,7 @@ def test_every_control_kind_is_drawn_filled_and_sent(browser, server):
     assert helpers["known"] and not helpers["unknownTop"] and not helpers["unknownInside"]
     assert helpers["problem"] is None  # what a first-time player starts from can be sent
     assert helpers["args"] == {
-        "ship": "b", "order": ["p", "q"], "n": 4, "say": "", "boats": [{"boat": "U-1", "depth": 0}],
+        "ship": "b", "order": ["p", "q"], "drop": ["m"], "n": 4, "say": "", "boats": [{"boat": "U-1", "depth": 0}],
         "shots": [], "speeds": {"U-1": 1}, "weapon": "gun",
     }
     p.evaluate(RENDER, EVERY_KIND)
@@ -333,6 +335,9 @@ def test_every_control_kind_is_drawn_filled_and_sent(browser, server):
     order.nth(1).uncheck()
     order.nth(0).check()  # R then P: in the order picked
     assert [t.strip() for t in host.locator('[data-field="order"] .nu-order').all_text_contents()] == ["2.", "1."]
+    drop = host.locator('[data-field="drop"] input.nu-option')
+    assert drop.nth(0).is_checked() and drop.nth(0).is_disabled()  # required: what the pick's variant stands for
+    drop.nth(1).check()
     host.locator('[data-field="n"] input.nu-value').fill("9")
     host.locator('[data-field="say"] input').fill("steady")
     boats = host.locator('[data-field="boats"] input.nu-include')
@@ -351,7 +356,7 @@ def test_every_control_kind_is_drawn_filled_and_sent(browser, server):
     host.locator("button.nu-default").click()
     assert p.evaluate("window.sent") == [
         {
-            "ship": "b", "maybe": 1, "order": ["r", "p"], "n": 9, "say": "steady",
+            "ship": "b", "maybe": 1, "order": ["r", "p"], "drop": ["m", "a"], "n": 9, "say": "steady",
             "boats": [{"boat": "U-1", "depth": 3}, {"boat": "U-3"}], "shots": [{"at": "x"}, {"at": "y"}],
             "speeds": {"U-1": 3}, "weapon": "torpedo", "spread": 2,
         },

@@ -256,14 +256,10 @@ def orders_ui(state: State, seat: str) -> ui.Form:
     write (the stop dot, or a run of arrows all in succession or all together that its lead's speed covers, BF-R5;
     one with a bridge hit); the ships that may drop out (BF-R9) and, per division, those that may take command now
     (BF-R10; a ship that drops out takes none, BF-R50: where one may do either, a variant each way); boat gun crews
-    (BF-R20); fleet orders to the other seats (BF-R12); surrenders (BF-R13)."""
+    (BF-R20); fleet orders to the other seats (BF-R12); surrenders (BF-R13). Where a lead's dropping out changes the
+    runs its division may give (BF-E10-1: they are judged on the lead left), a variant for each lead it may have."""
     view = redact(state, seat)
     mine = [d for d in view.divisions.values() if d.seat == seat and d.ships]
-    columns = [
-        ui.Item(label=f"division {d.id} ({d.flagship})", fixed={"division": d.id}, controls=[_column(view, d.id)])
-        for d in mine
-        if orders.may_order(view, d.id)
-    ]
     in_play = [n for n in view.own(seat) if view.ships[n].in_play]
     manned = view.sealed[seat].manned
     boats = [
@@ -279,8 +275,7 @@ def orders_ui(state: State, seat: str) -> ui.Form:
     message = ui.Variants(label="a flag signal, or a written order (not empty)", variants=[flag, written])
     return ui.Form(
         controls=_present(
-            ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
-            *_drop_and_transfer(view, seat, mine),
+            *_leads(view, seat, mine),
             ui.Items(field="boat_guns", label="boat gun crews", items=boats),
             ui.Repeat(field="messages", label="fleet orders", controls=[to, message], max=c.MESSAGES),
             ui.Pick(field="surrender", label="strike their colours (irrevocable)", options=ui.options(in_play)),
@@ -288,20 +283,58 @@ def orders_ui(state: State, seat: str) -> ui.Form:
     )
 
 
-def _column(view: State, division: str) -> ui.Variants:
-    """A division's command column: the stop dot alone, or a run of arrows (orders.arrow_runs, each arrow's kind
-    fixed) and one more arrow of either kind, all turning in succession or all together, each to port or starboard.
-    Where its lead may drop out, the runs are judged on the lead it then has (BF-E10-1): a run some lead allows and
-    another does not says which ("only with Asahi leading, Mikasa dropping out"); the orders are refused otherwise."""
+def _leads(view: State, seat: str, mine: list) -> list:
+    """The divisional orders with the drop-outs and transfers (BF-E10-1): where a lead that may drop out leaves its
+    division other runs of arrows than it has (orders.lead_changes), one variant per lead the division may have, its
+    columns judged on that lead, the ships ahead of it required to drop out and the lead itself kept in the line."""
+    ordering = [d.id for d in mine if orders.may_order(view, d.id)]
+    choices: dict[str, list[tuple[str, ...]]] = {}
+    for d in ordering:
+        ways = orders.lead_changes(view, seat, d)
+        if len({tuple(orders.arrow_runs(view, d, way)) for way in ways}) > 1:
+            choices[d] = ways
+
+    def controls(way: dict[str, tuple[str, ...]]) -> list:
+        columns = [
+            ui.Item(
+                label=f"division {d} ({view.divisions[d].flagship})",
+                fixed={"division": d},
+                controls=[_column(view, d, way.get(d, ()))],
+            )
+            for d in ordering
+        ]
+        forced = [n for w in way.values() for n in w]
+        kept = {orders.judged_line(view, d)[len(w)] for d, w in way.items()}
+        return _present(
+            ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
+            *_drop_and_transfer(view, seat, mine, forced, kept),
+        )
+
+    if not choices:
+        return controls({})
+    variants = []
+    for pick in itertools.product(*choices.values()):
+        way = dict(zip(choices, pick))
+        said = "; ".join(
+            f"{orders.judged_lead(view, d, w)[0]} leads {d}" + (f" ({' and '.join(w)} dropping out)" if w else "")
+            for d, w in way.items()
+        )
+        variants.append(ui.Variant(label=said, controls=controls(way)))
+    return [ui.Variants(label="who leads each division (its arrows are judged on that lead, BF-E10-1)", variants=variants)]
+
+
+def _column(view: State, division: str, leaving: tuple[str, ...] = ()) -> ui.Variants:
+    """A division's command column: the stop dot alone, or a run of arrows (orders.arrow_runs with the ships `leaving`
+    it, each arrow's kind fixed) and one more arrow of either kind, all turning in succession or all together, each to
+    port or starboard."""
     to = ui.Select(field="to", label="to", options=ui.options(("port", "starboard")))
     kinds = [ui.Option(value=45, label="45° (a turn of 45-89°)"), ui.Option(value=90, label="90° (90-180°)")]
     kind = ui.Select(field="arrow", label="arrow", options=kinds)
     dot = ui.Item(label="the stop dot", fixed={"stop": True}, required=True)
     stop = ui.Items(field="orders", label="stop", items=[dot])
     variants = [ui.Variant(label="stop", controls=[stop])]
-    runs = _runs(view, division)
     for turn in ("succession", "together"):
-        for run, only in runs.items():
+        for run in orders.arrow_runs(view, division, leaving):
             arrows = [
                 ui.Item(label=f"arrow {i + 1}: {k}°", fixed={"turn": turn, "arrow": k}, controls=[to], required=True)
                 for i, k in enumerate(run)
@@ -310,37 +343,20 @@ def _column(view: State, division: str) -> ui.Variants:
             said = ", ".join(f"{k}°" for k in run)
             variants.append(
                 ui.Variant(
-                    label=f"{turn}: " + (f"{said}, then one more arrow" if run else "one arrow") + only,
+                    label=f"{turn}: " + (f"{said}, then one more arrow" if run else "one arrow"),
                     controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last])],
                 )
             )
     return ui.Variants(label="orders", variants=variants)
 
 
-def _runs(view: State, division: str) -> dict[tuple[int, ...], str]:
-    """Each run of arrows any lead the division may have allows (orders.lead_changes), with "" or the leads it needs."""
-    ways = orders.lead_changes(view, view.divisions[division].seat, division)
-    allowed = {way: orders.arrow_runs(view, division, way) for way in ways}
-    out: dict[tuple[int, ...], str] = {}
-    for run in sorted({r for runs in allowed.values() for r in runs}, key=lambda r: (len(r), r)):
-        leads = [way for way in ways if run in allowed[way]]
-        if len(leads) < len(ways):
-            said = [
-                f"{orders.judged_lead(view, division, way)[0]} leading" + (f", {' and '.join(way)} dropping out" * bool(way))
-                for way in leads
-            ]
-            out[run] = f" (only with {' or '.join(said)})"
-        else:
-            out[run] = ""
-    return out
-
-
-def _drop_and_transfer(view: State, seat: str, mine: list) -> list:
+def _drop_and_transfer(view: State, seat: str, mine: list, forced: list[str], kept: set[str]) -> list:
     """`drop_out` and `transfer`: a ship that may both drop out and take command does one or the other (BF-R50), so
-    where there are such ships each way of splitting them is a variant."""
-    drop = [n for n in view.own(seat) if orders.why_not_drop_out(view, seat, n) is None]
+    where there are such ships each way of splitting them is a variant. `forced`: ships that must drop out, `kept`:
+    ships that may not (the leads of `_leads`' variant)."""
+    drop = [n for n in view.own(seat) if orders.why_not_drop_out(view, seat, n) is None and n not in kept]
     heirs = {d.id: [n for n in d.ships if orders.why_not_transfer(view, seat, d.id, n) is None] for d in mine}
-    both = [n for n in drop if any(n in h for h in heirs.values())]
+    both = [n for n in drop if any(n in h for h in heirs.values()) and n not in forced]
 
     def controls(dropping: set[str]) -> list:
         new = [
@@ -350,15 +366,15 @@ def _drop_and_transfer(view: State, seat: str, mine: list) -> list:
         ]
         out = ui.options([n for n in drop if n not in both or n in dropping])
         return _present(
-            ui.Pick(field="drop_out", label="drop out", options=out),
+            ui.Pick(field="drop_out", label="drop out", options=out, required=list(forced)),
             ui.Items(field="transfer", label="transfer of command", items=new),
         )
 
     if not both:
-        return controls(set())
+        return controls(set(forced))
     variants = []
     for way in itertools.product((True, False), repeat=len(both)):
-        dropping = {n for n, d in zip(both, way) if d}
+        dropping = {n for n, d in zip(both, way) if d} | set(forced)
         said = "; ".join(f"{n} {'may drop out' if n in dropping else 'may take command'}" for n in both)
         variants.append(ui.Variant(label=said, controls=controls(dropping)))
     return [ui.Variants(label="who may drop out, who may take command (BF-R50)", variants=variants)]

@@ -371,28 +371,53 @@ def test_BF2_1_BFR5_the_move_forms_least_distance_is_what_each_arrows_least_turn
             movement.check_move(s, "japan", short)
 
 
+def runs_of(column: dict) -> set[tuple]:
+    """The (turn, arrow kinds) of a division's column variants, the last arrow's kinds expanded."""
+    out = set()
+    for v in column["variants"]:
+        (items,) = v["controls"]
+        if items["items"][0]["fixed"].get("stop"):
+            out.add(("stop",))
+            continue
+        *run, last = items["items"]
+        (kind,) = [c for c in last["controls"] if c["field"] == "arrow"]
+        out |= {(last["fixed"]["turn"], *[i["fixed"]["arrow"] for i in run], k) for k in options(kind)}
+    return out
+
+
 @pytest.mark.parametrize("edition", ["10.0.0", "9.0.0"])
-def test_BF2_1_BFR5_BFE10_1_a_lead_that_may_drop_out_is_offered_the_runs_of_either_lead_each_labelled(edition):
-    """Mikasa (two hits: at most 92 mm) may drop out, and then Asahi (115 mm) leads J1 (BF-E10-1). The column offers
-    every run either lead allows; a run only Asahi allows says so, and the check accepts each run exactly with the
-    drop-outs its label names. 9.0.0 judged Mikasa alone and offers only its runs."""
+def test_BF2_1_BFR5_BFE10_1_a_lead_that_may_drop_out_gives_a_variant_for_each_lead_offering_exactly_what_is_accepted(
+    edition,
+):
+    """Mikasa (two hits: at most 92 mm) may drop out, and then Asahi (115 mm) leads J1: its arrows are judged on Asahi
+    (BF-E10-1). The form offers a variant per lead: Mikasa leading (it may not drop out) and Asahi leading (Mikasa
+    required to drop out, `Pick.required`), each offering exactly the columns the check accepts with those drop-outs.
+    9.0.0 judged Mikasa alone, whoever led: no such variants."""
     s = make_state(edition=edition)
     s.ships["Mikasa"].damaged = 2
-    (item,) = [i for i in form(awaiting.orders_ui, s)["divisions"]["items"] if i["fixed"]["division"] == "J1"]
-    labels = [v["label"] for v in item["controls"][0]["variants"] if v["label"].startswith("succession")]
-    only = " (only with Asahi leading, Mikasa dropping out)"
+    controls = form(awaiting.orders_ui, s)
     if edition == "9.0.0":
-        assert labels == ["succession: one arrow", "succession: 45°, then one more arrow"]
+        assert "divisions" in controls and "variants" not in controls
         return
-    assert labels == [
-        "succession: one arrow",
-        "succession: 45°, then one more arrow",
-        "succession: 90°, then one more arrow" + only,
-        "succession: 45°, 45°, then one more arrow" + only,
-    ]
-    for label in labels:
-        run = [int(k.strip("°")) for k in label.split(": ")[1].split(", then")[0].split(", ") if k.endswith("°")]
-        column = {"divisions": [{"division": "J1", "orders": [{"turn": "succession", "to": "port", "arrow": k} for k in [*run, 90]]}]}
-        alone = accepts(orders.check_orders, s, GiveOrders, **column)
-        dropping = accepts(orders.check_orders, s, GiveOrders, **column, drop_out=["Mikasa"])
-        assert (alone, dropping) == ((False, True) if label.endswith(only) else (True, True)), label
+    assert "divisions" not in controls
+    leads = controls["variants"]
+    assert [v["label"] for v in leads["variants"]] == ["Mikasa leads J1", "Asahi leads J1 (Mikasa dropping out)"]
+    for variant, dropping in zip(leads["variants"], ([], ["Mikasa"])):
+        by_field = {c.get("field", c["kind"]): c for c in variant["controls"]}
+        drop = by_field.get("drop_out", {"options": []})  # with Mikasa kept, no other ship may drop out
+        assert drop.get("required", []) == dropping and ("Mikasa" in options(drop)) == bool(dropping)
+        (j1,) = [i for i in by_field["divisions"]["items"] if i["fixed"]["division"] == "J1"]
+        offered = runs_of(j1["controls"][0])
+
+        def ok(column, dropping=dropping):
+            cmd = {"divisions": [{"division": "J1", "orders": column}], "drop_out": dropping}
+            return accepts(orders.check_orders, s, GiveOrders, **cmd)
+
+        accepted = {("stop",)} if ok([{"stop": True}]) else set()
+        for turn in ("succession", "together"):
+            for n in range(1, 7):
+                for kinds in itertools.product((45, 90), repeat=n):
+                    if ok([{"turn": turn, "to": "port", "arrow": k} for k in kinds]):
+                        accepted.add((turn, *kinds))
+        assert offered == accepted, variant["label"]
+    assert ("succession", 90, 45) in runs_of(j1["controls"][0])  # Asahi's 115 mm cover a 90° arc's 110

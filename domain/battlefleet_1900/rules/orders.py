@@ -154,7 +154,7 @@ def judged_lead(state: State, division: str, leaving: tuple[str, ...] = ()) -> t
     not the last move's one-box limit (BF-R6): the orders are public at the reveal, and judged on the sealed last
     move and a sealed reversal, the arrows a division was allowed told everyone both."""
     public = publicly_judged(state)
-    line = sealing.public_line(state, division) if public else state.divisions[division].ships
+    line = judged_line(state, division)
     if state.edition.has("BF-E10-1"):
         line = [n for n in line if n not in leaving]
     if not line:
@@ -162,12 +162,17 @@ def judged_lead(state: State, division: str, leaving: tuple[str, ...] = ()) -> t
     return line[0], movement.top_box(state, line[0]) if public else movement.limits(state, line[0])[1]
 
 
+def judged_line(state: State, division: str) -> list[str]:
+    """The line a division's lead is judged in (`judged_lead`): its last public order under fog blur (BF-E8-2)."""
+    return sealing.public_line(state, division) if publicly_judged(state) else state.divisions[division].ships
+
+
 def lead_changes(state: State, seat: str, division: str) -> list[tuple[str, ...]]:
     """The drop-outs that would change who leads `division` (BF-E10-1): none, then its lead, then its lead and the
     next, … as long as each may drop out (a drop-out behind the lead changes no lead)."""
     out: list[tuple[str, ...]] = [()]
     if state.edition.has("BF-E10-1"):
-        line = sealing.public_line(state, division) if publicly_judged(state) else state.divisions[division].ships
+        line = judged_line(state, division)
         for k in range(len(line) - 1):
             if why_not_drop_out(state, seat, line[k]) is not None:
                 break

@@ -10199,7 +10199,8 @@ export interface components {
         /**
          * DecisionsPick
          * @description Some of `options` (each at most once), at least `min`, at most `max` (null: all of them); `ordered`: the list's
-         *     order is part of the command (pick them in turn).
+         *     order is part of the command (pick them in turn); `required`: options every command must pick here, shown picked
+         *     and not to be unpicked (what the variant this pick is in stands for: "Mikasa drops out").
          */
         DecisionsPick: {
             /**
@@ -10241,6 +10242,12 @@ export interface components {
              * @default false
              */
             ordered?: boolean;
+            /**
+             * Required
+             * @description values of `options` that must be picked: shown picked, not to be unpicked (counted in min)
+             * @default []
+             */
+            required?: (string | number | boolean | null)[];
             /**
              * Rulebook
              * @description the rule text's own words for it, where they differ from the label (U-Boat Leader's Spanish)
