@@ -77,6 +77,7 @@ def test_a_clicker_plays_every_ruleset_to_its_end_from_the_entries_alone(tmp_pat
             seed,
             None,
             None,
+            game_id=f"click-{seed[:16]}",  # the dice follow the game id too: a fresh one made each run another game
             edition=edition,
         )
         gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
