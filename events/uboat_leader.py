@@ -64,6 +64,20 @@ class MissionAssigned(Event):
     mines: int = 0  # Minas: torpedoes replaced by mines (Stored first, UL-R29)
 
 
+class MineLoad(msgspec.Struct, forbid_unknown_fields=True):
+    slot: Literal["ready", "stored"]
+    kind: Literal["normal", "FAT", "T5"]
+    count: int
+
+
+class MinesLoaded(Event):
+    """Sembrar Minas (UL-17, from 5.0.0 UL-E5-2): the torpedoes the mines replace, by section and kind ("Puedes
+    sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas")."""
+
+    boat: str
+    replaced: list[MineLoad]
+
+
 class StressChanged(Event):
     boat: str
     delta: int
@@ -464,6 +478,7 @@ EVENTS = (
     OptionBought,
     TorpedoesLoaded,
     MissionAssigned,
+    MinesLoaded,
     StressChanged,
     UBoatMoved,
     UBoatPatrolled,

@@ -60,6 +60,14 @@ class BuyAdvancedTorpedoes(Command, tag="buy_advanced_torpedoes"):
     ]
 
 
+class Replaced(msgspec.Struct, forbid_unknown_fields=True):
+    """Torpedoes of one section and kind that mines replace."""
+
+    slot: Annotated[Literal["ready", "stored"], described("the Ready or the Stored torpedoes")]
+    kind: Annotated[TorpedoKind, described("normal, FAT or T5")]
+    count: Annotated[Annotated[int, msgspec.Meta(ge=1, le=99)], described("how many of them")]
+
+
 class AssignMission(Command, tag="assign_mission"):
     """Strategic: give a boat a Special Mission (Mines: in port, `mines` torpedoes replaced by mines)."""
 
@@ -70,6 +78,13 @@ class AssignMission(Command, tag="assign_mission"):
     mines: Annotated[
         Annotated[int, msgspec.Meta(ge=0, le=99)], described("Minas (the boat in port): torpedoes replaced by mines")
     ] = 0
+    replaced: Annotated[
+        list[Replaced],
+        described(
+            "Minas, from edition 5.0.0 (UL-E5-2): which torpedoes the mines replace, Ready or Stored, of any kind; "
+            "they sum to `mines` (left at 0: their sum). Left out: Stored normal torpedoes first, then Ready (UL-R29)"
+        ),
+    ] = []
 
 
 class EndStrategic(Command, tag="end_strategic"):

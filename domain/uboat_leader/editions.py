@@ -23,8 +23,9 @@ EDITIONS = Editions(
         ),
         Released(
             "5.0.0",
-            "rules fidelity (issue 31, the second cold pass): UL-E5-1 aborting the Attack mission moves the boat out of "
-            "the box, which draws the Area's Move value of Events",
+            "rules fidelity (issue 31, the second and third cold passes): UL-E5-1 aborting the Attack mission moves the "
+            "boat out of the box, which draws the Area's Move value of Events; UL-E5-2 a Mines mission names the "
+            "torpedoes its mines replace, Ready or Stored, of any kind",
         ),
     ),
     changes=(
@@ -119,6 +120,15 @@ EDITIONS = Editions(
             "a boat that aborts the Attack mission moves to the Area's Search box and, leaving the Special Mission box, "
             "draws the Area's Move value of Events (\"se mueve al Recuadro de Búsqueda\"; \"cuando … sale de un recuadro "
             "de Misión Especial, roba\"); 4.0.0 and earlier drew nothing",
+        ),
+        Change(
+            "UL-E5-2",
+            "5.0.0",
+            ("UL-17", "UL-R29"),
+            "a Mines mission may name the torpedoes its mines replace, by section (Ready or Stored) and kind (normal, "
+            "FAT, T5): \"Puedes sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas\"; "
+            "the replacement is recorded (MinesLoaded); left out, Stored normal torpedoes go first, then Ready, as "
+            "4.0.0 and earlier always did",
         ),
     ),
     retired=("1",),

@@ -46,7 +46,8 @@ def values(ctl) -> list:
         vals = [o.value for o in ctl.options]
         hi = len(vals) if ctl.max is None else ctl.max
         how = itertools.permutations if ctl.ordered else itertools.combinations
-        return [list(x) for n in range(ctl.min, hi + 1) for x in how(vals, n)]
+        picks = [list(x) for n in range(ctl.min, hi + 1) for x in how(vals, n)]
+        return [x for x in picks if set(ctl.required) <= set(x)]
     if isinstance(ctl, ui.Group):
         return expand(ctl.controls)
     if isinstance(ctl, ui.Repeat):
@@ -220,16 +221,35 @@ def test_UL18_UL_R32_the_fire_descriptor_offers_the_naval_cards_drawn_and_each_t
 
 
 def test_UL16_UL17_UL_R6_the_mission_descriptor_builds_exactly_the_legal_missions_and_mine_counts():
-    s = new_state(boats=(("U-43", "trained"), ("U-47", "trained"), ("U-23", "green")))
+    """Up to 4.0.0 a Mines mission gives its count only (UL-R29 decides which torpedoes go)."""
+    s = new_state(boats=(("U-43", "trained"), ("U-47", "trained"), ("U-23", "green")), edition="4.0.0")
     put(s, "U-23", "north-sea")  # at sea: no Mines
     s.boats["U-43"].stored["normal"] = 40
     choices = strategic.mission_choices(s)
     assert len(choices) > MAX_CHOICES, "46 mine counts for the U-43 alone: the choices are not listed"
     spec = legal(s)["assign_mission"]
-    assert spec.choices is None and canon(args_of(command(c.AssignMission, x)) for x in offer(spec)) == canon(choices)
+    built = [{k: v for k, v in args_of(command(c.AssignMission, x)).items() if k != "replaced"} for x in offer(spec)]
+    assert spec.choices is None and canon(built) == canon(choices)
     u23 = next(v for v in spec.ui.controls[0].variants if v.fixed["boat"] == "U-23")
     assert "mine" not in [m.fixed["mission"] for m in u23.controls[0].variants]
     assert {v.rulebook for v in u23.controls[0].variants} <= set(strategic.RULEBOOK.values())
+
+
+def test_UL17_ULE5_2_the_mines_descriptor_offers_each_section_and_kind_aboard_every_build_accepted():
+    """From 5.0.0 the Mines variant names the torpedoes replaced: an item per section and kind aboard (U-47: 5 Ready
+    normal, 7 Stored normal, 2 Stored FATs), each 1 to what is there; every command it builds is accepted, and the
+    missions offered are the legal ones."""
+    s = new_state(boats=(("U-47", "trained"), ("U-23", "green")))
+    put(s, "U-23", "north-sea")  # at sea: no Mines
+    s.boats["U-47"].stored.update(normal=7, FAT=2)
+    spec = legal(s)["assign_mission"]
+    built = offer(spec)
+    mines = [x for x in built if x["mission"] == "mine"]
+    assert {x["boat"] for x in mines} == {"U-47"} and len(mines) == 5 + 7 + 2 + 5 * 7 + 5 * 2 + 7 * 2 + 5 * 7 * 2
+    assert all(strategic.why_not_mission(s, x["boat"], x["mission"], 0, command(c.AssignMission, x).replaced) is None for x in built)
+    assert {(x["boat"], x["mission"]) for x in built} == {(m["boat"], m["mission"]) for m in strategic.mission_choices(s)}
+    over = c.Replaced(slot="stored", kind="FAT", count=3)
+    assert "carries 2 stored FAT" in strategic.why_not_mission(s, "U-47", "mine", 0, [over])
 
 
 def test_UL9_UL_R5_the_option_descriptor_builds_exactly_the_options_on_sale():

@@ -67,6 +67,17 @@ def test_UL22_entering_a_port_ends_the_move_and_completes_a_patrol_with_no_event
     assert (s.boats["U-47"].patrols, s.ops.moving) == (1, None)
 
 
+def test_UL22_UL_R57_a_boat_back_in_port_in_the_segment_it_left_has_completed_a_patrol():
+    """UL-R57: "Un U-Boat termina una Patrulla cuando mueves su ficha hasta un recuadro de Puerto": U-47 leaves
+    Germany for the North Sea (its Move card, Quiet Seas) and steps back in the same Operations Segment: a patrol,
+    though it met no convoy and took one Strategic Segment."""
+    s = ops()
+    deck(s, "events", QUIET)
+    send(s, "move", 1, boat="U-47", to="north-sea")
+    events = send(s, "move", boat="U-47", to="germany")
+    assert of(events, ev.PatrolCompleted)[0].patrols == 1 and s.boats["U-47"].patrols == 1 and s.turn == 1
+
+
 def test_UL_R8_a_failed_mission_is_cancelled_in_port_and_its_mines_revert_to_torpedoes():
     s = new_state()
     put(s, "U-47", "north-sea", stress=10, missions=["mine"], mines=6)

@@ -84,9 +84,10 @@ def test_UL14_not_offered_where_the_sheet_does_not_list_them():
 
 def test_UL16_UL17_a_mines_mission_in_port_replaces_torpedoes_stored_first_UL_R29():
     s = new_state(so_half=10)
-    (m,) = send(s, "assign_mission", boat="U-47", mission="mine", mines=11)
+    m, loaded = send(s, "assign_mission", boat="U-47", mission="mine", mines=11)
     b = s.boats["U-47"]
     assert (m.cost_half, b.mines, b.stored["normal"], b.ready["normal"], b.missions) == (4, 11, 0, 3, ["mine"])
+    assert [(r.slot, r.kind, r.count) for r in loaded.replaced] == [("stored", "normal", 9), ("ready", "normal", 2)]
     put(s, "U-47", "north-sea")
     with pytest.raises(IllegalCommand) as e:
         send(s, "assign_mission", boat="U-47", mission="mine", mines=1)
@@ -188,3 +189,33 @@ def test_UL16_UL17_UL_R50_a_second_mines_mission_adds_its_mines_and_each_counter
             got += [(m.mines, m.vp) for m in of(events, ev.MinesLaid)]
         assert got == laid
     assert (s.vp, s.boats["U-47"].mines, s.boats["U-47"].missions) == (4, 0, [])
+
+
+@pytest.mark.parametrize("edition", ["5.0.0", "4.0.0"])
+def test_UL17_ULE5_2_a_mines_mission_replaces_the_ready_or_stored_torpedoes_the_player_names(edition):
+    """UL-17: "Puedes sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas" (you may
+    replace any number of the boat's Ready or Stored torpedoes by mines): from 5.0.0 the player names them, here 3
+    Ready normal torpedoes and 2 Stored FATs (the third cold pass, issue 31, F2). 4.0.0 took Stored normal ones
+    first and refused the choice (UL-R29)."""
+    s = new_state(so_half=10, edition=edition)
+    b = s.boats["U-47"]
+    b.stored.update(normal=7, FAT=2)
+    replaced = [{"slot": "ready", "kind": "normal", "count": 3}, {"slot": "stored", "kind": "FAT", "count": 2}]
+    if edition == "4.0.0":
+        with pytest.raises(IllegalCommand, match="edition 5.0.0 .UL-E5-2"):
+            send(s, "assign_mission", boat="U-47", mission="mine", replaced=replaced)
+        return
+    events = send(s, "assign_mission", boat="U-47", mission="mine", replaced=replaced)
+    assert of(events, ev.MissionAssigned)[0].mines == 5, "mines left at 0: the sum of those replaced"
+    assert (b.mines, b.ready, b.stored) == (5, {"normal": 2, "FAT": 0, "T5": 0}, {"normal": 7, "FAT": 0, "T5": 0})
+    for wrong, why in (
+        ([{"slot": "ready", "kind": "normal", "count": 3}], "carries 2 ready normal"),
+        ([{"slot": "stored", "kind": "T5", "count": 1}], "carries 0 stored T5"),
+        ([{"slot": "stored", "kind": "normal", "count": 1}] * 2, "name stored normal torpedoes once"),
+    ):
+        with pytest.raises(IllegalCommand, match=why):
+            send(s, "assign_mission", boat="U-47", mission="mine", replaced=wrong)
+    with pytest.raises(IllegalCommand, match="add up to 1"):
+        send(s, "assign_mission", boat="U-47", mission="mine", mines=2, replaced=[replaced[0] | {"count": 1}])
+    with pytest.raises(IllegalCommand, match="only a Mines mission"):
+        send(s, "assign_mission", boat="U-47", mission="attack", replaced=[replaced[0] | {"count": 1}])

@@ -76,16 +76,25 @@ def _assigned(s: State, e: ev.MissionAssigned) -> None:
     b = s.boats[e.boat]
     b.missions.append(e.mission)
     s.bought[e.mission] = s.bought.get(e.mission, 0) + 1
-    if e.mines:  # UL-R29: Stored normal torpedoes first, then Ready
-        from_stored = min(e.mines, b.stored["normal"])
-        b.stored["normal"] -= from_stored
-        b.ready["normal"] -= e.mines - from_stored
+    if e.mines:
+        if not s.edition.has("UL-E5-2"):  # UL-R29: Stored normal torpedoes first, then Ready (from 5.0.0 MinesLoaded)
+            from_stored = min(e.mines, b.stored["normal"])
+            b.stored["normal"] -= from_stored
+            b.ready["normal"] -= e.mines - from_stored
         if s.edition.has("UL-E3-6"):  # UL-R50: a second Mines counter adds its mines; each keeps its own load
             b.mines += e.mines
             b.mine_loads = (*b.mine_loads, e.mines)
         else:
             b.mines = e.mines
     log(s, e.boat, "mission", f"assigned a {e.mission} mission" + (f" with {e.mines} mines" if e.mines else ""))
+
+
+def _mines_loaded(s: State, e: ev.MinesLoaded) -> None:
+    b = s.boats[e.boat]
+    for r in e.replaced:
+        (b.ready if r.slot == "ready" else b.stored)[r.kind] -= r.count
+    said = ", ".join(f"{r.count} {r.slot} {r.kind}" for r in e.replaced)
+    log(s, e.boat, "mission", f"mines replace {said} torpedoes")
 
 
 def _stress(s: State, e: ev.StressChanged) -> None:
@@ -137,6 +146,7 @@ HANDLERS: dict[type[Event], Handler[State]] = {
     ev.OptionBought: _option,
     ev.TorpedoesLoaded: _loaded,
     ev.MissionAssigned: _assigned,
+    ev.MinesLoaded: _mines_loaded,
     ev.StressChanged: _stress,
     ev.Promoted: _promoted,
     ev.UBoatRetired: _retired,

@@ -6,6 +6,7 @@ SO is kept in integer half-points (UL-R2), paid on purchase and never negative.
 from __future__ import annotations
 
 from domain import decisions as ui
+from domain.decisions import descriptors_wanted
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import map_distances
@@ -135,9 +136,10 @@ def boxes_within_reach(s: State, boat: str, mission: str) -> list[str]:
     return [x.id for a in s.camp.map.areas for x in a.boxes if x.mission == mission and a.id in dist]
 
 
-def why_not_mission(s: State, boat: str, mission: str, mines: int) -> str | None:
-    """UL-16…UL-19: Mines only for a boat in port (mines replace torpedoes); Attack and Raider for a boat that is not
-    Unfit; no Unfit boat takes a mission (UL-3); a mission no reachable box allows is refused (UL-R6)."""
+def why_not_mission(s: State, boat: str, mission: str, mines: int, replaced: list | tuple = ()) -> str | None:
+    """UL-16…UL-19: Mines only for a boat in port (mines replace torpedoes, UL-R29: from 5.0.0 those the player names,
+    UL-E5-2); Attack and Raider for a boat that is not Unfit; no Unfit boat takes a mission (UL-3); a mission no
+    reachable box allows is refused (UL-R6)."""
     why = why_not_spend(s, mission)
     if why:
         return why
@@ -146,17 +148,48 @@ def why_not_mission(s: State, boat: str, mission: str, mines: int) -> str | None
         return f"{boat} is not in the flotilla (UL-16)"
     if b.band == "unfit":
         return f"{boat} is Unfit: it cannot carry out Special Missions (UL-3)"
+    if replaced and not s.edition.has("UL-E5-2"):
+        return "naming the torpedoes mines replace comes with edition 5.0.0 (UL-E5-2): send `mines` alone (UL-R29)"
     if mission == "mine":
         normal = b.ready["normal"] + b.stored["normal"]
         if b.space != "port":
             return "a Mines mission is bought for a boat in a Port box (UL-17)"
+        if replaced:
+            return why_not_replaced(b, mines, replaced)
         if not 1 <= mines <= normal:
             return f"{boat} can replace 1 to {normal} normal torpedoes by mines (UL-17, UL-R29)"
-    elif mines:
+    elif mines or replaced:
         return "only a Mines mission carries mines (UL-17)"
     if not boxes_within_reach(s, boat, mission):
         return f"no {NAMES[mission]} box that {boat} ({b.cls}) can reach (UL-16, UL-42)"
     return None
+
+
+def why_not_replaced(b, mines: int, replaced: list | tuple) -> str | None:
+    """UL-17, UL-E5-2: "Puedes sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas":
+    each section and kind named once, no more than the boat carries there, summing to `mines` when it is given."""
+    seen = set()
+    for r in replaced:
+        aboard = (b.ready if r.slot == "ready" else b.stored)[r.kind]
+        if (r.slot, r.kind) in seen:
+            return f"replaced: name {r.slot} {r.kind} torpedoes once (UL-17, UL-E5-2)"
+        seen.add((r.slot, r.kind))
+        if r.count > aboard:
+            return f"{b.boat} carries {aboard} {r.slot} {r.kind} torpedoes (UL-17, UL-E5-2)"
+    total = sum(r.count for r in replaced)
+    if mines and mines != total:
+        return f"mines: {mines}, but the torpedoes replaced add up to {total} (UL-17, UL-E5-2)"
+    return None
+
+
+def mines_replaced(s: State, boat: str, mines: int, replaced: list | tuple) -> list[ev.MineLoad]:
+    """The torpedoes a Mines mission replaces: those named (UL-E5-2), else Stored normal ones first, then Ready (UL-R29)."""
+    if replaced:
+        return [ev.MineLoad(slot=r.slot, kind=r.kind, count=r.count) for r in replaced]
+    b = s.boats[boat]
+    stored = min(mines, b.stored["normal"])
+    loads = [ev.MineLoad(slot="stored", kind="normal", count=stored), ev.MineLoad(slot="ready", kind="normal", count=mines - stored)]
+    return [x for x in loads if x.count]
 
 
 def mission_choices(s: State) -> list[dict]:
@@ -170,15 +203,16 @@ def mission_choices(s: State) -> list[dict]:
 
 def assign_mission(ctx, cmd: c.AssignMission) -> None:
     s = ctx.state
-    why = why_not_mission(s, cmd.boat, cmd.mission, cmd.mines)
+    why = why_not_mission(s, cmd.boat, cmd.mission, cmd.mines, cmd.replaced)
     if why:
         raise IllegalCommand(why)
     half = cost_half(s, cmd.mission)
+    mines = cmd.mines or sum(r.count for r in cmd.replaced)
     ctx.emit(
-        ev.MissionAssigned(
-            boat=cmd.boat, mission=cmd.mission, mines=cmd.mines, cost_half=half, so_half=s.so_half - half
-        )
+        ev.MissionAssigned(boat=cmd.boat, mission=cmd.mission, mines=mines, cost_half=half, so_half=s.so_half - half)
     )
+    if mines and s.edition.has("UL-E5-2"):  # which torpedoes they replace (before it, UL-R29's order in the fold)
+        ctx.emit(ev.MinesLoaded(boat=cmd.boat, replaced=mines_replaced(s, cmd.boat, mines, cmd.replaced)))
 
 
 def end_strategic(ctx) -> None:
@@ -219,12 +253,15 @@ def specs(s: State) -> list:
             "mission": {"enum": sorted({m["mission"] for m in missions})},
             "mines": {"maximum": max(m["mines"] for m in missions)},
         }
+        # from 5.0.0 the form always: only it names the torpedoes mines replace (UL-E5-2); the choices take UL-R29's
+        named = s.edition.has("UL-E5-2") and any(m["mission"] == "mine" for m in missions) and descriptors_wanted()
         out.append(
             spec(
                 c.AssignMission,
                 missions,
                 [mission_label(s, m) for m in missions],
                 narrow,
+                ui=mission_ui(s, missions) if named else None,
                 form=lambda: mission_ui(s, missions),
             )
         )
@@ -260,13 +297,18 @@ def area_options(s: State, areas: list[str]) -> list[ui.Option]:
 
 def mission_ui(s: State, missions: list[dict]) -> ui.Form:
     """UL-16…UL-19, UL-R6: a variant per boat, then per mission legal for it (`mission_choices`); Mines with the
-    number of torpedoes it replaces, 1 to the normal torpedoes aboard."""
+    number of torpedoes it replaces, 1 to the normal torpedoes aboard, or from 5.0.0 (UL-E5-2) which torpedoes, each
+    section and kind aboard with how many."""
     boats = []
     for boat in dict.fromkeys(m["boat"] for m in missions):
         kinds = []
         for mission in dict.fromkeys(m["mission"] for m in missions if m["boat"] == boat):
             mines = [m["mines"] for m in missions if m["boat"] == boat and m["mission"] == mission]
-            count = ui.Number(field="mines", label="mines", min=min(mines), max=max(mines), rulebook="Minas")
+            count = (
+                replaced_ui(s.boats[boat])
+                if s.edition.has("UL-E5-2")
+                else ui.Number(field="mines", label="mines", min=min(mines), max=max(mines), rulebook="Minas")
+            )
             label = f"{NAMES[mission]}: {so_text(cost_half(s, mission))} SO"
             kinds.append(
                 ui.Variant(
@@ -279,6 +321,21 @@ def mission_ui(s: State, missions: list[dict]) -> ui.Form:
         which = ui.Variants(label="mission", variants=kinds)
         boats.append(ui.Variant(label=boat, fixed={"boat": boat}, controls=[which]))
     return ui.Form(controls=[ui.Variants(label="U-boat", variants=boats, rulebook="Asignar Misiones Especiales")])
+
+
+def replaced_ui(b) -> ui.Items:
+    """UL-17, UL-E5-2: the torpedoes aboard by section and kind, each with how many mines replace."""
+    items = [
+        ui.Item(
+            label=f"{slot} {kind} torpedoes ({n} aboard)",
+            fixed={"slot": slot, "kind": kind},
+            controls=[ui.Number(field="count", label="replaced by mines", min=1, max=n)],
+        )
+        for slot, torpedoes in (("ready", b.ready), ("stored", b.stored))
+        for kind, n in torpedoes.items()
+        if n
+    ]
+    return ui.Items(field="replaced", label="torpedoes replaced by mines", items=items, min=1, rulebook="Minas")
 
 
 def advanced_loads(s: State) -> dict[tuple[str, str], int]:

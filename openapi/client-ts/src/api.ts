@@ -11733,9 +11733,9 @@ export interface components {
             v: 1;
         };
         /** Event */
-        Event: components["schemas"]["ActivatedEvent"] | components["schemas"]["ActivationEndedEvent"] | components["schemas"]["AlertedRaisedEvent"] | components["schemas"]["AreaDamagedEvent"] | components["schemas"]["AttackDeclaredEvent"] | components["schemas"]["AttackHeldEvent"] | components["schemas"]["AttackRolledEvent"] | components["schemas"]["AttackedMarkedEvent"] | components["schemas"]["AwardGrantedEvent"] | components["schemas"]["BattleEndedEvent"] | components["schemas"]["BattleStartedEvent"] | components["schemas"]["BearingDeclaredEvent"] | components["schemas"]["BoardingResolvedEvent"] | components["schemas"]["BoatGunsMannedEvent"] | components["schemas"]["CampaignAbandonedEvent"] | components["schemas"]["CampaignBeganEvent"] | components["schemas"]["CampaignEndedEvent"] | components["schemas"]["CardDrawnEvent"] | components["schemas"]["CardsDiscardedEvent"] | components["schemas"]["CardsReturnedEvent"] | components["schemas"]["ChipsRemovedEvent"] | components["schemas"]["ClientSeedContributedEvent"] | components["schemas"]["CollisionCheckedEvent"] | components["schemas"]["CollisionPendingEvent"] | components["schemas"]["CombatEndedEvent"] | components["schemas"]["CombatStepEvent"] | components["schemas"]["CombatTurnEndedEvent"] | components["schemas"]["CommandTransferredEvent"] | components["schemas"]["ContactEngagedEvent"] | components["schemas"]["ContactLostEvent"] | components["schemas"]["ContactResolvedEvent"] | components["schemas"]["ContactWithdrawnEvent"] | components["schemas"]["ContactsPassedEvent"] | components["schemas"]["ContactsRolledEvent"] | components["schemas"]["ConvoyArrivedEvent"] | components["schemas"]["ConvoyAssignedEvent"] | components["schemas"]["ConvoyAttackedEvent"] | components["schemas"]["ConvoyChosenEvent"] | components["schemas"]["ConvoyMovedEvent"] | components["schemas"]["ConvoyRaidedEvent"] | components["schemas"]["ConvoyScoredEvent"] | components["schemas"]["ConvoyZoneDeactivatedEvent"] | components["schemas"]["ConvoyZoneReactivatedEvent"] | components["schemas"]["CounterRevealedEvent"] | components["schemas"]["CountersPlacedEvent"] | components["schemas"]["CrewImprovedEvent"] | components["schemas"]["CrewReviewedEvent"] | components["schemas"]["CriticalRolledEvent"] | components["schemas"]["DamageAppliedEvent"] | components["schemas"]["DcResolvedEvent"] | components["schemas"]["DeadlineExpiredEvent"] | components["schemas"]["DeadlinesChangedEvent"] | components["schemas"]["DecisionRequiredEvent"] | components["schemas"]["DecisionTakenEvent"] | components["schemas"]["DeckRefilledEvent"] | components["schemas"]["DeckReformedEvent"] | components["schemas"]["DeepDivedEvent"] | components["schemas"]["DetectionResolvedEvent"] | components["schemas"]["DetectionRolledEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DivisionOrderedEvent"] | components["schemas"]["DriftedEvent"] | components["schemas"]["EffectAppliedEvent"] | components["schemas"]["EnemyAttackedEvent"] | components["schemas"]["EquipmentDateMovedEvent"] | components["schemas"]["EquipmentFittedEvent"] | components["schemas"]["EscortMovedEvent"] | components["schemas"]["EscortSearchedEvent"] | components["schemas"]["EscortsOrderedEvent"] | components["schemas"]["EventResolvedEvent"] | components["schemas"]["FireChangedEvent"] | components["schemas"]["FireHeldEvent"] | components["schemas"]["FloodingChangedEvent"] | components["schemas"]["GameCreatedEvent"] | components["schemas"]["GameEndedEvent"] | components["schemas"]["GunneryResolvedEvent"] | components["schemas"]["GunsAbandonedEvent"] | components["schemas"]["HitsRolledEvent"] | components["schemas"]["HullDamagedEvent"] | components["schemas"]["IncomeCollectedEvent"] | components["schemas"]["LineReversedEvent"] | components["schemas"]["ListingChangedEvent"] | components["schemas"]["MapResetEvent"] | components["schemas"]["MechanicalCheckedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MinesLaidEvent"] | components["schemas"]["MissionAssignedEvent"] | components["schemas"]["MissionBeganEvent"] | components["schemas"]["MissionEndedEvent"] | components["schemas"]["MissionStageEvent"] | components["schemas"]["MoveEndedEvent"] | components["schemas"]["OptionBoughtEvent"] | components["schemas"]["OrderConvertedEvent"] | components["schemas"]["PatrolCompletedEvent"] | components["schemas"]["PatternDroppedEvent"] | components["schemas"]["PhaseBeganEvent"] | components["schemas"]["PieceRemovedEvent"] | components["schemas"]["PromotedEvent"] | components["schemas"]["PurchaseMadeEvent"] | components["schemas"]["RadioCalledEvent"] | components["schemas"]["RaiderRolledEvent"] | components["schemas"]["RandomEventDrawnEvent"] | components["schemas"]["RepairAttemptedEvent"] | components["schemas"]["ReplenishedEvent"] | components["schemas"]["RoundBeganEvent"] | components["schemas"]["SalvoMeasuredEvent"] | components["schemas"]["ScoredEvent"] | components["schemas"]["ScuttlingBegunEvent"] | components["schemas"]["SeedLockedEvent"] | components["schemas"]["SegmentBeganEvent"] | components["schemas"]["ServerSeedRevealedEvent"] | components["schemas"]["ShipDroppedOutEvent"] | components["schemas"]["ShipLostEvent"] | components["schemas"]["ShipRepairedEvent"] | components["schemas"]["ShipRevealedEvent"] | components["schemas"]["ShipSinkingEvent"] | components["schemas"]["ShipSunkEvent"] | components["schemas"]["ShipSurrenderedEvent"] | components["schemas"]["ShipWithdrewEvent"] | components["schemas"]["ShipsMovedEvent"] | components["schemas"]["ShipsPlacedEvent"] | components["schemas"]["SilentRunningEvent"] | components["schemas"]["SinkRolledEvent"] | components["schemas"]["SkillDiceRolledEvent"] | components["schemas"]["SkillsAllocatedEvent"] | components["schemas"]["SpottingResolvedEvent"] | components["schemas"]["StepStartedEvent"] | components["schemas"]["StragglerResolvedEvent"] | components["schemas"]["StressChangedEvent"] | components["schemas"]["SubmarinesFoughtEvent"] | components["schemas"]["SubmarinesLostEvent"] | components["schemas"]["SubmarinesMovedEvent"] | components["schemas"]["SubmarinesPlacedEvent"] | components["schemas"]["SubmissionSealedEvent"] | components["schemas"]["SubmissionsRevealedEvent"] | components["schemas"]["TableRevealedEvent"] | components["schemas"]["TechDelayRolledEvent"] | components["schemas"]["TerritoriesReturnedEvent"] | components["schemas"]["TerritoryCapturedEvent"] | components["schemas"]["TerritoryLiberatedEvent"] | components["schemas"]["ToSearchBoxEvent"] | components["schemas"]["TorpedoResolvedEvent"] | components["schemas"]["TorpedoTrackedEvent"] | components["schemas"]["TorpedoesLoadedEvent"] | components["schemas"]["TorpedoesReloadedEvent"] | components["schemas"]["TorpedoesResolvedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["UBoatDivedEvent"] | components["schemas"]["UBoatHitEvent"] | components["schemas"]["UBoatLeftEvent"] | components["schemas"]["UBoatManoeuvredEvent"] | components["schemas"]["UBoatMovedEvent"] | components["schemas"]["UBoatPatrolledEvent"] | components["schemas"]["UBoatPlacedEvent"] | components["schemas"]["UBoatRetiredEvent"] | components["schemas"]["UBoatSightedEvent"] | components["schemas"]["UBoatStandsOffEvent"] | components["schemas"]["UBoatSunkEvent"] | components["schemas"]["UBoatsSelectedEvent"] | components["schemas"]["VesselLostEvent"] | components["schemas"]["WarningPlacedEvent"] | components["schemas"]["WeatherSetEvent"] | components["schemas"]["WolfpackCalledEvent"] | components["schemas"]["WolfpackRolledEvent"] | components["schemas"]["XpGainedEvent"] | components["schemas"]["YearScoredEvent"];
+        Event: components["schemas"]["ActivatedEvent"] | components["schemas"]["ActivationEndedEvent"] | components["schemas"]["AlertedRaisedEvent"] | components["schemas"]["AreaDamagedEvent"] | components["schemas"]["AttackDeclaredEvent"] | components["schemas"]["AttackHeldEvent"] | components["schemas"]["AttackRolledEvent"] | components["schemas"]["AttackedMarkedEvent"] | components["schemas"]["AwardGrantedEvent"] | components["schemas"]["BattleEndedEvent"] | components["schemas"]["BattleStartedEvent"] | components["schemas"]["BearingDeclaredEvent"] | components["schemas"]["BoardingResolvedEvent"] | components["schemas"]["BoatGunsMannedEvent"] | components["schemas"]["CampaignAbandonedEvent"] | components["schemas"]["CampaignBeganEvent"] | components["schemas"]["CampaignEndedEvent"] | components["schemas"]["CardDrawnEvent"] | components["schemas"]["CardsDiscardedEvent"] | components["schemas"]["CardsReturnedEvent"] | components["schemas"]["ChipsRemovedEvent"] | components["schemas"]["ClientSeedContributedEvent"] | components["schemas"]["CollisionCheckedEvent"] | components["schemas"]["CollisionPendingEvent"] | components["schemas"]["CombatEndedEvent"] | components["schemas"]["CombatStepEvent"] | components["schemas"]["CombatTurnEndedEvent"] | components["schemas"]["CommandTransferredEvent"] | components["schemas"]["ContactEngagedEvent"] | components["schemas"]["ContactLostEvent"] | components["schemas"]["ContactResolvedEvent"] | components["schemas"]["ContactWithdrawnEvent"] | components["schemas"]["ContactsPassedEvent"] | components["schemas"]["ContactsRolledEvent"] | components["schemas"]["ConvoyArrivedEvent"] | components["schemas"]["ConvoyAssignedEvent"] | components["schemas"]["ConvoyAttackedEvent"] | components["schemas"]["ConvoyChosenEvent"] | components["schemas"]["ConvoyMovedEvent"] | components["schemas"]["ConvoyRaidedEvent"] | components["schemas"]["ConvoyScoredEvent"] | components["schemas"]["ConvoyZoneDeactivatedEvent"] | components["schemas"]["ConvoyZoneReactivatedEvent"] | components["schemas"]["CounterRevealedEvent"] | components["schemas"]["CountersPlacedEvent"] | components["schemas"]["CrewImprovedEvent"] | components["schemas"]["CrewReviewedEvent"] | components["schemas"]["CriticalRolledEvent"] | components["schemas"]["DamageAppliedEvent"] | components["schemas"]["DcResolvedEvent"] | components["schemas"]["DeadlineExpiredEvent"] | components["schemas"]["DeadlinesChangedEvent"] | components["schemas"]["DecisionRequiredEvent"] | components["schemas"]["DecisionTakenEvent"] | components["schemas"]["DeckRefilledEvent"] | components["schemas"]["DeckReformedEvent"] | components["schemas"]["DeepDivedEvent"] | components["schemas"]["DetectionResolvedEvent"] | components["schemas"]["DetectionRolledEvent"] | components["schemas"]["DiceRolledEvent"] | components["schemas"]["DivisionOrderedEvent"] | components["schemas"]["DriftedEvent"] | components["schemas"]["EffectAppliedEvent"] | components["schemas"]["EnemyAttackedEvent"] | components["schemas"]["EquipmentDateMovedEvent"] | components["schemas"]["EquipmentFittedEvent"] | components["schemas"]["EscortMovedEvent"] | components["schemas"]["EscortSearchedEvent"] | components["schemas"]["EscortsOrderedEvent"] | components["schemas"]["EventResolvedEvent"] | components["schemas"]["FireChangedEvent"] | components["schemas"]["FireHeldEvent"] | components["schemas"]["FloodingChangedEvent"] | components["schemas"]["GameCreatedEvent"] | components["schemas"]["GameEndedEvent"] | components["schemas"]["GunneryResolvedEvent"] | components["schemas"]["GunsAbandonedEvent"] | components["schemas"]["HitsRolledEvent"] | components["schemas"]["HullDamagedEvent"] | components["schemas"]["IncomeCollectedEvent"] | components["schemas"]["LineReversedEvent"] | components["schemas"]["ListingChangedEvent"] | components["schemas"]["MapResetEvent"] | components["schemas"]["MechanicalCheckedEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MinesLaidEvent"] | components["schemas"]["MinesLoadedEvent"] | components["schemas"]["MissionAssignedEvent"] | components["schemas"]["MissionBeganEvent"] | components["schemas"]["MissionEndedEvent"] | components["schemas"]["MissionStageEvent"] | components["schemas"]["MoveEndedEvent"] | components["schemas"]["OptionBoughtEvent"] | components["schemas"]["OrderConvertedEvent"] | components["schemas"]["PatrolCompletedEvent"] | components["schemas"]["PatternDroppedEvent"] | components["schemas"]["PhaseBeganEvent"] | components["schemas"]["PieceRemovedEvent"] | components["schemas"]["PromotedEvent"] | components["schemas"]["PurchaseMadeEvent"] | components["schemas"]["RadioCalledEvent"] | components["schemas"]["RaiderRolledEvent"] | components["schemas"]["RandomEventDrawnEvent"] | components["schemas"]["RepairAttemptedEvent"] | components["schemas"]["ReplenishedEvent"] | components["schemas"]["RoundBeganEvent"] | components["schemas"]["SalvoMeasuredEvent"] | components["schemas"]["ScoredEvent"] | components["schemas"]["ScuttlingBegunEvent"] | components["schemas"]["SeedLockedEvent"] | components["schemas"]["SegmentBeganEvent"] | components["schemas"]["ServerSeedRevealedEvent"] | components["schemas"]["ShipDroppedOutEvent"] | components["schemas"]["ShipLostEvent"] | components["schemas"]["ShipRepairedEvent"] | components["schemas"]["ShipRevealedEvent"] | components["schemas"]["ShipSinkingEvent"] | components["schemas"]["ShipSunkEvent"] | components["schemas"]["ShipSurrenderedEvent"] | components["schemas"]["ShipWithdrewEvent"] | components["schemas"]["ShipsMovedEvent"] | components["schemas"]["ShipsPlacedEvent"] | components["schemas"]["SilentRunningEvent"] | components["schemas"]["SinkRolledEvent"] | components["schemas"]["SkillDiceRolledEvent"] | components["schemas"]["SkillsAllocatedEvent"] | components["schemas"]["SpottingResolvedEvent"] | components["schemas"]["StepStartedEvent"] | components["schemas"]["StragglerResolvedEvent"] | components["schemas"]["StressChangedEvent"] | components["schemas"]["SubmarinesFoughtEvent"] | components["schemas"]["SubmarinesLostEvent"] | components["schemas"]["SubmarinesMovedEvent"] | components["schemas"]["SubmarinesPlacedEvent"] | components["schemas"]["SubmissionSealedEvent"] | components["schemas"]["SubmissionsRevealedEvent"] | components["schemas"]["TableRevealedEvent"] | components["schemas"]["TechDelayRolledEvent"] | components["schemas"]["TerritoriesReturnedEvent"] | components["schemas"]["TerritoryCapturedEvent"] | components["schemas"]["TerritoryLiberatedEvent"] | components["schemas"]["ToSearchBoxEvent"] | components["schemas"]["TorpedoResolvedEvent"] | components["schemas"]["TorpedoTrackedEvent"] | components["schemas"]["TorpedoesLoadedEvent"] | components["schemas"]["TorpedoesReloadedEvent"] | components["schemas"]["TorpedoesResolvedEvent"] | components["schemas"]["TurnEndedEvent"] | components["schemas"]["TurnStartedEvent"] | components["schemas"]["UBoatDivedEvent"] | components["schemas"]["UBoatHitEvent"] | components["schemas"]["UBoatLeftEvent"] | components["schemas"]["UBoatManoeuvredEvent"] | components["schemas"]["UBoatMovedEvent"] | components["schemas"]["UBoatPatrolledEvent"] | components["schemas"]["UBoatPlacedEvent"] | components["schemas"]["UBoatRetiredEvent"] | components["schemas"]["UBoatSightedEvent"] | components["schemas"]["UBoatStandsOffEvent"] | components["schemas"]["UBoatSunkEvent"] | components["schemas"]["UBoatsSelectedEvent"] | components["schemas"]["VesselLostEvent"] | components["schemas"]["WarningPlacedEvent"] | components["schemas"]["WeatherSetEvent"] | components["schemas"]["WolfpackCalledEvent"] | components["schemas"]["WolfpackRolledEvent"] | components["schemas"]["XpGainedEvent"] | components["schemas"]["YearScoredEvent"];
         /** EventBody */
-        EventBody: components["schemas"]["ActivatedBody"] | components["schemas"]["ActivationEndedBody"] | components["schemas"]["AlertedRaisedBody"] | components["schemas"]["AreaDamagedBody"] | components["schemas"]["AttackDeclaredBody"] | components["schemas"]["AttackHeldBody"] | components["schemas"]["AttackRolledBody"] | components["schemas"]["AttackedMarkedBody"] | components["schemas"]["AwardGrantedBody"] | components["schemas"]["BattleEndedBody"] | components["schemas"]["BattleStartedBody"] | components["schemas"]["BearingDeclaredBody"] | components["schemas"]["BoardingResolvedBody"] | components["schemas"]["BoatGunsMannedBody"] | components["schemas"]["CampaignAbandonedBody"] | components["schemas"]["CampaignBeganBody"] | components["schemas"]["CampaignEndedBody"] | components["schemas"]["CardDrawnBody"] | components["schemas"]["CardsDiscardedBody"] | components["schemas"]["CardsReturnedBody"] | components["schemas"]["ChipsRemovedBody"] | components["schemas"]["ClientSeedContributedBody"] | components["schemas"]["CollisionCheckedBody"] | components["schemas"]["CollisionPendingBody"] | components["schemas"]["CombatEndedBody"] | components["schemas"]["CombatStepBody"] | components["schemas"]["CombatTurnEndedBody"] | components["schemas"]["CommandTransferredBody"] | components["schemas"]["ContactEngagedBody"] | components["schemas"]["ContactLostBody"] | components["schemas"]["ContactResolvedBody"] | components["schemas"]["ContactWithdrawnBody"] | components["schemas"]["ContactsPassedBody"] | components["schemas"]["ContactsRolledBody"] | components["schemas"]["ConvoyArrivedBody"] | components["schemas"]["ConvoyAssignedBody"] | components["schemas"]["ConvoyAttackedBody"] | components["schemas"]["ConvoyChosenBody"] | components["schemas"]["ConvoyMovedBody"] | components["schemas"]["ConvoyRaidedBody"] | components["schemas"]["ConvoyScoredBody"] | components["schemas"]["ConvoyZoneDeactivatedBody"] | components["schemas"]["ConvoyZoneReactivatedBody"] | components["schemas"]["CounterRevealedBody"] | components["schemas"]["CountersPlacedBody"] | components["schemas"]["CrewImprovedBody"] | components["schemas"]["CrewReviewedBody"] | components["schemas"]["CriticalRolledBody"] | components["schemas"]["DamageAppliedBody"] | components["schemas"]["DcResolvedBody"] | components["schemas"]["DeadlineExpiredBody"] | components["schemas"]["DeadlinesChangedBody"] | components["schemas"]["DecisionRequiredBody"] | components["schemas"]["DecisionTakenBody"] | components["schemas"]["DeckRefilledBody"] | components["schemas"]["DeckReformedBody"] | components["schemas"]["DeepDivedBody"] | components["schemas"]["DetectionResolvedBody"] | components["schemas"]["DetectionRolledBody"] | components["schemas"]["DiceRolledBody"] | components["schemas"]["DivisionOrderedBody"] | components["schemas"]["DriftedBody"] | components["schemas"]["EffectAppliedBody"] | components["schemas"]["EnemyAttackedBody"] | components["schemas"]["EquipmentDateMovedBody"] | components["schemas"]["EquipmentFittedBody"] | components["schemas"]["EscortMovedBody"] | components["schemas"]["EscortSearchedBody"] | components["schemas"]["EscortsOrderedBody"] | components["schemas"]["EventResolvedBody"] | components["schemas"]["FireChangedBody"] | components["schemas"]["FireHeldBody"] | components["schemas"]["FloodingChangedBody"] | components["schemas"]["GameCreatedBody"] | components["schemas"]["GameEndedBody"] | components["schemas"]["GunneryResolvedBody"] | components["schemas"]["GunsAbandonedBody"] | components["schemas"]["HitsRolledBody"] | components["schemas"]["HullDamagedBody"] | components["schemas"]["IncomeCollectedBody"] | components["schemas"]["LineReversedBody"] | components["schemas"]["ListingChangedBody"] | components["schemas"]["MapResetBody"] | components["schemas"]["MechanicalCheckedBody"] | components["schemas"]["MessageDeliveredBody"] | components["schemas"]["MinesLaidBody"] | components["schemas"]["MissionAssignedBody"] | components["schemas"]["MissionBeganBody"] | components["schemas"]["MissionEndedBody"] | components["schemas"]["MissionStageBody"] | components["schemas"]["MoveEndedBody"] | components["schemas"]["OptionBoughtBody"] | components["schemas"]["OrderConvertedBody"] | components["schemas"]["PatrolCompletedBody"] | components["schemas"]["PatternDroppedBody"] | components["schemas"]["PhaseBeganBody"] | components["schemas"]["PieceRemovedBody"] | components["schemas"]["PromotedBody"] | components["schemas"]["PurchaseMadeBody"] | components["schemas"]["RadioCalledBody"] | components["schemas"]["RaiderRolledBody"] | components["schemas"]["RandomEventDrawnBody"] | components["schemas"]["RepairAttemptedBody"] | components["schemas"]["ReplenishedBody"] | components["schemas"]["RoundBeganBody"] | components["schemas"]["SalvoMeasuredBody"] | components["schemas"]["ScoredBody"] | components["schemas"]["ScuttlingBegunBody"] | components["schemas"]["SeedLockedBody"] | components["schemas"]["SegmentBeganBody"] | components["schemas"]["ServerSeedRevealedBody"] | components["schemas"]["ShipDroppedOutBody"] | components["schemas"]["ShipLostBody"] | components["schemas"]["ShipRepairedBody"] | components["schemas"]["ShipRevealedBody"] | components["schemas"]["ShipSinkingBody"] | components["schemas"]["ShipSunkBody"] | components["schemas"]["ShipSurrenderedBody"] | components["schemas"]["ShipWithdrewBody"] | components["schemas"]["ShipsMovedBody"] | components["schemas"]["ShipsPlacedBody"] | components["schemas"]["SilentRunningBody"] | components["schemas"]["SinkRolledBody"] | components["schemas"]["SkillDiceRolledBody"] | components["schemas"]["SkillsAllocatedBody"] | components["schemas"]["SpottingResolvedBody"] | components["schemas"]["StepStartedBody"] | components["schemas"]["StragglerResolvedBody"] | components["schemas"]["StressChangedBody"] | components["schemas"]["SubmarinesFoughtBody"] | components["schemas"]["SubmarinesLostBody"] | components["schemas"]["SubmarinesMovedBody"] | components["schemas"]["SubmarinesPlacedBody"] | components["schemas"]["SubmissionSealedBody"] | components["schemas"]["SubmissionsRevealedBody"] | components["schemas"]["TableRevealedBody"] | components["schemas"]["TechDelayRolledBody"] | components["schemas"]["TerritoriesReturnedBody"] | components["schemas"]["TerritoryCapturedBody"] | components["schemas"]["TerritoryLiberatedBody"] | components["schemas"]["ToSearchBoxBody"] | components["schemas"]["TorpedoResolvedBody"] | components["schemas"]["TorpedoTrackedBody"] | components["schemas"]["TorpedoesLoadedBody"] | components["schemas"]["TorpedoesReloadedBody"] | components["schemas"]["TorpedoesResolvedBody"] | components["schemas"]["TurnEndedBody"] | components["schemas"]["TurnStartedBody"] | components["schemas"]["UBoatDivedBody"] | components["schemas"]["UBoatHitBody"] | components["schemas"]["UBoatLeftBody"] | components["schemas"]["UBoatManoeuvredBody"] | components["schemas"]["UBoatMovedBody"] | components["schemas"]["UBoatPatrolledBody"] | components["schemas"]["UBoatPlacedBody"] | components["schemas"]["UBoatRetiredBody"] | components["schemas"]["UBoatSightedBody"] | components["schemas"]["UBoatStandsOffBody"] | components["schemas"]["UBoatSunkBody"] | components["schemas"]["UBoatsSelectedBody"] | components["schemas"]["VesselLostBody"] | components["schemas"]["WarningPlacedBody"] | components["schemas"]["WeatherSetBody"] | components["schemas"]["WolfpackCalledBody"] | components["schemas"]["WolfpackRolledBody"] | components["schemas"]["XpGainedBody"] | components["schemas"]["YearScoredBody"];
+        EventBody: components["schemas"]["ActivatedBody"] | components["schemas"]["ActivationEndedBody"] | components["schemas"]["AlertedRaisedBody"] | components["schemas"]["AreaDamagedBody"] | components["schemas"]["AttackDeclaredBody"] | components["schemas"]["AttackHeldBody"] | components["schemas"]["AttackRolledBody"] | components["schemas"]["AttackedMarkedBody"] | components["schemas"]["AwardGrantedBody"] | components["schemas"]["BattleEndedBody"] | components["schemas"]["BattleStartedBody"] | components["schemas"]["BearingDeclaredBody"] | components["schemas"]["BoardingResolvedBody"] | components["schemas"]["BoatGunsMannedBody"] | components["schemas"]["CampaignAbandonedBody"] | components["schemas"]["CampaignBeganBody"] | components["schemas"]["CampaignEndedBody"] | components["schemas"]["CardDrawnBody"] | components["schemas"]["CardsDiscardedBody"] | components["schemas"]["CardsReturnedBody"] | components["schemas"]["ChipsRemovedBody"] | components["schemas"]["ClientSeedContributedBody"] | components["schemas"]["CollisionCheckedBody"] | components["schemas"]["CollisionPendingBody"] | components["schemas"]["CombatEndedBody"] | components["schemas"]["CombatStepBody"] | components["schemas"]["CombatTurnEndedBody"] | components["schemas"]["CommandTransferredBody"] | components["schemas"]["ContactEngagedBody"] | components["schemas"]["ContactLostBody"] | components["schemas"]["ContactResolvedBody"] | components["schemas"]["ContactWithdrawnBody"] | components["schemas"]["ContactsPassedBody"] | components["schemas"]["ContactsRolledBody"] | components["schemas"]["ConvoyArrivedBody"] | components["schemas"]["ConvoyAssignedBody"] | components["schemas"]["ConvoyAttackedBody"] | components["schemas"]["ConvoyChosenBody"] | components["schemas"]["ConvoyMovedBody"] | components["schemas"]["ConvoyRaidedBody"] | components["schemas"]["ConvoyScoredBody"] | components["schemas"]["ConvoyZoneDeactivatedBody"] | components["schemas"]["ConvoyZoneReactivatedBody"] | components["schemas"]["CounterRevealedBody"] | components["schemas"]["CountersPlacedBody"] | components["schemas"]["CrewImprovedBody"] | components["schemas"]["CrewReviewedBody"] | components["schemas"]["CriticalRolledBody"] | components["schemas"]["DamageAppliedBody"] | components["schemas"]["DcResolvedBody"] | components["schemas"]["DeadlineExpiredBody"] | components["schemas"]["DeadlinesChangedBody"] | components["schemas"]["DecisionRequiredBody"] | components["schemas"]["DecisionTakenBody"] | components["schemas"]["DeckRefilledBody"] | components["schemas"]["DeckReformedBody"] | components["schemas"]["DeepDivedBody"] | components["schemas"]["DetectionResolvedBody"] | components["schemas"]["DetectionRolledBody"] | components["schemas"]["DiceRolledBody"] | components["schemas"]["DivisionOrderedBody"] | components["schemas"]["DriftedBody"] | components["schemas"]["EffectAppliedBody"] | components["schemas"]["EnemyAttackedBody"] | components["schemas"]["EquipmentDateMovedBody"] | components["schemas"]["EquipmentFittedBody"] | components["schemas"]["EscortMovedBody"] | components["schemas"]["EscortSearchedBody"] | components["schemas"]["EscortsOrderedBody"] | components["schemas"]["EventResolvedBody"] | components["schemas"]["FireChangedBody"] | components["schemas"]["FireHeldBody"] | components["schemas"]["FloodingChangedBody"] | components["schemas"]["GameCreatedBody"] | components["schemas"]["GameEndedBody"] | components["schemas"]["GunneryResolvedBody"] | components["schemas"]["GunsAbandonedBody"] | components["schemas"]["HitsRolledBody"] | components["schemas"]["HullDamagedBody"] | components["schemas"]["IncomeCollectedBody"] | components["schemas"]["LineReversedBody"] | components["schemas"]["ListingChangedBody"] | components["schemas"]["MapResetBody"] | components["schemas"]["MechanicalCheckedBody"] | components["schemas"]["MessageDeliveredBody"] | components["schemas"]["MinesLaidBody"] | components["schemas"]["MinesLoadedBody"] | components["schemas"]["MissionAssignedBody"] | components["schemas"]["MissionBeganBody"] | components["schemas"]["MissionEndedBody"] | components["schemas"]["MissionStageBody"] | components["schemas"]["MoveEndedBody"] | components["schemas"]["OptionBoughtBody"] | components["schemas"]["OrderConvertedBody"] | components["schemas"]["PatrolCompletedBody"] | components["schemas"]["PatternDroppedBody"] | components["schemas"]["PhaseBeganBody"] | components["schemas"]["PieceRemovedBody"] | components["schemas"]["PromotedBody"] | components["schemas"]["PurchaseMadeBody"] | components["schemas"]["RadioCalledBody"] | components["schemas"]["RaiderRolledBody"] | components["schemas"]["RandomEventDrawnBody"] | components["schemas"]["RepairAttemptedBody"] | components["schemas"]["ReplenishedBody"] | components["schemas"]["RoundBeganBody"] | components["schemas"]["SalvoMeasuredBody"] | components["schemas"]["ScoredBody"] | components["schemas"]["ScuttlingBegunBody"] | components["schemas"]["SeedLockedBody"] | components["schemas"]["SegmentBeganBody"] | components["schemas"]["ServerSeedRevealedBody"] | components["schemas"]["ShipDroppedOutBody"] | components["schemas"]["ShipLostBody"] | components["schemas"]["ShipRepairedBody"] | components["schemas"]["ShipRevealedBody"] | components["schemas"]["ShipSinkingBody"] | components["schemas"]["ShipSunkBody"] | components["schemas"]["ShipSurrenderedBody"] | components["schemas"]["ShipWithdrewBody"] | components["schemas"]["ShipsMovedBody"] | components["schemas"]["ShipsPlacedBody"] | components["schemas"]["SilentRunningBody"] | components["schemas"]["SinkRolledBody"] | components["schemas"]["SkillDiceRolledBody"] | components["schemas"]["SkillsAllocatedBody"] | components["schemas"]["SpottingResolvedBody"] | components["schemas"]["StepStartedBody"] | components["schemas"]["StragglerResolvedBody"] | components["schemas"]["StressChangedBody"] | components["schemas"]["SubmarinesFoughtBody"] | components["schemas"]["SubmarinesLostBody"] | components["schemas"]["SubmarinesMovedBody"] | components["schemas"]["SubmarinesPlacedBody"] | components["schemas"]["SubmissionSealedBody"] | components["schemas"]["SubmissionsRevealedBody"] | components["schemas"]["TableRevealedBody"] | components["schemas"]["TechDelayRolledBody"] | components["schemas"]["TerritoriesReturnedBody"] | components["schemas"]["TerritoryCapturedBody"] | components["schemas"]["TerritoryLiberatedBody"] | components["schemas"]["ToSearchBoxBody"] | components["schemas"]["TorpedoResolvedBody"] | components["schemas"]["TorpedoTrackedBody"] | components["schemas"]["TorpedoesLoadedBody"] | components["schemas"]["TorpedoesReloadedBody"] | components["schemas"]["TorpedoesResolvedBody"] | components["schemas"]["TurnEndedBody"] | components["schemas"]["TurnStartedBody"] | components["schemas"]["UBoatDivedBody"] | components["schemas"]["UBoatHitBody"] | components["schemas"]["UBoatLeftBody"] | components["schemas"]["UBoatManoeuvredBody"] | components["schemas"]["UBoatMovedBody"] | components["schemas"]["UBoatPatrolledBody"] | components["schemas"]["UBoatPlacedBody"] | components["schemas"]["UBoatRetiredBody"] | components["schemas"]["UBoatSightedBody"] | components["schemas"]["UBoatStandsOffBody"] | components["schemas"]["UBoatSunkBody"] | components["schemas"]["UBoatsSelectedBody"] | components["schemas"]["VesselLostBody"] | components["schemas"]["WarningPlacedBody"] | components["schemas"]["WeatherSetBody"] | components["schemas"]["WolfpackCalledBody"] | components["schemas"]["WolfpackRolledBody"] | components["schemas"]["XpGainedBody"] | components["schemas"]["YearScoredBody"];
         /** EventResolved */
         EventResolved: {
             /** Boat */
@@ -13930,6 +13930,21 @@ export interface components {
              */
             v: 1;
         };
+        /** MineLoad */
+        MineLoad: {
+            /** Count */
+            count: number;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "FAT" | "T5" | "normal";
+            /**
+             * Slot
+             * @enum {unknown}
+             */
+            slot: "ready" | "stored";
+        };
         /** MinesLaid */
         MinesLaid: {
             /** Boat */
@@ -14006,6 +14021,89 @@ export interface components {
              * @enum {string}
              */
             type: "MinesLaid";
+            /**
+             * V
+             * @enum {integer}
+             */
+            v: 1;
+        };
+        /**
+         * MinesLoaded
+         * @description Sembrar Minas (UL-17, from 5.0.0 UL-E5-2): the torpedoes the mines replace, by section and kind ("Puedes
+         *     sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas").
+         */
+        MinesLoaded: {
+            /** Boat */
+            boat: string;
+            /** Replaced */
+            replaced: components["schemas"]["MineLoad"][];
+        };
+        /**
+         * MinesLoadedBody
+         * @description The hashed body of a MinesLoaded event.
+         */
+        MinesLoadedBody: {
+            /**
+             * Command
+             * @description the id of the command that made it
+             */
+            command: string | null;
+            /**
+             * Data
+             * @description what happened
+             */
+            data: components["schemas"]["MinesLoaded"];
+            /**
+             * Game
+             * @description the game's id
+             */
+            game: string;
+            /**
+             * Seq
+             * @description its place in the log
+             */
+            seq: number;
+            /**
+             * @description the event's type (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "MinesLoaded";
+            /**
+             * V
+             * @description the version of its schema
+             * @enum {integer}
+             */
+            v: 1;
+        };
+        /**
+         * MinesLoadedEvent
+         * @description Sembrar Minas (UL-17, from 5.0.0 UL-E5-2): the torpedoes the mines replace, by section and kind ("Puedes
+         *         sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas").
+         */
+        MinesLoadedEvent: {
+            /**
+             * Actor
+             * @default null
+             */
+            actor?: string | null;
+            /** Command */
+            command: string | null;
+            /** Data */
+            data: components["schemas"]["MinesLoaded"];
+            /** Hash */
+            hash: string;
+            /**
+             * Recorded at
+             * @default null
+             */
+            recorded_at?: string | null;
+            /** Seq */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "MinesLoaded";
             /**
              * V
              * @enum {integer}
@@ -22501,6 +22599,30 @@ export interface components {
              * @enum {unknown}
              */
             mission: "attack" | "mine" | "raider";
+            /**
+             * Replaced
+             * @description Minas, from edition 5.0.0 (UL-E5-2): which torpedoes the mines replace, Ready or Stored, of any kind; they sum to `mines` (left at 0: their sum). Left out: Stored normal torpedoes first, then Ready (UL-R29)
+             * @default []
+             */
+            replaced?: {
+                /**
+                 * Count
+                 * @description how many of them
+                 */
+                count: number;
+                /**
+                 * Kind
+                 * @description normal, FAT or T5
+                 * @enum {unknown}
+                 */
+                kind: "FAT" | "T5" | "normal";
+                /**
+                 * Slot
+                 * @description the Ready or the Stored torpedoes
+                 * @enum {unknown}
+                 */
+                slot: "ready" | "stored";
+            }[];
         };
         /**
          * UboatLeaderAssignMissionCommand
@@ -22534,6 +22656,30 @@ export interface components {
              * @enum {unknown}
              */
             mission: "attack" | "mine" | "raider";
+            /**
+             * Replaced
+             * @description Minas, from edition 5.0.0 (UL-E5-2): which torpedoes the mines replace, Ready or Stored, of any kind; they sum to `mines` (left at 0: their sum). Left out: Stored normal torpedoes first, then Ready (UL-R29)
+             * @default []
+             */
+            replaced?: {
+                /**
+                 * Count
+                 * @description how many of them
+                 */
+                count: number;
+                /**
+                 * Kind
+                 * @description normal, FAT or T5
+                 * @enum {unknown}
+                 */
+                kind: "FAT" | "T5" | "normal";
+                /**
+                 * Slot
+                 * @description the Ready or the Stored torpedoes
+                 * @enum {unknown}
+                 */
+                slot: "ready" | "stored";
+            }[];
             /**
              * Type
              * @description the command's type
