@@ -76,25 +76,30 @@ def _assigned(s: State, e: ev.MissionAssigned) -> None:
     b = s.boats[e.boat]
     b.missions.append(e.mission)
     s.bought[e.mission] = s.bought.get(e.mission, 0) + 1
-    if e.mines:
-        if not s.edition.has("UL-E5-2"):  # UL-R29: Stored normal torpedoes first, then Ready (from 5.0.0 MinesLoaded)
-            from_stored = min(e.mines, b.stored["normal"])
-            b.stored["normal"] -= from_stored
-            b.ready["normal"] -= e.mines - from_stored
-        if s.edition.has("UL-E3-6"):  # UL-R50: a second Mines counter adds its mines; each keeps its own load
-            b.mines += e.mines
-            b.mine_loads = (*b.mine_loads, e.mines)
-        else:
-            b.mines = e.mines
+    if e.mines:  # UL-R29: Stored normal torpedoes first, then Ready (named ones: MinesLoaded, UL-E5-2)
+        from_stored = min(e.mines, b.stored["normal"])
+        b.stored["normal"] -= from_stored
+        b.ready["normal"] -= e.mines - from_stored
+        _load_mines(s, e.boat, e.mines)
     log(s, e.boat, "mission", f"assigned a {e.mission} mission" + (f" with {e.mines} mines" if e.mines else ""))
+
+
+def _load_mines(s: State, boat: str, mines: int) -> None:
+    b = s.boats[boat]
+    if s.edition.has("UL-E3-6"):  # UL-R50: a second Mines counter adds its mines; each keeps its own load
+        b.mines += mines
+        b.mine_loads = (*b.mine_loads, mines)
+    else:
+        b.mines = mines
 
 
 def _mines_loaded(s: State, e: ev.MinesLoaded) -> None:
     b = s.boats[e.boat]
     for r in e.replaced:
         (b.ready if r.slot == "ready" else b.stored)[r.kind] -= r.count
+    _load_mines(s, e.boat, sum(r.count for r in e.replaced))
     said = ", ".join(f"{r.count} {r.slot} {r.kind}" for r in e.replaced)
-    log(s, e.boat, "mission", f"mines replace {said} torpedoes")
+    log(s, e.boat, "mission", f"loads mines in place of {said} torpedoes")
 
 
 def _stress(s: State, e: ev.StressChanged) -> None:

@@ -182,16 +182,6 @@ def why_not_replaced(b, mines: int, replaced: list | tuple) -> str | None:
     return None
 
 
-def mines_replaced(s: State, boat: str, mines: int, replaced: list | tuple) -> list[ev.MineLoad]:
-    """The torpedoes a Mines mission replaces: those named (UL-E5-2), else Stored normal ones first, then Ready (UL-R29)."""
-    if replaced:
-        return [ev.MineLoad(slot=r.slot, kind=r.kind, count=r.count) for r in replaced]
-    b = s.boats[boat]
-    stored = min(mines, b.stored["normal"])
-    loads = [ev.MineLoad(slot="stored", kind="normal", count=stored), ev.MineLoad(slot="ready", kind="normal", count=mines - stored)]
-    return [x for x in loads if x.count]
-
-
 def mission_choices(s: State) -> list[dict]:
     out = []
     for b in s.boats.values():
@@ -207,12 +197,17 @@ def assign_mission(ctx, cmd: c.AssignMission) -> None:
     if why:
         raise IllegalCommand(why)
     half = cost_half(s, cmd.mission)
-    mines = cmd.mines or sum(r.count for r in cmd.replaced)
+    # named torpedoes (UL-E5-2) are loaded by MinesLoaded; a count alone by MissionAssigned in UL-R29's order, the
+    # events of 4.0.0's commands
     ctx.emit(
-        ev.MissionAssigned(boat=cmd.boat, mission=cmd.mission, mines=mines, cost_half=half, so_half=s.so_half - half)
-    )
-    if mines and s.edition.has("UL-E5-2"):  # which torpedoes they replace (before it, UL-R29's order in the fold)
-        ctx.emit(ev.MinesLoaded(boat=cmd.boat, replaced=mines_replaced(s, cmd.boat, mines, cmd.replaced)))
+        ev.MissionAssigned(
+            boat=cmd.boat, mission=cmd.mission, mines=0 if cmd.replaced else cmd.mines, cost_half=half,
+            so_half=s.so_half - half,
+        )
+    )  # fmt: skip
+    if cmd.replaced:
+        replaced = [ev.MineLoad(slot=r.slot, kind=r.kind, count=r.count) for r in cmd.replaced]
+        ctx.emit(ev.MinesLoaded(boat=cmd.boat, replaced=replaced))
 
 
 def end_strategic(ctx) -> None:
