@@ -175,6 +175,10 @@ class Ruleset(Generic[S, C, O, D]):
     # (a seat's own odds, `as_seen_by`), and `redrawn` says what in plain words. A ruleset without it hides nothing
     # from a seat but the server seed, which every continuation replaces with its own
     imagine: Callable[[S, str], S] | None = None
+    # (that picture, seat, keyed) -> None: in each continuation, what `imagine` could only picture once drawn again in
+    # place (battlefleet's fogged positions within their sighting's blur); `keyed(label)` gives the continuation's own
+    # reproducible bytes (its seed's HMAC, as the fog's offsets are drawn), so each continuation draws its own
+    redraw: Callable[[S, str, Callable[[str], bytes]], None] | None = None
     redrawn: str = "the server seed: each continuation rolls dice of its own"
     # (options) -> the options a new game records: fills in a default so the genesis names it explicitly
     new_game_options: Callable[[O], O] | None = None

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from domain import engine
-from domain.dice import EMPTY_CLIENT_SEED
+from domain.dice import EMPTY_CLIENT_SEED, Dice
 from domain.engine import Game, InvalidInput, Rejected
 from events.bodies import body_of
 from events.bundle import Bundle, decode_bundle
@@ -165,10 +165,13 @@ def continuations(
     seed: int,
     indices: list[int],
     serves: tuple[list[str], dict[str, tuple[str, Any, str]]] | None = None,
+    seat: str | None = None,
 ) -> list[dict[str, int]]:
     """Play continuations `indices` from a position (a snapshot of its Game): each a fork of the position with the
     public seed seed_for(seed, i), played to the end by the bot. Runs in a worker process: its inputs are plain, the
-    rulesets too (`serves`: service/rulesets.py what_a_worker_serves; None: those service/rulesets.py serves)."""
+    rulesets too (`serves`: service/rulesets.py what_a_worker_serves; None: those service/rulesets.py serves).
+    `seat`: the position is that seat's picture (engine.as_seen_by), and each continuation first draws again what
+    the seat could not read (`Ruleset.redraw`) from its own seed."""
     created = msgspec.convert(genesis, GameCreated)
     loaded = loaded_for(serve_the_same(*serves) if serves else RULESETS, created.ruleset.id)
     results = []
@@ -181,6 +184,8 @@ def continuations(
         ref = ParentRef(game=game.game_id, seq=game.version, hash="0" * 64)
         fork = engine.fork_events(game, ref, f"whatif-{seed}-{i}", "public-seed", server_seed, keep_sealed=True)
         game = engine.start_fork(game, f"whatif-{seed}-{i}", as_genesis(fork[0]))
+        if seat is not None and loaded.ruleset.redraw is not None:
+            loaded.ruleset.redraw(game.state, seat, Dice(server_seed, 0).keyed)
         results.append(outcomes(play_on(game, server_seed)))
     return results
 
@@ -228,9 +233,11 @@ def play_from(
     progress: Callable[[int], None] | None = None,
     chunk: int | None = None,
     rulesets: Mapping[str, Loaded] = RULESETS,
+    seat: str | None = None,
 ) -> list[dict[str, int]]:
     """Each continuation's figures, in index order: `games` forks of `game` played to the end by the bot, in this
-    process or spread over `executor` in chunks (the same answer either way)."""
+    process or spread over `executor` in chunks (the same answer either way); `seat`: `game` is that seat's picture
+    (see `continuations`)."""
     serves = what_a_worker_serves(rulesets)
     state, genesis = take_snapshot(game), msgspec.to_builtins(game.created)
     chunk = chunk or max(1, min(50, math.ceil(games / 16)))
@@ -238,11 +245,11 @@ def play_from(
     results: list[dict[str, int]] = []
     if executor is None:
         for part in parts:
-            results += continuations(state, genesis, seed, part, serves)
+            results += continuations(state, genesis, seed, part, serves, seat)
             if progress:
                 progress(len(results))
     else:
-        futures = [executor.submit(continuations, state, genesis, seed, part, serves) for part in parts]
+        futures = [executor.submit(continuations, state, genesis, seed, part, serves, seat) for part in parts]
         for f in futures:  # in index order, whatever order they finish in
             results += f.result()
             if progress:
@@ -266,7 +273,7 @@ def seat_odds(
     rules = game.ruleset
     if rules is None or rules.bot is None or rules.outcomes is None:
         raise Rejected("no-bot", f"{game.created.ruleset.id} has no bot to play the continuations")
-    results = play_from(engine.as_seen_by(game, seat), games, seed, progress=progress, rulesets=rulesets)
+    results = play_from(engine.as_seen_by(game, seat), games, seed, progress=progress, rulesets=rulesets, seat=seat)
     return answer(engine.as_seen_by(head, seat), at, games, seed, results) | {"as_seat": seat, "redrawn": rules.redrawn}
 
 

@@ -123,3 +123,51 @@ def test_the_picture_of_a_seat_is_built_from_what_it_may_read(fog):
         for ship, pose in game.state.sealed["russia"].sighting.items():
             assert mine.state.pose(ship) == pose  # where russia last saw it
     assert engine.as_seen_by(twin, "russia").state == mine.state
+
+
+@pytest.mark.parametrize("fog", ["blur", "open"])
+def test_each_continuation_draws_again_where_the_fog_hid_each_enemy_ship(fog):
+    """Issue 36 item 2, "re-drawn for each continuation": under fog blur each continuation of russia's own odds puts
+    japan's ships somewhere else within what russia's sighting could hide (BF-R48: each axis up to the blur's reach
+    from the sighting, the heading within half a heading step), drawn from the continuation's own seed and nothing
+    else; the same seed draws the same picture. Under fog open the positions are public and kept."""
+    from math import isqrt
+
+    from domain.battlefleet_1900.geometry import dist2
+    from domain.battlefleet_1900.rules.sealing import redraw
+    from domain.dice import Dice
+    from domain.procedure import working_copy
+    from service.simulate import new_game, play_on, seed_for
+
+    game = new_game("battlefleet-1900", {"fog": fog}, seed_for(8, 0))
+
+    class Stop(Exception):
+        pass
+
+    def after(payload, events):
+        if game.state.turn == 3 and game.state.step == "command":
+            raise Stop
+
+    with pytest.raises(Stop):
+        play_on(game, seed_for(8, 0), on_command=after)
+    picture = engine.as_seen_by(game, "russia").state
+    drawn = []
+    for i in range(3):
+        s = working_copy(picture)
+        redraw(s, "russia", Dice(seed_for(3, i), 0).keyed)
+        drawn.append(s)
+    again = working_copy(picture)
+    redraw(again, "russia", Dice(seed_for(3, 0), 0).keyed)
+    assert again.sealed["japan"].poses == drawn[0].sealed["japan"].poses  # reproducible from the seed alone
+    if fog == "open":
+        assert all(s.sealed["japan"].poses == picture.sealed["japan"].poses for s in drawn)
+        return
+    sighting, fogs = picture.sealed["russia"].sighting, picture.data.fog
+    mine = [picture.pose(n) for n in picture.own("russia") if picture.ships[n].on_table]
+    assert sighting and drawn[0].sealed["japan"].poses != drawn[1].sealed["japan"].poses != drawn[2].sealed["japan"].poses
+    for s in drawn:
+        for ship, seen in sighting.items():
+            p = s.sealed["japan"].poses[ship]
+            reach = fogs.blur_pct * isqrt(min(dist2((seen.x, seen.y), (q.x, q.y)) for q in mine)) // 100
+            assert abs(p.x - seen.x) <= reach and abs(p.y - seen.y) <= reach, ship
+            assert min((p.h - seen.h) % 360, (seen.h - p.h) % 360) <= fogs.heading_step // 2, ship

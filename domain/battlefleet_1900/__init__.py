@@ -15,7 +15,7 @@ from domain.battlefleet_1900.data import parse_data
 from domain.battlefleet_1900.editions import EDITIONS
 from domain.battlefleet_1900.evolve import evolve
 from domain.battlefleet_1900.rules import turn
-from domain.battlefleet_1900.rules.sealing import REDRAWN, imagine, redact
+from domain.battlefleet_1900.rules.sealing import REDRAWN, imagine, redact, redraw
 from domain.battlefleet_1900.state import State, initial_state
 from domain.dice import Dice
 from domain.engine import Ruleset
@@ -55,6 +55,7 @@ RULESET = Ruleset(
     data_option="data",
     redact=redact,
     imagine=imagine,
+    redraw=redraw,
     redrawn=REDRAWN,
     bot=bot.choose,
     outcomes=bot.outcomes,

@@ -7,7 +7,7 @@ offsets keyed by HMAC (not rolls). `redact` is the only place secrets leave the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from math import isqrt
 from typing import TYPE_CHECKING
@@ -189,9 +189,35 @@ def imagine(view: State, seat: str) -> State:
     return s
 
 
+def redraw(picture: State, seat: str, keyed: Callable[[str], bytes]) -> None:
+    """Issue 36: in each continuation of `seat`'s own odds, the other side's ships it last saw under fog `blur` are
+    drawn again within what that sighting's blur could hide (BF-R48: each axis up to the blur's reach, the reach
+    measured from the sighting to this seat's nearest ship, which has not moved since; the heading within half a
+    heading step), from the continuation's own `keyed` bytes: each continuation pictures them somewhere else, and
+    none reads where they are. Ships seen only at the scenario's public start, and fog `open`, keep their poses."""
+    if picture.fog != "blur":
+        return
+    fog = picture.data.fog
+    mine = [picture.pose(n) for n in picture.own(seat) if picture.ships[n].on_table]
+    enemy = picture.sealed[picture.enemy(seat)]
+    for name, seen in picture.sealed[seat].sighting.items():
+        if name not in enemy.poses:
+            continue
+        near = isqrt(min((dist2((seen.x, seen.y), (q.x, q.y)) for q in mine), default=0))
+        reach, half = fog.blur_pct * near // 100, fog.heading_step // 2
+        key = keyed(f"bf1900:whatif:{seat}:{name}")
+        drawn = blurred(seen, key, reach, 1)
+        turn = int.from_bytes(key[16:24], "big") % (2 * half + 1) - half
+        enemy.poses[name] = ev.Pose(drawn.x, drawn.y, (seen.h + turn) % 360)
+    for d in picture.divisions.values():  # a line's bearing is its lead's heading (`imagine`)
+        if d.seat != seat and d.ships and d.ships[0] in enemy.poses and d.id in enemy.line_bearing:
+            enemy.line_bearing[d.id] = enemy.poses[d.ships[0]].h
+
+
 REDRAWN = (
     "what this seat may not read: the other side's sealed command of this step (its bot gives it again in each "
     "continuation); under fog blur its ships stand where this seat last saw them, in their lines' last public "
-    "order, each last moved at its top speed box; its torpedoes run at normal depth; the referee's markers are "
-    "cleared; and the server seed: each continuation rolls dice of its own"
+    "order, each last moved at its top speed box, and each continuation draws again where each one is within what "
+    "that sighting's blur could hide; its torpedoes run at normal depth; the referee's markers are cleared; and the "
+    "server seed: each continuation rolls dice of its own"
 )
