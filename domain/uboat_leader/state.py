@@ -111,6 +111,8 @@ class Boat:
     patrols: int = 0
     mines: int = 0  # mines aboard
     mine_loads: tuple[int, ...] = ()  # the mines each Mines counter was bought with, in order (UL-R50, UL-E3-6)
+    # beside each load, the (FAT, T5) torpedoes its mines replaced (UL-E5-2): what a cancelled mission gives back
+    mine_advanced: tuple[tuple[int, int], ...] = ()
     missions: list[str] = field(default_factory=list)  # Special Mission counters carried
     came_from: str | None = None  # where its last step began (UL-R10)
     attacked: bool = False  # the Attacked counter (UL-R24)

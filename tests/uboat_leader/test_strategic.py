@@ -6,6 +6,7 @@ import pytest
 
 from domain.engine import IllegalCommand
 from domain.uboat_leader.evolve import evolve
+from domain.uboat_leader.rules import strategic
 from events import uboat_leader as ev
 from events.core import GameEnded
 from tests.uboat_leader.scenario import data_with, deck, legal, new_state, of, put, send
@@ -219,3 +220,50 @@ def test_UL17_ULE5_2_a_mines_mission_replaces_the_ready_or_stored_torpedoes_the_
         send(s, "assign_mission", boat="U-47", mission="mine", mines=2, replaced=[replaced[0] | {"count": 1}])
     with pytest.raises(IllegalCommand, match="only a Mines mission"):
         send(s, "assign_mission", boat="U-47", mission="attack", replaced=[replaced[0] | {"count": 1}])
+
+
+def test_UL_R6_ULE5_2_a_mines_mission_naming_its_torpedoes_still_needs_a_box_within_reach():
+    """UL-R6: a mission no box the boat can reach allows is refused, the Mines mission naming its torpedoes too (the
+    cold pass over UL-E5-2, F1: it skipped the check, and the boat then had no legal move). A data set barring the
+    Type II boats from the British Isles, the Mines box's Area."""
+
+    def bar(d):
+        next(a for a in d["campaigns"][0]["map"]["areas"] if a["id"] == "british-isles")["barred"] = ["IIB", "IIC"]
+
+    s = new_state(boats=(("U-56", "trained"),), so_half=20, data=data_with(bar))
+    for args in ({"mines": 1}, {"replaced": [{"slot": "ready", "kind": "normal", "count": 1}]}):
+        with pytest.raises(IllegalCommand, match="no Mines box that U-56 .IIC. can reach"):
+            send(s, "assign_mission", boat="U-56", mission="mine", **args)
+    assert strategic.named_mines(s) == [] and "mine" not in {m["mission"] for m in strategic.mission_choices(s)}
+
+
+def test_UL17_ULE5_2_a_boat_carrying_only_advanced_torpedoes_is_offered_the_mines_mission_by_naming_them():
+    """UL-R29: every torpedo aboard is one of the "Torpedos" mines may replace; a boat whose normal torpedoes are all
+    gone (here 2 Stored FATs left) has no count-only choice, yet the form offers the Mines mission naming the FATs
+    (the cold pass over UL-E5-2, F2), and what it builds is accepted."""
+    s = new_state(so_half=10)
+    b = s.boats["U-47"]
+    b.ready.update(normal=0)
+    b.stored.update(normal=0, FAT=2)
+    spec = legal(s)["assign_mission"]
+    assert not [ch for ch in spec.choices or [] if ch["mission"] == "mine"]
+    (u47,) = spec.ui.controls[0].variants
+    (mine,) = [v for v in u47.controls[0].variants if v.fixed["mission"] == "mine"]
+    (item,) = mine.controls[0].items
+    assert item.fixed == {"slot": "stored", "kind": "FAT"} and item.controls[0].max == 2
+    send(s, "assign_mission", boat="U-47", mission="mine", replaced=[{**item.fixed, "count": 2}])
+    assert (b.mines, b.stored["FAT"]) == (2, 0)
+
+
+def test_UL_R8_ULE5_2_a_cancelled_mines_mission_gives_back_the_advanced_torpedoes_its_mines_replaced():
+    """UL-R8: a port cancels the mission and the mines revert; from 5.0.0 the FATs and T5s the player named come back
+    as FATs and T5s (the cold pass over UL-E5-2, F3: they came back as normal torpedoes, the SO paid for them lost),
+    the rest as normal Stored torpedoes."""
+    s = new_state(so_half=10)
+    b = s.boats["U-47"]
+    b.stored.update(normal=7, FAT=2)
+    replaced = [{"slot": "ready", "kind": "normal", "count": 3}, {"slot": "stored", "kind": "FAT", "count": 2}]
+    send(s, "assign_mission", boat="U-47", mission="mine", replaced=replaced)
+    assert (b.mines, b.mine_advanced) == (5, ((2, 0),))
+    evolve(s, ev.MissionEnded(boat="U-47", mission="mine", outcome="cancelled"))
+    assert (b.mines, b.stored, b.ready["normal"]) == (0, {"normal": 10, "FAT": 2, "T5": 0}, 2)

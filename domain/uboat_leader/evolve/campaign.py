@@ -80,15 +80,16 @@ def _assigned(s: State, e: ev.MissionAssigned) -> None:
         from_stored = min(e.mines, b.stored["normal"])
         b.stored["normal"] -= from_stored
         b.ready["normal"] -= e.mines - from_stored
-        _load_mines(s, e.boat, e.mines)
+        _load_mines(s, e.boat, e.mines, (0, 0))
     log(s, e.boat, "mission", f"assigned a {e.mission} mission" + (f" with {e.mines} mines" if e.mines else ""))
 
 
-def _load_mines(s: State, boat: str, mines: int) -> None:
+def _load_mines(s: State, boat: str, mines: int, advanced: tuple[int, int]) -> None:
     b = s.boats[boat]
     if s.edition.has("UL-E3-6"):  # UL-R50: a second Mines counter adds its mines; each keeps its own load
         b.mines += mines
         b.mine_loads = (*b.mine_loads, mines)
+        b.mine_advanced = (*b.mine_advanced, advanced)
     else:
         b.mines = mines
 
@@ -97,7 +98,8 @@ def _mines_loaded(s: State, e: ev.MinesLoaded) -> None:
     b = s.boats[e.boat]
     for r in e.replaced:
         (b.ready if r.slot == "ready" else b.stored)[r.kind] -= r.count
-    _load_mines(s, e.boat, sum(r.count for r in e.replaced))
+    advanced = tuple(sum(r.count for r in e.replaced if r.kind == k) for k in ("FAT", "T5"))
+    _load_mines(s, e.boat, sum(r.count for r in e.replaced), (advanced[0], advanced[1]))
     said = ", ".join(f"{r.count} {r.slot} {r.kind}" for r in e.replaced)
     log(s, e.boat, "mission", f"loads mines in place of {said} torpedoes")
 

@@ -107,15 +107,18 @@ def _mission_ended(s: State, e: ev.MissionEnded) -> None:
     if e.outcome in ("done", "cancelled") and e.mission in b.missions:
         b.missions.remove(e.mission)
     if e.outcome == "cancelled" and e.mission == "mine" and b.mines:  # UL-R8: mines revert to torpedoes
-        b.stored["normal"] += b.mines
-        b.mines, b.mine_loads = 0, ()
+        fat, t5 = (sum(x[i] for x in b.mine_advanced) for i in (0, 1))  # the FATs and T5s named (UL-E5-2)
+        b.stored["FAT"] += fat
+        b.stored["T5"] += t5
+        b.stored["normal"] += b.mines - fat - t5
+        b.mines, b.mine_loads, b.mine_advanced = 0, (), ()
     log(s, e.boat, "mission", f"{e.mission} mission {e.outcome}")
 
 
 def _mines_laid(s: State, e: ev.MinesLaid) -> None:
     b = s.boats[e.boat]
     b.mines -= e.mines  # every mine aboard before UL-E3-6; the first counter's load from it (UL-R50)
-    b.mine_loads = b.mine_loads[1:]
+    b.mine_loads, b.mine_advanced = b.mine_loads[1:], b.mine_advanced[1:]
     log(s, e.boat, "mission", f"lays {e.mines} mines in {e.box}", vp=e.vp)
 
 

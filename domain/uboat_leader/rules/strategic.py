@@ -154,9 +154,10 @@ def why_not_mission(s: State, boat: str, mission: str, mines: int, replaced: lis
         normal = b.ready["normal"] + b.stored["normal"]
         if b.space != "port":
             return "a Mines mission is bought for a boat in a Port box (UL-17)"
-        if replaced:
-            return why_not_replaced(b, mines, replaced)
-        if not 1 <= mines <= normal:
+        why = why_not_replaced(b, mines, replaced) if replaced else None
+        if why:
+            return why
+        if not replaced and not 1 <= mines <= normal:
             return f"{boat} can replace 1 to {normal} normal torpedoes by mines (UL-17, UL-R29)"
     elif mines or replaced:
         return "only a Mines mission carries mines (UL-17)"
@@ -188,6 +189,20 @@ def mission_choices(s: State) -> list[dict]:
         for m in ("mine", "attack", "raider"):
             counts = range(1, b.ready["normal"] + b.stored["normal"] + 1) if m == "mine" else (0,)
             out += [{"boat": b.boat, "mission": m, "mines": n} for n in counts if not why_not_mission(s, b.boat, m, n)]
+    return out
+
+
+def named_mines(s: State) -> list[str]:
+    """UL-E5-2: the boats that may take a Mines mission naming the torpedoes replaced (any one torpedo aboard will
+    do): the form offers them, though a boat whose torpedoes are all FAT or T5 has no count-only choice."""
+    if not s.edition.has("UL-E5-2"):
+        return []
+    out = []
+    for b in s.boats.values():
+        one = [c.Replaced(slot=slot, kind=k, count=1) for slot, aboard in (("ready", b.ready), ("stored", b.stored))
+               for k, n in aboard.items() if n][:1]  # fmt: skip
+        if one and why_not_mission(s, b.boat, "mine", 0, one) is None:
+            out.append(b.boat)
     return out
 
 
@@ -241,23 +256,22 @@ def specs(s: State) -> list:
     opts = option_choices(s)
     if opts:
         out.append(spec(c.BuyOption, opts, [option_label(s, x) for x in opts], form=lambda: option_ui(s, opts)))
-    missions = mission_choices(s)
-    if missions:
+    missions, named = mission_choices(s), named_mines(s)
+    if missions or named:
         narrow = {
-            "boat": {"enum": sorted({m["boat"] for m in missions})},
-            "mission": {"enum": sorted({m["mission"] for m in missions})},
-            "mines": {"maximum": max(m["mines"] for m in missions)},
+            "boat": {"enum": sorted({m["boat"] for m in missions} | set(named))},
+            "mission": {"enum": sorted({m["mission"] for m in missions} | ({"mine"} if named else set()))},
+            "mines": {"maximum": max((m["mines"] for m in missions), default=0)},
         }
         # from 5.0.0 the form always: only it names the torpedoes mines replace (UL-E5-2); the choices take UL-R29's
-        named = s.edition.has("UL-E5-2") and any(m["mission"] == "mine" for m in missions) and descriptors_wanted()
         out.append(
             spec(
                 c.AssignMission,
-                missions,
-                [mission_label(s, m) for m in missions],
+                missions or None,
+                [mission_label(s, m) for m in missions] or None,
                 narrow,
-                ui=mission_ui(s, missions) if named else None,
-                form=lambda: mission_ui(s, missions),
+                ui=mission_ui(s, missions, named) if named and descriptors_wanted() else None,
+                form=lambda: mission_ui(s, missions, named),
             )
         )
     loads = advanced_loads(s)
@@ -290,32 +304,31 @@ def area_options(s: State, areas: list[str]) -> list[ui.Option]:
     return [ui.Option(value=a, label=names[a]) for a in areas]
 
 
-def mission_ui(s: State, missions: list[dict]) -> ui.Form:
+def mission_ui(s: State, missions: list[dict], named: list[str]) -> ui.Form:
     """UL-16…UL-19, UL-R6: a variant per boat, then per mission legal for it (`mission_choices`); Mines with the
-    number of torpedoes it replaces, 1 to the normal torpedoes aboard, or from 5.0.0 (UL-E5-2) which torpedoes, each
-    section and kind aboard with how many."""
+    number of torpedoes it replaces, 1 to the normal torpedoes aboard, or from 5.0.0 (UL-E5-2, `named_mines`) which
+    torpedoes, each section and kind aboard with how many."""
+    offered = {(m["boat"], m["mission"]) for m in missions} | {(boat, "mine") for boat in named}
     boats = []
-    for boat in dict.fromkeys(m["boat"] for m in missions):
+    for boat in [b for b in s.boats if any(x == b for x, _ in offered)]:
         kinds = []
-        for mission in dict.fromkeys(m["mission"] for m in missions if m["boat"] == boat):
-            mines = [m["mines"] for m in missions if m["boat"] == boat and m["mission"] == mission]
-            count = (
-                replaced_ui(s.boats[boat])
-                if s.edition.has("UL-E5-2")
-                else ui.Number(field="mines", label="mines", min=min(mines), max=max(mines), rulebook="Minas")
-            )
+        for mission in [m for m in ("mine", "attack", "raider") if (boat, m) in offered]:
             label = f"{NAMES[mission]}: {so_text(cost_half(s, mission))} SO"
+            controls = [mines_ui(s, boat, missions)] if mission == "mine" else []
             kinds.append(
-                ui.Variant(
-                    label=label,
-                    fixed={"mission": mission},
-                    controls=[count] if mission == "mine" else [],
-                    rulebook=RULEBOOK[mission],
-                )
+                ui.Variant(label=label, fixed={"mission": mission}, controls=controls, rulebook=RULEBOOK[mission])
             )
         which = ui.Variants(label="mission", variants=kinds)
         boats.append(ui.Variant(label=boat, fixed={"boat": boat}, controls=[which]))
     return ui.Form(controls=[ui.Variants(label="U-boat", variants=boats, rulebook="Asignar Misiones Especiales")])
+
+
+def mines_ui(s: State, boat: str, missions: list[dict]) -> ui.Items | ui.Number:
+    """The mines of a Mines mission: how many (UL-R29), or from 5.0.0 which torpedoes they replace (UL-E5-2)."""
+    if s.edition.has("UL-E5-2"):
+        return replaced_ui(s.boats[boat])
+    mines = [m["mines"] for m in missions if m["boat"] == boat and m["mission"] == "mine"]
+    return ui.Number(field="mines", label="mines", min=min(mines), max=max(mines), rulebook="Minas")
 
 
 def replaced_ui(b) -> ui.Items:
