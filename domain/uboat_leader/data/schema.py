@@ -5,6 +5,7 @@ replaces them by data alone."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -244,24 +245,36 @@ class DataSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=Tru
             return [Tactic(number=i + 1, detect=t[0], attack=t[1]) for i, t in enumerate(self.tactics)]
         return getattr(self, DECK_FIELDS[name])
 
-    def _index(self, name: str, items: Any, key: Callable[[Any], Any]) -> dict:
-        """`items` by `key`, the first of each key, built once per set (`dict=True`): the rules look them up
-        thousands of times a campaign."""
-        got = self.__dict__.get(name)
-        if got is None:
-            got = self.__dict__[name] = {}
-            for x in items:
-                got.setdefault(key(x), x)
-        return got
+    # The look-ups by key, made once per set (`dict=True`: cached_property keeps them beside the fields): the rules
+    # ask thousands of times a campaign. The first item of each key counts.
+
+    @functools.cached_property
+    def _cards(self) -> dict[str, dict[int, Any]]:
+        return {name: _first_by(self.deck(name), lambda c: c.number) for name in DECKS}
+
+    @functools.cached_property
+    def _uboats(self) -> dict[str, UBoat]:
+        return _first_by(self.uboats, lambda u: u.boat)
+
+    @functools.cached_property
+    def _campaigns(self) -> dict[str, Campaign]:
+        return _first_by(self.campaigns, lambda c: c.id)
 
     def card(self, deck: str, number: int):
-        return self._index(f"_deck:{deck}", self.deck(deck), lambda c: c.number)[number]
+        return self._cards[deck][number]
 
     def uboat(self, boat: str) -> UBoat:
-        return self._index("_uboats", self.uboats, lambda u: u.boat)[boat]
+        return self._uboats[boat]
 
     def campaign(self, cid: str) -> Campaign:
-        return self._index("_campaigns", self.campaigns, lambda c: c.id)[cid]
+        return self._campaigns[cid]
+
+
+def _first_by(items: Any, key: Callable[[Any], Any]) -> dict:
+    got: dict = {}
+    for x in items:
+        got.setdefault(key(x), x)
+    return got
 
 
 class Tactic(msgspec.Struct, frozen=True):
