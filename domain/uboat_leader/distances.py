@@ -89,15 +89,13 @@ def steps_toward(data: DataSet, a: str, goal: str, n: int) -> list[str]:
     """The areas a piece may end in after n steps, each one nearer `goal`, stopping on reaching it (UL-R19,
     UL-S1); only a drift enters the Wake. More than one means the player breaks the tie (UL-R26)."""
     wake = data.display.wake
+    table, adj = _table(data), display_adj(data)
     ends = [a]
     for _ in range(n):
         nxt: list[str] = []
         for x in ends:
-            nearer = [
-                y
-                for y in display_adj(data)[x]
-                if distance(data, y, goal) < distance(data, x, goal) and (y != wake or y == goal)
-            ]
+            here = table[x].get(goal, 99)
+            nearer = [y for y in adj[x] if table[y].get(goal, 99) < here and (y != wake or y == goal)]
             nxt += [y for y in (nearer if x != goal else [x]) if y not in nxt]
         ends = nxt
     return [x for x in areas(data) if x in ends]
