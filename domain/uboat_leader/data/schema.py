@@ -185,9 +185,17 @@ class Port(msgspec.Struct, forbid_unknown_fields=True):
     adj: list[str]
 
 
-class CampaignMap(msgspec.Struct, forbid_unknown_fields=True):
+class CampaignMap(msgspec.Struct, forbid_unknown_fields=True, dict=True):
     ports: list[Port]
     areas: list[MapArea]
+
+    @functools.cached_property
+    def area_by_id(self) -> dict[str, MapArea]:  # the first of each id; made once, as DataSet's look-ups
+        return _first_by(self.areas, lambda a: a.id)
+
+    @functools.cached_property
+    def port_by_id(self) -> dict[str, Port]:
+        return _first_by(self.ports, lambda p: p.id)
 
 
 class Duration(msgspec.Struct, forbid_unknown_fields=True):
