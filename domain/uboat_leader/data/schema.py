@@ -218,7 +218,7 @@ class Wolfpack(msgspec.Struct, forbid_unknown_fields=True):
     stress_on: list[D10]
 
 
-class Campaign(Entry, kw_only=True):
+class Campaign(Entry, kw_only=True, dict=True):
     id: str
     name: str
     dates: list[Month]  # [first, last]
@@ -230,6 +230,10 @@ class Campaign(Entry, kw_only=True):
     durations: dict[Literal["short", "medium", "long"], Duration]
     so_notes: list[SoNote]
     map: CampaignMap
+
+    @functools.cached_property
+    def note_by_option(self) -> dict[str, SoNote]:  # the first of each option, made once
+        return _first_by(self.so_notes, lambda n: n.option)
 
 
 class DataSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):

@@ -30,7 +30,7 @@ NAMES = {
 
 
 def note(s: State, option: str):
-    return next((n for n in s.camp.so_notes if n.option == option), None)
+    return s.camp.note_by_option.get(option)
 
 
 def why_not_spend(s: State, option: str, units: int = 1) -> str | None:
