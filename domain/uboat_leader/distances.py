@@ -44,20 +44,17 @@ def kind(data: DataSet, area: str) -> str:
 def _table(data: DataSet) -> dict[str, dict[str, int]]:
     """Every display area's distances to every other, worked out once per data set: the tactical rules and the bot
     ask tens of thousands of times a campaign."""
-    c = _cache(data)
-    table = c.get("all")
-    if table is None:
+    try:  # the table once made: read straight off the set (tens of thousands of calls a campaign)
+        return data.__dict__["_geometry"]["all"]
+    except KeyError:
         adj = display_adj(data)
-        table = c["all"] = {a: _bfs(adj, a) for a in adj}
-    return table
+        table = _cache(data)["all"] = {a: _bfs(adj, a) for a in adj}
+        return table
 
 
 def distance(data: DataSet, a: str, b: str) -> int:
     """Shortest path between two display areas (the Wake included)."""
-    try:  # the table once made: read straight off the set (tens of thousands of calls a campaign)
-        return data.__dict__["_geometry"]["all"][a].get(b, 99)
-    except KeyError:
-        return _table(data)[a].get(b, 99)
+    return _table(data)[a].get(b, 99)
 
 
 def from_area(data: DataSet, a: str) -> dict[str, int]:
