@@ -108,7 +108,9 @@ def nearest_ship(s: State, area: str) -> int:
 
 def moves_of(s: State, boat: str) -> list[dict]:
     """`boat`'s legal moves now, unordered: what judging one command needs (`move_choices` orders every boat's)."""
-    return [{"boat": boat, "side": side, "to": to} for side, to in move_options(s, boat)] if boat in s.battle.queue else []
+    if boat not in s.battle.queue:
+        return []
+    return [{"boat": boat, "side": side, "to": to} for side, to in move_options(s, boat)]
 
 
 def move_choices(s: State) -> list[dict]:
