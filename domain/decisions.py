@@ -46,9 +46,9 @@ def descriptors_wanted() -> bool:
 
 
 class without_descriptors:  # noqa: N801 - used as a `with` block; a class costs less than a generator
-    """Within it, rulesets leave out each entry's `ui` and keep the command's plain schema: for the simulator's bots,
-    which read only the entries' types, seats and choices (a fifth of a battlefleet battle's instructions went to
-    descriptors nobody read). Never for an answer a reader gets."""
+    """Within it, rulesets leave out each entry's `ui` and narrow no schema (uboat-leader's is empty): for the
+    simulator's bots, which read only the entries' types, seats and choices (a fifth of a battlefleet battle's
+    instructions went to descriptors nobody read). Never for an answer a reader gets."""
 
     def __enter__(self) -> None:
         self.token = _WANTED.set(False)

@@ -23,7 +23,7 @@ from typing import Any
 
 from domain.engine import CommandSpec
 from domain.uboat_leader.data.schema import Level
-from domain.uboat_leader.distances import OFF, distance, map_distances, to_edge
+from domain.uboat_leader.distances import OFF, distance, from_area, map_distances, to_edge
 from domain.uboat_leader.rules.attack import targets, weapons
 from domain.uboat_leader.rules.bearing import bearing_options
 from domain.uboat_leader.rules.setup import eligible
@@ -175,8 +175,9 @@ def place(s: State, legal) -> dict:
     escorts = [p for p in s.battle.ships.values() if p.escort]
 
     def score(ch):
-        d = min(distance(s.data, ch["area"], p.area) for p in ships)
-        e = min((distance(s.data, ch["area"], p.area) for p in escorts), default=9)
+        row = from_area(s.data, ch["area"])
+        d = min(row.get(p.area, 99) for p in ships)
+        e = min((row.get(p.area, 99) for p in escorts), default=9)
         return (max(d, 2), -min(e, 3), ch["side"] != "surfaced")
 
     return {"type": "place", **min(legal["place"].choices, key=score)}
@@ -204,8 +205,9 @@ def move(s: State, legal) -> dict:
     def score(c):
         if c["to"] == OFF:
             return (99,)
-        d = min(distance(s.data, c["to"], p.area) for p in targets)
-        e = min((distance(s.data, c["to"], p.area) for p in escorts), default=9)
+        row = from_area(s.data, c["to"])
+        d = min(row.get(p.area, 99) for p in targets)
+        e = min((row.get(p.area, 99) for p in escorts), default=9)
         return (abs(d - 1), e <= 1, c["side"] != side)
 
     return {"type": "move_uboat", **min(options, key=score)}

@@ -44,20 +44,17 @@ def kind(data: DataSet, area: str) -> str:
 def _table(data: DataSet) -> dict[str, dict[str, int]]:
     """Every display area's distances to every other, worked out once per data set: the tactical rules and the bot
     ask tens of thousands of times a campaign."""
-    c = _cache(data)
-    table = c.get("all")
-    if table is None:
+    try:  # the table once made: read straight off the set (tens of thousands of calls a campaign)
+        return data.__dict__["_geometry"]["all"]
+    except KeyError:
         adj = display_adj(data)
-        table = c["all"] = {a: _bfs(adj, a) for a in adj}
-    return table
+        table = _cache(data)["all"] = {a: _bfs(adj, a) for a in adj}
+        return table
 
 
 def distance(data: DataSet, a: str, b: str) -> int:
     """Shortest path between two display areas (the Wake included)."""
-    try:  # the table once made: read straight off the set (tens of thousands of calls a campaign)
-        return data.__dict__["_geometry"]["all"][a].get(b, 99)
-    except KeyError:
-        return _table(data)[a].get(b, 99)
+    return _table(data)[a].get(b, 99)
 
 
 def from_area(data: DataSet, a: str) -> dict[str, int]:
@@ -89,15 +86,13 @@ def steps_toward(data: DataSet, a: str, goal: str, n: int) -> list[str]:
     """The areas a piece may end in after n steps, each one nearer `goal`, stopping on reaching it (UL-R19,
     UL-S1); only a drift enters the Wake. More than one means the player breaks the tie (UL-R26)."""
     wake = data.display.wake
+    table, adj = _table(data), display_adj(data)
     ends = [a]
     for _ in range(n):
         nxt: list[str] = []
         for x in ends:
-            nearer = [
-                y
-                for y in display_adj(data)[x]
-                if distance(data, y, goal) < distance(data, x, goal) and (y != wake or y == goal)
-            ]
+            here = table[x].get(goal, 99)
+            nearer = [y for y in adj[x] if table[y].get(goal, 99) < here and (y != wake or y == goal)]
             nxt += [y for y in (nearer if x != goal else [x]) if y not in nxt]
         ends = nxt
     return [x for x in areas(data) if x in ends]

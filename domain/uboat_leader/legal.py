@@ -34,7 +34,8 @@ def spec(
     wanted = descriptors_wanted()  # not for a bot's awaiting (decisions.without_descriptors)
     if choices is None and form is not None and wanted:
         ui = form()
-    schema = command_schema(cmd)
+    # A bot reads no schema: the first game of a process would make every command's (msgspec.json.schema) for nothing.
+    schema = command_schema(cmd) if wanted else {}
     if choices is None and narrow and wanted:
         schema = narrow_schema(schema, narrow)
     if choices is not None and labels is None:

@@ -288,10 +288,10 @@ class State:
         return b.in_play and b.band != "unfit"
 
     def area(self, area_id: str):
-        return next((a for a in self.camp.map.areas if a.id == area_id), None)
+        return self.camp.map.area_by_id.get(area_id)
 
     def port(self, port_id: str):
-        return next((p for p in self.camp.map.ports if p.id == port_id), None)
+        return self.camp.map.port_by_id.get(port_id)
 
     def box(self, box_id: str):
         return next(((a, b) for a in self.camp.map.areas for b in a.boxes if b.id == box_id), None)

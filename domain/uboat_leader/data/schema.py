@@ -5,6 +5,7 @@ replaces them by data alone."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -184,9 +185,17 @@ class Port(msgspec.Struct, forbid_unknown_fields=True):
     adj: list[str]
 
 
-class CampaignMap(msgspec.Struct, forbid_unknown_fields=True):
+class CampaignMap(msgspec.Struct, forbid_unknown_fields=True, dict=True):
     ports: list[Port]
     areas: list[MapArea]
+
+    @functools.cached_property
+    def area_by_id(self) -> dict[str, MapArea]:  # the first of each id; made once, as DataSet's look-ups
+        return _first_by(self.areas, lambda a: a.id)
+
+    @functools.cached_property
+    def port_by_id(self) -> dict[str, Port]:
+        return _first_by(self.ports, lambda p: p.id)
 
 
 class Duration(msgspec.Struct, forbid_unknown_fields=True):
@@ -209,7 +218,7 @@ class Wolfpack(msgspec.Struct, forbid_unknown_fields=True):
     stress_on: list[D10]
 
 
-class Campaign(Entry, kw_only=True):
+class Campaign(Entry, kw_only=True, dict=True):
     id: str
     name: str
     dates: list[Month]  # [first, last]
@@ -221,6 +230,10 @@ class Campaign(Entry, kw_only=True):
     durations: dict[Literal["short", "medium", "long"], Duration]
     so_notes: list[SoNote]
     map: CampaignMap
+
+    @functools.cached_property
+    def note_by_option(self) -> dict[str, SoNote]:  # the first of each option, made once
+        return _first_by(self.so_notes, lambda n: n.option)
 
 
 class DataSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=True):
@@ -244,24 +257,36 @@ class DataSet(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, dict=Tru
             return [Tactic(number=i + 1, detect=t[0], attack=t[1]) for i, t in enumerate(self.tactics)]
         return getattr(self, DECK_FIELDS[name])
 
-    def _index(self, name: str, items: Any, key: Callable[[Any], Any]) -> dict:
-        """`items` by `key`, the first of each key, built once per set (`dict=True`): the rules look them up
-        thousands of times a campaign."""
-        got = self.__dict__.get(name)
-        if got is None:
-            got = self.__dict__[name] = {}
-            for x in items:
-                got.setdefault(key(x), x)
-        return got
+    # The look-ups by key, made once per set (`dict=True`: cached_property keeps them beside the fields): the rules
+    # ask thousands of times a campaign. The first item of each key counts.
+
+    @functools.cached_property
+    def _cards(self) -> dict[str, dict[int, Any]]:
+        return {name: _first_by(self.deck(name), lambda c: c.number) for name in DECKS}
+
+    @functools.cached_property
+    def _uboats(self) -> dict[str, UBoat]:
+        return _first_by(self.uboats, lambda u: u.boat)
+
+    @functools.cached_property
+    def _campaigns(self) -> dict[str, Campaign]:
+        return _first_by(self.campaigns, lambda c: c.id)
 
     def card(self, deck: str, number: int):
-        return self._index(f"_deck:{deck}", self.deck(deck), lambda c: c.number)[number]
+        return self._cards[deck][number]
 
     def uboat(self, boat: str) -> UBoat:
-        return self._index("_uboats", self.uboats, lambda u: u.boat)[boat]
+        return self._uboats[boat]
 
     def campaign(self, cid: str) -> Campaign:
-        return self._index("_campaigns", self.campaigns, lambda c: c.id)[cid]
+        return self._campaigns[cid]
+
+
+def _first_by(items: Any, key: Callable[[Any], Any]) -> dict:
+    got: dict = {}
+    for x in items:
+        got.setdefault(key(x), x)
+    return got
 
 
 class Tactic(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from domain import decisions as ui
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
-from domain.uboat_leader.distances import distance
+from domain.uboat_leader.distances import distance, from_area
 from domain.uboat_leader.el_dado import d10, stand_in
 from domain.uboat_leader.legal import RULEBOOK, option, require, spec
 from domain.uboat_leader.rules.ships import piece_name
@@ -156,15 +156,13 @@ def weapon_range(s: State, weapon: str) -> int:
 def targets(s: State, boat: str, weapon: str) -> list[str]:
     """UL-S2, UL-R23: revealed ships within the weapon's range whose card gives that weapon a number to reach."""
     bt = s.battle
-    sub = bt.subs[boat]
+    here = from_area(s.data, bt.subs[boat].area)
+    reach = weapon_range(s, weapon)
     out = []
     for lb, p in bt.ships.items():
-        if p.number is None:
+        if p.number is None or here.get(p.area, 99) > reach:
             continue
-        card = s.data.card(p.deck, p.number)
-        if all(n is None for n in numbers(card, weapon)):
-            continue
-        if distance(s.data, sub.area, p.area) <= weapon_range(s, weapon):
+        if any(n is not None for n in numbers(s.data.card(p.deck, p.number), weapon)):
             out.append(lb)
     return out
 
@@ -244,14 +242,15 @@ def specs(s: State) -> list:
     """UL-R42: the boats of the step attack in the player's order (any boat still to act); one with no possible
     attack holds without being asked (tactical.advance)."""
     bt = s.battle
-    able = [b for b in bt.queue if can_attack(s, b)]
+    arms = {b: weapons(s, b) for b in bt.queue if b in bt.subs}
+    able = [b for b in bt.queue if arms.get(b)]
     out = [spec(c.Hold, [{"boat": b} for b in able], [f"{b} holds fire" for b in able])]
-    every = sorted({t for b in able for w in weapons(s, b) for t in targets(s, b, w)})
+    every = sorted({t for b in able for w in arms[b] for t in targets(s, b, w)})
     most = max(max(sum(s.boats[b].ready.values()), s.rules.gun_shots) for b in able)
     kinds = sorted({k for b in able for k, n in s.boats[b].ready.items() if n})
     narrow = {
         "boat": {"enum": able},
-        "weapon": {"enum": sorted({w for b in able for w in weapons(s, b)})},
+        "weapon": {"enum": sorted({w for b in able for w in arms[b]})},
         "shots": {"maxItems": most},
         "shots.target": {"enum": every},
         "shots.kind": {"enum": kinds or ["normal"]},

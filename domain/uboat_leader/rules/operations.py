@@ -75,6 +75,11 @@ def move_choices(s: State) -> list[dict]:
     return [{"boat": m, "to": n} for m in movers(s) for n in ordered(s, m, neighbours(s, m))]
 
 
+def moves_of(s: State, boat: str) -> list[dict]:
+    """`boat`'s legal steps now, unordered: what judging one command needs (`move_choices` orders every boat's)."""
+    return [{"boat": boat, "to": n} for n in neighbours(s, boat)] if boat in movers(s) else []
+
+
 def move_ui(s: State) -> ui.StepsForm:
     """What a UI draws for an Operations step (UL-20): each boat that may step now, where it is, whether it may end
     its move there (UL-21, UL-R6), and the places one step takes it (`neighbours`, the same legality as `move`),
@@ -121,7 +126,7 @@ def move(ctx, cmd: c.Move) -> None:
     boat Unfit ends it (UL-21); a Port box ends the move and completes a patrol (UL-22); a mission box ends it and
     resolves the mission (UL-R7, UL-R56)."""
     s = ctx.state
-    require(cmd, move_choices(s), why_not_move(s, cmd.boat))
+    require(cmd, moves_of(s, cmd.boat), why_not_move(s, cmd.boat))
     if s.ops.moving and s.ops.moving != cmd.boat:  # UL-R34: another boat's step ends this one's move
         ctx.emit(ev.MoveEnded(boat=s.ops.moving))
     first = cmd.boat not in s.ops.done

@@ -31,7 +31,7 @@ NAMES = {
 
 
 def note(s: State, option: str):
-    return next((n for n in s.camp.so_notes if n.option == option), None)
+    return s.camp.note_by_option.get(option)
 
 
 def why_not_spend(s: State, option: str, units: int = 1) -> str | None:
@@ -188,7 +188,9 @@ def mission_choices(s: State) -> list[dict]:
     for b in s.boats.values():
         for m in ("mine", "attack", "raider"):
             counts = range(1, b.ready["normal"] + b.stored["normal"] + 1) if m == "mine" else (0,)
-            out += [{"boat": b.boat, "mission": m, "mines": n} for n in counts if not why_not_mission(s, b.boat, m, n)]
+            # the number of mines is checked against the range offered alone: the first count answers for all
+            if counts and not why_not_mission(s, b.boat, m, counts[0]):
+                out += [{"boat": b.boat, "mission": m, "mines": n} for n in counts]
     return out
 
 

@@ -106,6 +106,13 @@ def nearest_ship(s: State, area: str) -> int:
     return min((row.get(p.area, 99) for p in s.battle.ships.values()), default=0)
 
 
+def moves_of(s: State, boat: str) -> list[dict]:
+    """`boat`'s legal moves now, unordered: what judging one command needs (`move_choices` orders every boat's)."""
+    if boat not in s.battle.queue:
+        return []
+    return [{"boat": boat, "side": side, "to": to} for side, to in move_options(s, boat)]
+
+
 def move_choices(s: State) -> list[dict]:
     out = []
     near: dict[str, int] = {}  # each area's distance to the nearest ship, once for every boat's options
@@ -146,7 +153,7 @@ def move_ui(s: State) -> ui.SidesForm:
 
 def move_uboat(ctx, cmd: c.MoveUBoat) -> None:
     s = ctx.state
-    require(cmd, move_choices(s), f"{cmd.boat} cannot move so now; legal moves are listed (UL-30, UL-R28)")
+    require(cmd, moves_of(s, cmd.boat), f"{cmd.boat} cannot move so now; legal moves are listed (UL-30, UL-R28)")
     ctx.emit(ev.UBoatManoeuvred(boat=cmd.boat, side=cmd.side, to=cmd.to))
     if cmd.to == OFF:
         ctx.emit(ev.ContactLost(boat=cmd.boat, cause="left"))
