@@ -135,7 +135,7 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
 
 /**
  * The draft a first-time player starts from: every `default`, else the least the rules accept (a select's first
- * option, a number's min, a pick's first `min` options, the required items, `min` repeats, the first variant; each
+ * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
  * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
  * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
@@ -187,9 +187,10 @@ export function initialSlot(c: Control, left: Purse = {}): Slot {
       return { kind: "select", value };
     }
     case "pick": {
-      const values: Scalar[] = [];
+      const values: Scalar[] = [...(c.required ?? [])];
+      for (const v of values) take(left, c.options.find((o) => o.value === v)?.spend);
       for (const o of c.options)
-        if (values.length < (c.min ?? 0) && fits(left, o.spend)) {
+        if (values.length < (c.min ?? 0) && !values.includes(o.value) && fits(left, o.spend)) {
           take(left, o.spend);
           values.push(o.value);
         }
@@ -463,7 +464,8 @@ function slotProblem(c: Control, slot: Slot): string | null {
     const hi = c.max ?? c.options.length;
     const lo = c.min ?? 0;
     if (slot.values.length < lo || slot.values.length > hi) return `${c.label}: ${countText(lo, hi)}`;
-    return null;
+    const missing = (c.required ?? []).filter((v) => !slot.values.includes(v));
+    return missing.length ? `${c.label}: ${missing.join(", ")} must be picked` : null;
   }
   if (c.kind === "number" && slot.kind === "number") {
     if (slot.value === undefined) return c.optional ? null : `${c.label}: a number from ${c.min} to ${c.max}`;
@@ -769,13 +771,15 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       const at = slot.values.indexOf(o.value);
       const box = el("input", { type: "checkbox", class: "nu-option" }) as HTMLInputElement;
       box.checked = at >= 0;
+      const fixed = (c.required ?? []).includes(o.value); // what this pick's variant stands for: not unpicked
+      box.disabled = fixed;
       box.addEventListener("change", () => {
         slot.values = box.checked ? [...slot.values, o.value] : slot.values.filter((v) => v !== o.value);
         k.redraw(); // the order numbers and what may still be picked
       });
       const order = c.ordered && at >= 0 ? el("span", { class: "nu-order" }, ` ${at + 1}.`) : "";
       const line = el("label", { class: "nu-pick-option" }, box, order, " ", optionText(o));
-      k.watch((left) => unfit(box, line, at >= 0 ? null : lack(k.budgets, left, o, L), at < 0 && slot.values.length >= hi));
+      if (!fixed) k.watch((left) => unfit(box, line, at >= 0 ? null : lack(k.budgets, left, o, L), at < 0 && slot.values.length >= hi));
       list.append(line);
     }
     row.append(list);

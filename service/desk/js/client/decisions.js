@@ -30,7 +30,7 @@ function controlsKnown(controls) {
 }
 /**
  * The draft a first-time player starts from: every `default`, else the least the rules accept (a select's first
- * option, a number's min, a pick's first `min` options, the required items, `min` repeats, the first variant; each
+ * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
  * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
  * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
@@ -82,9 +82,11 @@ export function initialSlot(c, left = {}) {
             return { kind: "select", value };
         }
         case "pick": {
-            const values = [];
+            const values = [...(c.required ?? [])];
+            for (const v of values)
+                take(left, c.options.find((o) => o.value === v)?.spend);
             for (const o of c.options)
-                if (values.length < (c.min ?? 0) && fits(left, o.spend)) {
+                if (values.length < (c.min ?? 0) && !values.includes(o.value) && fits(left, o.spend)) {
                     take(left, o.spend);
                     values.push(o.value);
                 }
@@ -375,7 +377,8 @@ function slotProblem(c, slot) {
         const lo = c.min ?? 0;
         if (slot.values.length < lo || slot.values.length > hi)
             return `${c.label}: ${countText(lo, hi)}`;
-        return null;
+        const missing = (c.required ?? []).filter((v) => !slot.values.includes(v));
+        return missing.length ? `${c.label}: ${missing.join(", ")} must be picked` : null;
     }
     if (c.kind === "number" && slot.kind === "number") {
         if (slot.value === undefined)
@@ -635,13 +638,16 @@ function drawControl(c, slot, set, L, k) {
             const at = slot.values.indexOf(o.value);
             const box = el("input", { type: "checkbox", class: "nu-option" });
             box.checked = at >= 0;
+            const fixed = (c.required ?? []).includes(o.value); // what this pick's variant stands for: not unpicked
+            box.disabled = fixed;
             box.addEventListener("change", () => {
                 slot.values = box.checked ? [...slot.values, o.value] : slot.values.filter((v) => v !== o.value);
                 k.redraw(); // the order numbers and what may still be picked
             });
             const order = c.ordered && at >= 0 ? el("span", { class: "nu-order" }, ` ${at + 1}.`) : "";
             const line = el("label", { class: "nu-pick-option" }, box, order, " ", optionText(o));
-            k.watch((left) => unfit(box, line, at >= 0 ? null : lack(k.budgets, left, o, L), at < 0 && slot.values.length >= hi));
+            if (!fixed)
+                k.watch((left) => unfit(box, line, at >= 0 ? null : lack(k.budgets, left, o, L), at < 0 && slot.values.length >= hi));
             list.append(line);
         }
         row.append(list);
