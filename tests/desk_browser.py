@@ -64,7 +64,15 @@ def newest(name: str) -> Path:
 def load_golden_games(db_path: str) -> dict[str, str]:
     """Play the games of replays/ whose views the desk draws into a database, as `make replays` plays them, and
     half a Battlefleet battle under fog (`bf-live`: the bots play its first turns). Returns bf-live's tokens by seat
-    and `referee`."""
+    and `referee`. On a thread of its own: where a test module's Playwright runs its event loop on this thread, the
+    service would take its writes for a route's and refuse to wait for the lock (WouldBlock)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(_load_golden_games, db_path).result()
+
+
+def _load_golden_games(db_path: str) -> dict[str, str]:
     from events.store import open_store
     from service.games import GameService
     from tests.conftest import seated
