@@ -116,6 +116,24 @@ class Markers(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     unfired: list[Unfired] = []
 
 
+class Unreached(msgspec.Struct, forbid_unknown_fields=True):
+    """A torpedo launch that could not reach its target, as it was (BF:5.0, BF-R27): under fog `blur` from 11.0.0 the
+    referee's only, the public reading `could_not_reach` (BF-E11-4)."""
+
+    ship: str
+    mount: str
+    side: Side | None
+    target: str
+    outcome: Literal["out_of_arc", "out_of_range", "blocked"]
+
+
+class TorpedoRuns(msgspec.Struct, forbid_unknown_fields=True):
+    """Under fog `blur` from 11.0.0: the turn's launches that could not reach their targets, sealed to the referee."""
+
+    turn: int
+    unreached: list[Unreached]
+
+
 class Note(msgspec.Struct, forbid_unknown_fields=True):
     """A fleet order (2.1), sealed to its addressee (BF-R12)."""
 
@@ -260,7 +278,8 @@ class TorpedoesResolved(Event):
     side: Side | None
     target: str
     count: int
-    outcome: Literal["hit", "miss", "under", "out_of_arc", "out_of_range", "blocked"]
+    # could_not_reach: out of arc or range or blocked, the reason sealed to the referee (fog blur, 11.0.0, BF-E11-4)
+    outcome: Literal["hit", "miss", "under", "out_of_arc", "out_of_range", "blocked", "could_not_reach"]
     hits: int
     depth: Literal["normal", "shallow"] | None  # 7.0.0 (BF-E7-1): null where the depth decides nothing
 

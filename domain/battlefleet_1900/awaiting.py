@@ -284,30 +284,31 @@ def orders_ui(state: State, seat: str) -> ui.Form:
 
 
 def _leads(view: State, seat: str, mine: list) -> list:
-    """The divisional orders with the drop-outs and transfers (BF-E10-1): where a lead that may drop out leaves its
-    division other runs of arrows than it has (orders.lead_changes), one variant per lead the division may have, its
-    columns judged on that lead, the ships ahead of it required to drop out and the lead itself kept in the line."""
-    ordering = [d.id for d in mine if orders.may_order(view, d.id)]
+    """The divisional orders with the drop-outs and transfers. Where a drop-out changes how a division's orders are
+    judged (orders.lead_changes: who leads it, BF-E10-1; who commands it, and whether any ship is left to, BF-E11-1,
+    BF-E11-2), one variant per way: its columns judged that way, the ships it drops required to drop out, and its
+    lead and flagship kept in the line."""
     choices: dict[str, list[tuple[str, ...]]] = {}
-    for d in ordering:
-        ways = orders.lead_changes(view, seat, d)
-        if len({tuple(orders.arrow_runs(view, d, way)) for way in ways}) > 1:
-            choices[d] = ways
+    for d in mine:
+        ways = orders.lead_changes(view, seat, d.id)
+        if len({_judged(view, d.id, way) for way in ways}) > 1:
+            choices[d.id] = ways
 
     def controls(way: dict[str, tuple[str, ...]]) -> list:
         columns = [
             ui.Item(
-                label=f"division {d} ({view.divisions[d].flagship})",
-                fixed={"division": d},
-                controls=[_column(view, d, way.get(d, ()))],
+                label=f"division {d.id} ({orders.flagship_after(view, d.id, leaving)})",
+                fixed={"division": d.id},
+                controls=[_column(view, d.id, leaving)],
             )
-            for d in ordering
+            for d in mine
+            if _judged(view, d.id, leaving := way.get(d.id, ()))[0]
         ]
         forced = [n for w in way.values() for n in w]
-        kept = {orders.judged_line(view, d)[len(w)] for d, w in way.items()}
+        kept = {n for d, w in way.items() for n in (orders.judged_lead(view, d, w)[0], view.divisions[d].flagship)}
         return _present(
             ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
-            *_drop_and_transfer(view, seat, mine, forced, kept),
+            *_drop_and_transfer(view, seat, mine, forced, kept - set(forced) - {None}),
         )
 
     if not choices:
@@ -315,12 +316,27 @@ def _leads(view: State, seat: str, mine: list) -> list:
     variants = []
     for pick in itertools.product(*choices.values()):
         way = dict(zip(choices, pick))
-        said = "; ".join(
-            f"{orders.judged_lead(view, d, w)[0]} leads {d}" + (f" ({' and '.join(w)} dropping out)" if w else "")
-            for d, w in way.items()
-        )
-        variants.append(ui.Variant(label=said, controls=controls(way)))
-    return [ui.Variants(label="who leads each division (its arrows are judged on that lead, BF-E10-1)", variants=variants)]
+        variants.append(ui.Variant(label="; ".join(_way_said(view, d, w) for d, w in way.items()), controls=controls(way)))
+    label = "who leads and commands each division (its orders are judged so, BF-E10-1, BF-E11-2)"
+    return [ui.Variants(label=label, variants=variants)]
+
+
+def _judged(view: State, division: str, leaving: tuple[str, ...]) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+    """How a division's orders are judged with the ships `leaving` gone: whether it takes any, and its runs."""
+    if not orders.may_order(view, division, leaving) or orders.judged_lead(view, division, leaving)[0] is None:
+        return False, ()
+    return True, tuple(orders.arrow_runs(view, division, leaving))
+
+
+def _way_said(view: State, division: str, leaving: tuple[str, ...]) -> str:
+    lead = orders.judged_lead(view, division, leaving)[0]
+    if lead is None:
+        return f"every ship of {division} drops out"
+    flag, now = orders.flagship_after(view, division, leaving), view.divisions[division].flagship
+    said = f"{lead} leads {division}" + (f" ({' and '.join(leaving)} dropping out)" if leaving else "")
+    if flag != now:
+        said += f"; {flag} commands it" if flag else "; no ship may take command: it goes straight"
+    return said
 
 
 def _column(view: State, division: str, leaving: tuple[str, ...] = ()) -> ui.Variants:

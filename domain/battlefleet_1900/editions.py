@@ -50,6 +50,13 @@ EDITIONS = Editions(
             " once the ships dropping out in the same orders have left (BF-E10-1), and a later arrow needs movement left"
             " over after the least arcs before it, not merely none missing (BF-E10-2)",
         ),
+        Released(
+            "11.0.0",
+            "issue 31, the cold pass over 10.0.0: a division every ship of which drops out takes no orders"
+            " (BF-E11-1); a division's orders are judged under the flagship it has once its flagship drops out, and"
+            " with none it goes straight (BF-E11-2); a line whose lead leaves keeps its formation (BF-E11-3); under fog"
+            " blur a torpedo that could not reach its target says so without saying why (BF-E11-4)",
+        ),
     ),
     changes=(
         Change(
@@ -232,6 +239,40 @@ EDITIONS = Editions(
             "a later arrow needs the lead's speed to exceed the least arcs of the arrows before it (\"If, once it has"
             " fulfilled the minimum requirement of its order, it has remaining movement … execute further multiple"
             " orders\"): 9.0.0 accepted an arrow with exactly 0 mm left, which then turned 0°",
+        ),
+        Change(
+            "BF-E11-1",
+            "11.0.0",
+            ("BF:2.1", "BF-R9", "BF-E10-1"),
+            "a division every ship of which drops out in the same orders takes none (each ship \"becomes a one-ship"
+            " division and receives its own movement order\"); 10.0.0 accepted any arrows for it, judged on no ship",
+        ),
+        Change(
+            "BF-E11-2",
+            "11.0.0",
+            ("BF:2.1", "BF-R30", "BF-R35", "glossary BR", "glossary CT"),
+            "a division's orders are judged under the flagship it has once a flagship dropping out in the same orders"
+            " has gone (the heir BF-R35 names: its bridge and conning tower decide), and a division left with no ship"
+            " to command it goes straight, as BF-R35 says; 10.0.0 judged the old flagship and then executed the arrows"
+            " of a division with none",
+        ),
+        Change(
+            "BF-E11-3",
+            "11.0.0",
+            ("BF:2.1", "BF-R4", "BF-R57"),
+            "a line whose lead leaves it (dropping out, sinking, lost, surrendered or withdrawn) keeps its formation:"
+            " its bearing turns with the new lead as it lay to the old one (\"the ship behind it … close the existing"
+            " divisional formation\"); 10.0.0 kept the bearing of a lead that had turned in succession ahead of the"
+            " rest, so the column was read as abreast and its succession arrows executed together",
+        ),
+        Change(
+            "BF-E11-4",
+            "11.0.0",
+            ("BF:5.0", "BF-R27", "BF-R48"),
+            "under fog blur a torpedo launch that could not reach its target (out of arc, out of range, or land in the"
+            " way, from the sealed exact poses) is published as could_not_reach, the reason the referee's only, as"
+            " BF-E4-21 does for a salvo that could not bear; 10.0.0 named the reason, and a 1 mm change of a secret"
+            " position flipped it",
         ),
     ),
     retired=("1", "2"),

@@ -49,6 +49,8 @@ def _sealed(s: State, e: SubmissionSealed) -> None:
         for d in changes.reversed:
             _reversed(s, ev.LineReversed(division=d))
             sec.reversed ^= {d}
+    elif e.kind == "torpedo_runs":  # fog blur, 11.0.0 (BF-E11-4): the referee's record only, read by no rule
+        pass
     elif e.kind == "message":  # the sender's copy, then the addressee's once delivered (BF-R12)
         n = msgspec.convert(e.content, ev.Note)
         sec.messages.append(Message(n.turn, n.from_seat, n.to_seat, n.text, n.signal, delivered=e.seat != n.from_seat))
@@ -106,9 +108,23 @@ def _converted(s: State, e: ev.OrderConverted) -> None:
     s.divisions[e.division].orders[e.index] = ev.Arrow(turn="together", to=arrow.to, arrow=arrow.arrow)
 
 
+def _out_of_line(s: State, division: str, name: str) -> None:
+    """`name` leaves `division`'s line. From 11.0.0 (BF-E11-3) a lead's leaving keeps the line's formation: its bearing
+    turns with the new lead as it lay to the old one ("the ship behind it … close the existing divisional formation";
+    BF-R4 reads the formation off the lead's heading and the bearing, and a lead that had turned in succession ahead
+    of the rest left a bearing the column behind it did not yet follow)."""
+    d = s.divisions[division]
+    lead = d.ships[0] == name
+    d.ships.remove(name)
+    if lead and d.ships and s.edition.has("BF-E11-3"):
+        sec = s.sealed[d.seat]
+        off = (sec.poses[name].h - sec.line_bearing[division]) % 360
+        sec.line_bearing[division] = (sec.poses[d.ships[0]].h - off) % 360
+
+
 def _dropped(s: State, e: ev.ShipDroppedOut) -> None:
     ship = s.ships[e.ship]
-    s.divisions[e.division].ships.remove(e.ship)
+    _out_of_line(s, e.division, e.ship)
     if s.divisions[e.division].flagship == e.ship:  # a flagship dropping out with no heir (BF-R35, 4.0.0)
         s.divisions[e.division].flagship = None
     s.divisions[e.new_division] = Division(e.new_division, ship.seat, [e.ship], e.ship, dropped_out=True)
@@ -128,7 +144,7 @@ def _leave_line(s: State, name: str) -> None:
     """Out of its division's line (rules/orders.leave passes a flagship's command)."""
     d = s.divisions[s.ships[name].division]
     if name in d.ships:
-        d.ships.remove(name)
+        _out_of_line(s, d.id, name)
     if d.flagship == name:
         d.flagship = None
     if s.fleet_flagship[d.seat] == name:

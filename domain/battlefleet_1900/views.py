@@ -569,6 +569,7 @@ def _torpedoes(e: ev.TorpedoesResolved, seat: str) -> str:
         "blocked": "were blocked short of",
         "out_of_arc": "could not bear on",
         "out_of_range": "could not reach",
+        "could_not_reach": "could not reach",  # fog blur, 11.0.0: out of arc or range, or land in the way
     }[e.outcome]
     return f"{seat}'s torpedoes: {e.ship}'s {count(e.count, 'torpedo', 'torpedoes')} {how} {e.target}"
 

@@ -421,3 +421,44 @@ def test_BF2_1_BFR5_BFE10_1_a_lead_that_may_drop_out_gives_a_variant_for_each_le
                         accepted.add((turn, *kinds))
         assert offered == accepted, variant["label"]
     assert ("succession", 90, 45) in runs_of(j1["controls"][0])  # Asahi's 115 mm cover a 90° arc's 110
+
+
+def _every_variant_offers_what_is_accepted(s, division: str) -> list[str]:
+    """For each variant of the leads: the columns offered for `division` are exactly those check_orders accepts with
+    the variant's required drop-outs (none offered: none accepted, the stop dot included). Returns the labels."""
+    leads = form(awaiting.orders_ui, s)["variants"]
+    for variant in leads["variants"]:
+        by_field = {c.get("field", c["kind"]): c for c in variant["controls"]}
+        dropping = by_field.get("drop_out", {}).get("required", [])
+        items = [i for i in by_field.get("divisions", {"items": []})["items"] if i["fixed"]["division"] == division]
+        offered = runs_of(items[0]["controls"][0]) if items else set()
+
+        def ok(column, dropping=dropping):
+            cmd = {"divisions": [{"division": division, "orders": column}], "drop_out": dropping}
+            return accepts(orders.check_orders, s, GiveOrders, **cmd)
+
+        accepted = {("stop",)} if ok([{"stop": True}]) else set()
+        for turn in ("succession", "together"):
+            for n in range(1, 7):
+                for kinds in itertools.product((45, 90), repeat=n):
+                    if ok([{"turn": turn, "to": "port", "arrow": k} for k in kinds]):
+                        accepted.add((turn, *kinds))
+        assert offered == accepted, variant["label"]
+    return [v["label"] for v in leads["variants"]]
+
+
+def test_BF2_1_BFE11_1_BFE11_2_a_division_dropping_out_whole_or_losing_its_flagship_is_offered_exactly():
+    """11.0.0: J2 (Yakumo 3 hits, Nisshin 2, Kasuga 1) may drop out whole, and then takes no orders (BF-E11-1); J1's
+    Mikasa (2 hits) may drop out with no ship able to take command (conning tower hits), and then J1 goes straight
+    (BF-E11-2). Each way is a variant offering exactly the columns the check accepts with its drop-outs."""
+    s = make_state()
+    for ship, hits in (("Yakumo", 3), ("Nisshin", 2), ("Kasuga", 1)):
+        s.ships[ship].damaged = hits
+    labels = _every_variant_offers_what_is_accepted(s, "J2")
+    assert "every ship of J2 drops out" in labels
+    s = make_state()
+    s.ships["Mikasa"].damaged = 2
+    for ship in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[ship].ct = 1
+    labels = _every_variant_offers_what_is_accepted(s, "J1")
+    assert "Asahi leads J1 (Mikasa dropping out); no ship may take command: it goes straight" in labels

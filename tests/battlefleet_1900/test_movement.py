@@ -7,6 +7,7 @@ import pytest
 
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import Move
+from domain.battlefleet_1900.evolve import evolve
 from domain.battlefleet_1900.rules import movement, orders
 from domain.battlefleet_1900.rules.turn import move_phase
 from domain.engine import IllegalCommand
@@ -414,3 +415,30 @@ def test_BF2_1_BFR5_BFE8_2_arrows_the_public_allowance_permits_are_cut_short_by_
     orders.check_arrows(s, "J1", s.divisions["J1"].orders)
     c = move(s, J1={})
     assert pose(c, "Mikasa").h == 165 and c.state.sealed["japan"].last_move["Mikasa"] == 92
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF2_1_BFR4_BFE11_3_a_line_whose_lead_leaves_keeps_its_formation(edition):
+    """2.1 Dropping Out: "the ship behind it … close the existing divisional formation". J1 in line ahead has turned
+    in succession: Mikasa, past the turn point, heads 180 and the line's bearing with it; the rest still head 90 for
+    the point. When Mikasa leaves (dropping out, or striking), the line is still in line ahead behind Asahi: from
+    11.0.0 (BF-E11-3) its bearing turns with the new lead as it lay to the old one. 10.0.0 kept 180 and read the
+    column as abreast, so its succession arrows were executed together (the cold pass over 10.0.0, F3). A line
+    abreast stays abreast."""
+    for leave in (
+        ev.ShipDroppedOut(ship="Mikasa", division="J1", new_division="J1/Mikasa"),
+        ev.ShipSurrendered(ship="Mikasa"),
+    ):
+        s = make_state(edition=edition)
+        for i, ship in enumerate(s.divisions["J1"].ships):
+            place(s, ship, 1500 + 10 * i, 1800 - 150 * i, 180 if ship == "Mikasa" else 90)
+        s.sealed["japan"].line_bearing["J1"] = 180
+        evolve(s, leave)
+        assert s.divisions["J1"].ships[0] == "Asahi"
+        assert movement.formation(s, "J1") == ("line_ahead" if edition == "11.0.0" else "line_abreast")
+    s = make_state(edition=edition)
+    for i, ship in enumerate(s.divisions["J1"].ships):
+        place(s, ship, 1500 + 150 * i, 1800, 90)
+    s.sealed["japan"].line_bearing["J1"] = 0
+    evolve(s, ev.ShipSurrendered(ship="Mikasa"))
+    assert movement.formation(s, "J1") == "line_abreast"

@@ -499,3 +499,55 @@ def test_BF2_1_BFR5_BFE10_2_a_later_arrow_needs_movement_left_over(edition):
     assert (90,) not in orders.arrow_runs(s, "J1") and (45,) in orders.arrow_runs(s, "J1")
     s.sealed["japan"].last_move["Mikasa"] = 88  # 111 mm: 1 mm left over
     check(s, **two)
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF2_1_BFE11_1_a_division_every_ship_of_which_drops_out_takes_no_orders(edition):
+    """2.1 Dropping Out: each ship announced "becomes a one-ship division and receives its own movement order": J2
+    (Yakumo 3 hits, Nisshin 2, Kasuga 1) dropping out whole has no line left to order. 10.0.0 judged its arrows on no
+    ship and accepted six 90° arrows (the cold pass over 10.0.0, F1)."""
+    s = make_state(edition=edition)
+    for ship, hits in (("Yakumo", 3), ("Nisshin", 2), ("Kasuga", 1)):
+        s.ships[ship].damaged = hits
+    every = ["Yakumo", "Nisshin", "Kasuga"]
+    six = {"divisions": [{"division": "J2", "orders": [arrow(a=90)] * 6}]}
+    check(s, drop_out=every)
+    if edition == "10.0.0":
+        check(s, **six, drop_out=every)
+        return
+    with pytest.raises(IllegalCommand, match=r"J2: every ship of it drops out.*BF-E11-1"):
+        check(s, **six, drop_out=every)
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF2_1_BFR35_BFE11_2_a_flagship_dropping_out_with_no_heir_leaves_its_division_going_straight(edition):
+    """BF-R35: a flagship that drops out with no ship able to take command leaves its division with no flagship, and
+    it goes straight (BF-R30). Mikasa (2 hits) drops out; Asahi, Shikishima and Fuji have conning tower hits. 10.0.0
+    judged the orders on Mikasa and then executed the arrows of a division with none (the cold pass, F2)."""
+    s = make_state(edition=edition)
+    s.ships["Mikasa"].damaged = 2
+    for ship in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[ship].ct = 1
+    if edition == "10.0.0":
+        check(s, **j1(arrow(a=45)), drop_out=["Mikasa"])
+        return
+    with pytest.raises(IllegalCommand, match=r"J1: its flagship drops out and no ship of it may take command"):
+        check(s, **j1(arrow(a=45)), drop_out=["Mikasa"])
+    check(s, drop_out=["Mikasa"])  # steaming on is what it may do
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF_glossary_BR_BFE11_2_a_bridge_hit_counts_on_the_flagship_the_division_has_after_the_drop_outs(edition):
+    """Glossary BR: a flagship with a bridge hit gives one arrow. Mikasa, with one, drops out (2 propulsion hits) and
+    Asahi takes command (BF-R35): the division's orders are Asahi's, two arrows allowed. 10.0.0 refused them on
+    Mikasa's bridge."""
+    s = make_state(edition=edition)
+    s.ships["Mikasa"].damaged, s.ships["Mikasa"].bridge = 2, 1
+    two = j1(arrow(a=45), arrow(a=45))
+    if edition == "10.0.0":
+        with pytest.raises(IllegalCommand, match="Mikasa has a bridge hit"):
+            check(s, **two, drop_out=["Mikasa"])
+        return
+    check(s, **two, drop_out=["Mikasa"])
+    with pytest.raises(IllegalCommand, match="Mikasa has a bridge hit"):
+        check(s, **two)

@@ -215,3 +215,33 @@ def test_BFR27_BFE9_1_a_torpedo_rolls_public_purpose_names_no_aspect_under_blur(
     c = ctx(s, [2, 3])
     torpedoes.resolve(c)
     assert c.events[1].purpose == "Ikazuchi torpedoes at Poltava (ends, within half range)"  # open: nothing hidden
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF5_1_BFR27_BFE11_4_under_blur_a_launch_that_could_not_reach_says_so_without_why(edition):
+    """BF-E11-4: out of arc, out of range and blocked come from the sealed exact poses; under fog blur the public reads
+    `could_not_reach` for all three and the reason is sealed to the referee (the cold pass over 10.0.0, F4: Poltava's
+    funnel 400 or 401 mm off, a 1 mm secret, flipped a rolled miss into `out_of_range`). 10.0.0 named the reason.
+    Under fog open the reason stays public."""
+    for setup, truth in (
+        (lambda s: place(s, "Poltava", 1000, 1206, 0), "out_of_arc"),
+        (lambda s: place(s, "Poltava", 1401, 1016, 0), "out_of_range"),
+    ):
+        s = launch(attack(150, 0, "shallow", fog="blur", edition=edition))
+        setup(s)
+        c = ctx(s)
+        torpedoes.resolve(c)
+        done(c)
+        public = of(c, ev.TorpedoesResolved)[0].outcome
+        sealed = [e for e in c.events if getattr(e, "kind", None) == "torpedo_runs"]
+        if edition == "10.0.0":
+            assert public == truth and not sealed
+            continue
+        assert public == "could_not_reach" and c.state.ships["Ikazuchi"].tubes["tubes"] == 0
+        (record,) = sealed
+        assert record.seat == "referee" and record.content["unreached"][0]["outcome"] == truth
+    s = launch(attack(150, 0, "shallow", fog="open", edition=edition))
+    place(s, "Poltava", 1401, 1016, 0)
+    c = ctx(s)
+    torpedoes.resolve(c)
+    assert of(c, ev.TorpedoesResolved)[0].outcome == "out_of_range"

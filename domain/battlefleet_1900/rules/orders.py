@@ -103,11 +103,21 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
 def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: tuple[str, ...] = ()) -> None:
     """2.1: a stop alone; arrows complete, all in succession or all together (BF-R35); BR one arrow; CT none;
     each later arrow needs the lead's speed to cover the least arcs before it (BF-R5), the lead the division has once
-    the ships `leaving` (dropping out in the same orders) have left it (BF-E10-1)."""
-    d = state.divisions[division]
+    the ships `leaving` (dropping out in the same orders) have left it (BF-E10-1), its flagship the one it has then
+    (BF-E11-2); a division every ship of which drops out takes none (BF-E11-1)."""
     if not orders:
         return
-    if not may_order(state, division):
+    if state.edition.has("BF-E11-1") and judged_lead(state, division, leaving)[0] is None:
+        raise IllegalCommand(
+            f"division {division}: every ship of it drops out, each a one-ship division of its own: no orders for it"
+            " (BF:2.1, BF-E11-1)"
+        )
+    if not may_order(state, division, leaving):
+        if flagship_after(state, division, leaving) is None and state.divisions[division].flagship in leaving:
+            raise IllegalCommand(
+                f"division {division}: its flagship drops out and no ship of it may take command: it goes straight"
+                " (BF-R30, BF-R35, BF-E11-2)"
+            )
         raise IllegalCommand(f"division {division}'s flagship has a conning tower hit or none leads: it goes straight (BF-R30)")
     if any(a.stop for a in orders):
         if len(orders) != 1 or orders[0].turn or orders[0].to or orders[0].arrow:
@@ -118,8 +128,8 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: t
             raise IllegalCommand("an arrow gives turn (succession|together), to (port|starboard) and arrow (45|90) (BF:2.1)")
     if len({a.turn for a in orders}) > 1:
         raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
-    if len(orders) > most_arrows(state, division):
-        raise IllegalCommand(f"{d.flagship} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
+    if len(orders) > most_arrows(state, division, leaving):
+        raise IllegalCommand(f"{flagship_after(state, division, leaving)} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
     if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None], leaving)) is not None:
         lead, top = judged_lead(state, division, leaving)
         gone = [n for n in leaving if n in state.divisions[division].ships and state.edition.has("BF-E10-1")]
@@ -135,15 +145,27 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: t
         raise IllegalCommand(f"division {division}: {lead}{after} has {top} mm, too little for arrow {i + 1} (BF-R5{more})")
 
 
-def may_order(state: State, division: str) -> bool:
-    """Glossary CT (BF-R30), BF-R11: a division gives orders only when its flagship has no conning tower hit."""
+def flagship_after(state: State, division: str, leaving: tuple[str, ...] = ()) -> str | None:
+    """The flagship a division's orders are given under: from 11.0.0 (BF-E11-2) the one it has once the ships
+    `leaving` (dropping out in the same orders) have gone, the heir `resolve` names when the flagship drops out
+    (BF-R35), None when no ship qualifies; before it, the flagship now."""
     flag = state.divisions[division].flagship
+    if flag is None or flag not in leaving or not state.edition.has("BF-E11-2"):
+        return flag
+    return closest(state, division, flag, leaving)
+
+
+def may_order(state: State, division: str, leaving: tuple[str, ...] = ()) -> bool:
+    """Glossary CT (BF-R30), BF-R11: a division gives orders only when its flagship has no conning tower hit; BF-R35:
+    a flagship dropping out with no heir leaves it none (`flagship_after`)."""
+    flag = flagship_after(state, division, leaving)
     return flag is not None and state.ships[flag].command_ok
 
 
-def most_arrows(state: State, division: str) -> int:
+def most_arrows(state: State, division: str, leaving: tuple[str, ...] = ()) -> int:
     """Glossary BR: a flagship with a bridge hit gives at most one arrow; else the command column's six boxes."""
-    return 1 if flag_hit(state, state.divisions[division].flagship) else MAX_ORDERS
+    flag = flagship_after(state, division, leaving)
+    return 1 if flag is not None and flag_hit(state, flag) else MAX_ORDERS
 
 
 def judged_lead(state: State, division: str, leaving: tuple[str, ...] = ()) -> tuple[str | None, int]:
@@ -168,15 +190,19 @@ def judged_line(state: State, division: str) -> list[str]:
 
 
 def lead_changes(state: State, seat: str, division: str) -> list[tuple[str, ...]]:
-    """The drop-outs that would change who leads `division` (BF-E10-1): none, then its lead, then its lead and the
-    next, … as long as each may drop out (a drop-out behind the lead changes no lead)."""
+    """The drop-outs that would change how `division`'s orders are judged: who leads it (BF-E10-1: none, then its
+    lead, then its lead and the next, … as long as each may drop out, a drop-out behind the lead changing no lead;
+    from 11.0.0 all of them, BF-E11-1) and, from 11.0.0, who commands it (its flagship dropping out, BF-E11-2)."""
     out: list[tuple[str, ...]] = [()]
     if state.edition.has("BF-E10-1"):
         line = judged_line(state, division)
-        for k in range(len(line) - 1):
+        for k in range(len(line) if state.edition.has("BF-E11-1") else len(line) - 1):
             if why_not_drop_out(state, seat, line[k]) is not None:
                 break
             out.append(tuple(line[: k + 1]))
+    flag = state.divisions[division].flagship
+    if state.edition.has("BF-E11-2") and flag is not None and why_not_drop_out(state, seat, flag) is None:
+        out += [(*way, flag) for way in out if flag not in way]
     return out
 
 
@@ -203,7 +229,7 @@ def arrow_runs(state: State, division: str, leaving: tuple[str, ...] = ()) -> li
     """Every run of arrows (45 or 90, in order) but the last that the division may give before one more arrow, of
     either kind, with the ships `leaving` dropping out: the runs `check_arrows` accepts (BF-R5, glossary BR),
     shortest first."""
-    most = most_arrows(state, division)
+    most = most_arrows(state, division, leaving)
     runs: list[tuple[int, ...]] = [()]
     out: list[tuple[int, ...]] = []
     while runs:

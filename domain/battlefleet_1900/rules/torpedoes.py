@@ -18,7 +18,7 @@ from domain.battlefleet_1900.rules import sealing
 from domain.battlefleet_1900.rules.gunnery import sight_blocked, targets
 from domain.battlefleet_1900.rules.orders import funnel
 from domain.battlefleet_1900.state import State
-from domain.engine import IllegalCommand
+from domain.engine import REFEREE, IllegalCommand
 from events import battlefleet_1900 as ev
 from events.core import RollResult
 
@@ -89,13 +89,24 @@ def resolve(ctx: Ctx) -> None:
     """BF-R27: crossed off at the reveal and resolved at once: arc, range (funnels), land, depth, then a die each."""
     s = ctx.state
     sealing.reveal(ctx, ["launch_torpedoes"])
+    unreached = []
     for seat in s.seats:
         cmd = msgspec.convert(s.sealed[seat].pending.get("launch_torpedoes", {}), LaunchTorpedoes)
         for la in cmd.launches:
-            launch(ctx, seat, la)
+            if (u := launch(ctx, seat, la)) is not None:
+                unreached.append(u)
+    if unreached:
+        sealing.seal(ctx, REFEREE, "torpedo_runs", ev.TorpedoRuns(turn=s.turn, unreached=unreached))
 
 
-def launch(ctx: Ctx, seat: str, la) -> None:
+UNREACHED = ("out_of_arc", "out_of_range", "blocked")
+
+
+def launch(ctx: Ctx, seat: str, la) -> ev.Unreached | None:
+    """One launch resolved; under fog `blur` from 11.0.0 one that could not reach its target is published as
+    `could_not_reach`, and its reason returned for the referee's record (BF-E11-4): the reason comes from the sealed
+    exact poses, and as BF-E4-21 does for a salvo, the fog keeps it; that no die was rolled stays public, as a salvo's
+    could_not_bear does."""
     s = ctx.state
     t = tube(s, la.ship, la.mount)
     depth = s.sealed[seat].depth.get(la.ship, "normal")
@@ -130,6 +141,7 @@ def launch(ctx: Ctx, seat: str, la) -> None:
         outcome = "hit" if hits else "miss"
     # BF-E7-1: the sealed depth is told only where it decides what happened (BF-R27's halving, BF:5.0's "under")
     decisive = outcome == "under" or (outcome == "hit" and s.cls(la.target).flood_protection in ("good", "great"))
+    hidden = outcome in UNREACHED and s.fog == "blur" and s.edition.has("BF-E11-4")
     ctx.emit(
         ev.TorpedoesResolved(
             ship=la.ship,
@@ -137,8 +149,11 @@ def launch(ctx: Ctx, seat: str, la) -> None:
             side=la.side,
             target=la.target,
             count=la.count,
-            outcome=outcome,
+            outcome="could_not_reach" if hidden else outcome,
             hits=hits,
             depth=depth if decisive or not s.edition.has("BF-E7-1") else None,
         )
     )
+    if hidden:
+        return ev.Unreached(ship=la.ship, mount=la.mount, side=la.side, target=la.target, outcome=outcome)
+    return None

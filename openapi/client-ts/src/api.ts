@@ -20998,7 +20998,7 @@ export interface components {
              * Outcome
              * @enum {unknown}
              */
-            outcome: "blocked" | "hit" | "miss" | "out_of_arc" | "out_of_range" | "under";
+            outcome: "blocked" | "could_not_reach" | "hit" | "miss" | "out_of_arc" | "out_of_range" | "under";
             /** Ship */
             ship: string;
             /** Side */
