@@ -204,6 +204,27 @@ class GameCache:
         head = fold_stored(game, rows) or head
         return Cached(game, head, row)
 
+    HISTORY_PAGE = 10_000  # events read at a time while a history is folded: the log is never all in memory at once
+
+    def history(self, game_id: str, upto: int) -> Any:
+        """The game's history at seq `upto` (its ruleset's `History`: what views show of the past and the rules never
+        read), folded from its log, never kept: a fork's goes on from its parent's at the fork's seq. A read of
+        the log's length, asked only by the views that show the past (`engine.render`)."""
+        genesis = self.store.events(game_id, upto=1)[0]
+        created = as_genesis(event_from_body(msgspec.json.decode(genesis.body)))
+        loaded = playable(self.rulesets, self.row(game_id).ruleset, created.ruleset.version)
+        kept = loaded.ruleset.history
+        if kept is None:
+            raise TypeError(f"{loaded.ruleset.id} keeps no history, yet one of its views shows it")
+        history = kept.start() if created.parent is None else self.history(created.parent.game, created.parent.seq)
+        after = 1
+        while after < upto:
+            rows = self.store.events(game_id, after=after, upto=upto, limit=self.HISTORY_PAGE)
+            for r in rows:
+                kept.evolve(history, stored_event(r))
+            after = rows[-1].seq if rows else upto
+        return history
+
     def _genesis(self, loaded: Loaded, game_id: str, created: GameCreated) -> Game:
         """The game as its genesis starts it; a fork starts from its parent's state at the fork's seq."""
         if created.parent is None:
