@@ -247,18 +247,20 @@ class Reads:
         if name not in views:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
         kind = f"{row.ruleset}/{name}"
+        view = views[name]
         with self.cache.game(game_id) as c:
-            if at is not None and at > c.game.version:
-                raise engine.InvalidInput(
-                    "invalid-at", f"at is a seq of the game, from 1 to {c.game.version} (its version now)"
-                )
-            if at is None or at == c.game.version:
-                now = c.game.version
-                data = render_view(views[name], c.game.state, reader, lambda: self.cache.history(game_id, now))
+            now = c.game.version
+            if at is not None and at > now:
+                raise engine.InvalidInput("invalid-at", f"at is a seq of the game, from 1 to {now} (its version now)")
+            if (at is None or at == now) and not view.history:
+                data = render_view(view, c.game.state, reader, lambda: None)  # asks no history
                 return {"kind": kind, "view": name, "at": now, "data": data}
-        game = self.cache.load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
-        data = render_view(views[name], game.state, reader, lambda: self.cache.history(game_id, at))
-        return {"kind": kind, "view": name, "at": at, "data": data}
+        # the past, or a view that shows the game's history (folded from the whole log): not under the game's lock,
+        # which commands wait for
+        upto = now if at is None else at
+        game = self.cache.load(game_id, upto=upto).game  # from the nearest snapshot at or before `upto`
+        data = render_view(view, game.state, reader, lambda: self.cache.history(game_id, upto))
+        return {"kind": kind, "view": name, "at": upto, "data": data}
 
     def since(self, game_id: str, version: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
         """What happened after `version` (the last one the reader saw), as `reader` may read it: the events (each as
