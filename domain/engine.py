@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -119,18 +119,47 @@ S_in = TypeVar("S_in", contravariant=True)
 C = TypeVar("C", bound=msgspec.Struct)  # its commands (a union of Structs)
 O = TypeVar("O", bound=msgspec.Struct)  # noqa: E741 - its options
 D = TypeVar("D")  # its data set
+H = TypeVar("H")  # its history (`History`)
 
 
 @dataclass(frozen=True)
 class View(Generic[S]):
     """A projection players read. `render(state, reader)` returns an instance of `model` (a msgspec Struct, whose
-    JSON Schema is the view's schema in the OpenAPI). A `per_seat` view shows each seat what it may see; a public
-    one ignores the reader."""
+    JSON Schema is the view's schema in the OpenAPI); a view that shows the game's past (`history`) is rendered
+    `render(state, reader, history)`, given its ruleset's `History` folded to the same seq (`render`, below). A
+    `per_seat` view shows each seat what it may see; a public one ignores the reader."""
 
-    render: Callable[[S, Reader], Any]
+    render: Callable[[S, Reader], Any] | Callable[[S, Reader, Any], Any]
     model: type[msgspec.Struct] | None = None
     per_seat: bool = False
     description: str = ""
+    history: bool = False
+
+
+@dataclass(frozen=True)
+class History(Generic[H]):
+    """What a ruleset's views show of the game's past that its rules never read (aa1942's campaign sheet, a line per
+    power and round): a fold of the log kept out of the state, so that the state, its snapshots and the working copies
+    of decide, the bots and what-if stay the size of what the rules read however long the game. Nothing keeps it: it
+    is folded from the genesis when a view shows it (the service: `GameCache.history`), a cost of the log's length
+    paid by those views alone."""
+
+    start: Callable[[], H]  # the history as the genesis leaves it
+    evolve: Callable[[H, Event], None]  # one event, in place; an event it records nothing of leaves it as it is
+
+    def fold(self, events: Iterable[Event]) -> H:
+        history = self.start()
+        for e in events:
+            self.evolve(history, e)
+        return history
+
+
+def render(view: View[Any], state: Any, reader: Reader, history: Callable[[], Any]) -> Any:
+    """The view's model as `reader` may read it; `history()` gives the ruleset's history at the state's seq, asked
+    only by a view that shows it."""
+    if view.history:
+        return cast(Callable[[Any, Reader, Any], Any], view.render)(state, reader, history())
+    return cast(Callable[[Any, Reader], Any], view.render)(state, reader)
 
 
 class LegalCommands(Protocol[S_in]):
@@ -185,6 +214,8 @@ class Ruleset(Generic[S, C, O, D]):
     # the documented policy that plays a seat (`domain/<ruleset>/bot.py`): (the state as `seat` may read it, the
     # legal commands, seat) -> the command it sends, or None. Seats of a ruleset without one are people's.
     bot: Callable[[S, list[CommandSpec], str], dict[str, Any] | None] | None = None
+    # what its views show of the past that its rules never read, folded from the log apart from the state (`History`)
+    history: History[Any] | None = None
     # (state) -> {figure: int}: what a finished game comes to (tonnage, VP, winner …), as `umpire simulate` and
     # what-if report it
     outcomes: Callable[[S], dict[str, int]] | None = None

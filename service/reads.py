@@ -7,6 +7,7 @@ caught up with the store; none writes.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -25,8 +26,8 @@ MAX_PAGE = 1000
 SINCE_PAGE = 500  # events in one answer of GET /since (its `limit`'s ceiling and default): `more` says there are more
 
 
-def render_view(view: engine.View, state: Any, reader: engine.Reader) -> dict[str, Any]:
-    out = view.render(state, reader)
+def render_view(view: engine.View, state: Any, reader: engine.Reader, history: Callable[[], Any]) -> dict[str, Any]:
+    out = engine.render(view, state, reader, history)
     return out if isinstance(out, dict) else msgspec.to_builtins(out)
 
 
@@ -246,16 +247,20 @@ class Reads:
         if name not in views:
             raise NotFound("unknown-view", f"{row.ruleset} has the views {sorted(views)}")
         kind = f"{row.ruleset}/{name}"
+        view = views[name]
         with self.cache.game(game_id) as c:
-            if at is not None and at > c.game.version:
-                raise engine.InvalidInput(
-                    "invalid-at", f"at is a seq of the game, from 1 to {c.game.version} (its version now)"
-                )
-            if at is None or at == c.game.version:
-                data = render_view(views[name], c.game.state, reader)
-                return {"kind": kind, "view": name, "at": c.game.version, "data": data}
-        game = self.cache.load(game_id, upto=at).game  # from the nearest snapshot at or before `at`
-        return {"kind": kind, "view": name, "at": at, "data": render_view(views[name], game.state, reader)}
+            now = c.game.version
+            if at is not None and at > now:
+                raise engine.InvalidInput("invalid-at", f"at is a seq of the game, from 1 to {now} (its version now)")
+            if (at is None or at == now) and not view.history:
+                data = render_view(view, c.game.state, reader, lambda: None)  # asks no history
+                return {"kind": kind, "view": name, "at": now, "data": data}
+        # the past, or a view that shows the game's history (folded from the whole log): not under the game's lock,
+        # which commands wait for
+        upto = now if at is None else at
+        game = self.cache.load(game_id, upto=upto).game  # from the nearest snapshot at or before `upto`
+        data = render_view(view, game.state, reader, lambda: self.cache.history(game_id, upto))
+        return {"kind": kind, "view": name, "at": upto, "data": data}
 
     def since(self, game_id: str, version: int, limit: int, reader: engine.Reader = None) -> dict[str, Any]:
         """What happened after `version` (the last one the reader saw), as `reader` may read it: the events (each as

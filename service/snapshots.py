@@ -13,7 +13,10 @@ from domain.engine import Game
 from events.store import GameRow
 from service import ENGINE_VERSION
 
-SNAPSHOT_FORMAT = 2  # 2: Game.rules became Game.state; a format-1 snapshot would unpickle without it
+# 2: Game.rules became Game.state; a format-1 snapshot would unpickle without it. 3: aa1942's campaign sheet left its
+# state (the ruleset's history, folded from the log): a format-2 state would unpickle with the sheet and without the
+# running totals that replaced it
+SNAPSHOT_FORMAT = 3
 
 
 def snapshot_key(row: GameRow) -> str:

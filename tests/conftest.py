@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from domain import engine  # noqa: E402
 from domain.dice import ChosenDice  # noqa: E402
 from service.app import create_app  # noqa: E402
+from service.reads import render_view  # noqa: E402
 from service.rulesets import RULESETS  # noqa: E402
 
 SEED = bytes(range(32))
@@ -89,6 +90,11 @@ class Table:
 
     def legal(self) -> dict[str, Any]:
         return {s.type: s for s in engine.awaiting(self.game)}
+
+    def view(self, name: str, reader: engine.Reader = None) -> dict[str, Any]:
+        """A view as GET /views/{name} serves it; one that shows the past is given the history of this table's log."""
+        history = self.loaded.ruleset.history
+        return render_view(self.loaded.ruleset.views[name], self.state, reader, lambda: history.fold(self.log))
 
 
 PG_BASE = os.environ.get("UMPIRE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")

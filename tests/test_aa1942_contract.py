@@ -5,7 +5,7 @@ rules refuse (e.g. `spend` = maximum + 1 is outside the schema and illegal)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import product
 from typing import Any
 
@@ -15,9 +15,11 @@ import pytest
 
 from domain import engine
 from domain.aa1942_convoy import RULESET
+from domain.aa1942_convoy.sheet import Sheet
 from domain.aa1942_convoy.state import TURN_ORDER
 from domain.aa1942_convoy.views import VIEWS
 from events import aa1942_convoy as ev
+from events.vocabulary import Event
 from service.rulesets import RULESETS
 from service.simulate import play_on, seed_for
 from tests.test_aa1942_properties import new_game
@@ -25,15 +27,19 @@ from tests.test_aa1942_properties import new_game
 SEED = b"contract"
 
 
-def walk(game: engine.Game, seed: bytes, check: Callable[[engine.Game], None], every: int = 1) -> int:
-    """Play the bot to the end (service/simulate.py `play_on`), calling `check` before every `every`-th command;
-    returns the positions checked."""
+def walk(game: engine.Game, seed: bytes, check: Callable[[engine.Game, Sheet], None], every: int = 1) -> int:
+    """Play the bot to the end (service/simulate.py `play_on`), calling `check` with the game and its campaign sheet
+    (the ruleset's history, folded alongside) before every `every`-th command; returns the positions checked."""
     n = checked = 0
+    assert RULESET.history is not None
+    sheet = RULESET.history.fold([])
 
-    def before_the_next(*_) -> None:
+    def before_the_next(_payload: object = None, events: Sequence[Event] = ()) -> None:
         nonlocal n, checked
+        for e in events:
+            RULESET.history.evolve(sheet, e)
         if n % every == 0 and engine.awaiting(game):
-            check(game)
+            check(game, sheet)
             checked += 1
         n += 1
 
@@ -48,9 +54,9 @@ def walk(game: engine.Game, seed: bytes, check: Callable[[engine.Game], None], e
 VALIDATORS = {name: jsonschema_rs.validator_for(msgspec.json.schema(v.model)) for name, v in VIEWS.items()}
 
 
-def check_views(game: engine.Game) -> None:
+def check_views(game: engine.Game, sheet: Sheet) -> None:
     for name, view in VIEWS.items():
-        out = view.render(game.state, None)
+        out = engine.render(view, game.state, None, lambda: sheet)
         assert isinstance(out, view.model), name
         raw = msgspec.json.encode(out)
         VALIDATORS[name].validate(msgspec.json.decode(raw))  # no field the schema does not declare, every type right
@@ -190,7 +196,7 @@ def check_awaiting(game: engine.Game, seen: set) -> None:
 def test_awaiting_schemas_allow_exactly_what_the_rules_allow_over_bot_games():
     seen: set = set()
     for i, options in enumerate([{}, {"setup": "empty", "submarines": {"Germany": {"5": 3, "17": 2, "19": 1}}}]):
-        walk(new_game(f"awaiting-{i}", options), seed_for(9, i), lambda g: check_awaiting(g, seen), every=2)
+        walk(new_game(f"awaiting-{i}", options), seed_for(9, i), lambda g, _sheet: check_awaiting(g, seen), every=2)
     listed = {t for t, too_many in seen if not too_many}
     narrowed = {t for t, too_many in seen if too_many}
     commands = {c.__struct_config__.tag for c in RULESET.command_types}

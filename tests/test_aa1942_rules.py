@@ -16,7 +16,7 @@ from domain.aa1942_convoy.rules.raid import raid_value
 from domain.aa1942_convoy.rules.submarines import legal_moves
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
-from domain.aa1942_convoy.views import VIEWS, ipc_ledger, sz_status
+from domain.aa1942_convoy.views import sz_status
 from domain.engine import Forbidden, IllegalCommand, InvalidInput, Rejected
 from events import aa1942_convoy as ev
 from events.core import DiceRolled, GameEnded
@@ -237,8 +237,8 @@ def test_AA9_the_cap_is_per_zone_whatever_the_number_of_raiding_powers():
 
 def uk_round(t: Table, n: int) -> dict:
     """The UK's line of the ipc-ledger for table round `n` (USSR to USA)."""
-    uk = next(p for p in ipc_ledger(t.state).powers if p.power == "UK")
-    return next(msgspec.to_builtins(r) for r in uk.rounds if r.round == n)
+    uk = next(p for p in t.view("ipc-ledger")["powers"] if p["power"] == "UK")
+    return next(r for r in uk["rounds"] if r["round"] == n)
 
 
 def test_AAR5_a_round_1_raids_chips_cap_a_round_2_raid_of_another_power_before_the_owners_purchase():
@@ -394,7 +394,8 @@ def test_AAR14_a_power_that_regains_its_capital_regains_its_territories_its_alli
         [("Egypt", "USA")],
     )
     assert sorted(e.sz for e in of(evs, ev.ConvoyZoneReactivated)) == [7, 8, 34]
-    assert t.state.line("UK").returned == ["Egypt"]
+    uk = next(line for line in t.view("campaign-sheet")["rounds"][-1]["powers"] if line["power"] == "UK")
+    assert uk["returned"] == ["Egypt"]
 
 
 def test_AAR14_an_ally_freeing_a_capital_gives_back_what_the_allies_hold_not_what_the_enemy_holds():
@@ -733,17 +734,14 @@ def test_listed_choices_carry_no_descriptor_and_the_descriptor_is_kept_with_its_
 
 
 def test_AAR4_the_views_follow_the_ledger():
-    def view(t, name):
-        return msgspec.to_builtins(VIEWS[name].render(t.state, None))  # what GET /views/{name} serves
-
     t = table(submarines={"Germany": {"7": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [2], sz=7)  # 3 IPCs
-    ledger = {p["power"]: p for p in view(t, "ipc-ledger")["powers"]}
+    ledger = {p["power"]: p for p in t.view("ipc-ledger")["powers"]}
     assert ledger["UK"]["treasury"] == 28 and ledger["UK"]["rounds"][0]["raid_damage_suffered"] == 3
     assert ledger["Germany"]["rounds"][0]["raid_damage_inflicted"] == 3 and ledger["Germany"]["rounds"][0]["raids"] == 1
     assert ledger["Germany"]["totals"]["raids"] == 1 and ledger["UK"]["totals"]["raid_ipcs_lost"] == 3
-    sz7 = next(z for z in view(t, "sz-status")["convoy_zones"] if z["sz"] == 7)
+    sz7 = next(z for z in t.view("sz-status")["convoy_zones"] if z["sz"] == 7)
     assert (sz7["owner"], sz7["active"], sz7["chips"], sz7["cap_left"], sz7["submarines"]) == (
         "UK",
         True,
@@ -752,10 +750,10 @@ def test_AAR4_the_views_follow_the_ledger():
         {"Germany": 1},
     )
     t.send("Germany", "capture", territory="Archangel")
-    sheet = view(t, "campaign-sheet")
+    sheet = t.view("campaign-sheet")
     assert sheet["rounds"][0]["powers"][1]["captured"] == ["Archangel"]
     assert {"territory": "Archangel", "original_owner": "USSR", "held_by": "Germany"} in sheet["occupied"]
-    board = view(t, "map")
+    board = t.view("map")
     zones = {z["sz"]: z for z in board["sea_zones"]}
     assert len(zones) == 65 and zones[4]["convoy_owner"] == "USSR" and zones[17]["adjacent_sea_zones"] == [15, 34]
     assert {"name": "Archangel", "original_owner": "USSR", "held_by": "Germany", "ipc": 1} in board["territories"]

@@ -45,10 +45,10 @@ def _state_of(game) -> bytes:
         game.seed_cache = cached
 
 
-def _views_validate(ruleset, game) -> None:
+def _views_validate(ruleset, game, svc: GameService) -> None:
     for name, view in ruleset.views.items():
         for reader in (None, REFEREE, *game.seats):
-            out = view.render(game.state, reader)
+            out = engine.render(view, game.state, reader, lambda: svc.cache.history(game.game_id, game.version))
             if view.model is not None:
                 msgspec.convert(msgspec.to_builtins(out), view.model)
 
@@ -118,10 +118,10 @@ def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
         assert _state_of(game) == before, f"step {step}: decide changed the state it was given"
         svc.command(gid, tokens[seat], payload)
         if step % 25 == 0:
-            _views_validate(ruleset, svc.cache.cached(gid).game)
+            _views_validate(ruleset, svc.cache.cached(gid).game, svc)
     else:
         pytest.fail("the game did not end within 5000 commands")
-    _views_validate(ruleset, svc.cache.cached(gid).game)
+    _views_validate(ruleset, svc.cache.cached(gid).game, svc)
     svc.reveal(gid, made["referee_token"])
     bundle = svc.bundles.bundle(gid)
     ks = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]

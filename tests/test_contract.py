@@ -11,6 +11,7 @@ import pytest
 
 from domain import engine
 from domain.engine import REFEREE
+from events.bodies import event_from_body
 from events.bundle import decode_bundle
 from events.vocabulary import decode_event
 from service.replay import fold_bundle
@@ -28,6 +29,11 @@ def test_every_view_model_refuses_undeclared_fields(ruleset):
         assert view.model.__struct_config__.forbid_unknown_fields, f"{ruleset}/{name}"
 
 
+def folded(b, upto: int) -> list:
+    """The events `fold_bundle(b, upto)` folds into the state: a view's history is folded from the same."""
+    return [event_from_body(e.body) for e in b.events[1:upto]]
+
+
 @pytest.mark.parametrize("path", BUNDLES, ids=[p.stem for p in BUNDLES])
 def test_views_events_and_awaiting_match_their_schemas_along_a_real_game(path):
     b = decode_bundle(path.read_bytes())
@@ -41,7 +47,8 @@ def test_views_events_and_awaiting_match_their_schemas_along_a_real_game(path):
         game = fold_bundle(b, upto=at)
         for reader in readers:
             for name, view in ruleset.views.items():
-                rendered = msgspec.to_builtins(view.render(game.state, reader))
+                out = engine.render(view, game.state, reader, lambda: ruleset.history.fold(folded(b, at)))
+                rendered = msgspec.to_builtins(out)
                 msgspec.convert(rendered, view.model)  # raises on a field the model does not declare
             for spec in engine.awaiting(game, reader):
                 assert spec.description, (path.name, at, spec.type)

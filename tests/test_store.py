@@ -13,10 +13,12 @@ from fastapi.testclient import TestClient
 
 from events.store import SQLiteStore, open_store
 from events.store.rows import CommandRow, NewEventRow, StoreConflict
+from service import snapshots
 from service.app import create_app
 from service.games import GameService
 from service.settings import Settings
 from service.simulate import seed_for
+from service.snapshots import snapshot_key
 from tests.drivers import first_choice
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
@@ -86,6 +88,27 @@ def test_a_snapshot_that_does_not_load_is_ignored(tmp_path):
     expected = svc.reads.summary(gid)
     svc.store.db.execute("UPDATE snapshots SET state = x'00010203'")
     assert GameService(SQLiteStore(db)).reads.summary(gid) == expected
+
+
+def test_a_snapshot_of_an_older_format_is_ignored_never_misread(tmp_path, monkeypatch):
+    """Issue 35 item 4: a snapshot is keyed by its format (`SNAPSHOT_FORMAT`), so one an older engine saved, whose
+    state has another shape, is never loaded: the game is folded from the log. Here every snapshot is moved to the
+    previous format's key with a state that loads but is wrong (the first snapshot's, far behind)."""
+    db = str(tmp_path / "old.db")
+    svc = GameService(SQLiteStore(db), settings=Settings(snapshot_every=20))
+    gid = corvette_game(svc, "old-snap", 60)
+    expected = svc.reads.summary(gid), svc.reads.view(gid, "campaign-sheet", None)
+    row = svc.cache.row(gid)
+    now = snapshot_key(row)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_FORMAT", snapshots.SNAPSHOT_FORMAT - 1)
+    old = snapshot_key(row)
+    monkeypatch.undo()
+    first = svc.store.db.execute("SELECT state FROM snapshots ORDER BY seq LIMIT 1").fetchone()[0]
+    assert svc.store.db.execute("UPDATE snapshots SET engine = ?, state = ?", (old, first)).rowcount > 1
+    cold = GameService(Counting(SQLiteStore(db)))
+    assert cold.store.snapshot(gid, 2**62, now) is None
+    assert (cold.reads.summary(gid), cold.reads.view(gid, "campaign-sheet", None)) == expected
+    assert cold.store.rows >= expected[0]["version"]  # folded from the genesis
 
 
 def test_a_wrong_token_loads_no_events(tmp_path):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.aa1942_convoy import bot, views
+from domain.aa1942_convoy import bot, sheet, views
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.awaiting import legal_commands
 from domain.aa1942_convoy.data import parse_map
@@ -17,7 +17,7 @@ from domain.aa1942_convoy.evolve import evolve
 from domain.aa1942_convoy.rules import purchase, raid, setup, submarines, territory, turn
 from domain.aa1942_convoy.state import TURN_ORDER, State
 from domain.dice import Dice
-from domain.engine import Ruleset
+from domain.engine import History, Ruleset
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
 
@@ -75,6 +75,7 @@ RULESET = Ruleset(
     evolve=evolve,
     legal_commands=legal_commands,
     views=views.VIEWS,
+    history=History(sheet.new_sheet, sheet.evolve),
     digest=views.digest,
     event_types=ev.EVENTS,
     new_game_options=setup.new_game_options,

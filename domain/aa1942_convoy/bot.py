@@ -154,9 +154,8 @@ def _ones(choices) -> list[dict]:
 
 
 def place(state: State) -> dict | None:
-    line = state.line(state.power)
-    count = min(line.spent // SUBMARINE_COST, 3)
-    if line.submarines_placed or count == 0:
+    count = min(state.spent.get(state.power, 0) // SUBMARINE_COST, 3)
+    if state.placed.get(state.power) or count == 0:
         return None
     zones = sorted(state.subs.get(state.power, {})) + sorted(
         sz for sz, owner in CONVOY_ZONES.items() if owner == state.power
@@ -169,8 +168,6 @@ def outcomes(state: State) -> dict[str, int]:
     treasury, the raid damage each side suffered, and the rounds played."""
     out = {f"treasury {p}": state.treasury[p] for p in TURN_ORDER}
     for side in ("Axis", "Allies"):
-        out[f"raid damage to {side}"] = sum(
-            line[p].raid_damage_suffered for line in state.sheet for p in TURN_ORDER if SIDE[p] == side
-        )
-    out["rounds"] = len(state.sheet)
+        out[f"raid damage to {side}"] = sum(state.raid_damage_suffered.get(p, 0) for p in TURN_ORDER if SIDE[p] == side)
+    out["rounds"] = state.round
     return out

@@ -3,7 +3,7 @@ the events that change nothing (domain.procedure.fold). Checks belong to decide:
 
 from __future__ import annotations
 
-from domain.aa1942_convoy.state import TURN_ORDER, State, SubsUsed, inactive_zones, new_round_sheet, open_canals
+from domain.aa1942_convoy.state import TURN_ORDER, State, SubsUsed, inactive_zones, open_canals
 from domain.procedure import Handler, fold
 from events import aa1942_convoy as ev
 from events.vocabulary import Event
@@ -24,7 +24,7 @@ def _phase_began(state: State, e: ev.PhaseBegan) -> None:
 
 def _round_began(state: State, e: ev.RoundBegan) -> None:
     state.round = e.round
-    state.sheet.append(new_round_sheet())
+    state.spent, state.placed = {}, {}
 
 
 def _chips_removed(state: State, e: ev.ChipsRemoved) -> None:
@@ -34,7 +34,7 @@ def _chips_removed(state: State, e: ev.ChipsRemoved) -> None:
 
 def _purchase_made(state: State, e: ev.PurchaseMade) -> None:
     state.treasury[e.power] = e.treasury
-    state.line(e.power).spent += e.spent
+    state.spent[e.power] = state.spent.get(e.power, 0) + e.spent
 
 
 def _add_subs(state: State, power: str, sz: int, n: int) -> None:
@@ -52,7 +52,7 @@ def _submarines_moved(state: State, e: ev.SubmarinesMoved) -> None:
 
 def _submarines_placed(state: State, e: ev.SubmarinesPlaced) -> None:
     _add_subs(state, e.power, e.sz, e.count)
-    state.line(e.power).submarines_placed += e.count
+    state.placed[e.power] = state.placed.get(e.power, 0) + e.count
 
 
 def _use_for_combat(state: State, sz: int, n: int, as_: str) -> None:
@@ -71,7 +71,6 @@ def _submarines_lost(state: State, e: ev.SubmarinesLost) -> None:
     if e.power == state.power:
         state.used.setdefault(e.sz, SubsUsed()).take_losses(state.fresh(e.sz), e.count)
     _add_subs(state, e.power, e.sz, -e.count)
-    state.line(e.power).submarines_lost += e.count
     state.combat_step = 3
 
 
@@ -79,26 +78,19 @@ def _convoy_raided(state: State, e: ev.ConvoyRaided) -> None:
     _use_for_combat(state, e.sz, 1, "raided")
     state.chips[e.sz] = state.chips.get(e.sz, 0) + e.damage
     state.treasury[e.owner] = e.treasury
-    state.line(e.owner).raid_damage_suffered += e.damage
-    state.line(e.owner).raid_ipcs_lost += e.removed
-    state.line(e.raider).raid_damage_inflicted += e.damage
-    state.line(e.raider).raids += 1
+    state.raid_damage_suffered[e.owner] = state.raid_damage_suffered.get(e.owner, 0) + e.damage
 
 
 def _territory_captured(state: State, e: ev.TerritoryCaptured) -> None:
     state.control[e.territory] = e.by
     state.treasury[e.from_power] -= e.plundered
     state.treasury[e.by] += e.plundered
-    state.line(e.by).captured.append(e.territory)
-    state.line(e.from_power).lost.append(e.territory)
     state.inactive = inactive_zones(state, state.control)
     state.combat_step = 3
 
 
 def _territory_liberated(state: State, e: ev.TerritoryLiberated) -> None:
     state.control[e.territory] = e.to_power
-    state.line(e.by).liberated.append(e.territory)
-    state.line(e.from_power).lost.append(e.territory)
     state.inactive = inactive_zones(state, state.control)
     state.combat_step = 3
 
@@ -106,13 +98,11 @@ def _territory_liberated(state: State, e: ev.TerritoryLiberated) -> None:
 def _territories_returned(state: State, e: ev.TerritoriesReturned) -> None:
     for r in e.territories:
         state.control[r.territory] = e.power
-        state.line(e.power).returned.append(r.territory)
     state.inactive = inactive_zones(state, state.control)
 
 
 def _income_collected(state: State, e: ev.IncomeCollected) -> None:
     state.treasury[e.power] = e.treasury
-    state.line(e.power).income += e.income
 
 
 HANDLERS: dict[type[Event], Handler[State]] = {

@@ -34,24 +34,6 @@ PHASES = ("purchase", "combat-move", "combat", "noncombat-move", "mobilize")
 
 
 @dataclass
-class PowerRound:
-    """One power's line of the campaign sheet for one round."""
-
-    income: int = 0
-    spent: int = 0
-    raid_damage_suffered: int = 0
-    raid_ipcs_lost: int = 0  # what actually left the treasury
-    raid_damage_inflicted: int = 0
-    raids: int = 0
-    captured: list[str] = field(default_factory=list)
-    liberated: list[str] = field(default_factory=list)
-    returned: list[str] = field(default_factory=list)  # AA-R14: given back by allies when its capital was freed
-    lost: list[str] = field(default_factory=list)
-    submarines_placed: int = 0
-    submarines_lost: int = 0
-
-
-@dataclass
 class SubsUsed:
     """What the acting power's submarines in one zone did this turn (the rest are fresh)."""
 
@@ -90,15 +72,16 @@ class State:
     chips: dict[int, int] = field(default_factory=dict)  # AA-11, AA-R5: at most 4 per zone
     canals_open: list[str] = field(default_factory=list)  # AA-R15: canals the acting side held at its turn's start
     inactive: dict[int, list[str]] = field(default_factory=dict)  # derived from control (AA-4)
-    sheet: list[dict[str, PowerRound]] = field(default_factory=list)  # per round, per power
+    # the campaign sheet's figures that play reads (the sheet itself is the ruleset's history, sheet.py): what each
+    # power spent and placed this round (the bot's mobilize) and the raid damage it suffered all game (its outcomes)
+    spent: dict[str, int] = field(default_factory=dict)
+    placed: dict[str, int] = field(default_factory=dict)
+    raid_damage_suffered: dict[str, int] = field(default_factory=dict)
     over: bool = False
 
     @property
     def power(self) -> str:
         return TURN_ORDER[self.turn]
-
-    def line(self, power: str) -> PowerRound:
-        return self.sheet[self.round - 1][power]
 
     def subs_in(self, power: str, sz: int) -> int:
         return self.subs.get(power, {}).get(sz, 0)
@@ -144,6 +127,3 @@ def open_canals(state: State, power: str) -> list[str]:
         if all((holder := state.control.get(t)) is not None and SIDE[holder] == side for t in c.territories)
     ]
 
-
-def new_round_sheet() -> dict[str, PowerRound]:
-    return {p: PowerRound() for p in TURN_ORDER}

@@ -10,7 +10,8 @@ from typing import Literal
 import msgspec
 
 from domain.aa1942_convoy.rules.turn import income_of
-from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, PowerRound, State, open_canals
+from domain.aa1942_convoy.sheet import PowerRound, Sheet
+from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, State, open_canals
 from domain.digest import core_line, count, listed
 from domain.engine import Reader, View
 from events import aa1942_convoy as ev
@@ -71,12 +72,10 @@ class IpcLedger(Model):
 MONEY = tuple(f for f in Money.__struct_fields__)
 
 
-def ipc_ledger(state: State, reader: Reader = None) -> IpcLedger:
+def ipc_ledger(state: State, reader: Reader, sheet: Sheet) -> IpcLedger:
     powers = []
     for p in TURN_ORDER:
-        rounds = [
-            RoundMoney(round=i + 1, **{k: getattr(sheet[p], k) for k in MONEY}) for i, sheet in enumerate(state.sheet)
-        ]
+        rounds = [RoundMoney(round=i + 1, **{k: getattr(lines[p], k) for k in MONEY}) for i, lines in enumerate(sheet)]
         powers.append(
             PowerLedger(
                 power=p,
@@ -177,7 +176,7 @@ class CampaignSheet(Model):
 _LINE = tuple(f.name for f in fields(PowerRound))
 
 
-def campaign_sheet(state: State, reader: Reader = None) -> CampaignSheet:
+def campaign_sheet(state: State, reader: Reader, sheet: Sheet) -> CampaignSheet:
     occupied = [
         Occupied(territory=t, original_owner=land.original_owner, held_by=state.control[t])
         for t, land in sorted(state.map.land_territories.items())
@@ -188,12 +187,12 @@ def campaign_sheet(state: State, reader: Reader = None) -> CampaignSheet:
             round=i + 1,
             powers=[
                 PowerLine(
-                    power=p, **{k: list(v) if isinstance(v, list) else v for k, v in zip(_LINE, astuple(sheet[p]))}
+                    power=p, **{k: list(v) if isinstance(v, list) else v for k, v in zip(_LINE, astuple(lines[p]))}
                 )
                 for p in TURN_ORDER
             ],
         )
-        for i, sheet in enumerate(state.sheet)
+        for i, lines in enumerate(sheet)
     ]
     return CampaignSheet(now=_now(state), rounds=rounds, occupied=occupied)
 
@@ -268,6 +267,7 @@ VIEWS = {
         ipc_ledger,
         IpcLedger,
         description="Per power: treasury, income now, and per round income, spending and raid damage (AA-R4).",
+        history=True,
     ),
     "sz-status": View(
         sz_status,
@@ -278,6 +278,7 @@ VIEWS = {
         campaign_sheet,
         CampaignSheet,
         description="Round by round, every power's line of the campaign sheet, and the occupied territories.",
+        history=True,
     ),
     "map": View(
         map_view,

@@ -7,7 +7,7 @@ import msgspec
 from domain.aa1942_convoy.commands import Options
 from domain.aa1942_convoy.data import MapData
 from domain.aa1942_convoy.editions import EDITIONS
-from domain.aa1942_convoy.state import SIDE, STARTING_INCOME, TURN_ORDER, State, new_round_sheet, open_canals
+from domain.aa1942_convoy.state import SIDE, STARTING_INCOME, TURN_ORDER, State, open_canals
 from domain.engine import InvalidInput
 from events.core import GameCreated
 
@@ -69,5 +69,4 @@ def initial_state(created: GameCreated, options: Options, data: MapData) -> Stat
     state.treasury = dict(STARTING_INCOME)
     state.subs = starting_submarines(options)
     state.canals_open = open_canals(state, TURN_ORDER[0])
-    state.sheet = [new_round_sheet()]
     return state
