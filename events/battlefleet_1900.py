@@ -124,7 +124,7 @@ class Unreached(msgspec.Struct, forbid_unknown_fields=True):
     mount: str
     side: Side | None
     target: str
-    outcome: Literal["out_of_arc", "out_of_range", "blocked"]
+    outcome: Literal["out_of_arc", "out_of_range", "blocked", "under"]
 
 
 class TorpedoRuns(msgspec.Struct, forbid_unknown_fields=True):
@@ -278,7 +278,7 @@ class TorpedoesResolved(Event):
     side: Side | None
     target: str
     count: int
-    # could_not_reach: out of arc or range or blocked, the reason sealed to the referee (fog blur, 11.0.0, BF-E11-4)
+    # could_not_reach: out of arc or range, blocked or under, the reason sealed to the referee (blur, 11.0.0, BF-E11-4)
     outcome: Literal["hit", "miss", "under", "out_of_arc", "out_of_range", "blocked", "could_not_reach"]
     hits: int
     depth: Literal["normal", "shallow"] | None  # 7.0.0 (BF-E7-1): null where the depth decides nothing

@@ -305,10 +305,15 @@ def _leads(view: State, seat: str, mine: list) -> list:
             if _judged(view, d.id, leaving := way.get(d.id, ()))[0]
         ]
         forced = [n for w in way.values() for n in w]
-        kept = {n for d, w in way.items() for n in (orders.judged_lead(view, d, w)[0], view.divisions[d].flagship)}
+        # the ship that leads and, from 11.0.0, the one that commands in this way stay: their dropping is another way
+        kept = {orders.judged_lead(view, d, w)[0] for d, w in way.items()}
+        heirs: dict[str, str | None] = {}
+        if view.edition.has("BF-E11-2"):
+            kept |= {orders.flagship_after(view, d, w) for d, w in way.items()}
+            heirs = {d: orders.flagship_after(view, d, w) for d, w in way.items() if view.divisions[d].flagship in w}
         return _present(
             ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
-            *_drop_and_transfer(view, seat, mine, forced, kept - set(forced) - {None}),
+            *_drop_and_transfer(view, seat, mine, forced, kept - set(forced) - {None}, heirs),
         )
 
     if not choices:
@@ -366,12 +371,17 @@ def _column(view: State, division: str, leaving: tuple[str, ...] = ()) -> ui.Var
     return ui.Variants(label="orders", variants=variants)
 
 
-def _drop_and_transfer(view: State, seat: str, mine: list, forced: list[str], kept: set[str]) -> list:
+def _drop_and_transfer(
+    view: State, seat: str, mine: list, forced: list[str], kept: set[str], commands: dict[str, str | None]
+) -> list:
     """`drop_out` and `transfer`: a ship that may both drop out and take command does one or the other (BF-R50), so
     where there are such ships each way of splitting them is a variant. `forced`: ships that must drop out, `kept`:
-    ships that may not (the leads of `_leads`' variant)."""
+    ships that may not (the leads of `_leads`' variant); `commands`: a division whose flagship drops out in the
+    variant, and the ship its orders were judged under (BF-E11-2): its voluntary transfer may name only that one
+    (another would have the orders judged under another flagship)."""
     drop = [n for n in view.own(seat) if orders.why_not_drop_out(view, seat, n) is None and n not in kept]
     heirs = {d.id: [n for n in d.ships if orders.why_not_transfer(view, seat, d.id, n) is None] for d in mine}
+    heirs = {d: [n for n in h if d not in commands or n == commands[d]] for d, h in heirs.items()}
     both = [n for n in drop if any(n in h for h in heirs.values()) and n not in forced]
 
     def controls(dropping: set[str]) -> list:

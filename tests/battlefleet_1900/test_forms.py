@@ -429,21 +429,24 @@ def _every_variant_offers_what_is_accepted(s, division: str) -> list[str]:
     leads = form(awaiting.orders_ui, s)["variants"]
     for variant in leads["variants"]:
         by_field = {c.get("field", c["kind"]): c for c in variant["controls"]}
-        dropping = by_field.get("drop_out", {}).get("required", [])
+        pick = by_field.get("drop_out", {"options": []})
+        required = pick.get("required", [])
         items = [i for i in by_field.get("divisions", {"items": []})["items"] if i["fixed"]["division"] == division]
         offered = runs_of(items[0]["controls"][0]) if items else set()
+        # the required drop-outs alone, and with each other ship the variant lets drop out too
+        for dropping in [required, *[[*required, x] for x in options(pick) if x not in required]]:
 
-        def ok(column, dropping=dropping):
-            cmd = {"divisions": [{"division": division, "orders": column}], "drop_out": dropping}
-            return accepts(orders.check_orders, s, GiveOrders, **cmd)
+            def ok(column, dropping=dropping):
+                cmd = {"divisions": [{"division": division, "orders": column}], "drop_out": dropping}
+                return accepts(orders.check_orders, s, GiveOrders, **cmd)
 
-        accepted = {("stop",)} if ok([{"stop": True}]) else set()
-        for turn in ("succession", "together"):
-            for n in range(1, 7):
-                for kinds in itertools.product((45, 90), repeat=n):
-                    if ok([{"turn": turn, "to": "port", "arrow": k} for k in kinds]):
-                        accepted.add((turn, *kinds))
-        assert offered == accepted, variant["label"]
+            accepted = {("stop",)} if ok([{"stop": True}]) else set()
+            for turn in ("succession", "together"):
+                for n in range(1, 7):
+                    for kinds in itertools.product((45, 90), repeat=n):
+                        if ok([{"turn": turn, "to": "port", "arrow": k} for k in kinds]):
+                            accepted.add((turn, *kinds))
+            assert offered == accepted, (variant["label"], dropping)
     return [v["label"] for v in leads["variants"]]
 
 
@@ -462,3 +465,20 @@ def test_BF2_1_BFE11_1_BFE11_2_a_division_dropping_out_whole_or_losing_its_flags
         s.ships[ship].ct = 1
     labels = _every_variant_offers_what_is_accepted(s, "J1")
     assert "Asahi leads J1 (Mikasa dropping out); no ship may take command: it goes straight" in labels
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF2_1_BFE11_2_a_flagship_behind_the_lead_and_its_heir_may_all_drop_out_offered_exactly(edition):
+    """Asahi, second in J1's line, holds the flag; Mikasa (the lead), Asahi and its heir Shikishima may each drop out;
+    Mikasa and Fuji have bridge hits. From 11.0.0 each way the lead and the command may go is a variant (the flagship
+    dropping out, then its heir too), each offering exactly what the check accepts with its drop-outs and any other
+    the variant allows (the cold pass over 11.0.0, F3: a variant offered arrows its heir's dropping out made
+    illegal). 10.0.0 judged the flagship it had, and its form still offers Asahi's drop-out (F4)."""
+    s = make_state(edition=edition)
+    s.divisions["J1"].flagship = "Asahi"
+    for ship, hits in (("Mikasa", 3), ("Asahi", 2), ("Shikishima", 1)):
+        s.ships[ship].damaged = hits
+    s.ships["Mikasa"].bridge = s.ships["Fuji"].bridge = 1
+    labels = _every_variant_offers_what_is_accepted(s, "J1")
+    if edition == "11.0.0":
+        assert any("Shikishima commands it" in x for x in labels) and any("Fuji commands it" in x for x in labels)

@@ -442,3 +442,40 @@ def test_BF2_1_BFR4_BFE11_3_a_line_whose_lead_leaves_keeps_its_formation(edition
     s.sealed["japan"].line_bearing["J1"] = 0
     evolve(s, ev.ShipSurrendered(ship="Mikasa"))
     assert movement.formation(s, "J1") == "line_abreast"
+
+
+def _orders_then_move(s, orders_, move):
+    """Reveal japan's orders (russia none), then its move, as the Command and Movement Phases do: the state after."""
+    for seat, pending in (("japan", orders_), ("russia", {})):
+        s.sealed[seat].pending["give_orders"] = pending
+    c = ctx(s)
+    orders.resolve(c)
+    s = c.state
+    s.step = "movement"
+    for seat, pending in (("japan", move), ("russia", {})):
+        s.sealed[seat].pending["move"] = pending
+    c = ctx(s)
+    move_phase(c)
+    return c.state
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF2_1_BFR4_BFR8_BFE11_3_the_new_lead_rounding_the_old_leads_pivot_turns_the_line_with_it(edition):
+    """J1 turns 90° in succession; Mikasa has turned, the rest have not reached its pivot. Mikasa then drops out and
+    Asahi leads on, rounding the pivot in its next move: the column is still in line ahead behind it, so the line's
+    bearing follows Asahi round the pivot (BF-E11-3; the cold pass over 11.0.0, F1: 11.0.0 as first made kept the
+    bearing of the drop-out and read the column `other` once Asahi turned). 10.0.0 read it abreast at once."""
+    s = make_state(fog="open", edition=edition)
+    s = _orders_then_move(s, {"divisions": [{"division": "J1", "orders": [{"turn": "succession", "to": "starboard", "arrow": 90}]}]},
+                      {"divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [90]}]})  # fmt: skip
+    assert s.pose("Mikasa").h == 180 and s.pose("Asahi").h == 90 and s.sealed["japan"].waypoints.get("Asahi")
+    s.turn, s.step, s.ships["Mikasa"].damaged = 2, "command", 2
+    for d in s.divisions.values():
+        d.orders = []
+    s = _orders_then_move(s, {"drop_out": ["Mikasa"]}, {"divisions": [{"division": "J1", "distance_mm": 138}]})
+    assert s.divisions["J1"].ships[0] == "Asahi"
+    if edition == "10.0.0":  # read abreast: turned together, the pivot dropped, Asahi steams on east
+        assert s.pose("Asahi").h == 90 and not s.sealed["japan"].waypoints.get("Asahi")
+        return
+    assert s.pose("Asahi").h == 174, "Asahi has rounded the pivot, its turn to finish next move"
+    assert s.sealed["japan"].line_bearing["J1"] == 174 and movement.formation(s, "J1") == "line_ahead"

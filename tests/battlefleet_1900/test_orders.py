@@ -551,3 +551,40 @@ def test_BF_glossary_BR_BFE11_2_a_bridge_hit_counts_on_the_flagship_the_division
     check(s, **two, drop_out=["Mikasa"])
     with pytest.raises(IllegalCommand, match="Mikasa has a bridge hit"):
         check(s, **two)
+
+
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0"])
+def test_BF2_1_BFR35_BFE6_3_BFE11_2_the_heir_is_named_on_the_line_as_the_orders_found_it(edition):
+    """Under fog blur the heir is the qualified ship the fewest places from the flagship (BF-E6-3). Shikishima, J1's
+    flagship, and Asahi drop out: on the line as the orders found it (Mikasa, Asahi, Shikishima, Fuji) Fuji is one
+    place away, Mikasa two. From 11.0.0 that line names the heir whatever the order the drop-outs are listed in, as
+    the check judged it (the cold pass over 11.0.0, F2a: listing Asahi first named Mikasa, bridge hit and all, after
+    two arrows were judged under Fuji). 10.0.0 named the heir on the line left by the drop-outs listed before."""
+    heirs = []
+    for listed in (["Shikishima", "Asahi"], ["Asahi", "Shikishima"]):
+        s = make_state(fog="blur", edition=edition)
+        s.divisions["J1"].flagship = "Shikishima"
+        s.ships["Asahi"].damaged, s.ships["Shikishima"].damaged, s.ships["Mikasa"].bridge = 2, 1, 1
+        if edition == "11.0.0":
+            assert orders.flagship_after(s, "J1", tuple(listed)) == "Fuji"
+            check(s, **j1(arrow(a=45), arrow(a=45)), drop_out=listed)
+        c = reveal(s, japan={"drop_out": listed})
+        heirs.append(of(c, ev.CommandTransferred)[0].to_ship)
+    assert heirs == (["Fuji", "Fuji"] if edition == "11.0.0" else ["Fuji", "Mikasa"])
+
+
+def test_BF2_1_BFR35_BFE11_2_a_flagship_transferring_and_dropping_out_has_the_orders_judged_under_its_choice():
+    """BF-R35: the same orders may transfer the flag first, then drop the old flagship out: the ship the transfer
+    names commands, and the orders are judged under it (the cold pass over 11.0.0, F2b: they were judged under the
+    closest heir). Mikasa (2 hits) transfers to Fuji and drops out; Asahi, closest, has a bridge hit, Fuji none: two
+    arrows are Fuji's to give. With the bridge hit on Fuji instead, one."""
+    s = make_state()
+    s.ships["Mikasa"].damaged, s.ships["Asahi"].bridge = 2, 1
+    s.sealed["japan"].last_move.update(Mikasa=0, Fuji=0)
+    place(s, "Fuji", *(lambda p: (p.x, p.y + 50, p.h))(s.sealed["japan"].poses["Mikasa"]))  # within a quarter bracket
+    assert orders.why_not_transfer(s, "japan", "J1", "Fuji") is None
+    two = {**j1(arrow(a=45), arrow(a=45)), "transfer": [{"division": "J1", "to": "Fuji"}], "drop_out": ["Mikasa"]}
+    check(s, **two)
+    s.ships["Asahi"].bridge, s.ships["Fuji"].bridge = 0, 1
+    with pytest.raises(IllegalCommand, match="Fuji has a bridge hit"):
+        check(s, **two)

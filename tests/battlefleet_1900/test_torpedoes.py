@@ -245,3 +245,24 @@ def test_BF5_1_BFR27_BFE11_4_under_blur_a_launch_that_could_not_reach_says_so_wi
     c = ctx(s)
     torpedoes.resolve(c)
     assert of(c, ev.TorpedoesResolved)[0].outcome == "out_of_range"
+
+
+@pytest.mark.parametrize("fog, public", [("blur", ("could_not_reach", None, 0)), ("open", ("under", "normal", 0))])
+def test_BF5_0_BFE11_4_under_blur_running_under_is_told_as_not_reaching_the_hull(fog, public):
+    """BF:5.0: a normal-depth torpedo "will always miss vessels whose size is 4 or less" — decided once it reaches
+    the target, which the sealed exact poses decide. Under fog blur from 11.0.0 the public reads `could_not_reach`
+    (no die either way), its depth unnamed, and the referee's record says `under` (the cold pass over 11.0.0, F5:
+    `under` against `could_not_reach` told the public the torpedo had reached). Under fog open `under` stays."""
+    s = make_state("torpedo-attack", step="torpedo", fog=fog)
+    place(s, "Poltava", 1000, 1000, 0)  # side tubes: the starboard pair bears east
+    place(s, "Ikazuchi", 1150, 1010, 0)
+    s.sealed["russia"].pending["launch_torpedoes"] = {
+        "launches": [{"ship": "Poltava", "mount": "tubes", "side": "starboard", "target": "Ikazuchi", "count": 2}]
+    }
+    c = ctx(s)
+    torpedoes.resolve(c)
+    done(c)
+    r = of(c, ev.TorpedoesResolved)[0]
+    assert (r.outcome, r.depth, r.hits) == public
+    sealed = [e for e in c.events if getattr(e, "kind", None) == "torpedo_runs"]
+    assert [x["outcome"] for e in sealed for x in e.content["unreached"]] == (["under"] if fog == "blur" else [])

@@ -276,7 +276,10 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
                 own = max(own, courses.least_through(state, name, hi_i, radius(state, name), list(route) + extra))
             paths[name] = courses.run(state, name, own, radius(state, name), [], list(route) + extra, lock, cap)
     lead_path = paths.get(lead)
-    if lead_path is not None and (len(d.ships) == 1 or (not together_ and pivot)):
+    # BF-E11-3: a lead that runs through its line's pivots (its own route, a lead's that left the line) turns the
+    # line's bearing with it, as a lead making its own turns does
+    rounds = not together_ and state.sealed[d.seat].waypoints.get(lead) and state.edition.has("BF-E11-3")
+    if lead_path is not None and (len(d.ships) == 1 or (not together_ and pivot) or rounds):
         bearings.append(ev.Bearing(division=d.id, bearing=lead_path.pose.h))
     # BF-R4, R57: ships that turn together onto the reverse of the line's bearing are in column led by the old rear
     # (a 180-degree turn from line ahead, or a second 90 to the same side from line abreast: 2.1).

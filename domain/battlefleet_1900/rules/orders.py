@@ -69,7 +69,8 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
         if do.division in seen:
             raise IllegalCommand(f"division {do.division!r} is listed twice; order each of your divisions at most once (BF-R2)")
         seen.add(do.division)
-        check_arrows(state, d.id, do.orders, tuple(cmd.drop_out))
+        transfer = next((t.to for t in cmd.transfer if t.division == d.id), None)
+        check_arrows(state, d.id, do.orders, tuple(cmd.drop_out), transfer)
     for ship in cmd.drop_out:
         if (why := why_not_drop_out(state, seat, ship)) is not None:
             raise IllegalCommand(f"{ship} may not drop out: {why}")
@@ -100,7 +101,9 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
             raise IllegalCommand(f"surrender: {ship!r} is not one of your ships in play (BF-R13)")
 
 
-def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: tuple[str, ...] = ()) -> None:
+def check_arrows(
+    state: State, division: str, orders: list[ev.Arrow], leaving: tuple[str, ...] = (), transfer: str | None = None
+) -> None:
     """2.1: a stop alone; arrows complete, all in succession or all together (BF-R35); BR one arrow; CT none;
     each later arrow needs the lead's speed to cover the least arcs before it (BF-R5), the lead the division has once
     the ships `leaving` (dropping out in the same orders) have left it (BF-E10-1), its flagship the one it has then
@@ -112,8 +115,8 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: t
             f"division {division}: every ship of it drops out, each a one-ship division of its own: no orders for it"
             " (BF:2.1, BF-E11-1)"
         )
-    if not may_order(state, division, leaving):
-        if flagship_after(state, division, leaving) is None and state.divisions[division].flagship in leaving:
+    if not may_order(state, division, leaving, transfer):
+        if flagship_after(state, division, leaving, transfer) is None and state.divisions[division].flagship in leaving:
             raise IllegalCommand(
                 f"division {division}: its flagship drops out and no ship of it may take command: it goes straight"
                 " (BF-R30, BF-R35, BF-E11-2)"
@@ -128,8 +131,9 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: t
             raise IllegalCommand("an arrow gives turn (succession|together), to (port|starboard) and arrow (45|90) (BF:2.1)")
     if len({a.turn for a in orders}) > 1:
         raise IllegalCommand(f"division {division}: its arrows are all in succession or all together (BF-R35)")
-    if len(orders) > most_arrows(state, division, leaving):
-        raise IllegalCommand(f"{flagship_after(state, division, leaving)} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
+    if len(orders) > most_arrows(state, division, leaving, transfer):
+        flag = flagship_after(state, division, leaving, transfer)
+        raise IllegalCommand(f"{flag} has a bridge hit: one arrow at most (glossary BR, BF-R30)")
     if (i := short_at(state, division, [a.arrow for a in orders if a.arrow is not None], leaving)) is not None:
         lead, top = judged_lead(state, division, leaving)
         gone = [n for n in leaving if n in state.divisions[division].ships and state.edition.has("BF-E10-1")]
@@ -145,26 +149,29 @@ def check_arrows(state: State, division: str, orders: list[ev.Arrow], leaving: t
         raise IllegalCommand(f"division {division}: {lead}{after} has {top} mm, too little for arrow {i + 1} (BF-R5{more})")
 
 
-def flagship_after(state: State, division: str, leaving: tuple[str, ...] = ()) -> str | None:
-    """The flagship a division's orders are given under: from 11.0.0 (BF-E11-2) the one it has once the ships
-    `leaving` (dropping out in the same orders) have gone, the heir `resolve` names when the flagship drops out
-    (BF-R35), None when no ship qualifies; before it, the flagship now."""
+def flagship_after(
+    state: State, division: str, leaving: tuple[str, ...] = (), transfer: str | None = None
+) -> str | None:
+    """The flagship a division's orders are given under: the one that wrote them, the flagship now; from 11.0.0
+    (BF-E11-2), when it drops out in the same orders (`leaving`), the ship that takes its command at once (BF-R35):
+    the one its voluntary transfer in the same orders names (`transfer`: the transfer comes first), else the heir
+    `resolve` names, None when no ship qualifies."""
     flag = state.divisions[division].flagship
     if flag is None or flag not in leaving or not state.edition.has("BF-E11-2"):
         return flag
-    return closest(state, division, flag, leaving)
+    return transfer if transfer is not None else closest(state, division, flag, leaving)
 
 
-def may_order(state: State, division: str, leaving: tuple[str, ...] = ()) -> bool:
+def may_order(state: State, division: str, leaving: tuple[str, ...] = (), transfer: str | None = None) -> bool:
     """Glossary CT (BF-R30), BF-R11: a division gives orders only when its flagship has no conning tower hit; BF-R35:
     a flagship dropping out with no heir leaves it none (`flagship_after`)."""
-    flag = flagship_after(state, division, leaving)
+    flag = flagship_after(state, division, leaving, transfer)
     return flag is not None and state.ships[flag].command_ok
 
 
-def most_arrows(state: State, division: str, leaving: tuple[str, ...] = ()) -> int:
+def most_arrows(state: State, division: str, leaving: tuple[str, ...] = (), transfer: str | None = None) -> int:
     """Glossary BR: a flagship with a bridge hit gives at most one arrow; else the command column's six boxes."""
-    flag = flagship_after(state, division, leaving)
+    flag = flagship_after(state, division, leaving, transfer)
     return 1 if flag is not None and flag_hit(state, flag) else MAX_ORDERS
 
 
@@ -200,9 +207,14 @@ def lead_changes(state: State, seat: str, division: str) -> list[tuple[str, ...]
             if why_not_drop_out(state, seat, line[k]) is not None:
                 break
             out.append(tuple(line[: k + 1]))
-    flag = state.divisions[division].flagship
-    if state.edition.has("BF-E11-2") and flag is not None and why_not_drop_out(state, seat, flag) is None:
-        out += [(*way, flag) for way in out if flag not in way]
+    if state.edition.has("BF-E11-2"):  # the flagship dropping out, then its heir too, …
+        for way in list(out):
+            while (flag := flagship_after(state, division, way)) is not None and flag not in way:
+                if why_not_drop_out(state, seat, flag) is not None:
+                    break
+                way = (*way, flag)
+                if set(way) not in [set(w) for w in out]:
+                    out.append(way)
     return out
 
 
@@ -326,11 +338,13 @@ def resolve(ctx: Ctx) -> None:
     for seat in s.seats:
         for d in [x for x in s.divisions.values() if x.seat == seat and x.ships]:
             involuntary(ctx, d.id, leaving)
+    # BF-E11-2: the heir is named on the line as the orders found it, whatever the order of the drop-outs listed
+    lines = {d.id: list(d.ships) for d in s.divisions.values()} if s.edition.has("BF-E11-2") else {}
     for seat, cmd in cmds.items():
         for ship in cmd.drop_out:
             old = s.ships[ship].division
             if s.divisions[old].flagship == ship:  # BF-R35 (4.0.0): the division it leaves keeps a leader
-                heir = closest(s, old, ship, leaving)
+                heir = closest(s, old, ship, leaving, lines.get(old))
                 if heir is not None:
                     ctx.emit(
                         ev.CommandTransferred(division=old, from_ship=ship, to_ship=heir, how="dropped_out", fleet=False)

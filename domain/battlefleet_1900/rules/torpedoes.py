@@ -99,14 +99,14 @@ def resolve(ctx: Ctx) -> None:
         sealing.seal(ctx, REFEREE, "torpedo_runs", ev.TorpedoRuns(turn=s.turn, unreached=unreached))
 
 
-UNREACHED = ("out_of_arc", "out_of_range", "blocked")
+UNREACHED = ("out_of_arc", "out_of_range", "blocked", "under")  # under: reached, but ran beneath the hull
 
 
 def launch(ctx: Ctx, seat: str, la) -> ev.Unreached | None:
-    """One launch resolved; under fog `blur` from 11.0.0 one that could not reach its target is published as
-    `could_not_reach`, and its reason returned for the referee's record (BF-E11-4): the reason comes from the sealed
-    exact poses, and as BF-E4-21 does for a salvo, the fog keeps it; that no die was rolled stays public, as a salvo's
-    could_not_bear does."""
+    """One launch resolved; under fog `blur` from 11.0.0 one that could not reach its target's hull (out of arc or
+    range, land in the way, or running under it at normal depth) is published as `could_not_reach`, and its reason
+    returned for the referee's record (BF-E11-4): which of them comes from the sealed exact poses, and as BF-E4-21
+    does for a salvo, the fog keeps it; that no die was rolled stays public, as a salvo's could_not_bear does."""
     s = ctx.state
     t = tube(s, la.ship, la.mount)
     depth = s.sealed[seat].depth.get(la.ship, "normal")
@@ -151,7 +151,7 @@ def launch(ctx: Ctx, seat: str, la) -> ev.Unreached | None:
             count=la.count,
             outcome="could_not_reach" if hidden else outcome,
             hits=hits,
-            depth=depth if decisive or not s.edition.has("BF-E7-1") else None,
+            depth=depth if (decisive and not hidden) or not s.edition.has("BF-E7-1") else None,
         )
     )
     if hidden:
