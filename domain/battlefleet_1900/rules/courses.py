@@ -5,7 +5,9 @@ base, every course run in lockstep with the others (`first_touch`, BF-R29)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from math import isqrt
 
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.state import State, Waypoint
@@ -297,16 +299,14 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
             pairs.append((a, b, reach))
     moving = {n for a, b, _ in pairs for n in (a, b) if speed[n]}
     at = {n: _ticks(track[n], speed[n], K) if n in moving else [0] * (K + 1) for n in names}  # sample at each tick
-    # each pair's first touching tick, sooner than any found so far: pairs are walked only over the ticks where one
-    # of the two moved on to a new sample (they did not touch at the one before, or it would have been the first)
+    walked = {n: _walked(track[n]) if n in moving else [0] for n in names}
+    # each pair's first touching tick, sooner than any found so far (up to the soonest tick itself: two pairs may
+    # touch at once), tried only where the bows come within reach
     first: dict[tuple[str, str], int] = {}
     soonest = K
     for a, b, reach in pairs:
-        ta, tb = at[a], at[b]
-        for k in range(1, soonest + 1):  # up to the soonest tick itself: two pairs may touch at once
-            if ta[k] == ta[k - 1] and tb[k] == tb[k - 1]:
-                continue
-            if touch(a, ta[k], b, tb[k], reach):
+        for k in _near_ticks(track[a], at[a], walked[a], track[b], at[b], walked[b], reach, soonest):
+            if touch(a, at[a][k], b, at[b][k], reach):
                 first[a, b] = soonest = k
                 break
     if not first:
@@ -326,11 +326,62 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
 
 
 def _ticks(t: list[tuple[int, Pose]], speed: int, K: int) -> list[int]:
-    """The index of the track sample a ship moving `speed` mm evenly over K ticks has reached at each tick 0..K."""
-    out, i = [0], 0
-    for k in range(1, K + 1):
-        m = k * speed // K
-        while i + 1 < len(t) and t[i + 1][0] <= m:
-            i += 1
-        out.append(i)
+    """The index of the track sample a ship moving `speed` mm evenly over K ticks has reached at each tick 0..K (at
+    tick k it has moved k*speed//K, so a sample `moved` mm on is reached from tick ceil(moved*K/speed) on)."""
+    out, last = [0], 0
+    for i in range(1, len(t)):
+        k = -(-t[i][0] * K // speed) or 1  # tick 0 is the start, whatever follows it
+        if k > K:
+            break
+        out += [last] * (k - len(out))
+        last = i
+    out += [last] * (K + 1 - len(out))
     return out
+
+
+def _walked(t: list[tuple[int, Pose]]) -> list[int]:
+    """For each track sample, a bound on how far its bow has come along the track (each step's |dx| + |dy|, summed):
+    two samples' bows lie no further apart than the difference of theirs."""
+    out, total = [0], 0
+    for (_, p), (_, q) in zip(t, t[1:]):
+        total += abs(q.x - p.x) + abs(q.y - p.y)
+        out.append(total)
+    return out
+
+
+def _near_ticks(
+    a: list[tuple[int, Pose]],
+    ta: list[int],
+    wa: list[int],
+    b: list[tuple[int, Pose]],
+    tb: list[int],
+    wb: list[int],
+    reach: int,
+    last: int,
+) -> Iterator[int]:
+    """The ticks 1..last, in order, where one of two ships (tracks a and b, their samples at each tick ta and tb and
+    `_walked` wa and wb) reaches a new sample with the bows within `reach` of each other: where alone they may touch.
+    Bows d > reach apart close by at most what the two walk between them, so the ticks before they have walked
+    d - reach more are passed over at once (the first one found by halving)."""
+    k = 1
+    while k <= last:
+        i, j = ta[k], tb[k]
+        if i == ta[k - 1] and j == tb[k - 1]:
+            k += 1
+            continue
+        p, q = a[i][1], b[j][1]
+        dx, dy = p.x - q.x, p.y - q.y
+        d2 = dx * dx + dy * dy
+        if d2 <= reach * reach:
+            yield k
+            k += 1
+            continue
+        goal = wa[i] + wb[j] + isqrt(d2) - reach  # before the two have walked this far in all, they stay apart
+        lo, hi = k + 1, last + 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if wa[ta[mid]] + wb[tb[mid]] >= goal:
+                hi = mid
+            else:
+                lo = mid + 1
+        k = lo
