@@ -287,10 +287,11 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
     return Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + theta) % 360
 
 
-def straight_steps(x: int, y: int, h: int, n: int) -> list[Pt]:
-    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm), the heading's vector read once."""
+def straight_steps(x: int, y: int, h: int, n: int) -> list[tuple[int, int]]:
+    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm), the heading's vector read once; plain tuples, not
+    `Pt`s (a NamedTuple's constructor runs Python code for each point)."""
     fx, fy = U[(2 * h) % 720]
-    return [Pt(x + ((j * fx + _HALF) >> 30), y + ((j * fy + _HALF) >> 30)) for j in range(1, n + 1)]
+    return [(x + ((j * fx + _HALF) >> 30), y + ((j * fy + _HALF) >> 30)) for j in range(1, n + 1)]
 
 
 def arc_costs(radius: int, n: int) -> list[int]:
@@ -299,8 +300,9 @@ def arc_costs(radius: int, n: int) -> list[int]:
     return [-(-c * j // 20340) for j in range(1, n + 1)]
 
 
-def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[tuple[Pt, int]]:
-    """`turn(x, y, h, radius, sign * j)` for j = 1..n, the circle's centre worked out once (a track's degrees)."""
+def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[tuple[int, int, int]]:
+    """`turn(x, y, h, radius, sign * j)` for j = 1..n as (bow x, bow y, heading), the circle's centre worked out once
+    (a track's degrees)."""
     if sign >= 0:
         sx, sy, back = *U[(2 * h + 180) % 720], -180
     else:
@@ -309,7 +311,7 @@ def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[t
     out = []
     for j in range(1, n + 1):
         ux, uy = U[(2 * (h + sign * j) + back) % 720]
-        out.append((Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + sign * j) % 360))
+        out.append((cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30), (h + sign * j) % 360))
     return out
 
 

@@ -240,7 +240,8 @@ def test_every_corner_of_a_base_lies_within_its_rim(a, size_a):
 @given(pose, st.integers(20, 400), st.sampled_from([1, -1]), st.integers(0, 200))
 def test_a_turns_steps_are_the_turns_of_each_whole_degree(a, radius, sign, n):
     """`turn_steps` (a track's degrees, the circle's centre worked out once) gives `turn` of every degree."""
-    assert geo.turn_steps(*a, radius, sign, n) == [geo.turn(*a, radius, sign * j) for j in range(1, n + 1)]
+    turns = (geo.turn(*a, radius, sign * j) for j in range(1, n + 1))
+    assert geo.turn_steps(*a, radius, sign, n) == [(bow.x, bow.y, h) for bow, h in turns]
 
 
 @given(pose, st.integers(0, 300), st.integers(20, 400))

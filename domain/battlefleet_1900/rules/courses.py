@@ -105,7 +105,7 @@ class Mover:
             if self.p.track is not None:
                 moved, h = self.p.moved, start.h
                 steps = geo.straight_steps(start.x, start.y, h, d)
-                self.p.track += [(moved + j, Pose(pt.x, pt.y, h)) for j, pt in enumerate(steps, start=1)]
+                self.p.track += [(moved + j, Pose(x, y, h)) for j, (x, y) in enumerate(steps, start=1)]
         elif self.careful:
             for j in range(1, d + 1):
                 pt = geo.straight(start.x, start.y, start.h, j)
@@ -129,7 +129,7 @@ class Mover:
                 moved, rem = self.p.moved, self.rem
                 steps = geo.turn_steps(start.x, start.y, start.h, self.r, sign, made)
                 costs = geo.arc_costs(self.r, made)
-                self.p.track += [(moved + min(c, rem), Pose(pt.x, pt.y, h)) for c, (pt, h) in zip(costs, steps)]
+                self.p.track += [(moved + min(c, rem), Pose(x, y, h)) for c, (x, y, h) in zip(costs, steps)]
         elif self.careful:
             for j in range(1, made + 1):
                 pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * j)
