@@ -59,6 +59,11 @@ class Pt(NamedTuple):
     y: int
 
 
+# Pt(x, y) runs NamedTuple's __new__, Python code, for each point; the hot functions below call what it calls
+# itself, `_pt(Pt, (x, y))`, and make the same Pt without it
+_pt = tuple.__new__
+
+
 def rnd(n: int) -> int:
     """A U-scaled number back to whole mm, halves rounding up."""
     return (n + (1 << 29)) >> 30
@@ -79,7 +84,7 @@ def point(x: int, y: int, h: int, along: int, lat: int) -> Pt:
     """The point `along` mm aft of the bow (x, y) and `lat` mm to starboard, for heading h."""
     fx, fy = U[(2 * h) % 720]
     sx, sy = U[(2 * h + 180) % 720]
-    return Pt(x + ((-along * fx + lat * sx + _HALF) >> 30), y + ((-along * fy + lat * sy + _HALF) >> 30))
+    return _pt(Pt, (x + ((-along * fx + lat * sx + _HALF) >> 30), y + ((-along * fy + lat * sy + _HALF) >> 30)))
 
 
 def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
@@ -90,10 +95,10 @@ def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
     sx, sy = U[(2 * h + 180) % 720]
     lx, ly, wx, wy = length * fx, length * fy, w * sx, w * sy
     return (
-        Pt(x + ((-wx + _HALF) >> 30), y + ((-wy + _HALF) >> 30)),
-        Pt(x + ((wx + _HALF) >> 30), y + ((wy + _HALF) >> 30)),
-        Pt(x + ((-lx + wx + _HALF) >> 30), y + ((-ly + wy + _HALF) >> 30)),
-        Pt(x + ((-lx - wx + _HALF) >> 30), y + ((-ly - wy + _HALF) >> 30)),
+        _pt(Pt, (x + ((-wx + _HALF) >> 30), y + ((-wy + _HALF) >> 30))),
+        _pt(Pt, (x + ((wx + _HALF) >> 30), y + ((wy + _HALF) >> 30))),
+        _pt(Pt, (x + ((-lx + wx + _HALF) >> 30), y + ((-ly + wy + _HALF) >> 30))),
+        _pt(Pt, (x + ((-lx - wx + _HALF) >> 30), y + ((-ly - wy + _HALF) >> 30))),
     )
 
 
@@ -272,7 +277,7 @@ def polygons_touch(p1, p2) -> bool:
 
 def straight(x: int, y: int, h: int, d: int) -> Pt:
     fx, fy = U[(2 * h) % 720]
-    return Pt(x + ((d * fx + _HALF) >> 30), y + ((d * fy + _HALF) >> 30))  # rnd, inline
+    return _pt(Pt, (x + ((d * fx + _HALF) >> 30), y + ((d * fy + _HALF) >> 30)))  # rnd, inline
 
 
 def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
@@ -284,7 +289,7 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
         sx, sy = U[(2 * h - 180) % 720]
         ux, uy = U[(2 * (h + theta) + 180) % 720]
     cx, cy = x + ((radius * sx + _HALF) >> 30), y + ((radius * sy + _HALF) >> 30)  # rnd, inline
-    return Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + theta) % 360
+    return _pt(Pt, (cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30))), (h + theta) % 360
 
 
 def straight_steps(x: int, y: int, h: int, n: int) -> list[tuple[int, int]]:
