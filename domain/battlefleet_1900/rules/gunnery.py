@@ -94,12 +94,15 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
     reach = state.data.scale.brackets * state.data.scale.bracket_mm
     pairs: set[tuple[str, str]] = set()
     used: dict[tuple[str, str, str | None], int] = {}
+
+    def able() -> list[str]:  # for a refusal's text only: worked out when one is given
+        return [n for n in state.own(seat) if can_fire(state, n)]
+
     for sv in cmd.salvos:
-        able = [n for n in state.own(seat) if can_fire(state, n)]
         if sv.ship not in state.own(seat):
-            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able} (BF-R2)")
+            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able()} (BF-R2)")
         if not can_fire(state, sv.ship):
-            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able} (BF:4.1, BF-R14)")
+            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able()} (BF:4.1, BF-R14)")
         if sv.target not in targets(state, seat):
             raise IllegalCommand(
                 f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)"
