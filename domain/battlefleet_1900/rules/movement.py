@@ -137,17 +137,22 @@ def resolve(ctx: Ctx) -> list[str]:
     s = ctx.state
     cmds = {seat: msgspec.convert(s.sealed[seat].pending.get("move", {}), Move) for seat in s.seats}
     caps: dict[str, tuple[int, str]] = {}  # BF-R29 (4.0.0): where the lockstep stops a ship, in whole steps
+    # each division's plan (paths, stops, bearings, reversed), in order; a later round plans again only the divisions
+    # with a ship the lockstep stopped anew: a division's plan reads no other division's caps
+    planned: dict[str, tuple[dict[str, Path], set[str], list[ev.Bearing], list[str]]] = {}
+    new: dict[str, tuple[int, str]] = {}
     for _ in range(len(s.ships) * 4):  # each round stops a ship sooner than before: it ends
-        paths: dict[str, Path] = {}
-        stops: set[str] = set()
-        bearings: list[ev.Bearing] = []
-        reversed_: list[str] = []
         for seat in s.seats:
             listed = {m.division: m for m in cmds[seat].divisions}
             for d in list(s.divisions.values()):
-                if d.seat == seat and d.ships:
+                if d.seat == seat and d.ships and (d.id not in planned or any(n in new for n in d.ships)):
                     m = listed.get(d.id) or DivisionMove(division=d.id)
-                    plan(s, d, m, paths, stops, bearings, reversed_, caps)
+                    div_plan = planned[d.id] = ({}, set(), [], [])
+                    plan(s, d, m, *div_plan, caps)
+        paths = {n: p for div_plan in planned.values() for n, p in div_plan[0].items()}
+        stops = {n for div_plan in planned.values() for n in div_plan[1]}
+        bearings = [b for div_plan in planned.values() for b in div_plan[2]]
+        reversed_ = [d for div_plan in planned.values() for d in div_plan[3]]
         if not s.edition.has("BF-E4-6"):
             break
         new = {n: c for n, c in courses.first_touch(s, paths).items() if n not in caps or c[0] < caps[n][0]}
