@@ -167,7 +167,11 @@ def sight_blocked(state: State, a: geo.Pt, b: geo.Pt, skip: tuple[str, ...], bas
             continue
         p = state.pose(name)
         length, width = state.cls(name).base_mm
-        c, r = geo.centre(p.x, p.y, p.h, length), geo.rim(length, width)
+        r = geo.rim(length, width)
+        far = r + length // 2 + 1  # the centre lies within length // 2 + 1 of the bow (test_geometry)
+        if p.x + far < lo_x or p.x - far > hi_x or p.y + far < lo_y or p.y - far > hi_y:
+            continue  # so does the test below, told by the bow alone
+        c = geo.centre(p.x, p.y, p.h, length)
         if c.x + r < lo_x or c.x - r > hi_x or c.y + r < lo_y or c.y - r > hi_y:
             continue  # the base lies wholly beside the segment's box: it cannot meet it
         if geo.segment_meets(a, b, geo.base(p.x, p.y, p.h, length, width)):
