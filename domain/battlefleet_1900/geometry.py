@@ -292,11 +292,12 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
     return _pt(Pt, (cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30))), (h + theta) % 360
 
 
-def straight_steps(x: int, y: int, h: int, n: int) -> list[tuple[int, int]]:
-    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm), the heading's vector read once; plain tuples, not
-    `Pt`s (a NamedTuple's constructor runs Python code for each point)."""
+def straight_steps(x: int, y: int, h: int, n: int) -> tuple[list[int], list[int]]:
+    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm) as a list of x and a list of y, the heading's vector
+    read once (no object per point)."""
     fx, fy = U[(2 * h) % 720]
-    return [(x + ((j * fx + _HALF) >> 30), y + ((j * fy + _HALF) >> 30)) for j in range(1, n + 1)]
+    steps = range(1, n + 1)
+    return [x + ((j * fx + _HALF) >> 30) for j in steps], [y + ((j * fy + _HALF) >> 30) for j in steps]
 
 
 def arc_costs(radius: int, n: int) -> list[int]:
@@ -305,19 +306,21 @@ def arc_costs(radius: int, n: int) -> list[int]:
     return [-(-c * j // 20340) for j in range(1, n + 1)]
 
 
-def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[tuple[int, int, int]]:
-    """`turn(x, y, h, radius, sign * j)` for j = 1..n as (bow x, bow y, heading), the circle's centre worked out once
-    (a track's degrees)."""
+def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> tuple[list[int], list[int], list[int]]:
+    """`turn(x, y, h, radius, sign * j)` for j = 1..n (a track's degrees) as lists of bow x, bow y and heading, the
+    circle's centre worked out once (no object per point)."""
     if sign >= 0:
         sx, sy, back = *U[(2 * h + 180) % 720], -180
     else:
         sx, sy, back = *U[(2 * h - 180) % 720], 180
     cx, cy = x + ((radius * sx + _HALF) >> 30), y + ((radius * sy + _HALF) >> 30)
-    out = []
-    for j in range(1, n + 1):
-        ux, uy = U[(2 * (h + sign * j) + back) % 720]
-        out.append((cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30), (h + sign * j) % 360))
-    return out
+    headings = [h + sign * j for j in range(1, n + 1)]
+    units = [U[(2 * a + back) % 720] for a in headings]
+    return (
+        [cx + ((radius * ux + _HALF) >> 30) for ux, _ in units],
+        [cy + ((radius * uy + _HALF) >> 30) for _, uy in units],
+        [a % 360 for a in headings],
+    )
 
 
 def arc_cost(radius: int, theta: int) -> int:

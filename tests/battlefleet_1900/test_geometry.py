@@ -247,11 +247,11 @@ def test_a_bases_centre_lies_within_half_its_length_and_1_mm_of_its_bow(a, size_
 def test_a_turns_steps_are_the_turns_of_each_whole_degree(a, radius, sign, n):
     """`turn_steps` (a track's degrees, the circle's centre worked out once) gives `turn` of every degree."""
     turns = (geo.turn(*a, radius, sign * j) for j in range(1, n + 1))
-    assert geo.turn_steps(*a, radius, sign, n) == [(bow.x, bow.y, h) for bow, h in turns]
+    assert list(zip(*geo.turn_steps(*a, radius, sign, n))) == [(bow.x, bow.y, h) for bow, h in turns]
 
 
 @given(pose, st.integers(0, 300), st.integers(20, 400))
 def test_a_tracks_whole_steps_are_straight_and_arc_cost_of_each(a, n, radius):
     """`straight_steps` and `arc_costs` (a track's mm and degrees at once) give `straight` and `arc_cost` of each."""
-    assert geo.straight_steps(*a, n) == [geo.straight(*a, j) for j in range(1, n + 1)]
+    assert list(zip(*geo.straight_steps(*a, n))) == [geo.straight(*a, j) for j in range(1, n + 1)]
     assert geo.arc_costs(radius, n) == [geo.arc_cost(radius, j) for j in range(1, n + 1)]

@@ -449,12 +449,12 @@ def test_BF2_1_BFR4_BFE11_3_a_line_whose_lead_leaves_keeps_its_formation(edition
 # ---- the lockstep's shortcuts (issue 36), against the tick-by-tick walk they replace ----------------------------
 
 
-def _track(start: tuple[int, int], steps: list[tuple[int, int, int]]) -> list[tuple[int, Pose]]:
+def _track(start: tuple[int, int], steps: list[tuple[int, int, int]]) -> courses.Track:
     """A track from (moved added, dx, dy) steps: moved never falls, and a step may jump (a pivot) or stand still."""
-    out, moved, (x, y) = [(0, Pose(*start, 0))], 0, start
+    out, moved, (x, y) = courses.Track([0], [start[0]], [start[1]], [0]), 0, start
     for dm, dx, dy in steps:
         moved, x, y = moved + dm, x + dx, y + dy
-        out.append((moved, Pose(x, y, 0)))
+        out.add(moved, Pose(x, y, 0))
     return out
 
 
@@ -467,10 +467,10 @@ def test_BFR29_a_tracks_sample_at_each_tick_is_the_last_its_movement_reaches(s, 
     t, K = _track((0, 0), s), speed + more
     walk, i = [0], 0
     for k in range(1, K + 1):
-        while i + 1 < len(t) and t[i + 1][0] <= k * speed // K:
+        while i + 1 < len(t) and t.moved[i + 1] <= k * speed // K:
             i += 1
         walk.append(i)
-    assert courses._ticks(t, speed, K) == walk
+    assert courses._ticks(t.moved, speed, K) == walk
 
 
 @given(steps, st.integers(1, 150), steps, st.integers(0, 150), st.integers(0, 200), st.integers(-150, 150),
@@ -482,13 +482,13 @@ def test_BFR29_the_lockstep_tries_every_tick_where_two_bows_come_within_reach(sa
     K = max(va, vb) + more
     if K == 0:
         return
-    ta = courses._ticks(a, va, K) if va else [0] * (K + 1)
-    tb = courses._ticks(b, vb, K) if vb else [0] * (K + 1)
+    ta = courses._ticks(a.moved, va, K) if va else [0] * (K + 1)
+    tb = courses._ticks(b.moved, vb, K) if vb else [0] * (K + 1)
     walk = [
         k
         for k in range(1, K + 1)
         if (ta[k], tb[k]) != (ta[k - 1], tb[k - 1])
-        and (a[ta[k]][1].x - b[tb[k]][1].x) ** 2 + (a[ta[k]][1].y - b[tb[k]][1].y) ** 2 <= reach * reach
+        and (a.x[ta[k]] - b.x[tb[k]]) ** 2 + (a.y[ta[k]] - b.y[tb[k]]) ** 2 <= reach * reach
     ]
     wa, wb = courses._walked(a), courses._walked(b)
     assert list(courses._near_ticks(a, ta, wa, b, tb, wb, reach, K)) == walk
