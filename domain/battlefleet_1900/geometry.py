@@ -8,8 +8,7 @@ No state here: poses in, points and numbers out.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from math import ceil, floor, isqrt
+from math import isqrt
 from typing import NamedTuple
 
 ONE = 1 << 30  # U's unit
@@ -153,11 +152,15 @@ def aspect(h: int, frm: tuple[int, int], to: tuple[int, int]) -> str:
 # ---- ranging ------------------------------------------------------------------------------------
 
 
-def clip(f: tuple[int, int], d: tuple[int, int], poly: tuple[Pt, ...]) -> tuple[Fraction, Fraction] | None:
-    """Cyrus-Beck: the t (>= 0) where the ray f + t*d enters and leaves a convex polygon, or None."""
+def clip(
+    f: tuple[int, int], d: tuple[int, int], poly: tuple[Pt, ...]
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Cyrus-Beck: the t (>= 0) where the ray f + t*d enters and leaves a convex polygon, or None; each t as a
+    fraction (numerator, denominator > 0), compared by cross-multiplying (no Fraction: Python code per operation)."""
     area2 = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1]))
     sign = 1 if area2 > 0 else -1  # outward normals for either winding
-    t_in, t_out = Fraction(0), None
+    in_n, in_d = 0, 1
+    out: tuple[int, int] | None = None
     for p, q in zip(poly, poly[1:] + poly[:1]):
         nx, ny = sign * (q[1] - p[1]), -sign * (q[0] - p[0])
         num = nx * (p[0] - f[0]) + ny * (p[1] - f[1])
@@ -166,14 +169,14 @@ def clip(f: tuple[int, int], d: tuple[int, int], poly: tuple[Pt, ...]) -> tuple[
             if num < 0:
                 return None
             continue
-        t = Fraction(num, den)
-        if den < 0:
-            t_in = max(t_in, t)
-        else:
-            t_out = t if t_out is None else min(t_out, t)
-    if t_out is None or t_in > t_out:
+        if den < 0:  # entering: the latest entry
+            if -num * in_d > in_n * -den:
+                in_n, in_d = -num, -den
+        elif out is None or num * out[1] < out[0] * den:  # leaving: the earliest exit
+            out = (num, den)
+    if out is None or in_n * out[1] > out[0] * in_d:
         return None
-    return t_in, t_out
+    return (in_n, in_d), out
 
 
 class Measure(NamedTuple):
@@ -193,7 +196,7 @@ def measure(f: Pt, t: Pt, target: tuple[Pt, ...], bracket_mm: int, brackets: int
     d = (t[0] - f[0], t[1] - f[1])
     length = isqrt(d[0] * d[0] + d[1] * d[1])
     ts = clip(f, d, target) if length else None
-    lead, exit_ = (floor(ts[0] * length), ceil(ts[1] * length)) if ts else (length, length)
+    lead, exit_ = (ts[0][0] * length // ts[0][1], -(-ts[1][0] * length // ts[1][1])) if ts else (length, length)
     k = max(1, -(-lead // bracket_mm))
     danger = {1: bracket_mm // 2, 2: bracket_mm // 4}.get(k, 0)
     if lead > brackets * bracket_mm:
