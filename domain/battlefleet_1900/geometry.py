@@ -102,8 +102,10 @@ def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
 
 
 def centre(x: int, y: int, h: int, length: int) -> Pt:
-    """The middle of a base whose bow is at (x, y)."""
-    return point(x, y, h, length // 2, 0)
+    """The middle of a base whose bow is at (x, y): `point(x, y, h, length // 2, 0)`, without its starboard terms."""
+    fx, fy = U[(2 * h) % 720]
+    along = length // 2
+    return _pt(Pt, (x + ((-along * fx + _HALF) >> 30), y + ((-along * fy + _HALF) >> 30)))
 
 
 def rim(length: int, width: int) -> int:

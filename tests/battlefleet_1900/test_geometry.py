@@ -239,8 +239,11 @@ def test_every_corner_of_a_base_lies_within_its_rim(a, size_a):
 
 @given(pose, size)
 def test_a_bases_centre_lies_within_half_its_length_and_1_mm_of_its_bow(a, size_a):
-    """What line of sight's first, cheapest test rests on (gunnery.sight_blocked): a base's centre seen from its bow."""
-    assert geo.dist2(geo.centre(a[0], a[1], a[2], size_a[0]), a[:2]) <= (size_a[0] // 2 + 1) ** 2
+    """`centre` is the point half its length aft of the bow (worked out inline), and what line of sight's first,
+    cheapest test rests on (gunnery.sight_blocked): within length // 2 + 1 of the bow."""
+    c = geo.centre(a[0], a[1], a[2], size_a[0])
+    assert c == geo.point(a[0], a[1], a[2], size_a[0] // 2, 0)
+    assert geo.dist2(c, a[:2]) <= (size_a[0] // 2 + 1) ** 2
 
 
 @given(pose, st.integers(20, 400), st.sampled_from([1, -1]), st.integers(0, 200))
