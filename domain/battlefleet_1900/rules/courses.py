@@ -264,7 +264,9 @@ def run(
     return m.p
 
 
-def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, str]]:
+def first_touch(
+    state: State, paths: dict[str, Path], kept: dict[str, tuple[Track, int, list[int], list[int]]] | None = None
+) -> dict[str, tuple[int, str]]:
     """BF-R29 (4.0.0, BF-E4-6): 6.0 "a vessel will remain a navigational and line-of-sight obstacle to other ships"
     until it goes under, so every base on the table is one. The moves are simultaneous: each ship runs its track at
     its own even speed through the phase (tick k of K, K the longest move in mm: a ship that set out to move D mm has
@@ -272,7 +274,8 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
     the ship whose own step closes the gap stops at its pose of the tick before (both, when each one's step alone
     would touch, or neither alone would). A ship at rest (not moving, sinking, dead in the water) never gives way.
     Returns, for the ships that stop, (the whole steps they may take, the ship they would touch); the caller moves
-    everything again with those caps and asks once more, until nothing touches."""
+    everything again with those caps and asks once more, until nothing touches, handing over `kept` each time: each
+    track's ticks and walk, which a later round reads again for a track it did not move anew."""
     names = [n for n, sh in state.ships.items() if sh.on_table]
     track = {n: (paths[n].track if n in paths else None) or _at_rest(state.pose(n)) for n in names}
     speed = {n: paths[n].budget if n in paths and paths[n].track and len(paths[n].track) > 1 else 0 for n in names}
@@ -322,8 +325,13 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
                 continue  # out of each other's reach this phase, or touching as it began (only a warning)
             pairs.append((a, b, reach))
     moving = {n for a, b, _ in pairs for n in (a, b) if speed[n]}
-    at = {n: _ticks(track[n].moved, speed[n], K) if n in moving else [0] * (K + 1) for n in names}  # sample per tick
-    walked = {n: _walked(track[n]) if n in moving else [0] for n in names}
+    kept = {} if kept is None else kept
+    for n in moving:
+        was = kept.get(n)
+        if was is None or was[0] is not track[n] or was[1] != K:
+            kept[n] = (track[n], K, _ticks(track[n].moved, speed[n], K), _walked(track[n]))
+    at = {n: kept[n][2] if n in moving else [0] * (K + 1) for n in names}  # the sample each tick has reached
+    walked = {n: kept[n][3] if n in moving else [0] for n in names}
     # each pair's first touching tick, sooner than any found so far (up to the soonest tick itself: two pairs may
     # touch at once), tried only where the bows come within reach
     first: dict[tuple[str, str], int] = {}

@@ -141,6 +141,7 @@ def resolve(ctx: Ctx) -> list[str]:
     # with a ship the lockstep stopped anew: a division's plan reads no other division's caps
     planned: dict[str, tuple[dict[str, Path], set[str], list[ev.Bearing], list[str]]] = {}
     new: dict[str, tuple[int, str]] = {}
+    kept: dict[str, tuple[courses.Track, int, list[int], list[int]]] = {}  # each track's ticks and walk, for next round
     for _ in range(len(s.ships) * 4):  # each round stops a ship sooner than before: it ends
         for seat in s.seats:
             listed = {m.division: m for m in cmds[seat].divisions}
@@ -155,7 +156,7 @@ def resolve(ctx: Ctx) -> list[str]:
         reversed_ = [d for div_plan in planned.values() for d in div_plan[3]]
         if not s.edition.has("BF-E4-6"):
             break
-        new = {n: c for n, c in courses.first_touch(s, paths).items() if n not in caps or c[0] < caps[n][0]}
+        new = {n: c for n, c in courses.first_touch(s, paths, kept).items() if n not in caps or c[0] < caps[n][0]}
         if not new:
             break
         caps.update(new)
