@@ -84,14 +84,23 @@ def funnel_of(state: State, ship: str, p: Pose) -> geo.Pt:
     return geo.point(p.x, p.y, p.h, state.cls(ship).funnel_mm, 0)
 
 
-def nearest(state: State, seat: str, ship: str) -> tuple[str, int] | None:
-    me = funnel_of(state, ship, state.sealed[seat].poses[ship])
-    best = None
+def sighted(state: State, seat: str) -> list[tuple[str, geo.Pt]]:
+    """The enemy ships in play this seat sees, in scenario order, with their funnels: worked out once per step's
+    choice, however many of its own ships look for the nearest."""
+    out = []
     for n in state.own(state.enemy(seat)):
         p = seen(state, n)
-        if p is None or not state.ships[n].in_play:
-            continue
-        d2 = geo.dist2(me, funnel_of(state, n, p))
+        if p is not None and state.ships[n].in_play:
+            out.append((n, funnel_of(state, n, p)))
+    return out
+
+
+def nearest(state: State, seat: str, ship: str, enemies: list[tuple[str, geo.Pt]]) -> tuple[str, int] | None:
+    """The nearest of the `sighted` enemies, funnel to funnel (the first of those as near), and its distance."""
+    me = funnel_of(state, ship, state.sealed[seat].poses[ship])
+    best = None
+    for n, f in enemies:
+        d2 = geo.dist2(me, f)
         if best is None or d2 < best[1]:
             best = (n, d2)
     return None if best is None else (best[0], isqrt(best[1]))
@@ -101,24 +110,21 @@ def bearing_to(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Whole degrees from a to b clockwise from north, read off the U table (no float trigonometry): the first of
     the 720 half-degree directions nearest the line, found among every tenth and then the 21 around the best of
     them (the nearest lies within 6 of it), as a search of all 720 finds it (tests/battlefleet_1900/test_bot.py)."""
-    v = (b[0] - a[0], b[1] - a[1])
-    if v == (0, 0):
+    vx, vy = b[0] - a[0], b[1] - a[1]
+    if vx == vy == 0:
         return 0
-
-    def along(i: int) -> int:
-        u = geo.U[i]
-        return u[0] * v[0] + u[1] * v[1]
-
-    coarse = max(range(0, 720, 10), key=along)
+    along = [ux * vx + uy * vy for ux, uy in geo.U[::10]]  # no call per direction: index() finds the first best
+    coarse = 10 * along.index(max(along))
     window = sorted({(coarse + k) % 720 for k in range(-10, 11)})
-    return max(window, key=along) // 2
+    along = [geo.U[i][0] * vx + geo.U[i][1] * vy for i in window]
+    return window[along.index(max(along))] // 2
 
 
-def wanted_turn(state: State, seat: str, division: str) -> int:
+def wanted_turn(state: State, seat: str, division: str, enemies: list[tuple[str, geo.Pt]]) -> int:
     d = state.divisions[division]
     lead = d.ships[0]
     p = state.sealed[seat].poses[lead]
-    near = nearest(state, seat, lead)
+    near = nearest(state, seat, lead, enemies)
     if near is None:
         return 0
     target, dist = near
@@ -174,6 +180,7 @@ def own_ship_ahead(state: State, seat: str, division: str) -> int:
 
 def give_orders(state: State, seat: str) -> dict:
     out = []
+    enemies = sighted(state, seat)
     for d in state.divisions.values():
         if d.seat != seat or not d.ships or d.flagship is None or state.ships[d.flagship].ct:
             continue
@@ -182,7 +189,7 @@ def give_orders(state: State, seat: str) -> dict:
             to = "port" if side > 0 else "starboard"
             out.append({"division": d.id, "orders": [{"turn": "together", "to": to, "arrow": 90}]})
             continue
-        delta = wanted_turn(state, seat, d.id)
+        delta = wanted_turn(state, seat, d.id, enemies)
         if abs(delta) < 45:
             continue
         kind = "succession" if movement.formation(state, d.id) == "line_ahead" else "together"
@@ -199,6 +206,7 @@ def give_orders(state: State, seat: str) -> dict:
 
 def move(state: State, seat: str) -> dict:
     out = []
+    enemies = sighted(state, seat)
     for d in state.divisions.values():
         if d.seat != seat or not d.ships or not movement.can_move(state, d.ships[0]):
             continue
@@ -206,7 +214,7 @@ def move(state: State, seat: str) -> dict:
         stop = any(a.stop for a in d.orders)
         entry: dict[str, Any] = {"division": d.id, "distance_mm": lo if stop else hi}
         arrows = [a for a in d.orders if not a.stop]
-        delta = wanted_turn(state, seat, d.id)
+        delta = wanted_turn(state, seat, d.id, enemies)
         if d.dropped_out:
             entry["turns_deg"] = [45]
         elif arrows:
@@ -221,10 +229,11 @@ def move(state: State, seat: str) -> dict:
 def fire(state: State, seat: str) -> dict:
     salvos = []
     b = state.data.scale.bracket_mm
+    enemies = sighted(state, seat)
     for n in state.own(seat):
         if not gunnery.can_fire(state, n):
             continue
-        near = nearest(state, seat, n)
+        near = nearest(state, seat, n, enemies)
         if near is None:
             continue
         target, dist = near
@@ -260,6 +269,7 @@ def fire(state: State, seat: str) -> dict:
 
 def launch_torpedoes(state: State, seat: str) -> dict:
     launches = []
+    enemies = sighted(state, seat)
     for n in state.own(seat):
         sh = state.ships[n]
         if not torpedoes.loaded(state, n):
@@ -277,7 +287,7 @@ def launch_torpedoes(state: State, seat: str) -> dict:
                     if side != "port"
                     else [[-b, -a] for a, b in state.data.tube_arcs[t.pos]]
                 )
-                target = _torpedo_target(state, seat, f, p.h, arcs, t.range_mm * 95 // 100, normal)
+                target = _torpedo_target(state, enemies, f, p.h, arcs, t.range_mm * 95 // 100, normal)
                 if target is not None:
                     launches.append(
                         {"ship": n, "mount": mount, "target": target, "count": left} | ({"side": side} if side else {})
@@ -285,14 +295,14 @@ def launch_torpedoes(state: State, seat: str) -> dict:
     return {"launches": launches}
 
 
-def _torpedo_target(state: State, seat: str, f: geo.Pt, h: int, arcs, reach: int, normal: bool) -> str | None:
-    """The nearest sighted enemy in play within reach and the arc that a torpedo at this depth can strike."""
+def _torpedo_target(
+    state: State, enemies: list[tuple[str, geo.Pt]], f: geo.Pt, h: int, arcs, reach: int, normal: bool
+) -> str | None:
+    """The nearest `sighted` enemy within reach and the arc that a torpedo at this depth can strike."""
     best = None
-    for n in state.own(state.enemy(seat)):
-        tp = seen(state, n)
-        if tp is None or not state.ships[n].in_play or (normal and state.cls(n).size <= 4):
+    for n, g in enemies:
+        if normal and state.cls(n).size <= 4:
             continue
-        g = funnel_of(state, n, tp)
         d2 = geo.dist2(f, g)
         if d2 <= reach * reach and geo.in_arcs(h, arcs, (g[0] - f[0], g[1] - f[1])) and (best is None or d2 < best[1]):
             best = (n, d2)

@@ -8,8 +8,7 @@ No state here: poses in, points and numbers out.
 
 from __future__ import annotations
 
-from fractions import Fraction
-from math import ceil, floor, isqrt
+from math import isqrt
 from typing import NamedTuple
 
 ONE = 1 << 30  # U's unit
@@ -59,6 +58,11 @@ class Pt(NamedTuple):
     y: int
 
 
+# Pt(x, y) runs NamedTuple's __new__, Python code, for each point; the hot functions below call what it calls
+# itself, `_pt(Pt, (x, y))`, and make the same Pt without it
+_pt = tuple.__new__
+
+
 def rnd(n: int) -> int:
     """A U-scaled number back to whole mm, halves rounding up."""
     return (n + (1 << 29)) >> 30
@@ -79,7 +83,7 @@ def point(x: int, y: int, h: int, along: int, lat: int) -> Pt:
     """The point `along` mm aft of the bow (x, y) and `lat` mm to starboard, for heading h."""
     fx, fy = U[(2 * h) % 720]
     sx, sy = U[(2 * h + 180) % 720]
-    return Pt(x + ((-along * fx + lat * sx + _HALF) >> 30), y + ((-along * fy + lat * sy + _HALF) >> 30))
+    return _pt(Pt, (x + ((-along * fx + lat * sx + _HALF) >> 30), y + ((-along * fy + lat * sy + _HALF) >> 30)))
 
 
 def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
@@ -90,16 +94,18 @@ def base(x: int, y: int, h: int, length: int, width: int) -> tuple[Pt, ...]:
     sx, sy = U[(2 * h + 180) % 720]
     lx, ly, wx, wy = length * fx, length * fy, w * sx, w * sy
     return (
-        Pt(x + ((-wx + _HALF) >> 30), y + ((-wy + _HALF) >> 30)),
-        Pt(x + ((wx + _HALF) >> 30), y + ((wy + _HALF) >> 30)),
-        Pt(x + ((-lx + wx + _HALF) >> 30), y + ((-ly + wy + _HALF) >> 30)),
-        Pt(x + ((-lx - wx + _HALF) >> 30), y + ((-ly - wy + _HALF) >> 30)),
+        _pt(Pt, (x + ((-wx + _HALF) >> 30), y + ((-wy + _HALF) >> 30))),
+        _pt(Pt, (x + ((wx + _HALF) >> 30), y + ((wy + _HALF) >> 30))),
+        _pt(Pt, (x + ((-lx + wx + _HALF) >> 30), y + ((-ly + wy + _HALF) >> 30))),
+        _pt(Pt, (x + ((-lx - wx + _HALF) >> 30), y + ((-ly - wy + _HALF) >> 30))),
     )
 
 
 def centre(x: int, y: int, h: int, length: int) -> Pt:
-    """The middle of a base whose bow is at (x, y)."""
-    return point(x, y, h, length // 2, 0)
+    """The middle of a base whose bow is at (x, y): `point(x, y, h, length // 2, 0)`, without its starboard terms."""
+    fx, fy = U[(2 * h) % 720]
+    along = length // 2
+    return _pt(Pt, (x + ((-along * fx + _HALF) >> 30), y + ((-along * fy + _HALF) >> 30)))
 
 
 def rim(length: int, width: int) -> int:
@@ -148,11 +154,15 @@ def aspect(h: int, frm: tuple[int, int], to: tuple[int, int]) -> str:
 # ---- ranging ------------------------------------------------------------------------------------
 
 
-def clip(f: tuple[int, int], d: tuple[int, int], poly: tuple[Pt, ...]) -> tuple[Fraction, Fraction] | None:
-    """Cyrus-Beck: the t (>= 0) where the ray f + t*d enters and leaves a convex polygon, or None."""
+def clip(
+    f: tuple[int, int], d: tuple[int, int], poly: tuple[Pt, ...]
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Cyrus-Beck: the t (>= 0) where the ray f + t*d enters and leaves a convex polygon, or None; each t as a
+    fraction (numerator, denominator > 0), compared by cross-multiplying (no Fraction: Python code per operation)."""
     area2 = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1]))
     sign = 1 if area2 > 0 else -1  # outward normals for either winding
-    t_in, t_out = Fraction(0), None
+    in_n, in_d = 0, 1
+    out: tuple[int, int] | None = None
     for p, q in zip(poly, poly[1:] + poly[:1]):
         nx, ny = sign * (q[1] - p[1]), -sign * (q[0] - p[0])
         num = nx * (p[0] - f[0]) + ny * (p[1] - f[1])
@@ -161,14 +171,14 @@ def clip(f: tuple[int, int], d: tuple[int, int], poly: tuple[Pt, ...]) -> tuple[
             if num < 0:
                 return None
             continue
-        t = Fraction(num, den)
-        if den < 0:
-            t_in = max(t_in, t)
-        else:
-            t_out = t if t_out is None else min(t_out, t)
-    if t_out is None or t_in > t_out:
+        if den < 0:  # entering: the latest entry
+            if -num * in_d > in_n * -den:
+                in_n, in_d = -num, -den
+        elif out is None or num * out[1] < out[0] * den:  # leaving: the earliest exit
+            out = (num, den)
+    if out is None or in_n * out[1] > out[0] * in_d:
         return None
-    return t_in, t_out
+    return (in_n, in_d), out
 
 
 class Measure(NamedTuple):
@@ -188,7 +198,7 @@ def measure(f: Pt, t: Pt, target: tuple[Pt, ...], bracket_mm: int, brackets: int
     d = (t[0] - f[0], t[1] - f[1])
     length = isqrt(d[0] * d[0] + d[1] * d[1])
     ts = clip(f, d, target) if length else None
-    lead, exit_ = (floor(ts[0] * length), ceil(ts[1] * length)) if ts else (length, length)
+    lead, exit_ = (ts[0][0] * length // ts[0][1], -(-ts[1][0] * length // ts[1][1])) if ts else (length, length)
     k = max(1, -(-lead // bracket_mm))
     danger = {1: bracket_mm // 2, 2: bracket_mm // 4}.get(k, 0)
     if lead > brackets * bracket_mm:
@@ -272,7 +282,7 @@ def polygons_touch(p1, p2) -> bool:
 
 def straight(x: int, y: int, h: int, d: int) -> Pt:
     fx, fy = U[(2 * h) % 720]
-    return Pt(x + ((d * fx + _HALF) >> 30), y + ((d * fy + _HALF) >> 30))  # rnd, inline
+    return _pt(Pt, (x + ((d * fx + _HALF) >> 30), y + ((d * fy + _HALF) >> 30)))  # rnd, inline
 
 
 def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
@@ -284,13 +294,15 @@ def turn(x: int, y: int, h: int, radius: int, theta: int) -> tuple[Pt, int]:
         sx, sy = U[(2 * h - 180) % 720]
         ux, uy = U[(2 * (h + theta) + 180) % 720]
     cx, cy = x + ((radius * sx + _HALF) >> 30), y + ((radius * sy + _HALF) >> 30)  # rnd, inline
-    return Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + theta) % 360
+    return _pt(Pt, (cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30))), (h + theta) % 360
 
 
-def straight_steps(x: int, y: int, h: int, n: int) -> list[Pt]:
-    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm), the heading's vector read once."""
+def straight_steps(x: int, y: int, h: int, n: int) -> tuple[list[int], list[int]]:
+    """`straight(x, y, h, j)` for j = 1..n (a track's whole mm) as a list of x and a list of y, the heading's vector
+    read once (no object per point)."""
     fx, fy = U[(2 * h) % 720]
-    return [Pt(x + ((j * fx + _HALF) >> 30), y + ((j * fy + _HALF) >> 30)) for j in range(1, n + 1)]
+    steps = range(1, n + 1)
+    return [x + ((j * fx + _HALF) >> 30) for j in steps], [y + ((j * fy + _HALF) >> 30) for j in steps]
 
 
 def arc_costs(radius: int, n: int) -> list[int]:
@@ -299,18 +311,21 @@ def arc_costs(radius: int, n: int) -> list[int]:
     return [-(-c * j // 20340) for j in range(1, n + 1)]
 
 
-def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> list[tuple[Pt, int]]:
-    """`turn(x, y, h, radius, sign * j)` for j = 1..n, the circle's centre worked out once (a track's degrees)."""
+def turn_steps(x: int, y: int, h: int, radius: int, sign: int, n: int) -> tuple[list[int], list[int], list[int]]:
+    """`turn(x, y, h, radius, sign * j)` for j = 1..n (a track's degrees) as lists of bow x, bow y and heading, the
+    circle's centre worked out once (no object per point)."""
     if sign >= 0:
         sx, sy, back = *U[(2 * h + 180) % 720], -180
     else:
         sx, sy, back = *U[(2 * h - 180) % 720], 180
     cx, cy = x + ((radius * sx + _HALF) >> 30), y + ((radius * sy + _HALF) >> 30)
-    out = []
-    for j in range(1, n + 1):
-        ux, uy = U[(2 * (h + sign * j) + back) % 720]
-        out.append((Pt(cx + ((radius * ux + _HALF) >> 30), cy + ((radius * uy + _HALF) >> 30)), (h + sign * j) % 360))
-    return out
+    headings = [h + sign * j for j in range(1, n + 1)]
+    units = [U[(2 * a + back) % 720] for a in headings]
+    return (
+        [cx + ((radius * ux + _HALF) >> 30) for ux, _ in units],
+        [cy + ((radius * uy + _HALF) >> 30) for _, uy in units],
+        [a % 360 for a in headings],
+    )
 
 
 def arc_cost(radius: int, theta: int) -> int:

@@ -237,14 +237,60 @@ def test_every_corner_of_a_base_lies_within_its_rim(a, size_a):
     assert all(geo.dist2(c, p) <= r * r for p in geo.base(*a, *size_a))
 
 
+@given(pose, size)
+def test_a_bases_centre_lies_within_half_its_length_and_1_mm_of_its_bow(a, size_a):
+    """`centre` is the point half its length aft of the bow (worked out inline), and what line of sight's first,
+    cheapest test rests on (gunnery.sight_blocked): within length // 2 + 1 of the bow."""
+    c = geo.centre(a[0], a[1], a[2], size_a[0])
+    assert c == geo.point(a[0], a[1], a[2], size_a[0] // 2, 0)
+    assert geo.dist2(c, a[:2]) <= (size_a[0] // 2 + 1) ** 2
+
+
 @given(pose, st.integers(20, 400), st.sampled_from([1, -1]), st.integers(0, 200))
 def test_a_turns_steps_are_the_turns_of_each_whole_degree(a, radius, sign, n):
     """`turn_steps` (a track's degrees, the circle's centre worked out once) gives `turn` of every degree."""
-    assert geo.turn_steps(*a, radius, sign, n) == [geo.turn(*a, radius, sign * j) for j in range(1, n + 1)]
+    turns = (geo.turn(*a, radius, sign * j) for j in range(1, n + 1))
+    assert list(zip(*geo.turn_steps(*a, radius, sign, n))) == [(bow.x, bow.y, h) for bow, h in turns]
 
 
 @given(pose, st.integers(0, 300), st.integers(20, 400))
 def test_a_tracks_whole_steps_are_straight_and_arc_cost_of_each(a, n, radius):
     """`straight_steps` and `arc_costs` (a track's mm and degrees at once) give `straight` and `arc_cost` of each."""
-    assert geo.straight_steps(*a, n) == [geo.straight(*a, j) for j in range(1, n + 1)]
+    assert list(zip(*geo.straight_steps(*a, n))) == [geo.straight(*a, j) for j in range(1, n + 1)]
     assert geo.arc_costs(radius, n) == [geo.arc_cost(radius, j) for j in range(1, n + 1)]
+
+
+def _clip_in_fractions(f, d, poly):
+    """Cyrus-Beck in Fractions, as geometry.clip was written before it compared by cross-multiplying."""
+    area2 = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1]))
+    sign = 1 if area2 > 0 else -1
+    t_in, t_out = Fraction(0), None
+    for p, q in zip(poly, poly[1:] + poly[:1]):
+        nx, ny = sign * (q[1] - p[1]), -sign * (q[0] - p[0])
+        num = nx * (p[0] - f[0]) + ny * (p[1] - f[1])
+        den = nx * d[0] + ny * d[1]
+        if den == 0:
+            if num < 0:
+                return None
+            continue
+        t = Fraction(num, den)
+        if den < 0:
+            t_in = max(t_in, t)
+        else:
+            t_out = t if t_out is None else min(t_out, t)
+    if t_out is None or t_in > t_out:
+        return None
+    return t_in, t_out
+
+
+offset = st.tuples(st.integers(-600, 600), st.integers(-600, 600))
+
+
+@given(pose, size, offset, offset)
+def test_BFR15_clip_finds_the_fractions_of_the_line_inside_a_base(a, size_a, off, d):
+    """`clip` (the tape's entry and exit, 4.3) gives the very fractions the Fraction arithmetic gave."""
+    poly, f = geo.base(*a, *size_a), (a[0] + off[0], a[1] + off[1])
+    got, want = geo.clip(f, d, poly), _clip_in_fractions(f, d, poly)
+    assert (got is None) == (want is None)
+    if got is not None:
+        assert (Fraction(*got[0]), Fraction(*got[1])) == want

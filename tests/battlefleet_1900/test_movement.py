@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.commands import Move
 from domain.battlefleet_1900.evolve import evolve
-from domain.battlefleet_1900.rules import movement, orders
+from domain.battlefleet_1900.rules import courses, movement, orders
 from domain.battlefleet_1900.rules.turn import move_phase
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
@@ -479,3 +481,51 @@ def test_BF2_1_BFR4_BFR8_BFE11_3_the_new_lead_rounding_the_old_leads_pivot_turns
         return
     assert s.pose("Asahi").h == 174, "Asahi has rounded the pivot, its turn to finish next move"
     assert s.sealed["japan"].line_bearing["J1"] == 174 and movement.formation(s, "J1") == "line_ahead"
+
+
+# ---- the lockstep's shortcuts (issue 36), against the tick-by-tick walk they replace ----------------------------
+
+
+def _track(start: tuple[int, int], steps: list[tuple[int, int, int]]) -> courses.Track:
+    """A track from (moved added, dx, dy) steps: moved never falls, and a step may jump (a pivot) or stand still."""
+    out, moved, (x, y) = courses.Track([0], [start[0]], [start[1]], [0]), 0, start
+    for dm, dx, dy in steps:
+        moved, x, y = moved + dm, x + dx, y + dy
+        out.add(moved, Pose(x, y, 0))
+    return out
+
+
+steps = st.lists(st.tuples(st.integers(0, 2), st.integers(-6, 6), st.integers(-6, 6)), max_size=60)
+
+
+@given(steps, st.integers(1, 150), st.integers(0, 60))
+def test_BFR29_a_tracks_sample_at_each_tick_is_the_last_its_movement_reaches(s, speed, more):
+    """courses._ticks: at tick k of K the sample reached is the last whose `moved` is within k*speed//K."""
+    t, K = _track((0, 0), s), speed + more
+    walk, i = [0], 0
+    for k in range(1, K + 1):
+        while i + 1 < len(t) and t.moved[i + 1] <= k * speed // K:
+            i += 1
+        walk.append(i)
+    assert courses._ticks(t.moved, speed, K) == walk
+
+
+@given(steps, st.integers(1, 150), steps, st.integers(0, 150), st.integers(0, 200), st.integers(-150, 150),
+       st.integers(1, 120), st.integers(0, 60))  # fmt: skip
+def test_BFR29_the_lockstep_tries_every_tick_where_two_bows_come_within_reach(sa, va, sb, vb, bx, by, reach, more):
+    """courses._near_ticks skips ticks in strides while the bows stay apart, and still yields every tick (in order)
+    where one ship reaches a new sample with the bows within reach, as walking every tick does."""
+    a, b = _track((0, 0), sa), _track((bx, by), sb)
+    K = max(va, vb) + more
+    if K == 0:
+        return
+    ta = courses._ticks(a.moved, va, K) if va else [0] * (K + 1)
+    tb = courses._ticks(b.moved, vb, K) if vb else [0] * (K + 1)
+    walk = [
+        k
+        for k in range(1, K + 1)
+        if (ta[k], tb[k]) != (ta[k - 1], tb[k - 1])
+        and (a.x[ta[k]] - b.x[tb[k]]) ** 2 + (a.y[ta[k]] - b.y[tb[k]]) ** 2 <= reach * reach
+    ]
+    wa, wb = courses._walked(a), courses._walked(b)
+    assert list(courses._near_ticks(a, ta, wa, b, tb, wb, reach, K)) == walk

@@ -5,11 +5,33 @@ base, every course run in lockstep with the others (`first_touch`, BF-R29)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from math import isqrt
 
 from domain.battlefleet_1900 import geometry as geo
 from domain.battlefleet_1900.state import State, Waypoint
 from events.battlefleet_1900 import Pose
+
+
+@dataclass
+class Track:
+    """A ship's track through the phase (4.0.0): after each whole mm or degree, from the start, how far it has moved
+    and its bow and heading, as one list of each (sample i is index i of all four: no object per sample)."""
+
+    moved: list[int]
+    x: list[int]
+    y: list[int]
+    h: list[int]
+
+    def __len__(self) -> int:
+        return len(self.moved)
+
+    def add(self, moved: int, p: Pose) -> None:
+        self.moved.append(moved)
+        self.x.append(p.x)
+        self.y.append(p.y)
+        self.h.append(p.h)
 
 
 @dataclass
@@ -21,7 +43,7 @@ class Path:
     pivot: Pose | None = None  # where its own turns began (a succession lead's pivot, BF-R8)
     executed: list[int] = field(default_factory=list)  # its own turns as made
     budget: int = 0  # the distance it set out to move (its speed through the phase, for the lockstep)
-    track: list[tuple[int, Pose]] | None = None  # 4.0.0: (moved, pose) after each whole mm or degree, from the start
+    track: Track | None = None  # 4.0.0: where it was after each whole mm or degree, from the start
 
 
 class Mover:
@@ -48,7 +70,7 @@ class Mover:
         self.obstacles = self._obstacles(budget) if obstacles else []
         self.cap, self.steps = cap, 0
         if track:
-            self.p.track = [(0, self.p.pose)]
+            self.p.track = Track([0], [self.p.pose.x], [self.p.pose.y], [self.p.pose.h])
         self.careful = bool(self.obstacles) or track or cap is not None  # step by step, not in one stride
 
     def _obstacles(self, budget: int) -> list[tuple[str, tuple]]:
@@ -80,7 +102,7 @@ class Mover:
             self.p.stopped_by = hit
             return False
         if self.p.track is not None:
-            self.p.track.append((moved, p))
+            self.p.track.add(moved, p)
         return True
 
     def _allowed(self, n: int) -> int:
@@ -100,10 +122,12 @@ class Mover:
         start = self.p.pose
         if self.careful and not self.obstacles:
             d = self._allowed(d)
-            if self.p.track is not None:
-                moved, h = self.p.moved, start.h
-                steps = geo.straight_steps(start.x, start.y, h, d)
-                self.p.track += [(moved + j, Pose(pt.x, pt.y, h)) for j, pt in enumerate(steps, start=1)]
+            if (t := self.p.track) is not None:
+                xs, ys = geo.straight_steps(start.x, start.y, start.h, d)
+                t.moved += range(self.p.moved + 1, self.p.moved + d + 1)
+                t.x += xs
+                t.y += ys
+                t.h += [start.h] * d
         elif self.careful:
             for j in range(1, d + 1):
                 pt = geo.straight(start.x, start.y, start.h, j)
@@ -123,11 +147,13 @@ class Mover:
         start = self.p.pose
         if self.careful and not self.obstacles:
             made = self._allowed(made)
-            if self.p.track is not None:
+            if (t := self.p.track) is not None:
                 moved, rem = self.p.moved, self.rem
-                steps = geo.turn_steps(start.x, start.y, start.h, self.r, sign, made)
-                costs = geo.arc_costs(self.r, made)
-                self.p.track += [(moved + min(c, rem), Pose(pt.x, pt.y, h)) for c, (pt, h) in zip(costs, steps)]
+                xs, ys, hs = geo.turn_steps(start.x, start.y, start.h, self.r, sign, made)
+                t.moved += [moved + (c if c < rem else rem) for c in geo.arc_costs(self.r, made)]
+                t.x += xs
+                t.y += ys
+                t.h += hs
         elif self.careful:
             for j in range(1, made + 1):
                 pt, h = geo.turn(start.x, start.y, start.h, self.r, sign * j)
@@ -165,8 +191,8 @@ class Mover:
             if self.p.stopped_by:
                 return None
             self.p.pose = Pose(w.x, w.y, p.h)  # on the lead's track: at the pivot itself
-            if self.p.track is not None:
-                self.p.track[-1] = (self.p.moved, self.p.pose)
+            if (t := self.p.track) is not None:
+                t.moved[-1], t.x[-1], t.y[-1], t.h[-1] = self.p.moved, w.x, w.y, p.h
         made = self.turns(w.turns)
         partial = [t - m for t, m in zip(w.turns, made) if t != m]
         return partial + w.turns[len(made) :]
@@ -238,7 +264,9 @@ def run(
     return m.p
 
 
-def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, str]]:
+def first_touch(
+    state: State, paths: dict[str, Path], kept: dict[str, tuple[Track, int, list[int], list[int]]] | None = None
+) -> dict[str, tuple[int, str]]:
     """BF-R29 (4.0.0, BF-E4-6): 6.0 "a vessel will remain a navigational and line-of-sight obstacle to other ships"
     until it goes under, so every base on the table is one. The moves are simultaneous: each ship runs its track at
     its own even speed through the phase (tick k of K, K the longest move in mm: a ship that set out to move D mm has
@@ -246,9 +274,10 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
     the ship whose own step closes the gap stops at its pose of the tick before (both, when each one's step alone
     would touch, or neither alone would). A ship at rest (not moving, sinking, dead in the water) never gives way.
     Returns, for the ships that stop, (the whole steps they may take, the ship they would touch); the caller moves
-    everything again with those caps and asks once more, until nothing touches."""
+    everything again with those caps and asks once more, until nothing touches, handing over `kept` each time: each
+    track's ticks and walk, which a later round reads again for a track it did not move anew."""
     names = [n for n, sh in state.ships.items() if sh.on_table]
-    track = {n: paths[n].track if n in paths and paths[n].track else [(0, state.pose(n))] for n in names}
+    track = {n: (paths[n].track if n in paths else None) or _at_rest(state.pose(n)) for n in names}
     speed = {n: paths[n].budget if n in paths and paths[n].track and len(paths[n].track) > 1 else 0 for n in names}
     size = {n: tuple(state.cls(n).base_mm) for n in names}
     K = max(speed.values(), default=0)
@@ -260,8 +289,8 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
     def base(n: str, i: int) -> tuple:  # each track sample's corners once, however many ticks and pairs ask
         got = corners.get((n, i))
         if got is None:
-            p = track[n][i][1]
-            got = corners[n, i] = geo.base(p.x, p.y, p.h, *size[n])
+            t = track[n]
+            got = corners[n, i] = geo.base(t.x[i], t.y[i], t.h[i], *size[n])
         return got
 
     # two bases whose centres are further apart than their rims cannot touch: a test far cheaper than theirs
@@ -271,13 +300,13 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
     def centre(n: str, i: int) -> geo.Pt:
         got = centres.get((n, i))
         if got is None:
-            p = track[n][i][1]
-            got = centres[n, i] = geo.centre(p.x, p.y, p.h, size[n][0])
+            t = track[n]
+            got = centres[n, i] = geo.centre(t.x[i], t.y[i], t.h[i], size[n][0])
         return got
 
     def touch(a: str, i: int, b: str, j: int, reach: int) -> bool:
-        pa, pb = track[a][i][1], track[b][j][1]
-        dx, dy = pa.x - pb.x, pa.y - pb.y
+        ta, tb = track[a], track[b]
+        dx, dy = ta.x[i] - tb.x[j], ta.y[i] - tb.y[j]
         if dx * dx + dy * dy > reach * reach:  # bows too far apart: the cheapest test first
             return False
         if geo.dist2(centre(a, i), centre(b, j)) > (rim[a] + rim[b]) ** 2:
@@ -291,22 +320,25 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
                 continue
             reach = sum(size[a]) + sum(size[b])  # a bow-to-bow distance beyond which two bases cannot touch
             far = speed[a] + speed[b] + reach
-            pa, pb = track[a][0][1], track[b][0][1]
-            if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > far * far or touch(a, 0, b, 0, reach):
+            ta, tb = track[a], track[b]
+            if geo.dist2((ta.x[0], ta.y[0]), (tb.x[0], tb.y[0])) > far * far or touch(a, 0, b, 0, reach):
                 continue  # out of each other's reach this phase, or touching as it began (only a warning)
             pairs.append((a, b, reach))
     moving = {n for a, b, _ in pairs for n in (a, b) if speed[n]}
-    at = {n: _ticks(track[n], speed[n], K) if n in moving else [0] * (K + 1) for n in names}  # sample at each tick
-    # each pair's first touching tick, sooner than any found so far: pairs are walked only over the ticks where one
-    # of the two moved on to a new sample (they did not touch at the one before, or it would have been the first)
+    kept = {} if kept is None else kept
+    for n in moving:
+        was = kept.get(n)
+        if was is None or was[0] is not track[n] or was[1] != K:
+            kept[n] = (track[n], K, _ticks(track[n].moved, speed[n], K), _walked(track[n]))
+    at = {n: kept[n][2] if n in moving else [0] * (K + 1) for n in names}  # the sample each tick has reached
+    walked = {n: kept[n][3] if n in moving else [0] for n in names}
+    # each pair's first touching tick, sooner than any found so far (up to the soonest tick itself: two pairs may
+    # touch at once), tried only where the bows come within reach
     first: dict[tuple[str, str], int] = {}
     soonest = K
     for a, b, reach in pairs:
-        ta, tb = at[a], at[b]
-        for k in range(1, soonest + 1):  # up to the soonest tick itself: two pairs may touch at once
-            if ta[k] == ta[k - 1] and tb[k] == tb[k - 1]:
-                continue
-            if touch(a, ta[k], b, tb[k], reach):
+        for k in _near_ticks(track[a], at[a], walked[a], track[b], at[b], walked[b], reach, soonest):
+            if touch(a, at[a][k], b, at[b][k], reach):
                 first[a, b] = soonest = k
                 break
     if not first:
@@ -325,12 +357,59 @@ def first_touch(state: State, paths: dict[str, Path]) -> dict[str, tuple[int, st
     return stop
 
 
-def _ticks(t: list[tuple[int, Pose]], speed: int, K: int) -> list[int]:
-    """The index of the track sample a ship moving `speed` mm evenly over K ticks has reached at each tick 0..K."""
-    out, i = [0], 0
-    for k in range(1, K + 1):
-        m = k * speed // K
-        while i + 1 < len(t) and t[i + 1][0] <= m:
-            i += 1
-        out.append(i)
+def _at_rest(p: Pose) -> Track:
+    return Track([0], [p.x], [p.y], [p.h])
+
+
+def _ticks(moved: list[int], speed: int, K: int) -> list[int]:
+    """The index of the track sample a ship moving `speed` mm evenly over K ticks has reached at each tick 0..K (at
+    tick k it has moved k*speed//K, so a sample `moved` mm on is reached from tick ceil(moved*K/speed) on)."""
+    out, last = [0], 0
+    for i in range(1, len(moved)):
+        k = -(-moved[i] * K // speed) or 1  # tick 0 is the start, whatever follows it
+        if k > K:
+            break
+        out += [last] * (k - len(out))
+        last = i
+    out += [last] * (K + 1 - len(out))
     return out
+
+
+def _walked(t: Track) -> list[int]:
+    """For each track sample, a bound on how far its bow has come along the track (each step's |dx| + |dy|, summed):
+    two samples' bows lie no further apart than the difference of theirs."""
+    out, total = [0], 0
+    xs, ys = t.x, t.y
+    for x0, x1, y0, y1 in zip(xs, xs[1:], ys, ys[1:]):
+        total += abs(x1 - x0) + abs(y1 - y0)
+        out.append(total)
+    return out
+
+
+def _near_ticks(a: Track, ta: list[int], wa: list[int], b: Track, tb: list[int], wb: list[int], reach: int, last: int) -> Iterator[int]:
+    """The ticks 1..last, in order, where one of two ships (tracks a and b, their samples at each tick ta and tb and
+    `_walked` wa and wb) reaches a new sample with the bows within `reach` of each other: where alone they may touch.
+    Bows d > reach apart close by at most what the two walk between them, so the ticks before they have walked
+    d - reach more are passed over at once (the first one found by halving)."""
+    ax, ay, bx, by = a.x, a.y, b.x, b.y
+    k = 1
+    while k <= last:
+        i, j = ta[k], tb[k]
+        if i == ta[k - 1] and j == tb[k - 1]:
+            k += 1
+            continue
+        dx, dy = ax[i] - bx[j], ay[i] - by[j]
+        d2 = dx * dx + dy * dy
+        if d2 <= reach * reach:
+            yield k
+            k += 1
+            continue
+        goal = wa[i] + wb[j] + isqrt(d2) - reach  # before the two have walked this far in all, they stay apart
+        lo, hi = k + 1, last + 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if wa[ta[mid]] + wb[tb[mid]] >= goal:
+                hi = mid
+            else:
+                lo = mid + 1
+        k = lo

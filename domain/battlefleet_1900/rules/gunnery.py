@@ -94,12 +94,15 @@ def check_fire(state: State, seat: str, cmd: Fire) -> None:
     reach = state.data.scale.brackets * state.data.scale.bracket_mm
     pairs: set[tuple[str, str]] = set()
     used: dict[tuple[str, str, str | None], int] = {}
+
+    def able() -> list[str]:  # for a refusal's text only: worked out when one is given
+        return [n for n in state.own(seat) if can_fire(state, n)]
+
     for sv in cmd.salvos:
-        able = [n for n in state.own(seat) if can_fire(state, n)]
         if sv.ship not in state.own(seat):
-            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able} (BF-R2)")
+            raise IllegalCommand(f"{sv.ship} is not one of your ships; those able to fire are {able()} (BF-R2)")
         if not can_fire(state, sv.ship):
-            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able} (BF:4.1, BF-R14)")
+            raise IllegalCommand(f"{sv.ship} has no gun able to fire this turn; those able to fire are {able()} (BF:4.1, BF-R14)")
         if sv.target not in targets(state, seat):
             raise IllegalCommand(
                 f"{sv.target!r} is not an enemy ship in play (surrendered ships are no target, BF-R13)"
@@ -164,7 +167,11 @@ def sight_blocked(state: State, a: geo.Pt, b: geo.Pt, skip: tuple[str, ...], bas
             continue
         p = state.pose(name)
         length, width = state.cls(name).base_mm
-        c, r = geo.centre(p.x, p.y, p.h, length), geo.rim(length, width)
+        r = geo.rim(length, width)
+        far = r + length // 2 + 1  # the centre lies within length // 2 + 1 of the bow (test_geometry)
+        if p.x + far < lo_x or p.x - far > hi_x or p.y + far < lo_y or p.y - far > hi_y:
+            continue  # so does the test below, told by the bow alone
+        c = geo.centre(p.x, p.y, p.h, length)
         if c.x + r < lo_x or c.x - r > hi_x or c.y + r < lo_y or c.y - r > hi_y:
             continue  # the base lies wholly beside the segment's box: it cannot meet it
         if geo.segment_meets(a, b, geo.base(p.x, p.y, p.h, length, width)):

@@ -137,20 +137,26 @@ def resolve(ctx: Ctx) -> list[str]:
     s = ctx.state
     cmds = {seat: msgspec.convert(s.sealed[seat].pending.get("move", {}), Move) for seat in s.seats}
     caps: dict[str, tuple[int, str]] = {}  # BF-R29 (4.0.0): where the lockstep stops a ship, in whole steps
+    # each division's plan (paths, stops, bearings, reversed), in order; a later round plans again only the divisions
+    # with a ship the lockstep stopped anew: a division's plan reads no other division's caps
+    planned: dict[str, tuple[dict[str, Path], set[str], list[ev.Bearing], list[str]]] = {}
+    new: dict[str, tuple[int, str]] = {}
+    kept: dict[str, tuple[courses.Track, int, list[int], list[int]]] = {}  # each track's ticks and walk, for next round
     for _ in range(len(s.ships) * 4):  # each round stops a ship sooner than before: it ends
-        paths: dict[str, Path] = {}
-        stops: set[str] = set()
-        bearings: list[ev.Bearing] = []
-        reversed_: list[str] = []
         for seat in s.seats:
             listed = {m.division: m for m in cmds[seat].divisions}
             for d in list(s.divisions.values()):
-                if d.seat == seat and d.ships:
+                if d.seat == seat and d.ships and (d.id not in planned or any(n in new for n in d.ships)):
                     m = listed.get(d.id) or DivisionMove(division=d.id)
-                    plan(s, d, m, paths, stops, bearings, reversed_, caps)
+                    div_plan = planned[d.id] = ({}, set(), [], [])
+                    plan(s, d, m, *div_plan, caps)
+        paths = {n: p for div_plan in planned.values() for n, p in div_plan[0].items()}
+        stops = {n for div_plan in planned.values() for n in div_plan[1]}
+        bearings = [b for div_plan in planned.values() for b in div_plan[2]]
+        reversed_ = [d for div_plan in planned.values() for d in div_plan[3]]
         if not s.edition.has("BF-E4-6"):
             break
-        new = {n: c for n, c in courses.first_touch(s, paths).items() if n not in caps or c[0] < caps[n][0]}
+        new = {n: c for n, c in courses.first_touch(s, paths, kept).items() if n not in caps or c[0] < caps[n][0]}
         if not new:
             break
         caps.update(new)
@@ -166,19 +172,20 @@ def resolve(ctx: Ctx) -> list[str]:
     else:
         for d in reversed_:
             ctx.emit(ev.LineReversed(division=d))
+    touching = overlaps(s, paths)
     if s.fog == "open":
         sealing.reveal(ctx, ["move"])
         both = ev.Moves(
             ships=[x for m in moves.values() for x in m.ships], bearings=[b for m in moves.values() for b in m.bearings]
         )
-        both.overlaps = overlaps(s, paths, None)
+        both.overlaps = touching
         ctx.emit(ev.ShipsMoved(moves=both))
     else:
         for seat, mine in moves.items():
-            mine.overlaps = overlaps(s, paths, seat)
+            mine.overlaps = [[a, b] for a, b in touching if told(s, [a, b], seat)]
             sealing.seal(ctx, seat, "poses", mine)
         if s.edition.has("BF-E4-22"):  # the pairs with an enemy ship, kept from both seats, are the referee's
-            mixed = [p for p in overlaps(s, paths, None) if s.ships[p[0]].seat != s.ships[p[1]].seat]
+            mixed = [[a, b] for a, b in touching if s.ships[a].seat != s.ships[b].seat]
             if mixed or s.edition.has("BF-E5-1"):  # 5.0.0: every move, so that the record's presence says nothing
                 sealing.seal(ctx, "referee", "poses", ev.Moves(ships=[], overlaps=mixed))
     w, h = s.data.scale.table_mm
@@ -288,19 +295,13 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
         reversed_.append(d.id)
 
 
-def overlaps(state: State, paths: dict[str, Path], seat: str | None) -> list[list[str]]:
-    """BF-R29: bases that overlap after the move (a warning; the text has no collision rule), every pair (seat None)
-    or those `seat` is told of: from 4.0.0 only pairs of its own ships (BF-E4-22), since a pair with an enemy ship
-    says where that ship truly lies, which the fog keeps from it; 3.0.0 told each seat every pair it was in."""
+def overlaps(state: State, paths: dict[str, Path]) -> list[list[str]]:
+    """BF-R29: every pair of bases that overlap after the move (a warning; the text has no collision rule)."""
     names = [n for n, sh in state.ships.items() if sh.on_table]
     pose = {n: paths[n].pose if n in paths else state.pose(n) for n in names}
-    both = seat is not None and state.edition.has("BF-E4-22")
     out = []
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            pair = (state.ships[a].seat, state.ships[b].seat)
-            if seat is not None and (pair != (seat, seat) if both else seat not in pair):
-                continue
             pa, pb = pose[a], pose[b]
             reach = state.cls(a).base_mm[0] + state.cls(b).base_mm[0]
             if geo.dist2((pa.x, pa.y), (pb.x, pb.y)) > reach * reach:
@@ -310,3 +311,11 @@ def overlaps(state: State, paths: dict[str, Path], seat: str | None) -> list[lis
             ):
                 out.append([a, b])
     return out
+
+
+def told(state: State, pair: list[str], seat: str) -> bool:
+    """Whether `seat` is told of an overlapping pair: from 4.0.0 only a pair of its own ships (BF-E4-22), since a pair
+    with an enemy ship says where that ship truly lies, which the fog keeps from it; 3.0.0 told each seat every pair
+    it was in."""
+    sides = (state.ships[pair[0]].seat, state.ships[pair[1]].seat)
+    return sides == (seat, seat) if state.edition.has("BF-E4-22") else seat in sides
