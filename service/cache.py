@@ -125,7 +125,8 @@ class GameCache:
             return c
 
     # What a cached state holds, estimated from its length: P10 measured 11.7 KB for a new aa1942 game and 7.7 MB at
-    # 110k events (70 bytes an event, the ruleset's data set shared), 19 KB at 100k since its sheet left the state. A corvette campaign of 13,462 events holds
+    # 110k events (70 bytes an event, the ruleset's data set shared), 19 KB at 100k since its sheet left the state
+    # (issue 35 item 4: so long aa1942 games are now over-estimated). A corvette campaign of 13,462 events holds
     # 0.23 MB (tracemalloc), estimated 0.98 MB: on the safe side. uboat-leader's and battlefleet's are not measured.
     STATE_BASE_BYTES = 12 * 1024
     STATE_BYTES_PER_EVENT = 72
