@@ -289,34 +289,35 @@ def orders_ui(state: State, seat: str) -> ui.Form:
 def _leads(view: State, seat: str, mine: list) -> list:
     """The divisional orders with the drop-outs and transfers. Where a drop-out changes how a division's orders are
     judged (orders.lead_changes: who leads it, BF-E10-1; who commands it, and whether any ship is left to, BF-E11-1,
-    BF-E11-2), one variant per way: its columns judged that way, the ships it drops required to drop out, and its
-    lead and flagship kept in the line."""
-    choices: dict[str, list[tuple[str, ...]]] = {}
+    BF-E11-2), or a flagship dropping out and naming its successor does (BF-E11-2: the transfer comes first), one
+    variant per way: its columns judged that way, the ships it drops required to drop out, the transfer it names
+    required, and its lead and flagship kept in the line."""
+    choices: dict[str, list[Way]] = {}
     for d in mine:
-        ways = orders.lead_changes(view, seat, d.id)
-        if len({_judged(view, d.id, way) for way in ways}) > 1:
+        ways = _ways(view, seat, d.id)
+        if len({_judged(view, d.id, *way) for way in ways}) > 1:
             choices[d.id] = ways
 
-    def controls(way: dict[str, tuple[str, ...]]) -> list:
+    def controls(way: dict[str, Way]) -> list:
         columns = [
             ui.Item(
-                label=f"division {d.id} ({orders.flagship_after(view, d.id, leaving)})",
+                label=f"division {d.id} ({orders.flagship_after(view, d.id, *judged)})",
                 fixed={"division": d.id},
-                controls=[_column(view, d.id, leaving)],
+                controls=[_column(view, d.id, *judged)],
             )
             for d in mine
-            if _judged(view, d.id, leaving := way.get(d.id, ()))[0]
+            if _judged(view, d.id, *(judged := way.get(d.id, ((), None))))[0]
         ]
-        forced = [n for w in way.values() for n in w]
+        forced = [n for w, _ in way.values() for n in w]
         # the ship that leads and, from 11.0.0, the one that commands in this way stay: their dropping is another way
-        kept = {orders.judged_lead(view, d, w)[0] for d, w in way.items()}
-        heirs: dict[str, str | None] = {}
+        kept = {orders.judged_lead(view, d, w)[0] for d, (w, _) in way.items()}
+        transfers: dict[str, tuple[list[str], bool]] = {}
         if view.edition.has("BF-E11-2"):
-            kept |= {orders.flagship_after(view, d, w) for d, w in way.items()}
-            heirs = {d: orders.flagship_after(view, d, w) for d, w in way.items() if view.divisions[d].flagship in w}
+            kept |= {orders.flagship_after(view, d, w, to) for d, (w, to) in way.items()}
+            transfers = {d: _named(view, seat, d, w, to) for d, (w, to) in way.items() if view.divisions[d].flagship in w}
         return _present(
             ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
-            *_drop_and_transfer(view, seat, mine, forced, kept - set(forced) - {None}, heirs),
+            *_drop_and_transfer(view, seat, mine, forced, kept - set(forced) - {None}, transfers),
         )
 
     if not choices:
@@ -324,46 +325,87 @@ def _leads(view: State, seat: str, mine: list) -> list:
     variants = []
     for pick in itertools.product(*choices.values()):
         way = dict(zip(choices, pick))
-        variants.append(ui.Variant(label="; ".join(_way_said(view, d, w) for d, w in way.items()), controls=controls(way)))
-    label = "who leads and commands each division (its orders are judged so, BF-E10-1, BF-E11-2)"
+        variants.append(ui.Variant(label="; ".join(_way_said(view, d, *w) for d, w in way.items()), controls=controls(way)))
+    if view.edition.has("BF-E11-2"):
+        label = "who leads and commands each division (its orders are judged so, BF-E10-1, BF-E11-2)"
+    else:
+        label = "who leads each division (its orders are judged on that lead, BF-E10-1)"
     return [ui.Variants(label=label, variants=variants)]
 
 
-def _judged(view: State, division: str, leaving: tuple[str, ...]) -> tuple[bool, tuple[tuple[int, ...], ...]]:
-    """How a division's orders are judged with the ships `leaving` gone: whether it takes any, and its runs."""
-    if not orders.may_order(view, division, leaving) or orders.judged_lead(view, division, leaving)[0] is None:
+Way = tuple[tuple[str, ...], str | None]  # the ships dropping out of a division, and the ship its transfer names
+
+
+def _ways(view: State, seat: str, division: str) -> list[Way]:
+    """The ways a division's orders may be judged (`lead_changes`) and, from 11.0.0 (BF-E11-2), where its flagship
+    drops out, each ship its voluntary transfer may name that commands it otherwise than its heir would."""
+    out: list[Way] = []
+    flag = view.divisions[division].flagship
+    for leaving in orders.lead_changes(view, seat, division):
+        out.append((leaving, None))
+        if view.edition.has("BF-E11-2") and flag in leaving:
+            out += [(leaving, to) for to in _successors(view, seat, division, leaving)
+                    if _judged(view, division, leaving, to) != _judged(view, division, leaving)]
+    return out
+
+
+def _successors(view: State, seat: str, division: str, leaving: tuple[str, ...]) -> list[str]:
+    """The ships a voluntary transfer may name with the ships `leaving` dropping out (BF-R10; BF-R50: none of them)."""
+    ships = view.divisions[division].ships
+    return [n for n in ships if n not in leaving and orders.why_not_transfer(view, seat, division, n) is None]
+
+
+def _named(view: State, seat: str, division: str, leaving: tuple[str, ...], to: str | None) -> tuple[list[str], bool]:
+    """The ships a division's transfer may name in a way whose flagship drops out, and whether it must name one: the
+    way's own (required), or, judged under the heir, any ship that commands it as the heir would (BF-E11-2)."""
+    if to is not None:
+        return [to], True
+    same = _judged(view, division, leaving)
+    return [n for n in _successors(view, seat, division, leaving) if _judged(view, division, leaving, n) == same], False
+
+
+def _judged(
+    view: State, division: str, leaving: tuple[str, ...], to: str | None = None
+) -> tuple[bool, tuple[tuple[int, ...], ...]]:
+    """How a division's orders are judged with the ships `leaving` gone and its transfer naming `to`: whether it
+    takes any, and its runs (every ship of it dropping out: none from 11.0.0, BF-E11-1; before, any run its flagship
+    may give, no lead's speed bounding them)."""
+    gone = orders.judged_lead(view, division, leaving)[0] is None
+    if not orders.may_order(view, division, leaving, to) or (gone and view.edition.has("BF-E11-1")):
         return False, ()
-    return True, tuple(orders.arrow_runs(view, division, leaving))
+    return True, tuple(orders.arrow_runs(view, division, leaving, to))
 
 
-def _way_said(view: State, division: str, leaving: tuple[str, ...]) -> str:
+def _way_said(view: State, division: str, leaving: tuple[str, ...], to: str | None = None) -> str:
     lead = orders.judged_lead(view, division, leaving)[0]
     if lead is None:
         return f"every ship of {division} drops out"
-    flag, now = orders.flagship_after(view, division, leaving), view.divisions[division].flagship
+    flag, now = orders.flagship_after(view, division, leaving, to), view.divisions[division].flagship
     said = f"{lead} leads {division}" + (f" ({' and '.join(leaving)} dropping out)" if leaving else "")
-    if flag != now:
+    if to is not None:
+        said += f"; {to} takes command by transfer"
+    elif flag != now:
         said += f"; {flag} commands it" if flag else "; no ship may take command: it goes straight"
     return said
 
 
-def _column(view: State, division: str, leaving: tuple[str, ...] = ()) -> ui.Variants:
+def _column(view: State, division: str, leaving: tuple[str, ...] = (), to: str | None = None) -> ui.Variants:
     """A division's command column: the stop dot alone, or a run of arrows (orders.arrow_runs with the ships `leaving`
-    it, each arrow's kind fixed) and one more arrow of either kind, all turning in succession or all together, each to
-    port or starboard."""
-    to = ui.Select(field="to", label="to", options=ui.options(("port", "starboard")))
+    it and its transfer naming `to`, each arrow's kind fixed) and one more arrow of either kind, all turning in
+    succession or all together, each to port or starboard."""
+    to_side = ui.Select(field="to", label="to", options=ui.options(("port", "starboard")))
     kinds = [ui.Option(value=45, label="45° (a turn of 45-89°)"), ui.Option(value=90, label="90° (90-180°)")]
     kind = ui.Select(field="arrow", label="arrow", options=kinds)
     dot = ui.Item(label="the stop dot", fixed={"stop": True}, required=True)
     stop = ui.Items(field="orders", label="stop", items=[dot])
     variants = [ui.Variant(label="stop", controls=[stop])]
     for turn in ("succession", "together"):
-        for run in orders.arrow_runs(view, division, leaving):
+        for run in orders.arrow_runs(view, division, leaving, to):
             arrows = [
-                ui.Item(label=f"arrow {i + 1}: {k}°", fixed={"turn": turn, "arrow": k}, controls=[to], required=True)
+                ui.Item(label=f"arrow {i + 1}: {k}°", fixed={"turn": turn, "arrow": k}, controls=[to_side], required=True)
                 for i, k in enumerate(run)
             ]
-            last = ui.Item(label=f"arrow {len(run) + 1}", fixed={"turn": turn}, controls=[to, kind], required=True)
+            last = ui.Item(label=f"arrow {len(run) + 1}", fixed={"turn": turn}, controls=[to_side, kind], required=True)
             said = ", ".join(f"{k}°" for k in run)
             variants.append(
                 ui.Variant(
@@ -375,21 +417,26 @@ def _column(view: State, division: str, leaving: tuple[str, ...] = ()) -> ui.Var
 
 
 def _drop_and_transfer(
-    view: State, seat: str, mine: list, forced: list[str], kept: set[str], commands: dict[str, str | None]
+    view: State, seat: str, mine: list, forced: list[str], kept: set[str], transfers: dict[str, tuple[list[str], bool]]
 ) -> list:
     """`drop_out` and `transfer`: a ship that may both drop out and take command does one or the other (BF-R50), so
     where there are such ships each way of splitting them is a variant. `forced`: ships that must drop out, `kept`:
-    ships that may not (the leads of `_leads`' variant); `commands`: a division whose flagship drops out in the
-    variant, and the ship its orders were judged under (BF-E11-2): its voluntary transfer may name only that one
-    (another would have the orders judged under another flagship)."""
+    ships that may not (the leads and flagships of `_leads`' variant); `transfers`: a division whose flagship drops
+    out in the variant, the ships its voluntary transfer may name there and whether it must (BF-E11-2: another ship
+    would have the orders judged under another flagship)."""
     drop = [n for n in view.own(seat) if orders.why_not_drop_out(view, seat, n) is None and n not in kept]
     heirs = {d.id: [n for n in d.ships if orders.why_not_transfer(view, seat, d.id, n) is None] for d in mine}
-    heirs = {d: [n for n in h if d not in commands or n == commands[d]] for d, h in heirs.items()}
+    heirs = {d: [n for n in h if d not in transfers or n in transfers[d][0]] for d, h in heirs.items()}
     both = [n for n in drop if any(n in h for h in heirs.values()) and n not in forced]
 
     def controls(dropping: set[str]) -> list:
         new = [
-            ui.Item(label=d, fixed={"division": d}, controls=[ui.Select(field="to", label="new flagship", options=to)])
+            ui.Item(
+                label=d,
+                fixed={"division": d},
+                controls=[ui.Select(field="to", label="new flagship", options=to)],
+                required=d in transfers and transfers[d][1],
+            )
             for d, h in heirs.items()
             if (to := ui.options([n for n in h if n not in dropping]))
         ]

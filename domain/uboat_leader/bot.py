@@ -27,6 +27,7 @@ from domain.uboat_leader.distances import OFF, distance, from_area, map_distance
 from domain.uboat_leader.rules.attack import targets, weapons
 from domain.uboat_leader.rules.bearing import bearing_options
 from domain.uboat_leader.rules.setup import eligible
+from domain.uboat_leader.rules.strategic import mission_choices
 from domain.uboat_leader.rules.tactical import move_options
 from domain.uboat_leader.state import State
 
@@ -69,8 +70,8 @@ def select(s: State, legal) -> dict:
 
 
 def strategic(s: State, legal) -> dict:
-    if s.turn == 1 and "assign_mission" in legal and legal["assign_mission"].choices:
-        for ch in legal["assign_mission"].choices:
+    if s.turn == 1 and "assign_mission" in legal:
+        for ch in mission_choices(s):  # the count-only choices (`awaiting` lists none from 5.0.0, UL-E5-2)
             if ch["mission"] == "attack":
                 return {"type": "assign_mission", **ch}
     return {"type": "end_strategic"}

@@ -463,3 +463,143 @@ def test_BF2_1_BFE11_2_a_flagship_behind_the_lead_and_its_heir_may_all_drop_out_
     labels = _every_variant_offers_what_is_accepted(s, "J1")
     if edition == "11.0.0":
         assert any("Shikishima commands it" in x for x in labels) and any("Fuji commands it" in x for x in labels)
+
+
+def offered_orders(state, division: str) -> set[tuple]:
+    """Every (drop_out, transfer, column) the give_orders form offers for `division`: each variant of the leads, each
+    way of splitting drop-outs from transfers (BF-R50), the drop-outs it requires with any others it allows, each
+    division's transfer (a required one always named) and each column of `division` (None: it steams on)."""
+    controls = form(awaiting.orders_ui, state)
+    leads = controls["variants"]["variants"] if "variants" in controls else [{"controls": list(controls.values())}]
+    out = set()
+    for lead in leads:
+        by_field = {c.get("field", c["kind"]): c for c in lead["controls"]}
+        items = [i for i in by_field.get("divisions", {"items": []})["items"] if i["fixed"]["division"] == division]
+        columns = [None, *(runs_of(items[0]["controls"][0]) if items else ())]
+        splits = [by_field]
+        if "variants" in by_field:
+            splits = [{c.get("field", c["kind"]): c for c in v["controls"]} for v in by_field["variants"]["variants"]]
+        for split in splits:
+            pick = split.get("drop_out", {"options": []})
+            required = frozenset(pick.get("required", []))
+            free = [x for x in options(pick) if x not in required]
+            names = []
+            for item in split.get("transfer", {"items": []})["items"]:
+                named = [(item["fixed"]["division"], t) for t in options(item["controls"][0])]
+                names.append(named if item.get("required") else [None, *named])
+            for k in range(len(free) + 1):
+                for more in itertools.combinations(free, k):
+                    for t in itertools.product(*names):
+                        out |= {(required | set(more), frozenset(filter(None, t)), col) for col in columns}
+    return out
+
+
+def accepted_orders(state, division: str) -> set[tuple]:
+    """Every (drop_out, transfer, column) check_orders accepts, over the ships that may drop out (BF-R9), each
+    division's transfer to any of its ships, and every column of up to six arrows (None: `division` steams on)."""
+    seat = "japan"
+    droppable = [n for n in state.own(seat) if orders.why_not_drop_out(state, seat, n) is None]
+    transfers = [[None, *((d.id, n) for n in d.ships)] for d in state.divisions.values() if d.seat == seat]
+    columns = [None, ("stop",)] + [
+        (turn, *kinds) for turn in ("succession", "together") for n in range(1, 7) for kinds in itertools.product((45, 90), repeat=n)
+    ]
+    out = set()
+    for k in range(len(droppable) + 1):
+        for drop in itertools.combinations(droppable, k):
+            for t in itertools.product(*transfers):
+                named = [x for x in t if x]
+                for col in columns:
+                    given = [] if col is None else [{"stop": True}] if col == ("stop",) else [
+                        {"turn": col[0], "to": "port", "arrow": a} for a in col[1:]
+                    ]
+                    cmd = {
+                        "divisions": [] if col is None else [{"division": division, "orders": given}],
+                        "drop_out": list(drop),
+                        "transfer": [{"division": d, "to": n} for d, n in named],
+                    }
+                    if accepts(orders.check_orders, state, GiveOrders, **cmd):
+                        out.add((frozenset(drop), frozenset(named), col))
+                    elif col is None:
+                        break  # the drop-outs and transfers alone are refused: no column makes them legal
+    return out
+
+
+@pytest.mark.parametrize("fog", ["open", "blur"])
+def test_BF2_1_BFE11_2_BFR62_a_flagship_dropping_out_and_naming_its_successor_is_offered_exactly_what_is_accepted(fog):
+    """Asahi holds J1's flag and may drop out (one more propulsion hit than Shikishima); Shikishima (bridge hit) and
+    Fuji lie within a quarter bracket of it, all three slowed, so Asahi may transfer the flag to either. A flagship
+    that drops out and names its successor in the same orders has them judged under that ship (BF-E11-2: the
+    transfer comes first): naming Shikishima allows one arrow (glossary BR), naming Fuji as many as Mikasa's speed
+    covers, whoever the heir is (Shikishima, first of the nearest in line, under `open`; Mikasa, the earlier of the
+    two places either side, under `blur`). The form offers exactly what the check accepts (the last cold pass over
+    11.0.0, F-A: without a variant for the transfer it offered every column with either)."""
+    s = make_state(fog=fog)
+    s.divisions["J1"].flagship = "Asahi"
+    s.ships["Asahi"].damaged = 1
+    s.ships["Shikishima"].bridge = 1
+    place(s, "Asahi", 1250, 1800, 90, last=20)
+    place(s, "Shikishima", 1140, 1800, 90, last=20)
+    place(s, "Fuji", 1250, 1690, 90, last=20)
+    offered, accepted = offered_orders(s, "J1"), accepted_orders(s, "J1")
+    assert offered == accepted, (sorted(offered - accepted, key=str)[:5], sorted(accepted - offered, key=str)[:5])
+    dropping = frozenset({"Asahi"})
+    to_shikishima, to_fuji = frozenset({("J1", "Shikishima")}), frozenset({("J1", "Fuji")})
+    assert (dropping, to_shikishima, ("succession", 45)) in offered
+    assert (dropping, to_shikishima, ("succession", 45, 45)) not in offered
+    assert (dropping, to_fuji, ("succession", 45, 45)) in offered
+    assert (frozenset(), to_shikishima, ("succession", 45, 45)) in offered  # BF-R62: Asahi stays, its orders
+
+
+def _mikasa_may_drop(s):
+    s.ships["Mikasa"].damaged = 2
+
+
+def _j2_may_drop_whole(s):
+    for ship, hits in (("Yakumo", 3), ("Nisshin", 2), ("Kasuga", 1)):
+        s.ships[ship].damaged = hits
+
+
+def _no_heir(s):
+    s.ships["Mikasa"].damaged = 2
+    for ship in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[ship].ct = 1
+
+
+def _flag_behind_the_lead(s):
+    s.divisions["J1"].flagship = "Asahi"
+    for ship, hits in (("Mikasa", 3), ("Asahi", 2), ("Shikishima", 1)):
+        s.ships[ship].damaged = hits
+    s.ships["Mikasa"].bridge = s.ships["Fuji"].bridge = 1
+
+
+def _flag_may_drop_and_transfer(s):
+    """Mikasa (bridge hit, two propulsion hits) and Asahi slowed and close: Mikasa may drop out and name Asahi."""
+    s.ships["Mikasa"].damaged, s.ships["Mikasa"].bridge = 2, 1
+    place(s, "Asahi", 1290, 1800, 90, last=20)
+    s.sealed["japan"].last_move["Mikasa"] = 20
+
+
+@pytest.mark.parametrize("fog", ["open", "blur"])
+@pytest.mark.parametrize("edition", ["11.0.0", "10.0.0", "9.0.0", "7.0.0"])
+@pytest.mark.parametrize(
+    "change, division",
+    [
+        (_mikasa_may_drop, "J1"),
+        (_j2_may_drop_whole, "J2"),
+        (_no_heir, "J1"),
+        (_flag_behind_the_lead, "J1"),
+        (_flag_may_drop_and_transfer, "J1"),
+    ],
+    ids=["lead-may-drop", "whole-division", "no-heir", "flag-behind-lead", "flag-drops-and-names"],
+)
+def test_BF2_1_BFR5_BFR9_BFR10_BFR50_give_orders_offers_every_accepted_drop_out_transfer_and_column(
+    change, division, edition, fog
+):
+    """The whole of give_orders' drop-outs, transfers and one division's columns, walked through check_orders: the
+    form offers exactly what it accepts (BF-R5 arrows, BF-R9 drop-outs, BF-R10 transfers, BF-R50 not both; from
+    10.0.0 judged on the lead left, BF-E10-1; from 11.0.0 under the flagship left, BF-E11-1, BF-E11-2)."""
+    s = make_state(fog=fog, edition=edition)
+    change(s)
+    offered, accepted = offered_orders(s, division), accepted_orders(s, division)
+    assert any(len(drop) for drop, _, _ in accepted)  # the case is about drop-outs: some must be legal
+    assert offered == accepted, (sorted(offered - accepted, key=str)[:5], sorted(accepted - offered, key=str)[:5])

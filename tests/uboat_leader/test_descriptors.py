@@ -235,14 +235,20 @@ def test_UL16_UL17_UL_R6_the_mission_descriptor_builds_exactly_the_legal_mission
     assert {v.rulebook for v in u23.controls[0].variants} <= set(strategic.RULEBOOK.values())
 
 
-def test_UL17_ULE5_2_the_mines_descriptor_offers_each_section_and_kind_aboard_every_build_accepted():
+@pytest.mark.parametrize("edition", ["5.0.0", "4.0.0"])
+def test_UL17_ULE5_2_the_mines_descriptor_offers_each_section_and_kind_aboard_every_build_accepted(edition):
     """From 5.0.0 the Mines variant names the torpedoes replaced: an item per section and kind aboard (U-47: 5 Ready
     normal, 7 Stored normal, 2 Stored FATs), each 1 to what is there; every command it builds is accepted, and the
-    missions offered are the legal ones."""
-    s = new_state(boats=(("U-47", "trained"), ("U-23", "green")))
+    missions offered are the legal ones. `choices` lists every legal argument object or none (docs/api.md): the
+    count-only list would leave out every named one, so from 5.0.0 none is listed; 4.0.0's 16 choices are all."""
+    s = new_state(boats=(("U-47", "trained"), ("U-23", "green")), edition=edition)
     put(s, "U-23", "north-sea")  # at sea: no Mines
     s.boats["U-47"].stored.update(normal=7, FAT=2)
     spec = legal(s)["assign_mission"]
+    if edition == "4.0.0":
+        assert canon(spec.choices) == canon(strategic.mission_choices(s)) and len(spec.choices) == 12 + 4  # 1-12 mines, two missions a boat
+        return
+    assert spec.choices is None and spec.labels is None
     built = offer(spec)
     mines = [x for x in built if x["mission"] == "mine"]
     assert {x["boat"] for x in mines} == {"U-47"} and len(mines) == 5 + 7 + 2 + 5 * 7 + 5 * 2 + 7 * 2 + 5 * 7 * 2

@@ -155,7 +155,8 @@ def flagship_after(
     """The flagship a division's orders are given under: the one that wrote them, the flagship now; from 11.0.0
     (BF-E11-2), when it drops out in the same orders (`leaving`), the ship that takes its command at once (BF-R35):
     the one its voluntary transfer in the same orders names (`transfer`: the transfer comes first), else the heir
-    `resolve` names, None when no ship qualifies."""
+    `resolve` names, None when no ship qualifies. A flagship that stays and transfers judges them itself (BF-R62: it
+    gave them before it passed the flag)."""
     flag = state.divisions[division].flagship
     if flag is None or flag not in leaving or not state.edition.has("BF-E11-2"):
         return flag
@@ -198,12 +199,13 @@ def judged_line(state: State, division: str) -> list[str]:
 
 def lead_changes(state: State, seat: str, division: str) -> list[tuple[str, ...]]:
     """The drop-outs that would change how `division`'s orders are judged: who leads it (BF-E10-1: none, then its
-    lead, then its lead and the next, … as long as each may drop out, a drop-out behind the lead changing no lead;
-    from 11.0.0 all of them, BF-E11-1) and, from 11.0.0, who commands it (its flagship dropping out, BF-E11-2)."""
+    lead, then its lead and the next, … as long as each may drop out, a drop-out behind the lead changing no lead, up
+    to all of them: from 11.0.0 the division then takes no orders, BF-E11-1, and before, any) and, from 11.0.0, who
+    commands it (its flagship dropping out, BF-E11-2)."""
     out: list[tuple[str, ...]] = [()]
     if state.edition.has("BF-E10-1"):
         line = judged_line(state, division)
-        for k in range(len(line) if state.edition.has("BF-E11-1") else len(line) - 1):
+        for k in range(len(line)):
             if why_not_drop_out(state, seat, line[k]) is not None:
                 break
             out.append(tuple(line[: k + 1]))
@@ -237,11 +239,13 @@ def short_at(state: State, division: str, arrows: list[int], leaving: tuple[str,
     return None
 
 
-def arrow_runs(state: State, division: str, leaving: tuple[str, ...] = ()) -> list[tuple[int, ...]]:
+def arrow_runs(
+    state: State, division: str, leaving: tuple[str, ...] = (), transfer: str | None = None
+) -> list[tuple[int, ...]]:
     """Every run of arrows (45 or 90, in order) but the last that the division may give before one more arrow, of
-    either kind, with the ships `leaving` dropping out: the runs `check_arrows` accepts (BF-R5, glossary BR),
-    shortest first."""
-    most = most_arrows(state, division, leaving)
+    either kind, with the ships `leaving` dropping out and its transfer naming `transfer`: the runs `check_arrows`
+    accepts (BF-R5, glossary BR), shortest first."""
+    most = most_arrows(state, division, leaving, transfer)
     runs: list[tuple[int, ...]] = [()]
     out: list[tuple[int, ...]] = []
     while runs:

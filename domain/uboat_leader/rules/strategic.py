@@ -6,7 +6,6 @@ SO is kept in integer half-points (UL-R2), paid on purchase and never negative.
 from __future__ import annotations
 
 from domain import decisions as ui
-from domain.decisions import descriptors_wanted
 from domain.engine import IllegalCommand
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import map_distances
@@ -265,14 +264,15 @@ def specs(s: State) -> list:
             "mission": {"enum": sorted({m["mission"] for m in missions} | ({"mine"} if named else set()))},
             "mines": {"maximum": max((m["mines"] for m in missions), default=0)},
         }
-        # from 5.0.0 the form always: only it names the torpedoes mines replace (UL-E5-2); the choices take UL-R29's
+        # from 5.0.0 a Mines mission names the torpedoes it replaces (UL-E5-2): too many ways to list, so no choices
+        # (`choices` lists every legal argument object or none, docs/api.md) and the form says them all
+        listed = missions if missions and not named else None
         out.append(
             spec(
                 c.AssignMission,
-                missions or None,
-                [mission_label(s, m) for m in missions] or None,
+                listed,
+                [mission_label(s, m) for m in missions] if listed else None,
                 narrow,
-                ui=mission_ui(s, missions, named) if named and descriptors_wanted() else None,
                 form=lambda: mission_ui(s, missions, named),
             )
         )
