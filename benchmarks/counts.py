@@ -235,6 +235,62 @@ def rows(db: str, n: str) -> None:
     window(write, groups[int(n) :])
 
 
+def append(db: str, n: str) -> None:
+    """The store's append alone (issue 35 item 3): `append` of the store `db` names (a SQLite file or a postgresql://
+    URL) writing raids' rows as the command path hands them over, one command per call, on the event loop's terms
+    (`wait=False`). The rows are a raid game's, played first in memory, moved onto a game made in `db`."""
+    import msgspec
+
+    from benchmarks.run import raid_game
+    from events.store import CommandRow, NewEventRow, SQLiteStore, open_store
+    from service.games import GameService
+
+    source = GameService(SQLiteStore(":memory:"))
+    gid, tok = raid_game(source, public_seed=SEED)
+    for z in (3, 7, 8) * (2 * int(n) // 3 + 1):
+        source.command(gid, tok, {"type": "raid", "sz": z})
+    target = GameService(open_store(db))
+    into, _ = raid_game(target, public_seed=SEED)
+    at = target.store.head(into)[0]  # type: ignore[index]
+    events = {e.seq: e for e in source.store.events(gid)}
+    groups = []
+    for c in [c for c in source.store.commands(gid) if c.seat == "Germany"][-2 * int(n) :]:
+        evs = []
+        for seq in range(c.first_seq, c.last_seq + 1):
+            e, at = events[seq], at + 1
+            k = msgspec.json.decode(e.body)["data"].get("k") if e.type == "DiceRolled" else None
+            evs.append(NewEventRow(into, at, e.type, e.v, e.body, e.hash, e.command_id, e.actor, e.recorded_at, e.sealed, k))
+        groups.append((evs, CommandRow(into, c.command_id, c.seat, c.payload, evs[0].seq, at, c.recorded_at)))
+    store = target.store
+
+    def write(part: list) -> None:
+        for evs, cmd in part:
+            store.append(evs, cmd, wait=False)
+
+    write(groups[: int(n)])
+    window(write, groups[int(n) :])
+
+
+def command(db: str, n: str) -> None:
+    """`n` aa1942 raids sent to `GameService.command` in this thread (the store `db` names: a SQLite file or a
+    postgresql:// URL). Through the ASGI app a PostgreSQL command runs in a worker thread, which callgrind's window
+    (this thread's) does not count; here the command's reads, its append and its answer are all counted."""
+    from benchmarks.run import raid_game
+    from events.store import open_store
+    from service.games import GameService
+
+    svc = GameService(open_store(db))
+    gid, tok = raid_game(svc, public_seed=SEED)
+    zones = iter([z for z in (3, 7, 8, 10, 23, 34) for _ in range(99)])
+
+    def send(k: int) -> None:
+        for _ in range(k):
+            svc.command(gid, tok, {"type": "raid", "sz": next(zones)})
+
+    send(int(n))
+    window(send, int(n))
+
+
 def hmac_die(n: str) -> None:
     """The floor of the dice: one HMAC die (domain/dice.py `faces_for`)."""
     from domain.dice import faces_for

@@ -338,6 +338,10 @@ class GameService:
             return self._with_awaiting(c, seat, result)
 
     def command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
+        with self.store.session():  # its credentials, head, webhooks and append: one check of the store
+            return self._command(game_id, token, body)
+
+    def _command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
         seat = self.credentials.seat_for(game_id, token)
         if not isinstance(body, dict):
             raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")

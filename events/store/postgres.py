@@ -22,7 +22,7 @@ from events.store.rows import (
     StoreConflict,
     StoreUnavailable,
 )
-from events.store.sql import HOOK_SCHEMA, INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SQLStore
+from events.store.sql import HOOK_SCHEMA, INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SessionLocal, SQLStore
 
 # what PostgreSQL answers when it cannot take a write now: the statement failed and its transaction was rolled back
 _CANNOT_WRITE: tuple[tuple[type[Exception], str], ...] = (
@@ -67,12 +67,13 @@ _SCHEMA_LOCK = 4_242_1942  # an advisory lock: processes starting together creat
 
 
 def _pg(sql: str) -> str:
-    return re.sub(r"\?", "%s", sql)
+    return sql.replace("?", "%s")
 
 
 class PostgresStore(SQLStore):
     def __init__(self, url: str, max_connections: int = 10, start_wait: float = 300.0):
         self.path = url
+        self._sessions = SessionLocal()
         self._wait_for_server(url, start_wait)
         # every connection is checked as it is handed out (one round trip), so a restarted or terminated backend
         # costs a reconnect, never a request
@@ -137,13 +138,33 @@ class PostgresStore(SQLStore):
 
     def _rows_in(self, conn: psycopg.Connection, sql: str, params: Sequence[Any] = ()) -> Rows:
         return conn.execute(_pg(sql), params).fetchall()
-    @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection]:
-        """A checked connection; no connection to be had is StoreUnavailable (nothing was sent)."""
+
+    def _session_ended(self, local: SessionLocal) -> None:
+        """A session's statements all ran on one connection, taken (and checked) by its first (`SQLStore.session`): a
+        command's reads and its append cost one check's round trip, not four, and a session that runs none takes
+        nothing. A backend lost during it fails that command as one lost between a check and its statement did
+        (StoreUnavailable), and the pool replaces it."""
+        conn, local.conn = local.conn, None
+        if conn is not None:
+            self.pool.putconn(conn)  # a broken one is discarded, not handed out again
+
+    def _checked_out(self) -> psycopg.Connection:
+        """A checked connection from the pool; none to be had is StoreUnavailable (nothing was sent)."""
         try:
-            conn = self.pool.getconn()
+            return self.pool.getconn()
         except (PoolTimeout, psycopg.OperationalError) as e:
             raise StoreUnavailable(f"no connection to PostgreSQL: {e}", written=False) from e
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection]:
+        """A checked connection: the session's, if this thread has one open, else one for this statement alone."""
+        local = self._sessions
+        if local.depth:
+            if local.conn is None:
+                local.conn = self._checked_out()
+            yield local.conn
+            return
+        conn = self._checked_out()
         try:
             yield conn
         finally:

@@ -3,6 +3,7 @@ writes, and `EventStore`, the interface the service needs (SQLite and PostgreSQL
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -113,6 +114,7 @@ class EventStore(Protocol):
     path: str  # where it lives: a file, ":memory:" or a postgresql:// URL
 
     def ping(self) -> None: ...  # a trivial query: raises when the store cannot answer
+    def session(self) -> AbstractContextManager[None]: ...  # one command's reads and write: one check of the store
     def game(self, game_id: str) -> GameRow | None: ...
     def tokens(self, game_id: str) -> dict[str, str] | None: ...
     def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str]) -> bool: ...

@@ -14,7 +14,7 @@ from typing import Any, cast
 import sqlite_utils
 
 from events.store.rows import StorageUnavailable, StoreUnavailable, WouldBlock
-from events.store.sql import HOOK_SCHEMA, Rows, SQLStore, T
+from events.store.sql import HOOK_SCHEMA, Rows, SessionLocal, SQLStore, T
 
 _UNREAD = object()
 # SQLite's primary result codes that mean the file cannot take a write now, whatever the statement
@@ -52,7 +52,8 @@ class SQLiteStore(SQLStore):
         # the methods that call `_wrote` (its own commits never move its data_version).
         self.db = sqlite_utils.Database(conn)
         self._write = threading.Lock()  # single writer in this process; other processes wait on SQLite's lock
-        self._local = threading.local()
+        self._local = threading.local()  # conn: this thread's reader connection
+        self._sessions = SessionLocal()
         self._kept: dict[str, list[Any]] = {}  # game -> [tokens, head, hooks] as last read (see _kept_or_read)
         self._kept_mark: int | None = None
         if path != ":memory:":
@@ -194,10 +195,15 @@ class SQLiteStore(SQLStore):
             return parse(self._query(sql, (game_id,)))
         try:
             conn = self.db.conn
-            mark = conn.execute("PRAGMA data_version").fetchone()[0]
-            if mark != self._kept_mark:
-                self._kept.clear()
-                self._kept_mark = mark
+            # in a session, its first kept read checks for all (`SQLStore.session`): what is kept is never older than
+            # the last check of any thread, and this process's own writes update it
+            session = self._sessions
+            if not session.checked:
+                mark = conn.execute("PRAGMA data_version").fetchone()[0]
+                if mark != self._kept_mark:
+                    self._kept.clear()
+                    self._kept_mark = mark
+                session.checked = session.depth > 0
             kept = self._kept.get(game_id)
             if kept is None:
                 if len(self._kept) >= self.KEPT_GAMES:
@@ -213,6 +219,9 @@ class SQLiteStore(SQLStore):
             return parse(self._query(sql, (game_id,)))
         finally:
             self._write.release()
+
+    def _session_ended(self, local: SessionLocal) -> None:
+        local.checked = False
 
     def _wrote(self, game_id: str, head: tuple[int, str] | None = None) -> None:
         kept = self._kept.get(game_id)

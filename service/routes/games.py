@@ -278,15 +278,16 @@ async def run_command(
         body = {**body, "expected_version": expected}
     started, outcome = time.perf_counter(), "error"
     try:
-        if svc.runs_inline(game_id, note=True):
-            try:
-                answer = svc.command(game_id, token, body)
-                outcome = "ok"
-                return answer
-            except WouldBlock:  # another writer holds the lock: wait for it in a thread, never on the loop
-                pass
-            finally:
-                svc.cache.checked = None  # a command refused before its sync leaves no check behind
+        with svc.store.session():  # the check runs_inline makes serves the command's reads (never across an await)
+            if svc.runs_inline(game_id, note=True):
+                try:
+                    answer = svc.command(game_id, token, body)
+                    outcome = "ok"
+                    return answer
+                except WouldBlock:  # another writer holds the lock: wait for it in a thread, never on the loop
+                    pass
+                finally:
+                    svc.cache.checked = None  # a command refused before its sync leaves no check behind
         answer = await asyncio.to_thread(svc.command, game_id, token, body)
         outcome = "ok"
         return answer
