@@ -325,7 +325,7 @@ def _leads(view: State, seat: str, mine: list) -> list:
     variants = []
     for pick in itertools.product(*choices.values()):
         way = dict(zip(choices, pick))
-        variants.append(ui.Variant(label="; ".join(_way_said(view, d, *w) for d, w in way.items()), controls=controls(way)))
+        variants.append(ui.Variant(label="; ".join(_way_said(view, seat, d, *w) for d, w in way.items()), controls=controls(way)))
     if view.edition.has("BF-E11-2"):
         label = "who leads and commands each division (its orders are judged so, BF-E10-1, BF-E11-2)"
     else:
@@ -376,7 +376,7 @@ def _judged(
     return True, tuple(orders.arrow_runs(view, division, leaving, to))
 
 
-def _way_said(view: State, division: str, leaving: tuple[str, ...], to: str | None = None) -> str:
+def _way_said(view: State, seat: str, division: str, leaving: tuple[str, ...], to: str | None = None) -> str:
     lead = orders.judged_lead(view, division, leaving)[0]
     if lead is None:
         return f"every ship of {division} drops out"
@@ -386,6 +386,8 @@ def _way_said(view: State, division: str, leaving: tuple[str, ...], to: str | No
         said += f"; {to} takes command by transfer"
     elif flag != now:
         said += f"; {flag} commands it" if flag else "; no ship may take command: it goes straight"
+        if flag and view.edition.has("BF-E11-2") and (others := [n for n in _named(view, seat, division, leaving, None)[0] if n != flag]):
+            said += f", or {' or '.join(others)} if the transfer names it (judged alike)"
     return said
 
 

@@ -73,7 +73,7 @@ class AssignMission(Command, tag="assign_mission"):
 
     boat: Annotated[Id, described("a boat of yours (Minas: in port)")]
     mission: Annotated[
-        Literal["mine", "attack", "raider"], described("Minas, Ataque or Incursor (UL-R6: one per boat a segment)")
+        Literal["mine", "attack", "raider"], described("Minas, Ataque or Incursor (UL-16: a boat may take several)")
     ]
     mines: Annotated[
         Annotated[int, msgspec.Meta(ge=0, le=99)], described("Minas (the boat in port): torpedoes replaced by mines")

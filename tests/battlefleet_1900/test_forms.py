@@ -470,7 +470,8 @@ def offered_orders(state, division: str) -> set[tuple]:
     way of splitting drop-outs from transfers (BF-R50), the drop-outs it requires with any others it allows, each
     division's transfer (a required one always named) and each column of `division` (None: it steams on)."""
     controls = form(awaiting.orders_ui, state)
-    leads = controls["variants"]["variants"] if "variants" in controls else [{"controls": list(controls.values())}]
+    # the leads' variants each hold the division items; without them the top level does, beside any BF-R50 split
+    leads = [{"controls": list(controls.values())}] if "divisions" in controls else controls["variants"]["variants"]
     out = set()
     for lead in leads:
         by_field = {c.get("field", c["kind"]): c for c in lead["controls"]}
@@ -579,6 +580,13 @@ def _flag_may_drop_and_transfer(s):
     s.sealed["japan"].last_move["Mikasa"] = 20
 
 
+def _asahi_may_drop_or_command(s):
+    """drop_and_transfer_state's position: the BF-R50 split alone, at the form's top level."""
+    place(s, "Asahi", 1290, 1800, 90, last=20)
+    s.sealed["japan"].last_move["Mikasa"] = 20
+    s.ships["Asahi"].damaged = s.ships["Fuji"].damaged = 1
+
+
 @pytest.mark.parametrize("fog", ["open", "blur"])
 @pytest.mark.parametrize("edition", ["11.0.0", "10.0.0", "9.0.0", "7.0.0"])
 @pytest.mark.parametrize(
@@ -589,8 +597,9 @@ def _flag_may_drop_and_transfer(s):
         (_no_heir, "J1"),
         (_flag_behind_the_lead, "J1"),
         (_flag_may_drop_and_transfer, "J1"),
+        (_asahi_may_drop_or_command, "J1"),
     ],
-    ids=["lead-may-drop", "whole-division", "no-heir", "flag-behind-lead", "flag-drops-and-names"],
+    ids=["lead-may-drop", "whole-division", "no-heir", "flag-behind-lead", "flag-drops-and-names", "drop-or-command"],
 )
 def test_BF2_1_BFR5_BFR9_BFR10_BFR50_give_orders_offers_every_accepted_drop_out_transfer_and_column(
     change, division, edition, fog
@@ -603,3 +612,24 @@ def test_BF2_1_BFR5_BFR9_BFR10_BFR50_give_orders_offers_every_accepted_drop_out_
     offered, accepted = offered_orders(s, division), accepted_orders(s, division)
     assert any(len(drop) for drop, _, _ in accepted)  # the case is about drop-outs: some must be legal
     assert offered == accepted, (sorted(offered - accepted, key=str)[:5], sorted(accepted - offered, key=str)[:5])
+
+
+def test_BFR63_BFE10_1_a_lead_striking_its_colours_leaves_its_divisions_orders_judged_as_given():
+    """Mikasa leads J1 with two propulsion hits (92 mm), Asahi behind it slowed (46 mm at most): dropping Mikasa out,
+    the division's two 45° arrows are judged on Asahi and refused (BF-E10-1: "at which time it becomes a one-ship
+    division"; a 45° arc costs 55 mm); Mikasa surrendering in the same orders, they are judged as given and accepted
+    (BF-R63: a surrender is a fleet order, resolved after the orders, BF-R1; the lead left cuts short what it cannot
+    make, BF-R5). The form offers them whatever the surrender pick says."""
+    s = make_state()
+    s.ships["Mikasa"].damaged = 2
+    s.sealed["japan"].last_move["Asahi"] = 20
+    arrows = [{"turn": "succession", "to": "port", "arrow": 45}, {"turn": "succession", "to": "port", "arrow": 45}]
+    two = {"divisions": [{"division": "J1", "orders": arrows}]}
+    assert not accepts(orders.check_orders, s, GiveOrders, **two, drop_out=["Mikasa"])
+    assert accepts(orders.check_orders, s, GiveOrders, **two, surrender=["Mikasa"])
+    controls = form(awaiting.orders_ui, s)
+    mikasa_leads = controls["variants"]["variants"][0]
+    assert mikasa_leads["label"] == "Mikasa leads J1"
+    by_field = {c.get("field", c["kind"]): c for c in mikasa_leads["controls"]}
+    (j1,) = [i for i in by_field["divisions"]["items"] if i["fixed"]["division"] == "J1"]
+    assert ("succession", 45, 45) in runs_of(j1["controls"][0]) and "Mikasa" in options(controls["surrender"])

@@ -70,6 +70,7 @@ def check_orders(state: State, seat: str, cmd: GiveOrders) -> None:
             raise IllegalCommand(f"division {do.division!r} is listed twice; order each of your divisions at most once (BF-R2)")
         seen.add(do.division)
         transfer = next((t.to for t in cmd.transfer if t.division == d.id), None)
+        # the ships dropping out leave before the orders are judged; those surrendering do not (BF-R63)
         check_arrows(state, d.id, do.orders, tuple(cmd.drop_out), transfer)
     for ship in cmd.drop_out:
         if (why := why_not_drop_out(state, seat, ship)) is not None:

@@ -22595,7 +22595,7 @@ export interface components {
             mines?: number;
             /**
              * Mission
-             * @description Minas, Ataque or Incursor (UL-R6: one per boat a segment)
+             * @description Minas, Ataque or Incursor (UL-16: a boat may take several)
              * @enum {unknown}
              */
             mission: "attack" | "mine" | "raider";
@@ -22652,7 +22652,7 @@ export interface components {
             mines?: number;
             /**
              * Mission
-             * @description Minas, Ataque or Incursor (UL-R6: one per boat a segment)
+             * @description Minas, Ataque or Incursor (UL-16: a boat may take several)
              * @enum {unknown}
              */
             mission: "attack" | "mine" | "raider";
