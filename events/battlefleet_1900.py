@@ -184,6 +184,13 @@ class DivisionOrdered(Event):
     orders: list[Arrow]
 
 
+class OrdersLapsed(Event):
+    """BF-E12-1, glossary CT (BF-R30): a division left by the Command Phase with no flagship able to command (its
+    flagship surrendered, no ship qualified to take over) loses the arrows it was given: it goes straight."""
+
+    division: str
+
+
 class OrderConverted(Event):
     """BF-R4: a turn-in-succession given to a division not in line ahead is a simultaneous turn."""
 
@@ -391,6 +398,7 @@ EVENTS = (
     StepStarted,
     DivisionOrdered,
     OrderConverted,
+    OrdersLapsed,
     ShipDroppedOut,
     CommandTransferred,
     BoatGunsManned,

@@ -57,6 +57,12 @@ EDITIONS = Editions(
             " with none it goes straight (BF-E11-2); a line whose lead leaves keeps its formation (BF-E11-3); under fog"
             " blur a torpedo that could not reach its target says so without saying why (BF-E11-4)",
         ),
+        Released(
+            "12.0.0",
+            "issue 31, the second pass over the give_orders form: a division whose flagship surrenders with no ship to"
+            " take command goes straight (BF-E12-1); a flagship dropping out takes no involuntary transfer roll"
+            " (BF-E12-2)",
+        ),
     ),
     changes=(
         Change(
@@ -273,6 +279,23 @@ EDITIONS = Editions(
             " way, from the sealed exact poses) is published as could_not_reach, the reason the referee's only, as"
             " BF-E4-21 does for a salvo that could not bear; 10.0.0 named the reason, and a 1 mm change of a secret"
             " position flipped it",
+        ),
+        Change(
+            "BF-E12-1",
+            "12.0.0",
+            ("BF:2.1", "BF-R30", "glossary CT", "BF-R63"),
+            "a division the Command Phase leaves with no flagship able to command (its flagship surrendered in the same"
+            " orders and no ship qualifies to take over) goes straight, its given orders lapsed (`OrdersLapsed`), as"
+            " BF-R30 says of a division that has none; 11.0.0 executed them",
+        ),
+        Change(
+            "BF-E12-2",
+            "12.0.0",
+            ("BF:2.1", "BF-R11", "BF-R35"),
+            "a flagship with a steering or conning tower hit that drops out in the same orders takes no involuntary"
+            " transfer roll: it \"becomes a one-ship division\" when announced, its division passing to the heir and"
+            " the fleet's command staying with it (BF-R35); 11.0.0 rolled first, and a 5 or 6 moved the fleet's"
+            " command to the heir",
         ),
     ),
     retired=("1", "2"),

@@ -318,6 +318,7 @@ HANDLERS: dict[type[Event], Handler[State]] = {
     ev.StepStarted: _step_started,
     ev.DivisionOrdered: _ordered,
     ev.OrderConverted: _converted,
+    ev.OrdersLapsed: lambda s, e: setattr(s.divisions[e.division], "orders", []),  # the log keeps them as given
     ev.ShipDroppedOut: _dropped,
     ev.CommandTransferred: _transferred,
     ev.BoatGunsManned: lambda s, e: s.sealed[s.ships[e.ship].seat].manned.__setitem__(e.ship, e.manned),

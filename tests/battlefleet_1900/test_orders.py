@@ -11,7 +11,7 @@ from domain.battlefleet_1900.rules import movement, orders
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 from events.core import SubmissionSealed
-from tests.battlefleet_1900.scenario import ctx, done, make_state, of, place
+from tests.battlefleet_1900.scenario import ctx, done, make_state, of, place, rolls
 
 
 def check(s, seat="japan", **content):
@@ -588,3 +588,41 @@ def test_BF2_1_BFR35_BFE11_2_a_flagship_transferring_and_dropping_out_has_the_or
     s.ships["Asahi"].bridge, s.ships["Fuji"].bridge = 0, 1
     with pytest.raises(IllegalCommand, match="Fuji has a bridge hit"):
         check(s, **two)
+
+
+@pytest.mark.parametrize("edition", ["12.0.0", "11.0.0"])
+def test_BF2_1_BFR30_BFE12_1_a_division_whose_flagship_surrenders_with_no_heir_goes_straight(edition):
+    """Mikasa, J1's flagship, strikes its colours in the orders that give J1 two 45° arrows, and every other ship of
+    J1 has a conning tower hit: no ship may take command. BF-R30: a division "that has none goes straight: no arrow
+    and no free turn"; from 12.0.0 its orders lapse (`OrdersLapsed`) and its log keeps them as given (BF-R63: they
+    were judged as given). 11.0.0 executed them (the second pass over the give_orders form, F1)."""
+    s = make_state(edition=edition)
+    for n in ("Asahi", "Shikishima", "Fuji"):
+        s.ships[n].ct = 1
+    c = reveal(s, japan={**j1(arrow("together", "port", 45), arrow("together", "port", 45)), "surrender": ["Mikasa"]})
+    j1_ = c.state.divisions["J1"]
+    assert j1_.flagship is None and j1_.ships == ["Asahi", "Shikishima", "Fuji"]
+    given = tuple(msgspec.convert([arrow("together", "port", 45)] * 2, list[ev.Arrow]))
+    assert [x[2] for x in c.state.orders_log if x[1] == "J1"] == [given]
+    if edition == "12.0.0":
+        assert [e.division for e in of(c, ev.OrdersLapsed)] == ["J1"] and j1_.orders == []
+    else:
+        assert not of(c, ev.OrdersLapsed) and len(j1_.orders) == 2
+
+
+@pytest.mark.parametrize("edition, faces", [("12.0.0", []), ("11.0.0", [5])])
+def test_BF2_1_BFR35_BFE12_2_a_flagship_dropping_out_takes_no_involuntary_roll(edition, faces):
+    """Mikasa, fleet and J1 flagship, has a steering hit and drops out (two propulsion hits, Asahi none). 2.1: it
+    "becomes a one-ship division" when announced; BF-R35: J1 passes to the heir, Asahi, and the fleet's command stays
+    with Mikasa. From 12.0.0 no involuntary die is rolled for it; 11.0.0 rolled first, and its 5 sent the fleet's
+    command to Asahi (the second pass over the give_orders form, F2)."""
+    s = make_state(edition=edition)
+    s.ships["Mikasa"].tr, s.ships["Mikasa"].damaged = 1, 2
+    c = reveal(s, faces, japan={"drop_out": ["Mikasa"]})
+    (t,) = of(c, ev.CommandTransferred)
+    assert (t.from_ship, t.to_ship) == ("Mikasa", "Asahi") and c.state.divisions["J1"].flagship == "Asahi"
+    if edition == "12.0.0":
+        assert (t.how, t.fleet, c.state.fleet_flagship["japan"]) == ("dropped_out", False, "Mikasa")
+        assert not [r for r in rolls(c) if "involuntary" in r.purpose]
+    else:
+        assert (t.how, t.fleet, c.state.fleet_flagship["japan"]) == ("involuntary", True, "Asahi")

@@ -92,6 +92,7 @@ NOT_BY_THE_BOTS = {
     "LineReversed",  # it never orders a line reversed
     "MessageDelivered",  # it never sends a message between flagships
     "OrderConverted",  # its orders are never converted (a message it does not send)
+    "OrdersLapsed",  # a flagship's orders lapse only when it surrenders
     "ScuttlingBegun",  # it never scuttles
     "ShipDroppedOut",  # a ship drops out of line only on orders it does not give
     "ShipSurrendered",  # it never surrenders

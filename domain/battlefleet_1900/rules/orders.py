@@ -319,7 +319,8 @@ def why_not_transfer(state: State, seat: str, division: str, to: str) -> str | N
 
 
 def resolve(ctx: Ctx) -> None:
-    """BF-R1: orders, conversions, voluntary transfers, involuntary rolls, drop-outs, crews, messages, surrenders."""
+    """BF-R1: orders, conversions, voluntary transfers, involuntary rolls, drop-outs, crews, messages, surrenders;
+    from 12.0.0 then the orders of a division left with no flagship to command lapse (BF-E12-1)."""
     s = ctx.state
     cmds = {seat: msgspec.convert(s.sealed[seat].pending.get("give_orders", {}), GiveOrders) for seat in s.seats}
     converted: list[ev.Conversion] = []
@@ -368,6 +369,10 @@ def resolve(ctx: Ctx) -> None:
     for seat, cmd in cmds.items():
         for ship in cmd.surrender:
             leave(ctx, ship, ev.ShipSurrendered(ship=ship))  # BF-R13: public at once
+    if s.edition.has("BF-E12-1"):  # BF-R30: a division the phase left with no flagship to command goes straight
+        for d in s.divisions.values():
+            if d.ships and d.orders and not (d.flagship and s.ships[d.flagship].command_ok):
+                ctx.emit(ev.OrdersLapsed(division=d.id))
 
 
 def _transfer(ctx: Ctx, division: str, to: str, how: str) -> None:
@@ -379,12 +384,16 @@ def _transfer(ctx: Ctx, division: str, to: str, how: str) -> None:
 
 def involuntary(ctx: Ctx, division: str, leaving: tuple[str, ...] = ()) -> None:
     """2.1, BF-R11: a flagship with a steering or CT hit rolls 1D6 + (fires + uneven) // 2 >= 5 each command
-    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship not dropping out takes command."""
+    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship not dropping out takes command.
+    From 12.0.0 (BF-E12-2) a flagship dropping out in the same orders rolls none: it leaves at once, and the fleet's
+    command stays with it (BF-R35), not with a die's heir."""
     s = ctx.state
     d = s.divisions[division]
     flag = d.flagship
     if flag is None or not (s.ships[flag].tr or s.ships[flag].ct):
         return
+    if flag in leaving and s.edition.has("BF-E12-2"):
+        return  # it drops out "at which time it becomes a one-ship division": its command passes as BF-R35 says
     heir = closest(s, division, flag, leaving)
     if heir is None:
         return  # BF-R11, R44: nobody to take over, no die
