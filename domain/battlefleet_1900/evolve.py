@@ -103,6 +103,14 @@ def _ordered(s: State, e: ev.DivisionOrdered) -> None:
     s.orders_log.append((s.turn, e.division, tuple(e.orders)))
 
 
+def _lapsed(s: State, e: ev.OrdersLapsed) -> None:
+    """BF-E12-1: no arrows left (`orders_log` keeps them as given), nor a sealed conversion of one (BF-E6-1)."""
+    d = s.divisions[e.division]
+    d.orders = [a for a in d.orders if a.stop]
+    sec = s.sealed[d.seat]
+    sec.converted = [c for c in sec.converted if c[0] != e.division]
+
+
 def _converted(s: State, e: ev.OrderConverted) -> None:
     arrow = s.divisions[e.division].orders[e.index]
     s.divisions[e.division].orders[e.index] = ev.Arrow(turn="together", to=arrow.to, arrow=arrow.arrow)
@@ -318,7 +326,7 @@ HANDLERS: dict[type[Event], Handler[State]] = {
     ev.StepStarted: _step_started,
     ev.DivisionOrdered: _ordered,
     ev.OrderConverted: _converted,
-    ev.OrdersLapsed: lambda s, e: setattr(s.divisions[e.division], "orders", []),  # the log keeps them as given
+    ev.OrdersLapsed: _lapsed,
     ev.ShipDroppedOut: _dropped,
     ev.CommandTransferred: _transferred,
     ev.BoatGunsManned: lambda s, e: s.sealed[s.ships[e.ship].seat].manned.__setitem__(e.ship, e.manned),
