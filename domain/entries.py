@@ -21,7 +21,7 @@ from typing import Any
 from domain.decisions import descriptors_wanted
 from domain.engine import CommandSpec
 
-_KEPT: OrderedDict[tuple, CommandSpec | None] = OrderedDict()
+_KEPT: OrderedDict[tuple[Any, ...], CommandSpec | None] = OrderedDict()
 KEPT_MAX = 1024  # entries of every game served at once; the oldest go first
 _MISSING: Any = object()  # not built yet (a kept entry may be None: not legal now)
 _FRESH: ContextVar[bool] = ContextVar("entries_fresh", default=False)
@@ -35,7 +35,7 @@ def kept(
     if _FRESH.get():
         return build(state, seats)
     key = (build, tuple(seats), descriptors_wanted(), reads(state))
-    hit = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
+    hit: CommandSpec | None = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
     if hit is not _MISSING:
         return hit
     spec = _KEPT[key] = build(state, seats)
