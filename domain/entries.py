@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.decisions import descriptors_wanted
 from domain.engine import CommandSpec
@@ -25,19 +25,22 @@ _KEPT: OrderedDict[tuple[Any, ...], CommandSpec | None] = OrderedDict()
 KEPT_MAX = 1024  # entries of every game served at once; the oldest go first
 _MISSING: Any = object()  # not built yet (a kept entry may be None: not legal now)
 _FRESH: ContextVar[bool] = ContextVar("entries_fresh", default=False)
+E = TypeVar("E", CommandSpec, CommandSpec | None)
 
 
-def kept(
-    build: Callable[[Any, list[str]], CommandSpec | None], reads: Callable[[Any], Any], state: Any, seats: list[str]
-) -> CommandSpec | None:
+def reads_nothing(state: Any) -> None:
+    """The `reads` of an entry that is the same all game (given its seats): a refusal to fight on, a pass."""
+
+
+def kept(build: Callable[[Any, list[str]], E], reads: Callable[[Any], Any], state: Any, seats: list[str]) -> E:
     """`build(state, seats)`, or the entry built for the same builder, seats and `reads(state)` before (a bot's
     entries, without descriptors, apart from a reader's)."""
     if _FRESH.get():
         return build(state, seats)
     key = (build, tuple(seats), descriptors_wanted(), reads(state))
-    hit: CommandSpec | None = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
+    hit = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
     if hit is not _MISSING:
-        return hit
+        return hit  # type: ignore[no-any-return]  # what `build` made for this key
     spec = _KEPT[key] = build(state, seats)
     while len(_KEPT) > KEPT_MAX:
         try:

@@ -62,11 +62,13 @@ class Cached:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # ((version, head), reader -> its `awaiting`): the answers of one version, dropped when the game moves on
     answers: tuple[tuple[int, bytes], dict] = field(default_factory=lambda: ((0, b""), {}))
-    # id(CommandSpec) -> (it, its entry, the entry's JSON), for this version's answers and the version's before: a
-    # ruleset hands back the same CommandSpec while what it reads is unchanged (domain/entries.py), so an answer
-    # encodes only the entries that changed. The tuple holds the spec, so its id names no other while kept.
+    # id(CommandSpec) -> (it, its entry, the entry's JSON), for this version's answers and the last KEPT_ENTRIES
+    # entries of earlier ones: a ruleset hands back the same CommandSpec while what it reads is unchanged
+    # (domain/entries.py), so an answer encodes only the entries that changed. The tuple holds the spec, so its id
+    # names no other while kept.
     encoded: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
     encoded_before: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
+    KEPT_ENTRIES = 16  # enough for an entry that comes back a few commands on (uboat-leader's passes)
 
     def awaiting(self, reader: engine.Reader) -> Encoded:
         """`awaiting` as `reader` may see it, built once per version and reader, with its JSON (the caller holds the
@@ -75,7 +77,11 @@ class Cached:
         if at != (self.game.version, self.head):
             by_reader = {}
             self.answers = ((self.game.version, self.head), by_reader)
-            self.encoded_before, self.encoded = self.encoded, {}
+            before = self.encoded_before
+            before.update(self.encoded)  # dicts keep their order: the last answers' entries last
+            while len(before) > self.KEPT_ENTRIES:
+                del before[next(iter(before))]
+            self.encoded = {}
         out = by_reader.get(reader)
         if out is None:
             made = [self._entry(s) for s in engine.awaiting(self.game, reader)]
@@ -83,7 +89,7 @@ class Cached:
         return out
 
     def _entry(self, spec: CommandSpec) -> tuple[CommandSpec, dict[str, Any], bytes]:
-        made = self.encoded.get(id(spec)) or self.encoded_before.get(id(spec))
+        made = self.encoded.get(id(spec)) or self.encoded_before.pop(id(spec), None)
         if made is None:
             entry = engine.entry(spec)
             made = (spec, entry, _encode_entry(entry))
