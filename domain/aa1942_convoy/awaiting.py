@@ -375,12 +375,14 @@ def _control(s: State) -> tuple:
 def _raids(s: State) -> tuple:
     """What `raid.why_not_raid` and the labels read: the step, the deactivated zones, the chips, and which zones hold a
     submarine that may still raid."""
-    may = tuple(sz for sz in s.subs.get(s.power, {}) if s.may_raid_with(sz) > 0)
+    used = s.used  # `may_raid_with(sz) > 0`, inline: asked of every zone on every answer
+    may = tuple(sz for sz, n in s.subs.get(s.power, {}).items() if (u := used.get(sz)) is None or n > u.raided + u.fought)
     return s.turn, s.combat_step, tuple(s.inactive), tuple(s.chips.items()), may
 
 
 def _fight_counts(s: State) -> tuple:
-    return s.turn, tuple((sz, s.may_raid_with(sz)) for sz in sorted(s.subs.get(s.power, {})))
+    """What `may_raid_with` reads of every zone: the acting power's submarines, and what those used did this turn."""
+    return s.turn, tuple(s.subs.get(s.power, {}).items()), tuple((sz, u.raided, u.fought) for sz, u in s.used.items())
 
 
 def _phase_end(s: State) -> tuple:
