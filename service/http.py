@@ -48,11 +48,8 @@ class Encoded(list):
 
 def _encode(content: Any) -> bytes:
     """An answer's JSON, an `Encoded` value at its top level spliced in as its bytes (the same bytes)."""
-    if type(content) is dict:
-        for k, v in content.items():
-            if type(v) is Encoded:
-                content = {k: msgspec.Raw(v.json) if type(v) is Encoded else v for k, v in content.items()}
-                break
+    if type(content) is dict and any(type(v) is Encoded for v in content.values()):
+        content = {k: msgspec.Raw(v.json) if type(v) is Encoded else v for k, v in content.items()}
     return _encoder.encode(content)
 
 
