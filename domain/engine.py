@@ -849,11 +849,12 @@ def reads_as(game: Game, reader: Reader) -> Reader:
     return None if reader == REFEREE and not game.created.umpired else reader
 
 
-def awaiting(game: Game, reader: Reader = REFEREE) -> list[CommandSpec]:
+def awaiting(game: Game, reader: Reader = REFEREE, specs: list[CommandSpec] | None = None) -> list[CommandSpec]:
     """The legal commands now, as `reader` may see them: a sealed step shows each seat only its own entry (API.md
-    "Per-seat reads"); the public sees who still owes one in `waiting_for`, never their choices."""
+    "Per-seat reads"); the public sees who still owes one in `waiting_for`, never their choices. `specs`: the legal
+    commands to filter (default `legal(game)`)."""
     reader = reads_as(game, reader)
-    specs = legal(game)
+    specs = legal(game) if specs is None else specs
     sealed = game.ruleset.sealed_commands if specs and game.ruleset is not None else ()
     if reader == REFEREE or not sealed:
         return specs

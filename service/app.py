@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from typing import cast
 
+import msgspec
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
+from domain import engine
 from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION, metrics
@@ -63,6 +66,9 @@ def create_app(
     )
     app.state.service = svc
     app.state.settings = settings
+    for loaded in svc.rulesets.values():  # every command's schema made as the server starts, not by its first command
+        for command in loaded.ruleset.command_types:
+            engine.command_schema(cast(type[msgspec.Struct], command))
     ops: list[Operation] = []
     if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean path then
         app.add_middleware(games_routes.LeanCommands, service=svc)

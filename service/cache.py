@@ -17,15 +17,18 @@ from typing import Any
 import msgspec
 
 from domain import engine
-from domain.engine import Game, Rejected
+from domain.engine import CommandSpec, Game, Rejected
 from events.bodies import event_from_body, stored_event
 from events.core import GameCreated, as_genesis
 from events.store import EventStore, GameRow, StoreUnavailable
 from service.credentials import NotFound
+from service.http import Encoded
 from service.metrics import CACHE_EVICTIONS, CACHE_GAMES
 from service.rulesets import Loaded, playable
 from service.settings import Settings
 from service.snapshots import restore_snapshot, snapshot_key, take_snapshot
+
+_encode_entry = msgspec.json.Encoder().encode  # as service/http.py encodes answers
 
 
 def on_event_loop() -> bool:
@@ -59,18 +62,39 @@ class Cached:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # ((version, head), reader -> its `awaiting`): the answers of one version, dropped when the game moves on
     answers: tuple[tuple[int, bytes], dict] = field(default_factory=lambda: ((0, b""), {}))
+    # id(CommandSpec) -> (it, its entry, the entry's JSON), for this version's answers and the last KEPT_ENTRIES
+    # entries of earlier ones: a ruleset hands back the same CommandSpec while what it reads is unchanged
+    # (domain/entries.py), so an answer encodes only the entries that changed. The tuple holds the spec, so its id
+    # names no other while kept.
+    encoded: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
+    encoded_before: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
+    KEPT_ENTRIES = 16  # enough for an entry that comes back a few commands on (uboat-leader's passes)
 
-    def awaiting(self, reader: engine.Reader) -> list[dict[str, Any]]:
-        """`awaiting` as `reader` may see it, built once per version and reader (the caller holds the lock; the
-        list is shared: nobody mutates it)."""
+    def awaiting(self, reader: engine.Reader) -> Encoded:
+        """`awaiting` as `reader` may see it, built once per version and reader, with its JSON (the caller holds the
+        lock; the list is shared: nobody mutates it)."""
         at, by_reader = self.answers
         if at != (self.game.version, self.head):
             by_reader = {}
             self.answers = ((self.game.version, self.head), by_reader)
+            before = self.encoded_before
+            before.update(self.encoded)  # dicts keep their order: the last answers' entries last
+            while len(before) > self.KEPT_ENTRIES:
+                del before[next(iter(before))]
+            self.encoded = {}
         out = by_reader.get(reader)
         if out is None:
-            out = by_reader[reader] = [engine.entry(s) for s in engine.awaiting(self.game, reader)]
+            made = [self._entry(s) for s in engine.awaiting(self.game, reader)]
+            out = by_reader[reader] = Encoded([e for _, e, _ in made], b"[" + b",".join(j for _, _, j in made) + b"]")
         return out
+
+    def _entry(self, spec: CommandSpec) -> tuple[CommandSpec, dict[str, Any], bytes]:
+        made = self.encoded.get(id(spec)) or self.encoded_before.pop(id(spec), None)
+        if made is None:
+            entry = engine.entry(spec)
+            made = (spec, entry, _encode_entry(entry))
+        self.encoded[id(spec)] = made
+        return made
 
 
 class GameCache:

@@ -363,7 +363,7 @@ class GameService:
     def _refuse_other_rulesets_command(self, game_id: str, seat: str, ruleset: engine.Ruleset, kind: Any) -> None:
         """A well-formed command of another ruleset is refused by this game (409, with what it takes now), not by the
         API's schema, which lists every ruleset's commands."""
-        if not isinstance(kind, str) or kind in ruleset.command_names:
+        if not isinstance(kind, str) or kind in ruleset.command_by_tag:
             return
         owners = sorted(x.ruleset.id for x in self.rulesets.values() if kind in x.ruleset.command_names)
         if owners:

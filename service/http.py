@@ -32,7 +32,25 @@ TITLES = {
     500: "Internal error",
     503: "Service unavailable",
 }
-_encode = msgspec.json.Encoder().encode  # one encoder for every answer
+_encoder = msgspec.json.Encoder()  # one encoder for every answer
+
+
+class Encoded(list):
+    """A list whose JSON is made already (`json`: the bytes encoding the list gives): `_encode` splices those in
+    rather than encoding it again (an answer's `awaiting`, service/cache.py). Nobody mutates one."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, items: list, json: bytes):
+        super().__init__(items)
+        self.json = json
+
+
+def _encode(content: Any) -> bytes:
+    """An answer's JSON, an `Encoded` value at its top level spliced in as its bytes (the same bytes)."""
+    if type(content) is dict and any(type(v) is Encoded for v in content.values()):
+        content = {k: msgspec.Raw(v.json) if type(v) is Encoded else v for k, v in content.items()}
+    return _encoder.encode(content)
 
 
 class JSON(Response):

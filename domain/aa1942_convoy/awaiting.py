@@ -7,11 +7,11 @@ list, a `ui` descriptor (domain/decisions.py) says the same per zone. The legali
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
+from domain import entries
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
 from domain.aa1942_convoy.rules.turn import income_of
@@ -361,49 +361,49 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 }
 
 
-# What the entries that a move in the combat phase seldom changes read of the state (beside the acting power and the
-# seats): an entry is built again only when that changed, so the answer to a raid rebuilds only the raid and fight
-# entries. The entries are shared: nobody mutates a CommandSpec.
+# What each entry reads of the state (domain/entries.py keeps it while that is unchanged): the answer to a raid
+# rebuilds only the fight entry, whose counts each raid changes, and the raid entry when a zone's cap or last
+# submarine goes. An entry without one here (purchase, move) is built every time.
 def _fleets(s: State) -> tuple:
-    return tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
+    return s.turn, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
 
 
 def _control(s: State) -> tuple:
-    return id(s.map), tuple(s.control.values())  # setup names every territory once; only their holders change
+    return s.turn, id(s.map), tuple(s.control.values())  # setup names every territory once; only their holders change
 
 
-_READS: dict[Callable, Callable[[State], Any]] = {
+def _raids(s: State) -> tuple:
+    """What `raid.why_not_raid` and the labels read: the step, the deactivated zones, the chips, and which zones hold a
+    submarine that may still raid."""
+    used = s.used  # `may_raid_with(sz) > 0`, inline: asked of every zone on every answer
+    may = tuple(sz for sz, n in s.subs.get(s.power, {}).items() if (u := used.get(sz)) is None or n > u.raided + u.fought)
+    return s.turn, s.combat_step, tuple(s.inactive), tuple(s.chips.items()), may
+
+
+def _fight_counts(s: State) -> tuple:
+    """What `may_raid_with` reads of every zone: the acting power's submarines, and what those used did this turn."""
+    return s.turn, tuple(s.subs.get(s.power, {}).items()), tuple((sz, u.raided, u.fought) for sz, u in s.used.items())
+
+
+def _phase_end(s: State) -> tuple:
+    return s.turn, s.phase, income_of(s, s.power) if s.phase == "mobilize" else None
+
+
+READS: dict[Callable, Callable[[State], Any]] = {
+    raid_spec: _raids,
+    fight_spec: _fight_counts,
     lose_spec: _fleets,
     capture_spec: _control,
     liberate_spec: _control,
-    place_spec: lambda s: id(s.map),  # the map's sea zones (and the acting power, in every key)
+    place_spec: lambda s: (s.turn, id(s.map)),  # the map's sea zones and the acting power
+    end_phase_spec: _phase_end,
+    end_game_spec: lambda s: None,
 }
-_BUILT: OrderedDict[tuple, CommandSpec | None] = OrderedDict()
-_BUILT_MAX = 512
-_MISSING: Any = object()  # not built yet (a built entry may be None: not legal now)
 
 
-def _built(
-    build: Callable[[State, list[str]], CommandSpec | None], state: State, seats: list[str], read: dict
-) -> CommandSpec | None:
-    """The entry, or None where the command is not legal now; both kept while what `build` reads is unchanged.
-    `read`: what this state's `_READS` came to, each read once."""
-    reads = _READS.get(build)
-    if reads is not None and reads not in read:
-        read[reads] = reads(state)
-    key = None if reads is None else (build, state.power, tuple(seats), read[reads])
-    hit = _BUILT.get(key, _MISSING) if key is not None else _MISSING  # one lookup: other threads may evict
-    if hit is not _MISSING:
-        return hit
-    spec = build(state, seats)
-    if key is not None:
-        _BUILT[key] = spec
-        while len(_BUILT) > _BUILT_MAX:  # the oldest first
-            try:
-                _BUILT.popitem(last=False)
-            except KeyError:
-                break
-    return spec
+def _built(build: Callable[[State, list[str]], CommandSpec | None], state: State, seats: list[str]) -> CommandSpec | None:
+    reads = READS.get(build)
+    return build(state, seats) if reads is None else entries.kept(build, reads, state, seats)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
@@ -416,13 +416,12 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
         entries.append((c.EndPhase, None, end_phase_spec, seat))
     entries.append((c.EndGame, None, end_game_spec, [REFEREE]))
     out: list[CommandSpec] = []
-    read: dict = {}
     for cmd, legal, build, seats in entries:
         name = tag(cmd)
         if only is not None and name != only:
             continue
         if only is None:
-            spec = _built(build, state, seats, read)
+            spec = _built(build, state, seats)
             if spec is not None:
                 out.append(spec)
         elif legal is None or next(iter(legal(state)), None) is not None:

@@ -12,6 +12,7 @@ import itertools
 import msgspec
 
 from domain import decisions as ui
+from domain import entries
 from domain.battlefleet_1900 import commands as c
 from domain.battlefleet_1900.commands import DcAction
 from domain.battlefleet_1900.rules import damage_control as dc
@@ -74,8 +75,14 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
                 form = FORMS[cmd](state, seat)
                 out.append(_spec(cmd, [seat], narrowed(state, seat, cmd), default={}, ui=form))
     if only in (None, "concede"):
-        out.append(_spec(c.Concede, list(state.seats), {} if bot else command_schema(c.Concede), [{}], ["concede the battle"]))
+        out.append(entries.kept(_concede_spec, entries.reads_nothing, state, list(state.seats)))
     return out
+
+
+def _concede_spec(state: State, seats: list[str]) -> CommandSpec:
+    """Open to every seat all game: the same entry (domain/entries.py keeps it, and the service its bytes)."""
+    schema = command_schema(c.Concede) if ui.descriptors_wanted() else {}
+    return _spec(c.Concede, seats, schema, [{}], ["concede the battle"])
 
 
 def narrowed(state: State, seat: str, cmd: type) -> dict:

@@ -8,6 +8,7 @@ import functools
 
 import msgspec
 
+from domain import entries
 from domain.corvette_command import commands as c
 from domain.corvette_command.rules import asw, attack, hazards, movement, setup
 from domain.corvette_command.state import STATIONS, State
@@ -95,6 +96,21 @@ def _dice_from(i: int, left: tuple[int, ...]) -> Variants:
     return Variants(label=STATION_NAME[station], variants=variants)
 
 
+def _detect_spec(state: State, seat: list[str]) -> CommandSpec:
+    return _spec(c.Detect, seat, "Search for the U-boat with the ASDIC (CC-26)", [({}, "Sweep with the ASDIC")])
+
+
+def _reroll_spec(state: State, seat: list[str]) -> CommandSpec:
+    return _spec(
+        c.RerollCollision,
+        seat,
+        "RADAR fitted: re-roll the collision once (the second result stands) or accept it (CC-14)",
+        [({"reroll": True}, "Re-roll the collision"), ({"reroll": False}, "Accept the collision")],
+    )
+
+
+# The entries that are the same all game go through domain/entries.py (their bytes are kept between answers); the
+# others change with nearly every command, each decision having its own.
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     """The awaited decision's commands (one decision at a time, so `only` needs no shortcut here)."""
     if state.over or state.awaiting is None:
@@ -127,14 +143,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
             )
         ]
     if d == "collision_reroll":
-        return [
-            _spec(
-                c.RerollCollision,
-                seat,
-                "RADAR fitted: re-roll the collision once (the second result stands) or accept it (CC-14)",
-                [({"reroll": True}, "Re-roll the collision"), ({"reroll": False}, "Accept the collision")],
-            )
-        ]
+        return [entries.kept(_reroll_spec, entries.reads_nothing, state, seat)]
     if d == "guns":
         guns = " and the ".join(STATION_NAME[gun] for gun in attack.guns_in_range(state.engagement.range))
         return [
@@ -144,7 +153,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
             _spec(c.HoldFire, seat, "Let the U-boat come on without firing (CC-R14)", [({}, "Hold fire")]),
         ]
     if d == "detect":
-        return [_spec(c.Detect, seat, "Search for the U-boat with the ASDIC (CC-26)", [({}, "Sweep with the ASDIC")])]
+        return [entries.kept(_detect_spec, entries.reads_nothing, state, seat)]
     if d == "pattern":
         sheet = state.sheet
         label = {

@@ -5,11 +5,13 @@ formed in wolfpack.py (UL-28)."""
 from __future__ import annotations
 
 from domain import decisions as ui
+from domain import entries
+from domain.engine import CommandSpec
 from domain.uboat_leader import commands as c
 from domain.uboat_leader import decks
 from domain.uboat_leader.distances import areas
 from domain.uboat_leader.el_dado import d10
-from domain.uboat_leader.legal import option, require, spec
+from domain.uboat_leader.legal import SEATS, option, require, spec
 from domain.uboat_leader.rules import postcombat, tactical, wolfpack
 from domain.uboat_leader.rules.crew import has
 from domain.uboat_leader.rules.reveal import reveal_from
@@ -196,6 +198,19 @@ def place(ctx, cmd: c.Place) -> None:
     ctx.emit(ev.UBoatPlaced(boat=cmd.boat, area=cmd.area, side=cmd.side))
 
 
+# the entries that are the same all game, kept with their bytes between answers (domain/entries.py)
+def _pass_spec(s: State, seats: list[str]) -> CommandSpec:
+    return spec(c.Pass, [{}], ["do not roll: to the Search box"])
+
+
+def _withdraw_spec(s: State, seats: list[str]) -> CommandSpec:
+    return spec(c.Withdraw, [{}], ["Retirarse: no attack"])
+
+
+def _end_activation_spec(s: State, seats: list[str]) -> CommandSpec:
+    return spec(c.EndActivation, [{}], ["end this boat's Tactical Segment"])
+
+
 def specs(s: State, decision: str) -> list:
     a = s.act
     if decision == "activate":
@@ -208,14 +223,14 @@ def specs(s: State, decision: str) -> list:
         table = s.area(s.area_of(a.boat)).contacts_at
         return [
             spec(c.RollContacts, [{}], [f"roll a d10 {mods:+d} on {table}"]),
-            spec(c.Pass, [{}], ["do not roll: to the Search box"]),
+            entries.kept(_pass_spec, entries.reads_nothing, s, SEATS),
         ]
     if decision == "choose_card":
         return [spec(c.ChooseConvoyCard, [{"number": n} for n in a.drawn], [convoy_label(s, n) for n in a.drawn])]
     if decision == "engage":
         return [
             spec(c.Engage, [{}], [f"attack {convoy_label(s, a.drawn[0])}"]),
-            spec(c.Withdraw, [{}], ["Retirarse: no attack"]),
+            entries.kept(_withdraw_spec, entries.reads_nothing, s, SEATS),
         ]
     if decision == "place":
         ch = place_choices(s)
@@ -226,7 +241,7 @@ def specs(s: State, decision: str) -> list:
         return wolfpack.specs(s)
     return [
         spec(c.NextContact, [{}], [f"next contact ({a.contacts} left)"]),
-        spec(c.EndActivation, [{}], ["end this boat's Tactical Segment"]),
+        entries.kept(_end_activation_spec, entries.reads_nothing, s, SEATS),
     ]
 
 

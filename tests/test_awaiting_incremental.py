@@ -1,0 +1,86 @@
+"""The incremental `awaiting` (domain/entries.py keeps an entry while what it reads is unchanged; service/cache.py keeps
+each kept entry's encoded bytes and splices them into the answer) answers byte for byte what a recomputation from
+scratch answers, after every command of bot games of every ruleset, for the referee and for each seat."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain import engine, entries
+from domain.engine import REFEREE
+from events.store import SQLiteStore
+from service.bots import bot_choose
+from service.games import GameService
+from service.http import _encode
+
+# (ruleset, options): whole games, each ended by its rules within MOST commands (90 to 130 with these seeds)
+GAMES: list[tuple[str, dict[str, Any]]] = [
+    ("aa1942-convoy", {"rounds": 2}),
+    ("aa1942-convoy", {"rounds": 3, "submarines": {"Germany": {"3": 5, "7": 4}, "Japan": {"10": 2}}}),
+    ("corvette-command", {"convoys": 1}),
+    ("uboat-leader", {}),
+    ("battlefleet-1900", {}),
+]
+MOST = 1000
+
+
+def recomputed(game: engine.Game, reader: engine.Reader) -> bytes:
+    """`awaiting` as `reader` reads it, every entry built and encoded from scratch."""
+    assert game.ruleset is not None
+    with entries.recomputed():
+        specs = game.ruleset.legal_commands(game.state) if not game.over else []
+    return msgspec.json.encode([engine.entry(s) for s in engine.awaiting(game, reader, specs)])
+
+
+@pytest.mark.parametrize(("ruleset", "options"), GAMES, ids=[f"{g[0]}-{i}" for i, g in enumerate(GAMES)])
+def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_every_command(
+    tmp_path, ruleset: str, options: dict[str, Any]
+) -> None:
+    svc = GameService(SQLiteStore(str(tmp_path / "g.db")))
+    made = svc.creation.create(ruleset, options, None, "public-seed", "35" * 32, None, None, game_id="g-inc")
+    gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    rules = svc.rulesets[ruleset].ruleset
+    # entries answered at a later version as the very CommandSpec and bytes of an earlier one (kept), and entries
+    # whose bytes changed from one answer to the next
+    kept = changed = 0
+    answered: dict[int, tuple[engine.CommandSpec, bytes, int]] = {}  # every entry answered (held: no id names another)
+    before: dict[tuple[engine.Reader, str], bytes] = {}
+    types: Counter[str] = Counter()
+    for _ in range(MOST):
+        with svc.cache.game(gid) as c:
+            game = c.game
+            at = game.version
+            for reader in [REFEREE, *game.seats]:
+                answer = c.awaiting(reader)
+                assert answer.json == recomputed(game, reader), f"{reader} at version {game.version}"
+                assert _encode({"awaiting": answer}) == msgspec.json.encode({"awaiting": list(answer)})
+                for spec in engine.awaiting(game, reader):
+                    now = c.encoded[id(spec)][2]
+                    earlier = answered.get(id(spec))
+                    if earlier is not None and earlier[0] is spec and earlier[1] is now:
+                        kept += earlier[2] < at
+                    else:
+                        answered[id(spec)] = (spec, now, at)
+                    changed += before.get((reader, spec.type), now) != now
+                    before[(reader, spec.type)] = now
+                    types[spec.type] += 1
+            turn = next(
+                ((s, m) for s in engine.awaited_seats(game) if (m := [x for x in engine.awaiting(game, s) if s in x.seats])),
+                None,
+            )
+            if turn is None:
+                break
+            seat, mine = turn
+            payload = bot_choose(rules, game.state, mine, seat)
+        if payload is None:
+            break
+        answer = svc.command(gid, tokens[seat], payload)
+        assert answer["awaiting"].json == recomputed(svc.cache.cached(gid).game, seat)
+    assert svc.cache.cached(gid).game.over, f"{ruleset}: the bot game did not end within {MOST} commands"
+    # the comparison proves something only where entries were both kept and rebuilt with new bytes
+    assert kept > 0, f"{ruleset}: no entry was ever answered from the bytes kept"
+    assert changed > 0, f"{ruleset}: no entry's bytes ever changed: {types}"
