@@ -186,7 +186,7 @@ class DivisionOrdered(Event):
 
 class OrdersLapsed(Event):
     """BF-E12-1, glossary CT (BF-R30): a division left by the Command Phase with no flagship able to command (its
-    flagship surrendered, no ship qualified to take over) loses the arrows it was given: it goes straight."""
+    flagship surrendered, no ship qualified to take over) loses the orders it was given: it goes straight."""
 
     division: str
 

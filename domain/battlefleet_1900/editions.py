@@ -60,8 +60,7 @@ EDITIONS = Editions(
         Released(
             "12.0.0",
             "issue 31, the second pass over the give_orders form: a division whose flagship surrenders with no ship to"
-            " take command goes straight (BF-E12-1); a flagship with a TR or CT hit dropping out takes no involuntary"
-            " transfer roll, its heir taking the division and the fleet's command (BF-E12-2)",
+            " take command goes straight, its orders lapsed (BF-E12-1)",
         ),
     ),
     changes=(
@@ -285,17 +284,8 @@ EDITIONS = Editions(
             "12.0.0",
             ("BF:2.1", "BF-R30", "glossary CT", "BF-R63"),
             "a division the Command Phase leaves with no flagship able to command (its flagship surrendered in the same"
-            " orders and no ship qualifies to take over) goes straight, its given arrows lapsed (`OrdersLapsed`; a stop"
-            " order stands), as BF-R30 says of a division that has none; 11.0.0 executed them",
-        ),
-        Change(
-            "BF-E12-2",
-            "12.0.0",
-            ("BF:2.1", "BF-R11", "BF-R35"),
-            "a flagship with a steering or conning tower hit that drops out in the same orders takes no involuntary"
-            " transfer roll: it \"becomes a one-ship division\" when announced, its heir taking the division and, as"
-            " the involuntary heir does, the fleet's command; 11.0.0 rolled first, and on a failure the fleet's command"
-            " stayed for good with a one-ship division that never rolls again",
+            " orders and no ship qualifies to take over) goes straight, its given orders lapsed (`OrdersLapsed`), as"
+            " BF-R30 says of a division that has none; 11.0.0 executed them",
         ),
     ),
     retired=("1", "2"),

@@ -104,9 +104,9 @@ def _ordered(s: State, e: ev.DivisionOrdered) -> None:
 
 
 def _lapsed(s: State, e: ev.OrdersLapsed) -> None:
-    """BF-E12-1: no arrows left (`orders_log` keeps them as given), nor a sealed conversion of one (BF-E6-1)."""
+    """BF-E12-1: no orders left (`orders_log` keeps them as given), nor a sealed conversion of one (BF-E6-1)."""
     d = s.divisions[e.division]
-    d.orders = [a for a in d.orders if a.stop]
+    d.orders = []
     sec = s.sealed[d.seat]
     sec.converted = [c for c in sec.converted if c[0] != e.division]
 

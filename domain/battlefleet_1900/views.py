@@ -598,6 +598,8 @@ def _other(e: Event, side: dict[str, str]) -> str | None:
         return f"{e.ship}'s crews abandoned her guns"
     if isinstance(e, ev.ScuttlingBegun):
         return f"{e.ship}'s crew began to scuttle her"
+    if isinstance(e, ev.OrdersLapsed):
+        return f"{e.division} has no flagship to command it: its orders lapse, it goes straight"
     if isinstance(e, ev.CommandTransferred):
         fleet = " and the fleet's" if e.fleet else ""
         return f"Command of {e.division}{fleet} passed from {e.from_ship} to {e.to_ship}"

@@ -610,45 +610,38 @@ def test_BF2_1_BFR30_BFE12_1_a_division_whose_flagship_surrenders_with_no_heir_g
         assert not of(c, ev.OrdersLapsed) and len(j1_.orders) == 2
 
 
-@pytest.mark.parametrize("edition, faces", [("12.0.0", []), ("11.0.0", [5])])
-def test_BF2_1_BFR35_BFE12_2_a_flagship_dropping_out_takes_no_involuntary_roll(edition, faces):
-    """Mikasa, fleet and J1 flagship, has a steering (TR) hit and drops out (two propulsion hits, Asahi none). 2.1: it
-    "becomes a one-ship division" when announced, so J1 passes to the heir, Asahi, at once (BF-R35), and the heir of a
-    flagship with a TR or CT hit assumes "command of the division (and of the fleet if it is replacing the fleet
-    flagship)". From 12.0.0 no involuntary die is rolled: the fleet's command goes with J1 (the third pass: left with
-    Mikasa, a one-ship division rolls never again, and a CT hit would hold the fleet's messages for good). 11.0.0
-    rolled first, and a 4 left the fleet with Mikasa, a 5 sent it to Asahi (the second pass, F2)."""
+@pytest.mark.parametrize("edition", ["12.0.0", "11.0.0"])
+@pytest.mark.parametrize("face", [4, 5])
+def test_BF2_1_BFR11_BFR35_BFR64_a_flagship_dropping_out_takes_its_involuntary_roll_first(face, edition):
+    """Mikasa, fleet and J1 flagship, has a steering (TR) hit and drops out (two propulsion hits, Asahi none). 2.1:
+    its player "must roll for transfer of command", and BF-R1 resolves the rolls before the drop-outs (BF-R64): on a
+    5 Asahi assumes "command of the division (and of the fleet if it is replacing the fleet flagship)"; on a 4 the
+    drop-out hands J1 to Asahi and the fleet's command stays with Mikasa (BF-R35). Both editions alike."""
     s = make_state(edition=edition)
     s.ships["Mikasa"].tr, s.ships["Mikasa"].damaged = 1, 2
-    c = reveal(s, faces, japan={"drop_out": ["Mikasa"]})
+    c = reveal(s, [face], japan={"drop_out": ["Mikasa"]})
     (t,) = of(c, ev.CommandTransferred)
     assert (t.from_ship, t.to_ship) == ("Mikasa", "Asahi") and c.state.divisions["J1"].flagship == "Asahi"
-    if edition == "12.0.0":
-        assert (t.how, t.fleet, c.state.fleet_flagship["japan"]) == ("dropped_out", True, "Asahi")
-        assert not [r for r in rolls(c) if "involuntary" in r.purpose]
-    else:
+    assert [r.purpose for r in rolls(c)] == ["involuntary transfer of J1 from Mikasa"]
+    if face == 5:
         assert (t.how, t.fleet, c.state.fleet_flagship["japan"]) == ("involuntary", True, "Asahi")
+    else:
+        assert (t.how, t.fleet, c.state.fleet_flagship["japan"]) == ("dropped_out", False, "Mikasa")
 
 
-def test_BF2_1_BFR35_BFE12_2_a_flagship_without_TR_or_CT_dropping_out_keeps_the_fleets_command():
-    """BF-R35: an undamaged fleet flagship dropping out hands J1 to Asahi and keeps the fleet's command (no
-    involuntary transfer is in play), in 12.0.0 as before."""
-    s = make_state()
-    s.ships["Mikasa"].damaged = 2
-    c = reveal(s, japan={"drop_out": ["Mikasa"]})
-    (t,) = of(c, ev.CommandTransferred)
-    assert (t.to_ship, t.how, t.fleet, c.state.fleet_flagship["japan"]) == ("Asahi", "dropped_out", False, "Mikasa")
-
-
-def test_BF2_1_BFR30_BFE12_1_a_stop_order_stands_when_the_flagship_surrenders_with_no_heir():
-    """2.1: "Vessels under a stop order must still move their minimum required movement for the turn": a stop is no
-    arrow and no free turn, so a division left with no flagship keeps it (BF-R30 takes its arrows only; the third
-    pass, F2)."""
-    s = make_state()
+@pytest.mark.parametrize("edition", ["12.0.0", "11.0.0"])
+def test_BF2_1_BFR30_BFE12_1_a_stop_order_lapses_too_when_the_flagship_surrenders_with_no_heir(edition):
+    """A stop is refused to a division whose flagship has a CT hit or that has none (check_arrows, BF-R30: it "goes
+    straight"), so a division the Command Phase leaves with no flagship loses its stop too (the fourth pass, F1;
+    a stop that stood would bind a division no commander could have given it to)."""
+    s = make_state(edition=edition)
     for n in ("Asahi", "Shikishima", "Fuji"):
         s.ships[n].ct = 1
     c = reveal(s, japan={"divisions": [{"division": "J1", "orders": [{"stop": True}]}], "surrender": ["Mikasa"]})
-    assert not of(c, ev.OrdersLapsed) and [a.stop for a in c.state.divisions["J1"].orders] == [True]
+    if edition == "12.0.0":
+        assert [e.division for e in of(c, ev.OrdersLapsed)] == ["J1"] and c.state.divisions["J1"].orders == []
+    else:
+        assert not of(c, ev.OrdersLapsed) and [a.stop for a in c.state.divisions["J1"].orders] == [True]
 
 
 def test_BFE6_1_BFE12_1_a_lapsed_division_leaves_no_sealed_conversion_behind():

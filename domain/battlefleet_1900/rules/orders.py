@@ -352,9 +352,8 @@ def resolve(ctx: Ctx) -> None:
             if s.divisions[old].flagship == ship:  # BF-R35 (4.0.0): the division it leaves keeps a leader
                 heir = closest(s, old, ship, leaving, lines.get(old))
                 if heir is not None:
-                    fleet = s.fleet_flagship[seat] == ship and _involuntary_heir(s, ship)
                     ctx.emit(
-                        ev.CommandTransferred(division=old, from_ship=ship, to_ship=heir, how="dropped_out", fleet=fleet)
+                        ev.CommandTransferred(division=old, from_ship=ship, to_ship=heir, how="dropped_out", fleet=False)
                     )
             ctx.emit(ev.ShipDroppedOut(ship=ship, division=old, new_division=f"{old}/{ship}"))
         for b in cmd.boat_guns:
@@ -370,9 +369,10 @@ def resolve(ctx: Ctx) -> None:
     for seat, cmd in cmds.items():
         for ship in cmd.surrender:
             leave(ctx, ship, ev.ShipSurrendered(ship=ship))  # BF-R13: public at once
-    if s.edition.has("BF-E12-1"):  # BF-R30: a division the phase left with no flagship to command goes straight
+    if s.edition.has("BF-E12-1"):  # BF-R30: a division the phase left with no flagship to command goes straight,
+        # a stop order lapsing too, as check_arrows refuses one to a division with a CT flagship or none
         for d in s.divisions.values():
-            if d.ships and any(not a.stop for a in d.orders) and not (d.flagship and s.ships[d.flagship].command_ok):
+            if d.ships and d.orders and not (d.flagship and s.ships[d.flagship].command_ok):
                 ctx.emit(ev.OrdersLapsed(division=d.id))
 
 
@@ -383,25 +383,15 @@ def _transfer(ctx: Ctx, division: str, to: str, how: str) -> None:
     ctx.emit(ev.CommandTransferred(division=division, from_ship=d.flagship, to_ship=to, how=how, fleet=fleet))
 
 
-def _involuntary_heir(s: State, flagship: str) -> bool:
-    """BF-E12-2: a fleet flagship with a TR or CT hit dropping out takes no die, and its heir assumes the division's
-    command "and of the fleet if it is replacing the fleet flagship" (2.1, Involuntary), as a 5 or 6 would have; one
-    without either keeps the fleet's command (BF-R35)."""
-    return s.edition.has("BF-E12-2") and bool(s.ships[flagship].tr or s.ships[flagship].ct)
-
-
 def involuntary(ctx: Ctx, division: str, leaving: tuple[str, ...] = ()) -> None:
     """2.1, BF-R11: a flagship with a steering or CT hit rolls 1D6 + (fires + uneven) // 2 >= 5 each command
-    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship not dropping out takes command.
-    From 12.0.0 (BF-E12-2) a flagship dropping out in the same orders rolls none: it leaves at once, its heir taking
-    the division and, with no die, the fleet's command (`_involuntary_heir`)."""
+    phase; a bonus of 4 or more is automatic (no die). The closest qualified ship not dropping out takes command. A
+    flagship dropping out in the same orders rolls first (BF-R64: the text's "must roll", BF-R1's order)."""
     s = ctx.state
     d = s.divisions[division]
     flag = d.flagship
     if flag is None or not (s.ships[flag].tr or s.ships[flag].ct):
         return
-    if flag in leaving and s.edition.has("BF-E12-2"):
-        return  # it drops out "at which time it becomes a one-ship division": its command passes as BF-R35 says
     heir = closest(s, division, flag, leaving)
     if heir is None:
         return  # BF-R11, R44: nobody to take over, no die

@@ -15112,7 +15112,7 @@ export interface components {
         /**
          * OrdersLapsed
          * @description BF-E12-1, glossary CT (BF-R30): a division left by the Command Phase with no flagship able to command (its
-         *     flagship surrendered, no ship qualified to take over) loses the arrows it was given: it goes straight.
+         *     flagship surrendered, no ship qualified to take over) loses the orders it was given: it goes straight.
          */
         OrdersLapsed: {
             /** Division */
@@ -15158,7 +15158,7 @@ export interface components {
         /**
          * OrdersLapsedEvent
          * @description BF-E12-1, glossary CT (BF-R30): a division left by the Command Phase with no flagship able to command (its
-         *         flagship surrendered, no ship qualified to take over) loses the arrows it was given: it goes straight.
+         *         flagship surrendered, no ship qualified to take over) loses the orders it was given: it goes straight.
          */
         OrdersLapsedEvent: {
             /**
