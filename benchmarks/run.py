@@ -1414,8 +1414,21 @@ def instruction_counts(tmp: Path) -> None:
     for r in counts.table(now, before):
         failed = counts.compare({r["figure"]: now[r["figure"]]}, before or {})
         row(r["figure"], r["value"], r["reference"], r["ratio"], "<= +5% of the reference", not failed if before else None)
+    for figure, (limit, issue) in COUNT_TARGETS.items():  # the issues' targets, beside the guard's reference
+        name = figure.split(" ", 1)[0]
+        row(f"{name} against its target", f"{now[figure]:,.0f}", f"target {limit:,}", f"{now[figure] / limit:.2f}x the target",
+            f"<= {limit:,} ({issue})", now[figure] <= limit)  # fmt: skip
     print(f"instruction counts compared with: {what}", flush=True)
     COUNT_FAILURES.extend(counts.compare(now, before or {}))
+
+
+COUNT_TARGETS = {
+    "I1 aa1942 raid, HTTP via the ASGI app": (750_000, "issue 35"),
+    "I3 uboat-leader command, HTTP via the ASGI app": (1_300_000, "issue 35"),
+    "I8 battlefleet-1900 battle, bot in memory, per game": (1_000_000_000, "issue 36"),
+    "I9 uboat-leader campaign, bot in memory, per game": (120_000_000, "issue 36"),
+    "I10 corvette convoy, bot in memory, per game": (45_000_000, "issue 36"),
+}
 
 
 FIGURES = {
