@@ -1472,7 +1472,7 @@ def committed_table(path: str) -> list[dict]:
     rows = []
     for line in text.split(NOTES, 1)[0].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 6 and cells[0].startswith("P") and cells[0][1:2].isdigit():
+        if len(cells) == 6 and cells[0][:1] in ("P", "I") and cells[0][1:2].isdigit():  # I: instruction counts
             rows.append(dict(zip(("figure", "value", "reference", "ratio", "target", "met"), cells)))
     return rows
 
