@@ -321,7 +321,9 @@ def _leads(view: State, seat: str, mine: list) -> list:
         transfers: dict[str, tuple[list[str], bool]] = {}
         if view.edition.has("BF-E11-2"):
             kept |= {orders.flagship_after(view, d, w, to) for d, (w, to) in way.items()}
-            transfers = {d: _named(view, seat, d, w, to) for d, (w, to) in way.items() if view.divisions[d].flagship in w}
+            transfers = {
+                d: _named(view, seat, d, w, to) for d, (w, to) in way.items() if view.divisions[d].flagship in w
+            }
         return _present(
             ui.Items(field="divisions", label="divisional orders (the others steam on)", items=columns),
             *_drop_and_transfer(view, seat, mine, forced, kept - set(forced) - {None}, transfers),
@@ -332,7 +334,8 @@ def _leads(view: State, seat: str, mine: list) -> list:
     variants = []
     for pick in itertools.product(*choices.values()):
         way = dict(zip(choices, pick))
-        variants.append(ui.Variant(label="; ".join(_way_said(view, seat, d, *w) for d, w in way.items()), controls=controls(way)))
+        label = "; ".join(_way_said(view, seat, d, *w) for d, w in way.items())
+        variants.append(ui.Variant(label=label, controls=controls(way)))
     if view.edition.has("BF-E11-2"):
         label = "who leads and commands each division (its orders are judged so, BF-E10-1, BF-E11-2)"
     else:
@@ -393,7 +396,8 @@ def _way_said(view: State, seat: str, division: str, leaving: tuple[str, ...], t
         said += f"; {to} takes command by transfer"
     elif flag != now:
         said += f"; {flag} commands it" if flag else "; no ship may take command: it goes straight"
-        if flag and view.edition.has("BF-E11-2") and (others := [n for n in _named(view, seat, division, leaving, None)[0] if n != flag]):
+        alike = _named(view, seat, division, leaving, None)[0] if flag and view.edition.has("BF-E11-2") else []
+        if others := [n for n in alike if n != flag]:
             said += f", or {' or '.join(others)} if the transfer names it (judged alike)"
     return said
 
