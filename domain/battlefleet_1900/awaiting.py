@@ -334,8 +334,8 @@ def _leads(view: State, seat: str, mine: list) -> list:
     variants = []
     for pick in itertools.product(*choices.values()):
         way = dict(zip(choices, pick))
-        label = "; ".join(_way_said(view, seat, d, *w) for d, w in way.items())
-        variants.append(ui.Variant(label=label, controls=controls(way)))
+        said = "; ".join(_way_said(view, seat, d, *w) for d, w in way.items())
+        variants.append(ui.Variant(label=said, controls=controls(way)))
     if view.edition.has("BF-E11-2"):
         label = "who leads and commands each division (its orders are judged so, BF-E10-1, BF-E11-2)"
     else:
@@ -354,8 +354,9 @@ def _ways(view: State, seat: str, division: str) -> list[Way]:
     for leaving in orders.lead_changes(view, seat, division):
         out.append((leaving, None))
         if view.edition.has("BF-E11-2") and flag in leaving:
+            heirs = _judged(view, division, leaving)
             out += [(leaving, to) for to in _successors(view, seat, division, leaving)
-                    if _judged(view, division, leaving, to) != _judged(view, division, leaving)]
+                    if _judged(view, division, leaving, to) != heirs]
     return out
 
 
@@ -438,7 +439,7 @@ def _drop_and_transfer(
     out in the variant, the ships its voluntary transfer may name there and whether it must (BF-E11-2: another ship
     would have the orders judged under another flagship)."""
     drop = [n for n in view.own(seat) if orders.why_not_drop_out(view, seat, n) is None and n not in kept]
-    heirs = {d.id: [n for n in d.ships if orders.why_not_transfer(view, seat, d.id, n) is None] for d in mine}
+    heirs = {d.id: _successors(view, seat, d.id, ()) for d in mine}
     heirs = {d: [n for n in h if d not in transfers or n in transfers[d][0]] for d, h in heirs.items()}
     both = [n for n in drop if any(n in h for h in heirs.values()) and n not in forced]
 
