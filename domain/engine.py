@@ -879,7 +879,8 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
     """The rule's own reason, where it has one: decide is pure, so asking it costs nothing but time."""
     detail = f"{name!r} is not legal now"
     try:
-        _rules(game).decide(game.state, command, seat, Dice(bytes(32), game.next_roll))
+        with in_place(False):  # asked of a copy even when the command is judged in place: its events are dropped
+            _rules(game).decide(game.state, command, seat, Dice(bytes(32), game.next_roll))
     except IllegalCommand as e:
         return f"{detail}: {e.detail}"
     except Exception:  # noqa: BLE001 - any other failure just means there is no better reason to give
@@ -899,15 +900,28 @@ def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice
         raise refusal(game, seat, e.detail) from None
 
 
-def decide_in_place(game: Game, seat: str, command: Any, server_seed: bytes) -> list[Event]:
+def decide_in_place(
+    game: Game, seat: str, command: Any, server_seed: bytes, restore: Callable[[], Game] | None = None
+) -> list[Event]:
     """Judge a command and apply its events to `game`, the ruleset's own working state being `game.state` itself
     (procedure.in_place): what `decide_command` and `evolve` do, without the copy of the state and without folding
-    the events the rules already applied a second time. For simulations only: a refusal may leave the state
-    half-changed, so the caller drops the game. The events the engine adds (the seed lock, the reveal before the
-    end) are folded as `evolve` folds them; tests/test_same_odds.py holds the states to a fold of the log."""
-    with in_place() as made:
-        events = decide_command(game, seat, command, server_seed)
-    applied = {id(e) for ctx in made if ctx.state is game.state for e in ctx.events}
+    the events the rules already applied a second time. The events the engine adds (the seed lock, the reveal before
+    the end) are folded as `evolve` folds them; tests/test_same_odds.py holds the states to a fold of the log.
+
+    A command refused (or failing) after the rules had changed the state (a procedure that records its decision
+    before it checks the arguments) leaves it half-changed: `restore()` answers the game read again, whose state the
+    refusal's list of what is legal reads (the service); without it the caller drops the game (the simulator)."""
+    made = in_place()
+    try:
+        with made:
+            events = _judge(game, seat, command, server_seed, None)
+    except Exception as failed:
+        if restore is not None and any(ctx.events for ctx in made.made):
+            game = restore()
+        if isinstance(failed, IllegalCommand):  # what is legal now, read outside the block: of a sound state
+            raise refusal(game, seat, failed.detail) from None
+        raise
+    applied = {id(e) for ctx in made.made if ctx.state is game.state for e in ctx.events}
     for e in events:
         if id(e) in applied:
             _count(game, e)  # the rules applied it to the state already

@@ -101,13 +101,16 @@ _IN_PLACE: ContextVar[list[Ctx[Any]] | None] = ContextVar("in_place", default=No
 
 class in_place:  # noqa: N801 - used as a `with` block, like contextlib's; a class costs less than a generator
     """Within it, a `Ctx` works on the state it is given, not a copy, and is listed in what `with` gives: the
-    simulator's way (engine.decide_in_place), whose states nobody else reads and whose bot sends only legal
-    commands. The copy is what keeps a refused command from leaving a trace (a third of a corvette convoy's
-    instructions); a refusal here leaves the state half-changed, and the simulator abandons the game."""
+    simulator's and the service's way (engine.decide_in_place): the copy costs a third of a corvette convoy's
+    instructions and a quarter of a uboat-leader command's. A refusal here may leave the state half-changed: the
+    caller reads it again (the service) or abandons the game (the simulator). `in_place(False)` copies again."""
+
+    def __init__(self, on: bool = True):
+        self.on = on  # False: copy again inside (a question asked of the rules whose answer is thrown away)
 
     def __enter__(self) -> list[Ctx[Any]]:
         self.made: list[Ctx[Any]] = []
-        self.token = _IN_PLACE.set(self.made)
+        self.token = _IN_PLACE.set(self.made if self.on else None)
         return self.made
 
     def __exit__(self, *_: object) -> None:

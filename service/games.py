@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -55,6 +55,18 @@ from service.records import event_out, event_row_out
 from service.rulesets import RULESETS, Loaded, playable
 from service.settings import Settings
 from service.webhooks import Allow, Dispatcher, Webhooks
+
+
+class InPlace(NamedTuple):
+    """A write's decide that applies its events to the cached game as it judges (engine.decide_in_place, no copy of
+    the state): `_submit` never evolves them again, and reads the game again from the store when they are not
+    appended (a refusal after a change: `restore`; a lost race, a store that failed)."""
+
+    judge: Callable[[Game, Callable[[], Game]], list[Event]]
+
+
+def judged_in_place(seat: str, command: Any, server_seed: bytes) -> InPlace:
+    return InPlace(lambda game, restore: engine.decide_in_place(game, seat, command, server_seed, restore))
 
 
 class Busy(Rejected):
@@ -197,7 +209,7 @@ class GameService:
         payload: dict[str, Any],
         command_id: str | None,
         expected_version: int | None,
-        decide: Callable[[Game], list[Event]],
+        decide: Callable[[Game], list[Event]] | InPlace,
         answer: bool = False,
         raw: bool = False,
     ) -> dict[str, Any]:
@@ -237,18 +249,22 @@ class GameService:
                         "read GET /games/{id} and decide again",
                         version=game.version,
                     )
-                evs = decide(game)
+                before, was_over = game.version, game.over
+                seen = self.webhooks.before(game_id, game)  # None (most games): no registrations, nothing to do
+                applied = isinstance(decide, InPlace)  # its events are in the state already: never evolved twice
+                if isinstance(decide, InPlace):
+                    evs = decide.judge(game, lambda: self._reload(cached))
+                else:
+                    evs = decide(game)
                 stamp = self.clock()
-                before = game.version
                 rows, outs, head = self.new_rows(game_id, before, cached.head, evs, cid, seat, stamp)
                 cmd = CommandRow(game_id, cid, seat, payload_text, before + 1, before + len(rows), stamp)
-                seen = self.webhooks.before(game_id, game)  # None (most games): no registrations, nothing to do
                 outbox = None
                 if seen is not None:  # the state after the events decides who is notified: apply them first
-                    was_over = game.over
                     try:
-                        for event in evs:
-                            engine.evolve(game, event)
+                        if not applied:
+                            for event in evs:
+                                engine.evolve(game, event)
                         engine.next_turns(game, seat, stamp)
                         outbox = self.webhooks.notifications(game, seen, was_over)
                     except Exception:
@@ -262,7 +278,7 @@ class GameService:
                     if outbox:
                         self.webhooks.wake()
                 except StoreConflict:
-                    if seen is not None:  # the cached state was moved ahead of the store: back to the truth
+                    if seen is not None or applied:  # the cached state was moved ahead of the store: back to the truth
                         self._reload(cached)
                     # another process appended first: catch up and judge the command again on the new state
                     if expected_version is not None:
@@ -271,19 +287,20 @@ class GameService:
                         ) from None
                     continue
                 except WouldBlock:
-                    if seen is not None:
+                    if seen is not None or applied:
                         self._reload(cached)
                     raise
                 except StoreUnavailable as e:
-                    if seen is not None:
+                    if seen is not None or applied:
                         self._reload(cached)
                     if e.written is None:  # it may be in the log: streams look (they read the store, not this answer)
                         self.notifier.appended(game_id)
                     raise unavailable(e, cid) from e
                 try:
                     if seen is None:
-                        for event in evs:
-                            engine.evolve(game, event)
+                        if not applied:
+                            for event in evs:
+                                engine.evolve(game, event)
                         engine.next_turns(game, seat, stamp)
                     cached.head = head
                 except Exception:
@@ -313,11 +330,12 @@ class GameService:
             "events": [event_row_out(r, self.reads.reads_as(game_id, cmd.seat)) for r in rows],
         }
 
-    def _reload(self, cached: Cached) -> None:
+    def _reload(self, cached: Cached) -> Game:
         """The store is the truth: a cached state that went ahead of it (or failed midway) is read again."""
         self.webhooks.forget(cached.game.game_id)
         fresh = self.cache.load(cached.game.game_id)
         cached.game, cached.head = fresh.game, fresh.head
+        return cached.game
 
     @staticmethod
     def _with_awaiting(c: Cached, seat: str, result: dict[str, Any], answer: bool = True) -> dict[str, Any]:
@@ -357,7 +375,7 @@ class GameService:
             payload,
             body.get("command_id"),
             body.get("expected_version"),
-            lambda game: engine.decide_command(game, seat, command, server_seed),
+            judged_in_place(seat, command, server_seed),
         )
 
     def _refuse_other_rulesets_command(self, game_id: str, seat: str, ruleset: engine.Ruleset, kind: Any) -> None:
@@ -464,6 +482,6 @@ class GameService:
                 payload,
                 f"bot-{version + 1}",
                 version,
-                lambda g: engine.decide_command(g, seat, command, server_seed),  # called in this turn of the loop
+                judged_in_place(seat, command, server_seed),
             )
         raise RuntimeError(f"the bot seats of {game_id} did not stop within {MAX_BOT_COMMANDS} commands")

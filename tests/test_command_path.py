@@ -8,6 +8,8 @@ import dataclasses
 import pytest
 from fastapi.testclient import TestClient
 
+from domain import engine
+from domain.engine import Rejected
 from events.store import SQLiteStore, open_store
 from service.app import create_app
 from service.games import GameService
@@ -100,10 +102,66 @@ def test_awaiting_is_computed_once_per_version_and_shared_by_the_command_and_the
     assert svc.reads.summary(gid, "Germany")["awaiting"] == answers[-1]["awaiting"] and len(calls) == 4
 
 
+def _judged_in_place(tmp_path):
+    """A corvette game one command in (its convoy to move), with the service's reads of the store counted."""
+    svc = GameService(SQLiteStore(str(tmp_path / "inplace.db")))
+    made = svc.creation.create("corvette-command", {"convoys": 5}, None, "public-seed", "11" * 32, None, None, game_id="g-ip")
+    gid, token = made["game_id"], made["seats"][0]["token"]
+    svc.command(gid, token, {"type": "choose_start_port", "side": "canada"})
+    reloads = []
+    real = svc._reload
+    svc._reload = lambda cached: reloads.append(cached.game.version) or real(cached)
+    return svc, gid, token, reloads
+
+
+def test_a_command_refused_after_the_rules_changed_the_state_in_place_leaves_the_cached_game_as_the_store_has_it(
+    tmp_path,
+):
+    """Commands are judged on the cached state itself (engine.decide_in_place, no copy). Corvette records the
+    decision before its rule checks the square (CC-R8), so a move to a square not offered is refused with the state
+    already changed: the game is read again, and the refusal lists what is legal in the sound state."""
+    svc, gid, token, reloads = _judged_in_place(tmp_path)
+    before = svc.reads.summary(gid, "captain")
+    with pytest.raises(engine.IllegalCommand) as refused:
+        svc.command(gid, token, {"type": "move_convoy", "to": [9, 9]})
+    assert reloads == [before["version"]]  # the state had changed: read again from the store
+    cached, fresh = svc.cache.cached(gid).game, svc.cache.load(gid).game
+    assert (cached.version, cached.state) == (fresh.version, fresh.state) == (before["version"], fresh.state)
+    assert refused.value.legal == before["awaiting"]
+    assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]
+    after = svc.command(gid, token, first_choice(before["awaiting"][0]))  # and the game goes on
+    assert after["version"] > before["version"] and svc.cache.cached(gid).game.state == svc.cache.load(gid).game.state
+
+
+def test_a_command_refused_before_the_rules_change_anything_reads_nothing_again(tmp_path):
+    svc, gid, token, reloads = _judged_in_place(tmp_path)
+    with pytest.raises(engine.IllegalCommand):
+        svc.command(gid, token, {"type": "detect"})  # not awaited now: refused before any rule runs
+    assert reloads == []
+
+
+def test_a_command_judged_in_place_whose_events_are_not_appended_is_not_kept_in_the_cached_state(tmp_path, monkeypatch):
+    from events.store import StoreUnavailable
+
+    svc, gid, token, reloads = _judged_in_place(tmp_path)
+    before = svc.reads.summary(gid, "captain")
+
+    def lost(*args, **kwargs):
+        raise StoreUnavailable("the connection dropped", written=False)
+
+    monkeypatch.setattr(svc.store, "append", lost)
+    with pytest.raises(Rejected) as failed:
+        svc.command(gid, token, first_choice(before["awaiting"][0]))
+    assert failed.value.code == "store-unavailable"
+    assert len(reloads) == 1 and reloads[0] > before["version"]  # judged and applied in place, then read again
+    monkeypatch.undo()
+    cached = svc.cache.cached(gid).game
+    assert (cached.version, cached.state) == (before["version"], svc.cache.load(gid).game.state)
+    assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]
+
+
 def test_a_replay_judges_with_only_the_command_sent(tmp_path):
     """Without a cached list (a replay, a simulation) the judgement asks the ruleset for the one command type."""
-    from domain import engine
-
     svc = GameService(SQLiteStore(str(tmp_path / "only.db")))
     gid, germany = raid_ready(svc, {"7": 2})
     game = svc.cache.load(gid).game  # a fresh fold: nothing computed for its version
