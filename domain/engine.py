@@ -911,10 +911,11 @@ def decide_in_place(
     A command refused (or failing) after the rules had changed the state (a procedure that records its decision
     before it checks the arguments) leaves it half-changed: `restore()` answers the game read again, whose state the
     refusal's list of what is legal reads (the service); without it the caller drops the game (the simulator)."""
-    made = in_place()
+    made = in_place(emitting=_sealing_as_emitted(game, server_seed))
     try:
         with made:
             events = _judge(game, seat, command, server_seed, None)
+            _check_sealed_where_emitted(game, events, server_seed)
     except Exception as failed:
         if restore is not None and any(ctx.events for ctx in made.made):
             game = restore()
@@ -928,6 +929,30 @@ def decide_in_place(
         else:
             evolve(game, e)
     return events
+
+
+def _sealing_as_emitted(game: Game, server_seed: bytes) -> Callable[[Event, int], None]:
+    """A sealed record the rules emit in place gets its salt and commitment before the state takes it (`seal` fills
+    them only after decide, when a copy was judged and the real state folded the finished events later). Its number:
+    the game's next, after the seed lock this command appends first if the seed is not locked yet."""
+    first = game.version + 1 + (game.lock is None)
+
+    def fill(e: Event, index: int) -> None:
+        if isinstance(e, SubmissionSealed) and not e.commitment:
+            if e.content is None:
+                raise AssertionError("a SubmissionSealed is emitted with its content")
+            e.salt = sealing_salt(server_seed, game.game_id, first + index)
+            e.commitment = commitment(e.content, e.salt)
+
+    return fill
+
+
+def _check_sealed_where_emitted(game: Game, events: list[Event], server_seed: bytes) -> None:
+    """Every seal salted for the number it is appended at: an event put before it after it was emitted (the reveal
+    `seal` puts before an end) would have numbered it otherwise; the caller then reads the game again."""
+    for seq, e in enumerate(events, start=game.version + 1):
+        if isinstance(e, SubmissionSealed) and e.salt != sealing_salt(server_seed, game.game_id, seq):
+            raise AssertionError(f"the sealed record at {seq} was salted for another number")
 
 
 def _rules(game: Game) -> AnyRuleset:
@@ -984,11 +1009,12 @@ def seal(game: Game, events: list[Event], server_seed: bytes) -> list[Event]:
     events = _open_before_the_end(game, events)
     closed = dict(game.unrevealed)  # seq -> still sealed, as the events go by
     for seq, e in enumerate(events, start=game.version + 1):
-        if isinstance(e, SubmissionSealed) and not e.commitment:
-            if e.content is None:
-                raise AssertionError("a SubmissionSealed is emitted with its content")
-            e.salt = sealing_salt(server_seed, game.game_id, seq)
-            e.commitment = commitment(e.content, e.salt)
+        if isinstance(e, SubmissionSealed):
+            if not e.commitment:  # judged in place, the rules' records were sealed as emitted (`decide_in_place`)
+                if e.content is None:
+                    raise AssertionError("a SubmissionSealed is emitted with its content")
+                e.salt = sealing_salt(server_seed, game.game_id, seq)
+                e.commitment = commitment(e.content, e.salt)
             closed[seq] = e
         elif isinstance(e, SubmissionsRevealed) and not e.entries:
             kinds = set(e.kinds)

@@ -96,25 +96,29 @@ def _copier_for(t: type) -> Callable[[Any], Any]:
     return _share
 
 
-_IN_PLACE: ContextVar[list[Ctx[Any]] | None] = ContextVar("in_place", default=None)
-
-
 class in_place:  # noqa: N801 - used as a `with` block, like contextlib's; a class costs less than a generator
-    """Within it, a `Ctx` works on the state it is given, not a copy, and is listed in what `with` gives: the
-    simulator's and the service's way (engine.decide_in_place): the copy costs a third of a corvette convoy's
-    instructions and a quarter of a uboat-leader command's. A refusal here may leave the state half-changed: the
-    caller reads it again (the service) or abandons the game (the simulator). `in_place(False)` copies again."""
+    """Within it, a `Ctx` works on the state it is given, not a copy, and is listed in `made`: the simulator's and
+    the service's way (engine.decide_in_place): the copy costs a third of a corvette convoy's instructions and a
+    quarter of a uboat-leader command's. A refusal here may leave the state half-changed: the caller reads it again
+    (the service) or abandons the game (the simulator). `in_place(False)` copies again.
 
-    def __init__(self, on: bool = True):
-        self.on = on  # False: copy again inside (a question asked of the rules whose answer is thrown away)
+    `emitting(event, index)` is called with each event before the state takes it (`index`: its place among the
+    Ctx's events): what the engine fills in only once an event is numbered (a seal's salt and commitment) must be
+    in it before the state reads it, since there is no later fold."""
+
+    def __init__(self, on: bool = True, emitting: Callable[[Event, int], None] | None = None):
+        self.on, self.emitting = on, emitting
+        self.made: list[Ctx[Any]] = []
 
     def __enter__(self) -> list[Ctx[Any]]:
-        self.made: list[Ctx[Any]] = []
-        self.token = _IN_PLACE.set(self.made if self.on else None)
+        self.token = _IN_PLACE.set(self if self.on else None)
         return self.made
 
     def __exit__(self, *_: object) -> None:
         _IN_PLACE.reset(self.token)
+
+
+_IN_PLACE: ContextVar[in_place | None] = ContextVar("in_place", default=None)
 
 
 # ---- the step driver -------------------------------------------------------------------------------------------
@@ -124,16 +128,19 @@ class Ctx(Generic[S]):
     """decide's working copy of the state (made with `copy`), the dice, and the events emitted so far."""
 
     def __init__(self, state: S, dice: Dice, evolve: Evolve[S], copy: Callable[[S], S] = working_copy):
-        made = _IN_PLACE.get()
-        self.state = copy(state) if made is None else state
-        if made is not None:
-            made.append(self)
+        place = _IN_PLACE.get()
+        self.state = copy(state) if place is None else state
+        self.emitting = None if place is None else place.emitting
+        if place is not None:
+            place.made.append(self)
         self.dice = dice
         self.evolve = evolve
         self.events: list[Event] = []
 
     def emit(self, *events: Event) -> None:
         for e in events:
+            if self.emitting is not None:
+                self.emitting(e, len(self.events))
             self.events.append(e)
             self.evolve(self.state, e)
 

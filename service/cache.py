@@ -68,6 +68,7 @@ class Cached:
     # names no other while kept.
     encoded: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
     encoded_before: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
+    stale: bool = False  # went ahead of the store and could not be read again then: read again before any use
     KEPT_ENTRIES = 16  # enough for an entry that comes back a few commands on (uboat-leader's passes)
 
     def awaiting(self, reader: engine.Reader) -> Encoded:
@@ -189,13 +190,17 @@ class GameCache:
     def sync(self, c: Cached) -> None:
         """Catch a cached state up with the store's head (the caller holds its lock)."""
         checked, self.checked = self.checked, None
+        if c.stale:
+            fresh = self.load(c.row.id)
+            c.game, c.head, c.stale = fresh.game, fresh.head, False
+            return
         if checked == (threading.get_ident(), c.row.id, c.game.version, c.head):
             return  # this thread found the store at this very state a moment ago (GameService.runs_inline)
         head = self.store.head(c.row.id)
         if head is None or (head[0] == c.game.version and head[1] == c.head.hex()):
             return
-        if head[0] < c.game.version:  # the store went back (restored from a backup): it is the truth
-            fresh = self.load(c.row.id)
+        if head[0] <= c.game.version:  # the store went back (restored from a backup), or holds other events at this
+            fresh = self.load(c.row.id)  # version than the cache does: it is the truth
             c.game, c.head = fresh.game, fresh.head
             return
         c.head = fold_stored(c.game, self.store.events(c.row.id, after=c.game.version)) or c.head

@@ -256,9 +256,14 @@ class GameService:
                     evs = decide.judge(game, lambda: self._reload(cached))
                 else:
                     evs = decide(game)
-                stamp = self.clock()
-                rows, outs, head = self.new_rows(game_id, before, cached.head, evs, cid, seat, stamp)
-                cmd = CommandRow(game_id, cid, seat, payload_text, before + 1, before + len(rows), stamp)
+                try:
+                    stamp = self.clock()
+                    rows, outs, head = self.new_rows(game_id, before, cached.head, evs, cid, seat, stamp)
+                    cmd = CommandRow(game_id, cid, seat, payload_text, before + 1, before + len(rows), stamp)
+                except Exception:
+                    if applied:
+                        self._reload(cached)
+                    raise
                 outbox = None
                 if seen is not None:  # the state after the events decides who is notified: apply them first
                     try:
@@ -296,6 +301,10 @@ class GameService:
                     if e.written is None:  # it may be in the log: streams look (they read the store, not this answer)
                         self.notifier.appended(game_id)
                     raise unavailable(e, cid) from e
+                except Exception:  # any other failure of the store (an I/O error): nothing was appended
+                    if seen is not None or applied:
+                        self._reload(cached)
+                    raise
                 try:
                     if seen is None:
                         if not applied:
@@ -331,9 +340,14 @@ class GameService:
         }
 
     def _reload(self, cached: Cached) -> Game:
-        """The store is the truth: a cached state that went ahead of it (or failed midway) is read again."""
+        """The store is the truth: a cached state that went ahead of it (or failed midway) is read again; if the
+        store cannot answer now, the state is marked to be read again at its next use (`Cached.stale`)."""
         self.webhooks.forget(cached.game.game_id)
-        fresh = self.cache.load(cached.game.game_id)
+        try:
+            fresh = self.cache.load(cached.game.game_id)
+        except BaseException:
+            cached.stale = True
+            raise
         cached.game, cached.head = fresh.game, fresh.head
         return cached.game
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import msgspec
 import pytest
 from fastapi.testclient import TestClient
 
@@ -13,6 +14,9 @@ from domain.engine import Rejected
 from events.store import SQLiteStore, open_store
 from service.app import create_app
 from service.games import GameService
+from service.replay import verify
+from service.settings import Settings
+from service.snapshots import snapshot_key
 from tests.conftest import auth
 from tests.drivers import first_choice
 from tests.test_store import corvette_game
@@ -158,6 +162,132 @@ def test_a_command_judged_in_place_whose_events_are_not_appended_is_not_kept_in_
     cached = svc.cache.cached(gid).game
     assert (cached.version, cached.state) == (before["version"], svc.cache.load(gid).game.state)
     assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]
+
+
+def _as_folded(svc: GameService, gid: str) -> None:
+    """The cached game is what a fold of the store gives (its caches of answers aside)."""
+    cached, fresh = svc.cache.cached(gid), svc.cache.load(gid)
+    skip = ("legal_cache", "seed_cache")
+    assert cached.head == fresh.head
+    assert {k: v for k, v in vars(cached.game).items() if k not in skip} == {
+        k: v for k, v in vars(fresh.game).items() if k not in skip
+    }
+
+
+@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command", "uboat-leader", "battlefleet-1900"])
+def test_after_every_command_and_every_refusal_judged_in_place_the_cached_game_is_the_fold_of_the_store(
+    tmp_path, ruleset
+):
+    """Bot games through the service, each command preceded by a send of the bot's own choice with its arguments
+    broken (a refusal, wherever the rules check them): the state judged in place never drifts from the log."""
+    from service.bots import bot_choose
+    from tests.drivers import SHORT
+
+    settings = dataclasses.replace(Settings(), snapshot_every=0)  # a fold from the genesis, no snapshot to trust
+    svc = GameService(SQLiteStore(str(tmp_path / "drift.db")), settings=settings)
+    made = svc.creation.create(ruleset, SHORT.get(ruleset, {}), None, "public-seed", "11" * 32, None, None, game_id="g")
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    refused = 0
+    for _ in range(25):
+        game = svc.cache.cached("g").game
+        turn = next(((s, m) for s in engine.awaited_seats(game) if (m := engine.awaiting(game, s))), None)
+        if turn is None:
+            break
+        seat, mine = turn
+        payload = bot_choose(game.ruleset, game.state, [m for m in mine if seat in m.seats], seat)
+        broken = {k: (v if k == "type" else _broken(v)) for k, v in payload.items()}
+        if broken != payload:
+            try:
+                svc.command("g", tokens[seat], broken)
+            except Rejected:
+                refused += 1
+            _as_folded(svc, "g")
+        svc.command("g", tokens[seat], payload)
+        _as_folded(svc, "g")
+    assert refused > 0
+    # and the events are those a judgement on a copy gives: the bundle's replay decides every command again so
+    svc.reveal("g", made["referee_token"])
+    report = verify(msgspec.json.encode(svc.bundles.bundle("g")))
+    assert report["verdict"] == "verified", report["checks"]
+
+
+def _broken(v):
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int):
+        return v + 1000
+    if isinstance(v, str):
+        return v + "?"
+    if isinstance(v, list):
+        return [_broken(x) for x in v] if v else [1000]
+    if isinstance(v, dict):
+        return {k: _broken(x) for k, x in v.items()}
+    return v
+
+
+def test_a_seal_judged_in_place_carries_its_commitment_into_the_state_and_its_snapshot(tmp_path):
+    """A sealed record's salt and commitment exist once it is numbered; judged in place, the state reads the record
+    as it is emitted, so the engine fills them in then (spec/EVENTS.md "Sealed inputs": the phase view shows each
+    seat's commitment)."""
+    from service.bots import bot_choose
+
+    settings = dataclasses.replace(Settings(), snapshot_every=3)
+    svc = GameService(SQLiteStore(str(tmp_path / "seal.db")), settings=settings)
+    made = svc.creation.create("battlefleet-1900", {"fog": "blur"}, None, "public-seed", "11" * 32, None, None, game_id="bf")
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    game = svc.cache.cached("bf").game
+    seat = engine.awaited_seats(game)[0]
+    mine = [x for x in engine.awaiting(game, seat) if seat in x.seats]
+    answer = svc.command("bf", tokens[seat], bot_choose(game.ruleset, game.state, mine, seat))
+    sealed = [e["data"]["commitment"] for e in answer["events"] if e["type"] == "SubmissionSealed"]
+    assert len(sealed) == 1 and len(sealed[0]) == 64
+    shown = svc.reads.view("bf", "phase", None, None)["data"]["submitted"]
+    assert shown == [{"seat": seat, "commitment": sealed[0]}]
+    assert svc.store.snapshot("bf", 2**62, snapshot_key(svc.cache.row("bf")))[0] == answer["version"]
+    assert svc.cache.load("bf").game.state.submitted == {seat: sealed[0]}  # from the snapshot
+    _as_folded(svc, "bf")
+
+
+def test_a_store_failure_of_any_kind_after_a_command_judged_in_place_reads_the_game_again(tmp_path, monkeypatch):
+    """Not only the store's own errors: an I/O error it raises as it is (sqlite3's), with nothing appended."""
+    import sqlite3
+
+    svc, gid, token, reloads = _judged_in_place(tmp_path)
+    before = svc.reads.summary(gid, "captain")
+
+    def io_error(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(svc.store, "_insert", io_error)
+    with pytest.raises(sqlite3.OperationalError):
+        svc.command(gid, token, first_choice(before["awaiting"][0]))
+    monkeypatch.undo()
+    assert len(reloads) == 1
+    _as_folded(svc, gid)
+    assert svc.cache.cached(gid).game.version == before["version"]
+
+
+def test_a_refusal_whose_reading_again_fails_leaves_the_game_to_be_read_again_at_its_next_use(tmp_path, monkeypatch):
+    from events.store import StoreUnavailable
+
+    svc, gid, token, reloads = _judged_in_place(tmp_path)
+    before = svc.reads.summary(gid, "captain")
+    real = svc.store.events
+    failing = []
+
+    def dropped(*args, **kwargs):  # the store loses its connection for the one read of the reload
+        failing.append(1)
+        monkeypatch.setattr(svc.store, "events", real)
+        raise StoreUnavailable("the connection was lost", written=False)
+
+    monkeypatch.setattr(svc.store, "events", dropped)
+    with pytest.raises(StoreUnavailable):
+        svc.command(gid, token, {"type": "move_convoy", "to": [9, 9]})  # refused after the decision was recorded
+    assert failing == [1] and svc.cache.cached(gid).stale
+    assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]  # read again first
+    assert not svc.cache.cached(gid).stale
+    _as_folded(svc, gid)
+    assert svc.command(gid, token, first_choice(before["awaiting"][0]))["version"] > before["version"]
 
 
 def test_a_replay_judges_with_only_the_command_sent(tmp_path):
