@@ -262,7 +262,7 @@ class GameService:
                     cmd = CommandRow(game_id, cid, seat, payload_text, before + 1, before + len(rows), stamp)
                 except Exception:
                     if applied:
-                        self._reload(cached)
+                        self._stale(cached)
                     raise
                 outbox = None
                 if seen is not None:  # the state after the events decides who is notified: apply them first
@@ -284,7 +284,7 @@ class GameService:
                         self.webhooks.wake()
                 except StoreConflict:
                     if seen is not None or applied:  # the cached state was moved ahead of the store: back to the truth
-                        self._reload(cached)
+                        self._stale(cached)
                     # another process appended first: catch up and judge the command again on the new state
                     if expected_version is not None:
                         raise Rejected(
@@ -293,17 +293,17 @@ class GameService:
                     continue
                 except WouldBlock:
                     if seen is not None or applied:
-                        self._reload(cached)
+                        self._stale(cached)
                     raise
                 except StoreUnavailable as e:
                     if seen is not None or applied:
-                        self._reload(cached)
+                        self._stale(cached)
                     if e.written is None:  # it may be in the log: streams look (they read the store, not this answer)
                         self.notifier.appended(game_id)
                     raise unavailable(e, cid) from e
                 except Exception:  # any other failure of the store (an I/O error): nothing was appended
                     if seen is not None or applied:
-                        self._reload(cached)
+                        self._stale(cached)
                     raise
                 try:
                     if seen is None:
@@ -338,6 +338,13 @@ class GameService:
             "replayed": True,
             "events": [event_row_out(r, self.reads.reads_as(game_id, cmd.seat)) for r in rows],
         }
+
+    def _stale(self, cached: Cached) -> None:
+        """A cached state that went ahead of the store (its events not appended) is read again before its next use,
+        not now: the store that just failed may not answer a read either, and the client's answer must say what
+        happened to its command (`outcome-unknown`), not that a read failed."""
+        self.webhooks.forget(cached.game.game_id)
+        cached.stale = True
 
     def _reload(self, cached: Cached) -> Game:
         """The store is the truth: a cached state that went ahead of it (or failed midway) is read again; if the

@@ -157,11 +157,11 @@ def test_a_command_judged_in_place_whose_events_are_not_appended_is_not_kept_in_
     with pytest.raises(Rejected) as failed:
         svc.command(gid, token, first_choice(before["awaiting"][0]))
     assert failed.value.code == "store-unavailable"
-    assert len(reloads) == 1 and reloads[0] > before["version"]  # judged and applied in place, then read again
+    assert svc.cache.cached(gid).stale and reloads == []  # judged and applied in place: read again at its next use
     monkeypatch.undo()
-    cached = svc.cache.cached(gid).game
-    assert (cached.version, cached.state) == (before["version"], svc.cache.load(gid).game.state)
-    assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]
+    assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]  # read again first
+    _as_folded(svc, gid)
+    assert svc.cache.cached(gid).game.version == before["version"]
 
 
 def _as_folded(svc: GameService, gid: str) -> None:
@@ -262,7 +262,8 @@ def test_a_store_failure_of_any_kind_after_a_command_judged_in_place_reads_the_g
     with pytest.raises(sqlite3.OperationalError):
         svc.command(gid, token, first_choice(before["awaiting"][0]))
     monkeypatch.undo()
-    assert len(reloads) == 1
+    assert svc.cache.cached(gid).stale
+    assert svc.reads.summary(gid, "captain")["awaiting"] == before["awaiting"]  # read again first
     _as_folded(svc, gid)
     assert svc.cache.cached(gid).game.version == before["version"]
 
