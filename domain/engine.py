@@ -942,12 +942,17 @@ def _sealing_as_emitted(game: Game, server_seed: bytes) -> Callable[[Event, int]
 
     def fill(e: Event, index: int) -> None:
         if isinstance(e, SubmissionSealed) and not e.commitment:
-            if e.content is None:
-                raise AssertionError("a SubmissionSealed is emitted with its content")
-            e.salt = sealing_salt(server_seed, game.game_id, first + index)
-            e.commitment = commitment(e.content, e.salt)
+            _salt_and_commit(e, server_seed, game.game_id, first + index)
 
     return fill
+
+
+def _salt_and_commit(e: SubmissionSealed, server_seed: bytes, game_id: str, seq: int) -> None:
+    """A sealed record's salt (by its number) and its commitment to its content (spec/EVENTS.md "Sealed inputs")."""
+    if e.content is None:
+        raise AssertionError("a SubmissionSealed is emitted with its content")
+    e.salt = sealing_salt(server_seed, game_id, seq)
+    e.commitment = commitment(e.content, e.salt)
 
 
 def _check_sealed_where_emitted(game: Game, events: list[Event], server_seed: bytes) -> None:
@@ -1014,10 +1019,7 @@ def seal(game: Game, events: list[Event], server_seed: bytes) -> list[Event]:
     for seq, e in enumerate(events, start=game.version + 1):
         if isinstance(e, SubmissionSealed):
             if not e.commitment:  # judged in place, the rules' records were sealed as emitted (`decide_in_place`)
-                if e.content is None:
-                    raise AssertionError("a SubmissionSealed is emitted with its content")
-                e.salt = sealing_salt(server_seed, game.game_id, seq)
-                e.commitment = commitment(e.content, e.salt)
+                _salt_and_commit(e, server_seed, game.game_id, seq)
             closed[seq] = e
         elif isinstance(e, SubmissionsRevealed) and not e.entries:
             kinds = set(e.kinds)

@@ -264,6 +264,7 @@ class GameService:
                     if applied:
                         self._stale(cached)
                     raise
+                ahead = seen is not None or applied  # the cached state holds the events before they are appended
                 outbox = None
                 if seen is not None:  # the state after the events decides who is notified: apply them first
                     try:
@@ -283,7 +284,7 @@ class GameService:
                     if outbox:
                         self.webhooks.wake()
                 except StoreConflict:
-                    if seen is not None or applied:  # the cached state was moved ahead of the store: back to the truth
+                    if ahead:  # back to the truth
                         self._stale(cached)
                     # another process appended first: catch up and judge the command again on the new state
                     if expected_version is not None:
@@ -292,17 +293,17 @@ class GameService:
                         ) from None
                     continue
                 except WouldBlock:
-                    if seen is not None or applied:
+                    if ahead:
                         self._stale(cached)
                     raise
                 except StoreUnavailable as e:
-                    if seen is not None or applied:
+                    if ahead:
                         self._stale(cached)
                     if e.written is None:  # it may be in the log: streams look (they read the store, not this answer)
                         self.notifier.appended(game_id)
                     raise unavailable(e, cid) from e
                 except Exception:  # any other failure of the store (an I/O error): nothing was appended
-                    if seen is not None or applied:
+                    if ahead:
                         self._stale(cached)
                     raise
                 try:
