@@ -98,7 +98,7 @@ def test_a_bundle_that_needs_more_memory_than_its_cap_is_refused_and_the_server_
             assert ok.status_code == 200 and ok.json()["verdict"] == "verified", ok.text
 
 
-def test_while_a_crafted_bundle_is_verified_a_cheap_read_of_a_game_stays_fast(tmp_path):
+def test_while_a_crafted_bundle_is_verified_reads_of_a_game_are_answered_all_through(tmp_path):
     crafted = json.dumps(dice_bundle(40_000))
     with server_process(str(tmp_path / "v.db")) as (base, _):
         with httpx.Client(base_url=base, timeout=120) as c:
@@ -113,15 +113,16 @@ def test_while_a_crafted_bundle_is_verified_a_cheap_read_of_a_game_stays_fast(tm
             t = threading.Thread(target=post)
             t.start()
             time.sleep(0.5)
-            worst = 0.0
+            answered = 0  # reads answered while the verification still runs (a timing would measure the machine)
             while t.is_alive():
-                s = time.monotonic()
                 assert c.get(f"/games/{gid}").status_code == 200
-                worst = max(worst, time.monotonic() - s)
+                answered += t.is_alive()
                 time.sleep(0.02)
             t.join()
     assert done["r"].status_code == 200 and done["r"].json()["checks"]["dice"]["rolls"] == 40_000
-    assert worst < 0.25, worst
+    # verified in the server's own process, a read would wait for the whole verification: at most one would be
+    # answered before it; in a worker, the reads go on all through it
+    assert answered >= 5, answered
 
 
 def test_clients_take_turns_one_bundle_each_then_wait_in_order(monkeypatch):
