@@ -50,9 +50,9 @@ def _listed(choices: Iterable[dict], label: Callable[[dict], str]) -> tuple[list
     return head, [label(x) for x in head]
 
 
-def _counted(fleets: Iterable[int]) -> int:
+def _counted(fleets: list[int]) -> int:
     """How many choices fleets of these sizes make: len(submarines.counts(n)) each, counted without the ranges."""
-    return sum(min(n, c.MAX_COUNT) for n in fleets)
+    return sum([n if n < c.MAX_COUNT else c.MAX_COUNT for n in fleets])
 
 
 def _n(count: int, what: str = "submarine") -> str:
@@ -182,21 +182,23 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def _fight_variant(sz: int, n: int) -> Variant:
-    """A zone's `fight` variant (shared, as its `oneOf` branch: a raid's answer rebuilds this entry, and only the
-    raided zone's changed)."""
+def _fight_zone(sz: int, n: int) -> tuple[dict[str, Any], Variant]:
+    """A zone's `fight` schema branch and its variant (shared between entries: nobody mutates one): a raid's answer
+    rebuilds this entry, and only the raided zone's changed."""
     label = f"Sea zone {sz}: {_n(n)} that may fight"
-    return Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
+    return _count_branch(sz, n), Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    zones = [(sz, n) for sz in sorted(state.subs.get(state.power, {})) if (n := state.may_raid_with(sz)) > 0]
+    zones = sorted(state.zones_that_may_raid())
     if not zones:
         return None
-    choices, labels = (None, None) if _counted(n for _, n in zones) > MAX_CHOICES else _listed(
+    counts = [n for _, n in zones]
+    choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
+    parts = [_fight_zone(sz, n) for sz, n in zones]
     return CommandSpec(
         type="fight",
         seats=seats,
@@ -205,11 +207,11 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
         schema=_object(
             {
                 "sz": _int(enum=[sz for sz, _ in zones]),
-                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n in zones))),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(counts))),
             },
-            [_count_branch(sz, n) for sz, n in zones],
+            [branch for branch, _ in parts],
         ),
-        ui=None if choices is not None else _per_zone("Sea zone", [_fight_variant(sz, n) for sz, n in zones]),
+        ui=None if choices is not None else _per_zone("Sea zone", [variant for _, variant in parts]),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
 
@@ -218,7 +220,7 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
     fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
     if not fleets:
         return None
-    choices, labels = (None, None) if _counted(n for _, _, n in fleets) > MAX_CHOICES else _listed(
+    choices, labels = (None, None) if _counted([n for _, _, n in fleets]) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
@@ -375,8 +377,7 @@ def _control(s: State) -> tuple:
 def _raids(s: State) -> tuple:
     """What `raid.why_not_raid` and the labels read: the step, the deactivated zones, the chips, and which zones hold a
     submarine that may still raid."""
-    used = s.used  # `may_raid_with(sz) > 0`, inline: asked of every zone on every answer
-    may = tuple(sz for sz, n in s.subs.get(s.power, {}).items() if (u := used.get(sz)) is None or n > u.raided + u.fought)
+    may = tuple([sz for sz, _ in s.zones_that_may_raid()])
     return s.turn, s.combat_step, tuple(s.inactive), tuple(s.chips.items()), may
 
 

@@ -96,6 +96,16 @@ class State:
         used = self.used.get(sz)
         return here if used is None else here - used.raided - used.fought
 
+    def zones_that_may_raid(self) -> list[tuple[int, int]]:
+        """(sz, `may_raid_with(sz)`) of each zone where the acting power has a submarine that may still raid or fight
+        (in no particular order): what the `fight` and `raid` entries read of every zone on every answer, in one pass."""
+        used = self.used
+        return [
+            (sz, n)
+            for sz, here in self.subs.get(TURN_ORDER[self.turn], _NONE).items()
+            if (n := here if (u := used.get(sz)) is None else here - u.raided - u.fought) > 0
+        ]
+
     def holds_capital(self, power: str) -> bool:
         return self.control.get(CAPITALS[power]) == power
 
