@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -48,8 +47,13 @@ class Encoded(list):
 
 def _encode(content: Any) -> bytes:
     """An answer's JSON, an `Encoded` value at its top level spliced in as its bytes (the same bytes)."""
-    if type(content) is dict and any(type(v) is Encoded for v in content.values()):
-        content = {k: msgspec.Raw(v.json) if type(v) is Encoded else v for k, v in content.items()}
+    if type(content) is dict:
+        spliced = None
+        for k, v in content.items():
+            if type(v) is Encoded:
+                spliced = spliced or dict(content)
+                spliced[k] = msgspec.Raw(v.json)
+        content = spliced or content
     return _encoder.encode(content)
 
 
@@ -148,18 +152,23 @@ def no_duplicate_keys(raw: bytes, decoded: Any = None) -> None:
 
 def _keys(value: Any) -> int:
     """How many keys the objects in a decoded JSON value hold, nested ones included."""
-    return sum(len(v) for v in _containers(value) if isinstance(v, dict))
+    return sum([len(v) for v in _containers(value) if type(v) is dict])
 
 
-def _containers(value: Any) -> Iterator[dict | list]:
+def _containers(value: Any) -> list[dict | list]:
     """Every object and array in a decoded JSON value, itself included. A loop, not a recursion: msgspec decodes
-    bodies nested deeper than a recursion could walk."""
-    todo = [value]
+    bodies nested deeper than a recursion could walk. (Decoded JSON holds exact dicts and lists; a command's flat
+    object is walked in one step.)"""
+    found: list[dict | list] = []
+    todo = [value] if type(value) in (dict, list) else []
     while todo:
         v = todo.pop()
-        if isinstance(v, (dict, list)):
-            yield v
-            todo.extend(x for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, (dict, list)))
+        found.append(v)
+        todo += [x for x in (v.values() if type(v) is dict else v) if type(x) in (dict, list)]
+    return found
+
+
+_DECODERS: dict[Any, msgspec.json.Decoder] = {}  # per model: request bodies are of a few types
 
 
 def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") -> Any:
@@ -168,8 +177,11 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
 
     A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
     it is read as one wherever an integer goes; nothing else is coerced."""
+    decoder = _DECODERS.get(model)
+    if decoder is None:  # `msgspec.json.decode(raw, type=model)` makes its decoder anew on every call: 1.8 us of 2
+        decoder = _DECODERS[model] = msgspec.json.Decoder(model)
     try:
-        value: Any = msgspec.json.decode(raw, type=model)
+        value: Any = decoder.decode(raw)
     except msgspec.ValidationError:
         no_duplicate_keys(raw)
         try:
@@ -209,11 +221,11 @@ def invalid_json(e: Exception) -> InvalidInput:
 def whole_numbers(value: Any) -> Any:
     """`value` with every float that is a whole number turned into that int (JSON Schema: 2.0 is an integer); freshly
     decoded JSON is changed in place."""
-    if isinstance(value, float):
+    if type(value) is float:
         return int(value) if value.is_integer() else value
     for v in _containers(value):
-        for k, x in v.items() if isinstance(v, dict) else enumerate(v):
-            if isinstance(x, float) and x.is_integer():
+        for k, x in v.items() if type(v) is dict else enumerate(v):
+            if type(x) is float and x.is_integer():
                 v[k] = int(x)
     return value
 
