@@ -4,7 +4,6 @@ objects (with a label each) when there are at most MAX_CHOICES, else none and a 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -90,7 +89,7 @@ def label_of(choice: dict) -> str:
 def narrow_schema(schema: dict, narrow: dict[str, Any]) -> dict:
     """A copy of a command's schema with keywords added to properties: "picks.boat" reaches into an array's item
     Struct (through $defs), "speeds.*" into an object's values, "speeds" itself into the property."""
-    out = copy.deepcopy(schema)
+    out = msgspec.json.decode(msgspec.json.encode(schema))  # a deep copy: JSON in, JSON out, at a fifth of deepcopy's cost
     for path, extra in narrow.items():
         node = out
         parts = path.split(".")

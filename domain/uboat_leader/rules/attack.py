@@ -244,8 +244,9 @@ def specs(s: State) -> list:
     bt = s.battle
     arms = {b: weapons(s, b) for b in bt.queue if b in bt.subs}
     able = [b for b in bt.queue if arms.get(b)]
+    aims = {(b, w): targets(s, b, w) for b in able for w in arms[b]}  # once for the schema and the form
     out = [spec(c.Hold, [{"boat": b} for b in able], [f"{b} holds fire" for b in able])]
-    every = sorted({t for b in able for w in arms[b] for t in targets(s, b, w)})
+    every = sorted({t for ts in aims.values() for t in ts})
     most = max(max(sum(s.boats[b].ready.values()), s.rules.gun_shots) for b in able)
     kinds = sorted({k for b in able for k, n in s.boats[b].ready.items() if n})
     narrow = {
@@ -255,41 +256,40 @@ def specs(s: State) -> list:
         "shots.target": {"enum": every},
         "shots.kind": {"enum": kinds or ["normal"]},
     }
-    out.append(spec(c.Attack, None, narrow=narrow, form=lambda: attack_ui(s, able)))
+    out.append(spec(c.Attack, None, narrow=narrow, form=lambda: attack_ui(s, aims)))
     return out
 
 
-def attack_ui(s: State, able: list[str]) -> ui.Form:
+def attack_ui(s: State, reach: dict[tuple[str, str], list[str]]) -> ui.Form:
     """UL-S2, UL-R42: a variant per boat of the step and weapon it may use now (`weapons`), its shots at the targets
-    THAT weapon reaches from THAT boat (`targets`): torpedoes up to those Ready of each kind, gun rolls up to
-    `gun_shots` and the Ammo left — the bounds why_not_attack refuses beyond."""
+    THAT weapon reaches from THAT boat (`targets`; `reach` holds both, in the step's order): torpedoes up to those
+    Ready of each kind, gun rolls up to `gun_shots` and the Ammo left — the bounds why_not_attack refuses beyond."""
     variants = []
-    for boat in able:
+    for (boat, weapon), ships in reach.items():
         b = s.boats[boat]
-        for weapon in weapons(s, boat):
-            aims = target_select(s, boat, weapon)
-            if weapon == "torpedo":
-                shots = shots_control(aims, {k: n for k, n in b.ready.items() if n}, least=1)
-            else:
-                most = min(s.rules.gun_shots, b.ammo)
-                shots = ui.Repeat(field="shots", label="gun rolls", controls=[aims], min=1, max=most, rulebook="Cañón")
-            said = "torpedoes" if weapon == "torpedo" else "gun"
-            variants.append(
-                ui.Variant(
-                    label=f"{boat}: {said}",
-                    fixed={"boat": boat, "weapon": weapon},
-                    controls=[shots],
-                    rulebook=RULEBOOK[weapon],
-                )
+        aims = target_select(s, boat, weapon, ships)
+        if weapon == "torpedo":
+            shots = shots_control(aims, {k: n for k, n in b.ready.items() if n}, least=1)
+        else:
+            most = min(s.rules.gun_shots, b.ammo)
+            shots = ui.Repeat(field="shots", label="gun rolls", controls=[aims], min=1, max=most, rulebook="Cañón")
+        said = "torpedoes" if weapon == "torpedo" else "gun"
+        variants.append(
+            ui.Variant(
+                label=f"{boat}: {said}",
+                fixed={"boat": boat, "weapon": weapon},
+                controls=[shots],
+                rulebook=RULEBOOK[weapon],
             )
+        )
     return ui.Form(controls=[ui.Variants(label="attack", variants=variants, rulebook="Ataque")])
 
 
-def target_select(s: State, boat: str, weapon: str) -> ui.Select:
-    """The revealed ships `boat`'s `weapon` may shoot at now, each with its card's name and its range."""
+def target_select(s: State, boat: str, weapon: str, ships: list[str]) -> ui.Select:
+    """The revealed ships `boat`'s `weapon` may shoot at now (`targets`), each with its card's name and its range."""
     bt = s.battle
     opts = []
-    for lb in targets(s, boat, weapon):
+    for lb in ships:
         rng = distance(s.data, bt.subs[boat].area, bt.ships[lb].area)
         opts.append(ui.Option(value=lb, label=f"{piece_name(s, lb)} (range {rng})"))
     return ui.Select(field="target", label="target", options=opts, rulebook="Blanco")
