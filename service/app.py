@@ -5,6 +5,7 @@ msgspec. Every error is application/problem+json with a stable `code`; openapi/o
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Mapping
 from typing import cast
 
@@ -12,6 +13,7 @@ import msgspec
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
@@ -39,6 +41,23 @@ from service.settings import Settings
 EXPOSED = ["ETag", "Location", "Retry-After", "WWW-Authenticate", "Allow", "X-Request-ID"]  # headers a browser page may read
 
 
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
+
+def telemetry_wanted(settings: Settings) -> bool:
+    """Whether FastAPI's own OpenTelemetry spans, metrics and logs run (docs/operations.md "OpenTelemetry"). FastAPI
+    asks on every request whether a provider is set up (34,000 instructions, 2% of a command); `auto` asks once, as
+    the app is made: on when OpenTelemetry is set up for this process then (an `OTEL_` variable, FastAPI's
+    `FASTAPI_OTEL_AUTO_CONFIGURE`, or a tracer provider set already, as `opentelemetry-instrument` sets one)."""
+    if settings.telemetry != "auto":
+        return settings.telemetry == "on"
+    if any(name.startswith(("OTEL_", "FASTAPI_OTEL_")) for name in os.environ):
+        return True
+    from opentelemetry import trace
+
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+
+
 def create_app(
     db_path: str | None = None,
     service: GameService | None = None,
@@ -52,6 +71,7 @@ def create_app(
         open_store(settings.db, settings.sqlite_sync, settings.db_start_wait), settings=settings, rulesets=rulesets
     )
     app = FastAPI(
+        telemetry=None if telemetry_wanted(settings) else TELEMETRY_OFF,
         title="Naval Umpire",
         version=ENGINE_VERSION,
         docs_url=None,

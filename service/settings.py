@@ -72,6 +72,7 @@ class Settings:
     webhook_lease: float = 60.0  # seconds a claimed webhook is its process's; then another may take it (crash)
     log_format: str = "text"  # the server's log lines: text, or json (one object per line; docs/operations.md "Logs")
     deadline_poll: float = 2.0  # seconds between a process's looks for turn clocks run out (docs/api.md "Deadlines")
+    telemetry: str = "auto"  # FastAPI's OpenTelemetry: on, off, or auto (on when OpenTelemetry is set up at start)
 
     @classmethod
     def from_env(cls, **overrides) -> Settings:
@@ -108,5 +109,6 @@ class Settings:
             log_format=_choice("UMPIRE_LOG_FORMAT", cls.log_format, ("text", "json")),
             webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
             webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
+            telemetry=_choice("UMPIRE_TELEMETRY", cls.telemetry, ("auto", "on", "off")),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})
