@@ -191,8 +191,7 @@ class GameCache:
         """Catch a cached state up with the store's head (the caller holds its lock)."""
         checked, self.checked = self.checked, None
         if c.stale:
-            fresh = self.load(c.row.id)
-            c.game, c.head, c.stale = fresh.game, fresh.head, False
+            self.reload(c)
             return
         if checked == (threading.get_ident(), c.row.id, c.game.version, c.head):
             return  # this thread found the store at this very state a moment ago (GameService.runs_inline)
@@ -200,10 +199,19 @@ class GameCache:
         if head is None or (head[0] == c.game.version and head[1] == c.head.hex()):
             return
         if head[0] <= c.game.version:  # the store went back (restored from a backup), or holds other events at this
-            fresh = self.load(c.row.id)  # version than the cache does: it is the truth
-            c.game, c.head = fresh.game, fresh.head
+            self.reload(c)  # version than the cache does: it is the truth
             return
         c.head = fold_stored(c.game, self.store.events(c.row.id, after=c.game.version)) or c.head
+
+    def reload(self, c: Cached) -> None:
+        """The store is the truth: read the cached game again (the caller holds its lock). If the store cannot answer
+        now, the game stays marked to be read again at its next use (`Cached.stale`)."""
+        try:
+            fresh = self.load(c.row.id)
+        except BaseException:
+            c.stale = True
+            raise
+        c.game, c.head, c.stale = fresh.game, fresh.head, False
 
     def load(self, game_id: str, upto: int | None = None) -> Cached:
         """A game folded from its nearest snapshot (or its genesis) up to `upto` (default: the head)."""

@@ -251,11 +251,10 @@ class GameService:
                     )
                 before, was_over = game.version, game.over
                 seen = self.webhooks.before(game_id, game)  # None (most games): no registrations, nothing to do
-                applied = isinstance(decide, InPlace)  # its events are in the state already: never evolved twice
-                if isinstance(decide, InPlace):
-                    evs = decide.judge(game, lambda: self._reload(cached))
+                if isinstance(decide, InPlace):  # its events are in the state already (`applied`): never evolved twice
+                    evs, applied = decide.judge(game, lambda: self._reload(cached)), True
                 else:
-                    evs = decide(game)
+                    evs, applied = decide(game), False
                 try:
                     stamp = self.clock()
                     rows, outs, head = self.new_rows(game_id, before, cached.head, evs, cid, seat, stamp)
@@ -351,12 +350,7 @@ class GameService:
         """The store is the truth: a cached state that went ahead of it (or failed midway) is read again; if the
         store cannot answer now, the state is marked to be read again at its next use (`Cached.stale`)."""
         self.webhooks.forget(cached.game.game_id)
-        try:
-            fresh = self.cache.load(cached.game.game_id)
-        except BaseException:
-            cached.stale = True
-            raise
-        cached.game, cached.head = fresh.game, fresh.head
+        self.cache.reload(cached)
         return cached.game
 
     @staticmethod

@@ -159,12 +159,6 @@ def _raid_label(sz: int, cap_left: int) -> str:
     return f"Raid sea zone {sz} ({CONVOY_ZONES[sz]}, {cap_left} IPCs left under the cap) with a submarine"
 
 
-@functools.lru_cache(maxsize=4096)
-def _count_branch(sz: int, n: int) -> dict[str, Any]:
-    """A zone's `oneOf` branch: at most n submarines there (shared between entries: nobody mutates one)."""
-    return _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
-
-
 def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     legal = list(raid.legal_raids(state))
     if not legal:
@@ -185,8 +179,9 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
 def _fight_zone(sz: int, n: int) -> tuple[dict[str, Any], Variant]:
     """A zone's `fight` schema branch and its variant (shared between entries: nobody mutates one): a raid's answer
     rebuilds this entry, and only the raided zone's changed."""
+    branch = _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))  # at most n submarines there
     label = f"Sea zone {sz}: {_n(n)} that may fight"
-    return _count_branch(sz, n), Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
+    return branch, Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
