@@ -15,16 +15,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from domain.decisions import descriptors_wanted
 from domain.engine import CommandSpec
+from domain.procedure import FRESH
 
 _KEPT: OrderedDict[tuple[Any, ...], CommandSpec | None] = OrderedDict()
 KEPT_MAX = 1024  # entries of every game served at once; the oldest go first
 _MISSING: Any = object()  # not built yet (a kept entry may be None: not legal now)
-_FRESH: ContextVar[bool] = ContextVar("entries_fresh", default=False)
 E = TypeVar("E", CommandSpec, CommandSpec | None)
 
 
@@ -35,7 +34,7 @@ def reads_nothing(state: Any) -> None:
 def kept(build: Callable[[Any, list[str]], E], reads: Callable[[Any], Any], state: Any, seats: list[str]) -> E:
     """`build(state, seats)`, or the entry built for the same builder, seats and `reads(state)` before (a bot's
     entries, without descriptors, apart from a reader's)."""
-    if _FRESH.get():
+    if FRESH.get():
         return build(state, seats)
     key = (build, tuple(seats), descriptors_wanted(), reads(state))
     hit = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
@@ -51,11 +50,11 @@ def kept(build: Callable[[Any, list[str]], E], reads: Callable[[Any], Any], stat
 
 
 class recomputed:  # noqa: N801 - used as a `with` block
-    """Within it, every entry is built from scratch and nothing is kept: the full recomputation the kept entries are
-    tested against."""
+    """Within it, every entry is built from scratch and nothing is kept, nor any answer a state keeps
+    (procedure.memoized): the full recomputation the kept entries are tested against."""
 
     def __enter__(self) -> None:
-        self.token = _FRESH.set(True)
+        self.token = FRESH.set(True)
 
     def __exit__(self, *_: object) -> None:
-        _FRESH.reset(self.token)
+        FRESH.reset(self.token)

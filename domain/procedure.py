@@ -1,6 +1,7 @@
 """What every ruleset's `decide` and `evolve` share, owned once: the working copy a multi-step `decide` evolves (`Ctx`,
 `working_copy`), the driver that runs the game on to its next decision (`run`), a roll against a target
-(`Ctx.check`), and the fold that makes `evolve` total by construction and owns the core's events (`fold`).
+(`Ctx.check`), the fold that makes `evolve` total by construction and owns the core's events (`fold`), and the answers
+a state keeps until its next event (`memoized`).
 
 `decide` works on a working copy: each event is applied to it as it is emitted, so a step reads the state the previous
 step left, and a rejected command leaves the caller's state untouched. Each roll is recorded with what it decided.
@@ -9,6 +10,7 @@ step left, and a rejected command leaves the caller's state untouched. Each roll
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, Generic, Protocol, TypeVar
@@ -119,6 +121,54 @@ class in_place:  # noqa: N801 - used as a `with` block, like contextlib's; a cla
 
 
 _IN_PLACE: ContextVar[in_place | None] = ContextVar("in_place", default=None)
+
+
+# ---- what a state answers, kept until its next event ------------------------------------------------------------
+
+_MEMO = "_memo"  # the attribute of a `Memo` state holding its answers: {function, or (function, *args): answer}
+_MISSING: Any = object()
+FRESH: ContextVar[bool] = ContextVar("fresh", default=False)  # set by entries.recomputed: nothing kept, all asked
+
+
+class Memo:
+    """A state whose answers to the rules' questions (`memoized`) it keeps until the fold applies its next event
+    (`Fold` drops them): only events change a state, so until then an answer stands. The answers are no part of the
+    state: never pickled (a snapshot), compared or shown; a working copy starts with those of the state it copies,
+    which it equals."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        d = self.__dict__
+        return {k: v for k, v in d.items() if k != _MEMO} if _MEMO in d else d
+
+
+def forget(state: Any) -> None:
+    """Drop what `state` answered (`memoized`): for a state changed other than by its events (a test's set-up)."""
+    state.__dict__.pop(_MEMO, None)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def memoized(fn: F) -> F:
+    """`fn(state, *args)` asked once per state between events (hashable `args`; the state a `Memo`): for a question a
+    command asks several times of one state (uboat-leader's decision awaited: as its command is judged, after each
+    step of the procedure, for its answer's `awaiting`). Nobody mutates an answer: callers share it."""
+
+    @functools.wraps(fn)
+    def answer(state: Any, *args: Any) -> Any:
+        if FRESH.get():
+            return fn(state, *args)
+        d = state.__dict__
+        memo = d.get(_MEMO)
+        if memo is None:
+            memo = d[_MEMO] = {}
+        key = (fn, *args) if args else fn
+        out = memo.get(key, _MISSING)
+        if out is _MISSING:
+            out = memo[key] = fn(state, *args)
+        return out
+
+    return answer  # type: ignore[return-value]
 
 
 # ---- the step driver -------------------------------------------------------------------------------------------
@@ -235,6 +285,9 @@ class Fold(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.__module__} has no handler for {type(e).__name__}")
         handler(state, e)
+        d = state.__dict__
+        if _MEMO in d:  # what the state answered before this event (`memoized`)
+            del d[_MEMO]
         return state
 
     def __reduce__(self) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 
 import msgspec
 import pytest
 
-from domain.procedure import CORE_NO_CHANGE, fold, working_copy
+from domain import entries
+from domain.procedure import CORE_NO_CHANGE, Memo, fold, forget, memoized, working_copy
 from events.core import DiceRolled, GameEnded, SeedLocked
 from events.vocabulary import Event
 
@@ -90,3 +92,49 @@ def test_the_working_copy_copies_what_evolve_may_change_and_shares_the_rest():
     w.log.append(Frozen(3))
     w.marks.add(2)
     assert s == Outer(data=Frozen(1), inner=Inner(["a"], {"a": 1}), log=[Frozen(2)], marks={1})
+
+
+@dataclass
+class Asked(Memo):
+    n: int = 0
+    over: bool = False
+
+
+ASKED: list[int] = []
+
+
+@memoized
+def doubled(s: Asked, plus: int = 0) -> int:
+    ASKED.append(s.n)
+    return 2 * s.n + plus
+
+
+def test_a_state_keeps_what_it_answered_until_the_fold_applies_its_next_event():
+    """`memoized` asks once per state between events (uboat-leader's decision awaited is asked about four times a
+    command): any event the fold applies, even one that changes nothing, drops the answers; `recomputed` asks anew."""
+    evolve = fold({Counted: counted}, (Noted,), __name__)
+    s, ASKED[:] = Asked(n=1), []
+    assert (doubled(s), doubled(s), doubled(s, 1), doubled(s, 1)) == (2, 2, 3, 3) and ASKED == [1, 1]
+    evolve(s, Counted(n=2))
+    assert doubled(s) == 6 and ASKED == [1, 1, 3]
+    evolve(s, Noted())
+    assert doubled(s) == 6 and ASKED == [1, 1, 3, 3]
+    with entries.recomputed():
+        assert doubled(s) == 6 and ASKED == [1, 1, 3, 3, 3]
+    s.n = 5  # changed other than by an event (a test's set-up): stale until forgotten
+    assert doubled(s) == 6
+    forget(s)
+    assert doubled(s) == 10
+
+
+def test_what_a_state_answered_is_no_part_of_it():
+    """Never pickled (a snapshot), compared or shown; a working copy starts with the answers of the state it equals
+    and drops them at its own first event, leaving the original's."""
+    s = Asked(n=4)
+    assert doubled(s) == 8
+    assert pickle.dumps(s) == pickle.dumps(Asked(n=4)) and s == Asked(n=4) and repr(s) == repr(Asked(n=4))
+    assert "_memo" not in pickle.loads(pickle.dumps(s)).__dict__
+    copy = working_copy(s)
+    fold({Counted: counted}, (), __name__)(copy, Counted(n=1))
+    ASKED[:] = []
+    assert (doubled(copy), doubled(s)) == (10, 8) and ASKED == [5]

@@ -3,10 +3,12 @@ automatic step when none is awaited."""
 
 from __future__ import annotations
 
+from domain.procedure import memoized
 from domain.uboat_leader.rules import campaign, contact, missions, operations, refit
 from domain.uboat_leader.state import State
 
 
+@memoized  # asked about four times a command of one state: to judge it, after each step, for its answer
 def awaited(s: State) -> str | None:
     if s.over:
         return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from domain.editions import Edition
+from domain.procedure import Memo
 from domain.uboat_leader.data import DECKS, Campaign, DataSet, Duration, LevelCard, Row, UBoat
 from domain.uboat_leader.editions import EDITIONS
 
@@ -226,7 +227,7 @@ class Battle:
 
 
 @dataclass
-class State:
+class State(Memo):
     data: DataSet
     campaign: str
     duration: str

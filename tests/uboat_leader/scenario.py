@@ -15,7 +15,7 @@ import msgspec
 
 from domain.dice import ChosenDice
 from domain.engine import parse_command
-from domain.procedure import Ctx, run
+from domain.procedure import Ctx, forget, run
 from domain.uboat_leader import RULESET, sequence
 from domain.uboat_leader.commands import Options
 from domain.uboat_leader.data import DataSet, parse_data
@@ -123,6 +123,7 @@ def battle(
 def send(s: State, type: str, *faces, **args) -> list:
     """Decide a command with chosen faces (all must be used) and fold its events into `s`."""
     cmd = parse_command(RULESET, {"type": type, **args})
+    forget(s)  # the set-up edits states directly, not by events: what they answered before may be stale
     dice = ChosenDice(*faces)
     events = RULESET.decide(s, cmd, SEAT, dice)
     assert dice.unused == 0, f"{dice.unused} chosen roll(s) unused by {type}"
@@ -132,6 +133,7 @@ def send(s: State, type: str, *faces, **args) -> list:
 
 
 def legal(s: State) -> dict:
+    forget(s)
     return {x.type: x for x in RULESET.legal_commands(s)}
 
 
@@ -161,6 +163,7 @@ def body(e) -> dict:
 def advance(s: State, *faces) -> list:
     """Run the automatic steps from a built state to the next decision, with chosen faces; fold the events into `s`."""
     dice = ChosenDice(*faces)
+    forget(s)
     events = run(Ctx(s, dice, evolve), sequence.awaited, sequence.advance)
     assert dice.unused == 0, f"{dice.unused} chosen roll(s) unused"
     for e in events:

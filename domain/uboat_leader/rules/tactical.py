@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain import decisions as ui
 from domain.engine import IllegalCommand
+from domain.procedure import memoized
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import OFF, from_area, to_edge, within
 from domain.uboat_leader.el_dado import d10, stand_in
@@ -82,6 +83,7 @@ def start(ctx) -> None:
 # ---- U-boat movement (UL-30, UL-32, UL-S6) ---------------------------------------------------------------
 
 
+@memoized  # asked for the decision awaited, its schema, its form and the command's judgement
 def move_options(s: State, boat: str) -> list[tuple[str, str]]:
     """UL-30: flip first if wanted, then up to the side's speed; off the display from a Long area (leaving costs 1,
     UL-R20); Silent Running keeps the boat submerged; an Unfit boat only takes the moves that bring it nearest the
