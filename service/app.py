@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
-from typing import cast
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, cast
 
 import msgspec
 from fastapi import FastAPI, Request, Response
@@ -16,6 +17,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from domain import engine
 from domain.engine import Rejected
@@ -58,6 +60,21 @@ def telemetry_wanted(settings: Settings) -> bool:
     return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
 
 
+class App(FastAPI):
+    """FastAPI with layers in front of its own outermost middleware (the server-error one): `front`, innermost
+    first, each made from the app inside it. The command path sits there (service.routes.games.LeanCommands)."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.front: list[Callable[[Any], Any]] = []
+
+    def build_middleware_stack(self) -> ASGIApp:
+        app = super().build_middleware_stack()
+        for layer in self.front:
+            app = layer(app)
+        return app
+
+
 def create_app(
     db_path: str | None = None,
     service: GameService | None = None,
@@ -70,8 +87,9 @@ def create_app(
     svc = service or GameService(
         open_store(settings.db, settings.sqlite_sync, settings.db_start_wait), settings=settings, rulesets=rulesets
     )
-    app = FastAPI(
-        telemetry=None if telemetry_wanted(settings) else TELEMETRY_OFF,
+    telemetry = telemetry_wanted(settings)
+    app = App(
+        telemetry=None if telemetry else TELEMETRY_OFF,
         title="Naval Umpire",
         version=ENGINE_VERSION,
         docs_url=None,
@@ -90,15 +108,17 @@ def create_app(
         for command in loaded.ruleset.command_types:
             engine.command_schema(cast(type[msgspec.Struct], command))
     ops: list[Operation] = []
-    if not settings.cors_origins:  # with CORS, every answer goes through its middleware: no lean path then
-        app.add_middleware(games_routes.LeanCommands, service=svc)
-    app.add_middleware(
-        Guards,
-        max_body=settings.max_body,
-        max_bundle_body=settings.max_bundle_body,
-        cors=bool(settings.cors_origins),
-        body_timeout=settings.body_timeout,
-    )
+    guarded: dict[str, Any] = {
+        "max_body": settings.max_body,
+        "max_bundle_body": settings.max_bundle_body,
+        "cors": bool(settings.cors_origins),
+        "body_timeout": settings.body_timeout,
+    }
+    app.add_middleware(Guards, **guarded)
+    # commands at the door, but with CORS (every answer goes through its middleware) or telemetry (a command's span
+    # and its exceptions are the framework's route's, as any request's)
+    if not settings.cors_origins and not telemetry:
+        app.front.append(partial(games_routes.LeanCommands, service=svc, guards=Guards(None, **guarded)))
     app.add_middleware(HeadAsGet)
     if settings.cors_origins:  # outside the guards, and around the 500s: every answer of the app carries its headers
         app.add_middleware(InternalErrors)
@@ -112,9 +132,9 @@ def create_app(
     if settings.trusted_proxies:  # X-Forwarded-For is believed from these addresses only (outermost: first to run)
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+        app.front.append(partial(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies)))
 
-    app.add_middleware(RequestIds)  # outermost: every answer and every log line of a request carries its id
+    app.add_middleware(RequestIds)  # outermost of the stack: every answer and log line of a request carries its id
 
     @app.exception_handler(Rejected)
     async def on_rejected(request: Request, e: Rejected):

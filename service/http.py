@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import types
 from typing import Any
 
 import msgspec
@@ -295,8 +296,9 @@ class HeadAsGet:
 
 class Guards:
     """ASGI guards in front of the app: request bodies over the documented size get 413 (with or without a
-    Content-Length), a POST body that is not JSON gets 415, and a CORS preflight on a server without CORS gets an
-    answer saying how to enable it (rather than a bare 405)."""
+    Content-Length), a POST body that is not JSON gets 415, one that does not arrive within the body timeout 408, and
+    a CORS preflight on a server without CORS gets an answer saying how to enable it (rather than a bare 405). The
+    command path at the door (service.routes.games.LeanCommands) asks the same guards (`refusal`, `body`)."""
 
     def __init__(self, app, max_body: int, max_bundle_body: int, cors: bool, body_timeout: float = 30.0):
         self.app, self.max_body, self.max_bundle_body, self.cors = app, max_body, max_bundle_body, cors
@@ -305,46 +307,66 @@ class Guards:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        refused = self.refusal(scope)
+        if refused is not None:
+            return await refused(scope, receive, send)
+        if scope["method"] != "POST":
+            return await self.app(scope, receive, send)
+        try:
+            await self.app(scope, self.limited(scope["path"], receive), send)
+        except (_TooBig, _SlowBody) as e:
+            await self.refused_body(e, scope["path"])(scope, receive, send)
+
+    def _limit(self, path: str) -> int:
+        return self.max_bundle_body if path == "/bundles/verify" else self.max_body
+
+    def _too_big(self, path: str) -> Response:  # made only when needed: it costs as much as the rest of the guard
+        limit = self._limit(path)
+        return problem(413, "body-too-large", f"request bodies here are at most {limit} bytes", path, limit=limit)
+
+    def refusal(self, scope) -> Response | None:
+        """The answer to a request refused before its body is read (a preflight without CORS; a POST whose declared
+        size is over the limit, or whose body is not JSON), or None."""
         method, path = scope["method"], scope["path"]
+        if method != "POST" and method != "OPTIONS":
+            return None
         headers = dict(scope.get("headers") or [])
-        if method == "OPTIONS" and not self.cors and b"access-control-request-method" in headers:
-            return await problem(
+        if method == "OPTIONS":
+            if self.cors or b"access-control-request-method" not in headers:
+                return None
+            return problem(
                 403,
                 "cors-disabled",
                 "this server does not accept calls from browser pages of other origins; start it with "
                 "`umpire serve --cors-origin https://your.app` (repeatable) or UMPIRE_CORS_ORIGINS=https://your.app",
                 path,
-            )(scope, receive, send)
-        if method != "POST":
-            return await self.app(scope, receive, send)
-        limit = self.max_bundle_body if path == "/bundles/verify" else self.max_body
+            )
         declared = headers.get(b"content-length")
-
-        def too_big():  # made only when needed: it costs as much as the rest of the guard
-            return problem(413, "body-too-large", f"request bodies here are at most {limit} bytes", path, limit=limit)
-
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            return await too_big()(scope, receive, send)
+        if declared is not None and (not declared.isdigit() or int(declared) > self._limit(path)):
+            return self._too_big(path)
         content_type = headers.get(b"content-type")
         has_body = declared != b"0" and (declared is not None or b"transfer-encoding" in headers)
         if (has_body or content_type is not None) and declared != b"0" and not _is_json(content_type):
-            return await problem(
+            return problem(
                 415, "unsupported-media-type", "send the body as JSON with Content-Type: application/json", path
-            )(scope, receive, send)
+            )
+        return None
+
+    def limited(self, path: str, receive):
+        """`receive` for a POST's body within the guards: _TooBig past the limit, _SlowBody when the whole body has
+        not arrived within the body timeout (however it trickles in)."""
+        limit = self._limit(path)
         seen = 0
         complete = False
         allowed = self.body_timeout * (4 if path == "/bundles/verify" else 1)
-        deadline = asyncio.get_running_loop().time() + allowed if allowed > 0 else None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + allowed if allowed > 0 else None
 
         async def limited():
             nonlocal seen, complete
             if complete or deadline is None:
                 return await receive()
-            try:
-                async with asyncio.timeout_at(deadline):  # the whole body, however it trickles in
-                    msg = await receive()
-            except TimeoutError:
-                raise _SlowBody() from None
+            msg = await _within(loop, deadline, receive(), allowed)
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > limit:
@@ -352,16 +374,72 @@ class Guards:
                 complete = not msg.get("more_body", False)
             return msg
 
+        return limited
+
+    async def body(self, path: str, receive) -> bytes | Response | None:
+        """A POST's whole body read within the guards, the problem that refuses it, or None: the client went away."""
+        receiving, chunks = self.limited(path, receive), []
         try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await too_big()(scope, receive, send)
-        except _SlowBody:
-            slow = problem(
-                408, "request-timeout", f"the request's body did not arrive within {allowed:g} s; send it again", path
-            )
-            slow.headers["connection"] = "close"  # the rest of the body may still be on its way
-            await slow(scope, receive, send)
+            while True:
+                msg = await receiving()
+                if msg["type"] == "http.disconnect":
+                    return None
+                chunks.append(msg.get("body", b""))
+                if not msg.get("more_body", False):
+                    return b"".join(chunks)
+        except (_TooBig, _SlowBody) as e:
+            return self.refused_body(e, path)
+
+    def refused_body(self, e: Exception, path: str) -> Response:
+        """The answer to a body `limited` refused."""
+        if isinstance(e, _TooBig):
+            return self._too_big(path)
+        assert isinstance(e, _SlowBody)
+        slow = problem(
+            408, "request-timeout", f"the request's body did not arrive within {e.allowed:g} s; send it again", path
+        )
+        slow.headers["connection"] = "close"  # the rest of the body may still be on its way
+        return slow
+
+
+@types.coroutine
+def _within(loop: asyncio.AbstractEventLoop, deadline: float, receiving: Any, allowed: float) -> Any:
+    """`await receiving` (a coroutine), or _SlowBody at `deadline`. Its first step runs at once: a body in hand (almost
+    every command's) is read without a timer, which costs more than the rest of the guards (docs/performance.md).
+    Only if it waits is the timer set, as asyncio.timeout_at would: a cancellation of the task, told apart from any
+    other."""
+    try:
+        waited = receiving.send(None)
+    except StopIteration as done:
+        return done.value
+    task = asyncio.current_task()
+    assert task is not None
+    cancelling = task.cancelling()
+    expired = False
+
+    def expire() -> None:
+        nonlocal expired
+        expired = True
+        task.cancel()
+
+    timer = loop.call_at(deadline, expire)
+    try:
+        while True:  # hand the task what `receiving` waits on, as `await` would, until it is done
+            try:
+                yield waited
+            except BaseException as e:  # noqa: BLE001 - thrown into the task (a cancellation): passed into `receiving`
+                try:
+                    waited = receiving.throw(e)
+                except StopIteration as done:
+                    return done.value
+                continue
+            return (yield from receiving)  # resumed: the rest as plain `await` does it
+    except asyncio.CancelledError:
+        if expired and task.uncancel() <= cancelling:  # ours, not a cancellation from outside
+            raise _SlowBody(allowed) from None
+        raise
+    finally:
+        timer.cancel()
 
 
 class _TooBig(Exception):
@@ -369,7 +447,8 @@ class _TooBig(Exception):
 
 
 class _SlowBody(Exception):
-    pass
+    def __init__(self, allowed: float):
+        self.allowed = allowed
 
 
 def internal_error() -> Response:

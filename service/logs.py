@@ -53,6 +53,12 @@ _GIVEN_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")  # what a proxy's X-Reque
 _SECRET = re.compile(r"((?:ticket|token|invitation)=|[Bb]earer\s+)[^\s&\"']+")
 
 
+def request_id(scope: dict) -> str:
+    """The id of an HTTP request: the proxy's `X-Request-ID` when it is a sane one, else a new one."""
+    given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"").decode("latin-1")
+    return given if _GIVEN_ID.match(given) else os.urandom(16).hex()  # uuid4().hex's 32 hex digits, without a UUID
+
+
 class RequestIds:
     """Every request gets an id: the proxy's `X-Request-ID` when it is a sane one, else a new one; it is answered in
     `X-Request-ID` and stamped on every log line the request causes (`REQUEST_ID`). Outermost, so every answer has it."""
@@ -63,8 +69,7 @@ class RequestIds:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        given = next((v for k, v in scope["headers"] if k == b"x-request-id"), b"").decode("latin-1")
-        rid = given if _GIVEN_ID.match(given) else os.urandom(16).hex()  # uuid4().hex's 32 hex digits, without a UUID
+        rid = request_id(scope)
         token = REQUEST_ID.set(rid)
         header = (b"x-request-id", rid.encode())
 

@@ -3,7 +3,9 @@ the same."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+from typing import Any
 
 import msgspec
 import pytest
@@ -378,18 +380,24 @@ def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, mon
                 ({"type": "end_phase", "expected_version": 1}, tok["USSR"], ""),  # 409 version-conflict
                 ({"type": "end_phase"}, tok["USSR"], "?x=1"),  # handed on: unknown-parameter
             ]
-            for body, token, query in cases:
-                headers = auth(token) if token else {}
+            for i, (body, token, query) in enumerate(cases):
+                headers = {**(auth(token) if token else {}), "x-request-id": f"proxy-{i}"}  # echoed
                 r = c.post(f"/games/g-lean/commands{query}", json=body, headers=headers)
-                out.append((r.status_code, r.json(), r.headers.get("www-authenticate")))
+                out.append((r.status_code, r.json(), r.headers.get("www-authenticate"), r.headers["x-request-id"]))
             for path in ("/games/g-none/commands", "/games/bad%20id/commands"):  # 404, 422
                 r = c.post(path, json={"type": "end_phase"}, headers=auth(tok["USSR"]))
-                out.append((r.status_code, r.json(), None))
+                out.append((r.status_code, r.json(), None, len(r.headers["x-request-id"])))  # made: 32 hex digits
             r = c.post("/games/g-lean/commands", content=b"{", headers={**auth(tok["USSR"]), "content-type": "application/json"})
-            out.append((r.status_code, r.json(), None))
+            out.append((r.status_code, r.json(), None, None))
+            # the guards: a declared size over the limit, a body over it without a declared size, a body not JSON
             r = c.post("/games/g-lean/commands", content=b"x" * 2_000_000, headers=auth(tok["USSR"]))
-            out.append((r.status_code, r.json()["code"], None))
-        for status, body, _ in out:  # the stamps differ between the two runs, nothing else
+            out.append((r.status_code, r.json()["code"], None, len(r.headers["x-request-id"])))
+            chunks = iter([b'{"type": "end_phase", "pad": "', b"x" * 2_000_000, b'"}'])
+            r = c.post("/games/g-lean/commands", content=chunks, headers={**auth(tok["USSR"]), "content-type": "application/json"})
+            out.append((r.status_code, r.json()["code"], r.request.headers.get("content-length"), None))
+            r = c.post("/games/g-lean/commands", content=b"{}", headers={**auth(tok["USSR"]), "content-type": "text/plain"})
+            out.append((r.status_code, r.json()["code"], None, None))
+        for status, body, *_ in out:  # the stamps differ between the two runs, nothing else
             if isinstance(body, dict):
                 for e in body.get("events", []):
                     e.pop("recorded_at", None)
@@ -399,7 +407,8 @@ def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, mon
     # LeanCommands answered all but what it hands on to the route: a query string, an id the pattern refuses
     assert through_stack == ["/games/g-lean/commands?x=1", "/games/bad id/commands"]
     framework = play(False)
-    assert [x[0] for x in lean] == [200, 200, 409, 403, 401, 401, 422, 409, 422, 404, 422, 422, 413]
+    assert [x[0] for x in lean] == [200, 200, 409, 403, 401, 401, 422, 409, 422, 404, 422, 422, 413, 413, 415]
+    assert lean[-2][1:3] == ("body-too-large", None)  # counted as it came: no size was declared
     assert lean == framework
 
 
@@ -442,3 +451,70 @@ def test_a_server_error_on_the_lean_command_path_is_answered_as_problem_json_and
         with TestClient(app) as c:  # as the server sees it: the error itself, after the answer
             with pytest.raises((ZeroDivisionError, TypeError)):
                 c.post("/games/g-fail/commands", json={"type": "end_phase"}, headers=auth(token))
+
+
+async def _asgi(app, path: str, receive, headers: list[tuple[bytes, bytes]]) -> tuple[int, dict, bytes]:
+    """One POST through the ASGI app with the body `receive` gives: status, headers, body."""
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 8000), "headers": [(b"host", b"t"), (b"content-type", b"application/json"), *headers],
+    }  # fmt: skip
+    got: dict[str, Any] = {"status": 0, "headers": {}, "body": b""}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            got["status"], got["headers"] = message["status"], dict(message["headers"])
+        else:
+            got["body"] += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return got["status"], got["headers"], got["body"]
+
+
+@pytest.mark.parametrize("path", ["/games/g-slow/commands", "/games"])  # at the door (LeanCommands), behind it (Guards)
+def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_comes_late_is_read(tmp_path, path):
+    """The body timer is set only once a body's read waits (service/http.py `_within`): a body that never comes gets
+    the 408 problem (and the connection closed); one that comes after a wait within the timeout is read and judged as
+    any other; a cancellation from outside while it waits is the caller's, never a 408."""
+    app = create_app(settings=Settings(db=str(tmp_path / "slow.db"), body_timeout=0.3, create_per_minute=0))
+    svc = app.state.service
+    made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-slow")
+    token = [(b"authorization", f"Bearer {made['seats'][0]['token']}".encode())]
+    body = b'{"type": "purchase", "spend": 3}' if path.endswith("/commands") else b'{"ruleset": "aa1942-convoy"}'
+    version = svc.cache.cached("g-slow").game.version
+
+    async def never() -> dict:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def scenario() -> None:
+        status, headers, answer = await _asgi(app, path, never, token)
+        assert status == 408 and headers[b"connection"] == b"close" and len(headers[b"x-request-id"]) == 32
+        assert msgspec.json.decode(answer)["code"] == "request-timeout"
+
+        arrived = asyncio.Event()
+        asyncio.get_running_loop().call_soon(arrived.set)  # after the read has begun to wait
+
+        async def late() -> dict:
+            await arrived.wait()
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        status, _, answer = await _asgi(app, path, late, token)
+        assert status in (200, 201), answer
+        waiting = asyncio.Event()
+
+        async def held() -> dict:
+            waiting.set()
+            await asyncio.Event().wait()
+            raise AssertionError("unreachable")
+
+        task = asyncio.create_task(_asgi(app, path, held, token))
+        await waiting.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))  # a timer never set fails here rather than hanging
+    moved = svc.cache.cached("g-slow").game.version > version
+    assert moved == path.endswith("/commands")  # the late command was judged

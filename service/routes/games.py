@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import Query, Request
+from starlette.responses import Response
 
 from domain.engine import GAME_ID_RE, Rejected
 from events.store import StoreUnavailable, WouldBlock
@@ -16,15 +17,18 @@ from service import metrics, models
 from service.games import GameService, unavailable
 from service.http import (
     JSON,
+    Guards,
     PreconditionFailed,
     _encode,
     bearer,
     check_command_extras,
     decode,
     if_match_version,
+    internal_error,
     rejected_problem,
     whole_numbers,
 )
+from service.logs import REQUEST_ID, request_id
 from service.payloads import DeadlinesPayload
 from service.reads import MAX_PAGE
 from service.routes import GAME_ID, Conditional
@@ -302,17 +306,18 @@ async def run_command(
 
 
 class LeanCommands:
-    """`POST /games/{id}/commands` as a bare ASGI path, ahead of FastAPI's routing, dependencies and exception
-    middleware (docs/performance.md: they cost more than the command itself): the body read whole, msgspec in and out,
-    the same answers and problem+json errors as the route (which still describes the operation and answers whatever
-    is handed on to it: a query string, a game id the pattern refuses). Behind Guards (size, content type), and inside
-    the framework's server-error middleware, which answers a failure here as the app's 500 and re-raises it for the
-    server to log, and its OpenTelemetry spans and metrics, which count commands as any request."""
+    """`POST /games/{id}/commands` taken at the door, ahead of the framework and its middleware (docs/performance.md:
+    they cost more than the command itself): the body read whole, msgspec in and out, the same answers and
+    problem+json errors as the route (which still describes the operation and answers whatever is handed on to it: a
+    query string, a game id the pattern refuses). Everything the layers it passes by do for a command it does itself,
+    each from their owner: the request id (service.logs), the guards (size, content type, body timeout:
+    service.http.Guards), and the server-error middleware's 500, answered as problem+json and raised on for the server
+    to log. Placed by service.app.App, outermost but for the proxy headers."""
 
     PREFIX, SUFFIX = "/games/", "/commands"
 
-    def __init__(self, app, service: GameService):
-        self.app, self.svc = app, service
+    def __init__(self, app, service: GameService, guards: Guards):
+        self.app, self.svc, self.guards = app, service, guards
 
     async def __call__(self, scope, receive, send):
         path = scope.get("path", "")
@@ -327,13 +332,44 @@ class LeanCommands:
         game_id = path[len(self.PREFIX) : -len(self.SUFFIX)]
         if not GAME_ID_RE.fullmatch(game_id):
             return await self.app(scope, receive, send)
-        chunks, more = [], True
-        while more:
-            msg = await receive()
-            if msg["type"] == "http.disconnect":
+        rid = request_id(scope)
+        token = REQUEST_ID.set(rid)
+        header = (b"x-request-id", rid.encode())
+        started = False
+        try:
+            answer = await self._answer(scope, receive, path, game_id)
+            if answer is None:
                 return
-            chunks.append(msg.get("body", b""))
-            more = msg.get("more_body", False)
+            if isinstance(answer, Response):
+                answer.raw_headers.append(header)
+                started = True
+                return await answer(scope, receive, send)
+            started = True
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [
+                        (b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode()), header
+                    ],
+                }  # fmt: skip
+            )
+            await send({"type": "http.response.body", "body": answer})
+        except Exception:
+            if not started:  # as the framework's server-error middleware: the app's 500, and the error to the server
+                failed = internal_error()
+                failed.raw_headers.append(header)
+                await failed(scope, receive, send)
+            raise
+        finally:
+            REQUEST_ID.reset(token)
+
+    async def _answer(self, scope, receive, path: str, game_id: str) -> bytes | Response | None:
+        """The answer's JSON, the problem that refuses the command, or None: the client went away before its body."""
+        refused = self.guards.refusal(scope)
+        body = refused if refused is not None else await self.guards.body(path, receive)
+        if not isinstance(body, bytes):
+            return body
         token = if_match = None
         for k, v in scope["headers"]:
             if k == b"authorization":
@@ -342,17 +378,8 @@ class LeanCommands:
             elif k == b"if-match":
                 if_match = v.decode("latin-1")
         try:
-            answer = await run_command(self.svc, game_id, b"".join(chunks), token, if_match)
+            return _encode(await run_command(self.svc, game_id, body, token, if_match))
         except Rejected as e:
-            return await rejected_problem(e, path)(scope, receive, send)
+            return rejected_problem(e, path)
         except StoreUnavailable as e:
-            return await rejected_problem(unavailable(e), path)(scope, receive, send)
-        body = _encode(answer)
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+            return rejected_problem(unavailable(e), path)
