@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.engine import IllegalCommand
+from domain.procedure import forget
 from domain.uboat_leader.rules.attack import damage_after, hit_result, modifiers, targets, weapons
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import advance, battle, legal, new_state, of, put, rolls, send
@@ -87,8 +88,10 @@ def test_ULS2_ready_torpedoes_at_revealed_targets_within_2_the_gun_surfaced_with
     )
     assert targets(s, "U-47", "torpedo") == ["M1", "M2"] and targets(s, "U-47", "gun") == ["M1"]
     s.battle.subs["U-47"].side = "submerged"
+    forget(s)  # edited directly, not by an event: what it answered before is dropped
     assert weapons(s, "U-47") == ["torpedo"]
     s.boats["U-47"].ready["normal"] = 0
+    forget(s)
     assert weapons(s, "U-47") == [], "Stored torpedoes are not fired in combat (UL-S2)"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from domain import decisions as ui
 from domain.engine import IllegalCommand
+from domain.procedure import memoized
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, from_area
 from domain.uboat_leader.el_dado import d10, stand_in
@@ -153,6 +154,7 @@ def weapon_range(s: State, weapon: str) -> int:
     return len(s.rules.torpedo_range if weapon == "torpedo" else s.rules.gun_range) - 1
 
 
+@memoized  # asked by the decision awaited, its entries and the command's judgement
 def targets(s: State, boat: str, weapon: str) -> list[str]:
     """UL-S2, UL-R23: revealed ships within the weapon's range whose card gives that weapon a number to reach."""
     bt = s.battle
@@ -167,6 +169,7 @@ def targets(s: State, boat: str, weapon: str) -> list[str]:
     return out
 
 
+@memoized  # asked by the decision awaited, its entries and the command's judgement
 def weapons(s: State, boat: str) -> list[str]:
     """UL-S2: a boat not Unfit, Silent or Deep attacks once a turn: Ready torpedoes, or (surfaced, with a gun and
     Ammo) the gun."""

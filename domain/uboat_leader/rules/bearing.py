@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain import decisions as ui
 from domain.engine import IllegalCommand
+from domain.procedure import memoized
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, steps_toward, to_edge
 from domain.uboat_leader.legal import require, spec
@@ -14,6 +15,7 @@ from domain.uboat_leader.state import State
 from events import uboat_leader as ev
 
 
+@memoized  # asked by the decision awaited, its entries and the command's judgement
 def bearing_options(s: State, boat: str) -> list[int]:
     """UL-33, UL-R19: a boat may be treated as slower than printed, down to 0; Silent or Deep: 0. An Unfit boat "debe
     moverse para abandonar el Despliegue Táctico tan directamente como sea posible": from UL-E3-5 it is offered only
@@ -69,6 +71,7 @@ def bearing(ctx, cmd: c.Bearing) -> None:
     declare(ctx, dict(cmd.speeds))
 
 
+@memoized  # asked by the decision awaited, its entries and the command's judgement
 def drift_ends(s: State, piece: str) -> tuple[list[str], bool]:
     """UL-33, UL-R19: 1, 2, 3 (or more) areas toward the Wake for 1, 2, 3 slower; entering the Wake with movement
     left removes the piece; the player picks among equal areas (UL-R26); an Unfit boat drifts nearest the edge."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.procedure import memoized
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance
 from domain.uboat_leader.el_dado import d10, stand_in
@@ -42,6 +43,7 @@ def enemy_targets(s: State, label: str) -> list[str]:
     return [b for d, b in pool if d == near]
 
 
+@memoized  # asked by the decision awaited, its entries and the command's judgement
 def next_attacker(s: State) -> tuple[str | None, list[str]]:
     """UL-S4: ships attack in label order, once each."""
     for label in s.battle.queue:

@@ -7,6 +7,7 @@ from itertools import permutations
 
 from domain import decisions as ui
 from domain.engine import IllegalCommand
+from domain.procedure import memoized
 from domain.uboat_leader import commands as c
 from domain.uboat_leader.distances import distance, steps_toward
 from domain.uboat_leader.el_dado import d10
@@ -147,6 +148,7 @@ def detect(ctx, label: str) -> None:
         ctx.emit(ev.DetectionRolled(escort=label, boat=boat, detected=total >= need))
 
 
+@memoized  # asked by the decision awaited, its entries and the command's judgement
 def pursuit(s: State, label: str) -> list[str]:
     """UL-S1: with a Detected boat on the display the escort moves its Speed in areas toward the nearest Detected
     boat, by a shortest path, stopping on reaching its area; otherwise it holds. Ties: the player (UL-R26)."""
