@@ -18,6 +18,7 @@ from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
 from domain.decisions import Form, Number, Option, Select, Variant, Variants
 from domain.engine import REFEREE, CommandSpec, command_schema, tag
+from domain.procedure import memoized
 
 MAX_CHOICES = 64
 
@@ -365,6 +366,7 @@ def _fleets(s: State) -> tuple:
     return s.turn, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
 
 
+@memoized  # the capture and liberate entries' key
 def _control(s: State) -> tuple:
     return s.turn, id(s.map), tuple(s.control.values())  # setup names every territory once; only their holders change
 

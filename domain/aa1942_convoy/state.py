@@ -7,6 +7,7 @@ from typing import Literal
 
 from domain.aa1942_convoy.data import MapData
 from domain.editions import Edition
+from domain.procedure import Memo, memoized
 
 # AA-1: the convoy sea zones of 1942.2 and their owners (rule text), each worth 4 IPCs.
 CONVOY_ZONES: dict[int, str] = {
@@ -56,7 +57,7 @@ class SubsUsed:
 
 
 @dataclass
-class State:
+class State(Memo):
     map: MapData
     seat_of: dict[str, str]  # power -> seat
     rounds: int | None  # the game ends after this round, if set
@@ -96,6 +97,7 @@ class State:
         used = self.used.get(sz)
         return here if used is None else here - used.raided - used.fought
 
+    @memoized  # read by the raid and fight entries of every answer
     def zones_that_may_raid(self) -> list[tuple[int, int]]:
         """(sz, `may_raid_with(sz)`) of each zone where the acting power has a submarine that may still raid or fight
         (in no particular order): what the `fight` and `raid` entries read of every zone on every answer, in one pass."""
