@@ -115,6 +115,8 @@ def create_app(
         "body_timeout": settings.body_timeout,
     }
     app.add_middleware(Guards, **guarded)
+    # in front of the framework's own middleware, so its 500 too carries the request's id
+    app.front.append(RequestIds)
     # commands at the door, but with CORS (every answer goes through its middleware) or telemetry (a command's span
     # and its exceptions are the framework's route's, as any request's)
     if not settings.cors_origins and not telemetry:
@@ -134,7 +136,6 @@ def create_app(
 
         app.front.append(partial(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies)))
 
-    app.add_middleware(RequestIds)  # outermost of the stack: every answer and log line of a request carries its id
 
     @app.exception_handler(Rejected)
     async def on_rejected(request: Request, e: Rejected):

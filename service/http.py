@@ -342,7 +342,8 @@ class Guards:
                 path,
             )
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self._limit(path)):
+        # digits only, and few enough for int() (a 5,000-digit length is refused, not a 500)
+        if declared is not None and (not declared.isdigit() or len(declared) > 18 or int(declared) > self._limit(path)):
             return self._too_big(path)
         content_type = headers.get(b"content-type")
         has_body = declared != b"0" and (declared is not None or b"transfer-encoding" in headers)
@@ -402,16 +403,28 @@ class Guards:
         return slow
 
 
-@types.coroutine
-def _within(loop: asyncio.AbstractEventLoop, deadline: float, receiving: Any, allowed: float) -> Any:
-    """`await receiving` (a coroutine), or _SlowBody at `deadline`. Its first step runs at once: a body in hand (almost
-    every command's) is read without a timer, which costs more than the rest of the guards (docs/performance.md).
-    Only if it waits is the timer set, as asyncio.timeout_at would: a cancellation of the task, told apart from any
-    other."""
+async def _within(loop: asyncio.AbstractEventLoop, deadline: float, receiving: Any, allowed: float) -> Any:
+    """`await receiving` (what `receive()` gave), or _SlowBody at `deadline`. A coroutine's first step runs at once: a
+    body in hand (almost every command's) is read without a timer, which costs more than the rest of the guards
+    (docs/performance.md). Only if it waits is the timer set. Any other awaitable (granian's receive gives one) waits
+    under asyncio.timeout_at from the start."""
+    if not isinstance(receiving, types.CoroutineType):
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await receiving
+        except TimeoutError:
+            raise _SlowBody(allowed) from None
     try:
         waited = receiving.send(None)
     except StopIteration as done:
         return done.value
+    return await _waiting(loop, deadline, receiving, waited, allowed)
+
+
+@types.coroutine
+def _waiting(loop: asyncio.AbstractEventLoop, deadline: float, receiving: Any, waited: Any, allowed: float) -> Any:
+    """The rest of a coroutine that waits (on `waited`), under a timer as asyncio.timeout_at sets one: a cancellation
+    of the task at `deadline`, told apart from any other, and undone whatever `receiving` makes of it."""
     task = asyncio.current_task()
     assert task is not None
     cancelling = task.cancelling()
@@ -431,15 +444,20 @@ def _within(loop: asyncio.AbstractEventLoop, deadline: float, receiving: Any, al
                 try:
                     waited = receiving.throw(e)
                 except StopIteration as done:
-                    return done.value
+                    got = done.value
+                    break
                 continue
-            return (yield from receiving)  # resumed: the rest as plain `await` does it
+            got = yield from receiving  # resumed: the rest as plain `await` does it
+            break
     except asyncio.CancelledError:
         if expired and task.uncancel() <= cancelling:  # ours, not a cancellation from outside
             raise _SlowBody(allowed) from None
         raise
     finally:
         timer.cancel()
+    if expired:  # `receiving` took our cancellation and answered anyway: undo it, as asyncio.timeout_at does
+        task.uncancel()
+    return got
 
 
 class _TooBig(Exception):

@@ -453,8 +453,11 @@ def test_a_server_error_on_the_lean_command_path_is_answered_as_problem_json_and
                 c.post("/games/g-fail/commands", json={"type": "end_phase"}, headers=auth(token))
 
 
-async def _asgi(app, path: str, receive, headers: list[tuple[bytes, bytes]]) -> tuple[int, dict, bytes]:
-    """One POST through the ASGI app with the body `receive` gives: status, headers, body."""
+async def _asgi(
+    app, path: str, receive, headers: list[tuple[bytes, bytes]], raised: type[Exception] | None = None
+) -> tuple[int, dict, bytes]:
+    """One POST through the ASGI app with the body `receive` gives: status, headers, body (`raised`: the error the app
+    raises on to the server after its answer)."""
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
         "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1),
@@ -468,15 +471,23 @@ async def _asgi(app, path: str, receive, headers: list[tuple[bytes, bytes]]) -> 
         else:
             got["body"] += message.get("body", b"")
 
-    await app(scope, receive, send)
+    try:
+        await app(scope, receive, send)
+    except Exception as e:
+        if raised is None or not isinstance(e, raised):
+            raise
+    else:
+        assert raised is None, f"{raised} was not raised"
     return got["status"], got["headers"], got["body"]
 
 
+@pytest.mark.parametrize("kind", ["coroutine", "awaitable"])  # what receive() gives: uvicorn's, granian's kind
 @pytest.mark.parametrize("path", ["/games/g-slow/commands", "/games"])  # at the door (LeanCommands), behind it (Guards)
-def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_comes_late_is_read(tmp_path, path):
+def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_comes_late_is_read(tmp_path, path, kind):
     """The body timer is set only once a body's read waits (service/http.py `_within`): a body that never comes gets
     the 408 problem (and the connection closed); one that comes after a wait within the timeout is read and judged as
-    any other; a cancellation from outside while it waits is the caller's, never a 408."""
+    any other; a cancellation from outside while it waits is the caller's, never a 408. A receive() that gives an
+    awaitable other than a coroutine (granian's) is read under a timer from the start, with the same answers."""
     app = create_app(settings=Settings(db=str(tmp_path / "slow.db"), body_timeout=0.3, create_per_minute=0))
     svc = app.state.service
     made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-slow")
@@ -488,8 +499,11 @@ def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_c
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
+    def given(receive):  # what the server's receive() hands over
+        return receive if kind == "coroutine" else lambda: asyncio.ensure_future(receive())
+
     async def scenario() -> None:
-        status, headers, answer = await _asgi(app, path, never, token)
+        status, headers, answer = await _asgi(app, path, given(never), token)
         assert status == 408 and headers[b"connection"] == b"close" and len(headers[b"x-request-id"]) == 32
         assert msgspec.json.decode(answer)["code"] == "request-timeout"
 
@@ -500,7 +514,7 @@ def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_c
             await arrived.wait()
             return {"type": "http.request", "body": body, "more_body": False}
 
-        status, _, answer = await _asgi(app, path, late, token)
+        status, _, answer = await _asgi(app, path, given(late), token)
         assert status in (200, 201), answer
         waiting = asyncio.Event()
 
@@ -509,7 +523,7 @@ def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_c
             await asyncio.Event().wait()
             raise AssertionError("unreachable")
 
-        task = asyncio.create_task(_asgi(app, path, held, token))
+        task = asyncio.create_task(_asgi(app, path, given(held), token))
         await waiting.wait()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -518,3 +532,68 @@ def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_c
     asyncio.run(asyncio.wait_for(scenario(), 60))  # a timer never set fails here rather than hanging
     moved = svc.cache.cached("g-slow").game.version > version
     assert moved == path.endswith("/commands")  # the late command was judged
+
+
+def test_a_receive_that_takes_the_timers_cancellation_and_answers_leaves_no_cancellation_behind():
+    """As asyncio.timeout_at: the body timer's cancellation is undone whatever the server's receive makes of it."""
+    from service.http import _within
+
+    async def stubborn() -> dict:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            return {"type": "http.request", "body": b"{}", "more_body": False}
+        raise AssertionError("unreachable")
+
+    async def scenario() -> tuple[dict, int]:
+        loop = asyncio.get_running_loop()
+        msg = await _within(loop, loop.time() + 0.05, stubborn(), 0.05)
+        return msg, asyncio.current_task().cancelling()  # type: ignore[union-attr]
+
+    assert asyncio.run(scenario()) == ({"type": "http.request", "body": b"{}", "more_body": False}, 0)
+
+
+def test_repeated_headers_and_a_length_too_long_to_read_are_answered_at_the_door_as_by_the_route(tmp_path, monkeypatch):
+    """The first of a repeated Authorization or If-Match counts, as the route reads them; a Content-Length of thousands
+    of digits is 413, not a 500; a failure's 500 carries the request's id on both paths."""
+    from service.routes import games as games_module
+
+    def play(lean: bool) -> list:
+        if not lean:
+            monkeypatch.setattr(games_module.LeanCommands, "__call__", lambda self, s, r, se: self.app(s, r, se))
+        app = create_app(str(tmp_path / f"rep-{lean}.db"))
+        svc = app.state.service
+        made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-rep")
+        bearer = f"Bearer {made['seats'][0]['token']}".encode()
+        body = b'{"type": "purchase", "spend": 3}'
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        cases = [
+            [(b"authorization", bearer), (b"authorization", b"Bearer nope"), (b"if-match", b'"999"')],
+            [(b"authorization", b"Bearer nope"), (b"authorization", bearer)],
+            [(b"authorization", bearer), (b"content-length", b"9" * 5000)],
+            [(b"authorization", bearer), (b"if-match", b'"1"'), (b"if-match", b'"999"'), (b"x-request-id", b"r-9")],
+        ]
+        out = [asyncio.run(_asgi(app, "/games/g-rep/commands", receive, h)) for h in cases]
+
+        def broken(*_: Any) -> None:
+            raise ZeroDivisionError("boom")
+
+        monkeypatch.setattr(svc, "command", broken)
+        headers = [(b"authorization", bearer), (b"x-request-id", b"r-500")]
+        failed = asyncio.run(_asgi(app, "/games/g-rep/commands", receive, headers, ZeroDivisionError))
+        monkeypatch.undo()
+        def rid(got: dict) -> bytes | int:  # the id the request came with, else the length of the one made
+            given = got[b"x-request-id"]
+            return given if given.startswith(b"r-") else len(given)
+
+        return [(status, rid(got), msgspec.json.decode(answer).get("code")) for status, got, answer in [*out, failed]]
+
+    lean = play(True)
+    assert [(status, code) for status, _, code in lean] == [
+        (412, "version-conflict"), (401, "invalid-token"), (413, "body-too-large"), (200, None), (500, "internal-error")
+    ]
+    assert [x[1] for x in lean] == [32, 32, 32, b"r-9", b"r-500"]
+    assert lean == play(False)

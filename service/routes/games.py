@@ -371,11 +371,13 @@ class LeanCommands:
         if not isinstance(body, bytes):
             return body
         token = if_match = None
-        for k, v in scope["headers"]:
-            if k == b"authorization":
+        authorization = None
+        for k, v in scope["headers"]:  # the first of a repeated header, as the route reads it
+            if k == b"authorization" and authorization is None:
+                authorization = v
                 scheme, _, rest = v.decode("latin-1").partition(" ")
                 token = rest.strip() if scheme.lower() == "bearer" and rest.strip() else None
-            elif k == b"if-match":
+            elif k == b"if-match" and if_match is None:
                 if_match = v.decode("latin-1")
         try:
             return _encode(await run_command(self.svc, game_id, body, token, if_match))
