@@ -126,6 +126,9 @@ _IN_PLACE: ContextVar[in_place | None] = ContextVar("in_place", default=None)
 # ---- what a state answers, kept until its next event ------------------------------------------------------------
 
 _MEMO = "_memo"  # the attribute of a `Memo` state holding its answers: {function, or (function, *args): answer}
+# Read and set as an attribute, never through `__dict__`: CPython keeps an instance's attributes inline until its
+# `__dict__` is asked for, and an object whose dict has been made reads every attribute slower (a corvette convoy
+# cost 6% more once the fold looked at its state's `__dict__`, counted).
 _MISSING: Any = object()
 FRESH: ContextVar[bool] = ContextVar("fresh", default=False)  # set by entries.recomputed: nothing kept, all asked
 
@@ -136,6 +139,8 @@ class Memo:
     state: never pickled (a snapshot), compared or shown; a working copy starts with those of the state it copies,
     which it equals."""
 
+    _memo: dict[Any, Any] | None = None  # none kept (the class's: a state holds its own only once asked)
+
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__
         return {k: v for k, v in d.items() if k != _MEMO} if _MEMO in d else d
@@ -143,7 +148,7 @@ class Memo:
 
 def forget(state: Any) -> None:
     """Drop what `state` answered (`memoized`): for a state changed other than by its events (a test's set-up)."""
-    state.__dict__.pop(_MEMO, None)
+    state._memo = None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -158,10 +163,9 @@ def memoized(fn: F) -> F:
     def answer(state: Any, *args: Any) -> Any:
         if FRESH.get():
             return fn(state, *args)
-        d = state.__dict__
-        memo = d.get(_MEMO)
+        memo = state._memo
         if memo is None:
-            memo = d[_MEMO] = {}
+            memo = state._memo = {}
         key = (fn, *args) if args else fn
         out = memo.get(key, _MISSING)
         if out is _MISSING:
@@ -285,9 +289,8 @@ class Fold(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.__module__} has no handler for {type(e).__name__}")
         handler(state, e)
-        d = state.__dict__
-        if _MEMO in d:  # what the state answered before this event (`memoized`)
-            del d[_MEMO]
+        if isinstance(state, Memo) and state._memo is not None:  # what it answered before this event (`memoized`)
+            state._memo = None
         return state
 
     def __reduce__(self) -> str:
