@@ -121,7 +121,12 @@ class TooLarge(Rejected):
 
 
 def bearer(request: Request) -> str | None:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return bearer_token(request.headers.get("authorization", ""))
+
+
+def bearer_token(authorization: str) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header's value, or None."""
+    scheme, _, token = authorization.partition(" ")
     token = token.strip()
     return token if scheme.lower() == "bearer" and token else None
 
