@@ -86,7 +86,7 @@ class Cached:
         out = by_reader.get(reader)
         if out is None:
             made = [self._entry(s) for s in engine.awaiting(self.game, reader)]
-            out = by_reader[reader] = Encoded([e for _, e, _ in made], b"[" + b",".join(j for _, _, j in made) + b"]")
+            out = by_reader[reader] = Encoded([e for _, e, _ in made], [j for _, _, j in made])
         return out
 
     def _entry(self, spec: CommandSpec) -> tuple[CommandSpec, dict[str, Any], bytes]:

@@ -15,7 +15,7 @@ from domain.engine import REFEREE
 from events.store import SQLiteStore
 from service.bots import bot_choose
 from service.games import GameService
-from service.http import _encode
+from service.http import Encoded, _encode
 
 # (ruleset, options): whole games, each ended by its rules within MOST commands (90 to 130 with these seeds)
 GAMES: list[tuple[str, dict[str, Any]]] = [
@@ -29,6 +29,11 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("battlefleet-1900", {}),
 ]
 MOST = 1000
+
+
+def spliced(answer: Encoded) -> bytes:
+    """The JSON an answer's `awaiting` is made of: its entries' kept bytes."""
+    return b"[" + b",".join(answer.parts) + b"]"
 
 
 def recomputed(game: engine.Game, reader: engine.Reader) -> bytes:
@@ -60,7 +65,7 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
             at = game.version
             for reader in [REFEREE, *game.seats]:
                 answer = c.awaiting(reader)
-                assert answer.json == recomputed(game, reader), f"{reader} at version {game.version}"
+                assert spliced(answer) == recomputed(game, reader), f"{reader} at version {game.version}"
                 assert _encode({"awaiting": answer}) == msgspec.json.encode({"awaiting": list(answer)})
                 for spec in engine.awaiting(game, reader):
                     now = c.encoded[id(spec)][2]
@@ -86,7 +91,7 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
         if payload is None:
             break
         answer = svc.command(gid, tokens[seat], payload)
-        assert answer["awaiting"].json == recomputed(svc.cache.cached(gid).game, seat)
+        assert spliced(answer["awaiting"]) == recomputed(svc.cache.cached(gid).game, seat)
     assert svc.cache.cached(gid).game.over, f"{ruleset}: the bot game did not end within {MOST} commands"
     # the comparison proves something only where entries were both kept and rebuilt with new bytes
     assert kept > 0, f"{ruleset}: no entry was ever answered from the bytes kept"
