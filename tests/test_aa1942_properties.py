@@ -53,6 +53,9 @@ class Invariants:
             u.total <= s.subs_in(s.power, sz) and min(u.moved, u.raided, u.fought) >= 0 for sz, u in s.used.items()
         )
         assert s.inactive == inactive_zones(s, s.control)
+        # AA-R1, AA-5: the zones the raid and fight entries read are those where a submarine neither raided nor fought
+        may = {sz: s.may_raid_with(sz) for sz in s.subs.get(s.power, {}) if s.may_raid_with(sz) > 0}
+        assert s.zones_that_may_raid() == may
         # `awaiting` lists a command exactly when the rules' own choices judge it legal (the builders say None
         # where there are none; a replay or a simulation judges with `only=`, a command after an answer with the list)
         listed = {x.type for x in game.ruleset.legal_commands(s)}

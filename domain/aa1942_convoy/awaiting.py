@@ -186,7 +186,7 @@ def _fight_zone(sz: int, n: int) -> tuple[dict[str, Any], Variant]:
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    zones = sorted(state.zones_that_may_raid())
+    zones = sorted(state.zones_that_may_raid().items())
     if not zones:
         return None
     counts = [n for _, n in zones]
@@ -374,13 +374,15 @@ def _control(s: State) -> tuple:
 def _raids(s: State) -> tuple:
     """What `raid.why_not_raid` and the labels read: the step, the deactivated zones, the chips, and which zones hold a
     submarine that may still raid."""
-    may = tuple([sz for sz, _ in s.zones_that_may_raid()])
-    return s.turn, s.combat_step, tuple(s.inactive), tuple(s.chips.items()), may
+    chips = s.chips
+    return s.turn, s.combat_step, tuple(s.inactive), tuple(chips), tuple(chips.values()), tuple(s.zones_that_may_raid())
 
 
 def _fight_counts(s: State) -> tuple:
-    """What `may_raid_with` reads of every zone: the acting power's submarines, and what those used did this turn."""
-    return s.turn, tuple(s.subs.get(s.power, {}).items()), tuple((sz, u.raided, u.fought) for sz, u in s.used.items())
+    """What `may_raid_with` reads of every zone (the acting power's submarines, and what those used did this turn): how
+    many may still fight in each."""
+    may = s.zones_that_may_raid()
+    return s.turn, tuple(may), tuple(may.values())
 
 
 def _phase_end(s: State) -> tuple:

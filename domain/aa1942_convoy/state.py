@@ -68,7 +68,7 @@ class State(Memo):
     combat_step: int = 1  # 1: raids (with strategic bombing); 3: general combat
     control: dict[str, str | None] = field(default_factory=dict)
     treasury: dict[str, int] = field(default_factory=dict)
-    subs: dict[str, dict[int, int]] = field(default_factory=dict)  # power -> sz -> count
+    subs: dict[str, dict[int, int]] = field(default_factory=dict)  # power -> sz -> count (never 0: evolve drops it)
     used: dict[int, SubsUsed] = field(default_factory=dict)  # acting power's zones this turn
     chips: dict[int, int] = field(default_factory=dict)  # AA-11, AA-R5: at most 4 per zone
     canals_open: list[str] = field(default_factory=list)  # AA-R15: canals the acting side held at its turn's start
@@ -98,15 +98,19 @@ class State(Memo):
         return here if used is None else here - used.raided - used.fought
 
     @memoized  # read by the raid and fight entries of every answer
-    def zones_that_may_raid(self) -> list[tuple[int, int]]:
-        """(sz, `may_raid_with(sz)`) of each zone where the acting power has a submarine that may still raid or fight
-        (in no particular order): what the `fight` and `raid` entries read of every zone on every answer, in one pass."""
-        used = self.used
-        return [
-            (sz, n)
-            for sz, here in self.subs.get(TURN_ORDER[self.turn], _NONE).items()
-            if (n := here if (u := used.get(sz)) is None else here - u.raided - u.fought) > 0
-        ]
+    def zones_that_may_raid(self) -> dict[int, int]:
+        """sz -> `may_raid_with(sz)` of each zone where the acting power has a submarine that may still raid or fight
+        (in no particular order): what the `fight` and `raid` entries read of every zone on every answer, in one pass
+        over the few zones used this turn (the rest are copied whole: a zone's count is never 0, `subs`)."""
+        may = dict(self.subs.get(TURN_ORDER[self.turn], _NONE))
+        for sz, u in self.used.items():
+            here = may.get(sz)
+            if here is not None and (u.raided or u.fought):
+                if here > u.raided + u.fought:
+                    may[sz] = here - u.raided - u.fought
+                else:
+                    del may[sz]
+        return may
 
     def holds_capital(self, power: str) -> bool:
         return self.control.get(CAPITALS[power]) == power
