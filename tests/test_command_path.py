@@ -597,3 +597,18 @@ def test_repeated_headers_and_a_length_too_long_to_read_are_answered_at_the_door
     ]
     assert [x[1] for x in lean] == [32, 32, 32, b"r-9", b"r-500"]
     assert lean == play(False)
+
+
+def test_the_app_collects_young_garbage_every_10000_allocations_unless_the_collector_is_off(tmp_path):
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)  # CPython's own
+        create_app(str(tmp_path / "gc.db"))
+        assert gc.get_threshold() == (10_000, 10, 10)  # the older generations keep their ratios
+        gc.set_threshold(0, 10, 10)  # switched off on purpose: left so
+        create_app(str(tmp_path / "gc.db"))
+        assert gc.get_threshold() == (0, 10, 10)
+    finally:
+        gc.set_threshold(*before)
