@@ -417,13 +417,10 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
     entries.append((c.EndGame, None, end_game_spec, [REFEREE]))
     out: list[CommandSpec] = []
     for cmd, legal, build, seats in entries:
-        name = tag(cmd)
-        if only is not None and name != only:
-            continue
         if only is None:
             spec = _built(build, state, seats)
             if spec is not None:
                 out.append(spec)
-        elif legal is None or next(iter(legal(state)), None) is not None:
-            out.append(CommandSpec(type=name, seats=seats, choices=None, schema=command_schema(cmd)))
+        elif tag(cmd) == only and (legal is None or next(iter(legal(state)), None) is not None):
+            out.append(CommandSpec(type=only, seats=seats, choices=None, schema=command_schema(cmd)))
     return out
