@@ -103,11 +103,10 @@ class State(Memo):
         (in no particular order): what the `fight` and `raid` entries read of every zone on every answer, in one pass
         over the few zones used this turn (the rest are copied whole: a zone's count is never 0, `subs`)."""
         may = dict(self.subs.get(TURN_ORDER[self.turn], _NONE))
-        for sz, u in self.used.items():
-            here = may.get(sz)
-            if here is not None and (u.raided or u.fought):
-                if here > u.raided + u.fought:
-                    may[sz] = here - u.raided - u.fought
+        for sz in self.used:
+            if sz in may:
+                if (n := self.may_raid_with(sz)) > 0:
+                    may[sz] = n
                 else:
                     del may[sz]
         return may
