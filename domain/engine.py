@@ -81,13 +81,16 @@ class Forbidden(Rejected):
 Reader = str | None  # who is reading: a seat, None (the public, no token) or REFEREE
 
 
-class CommandSpec(msgspec.Struct):
+class CommandSpec(msgspec.Struct, dict=True):
     """One entry of `awaiting`: a legal command type now, who may send it and its argument choices.
 
     `labels[i]` is a human label for `choices[i]` (a UI renders buttons from these two alone); `description`
     says what the command does, in the player's words. `default` is the arguments the rules take when the seat
     sends none (Battlefleet's "steam on"), where they have one; `ui` is the decision's descriptor, from the one
-    vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more)."""
+    vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more).
+
+    Besides its fields (`dict=True`), a spec may carry `premade_json`: its entry's JSON, made by its builder
+    (`premade`), never encoded nor compared as a field."""
 
     type: str
     seats: list[str]
@@ -112,6 +115,36 @@ def entry(spec: CommandSpec) -> dict[str, Any]:
         "default": spec.default,
         "ui": spec.ui,
     }
+
+
+_encode_entry = msgspec.json.Encoder().encode  # as the service encodes answers
+
+
+def entry_json(spec: CommandSpec, as_entry: dict[str, Any] | None = None) -> bytes:
+    """`entry(spec)` (or `as_entry`, made already) as JSON: the bytes its builder made (`premade`) where it made them."""
+    made: bytes | None = spec.__dict__.get("premade_json")
+    return made if made is not None else _encode_entry(entry(spec) if as_entry is None else as_entry)
+
+
+HOLE: Any = msgspec.Raw(b"\0")  # a list's place in a `cut` shell: no JSON the encoder makes holds a NUL byte
+
+
+def cut(shell: CommandSpec) -> list[bytes]:
+    """The JSON of `shell`'s entry cut at its HOLEs: what `premade` fills (a builder keeps it for the entries whose
+    lists alone change)."""
+    return _encode_entry(entry(shell)).split(b"\0")
+
+
+def premade(spec: CommandSpec, shell: list[bytes], *lists: Iterable[bytes]) -> CommandSpec:
+    """`spec`, carrying its entry's JSON: `shell` (`cut`) with its holes filled by `lists` of items encoded already,
+    each by the builder once and shared between entries. A raid's answer rebuilds aa1942's `fight` entry, a variant per
+    zone, of which the raid changed one: encoding every variant again cost more than the raid's rules. The bytes are
+    those of `entry(spec)` encoded (tests/test_awaiting_incremental.py compares them after every command)."""
+    out = [shell[0]]
+    for piece, items in zip(shell[1:], lists, strict=True):
+        out += (b"[", b",".join(items), b"]", piece)
+    spec.__dict__["premade_json"] = b"".join(out)
+    return spec
 
 
 S = TypeVar("S")  # a ruleset's state

@@ -28,8 +28,6 @@ from service.rulesets import Loaded, playable
 from service.settings import Settings
 from service.snapshots import restore_snapshot, snapshot_key, take_snapshot
 
-_encode_entry = msgspec.json.Encoder().encode  # as service/http.py encodes answers
-
 
 def on_event_loop() -> bool:
     """Whether this code runs on an asyncio event loop's thread (a route called inline), where it must never wait.
@@ -93,7 +91,7 @@ class Cached:
         made = self.encoded.get(id(spec)) or self.encoded_before.pop(id(spec), None)
         if made is None:
             entry = engine.entry(spec)
-            made = (spec, entry, _encode_entry(entry))
+            made = (spec, entry, engine.entry_json(spec, entry))
         self.encoded[id(spec)] = made
         return made
 

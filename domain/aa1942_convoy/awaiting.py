@@ -9,18 +9,21 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
+
+import msgspec
 
 from domain import entries
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
-from domain.decisions import Form, Number, Option, Select, Variant, Variants
-from domain.engine import REFEREE, CommandSpec, command_schema, tag
+from domain.decisions import Form, Number, Option, Select, Variant, Variants, descriptors_wanted
+from domain.engine import HOLE, REFEREE, CommandSpec, command_schema, cut, premade, tag
 from domain.procedure import memoized
 
 MAX_CHOICES = 64
+_json = msgspec.json.encode
 
 
 def _int(**bounds: int) -> dict[str, Any]:
@@ -176,40 +179,61 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
+class _FightZone(NamedTuple):
+    branch: dict[str, Any]  # its `fight` schema branch
+    variant: Variant
+    branch_json: bytes  # their JSON, for the entry's premade bytes (engine.premade)
+    variant_json: bytes
+
+
 @functools.lru_cache(maxsize=4096)
-def _fight_zone(sz: int, n: int) -> tuple[dict[str, Any], Variant]:
-    """A zone's `fight` schema branch and its variant (shared between entries: nobody mutates one): a raid's answer
-    rebuilds this entry, and only the raided zone's changed."""
+def _fight_zone(sz: int, n: int) -> _FightZone:
+    """A zone's part of the `fight` entry (shared between entries: nobody mutates one): a raid's answer rebuilds this
+    entry, and only the raided zone's part changed."""
     branch = _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))  # at most n submarines there
-    label = f"Sea zone {sz}: {_n(n)} that may fight"
-    return branch, Variant(label=label, fixed={"sz": sz}, controls=[_count(n, "How many fight")])
+    variant = Variant(
+        label=f"Sea zone {sz}: {_n(n)} that may fight", fixed={"sz": sz}, controls=[_count(n, "How many fight")]
+    )
+    return _FightZone(branch, variant, _json(branch), _json(variant))
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    zones = sorted(state.zones_that_may_raid().items())
-    if not zones:
+    may = state.zones_that_may_raid()
+    if not may:
         return None
-    counts = [n for _, n in zones]
+    zones = sorted(may)
+    counts = [may[sz] for sz in zones]
+    top = max(counts)
     choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
-    parts = [_fight_zone(sz, n) for sz, n in zones]
+    branches, variants, branches_json, variants_json = zip(*map(_fight_zone, zones, counts))  # a part a zone
+    listed = choices is not None
+    spec = _fight(seats, zones, top, choices, labels, list(branches), None if listed else list(variants))
+    if listed or not descriptors_wanted():  # its entry shows the choices alone, or is a bot's (never encoded)
+        return spec
+    return premade(spec, _fight_shell(tuple(seats), tuple(zones), top), branches_json, variants_json)
+
+
+def _fight(seats: list[str], zones: list[int], top: int, choices, labels, branches, variants) -> CommandSpec:
+    """The `fight` entry (`top`: the most submarines a zone may fight with); its `branches` and `variants` (a zone's
+    each) may be HOLEs (`_fight_shell`)."""
     return CommandSpec(
         type="fight",
         seats=seats,
         choices=choices,
         labels=labels,
-        schema=_object(
-            {
-                "sz": _int(enum=[sz for sz, _ in zones]),
-                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(counts))),
-            },
-            [branch for branch, _ in parts],
-        ),
-        ui=None if choices is not None else _per_zone("Sea zone", [variant for _, variant in parts]),
+        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=min(c.MAX_COUNT, top))}, branches),
+        ui=None if variants is None else _per_zone("Sea zone", variants),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _fight_shell(seats: tuple[str, ...], zones: tuple[int, ...], top: int) -> list[bytes]:
+    """The `fight` entry's JSON but its zones' parts (engine.cut): the same for every raid on these zones."""
+    return cut(_fight(list(seats), list(zones), top, None, None, HOLE, HOLE))
 
 
 def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
