@@ -42,7 +42,11 @@ def refused_alike(c: TestClient, gid: str, auth: dict, caplog, condition: str) -
     after = c.get(f"/games/{gid}").json()  # reads go on
     assert (after["version"], after["head"]) == (before["version"], before["head"])
     lines = [r for r in caplog.records if r.name == "umpire.store"]
-    assert len(lines) == 1 and condition in lines[0].getMessage()
+    # the webhook dispatcher's thread, polling the same store meanwhile, may log its own line (throttled alike)
+    dispatcher = [r for r in lines if r.getMessage().startswith("webhook dispatcher")]
+    writes = [r for r in lines if r not in dispatcher]
+    assert len(writes) == 1 and condition in writes[0].getMessage()
+    assert len(dispatcher) <= 1, [r.getMessage() for r in dispatcher]
     assert not any(r.exc_info for r in caplog.records) and "Traceback" not in caplog.text
 
 
