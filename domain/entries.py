@@ -23,6 +23,7 @@ from domain.procedure import FRESH
 
 _KEPT: OrderedDict[tuple[Any, ...], CommandSpec | None] = OrderedDict()
 KEPT_MAX = 1024  # entries of every game served at once; the oldest go first
+_FRESH = FRESH.get  # asked for every entry of every answer
 _MISSING: Any = object()  # not built yet (a kept entry may be None: not legal now)
 E = TypeVar("E", CommandSpec, CommandSpec | None)
 
@@ -34,7 +35,7 @@ def reads_nothing(state: Any) -> None:
 def kept(build: Callable[[Any, list[str]], E], reads: Callable[[Any], Any], state: Any, seats: list[str]) -> E:
     """`build(state, seats)`, or the entry built for the same builder, seats and `reads(state)` before (a bot's
     entries, without descriptors, apart from a reader's)."""
-    if FRESH.get():
+    if _FRESH():
         return build(state, seats)
     key = (build, tuple(seats), descriptors_wanted(), reads(state))
     hit = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
