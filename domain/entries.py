@@ -32,22 +32,42 @@ def reads_nothing(state: Any) -> None:
     """The `reads` of an entry that is the same all game (given its seats): a refusal to fight on, a pass."""
 
 
-def kept(build: Callable[[Any, list[str]], E], reads: Callable[[Any], Any], state: Any, seats: list[str]) -> E:
+def kept(
+    build: Callable[[Any, list[str]], E],
+    reads: Callable[[Any], Any],
+    state: Any,
+    seats: list[str],
+    fields: frozenset[str] | None = None,
+) -> E:
     """`build(state, seats)`, or the entry built for the same builder, seats and `reads(state)` before (a bot's
-    entries, without descriptors, apart from a reader's)."""
+    entries, without descriptors, apart from a reader's). `fields`: the state's fields the builder reads (all of them,
+    its key's included): the state then keeps the entry across the events that write none of them (procedure.Memo,
+    Fold.writes), and hands it back without asking `reads` (each answer asked every entry's key: a raid's answer spent
+    more on the keys of the entries it left unchanged than on the one it changed)."""
     if _FRESH():
         return build(state, seats)
-    key = (build, tuple(seats), descriptors_wanted(), reads(state))
-    hit = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
-    if hit is not _MISSING:
-        return hit  # type: ignore[no-any-return]  # what `build` made for this key
-    spec = _KEPT[key] = build(state, seats)
-    while len(_KEPT) > KEPT_MAX:
-        try:
-            _KEPT.popitem(last=False)
-        except KeyError:  # another thread took it
-            break
-    return spec
+    wanted = descriptors_wanted()
+    if fields is not None:
+        mine = state._entries
+        at = (build, tuple(seats), wanted)
+        if mine is not None:
+            hit = mine.get(at)
+            if hit is not None:
+                return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
+    key = (build, tuple(seats), wanted, reads(state))
+    spec = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
+    if spec is _MISSING:
+        spec = _KEPT[key] = build(state, seats)
+        while len(_KEPT) > KEPT_MAX:
+            try:
+                _KEPT.popitem(last=False)
+            except KeyError:  # another thread took it
+                break
+    if fields is not None:
+        if mine is None:
+            mine = state._entries = {}
+        mine[at] = (fields, spec)
+    return spec  # type: ignore[no-any-return]  # what `build` made for this key
 
 
 class recomputed:  # noqa: N801 - used as a `with` block

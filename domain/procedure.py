@@ -137,18 +137,28 @@ class Memo:
     """A state whose answers to the rules' questions (`memoized`) it keeps until the fold applies its next event
     (`Fold` drops them): only events change a state, so until then an answer stands. The answers are no part of the
     state: never pickled (a snapshot), compared or shown; a working copy starts with those of the state it copies,
-    which it equals."""
+    which it equals.
+
+    It also keeps the `awaiting` entries whose builders declared the fields they read (domain/entries.py), each with
+    those fields, across events: the fold drops an entry only when an event writes one of them (`Fold.writes`)."""
 
     _memo: dict[Any, Any] | None = None  # none kept (the class's: a state holds its own only once asked)
+    # (builder, seats, descriptors wanted) -> (the fields the builder reads, its entry): kept across events
+    _entries: dict[Any, tuple[frozenset[str], Any]] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__
-        return {k: v for k, v in d.items() if k != _MEMO} if _MEMO in d else d
+        return {k: v for k, v in d.items() if k not in _KEPT_APART} if _MEMO in d or _ENTRIES in d else d
+
+
+_ENTRIES = "_entries"
+_KEPT_APART = (_MEMO, _ENTRIES)
 
 
 def forget(state: Any) -> None:
-    """Drop what `state` answered (`memoized`): for a state changed other than by its events (a test's set-up)."""
-    state._memo = None
+    """Drop what `state` answered (`memoized`) and the entries it kept: for a state changed other than by its events (a
+    test's set-up)."""
+    state._memo = state._entries = None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -276,11 +286,19 @@ CORE_NO_CHANGE: tuple[type[Event], ...] = tuple(t for t in CORE_EVENTS if t not 
 
 class Fold(Generic[S]):
     """`evolve`, total by construction: made by `fold`. `handlers` and `no_change` (the ruleset's and the core's) let a
-    test see what it covers."""
+    test see what it covers; `writes` (event type -> the state's fields its handler may write) what a state's kept
+    entries survive (`Memo`): an event of a type it does not name drops them all."""
 
-    def __init__(self, handlers: dict[type[Event], Handler[S]], no_change: tuple[type[Event], ...], module: str):
+    def __init__(
+        self,
+        handlers: dict[type[Event], Handler[S]],
+        no_change: tuple[type[Event], ...],
+        module: str,
+        writes: Mapping[type[Event], frozenset[str]] | None = None,
+    ):
         self.handlers = handlers
         self.no_change = no_change
+        self.writes = dict(writes or {})
         self._table: dict[type[Event], Handler[S]] = {**handlers, **dict.fromkeys(no_change, _no_change)}
         self.__module__ = module  # pickled by reference, as the name `evolve` of `module` (__reduce__)
 
@@ -289,20 +307,36 @@ class Fold(Generic[S]):
         if handler is None:
             raise TypeError(f"{self.__module__} has no handler for {type(e).__name__}")
         handler(state, e)
-        if isinstance(state, Memo) and state._memo is not None:  # what it answered before this event (`memoized`)
-            state._memo = None
+        if isinstance(state, Memo):
+            if state._memo is not None:  # what it answered before this event (`memoized`)
+                state._memo = None
+            kept = state._entries
+            if kept:  # the entries whose fields this event may have written go
+                written = self.writes.get(type(e))
+                if written is None:
+                    state._entries = None
+                elif written:
+                    for at in [at for at, (reads, _) in kept.items() if not reads.isdisjoint(written)]:
+                        del kept[at]
         return state
 
     def __reduce__(self) -> str:
         return "evolve"
 
 
-def fold(handlers: Mapping[type[Event], Handler[S]], no_change: Iterable[type[Event]], module: str) -> Fold[S]:
+def fold(
+    handlers: Mapping[type[Event], Handler[S]],
+    no_change: Iterable[type[Event]],
+    module: str,
+    writes: Mapping[type[Event], frozenset[str]] | None = None,
+) -> Fold[S]:
     """`evolve`, total by construction: the ruleset's handler for each of its event types that changes the state, its
     named no-ops, the core's events (`CORE_HANDLERS`, `CORE_NO_CHANGE`: a ruleset names one only to handle it), and a
     TypeError for any other type (a programming error: a stored event is never refused). Bind it to the name `evolve`
     in `module` (`evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)`): pickle then finds it by that name, as a
-    snapshot of a game needs."""
+    snapshot of a game needs. `writes`: the fields each event type's handler may write (`Fold`), for a ruleset whose
+    entries declare the fields they read (aa1942's; tests/test_awaiting_incremental.py holds both to what the
+    handlers and builders touch in bot games)."""
     no_change = tuple(no_change)
     both = set(handlers) & set(no_change)
     if both:
@@ -312,7 +346,7 @@ def fold(handlers: Mapping[type[Event], Handler[S]], no_change: Iterable[type[Ev
         raise ValueError(f"{module}: {said} are the core's events: the fold owns their no-op (domain/procedure.py)")
     core_handlers = {t: h for t, h in CORE_HANDLERS.items() if t not in handlers}
     core_no_change = tuple(t for t in CORE_NO_CHANGE if t not in handlers)
-    return Fold({**core_handlers, **handlers}, no_change + core_no_change, module)
+    return Fold({**core_handlers, **handlers}, no_change + core_no_change, module, writes)
 
 
 def _no_change(state: Any, e: Event) -> None:

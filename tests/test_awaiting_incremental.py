@@ -4,6 +4,7 @@ scratch answers, after every command of bot games of every ruleset, for the refe
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -98,3 +99,54 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
     assert changed > 0, f"{ruleset}: no entry's bytes ever changed: {types}"
     if ruleset == "aa1942-convoy" and options["rounds"] == 1:  # the per-zone variants, rebuilt raid after raid
         assert redescribed["fight"] > 5, redescribed
+
+
+def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_every_field_they_write(monkeypatch):
+    """A state keeps an aa1942 entry across the events that write none of the fields its builder reads
+    (awaiting.FIELDS, evolve.WRITES, domain/procedure.py `Fold`): at every event of bot games (every phase, the
+    per-zone variants of big fleets among them), each builder of the phase, built from scratch, reads only fields
+    it declares, and each event's handler writes only fields its type declares."""
+    from domain.aa1942_convoy import awaiting as aa
+    from domain.aa1942_convoy.evolve import WRITES
+    from domain.aa1942_convoy.state import State
+    from domain.procedure import working_copy
+    from service import simulate
+    from service.simulate import seed_for
+
+    fields = [f.name for f in dataclasses.fields(State)]
+    plain = State.__getattribute__
+    read: set[str] = set()
+
+    def recording(self: State, name: str) -> Any:
+        if name in fields:
+            read.add(name)
+        return plain(self, name)
+
+    undeclared: dict[str, set[str]] = {}
+    before: list[State] = []
+
+    def check(game: engine.Game, e: Any) -> None:
+        s = game.state
+        written = {f for f in fields if getattr(before[0], f) != getattr(s, f)}
+        declared = WRITES.get(type(e))
+        if declared is not None and written - declared:
+            undeclared.setdefault(type(e).__name__, set()).update(written - declared)
+        if not s.over:
+            for build in [b for _, _, b in aa.PHASE_COMMANDS[s.phase]] + [aa.end_phase_spec, aa.end_game_spec]:
+                if build not in aa.FIELDS:
+                    continue
+                read.clear()
+                with entries.recomputed(), monkeypatch.context() as m:
+                    m.setattr(State, "__getattribute__", recording)
+                    build(s, ["x"])
+                if read - aa.FIELDS[build]:
+                    undeclared.setdefault(build.__name__, set()).update(read - aa.FIELDS[build])
+        before[0] = working_copy(s)
+
+    options = [{}, {"rounds": 3, "setup": "empty", "submarines": {"Japan": {"10": 2}}}, GAMES[2][1]]
+    for i, opts in enumerate(options):
+        game = simulate.new_game("aa1942-convoy", opts, b"seed", f"fields-{i}")
+        before[:] = [working_copy(game.state)]
+        simulate.play_on(game, seed_for(35, i), check)
+        assert game.over
+    assert not undeclared, f"read or written but not declared: {undeclared}"

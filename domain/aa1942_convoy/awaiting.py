@@ -425,9 +425,24 @@ READS: dict[Callable, Callable[[State], Any]] = {
 }
 
 
+# The state's fields each of those builders reads (their keys' included): the state keeps an entry across the events
+# that write none of them (evolve.WRITES), so a raid's answer asks no key of the loss, capture, liberate, place and end
+# entries. tests/test_awaiting_incremental.py records what each builder reads in bot games and holds it to this.
+FIELDS: dict[Callable, frozenset[str]] = {
+    raid_spec: frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"}),
+    fight_spec: frozenset({"turn", "subs", "used"}),
+    lose_spec: frozenset({"turn", "subs"}),
+    capture_spec: frozenset({"turn", "control", "map"}),
+    liberate_spec: frozenset({"turn", "control", "map"}),
+    place_spec: frozenset({"turn", "map"}),
+    end_phase_spec: frozenset({"turn", "phase", "control", "map"}),
+    end_game_spec: frozenset(),
+}
+
+
 def _built(build: Callable[[State, list[str]], CommandSpec | None], state: State, seats: list[str]) -> CommandSpec | None:
     reads = READS.get(build)
-    return build(state, seats) if reads is None else entries.kept(build, reads, state, seats)
+    return build(state, seats) if reads is None else entries.kept(build, reads, state, seats, FIELDS[build])
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:

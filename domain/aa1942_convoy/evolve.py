@@ -6,6 +6,7 @@ from __future__ import annotations
 from domain.aa1942_convoy.state import TURN_ORDER, State, SubsUsed, inactive_zones, open_canals
 from domain.procedure import Handler, fold
 from events import aa1942_convoy as ev
+from events.core import DiceRolled, GameEnded
 from events.vocabulary import Event
 
 # ---- one handler per event type; each applies what its event says ---------------------------------------
@@ -124,4 +125,26 @@ HANDLERS: dict[type[Event], Handler[State]] = {
 NO_STATE_CHANGE: tuple[type[Event], ...] = (ev.ConvoyZoneDeactivated, ev.ConvoyZoneReactivated)
 
 
-evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__)
+# The fields of the state each event's handler may write: the kept `awaiting` entries that read none of them survive
+# it (awaiting.FIELDS, domain/procedure.py `Fold`); a type not named here drops them all.
+WRITES: dict[type[Event], frozenset[str]] = {
+    ev.PhaseBegan: frozenset({"phase", "turn", "round", "used", "canals_open", "combat_step"}),
+    ev.RoundBegan: frozenset({"round", "spent", "placed"}),
+    ev.ChipsRemoved: frozenset({"chips"}),
+    ev.PurchaseMade: frozenset({"treasury", "spent"}),
+    ev.SubmarinesMoved: frozenset({"subs", "used"}),
+    ev.SubmarinesPlaced: frozenset({"subs", "placed"}),
+    ev.SubmarinesFought: frozenset({"used", "combat_step"}),
+    ev.SubmarinesLost: frozenset({"used", "subs", "combat_step"}),
+    ev.ConvoyRaided: frozenset({"used", "chips", "treasury", "raid_damage_suffered"}),
+    ev.TerritoryCaptured: frozenset({"control", "treasury", "inactive", "combat_step"}),
+    ev.TerritoryLiberated: frozenset({"control", "inactive", "combat_step"}),
+    ev.TerritoriesReturned: frozenset({"control", "inactive"}),
+    ev.IncomeCollected: frozenset({"treasury"}),
+    ev.ConvoyZoneDeactivated: frozenset(),
+    ev.ConvoyZoneReactivated: frozenset(),
+    DiceRolled: frozenset(),  # a raid's die: the core's, changing no field of the ledger
+    GameEnded: frozenset({"over"}),
+}
+
+evolve = fold(HANDLERS, NO_STATE_CHANGE, __name__, WRITES)
