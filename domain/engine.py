@@ -89,8 +89,8 @@ class CommandSpec(msgspec.Struct, dict=True):
     sends none (Battlefleet's "steam on"), where they have one; `ui` is the decision's descriptor, from the one
     vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more).
 
-    Besides its fields (`dict=True`), a spec may carry `premade_json`: its entry's JSON, made by its builder
-    (`premade`), never encoded nor compared as a field."""
+    Besides its fields (`dict=True`), a spec keeps what it is answered as (`answered`) and may carry its entry's JSON
+    made by its builder (`premade`): never encoded nor compared as fields, never pickled."""
 
     type: str
     seats: list[str]
@@ -120,10 +120,16 @@ def entry(spec: CommandSpec) -> dict[str, Any]:
 _encode_entry = msgspec.json.Encoder().encode  # as the service encodes answers
 
 
-def entry_json(spec: CommandSpec, as_entry: dict[str, Any] | None = None) -> bytes:
-    """`entry(spec)` (or `as_entry`, made already) as JSON: the bytes its builder made (`premade`) where it made them."""
-    made: bytes | None = spec.__dict__.get("premade_json")
-    return made if made is not None else _encode_entry(entry(spec) if as_entry is None else as_entry)
+def answered(spec: CommandSpec) -> tuple[dict[str, Any], bytes]:
+    """`entry(spec)` and its JSON, made once per spec and kept on it (a spec is never mutated, and a ruleset hands back
+    the very same spec while what it reads is unchanged: domain/entries.py), so an answer encodes only the entries that
+    changed, whichever game or reader asks; the JSON its builder made (`premade`) where it made it."""
+    kept = spec.__dict__
+    made: tuple[dict[str, Any], bytes] | None = kept.get("answered")
+    if made is None:
+        as_entry = entry(spec)
+        made = kept["answered"] = (as_entry, kept.get("premade_json") or _encode_entry(as_entry))
+    return made
 
 
 HOLE: Any = msgspec.Raw(b"\0")  # a list's place in a `cut` shell: no JSON the encoder makes holds a NUL byte

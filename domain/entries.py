@@ -4,7 +4,7 @@ A ruleset builds an entry with a builder `(state, seats) -> CommandSpec | None` 
 what the builder reads of the state, `reads(state) -> key`: hashable, cheaper than the build, and saying everything the
 build depends on besides the seats. `kept` builds an entry once per (builder, seats, key) and hands back the very same
 CommandSpec while the key is unchanged, so what is made from an entry can be kept as long as the entry is the same
-object: the service keeps each entry's encoded bytes and splices them into the next answer (service/cache.py). Entries
+object: each entry keeps its encoded bytes (engine.answered), which the service splices into the next answer. Entries
 are shared: nobody mutates a CommandSpec.
 
 A key that leaves out something its builder reads would show a stale entry: tests/test_awaiting_incremental.py holds

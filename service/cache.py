@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from domain import engine
-from domain.engine import CommandSpec, Game, Rejected
+from domain.engine import Game, Rejected
 from events.bodies import event_from_body, stored_event
 from events.core import GameCreated, as_genesis
 from events.store import EventStore, GameRow, StoreUnavailable
@@ -60,40 +60,20 @@ class Cached:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # ((version, head), reader -> its `awaiting`): the answers of one version, dropped when the game moves on
     answers: tuple[tuple[int, bytes], dict] = field(default_factory=lambda: ((0, b""), {}))
-    # id(CommandSpec) -> (it, its entry, the entry's JSON), for this version's answers and the last KEPT_ENTRIES
-    # entries of earlier ones: a ruleset hands back the same CommandSpec while what it reads is unchanged
-    # (domain/entries.py), so an answer encodes only the entries that changed. The tuple holds the spec, so its id
-    # names no other while kept.
-    encoded: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
-    encoded_before: dict[int, tuple[CommandSpec, dict[str, Any], bytes]] = field(default_factory=dict)
     stale: bool = False  # went ahead of the store and could not be read again then: read again before any use
-    KEPT_ENTRIES = 16  # enough for an entry that comes back a few commands on (uboat-leader's passes)
 
     def awaiting(self, reader: engine.Reader) -> Encoded:
-        """`awaiting` as `reader` may see it, built once per version and reader, with its JSON (the caller holds the
-        lock; the list is shared: nobody mutates it)."""
+        """`awaiting` as `reader` may see it, built once per version and reader, with its JSON: each entry's as its
+        spec keeps it (engine.answered). The caller holds the lock; the list is shared: nobody mutates it."""
         at, by_reader = self.answers
         if at != (self.game.version, self.head):
             by_reader = {}
             self.answers = ((self.game.version, self.head), by_reader)
-            before = self.encoded_before
-            before.update(self.encoded)  # dicts keep their order: the last answers' entries last
-            while len(before) > self.KEPT_ENTRIES:
-                del before[next(iter(before))]
-            self.encoded = {}
         out = by_reader.get(reader)
         if out is None:
-            made = [self._entry(s) for s in engine.awaiting(self.game, reader)]
-            out = by_reader[reader] = Encoded([e for _, e, _ in made], [j for _, _, j in made])
+            made = [engine.answered(s) for s in engine.awaiting(self.game, reader)]
+            out = by_reader[reader] = Encoded([e for e, _ in made], [j for _, j in made])
         return out
-
-    def _entry(self, spec: CommandSpec) -> tuple[CommandSpec, dict[str, Any], bytes]:
-        made = self.encoded.get(id(spec)) or self.encoded_before.pop(id(spec), None)
-        if made is None:
-            entry = engine.entry(spec)
-            made = (spec, entry, engine.entry_json(spec, entry))
-        self.encoded[id(spec)] = made
-        return made
 
 
 class GameCache:

@@ -1,5 +1,5 @@
-"""The incremental `awaiting` (domain/entries.py keeps an entry while what it reads is unchanged; service/cache.py keeps
-each kept entry's encoded bytes and splices them into the answer) answers byte for byte what a recomputation from
+"""The incremental `awaiting` (domain/entries.py keeps an entry while what it reads is unchanged; each entry keeps its
+encoded bytes, engine.answered, which service/cache.py splices into the answer) answers byte for byte what a recomputation from
 scratch answers, after every command of bot games of every ruleset, for the referee and for each seat."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
                 assert spliced(answer) == recomputed(game, reader), f"{reader} at version {game.version}"
                 assert _encode({"awaiting": answer}) == msgspec.json.encode({"awaiting": list(answer)})
                 for spec in engine.awaiting(game, reader):
-                    now = c.encoded[id(spec)][2]
+                    now = engine.answered(spec)[1]
                     earlier = answered.get(id(spec))
                     if earlier is not None and earlier[0] is spec and earlier[1] is now:
                         kept += earlier[2] < at
