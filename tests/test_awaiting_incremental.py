@@ -114,6 +114,8 @@ def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_
     from service.simulate import seed_for
 
     fields = [f.name for f in dataclasses.fields(State)]
+    named = set().union(*aa.FIELDS.values(), *WRITES.values())
+    assert named <= set(fields), f"declared fields the state does not have: {named - set(fields)}"
     plain = State.__getattribute__
     read: set[str] = set()
 
