@@ -112,6 +112,7 @@ def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_
     from domain.procedure import working_copy
     from service import simulate
     from service.simulate import seed_for
+    from tests import test_aa1942_properties as aa1942_bot_games
 
     fields = [f.name for f in dataclasses.fields(State)]
     named = set().union(*aa.FIELDS.values(), *WRITES.values())
@@ -145,10 +146,14 @@ def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_
                     undeclared.setdefault(build.__name__, set()).update(read - aa.FIELDS[build])
         before[0] = working_copy(s)
 
-    options = [{}, {"rounds": 3, "setup": "empty", "submarines": {"Japan": {"10": 2}}}, GAMES[2][1]]
-    for i, opts in enumerate(options):
-        game = simulate.new_game("aa1942-convoy", opts, b"seed", f"fields-{i}")
+    # the bot games of tests/test_aa1942_properties.py (every event type among them) and the big fleets above
+    seen: set[type] = set()
+    games = [(i, opts, seed_for(1942, i)) for i, opts in enumerate(aa1942_bot_games.OPTIONS * 3)]
+    for i, opts, seed in [*games, (99, GAMES[2][1], seed_for(35, 0))]:
+        rest = {k: v for k, v in opts.items() if k != "seats"}
+        game = simulate.new_game("aa1942-convoy", rest, b"seed", f"fields-{i}", opts.get("seats"))
         before[:] = [working_copy(game.state)]
-        simulate.play_on(game, seed_for(35, i), check)
+        simulate.play_on(game, seed, lambda g, e: (seen.add(type(e)), check(g, e)))
         assert game.over
+    assert set(WRITES) <= seen, f"never applied: {set(WRITES) - seen}"
     assert not undeclared, f"read or written but not declared: {undeclared}"
