@@ -103,7 +103,7 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
 
 def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_every_field_they_write(monkeypatch):
     """A state keeps an aa1942 entry across the events that write none of the fields its builder reads
-    (awaiting.FIELDS, evolve.WRITES, domain/procedure.py `Fold`): at every event of bot games (every phase, the
+    (awaiting.READS, evolve.WRITES, domain/procedure.py `Fold`): at every event of bot games (every phase, the
     per-zone variants of big fleets among them), each builder of the phase, built from scratch, reads only fields
     it declares, and each event's handler writes only fields its type declares."""
     from domain.aa1942_convoy import awaiting as aa
@@ -115,7 +115,8 @@ def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_
     from tests import test_aa1942_properties as aa1942_bot_games
 
     fields = [f.name for f in dataclasses.fields(State)]
-    named = set().union(*aa.FIELDS.values(), *WRITES.values())
+    declared_reads = {build: reads.fields for build, reads in aa.READS.items()}
+    named = set().union(*declared_reads.values(), *WRITES.values())
     assert named <= set(fields), f"declared fields the state does not have: {named - set(fields)}"
     plain = State.__getattribute__
     read: set[str] = set()
@@ -136,14 +137,14 @@ def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_
             undeclared.setdefault(type(e).__name__, set()).update(written - declared)
         if not s.over:
             for build in [b for _, _, b in aa.PHASE_COMMANDS[s.phase]] + [aa.end_phase_spec, aa.end_game_spec]:
-                if build not in aa.FIELDS:
+                if build not in declared_reads:
                     continue
                 read.clear()
                 with entries.recomputed(), monkeypatch.context() as m:
                     m.setattr(State, "__getattribute__", recording)
                     build(s, ["x"])
-                if read - aa.FIELDS[build]:
-                    undeclared.setdefault(build.__name__, set()).update(read - aa.FIELDS[build])
+                if read - declared_reads[build]:
+                    undeclared.setdefault(build.__name__, set()).update(read - declared_reads[build])
         before[0] = working_copy(s)
 
     # the bot games of tests/test_aa1942_properties.py (every event type among them) and the big fleets above

@@ -413,36 +413,33 @@ def _phase_end(s: State) -> tuple:
     return s.turn, s.phase, income_of(s, s.power) if s.phase == "mobilize" else None
 
 
-READS: dict[Callable, Callable[[State], Any]] = {
-    raid_spec: _raids,
-    fight_spec: _fight_counts,
-    lose_spec: _fleets,
-    capture_spec: _control,
-    liberate_spec: _control,
-    place_spec: lambda s: (s.turn, id(s.map)),  # the map's sea zones and the acting power
-    end_phase_spec: _phase_end,
-    end_game_spec: lambda s: None,
-}
+class Reads(NamedTuple):
+    """What a builder reads of the state, for domain/entries.py: `key`, its value (the entry is kept while it is
+    unchanged, across states), and `fields`, the state's fields it reads, its key's included (the state keeps the entry
+    across the events that write none of them, evolve.WRITES, so a raid's answer asks no key of the loss, capture,
+    liberate, place and end entries). tests/test_awaiting_incremental.py holds `fields` to what each builder reads in
+    bot games."""
+
+    key: Callable[[State], Any]
+    fields: frozenset[str]
 
 
-# The state's fields each of those builders reads (their keys' included): the state keeps an entry across the events
-# that write none of them (evolve.WRITES), so a raid's answer asks no key of the loss, capture, liberate, place and end
-# entries. tests/test_awaiting_incremental.py records what each builder reads in bot games and holds it to this.
-FIELDS: dict[Callable, frozenset[str]] = {
-    raid_spec: frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"}),
-    fight_spec: frozenset({"turn", "subs", "used"}),
-    lose_spec: frozenset({"turn", "subs"}),
-    capture_spec: frozenset({"turn", "control", "map"}),
-    liberate_spec: frozenset({"turn", "control", "map"}),
-    place_spec: frozenset({"turn", "map"}),
-    end_phase_spec: frozenset({"turn", "phase", "control", "map"}),
-    end_game_spec: frozenset(),
+READS: dict[Callable, Reads] = {
+    raid_spec: Reads(_raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"})),
+    fight_spec: Reads(_fight_counts, frozenset({"turn", "subs", "used"})),
+    lose_spec: Reads(_fleets, frozenset({"turn", "subs"})),
+    capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
+    liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
+    # the map's sea zones and the acting power
+    place_spec: Reads(lambda s: (s.turn, id(s.map)), frozenset({"turn", "map"})),
+    end_phase_spec: Reads(_phase_end, frozenset({"turn", "phase", "control", "map"})),
+    end_game_spec: Reads(lambda s: None, frozenset()),
 }
 
 
 def _built(build: Callable[[State, list[str]], CommandSpec | None], state: State, seats: list[str]) -> CommandSpec | None:
     reads = READS.get(build)
-    return build(state, seats) if reads is None else entries.kept(build, reads, state, seats, FIELDS[build])
+    return build(state, seats) if reads is None else entries.kept(build, reads.key, state, seats, reads.fields)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:

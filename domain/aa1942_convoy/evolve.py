@@ -126,7 +126,7 @@ NO_STATE_CHANGE: tuple[type[Event], ...] = (ev.ConvoyZoneDeactivated, ev.ConvoyZ
 
 
 # The fields of the state each event's handler may write: the kept `awaiting` entries that read none of them survive
-# it (awaiting.FIELDS, domain/procedure.py `Fold`); a type not named here drops them all.
+# it (awaiting.READS, domain/procedure.py `Fold`); a type not named here drops them all.
 WRITES: dict[type[Event], frozenset[str]] = {
     ev.PhaseBegan: frozenset({"phase", "turn", "round", "used", "canals_open", "combat_step"}),
     ev.RoundBegan: frozenset({"round", "spent", "placed"}),
