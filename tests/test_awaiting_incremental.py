@@ -1,6 +1,6 @@
 """The incremental `awaiting` (domain/entries.py keeps an entry while what it reads is unchanged; each entry keeps its
-encoded bytes, engine.answered, which service/cache.py splices into the answer) answers byte for byte what a recomputation from
-scratch answers, after every command of bot games of every ruleset, for the referee and for each seat."""
+encoded bytes, engine.answered, which service/cache.py splices into the answer) answers byte for byte what a
+recomputation from scratch answers, after every command of bot games of every ruleset, for the referee and each seat."""
 
 from __future__ import annotations
 
