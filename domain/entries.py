@@ -34,7 +34,7 @@ def reads_nothing(state: Any) -> None:
 
 def kept(
     build: Callable[[Any, list[str]], E],
-    reads: Callable[[Any], Any],
+    reads: Callable[[Any], Any] | None,
     state: Any,
     seats: list[str],
     fields: frozenset[str] | None = None,
@@ -43,7 +43,10 @@ def kept(
     entries, without descriptors, apart from a reader's). `fields`: the state's fields the builder reads (all of them,
     its key's included): the state then keeps the entry across the events that write none of them (procedure.Memo,
     Fold.writes), and hands it back without asking `reads` (each answer asked every entry's key: a raid's answer spent
-    more on the keys of the entries it left unchanged than on the one it changed)."""
+    more on the keys of the entries it left unchanged than on the one it changed). `reads` None (with `fields`): the
+    entry is kept on the state alone, for a builder whose key nearly every write of its fields changes (aa1942's
+    `fight`, whose counts every raid changes): asking and storing a key no later state matches cost more than the
+    build shares."""
     if _FRESH():
         return build(state, seats)
     wanted = descriptors_wanted()
@@ -54,8 +57,11 @@ def kept(
             hit = mine.get(at)
             if hit is not None:
                 return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
-    key = (build, tuple(seats), wanted, reads(state))
-    spec = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
+    if reads is None:
+        spec = build(state, seats)
+    else:
+        key = (build, tuple(seats), wanted, reads(state))
+        spec = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
     if spec is _MISSING:
         spec = _KEPT[key] = build(state, seats)
         while len(_KEPT) > KEPT_MAX:

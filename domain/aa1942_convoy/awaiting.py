@@ -204,7 +204,9 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
     zones = sorted(may)
     counts = [may[sz] for sz in zones]
     top = max(counts)
-    choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
+    # more than MAX_CHOICES choices: at once when one zone makes them (a count each, up to MAX_COUNT)
+    many = min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(counts) > MAX_CHOICES
+    choices, labels = (None, None) if many else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
@@ -402,13 +404,6 @@ def _raids(s: State) -> tuple:
     return s.turn, s.combat_step, tuple(s.inactive), tuple(chips), tuple(chips.values()), tuple(s.zones_that_may_raid())
 
 
-def _fight_counts(s: State) -> tuple:
-    """What `may_raid_with` reads of every zone (the acting power's submarines, and what those used did this turn): how
-    many may still fight in each."""
-    may = s.zones_that_may_raid()
-    return s.turn, tuple(may), tuple(may.values())
-
-
 def _phase_end(s: State) -> tuple:
     return s.turn, s.phase, income_of(s, s.power) if s.phase == "mobilize" else None
 
@@ -420,13 +415,13 @@ class Reads(NamedTuple):
     liberate, place and end entries). tests/test_awaiting_incremental.py holds `fields` to what each builder reads in
     bot games."""
 
-    key: Callable[[State], Any]
+    key: Callable[[State], Any] | None  # None: no later state matches (entries.kept)
     fields: frozenset[str]
 
 
 READS: dict[Callable, Reads] = {
     raid_spec: Reads(_raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"})),
-    fight_spec: Reads(_fight_counts, frozenset({"turn", "subs", "used"})),
+    fight_spec: Reads(None, frozenset({"turn", "subs", "used"})),  # its counts: every raid changes one
     lose_spec: Reads(_fleets, frozenset({"turn", "subs"})),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
