@@ -130,3 +130,11 @@ def test_chosen_dice_refuse_faces_that_do_not_fit():
 
     with pytest.raises(AssertionError):
         ChosenDice(7).roll([6], "p", "r")
+
+
+@given(st.binary(min_size=0, max_size=200), st.integers(0, 2**40), st.integers(0, 99))
+def test_a_block_is_hmac_sha256_of_its_message_for_keys_of_any_length(key, k, j):
+    """DICE.md: block(seed, k, j) = HMAC-SHA256(seed, "umpire1:roll:k:j"), the key schedule kept between rolls
+    (domain/dice.py `_padded`) included: keys shorter than, as long as and longer than SHA-256's 64-byte block."""
+    assert block(key, k, j) == hmac.digest(key, f"umpire1:roll:{k}:{j}".encode("ascii"), "sha256")
+    assert block(key, k, j) == block(key, k, j)  # the kept hashes are copied, never updated
