@@ -50,7 +50,7 @@ def block(seed: bytes, k: int, j: int) -> bytes:
 
 
 @functools.lru_cache(maxsize=1024)
-def _padded(key: bytes) -> tuple[Any, Any]:
+def _padded(key: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
     """RFC 2104's start: SHA-256 of the key (hashed first if longer than a block) padded and XORed with ipad, and with
     opad. Nobody updates these: rolls hash on from copies."""
     if len(key) > 64:

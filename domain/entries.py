@@ -57,6 +57,7 @@ def kept(
             hit = mine.get(at)
             if hit is not None:
                 return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
+    spec: Any
     if reads is None:
         spec = build(state, seats)
     else:
