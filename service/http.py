@@ -184,7 +184,8 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
     a 500, never the last of two values).
 
     A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
-    it is read as one wherever an integer goes; nothing else is coerced."""
+    it is read as one wherever an integer goes; nothing else is coerced (a `dict` body, a command, has every such
+    number made an int: its rules read integers)."""
     decoder = _DECODERS.get(model)
     if decoder is None:  # `msgspec.json.decode(raw, type=model)` makes its decoder anew on every call: 1.8 us of 2
         decoder = _DECODERS[model] = msgspec.json.Decoder(model)
@@ -200,7 +201,13 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
     except (msgspec.DecodeError, RecursionError) as e:
         no_duplicate_keys(raw)  # JSON that msgspec refuses (NaN) may still repeat a key: say that first
         raise invalid_json(e)
-    no_duplicate_keys(raw, value if isinstance(value, (dict, list)) else None)
+    if type(value) is dict:  # a command: one walk counts its keys and makes its whole numbers ints
+        found = _containers(value)
+        if sum([len(v) for v in found if type(v) is dict]) != raw.count(b":"):
+            no_duplicate_keys(raw)
+        _whole_in(found)
+        return value
+    no_duplicate_keys(raw, value if isinstance(value, list) else None)
     return value
 
 
@@ -231,11 +238,15 @@ def whole_numbers(value: Any) -> Any:
     decoded JSON is changed in place."""
     if type(value) is float:
         return int(value) if value.is_integer() else value
-    for v in _containers(value):
+    _whole_in(_containers(value))
+    return value
+
+
+def _whole_in(containers: list[dict | list]) -> None:
+    for v in containers:
         for k, x in v.items() if type(v) is dict else enumerate(v):
             if type(x) is float and x.is_integer():
                 v[k] = int(x)
-    return value
 
 
 def _is_json(content_type: bytes | None) -> bool:

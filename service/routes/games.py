@@ -266,7 +266,7 @@ async def run_command(
     the command, on the loop when that is shorter than the hop to a thread and back (a cached game close to the store,
     SQLite), else in a thread."""
     what = "a command is a JSON object {'type': ..., ...arguments}"
-    body = whole_numbers(decode(raw, dict, what, "invalid-command"))
+    body = decode(raw, dict, what, "invalid-command")  # its whole numbers ints
     if isinstance(body, dict):
         check_command_extras(body)
     expected = if_match_version(if_match)
