@@ -60,9 +60,15 @@ def test_create_and_join_by_invitation(base):
 
 
 def test_a_convoy_played_by_first_choices_to_its_end(base):
-    game_id, token = convoy(base)
-    captain = Umpire(base, token)
-    sent = play(captain, game_id)
+    # Fair dice the test cannot fix: the server process makes the seed and the game id, and the game seed hashes both.
+    # About 1 convoy in 90 ends within ten commands (66 of 6,000 tried), so up to five are played, as test_contention
+    # plays another game when the dice end one too soon.
+    for _ in range(5):
+        game_id, token = convoy(base)
+        captain = Umpire(base, token)
+        sent = play(captain, game_id)
+        if sent > 10:
+            break
     game = captain.game(game_id)
     assert sent > 10 and game["status"] == "over" and game["awaiting"] == []
     assert game["ended"] is not None and game["version"] > sent  # the engine's own steps appended events too
