@@ -133,13 +133,14 @@ def bearer_token(authorization: str) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def no_duplicate_keys(raw: bytes, decoded: Any = None) -> None:
+def no_duplicate_keys(raw: bytes, decoded: list[dict | list] | None = None) -> None:
     """422 for an object that names a key twice: JSON leaves it undefined, and reading the last one silently would
     act on what the sender may not have meant.
 
-    With the body already `decoded`, most bodies are cleared without a second parse: every key in the text is
-    followed by a colon, so when the decoded objects hold as many keys as the text has colons, no key was lost."""
-    if decoded is not None and _keys(decoded) == raw.count(b":"):
+    With the body already decoded (`decoded`: its objects and arrays, `_containers`), most bodies are cleared without
+    a second parse: every key in the text is followed by a colon, so when the decoded objects hold as many keys as the
+    text has colons, no key was lost."""
+    if decoded is not None and sum([len(v) for v in decoded if type(v) is dict]) == raw.count(b":"):
         return
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -156,11 +157,6 @@ def no_duplicate_keys(raw: bytes, decoded: Any = None) -> None:
         pass  # not JSON: msgspec says so, in its words
     except RecursionError as e:  # deeper than this check can read: refused, not let through unchecked
         raise invalid_json(e) from None
-
-
-def _keys(value: Any) -> int:
-    """How many keys the objects in a decoded JSON value hold, nested ones included."""
-    return sum([len(v) for v in _containers(value) if type(v) is dict])
 
 
 def _containers(value: Any) -> list[dict | list]:
@@ -184,8 +180,8 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
     a 500, never the last of two values).
 
     A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
-    it is read as one wherever an integer goes; nothing else is coerced (a `dict` body, a command, has every such
-    number made an int: its rules read integers)."""
+    it is read as one wherever an integer goes (in a plain `dict` body, a command, every such number: its rules read
+    integers); nothing else is coerced."""
     decoder = _DECODERS.get(model)
     if decoder is None:  # `msgspec.json.decode(raw, type=model)` makes its decoder anew on every call: 1.8 us of 2
         decoder = _DECODERS[model] = msgspec.json.Decoder(model)
@@ -201,13 +197,12 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
     except (msgspec.DecodeError, RecursionError) as e:
         no_duplicate_keys(raw)  # JSON that msgspec refuses (NaN) may still repeat a key: say that first
         raise invalid_json(e)
-    if type(value) is dict:  # a command: one walk counts its keys and makes its whole numbers ints
-        found = _containers(value)
-        if sum([len(v) for v in found if type(v) is dict]) != raw.count(b":"):
-            no_duplicate_keys(raw)
-        _whole_in(found)
+    if type(value) is not dict and type(value) is not list:  # a Struct: whole numbers were the decoder's to read
+        no_duplicate_keys(raw)
         return value
-    no_duplicate_keys(raw, value if isinstance(value, list) else None)
+    found = _containers(value)  # one walk: its keys counted, its whole numbers made ints
+    no_duplicate_keys(raw, found)
+    _whole_in(found)
     return value
 
 
