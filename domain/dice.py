@@ -20,6 +20,7 @@ SCHEME = "umpire1"
 EMPTY_CLIENT_SEED = hashlib.sha256(b"").hexdigest()
 _TWO_32 = 1 << 32
 _LANES = struct.Struct(">8I")  # a block read as eight 32-bit big-endian lanes
+_IPAD, _OPAD = bytes(x ^ 0x36 for x in range(256)), bytes(x ^ 0x5C for x in range(256))  # RFC 2104's, as tables
 
 
 def server_commit(server_seed: bytes) -> str:
@@ -58,8 +59,6 @@ def _padded(key: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
     key = key.ljust(64, b"\0")
     return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
-
-_IPAD, _OPAD = bytes(x ^ 0x36 for x in range(256)), bytes(x ^ 0x5C for x in range(256))
 
 
 def faces_for(seed: bytes, k: int, sides: Sequence[int]) -> list[int]:

@@ -63,13 +63,13 @@ def kept(
     else:
         key = (build, tuple(seats), wanted, reads(state))
         spec = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
-    if spec is _MISSING:
-        spec = _KEPT[key] = build(state, seats)
-        while len(_KEPT) > KEPT_MAX:
-            try:
-                _KEPT.popitem(last=False)
-            except KeyError:  # another thread took it
-                break
+        if spec is _MISSING:
+            spec = _KEPT[key] = build(state, seats)
+            while len(_KEPT) > KEPT_MAX:
+                try:
+                    _KEPT.popitem(last=False)
+                except KeyError:  # another thread took it
+                    break
     if fields is not None:
         if mine is None:
             mine = state._entries = {}
