@@ -120,15 +120,16 @@ def entry(spec: CommandSpec) -> dict[str, Any]:
 _encode_entry = msgspec.json.Encoder().encode  # as the service encodes answers
 
 
-def answered(spec: CommandSpec) -> tuple[dict[str, Any], bytes]:
+def answered(spec: CommandSpec) -> tuple[dict[str, Any], msgspec.Raw]:
     """`entry(spec)` and its JSON, made once per spec and kept on it (a spec is never mutated, and a ruleset hands back
     the very same spec while what it reads is unchanged: domain/entries.py), so an answer encodes only the entries that
-    changed, whichever game or reader asks; the JSON its builder made (`premade`) where it made it."""
+    changed, whichever game or reader asks; the JSON its builder made (`premade`) where it made it. The JSON as a
+    `msgspec.Raw`, which an encoder copies in as it is (service.http.Encoded), made once with it."""
     kept = spec.__dict__
-    made: tuple[dict[str, Any], bytes] | None = kept.get("answered")
+    made: tuple[dict[str, Any], msgspec.Raw] | None = kept.get("answered")
     if made is None:
         as_entry = entry(spec)
-        made = kept["answered"] = (as_entry, kept.get("premade_json") or _encode_entry(as_entry))
+        made = kept["answered"] = (as_entry, msgspec.Raw(kept.get("premade_json") or _encode_entry(as_entry)))
     return made
 
 

@@ -36,14 +36,14 @@ _encoder = msgspec.json.Encoder()  # one encoder for every answer
 
 
 class Encoded(list):
-    """A list whose items' JSON is made already (`parts`: each item's bytes): `_encode` splices those in rather than
-    encoding the items again (an answer's `awaiting`, service/cache.py), each copied once, into the answer itself:
-    joining them first would copy an answer's largest part twice more (a raid's 19 KB answer, 43k instructions).
-    Nobody mutates one."""
+    """A list whose items' JSON is made already (`parts`: each item's, as `msgspec.Raw`): `_encode` splices those in
+    rather than encoding the items again (an answer's `awaiting`, service/cache.py), each copied once, into the answer
+    itself: joining them first would copy an answer's largest part twice more (a raid's 19 KB answer, 43k
+    instructions). Nobody mutates one."""
 
     __slots__ = ("parts",)
 
-    def __init__(self, items: list, parts: list[bytes]):
+    def __init__(self, items: list, parts: list[msgspec.Raw]):
         super().__init__(items)
         self.parts = parts
 
@@ -55,7 +55,7 @@ def _encode(content: Any) -> bytes:
         for k, v in content.items():
             if type(v) is Encoded:
                 spliced = spliced or dict(content)
-                spliced[k] = [msgspec.Raw(p) for p in v.parts]
+                spliced[k] = v.parts
         content = spliced or content
     return _encoder.encode(content)
 
