@@ -78,10 +78,10 @@ class RequestIds:
                 message["headers"] = [*message.get("headers", []), header]
             await send(message)
 
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            REQUEST_ID.reset(token)
+        # not reset when the app raises: the ASGI server logs the error next ("Exception in ASGI application"), in
+        # this request's own task, whose context ends with it, so that line carries the id the 500 answered
+        await self.app(scope, receive, sending)
+        REQUEST_ID.reset(token)
 
 
 class Stamped(logging.Filter):

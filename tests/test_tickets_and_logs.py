@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import httpx
 import pytest
 
+from tests.conftest import auth
 from tests.live import server_process
 
 
@@ -95,3 +97,63 @@ def test_a_ticket_reused_after_its_time_is_refused_as_expired(tmp_path):
         creds.clock = lambda: time.time() + 61  # a minute on: its time is up
         r = c.get(f"/games/{gid}/events/stream?ticket={t}&timeout=0")
         assert r.status_code == 401 and r.json()["code"] == "expired-ticket"
+
+
+@pytest.mark.parametrize("path", ["lean", "route"])
+def test_the_servers_line_about_a_500_carries_the_request_id_the_500_answered(tmp_path, monkeypatch, path):
+    """A request that fails inside the app is answered 500 with its X-Request-ID, and uvicorn's own log line of the
+    error ("Exception in ASGI application", with the traceback) carries that id, so an operator finds the failure of the
+    request a client reports: on the command path taken at the door and on a route behind the framework."""
+    import logging
+    import threading
+
+    import uvicorn
+
+    from service.app import create_app
+    from service.logs import Stamped
+    from service.routes import games as games_module
+    from tests.live import free_port
+
+    if path == "route":  # the command handed on to its route, behind the framework and RequestIds
+        monkeypatch.setattr(games_module.LeanCommands, "__call__", lambda self, s, r, se: self.app(s, r, se))
+    app = create_app(str(tmp_path / "fail.db"))
+    svc = app.state.service
+    made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-fail")
+
+    def broken(*_: Any) -> None:
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(svc, "command", broken)
+    lines: list[logging.LogRecord] = []
+    logged = threading.Event()
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record)
+            logged.set()
+
+    handler = Collect()
+    handler.addFilter(Stamped())
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(handler)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_config=None, lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)  # polls the condition (started), not a guess at how long starting takes
+        assert server.started
+        base = f"http://127.0.0.1:{server.config.port}"
+        token = made["seats"][0]["token"]
+        r = httpx.post(
+            f"{base}/games/g-fail/commands", json={"type": "end_phase"}, headers={**auth(token), "X-Request-ID": "r-500"}
+        )
+        assert r.status_code == 500 and r.json()["code"] == "internal-error" and r.headers["x-request-id"] == "r-500"
+        assert logged.wait(30), "the server logged nothing about the failure"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        logger.removeHandler(handler)
+    failures = [x for x in lines if x.exc_info and isinstance(x.exc_info[1], ZeroDivisionError)]
+    assert failures and all(x.request_id == "r-500" for x in failures), [(x.getMessage(), x.request_id) for x in lines]

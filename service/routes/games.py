@@ -337,7 +337,7 @@ class LeanCommands:
         rid = request_id(scope)
         token = REQUEST_ID.set(rid)
         header = (b"x-request-id", rid.encode())
-        started = False
+        started = failed = False
         try:
             answer = await self._answer(scope, receive, path, game_id)
             if answer is None:
@@ -358,13 +358,15 @@ class LeanCommands:
             )
             await send({"type": "http.response.body", "body": answer})
         except Exception:
+            failed = True
             if not started:  # as the framework's server-error middleware: the app's 500, and the error to the server
-                failed = internal_error()
-                failed.raw_headers.append(header)
-                await failed(scope, receive, send)
+                problem = internal_error()
+                problem.raw_headers.append(header)
+                await problem(scope, receive, send)
             raise
         finally:
-            REQUEST_ID.reset(token)
+            if not failed:  # else kept (service.logs.RequestIds): the server's line about the error carries the id
+                REQUEST_ID.reset(token)
 
     async def _answer(self, scope, receive, path: str, game_id: str) -> bytes | Response | None:
         """The answer's JSON, the problem that refuses the command, or None: the client went away before its body."""
