@@ -34,7 +34,7 @@ from service.games import GameService, now_iso
 from service.rulesets import RULESETS
 from service.simulate import play as bot_battle
 from tests.battlefleet_1900.scenario import RAW
-from tests.conftest import auth, new_game, read, send
+from tests.conftest import auth, read, seated, send
 from tests.test_hidden import masked
 
 SCENARIO = RULESETS["battlefleet-1900"].data.scenarios["yellow-sea-1904"]
@@ -44,11 +44,16 @@ BLUR_PCT = RULESETS["battlefleet-1900"].data.fog.blur_pct  # public: the data se
 
 
 def new_battle(client, edition: str, turns: int) -> dict:
-    """A battle under fog blur (the default). Its seed is fixed so the test reproduces; the attacker never uses it
-    (in a fair game it is the server's secret until the end)."""
+    """A battle under fog blur (the default), its dice and fog offsets the same every run so the test reproduces: the
+    game seed hashes the server seed and the game id (domain/dice.py `game_seed`), and both are fixed here. POST
+    /games always makes a fresh id, so the game is made through the app's service with one, as a script may; all
+    else goes over HTTP. The attacker never uses the seed (in a fair game it is the server's secret until the end)."""
     options = {"scenario": "yellow-sea-1904", "turns": turns}
-    dice = {"mode": "public-seed", "server_seed": "17" * 32}
-    return new_game(client, options, ruleset="battlefleet-1900", edition=edition, dice=dice)
+    seed = "17" * 32
+    made = client.app.state.service.creation.create(
+        "battlefleet-1900", options, None, "public-seed", seed, None, None, game_id="g-attack", edition=edition
+    )
+    return seated(made)
 
 
 def get(client, g, path: str, who: str | None):

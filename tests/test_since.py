@@ -143,7 +143,11 @@ def test_ULS3_a_uboat_attack_names_the_boat_the_ship_its_tonnage_and_the_result(
 
 
 def battle(client, **extra) -> dict:
-    dice = {"mode": "public-seed", "server_seed": "17" * 32}  # both worlds roll alike
+    """A battle with a public seed. Two battles made so do not roll alike: POST /games gives each a fresh id and the
+    game seed hashes it (domain/dice.py `game_seed`), so their dice and fog offsets differ. Nothing here needs them
+    alike: no die is rolled before both seats' orders are in, and what is compared (digests, event types) does not
+    read the offsets."""
+    dice = {"mode": "public-seed", "server_seed": "17" * 32}
     return new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900", dice=dice, **extra)
 
 
@@ -182,8 +186,10 @@ def test_the_referee_of_an_unumpired_game_reads_since_as_the_public(client):
 
 
 def test_two_worlds_differing_only_in_a_sealed_order_give_the_public_and_the_other_seat_the_same_digest(client):
-    """Japan's setup and its first orders differ between the worlds (sealed, Russia's not yet in): the public's and
-    Russia's digests are the same lines; the events differ only in the commitments (what the test changed)."""
+    """Japan's setup (opened once Russia's is in) and its first orders (sealed: Russia's are not yet in) differ between
+    the worlds: the public's and Russia's digests are the same lines and their events the same types in the same
+    order. (The events' contents differ: the commitments, Japan's opened setup, and Russia's own sighting, whose fog
+    offsets hash each game's fresh id: see `battle`.)"""
     worlds = []
     for ships, arrow in (([], 45), ([{"ship": "Mikasa", "boat_guns_manned": False}], 90)):
         g = battle(client)
