@@ -307,11 +307,15 @@ class HeadAsGet:
             pass
 
 
+_BODIED = frozenset({"POST", "PUT", "PATCH"})  # the methods whose bodies the routes read
+
+
 class Guards:
     """ASGI guards in front of the app: request bodies over the documented size get 413 (with or without a
-    Content-Length), a POST body that is not JSON gets 415, one that does not arrive within the body timeout 408, and
-    a CORS preflight on a server without CORS gets an answer saying how to enable it (rather than a bare 405). The
-    command path at the door (service.routes.games.LeanCommands) asks the same guards (`refusal`, `body`)."""
+    Content-Length), a body that is not JSON gets 415, one that does not arrive within the body timeout 408 (a POST's,
+    PUT's or PATCH's: `_BODIED`), and a CORS preflight on a server without CORS gets an answer saying how to enable it
+    (rather than a bare 405). The command path at the door (service.routes.games.LeanCommands) asks the same guards
+    (`refusal`, `body`)."""
 
     def __init__(self, app, max_body: int, max_bundle_body: int, cors: bool, body_timeout: float = 30.0):
         self.app, self.max_body, self.max_bundle_body, self.cors = app, max_body, max_bundle_body, cors
@@ -323,7 +327,7 @@ class Guards:
         refused = self.refusal(scope)
         if refused is not None:
             return await refused(scope, receive, send)
-        if scope["method"] != "POST":
+        if scope["method"] not in _BODIED:
             return await self.app(scope, receive, send)
         try:
             await self.app(scope, self.limited(scope["path"], receive), send)
@@ -338,10 +342,10 @@ class Guards:
         return problem(413, "body-too-large", f"request bodies here are at most {limit} bytes", path, limit=limit)
 
     def refusal(self, scope) -> Response | None:
-        """The answer to a request refused before its body is read (a preflight without CORS; a POST whose declared
-        size is over the limit, or whose body is not JSON), or None."""
+        """The answer to a request refused before its body is read (a preflight without CORS; a body whose declared
+        size is over the limit, or that is not JSON), or None."""
         method, path = scope["method"], scope["path"]
-        if method != "POST" and method != "OPTIONS":
+        if method not in _BODIED and method != "OPTIONS":
             return None
         headers = dict(scope.get("headers") or [])
         if method == "OPTIONS":
@@ -367,7 +371,7 @@ class Guards:
         return None
 
     def limited(self, path: str, receive):
-        """`receive` for a POST's body within the guards: _TooBig past the limit, _SlowBody when the whole body has
+        """`receive` for a request's body within the guards: _TooBig past the limit, _SlowBody when the whole body has
         not arrived within the body timeout (however it trickles in)."""
         limit = self._limit(path)
         seen = 0
@@ -391,7 +395,7 @@ class Guards:
         return limited
 
     async def body(self, path: str, receive) -> bytes | Response | None:
-        """A POST's whole body read within the guards, the problem that refuses it, or None: the client went away."""
+        """A request's whole body read within the guards, the problem that refuses it, or None: the client went away."""
         receiving, chunks = self.limited(path, receive), []
         try:
             while True:

@@ -323,6 +323,24 @@ def test_bodies_over_the_limit_are_413(client):
     assert_problem(r, 413, "body-too-large")
 
 
+def test_a_put_body_is_guarded_as_a_post_body_415_413(client):
+    """PUT /games/{id}/notifications reads a JSON body as the POSTs do, and its operation promises 413 and 415: a body
+    not declared JSON is 415 (not read as if it were), one over the limit 413, whether its Content-Length says so or it
+    streams in without one. Nothing is registered."""
+    g = new_game(client)
+    url, token = f"/games/{g['game_id']}/notifications", auth(g["tokens"]["USSR"])
+    body = b'{"url": "https://example.com/turn"}'
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = token | ({"Content-Type": content_type} if content_type else {})
+        assert_problem(client.put(url, content=body, headers=headers), 415, "unsupported-media-type")
+    big = b'{"url": "https://example.com/' + b"x" * 300_000 + b'"}'
+    json_type = token | {"Content-Type": "application/json"}
+    assert_problem(client.put(url, content=big, headers=json_type), 413, "body-too-large")
+    streamed = (big[i : i + 65_536] for i in range(0, len(big), 65_536))  # chunked: no Content-Length to refuse by
+    assert_problem(client.put(url, content=streamed, headers=json_type), 413, "body-too-large")
+    assert_problem(client.get(url, headers=token), 404, "no-notifications")
+
+
 def test_data_mismatch_is_refused(client, store_url):
     from dataclasses import replace
 
