@@ -1,5 +1,6 @@
-"""Documentation, served from the package (works offline): the Swagger UI at /docs and ReDoc at /redoc with their
-static files, the desk, and the OpenAPI document built from the routes' descriptions (service/openapi.py)."""
+"""Documentation, served from the package (works offline): the Swagger UI at /docs with its static files, the desk,
+and the OpenAPI document built from the routes' descriptions (service/openapi.py). No ReDoc: its page rendering this
+document (some 860 KB, every ruleset's commands and views) crashed Chromium's tab after a minute."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path as FilePath
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -34,16 +35,6 @@ def add_routes(app: FastAPI, ops: list[Operation], settings: Settings, rulesets:
             swagger_js_url=f"{DOCS_STATIC}/swagger-ui-bundle.js",
             swagger_css_url=f"{DOCS_STATIC}/swagger-ui.css",
             swagger_favicon_url=f"{DOCS_STATIC}/favicon.png",
-        )
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc() -> HTMLResponse:
-        return get_redoc_html(
-            openapi_url="/openapi.json",
-            title="Naval Umpire — API",
-            redoc_js_url=f"{DOCS_STATIC}/redoc.standalone.js",
-            redoc_favicon_url=f"{DOCS_STATIC}/favicon.png",
-            with_google_fonts=False,
         )
 
     def openapi() -> dict[str, Any]:
