@@ -12,6 +12,8 @@ from msgspec import Meta, Struct
 from domain.decisions import Ui
 from events.core import RollResult
 
+MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for (`umpire simulate --from`: no cap)
+
 Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")]
 GameId = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,64}$")]
 SeatName = Annotated[str, Meta(pattern="^(?!referee$)[A-Za-z0-9._-]{1,32}$", description="a seat (never `referee`)")]
@@ -628,7 +630,7 @@ class OddsRequest(_In):
     ruleset's bot, continuation i rolling from a seed that depends only on `seed` and i."""
 
     at: Annotated[int, Meta(ge=1, le=2**53, description="the seq of the event after which the games continue")]
-    games: Annotated[int, Meta(ge=1, le=1000, description="how many continuations the bots play")] = 200
+    games: Annotated[int, Meta(ge=1, le=MAX_API_GAMES, description="how many continuations the bots play")] = 200
     seed: Annotated[
         int, Meta(ge=0, le=2**53, description="the continuations' dice come from it: the same seed, the same odds")
     ] = 1

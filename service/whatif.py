@@ -33,9 +33,6 @@ from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_
 from service.simulate import categories, ci95, outcomes, percentile, play_on, quantiles, seed_for, shares
 from service.snapshots import restore_snapshot, take_snapshot
 
-MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for
-
-
 # ---- positions ----
 
 
@@ -364,8 +361,6 @@ class OddsJobs:
         """`seat`: who asks (a token's seat, else None). A seat of a game not yet over gets its own odds
         (`seat_odds`: from what it may read, the rest re-drawn), readable by it alone; everyone else, and everyone
         once the game is over (its end opens every seal), the public picture's, from the bundle anyone may fork."""
-        if not 1 <= games <= MAX_API_GAMES:
-            raise InvalidInput("invalid-games", f"games is 1 to {MAX_API_GAMES}; `umpire simulate --from` has no cap")
         bundle = decode_bundle(self.svc.bundles.bundle_bytes(game_id))  # the public picture: what anyone may fork
         own: tuple[Game, Game] | None = None
         head = self.svc.cache.load(game_id).game if seat is not None and seat != engine.REFEREE else None

@@ -233,8 +233,9 @@ def test_the_odds_as_a_bounded_job_of_the_api(client):
     assert msgspec.to_builtins(job["result"]) == msgspec.json.decode(msgspec.json.encode(odds(b, at, 8, seed=2)))
     stream = client.get(job["stream"]).text
     assert "event: result" in stream
-    too_many = client.post(f"/games/{gid}/odds", json={"at": at, "games": 1001})
-    assert too_many.status_code == 422
+    too_many = client.post(f"/games/{gid}/odds", json={"at": at, "games": 1001})  # the schema's bound (docs/api.md)
+    assert too_many.status_code == 422 and too_many.json()["code"] == "invalid-request"
+    assert "<= 1000" in too_many.json()["detail"] and "$.games" in too_many.json()["detail"]
     assert client.get("/jobs/j-0000000000000000").status_code == 404
 
 

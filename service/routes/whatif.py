@@ -13,7 +13,7 @@ from service import models
 from service.games import GameService
 from service.http import JSON, bearer, decode
 from service.routes import GAME_ID
-from service.whatif import MAX_API_GAMES, OddsJobs, job_key
+from service.whatif import OddsJobs, job_key
 
 JOB_ID = Path(max_length=64, pattern="^j-[0-9a-f]{16}$", description="a job's id")
 
@@ -31,7 +31,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
         body="OddsRequest",
         errors=(404, 409, 413, 415, 422, 429),
         summary="The odds from a position: continuations played by the bot (a bounded job)",
-        description=f"At most {MAX_API_GAMES} games; one job at a time per server process (429 otherwise). Follow "
+        description=f"At most {models.MAX_API_GAMES} games; one job at a time per server process (429 otherwise). Follow "
         "`stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and "
         "the real game's value with its percentile. Without a token (or with the referee's, or once the game is "
         "revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) "
