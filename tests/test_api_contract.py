@@ -59,6 +59,11 @@ def test_games_are_found_by_ruleset_and_status_page_by_page(client):
     assert [x["game_id"] for x in client.get("/games", params={"status": "over"}).json()["games"]] == [g["game_id"]]
     bad = client.get("/games", params={"cursor": "not-a-cursor"})
     assert bad.status_code == 422 and bad.json()["code"] == "invalid-cursor"
+    typo = client.get("/games", params={"ruleset": "corvette"})  # not an empty page: a filter nothing can match
+    assert typo.status_code == 422 and typo.json()["code"] == "unknown-ruleset"
+    assert "corvette-command" in typo.json()["detail"]
+    none_yet = client.get("/games", params={"ruleset": "battlefleet-1900"})  # served, no game of it yet: empty
+    assert none_yet.status_code == 200 and none_yet.json()["games"] == []
 
 
 def test_me_tells_a_token_its_seat_and_what_it_may_do(client):
