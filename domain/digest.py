@@ -11,6 +11,7 @@ from collections.abc import Callable
 from events.core import GameEnded, ServerSeedRevealed, SubmissionSealed
 from events.vocabulary import Event
 
+SEALED = "sealed from the other seats until the rules open them"  # true for every reader, the sender included
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
@@ -36,14 +37,16 @@ def tally(items: list[str]) -> list[str]:
 
 
 class Sent(str):
-    """A seat's sealed submission, as a line; consecutive ones of the same kind become one (`tidy`)."""
+    """A seat's sealed submission, as a line; consecutive ones of the same kind become one (`tidy`). One wording for
+    every reader (a digest depends on what the reader may read, never on who the reader is otherwise), true for the
+    seat that sent it too: sealed from the others."""
 
     seat: str
     what: str
 
 
 def sent(who: str, what: str) -> Sent:
-    line = Sent(f"{who} sent its {what}, sealed until the rules open them")
+    line = Sent(f"{who} sent its {what}, {SEALED}")
     line.seat, line.what = who, what
     return line
 
@@ -60,7 +63,7 @@ def tidy(lines: list[str]) -> list[str]:
         if len(run) == 1:
             out.append(str(run[0]))
         elif run:
-            out.append(f"{listed([r.seat for r in run])} sent their {run[0].what}, sealed until the rules open them")
+            out.append(f"{listed([r.seat for r in run])} sent their {run[0].what}, {SEALED}")
         run = [line] if isinstance(line, Sent) else []
         if line and not isinstance(line, Sent):
             out.append(line)

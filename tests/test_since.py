@@ -166,13 +166,13 @@ def test_since_serves_each_reader_the_events_as_GET_events_does_and_the_digest(c
         page = read(client, g, f"/events?after={v0}", who).json()
         assert got["events"] == page["events"] and got["events"], who  # one redaction: GET /events'
         assert (got["since"], got["upto"], got["version"], got["more"]) == (v0, page["version"], page["version"], False)
-        assert got["digest"] == ["Japan sent its setup, sealed until the rules open them"]
+        assert got["digest"] == ["Japan sent its setup, sealed from the other seats until the rules open them"]
         sealed = [e for e in got["events"] if e["type"] == "SubmissionSealed"]
         assert ("sealed" in sealed[0]) == (who in ("japan", "referee"))
     send(client, g, "russia", type="start")
     after = since(client, g, v0, "russia")
     assert after["digest"][:2] == [
-        "Japan and Russia sent their setup, sealed until the rules open them",
+        "Japan and Russia sent their setup, sealed from the other seats until the rules open them",
         "Turn 1 began",
     ]
     assert since(client, g, after["version"])["digest"] == [] and since(client, g, after["version"])["events"] == []
@@ -200,7 +200,7 @@ def test_two_worlds_differing_only_in_a_sealed_order_give_the_public_and_the_oth
         worlds.append(g)
     for who in (None, "russia"):
         a, b = (since(client, g, 1, who) for g in worlds)
-        assert a["digest"] == b["digest"] and "Japan sent its orders, sealed until the rules open them" in a["digest"]
+        assert a["digest"] == b["digest"] and "Japan sent its orders, sealed from the other seats until the rules open them" in a["digest"]
         assert [e["type"] for e in a["events"]] == [e["type"] for e in b["events"]]
     mine = [since(client, g, 1, "japan")["events"] for g in worlds]
     assert mine[0] != mine[1]  # what Japan reads of its own orders: the worlds do differ
