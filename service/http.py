@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from domain.engine import IllegalCommand, InvalidInput, Rejected
-from service.models import COMMAND_EXTRAS
+from service.models import COMMAND_EXTRAS, PATTERN_WORDS
 
 PROBLEM = "application/problem+json"
 TITLES = {
@@ -211,7 +211,15 @@ def convert(value: Any, model: type, what: str, code: str = "invalid-request") -
     try:
         return msgspec.convert(value, model)
     except msgspec.ValidationError as e:
-        raise InvalidInput(code, f"{what}: {e}. Fix it and send again; /docs shows the schema")
+        raise InvalidInput(code, f"{what}: {_worded(str(e))}. Fix it and send again; /docs shows the schema")
+
+
+def _worded(message: str) -> str:
+    """msgspec's message with the words of the pattern it names: "matching regex '^[0-9a-f]{64}$' (64 lowercase hex
+    characters)", not the expression alone."""
+    for pattern, words in PATTERN_WORDS.items():
+        message = message.replace(f"matching regex {pattern!r}", f"matching regex {pattern!r} ({words})")
+    return message
 
 
 def check_command_extras(body: dict[str, Any]) -> None:

@@ -4,7 +4,7 @@ options, awaiting)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 from msgspec import Meta, Struct
@@ -21,6 +21,8 @@ CommandId = Annotated[
     str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$", description="client-chosen id; a retry with it appends nothing")
 ]
 ExpectedVersion = Annotated[int, Meta(ge=0, description="the game's version the command was decided on (else 409)")]
+# a pattern's words, which a 422 adds to the regular expression it names (service.http.convert)
+PATTERN_WORDS = {m.pattern: m.description for t in (Hex64, SeatName, CommandId) for m in get_args(t)[1:]}
 # what a command body may carry beside its type and arguments: (field, type, the 422's code)
 COMMAND_EXTRAS = (
     ("command_id", CommandId, "invalid-command-id"),

@@ -241,7 +241,9 @@ def test_seed_errors(client):
     gid, tok = g["game_id"], g["tokens"]
     url = f"/games/{gid}/seeds"
     assert_problem(client.post(url, json={}, headers=auth(tok["UK"])), 422, "invalid-client-seed")
-    assert_problem(client.post(url, json={"client_seed": "AB" * 32}, headers=auth(tok["UK"])), 422, "invalid-request")
+    upper = client.post(url, json={"client_seed": "AB" * 32}, headers=auth(tok["UK"]))
+    assert_problem(upper, 422, "invalid-request")
+    assert "(64 lowercase hex characters)" in upper.json()["detail"]  # the pattern in words, not the regex alone
     assert client.post(url, json={"client_seed": "ab" * 32}, headers=auth(tok["UK"])).status_code == 200
     assert_problem(
         client.post(url, json={"client_seed": "cd" * 32}, headers=auth(tok["UK"])), 409, "seed-already-contributed"
