@@ -14,7 +14,6 @@ from typing import Any, cast
 import msgspec
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.middleware.cors import CORSMiddleware
 from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
@@ -25,7 +24,7 @@ from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION, metrics
 from service.games import GameService, unavailable
-from service.http import Guards, HeadAsGet, InternalErrors, internal_error, problem, rejected_response
+from service.http import Guards, HeadAsGet, InternalErrors, ProblemCORS, internal_error, problem, rejected_response
 from service.logs import RequestIds
 from service.openapi import Operation
 from service.reads import MAX_PAGE
@@ -142,7 +141,7 @@ def create_app(
     if settings.cors_origins:  # outside the guards, and around the 500s: every answer of the app carries its headers
         app.add_middleware(InternalErrors)
         app.add_middleware(
-            CORSMiddleware,
+            ProblemCORS,
             allow_origins=list(settings.cors_origins),
             allow_methods=["GET", "POST", "PUT", "DELETE"],
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID", "If-None-Match", "If-Match"],

@@ -9,6 +9,7 @@ import types
 from typing import Any
 
 import msgspec
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -261,6 +262,29 @@ def _is_json(content_type: bytes | None) -> bool:
 
 class _HeadAnswered(Exception):
     """Raised out of a streaming GET that answers a HEAD, once its headers are sent: nothing more is wanted of it."""
+
+
+class ProblemCORS(CORSMiddleware):
+    """Starlette's CORS with its refused preflight answered as problem+json, as every other error is: 400
+    `cors-refused`, naming what the server does not allow and where its origins are set (a browser shows the page
+    neither answer; its console names the status). Its headers are Starlette's."""
+
+    def preflight_response(self, request_headers):
+        answer = super().preflight_response(request_headers)
+        if answer.status_code != 400:
+            return answer
+        refused = bytes(answer.body).decode().removeprefix("Disallowed CORS ")
+        out = problem(
+            400,
+            "cors-refused",
+            f"this server's CORS does not allow this preflight's {refused} (origin {request_headers.get('origin')!r}); "
+            "the origins it allows are set with `umpire serve --cors-origin` or UMPIRE_CORS_ORIGINS, the methods and "
+            "headers are the API's own",
+        )
+        for k, v in answer.headers.items():
+            if k not in ("content-type", "content-length"):
+                out.headers[k] = v
+        return out
 
 
 class InternalErrors:

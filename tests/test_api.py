@@ -373,6 +373,11 @@ def test_cors_is_configurable(tmp_path, monkeypatch):
     c = TestClient(create_app(str(tmp_path / "c.db")))
     r = c.options("/rulesets", headers={"Origin": "https://fleet.example", "Access-Control-Request-Method": "GET"})
     assert r.headers["access-control-allow-origin"] == "https://fleet.example"
+    # another origin's preflight: refused as every error is, problem+json naming what and where origins are set
+    other = c.options("/rulesets", headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "GET"})
+    assert_problem(other, 400, "cors-refused")
+    assert "origin 'https://evil.example'" in other.json()["detail"] and "UMPIRE_CORS_ORIGINS" in other.json()["detail"]
+    assert "access-control-allow-origin" not in other.headers and "access-control-allow-methods" in other.headers
 
 
 def test_no_response_contains_the_server_seed_before_reveal(client):
