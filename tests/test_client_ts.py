@@ -75,3 +75,16 @@ def test_npm_pack_makes_a_package_that_installs_and_imports(modules, tmp_path):
     assert {"Umpire", "Problem", "IllegalCommand", "command", "readSse"} <= set(out[0].split(",")), out
     assert out[1] == "", out  # types only: nothing at run time
     assert {"decisionForm", "known", "KNOWN_KINDS"} <= set(out[2].split(",")), out
+
+
+def test_the_clients_problem_codes_are_every_code_the_api_docs_list():
+    """client.ts `ProblemCode` says it is every `code` of docs/api.md "Errors" (a code added to the table and not to
+    the union would type-check only as a plain string)."""
+    import re
+
+    errors = (ROOT / "docs" / "api.md").read_text().split("## Errors", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[2] for line in errors.splitlines() if re.match(r"\| \d{3} \|", line)]
+    documented = {c for row in rows for c in re.findall(r"`([a-z][a-z0-9-]*)`", row)}
+    union = (ROOT / "openapi" / "client-ts" / "src" / "client.ts").read_text().split("export type ProblemCode =", 1)[1]
+    listed = set(re.findall(r'"([a-z][a-z0-9-]*)"', union.split(";", 1)[0]))
+    assert len(documented) > 40 and documented <= listed, sorted(documented - listed)

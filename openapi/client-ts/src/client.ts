@@ -30,7 +30,7 @@ export type * from "./types.js";
 
 /** Every `code` docs/api.md "Errors" lists (a server newer than this client may send others: still a string). */
 export type ProblemCode =
-  | "invalid-last-event-id"
+  | "invalid-last-event-id" | "cors-refused"
   | "invalid-ticket" | "expired-ticket" | "missing-token" | "invalid-token" | "creation-token-required"
   | "not-your-turn" | "referee-only" | "not-a-seat" | "invalid-invitation" | "cors-disabled"
   | "unknown-game" | "unknown-view" | "unknown-roll" | "unknown-job" | "unknown-ruleset" | "not-found"
@@ -43,23 +43,27 @@ export type ProblemCode =
   | "invalid-request" | "unknown-parameter" | "invalid-json" | "invalid-command" | "invalid-command-id"
   | "invalid-expected-version" | "invalid-if-match" | "unknown-edition" | "invalid-options" | "invalid-seats"
   | "unknown-seat" | "invalid-bots" | "invalid-dice" | "invalid-data" | "unknown-data-file" | "invalid-client-seed"
-  | "invalid-bundle" | "sealed-content" | "invalid-cursor" | "invalid-at" | "invalid-games"
+  | "invalid-bundle" | "sealed-content" | "invalid-cursor" | "invalid-version" | "invalid-at"
   | "too-many-requests"
   | "internal-error"
-  | "outcome-unknown" | "store-unavailable" | "busy" | "too-many-connections"
+  | "outcome-unknown" | "store-unavailable" | "storage-unavailable" | "busy" | "too-many-connections"
   | "http-error" // no problem+json came back (a proxy's page): made by this client
   | (string & {});
 
-/** An error answer of the API (application/problem+json), thrown by every call. */
+/** An error answer of the API (application/problem+json), thrown by every call: `status`, the stable `code`, `detail`
+ * (what to do) and the whole `body`. */
 export class Problem extends Error {
   readonly status: number;
   readonly code: ProblemCode;
+  /** The problem's `detail`: what went wrong and what to do ("" if the answer had none). */
+  readonly detail: string;
   readonly body: ProblemBody;
   constructor(body: ProblemBody) {
     super(`${body.status} ${body.code}: ${body.detail}`);
     this.name = new.target.name;
     this.status = body.status;
     this.code = body.code;
+    this.detail = body.detail ?? "";
     this.body = body;
   }
   /** The legal commands now, on a 409 illegal-command (in the shape of `awaiting`). */

@@ -53,7 +53,8 @@ async function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
 
 test("errors are typed Problems with the API's code", async () => {
   const api = new Umpire(BASE);
-  await assert.rejects(api.game("g-nope"), (e: unknown) => e instanceof NotFound && e.code === "unknown-game" && e.status === 404);
+  await assert.rejects(api.game("g-nope"), (e: unknown) => e instanceof NotFound && e.code === "unknown-game" && e.status === 404 &&
+    e.detail.length > 0 && e.detail === e.body.detail && e.message === `404 unknown-game: ${e.detail}`);
   await assert.rejects(api.ruleset("no-such-rules"), (e: unknown) => e instanceof NotFound && e.code === "unknown-ruleset");
   await assert.rejects(api.createGame({ ruleset: "corvette-command", options: { convoys: -3 } } as never), (e: unknown) =>
     e instanceof InvalidRequest && e.status === 422 && e.code === "invalid-options");
@@ -74,7 +75,8 @@ test("errors are typed Problems with the API's code", async () => {
 test("an answer that is no problem+json (a proxy's page) is a Problem `http-error` with its status", async () => {
   const proxy = (async () => new Response("<html>Bad gateway</html>", { status: 502, statusText: "Bad Gateway" })) as typeof fetch;
   const api = new Umpire(BASE, null, proxy);
-  await assert.rejects(api.root(), (e: unknown) => e instanceof Problem && e.status === 502 && e.code === "http-error" && e.message.includes("Bad gateway"));
+  await assert.rejects(api.root(), (e: unknown) => e instanceof Problem && e.status === 502 && e.code === "http-error" &&
+    e.message.includes("Bad gateway") && e.detail === "<html>Bad gateway</html>");
 });
 
 test("the service, its rulesets and the list of games", async () => {

@@ -1,13 +1,17 @@
-/** An error answer of the API (application/problem+json), thrown by every call. */
+/** An error answer of the API (application/problem+json), thrown by every call: `status`, the stable `code`, `detail`
+ * (what to do) and the whole `body`. */
 export class Problem extends Error {
     status;
     code;
+    /** The problem's `detail`: what went wrong and what to do ("" if the answer had none). */
+    detail;
     body;
     constructor(body) {
         super(`${body.status} ${body.code}: ${body.detail}`);
         this.name = new.target.name;
         this.status = body.status;
         this.code = body.code;
+        this.detail = body.detail ?? "";
         this.body = body;
     }
     /** The legal commands now, on a 409 illegal-command (in the shape of `awaiting`). */
