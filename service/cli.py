@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.table import Table
 
 app = typer.Typer(
@@ -21,8 +21,43 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err = Console(stderr=True)
+
+
+class _Console(Console):
+    """Rich's console, not capped when it writes to a pipe or a file: there rich assumes 80 columns and a table cuts
+    its cells (`11.4–12…`) to fit; here a line is as long as what it holds, so a log or `| cat` keeps every number
+    whole. On a terminal, or with COLUMNS set, rich's width as before."""
+
+    UNCAPPED = 10_000
+
+    @property
+    def uncapped(self) -> bool:
+        """Writing where no width applies: not a terminal (whatever FORCE_COLOR says), no width asked for."""
+        if self._width is not None or self._environ.get("COLUMNS", "").isdigit():
+            return False
+        isatty = getattr(self.file, "isatty", None)
+        try:
+            return not (isatty is not None and isatty())
+        except ValueError:  # a closed file
+            return True
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        return size._replace(width=self.UNCAPPED) if self.uncapped else size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+    def table(self, title: str | None, width: int) -> Table:
+        """A table `width` wide on a terminal; elsewhere as wide as its cells."""
+        return Table(title=title, width=None if self.uncapped else width)
+
+
+# the CLI's two consoles, made here alone: what a command prints, and progress and errors
+console = _Console()
+err = _Console(stderr=True)
 
 
 class Progress:
@@ -203,7 +238,7 @@ def verify_cmd(
     with Progress(f"replaying {bundle.name}", 1) as progress:
         report = verify(raw, progress=progress.of)
     whose = f"game {report['game']}" if report["game"] else "not a bundle of any game"
-    table = Table(title=f"{bundle.name} — {whose}", width=min(console.width, 100))
+    table = console.table(f"{bundle.name} — {whose}", min(console.width, 100))
     table.add_column("check")
     table.add_column("result")
     table.add_column("detail", overflow="fold")
@@ -331,7 +366,7 @@ def games(
     if as_json:
         sys.stdout.write(json.dumps(page, ensure_ascii=False) + "\n")
         return
-    table = Table(width=max(console.width, 100))
+    table = console.table(None, max(console.width, 100))
     table.add_column("game", no_wrap=True, overflow="ignore")  # ids whole: they are what one copies
     for col in ("ruleset", "status", "events", "created"):
         table.add_column(col)
@@ -473,7 +508,7 @@ def simulate(
         doc = {"ruleset": ruleset, "games": games, "seed": seed, "options": opts, "figures": summary}
         sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
         return
-    table = Table(title=f"{games} games of {ruleset}, seed {seed}", width=min(console.width, 110))
+    table = console.table(f"{games} games of {ruleset}, seed {seed}", min(console.width, 110))
     table.add_column("figure", overflow="fold")
     for col in ("mean", "95% interval", "p5", "p25", "median", "p75", "p95"):
         table.add_column(col, justify="right")
@@ -521,7 +556,7 @@ def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, opti
         sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
         return
     title = f"{games} continuations of {b.game} from seq {at} (seed {seed})"
-    table = Table(title=title, width=min(console.width, 100))
+    table = console.table(title, min(console.width, 100))
     table.add_column("figure", overflow="fold")
     for col in ("p5", "p25", "median", "p75", "p95", "real", "pct"):
         table.add_column(col, justify="right")

@@ -17,8 +17,8 @@ from tests.drivers import SHORT
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, width: int = 80):
-    return CliRunner().invoke(cli, list(args), terminal_width=width)
+def run(*args: str, width: int = 80, env: dict[str, str | None] | None = None):
+    return CliRunner().invoke(cli, list(args), terminal_width=width, env=env)
 
 
 def test_simulate_refuses_unknown_options_in_one_clean_line():
@@ -46,9 +46,33 @@ def test_simulate_json_gives_every_figure_of_the_ruleset():
 
 
 def test_simulate_reads_at_80_columns():
-    r = run("simulate", "corvette-command", "--games", "2", width=80)
+    r = run("simulate", "corvette-command", "--games", "2", env={"COLUMNS": "80"})  # a width asked for is kept
     assert r.exit_code == 0, r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_piped_tables_keep_every_number_whole(tmp_path):
+    """Output that is not a terminal (a pipe, a log) had rich's 80 columns: `51,696.…` for a 95% interval, `boats_lo`
+    over `st`, the `created` column cut off. There a table is as wide as its cells."""
+    no_width = {"COLUMNS": None}
+    doc = json.loads(run("simulate", "corvette-command", "--games", "100", "--seed", "1", "--json").output)
+    lo, hi = doc["figures"]["tonnage lost"]["ci95"]
+    interval = f"{lo:,.1f}–{hi:,.1f}"  # 51,696.6–68,503.4: cut to 8 characters at 80 columns
+    r = run("simulate", "corvette-command", "--games", "100", "--seed", "1", env=no_width)
+    assert r.exit_code == 0, r.output
+    assert len(interval) > 8 and interval in r.output and "…" not in r.output
+    assert "│ tonnage lost " in r.output and "│ convoys arrived " in r.output  # labels on one line each
+
+    from events.store import open_store
+    from service.games import GameService
+
+    db = str(tmp_path / "g.db")
+    svc = GameService(open_store(db))
+    game = svc.creation.create("corvette-command", SHORT["corvette-command"], None, "fair", None, None, None)
+    svc.store.close()
+    listed = json.loads(run("games", "--db", db, "--json").output)["games"][0]
+    out = run("games", "--db", db, env=no_width).output
+    assert f"│ {game['game_id']} " in out and f"│ {listed['created_at'][:19]} │" in out
 
 
 def test_simulate_is_the_same_for_the_same_seed():
