@@ -203,13 +203,22 @@ class Verifier:
 
     def close(self) -> None:
         """Stop the workers (the app's shutdown): a verification under way is abandoned, not waited for (its client
-        is gone with the server), so stopping never waits out a bundle's CPU budget."""
+        is gone with the server), so stopping never waits out a bundle's CPU budget.
+
+        Then wait for the pool's manager thread: it holds the pool's two queues, whose five semaphores are released
+        (unlinked) only when the last reference to them goes. uvicorn ends a SIGTERM'd server by raising the signal
+        again as soon as the shutdown is over, which skips exit handlers: a thread still winding down then (a loaded
+        machine) left them to the resource tracker, which warned of "5 leaked semaphore objects"."""
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        workers = list(getattr(pool, "_processes", {}).values())  # no public way before Python 3.14's terminate_workers
+        # no public way to these before Python 3.14's terminate_workers
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for w in workers:
             w.terminate()
         for w in workers:
             w.join(5)
+        if manager is not None:
+            manager.join(5)  # its workers are gone: it only closes the queues and ends
