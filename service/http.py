@@ -339,13 +339,13 @@ class HeadAsGet:
             pass
 
 
-_BODIED = frozenset({"POST", "PUT", "PATCH"})  # the methods whose bodies the routes read
+_BODIED = frozenset({"POST", "PUT"})  # the methods whose bodies the routes read (no route takes a PATCH: 405)
 
 
 class Guards:
     """ASGI guards in front of the app: request bodies over the documented size get 413 (with or without a
-    Content-Length), a body that is not JSON gets 415, one that does not arrive within the body timeout 408 (a POST's,
-    PUT's or PATCH's: `_BODIED`), and a CORS preflight on a server without CORS gets an answer saying how to enable it
+    Content-Length), a body that is not JSON gets 415, one that does not arrive within the body timeout 408 (a POST's or
+    PUT's: `_BODIED`), and a CORS preflight on a server without CORS gets an answer saying how to enable it
     (rather than a bare 405). The command path at the door (service.routes.games.LeanCommands) asks the same guards
     (`refusal`, `body`)."""
 

@@ -174,11 +174,11 @@ class Reads:
             created_at, _, gid = cursor.rpartition("~")
             before = (created_at, gid)
         rows = self.store.list_games(ruleset, status, before, limit + 1)
-        if not rows and ruleset is not None and ruleset not in self.rulesets:  # a typo, not "no games" (a ruleset not
-            # served that the store holds games of still lists them)
-            raise engine.InvalidInput(
-                "unknown-ruleset", f"no ruleset {ruleset!r} here, nor any game of one; GET /rulesets lists {sorted(self.rulesets)}"
-            )
+        # a typo, not "no games": a ruleset not served, with no game of it in the store (whatever the page and status)
+        unknown = ruleset is not None and ruleset not in self.rulesets
+        if not rows and unknown and not self.store.list_games(ruleset, None, None, 1):
+            listed = f"GET /rulesets lists {sorted(self.rulesets)}"
+            raise NotFound("unknown-ruleset", f"no ruleset {ruleset!r} here, nor any game of one; {listed}")
         more = len(rows) > limit
         rows = rows[:limit]
         nxt = f"{rows[-1].created_at}~{rows[-1].id}" if more else None

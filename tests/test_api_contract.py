@@ -60,10 +60,33 @@ def test_games_are_found_by_ruleset_and_status_page_by_page(client):
     bad = client.get("/games", params={"cursor": "not-a-cursor"})
     assert bad.status_code == 422 and bad.json()["code"] == "invalid-cursor"
     typo = client.get("/games", params={"ruleset": "corvette"})  # not an empty page: a filter nothing can match
-    assert typo.status_code == 422 and typo.json()["code"] == "unknown-ruleset"
+    assert typo.status_code == 404 and typo.json()["code"] == "unknown-ruleset"
     assert "corvette-command" in typo.json()["detail"]
     none_yet = client.get("/games", params={"ruleset": "battlefleet-1900"})  # served, no game of it yet: empty
     assert none_yet.status_code == 200 and none_yet.json()["games"] == []
+
+
+def test_a_ruleset_not_served_whose_games_the_store_holds_is_a_filter_not_a_typo(tmp_path):
+    """GET /games?ruleset= of a ruleset this server does not serve still finds the store's games of it, and a page the
+    status or cursor leaves empty is empty, not 404 unknown-ruleset (the games exist; only a name nothing matches is a
+    typo)."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from service.rulesets import RULESETS
+
+    db = str(tmp_path / "older.db")
+    with TestClient(create_app(db)) as c:
+        gid = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()["game_id"]
+    served = {r: x for r, x in RULESETS.items() if r != "aa1942-convoy"}
+    with TestClient(create_app(db, rulesets=served)) as c:
+        found = c.get("/games", params={"ruleset": "aa1942-convoy"})
+        assert found.status_code == 200 and [g["game_id"] for g in found.json()["games"]] == [gid]
+        for narrowed in ({"status": "over"}, {"cursor": "2000-01-01T00:00:00~g-x"}):
+            empty = c.get("/games", params={"ruleset": "aa1942-convoy", **narrowed})
+            assert empty.status_code == 200 and empty.json()["games"] == [], (narrowed, empty.text)
+        typo = c.get("/games", params={"ruleset": "aa1942", "status": "over"})
+        assert typo.status_code == 404 and typo.json()["code"] == "unknown-ruleset"
 
 
 def test_me_tells_a_token_its_seat_and_what_it_may_do(client):

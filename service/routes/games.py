@@ -81,9 +81,11 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "GET",
         "/games",
         ok="GamesPage",
-        errors=(422,),
+        errors=(404, 422),
         summary="Find games (paged, newest first)",
-        description="Filter by ruleset and status; follow `next_cursor` for the next page.",
+        description="Filter by ruleset and status; follow `next_cursor` for the next page. A ruleset that this server "
+        "does not serve and that no stored game plays is 404 `unknown-ruleset`, as at GET /rulesets/{id}: a name "
+        "nothing matches, not an empty page.",
     )
     def list_games(
         ruleset: str | None = Query(None, max_length=64),

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Find games (paged, newest first)
-         * @description Filter by ruleset and status; follow `next_cursor` for the next page.
+         * @description Filter by ruleset and status; follow `next_cursor` for the next page. A ruleset that this server does not serve and that no stored game plays is 404 `unknown-ruleset`, as at GET /rulesets/{id}: a name nothing matches, not an empty page.
          */
         get: operations["list_games"];
         put?: never;
@@ -27200,6 +27200,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GamesPage"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Unprocessable content */
