@@ -9,6 +9,7 @@ import types
 from typing import Any
 
 import msgspec
+from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
@@ -266,21 +267,32 @@ class _HeadAnswered(Exception):
 
 class ProblemCORS(CORSMiddleware):
     """Starlette's CORS with its refused preflight answered as problem+json, as every other error is: 400
-    `cors-refused`, naming what the server does not allow and where its origins are set (a browser shows the page
-    neither answer; its console names the status). Its headers are Starlette's."""
+    `cors-refused`, naming what the server does not allow and how that is changed (a browser shows the page neither
+    answer; its console names the status). Its headers are Starlette's."""
 
-    def preflight_response(self, request_headers):
-        answer = super().preflight_response(request_headers)
-        if answer.status_code != 400:
-            return answer
-        refused = bytes(answer.body).decode().removeprefix("Disallowed CORS ")
-        out = problem(
-            400,
-            "cors-refused",
-            f"this server's CORS does not allow this preflight's {refused} (origin {request_headers.get('origin')!r}); "
-            "the origins it allows are set with `umpire serve --cors-origin` or UMPIRE_CORS_ORIGINS, the methods and "
-            "headers are the API's own",
-        )
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "OPTIONS":
+            headers = Headers(scope=scope)
+            if "origin" in headers and "access-control-request-method" in headers:  # a preflight, as Starlette's test
+                answer = self.preflight_response(request_headers=headers)
+                if answer.status_code == 400:
+                    answer = self._refused(answer, headers, scope["path"])
+                return await answer(scope, receive, send)
+        await super().__call__(scope, receive, send)
+
+    def _refused(self, answer: Response, headers: Headers, path: str) -> Response:
+        failures = bytes(answer.body).decode().removeprefix("Disallowed CORS ").split(", ")
+        method = headers["access-control-request-method"]
+        why = {
+            "origin": f"the origin {headers['origin']!r} (allowed origins are set with `umpire serve --cors-origin` "
+            "or UMPIRE_CORS_ORIGINS)",
+            "method": f"the method {method!r} (the API's are {sorted(self.allow_methods)})",
+            "headers": f"the headers {headers.get('access-control-request-headers')!r} (the API takes "
+            f"{sorted(self.allow_headers)})",
+            "private-network": "a request from a public page to a private network",
+        }
+        detail = "this server's CORS does not allow " + "; nor ".join(why[f] for f in failures if f in why)
+        out = problem(400, "cors-refused", detail, path)
         for k, v in answer.headers.items():
             if k not in ("content-type", "content-length"):
                 out.headers[k] = v

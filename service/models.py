@@ -4,7 +4,7 @@ options, awaiting)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta, Struct
@@ -14,15 +14,17 @@ from events.core import RollResult
 
 MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for (`umpire simulate --from`: no cap)
 
-Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")]
+_HEX64 = Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")
+Hex64 = Annotated[str, _HEX64]
 GameId = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,64}$")]
 SeatName = Annotated[str, Meta(pattern="^(?!referee$)[A-Za-z0-9._-]{1,32}$", description="a seat (never `referee`)")]
 CommandId = Annotated[
     str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$", description="client-chosen id; a retry with it appends nothing")
 ]
 ExpectedVersion = Annotated[int, Meta(ge=0, description="the game's version the command was decided on (else 409)")]
-# a pattern's words, which a 422 adds to the regular expression it names (service.http.convert)
-PATTERN_WORDS = {m.pattern: m.description for t in (Hex64, SeatName, CommandId) for m in get_args(t)[1:]}
+# a pattern in words, which a 422 adds to the regular expression it names (service.http.convert): a pattern whose
+# description says it (the others' say what the value is for)
+PATTERN_WORDS = {_HEX64.pattern: _HEX64.description}
 # what a command body may carry beside its type and arguments: (field, type, the 422's code)
 COMMAND_EXTRAS = (
     ("command_id", CommandId, "invalid-command-id"),

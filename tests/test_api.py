@@ -378,6 +378,12 @@ def test_cors_is_configurable(tmp_path, monkeypatch):
     assert_problem(other, 400, "cors-refused")
     assert "origin 'https://evil.example'" in other.json()["detail"] and "UMPIRE_CORS_ORIGINS" in other.json()["detail"]
     assert "access-control-allow-origin" not in other.headers and "access-control-allow-methods" in other.headers
+    assert other.json()["instance"] == "/rulesets"
+    # an allowed origin asking a method the API has not: the method named, not the origins' setting
+    patch = c.options("/rulesets", headers={"Origin": "https://fleet.example", "Access-Control-Request-Method": "PATCH"})
+    assert_problem(patch, 400, "cors-refused")
+    assert "method 'PATCH'" in patch.json()["detail"] and "UMPIRE_CORS_ORIGINS" not in patch.json()["detail"]
+    assert patch.headers["access-control-allow-origin"] == "https://fleet.example"
 
 
 def test_no_response_contains_the_server_seed_before_reveal(client):
