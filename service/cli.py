@@ -7,6 +7,7 @@ verification (`umpire verify` of a bundle whose server seed is not revealed yet)
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -33,7 +34,9 @@ class _Console(Console):
     @property
     def uncapped(self) -> bool:
         """Writing where no width applies: not a terminal (whatever FORCE_COLOR says), no width asked for."""
-        if self._width is not None or self._environ.get("COLUMNS", "").isdigit():
+        # rich's own fields (rich 15): a width asked for at construction, and the environment it reads COLUMNS from
+        environ = getattr(self, "_environ", None) or os.environ
+        if getattr(self, "_width", None) is not None or environ.get("COLUMNS", "").isdigit():
             return False
         isatty = getattr(self.file, "isatty", None)
         try:

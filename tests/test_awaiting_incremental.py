@@ -33,7 +33,7 @@ MOST = 1000
 
 
 def spliced(answer: Encoded) -> bytes:
-    """The JSON an answer's `awaiting` is made of: its entries' kept bytes."""
+    """The JSON an answer's `awaiting` is made of: its entries' kept JSON (msgspec.Raw, joined as bytes)."""
     return b"[" + b",".join(answer.parts) + b"]"
 
 
@@ -56,8 +56,8 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
     # entries answered at a later version as the very CommandSpec and bytes of an earlier one (kept), and entries
     # whose bytes changed from one answer to the next
     kept = changed = 0
-    answered: dict[int, tuple[engine.CommandSpec, bytes, int]] = {}  # every entry answered (held: no id names another)
-    before: dict[tuple[engine.Reader, str], bytes] = {}
+    answered: dict[int, tuple[engine.CommandSpec, msgspec.Raw, int]] = {}  # every entry answered (held: no id names another)
+    before: dict[tuple[engine.Reader, str], msgspec.Raw] = {}
     types: Counter[str] = Counter()
     redescribed: Counter[str] = Counter()  # entries with a `ui` descriptor whose bytes changed, by type
     for _ in range(MOST):

@@ -25,7 +25,8 @@ PACIFIC = (Path(__file__).resolve().parent.parent / "replays" / "aa1942-pacific.
 
 def semaphores() -> int:
     """Semaphores of this process not yet released (each is unlinked, and the resource tracker told, when it goes)."""
-    return sum(getattr(f, "_callback", None) is synchronize.SemLock._cleanup for f in list(util._finalizer_registry.values()))
+    finalizers = list(util._finalizer_registry.values())
+    return sum(getattr(f, "_callback", None) is synchronize.SemLock._cleanup for f in finalizers)
 
 
 def test_closing_the_verifier_waits_until_its_pool_semaphores_are_released(tmp_path, monkeypatch):

@@ -147,7 +147,9 @@ def test_the_servers_line_about_a_500_carries_the_request_id_the_500_answered(tm
         base = f"http://127.0.0.1:{server.config.port}"
         token = made["seats"][0]["token"]
         r = httpx.post(
-            f"{base}/games/g-fail/commands", json={"type": "end_phase"}, headers={**auth(token), "X-Request-ID": "r-500"}
+            f"{base}/games/g-fail/commands",
+            json={"type": "end_phase"},
+            headers={**auth(token), "X-Request-ID": "r-500"},
         )
         assert r.status_code == 500 and r.json()["code"] == "internal-error" and r.headers["x-request-id"] == "r-500"
         assert logged.wait(30), "the server logged nothing about the failure"
