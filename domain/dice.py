@@ -60,7 +60,6 @@ def _padded(key: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
     return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
 
-
 def faces_for(seed: bytes, k: int, sides: Sequence[int]) -> list[int]:
     """The faces of roll k: each die takes the next 32-bit lane, rejecting lanes above the fair limit."""
     faces: list[int] = []

@@ -380,7 +380,8 @@ def test_cors_is_configurable(tmp_path, monkeypatch):
     assert "access-control-allow-origin" not in other.headers and "access-control-allow-methods" in other.headers
     assert other.json()["instance"] == "/rulesets"
     # an allowed origin asking a method the API has not: the method named, not the origins' setting
-    patch = c.options("/rulesets", headers={"Origin": "https://fleet.example", "Access-Control-Request-Method": "PATCH"})
+    asks_patch = {"Origin": "https://fleet.example", "Access-Control-Request-Method": "PATCH"}
+    patch = c.options("/rulesets", headers=asks_patch)
     assert_problem(patch, 400, "cors-refused")
     assert "method 'PATCH'" in patch.json()["detail"] and "UMPIRE_CORS_ORIGINS" not in patch.json()["detail"]
     assert patch.headers["access-control-allow-origin"] == "https://fleet.example"

@@ -56,7 +56,8 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
     # entries answered at a later version as the very CommandSpec and bytes of an earlier one (kept), and entries
     # whose bytes changed from one answer to the next
     kept = changed = 0
-    answered: dict[int, tuple[engine.CommandSpec, msgspec.Raw, int]] = {}  # every entry answered (held: no id names another)
+    # every entry answered (held: no id names another)
+    answered: dict[int, tuple[engine.CommandSpec, msgspec.Raw, int]] = {}
     before: dict[tuple[engine.Reader, str], msgspec.Raw] = {}
     types: Counter[str] = Counter()
     redescribed: Counter[str] = Counter()  # entries with a `ui` descriptor whose bytes changed, by type
