@@ -365,7 +365,12 @@ def games(
     as_json: bool = typer.Option(False, "--json", help="the page as JSON (GET /games's shape), for scripts"),
 ) -> None:
     """List the games in a database, newest first."""
-    page = _service(db).reads.list_games(ruleset, None, None, limit)
+    from domain.engine import Rejected
+
+    try:
+        page = _service(db).reads.list_games(ruleset, None, None, limit)
+    except Rejected as e:  # an unknown ruleset: GET /games's 404, said in one line
+        raise fail(f"{e.detail}; `umpire rulesets` lists them")
     if as_json:
         sys.stdout.write(json.dumps(page, ensure_ascii=False) + "\n")
         return

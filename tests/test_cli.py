@@ -140,6 +140,21 @@ def test_games_shows_whole_ids_and_json_for_scripts(tmp_path):
     assert [g["game_id"] for g in page["games"]] == [gid] and page["games"][0]["seats"][0]["seat"] == "captain"
 
 
+def test_games_refuses_an_unknown_ruleset_in_one_clean_line(tmp_path):
+    """A new-user trial: `umpire games --ruleset nope` printed a traceback (GET /games?ruleset=nope answers 404)."""
+    from events.store import open_store
+    from service.games import GameService
+
+    db = str(tmp_path / "g.db")
+    svc = GameService(open_store(db))
+    svc.creation.create("corvette-command", SHORT["corvette-command"], None, "fair", None, None, None)
+    svc.store.close()
+    r = run("games", "--db", db, "--ruleset", "nope", width=200)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "no ruleset 'nope'" in lines[0] and "umpire rulesets" in lines[0], r.output
+
+
 def test_rulesets_id_shows_whole_lines_without_refs():
     out = run("rulesets", "uboat-leader", width=60).output
     assert "$ref" not in out and "$defs" not in out
