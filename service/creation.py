@@ -43,7 +43,7 @@ class WritePath(Protocol):
     def new_rows(self, game_id: str, version: int, head: bytes, evs: list, command_id: str, actor: str, stamp: str):
         ...
 
-    def play_bots(self, game_id: str) -> None:
+    def play_bots(self, game_id: str) -> tuple[int, str] | None:
         ...
 
 
@@ -196,13 +196,14 @@ class Creation:
         cmd = CommandRow(game_id, command_id, CREATOR, canonical(payload).decode(), 1, len(rows), stamp)
         clocked = created.deadlines is not None
         self.service.store.create_game(row, rows, cmd, clocked, None if open_seats or not clocked else epoch(stamp))
-        self.service.play_bots(game_id)
+        # the game's version and head now: its bots may have moved (their commands follow its events in the log)
+        version, head_hex = self.service.play_bots(game_id) or (len(rows), head.hex())
         out = {
             "game_id": game_id,
             "ruleset": ruleset_out(row),
             "umpired": created.umpired,
-            "version": len(rows),
-            "head": head.hex(),
+            "version": version,
+            "head": head_hex,
             "dice": {"mode": mode, "server_commit": created.dice.server_commit, "beacon": created.dice.beacon},
             "seats": [
                 seat_out(s, s in row.bots, s in invitations, token=tokens.get(s), invitation=invitations.get(s))

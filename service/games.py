@@ -369,6 +369,9 @@ class GameService:
         result = self._submit(game_id, seat, payload, command_id, expected_version, decide, raw=raw)
         self.play_bots(game_id)
         with self.cache.game(game_id, raw) as c:
+            # the version and head its `awaiting` is of, the bots' moves after its events included: what the sender
+            # sends next as expected_version
+            result["version"], result["head"] = c.game.version, c.head.hex()
             return self._with_awaiting(c, seat, result)
 
     def command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
@@ -464,17 +467,19 @@ class GameService:
             lambda g: engine.decide_deadlines(g, change.turn_seconds, change.on_expiry, change.paused, change.extend),
         )
 
-    def play_bots(self, game_id: str) -> None:
+    def play_bots(self, game_id: str) -> tuple[int, str] | None:
         """Seats the server plays (`bots` at creation) send their commands, each recorded as that seat's command,
-        until no bot seat has anything to send. A bot reads only what its own seat may read."""
+        until no bot seat has anything to send. A bot reads only what its own seat may read. The game's version and
+        head after the last bot's command, None if none sent one."""
         row = self.cache.row(game_id)
         if not row.bots:
-            return
+            return None
         try:
             loaded = playable(self.rulesets, row.ruleset, row.ruleset_version)
         except Rejected:
-            return  # a game of an edition not run has no bots playing here (it can only be ended or revealed)
+            return None  # a game of an edition not run has no bots playing here (it can only be ended or revealed)
         server_seed = bytes.fromhex(row.server_seed)
+        moved = None
         for _ in range(MAX_BOT_COMMANDS):
             with self.cache.game(game_id) as c:
                 game = c.game
@@ -484,15 +489,15 @@ class GameService:
                     None,
                 )
                 if turn is None:
-                    return
+                    return moved
                 seat, legal = turn
                 mine = [s for s in legal if seat in s.seats]
                 payload = bot_choose(loaded.ruleset, game.state, mine, seat)
                 version = game.version
             if payload is None:
-                return
+                return moved
             command = engine.parse_command(loaded.ruleset, payload)
-            self._submit(
+            done = self._submit(
                 game_id,
                 seat,
                 payload,
@@ -500,4 +505,5 @@ class GameService:
                 version,
                 judged_in_place(seat, command, server_seed),
             )
+            moved = done["version"], done["head"]
         raise RuntimeError(f"the bot seats of {game_id} did not stop within {MAX_BOT_COMMANDS} commands")

@@ -392,8 +392,10 @@ class GameCreatedOut(_Out):
     game_id: str
     ruleset: RulesetRef
     umpired: Annotated[bool, Meta(description=UMPIRED)]
-    version: int
-    head: str
+    version: Annotated[
+        int, Meta(description="the game's version now: its bot seats' first moves, which follow `events` in the log, too")
+    ]
+    head: Annotated[str, Meta(description="the hash of the game's last event")]
     dice: DiceCommitment
     seats: list[Seat]  # each with its bearer token, or its invitation (open seats), shown only here
     referee_token: str  # reveals the seed and ends games; shown only here

@@ -452,3 +452,27 @@ def test_the_streams_state_says_what_the_games_read_says(client):
         read = client.get(f"/games/{gid}", headers=auth(reader) if reader else {}).json()
         assert state["version"] == read["version"] and state["awaiting"] == read["awaiting"]
         assert state["awaiting"] and all(e["schema"] is None for e in state["awaiting"] if e["choices"] is not None)
+
+
+def test_an_answer_names_the_version_its_awaiting_is_of_after_the_bots_moved(client):
+    """A new-user trial: with bot seats that move at once, the creation answer (and a command's) named the version
+    before the bots' commands, so the next command sent with it as expected_version got a 409."""
+    bots = ["USSR", "UK", "Japan", "USA"]
+    g = client.post("/games", json={"ruleset": "aa1942-convoy", "options": {"rounds": 1}, "bots": bots}).json()
+    gid, tok = g["game_id"], auth(next(s["token"] for s in g["seats"] if s["seat"] == "Germany"))
+    summary = client.get(f"/games/{gid}").json()
+    assert g["events"][-1]["seq"] < summary["version"], "USSR's bot moved at creation"
+    assert (g["version"], g["head"]) == (summary["version"], summary["head"])
+    moved = False
+    for _ in range(20):  # Germany's turn, then the bots' (UK, Japan, USA) after its last end_phase
+        mine = client.get(f"/games/{gid}", headers=tok).json()["awaiting"]
+        kind = next(s["type"] for s in mine if s["type"] in ("purchase", "end_phase"))
+        body = {"type": kind, **({"spend": 0} if kind == "purchase" else {})}
+        r = client.post(f"/games/{gid}/commands", json={**body, "expected_version": summary["version"]}, headers=tok)
+        assert r.status_code == 200, r.text
+        answer, summary = r.json(), client.get(f"/games/{gid}").json()
+        assert (answer["version"], answer["head"]) == (summary["version"], summary["head"])
+        if answer["events"][-1]["seq"] < answer["version"]:
+            moved = True
+            break
+    assert moved, "the bots never moved after a command of Germany's"

@@ -12382,7 +12382,10 @@ export interface components {
             events: components["schemas"]["Event"][];
             /** Game id */
             game_id: string;
-            /** Head */
+            /**
+             * Head
+             * @description the hash of the game's last event
+             */
             head: string;
             /** Referee token */
             referee_token: string;
@@ -12395,7 +12398,10 @@ export interface components {
              * @description true: the referee token also reads every seat's sealed content before the rules open it (an umpire); false: it reads only what the public reads. Fixed at creation
              */
             umpired: boolean;
-            /** Version */
+            /**
+             * Version
+             * @description the game's version now: its bot seats' first moves, which follow `events` in the log, too
+             */
             version: number;
         };
         /** GameEnded */
