@@ -110,6 +110,9 @@ def create_app(
         version=ENGINE_VERSION,
         docs_url=None,
         redoc_url=None,
+        # a path with a slash too many is a 404 saying which path is meant: the framework's 307 had no body and took its
+        # Location from the Host header, whatever a client sent there
+        redirect_slashes=False,
         description=(
             "An event-sourced rules server for naval wargames: every command is judged by the rules, every die is "
             "verifiable (umpire1 commit-reveal dice) and every game is a hash-chained log. Errors are "
@@ -166,10 +169,15 @@ def create_app(
     async def on_http_error(request: Request, e: StarletteHTTPException):
         code = {404: "not-found", 405: "method-not-allowed"}.get(e.status_code, "http-error")
         detail = {404: "no such resource; GET / lists where to start", 405: "this method is not served here; see /docs"}
-        resp = problem(e.status_code, code, detail.get(e.status_code, str(e.detail)), request.url.path)
+        path = request.url.path
+        meant = path.rstrip("/")
+        if e.status_code == 404 and meant != path and any(
+            isinstance(r, Route) and r.path_regex.match(meant) for r in app.routes
+        ):
+            detail[404] = f"no such resource: the API's paths end without a slash; send {meant}"
+        resp = problem(e.status_code, code, detail.get(e.status_code, str(e.detail)), path)
         resp.headers.update(e.headers or {})
         if e.status_code == 405:  # every method the path serves, not only its first route's
-            path = request.url.path
             routes = [r for r in app.routes if isinstance(r, Route) and r.methods and r.path_regex.match(path)]
             allowed = {m for r in routes for m in r.methods or ()}
             resp.headers["Allow"] = ", ".join(sorted(allowed | ({"HEAD"} if "GET" in allowed else set())))

@@ -104,8 +104,8 @@ class PreconditionFailed(Rejected):
 
 def if_match_version(value: str | None) -> int | None:
     """The version a command's If-Match (the header's value) names: the ETag of any read of the game
-    (`"<version>-…"`) or `"<version>"`."""
-    if value is None:
+    (`"<version>-…"`) or `"<version>"`; `*` (HTTP's "whatever it is now") names none."""
+    if value is None or value.strip() == "*":
         return None
     tag = value.strip().removeprefix("W/").strip('"')
     head = tag.split("-", 1)[0]

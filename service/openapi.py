@@ -237,8 +237,9 @@ def _describe(out: dict[str, Any], op: Operation) -> None:
                 "in": "header",
                 "required": False,
                 "description": "the ETag of a read of this game (`\"<version>-…\"`) or `\"<version>\"`: the command "
-                "applies only if the game is still at that version (412 otherwise), like `expected_version`",
-                "schema": {"type": "string", "pattern": '^(W/)?"[0-9]{1,16}(-[0-9a-f]{1,64})?"$'},
+                "applies only if the game is still at that version (412 otherwise), like `expected_version`; `*` sets "
+                "no version",
+                "schema": {"type": "string", "pattern": '^(\\*|(W/)?"[0-9]{1,16}(-[0-9a-f]{1,64})?")$'},
             }
         )
     if params:

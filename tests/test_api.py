@@ -283,6 +283,24 @@ def test_not_found_codes(client):
     assert_problem(client.delete(f"/games/{gid}"), 405, "method-not-allowed")
 
 
+def test_a_slash_too_many_is_a_404_naming_the_path_meant_never_a_redirect_to_the_host_sent(client):
+    """A new-user trial: `/games/` answered a bodyless 307 whose Location came from the Host header (`Host:
+    evil.example` -> http://evil.example/games), not problem+json."""
+    gid = new_game(client)["game_id"]
+    evil = {"Host": "evil.example"}
+    for r in (
+        client.get("/games/", headers=evil, follow_redirects=False),
+        client.post("/games/", json={"ruleset": "corvette-command"}, headers=evil, follow_redirects=False),
+        client.post(f"/games/{gid}/commands/", json={"type": "x"}, headers=evil, follow_redirects=False),
+    ):
+        assert_problem(r, 404, "not-found")
+        assert "location" not in r.headers and "evil" not in r.text
+        assert r.json()["detail"].endswith(r.request.url.path.rstrip("/")), r.text
+    assert client.get("/games", headers=evil).status_code == 200
+    assert client.get("/desk", follow_redirects=False).headers["location"] == "/desk/"  # the page's own, relative
+    assert_problem(client.get("/nowhere/"), 404, "not-found")
+
+
 def test_verify_refuses_what_is_not_a_bundle(client):
     assert_problem(client.post("/bundles/verify", json={"format": "zip"}), 422, "invalid-bundle")
     junk = client.post("/bundles/verify", content=b"\x00\x01", headers={"Content-Type": "application/json"})

@@ -266,6 +266,10 @@ def test_if_match_makes_a_command_conditional_with_412_when_the_game_moved(clien
     both = client.post(f"/games/{gid}/commands", json={**cmd, "expected_version": 1},
                        headers=auth(token) | {"If-Match": f'"{version}"'})
     assert both.status_code == 412 and both.json()["code"] == "version-conflict" and both.json()["version"] == version
+    # `*` (HTTP: whatever the game is at) sets no version; it was a 422
+    cmd = {"type": (a := client.get(f"/games/{gid}").json()["awaiting"][0])["type"], **a["choices"][0]}
+    star = client.post(f"/games/{gid}/commands", json=cmd, headers=auth(token) | {"If-Match": "*"})
+    assert star.status_code == 200 and star.json()["version"] > version, star.text
 
 
 def test_created_things_say_where_they_are(client):

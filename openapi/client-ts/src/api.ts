@@ -27450,7 +27450,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the ETag of a read of this game (`"<version>-…"`) or `"<version>"`: the command applies only if the game is still at that version (412 otherwise), like `expected_version` */
+                /** @description the ETag of a read of this game (`"<version>-…"`) or `"<version>"`: the command applies only if the game is still at that version (412 otherwise), like `expected_version`; `*` sets no version */
                 "If-Match"?: string;
             };
             path: {
