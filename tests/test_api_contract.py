@@ -125,6 +125,32 @@ def test_an_invalid_last_event_id_is_a_400(client):
     assert r.status_code == 400 and r.json()["code"] == "invalid-last-event-id"
 
 
+@pytest.mark.parametrize("how", ["Last-Event-ID", "after"])
+def test_a_resume_point_beyond_the_head_is_a_422_that_names_the_version(client, how):
+    """A resume point past the game's version is no seq of it: refused before the stream starts (it had opened,
+    skipped every event up to that number and labelled its states with it), as /since refuses such a version."""
+    g = new_game(client)
+    gid, token = g["game_id"], g["tokens"]["USSR"]
+    client.post(f"/games/{gid}/commands", json={"type": "end_phase"}, headers=auth(token))
+    version = client.get(f"/games/{gid}").json()["version"]
+    ticket = client.post(f"/games/{gid}/tickets", headers=auth(token)).json()["ticket"]
+
+    def opened(resume: int):
+        params = {"timeout": 0, "ticket": ticket} | ({"after": resume} if how == "after" else {})
+        headers = {"Last-Event-ID": str(resume)} if how == "Last-Event-ID" else {}
+        return client.get(f"/games/{gid}/events/stream", params=params, headers=headers)
+
+    r = opened(version + 49)
+    assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json", r.text
+    body = r.json()
+    assert body["code"] == "invalid-version" and f"{how} {version + 49} " in body["detail"]
+    assert f"version {version}:" in body["detail"] and f"0 to {version}" in body["detail"]
+    # nothing taken: the ticket opens a stream, which resumes at the head itself and sends its state there
+    r = opened(version)
+    assert r.status_code == 200, r.text
+    assert [(m["message"], m["version"]) for m in on_message_only(r.text)] == [("state", version)]
+
+
 def test_a_client_that_goes_away_stops_the_writer(client):
     """The stream checks the connection before each page, so a client gone mid-backlog costs at most one page."""
     g = new_game(client)
