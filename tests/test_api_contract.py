@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from service.app import create_app
 from service.routes.record import event_stream
 from service.settings import Settings
-from tests.conftest import auth, new_game
+from tests.conftest import auth, new_game, to_german_combat
 from tests.drivers import SHORT
 from tests.sse import on_message_only
 from tests.test_refusals_name_rules import ID, documented
@@ -107,6 +107,24 @@ def test_events_after_the_head_is_an_empty_page_at_the_head(client):
     g = new_game(client)
     page = client.get(f"/games/{g['game_id']}/events", params={"after": 999}).json()
     assert page["events"] == [] and page["next_after"] == page["version"] == 1
+
+
+def test_rolls_after_the_last_roll_is_an_empty_page_at_the_last_roll(client):
+    """As /events after the head: `next_after` is the last k there is, never a k the game has not rolled (it was
+    echoed as sent)."""
+    g = new_game(client, {"submarines": {"Germany": {"7": 2}}})
+    gid = g["game_id"]
+
+    def rolls(after: int) -> dict:
+        return client.get(f"/games/{gid}/rolls", params={"after": after}).json()
+
+    assert rolls(99999) == {"game_id": gid, "rolls": [], "next_after": -1}  # none rolled yet
+    to_german_combat(client, g)
+    client.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(g["tokens"]["Germany"]))
+    assert [r["k"] for r in rolls(-1)["rolls"]] == [0] and rolls(-1)["next_after"] == 0
+    for after in (0, 1, 99999, 2**53):
+        page = rolls(after)
+        assert page["rolls"] == [] and page["next_after"] == 0, (after, page)
 
 
 def test_the_stream_ends_with_a_final_event_when_the_game_is_over(client):
