@@ -590,7 +590,7 @@ class RollOut(_Out, omit_defaults=True):
 class RollsPage(_Out):
     game_id: str
     rolls: list[RollOut]
-    next_after: int  # the last k of this page: pass as ?after= for the next
+    next_after: int  # the last k of this page (none: `after`, at most the last roll's): pass as ?after= for the next
 
 
 class ViewOut(_Out):

@@ -214,12 +214,14 @@ class Reads:
         rows = self.store.events(game_id, after=after, upto=upto, limit=MAX_PAGE) if after < upto else []
         return [event_row_out(r, reader) for r in rows]
 
-    def _game_seed(self, game_id: str) -> bytes | None:
+    def _dice(self, game_id: str) -> tuple[bytes | None, int]:
+        """The game's seed once revealed (else None), and the k of its last roll (-1 before any)."""
         with self.cache.game(game_id, raw=True) as c:
             g = c.game
+            last_k = g.next_roll - 1
         if g.revealed_seed is None or g.lock is None:
-            return None
-        return game_seed(bytes.fromhex(g.revealed_seed), game_id, g.lock.client_seeds, g.lock.beacon)
+            return None, last_k
+        return game_seed(bytes.fromhex(g.revealed_seed), game_id, g.lock.client_seeds, g.lock.beacon), last_k
 
     def _roll_out(self, r, seed: bytes | None) -> dict[str, Any]:
         body = msgspec.json.decode(r.body)
@@ -234,13 +236,14 @@ class Reads:
         return out
 
     def rolls(self, game_id: str, after: int, limit: int) -> dict[str, Any]:
-        seed = self._game_seed(game_id)  # 404 for an unknown game
+        seed, last_k = self._dice(game_id)  # 404 for an unknown game
         rows = self.store.rolls(game_id, after_k=after, limit=limit)
         out = [self._roll_out(r, seed) for r in rows]
-        return {"game_id": game_id, "rolls": out, "next_after": out[-1]["k"] if out else after}
+        # past the last roll, as /events past the head: the last k there is (a k the game has not rolled is not echoed)
+        return {"game_id": game_id, "rolls": out, "next_after": out[-1]["k"] if out else min(after, last_k)}
 
     def roll(self, game_id: str, k: int) -> dict[str, Any]:
-        seed = self._game_seed(game_id)  # 404 for an unknown game
+        seed, _ = self._dice(game_id)  # 404 for an unknown game
         rows = self.store.rolls(game_id, k=k)
         if not rows:
             raise NotFound("unknown-roll", f"game {game_id} has no roll k={k} (yet)")

@@ -4,6 +4,7 @@ parsing, CORS that explains itself, docs that work offline."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from fastapi.testclient import TestClient
 from service.app import create_app
 from service.routes.record import event_stream
 from service.settings import Settings
-from tests.conftest import auth, new_game
+from tests.conftest import auth, new_game, to_german_combat
 from tests.drivers import SHORT
 from tests.sse import on_message_only
 from tests.test_refusals_name_rules import ID, documented
@@ -109,6 +110,24 @@ def test_events_after_the_head_is_an_empty_page_at_the_head(client):
     assert page["events"] == [] and page["next_after"] == page["version"] == 1
 
 
+def test_rolls_after_the_last_roll_is_an_empty_page_at_the_last_roll(client):
+    """As /events after the head: `next_after` is the last k there is, never a k the game has not rolled (it was
+    echoed as sent)."""
+    g = new_game(client, {"submarines": {"Germany": {"7": 2}}})
+    gid = g["game_id"]
+
+    def rolls(after: int) -> dict:
+        return client.get(f"/games/{gid}/rolls", params={"after": after}).json()
+
+    assert rolls(99999) == {"game_id": gid, "rolls": [], "next_after": -1}  # none rolled yet
+    to_german_combat(client, g)
+    client.post(f"/games/{gid}/commands", json={"type": "raid", "sz": 7}, headers=auth(g["tokens"]["Germany"]))
+    assert [r["k"] for r in rolls(-1)["rolls"]] == [0] and rolls(-1)["next_after"] == 0
+    for after in (0, 1, 99999, 2**53):
+        page = rolls(after)
+        assert page["rolls"] == [] and page["next_after"] == 0, (after, page)
+
+
 def test_the_stream_ends_with_a_final_event_when_the_game_is_over(client):
     g = new_game(client)
     client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"]))
@@ -123,6 +142,32 @@ def test_an_invalid_last_event_id_is_a_400(client):
     g = new_game(client)
     r = client.get(f"/games/{g['game_id']}/events/stream", params={"timeout": 0}, headers={"Last-Event-ID": "x1"})
     assert r.status_code == 400 and r.json()["code"] == "invalid-last-event-id"
+
+
+@pytest.mark.parametrize("how", ["Last-Event-ID", "after"])
+def test_a_resume_point_beyond_the_head_is_a_422_that_names_the_version(client, how):
+    """A resume point past the game's version is no seq of it: refused before the stream starts (it had opened,
+    skipped every event up to that number and labelled its states with it), as /since refuses such a version."""
+    g = new_game(client)
+    gid, token = g["game_id"], g["tokens"]["USSR"]
+    client.post(f"/games/{gid}/commands", json={"type": "end_phase"}, headers=auth(token))
+    version = client.get(f"/games/{gid}").json()["version"]
+    ticket = client.post(f"/games/{gid}/tickets", headers=auth(token)).json()["ticket"]
+
+    def opened(resume: int):
+        params = {"timeout": 0, "ticket": ticket} | ({"after": resume} if how == "after" else {})
+        headers = {"Last-Event-ID": str(resume)} if how == "Last-Event-ID" else {}
+        return client.get(f"/games/{gid}/events/stream", params=params, headers=headers)
+
+    r = opened(version + 49)
+    assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json", r.text
+    body = r.json()
+    assert body["code"] == "invalid-version" and f"{how} {version + 49} " in body["detail"]
+    assert f"version {version}:" in body["detail"] and f"0 to {version}" in body["detail"]
+    # nothing taken: the ticket opens a stream, which resumes at the head itself and sends its state there
+    r = opened(version)
+    assert r.status_code == 200, r.text
+    assert [(m["message"], m["version"]) for m in on_message_only(r.text)] == [("state", version)]
 
 
 def test_a_client_that_goes_away_stops_the_writer(client):
@@ -207,6 +252,58 @@ def test_unknown_query_parameters_are_refused(client):
     g = new_game(client)
     r = client.get(f"/games/{g['game_id']}/events", params={"afterr": 3})
     assert r.status_code == 422 and r.json()["code"] == "unknown-parameter" and "'after'" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "path, query, once",
+    [
+        ("/games/{gid}/events", "limit=1&limit=3", "limit=3"),
+        ("/games/{gid}/events", "limit=3&limit=1", "limit=1"),
+        ("/games/{gid}/events", "after=0&lim%69t=1&limit=1", "limit=1"),  # one name once decoded; the same value too
+        ("/games", "limit=2&status=open&limit=2", "limit=2"),
+        ("/games/{gid}/rolls", "after=-1&after=0", "after=0"),
+        ("/games/{gid}/since", "version=0&version=1", "version=1"),
+        ("/games/{gid}/views/ipc-ledger", "at=1&at=1", "at=1"),
+        ("/games/{gid}/events/stream", "timeout=0&timeout=0", "timeout=0"),
+    ],
+)
+def test_a_query_parameter_named_twice_is_refused_never_read_as_the_last_one(client, path, query, once):
+    """A repeated parameter was read as its last value (`?limit=1&limit=3` answered 3 events); a body's repeated key
+    is 422 invalid-json, never read as the last one, and so is a repeated parameter, on every route (only_query)."""
+    g = new_game(client)
+    url = path.format(gid=g["game_id"]) + "?" + query
+    for method in ("GET", "HEAD"):
+        r = client.request(method, url)
+        assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json", (method, r.text)
+    body = client.get(url).json()
+    name = once.partition("=")[0]
+    assert body["code"] == "invalid-request" and f"parameter {name!r} is named more than once" in body["detail"]
+    assert client.get(path.format(gid=g["game_id"]) + "?" + once).status_code == 200  # named once, it is read
+
+
+def test_a_repeated_unknown_parameter_is_told_as_unknown_and_a_command_with_one_changes_nothing(client):
+    g = new_game(client)
+    gid = g["game_id"]
+    r = client.get(f"/games/{gid}/events?afterr=1&afterr=2")
+    assert r.status_code == 422 and r.json()["code"] == "unknown-parameter" and "'after'" in r.json()["detail"]
+    before = client.get(f"/games/{gid}").json()["version"]
+    r = client.post(f"/games/{gid}/commands?x=1&x=1", json={"type": "end_phase"}, headers=auth(g["tokens"]["USSR"]))
+    assert r.status_code == 422 and r.json()["code"] == "unknown-parameter"  # handed on by the lean command path
+    assert client.get(f"/games/{gid}").json()["version"] == before
+
+
+def test_no_operation_takes_a_list_query_parameter():
+    """Every query parameter is taken once (service/routes/__init__.py only_query refuses one named twice): an
+    operation that comes to take a list (an array schema, sent as a repeated parameter) is exempted there first."""
+    doc = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    arrays = [
+        (method, path, p["name"])
+        for path, ops in doc["paths"].items()
+        for method, op in ops.items()
+        for p in op.get("parameters", [])
+        if p["in"] == "query" and '"array"' in json.dumps(p["schema"])
+    ]
+    assert arrays == [], arrays
 
 
 def test_the_creation_token_and_rate_limit(tmp_path):

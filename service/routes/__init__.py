@@ -88,8 +88,10 @@ def registrar(app: FastAPI, ops: list[Operation]) -> Callable:
 
 
 def only_query(fn: Callable, route_app: Callable) -> Callable:
-    """The route's ASGI app refusing query parameters the route does not take: a typo is told, not silently ignored.
-    A request without a query string goes straight through."""
+    """The route's ASGI app refusing query parameters the route does not take (a typo is told, not silently ignored)
+    and any named twice (the framework would read the last one: `?limit=1&limit=3` read 3, as a body's repeated key
+    is never read). No operation takes a list parameter (tests/test_api_contract.py checks the document), so every
+    parameter is taken once. A request without a query string goes straight through."""
     known = {
         name
         for name, p in inspect.signature(fn).parameters.items()
@@ -98,13 +100,21 @@ def only_query(fn: Callable, route_app: Callable) -> Callable:
 
     async def checked(scope, receive, send) -> None:
         if scope.get("query_string"):
-            sent = {k for k, _ in parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)}
+            names = [k for k, _ in parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)]
+            sent = set(names)
             unknown = sorted(sent - known)
             if unknown:
                 raise InvalidInput(
                     "unknown-parameter",
                     f"this operation takes no query parameter {', '.join(map(repr, unknown))}"
                     + (f"; it takes {sorted(known)}" if known else ""),
+                )
+            if len(names) != len(sent):
+                twice = sorted({n for n in names if names.count(n) > 1})
+                raise InvalidInput(
+                    "invalid-request",
+                    f"the query parameter {', '.join(map(repr, twice))} is named more than once: send each parameter "
+                    "once (a repeated one is never read as the last one)",
                 )
         await route_app(scope, receive, send)
 

@@ -12,7 +12,7 @@ from fastapi import Path, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.background import BackgroundTask
 
-from domain.engine import Rejected
+from domain.engine import InvalidInput, Rejected
 from service import metrics, models
 from service.games import GameService
 from service.http import JSON, BadRequest, bearer
@@ -102,7 +102,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from "
         "POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's "
         "type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment "
-        "every 15 s when idle. `timeout=0` sends the backlog and its state, then closes.",
+        "every 15 s when idle. `timeout=0` sends the backlog and its state, then closes. An `after` (or "
+        "`Last-Event-ID`) beyond the game's version is 422 `invalid-version`.",
     )
     async def stream_events(
         request: Request,
@@ -114,12 +115,14 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         ),
         named: bool = Query(False, description="add `event: <name>` to each message (the event's type, state, end)"),
     ):
-        await asyncio.to_thread(svc.reads.summary, game_id)  # 404 before the stream starts
+        version = (await asyncio.to_thread(svc.reads.summary, game_id))["version"]  # 404 before the stream starts
         last = request.headers.get("last-event-id")
         if last is not None:
             if not last.isdigit() or len(last) > 16:
                 raise BadRequest("invalid-last-event-id", "Last-Event-ID is the seq of the last event you received")
             after = int(last)
+        if after > version:  # else the stream would wait for seqs past it, skip the events up to it, mislabel states
+            raise beyond_head(after, version, "Last-Event-ID" if last is not None else "after")
         close: Callable[[], None] = lambda: None  # noqa: E731 - the ticket's lease, once taken
         reader = None
         if ticket is not None:  # this stream is now the one open with the ticket (409 ticket-in-use if not)
@@ -195,6 +198,16 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     def get_bundle(request: Request, game_id: str = GAME_ID):
         reader = svc.reads.reader_for(game_id, bearer(request))
         return conditional(request, game_id, reader, lambda: svc.bundles.bundle_bytes(game_id, reader), "bundle")
+
+
+def beyond_head(after: int, version: int, sent: str) -> InvalidInput:
+    """A resume point past the game's version (as /since's `version`): no seq of this game, so nothing to resume
+    after; refused before the stream starts (a ticket's lease is not taken)."""
+    return InvalidInput(
+        "invalid-version",
+        f"{sent} {after} is beyond this game's version {version}: send the seq of the last event you read of this "
+        f"game, 0 to {version} (0 reads the game from the start)",
+    )
 
 
 RETRY_MS = 2000  # what the stream asks an EventSource to wait before reconnecting
