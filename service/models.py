@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import Meta, Struct
+from msgspec import UNSET, Meta, Struct, UnsetType
 
 from domain.decisions import Ui
 from events.core import RollResult
@@ -649,26 +649,40 @@ class Bin(_Out):
 
 
 class OddsFigure(_Out):
-    """One figure the ruleset reports over the continuations, and where the real game's value falls."""
+    """One figure the ruleset reports over the continuations, and where the real game stands in it. A quantity
+    (tonnage, ships lost, turns) has every field but `shares` and `actual_label`; a category (a winner, a result level,
+    whether a corvette was sunk) has only those two: its codes are names, not amounts, so it has no mean, interval,
+    histogram or percentile (how often the continuations reached the real game's category is its share)."""
 
-    mean: float
-    p5: float
-    p25: float
-    median: float
-    p75: float
-    p95: float
-    min: int
-    max: int
-    histogram: list[Bin]
-    actual: int | None  # the real game's value (where it stands now, if it is not over)
-    percentile: float | None  # the share of continuations below it, plus half of those equal, in percent
-    ci95: Annotated[list[float], Meta(description="the mean's 95% confidence interval (normal approximation)")]
+    mean: float | UnsetType = UNSET
+    p5: float | UnsetType = UNSET
+    p25: float | UnsetType = UNSET
+    median: float | UnsetType = UNSET
+    p75: float | UnsetType = UNSET
+    p95: float | UnsetType = UNSET
+    min: int | UnsetType = UNSET
+    max: int | UnsetType = UNSET
+    histogram: list[Bin] | UnsetType = UNSET
+    actual: Annotated[
+        int | None | UnsetType,
+        Meta(description="a quantity: the real game's value (where it stands now, if it is not over)"),
+    ] = UNSET
+    percentile: Annotated[
+        float | None | UnsetType,
+        Meta(description="a quantity: the share of continuations below the real value, plus half of those equal, in %"),
+    ] = UNSET
+    ci95: Annotated[
+        list[float] | UnsetType,
+        Meta(description="a quantity: the mean's 95% confidence interval (normal approximation), within [min, max]"),
+    ] = UNSET
     shares: Annotated[
-        dict[str, float] | None,
-        Meta(description="a categorical figure (a winner, a result level): each category's share in percent; its "
-             "mean and percentiles mean nothing"),
-    ] = None
-    actual_label: Annotated[str | None, Meta(description="a categorical figure: the real game's category")] = None
+        dict[str, float] | UnsetType,
+        Meta(description="a category: each one's share of the continuations in percent (those none reached left out)"),
+    ] = UNSET
+    actual_label: Annotated[
+        str | None | UnsetType,
+        Meta(description="a category: the real game's (where it stands now, if it is not over)"),
+    ] = UNSET
 
 
 class OddsResult(_Out):

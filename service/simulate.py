@@ -8,8 +8,9 @@ over many games is what `umpire simulate` prints.
 from __future__ import annotations
 
 import hashlib
+import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain import engine
@@ -124,11 +125,13 @@ def shares_line(figure: str, share: dict[str, float]) -> str:
 
 
 def ci95(values: list[int]) -> list[float]:
-    """The mean's 95% confidence interval (normal approximation: mean ± 1.96 standard errors)."""
+    """The mean's 95% confidence interval (normal approximation: mean ± 1.96 standard errors), kept within the least
+    and greatest value the games gave: the mean lies between them, and mean ± 1.96 errors may not (below zero for a
+    count whose games were nearly all 0)."""
     if len(values) < 2:
         return [float(values[0]), float(values[0])] if values else [0.0, 0.0]
     mean, half = statistics.fmean(values), 1.96 * statistics.stdev(values) / len(values) ** 0.5
-    return [round(mean - half, 3), round(mean + half, 3)]
+    return [max(float(min(values)), round(mean - half, 3)), min(float(max(values)), round(mean + half, 3))]
 
 
 def quantiles(values: list[int]) -> dict[str, float]:
@@ -147,18 +150,51 @@ def quantiles(values: list[int]) -> dict[str, float]:
     }
 
 
-def summarize(results: list[dict[str, int]], labels: dict[str, dict[int, str]] | None = None) -> dict[str, dict[str, Any]]:
-    """The distribution of each figure over the games (figures in the order the first game reports them): a quantity
-    as its mean, the mean's 95% interval and percentiles, a category (`labels`) as each one's share."""
-    names = list(dict.fromkeys(name for r in results for name in r))
+def summarize(
+    results: list[dict[str, int]],
+    labels: dict[str, dict[int, str]] | None = None,
+    actual: dict[str, int] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """How every answer gives a figure over the games (`umpire simulate`, and the odds from a position through
+    service/whatif.py): a quantity as its mean, the mean's 95% interval and percentiles; a category (`labels`) as each
+    one's share only: its codes are names, not amounts, so no mean, interval or percentile of them. With the real game
+    (`actual`: the odds from a position) a quantity also gets its histogram, the real value and its percentile, and a
+    category the real game's category (`actual_label`): how often the games reached it is its share. Figures in the
+    order the real game, then the games, report them."""
+    names = list(dict.fromkeys([*(actual or {}), *(name for r in results for name in r)]))
     out: dict[str, dict[str, Any]] = {}
     for name in names:
         values = [r[name] for r in results if name in r]
+        real = None if actual is None else actual.get(name)
         if labels and name in labels:
             out[name] = {"shares": shares(values, labels[name])}
+            if actual is not None:
+                out[name]["actual_label"] = None if real is None else labels[name].get(real, str(real))
         else:
             out[name] = {**quantiles(values), "ci95": ci95(values)}
+            if actual is not None:
+                out[name] |= {
+                    "histogram": histogram(values),
+                    "actual": real,
+                    "percentile": None if real is None else round(percentile(values, real), 1),
+                }
     return out
+
+
+def histogram(values: Iterable[int], bins: int = 20) -> list[dict[str, int]]:
+    """Counts in at most `bins` integer bins [lo, hi]; small ranges get one bin per value."""
+    values = sorted(values)
+    if not values:
+        return []
+    lo, hi = values[0], values[-1]
+    width = max(1, math.ceil((hi - lo + 1) / bins))
+    counts: dict[int, int] = {}
+    for v in values:
+        counts[(v - lo) // width] = counts.get((v - lo) // width, 0) + 1
+    return [
+        {"lo": lo + i * width, "hi": lo + i * width + width - 1, "count": counts.get(i, 0)}
+        for i in range((hi - lo) // width + 1)
+    ]
 
 
 def percentile(values: list[int], actual: int) -> float:

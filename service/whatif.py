@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from typing import Any
 
@@ -30,7 +30,7 @@ from service.credentials import NotFound
 from service.http import TooMany
 from service.replay import SeedLookup, fold_bundle, verify
 from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
-from service.simulate import categories, ci95, outcomes, percentile, play_on, quantiles, seed_for, shares
+from service.simulate import categories, outcomes, play_on, seed_for, summarize
 from service.snapshots import restore_snapshot, take_snapshot
 
 # ---- positions ----
@@ -218,7 +218,7 @@ def answer(actual: Game, at: int, games: int, seed: int, results: list[dict[str,
         "games": games,
         "seed": seed,
         "finished": actual.over,
-        "figures": figures(results, outcomes(actual), categories(actual)),
+        "figures": summarize(results, categories(actual), outcomes(actual)),
     }
 
 
@@ -274,58 +274,27 @@ def seat_odds(
     return answer(engine.as_seen_by(head, seat), at, games, seed, results) | {"as_seat": seat, "redrawn": rules.redrawn}
 
 
-def figures(
-    results: list[dict[str, int]], actual: dict[str, int], labels: dict[str, dict[int, str]] | None = None
-) -> dict[str, Any]:
-    """Each figure's distribution, the mean's 95% interval, and where the real game stands; a category (`labels`)
-    also as each one's share of the continuations (its mean means nothing: read `shares`)."""
-    names = list(dict.fromkeys([*actual, *(n for r in results for n in r)]))
-    out: dict[str, dict[str, Any]] = {}
-    for name in names:
-        values = [r[name] for r in results if name in r]
-        real = actual.get(name)
-        out[name] = {
-            **quantiles(values),
-            "ci95": ci95(values),
-            "histogram": histogram(values),
-            "actual": real,
-            "percentile": None if real is None else round(percentile(values, real), 1),
-        }
-        if labels and name in labels:
-            out[name]["shares"] = shares(values, labels[name])
-            out[name]["actual_label"] = None if real is None else labels[name].get(real, str(real))
-    return out
-
-
-def histogram(values: Iterable[int], bins: int = 20) -> list[dict[str, int]]:
-    """Counts in at most `bins` integer bins [lo, hi]; small ranges get one bin per value."""
-    values = sorted(values)
-    if not values:
-        return []
-    lo, hi = values[0], values[-1]
-    width = max(1, math.ceil((hi - lo + 1) / bins))
-    counts: dict[int, int] = {}
-    for v in values:
-        counts[(v - lo) // width] = counts.get((v - lo) // width, 0) + 1
-    return [
-        {"lo": lo + i * width, "hi": lo + i * width + width - 1, "count": counts.get(i, 0)}
-        for i in range((hi - lo) // width + 1)
-    ]
-
-
 def plot(result: dict[str, Any], path: str) -> None:
-    """The histograms, one panel per figure, the real outcome marked with its percentile (matplotlib)."""
+    """One panel per figure: a quantity's histogram with the real value marked and its percentile, a category's
+    shares with the real game's category marked (matplotlib)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    figs = [(n, f) for n, f in result["figures"].items() if f["histogram"]]
+    figs = [(n, f) for n, f in result["figures"].items() if f.get("histogram") or f.get("shares")]
     cols = 2 if len(figs) > 1 else 1
     rows = math.ceil(len(figs) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 3.2 * rows), squeeze=False)
     for ax, (name, f) in zip(axes.flat, figs):
+        if "shares" in f:  # a category: its codes have no order, so bars by name, no axis of values
+            labels = list(f["shares"])
+            colours = ["#c0392b" if label == f.get("actual_label") else "#4a6fa5" for label in labels]
+            ax.bar(labels, list(f["shares"].values()), color=colours)
+            ax.set_title(name if f.get("actual_label") is None else f"{name}: real {f['actual_label']}", fontsize=10)
+            ax.set_ylabel("% of games")
+            continue
         centres = [(h["lo"] + h["hi"]) / 2 for h in f["histogram"]]
         width = f["histogram"][0]["hi"] - f["histogram"][0]["lo"] + 1
         ax.bar(centres, [h["count"] for h in f["histogram"]], width=width * 0.9, color="#4a6fa5")

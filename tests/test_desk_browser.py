@@ -1096,11 +1096,18 @@ def test_the_odds_from_a_position_run_from_the_desk_with_one_histogram_per_figur
     assert streamed.value.url.endswith(f"/jobs/{job['job_id']}/stream")
     desk.page.wait_for_selector("#odds-result", timeout=60_000)
     result = httpx.get(f"{server}/jobs/{job['job_id']}").json()["result"]
-    figures = {n: f for n, f in result["figures"].items() if f["histogram"]}
+    figures = {n: f for n, f in result["figures"].items() if f.get("histogram") or f.get("shares")}
     drawn = desk.page.eval_on_selector_all(".odds-figure", "fs => fs.map(f => f.dataset.figure)")
     assert drawn == list(figures)
     for name, f in figures.items():
         fig = f".odds-figure[data-figure='{name}']"
+        if "shares" in f:  # a category (corvette sunk): a bar per category, the real game's in red, no percentile
+            shown = "bs => bs.map(b => [b.dataset.label, b.dataset.share])"
+            bars = desk.page.eval_on_selector_all(f"{fig} .bar", shown)
+            assert bars == [[label, f"{pct:g}"] for label, pct in f["shares"].items()]
+            assert desk.page.get_attribute(f"{fig} .bar.real", "data-label") == f["actual_label"]
+            assert "percentile" not in desk.page.text_content(f"{fig} text.panel-title")
+            continue
         bars = desk.page.eval_on_selector_all(f"{fig} .bar", "bs => bs.map(b => Number(b.dataset.count))")
         assert bars == [b["count"] for b in f["histogram"]] and sum(bars) == 40
         assert desk.page.get_attribute(f"{fig} .real", "data-actual") == str(f["actual"])

@@ -17,8 +17,8 @@ from events.bundle import decode_bundle
 from service.app import create_app
 from service.cli import app as cli
 from service.replay import verify
-from service.simulate import percentile
-from service.whatif import continuations, histogram, odds, position, take_snapshot
+from service.simulate import histogram, percentile
+from service.whatif import continuations, odds, position, take_snapshot
 from tests.conftest import auth, new_game, seated, send, to_german_combat
 from tests.drivers import SHORT
 from tests.sealed_bid import served_with_sealed_bid

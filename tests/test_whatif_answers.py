@@ -4,12 +4,19 @@ its mean's 95% interval; progress with the time left on long runs, also when nob
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 
+import jsonschema_rs
 from typer.testing import CliRunner
 
 from service.cli import app
 from service.simulate import ci95, shares, summarize
-from service.whatif import figures
+from tests.conftest import auth, new_game
+from tests.drivers import SHORT
+
+EASTBOUND = Path(__file__).resolve().parent.parent / "replays" / "corvette-eastbound.3.0.0.json"
+REAL_GAME = {"histogram", "actual", "percentile", "actual_label"}  # what the odds from a position add to a figure
 
 
 def test_a_category_is_reported_as_shares_in_percent_and_a_quantity_as_mean_interval_and_percentiles():
@@ -22,11 +29,68 @@ def test_a_category_is_reported_as_shares_in_percent_and_a_quantity_as_mean_inte
     assert lo < 10.8 < hi
 
 
-def test_shares_name_values_without_a_label_and_the_odds_keep_the_real_games_category():
+def test_shares_name_values_without_a_label_and_the_odds_keep_the_real_games_category_and_nothing_of_its_code():
     assert shares([3, 3, 7], {3: "three"}) == {"three": 66.7, "7": 33.3}
-    f = figures([{"winner": 1}, {"winner": 2}, {"winner": 2}, {"winner": 2}], {"winner": 1}, {"winner": {1: "japan", 2: "russia"}})
-    assert f["winner"]["shares"] == {"japan": 25.0, "russia": 75.0} and f["winner"]["actual_label"] == "japan"
-    assert f["winner"]["percentile"] == 12.5  # still there for a client that plots it
+    runs = [{"winner": w, "turns": t} for w, t in [(1, 9), (2, 10), (2, 12), (2, 11)]]
+    f = summarize(runs, {"winner": {1: "japan", 2: "russia"}}, {"winner": 1, "turns": 10})
+    assert f["winner"] == {"shares": {"japan": 25.0, "russia": 75.0}, "actual_label": "japan"}  # no code, mean, pct
+    assert f["turns"]["actual"] == 10 and f["turns"]["percentile"] == 37.5 and f["turns"]["histogram"]
+
+
+def test_a_mean_s_interval_stays_within_what_the_games_gave():
+    """mean ± 1.96 errors of 19 games of 0 and one of 1 reaches below 0: no count is, so no mean can be."""
+    lo, hi = ci95([0] * 19 + [1])
+    assert lo == 0.0 and 0.05 < hi < 0.2
+    assert ci95([-3, -3, -3, -3, 3])[0] == -3.0  # the games' least, not 0: a convoy's VP may be negative
+    assert all(min(v) <= x <= max(v) for v in ([1, 1, 1, 2], [0, 5], [7]) for x in ci95(v))
+
+
+def test_a_figure_is_shaped_alike_by_simulate_and_by_simulate_from_a_position():
+    """The trial's report: `--from` gave `corvette sunk` a mean of its 0/1 codes and a ci95 below 0, where plain
+    `umpire simulate` gave its shares. Both read the figure as one function does; `--from` only adds the real game."""
+    at = str(json.loads(EASTBOUND.read_text())["commands"][8]["seqs"][1])
+    plain = CliRunner().invoke(app, ["simulate", "corvette-command", "--games", "6", "--json"])
+    there = CliRunner().invoke(
+        app, ["simulate", "corvette-command", "--from", str(EASTBOUND), "--at", at, "--games", "6", "--json"]
+    )
+    assert plain.exit_code == 0 and there.exit_code == 0, plain.output + there.output
+    plain_f, there_f = json.loads(plain.stdout)["figures"], json.loads(there.stdout)["figures"]
+    assert list(plain_f) == list(there_f)
+    for name, f in there_f.items():
+        assert set(f) - REAL_GAME == set(plain_f[name]), name
+    assert set(plain_f["corvette sunk"]) == {"shares"}
+    assert set(there_f["corvette sunk"]) == {"shares", "actual_label"}
+    assert there_f["corvette sunk"]["actual_label"] in {"afloat", "sunk"}
+    for f in [*plain_f.values(), *there_f.values()]:
+        if "ci95" in f:
+            assert f["min"] <= f["ci95"][0] <= f["ci95"][1] <= f["max"]
+
+
+def test_a_seats_odds_over_the_api_give_a_category_as_shares_as_the_schema_says(client):
+    """`POST /games/{id}/odds` with a seat's token, then `GET /jobs/{id}` (the trial's steps): `corvette sunk` is its
+    shares and the real game's category, no mean or interval of codes; the job is what `OddsJob` describes."""
+    g = new_game(client, SHORT["corvette-command"], ruleset="corvette-command")
+    seat, token = next((s, t) for s, t in g["tokens"].items() if t)
+    at = client.get(f"/games/{g['game_id']}").json()["version"]
+    for headers in (auth(token), {}):  # the seat's own odds, and the public's
+        r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 6, "seed": 1}, headers=headers)
+        assert r.status_code == 202, r.text
+        job = r.json()
+        for _ in range(600):
+            job = client.get(f"/jobs/{job['job_id']}", headers=headers).json()
+            if job["status"] != "running":
+                break
+            time.sleep(0.05)
+        assert job["status"] == "done", job
+        assert job["result"].get("as_seat") == (seat if headers else None)
+        sunk = job["result"]["figures"]["corvette sunk"]
+        assert set(sunk) == {"shares", "actual_label"} and sunk["actual_label"] == "afloat", sunk
+        assert abs(sum(sunk["shares"].values()) - 100) < 0.2
+        tonnage = job["result"]["figures"]["tonnage lost"]
+        assert "shares" not in tonnage and tonnage["min"] <= tonnage["ci95"][0] <= tonnage["ci95"][1] <= tonnage["max"]
+        doc = client.app.openapi()
+        schema = {"$ref": "#/components/schemas/OddsJob", "components": doc["components"]}
+        assert jsonschema_rs.validator_for(schema).is_valid(job)
 
 
 def test_simulate_prints_the_winner_as_shares_and_progress_lines_when_stderr_is_not_a_terminal():

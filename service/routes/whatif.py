@@ -32,13 +32,14 @@ def add_routes(route: Callable, svc: GameService) -> None:
         errors=(404, 409, 413, 415, 422, 429),
         summary="The odds from a position: continuations played by the bot (a bounded job)",
         description=f"At most {models.MAX_API_GAMES} games; one job at a time per server process (429 otherwise). "
-        "Follow `stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram "
-        "and the real game's value with its percentile. Without a token (or with the referee's, or once the game is "
-        "revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) "
-        "where a sealed record is closed for good. With a seat's token in a game not yet over they are that seat's own:"
-        " from any seq that ends a command, from what the seat may read, what it may not (the other side's sealed "
-        "orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says what); that job "
-        "and its stream are then readable with that seat's token only.",
+        "Follow `stream` for progress; the result gives, per figure the ruleset reports, a quantity's distribution, "
+        "histogram and the real game's value with its percentile, and a category's shares and the real game's "
+        "category (never a mean of codes). Without a token (or with the referee's, or once the game is revealed) "
+        "the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) where a "
+        "sealed record is closed for good. With a seat's token in a game not yet over they are that seat's own: from "
+        "any seq that ends a command, from what the seat may read, what it may not (the other side's sealed orders, "
+        "fog, the server seed) re-drawn for every continuation (`redrawn` in the result says what); that job and its "
+        "stream are then readable with that seat's token only.",
     )
     async def start_odds(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.OddsRequest, "POST /games/{id}/odds")

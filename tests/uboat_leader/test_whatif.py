@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from domain.uboat_leader.bot import outcomes
+from domain.uboat_leader.bot import categories, outcomes
 from events.bundle import decode_bundle
 from service.whatif import fold_bundle, odds
 
@@ -26,5 +26,8 @@ def test_the_odds_from_the_middle_of_the_golden_campaign_report_every_outcome_wi
         "tons_sunk",
         "turns",
     ]
-    assert all(figures[k]["actual"] == v and 0 <= figures[k]["percentile"] <= 100 for k, v in real.items())
+    quantities = {k: v for k, v in real.items() if k != "result_level"}
+    assert all(figures[k]["actual"] == v and 0 <= figures[k]["percentile"] <= 100 for k, v in quantities.items())
+    level = categories(fold_bundle(b).state)["result_level"][real["result_level"]]
+    assert figures["result_level"] == {"shares": figures["result_level"]["shares"], "actual_label": level}  # a category
     assert odds(b, at, 12, seed=5) == got, "the same seed, the same odds"

@@ -367,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * The odds from a position: continuations played by the bot (a bounded job)
-         * @description At most 1000 games; one job at a time per server process (429 otherwise). Follow `stream` for progress; the result gives, per figure the ruleset reports, the distribution, a histogram and the real game's value with its percentile. Without a token (or with the referee's, or once the game is revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) where a sealed record is closed for good. With a seat's token in a game not yet over they are that seat's own: from any seq that ends a command, from what the seat may read, what it may not (the other side's sealed orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says what); that job and its stream are then readable with that seat's token only.
+         * @description At most 1000 games; one job at a time per server process (429 otherwise). Follow `stream` for progress; the result gives, per figure the ruleset reports, a quantity's distribution, histogram and the real game's value with its percentile, and a category's shares and the real game's category (never a mean of codes). Without a token (or with the referee's, or once the game is revealed) the odds are the public picture's: from the bundle anyone may fork, refused (409 `fork-sealed`) where a sealed record is closed for good. With a seat's token in a game not yet over they are that seat's own: from any seq that ends a command, from what the seat may read, what it may not (the other side's sealed orders, fog, the server seed) re-drawn for every continuation (`redrawn` in the result says what); that job and its stream are then readable with that seat's token only.
          */
         post: operations["start_odds"];
         delete?: never;
@@ -14815,50 +14815,57 @@ export interface components {
         };
         /**
          * OddsFigure
-         * @description One figure the ruleset reports over the continuations, and where the real game's value falls.
+         * @description One figure the ruleset reports over the continuations, and where the real game stands in it. A quantity
+         *     (tonnage, ships lost, turns) has every field but `shares` and `actual_label`; a category (a winner, a result level,
+         *     whether a corvette was sunk) has only those two: its codes are names, not amounts, so it has no mean, interval,
+         *     histogram or percentile (how often the continuations reached the real game's category is its share).
          */
         OddsFigure: {
-            /** Actual */
-            actual: number | null;
+            /**
+             * Actual
+             * @description a quantity: the real game's value (where it stands now, if it is not over)
+             */
+            actual?: number | null;
             /**
              * Actual label
-             * @description a categorical figure: the real game's category
-             * @default null
+             * @description a category: the real game's (where it stands now, if it is not over)
              */
             actual_label?: string | null;
             /**
              * Ci95
-             * @description the mean's 95% confidence interval (normal approximation)
+             * @description a quantity: the mean's 95% confidence interval (normal approximation), within [min, max]
              */
-            ci95: number[];
+            ci95?: number[];
             /** Histogram */
-            histogram: components["schemas"]["Bin"][];
+            histogram?: components["schemas"]["Bin"][];
             /** Max */
-            max: number;
+            max?: number;
             /** Mean */
-            mean: number;
+            mean?: number;
             /** Median */
-            median: number;
+            median?: number;
             /** Min */
-            min: number;
+            min?: number;
             /** P25 */
-            p25: number;
+            p25?: number;
             /** P5 */
-            p5: number;
+            p5?: number;
             /** P75 */
-            p75: number;
+            p75?: number;
             /** P95 */
-            p95: number;
-            /** Percentile */
-            percentile: number | null;
+            p95?: number;
+            /**
+             * Percentile
+             * @description a quantity: the share of continuations below the real value, plus half of those equal, in %
+             */
+            percentile?: number | null;
             /**
              * Shares
-             * @description a categorical figure (a winner, a result level): each category's share in percent; its mean and percentiles mean nothing
-             * @default null
+             * @description a category: each one's share of the continuations in percent (those none reached left out)
              */
             shares?: {
                 [key: string]: number;
-            } | null;
+            };
         };
         /** OddsJob */
         OddsJob: {

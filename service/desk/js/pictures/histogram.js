@@ -1,6 +1,6 @@
 // @ts-check
-// The odds' charts: one histogram per figure with the real game's value marked and its percentile, as
-// `umpire simulate --plot` draws them (service/whatif.py plot).
+// The odds' charts, as `umpire simulate --plot` draws them (service/whatif.py plot): a quantity's histogram with the
+// real game's value marked and its percentile, a category's shares with the real game's category marked.
 
 import { h, s } from "../dom.js";
 import { PyFloat } from "../json.js";
@@ -72,6 +72,49 @@ export function histogram(name, figure) {
         ? s("text", { x: x(bins[bins.length - 1].hi), y: H - PAD.bottom + 14, class: "tick end" }, num(bins[bins.length - 1].hi))
         : null,
       real,
+    ),
+    h("figcaption", {}, caption(f)),
+  );
+}
+
+/**
+ * One category's shares (a winner, a result level): a bar per category in percent of the continuations, the real
+ * game's category in red. Its values are names, not amounts: no axis of values, no percentile.
+ * @param {string} name
+ * @param {Record<string, unknown>} figure the job's result for it (shares, actual_label)
+ */
+export function sharesChart(name, figure) {
+  const f = Object.fromEntries(Object.entries(figure).map(([k, v]) => [k, plain(v)]));
+  /** @type {[string, number][]} */
+  const entries = Object.entries(f.shares).map(([label, pct]) => [label, plain(pct)]);
+  const slot = (W - PAD.left - PAD.right) / Math.max(entries.length, 1);
+  /** @param {number} pct */
+  const y = (pct) => H - PAD.bottom - (pct / 100) * (H - PAD.top - PAD.bottom);
+  const bars = entries.map(([label, pct], i) => {
+    const x0 = PAD.left + i * slot;
+    return [
+      s(
+        "rect",
+        { x: x0 + slot * 0.1, y: y(pct), width: slot * 0.8, height: y(0) - y(pct), class: label === f.actual_label ? "bar real" : "bar", dataset: { label, share: pct } },
+        s("title", {}, `${label}: ${num(pct)}% of the games`),
+      ),
+      s("text", { x: x0 + slot / 2, y: H - PAD.bottom + 14, class: "tick" }, label),
+    ];
+  });
+  const title = f.actual_label === null || f.actual_label === undefined ? name : `${name}: real ${f.actual_label}`;
+  return h(
+    "figure",
+    { class: "odds-figure", dataset: { figure: name } },
+    s(
+      "svg",
+      { viewBox: `0 0 ${W} ${H}`, class: "chart odds-chart", role: "img", "aria-label": title },
+      s("text", { x: PAD.left, y: 14, class: "panel-title" }, title),
+      s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(0), y2: y(0), class: "axis" }),
+      s("line", { x1: PAD.left, x2: PAD.left, y1: y(0), y2: PAD.top, class: "axis" }),
+      s("text", { x: PAD.left - 4, y: PAD.top + 4, class: "tick end" }, "100%"),
+      s("text", { x: PAD.left - 4, y: y(0), class: "tick end" }, "0"),
+      s("text", { x: 10, y: (PAD.top + y(0)) / 2, class: "tick", transform: `rotate(-90 10 ${(PAD.top + y(0)) / 2})` }, "% of games"),
+      bars.flat(),
     ),
     h("figcaption", {}, caption(f)),
   );

@@ -5,7 +5,7 @@
 import * as api from "../api.js";
 import { copyButton, errorText, h, put } from "../dom.js";
 import { base, go, position, stateOf } from "../nav.js";
-import { histogram } from "../pictures/histogram.js";
+import { histogram, sharesChart } from "../pictures/histogram.js";
 import { keepRefereeToken } from "../reader.js";
 
 /**
@@ -197,7 +197,7 @@ function drawOdds(g) {
   if (o.state !== "done" || !job.result)
     return put(out, h("p", { class: "notice", id: "odds-error" }, `The job ${job.job_id} is ${o.state}${job.error ? `: ${job.error}` : ""}.`));
   const r = job.result;
-  const figures = Object.entries(r.figures).filter(([, f]) => f.histogram.length);
+  const figures = Object.entries(r.figures).filter(([, f]) => f.shares || f.histogram?.length);
   put(
     out,
     h(
@@ -213,10 +213,10 @@ function drawOdds(g) {
         "p",
         { class: "hint" },
         r.finished
-          ? "The red line is the real game's value; its percentile is the share of continuations below it (plus half of those equal)."
-          : "The game is not over: the red line is where it stands now, not a final outcome.",
+          ? "The red line is the real game's value; its percentile is the share of continuations below it (plus half of those equal). A category (a winner, a result level) is shown as each one's share, the real game's bar in red."
+          : "The game is not over: the red line (a category's red bar) is where it stands now, not a final outcome.",
       ),
-      h("div", { class: "odds-grid" }, figures.map(([name, f]) => histogram(name, f))),
+      h("div", { class: "odds-grid" }, figures.map(([name, f]) => (f.shares ? sharesChart(name, f) : histogram(name, f)))),
     ),
   );
 }
