@@ -54,27 +54,13 @@ export function histogram(name, figure) {
     f.actual === null || f.actual === undefined
       ? name
       : `${name}: real ${num(f.actual)} (percentile ${f.percentile})`;
-  return h(
-    "figure",
-    { class: "odds-figure", dataset: { figure: name } },
-    s(
-      "svg",
-      { viewBox: `0 0 ${W} ${H}`, class: "chart odds-chart", role: "img", "aria-label": title },
-      s("text", { x: PAD.left, y: 14, class: "panel-title" }, title),
-      s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(0), y2: y(0), class: "axis" }),
-      s("line", { x1: PAD.left, x2: PAD.left, y1: y(0), y2: PAD.top, class: "axis" }),
-      s("text", { x: PAD.left - 4, y: PAD.top + 4, class: "tick end" }, String(top)),
-      s("text", { x: PAD.left - 4, y: y(0), class: "tick end" }, "0"),
-      s("text", { x: 10, y: (PAD.top + y(0)) / 2, class: "tick", transform: `rotate(-90 10 ${(PAD.top + y(0)) / 2})` }, "games"),
-      bars,
-      s("text", { x: x(bins[0].lo), y: H - PAD.bottom + 14, class: "tick" }, num(bins[0].lo)),
-      bins.length > 1
-        ? s("text", { x: x(bins[bins.length - 1].hi), y: H - PAD.bottom + 14, class: "tick end" }, num(bins[bins.length - 1].hi))
-        : null,
-      real,
-    ),
-    h("figcaption", {}, caption(f)),
-  );
+  const ends = [
+    s("text", { x: x(bins[0].lo), y: H - PAD.bottom + 14, class: "tick" }, num(bins[0].lo)),
+    bins.length > 1
+      ? s("text", { x: x(bins[bins.length - 1].hi), y: H - PAD.bottom + 14, class: "tick end" }, num(bins[bins.length - 1].hi))
+      : null,
+  ];
+  return chart(name, f, title, String(top), "games", [bars, ...ends, real]);
 }
 
 /**
@@ -102,6 +88,17 @@ export function sharesChart(name, figure) {
     ];
   });
   const title = f.actual_label === null || f.actual_label === undefined ? name : `${name}: real ${f.actual_label}`;
+  return chart(name, f, title, "100%", "% of games", bars.flat());
+}
+
+/**
+ * A figure's frame: its title, the axes (the top of the count axis labelled `top`, the axis named `axis`), what is
+ * drawn in it and its caption.
+ * @param {string} name @param {Record<string, any>} f @param {string} title @param {string} top @param {string} axis
+ * @param {import("../dom.js").Child[]} drawn
+ */
+function chart(name, f, title, top, axis, drawn) {
+  const y0 = H - PAD.bottom;
   return h(
     "figure",
     { class: "odds-figure", dataset: { figure: name } },
@@ -109,12 +106,12 @@ export function sharesChart(name, figure) {
       "svg",
       { viewBox: `0 0 ${W} ${H}`, class: "chart odds-chart", role: "img", "aria-label": title },
       s("text", { x: PAD.left, y: 14, class: "panel-title" }, title),
-      s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(0), y2: y(0), class: "axis" }),
-      s("line", { x1: PAD.left, x2: PAD.left, y1: y(0), y2: PAD.top, class: "axis" }),
-      s("text", { x: PAD.left - 4, y: PAD.top + 4, class: "tick end" }, "100%"),
-      s("text", { x: PAD.left - 4, y: y(0), class: "tick end" }, "0"),
-      s("text", { x: 10, y: (PAD.top + y(0)) / 2, class: "tick", transform: `rotate(-90 10 ${(PAD.top + y(0)) / 2})` }, "% of games"),
-      bars.flat(),
+      s("line", { x1: PAD.left, x2: W - PAD.right, y1: y0, y2: y0, class: "axis" }),
+      s("line", { x1: PAD.left, x2: PAD.left, y1: y0, y2: PAD.top, class: "axis" }),
+      s("text", { x: PAD.left - 4, y: PAD.top + 4, class: "tick end" }, top),
+      s("text", { x: PAD.left - 4, y: y0, class: "tick end" }, "0"),
+      s("text", { x: 10, y: (PAD.top + y0) / 2, class: "tick", transform: `rotate(-90 10 ${(PAD.top + y0) / 2})` }, axis),
+      ...drawn,
     ),
     h("figcaption", {}, caption(f)),
   );
