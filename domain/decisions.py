@@ -271,6 +271,16 @@ class TurnBand(msgspec.Struct, forbid_unknown_fields=True):
     max_deg: Annotated[int, d("the greatest turn, degrees")]
 
 
+class TurnsNeed(msgspec.Struct, forbid_unknown_fields=True):
+    """BF-R5: how far the lead must go to finish the turns chosen, for a form to raise `distance_mm.min` as they
+    change (a distance below it is refused): 0 when every turn is 0; else `base_mm` plus, for each turn of `deg`
+    degrees either way, ceil(355 × radius_mm × |deg| / 20340) mm (its arc, π as 355/113), or `distance_mm.max` when
+    that is less (the turns are then cut short: 2.1)."""
+
+    base_mm: Annotated[int, d("the run to the pivots still ahead before its own turns")]
+    radius_mm: Annotated[int, d("the lead's turning radius")]
+
+
 class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     """A division that can move: its lead's pose, how far the lead may go (BF-R6) and the turns its orders allow."""
 
@@ -281,6 +291,9 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     distance_mm: Annotated[Range, d("BF-R6: how far the lead may go this turn")]
     stop: Annotated[bool, d("whether it is under a stop order (it goes exactly the least distance)")]
     turns: Annotated[list[TurnBand], d("BF-R5: one band per entry of `turns_deg`, in order")]
+    turns_need: Annotated[
+        TurnsNeed | None, d("BF-R5: the distance the turns chosen need; null: none beyond `distance_mm.min`")
+    ] = None
 
 
 class MoveForm(_Kind, tag="move"):

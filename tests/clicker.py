@@ -166,6 +166,15 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
     raise Unrenderable(f"unknown control kind {kind!r}")
 
 
+def turns_need(division: dict, turns: list[int]) -> int:
+    """The distance a `move` division's `turns_need` says these turns take (its description's arithmetic, BF-R5)."""
+    t = division["turns_need"]
+    if t is None or not any(turns):
+        return 0
+    cost = sum(-(-355 * t["radius_mm"] * abs(x) // 20340) for x in turns)  # each turn's arc, rounded up
+    return min(division["distance_mm"]["max"], t["base_mm"] + cost)
+
+
 def _move(ui: dict, rng: random.Random) -> dict:
     """Battlefleet's Movement Phase: each division a distance in its limits and one turn per band (BF-R5, BF-R6)."""
     divisions = []
@@ -177,7 +186,7 @@ def _move(ui: dict, rng: random.Random) -> dict:
             deg = rng.randint(band["min_deg"], band["max_deg"])
             port = band["to"] == "port" or (band["to"] == "either" and rng.randrange(2) == 0)
             turns.append(-deg if port else deg)
-        lo, hi = d["distance_mm"]["min"], d["distance_mm"]["max"]
+        lo, hi = max(d["distance_mm"]["min"], turns_need(d, turns)), d["distance_mm"]["max"]
         divisions.append({"division": d["division"], "distance_mm": rng.randint(lo, hi), "turns_deg": turns})
     return {"divisions": divisions}
 

@@ -120,7 +120,7 @@ def _narrowed(cmd: type, names: tuple) -> dict:
 def move_ui(state: State, seat: str) -> ui.MoveForm:
     """What a UI draws for the Movement Phase (the seat's own entry only: its speeds are its own): each division that
     can move, its lead's pose, the distance its lead may go (BF-R6; exactly the least under a stop order; from 4.0.0
-    at least what each arrow's least turn costs, BF-R5: a larger turn may need more, which the form cannot say), and
+    at least what each arrow's least turn costs, BF-R5: a larger turn may need more, `turns_need` says how much), and
     the turns its orders allow, one entry per number of `turns_deg` in order (BF-R5: each arrow's band of degrees,
     given negative to port; with no arrow one free turn of -44..44 when the flagship can command; a dropped-out
     division one turn of 1-180 either way). Leaving `turns_deg` out makes each arrow's least turn; leaving
@@ -159,6 +159,9 @@ def move_ui(state: State, seat: str) -> ui.MoveForm:
                 distance_mm=ui.Range(min=max(lo, least) if mv.can_move(state, lead) else lo, max=lo if stop else hi),
                 stop=stop,
                 turns=turns,
+                turns_need=ui.TurnsNeed(base_mm=parts[0], radius_mm=parts[1])
+                if mv.can_move(state, lead) and (parts := mv.least_parts(state, d, lead)) is not None
+                else None,
             )
         )
     return ui.MoveForm(divisions=out)

@@ -19,6 +19,7 @@ from domain.battlefleet_1900.rules.turn import check_start
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
 from tests.battlefleet_1900.scenario import ctx, make_state, of, place
+from tests.clicker import turns_need
 
 
 def form(builder, state, seat="japan") -> dict:
@@ -633,3 +634,59 @@ def test_BFR63_BFE10_1_a_lead_striking_its_colours_leaves_its_divisions_orders_j
     by_field = {c.get("field", c["kind"]): c for c in mikasa_leads["controls"]}
     (j1,) = [i for i in by_field["divisions"]["items"] if i["fixed"]["division"] == "J1"]
     assert ("succession", 45, 45) in runs_of(j1["controls"][0]) and "Mikasa" in options(controls["surrender"])
+
+
+def test_BF2_1_BFR5_the_move_form_says_what_each_turn_needs_and_move_accepts_exactly_that():
+    """A frontend trial: Mikasa under a horizontal arrow (90-180° to starboard, 69-115 mm this turn) was offered a
+    turn of 180° at 110 mm, which `move` refused (a larger turn needs more). `turns_need` says it: at every turn of
+    the band the least distance it gives is accepted and one millimetre less is refused."""
+    s = make_state(step="movement", edition="4.0.0")
+    s.divisions["J1"].orders = [ev.Arrow(turn="succession", to="starboard", arrow=90)]
+    (j1,) = [d for d in msgspec.to_builtins(awaiting.move_ui(s, "japan"))["divisions"] if d["division"] == "J1"]
+    assert j1["turns_need"] is not None and turns_need(j1, [90]) == j1["distance_mm"]["min"] == 110
+    lo = movement.limits(s, "Mikasa")[0]
+    band = j1["turns"][0]
+    for deg in range(band["min_deg"], band["max_deg"] + 1):
+        need = max(lo, turns_need(j1, [deg]))
+        move = {"division": "J1", "turns_deg": [deg]}
+        assert accepts(movement.check_move, s, Move, divisions=[{**move, "distance_mm": need}]), deg
+        if need - 1 >= lo:
+            assert not accepts(movement.check_move, s, Move, divisions=[{**move, "distance_mm": need - 1}]), deg
+    assert turns_need(j1, [180]) == 115  # the trial's refused move: 110 mm is too short for 180°
+
+
+@pytest.mark.parametrize("scenario", ["yellow-sea-1904", "torpedo-attack"])
+def test_BFR5_turns_need_is_least_mm_for_every_turn_of_every_band_in_bot_battles(scenario):
+    """At every Movement Phase of bot battles, for each division the form offers and each band's every turn (the
+    other bands at their least and at their greatest), `turns_need`'s arithmetic is the rule's own least_mm."""
+    from service import simulate
+    from service.simulate import seed_for
+
+    checked = 0
+    seen: set[tuple] = set()
+
+    def check(game, e) -> None:
+        nonlocal checked
+        s = game.state
+        if s.over or s.step != "movement" or (game.game_id, s.turn) in seen:
+            return
+        seen.add((game.game_id, s.turn))  # once a Movement Phase, as it begins
+        for seat in ("japan", "russia"):
+            for j in msgspec.to_builtins(awaiting.move_ui(s, seat))["divisions"]:
+                d, bands = s.divisions[j["division"]], j["turns"]
+                signs = [(-1,) if b["to"] == "port" else (1,) if b["to"] == "starboard" else (1, -1) for b in bands]
+                for i, b in enumerate(bands):
+                    for rest in ("min_deg", "max_deg"):
+                        for deg in range(b["min_deg"], b["max_deg"] + 1):
+                            for sign in signs[i]:
+                                turns = [signs[k][0] * o[rest] for k, o in enumerate(bands)]
+                                turns[i] = sign * deg
+                                want = movement.least_mm(s, d, j["lead"], turns) if movement.can_move(s, j["lead"]) else 0
+                                assert turns_need(j, turns) == want, (j["division"], turns)
+                                checked += 1
+
+    for i in range(2):
+        game = simulate.new_game("battlefleet-1900", {"scenario": scenario}, b"seed", f"need-{i}")
+        simulate.play_on(game, seed_for(1900, i), check)
+        assert game.over
+    assert checked > 1000, checked

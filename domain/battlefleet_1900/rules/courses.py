@@ -211,6 +211,13 @@ def least(state: State, ship: str, budget: int, radius: int, own_turns: list[int
     return m.p.moved
 
 
+def run_through(state: State, ship: str, budget: int, radius: int, route: list[Waypoint]) -> int:
+    """The movement `least` spends before the ship's own turns: the run through the pivots still ahead; `budget` when
+    it does not reach them all (its turns can then not be finished: `least` is the budget)."""
+    m = Mover(state, ship, budget, radius, obstacles=False)
+    return budget if _pivots(m, route) else m.p.moved
+
+
 def least_through(state: State, ship: str, budget: int, radius: int, route: list[Waypoint]) -> int:
     """BF-R5 (4.0.0, BF-E4-8): the movement a follower in succession needs to finish the turns of every pivot ahead
     that it reaches with all its movement; `budget` when it reaches one whose turns it cannot finish (2.1: "it will

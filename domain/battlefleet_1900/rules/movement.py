@@ -237,6 +237,21 @@ def least_mm(state: State, d: Division, ship: str, turns: list[int]) -> int:
     return courses.least(state, ship, limits(state, ship)[1], radius(state, ship), turns, route)
 
 
+def least_parts(state: State, d: Division, ship: str) -> tuple[int, int] | None:
+    """What `least_mm` comes to for any turns, for a form to say before they are chosen (BF-R5, 4.0.0): `(base,
+    radius)`, with least_mm 0 when every turn is 0, else the smaller of the ship's top limit and base + the sum over
+    the turns of geometry.arc_cost(radius, turn) (`base`: the run through the pivots still ahead, the top limit when
+    it does not reach them all). None where least_mm is 0 whatever the turns. tests/battlefleet_1900 hold the two
+    alike over every turn each band allows."""
+    if not state.edition.has("BF-E4-1") or state.ships[ship].rudder or any(a.stop for a in d.orders):
+        return None
+    if not together(state, d) and ship != d.ships[0]:
+        return None
+    route = state.sealed[d.seat].waypoints.get(ship, []) if ship == d.ships[0] and not together(state, d) else []
+    budget, r = limits(state, ship)[1], radius(state, ship)
+    return courses.run_through(state, ship, budget, r, route), r
+
+
 def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, reversed_, caps=None) -> None:
     """One division's paths (2.1, BF-R4..R9): turns first, in succession on the lead's pivot or together; `caps`
     (4.0.0): where the lockstep stops a ship short of another base (BF-R29)."""

@@ -10165,6 +10165,12 @@ export interface components {
              * @description BF-R5: one band per entry of `turns_deg`, in order
              */
             turns: components["schemas"]["TurnBand"][];
+            /**
+             * Turns need
+             * @description BF-R5: the distance the turns chosen need; null: none beyond `distance_mm.min`
+             * @default null
+             */
+            turns_need?: components["schemas"]["TurnsNeed"] | null;
         };
         /**
          * DecisionsOption
@@ -21416,6 +21422,25 @@ export interface components {
             x: number;
             /** Y */
             y: number;
+        };
+        /**
+         * TurnsNeed
+         * @description BF-R5: how far the lead must go to finish the turns chosen, for a form to raise `distance_mm.min` as they
+         *     change (a distance below it is refused): 0 when every turn is 0; else `base_mm` plus, for each turn of `deg`
+         *     degrees either way, ceil(355 × radius_mm × |deg| / 20340) mm (its arc, π as 355/113), or `distance_mm.max` when
+         *     that is less (the turns are then cut short: 2.1).
+         */
+        TurnsNeed: {
+            /**
+             * Base mm
+             * @description the run to the pivots still ahead before its own turns
+             */
+            base_mm: number;
+            /**
+             * Radius mm
+             * @description the lead's turning radius
+             */
+            radius_mm: number;
         };
         /**
          * UBoatDived
