@@ -373,6 +373,15 @@ export function args(ui: Ui, draft: AnyDraft): Args {
   return { boat: d.boat, side: d.side, to: d.to };
 }
 
+/** BF-R5: the distance these turns (`turns_deg`, one per band) need the division's lead to go, from its `turns_need`
+ * (0 where it has none): each turn's arc on the lead's circle, rounded up, after the run to the pivots ahead. */
+export function turnsNeed(div: DivisionMove, turns: number[]): number {
+  const t = div.turns_need;
+  if (!t || turns.every((x) => x === 0)) return 0;
+  const arcs = turns.reduce((sum, x) => sum + Math.ceil((355 * t.radius_mm * Math.abs(x)) / 20340), 0);
+  return Math.min(div.distance_mm.max, t.base_mm + arcs);
+}
+
 /** BF-R5: the least turn of a band (negative to port), what a division makes when its turn is left unset. */
 export function leastTurn(band: TurnBand): number {
   return band.to === "port" ? -band.min_deg : band.min_deg;
@@ -421,6 +430,9 @@ export function problem(ui: Ui, draft: AnyDraft): string | null {
         if (t !== null && t !== undefined && !turnFits(band, t))
           return `${div.division}: turn ${j + 1} is ${bandText(band)}`;
       }
+      const need = turnsNeed(div, div.turns.map((b, j) => mine.turns_deg[j] ?? leastTurn(b)));
+      if (mine.distance_mm !== null && mine.distance_mm < need)
+        return `${div.division}: its turns need at least ${need} mm (BF-R5)`;
     }
     return null;
   }
