@@ -397,25 +397,44 @@ function drawTable(main, gameId) {
   async function send(spec, choice) {
     if (st.sending) return;
     st.sending = true;
-    for (const b of move.querySelectorAll("button")) b.disabled = true;
+    // the buttons that were enabled, disabled while the command is on its way (a form's own disabled send stays so)
+    const held = [...move.querySelectorAll("button")].filter((b) => !b.disabled);
+    for (const b of held) b.disabled = true;
+    let sent = false;
     try {
       const answer = await api.send(gameId, command(spec, choice));
       // the stream brings the same state; the answer's awaiting is this seat's now already
       st.state = { ...(st.state || {}), message: "state", version: answer.version, awaiting: answer.awaiting, waiting_for: answer.waiting_for, status: st.state ? st.state.status : "open" };
       st.error = null;
+      sent = true;
     } catch (e) {
       st.error = whyNot(e);
     } finally {
       st.sending = false;
-      drawMove(true);
     }
+    if (sent || moveKey() !== drawn) return drawMove(true);
+    // refused, and nothing this seat may do has changed: the forms keep what the player filled in, the error is said
+    for (const b of held) b.disabled = false;
+    showError();
+  }
+
+  /** The send error at the top of the move card, in place: the forms under it are not redrawn. */
+  function showError() {
+    move.querySelector("#play-send-error")?.remove();
+    if (st.error) move.querySelector("h2")?.after(h("p", { class: "notice", id: "play-send-error" }, st.error));
+    drawn = moveKey();
+  }
+
+  function moveKey() {
+    const status = st.state ? st.state.status : "open";
+    return JSON.stringify([mine(), status, st.state && st.state.waiting_for]);
   }
 
   let drawn = null; // what the move card shows: redrawn only when it changes, so a half-filled form survives others' moves
   function drawMove(force = false) {
     const entries = mine();
     const status = st.state ? st.state.status : "open";
-    const key = JSON.stringify([entries, status, st.state && st.state.waiting_for, st.error]);
+    const key = moveKey();
     if (key === drawn && !force) return;
     drawn = key;
     const parts = [h("h2", {}, "Your move")];
@@ -465,7 +484,7 @@ function drawTable(main, gameId) {
         args = JSON.parse(text.value || "{}");
       } catch (e) {
         st.error = `The arguments are not JSON: ${errorText(e)}`;
-        return drawMove(true);
+        return showError(); // the typed text stays, to be mended
       }
       send(spec, args);
     });

@@ -1,0 +1,110 @@
+"""The Play tab's forms in Chromium, as a player meets them: a refused send keeps what was filled in, every control
+has a name a screen reader says, focus stays on the control a keyboard player changed, the page fits a phone's
+width, the lobby creates an unumpired game, a campaign's abandonment is folded away like *Concede*. Games are
+brought to the decision under test through the API (tests/live.py's server process), then played in the page."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from tests.desk_browser import Desk
+from tests.live import server_process
+from tests.test_desk_play import UBOAT_PICKS
+
+WAIT = 30_000  # ms
+ARGS = {"select_uboats": UBOAT_PICKS}  # what a step sends where the rules offer neither a default nor choices
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("forms") / "forms.db")
+    with server_process(db, env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
+        yield base
+
+
+class Game:
+    """A game made through the API, each seat's token held, to bring it to the decision a test needs."""
+
+    def __init__(self, base: str, ruleset: str, options: dict | None = None, **body):
+        self.base = base
+        made = httpx.post(f"{base}/games", json={"ruleset": ruleset, "options": options or {}, **body}).json()
+        self.id = made["game_id"]
+        self.tokens = {s["seat"]: s["token"] for s in made["seats"] if s.get("token")}
+
+    def awaiting(self, seat: str) -> list[dict]:
+        auth = {"Authorization": f"Bearer {self.tokens[seat]}"}
+        return httpx.get(f"{self.base}/games/{self.id}", headers=auth).json()["awaiting"]
+
+    def send(self, seat: str, body: dict) -> None:
+        auth = {"Authorization": f"Bearer {self.tokens[seat]}"}
+        r = httpx.post(f"{self.base}/games/{self.id}/commands", headers=auth, json=body)
+        assert r.status_code == 200, r.text
+
+    def step(self) -> None:
+        """Every seat sends its first offered command: its default, else its first choice, else no arguments."""
+        for who in self.tokens:
+            offered = [
+                a for a in self.awaiting(who) if who in a["seats"] and a["type"] not in ("concede", "end_campaign")
+            ]
+            if offered:
+                a = offered[0]
+                args = ARGS.get(a["type"]) or a.get("default") or (a.get("choices") or [{}])[0]
+                self.send(who, {"type": a["type"], **args})
+
+    def until(self, seat: str, kind: str, limit: int = 40) -> None:
+        """Step until `seat` is offered `kind`."""
+        for _ in range(limit):
+            if any(a["type"] == kind for a in self.awaiting(seat)):
+                return
+            self.step()
+        raise AssertionError(f"{seat} was never offered {kind}")
+
+    def open(self, desk: Desk, seat: str) -> None:
+        desk.open(f"#/play/{self.id}/token/{self.tokens[seat]}")
+        desk.page.wait_for_selector("#play-seat")
+        desk.page.wait_for_selector("#play-move .nu-decision", timeout=WAIT)
+
+
+def battlefleet(base: str, kind: str) -> Game:
+    game = Game(base, "battlefleet-1900", {"scenario": "yellow-sea-1904"})
+    game.until("japan", kind)
+    return game
+
+
+def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    form = p.locator('.nu-decision[data-type="move"]')
+    distance = form.locator('.nu-distance[data-division="J1"] input.nu-value')
+    lo = int(distance.get_attribute("min"))
+    distance.fill(str(lo))
+    refusal = {
+        "type": "about:blank",
+        "title": "Illegal command",
+        "status": 409,
+        "code": "illegal-command",
+        "detail": "J1 cannot turn that far",
+    }
+    p.route(
+        f"**/games/{game.id}/commands",
+        lambda route: route.fulfill(status=409, content_type="application/problem+json", body=json.dumps(refusal)),
+    )
+    form.locator("button.nu-send").click()
+    p.wait_for_selector("#play-send-error")
+    assert "J1 cannot turn that far" in p.inner_text("#play-send-error")
+    assert distance.input_value() == str(lo)  # the same box, still filled: the form was not drawn anew
+    assert form.locator("button.nu-send").is_enabled()
+    # the advanced box keeps what was typed when it is not JSON
+    advanced = p.locator('details.play-advanced[data-type="move"]')
+    advanced.locator("summary").click()
+    advanced.locator("textarea.play-args").fill("{not json")
+    advanced.locator("button.play-send").click()
+    p.wait_for_function("() => document.querySelector('#play-send-error')?.textContent.includes('not JSON')")
+    assert advanced.locator("textarea.play-args").input_value() == "{not json"
+    assert distance.input_value() == str(lo)
+    desk.close()
