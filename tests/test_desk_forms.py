@@ -108,3 +108,33 @@ def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
     assert advanced.locator("textarea.play-args").input_value() == "{not json"
     assert distance.input_value() == str(lo)
     desk.close()
+
+
+NARROW = 390  # px: a phone held upright
+
+
+def fits(desk: Desk) -> int:
+    return desk.page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize("ruleset", ["uboat-leader", "aa1942-convoy"])
+def test_a_play_page_fits_a_phones_width(browser, server, ruleset):
+    game = Game(server, ruleset)
+    game.step()
+    desk = Desk(browser, server)
+    desk.page.set_viewport_size({"width": NARROW, "height": 844})
+    game.open(desk, next(iter(game.tokens)))
+    desk.page.wait_for_selector("#play-picture[data-at]", timeout=WAIT)
+    desk.screenshot(f"forms-narrow-{ruleset}")
+    assert fits(desk) <= NARROW
+    desk.close()
+
+
+def test_the_lobby_fits_a_phones_width(browser, server):
+    desk = Desk(browser, server)
+    desk.page.set_viewport_size({"width": NARROW, "height": 844})
+    desk.open("#/play")
+    desk.page.wait_for_selector("#play-ruleset option", state="attached")
+    desk.screenshot("forms-narrow-lobby")
+    assert fits(desk) <= NARROW
+    desk.close()
