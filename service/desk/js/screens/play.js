@@ -127,6 +127,7 @@ async function drawLobby(main) {
   const options = h("textarea", { id: "play-options", rows: 2, cols: 50, spellcheck: "false" });
   const bots = h("span", { id: "play-bots" });
   const open = h("input", { type: "checkbox", id: "play-open", checked: true });
+  const umpired = h("input", { type: "checkbox", id: "play-umpired", checked: true, "aria-describedby": "play-umpired-hint" }); // the API's default
   const pick = () => {
     const r = rulesets.find((x) => x.id === select.value);
     options.value = JSON.stringify(newGameOptions(r.id));
@@ -148,7 +149,7 @@ async function drawLobby(main) {
     } catch (e) {
       return put(made, h("p", { class: "notice" }, `The options are not JSON: ${errorText(e)}`));
     }
-    const body = { ruleset: select.value, options: opts, open_seats: open.checked };
+    const body = { ruleset: select.value, options: opts, open_seats: open.checked, umpired: umpired.checked };
     const chosen = [...bots.querySelectorAll("input:checked")].map((x) => x.value);
     if (chosen.length) body.bots = chosen;
     create.disabled = true;
@@ -173,6 +174,16 @@ async function drawLobby(main) {
         "p",
         {},
         h("label", {}, open, " Open seats: an invitation per player (you keep only the referee's token)"),
+      ),
+      h(
+        "p",
+        {},
+        h("label", {}, umpired, " Umpired"),
+        h(
+          "span",
+          { class: "muted", id: "play-umpired-hint" },
+          " — the referee's token reads every seat's sealed orders as they come in. Untick it and no token, yours included, reads another seat's sealed orders before the rules open them (fixed at creation).",
+        ),
       ),
       create,
       made,
