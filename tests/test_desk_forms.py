@@ -154,3 +154,38 @@ def test_the_lobby_creates_an_unumpired_game(browser, server):
     gid = p.inner_text("#play-made-id")
     assert httpx.get(f"{server}/games/{gid}").json()["umpired"] is False
     desk.close()
+
+
+# every input and select of a decision card, with the name a screen reader gives it (aria-label, else its <label>s'
+# text, else its title); a control a <label> does not name (the second of two it wraps) has none
+NAMES = """card => [...card.querySelectorAll("input, select, textarea")].map((e) => ({
+    what: `${e.tagName.toLowerCase()} ${e.type} ${e.className}`,
+    name: (e.getAttribute("aria-label") || [...(e.labels || [])].map((l) => l.textContent).join(" ")
+           || e.title || "").trim(),
+}))"""
+
+
+def unnamed(desk: Desk, kind: str) -> list[dict]:
+    controls = desk.page.locator(f'#play-move .nu-decision[data-type="{kind}"]').evaluate(NAMES)
+    assert controls
+    return [c for c in controls if not c["name"]]
+
+
+def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server):
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    assert unnamed(desk, "move") == []
+    names = desk.page.locator('.nu-distance[data-division="J1"] input').evaluate_all(
+        "es => es.map(e => e.getAttribute('aria-label'))"
+    )
+    assert names == ["J1 distance", "J1 distance"]  # the slider and its box alike
+    desk.close()
+    game.until("japan", "fire")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    for box in desk.page.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled').all():
+        box.check()
+    assert desk.page.locator(".nu-decision[data-type=fire] select.nu-target").count()
+    assert unnamed(desk, "fire") == []
+    desk.close()
