@@ -189,3 +189,24 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
     assert desk.page.locator(".nu-decision[data-type=fire] select.nu-target").count()
     assert unnamed(desk, "fire") == []
     desk.close()
+
+
+def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, server):
+    """U-Boat Leader's flotilla: Space on a boat's box redraws the form (what may still be picked); the focus stays
+    on that box, so Tab goes on from it."""
+    game = Game(server, "uboat-leader")
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    p = desk.page
+    boxes = p.locator('.nu-decision[data-type="select_uboats"] input[type="checkbox"]:enabled:not(:checked)')
+    box = boxes.nth(1)
+    label = box.evaluate("e => e.closest('label').textContent")
+    box.focus()
+    p.keyboard.press("Space")
+    p.wait_for_function(
+        """label => { const e = document.activeElement;
+            return e && e.type === "checkbox" && e.checked && e.closest("label")?.textContent === label; }""",
+        arg=label,
+        timeout=WAIT,
+    )
+    desk.close()

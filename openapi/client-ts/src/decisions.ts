@@ -667,8 +667,10 @@ function drawUi(ui: Ui, L: Labels, submit: (a: Args) => void, type: string): HTM
   const body = el("div", { class: "nu-body" });
   const redraw = () => {
     watchers.length = budgets ? 1 : 0; // the budgets' line stays; the body's controls are drawn anew
+    const focused = focusKey(body); // a keyboard player's place: the control just changed, drawn anew
     body.replaceChildren(drawBody(ui, draft, L, { changed, redraw, left, watch, budgets: ui.kind === "form" ? (ui.budgets ?? []) : [] }));
     changed();
+    if (focused) refocus(body, focused);
   };
   redraw();
   box.append(budgets, body, why, el("p", {}, send));
@@ -1049,6 +1051,28 @@ function drawSides(ui: SidesForm, draft: SidesDraft, L: Labels, k: Hooks): HTMLE
 }
 
 // ---- small DOM helpers ----
+
+const CONTROLS = "input, select, textarea, button";
+
+/** What tells a control from the others drawn by the same code: its tag, type, class and data-* attributes. */
+function signature(e: Element): string {
+  const data = Array.from(e.attributes).filter((a) => a.name.startsWith("data-")).map((a) => `${a.name}=${a.value}`);
+  return [e.tagName, e.getAttribute("type") ?? "", e.className, ...data].join("|");
+}
+
+/** The focused control inside `root` as a key that finds its redrawn twin: its signature and its place among those
+ * sharing it (a redraw changes what comes after the control changed, not what comes before it); null if none. */
+function focusKey(root: HTMLElement): { sig: string; at: number } | null {
+  const active = document.activeElement;
+  if (!active || !root.contains(active) || !active.matches(CONTROLS)) return null;
+  const sig = signature(active);
+  return { sig, at: Array.from(root.querySelectorAll(CONTROLS)).filter((e) => signature(e) === sig).indexOf(active) };
+}
+
+function refocus(root: HTMLElement, key: { sig: string; at: number }): void {
+  const twin = Array.from(root.querySelectorAll(CONTROLS)).filter((e) => signature(e) === key.sig)[key.at];
+  if (twin instanceof HTMLElement) twin.focus();
+}
 
 /** A slider and a box for a whole number in lo..hi, each named `name`; `optional`: the box may be emptied (left out). */
 function numberInput(
