@@ -210,3 +210,21 @@ def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, ser
         timeout=WAIT,
     )
     desk.close()
+
+
+def test_abandoning_a_uboat_campaign_is_folded_away_like_concede(browser, server):
+    game = Game(server, "uboat-leader")
+    game.step()  # the flotilla picked: the Strategic Phase offers end_campaign among its routine commands
+    seat = next(iter(game.tokens))
+    assert "end_campaign" in [a["type"] for a in game.awaiting(seat)]
+    desk = Desk(browser, server)
+    game.open(desk, seat)
+    p = desk.page
+    p.wait_for_selector('.play-entry[data-type="end_campaign"]', state="attached")
+    folded = p.locator('details.play-last-resort:has(.play-entry[data-type="end_campaign"])')
+    assert folded.count() == 1 and folded.get_attribute("open") is None
+    assert not p.locator('.play-entry[data-type="end_campaign"]').is_visible()
+    # drawn last: after every routine decision
+    order = p.locator("#play-move .play-entry").evaluate_all("es => es.map(e => e.dataset.type)")
+    assert order[-1] == "end_campaign", order
+    desk.close()

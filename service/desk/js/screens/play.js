@@ -28,7 +28,7 @@ const KEY = "umpire-play:";
 const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that seat's table showed
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
-const LAST_RESORT = new Set(["concede"]);
+const LAST_RESORT = new Set(["concede", "end_campaign"]); // end_campaign: U-Boat Leader's abandoning the campaign
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
