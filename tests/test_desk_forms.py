@@ -228,3 +228,22 @@ def test_abandoning_a_uboat_campaign_is_folded_away_like_concede(browser, server
     order = p.locator("#play-move .play-entry").evaluate_all("es => es.map(e => e.dataset.type)")
     assert order[-1] == "end_campaign", order
     desk.close()
+
+
+def test_descriptions_show_code_spans_and_sealed_orders_wrap_between_words(browser, server):
+    game = Game(server, "uboat-leader")
+    game.step()  # the Strategic Phase: `assign_mission`, whose description names its argument `mines`
+    seat = next(iter(game.tokens))
+    described = [a for a in game.awaiting(seat) if a["type"] == "assign_mission"][0]["description"]
+    assert "`mines`" in described
+    desk = Desk(browser, server)
+    game.open(desk, seat)
+    p = desk.page
+    text = p.locator('.play-entry[data-type="assign_mission"] > p.play-description')
+    assert "`" not in text.inner_text()
+    assert "mines" in text.locator("code").all_inner_texts()
+    style = p.evaluate("""() => { const li = document.createElement("li");
+        li.className = "play-sealed-mine"; document.body.append(li);
+        const s = getComputedStyle(li); return [s.wordBreak, s.overflowWrap]; }""")
+    assert style == ["normal", "anywhere"]
+    desk.close()

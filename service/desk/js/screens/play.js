@@ -21,7 +21,7 @@ import { Problem, Umpire, command } from "../client/client.js";
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
-import { add, errorText, h, put } from "../dom.js";
+import { add, errorText, h, prose, put } from "../dom.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
 const KEY = "umpire-play:";
@@ -479,7 +479,7 @@ function drawTable(main, gameId) {
    * default as one click); the arguments as JSON only behind "advanced", open where the page cannot draw the entry. */
   function entry(spec) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
-    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted" }, spec.description) : "");
+    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
     add(box, decisionForm(spec, { onSubmit: (args) => send(spec, args) }));
     add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui)));
     return box;
@@ -500,7 +500,7 @@ function drawTable(main, gameId) {
       send(spec, args);
     });
     const fields = Object.entries(props).map(([name, p]) =>
-      h("li", {}, h("code", {}, name), p.title ? ` — ${p.title}` : "", p.description ? h("span", { class: "muted" }, `: ${p.description}`) : "", limits(p)),
+      h("li", {}, h("code", {}, name), p.title ? [" — ", prose(p.title)] : "", p.description ? h("span", { class: "muted" }, ": ", prose(p.description)) : "", limits(p)),
     );
     return h(
       "details",
