@@ -639,7 +639,7 @@ function drawChoices(entry: Entry, choices: Args[], L: Labels, submit: (a: Args)
     });
     return el("div", { class: "nu-choices" }, ...buttons);
   }
-  const list = el("select", { class: "nu-input nu-choice-list", "data-type": entry.type });
+  const list = el("select", { class: "nu-input nu-choice-list", "data-type": entry.type, "aria-label": entry.type.replaceAll("_", " ") });
   list.append(...choices.map((_, i) => option(String(i), text(i), i === 0)));
   const go = el("button", { type: "button", class: "nu-choice nu-send choice", "data-type": entry.type });
   go.textContent = L.send;
@@ -679,8 +679,10 @@ function drawUi(ui: Ui, L: Labels, submit: (a: Args) => void, type: string): HTM
   const body = el("div", { class: "nu-body" });
   const redraw = () => {
     watchers.length = budgets ? 1 : 0; // the budgets' line stays; the body's controls are drawn anew
+    const focused = focusKey(body); // a keyboard player's place: the control just changed, drawn anew
     body.replaceChildren(drawBody(ui, draft, L, { changed, redraw, left, watch, budgets: ui.kind === "form" ? (ui.budgets ?? []) : [] }));
     changed();
+    if (focused) refocus(body, focused);
   };
   redraw();
   box.append(budgets, body, why, el("p", {}, send));
@@ -799,9 +801,9 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
     row.append(el("label", {}, title, " ", numberInput(c.min, c.max, slot.value, c.optional ?? false, c.unit ?? "", (v) => {
       slot.value = v;
       k.changed();
-    }, L)));
+    }, L, c.label)));
   } else if (c.kind === "text" && slot.kind === "text") {
-    const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40" }) as HTMLInputElement;
+    const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40", "aria-label": c.label }) as HTMLInputElement;
     if (c.min_length) input.minLength = c.min_length;
     input.value = slot.value;
     input.addEventListener("input", () => {
@@ -908,7 +910,7 @@ function drawMove(ui: MoveForm, draft: MoveDraft, L: Labels, k: Hooks): HTMLElem
     const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
       mine.distance_mm = v ?? null;
       k.changed();
-    }, { ...L, leftOut: L.keepSpeed });
+    }, { ...L, leftOut: L.keepSpeed }, `${d.division} distance`);
     dist.classList.add("nu-distance");
     dist.dataset.division = d.division;
     const line = el(
@@ -927,7 +929,7 @@ function drawMove(ui: MoveForm, draft: MoveDraft, L: Labels, k: Hooks): HTMLElem
       const turn = numberInput(lo, hi, mine.turns_deg[j] ?? undefined, true, "°", (v) => {
         mine.turns_deg[j] = v ?? null;
         k.changed();
-      }, { ...L, leftOut: `${L.leastTurn} ${leastTurn(band)}` });
+      }, { ...L, leftOut: `${L.leastTurn} ${leastTurn(band)}` }, `${d.division} turn ${j + 1}`);
       turn.classList.add("nu-turn");
       turn.dataset.division = d.division;
       turn.dataset.i = String(j);
@@ -954,7 +956,7 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
     });
     line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), " ", mine.fire ? L.fire : L.holdFire));
     if (mine.fire) {
-      const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship });
+      const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship, "aria-label": `${ship.ship} ${L.target}` });
       target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
       target.addEventListener("change", () => {
         mine.target = target.value;
@@ -963,9 +965,9 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
       const est = numberInput(ui.estimate_mm.min, ui.estimate_mm.max, mine.estimate_mm, false, "mm", (v) => {
         mine.estimate_mm = v ?? ui.estimate_mm.min;
         k.changed();
-      }, L);
+      }, L, `${ship.ship} ${L.estimate}`);
       est.classList.add("nu-estimate");
-      const ammo = el("select", { class: "nu-ammo nu-input" }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
+      const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
       ammo.addEventListener("change", () => {
         mine.ammo = ammo.value === "AP" ? "AP" : "HE";
         k.changed();
@@ -983,16 +985,17 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
           g.on = on.checked;
           k.changed();
         });
+        const where = `${ship.ship} ${m.mount}${m.side ? ` ${m.side}` : ""}`;
         const mount = el("div", { class: "nu-mount-row", "data-mount": m.mount }, el("label", {}, on, ` ${m.mount}${m.side ? ` ${m.side}` : ""}: ${m.guns} × ${m.weapon}`));
         if (m.side !== null) {
           const guns = numberInput(1, m.guns, g.guns, false, "", (v) => {
             g.guns = v ?? m.guns;
             k.changed();
-          }, L);
+          }, L, `${where} ${L.guns}`);
           mount.append(` ${L.guns} `, guns);
         }
         if (m.cycles > 1) {
-          const cycles = el("select", { class: "nu-input nu-cycles" }, ...Array.from({ length: m.cycles }, (_, c) => option(String(c + 1), String(c + 1), g.cycles === c + 1)));
+          const cycles = el("select", { class: "nu-input nu-cycles", "aria-label": `${where} ${L.cycles}` }, ...Array.from({ length: m.cycles }, (_, c) => option(String(c + 1), String(c + 1), g.cycles === c + 1)));
           cycles.addEventListener("change", () => {
             g.cycles = Number(cycles.value);
             k.changed();
@@ -1061,7 +1064,29 @@ function drawSides(ui: SidesForm, draft: SidesDraft, L: Labels, k: Hooks): HTMLE
 
 // ---- small DOM helpers ----
 
-/** A slider and a box for a whole number in lo..hi; `optional`: the box may be emptied (left out). */
+const CONTROLS = "input, select, textarea, button";
+
+/** What tells a control from the others drawn by the same code: its tag, type, class and data-* attributes. */
+function signature(e: Element): string {
+  const data = Array.from(e.attributes).filter((a) => a.name.startsWith("data-")).map((a) => `${a.name}=${a.value}`);
+  return [e.tagName, e.getAttribute("type") ?? "", e.className, ...data].join("|");
+}
+
+/** The focused control inside `root` as a key that finds its redrawn twin: its signature and its place among those
+ * sharing it (a redraw changes what comes after the control changed, not what comes before it); null if none. */
+function focusKey(root: HTMLElement): { sig: string; at: number } | null {
+  const active = document.activeElement;
+  if (!active || !root.contains(active) || !active.matches(CONTROLS)) return null;
+  const sig = signature(active);
+  return { sig, at: Array.from(root.querySelectorAll(CONTROLS)).filter((e) => signature(e) === sig).indexOf(active) };
+}
+
+function refocus(root: HTMLElement, key: { sig: string; at: number }): void {
+  const twin = Array.from(root.querySelectorAll(CONTROLS)).filter((e) => signature(e) === key.sig)[key.at];
+  if (twin instanceof HTMLElement) twin.focus();
+}
+
+/** A slider and a box for a whole number in lo..hi, each named `name`; `optional`: the box may be emptied (left out). */
 function numberInput(
   lo: number,
   hi: number,
@@ -1070,10 +1095,12 @@ function numberInput(
   unit: string,
   set: (v: number | undefined) => void,
   L: Labels,
+  name: string,
 ): HTMLElement {
   const wrap = el("span", { class: "nu-number" });
-  const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: "1", class: "nu-slider" }) as HTMLInputElement;
-  const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value" }) as HTMLInputElement;
+  // both named: a <label> around the pair would name only the slider
+  const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: "1", class: "nu-slider", "aria-label": name }) as HTMLInputElement;
+  const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value", "aria-label": name }) as HTMLInputElement;
   if (optional) box.placeholder = L.leftOut;
   const show = (v: number | undefined) => {
     box.value = v === undefined ? "" : String(v);

@@ -38,6 +38,17 @@ export function h(tag, attrs = {}, ...children) {
   return build(document.createElement(tag), attrs, children);
 }
 
+/**
+ * A rule's prose as children of an element: its `code` spans (between backticks, as the API's descriptions write
+ * field names) as <code>, the rest as text; text whose backticks do not pair is kept as written.
+ * @param {string} text @returns {(string | HTMLElement)[]}
+ */
+export function prose(text) {
+  const parts = text.split("`");
+  if (parts.length % 2 === 0) return [text];
+  return parts.map((p, i) => (i % 2 ? h("code", {}, p) : p)).filter((p) => p !== "");
+}
+
 /** An SVG element. @param {string} tag @param {Attrs | null} [attrs] @param {...Child} children @returns {SVGElement} */
 export function s(tag, attrs = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);

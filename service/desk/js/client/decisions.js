@@ -520,7 +520,7 @@ function drawChoices(entry, choices, L, submit) {
         });
         return el("div", { class: "nu-choices" }, ...buttons);
     }
-    const list = el("select", { class: "nu-input nu-choice-list", "data-type": entry.type });
+    const list = el("select", { class: "nu-input nu-choice-list", "data-type": entry.type, "aria-label": entry.type.replaceAll("_", " ") });
     list.append(...choices.map((_, i) => option(String(i), text(i), i === 0)));
     const go = el("button", { type: "button", class: "nu-choice nu-send choice", "data-type": entry.type });
     go.textContent = L.send;
@@ -559,8 +559,11 @@ function drawUi(ui, L, submit, type) {
     const body = el("div", { class: "nu-body" });
     const redraw = () => {
         watchers.length = budgets ? 1 : 0; // the budgets' line stays; the body's controls are drawn anew
+        const focused = focusKey(body); // a keyboard player's place: the control just changed, drawn anew
         body.replaceChildren(drawBody(ui, draft, L, { changed, redraw, left, watch, budgets: ui.kind === "form" ? (ui.budgets ?? []) : [] }));
         changed();
+        if (focused)
+            refocus(body, focused);
     };
     redraw();
     box.append(budgets, body, why, el("p", {}, send));
@@ -668,10 +671,10 @@ function drawControl(c, slot, set, L, k) {
         row.append(el("label", {}, title, " ", numberInput(c.min, c.max, slot.value, c.optional ?? false, c.unit ?? "", (v) => {
             slot.value = v;
             k.changed();
-        }, L)));
+        }, L, c.label)));
     }
     else if (c.kind === "text" && slot.kind === "text") {
-        const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40" });
+        const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40", "aria-label": c.label });
         if (c.min_length)
             input.minLength = c.min_length;
         input.value = slot.value;
@@ -784,7 +787,7 @@ function drawMove(ui, draft, L, k) {
         const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
             mine.distance_mm = v ?? null;
             k.changed();
-        }, { ...L, leftOut: L.keepSpeed });
+        }, { ...L, leftOut: L.keepSpeed }, `${d.division} distance`);
         dist.classList.add("nu-distance");
         dist.dataset.division = d.division;
         const line = el("div", { class: "nu-division", "data-division": d.division }, el("strong", {}, d.division), ` (${d.ships.join(", ")})`, el("br"), "distance ", dist, el("span", { class: "nu-hint" }, ` · ${r.min}-${r.max} mm${d.stop ? ", a stop order" : ""}`));
@@ -794,7 +797,7 @@ function drawMove(ui, draft, L, k) {
             const turn = numberInput(lo, hi, mine.turns_deg[j] ?? undefined, true, "°", (v) => {
                 mine.turns_deg[j] = v ?? null;
                 k.changed();
-            }, { ...L, leftOut: `${L.leastTurn} ${leastTurn(band)}` });
+            }, { ...L, leftOut: `${L.leastTurn} ${leastTurn(band)}` }, `${d.division} turn ${j + 1}`);
             turn.classList.add("nu-turn");
             turn.dataset.division = d.division;
             turn.dataset.i = String(j);
@@ -822,7 +825,7 @@ function drawFire(ui, draft, L, k) {
         });
         line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), " ", mine.fire ? L.fire : L.holdFire));
         if (mine.fire) {
-            const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship });
+            const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship, "aria-label": `${ship.ship} ${L.target}` });
             target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
             target.addEventListener("change", () => {
                 mine.target = target.value;
@@ -831,9 +834,9 @@ function drawFire(ui, draft, L, k) {
             const est = numberInput(ui.estimate_mm.min, ui.estimate_mm.max, mine.estimate_mm, false, "mm", (v) => {
                 mine.estimate_mm = v ?? ui.estimate_mm.min;
                 k.changed();
-            }, L);
+            }, L, `${ship.ship} ${L.estimate}`);
             est.classList.add("nu-estimate");
-            const ammo = el("select", { class: "nu-ammo nu-input" }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
+            const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
             ammo.addEventListener("change", () => {
                 mine.ammo = ammo.value === "AP" ? "AP" : "HE";
                 k.changed();
@@ -849,16 +852,17 @@ function drawFire(ui, draft, L, k) {
                     g.on = on.checked;
                     k.changed();
                 });
+                const where = `${ship.ship} ${m.mount}${m.side ? ` ${m.side}` : ""}`;
                 const mount = el("div", { class: "nu-mount-row", "data-mount": m.mount }, el("label", {}, on, ` ${m.mount}${m.side ? ` ${m.side}` : ""}: ${m.guns} × ${m.weapon}`));
                 if (m.side !== null) {
                     const guns = numberInput(1, m.guns, g.guns, false, "", (v) => {
                         g.guns = v ?? m.guns;
                         k.changed();
-                    }, L);
+                    }, L, `${where} ${L.guns}`);
                     mount.append(` ${L.guns} `, guns);
                 }
                 if (m.cycles > 1) {
-                    const cycles = el("select", { class: "nu-input nu-cycles" }, ...Array.from({ length: m.cycles }, (_, c) => option(String(c + 1), String(c + 1), g.cycles === c + 1)));
+                    const cycles = el("select", { class: "nu-input nu-cycles", "aria-label": `${where} ${L.cycles}` }, ...Array.from({ length: m.cycles }, (_, c) => option(String(c + 1), String(c + 1), g.cycles === c + 1)));
                     cycles.addEventListener("change", () => {
                         g.cycles = Number(cycles.value);
                         k.changed();
@@ -925,11 +929,32 @@ function drawSides(ui, draft, L, k) {
     return el("div", {}, el("label", {}, `${L.boat} `, boat), " ", el("label", {}, `${L.side} `, sides), " ", el("label", {}, `${L.to} `, to));
 }
 // ---- small DOM helpers ----
-/** A slider and a box for a whole number in lo..hi; `optional`: the box may be emptied (left out). */
-function numberInput(lo, hi, value, optional, unit, set, L) {
+const CONTROLS = "input, select, textarea, button";
+/** What tells a control from the others drawn by the same code: its tag, type, class and data-* attributes. */
+function signature(e) {
+    const data = Array.from(e.attributes).filter((a) => a.name.startsWith("data-")).map((a) => `${a.name}=${a.value}`);
+    return [e.tagName, e.getAttribute("type") ?? "", e.className, ...data].join("|");
+}
+/** The focused control inside `root` as a key that finds its redrawn twin: its signature and its place among those
+ * sharing it (a redraw changes what comes after the control changed, not what comes before it); null if none. */
+function focusKey(root) {
+    const active = document.activeElement;
+    if (!active || !root.contains(active) || !active.matches(CONTROLS))
+        return null;
+    const sig = signature(active);
+    return { sig, at: Array.from(root.querySelectorAll(CONTROLS)).filter((e) => signature(e) === sig).indexOf(active) };
+}
+function refocus(root, key) {
+    const twin = Array.from(root.querySelectorAll(CONTROLS)).filter((e) => signature(e) === key.sig)[key.at];
+    if (twin instanceof HTMLElement)
+        twin.focus();
+}
+/** A slider and a box for a whole number in lo..hi, each named `name`; `optional`: the box may be emptied (left out). */
+function numberInput(lo, hi, value, optional, unit, set, L, name) {
     const wrap = el("span", { class: "nu-number" });
-    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: "1", class: "nu-slider" });
-    const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value" });
+    // both named: a <label> around the pair would name only the slider
+    const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: "1", class: "nu-slider", "aria-label": name });
+    const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value", "aria-label": name });
     if (optional)
         box.placeholder = L.leftOut;
     const show = (v) => {

@@ -21,14 +21,14 @@ import { Problem, Umpire, command } from "../client/client.js";
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
-import { add, errorText, h, put } from "../dom.js";
+import { add, errorText, h, prose, put } from "../dom.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
 const KEY = "umpire-play:";
 const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that seat's table showed
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
-const LAST_RESORT = new Set(["concede"]);
+const LAST_RESORT = new Set(["concede", "end_campaign"]); // end_campaign: U-Boat Leader's abandoning the campaign
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -127,6 +127,7 @@ async function drawLobby(main) {
   const options = h("textarea", { id: "play-options", rows: 2, cols: 50, spellcheck: "false" });
   const bots = h("span", { id: "play-bots" });
   const open = h("input", { type: "checkbox", id: "play-open", checked: true });
+  const umpired = h("input", { type: "checkbox", id: "play-umpired", checked: true, "aria-describedby": "play-umpired-hint" }); // the API's default
   const pick = () => {
     const r = rulesets.find((x) => x.id === select.value);
     options.value = JSON.stringify(newGameOptions(r.id));
@@ -148,7 +149,7 @@ async function drawLobby(main) {
     } catch (e) {
       return put(made, h("p", { class: "notice" }, `The options are not JSON: ${errorText(e)}`));
     }
-    const body = { ruleset: select.value, options: opts, open_seats: open.checked };
+    const body = { ruleset: select.value, options: opts, open_seats: open.checked, umpired: umpired.checked };
     const chosen = [...bots.querySelectorAll("input:checked")].map((x) => x.value);
     if (chosen.length) body.bots = chosen;
     create.disabled = true;
@@ -173,6 +174,16 @@ async function drawLobby(main) {
         "p",
         {},
         h("label", {}, open, " Open seats: an invitation per player (you keep only the referee's token)"),
+      ),
+      h(
+        "p",
+        {},
+        h("label", {}, umpired, " Umpired"),
+        h(
+          "span",
+          { class: "muted", id: "play-umpired-hint" },
+          " — the referee's token reads every seat's sealed orders as they come in. Untick it and no token, yours included, reads another seat's sealed orders before the rules open them (fixed at creation).",
+        ),
       ),
       create,
       made,
@@ -397,25 +408,44 @@ function drawTable(main, gameId) {
   async function send(spec, choice) {
     if (st.sending) return;
     st.sending = true;
-    for (const b of move.querySelectorAll("button")) b.disabled = true;
+    // the buttons that were enabled, disabled while the command is on its way (a form's own disabled send stays so)
+    const held = [...move.querySelectorAll("button")].filter((b) => !b.disabled);
+    for (const b of held) b.disabled = true;
+    let sent = false;
     try {
       const answer = await api.send(gameId, command(spec, choice));
       // the stream brings the same state; the answer's awaiting is this seat's now already
       st.state = { ...(st.state || {}), message: "state", version: answer.version, awaiting: answer.awaiting, waiting_for: answer.waiting_for, status: st.state ? st.state.status : "open" };
       st.error = null;
+      sent = true;
     } catch (e) {
       st.error = whyNot(e);
     } finally {
       st.sending = false;
-      drawMove(true);
     }
+    if (sent || moveKey() !== drawn) return drawMove(true);
+    // refused, and nothing this seat may do has changed: the forms keep what the player filled in, the error is said
+    for (const b of held) b.disabled = false;
+    showError();
+  }
+
+  /** The send error at the top of the move card, in place: the forms under it are not redrawn. */
+  function showError() {
+    move.querySelector("#play-send-error")?.remove();
+    if (st.error) move.querySelector("h2")?.after(h("p", { class: "notice", id: "play-send-error" }, st.error));
+    drawn = moveKey();
+  }
+
+  function moveKey() {
+    const status = st.state ? st.state.status : "open";
+    return JSON.stringify([mine(), status, st.state && st.state.waiting_for]);
   }
 
   let drawn = null; // what the move card shows: redrawn only when it changes, so a half-filled form survives others' moves
   function drawMove(force = false) {
     const entries = mine();
     const status = st.state ? st.state.status : "open";
-    const key = JSON.stringify([entries, status, st.state && st.state.waiting_for, st.error]);
+    const key = moveKey();
     if (key === drawn && !force) return;
     drawn = key;
     const parts = [h("h2", {}, "Your move")];
@@ -449,7 +479,7 @@ function drawTable(main, gameId) {
    * default as one click); the arguments as JSON only behind "advanced", open where the page cannot draw the entry. */
   function entry(spec) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
-    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted" }, spec.description) : "");
+    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
     add(box, decisionForm(spec, { onSubmit: (args) => send(spec, args) }));
     add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui)));
     return box;
@@ -465,12 +495,12 @@ function drawTable(main, gameId) {
         args = JSON.parse(text.value || "{}");
       } catch (e) {
         st.error = `The arguments are not JSON: ${errorText(e)}`;
-        return drawMove(true);
+        return showError(); // the typed text stays, to be mended
       }
       send(spec, args);
     });
     const fields = Object.entries(props).map(([name, p]) =>
-      h("li", {}, h("code", {}, name), p.title ? ` — ${p.title}` : "", p.description ? h("span", { class: "muted" }, `: ${p.description}`) : "", limits(p)),
+      h("li", {}, h("code", {}, name), p.title ? [" — ", prose(p.title)] : "", p.description ? h("span", { class: "muted" }, ": ", prose(p.description)) : "", limits(p)),
     );
     return h(
       "details",

@@ -1,0 +1,249 @@
+"""The Play tab's forms in Chromium, as a player meets them: a refused send keeps what was filled in, every control
+has a name a screen reader says, focus stays on the control a keyboard player changed, the page fits a phone's
+width, the lobby creates an unumpired game, a campaign's abandonment is folded away like *Concede*. Games are
+brought to the decision under test through the API (tests/live.py's server process), then played in the page."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from tests.desk_browser import Desk
+from tests.live import server_process
+from tests.test_desk_play import UBOAT_PICKS
+
+WAIT = 30_000  # ms
+ARGS = {"select_uboats": UBOAT_PICKS}  # what a step sends where the rules offer neither a default nor choices
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("forms") / "forms.db")
+    with server_process(db, env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
+        yield base
+
+
+class Game:
+    """A game made through the API, each seat's token held, to bring it to the decision a test needs."""
+
+    def __init__(self, base: str, ruleset: str, options: dict | None = None, **body):
+        self.base = base
+        made = httpx.post(f"{base}/games", json={"ruleset": ruleset, "options": options or {}, **body}).json()
+        self.id = made["game_id"]
+        self.tokens = {s["seat"]: s["token"] for s in made["seats"] if s.get("token")}
+
+    def awaiting(self, seat: str) -> list[dict]:
+        auth = {"Authorization": f"Bearer {self.tokens[seat]}"}
+        return httpx.get(f"{self.base}/games/{self.id}", headers=auth).json()["awaiting"]
+
+    def send(self, seat: str, body: dict) -> None:
+        auth = {"Authorization": f"Bearer {self.tokens[seat]}"}
+        r = httpx.post(f"{self.base}/games/{self.id}/commands", headers=auth, json=body)
+        assert r.status_code == 200, r.text
+
+    def step(self) -> None:
+        """Every seat sends its first offered command: its default, else its first choice, else no arguments."""
+        for who in self.tokens:
+            offered = [
+                a for a in self.awaiting(who) if who in a["seats"] and a["type"] not in ("concede", "end_campaign")
+            ]
+            if offered:
+                a = offered[0]
+                args = ARGS.get(a["type"]) or a.get("default") or (a.get("choices") or [{}])[0]
+                self.send(who, {"type": a["type"], **args})
+
+    def until(self, seat: str, kind: str, limit: int = 40) -> None:
+        """Step until `seat` is offered `kind`."""
+        for _ in range(limit):
+            if any(a["type"] == kind for a in self.awaiting(seat)):
+                return
+            self.step()
+        raise AssertionError(f"{seat} was never offered {kind}")
+
+    def open(self, desk: Desk, seat: str) -> None:
+        desk.open(f"#/play/{self.id}/token/{self.tokens[seat]}")
+        desk.page.wait_for_selector("#play-seat")
+        desk.page.wait_for_selector("#play-move .nu-decision", timeout=WAIT)
+
+
+def battlefleet(base: str, kind: str) -> Game:
+    game = Game(base, "battlefleet-1900", {"scenario": "yellow-sea-1904"})
+    game.until("japan", kind)
+    return game
+
+
+def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    form = p.locator('.nu-decision[data-type="move"]')
+    distance = form.locator('.nu-distance[data-division="J1"] input.nu-value')
+    lo = int(distance.get_attribute("min"))
+    distance.fill(str(lo))
+    refusal = {
+        "type": "about:blank",
+        "title": "Illegal command",
+        "status": 409,
+        "code": "illegal-command",
+        "detail": "J1 cannot turn that far",
+    }
+    p.route(
+        f"**/games/{game.id}/commands",
+        lambda route: route.fulfill(status=409, content_type="application/problem+json", body=json.dumps(refusal)),
+    )
+    form.locator("button.nu-send").click()
+    p.wait_for_selector("#play-send-error")
+    assert "J1 cannot turn that far" in p.inner_text("#play-send-error")
+    assert distance.input_value() == str(lo)  # the same box, still filled: the form was not drawn anew
+    assert form.locator("button.nu-send").is_enabled()
+    # the advanced box keeps what was typed when it is not JSON
+    advanced = p.locator('details.play-advanced[data-type="move"]')
+    advanced.locator("summary").click()
+    advanced.locator("textarea.play-args").fill("{not json")
+    advanced.locator("button.play-send").click()
+    p.wait_for_function("() => document.querySelector('#play-send-error')?.textContent.includes('not JSON')")
+    assert advanced.locator("textarea.play-args").input_value() == "{not json"
+    assert distance.input_value() == str(lo)
+    desk.close()
+
+
+NARROW = 390  # px: a phone held upright
+
+
+def fits(desk: Desk) -> int:
+    return desk.page.evaluate("document.documentElement.scrollWidth")
+
+
+@pytest.mark.parametrize("ruleset", ["uboat-leader", "aa1942-convoy"])
+def test_a_play_page_fits_a_phones_width(browser, server, ruleset):
+    game = Game(server, ruleset)
+    game.step()
+    desk = Desk(browser, server)
+    desk.page.set_viewport_size({"width": NARROW, "height": 844})
+    game.open(desk, next(iter(game.tokens)))
+    desk.page.wait_for_selector("#play-picture[data-at]", timeout=WAIT)
+    desk.screenshot(f"forms-narrow-{ruleset}")
+    assert fits(desk) <= NARROW
+    desk.close()
+
+
+def test_the_lobby_fits_a_phones_width(browser, server):
+    desk = Desk(browser, server)
+    desk.page.set_viewport_size({"width": NARROW, "height": 844})
+    desk.open("#/play")
+    desk.page.wait_for_selector("#play-ruleset option", state="attached")
+    desk.screenshot("forms-narrow-lobby")
+    assert fits(desk) <= NARROW
+    desk.close()
+
+
+def test_the_lobby_creates_an_unumpired_game(browser, server):
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open("#/play")
+    p.select_option("#play-ruleset", "battlefleet-1900")
+    box = p.get_by_role("checkbox", name="Umpired")
+    assert box.is_checked()  # the API's default
+    assert "sealed orders" in p.inner_text("#play-umpired-hint")
+    box.uncheck()
+    p.click("#play-create")
+    p.wait_for_selector("#play-made-id", state="attached")
+    gid = p.inner_text("#play-made-id")
+    assert httpx.get(f"{server}/games/{gid}").json()["umpired"] is False
+    desk.close()
+
+
+# every input and select of a decision card, with the name a screen reader gives it (aria-label, else its <label>s'
+# text, else its title); a control a <label> does not name (the second of two it wraps) has none
+NAMES = """card => [...card.querySelectorAll("input, select, textarea")].map((e) => ({
+    what: `${e.tagName.toLowerCase()} ${e.type} ${e.className}`,
+    name: (e.getAttribute("aria-label") || [...(e.labels || [])].map((l) => l.textContent).join(" ")
+           || e.title || "").trim(),
+}))"""
+
+
+def unnamed(desk: Desk, kind: str) -> list[dict]:
+    controls = desk.page.locator(f'#play-move .nu-decision[data-type="{kind}"]').evaluate(NAMES)
+    assert controls
+    return [c for c in controls if not c["name"]]
+
+
+def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server):
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    assert unnamed(desk, "move") == []
+    names = desk.page.locator('.nu-distance[data-division="J1"] input').evaluate_all(
+        "es => es.map(e => e.getAttribute('aria-label'))"
+    )
+    assert names == ["J1 distance", "J1 distance"]  # the slider and its box alike
+    desk.close()
+    game.until("japan", "fire")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    for box in desk.page.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled').all():
+        box.check()
+    assert desk.page.locator(".nu-decision[data-type=fire] select.nu-target").count()
+    assert unnamed(desk, "fire") == []
+    desk.close()
+
+
+def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, server):
+    """U-Boat Leader's flotilla: Space on a boat's box redraws the form (what may still be picked); the focus stays
+    on that box, so Tab goes on from it."""
+    game = Game(server, "uboat-leader")
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    p = desk.page
+    boxes = p.locator('.nu-decision[data-type="select_uboats"] input[type="checkbox"]:enabled:not(:checked)')
+    box = boxes.nth(1)
+    label = box.evaluate("e => e.closest('label').textContent")
+    box.focus()
+    p.keyboard.press("Space")
+    p.wait_for_function(
+        """label => { const e = document.activeElement;
+            return e && e.type === "checkbox" && e.checked && e.closest("label")?.textContent === label; }""",
+        arg=label,
+        timeout=WAIT,
+    )
+    desk.close()
+
+
+def test_abandoning_a_uboat_campaign_is_folded_away_like_concede(browser, server):
+    game = Game(server, "uboat-leader")
+    game.step()  # the flotilla picked: the Strategic Phase offers end_campaign among its routine commands
+    seat = next(iter(game.tokens))
+    assert "end_campaign" in [a["type"] for a in game.awaiting(seat)]
+    desk = Desk(browser, server)
+    game.open(desk, seat)
+    p = desk.page
+    p.wait_for_selector('.play-entry[data-type="end_campaign"]', state="attached")
+    folded = p.locator('details.play-last-resort:has(.play-entry[data-type="end_campaign"])')
+    assert folded.count() == 1 and folded.get_attribute("open") is None
+    assert not p.locator('.play-entry[data-type="end_campaign"]').is_visible()
+    # drawn last: after every routine decision
+    order = p.locator("#play-move .play-entry").evaluate_all("es => es.map(e => e.dataset.type)")
+    assert order[-1] == "end_campaign", order
+    desk.close()
+
+
+def test_descriptions_show_code_spans_and_sealed_orders_wrap_between_words(browser, server):
+    game = Game(server, "uboat-leader")
+    game.step()  # the Strategic Phase: `assign_mission`, whose description names its argument `mines`
+    seat = next(iter(game.tokens))
+    described = [a for a in game.awaiting(seat) if a["type"] == "assign_mission"][0]["description"]
+    assert "`mines`" in described
+    desk = Desk(browser, server)
+    game.open(desk, seat)
+    p = desk.page
+    text = p.locator('.play-entry[data-type="assign_mission"] > p.play-description')
+    assert "`" not in text.inner_text()
+    assert "mines" in text.locator("code").all_inner_texts()
+    style = p.evaluate("""() => { const li = document.createElement("li");
+        li.className = "play-sealed-mine"; document.body.append(li);
+        const s = getComputedStyle(li); return [s.wordBreak, s.overflowWrap]; }""")
+    assert style == ["normal", "anywhere"]
+    desk.close()
