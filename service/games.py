@@ -445,10 +445,31 @@ class GameService:
             raise engine.Forbidden("referee-only", "only the referee token may end a game")
         return self._write(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end, raw=True)
 
-    def join(self, game_id: str, invitation: str) -> dict[str, Any]:
-        """A player takes an open seat; with the last one taken, a game's turn clock starts running."""
+    def join(
+        self, game_id: str, invitation: str, client_seed: str | None = None, passphrase: str | None = None
+    ) -> dict[str, Any]:
+        """A player takes an open seat, with its client seed if sent (checked before the invitation is spent); with
+        the last one taken, a game's turn clock starts running and its bots move (they wait for every seat, so that
+        each player may have a say in the dice before the first command locks them)."""
+        seed = None
+        if client_seed is not None or passphrase is not None:
+            if (client_seed is None) == (passphrase is None):
+                raise engine.InvalidInput("invalid-client-seed", "send at most one of client_seed or passphrase")
+            seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase or "")
+            seat = self.credentials.invited(game_id, invitation)
+            with self.cache.game(game_id) as c:
+                engine.decide_seed(c.game, seat, seed)  # refused here (locked, given already): the invitation unspent
         out = self.credentials.join(game_id, invitation)
         self.clocks.running_since(game_id)
+        out["client_seed"] = None
+        if seed is not None:
+            try:  # the bots, if every seat is now taken, move after it (_write)
+                self.contribute_seed(game_id, out["token"], seed, None)
+                out["client_seed"] = seed
+                return out
+            except Rejected:  # a command locked the seed since the check: the seat is taken all the same
+                pass
+        self.play_bots(game_id)
         return out
 
     def set_deadlines(
@@ -472,7 +493,7 @@ class GameService:
         until no bot seat has anything to send. A bot reads only what its own seat may read. The game's version and
         head after the last bot's command, None if none sent one."""
         row = self.cache.row(game_id)
-        if not row.bots:
+        if not row.bots or self.credentials.open_seats(game_id):  # a seat still to be taken: the game waits for it
             return None
         try:
             loaded = playable(self.rulesets, row.ruleset, row.ruleset_version)

@@ -339,6 +339,18 @@ class JoinRequest(_In):
     ]
 
 
+class JoinSeat(JoinRequest):
+    """Accept an open seat's invitation, with the seat's client seed for the dice if you want a say in them (at most
+    one of `client_seed` and `passphrase`): recorded before anyone's first command, the bots' included, which wait
+    until every seat is taken."""
+
+    client_seed: Annotated[Hex64 | None, Meta(description="the seat's seed for the dice, 64 lowercase hex")] = None
+    passphrase: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=1024)] | None,
+        Meta(description="instead of `client_seed`: a phrase whose SHA-256 becomes the seat's seed"),
+    ] = None
+
+
 class Invitation(_Out):
     """What an invitation offers, read before it is accepted."""
 
@@ -354,6 +366,11 @@ class SeatCredential(_Out):
     game_id: Annotated[str, Meta(title="Game id", description="the game")]
     seat: Annotated[str, Meta(title="Seat", description="the seat (or `referee`) this token acts as")]
     token: Annotated[str, Meta(title="Token", description="send it as Authorization: Bearer <token>; keep it secret")]
+    client_seed: Annotated[
+        str | None,
+        Meta(description="a join's: the seat's client seed recorded with it; null if none was sent (or a command locked "
+        "the seed between the invitation's check and the join: GET /games/{id} says which seats are server-only)"),
+    ] = None
 
 
 class Ticket(_Out):

@@ -49,6 +49,7 @@ MODELS = [
     models.StreamState,
     models.StreamEvent,
     models.JoinRequest,
+    models.JoinSeat,
     models.SeatCredential,
     models.Invitation,
     models.Ticket,

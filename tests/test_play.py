@@ -3,6 +3,7 @@ each reader's own stream, and a stream a browser reads with `EventSource.onmessa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 
@@ -480,3 +481,45 @@ def test_an_answer_names_the_version_its_awaiting_is_of_after_the_bots_moved(cli
             moved = True
             break
     assert moved, "the bots never moved after a command of Germany's"
+
+
+def test_bots_wait_for_every_seat_and_a_join_records_the_joiners_seed_before_their_first_command(client):
+    """docs/dice.md, spec DICE.md "every seat can contribute its seed between the commitment and the first roll": a
+    trial found a bot that moves first (Russia's sealed orders) locked the seed inside POST /games, before the invited
+    player could add one. Bots now wait until every seat is taken; the join may carry the seat's seed."""
+    g = client.post("/games", json={**BF, "bots": ["russia"], "open_seats": True}).json()
+    gid, invitation = g["game_id"], g["seats"][0]["invitation"]
+    summary = client.get(f"/games/{gid}").json()
+    assert summary["version"] == g["version"] == 1 and not summary["dice"]["seed_locked"], "the bot waited"
+    # a seed that cannot be taken is refused before the invitation is spent
+    r = client.post(f"/games/{gid}/join", json={"invitation": invitation, "client_seed": "ab", "passphrase": "x"})
+    assert r.status_code == 422
+    r = client.post(f"/games/{gid}/join", json={"invitation": invitation, "client_seed": "1" * 64, "passphrase": "x"})
+    assert_problem_code(r, 422, "invalid-client-seed")
+    joined = client.post(f"/games/{gid}/join", json={"invitation": invitation, "passphrase": "my dice"})
+    assert joined.status_code == 201, joined.text
+    want = hashlib.sha256(b"my dice").hexdigest()
+    assert joined.json()["client_seed"] == want
+    events = client.get(f"/games/{gid}/events").json()["events"]
+    kinds = [e["type"] for e in events]
+    assert kinds[:3] == ["GameCreated", "ClientSeedContributed", "SeedLocked"], kinds
+    assert events[2]["data"]["client_seeds"][0] == want and "japan" not in events[2]["data"]["server_only"]
+    assert any(e["actor"] == "russia" for e in events[3:]), "the bot moved once every seat was taken"
+
+
+def test_a_join_whose_seed_can_no_longer_be_taken_leaves_the_invitation_unspent(client):
+    g = client.post("/games", json={**BF, "open_seats": True}).json()
+    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+    russia = join(client, gid, inv["russia"])
+    start = next(a for a in client.get(f"/games/{gid}", headers=auth(russia["token"])).json()["awaiting"])
+    body = {"type": start["type"], **(start.get("default") or (start.get("choices") or [{}])[0])}
+    assert client.post(f"/games/{gid}/commands", json=body, headers=auth(russia["token"])).status_code == 200
+    assert client.get(f"/games/{gid}").json()["dice"]["seed_locked"]
+    r = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "too late"})
+    assert_problem_code(r, 409, "seed-locked")
+    assert join(client, gid, inv["japan"])["client_seed"] is None  # the invitation still joins, without a seed
+
+
+def assert_problem_code(r, status: int, code: str) -> None:
+    assert r.status_code == status and r.headers["content-type"].startswith("application/problem+json"), r.text
+    assert r.json()["code"] == code, r.text

@@ -156,9 +156,11 @@ class Umpire:
             body["open_seats"] = True
         return self.request("POST", "/games", body)
 
-    def join(self, game_id: str, invitation: str) -> dict[str, Any]:
-        """Take an open seat with its invitation: `{game_id, seat, token}` (play as `Umpire(base_url, token)`)."""
-        return self.request("POST", f"/games/{_q(game_id)}/join", {"invitation": invitation})
+    def join(self, game_id: str, invitation: str, passphrase: str | None = None) -> dict[str, Any]:
+        """Take an open seat with its invitation: `{game_id, seat, token, client_seed}` (play as `Umpire(base_url,
+        token)`); `passphrase`: the seat's client seed for the dice (its SHA-256), recorded with the join."""
+        body = {"invitation": invitation} if passphrase is None else {"invitation": invitation, "passphrase": passphrase}
+        return self.request("POST", f"/games/{_q(game_id)}/join", body)
 
     def rotate(self, game_id: str) -> dict[str, Any]:
         """A new token for this token's seat; the old one (and its streams) void at once. Keeps the new one."""

@@ -130,17 +130,20 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "/games/{game_id}/join",
         ok="SeatCredential",
         status=201,
-        body="JoinRequest",
+        body="JoinSeat",
         tag="seats",
-        errors=(403, 404, 413, 415, 422, 503),
+        errors=(403, 404, 409, 413, 415, 422, 503),
         summary="Take an open seat: its invitation for its token",
         description="A game created with `open_seats` hands its creator one invitation per seat a person plays, not "
         "tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the "
-        "invitation is spent (403 `invalid-invitation` for a spent or unknown one).",
+        "invitation is spent (403 `invalid-invitation` for a spent or unknown one). With `client_seed` or "
+        "`passphrase` the seat's seed for the dice is recorded with the join (409 `seed-locked` or "
+        "`seed-already-contributed`, the invitation unspent, where it can no longer be). Bot seats wait until every "
+        "seat is taken: the last join lets them move.",
     )
     async def join_game(request: Request, game_id: str = GAME_ID):
-        req = decode(await request.body(), models.JoinRequest, "POST /games/{id}/join")
-        out = await asyncio.to_thread(svc.join, game_id, req.invitation)
+        req = decode(await request.body(), models.JoinSeat, "POST /games/{id}/join")
+        out = await asyncio.to_thread(svc.join, game_id, req.invitation, req.client_seed, req.passphrase)
         return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
 
     @route(

@@ -259,7 +259,7 @@ export interface paths {
         put?: never;
         /**
          * Take an open seat: its invitation for its token
-         * @description A game created with `open_seats` hands its creator one invitation per seat a person plays, not tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the invitation is spent (403 `invalid-invitation` for a spent or unknown one).
+         * @description A game created with `open_seats` hands its creator one invitation per seat a person plays, not tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the invitation is spent (403 `invalid-invitation` for a spent or unknown one). With `client_seed` or `passphrase` the seat's seed for the dice is recorded with the join (409 `seed-locked` or `seed-already-contributed`, the invitation unspent, where it can no longer be). Bot seats wait until every seat is taken: the last join lets them move.
          */
         post: operations["join_game"];
         delete?: never;
@@ -13346,6 +13346,31 @@ export interface components {
              */
             invitation: string;
         };
+        /**
+         * JoinSeat
+         * @description Accept an open seat's invitation, with the seat's client seed for the dice if you want a say in them (at most
+         *     one of `client_seed` and `passphrase`): recorded before anyone's first command, the bots' included, which wait
+         *     until every seat is taken.
+         */
+        JoinSeat: {
+            /**
+             * Client seed
+             * @description the seat's seed for the dice, 64 lowercase hex
+             * @default null
+             */
+            client_seed?: string | null;
+            /**
+             * Invitation
+             * @description the code the game's creator handed you
+             */
+            invitation: string;
+            /**
+             * Passphrase
+             * @description instead of `client_seed`: a phrase whose SHA-256 becomes the seat's seed
+             * @default null
+             */
+            passphrase?: string | null;
+        };
         /** Kills */
         Kills: {
             /**
@@ -17131,6 +17156,12 @@ export interface components {
          * @description A seat's bearer token, shown only in this answer (a join, or a rotation: the previous token is void).
          */
         SeatCredential: {
+            /**
+             * Client seed
+             * @description a join's: the seat's client seed recorded with it; null if none was sent (or a command locked the seed between the invitation's check and the join: GET /games/{id} says which seats are server-only)
+             * @default null
+             */
+            client_seed?: string | null;
             /**
              * Game id
              * @description the game
@@ -28126,7 +28157,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JoinRequest"];
+                "application/json": components["schemas"]["JoinSeat"];
             };
         };
         responses: {
@@ -28152,6 +28183,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

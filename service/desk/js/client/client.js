@@ -134,9 +134,10 @@ export class Umpire {
     listGames(query = {}) {
         return this.call("get", "/games", { query });
     }
-    /** Take an open seat with its invitation: the seat's token, shown only in this answer. */
-    join(gameId, invitation) {
-        return this.call("post", "/games/{game_id}/join", { path: { game_id: gameId }, body: { invitation } });
+    /** Take an open seat with its invitation: the seat's token, shown only in this answer. `seed`: the seat's client
+     * seed for the dice (`{passphrase}` or `{client_seed}`), recorded with the join, before anyone's first command. */
+    join(gameId, invitation, seed = {}) {
+        return this.call("post", "/games/{game_id}/join", { path: { game_id: gameId }, body: { invitation, ...seed } });
     }
     /** A new token for this client's seat (or the referee); the old one is refused at once. */
     rotate(gameId) {
