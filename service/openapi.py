@@ -579,7 +579,7 @@ def _options(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
 def _together(schemas: dict[str, Any]) -> None:
     """Fields that go together, said with if/then/else on the one object a client builds (generators read the
     object; validators read the rule), so the schema refuses exactly what the service refuses: `server_seed` only
-    and always in public-seed mode; exactly one of `client_seed` and `passphrase`."""
+    and always in public-seed mode; exactly one of `client_seed` and `passphrase` (a join's: at most one)."""
     null = {"type": "null"}
     schemas["CreateDice"] |= {
         "if": {"properties": {"mode": {"enum": ["public-seed"]}}, "required": ["mode"]},
@@ -590,6 +590,10 @@ def _together(schemas: dict[str, Any]) -> None:
         "if": {"properties": {"client_seed": null}},
         "then": {"properties": {"passphrase": {"type": "string"}}, "required": ["passphrase"]},
         "else": {"properties": {"passphrase": null}},
+    }
+    schemas["JoinSeat"] |= {
+        "if": {"properties": {"client_seed": {"type": "string"}}, "required": ["client_seed"]},
+        "then": {"properties": {"passphrase": null}},
     }
 
 
