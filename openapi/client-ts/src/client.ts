@@ -153,7 +153,8 @@ export interface FollowOptions {
   after?: number;
   /** every message: an event, this reader's state after each command's events, the end */
   onMessage: (m: StreamMessage) => void;
-  /** "live", "reconnecting" (with why), "closed" */
+  /** "live", "reconnecting" (with why), "closed" (with why, when a refusal a retry would repeat ended it: a void
+   * token, a game not here, an `after` past the game's version) */
   onStatus?: (status: "live" | "reconnecting" | "closed", detail?: string) => void;
   /** read as the token's seat (default: yes when the client has a token; else the public) */
   asReader?: boolean;
@@ -353,8 +354,14 @@ export class Umpire {
           if (outcome === "end") await sleep(2000); // over but not revealed: the referee may still reveal
         } catch (e) {
           if (stopped) break;
-          status("reconnecting", e instanceof Error ? e.message : String(e));
-          if (e instanceof Unauthorized) break; // a rotated token: reconnecting will not help
+          const why = e instanceof Error ? e.message : String(e);
+          // a void token, a game not here, an `after` past its version: reconnecting would be refused alike
+          if (e instanceof Unauthorized || e instanceof NotFound || e instanceof InvalidRequest) {
+            stopped = true;
+            status("closed", why);
+            return;
+          }
+          status("reconnecting", why);
           await sleep(1000);
         }
       }

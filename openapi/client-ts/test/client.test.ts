@@ -237,3 +237,12 @@ test("readSse gives each message's data and its event name (null when unnamed), 
   await readSse(body, (data, event) => got.push([data, event]));
   assert.deepEqual(got, [['{"a":1}', null], ["x\ny", "progress"], ["z", null]]);
 });
+
+test("follow() stops, closed with the reason, on a refusal a retry would repeat (an `after` past the game's version)", { timeout: 20_000 }, async () => {
+  const made = await new Umpire(BASE).createGame(CORVETTE);
+  const seen: [string, string | undefined][] = [];
+  const live = new Umpire(BASE).follow(made.game_id, { after: 999, onMessage: () => {}, onStatus: (s, d) => seen.push([s, d]) });
+  await live.done; // before: it retried every second, "reconnecting", for good
+  assert.deepEqual(seen.map(([s]) => s), ["closed"]);
+  assert.match(seen[0]![1]!, /beyond this game's version/);
+});

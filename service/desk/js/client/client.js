@@ -272,9 +272,14 @@ export class Umpire {
                 catch (e) {
                     if (stopped)
                         break;
-                    status("reconnecting", e instanceof Error ? e.message : String(e));
-                    if (e instanceof Unauthorized)
-                        break; // a rotated token: reconnecting will not help
+                    const why = e instanceof Error ? e.message : String(e);
+                    // a void token, a game not here, an `after` past its version: reconnecting would be refused alike
+                    if (e instanceof Unauthorized || e instanceof NotFound || e instanceof InvalidRequest) {
+                        stopped = true;
+                        status("closed", why);
+                        return;
+                    }
+                    status("reconnecting", why);
                     await sleep(1000);
                 }
             }

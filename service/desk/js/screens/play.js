@@ -317,7 +317,7 @@ function drawTable(main, gameId) {
         }
       },
       onStatus: (s, detail) => {
-        st.link = s === "reconnecting" ? `reconnecting (${detail})` : s;
+        st.link = detail ? `${s} (${detail})` : s;
         drawHead();
       },
     });
