@@ -229,11 +229,9 @@ def least_mm(state: State, d: Division, ship: str, turns: list[int]) -> int:
     all available movement, it will complete as much of the turn as possible": a ship that turns this move (each ship
     turning together, a succession lead) moves at least far enough to finish its turns, or its whole allowance when
     that cannot. 0 for a ship that makes no turn of its own, and in 3.0.0, which let a short move cut the turn."""
-    if not state.edition.has("BF-E4-1") or state.ships[ship].rudder or any(a.stop for a in d.orders):
+    route = _turning_route(state, d, ship)
+    if route is None:
         return 0
-    if not together(state, d) and ship != d.ships[0]:
-        return 0  # a follower in succession makes the lead's turns at the lead's pivot, not its own (BF-R8)
-    route = state.sealed[d.seat].waypoints.get(ship, []) if ship == d.ships[0] and not together(state, d) else []
     return courses.least(state, ship, limits(state, ship)[1], radius(state, ship), turns, route)
 
 
@@ -243,13 +241,22 @@ def least_parts(state: State, d: Division, ship: str) -> tuple[int, int] | None:
     the turns of geometry.arc_cost(radius, turn) (`base`: the run through the pivots still ahead, the top limit when
     it does not reach them all). None where least_mm is 0 whatever the turns. tests/battlefleet_1900 hold the two
     alike over every turn each band allows."""
-    if not state.edition.has("BF-E4-1") or state.ships[ship].rudder or any(a.stop for a in d.orders):
+    route = _turning_route(state, d, ship)
+    if route is None:
         return None
-    if not together(state, d) and ship != d.ships[0]:
-        return None
-    route = state.sealed[d.seat].waypoints.get(ship, []) if ship == d.ships[0] and not together(state, d) else []
     budget, r = limits(state, ship)[1], radius(state, ship)
     return courses.run_through(state, ship, budget, r, route), r
+
+
+def _turning_route(state: State, d: Division, ship: str) -> list[Waypoint] | None:
+    """The pivots a ship whose own turns set a least distance runs through before them (the succession lead's; none
+    turning together); None for a ship whose least is 0 whatever its turns: before 4.0.0, a damaged rudder, a stop
+    order, a follower in succession (it makes the lead's turns at the lead's pivot, BF-R8)."""
+    if not state.edition.has("BF-E4-1") or state.ships[ship].rudder or any(a.stop for a in d.orders):
+        return None
+    if together(state, d):
+        return []
+    return state.sealed[d.seat].waypoints.get(ship, []) if ship == d.ships[0] else None
 
 
 def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, reversed_, caps=None) -> None:
