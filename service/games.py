@@ -109,6 +109,14 @@ def unavailable(e: StoreUnavailable, command_id: str | None = None) -> Busy:
 _SECOND: tuple[int, str] = (-1, "")  # the last second formatted (one tuple: threads read it whole)
 
 
+def _seed_of(client_seed: str | None, passphrase: str | None) -> str | None:
+    """A seat's client seed from what it sent: `client_seed`, or the SHA-256 of `passphrase`; None if neither (422
+    if both)."""
+    if client_seed is not None and passphrase is not None:
+        raise engine.InvalidInput("invalid-client-seed", "send one of client_seed (64 hex) or passphrase, not both")
+    return client_seed if passphrase is None else client_seed_from_passphrase(passphrase)
+
+
 def now_iso() -> str:
     """UTC now as `2026-12-02T18:11:59.385339Z`: the second formatted once a second (a command takes ~0.2 ms)."""
     global _SECOND
@@ -423,9 +431,9 @@ class GameService:
         seat = self.credentials.seat_for(game_id, token)
         if seat == REFEREE:
             raise engine.Forbidden("not-a-seat", "client seeds come from the seats; use a seat's token")
-        if (client_seed is None) == (passphrase is None):
+        seed = _seed_of(client_seed, passphrase)
+        if seed is None:
             raise engine.InvalidInput("invalid-client-seed", "send exactly one of client_seed (64 hex) or passphrase")
-        seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase or "")
         payload = {"type": "contribute_seed", "client_seed": seed}
         return self._write(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
 
@@ -451,11 +459,8 @@ class GameService:
         """A player takes an open seat, with its client seed if sent (checked before the invitation is spent); with
         the last one taken, a game's turn clock starts running and its bots move (they wait for every seat, so that
         each player may have a say in the dice before the first command locks them)."""
-        seed = None
-        if client_seed is not None or passphrase is not None:
-            if (client_seed is None) == (passphrase is None):
-                raise engine.InvalidInput("invalid-client-seed", "send at most one of client_seed or passphrase")
-            seed = client_seed if client_seed is not None else client_seed_from_passphrase(passphrase or "")
+        seed = _seed_of(client_seed, passphrase)
+        if seed is not None:
             seat = self.credentials.invited(game_id, invitation)
             with self.cache.game(game_id) as c:
                 engine.decide_seed(c.game, seat, seed)  # refused here (locked, given already): the invitation unspent
@@ -463,13 +468,13 @@ class GameService:
         self.clocks.running_since(game_id)
         out["client_seed"] = None
         if seed is not None:
-            try:  # the bots, if every seat is now taken, move after it (_write)
+            try:  # its write lets the bots move after it, if every seat is now taken
                 self.contribute_seed(game_id, out["token"], seed, None)
                 out["client_seed"] = seed
-                return out
             except Rejected:  # a command locked the seed since the check: the seat is taken all the same
                 pass
-        self.play_bots(game_id)
+        if out["client_seed"] is None:
+            self.play_bots(game_id)
         return out
 
     def set_deadlines(
