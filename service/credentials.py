@@ -47,6 +47,15 @@ def _busy() -> Rejected:
     return _Busy("busy", "the seats of this game kept changing; nothing was changed: send it again", retry_after=1)
 
 
+def _seats_open(waiting: list[str]) -> Rejected:
+    return Rejected(
+        "seats-open",
+        f"the game begins when every seat is taken; {', '.join(waiting)} still to join (each with its invitation, "
+        "POST /games/{id}/join): send this command then",
+        open_seats=waiting,
+    )
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -91,13 +100,20 @@ class Credentials:
             raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
         return stored
 
-    def seat_for(self, game_id: str, token: str | None) -> str:
-        """The seat (or "referee") this token is, now."""
+    def seat_for(self, game_id: str, token: str | None, all_taken: bool = False) -> str:
+        """The seat (or "referee") this token is, now. `all_taken`: a game with a seat still open has not begun, so
+        its ruleset commands wait (409 `seats-open`): the first would lock the dice before every player could add a
+        client seed with their join (docs/dice.md)."""
         if not token:
             raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games or a join)")
         h = token_hash(token)
-        for seat, stored in self._stored(game_id).items():
-            if hmac.compare_digest(stored, h):
+        stored = self._stored(game_id)
+        for seat, kept in stored.items():
+            if hmac.compare_digest(kept, h):
+                if all_taken:
+                    for v in stored.values():
+                        if v.startswith(OPEN):
+                            raise _seats_open(sorted(s for s, v in stored.items() if is_open(v)))
                 return seat
         raise Unauthorized("invalid-token", "this token belongs to no seat of this game (a rotated token is void)")
 

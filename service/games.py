@@ -387,7 +387,7 @@ class GameService:
             return self._command(game_id, token, body)
 
     def _command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
-        seat = self.credentials.seat_for(game_id, token)
+        seat = self.credentials.seat_for(game_id, token, all_taken=True)
         if not isinstance(body, dict):
             raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")
         payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}

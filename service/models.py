@@ -92,6 +92,7 @@ class Problem(_Out, omit_defaults=True):
     editions: list[str] | None = None  # edition-not-run, unknown-edition: the editions this engine runs
     command_id: str | None = None  # outcome-unknown: send the command again with this id (applied at most once)
     cap: str | None = None  # bundle-too-large: which cap (events, commands, dice per roll, cpu seconds, memory)
+    open_seats: list[str] | None = None  # seats-open: the seats still to be taken before the game begins
 
 
 # ---- rulesets ----

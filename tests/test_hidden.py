@@ -686,6 +686,7 @@ def test_credentials_answer_alike_whatever_the_wrong_one_is_and_a_ticket_opens_o
     assert answers["spent"].status_code == 403 and answers["spent"].json()["code"] == "invalid-invitation"
     # the invitation of game b still takes its seat there: a refused attempt on a spends nothing
     assert client.post(f"/games/{gb}/join", json={"invitation": b["seats"][1]["invitation"]}).status_code == 201
+    assert client.post(f"/games/{ga}/join", json={"invitation": a["seats"][1]["invitation"]}).status_code == 201
 
     send(client, {"game_id": ga, "tokens": {"japan": japan["token"]}}, "japan", JAPAN_SECRET)
     ticket = client.post(f"/games/{ga}/tickets", headers=auth(japan["token"])).json()["ticket"]

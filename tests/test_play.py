@@ -429,7 +429,8 @@ def test_a_served_bundle_is_valid_against_its_typed_schema(client):
     g = open_game(client)
     gid = g["game_id"]
     japan = join(client, gid, g["seats"][0]["invitation"])
-    client.post(f"/games/{gid}/commands", json={"type": "start"}, headers=auth(japan["token"]))
+    join(client, gid, g["seats"][1]["invitation"])
+    assert client.post(f"/games/{gid}/commands", json={"type": "start"}, headers=auth(japan["token"])).status_code == 200
     doc = client.app.openapi()
     validator = jsonschema_rs.validator_for({"$ref": "#/components/schemas/Bundle", "components": doc["components"]})
     public = client.get(f"/games/{gid}/bundle").json()
@@ -507,17 +508,50 @@ def test_bots_wait_for_every_seat_and_a_join_records_the_joiners_seed_before_the
     assert any(e["actor"] == "russia" for e in events[3:]), "the bot moved once every seat was taken"
 
 
-def test_a_join_whose_seed_can_no_longer_be_taken_leaves_the_invitation_unspent(client):
+def test_no_command_is_taken_until_every_seat_is_so_no_joiner_can_lock_the_dice_early(client):
+    """docs/dice.md step 3, spec DICE.md "every seat can contribute its seed between the commitment and the first
+    roll": a trial found the first player to join could send the first command, locking the seed before the second
+    joined with theirs. A command, the referee's too, is 409 `seats-open` while a seat is open; nothing is appended."""
     g = client.post("/games", json={**BF, "open_seats": True}).json()
     gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
     russia = join(client, gid, inv["russia"])
     start = next(a for a in client.get(f"/games/{gid}", headers=auth(russia["token"])).json()["awaiting"])
     body = {"type": start["type"], **(start.get("default") or (start.get("choices") or [{}])[0])}
+    before = client.get(f"/games/{gid}").json()["version"]
+    for token in (russia["token"], g["referee_token"]):
+        r = client.post(f"/games/{gid}/commands", json=body, headers=auth(token))
+        assert_problem_code(r, 409, "seats-open")
+        assert r.json()["open_seats"] == ["japan"] and "POST /games/{id}/join" in r.json()["detail"]
+    summary = client.get(f"/games/{gid}").json()
+    assert summary["version"] == before and not summary["dice"]["seed_locked"]
+    japan = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "my say"}).json()
+    assert japan["client_seed"] == hashlib.sha256(b"my say").hexdigest()
     assert client.post(f"/games/{gid}/commands", json=body, headers=auth(russia["token"])).status_code == 200
-    assert client.get(f"/games/{gid}").json()["dice"]["seed_locked"]
+    locked = next(e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "SeedLocked")
+    assert locked["data"]["server_only"] == ["russia"], "japan's seed, sent with the join, is in the dice"
+
+
+def test_a_join_whose_seed_the_first_command_beat_still_takes_the_seat(client):
+    """The last join lets commands in: one that lands between the join's check of its seed and the seed's write
+    locks the dice first. The seat is taken all the same; the answer says no seed was recorded."""
+    g = client.post("/games", json={**BF, "open_seats": True}).json()
+    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+    russia = join(client, gid, inv["russia"])
+    start = next(a for a in client.get(f"/games/{gid}", headers=auth(russia["token"])).json()["awaiting"])
+    body = {"type": start["type"], **(start.get("default") or (start.get("choices") or [{}])[0])}
+    svc = client.app.state.service
+    real_join = svc.credentials.join
+
+    def join_then_russia_commands(game_id, invitation):
+        out = real_join(game_id, invitation)
+        svc.command(game_id, russia["token"], body)  # every seat is taken now: russia's first command lands
+        return out
+
+    svc.credentials.join = join_then_russia_commands
     r = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "too late"})
-    assert_problem_code(r, 409, "seed-locked")
-    assert join(client, gid, inv["japan"])["client_seed"] is None  # the invitation still joins, without a seed
+    assert r.status_code == 201 and r.json()["seat"] == "japan" and r.json()["client_seed"] is None, r.text
+    locked = next(e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "SeedLocked")
+    assert "japan" in locked["data"]["server_only"]
 
 
 def assert_problem_code(r, status: int, code: str) -> None:

@@ -138,8 +138,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the "
         "invitation is spent (403 `invalid-invitation` for a spent or unknown one). With `client_seed` or "
         "`passphrase` the seat's seed for the dice is recorded with the join (409 `seed-locked` or "
-        "`seed-already-contributed`, the invitation unspent, where it can no longer be). Bot seats wait until every "
-        "seat is taken: the last join lets them move.",
+        "`seed-already-contributed`, the invitation unspent, where it can no longer be). The game begins when every "
+        "seat is taken: until then commands are refused (409 `seats-open`) and bot seats wait.",
     )
     async def join_game(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.JoinSeat, "POST /games/{id}/join")
@@ -209,6 +209,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         summary="Send one command",
         description="`{type, ...arguments, command_id?, expected_version?}`. The answer carries the events it made and "
         "the new `awaiting`, so no extra read is needed. A retry with the same `command_id` appends nothing. "
+        "In a game with open seats no command is taken until every seat is (409 `seats-open`, naming them). "
         '`If-Match` (the ETag of any read of this game, or `"<version>"`) is the HTTP form of `expected_version`: '
         "412 if the game has moved on.",
     )

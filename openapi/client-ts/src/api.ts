@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Send one command
-         * @description `{type, ...arguments, command_id?, expected_version?}`. The answer carries the events it made and the new `awaiting`, so no extra read is needed. A retry with the same `command_id` appends nothing. `If-Match` (the ETag of any read of this game, or `"<version>"`) is the HTTP form of `expected_version`: 412 if the game has moved on.
+         * @description `{type, ...arguments, command_id?, expected_version?}`. The answer carries the events it made and the new `awaiting`, so no extra read is needed. A retry with the same `command_id` appends nothing. In a game with open seats no command is taken until every seat is (409 `seats-open`, naming them). `If-Match` (the ETag of any read of this game, or `"<version>"`) is the HTTP form of `expected_version`: 412 if the game has moved on.
          */
         post: operations["send_command"];
         delete?: never;
@@ -259,7 +259,7 @@ export interface paths {
         put?: never;
         /**
          * Take an open seat: its invitation for its token
-         * @description A game created with `open_seats` hands its creator one invitation per seat a person plays, not tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the invitation is spent (403 `invalid-invitation` for a spent or unknown one). With `client_seed` or `passphrase` the seat's seed for the dice is recorded with the join (409 `seed-locked` or `seed-already-contributed`, the invitation unspent, where it can no longer be). Bot seats wait until every seat is taken: the last join lets them move.
+         * @description A game created with `open_seats` hands its creator one invitation per seat a person plays, not tokens. Whoever sends an invitation here receives that seat's bearer token, shown only in this answer; the invitation is spent (403 `invalid-invitation` for a spent or unknown one). With `client_seed` or `passphrase` the seat's seed for the dice is recorded with the join (409 `seed-locked` or `seed-already-contributed`, the invitation unspent, where it can no longer be). The game begins when every seat is taken: until then commands are refused (409 `seats-open`) and bot seats wait.
          */
         post: operations["join_game"];
         delete?: never;
@@ -15795,6 +15795,11 @@ export interface components {
              * @default null
              */
             limit?: number | null;
+            /**
+             * Open seats
+             * @default null
+             */
+            open_seats?: string[] | null;
             /**
              * Retry after
              * @default null
