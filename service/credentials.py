@@ -100,25 +100,29 @@ class Credentials:
             raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
         return stored
 
-    def seat_for(self, game_id: str, token: str | None, all_taken: bool = False) -> str:
-        """The seat (or "referee") this token is, now. `all_taken`: a game with a seat still open has not begun, so
-        its ruleset commands wait (409 `seats-open`): the first would lock the dice before every player could add a
-        client seed with their join (docs/dice.md)."""
+    def seat_for(self, game_id: str, token: str | None) -> str:
+        """The seat (or "referee") this token is, now."""
         if not token:
             raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games or a join)")
         h = token_hash(token)
-        stored = self._stored(game_id)
-        for seat, kept in stored.items():
-            if hmac.compare_digest(kept, h):
-                if all_taken:
-                    for v in stored.values():
-                        if v.startswith(OPEN):
-                            raise _seats_open(sorted(s for s, v in stored.items() if is_open(v)))
+        for seat, stored in self._stored(game_id).items():
+            if hmac.compare_digest(stored, h):
                 return seat
         raise Unauthorized("invalid-token", "this token belongs to no seat of this game (a rotated token is void)")
 
-    def open_seats(self, game_id: str) -> set[str]:
-        return {s for s, v in self._stored(game_id).items() if is_open(v)}
+    def open_seats(self, game_id: str) -> list[str]:
+        return sorted(s for s, v in self._stored(game_id).items() if is_open(v))
+
+    def all_taken(self, game_id: str) -> None:
+        """A game with a seat still open has not begun: its commands wait (409 `seats-open`), for the first would lock
+        the dice before every player could add a client seed with their join (docs/dice.md)."""
+        if waiting := self.open_seats(game_id):
+            raise Rejected(
+                "seats-open",
+                f"the game begins when every seat is taken; {', '.join(waiting)} still to join (each with its "
+                "invitation, POST /games/{id}/join): send this command then",
+                open_seats=waiting,
+            )
 
     def invited(self, game_id: str, invitation: str, stored: dict[str, str] | None = None) -> str:
         """The open seat this invitation is for (nothing is spent); 403 if no open seat of this game has it."""

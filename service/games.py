@@ -65,8 +65,17 @@ class InPlace(NamedTuple):
     judge: Callable[[Game, Callable[[], Game]], list[Event]]
 
 
-def judged_in_place(seat: str, command: Any, server_seed: bytes) -> InPlace:
-    return InPlace(lambda game, restore: engine.decide_in_place(game, seat, command, server_seed, restore))
+def judged_in_place(seat: str, command: Any, server_seed: bytes, begun: Callable[[], None] | None = None) -> InPlace:
+    """`begun` refuses a command to a game still waiting for its players, asked only until the seed locks: the first
+    command locks it, and no command is taken before every seat is (a game that began earlier plays on). Bots ask
+    first themselves (`play_bots`)."""
+
+    def judge(game: Game, restore: Callable[[], Game]) -> list[Event]:
+        if begun is not None and game.lock is None:
+            begun()
+        return engine.decide_in_place(game, seat, command, server_seed, restore)
+
+    return InPlace(judge)
 
 
 class Busy(Rejected):
@@ -387,7 +396,7 @@ class GameService:
             return self._command(game_id, token, body)
 
     def _command(self, game_id: str, token: str | None, body: Any) -> dict[str, Any]:
-        seat = self.credentials.seat_for(game_id, token, all_taken=True)
+        seat = self.credentials.seat_for(game_id, token)
         if not isinstance(body, dict):
             raise engine.InvalidInput("invalid-command", "a command is a JSON object {'type': ..., ...arguments}")
         payload = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
@@ -402,7 +411,7 @@ class GameService:
             payload,
             body.get("command_id"),
             body.get("expected_version"),
-            judged_in_place(seat, command, server_seed),
+            judged_in_place(seat, command, server_seed, lambda: self.credentials.all_taken(game_id)),
         )
 
     def _refuse_other_rulesets_command(self, game_id: str, seat: str, ruleset: engine.Ruleset, kind: Any) -> None:
