@@ -474,6 +474,7 @@ class GameService:
             with self.cache.game(game_id) as c:
                 engine.decide_seed(c.game, seat, seed)  # refused here (locked, given already): the invitation unspent
         out = self.credentials.join(game_id, invitation)
+        self.notifier.appended(game_id)  # no event, but its streams tell their readers the seat is taken
         self.clocks.running_since(game_id)
         out["client_seed"] = None
         if seed is not None:

@@ -505,6 +505,12 @@ class StreamEnd(_Out):
     head: Annotated[str, Meta(title="Head", description="the hash of the last event")]
 
 
+OPEN_SEATS = (
+    "seats still to be taken (each by its invitation): until every seat is, the game has not begun and its commands "
+    "are refused (409 `seats-open`)"
+)
+
+
 class StreamState(_Out):
     """Sent once the stream has sent every event up to `version` (after each command's events, and on opening): what
     this reader may do now, so a client never polls."""
@@ -519,6 +525,7 @@ class StreamState(_Out):
     waiting_for: Annotated[
         list[str], Meta(title="Waiting for", description="seats that still owe a sealed submission in this step")
     ]
+    open_seats: Annotated[list[str], Meta(title="Open seats", description=OPEN_SEATS)]
 
 
 class StreamEvent(_Out):
@@ -553,9 +560,13 @@ class Me(_Out):
     bot: Annotated[bool, Meta(description="the server plays this seat")]
     awaiting: Annotated[list[CommandSpec], Meta(description="what this token may send now")]
     waiting_for: Annotated[list[str], Meta(description="seats that still owe a sealed submission in this step")]
+    open_seats: Annotated[list[str], Meta(description=OPEN_SEATS)]
     may: Annotated[
         list[str],
-        Meta(description='the game-level actions this token may take now: "command", "seed", "reveal", "end"'),
+        Meta(
+            description='the game-level actions this token may take now: "command" (not before every seat is taken), '
+            '"seed", "reveal", "end"'
+        ),
     ]
 
 

@@ -8,8 +8,8 @@ The write path calls `Notifier.appended(game_id)` once an append has committed. 
   (coalesced, one statement for the games appended since the last one) and each process with subscribers keeps one
   connection that `LISTEN`s on it;
 - on SQLite, another process's streams are woken by a fallback check: while any stream is open, one thread of each
-  process reads the heads of the games streamed (one query for them all) every `stream_check` seconds (1 s) and
-  wakes those that moved. On PostgreSQL the same check runs every 15 s while the listener is up (a safety net), and
+  process reads the heads and the credentials of the games streamed (one query for them all) every `stream_check`
+  seconds (1 s) and wakes those that moved (a join appends no event, but changes what a stream's state says). On PostgreSQL the same check runs every 15 s while the listener is up (a safety net), and
   every `stream_check` seconds while it is down.
 
 A wake-up only says "look again": the stream reads the store after it, so a spurious or coalesced wake-up costs one
@@ -89,7 +89,8 @@ class Notifier:
     # ---- the write path ----
 
     def appended(self, game_id: str) -> None:
-        """An append to `game_id` committed: wake its streams here, and (PostgreSQL) tell the other processes.
+        """An append to `game_id` committed (or a seat was taken, which changes what its streams' state says): wake its
+        streams here, and (PostgreSQL) tell the other processes.
         Cheap when nobody streams (a dict lookup; on PostgreSQL a set add for the sender thread). Any thread."""
         self.wake(game_id)
         if self._remote:
@@ -170,9 +171,9 @@ class Notifier:
             return list(self._subs)
 
     def _check_loop(self) -> None:
-        """The fallback check: the heads of the streamed games, one query every `check_every` seconds; exits when no
-        stream is left (the next subscription starts it again)."""
-        known: dict[str, int] = {}
+        """The fallback check: the heads and credentials of the streamed games (`marks`), one query every
+        `check_every` seconds; exits when no stream is left (the next subscription starts it again)."""
+        known: dict[str, tuple[int, str]] = {}
         last = 0.0
         while True:
             time.sleep(self.check_every)
@@ -188,14 +189,14 @@ class Notifier:
                 continue
             last = time.monotonic()
             try:
-                heads = self.store.heads(games)
+                marks = self.store.marks(games)
             except Exception as e:  # noqa: BLE001 - a closed or unreachable store: try again at the next check
                 log.debug("stream head check failed: %s", e)
                 continue
             for g in games:
-                h = heads.get(g, 0)
-                if known.get(g) != h:  # moved, or first seen (it may have moved before we looked): look again
-                    known[g] = h
+                mark = marks.get(g, (0, ""))
+                if known.get(g) != mark:  # moved, or first seen (it may have moved before we looked): look again
+                    known[g] = mark
                     self.wake(g)
             streamed = set(games)
             for g in [g for g in known if g not in streamed]:

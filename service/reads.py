@@ -142,6 +142,7 @@ class Reads:
                 "status": status_of(g),
                 "awaiting": c.awaiting(reader) if g.runs else [],  # the entries every read answers
                 "waiting_for": engine.waiting_for(g) if g.runs else [],
+                "open_seats": self.credentials.open_seats(game_id),
             }
 
     def me(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -149,7 +150,8 @@ class Reads:
         with self.cache.game(game_id) as c:
             g = c.game
             awaiting = [s for s in c.awaiting(seat) if seat in s["seats"]]
-            may = ["command"] if awaiting else []
+            open_seats = self.credentials.open_seats(game_id)
+            may = ["command"] if awaiting and not (open_seats and g.lock is None) else []  # a begun game plays on
             if seat != REFEREE and g.lock is None and seat not in g.client_seeds:
                 may.append("seed")
             if seat == REFEREE and g.revealed_seed is None:
@@ -161,6 +163,7 @@ class Reads:
                 "bot": seat in c.row.bots,
                 "awaiting": awaiting,
                 "waiting_for": engine.waiting_for(g),
+                "open_seats": open_seats,
                 "may": may,
             }
 

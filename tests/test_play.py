@@ -557,3 +557,60 @@ def test_a_join_whose_seed_the_first_command_beat_still_takes_the_seat(client):
 def assert_problem_code(r, status: int, code: str) -> None:
     assert r.status_code == status and r.headers["content-type"].startswith("application/problem+json"), r.text
     assert r.json()["code"] == code, r.text
+
+
+def test_me_says_a_seat_may_not_command_before_every_seat_is_taken(client):
+    """/me's `may` is what the token may do now: no "command" while a seat is open (the command would be 409
+    `seats-open`), though `awaiting` shows what the rules will ask first; `open_seats` names the seats awaited."""
+    g = open_game(client)
+    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+    russia = join(client, gid, inv["russia"])
+    me = client.get(f"/games/{gid}/me", headers=auth(russia["token"])).json()
+    assert me["awaiting"] and me["open_seats"] == ["japan"] and "command" not in me["may"], me
+    join(client, gid, inv["japan"])
+    me = client.get(f"/games/{gid}/me", headers=auth(russia["token"])).json()
+    assert me["open_seats"] == [] and "command" in me["may"], me
+
+
+@pytest.mark.parametrize("where", ["same process", "another SQLite process"])
+def test_a_seats_stream_says_when_the_last_seat_is_taken(tmp_path, where):
+    """A join appends no event, so the stream's `state` would never change for the seat that waits: the join wakes
+    the game's streams and each sends its state again, `open_seats` empty (docs/api.md "The stream"): at once in the
+    joining process (the fallback check set to 30 s, so it is not what woke it), at the fallback check in another
+    SQLite process, which compares each streamed game's credentials as well as its head."""
+    db = str(tmp_path / "s.db")
+    check = {"UMPIRE_STREAM_CHECK": "30" if where == "same process" else "0.2"}
+    with server_process(db, env=check) as (base, _), server_process(db, env=check) as (other, _):
+        joins = base if where == "same process" else other
+        with httpx.Client(base_url=base, timeout=30) as c, httpx.Client(base_url=joins, timeout=30) as j:
+            g = open_game(c)
+            gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+            russia = join(c, gid, inv["russia"])
+            ticket = c.post(f"/games/{gid}/tickets", headers=auth(russia["token"])).json()["ticket"]
+            states: list[dict] = []
+            seen = threading.Condition()
+
+            def read() -> None:
+                with c.stream("GET", f"/games/{gid}/events/stream", params={"ticket": ticket, "timeout": 30}) as r:
+                    for line in r.iter_lines():
+                        if line.startswith("data: ") and (data := json.loads(line[6:]))["message"] == "state":
+                            with seen:
+                                states.append(data)
+                                seen.notify_all()
+                            if not data["open_seats"]:
+                                return
+
+            reader = threading.Thread(target=read, daemon=True)
+            reader.start()
+            with seen:
+                assert seen.wait_for(lambda: states, 20), "the stream sent its state on opening"
+            assert states[0]["open_seats"] == ["japan"] and states[0]["awaiting"]
+            # an event first, so the other process's check has seen the game before the join (a first sight wakes)
+            r = j.post(f"/games/{gid}/seeds", json={"passphrase": "r"}, headers=auth(russia["token"]))
+            assert r.status_code == 200, r.text
+            with seen:
+                assert seen.wait_for(lambda: states[-1]["version"] == r.json()["version"], 20), states
+            join(j, gid, inv["japan"])
+            reader.join(20)
+            assert not reader.is_alive(), f"no state with every seat taken: {states}"
+            assert states[-1]["open_seats"] == [] and states[-1]["version"] == r.json()["version"]

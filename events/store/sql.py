@@ -198,15 +198,19 @@ class SQLStore:
             game_id, HEAD, "SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1", _head_of
         )
 
-    def heads(self, game_ids: Sequence[str]) -> dict[str, int]:
-        """The versions of several games at once (the live streams' fallback check: one query for them all)."""
-        out: dict[str, int] = {}
+    def marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each game's version and its credentials as stored, for several games at once (the live streams' fallback
+        check, one query for them all: a new event, or a seat taken, changes what a stream says)."""
+        out: dict[str, tuple[int, str]] = {}
         ids = list(game_ids)
         for i in range(0, len(ids), 500):
             part = ids[i : i + 500]
             marks = ",".join("?" * len(part))
-            sql = f"SELECT game, MAX(seq) FROM events WHERE game IN ({marks}) GROUP BY game"
-            out.update({g: v for g, v in self._query(sql, part)})
+            sql = (
+                "SELECT g.id, (SELECT MAX(seq) FROM events WHERE game = g.id), g.tokens FROM games g "
+                f"WHERE g.id IN ({marks})"
+            )
+            out.update({g: (v or 0, tokens) for g, v, tokens in self._query(sql, part)})
         return out
 
     def game_ids(self) -> list[str]:

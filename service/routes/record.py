@@ -97,8 +97,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         summary="The log, live (Server-Sent Events) as one reader may read it, resumable with Last-Event-ID",
         description="Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` "
         "says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every "
-        "event up to `version` is sent: on opening and after each command's events; this reader's `awaiting`, "
-        "`waiting_for` and `status`, so a client never polls) and `end` (the game is over; the stream closes). "
+        "event up to `version` is sent: on opening, after each command's events and when a seat is taken; this "
+        "reader's `awaiting`, `waiting_for`, `open_seats` and `status`, so a client never polls) and `end` (the game is over; the stream closes). "
         "Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from "
         "POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's "
         "type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment "
@@ -261,8 +261,8 @@ async def event_stream(
                 yield sse({"message": "event", "event": e}, seq, e["type"] if named else None)
             if seq < state["version"]:
                 continue  # more than a page behind: the next page first
-            if sent_state != state["version"]:
-                sent_state = state["version"]  # (never None from here on: `retry:` goes out once)
+            if sent_state != (says := (state["version"], state["open_seats"])):
+                sent_state = says  # (never None from here on: `retry:` goes out once); a join moves no version
                 yield sse(state, seq, "state" if named else None)
             if state["status"] != "open":
                 end = models.StreamEnd(

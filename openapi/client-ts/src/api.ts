@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * The log, live (Server-Sent Events) as one reader may read it, resumable with Last-Event-ID
-         * @description Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every event up to `version` is sent: on opening and after each command's events; this reader's `awaiting`, `waiting_for` and `status`, so a client never polls) and `end` (the game is over; the stream closes). Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment every 15 s when idle. `timeout=0` sends the backlog and its state, then closes. An `after` (or `Last-Event-ID`) beyond the game's version is 422 `invalid-version`.
+         * @description Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every event up to `version` is sent: on opening, after each command's events and when a seat is taken; this reader's `awaiting`, `waiting_for`, `open_seats` and `status`, so a client never polls) and `end` (the game is over; the stream closes). Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment every 15 s when idle. `timeout=0` sends the backlog and its state, then closes. An `after` (or `Last-Event-ID`) beyond the game's version is 422 `invalid-version`.
          */
         get: operations["stream_events"];
         put?: never;
@@ -13760,9 +13760,14 @@ export interface components {
             game_id: string;
             /**
              * May
-             * @description the game-level actions this token may take now: "command", "seed", "reveal", "end"
+             * @description the game-level actions this token may take now: "command" (not before every seat is taken), "seed", "reveal", "end"
              */
             may: string[];
+            /**
+             * Open seats
+             * @description seats still to be taken (each by its invitation): until every seat is, the game has not begun and its commands are refused (409 `seats-open`)
+             */
+            open_seats: string[];
             /**
              * Referee
              * @description the token is the referee's
@@ -19422,6 +19427,11 @@ export interface components {
              * @enum {string}
              */
             message: "state";
+            /**
+             * Open seats
+             * @description seats still to be taken (each by its invitation): until every seat is, the game has not begun and its commands are refused (409 `seats-open`)
+             */
+            open_seats: string[];
             /**
              * Status
              * @description open, over or revealed
