@@ -126,6 +126,12 @@ def _seed_of(client_seed: str | None, passphrase: str | None) -> str | None:
     return client_seed if passphrase is None else client_seed_from_passphrase(passphrase)
 
 
+def _seed_write(seat: str, seed: str, command_id: str | None) -> tuple[dict, str | None, None, Callable]:
+    """A seat's client seed as a write's payload, command id, expected version (none) and decide."""
+    payload = {"type": "contribute_seed", "client_seed": seed}
+    return payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed)
+
+
 def now_iso() -> str:
     """UTC now as `2026-12-02T18:11:59.385339Z`: the second formatted once a second (a command takes ~0.2 ms)."""
     global _SECOND
@@ -443,8 +449,7 @@ class GameService:
         seed = _seed_of(client_seed, passphrase)
         if seed is None:
             raise engine.InvalidInput("invalid-client-seed", "send exactly one of client_seed (64 hex) or passphrase")
-        payload = {"type": "contribute_seed", "client_seed": seed}
-        return self._write(game_id, seat, payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed))
+        return self._write(game_id, seat, *_seed_write(seat, seed, command_id))
 
     def reveal(self, game_id: str, token: str | None, command_id: str | None = None) -> dict[str, Any]:
         seat = self.credentials.seat_for(game_id, token)
@@ -478,14 +483,27 @@ class GameService:
         self.clocks.running_since(game_id)
         out["client_seed"] = None
         if seed is not None:
-            try:  # its write lets the bots move after it, if every seat is now taken
-                self.contribute_seed(game_id, out["token"], seed, None)
+            try:
+                self._submit(game_id, out["seat"], *_seed_write(out["seat"], seed, None))
                 out["client_seed"] = seed
             except Rejected:  # a command locked the seed since the check: the seat is taken all the same
                 pass
-        if out["client_seed"] is None:
+        if not self.credentials.open_seats(game_id):
+            self._begins(game_id)
             self.play_bots(game_id)
         return out
+
+    def _begins(self, game_id: str) -> None:
+        """The last seat is taken: each seat the rules await now that has a webhook hears `your-turn` (it joined
+        earlier and has waited; it was awaited before, so no command's notification says so). Queued once per seat,
+        before the bots move (a seat their moves make awaited hears it from their commands)."""
+        hooks = self.store.hooks(game_id)
+        if not hooks:
+            return
+        with self.cache.game(game_id) as c:
+            for seat in [s for s in engine.awaited_seats(c.game) if s in hooks]:
+                deadline = self.webhooks.deadline_at(c.game, seat)
+                self.webhooks.notify(c.game, seat, "your-turn", hooks[seat], deadline, f"msg_begun_{game_id}_{seat}")
 
     def set_deadlines(
         self, game_id: str, token: str | None, change: DeadlinesPayload, command_id: str | None = None

@@ -309,9 +309,11 @@ class Webhooks:
         self.wake()
         return row
 
-    def notify(self, game: engine.Game, reader: str, kind: str, since_version: int, deadline: str, msg_id: str) -> None:
-        """A notification no append causes (a deadline-warning), queued once under `msg_id` however many processes
-        send it."""
+    def notify(
+        self, game: engine.Game, reader: str, kind: str, since_version: int, deadline: str | None, msg_id: str
+    ) -> None:
+        """A notification no append causes (a deadline-warning; a your-turn when the last seat is taken), queued once
+        under `msg_id` however many processes send it."""
         now = self.clock()
         body = payload(kind, game, reader, since_version, now, deadline)
         self.store.enqueue(outbox_row(game.game_id, reader, kind, body, now, msg_id))

@@ -368,3 +368,28 @@ def test_two_processes_on_postgresql_deliver_each_notification_once(receiver):
                     wait_status(c, g, seat, "delivered")
     ids = [h["webhook-id"] for h, _ in receiver.got]
     assert len(ids) == len(set(ids)) == n + 1
+
+
+def test_the_last_join_tells_each_awaited_seat_that_waited_its_turn_has_come(hooked, receiver):
+    """docs/api.md "Notifications": `your-turn` also when the game begins. A seat that joined first is awaited by the
+    rules from the start but may not command until every seat is taken (409 `seats-open`); no command makes it newly
+    awaited, so the last join is what tells it, with what its own read shows."""
+    made = hooked.post("/games", json={"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"},
+                                       "open_seats": True}).json()  # fmt: skip
+    gid, inv = made["game_id"], {s["seat"]: s["invitation"] for s in made["seats"]}
+    russia = hooked.post(f"/games/{gid}/join", json={"invitation": inv["russia"]}).json()
+    g = {"game_id": gid, "tokens": {"russia": russia["token"]}}
+    secret = register(hooked, g, "russia", receiver.url)["secret"]
+    assert not kinds_for("russia")(receiver.got), "no your-turn while a seat is open"
+    japan = hooked.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "j"}).json()
+    g["tokens"]["japan"] = japan["token"]
+    [(headers, body)] = receiver.wait_for(kinds_for("russia"))
+    data = verify(secret, headers, body)["data"]
+    own = read(hooked, g, "", "russia").json()
+    assert (data["version"], data["awaiting"]) == (own["version"], own["awaiting"]) and own["awaiting"]
+    assert data["since"] == f"/games/{gid}/since?version=0"
+    # the begun notice is russia's last turn: the next your-turn's since starts there
+    send(hooked, g, "russia", type="start", ships=[])
+    send(hooked, g, "japan", type="start", ships=[])
+    got = receiver.wait_for(lambda got: len(kinds_for("russia")(got)) >= 2 and kinds_for("russia")(got))
+    assert json.loads(got[1][1])["data"]["since"].endswith(f"since?version={data['version']}")

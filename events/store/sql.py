@@ -424,8 +424,10 @@ class SQLStore:
             ),
         )
 
-    def _insert_outbox(self, conn: Any, rows: list[OutboxRow]) -> None:
-        self._insert_many(conn, _INSERT_OUTBOX, [_outbox_values(r) for r in rows])
+    def _insert_outbox(self, conn: Any, rows: list[OutboxRow], once: bool = False) -> None:
+        """`once`: a row whose id is queued already is left as it is (several processes may send one)."""
+        sql = _INSERT_OUTBOX + (" ON CONFLICT (id) DO NOTHING" if once else "")
+        self._insert_many(conn, sql, [_outbox_values(r) for r in rows])
         for r in rows:
             if r.kind == "your-turn":
                 version = json.loads(r.payload)["data"]["version"]
@@ -482,9 +484,9 @@ class SQLStore:
 
     def enqueue(self, row: OutboxRow) -> None:
         """A notification no append causes; a row with an id queued already is left as it is (a deadline-warning
-        that several processes send has one id)."""
+        that several processes send has one id). A your-turn moves its reader's `last_turn`, as in an append."""
         with self._transaction() as conn:
-            self._insert_many(conn, _INSERT_OUTBOX + " ON CONFLICT (id) DO NOTHING", [_outbox_values(row)])
+            self._insert_outbox(conn, [row], once=True)
 
     def outbox_pending(self) -> int:
         """Notifications not delivered yet (GET /metrics)."""
