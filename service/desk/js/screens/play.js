@@ -70,21 +70,7 @@ export function drawPlay(main, parts) {
     hold(gameId, arg);
     history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
   }
-  if (what === "join" && arg) {
-    put(main, h("p", { class: "loading" }, "Taking your seat…"));
-    const stop = { fn: () => {} };
-    new Umpire("")
-      .join(gameId, arg)
-      .then((cred) => {
-        hold(gameId, cred.token);
-        history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
-        stop.fn = drawTable(main, gameId);
-      })
-      .catch((e) => {
-        put(main, h("div", { class: "play" }, h("p", { class: "notice", id: "play-error" }, whyNot(e)), backLink()));
-      });
-    return () => stop.fn();
-  }
+  if (what === "join" && arg) return drawJoin(main, gameId, arg);
   return drawTable(main, gameId);
 }
 
@@ -94,6 +80,78 @@ function whyNot(e) {
 
 function backLink() {
   return h("p", {}, h("a", { href: "#/play" }, "← create or join another game"));
+}
+
+// ---- taking an open seat ----
+
+/** The join page: what the invitation offers, an optional passphrase (the seat's say in the dice), then the table. */
+function drawJoin(main, gameId, invitation) {
+  const stop = { fn: () => {} };
+  put(main, h("p", { class: "loading" }, "Reading your invitation…"));
+  const api = new Umpire("");
+  const error = h("p", { class: "notice", id: "play-error", hidden: true });
+  const fail = (e) => {
+    error.textContent = whyNot(e);
+    error.hidden = false;
+  };
+  const phrase = h("input", { id: "play-join-passphrase", size: 40, autocomplete: "off", "aria-describedby": "play-join-hint" });
+  const take = h("button", { id: "play-join-take", type: "submit" });
+  const form = h(
+    "form",
+    { class: "play-card" },
+    h("p", {}, h("label", {}, "Passphrase: your say in the dice (optional) ", phrase)),
+    h(
+      "p",
+      { class: "muted", id: "play-join-hint" },
+      "Any phrase. Its SHA-256 is added to the dice as your seat's seed before the first roll, so the server (which committed to its own seed before you joined) cannot have chosen the rolls. Leave it empty to play without one.",
+    ),
+    error,
+    take,
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const passphrase = phrase.value;
+    take.disabled = true;
+    try {
+      const cred = await api.join(gameId, invitation, passphrase ? { passphrase } : {});
+      hold(gameId, cred.token);
+      history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
+      stop.fn = drawTable(main, gameId, joinedSeed(cred.client_seed, passphrase !== ""));
+    } catch (e) {
+      fail(e); // the form keeps what was typed: mend it and take the seat again
+      take.disabled = false;
+    }
+  });
+  const path = `/games/${encodeURIComponent(gameId)}/invitation`;
+  api.request("POST", path, { invitation }).then(
+    (offer) => {
+      take.textContent = `Take the ${offer.seat} seat`;
+      put(
+        main,
+        h(
+          "div",
+          { class: "play" },
+          h("h1", {}, `Join game ${gameId}`),
+          h("p", {}, "You are invited to play ", h("strong", { id: "play-join-seat" }, offer.seat), ` (${offer.ruleset.id}).`),
+          form,
+          backLink(),
+        ),
+      );
+      phrase.focus();
+    },
+    (e) => {
+      fail(e); // a spent or unknown invitation: nothing to take
+      put(main, h("div", { class: "play" }, error, backLink()));
+    },
+  );
+  return () => stop.fn();
+}
+
+/** What a join recorded of the seat's seed, in words: `seed` as the answer gave it, `sent` whether one was sent. */
+function joinedSeed(seed, sent) {
+  if (seed) return h("p", { id: "play-joined" }, "Your seed for the dice, recorded with your join: ", h("code", { id: "play-joined-seed" }, seed));
+  const why = sent ? "the dice were already locked (a command came first)" : "you gave no passphrase";
+  return h("p", { class: "muted", id: "play-joined" }, `No seed of yours was recorded: ${why}.`);
 }
 
 // ---- the lobby ----
@@ -246,7 +304,8 @@ function showMade(el, g) {
 
 // ---- the table ----
 
-function drawTable(main, gameId) {
+/** @param {HTMLElement | null} [joined] what a join just recorded, said above the table */
+function drawTable(main, gameId, joined = null) {
   const token = heldToken(gameId);
   const box = h("div", { class: "play" });
   put(main, box);
@@ -278,6 +337,7 @@ function drawTable(main, gameId) {
   put(
     box,
     head,
+    joined,
     h(
       "div",
       { class: "play-grid" },
