@@ -13,6 +13,7 @@ from tests.desk_browser import Desk
 from tests.live import server_process
 
 WAIT = 30_000  # ms
+SEND = "#play-move .nu-decision button.nu-send, #play-move .nu-decision button.choice"
 
 
 @pytest.fixture(scope="module")
@@ -59,4 +60,37 @@ def test_the_join_page_takes_a_passphrase_and_shows_the_seed_it_recorded(browser
     desk.page.click("#play-join-take")
     desk.page.wait_for_selector("#play-seat")
     assert "No seed of yours was recorded: you gave no passphrase" in desk.page.inner_text("#play-joined")
+    desk.close()
+
+
+def test_a_table_with_a_seat_open_offers_nothing_until_the_last_player_joins(browser, server):
+    gid, invitations = invited(server)
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open(f"#/play/{gid}/join/{invitations['japan']}")
+    p.click("#play-join-take")
+    p.wait_for_selector("#play-seats-open")
+    assert p.inner_text("#play-seats-open") == (
+        "Waiting for players: russia has not joined; the game starts when every seat is taken."
+    )
+    p.wait_for_selector(SEND)
+    assert all(b.is_disabled() for b in p.locator(SEND).all())
+    desk.screenshot("seats-open-waiting", full_page=False)
+    advanced = p.locator("#play-move details.play-advanced").first
+    advanced.locator("summary").click()  # what the player opened while waiting stays open when the game starts
+    # the other player joins (no event: the page learns it by reading the seats again)
+    joined = httpx.post(f"{server}/games/{gid}/join", json={"invitation": invitations["russia"]})
+    assert joined.status_code == 201, joined.text
+    p.wait_for_selector("#play-seats-open", state="detached", timeout=WAIT)
+    send = p.locator(SEND).first
+    assert send.is_enabled() and advanced.get_attribute("open") is not None
+    before = int(p.inner_text("#play-version"))
+    send.click()
+    p.wait_for_function(
+        "v => Number(document.querySelector('#play-version').textContent) > v"
+        " || document.querySelector('#play-send-error')",
+        arg=before,
+        timeout=WAIT,
+    )
+    assert not p.locator("#play-send-error").count(), p.inner_text("#play-send-error")
     desk.close()

@@ -29,6 +29,7 @@ const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that se
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
 const LAST_RESORT = new Set(["concede", "end_campaign"]); // end_campaign: U-Boat Leader's abandoning the campaign
+const SEATS_POLL = 4000; // ms: while a seat is open, how often the table reads the game's seats again
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -346,6 +347,8 @@ function drawTable(main, gameId, joined = null) {
     ),
   );
   let live = null;
+  let seatsTimer = 0; // the next reading of the seats, while one is open (checkSeats)
+  let asking = false;
   (async () => {
     /** @type {RulesetInfo} */
     let rules;
@@ -364,6 +367,7 @@ function drawTable(main, gameId, joined = null) {
     const seat = st.me.seat;
     const seen = lastSeen(gameId, seat); // read before the stream's first state marks the version now as seen
     if (seen !== null && seen < st.summary.version) drawSince(seen);
+    if (openSeats().length) seatsTimer = setTimeout(checkSeats, SEATS_POLL);
     live = api.follow(gameId, {
       onMessage: (m) => {
         if (m.message === "event") st.events.push(m.event);
@@ -371,6 +375,7 @@ function drawTable(main, gameId, joined = null) {
           st.state = m;
           markSeen(gameId, seat, m.version);
           refresh();
+          checkSeats(); // the last join's seed, or the bots it let move, may be what this state follows
         } else if (m.message === "end") {
           st.ended = m;
           refresh();
@@ -422,6 +427,29 @@ function drawTable(main, gameId, joined = null) {
       dismiss,
     );
     since.hidden = false;
+  }
+
+  /** The seats still waiting for a player to accept their invitation: while any is, the server refuses commands. */
+  function openSeats() {
+    return st.summary ? st.summary.seats.filter((s) => s.open).map((s) => s.seat) : [];
+  }
+
+  // A join is no event (unless it carries a seed), so the stream does not say when a seat is taken: while one is open
+  // the table reads the game's seats again every SEATS_POLL ms and on each state the stream brings, until none is.
+  async function checkSeats() {
+    if (asking || st.stopped || !openSeats().length) return;
+    asking = true;
+    clearTimeout(seatsTimer);
+    try {
+      st.summary = await api.game(gameId);
+    } catch {
+      // asked again below
+    } finally {
+      asking = false;
+    }
+    if (st.stopped) return;
+    showSeats();
+    if (openSeats().length) seatsTimer = setTimeout(checkSeats, SEATS_POLL);
   }
 
   let timer = null;
@@ -523,10 +551,28 @@ function drawTable(main, gameId, joined = null) {
             : "Nothing to send now: the other side is deciding.",
         ),
       );
-    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) parts.push(entry(spec));
+    const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
+    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) add(offered, entry(spec));
     for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
-      parts.push(h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
-    put(move, ...parts);
+      add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
+    put(move, ...parts, offered);
+    showSeats();
+  }
+
+  /** While a seat is open the server refuses every command: the decisions are shown but not offered, and the page
+   * says whom it waits for. In place, so what the player opened or filled in stays when the last seat is taken. */
+  function showSeats() {
+    const open = st.state?.status === "open" ? openSeats() : [];
+    const offered = move.querySelector(".play-entries");
+    if (!(offered instanceof HTMLFieldSetElement)) return;
+    move.querySelector("#play-seats-open")?.remove();
+    offered.disabled = open.length > 0;
+    if (!open.length) return offered.removeAttribute("aria-describedby");
+    offered.setAttribute("aria-describedby", "play-seats-open");
+    const who = `${open.join(", ")} ${open.length > 1 ? "have" : "has"} not joined`;
+    move.querySelector("h2")?.after(
+      h("p", { class: "notice", id: "play-seats-open" }, `Waiting for players: ${who}; the game starts when every seat is taken.`),
+    );
   }
 
   function ended() {
@@ -666,6 +712,7 @@ function drawTable(main, gameId, joined = null) {
 
   return () => {
     st.stopped = true;
+    clearTimeout(seatsTimer);
     if (live) live.close();
   };
 }
