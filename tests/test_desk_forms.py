@@ -99,6 +99,7 @@ def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
     assert "J1 cannot turn that far" in p.inner_text("#play-send-error")
     assert distance.input_value() == str(lo)  # the same box, still filled: the form was not drawn anew
     assert form.locator("button.nu-send").is_enabled()
+    assert focused(p) == "button nu-send"  # the button pressed, disabled while the command was out, has it again
     # the advanced box keeps what was typed when it is not JSON
     advanced = p.locator('details.play-advanced[data-type="move"]')
     advanced.locator("summary").click()
@@ -107,6 +108,35 @@ def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
     p.wait_for_function("() => document.querySelector('#play-send-error')?.textContent.includes('not JSON')")
     assert advanced.locator("textarea.play-args").input_value() == "{not json"
     assert distance.input_value() == str(lo)
+    desk.close()
+
+
+def focused(p) -> str:
+    """The focused element: its tag and class."""
+    return p.evaluate("`${document.activeElement.tagName.toLowerCase()} ${document.activeElement.className}`")
+
+
+def test_a_half_filled_form_keeps_its_values_and_focus_when_the_other_side_sends(browser, server):
+    """Battlefleet's Movement Phase: Japan fills J1's distance; Russia's sealed move changes only who is still
+    awaited, so Japan's card is not drawn anew: the box keeps the distance and the keyboard's focus."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    box = p.locator('.nu-distance[data-division="J1"] input.nu-value')
+    box.fill("80")
+    box.focus()
+    version = int(p.inner_text("#play-version"))
+    move = [a for a in game.awaiting("russia") if a["type"] == "move"][0]
+    game.send("russia", {"type": "move", **move["default"]})
+    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) > v", arg=version)
+    assert box.input_value() == "80"
+    assert p.evaluate("document.activeElement.getAttribute('aria-label')") == "J1 distance"
+    assert focused(p) == "input nu-input nu-value"
+    # sent from the keyboard: the card is drawn anew for the next step, and the focus stays in the card
+    p.locator('button.nu-send[data-type="move"]').press("Enter")
+    p.wait_for_selector('.nu-decision[data-type="move"]', state="detached")
+    assert p.evaluate("document.querySelector('#play-move').contains(document.activeElement)")
     desk.close()
 
 

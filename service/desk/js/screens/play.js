@@ -75,6 +75,31 @@ export function drawPlay(main, parts) {
   return drawTable(main, gameId);
 }
 
+const CONTROLS = "input, select, textarea, button, summary";
+
+/** What tells a control of a decision from the others: its decision's type, its tag, type, class, name and data-*. */
+function signature(e) {
+  const data = [...e.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `${a.name}=${a.value}`);
+  const type = e.closest(".play-entry")?.getAttribute("data-type") ?? "";
+  return [type, e.tagName, e.getAttribute("type") ?? "", e.className, e.getAttribute("aria-label") ?? "", ...data].join("|");
+}
+
+/** The focused control inside `card` as a key that finds its twin once the card is drawn anew (its signature and its
+ * place among the controls sharing it), {sig: null} for focus on the card but no control, null for focus elsewhere. */
+function focusKey(card) {
+  const active = document.activeElement;
+  if (!active || !card.contains(active)) return null;
+  if (!active.matches(CONTROLS)) return { sig: null, at: 0 };
+  const sig = signature(active);
+  return { sig, at: [...card.querySelectorAll(CONTROLS)].filter((e) => signature(e) === sig).indexOf(active) };
+}
+
+/** Focus the twin of the control `key` names, else the card's heading: the keyboard stays where the player was. */
+function refocus(card, key) {
+  const twin = key.sig === null ? null : [...card.querySelectorAll(CONTROLS)].filter((e) => signature(e) === key.sig)[key.at];
+  (twin instanceof HTMLElement && !twin.matches(":disabled") ? twin : card.querySelector("h2"))?.focus();
+}
+
 function whyNot(e) {
   return e instanceof Problem ? `${e.body.title}: ${e.body.detail}` : `Could not reach the server: ${e.message}`;
 }
@@ -496,6 +521,7 @@ function drawTable(main, gameId, joined = null) {
   async function send(spec, choice) {
     if (st.sending) return;
     st.sending = true;
+    const focused = focusKey(move); // taken before the button pressed is disabled, which drops the focus
     // the buttons that were enabled, disabled while the command is on its way (a form's own disabled send stays so)
     const held = [...move.querySelectorAll("button")].filter((b) => !b.disabled);
     for (const b of held) b.disabled = true;
@@ -511,10 +537,11 @@ function drawTable(main, gameId, joined = null) {
     } finally {
       st.sending = false;
     }
-    if (sent || moveKey() !== drawn) return drawMove(true);
+    if (sent || moveKey() !== drawn) return drawMove(true, focused);
     // refused, and nothing this seat may do has changed: the forms keep what the player filled in, the error is said
     for (const b of held) b.disabled = false;
     showError();
+    if (focused) refocus(move, focused);
   }
 
   /** The send error at the top of the move card, in place: the forms under it are not redrawn. */
@@ -524,39 +551,41 @@ function drawTable(main, gameId, joined = null) {
     drawn = moveKey();
   }
 
+  /** What the card says in a game in play when this seat has nothing to decide, else null. */
+  function waitText() {
+    const waiting = st.state ? st.state.waiting_for : [];
+    const who = waiting.join(", ");
+    if (waiting.length && !waiting.includes(st.me?.seat ?? "")) return `Your orders are in: waiting for ${who}.`;
+    if (mine().length) return null;
+    return waiting.length ? `Nothing to send: waiting for ${who}.` : "Nothing to send now: the other side is deciding.";
+  }
+
+  /** What the move card shows; not the other seats who still owe orders while this one decides (the head says them). */
   function moveKey() {
     const status = st.state ? st.state.status : "open";
-    return JSON.stringify([mine(), status, st.state && st.state.waiting_for]);
+    return JSON.stringify([mine(), status, waitText()]);
   }
 
   let drawn = null; // what the move card shows: redrawn only when it changes, so a half-filled form survives others' moves
-  function drawMove(force = false) {
+  /** @param {{sig: string | null, at: number} | null} [focused] the control to keep focused (focusKey) */
+  function drawMove(force = false, focused = focusKey(move)) {
     const entries = mine();
     const status = st.state ? st.state.status : "open";
     const key = moveKey();
     if (key === drawn && !force) return;
     drawn = key;
-    const parts = [h("h2", {}, "Your move")];
+    const parts = [h("h2", { tabindex: -1 }, "Your move")];
     if (st.error) parts.push(h("p", { class: "notice", id: "play-send-error" }, st.error));
+    const wait = waitText();
     if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
-    else if (st.state && st.state.waiting_for.length && !st.state.waiting_for.includes(st.me?.seat ?? ""))
-      parts.push(h("p", { class: "muted", id: "play-wait" }, `Your orders are in: waiting for ${st.state.waiting_for.join(", ")}.`));
-    else if (!entries.length)
-      parts.push(
-        h(
-          "p",
-          { class: "muted", id: "play-wait" },
-          st.state && st.state.waiting_for.length
-            ? `Nothing to send: waiting for ${st.state.waiting_for.join(", ")}.`
-            : "Nothing to send now: the other side is deciding.",
-        ),
-      );
+    else if (wait) parts.push(h("p", { class: "muted", id: "play-wait" }, wait));
     const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
     for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) add(offered, entry(spec));
     for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
       add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
     put(move, ...parts, offered);
     showSeats();
+    if (focused) refocus(move, focused);
   }
 
   /** While a seat is open the server refuses every command: the decisions are shown but not offered, and the page
