@@ -221,6 +221,22 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
     desk.close()
 
 
+def test_a_number_box_shows_its_whole_placeholder(browser, server):
+    """Battlefleet's move: a division's distance left empty says "keep speed", its turn "least …"; in full."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    shown = desk.page.locator("#play-move input.nu-value[placeholder]").evaluate_all(
+        """es => es.map((e) => { const s = getComputedStyle(e), c = document.createElement("canvas").getContext("2d");
+            c.font = s.font;
+            const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+            return { text: e.placeholder, clipped: c.measureText(e.placeholder).width > room + 0.5 }; })"""
+    )
+    assert "keep speed" in [x["text"] for x in shown]
+    assert [x for x in shown if x["clipped"]] == []
+    desk.close()
+
+
 def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, server):
     """U-Boat Leader's flotilla: Space on a boat's box redraws the form (what may still be picked); the focus stays
     on that box, so Tab goes on from it."""
