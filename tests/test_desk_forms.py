@@ -258,6 +258,18 @@ def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, ser
     desk.close()
 
 
+def test_the_uboat_campaign_sheets_vp_marker_at_0_is_inside_its_track(browser, server):
+    game = Game(server, "uboat-leader")
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    p = desk.page
+    p.wait_for_selector("#ul-vp")
+    assert p.inner_text("#ul-vp") == "0 VP"
+    vp, track = p.locator("#ul-vp").bounding_box(), p.locator(".ul-levels").bounding_box()
+    assert track["x"] <= vp["x"] and vp["x"] + vp["width"] <= track["x"] + track["width"], (vp, track)
+    desk.close()
+
+
 def test_abandoning_a_uboat_campaign_is_folded_away_like_concede(browser, server):
     game = Game(server, "uboat-leader")
     game.step()  # the flotilla picked: the Strategic Phase offers end_campaign among its routine commands
