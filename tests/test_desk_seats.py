@@ -94,3 +94,17 @@ def test_a_table_with_a_seat_open_offers_nothing_until_the_last_player_joins(bro
     )
     assert not p.locator("#play-send-error").count(), p.inner_text("#play-send-error")
     desk.close()
+
+
+def test_a_solitaire_games_open_seat_is_a_link_to_take_it_in_this_tab(browser, server):
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open("#/play")
+    p.select_option("#play-ruleset", "corvette-command")  # one seat: the captain
+    assert p.is_checked("#play-open")
+    p.click("#play-create")
+    p.get_by_role("link", name="take captain in this tab").click()
+    p.click("#play-join-take")
+    p.wait_for_selector("#play-seat")
+    assert p.inner_text("#play-seat") == "captain"
+    desk.close()

@@ -301,8 +301,9 @@ function showMade(el, g) {
       how = h(
         "span",
         {},
-        "invitation link: ",
-        h("input", { readonly: true, size: 70, value: playLink(g.game_id, `/join/${s.invitation}`), class: "play-invite", "data-seat": s.seat }),
+        h("a", { href: `#/play/${encodeURIComponent(g.game_id)}/join/${encodeURIComponent(s.invitation)}`, class: "play-take", "data-seat": s.seat }, `take ${s.seat} in this tab`),
+        " · or hand over the invitation link: ",
+        h("input", { readonly: true, size: 70, value: playLink(g.game_id, `/join/${s.invitation}`), class: "play-invite", "data-seat": s.seat, "aria-label": `${s.seat}'s invitation link` }),
       );
     else
       how = h(
@@ -310,7 +311,7 @@ function showMade(el, g) {
         {},
         h("a", { href: `#/play/${encodeURIComponent(g.game_id)}/token/${encodeURIComponent(s.token)}`, class: "play-as", "data-seat": s.seat }, `play ${s.seat} in this tab`),
         " · or hand over: ",
-        h("input", { readonly: true, size: 60, value: playLink(g.game_id, `/token/${s.token}`), class: "play-hand", "data-seat": s.seat }),
+        h("input", { readonly: true, size: 60, value: playLink(g.game_id, `/token/${s.token}`), class: "play-hand", "data-seat": s.seat, "aria-label": `${s.seat}'s link` }),
       );
     return h("tr", {}, h("th", {}, s.seat), h("td", {}, how));
   });
