@@ -186,12 +186,12 @@ def test_the_lobby_creates_an_unumpired_game(browser, server):
     desk.close()
 
 
-# every input and select of a decision card, with the name a screen reader gives it (aria-label, else its <label>s'
-# text, else its title); a control a <label> does not name (the second of two it wraps) has none
-NAMES = """card => [...card.querySelectorAll("input, select, textarea")].map((e) => ({
+# every control of a decision card, with the name a screen reader gives it (aria-label, else its <label>s' text,
+# else its title, else a button's own text); a control a <label> does not name (the second of two it wraps) has none
+NAMES = """card => [...card.querySelectorAll("input, select, textarea, button")].map((e) => ({
     what: `${e.tagName.toLowerCase()} ${e.type} ${e.className}`,
     name: (e.getAttribute("aria-label") || [...(e.labels || [])].map((l) => l.textContent).join(" ")
-           || e.title || "").trim(),
+           || e.title || (e.tagName === "BUTTON" ? e.textContent : "")).trim(),
 }))"""
 
 
@@ -235,6 +235,41 @@ def test_a_number_box_shows_its_whole_placeholder(browser, server):
     assert "keep speed" in [x["text"] for x in shown]
     assert [x for x in shown if x["clipped"]] == []
     desk.close()
+
+
+@pytest.mark.parametrize(
+    "ruleset, options",
+    [
+        ("aa1942-convoy", {}),
+        ("corvette-command", {}),
+        ("uboat-leader", {}),
+        ("battlefleet-1900", {"scenario": "yellow-sea-1904"}),
+    ],
+)
+def test_every_control_of_a_rulesets_first_decisions_has_a_name(browser, server, ruleset, options):
+    """Each seat's page follows the game while the seats send their first offered commands (Game.step); every
+    control of every decision card each page draws on the way has a name."""
+    game = Game(server, ruleset, options)
+    desks = {seat: Desk(browser, server) for seat in game.tokens}
+    for seat, desk in desks.items():
+        desk.open(f"#/play/{game.id}/token/{game.tokens[seat]}")
+    kinds, controls, missing = set(), 0, []
+    for _ in range(12):
+        version = httpx.get(f"{server}/games/{game.id}").json()["version"]
+        for seat, desk in desks.items():
+            desk.page.wait_for_function(
+                "v => Number(document.querySelector('#play-version')?.textContent) === v", arg=version, timeout=WAIT
+            )
+            for card in desk.page.locator("#play-move .nu-decision").all():
+                named = card.evaluate(NAMES)
+                kinds.add(card.get_attribute("data-type"))
+                controls += len(named)
+                missing += [(seat, card.get_attribute("data-type"), c) for c in named if not c["name"]]
+        game.step()
+    assert len(kinds) > 2 and controls > len(kinds), (kinds, controls)
+    assert missing == []
+    for desk in desks.values():
+        desk.close()
 
 
 def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, server):
