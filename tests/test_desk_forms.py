@@ -99,6 +99,7 @@ def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
     assert "J1 cannot turn that far" in p.inner_text("#play-send-error")
     assert distance.input_value() == str(lo)  # the same box, still filled: the form was not drawn anew
     assert form.locator("button.nu-send").is_enabled()
+    assert focused(p) == "button nu-send"  # the button pressed, disabled while the command was out, has it again
     # the advanced box keeps what was typed when it is not JSON
     advanced = p.locator('details.play-advanced[data-type="move"]')
     advanced.locator("summary").click()
@@ -107,6 +108,35 @@ def test_a_refused_send_keeps_the_filled_form_and_says_why(browser, server):
     p.wait_for_function("() => document.querySelector('#play-send-error')?.textContent.includes('not JSON')")
     assert advanced.locator("textarea.play-args").input_value() == "{not json"
     assert distance.input_value() == str(lo)
+    desk.close()
+
+
+def focused(p) -> str:
+    """The focused element: its tag and class."""
+    return p.evaluate("`${document.activeElement.tagName.toLowerCase()} ${document.activeElement.className}`")
+
+
+def test_a_half_filled_form_keeps_its_values_and_focus_when_the_other_side_sends(browser, server):
+    """Battlefleet's Movement Phase: Japan fills J1's distance; Russia's sealed move changes only who is still
+    awaited, so Japan's card is not drawn anew: the box keeps the distance and the keyboard's focus."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    box = p.locator('.nu-distance[data-division="J1"] input.nu-value')
+    box.fill("80")
+    box.focus()
+    version = int(p.inner_text("#play-version"))
+    move = [a for a in game.awaiting("russia") if a["type"] == "move"][0]
+    game.send("russia", {"type": "move", **move["default"]})
+    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) > v", arg=version)
+    assert box.input_value() == "80"
+    assert p.evaluate("document.activeElement.getAttribute('aria-label')") == "J1 distance"
+    assert focused(p) == "input nu-input nu-value"
+    # sent from the keyboard: the card is drawn anew for the next step, and the focus stays in the card
+    p.locator('button.nu-send[data-type="move"]').press("Enter")
+    p.wait_for_selector('.nu-decision[data-type="move"]', state="detached")
+    assert p.evaluate("document.querySelector('#play-move').contains(document.activeElement)")
     desk.close()
 
 
@@ -156,12 +186,12 @@ def test_the_lobby_creates_an_unumpired_game(browser, server):
     desk.close()
 
 
-# every input and select of a decision card, with the name a screen reader gives it (aria-label, else its <label>s'
-# text, else its title); a control a <label> does not name (the second of two it wraps) has none
-NAMES = """card => [...card.querySelectorAll("input, select, textarea")].map((e) => ({
+# every control of a decision card, with the name a screen reader gives it (aria-label, else its <label>s' text,
+# else its title, else a button's own text); a control a <label> does not name (the second of two it wraps) has none
+NAMES = """card => [...card.querySelectorAll("input, select, textarea, button")].map((e) => ({
     what: `${e.tagName.toLowerCase()} ${e.type} ${e.className}`,
     name: (e.getAttribute("aria-label") || [...(e.labels || [])].map((l) => l.textContent).join(" ")
-           || e.title || "").trim(),
+           || e.title || (e.tagName === "BUTTON" ? e.textContent : "")).trim(),
 }))"""
 
 
@@ -191,6 +221,57 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
     desk.close()
 
 
+def test_a_number_box_shows_its_whole_placeholder(browser, server):
+    """Battlefleet's move: a division's distance left empty says "keep speed", its turn "least …"; in full."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    shown = desk.page.locator("#play-move input.nu-value[placeholder]").evaluate_all(
+        """es => es.map((e) => { const s = getComputedStyle(e), c = document.createElement("canvas").getContext("2d");
+            c.font = s.font;
+            const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+            return { text: e.placeholder, clipped: c.measureText(e.placeholder).width > room + 0.5 }; })"""
+    )
+    assert "keep speed" in [x["text"] for x in shown]
+    assert [x for x in shown if x["clipped"]] == []
+    desk.close()
+
+
+@pytest.mark.parametrize(
+    "ruleset, options",
+    [
+        ("aa1942-convoy", {}),
+        ("corvette-command", {}),
+        ("uboat-leader", {}),
+        ("battlefleet-1900", {"scenario": "yellow-sea-1904"}),
+    ],
+)
+def test_every_control_of_a_rulesets_first_decisions_has_a_name(browser, server, ruleset, options):
+    """Each seat's page follows the game while the seats send their first offered commands (Game.step); every
+    control of every decision card each page draws on the way has a name."""
+    game = Game(server, ruleset, options)
+    desks = {seat: Desk(browser, server) for seat in game.tokens}
+    for seat, desk in desks.items():
+        desk.open(f"#/play/{game.id}/token/{game.tokens[seat]}")
+    kinds, controls, missing = set(), 0, []
+    for _ in range(12):
+        version = httpx.get(f"{server}/games/{game.id}").json()["version"]
+        for seat, desk in desks.items():
+            desk.page.wait_for_function(
+                "v => Number(document.querySelector('#play-version')?.textContent) === v", arg=version, timeout=WAIT
+            )
+            for card in desk.page.locator("#play-move .nu-decision").all():
+                named = card.evaluate(NAMES)
+                kinds.add(card.get_attribute("data-type"))
+                controls += len(named)
+                missing += [(seat, card.get_attribute("data-type"), c) for c in named if not c["name"]]
+        game.step()
+    assert len(kinds) > 2 and controls > len(kinds), (kinds, controls)
+    assert missing == []
+    for desk in desks.values():
+        desk.close()
+
+
 def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, server):
     """U-Boat Leader's flotilla: Space on a boat's box redraws the form (what may still be picked); the focus stays
     on that box, so Tab goes on from it."""
@@ -209,6 +290,18 @@ def test_a_checkbox_that_redraws_the_form_keeps_the_keyboards_focus(browser, ser
         arg=label,
         timeout=WAIT,
     )
+    desk.close()
+
+
+def test_the_uboat_campaign_sheets_vp_marker_at_0_is_inside_its_track(browser, server):
+    game = Game(server, "uboat-leader")
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    p = desk.page
+    p.wait_for_selector("#ul-vp")
+    assert p.inner_text("#ul-vp") == "0 VP"
+    vp, track = p.locator("#ul-vp").bounding_box(), p.locator(".ul-levels").bounding_box()
+    assert track["x"] <= vp["x"] and vp["x"] + vp["width"] <= track["x"] + track["width"], (vp, track)
     desk.close()
 
 

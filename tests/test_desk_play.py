@@ -136,6 +136,7 @@ def test_three_turns_of_battlefleet_in_two_browser_contexts_each_seeing_only_its
     japan, russia = Desk(browser, server), Desk(browser, server)  # two contexts: two players
     for desk, seat in ((japan, "japan"), (russia, "russia")):
         desk.page.goto(links[seat])
+        desk.page.click("#play-join-take")
         desk.page.wait_for_selector("#play-seat")
         assert desk.page.inner_text("#play-seat") == seat
     # setup and the first orders: Japan turns to starboard; each page shows only its own sealed content

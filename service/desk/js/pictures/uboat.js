@@ -32,7 +32,8 @@ function levelsTrack(d) {
     d.levels.map((l) =>
       h("span", { class: `ul-level ${l.reached ? "reached" : ""}`, style: `left:${pct(l.vp)}` }, `${l.name} ${l.vp}`),
     ),
-    h("span", { class: "ul-vp", style: `left:${pct(score)}`, id: "ul-vp" }, `${score} VP`),
+    // shifted by as much of its own width as it is along the track: at 0 it starts there, never out of the track
+    h("span", { class: "ul-vp", style: `left:${pct(score)};transform:translateX(-${pct(score)})`, id: "ul-vp" }, `${score} VP`),
   );
 }
 

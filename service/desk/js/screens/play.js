@@ -29,6 +29,7 @@ const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that se
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
 const LAST_RESORT = new Set(["concede", "end_campaign"]); // end_campaign: U-Boat Leader's abandoning the campaign
+const SEATS_POLL = 4000; // ms: while a seat is open, how often the table reads the game's seats again
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -70,22 +71,33 @@ export function drawPlay(main, parts) {
     hold(gameId, arg);
     history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
   }
-  if (what === "join" && arg) {
-    put(main, h("p", { class: "loading" }, "Taking your seat…"));
-    const stop = { fn: () => {} };
-    new Umpire("")
-      .join(gameId, arg)
-      .then((cred) => {
-        hold(gameId, cred.token);
-        history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
-        stop.fn = drawTable(main, gameId);
-      })
-      .catch((e) => {
-        put(main, h("div", { class: "play" }, h("p", { class: "notice", id: "play-error" }, whyNot(e)), backLink()));
-      });
-    return () => stop.fn();
-  }
+  if (what === "join" && arg) return drawJoin(main, gameId, arg);
   return drawTable(main, gameId);
+}
+
+const CONTROLS = "input, select, textarea, button, summary";
+
+/** What tells a control of a decision from the others: its decision's type, its tag, type, class, name and data-*. */
+function signature(e) {
+  const data = [...e.attributes].filter((a) => a.name.startsWith("data-")).map((a) => `${a.name}=${a.value}`);
+  const type = e.closest(".play-entry")?.getAttribute("data-type") ?? "";
+  return [type, e.tagName, e.getAttribute("type") ?? "", e.className, e.getAttribute("aria-label") ?? "", ...data].join("|");
+}
+
+/** The focused control inside `card` as a key that finds its twin once the card is drawn anew (its signature and its
+ * place among the controls sharing it), {sig: null} for focus on the card but no control, null for focus elsewhere. */
+function focusKey(card) {
+  const active = document.activeElement;
+  if (!active || !card.contains(active)) return null;
+  if (!active.matches(CONTROLS)) return { sig: null, at: 0 };
+  const sig = signature(active);
+  return { sig, at: [...card.querySelectorAll(CONTROLS)].filter((e) => signature(e) === sig).indexOf(active) };
+}
+
+/** Focus the twin of the control `key` names, else the card's heading: the keyboard stays where the player was. */
+function refocus(card, key) {
+  const twin = key.sig === null ? null : [...card.querySelectorAll(CONTROLS)].filter((e) => signature(e) === key.sig)[key.at];
+  (twin instanceof HTMLElement && !twin.matches(":disabled") ? twin : card.querySelector("h2"))?.focus();
 }
 
 function whyNot(e) {
@@ -94,6 +106,78 @@ function whyNot(e) {
 
 function backLink() {
   return h("p", {}, h("a", { href: "#/play" }, "← create or join another game"));
+}
+
+// ---- taking an open seat ----
+
+/** The join page: what the invitation offers, an optional passphrase (the seat's say in the dice), then the table. */
+function drawJoin(main, gameId, invitation) {
+  const stop = { fn: () => {} };
+  put(main, h("p", { class: "loading" }, "Reading your invitation…"));
+  const api = new Umpire("");
+  const error = h("p", { class: "notice", id: "play-error", hidden: true });
+  const fail = (e) => {
+    error.textContent = whyNot(e);
+    error.hidden = false;
+  };
+  const phrase = h("input", { id: "play-join-passphrase", size: 40, autocomplete: "off", "aria-describedby": "play-join-hint" });
+  const take = h("button", { id: "play-join-take", type: "submit" });
+  const form = h(
+    "form",
+    { class: "play-card" },
+    h("p", {}, h("label", {}, "Passphrase: your say in the dice (optional) ", phrase)),
+    h(
+      "p",
+      { class: "muted", id: "play-join-hint" },
+      "Any phrase. Its SHA-256 is added to the dice as your seat's seed before the first roll, so the server (which committed to its own seed before you joined) cannot have chosen the rolls. Leave it empty to play without one.",
+    ),
+    error,
+    take,
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const passphrase = phrase.value;
+    take.disabled = true;
+    try {
+      const cred = await api.join(gameId, invitation, passphrase ? { passphrase } : {});
+      hold(gameId, cred.token);
+      history.replaceState(null, "", `#/play/${encodeURIComponent(gameId)}`);
+      stop.fn = drawTable(main, gameId, joinedSeed(cred.client_seed, passphrase !== ""));
+    } catch (e) {
+      fail(e); // the form keeps what was typed: mend it and take the seat again
+      take.disabled = false;
+    }
+  });
+  const path = `/games/${encodeURIComponent(gameId)}/invitation`;
+  api.request("POST", path, { invitation }).then(
+    (offer) => {
+      take.textContent = `Take the ${offer.seat} seat`;
+      put(
+        main,
+        h(
+          "div",
+          { class: "play" },
+          h("h1", {}, `Join game ${gameId}`),
+          h("p", {}, "You are invited to play ", h("strong", { id: "play-join-seat" }, offer.seat), ` (${offer.ruleset.id}).`),
+          form,
+          backLink(),
+        ),
+      );
+      phrase.focus();
+    },
+    (e) => {
+      fail(e); // a spent or unknown invitation: nothing to take
+      put(main, h("div", { class: "play" }, error, backLink()));
+    },
+  );
+  return () => stop.fn();
+}
+
+/** What a join recorded of the seat's seed, in words: `seed` as the answer gave it, `sent` whether one was sent. */
+function joinedSeed(seed, sent) {
+  if (seed) return h("p", { id: "play-joined" }, "Your seed for the dice, recorded with your join: ", h("code", { id: "play-joined-seed" }, seed));
+  const why = sent ? "the dice were already locked (a command came first)" : "you gave no passphrase";
+  return h("p", { class: "muted", id: "play-joined" }, `No seed of yours was recorded: ${why}.`);
 }
 
 // ---- the lobby ----
@@ -217,8 +301,9 @@ function showMade(el, g) {
       how = h(
         "span",
         {},
-        "invitation link: ",
-        h("input", { readonly: true, size: 70, value: playLink(g.game_id, `/join/${s.invitation}`), class: "play-invite", "data-seat": s.seat }),
+        h("a", { href: `#/play/${encodeURIComponent(g.game_id)}/join/${encodeURIComponent(s.invitation)}`, class: "play-take", "data-seat": s.seat }, `take ${s.seat} in this tab`),
+        " · or hand over the invitation link: ",
+        h("input", { readonly: true, size: 70, value: playLink(g.game_id, `/join/${s.invitation}`), class: "play-invite", "data-seat": s.seat, "aria-label": `${s.seat}'s invitation link` }),
       );
     else
       how = h(
@@ -226,7 +311,7 @@ function showMade(el, g) {
         {},
         h("a", { href: `#/play/${encodeURIComponent(g.game_id)}/token/${encodeURIComponent(s.token)}`, class: "play-as", "data-seat": s.seat }, `play ${s.seat} in this tab`),
         " · or hand over: ",
-        h("input", { readonly: true, size: 60, value: playLink(g.game_id, `/token/${s.token}`), class: "play-hand", "data-seat": s.seat }),
+        h("input", { readonly: true, size: 60, value: playLink(g.game_id, `/token/${s.token}`), class: "play-hand", "data-seat": s.seat, "aria-label": `${s.seat}'s link` }),
       );
     return h("tr", {}, h("th", {}, s.seat), h("td", {}, how));
   });
@@ -246,7 +331,8 @@ function showMade(el, g) {
 
 // ---- the table ----
 
-function drawTable(main, gameId) {
+/** @param {HTMLElement | null} [joined] what a join just recorded, said above the table */
+function drawTable(main, gameId, joined = null) {
   const token = heldToken(gameId);
   const box = h("div", { class: "play" });
   put(main, box);
@@ -278,6 +364,7 @@ function drawTable(main, gameId) {
   put(
     box,
     head,
+    joined,
     h(
       "div",
       { class: "play-grid" },
@@ -286,6 +373,8 @@ function drawTable(main, gameId) {
     ),
   );
   let live = null;
+  let seatsTimer = 0; // the next reading of the seats, while one is open (checkSeats)
+  let asking = false;
   (async () => {
     /** @type {RulesetInfo} */
     let rules;
@@ -304,6 +393,7 @@ function drawTable(main, gameId) {
     const seat = st.me.seat;
     const seen = lastSeen(gameId, seat); // read before the stream's first state marks the version now as seen
     if (seen !== null && seen < st.summary.version) drawSince(seen);
+    if (openSeats().length) seatsTimer = setTimeout(checkSeats, SEATS_POLL);
     live = api.follow(gameId, {
       onMessage: (m) => {
         if (m.message === "event") st.events.push(m.event);
@@ -311,6 +401,7 @@ function drawTable(main, gameId) {
           st.state = m;
           markSeen(gameId, seat, m.version);
           refresh();
+          checkSeats(); // the last join's seed, or the bots it let move, may be what this state follows
         } else if (m.message === "end") {
           st.ended = m;
           refresh();
@@ -364,6 +455,29 @@ function drawTable(main, gameId) {
     since.hidden = false;
   }
 
+  /** The seats still waiting for a player to accept their invitation: while any is, the server refuses commands. */
+  function openSeats() {
+    return st.summary ? st.summary.seats.filter((s) => s.open).map((s) => s.seat) : [];
+  }
+
+  // A join is no event (unless it carries a seed), so the stream does not say when a seat is taken: while one is open
+  // the table reads the game's seats again every SEATS_POLL ms and on each state the stream brings, until none is.
+  async function checkSeats() {
+    if (asking || st.stopped || !openSeats().length) return;
+    asking = true;
+    clearTimeout(seatsTimer);
+    try {
+      st.summary = await api.game(gameId);
+    } catch {
+      // asked again below
+    } finally {
+      asking = false;
+    }
+    if (st.stopped) return;
+    showSeats();
+    if (openSeats().length) seatsTimer = setTimeout(checkSeats, SEATS_POLL);
+  }
+
   let timer = null;
   function refresh() {
     drawHead();
@@ -408,6 +522,7 @@ function drawTable(main, gameId) {
   async function send(spec, choice) {
     if (st.sending) return;
     st.sending = true;
+    const focused = focusKey(move); // taken before the button pressed is disabled, which drops the focus
     // the buttons that were enabled, disabled while the command is on its way (a form's own disabled send stays so)
     const held = [...move.querySelectorAll("button")].filter((b) => !b.disabled);
     for (const b of held) b.disabled = true;
@@ -423,10 +538,11 @@ function drawTable(main, gameId) {
     } finally {
       st.sending = false;
     }
-    if (sent || moveKey() !== drawn) return drawMove(true);
+    if (sent || moveKey() !== drawn) return drawMove(true, focused);
     // refused, and nothing this seat may do has changed: the forms keep what the player filled in, the error is said
     for (const b of held) b.disabled = false;
     showError();
+    if (focused) refocus(move, focused);
   }
 
   /** The send error at the top of the move card, in place: the forms under it are not redrawn. */
@@ -436,37 +552,57 @@ function drawTable(main, gameId) {
     drawn = moveKey();
   }
 
+  /** What the card says in a game in play when this seat has nothing to decide, else null. */
+  function waitText() {
+    const waiting = st.state ? st.state.waiting_for : [];
+    const who = waiting.join(", ");
+    if (waiting.length && !waiting.includes(st.me?.seat ?? "")) return `Your orders are in: waiting for ${who}.`;
+    if (mine().length) return null;
+    return waiting.length ? `Nothing to send: waiting for ${who}.` : "Nothing to send now: the other side is deciding.";
+  }
+
+  /** What the move card shows; not the other seats who still owe orders while this one decides (the head says them). */
   function moveKey() {
     const status = st.state ? st.state.status : "open";
-    return JSON.stringify([mine(), status, st.state && st.state.waiting_for]);
+    return JSON.stringify([mine(), status, waitText()]);
   }
 
   let drawn = null; // what the move card shows: redrawn only when it changes, so a half-filled form survives others' moves
-  function drawMove(force = false) {
+  /** @param {{sig: string | null, at: number} | null} [focused] the control to keep focused (focusKey) */
+  function drawMove(force = false, focused = focusKey(move)) {
     const entries = mine();
     const status = st.state ? st.state.status : "open";
     const key = moveKey();
     if (key === drawn && !force) return;
     drawn = key;
-    const parts = [h("h2", {}, "Your move")];
+    const parts = [h("h2", { tabindex: -1 }, "Your move")];
     if (st.error) parts.push(h("p", { class: "notice", id: "play-send-error" }, st.error));
+    const wait = waitText();
     if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
-    else if (st.state && st.state.waiting_for.length && !st.state.waiting_for.includes(st.me?.seat ?? ""))
-      parts.push(h("p", { class: "muted", id: "play-wait" }, `Your orders are in: waiting for ${st.state.waiting_for.join(", ")}.`));
-    else if (!entries.length)
-      parts.push(
-        h(
-          "p",
-          { class: "muted", id: "play-wait" },
-          st.state && st.state.waiting_for.length
-            ? `Nothing to send: waiting for ${st.state.waiting_for.join(", ")}.`
-            : "Nothing to send now: the other side is deciding.",
-        ),
-      );
-    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) parts.push(entry(spec));
+    else if (wait) parts.push(h("p", { class: "muted", id: "play-wait" }, wait));
+    const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
+    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) add(offered, entry(spec));
     for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
-      parts.push(h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
-    put(move, ...parts);
+      add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
+    put(move, ...parts, offered);
+    showSeats();
+    if (focused) refocus(move, focused);
+  }
+
+  /** While a seat is open the server refuses every command: the decisions are shown but not offered, and the page
+   * says whom it waits for. In place, so what the player opened or filled in stays when the last seat is taken. */
+  function showSeats() {
+    const open = st.state?.status === "open" ? openSeats() : [];
+    const offered = move.querySelector(".play-entries");
+    if (!(offered instanceof HTMLFieldSetElement)) return;
+    move.querySelector("#play-seats-open")?.remove();
+    offered.disabled = open.length > 0;
+    if (!open.length) return offered.removeAttribute("aria-describedby");
+    offered.setAttribute("aria-describedby", "play-seats-open");
+    const who = `${open.join(", ")} ${open.length > 1 ? "have" : "has"} not joined`;
+    move.querySelector("h2")?.after(
+      h("p", { class: "notice", id: "play-seats-open" }, `Waiting for players: ${who}; the game starts when every seat is taken.`),
+    );
   }
 
   function ended() {
@@ -606,6 +742,7 @@ function drawTable(main, gameId) {
 
   return () => {
     st.stopped = true;
+    clearTimeout(seatsTimer);
     if (live) live.close();
   };
 }
