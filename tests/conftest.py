@@ -28,6 +28,8 @@ SEED = bytes(range(32))
 SLOW = {
     "test_desk_browser.py",
     "test_desk_play.py",
+    "test_desk_forms.py",
+    "test_desk_seats.py",
     "test_play_clicks.py",
     "test_client_ts.py",
     "test_client_starter.py",

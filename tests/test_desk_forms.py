@@ -221,6 +221,21 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
     desk.close()
 
 
+def test_an_optional_numbers_slider_takes_its_least_value_when_clicked_there(browser, server):
+    """An optional number left out (J1's distance: "keep speed") shows its slider at the least value; a click there
+    chooses that value. Before, the click moved nothing, so no `input` fired and the box stayed empty."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    distance = desk.page.locator('.nu-distance[data-division="J1"]')
+    slider, box = distance.locator("input[type=range]"), distance.locator("input[type=number]")
+    assert box.input_value() == ""
+    least = slider.get_attribute("min")
+    slider.click(position={"x": 1, "y": slider.bounding_box()["height"] / 2})
+    assert box.input_value() == least and slider.input_value() == least
+    desk.close()
+
+
 def test_a_number_box_shows_its_whole_placeholder(browser, server):
     """Battlefleet's move: a division's distance left empty says "keep speed", its turn "least …"; in full."""
     game = battlefleet(server, "move")

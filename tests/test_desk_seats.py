@@ -75,15 +75,17 @@ def test_a_table_with_a_seat_open_offers_nothing_until_the_last_player_joins(bro
     )
     p.wait_for_selector(SEND)
     assert all(b.is_disabled() for b in p.locator(SEND).all())
+    assert p.inner_text("#play-status") == "waiting for players"
     desk.screenshot("seats-open-waiting", full_page=False)
     advanced = p.locator("#play-move details.play-advanced").first
     advanced.locator("summary").click()  # what the player opened while waiting stays open when the game starts
-    # the other player joins (no event: the page learns it by reading the seats again)
+    # the other player joins: no event, but the stream sends its state again, `open_seats` empty (no polling)
     joined = httpx.post(f"{server}/games/{gid}/join", json={"invitation": invitations["russia"]})
     assert joined.status_code == 201, joined.text
     p.wait_for_selector("#play-seats-open", state="detached", timeout=WAIT)
     send = p.locator(SEND).first
     assert send.is_enabled() and advanced.get_attribute("open") is not None
+    assert p.inner_text("#play-status") == "in play"
     before = int(p.inner_text("#play-version"))
     send.click()
     p.wait_for_function(

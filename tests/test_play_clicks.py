@@ -178,6 +178,7 @@ def test_three_battlefleet_turns_by_clicks_in_two_browsers_joined_by_invitation(
     sides = {seat: Desk(browser, server) for seat in ("japan", "russia")}  # two contexts: two players
     for seat, desk in sides.items():
         desk.page.goto(links[seat])
+        desk.page.click("#play-join-take")
         desk.page.wait_for_selector("#play-seat")
         assert desk.page.inner_text("#play-seat") == seat
     seen: set[str] = set()

@@ -967,6 +967,13 @@ function numberInput(lo, hi, value, optional, unit, set, L, name) {
         show(Number(slider.value));
         set(Number(slider.value));
     });
+    // a number left out shows the slider at its least: a click there moves nothing, so no `input` says it was chosen
+    slider.addEventListener("click", () => {
+        if (box.value !== "")
+            return;
+        show(Number(slider.value));
+        set(Number(slider.value));
+    });
     box.addEventListener("input", () => {
         const v = box.value === "" ? undefined : Number(box.value);
         if (v !== undefined)

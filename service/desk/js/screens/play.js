@@ -18,7 +18,7 @@ import { Problem, Umpire, command } from "../client/client.js";
  * @typedef {import("../client/types.js").StreamMessage} StreamMessage
  * @typedef {import("../client/types.js").CommandSpec} CommandSpec
  */
-/** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], status: string, version: number}} PlayState the
+/** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], open_seats: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
 import { add, errorText, h, prose, put } from "../dom.js";
@@ -29,7 +29,6 @@ const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that se
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
 const LAST_RESORT = new Set(["concede", "end_campaign"]); // end_campaign: U-Boat Leader's abandoning the campaign
-const SEATS_POLL = 4000; // ms: while a seat is open, how often the table reads the game's seats again
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -373,8 +372,6 @@ function drawTable(main, gameId, joined = null) {
     ),
   );
   let live = null;
-  let seatsTimer = 0; // the next reading of the seats, while one is open (checkSeats)
-  let asking = false;
   (async () => {
     /** @type {RulesetInfo} */
     let rules;
@@ -393,7 +390,6 @@ function drawTable(main, gameId, joined = null) {
     const seat = st.me.seat;
     const seen = lastSeen(gameId, seat); // read before the stream's first state marks the version now as seen
     if (seen !== null && seen < st.summary.version) drawSince(seen);
-    if (openSeats().length) seatsTimer = setTimeout(checkSeats, SEATS_POLL);
     live = api.follow(gameId, {
       onMessage: (m) => {
         if (m.message === "event") st.events.push(m.event);
@@ -401,7 +397,6 @@ function drawTable(main, gameId, joined = null) {
           st.state = m;
           markSeen(gameId, seat, m.version);
           refresh();
-          checkSeats(); // the last join's seed, or the bots it let move, may be what this state follows
         } else if (m.message === "end") {
           st.ended = m;
           refresh();
@@ -455,33 +450,18 @@ function drawTable(main, gameId, joined = null) {
     since.hidden = false;
   }
 
-  /** The seats still waiting for a player to accept their invitation: while any is, the server refuses commands. */
+  /** The seats still waiting for a player to accept their invitation: while any is, the server refuses commands.
+   * The stream's state says them, and comes again when a seat is taken (a join is no event); before it, the summary. */
   function openSeats() {
+    if (st.state) return st.state.open_seats;
     return st.summary ? st.summary.seats.filter((s) => s.open).map((s) => s.seat) : [];
-  }
-
-  // A join is no event (unless it carries a seed), so the stream does not say when a seat is taken: while one is open
-  // the table reads the game's seats again every SEATS_POLL ms and on each state the stream brings, until none is.
-  async function checkSeats() {
-    if (asking || st.stopped || !openSeats().length) return;
-    asking = true;
-    clearTimeout(seatsTimer);
-    try {
-      st.summary = await api.game(gameId);
-    } catch {
-      // asked again below
-    } finally {
-      asking = false;
-    }
-    if (st.stopped) return;
-    showSeats();
-    if (openSeats().length) seatsTimer = setTimeout(checkSeats, SEATS_POLL);
   }
 
   let timer = null;
   function refresh() {
     drawHead();
     drawMove();
+    showSeats(); // a card kept as it was still learns that the last seat was taken
     drawOrders();
     drawLog();
     clearTimeout(timer);
@@ -504,7 +484,7 @@ function drawTable(main, gameId, joined = null) {
         " · version ",
         h("span", { id: "play-version" }, String(s ? s.version : st.summary.version)),
         " · ",
-        h("span", { id: "play-status", "data-status": status }, status === "open" ? "in play" : status === "over" ? "the game is over" : "over, seed revealed"),
+        h("span", { id: "play-status", "data-status": status }, status !== "open" ? (status === "over" ? "the game is over" : "over, seed revealed") : openSeats().length ? "waiting for players" : "in play"),
         waiting && waiting.length ? ` · waiting for ${waiting.join(", ")}` : "",
         " · stream: ",
         h("span", { id: "play-link" }, st.link || "opening"),
@@ -530,7 +510,7 @@ function drawTable(main, gameId, joined = null) {
     try {
       const answer = await api.send(gameId, command(spec, choice));
       // the stream brings the same state; the answer's awaiting is this seat's now already
-      st.state = { ...(st.state || {}), message: "state", version: answer.version, awaiting: answer.awaiting, waiting_for: answer.waiting_for, status: st.state ? st.state.status : "open" };
+      st.state = { ...(st.state || {}), message: "state", version: answer.version, awaiting: answer.awaiting, waiting_for: answer.waiting_for, open_seats: [], status: st.state ? st.state.status : "open" }; // a command was taken: every seat is
       st.error = null;
       sent = true;
     } catch (e) {
@@ -742,7 +722,6 @@ function drawTable(main, gameId, joined = null) {
 
   return () => {
     st.stopped = true;
-    clearTimeout(seatsTimer);
     if (live) live.close();
   };
 }
