@@ -83,6 +83,21 @@ def test_json_log_lines_carry_the_request_id_and_no_line_holds_a_ticket_or_token
     assert "ticket=…" in text
 
 
+@pytest.mark.parametrize("flag", ["--no-access-log", "--access-log"])
+def test_plain_uvicorn_logs_access_as_its_flag_says(tmp_path, flag):
+    """docs/operations.md "Logs": plain uvicorn logs access "unless `--no-access-log`". The app's log set-up gave the
+    access logger a handler again on import, and uvicorn logs access whenever that logger has one: the flag was lost."""
+    log = tmp_path / "server.log"
+    with open(log, "wb") as out:
+        ctx = server_process(str(tmp_path / "l.db"), args=(flag, "--log-level", "info"), stderr=out)
+        with ctx as (base, proc):
+            assert httpx.get(f"{base}/rulesets").status_code == 200
+            proc.terminate()
+            proc.wait(timeout=30)
+    logged = '"GET /rulesets HTTP/1.1" 200' in log.read_text()
+    assert logged == (flag == "--access-log"), log.read_text()[-2000:]
+
+
 def test_a_ticket_reused_after_its_time_is_refused_as_expired(tmp_path):
     from fastapi.testclient import TestClient
 
