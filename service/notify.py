@@ -25,11 +25,21 @@ import os
 import secrets
 import threading
 import time
+import weakref
 from typing import Any
 
 log = logging.getLogger("umpire.notify")
 CHANNEL = "umpire_events"
 PG_SAFETY_CHECK = 15.0  # seconds between head checks on PostgreSQL while LISTEN works
+_NOTIFIERS: weakref.WeakSet[Notifier] = weakref.WeakSet()  # this process's, for `shutting_down`
+
+
+def shutting_down() -> None:
+    """The server is stopping (its HTTP protocol says so as it begins a graceful shutdown: service/server.py): every
+    stream of this process ends, else the shutdown would wait for clients that never leave. Each client reconnects
+    (after the `retry:` the stream gave, resuming with Last-Event-ID) to another process or the restarted one."""
+    for notifier in list(_NOTIFIERS):
+        notifier.close_streams()
 
 
 class Subscription:
@@ -85,6 +95,8 @@ class Notifier:
         self._listener: threading.Thread | None = None
         self.listening = False  # the LISTEN connection is up
         self.sent = 0  # NOTIFY statements sent (tests, benchmarks)
+        self.closing = False  # the server is stopping: streams end (`shutting_down`)
+        _NOTIFIERS.add(self)
 
     # ---- the write path ----
 
@@ -121,12 +133,22 @@ class Notifier:
 
     def wake(self, game_id: str) -> None:
         with self._lock:
-            subs = self._subs.get(game_id)
-            if not subs:
-                return
-            by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
-            for s in subs:
-                by_loop.setdefault(s.loop, []).append(s)
+            subs = list(self._subs.get(game_id) or ())
+        if subs:
+            self._wake(subs)
+
+    def close_streams(self) -> None:
+        """Every stream of this notifier ends at its next wake-up, which this is (`shutting_down`)."""
+        self.closing = True
+        with self._lock:
+            subs = [s for group in self._subs.values() for s in group]
+        self._wake(subs)
+
+    @staticmethod
+    def _wake(subs: list[Subscription]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
+        for s in subs:
+            by_loop.setdefault(s.loop, []).append(s)
         for loop, group in by_loop.items():
             try:
                 loop.call_soon_threadsafe(_wake_all, group)

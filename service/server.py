@@ -22,6 +22,7 @@ import json
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from service.notify import shutting_down
 from service.settings import Settings
 
 
@@ -81,6 +82,12 @@ class Protocol(HttpToolsProtocol):
             return
         super().connection_made(transport)
         self._arm_head_timer()
+
+    def shutdown(self) -> None:
+        """The server begins a graceful shutdown: it waits for every answer under way to complete, and a live stream
+        never completes, so this process's streams end first (service.notify.shutting_down)."""
+        shutting_down()
+        super().shutdown()
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._refused:

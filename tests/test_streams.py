@@ -176,3 +176,32 @@ def test_the_app_sends_the_pending_notify_when_it_shuts_down(tmp_path):
         assert r.status_code == 200, r.text
         assert svc.store.notified == []  # pending, nobody sent it
     assert [p.split(" ", 1)[1] for batch in svc.store.notified for p in batch] == [gid]
+
+
+@pytest.mark.parametrize("how", ["umpire serve", "uvicorn --http service.server:Protocol"])
+def test_a_server_asked_to_stop_ends_its_open_streams_and_stops(tmp_path, how):
+    """docs/operations.md "Stopping": SIGTERM starts a graceful shutdown, which waits for every answer under way; a
+    live stream never completes, so one open tab kept the server up until the client left (a trial saw it still up
+    38 s on). The streams now end when the shutdown begins; their clients reconnect with Last-Event-ID."""
+    serve = how == "umpire serve"
+    args = () if serve else ("--http", "service.server:Protocol")
+    with server_process(str(tmp_path / "s.db"), serve=serve, args=args) as (base, proc):
+        with httpx.Client(base_url=base, timeout=60) as c:
+            g = new_game(c)
+            opened, ended = threading.Event(), threading.Event()
+
+            def read() -> None:
+                try:
+                    with c.stream("GET", f"/games/{g['game_id']}/events/stream", params={"timeout": 3600}) as r:
+                        for line in r.iter_lines():
+                            if line.startswith("data: ") and json.loads(line[6:])["message"] == "state":
+                                opened.set()
+                    ended.set()  # the server closed the answer, cleanly
+                except httpx.HTTPError:
+                    pass
+
+            threading.Thread(target=read, daemon=True).start()
+            assert opened.wait(20), "the stream sent its state"
+            proc.terminate()
+            proc.wait(timeout=20)  # uvicorn ends by raising the signal again once shut down: -15, after a clean stop
+            assert ended.wait(5), "the stream's answer ended before the server stopped"

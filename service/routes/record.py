@@ -244,7 +244,7 @@ async def event_stream(
     metrics.STREAMS_OPEN.inc()
     try:
         while True:
-            if await request.is_disconnected():  # a client gone mid-backlog costs at most one page
+            if await request.is_disconnected() or svc.notifier.closing:  # a client gone mid-backlog: one page
                 return
             if sent_state is None:
                 yield f"retry: {RETRY_MS}\n\n"
@@ -276,6 +276,8 @@ async def event_stream(
                 if now >= deadline:
                     return
                 woken = await sub.wait(min(deadline, quiet_until) - now)
+                if svc.notifier.closing:  # the server is stopping (service.notify.shutting_down)
+                    return
                 if not woken and loop.time() >= quiet_until:
                     quiet_until = loop.time() + KEEP_ALIVE
                     yield ": keep-alive\n\n"

@@ -79,7 +79,7 @@ async def job_stream(jobs: OddsJobs, request: Request, job_id: str):
     last = -1
     sub = jobs.svc.notifier.subscribe(job_key(job_id))  # woken by its progress; a job in another process: each second
     try:
-        while not await request.is_disconnected():
+        while not (await request.is_disconnected() or jobs.svc.notifier.closing):  # closing: the server is stopping
             job = await asyncio.to_thread(jobs.get, job_id, bearer(request))
             if job["status"] != "running":
                 yield f"event: result\ndata: {msgspec.json.encode(job).decode()}\n\n"
