@@ -86,6 +86,9 @@ def why_forbidden(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | No
     """Why an address is no webhook target (None: it may be one)."""
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         return why_forbidden(ip.ipv4_mapped)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.sixtofour is not None:  # 2002::/16 carries an IPv4 host
+        inner = why_forbidden(ip.sixtofour)
+        return None if inner is None else f"a 6to4 address of {inner}"
     if ip == ipaddress.ip_address("169.254.169.254") or ip == ipaddress.ip_address("fd00:ec2::254"):
         return "a cloud metadata address"
     for name, flag in (

@@ -293,6 +293,9 @@ def test_registration_needs_a_token_of_the_game(hooked, receiver):
         ("http://[::1]/x", "loopback"),
         ("http://0.0.0.0/x", "unspecified"),
         ("http://[::ffff:10.0.0.1]/x", "private"),
+        ("http://[2002:7f00:1::]/x", "a 6to4 address of a loopback address"),  # 127.0.0.1 inside 2002::/16
+        ("http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x", "private"),  # Teredo (2001::/23, IANA special-purpose)
+        ("http://[64:ff9b::7f00:1]/x", "reserved"),  # NAT64 of 127.0.0.1
         ("ftp://example.org/x", "^[Hh][Tt][Tt][Pp][Ss]?://"),  # the schema's pattern says it first
         ("http://user:pw@example.org/x", "credentials"),
     ],
