@@ -142,6 +142,22 @@ class Desk:
             "first_bad_k": _int(row.get_attribute("data-first-bad-k")),
         }
 
+    def version(self) -> int:
+        """The game's version the Play tab shows."""
+        return int(self.page.inner_text("#play-version"))
+
+    def send(self, button, timeout: float = 30_000) -> None:
+        """Click a decision's send (a Playwright locator) and wait until the game has moved on; fail on a refusal."""
+        before = self.version()
+        button.click()
+        self.page.wait_for_function(
+            "v => Number(document.querySelector('#play-version').textContent) > v"
+            " || document.querySelector('#play-send-error')",
+            arg=before,
+            timeout=timeout,
+        )
+        assert not self.page.locator("#play-send-error").count(), self.page.inner_text("#play-send-error")
+
     def screenshot(self, name: str, full_page: bool = True) -> Path:
         OUTPUT.mkdir(parents=True, exist_ok=True)
         path = OUTPUT / f"{name}.png"

@@ -60,10 +60,6 @@ def sit(desk: Desk, seat: str) -> None:
     assert desk.page.inner_text("#play-seat") == seat
 
 
-def version(desk: Desk) -> int:
-    return int(desk.page.inner_text("#play-version"))
-
-
 def settle(desk: Desk, base: str, gid: str) -> None:
     """Wait until the page shows the game's version now (its `awaiting` is then the current one)."""
     v = httpx.get(f"{base}/games/{gid}").json()["version"]
@@ -96,15 +92,7 @@ def click_once(desk: Desk, nth: int = 0) -> str | None:
         raise AssertionError(f"nothing to click on {kind}: {problem}")
     # the advanced JSON box is open only on an entry the page cannot draw
     assert p.locator("details.play-advanced[open]").count() == p.locator(".nu-unknown").count()
-    before = version(desk)
-    button.click()
-    p.wait_for_function(
-        "v => Number(document.querySelector('#play-version').textContent) > v"
-        " || document.querySelector('#play-send-error')",
-        arg=before,
-        timeout=WAIT,
-    )
-    assert not p.locator("#play-send-error").count(), p.inner_text("#play-send-error")
+    desk.send(button, timeout=WAIT)
     return kind
 
 
@@ -230,9 +218,7 @@ def test_a_battlefleet_move_and_salvo_drawn_and_sent_from_their_forms(browser, s
     else:
         expected = {"division": "J1", "distance_mm": top}
     shot(desk, "battlefleet-move-filled")
-    before = version(desk)
-    p.click('button.nu-send[data-type="move"]')
-    p.wait_for_function("v => Number(document.querySelector('#play-version').textContent) > v", arg=before)
+    desk.send(p.locator('button.nu-send[data-type="move"]'))
     moves = [c["payload"] for c in typed_nothing(server, gid, referee, {"japan"}) if c["payload"]["type"] == "move"]
     assert moves[0]["divisions"][0] == expected
     # the Gunnery Phase's form: the first ship fires, as its form starts (all its guns, one cycle, HE)
