@@ -49,9 +49,11 @@ def test_the_clients_own_tests_pass_against_a_server(modules, tmp_path):
     out = tmp_path / "out"
     run([modules / ".bin" / "tsc", "-p", work / "tsconfig.test.json", "--outDir", out])  # strict, the tests too
     (out / "package.json").write_text('{"type": "module"}')
-    with server_process(str(tmp_path / "ts.db"), env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
-        text = run(["node", "--test", out / "test" / "client.test.js"], env={**os.environ, "UMPIRE_URL": base})
-    assert "# fail 0" in text and "# pass 10" in text, text
+    env = {"UMPIRE_CREATE_PER_MINUTE": "0", "UMPIRE_WEBHOOK_ALLOW": "127.0.0.1"}  # the tests' webhook receiver
+    with server_process(str(tmp_path / "ts.db"), env=env) as (base, _):
+        text = run(["node", "--test", out / "test" / "client.test.js"],
+                   env={**os.environ, "UMPIRE_URL": base, "UMPIRE_OPENAPI": str(SPEC)})  # fmt: skip
+    assert "# fail 0" in text and "# pass 13" in text, text
 
 
 def test_npm_pack_makes_a_package_that_installs_and_imports(modules, tmp_path):
