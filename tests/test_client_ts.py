@@ -90,3 +90,23 @@ def test_the_clients_problem_codes_are_every_code_the_api_docs_list():
     union = (ROOT / "openapi" / "client-ts" / "src" / "client.ts").read_text().split("export type ProblemCode =", 1)[1]
     listed = set(re.findall(r'"([a-z][a-z0-9-]*)"', union.split(";", 1)[0]))
     assert len(documented) > 40 and documented <= listed, sorted(documented - listed)
+
+
+def test_the_version_is_the_same_everywhere_the_package_names_it():
+    """package.json's version is package-lock.json's (both of its own fields), the CHANGELOG's newest heading, and
+    that of every tarball name the package's READMEs and the starter tell a reader to install."""
+    import json
+    import re
+
+    version = json.loads((CLIENT / "package.json").read_text())["version"]
+    lock = json.loads((CLIENT / "package-lock.json").read_text())
+    assert lock["version"] == lock["packages"][""]["version"] == version
+    assert re.search(r"^## (\S+)", (CLIENT / "CHANGELOG.md").read_text(), re.M).group(1) == version
+    named = {
+        (path.relative_to(CLIENT).as_posix(), found)
+        for path in [*CLIENT.glob("*.md"), *(CLIENT / "examples").rglob("*")]
+        if path.is_file() and "node_modules" not in path.parts and path.suffix in {".md", ".ts", ".json", ".html"}
+        for found in re.findall(r"naval-umpire-client-(\d+\.\d+\.\d+)\.tgz", path.read_text())
+    }
+    assert {p for p, _ in named} >= {"README.md", "examples/two-seat/README.md"}
+    assert {(p, v) for p, v in named if v != version} == set()
