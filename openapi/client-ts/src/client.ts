@@ -349,7 +349,9 @@ export class Umpire {
 
   /** A job's stream: `onProgress` as continuations finish; resolves with the job once done, failed or lost. */
   async followJob(jobId: string, onProgress: (p: JobProgress) => void = () => {}): Promise<OddsJob> {
-    const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers: { Accept: "text/event-stream" } });
+    const headers: Record<string, string> = { Accept: "text/event-stream" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`; // a seat's own odds job reads with its token only
+    const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers });
     if (!res.ok || !res.body) throw await problemFrom(res);
     let result: OddsJob | null = null;
     await readSse(res.body, (data, event) => {

@@ -307,6 +307,10 @@ test("a fork from a position, and the odds from it as a job followed to its resu
   assert.equal(done.status, "done");
   assert.ok(done.result !== null && progress.every((d) => d <= 2));
   assert.deepEqual((await api.job(job.job_id)).result, done.result);
+  // a seat's own odds (the game is not over): its job, and its stream, read with that seat's token only
+  const own = await captain.odds(g.game_id, { at: first.version, games: 2, seed: 7 });
+  await assert.rejects(api.job(own.job_id), (e: unknown) => e instanceof NotFound && e.code === "unknown-job");
+  assert.equal((await captain.followJob(own.job_id)).status, "done");
 });
 
 test("readSse gives each message's data and its event name (null when unnamed), across chunk boundaries", async () => {

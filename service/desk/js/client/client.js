@@ -249,7 +249,10 @@ export class Umpire {
     }
     /** A job's stream: `onProgress` as continuations finish; resolves with the job once done, failed or lost. */
     async followJob(jobId, onProgress = () => { }) {
-        const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers: { Accept: "text/event-stream" } });
+        const headers = { Accept: "text/event-stream" };
+        if (this.token)
+            headers.Authorization = `Bearer ${this.token}`; // a seat's own odds job reads with its token only
+        const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers });
         if (!res.ok || !res.body)
             throw await problemFrom(res);
         let result = null;
