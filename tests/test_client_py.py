@@ -1,11 +1,16 @@
 """The hand-written Python client (openapi/client-py/naval_umpire.py) against a real server process: create, join by
 invitation, a corvette convoy played by first choices, the stream of a game another client moves (read as the
-token's seat, through a ticket), a dropped stream resumed after the last seq, and refusals raised as typed Problems."""
+token's seat, through a ticket), a dropped stream resumed after the last seq, and refusals raised as typed Problems;
+a method for every operation of openapi/openapi.json, and those the convoy does not use called against the server
+(seeds, rolls, forks, odds, the turn clock, invitations, a webhook delivered to a receiver in the test)."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -15,14 +20,25 @@ from tests.drivers import SHORT
 from tests.live import server_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "openapi" / "client-py"))
-from naval_umpire import Forbidden, IllegalCommand, Umpire, Unauthorized, VersionConflict
+from naval_umpire import (
+    Forbidden,
+    IllegalCommand,
+    Invalid,
+    NotFound,
+    Problem,
+    Umpire,
+    Unauthorized,
+    VersionConflict,
+)
 
 MAX_COMMANDS = 5000
+SPEC = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    with server_process(str(tmp_path_factory.mktemp("client-py") / "client.db")) as (url, _):
+    env = {"UMPIRE_WEBHOOK_ALLOW": "127.0.0.1"}  # the webhook test's receiver
+    with server_process(str(tmp_path_factory.mktemp("client-py") / "client.db"), env=env) as (url, _):
         yield url
 
 
@@ -180,3 +196,223 @@ def test_refusals_are_typed_problems(base):
     with pytest.raises(Unauthorized) as anonymous:
         Umpire(base).command(game_id, "choose_start_port", side="canada")
     assert anonymous.value.code == "missing-token"
+
+
+# Each operation of the API (by operationId) and a call of the client's method for it (arguments that only shape the
+# request); the test below enumerates openapi/openapi.json, so an operation added to the API without a method here
+# (and in the client) fails it.
+G = "g-1"
+OPERATIONS = {
+    "root": lambda u: u.root(),
+    "live": lambda u: u.live(),
+    "ready": lambda u: u.ready(),
+    "list_rulesets": lambda u: u.rulesets(),
+    "get_ruleset": lambda u: u.ruleset("corvette-command"),
+    "create_game": lambda u: u.create("corvette-command"),
+    "list_games": lambda u: u.list_games(),
+    "read_invitation": lambda u: u.invitation(G, "inv"),
+    "join_game": lambda u: u.join(G, "inv"),
+    "rotate_token": lambda u: u.rotate(G),
+    "make_ticket": lambda u: u.ticket(G),
+    "get_game": lambda u: u.game(G),
+    "get_me": lambda u: u.me(G),
+    "get_view": lambda u: u.view(G, "public"),
+    "list_events": lambda u: u.events(G),
+    "since": lambda u: u.since(G, 0),
+    "list_rolls": lambda u: u.rolls(G),
+    "get_roll": lambda u: u.roll(G, 1),
+    "get_bundle": lambda u: u.bundle(G),
+    "send_command": lambda u: u.command(G, "concede"),
+    "contribute_seed": lambda u: u.contribute_seed(G, "p"),
+    "reveal": lambda u: u.reveal(G),
+    "end_game": lambda u: u.end(G),
+    "change_deadlines": lambda u: u.change_deadlines(G, paused=True),
+    "put_notifications": lambda u: u.set_notifications(G, "https://hooks.example/umpire"),
+    "get_notifications": lambda u: u.notifications(G),
+    "delete_notifications": lambda u: u.delete_notifications(G),
+    "rotate_notification_secret": lambda u: u.rotate_notification_secret(G),
+    "test_notifications": lambda u: u.test_notifications(G),
+    "fork_game": lambda u: u.fork(G, 1),
+    "start_odds": lambda u: u.odds(G, 1, 1, 1),
+    "get_job": lambda u: u.job("j-1"),
+    "stream_job": lambda u: u.follow_job("j-1"),
+    "verify_bundle": lambda u: u.verify_bundle({}),
+    "stream_events": lambda u: list(u.follow(G)),
+}
+
+
+def test_every_operation_of_the_openapi_document_has_a_method_that_sends_its_method_to_its_path():
+    sent: list[tuple[str, str]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append((request.method, request.url.path))
+        if request.url.path.endswith("/events/stream"):
+            return httpx.Response(200, text='data: {"message": "end", "status": "over"}\n\n')
+        if request.url.path.endswith("/stream"):
+            return httpx.Response(200, text='event: result\ndata: {"status": "done"}\n\n')
+        return httpx.Response(200, json={"token": "t"})  # rotate() keeps the new token
+
+    recorder, seen = httpx.MockTransport(answer), set()
+    for path, item in json.loads(SPEC.read_text())["paths"].items():
+        for method, op in item.items():
+            if method not in {"get", "put", "post", "delete", "patch", "head", "options", "trace"}:
+                continue
+            seen.add(op["operationId"])
+            assert op["operationId"] in OPERATIONS, f"{method.upper()} {path} ({op['operationId']}) has no method"
+            sent.clear()
+            OPERATIONS[op["operationId"]](Umpire("http://umpire.test", client=httpx.Client(transport=recorder)))
+            assert sent and sent[0][0] == method.upper(), (op["operationId"], sent)
+            assert re.fullmatch(re.sub(r"\{\w+\}", "[^/]+", path), sent[0][1]), (op["operationId"], path, sent)
+    assert set(OPERATIONS) == seen and len(seen) >= 35
+
+
+def test_the_service_its_rulesets_the_list_of_games_and_a_bundle_verified(base):
+    api = Umpire(base)
+    assert "corvette-command" in api.root()["rulesets"]
+    assert (api.live()["status"], api.ready()["status"]) == ("live", "ready")
+    assert api.ruleset("corvette-command")["id"] == "corvette-command"
+    made = [Umpire(base).create("corvette-command", SHORT["corvette-command"]) for _ in range(2)]
+    Umpire(base, made[0]["referee_token"]).reveal(made[0]["game_id"])  # its seed published: every check can run
+    made = [m["game_id"] for m in made]
+    first = api.list_games(ruleset="corvette-command", limit=1)
+    assert [g["game_id"] for g in first["games"]] == [made[1]]  # newest first
+    assert [g["game_id"] for g in api.list_games(ruleset="corvette-command", limit=1, cursor=first["next_cursor"])[
+        "games"]] == [made[0]]  # fmt: skip
+    assert api.verify_bundle(api.bundle(made[0]))["verdict"] == "verified"
+    with pytest.raises(NotFound) as missing:
+        api.ruleset("no-such-rules")
+    assert missing.value.code == "unknown-ruleset"
+
+
+def test_an_unumpired_game_with_a_clock_joined_with_client_seeds_and_its_clock_changed_by_the_referee(base):
+    created = Umpire(base).create(
+        "battlefleet-1900", {"scenario": "yellow-sea-1904"}, open_seats=True, umpired=False,
+        deadlines={"turn_seconds": 86400, "on_expiry": "default"},
+    )  # fmt: skip
+    game_id, (japan, russia) = created["game_id"], created["seats"]
+    assert created["umpired"] is False
+    offer = Umpire(base).invitation(game_id, russia["invitation"])
+    assert offer["seat"] == "russia" and offer["umpired"] is False and offer["ruleset"]["id"] == "battlefleet-1900"
+    with pytest.raises(Invalid) as both:  # at most one of the two
+        Umpire(base).join(game_id, russia["invitation"], "words", client_seed="ab" * 32)
+    assert both.value.status == 422
+    seed = "cd" * 32
+    joined = Umpire(base).join(game_id, russia["invitation"], client_seed=seed)  # the invitation read spent nothing
+    assert joined["seat"] == "russia" and joined["client_seed"] == seed
+    with pytest.raises(Forbidden):
+        Umpire(base).invitation(game_id, russia["invitation"])  # now it is spent
+    by_phrase = Umpire(base).join(game_id, japan["invitation"], "a sea of tests")
+    assert by_phrase["client_seed"] not in (None, seed) and len(by_phrase["client_seed"]) == 64
+
+    game = Umpire(base).game(game_id)
+    assert game["umpired"] is False and game["deadlines"]["turn_seconds"] == 86400 and game["deadlines"]["deadline_at"]
+    referee = Umpire(base, created["referee_token"])
+    paused = referee.change_deadlines(game_id, paused=True)
+    assert [e["type"] for e in paused["events"]] == ["DeadlinesChanged"]
+    assert Umpire(base).game(game_id)["deadlines"]["paused"] is True
+    changed = referee.change_deadlines(game_id, paused=False, turn_seconds=3600, extend={"russia": 60})
+    assert changed["version"] == paused["version"] + 1
+    clock = Umpire(base).game(game_id)["deadlines"]
+    assert clock["paused"] is False and clock["turn_seconds"] == 3600
+    with pytest.raises(Forbidden) as seat:
+        Umpire(base, joined["token"]).change_deadlines(game_id, paused=True)
+    assert seat.value.code == "referee-only"
+    plain = Umpire(base).create("corvette-command", SHORT["corvette-command"])
+    with pytest.raises(Problem) as clockless:
+        Umpire(base, plain["referee_token"]).change_deadlines(plain["game_id"], paused=True)
+    assert clockless.value.status == 409 and clockless.value.code == "no-deadlines"
+
+
+def test_a_seed_the_rolls_a_fork_and_the_odds_followed_to_their_result(base):
+    game_id, token = convoy(base)
+    captain = Umpire(base, token)
+    assert captain.contribute_seed(game_id, client_seed="ef" * 32)["version"] == 2
+    with pytest.raises(Problem) as again:
+        captain.contribute_seed(game_id, "once more")
+    assert again.value.code == "seed-already-contributed"
+    entry = captain.awaiting(game_id)[0]
+    first = captain.send(game_id, entry, first_choice(entry))
+    while not captain.rolls(game_id)["rolls"]:  # the convoy's first rolls come within a few commands
+        entry = first["awaiting"][0]
+        first = captain.send(game_id, entry, first_choice(entry))
+    rolls = captain.rolls(game_id)["rolls"]
+    assert captain.roll(game_id, rolls[0]["k"])["faces"] == rolls[0]["faces"]
+
+    fork = Umpire(base).fork(game_id, first["version"])
+    assert fork["game_id"] != game_id and Umpire(base).game(fork["game_id"])["version"] == 1
+    job = Umpire(base).odds(game_id, first["version"], games=2, seed=7)
+    progress: list[dict] = []
+    done = Umpire(base).follow_job(job["job_id"], progress.append)
+    assert done["status"] == "done" and done["result"] is not None and all(p["done"] <= 2 for p in progress)
+    assert Umpire(base).job(job["job_id"])["result"] == done["result"]
+    own = captain.odds(game_id, first["version"], games=2, seed=7)  # a seat's own odds: its token only
+    with pytest.raises(NotFound):
+        Umpire(base).job(own["job_id"])
+    assert captain.follow_job(own["job_id"])["status"] == "done"
+
+
+class Receiver:
+    """A webhook target on 127.0.0.1 (UMPIRE_WEBHOOK_ALLOW lets the server reach it): records each POST."""
+
+    def __init__(self) -> None:
+        self.got: list[tuple[dict[str, str], bytes]] = []
+        self.cond = threading.Condition()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers["content-length"]))
+                self.send_response(204)
+                self.end_headers()
+                with outer.cond:
+                    outer.got.append((dict(self.headers), body))
+                    outer.cond.notify_all()
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/umpire"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait(self, n: int) -> tuple[dict[str, str], bytes]:
+        with self.cond:
+            assert self.cond.wait_for(lambda: len(self.got) >= n, 30), f"delivery {n} never arrived"
+            return self.got[n - 1]
+
+
+def test_a_webhook_registered_pinged_and_verified_read_rotated_and_removed(base):
+    from standardwebhooks import Webhook
+
+    game_id, token = convoy(base)
+    captain = Umpire(base, token)
+    with pytest.raises(NotFound) as none:
+        captain.notifications(game_id)
+    assert none.value.code == "no-notifications"
+    with pytest.raises(Invalid) as refused:
+        captain.set_notifications(game_id, "http://10.1.2.3/")
+    assert refused.value.code == "webhook-refused"
+    receiver = Receiver()
+    try:
+        hook = captain.set_notifications(game_id, receiver.url)
+        assert hook["reader"] == "captain" and hook["url"] == receiver.url
+        ping = captain.test_notifications(game_id)
+        headers, body = receiver.wait(1)
+        assert headers["webhook-id"] == ping["id"]
+        assert Webhook(hook["secret"]).verify(body, headers)["type"] == "ping"
+        read = captain.notifications(game_id)
+        assert read["url"] == receiver.url and ping["id"] in [d["id"] for d in read["deliveries"]]
+
+        rotated = captain.rotate_notification_secret(game_id)
+        assert rotated["secret"] != hook["secret"] and rotated["old_secret_signs_until"]
+        captain.test_notifications(game_id)
+        headers, body = receiver.wait(2)
+        for secret in (rotated["secret"], hook["secret"]):  # both sign for a day
+            assert Webhook(secret).verify(body, headers)["type"] == "ping"
+
+        assert captain.delete_notifications(game_id) is None
+        with pytest.raises(NotFound):
+            captain.notifications(game_id)
+    finally:
+        receiver.server.shutdown()
+        receiver.server.server_close()

@@ -49,9 +49,11 @@ def test_the_clients_own_tests_pass_against_a_server(modules, tmp_path):
     out = tmp_path / "out"
     run([modules / ".bin" / "tsc", "-p", work / "tsconfig.test.json", "--outDir", out])  # strict, the tests too
     (out / "package.json").write_text('{"type": "module"}')
-    with server_process(str(tmp_path / "ts.db"), env={"UMPIRE_CREATE_PER_MINUTE": "0"}) as (base, _):
-        text = run(["node", "--test", out / "test" / "client.test.js"], env={**os.environ, "UMPIRE_URL": base})
-    assert "# fail 0" in text and "# pass 10" in text, text
+    env = {"UMPIRE_CREATE_PER_MINUTE": "0", "UMPIRE_WEBHOOK_ALLOW": "127.0.0.1"}  # the tests' webhook receiver
+    with server_process(str(tmp_path / "ts.db"), env=env) as (base, _):
+        text = run(["node", "--test", out / "test" / "client.test.js"],
+                   env={**os.environ, "UMPIRE_URL": base, "UMPIRE_OPENAPI": str(SPEC)})  # fmt: skip
+    assert "# fail 0" in text and "# pass 13" in text, text
 
 
 def test_npm_pack_makes_a_package_that_installs_and_imports(modules, tmp_path):
@@ -88,3 +90,23 @@ def test_the_clients_problem_codes_are_every_code_the_api_docs_list():
     union = (ROOT / "openapi" / "client-ts" / "src" / "client.ts").read_text().split("export type ProblemCode =", 1)[1]
     listed = set(re.findall(r'"([a-z][a-z0-9-]*)"', union.split(";", 1)[0]))
     assert len(documented) > 40 and documented <= listed, sorted(documented - listed)
+
+
+def test_the_version_is_the_same_everywhere_the_package_names_it():
+    """package.json's version is package-lock.json's (both of its own fields), the CHANGELOG's newest heading, and
+    that of every tarball name the package's READMEs and the starter tell a reader to install."""
+    import json
+    import re
+
+    version = json.loads((CLIENT / "package.json").read_text())["version"]
+    lock = json.loads((CLIENT / "package-lock.json").read_text())
+    assert lock["version"] == lock["packages"][""]["version"] == version
+    assert re.search(r"^## (\S+)", (CLIENT / "CHANGELOG.md").read_text(), re.M).group(1) == version
+    named = {
+        (path.relative_to(CLIENT).as_posix(), found)
+        for path in [*CLIENT.glob("*.md"), *(CLIENT / "examples").rglob("*")]
+        if path.is_file() and "node_modules" not in path.parts and path.suffix in {".md", ".ts", ".json", ".html"}
+        for found in re.findall(r"naval-umpire-client-(\d+\.\d+\.\d+)\.tgz", path.read_text())
+    }
+    assert {p for p, _ in named} >= {"README.md", "examples/two-seat/README.md"}
+    assert {(p, v) for p, v in named if v != version} == set()

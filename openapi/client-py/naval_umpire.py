@@ -1,6 +1,8 @@
 """A small Python client of the Naval Umpire API (docs/api.md is the contract): one file, the standard library and
-httpx. Answers are the API's JSON as dicts; every error answer is raised as a `Problem` (the API's problem+json),
-typed by its `code`; `follow()` reads the game's stream as this token's reader and resumes on a dropped connection.
+httpx. A method per operation of the API (openapi/openapi.json; tests/test_client_py.py holds every operation to its
+method), each a thin wrapper over one HTTP call; `request()` calls any path. Answers are the API's JSON as dicts;
+every error answer is raised as a `Problem` (the API's problem+json), typed by its `code`; `follow()` reads the
+game's stream as this token's reader and resumes on a dropped connection.
 
     api = Umpire("http://127.0.0.1:8000")
     created = api.create("corvette-command", options={"convoys": 1})
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Self
 from urllib.parse import quote
 
@@ -132,10 +134,35 @@ class Umpire:
             raise problem(r)
         return r.json() if r.content else None
 
-    # ---- games and seats ----
+    # ---- the service and its rulesets ----
+
+    def root(self) -> dict[str, Any]:
+        """What the service serves: its rulesets, the engine's version, where the OpenAPI document is."""
+        return self.request("GET", "/")
+
+    def live(self) -> dict[str, Any]:
+        """Liveness: `{status, engine}` while the process answers requests."""
+        return self.request("GET", "/health/live")
+
+    def ready(self) -> dict[str, Any]:
+        """Readiness: `{status, engine}` when the store answers; else 503 `not-ready`, raised as `Unavailable`."""
+        return self.request("GET", "/health/ready")
 
     def rulesets(self) -> list[dict[str, Any]]:
         return self.request("GET", "/rulesets")
+
+    def ruleset(self, ruleset_id: str) -> dict[str, Any]:
+        """A ruleset: its commands, views, option schema and default seats."""
+        return self.request("GET", f"/rulesets/{_q(ruleset_id)}")
+
+    # ---- games and seats ----
+
+    def list_games(
+        self, ruleset: str | None = None, status: str | None = None, cursor: str | None = None, limit: int | None = None
+    ) -> dict[str, Any]:
+        """Games, newest first: `{games, next_cursor}`; pass `next_cursor` as `cursor` for the next page."""
+        given = {"ruleset": ruleset, "status": status, "cursor": cursor, "limit": limit}
+        return self.request("GET", "/games", params={k: v for k, v in given.items() if v is not None})
 
     def create(
         self,
@@ -147,19 +174,33 @@ class Umpire:
         open_seats: bool = False,
         dice: dict[str, Any] | None = None,
         edition: str | None = None,
+        umpired: bool | None = None,
+        deadlines: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """A new game: `{game_id, seats: [{seat, bot, open, token, invitation}], referee_token, ...}`, the tokens (or
-        with `open_seats`, the invitations to hand out) shown only here."""
-        given = {"options": options, "seats": seats, "bots": bots, "dice": dice, "edition": edition}
+        with `open_seats`, the invitations to hand out) shown only here. `umpired=False`: the referee's token reads
+        what the public reads (the API's default is an umpire who reads every seat's sealed content); `deadlines`:
+        a turn clock, `{"turn_seconds": 86400, "on_expiry": "default"}` (docs/api.md "Deadlines")."""
+        given = {"options": options, "seats": seats, "bots": bots, "dice": dice, "edition": edition,
+                 "umpired": umpired, "deadlines": deadlines}  # fmt: skip
         body = {"ruleset": ruleset, **{k: v for k, v in given.items() if v is not None}}
         if open_seats:
             body["open_seats"] = True
         return self.request("POST", "/games", body)
 
-    def join(self, game_id: str, invitation: str, passphrase: str | None = None) -> dict[str, Any]:
+    def invitation(self, game_id: str, invitation: str) -> dict[str, Any]:
+        """What an invitation offers, read before it is accepted: `{game_id, seat, ruleset, umpired}`; nothing is
+        spent."""
+        return self.request("POST", f"/games/{_q(game_id)}/invitation", {"invitation": invitation})
+
+    def join(
+        self, game_id: str, invitation: str, passphrase: str | None = None, *, client_seed: str | None = None
+    ) -> dict[str, Any]:
         """Take an open seat with its invitation: `{game_id, seat, token, client_seed}` (play as `Umpire(base_url,
-        token)`); `passphrase`: the seat's client seed for the dice (its SHA-256), recorded with the join."""
-        body = {"invitation": invitation} if passphrase is None else {"invitation": invitation, "passphrase": passphrase}
+        token)`). The seat's client seed for the dice, recorded with the join: `passphrase` (its SHA-256 is the
+        seed) or `client_seed` (64 lowercase hex), at most one of the two."""
+        seed = {"passphrase": passphrase, "client_seed": client_seed}
+        body = {"invitation": invitation, **{k: v for k, v in seed.items() if v is not None}}
         return self.request("POST", f"/games/{_q(game_id)}/join", body)
 
     def rotate(self, game_id: str) -> dict[str, Any]:
@@ -192,8 +233,19 @@ class Umpire:
         params = {"at": at} if at is not None else None
         return self.request("GET", f"/games/{_q(game_id)}/views/{_q(name)}", params=params)
 
+    def rolls(self, game_id: str, after: int = 0, limit: int = 100) -> dict[str, Any]:
+        """The roll ledger, paged: each roll's purpose, rule, result (and after reveal, its recomputation)."""
+        return self.request("GET", f"/games/{_q(game_id)}/rolls", params={"after": after, "limit": limit})
+
+    def roll(self, game_id: str, k: int) -> dict[str, Any]:
+        return self.request("GET", f"/games/{_q(game_id)}/rolls/{k}")
+
     def bundle(self, game_id: str) -> dict[str, Any]:
         return self.request("GET", f"/games/{_q(game_id)}/bundle")
+
+    def verify_bundle(self, bundle: dict[str, Any]) -> dict[str, Any]:
+        """The four-part report of a bundle (chain, dice, sealed records, replay): `verdict` and each part's."""
+        return self.request("POST", "/bundles/verify", bundle)
 
     # ---- playing ----
 
@@ -216,6 +268,86 @@ class Umpire:
 
     def ticket(self, game_id: str) -> dict[str, Any]:
         return self.request("POST", f"/games/{_q(game_id)}/tickets")
+
+    def contribute_seed(
+        self, game_id: str, passphrase: str | None = None, *, client_seed: str | None = None
+    ) -> dict[str, Any]:
+        """This seat's client seed for the dice, before the first command: `passphrase` or `client_seed` (64 lowercase
+        hex), exactly one. Answers like a command."""
+        seed = {"passphrase": passphrase, "client_seed": client_seed}
+        return self.request("POST", f"/games/{_q(game_id)}/seeds", {k: v for k, v in seed.items() if v is not None})
+
+    def change_deadlines(
+        self,
+        game_id: str,
+        *,
+        turn_seconds: int | None = None,
+        on_expiry: str | None = None,
+        paused: bool | None = None,
+        extend: dict[str, int] | None = None,
+        command_id: str | None = None,
+    ) -> dict[str, Any]:
+        """The referee changes the turn clock of a game created with `deadlines`: `turn_seconds` and `on_expiry`
+        from now on, `paused`, `extend` (seconds more for the named seats' running turns). Answers like a command."""
+        given = {"turn_seconds": turn_seconds, "on_expiry": on_expiry, "paused": paused, "extend": extend,
+                 "command_id": command_id}  # fmt: skip
+        return self.request("POST", f"/games/{_q(game_id)}/deadlines", {k: v for k, v in given.items() if v is not None})
+
+    # ---- notifications (webhooks) of this token's reader ----
+
+    def set_notifications(self, game_id: str, url: str) -> dict[str, Any]:
+        """Register this reader's one webhook target (a second call replaces it): `{reader, url, secret}`, the
+        signing secret shown only here."""
+        return self.request("PUT", f"/games/{_q(game_id)}/notifications", {"url": url})
+
+    def notifications(self, game_id: str) -> dict[str, Any]:
+        """This reader's target and its latest deliveries; `NotFound` (`no-notifications`) without one."""
+        return self.request("GET", f"/games/{_q(game_id)}/notifications")
+
+    def delete_notifications(self, game_id: str) -> None:
+        """Remove this reader's target: nothing more is delivered to it, retries included."""
+        self.request("DELETE", f"/games/{_q(game_id)}/notifications")
+
+    def rotate_notification_secret(self, game_id: str) -> dict[str, Any]:
+        """A new signing secret: `{secret, old_secret_signs_until}` (the old one signs too until then)."""
+        return self.request("POST", f"/games/{_q(game_id)}/notifications/secret")
+
+    def test_notifications(self, game_id: str) -> dict[str, Any]:
+        """Queue a signed `ping` to the target: `{id}`, its `webhook-id`."""
+        return self.request("POST", f"/games/{_q(game_id)}/notifications/test")
+
+    # ---- what-if ----
+
+    def fork(
+        self, game_id: str, at: int, *, dice: dict[str, Any] | None = None, bots: list[str] | None = None
+    ) -> dict[str, Any]:
+        """A new game from the position after event `at` (docs/whatif.md): answered like `create`."""
+        given = {"at": at, "dice": dice, "bots": bots}
+        return self.request("POST", f"/games/{_q(game_id)}/forks", {k: v for k, v in given.items() if v is not None})
+
+    def odds(self, game_id: str, at: int, games: int = 200, seed: int = 1) -> dict[str, Any]:
+        """The odds from the position after event `at`, as a job (`{job_id, status, ...}`): read it with `job()`, or
+        wait for it with `follow_job()`. With a seat's token in a game not yet over: that seat's own odds."""
+        return self.request("POST", f"/games/{_q(game_id)}/odds", {"at": at, "games": games, "seed": seed})
+
+    def job(self, job_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/jobs/{_q(job_id)}")
+
+    def follow_job(self, job_id: str, on_progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        """Wait for a job on its stream: `on_progress({done, games})` as continuations finish; the job once it is done,
+        failed or lost (read again with `job()` if the stream was cut before its result)."""
+        url = f"{self.base_url}/jobs/{_q(job_id)}/stream"
+        timeout = httpx.Timeout(self.http.timeout.connect or 30.0, read=60.0)
+        with self.http.stream("GET", url, headers=self._headers({"Accept": "text/event-stream"}), timeout=timeout) as r:
+            if r.is_error:
+                r.read()
+                raise problem(r)
+            for name, data in _sse(r.iter_lines()):
+                if name == "progress" and on_progress is not None:
+                    on_progress(json.loads(data))
+                elif name == "result":
+                    return json.loads(data)
+        return self.job(job_id)
 
     # ---- the stream ----
 
@@ -261,19 +393,27 @@ class Umpire:
             yield from _sse_data(r.iter_lines())
 
 
-def _sse_data(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
-    """The JSON of each unnamed message of a Server-Sent Events body, as `EventSource.onmessage` would get it."""
+def _sse(lines: Iterator[str]) -> Iterator[tuple[str | None, str]]:
+    """Each message of a Server-Sent Events body: its `event:` name (None when unnamed) and its data."""
     data: list[str] = []
-    named = False
+    name: str | None = None
     for line in lines:
         if line == "":
-            if data and not named:
-                yield json.loads("\n".join(data))
-            data, named = [], False
+            if data:
+                yield name, "\n".join(data)
+            data, name = [], None
         elif line.startswith("data:"):
             data.append(line[5:].removeprefix(" "))
         elif line.startswith("event:"):
-            named = True  # a named message is not onmessage's (the stream names none unless asked: named=true)
+            name = line[6:].strip()
+
+
+def _sse_data(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
+    """The JSON of each unnamed message of a Server-Sent Events body, as `EventSource.onmessage` would get it (a named
+    message is not onmessage's: the stream names none unless asked, named=true)."""
+    for name, data in _sse(lines):
+        if name is None:
+            yield json.loads(data)
 
 
 def _q(part: str) -> str:

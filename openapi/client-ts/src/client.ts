@@ -13,6 +13,7 @@
 import type { paths } from "./api.js";
 import type {
   BundleUpload,
+  ChangeDeadlines,
   Command,
   CommandResult,
   CommandSpec,
@@ -28,7 +29,8 @@ import type {
 
 export type * from "./types.js";
 
-/** Every `code` docs/api.md "Errors" lists (a server newer than this client may send others: still a string). */
+/** Every `code` docs/api.md "Errors" lists, and those its "Notifications" and "Deadlines" name (a server newer than
+ * this client may send others: still a string). */
 export type ProblemCode =
   | "invalid-last-event-id" | "cors-refused"
   | "invalid-ticket" | "expired-ticket" | "missing-token" | "invalid-token" | "creation-token-required"
@@ -37,7 +39,7 @@ export type ProblemCode =
   | "method-not-allowed"
   | "request-timeout"
   | "illegal-command" | "version-conflict" | "command-id-reused" | "seed-locked" | "seed-already-contributed"
-  | "seats-open"
+  | "seats-open" | "no-deadlines" | "no-notifications"
   | "game-over" | "game-revealed" | "data-mismatch" | "edition-not-run" | "fork-sealed" | "fork-parent-changed"
   | "body-too-large" | "bundle-too-large"
   | "unsupported-media-type"
@@ -45,6 +47,7 @@ export type ProblemCode =
   | "invalid-expected-version" | "invalid-if-match" | "unknown-edition" | "invalid-options" | "invalid-seats"
   | "unknown-seat" | "invalid-bots" | "invalid-dice" | "invalid-data" | "unknown-data-file" | "invalid-client-seed"
   | "invalid-bundle" | "sealed-content" | "invalid-cursor" | "invalid-version" | "invalid-at"
+  | "invalid-deadlines" | "webhook-refused"
   | "too-many-requests"
   | "internal-error"
   | "outcome-unknown" | "store-unavailable" | "storage-unavailable" | "busy" | "too-many-connections"
@@ -127,12 +130,14 @@ export function label(spec: CommandSpec, i: number): string {
 }
 
 // Each method's types come from the operation at its path in ./api.ts: its path and query parameters, its JSON
-// body and its success answer.
-type Method = "get" | "post";
+// body and its success answer (a 204's: null).
+/** The HTTP methods of the API's operations. */
+export type Method = "get" | "post" | "put" | "delete";
 type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 type Json<R> = R extends { content: { "application/json": infer T } } ? T : never;
 type Ok<O> = O extends { responses: infer R }
-  ? R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : R extends { 202: infer A } ? Json<A> : never
+  ? R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : R extends { 202: infer A } ? Json<A>
+    : R extends { 204: unknown } ? null : never
   : never;
 type Body<O> = O extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
@@ -179,7 +184,7 @@ export class Umpire {
   }
 
   /** One request: the parsed JSON answer, or a thrown Problem. */
-  async request<T>(method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  async request<T>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const h: Record<string, string> = { Accept: "application/json", ...headers };
     if (this.token) h.Authorization = `Bearer ${this.token}`;
     if (body !== undefined) h["Content-Type"] = "application/json";
@@ -202,7 +207,7 @@ export class Umpire {
       if (v !== undefined && v !== null) query.set(k, String(v));
     }
     if (query.toString()) url += `?${query}`;
-    return this.request(method === "get" ? "GET" : "POST", url, req.body, req.headers);
+    return this.request(method.toUpperCase() as Uppercase<Method>, url, req.body, req.headers);
   }
 
   // ---- the service and its rulesets ----
@@ -215,6 +220,14 @@ export class Umpire {
   ruleset(rulesetId: string) {
     return this.call("get", "/rulesets/{ruleset_id}", { path: { ruleset_id: rulesetId } });
   }
+  /** Liveness: 200 while the process answers requests (it reads nothing from the store). */
+  live() {
+    return this.call("get", "/health/live");
+  }
+  /** Readiness: 200 when the store answers; else a 503 `not-ready` (`Unavailable`). */
+  ready() {
+    return this.call("get", "/health/ready");
+  }
 
   // ---- games: create, find, join, tokens ----
   createGame(body: CreateGame) {
@@ -223,6 +236,10 @@ export class Umpire {
   /** Games, newest first; pass `next_cursor` as `cursor` for the next page. */
   listGames(query: Params<"/games"> = {}) {
     return this.call("get", "/games", { query });
+  }
+  /** What an invitation offers (`{game_id, seat, ruleset, umpired}`), read before it is accepted: nothing is spent. */
+  invitation(gameId: string, invitation: string) {
+    return this.call("post", "/games/{game_id}/invitation", { path: { game_id: gameId }, body: { invitation } });
   }
   /** Take an open seat with its invitation: the seat's token, shown only in this answer. `seed`: the seat's client
    * seed for the dice (`{passphrase}` or `{client_seed}`), recorded with the join, before anyone's first command. */
@@ -285,6 +302,33 @@ export class Umpire {
   end(gameId: string) {
     return this.call("post", "/games/{game_id}/end", { path: { game_id: gameId } });
   }
+  /** Referee: change the turn clock of a game created with `deadlines` (`turn_seconds`, `on_expiry`, `paused`,
+   * `extend`: seconds more for seats' running turns); recorded, answered like a command. */
+  changeDeadlines(gameId: string, change: ChangeDeadlines) {
+    return this.call("post", "/games/{game_id}/deadlines", { path: { game_id: gameId }, body: change });
+  }
+
+  // ---- notifications (webhooks) of this token's reader ----
+  /** Register this reader's one webhook target (a second call replaces it): the signing `secret` is shown only here. */
+  setNotifications(gameId: string, url: string) {
+    return this.call("put", "/games/{game_id}/notifications", { path: { game_id: gameId }, body: { url } });
+  }
+  /** This reader's target and its latest deliveries; `NotFound` (`no-notifications`) without one. */
+  notifications(gameId: string) {
+    return this.call("get", "/games/{game_id}/notifications", { path: { game_id: gameId } });
+  }
+  /** Remove this reader's target: nothing more is delivered to it, retries included. */
+  deleteNotifications(gameId: string) {
+    return this.call("delete", "/games/{game_id}/notifications", { path: { game_id: gameId } });
+  }
+  /** A new signing secret; the old one signs too until `old_secret_signs_until` (a day). */
+  rotateNotificationSecret(gameId: string) {
+    return this.call("post", "/games/{game_id}/notifications/secret", { path: { game_id: gameId } });
+  }
+  /** Queue a signed `ping` to the target: `{id}`, its `webhook-id`; `notifications()` shows how it went. */
+  testNotifications(gameId: string) {
+    return this.call("post", "/games/{game_id}/notifications/test", { path: { game_id: gameId } });
+  }
 
   // ---- what-if and verification ----
   /** A new game from the position after event `at` (docs/whatif.md). */
@@ -305,7 +349,9 @@ export class Umpire {
 
   /** A job's stream: `onProgress` as continuations finish; resolves with the job once done, failed or lost. */
   async followJob(jobId: string, onProgress: (p: JobProgress) => void = () => {}): Promise<OddsJob> {
-    const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers: { Accept: "text/event-stream" } });
+    const headers: Record<string, string> = { Accept: "text/event-stream" };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`; // a seat's own odds job reads with its token only
+    const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers });
     if (!res.ok || !res.body) throw await problemFrom(res);
     let result: OddsJob | null = null;
     await readSse(res.body, (data, event) => {

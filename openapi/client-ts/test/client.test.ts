@@ -1,5 +1,10 @@
-/** The client against a real server (UMPIRE_URL; tests/test_client_ts.py starts one): node --test. */
+/** The client against a real server (UMPIRE_URL; tests/test_client_ts.py starts one, letting webhooks reach
+ * 127.0.0.1, and names the OpenAPI document in UMPIRE_OPENAPI): node --test. */
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 
 import {
@@ -19,6 +24,7 @@ import {
   type CommandSpec,
   type StreamMessage,
 } from "../src/client.js";
+import type { operations } from "../src/api.js";
 import type * as T from "../src/types.js";
 
 const BASE = process.env.UMPIRE_URL ?? "http://127.0.0.1:8000";
@@ -36,9 +42,58 @@ const typed: [
   Equal<Answers<"bundle">, T.Bundle>, Equal<Answers<"send">, T.CommandResult>, Equal<Answers<"contributeSeed">, T.CommandResult>,
   Equal<Answers<"reveal">, T.CommandResult>, Equal<Answers<"end">, T.CommandResult>, Equal<Answers<"fork">, T.GameCreated>,
   Equal<Answers<"odds">, T.OddsJob>, Equal<Answers<"job">, T.OddsJob>, Equal<Answers<"followJob">, T.OddsJob>,
-  Equal<Answers<"verifyBundle">, T.VerifyReport>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Equal<Answers<"verifyBundle">, T.VerifyReport>, Equal<Answers<"since">, T.Since>,
+  Equal<Answers<"live">, T.Health>, Equal<Answers<"ready">, T.Health>, Equal<Answers<"invitation">, T.Invitation>,
+  Equal<Answers<"changeDeadlines">, T.CommandResult>, Equal<Answers<"setNotifications">, T.NotificationRegistered>,
+  Equal<Answers<"notifications">, T.Notifications>, Equal<Answers<"deleteNotifications">, null>,
+  Equal<Answers<"rotateNotificationSecret">, T.SecretRotated>, Equal<Answers<"testNotifications">, T.PingQueued>,
+] = [
+  true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+  true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+];
 void typed;
+
+// Each operation of the API (by operationId) and a call of the method for it: an operation added to
+// openapi/openapi.json (so to ./api.ts) without its method here fails to compile; the test below checks at run time
+// that each sends its own HTTP method to its own path, and that the document has no operation this list lacks.
+const G = "g-1";
+const OPERATIONS: { [K in keyof operations]: (u: Umpire) => unknown } = {
+  root: (u) => u.root(),
+  live: (u) => u.live(),
+  ready: (u) => u.ready(),
+  list_rulesets: (u) => u.rulesets(),
+  get_ruleset: (u) => u.ruleset("corvette-command"),
+  create_game: (u) => u.createGame(CORVETTE),
+  list_games: (u) => u.listGames(),
+  read_invitation: (u) => u.invitation(G, "inv"),
+  join_game: (u) => u.join(G, "inv"),
+  rotate_token: (u) => u.rotate(G),
+  make_ticket: (u) => u.ticket(G),
+  get_game: (u) => u.game(G),
+  get_me: (u) => u.me(G),
+  get_view: (u) => u.view(G, "public"),
+  list_events: (u) => u.events(G),
+  since: (u) => u.since(G, 0),
+  list_rolls: (u) => u.rolls(G),
+  get_roll: (u) => u.roll(G, 1),
+  get_bundle: (u) => u.bundle(G),
+  send_command: (u) => u.send(G, { type: "concede" } as never),
+  contribute_seed: (u) => u.contributeSeed(G, { passphrase: "p" }),
+  reveal: (u) => u.reveal(G),
+  end_game: (u) => u.end(G),
+  change_deadlines: (u) => u.changeDeadlines(G, { paused: true }),
+  put_notifications: (u) => u.setNotifications(G, "https://hooks.example/umpire"),
+  get_notifications: (u) => u.notifications(G),
+  delete_notifications: (u) => u.deleteNotifications(G),
+  rotate_notification_secret: (u) => u.rotateNotificationSecret(G),
+  test_notifications: (u) => u.testNotifications(G),
+  fork_game: (u) => u.fork(G, { at: 1 }),
+  start_odds: (u) => u.odds(G, { at: 1, games: 1, seed: 1 }),
+  get_job: (u) => u.job("j-1"),
+  stream_job: (u) => u.followJob("j-1"),
+  verify_bundle: (u) => u.verifyBundle({} as BundleUpload),
+  stream_events: (u) => u.follow(G, { onMessage: () => {} }),
+};
 
 /** `p`, or a failure after `ms` (a deadline, not a pause). */
 async function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
@@ -50,6 +105,36 @@ async function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
     clearTimeout(timer);
   }
 }
+
+test("every operation of openapi/openapi.json has a method of Umpire, which sends its HTTP method to its path", async () => {
+  const doc = (process.env.UMPIRE_OPENAPI
+    ? JSON.parse(readFileSync(process.env.UMPIRE_OPENAPI, "utf8"))
+    : await (await fetch(`${BASE}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const sent: { method: string; path: string }[] = [];
+  const recorder = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    sent.push({ method: init?.method ?? "GET", path: new URL(String(input)).pathname });
+    return new Response("{}", { status: 200, headers: { "Content-Type": "application/json" } });
+  }) as typeof fetch;
+  const seen = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!["get", "put", "post", "delete", "patch", "head", "options", "trace"].includes(method)) continue;
+      const id = op.operationId!;
+      seen.add(id);
+      const call = (OPERATIONS as Record<string, ((u: Umpire) => unknown) | undefined>)[id];
+      assert.ok(call, `${method.toUpperCase()} ${path} (${id}) has no method in Umpire`);
+      sent.length = 0;
+      const out = call(new Umpire("http://umpire.test", null, recorder));
+      if (out && typeof out === "object" && "close" in out) (out as ReturnType<Umpire["follow"]>).close();
+      await (out && typeof out === "object" && "done" in out ? (out as ReturnType<Umpire["follow"]>).done : out);
+      const template = new RegExp(`^${path.replace(/\{\w+\}/g, "[^/]+")}$`);
+      assert.ok(sent.length > 0 && sent[0]!.method === method.toUpperCase() && template.test(sent[0]!.path),
+        `${id}: ${method.toUpperCase()} ${path} expected, sent ${JSON.stringify(sent[0])}`);
+    }
+  }
+  assert.deepEqual(Object.keys(OPERATIONS).filter((id) => !seen.has(id)), []); // none the document lacks
+  assert.ok(seen.size >= 35);
+});
 
 test("errors are typed Problems with the API's code", async () => {
   const api = new Umpire(BASE);
@@ -222,6 +307,10 @@ test("a fork from a position, and the odds from it as a job followed to its resu
   assert.equal(done.status, "done");
   assert.ok(done.result !== null && progress.every((d) => d <= 2));
   assert.deepEqual((await api.job(job.job_id)).result, done.result);
+  // a seat's own odds (the game is not over): its job, and its stream, read with that seat's token only
+  const own = await captain.odds(g.game_id, { at: first.version, games: 2, seed: 7 });
+  await assert.rejects(api.job(own.job_id), (e: unknown) => e instanceof NotFound && e.code === "unknown-job");
+  assert.equal((await captain.followJob(own.job_id)).status, "done");
 });
 
 test("readSse gives each message's data and its event name (null when unnamed), across chunk boundaries", async () => {
@@ -245,4 +334,92 @@ test("follow() stops, closed with the reason, on a refusal a retry would repeat 
   await live.done; // before: it retried every second, "reconnecting", for good
   assert.deepEqual(seen.map(([s]) => s), ["closed"]);
   assert.match(seen[0]![1]!, /beyond this game's version/);
+});
+
+test("an invitation read spends nothing; the referee changes, pauses and extends the turn clock", async () => {
+  const api = new Umpire(BASE);
+  const g = await api.createGame({
+    ruleset: "battlefleet-1900", options: { scenario: "yellow-sea-1904" }, open_seats: true,
+    deadlines: { turn_seconds: 86400, on_expiry: "default" },
+  });
+  const offer = await api.invitation(g.game_id, g.seats[1]!.invitation!);
+  assert.ok(offer.game_id === g.game_id && offer.seat === "russia" && offer.umpired === true);
+  assert.equal(offer.ruleset.id, "battlefleet-1900");
+  await api.invitation(g.game_id, g.seats[1]!.invitation!); // read again: still unspent
+  const russia = new Umpire(BASE, (await api.join(g.game_id, g.seats[1]!.invitation!)).token);
+  await assert.rejects(api.invitation(g.game_id, g.seats[1]!.invitation!), (e: unknown) =>
+    e instanceof Forbidden && e.code === "invalid-invitation");
+  await api.join(g.game_id, g.seats[0]!.invitation!); // every seat taken: the clock runs
+
+  const referee = new Umpire(BASE, g.referee_token);
+  const paused = await referee.changeDeadlines(g.game_id, { paused: true });
+  assert.ok(paused.events.some((e) => e.type === "DeadlinesChanged"));
+  assert.ok((await api.game(g.game_id)).deadlines?.paused === true);
+  const changed = await referee.changeDeadlines(g.game_id, { paused: false, turn_seconds: 3600, extend: { russia: 60 } });
+  assert.equal(changed.version, paused.version + 1);
+  const clock = (await api.game(g.game_id)).deadlines!;
+  assert.ok(clock.paused === false && clock.turn_seconds === 3600 && Object.keys(clock.deadline_at).length > 0);
+  await assert.rejects(russia.changeDeadlines(g.game_id, { paused: true }), (e: unknown) =>
+    e instanceof Forbidden && e.code === "referee-only");
+  await assert.rejects(referee.changeDeadlines(g.game_id, {}), (e: unknown) =>
+    e instanceof InvalidRequest && e.code === "invalid-deadlines");
+  const plain = await api.createGame(CORVETTE);
+  await assert.rejects(new Umpire(BASE, plain.referee_token).changeDeadlines(plain.game_id, { paused: true }), (e: unknown) =>
+    e instanceof Conflict && e.code === "no-deadlines");
+});
+
+test("a reader's webhook: registered (PUT), pinged and signed with its secret, read, rotated, removed (DELETE)", async () => {
+  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const waiting: (() => void)[] = [];
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      got.push({ headers: req.headers, body });
+      res.end();
+      waiting.splice(0).forEach((w) => w());
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r)); // UMPIRE_WEBHOOK_ALLOW=127.0.0.1
+  const delivered = (n: number) => within(10_000, new Promise<void>(function check(r) {
+    if (got.length >= n) r();
+    else waiting.push(() => check(r));
+  }), `delivery ${n} never arrived`);
+  const signed = (secret: string, m: { headers: IncomingHttpHeaders; body: string }) => {
+    const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+    const text = `${m.headers["webhook-id"]}.${m.headers["webhook-timestamp"]}.${m.body}`;
+    return `v1,${createHmac("sha256", key).update(text).digest("base64")}`;
+  };
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/umpire`;
+    const g = await new Umpire(BASE).createGame(CORVETTE);
+    const captain = new Umpire(BASE, g.seats[0]!.token);
+    await assert.rejects(captain.notifications(g.game_id), (e: unknown) => e instanceof NotFound && e.code === "no-notifications");
+    await assert.rejects(captain.setNotifications(g.game_id, "http://10.1.2.3/"), (e: unknown) =>
+      e instanceof InvalidRequest && e.code === "webhook-refused");
+    const hook = await captain.setNotifications(g.game_id, url);
+    assert.ok(hook.reader === "captain" && hook.url === url && hook.secret.startsWith("whsec_"));
+
+    const ping = await captain.testNotifications(g.game_id);
+    await delivered(1);
+    const first = got[0]!;
+    assert.equal(first.headers["webhook-id"], ping.id);
+    assert.equal(JSON.parse(first.body).type, "ping");
+    assert.deepEqual(String(first.headers["webhook-signature"]).split(" "), [signed(hook.secret, first)]);
+    const read = await captain.notifications(g.game_id);
+    assert.ok(read.reader === "captain" && read.url === url);
+    assert.ok(read.deliveries.some((d) => d.id === ping.id && d.kind === "ping"));
+
+    const rotated = await captain.rotateNotificationSecret(g.game_id);
+    assert.ok(rotated.secret !== hook.secret && rotated.old_secret_signs_until.length > 0);
+    await captain.testNotifications(g.game_id);
+    await delivered(2);
+    const second = got[1]!; // the new secret's signature and, for a day, the old one's
+    assert.deepEqual(String(second.headers["webhook-signature"]).split(" "), [signed(rotated.secret, second), signed(hook.secret, second)]);
+
+    assert.equal(await captain.deleteNotifications(g.game_id), null);
+    await assert.rejects(captain.notifications(g.game_id), (e: unknown) => e instanceof NotFound && e.code === "no-notifications");
+  } finally {
+    receiver.close();
+  }
 });

@@ -114,7 +114,7 @@ export class Umpire {
         }
         if (query.toString())
             url += `?${query}`;
-        return this.request(method === "get" ? "GET" : "POST", url, req.body, req.headers);
+        return this.request(method.toUpperCase(), url, req.body, req.headers);
     }
     // ---- the service and its rulesets ----
     root() {
@@ -126,6 +126,14 @@ export class Umpire {
     ruleset(rulesetId) {
         return this.call("get", "/rulesets/{ruleset_id}", { path: { ruleset_id: rulesetId } });
     }
+    /** Liveness: 200 while the process answers requests (it reads nothing from the store). */
+    live() {
+        return this.call("get", "/health/live");
+    }
+    /** Readiness: 200 when the store answers; else a 503 `not-ready` (`Unavailable`). */
+    ready() {
+        return this.call("get", "/health/ready");
+    }
     // ---- games: create, find, join, tokens ----
     createGame(body) {
         return this.call("post", "/games", { body });
@@ -133,6 +141,10 @@ export class Umpire {
     /** Games, newest first; pass `next_cursor` as `cursor` for the next page. */
     listGames(query = {}) {
         return this.call("get", "/games", { query });
+    }
+    /** What an invitation offers (`{game_id, seat, ruleset, umpired}`), read before it is accepted: nothing is spent. */
+    invitation(gameId, invitation) {
+        return this.call("post", "/games/{game_id}/invitation", { path: { game_id: gameId }, body: { invitation } });
     }
     /** Take an open seat with its invitation: the seat's token, shown only in this answer. `seed`: the seat's client
      * seed for the dice (`{passphrase}` or `{client_seed}`), recorded with the join, before anyone's first command. */
@@ -193,6 +205,32 @@ export class Umpire {
     end(gameId) {
         return this.call("post", "/games/{game_id}/end", { path: { game_id: gameId } });
     }
+    /** Referee: change the turn clock of a game created with `deadlines` (`turn_seconds`, `on_expiry`, `paused`,
+     * `extend`: seconds more for seats' running turns); recorded, answered like a command. */
+    changeDeadlines(gameId, change) {
+        return this.call("post", "/games/{game_id}/deadlines", { path: { game_id: gameId }, body: change });
+    }
+    // ---- notifications (webhooks) of this token's reader ----
+    /** Register this reader's one webhook target (a second call replaces it): the signing `secret` is shown only here. */
+    setNotifications(gameId, url) {
+        return this.call("put", "/games/{game_id}/notifications", { path: { game_id: gameId }, body: { url } });
+    }
+    /** This reader's target and its latest deliveries; `NotFound` (`no-notifications`) without one. */
+    notifications(gameId) {
+        return this.call("get", "/games/{game_id}/notifications", { path: { game_id: gameId } });
+    }
+    /** Remove this reader's target: nothing more is delivered to it, retries included. */
+    deleteNotifications(gameId) {
+        return this.call("delete", "/games/{game_id}/notifications", { path: { game_id: gameId } });
+    }
+    /** A new signing secret; the old one signs too until `old_secret_signs_until` (a day). */
+    rotateNotificationSecret(gameId) {
+        return this.call("post", "/games/{game_id}/notifications/secret", { path: { game_id: gameId } });
+    }
+    /** Queue a signed `ping` to the target: `{id}`, its `webhook-id`; `notifications()` shows how it went. */
+    testNotifications(gameId) {
+        return this.call("post", "/games/{game_id}/notifications/test", { path: { game_id: gameId } });
+    }
     // ---- what-if and verification ----
     /** A new game from the position after event `at` (docs/whatif.md). */
     fork(gameId, body) {
@@ -211,7 +249,10 @@ export class Umpire {
     }
     /** A job's stream: `onProgress` as continuations finish; resolves with the job once done, failed or lost. */
     async followJob(jobId, onProgress = () => { }) {
-        const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers: { Accept: "text/event-stream" } });
+        const headers = { Accept: "text/event-stream" };
+        if (this.token)
+            headers.Authorization = `Bearer ${this.token}`; // a seat's own odds job reads with its token only
+        const res = await this.fetchImpl(`${this.base}/jobs/${enc(jobId)}/stream`, { headers });
         if (!res.ok || !res.body)
             throw await problemFrom(res);
         let result = null;
