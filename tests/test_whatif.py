@@ -93,6 +93,30 @@ def test_a_forks_bundle_verifies_with_its_parents_prefix_and_names_tampering(cli
     assert verify(bad)["checks"]["parent"]["status"] == "fail"
 
 
+def test_a_forks_verification_counts_its_own_rolls_not_the_next_k(client):
+    """The dice check of a fork counts the rolls its bundle holds (k from the parent's next roll on), not the next k:
+    a fork with 2 rolls after a parent's 2 said `4 rolls recomputed alone`, `rolls: 4`."""
+    g = new_game(client, {"submarines": {"Germany": {"7": 2, "2": 2}}}, dice={"mode": "public-seed", "server_seed": "5e" * 32})
+    gid = g["game_id"]
+    to_german_combat(client, g, ussr_spends=4)
+    send(client, g, "Germany", type="raid", sz=7)  # k 0
+    at = send(client, g, "Germany", type="raid", sz=7)["version"]  # k 1
+    fork = seated(client.post(f"/games/{gid}/forks", json={"at": at, "dice": {"mode": "public-seed", "server_seed": "6f" * 32}}).json())
+    fid = fork["game_id"]
+    send(client, fork, "Germany", type="raid", sz=2)  # k 2
+    send(client, fork, "Germany", type="raid", sz=2)  # k 3
+    client.post(f"/games/{fid}/reveal", headers=auth(fork["referee_token"]))
+    client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"]))  # the parent's part verifies too
+    bundle = client.get(f"/games/{fid}/bundle").json()
+    own = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]
+    assert own == [2, 3]
+    for report in (verify(bundle), client.post("/bundles/verify", json=bundle).json()):
+        dice = report["checks"]["dice"]
+        assert report["verdict"] == "verified", report
+        assert dice["rolls"] == len(own) == 2, dice
+        assert "2 rolls (k 2–3) recomputed alone" in dice["detail"], dice
+
+
 def test_forking_an_unrevealed_fair_game_reveals_nothing_of_its_future(client):
     g = played(client)
     gid = g["game_id"]
