@@ -18,7 +18,7 @@ from service.app import create_app
 from service.cli import app as cli
 from service.replay import verify
 from service.simulate import histogram, percentile
-from service.whatif import continuations, odds, position, take_snapshot
+from service.whatif import continuations, odds, position, prefix, take_snapshot
 from tests.conftest import auth, new_game, seated, send, to_german_combat
 from tests.drivers import SHORT
 from tests.sealed_bid import served_with_sealed_bid
@@ -26,6 +26,7 @@ from tests.sealed_bid import served_with_sealed_bid
 ROOT = Path(__file__).resolve().parent.parent
 EASTBOUND = ROOT / "replays" / "corvette-eastbound.3.0.0.json"
 NORTH = ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json"
+YELLOW_SEA = ROOT / "replays" / "battlefleet-yellow-sea-1904.7.0.0.json"
 
 
 def played(client, mode="fair"):
@@ -184,6 +185,46 @@ def test_umpire_fork_offline_makes_a_bundle_that_verifies_with_its_parent(tmp_pa
     assert bad.exit_code == 1 and "middle of a command" in bad.output
 
 
+def test_a_battlefleet_fork_refusal_names_positions_that_can_be_forked(tmp_path):
+    """battlefleet-1900 keeps `start` and `give_orders` sealed until the battle ends (BF-R34): between the seats'
+    starts and the end no position can be forked. The refusal names the positions that can (the genesis and those
+    after the end opened every seal), never "a seq after they are revealed" mid-game, and each one it names forks."""
+    b = decode_bundle(YELLOW_SEA.read_bytes())
+    with pytest.raises(Rejected) as e:
+        position(b, 435)
+    last = len(b.events)
+    assert e.value.code == "fork-sealed"
+    assert "the nearest positions with every seal open are seq 1 and seq " in str(e.value)
+    named = int(str(e.value).split("and seq ")[1].split(".")[0])
+    assert any(x.body["type"] == "GameEnded" and x.body["seq"] <= named for x in b.events)  # the end, seals opened
+    for at in (1, named, last):
+        position(b, at)  # each forks
+    r = CliRunner().invoke(cli, ["fork", str(YELLOW_SEA), "--at", "435", "--out", str(tmp_path / "f.json")])
+    assert r.exit_code == 1 and f"seq 1 and seq {named}" in r.output, r.output
+    running = decode_bundle(json.dumps(prefix(b, 435)).encode())  # the same game, still being played
+    with pytest.raises(Rejected) as e:
+        position(running, 435)
+    assert "none later yet" in str(e.value), str(e.value)
+    with pytest.raises(Rejected) as e:
+        position(running, 435, known_seals=True)  # the public odds: the log does not open them yet
+    assert "a seat's own odds run from here" in str(e.value).lower() and "with that seat's token" in str(e.value)
+
+
+def test_a_battlefleet_game_forks_at_its_start_and_after_its_end_and_its_middle_runs_the_odds(client):
+    """What docs/whatif.md says of battlefleet-1900: `start` stays sealed until the battle ends, so a fork is made at
+    seq 1 and after the end (which opens every seal), not between, even once the game is over; the odds run there."""
+    g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
+    gid = g["game_id"]
+    send(client, g, "japan", type="start")
+    mid = send(client, g, "russia", type="start")["version"]
+    end = send(client, g, "japan", type="concede")["version"]
+    assert client.get(f"/games/{gid}").json()["status"] == "over"
+    assert client.post(f"/games/{gid}/forks", json={"at": mid}).json()["code"] == "fork-sealed"
+    assert [client.post(f"/games/{gid}/forks", json={"at": at}).status_code for at in (1, end)] == [201, 201]
+    r = client.post(f"/games/{gid}/odds", json={"at": mid, "games": 2, "seed": 1})
+    assert r.status_code == 202 and finished(client, r.json())["status"] == "done", r.text
+
+
 def test_percentile_and_histogram_with_chosen_values():
     assert percentile([1, 2, 3, 4], 3) == 62.5  # two below, one equal: (2 + 0.5) / 4
     assert percentile([5, 5, 5], 5) == 50.0
@@ -235,10 +276,10 @@ def test_umpire_simulate_from_a_position_marks_the_real_outcome_and_plots(tmp_pa
     assert clash.exit_code == 1 and "keeps the real game's options" in clash.output
 
 
-def finished(client, job: dict) -> dict:
-    """The odds job polled until it is no longer running (20 s at most)."""
+def finished(client, job: dict, token: str | None = None) -> dict:
+    """The odds job polled until it is no longer running (20 s at most); `token`: a seat's own odds are its alone."""
     for _ in range(200):
-        job = client.get(f"/jobs/{job['job_id']}").json()
+        job = client.get(f"/jobs/{job['job_id']}", headers=auth(token) if token else {}).json()
         if job["status"] != "running":
             break
         time.sleep(0.1)
@@ -281,6 +322,10 @@ def test_the_odds_from_a_position_with_closed_seals_are_refused_not_a_crash(clie
     at = send(client, g, "russia", type="start")["version"]
     r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1})
     assert r.status_code == 409 and r.json()["code"] == "fork-sealed", r.text
+    assert "with that seat's token" in r.json()["detail"]  # what to do, and it is so:
+    r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1}, headers=auth(g["tokens"]["japan"]))
+    assert r.status_code == 202, r.text
+    assert finished(client, r.json(), g["tokens"]["japan"])["status"] == "done"
     b = decode_bundle(client.get(f"/games/{g['game_id']}/bundle").content)
     with pytest.raises(Rejected) as e:
         position(b, at)
