@@ -382,9 +382,16 @@ class OddsJobs:
         if seat is not None and head is not None and not head.over:  # over: every seal is open, the public picture
             check_at(bundle, at)
             own = (self.svc.cache.load(game_id, upto=at).game, head)
+            rules = head.ruleset
         else:
             seat = None
-            position(bundle, at, self.svc.rulesets, known_seals=True)  # a mid-command seq or a closed seal: refused
+            rules = position(bundle, at, self.svc.rulesets, known_seals=True).ruleset  # mid-command, closed: refused
+        if rules is None or rules.bot is None or rules.outcomes is None:  # refused here, not as a job that fails
+            raise Rejected(
+                "no-bot",
+                f"{bundle.ruleset.id} has no bot to play continuations (or reports no figures), so this server computes "
+                "no odds for its games; a fork (POST /games/{id}/forks) plays a position on by hand",
+            )
         if not self._busy.acquire(blocking=False):
             raise TooMany(
                 "too-many-requests", "this server is computing other odds; retry in a few seconds", retry_after=10

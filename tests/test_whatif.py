@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -163,6 +164,23 @@ def test_the_odds_are_played_with_the_services_rulesets(store_url):
         job = finished(client, r.json())
         assert job["status"] == "done" and job["done"] == 3, job
         assert set(job["result"]["figures"]) == {"north wins", "south wins"}
+    app.state.service.store.close()
+
+
+def test_odds_of_a_ruleset_without_a_bot_are_refused_not_a_job_that_fails(store_url):
+    """A served ruleset with no bot cannot play continuations: POST /odds answers 409 `no-bot` saying so, for the
+    public and for a seat alike (before, it answered 202 and the job failed)."""
+    served = served_with_sealed_bid()
+    bid = served["sealed-bid"]
+    served["sealed-bid"] = dataclasses.replace(bid, ruleset=dataclasses.replace(bid.ruleset, bot=None))
+    app = create_app(store_url, rulesets=served)
+    with TestClient(app) as client:
+        g = new_game(client, SHORT["sealed-bid"], ruleset="sealed-bid")
+        at = client.get(f"/games/{g['game_id']}").json()["version"]
+        for headers in ({}, auth(g["tokens"]["north"])):
+            r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1}, headers=headers)
+            assert r.status_code == 409 and r.json()["code"] == "no-bot", r.text
+            assert "POST /games/{id}/forks" in r.json()["detail"]
     app.state.service.store.close()
 
 
