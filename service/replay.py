@@ -132,7 +132,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             first_bad_seq=lock["seq"],
         )
     gs = game_seed(seed, b.game, d.client_seeds, d.beacon)
-    expected_k = first_k(b)
+    first = expected_k = first_k(b)
     for e in b.events:
         body = e.body
         if body.get("type") != "DiceRolled":
@@ -158,12 +158,16 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
                 first_bad_seq=body.get("seq"),
             )
         expected_k += 1
+    # a fork's rolls go on from its parent's k: this bundle's own are those from `first`, counted as rolls, not as
+    # the next k (the parent's are checked in its own part)
+    rolls = expected_k - first
+    numbered = f" (k {first}–{expected_k - 1})" if first and rolls else ""
     return _check(
         "pass",
-        f"commit matches; game seed {gs.hex()}; {_count(expected_k, 'roll')} recomputed alone",
+        f"commit matches; game seed {gs.hex()}; {_count(rolls, 'roll')}{numbered} recomputed alone",
         first_bad_k=None,
         first_bad_seq=None,
-        rolls=expected_k,
+        rolls=rolls,
         game_seed=gs.hex(),
     )
 

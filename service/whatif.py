@@ -70,8 +70,54 @@ def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS, know
     if known_seals:
         closed = [seq for seq in closed if seq in closed_seals(b, len(b.events))]  # those never opened in the bundle
     if closed:  # before folding: a public bundle has no sealed content to fold them with
-        raise Rejected("fork-sealed", f"at seq {at} sealed records are still closed: {closed}")
+        raise Rejected("fork-sealed", sealed_refusal(b, at, closed, odds=known_seals))
     return fold_bundle(b, upto=at, rulesets=rulesets)
+
+
+def open_positions(b: Bundle) -> list[int]:
+    """The command ends of a bundle at which no sealed record is closed: where a fork may start."""
+    ends, closed, out = set(command_ends(b)), set(), []
+    for e in b.events:
+        seq = e.body["seq"]
+        if e.body["type"] == "SubmissionSealed":
+            closed.add(seq)
+        elif e.body["type"] == "SubmissionsRevealed":
+            closed -= {entry["seq"] for entry in e.body["data"].get("entries", [])}
+        if seq in ends and not closed:
+            out.append(seq)
+    return out
+
+
+def sealed_refusal(b: Bundle, at: int, closed: list[int], odds: bool = False) -> str:
+    """What a 409 `fork-sealed` says: which records are closed, and where a fork (or the odds) can start instead.
+    Every position it names is one that can be taken: some rulesets (battlefleet-1900) keep records sealed until the
+    game ends, so between its start and its end no position can be forked, and the detail says so."""
+    over = any(e.body["type"] == "GameEnded" for e in b.events)
+    head = f"at seq {at} sealed records are still closed (seqs {closed})"
+    if odds:
+        return (
+            f"{head} and this game's log does not open them yet, so the public odds cannot run there: they run from a "
+            "position whose seals the log opens later (every position of a finished game: its end opens every seal). "
+            "A seat's own odds run from here while the game is played: POST /games/{id}/odds with that seat's token"
+        )
+    opens = open_positions(b)
+    before = [p for p in opens if p < at]
+    after = [p for p in opens if p > at]
+    where = f"the nearest positions with every seal open are seq {before[-1]}" if before else ""
+    if after:
+        where += f" and seq {after[0]}" if where else f"the nearest position with every seal open is seq {after[0]}"
+    elif not over:
+        where += (" (none later yet: " if where else "no later position has every seal open yet (") + (
+            "one comes only once the game opens every record closed here, which some rulesets, battlefleet-1900's "
+            "`start` and `give_orders`, do only at its end)"
+        )
+    else:
+        where += " (none later)" if where else "no position of this game has every seal open"
+    return (
+        f"{head}: a fork would show them to its seats, so it starts only where every seal is open; {where}. The odds "
+        "(POST /games/{id}/odds, umpire simulate --from) run from any position of a finished game, and from here "
+        "with a seat's token while the game is played"
+    )
 
 
 def check_at(b: Bundle, at: int) -> None:
@@ -336,9 +382,16 @@ class OddsJobs:
         if seat is not None and head is not None and not head.over:  # over: every seal is open, the public picture
             check_at(bundle, at)
             own = (self.svc.cache.load(game_id, upto=at).game, head)
+            rules = head.ruleset
         else:
             seat = None
-            position(bundle, at, self.svc.rulesets, known_seals=True)  # a mid-command seq or a closed seal: refused
+            rules = position(bundle, at, self.svc.rulesets, known_seals=True).ruleset  # mid-command, closed: refused
+        if rules is None or rules.bot is None or rules.outcomes is None:  # refused here, not as a job that fails
+            raise Rejected(
+                "no-bot",
+                f"{bundle.ruleset.id} has no bot to play continuations (or reports no figures), so this server computes "
+                "no odds for its games; a fork (POST /games/{id}/forks) plays a position on by hand",
+            )
         if not self._busy.acquire(blocking=False):
             raise TooMany(
                 "too-many-requests", "this server is computing other odds; retry in a few seconds", retry_after=10

@@ -211,6 +211,7 @@ def test_rotation_signs_with_old_and_new_secret_during_the_overlap(hooked, recei
     old = register(hooked, g, "japan", receiver.url)["secret"]
     r = hooked.post(f"/games/{g['game_id']}/notifications/secret", headers=auth(token(g, "japan")))
     assert r.status_code == 201, r.text
+    assert r.headers["Location"] == f"/games/{g['game_id']}/notifications"  # every 201 carries Location
     new = r.json()["secret"]
     assert new != old
     r = hooked.post(f"/games/{g['game_id']}/notifications/test", headers=auth(token(g, "japan")))

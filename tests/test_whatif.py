@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -18,7 +19,7 @@ from service.app import create_app
 from service.cli import app as cli
 from service.replay import verify
 from service.simulate import histogram, percentile
-from service.whatif import continuations, odds, position, take_snapshot
+from service.whatif import continuations, odds, position, prefix, take_snapshot
 from tests.conftest import auth, new_game, seated, send, to_german_combat
 from tests.drivers import SHORT
 from tests.sealed_bid import served_with_sealed_bid
@@ -26,6 +27,7 @@ from tests.sealed_bid import served_with_sealed_bid
 ROOT = Path(__file__).resolve().parent.parent
 EASTBOUND = ROOT / "replays" / "corvette-eastbound.3.0.0.json"
 NORTH = ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json"
+YELLOW_SEA = ROOT / "replays" / "battlefleet-yellow-sea-1904.7.0.0.json"
 
 
 def played(client, mode="fair"):
@@ -93,6 +95,30 @@ def test_a_forks_bundle_verifies_with_its_parents_prefix_and_names_tampering(cli
     assert verify(bad)["checks"]["parent"]["status"] == "fail"
 
 
+def test_a_forks_verification_counts_its_own_rolls_not_the_next_k(client):
+    """The dice check of a fork counts the rolls its bundle holds (k from the parent's next roll on), not the next k:
+    a fork with 2 rolls after a parent's 2 said `4 rolls recomputed alone`, `rolls: 4`."""
+    g = new_game(client, {"submarines": {"Germany": {"7": 2, "2": 2}}}, dice={"mode": "public-seed", "server_seed": "5e" * 32})
+    gid = g["game_id"]
+    to_german_combat(client, g, ussr_spends=4)
+    send(client, g, "Germany", type="raid", sz=7)  # k 0
+    at = send(client, g, "Germany", type="raid", sz=7)["version"]  # k 1
+    fork = seated(client.post(f"/games/{gid}/forks", json={"at": at, "dice": {"mode": "public-seed", "server_seed": "6f" * 32}}).json())
+    fid = fork["game_id"]
+    send(client, fork, "Germany", type="raid", sz=2)  # k 2
+    send(client, fork, "Germany", type="raid", sz=2)  # k 3
+    client.post(f"/games/{fid}/reveal", headers=auth(fork["referee_token"]))
+    client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"]))  # the parent's part verifies too
+    bundle = client.get(f"/games/{fid}/bundle").json()
+    own = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]
+    assert own == [2, 3]
+    for report in (verify(bundle), client.post("/bundles/verify", json=bundle).json()):
+        dice = report["checks"]["dice"]
+        assert report["verdict"] == "verified", report
+        assert dice["rolls"] == len(own) == 2, dice
+        assert "2 rolls (k 2–3) recomputed alone" in dice["detail"], dice
+
+
 def test_forking_an_unrevealed_fair_game_reveals_nothing_of_its_future(client):
     g = played(client)
     gid = g["game_id"]
@@ -141,6 +167,23 @@ def test_the_odds_are_played_with_the_services_rulesets(store_url):
     app.state.service.store.close()
 
 
+def test_odds_of_a_ruleset_without_a_bot_are_refused_not_a_job_that_fails(store_url):
+    """A served ruleset with no bot cannot play continuations: POST /odds answers 409 `no-bot` saying so, for the
+    public and for a seat alike (before, it answered 202 and the job failed)."""
+    served = served_with_sealed_bid()
+    bid = served["sealed-bid"]
+    served["sealed-bid"] = dataclasses.replace(bid, ruleset=dataclasses.replace(bid.ruleset, bot=None))
+    app = create_app(store_url, rulesets=served)
+    with TestClient(app) as client:
+        g = new_game(client, SHORT["sealed-bid"], ruleset="sealed-bid")
+        at = client.get(f"/games/{g['game_id']}").json()["version"]
+        for headers in ({}, auth(g["tokens"]["north"])):
+            r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1}, headers=headers)
+            assert r.status_code == 409 and r.json()["code"] == "no-bot", r.text
+            assert "POST /games/{id}/forks" in r.json()["detail"]
+    app.state.service.store.close()
+
+
 def test_umpire_fork_offline_makes_a_bundle_that_verifies_with_its_parent(tmp_path):
     bundle = json.loads(NORTH.read_text())
     at = bundle["commands"][10]["seqs"][1]
@@ -158,6 +201,46 @@ def test_umpire_fork_offline_makes_a_bundle_that_verifies_with_its_parent(tmp_pa
     inside = next(c["seqs"][0] for c in bundle["commands"] if c["seqs"][0] < c["seqs"][1])
     bad = CliRunner().invoke(cli, ["fork", str(NORTH), "--at", str(inside)])
     assert bad.exit_code == 1 and "middle of a command" in bad.output
+
+
+def test_a_battlefleet_fork_refusal_names_positions_that_can_be_forked(tmp_path):
+    """battlefleet-1900 keeps `start` and `give_orders` sealed until the battle ends (BF-R34): between the seats'
+    starts and the end no position can be forked. The refusal names the positions that can (the genesis and those
+    after the end opened every seal), never "a seq after they are revealed" mid-game, and each one it names forks."""
+    b = decode_bundle(YELLOW_SEA.read_bytes())
+    with pytest.raises(Rejected) as e:
+        position(b, 435)
+    last = len(b.events)
+    assert e.value.code == "fork-sealed"
+    assert "the nearest positions with every seal open are seq 1 and seq " in str(e.value)
+    named = int(str(e.value).split("and seq ")[1].split(".")[0])
+    assert any(x.body["type"] == "GameEnded" and x.body["seq"] <= named for x in b.events)  # the end, seals opened
+    for at in (1, named, last):
+        position(b, at)  # each forks
+    r = CliRunner().invoke(cli, ["fork", str(YELLOW_SEA), "--at", "435", "--out", str(tmp_path / "f.json")])
+    assert r.exit_code == 1 and f"seq 1 and seq {named}" in r.output, r.output
+    running = decode_bundle(json.dumps(prefix(b, 435)).encode())  # the same game, still being played
+    with pytest.raises(Rejected) as e:
+        position(running, 435)
+    assert "none later yet" in str(e.value), str(e.value)
+    with pytest.raises(Rejected) as e:
+        position(running, 435, known_seals=True)  # the public odds: the log does not open them yet
+    assert "a seat's own odds run from here" in str(e.value).lower() and "with that seat's token" in str(e.value)
+
+
+def test_a_battlefleet_game_forks_at_its_start_and_after_its_end_and_its_middle_runs_the_odds(client):
+    """What docs/whatif.md says of battlefleet-1900: `start` stays sealed until the battle ends, so a fork is made at
+    seq 1 and after the end (which opens every seal), not between, even once the game is over; the odds run there."""
+    g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
+    gid = g["game_id"]
+    send(client, g, "japan", type="start")
+    mid = send(client, g, "russia", type="start")["version"]
+    end = send(client, g, "japan", type="concede")["version"]
+    assert client.get(f"/games/{gid}").json()["status"] == "over"
+    assert client.post(f"/games/{gid}/forks", json={"at": mid}).json()["code"] == "fork-sealed"
+    assert [client.post(f"/games/{gid}/forks", json={"at": at}).status_code for at in (1, end)] == [201, 201]
+    r = client.post(f"/games/{gid}/odds", json={"at": mid, "games": 2, "seed": 1})
+    assert r.status_code == 202 and finished(client, r.json())["status"] == "done", r.text
 
 
 def test_percentile_and_histogram_with_chosen_values():
@@ -211,10 +294,10 @@ def test_umpire_simulate_from_a_position_marks_the_real_outcome_and_plots(tmp_pa
     assert clash.exit_code == 1 and "keeps the real game's options" in clash.output
 
 
-def finished(client, job: dict) -> dict:
-    """The odds job polled until it is no longer running (20 s at most)."""
+def finished(client, job: dict, token: str | None = None) -> dict:
+    """The odds job polled until it is no longer running (20 s at most); `token`: a seat's own odds are its alone."""
     for _ in range(200):
-        job = client.get(f"/jobs/{job['job_id']}").json()
+        job = client.get(f"/jobs/{job['job_id']}", headers=auth(token) if token else {}).json()
         if job["status"] != "running":
             break
         time.sleep(0.1)
@@ -257,6 +340,10 @@ def test_the_odds_from_a_position_with_closed_seals_are_refused_not_a_crash(clie
     at = send(client, g, "russia", type="start")["version"]
     r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1})
     assert r.status_code == 409 and r.json()["code"] == "fork-sealed", r.text
+    assert "with that seat's token" in r.json()["detail"]  # what to do, and it is so:
+    r = client.post(f"/games/{g['game_id']}/odds", json={"at": at, "games": 2, "seed": 1}, headers=auth(g["tokens"]["japan"]))
+    assert r.status_code == 202, r.text
+    assert finished(client, r.json(), g["tokens"]["japan"])["status"] == "done"
     b = decode_bundle(client.get(f"/games/{g['game_id']}/bundle").content)
     with pytest.raises(Rejected) as e:
         position(b, at)

@@ -79,7 +79,9 @@ def add_routes(route: Callable, svc: GameService) -> None:
     )
     async def rotate_notification_secret(request: Request, game_id: str = GAME_ID):
         who = reader(game_id, request)
-        return JSON(await asyncio.to_thread(hooks.rotate, game_id, who), status_code=201)
+        out = await asyncio.to_thread(hooks.rotate, game_id, who)
+        # as every 201: where what it made is read (the registration, whose `rotation_overlap_until` it set)
+        return JSON(out, status_code=201, headers={"Location": PATH.format(game_id=game_id)})
 
     @route(
         "POST",
