@@ -246,6 +246,12 @@ class Creation:
         server_seed = _server_seed(mode, server_seed_hex)
         fork_id = fork_id or "g-" + secrets.token_hex(8)
         ref = ParentRef(game=game_id, seq=at, hash=parent.head.hex())
+        if parent.game.unrevealed:  # refused as `umpire fork` refuses it, naming where a fork can start instead
+            from events.bundle import decode_bundle
+            from service.whatif import sealed_refusal
+
+            public = decode_bundle(self.service.bundles.bundle_bytes(game_id))
+            raise engine.Rejected("fork-sealed", sealed_refusal(public, at, sorted(parent.game.unrevealed)))
         evs = engine.fork_events(parent.game, ref, fork_id, mode, server_seed, client_seeds, beacon)
         check_bots(loaded, parent.game.seats, bots or [])
         payload = {

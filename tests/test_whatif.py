@@ -237,7 +237,9 @@ def test_a_battlefleet_game_forks_at_its_start_and_after_its_end_and_its_middle_
     mid = send(client, g, "russia", type="start")["version"]
     end = send(client, g, "japan", type="concede")["version"]
     assert client.get(f"/games/{gid}").json()["status"] == "over"
-    assert client.post(f"/games/{gid}/forks", json={"at": mid}).json()["code"] == "fork-sealed"
+    refused = client.post(f"/games/{gid}/forks", json={"at": mid}).json()
+    assert refused["code"] == "fork-sealed"  # and, as `umpire fork` says, where a fork can start instead
+    assert f"the nearest positions with every seal open are seq 1 and seq {end}" in refused["detail"], refused
     assert [client.post(f"/games/{gid}/forks", json={"at": at}).status_code for at in (1, end)] == [201, 201]
     r = client.post(f"/games/{gid}/odds", json={"at": mid, "games": 2, "seed": 1})
     assert r.status_code == 202 and finished(client, r.json())["status"] == "done", r.text

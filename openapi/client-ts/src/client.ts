@@ -39,7 +39,7 @@ export type ProblemCode =
   | "method-not-allowed"
   | "request-timeout"
   | "illegal-command" | "version-conflict" | "command-id-reused" | "seed-locked" | "seed-already-contributed"
-  | "seats-open" | "no-deadlines" | "no-notifications"
+  | "seats-open" | "no-deadlines" | "no-notifications" | "ticket-in-use" | "no-bot" | "no-data-set" | "not-ready"
   | "game-over" | "game-revealed" | "data-mismatch" | "edition-not-run" | "fork-sealed" | "fork-parent-changed"
   | "body-too-large" | "bundle-too-large"
   | "unsupported-media-type"
