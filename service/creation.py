@@ -35,6 +35,7 @@ class WritePath(Protocol):
 
     store: Any
     cache: Any
+    bundles: Any  # the public bundle, for where a refused fork can start instead
     clock: Callable[[], str]
     data_dir: Any
     rulesets: Mapping[str, Loaded]
