@@ -102,6 +102,13 @@ class CommandInfo(_Out):
     type: Annotated[str, Meta(description="the command's type, sent as `type`")]
     description: Annotated[str, Meta(description="what the command does, in the player's words")]
     sealed: Annotated[bool, Meta(description="its content stays hidden behind a commitment until the rules reveal it")]
+    always_open: Annotated[
+        bool,
+        Meta(
+            description="offered all game long (battlefleet-1900's `concede`): it never makes a seat awaited, starts no "
+            "turn clock, and a bot or a first-choice loop skips it"
+        ),
+    ]
     schema: Annotated[
         dict[str, Any], Meta(description="the JSON Schema of its arguments, each property with a title and description")
     ]

@@ -474,3 +474,16 @@ def test_head_answers_what_get_would_without_the_body(client):
     assert stream.content == b""
     refused = client.delete(f"/games/{gid}")
     assert refused.status_code == 405 and set(refused.headers["allow"].split(", ")) == {"GET", "HEAD"}
+
+
+def test_a_ruleset_marks_the_commands_offered_all_game_long(client):
+    """docs/api.md "Entries open all game long": a first-choice loop must skip them (battlefleet's concede is in its
+    `awaiting` from the first step), and GET /rulesets/{id} says which they are, so a client need not know the name."""
+    marked = {}
+    for r in client.get("/rulesets").json():
+        info = client.get(f"/rulesets/{r['id']}").json()
+        marked[r["id"]] = {c["type"] for c in info["commands"] if c["always_open"]}
+    assert marked == {"aa1942-convoy": set(), "battlefleet-1900": {"concede"}, "corvette-command": set(),
+                      "uboat-leader": set()}  # fmt: skip
+    g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
+    assert "concede" in {a["type"] for a in client.get(f"/games/{g['game_id']}").json()["awaiting"]}

@@ -101,6 +101,7 @@ def ruleset_info(loaded) -> models.RulesetInfo:
                 type=c.__struct_config__.tag,
                 description=(c.__doc__ or "").strip(),
                 sealed=bool(getattr(c, "sealed", False)),
+                always_open=c.__struct_config__.tag in r.always_open,
                 schema=command_schema(c),
             )
             for c in r.command_types

@@ -6048,6 +6048,11 @@ export interface components {
         /** CommandInfo */
         CommandInfo: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`): it never makes a seat awaited, starts no turn clock, and a bot or a first-choice loop skips it
+             */
+            always_open: boolean;
+            /**
              * Description
              * @description what the command does, in the player's words
              */
