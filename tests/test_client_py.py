@@ -21,6 +21,7 @@ from tests.live import server_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "openapi" / "client-py"))
 from naval_umpire import (
+    Conflict,
     Forbidden,
     IllegalCommand,
     Invalid,
@@ -196,6 +197,14 @@ def test_refusals_are_typed_problems(base):
     with pytest.raises(Unauthorized) as anonymous:
         Umpire(base).command(game_id, "choose_start_port", side="canada")
     assert anonymous.value.code == "missing-token"
+
+    # any other 409 is a Conflict (a bare Problem before): a command while a seat of a two-seat game is open
+    made = Umpire(base).create("battlefleet-1900", {"scenario": "yellow-sea-1904"}, open_seats=True)
+    russia = Umpire(base, Umpire(base).join(made["game_id"], made["seats"][1]["invitation"])["token"])
+    with pytest.raises(Conflict) as waiting:
+        russia.command(made["game_id"], "start")
+    assert waiting.value.code == "seats-open" and waiting.value.body["open_seats"] == ["japan"]
+    assert isinstance(refused.value, Conflict) and isinstance(late.value, Conflict)
 
 
 # Each operation of the API (by operationId) and a call of the client's method for it (arguments that only shape the

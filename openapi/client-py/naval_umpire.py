@@ -48,7 +48,12 @@ class NotFound(Problem):
     """404: no such game, view, roll, job or ruleset."""
 
 
-class IllegalCommand(Problem):
+class Conflict(Problem):
+    """409 (412 from If-Match): the game's state refuses it now (`seats-open`, `seed-locked`, `fork-sealed`, …); the
+    codes a client acts on have their own classes below."""
+
+
+class IllegalCommand(Conflict):
     """409 illegal-command: the rules refuse it now; `legal` is what they allow (in the shape of `awaiting`)."""
 
     @property
@@ -56,7 +61,7 @@ class IllegalCommand(Problem):
         return self.body.get("legal") or []
 
 
-class VersionConflict(Problem):
+class VersionConflict(Conflict):
     """409 (or 412, from If-Match) version-conflict: the game moved on; `version` is where it is now."""
 
     @property
@@ -64,12 +69,16 @@ class VersionConflict(Problem):
         return self.body.get("version")
 
 
-class GameOver(Problem):
+class GameOver(Conflict):
     """409 game-over or game-revealed: the game takes no more commands."""
 
 
+class TooLarge(Problem):
+    """413: the body is over the limit (`limit`)."""
+
+
 class Invalid(Problem):
-    """422: a body, a parameter or an option the API refuses as malformed (`detail` says which)."""
+    """400, 415, 422: a body, a parameter or an option the API refuses as malformed (`detail` says which)."""
 
 
 class TooManyRequests(Problem):
@@ -86,7 +95,10 @@ _BY_CODE = {
     "game-over": GameOver,
     "game-revealed": GameOver,
 }
-_BY_STATUS = {401: Unauthorized, 403: Forbidden, 404: NotFound, 422: Invalid, 429: TooManyRequests, 503: Unavailable}
+_BY_STATUS = {
+    400: Invalid, 401: Unauthorized, 403: Forbidden, 404: NotFound, 409: Conflict, 412: Conflict, 413: TooLarge,
+    415: Invalid, 422: Invalid, 429: TooManyRequests, 503: Unavailable,
+}  # fmt: skip
 
 
 def problem(response: httpx.Response) -> Problem:
