@@ -12,6 +12,7 @@ reveal), so a bundle replays by feeding the commands in order to a fresh engine 
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 import secrets
 import threading
@@ -115,6 +116,7 @@ def unavailable(e: StoreUnavailable, command_id: str | None = None) -> Busy:
     return Busy("store-unavailable", f"the store is unavailable ({e}); nothing was appended: send it again", retry_after=1)
 
 
+log = logging.getLogger("umpire.games")
 _SECOND: tuple[int, str] = (-1, "")  # the last second formatted (one tuple: threads read it whole)
 
 
@@ -470,27 +472,31 @@ class GameService:
     def join(
         self, game_id: str, invitation: str, client_seed: str | None = None, passphrase: str | None = None
     ) -> dict[str, Any]:
-        """A player takes an open seat, with its client seed if sent (checked before the invitation is spent); with
-        the last one taken, a game's turn clock starts running and its bots move (they wait for every seat, so that
-        each player may have a say in the dice before the first command locks them)."""
+        """A player takes an open seat, with its client seed if sent; with the last one taken, a game's turn clock
+        starts running and its bots move (they wait for every seat, so that each player may have a say in the dice
+        before the first command locks them).
+
+        The seed is written first, while the seat is still open: nothing can lock the dice before every seat is taken
+        (commands are `seats-open`, bots wait), so it always counts, and a refusal (a seed given already) leaves the
+        invitation unspent. A join retried after an unknown outcome finds its seed written and does not write it
+        twice. Once the seat is taken its token is answered, whatever the work after it meets."""
         seed = _seed_of(client_seed, passphrase)
         if seed is not None:
             seat = self.credentials.invited(game_id, invitation)
             with self.cache.game(game_id) as c:
-                engine.decide_seed(c.game, seat, seed)  # refused here (locked, given already): the invitation unspent
+                written = c.game.client_seeds.get(seat) == seed
+            if not written:
+                self._submit(game_id, seat, *_seed_write(seat, seed, None))
         out = self.credentials.join(game_id, invitation)
-        self.notifier.appended(game_id)  # no event, but its streams tell their readers the seat is taken
-        self.clocks.running_since(game_id)
-        out["client_seed"] = None
-        if seed is not None:
-            try:
-                self._submit(game_id, out["seat"], *_seed_write(out["seat"], seed, None))
-                out["client_seed"] = seed
-            except Rejected:  # a command locked the seed since the check: the seat is taken all the same
-                pass
-        if not self.credentials.open_seats(game_id):
-            self._begins(game_id)
-            self.play_bots(game_id)
+        out["client_seed"] = seed
+        try:
+            self.notifier.appended(game_id)  # no event, but its streams tell their readers the seat is taken
+            self.clocks.running_since(game_id)
+            if not self.credentials.open_seats(game_id):
+                self._begins(game_id)
+                self.play_bots(game_id)
+        except Exception:  # noqa: BLE001 - the bots move again after the next command; the seat is taken
+            log.exception("game %s: after %s's join (its token is answered)", game_id, out["seat"])
         return out
 
     def _begins(self, game_id: str) -> None:
@@ -551,13 +557,18 @@ class GameService:
             if payload is None:
                 return moved
             command = engine.parse_command(loaded.ruleset, payload)
-            done = self._submit(
-                game_id,
-                seat,
-                payload,
-                f"bot-{version + 1}",
-                version,
-                judged_in_place(seat, command, server_seed),
-            )
+            try:
+                done = self._submit(
+                    game_id,
+                    seat,
+                    payload,
+                    f"bot-{version + 1}",
+                    version,
+                    judged_in_place(seat, command, server_seed),
+                )
+            except Rejected as e:
+                if e.code not in ("version-conflict", "command-id-reused"):
+                    raise
+                continue  # another writer moved the game (a join's seed, another caller's bots): look again
             moved = done["version"], done["head"]
         raise RuntimeError(f"the bot seats of {game_id} did not stop within {MAX_BOT_COMMANDS} commands")

@@ -10,6 +10,7 @@ import threading
 import httpx
 import pytest
 
+from domain import engine
 from tests.conftest import auth
 from tests.drivers import SHORT
 from tests.live import server_process
@@ -531,27 +532,113 @@ def test_no_command_is_taken_until_every_seat_is_so_no_joiner_can_lock_the_dice_
     assert locked["data"]["server_only"] == ["russia"], "japan's seed, sent with the join, is in the dice"
 
 
-def test_a_join_whose_seed_the_first_command_beat_still_takes_the_seat(client):
-    """The last join lets commands in: one that lands between the join's check of its seed and the seed's write
-    locks the dice first. The seat is taken all the same; the answer says no seed was recorded."""
-    g = client.post("/games", json={**BF, "open_seats": True}).json()
-    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
-    russia = join(client, gid, inv["russia"])
-    start = next(a for a in client.get(f"/games/{gid}", headers=auth(russia["token"])).json()["awaiting"])
-    body = {"type": start["type"], **(start.get("default") or (start.get("choices") or [{}])[0])}
+AA_OPEN = {"ruleset": "aa1942-convoy", "options": {"rounds": 1}, "bots": ["Germany", "USSR", "Japan"], "open_seats": True}
+
+
+def aa_open(client) -> tuple[str, dict[str, str]]:
+    """An aa1942 game the server plays but for the UK and USA, whose seats are open (Germany, a bot, moves first):
+    its id and their invitations."""
+    g = client.post("/games", json=AA_OPEN).json()
+    return g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"] if s.get("invitation")}
+
+
+def seed_lock(client, gid: str) -> dict:
+    return next(e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "SeedLocked")["data"]
+
+
+def test_a_joins_seed_counts_though_the_last_join_lets_the_bots_move_at_once(client):
+    """docs/dice.md: each player who joins has a say in the dice. A review found two joins at once dropped one's seed:
+    the UK's join took its seat before writing its seed, and USA's, the last, let the bots move in between, whose
+    first command locked the dice. The seed is now written while the seat is still open, when nothing can lock them."""
+    gid, inv = aa_open(client)
     svc = client.app.state.service
     real_join = svc.credentials.join
+    usa = []
 
-    def join_then_russia_commands(game_id, invitation):
+    def join_then_usa_joins(game_id, invitation):
         out = real_join(game_id, invitation)
-        svc.command(game_id, russia["token"], body)  # every seat is taken now: russia's first command lands
+        if invitation == inv["UK"]:  # the moment the UK's seat is taken, USA's join runs to its end
+            usa.append(client.post(f"/games/{game_id}/join", json={"invitation": inv["USA"], "passphrase": "usa"}))
         return out
 
-    svc.credentials.join = join_then_russia_commands
-    r = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "too late"})
-    assert r.status_code == 201 and r.json()["seat"] == "japan" and r.json()["client_seed"] is None, r.text
-    locked = next(e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "SeedLocked")
-    assert "japan" in locked["data"]["server_only"]
+    svc.credentials.join = join_then_usa_joins
+    r = client.post(f"/games/{gid}/join", json={"invitation": inv["UK"], "passphrase": "uk"})
+    svc.credentials.join = real_join
+    assert r.status_code == usa[0].status_code == 201, (r.text, usa[0].text)
+    assert r.json()["client_seed"] == hashlib.sha256(b"uk").hexdigest()
+    locked = seed_lock(client, gid)
+    assert "UK" not in locked["server_only"] and "USA" not in locked["server_only"], locked
+
+
+def test_a_join_whose_bots_meet_another_writer_still_answers_its_token(client):
+    """A review found a join could take the seat and answer 409: its bots' first command, judged at version v, met a
+    write made meanwhile (USA's seed, sent the moment it joined), and the refusal escaped the join, so the token
+    shown only in that answer was never shown and the seat was lost for good. The bots now look again and move."""
+    gid, inv = aa_open(client)
+    svc = client.app.state.service
+    svc.credentials.join(gid, inv["USA"])  # USA took its seat; it sends its seed as the UK's bots start
+    real = svc._submit
+    fired = []
+
+    def submit(game_id, seat, payload, command_id, *rest, **kw):
+        if command_id and command_id.startswith("bot-") and not fired:
+            fired.append(command_id)  # the game moves on under the bot: USA's seed, written alone
+            real(game_id, "USA", {"type": "contribute_seed", "client_seed": "ab" * 32}, None, None,
+                 lambda g: engine.decide_seed(g, "USA", "ab" * 32))  # fmt: skip
+        return real(game_id, seat, payload, command_id, *rest, **kw)
+
+    svc._submit = submit
+    r = client.post(f"/games/{gid}/join", json={"invitation": inv["UK"], "passphrase": "uk"})
+    svc._submit = real
+    assert fired and r.status_code == 201 and r.json()["token"], r.text
+    assert client.get(f"/games/{gid}/me", headers=auth(r.json()["token"])).json()["seat"] == "UK"
+    assert "UK" not in seed_lock(client, gid)["server_only"]
+    assert any(e["actor"] == "Germany" for e in client.get(f"/games/{gid}/events").json()["events"]), "the bots moved"
+
+
+def test_a_join_answers_its_token_whatever_the_work_after_the_seat_meets(client, caplog):
+    """The token is shown only in the join's answer: once the seat is taken, a failure of what follows (the game's
+    beginning, its bots) is logged, not answered, or the seat would be lost with its token."""
+    g = open_game(client)
+    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+    join(client, gid, inv["russia"])
+    svc = client.app.state.service
+
+    def fails(game_id):
+        raise RuntimeError("the store went away")
+
+    svc._begins = fails
+    r = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"]})
+    del svc._begins
+    assert r.status_code == 201, r.text
+    assert client.get(f"/games/{gid}/me", headers=auth(r.json()["token"])).json()["seat"] == "japan"
+    assert "after japan's join" in caplog.text and "the store went away" in caplog.text
+
+
+def test_a_join_whose_seed_write_had_an_unknown_outcome_is_retried_without_writing_it_twice(client):
+    """The store committed the seed and then lost the connection (outcome unknown): the join answers 503
+    `outcome-unknown` with the invitation unspent; sent again, it finds its seed written and takes the seat. A review
+    found it answered 201 with `client_seed: null` (no seed recorded) while the seed was in the log."""
+    from events.store.rows import StoreUnavailable
+
+    g = open_game(client)
+    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+    join(client, gid, inv["russia"])
+    store = client.app.state.service.store
+    real = store.append
+
+    def append(*a, **k):
+        real(*a, **k)
+        raise StoreUnavailable("connection lost after the commit", written=None)
+
+    store.append = append
+    r = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "mine"})
+    store.append = real
+    assert_problem_code(r, 503, "outcome-unknown")
+    again = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"], "passphrase": "mine"})
+    assert again.status_code == 201 and again.json()["client_seed"] == hashlib.sha256(b"mine").hexdigest(), again.text
+    given = [e for e in client.get(f"/games/{gid}/events").json()["events"] if e["type"] == "ClientSeedContributed"]
+    assert [e["data"]["seat"] for e in given] == ["japan"]
 
 
 def assert_problem_code(r, status: int, code: str) -> None:
