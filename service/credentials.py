@@ -47,15 +47,6 @@ def _busy() -> Rejected:
     return _Busy("busy", "the seats of this game kept changing; nothing was changed: send it again", retry_after=1)
 
 
-def _seats_open(waiting: list[str]) -> Rejected:
-    return Rejected(
-        "seats-open",
-        f"the game begins when every seat is taken; {', '.join(waiting)} still to join (each with its invitation, "
-        "POST /games/{id}/join): send this command then",
-        open_seats=waiting,
-    )
-
-
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 

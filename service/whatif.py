@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -76,16 +77,8 @@ def position(b: Bundle, at: int, rulesets: Mapping[str, Loaded] = RULESETS, know
 
 def open_positions(b: Bundle) -> list[int]:
     """The command ends of a bundle at which no sealed record is closed: where a fork may start."""
-    ends, closed, out = set(command_ends(b)), set(), []
-    for e in b.events:
-        seq = e.body["seq"]
-        if e.body["type"] == "SubmissionSealed":
-            closed.add(seq)
-        elif e.body["type"] == "SubmissionsRevealed":
-            closed -= {entry["seq"] for entry in e.body["data"].get("entries", [])}
-        if seq in ends and not closed:
-            out.append(seq)
-    return out
+    ends = set(command_ends(b))
+    return [seq for seq, closed in _seals(b) if seq in ends and not closed]
 
 
 def sealed_refusal(b: Bundle, at: int, closed: list[int], odds: bool = False) -> str:
@@ -136,12 +129,20 @@ def check_at(b: Bundle, at: int) -> None:
 def closed_seals(b: Bundle, at: int) -> list[int]:
     """The seqs of the sealed records the first `at` events leave closed (none opened by a SubmissionsRevealed)."""
     closed: set[int] = set()
-    for e in b.events[:at]:
+    for _, closed in islice(_seals(b), at):
+        pass
+    return sorted(closed)
+
+
+def _seals(b: Bundle) -> Iterator[tuple[int, set[int]]]:
+    """After each event of a bundle: its seq, and the seqs of the sealed records still closed (one set, updated)."""
+    closed: set[int] = set()
+    for e in b.events:
         if e.body["type"] == "SubmissionSealed":
             closed.add(e.body["seq"])
         elif e.body["type"] == "SubmissionsRevealed":
             closed -= {entry["seq"] for entry in e.body["data"].get("entries", [])}
-    return sorted(closed)
+        yield e.body["seq"], closed
 
 
 def prefix(b: Bundle, at: int) -> dict[str, Any]:
