@@ -76,6 +76,7 @@ def test_a_table_with_a_seat_open_offers_nothing_until_the_last_player_joins(bro
     p.wait_for_selector(SEND)
     assert all(b.is_disabled() for b in p.locator(SEND).all())
     assert p.inner_text("#play-status") == "waiting for players"
+    assert "waiting for japan" not in p.inner_text("#play-head")  # the rules' own waiting comes once the game begins
     desk.screenshot("seats-open-waiting", full_page=False)
     advanced = p.locator("#play-move details.play-advanced").first
     advanced.locator("summary").click()  # what the player opened while waiting stays open when the game starts

@@ -128,7 +128,7 @@ function drawJoin(main, gameId, invitation) {
     h(
       "p",
       { class: "muted", id: "play-join-hint" },
-      "Any phrase. Its SHA-256 is added to the dice as your seat's seed before the first roll, so the server (which committed to its own seed before you joined) cannot have chosen the rolls. Leave it empty to play without one.",
+      "Any phrase. Its SHA-256 is added to the dice as your seat's seed before the first roll, so the server (which committed to its own seed before you joined) cannot have chosen the rolls. Its hash is published with the game, so never use a password you use elsewhere. Leave it empty to play without one.",
     ),
     error,
     take,
@@ -485,7 +485,7 @@ function drawTable(main, gameId, joined = null) {
         h("span", { id: "play-version" }, String(s ? s.version : st.summary.version)),
         " · ",
         h("span", { id: "play-status", "data-status": status }, status !== "open" ? (status === "over" ? "the game is over" : "over, seed revealed") : openSeats().length ? "waiting for players" : "in play"),
-        waiting && waiting.length ? ` · waiting for ${waiting.join(", ")}` : "",
+        waiting && waiting.length && !openSeats().length ? ` · waiting for ${waiting.join(", ")}` : "", // seats first
         " · stream: ",
         h("span", { id: "play-link" }, st.link || "opening"),
       ),
