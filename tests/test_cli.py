@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -45,23 +46,32 @@ def test_simulate_json_gives_every_figure_of_the_ruleset():
     assert set(doc["figures"]["treasury USSR"]) >= {"mean", "median", "p5", "p95"}
 
 
+def piped(*args: str, columns: str | None = None) -> str:
+    """`umpire ARGS | cat` as a user runs it: its own process, so rich reads COLUMNS as the command starts (a test
+    worker's environment, pytest-xdist's COLUMNS=80, is not the user's), its output a pipe."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    if columns is not None:
+        env["COLUMNS"] = columns
+    done = subprocess.run(["umpire", *args], capture_output=True, text=True, env=env, cwd=ROOT,
+                          executable=str(Path(sys.executable).parent / "umpire"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_simulate_reads_at_80_columns():
-    r = run("simulate", "corvette-command", "--games", "2", env={"COLUMNS": "80"})  # a width asked for is kept
-    assert r.exit_code == 0, r.output
-    assert max(len(line) for line in r.output.splitlines()) <= 80
+    out = piped("simulate", "corvette-command", "--games", "2", columns="80")  # a width asked for is kept
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 def test_piped_tables_keep_every_number_whole(tmp_path):
     """Output that is not a terminal (a pipe, a log) had rich's 80 columns: `51,696.…` for a 95% interval, `boats_lo`
     over `st`, the `created` column cut off. There a table is as wide as its cells."""
-    no_width = {"COLUMNS": None}
     doc = json.loads(run("simulate", "corvette-command", "--games", "100", "--seed", "1", "--json").output)
     lo, hi = doc["figures"]["tonnage lost"]["ci95"]
     interval = f"{lo:,.1f}–{hi:,.1f}"  # 51,696.6–68,503.4: cut to 8 characters at 80 columns
-    r = run("simulate", "corvette-command", "--games", "100", "--seed", "1", env=no_width)
-    assert r.exit_code == 0, r.output
-    assert len(interval) > 8 and interval in r.output and "…" not in r.output
-    assert "│ tonnage lost " in r.output and "│ convoys arrived " in r.output  # labels on one line each
+    out = piped("simulate", "corvette-command", "--games", "100", "--seed", "1")
+    assert len(interval) > 8 and interval in out and "…" not in out
+    assert "│ tonnage lost " in out and "│ convoys arrived " in out  # labels on one line each
 
     from events.store import open_store
     from service.games import GameService
@@ -71,7 +81,7 @@ def test_piped_tables_keep_every_number_whole(tmp_path):
     game = svc.creation.create("corvette-command", SHORT["corvette-command"], None, "fair", None, None, None)
     svc.store.close()
     listed = json.loads(run("games", "--db", db, "--json").output)["games"][0]
-    out = run("games", "--db", db, env=no_width).output
+    out = piped("games", "--db", db)
     assert f"│ {game['game_id']} " in out and f"│ {listed['created_at'][:19]} │" in out
 
 
