@@ -138,3 +138,37 @@ def test_a_block_is_hmac_sha256_of_its_message_for_keys_of_any_length(key, k, j)
     (domain/dice.py `_padded`) included: keys shorter than, as long as and longer than SHA-256's 64-byte block."""
     assert block(key, k, j) == hmac.digest(key, f"umpire1:roll:{k}:{j}".encode("ascii"), "sha256")
     assert block(key, k, j) == block(key, k, j)  # the kept hashes are copied, never updated
+
+
+def test_the_hand_check_in_docs_dice_md_gives_a_recorded_face():
+    """docs/dice.md "Checking a roll without this software", run as a referee pastes it (bash, xxd, openssl), with a
+    golden bundle's values in its placeholders: the commit and a recorded d6 come out (a new-user trial found `K` used
+    and never set, so the block checked roll '' and gave a wrong face)."""
+    import re
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if not all(shutil.which(t) for t in ("bash", "xxd", "openssl", "sha256sum")):
+        pytest.fail("the hand check needs bash, xxd, openssl and sha256sum on this machine")
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "dice.md").read_text()
+    block = re.search(r"## Checking a roll without this software\n.*?```sh\n(.*?)```", text, re.S).group(1)
+    bundle = json.loads((root / "replays" / "aa1942-pacific.3.0.0.json").read_text())
+    dice = bundle["dice"]
+    bodies = [e["body"] for e in bundle["events"]]
+    rolls = [b["data"] for b in bodies if b["type"] == "DiceRolled" and b["data"]["sides"][0] == 6]
+    roll = rolls[len(rolls) // 2]
+    values = {
+        "<server_seed hex>": dice["server_seed"],
+        "<game id>": bundle["game"],
+        "<cs_0>:<cs_1>:...": ":".join(dice["client_seeds"]),
+        "<the roll's k>": str(roll["k"]),
+    }
+    for placeholder, value in values.items():
+        assert placeholder in block, placeholder
+        block = block.replace(placeholder, value)
+    out = subprocess.run(["bash", "-c", block], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == dice["server_commit"]
+    assert int(out[-1]) == roll["faces"][0]
