@@ -252,7 +252,7 @@ class SeenPose(msgspec.Struct, forbid_unknown_fields=True):
     x: Annotated[int, d("mm east")]
     y: Annotated[int, d("mm north")]
     h: Annotated[int, d("heading, degrees clockwise from north")]
-    exact: Annotated[bool, d("false for a fog sighting (BATTLEFLEET.md §4 `blur`)")]
+    exact: Annotated[bool, d("false for a fog sighting (fog `blur`, BF-R48)")]
 
 
 class Range(msgspec.Struct, forbid_unknown_fields=True):
@@ -290,15 +290,16 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     pose: Annotated[Pose, d("the lead's pose now")]
     distance_mm: Annotated[Range, d("BF-R6: how far the lead may go this turn")]
     stop: Annotated[bool, d("whether it is under a stop order (it goes exactly the least distance)")]
-    turns: Annotated[list[TurnBand], d("BF-R5: one band per entry of `turns_deg`, in order")]
+    turns: Annotated[list[TurnBand], d("BF-R5: a band per arrow; `turns_deg` has one number per band, in order, or is left out")]
     turns_need: Annotated[
         TurnsNeed | None, d("BF-R5: the distance the turns chosen need; null: none beyond `distance_mm.min`")
     ] = None
 
 
 class MoveForm(_Kind, tag="move"):
-    """Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and one
-    band per number of `turns_deg` (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`."""
+    """Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and a band
+    per arrow (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`: `turns_deg` one number per band, in
+    order, each within it, or left out (each arrow's least turn); any other count is refused."""
 
     divisions: Annotated[list[DivisionMove], d("each division of the seat that can move")]
 

@@ -26,14 +26,22 @@ Signal = Literal[
 SIGNALS: tuple[str, ...] = get_args(Signal)
 
 
+SCENARIOS = ("yellow-sea-1904", "torpedo-attack")  # the default data set's (tests hold them to data/default.json)
+
+
 class Options(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    scenario: Annotated[str, described("BF-R2: the scenario of the data set that sets sides, divisions and poses")] = (
-        "yellow-sea-1904"
-    )
+    scenario: Annotated[
+        str,
+        described(
+            "BF-R2: the scenario of the data set that sets sides, divisions and poses; the default data set's are "
+            "`examples` (a game's own `data` names its own)"
+        ),
+        msgspec.Meta(examples=list(SCENARIOS)),
+    ] = "yellow-sea-1904"
     fog: Annotated[
         Literal["blur", "open"],
         described(
-            "BATTLEFLEET.md §4: `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); "
+            "BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); "
             "`open` shows exact poses, markers and distances to everyone"
         ),
     ] = "blur"
@@ -148,8 +156,8 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     turns_deg: Annotated[
         Annotated[list[Annotated[int, msgspec.Meta(ge=-180, le=180)]], msgspec.Meta(max_length=6)],
         described(
-            "BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each "
-            "arrow's least turn"
+            "BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's "
+            "band; empty: each arrow's least turn"
         ),
     ] = []
     ships: Annotated[list[ShipDistance], described("distances of single ships that do not follow the lead")] = []

@@ -119,3 +119,14 @@ def test_a_game_brings_its_own_data_set_pinned_by_its_hash():
         )
     with pytest.raises(InvalidInput, match="played by the seats"):
         engine.creation_events(loaded.ruleset, loaded.data, loaded.data_sha256, "x", {}, ["a", "b"], "fair", bytes(32))
+
+
+def test_the_scenario_options_examples_are_the_default_data_sets_scenarios():
+    """BF-R2: `GET /rulesets/battlefleet-1900` offers the default data set's scenarios as the option's `examples` (a
+    new-user trial found only a refused create named them), so a new-game form can list them."""
+    import msgspec
+
+    from domain.battlefleet_1900.commands import Options
+
+    scenario = msgspec.json.schema(Options)["$defs"]["Options"]["properties"]["scenario"]
+    assert sorted(scenario["examples"]) == sorted(DATA.scenarios)

@@ -3077,7 +3077,7 @@ export interface components {
             ships?: components["schemas"]["ShipDistance"][];
             /**
              * Turns deg
-             * @description BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+             * @description BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's band; empty: each arrow's least turn
              * @default []
              */
             turns_deg?: number[];
@@ -3825,7 +3825,7 @@ export interface components {
                 }[];
                 /**
                  * Turns deg
-                 * @description BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+                 * @description BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's band; empty: each arrow's least turn
                  * @default []
                  */
                 turns_deg?: number[];
@@ -3878,7 +3878,7 @@ export interface components {
                 }[];
                 /**
                  * Turns deg
-                 * @description BF-R5: the degrees of each ordered turn, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+                 * @description BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's band; empty: each arrow's least turn
                  * @default []
                  */
                 turns_deg?: number[];
@@ -3973,7 +3973,7 @@ export interface components {
             } | null;
             /**
              * Fog
-             * @description BATTLEFLEET.md §4: `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); `open` shows exact poses, markers and distances to everyone
+             * @description BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); `open` shows exact poses, markers and distances to everyone
              * @default blur
              * @enum {unknown}
              */
@@ -3986,8 +3986,10 @@ export interface components {
             read_message_rolls?: boolean;
             /**
              * Scenario
-             * @description BF-R2: the scenario of the data set that sets sides, divisions and poses
+             * @description BF-R2: the scenario of the data set that sets sides, divisions and poses; the default data set's are `examples` (a game's own `data` names its own)
              * @default yellow-sea-1904
+             * @example yellow-sea-1904
+             * @example torpedo-attack
              */
             scenario?: string;
             /**
@@ -10167,7 +10169,7 @@ export interface components {
             stop: boolean;
             /**
              * Turns
-             * @description BF-R5: one band per entry of `turns_deg`, in order
+             * @description BF-R5: a band per arrow; `turns_deg` has one number per band, in order, or is left out
              */
             turns: components["schemas"]["TurnBand"][];
             /**
@@ -14671,8 +14673,9 @@ export interface components {
         };
         /**
          * MoveForm
-         * @description Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and one
-         *     band per number of `turns_deg` (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`.
+         * @description Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and a band
+         *     per arrow (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`: `turns_deg` one number per band, in
+         *     order, each within it, or left out (each arrow's least turn); any other count is refused.
          */
         MoveForm: {
             /**
@@ -17330,7 +17333,7 @@ export interface components {
         SeenPose: {
             /**
              * Exact
-             * @description false for a fog sighting (BATTLEFLEET.md §4 `blur`)
+             * @description false for a fog sighting (fog `blur`, BF-R48)
              */
             exact: boolean;
             /**

@@ -259,6 +259,11 @@ export class Umpire {
   game(gameId: string) {
     return this.call("get", "/games/{game_id}", { path: { game_id: gameId } });
   }
+  /** The legal commands now, as this token may see them (`game(gameId)`'s `awaiting`), as the Python client's
+   * `awaiting(game_id)`. */
+  async awaiting(gameId: string) {
+    return (await this.game(gameId)).awaiting;
+  }
   me(gameId: string) {
     return this.call("get", "/games/{game_id}/me", { path: { game_id: gameId } });
   }

@@ -149,7 +149,8 @@ test("errors are typed Problems with the API's code", async () => {
   const captain = new Umpire(BASE, g.seats[0]!.token);
   await assert.rejects(captain.send(g.game_id, { type: "launch_torpedoes" } as never), (e: unknown) =>
     e instanceof IllegalCommand && e instanceof Conflict && e.legal.length > 0 && e.legal[0]!.type.length > 0);
-  const spec = (await captain.game(g.game_id)).awaiting[0]!;
+  assert.deepEqual(await captain.awaiting(g.game_id), (await captain.game(g.game_id)).awaiting);
+  const spec = (await captain.awaiting(g.game_id))[0]!;
   await assert.rejects(captain.send(g.game_id, command(spec, spec.choices?.[0] ?? {}), { ifMatch: '"7"' }), (e: unknown) =>
     e instanceof VersionConflict && e.status === 412 && e.body.version === 1);
   await assert.rejects(captain.reveal(g.game_id), (e: unknown) => e instanceof Forbidden && e.code === "referee-only");
@@ -294,7 +295,8 @@ test("a fork from a position, and the odds from it as a job followed to its resu
   const api = new Umpire(BASE);
   const g = await api.createGame(CORVETTE);
   const captain = new Umpire(BASE, g.seats[0]!.token);
-  const spec = (await captain.game(g.game_id)).awaiting[0]!;
+  assert.deepEqual(await captain.awaiting(g.game_id), (await captain.game(g.game_id)).awaiting);
+  const spec = (await captain.awaiting(g.game_id))[0]!;
   const first = await captain.send(g.game_id, command(spec, spec.choices?.[0] ?? {}));
   const fork = await api.fork(g.game_id, { at: first.version });
   assert.notEqual(fork.game_id, g.game_id);
