@@ -6,7 +6,7 @@ shape. Narrowing a `str` to a `Literal` of the values it always held leaves stor
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -79,7 +79,13 @@ class ConvoyRaided(Event):
     owner: Power
     roll_k: int
     rolled: int  # 1..4: the d6 mapped (1-3 -> that, 4-6 -> 0) plus one
-    cap_left: int  # what the zone's chips still allowed before this raid: 4 - chips (AA-R5)
+    cap_left: Annotated[
+        int,
+        msgspec.Meta(
+            description="AA-R5: what the zone's chips allowed BEFORE this raid, 4 - chips (the `sz-status` view's "
+            "`cap_left` is what they allow now, after it)"
+        ),
+    ]
     damage: int  # min(rolled, cap_left): the chips placed
     removed: int  # min(damage, treasury): what actually left the owner's treasury
     treasury: int  # the owner's treasury after

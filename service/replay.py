@@ -148,8 +148,14 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             )
         try:
             recomputed = faces_for(gs, k, sides)
-        except (TypeError, ValueError):
-            recomputed = None
+        except (TypeError, ValueError) as e:  # sides no die has (0, -6, "6"): say so, not "the seed gives None"
+            return _check(
+                "fail",
+                f"roll k={k} at seq {body.get('seq')}: its sides {sides!r} are not dice the scheme rolls "
+                f"({e if isinstance(e, ValueError) else 'each is a whole number of sides'})",
+                first_bad_k=k,
+                first_bad_seq=body.get("seq"),
+            )
         if recomputed != faces:
             return _check(
                 "fail",

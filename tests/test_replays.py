@@ -120,6 +120,17 @@ def test_an_edited_event_is_named_by_its_seq(bundle):
     assert report["verdict"] == "failed" and report["checks"]["chain"]["first_bad_seq"] == 22
 
 
+@pytest.mark.parametrize("sides", [[0], [-6], ["6"]])
+def test_a_roll_of_sides_no_die_has_says_so(bundle, sides):
+    """A new-user trial: `sides: [0]` failed as "the seed gives None"; the check names the roll and says why."""
+    b = copy.deepcopy(bundle)
+    roll = next(e for e in b["events"] if e["body"]["type"] == "DiceRolled")
+    roll["body"]["data"]["sides"] = sides
+    dice = verify(json.dumps(b).encode())["checks"]["dice"]
+    assert dice["status"] == "fail" and dice["first_bad_k"] == 0 and dice["first_bad_seq"] == roll["body"]["seq"]
+    assert f"its sides {sides!r} are not dice" in dice["detail"] and "None" not in dice["detail"], dice["detail"]
+
+
 def test_a_rehashed_edit_is_caught_by_the_dice_or_the_replay(bundle):
     """An editor who recomputes the whole chain still cannot change a face or an outcome unseen."""
     from events.canonical import GENESIS_HASH, chain_hash

@@ -6,7 +6,7 @@ state is hidden (decks and counter pools are multisets, CC-R42), and they read r
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -34,7 +34,14 @@ class Model(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class Now(Model):
     date: str
-    awaiting: ev.Decision | None
+    awaiting: Annotated[
+        ev.Decision | None,
+        msgspec.Meta(
+            description="the step the campaign waits on, by the rules' own name (`start`, `move`, ...; null when "
+            "over): not a command type. The commands it takes are the game's `awaiting` (`choose_start_port`, "
+            "`move_convoy`, ...)"
+        ),
+    ]
     over: bool
     convoys_done: int
 

@@ -7194,7 +7194,10 @@ export interface components {
          * @description One submarine's raid: the roll, the damage after the zone's 4-chip cap and after the treasury floor.
          */
         ConvoyRaided: {
-            /** Cap left */
+            /**
+             * Cap left
+             * @description AA-R5: what the zone's chips allowed BEFORE this raid, 4 - chips (the `sz-status` view's `cap_left` is what they allow now, after it)
+             */
             cap_left: number;
             /** Damage */
             damage: number;
@@ -8341,7 +8344,10 @@ export interface components {
         };
         /** CorvetteCommandNow */
         CorvetteCommandNow: {
-            /** Awaiting */
+            /**
+             * Awaiting
+             * @description the step the campaign waits on, by the rules' own name (`start`, `move`, ...; null when over): not a command type. The commands it takes are the game's `awaiting` (`choose_start_port`, `move_convoy`, ...)
+             */
             awaiting: ("allocate_skills" | "board" | "collision_reroll" | "detect" | "guns" | "move" | "pattern" | "repair" | "start") | null;
             /** Convoys done */
             convoys_done: number;
