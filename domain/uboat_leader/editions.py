@@ -27,6 +27,12 @@ EDITIONS = Editions(
             "boat out of the box, which draws the Area's Move value of Events; UL-E5-2 a Mines mission names the "
             "torpedoes its mines replace, Ready or Stored, of any kind",
         ),
+        Released(
+            "6.0.0",
+            "rules fidelity (the cold audit of the tactical segment, F1): UL-E6-1 an escort rolls for detection "
+            "against each U-boat in its range, Detected ones too, so an Unknown escort with any boat in range is "
+            "revealed as it rolls",
+        ),
     ),
     changes=(
         Change(
@@ -129,6 +135,16 @@ EDITIONS = Editions(
             "FAT, T5): \"Puedes sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas\"; "
             "the replacement is recorded (MinesLoaded); left out, Stored normal torpedoes go first, then Ready, as "
             "4.0.0 and earlier always did",
+        ),
+        Change(
+            "UL-E6-1",
+            "6.0.0",
+            ("UL-31", "UL-34", "UL-R21"),
+            "an escort rolls for detection against each U-boat in its range, Detected ones too (\"contra cada "
+            "U-Boat\"; \"No es necesario colocar más de una ficha de Detectado\": a success on a Detected boat adds "
+            "nothing), so an Unknown escort with any boat in its range is revealed as it rolls (UL-31); 5.0.0 and "
+            "earlier rolled only against boats not yet Detected, and from 3.0.0 (UL-E3-11) left the escort Unknown "
+            "with only Detected boats in range",
         ),
     ),
     retired=("1",),
