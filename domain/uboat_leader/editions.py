@@ -29,9 +29,9 @@ EDITIONS = Editions(
         ),
         Released(
             "6.0.0",
-            "rules fidelity (the cold audit of the tactical segment, F1): UL-E6-1 an escort rolls for detection "
+            "rules fidelity (the cold audit of the tactical segment, F1 and F2): UL-E6-1 an escort rolls for detection "
             "against each U-boat in its range, Detected ones too, so an Unknown escort with any boat in range is "
-            "revealed as it rolls",
+            "revealed as it rolls; UL-E6-2 a U-boat standing on the Convoy Wake may stay there (a move of 0 areas)",
         ),
     ),
     changes=(
@@ -145,6 +145,14 @@ EDITIONS = Editions(
             "nothing), so an Unknown escort with any boat in its range is revealed as it rolls (UL-31); 5.0.0 and "
             "earlier rolled only against boats not yet Detected, and from 3.0.0 (UL-E3-11) left the escort Unknown "
             "with only Detected boats in range",
+        ),
+        Change(
+            "UL-E6-2",
+            "6.0.0",
+            ("UL-30", "UL-R28"),
+            "a U-boat standing on the Convoy Wake (it drifted there with no movement left, UL-R19) may stay there, "
+            "either side up: \"puede moverse un número de Áreas hasta el valor de Velocidad\" takes in 0; it still "
+            "never moves into the Wake from elsewhere; 5.0.0 and earlier made it leave the Wake",
         ),
     ),
     retired=("1",),
