@@ -74,12 +74,14 @@ def to_edge(data: DataSet, a: str) -> int:
     return edge[a]
 
 
-def within(data: DataSet, a: str, n: int) -> list[str]:
-    """Display areas at most n from a (not the Wake), in data order (a shared list: callers copy before changing it)."""
+def within(data: DataSet, a: str, n: int, stay: bool = False) -> list[str]:
+    """Display areas at most n from a, in data order (a shared list: callers copy before changing it). Not the Wake,
+    but with `stay` a itself when a is the Wake (a piece standing there may stay: UL-R28)."""
     near = _cache(data).setdefault("within", {})
-    if (a, n) not in near:
-        near[a, n] = [b for b in areas(data) if b != data.display.wake and distance(data, a, b) <= n]
-    return near[a, n]
+    key = (a, n, stay and a == data.display.wake)
+    if key not in near:
+        near[key] = [b for b in areas(data) if (b != data.display.wake or key[2]) and distance(data, a, b) <= n]
+    return near[key]
 
 
 def steps_toward(data: DataSet, a: str, goal: str, n: int) -> list[str]:

@@ -27,6 +27,12 @@ EDITIONS = Editions(
             "boat out of the box, which draws the Area's Move value of Events; UL-E5-2 a Mines mission names the "
             "torpedoes its mines replace, Ready or Stored, of any kind",
         ),
+        Released(
+            "6.0.0",
+            "rules fidelity (the cold audit of the tactical segment, F1 and F2): UL-E6-1 an escort rolls for detection "
+            "against each U-boat in its range, Detected ones too, so an Unknown escort with any boat in range is "
+            "revealed as it rolls; UL-E6-2 a U-boat standing on the Convoy Wake may stay there (a move of 0 areas)",
+        ),
     ),
     changes=(
         Change(
@@ -129,6 +135,24 @@ EDITIONS = Editions(
             "FAT, T5): \"Puedes sustituir cualquier número de Torpedos 'Listos' o 'Almacenados' del U-Boat por Minas\"; "
             "the replacement is recorded (MinesLoaded); left out, Stored normal torpedoes go first, then Ready, as "
             "4.0.0 and earlier always did",
+        ),
+        Change(
+            "UL-E6-1",
+            "6.0.0",
+            ("UL-31", "UL-34", "UL-R21"),
+            "an escort rolls for detection against each U-boat in its range, Detected ones too (\"contra cada "
+            "U-Boat\"; \"No es necesario colocar más de una ficha de Detectado\": a success on a Detected boat adds "
+            "nothing), so an Unknown escort with any boat in its range is revealed as it rolls (UL-31); 5.0.0 and "
+            "earlier rolled only against boats not yet Detected, and from 3.0.0 (UL-E3-11) left the escort Unknown "
+            "with only Detected boats in range",
+        ),
+        Change(
+            "UL-E6-2",
+            "6.0.0",
+            ("UL-30", "UL-R28"),
+            "a U-boat standing on the Convoy Wake (it drifted there with no movement left, UL-R19) may stay there, "
+            "either side up: \"puede moverse un número de Áreas hasta el valor de Velocidad\" takes in 0; it still "
+            "never moves into the Wake from elsewhere; 5.0.0 and earlier made it leave the Wake",
         ),
     ),
     retired=("1",),

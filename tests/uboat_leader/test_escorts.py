@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.engine import IllegalCommand
+from domain.uboat_leader.rules.attack import targets
 from domain.uboat_leader.rules.escorts import in_detection_range
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import (
@@ -67,16 +68,28 @@ def test_UL34_modifiers_alerted_damage_and_tactics():
     assert r.result.total == 6 and s.battle.subs["U-47"].detected
 
 
-def test_UL34_UL_R21_a_detected_boat_is_detected_for_all_escorts_and_no_more_rolls_are_made_against_it():
-    s = new_state(boats=TWO)
+@pytest.mark.parametrize(
+    "edition, faces, rolled",
+    [
+        ("6.0.0", (9, 1, 1, 1), [("E1", "U-47"), ("E1", "U-51"), ("E2", "U-47"), ("E2", "U-51")]),
+        ("5.0.0", (1, 1), [("E1", "U-51"), ("E2", "U-51")]),
+    ],
+)
+def test_UL34_UL_R21_a_detected_boat_is_detected_for_all_escorts(edition, faces, rolled):
+    """"Un U-Boat que ha sido Detectado por un Escolta está Detectado para todos los Escoltas. No es necesario colocar
+    más de una ficha de Detectado encima de cada U-Boat": U-47 stays Detected whatever the escorts roll. From 6.0.0
+    (UL-E6-1) each escort still rolls against it ("contra cada U-Boat"), a 9 adding no second counter and a 1 taking
+    nothing away; 2.0.0-5.0.0 rolled only against U-51, not yet Detected."""
+    s = new_state(boats=TWO, edition=edition)
     battle(
         s,
         {"E1": ("S1", "escorts", 80), "E2": ("S2", "escorts", 81)},
         {"U-47": ("S1", "submerged", True), "U-51": ("S8", "surfaced")},
     )
     escorts_step(s, ["E1", "E2"])
-    events = advance(s, 1, 1)
-    assert [(d.escort, d.boat) for d in of(events, ev.DetectionRolled)] == [("E1", "U-51"), ("E2", "U-51")]
+    events = advance(s, *faces)
+    assert [(d.escort, d.boat) for d in of(events, ev.DetectionRolled)] == rolled
+    assert s.battle.subs["U-47"].detected and not s.battle.subs["U-51"].detected
 
 
 def test_UL35_merchants_never_roll_for_detection():
@@ -91,7 +104,7 @@ def test_UL36_ULS1_an_escort_moves_its_speed_toward_the_nearest_detected_boat_st
     s = new_state(boats=TWO)
     battle(s, {"E1": ("S1", "escorts", 82)}, {"U-47": ("L5", "surfaced", True), "U-51": ("M1", "submerged", True)})
     escorts_step(s, ["E1"])
-    events = advance(s)
+    events = advance(s, 1)  # first it rolls against U-51, Detected, in its range (6.0.0, UL-E6-1)
     assert of(events, ev.EscortMoved)[0].to == "M1", "speed 4, but it stops in U-51's area (1 away)"
 
 
@@ -168,9 +181,10 @@ def test_UL34_UL_R46_the_next_escort_is_chosen_after_the_previous_one_has_detect
 
 def test_UL31_UL34_ULE311_an_unknown_escort_is_revealed_only_when_it_rolls_to_detect():
     """Revelar los Blancos: "También revela a un Escolta cuando éste lanza el dado para Detectar al U-Boat" (an escort
-    is revealed when it rolls to detect). With the only boat in its range Detected already it rolls nothing (UL-R21),
-    so it stays Unknown and moves as the counter does (3.0.0, UL-E3-11; before it, it was revealed without a roll)."""
-    s = new_state()
+    is revealed when it rolls to detect). Up to 5.0.0, with the only boat in its range Detected already it rolls
+    nothing (UL-R21), so it stays Unknown and moves as the counter does (3.0.0, UL-E3-11; before it, it was revealed
+    without a roll). From 6.0.0 it rolls against the Detected boat too, so it is revealed (UL-E6-1, the test below)."""
+    s = new_state(edition="5.0.0")
     battle(s, {"M1": ("C1", None, None), "E2": ("S3", None, None)}, {"U-47": ("L2", "surfaced", True)},
            step="escorts", queue=[], alerted=1)  # fmt: skip
     deck(s, "escorts", 80)
@@ -184,3 +198,42 @@ def test_UL31_UL34_ULE311_an_unknown_escort_is_revealed_only_when_it_rolls_to_de
     deck(s, "escorts", 80)
     events = advance(s, 1, 1)
     assert [e.label for e in of(events, ev.ShipRevealed)] == ["E2"] and of(events, ev.DetectionRolled)
+
+
+@pytest.mark.parametrize(
+    "edition, faces, outcome",
+    [
+        ("6.0.0", (1, 9), "Detected: no second counter"),  # the one Escort card (HMS Arbutus), 9 >= her 5
+        ("6.0.0", (1, 1), "it stays Detected"),
+        ("5.0.0", (), None),
+    ],
+)
+def test_UL31_UL34_UL_R21_ULE6_1_an_unknown_escort_rolls_against_a_detected_boat_in_range_and_is_revealed(
+    edition, faces, outcome
+):
+    """Detección del Escolta: "Un Escolta chequea para Detección contra cada U-Boat que esté en la Superficie en un
+    alcance de 0, 1 o 2 Áreas" (against EACH surfaced boat at range 0-2), and "No es necesario colocar más de una
+    ficha de Detectado encima de cada U-Boat" (no second Detected counter: so it does roll against a Detected one);
+    Revelar los Blancos: "También revela a un Escolta cuando éste lanza el dado para Detectar al U-Boat". U-47,
+    Trained (initiative A), surfaced and Detected at S3, is 2 from the Unknown E1 at S1, its only boat in range. From
+    6.0.0 E1 is revealed as HMS Arbutus and rolls (a success adds no counter, a failure takes none away), so U-47 may
+    torpedo her in the Aggressive step before she attacks (the cold audit of the tactical segment, F1). 5.0.0 (UL-R21
+    as it was) rolled nothing: E1 closed on U-47 still Unknown, no target."""
+    s = new_state(boats=(("U-47", "trained"),), edition=edition)
+    assert s.row("U-47").initiative == "A"
+    battle(s, {"M1": ("C1", "merchants", 78), "E1": ("S1", None, None)}, {"U-47": ("S3", "surfaced", True)})
+    escorts_step(s, ["E1"])
+    deck(s, "escorts", 80)
+    assert in_detection_range(s, "E1") == ["U-47"]
+    events = advance(s, *faces)
+    assert s.battle.subs["U-47"].detected and s.battle.ships["E1"].area == "S3" and s.battle.step == "aggressive"
+    if outcome is None:
+        assert not of(events, ev.DetectionRolled) and not of(events, ev.ShipRevealed)
+        assert s.battle.ships["E1"].number is None and targets(s, "U-47", "torpedo") == ["M1"]
+        return
+    assert [e.name for e in of(events, ev.ShipRevealed)] == ["HMS Arbutus"]
+    r = roll(events, "detects U-47")
+    assert r.purpose == "E1 (HMS Arbutus) detects U-47 (surfaced, needs 5, already Detected)" and "UL-34" in r.rule
+    assert (r.result.target, r.result.outcome) == (5, outcome)
+    assert [(d.escort, d.boat, d.detected) for d in of(events, ev.DetectionRolled)] == [("E1", "U-47", faces[1] >= 5)]
+    assert targets(s, "U-47", "torpedo") == ["M1", "E1"], "the revealed escort is a target before she attacks"

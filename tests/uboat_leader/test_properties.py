@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.uboat_leader.data import DECKS
+from domain.uboat_leader.rules.escorts import in_detection_range
 from domain.uboat_leader.state import band_of
 from events import uboat_leader as ev
 from events.core import DiceRolled
@@ -67,6 +68,7 @@ class Checker:
         self.pending_draw: tuple[str, int] | None = None
         self.types: Counter = Counter()
         self.before: dict[str, list[int]] | None = None  # the decks before the event at hand
+        self.rolled: list[str] = []  # the boats the escort detecting now has rolled against (UL-34)
 
     def event(self, game, e) -> None:
         """Called after each event is folded in: `before` is the decks as they were when it was made."""
@@ -97,6 +99,14 @@ class Checker:
             assert e.number in before[e.deck] and e.remaining == len(before[e.deck]) - 1
         for deck, n in mentions(e):
             assert n not in before[deck], f"{type(e).__name__} names {deck} card {n} while it is in the deck"
+        if isinstance(e, ev.DetectionRolled):
+            self.rolled.append(e.boat)
+        if isinstance(e, ev.EscortSearched):  # UL-E6-1: "contra cada U-Boat" in range, and revealed as it rolls (UL-31)
+            near = in_detection_range(s, e.escort)
+            if s.edition.has("UL-E6-1"):
+                assert self.rolled == near, f"{e.escort} rolled against {self.rolled}, its range holds {near}"
+                assert not near or s.battle.ships[e.escort].number is not None, f"{e.escort} rolled, still Unknown"
+            self.rolled = []
         self.before = {d: list(s.decks[d]) for d in DECKS}
         self.seq += 1
 

@@ -3,7 +3,11 @@ Running (UL-32, UL-R19), Deep Dive (UL-S6), damaged ships (UL-5), the display (U
 
 from __future__ import annotations
 
+import msgspec
+import pytest
+
 from domain.dice import ChosenDice
+from domain.engine import IllegalCommand
 from domain.procedure import Ctx
 from domain.uboat_leader.evolve import evolve
 from domain.uboat_leader.rules.ships import piece_speed
@@ -25,6 +29,36 @@ def test_UL30_UL_R28_a_boat_moves_up_to_its_sides_speed_and_may_leave_from_a_lon
     assert not any(to == "W" for _, to in got), "U-boats do not move into the Wake (UL-R28)"
     events = send(s, "move_uboat", boat="U-47", side="submerged", to="off")
     assert types(events)[:3] == ["UBoatManoeuvred", "ContactLost", "CombatEnded"]
+
+
+@pytest.mark.parametrize("edition", ["6.0.0", "5.0.0"])
+def test_UL30_UL_R28_ULE6_2_a_boat_on_the_wake_may_stay_there_either_side_up(edition):
+    """Movimiento U-Boats: "Un U-Boat puede moverse un número de Áreas hasta el valor de Velocidad impreso en su
+    ficha" (up to its printed Speed: 0 areas too) and "puede cambiar entre estar en Superficie o Sumergido antes de
+    moverse" (it may flip first). U-47 stands on the Convoy Wake, where a drift with no movement left put it (UL-R19):
+    from 6.0.0 (UL-E6-2) it may hold there, surfaced or flipped, as it may in any other area, and the form draws it;
+    it still never moves into the Wake from elsewhere (UL-R28), and an Unfit boat still leaves as fast as it can
+    (UL-R20). 5.0.0 made it leave the Wake (the cold audit of the tactical segment, F2)."""
+    s = new_state(edition=edition)
+    battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("L5", "surfaced")})
+    assert not any(to == "W" for _, to in moves(s)), "never into the Wake (UL-R28)"
+    s.battle.subs["U-47"].area = "W"
+    stays = {("surfaced", "W"), ("submerged", "W")}
+    (u47,) = msgspec.to_builtins(legal(s)["move_uboat"].ui)["boats"]
+    drawn = {(sd["side"], to) for sd in u47["sides"] for to in sd["to"]}
+    if edition == "5.0.0":
+        assert not moves(s) & stays and not drawn & stays
+        with pytest.raises(IllegalCommand, match="UL-R28"):
+            send(s, "move_uboat", boat="U-47", side="surfaced", to="W")
+        return
+    assert stays <= moves(s) and stays <= drawn
+    events = send(s, "move_uboat", boat="U-47", side="submerged", to="W")
+    assert of(events, ev.UBoatManoeuvred) == [ev.UBoatManoeuvred(boat="U-47", side="submerged", to="W")]
+    assert (s.battle.subs["U-47"].area, s.battle.subs["U-47"].side) == ("W", "submerged")
+    s = new_state(edition=edition)
+    battle(s, {"M1": ("C1", "merchants", 56)}, {"U-47": ("W", "surfaced")})
+    put(s, "U-47", "w-approaches", stress=10)
+    assert moves(s) == {("surfaced", "off")}, "Unfit: its fastest way off, not a stay"
 
 
 def test_UL30_UL_R20_an_unfit_boat_must_leave_by_the_fastest_way():

@@ -116,34 +116,44 @@ def in_detection_range(s: State, label: str) -> list[str]:
     ]
 
 
+def rolls_against(s: State, near: list[str]) -> list[str]:
+    """UL-34, UL-R21: the boats in an escort's range it rolls against. "Un Escolta chequea para Detección contra cada
+    U-Boat" in range, and "No es necesario colocar más de una ficha de Detectado encima de cada U-Boat" (a success on
+    a Detected boat adds no second counter): from 6.0.0 (UL-E6-1) each of them, Detected ones too; 2.0.0-5.0.0 only
+    those not yet Detected."""
+    return list(near) if s.edition.has("UL-E6-1") else [b for b in near if not s.battle.subs[b].detected]
+
+
 def detect(ctx, label: str) -> None:
-    """UL-34, UL-R21: an escort rolls against each boat in its range not yet Detected: d10 + Alerted − damage + Tactics
-    >= the card's Surfaced / Submerged number. An Unknown one is revealed as it rolls (UL-31: "También revela a un
-    Escolta cuando éste lanza el dado para Detectar"), so from 3.0.0 (UL-E3-11) only when it has a boat to roll
-    against; 2.0.0 revealed it with any boat in range."""
+    """UL-34, UL-R21: an escort rolls against each boat in its range (`rolls_against`): d10 + Alerted − damage +
+    Tactics >= the card's Surfaced / Submerged number. An Unknown one is revealed as it rolls (UL-31: "También revela
+    a un Escolta cuando éste lanza el dado para Detectar"), so from 3.0.0 (UL-E3-11) only when it has a boat to roll
+    against (from 6.0.0, UL-E6-1, any boat in its range); 2.0.0 revealed it with any boat in range."""
     s = ctx.state
     bt = s.battle
     near = in_detection_range(s, label)
-    rolls = [b for b in near if not bt.subs[b].detected] if s.edition.has("UL-E3-11") else near
-    if rolls and bt.ships[label].number is None:
+    rolls = rolls_against(s, near)
+    if (rolls if s.edition.has("UL-E3-11") else near) and bt.ships[label].number is None:
         reveal(ctx, label)
         if label not in bt.ships:
             return
     p = bt.ships[label]
-    for boat in near:
+    if p.number is None:  # still Unknown: it had no boat to roll against
+        return
+    for boat in rolls:
         sub = bt.subs[boat]
-        if sub.detected or p.number is None:
-            continue
         card = s.data.card(p.deck, p.number)
         need = card.detect[0 if sub.side == "surfaced" else 1]
         mods = [("Alerted", bt.alerted), ("damage", damage_mod(s, p)), ("Tactics", tactic(s, p, 0))]
+        already = ", already Detected" if sub.detected else ""  # UL-E6-1: the roll changes nothing either way
+        yes, no = ("Detected", "not detected") if not already else ("Detected: no second counter", "it stays Detected")
         _, total = d10(
             ctx,
-            f"{label} ({card.name}) detects {boat} ({sub.side}, needs {need})",
+            f"{label} ({card.name}) detects {boat} ({sub.side}, needs {need}{already})",
             DETECTION,
             mods,
             target=need,
-            judge=lambda f, t: "Detected" if t >= need else "not detected",  # called at once
+            judge=lambda f, t: yes if t >= need else no,  # called at once
         )
         ctx.emit(ev.DetectionRolled(escort=label, boat=boat, detected=total >= need))
 

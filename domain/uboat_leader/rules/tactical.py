@@ -88,13 +88,15 @@ def move_options(s: State, boat: str) -> list[tuple[str, str]]:
     """UL-30: flip first if wanted, then up to the side's speed; off the display from a Long area (leaving costs 1,
     UL-R20); Silent Running keeps the boat submerged; an Unfit boat only takes the moves that bring it nearest the
     edge (UL-R20). A move names where it ends: reveals come only after it (UL-R18), so the path changes nothing;
-    U-boats do not move into the Wake, they leave by the Long areas (UL-R28). A Silent boat stays submerged
-    (UL-R35)."""
+    U-boats do not move into the Wake, they leave by the Long areas (UL-R28); from 6.0.0 (UL-E6-2) one standing on
+    the Wake may stay there, as anywhere else ("hasta el valor de Velocidad": 0 areas too). A Silent boat stays
+    submerged (UL-R35)."""
     sub = s.battle.subs[boat]
+    stay = s.edition.has("UL-E6-2")
     out = []
     for side in ("submerged",) if sub.silent else ("surfaced", "submerged"):
         sp = speed(s, boat, side)
-        out += [(side, a) for a in within(s.data, sub.area, sp)]
+        out += [(side, a) for a in within(s.data, sub.area, sp, stay)]
         if to_edge(s.data, sub.area) <= sp:
             out.append((side, OFF))
     if not s.fit(boat):
