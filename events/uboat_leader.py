@@ -3,7 +3,7 @@ the DiceRolled that decided it. SO amounts are integer half-points (UL-R2): `cos
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -343,7 +343,13 @@ class ShipRevealed(Event):
 class DetectionRolled(Event):
     escort: str
     boat: str
-    detected: bool
+    detected: Annotated[
+        bool,
+        msgspec.Meta(
+            description="whether the roll succeeded: the boat is Detected after it. From 6.0.0 (UL-E6-1) an escort "
+            "also rolls against a boat Detected already, where a success adds nothing and a failure leaves it Detected"
+        ),
+    ]
 
 
 class EscortSearched(Event):

@@ -237,3 +237,40 @@ def test_UL31_UL34_UL_R21_ULE6_1_an_unknown_escort_rolls_against_a_detected_boat
     assert (r.result.target, r.result.outcome) == (5, outcome)
     assert [(d.escort, d.boat, d.detected) for d in of(events, ev.DetectionRolled)] == [("E1", "U-47", faces[1] >= 5)]
     assert targets(s, "U-47", "torpedo") == ["M1", "E1"], "the revealed escort is a target before she attacks"
+
+
+@pytest.mark.parametrize("already", [True, False])
+def test_ULE6_1_the_digest_tells_a_detection_once_not_again_for_a_boat_detected_already(already):
+    """UL-E6-1: from 6.0.0 an escort rolls against a boat Detected already, and a success adds nothing ("No es
+    necesario colocar más de una ficha de Detectado"): "since my last turn" said "E1 detected U-47" again for it, as if
+    it were news (the second cold pass over 6.0.0). A boat not Detected before still gets its line."""
+    import copy
+
+    from domain.uboat_leader.views.digest import digest
+
+    s = new_state(boats=(("U-47", "trained"),), edition="6.0.0")
+    battle(s, {"M1": ("C1", "merchants", 78), "E1": ("S1", None, None)}, {"U-47": ("S3", "surfaced", already)})
+    escorts_step(s, ["E1"])
+    deck(s, "escorts", 80)
+    before = copy.deepcopy(s)
+    events = advance(s, 1, 9)  # HMS Arbutus, 9 >= her 5: a success either way
+    assert [d.detected for d in of(events, ev.DetectionRolled)] == [True]
+    lines = digest(before, events)
+    assert "E1 is HMS Arbutus, an escort" in lines
+    assert ("E1 detected U-47" in lines) is not already, lines
+
+
+@pytest.mark.parametrize("edition, revealed", [("6.0.0", True), ("5.0.0", False)])
+def test_UL31_UL34_ULE6_1_the_arbutus_example_with_the_boat_detected_already(edition, revealed):
+    """UL-E6-1 where play meets it (the second cold pass: an Unknown escort 2 areas from a boat has been revealed after
+    Bearing already): the rulebook's HMS Arbutus example, an Alerted convoy's escort 3 areas from U-47, here Detected
+    already. 6.0.0 rolls against it, so E2 is revealed in its detection step; 5.0.0 rolled nothing and left it
+    Unknown."""
+    s = new_state(boats=(("U-47", "veteran"),), edition=edition)
+    battle(s, {"M3": ("C4", "merchants", 78), "E2": ("S3", None, None)}, {"U-47": ("M5", "surfaced", True)}, alerted=1)
+    escorts_step(s, ["E2"])
+    deck(s, "escorts", 80)
+    assert in_detection_range(s, "E2") == ["U-47"]
+    events = advance(s, *((1, 4) if revealed else ()))
+    assert [e.name for e in of(events, ev.ShipRevealed)] == (["HMS Arbutus"] if revealed else [])
+    assert len(of(events, ev.DetectionRolled)) == int(revealed) and s.battle.subs["U-47"].detected

@@ -21,7 +21,22 @@ LOST = {
 
 
 def digest(before: State, events: list[Event], reader: Reader = None) -> list[str]:
-    return [line for e in events if (line := _line(e))]
+    # the boats Detected so far: from 6.0.0 an escort rolls against a boat already Detected too (UL-E6-1), and its
+    # success changes nothing, so it is no news ("E1 detected U-47" again would read as a new detection)
+    detected = {b for b, sub in before.battle.subs.items() if sub.detected} if before.battle else set()
+    lines = []
+    for e in events:
+        if isinstance(e, ev.ContactEngaged):
+            detected.clear()
+        elif isinstance(e, ev.SilentRunning) and e.escaped:
+            detected.discard(e.boat)
+        elif isinstance(e, ev.DetectionRolled) and e.detected:
+            if e.boat in detected:
+                continue
+            detected.add(e.boat)
+        if line := _line(e):
+            lines.append(line)
+    return lines
 
 
 def _line(e: Event) -> str | None:

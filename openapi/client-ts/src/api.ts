@@ -10669,7 +10669,10 @@ export interface components {
         DetectionRolled: {
             /** Boat */
             boat: string;
-            /** Detected */
+            /**
+             * Detected
+             * @description whether the roll succeeded: the boat is Detected after it. From 6.0.0 (UL-E6-1) an escort also rolls against a boat Detected already, where a success adds nothing and a failure leaves it Detected
+             */
             detected: boolean;
             /** Escort */
             escort: string;
