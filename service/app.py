@@ -24,7 +24,16 @@ from domain.engine import Rejected
 from events.store import StoreUnavailable, open_store
 from service import ENGINE_VERSION, metrics
 from service.games import GameService, unavailable
-from service.http import Guards, HeadAsGet, InternalErrors, ProblemCORS, internal_error, problem, rejected_response
+from service.http import (
+    Guards,
+    HeadAsGet,
+    InternalErrors,
+    ProblemCORS,
+    bearer,
+    internal_error,
+    problem,
+    rejected_response,
+)
 from service.logs import RequestIds
 from service.openapi import Operation
 from service.reads import MAX_PAGE
@@ -200,7 +209,8 @@ def create_app(
     scrape = metrics.FromStore(svc.store.outbox_pending, lambda: len(svc.store.clocks()))
 
     @app.get("/metrics", include_in_schema=False)  # an operator's endpoint, as /docs: docs/operations.md "Metrics"
-    async def prometheus_metrics():
+    async def prometheus_metrics(request: Request):
+        metrics.scraper_may(settings.metrics_token, bearer(request))
         body, content_type = await asyncio.to_thread(metrics.exposition, scrape)
         return Response(body, media_type=content_type)
   # the last appends' NOTIFY goes out before the process ends

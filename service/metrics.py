@@ -10,12 +10,16 @@ The command path pays one labelled counter and one histogram observation per com
 
 from __future__ import annotations
 
+import hmac
 import os
 from collections.abc import Callable
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
+
+from domain.engine import Forbidden
+from service.credentials import Unauthorized, token_hash
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)  # seconds: a command is ~0.2-20 ms
@@ -32,6 +36,20 @@ STREAMS_OPEN = Gauge("umpire_streams_open", "Live event streams open now", multi
 DELIVERIES = Counter("umpire_webhook_deliveries", "Webhook delivery attempts, by outcome", ["outcome"])
 
 _children: dict[tuple[str, str], Any] = {}
+
+
+def scraper_may(token: str | None, sent: str | None) -> None:
+    """A scrape needs the server's metrics token (UMPIRE_METRICS_TOKEN): the series count every game's commands, the
+    refused ones too, and the streams open, so an open /metrics told a player when the other seat was online and
+    sending; off while no token is set. The tokens are compared by their hashes in constant time."""
+    if token is None:
+        raise Forbidden(
+            "metrics-off",
+            "this server serves GET /metrics only when started with UMPIRE_METRICS_TOKEN; scrape with "
+            "Authorization: Bearer <that token> (docs/operations.md \"Metrics\")",
+        )
+    if sent is None or not hmac.compare_digest(token_hash(sent), token_hash(token)):
+        raise Unauthorized("metrics-token-required", "send Authorization: Bearer <the server's UMPIRE_METRICS_TOKEN>")
 
 
 def command_done(ruleset: str, outcome: str, seconds: float) -> None:

@@ -55,6 +55,7 @@ class Settings:
     cache_games: int = 1000  # game states kept in memory (least recently used first out)
     snapshot_every: int = 1000  # a snapshot of a game's state every N events
     create_token: str | None = None  # when set, POST /games needs `Authorization: Bearer <it>`
+    metrics_token: str | None = None  # GET /metrics answers only `Authorization: Bearer <it>` (off when unset)
     create_per_minute: int = 120  # games one client may create per minute, counted in the store (0: no limit)
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed (none by default)
     header_timeout: float = 10.0  # seconds a request's head (request line and headers) may take to arrive
@@ -92,6 +93,7 @@ class Settings:
             cache_games=_int("UMPIRE_CACHE_GAMES", cls.cache_games),
             snapshot_every=_int("UMPIRE_SNAPSHOT_EVERY", cls.snapshot_every),
             create_token=os.environ.get("UMPIRE_CREATE_TOKEN") or None,
+            metrics_token=os.environ.get("UMPIRE_METRICS_TOKEN") or None,
             create_per_minute=_int("UMPIRE_CREATE_PER_MINUTE", cls.create_per_minute),
             trusted_proxies=_list("UMPIRE_TRUSTED_PROXIES"),
             header_timeout=_float("UMPIRE_HEADER_TIMEOUT", cls.header_timeout),
