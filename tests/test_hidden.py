@@ -708,3 +708,61 @@ def test_credentials_answer_alike_whatever_the_wrong_one_is_and_a_ticket_opens_o
     again = client.post(f"/games/{ga}/token", headers=auth(japan["token"]))
     never_rotated = client.post(f"/games/{ga}/token", headers=auth("A" * 32))
     assert again.status_code == 401 and again.content == never_rotated.content
+
+
+def _judged(game, seat: str, command, seed: bytes) -> tuple:
+    from domain import engine
+    from domain.dice import Dice
+
+    try:
+        engine.decide_command(game, seat, command, bytes(32), dice=Dice(seed, game.next_roll))
+        return ("accepted",)
+    except engine.Rejected as e:
+        return (e.code, e.detail, msgspec.json.encode(getattr(e, "legal", None)))
+
+
+@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command", "uboat-leader", "battlefleet-1900"])
+def test_whether_and_why_a_command_is_refused_never_depends_on_the_dice(ruleset):
+    """The oracle of the server seed (an attacker's review, S1): a refused command appends nothing and spends no roll,
+    so it can be sent again and again. Were a rule to refuse after rolling, or by what a roll gave, its refusal (or
+    its acceptance) would tell the next roll of a fair game, whose seed is secret. Whether a command is accepted, and
+    a refusal's code, reason and `legal`, must be the same whatever the dice: at each position of a bot game, every
+    listed choice (some), commands a click-only UI builds, and their numbers nudged, judged under three seeds."""
+    import json
+    import random
+
+    from domain import engine
+    from service.simulate import new_game, without_descriptors
+    from tests.clicker import click
+
+    seeds = [hashlib.sha256(f"oracle {i}".encode()).digest() for i in range(3)]
+    game = new_game(ruleset, {"convoys": 1} if ruleset == "corvette-command" else {}, seeds[0])
+    rng, judged, refused = random.Random(35), 0, 0
+    earlier: dict[str, list[dict]] = {}  # what was legal at earlier positions: often refused now, by the rules
+    for _ in range(40 if ruleset == "battlefleet-1900" else 80):
+        specs = engine.awaiting(game)
+        if not specs:
+            break
+        for spec in specs:
+            entry = json.loads(msgspec.json.encode(engine.entry(spec)))
+            tries = [dict(c) for c in (entry.get("choices") or [])[:6]] + [click(entry, rng) for _ in range(2)]
+            nudged = [{k: v + rng.choice((-9, -1, 1, 9)) if type(v) is int else v for k, v in t.items()} for t in tries]
+            stale = earlier.setdefault(spec.type, [])
+            tries, stale[:] = tries + nudged + stale[-8:], (stale + tries)[-24:]
+            for args in tries:
+                try:
+                    command = engine.parse_command(game.ruleset, {"type": spec.type, **args})
+                except engine.Rejected:
+                    continue
+                seat = spec.seats[0]
+                answers = {_judged(game, seat, command, s) for s in seeds}
+                assert len(answers) == 1, (spec.type, args, answers)
+                judged += 1
+                refused += answers.pop()[0] != "accepted"
+        with without_descriptors():
+            legal = engine.awaiting(game)
+        seat = next(s for spec in legal for s in spec.seats if s != "referee")
+        payload = game.ruleset.bot(game.state, [x for x in legal if seat in x.seats], seat)
+        for e in engine.decide_command(game, seat, engine.parse_command(game.ruleset, payload), seeds[0]):
+            engine.evolve(game, e)
+    assert judged > 200 and refused > 10, (judged, refused)  # both kinds of answer were asked about
