@@ -25,9 +25,10 @@ from service.rulesets import RULESETS
 from tests.conftest import Table
 
 
-def table(*, setup: str = "empty", seats: list[str] | None = None, **options) -> Table:
-    """A game on the empty setup unless a test asks for another (AA-R16), so each test names its submarines."""
-    return Table(options={"setup": setup, **options}, seats=seats)
+def table(*, setup: str = "empty", seats: list[str] | None = None, edition: str | None = None, **options) -> Table:
+    """A game on the empty setup unless a test asks for another (AA-R16), so each test names its submarines; of the
+    newest edition unless `edition` names another (docs/rules/aa1942-convoy.md "Editions")."""
+    return Table(options={"setup": setup, **options}, seats=seats, edition=edition)
 
 
 def seat(t: Table) -> str:
@@ -446,7 +447,7 @@ def test_AAR9_submarines_are_placed_in_mobilize():
     assert t.state.subs["Germany"] == {9: 2}
 
 
-def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
+def test_AAR10_losses_of_enemy_and_own_submarines_are_recorded_in_the_acting_powers_combat():
     t = table(submarines={"Germany": {"7": 2}, "UK": {"7": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
@@ -454,6 +455,66 @@ def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
     with pytest.raises(IllegalCommand):
         t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
     assert t.state.subs["Germany"] == {7: 1} and t.state.subs["UK"] == {}
+
+
+RAIDER_AND_ALLIES = {"Germany": {"7": 2}, "UK": {"7": 2}, "Japan": {"7": 1, "60": 1}}
+
+
+def raided_once(edition: str) -> Table:
+    """Germany's combat: one of its two submarines in UK's SZ 7 raided (the other did nothing yet); two UK submarines
+    share the zone, and Japan, Germany's ally, has one there and one in its own SZ 60."""
+    t = table(submarines=RAIDER_AND_ALLIES, edition=edition)
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [6], sz=7)
+    assert (t.state.used[7].raided, t.state.fresh(7)) == (1, 1)
+    return t
+
+
+def test_AAR10_AA6_AA7_AAE4_1_a_submarine_that_raided_and_an_allys_are_not_lost_in_the_acting_powers_combat():
+    """"Once the raid is done, Submarine cannot retreat and must stay in raided SZ." "There is no defense roll and any
+    enemy Destroyer within the SZ cannot do anything about it. It is up to the Convoy SZ owner's to use Destroyers (and
+    more) on his turn's attack phase to sink Subs." And allies do not attack together in A&A 1942.2: Japan's
+    submarines take no part in Germany's combat (the cold audit of 3.0.0, F2)."""
+    t = raided_once("4.0.0")
+    spec = t.legal()["lose_submarines"]
+    assert spec.choices == [
+        {"power": "Germany", "sz": 7, "count": 1},
+        {"power": "UK", "sz": 7, "count": 1},
+        {"power": "UK", "sz": 7, "count": 2},
+    ]
+    assert "never those that raided this turn nor its allies'" in spec.description
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "lose_submarines", power="Germany", sz=7, count=2)
+    assert "1 of Germany's submarines in sea zone 7 raided this turn" in e.value.detail
+    assert "may record at most 1 of its own lost there" in e.value.detail and "AA-R10" in e.value.detail
+    for sz in (7, 60):
+        with pytest.raises(IllegalCommand) as e:
+            t.send("Germany", "lose_submarines", power="Japan", sz=sz, count=1)
+        assert "Japan is Germany's ally and takes no part in its combat" in e.value.detail
+        assert "records the losses of its enemies' submarines and of its own that did not raid (AA-R10)" in (
+            e.value.detail
+        )
+    t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)  # the one that did not raid
+    assert t.state.subs["Germany"] == {7: 1} and t.state.used[7].raided == 1
+    assert [c["power"] for c in t.legal()["lose_submarines"].choices] == ["UK", "UK"]
+    with pytest.raises(IllegalCommand) as e:  # the raider stays, for UK's turn
+        t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)
+    assert "may record at most 0 of its own" in e.value.detail
+    advance(t, "UK", "combat")  # the convoy zone's owner sinks it on its own turn
+    t.send("UK", "lose_submarines", power="Germany", sz=7, count=1)
+    assert t.state.subs["Germany"] == {}
+
+
+def test_AAR10_AAE4_1_a_3_0_0_game_still_records_its_raiders_and_its_allies_submarines_lost():
+    """A game made under 3.0.0 keeps its rules: any power's submarines, the acting power's raiders last."""
+    t = raided_once("3.0.0")
+    spec = t.legal()["lose_submarines"]
+    assert {(c["power"], c["sz"]) for c in spec.choices} == {("Germany", 7), ("UK", 7), ("Japan", 7), ("Japan", 60)}
+    assert spec.description == "Record submarines of any power sunk in Germany's combat (general combat begins)."
+    t.send("Germany", "lose_submarines", power="Germany", sz=7, count=2)  # the raider too
+    t.send("Germany", "lose_submarines", power="Japan", sz=7, count=1)
+    t.send("Germany", "lose_submarines", power="Japan", sz=60, count=1)
+    assert t.state.subs["Germany"] == {} and t.state.subs["Japan"] == {}
 
 
 def moves_to(t: Table, to_sz: int) -> list[dict]:
@@ -720,6 +781,24 @@ def test_AAR10_past_64_choices_each_fleet_of_any_power_offers_its_own_count():
         top = controls["count"]["max"]
         assert not accepts(t, "Germany", "lose_submarines", power=power, sz=sz, count=top + 1)
         assert accepts(t, "Germany", "lose_submarines", power=power, sz=sz, count=top)
+
+
+def test_AAR10_AAE4_1_past_64_choices_the_fleets_offered_are_the_enemies_and_the_own_that_did_not_raid():
+    t = table(submarines={"Germany": {"7": 40}, "UK": {"7": 30}, "Japan": {"7": 10, "8": 3}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [6], sz=7)
+    t.send("Germany", "raid", [6], sz=7)
+    spec = t.legal()["lose_submarines"]
+    assert spec.choices is None
+    offered = variants(spec)
+    assert {k: c["count"]["max"] for k, c in offered.items()} == {("Germany", 7): 38, ("UK", 7): 30}
+    (control,) = msgspec.to_builtins(spec.ui)["controls"]
+    assert control["variants"][0]["label"] == (
+        "38 Germany submarines in sea zone 7 (and 2 that raided this turn, not lost in this combat)"
+    )
+    assert not accepts(t, "Germany", "lose_submarines", power="Germany", sz=7, count=39)
+    assert accepts(t, "Germany", "lose_submarines", power="Germany", sz=7, count=38)
+    assert not accepts(t, "Germany", "lose_submarines", power="Japan", sz=8, count=1)
 
 
 def test_listed_choices_carry_no_descriptor_and_the_descriptor_is_kept_with_its_entry():

@@ -179,22 +179,26 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
-class _FightZone(NamedTuple):
-    branch: dict[str, Any]  # its `fight` schema branch
+class _Part(NamedTuple):
+    """A zone's (`fight`) or a fleet's (`lose_submarines`) part of its per-zone entry, shared between entries (nobody
+    mutates one): a raid's answer rebuilds those entries, and only the raided zone's part changed."""
+
+    branch: dict[str, Any]  # its schema branch
     variant: Variant
     branch_json: bytes  # their JSON, for the entry's premade bytes (engine.premade)
     variant_json: bytes
 
 
+def _part(fixed: dict[str, Any], n: int, label: str, how_many: str) -> _Part:
+    """The part of the group of n submarines `fixed` names: at most n of them in a command."""
+    branch = _branch(**{k: {"const": v} for k, v in fixed.items()}, count=_int(maximum=min(c.MAX_COUNT, n)))
+    variant = Variant(label=label, fixed=fixed, controls=[_count(n, how_many)])
+    return _Part(branch, variant, _json(branch), _json(variant))
+
+
 @functools.lru_cache(maxsize=4096)
-def _fight_zone(sz: int, n: int) -> _FightZone:
-    """A zone's part of the `fight` entry (shared between entries: nobody mutates one): a raid's answer rebuilds this
-    entry, and only the raided zone's part changed."""
-    branch = _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))  # at most n submarines there
-    variant = Variant(
-        label=f"Sea zone {sz}: {_n(n)} that may fight", fixed={"sz": sz}, controls=[_count(n, "How many fight")]
-    )
-    return _FightZone(branch, variant, _json(branch), _json(variant))
+def _fight_zone(sz: int, n: int) -> _Part:
+    return _part({"sz": sz}, n, f"Sea zone {sz}: {_n(n)} that may fight", "How many fight")
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
@@ -238,14 +242,53 @@ def _fight_shell(seats: tuple[str, ...], zones: tuple[int, ...], top: int) -> li
     return cut(_fight(list(seats), list(zones), top, None, None, HOLE, HOLE))
 
 
+@functools.lru_cache(maxsize=4096)
+def _loss_fleet(power: str, sz: int, n: int, raided: int) -> _Part:
+    """A fleet's part of the `lose_submarines` entry: the n submarines that may be recorded lost, and those of it that
+    raided this turn and may not (AA-E4-1)."""
+    stay = f" (and {raided} that raided this turn, not lost in this combat)" if raided else ""
+    label = f"{_n(n, power + ' submarine')} in sea zone {sz}{stay}"
+    return _part({"power": power, "sz": sz}, n, label, "How many lost")
+
+
 def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
+    fleets = {p: may for p in TURN_ORDER if (may := submarines.losable(state, p))}  # power -> zone -> how many
     if not fleets:
         return None
-    choices, labels = (None, None) if _counted([n for _, _, n in fleets]) > MAX_CHOICES else _listed(
+    counts = [n for may in fleets.values() for n in may.values()]
+    choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
+    subs = state.subs
+    branches, variants, branches_json, variants_json = zip(  # a part a fleet, with those that raided (AA-E4-1)
+        *(_loss_fleet(p, sz, may[sz], subs[p][sz] - may[sz]) for p, may in fleets.items() for sz in sorted(may))
+    )
+    zones = tuple(sorted({sz for may in fleets.values() for sz in may}))
+    what = (tuple(fleets), zones, max(counts), _lose_description(state.power, state.edition.has("AA-E4-1")))
+    listed = choices is not None
+    spec = _lose(seats, *what, choices, labels, list(branches), None if listed else list(variants))
+    if listed or not descriptors_wanted():
+        return spec
+    return premade(spec, _lose_shell(tuple(seats), *what), branches_json, variants_json)
+
+
+@functools.lru_cache(maxsize=16)
+def _lose_description(power: str, rewritten: bool) -> str:
+    """AA-R10 as `power`'s combat applies it (`rewritten`: from 4.0.0, AA-E4-1)."""
+    if not rewritten:
+        return f"Record submarines of any power sunk in {power}'s combat (general combat begins)."
+    return (
+        f"Record submarines sunk in {power}'s combat: its enemies', and its own that fought, moved or are unused, "
+        "never those that raided this turn nor its allies' (AA-R10; general combat begins)."
+    )
+
+
+def _lose(
+    seats: list[str], powers, zones, top: int, description: str, choices, labels, branches, variants
+) -> CommandSpec:
+    """The `lose_submarines` entry (`top`: the most submarines of a fleet that may be recorded lost); its `branches`
+    and `variants` (a fleet's each) may be HOLEs (`_lose_shell`)."""
     return CommandSpec(
         type="lose_submarines",
         seats=seats,
@@ -253,28 +296,24 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
         labels=labels,
         schema=_object(
             {
-                "power": {"type": "string", "enum": sorted({p for p, _, _ in fleets}, key=TURN_ORDER.index)},
-                "sz": _int(enum=sorted({sz for _, sz, _ in fleets})),
-                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, _, n in fleets))),
+                "power": {"type": "string", "enum": list(powers)},
+                "sz": _int(enum=list(zones)),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, top)),
             },
-            [
-                _branch(power={"const": p}, sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
-                for p, sz, n in fleets
-            ],
+            branches,
         ),
-        ui=None if choices is not None else _per_zone(
-            "Fleet",
-            [
-                Variant(
-                    label=f"{_n(n, p + ' submarine')} in sea zone {sz}",
-                    fixed={"power": p, "sz": sz},
-                    controls=[_count(n, "How many lost")],
-                )
-                for p, sz, n in fleets
-            ],
-        ),
-        description=f"Record submarines of any power sunk in {state.power}'s combat (general combat begins).",
+        ui=None if variants is None else _per_zone("Fleet", variants),
+        description=description,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _lose_shell(
+    seats: tuple[str, ...], powers: tuple[str, ...], zones: tuple[int, ...], top: int, description: str
+) -> list[bytes]:
+    """The `lose_submarines` entry's JSON but its fleets' parts (engine.cut): the same for every raid on these fleets
+    that leaves the largest what it was."""
+    return cut(_lose(list(seats), powers, zones, top, description, None, None, HOLE, HOLE))
 
 
 def capture_spec(state: State, seats: list[str]) -> CommandSpec | None:
@@ -388,8 +427,12 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 # What each entry reads of the state (domain/entries.py keeps it while that is unchanged): the answer to a raid
 # rebuilds only the fight entry, whose counts each raid changes, and the raid entry when a zone's cap or last
 # submarine goes. An entry without one here (purchase, move) is built every time.
-def _fleets(s: State) -> tuple:
-    return s.turn, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
+def _losses(s: State) -> tuple:
+    """What `submarines.losable` and the labels read: the edition, every power's fleets and, from 4.0.0 (AA-E4-1), how
+    many of the acting power's submarines raided where."""
+    fleets = tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
+    raided = tuple(sorted((sz, u.raided) for sz, u in s.used.items() if u.raided)) if s.edition.has("AA-E4-1") else ()
+    return s.turn, s.edition.version, fleets, raided
 
 
 @memoized  # the capture and liberate entries' key
@@ -422,7 +465,7 @@ class Reads(NamedTuple):
 READS: dict[Callable, Reads] = {
     raid_spec: Reads(_raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"})),
     fight_spec: Reads(None, frozenset({"turn", "subs", "used"})),  # its counts: every raid changes one
-    lose_spec: Reads(_fleets, frozenset({"turn", "subs"})),
+    lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"})),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     # the map's sea zones and the acting power

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from domain.aa1942_convoy.commands import MAX_COUNT
-from domain.aa1942_convoy.state import SIDE, TURN_ORDER, State
+from domain.aa1942_convoy.state import NO_SUBS, SIDE, TURN_ORDER, State
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
 from events.vocabulary import Event
@@ -115,17 +115,63 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
 
+def losable(state: State, power: str) -> dict[int, int]:
+    """AA-R10: zone -> how many of `power`'s submarines there the acting power may record lost in its combat (zones
+    where none may be left out; nobody mutates the answer). From 4.0.0 (AA-E4-1): an enemy's, all; its own, those that
+    fought, moved or are unused, never one that raided this turn (it stays, AA-7, for the zone's owner, or another
+    enemy of it, to sink in its own combat, AA-6); an ally's, none (allies do not attack together). 3.0.0: any
+    power's, all."""
+    zones = state.subs.get(power, NO_SUBS)
+    if SIDE[power] != SIDE[state.power] or not state.edition.has("AA-E4-1"):
+        return zones
+    if power != state.power:
+        return NO_SUBS
+    raided = [(sz, used.raided) for sz, used in state.used.items() if used.raided and sz in zones]
+    if not raided:
+        return zones
+    may = dict(zones)
+    for sz, n in raided:
+        if may[sz] > n:
+            may[sz] -= n
+        else:
+            del may[sz]
+    return may
+
+
+def loss_fleets(state: State) -> Iterator[tuple[str, int, int]]:
+    """(power, zone, how many may be recorded lost) of each fleet the acting power may record losses of now."""
+    for p in TURN_ORDER:
+        zones = losable(state, p)
+        for sz in sorted(zones):
+            yield p, sz, zones[sz]
+
+
 def legal_losses(state: State) -> Iterator[dict]:
+    return ({"power": p, "sz": sz, "count": c} for p, sz, n in loss_fleets(state) for c in counts(n))
+
+
+def why_not_lose(state: State, power: str, sz: int, count: int) -> str | None:
+    """AA-R10 (AA-E4-1 from 4.0.0): the reason `count` of `power`'s submarines in sz may not be recorded lost now."""
+    have = state.subs_in(power, sz)
+    if count > have:
+        return f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)"
+    may = losable(state, power).get(sz, 0)
+    if count <= may:
+        return None
+    if power != state.power:
+        return (
+            f"{power} is {state.power}'s ally and takes no part in its combat (allies do not attack together): "
+            f"{state.power} records the losses of its enemies' submarines and of its own that did not raid (AA-R10)"
+        )
     return (
-        {"power": p, "sz": sz, "count": c}
-        for p in TURN_ORDER
-        for sz, n in sorted(state.subs.get(p, {}).items())
-        for c in counts(n)
+        f"{have - may} of {power}'s submarines in sea zone {sz} raided this turn: they stay there for the convoy "
+        f"zone's owner, or another enemy of theirs, to sink in its own combat (AA-6, AA-7, AA-R10); {power} may "
+        f"record at most {may} of its own lost there (those that fought, moved or are unused)"
     )
 
 
 def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
-    have = state.subs_in(power, sz)
-    if count > have:
-        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)")
+    why = why_not_lose(state, power, sz, count)
+    if why:
+        raise IllegalCommand(why)
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]

@@ -1177,7 +1177,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyLoseSubmarinesArgs
-         * @description Record submarines of any power sunk in the acting power's combat.
+         * @description Record submarines sunk in the acting power's combat: from edition 4.0.0 its enemies' and its own that did not
+         *         raid this turn (AA-R10); before, any power's.
          */
         Aa1942ConvoyLoseSubmarinesArgs: {
             /**
@@ -1198,7 +1199,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyLoseSubmarinesCommand
-         * @description aa1942-convoy: Record submarines of any power sunk in the acting power's combat.
+         * @description aa1942-convoy: Record submarines sunk in the acting power's combat: from edition 4.0.0 its enemies' and its own that did not
+         *         raid this turn (AA-R10); before, any power's.
          */
         Aa1942ConvoyLoseSubmarinesCommand: {
             /**
