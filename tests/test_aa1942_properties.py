@@ -41,6 +41,8 @@ class Invariants:
             self.seen["raid-cut" if e.damage < e.rolled else "raid-full"] += 1
         if isinstance(e, ev.SubmarinesPlaced):
             self.expected_subs[e.power] += e.count
+            if s.edition.has("AA-E4-2"):  # AA-R17: one a 6 IPCs spent this turn, in all
+                assert s.placed[e.power] <= s.spent.get(e.power, 0) // 6, f"AA-R17: {e.power} placed past its purchase"
         if isinstance(e, ev.SubmarinesLost):
             self.expected_subs[e.power] -= e.count
             if s.edition.has("AA-E4-1"):  # AA-R10: an enemy's, or its own that did not raid; never an ally's

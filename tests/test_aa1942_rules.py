@@ -442,9 +442,80 @@ def test_AAR8_moved_submarines_do_not_move_again_this_turn():
 
 def test_AAR9_submarines_are_placed_in_mobilize():
     t = table()
+    advance(t, "Germany", "purchase")
+    t.send("Germany", "purchase", spend=12)  # two submarines' worth (AA-R17)
     advance(t, "Germany", "mobilize")
     t.send("Germany", "place_submarines", sz=9, count=2)
     assert t.state.subs["Germany"] == {9: 2}
+
+
+def buy_and_mobilize(t: Table, power: str, spend: int) -> None:
+    """`power` spends `spend` IPCs in its Purchase & Repair, then the table plays on to its mobilize phase."""
+    advance(t, power, "purchase")
+    t.send(power, "purchase", spend=spend)
+    advance(t, power, "mobilize")
+
+
+def test_AAR17_AAE4_2_a_power_places_at_most_one_submarine_per_6_ipcs_it_spent_this_turn():
+    """"6 IPCs Submarines": 20 IPCs spent in Germany's Purchase & Repair pay for 3 (2 IPCs are left over), placed
+    over as many commands and zones as it likes; the fourth is refused, and the entry goes when none is left."""
+    t = table()
+    buy_and_mobilize(t, "Germany", 20)
+    spec = t.legal()["place_submarines"]
+    assert spec.schema["properties"]["count"]["maximum"] == 3
+    assert "at most 3 more this turn: 20 IPCs spent in Purchase & Repair pay for 3 submarines" in spec.description
+    assert "(AA-R17)" in spec.description
+    t.send("Germany", "place_submarines", sz=5, count=2)
+    assert t.legal()["place_submarines"].schema["properties"]["count"]["maximum"] == 1
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "place_submarines", sz=9, count=2)
+    assert "Germany may place 1 more submarine(s) this turn" in e.value.detail and "(AA-R17)" in e.value.detail
+    t.send("Germany", "place_submarines", sz=9, count=1)
+    assert "place_submarines" not in t.legal() and t.state.subs["Germany"] == {5: 2, 9: 1}
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "place_submarines", sz=9, count=1)
+    assert "Germany may place 0 more" in e.value.detail and "spent 20 IPCs" in e.value.detail
+    assert "(AA-R17)" in e.value.detail
+
+
+@pytest.mark.parametrize("spend", [0, 5])
+def test_AAR17_AAE4_2_a_power_that_spent_less_than_6_ipcs_places_none(spend):
+    t = table()
+    buy_and_mobilize(t, "Germany", spend)
+    assert [s.type for s in engine.awaiting(t.game, "Germany")] == ["end_phase", "end_game"]  # no place entry
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "place_submarines", sz=5, count=1)
+    assert f"it spent {spend} IPCs in this turn's Purchase & Repair, which pays for 0" in e.value.detail
+    assert "(AA-R17)" in e.value.detail
+
+
+def test_AAR17_AAR7_a_power_without_its_capital_spends_nothing_and_places_no_submarine():
+    """The cold audit's case: Moscow taken, the USSR may spend nothing (AA-R7), so it places nothing either; 3.0.0
+    took 99 submarines a command, in any number of zones."""
+    t = table(edition="4.0.0")
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Russia")
+    buy_and_mobilize(t, "USSR", 0)
+    assert "place_submarines" not in t.legal()
+    with pytest.raises(IllegalCommand) as e:
+        t.send("USSR", "place_submarines", sz=5, count=99)
+    assert "its capital is in enemy hands: it spends nothing, AA-R7" in e.value.detail
+    assert "(AA-R17)" in e.value.detail and t.state.subs.get("USSR", {}) == {}
+
+
+def test_AAR9_AAE4_2_a_3_0_0_game_places_any_number_as_before():
+    """A game made under 3.0.0 keeps its rules: the ledger takes the player's word for how many, also from a power
+    that spent nothing or cannot spend (AA-R7)."""
+    t = table(edition="3.0.0")
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Russia")
+    buy_and_mobilize(t, "USSR", 0)
+    spec = t.legal()["place_submarines"]
+    assert spec.schema["properties"]["count"]["maximum"] == 99 and "AA-R17" not in spec.description
+    for sz in (5, 15, 60):
+        t.send("USSR", "place_submarines", sz=sz, count=99)
+    assert t.state.subs["USSR"] == {5: 99, 15: 99, 60: 99}
+    assert t.legal()["place_submarines"] is spec  # still any count: the entry is the same
 
 
 def test_AAR10_losses_of_enemy_and_own_submarines_are_recorded_in_the_acting_powers_combat():
@@ -743,7 +814,8 @@ def test_AAR8_a_group_larger_than_a_command_offers_counts_up_to_the_commands_lim
 
 
 def test_AAR9_placing_is_any_sea_zone_of_the_map_and_up_to_99_a_command():
-    t = table()
+    """3.0.0: the count is any a command carries (from 4.0.0 AA-R17 bounds it, the test below)."""
+    t = table(edition="3.0.0")
     advance(t, "Germany", "mobilize")
     spec = t.legal()["place_submarines"]
     zone, count = msgspec.to_builtins(spec.ui)["controls"]
@@ -754,6 +826,22 @@ def test_AAR9_placing_is_any_sea_zone_of_the_map_and_up_to_99_a_command():
     assert accepts(t, "Germany", "place_submarines", sz=1, count=1)
     assert not accepts(t, "Germany", "place_submarines", sz=65, count=100)
     assert not accepts(t, "Germany", "place_submarines", sz=66, count=1)
+
+
+def test_AAR9_AAR17_placing_is_any_sea_zone_of_the_map_and_up_to_what_this_turns_spending_bought():
+    t = table()
+    buy_and_mobilize(t, "Germany", 41)  # 6 submarines' worth
+    spec = t.legal()["place_submarines"]
+    zone, count = msgspec.to_builtins(spec.ui)["controls"]
+    assert [o["value"] for o in zone["options"]] == list(range(1, 66))
+    assert (count["kind"], count["field"], count["min"], count["max"]) == ("number", "count", 1, 6)
+    assert accepts(t, "Germany", "place_submarines", sz=65, count=6)
+    assert not accepts(t, "Germany", "place_submarines", sz=65, count=7)
+    assert not accepts(t, "Germany", "place_submarines", sz=66, count=1)
+    t.send("Germany", "place_submarines", sz=5, count=4)
+    (_, count), = [msgspec.to_builtins(t.legal()["place_submarines"].ui)["controls"]]
+    assert count["max"] == 2 and accepts(t, "Germany", "place_submarines", sz=1, count=2)
+    assert not accepts(t, "Germany", "place_submarines", sz=1, count=3)
 
 
 def test_AA5_past_64_choices_each_zone_offers_the_submarines_that_may_still_fight():
@@ -802,8 +890,9 @@ def test_AAR10_AAE4_1_past_64_choices_the_fleets_offered_are_the_enemies_and_the
 
 
 def test_listed_choices_carry_no_descriptor_and_the_descriptor_is_kept_with_its_entry():
-    """Issue 21: a descriptor is built only where the choices are not listed, and a kept entry keeps it."""
-    t = table(submarines={"Germany": {"5": 1}})
+    """Issue 21: a descriptor is built only where the choices are not listed, and a kept entry keeps it (3.0.0, whose
+    place entry is the same all the phase; from 4.0.0 each placing changes its count)."""
+    t = table(submarines={"Germany": {"5": 1}}, edition="3.0.0")
     advance(t, "Germany", "combat-move")
     assert t.legal()["move_submarines"].choices and t.legal()["move_submarines"].ui is None
     advance(t, "Germany", "mobilize")

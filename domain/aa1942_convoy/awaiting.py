@@ -353,15 +353,24 @@ def liberate_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
-def place_spec(state: State, seats: list[str]) -> CommandSpec:
-    """AA-R9: any sea zone of the map, any count a command carries (the ledger does not know what was bought, so
-    nothing bounds the total; each command places in one zone)."""
+def place_spec(state: State, seats: list[str]) -> CommandSpec | None:
+    """AA-R9: any sea zone of the map (the ledger does not know where a power may place; each command places in one
+    zone); AA-R17 (4.0.0): at most what this turn's spending bought at 6 IPCs each, in all, and no entry when that is
+    none (a `place_submarines` sent then is refused with the reason). 3.0.0: any count a command carries."""
+    left = submarines.place_left(state)
+    if left == 0:
+        return None
+    top = c.MAX_COUNT if left is None else min(c.MAX_COUNT, left)
     zones = sorted(int(sz) for sz in state.map.sea_zones)
+    bound = "" if left is None else (
+        f"; at most {left} more this turn: {_n(state.spent.get(state.power, 0), 'IPC')} spent in Purchase & "
+        f"Repair pay for {_n(submarines.bought(state))} at {submarines.SUBMARINE_COST} IPCs each (AA-R17)"
+    )
     return CommandSpec(
         type="place_submarines",
         seats=seats,
         choices=None,
-        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=c.MAX_COUNT)}),
+        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=top)}),
         ui=Form(
             controls=[
                 Select(
@@ -369,11 +378,11 @@ def place_spec(state: State, seats: list[str]) -> CommandSpec:
                     label="Sea zone",
                     options=[Option(value=sz, label=f"Sea zone {sz}") for sz in zones],
                 ),
-                _count(c.MAX_COUNT, "How many new submarines"),
+                _count(top, "How many new submarines"),
             ]
         ),
-        description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word "
-        "for where they may go).",
+        description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word for "
+        f"where they may go){bound}.",
     )
 
 
@@ -420,7 +429,7 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
         (c.Liberate, territory.any_liberation, liberate_spec),
     ],
     "noncombat-move": [(c.MoveSubmarines, submarines.legal_moves, move_spec)],
-    "mobilize": [(c.PlaceSubmarines, None, place_spec)],
+    "mobilize": [(c.PlaceSubmarines, submarines.legal_placements, place_spec)],
 }
 
 
@@ -433,6 +442,12 @@ def _losses(s: State) -> tuple:
     fleets = tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
     raided = tuple(sorted((sz, u.raided) for sz, u in s.used.items() if u.raided)) if s.edition.has("AA-E4-1") else ()
     return s.turn, s.edition.version, fleets, raided
+
+
+def _placing(s: State) -> tuple:
+    """What the place entry reads: the map's sea zones, the acting power, and (AA-R17, 4.0.0) what it may still place
+    and what its spending bought."""
+    return s.turn, id(s.map), s.edition.version, submarines.place_left(s), s.spent.get(s.power, 0)
 
 
 @memoized  # the capture and liberate entries' key
@@ -468,8 +483,7 @@ READS: dict[Callable, Reads] = {
     lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"})),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
-    # the map's sea zones and the acting power
-    place_spec: Reads(lambda s: (s.turn, id(s.map)), frozenset({"turn", "map"})),
+    place_spec: Reads(_placing, frozenset({"turn", "map", "edition", "spent", "placed"})),
     end_phase_spec: Reads(_phase_end, frozenset({"turn", "phase", "control", "map"})),
     end_game_spec: Reads(lambda s: None, frozenset()),
 }

@@ -28,7 +28,6 @@ from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, SIDE, TURN_ORDER,
 from domain.engine import REFEREE, CommandSpec
 
 HORIZON = 8  # rounds a game without option `rounds` lasts under the bot
-SUBMARINE_COST = 6
 
 
 def _key(state: State) -> bytes:
@@ -155,7 +154,7 @@ def _ones(choices) -> list[dict]:
 
 
 def place(state: State) -> dict | None:
-    count = min(state.spent.get(state.power, 0) // SUBMARINE_COST, 3)
+    count = min(submarines.bought(state), 3)  # within AA-R17's bound (4.0.0): it places once a turn
     if state.placed.get(state.power) or count == 0:
         return None
     zones = sorted(state.subs.get(state.power, {})) + sorted(

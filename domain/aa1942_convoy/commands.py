@@ -66,7 +66,8 @@ class Liberate(Command, tag="liberate"):
 
 
 class PlaceSubmarines(Command, tag="place_submarines"):
-    """Mobilize new submarines in a sea zone."""
+    """Mobilize new submarines in a sea zone: from edition 4.0.0 at most, over the turn, one per 6 IPCs spent in its
+    Purchase & Repair (AA-R17)."""
 
     sz: SeaZone
     count: Annotated[Count, msgspec.Meta(description="how many new submarines are placed there")]

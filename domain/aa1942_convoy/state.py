@@ -75,7 +75,8 @@ class State(Memo):
     canals_open: list[str] = field(default_factory=list)  # AA-R15: canals the acting side held at its turn's start
     inactive: dict[int, list[str]] = field(default_factory=dict)  # derived from control (AA-4)
     # the campaign sheet's figures that play reads (the sheet itself is the ruleset's history, sheet.py): what each
-    # power spent and placed this round (the bot's mobilize) and the raid damage it suffered all game (its outcomes)
+    # power spent and placed this round (the bound on placing, AA-R17, and the bot's mobilize) and the raid damage it
+    # suffered all game (the bot's outcomes)
     spent: dict[str, int] = field(default_factory=dict)
     placed: dict[str, int] = field(default_factory=dict)
     raid_damage_suffered: dict[str, int] = field(default_factory=dict)

@@ -1,5 +1,5 @@
-"""Submarines per sea zone: movement (AA-R8, canals AA-R15), placement (AA-R9), commitment to combat (AA-5),
-losses (AA-R10)."""
+"""Submarines per sea zone: movement (AA-R8, canals AA-R15), placement (AA-R9, bounded by AA-R17), commitment to
+combat (AA-5), losses (AA-R10)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMov
 from events.vocabulary import Event
 
 SUBMARINE_MOVE = 2
+SUBMARINE_COST = 6  # IPCs: "6 IPCs Submarines" (the text's unit figures; AA-R17)
 
 
 def sea_distances(
@@ -90,10 +91,49 @@ def _closed_canal(state: State, from_sz: int, to_sz: int) -> str:
     return ""
 
 
+def bought(state: State) -> int:
+    """AA-R17: the submarines the acting power's spending in this turn's Purchase & Repair pays for, at 6 IPCs each
+    (`State.spent`: what it spent this round, and a power buys once a round)."""
+    return state.spent.get(state.power, 0) // SUBMARINE_COST
+
+
+def place_left(state: State) -> int | None:
+    """AA-R17 (4.0.0, AA-E4-2): how many more submarines the acting power may place in this mobilize phase, what its
+    spending bought less what it placed; None: no bound (3.0.0: the ledger took the player's word for the number)."""
+    if not state.edition.has("AA-E4-2"):
+        return None
+    return max(0, bought(state) - state.placed.get(state.power, 0))
+
+
+def why_not_place(state: State, count: int) -> str | None:
+    """AA-R9, AA-R17: the reason `count` new submarines may not be placed now, or None."""
+    left = place_left(state)
+    if left is None or count <= left:
+        return None
+    power, placed = state.power, state.placed.get(state.power, 0)
+    spent = f"spent {state.spent.get(power, 0)} IPCs in this turn's Purchase & Repair" + (
+        "" if state.holds_capital(power) else " (its capital is in enemy hands: it spends nothing, AA-R7)"
+    )
+    return (
+        f"{power} may place {left} more submarine(s) this turn: it {spent}, which pays for {bought(state)} at "
+        f"{SUBMARINE_COST} IPCs each, and has placed {placed} (AA-R17)"
+    )
+
+
+def legal_placements(state: State) -> Iterator[dict]:
+    """Each zone and count a command may place now (a generator: `awaiting` never lists them, 65 zones)."""
+    left = place_left(state)
+    top = MAX_COUNT if left is None else left
+    return ({"sz": int(sz), "count": c} for sz in sorted(state.map.sea_zones, key=int) for c in counts(top))
+
+
 def place(state: State, sz: int, count: int) -> list[Event]:
-    """AA-R9: the ledger takes the player's word for where new submarines are mobilized."""
+    """AA-R9: the ledger takes the player's word for where new submarines are mobilized; AA-R17 bounds how many."""
     if str(sz) not in state.map.sea_zones:
         raise IllegalCommand(f"there is no sea zone {sz} on the 1942.2 map (AA-R9)")
+    why = why_not_place(state, count)
+    if why:
+        raise IllegalCommand(why)
     return [SubmarinesPlaced(power=state.power, sz=sz, count=count)]
 
 

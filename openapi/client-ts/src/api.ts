@@ -1471,7 +1471,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyPlaceSubmarinesArgs
-         * @description Mobilize new submarines in a sea zone.
+         * @description Mobilize new submarines in a sea zone: from edition 4.0.0 at most, over the turn, one per 6 IPCs spent in its
+         *         Purchase & Repair (AA-R17).
          */
         Aa1942ConvoyPlaceSubmarinesArgs: {
             /**
@@ -1487,7 +1488,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyPlaceSubmarinesCommand
-         * @description aa1942-convoy: Mobilize new submarines in a sea zone.
+         * @description aa1942-convoy: Mobilize new submarines in a sea zone: from edition 4.0.0 at most, over the turn, one per 6 IPCs spent in its
+         *         Purchase & Repair (AA-R17).
          */
         Aa1942ConvoyPlaceSubmarinesCommand: {
             /**
