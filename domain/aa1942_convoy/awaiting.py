@@ -436,12 +436,14 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 # What each entry reads of the state (domain/entries.py keeps it while that is unchanged): the answer to a raid
 # rebuilds only the fight entry, whose counts each raid changes, and the raid entry when a zone's cap or last
 # submarine goes. An entry without one here (purchase, move) is built every time.
-def _losses(s: State) -> tuple:
+def _losses(s: State) -> Any:
     """What `submarines.losable` and the labels read: the edition, every power's fleets and, from 4.0.0 (AA-E4-1), how
-    many of the acting power's submarines raided where."""
-    fleets = tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
-    raided = tuple(sorted((sz, u.raided) for sz, u in s.used.items() if u.raided)) if s.edition.has("AA-E4-1") else ()
-    return s.turn, s.edition.version, fleets, raided
+    many of the acting power's submarines raided where. From 4.0.0 each raid changes what the acting power may record
+    lost, so once one did, no later state of the turn matches: no key (asking and keeping it cost a raid 37 k
+    instructions); 3.0.0's entry stays the same through every raid, kept by its key."""
+    if s.edition.has("AA-E4-1") and any(u.raided for u in s.used.values()):
+        return entries.UNKEYED
+    return s.turn, s.edition.version, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
 
 
 def _placing(s: State) -> tuple:
