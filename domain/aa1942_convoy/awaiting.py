@@ -252,20 +252,27 @@ def _loss_fleet(power: str, sz: int, n: int, raided: int) -> _Part:
 
 
 def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    fleets = {p: may for p in TURN_ORDER if (may := submarines.losable(state, p))}  # power -> zone -> how many
-    if not fleets:
+    subs = state.subs
+    powers: list[str] = []
+    zones: set[int] = set()
+    counts: list[int] = []
+    parts: list[_Part] = []  # a part a fleet, with those that raided (AA-E4-1)
+    for p in TURN_ORDER:
+        if may := submarines.losable(state, p):  # zone -> how many
+            powers.append(p)
+            zones.update(may)
+            have = subs[p]
+            for sz in sorted(may):
+                counts.append(n := may[sz])
+                parts.append(_loss_fleet(p, sz, n, have[sz] - n))
+    if not parts:
         return None
-    counts = [n for may in fleets.values() for n in may.values()]
     choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
-    subs = state.subs
-    branches, variants, branches_json, variants_json = zip(  # a part a fleet, with those that raided (AA-E4-1)
-        *(_loss_fleet(p, sz, may[sz], subs[p][sz] - may[sz]) for p, may in fleets.items() for sz in sorted(may))
-    )
-    zones = tuple(sorted({sz for may in fleets.values() for sz in may}))
-    what = (tuple(fleets), zones, max(counts), _lose_description(state.power, state.edition.has("AA-E4-1")))
+    branches, variants, branches_json, variants_json = zip(*parts)
+    what = (tuple(powers), tuple(sorted(zones)), max(counts), _lose_description(state.power, state.edition.has("AA-E4-1")))
     listed = choices is not None
     spec = _lose(seats, *what, choices, labels, list(branches), None if listed else list(variants))
     if listed or not descriptors_wanted():
