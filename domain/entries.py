@@ -25,6 +25,7 @@ _KEPT: OrderedDict[tuple[Any, ...], CommandSpec | None] = OrderedDict()
 KEPT_MAX = 1024  # entries of every game served at once; the oldest go first
 _FRESH = FRESH.get  # asked for every entry of every answer
 _MISSING: Any = object()  # not built yet (a kept entry may be None: not legal now)
+UNKEYED: Any = object()  # what `reads` answers for a state no later state will match: built, not kept by key
 E = TypeVar("E", CommandSpec, CommandSpec | None)
 
 
@@ -46,7 +47,8 @@ def kept(
     more on the keys of the entries it left unchanged than on the one it changed). `reads` None (with `fields`): the
     entry is kept on the state alone, for a builder whose key nearly every write of its fields changes (aa1942's
     `fight`, whose counts every raid changes): asking and storing a key no later state matches cost more than the
-    build shares."""
+    build shares. `reads` answering UNKEYED does the same for the states it knows no later one matches (aa1942's
+    `lose_submarines` once a raid of this turn changed it)."""
     if _FRESH():
         return build(state, seats)
     wanted = descriptors_wanted()
@@ -58,10 +60,11 @@ def kept(
             if hit is not None:
                 return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
     spec: Any
-    if reads is None:
+    read = UNKEYED if reads is None else reads(state)
+    if read is UNKEYED:
         spec = build(state, seats)
     else:
-        key = (build, tuple(seats), wanted, reads(state))
+        key = (build, tuple(seats), wanted, read)
         spec = _KEPT.get(key, _MISSING)  # one lookup: other threads may evict
         if spec is _MISSING:
             spec = _KEPT[key] = build(state, seats)

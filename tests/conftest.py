@@ -63,13 +63,19 @@ def pytest_collection_modifyitems(items) -> None:
 
 
 class Table:
-    """A game run through the engine (legality, seats, seed lock) with the faces a test chooses."""
+    """A game run through the engine (legality, seats, seed lock) with the faces a test chooses; `edition`: the one
+    it plays (the newest unless named)."""
 
-    def __init__(self, ruleset: str = "aa1942-convoy", options: dict | None = None, seats: list[str] | None = None):
+    def __init__(
+        self,
+        ruleset: str = "aa1942-convoy",
+        options: dict | None = None,
+        seats: list[str] | None = None,
+        edition: str | None = None,
+    ):
         self.loaded = RULESETS[ruleset]
-        evs = engine.creation_events(
-            self.loaded.ruleset, self.loaded.data, self.loaded.data_sha256, "table", options, seats, "public-seed", SEED
-        )
+        rules, data, sha = self.loaded.ruleset, self.loaded.data, self.loaded.data_sha256
+        evs = engine.creation_events(rules, data, sha, "table", options, seats, "public-seed", SEED, edition=edition)
         self.game = engine.start(self.loaded.ruleset, self.loaded.data, self.loaded.data_sha256, "table", evs[0])
         for e in evs[1:]:
             engine.evolve(self.game, e)

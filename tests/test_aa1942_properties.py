@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from domain import engine
-from domain.aa1942_convoy.state import CONVOY_ZONES, TURN_ORDER, ZONE_VALUE, inactive_zones
+from domain.aa1942_convoy.state import CONVOY_ZONES, SIDE, TURN_ORDER, ZONE_VALUE, inactive_zones
 from events import aa1942_convoy as ev
 from events.core import DiceRolled
 from service import simulate
@@ -26,6 +26,7 @@ class Invariants:
         self.expected_subs = {p: sum(game.state.subs.get(p, {}).values()) for p in TURN_ORDER}
         self.last_roll: DiceRolled | None = None
         self.chips_before: dict[int, int] = {}
+        self.raided_before: dict[int, int] = {}
         self.seen: Counter = Counter()
 
     def __call__(self, game: engine.Game, e) -> None:
@@ -40,8 +41,17 @@ class Invariants:
             self.seen["raid-cut" if e.damage < e.rolled else "raid-full"] += 1
         if isinstance(e, ev.SubmarinesPlaced):
             self.expected_subs[e.power] += e.count
+            if s.edition.has("AA-E4-2"):  # AA-R17: one a 6 IPCs spent this turn, in all
+                assert s.placed[e.power] <= s.spent.get(e.power, 0) // 6, f"AA-R17: {e.power} placed past its purchase"
         if isinstance(e, ev.SubmarinesLost):
             self.expected_subs[e.power] -= e.count
+            if s.edition.has("AA-E4-1"):  # AA-R10: an enemy's, or its own that did not raid; never an ally's
+                assert e.power == e.reported_by or SIDE[e.power] != SIDE[e.reported_by], f"AA-E4-1: {e} is an ally's"
+                if e.power == e.reported_by:  # its raiders stay for the zone owner's turn (AA-6, AA-7)
+                    used = s.used.get(e.sz)
+                    raided = used.raided if used is not None else 0
+                    assert raided == self.raided_before.get(e.sz, 0), f"AA-E4-1: a raider lost in sea zone {e.sz}"
+                self.seen["lose-own" if e.power == e.reported_by else "lose-enemy"] += 1
         if isinstance(e, ev.PurchaseMade):
             self.seen["spend-" + ("none" if e.spent == 0 else "all" if e.treasury == 0 else "part")] += 1
         assert all(0 <= n <= ZONE_VALUE for n in s.chips.values()), "a zone never holds more than 4 chips"
@@ -62,6 +72,7 @@ class Invariants:
         judged = {t for t in game.ruleset.command_names if game.ruleset.legal_commands(s, only=t)}
         assert listed == judged, f"awaiting lists {sorted(listed)}, the rules judge {sorted(judged)} legal"
         self.chips_before = dict(s.chips)
+        self.raided_before = {sz: u.raided for sz, u in s.used.items()}
 
 
 def new_game(game_id: str, options: dict, seats: list[str] | None = None) -> engine.Game:
@@ -90,7 +101,7 @@ def test_bot_games_take_every_branch(games):
     seen = sum((checks.seen for _, checks in games), Counter())
     every_event = {cls.__name__ for cls in ev.EVENTS}
     assert every_event <= set(seen), every_event - set(seen)
-    assert {"raid-cut", "raid-full", "spend-none", "spend-all", "spend-part"} <= set(seen)
+    assert {"raid-cut", "raid-full", "spend-none", "spend-all", "spend-part", "lose-own", "lose-enemy"} <= set(seen)
 
 
 def test_the_bot_plays_to_the_end_from_any_position_and_the_same_way_twice():

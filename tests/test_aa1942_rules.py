@@ -25,9 +25,10 @@ from service.rulesets import RULESETS
 from tests.conftest import Table
 
 
-def table(*, setup: str = "empty", seats: list[str] | None = None, **options) -> Table:
-    """A game on the empty setup unless a test asks for another (AA-R16), so each test names its submarines."""
-    return Table(options={"setup": setup, **options}, seats=seats)
+def table(*, setup: str = "empty", seats: list[str] | None = None, edition: str | None = None, **options) -> Table:
+    """A game on the empty setup unless a test asks for another (AA-R16), so each test names its submarines; of the
+    newest edition unless `edition` names another (docs/rules/aa1942-convoy.md "Editions")."""
+    return Table(options={"setup": setup, **options}, seats=seats, edition=edition)
 
 
 def seat(t: Table) -> str:
@@ -441,12 +442,83 @@ def test_AAR8_moved_submarines_do_not_move_again_this_turn():
 
 def test_AAR9_submarines_are_placed_in_mobilize():
     t = table()
+    advance(t, "Germany", "purchase")
+    t.send("Germany", "purchase", spend=12)  # two submarines' worth (AA-R17)
     advance(t, "Germany", "mobilize")
     t.send("Germany", "place_submarines", sz=9, count=2)
     assert t.state.subs["Germany"] == {9: 2}
 
 
-def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
+def buy_and_mobilize(t: Table, power: str, spend: int) -> None:
+    """`power` spends `spend` IPCs in its Purchase & Repair, then the table plays on to its mobilize phase."""
+    advance(t, power, "purchase")
+    t.send(power, "purchase", spend=spend)
+    advance(t, power, "mobilize")
+
+
+def test_AAR17_AAE4_2_a_power_places_at_most_one_submarine_per_6_ipcs_it_spent_this_turn():
+    """"6 IPCs Submarines": 20 IPCs spent in Germany's Purchase & Repair pay for 3 (2 IPCs are left over), placed
+    over as many commands and zones as it likes; the fourth is refused, and the entry goes when none is left."""
+    t = table()
+    buy_and_mobilize(t, "Germany", 20)
+    spec = t.legal()["place_submarines"]
+    assert spec.schema["properties"]["count"]["maximum"] == 3
+    assert "at most 3 more this turn: 20 IPCs spent in Purchase & Repair pay for 3 submarines" in spec.description
+    assert "(AA-R17)" in spec.description
+    t.send("Germany", "place_submarines", sz=5, count=2)
+    assert t.legal()["place_submarines"].schema["properties"]["count"]["maximum"] == 1
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "place_submarines", sz=9, count=2)
+    assert "Germany may place 1 more submarine(s) this turn" in e.value.detail and "(AA-R17)" in e.value.detail
+    t.send("Germany", "place_submarines", sz=9, count=1)
+    assert "place_submarines" not in t.legal() and t.state.subs["Germany"] == {5: 2, 9: 1}
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "place_submarines", sz=9, count=1)
+    assert "Germany may place 0 more" in e.value.detail and "spent 20 IPCs" in e.value.detail
+    assert "(AA-R17)" in e.value.detail
+
+
+@pytest.mark.parametrize("spend", [0, 5])
+def test_AAR17_AAE4_2_a_power_that_spent_less_than_6_ipcs_places_none(spend):
+    t = table()
+    buy_and_mobilize(t, "Germany", spend)
+    assert [s.type for s in engine.awaiting(t.game, "Germany")] == ["end_phase", "end_game"]  # no place entry
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "place_submarines", sz=5, count=1)
+    assert f"it spent {spend} IPCs in this turn's Purchase & Repair, which pays for 0" in e.value.detail
+    assert "(AA-R17)" in e.value.detail
+
+
+def test_AAR17_AAR7_a_power_without_its_capital_spends_nothing_and_places_no_submarine():
+    """The cold audit's case: Moscow taken, the USSR may spend nothing (AA-R7), so it places nothing either; 3.0.0
+    took 99 submarines a command, in any number of zones."""
+    t = table(edition="4.0.0")
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Russia")
+    buy_and_mobilize(t, "USSR", 0)
+    assert "place_submarines" not in t.legal()
+    with pytest.raises(IllegalCommand) as e:
+        t.send("USSR", "place_submarines", sz=5, count=99)
+    assert "its capital is in enemy hands: it spends nothing, AA-R7" in e.value.detail
+    assert "(AA-R17)" in e.value.detail and t.state.subs.get("USSR", {}) == {}
+
+
+def test_AAR9_AAE4_2_a_3_0_0_game_places_any_number_as_before():
+    """A game made under 3.0.0 keeps its rules: the ledger takes the player's word for how many, also from a power
+    that spent nothing or cannot spend (AA-R7)."""
+    t = table(edition="3.0.0")
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="Russia")
+    buy_and_mobilize(t, "USSR", 0)
+    spec = t.legal()["place_submarines"]
+    assert spec.schema["properties"]["count"]["maximum"] == 99 and "AA-R17" not in spec.description
+    for sz in (5, 15, 60):
+        t.send("USSR", "place_submarines", sz=sz, count=99)
+    assert t.state.subs["USSR"] == {5: 99, 15: 99, 60: 99}
+    assert t.legal()["place_submarines"] is spec  # still any count: the entry is the same
+
+
+def test_AAR10_losses_of_enemy_and_own_submarines_are_recorded_in_the_acting_powers_combat():
     t = table(submarines={"Germany": {"7": 2}, "UK": {"7": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
@@ -454,6 +526,66 @@ def test_AAR10_losses_are_recorded_for_any_power_in_the_acting_powers_combat():
     with pytest.raises(IllegalCommand):
         t.send("Germany", "lose_submarines", power="UK", sz=7, count=1)
     assert t.state.subs["Germany"] == {7: 1} and t.state.subs["UK"] == {}
+
+
+RAIDER_AND_ALLIES = {"Germany": {"7": 2}, "UK": {"7": 2}, "Japan": {"7": 1, "60": 1}}
+
+
+def raided_once(edition: str) -> Table:
+    """Germany's combat: one of its two submarines in UK's SZ 7 raided (the other did nothing yet); two UK submarines
+    share the zone, and Japan, Germany's ally, has one there and one in its own SZ 60."""
+    t = table(submarines=RAIDER_AND_ALLIES, edition=edition)
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [6], sz=7)
+    assert (t.state.used[7].raided, t.state.fresh(7)) == (1, 1)
+    return t
+
+
+def test_AAR10_AA6_AA7_AAE4_1_a_submarine_that_raided_and_an_allys_are_not_lost_in_the_acting_powers_combat():
+    """"Once the raid is done, Submarine cannot retreat and must stay in raided SZ." "There is no defense roll and any
+    enemy Destroyer within the SZ cannot do anything about it. It is up to the Convoy SZ owner's to use Destroyers (and
+    more) on his turn's attack phase to sink Subs." And allies do not attack together in A&A 1942.2: Japan's
+    submarines take no part in Germany's combat (the cold audit of 3.0.0, F2)."""
+    t = raided_once("4.0.0")
+    spec = t.legal()["lose_submarines"]
+    assert spec.choices == [
+        {"power": "Germany", "sz": 7, "count": 1},
+        {"power": "UK", "sz": 7, "count": 1},
+        {"power": "UK", "sz": 7, "count": 2},
+    ]
+    assert "never those that raided this turn nor its allies'" in spec.description
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "lose_submarines", power="Germany", sz=7, count=2)
+    assert "1 of Germany's submarines in sea zone 7 raided this turn" in e.value.detail
+    assert "may record at most 1 of its own lost there" in e.value.detail and "AA-R10" in e.value.detail
+    for sz in (7, 60):
+        with pytest.raises(IllegalCommand) as e:
+            t.send("Germany", "lose_submarines", power="Japan", sz=sz, count=1)
+        assert "Japan is Germany's ally and takes no part in its combat" in e.value.detail
+        assert "records the losses of its enemies' submarines and of its own that did not raid (AA-R10)" in (
+            e.value.detail
+        )
+    t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)  # the one that did not raid
+    assert t.state.subs["Germany"] == {7: 1} and t.state.used[7].raided == 1
+    assert [c["power"] for c in t.legal()["lose_submarines"].choices] == ["UK", "UK"]
+    with pytest.raises(IllegalCommand) as e:  # the raider stays, for UK's turn
+        t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)
+    assert "may record at most 0 of its own" in e.value.detail
+    advance(t, "UK", "combat")  # the convoy zone's owner sinks it on its own turn
+    t.send("UK", "lose_submarines", power="Germany", sz=7, count=1)
+    assert t.state.subs["Germany"] == {}
+
+
+def test_AAR10_AAE4_1_a_3_0_0_game_still_records_its_raiders_and_its_allies_submarines_lost():
+    """A game made under 3.0.0 keeps its rules: any power's submarines, the acting power's raiders last."""
+    t = raided_once("3.0.0")
+    spec = t.legal()["lose_submarines"]
+    assert {(c["power"], c["sz"]) for c in spec.choices} == {("Germany", 7), ("UK", 7), ("Japan", 7), ("Japan", 60)}
+    assert spec.description == "Record submarines of any power sunk in Germany's combat (general combat begins)."
+    t.send("Germany", "lose_submarines", power="Germany", sz=7, count=2)  # the raider too
+    t.send("Germany", "lose_submarines", power="Japan", sz=7, count=1)
+    t.send("Germany", "lose_submarines", power="Japan", sz=60, count=1)
+    assert t.state.subs["Germany"] == {} and t.state.subs["Japan"] == {}
 
 
 def moves_to(t: Table, to_sz: int) -> list[dict]:
@@ -682,7 +814,8 @@ def test_AAR8_a_group_larger_than_a_command_offers_counts_up_to_the_commands_lim
 
 
 def test_AAR9_placing_is_any_sea_zone_of_the_map_and_up_to_99_a_command():
-    t = table()
+    """3.0.0: the count is any a command carries (from 4.0.0 AA-R17 bounds it, the test below)."""
+    t = table(edition="3.0.0")
     advance(t, "Germany", "mobilize")
     spec = t.legal()["place_submarines"]
     zone, count = msgspec.to_builtins(spec.ui)["controls"]
@@ -693,6 +826,22 @@ def test_AAR9_placing_is_any_sea_zone_of_the_map_and_up_to_99_a_command():
     assert accepts(t, "Germany", "place_submarines", sz=1, count=1)
     assert not accepts(t, "Germany", "place_submarines", sz=65, count=100)
     assert not accepts(t, "Germany", "place_submarines", sz=66, count=1)
+
+
+def test_AAR9_AAR17_placing_is_any_sea_zone_of_the_map_and_up_to_what_this_turns_spending_bought():
+    t = table()
+    buy_and_mobilize(t, "Germany", 41)  # 6 submarines' worth
+    spec = t.legal()["place_submarines"]
+    zone, count = msgspec.to_builtins(spec.ui)["controls"]
+    assert [o["value"] for o in zone["options"]] == list(range(1, 66))
+    assert (count["kind"], count["field"], count["min"], count["max"]) == ("number", "count", 1, 6)
+    assert accepts(t, "Germany", "place_submarines", sz=65, count=6)
+    assert not accepts(t, "Germany", "place_submarines", sz=65, count=7)
+    assert not accepts(t, "Germany", "place_submarines", sz=66, count=1)
+    t.send("Germany", "place_submarines", sz=5, count=4)
+    (_, count), = [msgspec.to_builtins(t.legal()["place_submarines"].ui)["controls"]]
+    assert count["max"] == 2 and accepts(t, "Germany", "place_submarines", sz=1, count=2)
+    assert not accepts(t, "Germany", "place_submarines", sz=1, count=3)
 
 
 def test_AA5_past_64_choices_each_zone_offers_the_submarines_that_may_still_fight():
@@ -722,9 +871,28 @@ def test_AAR10_past_64_choices_each_fleet_of_any_power_offers_its_own_count():
         assert accepts(t, "Germany", "lose_submarines", power=power, sz=sz, count=top)
 
 
+def test_AAR10_AAE4_1_past_64_choices_the_fleets_offered_are_the_enemies_and_the_own_that_did_not_raid():
+    t = table(submarines={"Germany": {"7": 40}, "UK": {"7": 30}, "Japan": {"7": 10, "8": 3}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [6], sz=7)
+    t.send("Germany", "raid", [6], sz=7)
+    spec = t.legal()["lose_submarines"]
+    assert spec.choices is None
+    offered = variants(spec)
+    assert {k: c["count"]["max"] for k, c in offered.items()} == {("Germany", 7): 38, ("UK", 7): 30}
+    (control,) = msgspec.to_builtins(spec.ui)["controls"]
+    assert control["variants"][0]["label"] == (
+        "38 Germany submarines in sea zone 7 (and 2 that raided this turn, not lost in this combat)"
+    )
+    assert not accepts(t, "Germany", "lose_submarines", power="Germany", sz=7, count=39)
+    assert accepts(t, "Germany", "lose_submarines", power="Germany", sz=7, count=38)
+    assert not accepts(t, "Germany", "lose_submarines", power="Japan", sz=8, count=1)
+
+
 def test_listed_choices_carry_no_descriptor_and_the_descriptor_is_kept_with_its_entry():
-    """Issue 21: a descriptor is built only where the choices are not listed, and a kept entry keeps it."""
-    t = table(submarines={"Germany": {"5": 1}})
+    """Issue 21: a descriptor is built only where the choices are not listed, and a kept entry keeps it (3.0.0, whose
+    place entry is the same all the phase; from 4.0.0 each placing changes its count)."""
+    t = table(submarines={"Germany": {"5": 1}}, edition="3.0.0")
     advance(t, "Germany", "combat-move")
     assert t.legal()["move_submarines"].choices and t.legal()["move_submarines"].ui is None
     advance(t, "Germany", "mobilize")

@@ -179,22 +179,26 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
-class _FightZone(NamedTuple):
-    branch: dict[str, Any]  # its `fight` schema branch
+class _Part(NamedTuple):
+    """A zone's (`fight`) or a fleet's (`lose_submarines`) part of its per-zone entry, shared between entries (nobody
+    mutates one): a raid's answer rebuilds those entries, and only the raided zone's part changed."""
+
+    branch: dict[str, Any]  # its schema branch
     variant: Variant
     branch_json: bytes  # their JSON, for the entry's premade bytes (engine.premade)
     variant_json: bytes
 
 
+def _part(fixed: dict[str, Any], n: int, label: str, how_many: str) -> _Part:
+    """The part of the group of n submarines `fixed` names: at most n of them in a command."""
+    branch = _branch(**{k: {"const": v} for k, v in fixed.items()}, count=_int(maximum=min(c.MAX_COUNT, n)))
+    variant = Variant(label=label, fixed=fixed, controls=[_count(n, how_many)])
+    return _Part(branch, variant, _json(branch), _json(variant))
+
+
 @functools.lru_cache(maxsize=4096)
-def _fight_zone(sz: int, n: int) -> _FightZone:
-    """A zone's part of the `fight` entry (shared between entries: nobody mutates one): a raid's answer rebuilds this
-    entry, and only the raided zone's part changed."""
-    branch = _branch(sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))  # at most n submarines there
-    variant = Variant(
-        label=f"Sea zone {sz}: {_n(n)} that may fight", fixed={"sz": sz}, controls=[_count(n, "How many fight")]
-    )
-    return _FightZone(branch, variant, _json(branch), _json(variant))
+def _fight_zone(sz: int, n: int) -> _Part:
+    return _part({"sz": sz}, n, f"Sea zone {sz}: {_n(n)} that may fight", "How many fight")
 
 
 def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
@@ -238,14 +242,60 @@ def _fight_shell(seats: tuple[str, ...], zones: tuple[int, ...], top: int) -> li
     return cut(_fight(list(seats), list(zones), top, None, None, HOLE, HOLE))
 
 
+@functools.lru_cache(maxsize=4096)
+def _loss_fleet(power: str, sz: int, n: int, raided: int) -> _Part:
+    """A fleet's part of the `lose_submarines` entry: the n submarines that may be recorded lost, and those of it that
+    raided this turn and may not (AA-E4-1)."""
+    stay = f" (and {raided} that raided this turn, not lost in this combat)" if raided else ""
+    label = f"{_n(n, power + ' submarine')} in sea zone {sz}{stay}"
+    return _part({"power": power, "sz": sz}, n, label, "How many lost")
+
+
 def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    fleets = [(p, sz, n) for p in TURN_ORDER for sz, n in sorted(state.subs.get(p, {}).items())]
-    if not fleets:
+    subs = state.subs
+    powers: list[str] = []
+    zones: set[int] = set()
+    counts: list[int] = []
+    parts: list[_Part] = []  # a part a fleet, with those that raided (AA-E4-1)
+    for p in TURN_ORDER:
+        if may := submarines.losable(state, p):  # zone -> how many
+            powers.append(p)
+            zones.update(may)
+            have = subs[p]
+            for sz in sorted(may):
+                counts.append(n := may[sz])
+                parts.append(_loss_fleet(p, sz, n, have[sz] - n))
+    if not parts:
         return None
-    choices, labels = (None, None) if _counted([n for _, _, n in fleets]) > MAX_CHOICES else _listed(
+    choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
+    branches, variants, branches_json, variants_json = zip(*parts)
+    what = (tuple(powers), tuple(sorted(zones)), max(counts), _lose_description(state.power, state.edition.has("AA-E4-1")))
+    listed = choices is not None
+    spec = _lose(seats, *what, choices, labels, list(branches), None if listed else list(variants))
+    if listed or not descriptors_wanted():
+        return spec
+    return premade(spec, _lose_shell(tuple(seats), *what), branches_json, variants_json)
+
+
+@functools.lru_cache(maxsize=16)
+def _lose_description(power: str, rewritten: bool) -> str:
+    """AA-R10 as `power`'s combat applies it (`rewritten`: from 4.0.0, AA-E4-1)."""
+    if not rewritten:
+        return f"Record submarines of any power sunk in {power}'s combat (general combat begins)."
+    return (
+        f"Record submarines sunk in {power}'s combat: its enemies', and its own that fought, moved or are unused, "
+        "never those that raided this turn nor its allies' (AA-R10; general combat begins)."
+    )
+
+
+def _lose(
+    seats: list[str], powers, zones, top: int, description: str, choices, labels, branches, variants
+) -> CommandSpec:
+    """The `lose_submarines` entry (`top`: the most submarines of a fleet that may be recorded lost); its `branches`
+    and `variants` (a fleet's each) may be HOLEs (`_lose_shell`)."""
     return CommandSpec(
         type="lose_submarines",
         seats=seats,
@@ -253,28 +303,24 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
         labels=labels,
         schema=_object(
             {
-                "power": {"type": "string", "enum": sorted({p for p, _, _ in fleets}, key=TURN_ORDER.index)},
-                "sz": _int(enum=sorted({sz for _, sz, _ in fleets})),
-                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, _, n in fleets))),
+                "power": {"type": "string", "enum": list(powers)},
+                "sz": _int(enum=list(zones)),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, top)),
             },
-            [
-                _branch(power={"const": p}, sz={"const": sz}, count=_int(maximum=min(c.MAX_COUNT, n)))
-                for p, sz, n in fleets
-            ],
+            branches,
         ),
-        ui=None if choices is not None else _per_zone(
-            "Fleet",
-            [
-                Variant(
-                    label=f"{_n(n, p + ' submarine')} in sea zone {sz}",
-                    fixed={"power": p, "sz": sz},
-                    controls=[_count(n, "How many lost")],
-                )
-                for p, sz, n in fleets
-            ],
-        ),
-        description=f"Record submarines of any power sunk in {state.power}'s combat (general combat begins).",
+        ui=None if variants is None else _per_zone("Fleet", variants),
+        description=description,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _lose_shell(
+    seats: tuple[str, ...], powers: tuple[str, ...], zones: tuple[int, ...], top: int, description: str
+) -> list[bytes]:
+    """The `lose_submarines` entry's JSON but its fleets' parts (engine.cut): the same for every raid on these fleets
+    that leaves the largest what it was."""
+    return cut(_lose(list(seats), powers, zones, top, description, None, None, HOLE, HOLE))
 
 
 def capture_spec(state: State, seats: list[str]) -> CommandSpec | None:
@@ -314,15 +360,24 @@ def liberate_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
-def place_spec(state: State, seats: list[str]) -> CommandSpec:
-    """AA-R9: any sea zone of the map, any count a command carries (the ledger does not know what was bought, so
-    nothing bounds the total; each command places in one zone)."""
+def place_spec(state: State, seats: list[str]) -> CommandSpec | None:
+    """AA-R9: any sea zone of the map (the ledger does not know where a power may place; each command places in one
+    zone); AA-R17 (4.0.0): at most what this turn's spending bought at 6 IPCs each, in all, and no entry when that is
+    none (a `place_submarines` sent then is refused with the reason). 3.0.0: any count a command carries."""
+    left = submarines.place_left(state)
+    if left == 0:
+        return None
+    top = c.MAX_COUNT if left is None else min(c.MAX_COUNT, left)
     zones = sorted(int(sz) for sz in state.map.sea_zones)
+    bound = "" if left is None else (
+        f"; at most {left} more this turn: {_n(state.spent.get(state.power, 0), 'IPC')} spent in Purchase & "
+        f"Repair pay for {_n(submarines.bought(state))} at {submarines.SUBMARINE_COST} IPCs each (AA-R17)"
+    )
     return CommandSpec(
         type="place_submarines",
         seats=seats,
         choices=None,
-        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=c.MAX_COUNT)}),
+        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=top)}),
         ui=Form(
             controls=[
                 Select(
@@ -330,11 +385,11 @@ def place_spec(state: State, seats: list[str]) -> CommandSpec:
                     label="Sea zone",
                     options=[Option(value=sz, label=f"Sea zone {sz}") for sz in zones],
                 ),
-                _count(c.MAX_COUNT, "How many new submarines"),
+                _count(top, "How many new submarines"),
             ]
         ),
-        description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word "
-        "for where they may go).",
+        description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word for "
+        f"where they may go){bound}.",
     )
 
 
@@ -381,15 +436,27 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
         (c.Liberate, territory.any_liberation, liberate_spec),
     ],
     "noncombat-move": [(c.MoveSubmarines, submarines.legal_moves, move_spec)],
-    "mobilize": [(c.PlaceSubmarines, None, place_spec)],
+    "mobilize": [(c.PlaceSubmarines, submarines.legal_placements, place_spec)],
 }
 
 
 # What each entry reads of the state (domain/entries.py keeps it while that is unchanged): the answer to a raid
 # rebuilds only the fight entry, whose counts each raid changes, and the raid entry when a zone's cap or last
 # submarine goes. An entry without one here (purchase, move) is built every time.
-def _fleets(s: State) -> tuple:
-    return s.turn, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
+def _losses(s: State) -> Any:
+    """What `submarines.losable` and the labels read: the edition, every power's fleets and, from 4.0.0 (AA-E4-1), how
+    many of the acting power's submarines raided where. From 4.0.0 each raid changes what the acting power may record
+    lost, so once one did, no later state of the turn matches: no key (asking and keeping it cost a raid 37 k
+    instructions); 3.0.0's entry stays the same through every raid, kept by its key."""
+    if s.edition.has("AA-E4-1") and any(u.raided for u in s.used.values()):
+        return entries.UNKEYED
+    return s.turn, s.edition.version, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
+
+
+def _placing(s: State) -> tuple:
+    """What the place entry reads: the map's sea zones, the acting power, and (AA-R17, 4.0.0) what it may still place
+    and what its spending bought."""
+    return s.turn, id(s.map), s.edition.version, submarines.place_left(s), s.spent.get(s.power, 0)
 
 
 @memoized  # the capture and liberate entries' key
@@ -422,11 +489,10 @@ class Reads(NamedTuple):
 READS: dict[Callable, Reads] = {
     raid_spec: Reads(_raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"})),
     fight_spec: Reads(None, frozenset({"turn", "subs", "used"})),  # its counts: every raid changes one
-    lose_spec: Reads(_fleets, frozenset({"turn", "subs"})),
+    lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"})),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
-    # the map's sea zones and the acting power
-    place_spec: Reads(lambda s: (s.turn, id(s.map)), frozenset({"turn", "map"})),
+    place_spec: Reads(_placing, frozenset({"turn", "map", "edition", "spent", "placed"})),
     end_phase_spec: Reads(_phase_end, frozenset({"turn", "phase", "control", "map"})),
     end_game_spec: Reads(lambda s: None, frozenset()),
 }

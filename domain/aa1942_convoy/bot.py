@@ -9,7 +9,7 @@ branches. Over a few games it takes every branch of the ledger:
 - combat move: mostly send a free submarine to an enemy convoy zone it can raid, sometimes another legal move;
 - combat: raid where it can (now and then it commits submarines to general combat instead); then liberate a
   territory of its side (sometimes a capital first), capture an enemy territory (now and then a capital), record a lost
-  submarine (an enemy's in a zone it shares, or its own), or end the phase;
+  submarine (an enemy's in a zone it shares, or its own that did not raid), or end the phase;
 - noncombat move: now and then a legal move;
 - mobilize: place one submarine per 6 IPCs spent (at most 3), in a zone of its fleet or one of its convoy zones;
 - without option `rounds`, the referee ends the game when round HORIZON is over.
@@ -28,7 +28,6 @@ from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, SIDE, TURN_ORDER,
 from domain.engine import REFEREE, CommandSpec
 
 HORIZON = 8  # rounds a game without option `rounds` lasts under the bot
-SUBMARINE_COST = 6
 
 
 def _key(state: State) -> bytes:
@@ -141,7 +140,8 @@ def combat(state: State, legal: dict[str, CommandSpec]) -> dict[str, Any] | None
             for sz in state.subs.get(p, {})
             if state.subs_in(state.power, sz)
         ]
-        own = [{"power": state.power, "sz": sz, "count": 1} for sz in state.subs.get(state.power, {})]
+        may = submarines.losable(state, state.power)  # not one that raided this turn, from 4.0.0 (AA-E4-1)
+        own = [{"power": state.power, "sz": sz, "count": 1} for sz in state.subs.get(state.power, {}) if sz in may]
         anyone = _ones(submarines.legal_losses(state))
         return {"type": "lose_submarines", **pick(state, "which-loss", shared or own or anyone)}
     if what == "fight" and "fight" in legal:
@@ -154,7 +154,7 @@ def _ones(choices) -> list[dict]:
 
 
 def place(state: State) -> dict | None:
-    count = min(state.spent.get(state.power, 0) // SUBMARINE_COST, 3)
+    count = min(submarines.bought(state), 3)  # within AA-R17's bound (4.0.0): it places once a turn
     if state.placed.get(state.power) or count == 0:
         return None
     zones = sorted(state.subs.get(state.power, {})) + sorted(

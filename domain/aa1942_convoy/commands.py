@@ -45,7 +45,8 @@ class Fight(Command, tag="fight"):
 
 
 class LoseSubmarines(Command, tag="lose_submarines"):
-    """Record submarines of any power sunk in the acting power's combat."""
+    """Record submarines sunk in the acting power's combat: from edition 4.0.0 its enemies' and its own that did not
+    raid this turn (AA-R10); before, any power's."""
 
     power: Annotated[Power, msgspec.Meta(description="the power whose submarines were sunk")]
     sz: SeaZone
@@ -65,7 +66,8 @@ class Liberate(Command, tag="liberate"):
 
 
 class PlaceSubmarines(Command, tag="place_submarines"):
-    """Mobilize new submarines in a sea zone."""
+    """Mobilize new submarines in a sea zone: from edition 4.0.0 at most, over the turn, one per 6 IPCs spent in its
+    Purchase & Repair (AA-R17)."""
 
     sz: SeaZone
     count: Annotated[Count, msgspec.Meta(description="how many new submarines are placed there")]

@@ -2,13 +2,27 @@
 what recorded commands or rolls decide, with the edition that introduced it. Rule code asks
 `state.edition.has(change_id)`; docs/rules/aa1942-convoy.md "Editions" lists the same table for readers."""
 
-from domain.editions import Editions, Released
+from domain.editions import Change, Editions, Released
 
 EDITIONS = Editions(
     ruleset="aa1942-convoy",
     released=(
         Released("3.0.0", "the first released edition (AA-1..AA-R16; AA-11 raid chips come off when the owner pays)"),
+        Released("4.0.0", "the cold audit of aa1942-convoy 3.0.0: in its combat a power records no loss of its own "
+                 "submarines that raided nor of its allies' (AA-E4-1); it places at most one submarine per 6 IPCs it "
+                 "spent this turn (AA-E4-2)"),
     ),
-    changes=(),
+    changes=(
+        Change("AA-E4-1", "4.0.0", ("AA-6", "AA-7", "AA-R10"),
+               "in the acting power's combat, lose_submarines records its enemies' submarines and its own that fought, "
+               "moved or are unused, never its own that raided this turn ('any enemy Destroyer within the SZ cannot "
+               "do anything about it. It is up to the Convoy SZ owner's to use Destroyers (and more) on his turn's "
+               "attack phase to sink Subs') nor its allies' (allies do not attack together in A&A 1942.2); 3.0.0 "
+               "recorded any power's submarines, the acting power's raiders last"),
+        Change("AA-E4-2", "4.0.0", ("AA-R9", "AA-R17"),
+               "the submarines a power places in its mobilize phase are at most, in all, the IPCs it spent in this "
+               "turn's Purchase & Repair divided by 6 ('6 IPCs Submarines'), rounded down: none when it spent nothing "
+               "or could not spend (AA-R7); 3.0.0 placed any number"),
+    ),
     retired=("1", "2"),
 )

@@ -18,7 +18,7 @@ CONVOY_ZONES: dict[int, str] = {
     **{sz: "Japan" for sz in (36, 37, 47, 48, 60, 61, 62)},
 }
 ZONE_VALUE = 4
-_NONE: dict[int, int] = {}  # a power without submarines (never written)
+NO_SUBS: dict[int, int] = {}  # a power without submarines (never written)
 # AA-2: turn order of 1942.2, sides and starting incomes (which are also the starting treasuries).
 TURN_ORDER = ("USSR", "Germany", "UK", "Japan", "USA")
 Side = Literal["Axis", "Allies"]
@@ -47,7 +47,8 @@ class SubsUsed:
         return self.moved + self.raided + self.fought
 
     def take_losses(self, fresh: int, count: int) -> None:
-        """AA-R10: the acting power's losses come from subs that fought, then moved, then fresh, then raided."""
+        """AA-R10: the acting power's losses come from subs that fought, then moved, then fresh, then raided (from 4.0.0
+        never raided ones: `submarines.losable`, AA-E4-1)."""
         for attr in ("fought", "moved"):
             k = min(count, getattr(self, attr))
             setattr(self, attr, getattr(self, attr) - k)
@@ -74,7 +75,8 @@ class State(Memo):
     canals_open: list[str] = field(default_factory=list)  # AA-R15: canals the acting side held at its turn's start
     inactive: dict[int, list[str]] = field(default_factory=dict)  # derived from control (AA-4)
     # the campaign sheet's figures that play reads (the sheet itself is the ruleset's history, sheet.py): what each
-    # power spent and placed this round (the bot's mobilize) and the raid damage it suffered all game (its outcomes)
+    # power spent and placed this round (the bound on placing, AA-R17, and the bot's mobilize) and the raid damage it
+    # suffered all game (the bot's outcomes)
     spent: dict[str, int] = field(default_factory=dict)
     placed: dict[str, int] = field(default_factory=dict)
     raid_damage_suffered: dict[str, int] = field(default_factory=dict)
@@ -93,7 +95,7 @@ class State(Memo):
 
     def may_raid_with(self, sz: int) -> int:
         """Submarines of the acting power in sz that have neither raided nor fought (AA-R1)."""
-        here = self.subs.get(TURN_ORDER[self.turn], _NONE).get(sz, 0)  # subs_in(power, sz), asked ~40 times a command
+        here = self.subs.get(TURN_ORDER[self.turn], NO_SUBS).get(sz, 0)  # subs_in(power, sz), asked ~40 times a command
         used = self.used.get(sz)
         return here if used is None else here - used.raided - used.fought
 
@@ -102,7 +104,7 @@ class State(Memo):
         """sz -> `may_raid_with(sz)` of each zone where the acting power has a submarine that may still raid or fight
         (in no particular order): what the `fight` and `raid` entries read of every zone on every answer, in one pass
         over the few zones used this turn (the rest are copied whole: a zone's count is never 0, `subs`)."""
-        may = dict(self.subs.get(TURN_ORDER[self.turn], _NONE))
+        may = dict(self.subs.get(TURN_ORDER[self.turn], NO_SUBS))
         for sz in self.used:
             if sz in may:
                 if (n := self.may_raid_with(sz)) > 0:

@@ -1,17 +1,18 @@
-"""Submarines per sea zone: movement (AA-R8, canals AA-R15), placement (AA-R9), commitment to combat (AA-5),
-losses (AA-R10)."""
+"""Submarines per sea zone: movement (AA-R8, canals AA-R15), placement (AA-R9, bounded by AA-R17), commitment to
+combat (AA-5), losses (AA-R10)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from domain.aa1942_convoy.commands import MAX_COUNT
-from domain.aa1942_convoy.state import SIDE, TURN_ORDER, State
+from domain.aa1942_convoy.state import NO_SUBS, SIDE, TURN_ORDER, State
 from domain.engine import IllegalCommand
 from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
 from events.vocabulary import Event
 
 SUBMARINE_MOVE = 2
+SUBMARINE_COST = 6  # IPCs: "6 IPCs Submarines" (the text's unit figures; AA-R17)
 
 
 def sea_distances(
@@ -90,10 +91,49 @@ def _closed_canal(state: State, from_sz: int, to_sz: int) -> str:
     return ""
 
 
+def bought(state: State) -> int:
+    """AA-R17: the submarines the acting power's spending in this turn's Purchase & Repair pays for, at 6 IPCs each
+    (`State.spent`: what it spent this round, and a power buys once a round)."""
+    return state.spent.get(state.power, 0) // SUBMARINE_COST
+
+
+def place_left(state: State) -> int | None:
+    """AA-R17 (4.0.0, AA-E4-2): how many more submarines the acting power may place in this mobilize phase, what its
+    spending bought less what it placed; None: no bound (3.0.0: the ledger took the player's word for the number)."""
+    if not state.edition.has("AA-E4-2"):
+        return None
+    return max(0, bought(state) - state.placed.get(state.power, 0))
+
+
+def why_not_place(state: State, count: int) -> str | None:
+    """AA-R9, AA-R17: the reason `count` new submarines may not be placed now, or None."""
+    left = place_left(state)
+    if left is None or count <= left:
+        return None
+    power, placed = state.power, state.placed.get(state.power, 0)
+    spent = f"spent {state.spent.get(power, 0)} IPCs in this turn's Purchase & Repair" + (
+        "" if state.holds_capital(power) else " (its capital is in enemy hands: it spends nothing, AA-R7)"
+    )
+    return (
+        f"{power} may place {left} more submarine(s) this turn: it {spent}, which pays for {bought(state)} at "
+        f"{SUBMARINE_COST} IPCs each, and has placed {placed} (AA-R17)"
+    )
+
+
+def legal_placements(state: State) -> Iterator[dict]:
+    """Each zone and count a command may place now (a generator: `awaiting` never lists them, 65 zones)."""
+    left = place_left(state)
+    top = MAX_COUNT if left is None else left
+    return ({"sz": int(sz), "count": c} for sz in sorted(state.map.sea_zones, key=int) for c in counts(top))
+
+
 def place(state: State, sz: int, count: int) -> list[Event]:
-    """AA-R9: the ledger takes the player's word for where new submarines are mobilized."""
+    """AA-R9: the ledger takes the player's word for where new submarines are mobilized; AA-R17 bounds how many."""
     if str(sz) not in state.map.sea_zones:
         raise IllegalCommand(f"there is no sea zone {sz} on the 1942.2 map (AA-R9)")
+    why = why_not_place(state, count)
+    if why:
+        raise IllegalCommand(why)
     return [SubmarinesPlaced(power=state.power, sz=sz, count=count)]
 
 
@@ -115,17 +155,63 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
 
+def losable(state: State, power: str) -> dict[int, int]:
+    """AA-R10: zone -> how many of `power`'s submarines there the acting power may record lost in its combat (zones
+    where none may be left out; nobody mutates the answer). From 4.0.0 (AA-E4-1): an enemy's, all; its own, those that
+    fought, moved or are unused, never one that raided this turn (it stays, AA-7, for the zone's owner, or another
+    enemy of it, to sink in its own combat, AA-6); an ally's, none (allies do not attack together). 3.0.0: any
+    power's, all."""
+    zones = state.subs.get(power, NO_SUBS)
+    if SIDE[power] != SIDE[state.power] or not state.edition.has("AA-E4-1"):
+        return zones
+    if power != state.power:
+        return NO_SUBS
+    raided = [(sz, used.raided) for sz, used in state.used.items() if used.raided and sz in zones]
+    if not raided:
+        return zones
+    may = dict(zones)
+    for sz, n in raided:
+        if may[sz] > n:
+            may[sz] -= n
+        else:
+            del may[sz]
+    return may
+
+
+def loss_fleets(state: State) -> Iterator[tuple[str, int, int]]:
+    """(power, zone, how many may be recorded lost) of each fleet the acting power may record losses of now."""
+    for p in TURN_ORDER:
+        zones = losable(state, p)
+        for sz in sorted(zones):
+            yield p, sz, zones[sz]
+
+
 def legal_losses(state: State) -> Iterator[dict]:
+    return ({"power": p, "sz": sz, "count": c} for p, sz, n in loss_fleets(state) for c in counts(n))
+
+
+def why_not_lose(state: State, power: str, sz: int, count: int) -> str | None:
+    """AA-R10 (AA-E4-1 from 4.0.0): the reason `count` of `power`'s submarines in sz may not be recorded lost now."""
+    have = state.subs_in(power, sz)
+    if count > have:
+        return f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)"
+    may = losable(state, power).get(sz, 0)
+    if count <= may:
+        return None
+    if power != state.power:
+        return (
+            f"{power} is {state.power}'s ally and takes no part in its combat (allies do not attack together): "
+            f"{state.power} records the losses of its enemies' submarines and of its own that did not raid (AA-R10)"
+        )
     return (
-        {"power": p, "sz": sz, "count": c}
-        for p in TURN_ORDER
-        for sz, n in sorted(state.subs.get(p, {}).items())
-        for c in counts(n)
+        f"{have - may} of {power}'s submarines in sea zone {sz} raided this turn: they stay there for the convoy "
+        f"zone's owner, or another enemy of theirs, to sink in its own combat (AA-6, AA-7, AA-R10); {power} may "
+        f"record at most {may} of its own lost there (those that fought, moved or are unused)"
     )
 
 
 def lose(state: State, power: str, sz: int, count: int) -> list[Event]:
-    have = state.subs_in(power, sz)
-    if count > have:
-        raise IllegalCommand(f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)")
+    why = why_not_lose(state, power, sz, count)
+    if why:
+        raise IllegalCommand(why)
     return [SubmarinesLost(power=power, sz=sz, count=count, reported_by=state.power)]

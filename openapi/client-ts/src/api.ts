@@ -1177,7 +1177,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyLoseSubmarinesArgs
-         * @description Record submarines of any power sunk in the acting power's combat.
+         * @description Record submarines sunk in the acting power's combat: from edition 4.0.0 its enemies' and its own that did not
+         *         raid this turn (AA-R10); before, any power's.
          */
         Aa1942ConvoyLoseSubmarinesArgs: {
             /**
@@ -1198,7 +1199,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyLoseSubmarinesCommand
-         * @description aa1942-convoy: Record submarines of any power sunk in the acting power's combat.
+         * @description aa1942-convoy: Record submarines sunk in the acting power's combat: from edition 4.0.0 its enemies' and its own that did not
+         *         raid this turn (AA-R10); before, any power's.
          */
         Aa1942ConvoyLoseSubmarinesCommand: {
             /**
@@ -1469,7 +1471,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyPlaceSubmarinesArgs
-         * @description Mobilize new submarines in a sea zone.
+         * @description Mobilize new submarines in a sea zone: from edition 4.0.0 at most, over the turn, one per 6 IPCs spent in its
+         *         Purchase & Repair (AA-R17).
          */
         Aa1942ConvoyPlaceSubmarinesArgs: {
             /**
@@ -1485,7 +1488,8 @@ export interface components {
         };
         /**
          * Aa1942ConvoyPlaceSubmarinesCommand
-         * @description aa1942-convoy: Mobilize new submarines in a sea zone.
+         * @description aa1942-convoy: Mobilize new submarines in a sea zone: from edition 4.0.0 at most, over the turn, one per 6 IPCs spent in its
+         *         Purchase & Repair (AA-R17).
          */
         Aa1942ConvoyPlaceSubmarinesCommand: {
             /**
