@@ -558,9 +558,12 @@ def test_AAR10_AA6_AA7_AAE4_1_a_submarine_that_raided_and_an_allys_are_not_lost_
         t.send("Germany", "lose_submarines", power="Germany", sz=7, count=2)
     assert "1 of Germany's submarines in sea zone 7 raided this turn" in e.value.detail
     assert "may record at most 1 of its own lost there" in e.value.detail and "AA-R10" in e.value.detail
-    for sz in (7, 60):
+    with pytest.raises(IllegalCommand) as e:  # more than the fleet: what may be recorded, not the fleet's size (N1)
+        t.send("Germany", "lose_submarines", power="Germany", sz=7, count=3)
+    assert "may record at most 1 of its own lost there" in e.value.detail and "has 2" not in e.value.detail
+    for sz, count in ((7, 1), (60, 1), (7, 2)):
         with pytest.raises(IllegalCommand) as e:
-            t.send("Germany", "lose_submarines", power="Japan", sz=sz, count=1)
+            t.send("Germany", "lose_submarines", power="Japan", sz=sz, count=count)
         assert "Japan is Germany's ally and takes no part in its combat" in e.value.detail
         assert "records the losses of its enemies' submarines and of its own that did not raid (AA-R10)" in (
             e.value.detail

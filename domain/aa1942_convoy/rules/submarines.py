@@ -192,12 +192,12 @@ def legal_losses(state: State) -> Iterator[dict]:
 
 def why_not_lose(state: State, power: str, sz: int, count: int) -> str | None:
     """AA-R10 (AA-E4-1 from 4.0.0): the reason `count` of `power`'s submarines in sz may not be recorded lost now."""
-    have = state.subs_in(power, sz)
-    if count > have:
-        return f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)"
     may = losable(state, power).get(sz, 0)
     if count <= may:
         return None
+    have = state.subs_in(power, sz)
+    if may == have:  # all of the fleet may be recorded lost: it has fewer than asked
+        return f"{power} has {have} submarine(s) in sea zone {sz} (AA-R10)"
     if power != state.power:
         return (
             f"{power} is {state.power}'s ally and takes no part in its combat (allies do not attack together): "
