@@ -35,11 +35,14 @@ def click(entry: dict[str, Any], rng: random.Random, used: set[str] | None = Non
     raise Unrenderable(f"{entry['type']}: no choices, no ui, no default")
 
 
+ARGUMENTS = ("fixed", "value")  # a command's arguments inside a descriptor: a `kind` there is a field (U-Boat's torpedo)
+
+
 def kinds(node) -> set[str]:
-    """Every descriptor kind in a tree."""
+    """Every descriptor kind in a tree (not a `kind` among the arguments it carries)."""
     if isinstance(node, dict):
         here = {node["kind"]} if isinstance(node.get("kind"), str) else set()
-        return here.union(*(kinds(v) for v in node.values()))
+        return here.union(*(kinds(v) for k, v in node.items() if k not in ARGUMENTS))
     if isinstance(node, list):
         return set().union(*(kinds(v) for v in node))
     return set()

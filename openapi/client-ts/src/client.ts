@@ -34,6 +34,7 @@ export type * from "./types.js";
 export type ProblemCode =
   | "invalid-last-event-id" | "cors-refused"
   | "invalid-ticket" | "expired-ticket" | "missing-token" | "invalid-token" | "creation-token-required"
+  | "metrics-token-required" | "metrics-off"
   | "not-your-turn" | "referee-only" | "not-a-seat" | "invalid-invitation" | "cors-disabled"
   | "unknown-game" | "unknown-view" | "unknown-roll" | "unknown-job" | "unknown-ruleset" | "not-found"
   | "method-not-allowed"
