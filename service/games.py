@@ -212,16 +212,16 @@ class GameService:
             body = body_of(game_id, i, e, command_id)
             encoded = canonical(body)
             head = link(head, encoded)
+            h = head.hex()
             beside = sealed_beside(e)
-            text = encoded.decode()
             roll_k = e.k if isinstance(e, DiceRolled) else None
             rows.append(
                 NewEventRow(
-                    game=game_id, seq=i, type=body["type"], v=body["v"], body=text, hash=head.hex(),
+                    game=game_id, seq=i, type=body["type"], v=body["v"], body=encoded.decode(), hash=h,
                     command_id=command_id, actor=actor, recorded_at=stamp, sealed=beside, roll_k=roll_k,
                 )
             )
-            out = event_out(i, body, head.hex(), actor, stamp)
+            out = event_out(i, body, h, actor, stamp)
             if beside is not None and e.seat == actor:  # the sender reads its own sealed content
                 out["sealed"] = msgspec.json.decode(beside)
             outs.append(out)
