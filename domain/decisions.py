@@ -290,7 +290,13 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     pose: Annotated[Pose, d("the lead's pose now")]
     distance_mm: Annotated[Range, d("BF-R6: how far the lead may go this turn")]
     stop: Annotated[bool, d("whether it is under a stop order (it goes exactly the least distance)")]
-    turns: Annotated[list[TurnBand], d("BF-R5: a band per arrow; `turns_deg` has one number per band, in order, or is left out")]
+    turns: Annotated[
+        list[TurnBand],
+        d(
+            "BF-R5: a band per turn it may make (an ordered arrow's; a dropped-out division's, BF-R9; a free turn's); "
+            "`turns_deg` has one number per band, in order, or is left out"
+        ),
+    ]
     turns_need: Annotated[
         TurnsNeed | None, d("BF-R5: the distance the turns chosen need; null: none beyond `distance_mm.min`")
     ] = None
@@ -298,8 +304,9 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
 
 class MoveForm(_Kind, tag="move"):
     """Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and a band
-    per arrow (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`: `turns_deg` one number per band, in
-    order, each within it, or left out (each arrow's least turn); any other count is refused."""
+    per turn it may make (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`: `turns_deg` one number per
+    band, in order, each within it, or left out (each arrow's least turn; a dropped-out division's 45° to starboard,
+    BF-R9; a free turn's none); any other count is refused."""
 
     divisions: Annotated[list[DivisionMove], d("each division of the seat that can move")]
 

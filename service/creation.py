@@ -4,7 +4,6 @@ credentials, its opening events and the recorded input, behind the creation toke
 
 from __future__ import annotations
 
-import hmac
 import json
 import re
 import secrets
@@ -19,7 +18,7 @@ from events.core import GameCreated, ParentRef, as_genesis
 from events.store import CommandRow, GameRow
 from events.vocabulary import Event
 from service.bots import check_bots
-from service.credentials import Unauthorized, stored_for_new_game, token_hash
+from service.credentials import Unauthorized, is_operator_token, stored_for_new_game
 from service.deadlines import epoch
 from service.http import TooMany
 from service.models import CreateDice
@@ -97,7 +96,7 @@ class Creation:
 
     def _check_creation_token(self, token: str | None) -> None:
         want = self.service.settings.create_token
-        if want is not None and not (token and hmac.compare_digest(token_hash(token), token_hash(want))):
+        if want is not None and not is_operator_token(token, want):
             raise Unauthorized(
                 "creation-token-required",
                 "this server creates games only with its creation token: send Authorization: Bearer <token>",

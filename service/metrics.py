@@ -10,7 +10,6 @@ The command path pays one labelled counter and one histogram observation per com
 
 from __future__ import annotations
 
-import hmac
 import os
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +18,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.core import GaugeMetricFamily
 
 from domain.engine import Forbidden
-from service.credentials import Unauthorized, token_hash
+from service.credentials import Unauthorized, is_operator_token
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)  # seconds: a command is ~0.2-20 ms
@@ -41,14 +40,14 @@ _children: dict[tuple[str, str], Any] = {}
 def scraper_may(token: str | None, sent: str | None) -> None:
     """A scrape needs the server's metrics token (UMPIRE_METRICS_TOKEN): the series count every game's commands, the
     refused ones too, and the streams open, so an open /metrics told a player when the other seat was online and
-    sending; off while no token is set. The tokens are compared by their hashes in constant time."""
+    sending; off while no token is set."""
     if token is None:
         raise Forbidden(
             "metrics-off",
             "this server serves GET /metrics only when started with UMPIRE_METRICS_TOKEN; scrape with "
             "Authorization: Bearer <that token> (docs/operations.md \"Metrics\")",
         )
-    if sent is None or not hmac.compare_digest(token_hash(sent), token_hash(token)):
+    if not is_operator_token(sent, token):
         raise Unauthorized("metrics-token-required", "send Authorization: Bearer <the server's UMPIRE_METRICS_TOKEN>")
 
 

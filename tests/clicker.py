@@ -35,7 +35,7 @@ def click(entry: dict[str, Any], rng: random.Random, used: set[str] | None = Non
     raise Unrenderable(f"{entry['type']}: no choices, no ui, no default")
 
 
-ARGUMENTS = ("fixed", "value")  # a command's arguments inside a descriptor: a `kind` there is a field (U-Boat's torpedo)
+ARGUMENTS = ("fixed", "value")  # a command's arguments in a descriptor: a `kind` there is a field (a torpedo's)
 
 
 def kinds(node) -> set[str]:

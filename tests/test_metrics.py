@@ -70,7 +70,8 @@ def test_metrics_answer_only_the_operators_token(tmp_path):
     `metrics-off`), and with it only for `Authorization: Bearer <it>` (401 otherwise), never a series in a refusal."""
     with TestClient(create_app(settings=Settings(db=str(tmp_path / "off.db")))) as c:
         r = c.get("/metrics", headers=SCRAPE)
-        assert r.status_code == 403 and r.json()["code"] == "metrics-off" and "UMPIRE_METRICS_TOKEN" in r.json()["detail"]
+        assert r.status_code == 403 and r.json()["code"] == "metrics-off"
+        assert "UMPIRE_METRICS_TOKEN" in r.json()["detail"]
         assert r.headers["content-type"].startswith("application/problem+json") and "umpire_" not in r.text
     with TestClient(create_app(settings=Settings(db=str(tmp_path / "on.db"), metrics_token=TOKEN))) as c:
         g = c.post("/games", json={"ruleset": "corvette-command"}).json()

@@ -2,7 +2,8 @@
 Battlefleet turns) by clicks alone, as a first-time player would — on each decision the first choice button, else the
 form's send with the values it starts with, else the rules' default; the first decision on the page, unless it was
 just made REPEAT times in a row, then the next one (AA1942's `place_submarines` had no end under 3.0.0) — never
-typing JSON (the advanced box stays shut). The forms are drawn by the TypeScript client's `decisionForm` (openapi/client-ts/src/decisions.ts) from each
+typing JSON (the advanced box stays shut). The forms are drawn by the TypeScript client's `decisionForm`
+(openapi/client-ts/src/decisions.ts) from each
 `awaiting` entry alone; its pure helpers and every control kind are checked here too, on a descriptor made up for
 the test, and the budgets a form's choices share on another. Screenshots of each decision the first time it comes:
 $UMPIRE_SHOTS (default /tmp/shots)/<name>.png and tests/output/desk/clicks-*.png."""

@@ -272,7 +272,8 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
     branches, variants, branches_json, variants_json = zip(*parts)
-    what = (tuple(powers), tuple(sorted(zones)), max(counts), _lose_description(state.power, state.edition.has("AA-E4-1")))
+    description = _lose_description(state.power, state.edition.has("AA-E4-1"))
+    what = (tuple(powers), tuple(sorted(zones)), max(counts), description)
     listed = choices is not None
     spec = _lose(seats, *what, choices, labels, list(branches), None if listed else list(variants))
     if listed or not descriptors_wanted():
@@ -446,7 +447,7 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 def _losses(s: State) -> Any:
     """What `submarines.losable` and the labels read: the edition, every power's fleets and, from 4.0.0 (AA-E4-1), how
     many of the acting power's submarines raided where. From 4.0.0 each raid changes what the acting power may record
-    lost, so once one did, no later state of the turn matches: no key (asking and keeping it cost a raid 37 k
+    lost, so once one did, no later state of the turn matches: no key (asking and keeping it cost a raid 25 k
     instructions); 3.0.0's entry stays the same through every raid, kept by its key."""
     if s.edition.has("AA-E4-1") and any(u.raided for u in s.used.values()):
         return entries.UNKEYED

@@ -41,8 +41,8 @@ class Options(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     fog: Annotated[
         Literal["blur", "open"],
         described(
-            "BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); "
-            "`open` shows exact poses, markers and distances to everyone"
+            "BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset by up to 5 % of the "
+            "distance (headings to 5°); `open` shows exact poses, markers and distances to everyone"
         ),
     ] = "blur"
     turns: Annotated[Annotated[int, msgspec.Meta(ge=1, le=60)], described("BF-R31: turns before the battle ends")] = 12
@@ -156,8 +156,9 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     turns_deg: Annotated[
         Annotated[list[Annotated[int, msgspec.Meta(ge=-180, le=180)]], msgspec.Meta(max_length=6)],
         described(
-            "BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's "
-            "band; empty: each arrow's least turn"
+            "BF-R5: the degrees of each turn, one per band of the move's `ui` (an arrow's, a dropped-out division's, a "
+            "free turn's), in order, negative to port; empty: each arrow's least turn (dropped out: 45 to starboard, "
+            "BF-R9; free: none)"
         ),
     ] = []
     ships: Annotated[list[ShipDistance], described("distances of single ships that do not follow the lead")] = []

@@ -3081,7 +3081,7 @@ export interface components {
             ships?: components["schemas"]["ShipDistance"][];
             /**
              * Turns deg
-             * @description BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+             * @description BF-R5: the degrees of each turn, one per band of the move's `ui` (an arrow's, a dropped-out division's, a free turn's), in order, negative to port; empty: each arrow's least turn (dropped out: 45 to starboard, BF-R9; free: none)
              * @default []
              */
             turns_deg?: number[];
@@ -3829,7 +3829,7 @@ export interface components {
                 }[];
                 /**
                  * Turns deg
-                 * @description BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+                 * @description BF-R5: the degrees of each turn, one per band of the move's `ui` (an arrow's, a dropped-out division's, a free turn's), in order, negative to port; empty: each arrow's least turn (dropped out: 45 to starboard, BF-R9; free: none)
                  * @default []
                  */
                 turns_deg?: number[];
@@ -3882,7 +3882,7 @@ export interface components {
                 }[];
                 /**
                  * Turns deg
-                 * @description BF-R5: the degrees of each ordered turn, one per arrow, in order, negative to port, within each arrow's band; empty: each arrow's least turn
+                 * @description BF-R5: the degrees of each turn, one per band of the move's `ui` (an arrow's, a dropped-out division's, a free turn's), in order, negative to port; empty: each arrow's least turn (dropped out: 45 to starboard, BF-R9; free: none)
                  * @default []
                  */
                 turns_deg?: number[];
@@ -10179,7 +10179,7 @@ export interface components {
             stop: boolean;
             /**
              * Turns
-             * @description BF-R5: a band per arrow; `turns_deg` has one number per band, in order, or is left out
+             * @description BF-R5: a band per turn it may make (an ordered arrow's; a dropped-out division's, BF-R9; a free turn's); `turns_deg` has one number per band, in order, or is left out
              */
             turns: components["schemas"]["TurnBand"][];
             /**
@@ -14687,8 +14687,9 @@ export interface components {
         /**
          * MoveForm
          * @description Battlefleet's Movement Phase (`move`): each division that can move, how far its lead may go (BF-R6) and a band
-         *     per arrow (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`: `turns_deg` one number per band, in
-         *     order, each within it, or left out (each arrow's least turn); any other count is refused.
+         *     per turn it may make (BF-R5). Send `{divisions: [{division, distance_mm, turns_deg}]}`: `turns_deg` one number per
+         *     band, in order, each within it, or left out (each arrow's least turn; a dropped-out division's 45° to starboard,
+         *     BF-R9; a free turn's none); any other count is refused.
          */
         MoveForm: {
             /**
