@@ -70,6 +70,12 @@ def test_two_tokens_see_only_their_own_and_the_public_sees_nothing_sealed(client
     # Russia fires: the estimates open and are measured; then concede: every seal opens, the bundle verifies.
     out = send(client, g, "russia", {"type": "fire"})
     assert any(e["type"] == "SalvoMeasured" and e["data"]["estimate"] == 777 for e in out["events"])
+    # docs/api.md "One event object": the resolution of a simultaneous step is the last sender's (Japan's salvo
+    # measured included), but a sealed record names the seat it is sealed to
+    resolved = read(client, g, f"/events?after={out['events'][0]['seq'] - 1}&limit=1000", "referee").json()["events"]
+    assert any(e["type"] == "SalvoMeasured" and e["actor"] == "russia" for e in resolved)
+    assert all(e["actor"] == (e["data"]["seat"] if e["type"] == "SubmissionSealed" else "russia") for e in resolved)
+    assert {e["actor"] for e in resolved if e["type"] == "SubmissionSealed"} - {"russia"}, "a record sealed to another"
     send(client, g, "russia", {"type": "concede"})
     assert note in public_text(client, g) and shallow in public_text(client, g)
     r = client.post(f"/games/{g['game_id']}/reveal", headers=auth(g["referee_token"]))
