@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from domain.uboat_leader.data import DECKS
 from domain.uboat_leader.rules.escorts import in_detection_range
 from domain.uboat_leader.state import band_of
+from domain.uboat_leader.views.digest import digest
 from events import uboat_leader as ev
 from events.core import DiceRolled
 from service.rulesets import RULESETS
@@ -24,6 +26,7 @@ from tests.campaigns import campaigns
 GAMES = int(os.environ.get("UMPIRE_UBOAT_GAMES", "100"))
 RULESET = RULESETS["uboat-leader"].ruleset
 NAMED = re.compile(r"^(\w+) card (\d+) ")
+DETECTED = re.compile(r"^\S+ detected (\S+)$")  # the digest's line for a boat become Detected
 
 
 def all_cards(s, deck: str) -> list[int]:
@@ -69,6 +72,12 @@ class Checker:
         self.types: Counter = Counter()
         self.before: dict[str, list[int]] | None = None  # the decks before the event at hand
         self.rolled: list[str] = []  # the boats the escort detecting now has rolled against (UL-34)
+        # the digest's "E1 detected U-47" lines against the state's own Detected flags (UL-E6-1: no line for a boat
+        # Detected already): the command's events, the flags before it, and the boats the state saw become Detected
+        self.events: list = []
+        self.detected_before: set[str] = set()
+        self.detected: set[tuple[int, str]] = set()
+        self.became: list[str] = []
 
     def event(self, game, e) -> None:
         """Called after each event is folded in: `before` is the decks as they were when it was made."""
@@ -107,13 +116,24 @@ class Checker:
                 assert self.rolled == near, f"{e.escort} rolled against {self.rolled}, its range holds {near}"
                 assert not near or s.battle.ships[e.escort].number is not None, f"{e.escort} rolled, still Unknown"
             self.rolled = []
+        self.events.append(e)
+        now = {(s.tally.battles, b) for b, sub in s.battle.subs.items() if sub.detected} if s.battle else set()
+        self.became += sorted(b for _, b in now - self.detected)
+        self.detected = now
         self.before = {d: list(s.decks[d]) for d in DECKS}
         self.seq += 1
 
     def command(self, game, specs: bool = True) -> None:
         """Between commands every card is in its deck, its discards or in play: decks conserve their cards; every
-        command awaited says what it does and labels each choice, or narrows its schema when it lists none."""
+        command awaited says what it does and labels each choice, or narrows its schema when it lists none. The
+        digest tells each boat's becoming Detected once, as the state does."""
         s = game.state
+        subs = {b: SimpleNamespace(detected=b in self.detected_before) for b in self.detected_before}
+        lines = digest(SimpleNamespace(battle=SimpleNamespace(subs=subs) if subs else None), self.events)
+        told = sorted(m.group(1) for line in lines if (m := DETECTED.match(line)))
+        assert told == sorted(self.became), (told, self.became)
+        self.events, self.became = [], []
+        self.detected_before = {b for _, b in self.detected}
         for spec in RULESET.legal_commands(s) if specs else ():
             assert spec.description and spec.seats == ["commander"], spec.type
             if spec.choices is not None:
