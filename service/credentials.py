@@ -54,7 +54,9 @@ def token_hash(token: str) -> str:
 def is_operator_token(sent: str | None, want: str) -> bool:
     """Whether a request's bearer token is the server's own `want` (UMPIRE_CREATE_TOKEN, UMPIRE_METRICS_TOKEN): by
     their hashes, in constant time, so how long the answer takes says nothing of how much of a guess was right."""
-    return bool(sent) and hmac.compare_digest(token_hash(sent or ""), token_hash(want))
+    if not sent:
+        return False
+    return hmac.compare_digest(token_hash(sent), token_hash(want))
 
 
 def new_token() -> str:

@@ -214,15 +214,23 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
-    branches, variants, branches_json, variants_json = zip(*map(_fight_zone, zones, counts))  # a part a zone
+    parts = map(_fight_zone, zones, counts)  # a part a zone
+    return _from_parts(_fight, _fight_shell, seats, (tuple(zones), top), choices, labels, parts)
+
+
+def _from_parts(build, shell, seats: list[str], what: tuple, choices, labels, parts: Iterable[_Part]) -> CommandSpec:
+    """A per-zone entry (`fight`, `lose_submarines`): `build(seats, *what, choices, labels, branches, variants)`
+    from its parts, and where it is answered with descriptors, its JSON spliced from `shell(seats, *what)` (the
+    entry but its parts, the same for every raid on them) and its parts' own, made once each (engine.premade)."""
+    branches, variants, branches_json, variants_json = zip(*parts)
     listed = choices is not None
-    spec = _fight(seats, zones, top, choices, labels, list(branches), None if listed else list(variants))
+    spec = build(seats, *what, choices, labels, list(branches), None if listed else list(variants))
     if listed or not descriptors_wanted():  # its entry shows the choices alone, or is a bot's (never encoded)
         return spec
-    return premade(spec, _fight_shell(tuple(seats), tuple(zones), top), branches_json, variants_json)
+    return premade(spec, shell(tuple(seats), *what), branches_json, variants_json)
 
 
-def _fight(seats: list[str], zones: list[int], top: int, choices, labels, branches, variants) -> CommandSpec:
+def _fight(seats: list[str], zones: tuple[int, ...], top: int, choices, labels, branches, variants) -> CommandSpec:
     """The `fight` entry (`top`: the most submarines a zone may fight with); its `branches` and `variants` (a zone's
     each) may be HOLEs (`_fight_shell`)."""
     return CommandSpec(
@@ -230,7 +238,9 @@ def _fight(seats: list[str], zones: list[int], top: int, choices, labels, branch
         seats=seats,
         choices=choices,
         labels=labels,
-        schema=_object({"sz": _int(enum=zones), "count": _int(minimum=1, maximum=min(c.MAX_COUNT, top))}, branches),
+        schema=_object(
+            {"sz": _int(enum=list(zones)), "count": _int(minimum=1, maximum=min(c.MAX_COUNT, top))}, branches
+        ),
         ui=None if variants is None else _per_zone("Sea zone", variants),
         description="Commit submarines to general combat (step 3): they no longer raid this turn, and raids end.",
     )
@@ -239,7 +249,7 @@ def _fight(seats: list[str], zones: list[int], top: int, choices, labels, branch
 @functools.lru_cache(maxsize=256)
 def _fight_shell(seats: tuple[str, ...], zones: tuple[int, ...], top: int) -> list[bytes]:
     """The `fight` entry's JSON but its zones' parts (engine.cut): the same for every raid on these zones."""
-    return cut(_fight(list(seats), list(zones), top, None, None, HOLE, HOLE))
+    return cut(_fight(list(seats), zones, top, None, None, HOLE, HOLE))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -271,14 +281,9 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
-    branches, variants, branches_json, variants_json = zip(*parts)
     description = _lose_description(state.power, state.edition.has("AA-E4-1"))
     what = (tuple(powers), tuple(sorted(zones)), max(counts), description)
-    listed = choices is not None
-    spec = _lose(seats, *what, choices, labels, list(branches), None if listed else list(variants))
-    if listed or not descriptors_wanted():
-        return spec
-    return premade(spec, _lose_shell(tuple(seats), *what), branches_json, variants_json)
+    return _from_parts(_lose, _lose_shell, seats, what, choices, labels, parts)
 
 
 @functools.lru_cache(maxsize=16)

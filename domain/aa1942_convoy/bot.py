@@ -140,8 +140,8 @@ def combat(state: State, legal: dict[str, CommandSpec]) -> dict[str, Any] | None
             for sz in state.subs.get(p, {})
             if state.subs_in(state.power, sz)
         ]
-        may = submarines.losable(state, state.power)  # not one that raided this turn, from 4.0.0 (AA-E4-1)
-        own = [{"power": state.power, "sz": sz, "count": 1} for sz in state.subs.get(state.power, {}) if sz in may]
+        # its own that may be lost: not one that raided this turn, from 4.0.0 (AA-E4-1)
+        own = [{"power": state.power, "sz": sz, "count": 1} for sz in submarines.losable(state, state.power)]
         anyone = _ones(submarines.legal_losses(state))
         return {"type": "lose_submarines", **pick(state, "which-loss", shared or own or anyone)}
     if what == "fight" and "fight" in legal:
