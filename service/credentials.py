@@ -22,6 +22,7 @@ from domain.engine import REFEREE, Forbidden, Rejected
 
 if TYPE_CHECKING:  # the store's module imports sqlite-utils (and numpy when present): `umpire simulate` needs neither
     from events.store import EventStore
+    from events.store.rows import OutboxRow
 
 OPEN = "open:"
 TICKET_SECONDS = 60  # a ticket opens a stream within this long; the stream then lives as long as its token
@@ -134,13 +135,18 @@ class Credentials:
             )
         return seat
 
-    def join(self, game_id: str, invitation: str) -> dict[str, Any]:
-        """Accept an open seat's invitation: the seat's token, made now and shown only in this answer."""
+    def join(
+        self, game_id: str, invitation: str, begins: Callable[[], tuple[float, list[OutboxRow]]] | None = None
+    ) -> dict[str, Any]:
+        """Accept an open seat's invitation: the seat's token, made now and shown only in this answer. Taking the last
+        open seat also writes what `begins` gives (the store's `replace_tokens`), in the same transaction."""
         for _ in range(5):  # another seat's join may change the row between the read and the write
             stored = self._stored(game_id)
             seat = self.invited(game_id, invitation, stored)
             token = new_token()
-            if self.store.replace_tokens(game_id, stored, {**stored, seat: token_hash(token)}):
+            tokens = {**stored, seat: token_hash(token)}
+            last = None if begins is None or any(is_open(v) for v in tokens.values()) else begins()
+            if self.store.replace_tokens(game_id, stored, tokens, last):
                 return {"game_id": game_id, "seat": seat, "token": token}
         raise _busy()
 

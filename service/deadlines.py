@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -29,6 +29,7 @@ from service.bots import bot_choose
 from service.logs import STORAGE_LOG
 from service.payloads import ExpiryPayload
 from service.rulesets import playable
+from service.webhooks import iso
 
 log = logging.getLogger("umpire.deadlines")
 
@@ -36,10 +37,6 @@ log = logging.getLogger("umpire.deadlines")
 def epoch(stamp: str) -> float:
     """A stored `recorded_at` (`2026-12-02T18:11:59.385339Z`) as seconds since the epoch."""
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-
-
-def iso(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def ends_at(game: Game, turn: Turn, running_since: float) -> float:
@@ -170,7 +167,7 @@ class Clocks:
         if seat not in hooks:
             return
         msg_id = f"msg_dw_{game.game_id}_{seat}_{turn.since}_{turn.extra}"
-        self.svc.webhooks.notify(game, seat, "deadline-warning", hooks[seat], iso(end), msg_id)
+        self.svc.webhooks.notify(game, seat, "deadline-warning", hooks[seat], end, msg_id)
 
     def expire(self, game_id: str, seat: str, since: int) -> int:
         """Record that `seat`'s turn since `since` ran out, with what acts for it; 1 if this process appended it."""

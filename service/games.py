@@ -34,6 +34,7 @@ from events.store import (
     CommandRow,
     EventStore,
     NewEventRow,
+    OutboxRow,
     StorageUnavailable,
     StoreConflict,
     StoreUnavailable,
@@ -484,29 +485,34 @@ class GameService:
                 written = c.game.client_seeds.get(seat) == seed
             if not written:
                 self._submit(game_id, seat, *_seed_write(seat, seed, None))
-        out = self.credentials.join(game_id, invitation)
+        out = self.credentials.join(game_id, invitation, lambda: self._begins(game_id))
         out["client_seed"] = seed
         try:
             self.notifier.appended(game_id)  # no event, but its streams tell their readers the seat is taken
-            self.clocks.running_since(game_id)
             if not self.credentials.open_seats(game_id):
-                self._begins(game_id)
+                self.webhooks.wake()
                 self.play_bots(game_id)
         except Exception:  # noqa: BLE001 - the bots move again after the next command; the seat is taken
             log.exception("game %s: after %s's join (its token is answered)", game_id, out["seat"])
         return out
 
-    def _begins(self, game_id: str) -> None:
-        """The last seat is taken: each seat the rules await now that has a webhook hears `your-turn` (it joined
-        earlier and has waited; it was awaited before, so no command's notification says so). Queued once per seat,
-        before the bots move (a seat their moves make awaited hears it from their commands)."""
+    def _begins(self, game_id: str) -> tuple[float, list[OutboxRow]]:
+        """The last seat is being taken: its turn clock runs from now, and each seat the rules await now that has a
+        webhook hears `your-turn` (it joined earlier and has waited; it was awaited before, so no command's
+        notification says so), queued once per seat before the bots move (a seat their moves make awaited hears it
+        from their commands). Written with the seat taken, in its transaction (`Credentials.join`): a join answered is
+        never without them."""
+        now = self.clocks.clock()
         hooks = self.store.hooks(game_id)
         if not hooks:
-            return
+            return now, []
         with self.cache.game(game_id) as c:
-            for seat in [s for s in engine.awaited_seats(c.game) if s in hooks]:
-                deadline = self.webhooks.deadline_at(c.game, seat)
-                self.webhooks.notify(c.game, seat, "your-turn", hooks[seat], deadline, f"msg_begun_{game_id}_{seat}")
+            ends = self.clocks.ends(c.game, now)
+            return now, [
+                self.webhooks.row(c.game, seat, "your-turn", hooks[seat], ends.get(seat), f"msg_begun_{game_id}_{seat}")
+                for seat in engine.awaited_seats(c.game)
+                if seat in hooks
+            ]
 
     def set_deadlines(
         self, game_id: str, token: str | None, change: DeadlinesPayload, command_id: str | None = None

@@ -312,14 +312,20 @@ class Webhooks:
         self.wake()
         return row
 
-    def notify(
-        self, game: engine.Game, reader: str, kind: str, since_version: int, deadline: str | None, msg_id: str
-    ) -> None:
-        """A notification no append causes (a deadline-warning; a your-turn when the last seat is taken), queued once
-        under `msg_id` however many processes send it."""
+    def row(
+        self, game: engine.Game, reader: str, kind: str, since_version: int, end: float | None, msg_id: str
+    ) -> OutboxRow:
+        """A notification no append causes (a deadline-warning; a your-turn when the last seat is taken, written with
+        the join), queued once under `msg_id` however many processes send it; `end`: the reader's end of turn."""
         now = self.clock()
-        body = payload(kind, game, reader, since_version, now, deadline)
-        self.store.enqueue(outbox_row(game.game_id, reader, kind, body, now, msg_id))
+        body = payload(kind, game, reader, since_version, now, None if end is None else iso(end))
+        return outbox_row(game.game_id, reader, kind, body, now, msg_id)
+
+    def notify(
+        self, game: engine.Game, reader: str, kind: str, since_version: int, end: float | None, msg_id: str
+    ) -> None:
+        """`row`'s notification, queued now."""
+        self.store.enqueue(self.row(game, reader, kind, since_version, end, msg_id))
         self.wake()
 
     # the routes

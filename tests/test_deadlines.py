@@ -5,6 +5,7 @@ Time is a fake the tests move (the service's stamps and the sweeper's clock), so
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from datetime import UTC, datetime
@@ -245,6 +246,42 @@ def test_no_clock_runs_while_a_seat_waits_for_its_player(tmp_path):
     assert svc.clocks.sweep() == 0
     t.t += 1
     assert svc.clocks.sweep() == 2
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgresql"])
+def test_the_last_join_writes_its_seat_its_clock_and_the_waiting_seats_your_turn_together(tmp_path, store_kind):
+    """docs/api.md "Notifications": the last join tells each awaited seat that waited its turn has come, and the turn
+    clock runs from it. "Nothing acknowledged is ever lost": a process that dies the moment the last seat is taken
+    (here: what follows the join's write raises past its handler) has written that seat, its clock and the your-turn
+    together. Before, the your-turn and the clock were written after the seat, each in a transaction of its own, and
+    a death between them lost the notification for good."""
+    t = FakeTime()
+    with contextlib.ExitStack() as stack:
+        db = str(tmp_path / "d.db") if store_kind == "sqlite" else stack.enter_context(postgres_url())
+        svc = service(db, t)
+        g = create(svc, "battlefleet-1900", "bot", seconds=60, open_seats=True)
+        gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+        from service.webhooks import Allow
+
+        svc.webhooks.allow = Allow("127.0.0.1")
+        svc.join(gid, inv["russia"])
+        svc.webhooks.put(gid, "russia", {"url": "http://127.0.0.1:9/hook"})
+        t.t += 7
+
+        def dies(game_id: str) -> None:
+            raise KeyboardInterrupt("the process dies here")
+
+        svc.notifier.appended = dies
+        with pytest.raises(KeyboardInterrupt):
+            svc.join(gid, inv["japan"])
+        assert svc.credentials.open_seats(gid) == []
+        assert svc.store.clock_since(gid) == (True, t.t)
+        [row] = [r for r in svc.store.claim(t.t, 30, 10) if r.reader == "russia"]
+        data = json.loads(row.payload)["data"]
+        assert (row.kind, row.id) == ("your-turn", f"msg_begun_{gid}_russia")
+        assert data["deadline_at"] == datetime.fromtimestamp(t.t + 60, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert data["awaiting"] and all("russia" in e["seats"] for e in data["awaiting"])
+        svc.store.close()
 
 
 def test_a_deadline_warning_is_queued_once_when_a_fifth_of_the_turn_is_left(tmp_path):

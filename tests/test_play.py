@@ -555,8 +555,8 @@ def test_a_joins_seed_counts_though_the_last_join_lets_the_bots_move_at_once(cli
     real_join = svc.credentials.join
     usa = []
 
-    def join_then_usa_joins(game_id, invitation):
-        out = real_join(game_id, invitation)
+    def join_then_usa_joins(game_id, invitation, begins=None):
+        out = real_join(game_id, invitation, begins)
         if invitation == inv["UK"]:  # the moment the UK's seat is taken, USA's join runs to its end
             usa.append(client.post(f"/games/{game_id}/join", json={"invitation": inv["USA"], "passphrase": "usa"}))
         return out
@@ -598,7 +598,8 @@ def test_a_join_whose_bots_meet_another_writer_still_answers_its_token(client):
 
 def test_a_join_answers_its_token_whatever_the_work_after_the_seat_meets(client, caplog):
     """The token is shown only in the join's answer: once the seat is taken, a failure of what follows (the game's
-    beginning, its bots) is logged, not answered, or the seat would be lost with its token."""
+    bots' moves) is logged, not answered, or the seat would be lost with its token. (What the game's beginning writes,
+    its clock and notifications, is written with the seat: tests/test_deadlines.py.)"""
     g = open_game(client)
     gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
     join(client, gid, inv["russia"])
@@ -607,9 +608,9 @@ def test_a_join_answers_its_token_whatever_the_work_after_the_seat_meets(client,
     def fails(game_id):
         raise RuntimeError("the store went away")
 
-    svc._begins = fails
+    svc.play_bots = fails
     r = client.post(f"/games/{gid}/join", json={"invitation": inv["japan"]})
-    del svc._begins
+    del svc.play_bots
     assert r.status_code == 201, r.text
     assert client.get(f"/games/{gid}/me", headers=auth(r.json()["token"])).json()["seat"] == "japan"
     assert "after japan's join" in caplog.text and "the store went away" in caplog.text

@@ -63,6 +63,7 @@ HOOK_SCHEMA = [
 ]
 _HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at"
 _OUTBOX_COLS = "id, game, reader, kind, payload, created, due, attempts, status, outcome, last_at"
+_START_CLOCK = "UPDATE clocks SET running_since = ? WHERE game = ? AND running_since IS NULL"
 _INSERT_OUTBOX = f"INSERT INTO outbox ({_OUTBOX_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 HOOKS = 2  # what `_kept_or_read` reads: a game's registered readers
 
@@ -182,15 +183,26 @@ class SQLStore:
         stored = self._kept_or_read(game_id, TOKENS, "SELECT tokens FROM games WHERE id = ?", _tokens_of)
         return None if stored is None else dict(stored)  # a copy: what is kept is never handed out
 
-    def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str]) -> bool:
-        """Compare-and-set the game's credentials: False (nothing changed) if they are no longer `old`."""
+    def replace_tokens(
+        self, game_id: str, old: dict[str, str], new: dict[str, str], begins: tuple[float, list[OutboxRow]] | None = None
+    ) -> bool:
+        """Compare-and-set the game's credentials: False (nothing changed) if they are no longer `old`. `begins`, when
+        the last seat is taken: (now, notifications), written in the same transaction: the turn clock runs from now
+        (unless it runs already) and the notifications are queued (once each, by id), so the seat taken, its clock and
+        its notifications are all written or none."""
         with self._transaction() as conn:
             self._wrote(game_id)
-            return self._updated(
+            swapped = self._updated(
                 conn,
                 "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?",
                 (json.dumps(new, sort_keys=True), game_id, json.dumps(old, sort_keys=True)),
             ) == 1
+            if swapped and begins is not None:
+                now, rows = begins
+                self._updated(conn, _START_CLOCK, (now, game_id))
+                if rows:
+                    self._insert_outbox(conn, rows, once=True)
+            return swapped
 
     def head(self, game_id: str) -> tuple[int, str] | None:
         """The game's version and head hash in the store: what a cached state is checked against."""
@@ -529,9 +541,7 @@ class SQLStore:
     def start_clock(self, game_id: str, now: float) -> float:
         """The game has all its seats: its clock runs from `now`, unless another process started it first; when."""
         with self._transaction() as conn:
-            self._updated(
-                conn, "UPDATE clocks SET running_since = ? WHERE game = ? AND running_since IS NULL", (now, game_id)
-            )
+            self._updated(conn, _START_CLOCK, (now, game_id))
         return self.clock_since(game_id)[1] or now
 
     _CLAIM_LOCK = ""  # PostgreSQL: FOR UPDATE SKIP LOCKED
