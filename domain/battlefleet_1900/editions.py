@@ -62,6 +62,12 @@ EDITIONS = Editions(
             "issue 31, the second pass over the give_orders form: a division whose flagship surrenders with no ship to"
             " take command goes straight, its orders lapsed (BF-E12-1)",
         ),
+        Released(
+            "13.0.0",
+            "the cold audit of 12.0.0: a lozenge main battery hit from ahead or astern is located in thirds, never at"
+            " its far end (BF-E13-1); a surrendered ship rolls its fires, flooding and sinking as every ship on the"
+            " table does, and may go under (BF-E13-2)",
+        ),
     ),
     changes=(
         Change(
@@ -286,6 +292,24 @@ EDITIONS = Editions(
             "a division the Command Phase leaves with no flagship able to command (its flagship surrendered in the same"
             " orders and no ship qualifies to take over) goes straight, its given orders lapsed (`OrdersLapsed`), as"
             " BF-R30 says of a division that has none; 11.0.0 executed them",
+        ),
+        Change(
+            "BF-E13-1",
+            "13.0.0",
+            ("BF:6.2", "BF-R18"),
+            "a main hit from ahead or astern on a lozenge (main wings both sides) is located in thirds by the"
+            " embattled-side rule, among the positions in the forward and both amidships compartments from ahead, the"
+            " aft and both amidships ones from astern (\"break the location die roll into thirds instead of halves\");"
+            " 12.0.0 rolled among all four, so a hit from ahead could land on the aft turret",
+        ),
+        Change(
+            "BF-E13-2",
+            "13.0.0",
+            ("BF:6.0", "BF-R13", "BF-R26", "BF-R42"),
+            "a surrendered ship rolls Step One for each fire and each heavy or severe compartment and Step Four's sink"
+            " and capsize rolls, as every ship on the table does (\"*All* commanders whose vessels have active fires"
+            " and/or heavy or severe flooding must roll\"), and goes under when they say so; 12.0.0 skipped it, so a"
+            " burning, flooded hulk stayed a base blocking sight and movement until the battle ended",
         ),
     ),
     retired=("1", "2"),

@@ -134,6 +134,34 @@ def test_BFR18_a_lozenge_drops_the_disengaged_wing():
     done(c)
 
 
+@pytest.mark.parametrize(
+    "edition, side, where",
+    [
+        (None, "ahead", ["A", "A", "P", "P", "R", "R"]),  # thirds: the forward turret and both wings
+        (None, "astern", ["P", "P", "R", "R", "Z", "Z"]),  # thirds: both wings and the aft turret
+        ("12.0.0", "ahead", ["A", "P", "R", "Z", None, None]),  # 12.0.0: among all four, 5-6 rolled again
+    ],
+)
+def test_BFR18_BFE13_1_a_lozenge_hit_from_ahead_or_astern_is_located_in_thirds(edition, side, where):
+    """6.2 Main: "Ships which have their main armament in a lozenge (diamond) layout should use the embattled-side rule
+    and break the location die roll into thirds instead of halves", and the embattled-side rule (6.2 Flooding): "If
+    hit from ahead, the damage will be randomly established as being in the forward, port amidships or starboard
+    amidships zones". Fuji's main in a diamond (A forward, P and R amidships, Z aft): from ahead never Z, from astern
+    never A, each face 1-6. 12.0.0 read the roll among all four (the cold audit of 12.0.0, F1)."""
+
+    def lozenge(raw):
+        raw["classes"]["Fuji"]["weapons"][0]["pos"] = ["A", "P", "R", "Z"]
+
+    got = []
+    for face in range(1, 7):
+        s = make_state(data=data_with(lozenge), edition=edition)
+        c = ctx(s, face, *([] if where[face - 1] else [1]), [6, 6])  # a re-roll's next face; the critical: nothing
+        d.damage(c, "Fuji", "M", side, "t")
+        done(c)
+        got.append(None if rolls(c)[0].result.outcome == "re-roll" else of(c, ev.DamageApplied)[0].location)
+    assert got == where
+
+
 def test_BFR19_secondary_pick_type_then_item():
     """BF-R19 (3.0.0): the type first among entries with an item available, then a position (regardless of damage)."""
     s = make_state(edition="3.0.0")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.battlefleet_1900.rules import sinking
+from domain.battlefleet_1900.rules.orders import leave
 from events import battlefleet_1900 as ev
 from tests.battlefleet_1900.scenario import ctx, done, make_state, of
 
@@ -186,6 +187,47 @@ def test_BFR42_BF6_0_a_sinking_ship_still_rolls_step_one_and_its_results_happen(
     assert [r.source for r in of(c, ev.CriticalRolled)] == ["fire_internal", "flooding:PA"]
     assert c.state.ships["Mikasa"].damaged == 1 and c.state.ships["Mikasa"].sinking == 2
     assert [e.code for e in of(c, ev.DamageApplied)] == ["P", "FL3"]
+
+
+@pytest.mark.parametrize("edition", [None, "12.0.0"])
+def test_BFR42_BFE13_2_a_surrendered_ship_rolls_its_fires_flooding_and_sinking_and_goes_under(edition):
+    """6.0 Step One: "*All* commanders whose vessels have active fires and/or heavy or severe flooding must roll once
+    for each fire, and once for each flooded compartment"; Sinking: "When the total value of flooding points present on
+    a vessel reaches five or more, the controlling player must roll"; "Until it disappears under the waves, a vessel
+    will remain a navigational and line-of-sight obstacle". A surrender (2.1, BF-R13) spares none of it. Fuji
+    surrenders burning (one fire of each kind) and flooded (F and A heavy, PA light: 7 points): Step One rolls the two
+    fires and the two heavy compartments (2: nothing each), Step Four's sink roll of 6 sinks her, and she goes under
+    when the count runs out. 12.0.0 rolled nothing, and she stayed on the table for good (the cold audit, F2)."""
+    s = make_state(step="command", edition=edition)
+    sh = s.ships["Fuji"]
+    sh.fires_ext, sh.fires_int = 1, 1
+    sh.flooding.update(F=3, A=3, PA=1)
+    c = ctx(s)
+    leave(c, "Fuji", ev.ShipSurrendered(ship="Fuji"))
+    c.state.step = "fire_flooding"
+    newest = edition is None
+    one = ctx(c.state, *([2, 2, 2, 2] if newest else []))
+    sinking.step_one(one)
+    done(one)
+    assert [r.source for r in of(one, ev.CriticalRolled)] == (
+        ["fire_external", "fire_internal", "flooding:F", "flooding:A"] if newest else []
+    )
+    one.state.step = "sinking"
+    four = ctx(one.state, *([6] if newest else []))
+    sinking.step_four(four)
+    done(four)
+    assert [(e.sinks, e.points) for e in of(four, ev.SinkRolled)] == ([(True, 7)] if newest else [])
+    fuji = four.state.ships["Fuji"]
+    if not newest:
+        assert (fuji.lost, fuji.sinking, fuji.on_table) == ("surrendered", None, True)
+        return
+    assert fuji.sinking is not None and fuji.lost == "surrendered"
+    later = four.state
+    for _ in range(fuji.sinking):
+        step = ctx(later)
+        sinking.step_four(step)
+        later = step.state
+    assert (later.ships["Fuji"].lost, later.ships["Fuji"].on_table) == ("sunk", False)
 
 
 def test_BFR22_BFR51_only_compartments_flooded_at_the_start_of_step_one_roll():

@@ -57,12 +57,19 @@ def table_row(rows, face: int):
     return next(r[2] for r in rows if r[0] <= face <= r[1])
 
 
-def lozenge_drop(state: State, ship: str, side: str) -> str | None:
-    """BF-R18: a lozenge (main wings both sides) drops the disengaged wing when hit on a beam."""
-    wings = {state.data.positions[p].wing for p in main_positions(state, ship)} - {None}
-    if wings == {"port", "starboard"} and side in ("port", "starboard"):
-        return "starboard" if side == "port" else "port"
-    return None
+def main_locations(state: State, ship: str, side: str) -> list[str]:
+    """BF-R18: the main positions a main hit from `side` may land on, in data order: every one, but a lozenge (main
+    wings both sides) breaks the roll "into thirds" by "the embattled-side rule" (6.2): hit on a beam, not its
+    disengaged wing; from 13.0.0 (BF-E13-1) hit from ahead or astern, not its far end (the compartments THIRDS leaves
+    out, as for flooding). Before, a lozenge hit from ahead or astern rolled among all four."""
+    main, at = main_positions(state, ship), state.data.positions
+    if {at[p].wing for p in main} - {None} != {"port", "starboard"}:
+        return main
+    if side in ("port", "starboard"):
+        return [p for p in main if at[p].wing != ("starboard" if side == "port" else "port")]
+    if state.edition.has("BF-E13-1"):
+        return [p for p in main if at[p].compartment in THIRDS[side]]
+    return main
 
 
 def main_positions(state: State, ship: str) -> list[str]:
@@ -149,9 +156,7 @@ def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: li
         return [Effect(ship, code, "none", source, note=f"no effect: {ship} has no {g.kind} (6.1)")]
     e = Effect(ship, code, g.kind, source, destroy=g.destroy, n=g.n)
     if g.kind == "main":
-        drop = lozenge_drop(s, ship, side)
-        where = [p for p in main_positions(s, ship) if drop is None or s.data.positions[p].wing != drop]
-        e.location = pick(ctx, where, f"main hit location on {ship}", "BF:6.2 BF-R18 BF-R32")
+        e.location = pick(ctx, main_locations(s, ship, side), f"main hit location on {ship}", "BF:6.2 BF-R18 BF-R32")
         if not s.ships[ship].mounts[e.location].flooded:  # 6.2: a flooded magazine spares the critical roll
             e.then = critical_main(ctx, ship, e.location, side)
     elif g.kind in ("secondary", "tertiary") and s.edition.has("BF-E4-7"):

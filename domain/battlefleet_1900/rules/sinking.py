@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from domain.battlefleet_1900.data import COMPARTMENTS, codes
 from domain.battlefleet_1900.rules.damage import ADJOINING, damage, flood, lose, pick, table_row
 from domain.battlefleet_1900.rules.orders import leave
-from domain.battlefleet_1900.state import State
+from domain.battlefleet_1900.state import Ship, State
 from events import battlefleet_1900 as ev
 from events.core import RollResult
 
@@ -54,11 +54,19 @@ def relist(ctx: Ctx, name: str) -> None:
 # ---- Step One -----------------------------------------------------------------------------------
 
 
+def rolls_its_damage(state: State, ship: Ship) -> bool:
+    """6.0 Steps One and Four: "*All* commanders whose vessels have active fires and/or heavy or severe flooding must
+    roll", and a vessel at five flooding points or more rolls on the Sinking table: every ship in play, and from 13.0.0
+    (BF-E13-2) a surrendered one too, which stays a base on the table (BF-R13) until it goes under. Before, a
+    surrendered ship's fires and flooding never rolled, so it never sank."""
+    return ship.in_play or (ship.lost == "surrendered" and state.edition.has("BF-E13-2"))
+
+
 def step_one(ctx: Ctx) -> None:
     s = ctx.state
     crit = s.data.tables.critical
     for name, ship in s.ships.items():
-        if not ship.in_play:
+        if not rolls_its_damage(s, ship):
             continue
         if ship.sinking is not None and not s.edition.has("BF-E4-3"):  # BF-R42 (3.0.0): a sinking ship skipped it
             continue
@@ -67,7 +75,7 @@ def step_one(ctx: Ctx) -> None:
         ongoing = [c for c in COMPARTMENTS if rolls_for_flooding(ship, c)]
         for kind, count in (("fire_external", ship.fires_ext), ("fire_internal", ship.fires_int)):
             for _ in range(count):
-                if s.ships[name].lost:
+                if not s.ships[name].on_table:  # gone under (an explosion, BOOM)
                     break
                 face = ctx.roll(
                     1,
@@ -78,7 +86,7 @@ def step_one(ctx: Ctx) -> None:
                 fire_result(ctx, name, kind, table_row(crit[kind], face))
         for c in ongoing:
             sh = s.ships[name]
-            if sh.lost:
+            if not sh.on_table:
                 break
             face = ctx.roll(
                 1,
@@ -151,7 +159,7 @@ def step_four(ctx: Ctx) -> None:
             else:
                 ctx.emit(ev.ShipSinking(ship=name, turns=ship.sinking - 1))
             continue
-        if ship.lost:
+        if not rolls_its_damage(s, ship):
             continue
         if ship.scuttling and all(v == 4 for v in ship.flooding.values()):
             lose(ctx, name, "scuttled")  # BF-R25
