@@ -289,6 +289,7 @@ EVERY_BRANCH = {
     "detect",
     "drop_pattern: depth-charges",
     "drop_pattern: hedgehog",
+    "hold_pattern",
     "board: an officer",
     "board: let her sink",
     "repair: an area",
@@ -298,8 +299,8 @@ EVERY_BRANCH = {
 # boarding and one letting her sink. If the rules or the bot change, find others with a loop over seeds like these
 # (three convoys from October to December 1942, seed bytes([i % 256, i // 256]) * 16) and the `branch` of each command.
 BOARDING = [
-    ({"convoys": 3, "year": 1942, "month": 12}, bytes([39, 0]) * 16),
-    ({"convoys": 3, "year": 1942, "month": 12}, bytes([45, 0]) * 16),
+    ({"convoys": 3, "year": 1942, "month": 12}, bytes([17, 7]) * 16),  # i = 1809 (8.0.0's hold_pattern moved them)
+    ({"convoys": 3, "year": 1942, "month": 12}, bytes([242, 0]) * 16),
 ]
 
 

@@ -1100,15 +1100,68 @@ def test_CCR27_gun_hits_count_but_do_not_stop_the_uboat_attacking():
     assert g.hits == 1 and not g.barred and g.step == "attack"
 
 
-def test_CCR28_with_nothing_left_to_drop_the_uboat_slips_away():
+def test_CCR28_with_nothing_left_to_drop_the_uboat_slipped_away_and_called_in_7_0_0():
     from domain.corvette_command import step
 
-    s = make_state(engagement={"range": 0, "step": "pattern"})
+    s = make_state(engagement={"range": 0, "step": "pattern"}, edition="7.0.0")
     s.sheet.depth_charges = 0
     c = ctx(s, 1)  # the wolfpack roll of the escaping U-boat: 1, none
     step(c)
     (left,) = of(c, ev.UBoatLeft)
     assert left.fate == "escaped" and c.state.engagement is None and c.state.awaiting is None
+
+
+@pytest.mark.parametrize(
+    "engagement, left",
+    [
+        ({"attacks_left": 2}, None),  # unhurt with attacks: it re-engages from its designated range, no call
+        ({"attacks_left": 0}, ("withdrew", True)),  # its attacks spent: it withdraws and calls (1d6: 1, none)
+        ({"attacks_left": 2, "hits": 1, "barred": True}, ("escaped", True)),  # hurt: it escapes and calls
+    ],
+)
+def test_CCR28_CC31_CCE8_1_with_nothing_left_to_drop_the_uboat_evades_and_calls_only_as_the_text_says(engagement, left):
+    """CC-31: a U-boat calls the wolfpack when it withdraws after its 3 or 4 attacks ("after which it will withdraw
+    ... and will try to contact the rest of the WOLFPACK") or escapes a pattern's hits ("If it does escape roll on the
+    WOLFPACK Table"); one that evades "may re-engage the convoy if it has any attacks remaining". With no depth charge
+    and no Hedgehog left (CC-R28) the boat found at close range evades so; 7.0.0 made it leave as if it escaped a
+    pattern, and an unhurt boat with attacks left brought a wolfpack (the cold audit of 7.0.0, F1)."""
+    from domain.corvette_command import step
+
+    s = make_state(engagement={"range": 0, "step": "pattern", **engagement})
+    s.sheet.depth_charges = 0
+    designated = s.engagement.designated
+    c = ctx(s, *([1] if left else []))
+    step(c)
+    done(c)
+    if left is None:
+        assert [e.range for e in of(c, ev.UBoatDived)] == [designated] and not of(c, ev.UBoatLeft)
+        assert c.state.engagement.step == "attack" and not of(c, ev.WolfpackRolled)
+    else:
+        assert [(e.fate, e.summons) for e in of(c, ev.UBoatLeft)] == [left] and len(of(c, ev.WolfpackRolled)) == 1
+
+
+@pytest.mark.parametrize("edition", [EDITIONS.newest, "7.0.0"])
+def test_CC22_CCR28_CCE8_2_the_captain_may_drop_no_pattern_and_the_uboat_evades(edition):
+    """CC-22: "If you are successful, you have detected the U-Boat and may drop another Depth Charge pattern": the
+    captain may keep the charges (`hold_pattern`); the U-boat, unhurt with attacks left, evades and re-engages from
+    its designated range (CC-R28, CC-R40), and no charge is spent. 7.0.0 offered only the weapons (the cold audit of
+    7.0.0, F5) and refuses the command."""
+    from domain.corvette_command import decide, legal_commands
+    from domain.corvette_command.commands import HoldPattern
+
+    s = make_state(engagement={"range": 0, "step": "pattern", "attacks_left": 2}, edition=edition)
+    s.awaiting = "pattern"
+    offered = [spec.type for spec in legal_commands(s)]
+    if edition == "7.0.0":
+        assert offered == ["drop_pattern"]
+        with pytest.raises(IllegalCommand, match="CC-R28"):
+            decide(s, HoldPattern(), "captain", PurposeDice({}))
+        return
+    assert offered == ["drop_pattern", "hold_pattern"]
+    events = decide(s, HoldPattern(), "captain", PurposeDice({"torpedo-target": [2], "uboat-attack": [20]}))
+    assert [e.range for e in of_events(events, ev.UBoatDived)] == [s.engagement.designated]
+    assert of_events(events, ev.ConvoyAttacked) and not of_events(events, ev.PatternDropped)
+    assert not of_events(events, ev.UBoatLeft) and s.sheet.depth_charges == 25
 
 
 def test_CCR29_no_uboat_attacks_when_the_deck_and_discards_are_empty():
@@ -1828,13 +1881,109 @@ def test_CC31_CCE7_1_a_wolfpack_uboat_drawn_again_from_a_u_counter_and_hit_still
     assert not of(c, ev.WolfpackRolled) and done(c)
 
 
+def escort_a_then_escort_b(c, weapon: str) -> None:
+    """Two escorts: escort-a's pattern (`weapon`), its three failed searches (the boat escapes), the boat drawn again
+    at escort-b's section and found at medium, then close, and escort-b's depth-charge pattern (the faces: the test's)."""
+    from domain.corvette_command import step
+
+    asw.drop_pattern(c, weapon)
+    step(c)
+    for _ in range(3):
+        asw.detect(c)
+    step(c)
+    attack.start_engagement(waiting(c.state, "escort-b") and c)
+    step(c)
+    asw.detect(c)
+    asw.detect(c)
+    assert c.state.active == "escort-b"
+    asw.drop_pattern(c, "depth-charges")
+
+
+@pytest.mark.parametrize("edition, eligible", [(EDITIONS.newest, False), ("7.0.0", True)])
+def test_CC38_CC44_CCR45_CCE8_3_guns_finishing_a_boat_only_the_other_escorts_pattern_hit_open_no_dc_roll(
+    edition, eligible
+):
+    """CC-R45: a kill opens the Depth Charge growth roll only when a pattern had its part in it, and "a sinking the
+    depth charges had no part in is not a use of that skill": from 8.0.0 the escort's own depth charges. escort-a's
+    pattern hits U-47 twice and it escapes; drawn again at escort-b's section, surfaced, escort-b's 4" gun makes 4 in
+    all, a possible kill. escort-b dropped no charge: no Depth Charge roll (7.0.0 read the boat's bar, anyone's
+    pattern: the cold audit of 7.0.0, F2)."""
+    from domain.corvette_command import step
+
+    s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 0, "step": "pattern"}, edition=edition)
+    c = ctx(
+        s,
+        [5, 5, 5, 1, 1],  # escort-a's pattern: d10 5, two d6 match -> 2 hits
+        1, 1,  # the WOLFPACK roll of each escort as it escapes: none
+        [3, 3],  # drawn again at escort-b's section: 2d6 = 6, at night, surfaced
+        1,  # escort-b's lookout spots it
+        1, [5, 5, 5, 1],  # escort-b's 4" gun: the first shot hits, 2 damage hits -> 4 in all
+        20, 20, 20, 20,  # the other shots miss
+    )  # fmt: skip
+    asw.drop_pattern(c, "depth-charges")
+    asw.leave(c, "escaped")
+    c.state.decks["uboats"] = []
+    attack.start_engagement(waiting(c.state, "escort-b") and c)
+    step(c)
+    attack.fire_guns(c)
+    step(c)
+    done(c)
+    assert [(e.fate, e.hits) for e in of(c, ev.UBoatLeft)] == [("escaped", 2), ("possible", 4)]
+    assert c.state.sheets["escort-b"].kills == {"possible": 1}
+    assert c.state.sheets["escort-b"].kill_since_review is eligible
+
+
+@pytest.mark.parametrize("edition, eligible", [(EDITIONS.newest, False), ("7.0.0", True)])
+def test_CC38_CC44_CCR45_CCE8_3_a_hit_that_scores_no_grade_itself_opens_no_dc_roll(edition, eligible):
+    """CC-38: "Only if you score a Confirmed, Probable or Possible sinking". escort-a's Hedgehog salvo of 1 hit makes
+    U-47 a probable; drawn again at escort-b's section, escort-b's depth-charge pattern hits once (2 in all): no grade
+    of its own, so no Depth Charge roll for escort-b. 7.0.0 read the grade the boat bore (the cold audit, F3)."""
+
+    s = make_state(
+        escorts=("escort-a", "escort-b"), engagement={"range": 0, "step": "pattern"}, equipment=["hedgehog"],
+        edition=edition,
+    )  # fmt: skip
+    for sheet in s.sheets.values():
+        sheet.hedgehog = 15
+    s.decks["uboats"] = []
+    c = ctx(
+        s,
+        [5, 5, 1, 1, 1],  # escort-a's Hedgehog: one hit, a probable
+        20, 20, 20,  # escort-a loses it: close -> medium -> long -> beyond (probable: no call)
+        [1, 1],  # drawn again at escort-b's section: 2d6 = 2, submerged at medium
+        1, 1,  # escort-b finds it at medium, then at close
+        [5, 5, 1, 1, 1],  # escort-b's pattern: one hit, 2 in all
+    )  # fmt: skip
+    escort_a_then_escort_b(c, "hedgehog")
+    done(c)
+    p = of(c, ev.PatternDropped)[-1]
+    assert (c.state.active, p.hits, p.total_hits, p.grade) == ("escort-b", 1, 2, "probable")
+    assert c.state.sheets["escort-a"].kill_since_review is True
+    assert c.state.sheets["escort-b"].kill_since_review is eligible
+
+
+@pytest.mark.parametrize("edition, awards", [(EDITIONS.newest, 2), ("7.0.0", 1)])
+def test_CC30_CCR15_CCE8_4_each_pattern_of_3_hits_earns_its_mentioned_in_despatches(edition, awards):
+    """CC-30: "If you score 3 hits in one pattern ... This will be counted as a "probable" kill. Your Commanding
+    Officer will be awarded a Mentioned in Despatches." A Hedgehog salvo of 1 hit makes U-47 probable (its MiD,
+    CC-R15); the contact kept, a depth-charge pattern of 3 hits (4 in all) scores 3 hits in one pattern: its MiD too.
+    7.0.0 gave a boat one (the cold audit of 7.0.0, F4; in the two-player game the second escort's went unawarded)."""
+    s = make_state(engagement={"range": 0, "step": "pattern"}, equipment=["hedgehog"], edition=edition)
+    c = ctx(s, [5, 5, 1, 1, 1], 1, [5, 5, 5, 5, 1])  # Hedgehog 1 hit; found again at close; DC 3 hits
+    asw.drop_pattern(c, "hedgehog")
+    asw.detect(c)
+    asw.drop_pattern(c, "depth-charges")
+    done(c)
+    assert [(p.weapon, p.hits, p.total_hits) for p in of(c, ev.PatternDropped)] == [("hedgehog", 1, 1), ("depth-charges", 3, 4)]
+    assert [a.award for a in c.state.sheet.awards] == ["Mentioned in Despatches"] * awards
+
+
 @pytest.mark.parametrize("edition, eligible", [("7.0.0", False), ("6.0.0", True)])
 def test_CC38_CC44_CCR45_CCE7_2_a_pattern_that_misses_opens_no_depth_charge_roll(edition, eligible):
     """CC-38: "Only if you score a Confirmed, Probable or Possible sinking will you have the opportunity to attempt to
     increase your Depth Charge skill." Two escorts: escort-a's pattern makes U-47 a probable; drawn again at
     escort-b's section, escort-b's pattern misses. escort-b scored no sinking (the third cold pass of issue 31);
     6.0.0 opened its Depth Charge roll for the grade the boat bore."""
-    from domain.corvette_command import step
 
     s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 0, "step": "pattern"}, edition=edition)
     s.decks["uboats"] = []
@@ -1846,17 +1995,7 @@ def test_CC38_CC44_CCR45_CCE7_2_a_pattern_that_misses_opens_no_depth_charge_roll
         1, 1,  # escort-b finds it at medium, then at close
         [5, 1, 1, 1, 1],  # escort-b's pattern: d10 5, no d6 matches: no hit
     )  # fmt: skip
-    asw.drop_pattern(c, "depth-charges")
-    step(c)
-    for _ in range(3):
-        asw.detect(c)
-    step(c)
-    attack.start_engagement(waiting(c.state, "escort-b") and c)
-    step(c)
-    asw.detect(c)
-    asw.detect(c)
-    assert c.state.active == "escort-b"
-    asw.drop_pattern(c, "depth-charges")
+    escort_a_then_escort_b(c, "depth-charges")
     p = of(c, ev.PatternDropped)[-1]
     assert (p.hits, p.grade) == (0, "probable") and done(c)
     assert c.state.sheets["escort-a"].kill_since_review is True

@@ -46,7 +46,7 @@ def step(ctx: Ctx) -> None:
     if g is not None:
         if g.step in ("guns", "detect", "pattern", "board"):
             if g.step == "pattern" and not asw.weapons(s):
-                asw.leave(ctx, "escaped")  # nothing left to drop: it slips away (CC-R28)
+                asw.nothing_to_drop(ctx)  # CC-R28
             else:
                 ask(ctx, g.step)
         else:
@@ -72,6 +72,7 @@ DECISION_OF = {
     "hold_fire": "guns",
     "detect": "detect",
     "drop_pattern": "pattern",
+    "hold_pattern": "pattern",
     "board": "board",
     "repair": "repair",
 }
@@ -110,6 +111,8 @@ def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
             asw.detect(ctx)
         case c.DropPattern(weapon=weapon):
             asw.drop_pattern(ctx, weapon)
+        case c.HoldPattern():
+            asw.hold_pattern(ctx)
         case c.Board(officer=officer):
             asw.board(ctx, officer)
         case c.Repair(area=area):

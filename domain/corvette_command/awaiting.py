@@ -160,14 +160,16 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
             "depth-charges": f"Drop a depth-charge pattern ({sheet.depth_charges} left)",
             "hedgehog": f"Fire a Hedgehog salvo ({sheet.hedgehog} left)",
         }
-        return [
-            _spec(
-                c.DropPattern,
-                seat,
-                "Attack the U-boat at close range (CC-22)",
-                [({"weapon": w}, label[w]) for w in asw.weapons(state)],
-            )
-        ]
+        drop = _spec(
+            c.DropPattern,
+            seat,
+            "Attack the U-boat at close range (CC-22)",
+            [({"weapon": w}, label[w]) for w in asw.weapons(state)],
+        )
+        if not state.edition.has("CC-E8-2"):
+            return [drop]
+        hold = "Keep the charges: it evades, and attacks the convoy again while it has attacks and is unhurt (CC-R28)"
+        return [drop, _spec(c.HoldPattern, seat, hold, [({}, "Drop no pattern")])]
     if d == "board":
         return [
             _spec(

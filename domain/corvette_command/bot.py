@@ -7,8 +7,8 @@ first; move forward (diagonally toward the orders' channel when fast), sideways 
 zig-zag, and into port when it can.
 
 Now and then — about once in a few decisions, as `now_and_then` reads the state — it takes the other branch of
-each decision: sails from Liverpool, accepts the collision, holds fire, drops depth charges though it has the
-Hedgehog, boards with another officer or not at all, repairs another area or none, moves sideways. So the
+each decision: sails from Liverpool, accepts the collision, holds fire, drops no pattern (8.0.0), drops depth charges
+though it has the Hedgehog, boards with another officer or not at all, repairs another area or none, moves sideways. So the
 property tests' campaigns go down every branch. No `random`: the same state gives the same choice, so a game
 the bot plays replays byte for byte.
 """
@@ -59,6 +59,8 @@ def choose(state: State, awaiting: list[CommandSpec], seat: str) -> dict[str, An
         return {"type": "hold_fire"} if now_and_then(state, 4) else {"type": "fire_guns"}
     if "detect" in legal:
         return {"type": "detect"}
+    if "hold_pattern" in legal and now_and_then(state, 7, salt=2):
+        return {"type": "hold_pattern"}  # keep the charges (8.0.0, CC-E8-2)
     if "drop_pattern" in legal:
         weapons = [c["weapon"] for c in legal["drop_pattern"].choices]
         prefer = "hedgehog" if "hedgehog" in weapons and not now_and_then(state, 3) else "depth-charges"

@@ -73,6 +73,11 @@ class DropPattern(Command, tag="drop_pattern"):
     ]
 
 
+class HoldPattern(Command, tag="hold_pattern"):
+    """CC-R28 (8.0.0): drop no pattern on the U-boat found at close range ("you may drop another Depth Charge
+    pattern"), keeping the charges: it evades."""
+
+
 class Board(Command, tag="board"):
     """Send a boarding party led by the officer of a station, or null to let the U-boat sink."""
 
@@ -97,6 +102,7 @@ COMMANDS = (
     HoldFire,
     Detect,
     DropPattern,
+    HoldPattern,
     Board,
     Repair,
 )

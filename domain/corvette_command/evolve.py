@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.corvette_command.data import DataSet
+from domain.corvette_command.rules.asw import pattern_grade
 from domain.corvette_command.state import (
     BOX_STEPS,
     DEPTH_CHARGES,
@@ -227,7 +228,7 @@ def _uboat_sighted(s: State, e: ev.UBoatSighted) -> None:
         wolfpack_earlier=back is not None and back.came_with_wolfpack,
     )
     if back is not None:
-        g.hits, g.grade, g.barred = back.hits, back.grade, back.barred
+        g.hits, g.grade, g.barred, g.hit_by = back.hits, back.grade, back.barred, back.hit_by
     if not e.surfaced:
         g.step = _approach_ends(g)
     s.queue.pop(0)
@@ -266,7 +267,8 @@ def _gunnery(s: State, e: ev.GunneryResolved) -> None:
     if e.out:  # CC-28: four hits in all: at least a possible kill, out of the game
         g.grade, g.step = g.grade or "possible", "gone"  # CC-R15: a grade earned is kept
         if g.barred and s.edition.has("CC-E6-1"):  # CC-R45: a pattern's hits had their part in it (not the guns alone)
-            s.sheet.kill_since_review = True
+            if s.active in g.hit_by or not s.edition.has("CC-E8-3"):  # from 8.0.0: this escort's own pattern
+                s.sheet.kill_since_review = True
 
 
 def _dived(s: State, e: ev.UBoatDived) -> None:
@@ -317,10 +319,16 @@ def _pattern(s: State, e: ev.PatternDropped) -> None:
     if e.hits:
         s.sheet.used["depth_charge"] = True
         g.barred = True
+        if s.active not in g.hit_by:
+            g.hit_by += (s.active,)
     if e.grade:
         # CC-38: a kill its depth charges had their part in (CC-R45); from 7.0.0 only a pattern that hit (CC-E7-2):
-        # one that missed a boat another escort had graded scored no sinking
-        if e.hits or not s.edition.has("CC-E7-2"):
+        # one that missed a boat another escort had graded scored no sinking; from 8.0.0 only a pattern that scored a
+        # grade itself (CC-E8-3): 1 hit on a boat the other escort had made probable is not a sinking scored
+        if s.edition.has("CC-E8-3"):
+            if pattern_grade(e.weapon, e.hits, e.total_hits):
+                s.sheet.kill_since_review = True
+        elif e.hits or not s.edition.has("CC-E7-2"):
             s.sheet.kill_since_review = True
         g.grade = e.grade
     if e.grade == "probable":
@@ -371,6 +379,7 @@ def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
             attacks_left=g.attacks_left,
             summons=g.summons and not (e.summons and s.edition.has("CC-E5-6")),  # CC-E5-6: once, till a new hit (CC-E7-1)
             came_with_wolfpack=g.wolfpack or g.wolfpack_earlier,
+            hit_by=g.hit_by,
         )
     s.engagement = None
 

@@ -168,6 +168,7 @@ class Departure:
     attacks_left: int
     summons: bool
     came_with_wolfpack: bool = False  # CC-31: it came with a wolfpack in this convoy, so it never calls (CC-E7-1)
+    hit_by: tuple[str, ...] = ()  # the escorts whose patterns hit it in this convoy (CC-R45, CC-E8-3)
 
 
 @dataclass
@@ -249,6 +250,7 @@ class Engagement:
     barred: bool = False  # damaged: it will not attack again
     summons: bool = True  # it may call the wolfpack when it leaves
     wolfpack_earlier: bool = False  # it came with a wolfpack earlier in this convoy (CC-E7-1)
+    hit_by: tuple[str, ...] = ()  # the escorts whose patterns hit it in this convoy (CC-R45, CC-E8-3)
     grade: str | None = None
 
 

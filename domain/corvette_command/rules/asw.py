@@ -93,10 +93,25 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
     )
     if grade == "confirmed":
         ctx.emit(ev.AwardGranted(award="DSC", reason=f"{g.uboat} confirmed sunk"))  # CC-30
-    elif grade == "probable" and before != "probable" and (total < 4 or s.edition.has("CC-E5-1")):
-        # CC-30: "If you score 3 hits in one pattern ... 'probable' kill. ... Mentioned in Despatches": the pattern's
-        # own sentence gives the award, also at 4 hits in all (CC-E5-1; 4.0.0 gave none there)
+    elif probable_pattern(s, weapon, hits, total, before):
         ctx.emit(ev.AwardGranted(award="Mentioned in Despatches", reason=f"{g.uboat} probably sunk"))
+
+
+def probable_pattern(s: State, weapon: str, hits: int, total: int, before: str | None) -> bool:
+    """CC-30: "If you score 3 hits in one pattern ... This will be counted as a "probable" kill. Your Commanding Officer
+    will be awarded a Mentioned in Despatches": the pattern's own sentence gives the award (a Hedgehog salvo of 1 hit
+    too, CC-R15), also at 4 hits in all (CC-E5-1; 4.0.0 gave none there), and from 8.0.0 (CC-E8-4) on a boat already
+    probable in this convoy too: each such pattern's commander scored it (7.0.0 gave one a boat, so in the two-player
+    game the second escort's 3 hits went unawarded)."""
+    if pattern_grade(weapon, hits, total) != "probable" or (total >= 4 and not s.edition.has("CC-E5-1")):
+        return False
+    return before != "probable" or s.edition.has("CC-E8-4")
+
+
+def pattern_grade(weapon: str, hits: int, total: int) -> str | None:
+    """The grade this pattern scores by itself (CC-28): its own hits, or the 4 in all it makes; not one the boat bore
+    before it (`kill_grade` keeps that)."""
+    return kill_grade(weapon, hits, total, None)
 
 
 def surfaces(weapon: str, hits: int) -> bool:
@@ -145,9 +160,27 @@ def boarding_choices(state: State) -> list[dict]:
     ]
 
 
+def nothing_to_drop(ctx: Ctx) -> None:
+    """CC-R28: with no depth charges and no Hedgehog left, a U-boat found at close range slips away: from 8.0.0
+    (CC-E8-1) it evades as one beyond long range does; before, it left as if it escaped a pattern, and rolled the
+    WOLFPACK table unhurt with its attacks left, which no sentence gives it."""
+    if ctx.state.edition.has("CC-E8-1"):
+        evaded(ctx)
+    else:
+        leave(ctx, "escaped")
+
+
+def hold_pattern(ctx: Ctx) -> None:
+    """CC-R28 (8.0.0, CC-E8-2): "If you are successful, you have detected the U-Boat and may drop another Depth Charge
+    pattern": the captain may keep the charges, and the U-boat evades as one beyond long range does."""
+    if not ctx.state.edition.has("CC-E8-2"):
+        raise IllegalCommand("hold_pattern is a rule of edition 8.0.0 (CC-R28); this game plays an earlier one")
+    evaded(ctx)
+
+
 def evaded(ctx: Ctx) -> None:
-    """Beyond long range: it re-engages from its designated range (CC-R40) while it has attacks and is unhurt;
-    else it leaves."""
+    """Beyond long range (and, from 8.0.0, found at close range and left alone, CC-R28): it re-engages from its
+    designated range (CC-R40) while it has attacks and is unhurt; else it leaves."""
     g = ctx.state.engagement
     if g.attacks_left > 0 and not g.barred:
         ctx.emit(ev.UBoatDived(range=g.designated))

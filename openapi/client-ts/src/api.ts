@@ -6050,7 +6050,7 @@ export interface components {
          * Command
          * @description one command: its `type`, its arguments, and optionally `command_id` (idempotency) and `expected_version` (optimistic concurrency)
          */
-        Command: components["schemas"]["Aa1942ConvoyPurchaseCommand"] | components["schemas"]["Aa1942ConvoyMoveSubmarinesCommand"] | components["schemas"]["Aa1942ConvoyRaidCommand"] | components["schemas"]["Aa1942ConvoyFightCommand"] | components["schemas"]["Aa1942ConvoyLoseSubmarinesCommand"] | components["schemas"]["Aa1942ConvoyCaptureCommand"] | components["schemas"]["Aa1942ConvoyLiberateCommand"] | components["schemas"]["Aa1942ConvoyPlaceSubmarinesCommand"] | components["schemas"]["Aa1942ConvoyEndPhaseCommand"] | components["schemas"]["Aa1942ConvoyEndGameCommand"] | components["schemas"]["Battlefleet1900StartCommand"] | components["schemas"]["Battlefleet1900GiveOrdersCommand"] | components["schemas"]["Battlefleet1900MoveCommand"] | components["schemas"]["Battlefleet1900FireCommand"] | components["schemas"]["Battlefleet1900LaunchTorpedoesCommand"] | components["schemas"]["Battlefleet1900DamageControlCommand"] | components["schemas"]["Battlefleet1900ConcedeCommand"] | components["schemas"]["CorvetteCommandChooseStartPortCommand"] | components["schemas"]["CorvetteCommandStartCommand"] | components["schemas"]["CorvetteCommandAllocateSkillsCommand"] | components["schemas"]["CorvetteCommandMoveConvoyCommand"] | components["schemas"]["CorvetteCommandRerollCollisionCommand"] | components["schemas"]["CorvetteCommandFireGunsCommand"] | components["schemas"]["CorvetteCommandHoldFireCommand"] | components["schemas"]["CorvetteCommandDetectCommand"] | components["schemas"]["CorvetteCommandDropPatternCommand"] | components["schemas"]["CorvetteCommandBoardCommand"] | components["schemas"]["CorvetteCommandRepairCommand"] | components["schemas"]["UboatLeaderSelectUboatsCommand"] | components["schemas"]["UboatLeaderBuyOptionCommand"] | components["schemas"]["UboatLeaderBuyAdvancedTorpedoesCommand"] | components["schemas"]["UboatLeaderAssignMissionCommand"] | components["schemas"]["UboatLeaderEndStrategicCommand"] | components["schemas"]["UboatLeaderEndCampaignCommand"] | components["schemas"]["UboatLeaderMoveCommand"] | components["schemas"]["UboatLeaderStopCommand"] | components["schemas"]["UboatLeaderPatrolCommand"] | components["schemas"]["UboatLeaderEndOperationsCommand"] | components["schemas"]["UboatLeaderContinueAttackCommand"] | components["schemas"]["UboatLeaderAbortAttackCommand"] | components["schemas"]["UboatLeaderFireTorpedoesCommand"] | components["schemas"]["UboatLeaderRaiderRollCommand"] | components["schemas"]["UboatLeaderRaiderStopCommand"] | components["schemas"]["UboatLeaderActivateCommand"] | components["schemas"]["UboatLeaderRollContactsCommand"] | components["schemas"]["UboatLeaderPassCommand"] | components["schemas"]["UboatLeaderChooseConvoyCardCommand"] | components["schemas"]["UboatLeaderEngageCommand"] | components["schemas"]["UboatLeaderWithdrawCommand"] | components["schemas"]["UboatLeaderPlaceCommand"] | components["schemas"]["UboatLeaderCallWolfpackCommand"] | components["schemas"]["UboatLeaderRadioCallCommand"] | components["schemas"]["UboatLeaderStartCombatCommand"] | components["schemas"]["UboatLeaderMoveUboatCommand"] | components["schemas"]["UboatLeaderSilentRunningCommand"] | components["schemas"]["UboatLeaderDeepDiveCommand"] | components["schemas"]["UboatLeaderBearingCommand"] | components["schemas"]["UboatLeaderDriftCommand"] | components["schemas"]["UboatLeaderEscortOrderCommand"] | components["schemas"]["UboatLeaderPursueCommand"] | components["schemas"]["UboatLeaderAttackCommand"] | components["schemas"]["UboatLeaderHoldCommand"] | components["schemas"]["UboatLeaderChooseTargetCommand"] | components["schemas"]["UboatLeaderNextContactCommand"] | components["schemas"]["UboatLeaderEndActivationCommand"];
+        Command: components["schemas"]["Aa1942ConvoyPurchaseCommand"] | components["schemas"]["Aa1942ConvoyMoveSubmarinesCommand"] | components["schemas"]["Aa1942ConvoyRaidCommand"] | components["schemas"]["Aa1942ConvoyFightCommand"] | components["schemas"]["Aa1942ConvoyLoseSubmarinesCommand"] | components["schemas"]["Aa1942ConvoyCaptureCommand"] | components["schemas"]["Aa1942ConvoyLiberateCommand"] | components["schemas"]["Aa1942ConvoyPlaceSubmarinesCommand"] | components["schemas"]["Aa1942ConvoyEndPhaseCommand"] | components["schemas"]["Aa1942ConvoyEndGameCommand"] | components["schemas"]["Battlefleet1900StartCommand"] | components["schemas"]["Battlefleet1900GiveOrdersCommand"] | components["schemas"]["Battlefleet1900MoveCommand"] | components["schemas"]["Battlefleet1900FireCommand"] | components["schemas"]["Battlefleet1900LaunchTorpedoesCommand"] | components["schemas"]["Battlefleet1900DamageControlCommand"] | components["schemas"]["Battlefleet1900ConcedeCommand"] | components["schemas"]["CorvetteCommandChooseStartPortCommand"] | components["schemas"]["CorvetteCommandStartCommand"] | components["schemas"]["CorvetteCommandAllocateSkillsCommand"] | components["schemas"]["CorvetteCommandMoveConvoyCommand"] | components["schemas"]["CorvetteCommandRerollCollisionCommand"] | components["schemas"]["CorvetteCommandFireGunsCommand"] | components["schemas"]["CorvetteCommandHoldFireCommand"] | components["schemas"]["CorvetteCommandDetectCommand"] | components["schemas"]["CorvetteCommandDropPatternCommand"] | components["schemas"]["CorvetteCommandHoldPatternCommand"] | components["schemas"]["CorvetteCommandBoardCommand"] | components["schemas"]["CorvetteCommandRepairCommand"] | components["schemas"]["UboatLeaderSelectUboatsCommand"] | components["schemas"]["UboatLeaderBuyOptionCommand"] | components["schemas"]["UboatLeaderBuyAdvancedTorpedoesCommand"] | components["schemas"]["UboatLeaderAssignMissionCommand"] | components["schemas"]["UboatLeaderEndStrategicCommand"] | components["schemas"]["UboatLeaderEndCampaignCommand"] | components["schemas"]["UboatLeaderMoveCommand"] | components["schemas"]["UboatLeaderStopCommand"] | components["schemas"]["UboatLeaderPatrolCommand"] | components["schemas"]["UboatLeaderEndOperationsCommand"] | components["schemas"]["UboatLeaderContinueAttackCommand"] | components["schemas"]["UboatLeaderAbortAttackCommand"] | components["schemas"]["UboatLeaderFireTorpedoesCommand"] | components["schemas"]["UboatLeaderRaiderRollCommand"] | components["schemas"]["UboatLeaderRaiderStopCommand"] | components["schemas"]["UboatLeaderActivateCommand"] | components["schemas"]["UboatLeaderRollContactsCommand"] | components["schemas"]["UboatLeaderPassCommand"] | components["schemas"]["UboatLeaderChooseConvoyCardCommand"] | components["schemas"]["UboatLeaderEngageCommand"] | components["schemas"]["UboatLeaderWithdrawCommand"] | components["schemas"]["UboatLeaderPlaceCommand"] | components["schemas"]["UboatLeaderCallWolfpackCommand"] | components["schemas"]["UboatLeaderRadioCallCommand"] | components["schemas"]["UboatLeaderStartCombatCommand"] | components["schemas"]["UboatLeaderMoveUboatCommand"] | components["schemas"]["UboatLeaderSilentRunningCommand"] | components["schemas"]["UboatLeaderDeepDiveCommand"] | components["schemas"]["UboatLeaderBearingCommand"] | components["schemas"]["UboatLeaderDriftCommand"] | components["schemas"]["UboatLeaderEscortOrderCommand"] | components["schemas"]["UboatLeaderPursueCommand"] | components["schemas"]["UboatLeaderAttackCommand"] | components["schemas"]["UboatLeaderHoldCommand"] | components["schemas"]["UboatLeaderChooseTargetCommand"] | components["schemas"]["UboatLeaderNextContactCommand"] | components["schemas"]["UboatLeaderEndActivationCommand"];
         /** CommandInfo */
         CommandInfo: {
             /**
@@ -6128,7 +6128,7 @@ export interface components {
          * CommandSpec
          * @description one entry of `awaiting`
          */
-        CommandSpec: components["schemas"]["Aa1942ConvoyPurchaseSpec"] | components["schemas"]["Aa1942ConvoyMoveSubmarinesSpec"] | components["schemas"]["Aa1942ConvoyRaidSpec"] | components["schemas"]["Aa1942ConvoyFightSpec"] | components["schemas"]["Aa1942ConvoyLoseSubmarinesSpec"] | components["schemas"]["Aa1942ConvoyCaptureSpec"] | components["schemas"]["Aa1942ConvoyLiberateSpec"] | components["schemas"]["Aa1942ConvoyPlaceSubmarinesSpec"] | components["schemas"]["Aa1942ConvoyEndPhaseSpec"] | components["schemas"]["Aa1942ConvoyEndGameSpec"] | components["schemas"]["Battlefleet1900StartSpec"] | components["schemas"]["Battlefleet1900GiveOrdersSpec"] | components["schemas"]["Battlefleet1900MoveSpec"] | components["schemas"]["Battlefleet1900FireSpec"] | components["schemas"]["Battlefleet1900LaunchTorpedoesSpec"] | components["schemas"]["Battlefleet1900DamageControlSpec"] | components["schemas"]["Battlefleet1900ConcedeSpec"] | components["schemas"]["CorvetteCommandChooseStartPortSpec"] | components["schemas"]["CorvetteCommandStartSpec"] | components["schemas"]["CorvetteCommandAllocateSkillsSpec"] | components["schemas"]["CorvetteCommandMoveConvoySpec"] | components["schemas"]["CorvetteCommandRerollCollisionSpec"] | components["schemas"]["CorvetteCommandFireGunsSpec"] | components["schemas"]["CorvetteCommandHoldFireSpec"] | components["schemas"]["CorvetteCommandDetectSpec"] | components["schemas"]["CorvetteCommandDropPatternSpec"] | components["schemas"]["CorvetteCommandBoardSpec"] | components["schemas"]["CorvetteCommandRepairSpec"] | components["schemas"]["UboatLeaderSelectUboatsSpec"] | components["schemas"]["UboatLeaderBuyOptionSpec"] | components["schemas"]["UboatLeaderBuyAdvancedTorpedoesSpec"] | components["schemas"]["UboatLeaderAssignMissionSpec"] | components["schemas"]["UboatLeaderEndStrategicSpec"] | components["schemas"]["UboatLeaderEndCampaignSpec"] | components["schemas"]["UboatLeaderMoveSpec"] | components["schemas"]["UboatLeaderStopSpec"] | components["schemas"]["UboatLeaderPatrolSpec"] | components["schemas"]["UboatLeaderEndOperationsSpec"] | components["schemas"]["UboatLeaderContinueAttackSpec"] | components["schemas"]["UboatLeaderAbortAttackSpec"] | components["schemas"]["UboatLeaderFireTorpedoesSpec"] | components["schemas"]["UboatLeaderRaiderRollSpec"] | components["schemas"]["UboatLeaderRaiderStopSpec"] | components["schemas"]["UboatLeaderActivateSpec"] | components["schemas"]["UboatLeaderRollContactsSpec"] | components["schemas"]["UboatLeaderPassSpec"] | components["schemas"]["UboatLeaderChooseConvoyCardSpec"] | components["schemas"]["UboatLeaderEngageSpec"] | components["schemas"]["UboatLeaderWithdrawSpec"] | components["schemas"]["UboatLeaderPlaceSpec"] | components["schemas"]["UboatLeaderCallWolfpackSpec"] | components["schemas"]["UboatLeaderRadioCallSpec"] | components["schemas"]["UboatLeaderStartCombatSpec"] | components["schemas"]["UboatLeaderMoveUboatSpec"] | components["schemas"]["UboatLeaderSilentRunningSpec"] | components["schemas"]["UboatLeaderDeepDiveSpec"] | components["schemas"]["UboatLeaderBearingSpec"] | components["schemas"]["UboatLeaderDriftSpec"] | components["schemas"]["UboatLeaderEscortOrderSpec"] | components["schemas"]["UboatLeaderPursueSpec"] | components["schemas"]["UboatLeaderAttackSpec"] | components["schemas"]["UboatLeaderHoldSpec"] | components["schemas"]["UboatLeaderChooseTargetSpec"] | components["schemas"]["UboatLeaderNextContactSpec"] | components["schemas"]["UboatLeaderEndActivationSpec"];
+        CommandSpec: components["schemas"]["Aa1942ConvoyPurchaseSpec"] | components["schemas"]["Aa1942ConvoyMoveSubmarinesSpec"] | components["schemas"]["Aa1942ConvoyRaidSpec"] | components["schemas"]["Aa1942ConvoyFightSpec"] | components["schemas"]["Aa1942ConvoyLoseSubmarinesSpec"] | components["schemas"]["Aa1942ConvoyCaptureSpec"] | components["schemas"]["Aa1942ConvoyLiberateSpec"] | components["schemas"]["Aa1942ConvoyPlaceSubmarinesSpec"] | components["schemas"]["Aa1942ConvoyEndPhaseSpec"] | components["schemas"]["Aa1942ConvoyEndGameSpec"] | components["schemas"]["Battlefleet1900StartSpec"] | components["schemas"]["Battlefleet1900GiveOrdersSpec"] | components["schemas"]["Battlefleet1900MoveSpec"] | components["schemas"]["Battlefleet1900FireSpec"] | components["schemas"]["Battlefleet1900LaunchTorpedoesSpec"] | components["schemas"]["Battlefleet1900DamageControlSpec"] | components["schemas"]["Battlefleet1900ConcedeSpec"] | components["schemas"]["CorvetteCommandChooseStartPortSpec"] | components["schemas"]["CorvetteCommandStartSpec"] | components["schemas"]["CorvetteCommandAllocateSkillsSpec"] | components["schemas"]["CorvetteCommandMoveConvoySpec"] | components["schemas"]["CorvetteCommandRerollCollisionSpec"] | components["schemas"]["CorvetteCommandFireGunsSpec"] | components["schemas"]["CorvetteCommandHoldFireSpec"] | components["schemas"]["CorvetteCommandDetectSpec"] | components["schemas"]["CorvetteCommandDropPatternSpec"] | components["schemas"]["CorvetteCommandHoldPatternSpec"] | components["schemas"]["CorvetteCommandBoardSpec"] | components["schemas"]["CorvetteCommandRepairSpec"] | components["schemas"]["UboatLeaderSelectUboatsSpec"] | components["schemas"]["UboatLeaderBuyOptionSpec"] | components["schemas"]["UboatLeaderBuyAdvancedTorpedoesSpec"] | components["schemas"]["UboatLeaderAssignMissionSpec"] | components["schemas"]["UboatLeaderEndStrategicSpec"] | components["schemas"]["UboatLeaderEndCampaignSpec"] | components["schemas"]["UboatLeaderMoveSpec"] | components["schemas"]["UboatLeaderStopSpec"] | components["schemas"]["UboatLeaderPatrolSpec"] | components["schemas"]["UboatLeaderEndOperationsSpec"] | components["schemas"]["UboatLeaderContinueAttackSpec"] | components["schemas"]["UboatLeaderAbortAttackSpec"] | components["schemas"]["UboatLeaderFireTorpedoesSpec"] | components["schemas"]["UboatLeaderRaiderRollSpec"] | components["schemas"]["UboatLeaderRaiderStopSpec"] | components["schemas"]["UboatLeaderActivateSpec"] | components["schemas"]["UboatLeaderRollContactsSpec"] | components["schemas"]["UboatLeaderPassSpec"] | components["schemas"]["UboatLeaderChooseConvoyCardSpec"] | components["schemas"]["UboatLeaderEngageSpec"] | components["schemas"]["UboatLeaderWithdrawSpec"] | components["schemas"]["UboatLeaderPlaceSpec"] | components["schemas"]["UboatLeaderCallWolfpackSpec"] | components["schemas"]["UboatLeaderRadioCallSpec"] | components["schemas"]["UboatLeaderStartCombatSpec"] | components["schemas"]["UboatLeaderMoveUboatSpec"] | components["schemas"]["UboatLeaderSilentRunningSpec"] | components["schemas"]["UboatLeaderDeepDiveSpec"] | components["schemas"]["UboatLeaderBearingSpec"] | components["schemas"]["UboatLeaderDriftSpec"] | components["schemas"]["UboatLeaderEscortOrderSpec"] | components["schemas"]["UboatLeaderPursueSpec"] | components["schemas"]["UboatLeaderAttackSpec"] | components["schemas"]["UboatLeaderHoldSpec"] | components["schemas"]["UboatLeaderChooseTargetSpec"] | components["schemas"]["UboatLeaderNextContactSpec"] | components["schemas"]["UboatLeaderEndActivationSpec"];
         /** CommandTransferred */
         CommandTransferred: {
             /** Division */
@@ -8226,6 +8226,90 @@ export interface components {
              * @enum {string}
              */
             type: "hold_fire";
+            /**
+             * Ui
+             * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
+             * @default null
+             */
+            ui: (components["schemas"]["Form"] | components["schemas"]["MoveForm"] | components["schemas"]["FireForm"] | components["schemas"]["StepsForm"] | components["schemas"]["SidesForm"]) | null;
+        };
+        /**
+         * CorvetteCommandHoldPatternArgs
+         * @description CC-R28 (8.0.0): drop no pattern on the U-boat found at close range ("you may drop another Depth Charge
+         *         pattern"), keeping the charges: it evades.
+         */
+        CorvetteCommandHoldPatternArgs: Record<string, never>;
+        /**
+         * CorvetteCommandHoldPatternCommand
+         * @description corvette-command: CC-R28 (8.0.0): drop no pattern on the U-boat found at close range ("you may drop another Depth Charge
+         *         pattern"), keeping the charges: it evades.
+         */
+        CorvetteCommandHoldPatternCommand: {
+            /**
+             * Command id
+             * @description client-chosen id; a retry with it appends nothing
+             */
+            command_id?: string;
+            /**
+             * Expected version
+             * @description the game's version the command was decided on (else 409)
+             */
+            expected_version?: number;
+            /**
+             * Type
+             * @description the command's type
+             * @enum {string}
+             */
+            type: "hold_pattern";
+        };
+        /**
+         * CorvetteCommandHoldPatternSpec
+         * @description corvette-command: `hold_pattern` is legal now; send `{type, ...choice}`.
+         */
+        CorvetteCommandHoldPatternSpec: {
+            /**
+             * Choices
+             * @description every legal argument object (at most 64), or null: then `schema` says what to send
+             */
+            choices: components["schemas"]["CorvetteCommandHoldPatternArgs"][] | null;
+            /**
+             * Default
+             * @description the arguments the rules take when the seat sends none, where they have one (Battlefleet's `{}`: steam on, keep speed, hold fire), else null
+             * @default null
+             */
+            default: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Description
+             * @description what the command does, in the player's words
+             * @default
+             */
+            description: string;
+            /**
+             * Labels
+             * @description `labels[i]` names `choices[i]` for a button; null when choices are
+             * @default null
+             */
+            labels: string[] | null;
+            /**
+             * Schema
+             * @description null when `choices` lists them; else the JSON Schema of the arguments, narrowed to what is legal now (the command's own schema, `CorvetteCommandHoldPatternArgs`, is in GET /rulesets/{id})
+             */
+            schema: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Seats
+             * @description the seats that may send it now (their bearer token)
+             */
+            seats: string[];
+            /**
+             * Type
+             * @description the command's type
+             * @enum {string}
+             */
+            type: "hold_pattern";
             /**
              * Ui
              * @description the decision's descriptor where `choices` cannot list every argument set (or a map needs more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null
