@@ -298,9 +298,10 @@ EDITIONS = Editions(
             "13.0.0",
             ("BF:6.2", "BF-R18"),
             "a main hit from ahead or astern on a lozenge (main wings both sides) is located in thirds by the"
-            " embattled-side rule, among the positions in the forward and both amidships compartments from ahead, the"
-            " aft and both amidships ones from astern (\"break the location die roll into thirds instead of halves\");"
-            " 12.0.0 rolled among all four, so a hit from ahead could land on the aft turret",
+            " embattled-side rule: its far end drops (the centre-line positions aft from ahead, forward from astern),"
+            " its wings stay (\"break the location die roll into thirds instead of halves\"); a fire's critical comes"
+            " from no side (no third left out). 12.0.0 rolled among all four from ahead or astern, so a hit from ahead"
+            " could land on the aft turret, and gave a fire's damage the stand-in side ahead",
         ),
         Change(
             "BF-E13-2",

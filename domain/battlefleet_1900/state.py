@@ -86,6 +86,11 @@ class Ship:
         return self.lost not in GONE and self.lost != "withdrawn"
 
     @property
+    def status(self) -> str:
+        """What the views show: going under first (a surrendered ship too), then how it was lost, else afloat."""
+        return "sinking" if self.sinking is not None else (self.lost or "afloat")
+
+    @property
     def command_ok(self) -> bool:
         return self.ct == 0
 

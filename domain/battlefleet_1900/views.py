@@ -178,7 +178,6 @@ def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
         for key, n in sh.tubes.items()
     ]
     lo_hi = movement.limits(s, name) if name in sec.last_move else None
-    status = sh.lost or ("sinking" if sh.sinking is not None else "afloat")
     return ShipLogEntry(
         ship=name,
         cls=sh.cls,
@@ -186,7 +185,7 @@ def _entry(s: State, reader: Reader, name: str) -> ShipLogEntry:
         division=sh.division,
         flagship=d.flagship == name,
         fleet_flagship=s.fleet_flagship[sh.seat] == name,
-        status=status,
+        status=sh.status,
         sinking_turns=sh.sinking,
         propulsion=Propulsion(
             list(k.speed_boxes), sh.destroyed, sh.damaged, sh.margin, sh.list_boxes, movement.top_box(s, name)
@@ -315,8 +314,7 @@ def table(state: State, reader: Reader) -> TableView:
         if not sh.on_table:
             continue
         k = s.cls(n)
-        status = "sinking" if sh.sinking is not None else (sh.lost or "afloat")
-        bases.append(BaseView(n, sh.seat, status, k.base_mm[0], k.base_mm[1], k.funnel_mm, pose_for(s, reader, n)))
+        bases.append(BaseView(n, sh.seat, sh.status, k.base_mm[0], k.base_mm[1], k.funnel_mm, pose_for(s, reader, n)))
     markers = [ev.MarkerRecord(**m.__dict__) for m in s.sealed["referee"].markers]
     pivots = [
         Pivot(n, [ev.Turnpoint(x=w.x, y=w.y, turns=list(w.turns)) for w in r])

@@ -162,6 +162,41 @@ def test_BFR18_BFE13_1_a_lozenge_hit_from_ahead_or_astern_is_located_in_thirds(e
     assert got == where
 
 
+@pytest.mark.parametrize(
+    "main, side, where",
+    [
+        (["A", "D", "E", "Z"], "astern", ["D", "E", "Z"]),  # wings forward: the forward end drops, the wings stay
+        (["A", "D", "E", "Z"], "ahead", ["A", "D", "E"]),
+        (["A", "V", "W", "Z"], "ahead", ["A", "V", "W"]),  # wings aft
+        (["B", "C"], "astern", ["B", "C"]),  # wings alone: no end to drop (the cold pass found an empty pick here)
+        (["X", "Y"], "ahead", ["X", "Y"]),
+        (["B", "C", "Z"], "port", ["B", "Z"]),  # on a beam, the disengaged wing as before
+        (["A", "P", "R", "Z"], d.NO_SIDE, ["A", "P", "R", "Z"]),  # a fire's critical: from no side
+    ],
+)
+def test_BFR18_BFE13_1_a_lozenge_drops_its_far_end_never_its_wings_and_a_fire_drops_nothing(main, side, where):
+    """BF-R18 (13.0.0): "break the location die roll into thirds" by the embattled side: from ahead the ends' aft one
+    drops, from astern the forward one; the wings, wherever they stand, stay (the cold pass over 13.0.0's first cut,
+    which dropped by compartment: wings forward hit from astern left only Z, wings alone left nothing and crashed);
+    damage from no side (a fire's critical, Step One) drops nothing, where 12.0.0's stand-in "ahead" would drop Z."""
+
+    def layout(raw):
+        raw["classes"]["Fuji"]["weapons"][0]["pos"] = main
+
+    s = make_state(data=data_with(layout))
+    assert d.main_locations(s, "Fuji", side) == where
+
+
+def test_BFE13_1_a_fires_flooding_falls_in_any_of_the_four_compartments():
+    """A fire's critical has no embattled side (13.0.0, BF-E13-1): a flooding code from it is located among all four
+    compartments, not the thirds of the stand-in "ahead" (which left out A); the roll's purpose names no side."""
+    s = make_state()
+    c = ctx(s, 4)  # one D6 read in quarters: 4 -> A (the fourth)
+    d.damage(c, "Fuji", "FL1", d.NO_SIDE, "critical:fire_internal")
+    done(c)
+    assert of(c, ev.DamageApplied)[0].location == "A" and rolls(c)[0].purpose == "flooding location on Fuji"
+
+
 def test_BFR19_secondary_pick_type_then_item():
     """BF-R19 (3.0.0): the type first among entries with an item available, then a position (regardless of damage)."""
     s = make_state(edition="3.0.0")

@@ -7,7 +7,7 @@ import pytest
 from domain.battlefleet_1900.rules import sinking
 from domain.battlefleet_1900.rules.orders import leave
 from events import battlefleet_1900 as ev
-from tests.battlefleet_1900.scenario import ctx, done, make_state, of
+from tests.battlefleet_1900.scenario import ctx, data_with, done, make_state, of
 
 
 @pytest.mark.parametrize(
@@ -228,6 +228,23 @@ def test_BFR42_BFE13_2_a_surrendered_ship_rolls_its_fires_flooding_and_sinking_a
         sinking.step_four(step)
         later = step.state
     assert (later.ships["Fuji"].lost, later.ships["Fuji"].on_table) == ("sunk", False)
+
+
+def test_BFE13_1_a_fires_main_hit_on_a_lozenge_may_land_on_either_end():
+    """A fire's critical comes from no side (13.0.0, BF-E13-1): a data set whose fire table gives M locates it among
+    all of a lozenge's main positions. 12.0.0's stand-in side "ahead" would, under 13.0.0's thirds, have left out the
+    aft turret Z (the cold pass over 13.0.0, P3)."""
+
+    def data(raw):
+        raw["classes"]["Fuji"]["weapons"][0]["pos"] = ["A", "P", "R", "Z"]
+        raw["tables"]["critical"]["fire_external"][-1][2] = "M"  # 6: a main hit
+
+    s = make_state(step="fire_flooding", data=data_with(data))
+    s.ships["Fuji"].fires_ext = 1
+    c = ctx(s, 6, 4, [6, 6])  # the fire rolls 6 (M); located 4 of 4: Z; its critical 12: nothing
+    sinking.step_one(c)
+    done(c)
+    assert [e.location for e in of(c, ev.DamageApplied)] == ["Z"]
 
 
 def test_BFR22_BFR51_only_compartments_flooded_at_the_start_of_step_one_roll():

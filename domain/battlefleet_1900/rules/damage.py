@@ -57,18 +57,23 @@ def table_row(rows, face: int):
     return next(r[2] for r in rows if r[0] <= face <= r[1])
 
 
+NO_SIDE = "none"  # 13.0.0 (BF-E13-1): a Step One critical's damage (a fire's) came from no side: no third left out
+FAR_END = {"ahead": "A", "astern": "F"}  # the end compartment a hit from ahead or astern never reaches (THIRDS)
+
+
 def main_locations(state: State, ship: str, side: str) -> list[str]:
     """BF-R18: the main positions a main hit from `side` may land on, in data order: every one, but a lozenge (main
     wings both sides) breaks the roll "into thirds" by "the embattled-side rule" (6.2): hit on a beam, not its
-    disengaged wing; from 13.0.0 (BF-E13-1) hit from ahead or astern, not its far end (the compartments THIRDS leaves
-    out, as for flooding). Before, a lozenge hit from ahead or astern rolled among all four."""
+    disengaged wing; from 13.0.0 (BF-E13-1) hit from ahead or astern, not its far end (the centre-line positions in
+    the aft compartment from ahead, in the forward one from astern; its wings stay). Before, a lozenge hit from ahead
+    or astern rolled among all four."""
     main, at = main_positions(state, ship), state.data.positions
     if {at[p].wing for p in main} - {None} != {"port", "starboard"}:
         return main
     if side in ("port", "starboard"):
         return [p for p in main if at[p].wing != ("starboard" if side == "port" else "port")]
-    if state.edition.has("BF-E13-1"):
-        return [p for p in main if at[p].compartment in THIRDS[side]]
+    if side in FAR_END and state.edition.has("BF-E13-1"):
+        return [p for p in main if at[p].wing is not None or at[p].compartment != FAR_END[side]]
     return main
 
 
@@ -181,8 +186,9 @@ def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: li
     elif g.kind == "boat":
         return boat_losses(ctx, ship, code, g.n, source, picked)
     elif g.kind == "flooding":
-        said = "" if sealing.aspects_sealed(s) else f" ({side})"  # BF-E9-1: the side came from sealed poses
-        e.location = pick(ctx, list(THIRDS[side]), f"flooding location on {ship}{said}", "BF:6.2 BF-R32")
+        said = "" if sealing.aspects_sealed(s) or side == NO_SIDE else f" ({side})"  # BF-E9-1: from sealed poses
+        where = list(THIRDS.get(side, COMPARTMENTS))  # from no side (BF-E13-1): any of the four
+        e.location = pick(ctx, where, f"flooding location on {ship}{said}", "BF:6.2 BF-R32")
     elif g.kind == "rudder":
         if s.ships[ship].secured or s.ships[ship].rudder is not None:
             return [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.battlefleet_1900.data import COMPARTMENTS, codes
-from domain.battlefleet_1900.rules.damage import ADJOINING, damage, flood, lose, pick, table_row
+from domain.battlefleet_1900.rules.damage import ADJOINING, NO_SIDE, damage, flood, lose, pick, table_row
 from domain.battlefleet_1900.rules.orders import leave
 from domain.battlefleet_1900.state import Ship, State
 from events import battlefleet_1900 as ev
@@ -112,8 +112,11 @@ def fire_result(ctx: Ctx, name: str, kind: str, result: str) -> None:
         ext, inn = ship.fires_ext - (kind == "fire_external"), ship.fires_int - (kind == "fire_internal")
         ctx.emit(ev.FireChanged(ship=name, external=ext, internal=inn, cause=f"{kind}: out"))
         return
+    # a fire's damage comes from no side; up to 12.0.0 the stand-in "ahead" (none of S, P, F, Fi, X reads a side, but
+    # a data set's M or FL would have: BF-E13-1)
+    side = NO_SIDE if ctx.state.edition.has("BF-E13-1") else "ahead"
     for code in codes(result):
-        damage(ctx, name, code, "ahead", f"critical:{kind}")  # S, P, F, Fi, X: none of these reads a side
+        damage(ctx, name, code, side, f"critical:{kind}")
 
 
 def spreads(ctx: Ctx, name: str, c: str, code: str) -> None:
