@@ -41,8 +41,8 @@ options = st.fixed_dictionaries(
 @given(options, st.binary(min_size=32, max_size=32))
 @example({"convoys": 3, "year": 1941, "month": 11}, bytes([7, 1]) * 16)  # CC-R24: years end at sea and in port
 @example({"convoys": 1, "year": 1940, "month": 5}, bytes([3, 9]) * 16)  # CC-R47: before 1941
-@example({"convoys": 3, "year": 1942, "month": 12}, bytes([39, 0]) * 16)  # a boarding declined (BOARDING below)
-@example({"convoys": 3, "year": 1942, "month": 12}, bytes([45, 0]) * 16)  # a boarding party
+@example({"convoys": 3, "year": 1942, "month": 12}, bytes([254, 1]) * 16)  # a boarding declined (BOARDING below)
+@example({"convoys": 3, "year": 1942, "month": 12}, bytes([17, 7]) * 16)  # a boarding party
 def test_bot_campaigns_keep_every_invariant(opts, seed):
     opts = {**opts, "convoys": opts.get("convoys", 1)}
     if opts.get("quick_play"):
@@ -300,7 +300,7 @@ EVERY_BRANCH = {
 # (three convoys from October to December 1942, seed bytes([i % 256, i // 256]) * 16) and the `branch` of each command.
 BOARDING = [
     ({"convoys": 3, "year": 1942, "month": 12}, bytes([17, 7]) * 16),  # i = 1809 (8.0.0's hold_pattern moved them)
-    ({"convoys": 3, "year": 1942, "month": 12}, bytes([242, 0]) * 16),
+    ({"convoys": 3, "year": 1942, "month": 12}, bytes([254, 1]) * 16),  # i = 510
 ]
 
 

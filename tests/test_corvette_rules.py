@@ -1149,7 +1149,7 @@ def test_CC22_CCR28_CCE8_2_the_captain_may_drop_no_pattern_and_the_uboat_evades(
     from domain.corvette_command import decide, legal_commands
     from domain.corvette_command.commands import HoldPattern
 
-    s = make_state(engagement={"range": 0, "step": "pattern", "attacks_left": 2}, edition=edition)
+    s = make_state(engagement={"range": 0, "step": "pattern", "attacks_left": 2, "depth_charged": True}, edition=edition)
     s.awaiting = "pattern"
     offered = [spec.type for spec in legal_commands(s)]
     if edition == "7.0.0":
@@ -1162,6 +1162,20 @@ def test_CC22_CCR28_CCE8_2_the_captain_may_drop_no_pattern_and_the_uboat_evades(
     assert [e.range for e in of_events(events, ev.UBoatDived)] == [s.engagement.designated]
     assert of_events(events, ev.ConvoyAttacked) and not of_events(events, ev.PatternDropped)
     assert not of_events(events, ev.UBoatLeft) and s.sheet.depth_charges == 25
+
+
+def test_CC22_CCR28_CCE8_2_the_first_pattern_on_a_boat_found_at_close_range_is_no_choice():
+    """CC-22: "If the U-Boat is at Close range and has been detected, then your Corvette commences its Depth Charge
+    attack"; only after it, "may drop another". Found at close range before any pattern of this engagement, the
+    decision offers the weapons alone and `hold_pattern` is refused saying why (the cold pass over 8.0.0, R1)."""
+    from domain.corvette_command import decide, legal_commands
+    from domain.corvette_command.commands import HoldPattern
+
+    s = make_state(engagement={"range": 0, "step": "pattern", "attacks_left": 2})
+    s.awaiting = "pattern"
+    assert [spec.type for spec in legal_commands(s)] == ["drop_pattern"]
+    with pytest.raises(IllegalCommand, match="commences its Depth Charge attack"):
+        decide(s, HoldPattern(), "captain", PurposeDice({}))
 
 
 def test_CCR29_no_uboat_attacks_when_the_deck_and_discards_are_empty():
@@ -1976,6 +1990,20 @@ def test_CC30_CCR15_CCE8_4_each_pattern_of_3_hits_earns_its_mentioned_in_despatc
     done(c)
     assert [(p.weapon, p.hits, p.total_hits) for p in of(c, ev.PatternDropped)] == [("hedgehog", 1, 1), ("depth-charges", 3, 4)]
     assert [a.award for a in c.state.sheet.awards] == ["Mentioned in Despatches"] * awards
+
+
+def test_CC30_CCR15_CCE8_4_repeated_hedgehog_probables_earn_one_mentioned_in_despatches():
+    """The Hedgehog's probable earns its Mentioned in Despatches by ruling (CC-R15: the text gives the salvo a grade,
+    "1 hit is a "probable"", and no award): once a boat. Two salvoes of 1 hit each on U-47, the contact kept: one award
+    (the cold pass over 8.0.0 found salvoes of 1 earning one each, up to four for one boat)."""
+    s = make_state(engagement={"range": 0, "step": "pattern"}, equipment=["hedgehog"])
+    c = ctx(s, [5, 5, 1, 1, 1], 1, [5, 5, 1, 1, 1])  # a salvo: 1 hit; found again at close; a salvo: 1 hit
+    asw.drop_pattern(c, "hedgehog")
+    asw.detect(c)
+    asw.drop_pattern(c, "hedgehog")
+    done(c)
+    assert [(p.hits, p.total_hits, p.grade) for p in of(c, ev.PatternDropped)] == [(1, 1, "probable"), (1, 2, "probable")]
+    assert [a.award for a in c.state.sheet.awards] == ["Mentioned in Despatches"]
 
 
 @pytest.mark.parametrize("edition, eligible", [("7.0.0", False), ("6.0.0", True)])

@@ -166,7 +166,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
             "Attack the U-boat at close range (CC-22)",
             [({"weapon": w}, label[w]) for w in asw.weapons(state)],
         )
-        if not state.edition.has("CC-E8-2"):
+        if not asw.may_hold(state):
             return [drop]
         hold = "Keep the charges: it evades, and attacks the convoy again while it has attacks and is unhurt (CC-R28)"
         return [drop, _spec(c.HoldPattern, seat, hold, [({}, "Drop no pattern")])]

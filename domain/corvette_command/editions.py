@@ -22,8 +22,9 @@ EDITIONS = Editions(
                  "pattern that misses opens no Depth Charge growth roll (CC-E7-2)"),
         Released("8.0.0", "the cold audit of 7.0.0: with nothing left to drop, a U-boat found at close range evades "
                  "as one beyond long range does, and calls no wolfpack unhurt with attacks left (CC-E8-1); the captain "
-                 "may drop no pattern (`hold_pattern`, CC-E8-2); the Depth Charge growth roll is the escort's own "
-                 "sinking's (CC-E8-3); each probable pattern earns its Mentioned in Despatches (CC-E8-4)"),
+                 "may drop no other pattern (`hold_pattern`, CC-E8-2); the Depth Charge growth roll is the escort's "
+                 "own sinking's (CC-E8-3); each depth-charge pattern of 3 hits earns its Mentioned in Despatches "
+                 "(CC-E8-4)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -76,16 +77,17 @@ EDITIONS = Editions(
                "gives it (the cold audit of 7.0.0, F1: 239 such rolls in 300 bot campaigns)"),
         Change("CC-E8-2", "8.0.0", ("CC-22", "CC-R8", "CC-R28"),
                "'If you are successful, you have detected the U-Boat and may drop another Depth Charge pattern': the "
-               "captain may drop none (`hold_pattern`), keeping the charges, and the U-boat evades as in CC-E8-1; "
-               "7.0.0 offered only the weapons (F5)"),
+               "captain may drop none (`hold_pattern`) once it has attacked the boat in the engagement (the first "
+               "pattern is no choice: it 'commences its Depth Charge attack'), keeping the charges, and the U-boat "
+               "evades as in CC-E8-1; 7.0.0 offered only the weapons (F5)"),
         Change("CC-E8-3", "8.0.0", ("CC-38", "CC-44", "CC-R45"),
                "the Depth Charge growth roll is the escort's own sinking's: a pattern opens it only when it scores a "
                "grade itself (its own hits, or the 4 in all it makes), and the guns' possible kill only on a boat this "
                "escort's own pattern hit (two-player: 7.0.0 opened it for a 1-hit pattern on a boat the other escort "
                "had made probable, F3, and for guns finishing a boat only the other escort's pattern had hit, F2)"),
         Change("CC-E8-4", "8.0.0", ("CC-30", "CC-R15"),
-               "each pattern of 3 hits (a Hedgehog salvo of 1) earns its Mentioned in Despatches, on a boat already "
-               "probable in the convoy too: 'If you score 3 hits in one pattern ... Your Commanding Officer will be "
+               "each depth-charge pattern of 3 hits earns its Mentioned in Despatches, on a boat already probable in "
+               "the convoy too (a Hedgehog salvo of 1, whose award is the ruling's, once a boat as before): 'If you score 3 hits in one pattern ... Your Commanding Officer will be "
                "awarded a Mentioned in Despatches'; 7.0.0 gave one a boat, so in the two-player game the second "
                "escort's 3 hits went unawarded (F4)"),
     ),

@@ -100,12 +100,14 @@ def drop_pattern(ctx: Ctx, weapon: str) -> None:
 def probable_pattern(s: State, weapon: str, hits: int, total: int, before: str | None) -> bool:
     """CC-30: "If you score 3 hits in one pattern ... This will be counted as a "probable" kill. Your Commanding Officer
     will be awarded a Mentioned in Despatches": the pattern's own sentence gives the award (a Hedgehog salvo of 1 hit
-    too, CC-R15), also at 4 hits in all (CC-E5-1; 4.0.0 gave none there), and from 8.0.0 (CC-E8-4) on a boat already
-    probable in this convoy too: each such pattern's commander scored it (7.0.0 gave one a boat, so in the two-player
-    game the second escort's 3 hits went unawarded)."""
+    too, CC-R15), also at 4 hits in all (CC-E5-1; 4.0.0 gave none there), and from 8.0.0 (CC-E8-4) a depth-charge
+    pattern's on a boat already probable in this convoy too: each such pattern's commander scored it (7.0.0 gave one a
+    boat, so in the two-player game the second escort's 3 hits went unawarded)."""
     if pattern_grade(weapon, hits, total) != "probable" or (total >= 4 and not s.edition.has("CC-E5-1")):
         return False
-    return before != "probable" or s.edition.has("CC-E8-4")
+    # the Hedgehog's award is the ruling's (CC-R15: the text gives its salvo a grade, no award): once a boat, so that
+    # salvoes of 1 hit do not earn one each up to the 4 in all
+    return before != "probable" or (s.edition.has("CC-E8-4") and weapon == "depth-charges")
 
 
 def pattern_grade(weapon: str, hits: int, total: int) -> str | None:
@@ -170,11 +172,22 @@ def nothing_to_drop(ctx: Ctx) -> None:
         leave(ctx, "escaped")
 
 
+def may_hold(state: State) -> bool:
+    """CC-R28 (8.0.0, CC-E8-2): "If you are successful, you have detected the U-Boat and may drop *another* Depth
+    Charge pattern": once the corvette has attacked the boat in this engagement. Found at close range the first time,
+    "your Corvette commences its Depth Charge attack": no choice."""
+    return state.edition.has("CC-E8-2") and state.engagement.depth_charged
+
+
 def hold_pattern(ctx: Ctx) -> None:
-    """CC-R28 (8.0.0, CC-E8-2): "If you are successful, you have detected the U-Boat and may drop another Depth Charge
-    pattern": the captain may keep the charges, and the U-boat evades as one beyond long range does."""
+    """CC-R28 (8.0.0, CC-E8-2): the captain keeps the charges, and the U-boat evades as one beyond long range does."""
     if not ctx.state.edition.has("CC-E8-2"):
         raise IllegalCommand("hold_pattern is a rule of edition 8.0.0 (CC-R28); this game plays an earlier one")
+    if not may_hold(ctx.state):
+        raise IllegalCommand(
+            "the first pattern on a U-boat found at close range is not a choice: the corvette \"commences its Depth "
+            "Charge attack\"; drop_pattern now, and hold only another (CC-22, CC-R28)"
+        )
     evaded(ctx)
 
 
