@@ -33,6 +33,11 @@ EDITIONS = Editions(
             "against each U-boat in its range, Detected ones too, so an Unknown escort with any boat in range is "
             "revealed as it rolls; UL-E6-2 a U-boat standing on the Convoy Wake may stay there (a move of 0 areas)",
         ),
+        Released(
+            "7.0.0",
+            "rules fidelity (an open reading settled): UL-E7-1 the Attack mission's round fires at least one torpedo "
+            "where the boat carries any (\"contra alguna o todas las cartas Objetivo\")",
+        ),
     ),
     changes=(
         Change(
@@ -153,6 +158,15 @@ EDITIONS = Editions(
             "a U-boat standing on the Convoy Wake (it drifted there with no movement left, UL-R19) may stay there, "
             "either side up: \"puede moverse un número de Áreas hasta el valor de Velocidad\" takes in 0; it still "
             "never moves into the Wake from elsewhere; 5.0.0 and earlier made it leave the Wake",
+        ),
+        Change(
+            "UL-E7-1",
+            "7.0.0",
+            ("UL-18", "UL-R32"),
+            "the Attack mission's one round of torpedoes is fired \"contra alguna o todas las cartas Objetivo\" (at some"
+            " or all of the target cards): at least one torpedo where the boat in the box carries any, and none only"
+            " where it carries none; 6.0.0 and earlier took a round of no torpedo, which ended the mission with the"
+            " Naval cards discarded and nothing fired",
         ),
     ),
     retired=("1",),

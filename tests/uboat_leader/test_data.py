@@ -190,7 +190,7 @@ def test_UL42_ULE4_1_each_edition_plays_on_its_own_default_set_and_the_old_set_i
     files = {v: LOADED.ruleset.data_file_of(v) for v in LOADED.ruleset.editions.run}
     revised = "data/default.4.0.0.json"
     old = "data/default.json"
-    assert files == {"2.0.0": old, "3.0.0": old, "4.0.0": revised, "5.0.0": revised, "6.0.0": revised}
+    assert files == {"2.0.0": old, "3.0.0": old, "4.0.0": revised, "5.0.0": revised, "6.0.0": revised, "7.0.0": revised}
     for golden in ("uboat-short.2.0.0.json", "uboat-short.3.0.0.json"):
         assert json.loads((REPLAYS / golden).read_text())["ruleset"]["data_sha256"] == sha(PACKAGE / files["3.0.0"])
     for version, file in files.items():

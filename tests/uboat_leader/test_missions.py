@@ -68,6 +68,49 @@ def test_UL_R31_a_shot_at_a_ship_already_sunk_is_not_fired_and_UL_R32_stored_tor
     assert (s.boats["U-47"].ready["normal"], s.boats["U-47"].stored["normal"]) == (0, 9), "the second stays aboard"
 
 
+def at_the_attack_round(edition: str | None = None, ready: int = 1, stored: int = 9):
+    """U-47 in the North Sea's Attack box after its three Events, the HMS Sirius drawn: its round of torpedoes next."""
+    s = new_state(segment="operations", edition=edition)
+    put(s, "U-47", "north-sea", missions=["attack"])
+    s.boats["U-47"].ready["normal"], s.boats["U-47"].stored["normal"] = ready, stored
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    deck(s, "naval", 3)
+    send(s, "move", 1, boat="U-47", to="north-sea-attack")
+    send(s, "continue_attack", 1)
+    send(s, "continue_attack", 1)
+    send(s, "continue_attack", 1, 1)
+    return s
+
+
+@pytest.mark.parametrize("edition", [None, "6.0.0"])
+def test_UL18_ULE7_1_the_attack_missions_round_fires_at_least_one_torpedo(edition):
+    """UL-18: "lleva a cabo 1 ronda de ataques con Torpedos contra alguna o todas las cartas Objetivo" (carry out 1
+    round of torpedo attacks at some or all of the target cards): a round of no torpedo at none is refused, saying so,
+    and the form and schema ask at least one (7.0.0, UL-E7-1); 6.0.0 took the empty round, the Naval card discarded
+    and nothing fired."""
+    s = at_the_attack_round(edition)
+    spec = legal(s)["fire_torpedoes"]
+    newest = edition is None
+    assert spec.schema["properties"]["shots"].get("minItems") == (1 if newest else None)
+    assert spec.ui.controls[1].min == (1 if newest else 0)
+    if newest:
+        with pytest.raises(IllegalCommand, match="alguna o todas"):
+            send(s, "fire_torpedoes", boat="U-47", shots=[])
+        assert s.boats["U-47"].space != "search", "refused: nothing changed"
+    else:
+        send(s, "fire_torpedoes", boat="U-47", shots=[])
+        assert (s.boats["U-47"].space, s.boats["U-47"].stored["normal"]) == ("search", 9)
+
+
+def test_UL18_ULE7_1_a_boat_with_no_torpedo_fires_none_and_the_mission_ends():
+    """A boat on an Attack mission that carries no torpedo (the mission "puede ser adquirida para cualquier U-Boat que
+    no esté Incapacitado") fires none: its round is empty and the mission ends, as before 7.0.0."""
+    s = at_the_attack_round(ready=0, stored=0)
+    assert legal(s)["fire_torpedoes"].schema["properties"]["shots"].get("minItems") is None
+    send(s, "fire_torpedoes", boat="U-47", shots=[])
+    assert s.boats["U-47"].space == "search" and not s.boats["U-47"].missions
+
+
 def test_UL18_ULS3_UL14_a_FAT_in_the_attack_mission_has_no_merchant_bonus_against_a_naval_card():
     """The Attack mission's targets are Naval cards; the FAT is "para usarlos contra los Mercantes": Sirius
     [4, 7, 10], a Trained U-47 (TS +1, range 0): a 5 is 6, Light (with a FAT +1 it would have been 7, Heavy)."""

@@ -112,6 +112,11 @@ def why_not_fire(s: State, cmd: c.FireTorpedoes) -> str | None:
     b = s.boats[box.boat]
     if cmd.boat != box.boat:
         return f"{box.boat} is the boat in the Attack box (UL-18)"
+    if not cmd.shots and must_fire(s):
+        return (
+            f"one round of torpedoes \"contra alguna o todas las cartas Objetivo\" (at some or all of the Naval cards): "
+            f"fire at least one of the {b.torpedoes} {b.boat} carries (UL-18, UL-R32)"
+        )
     targets = [str(n) for n in box.targets]
     for shot in cmd.shots:
         if shot.target not in targets:
@@ -121,6 +126,13 @@ def why_not_fire(s: State, cmd: c.FireTorpedoes) -> str | None:
         if n > b.ready[k] + b.stored[k]:
             return f"{b.boat} carries {b.ready[k] + b.stored[k]} {k} torpedoes (UL-18, UL-R32)"
     return None
+
+
+def must_fire(s: State) -> bool:
+    """UL-18 (7.0.0, UL-E7-1): "lleva a cabo 1 ronda de ataques con Torpedos contra alguna o todas las cartas Objetivo"
+    (carry out 1 round of torpedo attacks at some or all of the target cards): at least one torpedo, where the boat in
+    the box carries any (one that carries none fires none); 6.0.0 and earlier took an empty round."""
+    return s.edition.has("UL-E7-1") and s.boats[s.ops.box.boat].torpedoes > 0
 
 
 def fire(ctx, cmd: c.FireTorpedoes) -> None:
@@ -163,14 +175,14 @@ def fire(ctx, cmd: c.FireTorpedoes) -> None:
 
 def fire_ui(s: State) -> ui.Form:
     """UL-18, UL-R32: the boat in the box fires some of its torpedoes, Ready and Stored, at the Naval cards drawn,
-    no more of a kind than it carries (why_not_fire)."""
+    no more of a kind than it carries, and from 7.0.0 at least one (why_not_fire)."""
     box = s.ops.box
     b = s.boats[box.boat]
     cards = [ui.Option(value=str(n), label=s.data.card("naval", n).name) for n in box.targets]
     aims = ui.Select(field="target", label="Naval card", options=cards, rulebook="Misión Especial: Ataque")
     counts = {k: b.ready[k] + b.stored[k] for k in KINDS if b.ready[k] + b.stored[k] and cards}
     boat = ui.Select(field="boat", label="boat", options=[ui.Option(value=box.boat, label=box.boat)])
-    return ui.Form(controls=[boat, shots_control(aims, counts, least=0)])
+    return ui.Form(controls=[boat, shots_control(aims, counts, least=1 if must_fire(s) else 0)])
 
 
 def raider_weapons(s: State, boat: str) -> list[str]:
@@ -231,7 +243,7 @@ def specs(s: State, decision: str) -> list:
         kinds = [k for k in KINDS if b.ready[k] + b.stored[k] > 0]
         narrow = {
             "boat": {"enum": [box.boat]},
-            "shots": {"maxItems": b.torpedoes},
+            "shots": {"maxItems": b.torpedoes, **({"minItems": 1} if must_fire(s) else {})},
             "shots.target": {"enum": [str(n) for n in box.targets]},
             "shots.kind": {"enum": kinds},
         }
