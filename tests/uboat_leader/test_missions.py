@@ -8,7 +8,7 @@ import pytest
 from domain.engine import IllegalCommand
 from domain.uboat_leader.rules.missions import mines_vp
 from events import uboat_leader as ev
-from tests.uboat_leader.scenario import deck, legal, new_state, of, put, roll, rolls, send
+from tests.uboat_leader.scenario import data_with, deck, legal, new_state, of, put, roll, rolls, send
 
 ROUGH, AIRCRAFT, SUB_ATTACK, RADIO, QUIET = 1, 3, 5, 6, 8
 
@@ -100,6 +100,31 @@ def test_UL18_ULE7_1_the_attack_missions_round_fires_at_least_one_torpedo(editio
     else:
         send(s, "fire_torpedoes", boat="U-47", shots=[])
         assert (s.boats["U-47"].space, s.boats["U-47"].stored["normal"]) == ("search", 9)
+
+
+def test_UL18_ULE7_1_a_box_that_draws_no_naval_card_takes_an_empty_round():
+    """A game's own data set may give an Attack box no Naval card to draw (`naval` left out): with no target card
+    there is nothing "contra alguna o todas las cartas Objetivo" to fire at, so the empty round is taken and the
+    mission ends (the cold pass over 7.0.0 found it refused, every shot refused too: the game stuck)."""
+
+    def no_naval(d):
+        for campaign in d["campaigns"]:
+            for area in campaign["map"]["areas"]:
+                for box in area.get("boxes", []):
+                    if box["mission"] == "attack":
+                        box.pop("naval", None)
+
+    s = new_state(segment="operations", data=data_with(no_naval))
+    put(s, "U-47", "north-sea", missions=["attack"])
+    deck(s, "events", QUIET, QUIET + 1, 10)
+    send(s, "move", 1, boat="U-47", to="north-sea-attack")
+    send(s, "continue_attack", 1)
+    send(s, "continue_attack", 1)
+    send(s, "continue_attack", 1)
+    assert s.ops.box.targets == [] and s.boats["U-47"].torpedoes > 0
+    assert legal(s)["fire_torpedoes"].schema["properties"]["shots"].get("minItems") is None
+    send(s, "fire_torpedoes", boat="U-47", shots=[])
+    assert s.boats["U-47"].space == "search" and not s.boats["U-47"].missions
 
 
 def test_UL18_ULE7_1_a_boat_with_no_torpedo_fires_none_and_the_mission_ends():

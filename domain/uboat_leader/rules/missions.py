@@ -131,8 +131,10 @@ def why_not_fire(s: State, cmd: c.FireTorpedoes) -> str | None:
 def must_fire(s: State) -> bool:
     """UL-18 (7.0.0, UL-E7-1): "lleva a cabo 1 ronda de ataques con Torpedos contra alguna o todas las cartas Objetivo"
     (carry out 1 round of torpedo attacks at some or all of the target cards): at least one torpedo, where the boat in
-    the box carries any (one that carries none fires none); 6.0.0 and earlier took an empty round."""
-    return s.edition.has("UL-E7-1") and s.boats[s.ops.box.boat].torpedoes > 0
+    the box carries any and a Naval card was drawn (a boat that carries none, or a box of a game's own data set that
+    draws none, fires none); 6.0.0 and earlier took an empty round."""
+    box = s.ops.box
+    return s.edition.has("UL-E7-1") and s.boats[box.boat].torpedoes > 0 and bool(box.targets)
 
 
 def fire(ctx, cmd: c.FireTorpedoes) -> None:
