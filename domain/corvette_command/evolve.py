@@ -6,7 +6,6 @@ from __future__ import annotations
 import msgspec
 
 from domain.corvette_command.data import DataSet
-from domain.corvette_command.rules.asw import pattern_grade
 from domain.corvette_command.state import (
     BOX_STEPS,
     DEPTH_CHARGES,
@@ -24,6 +23,7 @@ from domain.corvette_command.state import (
     State,
     Waiting,
     iso,
+    pattern_grade,
     ymd,
 )
 from domain.procedure import Handler, fold

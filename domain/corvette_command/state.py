@@ -44,6 +44,25 @@ HEDGEHOG_SALVOES = 15
 GRADES = ("confirmed", "probable", "possible")
 
 
+def kill_grade(weapon: str, hits: int, total: int, before: str | None) -> str | None:
+    """CC-28 / CC-R15: depth charges: 4 in a pattern confirmed, 3 probable; Hedgehog: 2 confirmed, 1 probable;
+    4 or more in all is at least a possible kill; a grade once earned is kept."""
+    rank = {"confirmed": 3, "probable": 2, "possible": 1, None: 0}
+    if weapon == "hedgehog":
+        now = "confirmed" if hits >= 2 else "probable" if hits == 1 else None
+    else:
+        now = "confirmed" if hits >= 4 else "probable" if hits == 3 else None
+    if now is None and total >= 4:
+        now = "possible"
+    return max((now, before), key=lambda gr: rank[gr])
+
+
+def pattern_grade(weapon: str, hits: int, total: int) -> str | None:
+    """The grade this pattern scores by itself (CC-28): its own hits, or the 4 in all it makes; not one the boat bore
+    before it (`kill_grade` keeps that)."""
+    return kill_grade(weapon, hits, total, None)
+
+
 def month_index(year: int, month: int) -> int:
     return year * 12 + month - 1
 

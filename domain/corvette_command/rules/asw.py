@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.corvette_command.rules.resolution import matching, plain, task
-from domain.corvette_command.state import STATIONS, State
+from domain.corvette_command.state import STATIONS, State, kill_grade, pattern_grade
 from domain.engine import IllegalCommand
 from domain.procedure import Ctx
 from events import corvette_command as ev
@@ -110,29 +110,10 @@ def probable_pattern(s: State, weapon: str, hits: int, total: int, before: str |
     return before != "probable" or (s.edition.has("CC-E8-4") and weapon == "depth-charges")
 
 
-def pattern_grade(weapon: str, hits: int, total: int) -> str | None:
-    """The grade this pattern scores by itself (CC-28): its own hits, or the 4 in all it makes; not one the boat bore
-    before it (`kill_grade` keeps that)."""
-    return kill_grade(weapon, hits, total, None)
-
-
 def surfaces(weapon: str, hits: int) -> bool:
     """CC-28, CC-29: "If all 4d6 are hits, the submarine floats to the surface": depth charges only (a Hedgehog
     hit explodes; it is not all four dice of a pattern), so only then may a boarding party go."""
     return weapon == "depth-charges" and hits >= 4
-
-
-def kill_grade(weapon: str, hits: int, total: int, before: str | None) -> str | None:
-    """CC-28 / CC-R15: depth charges: 4 in a pattern confirmed, 3 probable; Hedgehog: 2 confirmed, 1 probable;
-    4 or more in all is at least a possible kill; a grade once earned is kept."""
-    rank = {"confirmed": 3, "probable": 2, "possible": 1, None: 0}
-    if weapon == "hedgehog":
-        now = "confirmed" if hits >= 2 else "probable" if hits == 1 else None
-    else:
-        now = "confirmed" if hits >= 4 else "probable" if hits == 3 else None
-    if now is None and total >= 4:
-        now = "possible"
-    return max((now, before), key=lambda gr: rank[gr])
 
 
 def board(ctx: Ctx, officer: str | None) -> None:
