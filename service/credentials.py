@@ -22,7 +22,7 @@ from domain.engine import REFEREE, Forbidden, Rejected
 
 if TYPE_CHECKING:  # the store's module imports sqlite-utils (and numpy when present): `umpire simulate` needs neither
     from events.store import EventStore
-    from events.store.rows import OutboxRow
+    from events.store.rows import Begins
 
 OPEN = "open:"
 TICKET_SECONDS = 60  # a ticket opens a stream within this long; the stream then lives as long as its token
@@ -136,7 +136,7 @@ class Credentials:
         return seat
 
     def join(
-        self, game_id: str, invitation: str, begins: Callable[[], tuple[float, list[OutboxRow]]] | None = None
+        self, game_id: str, invitation: str, begins: Callable[[], Begins] | None = None
     ) -> dict[str, Any]:
         """Accept an open seat's invitation: the seat's token, made now and shown only in this answer. Taking the last
         open seat also writes what `begins` gives (the store's `replace_tokens`), in the same transaction."""

@@ -31,10 +31,10 @@ from events.bodies import body_of, sealed_beside
 from events.canonical import canonical, link
 from events.core import DiceRolled
 from events.store import (
+    Begins,
     CommandRow,
     EventStore,
     NewEventRow,
-    OutboxRow,
     StorageUnavailable,
     StoreConflict,
     StoreUnavailable,
@@ -496,23 +496,23 @@ class GameService:
             log.exception("game %s: after %s's join (its token is answered)", game_id, out["seat"])
         return out
 
-    def _begins(self, game_id: str) -> tuple[float, list[OutboxRow]]:
+    def _begins(self, game_id: str) -> Begins:
         """The last seat is being taken: its turn clock runs from now, and each seat the rules await now that has a
         webhook hears `your-turn` (it joined earlier and has waited; it was awaited before, so no command's
         notification says so), queued once per seat before the bots move (a seat their moves make awaited hears it
         from their commands). Written with the seat taken, in its transaction (`Credentials.join`): a join answered is
-        never without them."""
+        never without them, and they are made again if the log moved meanwhile."""
         now = self.clocks.clock()
         hooks = self.store.hooks(game_id)
-        if not hooks:
-            return now, []
         with self.cache.game(game_id) as c:
+            if not hooks:
+                return Begins(now, c.game.version, [])
             ends = self.clocks.ends(c.game, now)
-            return now, [
+            return Begins(now, c.game.version, [
                 self.webhooks.row(c.game, seat, "your-turn", hooks[seat], ends.get(seat), f"msg_begun_{game_id}_{seat}")
                 for seat in engine.awaited_seats(c.game)
                 if seat in hooks
-            ]
+            ])
 
     def set_deadlines(
         self, game_id: str, token: str | None, change: DeadlinesPayload, command_id: str | None = None

@@ -284,6 +284,63 @@ def test_the_last_join_writes_its_seat_its_clock_and_the_waiting_seats_your_turn
         svc.store.close()
 
 
+def last_join_setup(tmp_path):
+    """A two-seat battle with a turn clock: russia joined and registered a webhook; japan's join is the last."""
+    from service.webhooks import Allow
+
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=60, open_seats=True)
+    gid, inv = g["game_id"], {s["seat"]: s["invitation"] for s in g["seats"]}
+    svc.webhooks.allow = Allow("127.0.0.1")
+    svc.join(gid, inv["russia"])
+    svc.webhooks.put(gid, "russia", {"url": "http://127.0.0.1:9/hook"})
+    return t, svc, g, gid, inv
+
+
+def test_a_last_join_that_fails_before_its_write_writes_nothing_and_may_be_sent_again(tmp_path):
+    """The other half of "written together": a failure while the last join makes what it writes with its seat (here
+    the notifications' payload) answers an error and leaves the seat open, the invitation unspent, no clock and no
+    notification; the join sent again takes the seat with all of them."""
+    t, svc, g, gid, inv = last_join_setup(tmp_path)
+    real = svc.webhooks.row
+
+    def fails(*args):
+        raise RuntimeError("the payload could not be made")
+
+    svc.webhooks.row = fails
+    with pytest.raises(RuntimeError):
+        svc.join(gid, inv["japan"])
+    assert svc.credentials.open_seats(gid) == ["japan"] and svc.store.clock_since(gid) == (True, None)
+    assert not svc.store.claim(t.t, 30, 10)
+    svc.webhooks.row = real
+    svc.join(gid, inv["japan"])
+    assert svc.credentials.open_seats(gid) == [] and [r.reader for r in svc.store.claim(t.t, 30, 10)] == ["russia"]
+
+
+def test_a_last_join_whose_game_moved_meanwhile_makes_its_your_turn_again(tmp_path):
+    """The your-turn is made from the game as the join read it; if the log moves before the seat is written (the
+    referee pauses the clock meanwhile), the write is refused and made again from the new version, so the notification
+    never names a version the game has left (a cold review of the one-transaction join)."""
+    from service.payloads import DeadlinesPayload
+
+    t, svc, g, gid, inv = last_join_setup(tmp_path)
+    real, made = svc._begins, []
+
+    def referee_pauses_meanwhile(game_id):
+        begins = real(game_id)
+        made.append(begins.version)
+        if len(made) == 1:
+            svc.set_deadlines(game_id, g["referee_token"], DeadlinesPayload(paused=True))
+        return begins
+
+    svc._begins = referee_pauses_meanwhile
+    svc.join(gid, inv["japan"])
+    [row] = svc.store.claim(t.t, 30, 10)
+    version = json.loads(row.payload)["data"]["version"]
+    assert made == [made[0], made[0] + 1] and version == made[1] == svc.reads.summary(gid)["version"]
+
+
 def test_a_deadline_warning_is_queued_once_when_a_fifth_of_the_turn_is_left(tmp_path):
     t = FakeTime()
     db = str(tmp_path / "d.db")

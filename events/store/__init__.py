@@ -5,6 +5,7 @@ share in `sql.py`. What the service imports is re-exported here."""
 from __future__ import annotations
 
 from events.store.rows import (
+    Begins,
     CommandRow,
     EventRow,
     EventStore,
@@ -22,6 +23,7 @@ from events.store.rows import (
 from events.store.sqlite import SQLiteStore
 
 __all__ = [
+    "Begins",
     "CommandRow",
     "EventRow",
     "EventStore",

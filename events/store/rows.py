@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
@@ -118,7 +118,7 @@ class EventStore(Protocol):
     def game(self, game_id: str) -> GameRow | None: ...
     def tokens(self, game_id: str) -> dict[str, str] | None: ...
     def replace_tokens(
-        self, game_id: str, old: dict[str, str], new: dict[str, str], begins: tuple[float, list[OutboxRow]] | None = None
+        self, game_id: str, old: dict[str, str], new: dict[str, str], begins: Begins | None = None
     ) -> bool: ...
     def head(self, game_id: str) -> tuple[int, str] | None: ...
     def events(
@@ -215,3 +215,12 @@ class OutboxRow:
     status: str = "pending"
     outcome: str | None = None  # the last attempt's HTTP status or error
     last_at: float | None = None
+
+
+class Begins(NamedTuple):
+    """What the last join writes with its seat (`replace_tokens`): the turn clock's start, the game's version the
+    notifications were made from, and the notifications."""
+
+    now: float
+    version: int
+    rows: list[OutboxRow]

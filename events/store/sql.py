@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from events.store.rows import (
+    Begins,
     CommandRow,
     EventRow,
     GameListRow,
@@ -183,22 +184,22 @@ class SQLStore:
         stored = self._kept_or_read(game_id, TOKENS, "SELECT tokens FROM games WHERE id = ?", _tokens_of)
         return None if stored is None else dict(stored)  # a copy: what is kept is never handed out
 
-    def replace_tokens(
-        self, game_id: str, old: dict[str, str], new: dict[str, str], begins: tuple[float, list[OutboxRow]] | None = None
-    ) -> bool:
+    def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str], begins: Begins | None = None) -> bool:
         """Compare-and-set the game's credentials: False (nothing changed) if they are no longer `old`. `begins`, when
-        the last seat is taken: (now, notifications), written in the same transaction: the turn clock runs from now
-        (unless it runs already) and the notifications are queued (once each, by id), so the seat taken, its clock and
-        its notifications are all written or none."""
+        the last seat is taken: written in the same transaction, the turn clock running from `now` (unless it runs
+        already) and the notifications queued (once each, by id), so the seat taken, its clock and its notifications
+        are all written or none; and False too if the game's log has moved past `version`, what the notifications were
+        made from (a referee's end or pause meanwhile), for them to be made again."""
+        tokens = (json.dumps(new, sort_keys=True), game_id, json.dumps(old, sort_keys=True))
         with self._transaction() as conn:
             self._wrote(game_id)
-            swapped = self._updated(
-                conn,
-                "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?",
-                (json.dumps(new, sort_keys=True), game_id, json.dumps(old, sort_keys=True)),
-            ) == 1
-            if swapped and begins is not None:
-                now, rows = begins
+            if begins is None:
+                return self._updated(conn, "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?", tokens) == 1
+            now, version, rows = begins
+            head = "(SELECT MAX(seq) FROM events WHERE game = ?) = ?"
+            sql = f"UPDATE games SET tokens = ? WHERE id = ? AND tokens = ? AND {head}"
+            swapped = self._updated(conn, sql, (*tokens, game_id, version)) == 1
+            if swapped:
                 self._updated(conn, _START_CLOCK, (now, game_id))
                 if rows:
                     self._insert_outbox(conn, rows, once=True)
