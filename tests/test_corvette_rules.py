@@ -1149,7 +1149,8 @@ def test_CC22_CCR28_CCE8_2_the_captain_may_drop_no_pattern_and_the_uboat_evades(
     from domain.corvette_command import decide, legal_commands
     from domain.corvette_command.commands import HoldPattern
 
-    s = make_state(engagement={"range": 0, "step": "pattern", "attacks_left": 2, "depth_charged": True}, edition=edition)
+    attacked = {"range": 0, "step": "pattern", "attacks_left": 2, "depth_charged": True}  # a pattern dropped before
+    s = make_state(engagement=attacked, edition=edition)
     s.awaiting = "pattern"
     offered = [spec.type for spec in legal_commands(s)]
     if edition == "7.0.0":
@@ -1897,7 +1898,8 @@ def test_CC31_CCE7_1_a_wolfpack_uboat_drawn_again_from_a_u_counter_and_hit_still
 
 def escort_a_then_escort_b(c, weapon: str) -> None:
     """Two escorts: escort-a's pattern (`weapon`), its three failed searches (the boat escapes), the boat drawn again
-    at escort-b's section and found at medium, then close, and escort-b's depth-charge pattern (the faces: the test's)."""
+    at escort-b's section and found at medium, then close, and escort-b's depth-charge pattern (the faces: the
+    test's)."""
     from domain.corvette_command import step
 
     asw.drop_pattern(c, weapon)
@@ -1988,7 +1990,8 @@ def test_CC30_CCR15_CCE8_4_each_pattern_of_3_hits_earns_its_mentioned_in_despatc
     asw.detect(c)
     asw.drop_pattern(c, "depth-charges")
     done(c)
-    assert [(p.weapon, p.hits, p.total_hits) for p in of(c, ev.PatternDropped)] == [("hedgehog", 1, 1), ("depth-charges", 3, 4)]
+    patterns = [(p.weapon, p.hits, p.total_hits) for p in of(c, ev.PatternDropped)]
+    assert patterns == [("hedgehog", 1, 1), ("depth-charges", 3, 4)]
     assert [a.award for a in c.state.sheet.awards] == ["Mentioned in Despatches"] * awards
 
 
@@ -2002,7 +2005,8 @@ def test_CC30_CCR15_CCE8_4_repeated_hedgehog_probables_earn_one_mentioned_in_des
     asw.detect(c)
     asw.drop_pattern(c, "hedgehog")
     done(c)
-    assert [(p.hits, p.total_hits, p.grade) for p in of(c, ev.PatternDropped)] == [(1, 1, "probable"), (1, 2, "probable")]
+    patterns = [(p.hits, p.total_hits, p.grade) for p in of(c, ev.PatternDropped)]
+    assert patterns == [(1, 1, "probable"), (1, 2, "probable")]
     assert [a.award for a in c.state.sheet.awards] == ["Mentioned in Despatches"]
 
 

@@ -7,9 +7,9 @@ first; move forward (diagonally toward the orders' channel when fast), sideways 
 zig-zag, and into port when it can.
 
 Now and then — about once in a few decisions, as `now_and_then` reads the state — it takes the other branch of
-each decision: sails from Liverpool, accepts the collision, holds fire, drops no pattern (8.0.0), drops depth charges
-though it has the Hedgehog, boards with another officer or not at all, repairs another area or none, moves sideways. So the
-property tests' campaigns go down every branch. No `random`: the same state gives the same choice, so a game
+each decision: sails from Liverpool, accepts the collision, holds fire, drops no further pattern (8.0.0), drops
+depth charges though it has the Hedgehog, boards with another officer or not at all, repairs another area or none,
+moves sideways. So the property tests' campaigns go down every branch. No `random`: the same state gives the same choice, so a game
 the bot plays replays byte for byte.
 """
 

@@ -87,9 +87,9 @@ EDITIONS = Editions(
                "had made probable, F3, and for guns finishing a boat only the other escort's pattern had hit, F2)"),
         Change("CC-E8-4", "8.0.0", ("CC-30", "CC-R15"),
                "each depth-charge pattern of 3 hits earns its Mentioned in Despatches, on a boat already probable in "
-               "the convoy too (a Hedgehog salvo of 1, whose award is the ruling's, once a boat as before): 'If you score 3 hits in one pattern ... Your Commanding Officer will be "
-               "awarded a Mentioned in Despatches'; 7.0.0 gave one a boat, so in the two-player game the second "
-               "escort's 3 hits went unawarded (F4)"),
+               "the convoy too (a Hedgehog salvo of 1, whose award is the ruling's, once a boat as before): 'If you "
+               "score 3 hits in one pattern ... Your Commanding Officer will be awarded a Mentioned in Despatches'; "
+               "7.0.0 gave one a boat, so in the two-player game the second escort's 3 hits went unawarded (F4)"),
     ),
     retired=("1", "2"),
 )

@@ -165,8 +165,8 @@ EDITIONS = Editions(
             ("UL-18", "UL-R32"),
             "the Attack mission's one round of torpedoes is fired \"contra alguna o todas las cartas Objetivo\" (at some"
             " or all of the target cards): at least one torpedo where the boat in the box carries any and a Naval card"
-            " was drawn, and none only where it carries none or none was drawn; 6.0.0 and earlier took a round of no torpedo, which ended the mission with the"
-            " Naval cards discarded and nothing fired",
+            " was drawn, and none only where it carries none or none was drawn; 6.0.0 and earlier took a round of no"
+            " torpedo, which ended the mission with the Naval cards discarded and nothing fired",
         ),
     ),
     retired=("1",),

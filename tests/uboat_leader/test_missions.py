@@ -54,22 +54,15 @@ def test_UL18_UL_R45_the_U47_example_1_plus_3_events_royal_oak_sunk_by_4_torpedo
 
 
 def test_UL_R31_a_shot_at_a_ship_already_sunk_is_not_fired_and_UL_R32_stored_torpedoes_follow_ready_ones():
-    s = new_state(segment="operations")
-    put(s, "U-47", "north-sea", missions=["attack"])
-    s.boats["U-47"].ready["normal"] = 1
-    deck(s, "events", QUIET, QUIET + 1, 10)
-    deck(s, "naval", 3)
-    send(s, "move", 1, boat="U-47", to="north-sea-attack")  # started in the Area: Patrol value 1, then the box
-    send(s, "continue_attack", 1)
-    send(s, "continue_attack", 1)
-    send(s, "continue_attack", 1, 1)
+    s = at_the_attack_round(ready=1)
     events = send(s, "fire_torpedoes", 10, boat="U-47", shots=[{"target": "3"}, {"target": "3"}])  # Sirius: 10+2 sinks
     assert [(e.slot, e.result) for e in of(events, ev.AttackRolled)] == [("ready", "sunk")]
     assert (s.boats["U-47"].ready["normal"], s.boats["U-47"].stored["normal"]) == (0, 9), "the second stays aboard"
 
 
 def at_the_attack_round(edition: str | None = None, ready: int = 1, stored: int = 9):
-    """U-47 in the North Sea's Attack box after its three Events, the HMS Sirius drawn: its round of torpedoes next."""
+    """U-47 in the North Sea's Attack box after its three Events (it started in the Area: Patrol value 1, then the
+    box's), the HMS Sirius drawn: its round of torpedoes next."""
     s = new_state(segment="operations", edition=edition)
     put(s, "U-47", "north-sea", missions=["attack"])
     s.boats["U-47"].ready["normal"], s.boats["U-47"].stored["normal"] = ready, stored

@@ -58,7 +58,6 @@ def table_row(rows, face: int):
 
 
 NO_SIDE = "none"  # 13.0.0 (BF-E13-1): a Step One critical's damage (a fire's) came from no side: no third left out
-FAR_END = {"ahead": "A", "astern": "F"}  # the end compartment a hit from ahead or astern never reaches (THIRDS)
 
 
 def main_locations(state: State, ship: str, side: str) -> list[str]:
@@ -72,8 +71,9 @@ def main_locations(state: State, ship: str, side: str) -> list[str]:
         return main
     if side in ("port", "starboard"):
         return [p for p in main if at[p].wing != ("starboard" if side == "port" else "port")]
-    if side in FAR_END and state.edition.has("BF-E13-1"):
-        return [p for p in main if at[p].wing is not None or at[p].compartment != FAR_END[side]]
+    if side in ("ahead", "astern") and state.edition.has("BF-E13-1"):
+        (far,) = {"F", "A"} - set(THIRDS[side])  # the end compartment the embattled side's thirds leave out
+        return [p for p in main if at[p].wing is not None or at[p].compartment != far]
     return main
 
 
@@ -187,7 +187,7 @@ def roll_code(ctx: Ctx, ship: str, code: str, side: str, source: str, picked: li
         return boat_losses(ctx, ship, code, g.n, source, picked)
     elif g.kind == "flooding":
         said = "" if sealing.aspects_sealed(s) or side == NO_SIDE else f" ({side})"  # BF-E9-1: from sealed poses
-        where = list(THIRDS.get(side, COMPARTMENTS))  # from no side (BF-E13-1): any of the four
+        where = list(COMPARTMENTS if side == NO_SIDE else THIRDS[side])  # from no side (BF-E13-1): any of the four
         e.location = pick(ctx, where, f"flooding location on {ship}{said}", "BF:6.2 BF-R32")
     elif g.kind == "rudder":
         if s.ships[ship].secured or s.ships[ship].rudder is not None:
