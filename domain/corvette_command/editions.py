@@ -77,9 +77,10 @@ EDITIONS = Editions(
                "gives it (the cold audit of 7.0.0, F1: 239 such rolls in 300 bot campaigns)"),
         Change("CC-E8-2", "8.0.0", ("CC-22", "CC-R8", "CC-R28"),
                "'If you are successful, you have detected the U-Boat and may drop another Depth Charge pattern': the "
-               "captain may drop none (`hold_pattern`) once it has attacked the boat in the engagement (the first "
-               "pattern is no choice: it 'commences its Depth Charge attack'), keeping the charges, and the U-boat "
-               "evades as in CC-E8-1; 7.0.0 offered only the weapons (F5)"),
+               "captain may drop none (`hold_pattern`) once it has attacked the boat since the boat last attacked the "
+               "convoy (the first pattern, and the first after each attack, is no choice: it 'commences its Depth "
+               "Charge attack'), keeping the charges, and the U-boat evades as in CC-E8-1; 7.0.0 offered only the "
+               "weapons (F5)"),
         Change("CC-E8-3", "8.0.0", ("CC-38", "CC-44", "CC-R45"),
                "the Depth Charge growth roll is the escort's own sinking's: a pattern opens it only when it scores a "
                "grade itself (its own hits, or the 4 in all it makes), and the guns' possible kill only on a boat this "

@@ -282,6 +282,7 @@ def _attacked(s: State, e: ev.ConvoyAttacked) -> None:
     g.attacks_left = e.attacks_left
     g.range, g.surfaced, g.decoys = e.range, False, e.decoys
     g.consecutive, g.contact = 0, "normal"
+    g.attacked_since = False  # after its attack, the corvette "commences its Depth Charge attack" again (CC-R28)
     g.step = "detect"
 
 
@@ -315,6 +316,7 @@ def _pattern(s: State, e: ev.PatternDropped) -> None:
     g = s.engagement
     g.hits = e.total_hits
     g.depth_charged = True
+    g.attacked_since = True
     s.sheet.depth_charges, s.sheet.hedgehog = e.depth_charges, e.hedgehog
     if e.hits:
         s.sheet.used["depth_charge"] = True

@@ -264,6 +264,7 @@ class Engagement:
     spotted: bool = False
     hits: int = 0
     depth_charged: bool = False
+    attacked_since: bool = False  # a pattern since it last attacked the convoy: the next may be held (CC-R28, 8.0.0)
     consecutive: int = 0
     contact: str = "normal"  # normal | broken (after depth charges) | kept (after a Hedgehog miss)
     barred: bool = False  # damaged: it will not attack again

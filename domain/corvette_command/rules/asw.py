@@ -155,9 +155,10 @@ def nothing_to_drop(ctx: Ctx) -> None:
 
 def may_hold(state: State) -> bool:
     """CC-R28 (8.0.0, CC-E8-2): "If you are successful, you have detected the U-Boat and may drop *another* Depth
-    Charge pattern": once the corvette has attacked the boat in this engagement. Found at close range the first time,
-    "your Corvette commences its Depth Charge attack": no choice."""
-    return state.edition.has("CC-E8-2") and state.engagement.depth_charged
+    Charge pattern", and after a pattern's new search "If you succeed, then you may Depth Charge the U-Boat": once the
+    corvette has attacked the boat since it last attacked the convoy. Found at close range after its attack (or for
+    the first time), "your Corvette commences its Depth Charge attack": no choice."""
+    return state.edition.has("CC-E8-2") and state.engagement.attacked_since
 
 
 def hold_pattern(ctx: Ctx) -> None:
@@ -166,8 +167,9 @@ def hold_pattern(ctx: Ctx) -> None:
         raise IllegalCommand("hold_pattern is a rule of edition 8.0.0 (CC-R28); this game plays an earlier one")
     if not may_hold(ctx.state):
         raise IllegalCommand(
-            "the first pattern on a U-boat found at close range is not a choice: the corvette \"commences its Depth "
-            "Charge attack\"; drop_pattern now, and hold only another (CC-22, CC-R28)"
+            "the first pattern on a U-boat found at close range, or the first since it attacked the convoy, is not a "
+            "choice: the corvette \"commences its Depth Charge attack\"; drop_pattern now, and hold only another "
+            "(CC-22, CC-R28)"
         )
     evaded(ctx)
 
