@@ -9,8 +9,8 @@ zig-zag, and into port when it can.
 Now and then — about once in a few decisions, as `now_and_then` reads the state — it takes the other branch of
 each decision: sails from Liverpool, accepts the collision, holds fire, drops no further pattern (8.0.0), drops
 depth charges though it has the Hedgehog, boards with another officer or not at all, repairs another area or none,
-moves sideways. So the property tests' campaigns go down every branch. No `random`: the same state gives the same choice, so a game
-the bot plays replays byte for byte.
+moves sideways. So the property tests' campaigns go down every branch. No `random`: the same state gives the same
+choice, so a game the bot plays replays byte for byte.
 """
 
 from __future__ import annotations

@@ -328,10 +328,10 @@ def _pattern(s: State, e: ev.PatternDropped) -> None:
         # one that missed a boat another escort had graded scored no sinking; from 8.0.0 only a pattern that scored a
         # grade itself (CC-E8-3): 1 hit on a boat the other escort had made probable is not a sinking scored
         if s.edition.has("CC-E8-3"):
-            if pattern_grade(e.weapon, e.hits, e.total_hits):
-                s.sheet.kill_since_review = True
-        elif e.hits or not s.edition.has("CC-E7-2"):
-            s.sheet.kill_since_review = True
+            scored = pattern_grade(e.weapon, e.hits, e.total_hits) is not None
+        else:
+            scored = e.hits > 0 or not s.edition.has("CC-E7-2")
+        s.sheet.kill_since_review = s.sheet.kill_since_review or scored
         g.grade = e.grade
     if e.grade == "probable":
         g.summons = False  # badly damaged: no further attacks and no wolfpack

@@ -184,25 +184,26 @@ class SQLStore:
         stored = self._kept_or_read(game_id, TOKENS, "SELECT tokens FROM games WHERE id = ?", _tokens_of)
         return None if stored is None else dict(stored)  # a copy: what is kept is never handed out
 
-    def replace_tokens(self, game_id: str, old: dict[str, str], new: dict[str, str], begins: Begins | None = None) -> bool:
+    def replace_tokens(
+        self, game_id: str, old: dict[str, str], new: dict[str, str], begins: Begins | None = None
+    ) -> bool:
         """Compare-and-set the game's credentials: False (nothing changed) if they are no longer `old`. `begins`, when
         the last seat is taken: written in the same transaction, the turn clock running from `now` (unless it runs
         already) and the notifications queued (once each, by id), so the seat taken, its clock and its notifications
         are all written or none; and False too if the game's log has moved past `version`, what the notifications were
         made from (a referee's end or pause meanwhile), for them to be made again."""
-        tokens = (json.dumps(new, sort_keys=True), game_id, json.dumps(old, sort_keys=True))
+        sql = "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?"
+        params: tuple[Any, ...] = (json.dumps(new, sort_keys=True), game_id, json.dumps(old, sort_keys=True))
+        if begins is not None:  # and the log is where the notifications were made from
+            sql += " AND (SELECT MAX(seq) FROM events WHERE game = ?) = ?"
+            params += (game_id, begins.version)
         with self._transaction() as conn:
             self._wrote(game_id)
-            if begins is None:
-                return self._updated(conn, "UPDATE games SET tokens = ? WHERE id = ? AND tokens = ?", tokens) == 1
-            now, version, rows = begins
-            head = "(SELECT MAX(seq) FROM events WHERE game = ?) = ?"
-            sql = f"UPDATE games SET tokens = ? WHERE id = ? AND tokens = ? AND {head}"
-            swapped = self._updated(conn, sql, (*tokens, game_id, version)) == 1
-            if swapped:
-                self._updated(conn, _START_CLOCK, (now, game_id))
-                if rows:
-                    self._insert_outbox(conn, rows, once=True)
+            swapped = self._updated(conn, sql, params) == 1
+            if swapped and begins is not None:
+                self._updated(conn, _START_CLOCK, (begins.now, game_id))
+                if begins.rows:
+                    self._insert_outbox(conn, begins.rows, once=True)
             return swapped
 
     def head(self, game_id: str) -> tuple[int, str] | None:
