@@ -441,11 +441,16 @@ class OddsJobs:
                     rulesets=self.svc.rulesets,
                     seed_lookup=self.svc.bundles.server_inputs_if_stored,  # the store's log, checked as any upload is
                 )
-            store.update_job(job.id, "done", games, msgspec.json.encode(result).decode(), clock())
+            status, done, out = "done", games, msgspec.json.encode(result).decode()
         except Exception as e:  # noqa: BLE001 - the job reports what went wrong instead of dying unseen
-            store.update_job(job.id, "failed", 0, msgspec.json.encode({"error": str(e)}).decode(), clock())
+            status, done, out = "failed", 0, msgspec.json.encode({"error": str(e)}).decode()
         finally:
+            # free before the job reads as ended: a client that starts the next job when it sees this one end is
+            # never told 429 because this thread had not yet got this far
             self._busy.release()
+        try:
+            store.update_job(job.id, status, done, out, clock())
+        finally:
             self.svc.notifier.appended(key)
 
     def get(self, job_id: str, token: str | None = None) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import warnings
 from contextlib import contextmanager
@@ -52,6 +53,21 @@ SLOW = {
     "test_gaps.py",
     "test_schema_agrees.py",
 }
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own faulthandler plugin, whose handler this replaces
+def pytest_configure(config) -> None:
+    """A crash (a segmentation fault in an extension) prints the stack of the thread that crashed, alone: the stacks of
+    every thread run past what a CI log keeps of its middle, and the crashing thread is often printed last."""
+    config.crash_fd = os.dup(2)  # the terminal's stderr: capture is suspended while plugins are configured
+    faulthandler.enable(file=config.crash_fd, all_threads=False)
+
+
+def pytest_unconfigure(config) -> None:
+    fd = getattr(config, "crash_fd", None)
+    if fd is not None:
+        faulthandler.disable()
+        os.close(fd)
 
 
 def pytest_collection_modifyitems(items) -> None:

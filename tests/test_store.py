@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -259,3 +261,38 @@ def test_sqlite_forgets_what_it_kept_when_a_write_fails(tmp_path):
     with pytest.raises(StoreConflict):  # the event goes in (its head noted), then the command's id is taken
         svc.store.append([new], CommandRow(gid, first.command_id, "referee", "{}", 2, 2, row.recorded_at))
     assert svc.store.head(gid) == head == (1, row.hash)
+
+
+# Forty times: the store closed while another thread writes through it (as a test's fixture closes it under a job or
+# snapshot thread still finishing). In a process of its own, as a crash would end the test run.
+CLOSED_UNDER_A_WRITE = """
+import sys, threading
+from events.store import SQLiteStore
+from events.store.rows import JobRow
+for trial in range(40):
+    store = SQLiteStore(f"{sys.argv[1]}-{trial}.db")
+    store.create_job(JobRow("j", "g", "odds", "{}", "running", 0, 1, None, "t", "t"))
+    writing, ended = threading.Event(), []
+    def write():
+        try:
+            for done in range(10**6):
+                store.update_job("j", "running", done, "x" * 4000, "t")
+                writing.set()
+        except Exception as e:
+            ended.append(type(e).__name__)
+    thread = threading.Thread(target=write)
+    thread.start()
+    writing.wait()
+    store.close()
+    thread.join()
+    print(*ended)
+"""
+
+
+def test_a_sqlite_store_closed_under_a_writing_thread_fails_that_write_and_never_the_process(tmp_path):
+    """`SQLiteStore.close` waits for the statement under way; the writer's next write is StoreUnavailable. Before,
+    CPython's sqlite3 crashed the process (a segmentation fault, seen in CI): the connection closed under a statement
+    another thread ran."""
+    run = subprocess.run([sys.executable, "-c", CLOSED_UNDER_A_WRITE, str(tmp_path / "c")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["StoreUnavailable"] * 40, run.stdout

@@ -10,8 +10,11 @@ from pathlib import Path
 import jsonschema_rs
 from typer.testing import CliRunner
 
+from events.store import SQLiteStore
 from service.cli import app
+from service.games import GameService
 from service.simulate import ci95, shares, summarize
+from service.whatif import OddsJobs
 from tests.conftest import auth, new_game
 from tests.drivers import SHORT
 
@@ -104,3 +107,30 @@ def test_simulate_prints_the_winner_as_shares_and_progress_lines_when_stderr_is_
     assert "│ winner" not in r.output  # not in the table of quantities
     doc = json.loads(CliRunner().invoke(app, ["simulate", "battlefleet-1900", "--games", "2", "--json"]).stdout)
     assert set(doc["figures"]["winner"]) == {"shares"} and "ci95" in doc["figures"]["turns"]
+
+
+def test_an_odds_job_frees_the_server_for_the_next_before_it_reads_as_ended(tmp_path, monkeypatch):
+    """One job at a time per process (429 beyond): a job is free before its end is written, so a client that starts
+    the next job when it sees one end is never refused for a thread that had not yet got that far (seen under load)."""
+    svc = GameService(SQLiteStore(str(tmp_path / "o.db")))
+    jobs = OddsJobs(svc)
+    game = svc.creation.create("corvette-command", SHORT["corvette-command"], None, "fair", None, None, None)
+    free_as_it_ended: list[bool] = []
+    update = svc.store.update_job
+
+    def watched(job_id: str, status: str, *rest) -> None:
+        if status != "running":
+            free = jobs._busy.acquire(blocking=False)
+            if free:
+                jobs._busy.release()
+            free_as_it_ended.append(free)
+        update(job_id, status, *rest)
+
+    monkeypatch.setattr(svc.store, "update_job", watched)
+    job = jobs.start(game["game_id"], svc.store.head(game["game_id"])[0], 2, 1)
+    for _ in range(1200):  # the job's own row, waited on (a minute at most)
+        if svc.store.job(job["job_id"]).status != "running":
+            break
+        time.sleep(0.05)
+    assert svc.store.job(job["job_id"]).status == "done"
+    assert free_as_it_ended == [True]

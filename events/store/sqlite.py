@@ -56,6 +56,7 @@ class SQLiteStore(SQLStore):
         self._sessions = SessionLocal()
         self._kept: dict[str, list[Any]] = {}  # game -> [tokens, head, hooks] as last read (see _kept_or_read)
         self._kept_mark: int | None = None
+        self._closed = False
         if path != ":memory:":
             self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
@@ -168,10 +169,8 @@ class SQLiteStore(SQLStore):
             raise
         db.execute("COMMIT")
 
-    # each thread has its own connection, so reads never wait for the writer (WAL)
+    # each thread has its own connection, so reads never wait for the writer (WAL); ":memory:" reads on the writer
     def _reader(self) -> sqlite3.Connection:
-        if self.path == ":memory:":
-            return self.db.conn
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
@@ -181,7 +180,7 @@ class SQLiteStore(SQLStore):
     def _query(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         if self.path == ":memory:":
             with self._write:
-                return self.db.conn.execute(sql, params).fetchall()
+                return self._writer().execute(sql, params).fetchall()
         return self._reader().execute(sql, params).fetchall()
 
     # A game's credentials and head are read once and kept until another connection (another process, another
@@ -194,7 +193,7 @@ class SQLiteStore(SQLStore):
         if not self._write.acquire(blocking=False):  # a write under way may wait 30 s for another process's lock
             return parse(self._query(sql, (game_id,)))
         try:
-            conn = self.db.conn
+            conn = self._writer()
             # in a session, its first kept read checks for all (`SQLStore.session`): what is kept is never older than
             # the last check of any thread, and this process's own writes update it
             session = self._sessions
@@ -259,7 +258,7 @@ class SQLiteStore(SQLStore):
         if not self._write.acquire(blocking=wait):
             raise WouldBlock("another write of this process is under way")
         try:
-            conn = self.db.conn
+            conn = self._writer()
             try:
                 self._begin(conn, wait)
                 try:
@@ -293,5 +292,16 @@ class SQLiteStore(SQLStore):
     def _is_conflict(self, e: Exception) -> bool:
         return isinstance(e, sqlite3.IntegrityError)
 
+    def _writer(self) -> sqlite3.Connection:
+        """The writer connection, to a caller holding `_write`; StoreUnavailable once the store is closed."""
+        if self._closed:
+            raise StoreUnavailable("this SQLite store is closed", written=False)
+        return self.db.conn
+
     def close(self) -> None:
-        self.db.conn.close()
+        """Closes the writer connection once no statement of this process runs on it: a thread still at work then gets
+        StoreUnavailable. (CPython's sqlite3 crashes the process when a connection closes under a statement another
+        thread is running: the closing thread clears it while the other, its statement done, still reads its counts.)"""
+        with self._write:
+            self._closed = True
+            self.db.conn.close()
