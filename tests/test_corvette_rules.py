@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from domain import engine
+from domain.corvette_command import views
 from domain.corvette_command.editions import EDITIONS
 from domain.corvette_command.rules import asw, attack, hazards, movement, port, random_events, setup, victory, weather
 from domain.corvette_command.rules.resolution import matching, target, task
@@ -2050,3 +2051,30 @@ def test_CC38_CC44_CCR45_CCE7_2_a_pattern_that_misses_opens_no_depth_charge_roll
     review = ctx(c.state, *[1] * 20)
     port.grow_crew(review, "escort-b")
     assert ("depth_charge" in of(review, ev.CrewReviewed)[0].eligible) is eligible
+
+
+@pytest.mark.parametrize(("edition", "fate"), [("8.0.0", "escaped"), ("9.0.0", "withdrew")])
+def test_CC31_CCR27_CCE9_1_a_uboat_the_guns_alone_hurt_withdraws_after_its_last_attack(edition, fate):
+    """CC-31 (L173): "The U-Boat can attack the convoy a maximum of 3 or 4 times ... after which it will withdraw ...
+    rolling 1d6 on the WOLFPACK Table below with a DRM of -1 for each point of damage it has sustained"; escaping is
+    what a pattern's hits make it do (L187-188), and gun hits bar no attack (CC-R27). Its last attack spent after the
+    4" hit it twice, lost beyond long range: from 9.0.0 (CC-E9-1) it withdrew; 8.0.0 recorded it escaped. Its
+    WOLFPACK roll counts the gun damage in both."""
+    s = make_state(
+        engagement={"range": 2, "surfaced": True, "step": "guns", "attacks_left": 1, "evade": 3, "profile": "L/M/C"},
+        skills={"gun": 1},
+        edition=edition,
+    )
+    c = ctx(s)
+    c.dice = PurposeDice({"gun-shot": [1, 20], "gun-damage": [[2, 2, 2, 5]], "torpedo-target": [5],
+                          "uboat-attack": [20], "asdic-detection": [20], "wolfpack": [6]})  # fmt: skip
+    attack.fire_guns(c)  # the first shot hits: the special die 2 beside two 2s, two damage hits
+    assert (c.state.engagement.hits, c.state.engagement.barred) == (2, False)
+    attack.attack(c)  # its last attack, which misses
+    asw.detect(c)  # the search fails at long range: it is beyond long range
+    assert c.state.engagement.step == "evaded" and c.state.engagement.attacks_left == 0
+    asw.evaded(c)
+    [left] = of(c, ev.UBoatLeft)
+    assert (left.fate, left.hits, left.summons) == (fate, 2, True)
+    assert [(w.roll, w.drm, w.uboats) for w in of(c, ev.WolfpackRolled)] == [(6, -2, 2)]  # 6 - 2 = 4: two boats
+    assert views.campaign_sheet(c.state).current.encounters[-1].fate == fate

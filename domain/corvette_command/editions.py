@@ -25,6 +25,8 @@ EDITIONS = Editions(
                  "may drop no other pattern (`hold_pattern`, CC-E8-2); the Depth Charge growth roll is the escort's "
                  "own sinking's (CC-E8-3); each depth-charge pattern of 3 hits earns its Mentioned in Despatches "
                  "(CC-E8-4)"),
+        Released("9.0.0", "the cold check of 8.0.0's open questions: a U-boat the guns alone hurt withdraws after its "
+                 "last attack, not escapes (CC-E9-1)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -91,6 +93,11 @@ EDITIONS = Editions(
                "the convoy too (a Hedgehog salvo of 1, whose award is the ruling's, once a boat as before): 'If you "
                "score 3 hits in one pattern ... Your Commanding Officer will be awarded a Mentioned in Despatches'; "
                "7.0.0 gave one a boat, so in the two-player game the second escort's 3 hits went unawarded (F4)"),
+        Change("CC-E9-1", "9.0.0", ("CC-31", "CC-R27"),
+               "a U-boat hurt by the guns alone leaves after its last attack as one that withdrew ('after which it will "
+               "withdraw'), not one that escaped: escaping is what a depth-charge pattern's hits make it do ('will "
+               "attempt to escape'); its WOLFPACK roll, −1 per damage point, is as before (8.0.0 recorded it as escaped "
+               "in its UBoatLeft event, the campaign sheet and the digest)"),
     ),
     retired=("1", "2"),
 )

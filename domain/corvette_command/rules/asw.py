@@ -177,11 +177,14 @@ def hold_pattern(ctx: Ctx) -> None:
 def evaded(ctx: Ctx) -> None:
     """Beyond long range (and, from 8.0.0, found at close range and left alone, CC-R28): it re-engages from its
     designated range (CC-R40) while it has attacks and is unhurt; else it leaves."""
-    g = ctx.state.engagement
+    s, g = ctx.state, ctx.state.engagement
     if g.attacks_left > 0 and not g.barred:
         ctx.emit(ev.UBoatDived(range=g.designated))
         return
-    leave(ctx, "escaped" if (g.hits or g.grade) else "withdrew")
+    # CC-31: spent, it "will withdraw"; a pattern's hits make it "attempt to escape" (from 9.0.0, CC-E9-1, the guns'
+    # hits alone no longer do: they bar no attack, CC-R27)
+    hurt = (g.barred or g.grade) if s.edition.has("CC-E9-1") else (g.hits or g.grade)
+    leave(ctx, "escaped" if hurt else "withdrew")
 
 
 def leave(ctx: Ctx, fate: str) -> None:
