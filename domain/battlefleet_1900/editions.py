@@ -68,6 +68,11 @@ EDITIONS = Editions(
             " its far end (BF-E13-1); a surrendered ship rolls its fires, flooding and sinking as every ship on the"
             " table does, and may go under (BF-E13-2)",
         ),
+        Released(
+            "14.0.0",
+            "a cold check of 13.0.0's open questions: a counter-flood floods a zone opposing the list or trim, never"
+            " the side or end already lower (BF-E14-1)",
+        ),
     ),
     changes=(
         Change(
@@ -311,6 +316,15 @@ EDITIONS = Editions(
             " and capsize rolls, as every ship on the table does (\"*All* commanders whose vessels have active fires"
             " and/or heavy or severe flooding must roll\"), and goes under when they say so; 12.0.0 skipped it, so a"
             " burning, flooded hulk stayed a base blocking sight and movement until the battle ended",
+        ),
+        Change(
+            "BF-E14-1",
+            "14.0.0",
+            ("BF:6.3", "BF-R25"),
+            "a counter-flood floods an opposing zone, one less flooded than the zone across from it (port against"
+            " starboard, fore against aft): 'flood all or part of an opposing zone in order to reduce the vessel's"
+            " list'; 13.0.0 let any zone be flooded, so a ship could flood its lower side deeper, its list growing"
+            " (with the stand-in table, list 4 cost no boxes where list 3 cost 2)",
         ),
     ),
     retired=("1", "2"),

@@ -355,3 +355,25 @@ def test_BFR59_BFR25_a_scuttling_roll_that_makes_a_contained_compartment_severe_
         faces = [4, 4, 4, 4, 4]  # 4.0.0: containment, then F, PA, SA, A; 3.0.0: F, PA, SA, A, then containment
         c = run(s, [CONTAIN_F], faces)
         assert c.state.ships["Mikasa"].flooding["F"] == 4 and c.state.ships["Mikasa"].contained == contained
+
+
+@pytest.mark.parametrize("edition", ["13.0.0", "14.0.0"])
+def test_BF6_3_BFR25_BFE14_1_a_counterflood_floods_an_opposing_zone(edition):
+    """6.3: "A vessel suffering from uneven flooding may purposefully flood all or part of an opposing zone in order
+    to reduce the vessel's list". Mikasa heavy to port (PA 3, list 3): from 14.0.0 (BF-E14-1) starboard, the zone
+    across from the worse, may be counter-flooded and port itself may not (its list would grow to 4, with the stand-in
+    table shedding the list's 2 boxes); the refusal names the zones that may. 13.0.0 took any zone."""
+    s = make_state(step="damage_control", edition=edition)
+    s.ships["Mikasa"].flooding["PA"] = 3
+    s.ships["Mikasa"].list, s.ships["Mikasa"].list_boxes = 3, 2
+    deeper = [{"ship": "Mikasa", "function": "counterflood", "compartment": "PA", "level": 4}]
+    if edition == "14.0.0":
+        with pytest.raises(IllegalCommand, match=r"opposing zone.*\['SA'\].*BF-R25"):
+            check(s, deeper)
+        offered = {(a.compartment, a.level) for a, _ in dc.open_actions(s, "Mikasa") if a.function == "counterflood"}
+        assert offered == {("SA", 1), ("SA", 2), ("SA", 3), ("SA", 4)}
+    else:
+        c = run(s, deeper, [4])
+        assert (c.state.ships["Mikasa"].flooding["PA"], c.state.ships["Mikasa"].list) == (4, 4)
+    c = run(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "SA", "level": 3}], [4])
+    assert (c.state.ships["Mikasa"].flooding["SA"], c.state.ships["Mikasa"].list) == (3, 0)

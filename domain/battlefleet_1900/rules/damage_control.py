@@ -11,7 +11,7 @@ from domain.battlefleet_1900.commands import DamageControl, DcAction, DcFunction
 from domain.battlefleet_1900.data import COMPARTMENTS
 from domain.battlefleet_1900.rules import sealing
 from domain.battlefleet_1900.rules.damage import flood, main_positions
-from domain.battlefleet_1900.rules.sinking import listing, relist
+from domain.battlefleet_1900.rules.sinking import listing, opposing, relist
 from domain.battlefleet_1900.state import State, dc_dice
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
@@ -78,10 +78,11 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
         return int(state.edition.has("BF-E4-2") or bool(m.slashes or m.destroyed))
     if f == "contain_flooding":
         return int(a.compartment is not None and s.flooding[a.compartment] == 3 and a.compartment not in s.contained)
-    if f == "counterflood":  # BF-R25: only against uneven flooding, to a level at least the present one
-        uneven = any(listing(s))
+    if f == "counterflood":  # BF-R25: only against uneven flooding, to a level above the present one
         ok = a.compartment is not None and a.level is not None and a.level > s.flooding[a.compartment]
-        return int(bool(uneven and ok))
+        if state.edition.has("BF-E14-1"):  # in a zone opposing the list or trim, not the side already lower
+            return int(ok and a.compartment in opposing(s))
+        return int(bool(any(listing(s)) and ok))
     return None
 
 
@@ -165,6 +166,12 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
         if a.function == "counterflood" and scuttles(state, a.ship, cmd.scuttle):
             raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
                 f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (BF:6.3, BF-R25)"
+            )
+        zones = sorted(opposing(state.ships[a.ship]))
+        if a.function == "counterflood" and state.edition.has("BF-E14-1") and a.compartment not in zones:
+            raise IllegalCommand(
+                f"{a.ship}: counterflood only an opposing zone, one less flooded than the zone across from it: "
+                f"{zones or 'none, its flooding is even'} (BF:6.3, BF-R25)"
             )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))

@@ -34,6 +34,16 @@ def listing(ship) -> tuple[int, int]:
     return abs(f["PA"] - f["SA"]), abs(f["F"] - f["A"])
 
 
+ACROSS = {"PA": "SA", "SA": "PA", "F": "A", "A": "F"}
+
+
+def opposing(ship) -> set[str]:
+    """6.3 Counter-flood, "an opposing zone in order to reduce the vessel's list": each zone flooded less than the zone
+    across from it (port and starboard for the list, fore and aft for the trim). Empty when the flooding is even."""
+    f = ship.flooding
+    return {zone for zone, across in ACROSS.items() if f[across] > f[zone]}
+
+
 def sink_row(state: State, points: int, poor_stability: bool) -> tuple[int, int]:
     """BATTLEFLEET.md §2 Sinking: (roll needed, turns) by points; poor stability reads two points higher."""
     sk = state.data.tables.sinking
