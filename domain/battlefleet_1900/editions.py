@@ -70,8 +70,8 @@ EDITIONS = Editions(
         ),
         Released(
             "14.0.0",
-            "a cold check of 13.0.0's open questions: a counter-flood floods a zone opposing the list or trim, never"
-            " the side or end already lower (BF-E14-1)",
+            "a cold check of 13.0.0's open questions: a counter-flood floods a zone opposing the list or trim and"
+            " leaves it smaller (BF-E14-1)",
         ),
     ),
     changes=(
@@ -322,9 +322,10 @@ EDITIONS = Editions(
             "14.0.0",
             ("BF:6.3", "BF-R25"),
             "a counter-flood floods an opposing zone, one less flooded than the zone across from it (port against"
-            " starboard, fore against aft): 'flood all or part of an opposing zone in order to reduce the vessel's"
-            " list'; 13.0.0 let any zone be flooded, so a ship could flood its lower side deeper, its list growing"
-            " (with the stand-in table, list 4 cost no boxes where list 3 cost 2)",
+            " starboard, fore against aft), to a level that leaves that list or trim smaller: 'flood all or part of an"
+            " opposing zone in order to reduce the vessel's list'; 13.0.0 let any zone be flooded to any deeper level,"
+            " so a ship could flood its lower side deeper, or its higher one past the other, its list growing (with"
+            " the stand-in table, list 4 cost no boxes where list 3 cost 2)",
         ),
     ),
     retired=("1", "2"),

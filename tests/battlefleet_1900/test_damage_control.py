@@ -362,13 +362,13 @@ def test_BF6_3_BFR25_BFE14_1_a_counterflood_floods_an_opposing_zone(edition):
     """6.3: "A vessel suffering from uneven flooding may purposefully flood all or part of an opposing zone in order
     to reduce the vessel's list". Mikasa heavy to port (PA 3, list 3): from 14.0.0 (BF-E14-1) starboard, the zone
     across from the worse, may be counter-flooded and port itself may not (its list would grow to 4, with the stand-in
-    table shedding the list's 2 boxes); the refusal names the zones that may. 13.0.0 took any zone."""
+    table shedding the list's 2 boxes); the refusal names the zones and levels that may. 13.0.0 took any zone."""
     s = make_state(step="damage_control", edition=edition)
     s.ships["Mikasa"].flooding["PA"] = 3
     s.ships["Mikasa"].list, s.ships["Mikasa"].list_boxes = 3, 2
     deeper = [{"ship": "Mikasa", "function": "counterflood", "compartment": "PA", "level": 4}]
     if edition == "14.0.0":
-        with pytest.raises(IllegalCommand, match=r"opposing zone.*\['SA'\].*BF-R25"):
+        with pytest.raises(IllegalCommand, match=r"opposing zone.*\{'SA': '1-4'\}.*BF-R25"):
             check(s, deeper)
         offered = {(a.compartment, a.level) for a, _ in dc.open_actions(s, "Mikasa") if a.function == "counterflood"}
         assert offered == {("SA", 1), ("SA", 2), ("SA", 3), ("SA", 4)}
@@ -377,3 +377,27 @@ def test_BF6_3_BFR25_BFE14_1_a_counterflood_floods_an_opposing_zone(edition):
         assert (c.state.ships["Mikasa"].flooding["PA"], c.state.ships["Mikasa"].list) == (4, 4)
     c = run(s, [{"ship": "Mikasa", "function": "counterflood", "compartment": "SA", "level": 3}], [4])
     assert (c.state.ships["Mikasa"].flooding["SA"], c.state.ships["Mikasa"].list) == (3, 0)
+
+
+@pytest.mark.parametrize(("edition", "taken"), [("13.0.0", True), ("14.0.0", False)])
+def test_BF6_3_BFR25_BFE14_1_a_counterflood_leaves_the_list_smaller_not_turned_over(edition, taken):
+    """6.3 "in order to reduce the vessel's list", to "whatever degree the commander wishes": the degree is free as
+    long as the list is smaller after it. PA 1 (list 1, no boxes lost): starboard to 1 evens it; to 2 or deeper only
+    turns the list over, as great or greater (to severe: list 3, 2 boxes), refused from 14.0.0 (BF-E14-1, the cold
+    pass over it); the trim alike (F 1: A to 1 only)."""
+    s = make_state(step="damage_control", edition=edition)
+    s.ships["Mikasa"].flooding.update(PA=1, F=1)
+    s.ships["Mikasa"].list, s.ships["Mikasa"].trim = 1, 1
+    for zone in ("SA", "A"):
+        over = [{"ship": "Mikasa", "function": "counterflood", "compartment": zone, "level": 4}]
+        if taken:
+            assert sinking.listing(run(s, over, [4]).state.ships["Mikasa"]) in ((3, 1), (1, 3))
+        else:
+            with pytest.raises(IllegalCommand, match=r"\{'A': '1', 'SA': '1'\}"):
+                check(s, over)
+        level_1 = [{"ship": "Mikasa", "function": "counterflood", "compartment": zone, "level": 1}]
+        assert 0 in sinking.listing(run(s, level_1, [4]).state.ships["Mikasa"])
+    offered = {(a.compartment, a.level) for a, _ in dc.open_actions(s, "Mikasa") if a.function == "counterflood"}
+    flooding = s.ships["Mikasa"].flooding
+    deeper = {(z, n) for z, now in flooding.items() for n in range(now + 1, 5)}  # 13.0.0: any zone, any deeper level
+    assert offered == (deeper if taken else {("SA", 1), ("A", 1)})

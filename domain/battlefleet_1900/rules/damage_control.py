@@ -11,7 +11,7 @@ from domain.battlefleet_1900.commands import DamageControl, DcAction, DcFunction
 from domain.battlefleet_1900.data import COMPARTMENTS
 from domain.battlefleet_1900.rules import sealing
 from domain.battlefleet_1900.rules.damage import flood, main_positions
-from domain.battlefleet_1900.rules.sinking import listing, opposing, relist
+from domain.battlefleet_1900.rules.sinking import counterflood_levels, listing, relist
 from domain.battlefleet_1900.state import State, dc_dice
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
@@ -80,8 +80,8 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
         return int(a.compartment is not None and s.flooding[a.compartment] == 3 and a.compartment not in s.contained)
     if f == "counterflood":  # BF-R25: only against uneven flooding, to a level above the present one
         ok = a.compartment is not None and a.level is not None and a.level > s.flooding[a.compartment]
-        if state.edition.has("BF-E14-1"):  # in a zone opposing the list or trim, not the side already lower
-            return int(ok and a.compartment in opposing(s))
+        if state.edition.has("BF-E14-1"):  # in a zone opposing the list or trim, and leaving it smaller
+            return int(ok and a.level in counterflood_levels(s).get(a.compartment or "", ()))
         return int(bool(any(listing(s)) and ok))
     return None
 
@@ -167,12 +167,14 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
                 f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (BF:6.3, BF-R25)"
             )
-        zones = sorted(opposing(state.ships[a.ship]))
-        if a.function == "counterflood" and state.edition.has("BF-E14-1") and a.compartment not in zones:
-            raise IllegalCommand(
-                f"{a.ship}: counterflood only an opposing zone, one less flooded than the zone across from it: "
-                f"{zones or 'none, its flooding is even'} (BF:6.3, BF-R25)"
-            )
+        if a.function == "counterflood" and state.edition.has("BF-E14-1"):
+            may = counterflood_levels(state.ships[a.ship])
+            if a.level not in may.get(a.compartment or "", ()):
+                zones = {z: f"{r.start}-{r.stop - 1}" if len(r) > 1 else str(r.start) for z, r in sorted(may.items())}
+                raise IllegalCommand(
+                    f"{a.ship}: counterflood an opposing zone, one less flooded than the zone across from it, to a level"
+                    f" that leaves the list or trim smaller: {zones or 'none, its flooding is even'} (BF:6.3, BF-R25)"
+                )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
         per_event[key] = per_event.get(key, 0) + 1

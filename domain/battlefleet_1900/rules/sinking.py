@@ -37,11 +37,17 @@ def listing(ship) -> tuple[int, int]:
 ACROSS = {"PA": "SA", "SA": "PA", "F": "A", "A": "F"}
 
 
-def opposing(ship) -> set[str]:
-    """6.3 Counter-flood, "an opposing zone in order to reduce the vessel's list": each zone flooded less than the zone
-    across from it (port and starboard for the list, fore and aft for the trim). Empty when the flooding is even."""
+def counterflood_levels(ship) -> dict[str, range]:
+    """6.3 Counter-flood (BF-E14-1): "flood all or part of an opposing zone in order to reduce the vessel's list": each
+    zone flooded less than the zone across from it (port and starboard for the list, fore and aft for the trim), to the
+    degrees that leave that list or trim smaller than it was (deeper than the zone across, by less than it led by).
+    Empty when the flooding is even."""
     f = ship.flooding
-    return {zone for zone, across in ACROSS.items() if f[across] > f[zone]}
+    return {
+        zone: range(f[zone] + 1, min(4, 2 * f[across] - f[zone] - 1) + 1)
+        for zone, across in ACROSS.items()
+        if f[across] > f[zone]
+    }
 
 
 def sink_row(state: State, points: int, poor_stability: bool) -> tuple[int, int]:
