@@ -300,11 +300,16 @@ def test_D2_terminated_backends_cost_no_request():
             g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
             gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
             with psycopg.connect(PG_BASE, autocommit=True) as admin:
-                killed = admin.execute(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s", (name,)
-                ).fetchone()[0]
-            assert killed >= 1
-            time.sleep(0.2)
+                terminated = admin.execute(
+                    "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", (name,)
+                ).fetchall()
+                assert terminated
+                pids = [pid for pid, _ in terminated]
+                # pg_terminate_backend only signals: each backend tells its client and exits when it gets to it
+                deadline = time.monotonic() + 60
+                while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone():
+                    assert time.monotonic() < deadline, f"backends {pids} still up a minute after termination"
+                    time.sleep(0.05)
             svc.cache.states.clear()  # the next read goes to the store too
             assert svc.reads.summary(gid)["version"] >= 1
             assert svc.command(gid, token, {"type": "purchase", "spend": 3})["version"] >= 2
