@@ -62,28 +62,41 @@ def test_requests_for_a_bundle_being_built_wait_for_that_build(api, monkeypatch)
     """Four requests at once for the same (game, head, reader) build it once: the others wait for the first build
     and take its bytes (issue 19 D4: four builds of a long game side by side starved every other request)."""
     import threading
-    import time
 
     svc, client, g = api
     gid = g["game_id"]
-    built = []
+    built, missed, lock = [], [], threading.Condition()
     real = svc.bundles.encoded
+
+    class Marks(dict):  # `_building`: each request that finds no kept bundle marks or joins the build here
+        def setdefault(self, key, default=None):
+            out = super().setdefault(key, default)
+            with lock:
+                missed.append(key)
+                lock.notify_all()
+            return out
 
     def slow(*a, **k):
         built.append(a)
-        time.sleep(0.5)  # every request below arrives while the first build runs
+        with lock:  # the build runs on until all four requests have missed the cache: each waits for this build
+            assert lock.wait_for(lambda: len(missed) == 4, 60), f"{len(missed)} of 4 requests came to the build"
         return real(*a, **k)
 
+    monkeypatch.setattr(svc.bundles, "_building", Marks())
     monkeypatch.setattr(svc.bundles, "encoded", slow)
-    got, start = [], threading.Barrier(4)
+    got, failed, start = [], [], threading.Barrier(4)
 
     def fetch():
         start.wait()
-        got.append(svc.bundles.bundle_bytes(gid))
+        try:
+            got.append(svc.bundles.bundle_bytes(gid))
+        except BaseException as e:  # noqa: BLE001 - said below, not lost in a thread
+            failed.append(e)
 
     threads = [threading.Thread(target=fetch) for _ in range(4)]
     [t.start() for t in threads]
     [t.join() for t in threads]
+    assert not failed, failed
     assert len(built) == 1 and len(got) == 4 and len(set(got)) == 1
     assert not svc.bundles._building  # nothing is left marked as being built
 

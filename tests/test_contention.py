@@ -300,11 +300,16 @@ def test_D2_terminated_backends_cost_no_request():
             g = svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)
             gid, token = g["game_id"], next(s["token"] for s in g["seats"] if s["seat"] == "USSR")
             with psycopg.connect(PG_BASE, autocommit=True) as admin:
-                killed = admin.execute(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s", (name,)
-                ).fetchone()[0]
-            assert killed >= 1
-            time.sleep(0.2)
+                terminated = admin.execute(
+                    "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", (name,)
+                ).fetchall()
+                assert terminated
+                pids = [pid for pid, _ in terminated]
+                # pg_terminate_backend only signals: each backend tells its client and exits when it gets to it
+                deadline = time.monotonic() + 60
+                while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone():
+                    assert time.monotonic() < deadline, f"backends {pids} still up a minute after termination"
+                    time.sleep(0.05)
             svc.cache.states.clear()  # the next read goes to the store too
             assert svc.reads.summary(gid)["version"] >= 1
             assert svc.command(gid, token, {"type": "purchase", "spend": 3})["version"] >= 2
@@ -329,8 +334,9 @@ def test_D2_an_unreachable_store_answers_503_store_unavailable_nothing_appended(
 
 
 def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_command_waits_in_a_thread(tmp_path):
-    db = str(tmp_path / "l.db")
-    with server_process(db) as (base, _):
+    db, waiting = str(tmp_path / "l.db"), tmp_path / "waiting"
+    env = {"UMPIRE_TEST_LOCK_WAIT_MARK": str(waiting)}  # created when the command pauses for the write lock
+    with server_process(db, app="tests.lock_wait_app:app", env=env) as (base, _):
         with httpx.Client(base_url=base, timeout=30) as c:
             a = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
             b = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
@@ -349,13 +355,16 @@ def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_comman
 
             sender = threading.Thread(target=send)
             sender.start()
-            time.sleep(0.3)
+            deadline = time.monotonic() + 60
+            while not waiting.exists():
+                assert time.monotonic() < deadline, f"the command never waited for the lock: {done}"
+                time.sleep(0.01)
             worst = 0.0
             for _ in range(20):  # reads of another game, while the command waits for the lock
                 t = time.monotonic()
                 assert c.get(f"/games/{b['game_id']}").status_code == 200
                 worst = max(worst, time.monotonic() - t)
-            time.sleep(1.0)
+            time.sleep(1.0)  # the lock held a second more: the command, waiting since before the reads, waits >= 1 s
             holder.execute("COMMIT")
             holder.close()
             sender.join(30)

@@ -153,21 +153,26 @@ def test_a_slow_load_holds_up_only_its_own_game(tmp_path):
     quick_id = maker.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"]
     store = SQLiteStore(db)
     events = store.events
+    loading_now, go_on = threading.Event(), threading.Event()
 
     def slow_events(game_id, *args, **kwargs):
-        if game_id == slow_id:
-            time.sleep(1.0)
+        if game_id == slow_id:  # the slow game's load is held (under its lock) until the other game has answered
+            loading_now.set()
+            assert go_on.wait(60), "the slow load was never let go on"
         return events(game_id, *args, **kwargs)
 
     store.events = slow_events
     svc = GameService(store)
     loading = threading.Thread(target=svc.reads.summary, args=(slow_id,))
     loading.start()
-    time.sleep(0.1)
-    started = time.monotonic()
-    assert svc.reads.summary(quick_id)["game_id"] == quick_id
-    assert time.monotonic() - started < 0.5  # not behind the other game's load
-    loading.join()
+    try:
+        assert loading_now.wait(60), "the slow game's load never started"
+        started = time.monotonic()
+        assert svc.reads.summary(quick_id)["game_id"] == quick_id  # answered while the other load is still held
+        assert time.monotonic() - started < 0.5  # not behind the other game's load
+    finally:
+        go_on.set()
+        loading.join()
 
 
 

@@ -10,12 +10,13 @@ import threading
 import time
 
 import httpx
+import psycopg
 import pytest
 
 from events.store import SQLiteStore
 from service.games import GameService
 from service.notify import Notifier
-from tests.conftest import auth, new_game, postgres_url
+from tests.conftest import PG_BASE, auth, new_game, postgres_url
 from tests.drivers import first_choices
 from tests.live import server_process
 
@@ -26,6 +27,7 @@ class Listener:
     def __init__(self, c: httpx.Client, gid: str, after: int = 0, headers: dict | None = None):
         self.got: list[tuple[int, str, float]] = []
         self.ended = False
+        self.idle = threading.Event()  # the first state came: the stream has read the log and waits for a wake-up
         self.t = threading.Thread(target=self._run, args=(c, gid, after, headers or {}), daemon=True)
         self.t.start()
 
@@ -49,6 +51,8 @@ class Listener:
                         return
                     if data["message"] == "event":
                         self.got.append((seq, data["event"]["type"], time.monotonic()))
+                    elif data["message"] == "state":
+                        self.idle.set()
 
     def wait_for(self, seq: int, within: float) -> float:
         deadline = time.monotonic() + within
@@ -59,6 +63,9 @@ class Listener:
             time.sleep(0.005)
         raise AssertionError(f"seq {seq} not delivered within {within} s; got {[s for s, _, _ in self.got]}")
 
+    def wait_idle(self) -> None:
+        assert self.idle.wait(60), "the stream never sent its first state"
+
 
 def test_one_process_wakes_its_streams_at_once(tmp_path):
     env = {"UMPIRE_STREAM_CHECK": "30"}
@@ -66,7 +73,8 @@ def test_one_process_wakes_its_streams_at_once(tmp_path):
         with httpx.Client(base_url=base, timeout=30) as c:
             g = new_game(c)
             listeners = [Listener(c, g["game_id"], after=g["version"]) for _ in range(5)]
-            time.sleep(0.5)  # the streams are idle, waiting
+            for li in listeners:  # the streams are idle, waiting: what arrives now, a wake-up delivered
+                li.wait_idle()
             sent = time.monotonic()
             out = first_choices(c, g, 1)[0][1]
             last = out["version"]
@@ -89,13 +97,26 @@ def pg_url():
         yield url
 
 
+def listening(name: str) -> None:
+    """Waits until the server whose connections carry application_name `name` has a LISTEN done."""
+    sql = "SELECT 1 FROM pg_stat_activity WHERE application_name = %s AND state = 'idle' AND query LIKE 'LISTEN %%'"
+    with psycopg.connect(PG_BASE, autocommit=True) as admin:
+        deadline = time.monotonic() + 60
+        while not admin.execute(sql, (name,)).fetchone():
+            assert time.monotonic() < deadline, f"the server's LISTEN connection ({name}) never came up"
+            time.sleep(0.05)
+
+
 def test_postgres_listen_notify_wakes_the_other_processes_streams(pg_url):
     env = {"UMPIRE_STREAM_CHECK": "30"}  # no fallback check could deliver within the test
-    with server_process(pg_url, env=env) as (a, _), server_process(pg_url, env=env) as (b, _):
+    b_name = f"umpire-streams-b-{time.monotonic_ns()}"
+    b_url = f"{pg_url}&application_name={b_name}"  # B's connections by name: its LISTEN is seen in pg_stat_activity
+    with server_process(pg_url, env=env) as (a, _), server_process(b_url, env=env) as (b, _):
         with httpx.Client(base_url=a, timeout=30) as ca, httpx.Client(base_url=b, timeout=30) as cb:
             g = new_game(ca)
             li = Listener(cb, g["game_id"], after=g["version"])
-            time.sleep(1.0)  # B's stream is idle and its LISTEN connection up
+            li.wait_idle()  # B's stream is idle
+            listening(b_name)  # and B's LISTEN connection up
             sent = time.monotonic()
             outs = [answer for _, answer in first_choices(ca, g, 4)]
             assert li.wait_for(outs[0]["version"], 5) - sent < 1.0
@@ -116,7 +137,7 @@ def test_a_second_sqlite_process_sees_appends_at_its_fallback_check(tmp_path):
         with httpx.Client(base_url=a, timeout=30) as ca, httpx.Client(base_url=b, timeout=30) as cb:
             g = new_game(ca)
             li = Listener(cb, g["game_id"], after=g["version"])
-            time.sleep(0.5)
+            li.wait_idle()  # what arrives now, B's fallback check found
             sent = time.monotonic()
             out = first_choices(ca, g, 1)[0][1]
             assert li.wait_for(out["version"], 5) - sent < 2.5

@@ -104,15 +104,22 @@ def test_while_a_crafted_bundle_is_verified_reads_of_a_game_are_answered_all_thr
         with httpx.Client(base_url=base, timeout=120) as c:
             gid = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()["game_id"]
             c.get(f"/games/{gid}")
-            done = {}
+            done, body = {}, crafted.encode()
+            sent = threading.Event()
+
+            def chunks():  # `sent` once the last chunk is written: from then on the server has it all and verifies
+                for at in range(0, len(body), 65536):
+                    yield body[at : at + 65536]
+                sent.set()
 
             def post():
+                headers = {"Content-Type": "application/json", "Content-Length": str(len(body))}
                 with httpx.Client(base_url=base, timeout=120) as c2:
-                    done["r"] = c2.post("/bundles/verify", content=crafted, headers={"Content-Type": "application/json"})
+                    done["r"] = c2.post("/bundles/verify", content=chunks(), headers=headers)
 
             t = threading.Thread(target=post)
             t.start()
-            time.sleep(0.5)
+            assert sent.wait(60), "the bundle was not sent"
             answered = 0  # reads answered while the verification still runs (a timing would measure the machine)
             while t.is_alive():
                 assert c.get(f"/games/{gid}").status_code == 200
@@ -137,14 +144,20 @@ def test_clients_take_turns_one_bundle_each_then_wait_in_order(monkeypatch):
     monkeypatch.setattr(verifier_module, "verify_body", slow)
     v = Verifier(Settings(db=":memory:", verify_concurrency=1, verify_queue_seconds=1), ":memory:", None, {})
 
+    async def until(condition, what: str) -> None:
+        deadline = time.monotonic() + 60
+        while not condition():
+            assert time.monotonic() < deadline, f"not so within 60 s: {what}"
+            await asyncio.sleep(0.01)
+
     async def scenario():
         first = asyncio.create_task(v.verify(b"a1", "alice"))
-        await asyncio.sleep(0.1)
+        await until(lambda: order == [b"a1"], "alice's bundle is being verified")
         with pytest.raises(Exception) as again:  # alice's second bundle while her first runs: 429 at once
             await v.verify(b"a2", "alice")
         assert again.value.status == 429 and "this client" in again.value.detail
         bob = asyncio.create_task(v.verify(b"b1", "bob"))  # bob waits his turn
-        await asyncio.sleep(0.1)
+        await until(lambda: "bob" in v._clients, "bob's bundle is queued")
         assert order == [b"a1"]
         release.set()
         assert (await first)["game"] == "a1" and (await bob)["game"] == "b1"
