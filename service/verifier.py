@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 import multiprocessing
 import resource
 import signal
@@ -102,13 +103,12 @@ def _in_worker(
     raw: bytes, settings: Settings, store_url: str, served: list[str], changed: dict
 ) -> tuple[str, Any]:
     """One verification in a worker: ("ok", report) or ("rejected", (status, code, detail, extra))."""
-    rulesets = serve_the_same(served, changed)
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    spent = int(used.ru_utime + used.ru_stime)
-    if settings.verify_cpu_seconds > 0:  # this bundle's budget, on top of what the worker has used so far
-        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-        resource.setrlimit(resource.RLIMIT_CPU, (spent + settings.verify_cpu_seconds, hard))
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
     try:
+        # the worker's own set-up first, outside any budget (a fresh worker imports the service and opens the store
+        # here; the last bundle's limit still stands), so that the bundle's budget is the bundle's
+        resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+        rulesets = serve_the_same(served, changed)
         store = _worker_store.get(store_url)
         if store is None:
             from events.store import open_store
@@ -117,6 +117,10 @@ def _in_worker(
         from service.games import GameService
 
         lookup = GameService(store, settings=settings, rulesets=rulesets).bundles.server_inputs_if_stored
+        if settings.verify_cpu_seconds > 0:  # this bundle's budget, on top of what the worker has used so far
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            spent = math.ceil(used.ru_utime + used.ru_stime)  # RLIMIT_CPU counts whole seconds: never less than given
+            resource.setrlimit(resource.RLIMIT_CPU, (spent + settings.verify_cpu_seconds, hard))
         return "ok", verify_body(raw, settings, lookup, rulesets)
     except Rejected as e:
         return "rejected", (e.status, e.code, e.detail, e.extra)
