@@ -81,7 +81,7 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
     if f == "counterflood":  # BF-R25: only against uneven flooding, to a level above the present one
         ok = a.compartment is not None and a.level is not None and a.level > s.flooding[a.compartment]
         if state.edition.has("BF-E14-1"):  # in a zone opposing the list or trim, and leaving it smaller
-            return int(ok and a.level in counterflood_levels(s).get(a.compartment or "", ()))
+            return int(ok and a.level in counterflood_levels(s, a.compartment))
         return int(bool(any(listing(s)) and ok))
     return None
 
@@ -168,9 +168,10 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
                 f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (BF:6.3, BF-R25)"
             )
         if a.function == "counterflood" and state.edition.has("BF-E14-1"):
-            may = counterflood_levels(state.ships[a.ship])
-            if a.level not in may.get(a.compartment or "", ()):
-                zones = {z: f"{r.start}-{r.stop - 1}" if len(r) > 1 else str(r.start) for z, r in sorted(may.items())}
+            flooded = state.ships[a.ship]
+            if a.compartment not in COMPARTMENTS or a.level not in counterflood_levels(flooded, a.compartment):
+                may = {z: r for z in sorted(COMPARTMENTS) if (r := counterflood_levels(flooded, z))}
+                zones = {z: f"{r.start}-{r.stop - 1}" if len(r) > 1 else str(r.start) for z, r in may.items()}
                 raise IllegalCommand(
                     f"{a.ship}: counterflood an opposing zone, one less flooded than the zone across from it, to a level"
                     f" that leaves the list or trim smaller: {zones or 'none, its flooding is even'} (BF:6.3, BF-R25)"

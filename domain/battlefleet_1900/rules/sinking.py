@@ -37,17 +37,13 @@ def listing(ship) -> tuple[int, int]:
 ACROSS = {"PA": "SA", "SA": "PA", "F": "A", "A": "F"}
 
 
-def counterflood_levels(ship) -> dict[str, range]:
-    """6.3 Counter-flood (BF-E14-1): "flood all or part of an opposing zone in order to reduce the vessel's list": each
+def counterflood_levels(ship, zone: str) -> range:
+    """6.3 Counter-flood (BF-E14-1): "flood all or part of an opposing zone in order to reduce the vessel's list": a
     zone flooded less than the zone across from it (port and starboard for the list, fore and aft for the trim), to the
     degrees that leave that list or trim smaller than it was (deeper than the zone across, by less than it led by).
-    Empty when the flooding is even."""
-    f = ship.flooding
-    return {
-        zone: range(f[zone] + 1, min(4, 2 * f[across] - f[zone] - 1) + 1)
-        for zone, across in ACROSS.items()
-        if f[across] > f[zone]
-    }
+    Empty for any other zone."""
+    now, across = ship.flooding[zone], ship.flooding[ACROSS[zone]]
+    return range(now + 1, min(4, 2 * across - now - 1) + 1) if across > now else range(0)
 
 
 def sink_row(state: State, points: int, poor_stability: bool) -> tuple[int, int]:
