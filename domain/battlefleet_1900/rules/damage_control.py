@@ -79,10 +79,11 @@ def events_for(state: State, ship: str, a: DcAction) -> int | None:
     if f == "contain_flooding":
         return int(a.compartment is not None and s.flooding[a.compartment] == 3 and a.compartment not in s.contained)
     if f == "counterflood":  # BF-R25: only against uneven flooding, to a level above the present one
-        ok = a.compartment is not None and a.level is not None and a.level > s.flooding[a.compartment]
+        if a.compartment is None:
+            return 0
         if state.edition.has("BF-E14-1"):  # in a zone opposing the list or trim, and leaving it smaller
-            return int(ok and a.level in counterflood_levels(s, a.compartment))
-        return int(bool(any(listing(s)) and ok))
+            return int(a.level in counterflood_levels(s, a.compartment))
+        return int(bool(any(listing(s)) and a.level is not None and a.level > s.flooding[a.compartment]))
     return None
 
 
@@ -167,18 +168,17 @@ def check_dc(state: State, seat: str, cmd: DamageControl) -> None:
             raise IllegalCommand(  # 6.3: its scuttling rolls counter-flood every zone not yet severe, once a phase
                 f"{a.ship} is scuttling: its DC dice this turn roll its scuttling counter-floods (BF:6.3, BF-R25)"
             )
-        if a.function == "counterflood" and state.edition.has("BF-E14-1"):
-            flooded = state.ships[a.ship]
-            if a.compartment not in COMPARTMENTS or a.level not in counterflood_levels(flooded, a.compartment):
-                may = {z: r for z in sorted(COMPARTMENTS) if (r := counterflood_levels(flooded, z))}
-                zones = {z: f"{r.start}-{r.stop - 1}" if len(r) > 1 else str(r.start) for z, r in may.items()}
-                raise IllegalCommand(
-                    f"{a.ship}: counterflood an opposing zone, one less flooded than the zone across from it, to a level"
-                    f" that leaves the list or trim smaller: {zones or 'none, its flooding is even'} (BF:6.3, BF-R25)"
-                )
         n = events_for(state, a.ship, a)
         key = (a.ship, a.function if a.function not in ("secure_rudder", "free_rudder") else "rudder", target_of(a))
         per_event[key] = per_event.get(key, 0) + 1
+        if not n and a.function == "counterflood" and state.edition.has("BF-E14-1"):
+            flooded = state.ships[a.ship]
+            may = {z: r for z in sorted(COMPARTMENTS) if (r := counterflood_levels(flooded, z))}
+            zones = {z: f"{r.start}-{r.stop - 1}" if len(r) > 1 else str(r.start) for z, r in may.items()}
+            raise IllegalCommand(
+                f"{a.ship}: counterflood an opposing zone, one less flooded than the zone across from it, to a level"
+                f" that leaves the list or trim smaller: {zones or 'none, its flooding is even'} (BF:6.3, BF-R25)"
+            )
         if not n or per_event[key] > n:
             raise IllegalCommand(
                 f"{a.ship}: nothing (more) for {a.function}{f' on {target_of(a)}' if target_of(a) else ''} (BF:6.3)"
