@@ -228,8 +228,7 @@ def test_the_verify_workers_ignore_ctrl_c_and_end_with_the_server(tmp_path):
         assert busy.running()
         workers = [p.pid for p in pool._processes.values()]
         assert workers
-        started = time.monotonic()
-    assert time.monotonic() - started < 20, "the shutdown waited for the busy worker"
+    # the shutdown is over: had it waited for the busy worker, its minute's bundle would have run to its end
     assert not (busy.done() and not busy.cancelled() and busy.exception() is None), "the busy bundle ran to its end"
     for pid in workers:
         try:
