@@ -79,7 +79,9 @@ def test_a_trickling_body_gets_408_after_the_body_timeout(tmp_path):
         s = raw(base)
         start = time.monotonic()  # before the head is sent: the body's timer starts after this
         # a body longer than the trickle can send within WAIT: it never completes, only the timeout ends the request
-        s.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
+        s.sendall(
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+        )
         got = b""
         s.settimeout(TRICKLE)
         while True:
