@@ -1,7 +1,8 @@
 """Slow and too many clients (issue 19, D6), over real sockets against a real server process: a request head or
 body that trickles in is cut off after its timeout; beyond the connection cap a new connection is refused at once
 while the connections already open are served as before. The tests wait for what must happen (a close, an answer)
-and check that it is not early; how soon it comes is measured in benchmarks/run.py (P14), never here."""
+and check that it is not early, never how soon it comes: benchmarks/run.py P14 measures the head timeout's closes
+and a cheap read during slow clients."""
 
 from __future__ import annotations
 
