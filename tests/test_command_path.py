@@ -488,10 +488,19 @@ def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_c
     the 408 problem (and the connection closed); one that comes after a wait within the timeout is read and judged as
     any other; a cancellation from outside while it waits is the caller's, never a 408. A receive() that gives an
     awaitable other than a coroutine (granian's) is read under a timer from the start, with the same answers."""
-    app = create_app(settings=Settings(db=str(tmp_path / "slow.db"), body_timeout=0.3, create_per_minute=0))
+    def server(name: str, body_timeout: float):
+        app = create_app(settings=Settings(db=str(tmp_path / name), body_timeout=body_timeout, create_per_minute=0))
+        made = app.state.service.creation.create(
+            "aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-slow"
+        )
+        return app, [(b"authorization", f"Bearer {made['seats'][0]['token']}".encode())]
+
+    # the body that never comes meets a short timeout; the late one, and the one cancelled while it waits, a timeout
+    # no pause of a loaded machine reaches (with 0.3 s, a pause that long between the read's wait and the body's
+    # arrival would have been a 408)
+    short, short_token = server("short.db", 0.3)
+    app, token = server("slow.db", 3600)
     svc = app.state.service
-    made = svc.creation.create("aa1942-convoy", {}, None, "public-seed", "22" * 32, None, None, game_id="g-slow")
-    token = [(b"authorization", f"Bearer {made['seats'][0]['token']}".encode())]
     body = b'{"type": "purchase", "spend": 3}' if path.endswith("/commands") else b'{"ruleset": "aa1942-convoy"}'
     version = svc.cache.cached("g-slow").game.version
 
@@ -503,7 +512,7 @@ def test_a_body_that_does_not_come_within_the_body_timeout_is_408_and_one_that_c
         return receive if kind == "coroutine" else lambda: asyncio.ensure_future(receive())
 
     async def scenario() -> None:
-        status, headers, answer = await _asgi(app, path, given(never), token)
+        status, headers, answer = await _asgi(short, path, given(never), short_token)
         assert status == 408 and headers[b"connection"] == b"close" and len(headers[b"x-request-id"]) == 32
         assert msgspec.json.decode(answer)["code"] == "request-timeout"
 

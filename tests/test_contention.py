@@ -334,10 +334,11 @@ def test_D2_an_unreachable_store_answers_503_store_unavailable_nothing_appended(
 
 
 def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_command_waits_in_a_thread(tmp_path):
-    db, waiting = str(tmp_path / "l.db"), tmp_path / "waiting"
-    env = {"UMPIRE_TEST_LOCK_WAIT_MARK": str(waiting)}  # created when the command pauses for the write lock
+    db, waiting, over = str(tmp_path / "l.db"), tmp_path / "waiting", tmp_path / "over"
+    # created when the command pauses for the write lock, and when that pause ends (tests/lock_wait_app.py)
+    env = {"UMPIRE_TEST_LOCK_WAIT_MARK": str(waiting), "UMPIRE_TEST_LOCK_OVER_MARK": str(over)}
     with server_process(db, app="tests.lock_wait_app:app", env=env) as (base, _):
-        with httpx.Client(base_url=base, timeout=30) as c:
+        with httpx.Client(base_url=base, timeout=120) as c:
             a = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
             b = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()
             ta = next(s["token"] for s in a["seats"] if s["seat"] == "USSR")
@@ -345,13 +346,12 @@ def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_comman
             c.get(f"/games/{b['game_id']}")
             holder = sqlite3.connect(db, isolation_level=None, timeout=30)
             holder.execute("BEGIN IMMEDIATE")  # a maintenance script, a second worker, a snapshot
-            done = {}
+            released, done = threading.Event(), {}
 
             def send():
-                t = time.monotonic()
-                with httpx.Client(base_url=base, timeout=30) as c2:
+                with httpx.Client(base_url=base, timeout=120) as c2:
                     r = c2.post(f"/games/{a['game_id']}/commands", json={"type": "purchase", "spend": 3}, headers=auth(ta))
-                done["status"], done["took"] = r.status_code, time.monotonic() - t
+                done["status"], done["after_release"] = r.status_code, released.is_set()
 
             sender = threading.Thread(target=send)
             sender.start()
@@ -359,17 +359,19 @@ def test_D7_another_process_holding_the_write_lock_stalls_no_read_and_the_comman
             while not waiting.exists():
                 assert time.monotonic() < deadline, f"the command never waited for the lock: {done}"
                 time.sleep(0.01)
-            worst = 0.0
             for _ in range(20):  # reads of another game, while the command waits for the lock
-                t = time.monotonic()
                 assert c.get(f"/games/{b['game_id']}").status_code == 200
-                worst = max(worst, time.monotonic() - t)
-            time.sleep(1.0)  # the lock held a second more: the command, waiting since before the reads, waits >= 1 s
+            # the reads were answered while the command's wait was still on: had the loop been the one waiting, it
+            # could have answered them only once that wait had ended, which marks `over` first
+            answered_while_waiting = not over.exists() and not done
+            released.set()
             holder.execute("COMMIT")
             holder.close()
-            sender.join(30)
-    assert worst < 0.25, worst  # the loop never waited for the lock
-    assert done["status"] == 200 and done["took"] >= 1.0  # the command waited, in a thread, and was applied
+            sender.join(120)
+    assert answered_while_waiting, (over.exists(), done)  # the loop never waited for the lock
+    # the command waited, in a thread, for the lock's release and was then applied
+    assert done == {"status": 200, "after_release": True}, done
+    assert over.exists()  # the mark is made: its absence above meant a wait still on
 
 
 # ---- D9 ---------------------------------------------------------------------------------------------------------------

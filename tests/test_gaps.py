@@ -115,16 +115,15 @@ def test_serve_waits_for_postgres_with_backoff_and_says_so(tmp_path):
 
 def test_serve_gives_up_on_postgres_after_the_start_wait(tmp_path):
     url = f"postgresql://postgres@127.0.0.1:{free_port()}/nothing"
-    start = time.monotonic()
     out = subprocess.run(
         [sys.executable, "-m", "service.cli", "serve", "--db", url, "--port", str(free_port())],
         env={"UMPIRE_DB_START_WAIT": "2", "PATH": "/usr/bin:/bin"},
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,  # a wait, however loaded the machine: it gives up, where the default wait (300 s) would not
     )
-    assert out.returncode != 0 and time.monotonic() - start < 30
+    assert out.returncode != 0
     assert "retrying in" in out.stderr and "did not answer within 2 s" in out.stderr, out.stderr
 
 

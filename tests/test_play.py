@@ -664,10 +664,10 @@ def test_me_says_a_seat_may_not_command_before_every_seat_is_taken(client):
 def test_a_seats_stream_says_when_the_last_seat_is_taken(tmp_path, where):
     """A join appends no event, so the stream's `state` would never change for the seat that waits: the join wakes
     the game's streams and each sends its state again, `open_seats` empty (docs/api.md "The stream"): at once in the
-    joining process (the fallback check set to 30 s, so it is not what woke it), at the fallback check in another
+    joining process (the fallback check set to an hour, so it is not what woke it), at the fallback check in another
     SQLite process, which compares each streamed game's credentials as well as its head."""
     db = str(tmp_path / "s.db")
-    check = {"UMPIRE_STREAM_CHECK": "30" if where == "same process" else "0.2"}
+    check = {"UMPIRE_STREAM_CHECK": "3600" if where == "same process" else "0.2"}
     with server_process(db, env=check) as (base, _), server_process(db, env=check) as (other, _):
         joins = base if where == "same process" else other
         with httpx.Client(base_url=base, timeout=30) as c, httpx.Client(base_url=joins, timeout=30) as j:
@@ -679,7 +679,8 @@ def test_a_seats_stream_says_when_the_last_seat_is_taken(tmp_path, where):
             seen = threading.Condition()
 
             def read() -> None:
-                with c.stream("GET", f"/games/{gid}/events/stream", params={"ticket": ticket, "timeout": 30}) as r:
+                # open for longer than the waits below add up to, however slow the machine
+                with c.stream("GET", f"/games/{gid}/events/stream", params={"ticket": ticket, "timeout": 3600}) as r:
                     for line in r.iter_lines():
                         if line.startswith("data: ") and (data := json.loads(line[6:]))["message"] == "state":
                             with seen:

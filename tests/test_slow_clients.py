@@ -1,6 +1,8 @@
 """Slow and too many clients (issue 19, D6), over real sockets against a real server process: a request head or
 body that trickles in is cut off after its timeout; beyond the connection cap a new connection is refused at once
-while the connections already open are served as fast as before."""
+while the connections already open are served as before. The tests wait for what must happen (a close, an answer)
+and check that it is not early, never how soon it comes: benchmarks/run.py P14 measures the head timeout's closes
+and a cheap read during slow clients."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ import time
 import httpx
 
 from tests.live import server_process
+
+WAIT = 60  # seconds a close or an answer is waited for: a wait for it to come, not a measure of how soon it comes
+TRICKLE = 0.2  # seconds between a slow client's bytes: each well within the 1 s timeouts below
 
 
 def raw(base: str) -> socket.socket:
@@ -30,83 +35,107 @@ def read_all(s: socket.socket, limit: float = 10) -> bytes:
     return out
 
 
+def served(url: str) -> bool:
+    """A GET on a new connection answered 200 (not refused, with a 503 or as a reset)."""
+    try:
+        return httpx.get(url, timeout=WAIT).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
 def test_a_trickling_request_head_is_closed_after_the_header_timeout(tmp_path):
     with server_process(str(tmp_path / "s.db"), serve=True, args=("--header-timeout", "1")) as (base, _):
+        start = time.monotonic()  # before connecting: the server's timer starts after this
         s = raw(base)
-        start = time.monotonic()
-        closed_at = None
-        for b in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100:  # one byte every 0.2 s: never a whole head
+        head = iter(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        # a byte every TRICKLE s, never a whole head, until the server closes the connection: a timer started again
+        # by each byte would never close it, so a close at all says the timeout counts from the head's start
+        while True:
+            assert time.monotonic() - start < WAIT, f"the connection still open {WAIT} s on, its head trickling in"
             try:
-                s.sendall(bytes([b]))
+                s.sendall(bytes([next(head, ord("a"))]))
             except (BrokenPipeError, ConnectionResetError):
-                closed_at = time.monotonic()
+                got = None  # closed, its 408 lost to the reset that our byte after the close brought
                 break
-            s.settimeout(0.2)
+            s.settimeout(TRICKLE)
             try:
                 got = s.recv(65536)
             except TimeoutError:
                 continue
-            closed_at = time.monotonic()
-            assert got.startswith(b"HTTP/1.1 408") and b'"code": "request-timeout"' in got, got
+            except ConnectionResetError:
+                got = None
             break
-        assert closed_at is not None and 0.9 <= closed_at - start < 2.5, closed_at and closed_at - start
+        assert time.monotonic() - start >= 0.9  # not before the timeout
+        if got is not None:  # the timeout's own answer, naming the 1 s asked for
+            assert got.startswith(b"HTTP/1.1 408") and b'"code": "request-timeout"' in got and b"within 1 s" in got, got
         s.close()
         # a connection that sends nothing is closed too, and a prompt request is served
         idle = raw(base)
-        assert read_all(idle, 5).startswith(b"HTTP/1.1 408")
+        assert read_all(idle, WAIT).startswith(b"HTTP/1.1 408")
         assert httpx.get(base + "/").status_code == 200
 
 
 def test_a_trickling_body_gets_408_after_the_body_timeout(tmp_path):
     with server_process(str(tmp_path / "s.db"), serve=True, args=("--body-timeout", "1")) as (base, _):
         s = raw(base)
-        s.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{")
-        start = time.monotonic()
+        start = time.monotonic()  # before the head is sent: the body's timer starts after this
+        # a body longer than the trickle can send within WAIT: it never completes, only the timeout ends the request
+        s.sendall(
+            b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
+        )
         got = b""
-        s.settimeout(0.2)
-        while time.monotonic() - start < 5 and not got:
+        s.settimeout(TRICKLE)
+        while True:
+            assert time.monotonic() - start < WAIT, f"the request still open {WAIT} s on, its body trickling in"
             try:
                 s.sendall(b" ")
                 got = s.recv(65536)
             except TimeoutError:
                 continue
             except (BrokenPipeError, ConnectionResetError):
-                break
+                pass  # closed: the 408 may be lost to the reset, bytes of ours still unread at the server
+            break
         took = time.monotonic() - start
-        if got:  # the 408 arrived; the close may also come first as a reset, bytes of ours still unread at the server
-            got += read_all(s, 5)  # the head and the body may come in separate segments
+        if got:  # the 408 arrived
+            got += read_all(s, WAIT)  # the head and the body may come in separate segments
             assert got.startswith(b"HTTP/1.1 408"), got
             assert b"application/problem+json" in got and b'"request-timeout"' in got and b"connection: close" in got
-        assert 0.9 <= took < 4.5, took  # not before the timeout; the upper bound only says it came, on a loaded machine
+        assert took >= 0.9, took  # not before the timeout
         s.close()
 
 
-def test_beyond_the_connection_cap_new_connections_are_refused_and_open_ones_stay_fast(tmp_path):
+def test_beyond_the_connection_cap_new_connections_are_refused_and_open_ones_are_still_served(tmp_path):
     cap = 20
-    args = ("--max-connections", str(cap), "--header-timeout", "30")
+    # the crowd's idle connections outlive the test: no head timeout frees a place while it runs
+    args = ("--max-connections", str(cap), "--header-timeout", "3600")
     with server_process(str(tmp_path / "s.db"), serve=True, args=args) as (base, _):
-        with httpx.Client(base_url=base, timeout=10) as c:  # one keep-alive connection, open before the crowd
+        with httpx.Client(base_url=base, timeout=WAIT) as c:  # one keep-alive connection, open before the crowd
             gid = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()["game_id"]
-            crowd = [raw(base) for _ in range(cap - 1)]  # idle connections up to the cap
-            time.sleep(0.3)
-            start = time.monotonic()
-            s = raw(base)
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            got = read_all(s, 5)
-            refused = time.monotonic() - start
-            assert refused < 1.0, refused
-            assert got == b"" or (got.startswith(b"HTTP/1.1 503") and b"too-many-connections" in got), got
-            times = []
-            for _ in range(20):  # the open connection is served as before
-                t = time.monotonic()
-                r = c.get(f"/games/{gid}/events", params={"limit": 1})
-                times.append(time.monotonic() - t)
-                assert r.status_code == 200
-            assert max(times) < 0.25, times
+            # idle connections up to the cap; the server takes connections in the order they came: all of theirs
+            # before any opened after them
+            crowd = [raw(base) for _ in range(cap - 1)]
+
+            def refused() -> bool:
+                """A new connection while the crowd holds every place: answered 503 (or reset) and closed, not
+                served; held for a place it would get nothing within WAIT, and read_all would raise."""
+                s = raw(base)
+                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                got = read_all(s, WAIT)
+                s.close()
+                assert got == b"" or (got.startswith(b"HTTP/1.1 503") and b"too-many-connections" in got), got
+                return True
+
+            assert refused()
+            for _ in range(20):  # the open connection is served as before, the cap reached
+                assert c.get(f"/games/{gid}/events", params={"limit": 1}).status_code == 200
+            assert refused()  # the cap held all the while
             for x in crowd:
                 x.close()
-            time.sleep(0.3)
-            assert httpx.get(base + "/").status_code == 200  # room again
+            # room again once the server has seen them go (a wait: it learns of each close in its own time)
+            deadline = time.monotonic() + WAIT
+            while not served(base + "/"):
+                assert time.monotonic() < deadline, f"no new connection served {WAIT} s after the crowd left"
+                time.sleep(0.05)
 
 
 def test_plain_uvicorn_with_workers_takes_the_protocol_and_its_settings(tmp_path):
@@ -116,9 +145,10 @@ def test_plain_uvicorn_with_workers_takes_the_protocol_and_its_settings(tmp_path
     args = ("--http", "service.server:Protocol")
     with server_process(str(tmp_path / "s.db"), env=env, workers=2, args=args) as (base, proc):
         for _ in range(3):  # whichever worker takes it
-            start = time.monotonic()
-            assert read_all(raw(base), 5).startswith(b"HTTP/1.1 408")
-            assert 0.9 <= time.monotonic() - start < 2.5
+            start = time.monotonic()  # before connecting: the server's timer starts after this
+            got = read_all(raw(base), WAIT)
+            assert got.startswith(b"HTTP/1.1 408") and b"within 1 s" in got, got  # the setting's, not the default 10 s
+            assert time.monotonic() - start >= 0.9  # not before it
         codes = []
         for i in range(4):
             with httpx.Client(base_url=base, timeout=10) as c:

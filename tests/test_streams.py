@@ -1,6 +1,8 @@
 """Live streams wake on a notification, not by polling (issue 19, D6): in one process by the in-process fan-out,
-across processes by PostgreSQL LISTEN/NOTIFY, and across SQLite processes by the fallback check. The fallback check
-is set to 30 s where a test proves a notification did the waking."""
+across processes by PostgreSQL LISTEN/NOTIFY, and across SQLite processes by the fallback check. Where a test proves
+a notification did the waking, the fallback check is set to an hour (NO_CHECK) and the events are waited for a minute
+at most (WAIT): only a notification can deliver them. How soon each path delivers is measured in benchmarks/run.py
+(P16), never here."""
 
 from __future__ import annotations
 
@@ -20,12 +22,15 @@ from tests.conftest import PG_BASE, auth, new_game, postgres_url
 from tests.drivers import first_choices
 from tests.live import server_process
 
+WAIT = 60  # seconds a delivery is waited for: a wait for it to come, not a measure of how soon it comes
+NO_CHECK = "3600"  # UMPIRE_STREAM_CHECK where a notification must do the waking: no fallback check within WAIT
+
 
 class Listener:
-    """A stream read on a thread: each event's seq and when it arrived."""
+    """A stream read on a thread: each event's seq and type."""
 
     def __init__(self, c: httpx.Client, gid: str, after: int = 0, headers: dict | None = None):
-        self.got: list[tuple[int, str, float]] = []
+        self.got: list[tuple[int, str]] = []
         self.ended = False
         self.idle = threading.Event()  # the first state came: the stream has read the log and waits for a wake-up
         self.t = threading.Thread(target=self._run, args=(c, gid, after, headers or {}), daemon=True)
@@ -38,7 +43,7 @@ class Listener:
             pass
 
     def _read(self, c, gid, after, headers) -> None:
-        params = {"after": after, "timeout": 30}
+        params = {"after": after, "timeout": 3600}  # open for longer than any WAIT
         with c.stream("GET", f"/games/{gid}/events/stream", params=params, headers=headers) as r:
             seq = None
             for line in r.iter_lines():  # unnamed messages: what each is, is in its data (docs/api.md "The stream")
@@ -50,45 +55,43 @@ class Listener:
                         self.ended = True
                         return
                     if data["message"] == "event":
-                        self.got.append((seq, data["event"]["type"], time.monotonic()))
+                        self.got.append((seq, data["event"]["type"]))
                     elif data["message"] == "state":
                         self.idle.set()
 
-    def wait_for(self, seq: int, within: float) -> float:
-        deadline = time.monotonic() + within
-        while time.monotonic() < deadline:
-            for s, _, at in self.got:
-                if s == seq:
-                    return at
+    def seqs(self) -> list[int]:
+        return [s for s, _ in self.got]
+
+    def wait_for(self, seq: int) -> None:
+        deadline = time.monotonic() + WAIT
+        while seq not in self.seqs():
+            assert time.monotonic() < deadline, f"seq {seq} not delivered within {WAIT} s; got {self.seqs()}"
             time.sleep(0.005)
-        raise AssertionError(f"seq {seq} not delivered within {within} s; got {[s for s, _, _ in self.got]}")
 
     def wait_idle(self) -> None:
         assert self.idle.wait(60), "the stream never sent its first state"
 
 
 def test_one_process_wakes_its_streams_at_once(tmp_path):
-    env = {"UMPIRE_STREAM_CHECK": "30"}
+    env = {"UMPIRE_STREAM_CHECK": NO_CHECK}  # no fallback check: only the in-process wake-up delivers
     with server_process(str(tmp_path / "s.db"), env=env) as (base, _):
         with httpx.Client(base_url=base, timeout=30) as c:
             g = new_game(c)
             listeners = [Listener(c, g["game_id"], after=g["version"]) for _ in range(5)]
             for li in listeners:  # the streams are idle, waiting: what arrives now, a wake-up delivered
                 li.wait_idle()
-            sent = time.monotonic()
             out = first_choices(c, g, 1)[0][1]
             last = out["version"]
             for li in listeners:
-                assert li.wait_for(last, 5) - sent < 1.0
+                li.wait_for(last)
             # every event in order, and a resume by Last-Event-ID carries on from there
             more = [answer for _, answer in first_choices(c, g, 3)]
             for li in listeners:
-                li.wait_for(more[-1]["version"], 5)
-                seqs = [s for s, _, _ in li.got]
-                assert seqs == list(range(g["version"] + 1, more[-1]["version"] + 1)), seqs
+                li.wait_for(more[-1]["version"])
+                assert li.seqs() == list(range(g["version"] + 1, more[-1]["version"] + 1)), li.seqs()
             resumed = Listener(c, g["game_id"], headers={"Last-Event-ID": str(last)})
-            resumed.wait_for(more[-1]["version"], 5)
-            assert [s for s, _, _ in resumed.got] == list(range(last + 1, more[-1]["version"] + 1))
+            resumed.wait_for(more[-1]["version"])
+            assert resumed.seqs() == list(range(last + 1, more[-1]["version"] + 1))
 
 
 @pytest.fixture
@@ -108,7 +111,7 @@ def listening(name: str) -> None:
 
 
 def test_postgres_listen_notify_wakes_the_other_processes_streams(pg_url):
-    env = {"UMPIRE_STREAM_CHECK": "30"}  # no fallback check could deliver within the test
+    env = {"UMPIRE_STREAM_CHECK": NO_CHECK}  # no fallback check could deliver within the test
     b_name = f"umpire-streams-b-{time.monotonic_ns()}"
     b_url = f"{pg_url}&application_name={b_name}"  # B's connections by name: its LISTEN is seen in pg_stat_activity
     with server_process(pg_url, env=env) as (a, _), server_process(b_url, env=env) as (b, _):
@@ -117,20 +120,24 @@ def test_postgres_listen_notify_wakes_the_other_processes_streams(pg_url):
             li = Listener(cb, g["game_id"], after=g["version"])
             li.wait_idle()  # B's stream is idle
             listening(b_name)  # and B's LISTEN connection up
-            sent = time.monotonic()
-            outs = [answer for _, answer in first_choices(ca, g, 4)]
-            assert li.wait_for(outs[0]["version"], 5) - sent < 1.0
-            li.wait_for(outs[-1]["version"], 5)
-            assert [s for s, _, _ in li.got] == list(range(g["version"] + 1, outs[-1]["version"] + 1))
+            # B's LISTEN connection wakes its streams once as it comes up (something may have been missed before):
+            # that could deliver the first command's events, but not also those of commands sent after they came
+            first = first_choices(ca, g, 1)[0][1]
+            li.wait_for(first["version"])
+            outs = [answer for _, answer in first_choices(ca, g, 3)]
+            li.wait_for(outs[-1]["version"])
+            assert li.seqs() == list(range(g["version"] + 1, outs[-1]["version"] + 1))
             r = ca.post(f"/games/{g['game_id']}/end", headers=auth(g["referee_token"]))
             assert r.status_code == 200
-            deadline = time.monotonic() + 5
-            while not li.ended and time.monotonic() < deadline:
+            deadline = time.monotonic() + WAIT
+            while not li.ended:
+                assert time.monotonic() < deadline, f"no end message within {WAIT} s"
                 time.sleep(0.01)
-            assert li.ended
 
 
 def test_a_second_sqlite_process_sees_appends_at_its_fallback_check(tmp_path):
+    """Nothing tells B of A's appends on SQLite: its fallback check is the only way they reach B's stream (how soon,
+    about one check's interval, is P16's third row)."""
     db = str(tmp_path / "s.db")
     env = {"UMPIRE_STREAM_CHECK": "1"}
     with server_process(db, env=env) as (a, _), server_process(db, env=env) as (b, _):
@@ -138,9 +145,8 @@ def test_a_second_sqlite_process_sees_appends_at_its_fallback_check(tmp_path):
             g = new_game(ca)
             li = Listener(cb, g["game_id"], after=g["version"])
             li.wait_idle()  # what arrives now, B's fallback check found
-            sent = time.monotonic()
             out = first_choices(ca, g, 1)[0][1]
-            assert li.wait_for(out["version"], 5) - sent < 2.5
+            li.wait_for(out["version"])
 
 
 def test_the_notifier_wakes_a_waiting_subscription_from_another_thread():
@@ -148,23 +154,22 @@ def test_the_notifier_wakes_a_waiting_subscription_from_another_thread():
         def heads(self, games):
             return {}
 
-    n = Notifier(NoStore(), check_every=30)
+    n = Notifier(NoStore(), check_every=float(NO_CHECK))  # nothing but `appended` can end a wait within WAIT
 
-    async def main() -> tuple[bool, bool, float]:
+    async def main() -> tuple[bool, bool, bool]:
         sub = n.subscribe("g")
         idle = await sub.wait(0.05)  # nothing appended: a timeout
-        t = threading.Timer(0.05, n.appended, args=("g",))
-        start = time.monotonic()
-        t.start()
-        woken = await sub.wait(5)
-        took = time.monotonic() - start
+        waiting = asyncio.create_task(sub.wait(WAIT))
+        while sub._future is None:  # the wait is under way: the wake-up finds it waiting
+            await asyncio.sleep(0)
+        threading.Thread(target=n.appended, args=("g",)).start()
+        woken = await waiting
         n.appended("g")  # while not waiting: remembered, the next wait returns at once
-        again = await sub.wait(5)
+        again = await sub.wait(WAIT)
         n.unsubscribe(sub)
-        return idle, woken and again, took
+        return idle, woken, again
 
-    idle, woken, took = asyncio.run(main())
-    assert idle is False and woken is True and took < 1.0
+    assert asyncio.run(main()) == (False, True, True)
     assert n.subscribers() == 0
 
 
