@@ -40,8 +40,9 @@ EDITIONS = Editions(
         ),
         Released(
             "8.0.0",
-            "rules fidelity (the cold audit of 7.0.0, F1): UL-E8-1 a Warning only on the boat's first Convoy card drawn "
-            "in the Area, none on a later one after withdrawing from the first",
+            "rules fidelity (the cold audit of 7.0.0, F1 and N1): UL-E8-1 a Warning only on the boat's first Convoy "
+            "card drawn in the Area, none on a later one after withdrawing from the first; UL-E8-2 one Radio Call a "
+            "contact",
         ),
     ),
     changes=(
@@ -181,6 +182,15 @@ EDITIONS = Editions(
             " each U-boat draws a Convoy card in the Area): only when the card engaged is the boat's first drawn in the"
             " Area, so a boat that withdrew from that one places none on a later card there; 7.0.0 and earlier placed"
             " it on the first card the boat engaged in the Area",
+        ),
+        Change(
+            "UL-E8-2",
+            "8.0.0",
+            ("UL-15", "UL-R15"),
+            "one Radio Call a contact: once bought, \"Puedes elegir libremente a otros U-Boats en el Área\" (you may"
+            " freely choose other U-boats in the Area) is that call's, so a second in the same contact is refused,"
+            " naming UL-R15, and not offered; 7.0.0 and earlier sold a second (SO again and another of the"
+            " campaign's purchases) to add a boat",
         ),
     ),
     retired=("1",),
