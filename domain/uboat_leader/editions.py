@@ -38,6 +38,12 @@ EDITIONS = Editions(
             "rules fidelity (an open reading settled): UL-E7-1 the Attack mission's round fires at least one torpedo "
             "where the boat carries any (\"contra alguna o todas las cartas Objetivo\")",
         ),
+        Released(
+            "8.0.0",
+            "rules fidelity (the cold audit of 7.0.0, F1 and N1): UL-E8-1 a Warning only on the boat's first Convoy "
+            "card drawn in the Area, none on a later one after withdrawing from the first; UL-E8-2 one Radio Call a "
+            "contact",
+        ),
     ),
     changes=(
         Change(
@@ -167,6 +173,24 @@ EDITIONS = Editions(
             " or all of the target cards): at least one torpedo where the boat in the box carries any and a Naval card"
             " was drawn, and none only where it carries none or none was drawn; 6.0.0 and earlier took a round of no"
             " torpedo, which ended the mission with the Naval cards discarded and nothing fired",
+        ),
+        Change(
+            "UL-E8-1",
+            "8.0.0",
+            ("UL-27", "UL-R14"),
+            "a Warning is placed \"la primera vez que cada U-Boat roba una carta de Convoy en el Área\" (the first time"
+            " each U-boat draws a Convoy card in the Area): only when the card engaged is the boat's first drawn in the"
+            " Area, so a boat that withdrew from that one places none on a later card there; 7.0.0 and earlier placed"
+            " it on the first card the boat engaged in the Area",
+        ),
+        Change(
+            "UL-E8-2",
+            "8.0.0",
+            ("UL-15", "UL-R15"),
+            "one Radio Call a contact: once bought, \"Puedes elegir libremente a otros U-Boats en el Área\" (you may"
+            " freely choose other U-boats in the Area) is that call's, so a second in the same contact is refused,"
+            " naming UL-R15, and not offered; 7.0.0 and earlier sold a second (SO again and another of the"
+            " campaign's purchases) to add a boat",
         ),
     ),
     retired=("1",),

@@ -173,6 +173,7 @@ class Activation:
     to_place: list[str] = field(default_factory=list)
     called: list[str] = field(default_factory=list)  # boats rolled for (or called by radio) this contact
     rolled: bool = False  # a Wolfpack roll was made: too late for a Radio Call
+    first: bool = False  # this contact's card is the boat's first Convoy card drawn in the Area (UL-R14, UL-E8-1)
     attackers: list[str] = field(default_factory=list)  # other boats that attacked in this activation (UL-R24)
 
 
@@ -241,6 +242,9 @@ class State(Memo):
     counters: dict[str, list[str]] = field(default_factory=dict)  # Area -> air_search, intel, supply_ship, battle
     warnings: dict[str, int] = field(default_factory=dict)  # Area -> Warning counters
     warned: list[list[str]] = field(default_factory=list)  # [boat, area]: a Warning placed for that boat there (UL-R14)
+    # (boat, area): the boat has drawn a Convoy card there, withdrawn or not (UL-R14, UL-E8-1); a tuple with a plain
+    # default, so a snapshot pickled before the field existed loads with it
+    drew: tuple[tuple[str, str], ...] = ()
     boats: dict[str, Boat] = field(default_factory=dict)
     decks: dict[str, list[int]] = field(default_factory=dict)  # the cards left, in data-set order
     discards: dict[str, list[int]] = field(default_factory=dict)

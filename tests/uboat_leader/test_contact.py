@@ -106,6 +106,53 @@ def test_UL27_the_convoy_cards_counters_the_battle_counter_and_a_warning_the_fir
     assert s.warned == [["U-47", "w-approaches"]]
 
 
+@pytest.mark.parametrize("edition", [None, "7.0.0"])
+def test_UL27_UL_R14_ULE8_1_no_warning_on_a_later_card_after_withdrawing_from_the_first(edition):
+    """UL-27: "Coloca también una ficha de 'Peligro de U-Boat' la primera vez que cada U-Boat roba una carta de Convoy
+    en el Área" (the first time each U-boat draws a Convoy card in the Area). U-47 rolls two contacts (7 on [4, 7, 10]),
+    withdraws from its first card (11) and engages the second (37, drawn at once, UL-E3-9): from 8.0.0 (UL-E8-1) no
+    Warning, that was not its first draw there; 7.0.0 placed one on the first card engaged."""
+    s = at_contact(edition=edition)
+    send(s, "activate", boat="U-47")
+    deck(s, "convoys", 11, 37)
+    events = send(s, "roll_contacts", 7, 1)
+    assert of(events, ev.ContactsRolled)[0].contacts == 2 and [e.number for e in of(events, ev.CardDrawn)] == [11]
+    events = send(s, "withdraw", 1)
+    assert [e.number for e in of(events, ev.CardDrawn)] == [37] and not of(events, ev.WarningPlaced)
+    events = send(s, "engage")
+    assert of(events, ev.ContactEngaged)[0].number == 37
+    if edition is None:
+        assert not of(events, ev.WarningPlaced) and s.warnings == {} and s.warned == []
+    else:
+        assert [(w.area, w.boat, w.warnings) for w in of(events, ev.WarningPlaced)] == [("w-approaches", "U-47", 1)]
+
+
+def test_UL_S9_UL_R14_ULE8_1_a_draw_withdrawn_from_is_remembered_until_the_reset_clears_it_with_the_warnings():
+    """The record of the boats' draws is UL-R14's per-boat record: a card withdrawn from counts as drawn, and the
+    map reset (UL-S9) clears it with the Warnings, so the next turn's first card is a first draw again."""
+    s = at_contact()
+    send(s, "activate", boat="U-47")
+    deck(s, "convoys", 11)
+    send(s, "roll_contacts", 4, 1)
+    send(s, "withdraw")
+    assert s.drew == (("U-47", "w-approaches"),) and s.warnings == {} and s.act is None
+    evolve(s, ev.MapReset())
+    assert s.drew == () and s.warned == []
+
+
+@pytest.mark.parametrize("kept", [11, 37])
+def test_UL26_UL_R14_ULE8_1_with_air_search_either_card_of_the_first_draw_is_its_first_and_gets_the_warning(kept):
+    """The two cards Air Search draws for one contact are one draw (UL-10, UL-R13): the card kept of the first is the
+    boat's first Convoy card in the Area, whichever it is, and engaging it places the Warning (UL-R14)."""
+    s = at_contact()
+    s.counters["w-approaches"] = ["air_search"]
+    send(s, "activate", boat="U-47")
+    deck(s, "convoys", 11, 37)
+    send(s, "roll_contacts", 4, 1, 1)
+    send(s, "choose_convoy_card", number=kept)
+    assert [w.boat for w in of(send(s, "engage"), ev.WarningPlaced)] == ["U-47"]
+
+
 def test_UL_R16_a_naval_contacts_escorts_are_fleet_escorts_known_at_once():
     s = at_contact()
     events = engage(s, 2, 1, card=21)  # Fleet Escorts 2, then 1

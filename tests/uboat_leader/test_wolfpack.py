@@ -54,6 +54,32 @@ def test_UL15_a_radio_call_before_any_roll_brings_the_boats_named_for_its_cost()
     assert "radio_call" not in legal(s)
 
 
+@pytest.mark.parametrize("edition", [None, "7.0.0"])
+def test_UL15_UL_R15_ULE8_2_one_radio_call_a_contact(edition):
+    """Formar Wolfpacks: "Si adquieres la Opción Especial 'Llamada por la Radio' en ese momento, no necesitas lanzar el
+    dado para otros U-Boats en el Área. Puedes elegir libremente a otros U-Boats en el Área para que se unan a tu
+    ataque" (buy the Radio Call then and you need not roll for the Area's other boats: you may freely choose them to
+    join): one call before the first roll names any number (UL-R15), so from 8.0.0 (UL-E8-2) a second in the same
+    contact is refused, naming UL-R15, and not offered; 7.0.0 sold it again (1 SO and one of the campaign's two)."""
+    s = at_contact(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")), so_half=4, edition=edition)
+    engage(s)
+    send(s, "place", boat="U-47", area="L1", side="surfaced")
+    send(s, "radio_call", boats=["U-51"])
+    send(s, "place", boat="U-51", area="L2", side="surfaced")
+    assert (s.so_half, s.bought["radio_call"]) == (2, 1)
+    offered = legal(s)
+    assert "call_wolfpack" in offered, "the Area's other boat may still be rolled for"
+    if edition is None:
+        assert "radio_call" not in offered
+        with pytest.raises(IllegalCommand, match="UL-R15"):
+            send(s, "radio_call", boats=["U-43"])
+        assert (s.so_half, s.bought["radio_call"], s.act.called) == (2, 1, ["U-51"]), "refused: nothing spent"
+    else:
+        assert offered["radio_call"].choices == [{"boats": ["U-43"]}]
+        send(s, "radio_call", boats=["U-43"])
+        assert (s.so_half, s.bought["radio_call"], s.act.to_place) == (0, 2, ["U-43"])
+
+
 def test_UL15_no_radio_call_after_a_wolfpack_roll():
     s = at_contact(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")), so_half=4)
     engage(s)

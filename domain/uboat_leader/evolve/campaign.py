@@ -130,7 +130,7 @@ def _replenished(s: State, e: ev.Replenished) -> None:
 
 
 def _reset(s: State, e: ev.MapReset) -> None:
-    s.counters, s.warnings, s.warned, s.rr_turn = {}, {}, [], False
+    s.counters, s.warnings, s.warned, s.drew, s.rr_turn = {}, {}, [], (), False
     for b in s.boats.values():
         b.attacked, b.contact_mod = False, 0
         if b.space == "search":

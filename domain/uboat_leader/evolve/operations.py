@@ -50,9 +50,13 @@ def _drawn(s: State, e: ev.CardDrawn) -> None:
     if s.battle is not None and e.deck in ("merchants", "escorts", "fleet", "naval", "tactics"):
         s.battle.cards.setdefault(e.deck, []).append(e.number)
     elif e.deck == "convoys" and s.act is not None:
-        if not s.act.drawn:
+        if not s.act.drawn:  # a contact's first card (Air Search draws a second beside it: one draw)
             s.act.contacts -= 1
             s.tally.contacts += 1
+            drew = (s.act.boat, s.area_of(s.act.boat))
+            s.act.first = drew not in s.drew
+            if s.act.first:
+                s.drew = (*s.drew, drew)
         s.act.drawn.append(e.number)
         s.act.stage = "choose" if len(s.act.drawn) == 2 else "engage"
     elif e.deck == "naval" and s.ops is not None and s.ops.box is not None:

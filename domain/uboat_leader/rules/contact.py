@@ -156,7 +156,7 @@ def engage(ctx) -> None:
     area = s.area_of(boat)
     card = s.data.card("convoys", s.act.drawn[0])
     ctx.emit(ev.ContactEngaged(number=card.number, area=area))
-    if [boat, area] not in s.warned:
+    if warning_due(s, boat, area):
         ctx.emit(ev.WarningPlaced(area=area, boat=boat, warnings=s.warnings.get(area, 0) + 1))
     pieces = [ev.PiecePlaced(label=lb, kind=lb[0], area=a) for lb, a in card.positions]
     ctx.emit(ev.ShipsPlaced(number=card.number, pieces=pieces, alerted=card.alerted))
@@ -164,6 +164,15 @@ def engage(ctx) -> None:
         for p in pieces:
             if p.kind == "E":
                 reveal_from(ctx, p.label, "fleet", True)
+
+
+def warning_due(s: State, boat: str, area: str) -> bool:
+    """UL-27, UL-R14: "Coloca también una ficha de 'Peligro de U-Boat' la primera vez que cada U-Boat roba una carta de
+    Convoy en el Área": from 8.0.0 (UL-E8-1) only when the card engaged is the boat's first drawn in the Area, so one
+    that withdrew from that card places none on a later one; 7.0.0 and earlier placed it on the first card engaged."""
+    if [boat, area] in s.warned:
+        return False
+    return s.act.first or not s.edition.has("UL-E8-1")
 
 
 def place_choices(s: State) -> list[dict]:

@@ -57,7 +57,15 @@ def call_wolfpack(ctx, cmd: c.CallWolfpack) -> None:
 
 
 def why_not_radio(s: State, boats: list[str]) -> str | None:
-    """UL-15, UL-R15: Llamada por la Radio is bought before any Wolfpack roll; the boats named join freely."""
+    """UL-15, UL-R15: Llamada por la Radio is bought before any Wolfpack roll; the boats named join freely. From 8.0.0
+    (UL-E8-2) once a contact: "Puedes elegir libremente a otros U-Boats en el Área" is that one call's choice, so a
+    second would make the player pay again for what the first gave."""
+    if s.edition.has("UL-E8-2") and radioed(s):
+        return (
+            "a Radio Call was bought for this contact already: the one call, before the first roll, chooses freely "
+            "which of the Area's boats join (\"Puedes elegir libremente a otros U-Boats en el Área\"); the others may "
+            "still be rolled for (UL-15, UL-R15)"
+        )
     why = strategic.why_not_spend(s, "radio_call")
     if why:
         return why
@@ -66,6 +74,12 @@ def why_not_radio(s: State, boats: list[str]) -> str | None:
     if not boats or len(set(boats)) != len(boats) or any(b not in pack(s) for b in boats):
         return f"a Radio Call names some of {pack(s)}, each once (UL-15)"
     return None
+
+
+def radioed(s: State) -> bool:
+    """A Radio Call was bought in this contact: a boat was called with no Wolfpack roll yet made (`called` is emptied
+    as a contact is engaged, and only a roll or a Radio Call adds to it)."""
+    return bool(s.act.called) and not s.act.rolled
 
 
 def radio_call(ctx, cmd: c.RadioCall) -> None:
