@@ -77,8 +77,9 @@ def why_not_radio(s: State, boats: list[str]) -> str | None:
 
 
 def radioed(s: State) -> bool:
-    """A Radio Call was bought in this contact: a boat was called with no Wolfpack roll yet made (`called` is emptied
-    as a contact is engaged, and only a roll or a Radio Call adds to it)."""
+    """A Radio Call was bought in this contact and no Wolfpack roll made since: a boat was called with no roll yet
+    (`called` is emptied as a contact is engaged, and only a roll or a Radio Call adds to it). After a roll this says
+    no, and `why_not_radio` refuses a call for the roll instead (UL-15)."""
     return bool(s.act.called) and not s.act.rolled
 
 
