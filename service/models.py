@@ -235,7 +235,7 @@ class ChangeDeadlines(_In):
     ] = None
     extend: Annotated[
         dict[str, int],
-        Meta(description='seconds added to the running turn of each seat named (e.g. {"Russia": 3600})'),
+        Meta(description='seconds added to the running turn of each seat named (e.g. {"russia": 3600})'),
     ] = {}
     command_id: Annotated[CommandId | None, Meta(description="client-chosen id; a retry with it appends nothing")] = None
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 from datetime import UTC, datetime
 
@@ -449,3 +450,17 @@ def test_http_the_servers_own_sweeper_fires_a_deadline_and_the_log_shows_it(tmp_
             time.sleep(0.05)  # between looks at the condition, not instead of it
         assert found and found[0]["data"] == {"seat": g.json()["seats"][0]["seat"], "since": 1, "action": "bot"}
         assert found[0]["actor"] == g.json()["seats"][0]["seat"]
+
+
+def test_http_the_openapi_example_of_extend_is_accepted_as_it_stands(tmp_path):
+    """The example in ChangeDeadlines.extend's description names a seat the way the game names it (it said "Russia",
+    which the server refuses: seats are `japan` and `russia`), so a client sending it gets 200."""
+    app = create_app(str(tmp_path / "x.db"))
+    described = app.openapi()["components"]["schemas"]["ChangeDeadlines"]["properties"]["extend"]["description"]
+    example = json.loads(re.search(r"e\.g\. (\{[^}]*\})", described).group(1))
+    with TestClient(app) as c:
+        g = c.post("/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": 60, "on_expiry": "bot"}})
+        gid, ref = g.json()["game_id"], g.json()["referee_token"]
+        r = c.post(f"/games/{gid}/deadlines", json={"extend": example}, headers={"Authorization": f"Bearer {ref}"})
+        assert r.status_code == 200, r.text
+        assert r.json()["events"][0]["data"]["extend"] == example

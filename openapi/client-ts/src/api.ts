@@ -5356,7 +5356,7 @@ export interface components {
             command_id?: string | null;
             /**
              * Extend
-             * @description seconds added to the running turn of each seat named (e.g. {"Russia": 3600})
+             * @description seconds added to the running turn of each seat named (e.g. {"russia": 3600})
              * @default {}
              */
             extend?: {
