@@ -85,7 +85,9 @@ class Problem(_Out, omit_defaults=True):
     status: int
     code: str
     detail: str
-    instance: str | None = None
+    instance: Annotated[
+        str | None, Meta(description="the path asked; past 512 characters, its first 511 and an ellipsis (…)")
+    ] = None
     legal: list[CommandSpec] | None = None  # illegal-command: what is legal now, in the shape of `awaiting`
     version: int | None = None  # version-conflict: the game's version now
     limit: int | None = None  # body-too-large, too-many-requests: the limit that was hit

@@ -15893,6 +15893,7 @@ export interface components {
             editions?: string[] | null;
             /**
              * Instance
+             * @description the path asked; past 512 characters, its first 511 and an ellipsis (…)
              * @default null
              */
             instance?: string | null;
