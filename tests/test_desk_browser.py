@@ -1071,6 +1071,31 @@ def test_a_seats_token_shows_that_seats_view(desk, served):
     assert desk.page.evaluate("() => sessionStorage.getItem('umpire-desk-seat-token:bf-live')") is None
 
 
+def test_the_referees_phase_picture_shows_each_seats_sealed_submission(desk, served):
+    """docs/desk.md: the referee view is everything, sealed records included: the phase picture shows under each seat
+    that has submitted what it sealed (it showed the commitment alone, as to the public)."""
+    server, tokens = served
+    ref = httpx.get(f"{server}/games/bf-live/views/phase", headers={"Authorization": f"Bearer {tokens['referee']}"})
+    orders = {x["seat"]: x["orders"] for x in ref.json()["data"]["submitted"]}
+    assert orders and all(orders.values())
+    desk.open("#/live/bf-live/referee")
+    desk.page.fill("#referee-token", tokens["referee"])
+    desk.page.click("#keep-referee-token")
+    desk.page.wait_for_selector("#reader-banner[data-reader=referee]")
+    desk.page.click("#tab-timeline")
+    desk.page.wait_for_selector(".view-box[data-ready]")
+    desk.page.click(".view-tabs button[data-view=phase]")
+    desk.page.wait_for_selector(".view-box[data-view=phase][data-ready]")
+    for seat, sealed in orders.items():
+        shown = desk.page.inner_text(f".bf-owing li[data-seat={seat}] pre")
+        assert json.loads(shown) == sealed
+    desk.page.select_option("#read-as", "public")  # the public's picture: commitments only
+    desk.page.wait_for_selector("#reader-banner[data-reader=public]")
+    desk.page.wait_for_function("() => document.querySelector('#reader-banner[data-reader=public]')"
+                                " && document.querySelectorAll('.bf-owing li').length > 0"
+                                " && document.querySelectorAll('.bf-owing li pre').length === 0")  # fmt: skip
+
+
 # ---------------------------------------------------------------- what-if: the odds and forks from the desk
 
 

@@ -4005,7 +4005,7 @@ export interface components {
         };
         /**
          * Battlefleet1900PhaseView
-         * @description The turn, the step, who owes and who has submitted; the reader's own sealed submission.
+         * @description The turn, the step, who owes and who has submitted; the reader's own sealed submission; to the referee of an umpired game, every seat's (`submitted[].orders`).
          */
         Battlefleet1900PhaseView: {
             /** At */
@@ -20201,6 +20201,11 @@ export interface components {
         Submitted: {
             /** Commitment */
             commitment: string;
+            /**
+             * Orders
+             * @default null
+             */
+            orders?: (components["schemas"]["Battlefleet1900Start"] | components["schemas"]["GiveOrders"] | components["schemas"]["Battlefleet1900Move"] | components["schemas"]["Fire"] | components["schemas"]["LaunchTorpedoes"] | components["schemas"]["DamageControl"]) | null;
             /** Seat */
             seat: string;
         };
