@@ -313,15 +313,21 @@ def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file"), progre
 
     from events.bundle import decode_bundle
     from service.replay import replay as run_replay
+    from service.replay import with_logged_seed
 
     try:
         b = decode_bundle(_read(bundle))
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         raise fail(f"{bundle} is not an umpire-bundle/1: {e}")
+    b, _ = with_logged_seed(b)  # a header without the seed its log reveals: the log's (`umpire verify` checks it)
     if b.dice.server_seed is None:
         raise fail("the bundle's server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
     with Progress(f"replaying {bundle.name}", len(b.commands), lines=progress_lines) as progress:
-        result, _ = run_replay(b, bytes.fromhex(b.dice.server_seed), progress=progress.of)
+        try:
+            seed = bytes.fromhex(b.dice.server_seed)
+        except ValueError:
+            raise fail("the server seed the bundle's log reveals is not hex: `umpire verify` says what is wrong")
+        result, _ = run_replay(b, seed, progress=progress.of)
     if result["status"] == "pass":
         console.print(f"[green]{result['detail']}[/]")
         raise typer.Exit(0)
