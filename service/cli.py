@@ -64,11 +64,12 @@ err = _Console(stderr=True)
 
 
 class Progress:
-    """How far a long run is: a bar with the time left on a terminal; elsewhere (a log, CI, a pipe) a line on
-    standard error every 5% of the way, with the time left, so that a run nobody watches still says where it is."""
+    """How far a long run is: a bar with the time left on a terminal. Elsewhere (a log, CI, a pipe) nothing, unless
+    asked for with `--progress` (`lines`): then a line on standard error every 5% of the way, with the time left, so
+    that a run nobody watches can still say where it is without filling every CI log."""
 
-    def __init__(self, label: str, total: int, quiet: bool = False):
-        self.label, self.total, self.quiet = label, max(1, total), quiet
+    def __init__(self, label: str, total: int, quiet: bool = False, lines: bool = False):
+        self.label, self.total, self.quiet, self.lines = label, max(1, total), quiet, lines
         self.started, self.last = time.monotonic(), 0
         self.bar: Any = None  # rich's Progress, on a terminal
 
@@ -86,6 +87,8 @@ class Progress:
             return
         if self.bar is not None:
             self.bar.update(self.task, completed=done)
+        elif not self.lines:
+            return
         elif done - self.last >= max(1, self.total // 20) or (done >= self.total > self.last):
             self.last = done
             spent = time.monotonic() - self.started
@@ -105,6 +108,12 @@ class Progress:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+# the long runs' option: off a terminal, progress lines only when asked for
+PROGRESS = typer.Option(
+    False, "--progress", help="off a terminal (a log, CI, a pipe): a progress line on standard error every 5%"
+)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
@@ -226,6 +235,7 @@ def _read(path: Path) -> bytes:
 def verify_cmd(
     bundle: Path | None = typer.Argument(None, help="a bundle JSON file (or --db for every game of a store)"),
     db: str | None = typer.Option(None, help="check every game of this store (a SQLite file or a postgresql:// URL)"),
+    progress_lines: bool = PROGRESS,
 ) -> None:
     """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
     seed is not revealed yet, so the dice and replay checks wait). With --db, every game of a store: each one's bundle
@@ -233,12 +243,12 @@ def verify_cmd(
     from service.replay import verify
 
     if db is not None:
-        _verify_store(db)
+        _verify_store(db, progress_lines)
         return
     if bundle is None:
         raise fail("name a bundle file, or --db for every game of a store", 2)
     raw = _read(bundle)
-    with Progress(f"replaying {bundle.name}", 1) as progress:
+    with Progress(f"replaying {bundle.name}", 1, lines=progress_lines) as progress:
         report = verify(raw, progress=progress.of)
     whose = f"game {report['game']}" if report["game"] else "not a bundle of any game"
     table = console.table(f"{bundle.name} — {whose}", min(console.width, 100))
@@ -253,13 +263,13 @@ def verify_cmd(
     raise typer.Exit({"verified": 0, "failed": 1, "partial": 2}[report["verdict"]])
 
 
-def _verify_store(db: str) -> None:
+def _verify_store(db: str, lines: bool = False) -> None:
     from service.backup import verify_store
 
     svc = _service(db)
     ids = svc.store.game_ids()
     counts = {"verified": 0, "partial": 0, "failed": 0}
-    with Progress("games checked", len(ids)) as progress:
+    with Progress("games checked", len(ids), lines=lines) as progress:
         for i, (game_id, report) in enumerate(verify_store(svc, ids), start=1):
             counts[report["verdict"]] += 1
             if report["verdict"] == "failed":
@@ -297,21 +307,27 @@ def backup(
 
 
 @app.command()
-def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file")) -> None:
+def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file"), progress_lines: bool = PROGRESS) -> None:
     """Re-run a bundle's commands on this engine; show the first divergence as a diff of bodies."""
     import msgspec
 
     from events.bundle import decode_bundle
     from service.replay import replay as run_replay
+    from service.replay import with_logged_seed
 
     try:
         b = decode_bundle(_read(bundle))
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         raise fail(f"{bundle} is not an umpire-bundle/1: {e}")
+    b, _ = with_logged_seed(b)  # a header without the seed its log reveals: the log's (`umpire verify` checks it)
     if b.dice.server_seed is None:
         raise fail("the bundle's server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
-    with Progress(f"replaying {bundle.name}", len(b.commands)) as progress:
-        result, _ = run_replay(b, bytes.fromhex(b.dice.server_seed), progress=progress.of)
+    with Progress(f"replaying {bundle.name}", len(b.commands), lines=progress_lines) as progress:
+        try:
+            seed = bytes.fromhex(b.dice.server_seed)
+        except ValueError:
+            raise fail("the server seed the bundle's log reveals is not hex: `umpire verify` says what is wrong")
+        result, _ = run_replay(b, seed, progress=progress.of)
     if result["status"] == "pass":
         console.print(f"[green]{result['detail']}[/]")
         raise typer.Exit(0)
@@ -466,6 +482,7 @@ def simulate(
     jobs: int = typer.Option(1, min=1, help="worker processes (the result is the same for any number)"),
     dask: str | None = typer.Option(None, help="a dask.distributed scheduler address to spread the games over"),
     plot: Path | None = typer.Option(None, help="with --from: draw the histograms to this PNG"),
+    progress_lines: bool = PROGRESS,
 ) -> None:
     """Play N games with the ruleset's bot and print the distribution of what the ruleset reports. With --from and
     --at, the games continue a real game from that position and the real outcome is marked with its percentile."""
@@ -478,7 +495,7 @@ def simulate(
     if ruleset not in RULESETS:
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
     if from_bundle is not None or at is not None or plot is not None:
-        return _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys)
+        return _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys, progress_lines)
     try:
         opts = json.loads(options)
     except ValueError as e:
@@ -501,7 +518,7 @@ def simulate(
     results = []
     labels: dict[str, dict[int, str]] = {}
     started = time.perf_counter()
-    with Progress(ruleset, games, quiet=as_json) as progress:
+    with Progress(ruleset, games, quiet=as_json, lines=progress_lines) as progress:
         for i in range(games):
             try:
                 game = play(ruleset, opts, seed_for(seed, i), game_id=f"sim-{seed}-{i}")
@@ -533,7 +550,7 @@ def simulate(
     console.print(f"options {json.dumps(opts)}; {games} games, {games / elapsed:,.1f} games/s on one core", highlight=False)
 
 
-def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys) -> None:
+def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys, lines=False) -> None:
     """`umpire simulate --from BUNDLE --at SEQ`: the odds from a position of a real game."""
     import msgspec
 
@@ -550,7 +567,7 @@ def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, opti
         raise fail(f"{from_bundle} is a game of {b.ruleset.id}, not {ruleset}")
     executor = _executor(jobs, dask)
     try:
-        with Progress(f"{ruleset} from seq {at}", games, quiet=as_json) as progress:
+        with Progress(f"{ruleset} from seq {at}", games, quiet=as_json, lines=lines) as progress:
             result = odds(b, at, games, seed, executor, progress)
     except Rejected as e:
         raise fail(f"--at {at}: {e.detail}")

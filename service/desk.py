@@ -34,9 +34,19 @@ def mount_desk(app: FastAPI, rulesets: Mapping[str, Loaded]) -> None:
     def desk_data(ruleset_id: str, edition: str = ""):
         """`?edition=` the game's version: its edition's default set (a data revision); none: the newest's."""
         loaded = rulesets.get(ruleset_id)
-        want = major(edition or loaded.ruleset.version) if loaded is not None else ""
-        if loaded is None or want not in loaded.files:
-            raise NotFound("unknown-ruleset", f"no ruleset {ruleset_id!r} of edition {edition!r} here; GET /rulesets")
+        if loaded is None:
+            named = repr(ruleset_id) if len(ruleset_id) <= 64 else "of that name (an id is at most 64 characters)"
+            raise NotFound("unknown-ruleset", f"no ruleset {named} here; GET /rulesets lists {sorted(rulesets)}")
+        want = major(edition or loaded.ruleset.version)
+        if want not in loaded.files:
+            run = loaded.ruleset.editions.run
+            named = repr(edition) if len(edition) <= 32 else "of that name (a version is at most 32 characters)"
+            raise NotFound(
+                "unknown-edition",
+                f"{ruleset_id} has no edition {named} here; name one of {run} (a game's `ruleset.version`), or "
+                "leave edition out for the newest",
+                editions=run,
+            )
         path = loaded.files[want]
         if path is None:
             raise NotFound("no-data-set", f"{ruleset_id} has no data set: its rules need none, so there is none here")

@@ -76,7 +76,7 @@ def problem(status: int, code: str, detail: str, instance: str | None = None, **
         "status": status,
         "code": code,
         "detail": detail,
-        "instance": instance,
+        "instance": instance if instance is None or len(instance) <= 512 else instance[:511] + "…",  # no 5 KB echo
     }
     body.update({k: v for k, v in extra.items() if v is not None})
     headers = {"WWW-Authenticate": 'Bearer realm="naval-umpire"'} if status == 401 else None

@@ -10,6 +10,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from domain.decisions import Ui
+from domain.engine import MAX_TURN_SECONDS
 from events.core import RollResult
 
 MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for (`umpire simulate --from`: no cap)
@@ -84,7 +85,9 @@ class Problem(_Out, omit_defaults=True):
     status: int
     code: str
     detail: str
-    instance: str | None = None
+    instance: Annotated[
+        str | None, Meta(description="the path asked; past 512 characters, its first 511 and an ellipsis (…)")
+    ] = None
     legal: list[CommandSpec] | None = None  # illegal-command: what is legal now, in the shape of `awaiting`
     version: int | None = None  # version-conflict: the game's version now
     limit: int | None = None  # body-too-large, too-many-requests: the limit that was hit
@@ -201,14 +204,15 @@ class CreateDice(_In):
 
 
 OnExpiry = Literal["bot", "default", "forfeit"]
+# a turn's seconds, and the seconds added to one (domain/engine.py MAX_TURN_SECONDS: 366 days)
+TurnSeconds = Annotated[int, Meta(ge=1, le=MAX_TURN_SECONDS)]
 
 
 class Deadlines(_In):
     """A game's turn clock."""
 
     turn_seconds: Annotated[
-        int,
-        Meta(ge=1, le=366 * 24 * 3600, description="seconds a seat has from the moment it is awaited (its turn)"),
+        TurnSeconds, Meta(description="seconds a seat has from the moment it is awaited (its turn)")
     ]
     on_expiry: Annotated[
         OnExpiry,
@@ -223,9 +227,9 @@ class Deadlines(_In):
 class ChangeDeadlines(_In):
     """The referee's change of a game's turn clock; what is left out stays as it is."""
 
-    turn_seconds: Annotated[int | None, Meta(description="the turn's seconds from now on, for running turns too")] = (
-        None
-    )
+    turn_seconds: Annotated[
+        TurnSeconds | None, Meta(description="the turn's seconds from now on, for running turns too")
+    ] = None
     on_expiry: Annotated[OnExpiry | None, Meta(description="what acts for a seat whose time ran out, from now on")] = (
         None
     )
@@ -234,8 +238,8 @@ class ChangeDeadlines(_In):
         Meta(description="true: no clock runs; false: they run again, every awaited seat's from the start of its turn"),
     ] = None
     extend: Annotated[
-        dict[str, int],
-        Meta(description='seconds added to the running turn of each seat named (e.g. {"Russia": 3600})'),
+        dict[str, TurnSeconds],
+        Meta(description='seconds added to the running turn of each seat named (e.g. {"russia": 3600})'),
     ] = {}
     command_id: Annotated[CommandId | None, Meta(description="client-chosen id; a retry with it appends nothing")] = None
 

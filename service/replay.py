@@ -88,6 +88,27 @@ def first_k(b: Bundle) -> int:
     return first_k(b.parent) + sum(1 for e in b.parent.events if e.body.get("type") == "DiceRolled")
 
 
+def logged_seed(b: Bundle) -> tuple[Any, int | None]:
+    """The server seed the log's `ServerSeedRevealed` records, and its seq; (None, None) without one. Public once
+    revealed, and hash-chained, unlike the header's `dice.server_seed`."""
+    for e in b.events:
+        if e.body.get("type") == "ServerSeedRevealed":
+            data = e.body.get("data")
+            return (data.get("server_seed") if isinstance(data, dict) else None), e.body.get("seq")
+    return None, None
+
+
+def with_logged_seed(b: Bundle) -> tuple[Bundle, int | None]:
+    """`b` with the seed its own log reveals in the header's place, when the header leaves `dice.server_seed` null
+    (the seq it came from; None when nothing was taken). The chain, the commit and every roll are then checked with it,
+    as with a header's: a header is an unchained copy of what the log says. A header that carries one is compared
+    with the log's in `verify_dice`. Nothing of the server's is read."""
+    seed, seq = logged_seed(b)
+    if b.dice.server_seed is not None or not isinstance(seed, str):
+        return b, None
+    return msgspec.structs.replace(b, dice=msgspec.structs.replace(b.dice, server_seed=seed)), seq
+
+
 def verify_dice(b: Bundle) -> dict[str, Any]:
     d = b.dice
     if d.scheme != "umpire1":
@@ -103,13 +124,14 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
         seed = bytes.fromhex(d.server_seed)
     except ValueError:
         return _check("fail", "server_seed is not hex", first_bad_k=0, first_bad_seq=1)
-    revealed = next((e.body for e in b.events if e.body.get("type") == "ServerSeedRevealed"), None)
-    if revealed is not None and revealed.get("data", {}).get("server_seed") != d.server_seed:
+    logged, at = logged_seed(b)
+    if at is not None and logged != d.server_seed:
         return _check(
             "fail",
-            f"the bundle's server_seed is not the one revealed at seq {revealed.get('seq')}",
+            f"the header's dice.server_seed {d.server_seed} is not the seed ServerSeedRevealed records at seq {at}, "
+            f"{logged}: the chained log's is the game's, so the header was changed (or the log was)",
             first_bad_k=0,
-            first_bad_seq=revealed.get("seq"),
+            first_bad_seq=at,
         )
     if hashlib.sha256(seed).hexdigest() != d.server_commit:
         return _check(
@@ -513,11 +535,15 @@ def verify(
         b = raw if isinstance(raw, Bundle) else decode_bundle(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", f"not an umpire-bundle/1: {e}")}}
+    b, seed_from = with_logged_seed(b)  # a header without the seed its own chained log reveals
     if seed_lookup is not None and b.dice.server_seed is None:
         refuse_sealed_content(b)  # before anything is compared with this server's secret records
     chain = verify_chain(b)
     parent = verify_parent(b, seed_lookup, rulesets)
     dice = verify_dice(b)
+    if seed_from is not None:
+        taken = f"the server seed revealed at seq {seed_from} (the header's dice.server_seed is null)"
+        dice["detail"] = f"{taken}: {dice['detail']}"
     sealed = verify_sealed(b)
     seed, records = None, None
     if b.dice.server_seed is not None and dice["status"] == "pass":

@@ -125,9 +125,23 @@ def parse_target(url: Any) -> tuple[str, str, int, str]:
     return parts.scheme, parts.hostname, port, path
 
 
+def _not_public(host: str, why: str) -> Refused:
+    """The one refusal of a host for where it points, the same words whatever it resolved to (or that it resolved to
+    nothing): an answer naming the address, or the kind of address, or that the name does not resolve, would let
+    anyone holding a seat's token (anyone: anyone may create a game) ask the server how it resolves internal names.
+    The operator reads what it was in the server's log (`why`)."""
+    log.info("webhook target host %r refused: %s", host, why)
+    return _refuse(
+        f"host {host!r} does not resolve to public addresses only: webhooks reach a host whose every address is "
+        "public (not loopback, private, link-local, cloud metadata, multicast, reserved or otherwise not globally "
+        "routable). Check the name, or ask the operator to allow it (UMPIRE_WEBHOOK_ALLOW)"
+    )
+
+
 def resolve(host: str, port: int, allow: Allow) -> str:
     """The address to connect to for `host`: every address it resolves to must be allowed (a name with one private
-    address among public ones is refused), and the first is used."""
+    address among public ones is refused), and the first is used. A refusal does not say what the name resolved to
+    (`_not_public`)."""
     try:
         literal = ipaddress.ip_address(host)
         addresses = [literal]
@@ -135,19 +149,16 @@ def resolve(host: str, port: int, allow: Allow) -> str:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except (OSError, UnicodeError, ValueError) as e:  # UnicodeError: a name IDNA cannot encode
-            raise _refuse(f"host {host!r} does not resolve: {e}") from None
+            raise _not_public(host, f"it does not resolve: {e}") from None
         addresses = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
         if not addresses:
-            raise _refuse(f"host {host!r} resolves to no address")
+            raise _not_public(host, "it resolves to no address")
     if allow.host(host):
         return str(addresses[0])
     for ip in addresses:
         why = why_forbidden(ip)
         if why is not None and not allow.address(ip):
-            raise _refuse(
-                f"host {host!r} is {ip}, {why}: webhooks reach only public addresses unless the operator allows "
-                "this one in UMPIRE_WEBHOOK_ALLOW"
-            )
+            raise _not_public(host, f"it resolves to {ip}, {why} (UMPIRE_WEBHOOK_ALLOW may allow it)")
     return str(addresses[0])
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from fastapi.testclient import TestClient
 
+from service.app import create_app
 from tests.conftest import auth, new_game, send, to_german_combat
 from tests.sse import on_message_only
 
@@ -487,3 +489,31 @@ def test_a_ruleset_marks_the_commands_offered_all_game_long(client):
                       "uboat-leader": set()}  # fmt: skip
     g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
     assert "concede" in {a["type"] for a in client.get(f"/games/{g['game_id']}").json()["awaiting"]}
+
+
+def test_a_problem_echoes_at_most_512_characters_of_the_path(tmp_path):
+    """A 5,000-character game id came back whole in `instance` (a new user's trial): past 512 characters the path is
+    cut to its first 511 and an ellipsis, and no part of the answer repeats it."""
+    with TestClient(create_app(str(tmp_path / "i.db"))) as c:
+        long = "a" * 5000
+        for path in [f"/games/{long}", f"/games/{long}/events", f"/{long}", f"/desk/data/{long}.json"]:
+            r = c.get(path)
+            assert r.status_code in (404, 422) and r.headers["content-type"] == "application/problem+json", r.text[:300]
+            instance = r.json()["instance"]
+            assert len(instance) == 512 and instance.endswith("…") and path.startswith(instance[:-1]), len(instance)
+            assert len(r.content) < 1500, len(r.content)
+        assert c.get("/games/nope").json()["instance"] == "/games/nope"  # a path of a usual length: whole
+
+
+def test_desk_data_says_no_ruleset_or_no_edition_by_its_own_code(tmp_path):
+    """GET /desk/data/nope.json said "no ruleset 'nope' of edition '' here"; an unknown edition of a real ruleset was
+    `unknown-ruleset`. Now: `unknown-ruleset` naming the ruleset alone, and `unknown-edition` with the editions run."""
+    with TestClient(create_app(str(tmp_path / "d.db"))) as c:
+        nope = c.get("/desk/data/nope.json")
+        assert nope.status_code == 404 and nope.json()["code"] == "unknown-ruleset"
+        assert nope.json()["detail"].startswith("no ruleset 'nope' here") and "edition" not in nope.json()["detail"]
+        old = c.get("/desk/data/battlefleet-1900.json", params={"edition": "1.0.0"})
+        assert old.status_code == 404 and old.json()["code"] == "unknown-edition", old.text
+        run = c.get("/rulesets/battlefleet-1900").json()["editions"]
+        assert old.json()["editions"] == [e["version"] for e in run] and "'1.0.0'" in old.json()["detail"]
+        assert c.get("/desk/data/battlefleet-1900.json", params={"edition": run[-1]["version"]}).status_code == 200

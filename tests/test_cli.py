@@ -192,3 +192,20 @@ def test_make_run_passes_cors_origins():
     both = run_line("CORS=http://localhost:5173 https://my.app")
     assert "--cors-origin http://localhost:5173 --cors-origin https://my.app" in both
     assert "--cors-origin" not in run_line()
+
+
+def test_replay_and_verify_write_no_progress_lines_off_a_terminal_unless_asked():
+    """A replay in CI wrote a line every 5% to standard error (a new user's trial): off a terminal the long runs say
+    nothing of their progress unless asked (`--progress`); on a terminal they draw a bar, as before."""
+    bundle = str(ROOT / "replays" / "aa1942-two-sides.4.0.0.json")
+    for args in (["replay", bundle], ["verify", bundle]):
+        quiet = CliRunner().invoke(cli, args)
+        assert quiet.exit_code == 0, quiet.output
+        assert quiet.stderr == "", quiet.stderr
+        asked = CliRunner().invoke(cli, [*args, "--progress"])
+        assert asked.exit_code == 0, asked.output
+        lines = asked.stderr.splitlines()
+        assert lines and all("aa1942-two-sides.4.0.0.json: " in x and "left" in x for x in lines), asked.stderr
+        assert asked.stdout == quiet.stdout
+    simulated = CliRunner().invoke(cli, ["simulate", "corvette-command", "--games", "2"])
+    assert simulated.exit_code == 0 and simulated.stderr == "", simulated.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 from datetime import UTC, datetime
 
@@ -449,3 +450,63 @@ def test_http_the_servers_own_sweeper_fires_a_deadline_and_the_log_shows_it(tmp_
             time.sleep(0.05)  # between looks at the condition, not instead of it
         assert found and found[0]["data"] == {"seat": g.json()["seats"][0]["seat"], "since": 1, "action": "bot"}
         assert found[0]["actor"] == g.json()["seats"][0]["seat"]
+
+
+def test_http_the_openapi_example_of_extend_is_accepted_as_it_stands(tmp_path):
+    """The example in ChangeDeadlines.extend's description names a seat the way the game names it (it said "Russia",
+    which the server refuses: seats are `japan` and `russia`), so a client sending it gets 200."""
+    app = create_app(str(tmp_path / "x.db"))
+    described = app.openapi()["components"]["schemas"]["ChangeDeadlines"]["properties"]["extend"]["description"]
+    example = json.loads(re.search(r"e\.g\. (\{[^}]*\})", described).group(1))
+    with TestClient(app) as c:
+        g = c.post("/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": 60, "on_expiry": "bot"}})
+        gid, ref = g.json()["game_id"], g.json()["referee_token"]
+        r = c.post(f"/games/{gid}/deadlines", json={"extend": example}, headers={"Authorization": f"Bearer {ref}"})
+        assert r.status_code == 200, r.text
+        assert r.json()["events"][0]["data"]["extend"] == example
+
+
+def test_http_a_clock_the_schema_refuses_is_invalid_deadlines_at_creation_and_at_a_change(tmp_path):
+    """docs/api.md "Errors": 422 `invalid-deadlines` for a `turn_seconds` or an `extend` out of range or an unknown
+    `on_expiry`, at POST /games as at POST /games/{id}/deadlines (the schema's bounds refused them as
+    `invalid-request` before the rules' checks could). Nothing is created or recorded; the OpenAPI states the
+    bounds the server holds them to."""
+    app = create_app(str(tmp_path / "c.db"))
+    top = 366 * 24 * 3600
+    schemas = app.openapi()["components"]["schemas"]
+    bounded = {"type": "integer", "minimum": 1, "maximum": top}
+    assert {k: schemas["Deadlines"]["properties"]["turn_seconds"][k] for k in bounded} == bounded
+    assert bounded in schemas["ChangeDeadlines"]["properties"]["turn_seconds"]["anyOf"]
+    assert schemas["ChangeDeadlines"]["properties"]["extend"]["additionalProperties"] == bounded
+    with TestClient(app) as c:
+        for clock, field in [
+            ({"turn_seconds": 0, "on_expiry": "bot"}, "turn_seconds"),
+            ({"turn_seconds": 99999999999, "on_expiry": "bot"}, "turn_seconds"),
+            ({"turn_seconds": top + 1, "on_expiry": "bot"}, "turn_seconds"),
+            ({"turn_seconds": 60, "on_expiry": "nap"}, "on_expiry"),
+            ({"turn_seconds": 60}, "on_expiry"),
+        ]:
+            r = c.post("/games", json={"ruleset": "corvette-command", "deadlines": clock})
+            assert r.status_code == 422 and r.json()["code"] == "invalid-deadlines", (clock, r.text)
+            assert "$.deadlines" in r.json()["detail"] and r.headers["content-type"].startswith("application/problem")
+            assert field in r.json()["detail"] or "missing" in r.json()["detail"], r.json()
+        assert c.get("/games").json()["games"] == []  # nothing was created
+        other = c.post("/games", json={"ruleset": "corvette-command", "seats": 5})  # not the clock: as before
+        assert other.status_code == 422 and other.json()["code"] == "invalid-request"
+        g = c.post("/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": top, "on_expiry": "bot"}})
+        assert g.status_code == 201, g.text
+        gid, ref = g.json()["game_id"], {"Authorization": f"Bearer {g.json()['referee_token']}"}
+        version = c.get(f"/games/{gid}").json()["version"]
+        for change in [
+            {"on_expiry": "nap"},
+            {"turn_seconds": 0},
+            {"turn_seconds": 99999999999},
+            {"extend": {"russia": 0}},
+            {"extend": {"russia": top + 1}},
+            {"extend": {"Russia": 3600}},
+        ]:
+            r = c.post(f"/games/{gid}/deadlines", json=change, headers=ref)
+            assert r.status_code == 422 and r.json()["code"] == "invalid-deadlines", (change, r.text)
+        assert c.get(f"/games/{gid}").json()["version"] == version  # nothing recorded
+        r = c.post(f"/games/{gid}/deadlines", json={"turn_seconds": top, "extend": {"russia": top}}, headers=ref)
+        assert r.status_code == 200, r.text

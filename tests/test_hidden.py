@@ -8,8 +8,8 @@ it. Each test plays the attacker:
   server seed of a fair game, which decides every card and die still to come) answer every other reader byte for
   byte alike on every read endpoint and view, once commitments, salts and hashes (which differ with the secret by
   design) are masked. The endpoints are taken from the app's own routes, so a new one is covered or the coverage
-  test fails; the live stream, which takes its reader from `?ticket=` and not from the header, is also opened by
-  each reader with a ticket of its own;
+  test fails; the live stream, which takes its reader from the header or from `?ticket=`, is also opened by each
+  reader with a ticket of its own;
 - credentials: a wrong invitation, another game's ticket or a rotated token answers as any wrong one does.
 Battlefleet's fog subtraction and bracket probe, attacks on what a seat may read, are tests/test_hidden_battlefleet.py.
 """
@@ -309,8 +309,8 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
         ("since 2", "GET", f"/games/{ctx['game_id']}/since?version=2&limit=3", None),
         ("since beyond", "GET", f"/games/{ctx['game_id']}/since?version=100000", None),
     ],
-    # the stream reads `?ticket=`, not the Authorization header: without a ticket it is the public's stream whoever
-    # asks, so each reader with a token also opens its own, with a ticket its token asked for (observe)
+    # the stream reads as the Authorization header's reader, or as `?ticket=`'s (a browser's EventSource sends no
+    # header): each reader with a token opens it both ways, with a ticket its token asked for too (observe)
     ("GET", "/games/{game_id}/events/stream"): lambda ctx: [
         ("stream", "GET", f"/games/{ctx['game_id']}/events/stream?timeout=0", None),
         *[
@@ -457,8 +457,8 @@ def test_every_operation_of_the_api_is_probed(tmp_path):
     document = create_app(str(tmp_path / "doc.db")).openapi()
     operations = {(m.upper(), p) for p, item in document["paths"].items() for m in item}
     assert operations == set(PROBES)
-    # an operation that takes its reader from a query parameter (the stream's `?ticket=`, which ignores the
-    # Authorization header) is asked with it too, as each reader with a token: else only the public's answer is seen
+    # an operation that takes its reader from a query parameter too (the stream's `?ticket=`, for a browser's
+    # EventSource, which sends no header) is asked with it as well as without it, as each reader with a token
     ctx = {"game_id": "g", "tickets": ["t1.1.x"]}
     for path, item in document["paths"].items():
         for method, op in item.items():
@@ -490,13 +490,12 @@ def twins(a: World, b: World, readers, knower: str | None = None, **probes) -> N
             (found,) = [x[3] for x in seen if x[1] == label]
             return found
 
-        # the probe of the stream is seen to reach the secret: the knower's own stream (its ticket) shows its sealed
-        # content and tells the worlds apart; the stream without a ticket is the public's, even with its token
-        for own in (body(seen_a, OWN_STREAM), body(seen_b, OWN_STREAM)):
-            assert b'"sealed":{"content":' in own, own[-1500:]
-        assert body(seen_a, OWN_STREAM) != body(seen_b, OWN_STREAM)
-        assert body(seen_a, "stream") == body(seen_b, "stream")
-        assert b'"sealed":{"content":' not in body(seen_a, "stream")
+        # the probes of the stream are seen to reach the secret: the knower's own stream, opened with its token in
+        # the header and with its ticket, shows its sealed content and tells the worlds apart
+        for label in (OWN_STREAM, "stream"):
+            for own in (body(seen_a, label), body(seen_b, label)):
+                assert b'"sealed":{"content":' in own, own[-1500:]
+            assert body(seen_a, label) != body(seen_b, label)
 
 
 SALVO = {"ship": "Ikazuchi", "target": "Poltava", "guns": [{"mount": "stem"}]}
@@ -669,8 +668,8 @@ OPEN_BF = {"ruleset": "battlefleet-1900", "options": {"scenario": "torpedo-attac
 def test_credentials_answer_alike_whatever_the_wrong_one_is_and_a_ticket_opens_only_its_own_game(sqlite_client):
     """The credential endpoints (docs/spec/api.md "Hidden information"): a wrong invitation is refused with the same
     bytes whether it was spent, is another game's, a seat's token or made up; a ticket opens its own game's stream only
-    (another game's is refused like a made-up one); the stream reads its reader from `?ticket=` alone, so a token in
-    the header gets the public's stream; a rotated token is refused like one never issued."""
+    (another game's is refused like a made-up one); a token in the header reads the stream as its ticket does, and
+    another game's token there is refused like a made-up one; a rotated token is refused like one never issued."""
     client = sqlite_client
     a, b = (client.post("/games", json=OPEN_BF).json() for _ in range(2))
     ga, gb = a["game_id"], b["game_id"]
@@ -698,7 +697,12 @@ def test_credentials_answer_alike_whatever_the_wrong_one_is_and_a_ticket_opens_o
     assert elsewhere.status_code == made_up.status_code == 401 and elsewhere.content == made_up.content
     header_only = client.get(f"/games/{ga}/events/stream", params={"timeout": 0}, headers=auth(japan["token"]))
     public = client.get(f"/games/{ga}/events/stream", params={"timeout": 0})
-    assert header_only.content == public.content and b'"sealed":{"content":' not in public.content
+    assert header_only.content == own.content and b'"sealed":{"content":' not in public.content
+    b_japan = client.post(f"/games/{gb}/join", json={"invitation": b["seats"][0]["invitation"]}).json()["token"]
+    other_token = client.get(f"/games/{ga}/events/stream", params={"timeout": 0}, headers=auth(b_japan))
+    made_up_token = client.get(f"/games/{ga}/events/stream", params={"timeout": 0}, headers=auth("A" * 32))
+    assert other_token.status_code == made_up_token.status_code == 401
+    assert other_token.content == made_up_token.content
 
     rotated = client.post(f"/games/{ga}/token", headers=auth(japan["token"]))
     assert rotated.status_code == 201 and rotated.json()["seat"] == "japan"

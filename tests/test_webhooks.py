@@ -7,8 +7,10 @@ Every wait is on a condition (a request received, a row settled), never on a sle
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -284,6 +286,9 @@ def test_registration_needs_a_token_of_the_game(hooked, receiver):
 # ---- server-side request forgery ----
 
 
+NOT_PUBLIC = "does not resolve to public addresses only"  # the one refusal of a host for where it points
+
+
 @pytest.mark.parametrize(
     "url, why",
     [
@@ -297,26 +302,71 @@ def test_registration_needs_a_token_of_the_game(hooked, receiver):
         ("http://[2002:7f00:1::]/x", "a 6to4 address of a loopback address"),  # 127.0.0.1 inside 2002::/16
         ("http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x", "private"),  # Teredo (2001::/23, IANA special-purpose)
         ("http://[64:ff9b::7f00:1]/x", "reserved"),  # NAT64 of 127.0.0.1
-        ("ftp://example.org/x", "^[Hh][Tt][Tt][Pp][Ss]?://"),  # the schema's pattern says it first
+        ("ftp://example.org/x", "only http and https"),  # the schema's pattern refuses it, with the same code
+        pytest.param("http://example.org/" + "x" * 2048, "at most 2048 characters", id="a-url-too-long"),
         ("http://user:pw@example.org/x", "credentials"),
     ],
 )
-def test_ssrf_targets_are_refused_with_a_problem_saying_why(client, url, why):
+def test_ssrf_targets_are_refused_with_a_problem_saying_why(client, caplog, url, why):
+    """What is wrong with the URL itself is said; where it points is said alike for every non-public address (see
+    the next test), and the server's log tells the operator which kind of address it was."""
     g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
-    r = client.put(f"/games/{g['game_id']}/notifications", json={"url": url}, headers=auth(g["tokens"]["japan"]))
+    logger = logging.getLogger("umpire.webhooks")
+    logger.addHandler(caplog.handler)  # on the logger itself: "umpire" may not propagate (service/logs.py)
+    try:
+        with caplog.at_level(logging.INFO, logger="umpire.webhooks"):
+            r = client.put(
+                f"/games/{g['game_id']}/notifications", json={"url": url}, headers=auth(g["tokens"]["japan"])
+            )
+    finally:
+        logger.removeHandler(caplog.handler)
     assert r.status_code == 422, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
-    code = "invalid-request" if url.startswith("ftp") else "webhook-refused"
-    assert r.json()["code"] == code and why in r.json()["detail"], r.json()
+    assert r.json()["code"] == "webhook-refused", r.json()
+    if url.startswith(("ftp:", "http://user:")) or len(url) > 2048:
+        assert why in r.json()["detail"], r.json()
+    else:
+        assert NOT_PUBLIC in r.json()["detail"], r.json()
+        assert any(why in m for m in caplog.messages), caplog.messages
     assert client.get(f"/games/{g['game_id']}/notifications", headers=auth(g["tokens"]["japan"])).status_code == 404
+
+
+def test_a_refused_target_does_not_tell_what_its_host_resolves_to(client, monkeypatch):
+    """Anyone may create a game and so hold a seat's token: a refusal that said "host 'vm' is 127.0.0.1, a loopback
+    address" answered how the server resolves internal names. The answer is the same words for a name resolving to
+    a loopback, private or metadata address, for one resolving to nothing, and for a literal address; no address
+    it resolved to is in it."""
+    real = socket.getaddrinfo
+    internal = {"vm": "10.1.2.3", "db.corp": "192.168.77.7", "meta.corp": "169.254.169.254", "lo.corp": "127.0.0.9"}
+
+    def resolver(host, port, *args, **kwargs):
+        if host in internal:
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (internal[host], port))]
+        if host == "gone.corp":
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
+    details = {}
+    for host in [*internal, "gone.corp", "localhost", "10.9.8.7"]:
+        r = client.put(
+            f"/games/{g['game_id']}/notifications", json={"url": f"http://{host}/hook"}, headers=auth(g["tokens"]["japan"])
+        )
+        assert r.status_code == 422 and r.json()["code"] == "webhook-refused", r.text
+        details[host] = r.json()["detail"]
+        for address in [*internal.values(), "127.0.0.1", "::1"]:
+            assert address not in r.text, (host, r.text)
+    assert len({d.replace(repr(h), "<host>") for h, d in details.items()}) == 1, details
+    assert NOT_PUBLIC in details["vm"] and "UMPIRE_WEBHOOK_ALLOW" in details["vm"]
 
 
 def test_delivery_checks_the_address_again_after_resolving(receiver):
     """A target allowed at registration that resolves to a refused address at delivery is not contacted: the
     check runs on the address connected to (a name rebinding to loopback is caught there)."""
-    with pytest.raises(Refused, match="loopback"):
+    with pytest.raises(Refused, match=NOT_PUBLIC):
         post(receiver.url, b"{}", {}, Allow(""))
-    with pytest.raises(Refused, match="loopback"):
+    with pytest.raises(Refused, match=NOT_PUBLIC):
         resolve("localhost", 80, Allow(""))
     with pytest.raises(Refused, match="only http and https"):
         post("ftp://127.0.0.1/x", b"{}", {}, Allow("127.0.0.0/8"))

@@ -336,9 +336,15 @@ def table(state: State, reader: Reader) -> TableView:
 # ---- phase --------------------------------------------------------------------------------------
 
 
-class Submitted(msgspec.Struct, forbid_unknown_fields=True):
+SealedOrders = c.Start | c.GiveOrders | c.Move | c.Fire | c.LaunchTorpedoes | c.DamageControl  # a step's sealed command
+
+
+class Submitted(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     seat: str
     commitment: str
+    # what the seat submitted, shown to the referee of an umpired game only (each seat sees its own in `mine`); absent
+    # for every other reader, whose view is as it was
+    orders: SealedOrders | None = None
 
 
 class PhaseView(msgspec.Struct, forbid_unknown_fields=True):
@@ -348,20 +354,23 @@ class PhaseView(msgspec.Struct, forbid_unknown_fields=True):
     submitted: list[Submitted]
     fog: str
     turns: int
-    mine: c.Start | c.GiveOrders | c.Move | c.Fire | c.LaunchTorpedoes | c.DamageControl | None  # own sealed content
+    mine: SealedOrders | None  # own sealed content
     messages: list[ev.Note]  # fleet orders this reader may read (BF-R12)
 
 
 def phase(state: State, reader: Reader) -> PhaseView:
+    """The step and who owes it; a seat's own sealed submission (`mine`), and for the referee of an umpired game (the
+    only referee reader: an unumpired game's reads as the public, `engine.reads_as`) every seat's (`submitted[].orders`),
+    as the referee reads them in the log."""
     s = redact(state, reader)
-    mine: c.Start | c.GiveOrders | c.Move | c.Fire | c.LaunchTorpedoes | c.DamageControl | None = None
     cmd = c.STEP_COMMAND.get(s.step)
-    if (
-        reader in s.seats
-        and cmd is not None
-        and (content := s.sealed[reader].pending.get(tag(cmd))) is not None
-    ):
-        mine = msgspec.convert({"type": tag(cmd), **content}, cmd)
+
+    def sealed_by(seat: str) -> SealedOrders | None:
+        content = s.sealed[seat].pending.get(tag(cmd)) if cmd is not None and seat in s.seats else None
+        return None if cmd is None or content is None else msgspec.convert({"type": tag(cmd), **content}, cmd)
+
+    mine = sealed_by(reader) if reader is not None else None
+    umpire = reader == REFEREE
     seen = dict.fromkeys(  # each fleet order once: the sender's copy, and the addressee's once read
         (m.turn, m.from_seat, m.to_seat, m.text, m.signal) for sec in s.sealed.values() for m in sec.messages
     )
@@ -370,7 +379,9 @@ def phase(state: State, reader: Reader) -> PhaseView:
         now=_now(s),
         owing=list(s.owing),
         waiting_for=[x for x in s.owing if x not in s.submitted] if not s.over else [],
-        submitted=[Submitted(x, s.submitted[x]) for x in s.owing if x in s.submitted],
+        submitted=[
+            Submitted(x, s.submitted[x], sealed_by(x) if umpire else None) for x in s.owing if x in s.submitted
+        ],
         fog=s.fog,
         turns=s.turns,
         mine=mine,
@@ -401,7 +412,8 @@ VIEWS = {
         phase,
         PhaseView,
         per_seat=True,
-        description="The turn, the step, who owes and who has submitted; the reader's own sealed submission.",
+        description="The turn, the step, who owes and who has submitted; the reader's own sealed submission; to the "
+        "referee of an umpired game, every seat's (`submitted[].orders`).",
     ),
 }
 

@@ -12,7 +12,7 @@ from fastapi import Path, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.background import BackgroundTask
 
-from domain.engine import InvalidInput, Rejected
+from domain.engine import InvalidInput, Reader, Rejected
 from service import metrics, models
 from service.games import GameService
 from service.http import JSON, BadRequest, bearer
@@ -92,6 +92,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "/games/{game_id}/events/stream",
         stream="StreamMessage",
         last_event_id=True,
+        auth="optional",
         tag="live",
         errors=(400, 401, 404, 409, 422),
         summary="The log, live (Server-Sent Events) as one reader may read it, resumable with Last-Event-ID",
@@ -99,8 +100,12 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every "
         "event up to `version` is sent: on opening, after each command's events and when a seat is taken; this "
         "reader's `awaiting`, `waiting_for`, `open_seats` and `status`, so a client never polls) and `end` (the game is over; the stream closes). "
-        "Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from "
-        "POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's "
+        "Whose stream: with `Authorization: Bearer <token>` that token's reader, as every read of the game (a "
+        "token not of this game's is 401); with `?ticket=` from POST /games/{id}/tickets (for a browser's "
+        "EventSource, which sends no header) that ticket's seat or the referee, one stream per ticket (409 "
+        "`ticket-in-use`); both: they must stand for the same reader (400 `reader-conflict`), and the ticket's rule "
+        "holds; neither: the public (sealed records as commitments only). A stream read with a token closes once "
+        "that token is rotated. `named=true` adds an `event:` line (the event's "
         "type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment "
         "every 15 s when idle. `timeout=0` sends the backlog and its state, then closes. An `after` (or "
         "`Last-Event-ID`) beyond the game's version is 422 `invalid-version`.",
@@ -123,13 +128,13 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
             after = int(last)
         if after > version:  # else the stream would wait for seqs past it, skip the events up to it, mislabel states
             raise beyond_head(after, version, "Last-Event-ID" if last is not None else "after")
+        token = bearer(request)
         close: Callable[[], None] = lambda: None  # noqa: E731 - the ticket's lease, once taken
         reader = None
-        if ticket is not None:  # this stream is now the one open with the ticket (409 ticket-in-use if not)
-            seat, close = await asyncio.to_thread(svc.credentials.open_stream, game_id, ticket)
-            reader = await asyncio.to_thread(svc.reads.reads_as, game_id, seat)
+        if ticket is not None or token is not None:
+            reader, close = await asyncio.to_thread(stream_reader, svc, game_id, token, ticket)
         return StreamingResponse(
-            event_stream(svc, request, game_id, after, timeout, reader, ticket, named, close),
+            event_stream(svc, request, game_id, after, timeout, reader, ticket, named, close, token),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache"},
             background=BackgroundTask(close),  # also when the stream never started (closing twice is harmless)
@@ -200,6 +205,27 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         return conditional(request, game_id, reader, lambda: svc.bundles.bundle_bytes(game_id, reader), "bundle")
 
 
+def stream_reader(
+    svc: GameService, game_id: str, token: str | None, ticket: str | None
+) -> tuple[Reader, Callable[[], None]]:
+    """Whom a stream reads as, and what frees its ticket's lease. A bearer token reads as every read of the game reads
+    it (`reader_for`: a seat as itself, the referee as `reads_as` says; 401 for a token not of this game's seats); a
+    ticket as its seat, its stream then the one open with it (409 `ticket-in-use` if another is). Both may come (a
+    client whose every request carries its token, asking for a ticket as docs/api.md shows): then they must stand for
+    the same seat (400 `reader-conflict` otherwise, nothing taken), and the ticket's lease holds."""
+    if ticket is None:
+        return svc.reads.reader_for(game_id, token), lambda: None
+    # a token is checked first (401 invalid-token), then the ticket (401), and they are compared before the lease
+    if token is not None and svc.credentials.seat_for(game_id, token) != svc.credentials.ticket_reader(game_id, ticket):
+        raise BadRequest(
+            "reader-conflict",
+            "the Authorization token and the ticket stand for different readers of this game: send one of them "
+            "(a ticket alone, as a browser's EventSource does, or your token alone)",
+        )
+    seat, close = svc.credentials.open_stream(game_id, ticket)  # the lease: one stream per ticket
+    return svc.reads.reads_as(game_id, seat), close
+
+
 def beyond_head(after: int, version: int, sent: str) -> InvalidInput:
     """A resume point past the game's version (as /since's `version`): no seq of this game, so nothing to resume
     after; refused before the stream starts (a ticket's lease is not taken)."""
@@ -230,11 +256,12 @@ async def event_stream(
     ticket: str | None = None,
     named: bool = False,
     close: Callable[[], None] = lambda: None,
+    token: str | None = None,
 ):
     """The log from `after` on, live, as `reader` may read it (None: the public). Reads the store (so events written
     by any process arrive). Every time it has sent every event up to a version it sends that reader's state at that
-    version; it stops when the client goes away or the ticket's token is rotated, and ends with an `end` message once
-    the game is over."""
+    version; it stops when the client goes away or the token (the ticket's, or the bearer `token`) is rotated, and
+    ends with an `end` message once the game is over."""
     seq = after
     sent_state = None
     loop = asyncio.get_running_loop()
@@ -250,9 +277,12 @@ async def event_stream(
                 yield f"retry: {RETRY_MS}\n\n"
             # first: its version bounds the page
             state = await asyncio.to_thread(svc.reads.stream_state, game_id, reader)
-            if seq < state["version"] and ticket is not None:
-                try:  # the ticket's token was rotated: the stream closes before sending anything more
-                    await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket, False)
+            if seq < state["version"] and (ticket is not None or token is not None):
+                try:  # the token (the ticket's) was rotated: the stream closes before sending anything more
+                    if ticket is not None:
+                        await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket, False)
+                    else:
+                        await asyncio.to_thread(svc.credentials.seat_for, game_id, token)
                 except Rejected:
                     return
             page = await asyncio.to_thread(svc.reads.events_upto, game_id, seq, state["version"], reader)

@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * The log, live (Server-Sent Events) as one reader may read it, resumable with Last-Event-ID
-         * @description Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every event up to `version` is sent: on opening, after each command's events and when a seat is taken; this reader's `awaiting`, `waiting_for`, `open_seats` and `status`, so a client never polls) and `end` (the game is over; the stream closes). Without a ticket it reads as the public (sealed records as commitments only); with `?ticket=` from POST /games/{id}/tickets as that ticket's seat or the referee. `named=true` adds an `event:` line (the event's type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment every 15 s when idle. `timeout=0` sends the backlog and its state, then closes. An `after` (or `Last-Event-ID`) beyond the game's version is 422 `invalid-version`.
+         * @description Unnamed messages (`EventSource.onmessage` gets them all), `data` a JSON object whose `message` says what it is: `event` (`id` = its seq, `event` the event object: schema `Event`), `state` (sent once every event up to `version` is sent: on opening, after each command's events and when a seat is taken; this reader's `awaiting`, `waiting_for`, `open_seats` and `status`, so a client never polls) and `end` (the game is over; the stream closes). Whose stream: with `Authorization: Bearer <token>` that token's reader, as every read of the game (a token not of this game's is 401); with `?ticket=` from POST /games/{id}/tickets (for a browser's EventSource, which sends no header) that ticket's seat or the referee, one stream per ticket (409 `ticket-in-use`); both: they must stand for the same reader (400 `reader-conflict`), and the ticket's rule holds; neither: the public (sealed records as commitments only). A stream read with a token closes once that token is rotated. `named=true` adds an `event:` line (the event's type, `state`, `end`) for clients that listen by name. The stream starts with `retry:` and sends a comment every 15 s when idle. `timeout=0` sends the backlog and its state, then closes. An `after` (or `Last-Event-ID`) beyond the game's version is 422 `invalid-version`. No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see.
          */
         get: operations["stream_events"];
         put?: never;
@@ -4005,7 +4005,7 @@ export interface components {
         };
         /**
          * Battlefleet1900PhaseView
-         * @description The turn, the step, who owes and who has submitted; the reader's own sealed submission.
+         * @description The turn, the step, who owes and who has submitted; the reader's own sealed submission; to the referee of an umpired game, every seat's (`submitted[].orders`).
          */
         Battlefleet1900PhaseView: {
             /** At */
@@ -5356,7 +5356,7 @@ export interface components {
             command_id?: string | null;
             /**
              * Extend
-             * @description seconds added to the running turn of each seat named (e.g. {"Russia": 3600})
+             * @description seconds added to the running turn of each seat named (e.g. {"russia": 3600})
              * @default {}
              */
             extend?: {
@@ -15893,6 +15893,7 @@ export interface components {
             editions?: string[] | null;
             /**
              * Instance
+             * @description the path asked; past 512 characters, its first 511 and an ellipsis (…)
              * @default null
              */
             instance?: string | null;
@@ -20200,6 +20201,11 @@ export interface components {
         Submitted: {
             /** Commitment */
             commitment: string;
+            /**
+             * Orders
+             * @default null
+             */
+            orders?: (components["schemas"]["Battlefleet1900Start"] | components["schemas"]["GiveOrders"] | components["schemas"]["Battlefleet1900Move"] | components["schemas"]["Fire"] | components["schemas"]["LaunchTorpedoes"] | components["schemas"]["DamageControl"]) | null;
             /** Seat */
             seat: string;
         };

@@ -32,7 +32,7 @@ export type * from "./types.js";
 /** Every `code` docs/api.md "Errors" lists, and those its "Notifications" and "Deadlines" name (a server newer than
  * this client may send others: still a string). */
 export type ProblemCode =
-  | "invalid-last-event-id" | "cors-refused"
+  | "invalid-last-event-id" | "cors-refused" | "reader-conflict"
   | "invalid-ticket" | "expired-ticket" | "missing-token" | "invalid-token" | "creation-token-required"
   | "metrics-token-required" | "metrics-off"
   | "not-your-turn" | "referee-only" | "not-a-seat" | "invalid-invitation" | "cors-disabled"

@@ -268,6 +268,7 @@ function lockEvent(b) {
  */
 async function seedStage(b) {
   const d = b.dice;
+  const [logged, at] = loggedSeed(b);
   /** @param {string} detail @param {unknown} k @param {unknown} seq */
   const fail = (detail, k, seq) => ({
     stop: check("fail", detail, { first_bad_k: k, first_bad_seq: seq }),
@@ -283,10 +284,13 @@ async function seedStage(b) {
   }
   const seed = fromhex(d.server_seed);
   if (seed === null) return fail("server_seed is not hex", 0, 1);
-  const revealed = b.events.find((e) => get(e.body, "type") === "ServerSeedRevealed");
-  if (revealed && !pyEq(get(get(revealed.body, "data", {}), "server_seed"), d.server_seed)) {
-    const seq = get(revealed.body, "seq");
-    return fail(`the bundle's server_seed is not the one revealed at seq ${pyStr(seq)}`, 0, seq);
+  if (at !== null && !pyEq(logged, d.server_seed)) {
+    return fail(
+      `the header's dice.server_seed ${d.server_seed} is not the seed ServerSeedRevealed records at seq ${pyStr(at)}, ` +
+        `${pyStr(logged)}: the chained log's is the game's, so the header was changed (or the log was)`,
+      0,
+      at,
+    );
   }
   if (hex(await sha256(seed)) !== d.server_commit) {
     return fail("SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", 0, 1);
@@ -307,6 +311,23 @@ async function seedStage(b) {
     }
   }
   return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };
+}
+
+/** logged_seed of service/replay.py: the server seed the log's ServerSeedRevealed records, and its seq ([null, null]
+ * without one). Public once revealed, and chained, unlike the header's dice.server_seed.
+ * @param {Bundle} b @returns {[unknown, unknown]} */
+function loggedSeed(b) {
+  const e = b.events.find((x) => get(x.body, "type") === "ServerSeedRevealed");
+  return e ? [get(get(e.body, "data"), "server_seed"), get(e.body, "seq")] : [null, null];
+}
+
+/** with_logged_seed of service/replay.py: a header that leaves dice.server_seed null gets the seed its own log
+ * reveals (the seq it came from in `from`; null when nothing was taken).
+ * @param {Bundle} b @returns {{bundle: Bundle, from: unknown}} */
+export function withLoggedSeed(b) {
+  const [seed, at] = loggedSeed(b);
+  if (b.dice.server_seed !== null || typeof seed !== "string") return { bundle: b, from: null };
+  return { bundle: { ...b, dice: { ...b.dice, server_seed: seed } }, from: at };
 }
 
 /** first_k of service/replay.py: a game's first roll number, 0, or for a fork its parent's next k at the fork's seq.
@@ -576,14 +597,18 @@ export async function verifyParent(b) {
 /**
  * @typedef {{parent: Check | null, chain: Check, dice: Check, sealed: Check, rolls: RollRecord[],
  *   gameSeed: string | null}} Verified
- * @param {Bundle} b @param {SeatOf} seatOf @param {WeakMap<object, any> | null} [memo]
+ * @param {Bundle} given @param {SeatOf} seatOf @param {WeakMap<object, any> | null} [memo]
  * @returns {Promise<Verified>}
  */
-export async function verifyAll(b, seatOf, memo = null) {
+export async function verifyAll(given, seatOf, memo = null) {
+  const { bundle: b, from } = withLoggedSeed(given); // a header without the seed its own chained log reveals
   const chain = await verifyChain(b, memo);
   const parent = await verifyParent(b);
   const stage = await seedStage(b);
-  const dice = await verifyDice(b, stage);
+  let dice = await verifyDice(b, stage);
+  if (from !== null) {
+    dice = { ...dice, detail: `the server seed revealed at seq ${pyStr(from)} (the header's dice.server_seed is null): ${dice.detail}` };
+  }
   const sealed = await verifySealed(b);
   const rolls = await rollRecords(b, stage, chain, seatOf);
   return { parent, chain, dice, sealed, rolls, gameSeed: stage.gameSeed ? hex(stage.gameSeed) : null };

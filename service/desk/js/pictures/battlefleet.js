@@ -616,6 +616,8 @@ export function gunneryLog(d, ctx) {
 
 export function phase(d) {
   const submitted = Object.fromEntries(d.submitted.map((x) => [x.seat, x.commitment]));
+  // the referee of an umpired game reads each seat's sealed submission (`orders`); nobody else is sent one
+  const orders = Object.fromEntries(d.submitted.filter((x) => x.orders).map((x) => [x.seat, x.orders]));
   const seats = d.owing.map((seat) =>
     h(
       "li",
@@ -624,6 +626,7 @@ export function phase(d) {
       submitted[seat]
         ? [" has submitted (sealed: commitment ", h("code", { title: submitted[seat] }, `${submitted[seat].slice(0, 12)}…`), ")"]
         : " owes its orders for this step",
+      orders[seat] ? h("pre", { class: "json small" }, canonical(orders[seat])) : null,
     ),
   );
   return h(
