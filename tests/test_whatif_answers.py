@@ -96,8 +96,8 @@ def test_a_seats_odds_over_the_api_give_a_category_as_shares_as_the_schema_says(
         assert jsonschema_rs.validator_for(schema).is_valid(job)
 
 
-def test_simulate_prints_the_winner_as_shares_and_progress_lines_when_stderr_is_not_a_terminal():
-    r = CliRunner().invoke(app, ["simulate", "battlefleet-1900", "--games", "4"])
+def test_simulate_prints_the_winner_as_shares_and_progress_lines_off_a_terminal_when_asked():
+    r = CliRunner().invoke(app, ["simulate", "battlefleet-1900", "--games", "4", "--progress"])
     assert r.exit_code == 0, r.output
     winner = next(line for line in r.output.splitlines() if line.startswith("winner: "))
     parts = [p.rsplit(" ", 1) for p in winner.removeprefix("winner: ").split(", ")]
