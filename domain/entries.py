@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from domain.decisions import descriptors_wanted
 from domain.engine import CommandSpec
@@ -29,6 +29,17 @@ UNKEYED: Any = object()  # what `reads` answers for a state no later state will 
 E = TypeVar("E", CommandSpec, CommandSpec | None)
 
 
+class Patch(NamedTuple):
+    """How a kept entry follows the events of the types `by` that write a field it reads, instead of being dropped
+    (procedure.Fold keeps it with those events): `apply(spec, state, events)` answers the entry at `state`, after
+    `events`, from the entry it was before them, or None where it must be built again. For an entry of many parts of
+    which an event changes one (aa1942's `fight` and `lose_submarines`: a raid changes the raided zone's), where
+    building it again costs more than the rest of the command's rules."""
+
+    by: frozenset[type]
+    apply: Callable[[Any, Any, tuple[Any, ...]], Any]
+
+
 def reads_nothing(state: Any) -> None:
     """The `reads` of an entry that is the same all game (given its seats): a refusal to fight on, a pass."""
 
@@ -39,6 +50,7 @@ def kept(
     state: Any,
     seats: list[str],
     fields: frozenset[str] | None = None,
+    patch: Patch | None = None,
 ) -> E:
     """`build(state, seats)`, or the entry built for the same builder, seats and `reads(state)` before (a bot's
     entries, without descriptors, apart from a reader's). `fields`: the state's fields the builder reads (all of them,
@@ -48,9 +60,11 @@ def kept(
     entry is kept on the state alone, for a builder whose key nearly every write of its fields changes (aa1942's
     `fight`, whose counts every raid changes): asking and storing a key no later state matches cost more than the
     build shares. `reads` answering UNKEYED does the same for the states it knows no later one matches (aa1942's
-    `lose_submarines` once a raid of this turn changed it)."""
+    `lose_submarines` once a raid of this turn changed it). `patch` (with `fields`): the events that `patch.apply`
+    brings the kept entry up to date with (`Patch`)."""
     if _FRESH():
         return build(state, seats)
+    spec: Any
     wanted = descriptors_wanted()
     if fields is not None:
         mine = state._entries
@@ -58,8 +72,12 @@ def kept(
         if mine is not None:
             hit = mine.get(at)
             if hit is not None:
-                return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
-    spec: Any
+                if not hit[3]:
+                    return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
+                spec = patch.apply(hit[1], state, hit[3]) if patch is not None else None
+                if spec is not None:  # what `build` made, brought up to date with the events since (`Patch`)
+                    mine[at] = (fields, spec, patch, ())
+                    return spec  # type: ignore[no-any-return]
     read = UNKEYED if reads is None else reads(state)
     if read is UNKEYED:
         spec = build(state, seats)
@@ -76,7 +94,7 @@ def kept(
     if fields is not None:
         if mine is None:
             mine = state._entries = {}
-        mine[at] = (fields, spec)
+        mine[at] = (fields, spec, patch, ())
     return spec  # type: ignore[no-any-return]  # what `build` made for this key
 
 

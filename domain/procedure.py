@@ -140,11 +140,13 @@ class Memo:
     which it equals.
 
     It also keeps the `awaiting` entries whose builders declared the fields they read (domain/entries.py), each with
-    those fields, across events: the fold drops an entry only when an event writes one of them (`Fold.writes`)."""
+    those fields, across events: the fold drops an entry only when an event writes one of them (`Fold.writes`), or,
+    for an entry that follows that event's type (`entries.Patch`), keeps it with the event."""
 
     _memo: dict[Any, Any] | None = None  # none kept (the class's: a state holds its own only once asked)
-    # (builder, seats, descriptors wanted) -> (the fields the builder reads, its entry): kept across events
-    _entries: dict[Any, tuple[frozenset[str], Any]] | None = None
+    # (builder, seats, descriptors wanted) -> (the fields the builder reads, its entry, its entries.Patch or None, the
+    # events since it was made that the patch follows): kept across events
+    _entries: dict[Any, tuple[frozenset[str], Any, Any, tuple[Event, ...]]] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         d = self.__dict__
@@ -316,8 +318,12 @@ class Fold(Generic[S]):
                 if written is None:
                     state._entries = None
                 elif written:
-                    for at in [at for at, (reads, _) in kept.items() if not reads.isdisjoint(written)]:
-                        del kept[at]
+                    for at, (reads, spec, patch, since) in list(kept.items()):
+                        if not reads.isdisjoint(written):
+                            if patch is not None and type(e) in patch.by:  # kept with the event (entries.Patch)
+                                kept[at] = (reads, spec, patch, (*since, e))
+                            else:
+                                del kept[at]
         return state
 
     def __reduce__(self) -> str:

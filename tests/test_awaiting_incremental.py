@@ -47,8 +47,9 @@ def recomputed(game: engine.Game, reader: engine.Reader) -> bytes:
 
 @pytest.mark.parametrize(("ruleset", "options"), GAMES, ids=[f"{g[0]}-{i}" for i, g in enumerate(GAMES)])
 def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_every_command(
-    tmp_path, ruleset: str, options: dict[str, Any]
+    tmp_path, monkeypatch, ruleset: str, options: dict[str, Any]
 ) -> None:
+    patched = _counting_patches(monkeypatch)  # entries brought up to date with a raid rather than built again
     svc = GameService(SQLiteStore(str(tmp_path / "g.db")))
     made = svc.creation.create(ruleset, options, None, "public-seed", "35" * 32, None, None, game_id="g-inc")
     gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
@@ -100,6 +101,73 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
     assert changed > 0, f"{ruleset}: no entry's bytes ever changed: {types}"
     if ruleset == "aa1942-convoy" and options["rounds"] == 1:  # the per-zone variants, rebuilt raid after raid
         assert redescribed["fight"] > 5, redescribed
+        assert redescribed["lose_submarines"] > 5, redescribed
+        assert patched["fight_spec"] > 0 and patched["lose_spec"] > 0, patched  # the bot raids now and then
+
+
+def _counting_patches(monkeypatch) -> Counter[str]:
+    """How often each aa1942 entry that follows raids (awaiting.READS, entries.Patch) answered a patched entry."""
+    from domain.aa1942_convoy import awaiting as aa
+
+    patched: Counter[str] = Counter()
+    for build, reads in list(aa.READS.items()):
+        if reads.patch is not None:
+
+            def counting(spec: Any, state: Any, events: tuple, apply: Any = reads.patch.apply, name: str = build.__name__):
+                out = apply(spec, state, events)
+                if out is not None and out is not spec:
+                    patched[name] += 1
+                return out
+
+            monkeypatch.setitem(aa.READS, build, reads._replace(patch=reads.patch._replace(apply=counting)))
+    return patched
+
+
+@pytest.mark.parametrize("edition", ["3.0.0", None])
+def test_aa1942_raids_folded_before_an_answer_patch_each_raided_zone(monkeypatch, edition: str | None) -> None:
+    """The `fight` and `lose_submarines` entries follow raids (entries.Patch): several raids folded before the next
+    answer, one emptying its zone's raiders (that zone leaves `fight`; its fleet leaves `lose_submarines` from 4.0.0,
+    AA-E4-1), answer what a recomputation answers; 3.0.0's loss entry is the same through raids (any power's
+    submarines, all of them)."""
+    from domain.aa1942_convoy.commands import EndPhase, Purchase, Raid
+    from service import simulate
+
+    options = {"submarines": {"Germany": {"3": 40, "7": 30, "8": 1}, "UK": {"7": 20}}}
+    game = simulate.new_game("aa1942-convoy", options, b"seed", "patched", edition=edition)
+    seed = b"seed"
+    for seat, command in [("USSR", Purchase(spend=0))] + [("USSR", EndPhase())] * 4 + [
+        ("Germany", Purchase(spend=0)),
+        ("Germany", EndPhase()),
+    ]:
+        engine.decide_in_place(game, seat, command, seed)
+    assert game.state.phase == "combat" and game.state.power == "Germany"
+
+    def answers() -> list[bytes]:
+        return [engine.answered(s)[1] for s in engine.awaiting(game, "Germany")]
+
+    def from_scratch() -> list[bytes]:
+        with entries.recomputed():
+            specs = game.ruleset.legal_commands(game.state)
+        return [msgspec.json.encode(engine.entry(s)) for s in engine.awaiting(game, "Germany", specs)]
+
+    patched = _counting_patches(monkeypatch)
+    before = {e.type: e for e in engine.awaiting(game, "Germany")}
+    assert {"fight", "lose_submarines"} <= set(before)
+    for sz in (3, 7, 3, 8):  # SZ 8's one submarine raids: none left there to fight (or, from 4.0.0, to lose)
+        engine.decide_in_place(game, "Germany", Raid(sz=sz), seed)
+    assert [bytes(b) for b in answers()] == from_scratch()
+    after = {e.type: e for e in engine.awaiting(game, "Germany")}
+    fighting = [v.fixed["sz"] for v in after["fight"].ui.controls[0].variants]
+    assert 8 not in fighting and {3, 7} <= set(fighting), fighting
+    if edition == "3.0.0":
+        assert after["lose_submarines"] is before["lose_submarines"]
+    else:
+        assert after["lose_submarines"] is not before["lose_submarines"]
+        assert ("Germany", 8) not in after["lose_submarines"].__dict__["parts"].keys
+    assert not patched  # SZ 8's zone and fleet left the entries: built again
+    engine.decide_in_place(game, "Germany", Raid(sz=7), seed)  # one raid, its zone's raiders not all gone: patched
+    assert [bytes(b) for b in answers()] == from_scratch()
+    assert patched == ({"fight_spec": 1} if edition == "3.0.0" else {"fight_spec": 1, "lose_spec": 1})
 
 
 def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_every_field_they_write(monkeypatch):

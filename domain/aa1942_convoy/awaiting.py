@@ -21,6 +21,7 @@ from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, S
 from domain.decisions import Form, Number, Option, Select, Variant, Variants, descriptors_wanted
 from domain.engine import HOLE, REFEREE, CommandSpec, command_schema, cut, premade, tag
 from domain.procedure import memoized
+from events import aa1942_convoy as ev
 
 MAX_CHOICES = 64
 _json = msgspec.json.encode
@@ -207,27 +208,78 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
         return None
     zones = sorted(may)
     counts = [may[sz] for sz in zones]
-    top = max(counts)
+    return _fight_entry(state, seats, _Parts.of(tuple(zones), (tuple(zones),), counts, map(_fight_zone, zones, counts)))
+
+
+def _fight_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
+    top = max(parts.counts)
     # more than MAX_CHOICES choices: at once when one zone makes them (a count each, up to MAX_COUNT)
-    many = min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(counts) > MAX_CHOICES
+    many = min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(parts.counts) > MAX_CHOICES
     choices, labels = (None, None) if many else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
-    parts = map(_fight_zone, zones, counts)  # a part a zone
-    return _from_parts(_fight, _fight_shell, seats, (tuple(zones), top), choices, labels, parts)
+    return _from_parts(_fight, _fight_shell, seats, (*parts.named, top), choices, labels, parts)
 
 
-def _from_parts(build, shell, seats: list[str], what: tuple, choices, labels, parts: Iterable[_Part]) -> CommandSpec:
+def _fight_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
+    """The `fight` entry after `raids`: each leaves one submarine fewer that may fight in its zone (AA-R1), the other
+    zones' parts as they were; None (built again) where a zone has none left or the choices are listed."""
+    parts: _Parts | None = spec.__dict__.get("parts")
+    if parts is None:
+        return None
+    changed = []
+    for e in raids:
+        n = state.may_raid_with(e.sz)
+        if n <= 0:
+            return None  # the zone leaves the entry
+        changed.append((e.sz, n, _fight_zone(e.sz, n)))
+    return _fight_entry(state, spec.seats, parts.patched(changed))
+
+
+class _Parts(NamedTuple):
+    """A per-zone entry's parts (a zone's for `fight`, a fleet's for `lose_submarines`), column by column, kept on the
+    entry (`_from_parts`) for a raid's patch to change the part the raid changed (`_fight_raided`, `_loss_raided`):
+    `keys[i]` names the zone or fleet of `counts[i]` and of each column's i-th item, `at[keys[i]] == i`."""
+
+    keys: tuple
+    at: dict[Any, int]
+    named: tuple  # what the keys name in the entry's shell (its zones, and powers): the same while the keys are
+    counts: list[int]
+    branches: list[dict[str, Any]]
+    variants: list[Variant]
+    branches_json: list[bytes]
+    variants_json: list[bytes]
+
+    @staticmethod
+    def of(keys: tuple, named: tuple, counts: list[int], parts: Iterable[_Part]) -> _Parts:
+        branches, variants, branches_json, variants_json = map(list, zip(*parts))
+        at = {k: i for i, k in enumerate(keys)}
+        return _Parts(keys, at, named, counts, branches, variants, branches_json, variants_json)
+
+    def patched(self, changed: Iterable[tuple[Any, int, _Part]]) -> _Parts:
+        """These parts with those of `changed` (key, count, part) in their keys' places (nobody mutates a column)."""
+        counts, branches, variants = self.counts[:], self.branches[:], self.variants[:]
+        branches_json, variants_json = self.branches_json[:], self.variants_json[:]
+        for key, n, (branch, variant, branch_json, variant_json) in changed:
+            i = self.at[key]
+            counts[i], branches[i], variants[i], branches_json[i], variants_json[i] = (
+                n, branch, variant, branch_json, variant_json
+            )
+        return _Parts(self.keys, self.at, self.named, counts, branches, variants, branches_json, variants_json)
+
+
+def _from_parts(build, shell, seats: list[str], what: tuple, choices, labels, parts: _Parts) -> CommandSpec:
     """A per-zone entry (`fight`, `lose_submarines`): `build(seats, *what, choices, labels, branches, variants)`
     from its parts, and where it is answered with descriptors, its JSON spliced from `shell(seats, *what)` (the
     entry but its parts, the same for every raid on them) and its parts' own, made once each (engine.premade)."""
-    branches, variants, branches_json, variants_json = zip(*parts)
-    listed = choices is not None
-    spec = build(seats, *what, choices, labels, list(branches), None if listed else list(variants))
-    if listed or not descriptors_wanted():  # its entry shows the choices alone, or is a bot's (never encoded)
+    if choices is not None:  # its entry shows the choices alone
+        return build(seats, *what, choices, labels, parts.branches, None)
+    spec = build(seats, *what, None, None, parts.branches, parts.variants)
+    spec.__dict__["parts"] = parts  # for a raid's patch
+    if not descriptors_wanted():  # a bot's (never encoded)
         return spec
-    return premade(spec, shell(tuple(seats), *what), branches_json, variants_json)
+    return premade(spec, shell(tuple(seats), *what), parts.branches_json, parts.variants_json)
 
 
 def _fight(seats: list[str], zones: tuple[int, ...], top: int, choices, labels, branches, variants) -> CommandSpec:
@@ -265,6 +317,7 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
     subs = state.subs
     powers: list[str] = []
     zones: set[int] = set()
+    keys: list[tuple[str, int]] = []
     counts: list[int] = []
     parts: list[_Part] = []  # a part a fleet, with those that raided (AA-E4-1)
     for p in TURN_ORDER:
@@ -273,17 +326,45 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
             zones.update(may)
             have = subs[p]
             for sz in sorted(may):
+                keys.append((p, sz))
                 counts.append(n := may[sz])
                 parts.append(_loss_fleet(p, sz, n, have[sz] - n))
     if not parts:
         return None
-    choices, labels = (None, None) if _counted(counts) > MAX_CHOICES else _listed(
+    return _lose_entry(state, seats, _Parts.of(tuple(keys), (tuple(powers), tuple(sorted(zones))), counts, parts))
+
+
+def _lose_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
+    top = max(parts.counts)
+    many = min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(parts.counts) > MAX_CHOICES  # as `fight`'s
+    choices, labels = (None, None) if many else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
     description = _lose_description(state.power, state.edition.has("AA-E4-1"))
-    what = (tuple(powers), tuple(sorted(zones)), max(counts), description)
+    what = (*parts.named, top, description)
     return _from_parts(_lose, _lose_shell, seats, what, choices, labels, parts)
+
+
+def _loss_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
+    """The `lose_submarines` entry after `raids`: from 4.0.0 (AA-E4-1) each leaves one of the acting power's submarines
+    fewer that may be recorded lost in its zone, the other fleets' parts as they were; None (built again) where a fleet
+    has none left or the choices are listed. 3.0.0: a raid changes nothing of it."""
+    if not state.edition.has("AA-E4-1"):
+        return spec
+    parts: _Parts | None = spec.__dict__.get("parts")
+    if parts is None:
+        return None
+    power = state.power
+    may = submarines.losable(state, power)
+    have = state.subs[power]
+    changed = []
+    for e in raids:
+        n = may.get(e.sz, 0)
+        if n <= 0:
+            return None  # the fleet leaves the entry
+        changed.append(((power, e.sz), n, _loss_fleet(power, e.sz, n, have[e.sz] - n)))
+    return _lose_entry(state, spec.seats, parts.patched(changed))
 
 
 @functools.lru_cache(maxsize=16)
@@ -490,12 +571,18 @@ class Reads(NamedTuple):
 
     key: Callable[[State], Any] | None  # None: no later state matches (entries.kept)
     fields: frozenset[str]
+    patch: entries.Patch | None = None  # the events it follows rather than being built again
+
+
+# A raid changes one zone's part of the `fight` and `lose_submarines` entries, of some 20: the answer to a raid patches
+# that part rather than building the entries again (entries.Patch).
+_RAIDED = frozenset({ev.ConvoyRaided})
 
 
 READS: dict[Callable, Reads] = {
     raid_spec: Reads(_raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"})),
-    fight_spec: Reads(None, frozenset({"turn", "subs", "used"})),  # its counts: every raid changes one
-    lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"})),
+    fight_spec: Reads(None, frozenset({"turn", "subs", "used"}), entries.Patch(_RAIDED, _fight_raided)),
+    lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"}), entries.Patch(_RAIDED, _loss_raided)),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     place_spec: Reads(_placing, frozenset({"turn", "map", "edition", "spent", "placed"})),
@@ -506,7 +593,9 @@ READS: dict[Callable, Reads] = {
 
 def _built(build: Callable[[State, list[str]], CommandSpec | None], state: State, seats: list[str]) -> CommandSpec | None:
     reads = READS.get(build)
-    return build(state, seats) if reads is None else entries.kept(build, reads.key, state, seats, reads.fields)
+    if reads is None:
+        return build(state, seats)
+    return entries.kept(build, reads.key, state, seats, reads.fields, reads.patch)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
