@@ -40,6 +40,10 @@ class TicketInUse(Rejected):
     status = 409
 
 
+class ReaderConflict(Rejected):
+    status = 400
+
+
 class _Busy(Rejected):
     status = 503
 
@@ -100,13 +104,13 @@ class Credentials:
             raise NotFound("unknown-game", f"no game {game_id!r} here; POST /games creates one")
         return stored
 
-    def seat_for(self, game_id: str, token: str | None) -> str:
-        """The seat (or "referee") this token is, now."""
+    def seat_for(self, game_id: str, token: str | None, stored: dict[str, str] | None = None) -> str:
+        """The seat (or "referee") this token is, now (`stored`: the game's credentials, read already)."""
         if not token:
             raise Unauthorized("missing-token", "send Authorization: Bearer <token> (from POST /games or a join)")
         h = token_hash(token)
-        for seat, stored in self._stored(game_id).items():
-            if hmac.compare_digest(stored, h):
+        for seat, hashed in (stored or self._stored(game_id)).items():
+            if hmac.compare_digest(hashed, h):
                 return seat
         raise Unauthorized("invalid-token", "this token belongs to no seat of this game (a rotated token is void)")
 
@@ -180,11 +184,21 @@ class Credentials:
             "stream": f"/games/{game_id}/events/stream?ticket={ticket}",
         }
 
-    def open_stream(self, game_id: str, ticket: str) -> tuple[str, Callable[[], None]]:
+    def open_stream(self, game_id: str, ticket: str, token: str | None = None) -> tuple[str, Callable[[], None]]:
         """The reader a ticket stands for, its stream now the one open with it (until it closes, or the ticket's
-        time is up): a second connection with a ticket in use is refused, in every process serving the store. Returns
-        the reader and what closes the lease."""
-        seat = self.ticket_reader(game_id, ticket)
+        time is up): a second connection with a ticket in use is refused (409), in every process serving the store.
+        With a bearer `token` too (a client that sends it on every request), the token is checked first (401), then
+        the ticket (401), and they must stand for one reader (400 `reader-conflict`): each before the lease is taken,
+        against one read of the game's credentials. Returns the reader and what closes the lease."""
+        stored = self._stored(game_id)
+        by_token = None if token is None else self.seat_for(game_id, token, stored)
+        seat = self.ticket_reader(game_id, ticket, stored=stored)
+        if by_token is not None and by_token != seat:
+            raise ReaderConflict(
+                "reader-conflict",
+                "the Authorization token and the ticket stand for different readers of this game: send one of them "
+                "(a ticket alone, as a browser's EventSource does, or your token alone)",
+            )
         key = hashlib.sha256(f"{game_id}\n{ticket}".encode()).hexdigest()
         holder = secrets.token_hex(8)
         if not self.store.lease_ticket(key, holder, float(ticket.split(".")[1]) + 1, self.clock()):
@@ -195,14 +209,17 @@ class Credentials:
             )
         return seat, lambda: self.store.release_ticket(key, holder)
 
-    def ticket_reader(self, game_id: str, ticket: str, check_expiry: bool = True) -> str:
-        """The reader a ticket stands for; 401 if it is not one, has expired, or its token was rotated since."""
+    def ticket_reader(
+        self, game_id: str, ticket: str, check_expiry: bool = True, stored: dict[str, str] | None = None
+    ) -> str:
+        """The reader a ticket stands for; 401 if it is not one, has expired, or its token was rotated since
+        (`stored`: the game's credentials, read already)."""
         parts = ticket.split(".")
         if len(parts) != 3 or parts[0] != "t1" or not parts[1].isdigit() or len(parts[1]) > 12:
             raise Unauthorized("invalid-ticket", "a ticket is what POST /games/{id}/tickets answered, unchanged")
         expires = int(parts[1])
-        for seat, stored in self._stored(game_id).items():
-            if not is_open(stored) and hmac.compare_digest(self._mac(stored, game_id, expires), parts[2]):
+        for seat, hashed in (stored or self._stored(game_id)).items():
+            if not is_open(hashed) and hmac.compare_digest(self._mac(hashed, game_id, expires), parts[2]):
                 if check_expiry and expires < self.clock():
                     raise Unauthorized(
                         "expired-ticket", f"a ticket opens a stream within {TICKET_SECONDS} s: ask for a new one"

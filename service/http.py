@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import types
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -177,9 +178,10 @@ def _containers(value: Any) -> list[dict | list]:
 _DECODERS: dict[Any, msgspec.json.Decoder] = {}  # per model: request bodies are of a few types
 
 
-def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") -> Any:
+def decode(raw: bytes, model: type, what: str, code: str = "invalid-request", at: Where | None = None) -> Any:
     """A JSON body into its Struct, or a 422 that says what to fix (deep nesting and repeated keys included: never
-    a 500, never the last of two values).
+    a 500, never the last of two values). A body the schema refuses is `code`, or what `at` says for where it failed
+    (`convert`).
 
     A whole number written with a fraction or an exponent (`2.0`, `1e3`) is the integer JSON Schema says it is, so
     it is read as one wherever an integer goes (in a plain `dict` body, a command, every such number: its rules read
@@ -195,7 +197,7 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
             value = whole_numbers(msgspec.json.decode(raw))
         except (msgspec.DecodeError, RecursionError) as e:
             raise invalid_json(e)
-        return convert(value, model, what, code)
+        return convert(value, model, what, code, at)
     except (msgspec.DecodeError, RecursionError) as e:
         no_duplicate_keys(raw)  # JSON that msgspec refuses (NaN) may still repeat a key: say that first
         raise invalid_json(e)
@@ -208,12 +210,37 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request") ->
     return value
 
 
-def convert(value: Any, model: type, what: str, code: str = "invalid-request") -> Any:
-    """Decoded JSON into `model`, or a 422 that says what to fix."""
+# Where a body failed, and what that makes its refusal: a field's path (`$.deadlines`: the field and anything in it)
+# to its error code, or to a function of the field's value that raises the refusal saying what is wrong with it
+# (returning, it leaves the body's code). The one owner of "this field's refusal has its own code".
+Where = Mapping[str, str | Callable[[Any], None]]
+
+
+def convert(value: Any, model: type, what: str, code: str = "invalid-request", at: Where | None = None) -> Any:
+    """Decoded JSON into `model`, or a 422 that says what to fix: `code`, or what `at` makes of where it failed."""
     try:
         return msgspec.convert(value, model)
     except msgspec.ValidationError as e:
-        raise InvalidInput(code, f"{what}: {_worded(str(e))}. Fix it and send again; /docs shows the schema")
+        said = str(e)
+        code = _code_at(said, value, at, code) if at else code
+        raise InvalidInput(code, f"{what}: {_worded(said)}. Fix it and send again; /docs shows the schema")
+
+
+def _code_at(said: str, value: Any, at: Where, code: str) -> str:
+    """The code `at` gives the path msgspec's message `said` ends with ("… - at `$.a.b[2]`"; a failure of the body
+    itself names none), or `code`. A function there is called with the value of the field it is keyed on."""
+    path = said.rpartition(" - at `")[2].removesuffix("`")
+    for field, owner in at.items():
+        if path != field and not path.startswith((field + ".", field + "[")):
+            continue
+        for name in field.split(".")[1:]:  # object fields down to it
+            if type(value) is not dict or name not in value:
+                return code  # not a path into this body: a field name that only reads like one
+            value = value[name]
+        if isinstance(owner, str):
+            return owner
+        owner(value)
+    return code
 
 
 def _worded(message: str) -> str:

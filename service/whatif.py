@@ -9,6 +9,7 @@ process, a process pool with `--jobs`, or a dask cluster with `--dask`).
 from __future__ import annotations
 
 import math
+import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -33,6 +34,9 @@ from service.replay import SeedLookup, fold_bundle, verify
 from service.rulesets import RULESETS, Loaded, loaded_for, serve_the_same, what_a_worker_serves
 from service.simulate import categories, outcomes, play_on, seed_for, summarize
 from service.snapshots import restore_snapshot, take_snapshot
+
+JOB_ID_RE = re.compile(r"j-[0-9a-f]{16}")  # what a job's id looks like: what `start` makes
+
 
 # ---- positions ----
 
@@ -455,13 +459,18 @@ class OddsJobs:
 
     def get(self, job_id: str, token: str | None = None) -> dict[str, Any]:
         """A job, to anyone who has its id; a seat's own odds only with that seat's token (404 to anyone else: its
-        figures come from what that seat alone may read)."""
-        job = self.svc.store.job(job_id)
-        if job is None:
-            raise NotFound("unknown-job", f"no job {job_id!r} here")
-        owner = msgspec.json.decode(job.params).get("as_seat")
-        if owner is not None and (token is None or self._seat_of(job.game, token) != owner):
-            raise NotFound("unknown-job", f"no job {job_id!r} here")
+        figures come from what that seat alone may read). An id no job could have is a job not here, as an unknown
+        one is: one answer for every id that names none."""
+        formed = JOB_ID_RE.fullmatch(job_id) is not None
+        job = self.svc.store.job(job_id) if formed else None
+        owner = msgspec.json.decode(job.params).get("as_seat") if job is not None else None
+        if job is None or (owner is not None and (token is None or self._seat_of(job.game, token) != owner)):
+            shown = repr(job_id) if formed else "with this id"  # not an echo of whatever a path held
+            raise NotFound(
+                "unknown-job",
+                f"no job {shown} here: a job's id is the `job_id` POST /games/{{id}}/odds answered (`j-` and 16 hex "
+                "digits), and a seat's own odds are read with that seat's token",
+            )
         return self.out(job)
 
     def _seat_of(self, game_id: str, token: str) -> str | None:

@@ -199,14 +199,19 @@ def _play_while_the_referee_closes(base: str, closing: tuple[str, ...]):
 # ---- D2: a proxy that cuts the connection to PostgreSQL ---------------------------------------------------------
 
 
+READY = b"Z\x00\x00\x00\x05"  # PostgreSQL's ReadyForQuery, the last message of every answer (then a status byte)
+
+
 class CuttingProxy:
     """A TCP proxy to PostgreSQL on loopback. `cut` names when it drops the client's connection: "before" (the
-    append's statement never reaches the server), "after" (it is forwarded, the answer is dropped), or None."""
+    append's statement never reaches the server), "after" (it is forwarded, the answer is dropped: `answered` is set
+    once the whole answer has come, so the statement has run and committed), or None."""
 
     def __init__(self, target: tuple[str, int]):
         self.target = target
         self.cut: str | None = None
         self.cuts = 0
+        self.answered = threading.Event()
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
@@ -227,6 +232,7 @@ class CuttingProxy:
             threading.Thread(target=self._pump, args=(upstream, client, False), daemon=True).start()
 
     def _pump(self, src: socket.socket, dst: socket.socket, to_server: bool) -> None:
+        keep, dropped = None, b""
         try:
             while data := src.recv(65536):
                 if to_server and self.cut and b"INSERT INTO events" in data:
@@ -235,16 +241,22 @@ class CuttingProxy:
                     src.close()  # the client sees its connection lost before any answer
                     if mode == "after":
                         dst.sendall(data)
-                        time.sleep(0.3)  # the server runs the statement and commits; its answer goes nowhere
-                    dst.close()
+                        keep = dst  # the server runs the statement and commits; the other pump drops its answer
                     return
+                if not to_server and dst.fileno() == -1:  # the client was cut: the answer goes nowhere
+                    dropped = (dropped + data)[-6:]
+                    if dropped[:5] == READY:
+                        self.answered.set()
+                        return
+                    continue
                 dst.sendall(data)
         except OSError:
             pass
         finally:
             for s in (src, dst):
                 try:
-                    s.close()
+                    if s is not keep:
+                        s.close()
                 except OSError:
                     pass
 
@@ -278,6 +290,8 @@ def test_D2_a_connection_cut_around_the_append_answers_outcome_unknown_and_the_r
                 svc.command(gid, token, {"type": "purchase", "spend": 3})
             assert proxy.cuts == 1
             assert getattr(e.value, "code", None) == "outcome-unknown", e.value
+            if cut == "after":  # the retry comes once the lost answer has: the statement committed before it
+                assert proxy.answered.wait(60), "the server never answered the statement the proxy forwarded"
             assert e.value.status == 503 and "nothing" not in e.value.detail
             cid = e.value.extra["command_id"]
             again = svc.command(gid, token, {"type": "purchase", "spend": 3, "command_id": cid})

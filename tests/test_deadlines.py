@@ -485,14 +485,22 @@ def test_http_a_clock_the_schema_refuses_is_invalid_deadlines_at_creation_and_at
             ({"turn_seconds": top + 1, "on_expiry": "bot"}, "turn_seconds"),
             ({"turn_seconds": 60, "on_expiry": "nap"}, "on_expiry"),
             ({"turn_seconds": 60}, "on_expiry"),
+            ({"turn_seconds": "60", "on_expiry": "bot"}, "turn_seconds"),  # a field of the wrong JSON type
+            ({"turn_seconds": 60, "on_expiry": "bot", "grace": 5}, "grace"),  # a field the clock has not
+            (60, "object"),  # not an object at all
         ]:
             r = c.post("/games", json={"ruleset": "corvette-command", "deadlines": clock})
             assert r.status_code == 422 and r.json()["code"] == "invalid-deadlines", (clock, r.text)
             assert "$.deadlines" in r.json()["detail"] and r.headers["content-type"].startswith("application/problem")
             assert field in r.json()["detail"] or "missing" in r.json()["detail"], r.json()
+        for other in [
+            {"ruleset": "corvette-command", "seats": 5},  # not the clock: as before
+            [{"ruleset": "corvette-command", "deadlines": {"turn_seconds": 0, "on_expiry": "bot"}}],  # not an object
+            {"ruleset": "corvette-command", "x - at `$.deadlines": 1},  # a field name that only reads like the path
+        ]:
+            r = c.post("/games", json=other)
+            assert r.status_code == 422 and r.json()["code"] == "invalid-request", (other, r.text)
         assert c.get("/games").json()["games"] == []  # nothing was created
-        other = c.post("/games", json={"ruleset": "corvette-command", "seats": 5})  # not the clock: as before
-        assert other.status_code == 422 and other.json()["code"] == "invalid-request"
         g = c.post("/games", json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": top, "on_expiry": "bot"}})
         assert g.status_code == 201, g.text
         gid, ref = g.json()["game_id"], {"Authorization": f"Bearer {g.json()['referee_token']}"}

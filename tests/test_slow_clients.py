@@ -104,38 +104,64 @@ def test_a_trickling_body_gets_408_after_the_body_timeout(tmp_path):
         s.close()
 
 
+def answers(reader, n: int) -> list[bytes]:
+    """The status lines of the next `n` answers on a connection (`reader`: its buffered reader), each read whole."""
+    out = []
+    for _ in range(n):
+        out.append(reader.readline())
+        length = 0
+        while (line := reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        reader.read(length)
+    return out
+
+
 def test_beyond_the_connection_cap_new_connections_are_refused_and_open_ones_are_still_served(tmp_path):
     cap = 20
-    # the crowd's idle connections outlive the test: no head timeout frees a place while it runs
-    args = ("--max-connections", str(cap), "--header-timeout", "3600")
+    # the crowd's idle connections outlive the test: no head timeout frees a place while it runs; nor does a body
+    # timeout end the request the open connection holds (below)
+    args = ("--max-connections", str(cap), "--header-timeout", "3600", "--body-timeout", "3600")
+    create = b'{"ruleset": "aa1942-convoy"}'
     with server_process(str(tmp_path / "s.db"), serve=True, args=args) as (base, _):
-        with httpx.Client(base_url=base, timeout=WAIT) as c:  # one keep-alive connection, open before the crowd
-            gid = c.post("/games", json={"ruleset": "aa1942-convoy"}).json()["game_id"]
-            # idle connections up to the cap; the server takes connections in the order they came: all of theirs
-            # before any opened after them
-            crowd = [raw(base) for _ in range(cap - 1)]
+        # one connection open before the crowd, answered once (so the server has seen the start-up probe's connection
+        # go), and then in a request: a POST whose body is still to come. Idle between requests, uvicorn's keep-alive
+        # timeout (5 s) would close it while the crowd gathers; a request in progress arms none.
+        mine = raw(base)
+        mine.settimeout(WAIT)
+        reader = mine.makefile("rb")
+        head = f"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(create)}"
+        mine.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" + head.encode() + b"\r\n\r\n")
+        assert answers(reader, 1)[0].startswith(b"HTTP/1.1 200")
+        # idle connections up to the cap; the server takes connections in the order they came: all of theirs
+        # before any opened after them
+        crowd = [raw(base) for _ in range(cap - 1)]
 
-            def refused() -> bool:
-                """A new connection while the crowd holds every place: answered 503 (or reset) and closed, not
-                served; held for a place it would get nothing within WAIT, and read_all would raise."""
-                s = raw(base)
-                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-                got = read_all(s, WAIT)
-                s.close()
-                assert got == b"" or (got.startswith(b"HTTP/1.1 503") and b"too-many-connections" in got), got
-                return True
+        def refused() -> bool:
+            """A new connection while the crowd holds every place: answered 503 (or reset) and closed, not
+            served; held for a place it would get nothing within WAIT, and read_all would raise."""
+            s = raw(base)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = read_all(s, WAIT)
+            s.close()
+            assert got == b"" or (got.startswith(b"HTTP/1.1 503") and b"too-many-connections" in got), got
+            return True
 
-            assert refused()
-            for _ in range(20):  # the open connection is served as before, the cap reached
-                assert c.get(f"/games/{gid}/events", params={"limit": 1}).status_code == 200
-            assert refused()  # the cap held all the while
-            for x in crowd:
-                x.close()
-            # room again once the server has seen them go (a wait: it learns of each close in its own time)
-            deadline = time.monotonic() + WAIT
-            while not served(base + "/"):
-                assert time.monotonic() < deadline, f"no new connection served {WAIT} s after the crowd left"
-                time.sleep(0.05)
+        assert refused()
+        # the open connection is served as before, the cap reached: the POST's body, and 20 reads sent with it
+        # (pipelined: the connection is never idle between them)
+        mine.sendall(create + b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 20)
+        got = answers(reader, 21)
+        assert got[0].startswith(b"HTTP/1.1 201") and all(g.startswith(b"HTTP/1.1 200") for g in got[1:]), got
+        assert refused()  # the cap held all the while
+        for x in [mine, *crowd]:
+            x.close()
+        # room again once the server has seen them go (a wait: it learns of each close in its own time)
+        deadline = time.monotonic() + WAIT
+        while not served(base + "/"):
+            assert time.monotonic() < deadline, f"no new connection served {WAIT} s after the crowd left"
+            time.sleep(0.05)
 
 
 def test_plain_uvicorn_with_workers_takes_the_protocol_and_its_settings(tmp_path):

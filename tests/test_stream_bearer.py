@@ -93,6 +93,27 @@ def test_a_ticket_still_opens_the_stream_and_with_a_token_both_must_name_one_rea
     assert bad_token.status_code == 401 and bad_token.json()["code"] == "invalid-token"
     bad_ticket = client.get(path, params={"ticket": ticket + "x", "timeout": 0}, headers=auth(russia))
     assert bad_ticket.status_code == 401 and bad_ticket.json()["code"] == "invalid-ticket"
+    both_bad = client.get(path, params={"ticket": ticket + "x", "timeout": 0}, headers=auth("nope"))
+    assert both_bad.status_code == 401 and both_bad.json()["code"] == "invalid-token"  # the token is checked first
+
+
+def test_the_readers_are_compared_before_the_tickets_lease_is_asked(client):
+    """docs/api.md "The stream": a token and a ticket of different readers are 400 `reader-conflict` even while the
+    ticket's stream is open (its lease held), and take nothing; the ticket's own reader then hears 409 `ticket-in-use`,
+    and the ticket opens a stream once the lease is freed."""
+    g = battle(client)
+    japan, russia = g["tokens"]["japan"], g["tokens"]["russia"]
+    ticket = client.post(f"/games/{g['game_id']}/tickets", headers=auth(russia)).json()["ticket"]
+    path, params = f"/games/{g['game_id']}/events/stream", {"ticket": ticket, "timeout": 0}
+    seat, close = client.app.state.service.credentials.open_stream(g["game_id"], ticket)  # a stream open with it
+    assert seat == "russia"
+    mixed = client.get(path, params=params, headers=auth(japan))
+    assert mixed.status_code == 400 and mixed.json()["code"] == "reader-conflict", mixed.text
+    held = client.get(path, params=params, headers=auth(russia))
+    assert held.status_code == 409 and held.json()["code"] == "ticket-in-use", held.text
+    close()
+    mine = client.get(path, params=params, headers=auth(russia))
+    assert mine.status_code == 200 and SEALED not in mine.text
 
 
 def test_the_referees_token_reads_the_stream_as_its_game_says(client):

@@ -331,6 +331,29 @@ def test_ssrf_targets_are_refused_with_a_problem_saying_why(client, caplog, url,
     assert client.get(f"/games/{g['game_id']}/notifications", headers=auth(g["tokens"]["japan"])).status_code == 404
 
 
+def test_a_body_of_another_shape_is_invalid_request_and_an_empty_url_is_refused_saying_why(client):
+    """docs/api.md "Errors": a `url` the schema refuses for what it is (here: empty) is `webhook-refused`, saying why,
+    as a URL refused for where it points is; a body of another shape, a `url` that is not a string among them, stays
+    `invalid-request`. Nothing is registered."""
+    g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
+    path, seat = f"/games/{g['game_id']}/notifications", auth(g["tokens"]["japan"])
+    r = client.put(path, json={"url": ""}, headers=seat)
+    assert r.status_code == 422 and r.json()["code"] == "webhook-refused", r.text
+    assert "http(s) URL of at most 2048 characters" in r.json()["detail"], r.json()
+    for body, said in [
+        ({"url": 5}, "Expected `str`, got `int` - at `$.url`"),
+        ({"url": ["https://example.org/x"]}, "- at `$.url`"),
+        ({}, "missing required field `url`"),
+        ({"url": "https://example.org/x", "secret": "s"}, "unknown field `secret`"),
+        ([{"url": "ftp://example.org/x"}], "Expected `object`, got `array`"),
+        ({"z - at `$.url": 1}, "unknown field"),  # a field name that only reads like the path to `url`
+    ]:
+        r = client.put(path, json=body, headers=seat)
+        assert r.status_code == 422 and r.json()["code"] == "invalid-request", (body, r.text)
+        assert said in r.json()["detail"], (body, r.json())
+    assert client.get(path, headers=seat).status_code == 404
+
+
 def test_a_refused_target_does_not_tell_what_its_host_resolves_to(client, monkeypatch):
     """Anyone may create a game and so hold a seat's token: a refusal that said "host 'vm' is 127.0.0.1, a loopback
     address" answered how the server resolves internal names. The answer is the same words for a name resolving to

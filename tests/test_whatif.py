@@ -324,6 +324,20 @@ def test_the_odds_as_a_bounded_job_of_the_api(client):
     assert client.get("/jobs/j-0000000000000000").status_code == 404
 
 
+@pytest.mark.parametrize("path", ["/jobs/{}", "/jobs/{}/stream"])
+def test_a_job_id_of_any_form_that_names_no_job_is_the_same_404(client, path):
+    """A malformed job id is a job not here, as a well-formed unknown one is (docs/api.md "Errors": 404 `unknown-job`,
+    saying where an id comes from), not a 422 about the path's pattern; the problem does not echo what the path held."""
+    unknown = client.get(path.format("j-0000000000000000"))
+    assert unknown.status_code == 404 and unknown.json()["code"] == "unknown-job", unknown.text
+    assert "POST /games/{id}/odds" in unknown.json()["detail"] and "'j-0000000000000000'" in unknown.json()["detail"]
+    for job_id in ["nope", "J-0000000000000000", "j-00000000000000000", "j-" + "0" * 200, "j-%3Cscript%3E"]:
+        r = client.get(path.format(job_id))
+        assert r.status_code == 404 and r.headers["content-type"] == "application/problem+json", (job_id, r.text)
+        assert r.json()["code"] == "unknown-job" and "POST /games/{id}/odds" in r.json()["detail"], r.json()
+        assert job_id not in r.json()["detail"] and "<script>" not in r.json()["detail"], r.json()
+
+
 def test_continuations_depend_only_on_the_seed_and_their_index():
     b = decode_bundle(NORTH.read_bytes())
     at = b.commands[5].seqs[1]

@@ -8,11 +8,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 from fastapi import Query, Request
 from starlette.responses import Response
 
-from domain.engine import GAME_ID_RE, InvalidInput, Rejected
+from domain.engine import GAME_ID_RE, Rejected
 from events.store import StoreUnavailable, WouldBlock
 from service import metrics, models
 from service.games import GameService, unavailable
@@ -52,7 +51,10 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "With UMPIRE_CREATE_TOKEN set, creating needs `Authorization: Bearer <that token>`.",
     )
     async def create_game(request: Request):
-        req = creation_request(await request.body())
+        # a `deadlines` its schema refuses (a `turn_seconds` out of 1..MAX_TURN_SECONDS, an unknown `on_expiry`, …)
+        # is `invalid-deadlines`, as the rules' own checks of it and POST /games/{id}/deadlines answer (docs/api.md
+        # "Errors"); anything else the schema refuses stays `invalid-request`
+        req = decode(await request.body(), models.CreateGame, "POST /games", at={"$.deadlines": "invalid-deadlines"})
         req.options = whole_numbers(req.options)  # the ruleset reads them: `2.0` is the integer 2 there too
         client = request.client.host if request.client else "?"
         out = await asyncio.to_thread(svc.creation.create_from_request, req, bearer(request), client)
@@ -265,29 +267,6 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
             turn_seconds=req.turn_seconds, on_expiry=req.on_expiry, paused=req.paused, extend=dict(req.extend)
         )
         return JSON(await asyncio.to_thread(svc.set_deadlines, game_id, bearer(request), change, req.command_id))
-
-
-def creation_request(raw: bytes) -> models.CreateGame:
-    """POST /games's body. A `deadlines` its schema refuses (a `turn_seconds` out of 1..MAX_TURN_SECONDS, an unknown
-    `on_expiry`, …) is 422 `invalid-deadlines`, as the rules' own checks of it and POST /games/{id}/deadlines answer
-    (docs/api.md "Errors"); anything else the schema refuses stays `invalid-request`."""
-    try:
-        return decode(raw, models.CreateGame, "POST /games")
-    except InvalidInput as e:
-        if e.code != "invalid-request":
-            raise
-        body = msgspec.json.decode(raw)  # JSON: decode said `invalid-json` otherwise
-        if type(body) is dict and body.get("deadlines") is not None:
-            try:
-                msgspec.convert(whole_numbers(body["deadlines"]), models.Deadlines)
-            except msgspec.ValidationError as bad:
-                said = str(bad)  # "… - at `$.turn_seconds`", or no path for the object itself
-                where = said.replace("- at `$", "- at `$.deadlines", 1) if "- at `$" in said else f"{said} - at `$.deadlines`"
-                raise InvalidInput(
-                    "invalid-deadlines",
-                    f"POST /games: {where}. Fix it and send again; /docs shows the schema (Deadlines)",
-                ) from None
-        raise
 
 
 async def run_command(

@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-import msgspec
 from fastapi import Request, Response
 
-from domain.engine import InvalidInput
 from service import models
 from service.games import GameService
 from service.http import JSON, bearer, decode
@@ -18,18 +16,12 @@ from service.webhooks import parse_target
 PATH = "/games/{game_id}/notifications"
 
 
-def target(raw: bytes) -> models.NotificationTarget:
-    """PUT's body. A `url` the schema refuses for what it is (not http or https, empty, too long) is 422
-    `webhook-refused`, saying why, as a URL refused for where it points is (docs/api.md "Errors"); a body of another
-    shape (no `url`, an unknown field) stays `invalid-request`."""
-    try:
-        return decode(raw, models.NotificationTarget, "PUT /games/{id}/notifications")
-    except InvalidInput as e:
-        if e.code == "invalid-request":
-            body = msgspec.json.decode(raw)  # JSON: decode said `invalid-json` otherwise
-            if type(body) is dict and type(body.get("url")) is str:
-                parse_target(body["url"])  # webhook-refused, saying what is wrong with the URL
-        raise
+def _refuse_url(url: object) -> None:
+    """A `url` string the schema refuses (not http or https, empty, too long) is 422 `webhook-refused`, saying why, as
+    a URL refused for where it points is (docs/api.md "Errors"); a `url` that is not a string, like a body of another
+    shape (no `url`, an unknown field), stays `invalid-request`."""
+    if type(url) is str:
+        parse_target(url)  # webhook-refused, saying what is wrong with the URL
 
 
 def add_routes(route: Callable, svc: GameService) -> None:
@@ -52,7 +44,8 @@ def add_routes(route: Callable, svc: GameService) -> None:
         "why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping` (docs/api.md).",
     )
     async def put_notifications(request: Request, game_id: str = GAME_ID):
-        req = target(await request.body())
+        raw = await request.body()
+        req = decode(raw, models.NotificationTarget, "PUT /games/{id}/notifications", at={"$.url": _refuse_url})
         who = reader(game_id, request)
         return JSON(await asyncio.to_thread(hooks.put, game_id, who, {"url": req.url}))
 

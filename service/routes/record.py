@@ -215,14 +215,7 @@ def stream_reader(
     the same seat (400 `reader-conflict` otherwise, nothing taken), and the ticket's lease holds."""
     if ticket is None:
         return svc.reads.reader_for(game_id, token), lambda: None
-    # a token is checked first (401 invalid-token), then the ticket (401), and they are compared before the lease
-    if token is not None and svc.credentials.seat_for(game_id, token) != svc.credentials.ticket_reader(game_id, ticket):
-        raise BadRequest(
-            "reader-conflict",
-            "the Authorization token and the ticket stand for different readers of this game: send one of them "
-            "(a ticket alone, as a browser's EventSource does, or your token alone)",
-        )
-    seat, close = svc.credentials.open_stream(game_id, ticket)  # the lease: one stream per ticket
+    seat, close = svc.credentials.open_stream(game_id, ticket, token)  # the checks in that order, then the lease
     return svc.reads.reads_as(game_id, seat), close
 
 

@@ -13,9 +13,11 @@ from service import models
 from service.games import GameService
 from service.http import JSON, bearer, decode
 from service.routes import GAME_ID
-from service.whatif import OddsJobs, job_key
+from service.whatif import JOB_ID_RE, OddsJobs, job_key
 
-JOB_ID = Path(max_length=64, pattern="^j-[0-9a-f]{16}$", description="a job's id")
+# the id's form in the document only: an id of another form names no job, 404 `unknown-job` as an unknown one (not a
+# 422 about a pattern: OddsJobs.get)
+JOB_ID = Path(description="a job's id", json_schema_extra={"pattern": f"^{JOB_ID_RE.pattern}$", "maxLength": 64})
 
 
 def add_routes(route: Callable, svc: GameService) -> None:
