@@ -90,7 +90,8 @@ class CommandSpec(msgspec.Struct, dict=True):
     vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more).
 
     Besides its fields (`dict=True`), a spec keeps what it is answered as (`answered`) and may carry its entry's JSON
-    made by its builder (`premade`): never encoded nor compared as fields, never pickled."""
+    made by its builder (`premade`) and what its ruleset patches it from (aa1942's per-zone parts): never encoded nor
+    compared as fields, never pickled."""
 
     type: str
     seats: list[str]
@@ -144,8 +145,8 @@ def cut(shell: CommandSpec) -> list[bytes]:
 
 def premade(spec: CommandSpec, shell: list[bytes], *lists: Iterable[bytes]) -> CommandSpec:
     """`spec`, carrying its entry's JSON: `shell` (`cut`) with its holes filled by `lists` of items encoded already,
-    each by the builder once and shared between entries. A raid's answer rebuilds aa1942's `fight` entry, a variant per
-    zone, of which the raid changed one: encoding every variant again cost more than the raid's rules. The bytes are
+    each by the builder once and shared between entries. A raid changes one zone's variant of aa1942's `fight` entry (a
+    variant per zone): encoding every variant again cost more than the raid's rules. The bytes are
     those of `entry(spec)` encoded (tests/test_awaiting_incremental.py compares them after every command)."""
     out = [shell[0]]
     for piece, items in zip(shell[1:], lists, strict=True):

@@ -19,7 +19,8 @@ from typing import Any, NamedTuple, TypeVar
 
 from domain.decisions import descriptors_wanted
 from domain.engine import CommandSpec
-from domain.procedure import FRESH
+from domain.procedure import FRESH, Kept
+from events.vocabulary import Event
 
 _KEPT: OrderedDict[tuple[Any, ...], CommandSpec | None] = OrderedDict()
 KEPT_MAX = 1024  # entries of every game served at once; the oldest go first
@@ -36,8 +37,8 @@ class Patch(NamedTuple):
     which an event changes one (aa1942's `fight` and `lose_submarines`: a raid changes the raided zone's), where
     building it again costs more than the rest of the command's rules."""
 
-    by: frozenset[type]
-    apply: Callable[[Any, Any, tuple[Any, ...]], Any]
+    by: frozenset[type[Event]]
+    apply: Callable[[CommandSpec, Any, tuple[Event, ...]], CommandSpec | None]
 
 
 def reads_nothing(state: Any) -> None:
@@ -70,11 +71,12 @@ def kept(
         mine = state._entries
         at = (build, tuple(seats), wanted)
         if mine is not None:
-            hit = mine.get(at)
+            hit: Kept | None = mine.get(at)
             if hit is not None:
-                if not hit[3]:
-                    return hit[1]  # type: ignore[no-any-return]  # what `build` made, no field of it written since
-                spec = patch.apply(hit[1], state, hit[3]) if patch is not None else None
+                _, spec, follows, since = hit
+                if not since:
+                    return spec  # type: ignore[no-any-return]  # what `build` made, no field of it written since
+                spec = follows.apply(spec, state, since)  # only an entry with a patch is kept with events
                 if spec is not None:  # what `build` made, brought up to date with the events since (`Patch`)
                     mine[at] = (fields, spec, patch, ())
                     return spec  # type: ignore[no-any-return]

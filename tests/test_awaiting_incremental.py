@@ -153,21 +153,45 @@ def test_aa1942_raids_folded_before_an_answer_patch_each_raided_zone(monkeypatch
     patched = _counting_patches(monkeypatch)
     before = {e.type: e for e in engine.awaiting(game, "Germany")}
     assert {"fight", "lose_submarines"} <= set(before)
-    for sz in (3, 7, 3, 8):  # SZ 8's one submarine raids: none left there to fight (or, from 4.0.0, to lose)
+    for sz in (3, 7, 3):  # three raids folded before the next answer, two of them in one zone
         engine.decide_in_place(game, "Germany", Raid(sz=sz), seed)
     assert [bytes(b) for b in answers()] == from_scratch()
+    assert patched == ({"fight_spec": 1} if edition == "3.0.0" else {"fight_spec": 1, "lose_spec": 1})
     after = {e.type: e for e in engine.awaiting(game, "Germany")}
-    fighting = [v.fixed["sz"] for v in after["fight"].ui.controls[0].variants]
-    assert 8 not in fighting and {3, 7} <= set(fighting), fighting
     if edition == "3.0.0":
         assert after["lose_submarines"] is before["lose_submarines"]
-    else:
-        assert after["lose_submarines"] is not before["lose_submarines"]
-        assert ("Germany", 8) not in after["lose_submarines"].__dict__["parts"].keys
-    assert not patched  # SZ 8's zone and fleet left the entries: built again
-    engine.decide_in_place(game, "Germany", Raid(sz=7), seed)  # one raid, its zone's raiders not all gone: patched
+
+    patched.clear()
+    engine.decide_in_place(game, "Germany", Raid(sz=8), seed)  # SZ 8's one submarine: none left there to fight
     assert [bytes(b) for b in answers()] == from_scratch()
-    assert patched == ({"fight_spec": 1} if edition == "3.0.0" else {"fight_spec": 1, "lose_spec": 1})
+    fighting = [v.fixed["sz"] for v in engine.awaiting(game, "Germany")[1].ui.controls[0].variants]
+    assert 8 not in fighting and {3, 7} <= set(fighting), fighting
+    assert "fight_spec" not in patched  # its zone left the entry: built again
+    assert "lose_spec" not in patched  # from 4.0.0 its fleet leaves the loss entry (AA-E4-1); 3.0.0: unchanged
+
+
+def test_aa1942_a_raid_that_brings_the_fight_entry_to_64_choices_lists_them() -> None:
+    """A patched per-zone entry whose choices fall to MAX_CHOICES (64) is answered with them listed, as a build
+    answers it: 65 submarines in four zones make 65 choices, one raid leaves 64."""
+    from domain.aa1942_convoy.awaiting import MAX_CHOICES
+    from domain.aa1942_convoy.commands import EndPhase, Purchase, Raid
+    from service import simulate
+
+    options = {"submarines": {"Germany": {"3": 40, "7": 21}}}  # and the setup's 2 in SZ 5 and 2 in SZ 9
+    game = simulate.new_game("aa1942-convoy", options, b"seed", "listed")
+    for seat, command in [("USSR", Purchase(spend=0))] + [("USSR", EndPhase())] * 4 + [
+        ("Germany", Purchase(spend=0)),
+        ("Germany", EndPhase()),
+    ]:
+        engine.decide_in_place(game, seat, command, b"seed")
+    fight = next(s for s in engine.awaiting(game, "Germany") if s.type == "fight")
+    assert fight.choices is None and sum(game.state.zones_that_may_raid().values()) == MAX_CHOICES + 1
+    engine.decide_in_place(game, "Germany", Raid(sz=3), b"seed")
+    fight = next(s for s in engine.awaiting(game, "Germany") if s.type == "fight")
+    assert fight.choices is not None and len(fight.choices) == MAX_CHOICES
+    with entries.recomputed():
+        built = next(s for s in game.ruleset.legal_commands(game.state) if s.type == "fight")
+    assert bytes(engine.answered(fight)[1]) == msgspec.json.encode(engine.entry(built))
 
 
 def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_every_field_they_write(monkeypatch):

@@ -182,7 +182,8 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
 
 class _Part(NamedTuple):
     """A zone's (`fight`) or a fleet's (`lose_submarines`) part of its per-zone entry, shared between entries (nobody
-    mutates one): a raid's answer rebuilds those entries, and only the raided zone's part changed."""
+    mutates one): the entries are built again when a fleet moves, is placed or lost, and a raid changes one part
+    (`_fight_raided`, `_loss_raided`)."""
 
     branch: dict[str, Any]  # its schema branch
     variant: Variant
@@ -213,28 +214,17 @@ def fight_spec(state: State, seats: list[str]) -> CommandSpec | None:
 
 def _fight_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
     top = max(parts.counts)
-    # more than MAX_CHOICES choices: at once when one zone makes them (a count each, up to MAX_COUNT)
-    many = min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(parts.counts) > MAX_CHOICES
-    choices, labels = (None, None) if many else _listed(
+    choices, labels = (None, None) if _too_many(parts.counts, top) else _listed(
         submarines.legal_fights(state),
         lambda x: f"Commit {_n(x['count'])} in sea zone {x['sz']} to general combat",
     )
     return _from_parts(_fight, _fight_shell, seats, (*parts.named, top), choices, labels, parts)
 
 
-def _fight_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
-    """The `fight` entry after `raids`: each leaves one submarine fewer that may fight in its zone (AA-R1), the other
-    zones' parts as they were; None (built again) where a zone has none left or the choices are listed."""
-    parts: _Parts | None = spec.__dict__.get("parts")
-    if parts is None:
-        return None
-    changed = []
-    for e in raids:
-        n = state.may_raid_with(e.sz)
-        if n <= 0:
-            return None  # the zone leaves the entry
-        changed.append((e.sz, n, _fight_zone(e.sz, n)))
-    return _fight_entry(state, spec.seats, parts.patched(changed))
+def _too_many(counts: list[int], top: int) -> bool:
+    """Whether groups of these sizes (the largest `top`) make more than MAX_CHOICES choices (a count each, up to
+    MAX_COUNT): at once where the largest alone does (a raid's case in big fleets: no sum then)."""
+    return min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(counts) > MAX_CHOICES
 
 
 class _Parts(NamedTuple):
@@ -244,7 +234,7 @@ class _Parts(NamedTuple):
 
     keys: tuple
     at: dict[Any, int]
-    named: tuple  # what the keys name in the entry's shell (its zones, and powers): the same while the keys are
+    named: tuple  # the zones (and powers) the entry's shell names: a patch changes no key, so none of these
     counts: list[int]
     branches: list[dict[str, Any]]
     variants: list[Variant]
@@ -269,6 +259,11 @@ class _Parts(NamedTuple):
         return _Parts(self.keys, self.at, self.named, counts, branches, variants, branches_json, variants_json)
 
 
+def _parts_of(spec: CommandSpec) -> _Parts | None:
+    """The parts a per-zone entry was made of (`_from_parts`), or None where its choices are listed."""
+    return spec.__dict__.get("parts")
+
+
 def _from_parts(build, shell, seats: list[str], what: tuple, choices, labels, parts: _Parts) -> CommandSpec:
     """A per-zone entry (`fight`, `lose_submarines`): `build(seats, *what, choices, labels, branches, variants)`
     from its parts, and where it is answered with descriptors, its JSON spliced from `shell(seats, *what)` (the
@@ -276,10 +271,27 @@ def _from_parts(build, shell, seats: list[str], what: tuple, choices, labels, pa
     if choices is not None:  # its entry shows the choices alone
         return build(seats, *what, choices, labels, parts.branches, None)
     spec = build(seats, *what, None, None, parts.branches, parts.variants)
-    spec.__dict__["parts"] = parts  # for a raid's patch
+    spec.__dict__["parts"] = parts  # `_parts_of`, for a raid's patch
     if not descriptors_wanted():  # a bot's (never encoded)
         return spec
     return premade(spec, shell(tuple(seats), *what), parts.branches_json, parts.variants_json)
+
+
+def _fight_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
+    """The `fight` entry after `raids`: each leaves one submarine fewer that may fight in its zone (AA-R1), the other
+    zones' parts as they were; None (built again) where its choices are listed or a zone has none left (it leaves the
+    entry). As `_loss_raided`: a loop each, the cheaper for being written out (a shared one with a function per part
+    cost a raid 10 k instructions, counted)."""
+    parts = _parts_of(spec)
+    if parts is None:
+        return None
+    changed = []
+    for e in raids:
+        n = state.may_raid_with(e.sz)
+        if n <= 0:
+            return None
+        changed.append((e.sz, n, _fight_zone(e.sz, n)))
+    return _fight_entry(state, spec.seats, parts.patched(changed))
 
 
 def _fight(seats: list[str], zones: tuple[int, ...], top: int, choices, labels, branches, variants) -> CommandSpec:
@@ -336,8 +348,7 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
 
 def _lose_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
     top = max(parts.counts)
-    many = min(top, c.MAX_COUNT) > MAX_CHOICES or _counted(parts.counts) > MAX_CHOICES  # as `fight`'s
-    choices, labels = (None, None) if many else _listed(
+    choices, labels = (None, None) if _too_many(parts.counts, top) else _listed(
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
@@ -348,11 +359,12 @@ def _lose_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
 
 def _loss_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
     """The `lose_submarines` entry after `raids`: from 4.0.0 (AA-E4-1) each leaves one of the acting power's submarines
-    fewer that may be recorded lost in its zone, the other fleets' parts as they were; None (built again) where a fleet
-    has none left or the choices are listed. 3.0.0: a raid changes nothing of it."""
+    fewer that may be recorded lost in its zone, the other fleets' parts as they were; None (built again) where its
+    choices are listed or a fleet has none left (it leaves the entry). 3.0.0: a raid changes nothing of it (any
+    power's submarines, all)."""
     if not state.edition.has("AA-E4-1"):
         return spec
-    parts: _Parts | None = spec.__dict__.get("parts")
+    parts = _parts_of(spec)
     if parts is None:
         return None
     power = state.power
@@ -362,7 +374,7 @@ def _loss_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, 
     for e in raids:
         n = may.get(e.sz, 0)
         if n <= 0:
-            return None  # the fleet leaves the entry
+            return None
         changed.append(((power, e.sz), n, _loss_fleet(power, e.sz, n, have[e.sz] - n)))
     return _lose_entry(state, spec.seats, parts.patched(changed))
 
@@ -528,8 +540,8 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
 
 
 # What each entry reads of the state (domain/entries.py keeps it while that is unchanged): the answer to a raid
-# rebuilds only the fight entry, whose counts each raid changes, and the raid entry when a zone's cap or last
-# submarine goes. An entry without one here (purchase, move) is built every time.
+# patches the fight entry's and (from 4.0.0) the loss entry's raided zone (`_fight_raided`, `_loss_raided`), and rebuilds the raid entry
+# when a zone's cap or last submarine goes. An entry without one here (purchase, move) is built every time.
 def _losses(s: State) -> Any:
     """What `submarines.losable` and the labels read: the edition, every power's fleets and, from 4.0.0 (AA-E4-1), how
     many of the acting power's submarines raided where. From 4.0.0 each raid changes what the acting power may record
