@@ -251,3 +251,41 @@ def test_aa1942_kept_entries_declare_every_field_their_builders_read_and_events_
         assert game.over
     assert set(WRITES) <= seen, f"never applied: {set(WRITES) - seen}"
     assert not undeclared, f"read or written but not declared: {undeclared}"
+
+
+def test_aa1942_a_raid_that_takes_nothing_leaves_the_raid_entry_as_it_was() -> None:
+    """The `raid` entry follows raids (entries.Patch): a raid on a zone at its cap of 4 chips (AA-R5) takes nothing, so
+    the zone's label ("0 IPCs left under the cap") and every zone's legality are as they were: the very same entry,
+    answering what a recomputation answers. A raid that takes IPCs, or the zone's last raider, builds it again."""
+    from domain.aa1942_convoy.commands import EndPhase, Purchase, Raid
+    from service import simulate
+
+    game = simulate.new_game("aa1942-convoy", {"submarines": {"Germany": {"3": 6}}}, b"seed", "raid")
+    for seat, command in [("USSR", Purchase(spend=0))] + [("USSR", EndPhase())] * 4 + [
+        ("Germany", Purchase(spend=0)),
+        ("Germany", EndPhase()),
+    ]:
+        engine.decide_in_place(game, seat, command, b"seed")
+
+    def raid_entry() -> engine.CommandSpec:
+        return next(s for s in engine.awaiting(game, "Germany") if s.type == "raid")
+
+    def rebuilt() -> bytes:
+        with entries.recomputed():
+            built = next(s for s in game.ruleset.legal_commands(game.state) if s.type == "raid")
+        return msgspec.json.encode(engine.entry(built))
+
+    while game.state.cap_left(3) > 0:  # every raid takes 1 to 4 IPCs up to the cap (AA-8, AA-R2): 4 raids at most
+        before = raid_entry()
+        engine.decide_in_place(game, "Germany", Raid(sz=3), b"seed")
+        assert raid_entry() is not before and bytes(engine.answered(raid_entry())[1]) == rebuilt()
+    assert game.state.may_raid_with(3) >= 2
+    while game.state.may_raid_with(3) > 1:  # at the cap: each takes nothing, and leaves a raider
+        before = raid_entry()
+        engine.decide_in_place(game, "Germany", Raid(sz=3), b"seed")
+        assert game.state.chips[3] == 4
+        assert raid_entry() is before and bytes(engine.answered(before)[1]) == rebuilt()
+    engine.decide_in_place(game, "Germany", Raid(sz=3), b"seed")  # the last raider, taking nothing: SZ 3 leaves it
+    with entries.recomputed():
+        assert "raid" not in [s.type for s in game.ruleset.legal_commands(game.state)]  # Germany's others: no target
+    assert "raid" not in [s.type for s in engine.awaiting(game, "Germany")]

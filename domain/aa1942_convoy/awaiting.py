@@ -180,6 +180,15 @@ def raid_spec(state: State, seats: list[str]) -> CommandSpec | None:
     )
 
 
+def _raid_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
+    """The `raid` entry after `raids`: the same while each took nothing (its zone's chips, and so its cap's label, as
+    they were: a zone at its cap of 4) and left a submarine in its zone that may raid; else None (built again)."""
+    for e in raids:
+        if e.damage or state.may_raid_with(e.sz) <= 0:
+            return None
+    return spec
+
+
 class _Part(NamedTuple):
     """A zone's (`fight`) or a fleet's (`lose_submarines`) part of its per-zone entry, shared between entries (nobody
     mutates one): the entries are built again when a fleet moves, is placed or lost, and a raid changes one part
@@ -587,12 +596,15 @@ class Reads(NamedTuple):
 
 
 # A raid changes one zone's part of the `fight` and `lose_submarines` entries, of some 20: the answer to a raid patches
-# that part rather than building the entries again (entries.Patch).
+# that part rather than building the entries again (entries.Patch); and the `raid` entry only where it took IPCs or
+# its zone's last raider.
 _RAIDED = frozenset({ev.ConvoyRaided})
 
 
 READS: dict[Callable, Reads] = {
-    raid_spec: Reads(_raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"})),
+    raid_spec: Reads(
+        _raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"}), entries.Patch(_RAIDED, _raid_raided)
+    ),
     fight_spec: Reads(None, frozenset({"turn", "subs", "used"}), entries.Patch(_RAIDED, _fight_raided)),
     lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"}), entries.Patch(_RAIDED, _loss_raided)),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
