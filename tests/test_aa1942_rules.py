@@ -16,7 +16,7 @@ from domain.aa1942_convoy.rules.raid import raid_value
 from domain.aa1942_convoy.rules.submarines import legal_moves
 from domain.aa1942_convoy.rules.turn import income_of
 from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
-from domain.aa1942_convoy.views import sz_status
+from domain.aa1942_convoy.views import digest, sz_status
 from domain.engine import Forbidden, IllegalCommand, InvalidInput, Rejected
 from events import aa1942_convoy as ev
 from events.core import DiceRolled, GameEnded
@@ -376,6 +376,27 @@ def test_AAR7_a_liberated_territory_stays_with_the_liberator_while_its_owners_ca
     assert lib.to_power == "USA"
 
 
+def test_AAR7_the_digest_says_who_holds_a_liberated_territory():
+    """AA-R7 in the digest: a territory an ally liberates while its owner's capital is lost stays with the ally, so the
+    line says so, not that it is the liberator's "again" (the cold audit of 4.0.0, F3); its owner's own liberation
+    gives it back "again"."""
+    t = table()
+    advance(t, "Germany", "combat")
+    t.send("Germany", "capture", territory="United Kingdom")
+    t.send("Germany", "capture", territory="Egypt")
+    t.send("Germany", "capture", territory="Karelia S.S.R.")
+    advance(t, "UK", "combat")
+    evs = t.send("UK", "liberate", territory="Karelia S.S.R.")  # the USSR holds Russia: Karelia is the USSR's again
+    assert "UK liberated Karelia S.S.R. from Germany: it is USSR's again" in digest(t.state, evs)
+    advance(t, "USA", "combat")
+    evs = t.send("USA", "liberate", territory="Egypt")
+    assert t.state.control["Egypt"] == "USA"
+    assert digest(t.state, evs) == [
+        "USA liberated Egypt from Germany and holds it while UK's capital is lost",
+        *digest(t.state, evs[1:]),
+    ]
+
+
 def test_AAR14_a_power_that_regains_its_capital_regains_its_territories_its_allies_hold():
     t = table()
     advance(t, "Germany", "combat")
@@ -694,6 +715,19 @@ def test_AAR11_the_game_ends_after_the_last_round_of_the_option():
     with pytest.raises(Rejected) as e:
         t.send("USSR", "purchase", spend=0)
     assert e.value.code == "game-over"
+
+
+def test_AAR11_the_last_turns_end_phase_says_the_game_ends():
+    """The end of the last power's turn of the last round of `rounds` ends the game (AA-R11), and its label says so
+    rather than naming the next power (the cold audit of 4.0.0, F4); the same turn of an earlier round names it."""
+    t = table(rounds=2)
+    advance(t, "USA", "mobilize")
+    assert t.legal()["end_phase"].labels[0].endswith("; USSR is next")
+    t.send("USA", "end_phase")
+    advance(t, "USA", "mobilize")
+    assert t.state.round == 2
+    assert t.legal()["end_phase"].labels[0].endswith("; the game ends")
+    assert of(t.send("USA", "end_phase"), GameEnded) and t.game.over
 
 
 def test_AAR11_the_referee_ends_the_game():

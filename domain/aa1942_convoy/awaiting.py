@@ -16,7 +16,7 @@ import msgspec
 from domain import entries
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
-from domain.aa1942_convoy.rules.turn import income_of
+from domain.aa1942_convoy.rules.turn import income_of, last_turn
 from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
 from domain.decisions import Form, Number, Option, Select, Variant, Variants, descriptors_wanted
 from domain.engine import HOLE, REFEREE, CommandSpec, command_schema, cut, premade, tag
@@ -503,8 +503,8 @@ def place_spec(state: State, seats: list[str]) -> CommandSpec | None:
 
 def end_phase_spec(state: State, seats: list[str]) -> CommandSpec:
     if state.phase == "mobilize":
-        nxt = TURN_ORDER[(state.turn + 1) % len(TURN_ORDER)]
-        label = f"End the turn: collect {income_of(state, state.power)} IPCs income; {nxt} is next"
+        nxt = "the game ends" if last_turn(state) else f"{TURN_ORDER[(state.turn + 1) % len(TURN_ORDER)]} is next"
+        label = f"End the turn: collect {income_of(state, state.power)} IPCs income; {nxt}"
     else:
         label = f"End {state.phase.replace('-', ' ')}; {PHASES[PHASES.index(state.phase) + 1].replace('-', ' ')} next"
     return CommandSpec(
@@ -580,7 +580,7 @@ def _raids(s: State) -> tuple:
 
 
 def _phase_end(s: State) -> tuple:
-    return s.turn, s.phase, income_of(s, s.power) if s.phase == "mobilize" else None
+    return s.turn, s.phase, (income_of(s, s.power), last_turn(s)) if s.phase == "mobilize" else None
 
 
 class Reads(NamedTuple):
@@ -610,7 +610,7 @@ READS: dict[Callable, Reads] = {
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     place_spec: Reads(_placing, frozenset({"turn", "map", "edition", "spent", "placed"})),
-    end_phase_spec: Reads(_phase_end, frozenset({"turn", "phase", "control", "map"})),
+    end_phase_spec: Reads(_phase_end, frozenset({"turn", "phase", "control", "map", "round", "rounds"})),
     end_game_spec: Reads(lambda s: None, frozenset()),
 }
 

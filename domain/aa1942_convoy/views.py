@@ -305,13 +305,13 @@ def digest(before: State, events: list[Event], reader: Reader = None) -> list[st
     (AA-R4), so every reader reads the same lines."""
     lines = []
     for e in events:
-        line = _line(e)
+        line = _line(e, before)
         if line:
             lines.append(line)
     return lines
 
 
-def _line(e: Event) -> str | None:
+def _line(e: Event, before: State) -> str | None:
     if isinstance(e, ev.RoundBegan):
         return f"Round {e.round} began"
     if isinstance(e, ev.ConvoyRaided):
@@ -344,6 +344,9 @@ def _line(e: Event) -> str | None:
         plunder = f", taking {_ipcs(e.plundered)} from its treasury" if e.plundered else ""
         return f"{e.by} captured {e.territory} from {e.from_power}{plunder}"
     if isinstance(e, ev.TerritoryLiberated):
+        original = before.map.land_territories[e.territory].original_owner
+        if e.to_power != original:  # AA-R7: its owner's capital is in enemy hands
+            return f"{e.by} liberated {e.territory} from {e.from_power} and holds it while {original}'s capital is lost"
         return f"{e.by} liberated {e.territory} from {e.from_power}: it is {e.to_power}'s again"
     if isinstance(e, ev.TerritoriesReturned) and e.territories:
         back = listed([t.territory for t in e.territories])

@@ -23,13 +23,18 @@ def end_phase(state: State) -> list[Event]:
     events: list[Event] = [
         IncomeCollected(power=state.power, income=income, treasury=state.treasury[state.power] + income)
     ]
+    if last_turn(state):
+        return events + [GameEnded(reason=f"round {state.rounds}, the last of option rounds, is over")]
     turn, rnd = state.turn + 1, state.round
     if turn == len(TURN_ORDER):
         turn, rnd = 0, rnd + 1
-        if state.rounds is not None and rnd > state.rounds:
-            return events + [GameEnded(reason=f"round {state.rounds}, the last of option rounds, is over")]
         events.append(RoundBegan(round=rnd))
     return events + begin_turn(state, TURN_ORDER[turn], rnd)
+
+
+def last_turn(state: State) -> bool:
+    """Whether the acting power's turn ends the game: the last power's turn of round `rounds` (an option)."""
+    return state.rounds is not None and state.turn == len(TURN_ORDER) - 1 and state.round >= state.rounds
 
 
 def begin_turn(state: State, power: str, rnd: int) -> list[Event]:
