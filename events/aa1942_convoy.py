@@ -64,6 +64,16 @@ class SubmarinesFought(Event):
     count: int
 
 
+class SubmarinesRetreated(Event):
+    """From edition 5.0.0 (AA-R18): submarines that fought in `from_sz` retreated to the adjacent `to_sz`; they stay
+    used for the rest of the turn (no raid, fight, move or loss in this combat)."""
+
+    power: Power
+    from_sz: int
+    to_sz: int
+    count: int
+
+
 class SubmarinesLost(Event):
     power: Power
     sz: int
@@ -146,6 +156,7 @@ EVENTS = (
     SubmarinesMoved,
     SubmarinesPlaced,
     SubmarinesFought,
+    SubmarinesRetreated,
     SubmarinesLost,
     ConvoyRaided,
     TerritoryCaptured,

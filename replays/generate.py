@@ -193,6 +193,34 @@ def two_sides(svc: GameService, golden: Golden) -> dict:
     return g.finish()
 
 
+def retreat(svc: GameService, golden: Golden) -> dict:
+    """From edition 5.0.0 (AA-R18): Germany's two U-boats from SZ 9 go to the UK's SZ 7; one raids, the other fights
+    and retreats to SZ 9 (the raider stays, AA-7). The UK sinks the raider on its turn; the next round the one that
+    retreated must move back to raid SZ 7 again."""
+    g = Game(svc, golden)
+    g.seed("Germany", "Kiel")
+    g.turn("USSR", 12)
+    g.turn(
+        "Germany",
+        12,
+        move=[mv(9, 7, 2)],
+        combat=[
+            raid(7),
+            {"type": "fight", "sz": 7, "count": 1},
+            {"type": "retreat_submarines", "from_sz": 7, "to_sz": 9, "count": 1},
+        ],
+    )
+    g.turn("UK", 20, combat=[{"type": "lose_submarines", "power": "Germany", "sz": 7, "count": 1}])
+    g.turn("Japan", 10)
+    g.turn("USA", 30)
+    g.turn("USSR", 12)
+    g.turn("Germany", 12, move=[mv(9, 7)], combat=[raid(7)])
+    g.turn("UK", 20)
+    g.turn("Japan", 10)
+    g.turn("USA", 30)
+    return g.finish()
+
+
 def bot_game(svc: GameService, golden: Golden) -> dict:
     """A game its ruleset's bot plays through the service, each seat choosing from what its own token may read (a
     sealed step: the first seat that still owes; else the first seat offered anything), to its end; then the
@@ -251,6 +279,11 @@ GOLDEN = (
         "aa1942-two-sides", "aa1942-convoy", AA1942_TRAFFIC,
         {"rounds": 2, "submarines": {"Germany": {str(sz): 1 for sz in TWO_SIDES_RAIDED} | {"4": 1}}},
         0x33, script=two_sides, game_id="two-sides",
+    ),
+    Golden(  # from aa1942-convoy 5.0.0 (AA-R18): a submarine that fought retreats, a raider stays
+        "aa1942-retreat", "aa1942-convoy",
+        frozenset({"ConvoyRaided", "SubmarinesFought", "SubmarinesRetreated", "SubmarinesLost", "SubmarinesMoved"}),
+        {"rounds": 2}, 0x55, script=retreat, game_id="retreat",
     ),
     # the first convoy sails from the side each names: both directions and quick play are covered
     Golden(  # with RADAR, HF/DF, Hedgehog

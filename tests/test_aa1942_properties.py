@@ -27,6 +27,7 @@ class Invariants:
         self.last_roll: DiceRolled | None = None
         self.chips_before: dict[int, int] = {}
         self.raided_before: dict[int, int] = {}
+        self.fought_before: dict[int, int] = {}
         self.seen: Counter = Counter()
 
     def __call__(self, game: engine.Game, e) -> None:
@@ -52,6 +53,11 @@ class Invariants:
                     raided = used.raided if used is not None else 0
                     assert raided == self.raided_before.get(e.sz, 0), f"AA-E4-1: a raider lost in sea zone {e.sz}"
                 self.seen["lose-own" if e.power == e.reported_by else "lose-enemy"] += 1
+        if isinstance(e, ev.SubmarinesRetreated):  # AA-R18 (5.0.0): those that fought there, one sea move away
+            assert s.edition.has("AA-E5-1") and s.phase == "combat" and s.combat_step == 3
+            assert e.count <= self.fought_before.get(e.from_sz, 0), f"AA-R18: {e} retreats more than fought there"
+            assert e.to_sz in s.map.sea_zones[str(e.from_sz)].adjacent_sea_zones, f"AA-R18: {e} is not one move"
+            self.seen["retreat"] += 1
         if isinstance(e, ev.PurchaseMade):
             self.seen["spend-" + ("none" if e.spent == 0 else "all" if e.treasury == 0 else "part")] += 1
         assert all(0 <= n <= ZONE_VALUE for n in s.chips.values()), "a zone never holds more than 4 chips"
@@ -60,7 +66,8 @@ class Invariants:
         assert {p: sum(s.subs.get(p, {}).values()) for p in TURN_ORDER} == self.expected_subs, "subs conserved"
         assert all(n > 0 for zones in s.subs.values() for n in zones.values())
         assert all(
-            u.total <= s.subs_in(s.power, sz) and min(u.moved, u.raided, u.fought) >= 0 for sz, u in s.used.items()
+            u.total <= s.subs_in(s.power, sz) and min(u.moved, u.raided, u.fought, u.retreated) >= 0
+            for sz, u in s.used.items()
         )
         assert s.inactive == inactive_zones(s, s.control)
         # AA-R1, AA-5: the zones the raid and fight entries read are those where a submarine neither raided nor fought
@@ -73,6 +80,7 @@ class Invariants:
         assert listed == judged, f"awaiting lists {sorted(listed)}, the rules judge {sorted(judged)} legal"
         self.chips_before = dict(s.chips)
         self.raided_before = {sz: u.raided for sz, u in s.used.items()}
+        self.fought_before = {sz: u.fought for sz, u in s.used.items()}
 
 
 def new_game(game_id: str, options: dict, seats: list[str] | None = None) -> engine.Game:

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from domain import engine
-from domain.aa1942_convoy import RULESET, data
+from domain.aa1942_convoy import RULESET, data, views
 from domain.aa1942_convoy.data import parse_map
 from domain.aa1942_convoy.rules.raid import raid_value
 from domain.aa1942_convoy.rules.submarines import legal_moves
@@ -964,3 +964,178 @@ def test_AAR4_the_views_follow_the_ledger():
     assert {"name": "Archangel", "original_owner": "USSR", "held_by": "Germany", "ipc": 1} in board["territories"]
     suez = next(c for c in board["canals"] if c["name"] == "Suez Canal")
     assert (suez["sea_zones"], suez["held_by"], suez["open_this_turn"]) == ([17, 34], "Allies", False)
+
+
+# ---- AA-R18 (5.0.0, AA-E5-1): a submarine that fought may retreat; a raider may not ----------------------------------
+
+RETREAT_TEXT = "Once the raid is done, Submarine cannot retreat and must stay in raided SZ"
+
+
+def fought_in_7(edition: str | None = None, **subs: dict[str, int]) -> Table:
+    """The cold audit of 4.0.0, F2: Germany moves a submarine 9 -> 7 and commits it to general combat there."""
+    t = table(submarines={"Germany": {"9": 1, **subs}}, edition=edition)
+    advance(t, "Germany", "combat-move")
+    t.send("Germany", "move_submarines", from_sz=9, to_sz=7, count=1)
+    t.send("Germany", "end_phase")
+    t.send("Germany", "fight", sz=7, count=1)
+    return t
+
+
+def test_AAR18_AAE5_1_a_submarine_that_fought_retreats_and_next_turn_cannot_raid_the_battle_zone_without_moving_back():
+    """The text singles out raiders ("Once the raid is done, Submarine cannot retreat"): one in a regular attack may
+    retreat, as in A&A 1942.2, to an adjacent zone (the player's word that the attack came from it)."""
+    t = fought_in_7()
+    spec = t.legal()["retreat_submarines"]
+    assert spec.choices == [{"from_sz": 7, "to_sz": to, "count": 1} for to in (2, 3, 6, 8, 9)]
+    assert spec.labels[-1] == "Retreat 1 submarine that fought in sea zone 7 to sea zone 9"
+    before = t.state
+    evs = t.send("Germany", "retreat_submarines", from_sz=7, to_sz=9, count=1)
+    assert [type(e) for e in evs] == [ev.SubmarinesRetreated]
+    assert msgspec.to_builtins(evs[0]) == {"power": "Germany", "from_sz": 7, "to_sz": 9, "count": 1}
+    assert views.digest(before, evs) == ["Germany retreated one submarine that fought in sea zone 7 to sea zone 9"]
+    assert t.state.subs["Germany"] == {9: 1}
+    assert (t.state.used[7].fought, t.state.used[9].retreated) == (0, 1)
+    # done for the turn: no raid, fight, second retreat, loss in this combat, nor noncombat move
+    assert {"raid", "fight", "retreat_submarines"}.isdisjoint(t.legal())
+    for cmd, args in [("fight", {"sz": 9, "count": 1}), ("retreat_submarines", {"from_sz": 9, "to_sz": 7, "count": 1})]:
+        assert not accepts(t, "Germany", cmd, **args)
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "lose_submarines", power="Germany", sz=9, count=1)
+    assert "1 of Germany's submarines in sea zone 9 retreated there from their battle this turn" in e.value.detail
+    assert "AA-R18" in e.value.detail
+    t.send("Germany", "end_phase")
+    assert "move_submarines" not in t.legal()
+    # the next turn the ledger has it in 9: no raid on 7 without moving back
+    advance(t, "Germany", "combat")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "raid", [1], sz=7)
+    assert "Germany has no submarine in sea zone 7" in e.value.detail
+    advance(t, "Germany", "combat-move")
+    t.send("Germany", "move_submarines", from_sz=9, to_sz=7, count=1)
+    t.send("Germany", "end_phase")
+    assert of(t.send("Germany", "raid", [1], sz=7), ev.ConvoyRaided)
+
+
+def test_AAR18_AA7_a_submarine_that_raided_cannot_retreat():
+    t = table(submarines={"Germany": {"7": 2, "8": 1}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "raid", [6], sz=7)
+    t.send("Germany", "raid", [6], sz=8)
+    t.send("Germany", "fight", sz=7, count=1)  # the other one in 7
+    assert t.legal()["retreat_submarines"].choices == [{"from_sz": 7, "to_sz": to, "count": 1} for to in (2, 3, 6, 8, 9)]
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=7, to_sz=9, count=2)
+    assert "Germany has 1 submarine(s) in sea zone 7 that fought there this turn and may retreat (AA-R18)" in (
+        e.value.detail
+    )
+    assert f'1 raided there: "{RETREAT_TEXT}" (AA-7)' in e.value.detail
+    with pytest.raises(IllegalCommand) as e:  # a zone where its only submarine raided
+        t.send("Germany", "retreat_submarines", from_sz=8, to_sz=9, count=1)
+    assert "has 0 submarine(s) in sea zone 8 that fought" in e.value.detail and RETREAT_TEXT in e.value.detail
+    t.send("Germany", "retreat_submarines", from_sz=7, to_sz=9, count=1)
+    assert t.state.subs["Germany"] == {7: 1, 8: 1, 9: 1}  # the raiders stay in the raided zones
+
+
+def test_AAR18_submarines_that_did_not_fight_unused_or_only_moved_cannot_retreat():
+    t = table(submarines={"Germany": {"9": 2, "6": 1, "3": 1}})
+    advance(t, "Germany", "combat-move")
+    t.send("Germany", "move_submarines", from_sz=6, to_sz=7, count=1)  # moved, and nothing else
+    t.send("Germany", "end_phase")
+    t.send("Germany", "fight", sz=9, count=1)  # one of the two in 9
+    assert t.legal()["retreat_submarines"].choices == [
+        {"from_sz": 9, "to_sz": to, "count": 1} for to in (2, 7, 8, 10, 12, 13)
+    ]
+    for sz, why in [(9, "that fought there"), (7, "has 0 submarine(s) in sea zone 7"), (3, "in sea zone 3")]:
+        with pytest.raises(IllegalCommand) as e:
+            t.send("Germany", "retreat_submarines", from_sz=sz, to_sz=2, count=2 if sz == 9 else 1)
+        assert why in e.value.detail and "they made no attack to retreat from" in e.value.detail
+
+
+def test_AAR18_AAR15_a_retreat_goes_one_sea_move_to_an_adjacent_zone():
+    t = fought_in_7()
+    for to, why in [(10, "not adjacent to sea zone 7"), (7, "not adjacent to sea zone 7"), (13, "one sea move")]:
+        with pytest.raises(IllegalCommand) as e:  # 13 is two moves away (7-8-13 or 7-9-13)
+            t.send("Germany", "retreat_submarines", from_sz=7, to_sz=to, count=1)
+        assert why in e.value.detail and "AA-R18" in e.value.detail
+    # the Suez Canal (17-34) closed to the Axis: not adjacent for a retreat either
+    t = table(submarines={"Germany": {"17": 1}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "fight", sz=17, count=1)
+    assert t.legal()["retreat_submarines"].choices == [{"from_sz": 17, "to_sz": 15, "count": 1}]
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=17, to_sz=34, count=1)
+    assert "the Suez Canal is closed to Axis this turn" in e.value.detail
+
+
+def test_AAR18_no_more_retreat_than_fought():
+    t = table(submarines={"Germany": {"7": 3}})
+    advance(t, "Germany", "combat")
+    t.send("Germany", "fight", sz=7, count=2)
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=7, to_sz=8, count=3)
+    assert "Germany has 2 submarine(s) in sea zone 7 that fought there this turn" in e.value.detail
+    t.send("Germany", "retreat_submarines", from_sz=7, to_sz=8, count=1)
+    t.send("Germany", "lose_submarines", power="Germany", sz=7, count=1)  # a loss takes one that fought first
+    assert "retreat_submarines" not in t.legal()
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=7, to_sz=8, count=1)
+    assert "Germany has 0 submarine(s) in sea zone 7 that fought" in e.value.detail
+    assert t.state.subs["Germany"] == {7: 1, 8: 1}
+
+
+def test_AAR18_AAR13_no_retreat_before_general_combat():
+    t = table(submarines={"Germany": {"7": 1}})
+    advance(t, "Germany", "combat-move")
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=7, to_sz=8, count=1)
+    assert "once general combat has begun (AA-R13, AA-R18)" in e.value.detail
+    t.send("Germany", "end_phase")
+    assert t.state.combat_step == 1 and "retreat_submarines" not in t.legal()
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=7, to_sz=8, count=1)
+    assert "commit them with `fight` first" in e.value.detail
+
+
+def test_AAR18_AAE5_1_a_4_0_0_game_has_no_retreat_and_plays_as_before():
+    """The auditor's proof, which a 4.0.0 game keeps: the submarine that fought stays in 7 and raids it next turn."""
+    t = fought_in_7("4.0.0")
+    assert set(fought_in_7().legal()) - set(t.legal()) == {"retreat_submarines"}  # the 5.0.0 twin's, less the retreat
+    assert "retreated" not in t.legal()["lose_submarines"].description
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "retreat_submarines", from_sz=7, to_sz=9, count=1)
+    assert e.value.detail.startswith("'retreat_submarines' is not legal now: aa1942-convoy 4.0.0 has no")
+    assert "the retreat came in edition 5.0.0, AA-E5-1" in e.value.detail
+    assert all(s.type != "retreat_submarines" for s in engine.legal(t.game))
+    assert RULESET.legal_commands(t.state, only="retreat_submarines") == []
+    assert t.state.subs["Germany"] == {7: 1}
+    advance(t, "UK", "purchase")
+    advance(t, "Germany", "combat")  # the next round: it raids 7 without moving
+    assert of(t.send("Germany", "raid", [1], sz=7), ev.ConvoyRaided)
+    t3 = fought_in_7("3.0.0")
+    assert not accepts(t3, "Germany", "retreat_submarines", from_sz=7, to_sz=9, count=1)
+
+
+@pytest.mark.parametrize("subs", [{"7": 2, "9": 1, "17": 1}, {"7": 40, "9": 30}])
+def test_AAR18_awaiting_offers_exactly_the_retreats_the_rules_accept(subs):
+    t = table(submarines={"Germany": subs, "UK": {"7": 1}})
+    advance(t, "Germany", "combat")
+    for sz, n in subs.items():
+        t.send("Germany", "fight", sz=int(sz), count=n - 1 if n > 1 else 1)
+    spec = t.legal()["retreat_submarines"]
+    if spec.choices is not None:
+        offered = {(x["from_sz"], x["to_sz"], x["count"]) for x in spec.choices}
+        assert len(offered) == len(spec.choices) == len(spec.labels)
+    else:  # past 64 choices: one variant per zone where submarines fought
+        offered = {
+            (fixed[0], to["value"], n)
+            for fixed, controls in variants(spec).items()
+            for to in controls["to_sz"]["options"]
+            for n in range(1, controls["count"]["max"] + 1)
+        }
+    tops = {int(sz): n - 1 if n > 1 else 1 for sz, n in subs.items()}
+    tried = {
+        (a, b, n) for a in (*tops, 8, 10) for b in range(1, 66) for n in range(1, tops.get(a, 1) + 2)
+        if b in (2, 3, 6, 7, 8, 9, 10, 12, 13, 15, 34, 17)
+    }
+    accepted = {x for x in tried if accepts(t, "Germany", "retreat_submarines", from_sz=x[0], to_sz=x[1], count=x[2])}
+    assert offered == accepted

@@ -30,6 +30,7 @@ GAMES = [
     ("corvette-command", "7.0.0", {"convoys": 2, "two_player": True}, 3),
     ("aa1942-convoy", "3.0.0", {}, 2),
     ("aa1942-convoy", "4.0.0", {}, 2),
+    ("aa1942-convoy", "5.0.0", {}, 2),
 ]
 
 

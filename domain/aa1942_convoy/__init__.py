@@ -38,6 +38,8 @@ def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
             return raid.raid(state, sz, dice)
         case c.Fight(sz=sz, count=n):
             return submarines.fight(state, sz, n)
+        case c.RetreatSubmarines(from_sz=a, to_sz=b, count=n):
+            return submarines.retreat(state, a, b, n)
         case c.LoseSubmarines(power=p, sz=sz, count=n):
             return submarines.lose(state, p, sz, n)
         case c.Capture(territory=t):
@@ -61,7 +63,8 @@ RULESET = Ruleset(
     id="aa1942-convoy",
     # 2.0.0: the cap follows the chips (AA-R5), liberated capitals (AA-R14), canals (AA-R15), the standard setup
     # (AA-R16): a command stream of 1.x may mean something else here. 3.0.0: the chips are removed when the owner
-    # pays (step 2 of Purchase & Repair, AA-11), not as its phase begins: a 2.x game's events come in another order
+    # pays (step 2 of Purchase & Repair, AA-11), not as its phase begins: a 2.x game's events come in another order.
+    # 4.0.0 and 5.0.0 (AA-E4-*, AA-E5-1): editions.py; older games keep their edition's rules
     editions=EDITIONS,
     title="Axis & Allies 1942.2 — National Convoy Disruption (house rule ledger)",
     options_type=c.Options,

@@ -325,11 +325,64 @@ def _fight_shell(seats: tuple[str, ...], zones: tuple[int, ...], top: int) -> li
     return cut(_fight(list(seats), zones, top, None, None, HOLE, HOLE))
 
 
+def retreat_spec(state: State, seats: list[str]) -> CommandSpec | None:
+    """AA-R18 (5.0.0, AA-E5-1): one variant per zone where the acting power's submarines fought this turn, with the
+    adjacent zones they may retreat to and how many; absent before 5.0.0, before general combat and when none fought."""
+    origins = list(submarines.retreat_origins(state))
+    if not origins:
+        return None
+    choices, labels = _listed(
+        submarines.legal_retreats(state),
+        lambda x: f"Retreat {_n(x['count'])} that fought in sea zone {x['from_sz']} to sea zone {x['to_sz']}",
+    )
+    return CommandSpec(
+        type="retreat_submarines",
+        seats=seats,
+        choices=choices,
+        labels=labels,
+        schema=_object(
+            {
+                "from_sz": _int(enum=[sz for sz, _, _ in origins]),
+                "to_sz": _int(enum=sorted({to for _, _, reach in origins for to in reach})),
+                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n, _ in origins))),
+            },
+            [
+                _branch(from_sz={"const": sz}, to_sz={"enum": reach}, count=_int(maximum=min(c.MAX_COUNT, n)))
+                for sz, n, reach in origins
+            ],
+        ),
+        ui=None if choices is not None else _per_zone(
+            "Submarines that fought in sea zone",
+            [
+                Variant(
+                    label=f"{_n(n)} that fought in sea zone {sz}",
+                    fixed={"from_sz": sz},
+                    controls=[
+                        Select(
+                            field="to_sz",
+                            label="Retreat to sea zone",
+                            options=[Option(value=to, label=f"Sea zone {to}") for to in reach],
+                        ),
+                        _count(n, "How many retreat"),
+                    ],
+                )
+                for sz, n, reach in origins
+            ],
+        ),
+        description=f"General combat: {state.power}'s submarines that fought in a zone retreat one sea move, to a "
+        "friendly zone the attack came from (your word); they do nothing more this turn and are not lost in this "
+        "combat. A raider never retreats (AA-7); one that submerges stays and needs no record (AA-R18).",
+    )
+
+
 @functools.lru_cache(maxsize=4096)
-def _loss_fleet(power: str, sz: int, n: int, raided: int) -> _Part:
+def _loss_fleet(power: str, sz: int, n: int, raided: int, retreated: int = 0) -> _Part:
     """A fleet's part of the `lose_submarines` entry: the n submarines that may be recorded lost, and those of it that
-    raided this turn and may not (AA-E4-1)."""
+    raided this turn (AA-E4-1) or retreated there (AA-E5-1) and may not."""
     stay = f" (and {raided} that raided this turn, not lost in this combat)" if raided else ""
+    if retreated:
+        but = f"{raided} that raided this turn and " if raided else ""
+        stay = f" (and {but}{retreated} that retreated there, not lost in this combat)"
     label = f"{_n(n, power + ' submarine')} in sea zone {sz}{stay}"
     return _part({"power": power, "sz": sz}, n, label, "How many lost")
 
@@ -349,10 +402,18 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
             for sz in sorted(may):
                 keys.append((p, sz))
                 counts.append(n := may[sz])
-                parts.append(_loss_fleet(p, sz, n, have[sz] - n))
+                back = _retreated(state, p, sz)
+                parts.append(_loss_fleet(p, sz, n, have[sz] - n - back, back))
     if not parts:
         return None
     return _lose_entry(state, seats, _Parts.of(tuple(keys), (tuple(powers), tuple(sorted(zones))), counts, parts))
+
+
+def _retreated(state: State, power: str, sz: int) -> int:
+    """How many of `power`'s submarines in sz retreated there this turn (AA-R18: only the acting power's do)."""
+    if power != state.power or (used := state.used.get(sz)) is None:
+        return 0
+    return used.retreated
 
 
 def _lose_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
@@ -361,7 +422,7 @@ def _lose_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
         submarines.legal_losses(state),
         lambda x: f"Record {_n(x['count'], x['power'] + ' submarine')} lost in sea zone {x['sz']}",
     )
-    description = _lose_description(state.power, state.edition.has("AA-E4-1"))
+    description = _lose_description(state.power, state.edition.has("AA-E4-1"), state.edition.has("AA-E5-1"))
     what = (*parts.named, top, description)
     return _from_parts(_lose, _lose_shell, seats, what, choices, labels, parts)
 
@@ -384,15 +445,21 @@ def _loss_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, 
         n = may.get(e.sz, 0)
         if n <= 0:
             return None
-        changed.append(((power, e.sz), n, _loss_fleet(power, e.sz, n, have[e.sz] - n)))
+        back = _retreated(state, power, e.sz)
+        changed.append(((power, e.sz), n, _loss_fleet(power, e.sz, n, have[e.sz] - n - back, back)))
     return _lose_entry(state, spec.seats, parts.patched(changed))
 
 
 @functools.lru_cache(maxsize=16)
-def _lose_description(power: str, rewritten: bool) -> str:
-    """AA-R10 as `power`'s combat applies it (`rewritten`: from 4.0.0, AA-E4-1)."""
+def _lose_description(power: str, rewritten: bool, retreats: bool = False) -> str:
+    """AA-R10 as `power`'s combat applies it (`rewritten`: from 4.0.0, AA-E4-1; `retreats`: from 5.0.0, AA-E5-1)."""
     if not rewritten:
         return f"Record submarines of any power sunk in {power}'s combat (general combat begins)."
+    if retreats:
+        return (
+            f"Record submarines sunk in {power}'s combat: its enemies', and its own that fought, moved or are unused, "
+            "never those that raided or retreated this turn nor its allies' (AA-R10, AA-R18; general combat begins)."
+        )
     return (
         f"Record submarines sunk in {power}'s combat: its enemies', and its own that fought, moved or are unused, "
         "never those that raided this turn nor its allies' (AA-R10; general combat begins)."
@@ -539,6 +606,7 @@ PHASE_COMMANDS: dict[str, list[Entry]] = {
     "combat": [
         (c.Raid, raid.legal_raids, raid_spec),
         (c.Fight, submarines.legal_fights, fight_spec),
+        (c.RetreatSubmarines, submarines.legal_retreats, retreat_spec),
         (c.LoseSubmarines, submarines.legal_losses, lose_spec),
         (c.Capture, territory.any_capture, capture_spec),
         (c.Liberate, territory.any_liberation, liberate_spec),
@@ -556,8 +624,8 @@ def _losses(s: State) -> Any:
     many of the acting power's submarines raided where. From 4.0.0 each raid changes what the acting power may record
     lost, so once one did, no later state of the turn matches: no key (asking and keeping it cost a raid 25 k
     instructions); 3.0.0's entry stays the same through every raid, kept by its key."""
-    if s.edition.has("AA-E4-1") and any(u.raided for u in s.used.values()):
-        return entries.UNKEYED
+    if s.edition.has("AA-E4-1") and any(u.raided or u.retreated for u in s.used.values()):
+        return entries.UNKEYED  # a retreat (5.0.0) too: the fleets' counts alone no longer say what may be lost
     return s.turn, s.edition.version, tuple((p, tuple(s.subs.get(p, {}).items())) for p in TURN_ORDER)
 
 
@@ -606,6 +674,10 @@ READS: dict[Callable, Reads] = {
         _raids, frozenset({"turn", "combat_step", "inactive", "chips", "subs", "used"}), entries.Patch(_RAIDED, _raid_raided)
     ),
     fight_spec: Reads(None, frozenset({"turn", "subs", "used"}), entries.Patch(_RAIDED, _fight_raided)),
+    # AA-R18 (5.0.0): kept on the state alone, like `fight` (a fight or retreat changes it)
+    retreat_spec: Reads(
+        None, frozenset({"edition", "phase", "combat_step", "used", "subs", "turn", "map", "canals_open"})
+    ),
     lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"}), entries.Patch(_RAIDED, _loss_raided)),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),

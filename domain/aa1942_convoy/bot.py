@@ -9,13 +9,15 @@ branches. Over a few games it takes every branch of the ledger:
 - combat move: mostly send a free submarine to an enemy convoy zone it can raid, sometimes another legal move;
 - combat: raid where it can (now and then it commits submarines to general combat instead); then liberate a
   territory of its side (sometimes a capital first), capture an enemy territory (now and then a capital), record a lost
-  submarine (an enemy's in a zone it shares, or its own that did not raid), or end the phase;
+  submarine (an enemy's in a zone it shares, or its own that did not raid), or end the phase; from 5.0.0, once
+  submarines fought, now and then it retreats one of them to an adjacent zone;
 - noncombat move: now and then a legal move;
 - mobilize: place one submarine per 6 IPCs spent (at most 3), in a zone of its fleet or one of its convoy zones;
 - without option `rounds`, the referee ends the game when round HORIZON is over.
 
 It terminates: every command but `end_phase` uses something up for the rest of the phase (a free submarine, a
-submarine, an enemy-held territory), so each phase ends, and the game ends with its last round or HORIZON.
+submarine, a submarine that fought and may retreat, an enemy-held territory), so each phase ends, and the game ends
+with its last round or HORIZON.
 """
 
 from __future__ import annotations
@@ -40,7 +42,11 @@ def _key(state: State) -> bytes:
             state.combat_step,
             tuple(state.treasury.values()),
             tuple((p, tuple(zones.items())) for p, zones in state.subs.items()),
-            tuple((sz, u.moved, u.raided, u.fought) for sz, u in state.used.items()),
+            # a retreat's count (5.0.0) only where there is one, so that the older editions' positions hash as before
+            tuple(
+                (sz, u.moved, u.raided, u.fought, *((u.retreated,) if u.retreated else ()))
+                for sz, u in state.used.items()
+            ),
             tuple(state.chips.items()),
             tuple(state.inactive),
             sum(1 for holder in state.control.values() if holder == state.power),
@@ -117,6 +123,8 @@ def combat(state: State, legal: dict[str, CommandSpec]) -> dict[str, Any] | None
         if "fight" in legal and not roll(state, "fight-instead", 10):
             return {"type": "fight", **pick(state, "which-fight", _ones(submarines.legal_fights(state)))}
         return {"type": "raid", **pick(state, "which-raid", list(raid.legal_raids(state)))}
+    if "retreat_submarines" in legal and not roll(state, "retreat", 3):  # 5.0.0 (AA-R18): only once some fought
+        return {"type": "retreat_submarines", **pick(state, "which-retreat", _ones(submarines.legal_retreats(state)))}
     what = pick(
         state, "combat", [*["liberate"] * 3, "capture", "capture", "capital", "lose", "fight", "end", "end", "end"]
     )

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 
 SeaZone = Annotated[int, msgspec.Meta(ge=1, le=65, description="a sea zone number of the 1942.2 map")]
-MAX_COUNT = 99  # submarines one command moves, commits, places or records lost; a zone may hold more
+MAX_COUNT = 99  # submarines one command moves, commits, retreats, places or records lost; a zone may hold more
 Count = Annotated[int, msgspec.Meta(ge=1, le=MAX_COUNT)]
 Territory = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="a land territory name")]
 Power = Annotated[str, msgspec.Meta(pattern="^(USSR|Germany|UK|Japan|USA)$")]
@@ -42,6 +42,15 @@ class Fight(Command, tag="fight"):
 
     sz: SeaZone
     count: Annotated[Count, msgspec.Meta(description="how many of the power's submarines there fight")]
+
+
+class RetreatSubmarines(Command, tag="retreat_submarines"):
+    """From edition 5.0.0 (AA-R18): in general combat, submarines that fought this turn in `from_sz` retreat to an
+    adjacent sea zone (one the attack came from: the player's word); they do nothing more this turn."""
+
+    from_sz: Annotated[SeaZone, msgspec.Meta(description="the zone where they fought")]
+    to_sz: Annotated[SeaZone, msgspec.Meta(description="an adjacent sea zone they retreat to")]
+    count: Annotated[Count, msgspec.Meta(description="how many of the submarines that fought there retreat")]
 
 
 class LoseSubmarines(Command, tag="lose_submarines"):
@@ -90,6 +99,7 @@ COMMANDS = (
     MoveSubmarines,
     Raid,
     Fight,
+    RetreatSubmarines,
     LoseSubmarines,
     Capture,
     Liberate,

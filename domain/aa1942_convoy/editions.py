@@ -11,6 +11,8 @@ EDITIONS = Editions(
         Released("4.0.0", "the cold audit of aa1942-convoy 3.0.0: in its combat a power records no loss of its own "
                  "submarines that raided nor of its allies' (AA-E4-1); it places at most one submarine per 6 IPCs it "
                  "spent this turn (AA-E4-2)"),
+        Released("5.0.0", "the cold audit of aa1942-convoy 4.0.0: in its general combat a power records its submarines "
+                 "that fought in a zone retreating to an adjacent sea zone (retreat_submarines, AA-E5-1)"),
     ),
     changes=(
         Change("AA-E4-1", "4.0.0", ("AA-6", "AA-7", "AA-R10"),
@@ -23,6 +25,13 @@ EDITIONS = Editions(
                "the submarines a power places in its mobilize phase are at most, in all, the IPCs it spent in this "
                "turn's Purchase & Repair divided by 6 ('6 IPCs Submarines'), rounded down: none when it spent nothing "
                "or could not spend (AA-R7); 3.0.0 placed any number"),
+        Change("AA-E5-1", "5.0.0", ("AA-7", "AA-R8", "AA-R10", "AA-R18"),
+               "in the acting power's general combat, retreat_submarines records its submarines that fought this turn "
+               "in a zone retreating to an adjacent sea zone (one sea move; canals as AA-R15): the text singles out "
+               "raiders ('Once the raid is done, Submarine cannot retreat and must stay in raided SZ'), so a "
+               "submarine in a regular attack may retreat as in A&A 1942.2. Never a raider, nor one that did not "
+               "fight; the retreated neither raid, fight, move nor are recorded lost again this turn. 4.0.0 and "
+               "3.0.0 have no such command: a submarine that fought stayed in the battle zone"),
     ),
     retired=("1", "2"),
 )

@@ -68,6 +68,14 @@ def _submarines_fought(state: State, e: ev.SubmarinesFought) -> None:
     state.combat_step = 3
 
 
+def _submarines_retreated(state: State, e: ev.SubmarinesRetreated) -> None:
+    """AA-R18: they leave the battle zone's fought and are done for the turn in the zone they retreated to."""
+    state.used[e.from_sz].fought -= e.count
+    state.used.setdefault(e.to_sz, SubsUsed()).retreated += e.count
+    _add_subs(state, e.power, e.from_sz, -e.count)
+    _add_subs(state, e.power, e.to_sz, e.count)
+
+
 def _submarines_lost(state: State, e: ev.SubmarinesLost) -> None:
     if e.power == state.power:
         state.used.setdefault(e.sz, SubsUsed()).take_losses(state.fresh(e.sz), e.count)
@@ -114,6 +122,7 @@ HANDLERS: dict[type[Event], Handler[State]] = {
     ev.SubmarinesMoved: _submarines_moved,
     ev.SubmarinesPlaced: _submarines_placed,
     ev.SubmarinesFought: _submarines_fought,
+    ev.SubmarinesRetreated: _submarines_retreated,
     ev.SubmarinesLost: _submarines_lost,
     ev.ConvoyRaided: _convoy_raided,
     ev.TerritoryCaptured: _territory_captured,
@@ -135,6 +144,7 @@ WRITES: dict[type[Event], frozenset[str]] = {
     ev.SubmarinesMoved: frozenset({"subs", "used"}),
     ev.SubmarinesPlaced: frozenset({"subs", "placed"}),
     ev.SubmarinesFought: frozenset({"used", "combat_step"}),
+    ev.SubmarinesRetreated: frozenset({"subs", "used"}),
     ev.SubmarinesLost: frozenset({"used", "subs", "combat_step"}),
     ev.ConvoyRaided: frozenset({"used", "chips", "treasury", "raid_damage_suffered"}),
     ev.TerritoryCaptured: frozenset({"control", "treasury", "inactive", "combat_step"}),

@@ -40,11 +40,12 @@ class SubsUsed:
 
     moved: int = 0  # moved, and neither raided nor fought yet
     raided: int = 0
-    fought: int = 0
+    fought: int = 0  # fought here (those that retreated from here are no longer counted)
+    retreated: int = 0  # fought elsewhere and retreated here (AA-R18, 5.0.0): done for the turn, never lost in it
 
     @property
     def total(self) -> int:
-        return self.moved + self.raided + self.fought
+        return self.moved + self.raided + self.fought + self.retreated
 
     def take_losses(self, fresh: int, count: int) -> None:
         """AA-R10: the acting power's losses come from subs that fought, then moved, then fresh, then raided (from 4.0.0
@@ -94,10 +95,11 @@ class State(Memo):
         return self.subs_in(self.power, sz) - (used.total if used is not None else 0)
 
     def may_raid_with(self, sz: int) -> int:
-        """Submarines of the acting power in sz that have neither raided nor fought (AA-R1)."""
+        """Submarines of the acting power in sz that have neither raided nor fought (AA-R1), nor retreated there after
+        fighting (AA-R18)."""
         here = self.subs.get(TURN_ORDER[self.turn], NO_SUBS).get(sz, 0)  # subs_in(power, sz), asked ~40 times a command
         used = self.used.get(sz)
-        return here if used is None else here - used.raided - used.fought
+        return here if used is None else here - used.raided - used.fought - used.retreated
 
     @memoized  # read by the raid and fight entries of every answer
     def zones_that_may_raid(self) -> dict[int, int]:

@@ -333,6 +333,8 @@ def _line(e: Event, before: State) -> str | None:
         return f"{e.power} moved {_subs(e.count)} from sea zone {e.from_sz} to sea zone {e.to_sz}"
     if isinstance(e, ev.SubmarinesFought):
         return f"{e.power} sent {_subs(e.count)} in sea zone {e.sz} into general combat instead of raiding"
+    if isinstance(e, ev.SubmarinesRetreated):
+        return f"{e.power} retreated {_subs(e.count)} that fought in sea zone {e.from_sz} to sea zone {e.to_sz}"
     if isinstance(e, ev.PurchaseMade) and e.spent:
         return f"{e.power} spent {_ipcs(e.spent)} (treasury {e.treasury})"
     if isinstance(e, ev.IncomeCollected):

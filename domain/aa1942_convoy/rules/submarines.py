@@ -1,5 +1,5 @@
 """Submarines per sea zone: movement (AA-R8, canals AA-R15), placement (AA-R9, bounded by AA-R17), commitment to
-combat (AA-5), losses (AA-R10)."""
+combat (AA-5), retreat (AA-R18, from 5.0.0), losses (AA-R10)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ from collections.abc import Iterator
 from domain.aa1942_convoy.commands import MAX_COUNT
 from domain.aa1942_convoy.state import NO_SUBS, SIDE, TURN_ORDER, State
 from domain.engine import IllegalCommand
-from events.aa1942_convoy import SubmarinesFought, SubmarinesLost, SubmarinesMoved, SubmarinesPlaced
+from events.aa1942_convoy import (
+    SubmarinesFought,
+    SubmarinesLost,
+    SubmarinesMoved,
+    SubmarinesPlaced,
+    SubmarinesRetreated,
+)
 from events.vocabulary import Event
 
 SUBMARINE_MOVE = 2
@@ -78,11 +84,11 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
     return [SubmarinesMoved(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count, distance=d)]
 
 
-def _closed_canal(state: State, from_sz: int, to_sz: int) -> str:
+def _closed_canal(state: State, from_sz: int, to_sz: int, limit: int = SUBMARINE_MOVE) -> str:
     """Why a move is short, where a canal closed to the mover is what stops it (AA-R15)."""
     for canal in state.map.canals:
         if canal.name not in state.canals_open and to_sz in sea_distances(
-            state, from_sz, canals=[*state.canals_open, canal.name]
+            state, from_sz, limit, canals=[*state.canals_open, canal.name]
         ):
             return (
                 f": the {canal.name} is closed to {SIDE[state.power]} this turn (it did not hold "
@@ -155,22 +161,97 @@ def fight(state: State, sz: int, count: int) -> list[Event]:
     return [SubmarinesFought(power=state.power, sz=sz, count=count)]
 
 
+RETREAT = "AA-E5-1"  # the edition change that brought the retreat (5.0.0)
+
+
+def retreat_adjacent(state: State, sz: int) -> list[int]:
+    """AA-R18: the sea zones one sea move from sz (the map's adjacency, through the canals open to the acting side,
+    AA-R15): where its submarines may retreat."""
+    return sorted(z for z, d in sea_distances(state, sz, 1).items() if d == 1)
+
+
+def retreat_origins(state: State) -> Iterator[tuple[int, int, list[int]]]:
+    """AA-R18 (5.0.0, AA-E5-1): each zone where the acting power's submarines fought this turn, in its general combat:
+    (zone, how many may retreat, the adjacent zones they may retreat to). None before 5.0.0."""
+    if not state.edition.has(RETREAT) or state.phase != "combat" or state.combat_step != 3:
+        return
+    for sz in sorted(state.used):
+        n = min(state.used[sz].fought, state.subs_in(state.power, sz))
+        if n > 0 and (to := retreat_adjacent(state, sz)):
+            yield sz, n, to
+
+
+def legal_retreats(state: State) -> Iterator[dict]:
+    return (
+        {"from_sz": sz, "to_sz": to, "count": c} for sz, n, reach in retreat_origins(state) for to in reach
+        for c in counts(n)
+    )
+
+
+def why_not_retreat(state: State, from_sz: int, to_sz: int, count: int) -> str | None:
+    """AA-R18 (5.0.0, AA-E5-1): the reason `count` of the acting power's submarines in from_sz may not retreat to to_sz
+    now, or None. Only those that fought there this turn, never a raider (AA-7), to a zone one sea move away."""
+    if not state.edition.has(RETREAT):
+        return (
+            f"aa1942-convoy {state.edition.version} has no retreat_submarines: in this edition submarines that fought "
+            "stay in the battle zone (the retreat came in edition 5.0.0, AA-E5-1, AA-R18)"
+        )
+    if state.phase != "combat" or state.combat_step != 3:
+        return (
+            "submarines retreat in the combat phase once general combat has begun (AA-R13, AA-R18): commit them with "
+            "`fight` first; a submarine that raided never retreats (AA-7)"
+        )
+    used = state.used.get(from_sz)
+    fought = min(used.fought, state.subs_in(state.power, from_sz)) if used is not None else 0
+    if count > fought:
+        why = (
+            f"{state.power} has {fought} submarine(s) in sea zone {from_sz} that fought there this turn and may "
+            "retreat (AA-R18)"
+        )
+        if used is not None and used.raided:
+            why += (
+                f"; {used.raided} raided there: \"Once the raid is done, Submarine cannot retreat and must stay in "
+                'raided SZ" (AA-7)'
+            )
+        if state.subs_in(state.power, from_sz) - fought - (used.raided if used is not None else 0) > 0:
+            why += (
+                "; the others there did not fight in it (unused, only moved, or retreated there): they made no attack "
+                "to retreat from"
+            )
+        return why
+    if to_sz not in retreat_adjacent(state, from_sz):
+        return (
+            f"sea zone {to_sz} is not adjacent to sea zone {from_sz}: submarines retreat one sea move, to a zone the "
+            "attack came from (AA-R18; one that submerges stays and needs no record)"
+            + _closed_canal(state, from_sz, to_sz, 1)
+        )
+    return None
+
+
+def retreat(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
+    """AA-R18: the ledger takes the player's word that to_sz is a friendly zone the attack came from."""
+    why = why_not_retreat(state, from_sz, to_sz, count)
+    if why:
+        raise IllegalCommand(why)
+    return [SubmarinesRetreated(power=state.power, from_sz=from_sz, to_sz=to_sz, count=count)]
+
+
 def losable(state: State, power: str) -> dict[int, int]:
     """AA-R10: zone -> how many of `power`'s submarines there the acting power may record lost in its combat (zones
     where none may be left out; nobody mutates the answer). From 4.0.0 (AA-E4-1): an enemy's, all; its own, those that
     fought, moved or are unused, never one that raided this turn (it stays, AA-7, for the zone's owner, or another
-    enemy of it, to sink in its own combat, AA-6); an ally's, none (allies do not attack together). 3.0.0: any
-    power's, all."""
+    enemy of it, to sink in its own combat, AA-6); an ally's, none (allies do not attack together). From 5.0.0
+    (AA-E5-1) not one that retreated from its battle either (AA-R18: out of the battle). 3.0.0: any power's, all."""
     zones = state.subs.get(power, NO_SUBS)
     if SIDE[power] != SIDE[state.power] or not state.edition.has("AA-E4-1"):
         return zones
     if power != state.power:
         return NO_SUBS
-    raided = [(sz, used.raided) for sz, used in state.used.items() if used.raided and sz in zones]
-    if not raided:
+    kept = [(sz, n) for sz, used in state.used.items() if (n := used.raided + used.retreated) and sz in zones]
+    if not kept:
         return zones
     may = dict(zones)
-    for sz, n in raided:
+    for sz, n in kept:
         if may[sz] > n:
             may[sz] -= n
         else:
@@ -202,6 +283,14 @@ def why_not_lose(state: State, power: str, sz: int, count: int) -> str | None:
         return (
             f"{power} is {state.power}'s ally and takes no part in its combat (allies do not attack together): "
             f"{state.power} records the losses of its enemies' submarines and of its own that did not raid (AA-R10)"
+        )
+    used = state.used.get(sz)
+    if used is not None and used.retreated:  # 5.0.0 (AA-E5-1)
+        raided = f"; {used.raided} raided there and stay for their enemies' turns (AA-6, AA-7)" if used.raided else ""
+        return (
+            f"{used.retreated} of {power}'s submarines in sea zone {sz} retreated there from their battle this turn: "
+            f"out of the battle, they are not lost in this combat (AA-R18){raided}; {power} may record at most "
+            f"{may} of its own lost there (those that fought, moved or are unused; AA-R10)"
         )
     return (
         f"{have - may} of {power}'s submarines in sea zone {sz} raided this turn: they stay there for the convoy "

@@ -52,6 +52,8 @@ function typeName(v) {
 const STR = (v) => typeof v === "string";
 /** @type {Test} */
 const STR_OR_NULL = (v) => v === null || typeof v === "string";
+/** A `Literal` of events/bundle.py: one of these strings. @param {string[]} values @returns {Test} */
+const oneOf = (values) => (v) => typeof v === "string" && values.includes(v);
 /** @type {Test} */
 const INT = (v) => isInt(v);
 /** @type {Test} */
@@ -75,8 +77,8 @@ const SHAPES = {
   },
   ruleset: { id: ["str", STR], version: ["str", STR], data_sha256: ["str", STR] },
   dice: {
-    scheme: ["str", STR],
-    mode: ["str", STR],
+    scheme: ["'umpire1'", oneOf(["umpire1"])],
+    mode: ["'fair' | 'public-seed'", oneOf(["fair", "public-seed"])],
     server_commit: ["str", STR],
     server_seed: ["str | null", STR_OR_NULL],
     client_seeds: ["array of str", listOf(STR)],
