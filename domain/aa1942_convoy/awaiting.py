@@ -124,32 +124,54 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec | None:
         seats=seats,
         choices=choices,
         labels=labels,
-        schema=_object(
-            {
-                "from_sz": _int(enum=[sz for sz, _, _ in origins]),
-                "to_sz": _int(enum=sorted({to for _, _, reach in origins for to in reach})),
-                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n, _ in origins))),
-            },
-            [
-                _branch(from_sz={"const": sz}, to_sz={"enum": list(reach)}, count=_int(maximum=min(c.MAX_COUNT, n)))
-                for sz, n, reach in origins
-            ],
-        ),
-        ui=None if choices is not None else _per_zone(
+        schema=_from_to_schema(origins),
+        ui=None if choices is not None else _from_to_ui(
             "Submarines of sea zone",
-            [
-                Variant(
-                    label=f"{_n(n)} free to move in sea zone {sz}",
-                    fixed={"from_sz": sz},
-                    controls=[
-                        Select(field="to_sz", label="To sea zone", options=_reach_options(tuple(reach.items()))),
-                        _count(n),
-                    ],
-                )
-                for sz, n, reach in origins
-            ],
+            "To sea zone",
+            origins,
+            lambda sz, n: f"{_n(n)} free to move in sea zone {sz}",
+            lambda reach: _reach_options(tuple(reach.items())),
+            _count,
         ),
         description=f"{phase} go up to {submarines.SUBMARINE_MOVE} sea zones{open_}.",
+    )
+
+
+def _from_to_schema(origins: list[tuple[int, int, Any]]) -> dict[str, Any]:
+    """The schema of a command taking `count` submarines from `from_sz` to `to_sz` (`move_submarines`,
+    `retreat_submarines`), from its origins (zone, how many, the zones it reaches): a `oneOf` branch per origin."""
+    return _object(
+        {
+            "from_sz": _int(enum=[sz for sz, _, _ in origins]),
+            "to_sz": _int(enum=sorted({to for _, _, reach in origins for to in reach})),
+            "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n, _ in origins))),
+        },
+        [
+            _branch(from_sz={"const": sz}, to_sz={"enum": list(reach)}, count=_int(maximum=min(c.MAX_COUNT, n)))
+            for sz, n, reach in origins
+        ],
+    )
+
+
+def _from_to_ui(
+    label: str,
+    to_label: str,
+    origins: list[tuple[int, int, Any]],
+    variant_label: Callable[[int, int], str],
+    options: Callable[[Any], list[Option]],
+    count: Callable[[int], Number],
+) -> Form:
+    """The same command's descriptor: a variant per origin, its zone fixed, a zone it reaches and how many."""
+    return _per_zone(
+        label,
+        [
+            Variant(
+                label=variant_label(sz, n),
+                fixed={"from_sz": sz},
+                controls=[Select(field="to_sz", label=to_label, options=options(reach)), count(n)],
+            )
+            for sz, n, reach in origins
+        ],
     )
 
 
@@ -340,34 +362,14 @@ def retreat_spec(state: State, seats: list[str]) -> CommandSpec | None:
         seats=seats,
         choices=choices,
         labels=labels,
-        schema=_object(
-            {
-                "from_sz": _int(enum=[sz for sz, _, _ in origins]),
-                "to_sz": _int(enum=sorted({to for _, _, reach in origins for to in reach})),
-                "count": _int(minimum=1, maximum=min(c.MAX_COUNT, max(n for _, n, _ in origins))),
-            },
-            [
-                _branch(from_sz={"const": sz}, to_sz={"enum": reach}, count=_int(maximum=min(c.MAX_COUNT, n)))
-                for sz, n, reach in origins
-            ],
-        ),
-        ui=None if choices is not None else _per_zone(
+        schema=_from_to_schema(origins),
+        ui=None if choices is not None else _from_to_ui(
             "Submarines that fought in sea zone",
-            [
-                Variant(
-                    label=f"{_n(n)} that fought in sea zone {sz}",
-                    fixed={"from_sz": sz},
-                    controls=[
-                        Select(
-                            field="to_sz",
-                            label="Retreat to sea zone",
-                            options=[Option(value=to, label=f"Sea zone {to}") for to in reach],
-                        ),
-                        _count(n, "How many retreat"),
-                    ],
-                )
-                for sz, n, reach in origins
-            ],
+            "Retreat to sea zone",
+            origins,
+            lambda sz, n: f"{_n(n)} that fought in sea zone {sz}",
+            lambda reach: [Option(value=to, label=f"Sea zone {to}") for to in reach],
+            lambda n: _count(n, "How many retreat"),
         ),
         description=f"General combat: {state.power}'s submarines that fought in a zone retreat one sea move, to a "
         "friendly zone the attack came from (your word); they do nothing more this turn and are not lost in this "
