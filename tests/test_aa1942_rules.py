@@ -1057,14 +1057,15 @@ def test_AAR18_AAR15_a_retreat_goes_one_sea_move_to_an_adjacent_zone():
         with pytest.raises(IllegalCommand) as e:  # 13 is two moves away (7-8-13 or 7-9-13)
             t.send("Germany", "retreat_submarines", from_sz=7, to_sz=to, count=1)
         assert why in e.value.detail and "AA-R18" in e.value.detail
-    # the Suez Canal (17-34) closed to the Axis: not adjacent for a retreat either
+    # the Suez Canal (17-34) closed to the Axis: adjacent on the map, but no retreat across it (AA-R15), and the
+    # refusal says that, not that the zones are not adjacent
     t = table(submarines={"Germany": {"17": 1}})
     advance(t, "Germany", "combat")
     t.send("Germany", "fight", sz=17, count=1)
     assert t.legal()["retreat_submarines"].choices == [{"from_sz": 17, "to_sz": 15, "count": 1}]
     with pytest.raises(IllegalCommand) as e:
         t.send("Germany", "retreat_submarines", from_sz=17, to_sz=34, count=1)
-    assert "the Suez Canal is closed to Axis this turn" in e.value.detail
+    assert "the Suez Canal is closed to Axis this turn" in e.value.detail and "not adjacent" not in e.value.detail
 
 
 def test_AAR18_no_more_retreat_than_fought():

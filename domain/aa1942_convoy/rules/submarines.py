@@ -85,7 +85,9 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
 
 
 def _closed_canal(state: State, from_sz: int, to_sz: int, limit: int = SUBMARINE_MOVE) -> str:
-    """Why a move is short, where a canal closed to the mover is what stops it (AA-R15)."""
+    """Why a move is short, where a canal closed to the mover is what stops it (AA-R15); never for a zone to itself."""
+    if to_sz == from_sz:
+        return ""
     for canal in state.map.canals:
         if canal.name not in state.canals_open and to_sz in sea_distances(
             state, from_sz, limit, canals=[*state.canals_open, canal.name]
@@ -220,10 +222,12 @@ def why_not_retreat(state: State, from_sz: int, to_sz: int, count: int) -> str |
             )
         return why
     if to_sz not in retreat_adjacent(state, from_sz):
+        closed = _closed_canal(state, from_sz, to_sz, 1)
+        if closed:  # adjacent, across a canal closed to its side
+            return f"submarines may not retreat from sea zone {from_sz} to sea zone {to_sz}{closed}"
         return (
             f"sea zone {to_sz} is not adjacent to sea zone {from_sz}: submarines retreat one sea move, to a zone the "
             "attack came from (AA-R18; one that submerges stays and needs no record)"
-            + _closed_canal(state, from_sz, to_sz, 1)
         )
     return None
 
