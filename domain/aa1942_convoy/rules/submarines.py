@@ -224,7 +224,7 @@ def why_not_retreat(state: State, from_sz: int, to_sz: int, count: int) -> str |
     if to_sz not in retreat_adjacent(state, from_sz):
         closed = _closed_canal(state, from_sz, to_sz, 1)
         if closed:  # adjacent, across a canal closed to its side
-            return f"submarines may not retreat from sea zone {from_sz} to sea zone {to_sz}{closed}"
+            return f"submarines may not retreat from sea zone {from_sz} to sea zone {to_sz} (AA-R18){closed}"
         return (
             f"sea zone {to_sz} is not adjacent to sea zone {from_sz}: submarines retreat one sea move, to a zone the "
             "attack came from (AA-R18; one that submerges stays and needs no record)"
