@@ -390,7 +390,6 @@ def _loss_fleet(power: str, sz: int, n: int, raided: int, retreated: int = 0) ->
 
 
 def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
-    subs = state.subs
     powers: list[str] = []
     zones: set[int] = set()
     keys: list[tuple[str, int]] = []
@@ -400,22 +399,21 @@ def lose_spec(state: State, seats: list[str]) -> CommandSpec | None:
         if may := submarines.losable(state, p):  # zone -> how many
             powers.append(p)
             zones.update(may)
-            have = subs[p]
             for sz in sorted(may):
                 keys.append((p, sz))
                 counts.append(n := may[sz])
-                back = _retreated(state, p, sz)
-                parts.append(_loss_fleet(p, sz, n, have[sz] - n - back, back))
+                parts.append(_fleet_part(state, p, sz, n))
     if not parts:
         return None
     return _lose_entry(state, seats, _Parts.of(tuple(keys), (tuple(powers), tuple(sorted(zones))), counts, parts))
 
 
-def _retreated(state: State, power: str, sz: int) -> int:
-    """How many of `power`'s submarines in sz retreated there this turn (AA-R18: only the acting power's do)."""
-    if power != state.power or (used := state.used.get(sz)) is None:
-        return 0
-    return used.retreated
+def _fleet_part(state: State, power: str, sz: int, n: int) -> _Part:
+    """The part of `power`'s fleet in sz, of which n may be recorded lost: the rest raided (AA-E4-1) or retreated there
+    (AA-E5-1) this turn, which only the acting power's do."""
+    used = state.used.get(sz) if power == state.power else None
+    back = used.retreated if used is not None else 0
+    return _loss_fleet(power, sz, n, state.subs[power][sz] - n - back, back)
 
 
 def _lose_entry(state: State, seats: list[str], parts: _Parts) -> CommandSpec:
@@ -441,14 +439,12 @@ def _loss_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, 
         return None
     power = state.power
     may = submarines.losable(state, power)
-    have = state.subs[power]
     changed = []
     for e in raids:
         n = may.get(e.sz, 0)
         if n <= 0:
             return None
-        back = _retreated(state, power, e.sz)
-        changed.append(((power, e.sz), n, _loss_fleet(power, e.sz, n, have[e.sz] - n - back, back)))
+        changed.append(((power, e.sz), n, _fleet_part(state, power, e.sz, n)))
     return _lose_entry(state, spec.seats, parts.patched(changed))
 
 

@@ -172,13 +172,34 @@ def retreat_adjacent(state: State, sz: int) -> list[int]:
     return sorted(z for z, d in sea_distances(state, sz, 1).items() if d == 1)
 
 
+def _why_no_retreat_now(state: State) -> str | None:
+    """AA-R18 (5.0.0, AA-E5-1): why no submarine may retreat now, or None (its edition, its general combat)."""
+    if not state.edition.has(RETREAT):
+        return (
+            f"aa1942-convoy {state.edition.version} has no retreat_submarines: in this edition submarines that fought "
+            "stay in the battle zone (the retreat came in edition 5.0.0, AA-E5-1, AA-R18)"
+        )
+    if state.phase != "combat" or state.combat_step != 3:
+        return (
+            "submarines retreat in the combat phase once general combat has begun (AA-R13, AA-R18): commit them with "
+            "`fight` first; a submarine that raided never retreats (AA-7)"
+        )
+    return None
+
+
+def _fought_in(state: State, sz: int) -> int:
+    """AA-R18: the acting power's submarines that fought in sz this turn and are still there: those that may retreat."""
+    used = state.used.get(sz)
+    return min(used.fought, state.subs_in(state.power, sz)) if used is not None else 0
+
+
 def retreat_origins(state: State) -> Iterator[tuple[int, int, list[int]]]:
     """AA-R18 (5.0.0, AA-E5-1): each zone where the acting power's submarines fought this turn, in its general combat:
     (zone, how many may retreat, the adjacent zones they may retreat to). None before 5.0.0."""
-    if not state.edition.has(RETREAT) or state.phase != "combat" or state.combat_step != 3:
+    if _why_no_retreat_now(state) is not None:
         return
     for sz in sorted(state.used):
-        n = min(state.used[sz].fought, state.subs_in(state.power, sz))
+        n = _fought_in(state, sz)
         if n > 0 and (to := retreat_adjacent(state, sz)):
             yield sz, n, to
 
@@ -193,18 +214,11 @@ def legal_retreats(state: State) -> Iterator[dict]:
 def why_not_retreat(state: State, from_sz: int, to_sz: int, count: int) -> str | None:
     """AA-R18 (5.0.0, AA-E5-1): the reason `count` of the acting power's submarines in from_sz may not retreat to to_sz
     now, or None. Only those that fought there this turn, never a raider (AA-7), to a zone one sea move away."""
-    if not state.edition.has(RETREAT):
-        return (
-            f"aa1942-convoy {state.edition.version} has no retreat_submarines: in this edition submarines that fought "
-            "stay in the battle zone (the retreat came in edition 5.0.0, AA-E5-1, AA-R18)"
-        )
-    if state.phase != "combat" or state.combat_step != 3:
-        return (
-            "submarines retreat in the combat phase once general combat has begun (AA-R13, AA-R18): commit them with "
-            "`fight` first; a submarine that raided never retreats (AA-7)"
-        )
+    why = _why_no_retreat_now(state)
+    if why:
+        return why
     used = state.used.get(from_sz)
-    fought = min(used.fought, state.subs_in(state.power, from_sz)) if used is not None else 0
+    fought = _fought_in(state, from_sz)
     if count > fought:
         why = (
             f"{state.power} has {fought} submarine(s) in sea zone {from_sz} that fought there this turn and may "
