@@ -147,11 +147,13 @@ def premade(spec: CommandSpec, shell: list[bytes], *lists: Iterable[bytes]) -> C
     """`spec`, carrying its entry's JSON: `shell` (`cut`) with its holes filled by `lists` of items encoded already,
     each by the builder once and shared between entries. A raid changes one zone's variant of aa1942's `fight` entry (a
     variant per zone): encoding every variant again cost more than the raid's rules. The bytes are
-    those of `entry(spec)` encoded (tests/test_awaiting_incremental.py compares them after every command)."""
+    those of `entry(spec)` encoded (tests/test_awaiting_incremental.py compares them after every command). The spec
+    keeps its shell too, for a patch that changes only its lists to fill it again."""
     out = [shell[0]]
     for piece, items in zip(shell[1:], lists, strict=True):
         out += (b"[", b",".join(items), b"]", piece)
-    spec.__dict__["premade_json"] = b"".join(out)
+    kept = spec.__dict__
+    kept["premade_json"], kept["shell"] = b"".join(out), shell
     return spec
 
 

@@ -308,6 +308,31 @@ def _from_parts(build, shell, seats: list[str], what: tuple, choices, labels, pa
     return premade(spec, shell(tuple(seats), *what), parts.branches_json, parts.variants_json)
 
 
+def _same_shell(spec: CommandSpec, parts: _Parts) -> CommandSpec | None:
+    """The per-zone entry `spec` with the parts `parts` (a raid's patch changed some), where all but its parts stay
+    as they were: its choices still too many to list and its largest count's bound the same; else None (built again
+    from its parts, `_fight_entry`, `_lose_entry`). The schema, descriptor and JSON are `spec`'s with the parts
+    swapped in: building them again from the state cost a raid about 30 k instructions an entry (counted)."""
+    counts = parts.counts
+    top = max(counts)
+    bound = spec.schema["properties"]["count"]["maximum"]
+    if bound != min(c.MAX_COUNT, top) or not _too_many(counts, top):
+        return None
+    ui = spec.ui
+    assert isinstance(ui, Form)  # `_per_zone`'s
+    form = ui.controls[0]
+    patched = msgspec.structs.replace(
+        spec,
+        schema={**spec.schema, "oneOf": parts.branches},
+        ui=msgspec.structs.replace(ui, controls=[msgspec.structs.replace(form, variants=parts.variants)]),
+    )
+    patched.__dict__["parts"] = parts
+    shell = spec.__dict__.get("shell")
+    if shell is None:  # a bot's (never encoded)
+        return patched
+    return premade(patched, shell, parts.branches_json, parts.variants_json)
+
+
 def _fight_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, ...]) -> CommandSpec | None:
     """The `fight` entry after `raids`: each leaves one submarine fewer that may fight in its zone (AA-R1), the other
     zones' parts as they were; None (built again) where its choices are listed or a zone has none left (it leaves the
@@ -322,7 +347,8 @@ def _fight_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided,
         if n <= 0:
             return None
         changed.append((e.sz, n, _fight_zone(e.sz, n)))
-    return _fight_entry(state, spec.seats, parts.patched(changed))
+    parts = parts.patched(changed)
+    return _same_shell(spec, parts) or _fight_entry(state, spec.seats, parts)
 
 
 def _fight(seats: list[str], zones: tuple[int, ...], top: int, choices, labels, branches, variants) -> CommandSpec:
@@ -445,7 +471,8 @@ def _loss_raided(spec: CommandSpec, state: State, raids: tuple[ev.ConvoyRaided, 
         if n <= 0:
             return None
         changed.append(((power, e.sz), n, _fleet_part(state, power, e.sz, n)))
-    return _lose_entry(state, spec.seats, parts.patched(changed))
+    parts = parts.patched(changed)
+    return _same_shell(spec, parts) or _lose_entry(state, spec.seats, parts)
 
 
 @functools.lru_cache(maxsize=16)
