@@ -307,3 +307,31 @@ def test_a_sqlite_store_closed_under_a_writing_thread_fails_that_write_and_never
     run = subprocess.run([sys.executable, "-c", CLOSED_UNDER_A_WRITE, str(tmp_path / "c")], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["StoreUnavailable"] * 40, run.stdout
+
+
+def test_a_sqlite_write_whose_commit_fails_is_rolled_back_and_leaves_the_store_writable(tmp_path):
+    """A transaction's commit may fail (here a deferred foreign key, which SQLite checks only at COMMIT, leaving the
+    transaction open): it is rolled back, nothing of it is written, its error is raised as it is, and the next write
+    goes through (the process's write lock released). A block that fails is rolled back alike."""
+    import sqlite3
+
+    store = SQLiteStore(str(tmp_path / "s.db"))
+    conn = store.db.conn
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("CREATE TABLE parent (id TEXT PRIMARY KEY)")
+    conn.execute("CREATE TABLE child (p TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)")
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        with store._transaction() as c:
+            c.execute("INSERT INTO child VALUES ('nobody')")
+    assert not conn.in_transaction
+    with pytest.raises(ZeroDivisionError):
+        with store._transaction(wait=False) as c:
+            c.execute("INSERT INTO parent VALUES ('lost')")
+            1 / 0  # noqa: B018
+    assert not conn.in_transaction
+    with store._transaction(wait=False) as c:  # WouldBlock here if a failed one had kept the lock
+        c.execute("INSERT INTO parent VALUES ('p')")
+        c.execute("INSERT INTO child VALUES ('p')")
+    assert store._query("SELECT id FROM parent") == [("p",)]
+    assert store._query("SELECT p FROM child") == [("p",)]
+    store.close()

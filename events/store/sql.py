@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 import msgspec
@@ -125,8 +125,7 @@ class SQLStore:
     def _query(self, sql: str, params: Sequence[Any] = ()) -> Rows:
         raise NotImplementedError
 
-    @contextmanager
-    def _transaction(self, wait: bool = True) -> Iterator[Any]:
+    def _transaction(self, wait: bool = True) -> AbstractContextManager[Any]:
         raise NotImplementedError
 
     def _execute(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> None:
