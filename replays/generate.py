@@ -300,6 +300,10 @@ GOLDEN = (
         {"quick_play": {"direction": "west"}, "year": 1943, "month": 4, "revised_map": True}, 0x66,
         arguments={"choose_start_port": {"side": "liverpool"}},
     ),
+    Golden(  # from corvette-command 10.0.0 (CC-E10-1): a wolfpack at both sections, escort-a's two boats and escort-b's one
+        "corvette-two-player", "corvette-command", A_WHOLE_CONVOY | {"WolfpackRolled"},
+        {"convoys": 1, "two_player": True, "year": 1942, "month": 3}, 0x71,
+    ),
     # seeds whose battles lose ships, hit with torpedoes and pass command. 4.0.0's bots fight other battles (every
     # base an obstacle, one ammunition per target, the abandon roll, fresh fog offsets): these are the first seeds
     # after the 3.0.0 ones (0x08, 0x06) whose battles launch a torpedo

@@ -1274,6 +1274,62 @@ def test_CC44_each_escort_rolls_the_wolfpack_for_its_own_section():
     assert queue_of(c.state) == [("escort-a", True)] + [("escort-b", True)] * 3
 
 
+
+def _helped_searches_after_the_texts_wolfpack(edition: str) -> list[tuple[str, str]]:
+    """CC-44's example played on: a U-boat leaves and calls the wolfpack, escort-a rolls 4 (two U-boats at its section)
+    and escort-b 3 (one), then the bot fights each boat; for each boat in the order fought, its section and whether
+    its ASDIC searches had the other escort's help."""
+    from domain.corvette_command import bot, decide, step
+    from domain.corvette_command.awaiting import legal_commands
+    from domain.corvette_command.evolve import evolve
+    from domain.procedure import Ctx, run
+    from events.core import DiceRolled
+    from service.rulesets import RULESETS
+
+    s = make_state(
+        escorts=("escort-a", "escort-b"),
+        engagement={"range": 3, "step": "evaded", "attacks_left": 0, "uboat": "U-47"},
+        edition=edition,
+    )
+    s.sheets["escort-a"].skills["asdic"], s.sheets["escort-b"].skills["asdic"] = 2, 3
+    dice = PurposeDice({"wolfpack": [4, 3]}, seed=bytes([1]) * 32)
+    c = Ctx(s, dice, evolve)
+    asw.evaded(c)
+    assert [(w.escort, w.uboats) for w in of(c, ev.WolfpackRolled)] == [("escort-a", 2), ("escort-b", 1)]
+    fought: list[tuple[str, set]] = []
+
+    def note(e) -> None:
+        if isinstance(e, ev.UBoatSighted):
+            fought.append((e.escort, set()))
+        elif isinstance(e, DiceRolled) and e.purpose == "asdic-detection":
+            fought[-1][1].add(any("other escort" in m.reason for m in e.result.modifiers))
+
+    c = Ctx(c.state, dice, evolve)
+    run(c, lambda st: st.awaiting, step)
+    for e in c.events:
+        note(e)
+    s, ruleset = c.state, RULESETS["corvette-command"].ruleset
+    while not s.over and s.awaiting not in (None, "move"):
+        command = engine.parse_command(ruleset, bot.choose(s, legal_commands(s), s.deciding))
+        for e in decide(s, command, s.deciding, dice):
+            note(e)
+            s = evolve(s, e) or s
+    return [(escort, "helped" if helped == {True} else "alone" if helped == {False} else str(helped))
+            for escort, helped in fought]
+
+
+def test_CC44_CCR38_CCE10_1_the_escort_done_with_its_own_section_helps_with_the_other_escorts_second_uboat():
+    """CC-44: "Player A rolls two U-boats, Player B rolls 1 ... Once Player B has dealt with the U-boat on their side of
+    the convoy they are now free to give Player A assistance with the second U-boat." From 10.0.0 (CC-E10-1) the
+    sections' boats come one of each in turn; 9.0.0 sent escort-a's two first, so escort-b (its own boat waiting)
+    never helped and escort-a helped with escort-b's boat instead."""
+    assert _helped_searches_after_the_texts_wolfpack("10.0.0") == [
+        ("escort-a", "alone"), ("escort-b", "alone"), ("escort-a", "helped")
+    ]
+    assert _helped_searches_after_the_texts_wolfpack("9.0.0") == [
+        ("escort-a", "alone"), ("escort-a", "alone"), ("escort-b", "helped")
+    ]
+
 def test_CC44_CCR39_the_convoy_sails_again_when_both_escorts_are_ready():
 
     s = arrived()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import msgspec
 
 from domain.corvette_command.data import DataSet
@@ -388,7 +390,27 @@ def _uboat_left(s: State, e: ev.UBoatLeft) -> None:
 
 def _wolfpack(s: State, e: ev.WolfpackRolled) -> None:
     caller = s.convoy.encounters[-1].uboat  # the U-boat that has just left (its UBoatLeft comes first) and calls
-    s.queue.extend(Waiting(escort=e.escort, wolfpack=True, caller=caller) for _ in range(e.uboats))
+    boats = [Waiting(escort=e.escort, wolfpack=True, caller=caller) for _ in range(e.uboats)]
+    if s.edition.has("CC-E10-1"):  # two-player: the other section's boats of this call, rolled just before, in turn
+        boats = _in_turn(_take_called(s.queue, caller, e.escort), boats)
+    s.queue.extend(boats)
+
+
+def _take_called(queue: list[Waiting], caller: str, escort: str) -> list[Waiting]:
+    """The boats at the end of `queue` that `caller`'s wolfpack sends at another section than `escort`'s: the ones
+    the WOLFPACK roll just before this one sent (each section rolls in turn, CC-44), taken off the queue."""
+    n = 0
+    while n < len(queue) and (w := queue[-1 - n]).wolfpack and w.caller == caller and w.escort != escort:
+        n += 1
+    taken = queue[len(queue) - n :]
+    del queue[len(queue) - n :]
+    return taken
+
+
+def _in_turn(first: list[Waiting], second: list[Waiting]) -> list[Waiting]:
+    """CC-44, CC-R38 (CC-E10-1): the two sections' boats one of each in turn, the first section's first: an escort
+    is free to help once no boat of its own section waits, so the one done first helps with the other's rest."""
+    return [w for pair in itertools.zip_longest(first, second) for w in pair if w is not None]
 
 
 def _decision_required(s: State, e: ev.DecisionRequired) -> None:
