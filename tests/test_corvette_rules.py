@@ -1271,11 +1271,12 @@ def test_CC44_each_escort_rolls_the_wolfpack_for_its_own_section():
     c = ctx(s, 3, 6)
     asw.evaded(c)
     assert [(w.escort, w.uboats) for w in of(c, ev.WolfpackRolled)] == [("escort-a", 1), ("escort-b", 3)]
-    assert queue_of(c.state) == [("escort-a", True)] + [("escort-b", True)] * 3
+    # one U-boat at escort-a's section and three at escort-b's (in what order: CC-E10-1's tests below)
+    assert sorted(queue_of(c.state)) == [("escort-a", True)] + [("escort-b", True)] * 3
 
 
 
-def _helped_searches_after_the_texts_wolfpack(edition: str) -> list[tuple[str, str]]:
+def _helped_searches_after_the_texts_wolfpack(edition: str, a_rolls: int = 4, b_rolls: int = 3) -> list[tuple[str, str]]:
     """CC-44's example played on: a U-boat leaves and calls the wolfpack, escort-a rolls 4 (two U-boats at its section)
     and escort-b 3 (one), then the bot fights each boat; for each boat in the order fought, its section and whether
     its ASDIC searches had the other escort's help."""
@@ -1292,10 +1293,13 @@ def _helped_searches_after_the_texts_wolfpack(edition: str) -> list[tuple[str, s
         edition=edition,
     )
     s.sheets["escort-a"].skills["asdic"], s.sheets["escort-b"].skills["asdic"] = 2, 3
-    dice = PurposeDice({"wolfpack": [4, 3]}, seed=bytes([1]) * 32)
+    dice = PurposeDice({"wolfpack": [a_rolls, b_rolls]}, seed=bytes([1]) * 32)
     c = Ctx(s, dice, evolve)
     asw.evaded(c)
-    assert [(w.escort, w.uboats) for w in of(c, ev.WolfpackRolled)] == [("escort-a", 2), ("escort-b", 1)]
+    sizes = {3: 1, 4: 2, 6: 3}
+    assert [(w.escort, w.uboats) for w in of(c, ev.WolfpackRolled)] == [
+        ("escort-a", sizes[a_rolls]), ("escort-b", sizes[b_rolls])
+    ]
     fought: list[tuple[str, set]] = []
 
     def note(e) -> None:
@@ -1328,6 +1332,18 @@ def test_CC44_CCR38_CCE10_1_the_escort_done_with_its_own_section_helps_with_the_
     ]
     assert _helped_searches_after_the_texts_wolfpack("9.0.0") == [
         ("escort-a", "alone"), ("escort-a", "alone"), ("escort-b", "helped")
+    ]
+
+
+def test_CC44_CCR38_CCE10_1_the_same_for_escort_b_with_the_two_uboats():
+    """CC-44's example with the seats the other way round (escort-a rolls one U-boat, escort-b two): escort-a, done with
+    its own, helps with escort-b's second, not its first, which it fights at the same time as escort-a's (the section
+    with more boats leads each turn). 9.0.0 helped with both of escort-b's."""
+    assert _helped_searches_after_the_texts_wolfpack("10.0.0", 3, 4) == [
+        ("escort-b", "alone"), ("escort-a", "alone"), ("escort-b", "helped")
+    ]
+    assert _helped_searches_after_the_texts_wolfpack("9.0.0", 3, 4) == [
+        ("escort-a", "alone"), ("escort-b", "helped"), ("escort-b", "helped")
     ]
 
 def test_CC44_CCR39_the_convoy_sails_again_when_both_escorts_are_ready():

@@ -28,8 +28,8 @@ EDITIONS = Editions(
         Released("9.0.0", "the cold check of 8.0.0's open questions: a U-boat the guns alone hurt withdraws after its "
                  "last attack, not escapes (CC-E9-1)"),
         Released("10.0.0", "the cold audit of 9.0.0: two-player, a wolfpack's boats at the two sections come one of "
-                 "each in turn, so the escort done with its own first helps with the other's remaining boats "
-                 "(CC-E10-1)"),
+                 "each in turn, the section with more first, so the escort done with its own helps with the other's "
+                 "boats beyond its own number (CC-E10-1)"),
     ),
     changes=(
         Change("CC-E4-1", "4.0.0", ("CC-39", "CC-R24"),
@@ -102,9 +102,9 @@ EDITIONS = Editions(
                "attempt to escape'); its WOLFPACK roll, −1 per damage point, is as before (8.0.0 recorded it as escaped "
                "in its UBoatLeft event, the campaign sheet and the digest)"),
         Change("CC-E10-1", "10.0.0", ("CC-44", "CC-R38"),
-               "two-player: the U-boats a wolfpack call sends at the two sections come one of each in turn, "
-               "escort-a's first, so an escort that has dealt with the boats at its own section helps with the other's "
-               "remaining ones ('Player A rolls two U-boats, Player B rolls 1 ... Once Player B has dealt with the "
+               "two-player: the U-boats a wolfpack call sends at the two sections come one of each in turn, the "
+               "section with more first (escort-a's on equal numbers), so an escort that has dealt with the boats at its "
+               "own section helps with the other's boats beyond its own number ('Player A rolls two U-boats, Player B rolls 1 ... Once Player B has dealt with the "
                "U-boat on their side of the convoy they are now free to give Player A assistance with the second "
                "U-boat'); 9.0.0 sent all of escort-a's first, so escort-b, its own boat waiting, never helped, and "
                "escort-a helped with escort-b's instead (the cold audit of 9.0.0, F1)"),

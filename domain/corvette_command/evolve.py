@@ -408,9 +408,11 @@ def _take_called(queue: list[Waiting], caller: str, escort: str) -> list[Waiting
 
 
 def _in_turn(first: list[Waiting], second: list[Waiting]) -> list[Waiting]:
-    """CC-44, CC-R38 (CC-E10-1): the two sections' boats one of each in turn, the first section's first: an escort
-    is free to help once no boat of its own section waits, so the one done first helps with the other's rest."""
-    return [w for pair in itertools.zip_longest(first, second) for w in pair if w is not None]
+    """CC-44, CC-R38 (CC-E10-1): the two sections' boats one of each in turn, the section with more first (the first
+    rolled on equal numbers): an escort is free to help once no boat of its own section waits, so the other section's
+    boats beyond its own number are fought with its help, whichever section has more."""
+    lead, other = (second, first) if len(second) > len(first) else (first, second)
+    return [w for pair in itertools.zip_longest(lead, other) for w in pair if w is not None]
 
 
 def _decision_required(s: State, e: ev.DecisionRequired) -> None:
