@@ -12,6 +12,7 @@ import msgspec
 import pytest
 
 from domain import engine, entries
+from domain.decisions import without_descriptors
 from domain.engine import REFEREE
 from events.store import SQLiteStore
 from service.bots import bot_choose
@@ -83,6 +84,11 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
                         redescribed[spec.type] += 1
                     before[(reader, spec.type)] = now
                     types[spec.type] += 1
+            if not game.over:  # a bot's entries (no descriptors), kept and patched apart from a reader's, alike
+                with without_descriptors():
+                    for_bots = game.ruleset.legal_commands(game.state)
+                    with entries.recomputed():
+                        assert for_bots == game.ruleset.legal_commands(game.state), f"bots at version {at}"
             turn = next(
                 ((s, m) for s in engine.awaited_seats(game) if (m := [x for x in engine.awaiting(game, s) if s in x.seats])),
                 None,
@@ -123,6 +129,22 @@ def _counting_patches(monkeypatch) -> Counter[str]:
     return patched
 
 
+def _counting_shells(monkeypatch) -> Counter[str]:
+    """How often a patched aa1942 entry was answered with its parts swapped into its shell (`_same_shell`), by type."""
+    from domain.aa1942_convoy import awaiting as aa
+
+    shells: Counter[str] = Counter()
+    same_shell = aa._same_shell
+
+    def counting(spec: Any, parts: Any) -> Any:
+        out = same_shell(spec, parts)
+        shells[spec.type] += out is not None
+        return out
+
+    monkeypatch.setattr(aa, "_same_shell", counting)
+    return shells
+
+
 @pytest.mark.parametrize("edition", ["3.0.0", None])
 def test_aa1942_raids_folded_before_an_answer_patch_each_raided_zone(monkeypatch, edition: str | None) -> None:
     """The `fight` and `lose_submarines` entries follow raids (entries.Patch): several raids folded before the next
@@ -151,6 +173,7 @@ def test_aa1942_raids_folded_before_an_answer_patch_each_raided_zone(monkeypatch
         return [msgspec.json.encode(engine.entry(s)) for s in engine.awaiting(game, "Germany", specs)]
 
     patched = _counting_patches(monkeypatch)
+    shells = _counting_shells(monkeypatch)
     before = {e.type: e for e in engine.awaiting(game, "Germany")}
     assert {"fight", "lose_submarines"} <= set(before)
     for sz in (3, 7, 3):  # three raids folded before the next answer, two of them in one zone
@@ -162,6 +185,13 @@ def test_aa1942_raids_folded_before_an_answer_patch_each_raided_zone(monkeypatch
         assert after["lose_submarines"] is before["lose_submarines"]
 
     patched.clear()
+    for sz in (7, 7):  # SZ 3 keeps the largest count (the bound of `count`): each entry's parts swapped into its shell
+        engine.decide_in_place(game, "Germany", Raid(sz=sz), seed)
+    assert [bytes(b) for b in answers()] == from_scratch()
+    assert patched == ({"fight_spec": 1} if edition == "3.0.0" else {"fight_spec": 1, "lose_spec": 1})
+    assert shells == ({"fight": 1} if edition == "3.0.0" else {"fight": 1, "lose_submarines": 1})
+
+    patched.clear()
     engine.decide_in_place(game, "Germany", Raid(sz=8), seed)  # SZ 8's one submarine: none left there to fight
     assert [bytes(b) for b in answers()] == from_scratch()
     fighting = [v.fixed["sz"] for v in engine.awaiting(game, "Germany")[1].ui.controls[0].variants]
@@ -170,9 +200,11 @@ def test_aa1942_raids_folded_before_an_answer_patch_each_raided_zone(monkeypatch
     assert "lose_spec" not in patched  # from 4.0.0 its fleet leaves the loss entry (AA-E4-1); 3.0.0: unchanged
 
 
-def test_aa1942_a_raid_that_brings_the_fight_entry_to_64_choices_lists_them() -> None:
+@pytest.mark.parametrize("sz", [3, 7])
+def test_aa1942_a_raid_that_brings_the_fight_entry_to_64_choices_lists_them(sz: int) -> None:
     """A patched per-zone entry whose choices fall to MAX_CHOICES (64) is answered with them listed, as a build
-    answers it: 65 submarines in four zones make 65 choices, one raid leaves 64."""
+    answers it: 65 submarines in four zones make 65 choices, one raid leaves 64; in the largest zone (the bound of
+    `count` changes too) or another (it does not)."""
     from domain.aa1942_convoy.awaiting import MAX_CHOICES
     from domain.aa1942_convoy.commands import EndPhase, Purchase, Raid
     from service import simulate
@@ -186,7 +218,7 @@ def test_aa1942_a_raid_that_brings_the_fight_entry_to_64_choices_lists_them() ->
         engine.decide_in_place(game, seat, command, b"seed")
     fight = next(s for s in engine.awaiting(game, "Germany") if s.type == "fight")
     assert fight.choices is None and sum(game.state.zones_that_may_raid().values()) == MAX_CHOICES + 1
-    engine.decide_in_place(game, "Germany", Raid(sz=3), b"seed")
+    engine.decide_in_place(game, "Germany", Raid(sz=sz), b"seed")
     fight = next(s for s in engine.awaiting(game, "Germany") if s.type == "fight")
     assert fight.choices is not None and len(fight.choices) == MAX_CHOICES
     with entries.recomputed():

@@ -335,3 +335,33 @@ def test_a_sqlite_write_whose_commit_fails_is_rolled_back_and_leaves_the_store_w
     assert store._query("SELECT id FROM parent") == [("p",)]
     assert store._query("SELECT p FROM child") == [("p",)]
     store.close()
+
+
+def test_a_sqlite_rollback_that_fails_after_a_failed_commit_keeps_the_commits_error_in_its_chain(tmp_path, monkeypatch):
+    """What a failed COMMIT was must survive a ROLLBACK that fails too (the traceback an operator reads): the rollback's
+    error is raised with the commit's as its context, and the process's write lock is released."""
+    import sqlite3
+
+    store = SQLiteStore(str(tmp_path / "s.db"))
+    conn = store.db.conn
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("CREATE TABLE parent (id TEXT PRIMARY KEY)")
+    conn.execute("CREATE TABLE child (p TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)")
+
+    class RollbackFails:
+        in_transaction = property(lambda self: conn.in_transaction)
+
+        def execute(self, sql: str, *args):
+            if sql == "ROLLBACK":
+                raise sqlite3.OperationalError("the rollback failed too")
+            return conn.execute(sql, *args)
+
+    monkeypatch.setattr(store, "_writer", RollbackFails)
+    with pytest.raises(sqlite3.OperationalError, match="rollback failed") as raised:
+        with store._transaction() as c:
+            c.execute("INSERT INTO child VALUES ('nobody')")
+    assert isinstance(raised.value.__context__, sqlite3.IntegrityError)
+    assert store._write.acquire(blocking=False)
+    store._write.release()
+    conn.execute("ROLLBACK")
+    store.close()

@@ -310,26 +310,29 @@ class Transaction:
             raise
 
     def __exit__(self, kind: type[BaseException] | None, e: BaseException | None, tb: Any) -> None:
-        conn = self.conn
         try:
             if kind is None:
                 try:
-                    conn.execute("COMMIT")
-                    return
-                except BaseException as failed:  # noqa: BLE001 - raised below, once rolled back
-                    e = failed
-            self.store._kept.clear()  # what `_wrote` noted was not written
-            try:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-            except sqlite3.Error as rollback:
-                _raise_unwritable(rollback)
-                raise
-            _raise_unwritable(e)
-            if kind is None:  # the commit failed: its error, not the block's (there was none)
-                raise cast(BaseException, e)
+                    self.conn.execute("COMMIT")
+                except BaseException as failed:
+                    self._abort(failed)  # inside the handler: an error of the rollback is chained to the commit's
+                    raise
+            else:
+                self._abort(e)
         finally:
             self.store._write.release()
+
+    def _abort(self, e: BaseException | None) -> None:
+        """Roll back what the block or its COMMIT left, forget what `_wrote` noted, and raise a full disk or read-only
+        file as StorageUnavailable (else the caller raises `e` itself)."""
+        self.store._kept.clear()
+        try:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+        except sqlite3.Error as rollback:
+            _raise_unwritable(rollback)
+            raise
+        _raise_unwritable(e)
 
 
 def _raise_unwritable(e: BaseException | None) -> None:
