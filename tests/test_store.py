@@ -337,9 +337,10 @@ def test_a_sqlite_write_whose_commit_fails_is_rolled_back_and_leaves_the_store_w
     store.close()
 
 
-def test_a_sqlite_rollback_that_fails_after_a_failed_commit_keeps_the_commits_error_in_its_chain(tmp_path, monkeypatch):
+def test_a_sqlite_rollback_that_fails_keeps_the_commits_error_and_the_next_write_goes_through(tmp_path, monkeypatch):
     """What a failed COMMIT was must survive a ROLLBACK that fails too (the traceback an operator reads): the rollback's
-    error is raised with the commit's as its context, and the process's write lock is released."""
+    error is raised with the commit's as its context, and the process's write lock is released; the next write rolls
+    the transaction left open back first, and the store takes writes again (before, every later write failed)."""
     import sqlite3
 
     store = SQLiteStore(str(tmp_path / "s.db"))
@@ -361,7 +362,9 @@ def test_a_sqlite_rollback_that_fails_after_a_failed_commit_keeps_the_commits_er
         with store._transaction() as c:
             c.execute("INSERT INTO child VALUES ('nobody')")
     assert isinstance(raised.value.__context__, sqlite3.IntegrityError)
-    assert store._write.acquire(blocking=False)
-    store._write.release()
-    conn.execute("ROLLBACK")
+    assert conn.in_transaction  # the rollback failed: the connection is still in the failed write's transaction
+    monkeypatch.undo()
+    with store._transaction(wait=False) as c:  # the next write rolls that back first, and goes through
+        c.execute("INSERT INTO parent VALUES ('p')")
+    assert store._query("SELECT id FROM parent") == [("p",)] and store._query("SELECT p FROM child") == []
     store.close()

@@ -302,6 +302,8 @@ class Transaction:
             raise WouldBlock("another write of this process is under way")
         try:
             conn = self.conn = store._writer()
+            if conn.in_transaction:  # a rollback that failed (`_abort`) left it open: nothing in it was committed
+                conn.execute("ROLLBACK")
             store._begin(conn, self.wait)
             return conn
         except BaseException as e:
