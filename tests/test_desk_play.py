@@ -83,6 +83,18 @@ def test_a_corvette_convoy_played_to_its_end_in_the_play_tab(browser, server):
     commands = httpx.get(f"{server}/games/{gid}/bundle").json()["commands"]
     assert [c["seat"] for c in commands] == ["creator"] + ["captain"] * sent, commands[-1]
     assert desk.page.get_attribute("#play-status", "data-status") == "over"
+    # the log says what each roll of its last events did (its faces and outcome, as the roll ledger has them), and
+    # opens the roll's page: a player needs no other page to see what the dice did to them
+    shown = desk.page.locator("#play-log a.play-roll")
+    assert shown.count() > 0
+    k = int(shown.first.get_attribute("href").rsplit("/", 1)[1])
+    roll = httpx.get(f"{server}/games/{gid}/rolls/{k}").json()
+    text = shown.first.inner_text()
+    assert text.startswith(f"roll {k}, {roll['purpose'].replace('-', ' ')}: {', '.join(map(str, roll['faces']))}")
+    assert roll["result"]["outcome"] in text
+    shown.first.click()
+    desk.page.wait_for_selector("#roll-title")
+    assert f"Roll k={k} " in desk.page.inner_text("#roll-title")
     desk.close()
 
 

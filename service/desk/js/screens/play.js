@@ -675,8 +675,26 @@ function drawTable(main, gameId, joined = null) {
       h(
         "ul",
         { class: "plain play-events" },
-        last.map((e) => h("li", {}, h("span", { class: "muted" }, `${e.seq} `), e.type, e.actor ? h("span", { class: "muted" }, ` · ${e.actor}`) : "")),
+        last.map((e) =>
+          h(
+            "li",
+            { "data-seq": e.seq },
+            h("span", { class: "muted" }, `${e.seq} `),
+            e.type === "DiceRolled" ? rolled(e.data) : e.type,
+            e.actor ? h("span", { class: "muted" }, ` · ${e.actor}`) : "",
+          ),
+        ),
       ),
+    );
+  }
+
+  /** A roll in the log: what it was for, its faces and what they did, linked to its page (how to check it). */
+  function rolled(/** @type {any} */ d) {
+    const outcome = d.result?.outcome ? ` — ${d.result.outcome}` : "";
+    return h(
+      "a",
+      { href: `#/live/${encodeURIComponent(gameId)}/roll/${d.k}`, class: "play-roll", title: "why it was rolled, and how to check it" },
+      `roll ${d.k}, ${String(d.purpose).replaceAll("-", " ")}: ${d.faces.join(", ")}${outcome}`,
     );
   }
 
