@@ -110,8 +110,10 @@ COMMANDS = (
 
 
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
-    bundles) byte-identical."""
+    """The game's options; each one left out takes its default."""
+
+    # recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
+    # bundles) byte-identical
 
     rounds: Annotated[
         Annotated[int, msgspec.Meta(ge=1, le=99)] | None,

@@ -115,8 +115,10 @@ class QuickPlay(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
-    bundles) byte-identical."""
+    """The campaign's options; each one left out takes its default."""
+
+    # recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
+    # bundles) byte-identical
 
     year: Annotated[Annotated[int, msgspec.Meta(ge=1939, le=1945)], described("the campaign's first year")] = 1941
     month: Annotated[Annotated[int, msgspec.Meta(ge=1, le=12)], described("the campaign's first month")] = 5

@@ -361,7 +361,9 @@ COMMANDS = (
 
 
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Recorded in GameCreated without the defaults."""
+    """The campaign's options; each one left out takes its default."""
+
+    # recorded in GameCreated without the defaults
 
     campaign: Annotated[
         Annotated[str, msgspec.Meta(min_length=1, max_length=64)],

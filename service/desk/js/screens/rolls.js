@@ -36,7 +36,7 @@ function facesEl(r) {
 }
 
 const FILTERS = [
-  ["seat", "Seat"],
+  ["seat", "Sent by"], // the seat whose command rolled it (a roll may concern another: its outcome says)
   ["purpose", "Purpose"],
   ["rule", "Rule"],
   ["status", "Check"],
@@ -113,7 +113,7 @@ export function drawRolls(el, g) {
       h(
         "tr",
         {},
-        ["k", "seq", "seat", "purpose", "rule", "faces", "what it needed", "outcome", "check"].map((t) =>
+        ["k", "seq", "sent by", "purpose", "rule", "faces", "what it needed", "outcome", "check"].map((t) =>
           h("th", {}, t),
         ),
       ),
