@@ -162,6 +162,13 @@ class RulesetInfo(_Out):
     options_schema: Annotated[dict[str, Any], Meta(description="the JSON Schema of `options` in POST /games")]
 
 
+class RulesetSeats(_Out):
+    """The seats a game of a ruleset gets with some options when POST /games names none (a lobby offers them)."""
+
+    ruleset: Annotated[str, Meta(description="the ruleset's id")]
+    seats: Annotated[list[str], Meta(description="the seats, in their order, as the game's `seats` would be")]
+
+
 class Health(_Out):
     status: str  # `live` (the process answers) or `ready` (and its store answered)
     engine: str

@@ -29,6 +29,7 @@ MODELS = [
     models.Root,
     models.Health,
     models.RulesetInfo,
+    models.RulesetSeats,
     models.CreateGame,
     models.ForkGame,
     models.OddsRequest,

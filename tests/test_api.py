@@ -130,6 +130,22 @@ def test_rulesets_are_listed(client):
     assert client.get("/rulesets/aa1942-convoy").json()["data_sha256"] == r["data_sha256"]
 
 
+def test_a_lobby_learns_the_seats_a_game_gets_with_its_options_before_creating_it(client):
+    """GET /rulesets/{id}/seats: the seats POST /games gives with these options (corvette-command's two_player makes
+    two escorts), the same as the game made with them gets; options the ruleset does not take are 422 as at POST
+    /games."""
+    two = client.get("/rulesets/corvette-command/seats", params={"options": '{"two_player": true}'})
+    assert two.status_code == 200 and two.json() == {"ruleset": "corvette-command", "seats": ["escort-a", "escort-b"]}
+    assert client.get("/rulesets/corvette-command/seats").json()["seats"] == ["captain"]
+    made = client.post("/games", json={"ruleset": "corvette-command", "options": {"two_player": True}}).json()
+    assert [s["seat"] for s in made["seats"]] == two.json()["seats"]
+    for options, code in [('{"crew": 3}', "invalid-options"), ("[1]", "invalid-options"), ("{", "invalid-json")]:
+        r = client.get("/rulesets/corvette-command/seats", params={"options": options})
+        assert r.status_code == 422 and r.json()["code"] == code, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")
+    assert client.get("/rulesets/nope/seats").json()["code"] == "unknown-ruleset"
+
+
 # ---- idempotency and concurrency control --------------------------------------------------------
 
 

@@ -217,6 +217,7 @@ OPERATIONS = {
     "ready": lambda u: u.ready(),
     "list_rulesets": lambda u: u.rulesets(),
     "get_ruleset": lambda u: u.ruleset("corvette-command"),
+    "get_ruleset_seats": lambda u: u.seats("corvette-command", {"two_player": True}),
     "create_game": lambda u: u.create("corvette-command"),
     "list_games": lambda u: u.list_games(),
     "read_invitation": lambda u: u.invitation(G, "inv"),

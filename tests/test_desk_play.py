@@ -98,6 +98,31 @@ def test_a_corvette_convoy_played_to_its_end_in_the_play_tab(browser, server):
     desk.close()
 
 
+def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_bots(browser, server):
+    """The seats the server may play are the ones the options give (GET /rulesets/{id}/seats): corvette-command's
+    two_player makes two escorts, and escort-b ticked is a bot in the game made; options that are not JSON yet keep
+    the last seats and say why (the new-user trial: the lobby offered only the captain)."""
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open("#/play")
+    p.select_option("#play-ruleset", "corvette-command")
+    p.wait_for_selector("#play-bots", state="attached")
+    assert p.locator("#play-bots input").count() == 0  # one seat: the player's own
+    p.fill("#play-options", '{"convoys": 1, "two_player": true')
+    p.wait_for_selector("#play-seats-why")
+    assert "not JSON" in p.inner_text("#play-seats-why")
+    p.fill("#play-options", '{"convoys": 1, "two_player": true}')
+    p.wait_for_selector('#play-bots input[data-seat="escort-b"]')
+    assert [x.get_attribute("data-seat") for x in p.locator("#play-bots input").all()] == ["escort-a", "escort-b"]
+    p.check('#play-bots input[data-seat="escort-b"]')
+    p.set_checked("#play-open", False)
+    p.click("#play-create")
+    p.wait_for_selector("#play-made-id", state="attached")
+    game = httpx.get(f"{server}/games/{p.inner_text('#play-made-id')}").json()
+    assert [(s["seat"], s["bot"]) for s in game["seats"]] == [("escort-a", False), ("escort-b", True)]
+    desk.close()
+
+
 def test_a_uboat_leader_short_campaign_played_to_its_end(browser, server):
     desk = Desk(browser, server)
     gid = create(desk, "uboat-leader", open_seats=False)

@@ -297,6 +297,7 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
     ("GET", "/health/live"): lambda ctx: [("live", "GET", "/health/live", None)],
     ("GET", "/health/ready"): lambda ctx: [("ready", "GET", "/health/ready", None)],
     ("GET", "/rulesets/{ruleset_id}"): lambda ctx: [("ruleset", "GET", f"/rulesets/{ctx['ruleset']}", None)],
+    ("GET", "/rulesets/{ruleset_id}/seats"): lambda ctx: [("seats", "GET", f"/rulesets/{ctx['ruleset']}/seats", None)],
     ("GET", "/games"): lambda ctx: [("games", "GET", "/games?limit=100", None)],
     ("GET", "/games/{game_id}"): lambda ctx: [("summary", "GET", f"/games/{ctx['game_id']}", None)],
     ("GET", "/games/{game_id}/me"): lambda ctx: [("me", "GET", f"/games/{ctx['game_id']}/me", None)],

@@ -167,6 +167,11 @@ class Umpire:
         """A ruleset: its commands, views, option schema and default seats."""
         return self.request("GET", f"/rulesets/{_q(ruleset_id)}")
 
+    def seats(self, ruleset_id: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`{ruleset, seats}`: the seats a game of this ruleset gets with these options when `create` names none
+        (corvette-command's `two_player` makes two escorts): what to seat people or bots in before creating it."""
+        return self.request("GET", f"/rulesets/{_q(ruleset_id)}/seats", params={"options": json.dumps(options or {})})
+
     # ---- games and seats ----
 
     def list_games(

@@ -1,4 +1,4 @@
-"""What can be played: GET /, GET /rulesets, GET /rulesets/{id}."""
+"""What can be played: GET /, GET /rulesets, GET /rulesets/{id}, GET /rulesets/{id}/seats."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import hashlib
 from collections.abc import Callable
 
 import msgspec
-from fastapi import Path, Request
+from fastapi import Path, Query, Request
 from fastapi.responses import Response
 
+from domain import engine
 from service import ENGINE_VERSION, models
 from service.games import GameService
-from service.http import JSON
+from service.http import JSON, decode
 from service.rulesets import loaded_for
 
 
@@ -71,6 +72,28 @@ def add_routes(route: Callable, svc: GameService) -> None:
         if etag in (t.strip() for t in request.headers.get("if-none-match", "").split(",")):
             return Response(status_code=304, headers=headers)
         return JSON(body, headers=headers)
+
+    @route(
+        "GET",
+        "/rulesets/{ruleset_id}/seats",
+        ok="RulesetSeats",
+        errors=(404, 422),
+        summary="The seats a game gets with these options",
+        description="The seats POST /games gives a game of this ruleset with these `options` when it names none "
+        "(corvette-command's `two_player` makes two escorts of its one captain): what a lobby offers to seat people "
+        "or bots in before it creates the game. `options` is the options object as JSON (default `{}`); options the "
+        "ruleset does not take are 422 `invalid-options`, as POST /games answers them.",
+    )
+    def get_ruleset_seats(
+        ruleset_id: str = Path(max_length=64),
+        options: str = Query("{}", max_length=4096, description="the options object, as JSON"),
+    ):
+        r = loaded_for(svc.rulesets, ruleset_id).ruleset
+        given = decode(options.encode(), dict, 'options is a JSON object, e.g. {"two_player": true}', "invalid-options")
+        opts = engine.decode_options(r, given)
+        if r.new_game_options is not None:
+            opts = r.new_game_options(opts)
+        return JSON(models.RulesetSeats(ruleset=r.id, seats=list(r.default_seats(opts))))
 
 
 def ruleset_info(loaded) -> models.RulesetInfo:

@@ -656,6 +656,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rulesets/{ruleset_id}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seats a game gets with these options
+         * @description The seats POST /games gives a game of this ruleset with these `options` when it names none (corvette-command's `two_player` makes two escorts of its one captain): what a lobby offers to seat people or bots in before it creates the game. `options` is the options object as JSON (default `{}`); options the ruleset does not take are 422 `invalid-options`, as POST /games answers them.
+         */
+        get: operations["get_ruleset_seats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1442,8 +1462,7 @@ export interface components {
         };
         /**
          * Aa1942ConvoyOptions
-         * @description Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
-         *     bundles) byte-identical.
+         * @description The game's options; each one left out takes its default.
          */
         Aa1942ConvoyOptions: {
             /**
@@ -8561,8 +8580,7 @@ export interface components {
         };
         /**
          * CorvetteCommandOptions
-         * @description Recorded in GameCreated without the defaults, so a new option with a default leaves old games (and their
-         *     bundles) byte-identical.
+         * @description The campaign's options; each one left out takes its default.
          */
         CorvetteCommandOptions: {
             /**
@@ -17029,6 +17047,22 @@ export interface components {
         };
         /** RulesetList */
         RulesetList: components["schemas"]["RulesetInfo"][];
+        /**
+         * RulesetSeats
+         * @description The seats a game of a ruleset gets with some options when POST /games names none (a lobby offers them).
+         */
+        RulesetSeats: {
+            /**
+             * Ruleset
+             * @description the ruleset's id
+             */
+            ruleset: string;
+            /**
+             * Seats
+             * @description the seats, in their order, as the game's `seats` would be
+             */
+            seats: string[];
+        };
         /** Salvo */
         Salvo: {
             /**
@@ -25411,7 +25445,7 @@ export interface components {
         };
         /**
          * UboatLeaderOptions
-         * @description Recorded in GameCreated without the defaults.
+         * @description The campaign's options; each one left out takes its default.
          */
         UboatLeaderOptions: {
             /**
@@ -29849,6 +29883,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_ruleset_seats: {
+        parameters: {
+            query?: {
+                /** @description the options object, as JSON */
+                options?: string;
+            };
+            header?: never;
+            path: {
+                ruleset_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesetSeats"];
+                };
             };
             /** @description Not found */
             404: {

@@ -63,6 +63,7 @@ const OPERATIONS: { [K in keyof operations]: (u: Umpire) => unknown } = {
   ready: (u) => u.ready(),
   list_rulesets: (u) => u.rulesets(),
   get_ruleset: (u) => u.ruleset("corvette-command"),
+  get_ruleset_seats: (u) => u.seats("corvette-command", { two_player: true }),
   create_game: (u) => u.createGame(CORVETTE),
   list_games: (u) => u.listGames(),
   read_invitation: (u) => u.invitation(G, "inv"),

@@ -126,6 +126,14 @@ export class Umpire {
     ruleset(rulesetId) {
         return this.call("get", "/rulesets/{ruleset_id}", { path: { ruleset_id: rulesetId } });
     }
+    /** The seats a game of this ruleset gets with these options when `createGame` names none (corvette-command's
+     * `two_player` makes two escorts): what a lobby offers to seat people or bots in before it creates the game. */
+    seats(rulesetId, options = {}) {
+        return this.call("get", "/rulesets/{ruleset_id}/seats", {
+            path: { ruleset_id: rulesetId },
+            query: { options: JSON.stringify(options) },
+        });
+    }
     /** Liveness: 200 while the process answers requests (it reads nothing from the store). */
     live() {
         return this.call("get", "/health/live");

@@ -211,19 +211,39 @@ async function drawLobby(main) {
   const bots = h("span", { id: "play-bots" });
   const open = h("input", { type: "checkbox", id: "play-open", checked: true });
   const umpired = h("input", { type: "checkbox", id: "play-umpired", checked: true, "aria-describedby": "play-umpired-hint" }); // the API's default
-  const pick = () => {
+  // the seats follow the options (corvette-command's two_player makes two escorts): GET /rulesets/{id}/seats
+  let asked = 0;
+  const drawSeats = async () => {
     const r = rulesets.find((x) => x.id === select.value);
-    options.value = JSON.stringify(newGameOptions(r.id));
+    const mine = ++asked;
+    let seats = r.default_seats;
+    let why = null;
+    try {
+      seats = (await api.seats(r.id, JSON.parse(options.value || "{}"))).seats;
+    } catch (e) {
+      why = e instanceof SyntaxError ? `the options are not JSON yet (${e.message})` : whyNot(e);
+    }
+    if (mine !== asked) return; // the options changed again meanwhile
     put(
       bots,
-      r.default_seats.length > 1
-        ? r.default_seats.map((s) =>
+      seats.length > 1
+        ? seats.map((s) =>
             h("label", { class: "play-bot" }, h("input", { type: "checkbox", value: s, "data-seat": s }), ` ${s} `),
           )
         : h("span", { class: "muted" }, "(one seat: yours)"),
+      why ? h("span", { class: "muted", id: "play-seats-why" }, ` — ${why}`) : null,
     );
   };
+  const pick = () => {
+    options.value = JSON.stringify(newGameOptions(select.value));
+    drawSeats();
+  };
   select.addEventListener("change", pick);
+  let typing = 0;
+  options.addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(drawSeats, 300);
+  });
   const create = h("button", { id: "play-create", type: "button" }, "Create the game");
   create.addEventListener("click", async () => {
     let opts;
@@ -257,6 +277,11 @@ async function drawLobby(main) {
         "p",
         {},
         h("label", {}, open, " Open seats: an invitation per player (you keep only the referee's token)"),
+        h(
+          "span",
+          { class: "muted", id: "play-open-hint" },
+          " — each player who joins by invitation may add a passphrase to the dice; unticked, each seat gets a link with its token and the server seeds the dice alone",
+        ),
       ),
       h(
         "p",
