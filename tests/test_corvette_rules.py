@@ -1346,6 +1346,19 @@ def test_CC44_CCR38_CCE10_1_the_same_for_escort_b_with_the_two_uboats():
         ("escort-a", "alone"), ("escort-b", "helped"), ("escort-b", "helped")
     ]
 
+
+def test_CC44_CCR38_the_engagement_view_says_whose_section_and_whether_the_other_escort_helps():
+    """Two-player: the engagement view names the escort whose section the U-boat attacks and, while no U-boat of its
+    own section waits (CC-R38), the other escort that adds its ASDIC and HF/DF; one escort alone: no helper."""
+    s = make_state(escorts=("escort-a", "escort-b"), engagement={"range": 1, "evade": 3})
+    seen = views.engagement(s)
+    assert (seen.escort, seen.helped_by) == ("escort-a", "escort-b")
+    waiting(s, "escort-b")
+    assert views.engagement(s).helped_by is None
+    alone = views.engagement(make_state(engagement={"range": 1, "evade": 3}))
+    assert (alone.escort, alone.helped_by) == ("captain", None)
+    assert views.engagement(make_state()).escort is None
+
 def test_CC44_CCR39_the_convoy_sails_again_when_both_escorts_are_ready():
 
     s = arrived()

@@ -98,6 +98,24 @@ def test_a_corvette_convoy_played_to_its_end_in_the_play_tab(browser, server):
     desk.close()
 
 
+def _attacked(server: str, gid: str, seat: str, token: str) -> dict | None:
+    """Play `seat`'s first choices through the API until a U-boat attacks its section: the engagement view then, or
+    None if the game ends first."""
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(1000):  # a corvette campaign of three convoys ends within a few hundred commands
+        seen = httpx.get(f"{server}/games/{gid}/views/engagement").json()["data"]
+        if seen["uboat"] is not None and seen["escort"] == seat:
+            return seen
+        game = httpx.get(f"{server}/games/{gid}", headers=auth).json()
+        if game["status"] != "open":
+            return None
+        entry = next((a for a in game["awaiting"] if seat in a["seats"] and a["type"] != "concede"), None)
+        if entry is not None:
+            chosen = (entry.get("choices") or [entry.get("default") or {}])[0]
+            httpx.post(f"{server}/games/{gid}/commands", headers=auth, json={"type": entry["type"], **chosen})
+    return None
+
+
 def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_bots(browser, server):
     """The seats the server may play are the ones the options give (GET /rulesets/{id}/seats): corvette-command's
     two_player makes two escorts, and escort-b ticked is a bot in the game made; options that are not JSON yet keep
@@ -118,8 +136,31 @@ def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_
     p.set_checked("#play-open", False)
     p.click("#play-create")
     p.wait_for_selector("#play-made-id", state="attached")
-    game = httpx.get(f"{server}/games/{p.inner_text('#play-made-id')}").json()
+    gid = p.inner_text("#play-made-id")
+    game = httpx.get(f"{server}/games/{gid}").json()
     assert [(s["seat"], s["bot"]) for s in game["seats"]] == [("escort-a", False), ("escort-b", True)]
+    # escort-a plays on (its first choices, through the API) until a U-boat attacks its section (fair dice: a convoy
+    # without one is played again in a new game): the engagement picture says whose section it is and who helps
+    # (CC-R38), as the view does
+    p.click('a.play-as[data-seat="escort-a"]')
+    p.wait_for_selector("#play-seat")
+    token = p.evaluate(f"sessionStorage.getItem(Object.keys(sessionStorage).find(k => k.endsWith('{gid}')))")
+    for _ in range(5):
+        seen = _attacked(server, gid, "escort-a", token)
+        if seen is not None:
+            break
+        made = httpx.post(
+            f"{server}/games",
+            json={"ruleset": "corvette-command", "options": {"convoys": 3, "two_player": True}, "bots": ["escort-b"]},
+        ).json()
+        gid, token = made["game_id"], next(s["token"] for s in made["seats"] if s["seat"] == "escort-a")
+        p.goto(f"{server}/desk/#/play/{gid}/token/{token}")
+        p.wait_for_selector("#play-seat")
+    assert seen is not None
+    p.click('a[data-view="engagement"]')
+    p.wait_for_selector(".uboat-card")
+    helper = f"{seen['helped_by']} helping with its ASDIC (CC-R38)" if seen["helped_by"] else "alone"
+    p.wait_for_function(f"document.querySelector('.uboat-card').innerText.includes(\"escort-a's, {helper}\")")
     desk.close()
 
 

@@ -272,6 +272,10 @@ class EngagementView(Model):
     now: Now
     pending_uboats: int
     uboat: UBoatView | None
+    # whose section the U-boat attacks (the escort fighting it), and in the two-player game the other escort when it
+    # is free to add its ASDIC and HF/DF to the search (CC-44, CC-R38); None with no U-boat engaged
+    escort: str | None = None
+    helped_by: str | None = None
 
 
 def engagement(s: State, reader: Reader = None) -> EngagementView:
@@ -280,7 +284,13 @@ def engagement(s: State, reader: Reader = None) -> EngagementView:
     if g is not None:
         fields = {f: getattr(g, f) for f in UBoatView.__struct_fields__ if f not in ("range_band", "detected")}
         uboat = UBoatView(**fields, range_band=RANGES[min(g.range, 3)], detected=g.consecutive > 0)
-    return EngagementView(now=_now(s), pending_uboats=s.pending_uboats, uboat=uboat)
+    return EngagementView(
+        now=_now(s),
+        pending_uboats=s.pending_uboats,
+        uboat=uboat,
+        escort=s.active if g is not None else None,
+        helped_by=s.partner(s.active) if g is not None else None,
+    )
 
 
 VIEWS = {

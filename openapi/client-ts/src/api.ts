@@ -11521,6 +11521,16 @@ export interface components {
         };
         /** EngagementView */
         EngagementView: {
+            /**
+             * Escort
+             * @default null
+             */
+            escort?: string | null;
+            /**
+             * Helped by
+             * @default null
+             */
+            helped_by?: string | null;
             /** Now */
             now: components["schemas"]["CorvetteCommandNow"];
             /** Pending uboats */

@@ -260,6 +260,9 @@ export function engagement(d) {
       `No U-boat engaged at this point.${d.pending_uboats ? ` ${d.pending_uboats} more waiting.` : ""}`,
     );
   const facts = [
+    ...(d.escort && d.escort !== "captain"
+      ? [["Section", `${d.escort}'s${d.helped_by ? `, ${d.helped_by} helping with its ASDIC (CC-R38)` : ", alone"}`]]
+      : []),
     ["Type", u.type],
     ["Attack / evade", `${u.attack} / ${u.evade}`],
     ["Range", `${u.range_band} (${u.range})`],
