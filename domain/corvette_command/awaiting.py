@@ -50,7 +50,7 @@ def _move_label(state: State, to) -> str:
         return f"Sail into {to}"
     here = state.convoy.position
     way = "Sideways" if isinstance(here, list) and here[1] == to[1] else "Forward"
-    return f"{way} to box {to[0]},{to[1]} ({ZONE_NAME[state.zone_of(to)]})"
+    return f"{way} to channel {to[0]}, box {to[1]} ({ZONE_NAME[state.zone_of(to)]})"  # as the desk's map numbers them
 
 
 def _allocation_spec(state: State, seat: list[str]) -> CommandSpec:

@@ -31,7 +31,8 @@ export function map(d) {
   const cy = (ch) => TOP + ch * CELL_H + CELL_H / 2;
   const portAt = {};
   const parts = [];
-  // zones: a band over their columns
+  // zones: a band over their columns, their names drawn over every band (a long name may reach into the next)
+  const names = [];
   d.zones.forEach((z, i) => {
     const cols = z.boxes.map((b) => b[1]);
     const lo = Math.min(...cols);
@@ -44,9 +45,14 @@ export function map(d) {
         height: C * CELL_H + 22,
         class: `zone z${i % 3}`,
       }),
-      s("text", { x: SIDE + ((lo + hi + 1) / 2) * CELL_W, y: TOP - 7, class: "zone-name" }, title(z.name)),
     );
+    names.push(s("text", { x: SIDE + ((lo + hi + 1) / 2) * CELL_W, y: TOP - 7, class: "zone-name" }, title(z.name)));
   });
+  parts.push(...names);
+  // the boxes' numbers under them: a move's label names its box as "channel c, box b"
+  parts.push(s("text", { x: SIDE - 8, y: TOP + C * CELL_H + 13, class: "channel-name" }, "box"));
+  for (let col = 0; col < N; col++)
+    parts.push(s("text", { x: cx(col), y: TOP + C * CELL_H + 13, class: "box-number" }, String(col)));
   // boxes
   for (let ch = 0; ch < C; ch++) {
     parts.push(s("text", { x: SIDE - 8, y: cy(ch) + 4, class: "channel-name" }, `channel ${ch}`));
