@@ -9291,7 +9291,7 @@ export interface components {
         };
         /**
          * CreateGameCorvetteCommand
-         * @description Create a game of corvette-command: Corvette Command — solitaire escort of North Atlantic convoys.
+         * @description Create a game of corvette-command: Corvette Command — escort of North Atlantic convoys, solitaire or two escorts (two_player).
          */
         CreateGameCorvetteCommand: {
             /**
