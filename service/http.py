@@ -136,7 +136,7 @@ def bearer_token(authorization: str) -> str | None:
     return token if scheme.lower() == "bearer" and token else None
 
 
-def no_duplicate_keys(raw: bytes, decoded: list[dict | list] | None = None) -> None:
+def no_duplicate_keys(raw: bytes, decoded: list[dict | list] | None = None, source: str = "the body") -> None:
     """422 for an object that names a key twice: JSON leaves it undefined, and reading the last one silently would
     act on what the sender may not have meant.
 
@@ -159,7 +159,7 @@ def no_duplicate_keys(raw: bytes, decoded: list[dict | list] | None = None) -> N
     except ValueError:
         pass  # not JSON: msgspec says so, in its words
     except RecursionError as e:  # deeper than this check can read: refused, not let through unchecked
-        raise invalid_json(e) from None
+        raise invalid_json(e, source) from None
 
 
 def _containers(value: Any) -> list[dict | list]:
@@ -178,7 +178,9 @@ def _containers(value: Any) -> list[dict | list]:
 _DECODERS: dict[Any, msgspec.json.Decoder] = {}  # per model: request bodies are of a few types
 
 
-def decode(raw: bytes, model: type, what: str, code: str = "invalid-request", at: Where | None = None) -> Any:
+def decode(
+    raw: bytes, model: type, what: str, code: str = "invalid-request", at: Where | None = None, source: str = "the body"
+) -> Any:
     """A JSON body into its Struct, or a 422 that says what to fix (deep nesting and repeated keys included: never
     a 500, never the last of two values). A body the schema refuses is `code`, or what `at` says for where it failed
     (`convert`).
@@ -192,20 +194,20 @@ def decode(raw: bytes, model: type, what: str, code: str = "invalid-request", at
     try:
         value: Any = decoder.decode(raw)
     except msgspec.ValidationError:
-        no_duplicate_keys(raw)
+        no_duplicate_keys(raw, None, source)
         try:
             value = whole_numbers(msgspec.json.decode(raw))
         except (msgspec.DecodeError, RecursionError) as e:
-            raise invalid_json(e)
+            raise invalid_json(e, source)
         return convert(value, model, what, code, at)
     except (msgspec.DecodeError, RecursionError) as e:
-        no_duplicate_keys(raw)  # JSON that msgspec refuses (NaN) may still repeat a key: say that first
-        raise invalid_json(e)
+        no_duplicate_keys(raw, None, source)  # JSON that msgspec refuses (NaN) may still repeat a key: say that first
+        raise invalid_json(e, source)
     if type(value) is not dict and type(value) is not list:  # a Struct: whole numbers were the decoder's to read
-        no_duplicate_keys(raw)
+        no_duplicate_keys(raw, None, source)
         return value
     found = _containers(value)  # one walk: its keys counted, its whole numbers made ints
-    no_duplicate_keys(raw, found)
+    no_duplicate_keys(raw, found, source)
     _whole_in(found)
     return value
 
@@ -260,9 +262,10 @@ def check_command_extras(body: dict[str, Any]) -> None:
             convert(body[name], kind, name, code)
 
 
-def invalid_json(e: Exception) -> InvalidInput:
+def invalid_json(e: Exception, source: str = "the body") -> InvalidInput:
+    """`source`: what was sent as JSON (a request's body; a query parameter that holds JSON, `options`)."""
     detail = "nested too deeply" if isinstance(e, RecursionError) else str(e)
-    return InvalidInput("invalid-json", f"the body is not usable JSON ({detail}); send one JSON object")
+    return InvalidInput("invalid-json", f"{source} is not usable JSON ({detail}); send one JSON object")
 
 
 def whole_numbers(value: Any) -> Any:

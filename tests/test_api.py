@@ -143,6 +143,8 @@ def test_a_lobby_learns_the_seats_a_game_gets_with_its_options_before_creating_i
         r = client.get("/rulesets/corvette-command/seats", params={"options": options})
         assert r.status_code == 422 and r.json()["code"] == code, r.text
         assert r.headers["content-type"].startswith("application/problem+json")
+    deep = client.get("/rulesets/corvette-command/seats", params={"options": "[" * 2000 + "]" * 2000}).json()
+    assert deep["code"] == "invalid-json" and deep["detail"].startswith("`options` is not usable JSON (nested too deeply)")
     assert client.get("/rulesets/nope/seats").json()["code"] == "unknown-ruleset"
 
 

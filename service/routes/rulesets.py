@@ -89,7 +89,10 @@ def add_routes(route: Callable, svc: GameService) -> None:
         options: str = Query("{}", max_length=4096, description="the options object, as JSON"),
     ):
         r = loaded_for(svc.rulesets, ruleset_id).ruleset
-        given = decode(options.encode(), dict, 'options is a JSON object, e.g. {"two_player": true}', "invalid-options")
+        given = decode(
+            options.encode(), dict, 'options is a JSON object, e.g. {"two_player": true}', "invalid-options",
+            source="`options`",
+        )  # fmt: skip
         opts = engine.decode_options(r, given)
         if r.new_game_options is not None:
             opts = r.new_game_options(opts)
