@@ -855,10 +855,20 @@ def parse_command(ruleset: AnyRuleset, payload: dict[str, Any]) -> Any:
     except msgspec.ValidationError as e:
         raise InvalidInput(
             "invalid-command",
-            f"{e}. A command is {{'type': one of {ruleset.command_names}, ...its arguments}}; "
+            f"{e}{_one_of(cls, str(e))}. A command is {{'type': one of {ruleset.command_names}, ...its arguments}}; "
             f"GET /games/{{id}} lists what is legal now (its choices, or a schema where there are too many to list); "
             f"GET /rulesets/{{id}} has each command's schema.",
         )
+
+
+def _one_of(cls: type | None, error: str) -> str:
+    """For a value outside an argument's enumeration, the values it takes ("; side is one of ['canada', 'liverpool']"),
+    read from the command's schema; else nothing (msgspec's message names the value and where, not what is allowed)."""
+    found = re.fullmatch(r"Invalid enum value .* - at `\$\.(\w+)`", error)
+    if cls is None or found is None:
+        return ""
+    allowed = command_schema(cls).get("properties", {}).get(found[1], {}).get("enum")
+    return f"; {found[1]} is one of {allowed}" if allowed else ""
 
 
 _UNIONS: dict[tuple[type, ...], Any] = {}

@@ -472,6 +472,18 @@ def test_a_command_of_another_ruleset_is_refused_by_the_game(client):
     assert "corvette-command" in p["detail"] and [x["type"] for x in p["legal"]] == ["purchase", "end_game"]
 
 
+def test_an_argument_outside_its_enumeration_is_refused_with_the_values_it_takes(client):
+    """A value an argument's schema does not list: 422 invalid-command naming the argument and the values it takes
+    (the new-user trial: 'Invalid enum value' alone left the player to find them)."""
+    made = client.post("/games", json={"ruleset": "corvette-command"}).json()
+    token = made["seats"][0]["token"]
+    r = client.post(
+        f"/games/{made['game_id']}/commands", json={"type": "choose_start_port", "side": "narnia"}, headers=auth(token)
+    )
+    p = assert_problem(r, 422, "invalid-command")
+    assert "'narnia'" in p["detail"] and "side is one of ['canada', 'liverpool']" in p["detail"]
+
+
 def test_head_answers_what_get_would_without_the_body(client):
     """RFC 9110 9.3.2: HEAD on a GET resource gives the GET's status and headers, no body: a game, the list, a
     bundle (its ETag and length), a 304 revalidation, a 404; on the event stream it answers at once, stream closed.
