@@ -124,8 +124,10 @@ def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_
     p = desk.page
     desk.open("#/play")
     p.select_option("#play-ruleset", "corvette-command")
-    p.wait_for_selector("#play-bots", state="attached")
-    assert p.locator("#play-bots input").count() == 0  # one seat: the player's own
+    # one seat, the player's own: the seats come from the server after the pick (the first ruleset's until then)
+    p.wait_for_function(
+        "!document.querySelector('#play-bots input') && document.querySelector('#play-bots').innerText.includes('yours')"
+    )
     p.fill("#play-options", '{"convoys": 1, "two_player": true')
     p.wait_for_selector("#play-seats-why")
     assert "not JSON" in p.inner_text("#play-seats-why")
