@@ -70,12 +70,15 @@ def test_a_corvette_convoy_played_to_its_end_in_the_play_tab(browser, server):
     assert desk.page.inner_text("#play-seat") == "captain"
     desk.page.wait_for_selector("button.choice")
     desk.screenshot("play-corvette-start")
-    sent = 0
+    sent, rolled = 0, None
     while act(desk):
         sent += 1
         assert sent < 400
         if sent == 40:
             desk.screenshot("play-corvette-middle")
+        shown = desk.page.locator("#play-log a.play-roll")
+        if rolled is None and shown.count():  # the log's last events hold a roll: how it reads (checked below)
+            rolled = shown.first.get_attribute("href"), shown.first.inner_text()
     desk.screenshot("play-corvette-end")
     game = httpx.get(f"{server}/games/{gid}").json()
     assert game["status"] == "over" and game["awaiting"] == []
@@ -83,16 +86,15 @@ def test_a_corvette_convoy_played_to_its_end_in_the_play_tab(browser, server):
     commands = httpx.get(f"{server}/games/{gid}/bundle").json()["commands"]
     assert [c["seat"] for c in commands] == ["creator"] + ["captain"] * sent, commands[-1]
     assert desk.page.get_attribute("#play-status", "data-status") == "over"
-    # the log says what each roll of its last events did (its faces and outcome, as the roll ledger has them), and
-    # opens the roll's page: a player needs no other page to see what the dice did to them
-    shown = desk.page.locator("#play-log a.play-roll")
-    assert shown.count() > 0
-    k = int(shown.first.get_attribute("href").rsplit("/", 1)[1])
+    # the log said what a roll among its last events did (its faces and outcome, as the roll ledger has them), and
+    # links the roll's page: a player needs no other page to see what the dice did to them
+    assert rolled is not None, "no roll was ever among the log's last events"
+    href, text = rolled
+    k = int(href.rsplit("/", 1)[1])
     roll = httpx.get(f"{server}/games/{gid}/rolls/{k}").json()
-    text = shown.first.inner_text()
     assert text.startswith(f"roll {k}, {roll['purpose'].replace('-', ' ')}: {', '.join(map(str, roll['faces']))}")
     assert roll["result"]["outcome"] in text
-    shown.first.click()
+    desk.open(href)
     desk.page.wait_for_selector("#roll-title")
     assert f"Roll k={k} " in desk.page.inner_text("#roll-title")
     desk.close()
