@@ -404,6 +404,13 @@ def decode_options(ruleset: AnyRuleset, options: dict[str, Any] | None) -> Any:
         raise InvalidInput("invalid-options", f"options for {ruleset.id}: {e}. See GET /rulesets/{ruleset.id}.")
 
 
+def new_game_options(ruleset: AnyRuleset, options: dict[str, Any] | None) -> Any:
+    """The options a new game is made with: `options` as sent, checked, with what the ruleset fills in for every new
+    game (`Ruleset.new_game_options`)."""
+    opts = decode_options(ruleset, options)
+    return opts if ruleset.new_game_options is None else ruleset.new_game_options(opts)
+
+
 def creation_events(
     ruleset: AnyRuleset,
     data: Any,
@@ -435,9 +442,7 @@ def creation_events(
         raise InvalidInput("invalid-dice", f"dice mode is one of {list(MODES)}")
     if beacon is not None and not re.fullmatch(r"[\x21-\x7e]{1,256}", beacon):
         raise InvalidInput("invalid-dice", "a beacon is 1-256 printable ASCII characters without spaces")
-    opts = decode_options(ruleset, options)
-    if ruleset.new_game_options is not None:
-        opts = ruleset.new_game_options(opts)
+    opts = new_game_options(ruleset, options)
     own = game_data(ruleset, msgspec.to_builtins(opts))
     if own is not None:
         data, data_sha256 = own

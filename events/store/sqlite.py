@@ -303,7 +303,7 @@ class Transaction:
         try:
             conn = self.conn = store._writer()
             if conn.in_transaction:  # a rollback that failed (`_abort`) left it open: nothing in it was committed
-                conn.execute("ROLLBACK")
+                self._abort(None)
             store._begin(conn, self.wait)
             return conn
         except BaseException as e:

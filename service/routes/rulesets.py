@@ -93,10 +93,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
             options.encode(), dict, 'options is a JSON object, e.g. {"two_player": true}', "invalid-options",
             source="`options`",
         )  # fmt: skip
-        opts = engine.decode_options(r, given)
-        if r.new_game_options is not None:
-            opts = r.new_game_options(opts)
-        return JSON(models.RulesetSeats(ruleset=r.id, seats=list(r.default_seats(opts))))
+        return JSON(models.RulesetSeats(ruleset=r.id, seats=list(r.default_seats(engine.new_game_options(r, given)))))
 
 
 def ruleset_info(loaded) -> models.RulesetInfo:
