@@ -136,6 +136,17 @@ def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_
     p.fill("#play-options", '{"convoys": 1, "two_player": true}')
     p.wait_for_selector('#play-bots input[data-seat="escort-b"]')
     assert [x.get_attribute("data-seat") for x in p.locator("#play-bots input").all()] == ["escort-a", "escort-b"]
+    # the options of one value are fields too (options_schema): what is typed in the box shows in them, and a field
+    # writes the box, leaving an option at its default out
+    p.wait_for_selector("#play-option-two_player")
+    assert p.is_checked("#play-option-two_player") and p.input_value("#play-option-convoys") == "1"
+    p.uncheck("#play-option-two_player")
+    p.wait_for_function("!document.querySelector('#play-bots input')")  # one seat again
+    assert json.loads(p.input_value("#play-options")) == {"convoys": 1}
+    p.fill("#play-option-convoys", "2")
+    p.check("#play-option-two_player")
+    p.wait_for_selector('#play-bots input[data-seat="escort-b"]')
+    assert json.loads(p.input_value("#play-options")) == {"convoys": 2, "two_player": True}
     p.check('#play-bots input[data-seat="escort-b"]')
     p.set_checked("#play-open", False)
     p.click("#play-create")
@@ -143,6 +154,8 @@ def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_
     gid = p.inner_text("#play-made-id")
     game = httpx.get(f"{server}/games/{gid}").json()
     assert [(s["seat"], s["bot"]) for s in game["seats"]] == [("escort-a", False), ("escort-b", True)]
+    genesis = httpx.get(f"{server}/games/{gid}/events", params={"limit": 1}).json()
+    assert genesis["events"][0]["data"]["options"]["convoys"] == 2  # the field's value is the game's
     # escort-a plays on (its first choices, through the API) until a U-boat attacks its section (fair dice: a convoy
     # without one is played again in a new game): the engagement picture says whose section it is and who helps
     # (CC-R38), as the view does

@@ -2,7 +2,7 @@
 tsconfig.json at 0 errors, and tsconfig.strict.json for the pure modules) and its pure modules' unit tests
 (tests/desk/*.test.mjs, node's test runner): the umpire1 dice against tests/dice_vectors.json with both SHA-256
 engines, the canonical JSON against events/canonical.py on random values, the checks against `umpire verify` on a
-golden bundle and tampered ones, Battlefleet's table geometry and the per-ruleset registry. The Python side makes
+golden bundle and tampered ones, Battlefleet's table geometry, the per-ruleset registry and the lobby's option fields. The Python side makes
 the expected values and hands them to node in a file ($DESK_CASES). Without node the tests skip and say what to
 install, except under CI=true, where they fail (tests/clients/tools.py)."""
 
@@ -16,6 +16,7 @@ import msgspec
 
 from events.canonical import canonical
 from service.replay import verify
+from service.rulesets import RULESETS
 from tests.clients.tools import ROOT, need, node_packages, run
 from tests.desk_browser import python_checks
 from tests.test_desk_browser import _json_values, _mutations
@@ -44,6 +45,8 @@ def _cases() -> dict:
     return {
         "canonical": [[t, canonical(msgspec.json.decode(t.encode())).hex()] for t in texts],
         "refused": ['"\\ud800"', "1e400", "[1,]", "01", "[1] 2", '"a\nb"', "{'a': 1}"],
+        # the lobby's option fields (service/desk/js/options.js) are read from these, as GET /rulesets/{id} serves them
+        "options_schemas": {i: msgspec.json.schema(r.ruleset.options_type) for i, r in RULESETS.items()},
         "verify": [
             {"what": what, "text": raw.decode(), "python": python_checks(raw, verify(raw))}
             for what, raw in [("golden", json.dumps(BUNDLE, ensure_ascii=False).encode()), *tampered]

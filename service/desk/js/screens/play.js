@@ -22,6 +22,7 @@ import { Problem, Umpire, command } from "../client/client.js";
  * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
 import { add, errorText, h, prose, put } from "../dom.js";
+import { optionFields, shown, withOption } from "../options.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
 const KEY = "umpire-play:";
@@ -179,6 +180,28 @@ function joinedSeed(seed, sent) {
   return h("p", { class: "muted", id: "play-joined" }, `No seed of yours was recorded: ${why}.`);
 }
 
+/** A field's control: a tick, a list, or a box for a number or a name (with the schema's suggestions).
+ * @param {import("../options.js").OptionField} field */
+function optionControl(field) {
+  const id = `play-option-${field.key}`;
+  if (field.kind === "yes-no") return h("input", { type: "checkbox", id, "data-option": field.key });
+  if (field.kind === "one-of") {
+    const blank = field.default === undefined || field.nullable;
+    return h(
+      "select",
+      { id, "data-option": field.key },
+      blank ? h("option", { value: "" }, field.default === undefined ? "(the ruleset's default)" : "none") : null,
+      (field.choices ?? []).map((c) => h("option", { value: String(c) }, String(c))),
+    );
+  }
+  if (field.kind === "number") {
+    const none = field.nullable && field.default === null ? "none" : "";
+    return h("input", { type: "number", id, "data-option": field.key, min: field.min, max: field.max, step: 1, placeholder: none });
+  }
+  // a name's suggestions (battlefleet-1900's scenarios): a datalist, drawn beside it in its label
+  return h("input", { type: "text", id, "data-option": field.key, list: field.examples?.length ? `${id}-examples` : null, placeholder: field.nullable ? "none" : "" });
+}
+
 // ---- the lobby ----
 
 async function drawLobby(main) {
@@ -234,15 +257,85 @@ async function drawLobby(main) {
       why ? h("span", { class: "muted", id: "play-seats-why" }, ` — ${why}`) : null,
     );
   };
+  let typing = 0;
+  const seatsSoon = () => {
+    clearTimeout(typing);
+    typing = setTimeout(drawSeats, 300);
+  };
+  // the options that are one value as fields (options.js), from the ruleset's options_schema; the JSON box keeps them
+  const fields = h("div", { id: "play-option-fields" });
+  /** @type {Map<string, import("../options.js").OptionField[]>} */
+  const fieldsOf = new Map();
+  /** @type {{field: import("../options.js").OptionField, control: any}[]} */
+  let controls = [];
+  const parsed = () => {
+    try {
+      const value = JSON.parse(options.value || "{}");
+      return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+    } catch {
+      return null;
+    }
+  };
+  const showFields = () => {
+    const now = parsed();
+    if (now === null) return; // the box is being typed in: the fields keep what they showed
+    for (const { field, control } of controls) {
+      const value = shown(now, field);
+      if (typeof value === "boolean") control.checked = value;
+      else control.value = value;
+    }
+  };
+  const drawFields = async () => {
+    const id = select.value;
+    if (!fieldsOf.has(id)) {
+      try {
+        fieldsOf.set(id, optionFields((await api.ruleset(id)).options_schema));
+      } catch (e) {
+        return put(fields, h("p", { class: "notice" }, `No option fields: ${whyNot(e)}`));
+      }
+    }
+    if (id !== select.value) return; // another ruleset was picked meanwhile
+    controls = (fieldsOf.get(id) ?? []).map((field) => ({ field, control: optionControl(field) }));
+    for (const { field, control } of controls) {
+      control.addEventListener(field.kind === "yes-no" || field.kind === "one-of" ? "change" : "input", () => {
+        const now = parsed();
+        if (now === null) return put(bots, h("span", { class: "notice" }, "The options box below is not JSON: mend it first"));
+        options.value = JSON.stringify(withOption(now, field, field.kind === "yes-no" ? control.checked : control.value));
+        seatsSoon();
+      });
+    }
+    put(
+      fields,
+      controls.map(({ field, control }) =>
+        h(
+          "p",
+          { class: "play-option" },
+          h(
+            "label",
+            {},
+            h("code", {}, field.key),
+            " ",
+            control,
+            field.examples?.length
+              ? h("datalist", { id: `play-option-${field.key}-examples` }, field.examples.map((x) => h("option", { value: x })))
+              : null,
+          ),
+          " ",
+          h("span", { class: "muted" }, prose(field.description)),
+        ),
+      ),
+    );
+    showFields();
+  };
   const pick = () => {
     options.value = JSON.stringify(newGameOptions(select.value));
     drawSeats();
+    drawFields();
   };
   select.addEventListener("change", pick);
-  let typing = 0;
   options.addEventListener("input", () => {
-    clearTimeout(typing);
-    typing = setTimeout(drawSeats, 300);
+    showFields();
+    seatsSoon();
   });
   const create = h("button", { id: "play-create", type: "button" }, "Create the game");
   create.addEventListener("click", async () => {
@@ -271,7 +364,9 @@ async function drawLobby(main) {
       { class: "play-card" },
       h("h2", {}, "Create a game"),
       h("p", {}, h("label", {}, "Ruleset ", select)),
-      h("p", {}, h("label", {}, "Options (JSON, GET /rulesets/{id} lists them) ", h("br"), options)),
+      h("h3", {}, "Options"),
+      fields,
+      h("p", {}, h("label", {}, "All the options as JSON (those without a field too; GET /rulesets/{id} lists them) ", h("br"), options)),
       h("p", {}, "Seats the server plays: ", bots),
       h(
         "p",
