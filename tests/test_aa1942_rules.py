@@ -12,6 +12,7 @@ import pytest
 from domain import engine
 from domain.aa1942_convoy import RULESET, data, views
 from domain.aa1942_convoy.data import parse_map
+from domain.aa1942_convoy.rules import territory
 from domain.aa1942_convoy.rules.raid import raid_value
 from domain.aa1942_convoy.rules.submarines import legal_moves
 from domain.aa1942_convoy.rules.turn import income_of
@@ -106,6 +107,27 @@ def test_AA3_purchase_cannot_spend_more_than_the_treasury():
         t.send("USSR", "purchase", spend=25)
     t.send("USSR", "purchase", spend=24)
     assert t.state.treasury["USSR"] == 0
+
+
+def test_AA3_a_purchase_may_spend_a_whole_treasury_past_10000_ipcs_as_awaiting_offers():
+    """AA-3: the power spends up to its treasury, which the text never caps: Germany holding every territory from round
+    1 passes 10,000 IPCs by round 60 or so, and `awaiting`'s number up to its treasury is what the command takes (the
+    cold audit of 5.0.0, F1: the command stopped at 10,000, refusing what `awaiting` offered)."""
+    t = table(rounds=99)
+    advance(t, "Germany", "combat")
+    for x in list(territory.legal_captures(t.state)):
+        t.send("Germany", "capture", territory=x["territory"])
+    while True:
+        advance(t, "Germany", "purchase")
+        if t.state.treasury["Germany"] > 10_000:
+            break
+        t.send("Germany", "purchase", spend=0)
+    top = t.state.treasury["Germany"]
+    (number,) = msgspec.to_builtins(t.legal()["purchase"].ui)["controls"]
+    assert number["max"] == top
+    assert not accepts(t, "Germany", "purchase", spend=top + 1)
+    t.send("Germany", "purchase", spend=top)
+    assert t.state.treasury["Germany"] == 0
 
 
 # ---- AA-8: the raid roll -----------------------------------------------------------------------
@@ -1005,6 +1027,9 @@ def test_AAR18_AAE5_1_a_submarine_that_fought_retreats_and_next_turn_cannot_raid
     assert "AA-R18" in e.value.detail
     t.send("Germany", "end_phase")
     assert "move_submarines" not in t.legal()
+    with pytest.raises(IllegalCommand) as e:  # the refusal names the retreat among what keeps a submarine in place
+        t.send("Germany", "move_submarines", from_sz=9, to_sz=7, count=1)
+    assert "(subs that moved, raided, fought or retreated this turn stay; AA-7, AA-R8)" in e.value.detail
     # the next turn the ledger has it in 9: no raid on 7 without moving back
     advance(t, "Germany", "combat")
     with pytest.raises(IllegalCommand) as e:

@@ -117,7 +117,9 @@ def move_spec(state: State, seats: list[str]) -> CommandSpec | None:
     if state.phase == "combat-move":
         phase = "Combat move: submarines that have not moved"
     else:
-        phase = "Noncombat move: submarines that neither moved, raided nor fought"
+        phase = "Noncombat move: submarines that neither moved, raided" + (
+            ", fought nor retreated" if state.edition.has(submarines.RETREAT) else " nor fought"
+        )
     open_ = f"; canals open to {SIDE[state.power]}: {', '.join(state.canals_open) or 'none'}"
     return CommandSpec(
         type="move_submarines",

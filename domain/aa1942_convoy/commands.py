@@ -9,6 +9,9 @@ import msgspec
 SeaZone = Annotated[int, msgspec.Meta(ge=1, le=65, description="a sea zone number of the 1942.2 map")]
 MAX_COUNT = 99  # submarines one command moves, commits, retreats, places or records lost; a zone may hold more
 Count = Annotated[int, msgspec.Meta(ge=1, le=MAX_COUNT)]
+# AA-3: a purchase spends up to the treasury, which the text never caps (a power holding the map for 60 rounds passes
+# 10,000); the bound is only the largest integer every JSON reader holds exactly (a JavaScript number)
+MAX_IPCS = 2**53 - 1
 Territory = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="a land territory name")]
 Power = Annotated[str, msgspec.Meta(pattern="^(USSR|Germany|UK|Japan|USA)$")]
 
@@ -20,7 +23,7 @@ class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
 class Purchase(Command, tag="purchase"):
     """Purchase & Repair: the IPCs the acting power spends (0 up to its treasury)."""
 
-    spend: Annotated[int, msgspec.Meta(ge=0, le=10000, description="IPCs spent, from 0 to the power's treasury")]
+    spend: Annotated[int, msgspec.Meta(ge=0, le=MAX_IPCS, description="IPCs spent, from 0 to the power's treasury")]
 
 
 class MoveSubmarines(Command, tag="move_submarines"):

@@ -42,7 +42,8 @@ def sea_distances(
 
 
 def movable(state: State, sz: int) -> int:
-    """AA-R8: combat move moves unmoved subs; noncombat move only subs that neither moved, raided nor fought."""
+    """AA-R8: combat move moves unmoved subs; noncombat move only subs that neither moved, raided nor fought (nor, from
+    5.0.0, retreated: AA-R18)."""
     return state.fresh(sz)
 
 
@@ -72,8 +73,8 @@ def move(state: State, from_sz: int, to_sz: int, count: int) -> list[Event]:
     n = movable(state, from_sz)
     if count > n:
         raise IllegalCommand(
-            f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move "
-            "(subs that moved, raided or fought this turn stay; AA-7, AA-R8)"
+            f"{state.power} has {n} submarine(s) in sea zone {from_sz} free to move (subs that moved, raided"
+            f"{', fought or retreated' if state.edition.has(RETREAT) else ' or fought'} this turn stay; AA-7, AA-R8)"
         )
     d = sea_distances(state, from_sz).get(to_sz)
     if not d:
