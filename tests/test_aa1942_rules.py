@@ -248,6 +248,25 @@ def test_AA9_AAR2_the_cap_cuts_a_raid_and_the_roll_is_still_recorded():
     assert t.state.treasury["UK"] == 31 - 4 and t.state.chips[7] == 4
 
 
+@pytest.mark.parametrize(
+    "edition,first,second",
+    [
+        (None, "(4 left before this raid, 1 after)", "(1 left before this raid, 0 after)"),
+        ("5.0.0", "(4 left)", "(1 left)"),
+    ],
+)
+def test_AAR2_AAE6_1_the_raid_rolls_outcome_says_what_the_cap_left_before_the_raid_and_after(edition, first, second):
+    """AA-R2: `cap_left` is the cap before the raid, which cut it; from 6.0.0 the roll's outcome says the cap after it
+    too (AA-E6-1: "(4 left)" beside a damage of 3 read as what is left after it); 5.0.0 games keep their words."""
+    t = table(submarines={"Germany": {"7": 2}}, edition=edition)
+    advance(t, "Germany", "combat")
+    outcomes = [of(t.send("Germany", "raid", [face], sz=7), DiceRolled)[0].result.outcome for face in (2, 3)]
+    assert outcomes == [
+        f"3 IPC rolled (1-3 count as rolled, +1); 3 within the cap of 4 chips a zone holds {first}; 3 removed from UK",
+        f"4 IPC rolled (1-3 count as rolled, +1); 1 within the cap of 4 chips a zone holds {second}; 1 removed from UK",
+    ]
+
+
 def test_AA9_the_cap_is_per_zone_whatever_the_number_of_raiding_powers():
     # Germany and Japan both raid the USA's SZ 11 before the USA's purchase clears the chips
     t = table(submarines={"Germany": {"11": 1}, "Japan": {"11": 1}})

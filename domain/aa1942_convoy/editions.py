@@ -13,6 +13,8 @@ EDITIONS = Editions(
                  "spent this turn (AA-E4-2)"),
         Released("5.0.0", "the cold audit of aa1942-convoy 4.0.0: in its general combat a power records its submarines "
                  "that fought in a zone retreating to an adjacent sea zone (retreat_submarines, AA-E5-1)"),
+        Released("6.0.0", "the raid roll's outcome says what the cap left before the raid and what it leaves after "
+                 "(AA-E6-1)"),
     ),
     changes=(
         Change("AA-E4-1", "4.0.0", ("AA-6", "AA-7", "AA-R10"),
@@ -32,6 +34,11 @@ EDITIONS = Editions(
                "submarine in a regular attack may retreat as in A&A 1942.2. Never a raider, nor one that did not "
                "fight; the retreated neither raid, fight, move nor are recorded lost again this turn. 4.0.0 and "
                "3.0.0 have no such command: a submarine that fought stayed in the battle zone"),
+        Change("AA-E6-1", "6.0.0", ("AA-R2", "AA-R5"),
+               "the raid roll's outcome gives what the zone's chips left of the cap before the raid and what they "
+               "leave after it ('3 within the cap of 4 chips a zone holds (4 left before this raid, 1 after)'); 5.0.0 "
+               "and earlier said '(4 left)', the cap before the raid, which reads as what is left after it. Only the "
+               "roll record's words change: no damage, chip or treasury"),
     ),
     retired=("1", "2"),
 )

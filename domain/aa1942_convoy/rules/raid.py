@@ -14,6 +14,7 @@ from events.core import RollModifier, RollResult
 from events.vocabulary import Event
 
 RULE = "AA:National Convoy Disruption/Conduct Combat step 1 (AA-8)"
+AFTER = "AA-E6-1"  # the edition change whose roll outcome gives the cap after the raid too (6.0.0)
 
 
 def raid_value(face: int) -> int:
@@ -53,11 +54,12 @@ def raid(state: State, sz: int, dice: Dice) -> list[Event]:
     cap_left = state.cap_left(sz)  # AA-9 as revised by AA-R5: what the zone's chips leave of 4
     damage = min(rolled, cap_left)  # AA-R2
     removed = min(damage, state.treasury[owner])  # AA-10, AA-R3
+    # AA-E6-1: the cap before this raid, which cut it, and after it (5.0.0 and earlier: the first alone)
+    left = f"{cap_left} left" + (f" before this raid, {cap_left - damage} after" if state.edition.has(AFTER) else "")
     result = RollResult(
         outcome=(
             f"{rolled} IPC rolled ({'1-3 count as rolled' if roll.faces[0] <= 3 else '4-6 count 0'}, +1); "
-            f"{damage} within the cap of {ZONE_VALUE} chips a zone holds ({cap_left} left); "
-            f"{removed} removed from {owner}"
+            f"{damage} within the cap of {ZONE_VALUE} chips a zone holds ({left}); {removed} removed from {owner}"
         ),
         total=rolled,
         modifiers=[RollModifier(reason="every raid does 1 more (AA-8)", value=1, side="roll")],
