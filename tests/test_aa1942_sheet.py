@@ -4,7 +4,8 @@ fixture (`tests/same_views/aa1942.json`) holds, per golden bundle and per fixed-
 tests/test_same_odds.py, the SHA-256 of every view at every seq for three readers, as the code before the change
 rendered them (commit 438e7b6); it is never rewritten. A later edition's golden bundles get entries added beside
 (4.0.0's: the same scripted games, whose views at every seq equal their 3.0.0 twins', checked when they were added;
-5.0.0's likewise equal their 4.0.0 twins', and its new game `aa1942-retreat` is pinned as 5.0.0 first rendered it)."""
+5.0.0's likewise equal their 4.0.0 twins', and its new game `aa1942-retreat` is pinned as 5.0.0 first rendered it;
+6.0.0's, whose only change is a roll's words, equal their 5.0.0 twins')."""
 
 from __future__ import annotations
 
