@@ -515,10 +515,16 @@ def test_a_ruleset_marks_the_commands_offered_all_game_long(client):
     for r in client.get("/rulesets").json():
         info = client.get(f"/rulesets/{r['id']}").json()
         marked[r["id"]] = {c["type"] for c in info["commands"] if c["always_open"]}
-    assert marked == {"aa1942-convoy": set(), "battlefleet-1900": {"concede"}, "corvette-command": set(),
+    assert marked == {"aa1942-convoy": {"end_game"}, "battlefleet-1900": {"concede"}, "corvette-command": set(),
                       "uboat-leader": set()}  # fmt: skip
     g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
     assert "concede" in {a["type"] for a in client.get(f"/games/{g['game_id']}").json()["awaiting"]}
+    # aa1942's referee is offered `end_game` from the first step (a frontend trial read it as the referee's turn): the
+    # turn is the one seat of the other entries
+    g = new_game(client, {})
+    awaiting = client.get(f"/games/{g['game_id']}").json()["awaiting"]
+    assert {a["type"] for a in awaiting if "referee" in a["seats"]} == {"end_game"}
+    assert {s for a in awaiting if a["type"] not in marked["aa1942-convoy"] for s in a["seats"]} == {"USSR"}
 
 
 def test_a_problem_echoes_at_most_512_characters_of_the_path(tmp_path):

@@ -77,6 +77,9 @@ RULESET = Ruleset(
     decide=decide,
     evolve=evolve,
     legal_commands=legal_commands,
+    # the referee's end of the ledger (A&A's victory, played elsewhere, ends it) is offered from the first step on: a
+    # client reading its `awaiting` for "my turn" leaves it aside, as battlefleet's `concede`
+    always_open=frozenset({"end_game"}),
     views=views.VIEWS,
     history=History(sheet.new_sheet, sheet.evolve),
     digest=views.digest,

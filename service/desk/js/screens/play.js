@@ -29,7 +29,8 @@ const KEY = "umpire-play:";
 const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that seat's table showed
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
 // commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
-const LAST_RESORT = new Set(["concede", "end_campaign"]); // end_campaign: U-Boat Leader's abandoning the campaign
+// (end_campaign: U-Boat Leader's abandoning the campaign; end_game: aa1942-convoy's referee ending the ledger)
+const LAST_RESORT = new Set(["concede", "end_campaign", "end_game"]);
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
