@@ -171,7 +171,19 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, e: RequestValidationError):
-        parts = "; ".join(f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in e.errors()[:10])
+        errors = e.errors()
+        if any(tuple(err["loc"]) == ("path", "game_id") for err in errors):
+            # an id of another form names no game: 404 as an unknown one, as jobs' ids (the pattern is the document's)
+            game_id = str(request.path_params.get("game_id", ""))
+            game_id = game_id if len(game_id) <= 64 else game_id[:64] + "…"  # echoed in part, as `instance`
+            return problem(
+                404,
+                "unknown-game",
+                f"no game {game_id!r} here (a game's id is 1 to 64 of A-Z, a-z, 0-9, '.', '_' and '-'); "
+                "POST /games creates one",
+                request.url.path,
+            )
+        parts = "; ".join(f"{'.'.join(str(x) for x in err['loc'])}: {err['msg']}" for err in errors[:10])
         return problem(422, "invalid-request", f"fix these and send again: {parts}", request.url.path)
 
     @app.exception_handler(StarletteHTTPException)

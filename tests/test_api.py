@@ -541,6 +541,18 @@ def test_a_problem_echoes_at_most_512_characters_of_the_path(tmp_path):
         assert c.get("/games/nope").json()["instance"] == "/games/nope"  # a path of a usual length: whole
 
 
+def test_a_game_id_of_another_form_is_an_unknown_game(client):
+    """A frontend author's trial: `/games/hello%20world` was 422 about the path's pattern while an unknown id of the
+    usual form is 404 (and jobs' ids of another form were 404 already): it is 404 `unknown-game` on every game path,
+    saying what a game's id is, with the id cut as `instance` is."""
+    for method, path in [("GET", "/games/hello%20world"), ("GET", "/games/hello%20world/events"),
+                         ("POST", "/games/hello%20world/commands"), ("GET", "/games/" + "a" * 65)]:  # fmt: skip
+        r = client.request(method, path, json={"type": "end_phase"} if method == "POST" else None)
+        assert (r.status_code, r.json()["code"]) == (404, "unknown-game"), (path, r.text)
+        assert "a game's id is 1 to 64 of" in r.json()["detail"]
+    assert len(client.get("/games/" + "b" * 5000).json()["detail"]) < 200
+
+
 def test_desk_data_says_no_ruleset_or_no_edition_by_its_own_code(tmp_path):
     """GET /desk/data/nope.json said "no ruleset 'nope' of edition '' here"; an unknown edition of a real ruleset was
     `unknown-ruleset`. Now: `unknown-ruleset` naming the ruleset alone, and `unknown-edition` with the editions run."""

@@ -384,7 +384,7 @@ def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, mon
                 headers = {**(auth(token) if token else {}), "x-request-id": f"proxy-{i}"}  # echoed
                 r = c.post(f"/games/g-lean/commands{query}", json=body, headers=headers)
                 out.append((r.status_code, r.json(), r.headers.get("www-authenticate"), r.headers["x-request-id"]))
-            for path in ("/games/g-none/commands", "/games/bad%20id/commands"):  # 404, 422
+            for path in ("/games/g-none/commands", "/games/bad%20id/commands"):  # 404 both: an id of another form is no game
                 r = c.post(path, json={"type": "end_phase"}, headers=auth(tok["USSR"]))
                 out.append((r.status_code, r.json(), None, len(r.headers["x-request-id"])))  # made: 32 hex digits
             r = c.post("/games/g-lean/commands", content=b"{", headers={**auth(tok["USSR"]), "content-type": "application/json"})
@@ -407,7 +407,7 @@ def test_the_lean_command_path_answers_as_the_framework_route_does(tmp_path, mon
     # LeanCommands answered all but what it hands on to the route: a query string, an id the pattern refuses
     assert through_stack == ["/games/g-lean/commands?x=1", "/games/bad id/commands"]
     framework = play(False)
-    assert [x[0] for x in lean] == [200, 200, 409, 403, 401, 401, 422, 409, 422, 404, 422, 422, 413, 413, 415]
+    assert [x[0] for x in lean] == [200, 200, 409, 403, 401, 401, 422, 409, 422, 404, 404, 422, 413, 413, 415]
     assert lean[-2][1:3] == ("body-too-large", None)  # counted as it came: no size was declared
     assert lean == framework
 
