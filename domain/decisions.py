@@ -12,7 +12,7 @@ value; `variants` instead merges the chosen variant's arguments into that object
 | `pick` | a list of distinct option values, `min`..`max` of them (`ordered`: their order matters) |
 | `number` | an integer from `min` to `max` |
 | `text` | a string of at most `max_length` characters |
-| `items` | a list: one object per included item, its `fixed` arguments and what its own `controls` fill |
+| `items` | a list: one object per included item, its `fixed` arguments and what its own `controls` fill (`ordered`: in the order offered) |
 | `repeat` | a list of `min`..`max` objects, each filled by the same `controls` |
 | `group` | an object filled by its `controls` (an object keyed by ids, as U-Boat Leader's bearing speeds) |
 | `variants` | (no field) the chosen variant's `fixed` arguments and what its `controls` fill, merged into the object |
@@ -166,6 +166,13 @@ class Items(_Kind, tag="items"):
     min: Annotated[int, d("the fewest items to include")] = 0
     max: Annotated[int | None, d("the most items to include (null: any number of those offered)")] = None
     repeatable: Annotated[bool, d("whether an item may be included more than once")] = False
+    ordered: Annotated[
+        bool,
+        d(
+            "whether the list's order is part of the command: the included items' objects go in the order the items "
+            "are offered (Battlefleet's arrows, the first executed first); otherwise any order means the same"
+        ),
+    ] = False
     rulebook: RULEBOOK = None
 
 
@@ -359,6 +366,12 @@ class FireForm(_Kind, tag="fire"):
     targets: Annotated[list[FireTarget], d("the enemy ships in play")]
     estimate_mm: Annotated[Range, d("BF-R15: what a range estimate may be, mm")]
     one_cycle_beyond_mm: Annotated[int, d("4.1: beyond this range every gun fires one cycle")]
+    ammo: Annotated[
+        list[Option], d("4.0: what a gun order's `ammo` may be, the first its default (HE, high explosive)")
+    ]
+    one_ammo_a_salvo: Annotated[
+        bool, d("BF-R15 (from battlefleet-1900 4.0.0): one `ammo` for all the guns of a salvo, at one target")
+    ]
 
 
 class Step(msgspec.Struct, forbid_unknown_fields=True):

@@ -149,7 +149,7 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
         hi = len(control["items"]) if control.get("max") is None else control["max"]
         lo = max(control.get("min", 0), len(required))
         extra = rng.randint(max(0, lo - len(required)), max(0, min(hi - len(required), len(optional))))
-        out = [{**i["fixed"], **_controls(i.get("controls", []), rng, used, purse)} for i in required]
+        made = [(i, {**i["fixed"], **_controls(i.get("controls", []), rng, used, purse)}) for i in required]
         pool = [i for i in _some(optional, extra, rng, Purse([]), again=bool(control.get("repeatable")))]
         for item in pool:  # an item whose own controls cannot fit what is left is not included
             left, broke = dict(purse.left), purse.broke
@@ -157,10 +157,15 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
                 purse.take(item.get("spend", {}))
                 built = {**item["fixed"], **_controls(item.get("controls", []), rng, used, purse)}
                 if not purse.broke:
-                    out.append(built)
+                    made.append((item, built))
                     continue
             purse.left, purse.broke = left, broke
-        return out
+        if control.get("ordered"):  # in the order the items are offered (Battlefleet's arrows, first executed first)
+            offered = [id(i) for i in control["items"]]
+            made.sort(key=lambda pair: offered.index(id(pair[0])))
+        else:
+            rng.shuffle(made)  # any order: the descriptor does not ask for one
+        return [built for _, built in made]
     if kind == "repeat":
         lo, hi = control.get("min", 0), control.get("max", 1)  # omitted at their defaults (omit_defaults)
         return [_controls(control["controls"], rng, used, purse) for _ in range(rng.randint(lo, hi))]
@@ -200,7 +205,8 @@ def _fire(ui: dict, rng: random.Random) -> dict:
     for ship in ui["ships"]:
         if not ship["mounts"] or not ui["targets"] or rng.randrange(3) == 0:
             continue
-        ammo = rng.choice(["HE", "AP"])
+        ammo = [o["value"] for o in ui["ammo"]]
+        salvo_ammo = rng.choice(ammo)  # one for the salvo where the form says so (BF-R15), else each gun its own
         mounts = rng.sample(ship["mounts"], rng.randint(1, len(ship["mounts"])))
         guns = [
             {
@@ -208,7 +214,7 @@ def _fire(ui: dict, rng: random.Random) -> dict:
                 "side": m["side"],
                 "guns": rng.randint(1, m["guns"]) if m["side"] is not None else None,
                 "cycles": rng.randint(1, m["cycles"]),
-                "ammo": ammo,
+                "ammo": salvo_ammo if ui["one_ammo_a_salvo"] else rng.choice(ammo),
             }
             for m in mounts
         ]

@@ -24,6 +24,9 @@ from domain.battlefleet_1900.state import State
 from domain.battlefleet_1900.views import pose_for
 from domain.engine import CommandSpec, command_schema, tag
 
+# 4.0: a gun order's `ammo` (c.GunOrder's values, its default first), offered in the fire form for a UI to draw
+AMMO = [ui.Option(value="HE", label="HE (high explosive)"), ui.Option(value="AP", label="AP (armour piercing)")]
+
 DESCRIPTIONS = {
     "start": "Log each ship's torpedo running depth and boat gun crews before the battle (sealed).",
     "give_orders": "Command Phase: each division's arrows or stop, drop-outs, transfers, boat guns, messages, surrenders (sealed).",
@@ -224,6 +227,8 @@ def fire_ui(state: State, seat: str) -> ui.FireForm:
         targets=targets,
         estimate_mm=ui.Range(min=1, max=scale.brackets * scale.bracket_mm),
         one_cycle_beyond_mm=scale.brackets // 2 * scale.bracket_mm,
+        ammo=AMMO,
+        one_ammo_a_salvo=view.edition.has("BF-E4-24"),
     )
 
 
@@ -427,7 +432,7 @@ def _column(view: State, division: str, leaving: tuple[str, ...] = (), to: str |
             variants.append(
                 ui.Variant(
                     label=f"{turn}: " + (f"{said}, then one more arrow" if run else "one arrow"),
-                    controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last])],
+                    controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last], ordered=True)],
                 )
             )
     return ui.Variants(label="orders", variants=variants)

@@ -110,3 +110,18 @@ def test_BF_fog_the_fire_ui_shows_a_seat_nothing_its_own_view_does_not():
 
     play("battlefleet-1900", {"fog": "blur", "turns": 3}, b"fire-ui-fog", on_event=look)
     assert checked and any(blurred)
+
+
+def test_BF4_0_BFR15_the_form_says_what_ammunition_a_gun_order_takes_and_whether_one_a_salvo():
+    """4.0: a gun fires HE (the default) or AP; from 4.0.0 one for all the guns at one target (BF-R15, BF-E4-24). A UI
+    that knows no ruleset drew only HE (a frontend author's trial): the form lists the values, the default first."""
+    from typing import get_args, get_type_hints
+
+    from domain.battlefleet_1900.commands import GunOrder
+
+    ui = fire_ui(duel(), "japan")
+    values = [o["value"] for o in ui["ammo"]]
+    assert sorted(values) == sorted(get_args(get_args(get_type_hints(GunOrder, include_extras=True)["ammo"])[0]))
+    assert values[0] == GunOrder(mount="A").ammo == "HE" and ui["one_ammo_a_salvo"] is True
+    old = make_state(fog="open", step="gunnery", edition="3.0.0")
+    assert fire_ui(old, "japan")["one_ammo_a_salvo"] is False

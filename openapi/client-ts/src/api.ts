@@ -12220,6 +12220,11 @@ export interface components {
          */
         FireForm: {
             /**
+             * Ammo
+             * @description 4.0: what a gun order's `ammo` may be, the first its default (HE, high explosive)
+             */
+            ammo: components["schemas"]["DecisionsOption"][];
+            /**
              * Estimate mm
              * @description BF-R15: what a range estimate may be, mm
              */
@@ -12230,6 +12235,11 @@ export interface components {
              * @enum {string}
              */
             kind: "fire";
+            /**
+             * One ammo a salvo
+             * @description BF-R15 (from battlefleet-1900 4.0.0): one `ammo` for all the guns of a salvo, at one target
+             */
+            one_ammo_a_salvo: boolean;
             /**
              * One cycle beyond mm
              * @description 4.1: beyond this range every gun fires one cycle
@@ -13531,6 +13541,12 @@ export interface components {
              * @default 0
              */
             min?: number;
+            /**
+             * Ordered
+             * @description whether the list's order is part of the command: the included items' objects go in the order the items are offered (Battlefleet's arrows, the first executed first); otherwise any order means the same
+             * @default false
+             */
+            ordered?: boolean;
             /**
              * Repeatable
              * @description whether an item may be included more than once

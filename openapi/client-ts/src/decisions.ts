@@ -116,7 +116,7 @@ export interface FireDraft {
     fire: boolean;
     target: string;
     estimate_mm: number;
-    ammo: "HE" | "AP";
+    ammo: string; // one of the form's `ammo` values
     mounts: { on: boolean; guns: number; cycles: number }[];
   }[];
 }
@@ -138,7 +138,7 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
  * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
  * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
- * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
+ * guns, one cycle, the form's first ammunition (HE) — the first boat's first step). Sent as is it is legal wherever the
  * descriptor alone can make it so.
  */
 export function initial(ui: Ui): AnyDraft {
@@ -154,7 +154,7 @@ export function initial(ui: Ui): AnyDraft {
           fire: false,
           target: ui.targets[0]?.ship ?? "",
           estimate_mm: Math.round((ui.estimate_mm.min + ui.estimate_mm.max) / 2), // a guess to move from, not 1 mm
-          ammo: "HE",
+          ammo: String(ui.ammo[0]?.value ?? "HE"), // the form's first: the rules' default
           mounts: s.mounts.map((m) => ({ on: true, guns: m.guns, cycles: 1 })),
         })),
       };
@@ -967,9 +967,9 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
         k.changed();
       }, L, `${ship.ship} ${L.estimate}`);
       est.classList.add("nu-estimate");
-      const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
+      const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, ...ui.ammo.map((o) => option(String(o.value), o.label, mine.ammo === String(o.value))));
       ammo.addEventListener("change", () => {
-        mine.ammo = ammo.value === "AP" ? "AP" : "HE";
+        mine.ammo = ammo.value;
         k.changed();
       });
       line.append(

@@ -33,7 +33,7 @@ function controlsKnown(controls) {
  * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
  * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
- * guns, one cycle, HE — the first boat's first step). Sent as is it is legal wherever the
+ * guns, one cycle, the form's first ammunition (HE) — the first boat's first step). Sent as is it is legal wherever the
  * descriptor alone can make it so.
  */
 export function initial(ui) {
@@ -49,7 +49,7 @@ export function initial(ui) {
                     fire: false,
                     target: ui.targets[0]?.ship ?? "",
                     estimate_mm: Math.round((ui.estimate_mm.min + ui.estimate_mm.max) / 2), // a guess to move from, not 1 mm
-                    ammo: "HE",
+                    ammo: String(ui.ammo[0]?.value ?? "HE"), // the form's first: the rules' default
                     mounts: s.mounts.map((m) => ({ on: true, guns: m.guns, cycles: 1 })),
                 })),
             };
@@ -836,9 +836,9 @@ function drawFire(ui, draft, L, k) {
                 k.changed();
             }, L, `${ship.ship} ${L.estimate}`);
             est.classList.add("nu-estimate");
-            const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, option("HE", "HE (high explosive)", mine.ammo === "HE"), option("AP", "AP (armour piercing)", mine.ammo === "AP"));
+            const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, ...ui.ammo.map((o) => option(String(o.value), o.label, mine.ammo === String(o.value))));
             ammo.addEventListener("change", () => {
-                mine.ammo = ammo.value === "AP" ? "AP" : "HE";
+                mine.ammo = ammo.value;
                 k.changed();
             });
             line.append(el("div", {}, `${L.target} `, target, ` ${L.estimate} `, est, ` ${L.ammo} `, ammo), el("div", { class: "nu-hint" }, `estimate ${ui.estimate_mm.min}-${ui.estimate_mm.max} mm; beyond ${ui.one_cycle_beyond_mm} mm every gun fires one cycle`));
