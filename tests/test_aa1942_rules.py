@@ -111,7 +111,7 @@ def test_AA3_purchase_cannot_spend_more_than_the_treasury():
 
 def test_AA3_a_purchase_may_spend_a_whole_treasury_past_10000_ipcs_as_awaiting_offers():
     """AA-3: the power spends up to its treasury, which the text never caps: Germany holding every territory from round
-    1 passes 10,000 IPCs by round 60 or so, and `awaiting`'s number up to its treasury is what the command takes (the
+    1 passes 10,000 IPCs by round 70 or so, and `awaiting`'s number up to its treasury is what the command takes (the
     cold audit of 5.0.0, F1: the command stopped at 10,000, refusing what `awaiting` offered)."""
     t = table(rounds=99)
     advance(t, "Germany", "combat")

@@ -118,6 +118,29 @@ def _attacked(server: str, gid: str, seat: str, token: str) -> dict | None:
     return None
 
 
+def test_the_lobbys_option_fields_of_a_ruleset_left_behind_never_write_the_next_ones_options(browser, server):
+    """A review found the last ruleset's fields live while the next one's schema was on its way: a field changed then
+    wrote an option the next ruleset does not have. Now the fields go at once, and come back with the schema."""
+    desk = Desk(browser, server)
+    p = desk.page
+    held = []
+    p.route("**/rulesets/battlefleet-1900", lambda route: held.append(route))  # its schema, held until released
+    desk.open("#/play")
+    p.wait_for_selector("#play-option-rounds")  # aa1942-convoy's, the first ruleset's
+    with p.expect_request("**/rulesets/battlefleet-1900"):
+        p.select_option("#play-ruleset", "battlefleet-1900")
+    p.wait_for_function("!document.querySelector('#play-option-rounds')")
+    assert len(held) == 1 and p.locator("#play-fields [data-option]").count() == 0  # none while the schema is held
+    for route in held:
+        route.continue_()
+    p.unroute("**/rulesets/battlefleet-1900")
+    p.wait_for_selector("#play-option-fog")
+    p.select_option("#play-option-fog", "open")
+    p.wait_for_function("document.querySelector('#play-options').value.includes('open')")
+    assert json.loads(p.input_value("#play-options")) == {"scenario": "yellow-sea-1904", "fog": "open"}
+    desk.close()
+
+
 def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_bots(browser, server):
     """The seats the server may play are the ones the options give (GET /rulesets/{id}/seats): corvette-command's
     two_player makes two escorts, and escort-b ticked is a bot in the game made; options that are not JSON yet keep
@@ -140,6 +163,10 @@ def test_the_lobbys_seats_follow_the_options_and_a_two_player_escort_can_be_the_
     # writes the box, leaving an option at its default out
     p.wait_for_selector("#play-option-two_player")
     assert p.is_checked("#play-option-two_player") and p.input_value("#play-option-convoys") == "1"
+    p.fill("#play-options", '{"convoys": 1, "two_player": true')  # not JSON: the fields wait for it to be mended
+    p.wait_for_function("document.querySelector('#play-fields').disabled")
+    p.fill("#play-options", '{"convoys": 1, "two_player": true}')
+    p.wait_for_function("!document.querySelector('#play-fields').disabled")
     p.uncheck("#play-option-two_player")
     p.wait_for_function("!document.querySelector('#play-bots input')")  # one seat again
     assert json.loads(p.input_value("#play-options")) == {"convoys": 1}

@@ -9,7 +9,7 @@ import msgspec
 SeaZone = Annotated[int, msgspec.Meta(ge=1, le=65, description="a sea zone number of the 1942.2 map")]
 MAX_COUNT = 99  # submarines one command moves, commits, retreats, places or records lost; a zone may hold more
 Count = Annotated[int, msgspec.Meta(ge=1, le=MAX_COUNT)]
-# AA-3: a purchase spends up to the treasury, which the text never caps (a power holding the map for 60 rounds passes
+# AA-3: a purchase spends up to the treasury, which the text never caps (a power holding the map for 70 rounds passes
 # 10,000); the bound is only the largest integer every JSON reader holds exactly (a JavaScript number)
 MAX_IPCS = 2**53 - 1
 Territory = Annotated[str, msgspec.Meta(min_length=1, max_length=64, description="a land territory name")]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from domain.engine import IllegalCommand
-from domain.uboat_leader.rules.attack import weapons
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import at_contact, data_with, engage, legal, of, put, roll, send
 
@@ -38,22 +37,25 @@ def test_UL_R15_joining_and_stress_can_both_happen():
     assert s.act.to_place == ["U-51"] and s.boats["U-47"].stress == 1 and s.battle.alerted == 2
 
 
-def test_UL_R58_UL28_an_active_boat_made_unfit_by_the_stress_result_stays_attacks_no_more_and_its_pack_goes_on():
+@pytest.mark.parametrize("stress,band", [(9, "unfit"), (0, "okay")])
+def test_UL_R58_UL28_an_active_boat_made_unfit_by_the_stress_result_stays_leaves_and_its_pack_goes_on(stress, band):
     """UL-R58: the Stress result comes after the active boat is placed ("Después de colocar los Contactos y el U-Boat,
-    puedes intentar formar una Wolfpack"), so a boat it makes Unfit is on the display: it attacks no more (UL-3,
-    UL-S2) and leaves as fast as it can (UL-30), while the boats it calls still join and attack, each on its own
-    ("cada U-Boat actúa individualmente"); the contact does not end (the cold audit of 8.0.0, F1, a reading)."""
+    puedes intentar formar una Wolfpack"), so a boat it makes Unfit is on the display: it leaves as fast as it can
+    (UL-30: its only moves go off the display; a fit one's go anywhere) and attacks no more (UL-3, pinned by
+    test_UL3_an_unfit_boat_does_not_attack), while the boats it calls still join and attack, each on its own ("cada
+    U-Boat actúa individualmente"): the contact does not end (the cold audit of 8.0.0, F1, a reading)."""
     s = at_contact(boats=(("U-47", "trained"), ("U-51", "trained"), ("U-43", "trained")))
-    put(s, "U-47", "w-approaches", stress=9)  # Shaken, one short of Unfit on U-47's card (bands 5, 9)
+    put(s, "U-47", "w-approaches", stress=stress)  # 9: Shaken, one short of Unfit on U-47's card (bands 5, 9)
     engage(s)
     send(s, "place", boat="U-47", area="L1", side="surfaced")
     send(s, "call_wolfpack", 1, boat="U-51")  # a natural 1: the Stress result, +1 to the active boat
-    assert (s.boats["U-47"].stress, s.boats["U-47"].band) == (10, "unfit")
+    assert (s.boats["U-47"].stress, s.boats["U-47"].band) == (stress + 1, band)
     assert of(send(s, "call_wolfpack", 8, boat="U-43"), ev.WolfpackCalled)[0].joined
     send(s, "place", boat="U-43", area="L2", side="surfaced")
     (step,) = send(s, "start_combat")
     assert step.queue == ["U-47", "U-43"] and set(s.battle.subs) == {"U-47", "U-43"}
-    assert weapons(s, "U-47") == []
+    ends = {c["to"] for c in legal(s)["move_uboat"].choices if c["boat"] == "U-47"}
+    assert (ends == {"off"}) == (band == "unfit"), ends
 
 
 def test_UL28_boats_in_the_search_box_cannot_be_called():

@@ -13543,7 +13543,7 @@ export interface components {
             min?: number;
             /**
              * Ordered
-             * @description whether the list's order is part of the command: the included items' objects go in the order the items are offered (Battlefleet's arrows, the first executed first); otherwise any order means the same
+             * @description whether the included items' objects must go in the order the items are offered (Battlefleet's arrows, the first executed first); otherwise any order is accepted, and where the rules roll in written order (Battlefleet's launches, BF-R55) it decides which die goes to which item, never the odds
              * @default false
              */
             ordered?: boolean;

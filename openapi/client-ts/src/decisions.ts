@@ -120,6 +120,13 @@ export interface FireDraft {
     mounts: { on: boolean; guns: number; cycles: number }[];
   }[];
 }
+/** A fire form's ammunition: its `ammo`, or, from a server before the form carried it, Battlefleet's HE and AP. */
+function ammoOf(ui: FireForm): FireForm["ammo"] {
+  return ui.ammo ?? [
+    { value: "HE", label: "HE (high explosive)" },
+    { value: "AP", label: "AP (armour piercing)" },
+  ];
+}
 export interface StepsDraft {
   kind: "steps";
   boat: string;
@@ -154,7 +161,7 @@ export function initial(ui: Ui): AnyDraft {
           fire: false,
           target: ui.targets[0]?.ship ?? "",
           estimate_mm: Math.round((ui.estimate_mm.min + ui.estimate_mm.max) / 2), // a guess to move from, not 1 mm
-          ammo: String(ui.ammo[0]?.value ?? "HE"), // the form's first: the rules' default
+          ammo: String(ammoOf(ui)[0]?.value ?? "HE"), // the form's first: the rules' default
           mounts: s.mounts.map((m) => ({ on: true, guns: m.guns, cycles: 1 })),
         })),
       };
@@ -967,7 +974,7 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
         k.changed();
       }, L, `${ship.ship} ${L.estimate}`);
       est.classList.add("nu-estimate");
-      const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, ...ui.ammo.map((o) => option(String(o.value), o.label, mine.ammo === String(o.value))));
+      const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, ...ammoOf(ui).map((o) => option(String(o.value), o.label, mine.ammo === String(o.value))));
       ammo.addEventListener("change", () => {
         mine.ammo = ammo.value;
         k.changed();

@@ -28,6 +28,13 @@ function controlsKnown(controls) {
         return true;
     });
 }
+/** A fire form's ammunition: its `ammo`, or, from a server before the form carried it, Battlefleet's HE and AP. */
+function ammoOf(ui) {
+    return ui.ammo ?? [
+        { value: "HE", label: "HE (high explosive)" },
+        { value: "AP", label: "AP (armour piercing)" },
+    ];
+}
 /**
  * The draft a first-time player starts from: every `default`, else the least the rules accept (a select's first
  * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
@@ -49,7 +56,7 @@ export function initial(ui) {
                     fire: false,
                     target: ui.targets[0]?.ship ?? "",
                     estimate_mm: Math.round((ui.estimate_mm.min + ui.estimate_mm.max) / 2), // a guess to move from, not 1 mm
-                    ammo: String(ui.ammo[0]?.value ?? "HE"), // the form's first: the rules' default
+                    ammo: String(ammoOf(ui)[0]?.value ?? "HE"), // the form's first: the rules' default
                     mounts: s.mounts.map((m) => ({ on: true, guns: m.guns, cycles: 1 })),
                 })),
             };
@@ -836,7 +843,7 @@ function drawFire(ui, draft, L, k) {
                 k.changed();
             }, L, `${ship.ship} ${L.estimate}`);
             est.classList.add("nu-estimate");
-            const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, ...ui.ammo.map((o) => option(String(o.value), o.label, mine.ammo === String(o.value))));
+            const ammo = el("select", { class: "nu-ammo nu-input", "aria-label": `${ship.ship} ${L.ammo}` }, ...ammoOf(ui).map((o) => option(String(o.value), o.label, mine.ammo === String(o.value))));
             ammo.addEventListener("change", () => {
                 mine.ammo = ammo.value;
                 k.changed();

@@ -185,22 +185,23 @@ function joinedSeed(seed, sent) {
  * @param {import("../options.js").OptionField} field */
 function optionControl(field) {
   const id = `play-option-${field.key}`;
-  if (field.kind === "yes-no") return h("input", { type: "checkbox", id, "data-option": field.key });
+  const about = `${id}-about`; // its description, beside it (drawLobby)
+  if (field.kind === "yes-no") return h("input", { type: "checkbox", id, "data-option": field.key, "aria-describedby": about });
   if (field.kind === "one-of") {
     const blank = field.default === undefined || field.nullable;
     return h(
       "select",
-      { id, "data-option": field.key },
+      { id, "data-option": field.key, "aria-describedby": about },
       blank ? h("option", { value: "" }, field.default === undefined ? "(the ruleset's default)" : "none") : null,
       (field.choices ?? []).map((c) => h("option", { value: String(c) }, String(c))),
     );
   }
   if (field.kind === "number") {
     const none = field.nullable && field.default === null ? "none" : "";
-    return h("input", { type: "number", id, "data-option": field.key, min: field.min, max: field.max, step: 1, placeholder: none });
+    return h("input", { type: "number", id, "data-option": field.key, "aria-describedby": about, min: field.min, max: field.max, step: 1, placeholder: none });
   }
   // a name's suggestions (battlefleet-1900's scenarios): a datalist, drawn beside it in its label
-  return h("input", { type: "text", id, "data-option": field.key, list: field.examples?.length ? `${id}-examples` : null, placeholder: field.nullable ? "none" : "" });
+  return h("input", { type: "text", id, "data-option": field.key, "aria-describedby": about, list: field.examples?.length ? `${id}-examples` : null, placeholder: field.nullable ? "none" : "" });
 }
 
 // ---- the lobby ----
@@ -263,8 +264,10 @@ async function drawLobby(main) {
     clearTimeout(typing);
     typing = setTimeout(drawSeats, 300);
   };
-  // the options that are one value as fields (options.js), from the ruleset's options_schema; the JSON box keeps them
-  const fields = h("div", { id: "play-option-fields" });
+  // the options that are one value as fields (options.js), from the ruleset's options_schema; the JSON box keeps them.
+  // The fields are a fieldset, disabled while the box is not JSON (a field cannot write it then), and emptied at once
+  // when another ruleset is picked (its schema comes from the server: no field of the last one may write meanwhile)
+  const fields = h("fieldset", { id: "play-fields", class: "play-option-set" });
   /** @type {Map<string, import("../options.js").OptionField[]>} */
   const fieldsOf = new Map();
   /** @type {{field: import("../options.js").OptionField, control: any}[]} */
@@ -279,7 +282,9 @@ async function drawLobby(main) {
   };
   const showFields = () => {
     const now = parsed();
-    if (now === null) return; // the box is being typed in: the fields keep what they showed
+    fields.disabled = now === null; // mend the box first: what a field wrote into it would be lost
+    fields.title = now === null ? "The JSON box below is not a JSON object: mend it to use these fields" : "";
+    if (now === null) return;
     for (const { field, control } of controls) {
       const value = shown(now, field);
       if (typeof value === "boolean") control.checked = value;
@@ -288,25 +293,36 @@ async function drawLobby(main) {
   };
   const drawFields = async () => {
     const id = select.value;
-    if (!fieldsOf.has(id)) {
+    controls = [];
+    put(fields, h("legend", {}, "Options"), h("p", { class: "muted" }, "…"));
+    /** @type {import("../options.js").OptionField[] | undefined} */
+    let known = fieldsOf.get(id);
+    /** @type {string | null} */
+    let why = null;
+    if (known === undefined) {
       try {
-        fieldsOf.set(id, optionFields((await api.ruleset(id)).options_schema));
+        known = optionFields((await api.ruleset(id)).options_schema);
+        fieldsOf.set(id, known);
       } catch (e) {
-        return put(fields, h("p", { class: "notice" }, `No option fields: ${whyNot(e)}`));
+        why = whyNot(e);
       }
     }
-    if (id !== select.value) return; // another ruleset was picked meanwhile
-    controls = (fieldsOf.get(id) ?? []).map((field) => ({ field, control: optionControl(field) }));
+    if (id !== select.value) return; // another ruleset was picked meanwhile: its own drawing follows
+    if (why !== null || known === undefined) {
+      return put(fields, h("legend", {}, "Options"), h("p", { class: "notice" }, `No option fields (${why}): the JSON box below takes them all`));
+    }
+    controls = known.map((field) => ({ field, control: optionControl(field) }));
     for (const { field, control } of controls) {
       control.addEventListener(field.kind === "yes-no" || field.kind === "one-of" ? "change" : "input", () => {
         const now = parsed();
-        if (now === null) return put(bots, h("span", { class: "notice" }, "The options box below is not JSON: mend it first"));
+        if (now === null) return showFields(); // not reached: the fieldset is disabled while the box is not JSON
         options.value = JSON.stringify(withOption(now, field, field.kind === "yes-no" ? control.checked : control.value));
         seatsSoon();
       });
     }
     put(
       fields,
+      h("legend", {}, "Options"),
       controls.map(({ field, control }) =>
         h(
           "p",
@@ -322,7 +338,7 @@ async function drawLobby(main) {
               : null,
           ),
           " ",
-          h("span", { class: "muted" }, prose(field.description)),
+          h("span", { class: "muted", id: `play-option-${field.key}-about` }, prose(field.description)),
         ),
       ),
     );
@@ -365,7 +381,6 @@ async function drawLobby(main) {
       { class: "play-card" },
       h("h2", {}, "Create a game"),
       h("p", {}, h("label", {}, "Ruleset ", select)),
-      h("h3", {}, "Options"),
       fields,
       h("p", {}, h("label", {}, "All the options as JSON (those without a field too; GET /rulesets/{id} lists them) ", h("br"), options)),
       h("p", {}, "Seats the server plays: ", bots),
