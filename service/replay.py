@@ -69,12 +69,57 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
             f"the bundle's {', '.join(wrong) or 'genesis'} differ(s) from what GameCreated (seq 1) records",
             first_bad_seq=1,
         )
+    unmade = _commands_against_events(b)
+    if unmade is not None:
+        detail, seq = unmade
+        return _check("fail", detail, first_bad_seq=seq)
     return _check(
         "pass",
-        f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis",
+        f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis; its "
+        f"{_count(len(b.commands), 'command')} are those the events name, each over the seqs it made",
         first_bad_seq=None,
         events=len(b.events),
     )
+
+
+def _commands_against_events(b: Bundle) -> tuple[str, int] | None:
+    """The command list is not chained, but each event's body names the command that made it: the list must be those
+    commands, once each, in order, each over the seqs its events hold, together every seq (spec/EVENTS.md "Commands
+    are recorded too"). Checked without the seed, so a command dropped, moved, added or given other seqs in the
+    bundle of an unrevealed game is named before any replay can run. (A command's payload is checked by the replay.)"""
+    expected = 1
+    seen: set[str] = set()
+    for cmd in b.commands:
+        first, last = cmd.seqs
+        if cmd.command_id in seen:
+            return f"command {cmd.command_id} is listed twice", first
+        seen.add(cmd.command_id)
+        if first != expected or last < first:
+            return (
+                f"command {cmd.command_id} gives seqs {first}-{last}, but the commands before it end at seq "
+                f"{expected - 1}: a command was dropped, added or moved, or its seqs changed",
+                min(first, expected),
+            )
+        if last > len(b.events):
+            return (
+                f"command {cmd.command_id} gives seqs {first}-{last}, past the last event (seq {len(b.events)}): "
+                "no event of this bundle was made by it",
+                first,
+            )
+        for e in b.events[first - 1 : last]:
+            if e.body.get("command") != cmd.command_id:
+                seq = e.body.get("seq")
+                return (
+                    f"event seq {seq} was made by command {e.body.get('command')}, not by {cmd.command_id}, whose "
+                    f"seqs {first}-{last} the list gives: the command list was changed",
+                    seq if isinstance(seq, int) else first,
+                )
+        expected = last + 1
+    if expected - 1 != len(b.events):
+        seq = expected
+        name = b.events[seq - 1].body.get("command") if seq <= len(b.events) else None
+        return f"event seq {seq} was made by command {name}, which the command list lacks", seq
+    return None
 
 
 def _lock_event(b: Bundle) -> dict[str, Any] | None:
@@ -233,6 +278,9 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
                     return _check("fail", f"{where}: the salt is not the one the server seed gives", first_bad_seq=at)
                 opened.add(at)
     closed = sorted(set(sealed) - opened)
+    shown, wrong = _placeholders(b, sealed, set(closed))
+    if wrong is not None:
+        return _check("fail", wrong[0], first_bad_seq=wrong[1])
     ended = any(e.body.get("type") == "GameEnded" for e in b.events)
     if closed and ended:
         return _check(
@@ -246,7 +294,35 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
     detail = f"{_count(len(opened), 'sealed record')} revealed, each matching its commitment"
     if closed:
         detail += f"; {len(closed)} still sealed (seqs {closed})"
+    if shown:
+        detail += (
+            f"; the commands of {_count(len(shown), 'record')} still sealed (seqs {shown}) show their content, which no "
+            "one can check before the reveal gives its salt (a seat's or the referee's own copy)"
+        )
     return _check("pass", detail, first_bad_seq=None, revealed=len(opened), unrevealed=closed)
+
+
+def _placeholders(
+    b: Bundle, sealed: dict[Any, dict[str, Any]], closed: set[int]
+) -> tuple[list[int], tuple[str, int] | None]:
+    """A command shown as `{"sealed": <commitment>}` must show the commitment of a sealed record it made, of its seat
+    (else the failure and its seq); and the records still sealed whose command shows content instead (a seat's or the
+    referee's copy), which cannot be checked before the reveal."""
+    shown: list[int] = []
+    for cmd in b.commands:
+        first, last = cmd.seqs
+        mine = [at for at in sealed if isinstance(at, int) and first <= at <= last and sealed[at].get("seat") == cmd.seat]
+        if set(cmd.payload) == {"sealed"}:
+            if not any(cmd.payload["sealed"] == sealed[at].get("commitment") for at in mine):
+                at = mine[0] if mine else first
+                return shown, (
+                    f"command {cmd.command_id} shows {{\"sealed\": ...}} with a commitment no sealed record of its "
+                    f"made (seq {at}): the command list was changed",
+                    at,
+                )
+        else:
+            shown += [at for at in mine if at in closed]
+    return sorted(shown), None
 
 
 def _is_hex(x: str) -> bool:

@@ -190,6 +190,7 @@ def test_cli_verify_exit_codes_and_the_seq_it_names(tmp_path, bundle):
     unrevealed["dice"]["server_seed"] = None
     unrevealed["events"] = [e for e in unrevealed["events"] if e["body"]["type"] != "ServerSeedRevealed"]
     unrevealed["head"] = unrevealed["events"][-1]["hash"]
+    unrevealed["commands"] = [c for c in unrevealed["commands"] if c["seqs"][1] <= len(unrevealed["events"])]  # its too
     path = tmp_path / "unrevealed.json"
     path.write_text(json.dumps(unrevealed))
     partial = runner.invoke(cli, ["verify", str(path)])

@@ -320,3 +320,52 @@ def test_a_sealed_record_names_its_owner_as_actor_and_its_body_stays_as_hashed(b
         head = chain_hash(head, body)
         assert head.hex() == e["hash"]
     assert head.hex() == page["head"]
+
+
+def test_an_unrevealed_bundles_command_list_is_checked_against_its_events_without_the_seed(bid_client):
+    """spec/EVENTS.md "Commands are recorded too": each event names the command that made it, so a command dropped,
+    moved or given other seqs in the bundle of a game whose seed is still secret is named by the chain check, not left
+    for a replay that cannot run yet (a developer's trial: such bundles verified `partial`, chain pass)."""
+    g = new_bid_game(bid_client, rounds=2)
+    bid(bid_client, g, "north", 4)
+    bid(bid_client, g, "south", 5)
+    bid(bid_client, g, "north", 6)
+    public = bid_client.get(f"/games/{g['game_id']}/bundle").json()
+    clean = verify(json.dumps(public).encode(), rulesets=SERVED)["checks"]["chain"]
+    assert clean["status"] == "pass" and "command" in clean["detail"]
+
+    dropped = json.loads(json.dumps(public))
+    gone = dropped["commands"].pop(1)
+    chain = verify(json.dumps(dropped).encode(), rulesets=SERVED)["checks"]["chain"]
+    assert chain["status"] == "fail" and chain["first_bad_seq"] == gone["seqs"][0], chain
+
+    moved = json.loads(json.dumps(public))
+    moved["commands"][1], moved["commands"][2] = moved["commands"][2], moved["commands"][1]
+    assert verify(json.dumps(moved).encode(), rulesets=SERVED)["checks"]["chain"]["status"] == "fail"
+
+    reseq = json.loads(json.dumps(public))
+    reseq["commands"][-1]["seqs"] = [1, 1]
+    chain = verify(json.dumps(reseq).encode(), rulesets=SERVED)["checks"]["chain"]
+    assert chain["status"] == "fail" and chain["first_bad_seq"] == 1, chain
+
+    relabelled = json.loads(json.dumps(public))
+    relabelled["commands"][1]["command_id"] = "c-forged"
+    chain = verify(json.dumps(relabelled).encode(), rulesets=SERVED)["checks"]["chain"]
+    assert chain["status"] == "fail" and "c-forged" in chain["detail"], chain
+
+
+def test_a_sealed_placeholder_must_show_its_records_commitment_and_a_seats_copy_says_it_cannot_be_checked(bid_client):
+    """A command shown `{"sealed": ...}` must carry the commitment of the record it made (a developer's trial: one
+    replaced with zeros passed offline, while POST /bundles/verify refused it); a seat's own copy shows its content,
+    which nothing can check before the reveal gives the salt, and the report says so."""
+    g = new_bid_game(bid_client, rounds=2)
+    out = bid(bid_client, g, "north", 4)
+    at = next(e for e in out["events"] if e["type"] == "SubmissionSealed")["seq"]
+    gid = g["game_id"]
+    public = bid_client.get(f"/games/{gid}/bundle").json()
+    public["commands"][-1]["payload"] = {"sealed": "0" * 64}
+    sealed = verify(json.dumps(public).encode(), rulesets=SERVED)["checks"]["sealed"]
+    assert sealed["status"] == "fail" and sealed["first_bad_seq"] == at, sealed
+    north = bid_client.get(f"/games/{gid}/bundle", headers=auth(g["tokens"]["north"])).json()
+    sealed = verify(json.dumps(north).encode(), rulesets=SERVED)["checks"]["sealed"]
+    assert sealed["status"] == "pass" and f"(seqs [{at}]) show their content, which no one can check" in sealed["detail"]

@@ -87,6 +87,8 @@ def test_a_forged_reveal_in_an_unrevealed_games_bundle_fails_its_commit_and_uses
         body = {"game": g["game_id"], "seq": last["seq"] + 1, "type": "ServerSeedRevealed", "v": 1,
                 "command": "c-forged", "data": {"server_seed": "55" * 32}}  # fmt: skip
         forged["events"].append({"body": body, "hash": ""})
+        n = body["seq"]  # its command listed too, as the chain check wants the list to match the events
+        forged["commands"].append({"command_id": "c-forged", "seat": "referee", "payload": {"type": "reveal"}, "seqs": [n, n]})
         head = GENESIS_HASH
         for e in forged["events"]:
             head = chain_hash(head, e["body"])

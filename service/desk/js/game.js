@@ -489,6 +489,9 @@ export class Game extends EventTarget {
       events: this.events,
       head: this.header.head,
       commands: this.commands || [],
+      // a live game's commands are read when asked for (loadCommands): until they are read at this length, the list
+      // is not checked against the events (verify.js), nor are its sealed placeholders
+      commands_unread: this.commands === null || !String(this._commandsAt).startsWith(`${this.events.length}/`),
       parent: this.parentBundle,
     };
   }

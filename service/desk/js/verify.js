@@ -17,7 +17,8 @@ import { gameSeed, roller } from "./umpire1.js";
  *   beacon?: string | null}} BundleDice
  * @typedef {{format?: string, engine?: string, ruleset: {id: string, version: string, data_sha256: string},
  *   game: string, dice: BundleDice, commands: BundleCommand[], events: BundleEvent[], head: string | null,
- *   parent?: Bundle | null}} Bundle
+ *   parent?: Bundle | null, commands_unread?: boolean}} Bundle (`commands_unread`: a live game's, whose commands are
+ *   not read yet at its length: the list is then not checked against the events)
  * @typedef {{status: string, detail: string, first_bad_seq?: any, first_bad_k?: any, [more: string]: any}} Check
  *   a check's report, as `umpire verify` words it (first_bad_seq and first_bad_k as the bundle holds them)
  * @typedef {(event: BundleEvent) => string | null} SeatOf who sent the command that made an event
@@ -219,10 +220,60 @@ export async function verifyChain(b, memo = null) {
       { first_bad_seq: 1 },
     );
   }
-  return check("pass", `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis`, {
-    first_bad_seq: null,
-    events: b.events.length,
-  });
+  if (b.commands_unread) {
+    return check("pass", `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis`, {
+      first_bad_seq: null,
+      events: b.events.length,
+    });
+  }
+  const unmade = commandsAgainstEvents(b);
+  if (unmade) return check("fail", unmade.detail, { first_bad_seq: unmade.seq });
+  const n = b.commands.length;
+  return check(
+    "pass",
+    `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis; its ${n} command${n === 1 ? "" : "s"} are those the events name, each over the seqs it made`,
+    { first_bad_seq: null, events: b.events.length },
+  );
+}
+
+/** The command list against the events (service/replay.py `_commands_against_events`): each event names the command
+ * that made it, so the list must be those commands, once each, in order, each over the seqs its events hold.
+ * @param {Bundle} b @returns {{detail: string, seq: unknown} | null} */
+function commandsAgainstEvents(b) {
+  let expected = 1;
+  const seen = new Set();
+  for (const cmd of b.commands) {
+    const [first, last] = cmd.seqs;
+    if (seen.has(cmd.command_id)) return { detail: `command ${cmd.command_id} is listed twice`, seq: first };
+    seen.add(cmd.command_id);
+    if (first !== expected || last < first) {
+      return {
+        detail: `command ${cmd.command_id} gives seqs ${first}-${last}, but the commands before it end at seq ${expected - 1}: a command was dropped, added or moved, or its seqs changed`,
+        seq: Math.min(first, expected),
+      };
+    }
+    if (last > b.events.length) {
+      return {
+        detail: `command ${cmd.command_id} gives seqs ${first}-${last}, past the last event (seq ${b.events.length}): no event of this bundle was made by it`,
+        seq: first,
+      };
+    }
+    for (const e of b.events.slice(first - 1, last)) {
+      if (!pyEq(get(e.body, "command"), cmd.command_id)) {
+        const seq = get(e.body, "seq");
+        return {
+          detail: `event seq ${pyStr(seq)} was made by command ${pyStr(get(e.body, "command"))}, not by ${cmd.command_id}, whose seqs ${first}-${last} the list gives: the command list was changed`,
+          seq: isInt(seq) ? seq : first,
+        };
+      }
+    }
+    expected = last + 1;
+  }
+  if (expected - 1 !== b.events.length) {
+    const name = expected <= b.events.length ? get(b.events[expected - 1].body, "command") : null;
+    return { detail: `event seq ${expected} was made by command ${pyStr(name)}, which the command list lacks`, seq: expected };
+  }
+  return null;
 }
 
 // ---- 2. the dice ----
@@ -445,6 +496,26 @@ export async function verifySealed(b) {
     .map(([, r]) => r.seq)
     .sort((x, y) => Number(x) - Number(y));
   const base = { sealed: sealed.size, opened: [...opened.values()], unrevealed: closed };
+  // a command shown {"sealed": ...} shows its own record's commitment (service/replay.py `_placeholders`)
+  /** @type {unknown[]} */
+  const shown = [];
+  const isClosed = new Set(closed.map(pyKey));
+  for (const cmd of b.commands_unread ? [] : b.commands) {
+    const [first, last] = cmd.seqs;
+    const mine = [...sealed.values()].filter(
+      (r) => isInt(r.seq) && first <= Number(r.seq) && Number(r.seq) <= last && pyEq(get(r.data, "seat"), cmd.seat),
+    );
+    const payload = isObject(cmd.payload) ? cmd.payload : {};
+    if (Object.keys(payload).length === 1 && "sealed" in payload) {
+      if (!mine.some((r) => pyEq(payload.sealed, get(r.data, "commitment")))) {
+        const at = mine.length ? mine[0].seq : first;
+        return {
+          ...fail(`command ${cmd.command_id} shows {"sealed": ...} with a commitment no sealed record of its made (seq ${pyStr(at)}): the command list was changed`, at),
+          unrevealed: closed,
+        };
+      }
+    } else shown.push(...mine.filter((r) => isClosed.has(pyKey(r.seq))).map((r) => r.seq));
+  }
   if (closed.length && b.events.some((e) => get(e.body, "type") === "GameEnded")) {
     return {
       ...fail(`the game is over but sealed records at seqs ${closed.join(", ")} were never revealed`, closed[0]),
@@ -459,6 +530,8 @@ export async function verifySealed(b) {
   }
   if (closed.length)
     parts.push(`${closed.length} still sealed (seq ${closed.join(", ")}): opened when the rules reveal them`);
+  if (shown.length)
+    parts.push(`the commands of ${shown.length} still sealed show their content, which no one can check before the reveal gives its salt (a seat's or the referee's own copy)`);
   return { ...check("pass", parts.join("; "), { first_bad_seq: null }), ...base };
 }
 
