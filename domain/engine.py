@@ -274,6 +274,9 @@ class Ruleset(Generic[S, C, O, D]):
     # entries open to a seat all game long (battlefleet's `concede`): they never make it awaited, so they start no
     # turn clock and no your-turn notification
     always_open: frozenset[str] = frozenset()
+    # (the edition change from which, why): a ruleset whose games nothing may act in for a seat takes no turn clock from
+    # that edition on (aa1942-convoy records a game played at a table: its bot's pick would be a move nobody made)
+    no_clock: tuple[str, str] | None = None
 
     @property
     def version(self) -> str:
@@ -451,7 +454,7 @@ def creation_events(
         raise InvalidInput("invalid-seats", f"seat names must be distinct and not {REFEREE!r}")
     ruleset.check_setup(opts, seat_list, data)
     if deadlines is not None:
-        check_deadlines(ruleset, deadlines)
+        check_deadlines(ruleset, deadlines, edition)
     created = GameCreated(
         ruleset=RulesetRef(id=ruleset.id, version=ruleset.version if edition is None else edition, data_sha256=data_sha256),
         options=msgspec.to_builtins(opts),
@@ -746,7 +749,12 @@ def decide_end(game: Game) -> list[Event]:
 # reads the time, and records what acts for a seat whose time ran out as that seat's command (`decide_expiry`)
 
 
-def check_deadlines(ruleset: AnyRuleset, rule: DeadlineRule) -> None:
+def check_deadlines(ruleset: AnyRuleset, rule: DeadlineRule, edition: str | None = None) -> None:
+    """A clock's rule, for a new game of `edition` (None: the newest) or a game's change of it."""
+    if ruleset.no_clock is not None:
+        change, why = ruleset.no_clock
+        if ruleset.editions.of(edition or ruleset.version).has(change):
+            raise InvalidInput("invalid-deadlines", f"{why} ({change}); create the game without `deadlines`")
     if not 1 <= rule.turn_seconds <= MAX_TURN_SECONDS:
         raise InvalidInput(
             "invalid-deadlines", f"deadlines.turn_seconds is a whole number from 1 to {MAX_TURN_SECONDS}"

@@ -20,7 +20,7 @@ from domain.aa1942_convoy.state import CONVOY_ZONES, STARTING_INCOME, TURN_ORDER
 from domain.aa1942_convoy.views import digest, sz_status
 from domain.engine import Forbidden, IllegalCommand, InvalidInput, Rejected
 from events import aa1942_convoy as ev
-from events.core import DiceRolled, GameEnded
+from events.core import DeadlineRule, DiceRolled, GameEnded
 from events.vocabulary import decode_event
 from service.rulesets import RULESETS
 from tests.conftest import Table
@@ -265,6 +265,18 @@ def test_AAR2_AAE6_1_the_raid_rolls_outcome_says_what_the_cap_left_before_the_ra
         f"3 IPC rolled (1-3 count as rolled, +1); 3 within the cap of 4 chips a zone holds {first}; 3 removed from UK",
         f"4 IPC rolled (1-3 count as rolled, +1); 1 within the cap of 4 chips a zone holds {second}; 1 removed from UK",
     ]
+
+
+def test_AAR19_AAE6_2_a_game_takes_no_turn_clock_from_6_0_0():
+    """AA-R19: nothing may act for a power whose time runs out (the bot would record a move nobody made at the table),
+    so from 6.0.0 a game takes no clock; a 5.0.0 game takes one, as it did."""
+    loaded = RULESETS["aa1942-convoy"]
+    args = (loaded.ruleset, loaded.data, loaded.data_sha256, "clocked", {}, None, "public-seed", b"\x01" * 32)
+    clock = DeadlineRule(turn_seconds=3600, on_expiry="default")
+    with pytest.raises(InvalidInput) as e:
+        engine.creation_events(*args, deadlines=clock)
+    assert e.value.code == "invalid-deadlines" and "(AA-E6-2)" in e.value.detail
+    assert engine.creation_events(*args, deadlines=clock, edition="5.0.0")[0].deadlines == clock
 
 
 def test_AA9_the_cap_is_per_zone_whatever_the_number_of_raiding_powers():

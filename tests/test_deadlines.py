@@ -139,7 +139,7 @@ def test_forfeit_policy_concedes_where_the_ruleset_allows_it(tmp_path):
 def test_forfeit_policy_falls_back_to_the_bot_where_the_seat_cannot_concede(tmp_path):
     t = FakeTime()
     svc = service(str(tmp_path / "d.db"), t)
-    g = create(svc, "aa1942-convoy", "forfeit", seconds=60)
+    g = create(svc, "aa1942-convoy", "forfeit", seconds=60, edition="5.0.0")  # 6.0.0 takes no clock (AA-R19)
     gid = g["game_id"]
     t.t += 60
     assert svc.clocks.sweep() == 1

@@ -80,6 +80,12 @@ RULESET = Ruleset(
     # the referee's end of the ledger (A&A's victory, played elsewhere, ends it) is offered from the first step on: a
     # client reading its `awaiting` for "my turn" leaves it aside, as battlefleet's `concede`
     always_open=frozenset({"end_game"}),
+    no_clock=(
+        "AA-E6-2",
+        "aa1942-convoy records an A&A game played at the table: nothing may act for a power whose time runs out (its "
+        "bot plays for what-if and simulations only, and its pick would be a move nobody made), so from 6.0.0 a game "
+        "takes no turn clock; keep the time at the table",
+    ),
     views=views.VIEWS,
     history=History(sheet.new_sheet, sheet.evolve),
     digest=views.digest,

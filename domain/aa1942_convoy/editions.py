@@ -14,7 +14,7 @@ EDITIONS = Editions(
         Released("5.0.0", "the cold audit of aa1942-convoy 4.0.0: in its general combat a power records its submarines "
                  "that fought in a zone retreating to an adjacent sea zone (retreat_submarines, AA-E5-1)"),
         Released("6.0.0", "the raid roll's outcome says what the cap left before the raid and what it leaves after "
-                 "(AA-E6-1)"),
+                 "(AA-E6-1); a game takes no turn clock (AA-E6-2)"),
     ),
     changes=(
         Change("AA-E4-1", "4.0.0", ("AA-6", "AA-7", "AA-R10"),
@@ -39,6 +39,10 @@ EDITIONS = Editions(
                "leave after it ('3 within the cap of 4 chips a zone holds (4 left before this raid, 1 after)'); 5.0.0 "
                "and earlier said '(4 left)', the cap before the raid, which reads as what is left after it. Only the "
                "roll record's words change: no damage, chip or treasury"),
+        Change("AA-E6-2", "6.0.0", ("AA-R19",),
+               "a game takes no turn clock (POST /games refuses `deadlines`, 422 invalid-deadlines): the ledger "
+               "records a game played at the table, and a clock that runs out has the bot act for the silent power, "
+               "recording a purchase or a move nobody made (a referee's trial); 5.0.0 and earlier took one"),
     ),
     retired=("1", "2"),
 )
