@@ -263,6 +263,13 @@ def test_three_turns_of_battlefleet_in_two_browser_contexts_each_seeing_only_its
     for _ in range(4):  # the rest of turn 1
         for desk in (japan, russia):
             assert act(desk, "form", {})
+    # the fire, launches and damage control of both were opened by the rules for everyone (SubmissionsRevealed):
+    # Russia's page shows Japan's as opened, no longer sealed (a referee's trial found them labelled sealed); the
+    # orders' sealed record stays sealed (under fog their public part is announced, not the record)
+    russia.page.wait_for_selector(".play-sealed-opened")
+    opened = russia.page.locator(".play-sealed-opened").all_inner_texts()
+    assert any(t.startswith("japan: damage control") and "opened by the rules at seq" in t for t in opened), opened
+    assert "give orders" not in " ".join(opened)
     play_battlefleet_turns([japan, russia], 2, start=False)
     now = httpx.get(f"{server}/games/{gid}/views/phase").json()["data"]["now"]
     assert now["turn"] == 4 and not now["over"], now

@@ -391,7 +391,7 @@ async function drawLobby(main) {
         h(
           "span",
           { class: "muted", id: "play-open-hint" },
-          " — each player who joins by invitation may add a passphrase to the dice; unticked, each seat gets a link with its token and the server seeds the dice alone",
+          " — each player who joins by invitation may add a passphrase to the dice; unticked, each seat gets a link with its token, and the dice are the server's alone unless a seat sends a seed of its own before the first roll (POST /games/{id}/seeds, with its token)",
         ),
       ),
       h(
@@ -780,8 +780,23 @@ function drawTable(main, gameId, joined = null) {
       put(orders, h("h2", {}, "Sealed orders"), h("p", { class: "muted" }, "None yet."));
       return;
     }
+    // the records the rules have opened (SubmissionsRevealed): public now, shown as such (a referee's trial found
+    // them still labelled sealed)
+    const opened = new Map();
+    for (const e of st.events.filter((x) => x.type === "SubmissionsRevealed"))
+      for (const entry of e.data.entries || []) opened.set(entry.seq, { content: entry.content, at: e.seq });
     const rows = sealed.slice(-8).reverse().map((e) => {
       const d = e.data;
+      const open = opened.get(e.seq);
+      if (open) {
+        const text = JSON.stringify(open.content);
+        return h(
+          "li",
+          { class: "play-sealed-opened", "data-seq": e.seq },
+          `${d.seat}: ${(d.kind || "order").replaceAll("_", " ")} at seq ${e.seq} — opened by the rules at seq ${open.at}, for everyone: `,
+          text.length > 160 ? h("details", {}, h("summary", {}, "what it held"), h("code", {}, text)) : h("code", {}, text),
+        );
+      }
       if (e.sealed) {
         const text = JSON.stringify(e.sealed.content);
         return h(
