@@ -379,6 +379,9 @@ class Game:
     deadlines: DeadlineRule | None = None
     deadlines_paused: bool = False
     turns: dict[str, Turn] | None = None
+    # seconds the referee gave a seat while it was not on the clock (not awaited, or the clock paused): its next turn's
+    # (a referee's trial: they were recorded and did nothing)
+    extend_next: dict[str, int] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "legal_cache": None}  # a snapshot saves the state, not what is derived from it
@@ -662,8 +665,12 @@ def _clock_changed(game: Game, e: DeadlinesChanged) -> None:
     game.deadlines, game.deadlines_paused = e.rule, e.paused
     if resumed and game.turns is not None:  # (a replay keeps no turns: it judges the recorded expiries)
         game.turns = {}  # every awaited seat's clock starts again after this command (`next_turns`)
-    elif game.turns:
-        game.turns = {s: t._replace(extra=t.extra + e.extend.get(s, 0)) for s, t in game.turns.items()}
+    running = game.turns if game.turns and not e.paused else {}
+    if running:
+        game.turns = {s: t._replace(extra=t.extra + e.extend.get(s, 0)) for s, t in running.items()}
+    for seat, seconds in e.extend.items():  # a seat not on the clock now has them on its next turn
+        if seat not in running:
+            game.extend_next[seat] = game.extend_next.get(seat, 0) + seconds
 
 
 _CORE: dict[type[Event], Callable[[Game, Any], None]] = {
@@ -783,7 +790,10 @@ def next_turns(game: Game, actor: str, stamp: str) -> None:
         game.turns = {}
         return
     old = game.turns or {}
-    game.turns = {s: old[s] if s in old and s != actor else Turn(game.version, stamp) for s in awaited_seats(game)}
+    game.turns = {
+        s: old[s] if s in old and s != actor else Turn(game.version, stamp, game.extend_next.pop(s, 0))
+        for s in awaited_seats(game)
+    }
 
 
 def decide_deadlines(

@@ -246,7 +246,10 @@ class ChangeDeadlines(_In):
     ] = None
     extend: Annotated[
         dict[str, TurnSeconds],
-        Meta(description='seconds added to the running turn of each seat named (e.g. {"russia": 3600})'),
+        Meta(
+            description='seconds added to the running turn of each seat named (e.g. {"russia": 3600}); a seat not on '
+            "the clock now (not awaited, or the clock paused) has them on its next turn"
+        ),
     ] = {}
     command_id: Annotated[CommandId | None, Meta(description="client-chosen id; a retry with it appends nothing")] = None
 

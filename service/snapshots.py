@@ -15,8 +15,9 @@ from service import ENGINE_VERSION
 
 # 2: Game.rules became Game.state; a format-1 snapshot would unpickle without it. 3: aa1942's campaign sheet left its
 # state (the ruleset's history, folded from the log): a format-2 state would unpickle with the sheet and without the
-# running totals that replaced it
-SNAPSHOT_FORMAT = 3
+# running totals that replaced it. 4: Game.extend_next (a referee's extension for a seat not on the clock), which a
+# format-3 game would unpickle without
+SNAPSHOT_FORMAT = 4
 
 
 def snapshot_key(row: GameRow) -> str:

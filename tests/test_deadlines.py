@@ -227,6 +227,32 @@ def test_the_referee_pauses_extends_and_changes_the_clock_and_each_change_is_rec
     replays_byte_identical(svc, gid, ref)
 
 
+def test_an_extension_for_a_seat_not_on_the_clock_counts_on_its_next_turn(tmp_path):
+    """A referee's trial: seconds given while the clock was paused were lost when it resumed, and seconds given to a
+    seat not on turn did nothing, though both were accepted and recorded. Now each counts on the seat's next turn."""
+    from service.payloads import DeadlinesPayload
+
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot", seconds=600)
+    gid, ref = g["game_id"], g["referee_token"]
+    iso = lambda x: datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    svc.set_deadlines(gid, ref, DeadlinesPayload(paused=True))
+    svc.set_deadlines(gid, ref, DeadlinesPayload(extend={"russia": 40}))  # while paused
+    t.t += 10
+    svc.set_deadlines(gid, ref, DeadlinesPayload(paused=False))
+    resumed = t.t
+    assert svc.reads.summary(gid)["deadlines"]["deadline_at"] == {"japan": iso(resumed + 600), "russia": iso(resumed + 640)}
+    svc.command(gid, token(g, "japan"), {"type": "start"})  # japan is off the clock until the next step
+    assert set(svc.reads.summary(gid)["deadlines"]["deadline_at"]) == {"russia"}
+    svc.set_deadlines(gid, ref, DeadlinesPayload(extend={"japan": 70}))  # not on turn now: its next turn's
+    t.t += 5
+    svc.command(gid, token(g, "russia"), {"type": "start"})  # both awaited again: each a new turn
+    after = t.t
+    assert svc.reads.summary(gid)["deadlines"]["deadline_at"] == {"japan": iso(after + 670), "russia": iso(after + 600)}
+    replays_byte_identical(svc, gid, ref)
+
+
 def test_no_clock_runs_while_a_seat_waits_for_its_player(tmp_path):
     t = FakeTime()
     svc = service(str(tmp_path / "d.db"), t)

@@ -5490,7 +5490,7 @@ export interface components {
             command_id?: string | null;
             /**
              * Extend
-             * @description seconds added to the running turn of each seat named (e.g. {"russia": 3600})
+             * @description seconds added to the running turn of each seat named (e.g. {"russia": 3600}); a seat not on the clock now (not awaited, or the clock paused) has them on its next turn
              * @default {}
              */
             extend?: {
