@@ -294,7 +294,8 @@ class GameService:
                             for event in evs:
                                 engine.evolve(game, event)
                         engine.next_turns(game, seat, stamp)
-                        outbox = self.webhooks.notifications(game, seen, was_over)
+                        expired = seat if payload.get("type") == "deadline_expired" else None  # the clock's command
+                        outbox = self.webhooks.notifications(game, seen, was_over, expired)
                     except Exception:
                         self._reload(cached)
                         raise

@@ -799,7 +799,7 @@ class Delivery(_Out):
     """One notification to this target and how its delivery went."""
 
     id: Annotated[str, Meta(description="its `webhook-id`, the same at every attempt")]
-    kind: Annotated[str, Meta(description="your-turn, game-over, ping")]
+    kind: Annotated[str, Meta(description="your-turn, game-over, ping, deadline-warning, deadline-expired")]
     status: Annotated[str, Meta(description="pending (retried), delivered, failed (given up), dropped")]
     attempts: int
     last_outcome: Annotated[str | None, Meta(description="the last attempt's HTTP status, or why it failed")]

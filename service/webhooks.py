@@ -233,8 +233,17 @@ def iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def payload(kind: str, game: engine.Game, reader: str, since_version: int, now: float, deadline: str | None) -> str:
-    """The body of a notification: only what `reader` may read (its own `awaiting`, as its own read shows it)."""
+def payload(
+    kind: str,
+    game: engine.Game,
+    reader: str,
+    since_version: int,
+    now: float,
+    deadline: str | None,
+    expired: str | None = None,
+) -> str:
+    """The body of a notification: only what `reader` may read (its own `awaiting`, as its own read shows it);
+    `expired`: the seat whose time ran out (a `deadline-expired`)."""
     data: dict[str, Any] = {
         "game_id": game.game_id,
         "seat": reader,
@@ -243,6 +252,8 @@ def payload(kind: str, game: engine.Game, reader: str, since_version: int, now: 
         "deadline_at": deadline,
         "since": f"/games/{game.game_id}/since?version={since_version}",
     }
+    if expired is not None:
+        data["expired"] = expired
     return _encode({"type": kind, "timestamp": iso(now), "data": data}).decode()  # as the seat's own read encodes it
 
 
@@ -294,12 +305,24 @@ class Webhooks:
         self._kept.pop(game_id, None)
 
     def notifications(
-        self, game: engine.Game, seen: tuple[dict[str, int], frozenset[str]], was_over: bool
+        self,
+        game: engine.Game,
+        seen: tuple[dict[str, int], frozenset[str]],
+        was_over: bool,
+        expired: str | None = None,
     ) -> list[OutboxRow]:
         """After the command's events were applied to `game`: a `your-turn` for each registered seat that has just
-        become awaited, a `game-over` for every registered reader when the game just ended."""
+        become awaited, a `game-over` for every registered reader when the game just ended; `expired` (the command is
+        a seat's turn run out): a `deadline-expired` to that seat and to the referee, before any game-over."""
         hooks, awaited_before = seen
         out: list[OutboxRow] = []
+        if expired is not None:
+            now = self.clock()
+            for reader in (expired, engine.REFEREE):
+                if reader in hooks:
+                    end = None if game.over or reader == engine.REFEREE else self.deadline_at(game, reader)
+                    body = payload("deadline-expired", game, reader, hooks[reader], now, end, expired)
+                    out.append(outbox_row(game.game_id, reader, "deadline-expired", body, now))
         if game.over and not was_over:
             now = self.clock()
             for reader, last in hooks.items():

@@ -368,6 +368,30 @@ def test_a_last_join_whose_game_moved_meanwhile_makes_its_your_turn_again(tmp_pa
     assert made == [made[0], made[0] + 1] and version == made[1] == svc.reads.summary(gid)["version"]
 
 
+def test_a_turn_run_out_is_told_to_its_seat_and_to_the_referee(tmp_path):
+    """A referee's trial: a seat whose time ran out, played for by the bot and awaited again, heard nothing (it was
+    awaited before and after, so no `your-turn`), nor did the referee. Now both get a `deadline-expired` naming the
+    seat; the seat's says what it owes now and when its new turn runs out."""
+    from service.webhooks import Allow
+
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    svc.webhooks.allow = Allow("127.0.0.1")
+    g = create(svc, "corvette-command", "bot", seconds=300)
+    gid = g["game_id"]
+    svc.webhooks.put(gid, "captain", {"url": "http://127.0.0.1:9/captain"})
+    svc.webhooks.put(gid, "referee", {"url": "http://127.0.0.1:9/referee"})
+    t.t += 300
+    assert svc.clocks.sweep() == 1
+    (mine,) = [json.loads(r.payload) for r in svc.store.deliveries(gid, "captain") if r.kind == "deadline-expired"]
+    (theirs,) = [json.loads(r.payload) for r in svc.store.deliveries(gid, "referee") if r.kind == "deadline-expired"]
+    assert mine["data"]["expired"] == theirs["data"]["expired"] == "captain"
+    assert mine["data"]["awaiting"] and mine["data"]["deadline_at"] == datetime.fromtimestamp(t.t + 300, UTC).strftime(
+        "%Y-%m-%dT%H:%M:%SZ"
+    )
+    assert theirs["data"]["seat"] == "referee" and theirs["data"]["deadline_at"] is None
+
+
 def test_a_deadline_warning_is_queued_once_when_a_fifth_of_the_turn_is_left(tmp_path):
     t = FakeTime()
     db = str(tmp_path / "d.db")

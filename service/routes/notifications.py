@@ -41,7 +41,8 @@ def add_routes(route: Callable, svc: GameService) -> None:
         description="With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, "
         "signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, "
         "private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying "
-        "why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping` (docs/api.md).",
+        "why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, "
+        "`deadline-expired` (docs/api.md).",
     )
     async def put_notifications(request: Request, game_id: str = GAME_ID):
         raw = await request.body()

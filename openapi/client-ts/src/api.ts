@@ -302,7 +302,7 @@ export interface paths {
         get: operations["get_notifications"];
         /**
          * Register this reader's webhook target (replaces the previous one)
-         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping` (docs/api.md).
+         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, `deadline-expired` (docs/api.md).
          */
         put: operations["put_notifications"];
         post?: never;
@@ -10785,7 +10785,7 @@ export interface components {
             id: string;
             /**
              * Kind
-             * @description your-turn, game-over, ping
+             * @description your-turn, game-over, ping, deadline-warning, deadline-expired
              */
             kind: string;
             /** Last attempt at */
