@@ -279,6 +279,25 @@ def test_three_turns_of_battlefleet_in_two_browser_contexts_each_seeing_only_its
         d.close()
 
 
+def test_the_play_tab_shows_the_seats_turn_clock_and_a_pause(browser, server):
+    """A referee's trial: the Play tab showed no deadline. A seat on the clock reads when its turn ends and what acts
+    then; paused by the referee, it reads that the clock is paused."""
+    made = httpx.post(
+        f"{server}/games",
+        json={"ruleset": "battlefleet-1900", "deadlines": {"turn_seconds": 7200, "on_expiry": "default"}},
+    ).json()
+    gid, token = made["game_id"], next(s["token"] for s in made["seats"] if s["seat"] == "japan")
+    desk = Desk(browser, server)
+    p = desk.page
+    p.goto(f"{server}/desk/#/play/{gid}/token/{token}")
+    p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('your turn ends at')")
+    assert "then: default" in p.inner_text("#play-clock") and " h left" in p.inner_text("#play-clock")
+    referee = {"Authorization": f"Bearer {made['referee_token']}"}
+    assert httpx.post(f"{server}/games/{gid}/deadlines", json={"paused": True}, headers=referee).status_code == 200
+    p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('paused')")
+    desk.close()
+
+
 def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     desk = Desk(browser, server)
     gid = create(desk, "battlefleet-1900", open_seats=False, bots=("russia",))

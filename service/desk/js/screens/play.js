@@ -533,6 +533,7 @@ function drawTable(main, gameId, joined = null) {
           st.state = m;
           markSeen(gameId, seat, m.version);
           refresh();
+          if (st.summary?.deadlines) readClock(m.version);
         } else if (m.message === "end") {
           st.ended = m;
           refresh();
@@ -604,6 +605,32 @@ function drawTable(main, gameId, joined = null) {
     timer = setTimeout(drawPicture, 150); // a burst of events is drawn once
   }
 
+  // the turn clock (docs/api.md "Deadlines"): the summary's, read again at each new version (a turn starts or ends
+  // with a command), and the head drawn again each half minute for the time left
+  let clockAt = -1;
+  async function readClock(version) {
+    if (version === clockAt) return;
+    clockAt = version;
+    try {
+      st.summary = await api.game(gameId);
+    } catch {
+      return; // the clock is only shown: the last one read stays
+    }
+    drawHead();
+  }
+  const ticking = setInterval(() => (document.body.contains(head) ? drawHead() : clearInterval(ticking)), 30_000);
+
+  function clockText() {
+    const d = st.summary?.deadlines;
+    if (!d || !st.me || (st.state ? st.state.status : st.summary?.status) !== "open") return "";
+    if (d.paused) return " · the turn clock is paused";
+    const end = d.deadline_at?.[st.me.seat];
+    if (!end) return ` · turn clock: ${d.turn_seconds} s a turn, on expiry ${d.on_expiry}`;
+    const left = Math.max(0, Math.round((Date.parse(end) - Date.now()) / 60000));
+    const when = new Date(end).toLocaleString();
+    return ` · your turn ends at ${when} (${left < 1 ? "under a minute" : left < 120 ? `${left} min` : `${Math.round(left / 60)} h`} left; then: ${d.on_expiry})`;
+  }
+
   function drawHead() {
     if (!st.me || !st.summary) return;
     const s = st.state;
@@ -622,6 +649,7 @@ function drawTable(main, gameId, joined = null) {
         " · ",
         h("span", { id: "play-status", "data-status": status }, status !== "open" ? (status === "over" ? "the game is over" : "over, seed revealed") : openSeats().length ? "waiting for players" : "in play"),
         waiting && waiting.length && !openSeats().length ? ` · waiting for ${waiting.join(", ")}` : "", // seats first
+        h("span", { id: "play-clock" }, clockText()),
         " · stream: ",
         h("span", { id: "play-link" }, st.link || "opening"),
       ),
