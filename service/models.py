@@ -635,6 +635,16 @@ class RollOut(_Out, omit_defaults=True):
     verification: RollVerification
     result: RollResult | None = None
     rerolls: int | None = None
+    command: Annotated[
+        str | None, Meta(description="the id of the recorded command whose judgement rolled it (GET /games/{id}/bundle)")
+    ] = None
+    sent_by: Annotated[
+        str | None,
+        Meta(
+            description="the seat (or `referee`) that sent that command; in a simultaneous step the last submission, "
+            "which closed it, rolls for every seat's orders: the roll's `purpose` says whose it is"
+        ),
+    ] = None
 
 
 class RollsPage(_Out):

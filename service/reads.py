@@ -230,6 +230,7 @@ class Reads:
         body = msgspec.json.decode(r.body)
         d = body["data"]
         out = {"seq": r.seq, **{k: v for k, v in d.items() if v is not None}}
+        out["command"], out["sent_by"] = r.command_id, r.actor  # public: the event's own, as GET /events shows them
         if seed is None:
             out["verification"] = {"status": "pending", "detail": "verifiable once the server seed is revealed"}
         else:

@@ -46,6 +46,10 @@ def test_create_play_read_reveal_bundle_verify(client):
     assert out["version"] == summary["version"] + 2
     roll = client.get(f"/games/{gid}/rolls/0").json()
     assert roll["purpose"] == "convoy-raid" and roll["verification"]["status"] == "pending"
+    # who sent the command that rolled it, as its event says (a referee's trial had to read GET /events for it)
+    assert (roll["command"], roll["sent_by"]) == (out["events"][0]["command"], "Germany") == (
+        out["command_id"], out["events"][0]["actor"]
+    )
     board = client.get(f"/games/{gid}/views/sz-status").json()["data"]
     sz7 = next(z for z in board["convoy_zones"] if z["sz"] == 7)
     assert sz7["chips"] == out["events"][1]["data"]["damage"]

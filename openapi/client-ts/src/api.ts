@@ -16809,6 +16809,12 @@ export interface components {
         };
         /** RollOut */
         RollOut: {
+            /**
+             * Command
+             * @description the id of the recorded command whose judgement rolled it (GET /games/{id}/bundle)
+             * @default null
+             */
+            command?: string | null;
             /** Faces */
             faces: number[];
             /** K */
@@ -16827,6 +16833,12 @@ export interface components {
             result?: components["schemas"]["RollResult"] | null;
             /** Rule */
             rule: string;
+            /**
+             * Sent by
+             * @description the seat (or `referee`) that sent that command; in a simultaneous step the last submission, which closed it, rolls for every seat's orders: the roll's `purpose` says whose it is
+             * @default null
+             */
+            sent_by?: string | null;
             /** Seq */
             seq: number;
             /** Sides */
