@@ -373,6 +373,33 @@ def export(
         sys.stdout.buffer.write(data)
 
 
+@app.command("import")
+def import_cmd(
+    bundle: Path = typer.Argument(..., help="a bundle JSON file that verifies whole (its game revealed)"),
+    db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="the database to write it into (made if missing)"),
+) -> None:
+    """Write a verified bundle's game into a database, every event as recorded, to read it at any seq, fork it and
+    play on from any position on a server of your own (`umpire serve --db` the same database)."""
+    from domain.engine import Rejected
+    from events.store import open_store
+    from service.games import now_iso
+    from service.imported import import_bundle
+
+    raw = _read(bundle)
+    store = open_store(db)
+    try:
+        made = import_bundle(store, raw, now_iso())
+    except Rejected as e:
+        raise fail(f"{bundle.name}: {e.detail}") from None
+    finally:
+        store.close()
+    gid = made["game_id"]
+    console.print(f"imported [bold]{gid}[/] ({made['ruleset']}, {made['version']} events) into {db}")
+    console.print(f"referee token (the game's own are not in a bundle): {made['referee_token']}")
+    console.print(f"next: umpire serve --db {db}, then /desk/#/live/{gid} (any seq: its timeline), "
+                  f"GET /games/{gid}/views/<view>?at=<seq>, POST /games/{gid}/forks {{\"at\": <seq>}}")
+
+
 @app.command()
 def games(
     db: str = typer.Option("umpire.db", envvar="UMPIRE_DB", help="the database the server uses"),

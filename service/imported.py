@@ -1,0 +1,98 @@
+"""`umpire import`: a verified bundle's game written into a store as it was recorded, every body and hash the same
+(docs/bundles.md "Importing a bundle"), so that a developer handed one file reads it at any seq, forks it and plays on
+from any position with the server's own tools, on a server of their own.
+
+Only a bundle that verifies whole (`verified`: its seed revealed, its replay byte-identical on this engine) is taken:
+the seed is what the game's rolls and seals were made with, and the replay proves the rules here make the same log.
+The game is over (a revealed game is), so it takes no command; a fork of it plays on with its own seats and dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.engine import REFEREE, InvalidInput, Rejected
+from events.bundle import decode_bundle
+from events.canonical import canonical
+from events.store import EventStore, StoreConflict
+from events.store.rows import CommandRow, GameRow, NewEventRow
+from service.credentials import new_token, token_hash
+from service.replay import logged_seed, verify
+from service.rulesets import RULESETS, Loaded
+
+
+class ImportRefused(Rejected):
+    status = 422
+
+
+def import_bundle(
+    store: EventStore, raw: bytes, stamp: str, rulesets: dict[str, Loaded] = RULESETS
+) -> dict[str, Any]:
+    """Write the bundle's game into `store` (`stamp`: the time recorded for its rows, which the bundle does not carry);
+    its id, ruleset and the referee token made for it (the game's own tokens are not in a bundle)."""
+    report = verify(raw, rulesets=rulesets)
+    if report["verdict"] != "verified":
+        failed = {k: c["detail"] for k, c in report["checks"].items() if c["status"] != "pass"}
+        raise ImportRefused(
+            "bundle-not-verified",
+            f"only a bundle that verifies whole is imported (its seed revealed and its replay byte-identical on this "
+            f"engine); this one is {report['verdict']}: {failed}",
+        )
+    b = decode_bundle(raw)
+    if b.parent is not None:
+        raise ImportRefused(
+            "bundle-is-a-fork", "a fork's bundle carries its parent's part: import the parent's bundle and fork it here"
+        )
+    if store.game(b.game) is not None:
+        raise InvalidInput("game-exists", f"this store has a game {b.game} already: import into another database")
+    seed, _ = logged_seed(b)
+    seat_of: dict[int, str] = {}
+    for cmd in b.commands:
+        for seq in range(cmd.seqs[0], cmd.seqs[1] + 1):
+            seat_of[seq] = cmd.seat
+    beside = {  # a sealed record's content and salt, kept beside its body as the write path keeps it
+        entry["seq"]: canonical({"content": entry["content"], "salt": entry["salt"]}).decode()
+        for e in b.events
+        if e.body["type"] == "SubmissionsRevealed"
+        for entry in e.body["data"]["entries"]
+    }
+    rows = [
+        NewEventRow(
+            b.game,
+            e.body["seq"],
+            e.body["type"],
+            e.body["v"],
+            canonical(e.body).decode(),
+            e.hash,
+            e.body["command"],
+            seat_of[e.body["seq"]],
+            stamp,
+            beside.get(e.body["seq"]) if e.body["type"] == "SubmissionSealed" else None,
+            e.body["data"]["k"] if e.body["type"] == "DiceRolled" else None,
+        )
+        for e in b.events
+    ]
+    commands = [
+        CommandRow(b.game, c.command_id, c.seat, canonical(c.payload).decode(), c.seqs[0], c.seqs[1], stamp)
+        for c in b.commands
+    ]
+    referee = new_token()
+    game = GameRow(
+        id=b.game,
+        ruleset=b.ruleset.id,
+        ruleset_version=b.ruleset.version,
+        data_sha256=b.ruleset.data_sha256,
+        mode=b.dice.mode,
+        server_seed=str(seed),
+        server_commit=b.dice.server_commit,
+        tokens={REFEREE: token_hash(referee)},
+        created_at=stamp,
+    )
+    first, *rest = commands
+    try:
+        store.create_game(game, rows[: first.last_seq], first)
+    except StoreConflict as e:
+        raise InvalidInput("game-exists", f"this store has a game {b.game} already: import into another database") from e
+    for row in rest:
+        store.append(rows[row.first_seq - 1 : row.last_seq], row)
+    return {"game_id": b.game, "ruleset": b.ruleset.id, "version": len(rows), "referee_token": referee}
