@@ -226,9 +226,12 @@ def _enough_files(connections: int) -> None:
 
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        raw = path.read_bytes()
     except OSError as e:
         raise fail(f"cannot read {path}: {e.strerror}")
+    if not raw.strip():
+        raise fail(f"{path} is empty: a bundle is one JSON object (GET /games/{{id}}/bundle, umpire export)")
+    return raw
 
 
 @app.command("verify")

@@ -637,7 +637,12 @@ def verify(
         rep = _check("skipped", "the dice check failed, so the replay has no trusted seed", first_bad_seq=None)
     else:
         rep = _check(
-            "skipped", "the server seed is not revealed and this server does not hold this log", first_bad_seq=None
+            "skipped",
+            "the server seed is not revealed and this server does not hold this log"
+            if seed_lookup is not None
+            else "the server seed is not revealed yet: the replay waits for it (the game's own server replays it now "
+            "with its stored seed: POST /bundles/verify there)",
+            first_bad_seq=None,
         )
     checks = {"chain": chain, "dice": dice, "sealed": sealed, "replay": rep}
     if parent is not None:

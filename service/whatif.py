@@ -121,7 +121,7 @@ def check_at(b: Bundle, at: int) -> None:
     """422 unless `at` is a seq of the bundle that ends a command."""
     ends = command_ends(b)
     if not 1 <= at <= len(b.events):
-        raise InvalidInput("invalid-at", f"at is a seq of the bundle, from 1 to {len(b.events)}")
+        raise InvalidInput("invalid-at", f"at is a seq of the game (of its bundle), from 1 to {len(b.events)}")
     if at not in ends:
         before = max((x for x in ends if x < at), default=None)
         after = min((x for x in ends if x > at), default=None)
