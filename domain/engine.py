@@ -810,7 +810,7 @@ def decide_deadlines(
         turn_seconds=game.deadlines.turn_seconds if turn_seconds is None else turn_seconds,
         on_expiry=game.deadlines.on_expiry if on_expiry is None else on_expiry,
     )
-    check_deadlines(_rules(game), rule)
+    check_deadlines(_rules(game), rule, game.created.ruleset.version)  # as the game's edition has it (AA-E6-2)
     for seat, seconds in extend.items():
         if seat not in game.seats:
             raise InvalidInput("invalid-deadlines", f"extend names {seat!r}, not a seat of this game: {game.seats}")

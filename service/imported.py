@@ -87,12 +87,11 @@ def import_bundle(
         server_commit=b.dice.server_commit,
         tokens={REFEREE: token_hash(referee)},
         created_at=stamp,
+        bots=list(b.commands[0].payload.get("bots") or []),  # the seats the server played, as the creation said
     )
     first, *rest = commands
-    try:
-        store.create_game(game, rows[: first.last_seq], first)
+    try:  # one transaction: the whole game or nothing
+        store.create_game(game, rows, first, later=rest)
     except StoreConflict as e:
         raise InvalidInput("game-exists", f"this store has a game {b.game} already: import into another database") from e
-    for row in rest:
-        store.append(rows[row.first_seq - 1 : row.last_seq], row)
     return {"game_id": b.game, "ruleset": b.ruleset.id, "version": len(rows), "referee_token": referee}

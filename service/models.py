@@ -642,7 +642,8 @@ class RollOut(_Out, omit_defaults=True):
         str | None,
         Meta(
             description="the seat (or `referee`) that sent that command; in a simultaneous step the last submission, "
-            "which closed it, rolls for every seat's orders: the roll's `purpose` says whose it is"
+            "which closed it, rolls for every seat's orders (the roll's `purpose` says whose it is); a command "
+            "`deadline-<seat>-…` is the turn clock acting for that seat, and a bot seat's commands are the server's"
         ),
     ] = None
 

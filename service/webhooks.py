@@ -313,10 +313,10 @@ class Webhooks:
     ) -> list[OutboxRow]:
         """After the command's events were applied to `game`: a `your-turn` for each registered seat that has just
         become awaited, a `game-over` for every registered reader when the game just ended; `expired` (the command is
-        a seat's turn run out): a `deadline-expired` to that seat and to the referee, before any game-over."""
+        a seat's turn run out): a `deadline-expired` to that seat and to the referee, unless the game ended."""
         hooks, awaited_before = seen
         out: list[OutboxRow] = []
-        if expired is not None:
+        if expired is not None and not game.over:  # an expiry that ends the game (a forfeit): its game-over says it
             now = self.clock()
             for reader in (expired, engine.REFEREE):
                 if reader in hooks:

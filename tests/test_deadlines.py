@@ -141,9 +141,14 @@ def test_forfeit_policy_falls_back_to_the_bot_where_the_seat_cannot_concede(tmp_
     svc = service(str(tmp_path / "d.db"), t)
     g = create(svc, "aa1942-convoy", "forfeit", seconds=60, edition="5.0.0")  # 6.0.0 takes no clock (AA-R19)
     gid = g["game_id"]
+    from service.payloads import DeadlinesPayload
+
+    # the referee still changes a 5.0.0 game's clock (a review found it judged as the newest edition, which takes none)
+    svc.set_deadlines(gid, g["referee_token"], DeadlinesPayload(paused=True))
+    resumed = svc.set_deadlines(gid, g["referee_token"], DeadlinesPayload(paused=False))  # USSR's turn anew
     t.t += 60
     assert svc.clocks.sweep() == 1
-    assert expiries(svc, gid) == [{"seat": "USSR", "since": g["version"], "action": "bot"}]
+    assert expiries(svc, gid) == [{"seat": "USSR", "since": resumed["version"], "action": "bot"}]
     replays_byte_identical(svc, gid, g["referee_token"])
 
 

@@ -88,3 +88,26 @@ def test_umpire_import_says_what_to_do_next_and_refuses_in_words(tmp_path):
     assert done.exit_code == 0 and "imported pacific" in done.output and "/forks" in done.output, done.output
     again = runner.invoke(cli, ["import", str(AA), "--db", db], terminal_width=300)
     assert again.exit_code == 1 and "has a game pacific already" in again.output
+
+
+def test_an_import_is_whole_or_nothing(tmp_path, monkeypatch):
+    """A review stopped an import midway (then one transaction per command): half a game stayed, open, and the file
+    could not be imported again. Now one transaction: a failure at a late command leaves nothing."""
+    from events.store import sql
+
+    b = decode_bundle(AA.read_bytes())
+    late = b.commands[-3].command_id
+    store = SQLiteStore(str(tmp_path / "w.db"))
+    real = SQLiteStore._execute
+
+    def failing(self, conn, statement, params=()):
+        if statement == sql.INSERT_COMMAND and params[1] == late:
+            raise RuntimeError("the line went down")
+        return real(self, conn, statement, params)
+
+    monkeypatch.setattr(SQLiteStore, "_execute", failing)
+    with pytest.raises(RuntimeError):
+        import_bundle(store, AA.read_bytes(), "2026-12-07T11:00:00Z")
+    assert store.game(b.game) is None and store.events(b.game) == []
+    monkeypatch.setattr(SQLiteStore, "_execute", real)
+    assert import_bundle(store, AA.read_bytes(), "2026-12-07T11:00:00Z")["version"] == len(b.events)

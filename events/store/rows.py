@@ -3,6 +3,7 @@ writes, and `EventStore`, the interface the service needs (SQLite and PostgreSQL
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
@@ -140,6 +141,7 @@ class EventStore(Protocol):
         command: CommandRow,
         clocked: bool = False,
         running_since: float | None = None,
+        later: Sequence[CommandRow] = (),
     ) -> None: ...
     def append(
         self, events: list[NewEventRow], command: CommandRow, wait: bool = True, outbox: list[OutboxRow] | None = None

@@ -39,6 +39,10 @@ _GAME_COLS = "id, ruleset, ruleset_version, data_sha256, mode, server_seed, serv
 INSERT_EVENT_HEAD = f"INSERT INTO events ({', '.join(NewEventRow.__struct_fields__)}) VALUES"
 _INSERT_EVENT = f"{INSERT_EVENT_HEAD} ({','.join('?' * len(NewEventRow.__struct_fields__))})"
 INSERT_COMMAND = f"INSERT INTO commands ({_COMMAND_COLS}) VALUES (?,?,?,?,?,?,?)"
+
+
+def _command_values(c: CommandRow) -> tuple[object, ...]:
+    return (c.game, c.command_id, c.seat, c.payload, c.first_seq, c.last_seq, c.recorded_at)
 _INSERT_GAME = f"INSERT INTO games ({_GAME_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
 _ENDED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'GameEnded')"
 _REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'ServerSeedRevealed')"
@@ -374,9 +378,11 @@ class SQLStore:
         command: CommandRow,
         clocked: bool = False,
         running_since: float | None = None,
+        later: Sequence[CommandRow] = (),
     ) -> None:
         """A new game: its row, opening events and command in one transaction; `clocked`: it has a turn clock, which
-        runs from `running_since` (None: once its open seats are taken, `start_clock`)."""
+        runs from `running_since` (None: once its open seats are taken, `start_clock`); `later`: the commands of the
+        rest of `events`, written in the same transaction (an imported game, service/imported.py: whole or nothing)."""
         row = (
             game.id,
             game.ruleset,
@@ -394,6 +400,8 @@ class SQLStore:
                 self._wrote(game.id)
                 self._execute(conn, _INSERT_GAME, row)
                 self._insert(conn, events, command)
+                for cmd in later:
+                    self._execute(conn, INSERT_COMMAND, _command_values(cmd))
                 if clocked:
                     self._execute(
                         conn, "INSERT INTO clocks (game, running_since) VALUES (?, ?)", (game.id, running_since)
@@ -423,19 +431,7 @@ class SQLStore:
         self._insert_many(conn, _INSERT_EVENT, [msgspec.structs.astuple(e) for e in events])
         if events:
             self._wrote(command.game, (events[-1].seq, events[-1].hash))
-        self._execute(
-            conn,
-            INSERT_COMMAND,
-            (
-                command.game,
-                command.command_id,
-                command.seat,
-                command.payload,
-                command.first_seq,
-                command.last_seq,
-                command.recorded_at,
-            ),
-        )
+        self._execute(conn, INSERT_COMMAND, _command_values(command))
 
     def _insert_outbox(self, conn: Any, rows: list[OutboxRow], once: bool = False) -> None:
         """`once`: a row whose id is queued already is left as it is (several processes may send one)."""

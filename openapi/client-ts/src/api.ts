@@ -16835,7 +16835,7 @@ export interface components {
             rule: string;
             /**
              * Sent by
-             * @description the seat (or `referee`) that sent that command; in a simultaneous step the last submission, which closed it, rolls for every seat's orders: the roll's `purpose` says whose it is
+             * @description the seat (or `referee`) that sent that command; in a simultaneous step the last submission, which closed it, rolls for every seat's orders (the roll's `purpose` says whose it is); a command `deadline-<seat>-…` is the turn clock acting for that seat, and a bot seat's commands are the server's
              * @default null
              */
             sent_by?: string | null;

@@ -420,10 +420,12 @@ export class Game extends EventTarget {
     const r = reader(this.id);
     const at = `${this.events.length}/${r.as}`;
     if (this.source === "bundle" || this._commandsAt === at) return;
+    const held = this.events.length;
     const b = await api.bundle(this.id, r.token);
     const err = bundleError(b);
     if (err) throw new Error(`the server's bundle is not an umpire-bundle/1: ${err}`);
-    this.commands = b.commands;
+    // the game may have moved on while the bundle was read: its commands up to the events this page holds
+    this.commands = b.commands.filter((/** @type {import("./verify.js").BundleCommand} */ c) => Number(c.seqs[1]) <= held);
     this._commandsAt = at;
     this._indexCommands();
     if (b.parent && !this.parentBundle) {

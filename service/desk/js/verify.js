@@ -249,7 +249,7 @@ function commandsAgainstEvents(b) {
     if (first !== expected || last < first) {
       return {
         detail: `command ${cmd.command_id} gives seqs ${first}-${last}, but the commands before it end at seq ${expected - 1}: a command was dropped, added or moved, or its seqs changed`,
-        seq: Math.min(first, expected),
+        seq: Math.min(Number(first), expected), // a seq past 2^53 is a BigInt
       };
     }
     if (last > b.events.length) {

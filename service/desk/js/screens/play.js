@@ -609,16 +609,19 @@ function drawTable(main, gameId, joined = null) {
   // with a command), and the head drawn again each half minute for the time left
   let clockAt = -1;
   async function readClock(version) {
-    if (version === clockAt) return;
+    if (version <= clockAt) return;
     clockAt = version;
+    let read;
     try {
-      st.summary = await api.game(gameId);
+      read = await api.game(gameId);
     } catch {
       return; // the clock is only shown: the last one read stays
     }
+    if (version !== clockAt) return; // a later version's read is on its way: an earlier answer never overwrites it
+    st.summary = read;
     drawHead();
   }
-  const ticking = setInterval(() => (document.body.contains(head) ? drawHead() : clearInterval(ticking)), 30_000);
+  const ticking = setInterval(() => st.summary?.deadlines && drawHead(), 30_000); // cleared when the page goes
 
   function clockText() {
     const d = st.summary?.deadlines;
@@ -919,6 +922,7 @@ function drawTable(main, gameId, joined = null) {
 
   return () => {
     st.stopped = true;
+    clearInterval(ticking);
     if (live) live.close();
   };
 }
