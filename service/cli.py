@@ -383,16 +383,15 @@ def import_cmd(
 ) -> None:
     """Write a verified bundle's game into a database, every event as recorded, to read it at any seq, fork it and
     play on from any position on a server of your own (`umpire serve --db` the same database)."""
-    from domain.engine import Rejected
     from events.store import open_store
     from service.games import now_iso
-    from service.imported import import_bundle
+    from service.imported import ImportRefused, import_bundle
 
     raw = _read(bundle)
     store = open_store(db)
     try:
         made = import_bundle(store, raw, now_iso())
-    except Rejected as e:
+    except ImportRefused as e:
         raise fail(f"{bundle.name}: {e.detail}") from None
     finally:
         store.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import REFEREE, InvalidInput, Rejected
+from domain.engine import REFEREE
 from events.bundle import decode_bundle
 from events.canonical import canonical
 from events.store import EventStore, StoreConflict
@@ -21,8 +21,12 @@ from service.replay import logged_seed, verify
 from service.rulesets import RULESETS, Loaded
 
 
-class ImportRefused(Rejected):
-    status = 422
+class ImportRefused(Exception):
+    """Why a bundle is not imported (the CLI's, never an HTTP answer): `detail` says it in words."""
+
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
 
 
 def import_bundle(
@@ -34,17 +38,14 @@ def import_bundle(
     if report["verdict"] != "verified":
         failed = {k: c["detail"] for k, c in report["checks"].items() if c["status"] != "pass"}
         raise ImportRefused(
-            "bundle-not-verified",
             f"only a bundle that verifies whole is imported (its seed revealed and its replay byte-identical on this "
             f"engine); this one is {report['verdict']}: {failed}",
         )
     b = decode_bundle(raw)
     if b.parent is not None:
-        raise ImportRefused(
-            "bundle-is-a-fork", "a fork's bundle carries its parent's part: import the parent's bundle and fork it here"
-        )
+        raise ImportRefused("a fork's bundle carries its parent's part: import the parent's bundle and fork it here")
     if store.game(b.game) is not None:
-        raise InvalidInput("game-exists", f"this store has a game {b.game} already: import into another database")
+        raise ImportRefused(f"this store has a game {b.game} already: import into another database")
     seed, _ = logged_seed(b)
     seat_of: dict[int, str] = {}
     for cmd in b.commands:
@@ -93,5 +94,5 @@ def import_bundle(
     try:  # one transaction: the whole game or nothing
         store.create_game(game, rows, first, later=rest)
     except StoreConflict as e:
-        raise InvalidInput("game-exists", f"this store has a game {b.game} already: import into another database") from e
+        raise ImportRefused(f"this store has a game {b.game} already: import into another database") from e
     return {"game_id": b.game, "ruleset": b.ruleset.id, "version": len(rows), "referee_token": referee}

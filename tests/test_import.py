@@ -13,12 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from domain import engine
-from domain.engine import Rejected
 from events.bundle import decode_bundle
 from events.store import SQLiteStore
 from service.cli import app as cli
 from service.games import GameService
-from service.imported import import_bundle
+from service.imported import ImportRefused, import_bundle
 from service.reads import render_view
 from service.replay import fold_bundle
 
@@ -71,14 +70,14 @@ def test_only_a_bundle_that_verifies_whole_is_imported_and_once(tmp_path):
     roll["body"]["data"]["faces"] = [7 - f for f in roll["body"]["data"]["faces"]]
     store = SQLiteStore(str(tmp_path / "s.db"))
     for bad, verdict in [(unrevealed, "partial"), (tampered, "failed")]:
-        with pytest.raises(Rejected) as e:
+        with pytest.raises(ImportRefused) as e:
             import_bundle(store, json.dumps(bad).encode(), "2026-12-07T11:00:00Z")
-        assert e.value.code == "bundle-not-verified" and f"this one is {verdict}" in e.value.detail
+        assert "verifies whole" in e.value.detail and f"this one is {verdict}" in e.value.detail
     assert store.game_ids() == []  # nothing written
     import_bundle(store, raw, "2026-12-07T11:00:00Z")
-    with pytest.raises(Rejected) as e:
+    with pytest.raises(ImportRefused) as e:
         import_bundle(store, raw, "2026-12-07T11:00:00Z")
-    assert e.value.code == "game-exists"
+    assert "has a game pacific already" in e.value.detail
 
 
 def test_umpire_import_says_what_to_do_next_and_refuses_in_words(tmp_path):
