@@ -294,8 +294,7 @@ class GameService:
                             for event in evs:
                                 engine.evolve(game, event)
                         engine.next_turns(game, seat, stamp)
-                        expired = seat if payload.get("type") == "deadline_expired" else None  # the clock's command
-                        outbox = self.webhooks.notifications(game, seen, was_over, expired)
+                        outbox = self.webhooks.notifications(game, seen, was_over, evs)
                     except Exception:
                         self._reload(cached)
                         raise

@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import REFEREE
+from events.bodies import sealed_beside
 from events.bundle import decode_bundle
 from events.canonical import canonical
+from events.core import DiceRolled
 from events.store import EventStore, StoreConflict
 from events.store.rows import CommandRow, GameRow, NewEventRow
 from service.credentials import new_token, token_hash
-from service.replay import logged_seed, verify
+from service.replay import logged_seed, opened_records, verify, with_opened
 from service.rulesets import RULESETS, Loaded
 
 
@@ -44,35 +46,19 @@ def import_bundle(
     b = decode_bundle(raw)
     if b.parent is not None:
         raise ImportRefused("a fork's bundle carries its parent's part: import the parent's bundle and fork it here")
-    if store.game(b.game) is not None:
-        raise ImportRefused(f"this store has a game {b.game} already: import into another database")
     seed, _ = logged_seed(b)
-    seat_of: dict[int, str] = {}
-    for cmd in b.commands:
-        for seq in range(cmd.seqs[0], cmd.seqs[1] + 1):
-            seat_of[seq] = cmd.seat
-    beside = {  # a sealed record's content and salt, kept beside its body as the write path keeps it
-        entry["seq"]: canonical({"content": entry["content"], "salt": entry["salt"]}).decode()
-        for e in b.events
-        if e.body["type"] == "SubmissionsRevealed"
-        for entry in e.body["data"]["entries"]
-    }
-    rows = [
-        NewEventRow(
-            b.game,
-            e.body["seq"],
-            e.body["type"],
-            e.body["v"],
-            canonical(e.body).decode(),
-            e.hash,
-            e.body["command"],
-            seat_of[e.body["seq"]],
-            stamp,
-            beside.get(e.body["seq"]) if e.body["type"] == "SubmissionSealed" else None,
-            e.body["data"]["k"] if e.body["type"] == "DiceRolled" else None,
-        )
-        for e in b.events
-    ]
+    opened = opened_records(b)  # the sealed records' content, kept beside their bodies as the write path keeps it
+    rows = []
+    for cmd in b.commands:  # the verified chain check holds each command to the seqs its events make
+        for e in b.events[cmd.seqs[0] - 1 : cmd.seqs[1]]:
+            event = with_opened(e.body, opened)
+            roll_k = event.k if isinstance(event, DiceRolled) else None
+            rows.append(
+                NewEventRow(
+                    b.game, e.body["seq"], e.body["type"], e.body["v"], canonical(e.body).decode(), e.hash,
+                    cmd.command_id, cmd.seat, stamp, sealed_beside(event), roll_k,
+                )  # fmt: skip
+            )
     commands = [
         CommandRow(b.game, c.command_id, c.seat, canonical(c.payload).decode(), c.seqs[0], c.seqs[1], stamp)
         for c in b.commands

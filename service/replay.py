@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import msgspec
@@ -16,9 +16,10 @@ from domain import engine
 from domain.dice import commitment, faces_for, game_seed, sealing_salt
 from domain.engine import REFEREE, Game, InvalidInput, Rejected
 from events.bodies import body_of, event_from_body
-from events.bundle import Bundle, decode_bundle
+from events.bundle import Bundle, BundleCommand, decode_bundle
 from events.canonical import canonical, first_broken_link
 from events.core import SubmissionSealed, as_genesis
+from events.vocabulary import Event
 from service.payloads import CORE_PAYLOADS, CREATOR, command_kind, creation_events_for
 from service.rulesets import RULESETS, Loaded, loaded_for
 
@@ -302,6 +303,16 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
     return _check("pass", detail, first_bad_seq=None, revealed=len(opened), unrevealed=closed)
 
 
+def _sealed_by_command(b: Bundle, records: Mapping[Any, dict[str, Any]]) -> Iterator[tuple[BundleCommand, list[int]]]:
+    """Each command of the bundle with the seqs of the sealed records among `records` (seq -> `SubmissionSealed`
+    data) that it made for its own seat, in order."""
+    at = sorted(s for s in records if isinstance(s, int))
+    for cmd in b.commands:
+        first, last = cmd.seqs
+        inside = at[bisect.bisect_left(at, first) : bisect.bisect_right(at, last)]
+        yield cmd, [s for s in inside if records[s].get("seat") == cmd.seat]
+
+
 def _placeholders(
     b: Bundle, sealed: dict[Any, dict[str, Any]], closed: set[int]
 ) -> tuple[list[int], tuple[str, int] | None]:
@@ -309,9 +320,8 @@ def _placeholders(
     (else the failure and its seq); and the records still sealed whose command shows content instead (a seat's or the
     referee's copy), which cannot be checked before the reveal."""
     shown: list[int] = []
-    for cmd in b.commands:
-        first, last = cmd.seqs
-        mine = [at for at in sealed if isinstance(at, int) and first <= at <= last and sealed[at].get("seat") == cmd.seat]
+    for cmd, mine in _sealed_by_command(b, sealed):
+        first = cmd.seqs[0]
         if set(cmd.payload) == {"sealed"}:
             if not any(cmd.payload["sealed"] == sealed[at].get("commitment") for at in mine):
                 at = mine[0] if mine else first
@@ -350,16 +360,29 @@ def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
     return [{"path": path or "(body)", "recorded": recorded, "replayed": replayed}]
 
 
-def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loaded] = RULESETS) -> Game:
-    """A game from a bundle's events alone (no seed needed): its state after seq `upto` (default: the last). Sealed
-    records get their content from the reveals in the bundle; a fork starts from its parent's bundle."""
-    loaded = loaded_for(rulesets, b.ruleset.id)
-    opened = {
+def opened_records(b: Bundle) -> dict[int, tuple[Any, Any]]:
+    """The content and salt of each sealed record the bundle's reveals open, by the record's seq."""
+    return {
         x["seq"]: (x["content"], x["salt"])
         for e in b.events
         if e.body.get("type") == "SubmissionsRevealed"
         for x in e.body["data"].get("entries", [])
     }
+
+
+def with_opened(body: dict[str, Any], opened: dict[int, tuple[Any, Any]]) -> Event:
+    """The event of `body`, a sealed record with its content and salt where a reveal of the bundle opens it."""
+    event = event_from_body(body)
+    if isinstance(event, SubmissionSealed) and body["seq"] in opened:
+        event.content, event.salt = opened[body["seq"]]
+    return event
+
+
+def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loaded] = RULESETS) -> Game:
+    """A game from a bundle's events alone (no seed needed): its state after seq `upto` (default: the last). Sealed
+    records get their content from the reveals in the bundle; a fork starts from its parent's bundle."""
+    loaded = loaded_for(rulesets, b.ruleset.id)
+    opened = opened_records(b)
     try:
         first = as_genesis(event_from_body(b.events[0].body))
         if first.parent is not None:
@@ -369,10 +392,7 @@ def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loade
         else:
             game = loaded.start(b.game, first)
         for e in b.events[1 : upto if upto is not None else None]:
-            event = event_from_body(e.body)
-            if isinstance(event, SubmissionSealed) and e.body["seq"] in opened:
-                event.content, event.salt = opened[e.body["seq"]]
-            engine.evolve(game, event)
+            engine.evolve(game, with_opened(e.body, opened))
     except (KeyError, TypeError, ValueError, msgspec.ValidationError) as e:
         raise Rejected("replay", f"the events of {b.game} do not fold: {e}") from None
     return game
@@ -533,11 +553,7 @@ def refuse_sealed_content(b: Bundle) -> None:
                     closed.pop(entry["seq"], None)
     if not closed:
         return
-    at = sorted(closed)
-    for cmd in b.commands:
-        first, last = cmd.seqs
-        inside = at[bisect.bisect_left(at, first) : bisect.bisect_right(at, last)]
-        mine = [s for s in inside if closed[s].get("seat") == cmd.seat]
+    for cmd, mine in _sealed_by_command(b, closed):
         if not mine:
             continue
         shown = cmd.payload

@@ -24,7 +24,7 @@ import ssl
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
@@ -34,7 +34,9 @@ from standardwebhooks import Webhook
 
 from domain import engine
 from domain.engine import Rejected
+from events.core import DeadlineExpired
 from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
+from events.vocabulary import Event
 from service.http import _encode
 from service.logs import STORAGE_LOG
 from service.metrics import DELIVERIES
@@ -309,18 +311,19 @@ class Webhooks:
         game: engine.Game,
         seen: tuple[dict[str, int], frozenset[str]],
         was_over: bool,
-        expired: str | None = None,
+        events: Sequence[Event] = (),
     ) -> list[OutboxRow]:
-        """After the command's events were applied to `game`: a `your-turn` for each registered seat that has just
-        become awaited, a `game-over` for every registered reader when the game just ended; `expired` (the command is
-        a seat's turn run out): a `deadline-expired` to that seat and to the referee, unless the game ended."""
+        """After the command's `events` were applied to `game`: a `your-turn` for each registered seat that has just
+        become awaited, a `game-over` for every registered reader when the game just ended, and where a seat's turn
+        ran out (`DeadlineExpired`) a `deadline-expired` to that seat and to the referee, unless the game ended."""
         hooks, awaited_before = seen
         out: list[OutboxRow] = []
+        expired = next((e.seat for e in events if isinstance(e, DeadlineExpired)), None)
         if expired is not None and not game.over:  # an expiry that ends the game (a forfeit): its game-over says it
             now = self.clock()
             for reader in (expired, engine.REFEREE):
                 if reader in hooks:
-                    end = None if game.over or reader == engine.REFEREE else self.deadline_at(game, reader)
+                    end = None if reader == engine.REFEREE else self.deadline_at(game, reader)
                     body = payload("deadline-expired", game, reader, hooks[reader], now, end, expired)
                     out.append(outbox_row(game.game_id, reader, "deadline-expired", body, now))
         if game.over and not was_over:

@@ -315,7 +315,7 @@ async function drawLobby(main) {
     for (const { field, control } of controls) {
       control.addEventListener(field.kind === "yes-no" || field.kind === "one-of" ? "change" : "input", () => {
         const now = parsed();
-        if (now === null) return showFields(); // not reached: the fieldset is disabled while the box is not JSON
+        if (now === null) return; // the fieldset is disabled while the box is not JSON
         options.value = JSON.stringify(withOption(now, field, field.kind === "yes-no" ? control.checked : control.value));
         seatsSoon();
       });
