@@ -234,6 +234,7 @@ def create_app(
     games_routes.add_routes(route, svc, conditional)
     whatif_routes.add_routes(route, svc)
     notification_routes.add_routes(route, svc)
+    notification_routes.add_mail_page(app, svc)
     record_routes.add_routes(route, svc, conditional)
     app.state.verifier = verification_routes.add_routes(route, svc, settings)
     app.router.on_shutdown.append(app.state.verifier.close)  # its worker processes end with the server

@@ -49,6 +49,7 @@ from service.credentials import Credentials
 from service.deadlines import Clocks
 from service.http import check_command_extras
 from service.logs import STORAGE_LOG
+from service.mail import Mailer
 from service.metrics import APPEND_SECONDS
 from service.notify import Notifier
 from service.payloads import DeadlinesPayload
@@ -174,7 +175,11 @@ class GameService:
         self.reads = Reads(self.cache, self.credentials, self.clocks)
         self.creation = Creation(self)
         allow = Allow(self.settings.webhook_allow)
-        self.webhooks = Webhooks(store, allow)
+        try:
+            mailer = Mailer.from_settings(self.settings.smtp, self.settings.mail_from, self.settings.public_url)
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+        self.webhooks = Webhooks(store, allow, mailer=mailer)
         self.dispatcher = Dispatcher(
             store,
             allow,
@@ -182,6 +187,7 @@ class GameService:
             self.settings.webhook_poll,
             self.settings.webhook_concurrency,
             self.settings.webhook_lease,
+            mailer=mailer,
         )
         self.webhooks.wake = self.dispatcher.wake
         self.webhooks.deadline_at = self.clocks.deadline_at

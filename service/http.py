@@ -438,7 +438,12 @@ class Guards:
             return self._too_big(path)
         content_type = headers.get(b"content-type")
         has_body = declared != b"0" and (declared is not None or b"transfer-encoding" in headers)
-        if (has_body or content_type is not None) and declared != b"0" and not _is_json(content_type):
+        if (
+            (has_body or content_type is not None)
+            and declared != b"0"
+            and not _is_json(content_type)
+            and path != "/mail"  # a mail's link page: a form's POST, or a one-click unsubscribe (body unread)
+        ):
             return problem(
                 415, "unsupported-media-type", "send the body as JSON with Content-Type: application/json", path
             )

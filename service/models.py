@@ -785,35 +785,54 @@ class OddsJob(_Out):
 
 
 class NotificationTarget(_In):
-    """The one webhook target of the reader whose token is sent (a second PUT replaces it, with a new secret)."""
+    """The one notification target of the reader whose token is sent (a second PUT replaces it): a webhook URL (with
+    a new secret), or an e-mail address as `mailto:`, which is mailed a code and gets nothing more until it is
+    confirmed (`POST …/notifications/confirm`)."""
 
     url: Annotated[
         str,
         Meta(
             min_length=1,
             max_length=2048,
-            pattern="^[Hh][Tt][Tt][Pp][Ss]?://",
-            description="an http(s) URL at a public address (docs/operations.md)",
+            pattern="^([Hh][Tt][Tt][Pp][Ss]?://|[Mm][Aa][Ii][Ll][Tt][Oo]:)",
+            description="an http(s) URL at a public address (docs/operations.md), or mailto:name@host.example where "
+            "the server sends e-mail",
         ),
     ]
 
 
+class AddressConfirmation(_In):
+    """The code mailed to the reader's address when it was registered."""
+
+    code: Annotated[str, Meta(min_length=1, max_length=64, description="as the confirmation mail gives it")]
+
+
 class NotificationRegistered(_Out):
-    """The target and its Standard Webhooks signing secret, shown only here (and at a rotation)."""
+    """The target and, for a webhook, its Standard Webhooks signing secret, shown only here (and at a rotation)."""
 
     reader: Annotated[str, Meta(description="the seat (or `referee`) notified")]
-    url: Annotated[str, Meta(description="where notifications are POSTed")]
-    secret: Annotated[str, Meta(description="whsec_…: verify `webhook-signature` with it (docs/api.md)")]
+    url: Annotated[str, Meta(description="where notifications are POSTed, or mailto: the address they are mailed to")]
+    secret: Annotated[
+        str | None,
+        Meta(description="whsec_…: verify `webhook-signature` with it (docs/api.md); null for an e-mail address"),
+    ]
+    confirmed: Annotated[
+        bool, Meta(description="false for an address until the code mailed to it is confirmed; true for a webhook")
+    ]
 
 
 class Delivery(_Out):
     """One notification to this target and how its delivery went."""
 
     id: Annotated[str, Meta(description="its `webhook-id`, the same at every attempt")]
-    kind: Annotated[str, Meta(description="your-turn, game-over, ping, deadline-warning, deadline-expired")]
+    kind: Annotated[
+        str, Meta(description="your-turn, game-over, ping, deadline-warning, deadline-expired; confirm (a code mailed)")
+    ]
     status: Annotated[str, Meta(description="pending (retried), delivered, failed (given up), dropped")]
     attempts: int
-    last_outcome: Annotated[str | None, Meta(description="the last attempt's HTTP status, or why it failed")]
+    last_outcome: Annotated[
+        str | None, Meta(description="the last attempt's HTTP status (`sent` for a mail), or why it failed")
+    ]
     last_attempt_at: str | None
     created_at: str
 
@@ -823,6 +842,7 @@ class Notifications(_Out):
 
     reader: str
     url: str
+    confirmed: Annotated[bool, Meta(description="false for an address waiting for its code to come back")]
     created_at: str
     rotation_overlap_until: Annotated[str | None, Meta(description="until when the previous secret also signs")]
     deliveries: list[Delivery]

@@ -58,6 +58,7 @@ MODELS = [
     models.VerifyReport,
     models.CommandSpec,
     models.NotificationTarget,
+    models.AddressConfirmation,
     models.NotificationRegistered,
     models.Notifications,
     models.SecretRotated,

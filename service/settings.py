@@ -71,6 +71,9 @@ class Settings:
     webhook_poll: float = 1.0  # seconds between the dispatcher's looks for due retries and other processes' rows
     webhook_concurrency: int = 8  # webhook deliveries in flight at once, per process
     webhook_lease: float = 60.0  # seconds a claimed webhook is its process's; then another may take it (crash)
+    smtp: str = ""  # the SMTP server e-mail notifications go through: smtp://, smtp+starttls://, smtps:// (off unset)
+    mail_from: str = ""  # the address those mails come from (needed with smtp)
+    public_url: str = ""  # the server's address as players reach it, for links in mails (none unset)
     log_format: str = "text"  # the server's log lines: text, or json (one object per line; docs/operations.md "Logs")
     deadline_poll: float = 2.0  # seconds between a process's looks for turn clocks run out (docs/api.md "Deadlines")
     telemetry: str = "auto"  # FastAPI's OpenTelemetry: on, off, or auto (on when OpenTelemetry is set up at start)
@@ -108,6 +111,9 @@ class Settings:
             webhook_backoff=_float("UMPIRE_WEBHOOK_BACKOFF", cls.webhook_backoff),
             webhook_poll=_float("UMPIRE_WEBHOOK_POLL", cls.webhook_poll),
             deadline_poll=_float("UMPIRE_DEADLINE_POLL", cls.deadline_poll),
+            smtp=os.environ.get("UMPIRE_SMTP", cls.smtp),
+            mail_from=os.environ.get("UMPIRE_MAIL_FROM", cls.mail_from),
+            public_url=os.environ.get("UMPIRE_PUBLIC_URL", cls.public_url),
             log_format=_choice("UMPIRE_LOG_FORMAT", cls.log_format, ("text", "json")),
             webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
             webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),

@@ -37,8 +37,10 @@ from domain.engine import Rejected
 from events.core import DeadlineExpired
 from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
 from events.vocabulary import Event
+from service import mail
 from service.http import _encode
 from service.logs import STORAGE_LOG
+from service.mail import Mailer
 from service.metrics import DELIVERIES
 
 log = logging.getLogger("umpire.webhooks")
@@ -274,10 +276,13 @@ def outbox_row(game_id: str, reader: str, kind: str, body: str, now: float, msg_
 class Webhooks:
     """Registrations (the routes' service) and what the write path asks: the notifications a command causes."""
 
-    def __init__(self, store: EventStore, allow: Allow, clock: Callable[[], float] = time.time):
+    def __init__(
+        self, store: EventStore, allow: Allow, clock: Callable[[], float] = time.time, mailer: Mailer | None = None
+    ):
         self.store = store
         self.allow = allow
         self.clock = clock
+        self.mailer = mailer  # None: this server sends no e-mail (no UMPIRE_SMTP)
         self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
         # a seat's end of turn (service/deadlines.py `Clocks.deadline_at`, set by the service), for your-turn
         self.deadline_at: Callable[[engine.Game, str], str | None] = lambda game, seat: None
@@ -368,18 +373,82 @@ class Webhooks:
     # the routes
     def put(self, game_id: str, reader: str, body: Any) -> dict[str, Any]:
         if not isinstance(body, dict) or set(body) - {"url"} or "url" not in body:
-            raise _refuse('send {"url": "https://…"}: the one target of this reader')
+            raise _refuse('send {"url": "https://…"} or {"url": "mailto:…"}: the one target of this reader')
+        if isinstance(body["url"], str):
+            try:
+                address = mail.address_of(body["url"])
+            except ValueError as e:
+                raise _refuse(str(e)) from None
+            if address is not None:
+                return self._put_address(game_id, reader, address)
         url = check_target(body["url"], self.allow)
         secret = new_secret()
         now = self.clock()
         self.store.put_hook(HookRow(game_id, reader, url, secret, None, None, 0, iso(now)))
-        return {"url": url, "secret": secret, "reader": reader}
+        return {"url": url, "secret": secret, "reader": reader, "confirmed": True}
+
+    def _put_address(self, game_id: str, reader: str, address: str) -> dict[str, Any]:
+        """An e-mail target: pending until the code mailed to it comes back (`confirm`). The same address again
+        within a third of the window mails nothing more; an address mailed MAX_PENDING codes within the window (in
+        any game) is refused until it ends, so a seat's token cannot make the server mail a stranger."""
+        if self.mailer is None:
+            raise _refuse(
+                "this server sends no e-mail (its operator has not set UMPIRE_SMTP): register an https URL instead"
+            )
+        url, now = mail.MAILTO + address, self.clock()
+        answer = {"url": url, "secret": None, "reader": reader, "confirmed": False}
+        old = self.store.hook(game_id, reader)
+        if old is not None and old.url.lower() == url.lower():
+            if not old.pending:
+                return {**answer, "url": old.url, "confirmed": True}  # confirmed already: nothing to mail
+            if old.created_at >= iso(now - mail.PENDING_WINDOW / mail.MAX_PENDING):
+                return {**answer, "url": old.url}  # its code was mailed moments ago
+        confirm = _encode({"type": "confirm", "to": address.lower()}).decode()  # the same for every game: counted
+        if self.store.mails_since("confirm", confirm, now - mail.PENDING_WINDOW) >= mail.MAX_PENDING:
+            raise _refuse(
+                f"{address} was sent {mail.MAX_PENDING} confirmation codes in the last hour; confirm one of them "
+                "(POST /games/{id}/notifications/confirm), or register it again later"
+            )
+        self.store.put_hook(HookRow(game_id, reader, url, mail.new_code(), None, None, 0, iso(now), pending=True))
+        self.store.enqueue(outbox_row(game_id, reader, "confirm", confirm, now))
+        self.wake()
+        return answer
+
+    def confirm(self, game_id: str, reader: str, code: Any) -> dict[str, Any]:
+        """The code mailed to the reader's address came back: notifications are mailed to it from now on."""
+        hook = self._hook(game_id, reader)
+        if mail.address_of(hook.url) is None:
+            raise _refuse("this reader's target is a webhook: it has nothing to confirm")
+        if not hook.pending:
+            return self.get(game_id, reader)
+        if not isinstance(code, str) or not secrets.compare_digest(code.encode(), hook.secret.encode()):
+            raise ConfirmRefused(
+                "confirmation-refused",
+                f"that is not the code last mailed to {hook.url[len(mail.MAILTO):]}; copy it from the newest "
+                "confirmation mail, or PUT the address again for a new one",
+            )
+        self.store.confirm_hook(game_id, reader, hook.secret)
+        return self.get(game_id, reader)
+
+    def by_link(self, game_id: str, reader: str, code: str, action: str) -> bool:
+        """A mail's link (no token: its code is the key): `confirm` the address, or `stop` its mails. False when
+        the link is not (or no longer) good: its code was replaced, its target removed, or it never was one."""
+        hook = self.store.hook(game_id, reader)
+        if hook is None or mail.address_of(hook.url) is None:
+            return False
+        if not secrets.compare_digest(code.encode(), hook.secret.encode()):
+            return False
+        if action == "confirm":
+            self.store.confirm_hook(game_id, reader, hook.secret)
+            return True
+        return self.store.delete_hook(game_id, reader)
 
     def get(self, game_id: str, reader: str) -> dict[str, Any]:
         hook = self._hook(game_id, reader)
         return {
             "url": hook.url,
             "reader": reader,
+            "confirmed": not hook.pending,
             "created_at": hook.created_at,
             "rotation_overlap_until": iso(hook.old_until) if hook.old_secret and hook.old_until else None,
             "deliveries": [
@@ -401,7 +470,8 @@ class Webhooks:
             raise _no_hook(reader)
 
     def rotate(self, game_id: str, reader: str) -> dict[str, Any]:
-        self._hook(game_id, reader)
+        if mail.address_of(self._hook(game_id, reader).url) is not None:
+            raise _refuse("this reader's target is an e-mail address: nothing is signed, so there is no secret")
         secret = new_secret()
         until = self.clock() + ROTATION_OVERLAP
         if not self.store.rotate_hook(game_id, reader, secret, until):
@@ -409,7 +479,8 @@ class Webhooks:
         return {"secret": secret, "old_secret_signs_until": iso(until)}
 
     def test(self, game_id: str, reader: str) -> dict[str, Any]:
-        self._hook(game_id, reader)
+        if self._hook(game_id, reader).pending:
+            raise _refuse("confirm the address first: POST …/notifications/confirm with the code mailed to it")
         row = self.enqueue(game_id, reader, "ping", {"game_id": game_id, "seat": reader})
         assert row is not None
         return {"id": row.id}
@@ -419,6 +490,10 @@ class Webhooks:
         if hook is None:
             raise _no_hook(reader)
         return hook
+
+
+class ConfirmRefused(Rejected):
+    status = 422
 
 
 def _no_hook(reader: str) -> Rejected:
@@ -440,6 +515,7 @@ class Dispatcher:
         concurrency: int = 8,
         lease: float = 60.0,
         clock: Callable[[], float] = time.time,
+        mailer: Mailer | None = None,
     ):
         """`lease`: seconds a claimed notification stays this process's (a crashed process's are taken again after
         it); an attempt's timeout is at most a third of it, so a live process always settles before its lease ends."""
@@ -447,6 +523,7 @@ class Dispatcher:
         self.lease, self.timeout = lease, min(TIMEOUT, lease / 3)
         self.concurrency = concurrency
         self.clock = clock
+        self.mailer = mailer
         self._event = threading.Event()
         self._stop = threading.Event()
         self._free = threading.Semaphore(concurrency)
@@ -526,6 +603,10 @@ class Dispatcher:
         if hook is None:
             self.store.settle(row.id, "dropped", "no registration", now, None)
             return
+        address = mail.address_of(hook.url)
+        if address is not None:
+            self._mail(row, hook, address)
+            return
         at = datetime.fromtimestamp(int(now), UTC)
         headers = {
             "content-type": "application/json",
@@ -542,6 +623,35 @@ class Dispatcher:
             outcome, ok = f"refused: {e.detail}", False
         except Exception as e:  # noqa: BLE001 - any failure to deliver is an attempt that failed, retried
             outcome, ok = f"error: {type(e).__name__}: {e}"[:300], False
+        self._settle(row, ok, outcome)
+
+    def _mail(self, row: OutboxRow, hook: HookRow, address: str) -> None:
+        """One attempt to mail `row` to its reader's address: its confirmation, or (once confirmed) a notification;
+        a notification for an address still pending is dropped, as is anything when the server has no mailer now."""
+        dropped = (
+            "this server sends no e-mail now" if self.mailer is None
+            else "confirmed already" if row.kind == "confirm" and not hook.pending
+            else "the address is not confirmed" if row.kind != "confirm" and hook.pending
+            else None
+        )
+        if dropped is not None or self.mailer is None:
+            self.store.settle(row.id, "dropped", dropped or "", self.clock(), None)
+            return
+        if row.kind == "confirm":
+            msg = self.mailer.confirmation(address, row.game, row.reader, hook.secret)
+        else:
+            msg = self.mailer.notification(address, row.game, row.reader, hook.secret, row.kind, row.payload)
+        try:
+            outcome, ok = self.mailer.send(msg, self.timeout), True
+        except Exception as e:  # noqa: BLE001 - any failure to send is an attempt that failed
+            outcome, ok = f"error: {type(e).__name__}: {e}"[:300], False
+            if mail.permanent(e):
+                self.store.settle(row.id, "failed", outcome, self.clock(), None)
+                DELIVERIES.labels("failed").inc()
+                return
+        self._settle(row, ok, outcome)
+
+    def _settle(self, row: OutboxRow, ok: bool, outcome: str) -> None:
         now = self.clock()
         if ok:
             self.store.settle(row.id, "delivered", outcome, now, None)

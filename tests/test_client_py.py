@@ -239,6 +239,7 @@ OPERATIONS = {
     "change_deadlines": lambda u: u.change_deadlines(G, paused=True),
     "put_notifications": lambda u: u.set_notifications(G, "https://hooks.example/umpire"),
     "get_notifications": lambda u: u.notifications(G),
+    "confirm_notifications": lambda u: u.confirm_notifications(G, "code"),
     "delete_notifications": lambda u: u.delete_notifications(G),
     "rotate_notification_secret": lambda u: u.rotate_notification_secret(G),
     "test_notifications": lambda u: u.test_notifications(G),
@@ -412,6 +413,9 @@ def test_a_webhook_registered_pinged_and_verified_read_rotated_and_removed(base)
         assert Webhook(hook["secret"]).verify(body, headers)["type"] == "ping"
         read = captain.notifications(game_id)
         assert read["url"] == receiver.url and ping["id"] in [d["id"] for d in read["deliveries"]]
+        with pytest.raises(Invalid) as nothing:
+            captain.confirm_notifications(game_id, "code")  # a webhook has nothing to confirm
+        assert nothing.value.code == "webhook-refused"
 
         rotated = captain.rotate_notification_secret(game_id)
         assert rotated["secret"] != hook["secret"] and rotated["old_secret_signs_until"]

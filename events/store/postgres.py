@@ -61,7 +61,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
     PRIMARY KEY (game, seq, engine));
 CREATE TABLE IF NOT EXISTS creations (
     client TEXT NOT NULL, minute BIGINT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (client, minute));
-""" + "".join(ddl + ";\n" for ddl in HOOK_SCHEMA)
+""" + "".join(ddl + ";\n" for ddl in HOOK_SCHEMA) + """
+ALTER TABLE webhooks ADD COLUMN IF NOT EXISTS pending INTEGER NOT NULL DEFAULT 0;
+"""  # a database made before e-mail targets
 log = logging.getLogger("umpire.store")
 _SCHEMA_LOCK = 4_242_1942  # an advisory lock: processes starting together create the schema one at a time
 

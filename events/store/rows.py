@@ -151,6 +151,8 @@ class EventStore(Protocol):
     def put_hook(self, hook: HookRow) -> None: ...
     def rotate_hook(self, game_id: str, reader: str, secret: str, old_until: float) -> bool: ...
     def delete_hook(self, game_id: str, reader: str) -> bool: ...
+    def confirm_hook(self, game_id: str, reader: str, secret: str) -> bool: ...
+    def mails_since(self, kind: str, payload: str, since: float) -> int: ...
     def enqueue(self, row: OutboxRow) -> None: ...
     def clocks(self) -> list[tuple[str, float | None]]: ...
     def lease_ticket(self, key: str, holder: str, until: float, now: float) -> bool: ...
@@ -187,8 +189,10 @@ class JobRow:
 
 @dataclass(frozen=True)
 class HookRow:
-    """A reader's webhook target (operational data, never an event, never in a bundle). `old_secret` still signs
-    until `old_until` (a rotation's overlap); `last_turn` is the version of the reader's last `your-turn`."""
+    """A reader's notification target (operational data, never an event, never in a bundle): a webhook URL, or a
+    `mailto:` address. A webhook's `old_secret` still signs until `old_until` (a rotation's overlap); an address's
+    `secret` is the code mailed to it, and it is `pending` (nothing but that mail is sent) until the code comes back;
+    `last_turn` is the version of the reader's last `your-turn`."""
 
     game: str
     reader: str
@@ -198,6 +202,7 @@ class HookRow:
     old_until: float | None
     last_turn: int
     created_at: str
+    pending: bool = False
 
 
 @dataclass(frozen=True)

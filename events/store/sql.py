@@ -52,7 +52,7 @@ _REVEALED = "EXISTS (SELECT 1 FROM events e WHERE e.game = g.id AND e.type = 'Se
 HOOK_SCHEMA = [
     "CREATE TABLE IF NOT EXISTS webhooks (game TEXT NOT NULL, reader TEXT NOT NULL, url TEXT NOT NULL, "
     "secret TEXT NOT NULL, old_secret TEXT, old_until DOUBLE PRECISION, last_turn INTEGER NOT NULL DEFAULT 0, "
-    "created_at TEXT NOT NULL, PRIMARY KEY (game, reader))",
+    "created_at TEXT NOT NULL, pending INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game, reader))",
     "CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, game TEXT NOT NULL, reader TEXT NOT NULL, "
     "kind TEXT NOT NULL, payload TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, due DOUBLE PRECISION NOT NULL, "
     "attempts INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, outcome TEXT, last_at DOUBLE PRECISION, "
@@ -66,7 +66,7 @@ HOOK_SCHEMA = [
     "CREATE TABLE IF NOT EXISTS stream_leases (ticket TEXT PRIMARY KEY, holder TEXT NOT NULL, "
     "until DOUBLE PRECISION NOT NULL)",
 ]
-_HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at"
+_HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at, pending"
 _OUTBOX_COLS = "id, game, reader, kind, payload, created, due, attempts, status, outcome, last_at"
 _START_CLOCK = "UPDATE clocks SET running_since = ? WHERE game = ? AND running_since IS NULL"
 _INSERT_OUTBOX = f"INSERT INTO outbox ({_OUTBOX_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
@@ -456,17 +456,23 @@ class SQLStore:
 
     def hook(self, game_id: str, reader: str) -> HookRow | None:
         rows = self._query(f"SELECT {_HOOK_COLS} FROM webhooks WHERE game = ? AND reader = ?", (game_id, reader))
-        return HookRow(*rows[0]) if rows else None
+        if not rows:
+            return None
+        game, reader, url, secret, old_secret, old_until, last_turn, created_at, pending = rows[0]
+        return HookRow(game, reader, url, secret, old_secret, old_until, last_turn, created_at, bool(pending))
 
     def put_hook(self, hook: HookRow) -> None:
         """Register or replace a reader's target (a new secret; its last_turn stays)."""
         with self._transaction() as conn:
             self._execute(
                 conn,
-                f"INSERT INTO webhooks ({_HOOK_COLS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (game, reader) DO UPDATE "
+                f"INSERT INTO webhooks ({_HOOK_COLS}) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (game, reader) DO UPDATE "
                 "SET url = excluded.url, secret = excluded.secret, old_secret = NULL, old_until = NULL, "
-                "created_at = excluded.created_at",
-                (hook.game, hook.reader, hook.url, hook.secret, None, None, hook.last_turn, hook.created_at),
+                "created_at = excluded.created_at, pending = excluded.pending",
+                (
+                    hook.game, hook.reader, hook.url, hook.secret, None, None, hook.last_turn, hook.created_at,
+                    int(hook.pending),
+                ),
             )
             self._wrote(hook.game)
 
@@ -478,6 +484,25 @@ class SQLStore:
                 (old_until, secret, game_id, reader),
             )
         return n > 0
+
+    def confirm_hook(self, game_id: str, reader: str, secret: str) -> bool:
+        """An address's code came back: it is pending no more (only if its code is still `secret`: a PUT since then
+        mailed another)."""
+        with self._transaction() as conn:
+            n = self._updated(
+                conn,
+                "UPDATE webhooks SET pending = 0 WHERE game = ? AND reader = ? AND secret = ? AND pending = 1",
+                (game_id, reader, secret),
+            )
+        return n > 0
+
+    def mails_since(self, kind: str, payload: str, since: float) -> int:
+        """Outbox rows of `kind` with exactly this `payload` queued at `since` or later, in any game: how many
+        confirmation mails one address was sent lately (service/mail.py)."""
+        rows = self._query(
+            "SELECT count(*) FROM outbox WHERE kind = ? AND payload = ? AND created >= ?", (kind, payload, since)
+        )
+        return int(rows[0][0])
 
     def delete_hook(self, game_id: str, reader: str) -> bool:
         """Remove the target; what was still pending for it is dropped (never delivered)."""

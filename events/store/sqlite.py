@@ -157,6 +157,8 @@ class SQLiteStore(SQLStore):
             )
             for ddl in HOOK_SCHEMA:
                 db.execute(ddl)
+            if "pending" not in db.table("webhooks").columns_dict:  # a database made before e-mail targets
+                db.execute("ALTER TABLE webhooks ADD COLUMN pending INTEGER NOT NULL DEFAULT 0")
             if "snapshots" not in tables:
                 db.table("snapshots").create(
                     {"game": str, "seq": int, "engine": str, "state": bytes},

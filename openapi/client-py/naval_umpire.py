@@ -310,12 +310,18 @@ class Umpire:
                  "command_id": command_id}  # fmt: skip
         return self.request("POST", f"/games/{_q(game_id)}/deadlines", {k: v for k, v in given.items() if v is not None})
 
-    # ---- notifications (webhooks) of this token's reader ----
+    # ---- notifications (webhooks or e-mail) of this token's reader ----
 
     def set_notifications(self, game_id: str, url: str) -> dict[str, Any]:
-        """Register this reader's one webhook target (a second call replaces it): `{reader, url, secret}`, the
-        signing secret shown only here."""
+        """Register this reader's one target (a second call replaces it): `{reader, url, secret, confirmed}`. A
+        webhook URL's signing secret is shown only here; `mailto:name@host.example`, where the server sends e-mail,
+        is mailed a code and nothing more until `confirm_notifications` sends it back (`secret` None)."""
         return self.request("PUT", f"/games/{_q(game_id)}/notifications", {"url": url})
+
+    def confirm_notifications(self, game_id: str, code: str) -> dict[str, Any]:
+        """Confirm this reader's e-mail address with the code mailed to it; `Invalid` (`confirmation-refused`) for
+        a code that is not the last one mailed."""
+        return self.request("POST", f"/games/{_q(game_id)}/notifications/confirm", {"code": code})
 
     def notifications(self, game_id: str) -> dict[str, Any]:
         """This reader's target and its latest deliveries; `NotFound` (`no-notifications`) without one."""

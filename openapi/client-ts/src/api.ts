@@ -296,21 +296,41 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This reader's webhook target and its latest deliveries
+         * This reader's notification target and its latest deliveries
          * @description 404 `no-notifications` when the reader has none.
          */
         get: operations["get_notifications"];
         /**
-         * Register this reader's webhook target (replaces the previous one)
-         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, `deadline-expired` (docs/api.md).
+         * Register this reader's notification target: a webhook or an e-mail address (replaces the previous)
+         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, `deadline-expired` (docs/api.md). A `mailto:` address, where the server sends e-mail, is mailed a code and nothing more until the code is confirmed (`confirmed: false` until then).
          */
         put: operations["put_notifications"];
         post?: never;
         /**
-         * Remove this reader's webhook target
+         * Remove this reader's notification target
          * @description Nothing more is delivered to it, including what was still being retried.
          */
         delete: operations["delete_notifications"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{game_id}/notifications/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm this reader's e-mail address with the code mailed to it
+         * @description From now on notifications are mailed to it. A code that is not the one last mailed is 422 `confirmation-refused`; a webhook target has nothing to confirm (422 `webhook-refused`).
+         */
+        post: operations["confirm_notifications"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -346,8 +366,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a signed ping to the target
-         * @description Queued and delivered as any notification (retried if it fails); GET shows how it went. No request body.
+         * Send a ping to the target
+         * @description Queued and delivered as any notification (retried if it fails; a webhook's signed, an address's as a mail once confirmed); GET shows how it went. No request body.
          */
         post: operations["test_notifications"];
         delete?: never;
@@ -2065,6 +2085,17 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /**
+         * AddressConfirmation
+         * @description The code mailed to the reader's address when it was registered.
+         */
+        AddressConfirmation: {
+            /**
+             * Code
+             * @description as the confirmation mail gives it
+             */
+            code: string;
         };
         /** AlertedRaised */
         AlertedRaised: {
@@ -10785,14 +10816,14 @@ export interface components {
             id: string;
             /**
              * Kind
-             * @description your-turn, game-over, ping, deadline-warning, deadline-expired
+             * @description your-turn, game-over, ping, deadline-warning, deadline-expired; confirm (a code mailed)
              */
             kind: string;
             /** Last attempt at */
             last_attempt_at: string | null;
             /**
              * Last outcome
-             * @description the last attempt's HTTP status, or why it failed
+             * @description the last attempt's HTTP status (`sent` for a mail), or why it failed
              */
             last_outcome: string | null;
             /**
@@ -14986,9 +15017,14 @@ export interface components {
         };
         /**
          * NotificationRegistered
-         * @description The target and its Standard Webhooks signing secret, shown only here (and at a rotation).
+         * @description The target and, for a webhook, its Standard Webhooks signing secret, shown only here (and at a rotation).
          */
         NotificationRegistered: {
+            /**
+             * Confirmed
+             * @description false for an address until the code mailed to it is confirmed; true for a webhook
+             */
+            confirmed: boolean;
             /**
              * Reader
              * @description the seat (or `referee`) notified
@@ -14996,23 +15032,25 @@ export interface components {
             reader: string;
             /**
              * Secret
-             * @description whsec_…: verify `webhook-signature` with it (docs/api.md)
+             * @description whsec_…: verify `webhook-signature` with it (docs/api.md); null for an e-mail address
              */
-            secret: string;
+            secret: string | null;
             /**
              * Url
-             * @description where notifications are POSTed
+             * @description where notifications are POSTed, or mailto: the address they are mailed to
              */
             url: string;
         };
         /**
          * NotificationTarget
-         * @description The one webhook target of the reader whose token is sent (a second PUT replaces it, with a new secret).
+         * @description The one notification target of the reader whose token is sent (a second PUT replaces it): a webhook URL (with
+         *     a new secret), or an e-mail address as `mailto:`, which is mailed a code and gets nothing more until it is
+         *     confirmed (`POST …/notifications/confirm`).
          */
         NotificationTarget: {
             /**
              * Url
-             * @description an http(s) URL at a public address (docs/operations.md)
+             * @description an http(s) URL at a public address (docs/operations.md), or mailto:name@host.example where the server sends e-mail
              */
             url: string;
         };
@@ -15021,6 +15059,11 @@ export interface components {
          * @description The reader's target and its latest deliveries (the newest first, at most 10). The secret is not shown.
          */
         Notifications: {
+            /**
+             * Confirmed
+             * @description false for an address waiting for its code to come back
+             */
+            confirmed: boolean;
             /** Created at */
             created_at: string;
             /** Deliveries */
@@ -28853,6 +28896,80 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable content */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirm_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the game's id */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddressConfirmation"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notifications"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -45,11 +45,12 @@ const typed: [
   Equal<Answers<"verifyBundle">, T.VerifyReport>, Equal<Answers<"since">, T.Since>,
   Equal<Answers<"live">, T.Health>, Equal<Answers<"ready">, T.Health>, Equal<Answers<"invitation">, T.Invitation>,
   Equal<Answers<"changeDeadlines">, T.CommandResult>, Equal<Answers<"setNotifications">, T.NotificationRegistered>,
-  Equal<Answers<"notifications">, T.Notifications>, Equal<Answers<"deleteNotifications">, null>,
+  Equal<Answers<"notifications">, T.Notifications>,
+  Equal<Answers<"confirmNotifications">, T.Notifications>, Equal<Answers<"deleteNotifications">, null>,
   Equal<Answers<"rotateNotificationSecret">, T.SecretRotated>, Equal<Answers<"testNotifications">, T.PingQueued>,
 ] = [
   true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
-  true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+  true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
 ];
 void typed;
 
@@ -85,6 +86,7 @@ const OPERATIONS: { [K in keyof operations]: (u: Umpire) => unknown } = {
   change_deadlines: (u) => u.changeDeadlines(G, { paused: true }),
   put_notifications: (u) => u.setNotifications(G, "https://hooks.example/umpire"),
   get_notifications: (u) => u.notifications(G),
+  confirm_notifications: (u) => u.confirmNotifications(G, "code"),
   delete_notifications: (u) => u.deleteNotifications(G),
   rotate_notification_secret: (u) => u.rotateNotificationSecret(G),
   test_notifications: (u) => u.testNotifications(G),
@@ -400,8 +402,13 @@ test("a reader's webhook: registered (PUT), pinged and signed with its secret, r
     await assert.rejects(captain.notifications(g.game_id), (e: unknown) => e instanceof NotFound && e.code === "no-notifications");
     await assert.rejects(captain.setNotifications(g.game_id, "http://10.1.2.3/"), (e: unknown) =>
       e instanceof InvalidRequest && e.code === "webhook-refused");
-    const hook = await captain.setNotifications(g.game_id, url);
+    const registered = await captain.setNotifications(g.game_id, url);
+    const secret = registered.secret;
+    assert.ok(secret !== null && registered.confirmed, "a webhook is signed, and has nothing to confirm");
+    const hook = { ...registered, secret };
     assert.ok(hook.reader === "captain" && hook.url === url && hook.secret.startsWith("whsec_"));
+    await assert.rejects(captain.confirmNotifications(g.game_id, "code"), (e: unknown) =>
+      e instanceof InvalidRequest && e.code === "webhook-refused");
 
     const ping = await captain.testNotifications(g.game_id);
     await delivered(1);

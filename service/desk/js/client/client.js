@@ -223,10 +223,17 @@ export class Umpire {
     changeDeadlines(gameId, change) {
         return this.call("post", "/games/{game_id}/deadlines", { path: { game_id: gameId }, body: change });
     }
-    // ---- notifications (webhooks) of this token's reader ----
-    /** Register this reader's one webhook target (a second call replaces it): the signing `secret` is shown only here. */
+    // ---- notifications (webhooks or e-mail) of this token's reader ----
+    /** Register this reader's one target (a second call replaces it): a webhook URL, whose signing `secret` is shown
+     * only here, or `mailto:name@host.example` where the server sends e-mail: it is mailed a code, and nothing more
+     * until `confirmNotifications` sends the code back (`confirmed: false` until then; `secret` null). */
     setNotifications(gameId, url) {
         return this.call("put", "/games/{game_id}/notifications", { path: { game_id: gameId }, body: { url } });
+    }
+    /** Confirm this reader's e-mail address with the code mailed to it: notifications are mailed from now on. A code
+     * that is not the last one mailed is `confirmation-refused`. */
+    confirmNotifications(gameId, code) {
+        return this.call("post", "/games/{game_id}/notifications/confirm", { path: { game_id: gameId }, body: { code } });
     }
     /** This reader's target and its latest deliveries; `NotFound` (`no-notifications`) without one. */
     notifications(gameId) {

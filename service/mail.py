@@ -1,0 +1,165 @@
+"""E-mail targets of notifications: a reader registers `mailto:` as its target (docs/api.md "Notifications") and the
+dispatcher (service/webhooks.py) sends each notification as a plain-text mail through the operator's SMTP server.
+
+- An address is checked before anything is sent: one plain ASCII address, no display name, no line breaks (a header
+  injected through it could add recipients), at most 254 characters.
+- It gets one mail at first, the confirmation: its code, and with `UMPIRE_PUBLIC_URL` a link to confirm. Until the
+  code comes back nothing else is sent to it, so a seat's token (anyone may create a game) cannot make the server
+  mail a stranger more than that one message, and at most MAX_PENDING of those an hour in every game together.
+- Every notification mail says how to stop them: with `UMPIRE_PUBLIC_URL` a link (and the `List-Unsubscribe` headers
+  a mail client's one-click button uses, RFC 8058); else the API call.
+- The body says only what the notification's JSON says, and that is only what the seat may read (service/webhooks.py
+  `payload`).
+"""
+
+from __future__ import annotations
+
+import email.policy
+import json
+import re
+import secrets
+import smtplib
+import ssl
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import Any
+from urllib.parse import unquote, urlencode, urlsplit
+
+MAILTO = "mailto:"
+MAX_ADDRESS = 254  # RFC 5321's limit on a path, less its brackets
+MAX_PENDING = 3  # confirmation mails one address may get an hour, in every game together
+PENDING_WINDOW = 3600  # seconds
+_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
+# lines up to RFC 5322's 998: a long link in List-Unsubscribe stays the `<url>` mail clients read, not folded into an
+# encoded word they cannot
+_POLICY = email.policy.SMTP.clone(max_line_length=998)
+KINDS = {
+    "your-turn": "your turn",
+    "deadline-warning": "a fifth of your turn's time is left",
+    "deadline-expired": "a turn ran out",
+    "game-over": "the game is over",
+    "ping": "a test of this address",
+}
+
+
+def address_of(url: str) -> str | None:
+    """The address of a `mailto:` target, or None (an http(s) one). Raises ValueError saying what is wrong."""
+    if url[: len(MAILTO)].lower() != MAILTO:
+        return None
+    rest = url[len(MAILTO) :]
+    if "?" in rest or "," in rest:
+        raise ValueError("a mailto: target is one address, without ?subject=… or a second address")
+    address = unquote(rest)
+    if len(address) > MAX_ADDRESS or not _ADDRESS.fullmatch(address) or ".." in address.split("@")[1]:
+        raise ValueError(
+            f"{rest[:80]!r} is not an e-mail address the server sends to: one plain ASCII address "
+            f"(name@host.example), at most {MAX_ADDRESS} characters"
+        )
+    return address
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits: never guessed, short enough to paste
+
+
+@dataclass(frozen=True)
+class Mailer:
+    """The operator's SMTP server (`UMPIRE_SMTP`: smtp://, smtp+starttls:// or smtps://, with user:password@ when it
+    needs them), the sender (`UMPIRE_MAIL_FROM`) and the server's public address for links (`UMPIRE_PUBLIC_URL`)."""
+
+    smtp: str
+    sender: str
+    public_url: str = ""
+
+    @classmethod
+    def from_settings(cls, smtp: str, sender: str, public_url: str) -> Mailer | None:
+        """None when no SMTP server is set (the server sends no e-mail); ValueError for a setting it cannot use."""
+        if not smtp:
+            return None
+        parts = urlsplit(smtp)
+        if parts.scheme not in ("smtp", "smtp+starttls", "smtps") or not parts.hostname:
+            raise ValueError(f"UMPIRE_SMTP is smtp://host[:port], smtp+starttls://… or smtps://…, not {smtp!r}")
+        if not sender or address_of(MAILTO + sender) is None:
+            raise ValueError("UMPIRE_MAIL_FROM: the address notification mails come from (umpire@your.host.example)")
+        if public_url and urlsplit(public_url).scheme not in ("http", "https"):
+            raise ValueError(f"UMPIRE_PUBLIC_URL is the server's http(s) address as players reach it, not {public_url!r}")
+        return cls(smtp, sender, public_url.rstrip("/"))
+
+    def link(self, game: str, reader: str, code: str, action: str) -> str | None:
+        """The page that confirms an address or stops its mails (service/routes/notifications.py), or None."""
+        if not self.public_url:
+            return None
+        return f"{self.public_url}/mail?{urlencode({'game': game, 'reader': reader, 'code': code, 'do': action})}"
+
+    def confirmation(self, to: str, game: str, reader: str, code: str) -> EmailMessage:
+        link = self.link(game, reader, code, "confirm")
+        lines = [
+            f"Someone asked for Naval Umpire's notifications of game {game} (seat {reader}) to be sent to {to}.",
+            "",
+            "If that was you, confirm it" + (f" here:\n  {link}\nor" if link else "") + " with the seat's token:",
+            f"  POST /games/{game}/notifications/confirm {{\"code\": \"{code}\"}}",
+            "",
+            "If it was not you, do nothing: no other mail comes unless the address is confirmed.",
+        ]
+        return self._message(to, f"Confirm notifications of {game} ({reader})", lines, None)
+
+    def notification(self, to: str, game: str, reader: str, code: str, kind: str, body: str) -> EmailMessage:
+        """A notification's mail: what its JSON `body` says, in words (its `awaiting` entries' types and
+        descriptions), and how to stop."""
+        data: dict[str, Any] = json.loads(body).get("data", {})
+        lines = [f"Game {game}, seat {reader}: {KINDS.get(kind, kind)}."]
+        if data.get("expired"):
+            lines.append(f"{data['expired']}'s turn ran out, and the game's clock acted for it.")
+        if "version" in data:
+            lines.append(f"The game is at version {data['version']}.")
+        awaited = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
+        if awaited:
+            lines += ["", "What you may send now:"]
+            lines += [f"  - {e.get('type')}: {e.get('description') or ''}".rstrip(": ") for e in awaited]
+        if data.get("deadline_at"):
+            lines += ["", f"Your turn runs out at {data['deadline_at']}."]
+        if data.get("since"):
+            lines += ["", f"What happened since your last turn: GET {data['since']} with your seat's token."]
+        stop = self.link(game, reader, code, "stop")
+        lines += ["", "To stop these mails: " + (stop or f"DELETE /games/{game}/notifications with your seat's token.")]
+        return self._message(to, f"{KINDS.get(kind, kind).capitalize()}: {game} ({reader})", lines, stop)
+
+    def _message(self, to: str, subject: str, lines: list[str], stop: str | None) -> EmailMessage:
+        msg = EmailMessage(policy=_POLICY)
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Subject"] = "Naval Umpire: " + subject
+        msg["Date"] = formatdate(usegmt=True)
+        msg["Message-ID"] = make_msgid(domain=self.sender.rsplit("@", 1)[1])
+        msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to it
+        if stop:
+            msg["List-Unsubscribe"] = f"<{stop}>"
+            msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        text = "\n".join(lines) + "\n"
+        msg.set_content(text, cte="7bit" if text.isascii() else "quoted-printable")  # 7bit: readable as it is
+        return msg
+
+    def send(self, msg: EmailMessage, timeout: float) -> str:
+        """Send once; the server's answer in words. Raises smtplib's errors (`permanent` tells which not to retry)."""
+        parts = urlsplit(self.smtp)
+        host, user, password = parts.hostname or "", unquote(parts.username or ""), unquote(parts.password or "")
+        smtp: smtplib.SMTP
+        if parts.scheme == "smtps":
+            smtp = smtplib.SMTP_SSL(host, parts.port or 465, timeout=timeout, context=ssl.create_default_context())
+        else:
+            smtp = smtplib.SMTP(host, parts.port or (587 if parts.scheme == "smtp+starttls" else 25), timeout=timeout)
+        with smtp:
+            if parts.scheme == "smtp+starttls":
+                smtp.starttls(context=ssl.create_default_context())
+            if user:
+                smtp.login(user, password)
+            smtp.send_message(msg)
+        return "sent"
+
+
+def permanent(e: BaseException) -> bool:
+    """An SMTP refusal that a retry will not change (a 5xx: no such mailbox, refused sender), given up at once."""
+    if isinstance(e, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in e.recipients.values())
+    return isinstance(e, smtplib.SMTPResponseException) and e.smtp_code >= 500

@@ -1,0 +1,328 @@
+"""E-mail targets of notifications (service/mail.py, docs/api.md "Notifications"): an address is mailed a code and
+nothing more until the code comes back; then each notification is a mail saying what the seat's own read says, with
+a link (and one-click headers) to stop them. A stranger's address cannot be made to receive more than the code.
+
+The SMTP server is aiosmtpd's, in the test on 127.0.0.1; every wait is on a condition (a mail received, a delivery
+settled), never on a sleep."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable
+from email.message import EmailMessage
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from aiosmtpd.controller import Controller
+from fastapi.testclient import TestClient
+
+from service.app import create_app
+from service.mail import MAX_PENDING, Mailer, address_of
+from tests.conftest import auth, send
+from tests.test_webhooks import FAST, battle, start_both, token, wait_status
+
+WAIT = 30.0
+PUBLIC = "http://umpire.test.example"
+
+
+class Inbox:
+    """An SMTP server that keeps what it is sent; `refuse` (e.g. "550 no such user") refuses every recipient."""
+
+    def __init__(self) -> None:
+        self.got: list[EmailMessage] = []
+        self.raw: list[bytes] = []  # each as it came, beside `got`
+        self.cond = threading.Condition()
+        self.refuse: str | None = None
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:
+        if self.refuse:
+            return self.refuse
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        assert isinstance(msg, EmailMessage)
+        with self.cond:
+            self.got.append(msg)
+            self.raw.append(envelope.content)
+            self.cond.notify_all()
+        return "250 Message accepted"
+
+    def wait_for(self, test: Callable[[list[EmailMessage]], Any]) -> Any:
+        deadline = time.monotonic() + WAIT
+        with self.cond:
+            while not (out := test(self.got)):
+                left = deadline - time.monotonic()
+                assert left > 0, f"no such mail came; got {[m['Subject'] for m in self.got]}"
+                self.cond.wait(left)
+        return out
+
+
+@pytest.fixture
+def inbox():
+    box = Inbox()
+    yield box
+    box.controller.stop()
+
+
+def serve(store_url: str, monkeypatch, env: dict[str, str]):
+    for k, v in {**FAST, **env}.items():
+        monkeypatch.setenv(k, v)
+    return create_app(store_url)
+
+
+@pytest.fixture
+def mailing(store_url, monkeypatch, inbox):
+    app = serve(
+        store_url,
+        monkeypatch,
+        {"UMPIRE_SMTP": f"smtp://127.0.0.1:{inbox.port}", "UMPIRE_MAIL_FROM": "umpire@test.example",
+         "UMPIRE_PUBLIC_URL": PUBLIC},
+    )
+    with TestClient(app) as c:
+        yield c
+    app.state.service.store.close()
+
+
+def register(client, g: dict, seat: str, url: str, expect: int = 200) -> dict:
+    r = client.put(f"/games/{g['game_id']}/notifications", json={"url": url}, headers=auth(token(g, seat)))
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+def to(address: str) -> Callable[[list[EmailMessage]], list[EmailMessage]]:
+    return lambda got: [m for m in got if m["To"].lower() == address.lower()]
+
+
+def code_in(msg: EmailMessage) -> str:
+    m = re.search(r'\{"code": "([A-Za-z0-9_-]+)"\}', body(msg))
+    assert m, body(msg)
+    return m.group(1)
+
+
+def body(msg: EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return part.get_content()
+
+
+def link(msg: EmailMessage) -> str:
+    return next(w for w in body(msg).split() if w.startswith(PUBLIC + "/mail?"))
+
+
+def test_an_address_gets_its_code_and_nothing_more_until_it_is_confirmed(mailing, inbox):
+    g = battle(mailing)
+    out = register(mailing, g, "japan", "mailto:togo@fleet.example")
+    assert out == {"reader": "japan", "url": "mailto:togo@fleet.example", "secret": None, "confirmed": False}
+    [confirmation] = inbox.wait_for(to("togo@fleet.example"))
+    code = code_in(confirmation)
+    assert confirmation["From"] == "umpire@test.example" and g["game_id"] in confirmation["Subject"]
+    got = mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan")))
+    assert got.json()["confirmed"] is False and code not in got.text  # the code is only in the mailbox
+    start_both(mailing, g)  # Japan has just become awaited: its your-turn is dropped, not mailed
+    deadline = time.monotonic() + WAIT
+    while True:
+        kinds = {d["kind"]: d for d in mailing.get(
+            f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan"))).json()["deliveries"]}
+        if kinds.get("your-turn", {}).get("status") == "dropped":
+            break
+        assert time.monotonic() < deadline, kinds
+        time.sleep(0.02)  # polling a condition
+    assert kinds["your-turn"]["last_outcome"] == "the address is not confirmed"
+    assert len(inbox.got) == 1  # the code, nothing else
+    r = mailing.post(f"/games/{g['game_id']}/notifications/test", headers=auth(token(g, "japan")))
+    assert r.status_code == 422 and "confirm" in r.json()["detail"]
+
+
+def test_a_confirmed_address_is_mailed_its_turn_with_what_it_may_send_and_how_to_stop(mailing, inbox):
+    g = battle(mailing)
+    register(mailing, g, "japan", "mailto:togo@fleet.example")
+    code = code_in(inbox.wait_for(to("togo@fleet.example"))[0])
+    wrong = mailing.post(
+        f"/games/{g['game_id']}/notifications/confirm", json={"code": code[:-1] + ("A" if code[-1] != "A" else "B")},
+        headers=auth(token(g, "japan")),
+    )
+    assert wrong.status_code == 422 and wrong.json()["code"] == "confirmation-refused"
+    other = mailing.post(
+        f"/games/{g['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(g, "russia"))
+    )
+    assert other.status_code == 404  # Russia's token confirms nothing of Japan's (it has no target)
+    ok = mailing.post(
+        f"/games/{g['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(g, "japan"))
+    )
+    assert ok.status_code == 200 and ok.json()["confirmed"] is True, ok.text
+    start_both(mailing, g)
+    [_, turn] = inbox.wait_for(lambda got: len(to("togo@fleet.example")(got)) >= 2 and to("togo@fleet.example")(got))
+    text = body(turn)
+    own = mailing.get(f"/games/{g['game_id']}", headers=auth(token(g, "japan"))).json()
+    assert turn["Subject"] == f"Naval Umpire: Your turn: {g['game_id']} (japan)"
+    assert f"version {own['version']}" in text
+    for entry in own["awaiting"]:
+        if "japan" in entry["seats"]:
+            assert f"- {entry['type']}" in text  # what Japan may send now, by name
+    assert turn["Auto-Submitted"] == "auto-generated"
+    raw = inbox.raw[inbox.got.index(turn)].decode()
+    assert f"List-Unsubscribe: <{PUBLIC}/mail?game=" in raw  # as it is sent: the URL itself, never an encoded word
+    stop = turn["List-Unsubscribe"].strip("<>")
+    assert turn["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click" and stop in text
+    # the one-click unsubscribe a mail client sends (RFC 8058): a POST to the link, no token
+    path = urlsplit(stop)
+    r = mailing.post(f"{path.path}?{path.query}", content=b"List-Unsubscribe=One-Click",
+                     headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 200 and "Stopped" in r.text
+    gone = mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan")))
+    assert gone.status_code == 404
+    again = mailing.post(f"{path.path}?{path.query}")
+    assert again.status_code == 404 and "no longer good" in again.text
+
+
+def test_the_confirmation_link_shows_a_button_and_only_its_post_confirms(mailing, inbox):
+    g = battle(mailing)
+    register(mailing, g, "russia", "mailto:rozhestvensky@fleet.example")
+    url = urlsplit(link(inbox.wait_for(to("rozhestvensky@fleet.example"))[0]))
+    shown = mailing.get(f"{url.path}?{url.query}")
+    assert shown.status_code == 200 and '<form method="post">' in shown.text
+    hooks = mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "russia"))).json()
+    assert hooks["confirmed"] is False  # a mail scanner opening the link confirms nothing
+    done = mailing.post(f"{url.path}?{url.query}")
+    assert done.status_code == 200 and "Confirmed" in done.text
+    hooks = mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "russia"))).json()
+    assert hooks["confirmed"] is True
+    forged = url.query.replace("code=", "code=x")
+    assert mailing.post(f"{url.path}?{forged}").status_code == 404
+    assert mailing.get("/mail?game=a&reader=b&code=c&do=delete").status_code == 400
+
+
+def test_a_strangers_address_gets_at_most_a_few_codes_an_hour_whatever_the_games(mailing, inbox):
+    games = [battle(mailing) for _ in range(MAX_PENDING + 1)]
+    register(mailing, games[0], "japan", "mailto:victim@elsewhere.example")
+    register(mailing, games[0], "japan", "mailto:victim@elsewhere.example")  # again at once: no second mail
+    for g in games[1:MAX_PENDING]:
+        register(mailing, g, "japan", "mailto:Victim@elsewhere.example")
+    inbox.wait_for(lambda got: len(got) >= MAX_PENDING)
+    r = register(mailing, games[MAX_PENDING], "japan", "mailto:victim@elsewhere.example", expect=422)
+    assert r["code"] == "webhook-refused" and "last hour" in r["detail"]
+    # nor by switching the target away and back, which mails a new code each time the address comes back
+    register(mailing, games[0], "japan", "mailto:other@elsewhere.example")
+    assert register(mailing, games[0], "japan", "mailto:victim@elsewhere.example", expect=422)["code"] == (
+        "webhook-refused"
+    )
+    inbox.wait_for(to("other@elsewhere.example"))
+    assert len(to("victim@elsewhere.example")(inbox.got)) == MAX_PENDING
+
+
+def test_a_refused_recipient_is_given_up_at_once(mailing, inbox):
+    inbox.refuse = "550 5.1.1 no such user"
+    g = battle(mailing)
+    register(mailing, g, "japan", "mailto:nobody@fleet.example")
+    out = wait_status(mailing, g, "japan", "failed")
+    [d] = out["deliveries"]
+    assert d["kind"] == "confirm" and d["attempts"] == 1 and "550" in d["last_outcome"]
+
+
+def test_an_address_signs_nothing_and_a_webhook_confirms_nothing(mailing, inbox):
+    g = battle(mailing)
+    register(mailing, g, "japan", "mailto:togo@fleet.example")
+    r = mailing.post(f"/games/{g['game_id']}/notifications/secret", headers=auth(token(g, "japan")))
+    assert r.status_code == 422 and "nothing is signed" in r.json()["detail"]
+    ok = register(mailing, g, "russia", "http://127.0.0.1:9/hook")  # UMPIRE_WEBHOOK_ALLOW lets it be
+    assert ok["confirmed"] is True and ok["secret"].startswith("whsec_")
+    r = mailing.post(
+        f"/games/{g['game_id']}/notifications/confirm", json={"code": "x"}, headers=auth(token(g, "russia"))
+    )
+    assert r.status_code == 422 and r.json()["code"] == "webhook-refused"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "mailto:togo@fleet.example%0d%0aBcc:%20all@fleet.example",  # a header through a line break
+        "mailto:togo@fleet.example\r\nBcc: all@fleet.example",
+        "mailto:togo@fleet.example,all@fleet.example",
+        "mailto:togo@fleet.example?cc=all@fleet.example",
+        "mailto:Togo <togo@fleet.example>",
+        "mailto:togo",
+        "mailto:togo@fleet..example",
+        "mailto:t\u00f6go@fleet.example",
+        "mailto:" + "a" * 65 + "@fleet.example",
+    ],
+)
+def test_only_one_plain_address_is_taken(mailing, inbox, url):
+    g = battle(mailing)
+    r = mailing.put(f"/games/{g['game_id']}/notifications", json={"url": url}, headers=auth(token(g, "japan")))
+    assert r.status_code == 422 and r.json()["code"] in ("webhook-refused", "invalid-request"), r.text
+    assert mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan"))).status_code == 404
+    assert not inbox.got
+
+
+def test_a_server_without_smtp_refuses_an_address_saying_so(store_url, monkeypatch):
+    monkeypatch.delenv("UMPIRE_SMTP", raising=False)
+    app = serve(store_url, monkeypatch, {})
+    with TestClient(app) as c:
+        g = battle(c)
+        r = register(c, g, "japan", "mailto:togo@fleet.example", expect=422)
+        assert r["code"] == "webhook-refused" and "UMPIRE_SMTP" in r["detail"]
+    app.state.service.store.close()
+
+
+def test_mail_settings_are_checked_at_start():
+    assert Mailer.from_settings("", "", "") is None
+    with pytest.raises(ValueError, match="UMPIRE_SMTP"):
+        Mailer.from_settings("http://mail.example", "umpire@x.example", "")
+    with pytest.raises(ValueError, match="UMPIRE_MAIL_FROM"):
+        Mailer.from_settings("smtp://mail.example", "", "")
+    with pytest.raises(ValueError, match="UMPIRE_PUBLIC_URL"):
+        Mailer.from_settings("smtp://mail.example", "umpire@x.example", "umpire.example")
+    assert address_of("https://x.example") is None and address_of("MAILTO:a@b.example") == "a@b.example"
+
+
+def test_a_mail_without_a_public_url_says_how_to_stop_through_the_api(store_url, monkeypatch, inbox):
+    app = serve(store_url, monkeypatch, {"UMPIRE_SMTP": f"smtp://127.0.0.1:{inbox.port}",
+                                         "UMPIRE_MAIL_FROM": "umpire@test.example", "UMPIRE_PUBLIC_URL": ""})
+    with TestClient(app) as c:
+        g = battle(c)
+        register(c, g, "japan", "mailto:togo@fleet.example")
+        code = code_in(inbox.wait_for(to("togo@fleet.example"))[0])
+        assert PUBLIC not in body(inbox.got[0]) and "/mail?" not in body(inbox.got[0])
+        c.post(f"/games/{g['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(g, "japan")))
+        r = c.post(f"/games/{g['game_id']}/notifications/test", headers=auth(token(g, "japan")))
+        assert r.status_code == 202
+        [_, ping] = inbox.wait_for(lambda got: len(got) >= 2 and got)
+        assert ping["List-Unsubscribe"] is None
+        assert f"DELETE /games/{g['game_id']}/notifications" in body(ping)
+        send(c, g, "japan", type="start", ships=[])  # the game goes on whatever the mail
+    app.state.service.store.close()
+
+
+def test_a_store_made_before_e_mail_targets_keeps_its_webhooks_active(store_url):
+    """The `pending` column is added to an older database's registrations, each of them a webhook and active."""
+    from events.store import HookRow, open_store
+
+    store: Any = open_store(store_url)
+    with store._transaction() as conn:
+        store._execute(conn, "ALTER TABLE webhooks DROP COLUMN pending")  # as a database made before it
+        store._execute(
+            conn,
+            "INSERT INTO webhooks (game, reader, url, secret, last_turn, created_at) VALUES (?,?,?,?,?,?)",
+            ("g-old", "japan", "https://hooks.example.org/x", "whsec_x", 0, "2026-12-01T00:00:00Z"),
+        )
+    store.close()
+    store = open_store(store_url)
+    try:
+        assert store.hook("g-old", "japan") == HookRow(
+            "g-old", "japan", "https://hooks.example.org/x", "whsec_x", None, None, 0, "2026-12-01T00:00:00Z", False
+        )
+    finally:
+        store.close()
