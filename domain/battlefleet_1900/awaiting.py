@@ -76,7 +76,8 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
                     out.append(_spec(cmd, [seat], {}, default={}))
                     continue
                 form = FORMS[cmd](state, seat)
-                out.append(_spec(cmd, [seat], narrowed(state, seat, cmd), default={}, ui=form))
+                schema = start_schema(state, seat) if cmd is c.Start else narrowed(state, seat, cmd)
+                out.append(_spec(cmd, [seat], schema, default={}, ui=form))
     if only in (None, "concede"):
         out.append(entries.kept(_concede_spec, entries.reads_nothing, state, list(state.seats)))
     return out
@@ -117,6 +118,29 @@ def _narrowed(cmd: type, names: tuple) -> dict:
                 walk(v)
 
     walk(schema)
+    return schema
+
+
+def start_schema(state: State, seat: str) -> dict:
+    """`start`'s narrowed schema with each ship's item narrowed to the values its form offers and check_start accepts:
+    `torpedo_depth` shallow only where a tube carries surface skimmers (5.0, torpedoes.depths; a ship without them,
+    or without torpedoes at all, logs only the default, normal). Where the seat's ships differ, one `oneOf` branch per
+    set of values, naming its ships. Read from `redact(state, seat)` only."""
+    view = redact(state, seat)
+    schema = copy.deepcopy(narrowed(view, seat, c.Start))
+    item = schema["properties"]["ships"]["items"]
+    props = item["properties"]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name in props["ship"]["enum"]:
+        groups.setdefault(tuple(torpedoes.depths(view, name)), []).append(name)
+    if not groups:
+        return schema
+    props["torpedo_depth"]["enum"] = [d for d in props["torpedo_depth"]["enum"] if any(d in g for g in groups)]
+    if len(groups) > 1:
+        item["oneOf"] = [
+            {"properties": {"ship": {"enum": ships}, "torpedo_depth": {"enum": list(depths)}}}
+            for depths, ships in groups.items()
+        ]
     return schema
 
 

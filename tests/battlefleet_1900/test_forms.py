@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import get_args
 
+import jsonschema_rs
 import msgspec
 import pytest
 
@@ -18,7 +19,7 @@ from domain.battlefleet_1900.rules import movement, orders, torpedoes
 from domain.battlefleet_1900.rules.turn import check_start
 from domain.engine import IllegalCommand
 from events import battlefleet_1900 as ev
-from tests.battlefleet_1900.scenario import ctx, make_state, of, place
+from tests.battlefleet_1900.scenario import ctx, data_with, make_state, of, place
 from tests.clicker import turns_need
 
 
@@ -188,6 +189,43 @@ def test_BF5_0_BFR20_start_offers_each_ships_depths_and_crews_exactly(scenario):
             row = {"ship": ship, "torpedo_depth": depth, "boat_guns_manned": manned}
             assert accepts(check_start, s, Start, ships=[row]) == said, row
     assert ("Ikazuchi" in items) == (scenario == "torpedo-attack")
+
+
+def _torpedo_less(raw: dict) -> None:
+    """torpedo-attack with Sazanami an armoured cruiser that carries no torpedoes (and Kasuga's class none at all):
+    Japan's seat mixes ships with surface skimmers and a ship without a tube."""
+    raw["classes"]["Kasuga"]["torpedoes"] = []
+    raw["scenarios"]["torpedo-attack"]["sides"][0]["divisions"][0]["ships"][3]["cls"] = "Kasuga"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "change"),
+    [("yellow-sea-1904", None), ("torpedo-attack", None), ("torpedo-attack", _torpedo_less)],
+    ids=["yellow-sea", "torpedo-attack", "torpedo-less-ship"],
+)
+def test_BF5_0_start_schema_offers_torpedo_depth_as_the_form_and_check_do(scenario, change):
+    """5.0: the `start` entry's schema lets each ship log a running depth the form offers and check_start accepts,
+    no other: shallow only with surface skimmers, so a ship that carries no torpedoes (or none that run shallow)
+    may send only the default, normal, which the form leaves out and the check takes."""
+    s = make_state(scenario, step="setup", **({"data": data_with(change)} if change else {}))
+    s.owing = list(s.seats)
+    entries = {e.seats[0]: e for e in awaiting.legal_commands(s) if e.type == "start"}
+    assert set(entries) == set(s.seats)
+    for seat, entry in entries.items():
+        schema = jsonschema_rs.validator_for(entry.schema)
+        logs = msgspec.to_builtins(entry.ui)["controls"][0]["items"] if entry.ui.controls else []
+        offered = {i["fixed"]["ship"]: {c["field"]: options(c) for c in i["controls"]} for i in logs}
+        for ship in s.own(seat):
+            form_says = offered.get(ship, {}).get("torpedo_depth", ["normal"])
+            for depth in ("normal", "shallow"):
+                row = {"ship": ship, "torpedo_depth": depth}
+                accepted = accepts(check_start, s, Start, seat, ships=[row])
+                assert schema.is_valid({"ships": [row]}) == (depth in form_says) == accepted, (seat, row)
+    if change:
+        assert torpedoes.depths(s, "Sazanami") == ["normal"] and not s.cls("Sazanami").torpedoes
+        assert not jsonschema_rs.validator_for(entries["japan"].schema).is_valid(
+            {"ships": [{"ship": "Sazanami", "torpedo_depth": "shallow"}]}
+        )
 
 
 # ---- launch_torpedoes -------------------------------------------------------------------------------
