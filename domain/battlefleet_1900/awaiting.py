@@ -124,22 +124,24 @@ def _narrowed(cmd: type, names: tuple) -> dict:
 def start_schema(state: State, seat: str) -> dict:
     """`start`'s narrowed schema with each ship's item narrowed to the values its form offers and check_start accepts:
     `torpedo_depth` shallow only where a tube carries surface skimmers (5.0, torpedoes.depths; a ship without them,
-    or without torpedoes at all, logs only the default, normal). Where the seat's ships differ, one `oneOf` branch per
-    set of values, naming its ships. Read from `redact(state, seat)` only."""
+    or without torpedoes at all, logs only the default, normal), `boat_guns_manned` false only on an armoured deck
+    (6.2, BF-R20, orders.crews). Where the seat's ships differ, one `oneOf` branch per set of values, naming its
+    ships. Read from `redact(state, seat)` only."""
     view = redact(state, seat)
     schema = copy.deepcopy(narrowed(view, seat, c.Start))
     item = schema["properties"]["ships"]["items"]
     props = item["properties"]
-    groups: dict[tuple[str, ...], list[str]] = {}
+    groups: dict[tuple[tuple[str, ...], tuple[bool, ...]], list[str]] = {}
     for name in props["ship"]["enum"]:
-        groups.setdefault(tuple(torpedoes.depths(view, name)), []).append(name)
+        groups.setdefault((tuple(torpedoes.depths(view, name)), tuple(orders.crews(view, name))), []).append(name)
     if not groups:
         return schema
-    props["torpedo_depth"]["enum"] = [d for d in props["torpedo_depth"]["enum"] if any(d in g for g in groups)]
+    props["torpedo_depth"]["enum"] = [d for d in props["torpedo_depth"]["enum"] if any(d in g for g, _ in groups)]
+    props["boat_guns_manned"]["enum"] = [m for m in (True, False) if any(m in g for _, g in groups)]
     if len(groups) > 1:
         item["oneOf"] = [
-            {"properties": {"ship": {"enum": ships}, "torpedo_depth": {"enum": list(depths)}}}
-            for depths, ships in groups.items()
+            {"properties": {"ship": {"enum": ships}, "torpedo_depth": {"enum": list(d)}, "boat_guns_manned": {"enum": list(m)}}}
+            for (d, m), ships in groups.items()
         ]
     return schema
 

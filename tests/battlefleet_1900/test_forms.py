@@ -193,7 +193,7 @@ def test_BF5_0_BFR20_start_offers_each_ships_depths_and_crews_exactly(scenario):
 
 def _torpedo_less(raw: dict) -> None:
     """torpedo-attack with Sazanami an armoured cruiser that carries no torpedoes (and Kasuga's class none at all):
-    Japan's seat mixes ships with surface skimmers and a ship without a tube."""
+    Japan's seat mixes destroyers with surface skimmers and no armoured deck and a ship with a deck and no tube."""
     raw["classes"]["Kasuga"]["torpedoes"] = []
     raw["scenarios"]["torpedo-attack"]["sides"][0]["divisions"][0]["ships"][3]["cls"] = "Kasuga"
 
@@ -203,10 +203,11 @@ def _torpedo_less(raw: dict) -> None:
     [("yellow-sea-1904", None), ("torpedo-attack", None), ("torpedo-attack", _torpedo_less)],
     ids=["yellow-sea", "torpedo-attack", "torpedo-less-ship"],
 )
-def test_BF5_0_start_schema_offers_torpedo_depth_as_the_form_and_check_do(scenario, change):
-    """5.0: the `start` entry's schema lets each ship log a running depth the form offers and check_start accepts,
-    no other: shallow only with surface skimmers, so a ship that carries no torpedoes (or none that run shallow)
-    may send only the default, normal, which the form leaves out and the check takes."""
+def test_BF5_0_BFR20_start_schema_offers_what_the_form_and_check_do(scenario, change):
+    """5.0, 6.2 (BF-R20): the `start` entry's schema lets each ship log a running depth and boat gun crews the form
+    offers and check_start accepts, no other: shallow only with surface skimmers, so a ship that carries no torpedoes
+    (or none that run shallow) may send only the default, normal, which the form leaves out and the check takes;
+    crews standing down only on an armoured deck."""
     s = make_state(scenario, step="setup", **({"data": data_with(change)} if change else {}))
     s.owing = list(s.seats)
     entries = {e.seats[0]: e for e in awaiting.legal_commands(s) if e.type == "start"}
@@ -216,11 +217,14 @@ def test_BF5_0_start_schema_offers_torpedo_depth_as_the_form_and_check_do(scenar
         logs = msgspec.to_builtins(entry.ui)["controls"][0]["items"] if entry.ui.controls else []
         offered = {i["fixed"]["ship"]: {c["field"]: options(c) for c in i["controls"]} for i in logs}
         for ship in s.own(seat):
-            form_says = offered.get(ship, {}).get("torpedo_depth", ["normal"])
-            for depth in ("normal", "shallow"):
-                row = {"ship": ship, "torpedo_depth": depth}
+            form_says = offered.get(ship, {})
+            for depth, manned in itertools.product(("normal", "shallow"), (True, False)):
+                said = depth in form_says.get("torpedo_depth", ["normal"]) and manned in form_says.get(
+                    "boat_guns_manned", [True]
+                )
+                row = {"ship": ship, "torpedo_depth": depth, "boat_guns_manned": manned}
                 accepted = accepts(check_start, s, Start, seat, ships=[row])
-                assert schema.is_valid({"ships": [row]}) == (depth in form_says) == accepted, (seat, row)
+                assert schema.is_valid({"ships": [row]}) == said == accepted, (seat, row)
     if change:
         assert torpedoes.depths(s, "Sazanami") == ["normal"] and not s.cls("Sazanami").torpedoes
         assert not jsonschema_rs.validator_for(entries["japan"].schema).is_valid(
