@@ -564,19 +564,27 @@ def simulate(
         return
     table = console.table(f"{games} games of {ruleset}, seed {seed}", min(console.width, 110))
     table.add_column("figure", overflow="fold")
-    for col in ("mean", "95% interval", "p5", "p25", "median", "p75", "p95"):
+    for col in QUANTITY_COLUMNS:
         table.add_column(col, justify="right")
     for name, q in summary.items():
         if "shares" not in q:
-            lo, hi = q["ci95"]
-            table.add_row(
-                name, f"{q['mean']:,.1f}", f"{lo:,.1f}–{hi:,.1f}", *(f"{q[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95"))
-            )
+            table.add_row(name, *quantity_cells(q))
     console.print(table)
     for name, q in summary.items():
         if "shares" in q:
             console.print(shares_line(name, q["shares"]), highlight=False)
     console.print(f"options {json.dumps(opts)}; {games} games, {games / elapsed:,.1f} games/s on one core", highlight=False)
+
+
+# a quantity's columns in both simulate tables (a category is a line of shares below the table)
+QUANTITY_COLUMNS = ("mean", "95% interval", "p5", "p25", "median", "p75", "p95")
+
+
+def quantity_cells(q: dict[str, Any]) -> list[str]:
+    """A quantity's cells under QUANTITY_COLUMNS, from its figure (service/simulate.py `summarize`): the mean, the
+    mean's 95% interval, the percentiles."""
+    lo, hi = q["ci95"]
+    return [f"{q['mean']:,.1f}", f"{lo:,.1f}–{hi:,.1f}", *(f"{q[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95"))]
 
 
 def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys, lines=False) -> None:
@@ -610,16 +618,16 @@ def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, opti
         sys.stdout.write(msgspec.json.encode(result).decode() + "\n")
         return
     title = f"{games} continuations of {b.game} from seq {at} (seed {seed})"
-    table = console.table(title, min(console.width, 100))
+    table = console.table(title, min(console.width, 120))
     table.add_column("figure", overflow="fold")
-    for col in ("p5", "p25", "median", "p75", "p95", "real", "pct"):
+    for col in (*QUANTITY_COLUMNS, "real", "pct"):
         table.add_column(col, justify="right")
     for name, f in result["figures"].items():
         if "shares" in f:
             continue
         real = "-" if f["actual"] is None else f"{f['actual']:,}"
         pct = "-" if f["percentile"] is None else f"{f['percentile']:.0f}"
-        table.add_row(name, *(f"{f[k]:,.0f}" for k in ("p5", "p25", "median", "p75", "p95")), real, pct)
+        table.add_row(name, *quantity_cells(f), real, pct)
     console.print(table)
     from service.simulate import shares_line
 

@@ -11,6 +11,7 @@ import jsonschema_rs
 from typer.testing import CliRunner
 
 from events.store import SQLiteStore
+from service import cli
 from service.cli import app
 from service.games import GameService
 from service.simulate import ci95, shares, summarize
@@ -67,6 +68,39 @@ def test_a_figure_is_shaped_alike_by_simulate_and_by_simulate_from_a_position():
     for f in [*plain_f.values(), *there_f.values()]:
         if "ci95" in f:
             assert f["min"] <= f["ci95"][0] <= f["ci95"][1] <= f["max"]
+
+
+def cells(line: str, bar: str) -> list[str]:
+    """A rich table row's cells: `bar` is the header's ┃ or a body row's │."""
+    return [c.strip() for c in line.strip().strip(bar).split(bar)]
+
+
+def header(table: str) -> list[str]:
+    """A rich table's column names, from its header row (one line: the table as wide as its cells)."""
+    return cells(next(x for x in table.splitlines() if x.startswith("┃")), "┃")
+
+
+def test_simulate_from_a_position_prints_each_quantitys_mean_and_interval_as_plain_simulate_does(monkeypatch):
+    """The trial's report: the `--from` table had the percentiles, the real value and its percentile, but not the mean
+    and its 95% interval that plain `umpire simulate` prints for a quantity. Now the same columns, the same cells,
+    then the real game's; each row's mean and interval are the JSON's. A terminal 200 wide: every cell on one line
+    (the console is made at import; a test worker's COLUMNS=80 would fix it at 80)."""
+    monkeypatch.setattr(cli, "console", cli._Console(width=200))
+    at = str(json.loads(EASTBOUND.read_text())["commands"][8]["seqs"][1])
+    args = ["simulate", "corvette-command", "--from", str(EASTBOUND), "--at", at, "--games", "6"]
+    plain = CliRunner().invoke(app, ["simulate", "corvette-command", "--games", "6"])
+    there = CliRunner().invoke(app, args)
+    doc = CliRunner().invoke(app, [*args, "--json"])
+    assert plain.exit_code == there.exit_code == doc.exit_code == 0, plain.output + there.output + doc.output
+    assert header(there.stdout) == [*header(plain.stdout), "real", "pct"]
+    assert header(there.stdout)[1:3] == ["mean", "95% interval"]
+    rows = {r[0]: r[1:] for r in (cells(x, "│") for x in there.stdout.splitlines() if x.startswith("│"))}
+    quantities = {n: f for n, f in json.loads(doc.stdout)["figures"].items() if "ci95" in f}
+    assert quantities and set(rows) == set(quantities)
+    for name, f in quantities.items():
+        lo, hi = f["ci95"]
+        assert rows[name][:2] == [f"{f['mean']:,.1f}", f"{lo:,.1f}–{hi:,.1f}"], name
+        assert rows[name][-2] == f"{f['actual']:,}", name
 
 
 def test_a_seats_odds_over_the_api_give_a_category_as_shares_as_the_schema_says(client):
