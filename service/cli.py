@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -259,11 +260,32 @@ def verify_cmd(
     table.add_column("result")
     table.add_column("detail", overflow="fold")
     colours = {"pass": "green", "fail": "red", "skipped": "yellow"}
+    full: list[tuple[str, str]] = []
     for name, check in report["checks"].items():
-        table.add_row(name, f"[{colours[check['status']]}]{check['status']}[/]", check["detail"])
+        table.add_row(name, f"[{colours[check['status']]}]{check['status']}[/]", _shortened(name, check["detail"], full))
     console.print(table)
+    if full:
+        console.print("in full, each on one line (the table shortens them):", highlight=False)
+        for name, value in full:
+            console.print(f"  {name:<6}  {value}", highlight=False, soft_wrap=True)
     console.print(f"verdict: [bold]{report['verdict']}[/]")
     raise typer.Exit({"verified": 0, "failed": 1, "partial": 2}[report["verdict"]])
+
+
+# a SHA-256 in hex: a chain head, an event's hash, a seed, a commitment
+HEX64 = re.compile(r"\b[0-9a-fA-F]{64}\b")
+
+
+def _shortened(check: str, detail: str, full: list[tuple[str, str]]) -> str:
+    """`detail` with each 64-hex value cut to its first 12 characters, the value added to `full` under its check's
+    name: at 80 columns the detail column holds under 60, so a head in it broke over two lines and could not be
+    copied; `umpire verify` prints `full` below the table, a value a line."""
+
+    def cut(m: re.Match[str]) -> str:
+        full.append((check, m.group()))
+        return m.group()[:12] + "…"
+
+    return HEX64.sub(cut, detail)
 
 
 def _verify_store(db: str, lines: bool = False) -> None:

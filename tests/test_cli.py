@@ -180,6 +180,28 @@ def test_verify_of_a_junk_file_does_not_name_a_game_none(tmp_path):
     assert r.exit_code == 1 and "None" not in r.output and "not a bundle of any game" in r.output
 
 
+def test_verify_prints_every_head_and_hash_whole_on_one_line_at_80_columns(monkeypatch, tmp_path):
+    """A chain head or a seed in the verify table's detail column (under 60 wide at 80 columns) broke over two lines
+    and could not be copied: the table shortens it, and each is printed whole below it, on a line of its own. A
+    forged head shows both hashes the chain check compares."""
+    from service import cli as cli_module
+    from service.replay import verify
+
+    monkeypatch.setattr(cli_module, "console", cli_module._Console(width=80))  # a terminal 80 wide
+    path = ROOT / "replays" / "corvette-eastbound.3.0.0.json"
+    bundle = json.loads(path.read_text())
+    seed = verify(path.read_bytes())["checks"]["dice"]["game_seed"]
+    forged = tmp_path / "forged-head.json"
+    forged.write_text(json.dumps({**bundle, "head": "0" * 64}))
+    for file, code, values in ((path, 0, [bundle["head"], seed]), (forged, 1, ["0" * 64, bundle["head"]])):
+        r = CliRunner().invoke(cli, ["verify", str(file)])
+        assert r.exit_code == code, r.output
+        lines = r.stdout.splitlines()
+        assert max(len(line) for line in lines) <= 80
+        for value in values:
+            assert len(value) == 64 and any(value in line for line in lines), (value, r.stdout)
+
+
 def test_make_run_passes_cors_origins():
     def run_line(*args: str) -> str:
         # under `make test` the outer make's MAKEFLAGS/MAKELEVEL would add "Entering directory" lines
