@@ -9,7 +9,7 @@
 // seat saw of a game lives in localStorage, so a player who comes back finds "Since your last turn": the digest of
 // what happened since (GET /games/{id}/since, as this seat may read it).
 
-import { Problem, Umpire, command } from "../client/client.js";
+import { NotFound, Problem, Umpire, command } from "../client/client.js";
 /**
  * @typedef {import("../client/types.js").Me} Me
  * @typedef {import("../client/types.js").GameSummary} GameSummary
@@ -99,6 +99,102 @@ function focusKey(card) {
 function refocus(card, key) {
   const twin = key.sig === null ? null : [...card.querySelectorAll(CONTROLS)].filter((e) => signature(e) === key.sig)[key.at];
   (twin instanceof HTMLElement && !twin.matches(":disabled") ? twin : card.querySelector("h2"))?.focus();
+}
+
+/**
+ * "Your turn, by e-mail" (docs/api.md "Notifications", "E-mail"): this seat's notification target, read once and after
+ * each change. An address is registered, then confirmed with the code the server mails it; a webhook registered by
+ * another client is named, and may be replaced. A server that sends no e-mail says so when an address is sent.
+ * @param {Umpire} api
+ * @param {string} gameId
+ */
+function notifyCard(api, gameId) {
+  const body = h("div", { id: "play-notify-body" }, h("p", { class: "loading" }, "Reading…"));
+  const card = h(
+    "details",
+    { class: "play-card", id: "play-notify" },
+    h("summary", {}, h("h2", {}, "Your turn, by e-mail")),
+    body,
+  );
+  let read = false;
+  card.addEventListener("toggle", () => {
+    if (card.open && !read) {
+      read = true;
+      show();
+    }
+  });
+
+  /** @param {string | null} [notice] */
+  async function show(notice = null) {
+    /** @type {import("../client/types.js").Notifications | null} */
+    let target = null;
+    try {
+      target = await api.notifications(gameId);
+    } catch (e) {
+      if (!(e instanceof NotFound)) return put(body, h("p", { class: "notice" }, whyNot(e)));
+    }
+    const said = notice ? h("p", { class: "notice", id: "play-notify-notice" }, notice) : null;
+    const address = target && target.url.toLowerCase().startsWith("mailto:") ? target.url.slice(7) : null;
+    if (target && address && target.confirmed) {
+      const stop = h("button", { type: "button", id: "play-notify-stop" }, "Stop these mails");
+      stop.addEventListener("click", () => act(stop, async () => {
+        await api.deleteNotifications(gameId);
+        return "No more mails.";
+      }));
+      return put(body, said, h("p", { id: "play-notify-state", "data-state": "confirmed" }, `Your turns are mailed to ${address}.`), stop);
+    }
+    if (target && address) {
+      const code = h("input", { id: "play-notify-code", size: 30, autocomplete: "one-time-code", spellcheck: "false", "aria-label": "the code from the mail" });
+      const confirm = h("button", { type: "submit", id: "play-notify-confirm" }, "Confirm");
+      const form = h("form", {}, code, " ", confirm);
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        act(confirm, async () => {
+          await api.confirmNotifications(gameId, /** @type {HTMLInputElement} */ (code).value.trim());
+          return null;
+        });
+      });
+      return put(
+        body,
+        said,
+        h("p", { id: "play-notify-state", "data-state": "pending" }, `A code was mailed to ${address}: paste it here (or follow the mail's link). Nothing else is mailed until then.`),
+        form,
+        entry("Use another address"),
+      );
+    }
+    const webhook = target ? h("p", { id: "play-notify-state", "data-state": "webhook" }, `Your turns go to a webhook: ${target.url}. An address below replaces it.`) : null;
+    return put(body, said, webhook, entry(target ? "Mail me instead" : "Mail me when it is my turn"));
+  }
+
+  /** The address form: a PUT of mailto:<address>. @param {string} label */
+  function entry(label) {
+    const input = h("input", { type: "email", id: "play-notify-address", size: 30, placeholder: "you@example.org", autocomplete: "email", "aria-label": "your e-mail address" });
+    const go = h("button", { type: "submit", id: "play-notify-register" }, label);
+    const form = h("form", {}, input, " ", go);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      act(go, async () => {
+        await api.setNotifications(gameId, `mailto:${/** @type {HTMLInputElement} */ (input).value.trim()}`);
+        return null;
+      });
+    });
+    return form;
+  }
+
+  /** Run a change with its button held, then show the target again, with what went wrong or `done`'s words.
+   * @param {HTMLElement} button @param {() => Promise<string | null>} change */
+  async function act(button, change) {
+    /** @type {HTMLButtonElement} */ (button).disabled = true;
+    let notice = null;
+    try {
+      notice = await change();
+    } catch (e) {
+      notice = whyNot(e);
+    }
+    await show(notice);
+  }
+
+  return card;
 }
 
 function whyNot(e) {
@@ -503,7 +599,7 @@ function drawTable(main, gameId, joined = null) {
     h(
       "div",
       { class: "play-grid" },
-      h("div", { class: "play-left" }, since, move, orders, log),
+      h("div", { class: "play-left" }, since, move, orders, log, notifyCard(api, gameId)),
       h("div", { class: "play-right" }, viewTabs, picture),
     ),
   );
