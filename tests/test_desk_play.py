@@ -396,6 +396,19 @@ def test_a_player_who_comes_back_finds_since_your_last_turn(browser, server):
     desk.close()
 
 
+def register_address(browser, base: str) -> tuple[Desk, str, str]:
+    """A new battle's Japan table in the Play tab, its e-mail card opened and an address sent: (desk, game, token)."""
+    made = httpx.post(f"{base}/games", json={"ruleset": "battlefleet-1900"}).json()
+    gid, token = made["game_id"], next(s["token"] for s in made["seats"] if s["seat"] == "japan")
+    desk = Desk(browser, base)
+    p = desk.page
+    p.goto(f"{base}/desk/#/play/{gid}/token/{token}")
+    p.click("#play-notify summary")
+    p.fill("#play-notify-address", "togo@fleet.example")
+    p.click("#play-notify-register")
+    return desk, gid, token
+
+
 def test_a_player_has_turns_mailed_from_the_play_tab_confirming_with_the_mailed_code(browser, server, tmp_path):
     """A player with no server for webhooks registers an address in the Play tab, pastes the code the server mails it,
     then stops the mails; on a server that sends no e-mail the card says why (docs/api.md "E-mail")."""
@@ -405,14 +418,8 @@ def test_a_player_has_turns_mailed_from_the_play_tab_confirming_with_the_mailed_
     env = {"UMPIRE_SMTP": f"smtp://127.0.0.1:{inbox.port}", "UMPIRE_MAIL_FROM": "umpire@test.example"}
     try:
         with server_process(str(tmp_path / "mail.db"), env=env) as (base, _):
-            made = httpx.post(f"{base}/games", json={"ruleset": "battlefleet-1900"}).json()
-            gid, token = made["game_id"], next(s["token"] for s in made["seats"] if s["seat"] == "japan")
-            desk = Desk(browser, base)
+            desk, gid, token = register_address(browser, base)
             p = desk.page
-            p.goto(f"{base}/desk/#/play/{gid}/token/{token}")
-            p.click("#play-notify summary")
-            p.fill("#play-notify-address", "togo@fleet.example")
-            p.click("#play-notify-register")
             p.wait_for_selector('#play-notify-state[data-state="pending"]')
             assert "togo@fleet.example" in p.inner_text("#play-notify-state")
             code = code_in(inbox.wait_for(to("togo@fleet.example"))[0])
@@ -432,14 +439,7 @@ def test_a_player_has_turns_mailed_from_the_play_tab_confirming_with_the_mailed_
             desk.close()
     finally:
         inbox.controller.stop()
-    made = httpx.post(f"{server}/games", json={"ruleset": "battlefleet-1900"}).json()
-    gid, token = made["game_id"], next(s["token"] for s in made["seats"] if s["seat"] == "japan")
-    desk = Desk(browser, server)
-    p = desk.page
-    p.goto(f"{server}/desk/#/play/{gid}/token/{token}")
-    p.click("#play-notify summary")
-    p.fill("#play-notify-address", "togo@fleet.example")
-    p.click("#play-notify-register")
-    p.wait_for_selector("#play-notify-notice")
-    assert "UMPIRE_SMTP" in p.inner_text("#play-notify-notice")
+    desk, _, _ = register_address(browser, server)
+    desk.page.wait_for_selector("#play-notify-notice")
+    assert "UMPIRE_SMTP" in desk.page.inner_text("#play-notify-notice")
     desk.close()
