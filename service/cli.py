@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console, ConsoleDimensions
@@ -189,6 +190,12 @@ def serve(
         f"{', '.join(settings.trusted_proxies) or 'nobody (--trusted-proxy to name your proxy)'}",
         highlight=False,
     )
+    if settings.smtp:
+        smtp = urlsplit(settings.smtp)
+        mailing = f"through {smtp.scheme}://{smtp.hostname}{f':{smtp.port}' if smtp.port else ''} from {settings.mail_from}"
+    else:
+        mailing = "off (UMPIRE_SMTP unset: players register webhooks only)"
+    console.print(f"e-mail notifications: {mailing}", highlight=False)
     _enough_files(settings.max_connections)
     uvicorn.run(
         create_app(settings=settings),

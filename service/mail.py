@@ -43,20 +43,36 @@ KINDS = {
 }
 
 
-def address_of(url: str) -> str | None:
-    """The address of a `mailto:` target, or None (an http(s) one). Raises ValueError saying what is wrong."""
+def address_of(url: str, target: bool = True) -> str | None:
+    """The address of a `mailto:` URL, or None (an http(s) one). Raises ValueError saying what is wrong. Spaces
+    around it (a pasted address) are dropped; a `target`'s host has a dot (`name@host` is a typo, not a mailbox)."""
     if url[: len(MAILTO)].lower() != MAILTO:
         return None
-    rest = url[len(MAILTO) :]
-    if "?" in rest or "," in rest:
-        raise ValueError("a mailto: target is one address, without ?subject=… or a second address")
+    rest = url[len(MAILTO) :].strip(" ")
+    if "?" in rest:
+        raise ValueError(f"{rest[:80]!r}: a target is the address alone, without ?subject=… or other headers")
     address = unquote(rest)
-    if len(address) > MAX_ADDRESS or not _ADDRESS.fullmatch(address) or ".." in address.split("@")[1]:
+    if "," in address or ";" in address:
+        raise ValueError(f"{rest[:80]!r} has a comma or semicolon: a target is one address, name@host.example")
+    host = address.rpartition("@")[2]
+    if (
+        len(address) > MAX_ADDRESS
+        or not _ADDRESS.fullmatch(address)
+        or ".." in host
+        or (target and "." not in host)
+    ):
         raise ValueError(
             f"{rest[:80]!r} is not an e-mail address the server sends to: one plain ASCII address "
             f"(name@host.example), at most {MAX_ADDRESS} characters"
         )
     return address
+
+
+def _valid(sender: str) -> bool:
+    try:
+        return address_of(MAILTO + sender, target=False) is not None
+    except ValueError:
+        return False
 
 
 def new_code() -> str:
@@ -80,7 +96,7 @@ class Mailer:
         parts = urlsplit(smtp)
         if parts.scheme not in ("smtp", "smtp+starttls", "smtps") or not parts.hostname:
             raise ValueError(f"UMPIRE_SMTP is smtp://host[:port], smtp+starttls://… or smtps://…, not {smtp!r}")
-        if not sender or address_of(MAILTO + sender) is None:
+        if not sender or not _valid(sender):
             raise ValueError("UMPIRE_MAIL_FROM: the address notification mails come from (umpire@your.host.example)")
         if public_url and urlsplit(public_url).scheme not in ("http", "https"):
             raise ValueError(f"UMPIRE_PUBLIC_URL is the server's http(s) address as players reach it, not {public_url!r}")
@@ -106,21 +122,22 @@ class Mailer:
 
     def notification(self, to: str, game: str, reader: str, code: str, kind: str, body: str) -> EmailMessage:
         """A notification's mail: what its JSON `body` says, in words (its `awaiting` entries' types and
-        descriptions), and how to stop."""
+        descriptions), how to catch up, and how to stop."""
         data: dict[str, Any] = json.loads(body).get("data", {})
-        lines = [f"Game {game}, seat {reader}: {KINDS.get(kind, kind)}."]
+        version = f" (version {data['version']})" if "version" in data else ""
+        lines = [f"Game {game}, seat {reader}: {KINDS.get(kind, kind)}{version}."]
         if data.get("expired"):
-            lines.append(f"{data['expired']}'s turn ran out, and the game's clock acted for it.")
-        if "version" in data:
-            lines.append(f"The game is at version {data['version']}.")
+            lines.append(f"The turn clock ran out for {data['expired']}: the game's on_expiry acted for it.")
         awaited = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
         if awaited:
             lines += ["", "What you may send now:"]
             lines += [f"  - {e.get('type')}: {e.get('description') or ''}".rstrip(": ") for e in awaited]
         if data.get("deadline_at"):
             lines += ["", f"Your turn runs out at {data['deadline_at']}."]
-        if data.get("since"):
-            lines += ["", f"What happened since your last turn: GET {data['since']} with your seat's token."]
+        if kind == "game-over":
+            lines += ["", f"The result: GET /games/{game} (its views say how it ended)."]
+        if data.get("since") and kind != "game-over":
+            lines += ["", f"What happened since your last turn: GET {self.public_url}{data['since']} with your seat's token."]
         stop = self.link(game, reader, code, "stop")
         lines += ["", "To stop these mails: " + (stop or f"DELETE /games/{game}/notifications with your seat's token.")]
         return self._message(to, f"{KINDS.get(kind, kind).capitalize()}: {game} ({reader})", lines, stop)
@@ -156,6 +173,20 @@ class Mailer:
                 smtp.login(user, password)
             smtp.send_message(msg)
         return "sent"
+
+
+def outcome(e: BaseException) -> str:
+    """A failed attempt in words, for `GET …/notifications`: the SMTP server's own answer where it gave one."""
+    if isinstance(e, smtplib.SMTPRecipientsRefused):
+        code, said = next(iter(e.recipients.values()), (0, b""))
+        return f"refused by the mail server: {code} {_text(said)}"[:300]
+    if isinstance(e, smtplib.SMTPResponseException):
+        return f"refused by the mail server: {e.smtp_code} {_text(e.smtp_error)}"[:300]
+    return f"could not reach the mail server: {type(e).__name__}: {e}"[:300]
+
+
+def _text(said: bytes | str) -> str:
+    return said.decode(errors="replace") if isinstance(said, bytes) else str(said)
 
 
 def permanent(e: BaseException) -> bool:

@@ -119,7 +119,9 @@ def parse_target(url: Any) -> tuple[str, str, int, str]:
     except ValueError as e:
         raise _refuse(f"url {url!r} is not a URL: {e}") from None
     if parts.scheme not in ("http", "https"):
-        raise _refuse(f"only http and https targets are allowed, not {parts.scheme or 'no scheme'!r}")
+        raise _refuse(
+            f"only http and https targets are allowed, or mailto: an address, not {parts.scheme or 'no scheme'!r}"
+        )
     if not parts.hostname:
         raise _refuse("url has no host")
     if parts.username or parts.password:
@@ -401,13 +403,15 @@ class Webhooks:
         if old is not None and old.url.lower() == url.lower():
             if not old.pending:
                 return {**answer, "url": old.url, "confirmed": True}  # confirmed already: nothing to mail
-            if old.created_at >= iso(now - mail.PENDING_WINDOW / mail.MAX_PENDING):
-                return {**answer, "url": old.url}  # its code was mailed moments ago
+            recent = old.created_at >= iso(now - mail.PENDING_WINDOW / mail.MAX_PENDING)
+            if recent and self._code_status(game_id, reader) != "failed":
+                return {**answer, "url": old.url}  # its code was mailed moments ago (or is on its way)
         confirm = _encode({"type": "confirm", "to": address.lower()}).decode()  # the same for every game: counted
-        if self.store.mails_since("confirm", confirm, now - mail.PENDING_WINDOW) >= mail.MAX_PENDING:
+        if self.store.codes_unconfirmed(confirm, url, now - mail.PENDING_WINDOW) >= mail.MAX_PENDING:
             raise _refuse(
-                f"{address} was sent {mail.MAX_PENDING} confirmation codes in the last hour; confirm one of them "
-                "(POST /games/{id}/notifications/confirm), or register it again later"
+                f"{address} was sent {mail.MAX_PENDING} confirmation codes in the last hour that are not confirmed "
+                "yet; confirm them (each game and seat has its own code: POST /games/{id}/notifications/confirm), "
+                "or register it again within the hour"
             )
         self.store.put_hook(HookRow(game_id, reader, url, mail.new_code(), None, None, 0, iso(now), pending=True))
         self.store.enqueue(outbox_row(game_id, reader, "confirm", confirm, now))
@@ -415,33 +419,48 @@ class Webhooks:
         return answer
 
     def confirm(self, game_id: str, reader: str, code: Any) -> dict[str, Any]:
-        """The code mailed to the reader's address came back: notifications are mailed to it from now on."""
+        """The code mailed to the reader's address came back: notifications are mailed to it from now on (again:
+        the same answer; a code that is not the registration's is refused either way)."""
         hook = self._hook(game_id, reader)
         if mail.address_of(hook.url) is None:
             raise _refuse("this reader's target is a webhook: it has nothing to confirm")
-        if not hook.pending:
-            return self.get(game_id, reader)
         if not isinstance(code, str) or not secrets.compare_digest(code.encode(), hook.secret.encode()):
+            address = hook.url[len(mail.MAILTO) :]
+            failed = self._code_status(game_id, reader) == "failed"
             raise ConfirmRefused(
                 "confirmation-refused",
-                f"that is not the code last mailed to {hook.url[len(mail.MAILTO):]}; copy it from the newest "
-                "confirmation mail, or PUT the address again for a new one",
+                f"the mail with this seat's code could not be delivered to {address} (GET …/notifications says "
+                "why): check the address and PUT it again"
+                if failed
+                else f"that is not the code last mailed to {address} for this game and seat (each has its own); copy "
+                "it from the newest confirmation mail, or PUT the address again for a new one after 20 minutes",
             )
-        self.store.confirm_hook(game_id, reader, hook.secret)
+        if hook.pending:
+            self.store.confirm_hook(game_id, reader, hook.secret)
         return self.get(game_id, reader)
 
-    def by_link(self, game_id: str, reader: str, code: str, action: str) -> bool:
-        """A mail's link (no token: its code is the key): `confirm` the address, or `stop` its mails. False when
-        the link is not (or no longer) good: its code was replaced, its target removed, or it never was one."""
+    def _code_status(self, game_id: str, reader: str) -> str | None:
+        """How the delivery of the reader's newest code went (pending, delivered, failed), or None."""
+        return next((r.status for r in self.store.deliveries(game_id, reader) if r.kind == "confirm"), None)
+
+    def peek(self, game_id: str, reader: str, code: str) -> str | None:
+        """The address a mail's link is for, when its code is still the registration's (the page names it)."""
         hook = self.store.hook(game_id, reader)
         if hook is None or mail.address_of(hook.url) is None:
-            return False
-        if not secrets.compare_digest(code.encode(), hook.secret.encode()):
-            return False
+            return None
+        return hook.url[len(mail.MAILTO) :] if secrets.compare_digest(code.encode(), hook.secret.encode()) else None
+
+    def by_link(self, game_id: str, reader: str, code: str, action: str) -> str | None:
+        """A mail's link (no token: its code is the key): `confirm` the address, or `stop` its mails; the address,
+        or None when the link is not (or no longer) good: its code was replaced, its target removed, or it never
+        was one."""
+        address = self.peek(game_id, reader, code)
+        if address is None:
+            return None
         if action == "confirm":
-            self.store.confirm_hook(game_id, reader, hook.secret)
-            return True
-        return self.store.delete_hook(game_id, reader)
+            self.store.confirm_hook(game_id, reader, code)
+            return address
+        return address if self.store.delete_hook(game_id, reader) else None
 
     def get(self, game_id: str, reader: str) -> dict[str, Any]:
         hook = self._hook(game_id, reader)
@@ -479,8 +498,11 @@ class Webhooks:
         return {"secret": secret, "old_secret_signs_until": iso(until)}
 
     def test(self, game_id: str, reader: str) -> dict[str, Any]:
-        if self._hook(game_id, reader).pending:
+        hook = self._hook(game_id, reader)
+        if hook.pending:
             raise _refuse("confirm the address first: POST …/notifications/confirm with the code mailed to it")
+        if self.mailer is None and mail.address_of(hook.url) is not None:
+            raise _refuse("this server sends no e-mail now (its operator has not set UMPIRE_SMTP): mails wait")
         row = self.enqueue(game_id, reader, "ping", {"game_id": game_id, "seat": reader})
         assert row is not None
         return {"id": row.id}
@@ -499,7 +521,11 @@ class ConfirmRefused(Rejected):
 def _no_hook(reader: str) -> Rejected:
     from service.credentials import NotFound
 
-    return NotFound("no-notifications", f"{reader} has no webhook here; PUT /games/{{id}}/notifications registers one")
+    return NotFound(
+        "no-notifications",
+        f"{reader} has no notification target here; PUT /games/{{id}}/notifications registers one (a webhook URL or "
+        "mailto: an address)",
+    )
 
 
 class Dispatcher:
@@ -629,13 +655,15 @@ class Dispatcher:
         """One attempt to mail `row` to its reader's address: its confirmation, or (once confirmed) a notification;
         a notification for an address still pending is dropped, as is anything when the server has no mailer now."""
         dropped = (
-            "this server sends no e-mail now" if self.mailer is None
-            else "confirmed already" if row.kind == "confirm" and not hook.pending
+            "confirmed already" if row.kind == "confirm" and not hook.pending
             else "the address is not confirmed" if row.kind != "confirm" and hook.pending
             else None
         )
-        if dropped is not None or self.mailer is None:
-            self.store.settle(row.id, "dropped", dropped or "", self.clock(), None)
+        if dropped is not None:
+            self.store.settle(row.id, "dropped", dropped, self.clock(), None)
+            return
+        if self.mailer is None:  # the server restarted without UMPIRE_SMTP: kept and retried, never lost
+            self._settle(row, False, "this server sends no e-mail now (UMPIRE_SMTP is not set); retried")
             return
         if row.kind == "confirm":
             msg = self.mailer.confirmation(address, row.game, row.reader, hook.secret)
@@ -644,7 +672,7 @@ class Dispatcher:
         try:
             outcome, ok = self.mailer.send(msg, self.timeout), True
         except Exception as e:  # noqa: BLE001 - any failure to send is an attempt that failed
-            outcome, ok = f"error: {type(e).__name__}: {e}"[:300], False
+            outcome, ok = mail.outcome(e), False
             if mail.permanent(e):
                 self.store.settle(row.id, "failed", outcome, self.clock(), None)
                 DELIVERIES.labels("failed").inc()

@@ -163,6 +163,10 @@ def test_a_confirmed_address_is_mailed_its_turn_with_what_it_may_send_and_how_to
         f"/games/{g['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(g, "japan"))
     )
     assert ok.status_code == 200 and ok.json()["confirmed"] is True, ok.text
+    late = mailing.post(
+        f"/games/{g['game_id']}/notifications/confirm", json={"code": "nope"}, headers=auth(token(g, "japan"))
+    )
+    assert late.status_code == 422 and late.json()["code"] == "confirmation-refused"  # confirmed or not
     start_both(mailing, g)
     [_, turn] = inbox.wait_for(lambda got: len(to("togo@fleet.example")(got)) >= 2 and to("togo@fleet.example")(got))
     text = body(turn)
@@ -194,6 +198,7 @@ def test_the_confirmation_link_shows_a_button_and_only_its_post_confirms(mailing
     url = urlsplit(link(inbox.wait_for(to("rozhestvensky@fleet.example"))[0]))
     shown = mailing.get(f"{url.path}?{url.query}")
     assert shown.status_code == 200 and '<form method="post">' in shown.text
+    assert "rozhestvensky@fleet.example" in shown.text  # the page names the address it is for
     hooks = mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "russia"))).json()
     assert hooks["confirmed"] is False  # a mail scanner opening the link confirms nothing
     done = mailing.post(f"{url.path}?{url.query}")
@@ -202,6 +207,8 @@ def test_the_confirmation_link_shows_a_button_and_only_its_post_confirms(mailing
     assert hooks["confirmed"] is True
     forged = url.query.replace("code=", "code=x")
     assert mailing.post(f"{url.path}?{forged}").status_code == 404
+    wrong = mailing.get(f"{url.path}?{forged}")
+    assert wrong.status_code == 404 and "<form" not in wrong.text and "@" not in wrong.text  # no button, no address
     assert mailing.get("/mail?game=a&reader=b&code=c&do=delete").status_code == 400
 
 
@@ -221,6 +228,14 @@ def test_a_strangers_address_gets_at_most_a_few_codes_an_hour_whatever_the_games
     )
     inbox.wait_for(to("other@elsewhere.example"))
     assert len(to("victim@elsewhere.example")(inbox.got)) == MAX_PENDING
+    # the owner answering one code frees its place: a tournament player's fourth game may then register
+    [mailed] = [m for m in to("victim@elsewhere.example")(inbox.got) if games[1]["game_id"] in m["Subject"]]
+    code = code_in(mailed)  # mails are sent concurrently: found by their game, not their order
+    assert mailing.post(
+        f"/games/{games[1]['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(games[1], "japan"))
+    ).status_code == 200
+    register(mailing, games[MAX_PENDING], "japan", "mailto:victim@elsewhere.example")
+    inbox.wait_for(lambda got: len(to("victim@elsewhere.example")(got)) > MAX_PENDING)
 
 
 def test_a_refused_recipient_is_given_up_at_once(mailing, inbox):
@@ -229,7 +244,15 @@ def test_a_refused_recipient_is_given_up_at_once(mailing, inbox):
     register(mailing, g, "japan", "mailto:nobody@fleet.example")
     out = wait_status(mailing, g, "japan", "failed")
     [d] = out["deliveries"]
-    assert d["kind"] == "confirm" and d["attempts"] == 1 and "550" in d["last_outcome"]
+    assert d["kind"] == "confirm" and d["attempts"] == 1
+    assert d["last_outcome"] == "refused by the mail server: 550 5.1.1 no such user"
+    r = mailing.post(
+        f"/games/{g['game_id']}/notifications/confirm", json={"code": "x"}, headers=auth(token(g, "japan"))
+    )
+    assert r.status_code == 422 and "could not be delivered" in r.json()["detail"]
+    inbox.refuse = None  # the address mended: registered again at once, it is mailed a new code
+    register(mailing, g, "japan", "mailto:nobody@fleet.example")
+    inbox.wait_for(to("nobody@fleet.example"))
 
 
 def test_an_address_signs_nothing_and_a_webhook_confirms_nothing(mailing, inbox):
@@ -255,6 +278,7 @@ def test_an_address_signs_nothing_and_a_webhook_confirms_nothing(mailing, inbox)
         "mailto:Togo <togo@fleet.example>",
         "mailto:togo",
         "mailto:togo@fleet..example",
+        "mailto:togo@fleet",  # no dot: a typo, not a mailbox
         "mailto:t\u00f6go@fleet.example",
         "mailto:" + "a" * 65 + "@fleet.example",
     ],
@@ -265,6 +289,50 @@ def test_only_one_plain_address_is_taken(mailing, inbox, url):
     assert r.status_code == 422 and r.json()["code"] in ("webhook-refused", "invalid-request"), r.text
     assert mailing.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan"))).status_code == 404
     assert not inbox.got
+
+
+def test_a_pasted_address_loses_its_spaces_and_a_typo_is_named(mailing, inbox):
+    g = battle(mailing)
+    assert register(mailing, g, "japan", "mailto: togo@fleet.example ")["url"] == "mailto:togo@fleet.example"
+    r = register(mailing, g, "russia", "mailto:togo@fleet,example", expect=422)
+    assert "comma" in r["detail"]
+    r = register(mailing, g, "russia", "togo@fleet.example", expect=422)
+    assert "mailto:" in r["detail"]
+
+
+def test_mails_wait_while_the_server_runs_without_smtp_and_go_when_it_is_back(tmp_path, monkeypatch, inbox):
+    """Nothing acknowledged is lost: a your-turn queued while the operator restarted without UMPIRE_SMTP is retried,
+    and mailed once a server with it runs."""
+    db = str(tmp_path / "mail.db")
+    smtp = {"UMPIRE_SMTP": f"smtp://127.0.0.1:{inbox.port}", "UMPIRE_MAIL_FROM": "umpire@test.example"}
+    app = serve(db, monkeypatch, smtp)
+    with TestClient(app) as c:
+        g = battle(c)
+        register(c, g, "japan", "mailto:togo@fleet.example")
+        code = code_in(inbox.wait_for(to("togo@fleet.example"))[0])
+        c.post(f"/games/{g['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(g, "japan")))
+    app.state.service.store.close()
+    monkeypatch.delenv("UMPIRE_SMTP")
+    app = serve(db, monkeypatch, {})
+    with TestClient(app) as c:
+        r = c.post(f"/games/{g['game_id']}/notifications/test", headers=auth(token(g, "japan")))
+        assert r.status_code == 422 and "UMPIRE_SMTP" in r.json()["detail"]
+        start_both(c, g)
+        deadline = time.monotonic() + WAIT
+        while True:
+            [d] = [d for d in c.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan"))).json()[
+                "deliveries"] if d["kind"] == "your-turn"]
+            if d["attempts"] >= 2:
+                break
+            assert time.monotonic() < deadline, d
+            time.sleep(0.02)  # polling a condition
+        assert d["status"] == "pending" and "UMPIRE_SMTP" in d["last_outcome"]
+    app.state.service.store.close()
+    app = serve(db, monkeypatch, smtp)
+    with TestClient(app) as c:
+        [_, turn] = inbox.wait_for(lambda got: len(got) >= 2 and got)
+        assert turn["Subject"] == f"Naval Umpire: Your turn: {g['game_id']} (japan)"
+    app.state.service.store.close()
 
 
 def test_a_server_without_smtp_refuses_an_address_saying_so(store_url, monkeypatch):

@@ -496,11 +496,15 @@ class SQLStore:
             )
         return n > 0
 
-    def mails_since(self, kind: str, payload: str, since: float) -> int:
-        """Outbox rows of `kind` with exactly this `payload` queued at `since` or later, in any game: how many
-        confirmation mails one address was sent lately (service/mail.py)."""
+    def codes_unconfirmed(self, payload: str, url: str, since: float) -> int:
+        """Confirmation codes queued at `since` or later with exactly this `payload` (one address's), in any game,
+        but those whose registration has since been confirmed for `url` (the address, any case): how many codes the
+        address was sent lately that its owner has not answered (service/mail.py)."""
         rows = self._query(
-            "SELECT count(*) FROM outbox WHERE kind = ? AND payload = ? AND created >= ?", (kind, payload, since)
+            "SELECT count(*) FROM outbox o WHERE o.kind = 'confirm' AND o.payload = ? AND o.created >= ? "
+            "AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.game = o.game AND w.reader = o.reader "
+            "AND w.pending = 0 AND lower(w.url) = ?)",
+            (payload, since, url.lower()),
         )
         return int(rows[0][0])
 

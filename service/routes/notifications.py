@@ -134,16 +134,26 @@ def add_routes(route: Callable, svc: GameService) -> None:
 
 _PARAM = re.compile(r"[A-Za-z0-9._~-]{1,64}")
 _DONE = {
-    "confirm": "Confirmed: notifications of game {game} (seat {reader}) will be mailed to you.",
-    "stop": "Stopped: no more mail about game {game} (seat {reader}) will be sent to you.",
+    "confirm": "Confirmed: notifications of game {game} (seat {reader}) will be mailed to {address}.",
+    "stop": "Stopped: no more mail about game {game} (seat {reader}) will be sent to {address}. To have them again, "
+    "register the address again from your client.",
 }
+_ASK = {
+    "confirm": "Mail notifications of game {game} (seat {reader}) to {address}?",
+    "stop": "Stop mail about game {game} (seat {reader}) to {address}?",
+}
+_BUTTON = {"confirm": "Confirm", "stop": "Stop these mails"}
+_GONE = (
+    "Nothing to do: this link is no longer good. The mails it was for were stopped already, a newer mail replaced "
+    "it, or its game's notifications were removed."
+)
 
 
 def add_mail_page(app: FastAPI, svc: GameService) -> None:
     """`/mail`: where a notification mail's links lead (service/mail.py `Mailer.link`; no token, the link's code is
-    the key). GET shows a button and changes nothing (mail scanners open links); POST does it: confirms the address
-    or stops its mails, and is what a mail client's one-click unsubscribe sends (RFC 8058). Its answers are pages,
-    not API answers, and it is not in the OpenAPI document."""
+    the key). GET shows what the link would do, to which address, with a button, and changes nothing (mail scanners
+    open links); POST does it: confirms the address or stops its mails, and is what a mail client's one-click
+    unsubscribe sends (RFC 8058). Its answers are pages, not API answers, and it is not in the OpenAPI document."""
 
     def page(text: str, status: int = 200, form: str = "") -> HTMLResponse:
         body = (
@@ -168,14 +178,12 @@ def add_mail_page(app: FastAPI, svc: GameService) -> None:
         p = params(request)
         if p is None:
             return page(bad, 400)
-        game, who, _, action = p
-        ask = "Mail notifications of game {game} (seat {reader}) to this address?" if action == "confirm" else (
-            "Stop mail about game {game} (seat {reader}) to this address?"
-        )
-        button = '<form method="post"><button type="submit">{}</button></form>'.format(
-            "Confirm" if action == "confirm" else "Stop these mails"
-        )
-        return page(ask.format(game=game, reader=who), form=button)
+        game, who, code, action = p
+        address = await asyncio.to_thread(svc.webhooks.peek, game, who, code)
+        if address is None:
+            return page(_GONE, 404)
+        button = f'<form method="post"><button type="submit">{_BUTTON[action]}</button></form>'
+        return page(_ASK[action].format(game=game, reader=who, address=address), form=button)
 
     @app.post("/mail", include_in_schema=False)
     async def mail_action(request: Request):
@@ -183,6 +191,7 @@ def add_mail_page(app: FastAPI, svc: GameService) -> None:
         if p is None:
             return page(bad, 400)
         game, who, code, action = p
-        if not await asyncio.to_thread(svc.webhooks.by_link, game, who, code, action):
-            return page("This link is no longer good: a newer mail replaced it, or these notifications were removed.", 404)
-        return page(_DONE[action].format(game=game, reader=who))
+        address = await asyncio.to_thread(svc.webhooks.by_link, game, who, code, action)
+        if address is None:
+            return page(_GONE, 404)
+        return page(_DONE[action].format(game=game, reader=who, address=address))
