@@ -160,8 +160,10 @@ def serve(
 
     import uvicorn
 
+    from events.store.rows import redacted
     from service.app import create_app
     from service.logs import log_config
+    from service.mail import Mailer
     from service.server import Protocol
     from service.settings import Settings
 
@@ -178,10 +180,14 @@ def serve(
         body_timeout=body_timeout,
         max_connections=max_connections,
     )
+    try:  # a setting the server cannot use stops it before it says it runs
+        Mailer.from_settings(settings.smtp, settings.mail_from, settings.public_url)
+    except ValueError as e:
+        raise fail(str(e))
     where = f"http://{host}:{port}"
     console.print(f"Naval Umpire on [bold]{where}[/] — API docs {where}/docs — referee's desk {where}/desk", highlight=False)
     console.print(
-        f"database {settings.db}; CORS origins: {', '.join(settings.cors_origins) or 'none (--cors-origin to allow)'}",
+        f"database {redacted(settings.db)}; CORS origins: {', '.join(settings.cors_origins) or 'none (--cors-origin to allow)'}",
         highlight=False,
     )
     console.print(
@@ -323,6 +329,7 @@ def backup(
 ) -> None:
     """A consistent copy of a live store while it takes commands (SQLite's online backup; pg_dump for PostgreSQL).
     It holds server seeds and token hashes: it is written with mode 0600. Restore and check: docs/operations.md."""
+    from events.store.rows import redacted
     from service.backup import backup as copy
 
     try:
@@ -331,11 +338,20 @@ def backup(
         raise fail(f"{dest} exists: a backup never overwrites a file; name a new one")
     except FileNotFoundError as e:
         if db.startswith(("postgresql://", "postgres://")):
-            raise fail(f"pg_dump is not on PATH; install the PostgreSQL client tools, or run: {e.args[0]}")
+            raise fail(
+                "pg_dump is not on PATH; install the PostgreSQL client tools, or run (with the URL's password, and "
+                f"chmod 600 the file): {redacted(e.args[0])}"
+            )
         raise fail(f"{e.args[0]}: pass the store the server uses with --db")
     except (RuntimeError, OSError) as e:
         raise fail(str(e))
-    err.print(f"wrote {dest} ({dest.stat().st_size:,} bytes, mode 0600) by {how}; check it: umpire verify --db {dest}")
+    check = (
+        "restore it into a scratch database with pg_restore and check that: umpire verify --db postgresql://…/scratch "
+        "(docs/operations.md \"Backups and restore\")"
+        if db.startswith(("postgresql://", "postgres://"))
+        else f"check it: umpire verify --db {dest}"
+    )
+    err.print(f"wrote {dest} ({dest.stat().st_size:,} bytes, mode 0600) by {how}; {check}", highlight=False)
 
 
 @app.command()

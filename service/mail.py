@@ -26,6 +26,8 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 from urllib.parse import unquote, urlencode, urlsplit
 
+from events.store.rows import redacted
+
 MAILTO = "mailto:"
 MAX_ADDRESS = 254  # RFC 5321's limit on a path, less its brackets
 MAX_PENDING = 3  # confirmation mails one address may get an hour, in every game together
@@ -94,10 +96,20 @@ class Mailer:
         if not smtp:
             return None
         parts = urlsplit(smtp)
-        if parts.scheme not in ("smtp", "smtp+starttls", "smtps") or not parts.hostname:
-            raise ValueError(f"UMPIRE_SMTP is smtp://host[:port], smtp+starttls://… or smtps://…, not {smtp!r}")
-        if not sender or not _valid(sender):
-            raise ValueError("UMPIRE_MAIL_FROM: the address notification mails come from (umpire@your.host.example)")
+        try:
+            port = parts.port  # out of range or not a number: ValueError
+        except ValueError:
+            port = -1
+        if parts.scheme not in ("smtp", "smtp+starttls", "smtps") or not parts.hostname or port == -1:
+            shown = redacted(smtp)
+            raise ValueError(f"UMPIRE_SMTP is smtp://host[:port], smtp+starttls://… or smtps://…, not {shown!r}")
+        if not sender:
+            raise ValueError(
+                "UMPIRE_MAIL_FROM is needed with UMPIRE_SMTP: the address notification mails come from "
+                "(umpire@your.host.example)"
+            )
+        if not _valid(sender):
+            raise ValueError(f"UMPIRE_MAIL_FROM={sender!r} is not an address mails can come from (umpire@host.example)")
         if public_url and urlsplit(public_url).scheme not in ("http", "https"):
             raise ValueError(f"UMPIRE_PUBLIC_URL is the server's http(s) address as players reach it, not {public_url!r}")
         return cls(smtp, sender, public_url.rstrip("/"))

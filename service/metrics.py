@@ -21,6 +21,13 @@ from domain.engine import Forbidden
 from service.credentials import Unauthorized, is_operator_token
 
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+if MULTIPROCESS and not os.path.isdir(os.environ["PROMETHEUS_MULTIPROC_DIR"]):
+    # checked before the first metric is made below (it opens its file there): else every worker dies with a
+    # FileNotFoundError, and its replacement again, for ever
+    raise SystemExit(
+        f"umpire: PROMETHEUS_MULTIPROC_DIR={os.environ['PROMETHEUS_MULTIPROC_DIR']} is not a directory: make it "
+        "(empty) before the server starts, or unset it for one process (docs/operations.md \"Metrics\")"
+    )
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)  # seconds: a command is ~0.2-20 ms
 
 COMMANDS = Counter("umpire_commands", "Commands sent, by ruleset and outcome (ok, refused, unavailable, error)", ["ruleset", "outcome"])
@@ -35,6 +42,7 @@ STREAMS_OPEN = Gauge("umpire_streams_open", "Live event streams open now", multi
 DELIVERIES = Counter("umpire_webhook_deliveries", "Webhook delivery attempts, by outcome", ["outcome"])
 
 _children: dict[tuple[str, str], Any] = {}
+
 
 
 def scraper_may(token: str | None, sent: str | None) -> None:

@@ -673,6 +673,8 @@ class Dispatcher:
             outcome, ok = self.mailer.send(msg, self.timeout), True
         except Exception as e:  # noqa: BLE001 - any failure to send is an attempt that failed
             outcome, ok = mail.outcome(e), False
+            # the operator's to mend (the mail server, UMPIRE_SMTP), not the player's: said in the server's log
+            log.warning("e-mail %s (%s of %s, %s) not sent: %s", row.id, row.kind, row.game, row.reader, outcome)
             if mail.permanent(e):
                 self.store.settle(row.id, "failed", outcome, self.clock(), None)
                 DELIVERIES.labels("failed").inc()

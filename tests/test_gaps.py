@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from events.store import SQLiteStore
 from service.games import GameService
@@ -149,3 +150,77 @@ def test_without_a_byte_budget_the_cache_counts_games_only(tmp_path):
     for _ in range(8):
         svc.reads.status(svc.creation.create("aa1942-convoy", {}, None, "fair", None, None, None)["game_id"])
     assert len(svc.cache.states) == 5
+
+
+def _serve(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", "serve", *args, "--port", str(free_port())],
+        env={"PATH": "/usr/bin:/bin", **env}, cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_serve_stops_at_once_on_a_database_postgres_refuses_and_never_prints_a_password():
+    """An operator's trial: a database that does not exist was waited for 300 s as if unreachable, and the banner
+    printed the URL's password."""
+    out = _serve(["--db", "postgresql://postgres:s3cr3t@127.0.0.1:5432/umpire_no_such_db"], {})
+    assert out.returncode != 0
+    assert 'database "umpire_no_such_db" does not exist' in out.stderr and "retrying" not in out.stderr, out.stderr
+    assert "s3cr3t" not in out.stdout + out.stderr and "postgres:***@" in out.stdout
+
+
+def test_serve_refuses_mail_settings_it_cannot_use_before_it_says_it_runs():
+    for env, says in (
+        ({"UMPIRE_SMTP": "smtp://127.0.0.1:notaport", "UMPIRE_MAIL_FROM": "umpire@x.example"}, "UMPIRE_SMTP is"),
+        ({"UMPIRE_SMTP": "smtp://127.0.0.1:25"}, "UMPIRE_MAIL_FROM is needed"),
+        ({"UMPIRE_SMTP": "smtp://127.0.0.1:25", "UMPIRE_MAIL_FROM": "nobody"}, "UMPIRE_MAIL_FROM='nobody'"),
+    ):
+        out = _serve(["--db", ":memory:"], env)
+        assert out.returncode != 0 and says in out.stderr, out.stderr
+        assert "Naval Umpire on" not in out.stdout
+
+
+def test_a_file_that_is_no_sqlite_database_is_named_not_a_traceback(tmp_path):
+    dump = tmp_path / "games.dump"
+    dump.write_bytes(b"PGDMP\x01\x0e\x00" + b"\x00" * 64)  # the start of a pg_dump custom-format file
+    out = subprocess.run(
+        [sys.executable, "-m", "service.cli", "verify", "--db", str(dump)],
+        env={"PATH": "/usr/bin:/bin"}, cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert "is not a SQLite database" in out.stderr and "pg_restore" in out.stderr, out.stderr
+
+
+def test_metrics_of_several_workers_need_their_directory_made_first(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-c", "import service.metrics"],
+        env={"PATH": "/usr/bin:/bin", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "absent")},
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert "PROMETHEUS_MULTIPROC_DIR" in out.stderr and "is not a directory" in out.stderr, out.stderr
+
+
+def test_a_postgres_role_that_may_not_create_the_tables_is_told_how_to_mend_it():
+    """An operator's trial: PostgreSQL 15 lets no role but the owner create tables in `public`; the server died with a
+    psycopg traceback."""
+    import uuid
+    from urllib.parse import urlsplit
+
+    import psycopg
+
+    from events.store import open_store
+
+    name = f"umpire_noperm_{uuid.uuid4().hex[:8]}"
+    where = urlsplit(PG_BASE).netloc.rpartition("@")[2]  # host:port
+    with psycopg.connect(PG_BASE, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {name} LOGIN")
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            open_store(f"postgresql://{name}@{where}/{name}")
+        assert "may not create or change the server's tables" in str(stopped.value)
+        assert "createdb -O <role> <database>" in str(stopped.value)
+    finally:
+        with psycopg.connect(PG_BASE, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name}")
+            admin.execute(f"DROP ROLE {name}")

@@ -4,7 +4,6 @@ several server processes, or machines, on one database. `umpire serve --db postg
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -21,6 +20,7 @@ from events.store.rows import (
     StorageUnavailable,
     StoreConflict,
     StoreUnavailable,
+    redacted,
 )
 from events.store.sql import HOOK_SCHEMA, INSERT_COMMAND, INSERT_EVENT_HEAD, Rows, SessionLocal, SQLStore
 
@@ -65,6 +65,8 @@ CREATE TABLE IF NOT EXISTS creations (
 ALTER TABLE webhooks ADD COLUMN IF NOT EXISTS pending INTEGER NOT NULL DEFAULT 0;
 """  # a database made before e-mail targets
 log = logging.getLogger("umpire.store")
+# what PostgreSQL says when it answered and will not take the URL as it is: no retry makes it answer otherwise
+_REFUSED = ("does not exist", "authentication failed", "no pg_hba.conf entry", "permission denied")
 _SCHEMA_LOCK = 4_242_1942  # an advisory lock: processes starting together create the schema one at a time
 
 
@@ -92,6 +94,14 @@ class PostgresStore(SQLStore):
             with self.pool.connection() as conn, conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
                 conn.execute(SCHEMA)
+        except psycopg.errors.InsufficientPrivilege as e:  # a role that may not create or alter the server's tables
+            self.pool.close()
+            raise SystemExit(
+                f"umpire: the role in {redacted(url)} may not create or change the server's tables "
+                f"({str(e).splitlines()[0]}). Make it the "
+                "database's owner (createdb -O <role> <database>, or ALTER DATABASE … OWNER TO <role> and ALTER "
+                "SCHEMA public OWNER TO <role>), as docs/operations.md \"Several processes\" says"
+            ) from None
         except psycopg.errors.ReadOnlySqlTransaction:  # a read-only database (a standby, a locked-down role)
             with self.pool.connection() as conn:
                 found = [conn.execute("SELECT to_regclass(%s)", (t,)).fetchone() for t in ("games", "events", "commands")]
@@ -99,7 +109,7 @@ class PostgresStore(SQLStore):
             if missing:
                 raise
             # its schema is there: reads are served and writes answer 503 storage-unavailable until it takes them
-            log.warning("PostgreSQL at %s is read-only: writes answer 503 storage-unavailable", _redacted(url))
+            log.warning("PostgreSQL at %s is read-only: writes answer 503 storage-unavailable", redacted(url))
 
     @staticmethod
     def _wait_for_server(url: str, start_wait: float) -> None:
@@ -108,7 +118,7 @@ class PostgresStore(SQLStore):
         negative: for ever). Then give up with what PostgreSQL last said."""
         deadline = None if start_wait < 0 else time.monotonic() + start_wait
         delay, tries = 0.5, 0
-        where = _redacted(url)
+        where = redacted(url)
         while True:
             tries += 1
             try:
@@ -118,6 +128,11 @@ class PostgresStore(SQLStore):
                 return
             except psycopg.OperationalError as e:
                 reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                if any(words in str(e) for words in _REFUSED):  # it answered: waiting changes nothing
+                    raise SystemExit(
+                        f"umpire: PostgreSQL at {where} refused the connection: {reason}. Check the URL's database, "
+                        "role and password (docs/operations.md \"Several processes\")"
+                    ) from None
                 if deadline is not None and time.monotonic() + delay > deadline:
                     raise SystemExit(
                         f"umpire: PostgreSQL at {where} did not answer within {start_wait:.0f} s "
@@ -244,7 +259,3 @@ class PostgresStore(SQLStore):
     def close(self) -> None:
         self.pool.close()
 
-
-def _redacted(url: str) -> str:
-    """The URL without its password, for the log."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)

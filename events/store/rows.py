@@ -3,6 +3,7 @@ writes, and `EventStore`, the interface the service needs (SQLite and PostgreSQL
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -231,3 +232,8 @@ class Begins(NamedTuple):
     now: float
     version: int
     rows: list[OutboxRow]
+
+
+def redacted(url: str) -> str:
+    """A database URL (or a command holding one) without its password, for logs and what the CLI prints."""
+    return re.sub(r"(://[^:/@\s]+):[^@\s]*@", r"\1:***@", url)

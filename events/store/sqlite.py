@@ -56,8 +56,15 @@ class SQLiteStore(SQLStore):
         self._kept: dict[str, list[Any]] = {}  # game -> [tokens, head, hooks] as last read (see _kept_or_read)
         self._kept_mark: int | None = None
         self._closed = False
-        if path != ":memory:":
-            self.db.execute("PRAGMA journal_mode=WAL")
+        try:
+            if path != ":memory:":
+                self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as e:  # a PostgreSQL dump, a bundle, any other file named as the database
+            conn.close()
+            raise SystemExit(
+                f"umpire: {path} is not a SQLite database ({e}): name the server's database file, or restore a "
+                "PostgreSQL backup with pg_restore first (docs/operations.md \"Backups and restore\")"
+            ) from None
         self.db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         with self._write:
             self._create_schema()
