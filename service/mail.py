@@ -30,9 +30,18 @@ from events.store.rows import redacted
 
 MAILTO = "mailto:"
 MAX_ADDRESS = 254  # RFC 5321's limit on a path, less its brackets
-MAX_PENDING = 3  # confirmation mails one address may get an hour, in every game together
+MAX_PENDING = 3  # confirmation mails one address may get an hour, in every game together, that it has not answered
+MAX_PER_READER = 5  # confirmation mails one seat (one token) may have sent an hour, to any addresses
+MAX_PER_CLIENT = 10  # confirmation mails one client may have sent an hour, in any games (per server process)
 PENDING_WINDOW = 3600  # seconds
-_ADDRESS = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
+PING_EVERY = 300  # seconds between two pings of one address (POST …/notifications/test)
+# the local part in the characters real mailboxes use: no %, ! (routing), ? or = (RFC 2047's `=?…?=`, which the e-mail
+# package would decode into the To: it writes), no quoting; the host a public name (dotted, its last label a word:
+# no localhost, no address literal)
+_ADDRESS = re.compile(
+    r"[A-Za-z0-9._'+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+)
+_SENDER = re.compile(r"[A-Za-z0-9._'+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 # lines up to RFC 5322's 998: a long link in List-Unsubscribe stays the `<url>` mail clients read, not folded into an
 # encoded word they cannot
 _POLICY = email.policy.SMTP.clone(max_line_length=998)
@@ -46,8 +55,9 @@ KINDS = {
 
 
 def address_of(url: str, target: bool = True) -> str | None:
-    """The address of a `mailto:` URL, or None (an http(s) one). Raises ValueError saying what is wrong. Spaces
-    around it (a pasted address) are dropped; a `target`'s host has a dot (`name@host` is a typo, not a mailbox)."""
+    """The address of a `mailto:` URL as a player sends it (percent-decoded once), or None (an http(s) one). Raises
+    ValueError saying what is wrong. Spaces around it (a pasted address) are dropped; a `target`'s host is a public
+    name (`name@host` is a typo, not a mailbox). A stored registration is read with `stored`, never decoded again."""
     if url[: len(MAILTO)].lower() != MAILTO:
         return None
     rest = url[len(MAILTO) :].strip(" ")
@@ -56,18 +66,17 @@ def address_of(url: str, target: bool = True) -> str | None:
     address = unquote(rest)
     if "," in address or ";" in address:
         raise ValueError(f"{rest[:80]!r} has a comma or semicolon: a target is one address, name@host.example")
-    host = address.rpartition("@")[2]
-    if (
-        len(address) > MAX_ADDRESS
-        or not _ADDRESS.fullmatch(address)
-        or ".." in host
-        or (target and "." not in host)
-    ):
+    if len(address) > MAX_ADDRESS or not (_ADDRESS if target else _SENDER).fullmatch(address) or ".." in address:
         raise ValueError(
             f"{rest[:80]!r} is not an e-mail address the server sends to: one plain ASCII address "
             f"(name@host.example), at most {MAX_ADDRESS} characters"
         )
     return address
+
+
+def stored(url: str) -> str | None:
+    """The address of a registration as it was stored (checked and decoded then), or None (a webhook)."""
+    return url[len(MAILTO) :] if url.startswith(MAILTO) else None
 
 
 def _valid(sender: str) -> bool:
@@ -123,14 +132,15 @@ class Mailer:
     def confirmation(self, to: str, game: str, reader: str, code: str) -> EmailMessage:
         link = self.link(game, reader, code, "confirm")
         lines = [
-            f"Someone asked for Naval Umpire's notifications of game {game} (seat {reader}) to be sent to {to}.",
+            f"Someone asked for Naval Umpire's notifications of game {game} to be sent to {to}.",
             "",
             "If that was you, confirm it" + (f" here:\n  {link}\nor" if link else "") + " with the seat's token:",
             f"  POST /games/{game}/notifications/confirm {{\"code\": \"{code}\"}}",
             "",
-            "If it was not you, do nothing: no other mail comes unless the address is confirmed.",
+            "If it was not you, do nothing: this registration mails you nothing more unless it is confirmed.",
         ]
-        return self._message(to, f"Confirm notifications of {game} ({reader})", lines, None)
+        # no seat name: a game's creator names the seats of some rulesets, and this goes to an address not confirmed
+        return self._message(to, f"Confirm notifications of {game}", lines, None)
 
     def notification(self, to: str, game: str, reader: str, code: str, kind: str, body: str) -> EmailMessage:
         """A notification's mail: what its JSON `body` says, in words (its `awaiting` entries' types and
@@ -183,7 +193,7 @@ class Mailer:
                 smtp.starttls(context=ssl.create_default_context())
             if user:
                 smtp.login(user, password)
-            smtp.send_message(msg)
+            smtp.send_message(msg, to_addrs=[str(msg["To"])])  # the envelope is the address, not a parsed header
         return "sent"
 
 

@@ -1,4 +1,5 @@
-"""Per-client rates over a sliding minute, in this process (docs/operations.md "Public work is bounded")."""
+"""Per-client rates over a sliding window (a minute unless said), in this process (docs/operations.md "Public work is
+bounded")."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from service.http import TooMany
 
 
 class PerMinute:
-    """At most `limit` events per client in any 60 s (0: no limit); `take` raises 429 with Retry-After beyond."""
+    """At most `limit` events per client in any `window` seconds (0: no limit); `take` raises 429 with Retry-After
+    beyond."""
 
-    def __init__(self, limit: int, what: str):
+    def __init__(self, limit: int, what: str, window: float = 60.0):
         self.limit = limit
         self.what = what
+        self.window = window
         self._seen: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
@@ -24,17 +27,18 @@ class PerMinute:
         now = time.monotonic()
         with self._lock:
             seen = self._seen.setdefault(client, deque())
-            while seen and seen[0] <= now - 60:
+            while seen and seen[0] <= now - self.window:
                 seen.popleft()
             if len(seen) >= self.limit:
-                wait = int(seen[0] + 60 - now) + 1
+                wait = int(seen[0] + self.window - now) + 1
                 raise TooMany(
                     "too-many-requests",
-                    f"at most {self.limit} {self.what} a minute from one client; retry in {wait} s",
+                    f"at most {self.limit} {self.what} {'a minute' if self.window == 60 else f'in {self.window:g} s'} "
+                    f"from one client; retry in {wait} s",
                     retry_after=wait,
                     limit=self.limit,
                 )
             seen.append(now)
             if len(self._seen) > 10_000:  # forget the quiet ones
-                for key in [k for k, v in self._seen.items() if not v or v[-1] <= now - 60]:
+                for key in [k for k, v in self._seen.items() if not v or v[-1] <= now - self.window]:
                     del self._seen[key]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import http.client
 import ipaddress
+import json
 import logging
 import secrets
 import socket
@@ -38,10 +39,11 @@ from events.core import DeadlineExpired
 from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
 from events.vocabulary import Event
 from service import mail
-from service.http import _encode
+from service.http import TooMany, _encode
 from service.logs import STORAGE_LOG
 from service.mail import Mailer
 from service.metrics import DELIVERIES
+from service.ratelimit import PerMinute
 
 log = logging.getLogger("umpire.webhooks")
 
@@ -285,6 +287,8 @@ class Webhooks:
         self.allow = allow
         self.clock = clock
         self.mailer = mailer  # None: this server sends no e-mail (no UMPIRE_SMTP)
+        # confirmation codes per client, in this process (the store counts per address and per seat)
+        self.codes = PerMinute(mail.MAX_PER_CLIENT, "confirmation codes", window=mail.PENDING_WINDOW)
         self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
         # a seat's end of turn (service/deadlines.py `Clocks.deadline_at`, set by the service), for your-turn
         self.deadline_at: Callable[[engine.Game, str], str | None] = lambda game, seat: None
@@ -373,7 +377,7 @@ class Webhooks:
         self.wake()
 
     # the routes
-    def put(self, game_id: str, reader: str, body: Any) -> dict[str, Any]:
+    def put(self, game_id: str, reader: str, body: Any, client: str = "?") -> dict[str, Any]:
         if not isinstance(body, dict) or set(body) - {"url"} or "url" not in body:
             raise _refuse('send {"url": "https://…"} or {"url": "mailto:…"}: the one target of this reader')
         if isinstance(body["url"], str):
@@ -382,17 +386,18 @@ class Webhooks:
             except ValueError as e:
                 raise _refuse(str(e)) from None
             if address is not None:
-                return self._put_address(game_id, reader, address)
+                return self._put_address(game_id, reader, address, client)
         url = check_target(body["url"], self.allow)
         secret = new_secret()
         now = self.clock()
         self.store.put_hook(HookRow(game_id, reader, url, secret, None, None, 0, iso(now)))
         return {"url": url, "secret": secret, "reader": reader, "confirmed": True}
 
-    def _put_address(self, game_id: str, reader: str, address: str) -> dict[str, Any]:
+    def _put_address(self, game_id: str, reader: str, address: str, client: str) -> dict[str, Any]:
         """An e-mail target: pending until the code mailed to it comes back (`confirm`). The same address again
-        within a third of the window mails nothing more; an address mailed MAX_PENDING codes within the window (in
-        any game) is refused until it ends, so a seat's token cannot make the server mail a stranger."""
+        within a third of the window mails nothing more. A code is refused to an address mailed MAX_PENDING codes it
+        has not answered within the window (in any game), to a seat that queued MAX_PER_READER, and to a client
+        that sent MAX_PER_CLIENT: a seat's token (anyone's) cannot make the server mail strangers."""
         if self.mailer is None:
             raise _refuse(
                 "this server sends no e-mail (its operator has not set UMPIRE_SMTP): register an https URL instead"
@@ -406,15 +411,16 @@ class Webhooks:
             recent = old.created_at >= iso(now - mail.PENDING_WINDOW / mail.MAX_PENDING)
             if recent and self._code_status(game_id, reader) != "failed":
                 return {**answer, "url": old.url}  # its code was mailed moments ago (or is on its way)
+        self.codes.take(client)
         confirm = _encode({"type": "confirm", "to": address.lower()}).decode()  # the same for every game: counted
-        if self.store.codes_unconfirmed(confirm, url, now - mail.PENDING_WINDOW) >= mail.MAX_PENDING:
+        hook = HookRow(game_id, reader, url, mail.new_code(), None, None, 0, iso(now), pending=True)
+        code = outbox_row(game_id, reader, "confirm", confirm, now)
+        if not self.store.put_address(hook, code, now - mail.PENDING_WINDOW, mail.MAX_PENDING, mail.MAX_PER_READER):
             raise _refuse(
-                f"{address} was sent {mail.MAX_PENDING} confirmation codes in the last hour that are not confirmed "
-                "yet; confirm them (each game and seat has its own code: POST /games/{id}/notifications/confirm), "
-                "or register it again within the hour"
+                f"{address} cannot be sent a confirmation code now: it was sent {mail.MAX_PENDING} in the last hour "
+                f"that it has not confirmed, or this seat asked for {mail.MAX_PER_READER}. Confirm the codes you have "
+                "(each game and seat has its own: POST /games/{id}/notifications/confirm), or register it again later"
             )
-        self.store.put_hook(HookRow(game_id, reader, url, mail.new_code(), None, None, 0, iso(now), pending=True))
-        self.store.enqueue(outbox_row(game_id, reader, "confirm", confirm, now))
         self.wake()
         return answer
 
@@ -422,7 +428,7 @@ class Webhooks:
         """The code mailed to the reader's address came back: notifications are mailed to it from now on (again:
         the same answer; a code that is not the registration's is refused either way)."""
         hook = self._hook(game_id, reader)
-        if mail.address_of(hook.url) is None:
+        if mail.stored(hook.url) is None:
             raise _refuse("this reader's target is a webhook: it has nothing to confirm")
         if not isinstance(code, str) or not secrets.compare_digest(code.encode(), hook.secret.encode()):
             address = hook.url[len(mail.MAILTO) :]
@@ -446,7 +452,7 @@ class Webhooks:
     def peek(self, game_id: str, reader: str, code: str) -> str | None:
         """The address a mail's link is for, when its code is still the registration's (the page names it)."""
         hook = self.store.hook(game_id, reader)
-        if hook is None or mail.address_of(hook.url) is None:
+        if hook is None or mail.stored(hook.url) is None:
             return None
         return hook.url[len(mail.MAILTO) :] if secrets.compare_digest(code.encode(), hook.secret.encode()) else None
 
@@ -489,7 +495,7 @@ class Webhooks:
             raise _no_hook(reader)
 
     def rotate(self, game_id: str, reader: str) -> dict[str, Any]:
-        if mail.address_of(self._hook(game_id, reader).url) is not None:
+        if mail.stored(self._hook(game_id, reader).url) is not None:
             raise _refuse("this reader's target is an e-mail address: nothing is signed, so there is no secret")
         secret = new_secret()
         until = self.clock() + ROTATION_OVERLAP
@@ -501,8 +507,18 @@ class Webhooks:
         hook = self._hook(game_id, reader)
         if hook.pending:
             raise _refuse("confirm the address first: POST …/notifications/confirm with the code mailed to it")
-        if self.mailer is None and mail.address_of(hook.url) is not None:
+        if self.mailer is None and mail.stored(hook.url) is not None:
             raise _refuse("this server sends no e-mail now (its operator has not set UMPIRE_SMTP): mails wait")
+        if mail.stored(hook.url) is not None:  # a mailbox is a person's: a ping in PING_EVERY at most
+            last = next((r.created for r in self.store.deliveries(game_id, reader) if r.kind == "ping"), None)
+            ago = None if last is None else self.clock() - last
+            if ago is not None and ago < mail.PING_EVERY:
+                wait = int(mail.PING_EVERY - ago) + 1
+                raise TooMany(
+                    "too-many-requests",
+                    f"a ping went to this address {int(ago)} s ago: one in {mail.PING_EVERY} s; retry in {wait} s",
+                    retry_after=wait,
+                )
         row = self.enqueue(game_id, reader, "ping", {"game_id": game_id, "seat": reader})
         assert row is not None
         return {"id": row.id}
@@ -629,7 +645,7 @@ class Dispatcher:
         if hook is None:
             self.store.settle(row.id, "dropped", "no registration", now, None)
             return
-        address = mail.address_of(hook.url)
+        address = mail.stored(hook.url)
         if address is not None:
             self._mail(row, hook, address)
             return
@@ -655,7 +671,8 @@ class Dispatcher:
         """One attempt to mail `row` to its reader's address: its confirmation, or (once confirmed) a notification;
         a notification for an address still pending is dropped, as is anything when the server has no mailer now."""
         dropped = (
-            "confirmed already" if row.kind == "confirm" and not hook.pending
+            "the target changed" if row.kind == "confirm" and json.loads(row.payload).get("to") != address.lower()
+            else "confirmed already" if row.kind == "confirm" and not hook.pending
             else "the address is not confirmed" if row.kind != "confirm" and hook.pending
             else None
         )

@@ -375,6 +375,9 @@ PROBES: dict[tuple[str, str], Callable[[dict], list[Probe]]] = {
     ("DELETE", "/games/{game_id}/notifications"): lambda ctx: [
         ("no notifications to delete", "DELETE", f"/games/{ctx['game_id']}/notifications", None)
     ],
+    ("POST", "/games/{game_id}/notifications/confirm"): lambda ctx: [
+        ("a code for no address", "POST", f"/games/{ctx['game_id']}/notifications/confirm", {"code": "x"})
+    ],
     ("POST", "/games/{game_id}/notifications/test"): lambda ctx: [
         ("a ping to no target", "POST", f"/games/{ctx['game_id']}/notifications/test", None)
     ],

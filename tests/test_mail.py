@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 
 from service.app import create_app
 from service.mail import MAX_PENDING, Mailer, address_of
-from tests.conftest import auth, send
+from tests.conftest import auth, new_game, send
 from tests.test_webhooks import FAST, battle, start_both, token, wait_status
 
 WAIT = 30.0
@@ -394,3 +394,102 @@ def test_a_store_made_before_e_mail_targets_keeps_its_webhooks_active(store_url)
         )
     finally:
         store.close()
+
+
+# ---- attacks (a cold security review of the feature) ----
+
+
+def settled(client, g: dict, seat: str) -> list[dict]:
+    """The seat's deliveries once none is pending (a condition polled, never a timed wait)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        out = client.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, seat))).json()["deliveries"]
+        if all(d["status"] != "pending" for d in out):
+            return out
+        assert time.monotonic() < deadline, out
+        time.sleep(0.02)  # polling a condition
+
+
+def test_codes_queued_for_earlier_addresses_never_go_to_the_last_one(mailing, inbox):
+    """A seat registering throwaway addresses while the mail server is busy, then a stranger's: each code goes to
+    its own address or nowhere, and the stranger gets one."""
+    inbox.refuse = "451 4.3.0 try again later"
+    g = battle(mailing)
+    for i in range(3):
+        register(mailing, g, "japan", f"mailto:throwaway{i}@attacker.example")
+    register(mailing, g, "japan", "mailto:victim@elsewhere.example")
+    inbox.refuse = None
+    out = settled(mailing, g, "japan")
+    assert len(to("victim@elsewhere.example")(inbox.got)) == 1
+    assert [d["status"] for d in out if d["status"] == "delivered"] == ["delivered"], out
+
+
+def test_one_seat_may_have_at_most_five_codes_an_hour_sent(mailing, inbox):
+    from service.mail import MAX_PER_READER
+
+    g = battle(mailing)
+    answers = [attempt(mailing, g, "japan", f"mailto:stranger{i}@elsewhere.example") for i in range(MAX_PER_READER + 3)]
+    assert answers == [200] * MAX_PER_READER + [422] * 3
+    settled(mailing, g, "japan")
+    assert len(inbox.got) <= MAX_PER_READER
+
+
+def test_one_client_may_have_at_most_ten_codes_an_hour_sent_in_any_games(mailing, inbox):
+    from service.mail import MAX_PER_CLIENT
+
+    answers = [attempt(mailing, battle(mailing), "japan", f"mailto:s{i}@elsewhere.example") for i in range(MAX_PER_CLIENT + 1)]
+    assert answers == [200] * MAX_PER_CLIENT + [429]
+
+
+def test_registrations_at_the_same_moment_never_pass_an_addresses_limit(mailing, inbox):
+    games = [battle(mailing) for _ in range(8)]
+    barrier = threading.Barrier(len(games))
+    answers: list[int] = []
+
+    def put(g: dict) -> None:
+        barrier.wait()
+        answers.append(attempt(mailing, g, "japan", "mailto:victim@elsewhere.example"))
+
+    threads = [threading.Thread(target=put, args=(g,)) for g in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200] * MAX_PENDING + [422] * (len(games) - MAX_PENDING)
+
+
+@pytest.mark.parametrize("spelling", ["v%2569ctim", "%2576ictim", "a%3Fb", "a%3Db", "=%3Futf-8%3Fb%3FdkBldmlsLmlv%3F="])
+def test_an_address_is_decoded_once_and_what_could_read_otherwise_is_refused(mailing, inbox, spelling):
+    """`%` (decoded again it is another address, with limits of its own), `?` and `=` (an RFC 2047 word the mail
+    package would decode into the To: header) are no part of an address the server takes."""
+    r = attempt(mailing, battle(mailing), "japan", f"mailto:{spelling}@elsewhere.example")
+    assert r == 422 and not inbox.got
+
+
+def test_a_mailbox_is_pinged_once_in_five_minutes(mailing, inbox):
+    g = battle(mailing)
+    register(mailing, g, "japan", "mailto:togo@fleet.example")
+    code = code_in(inbox.wait_for(to("togo@fleet.example"))[0])
+    mailing.post(f"/games/{g['game_id']}/notifications/confirm", json={"code": code}, headers=auth(token(g, "japan")))
+    assert mailing.post(f"/games/{g['game_id']}/notifications/test", headers=auth(token(g, "japan"))).status_code == 202
+    again = mailing.post(f"/games/{g['game_id']}/notifications/test", headers=auth(token(g, "japan")))
+    assert again.status_code == 429 and int(again.headers["Retry-After"]) > 0
+
+
+def test_a_confirmation_carries_no_seat_name_a_games_creator_chose(mailing, inbox):
+    seat = "Claim.prize.at.evil.example"
+    g = new_game(mailing, seats=[seat], ruleset="uboat-leader")
+    register(mailing, g, seat, "mailto:stranger@elsewhere.example")
+    [m] = inbox.wait_for(to("stranger@elsewhere.example"))
+    assert "evil" not in m["Subject"] and "Claim" not in body(m).split("http")[0]
+
+
+@pytest.mark.parametrize("url", ["mailto:root@localhost", "mailto:x@127.0.0.1", "mailto:a@b"])
+def test_no_address_of_this_machine_or_its_network(mailing, inbox, url):
+    assert attempt(mailing, battle(mailing), "japan", url) == 422
+
+
+def attempt(client, g: dict, seat: str, url: str) -> int:
+    return client.put(
+        f"/games/{g['game_id']}/notifications", json={"url": url}, headers=auth(token(g, seat))
+    ).status_code

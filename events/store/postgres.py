@@ -218,6 +218,7 @@ class PostgresStore(SQLStore):
         with conn.cursor() as cur:
             cur.executemany(_pg(sql), rows)
 
+    _ADDRESS_LOCK = "SELECT pg_advisory_xact_lock(42421943)"  # e-mail registrations, one at a time (put_address)
     _CLAIM_LOCK = " FOR UPDATE SKIP LOCKED"  # two dispatchers claiming at once take different rows
 
     def append(

@@ -59,6 +59,8 @@ HOOK_SCHEMA = [
     "lease_until DOUBLE PRECISION)",
     "CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, due)",
     "CREATE INDEX IF NOT EXISTS outbox_reader ON outbox (game, reader, created)",
+    # an address's codes, counted at each registration of it (service/mail.py)
+    "CREATE INDEX IF NOT EXISTS outbox_codes ON outbox (payload, created) WHERE kind = 'confirm'",
     # the games with a turn clock (issue 33 item 4), for the sweepers to find; `running_since`: when the game had all
     # its seats (NULL while one waits for its player): no clock runs before
     "CREATE TABLE IF NOT EXISTS clocks (game TEXT PRIMARY KEY, running_since DOUBLE PRECISION)",
@@ -464,17 +466,54 @@ class SQLStore:
     def put_hook(self, hook: HookRow) -> None:
         """Register or replace a reader's target (a new secret; its last_turn stays)."""
         with self._transaction() as conn:
+            self._upsert_hook(conn, hook)
+
+    def _upsert_hook(self, conn: Any, hook: HookRow) -> None:
+        self._execute(
+            conn,
+            f"INSERT INTO webhooks ({_HOOK_COLS}) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (game, reader) DO UPDATE "
+            "SET url = excluded.url, secret = excluded.secret, old_secret = NULL, old_until = NULL, "
+            "created_at = excluded.created_at, pending = excluded.pending",
+            (
+                hook.game, hook.reader, hook.url, hook.secret, None, None, hook.last_turn, hook.created_at,
+                int(hook.pending),
+            ),
+        )
+        self._wrote(hook.game)
+
+    _ADDRESS_LOCK = ""  # PostgreSQL's: an advisory lock, so two registrations never both pass the counts
+
+    def put_address(self, hook: HookRow, code: OutboxRow, since: float, per_address: int, per_reader: int) -> bool:
+        """An e-mail address registered and its code queued, in one transaction, only while fewer than
+        `per_address` codes went to it since `since` (in any game; those its owner confirmed do not count) and fewer
+        than `per_reader` were queued by this reader; a code the reader queued earlier and not sent yet is dropped
+        (only the newest goes). False: nothing written."""
+        with self._transaction() as conn:
+            if self._ADDRESS_LOCK:
+                self._execute(conn, self._ADDRESS_LOCK)
+            [(to_it,)] = self._rows_in(
+                conn,
+                "SELECT count(*) FROM outbox o WHERE o.kind = 'confirm' AND o.payload = ? AND o.created >= ? "
+                "AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.game = o.game AND w.reader = o.reader "
+                "AND w.pending = 0 AND lower(w.url) = ?)",
+                (code.payload, since, hook.url.lower()),
+            )
+            [(by_it,)] = self._rows_in(
+                conn,
+                "SELECT count(*) FROM outbox WHERE game = ? AND reader = ? AND kind = 'confirm' AND created >= ?",
+                (hook.game, hook.reader, since),
+            )
+            if to_it >= per_address or by_it >= per_reader:
+                return False
             self._execute(
                 conn,
-                f"INSERT INTO webhooks ({_HOOK_COLS}) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (game, reader) DO UPDATE "
-                "SET url = excluded.url, secret = excluded.secret, old_secret = NULL, old_until = NULL, "
-                "created_at = excluded.created_at, pending = excluded.pending",
-                (
-                    hook.game, hook.reader, hook.url, hook.secret, None, None, hook.last_turn, hook.created_at,
-                    int(hook.pending),
-                ),
+                "UPDATE outbox SET status = 'dropped', outcome = 'a newer code replaced it' WHERE game = ? "
+                "AND reader = ? AND kind = 'confirm' AND status = 'pending'",
+                (hook.game, hook.reader),
             )
-            self._wrote(hook.game)
+            self._upsert_hook(conn, hook)
+            self._insert_outbox(conn, [code], once=True)
+        return True
 
     def rotate_hook(self, game_id: str, reader: str, secret: str, old_until: float) -> bool:
         with self._transaction() as conn:
@@ -495,18 +534,6 @@ class SQLStore:
                 (game_id, reader, secret),
             )
         return n > 0
-
-    def codes_unconfirmed(self, payload: str, url: str, since: float) -> int:
-        """Confirmation codes queued at `since` or later with exactly this `payload` (one address's), in any game,
-        but those whose registration has since been confirmed for `url` (the address, any case): how many codes the
-        address was sent lately that its owner has not answered (service/mail.py)."""
-        rows = self._query(
-            "SELECT count(*) FROM outbox o WHERE o.kind = 'confirm' AND o.payload = ? AND o.created >= ? "
-            "AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.game = o.game AND w.reader = o.reader "
-            "AND w.pending = 0 AND lower(w.url) = ?)",
-            (payload, since, url.lower()),
-        )
-        return int(rows[0][0])
 
     def delete_hook(self, game_id: str, reader: str) -> bool:
         """Remove the target; what was still pending for it is dropped (never delivered)."""

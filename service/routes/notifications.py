@@ -40,7 +40,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
         ok="NotificationRegistered",
         body="NotificationTarget",
         auth="required",
-        errors=(401, 404, 413, 415, 422),
+        errors=(401, 404, 413, 415, 422, 429),
         summary="Register this reader's notification target: a webhook or an e-mail address (replaces the previous)",
         description="With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, "
         "signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, "
@@ -53,7 +53,8 @@ def add_routes(route: Callable, svc: GameService) -> None:
         raw = await request.body()
         req = decode(raw, models.NotificationTarget, "PUT /games/{id}/notifications", at={"$.url": _refuse_url})
         who = reader(game_id, request)
-        return JSON(await asyncio.to_thread(hooks.put, game_id, who, {"url": req.url}))
+        client = request.client.host if request.client else "?"
+        return JSON(await asyncio.to_thread(hooks.put, game_id, who, {"url": req.url}, client))
 
     @route(
         "POST",
@@ -122,7 +123,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
         ok="PingQueued",
         status=202,
         auth="required",
-        errors=(401, 404, 413, 415, 422),
+        errors=(401, 404, 413, 415, 422, 429),
         summary="Send a ping to the target",
         description="Queued and delivered as any notification (retried if it fails; a webhook's signed, an "
         "address's as a mail once confirmed); GET shows how it went. No request body.",
