@@ -199,6 +199,8 @@ def serve(
     if settings.smtp:
         smtp = urlsplit(settings.smtp)
         mailing = f"through {smtp.scheme}://{smtp.hostname}{f':{smtp.port}' if smtp.port else ''} from {settings.mail_from}"
+        if smtp.scheme == "smtp" and smtp.username:
+            mailing += " (its password is sent in clear: smtp+starttls:// or smtps:// would not)"
     else:
         mailing = "off (UMPIRE_SMTP unset: players register webhooks only)"
     console.print(f"e-mail notifications: {mailing}", highlight=False)

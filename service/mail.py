@@ -15,6 +15,7 @@ dispatcher (service/webhooks.py) sends each notification as a plain-text mail th
 from __future__ import annotations
 
 import email.policy
+import ipaddress
 import json
 import re
 import secrets
@@ -34,6 +35,7 @@ MAX_PENDING = 3  # confirmation mails one address may get an hour, in every game
 MAX_PER_READER = 5  # confirmation mails one seat (one token) may have sent an hour, to any addresses
 MAX_PER_CLIENT = 10  # confirmation mails one client may have sent an hour, in any games (per server process)
 PENDING_WINDOW = 3600  # seconds
+RESEND_AFTER = 1200  # seconds: the same address registered again for the same seat sooner is mailed no new code
 PING_EVERY = 300  # seconds between two pings of one address (POST …/notifications/test)
 # the local part in the characters real mailboxes use: no %, ! (routing), ? or = (RFC 2047's `=?…?=`, which the e-mail
 # package would decode into the To: it writes), no quoting; the host a public name (dotted, its last label a word:
@@ -41,6 +43,8 @@ PING_EVERY = 300  # seconds between two pings of one address (POST …/notificat
 _ADDRESS = re.compile(
     r"[A-Za-z0-9._'+-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 )
+# names that resolve only on a network of their own (RFC 6761, 6762, 8375, ICANN's .internal)
+_LOCAL_TLDS = frozenset({"localhost", "local", "internal", "arpa", "lan", "home", "corp", "intranet", "invalid"})
 _SENDER = re.compile(r"[A-Za-z0-9._'+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?")
 # lines up to RFC 5322's 998: a long link in List-Unsubscribe stays the `<url>` mail clients read, not folded into an
 # encoded word they cannot
@@ -66,12 +70,30 @@ def address_of(url: str, target: bool = True) -> str | None:
     address = unquote(rest)
     if "," in address or ";" in address:
         raise ValueError(f"{rest[:80]!r} has a comma or semicolon: a target is one address, name@host.example")
-    if len(address) > MAX_ADDRESS or not (_ADDRESS if target else _SENDER).fullmatch(address) or ".." in address:
+    local_tld = target and address.rsplit(".", 1)[-1].lower() in _LOCAL_TLDS
+    if len(address) > MAX_ADDRESS or not (_ADDRESS if target else _SENDER).fullmatch(address) or ".." in address or local_tld:
         raise ValueError(
             f"{rest[:80]!r} is not an e-mail address the server sends to: one plain ASCII address "
             f"(name@host.example), at most {MAX_ADDRESS} characters"
         )
     return address
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, for counting its codes: lower case, without a `+tag`, without dots in its
+    name (victim+1@, vic.tim@ and Victim@ are one inbox at many providers). Two other mailboxes that share a key
+    share a limit: the count errs toward fewer mails."""
+    name, _, host = address.lower().rpartition("@")
+    return name.split("+", 1)[0].replace(".", "") + "@" + host
+
+
+def client_key(host: str) -> str:
+    """Who a client is, for its limit: an IPv6 peer by its /64 (one host holds a whole /64), else its address."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else host
 
 
 def stored(url: str) -> str | None:
@@ -212,7 +234,8 @@ def _text(said: bytes | str) -> str:
 
 
 def permanent(e: BaseException) -> bool:
-    """An SMTP refusal that a retry will not change (a 5xx: no such mailbox, refused sender), given up at once."""
+    """A 5xx about this mail (its recipient, its content) that a retry will not change, given up at once. A refused
+    sender, login or STARTTLS is the operator's to mend: retried, as while the server runs without UMPIRE_SMTP."""
     if isinstance(e, smtplib.SMTPRecipientsRefused):
         return all(code >= 500 for code, _ in e.recipients.values())
-    return isinstance(e, smtplib.SMTPResponseException) and e.smtp_code >= 500
+    return isinstance(e, smtplib.SMTPDataError) and e.smtp_code >= 500

@@ -10,7 +10,7 @@ from collections import deque
 from service.http import TooMany
 
 
-class PerMinute:
+class PerWindow:
     """At most `limit` events per client in any `window` seconds (0: no limit); `take` raises 429 with Retry-After
     beyond."""
 
@@ -42,3 +42,10 @@ class PerMinute:
             if len(self._seen) > 10_000:  # forget the quiet ones
                 for key in [k for k, v in self._seen.items() if not v or v[-1] <= now - self.window]:
                     del self._seen[key]
+
+    def give_back(self, client: str) -> None:
+        """The last `take` of `client` did nothing after all (what it was for was refused): it counts no more."""
+        with self._lock:
+            seen = self._seen.get(client)
+            if seen:
+                seen.pop()

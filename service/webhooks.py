@@ -19,6 +19,7 @@ import http.client
 import ipaddress
 import json
 import logging
+import re
 import secrets
 import socket
 import ssl
@@ -39,11 +40,11 @@ from events.core import DeadlineExpired
 from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
 from events.vocabulary import Event
 from service import mail
-from service.http import TooMany, _encode
+from service.http import _encode
 from service.logs import STORAGE_LOG
 from service.mail import Mailer
 from service.metrics import DELIVERIES
-from service.ratelimit import PerMinute
+from service.ratelimit import PerWindow
 
 log = logging.getLogger("umpire.webhooks")
 
@@ -288,7 +289,8 @@ class Webhooks:
         self.clock = clock
         self.mailer = mailer  # None: this server sends no e-mail (no UMPIRE_SMTP)
         # confirmation codes per client, in this process (the store counts per address and per seat)
-        self.codes = PerMinute(mail.MAX_PER_CLIENT, "confirmation codes", window=mail.PENDING_WINDOW)
+        self.codes = PerWindow(mail.MAX_PER_CLIENT, "confirmation codes", window=mail.PENDING_WINDOW)
+        self.pings = PerWindow(1, "pings of one mailbox", window=mail.PING_EVERY)  # keyed by mailbox, in this process
         self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
         # a seat's end of turn (service/deadlines.py `Clocks.deadline_at`, set by the service), for your-turn
         self.deadline_at: Callable[[engine.Game, str], str | None] = lambda game, seat: None
@@ -395,9 +397,9 @@ class Webhooks:
 
     def _put_address(self, game_id: str, reader: str, address: str, client: str) -> dict[str, Any]:
         """An e-mail target: pending until the code mailed to it comes back (`confirm`). The same address again
-        within a third of the window mails nothing more. A code is refused to an address mailed MAX_PENDING codes it
-        has not answered within the window (in any game), to a seat that queued MAX_PER_READER, and to a client
-        that sent MAX_PER_CLIENT: a seat's token (anyone's) cannot make the server mail strangers."""
+        within RESEND_AFTER mails nothing more. A code is refused to a mailbox mailed MAX_PENDING codes it has not
+        answered within the window (in any game), to a seat that queued MAX_PER_READER, and to a client that queued
+        MAX_PER_CLIENT: a seat's token (anyone's) cannot make the server mail strangers."""
         if self.mailer is None:
             raise _refuse(
                 "this server sends no e-mail (its operator has not set UMPIRE_SMTP): register an https URL instead"
@@ -408,18 +410,25 @@ class Webhooks:
         if old is not None and old.url.lower() == url.lower():
             if not old.pending:
                 return {**answer, "url": old.url, "confirmed": True}  # confirmed already: nothing to mail
-            recent = old.created_at >= iso(now - mail.PENDING_WINDOW / mail.MAX_PENDING)
+            recent = old.created_at >= iso(now - mail.RESEND_AFTER)
             if recent and self._code_status(game_id, reader) != "failed":
                 return {**answer, "url": old.url}  # its code was mailed moments ago (or is on its way)
+        client = mail.client_key(client)
         self.codes.take(client)
-        confirm = _encode({"type": "confirm", "to": address.lower()}).decode()  # the same for every game: counted
+        # the mailbox's key, the same in every game: its codes are counted by it, and each is sent only to it
+        confirm = _encode({"type": "confirm", "mailbox": mail.mailbox(address)}).decode()
         hook = HookRow(game_id, reader, url, mail.new_code(), None, None, 0, iso(now), pending=True)
         code = outbox_row(game_id, reader, "confirm", confirm, now)
-        if not self.store.put_address(hook, code, now - mail.PENDING_WINDOW, mail.MAX_PENDING, mail.MAX_PER_READER):
+        refused = self.store.put_address(hook, code, now - mail.PENDING_WINDOW, mail.MAX_PENDING, mail.MAX_PER_READER)
+        if refused is not None:
+            self.codes.give_back(client)  # nothing was queued
             raise _refuse(
-                f"{address} cannot be sent a confirmation code now: it was sent {mail.MAX_PENDING} in the last hour "
-                f"that it has not confirmed, or this seat asked for {mail.MAX_PER_READER}. Confirm the codes you have "
-                "(each game and seat has its own: POST /games/{id}/notifications/confirm), or register it again later"
+                f"{address} was sent {mail.MAX_PENDING} confirmation codes in the last hour that it has not confirmed"
+                " (in any game): confirm those (each game and seat has its own code: POST …/notifications/confirm), "
+                "or register it again later"
+                if refused == "mailbox"
+                else f"this seat asked for {mail.MAX_PER_READER} confirmation codes in the last hour: register an "
+                "address again later"
             )
         self.wake()
         return answer
@@ -428,10 +437,10 @@ class Webhooks:
         """The code mailed to the reader's address came back: notifications are mailed to it from now on (again:
         the same answer; a code that is not the registration's is refused either way)."""
         hook = self._hook(game_id, reader)
-        if mail.stored(hook.url) is None:
+        address = mail.stored(hook.url)
+        if address is None:
             raise _refuse("this reader's target is a webhook: it has nothing to confirm")
         if not isinstance(code, str) or not secrets.compare_digest(code.encode(), hook.secret.encode()):
-            address = hook.url[len(mail.MAILTO) :]
             failed = self._code_status(game_id, reader) == "failed"
             raise ConfirmRefused(
                 "confirmation-refused",
@@ -445,6 +454,10 @@ class Webhooks:
             self.store.confirm_hook(game_id, reader, hook.secret)
         return self.get(game_id, reader)
 
+    def _confirmed(self, game_id: str, reader: str) -> bool:
+        hook = self.store.hook(game_id, reader)
+        return hook is not None and not hook.pending
+
     def _code_status(self, game_id: str, reader: str) -> str | None:
         """How the delivery of the reader's newest code went (pending, delivered, failed), or None."""
         return next((r.status for r in self.store.deliveries(game_id, reader) if r.kind == "confirm"), None)
@@ -452,9 +465,10 @@ class Webhooks:
     def peek(self, game_id: str, reader: str, code: str) -> str | None:
         """The address a mail's link is for, when its code is still the registration's (the page names it)."""
         hook = self.store.hook(game_id, reader)
-        if hook is None or mail.stored(hook.url) is None:
+        address = None if hook is None else mail.stored(hook.url)
+        if hook is None or address is None:
             return None
-        return hook.url[len(mail.MAILTO) :] if secrets.compare_digest(code.encode(), hook.secret.encode()) else None
+        return address if secrets.compare_digest(code.encode(), hook.secret.encode()) else None
 
     def by_link(self, game_id: str, reader: str, code: str, action: str) -> str | None:
         """A mail's link (no token: its code is the key): `confirm` the address, or `stop` its mails; the address,
@@ -463,10 +477,9 @@ class Webhooks:
         address = self.peek(game_id, reader, code)
         if address is None:
             return None
-        if action == "confirm":
-            self.store.confirm_hook(game_id, reader, code)
-            return address
-        return address if self.store.delete_hook(game_id, reader) else None
+        if action == "confirm":  # only while `code` is still the registration's (a PUT since then replaced it)
+            return address if self.store.confirm_hook(game_id, reader, code) or self._confirmed(game_id, reader) else None
+        return address if self.store.delete_hook(game_id, reader, code) else None
 
     def get(self, game_id: str, reader: str) -> dict[str, Any]:
         hook = self._hook(game_id, reader)
@@ -509,16 +522,9 @@ class Webhooks:
             raise _refuse("confirm the address first: POST …/notifications/confirm with the code mailed to it")
         if self.mailer is None and mail.stored(hook.url) is not None:
             raise _refuse("this server sends no e-mail now (its operator has not set UMPIRE_SMTP): mails wait")
-        if mail.stored(hook.url) is not None:  # a mailbox is a person's: a ping in PING_EVERY at most
-            last = next((r.created for r in self.store.deliveries(game_id, reader) if r.kind == "ping"), None)
-            ago = None if last is None else self.clock() - last
-            if ago is not None and ago < mail.PING_EVERY:
-                wait = int(mail.PING_EVERY - ago) + 1
-                raise TooMany(
-                    "too-many-requests",
-                    f"a ping went to this address {int(ago)} s ago: one in {mail.PING_EVERY} s; retry in {wait} s",
-                    retry_after=wait,
-                )
+        address = mail.stored(hook.url)
+        if address is not None:  # a mailbox is a person's: a ping in PING_EVERY at most, whichever games ask
+            self.pings.take(mail.mailbox(address))
         row = self.enqueue(game_id, reader, "ping", {"game_id": game_id, "seat": reader})
         assert row is not None
         return {"id": row.id}
@@ -646,6 +652,9 @@ class Dispatcher:
             self.store.settle(row.id, "dropped", "no registration", now, None)
             return
         address = mail.stored(hook.url)
+        if address is None and row.kind == "confirm":  # an address's code, its target since replaced by a webhook
+            self.store.settle(row.id, "dropped", "the target changed", now, None)
+            return
         if address is not None:
             self._mail(row, hook, address)
             return
@@ -668,14 +677,16 @@ class Dispatcher:
         self._settle(row, ok, outcome)
 
     def _mail(self, row: OutboxRow, hook: HookRow, address: str) -> None:
-        """One attempt to mail `row` to its reader's address: its confirmation, or (once confirmed) a notification;
-        a notification for an address still pending is dropped, as is anything when the server has no mailer now."""
-        dropped = (
-            "the target changed" if row.kind == "confirm" and json.loads(row.payload).get("to") != address.lower()
-            else "confirmed already" if row.kind == "confirm" and not hook.pending
-            else "the address is not confirmed" if row.kind != "confirm" and hook.pending
-            else None
-        )
+        """One attempt to mail `row` to its reader's address: its confirmation, or (once confirmed) a notification.
+        Dropped: a code for an earlier address, a code once confirmed, a notification while still pending; retried
+        while the server runs without a mailer."""
+        dropped = None
+        if row.kind == "confirm" and json.loads(row.payload).get("mailbox") != mail.mailbox(address):
+            dropped = "the target changed"  # a code for an address this reader registered before this one
+        elif row.kind == "confirm" and not hook.pending:
+            dropped = "confirmed already"
+        elif row.kind != "confirm" and hook.pending:
+            dropped = "the address is not confirmed"
         if dropped is not None:
             self.store.settle(row.id, "dropped", dropped, self.clock(), None)
             return
@@ -691,7 +702,8 @@ class Dispatcher:
         except Exception as e:  # noqa: BLE001 - any failure to send is an attempt that failed
             outcome, ok = mail.outcome(e), False
             # the operator's to mend (the mail server, UMPIRE_SMTP), not the player's: said in the server's log
-            log.warning("e-mail %s (%s of %s, %s) not sent: %s", row.id, row.kind, row.game, row.reader, outcome)
+            said = re.sub(re.escape(address), "<the address>", outcome, flags=re.IGNORECASE)  # a log keeps no address
+            log.warning("e-mail %s (%s of %s, %s) not sent: %s", row.id, row.kind, row.game, row.reader, said)
             if mail.permanent(e):
                 self.store.settle(row.id, "failed", outcome, self.clock(), None)
                 DELIVERIES.labels("failed").inc()

@@ -483,11 +483,14 @@ class SQLStore:
 
     _ADDRESS_LOCK = ""  # PostgreSQL's: an advisory lock, so two registrations never both pass the counts
 
-    def put_address(self, hook: HookRow, code: OutboxRow, since: float, per_address: int, per_reader: int) -> bool:
+    def put_address(
+        self, hook: HookRow, code: OutboxRow, since: float, per_mailbox: int, per_reader: int
+    ) -> str | None:
         """An e-mail address registered and its code queued, in one transaction, only while fewer than
-        `per_address` codes went to it since `since` (in any game; those its owner confirmed do not count) and fewer
-        than `per_reader` were queued by this reader; a code the reader queued earlier and not sent yet is dropped
-        (only the newest goes). False: nothing written."""
+        `per_mailbox` codes went to its mailbox since `since` (the code's payload names it; in any game; those its
+        owner confirmed do not count) and fewer than `per_reader` were queued by this reader; a code the reader
+        queued earlier and not sent yet is dropped (only the newest goes). None, or the limit that refused it
+        (`mailbox`, `reader`: nothing written)."""
         with self._transaction() as conn:
             if self._ADDRESS_LOCK:
                 self._execute(conn, self._ADDRESS_LOCK)
@@ -503,17 +506,17 @@ class SQLStore:
                 "SELECT count(*) FROM outbox WHERE game = ? AND reader = ? AND kind = 'confirm' AND created >= ?",
                 (hook.game, hook.reader, since),
             )
-            if to_it >= per_address or by_it >= per_reader:
-                return False
+            if to_it >= per_mailbox or by_it >= per_reader:
+                return "mailbox" if to_it >= per_mailbox else "reader"
+            self._upsert_hook(conn, hook)  # the registration's row locked before its outbox rows, as delete_hook does
             self._execute(
                 conn,
                 "UPDATE outbox SET status = 'dropped', outcome = 'a newer code replaced it' WHERE game = ? "
                 "AND reader = ? AND kind = 'confirm' AND status = 'pending'",
                 (hook.game, hook.reader),
             )
-            self._upsert_hook(conn, hook)
             self._insert_outbox(conn, [code], once=True)
-        return True
+        return None
 
     def rotate_hook(self, game_id: str, reader: str, secret: str, old_until: float) -> bool:
         with self._transaction() as conn:
@@ -535,10 +538,17 @@ class SQLStore:
             )
         return n > 0
 
-    def delete_hook(self, game_id: str, reader: str) -> bool:
-        """Remove the target; what was still pending for it is dropped (never delivered)."""
+    def delete_hook(self, game_id: str, reader: str, secret: str | None = None) -> bool:
+        """Remove the target (only while its secret is still `secret`, when given: a mail's stop link); what was still
+        pending for it is dropped (never delivered)."""
         with self._transaction() as conn:
-            n = self._updated(conn, "DELETE FROM webhooks WHERE game = ? AND reader = ?", (game_id, reader))
+            n = self._updated(
+                conn,
+                "DELETE FROM webhooks WHERE game = ? AND reader = ?" + (" AND secret = ?" if secret else ""),
+                (game_id, reader, secret) if secret else (game_id, reader),
+            )
+            if not n and secret:  # a stale link: the newer registration's rows stay
+                return False
             self._execute(
                 conn,
                 "UPDATE outbox SET status = 'dropped' WHERE game = ? AND reader = ? AND status = 'pending'",

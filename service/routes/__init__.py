@@ -17,7 +17,7 @@ from domain.engine import InvalidInput
 from service.bundles import Bundles
 from service.http import JSON
 from service.openapi import Operation
-from service.ratelimit import PerMinute
+from service.ratelimit import PerWindow
 
 GAME_ID = Path(max_length=64, pattern="^[A-Za-z0-9._-]{1,64}$", description="the game's id")
 LARGE_ANSWER = 1024 * 1024  # bytes: a bundle larger than this counts against the client's large answers
@@ -31,7 +31,7 @@ class Conditional:
 
     def __init__(self, bundles: Bundles, large_answers_per_minute: int):
         self.bundles = bundles
-        self.large_answers = PerMinute(large_answers_per_minute, f"answers over {LARGE_ANSWER // 2**20} MiB")
+        self.large_answers = PerWindow(large_answers_per_minute, f"answers over {LARGE_ANSWER // 2**20} MiB")
 
     def __call__(self, request: Request, game_id: str, reader, build: Callable[[], Any], what: str | None = None):
         what = what or request.url.path + "?" + request.url.query

@@ -134,13 +134,15 @@ def add_routes(route: Callable, svc: GameService) -> None:
 
 
 _PARAM = re.compile(r"[A-Za-z0-9._~-]{1,64}")
+# a confirmation's page names no seat: a game's creator names the seats of some rulesets, and the address is not
+# confirmed yet (a stranger's, maybe)
 _DONE = {
-    "confirm": "Confirmed: notifications of game {game} (seat {reader}) will be mailed to {address}.",
+    "confirm": "Confirmed: notifications of game {game} will be mailed to {address}.",
     "stop": "Stopped: no more mail about game {game} (seat {reader}) will be sent to {address}. To have them again, "
     "register the address again from your client.",
 }
 _ASK = {
-    "confirm": "Mail notifications of game {game} (seat {reader}) to {address}?",
+    "confirm": "Mail notifications of game {game} to {address}?",
     "stop": "Stop mail about game {game} (seat {reader}) to {address}?",
 }
 _BUTTON = {"confirm": "Confirm", "stop": "Stop these mails"}
