@@ -1,11 +1,14 @@
 """E-mail targets of notifications: a reader registers `mailto:` as its target (docs/api.md "Notifications") and the
 dispatcher (service/webhooks.py) sends each notification as a plain-text mail through the operator's SMTP server.
 
-- An address is checked before anything is sent: one plain ASCII address, no display name, no line breaks (a header
-  injected through it could add recipients), at most 254 characters.
+- An address is checked before anything is sent, and stored as checked: one plain address (letters, digits and
+  `. _ ' + -` in its name, a public host name), no display name, no line break, no second decoding (a header or a
+  recipient could come in through any of them), at most 254 characters.
 - It gets one mail at first, the confirmation: its code, and with `UMPIRE_PUBLIC_URL` a link to confirm. Until the
   code comes back nothing else is sent to it, so a seat's token (anyone may create a game) cannot make the server
-  mail a stranger more than that one message, and at most MAX_PENDING of those an hour in every game together.
+  mail a stranger more than its codes, and those are few: MAX_PENDING an hour to a mailbox (counted by `mailbox`, in
+  every game together, in the store's transaction: events/store/sql.py `put_address`), MAX_PER_READER a seat,
+  MAX_PER_CLIENT a client (service/webhooks.py `Webhooks`).
 - Every notification mail says how to stop them: with `UMPIRE_PUBLIC_URL` a link (and the `List-Unsubscribe` headers
   a mail client's one-click button uses, RFC 8058); else the API call.
 - The body says only what the notification's JSON says, and that is only what the seat may read (service/webhooks.py
