@@ -174,7 +174,9 @@ class Mailer:
         version = f" (version {data['version']})" if "version" in data else ""
         lines = [f"Game {game}, seat {reader}: {KINDS.get(kind, kind)}{version}."]
         if data.get("expired"):
-            lines.append(f"The turn clock ran out for {data['expired']}: the game's on_expiry acted for it.")
+            acted = {"bot": "the bot chose for it", "default": "its default was sent", "concede": "it conceded"}
+            what = acted.get(data.get("action", ""), "it had nothing to send")
+            lines.append(f"The turn clock ran out for {data['expired']}: {what}.")
         awaited = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
         if awaited:
             lines += ["", "What you may send now:"]

@@ -249,10 +249,11 @@ def payload(
     since_version: int,
     now: float,
     deadline: str | None,
-    expired: str | None = None,
+    expired: DeadlineExpired | None = None,
 ) -> str:
     """The body of a notification: only what `reader` may read (its own `awaiting`, as its own read shows it);
-    `expired`: the seat whose time ran out (a `deadline-expired`)."""
+    `expired`: the turn that ran out (a `deadline-expired`: its seat, and what acted for it, as its public event
+    says)."""
     data: dict[str, Any] = {
         "game_id": game.game_id,
         "seat": reader,
@@ -262,7 +263,7 @@ def payload(
         "since": f"/games/{game.game_id}/since?version={since_version}",
     }
     if expired is not None:
-        data["expired"] = expired
+        data["expired"], data["action"] = expired.seat, expired.action
     return _encode({"type": kind, "timestamp": iso(now), "data": data}).decode()  # as the seat's own read encodes it
 
 
@@ -331,10 +332,10 @@ class Webhooks:
         ran out (`DeadlineExpired`) a `deadline-expired` to that seat and to the referee, unless the game ended."""
         hooks, awaited_before = seen
         out: list[OutboxRow] = []
-        expired = next((e.seat for e in events if isinstance(e, DeadlineExpired)), None)
+        expired = next((e for e in events if isinstance(e, DeadlineExpired)), None)
         if expired is not None and not game.over:  # an expiry that ends the game (a forfeit): its game-over says it
             now = self.clock()
-            for reader in (expired, engine.REFEREE):
+            for reader in (expired.seat, engine.REFEREE):
                 if reader in hooks:
                     end = None if reader == engine.REFEREE else self.deadline_at(game, reader)
                     body = payload("deadline-expired", game, reader, hooks[reader], now, end, expired)

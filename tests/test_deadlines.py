@@ -391,6 +391,7 @@ def test_a_turn_run_out_is_told_to_its_seat_and_to_the_referee(tmp_path):
     (mine,) = [json.loads(r.payload) for r in svc.store.deliveries(gid, "captain") if r.kind == "deadline-expired"]
     (theirs,) = [json.loads(r.payload) for r in svc.store.deliveries(gid, "referee") if r.kind == "deadline-expired"]
     assert mine["data"]["expired"] == theirs["data"]["expired"] == "captain"
+    assert mine["data"]["action"] == theirs["data"]["action"] == "bot"  # what acted for it, as DeadlineExpired says
     assert mine["data"]["awaiting"] and mine["data"]["deadline_at"] == datetime.fromtimestamp(t.t + 300, UTC).strftime(
         "%Y-%m-%dT%H:%M:%SZ"
     )

@@ -590,3 +590,10 @@ def test_a_confirmation_page_names_no_seat(mailing, inbox):
     url = urlsplit(link(inbox.wait_for(to("stranger@elsewhere.example"))[0]))
     for page in (mailing.get(f"{url.path}?{url.query}"), mailing.post(f"{url.path}?{url.query}")):
         assert page.status_code == 200 and "evil" not in page.text
+
+
+def test_a_turn_run_out_says_what_acted_for_the_seat():
+    mailer = Mailer("smtp://mail.example", "umpire@x.example", "")
+    body = '{"type": "deadline-expired", "data": {"version": 9, "expired": "russia", "action": "bot", "awaiting": []}}'
+    text = mailer.notification("togo@fleet.example", "g-1", "japan", "c", "deadline-expired", body).get_content()
+    assert "The turn clock ran out for russia: the bot chose for it." in text
