@@ -129,6 +129,12 @@ def bearer(request: Request) -> str | None:
     return bearer_token(request.headers.get("authorization", ""))
 
 
+def client_of(request: Request) -> str:
+    """Who sent the request, for per-client limits: its peer address (a trusted proxy's X-Forwarded-For already read
+    into it by the server), or "?"."""
+    return request.client.host if request.client else "?"
+
+
 def bearer_token(authorization: str) -> str | None:
     """The token of an `Authorization: Bearer <token>` header's value, or None."""
     scheme, _, token = authorization.partition(" ")

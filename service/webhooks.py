@@ -519,13 +519,13 @@ class Webhooks:
 
     def test(self, game_id: str, reader: str) -> dict[str, Any]:
         hook = self._hook(game_id, reader)
+        address = mail.stored(hook.url)
         if hook.pending:
             raise _refuse("confirm the address first: POST …/notifications/confirm with the code mailed to it")
-        if self.mailer is None and mail.stored(hook.url) is not None:
-            raise _refuse("this server sends no e-mail now (its operator has not set UMPIRE_SMTP): mails wait")
-        address = mail.stored(hook.url)
-        if address is not None:  # a mailbox is a person's: a ping in PING_EVERY at most, whichever games ask
-            self.pings.take(mail.mailbox(address))
+        if address is not None:
+            if self.mailer is None:
+                raise _refuse("this server sends no e-mail now (its operator has not set UMPIRE_SMTP): mails wait")
+            self.pings.take(mail.mailbox(address))  # a mailbox is a person's: a ping in PING_EVERY, whichever games ask
         row = self.enqueue(game_id, reader, "ping", {"game_id": game_id, "seat": reader})
         assert row is not None
         return {"id": row.id}
@@ -698,6 +698,7 @@ class Dispatcher:
             msg = self.mailer.confirmation(address, row.game, row.reader, hook.secret)
         else:
             msg = self.mailer.notification(address, row.game, row.reader, hook.secret, row.kind, row.payload)
+        final = False
         try:
             outcome, ok = self.mailer.send(msg, self.timeout), True
         except Exception as e:  # noqa: BLE001 - any failure to send is an attempt that failed
@@ -705,18 +706,17 @@ class Dispatcher:
             # the operator's to mend (the mail server, UMPIRE_SMTP), not the player's: said in the server's log
             said = re.sub(re.escape(address), "<the address>", outcome, flags=re.IGNORECASE)  # a log keeps no address
             log.warning("e-mail %s (%s of %s, %s) not sent: %s", row.id, row.kind, row.game, row.reader, said)
-            if mail.permanent(e):
-                self.store.settle(row.id, "failed", outcome, self.clock(), None)
-                DELIVERIES.labels("failed").inc()
-                return
-        self._settle(row, ok, outcome)
+            final = mail.permanent(e)
+        self._settle(row, ok, outcome, final)
 
-    def _settle(self, row: OutboxRow, ok: bool, outcome: str) -> None:
+    def _settle(self, row: OutboxRow, ok: bool, outcome: str, final: bool = False) -> None:
+        """The attempt's outcome in the store: delivered, retried with backoff, or given up (`final`: no retry would
+        change it; else after MAX_ATTEMPTS)."""
         now = self.clock()
         if ok:
             self.store.settle(row.id, "delivered", outcome, now, None)
             DELIVERIES.labels("delivered").inc()
-        elif row.attempts >= MAX_ATTEMPTS:
+        elif final or row.attempts >= MAX_ATTEMPTS:
             self.store.settle(row.id, "failed", outcome, now, None)
             DELIVERIES.labels("failed").inc()
         else:

@@ -15,7 +15,7 @@ from fastapi.routing import APIRoute
 
 from domain.engine import InvalidInput
 from service.bundles import Bundles
-from service.http import JSON
+from service.http import JSON, client_of
 from service.openapi import Operation
 from service.ratelimit import PerWindow
 
@@ -41,7 +41,7 @@ class Conditional:
             return Response(status_code=304, headers=headers)
         body = build()
         if isinstance(body, bytes) and len(body) > LARGE_ANSWER:  # large answers cost the server: a few a minute
-            self.large_answers.take(request.client.host if request.client else "?")
+            self.large_answers.take(client_of(request))
             return streamed(body, headers)
         return JSON(body, headers=headers)
 

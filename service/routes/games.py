@@ -23,6 +23,7 @@ from service.http import (
     bearer,
     bearer_token,
     check_command_extras,
+    client_of,
     decode,
     if_match_version,
     internal_error,
@@ -56,7 +57,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         # "Errors"); anything else the schema refuses stays `invalid-request`
         req = decode(await request.body(), models.CreateGame, "POST /games", at={"$.deadlines": "invalid-deadlines"})
         req.options = whole_numbers(req.options)  # the ruleset reads them: `2.0` is the integer 2 there too
-        client = request.client.host if request.client else "?"
+        client = client_of(request)
         out = await asyncio.to_thread(svc.creation.create_from_request, req, bearer(request), client)
         return JSON(out, status_code=201, headers={"Location": f"/games/{out['game_id']}"})
 
@@ -76,7 +77,7 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
     )
     async def fork_game(request: Request, game_id: str = GAME_ID):
         req = decode(await request.body(), models.ForkGame, "POST /games/{id}/forks")
-        client = request.client.host if request.client else "?"
+        client = client_of(request)
         out = await asyncio.to_thread(svc.creation.fork_from_request, game_id, req, bearer(request), client)
         return JSON(out, status_code=201, headers={"Location": f"/games/{out['game_id']}"})
 

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 
 from service import models
 from service.games import GameService
-from service.http import JSON, bearer, decode
+from service.http import JSON, bearer, client_of, decode
 from service.routes import GAME_ID
 from service.webhooks import parse_target
 
@@ -53,8 +53,7 @@ def add_routes(route: Callable, svc: GameService) -> None:
         raw = await request.body()
         req = decode(raw, models.NotificationTarget, "PUT /games/{id}/notifications", at={"$.url": _refuse_url})
         who = reader(game_id, request)
-        client = request.client.host if request.client else "?"
-        return JSON(await asyncio.to_thread(hooks.put, game_id, who, {"url": req.url}, client))
+        return JSON(await asyncio.to_thread(hooks.put, game_id, who, {"url": req.url}, client_of(request)))
 
     @route(
         "POST",

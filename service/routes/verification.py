@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fastapi import Request
 
 from service.games import GameService
-from service.http import JSON
+from service.http import JSON, client_of
 from service.settings import Settings
 from service.verifier import Verifier
 
@@ -32,7 +32,7 @@ def add_routes(route: Callable, svc: GameService, settings: Settings) -> Verifie
     )
     async def verify_bundle(request: Request):
         raw = await request.body()
-        client = request.client.host if request.client else "?"
+        client = client_of(request)
         return JSON(await verifier.verify(raw, client))
 
     return verifier
