@@ -184,7 +184,9 @@ class Mailer:
         if data.get("deadline_at"):
             lines += ["", f"Your turn runs out at {data['deadline_at']}."]
         if kind == "game-over":
-            lines += ["", f"The result: GET /games/{game} (its views say how it ended)."]
+            if data.get("ended"):
+                lines += ["", f"How it ended: {data['ended']}"]
+            lines += ["", f"The result in full: GET {self.public_url}/games/{game} (its views say how it ended)."]
         if data.get("since") and kind != "game-over":
             lines += ["", f"What happened since your last turn: GET {self.public_url}{data['since']} with your seat's token."]
         stop = self.link(game, reader, code, "stop")

@@ -264,6 +264,8 @@ def payload(
     }
     if expired is not None:
         data["expired"], data["action"] = expired.seat, expired.action
+    if kind == "game-over":
+        data["ended"] = game.ended  # the reason its public GameEnded event gives
     return _encode({"type": kind, "timestamp": iso(now), "data": data}).decode()  # as the seat's own read encodes it
 
 

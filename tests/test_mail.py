@@ -597,3 +597,11 @@ def test_a_turn_run_out_says_what_acted_for_the_seat():
     body = '{"type": "deadline-expired", "data": {"version": 9, "expired": "russia", "action": "bot", "awaiting": []}}'
     text = mailer.notification("togo@fleet.example", "g-1", "japan", "c", "deadline-expired", body).get_content()
     assert "The turn clock ran out for russia: the bot chose for it." in text
+
+
+def test_a_game_over_mail_says_how_the_game_ended():
+    mailer = Mailer("smtp://mail.example", "umpire@x.example", "https://umpire.naval-umpire.invalid")
+    body = '{"type": "game-over", "data": {"version": 40, "ended": "russia conceded", "awaiting": []}}'
+    text = mailer.notification("togo@fleet.example", "g-1", "japan", "c", "game-over", body).get_content()
+    assert "How it ended: russia conceded" in text
+    assert "GET https://umpire.naval-umpire.invalid/games/g-1" in text

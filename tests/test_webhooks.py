@@ -166,6 +166,21 @@ def test_the_since_link_starts_at_the_previous_your_turn(hooked, receiver):
     assert json.loads(got[1][1])["data"]["since"].endswith(f"since?version={v1}")
 
 
+def test_game_over_goes_to_every_registered_reader_and_says_how_the_game_ended(hooked, receiver):
+    """docs/api.md "Notifications": `game-over` when the game has just ended, to every registered reader (the referee
+    too), with `data.ended`, the reason its public GameEnded event gives, and no `awaiting`: nothing is owed."""
+    g = battle(hooked)
+    secrets_ = {seat: register(hooked, g, seat, receiver.url)["secret"] for seat in ("japan", "referee")}
+    start_both(hooked, g)
+    send(hooked, g, "russia", type="concede")
+    summary = read(hooked, g, "", "japan").json()
+    assert summary["status"] == "over" and summary["ended"]
+    for seat in ("japan", "referee"):
+        [(headers, body)] = receiver.wait_for(kinds_for(seat, "game-over"))
+        data = verify(secrets_[seat], headers, body)["data"]
+        assert (data["version"], data["ended"], data["awaiting"]) == (summary["version"], summary["ended"], [])
+
+
 def test_a_dead_endpoint_is_retried_with_backoff_and_the_same_webhook_id(hooked, receiver):
     receiver.mode = "down"
     g = battle(hooked)
