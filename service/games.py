@@ -188,6 +188,7 @@ class GameService:
             self.settings.webhook_concurrency,
             self.settings.webhook_lease,
             mailer=mailer,
+            keep_days=self.settings.outbox_keep_days,
         )
         self.webhooks.wake = self.dispatcher.wake
         self.webhooks.deadline_at = self.clocks.deadline_at

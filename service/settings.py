@@ -17,6 +17,13 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name}={raw!r} is not an integer") from None
 
 
+def _days(name: str, default: int) -> int:
+    days = _int(name, default)
+    if days < 0:
+        raise SystemExit(f"{name}={days} is a number of days, 0 or more (0: kept for ever)")
+    return days
+
+
 def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
     raw = (os.environ.get(name) or default).lower()
     if raw not in allowed:
@@ -71,6 +78,7 @@ class Settings:
     webhook_poll: float = 1.0  # seconds between the dispatcher's looks for due retries and other processes' rows
     webhook_concurrency: int = 8  # webhook deliveries in flight at once, per process
     webhook_lease: float = 60.0  # seconds a claimed webhook is its process's; then another may take it (crash)
+    outbox_keep_days: int = 30  # days a settled notification is kept (GET …/notifications); 0: kept for ever
     smtp: str = ""  # the SMTP server e-mail notifications go through: smtp://, smtp+starttls://, smtps:// (off unset)
     mail_from: str = ""  # the address those mails come from (needed with smtp)
     public_url: str = ""  # the server's address as players reach it, for links in mails (none unset)
@@ -117,6 +125,7 @@ class Settings:
             log_format=_choice("UMPIRE_LOG_FORMAT", cls.log_format, ("text", "json")),
             webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
             webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
+            outbox_keep_days=_days("UMPIRE_OUTBOX_KEEP_DAYS", cls.outbox_keep_days),
             telemetry=_choice("UMPIRE_TELEMETRY", cls.telemetry, ("auto", "on", "off")),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})

@@ -567,10 +567,13 @@ class Dispatcher:
         lease: float = 60.0,
         clock: Callable[[], float] = time.time,
         mailer: Mailer | None = None,
+        keep_days: int = 30,
     ):
         """`lease`: seconds a claimed notification stays this process's (a crashed process's are taken again after
-        it); an attempt's timeout is at most a third of it, so a live process always settles before its lease ends."""
+        it); an attempt's timeout is at most a third of it, so a live process always settles before its lease ends.
+        `keep_days`: settled notifications are deleted that long after they settled (0: kept)."""
         self.store, self.allow, self.base, self.poll = store, allow, backoff_base, poll
+        self.keep_days, self._next_prune = keep_days, 0.0
         self.lease, self.timeout = lease, min(TIMEOUT, lease / 3)
         self.concurrency = concurrency
         self.clock = clock
@@ -601,9 +604,23 @@ class Dispatcher:
             self._pool.shutdown(wait=True, cancel_futures=True)  # a leased row not sent is taken again on lease end
             self._pool = None
 
+    PRUNE_EVERY = 3600.0  # seconds between a process's prunes of the outbox
+
+    def prune(self) -> int:
+        """Delete the settled notifications older than `keep_days`, at most once an hour; how many."""
+        now = self.clock()
+        if not self.keep_days or now < self._next_prune:
+            return 0
+        self._next_prune = now + self.PRUNE_EVERY
+        n = self.store.prune_outbox(now - self.keep_days * 86400)
+        if n:
+            log.info("webhook outbox: %d settled notifications older than %d days deleted", n, self.keep_days)
+        return n
+
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
+                self.prune()
                 n = self.run_once()
             except StoreUnavailable as e:  # the store away or unable to write: one line now and then, no traceback
                 STORAGE_LOG.warn(f"dispatcher-{type(e).__name__}", f"webhook dispatcher: the store cannot take its claim: {e}")

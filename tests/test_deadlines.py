@@ -574,3 +574,52 @@ def test_http_a_clock_the_schema_refuses_is_invalid_deadlines_at_creation_and_at
         assert c.get(f"/games/{gid}").json()["version"] == version  # nothing recorded
         r = c.post(f"/games/{gid}/deadlines", json={"turn_seconds": top, "extend": {"russia": top}}, headers=ref)
         assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "postgresql"])
+def test_settled_notifications_are_pruned_after_the_keeping_time_but_a_running_turns_warning_stays(tmp_path, store_kind):
+    """docs/operations.md "Webhooks": the dispatcher deletes settled notifications `UMPIRE_OUTBOX_KEEP_DAYS` after they
+    settled, pending ones never. A deadline-warning stays while its game's clock runs: its id is what stops a later
+    sweep from warning the same turn again, and a turn may outlast the keeping time (here a year's turn)."""
+    from service.webhooks import Allow, Dispatcher
+
+    t = FakeTime()
+    with contextlib.ExitStack() as stack:
+        db = str(tmp_path / "d.db") if store_kind == "sqlite" else stack.enter_context(postgres_url())
+        svc = service(db, t)
+        g = create(svc, "battlefleet-1900", "bot", seconds=366 * 86400)
+        gid = g["game_id"]
+        svc.webhooks.allow = Allow("127.0.0.1")
+        svc.webhooks.put(gid, "japan", {"url": "http://127.0.0.1:9/hook"})
+        t.t += 300 * 86400  # past four fifths of the turn: its warning is queued
+        svc.clocks.sweep()
+        [warning] = [r for r in svc.store.deliveries(gid, "japan") if r.kind == "deadline-warning"]
+        delivered = svc.webhooks.enqueue(gid, "japan", "ping", {})
+        for row in (warning, delivered):
+            svc.store.settle(row.id, "delivered", "200", t.t, None)
+        waiting = svc.webhooks.enqueue(gid, "japan", "ping", {})
+        keeper = Dispatcher(svc.store, Allow(""), clock=t, keep_days=30)
+        assert Dispatcher(svc.store, Allow(""), clock=t, keep_days=0).prune() == 0
+        t.t += 29 * 86400
+        assert keeper.prune() == 0  # not 30 days yet
+        t.t += 2 * 86400
+        assert keeper.prune() == 1  # the delivered ping
+        assert {r.id for r in svc.store.deliveries(gid, "japan")} == {warning.id, waiting.id}
+        svc.clocks.sweep()  # the turn still runs (335 days of 366): its warning is not queued again
+        assert [r.id for r in svc.store.deliveries(gid, "japan") if r.kind == "deadline-warning"] == [warning.id]
+        svc.command(gid, token(g, "russia"), {"type": "concede"})  # the game ends: its clock with it
+        assert keeper.prune() == 0  # once an hour at most
+        t.t += 3600
+        assert keeper.prune() == 1  # the warning; the ping and the game-over still pending stay
+        assert {r.kind for r in svc.store.deliveries(gid, "japan")} == {"ping", "game-over"}
+
+
+def test_a_negative_outbox_keeping_time_is_refused_at_start(monkeypatch):
+    """A negative number of days would put the cut in the future and delete every settled notification at once."""
+    from service.settings import Settings
+
+    monkeypatch.setenv("UMPIRE_OUTBOX_KEEP_DAYS", "-1")
+    with pytest.raises(SystemExit, match="0 or more"):
+        Settings.from_env()
+    monkeypatch.setenv("UMPIRE_OUTBOX_KEEP_DAYS", "0")
+    assert Settings.from_env().outbox_keep_days == 0

@@ -563,6 +563,27 @@ class SQLStore:
         with self._transaction() as conn:
             self._insert_outbox(conn, [row], once=True)
 
+    PRUNE_BATCH = 1000  # rows one prune deletes per transaction: a long table goes in short locks
+
+    def prune_outbox(self, before: float) -> int:
+        """Delete settled notifications (delivered, failed, dropped) last touched before `before`; how many. A
+        deadline-warning stays while its game's clock runs: its id is what tells a later sweep it went out, and a turn
+        (up to a year, extended) may outlast any keeping time."""
+        deleted = 0
+        while True:
+            with self._transaction() as conn:
+                n = self._updated(
+                    conn,
+                    "DELETE FROM outbox WHERE id IN (SELECT o.id FROM outbox o WHERE o.status <> 'pending' "
+                    "AND COALESCE(o.last_at, o.created) < ? AND (o.kind <> 'deadline-warning' "
+                    "OR NOT EXISTS (SELECT 1 FROM clocks c WHERE c.game = o.game) OR EXISTS (SELECT 1 FROM events e "
+                    "WHERE e.game = o.game AND e.type = 'GameEnded')) LIMIT ?)",
+                    (before, self.PRUNE_BATCH),
+                )
+            deleted += n
+            if n < self.PRUNE_BATCH:
+                return deleted
+
     def outbox_pending(self) -> int:
         """Notifications not delivered yet (GET /metrics)."""
         return int(self._query("SELECT count(*) FROM outbox WHERE status = 'pending'")[0][0])
