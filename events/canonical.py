@@ -16,9 +16,9 @@ def canonical(body: Mapping[str, Any]) -> bytes:
     """UTF-8 JSON, keys sorted at every level, no whitespace, non-ASCII as itself (spec/EVENTS.md).
 
     msgspec's sorted encoder gives exactly the bytes of the spec's `json.dumps(body, sort_keys=True,
-    separators=(",", ":"), ensure_ascii=False)` (tests/test_chain.py checks it), several times faster. Events
-    hold no floats because no event type has a float field (tests/test_chain.py checks that too); a float in a
-    bundle someone edited still breaks the chain at its seq.
+    separators=(",", ":"), ensure_ascii=False)` for every body without a float (tests/test_chain.py checks it),
+    several times faster. For floats the two differ (`1e16` here, `1e+16` there); no event type has a float field
+    (tests/test_chain.py checks that too), and `first_broken_link` breaks the chain at a body that holds one.
     """
     return msgspec.json.encode(body, order="sorted")
 
@@ -37,16 +37,31 @@ def link(previous: bytes, encoded: bytes) -> bytes:
     return hashlib.sha256(previous + encoded).digest()
 
 
+def holds_float(body: Any) -> bool:
+    """Whether a decoded body holds a float anywhere (spec/EVENTS.md: "No floats — anywhere in an event")."""
+    stack = [body]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, float):
+            return True
+        if isinstance(x, Mapping):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return False
+
+
 def first_broken_link(events: Iterable[tuple[Any, Any]]) -> tuple[int | None, str]:
     """Walk (body, hash) pairs from the genesis.
 
     Returns (the seq of the first event that does not verify, or None; the head recomputed up to it).
     The seq named is the event's place in the chain: an edited, dropped, duplicated or reordered event
-    all break the link at the first place whose body or hash is not what the chain demands.
+    all break the link at the first place whose body or hash is not what the chain demands, and so does a body with
+    a float (whose canonical bytes the spec's json.dumps and this encoder write differently).
     """
     prev = GENESIS_HASH
     for expected_seq, (body, stored) in enumerate(events, start=1):
-        if not isinstance(body, Mapping) or body.get("seq") != expected_seq:
+        if not isinstance(body, Mapping) or body.get("seq") != expected_seq or holds_float(body):
             return expected_seq, prev.hex()
         try:
             h = chain_hash(prev, body)

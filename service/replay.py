@@ -17,7 +17,7 @@ from domain.dice import commitment, faces_for, game_seed, sealing_salt
 from domain.engine import REFEREE, Game, InvalidInput, Rejected
 from events.bodies import body_of, event_from_body
 from events.bundle import Bundle, BundleCommand, decode_bundle
-from events.canonical import canonical, first_broken_link
+from events.canonical import canonical, first_broken_link, holds_float
 from events.core import SubmissionSealed, as_genesis
 from events.vocabulary import Event
 from service.payloads import CORE_PAYLOADS, CREATOR, command_kind, creation_events_for
@@ -39,11 +39,10 @@ def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
 def verify_chain(b: Bundle) -> dict[str, Any]:
     bad, head = first_broken_link((e.body, e.hash) for e in b.events)
     if bad is not None:
-        return _check(
-            "fail",
-            f"event seq {bad} does not verify: its body or hash was changed, dropped or moved",
-            first_bad_seq=bad,
-        )
+        why = "its body or hash was changed, dropped or moved"
+        if bad <= len(b.events) and holds_float(b.events[bad - 1].body):
+            why = "its body holds a number with a fraction or an exponent, which no event may (integers only)"
+        return _check("fail", f"event seq {bad} does not verify: {why}", first_bad_seq=bad)
     wrong_game = next((e.body["seq"] for e in b.events if e.body.get("game") != b.game), None)
     if wrong_game is not None:
         return _check("fail", f"event seq {wrong_game} belongs to another game", first_bad_seq=wrong_game)

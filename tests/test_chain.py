@@ -94,3 +94,30 @@ def test_any_mutation_of_any_event_is_detected_at_its_seq(n, data):
         assert first_broken_link(bad) == (None, chain[-2][1])
     else:
         assert first_broken_link(bad)[0] == expected
+
+
+@pytest.mark.parametrize("value", [1e16, 0.5, 1e-7, 2.0])
+def test_a_body_with_a_float_breaks_the_chain_at_its_seq_however_it_was_hashed(value):
+    """EVENTS.md "The event": no floats, anywhere in an event. The spec's canonical bytes of a float (json.dumps:
+    `1e+16`) and this encoder's (`1e16`) differ, so a forged body hashed either way must fail at its seq, and the
+    verify report says why."""
+    from events.bundle import decode_bundle
+    from service.replay import verify_chain
+
+    for encode in (canonical, canonical_reference):
+        chain, h = [], GENESIS_HASH
+        for seq in (1, 2, 3):
+            body = {"game": "g", "seq": seq, "type": "T", "v": 1, "command": "c", "data": {"n": value if seq == 2 else seq}}
+            h = hashlib.sha256(h + encode(body)).digest()
+            chain.append((body, h.hex()))
+        assert first_broken_link(chain)[0] == 2, encode
+    bundle = decode_bundle(
+        {
+            "format": "umpire-bundle/1", "engine": "x", "game": "g", "head": chain[-1][1], "commands": [],
+            "ruleset": {"id": "r", "version": "1", "data_sha256": "0" * 64},
+            "dice": {"scheme": "umpire1", "mode": "fair", "server_commit": "0" * 64, "server_seed": None, "client_seeds": []},
+            "events": [{"body": b, "hash": x} for b, x in chain],
+        }
+    )  # fmt: skip
+    report = verify_chain(bundle)
+    assert report["status"] == "fail" and report["first_bad_seq"] == 2 and "fraction or an exponent" in report["detail"]

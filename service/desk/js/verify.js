@@ -151,6 +151,20 @@ export async function expectedHash(events, seq) {
   return hex(await linkHash(prev, events[seq - 1].body));
 }
 
+/** Whether a body holds a float anywhere (the spec: no floats, anywhere in an event; the server's canonical bytes
+ * and the spec's json.dumps write floats differently, so the chain breaks at such a body, as `umpire verify` says).
+ * @param {unknown} body */
+export function holdsFloat(body) {
+  const stack = [body];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x instanceof PyFloat || (typeof x === "number" && !Number.isInteger(x))) return true;
+    if (Array.isArray(x)) stack.push(...x);
+    else if (isObject(x)) stack.push(...Object.values(x));
+  }
+  return false;
+}
+
 /**
  * first_broken_link of events/canonical.py: the seq of the first event that does not verify, and the head
  * recomputed up to it. `memo` (a WeakMap) keeps each event's verified hash so a live game re-checks only
@@ -168,6 +182,7 @@ export async function firstBrokenLink(events, memo = null) {
     let h;
     if (known && known.prev === prev) h = known.hash;
     else {
+      if (holdsFloat(body)) return { bad: seq, head: hex(prev) };
       h = await linkHash(prev, body);
       if (memo) memo.set(events[i], { prev, hash: h });
     }
@@ -181,9 +196,10 @@ export async function firstBrokenLink(events, memo = null) {
 export async function verifyChain(b, memo = null) {
   const { bad, head } = await firstBrokenLink(b.events, memo);
   if (bad !== null) {
-    return check("fail", `event seq ${bad} does not verify: its body or hash was changed, dropped or moved`, {
-      first_bad_seq: bad,
-    });
+    const why = bad <= b.events.length && holdsFloat(b.events[bad - 1].body)
+      ? "its body holds a number with a fraction or an exponent, which no event may (integers only)"
+      : "its body or hash was changed, dropped or moved";
+    return check("fail", `event seq ${bad} does not verify: ${why}`, { first_bad_seq: bad });
   }
   const wrong = b.events.find((e) => !pyEq(get(e.body, "game"), b.game));
   if (wrong) {
