@@ -325,6 +325,17 @@ def test_a_slash_too_many_is_a_404_naming_the_path_meant_never_a_redirect_to_the
     assert_problem(client.get("/nowhere/"), 404, "not-found")
 
 
+def test_a_browser_opening_the_root_lands_on_the_desk_and_a_client_reads_the_index(client):
+    """A new-user trial: `make run` names http://127.0.0.1:8000 and a browser there showed the index's raw JSON; the
+    desk is what a person wants. A client (JSON or any Accept) still reads the index."""
+    browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Host": "evil.example"}
+    r = client.get("/", headers=browser, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/desk/"  # relative: never the Host sent
+    for accept in ("application/json", "*/*", None):
+        r = client.get("/", headers={"Accept": accept} if accept else {})
+        assert r.status_code == 200 and r.json()["desk"] == "/desk", accept
+
+
 def test_verify_refuses_what_is_not_a_bundle(client):
     assert_problem(client.post("/bundles/verify", json={"format": "zip"}), 422, "invalid-bundle")
     junk = client.post("/bundles/verify", content=b"\x00\x01", headers={"Content-Type": "application/json"})

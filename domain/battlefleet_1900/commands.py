@@ -41,8 +41,9 @@ class Options(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     fog: Annotated[
         Literal["blur", "open"],
         described(
-            "BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset by up to 5 % of the "
-            "distance (headings to 5°); `open` shows exact poses, markers and distances to everyone"
+            "BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset on each axis by up to "
+            "the data set's `fog.blur_pct` % (20 in the default data) of the distance to the seat's nearest ship "
+            "(headings to 5°); `open` shows exact poses, markers and distances to everyone"
         ),
     ] = "blur"
     turns: Annotated[Annotated[int, msgspec.Meta(ge=1, le=60)], described("BF-R31: turns before the battle ends")] = 12

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import msgspec
 from fastapi import Path, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 
 from domain import engine
 from service import ENGINE_VERSION, models
@@ -25,9 +25,12 @@ def add_routes(route: Callable, svc: GameService) -> None:
         ok="Root",
         errors=(422,),
         summary="Where to start",
-        description="The engine version, the rulesets served and where the documentation lives.",
+        description="The engine version, the rulesets served and where the documentation lives. A browser (whose "
+        "`Accept` leads with `text/html`) is sent to the desk instead (303 to `/desk/`).",
     )
-    def root():
+    def root(request: Request):
+        if request.headers.get("accept", "").startswith("text/html"):  # a person opening the address the banner gave
+            return RedirectResponse("/desk/", status_code=303)
         return JSON(
             models.Root(
                 name="Naval Umpire",

@@ -130,3 +130,15 @@ def test_the_scenario_options_examples_are_the_default_data_sets_scenarios():
 
     scenario = msgspec.json.schema(Options)["$defs"]["Options"]["properties"]["scenario"]
     assert sorted(scenario["examples"]) == sorted(DATA.scenarios)
+
+
+def test_the_fog_option_says_the_blur_the_default_data_set_uses():
+    """BF-R48: the `fog` option's description told players "up to 5 %" while the default data set blurs by 20 % (the
+    calibrated stand-in, data/README.md): a player's trial measured 15-19 % and could not tell which was wrong."""
+    import msgspec
+
+    from domain.battlefleet_1900.commands import Options
+
+    (_, components) = msgspec.json.schema_components([Options])
+    fog = components["Options"]["properties"]["fog"]["description"]
+    assert f"`fog.blur_pct` % ({DATA.fog.blur_pct} in the default data)" in fog
