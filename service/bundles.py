@@ -1,5 +1,6 @@
-"""Replay bundles as the API serves them (docs/spec/events.md): built from the stored log, each reader's sealed
-commands shown as their commitments, encoded once per (game, head, reader) and kept; the ETags of every read.
+"""Replay bundles as the API serves them (docs/spec/events.md): built from the stored log, sealed commands not yet
+revealed shown as their commitments, whoever asks (a bundle is a file that travels: EVENTS.md "Sealed inputs" 1 and
+5), encoded once per (game, head) and kept; the ETags of every read.
 
 A bundle needs no rules: a game of an edition this engine does not run has its bundle too.
 """
@@ -15,7 +16,6 @@ import msgspec
 
 from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED
-from domain.engine import REFEREE
 from events.bodies import event_from_body, stored_event
 from events.core import SeedLocked, as_genesis
 from events.store import CommandRow
@@ -41,21 +41,20 @@ class Bundles:
 
     BUNDLE_CACHE_BYTES = 64 * 1024 * 1024  # encoded bundles kept, least recently used out first
 
-    def bundle(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> dict[str, Any]:
+    def bundle(self, game_id: str, upto: int | None = None) -> dict[str, Any]:
         """The replay bundle (docs/spec/events.md) as data: `encoded`, decoded."""
-        return msgspec.json.decode(self.encoded(game_id, reader, upto))
+        return msgspec.json.decode(self.encoded(game_id, upto))
 
-    def encoded(self, game_id: str, reader: engine.Reader = None, upto: int | None = None) -> bytes:
+    def encoded(self, game_id: str, upto: int | None = None) -> bytes:
         """The replay bundle (docs/spec/events.md), of the whole log or of its first `upto` events (a fork's parent).
-        A sealed command's payload shows as {"sealed": commitment} until it is revealed, except to its own seat and
-        the referee. A fork's bundle carries its parent's, up to the fork's seq. It needs no rules: a game of an edition
+        A sealed command's payload shows as {"sealed": commitment} until it is revealed. A fork's bundle carries its parent's, up to the fork's seq. It needs no rules: a game of an edition
         this engine does not run has its bundle too. The events and payloads are spliced in as stored (canonical
         JSON), so nothing is decoded that the bundle does not change."""
         with self.cache.game(game_id, raw=True) as c:
             row = c.row
             g = c.game
             last = g.version if upto is None else upto  # another process may append meanwhile: the state's version
-            hidden = {seq: e for seq, e in g.unrevealed.items() if reader not in (e.seat, REFEREE)}
+            hidden = g.unrevealed
             events = self.store.bundle_events(game_id, last)
             if hidden:
                 commands = self._commands_hiding(game_id, last, hidden)
@@ -84,12 +83,12 @@ class Bundles:
             "head": head,
         }
         if created.parent is not None:
-            out["parent"] = msgspec.Raw(self.encoded(created.parent.game, None, upto=created.parent.seq))
+            out["parent"] = msgspec.Raw(self.encoded(created.parent.game, upto=created.parent.seq))
         return msgspec.json.encode(out)
 
     def _commands_hiding(self, game_id: str, last: int, hidden: dict[int, Any]) -> str:
-        """The bundle's commands (as `store.bundle_commands`) where some are sealed from this reader: each of those
-        shows its commitment in place of its payload."""
+        """The bundle's commands (as `store.bundle_commands`) where some are still sealed: each of those shows its
+        commitment in place of its payload."""
 
         def payload(x: CommandRow) -> Any:
             for seq in range(x.first_seq, x.last_seq + 1):
@@ -122,8 +121,8 @@ class Bundles:
         text = "\n".join([game_id, head[1] if head else "", str(reader), what, extra, *heads])
         return f'"{head[0] if head else 0}-{hashlib.sha256(text.encode()).hexdigest()[:24]}"'
 
-    def bundle_etag(self, game_id: str, reader: engine.Reader = None) -> str:
-        return self.etag(game_id, reader, "bundle")
+    def bundle_etag(self, game_id: str) -> str:
+        return self.etag(game_id, None, "bundle")
 
     def _parent_of(self, game_id: str) -> str | None:
         """The game a fork was made from (its genesis says; fixed for good), or None."""
@@ -135,10 +134,10 @@ class Bundles:
                 self._parents[game_id] = parent
         return self._parents[game_id]
 
-    def bundle_bytes(self, game_id: str, reader: engine.Reader = None) -> bytes:
+    def bundle_bytes(self, game_id: str) -> bytes:
         """The bundle as served and exported: the same bytes from `GET /bundle` and `umpire export`. Kept per (game,
-        head, reader), so an unchanged game's bundle is built once however often it is fetched."""
-        key = (game_id, self.bundle_etag(game_id, reader))
+        head), so an unchanged game's bundle is built once however often it is fetched."""
+        key = (game_id, self.bundle_etag(game_id))
         with self.lock:
             hit = self._kept(key)
             if hit is not None:
@@ -152,7 +151,7 @@ class Bundles:
             if hit is not None:
                 return hit
             try:
-                out = self.encoded(game_id, reader)
+                out = self.encoded(game_id)
             except BaseException:
                 with self.lock:
                     self._unmark(key, building)

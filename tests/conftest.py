@@ -211,6 +211,29 @@ def to_german_combat(client, g: dict, ussr_spends: int = 0) -> None:
     send(client, g, "Germany", type="end_phase")
 
 
+def own_copy(get: Any, game_id: str, token: str) -> dict:
+    """The bundle as the server served it to a seat's or the referee's token until 2026-12-07: each sealed command
+    that reader may read shown in full, `{"type": kind, **content}`, from its sealed record as `GET /events` shows it
+    to that token (copies of that kind are still about: `verify` keeps telling them apart). `get(path, headers=)`: a
+    TestClient's get, or httpx's on the server's base URL."""
+    bundle = get(f"/games/{game_id}/bundle").json()
+    opened: dict[int, tuple[str, dict]] = {}  # seq -> (the seat it is sealed to, the payload it stands for)
+    after = 0
+    while True:
+        page = get(f"/games/{game_id}/events?after={after}&limit=1000", headers=auth(token)).json()
+        for e in page["events"]:
+            if e["type"] == "SubmissionSealed" and "sealed" in e:
+                opened[e["seq"]] = (e["data"]["seat"], {"type": e["data"]["kind"], **e["sealed"]["content"]})
+        if page["next_after"] == after or not page["events"]:
+            break
+        after = page["next_after"]
+    for c in bundle["commands"]:
+        if set(c["payload"]) == {"sealed"}:
+            mine = [opened[s][1] for s in range(c["seqs"][0], c["seqs"][1] + 1) if opened.get(s, ("",))[0] == c["seat"]]
+            c["payload"] = mine[0] if mine else c["payload"]
+    return bundle
+
+
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -8,6 +8,7 @@ import json
 import httpx
 import pytest
 
+from tests.conftest import own_copy
 from tests.desk_browser import Desk
 from tests.live import server_process
 
@@ -318,9 +319,10 @@ def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     turn.fill("50")
     desk.screenshot("play-bf-bot-move-limits")
     desk.send(p.locator('button.nu-send[data-type="move"]'))
-    bundle = httpx.get(f"{server}/games/{gid}/bundle", headers={"Authorization": f"Bearer {referee}"}).json()
+    bundle = own_copy(lambda p, **kw: httpx.get(server + p, **kw), gid, referee)  # the sealed move opened
     sent = [c["payload"] for c in bundle["commands"] if c["seat"] == "japan" and c["payload"].get("type") == "move"]
-    assert sent == [{"type": "move", "divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [50]}]}]
+    # as the rules recorded it (its sealed content: the arguments read, `ships` at its default)
+    assert sent == [{"type": "move", "divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [50], "ships": []}]}]
     for _ in range(3):  # the rest of turn 1
         assert act(desk, "form", {})
     play_battlefleet_turns([desk], 2, start=False)

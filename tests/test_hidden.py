@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import re
 import secrets
 import time
@@ -37,7 +38,7 @@ from service.app import create_app
 from service.games import GameService, now_iso
 from service.whatif import OddsJobs
 from tests import sealed_bid
-from tests.conftest import auth, new_game, send
+from tests.conftest import auth, new_game, own_copy, send
 from tests.drivers import bot_commands
 
 SERVED = sealed_bid.served_with_sealed_bid()  # every served ruleset and the test-only one, handed to the service
@@ -141,14 +142,15 @@ def test_a_guessed_next_roll_is_answered_alike_whether_right_or_wrong(sqlite_cli
 
 
 def test_a_seats_own_copy_is_refused_and_its_public_form_verifies(bid_client):
-    """The seat's and the referee's bundles show sealed content the public may not read: the server takes sealed
-    records as commitments only, so it refuses them (saying what to send) instead of comparing; the public bundle of
-    the same game verifies."""
+    """The seat's and the referee's bundles as served until 2026-12-07 show sealed content the public may not read: the
+    server takes sealed records as commitments only, so it refuses them (saying what to send) instead of comparing;
+    the public bundle of the same game verifies."""
     g = new_game(bid_client, ruleset="sealed-bid")
     send(bid_client, g, "north", {"type": "bid", "amount": 4})
     path = f"/games/{g['game_id']}/bundle"
     for token in (g["tokens"]["north"], g["referee_token"]):
-        own = bid_client.get(path, headers=auth(token)).content
+        own = json.dumps(own_copy(bid_client.get, g["game_id"], token)).encode()
+        assert b'"amount":4' in own.replace(b" ", b"")
         r = bid_client.post("/bundles/verify", content=own, headers={"Content-Type": "application/json"})
         assert r.status_code == 422 and r.json()["code"] == "sealed-content", r.text
         assert "GET /games/{id}/bundle" in r.json()["detail"]
@@ -400,7 +402,7 @@ def true_guesses(w: World, seat: str, knower: str = "referee") -> dict[str, dict
     of an umpired game, else the seat's own), by their place in the bundle: the right guess in this world, a wrong one
     in the other."""
     public = w.client.get(f"/games/{w.game_id}/bundle").json()["commands"]
-    full = w.client.get(f"/games/{w.game_id}/bundle", headers=auth(w.tokens[knower])).json()["commands"]
+    full = own_copy(w.client.get, w.game_id, w.tokens[knower])["commands"]
     closed = [i for i, c in enumerate(public) if c["seat"] == seat and set(c["payload"]) == {"sealed"}]
     guess = {i: full[i]["payload"] for i in closed}
     assert guess, f"{seat} has no sealed command still closed"
@@ -667,6 +669,29 @@ def test_two_worlds_differing_in_the_server_seed_look_alike_to_everyone(
 # ---------------------------------------------------------------- credentials: invitations, tickets, rotation
 
 OPEN_BF = {"ruleset": "battlefleet-1900", "options": {"scenario": "torpedo-attack"}, "open_seats": True}
+
+
+def test_every_read_of_a_game_refuses_another_games_token(sqlite_client):
+    """docs/spec/api.md "Per-seat reads": a token of another game is a 401, on every GET of a game the OpenAPI lists,
+    public ones included (the roll ledger answered 200 to any token, read or not), alike for a made-up token."""
+    client = sqlite_client
+    a, b = (new_game(client, ruleset="battlefleet-1900", options={"scenario": "torpedo-attack"}) for _ in range(2))
+    send(client, a, "japan", {"type": "start"})
+    view = client.get("/rulesets/battlefleet-1900").json()["views"][0]["name"]
+    paths = [p for p, ops in client.get("/openapi.json").json()["paths"].items() if "get" in ops]
+    reads = [p for p in paths if p.startswith("/games/{game_id}")]
+    assert "/games/{game_id}/rolls" in reads and "/games/{game_id}/rolls/{k}" in reads
+    fill = {"{game_id}": a["game_id"], "{view}": view, "{k}": "0"}
+    for path in reads:
+        for k, v in fill.items():
+            path = path.replace(k, v)
+        query = {"timeout": 0} if path.endswith("/stream") else {"version": 0} if path.endswith("/since") else {}
+        own = client.get(path, params=query, headers=auth(a["referee_token"]))
+        other = client.get(path, params=query, headers=auth(b["tokens"]["japan"]))
+        made_up = client.get(path, params=query, headers=auth("A" * 32))
+        assert own.status_code in (200, 404), (path, own.text)  # 404: no notifications registered
+        assert other.status_code == made_up.status_code == 401, (path, other.text)
+        assert other.content == made_up.content, path
 
 
 def test_credentials_answer_alike_whatever_the_wrong_one_is_and_a_ticket_opens_only_its_own_game(sqlite_client):

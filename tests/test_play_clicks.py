@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import own_copy
 from tests.desk_browser import Desk
 from tests.live import server_process
 
@@ -120,8 +121,8 @@ def play_to_the_end(desk: Desk, base: str, gid: str, limit: int, shots: str) -> 
 
 
 def typed_nothing(base: str, gid: str, referee: str, seats: set[str]) -> list[dict]:
-    """The commands the players sent (from the referee's bundle)."""
-    bundle = httpx.get(f"{base}/games/{gid}/bundle", headers={"Authorization": f"Bearer {referee}"}).json()
+    """The commands the players sent (the bundle, each sealed one opened as the referee reads its record)."""
+    bundle = own_copy(lambda p, **kw: httpx.get(base + p, **kw), gid, referee)
     return [c for c in bundle["commands"] if c["seat"] in seats]
 
 
@@ -215,9 +216,9 @@ def test_a_battlefleet_move_and_salvo_drawn_and_sent_from_their_forms(browser, s
         lo, hi = int(box.get_attribute("min")), int(box.get_attribute("max"))
         deg = hi if hi > 0 else lo  # the band's far edge, whichever side it turns to
         box.fill(str(deg))
-        expected = {"division": "J1", "distance_mm": top, "turns_deg": [deg]}
+        expected = {"division": "J1", "distance_mm": top, "turns_deg": [deg], "ships": []}
     else:
-        expected = {"division": "J1", "distance_mm": top}
+        expected = {"division": "J1", "distance_mm": top, "ships": []}  # as recorded: `ships` at its default
     shot(desk, "battlefleet-move-filled")
     desk.send(p.locator('button.nu-send[data-type="move"]'))
     moves = [c["payload"] for c in typed_nothing(server, gid, referee, {"japan"}) if c["payload"]["type"] == "move"]

@@ -15,7 +15,7 @@ from events.canonical import GENESIS_HASH, canonical_reference, chain_hash
 from service.app import create_app
 from service.replay import verify
 from tests import sealed_bid
-from tests.conftest import auth
+from tests.conftest import auth, own_copy
 
 SERVED = sealed_bid.served_with_sealed_bid()  # what bundles are verified with offline
 SEED_HEX = "ab" * 32
@@ -112,17 +112,22 @@ def test_reveal_opens_both_bids_and_the_bundle_replays(bid_client):
     assert report["checks"]["replay"]["status"] == "pass"
 
 
-def test_bundle_shows_a_sealed_payload_only_to_its_seat_until_revealed(bid_client):
+def test_bundle_shows_a_sealed_payload_to_no_one_until_revealed(bid_client):
+    """EVENTS.md "Sealed inputs" 1 and 5: bundles never show sealed content before its reveal event; a sealed command's
+    payload is `{"sealed": <commitment>}` until then. Whoever asks: a bundle is a file that travels (a bug report, a
+    dispute), so the seat's own and the referee's are the public one; before 2026-12-07 they showed the content."""
     g = new_bid_game(bid_client, rounds=2)
     out = bid(bid_client, g, "north", 4)
     commitment = next(e for e in out["events"] if e["type"] == "SubmissionSealed")["data"]["commitment"]
     gid = g["game_id"]
-    public = bid_client.get(f"/games/{gid}/bundle").json()
-    assert public["commands"][-1]["payload"] == {"sealed": commitment}
-    south = bid_client.get(f"/games/{gid}/bundle", headers=auth(g["tokens"]["south"])).json()
-    assert south["commands"][-1]["payload"] == {"sealed": commitment}
-    north = bid_client.get(f"/games/{gid}/bundle", headers=auth(g["tokens"]["north"])).json()
-    assert north["commands"][-1]["payload"] == {"type": "bid", "amount": 4}
+    public = bid_client.get(f"/games/{gid}/bundle")
+    assert public.json()["commands"][-1]["payload"] == {"sealed": commitment}
+    for token in (g["tokens"]["south"], g["tokens"]["north"], g["referee_token"]):
+        own = bid_client.get(f"/games/{gid}/bundle", headers=auth(token))
+        assert own.content == public.content and own.headers["etag"] == public.headers["etag"]
+    other = new_bid_game(bid_client, rounds=2)
+    assert bid_client.get(f"/games/{gid}/bundle", headers=auth(other["tokens"]["north"])).status_code == 401
+    public = public.json()
     # the public bundle verifies its chain and reports the seal still closed; the replay waits for the content
     report = verify(json.dumps(public).encode(), rulesets=SERVED)
     assert report["checks"]["chain"]["status"] == "pass"
@@ -356,7 +361,8 @@ def test_an_unrevealed_bundles_command_list_is_checked_against_its_events_withou
 
 def test_a_sealed_placeholder_must_show_its_records_commitment_and_a_seats_copy_says_it_cannot_be_checked(bid_client):
     """A command shown `{"sealed": ...}` must carry the commitment of the record it made (a developer's trial: one
-    replaced with zeros passed offline, while POST /bundles/verify refused it); a seat's own copy shows its content,
+    replaced with zeros passed offline, while POST /bundles/verify refused it); a seat's own copy (as served until
+    2026-12-07) shows its content,
     which nothing can check before the reveal gives the salt, and the report says so."""
     g = new_bid_game(bid_client, rounds=2)
     out = bid(bid_client, g, "north", 4)
@@ -366,6 +372,7 @@ def test_a_sealed_placeholder_must_show_its_records_commitment_and_a_seats_copy_
     public["commands"][-1]["payload"] = {"sealed": "0" * 64}
     sealed = verify(json.dumps(public).encode(), rulesets=SERVED)["checks"]["sealed"]
     assert sealed["status"] == "fail" and sealed["first_bad_seq"] == at, sealed
-    north = bid_client.get(f"/games/{gid}/bundle", headers=auth(g["tokens"]["north"])).json()
+    north = own_copy(bid_client.get, gid, g["tokens"]["north"])  # as served to north's token until 2026-12-07
+    assert north["commands"][-1]["payload"] == {"type": "bid", "amount": 4}
     sealed = verify(json.dumps(north).encode(), rulesets=SERVED)["checks"]["sealed"]
     assert sealed["status"] == "pass" and f"(seqs [{at}]) show their content, which no one can check" in sealed["detail"]

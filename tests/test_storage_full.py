@@ -64,7 +64,7 @@ def _refused(c: TestClient, gid: str, auth: dict, condition: str) -> None:
 def recovers(c: TestClient, gid: str, auth: dict, svc: GameService) -> None:
     r = c.post(f"/games/{gid}/commands", json=next_command(c, gid), headers=auth)
     assert r.status_code == 200, r.text
-    report = verify(svc.bundles.encoded(gid, None))
+    report = verify(svc.bundles.encoded(gid))
     assert report["checks"]["chain"]["status"] == "pass" and report["verdict"] != "failed"
 
 

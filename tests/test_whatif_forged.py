@@ -34,7 +34,7 @@ def revealed(tmp_path_factory) -> dict:
         payload = {"type": entry["type"], **(entry.get("choices") or [entry.get("default") or {}])[0]}
         svc.command(gid, token, payload)
     svc.reveal(gid, g["referee_token"])
-    return json.loads(svc.bundles.encoded(gid, None))
+    return json.loads(svc.bundles.encoded(gid))
 
 
 def rechained(doc: dict) -> dict:

@@ -144,6 +144,8 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         "GET",
         "/games/{game_id}/rolls",
         ok="RollsPage",
+        auth="optional",
+        errors=(401, 404, 422),
         etag=True,
         summary="The roll ledger",
         description="Every roll after k `after`: its dice, faces, purpose, rule and result; `verification` is "
@@ -155,18 +157,22 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         after: int = Query(-1, ge=-1, le=2**53, description="the last k already read"),
         limit: int = Query(100, ge=1, le=MAX_PAGE),
     ):
+        svc.reads.reader_for(game_id, bearer(request))  # the ledger is public; a token, if sent, must be this game's
         return conditional(request, game_id, None, lambda: svc.reads.rolls(game_id, after, limit))
 
     @route(
         "GET",
         "/games/{game_id}/rolls/{k}",
         ok="RollOut",
+        auth="optional",
+        errors=(401, 404, 422),
         etag=True,
         summary="One roll, verified once the seed is revealed",
         description="Roll k (0, 1, …): once the seed is revealed the server recomputes its faces from the seeds "
         "(`verified` or `mismatch`).",
     )
     def get_roll(request: Request, game_id: str = GAME_ID, k: int = Path(ge=0, le=2**53)):
+        svc.reads.reader_for(game_id, bearer(request))
         return conditional(request, game_id, None, lambda: svc.reads.roll(game_id, k))
 
     @route(
@@ -197,12 +203,12 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         errors=(401, 404, 422, 429),
         etag=True,
         summary="The replay bundle (docs/bundles.md)",
-        description="A sealed command's payload shows as `{\"sealed\": <commitment>}` until it is revealed, except "
-        "to its own seat and the referee.",
+        description="A sealed command's payload shows as `{\"sealed\": <commitment>}` until it is revealed, whoever "
+        "asks: the same file for every reader (a token of another game is still 401).",
     )
     def get_bundle(request: Request, game_id: str = GAME_ID):
-        reader = svc.reads.reader_for(game_id, bearer(request))
-        return conditional(request, game_id, reader, lambda: svc.bundles.bundle_bytes(game_id, reader), "bundle")
+        svc.reads.reader_for(game_id, bearer(request))  # a token, if sent, must be this game's
+        return conditional(request, game_id, None, lambda: svc.bundles.bundle_bytes(game_id), "bundle")
 
 
 def stream_reader(

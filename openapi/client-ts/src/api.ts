@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Where to start
-         * @description The engine version, the rulesets served and where the documentation lives.
+         * @description The engine version, the rulesets served and where the documentation lives. A browser (whose `Accept` leads with `text/html`) is sent to the desk instead (303 to `/desk/`).
          */
         get: operations["root"];
         put?: never;
@@ -97,7 +97,7 @@ export interface paths {
         };
         /**
          * The replay bundle (docs/bundles.md)
-         * @description A sealed command's payload shows as `{"sealed": <commitment>}` until it is revealed, except to its own seat and the referee. No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see.
+         * @description A sealed command's payload shows as `{"sealed": <commitment>}` until it is revealed, whoever asks: the same file for every reader (a token of another game is still 401). No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see.
          */
         get: operations["get_bundle"];
         put?: never;
@@ -425,7 +425,7 @@ export interface paths {
         };
         /**
          * The roll ledger
-         * @description Every roll after k `after`: its dice, faces, purpose, rule and result; `verification` is `pending` until the referee reveals the server seed.
+         * @description Every roll after k `after`: its dice, faces, purpose, rule and result; `verification` is `pending` until the referee reveals the server seed. No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see.
          */
         get: operations["list_rolls"];
         put?: never;
@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * One roll, verified once the seed is revealed
-         * @description Roll k (0, 1, …): once the seed is revealed the server recomputes its faces from the seeds (`verified` or `mismatch`).
+         * @description Roll k (0, 1, …): once the seed is revealed the server recomputes its faces from the seeds (`verified` or `mismatch`). No token needed; `Authorization: Bearer <a seat's or the referee's token>` adds what that reader may see.
          */
         get: operations["get_roll"];
         put?: never;
@@ -4142,7 +4142,7 @@ export interface components {
             } | null;
             /**
              * Fog
-             * @description BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset by up to 5 % of the distance (headings to 5°); `open` shows exact poses, markers and distances to everyone
+             * @description BF-R48 (docs/rules/battlefleet-1900.md): `blur` shows each seat the enemy offset on each axis by up to the data set's `fog.blur_pct` % (20 in the default data) of the distance to the seat's nearest ship (headings to 5°); `open` shows exact poses, markers and distances to everyone
              * @default blur
              * @enum {unknown}
              */
@@ -29373,6 +29373,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -29428,6 +29439,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description Bearer */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Not found */
             404: {

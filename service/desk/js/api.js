@@ -127,7 +127,8 @@ export async function view(gameId, name, at, token = null) {
   return { view: body.view, at: body.at, data: body.data };
 }
 
-/** The bundle; with a token, a sealed command's payload shows to its own seat and the referee. */
+/** The bundle: the same file for every reader (a sealed command's payload a commitment until revealed); a token
+ * sent must be this game's. */
 /** @param {string} gameId @param {string | null} [token] */
 export async function bundle(gameId, token = null) {
   return (await request(`/games/${enc(gameId)}/bundle`, { headers: auth(token) })).body;
