@@ -493,7 +493,13 @@ def _views(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
             v["properties"]["kind"] = {"type": "string", "enum": [kind]}
             v["properties"]["view"] = {"type": "string", "enum": [view_name]}
             if view.model is not None:
-                v["properties"]["data"] = ref(names[view.model])
+                data = names[view.model]
+                if data == name:  # the model's own name, made unique by its ruleset (two MapViews), is the wrapper's
+                    data = name + "Data"
+                    schemas[data] = schemas.pop(name)
+                    _retarget(schemas, name, data)
+                    names[view.model] = data
+                v["properties"]["data"] = ref(data)
             schemas[name] = v
             variants.append(ref(name))
             mapping[kind] = REF.format(name=name)

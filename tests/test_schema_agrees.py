@@ -114,3 +114,16 @@ def test_games_cursor(client):
     for bad in ("", "0", "bm9wZQ==", page["next_cursor"] + "~x"):
         r = client.get("/games", params={"cursor": bad})
         assert r.status_code == 422 and r.json()["code"] == "invalid-cursor", (bad, r.text)
+
+
+@pytest.mark.parametrize("ruleset", ["aa1942-convoy", "corvette-command", "battlefleet-1900", "uboat-leader"])
+def test_every_view_answer_is_valid_against_its_kinds_schema(client, ruleset):
+    """A frontend author's trial: `Aa1942ConvoyMapView.data` (and corvette's) referred to the wrapper itself, since the
+    map's data model, named after its ruleset to tell the two MapViews apart, took the wrapper's name; every real map
+    answer failed the document. Each view of a new game, read as the public and as the referee, against `View`."""
+    g = new_game(client, ruleset=ruleset)
+    views = [v["name"] for v in client.get(f"/rulesets/{ruleset}").json()["views"]]
+    for token in (None, g["referee_token"]):
+        for name in views:
+            answer = client.get(f"/games/{g['game_id']}/views/{name}", headers=auth(token) if token else {}).json()
+            assert valid(client, "View", answer), (ruleset, name, str(answer)[:200])

@@ -26,3 +26,19 @@ test("BF-R5: a larger turn needs more distance, and the form says so before send
   assert.equal(problem(ui, draft(null, 180)), null); // distance left out: the rules raise it to what the turns need
   assert.match(problem(ui, draft(109, null)), /110-115 mm/); // below the range itself, whatever the turns
 });
+
+test("an arrow's band to port takes the turn's size whatever its sign, as the server does (a frontend trial)", () => {
+  const port = { ...J1, turns: [{ arrow: 45, to: "port", min_deg: 45, max_deg: 89 }], distance_mm: { min: 0, max: 115 } };
+  const move = { kind: "move", divisions: [port] };
+  assert.equal(problem(move, draft(115, -60)), null);
+  assert.equal(problem(move, draft(115, 60)), null); // +60 to a port arrow: 60 to port, which the server accepts
+  assert.match(problem(move, draft(115, 30)), /45-89/);
+});
+
+test("a text's length counts characters as the server does (code points), not UTF-16 units", () => {
+  const form = { kind: "form", controls: [{ kind: "text", name: "text", label: "message", min_length: 1, max_length: 3 }] };
+  const text = (value) => [{ kind: "text", value }];
+  assert.equal(problem(form, text("🚢🚢🚢")), null); // 3 characters, 6 UTF-16 units
+  assert.match(problem(form, text("🚢🚢🚢🚢")), /at most 3 characters/);
+  assert.match(problem(form, text("")), /at least 1 character/);
+});

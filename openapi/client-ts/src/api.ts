@@ -1338,7 +1338,7 @@ export interface components {
             /** At */
             at: number;
             /** Data */
-            data: components["schemas"]["Aa1942ConvoyMapView"];
+            data: components["schemas"]["Aa1942ConvoyMapViewData"];
             /**
              * @description what this is: always `aa1942-convoy/map` here (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1349,6 +1349,17 @@ export interface components {
              * @enum {string}
              */
             view: "map";
+        };
+        /** Aa1942ConvoyMapViewData */
+        Aa1942ConvoyMapViewData: {
+            /** Canals */
+            canals: components["schemas"]["MapCanal"][];
+            /** Now */
+            now: components["schemas"]["Aa1942ConvoyNow"];
+            /** Sea zones */
+            sea_zones: components["schemas"]["MapSeaZone"][];
+            /** Territories */
+            territories: components["schemas"]["MapTerritory"][];
         };
         /**
          * Aa1942ConvoyMoveSubmarinesArgs
@@ -7358,6 +7369,29 @@ export interface components {
              */
             v: 1;
         };
+        /** ConvoyOnMap */
+        ConvoyOnMap: {
+            /** Destination */
+            destination: string;
+            /**
+             * Direction
+             * @enum {unknown}
+             */
+            direction: "east" | "west";
+            /** Orders channel */
+            orders_channel: number;
+            /** Path */
+            path: (number[] | string)[];
+            /** Position */
+            position: number[] | string;
+            /** Ships left */
+            ships_left: number;
+            /**
+             * Speed
+             * @enum {unknown}
+             */
+            speed: "fast" | "slow";
+        };
         /**
          * ConvoyRaided
          * @description One submarine's raid: the roll, the damage after the zone's 4-chip cap and after the treasury floor.
@@ -8490,7 +8524,7 @@ export interface components {
             /** At */
             at: number;
             /** Data */
-            data: components["schemas"]["CorvetteCommandMapView"];
+            data: components["schemas"]["CorvetteCommandMapViewData"];
             /**
              * @description what this is: always `corvette-command/map` here (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -8501,6 +8535,53 @@ export interface components {
              * @enum {string}
              */
             view: "map";
+        };
+        /** CorvetteCommandMapViewData */
+        CorvetteCommandMapViewData: {
+            /**
+             * Channels
+             * @default null
+             */
+            channels?: number | null;
+            /**
+             * Columns
+             * @default null
+             */
+            columns?: number | null;
+            /**
+             * Convoy
+             * @default null
+             */
+            convoy?: components["schemas"]["ConvoyOnMap"] | null;
+            /**
+             * Map
+             * @default null
+             */
+            map?: ("revised-1942" | "standard") | null;
+            /** Now */
+            now: components["schemas"]["CorvetteCommandNow"];
+            /**
+             * Ports
+             * @default null
+             */
+            ports?: {
+                [key: string]: components["schemas"]["PortView"];
+            } | null;
+            /**
+             * Revealed
+             * @default null
+             */
+            revealed?: components["schemas"]["RevealedBox"][] | null;
+            /**
+             * Weather
+             * @default null
+             */
+            weather?: ("fog" | "good" | "poor" | "storm") | null;
+            /**
+             * Zones
+             * @default null
+             */
+            zones?: components["schemas"]["ZoneView"][] | null;
         };
         /**
          * CorvetteCommandMoveConvoyArgs
@@ -12145,6 +12226,18 @@ export interface components {
             type: "deadline_expired";
         };
         /**
+         * FaceDown
+         * @description A zone's counters still face down, by kind (which box holds which is drawn on reveal, CC-R42).
+         */
+        FaceDown: {
+            /** R */
+            R: number;
+            /** U */
+            U: number;
+            /** Blank */
+            blank: number;
+        };
+        /**
          * Fire
          * @description 4.0-4.1: estimate the range and fire a salvo: one estimate per firer and target, guns and ammunition.
          */
@@ -13940,6 +14033,21 @@ export interface components {
              */
             ship: string;
         };
+        /** MapCanal */
+        MapCanal: {
+            /** Held by */
+            held_by: ("Allies" | "Axis") | null;
+            /** Name */
+            name: string;
+            /** Open this turn */
+            open_this_turn: boolean;
+            /** Sea zones */
+            sea_zones: number[];
+            /** Source */
+            source: string;
+            /** Territories */
+            territories: string[];
+        };
         /**
          * MapReset
          * @description Reajustar el Mapa de Campaña (UL-S9): counters off, Search boxes emptied into their Areas.
@@ -14015,6 +14123,28 @@ export interface components {
              * @enum {integer}
              */
             v: 1;
+        };
+        /** MapSeaZone */
+        MapSeaZone: {
+            /** Adjacent sea zones */
+            adjacent_sea_zones: number[];
+            /** Bordering land */
+            bordering_land: string[];
+            /** Convoy owner */
+            convoy_owner: ("Germany" | "Japan" | "UK" | "USA" | "USSR") | null;
+            /** Sz */
+            sz: number;
+        };
+        /** MapTerritory */
+        MapTerritory: {
+            /** Held by */
+            held_by: ("Germany" | "Japan" | "UK" | "USA" | "USSR") | null;
+            /** Ipc */
+            ipc: number;
+            /** Name */
+            name: string;
+            /** Original owner */
+            original_owner: ("Germany" | "Japan" | "UK" | "USA" | "USSR") | null;
         };
         /** MarkerRecord */
         MarkerRecord: {
@@ -15963,6 +16093,16 @@ export interface components {
             /** Ship */
             ship: string;
         };
+        /** PortView */
+        PortView: {
+            /** Boxes */
+            boxes: number[][];
+            /**
+             * Side
+             * @enum {unknown}
+             */
+            side: "east" | "west";
+        };
         /**
          * Pose
          * @description A pose on the table, in integer mm, heading in degrees clockwise from north.
@@ -16840,6 +16980,16 @@ export interface components {
              * @enum {unknown}
              */
             type: "reveal";
+        };
+        /** RevealedBox */
+        RevealedBox: {
+            /** Box */
+            box: number[];
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "R" | "U" | "blank";
         };
         /** RollModifier */
         RollModifier: {
@@ -27593,6 +27743,18 @@ export interface components {
             };
             /** Sz */
             sz: number;
+        };
+        /** ZoneView */
+        ZoneView: {
+            /** Boxes */
+            boxes: number[][];
+            /** Face down */
+            face_down: components["schemas"]["FaceDown"] | null;
+            /**
+             * Name
+             * @enum {unknown}
+             */
+            name: "air-gap" | "canadian" | "western-approaches";
         };
     };
     responses: never;

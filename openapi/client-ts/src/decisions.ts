@@ -492,8 +492,9 @@ function slotProblem(c: Control, slot: Slot): string | null {
   }
   if (c.kind === "text" && slot.kind === "text") {
     const lo = c.min_length ?? 0;
-    if (slot.value.length < lo) return `${c.label}: at least ${lo} character${lo === 1 ? "" : "s"}`;
-    return slot.value.length <= c.max_length ? null : `${c.label}: at most ${c.max_length} characters`;
+    const length = [...slot.value].length; // characters as the server counts them (code points, not UTF-16 units)
+    if (length < lo) return `${c.label}: at least ${lo} character${lo === 1 ? "" : "s"}`;
+    return length <= c.max_length ? null : `${c.label}: at most ${c.max_length} characters`;
   }
   if (c.kind === "items" && slot.kind === "items") {
     const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
@@ -534,10 +535,11 @@ function inRange(n: number, lo: number, hi: number): boolean {
   return Number.isInteger(n) && n >= lo && n <= hi;
 }
 
+/** An arrow's band turns to its arrow's side whatever the sign (the server reads its size); a band turning either
+ * way reads negative as port. */
 function turnFits(band: TurnBand, deg: number): boolean {
   const size = Math.abs(deg);
-  const side = deg < 0 ? "port" : "starboard";
-  return size >= band.min_deg && size <= band.max_deg && (band.to === "either" || band.to === side || deg === 0);
+  return size >= band.min_deg && size <= band.max_deg;
 }
 
 function bandText(band: TurnBand): string {

@@ -406,9 +406,10 @@ function slotProblem(c, slot) {
     }
     if (c.kind === "text" && slot.kind === "text") {
         const lo = c.min_length ?? 0;
-        if (slot.value.length < lo)
+        const length = [...slot.value].length; // characters as the server counts them (code points, not UTF-16 units)
+        if (length < lo)
             return `${c.label}: at least ${lo} character${lo === 1 ? "" : "s"}`;
-        return slot.value.length <= c.max_length ? null : `${c.label}: at most ${c.max_length} characters`;
+        return length <= c.max_length ? null : `${c.label}: at most ${c.max_length} characters`;
     }
     if (c.kind === "items" && slot.kind === "items") {
         const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
@@ -453,10 +454,11 @@ function countText(lo, hi) {
 function inRange(n, lo, hi) {
     return Number.isInteger(n) && n >= lo && n <= hi;
 }
+/** An arrow's band turns to its arrow's side whatever the sign (the server reads its size); a band turning either
+ * way reads negative as port. */
 function turnFits(band, deg) {
     const size = Math.abs(deg);
-    const side = deg < 0 ? "port" : "starboard";
-    return size >= band.min_deg && size <= band.max_deg && (band.to === "either" || band.to === side || deg === 0);
+    return size >= band.min_deg && size <= band.max_deg;
 }
 function bandText(band) {
     const where = band.to === "either" ? "either way (negative to port)" : `to ${band.to}${band.to === "port" ? " (negative)" : ""}`;
