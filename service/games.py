@@ -131,9 +131,19 @@ def _seed_of(client_seed: str | None, passphrase: str | None) -> str | None:
 
 
 def _seed_write(seat: str, seed: str, command_id: str | None) -> tuple[dict, str | None, None, Callable]:
-    """A seat's client seed as a write's payload, command id, expected version (none) and decide."""
+    """A seat's client seed as a write's payload, command id, expected version (none) and decide. Never after the
+    game's end (no event follows GameEnded but the reveal); judged here, not in engine.decide_seed, so a record made
+    before this check replays as it was made."""
     payload = {"type": "contribute_seed", "client_seed": seed}
-    return payload, command_id, None, lambda g: engine.decide_seed(g, seat, seed)
+
+    def decide(g: engine.Game) -> list:
+        if g.revealed_seed is not None:
+            raise engine.Rejected("game-revealed", "the server seed is revealed; the game is closed")
+        if g.over:
+            raise engine.Rejected("game-over", "the game is over; a client seed would count for no roll")
+        return engine.decide_seed(g, seat, seed)
+
+    return payload, command_id, None, decide
 
 
 def now_iso() -> str:

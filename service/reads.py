@@ -152,7 +152,7 @@ class Reads:
             awaiting = [s for s in c.awaiting(seat) if seat in s["seats"]]
             open_seats = self.credentials.open_seats(game_id)
             may = ["command"] if awaiting and not (open_seats and g.lock is None) else []  # a begun game plays on
-            if seat != REFEREE and g.lock is None and seat not in g.client_seeds:
+            if seat != REFEREE and g.lock is None and seat not in g.client_seeds and not g.over:
                 may.append("seed")
             if seat == REFEREE and g.revealed_seed is None:
                 may += (["end"] if not g.over else []) + ["reveal"]

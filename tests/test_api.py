@@ -276,6 +276,23 @@ def test_seed_errors(client):
     assert_problem(client.post(url, json={"passphrase": "late"}, headers=auth(tok["USA"])), 409, "seed-locked")
 
 
+def test_no_client_seed_after_the_end_and_me_no_longer_offers_one(client):
+    """EVENTS.md: no event follows GameEnded but the reveal. A frontend author's trial: a game the referee ended
+    before any seat command had `may: ["seed"]` in `/me` and took a seed, appended after GameEnded."""
+    g = new_game(client, ruleset="corvette-command", options={"convoys": 1})
+    gid, captain = g["game_id"], g["tokens"]["captain"]
+    assert "seed" in client.get(f"/games/{gid}/me", headers=auth(captain)).json()["may"]
+    assert client.post(f"/games/{gid}/end", headers=auth(g["referee_token"])).status_code == 200
+    version = client.get(f"/games/{gid}").json()["version"]
+    assert "seed" not in client.get(f"/games/{gid}/me", headers=auth(captain)).json()["may"]
+    late = client.post(f"/games/{gid}/seeds", json={"passphrase": "x y z"}, headers=auth(captain))
+    assert_problem(late, 409, "game-over")
+    assert client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"])).status_code == 200
+    assert_problem(client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(captain)), 409, "game-revealed")
+    after = [e["type"] for e in client.get(f"/games/{gid}/events", params={"after": version}).json()["events"]]
+    assert "ClientSeedContributed" not in after and after[-1] == "ServerSeedRevealed", after
+
+
 @pytest.mark.parametrize(
     "body,code",
     [
