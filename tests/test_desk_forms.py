@@ -357,3 +357,32 @@ def test_descriptions_show_code_spans_and_sealed_orders_wrap_between_words(brows
         const s = getComputedStyle(li); return [s.wordBreak, s.overflowWrap]; }""")
     assert style == ["normal", "anywhere"]
     desk.close()
+
+
+WIDE = 1280  # px: a desktop window
+
+
+def test_a_wide_picture_scrolls_in_its_own_box_not_the_page(browser, server):
+    """Corvette Command's campaign sheet with a long convoy (a weather letter a day): at 1280 px the page stays 1280 px
+    wide (it was 1393 px: the VP and Result columns cut off); the picture's box scrolls if its table must."""
+    game = Game(server, "corvette-command", {"convoys": 1})
+    weather = ["storm", "storm", "fog", "poor", "good"] * 8  # 40 days at sea
+    convoy = {
+        "number": 1, "card": "OB-1", "code": "OB", "speed": "slow", "size": 45, "from": "Liverpool", "to": "St John's",
+        "sailed": "1941-05-01", "arrived": "1941-06-16", "weather": weather,
+        "encounters": [{"uboat": "U-38", "fate": "stood-off", "hits": 0}], "ships_lost": 2, "tonnage": 17000,
+        "vp": 3, "result": "Minor Allied Victory",
+    }  # fmt: skip
+    real = httpx.get(f"{server}/games/{game.id}/views/campaign-sheet").json()
+    long = {**real, "data": {**real["data"], "convoys": [convoy]}}
+    desk = Desk(browser, server)
+    p = desk.page
+    p.route(f"**/games/{game.id}/views/campaign-sheet*", lambda route: route.fulfill(json=long))
+    game.open(desk, "captain")
+    p.click('.play-views a[data-view="campaign-sheet"]')
+    p.wait_for_selector("#play-picture table.grid", timeout=WAIT)
+    desk.screenshot("forms-wide-campaign-sheet", full_page=False)
+    assert fits(desk) <= WIDE
+    box = p.locator("#play-picture")
+    assert box.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+    desk.close()
