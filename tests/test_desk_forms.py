@@ -386,3 +386,27 @@ def test_a_wide_picture_scrolls_in_its_own_box_not_the_page(browser, server):
     box = p.locator("#play-picture")
     assert box.evaluate("e => getComputedStyle(e).overflowX") == "auto"
     desk.close()
+
+
+def test_the_ipc_ledgers_chart_titles_do_not_overlap(browser, server):
+    """A&A 1942's IPC ledger draws a small chart per power, its title above it: in the first round the five titles ran
+    into each other ("USSR · treasury 48Germany · treasury 0UK…") and the last was cut off."""
+    game = Game(server, "aa1942-convoy")
+    desk = Desk(browser, server)
+    p = desk.page
+    game.open(desk, next(iter(game.tokens)))
+    p.click('.play-views a[data-view="ipc-ledger"]')
+    p.wait_for_selector("#play-picture svg.chart text.panel-title", timeout=WAIT)
+    desk.screenshot("forms-ipc-ledger", full_page=False)
+    boxes = p.locator("#play-picture svg.chart").evaluate(
+        """svg => { const frame = svg.getBoundingClientRect();
+            return { frame: [frame.left, frame.right], titles: [...svg.querySelectorAll("text.panel-title")].map((t) => {
+                const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; }) }; }"""
+    )
+    titles = boxes["titles"]
+    assert len(titles) == 5
+    for i, a in enumerate(titles):
+        assert boxes["frame"][0] <= a[0] and a[1] <= boxes["frame"][1], (i, a, boxes["frame"])  # none cut off
+        for b in titles[i + 1 :]:
+            assert a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2], (a, b)
+    desk.close()
