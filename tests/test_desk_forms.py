@@ -410,3 +410,24 @@ def test_the_ipc_ledgers_chart_titles_do_not_overlap(browser, server):
         for b in titles[i + 1 :]:
             assert a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2], (a, b)
     desk.close()
+
+
+def test_the_log_shows_a_rolls_purpose_as_written(browser, server):
+    """U-Boat Leader's event draws name the boat and the area by their hyphens ("draw events: U-43: move into
+    north-sea"); the log showed "U 43 … north sea": a boat renamed. Only an identifier standing alone is put in words."""
+    game = Game(server, "uboat-leader")
+    purpose = None
+    for _ in range(40):
+        rolls = [e for e in httpx.get(f"{server}/games/{game.id}/events").json()["events"] if e["type"] == "DiceRolled"]
+        purpose = next((e["data"]["purpose"] for e in rolls if "U-" in e["data"]["purpose"]), None)
+        if purpose:
+            break
+        game.step()
+    assert purpose, "no roll named a boat"
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    log = desk.page.locator("#play-log .play-roll")
+    log.first.wait_for(timeout=WAIT)
+    shown = log.all_inner_texts()
+    assert any(f", {purpose}: " in text for text in shown), (purpose, shown)
+    desk.close()

@@ -21,7 +21,7 @@ import { NotFound, Problem, Umpire, command } from "../client/client.js";
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], open_seats: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
-import { add, errorText, h, prose, put } from "../dom.js";
+import { add, errorText, h, prose, put, words } from "../dom.js";
 import { optionFields, shown, withOption } from "../options.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
@@ -826,7 +826,7 @@ function drawTable(main, gameId, joined = null) {
     const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
     for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) add(offered, entry(spec));
     for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
-      add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
+      add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, words(spec.type), "…"), entry(spec)));
     put(move, ...parts, offered);
     showSeats();
     if (focused) refocus(move, focused);
@@ -858,7 +858,7 @@ function drawTable(main, gameId, joined = null) {
    * default as one click); the arguments as JSON only behind "advanced", open where the page cannot draw the entry. */
   function entry(spec) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
-    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
+    add(box, h("h3", {}, words(spec.type)), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
     add(box, decisionForm(spec, { onSubmit: (args) => send(spec, args) }));
     add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui)));
     return box;
@@ -867,7 +867,7 @@ function drawTable(main, gameId, joined = null) {
   function advanced(spec, open) {
     const props = (spec.schema && spec.schema.properties) || {};
     const text = h("textarea", { class: "play-args", rows: 4, cols: 60, spellcheck: "false", "data-type": spec.type }, JSON.stringify(spec.default ?? {}));
-    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${spec.type.replaceAll("_", " ")} as typed`);
+    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${words(spec.type)} as typed`);
     go.addEventListener("click", () => {
       let args;
       try {
@@ -920,7 +920,7 @@ function drawTable(main, gameId, joined = null) {
         return h(
           "li",
           { class: "play-sealed-opened", "data-seq": e.seq },
-          `${d.seat}: ${(d.kind || "order").replaceAll("_", " ")} at seq ${e.seq} — opened by the rules at seq ${open.at}, for everyone: `,
+          `${d.seat}: ${words(d.kind || "order")} at seq ${e.seq} — opened by the rules at seq ${open.at}, for everyone: `,
           text.length > 160 ? h("details", {}, h("summary", {}, "what it held"), h("code", {}, text)) : h("code", {}, text),
         );
       }
@@ -929,7 +929,7 @@ function drawTable(main, gameId, joined = null) {
         return h(
           "li",
           { class: "play-sealed-mine", "data-seq": e.seq },
-          h("strong", {}, `Yours (${d.seat}): ${(d.kind || "order").replaceAll("_", " ")} at seq ${e.seq}`),
+          h("strong", {}, `Yours (${d.seat}): ${words(d.kind || "order")} at seq ${e.seq}`),
           " — only you (and the referee) can read it until the rules open it",
           text.length > 160
             ? h("details", {}, h("summary", {}, "what you sealed"), h("code", {}, text))
@@ -939,7 +939,7 @@ function drawTable(main, gameId, joined = null) {
       return h(
         "li",
         { class: "play-sealed-theirs", "data-seq": e.seq },
-        `${d.seat}: ${(d.kind || "order").replaceAll("_", " ")} submitted — sealed (commitment ${String(d.commitment).slice(0, 12)}…)`,
+        `${d.seat}: ${words(d.kind || "order")} submitted — sealed (commitment ${String(d.commitment).slice(0, 12)}…)`,
       );
     });
     put(orders, h("h2", {}, "Sealed orders"), h("ul", { class: "plain" }, rows));
@@ -972,7 +972,7 @@ function drawTable(main, gameId, joined = null) {
     return h(
       "a",
       { href: `#/live/${encodeURIComponent(gameId)}/roll/${d.k}`, class: "play-roll", title: "why it was rolled, and how to check it" },
-      `roll ${d.k}, ${String(d.purpose).replaceAll("-", " ")}: ${d.faces.join(", ")}${outcome}`,
+      `roll ${d.k}, ${words(String(d.purpose))}: ${d.faces.join(", ")}${outcome}`,
     );
   }
 
