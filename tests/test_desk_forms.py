@@ -431,3 +431,34 @@ def test_the_log_shows_a_rolls_purpose_as_written(browser, server):
     shown = log.all_inner_texts()
     assert any(f", {purpose}: " in text for text in shown), (purpose, shown)
     desk.close()
+
+
+def test_a_move_left_out_shows_no_slider_value_it_would_not_send(browser, server):
+    """Battlefleet's move as it starts: each distance and turn left out (keep speed, the least turn) is sent as
+    nothing. Its slider showed a thumb at the slider's least (57 mm, -44°) beside a box saying "keep speed"; now it is
+    unset like the box: no thumb, and it says the box's words to a screen reader. What Send sends is what is shown."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    numbers = p.locator('.nu-decision[data-type="move"] .nu-number')
+    assert numbers.count() >= 2
+    for n in numbers.all():
+        slider, box = n.locator("input[type=range]"), n.locator("input[type=number]")
+        assert box.input_value() == ""
+        assert slider.get_attribute("aria-valuetext") == box.get_attribute("placeholder")
+        assert slider.evaluate("e => getComputedStyle(e).appearance") == "none"  # drawn bare: no thumb
+    desk.screenshot("forms-move-unset", full_page=False)
+    first = numbers.first
+    slider = first.locator("input[type=range]")
+    slider.fill(slider.get_attribute("max"))  # chosen: the thumb, the box and the slider's value agree
+    assert first.locator("input[type=number]").input_value() == slider.get_attribute("max")
+    assert slider.get_attribute("aria-valuetext") is None
+    assert slider.evaluate("e => getComputedStyle(e).appearance") != "none"
+    first.locator("input[type=number]").fill("")  # emptied again: unset again
+    assert slider.get_attribute("aria-valuetext") == "keep speed"
+    sent = []
+    p.route(f"**/games/{game.id}/commands", lambda route: (sent.append(route.request.post_data_json), route.continue_()))
+    desk.send(p.locator('button.nu-send[data-type="move"]'))
+    assert sent and not sent[0].get("divisions"), sent  # as shown: every division keeps its speed
+    desk.close()

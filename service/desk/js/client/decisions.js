@@ -964,17 +964,27 @@ function numberInput(lo, hi, value, optional, unit, set, L, name) {
     const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value", "aria-label": name });
     if (optional)
         box.placeholder = L.leftOut;
+    // a number left out is sent as nothing (keep speed, the least turn, the rules' default): the slider says so, as the
+    // box does, and is marked unset (`data-value` ""; the page draws it without a thumb), for a thumb at its least
+    // value read as that value chosen
+    const unset = (left) => {
+        wrap.dataset.value = left ? "" : box.value;
+        if (left && optional)
+            slider.setAttribute("aria-valuetext", L.leftOut);
+        else
+            slider.removeAttribute("aria-valuetext");
+    };
     const show = (v) => {
         box.value = v === undefined ? "" : String(v);
         slider.value = String(v ?? lo);
-        wrap.dataset.value = v === undefined ? "" : String(v);
+        unset(v === undefined);
     };
     show(value);
     slider.addEventListener("input", () => {
         show(Number(slider.value));
         set(Number(slider.value));
     });
-    // a number left out shows the slider at its least: a click there moves nothing, so no `input` says it was chosen
+    // a number left out has the slider at its least, unseen: a click there moves nothing, so no `input` says it was chosen
     slider.addEventListener("click", () => {
         if (box.value !== "")
             return;
@@ -985,7 +995,7 @@ function numberInput(lo, hi, value, optional, unit, set, L, name) {
         const v = box.value === "" ? undefined : Number(box.value);
         if (v !== undefined)
             slider.value = String(v);
-        wrap.dataset.value = box.value;
+        unset(v === undefined);
         set(v === undefined && !optional ? NaN : v);
     });
     wrap.append(slider, " ", box, unit ? ` ${unit}` : "");
