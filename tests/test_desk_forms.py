@@ -462,3 +462,28 @@ def test_a_move_left_out_shows_no_slider_value_it_would_not_send(browser, server
     desk.send(p.locator('button.nu-send[data-type="move"]'))
     assert sent and not sent[0].get("divisions"), sent  # as shown: every division keeps its speed
     desk.close()
+
+
+def test_a_boat_at_sea_does_not_start_on_the_step_home(browser, server):
+    """U-Boat Leader's move, a boat at sea: its steps list the port first (germany: ends the move, and the patrol).
+    The form started on it, so Send as it stood sent the boat home; it starts on the first step that goes on, the list
+    in its order. Another boat chosen, and back: the same."""
+    game = Game(server, "uboat-leader")
+    seat = next(iter(game.tokens))
+    game.until(seat, "move")
+    boat = next(a for a in game.awaiting(seat) if a["type"] == "move")["ui"]["boats"][0]
+    game.send(seat, {"type": "move", "boat": boat["boat"], "to": boat["steps"][0]["to"]})
+    steps = next(a for a in game.awaiting(seat) if a["type"] == "move")["ui"]["boats"][0]["steps"]
+    assert steps[0]["space"] == "port" and any(s["space"] != "port" for s in steps), steps
+    goes_on = next(s["to"] for s in steps if s["space"] != "port")
+    desk = Desk(browser, server)
+    game.open(desk, seat)
+    form = desk.page.locator('.nu-decision[data-type="move"]')
+    to = form.locator("select.nu-to")
+    assert to.locator("option").evaluate_all("os => os.map(o => o.value)") == [s["to"] for s in steps]
+    assert to.input_value() == goes_on
+    boats = form.locator("select.nu-boat")
+    boats.select_option(index=1)
+    boats.select_option(boat["boat"])
+    assert form.locator("select.nu-to").input_value() == goes_on
+    desk.close()

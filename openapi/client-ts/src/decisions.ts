@@ -145,8 +145,8 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
  * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
  * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
- * guns, one cycle, the form's first ammunition (HE) — the first boat's first step). Sent as is it is legal wherever the
- * descriptor alone can make it so.
+ * guns, one cycle, the form's first ammunition (HE) — the first boat's first step that does not end its move). Sent
+ * as is it is legal wherever the descriptor alone can make it so.
  */
 export function initial(ui: Ui): AnyDraft {
   switch (ui.kind) {
@@ -167,7 +167,7 @@ export function initial(ui: Ui): AnyDraft {
       };
     case "steps": {
       const boat = ui.boats.find((b) => b.steps.length) ?? ui.boats[0];
-      return { kind: "steps", boat: boat?.boat ?? "", to: boat?.steps[0]?.to ?? "" };
+      return { kind: "steps", boat: boat?.boat ?? "", to: firstStep(boat?.steps ?? []) };
     }
     case "sides": {
       const boat = ui.boats.find((b) => b.sides.length) ?? ui.boats[0];
@@ -175,6 +175,14 @@ export function initial(ui: Ui): AnyDraft {
       return { kind: "sides", boat: boat?.boat ?? "", side: side?.side ?? "", to: side ? (side.to[0] ?? "off") : "" };
     }
   }
+}
+
+/**
+ * Where a boat steps unless the player says otherwise: the first step that does not end its move (a port ends it, and
+ * with it the patrol), else the first. Sent as it stood, a port first in the list sent the boat home.
+ */
+function firstStep(steps: readonly BoatSteps["steps"][number][]): string {
+  return (steps.find((s) => s.space !== "port") ?? steps[0])?.to ?? "";
 }
 
 /** The draft of some controls; each takes what it starts with from `left` (the form's budgets). */
@@ -1025,7 +1033,7 @@ function drawSteps(ui: StepsForm, draft: StepsDraft, L: Labels, k: Hooks): HTMLE
   const to = el("select", { class: "nu-input nu-to" }, ...(chosen?.steps ?? []).map((s) => option(s.to, stepText(s), s.to === draft.to)));
   boat.addEventListener("change", () => {
     draft.boat = boat.value;
-    draft.to = boats.find((b) => b.boat === boat.value)?.steps[0]?.to ?? "";
+    draft.to = firstStep(boats.find((b) => b.boat === boat.value)?.steps ?? []);
     k.redraw();
   });
   to.addEventListener("change", () => {
