@@ -487,3 +487,29 @@ def test_a_boat_at_sea_does_not_start_on_the_step_home(browser, server):
     boats.select_option(boat["boat"])
     assert form.locator("select.nu-to").input_value() == goes_on
     desk.close()
+
+
+def test_concede_asks_before_it_ends_the_game(browser, server):
+    """Concede ends the game for the sender: as the referee's Reveal, it asks first (one click ended the battle).
+    Cancel sends nothing; yes sends it."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    p.locator("details.play-last-resort > summary").filter(has_text="concede").click()
+    entry = p.locator('.play-entry[data-type="concede"]')
+    version = desk.version()
+    entry.locator(".nu-decision button").first.click()
+    yes = entry.get_by_role("button", name="Yes, concede")
+    yes.wait_for()
+    assert "cannot be undone" in entry.get_by_role("alert").inner_text()
+    assert desk.version() == version and httpx.get(f"{server}/games/{game.id}").json()["status"] == "open"
+    entry.get_by_role("button", name="Cancel").click()
+    assert yes.count() == 0
+    # the advanced JSON asks too
+    entry.locator("details.play-advanced > summary").click()
+    entry.locator("button.play-send").click()
+    desk.send(entry.get_by_role("button", name="Yes, concede"))
+    p.wait_for_selector("#play-over")
+    assert httpx.get(f"{server}/games/{game.id}").json()["status"] != "open"
+    desk.close()

@@ -859,12 +859,26 @@ function drawTable(main, gameId, joined = null) {
   function entry(spec) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
     add(box, h("h3", {}, words(spec.type)), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
-    add(box, decisionForm(spec, { onSubmit: (args) => send(spec, args) }));
-    add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui)));
+    const confirm = h("div", { class: "confirm play-confirm", "data-type": spec.type });
+    // a command that ends the game for the sender goes only once the player says yes, as the referee's Reveal does:
+    // one click on "concede the battle" ended the game
+    const go = LAST_RESORT.has(spec.type) ? (args) => ask(confirm, spec, args) : (args) => send(spec, args);
+    add(box, decisionForm(spec, { onSubmit: go }), confirm);
+    add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui), go));
     return box;
   }
 
-  function advanced(spec, open) {
+  /** Asks, in `confirm`, whether to send `spec` with `args`, which cannot be undone; sends on yes. */
+  function ask(confirm, spec, args) {
+    const yes = h("button", { type: "button", class: "danger play-confirm-yes", "data-type": spec.type }, `Yes, ${words(spec.type)}`);
+    const no = h("button", { type: "button", class: "secondary play-confirm-no", "data-type": spec.type }, "Cancel");
+    yes.addEventListener("click", () => send(spec, args));
+    no.addEventListener("click", () => put(confirm));
+    put(confirm, h("p", { role: "alert" }, `${words(spec.type)}: this ends the game for you and cannot be undone. Send it?`), yes, " ", no);
+  }
+
+  /** The arguments as JSON, sent through `submit` (the entry's own send: asking first where it ends the game). */
+  function advanced(spec, open, submit) {
     const props = (spec.schema && spec.schema.properties) || {};
     const text = h("textarea", { class: "play-args", rows: 4, cols: 60, spellcheck: "false", "data-type": spec.type }, JSON.stringify(spec.default ?? {}));
     const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${words(spec.type)} as typed`);
@@ -876,7 +890,7 @@ function drawTable(main, gameId, joined = null) {
         st.error = `The arguments are not JSON: ${errorText(e)}`;
         return showError(); // the typed text stays, to be mended
       }
-      send(spec, args);
+      submit(args);
     });
     const fields = Object.entries(props).map(([name, p]) =>
       h("li", {}, h("code", {}, name), p.title ? [" — ", prose(p.title)] : "", p.description ? h("span", { class: "muted" }, ": ", prose(p.description)) : "", limits(p)),
