@@ -195,6 +195,13 @@ NAMES = """card => [...card.querySelectorAll("input, select, textarea, button")]
 }))"""
 
 
+def repeated(controls: list[dict]) -> list[str]:
+    """The names more than one control of a card has: a screen reader could not tell those controls apart. A
+    number's slider is not counted: it and its box are one number, both named with its label (docs/desk.md)."""
+    names = [c["name"] for c in controls if c["name"] and not c["what"].startswith("input range")]
+    return sorted({n for n in names if names.count(n) > 1})
+
+
 def unnamed(desk: Desk, kind: str) -> list[dict]:
     controls = desk.page.locator(f'#play-move .nu-decision[data-type="{kind}"]').evaluate(NAMES)
     assert controls
@@ -218,6 +225,7 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
         box.check()
     assert desk.page.locator(".nu-decision[data-type=fire] select.nu-target").count()
     assert unnamed(desk, "fire") == []
+    assert repeated(desk.page.locator('#play-move .nu-decision[data-type="fire"]').evaluate(NAMES)) == []
     desk.close()
 
 
@@ -265,12 +273,13 @@ def test_every_control_of_a_rulesets_first_decisions_has_a_name(browser, server,
     """Each seat's page follows the game while the seats send their first offered commands (Game.step); every
     control of every decision card each page draws on the way has a name. Which decisions come up depends on the
     dice (a game's own id is in its seed, so no fixed seed fixes them): a corvette convoy may meet only its two
-    opening kinds in twelve steps, so two kinds at least are asked of every ruleset."""
+    opening kinds in twelve steps, so two kinds at least are asked of every ruleset. No two controls of a card share
+    a name (each U-boat's crew select was "crew (Nivel de Habilidad)", each ship's boxes of two lists its name)."""
     game = Game(server, ruleset, options)
     desks = {seat: Desk(browser, server) for seat in game.tokens}
     for seat, desk in desks.items():
         desk.open(f"#/play/{game.id}/token/{game.tokens[seat]}")
-    kinds, controls, missing = set(), 0, []
+    kinds, controls, missing, twice = set(), 0, [], []
     for _ in range(12):
         version = httpx.get(f"{server}/games/{game.id}").json()["version"]
         for seat, desk in desks.items():
@@ -282,9 +291,11 @@ def test_every_control_of_a_rulesets_first_decisions_has_a_name(browser, server,
                 kinds.add(card.get_attribute("data-type"))
                 controls += len(named)
                 missing += [(seat, card.get_attribute("data-type"), c) for c in named if not c["name"]]
+                twice += [(seat, card.get_attribute("data-type"), n) for n in repeated(named)]
         game.step()
     assert len(kinds) >= 2 and controls > len(kinds), (kinds, controls)
     assert missing == []
+    assert sorted(set(twice)) == []
     for desk in desks.values():
         desk.close()
 
@@ -512,4 +523,22 @@ def test_concede_asks_before_it_ends_the_game(browser, server):
     desk.send(entry.get_by_role("button", name="Yes, concede"))
     p.wait_for_selector("#play-over")
     assert httpx.get(f"{server}/games/{game.id}").json()["status"] != "open"
+    desk.close()
+
+
+def test_each_boats_controls_are_named_with_the_boat(browser, server):
+    """U-Boat Leader's flotilla: each boat ticked gets a crew select; each was named "crew (Nivel de Habilidad)", so
+    a screen reader could not say whose. Now "U-…: crew", and no two controls of the card share a name."""
+    game = Game(server, "uboat-leader")
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    card = desk.page.locator('#play-move .nu-decision[data-type="select_uboats"]')
+    boxes = card.locator("input.nu-include:enabled:not(:checked)")
+    for n in range(2):
+        boxes.first.click()  # the form is drawn anew: the box clicked is replaced
+        card.locator("input.nu-include:checked").nth(n).wait_for()
+    names = card.locator(".nu-item-controls select").evaluate_all("es => es.map(e => e.getAttribute('aria-label'))")
+    crews = [n for n in names if n and n.endswith(": crew")]
+    assert len(crews) >= 2 and all(n.startswith("U-") for n in crews), names
+    assert repeated(card.evaluate(NAMES)) == []
     desk.close()
