@@ -221,8 +221,14 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
     game.until("japan", "fire")
     desk = Desk(browser, server)
     game.open(desk, "japan")
-    for box in desk.page.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled').all():
+    fires = desk.page.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled')
+    ship = fires.first.get_attribute("data-ship")
+    said = "e => [...e.labels].map((l) => l.textContent.trim()).join(' ')"
+    assert fires.first.evaluate(said) == f"{ship} fires"  # named by what ticking does, not "holds fire" when empty
+    for box in fires.all():
         box.check()
+    box = desk.page.locator(f'.nu-decision[data-type="fire"] input.nu-fires[data-ship="{ship}"]')
+    assert box.is_checked() and box.evaluate(said) == f"{ship} fires"
     assert desk.page.locator(".nu-decision[data-type=fire] select.nu-target").count()
     assert unnamed(desk, "fire") == []
     assert repeated(desk.page.locator('#play-move .nu-decision[data-type="fire"]').evaluate(NAMES)) == []

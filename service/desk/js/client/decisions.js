@@ -857,7 +857,9 @@ function drawFire(ui, draft, L, k) {
             mine.fire = fires.checked;
             k.redraw();
         });
-        line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), " ", mine.fire ? L.fire : L.holdFire));
+        // named by what ticking does ("Mikasa fires"), the same ticked or not: the box shows the state, and the hint
+        // beside it says an unticked ship holds fire (the label read "holds fire" on an empty box, "fires" once ticked)
+        line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), ` ${L.fire}`), mine.fire ? "" : el("span", { class: "nu-hint" }, ` · ${L.holdFire}`));
         if (mine.fire) {
             const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship, "aria-label": `${ship.ship} ${L.target}` });
             target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
