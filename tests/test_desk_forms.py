@@ -548,3 +548,22 @@ def test_each_boats_controls_are_named_with_the_boat(browser, server):
     assert len(crews) >= 2 and all(n.startswith("U-") for n in crews), names
     assert repeated(card.evaluate(NAMES)) == []
     desk.close()
+
+
+def test_the_game_id_is_not_broken_and_the_concede_cards_words_keep_their_case(browser, server):
+    """Corvette Command's long title at 1280 px broke the game's id at its hyphen ("g-" / "5c65…"); the advanced
+    summary under Concede read "Advanced: The Arguments As JSON" (the fold's capitals reached inside it)."""
+    game = Game(server, "corvette-command")
+    desk = Desk(browser, server)
+    game.open(desk, "captain")
+    p = desk.page
+    assert p.locator("#play-head h1 > span").evaluate("e => e.getClientRects().length") == 1
+    desk.close()
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    p.locator("details.play-last-resort > summary").click()
+    summary = p.locator('.play-entry[data-type="concede"] details.play-advanced > summary')
+    assert summary.inner_text() == "advanced: the arguments as JSON"
+    desk.close()

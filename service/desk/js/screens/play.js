@@ -737,7 +737,7 @@ function drawTable(main, gameId, joined = null) {
     const waiting = s ? s.waiting_for : st.summary.waiting_for;
     put(
       head,
-      h("h1", {}, `${st.rules ? st.rules.title : st.summary.ruleset.id} `, h("span", { class: "muted" }, gameId)),
+      h("h1", {}, `${st.rules ? st.rules.title : st.summary.ruleset.id} `, h("span", { class: "muted play-id" }, gameId)),
       h(
         "p",
         {},
