@@ -195,6 +195,13 @@ NAMES = """card => [...card.querySelectorAll("input, select, textarea, button")]
 }))"""
 
 
+def repeated(controls: list[dict]) -> list[str]:
+    """The names more than one control of a card has: a screen reader could not tell those controls apart. A
+    number's slider is not counted: it and its box are one number, both named with its label (docs/desk.md)."""
+    names = [c["name"] for c in controls if c["name"] and not c["what"].startswith("input range")]
+    return sorted({n for n in names if names.count(n) > 1})
+
+
 def unnamed(desk: Desk, kind: str) -> list[dict]:
     controls = desk.page.locator(f'#play-move .nu-decision[data-type="{kind}"]').evaluate(NAMES)
     assert controls
@@ -214,10 +221,17 @@ def test_every_control_of_a_battlefleet_move_and_fire_has_a_name(browser, server
     game.until("japan", "fire")
     desk = Desk(browser, server)
     game.open(desk, "japan")
-    for box in desk.page.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled').all():
+    fires = desk.page.locator('.nu-decision[data-type="fire"] input.nu-fires:enabled')
+    ship = fires.first.get_attribute("data-ship")
+    said = "e => [...e.labels].map((l) => l.textContent.trim()).join(' ')"
+    assert fires.first.evaluate(said) == f"{ship} fires"  # named by what ticking does, not "holds fire" when empty
+    for box in fires.all():
         box.check()
+    box = desk.page.locator(f'.nu-decision[data-type="fire"] input.nu-fires[data-ship="{ship}"]')
+    assert box.is_checked() and box.evaluate(said) == f"{ship} fires"
     assert desk.page.locator(".nu-decision[data-type=fire] select.nu-target").count()
     assert unnamed(desk, "fire") == []
+    assert repeated(desk.page.locator('#play-move .nu-decision[data-type="fire"]').evaluate(NAMES)) == []
     desk.close()
 
 
@@ -265,12 +279,13 @@ def test_every_control_of_a_rulesets_first_decisions_has_a_name(browser, server,
     """Each seat's page follows the game while the seats send their first offered commands (Game.step); every
     control of every decision card each page draws on the way has a name. Which decisions come up depends on the
     dice (a game's own id is in its seed, so no fixed seed fixes them): a corvette convoy may meet only its two
-    opening kinds in twelve steps, so two kinds at least are asked of every ruleset."""
+    opening kinds in twelve steps, so two kinds at least are asked of every ruleset. No two controls of a card share
+    a name (each U-boat's crew select was "crew (Nivel de Habilidad)", each ship's boxes of two lists its name)."""
     game = Game(server, ruleset, options)
     desks = {seat: Desk(browser, server) for seat in game.tokens}
     for seat, desk in desks.items():
         desk.open(f"#/play/{game.id}/token/{game.tokens[seat]}")
-    kinds, controls, missing = set(), 0, []
+    kinds, controls, missing, twice = set(), 0, [], []
     for _ in range(12):
         version = httpx.get(f"{server}/games/{game.id}").json()["version"]
         for seat, desk in desks.items():
@@ -282,9 +297,11 @@ def test_every_control_of_a_rulesets_first_decisions_has_a_name(browser, server,
                 kinds.add(card.get_attribute("data-type"))
                 controls += len(named)
                 missing += [(seat, card.get_attribute("data-type"), c) for c in named if not c["name"]]
+                twice += [(seat, card.get_attribute("data-type"), n) for n in repeated(named)]
         game.step()
     assert len(kinds) >= 2 and controls > len(kinds), (kinds, controls)
     assert missing == []
+    assert sorted(set(twice)) == []
     for desk in desks.values():
         desk.close()
 
@@ -356,4 +373,197 @@ def test_descriptions_show_code_spans_and_sealed_orders_wrap_between_words(brows
         li.className = "play-sealed-mine"; document.body.append(li);
         const s = getComputedStyle(li); return [s.wordBreak, s.overflowWrap]; }""")
     assert style == ["normal", "anywhere"]
+    desk.close()
+
+
+WIDE = 1280  # px: a desktop window
+
+
+def test_a_wide_picture_scrolls_in_its_own_box_not_the_page(browser, server):
+    """Corvette Command's campaign sheet with a long convoy (a weather letter a day): at 1280 px the page stays 1280 px
+    wide (it was 1393 px: the VP and Result columns cut off); the picture's box scrolls if its table must."""
+    game = Game(server, "corvette-command", {"convoys": 1})
+    weather = ["storm", "storm", "fog", "poor", "good"] * 8  # 40 days at sea
+    convoy = {
+        "number": 1, "card": "OB-1", "code": "OB", "speed": "slow", "size": 45, "from": "Liverpool", "to": "St John's",
+        "sailed": "1941-05-01", "arrived": "1941-06-16", "weather": weather,
+        "encounters": [{"uboat": "U-38", "fate": "stood-off", "hits": 0}], "ships_lost": 2, "tonnage": 17000,
+        "vp": 3, "result": "Minor Allied Victory",
+    }  # fmt: skip
+    real = httpx.get(f"{server}/games/{game.id}/views/campaign-sheet").json()
+    long = {**real, "data": {**real["data"], "convoys": [convoy]}}
+    desk = Desk(browser, server)
+    p = desk.page
+    p.route(f"**/games/{game.id}/views/campaign-sheet*", lambda route: route.fulfill(json=long))
+    game.open(desk, "captain")
+    p.click('.play-views a[data-view="campaign-sheet"]')
+    p.wait_for_selector("#play-picture table.grid", timeout=WAIT)
+    desk.screenshot("forms-wide-campaign-sheet", full_page=False)
+    assert fits(desk) <= WIDE
+    box = p.locator("#play-picture")
+    assert box.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+    desk.close()
+
+
+def test_the_ipc_ledgers_chart_titles_do_not_overlap(browser, server):
+    """A&A 1942's IPC ledger draws a small chart per power, its title above it: in the first round the five titles ran
+    into each other ("USSR · treasury 48Germany · treasury 0UK…") and the last was cut off."""
+    game = Game(server, "aa1942-convoy")
+    desk = Desk(browser, server)
+    p = desk.page
+    game.open(desk, next(iter(game.tokens)))
+    p.click('.play-views a[data-view="ipc-ledger"]')
+    p.wait_for_selector("#play-picture svg.chart text.panel-title", timeout=WAIT)
+    desk.screenshot("forms-ipc-ledger", full_page=False)
+    boxes = p.locator("#play-picture svg.chart").evaluate(
+        """svg => { const frame = svg.getBoundingClientRect();
+            return { frame: [frame.left, frame.right], titles: [...svg.querySelectorAll("text.panel-title")].map((t) => {
+                const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; }) }; }"""
+    )
+    titles = boxes["titles"]
+    assert len(titles) == 5
+    for i, a in enumerate(titles):
+        assert boxes["frame"][0] <= a[0] and a[1] <= boxes["frame"][1], (i, a, boxes["frame"])  # none cut off
+        for b in titles[i + 1 :]:
+            assert a[1] <= b[0] or b[1] <= a[0] or a[3] <= b[2] or b[3] <= a[2], (a, b)
+    desk.close()
+
+
+def test_the_log_shows_a_rolls_purpose_as_written(browser, server):
+    """U-Boat Leader's event draws name the boat and the area by their hyphens ("draw events: U-43: move into
+    north-sea"); the log showed "U 43 … north sea": a boat renamed. Only an identifier standing alone is put in words."""
+    game = Game(server, "uboat-leader")
+    purpose = None
+    for _ in range(40):
+        rolls = [e for e in httpx.get(f"{server}/games/{game.id}/events").json()["events"] if e["type"] == "DiceRolled"]
+        purpose = next((e["data"]["purpose"] for e in rolls if "U-" in e["data"]["purpose"]), None)
+        if purpose:
+            break
+        game.step()
+    assert purpose, "no roll named a boat"
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    log = desk.page.locator("#play-log .play-roll")
+    log.first.wait_for(timeout=WAIT)
+    shown = log.all_inner_texts()
+    assert any(f", {purpose}: " in text for text in shown), (purpose, shown)
+    desk.close()
+
+
+def test_a_move_left_out_shows_no_slider_value_it_would_not_send(browser, server):
+    """Battlefleet's move as it starts: each distance and turn left out (keep speed, the least turn) is sent as
+    nothing. Its slider showed a thumb at the slider's least (57 mm, -44°) beside a box saying "keep speed"; now it is
+    unset like the box: no thumb, and it says the box's words to a screen reader. What Send sends is what is shown."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    numbers = p.locator('.nu-decision[data-type="move"] .nu-number')
+    assert numbers.count() >= 2
+    for n in numbers.all():
+        slider, box = n.locator("input[type=range]"), n.locator("input[type=number]")
+        assert box.input_value() == ""
+        assert slider.get_attribute("aria-valuetext") == box.get_attribute("placeholder")
+        assert slider.evaluate("e => getComputedStyle(e).appearance") == "none"  # drawn bare: no thumb
+    desk.screenshot("forms-move-unset", full_page=False)
+    first = numbers.first
+    slider = first.locator("input[type=range]")
+    slider.fill(slider.get_attribute("max"))  # chosen: the thumb, the box and the slider's value agree
+    assert first.locator("input[type=number]").input_value() == slider.get_attribute("max")
+    assert slider.get_attribute("aria-valuetext") is None
+    assert slider.evaluate("e => getComputedStyle(e).appearance") != "none"
+    first.locator("input[type=number]").fill("")  # emptied again: unset again
+    assert slider.get_attribute("aria-valuetext") == "keep speed"
+    sent = []
+    p.route(f"**/games/{game.id}/commands", lambda route: (sent.append(route.request.post_data_json), route.continue_()))
+    desk.send(p.locator('button.nu-send[data-type="move"]'))
+    assert sent and not sent[0].get("divisions"), sent  # as shown: every division keeps its speed
+    desk.close()
+
+
+def test_a_boat_at_sea_does_not_start_on_the_step_home(browser, server):
+    """U-Boat Leader's move, a boat at sea: its steps list the port first (germany: ends the move, and the patrol).
+    The form started on it, so Send as it stood sent the boat home; it starts on the first step that goes on, the list
+    in its order. Another boat chosen, and back: the same."""
+    game = Game(server, "uboat-leader")
+    seat = next(iter(game.tokens))
+    game.until(seat, "move")
+    boat = next(a for a in game.awaiting(seat) if a["type"] == "move")["ui"]["boats"][0]
+    game.send(seat, {"type": "move", "boat": boat["boat"], "to": boat["steps"][0]["to"]})
+    steps = next(a for a in game.awaiting(seat) if a["type"] == "move")["ui"]["boats"][0]["steps"]
+    assert steps[0]["space"] == "port" and any(s["space"] != "port" for s in steps), steps
+    goes_on = next(s["to"] for s in steps if s["space"] != "port")
+    desk = Desk(browser, server)
+    game.open(desk, seat)
+    form = desk.page.locator('.nu-decision[data-type="move"]')
+    to = form.locator("select.nu-to")
+    assert to.locator("option").evaluate_all("os => os.map(o => o.value)") == [s["to"] for s in steps]
+    assert to.input_value() == goes_on
+    boats = form.locator("select.nu-boat")
+    boats.select_option(index=1)
+    boats.select_option(boat["boat"])
+    assert form.locator("select.nu-to").input_value() == goes_on
+    desk.close()
+
+
+def test_concede_asks_before_it_ends_the_game(browser, server):
+    """Concede ends the game for the sender: as the referee's Reveal, it asks first (one click ended the battle).
+    Cancel sends nothing; yes sends it."""
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    p.locator("details.play-last-resort > summary").filter(has_text="concede").click()
+    entry = p.locator('.play-entry[data-type="concede"]')
+    version = desk.version()
+    entry.locator(".nu-decision button").first.click()
+    yes = entry.get_by_role("button", name="Yes, concede")
+    yes.wait_for()
+    assert "cannot be undone" in entry.get_by_role("alert").inner_text()
+    assert desk.version() == version and httpx.get(f"{server}/games/{game.id}").json()["status"] == "open"
+    entry.get_by_role("button", name="Cancel").click()
+    assert yes.count() == 0
+    # the advanced JSON asks too
+    entry.locator("details.play-advanced > summary").click()
+    entry.locator("button.play-send").click()
+    desk.send(entry.get_by_role("button", name="Yes, concede"))
+    p.wait_for_selector("#play-over")
+    assert httpx.get(f"{server}/games/{game.id}").json()["status"] != "open"
+    desk.close()
+
+
+def test_each_boats_controls_are_named_with_the_boat(browser, server):
+    """U-Boat Leader's flotilla: each boat ticked gets a crew select; each was named "crew (Nivel de Habilidad)", so
+    a screen reader could not say whose. Now "U-…: crew", and no two controls of the card share a name."""
+    game = Game(server, "uboat-leader")
+    desk = Desk(browser, server)
+    game.open(desk, next(iter(game.tokens)))
+    card = desk.page.locator('#play-move .nu-decision[data-type="select_uboats"]')
+    boxes = card.locator("input.nu-include:enabled:not(:checked)")
+    for n in range(2):
+        boxes.first.click()  # the form is drawn anew: the box clicked is replaced
+        card.locator("input.nu-include:checked").nth(n).wait_for()
+    names = card.locator(".nu-item-controls select").evaluate_all("es => es.map(e => e.getAttribute('aria-label'))")
+    crews = [n for n in names if n and n.endswith(": crew")]
+    assert len(crews) >= 2 and all(n.startswith("U-") for n in crews), names
+    assert repeated(card.evaluate(NAMES)) == []
+    desk.close()
+
+
+def test_the_game_id_is_not_broken_and_the_concede_cards_words_keep_their_case(browser, server):
+    """Corvette Command's long title at 1280 px broke the game's id at its hyphen ("g-" / "5c65…"); the advanced
+    summary under Concede read "Advanced: The Arguments As JSON" (the fold's capitals reached inside it)."""
+    game = Game(server, "corvette-command")
+    desk = Desk(browser, server)
+    game.open(desk, "captain")
+    p = desk.page
+    assert p.locator("#play-head h1 > span").evaluate("e => e.getClientRects().length") == 1
+    desk.close()
+    game = battlefleet(server, "move")
+    desk = Desk(browser, server)
+    game.open(desk, "japan")
+    p = desk.page
+    p.locator("details.play-last-resort > summary").click()
+    summary = p.locator('.play-entry[data-type="concede"] details.play-advanced > summary')
+    assert summary.inner_text() == "advanced: the arguments as JSON"
     desk.close()

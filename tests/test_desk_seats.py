@@ -103,3 +103,20 @@ def test_a_solitaire_games_open_seat_is_a_link_to_take_it_in_this_tab(browser, s
     p.wait_for_selector("#play-seat")
     assert p.inner_text("#play-seat") == "captain"
     desk.close()
+
+
+def test_a_join_with_a_passphrase_fits_a_phones_width(browser, server):
+    """The seed a join records is 64 hex digits with no break: on a 390 px phone it wraps inside its line, and the page
+    does not scroll sideways (it made the page 547 px wide)."""
+    gid, invitations = invited(server)
+    desk = Desk(browser, server)
+    p = desk.page
+    p.set_viewport_size({"width": 390, "height": 844})
+    desk.open(f"#/play/{gid}/join/{invitations['japan']}")
+    p.get_by_role("textbox", name="Passphrase: your say in the dice").fill("banzai")
+    p.click("#play-join-take")
+    p.wait_for_selector("#play-joined-seed")
+    p.wait_for_selector("#play-picture[data-at]", timeout=WAIT)
+    desk.screenshot("seats-join-phone")
+    assert p.evaluate("document.documentElement.scrollWidth") <= 390
+    desk.close()

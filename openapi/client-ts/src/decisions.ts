@@ -145,8 +145,8 @@ export type AnyDraft = Draft | MoveDraft | FireDraft | StepsDraft | SidesDraft;
  * option, a number's min, a pick's required values and its first options up to `min`, the required items, `min` repeats, the first variant; each
  * the first that still fits the form's budgets, so the draft starts within them where it can; no
  * division changes its move, no ship fires — a ship ticked to fire starts at the first target, mid-range, all its
- * guns, one cycle, the form's first ammunition (HE) — the first boat's first step). Sent as is it is legal wherever the
- * descriptor alone can make it so.
+ * guns, one cycle, the form's first ammunition (HE) — the first boat's first step that does not end its move). Sent
+ * as is it is legal wherever the descriptor alone can make it so.
  */
 export function initial(ui: Ui): AnyDraft {
   switch (ui.kind) {
@@ -167,7 +167,7 @@ export function initial(ui: Ui): AnyDraft {
       };
     case "steps": {
       const boat = ui.boats.find((b) => b.steps.length) ?? ui.boats[0];
-      return { kind: "steps", boat: boat?.boat ?? "", to: boat?.steps[0]?.to ?? "" };
+      return { kind: "steps", boat: boat?.boat ?? "", to: firstStep(boat?.steps ?? []) };
     }
     case "sides": {
       const boat = ui.boats.find((b) => b.sides.length) ?? ui.boats[0];
@@ -175,6 +175,14 @@ export function initial(ui: Ui): AnyDraft {
       return { kind: "sides", boat: boat?.boat ?? "", side: side?.side ?? "", to: side ? (side.to[0] ?? "off") : "" };
     }
   }
+}
+
+/**
+ * Where a boat steps unless the player says otherwise: the first step that does not end its move (a port ends it, and
+ * with it the patrol), else the first. Sent as it stood, a port first in the list sent the boat home.
+ */
+function firstStep(steps: readonly BoatSteps["steps"][number][]): string {
+  return (steps.find((s) => s.space !== "port") ?? steps[0])?.to ?? "";
 }
 
 /** The draft of some controls; each takes what it starts with from `left` (the form's budgets). */
@@ -757,20 +765,31 @@ function drawBody(ui: Ui, draft: AnyDraft, L: Labels, k: Hooks): HTMLElement {
   }
 }
 
-function drawControls(controls: readonly Control[] = [], draft: Draft, L: Labels, k: Hooks): HTMLElement {
+/**
+ * Some controls; `at` names what they belong to ("U-43", an item's label; "shots 2", a repeat's entry), "" at the top.
+ * Each control's accessible name starts with it, so the same control drawn for each boat or ship is told apart
+ * ("U-43: crew", not a crew select per boat all named "crew").
+ */
+function drawControls(controls: readonly Control[] = [], draft: Draft, L: Labels, k: Hooks, at = ""): HTMLElement {
   const box = el("div", { class: "nu-controls" });
   controls.forEach((c, i) => {
     const slot = draft[i];
-    if (slot) box.append(drawControl(c, slot, (s) => (draft[i] = s), L, k));
+    if (slot) box.append(drawControl(c, slot, (s) => (draft[i] = s), L, k, at));
   });
   return box;
 }
 
-function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, k: Hooks): HTMLElement {
+/** A control's accessible name under `at` (drawControls). */
+function named(at: string, what: string): string {
+  return at ? `${at}: ${what}` : what;
+}
+
+function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, k: Hooks, at: string): HTMLElement {
   const row = el("div", { class: `nu-control nu-${c.kind}`, "data-kind": c.kind, "data-field": "field" in c ? c.field : "" });
   const title = caption(c.label, c.rulebook);
   if (c.kind === "select" && slot.kind === "select") {
     const sel = el("select", { class: "nu-input" });
+    if (at) sel.setAttribute("aria-label", named(at, c.label)); // at the top its <label> names it, rulebook words too
     const opts = c.options.map((o, i) => option(String(i), optionText(o), o.value === slot.value));
     if (c.optional) sel.append(option("", L.leftOut, slot.value === undefined));
     sel.append(...opts);
@@ -786,6 +805,7 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       });
     row.append(el("label", {}, title, " ", sel));
   } else if (c.kind === "pick" && slot.kind === "pick") {
+    const where = at; // `at` is each option's place in the order below
     const lo = c.min ?? 0;
     const hi = c.max ?? c.options.length;
     row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)}${c.ordered ? ", in order" : ""})`)));
@@ -793,6 +813,7 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
     for (const o of c.options) {
       const at = slot.values.indexOf(o.value);
       const box = el("input", { type: "checkbox", class: "nu-option" }) as HTMLInputElement;
+      if (where) box.setAttribute("aria-label", named(where, `${c.label}: ${optionText(o)}`));
       box.checked = at >= 0;
       const fixed = (c.required ?? []).includes(o.value); // what this pick's variant stands for: not unpicked
       box.disabled = fixed;
@@ -810,9 +831,9 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
     row.append(el("label", {}, title, " ", numberInput(c.min, c.max, slot.value, c.optional ?? false, c.unit ?? "", (v) => {
       slot.value = v;
       k.changed();
-    }, L, c.label)));
+    }, L, named(at, c.label))));
   } else if (c.kind === "text" && slot.kind === "text") {
-    const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40", "aria-label": c.label }) as HTMLInputElement;
+    const input = el("input", { type: "text", class: "nu-input", maxlength: String(c.max_length), size: "40", "aria-label": named(at, c.label) }) as HTMLInputElement;
     if (c.min_length) input.minLength = c.min_length;
     input.value = slot.value;
     input.addEventListener("input", () => {
@@ -821,29 +842,31 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
     });
     row.append(el("label", {}, title, " ", input));
   } else if (c.kind === "items" && slot.kind === "items") {
-    drawItems(c, slot, row, title, L, k);
+    drawItems(c, slot, row, title, L, k, at);
   } else if (c.kind === "repeat" && slot.kind === "repeat") {
     const lo = c.min ?? 0;
     const hi = c.max ?? 1;
     row.append(el("div", { class: "nu-legend" }, title, " ", el("span", { class: "nu-hint" }, `(${countText(lo, hi)})`)));
     slot.entries.forEach((entry, j) => {
+      const which = named(at, `${c.label} ${j + 1}`);
       const rm = button(L.remove, "nu-remove", slot.entries.length <= lo, () => {
         slot.entries.splice(j, 1);
         k.redraw();
-      });
-      row.append(el("div", { class: "nu-entry" }, el("span", { class: "nu-order" }, `${j + 1}.`), drawControls(c.controls, entry, L, k), rm));
+      }, `${L.remove}: ${which}`);
+      row.append(el("div", { class: "nu-entry" }, el("span", { class: "nu-order" }, `${j + 1}.`), drawControls(c.controls, entry, L, k, which), rm));
     });
-    row.append(button(`${L.add}: ${c.label}`, "nu-add", slot.entries.length >= hi, () => {
+    row.append(button(`${L.add}: ${named(at, c.label)}`, "nu-add", slot.entries.length >= hi, () => {
       slot.entries.push(initialControls(c.controls, k.left()));
       k.redraw();
     }));
   } else if (c.kind === "group" && slot.kind === "group") {
-    row.append(el("fieldset", { class: "nu-group" }, el("legend", {}, title), drawControls(c.controls, slot.draft, L, k)));
+    row.append(el("fieldset", { class: "nu-group" }, el("legend", {}, title), drawControls(c.controls, slot.draft, L, k, at)));
   } else if (c.kind === "variants" && slot.kind === "variants") {
     const name = `nu-v-${++radios}`;
     const choose = el("div", { class: "nu-variant-choice" }, title, " ");
     c.variants.forEach((v, j) => {
       const r = el("input", { type: "radio", name, class: "nu-variant", value: String(j) }) as HTMLInputElement;
+      if (at) r.setAttribute("aria-label", named(at, `${c.label}: ${v.label}`));
       r.checked = j === slot.variant;
       r.addEventListener("change", () => {
         const chosen: Slot = { kind: "variants", variant: j, draft: [] };
@@ -859,14 +882,14 @@ function drawControl(c: Control, slot: Slot, set: (s: Slot) => void, L: Labels, 
       });
       choose.append(line, " ");
     });
-    row.append(choose, drawControls(c.variants[slot.variant]?.controls, slot.draft, L, k));
+    row.append(choose, drawControls(c.variants[slot.variant]?.controls, slot.draft, L, k, at));
   }
   return row;
 }
 
 let radios = 0; // a name per radio group on the page
 
-function drawItems(c: Items, slot: Extract<Slot, { kind: "items" }>, row: HTMLElement, title: Node, L: Labels, k: Hooks) {
+function drawItems(c: Items, slot: Extract<Slot, { kind: "items" }>, row: HTMLElement, title: Node, L: Labels, k: Hooks, at: string) {
   const required = c.items.filter((it) => it.required).length;
   const lo = Math.max(c.min ?? 0, required);
   const hi = c.max ?? (c.repeatable ? Infinity : c.items.length);
@@ -875,6 +898,7 @@ function drawItems(c: Items, slot: Extract<Slot, { kind: "items" }>, row: HTMLEl
   const full = slot.chosen.length >= hi;
   c.items.forEach((it, i) => {
     const mine = slot.chosen.filter((ch) => ch.item === i);
+    const which = named(at, it.label); // what its own controls are named under
     const line = el("div", { class: "nu-item", "data-item": String(i) });
     const name = caption(it.label, it.rulebook);
     const include = () => slot.chosen.push({ item: i, draft: within(it, k.left()) ?? initialControls(it.controls, k.left()) });
@@ -882,11 +906,12 @@ function drawItems(c: Items, slot: Extract<Slot, { kind: "items" }>, row: HTMLEl
       const add = button(L.add, "nu-add", full, () => {
         include();
         k.redraw();
-      });
+      }, `${L.add}: ${which}`);
       k.watch((left) => unfit(add, line, lack(k.budgets, left, it, L), full));
       line.append(name, " ", add);
     } else {
-      const box = el("input", { type: "checkbox", class: "nu-include" }) as HTMLInputElement;
+      // named with what including it does: "Mikasa: strike their colours", not "Mikasa" in each of two lists
+      const box = el("input", { type: "checkbox", class: "nu-include", "aria-label": `${which}: ${c.label}` }) as HTMLInputElement;
       box.checked = mine.length > 0;
       box.addEventListener("change", () => {
         if (box.checked) include();
@@ -897,15 +922,16 @@ function drawItems(c: Items, slot: Extract<Slot, { kind: "items" }>, row: HTMLEl
       k.watch((left) => unfit(box, line, box.checked ? null : lack(k.budgets, left, it, L), it.required === true || (!box.checked && full)));
       line.append(el("label", {}, box, " ", name));
     }
-    for (const ch of mine) {
-      const sub = el("div", { class: "nu-item-controls" }, drawControls(it.controls, ch.draft, L, k));
+    mine.forEach((ch, n) => {
+      const each = mine.length > 1 ? `${which} ${n + 1}` : which; // an item included twice: each its own names
+      const sub = el("div", { class: "nu-item-controls" }, drawControls(it.controls, ch.draft, L, k, each));
       if (c.repeatable && !it.required)
         sub.append(button(L.remove, "nu-remove", false, () => {
           slot.chosen = slot.chosen.filter((x) => x !== ch);
           k.redraw();
-        }));
+        }, `${L.remove}: ${each}`));
       line.append(sub);
-    }
+    });
     row.append(line);
   });
 }
@@ -963,7 +989,9 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
       mine.fire = fires.checked;
       k.redraw();
     });
-    line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), " ", mine.fire ? L.fire : L.holdFire));
+    // named by what ticking does ("Mikasa fires"), the same ticked or not: the box shows the state, and the hint
+    // beside it says an unticked ship holds fire (the label read "holds fire" on an empty box, "fires" once ticked)
+    line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), ` ${L.fire}`), mine.fire ? "" : el("span", { class: "nu-hint" }, ` · ${L.holdFire}`));
     if (mine.fire) {
       const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship, "aria-label": `${ship.ship} ${L.target}` });
       target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
@@ -988,13 +1016,14 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
       ship.mounts.forEach((m, j) => {
         const g = mine.mounts[j];
         if (!g) return;
-        const on = el("input", { type: "checkbox", class: "nu-mount" }) as HTMLInputElement;
+        const where = `${ship.ship} ${m.mount}${m.side ? ` ${m.side}` : ""}`;
+        // its ship in its name: each ship's mount A is not one more "A: 2 × 12in"
+        const on = el("input", { type: "checkbox", class: "nu-mount", "aria-label": `${where}: ${m.guns} × ${m.weapon}` }) as HTMLInputElement;
         on.checked = g.on;
         on.addEventListener("change", () => {
           g.on = on.checked;
           k.changed();
         });
-        const where = `${ship.ship} ${m.mount}${m.side ? ` ${m.side}` : ""}`;
         const mount = el("div", { class: "nu-mount-row", "data-mount": m.mount }, el("label", {}, on, ` ${m.mount}${m.side ? ` ${m.side}` : ""}: ${m.guns} × ${m.weapon}`));
         if (m.side !== null) {
           const guns = numberInput(1, m.guns, g.guns, false, "", (v) => {
@@ -1027,7 +1056,7 @@ function drawSteps(ui: StepsForm, draft: StepsDraft, L: Labels, k: Hooks): HTMLE
   const to = el("select", { class: "nu-input nu-to" }, ...(chosen?.steps ?? []).map((s) => option(s.to, stepText(s), s.to === draft.to)));
   boat.addEventListener("change", () => {
     draft.boat = boat.value;
-    draft.to = boats.find((b) => b.boat === boat.value)?.steps[0]?.to ?? "";
+    draft.to = firstStep(boats.find((b) => b.boat === boat.value)?.steps ?? []);
     k.redraw();
   });
   to.addEventListener("change", () => {
@@ -1111,17 +1140,25 @@ function numberInput(
   const slider = el("input", { type: "range", min: String(lo), max: String(hi), step: "1", class: "nu-slider", "aria-label": name }) as HTMLInputElement;
   const box = el("input", { type: "number", min: String(lo), max: String(hi), step: "1", class: "nu-input nu-value", "aria-label": name }) as HTMLInputElement;
   if (optional) box.placeholder = L.leftOut;
+  // a number left out is sent as nothing (keep speed, the least turn, the rules' default): the slider says so, as the
+  // box does, and is marked unset (`data-value` ""; the page draws it without a thumb), for a thumb at its least
+  // value read as that value chosen
+  const unset = (left: boolean) => {
+    wrap.dataset.value = left ? "" : box.value;
+    if (left && optional) slider.setAttribute("aria-valuetext", L.leftOut);
+    else slider.removeAttribute("aria-valuetext");
+  };
   const show = (v: number | undefined) => {
     box.value = v === undefined ? "" : String(v);
     slider.value = String(v ?? lo);
-    wrap.dataset.value = v === undefined ? "" : String(v);
+    unset(v === undefined);
   };
   show(value);
   slider.addEventListener("input", () => {
     show(Number(slider.value));
     set(Number(slider.value));
   });
-  // a number left out shows the slider at its least: a click there moves nothing, so no `input` says it was chosen
+  // a number left out has the slider at its least, unseen: a click there moves nothing, so no `input` says it was chosen
   slider.addEventListener("click", () => {
     if (box.value !== "") return;
     show(Number(slider.value));
@@ -1130,7 +1167,7 @@ function numberInput(
   box.addEventListener("input", () => {
     const v = box.value === "" ? undefined : Number(box.value);
     if (v !== undefined) slider.value = String(v);
-    wrap.dataset.value = box.value;
+    unset(v === undefined);
     set(v === undefined && !optional ? NaN : v);
   });
   wrap.append(slider, " ", box, unit ? ` ${unit}` : "");
@@ -1154,8 +1191,10 @@ function option(value: string, text: string, selected: boolean): HTMLOptionEleme
   return o;
 }
 
-function button(text: string, cls: string, disabled: boolean, onClick: () => void): HTMLButtonElement {
+/** A button; `name`, where its text alone ("add", "remove") does not say what it acts on. */
+function button(text: string, cls: string, disabled: boolean, onClick: () => void, name?: string): HTMLButtonElement {
   const b = el("button", { type: "button", class: cls }) as HTMLButtonElement;
+  if (name) b.setAttribute("aria-label", name);
   b.textContent = text;
   b.disabled = disabled;
   b.addEventListener("click", onClick);

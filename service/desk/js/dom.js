@@ -49,6 +49,15 @@ export function prose(text) {
   return parts.map((p, i) => (i % 2 ? h("code", {}, p) : p)).filter((p) => p !== "");
 }
 
+/**
+ * An identifier that stands alone (`vital-tonnage`, `end_campaign`) in words ("vital tonnage"); any other text as
+ * written: a roll's purpose such as "draw events: U-43: move into north-sea" names things by their hyphens (U-43 is not
+ * U 43). @param {string} text
+ */
+export function words(text) {
+  return /^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(text) ? text.replace(/[-_]/g, " ") : text;
+}
+
 /** An SVG element. @param {string} tag @param {Attrs | null} [attrs] @param {...Child} children @returns {SVGElement} */
 export function s(tag, attrs = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);

@@ -80,10 +80,15 @@ const SERIES = [
 function ledgerChart(powers) {
   const rounds = Math.max(1, ...powers.map((p) => p.rounds.length));
   const max = Math.max(1, ...powers.flatMap((p) => p.rounds.flatMap((r) => SERIES.map(([k]) => r[k] || 0))));
-  const PW = 40 + rounds * (SERIES.length * 9 + 14);
-  const PH = 150;
+  // a panel is as wide as its bars, or as its title (the power, then its treasury, on two lines at 11px bold: about
+  // 7.5 units a character), whichever is wider: titles wider than their panel ran into the next one's
+  const lines = powers.flatMap((p) => [p.power, `treasury ${p.treasury}`]);
+  const titleW = 7.5 * Math.max(...lines.map((t) => t.length));
+  const PW = Math.max(40 + rounds * (SERIES.length * 9 + 14), 34 + titleW);
+  const TOP = 32; // the two title lines above the plot
+  const PH = TOP + 130;
   const plotH = 100;
-  const y = (v) => 20 + plotH - (v / max) * plotH;
+  const y = (v) => TOP + plotH - (v / max) * plotH;
   const panels = powers.map((p, pi) => {
     const x0 = pi * (PW + 12);
     const bars = [];
@@ -94,7 +99,7 @@ function ledgerChart(powers) {
         bars.push(
           s(
             "rect",
-            { x, y: y(v), width: 8, height: Math.max(0, 20 + plotH - y(v)), class: cls },
+            { x, y: y(v), width: 8, height: Math.max(0, TOP + plotH - y(v)), class: cls },
             s("title", {}, `${p.power}, round ${r.round}: ${label} ${v}`),
           ),
         );
@@ -102,7 +107,7 @@ function ledgerChart(powers) {
       bars.push(
         s(
           "text",
-          { x: x0 + 34 + ri * (SERIES.length * 9 + 14) + (SERIES.length * 9) / 2, y: 20 + plotH + 14, class: "tick" },
+          { x: x0 + 34 + ri * (SERIES.length * 9 + 14) + (SERIES.length * 9) / 2, y: TOP + plotH + 14, class: "tick" },
           `R${r.round}`,
         ),
       );
@@ -113,11 +118,12 @@ function ledgerChart(powers) {
       s(
         "text",
         { x: x0 + 34, y: 12, class: "panel-title", fill: colour(p.power) },
-        `${p.power} · treasury ${p.treasury}`,
+        s("tspan", { x: x0 + 34 }, p.power),
+        s("tspan", { x: x0 + 34, dy: 13 }, `treasury ${p.treasury}`),
       ),
-      s("line", { x1: x0 + 30, y1: 20 + plotH, x2: x0 + PW, y2: 20 + plotH, class: "axis" }),
+      s("line", { x1: x0 + 30, y1: TOP + plotH, x2: x0 + PW, y2: TOP + plotH, class: "axis" }),
       s("text", { x: x0 + 26, y: y(max) + 4, class: "tick end" }, String(max)),
-      s("text", { x: x0 + 26, y: 20 + plotH + 4, class: "tick end" }, "0"),
+      s("text", { x: x0 + 26, y: TOP + plotH + 4, class: "tick end" }, "0"),
       bars,
     );
   });

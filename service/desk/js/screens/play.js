@@ -21,7 +21,7 @@ import { NotFound, Problem, Umpire, command } from "../client/client.js";
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], open_seats: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
 import { decisionForm, known } from "../client/decisions.js";
-import { add, errorText, h, prose, put } from "../dom.js";
+import { add, errorText, h, prose, put, words } from "../dom.js";
 import { optionFields, shown, withOption } from "../options.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 
@@ -737,7 +737,7 @@ function drawTable(main, gameId, joined = null) {
     const waiting = s ? s.waiting_for : st.summary.waiting_for;
     put(
       head,
-      h("h1", {}, `${st.rules ? st.rules.title : st.summary.ruleset.id} `, h("span", { class: "muted" }, gameId)),
+      h("h1", {}, `${st.rules ? st.rules.title : st.summary.ruleset.id} `, h("span", { class: "muted play-id" }, gameId)),
       h(
         "p",
         {},
@@ -826,7 +826,7 @@ function drawTable(main, gameId, joined = null) {
     const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
     for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) add(offered, entry(spec));
     for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
-      add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, spec.type.replaceAll("_", " "), "…"), entry(spec)));
+      add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, words(spec.type), "…"), entry(spec)));
     put(move, ...parts, offered);
     showSeats();
     if (focused) refocus(move, focused);
@@ -858,16 +858,30 @@ function drawTable(main, gameId, joined = null) {
    * default as one click); the arguments as JSON only behind "advanced", open where the page cannot draw the entry. */
   function entry(spec) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
-    add(box, h("h3", {}, spec.type.replaceAll("_", " ")), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
-    add(box, decisionForm(spec, { onSubmit: (args) => send(spec, args) }));
-    add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui)));
+    add(box, h("h3", {}, words(spec.type)), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
+    const confirm = h("div", { class: "confirm play-confirm", "data-type": spec.type });
+    // a command that ends the game for the sender goes only once the player says yes, as the referee's Reveal does:
+    // one click on "concede the battle" ended the game
+    const go = LAST_RESORT.has(spec.type) ? (args) => ask(confirm, spec, args) : (args) => send(spec, args);
+    add(box, decisionForm(spec, { onSubmit: go }), confirm);
+    add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui), go));
     return box;
   }
 
-  function advanced(spec, open) {
+  /** Asks, in `confirm`, whether to send `spec` with `args`, which cannot be undone; sends on yes. */
+  function ask(confirm, spec, args) {
+    const yes = h("button", { type: "button", class: "danger play-confirm-yes", "data-type": spec.type }, `Yes, ${words(spec.type)}`);
+    const no = h("button", { type: "button", class: "secondary play-confirm-no", "data-type": spec.type }, "Cancel");
+    yes.addEventListener("click", () => send(spec, args));
+    no.addEventListener("click", () => put(confirm));
+    put(confirm, h("p", { role: "alert" }, `${words(spec.type)}: this ends the game for you and cannot be undone. Send it?`), yes, " ", no);
+  }
+
+  /** The arguments as JSON, sent through `submit` (the entry's own send: asking first where it ends the game). */
+  function advanced(spec, open, submit) {
     const props = (spec.schema && spec.schema.properties) || {};
     const text = h("textarea", { class: "play-args", rows: 4, cols: 60, spellcheck: "false", "data-type": spec.type }, JSON.stringify(spec.default ?? {}));
-    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${spec.type.replaceAll("_", " ")} as typed`);
+    const go = h("button", { type: "button", class: "play-send", "data-type": spec.type }, `Send ${words(spec.type)} as typed`);
     go.addEventListener("click", () => {
       let args;
       try {
@@ -876,7 +890,7 @@ function drawTable(main, gameId, joined = null) {
         st.error = `The arguments are not JSON: ${errorText(e)}`;
         return showError(); // the typed text stays, to be mended
       }
-      send(spec, args);
+      submit(args);
     });
     const fields = Object.entries(props).map(([name, p]) =>
       h("li", {}, h("code", {}, name), p.title ? [" — ", prose(p.title)] : "", p.description ? h("span", { class: "muted" }, ": ", prose(p.description)) : "", limits(p)),
@@ -920,7 +934,7 @@ function drawTable(main, gameId, joined = null) {
         return h(
           "li",
           { class: "play-sealed-opened", "data-seq": e.seq },
-          `${d.seat}: ${(d.kind || "order").replaceAll("_", " ")} at seq ${e.seq} — opened by the rules at seq ${open.at}, for everyone: `,
+          `${d.seat}: ${words(d.kind || "order")} at seq ${e.seq} — opened by the rules at seq ${open.at}, for everyone: `,
           text.length > 160 ? h("details", {}, h("summary", {}, "what it held"), h("code", {}, text)) : h("code", {}, text),
         );
       }
@@ -929,7 +943,7 @@ function drawTable(main, gameId, joined = null) {
         return h(
           "li",
           { class: "play-sealed-mine", "data-seq": e.seq },
-          h("strong", {}, `Yours (${d.seat}): ${(d.kind || "order").replaceAll("_", " ")} at seq ${e.seq}`),
+          h("strong", {}, `Yours (${d.seat}): ${words(d.kind || "order")} at seq ${e.seq}`),
           " — only you (and the referee) can read it until the rules open it",
           text.length > 160
             ? h("details", {}, h("summary", {}, "what you sealed"), h("code", {}, text))
@@ -939,7 +953,7 @@ function drawTable(main, gameId, joined = null) {
       return h(
         "li",
         { class: "play-sealed-theirs", "data-seq": e.seq },
-        `${d.seat}: ${(d.kind || "order").replaceAll("_", " ")} submitted — sealed (commitment ${String(d.commitment).slice(0, 12)}…)`,
+        `${d.seat}: ${words(d.kind || "order")} submitted — sealed (commitment ${String(d.commitment).slice(0, 12)}…)`,
       );
     });
     put(orders, h("h2", {}, "Sealed orders"), h("ul", { class: "plain" }, rows));
@@ -972,7 +986,7 @@ function drawTable(main, gameId, joined = null) {
     return h(
       "a",
       { href: `#/live/${encodeURIComponent(gameId)}/roll/${d.k}`, class: "play-roll", title: "why it was rolled, and how to check it" },
-      `roll ${d.k}, ${String(d.purpose).replaceAll("-", " ")}: ${d.faces.join(", ")}${outcome}`,
+      `roll ${d.k}, ${words(String(d.purpose))}: ${d.faces.join(", ")}${outcome}`,
     );
   }
 
