@@ -143,7 +143,7 @@ def check_setup(options: c.Options, seats: list[str], data) -> None:
 RULESET = Ruleset(
     id="corvette-command",
     editions=EDITIONS,
-    title="Corvette Command — escort of North Atlantic convoys, solitaire or two escorts (two_player)",
+    title="Corvette Command — escort of North Atlantic convoys, solitaire or two escorts",
     options_type=c.Options,
     command_types=c.COMMANDS,
     default_seats=default_seats,

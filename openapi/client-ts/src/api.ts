@@ -9403,7 +9403,7 @@ export interface components {
         };
         /**
          * CreateGameCorvetteCommand
-         * @description Create a game of corvette-command: Corvette Command — escort of North Atlantic convoys, solitaire or two escorts (two_player).
+         * @description Create a game of corvette-command: Corvette Command — escort of North Atlantic convoys, solitaire or two escorts.
          */
         CreateGameCorvetteCommand: {
             /**
