@@ -500,7 +500,10 @@ class GameService:
             seat = self.credentials.invited(game_id, invitation)
             with self.cache.game(game_id) as c:
                 written = c.game.client_seeds.get(seat) == seed
-            if not written:
+                over = c.game.over  # an ended game records no seed (no event after GameEnded): the seat is still taken
+            if over:
+                seed = None
+            elif not written:
                 self._submit(game_id, seat, *_seed_write(seat, seed, None))
         out = self.credentials.join(game_id, invitation, lambda: self._begins(game_id))
         out["client_seed"] = seed

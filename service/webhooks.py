@@ -607,12 +607,14 @@ class Dispatcher:
     PRUNE_EVERY = 3600.0  # seconds between a process's prunes of the outbox
 
     def prune(self) -> int:
-        """Delete the settled notifications older than `keep_days`, at most once an hour; how many."""
+        """Delete a batch of the settled notifications older than `keep_days`; how many. Looks once an hour, and
+        again at the next turn of the loop while batches come back full, so a long backlog (the first prune after an
+        upgrade) goes in short transactions between deliveries, never holding them up for long."""
         now = self.clock()
         if not self.keep_days or now < self._next_prune:
             return 0
-        self._next_prune = now + self.PRUNE_EVERY
         n = self.store.prune_outbox(now - self.keep_days * 86400)
+        self._next_prune = now if n >= self.store.PRUNE_BATCH else now + self.PRUNE_EVERY
         if n:
             log.info("webhook outbox: %d settled notifications older than %d days deleted", n, self.keep_days)
         return n

@@ -291,6 +291,13 @@ def test_no_client_seed_after_the_end_and_me_no_longer_offers_one(client):
     assert_problem(client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(captain)), 409, "game-revealed")
     after = [e["type"] for e in client.get(f"/games/{gid}/events", params={"after": version}).json()["events"]]
     assert "ClientSeedContributed" not in after and after[-1] == "ServerSeedRevealed", after
+    # a join carrying a seed into an ended game takes its seat and records no seed (a review: it refused the join)
+    made = client.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}, "open_seats": True}).json()
+    assert client.post(f"/games/{made['game_id']}/end", headers=auth(made["referee_token"])).status_code == 200
+    joined = client.post(f"/games/{made['game_id']}/join", json={"invitation": made["seats"][0]["invitation"], "passphrase": "a b c"})
+    assert joined.status_code == 201 and joined.json()["client_seed"] is None, joined.text
+    events = client.get(f"/games/{made['game_id']}/events").json()["events"]
+    assert [e["type"] for e in events] == ["GameCreated", "GameEnded"]
 
 
 @pytest.mark.parametrize(
@@ -348,9 +355,10 @@ def test_a_browser_opening_the_root_lands_on_the_desk_and_a_client_reads_the_ind
     browser = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Host": "evil.example"}
     r = client.get("/", headers=browser, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/desk/"  # relative: never the Host sent
+    assert r.headers["vary"] == "Accept"
     for accept in ("application/json", "*/*", None):
         r = client.get("/", headers={"Accept": accept} if accept else {})
-        assert r.status_code == 200 and r.json()["desk"] == "/desk", accept
+        assert r.status_code == 200 and r.json()["desk"] == "/desk" and r.headers["vary"] == "Accept", accept
 
 
 def test_verify_refuses_what_is_not_a_bundle(client):

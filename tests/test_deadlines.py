@@ -620,6 +620,27 @@ def test_settled_notifications_are_pruned_after_the_keeping_time_but_a_running_t
         assert {r.kind for r in svc.store.deliveries(gid, "japan")} == {"ping", "game-over"}
 
 
+def test_a_long_outbox_is_pruned_a_batch_a_turn_of_the_dispatchers_loop(tmp_path, monkeypatch):
+    """A review: the first prune after an upgrade deleted a whole backlog in one call, holding deliveries for as long.
+    Each call deletes one batch; while batches come back full the next turn of the loop prunes again, then an hour."""
+    from service.webhooks import Allow, Dispatcher
+
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "bot")
+    gid = g["game_id"]
+    svc.webhooks.allow = Allow("127.0.0.1")
+    svc.webhooks.put(gid, "japan", {"url": "http://127.0.0.1:9/hook"})
+    for _ in range(5):
+        svc.store.settle(svc.webhooks.enqueue(gid, "japan", "ping", {}).id, "delivered", "200", t.t, None)
+    monkeypatch.setattr(svc.store, "PRUNE_BATCH", 2)
+    keeper = Dispatcher(svc.store, Allow(""), clock=t, keep_days=1)
+    t.t += 2 * 86400
+    assert [keeper.prune() for _ in range(4)] == [2, 2, 1, 0]  # full, full, the rest, then an hour's wait
+    t.t += 3600
+    assert keeper.prune() == 0 and svc.store.deliveries(gid, "japan") == []
+
+
 def test_a_negative_outbox_keeping_time_is_refused_at_start(monkeypatch):
     """A negative number of days would put the cut in the future and delete every settled notification at once."""
     from service.settings import Settings

@@ -114,6 +114,7 @@ class EventStore(Protocol):
     """What the service needs of a store (SQLite and PostgreSQL both provide it)."""
 
     path: str  # where it lives: a file, ":memory:" or a postgresql:// URL
+    PRUNE_BATCH: int  # settled notifications prune_outbox deletes at most per call
 
     def ping(self) -> None: ...  # a trivial query: raises when the store cannot answer
     def session(self) -> AbstractContextManager[None]: ...  # one command's reads and write: one check of the store

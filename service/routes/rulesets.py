@@ -29,8 +29,9 @@ def add_routes(route: Callable, svc: GameService) -> None:
         "`Accept` leads with `text/html`) is sent to the desk instead (303 to `/desk/`).",
     )
     def root(request: Request):
-        if request.headers.get("accept", "").startswith("text/html"):  # a person opening the address the banner gave
-            return RedirectResponse("/desk/", status_code=303)
+        vary = {"Vary": "Accept"}  # the answer depends on it: a cache keeps the two apart
+        if request.headers.get("accept", "").lstrip().startswith("text/html"):  # a person at the banner's address
+            return RedirectResponse("/desk/", status_code=303, headers=vary)
         return JSON(
             models.Root(
                 name="Naval Umpire",
@@ -39,7 +40,8 @@ def add_routes(route: Callable, svc: GameService) -> None:
                 openapi="/openapi.json",
                 desk="/desk",
                 rulesets=sorted(svc.rulesets),
-            )
+            ),
+            headers=vary,
         )
 
     @route(

@@ -33,6 +33,9 @@ test("an arrow's band to port takes the turn's size whatever its sign, as the se
   assert.equal(problem(move, draft(115, -60)), null);
   assert.equal(problem(move, draft(115, 60)), null); // +60 to a port arrow: 60 to port, which the server accepts
   assert.match(problem(move, draft(115, 30)), /45-89/);
+  // a starboard arrow's turn is positive only: the server refuses -90 there (BF-R5, rules/movement.py)
+  assert.equal(problem(ui, draft(115, 90)), null);
+  assert.match(problem(ui, draft(115, -90)), /90-180/);
 });
 
 test("a text's length counts characters as the server does (code points), not UTF-16 units", () => {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { PyFloat, parse } from "../../service/desk/js/json.js";
-import { bundleError, diffValues, publicForm, verifyAll } from "../../service/desk/js/verify.js";
+import { bundleError, diffValues, holdsFloat, publicForm, verifyAll } from "../../service/desk/js/verify.js";
 
 const CASES = JSON.parse(readFileSync(process.env.DESK_CASES, "utf8"));
 const plain = (v) => (v instanceof PyFloat ? v.value : typeof v === "bigint" ? Number(v) : (v ?? null));
@@ -54,4 +54,15 @@ test("diffValues names the paths that differ, <absent> for a missing key", () =>
     { path: "c", a: { d: "x" }, b: "<absent>" },
     { path: "e", a: "<absent>", b: 0 },
   ]);
+});
+
+test("holdsFloat finds a float anywhere in a body, as events/canonical.py holds_float does, at any size", () => {
+  assert.equal(holdsFloat(parse('{"seq":1,"data":{"n":2,"list":[1,[2,{"x":3}]]}}')), false);
+  for (const text of ['{"data":{"n":2.0}}', '{"data":[1,[2,{"x":1e16}]]}', '{"data":{"x":-0.5}}']) {
+    assert.equal(holdsFloat(parse(text)), true, text);
+  }
+  const big = { data: { list: Array.from({ length: 300_000 }, (_, i) => i) } }; // a spread of it overflowed the stack
+  assert.equal(holdsFloat(big), false);
+  big.data.list.push(new PyFloat(0.5));
+  assert.equal(holdsFloat(big), true);
 });

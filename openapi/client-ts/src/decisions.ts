@@ -543,11 +543,11 @@ function inRange(n: number, lo: number, hi: number): boolean {
   return Number.isInteger(n) && n >= lo && n <= hi;
 }
 
-/** An arrow's band turns to its arrow's side whatever the sign (the server reads its size); a band turning either
- * way reads negative as port. */
+/** A turn fits its band by its size; a starboard arrow's turn is positive (the server refuses a negative one), a
+ * port arrow's either sign (the server reads its size), and a band turning either way reads negative as port. */
 function turnFits(band: TurnBand, deg: number): boolean {
   const size = Math.abs(deg);
-  return size >= band.min_deg && size <= band.max_deg;
+  return size >= band.min_deg && size <= band.max_deg && (band.to !== "starboard" || deg >= 0);
 }
 
 function bandText(band: TurnBand): string {

@@ -414,8 +414,8 @@ export class Game extends EventTarget {
     }
   }
 
-  /** A live game's commands with their payloads (from its bundle, read as the reader may), for a roll's "what
-   * caused it" and the what-if positions; and a fork's parent part. */
+  /** A live game's commands with their payloads (from its bundle: the same for every reader, a sealed command not
+   * yet revealed its commitment), for a roll's "what caused it" and the what-if positions; and a fork's parent part. */
   async loadCommands() {
     const r = reader(this.id);
     const at = `${this.events.length}/${r.as}`;

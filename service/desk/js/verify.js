@@ -159,8 +159,9 @@ export function holdsFloat(body) {
   while (stack.length) {
     const x = stack.pop();
     if (x instanceof PyFloat || (typeof x === "number" && !Number.isInteger(x))) return true;
-    if (Array.isArray(x)) stack.push(...x);
-    else if (isObject(x)) stack.push(...Object.values(x));
+    // one push at a time: a spread of a 200,000-element array overflows the call stack
+    if (Array.isArray(x)) for (const v of x) stack.push(v);
+    else if (isObject(x)) for (const v of Object.values(x)) stack.push(v);
   }
   return false;
 }
