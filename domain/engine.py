@@ -743,12 +743,17 @@ def decide_reveal(game: Game, server_seed: bytes) -> list[Event]:
     return events
 
 
+def ensure_open(game: Game, over: str, closed_to: str = "") -> None:
+    """Refuse what comes after the game's end (409 `game-over`, saying `over`) or its reveal (`game-revealed`)."""
+    if game.revealed_seed is not None:
+        raise Rejected("game-revealed", f"the server seed is revealed; the game is closed{closed_to}")
+    if game.over:
+        raise Rejected("game-over", over)
+
+
 def decide_end(game: Game) -> list[Event]:
     """The referee ends the game without revealing the server seed (e.g. a game abandoned at the table)."""
-    if game.revealed_seed is not None:
-        raise Rejected("game-revealed", "the server seed is revealed; the game is closed")
-    if game.over:
-        raise Rejected("game-over", "the game is over already; POST /games/{id}/reveal publishes the server seed")
+    ensure_open(game, "the game is over already; POST /games/{id}/reveal publishes the server seed")
     return _closing(game, "ended by the referee")
 
 
@@ -1049,10 +1054,7 @@ def _judge(
     game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None, prefix: list[Event] | None = None
 ) -> list[Event]:
     rules = _rules(game)
-    if game.revealed_seed is not None:
-        raise Rejected("game-revealed", "the server seed is revealed; the game is closed to commands")
-    if game.over:
-        raise Rejected("game-over", "the game is over; nothing more can be sent")
+    ensure_open(game, "the game is over; nothing more can be sent", " to commands")
     name = tag(command)
     cached = game.legal_cache
     if cached is not None and cached[0] == game.version:  # the answer to the last command computed them already

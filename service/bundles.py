@@ -47,17 +47,17 @@ class Bundles:
 
     def encoded(self, game_id: str, upto: int | None = None) -> bytes:
         """The replay bundle (docs/spec/events.md), of the whole log or of its first `upto` events (a fork's parent).
-        A sealed command's payload shows as {"sealed": commitment} until it is revealed. A fork's bundle carries its parent's, up to the fork's seq. It needs no rules: a game of an edition
-        this engine does not run has its bundle too. The events and payloads are spliced in as stored (canonical
-        JSON), so nothing is decoded that the bundle does not change."""
+        A sealed command's payload shows as {"sealed": commitment} until it is revealed, whoever asks. A fork's bundle
+        carries its parent's, up to the fork's seq. It needs no rules: a game of an edition this engine does not run
+        has its bundle too. The events and payloads are spliced in as stored (canonical JSON), so nothing is decoded
+        that the bundle does not change."""
         with self.cache.game(game_id, raw=True) as c:
             row = c.row
             g = c.game
             last = g.version if upto is None else upto  # another process may append meanwhile: the state's version
-            hidden = g.unrevealed
             events = self.store.bundle_events(game_id, last)
-            if hidden:
-                commands = self._commands_hiding(game_id, last, hidden)
+            if g.unrevealed:
+                commands = self._commands_hiding(game_id, last, g.unrevealed)
             else:
                 commands = self.store.bundle_commands(game_id, last)
             head = self.store.events(game_id, after=last - 1, upto=last)[0].hash

@@ -137,10 +137,7 @@ def _seed_write(seat: str, seed: str, command_id: str | None) -> tuple[dict, str
     payload = {"type": "contribute_seed", "client_seed": seed}
 
     def decide(g: engine.Game) -> list:
-        if g.revealed_seed is not None:
-            raise engine.Rejected("game-revealed", "the server seed is revealed; the game is closed")
-        if g.over:
-            raise engine.Rejected("game-over", "the game is over; a client seed would count for no roll")
+        engine.ensure_open(g, "the game is over; a client seed would count for no roll")
         return engine.decide_seed(g, seat, seed)
 
     return payload, command_id, None, decide

@@ -74,7 +74,8 @@ def address_of(url: str, target: bool = True) -> str | None:
     if "," in address or ";" in address:
         raise ValueError(f"{rest[:80]!r} has a comma or semicolon: a target is one address, name@host.example")
     local_tld = target and address.rsplit(".", 1)[-1].lower() in _LOCAL_TLDS
-    if len(address) > MAX_ADDRESS or not (_ADDRESS if target else _SENDER).fullmatch(address) or ".." in address or local_tld:
+    shape = (_ADDRESS if target else _SENDER).fullmatch(address)
+    if len(address) > MAX_ADDRESS or not shape or ".." in address or local_tld:
         raise ValueError(
             f"{rest[:80]!r} is not an e-mail address the server sends to: one plain ASCII address "
             f"(name@host.example), at most {MAX_ADDRESS} characters"

@@ -304,7 +304,8 @@ def _components() -> dict[str, Any]:
     payloads: list[type] = list(CORE_PAYLOADS.values())
     types: list[type] = [*MODELS, *event_types, *view_models, *options, *commands, *payloads]
     refs, schemas = msgspec.json.schema_components(types, ref_template=REF)
-    schemas, renames = _rename(schemas)
+    wrappers = {_view_name(f"{x.ruleset.id}/{view}") for x in loaded for view in x.ruleset.views}
+    schemas, renames = _rename(schemas, taken=wrappers)
     names: dict[type, str] = {}
     for cls, r in zip(types, refs):
         name = r["$ref"].rsplit("/", 1)[-1]
@@ -325,15 +326,17 @@ def _components() -> dict[str, Any]:
     return dict(sorted(schemas.items()))
 
 
-def _rename(schemas: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def _rename(schemas: dict[str, Any], taken: set[str]) -> tuple[dict[str, Any], dict[str, str]]:
     """msgspec names colliding Structs by module path ("domain.corvette_command.commands.Options"); a generated client
-    wants plain identifiers: "CorvetteCommandOptions"."""
+    wants plain identifiers: "CorvetteCommandOptions". A name `taken` by a schema made later (a view's wrapper:
+    aa1942's `MapView` would be "Aa1942ConvoyMapView", its wrapper's name) gets "Data" after it."""
     renames = {}
     for name in schemas:
         if "." in name:
             parts = name.split(".")
             package = next((p for p in parts[1:-1] if p not in ("commands", "views", "state", "data")), parts[-2])
-            renames[name] = camel(package) + parts[-1]
+            plain = camel(package) + parts[-1]
+            renames[name] = plain + "Data" if plain in taken else plain
     if not renames:
         return schemas, renames
     text = msgspec.json.encode(schemas).decode()
@@ -479,6 +482,11 @@ def _streams(schemas: dict[str, Any]) -> None:
     }
 
 
+def _view_name(kind: str) -> str:
+    """The schema of a view's answer: "aa1942-convoy/map" -> "Aa1942ConvoyMapView"."""
+    return camel(kind) + "View"
+
+
 def _views(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
     """`View`: one object per ruleset view, discriminated by `kind` ("<ruleset>/<view>")."""
     base = schemas.pop("ViewOut")
@@ -486,20 +494,14 @@ def _views(schemas: dict[str, Any], names: dict[type, str], loaded) -> None:
     for x in loaded:
         for view_name, view in sorted(x.ruleset.views.items()):
             kind = f"{x.ruleset.id}/{view_name}"
-            name = camel(kind) + "View"
+            name = _view_name(kind)
             v = copy.deepcopy(base)
             v["title"] = name
             v["description"] = view.description or f"The {view_name} view of {x.ruleset.id}."
             v["properties"]["kind"] = {"type": "string", "enum": [kind]}
             v["properties"]["view"] = {"type": "string", "enum": [view_name]}
             if view.model is not None:
-                data = names[view.model]
-                if data == name:  # the model's own name, made unique by its ruleset (two MapViews), is the wrapper's
-                    data = name + "Data"
-                    schemas[data] = schemas.pop(name)
-                    _retarget(schemas, name, data)
-                    names[view.model] = data
-                v["properties"]["data"] = ref(data)
+                v["properties"]["data"] = ref(names[view.model])
             schemas[name] = v
             variants.append(ref(name))
             mapping[kind] = REF.format(name=name)

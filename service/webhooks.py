@@ -481,7 +481,8 @@ class Webhooks:
         if address is None:
             return None
         if action == "confirm":  # only while `code` is still the registration's (a PUT since then replaced it)
-            return address if self.store.confirm_hook(game_id, reader, code) or self._confirmed(game_id, reader) else None
+            confirmed = self.store.confirm_hook(game_id, reader, code) or self._confirmed(game_id, reader)
+            return address if confirmed else None
         return address if self.store.delete_hook(game_id, reader, code) else None
 
     def get(self, game_id: str, reader: str) -> dict[str, Any]:

@@ -288,13 +288,16 @@ def test_no_client_seed_after_the_end_and_me_no_longer_offers_one(client):
     late = client.post(f"/games/{gid}/seeds", json={"passphrase": "x y z"}, headers=auth(captain))
     assert_problem(late, 409, "game-over")
     assert client.post(f"/games/{gid}/reveal", headers=auth(g["referee_token"])).status_code == 200
-    assert_problem(client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(captain)), 409, "game-revealed")
+    revealed = client.post(f"/games/{gid}/seeds", json={"passphrase": "x"}, headers=auth(captain))
+    assert_problem(revealed, 409, "game-revealed")
     after = [e["type"] for e in client.get(f"/games/{gid}/events", params={"after": version}).json()["events"]]
     assert "ClientSeedContributed" not in after and after[-1] == "ServerSeedRevealed", after
     # a join carrying a seed into an ended game takes its seat and records no seed (a review: it refused the join)
-    made = client.post("/games", json={"ruleset": "corvette-command", "options": {"convoys": 1}, "open_seats": True}).json()
+    body = {"ruleset": "corvette-command", "options": {"convoys": 1}, "open_seats": True}
+    made = client.post("/games", json=body).json()
     assert client.post(f"/games/{made['game_id']}/end", headers=auth(made["referee_token"])).status_code == 200
-    joined = client.post(f"/games/{made['game_id']}/join", json={"invitation": made["seats"][0]["invitation"], "passphrase": "a b c"})
+    invitation = made["seats"][0]["invitation"]
+    joined = client.post(f"/games/{made['game_id']}/join", json={"invitation": invitation, "passphrase": "a b c"})
     assert joined.status_code == 201 and joined.json()["client_seed"] is None, joined.text
     events = client.get(f"/games/{made['game_id']}/events").json()["events"]
     assert [e["type"] for e in events] == ["GameCreated", "GameEnded"]

@@ -107,7 +107,8 @@ def test_a_body_with_a_float_breaks_the_chain_at_its_seq_however_it_was_hashed(v
     for encode in (canonical, canonical_reference):
         chain, h = [], GENESIS_HASH
         for seq in (1, 2, 3):
-            body = {"game": "g", "seq": seq, "type": "T", "v": 1, "command": "c", "data": {"n": value if seq == 2 else seq}}
+            data = {"n": value if seq == 2 else seq}
+            body = {"game": "g", "seq": seq, "type": "T", "v": 1, "command": "c", "data": data}
             h = hashlib.sha256(h + encode(body)).digest()
             chain.append((body, h.hex()))
         assert first_broken_link(chain)[0] == 2, encode

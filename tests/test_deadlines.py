@@ -583,7 +583,9 @@ def test_http_a_clock_the_schema_refuses_is_invalid_deadlines_at_creation_and_at
 
 
 @pytest.mark.parametrize("store_kind", ["sqlite", "postgresql"])
-def test_settled_notifications_are_pruned_after_the_keeping_time_but_a_running_turns_warning_stays(tmp_path, store_kind):
+def test_settled_notifications_are_pruned_after_the_keeping_time_but_a_running_turns_warning_stays(
+    tmp_path, store_kind
+):
     """docs/operations.md "Webhooks": the dispatcher deletes settled notifications `UMPIRE_OUTBOX_KEEP_DAYS` after they
     settled, pending ones never. A deadline-warning stays while its game's clock runs: its id is what stops a later
     sweep from warning the same turn again, and a turn may outlast the keeping time (here a year's turn)."""

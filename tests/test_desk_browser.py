@@ -266,9 +266,9 @@ def test_a_bundle_of_a_game_this_server_does_not_hold_is_amber_and_says_why(desk
 
 
 def test_a_referees_copy_of_a_game_under_fog_is_checked_by_the_server_in_its_public_form(desk, served, tmp_path):
-    """bf-live: the referee's copy (as served until 2026-12-07) shows every sealed command's content; the desk sends the server the public form (the
-    server refuses sealed content while the seed is secret), and its replay of the held game passes; the banner stays
-    amber, since the dice and the sealed inputs are still to be opened."""
+    """bf-live: the referee's copy (as served until 2026-12-07) shows every sealed command's content; the desk sends
+    the server the public form (the server refuses sealed content while the seed is secret), and its replay of the
+    held game passes; the banner stays amber, since the dice and the sealed inputs are still to be opened."""
     server, tokens = served
     copy_ = json.dumps(own_copy(lambda p, **kw: httpx.get(server + p, **kw), "bf-live", tokens["referee"]))
     assert '"sealed"' not in copy_.split('"events"')[0]  # the commands' payloads are there in full

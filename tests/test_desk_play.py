@@ -322,7 +322,8 @@ def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     bundle = own_copy(lambda p, **kw: httpx.get(server + p, **kw), gid, referee)  # the sealed move opened
     sent = [c["payload"] for c in bundle["commands"] if c["seat"] == "japan" and c["payload"].get("type") == "move"]
     # as the rules recorded it (its sealed content: the arguments read, `ships` at its default)
-    assert sent == [{"type": "move", "divisions": [{"division": "J1", "distance_mm": 115, "turns_deg": [50], "ships": []}]}]
+    j1 = {"division": "J1", "distance_mm": 115, "turns_deg": [50], "ships": []}
+    assert sent == [{"type": "move", "divisions": [j1]}]
     for _ in range(3):  # the rest of turn 1
         assert act(desk, "form", {})
     play_battlefleet_turns([desk], 2, start=False)

@@ -1,7 +1,7 @@
 // @ts-check
-// Whom the desk reads a game's views as (the bundle is one file for every reader): the public, the referee, or one seat. The tokens are kept in
-// this tab only (sessionStorage, per game: forgotten when the tab closes) and sent only to this server.
-// With the referee's token in the tab the desk reads as the referee unless told otherwise.
+// Whom the desk reads a game's views as (the bundle is one file for every reader): the public, the referee, or one
+// seat. The tokens are kept in this tab only (sessionStorage, per game: forgotten when the tab closes) and sent only
+// to this server. With the referee's token in the tab the desk reads as the referee unless told otherwise.
 
 /** @type {Record<"referee" | "seat" | "seatName" | "readAs", (id: string) => string>} */
 const KEY = {
