@@ -88,6 +88,8 @@ class CommandSpec(msgspec.Struct, dict=True):
     says what the command does, in the player's words. `default` is the arguments the rules take when the seat
     sends none (Battlefleet's "steam on"), where they have one; `ui` is the decision's descriptor, from the one
     vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more).
+    `ends_game`: sending it ends the game (a concession, an abandoned campaign, the referee's end), so a UI asks before
+    it sends; its command type's own `ends_game` (`ends_game_of`), which the builder copies.
 
     Besides its fields (`dict=True`), a spec keeps what it is answered as (`answered`) and may carry its entry's JSON
     made by its builder (`premade`) and what its ruleset patches it from (aa1942's per-zone parts): never encoded nor
@@ -101,6 +103,13 @@ class CommandSpec(msgspec.Struct, dict=True):
     labels: list[str] | None = None
     default: dict[str, Any] | None = None
     ui: Ui | None = None
+    ends_game: bool = False
+
+
+def ends_game_of(command_type: type) -> bool:
+    """Whether a command type ends the game when sent: its class says so (`ends_game: ClassVar[bool] = True`), as a
+    sealed command's says `sealed`; its entries and GET /rulesets/{id} read it here."""
+    return bool(getattr(command_type, "ends_game", False))
 
 
 def entry(spec: CommandSpec) -> dict[str, Any]:
@@ -115,6 +124,7 @@ def entry(spec: CommandSpec) -> dict[str, Any]:
         "labels": spec.labels,
         "default": spec.default,
         "ui": spec.ui,
+        "ends_game": spec.ends_game,
     }
 
 

@@ -72,6 +72,13 @@ class CommandSpec(_Out):
             'more), from one vocabulary typed by `kind` (docs/api.md "Decision descriptors"), else null'
         ),
     ] = None
+    ends_game: Annotated[
+        bool,
+        Meta(
+            description="sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's "
+            "`end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it"
+        ),
+    ] = False
 
 
 # ---- errors ----
@@ -111,6 +118,9 @@ class CommandInfo(_Out):
             description="offered all game long (battlefleet-1900's `concede`): it never makes a seat awaited, starts no "
             "turn clock, and a bot or a first-choice loop skips it"
         ),
+    ]
+    ends_game: Annotated[
+        bool, Meta(description="sending it ends the game for every seat, so a UI asks before it sends (as `awaiting`'s)")
     ]
     schema: Annotated[
         dict[str, Any], Meta(description="the JSON Schema of its arguments, each property with a title and description")

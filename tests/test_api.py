@@ -7,9 +7,13 @@ import hashlib
 import pytest
 from fastapi.testclient import TestClient
 
+from domain import engine
 from service.app import create_app
-from tests.conftest import auth, new_game, send, to_german_combat
+from tests.conftest import auth, new_game, read, send, to_german_combat
 from tests.sse import on_message_only
+from tests.uboat_leader.scenario import legal as ul_legal
+from tests.uboat_leader.scenario import new_state as ul_state
+from tests.uboat_leader.scenario import send as ul_send
 
 SUBS = {"submarines": {"Germany": {"7": 2}}}
 
@@ -568,6 +572,34 @@ def test_a_ruleset_marks_the_commands_offered_all_game_long(client):
     awaiting = client.get(f"/games/{g['game_id']}").json()["awaiting"]
     assert {a["type"] for a in awaiting if "referee" in a["seats"]} == {"end_game"}
     assert {s for a in awaiting if a["type"] not in marked["aa1942-convoy"] for s in a["seats"]} == {"USSR"}
+
+
+def test_entries_that_end_the_game_say_so_and_sending_one_ends_it(client):
+    """docs/api.md "Entries that end the game": a frontend asks before sending a command that ends the game, knowing it
+    from the entry (`ends_game`) and GET /rulesets/{id}, not by the command's name (the desk did, by a list of names;
+    a frontend author's trial found nothing machine-readable). Each marked entry, sent, ends the game; no other is
+    marked."""
+    marked = {}
+    for r in client.get("/rulesets").json():
+        info = client.get(f"/rulesets/{r['id']}").json()
+        marked[r["id"]] = {c["type"] for c in info["commands"] if c["ends_game"]}
+    assert marked == {"aa1942-convoy": {"end_game"}, "battlefleet-1900": {"concede"}, "corvette-command": set(),
+                      "uboat-leader": {"end_campaign"}}  # fmt: skip
+    for ruleset, options in (("aa1942-convoy", {}), ("battlefleet-1900", {"scenario": "yellow-sea-1904"})):
+        g = new_game(client, options, ruleset=ruleset)
+        awaiting = read(client, g, who="referee").json()["awaiting"]
+        assert {a["type"] for a in awaiting if a["ends_game"]} == marked[ruleset], ruleset
+        assert all(a["ends_game"] is (a["type"] in marked[ruleset]) for a in awaiting)
+        (final,) = (a for a in awaiting if a["ends_game"])
+        sender = final["seats"][0]
+        send(client, g, sender, {"type": final["type"], **final["choices"][0]})
+        assert read(client, g).json()["status"] == "over", ruleset
+    # uboat-leader's is offered from the strategic segment on, after the boats are chosen: its entry, built there
+    s = ul_state()
+    offered = [engine.entry(spec) for spec in ul_legal(s).values()]
+    assert {e["type"] for e in offered if e["ends_game"]} == {"end_campaign"}
+    ul_send(s, "end_campaign")
+    assert s.over
 
 
 def test_a_problem_echoes_at_most_512_characters_of_the_path(tmp_path):

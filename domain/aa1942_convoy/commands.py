@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
@@ -91,6 +91,8 @@ class EndPhase(Command, tag="end_phase"):
 
 class EndGame(Command, tag="end_game"):
     """Referee: the game is over (A&A ends by victory cities, which this ledger does not track)."""
+
+    ends_game: ClassVar[bool] = True
 
     reason: Annotated[
         str, msgspec.Meta(min_length=1, max_length=200, description="why the game ends, for the record")

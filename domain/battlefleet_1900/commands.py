@@ -288,6 +288,8 @@ class DamageControl(msgspec.Struct, tag="damage_control", forbid_unknown_fields=
 class Concede(msgspec.Struct, tag="concede", forbid_unknown_fields=True):
     """BF-R31: end the battle now; the conceding side loses."""
 
+    ends_game: ClassVar[bool] = True
+
 
 COMMANDS = (Start, GiveOrders, Move, Fire, LaunchTorpedoes, DamageControl, Concede)
 STEP_COMMAND = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
@@ -94,6 +94,8 @@ class EndStrategic(Command, tag="end_strategic"):
 class EndCampaign(Command, tag="end_campaign"):
     """Strategic: stop the campaign now, the remaining patrols forfeit (UL-S10). From edition 3.0.0 the campaign is
     abandoned and scores no result level (allowed with boats at sea); before it, only with no boat at sea, scored."""
+
+    ends_game: ClassVar[bool] = True
 
 
 class Move(Command, tag="move"):

@@ -11,7 +11,7 @@ import msgspec
 
 from domain import decisions as ui
 from domain.decisions import Ui, descriptors_wanted
-from domain.engine import CommandSpec, IllegalCommand, command_schema, tag
+from domain.engine import CommandSpec, IllegalCommand, command_schema, ends_game_of, tag
 
 MAX_CHOICES = 64
 SEATS = ["commander"]
@@ -41,7 +41,14 @@ def spec(
         labels = [label_of(c) for c in choices]
     doc = (cmd.__doc__ or "").strip()
     return CommandSpec(
-        type=tag(cmd), seats=SEATS, choices=choices, schema=schema, description=doc, labels=labels, ui=ui
+        type=tag(cmd),
+        seats=SEATS,
+        choices=choices,
+        schema=schema,
+        description=doc,
+        labels=labels,
+        ui=ui,
+        ends_game=ends_game_of(cmd),
     )
 
 

@@ -130,6 +130,7 @@ def ruleset_info(loaded) -> models.RulesetInfo:
                 description=(c.__doc__ or "").strip(),
                 sealed=bool(getattr(c, "sealed", False)),
                 always_open=c.__struct_config__.tag in r.always_open,
+                ends_game=engine.ends_game_of(c),
                 schema=command_schema(c),
             )
             for c in r.command_types

@@ -792,6 +792,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -887,6 +893,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -968,6 +980,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -1071,6 +1089,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -1184,6 +1208,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -1299,6 +1329,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -1443,6 +1479,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -1594,6 +1636,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -1687,6 +1735,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -1779,6 +1833,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -1894,6 +1954,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -3039,6 +3105,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -3205,6 +3277,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -3432,6 +3510,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -3744,6 +3828,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -3914,6 +4004,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -4099,6 +4195,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -4338,6 +4440,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -6240,6 +6348,11 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat, so a UI asks before it sends (as `awaiting`'s)
+             */
+            ends_game: boolean;
+            /**
              * Schema
              * @description the JSON Schema of its arguments, each property with a title and description
              */
@@ -7820,6 +7933,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -7912,6 +8031,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -8041,6 +8166,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -8122,6 +8253,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -8217,6 +8354,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -8320,6 +8463,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -8401,6 +8550,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -8485,6 +8640,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -8645,6 +8806,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -8833,6 +9000,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -8925,6 +9098,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -9039,6 +9218,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -23201,6 +23386,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -23293,6 +23484,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -23459,6 +23656,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -23600,6 +23803,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -23696,6 +23905,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -23824,6 +24039,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -23931,6 +24152,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -24023,6 +24250,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -24187,6 +24420,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -24290,6 +24529,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -24371,6 +24616,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -24485,6 +24736,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -24588,6 +24845,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -24671,6 +24934,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -24756,6 +25025,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -24837,6 +25112,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -24920,6 +25201,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -25001,6 +25288,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -25096,6 +25389,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -25226,6 +25525,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -25318,6 +25623,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -25421,6 +25732,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -25537,6 +25854,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -25618,6 +25941,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -25759,6 +26088,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -25851,6 +26186,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -25981,6 +26322,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -26084,6 +26431,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -26176,6 +26529,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -26272,6 +26631,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -26354,6 +26719,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -26435,6 +26806,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -26563,6 +26940,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -26669,6 +27052,12 @@ export interface components {
              */
             description: string;
             /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
+            /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
              * @default null
@@ -26750,6 +27139,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -26843,6 +27238,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are
@@ -26965,6 +27366,12 @@ export interface components {
              * @default
              */
             description: string;
+            /**
+             * Ends game
+             * @description sending it ends the game for every seat (battlefleet-1900's `concede`, uboat-leader's `end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it
+             * @default false
+             */
+            ends_game: boolean;
             /**
              * Labels
              * @description `labels[i]` names `choices[i]` for a button; null when choices are

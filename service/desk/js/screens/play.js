@@ -28,9 +28,6 @@ import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
 const KEY = "umpire-play:";
 const SEEN = "umpire-seen:"; // + game id + ":" + seat: the last version that seat's table showed
 const SINCE_PAGES = 4; // pages of GET /since read for the digest (500 events each); beyond, the card says so
-// commands always on offer that end the game for the sender: drawn last, folded, so no first click is one of them
-// (end_campaign: U-Boat Leader's abandoning the campaign; end_game: aa1942-convoy's referee ending the ledger)
-const LAST_RESORT = new Set(["concede", "end_campaign", "end_game"]);
 
 export function heldToken(gameId) {
   return sessionStorage.getItem(KEY + gameId);
@@ -824,8 +821,10 @@ function drawTable(main, gameId, joined = null) {
     if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
     else if (wait) parts.push(h("p", { class: "muted", id: "play-wait" }, wait));
     const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
-    for (const spec of entries.filter((e) => !LAST_RESORT.has(e.type))) add(offered, entry(spec));
-    for (const spec of entries.filter((e) => LAST_RESORT.has(e.type)))
+    // a command that ends the game (`ends_game`: a concession, an abandoned campaign, the referee's end) is drawn last
+    // and folded, so no first click is one of them
+    for (const spec of entries.filter((e) => !e.ends_game)) add(offered, entry(spec));
+    for (const spec of entries.filter((e) => e.ends_game))
       add(offered, h("details", { class: "play-last-resort" }, h("summary", {}, words(spec.type), "…"), entry(spec)));
     put(move, ...parts, offered);
     showSeats();
@@ -862,7 +861,7 @@ function drawTable(main, gameId, joined = null) {
     const confirm = h("div", { class: "confirm play-confirm", "data-type": spec.type });
     // a command that ends the game for the sender goes only once the player says yes, as the referee's Reveal does:
     // one click on "concede the battle" ended the game
-    const go = LAST_RESORT.has(spec.type) ? (args) => ask(confirm, spec, args) : (args) => send(spec, args);
+    const go = spec.ends_game ? (args) => ask(confirm, spec, args) : (args) => send(spec, args);
     add(box, decisionForm(spec, { onSubmit: go }), confirm);
     add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui), go));
     return box;
