@@ -76,15 +76,17 @@ def test_AA8_AA10_a_raid_names_the_sea_zone_the_powers_and_the_ipcs_lost():
     ]
 
 
-def test_AA9_AAR2_a_raid_the_cap_cuts_says_what_was_rolled_and_what_the_cap_left():
+def test_AA9_AAR2_a_raid_the_cap_cuts_says_what_was_rolled_and_what_the_cap_left_before_and_after():
+    """AA-R2: what the cap left before the raid (which cut it) and after, as the roll's outcome says from 6.0.0; "the
+    zone's cap left 1" read as what is left after the raid, where sz-status says 0 (the cold audit of 6.0.0, F1)."""
     t = table(submarines={"Germany": {"7": 2}})
     advance(t, "Germany", "combat")
     t.send("Germany", "raid", [2], sz=7)  # 3 of the zone's 4
     before = copy.deepcopy(t.state)
     events = t.send("Germany", "raid", [3], sz=7)  # rolls 4, the cap leaves 1
     assert convoy_digest(before, events, None) == [
-        "Germany's submarine raided UK's convoy in sea zone 7: 1 IPC of damage (rolled 4, the zone's cap left 1); "
-        "UK lost 1 IPC (treasury 27)"
+        "Germany's submarine raided UK's convoy in sea zone 7: 1 IPC of damage (rolled 4, cut by the zone's cap: 1 left "
+        "before this raid, 0 after); UK lost 1 IPC (treasury 27)"
     ]
 
 

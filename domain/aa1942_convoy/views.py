@@ -315,7 +315,9 @@ def _line(e: Event, before: State) -> str | None:
     if isinstance(e, ev.RoundBegan):
         return f"Round {e.round} began"
     if isinstance(e, ev.ConvoyRaided):
-        cut = f" (rolled {e.rolled}, the zone's cap left {e.cap_left})" if e.damage < e.rolled else ""
+        # as the roll's outcome says it from 6.0.0 (AA-E6-1): "cap left 1" read as what is left after the raid
+        left = f"{e.cap_left} left before this raid, {e.cap_left - e.damage} after"
+        cut = f" (rolled {e.rolled}, cut by the zone's cap: {left})" if e.damage < e.rolled else ""
         lost = (
             f"{e.owner} lost {_ipcs(e.removed)}"
             if e.removed == e.damage
