@@ -297,6 +297,13 @@ class DivisionMove(msgspec.Struct, forbid_unknown_fields=True):
     ships: Annotated[list[str], d("its ships in line order")]
     pose: Annotated[Pose, d("the lead's pose now")]
     distance_mm: Annotated[Range, d("BF-R6: how far the lead may go this turn")]
+    keep_mm: Annotated[
+        int,
+        d(
+            "BF-R6: how far the lead goes when `distance_mm` is left out (keep speed: last turn's distance within "
+            "`distance_mm`'s limits; a stop order's least), before the turns chosen raise it to what they need"
+        ),
+    ]
     stop: Annotated[bool, d("whether it is under a stop order (it goes exactly the least distance)")]
     turns: Annotated[
         list[TurnBand],

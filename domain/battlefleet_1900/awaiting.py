@@ -187,6 +187,7 @@ def move_ui(state: State, seat: str) -> ui.MoveForm:
                 ships=list(d.ships),
                 pose=ui.Pose(x=pose.x, y=pose.y, h=pose.h),
                 distance_mm=ui.Range(min=max(lo, least) if mv.can_move(state, lead) else lo, max=lo if stop else hi),
+                keep_mm=mv.keep_speed_mm(state, d),
                 stop=stop,
                 turns=turns,
                 turns_need=ui.TurnsNeed(base_mm=parts[0], radius_mm=parts[1])

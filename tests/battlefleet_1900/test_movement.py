@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.battlefleet_1900 import geometry as geo
+from domain.battlefleet_1900.awaiting import move_ui
 from domain.battlefleet_1900.commands import Move
 from domain.battlefleet_1900.evolve import evolve
 from domain.battlefleet_1900.rules import courses, movement, orders
@@ -47,6 +48,25 @@ def test_BF3_0_the_top_undamaged_box_limits_speed():
     s = make_state()
     s.ships["Mikasa"].damaged, s.ships["Mikasa"].list_boxes = 2, 1  # 138 and 115 marked; a list costs one more
     assert movement.top_box(s, "Mikasa") == 69 and movement.limits(s, "Mikasa") == (69, 69)
+
+
+@pytest.mark.parametrize(
+    ("damage", "arrows", "kept"),
+    [((0, 0), [], 92), ((2, 1), [], 69), ((0, 0), [{"stop": True}], 69)],
+    ids=["last-turns-distance", "cut-to-the-top-box", "a-stop-orders-least"],
+)
+def test_BFR6_the_move_descriptor_says_the_distance_a_division_left_out_goes(damage, arrows, kept):
+    """BF-R6, 3.0 ("it may change its speed ... depending on the amount it moved on the previous turn"): a division
+    the move leaves out keeps last turn's distance within its limits (a stop order its least); the `move` descriptor
+    says that distance (`keep_mm`), which a UI shows for "keep speed" (a frontend author's trial: only the range was
+    there), and the lead goes exactly that far."""
+    s = make_state(step="movement")
+    s.ships["Mikasa"].damaged, s.ships["Mikasa"].list_boxes = damage  # 2, 1: the top box left is 69 (above)
+    order(s, "J1", *arrows)
+    (j1,) = [d for d in move_ui(s, "japan").divisions if d.division == "J1"]
+    assert j1.keep_mm == kept
+    c = move(s)
+    assert pose(c, "Mikasa") == Pose(1400 + kept, 1800, 90)
 
 
 def test_BF3_0_BFR7_straight_on_and_a_followers_own_distance():

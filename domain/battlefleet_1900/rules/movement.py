@@ -33,6 +33,16 @@ def limits(state: State, ship: str) -> tuple[int, int]:
     return min(max(0, last - sp.decel_boxes * step), hi), hi
 
 
+def keep_speed_mm(state: State, d: Division) -> int:
+    """How far the lead goes when the move leaves its distance out (BF-R6: as last turn, within its limits; a stop
+    order's least), before the turns raise it to what they need (`least_mm`)."""
+    lead = d.ships[0]
+    lo, hi = limits(state, lead)
+    if any(a.stop for a in d.orders):
+        return lo
+    return min(max(state.sealed[d.seat].last_move[lead], lo), hi)
+
+
 def radius(state: State, ship: str) -> int:
     """Glossary ST, RC: +50% of the turning radius per TR hit; a secured rudder doubles it."""
     s = state.ships[ship]
@@ -266,9 +276,7 @@ def plan(state: State, d: Division, m: DivisionMove, paths, stops, bearings, rev
     caps = caps or {}
     lead = d.ships[0]
     stop = any(a.stop for a in d.orders)
-    lo, hi = limits(state, lead)
-    last = state.sealed[d.seat].last_move[lead]
-    dist = lo if stop else m.distance_mm if m.distance_mm is not None else min(max(last, lo), hi)
+    dist = m.distance_mm if m.distance_mm is not None and not stop else keep_speed_mm(state, d)
     turns = ordered_turns(d, m)
     together_ = together(state, d)
     if can_move(state, lead):  # BF-R33, R5 (4.0.0): an unlisted division still finishes its turns

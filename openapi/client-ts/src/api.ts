@@ -10672,6 +10672,11 @@ export interface components {
              */
             division: string;
             /**
+             * Keep mm
+             * @description BF-R6: how far the lead goes when `distance_mm` is left out (keep speed: last turn's distance within `distance_mm`'s limits; a stop order's least), before the turns chosen raise it to what they need
+             */
+            keep_mm: number;
+            /**
              * Lead
              * @description the ship leading it
              */

@@ -945,7 +945,7 @@ function drawMove(ui: MoveForm, draft: MoveDraft, L: Labels, k: Hooks): HTMLElem
     const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
       mine.distance_mm = v ?? null;
       k.changed();
-    }, { ...L, leftOut: L.keepSpeed }, `${d.division} distance`);
+    }, { ...L, leftOut: `${L.keepSpeed} (${d.keep_mm} mm)` }, `${d.division} distance`);
     dist.classList.add("nu-distance");
     dist.dataset.division = d.division;
     const line = el(

@@ -823,7 +823,7 @@ function drawMove(ui, draft, L, k) {
         const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
             mine.distance_mm = v ?? null;
             k.changed();
-        }, { ...L, leftOut: L.keepSpeed }, `${d.division} distance`);
+        }, { ...L, leftOut: `${L.keepSpeed} (${d.keep_mm} mm)` }, `${d.division} distance`);
         dist.classList.add("nu-distance");
         dist.dataset.division = d.division;
         const line = el("div", { class: "nu-division", "data-division": d.division }, el("strong", {}, d.division), ` (${d.ships.join(", ")})`, el("br"), "distance ", dist, el("span", { class: "nu-hint" }, ` · ${r.min}-${r.max} mm${d.stop ? ", a stop order" : ""}`));
