@@ -26,6 +26,7 @@ from domain.uboat_leader.data.schema import Level
 from domain.uboat_leader.distances import OFF, distance, from_area, map_distances, to_edge
 from domain.uboat_leader.rules.attack import targets, weapons
 from domain.uboat_leader.rules.bearing import bearing_options
+from domain.uboat_leader.rules.contact import place_choices
 from domain.uboat_leader.rules.setup import eligible
 from domain.uboat_leader.rules.strategic import mission_choices
 from domain.uboat_leader.rules.tactical import move_options
@@ -181,7 +182,8 @@ def place(s: State, legal) -> dict:
         e = min((row.get(p.area, 99) for p in escorts), default=9)
         return (max(d, 2), -min(e, 3), ch["side"] != "surfaced")
 
-    return {"type": "place", **min(legal["place"].choices, key=score)}
+    # a Radio Call of three boats with an Infiltrador among them lists no choices (more than 64): the rules' own
+    return {"type": "place", **min(legal["place"].choices or place_choices(s), key=score)}
 
 
 def wolfpack(s: State, legal) -> dict:

@@ -20,7 +20,7 @@ class Command(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
 
 class PickArg(msgspec.Struct, forbid_unknown_fields=True):
     boat: Annotated[
-        Id, described("Preparación: a U-boat card whose service years hold the campaign's start, each number once")
+        Id, described("Preparación: a U-boat card whose service years cover the campaign's dates (UL-R54), each once")
     ]
     level: Annotated[
         Level, described("its crew's card: Verde, Entrenada, Veterana or As (the SO cost is printed on it)")

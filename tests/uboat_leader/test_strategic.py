@@ -75,6 +75,22 @@ def test_UL14_advanced_torpedoes_cost_half_an_SO_each_and_replace_normal_ones_in
     assert "Port box" in e.value.detail
 
 
+def test_UL9_UL_R59_a_sheets_maximum_of_advanced_torpedoes_counts_torpedoes():
+    """UL-R59: "el número máximo de veces que la opción puede ser adquirida" (the most times the option may be
+    bought) and "Cada Torpedo avanzado cuesta ½ punto de SO" (each advanced torpedo costs ½ SO): each torpedo is one
+    purchase, so a maximum of 2 takes 2 torpedoes in all, and the refusal says how many were bought (it said "it has
+    been bought" when none had been: the cold audit of 8.0.0)."""
+    s = new_state(data=data_with(lambda d: d["campaigns"][0]["so_notes"].append(
+        {"option": "advanced_torpedoes", "cost": None, "max": 2})), so_half=10)  # fmt: skip
+    with pytest.raises(IllegalCommand) as e:
+        send(s, "buy_advanced_torpedoes", boat="U-47", kind="FAT", slot="ready", count=3)
+    assert "may be bought 2 time(s) in this campaign; bought 0 time(s) so far; 3 asked (UL-9)" in e.value.detail
+    send(s, "buy_advanced_torpedoes", boat="U-47", kind="FAT", slot="ready", count=2)
+    with pytest.raises(IllegalCommand) as e:
+        send(s, "buy_advanced_torpedoes", boat="U-47", kind="T5", slot="stored", count=1)
+    assert "bought 2 time(s) so far (UL-9)" in e.value.detail
+
+
 def test_UL14_not_offered_where_the_sheet_does_not_list_them():
     s = new_state(so_half=30)
     assert "buy_advanced_torpedoes" not in legal(s)

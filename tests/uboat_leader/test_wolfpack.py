@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from domain.decisions import without_descriptors
 from domain.engine import IllegalCommand
+from domain.procedure import forget
+from domain.uboat_leader import RULESET
+from domain.uboat_leader.bot import choose
+from domain.uboat_leader.rules.contact import place_choices
 from events import uboat_leader as ev
 from tests.uboat_leader.scenario import at_contact, data_with, engage, legal, of, put, roll, send
 
@@ -132,3 +137,24 @@ def test_UL27_UL_R17_two_infiltradores_to_place_are_too_many_to_list_so_the_sche
         and len(props["area"]["enum"]) == 24
         and "C1" not in props["area"]["enum"]
     )
+
+
+def test_UL_R15_the_bot_places_a_radio_calls_three_boats_when_the_entry_lists_no_choices():
+    """"Puedes elegir libremente a otros U-Boats en el Área para que se unan a tu ataque" (you may freely choose
+    other U-boats in the Area to join your attack): three boats called, one an Infiltrador (any Long, Medium or Short
+    area), make more than 64 placements, so `place` lists none; the bot (what-if and `simulate --from` continue a
+    player's game with it) raised TypeError there (the cold audit of 8.0.0, N1). It places from the rules' own."""
+    s = at_contact(boats=(("U-43", "trained"), ("U-47", "trained"), ("U-51", "trained"), ("U-56", "ace")))
+    engage(s, card=37, boat="U-43")
+    send(s, "place", boat="U-43", area="L5", side="surfaced")
+    send(s, "radio_call", boats=["U-47", "U-51", "U-56"])
+    forget(s)
+    with without_descriptors():
+        offered = RULESET.legal_commands(s)
+    (place,) = [x for x in offered if x.type == "place"]
+    assert place.choices is None and len(place_choices(s)) > 64
+    chosen = choose(s, offered, "commander")
+    assert chosen is not None and chosen["type"] == "place"
+    assert {k: v for k, v in chosen.items() if k != "type"} in place_choices(s)
+    send(s, **chosen)
+

@@ -38,8 +38,12 @@ def why_not_spend(s: State, option: str, units: int = 1) -> str | None:
     n = note(s, option)
     if n is None:
         return f"{NAMES.get(option, option)} is not offered in {s.camp.name} (UL-9)"
-    if n.max is not None and s.bought.get(option, 0) + units > n.max:
-        return f"{NAMES.get(option, option)} may be bought {n.max} time(s) in this campaign; it has been bought (UL-9)"
+    if n.max is not None and (bought := s.bought.get(option, 0)) + units > n.max:
+        asked = f"; {units} asked" if units > 1 else ""  # UL-R59: each advanced torpedo is one purchase
+        return (
+            f"{NAMES.get(option, option)} may be bought {n.max} time(s) in this campaign; bought {bought} time(s) "
+            f"so far{asked} (UL-9)"
+        )
     if cost_half(s, option, units) > s.so_half:
         return f"{NAMES.get(option, option)} costs {so_text(cost_half(s, option, units))} SO; {so_text(s.so_half)} left (UL-9, UL-R2)"
     return None

@@ -26860,7 +26860,7 @@ export interface components {
             picks: {
                 /**
                  * Boat
-                 * @description Preparación: a U-boat card whose service years hold the campaign's start, each number once
+                 * @description Preparación: a U-boat card whose service years cover the campaign's dates (UL-R54), each once
                  */
                 boat: string;
                 /**
@@ -26898,7 +26898,7 @@ export interface components {
             picks: {
                 /**
                  * Boat
-                 * @description Preparación: a U-boat card whose service years hold the campaign's start, each number once
+                 * @description Preparación: a U-boat card whose service years cover the campaign's dates (UL-R54), each once
                  */
                 boat: string;
                 /**
