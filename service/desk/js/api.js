@@ -242,6 +242,14 @@ export async function end(gameId, token) {
   return (await request(`/games/${enc(gameId)}/end`, { method: "POST", headers: auth(token) })).body;
 }
 
+/** The referee changes the turn clock (docs/api.md "Deadlines"): `{paused}`, `{extend: {seat: seconds}}`, or
+ * `{turn_seconds, on_expiry}`; a recorded command, answered as one.
+ * @param {string} gameId @param {string} token @param {Record<string, unknown>} change */
+export async function changeDeadlines(gameId, token, change) {
+  const init = { method: "POST", headers: { ...auth(token), ...JSON_BODY }, body: JSON.stringify(change) };
+  return (await request(`/games/${enc(gameId)}/deadlines`, init)).body;
+}
+
 /** The server's own report (it replays the commands): of a game it holds, or of any file when the referee asks. */
 /** @param {string} bundleText */
 export async function serverVerify(bundleText) {

@@ -1,11 +1,32 @@
 // @ts-check
 // Tokens and the referee's actions on a live game: whom the desk reads as (the referee's token shows everything,
-// a seat's token that seat's view), and reveal the seed or end the game. Tokens stay in sessionStorage (reader.js).
+// a seat's token that seat's view), reveal the seed or end the game, and work a game's turn clock. Tokens stay in
+// sessionStorage (reader.js).
 
 import * as api from "../api.js";
 import { add, clear, errorText, h, put, short } from "../dom.js";
 import { stateOf } from "../nav.js";
 import * as tokens from "../reader.js";
+
+// what a seat's time running out makes act (docs/api.md "Deadlines", `on_expiry`)
+const ON_EXPIRY = {
+  bot: "the bot decides",
+  default: "its default is sent",
+  forfeit: "it concedes",
+};
+const EXPIRED = {
+  bot: "the bot decides for it",
+  default: "its default is sent (else the bot decides)",
+  forfeit: "it concedes where the rules let it (else the bot decides)",
+};
+const MAX_MINUTES = 527040; // 366 days: the API's bound of 31622400 seconds
+
+/** A number of seconds in words: hours and minutes. @param {number} seconds */
+function minutes(seconds) {
+  const m = Math.round(seconds / 60);
+  if (m < 60) return `${Math.max(1, m)} min`;
+  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
+}
 
 /** What the tab said last (its status line), kept so a redraw shows it again. */
 const kept = () => stateOf("referee", () => ({ said: /** @type {import("../dom.js").Child[] | null} */ (null) }));
@@ -85,39 +106,41 @@ export function drawReferee(el, g) {
     );
 
   const actions = h("div", { class: "actions" });
+  /** Send one of the referee's commands (`run` given the token) and say what the server answered. */
+  const perform = async (run) => {
+    if (!refereeInput.value.trim()) return say(out, h("p", { class: "notice" }, "Paste the referee token first."));
+    say(out, h("p", { class: "loading" }, "sending…"));
+    try {
+      const res = await run(remember());
+      const n = res.events ? res.events.length : 0;
+      say(
+        out,
+        h(
+          "p",
+          { class: "verdict pass" },
+          `Done: the server appended ${n} event(s); head ${short(res.head, 16)}. They appear in the log as the stream delivers them.`,
+        ),
+      );
+      g.refreshSummary();
+    } catch (thrown) {
+      const e = thrown instanceof api.ApiError ? thrown : new api.ApiError(0, null, errorText(thrown));
+      const why =
+        e.status === 404 && e.code === "not-found" ? "this server does not offer this action yet" : e.message;
+      say(
+        out,
+        h(
+          "p",
+          { class: "notice", id: "referee-error" },
+          `The server refused (${e.status || "no answer"}${e.code ? `, ${e.code}` : ""}): ${why}`,
+        ),
+      );
+    }
+  };
   const action = (id, title, text, confirmText, run, doneText) => {
     const box = h("div", { class: "action card", id }, h("h4", {}, title));
     if (doneText) return add(box, h("p", { class: "muted" }, doneText));
     const confirm = h("div", { class: "confirm" });
-    const send = async () => {
-      clear(confirm);
-      say(out, h("p", { class: "loading" }, "sending…"));
-      try {
-        const res = await run(remember());
-        const n = res.events ? res.events.length : 0;
-        say(
-          out,
-          h(
-            "p",
-            { class: "verdict pass" },
-            `Done: the server appended ${n} event(s); head ${short(res.head, 16)}. They appear in the log as the stream delivers them.`,
-          ),
-        );
-        g.refreshSummary();
-      } catch (thrown) {
-        const e = thrown instanceof api.ApiError ? thrown : new api.ApiError(0, null, errorText(thrown));
-        const why =
-          e.status === 404 && e.code === "not-found" ? "this server does not offer this action yet" : e.message;
-        say(
-          out,
-          h(
-            "p",
-            { class: "notice", id: "referee-error" },
-            `The server refused (${e.status || "no answer"}${e.code ? `, ${e.code}` : ""}): ${why}`,
-          ),
-        );
-      }
-    };
+    const send = () => (clear(confirm), perform(run));
     const ask = () => {
       if (!refereeInput.value.trim()) return say(out, h("p", { class: "notice" }, "Paste the referee token first."));
       put(
@@ -135,15 +158,66 @@ export function drawReferee(el, g) {
       confirm,
     );
   };
+  /** The turn clock of a game with one (docs/api.md "Deadlines"), while it is played: pause or resume it, give a seat
+   * more time, change a turn's length or what acts when it runs out. Each is a recorded command (DeadlinesChanged);
+   * none ends anything, so none asks first. */
+  const clockCard = (d) => {
+    const seats = (g.summary?.seats ?? []).map((/** @type {{seat: string}} */ x) => x.seat);
+    const running = Object.entries(d.deadline_at ?? {});
+    const seat = h("select", { id: "clock-seat" }, seats.map((x) => h("option", { value: x }, x)));
+    const more = h("input", { type: "number", id: "clock-minutes", min: 1, max: MAX_MINUTES, step: 1, value: 10, required: true });
+    const length = h("input", { type: "number", id: "clock-turn-minutes", min: 1, max: MAX_MINUTES, step: 1, value: Math.max(1, Math.round(d.turn_seconds / 60)), required: true });
+    const expiry = h("select", { id: "clock-expiry" }, Object.entries(ON_EXPIRY).map(([v, text]) => h("option", { value: v, selected: v === d.on_expiry }, text)));
+    const change = (body) => perform((t) => api.changeDeadlines(g.id, t, body));
+    return h(
+      "div",
+      { class: "action card", id: "clock" },
+      h("h4", {}, "Turn clock"),
+      h(
+        "p",
+        { id: "clock-now" },
+        d.paused
+          ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again."
+          : `${minutes(d.turn_seconds)} a turn; when a seat's runs out, ${EXPIRED[d.on_expiry]}. `,
+        d.paused ? "" : running.length ? `Running: ${running.map(([s, at]) => `${s}'s ends ${new Date(at).toLocaleString()}`).join("; ")}.` : "No seat's turn is running.",
+      ),
+      h(
+        "button",
+        { type: "button", id: d.paused ? "clock-resume" : "clock-pause", onclick: () => change({ paused: !d.paused }) },
+        d.paused ? "Resume the clock" : "Pause the clock",
+      ),
+      h(
+        "form",
+        { class: "row", id: "clock-extend", onsubmit: (e) => (e.preventDefault(), change({ extend: { [seat.value]: Number(more.value) * 60 } })) },
+        h("label", { for: "clock-seat" }, "More time for"),
+        seat,
+        h("label", { for: "clock-minutes" }, "minutes"),
+        more,
+        h("button", { type: "submit", class: "secondary" }, "Give it"),
+      ),
+      h("p", { class: "muted" }, "A seat whose turn is not running (not awaited, or the clock paused) gets it on its next turn."),
+      h(
+        "form",
+        { class: "row", id: "clock-rules", onsubmit: (e) => (e.preventDefault(), change({ turn_seconds: Number(length.value) * 60, on_expiry: expiry.value })) },
+        h("label", { for: "clock-turn-minutes" }, "A turn, minutes"),
+        length,
+        h("label", { for: "clock-expiry" }, "then"),
+        expiry,
+        h("button", { type: "submit", class: "secondary" }, "Change, from now on"),
+      ),
+    );
+  };
   const stage = () =>
-    `${g.summary ? g.summary.status : "open"}/${g.events.some((e) => e.body.type === "ServerSeedRevealed")}`;
+    JSON.stringify([g.summary ? g.summary.status : "open", g.events.some((e) => e.body.type === "ServerSeedRevealed"), g.summary?.deadlines ?? null]);
   let drawn = null;
   const drawActions = () => {
     drawn = stage();
-    const revealed = drawn.endsWith("/true");
-    const over = revealed || !drawn.startsWith("open/");
+    const revealed = g.events.some((e) => e.body.type === "ServerSeedRevealed");
+    const over = revealed || (g.summary ? g.summary.status : "open") !== "open";
+    const clock = g.summary?.deadlines;
     put(
       actions,
+      clock && !over ? clockCard(clock) : null,
       action(
         "reveal",
         "Reveal the server seed",
