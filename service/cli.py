@@ -432,16 +432,18 @@ def import_cmd(
     play on from any position on a server of your own (`umpire serve --db` the same database)."""
     from events.store import open_store
     from service.games import now_iso
-    from service.imported import ImportRefused, import_bundle
+    from service.imported import ImportRefused, importable, write
 
     raw = _read(bundle)
-    store = open_store(db)
     try:
-        made = import_bundle(store, raw, now_iso())
+        ready = importable(raw, now_iso())  # verified before any store is opened: a refusal makes no database
+        store = open_store(db)
+        try:
+            made = write(store, ready)
+        finally:
+            store.close()
     except ImportRefused as e:
         raise fail(f"{bundle.name}: {e.detail}") from None
-    finally:
-        store.close()
     gid = made["game_id"]
     console.print(f"imported [bold]{gid}[/] ({made['ruleset']}, {made['version']} events) into {db}")
     console.print(f"referee token (the game's own are not in a bundle): {made['referee_token']}")

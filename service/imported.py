@@ -9,7 +9,7 @@ The game is over (a revealed game is), so it takes no command; a fork of it play
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.engine import REFEREE
 from events.bodies import sealed_beside
@@ -31,11 +31,36 @@ class ImportRefused(Exception):
         self.detail = detail
 
 
+class Importable(NamedTuple):
+    """A verified bundle's game as the store's rows, not written yet (`importable`), and what its import answers."""
+
+    game: GameRow
+    rows: list[NewEventRow]
+    commands: list[CommandRow]
+    made: dict[str, Any]
+
+
 def import_bundle(
     store: EventStore, raw: bytes, stamp: str, rulesets: dict[str, Loaded] = RULESETS
 ) -> dict[str, Any]:
     """Write the bundle's game into `store` (`stamp`: the time recorded for its rows, which the bundle does not carry);
     its id, ruleset and the referee token made for it (the game's own tokens are not in a bundle)."""
+    return write(store, importable(raw, stamp, rulesets))
+
+
+def write(store: EventStore, it: Importable) -> dict[str, Any]:
+    """One transaction: the whole game or nothing."""
+    first, *rest = it.commands
+    try:
+        store.create_game(it.game, it.rows, first, later=rest)
+    except StoreConflict as e:
+        raise ImportRefused(f"this store has a game {it.game.id} already: import into another database") from e
+    return it.made
+
+
+def importable(raw: bytes, stamp: str, rulesets: dict[str, Loaded] = RULESETS) -> Importable:
+    """The bundle verified and made into rows, touching no store (ImportRefused: why not), so a refused import
+    leaves no database behind (`umpire import` opens its store only for `write`)."""
     report = verify(raw, rulesets=rulesets)
     if report["verdict"] != "verified":
         failed = {k: c["detail"] for k, c in report["checks"].items() if c["status"] != "pass"}
@@ -76,9 +101,5 @@ def import_bundle(
         created_at=stamp,
         bots=list(b.commands[0].payload.get("bots") or []),  # the seats the server played, as the creation said
     )
-    first, *rest = commands
-    try:  # one transaction: the whole game or nothing
-        store.create_game(game, rows, first, later=rest)
-    except StoreConflict as e:
-        raise ImportRefused(f"this store has a game {b.game} already: import into another database") from e
-    return {"game_id": b.game, "ruleset": b.ruleset.id, "version": len(rows), "referee_token": referee}
+    made = {"game_id": b.game, "ruleset": b.ruleset.id, "version": len(rows), "referee_token": referee}
+    return Importable(game, rows, commands, made)

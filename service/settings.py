@@ -7,18 +7,23 @@ import os
 from dataclasses import dataclass
 
 
-def _int(name: str, default: int) -> int:
+def _int(name: str, default: int, least: int = 0) -> int:
+    """A whole number of at least `least` (every count and limit here: none is negative, and a concurrency or a
+    connection cap of 0 would serve nothing)."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise SystemExit(f"{name}={raw!r} is not an integer") from None
+    if value < least:
+        raise SystemExit(f"{name}={value} must be {least} or more")
+    return value
 
 
 def _days(name: str, default: int) -> int:
-    days = _int(name, default)
+    days = _int(name, default, least=-(2**63))  # refused below with what 0 means
     if days < 0:
         raise SystemExit(f"{name}={days} is a number of days, 0 or more (0: kept for ever)")
     return days
@@ -27,7 +32,7 @@ def _days(name: str, default: int) -> int:
 def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
     raw = (os.environ.get(name) or default).lower()
     if raw not in allowed:
-        raise SystemExit(f"{name}={raw!r} is one of {', '.join(allowed)}")
+        raise SystemExit(f"{name}={raw!r} must be one of: {', '.join(allowed)}")
     return raw
 
 
@@ -39,6 +44,17 @@ def _float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise SystemExit(f"{name}={raw!r} is not a number") from None
+
+
+def _webhook_allow(name: str) -> str:
+    raw = os.environ.get(name, "")
+    from service.webhooks import Allow  # its one parser (at start only)
+
+    try:
+        Allow(raw)
+    except ValueError as e:
+        raise SystemExit(f"{name}: {e}; give comma-separated host names, addresses or CIDR ranges") from None
+    return raw
 
 
 def _list(name: str) -> tuple[str, ...]:
@@ -92,15 +108,15 @@ class Settings:
             db=os.environ.get("UMPIRE_DB", cls.db),
             cors_origins=_list("UMPIRE_CORS_ORIGINS"),
             data_dir=os.environ.get("UMPIRE_DATA_DIR", cls.data_dir),
-            max_body=_int("UMPIRE_MAX_BODY", cls.max_body),
-            max_bundle_body=_int("UMPIRE_MAX_BUNDLE_BODY", cls.max_bundle_body),
+            max_body=_int("UMPIRE_MAX_BODY", cls.max_body, least=1),
+            max_bundle_body=_int("UMPIRE_MAX_BUNDLE_BODY", cls.max_bundle_body, least=1),
             max_bundle_events=_int("UMPIRE_MAX_BUNDLE_EVENTS", cls.max_bundle_events),
             max_dice_per_roll=_int("UMPIRE_MAX_DICE_PER_ROLL", cls.max_dice_per_roll),
             max_bundle_commands=_int("UMPIRE_MAX_BUNDLE_COMMANDS", cls.max_bundle_commands),
-            verify_concurrency=_int("UMPIRE_VERIFY_CONCURRENCY", cls.verify_concurrency),
+            verify_concurrency=_int("UMPIRE_VERIFY_CONCURRENCY", cls.verify_concurrency, least=1),
             verify_queue_seconds=_int("UMPIRE_VERIFY_QUEUE_SECONDS", cls.verify_queue_seconds),
-            verify_cpu_seconds=_int("UMPIRE_VERIFY_CPU_SECONDS", cls.verify_cpu_seconds),
-            verify_memory_mb=_int("UMPIRE_VERIFY_MEMORY_MB", cls.verify_memory_mb),
+            verify_cpu_seconds=_int("UMPIRE_VERIFY_CPU_SECONDS", cls.verify_cpu_seconds, least=1),
+            verify_memory_mb=_int("UMPIRE_VERIFY_MEMORY_MB", cls.verify_memory_mb, least=1),
             cache_games=_int("UMPIRE_CACHE_GAMES", cls.cache_games),
             snapshot_every=_int("UMPIRE_SNAPSHOT_EVERY", cls.snapshot_every),
             create_token=os.environ.get("UMPIRE_CREATE_TOKEN") or None,
@@ -109,13 +125,13 @@ class Settings:
             trusted_proxies=_list("UMPIRE_TRUSTED_PROXIES"),
             header_timeout=_float("UMPIRE_HEADER_TIMEOUT", cls.header_timeout),
             body_timeout=_float("UMPIRE_BODY_TIMEOUT", cls.body_timeout),
-            max_connections=_int("UMPIRE_MAX_CONNECTIONS", cls.max_connections),
+            max_connections=_int("UMPIRE_MAX_CONNECTIONS", cls.max_connections, least=1),
             stream_check=_float("UMPIRE_STREAM_CHECK", cls.stream_check),
             cache_mb=_int("UMPIRE_CACHE_MB", cls.cache_mb),
             db_start_wait=_float("UMPIRE_DB_START_WAIT", cls.db_start_wait),
             large_answers_per_minute=_int("UMPIRE_LARGE_ANSWERS_PER_MINUTE", cls.large_answers_per_minute),
             sqlite_sync=_choice("UMPIRE_SQLITE_SYNC", cls.sqlite_sync, ("normal", "full")),
-            webhook_allow=os.environ.get("UMPIRE_WEBHOOK_ALLOW", cls.webhook_allow),
+            webhook_allow=_webhook_allow("UMPIRE_WEBHOOK_ALLOW"),
             webhook_backoff=_float("UMPIRE_WEBHOOK_BACKOFF", cls.webhook_backoff),
             webhook_poll=_float("UMPIRE_WEBHOOK_POLL", cls.webhook_poll),
             deadline_poll=_float("UMPIRE_DEADLINE_POLL", cls.deadline_poll),
@@ -123,7 +139,7 @@ class Settings:
             mail_from=os.environ.get("UMPIRE_MAIL_FROM", cls.mail_from),
             public_url=os.environ.get("UMPIRE_PUBLIC_URL", cls.public_url),
             log_format=_choice("UMPIRE_LOG_FORMAT", cls.log_format, ("text", "json")),
-            webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency),
+            webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency, least=1),
             webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
             outbox_keep_days=_days("UMPIRE_OUTBOX_KEEP_DAYS", cls.outbox_keep_days),
             telemetry=_choice("UMPIRE_TELEMETRY", cls.telemetry, ("auto", "on", "off")),

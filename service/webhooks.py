@@ -67,11 +67,16 @@ def _refuse(detail: str) -> Refused:
 # ---- server-side request forgery ----
 
 
+HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+
+
 class Allow:
     """UMPIRE_WEBHOOK_ALLOW: comma-separated host names and addresses or CIDR ranges the operator lets webhooks
     reach although they are private, loopback or otherwise refused."""
 
     def __init__(self, spec: str = ""):
+        """ValueError for an item that is neither a host name, an address nor a CIDR range (a typo would otherwise
+        allow nothing, silently)."""
         self.hosts: set[str] = set()
         self.nets: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
         for item in (x.strip() for x in spec.split(",")):
@@ -80,6 +85,8 @@ class Allow:
             try:
                 self.nets.append(ipaddress.ip_network(item, strict=False))
             except ValueError:
+                if not HOST_NAME.fullmatch(item):
+                    raise ValueError(f"{item!r} is neither a host name, an address nor a CIDR range") from None
                 self.hosts.add(item.lower())
 
     def host(self, name: str) -> bool:

@@ -87,6 +87,17 @@ def test_umpire_import_says_what_to_do_next_and_refuses_in_words(tmp_path):
     assert done.exit_code == 0 and "imported pacific" in done.output and "/forks" in done.output, done.output
     again = runner.invoke(cli, ["import", str(AA), "--db", db], terminal_width=300)
     assert again.exit_code == 1 and "has a game pacific already" in again.output
+    # a bundle that does not verify whole is refused before any store is opened: no database is left behind (an
+    # operator's trial found an empty one made by the refusal)
+    tampered = json.loads(AA.read_bytes())
+    roll = next(e for e in tampered["events"] if e["body"]["type"] == "DiceRolled")
+    roll["body"]["data"]["faces"] = [7 - f for f in roll["body"]["data"]["faces"]]
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(tampered))
+    fresh = tmp_path / "never.db"
+    refused = runner.invoke(cli, ["import", str(path), "--db", str(fresh)], terminal_width=300)
+    assert refused.exit_code == 1 and "only a bundle that verifies whole is imported" in refused.output, refused.output
+    assert not fresh.exists() and list(tmp_path.glob("never.db*")) == []
 
 
 def test_an_import_is_whole_or_nothing(tmp_path, monkeypatch):

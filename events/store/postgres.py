@@ -99,8 +99,10 @@ class PostgresStore(SQLStore):
             raise SystemExit(
                 f"umpire: the role in {redacted(url)} may not create or change the server's tables "
                 f"({str(e).splitlines()[0]}). Make it the "
-                "database's owner (createdb -O <role> <database>, or ALTER DATABASE … OWNER TO <role> and ALTER "
-                "SCHEMA public OWNER TO <role>), as docs/operations.md \"Several processes\" says"
+                "owner of the database and of its tables (createdb -O <role> <database>; for a database another role "
+                "created or restored: ALTER DATABASE … OWNER TO <role>, ALTER SCHEMA public OWNER TO <role> and ALTER "
+                "TABLE … OWNER TO <role> for each of its tables), as docs/operations.md \"Several processes\" and "
+                "\"Backups and restore\" say"
             ) from None
         except psycopg.errors.ReadOnlySqlTransaction:  # a read-only database (a standby, a locked-down role)
             with self.pool.connection() as conn:
