@@ -977,7 +977,13 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
     except Exception:  # noqa: BLE001 - any other failure just means there is no better reason to give
         pass
     rule = _rules(game).sequence_rule
-    return f"{detail} ({rule})" if rule else detail
+    detail = f"{detail} ({rule})" if rule else detail
+    # said in words too, for a reader of the detail alone (a CLI, a log): the problem's `legal` holds the entries
+    mine = list(dict.fromkeys(s.type for s in awaiting(game, seat) if seat in s.seats))
+    if mine:
+        return f"{detail}; {seat} may send now: {', '.join(mine)}"
+    others = [x for x in awaited_seats(game) if x != seat]  # whose turn it is: public (`waiting_for`, `/me`)
+    return f"{detail}; nothing is awaited from {seat} now" + (f", the turn is {', '.join(others)}'s" if others else "")
 
 
 def decide_command(game: Game, seat: str, command: Any, server_seed: bytes, dice: Dice | None = None) -> list[Event]:

@@ -101,6 +101,18 @@ def test_AA3_only_the_acting_powers_seat_may_act():
     assert e.value.code == "not-your-turn"
 
 
+def test_AA3_a_command_out_of_its_phase_says_what_the_seat_may_send_or_whose_turn_it_is():
+    """AA-3's sequence: a refusal with no rule of its own names, in its words too (the problem's `legal` has the
+    entries), what the sender may send now, or whose turn it is (an operator's trial read only "(AA-3)")."""
+    t = table()
+    with pytest.raises(IllegalCommand) as e:
+        t.send("USSR", "capture", territory="Norway")
+    assert e.value.detail == "'capture' is not legal now (AA-3); USSR may send now: purchase"
+    with pytest.raises(IllegalCommand) as e:
+        t.send("Germany", "end_phase")
+    assert e.value.detail == "'end_phase' is not legal now (AA-3); nothing is awaited from Germany now, the turn is USSR's"
+
+
 def test_AA3_purchase_cannot_spend_more_than_the_treasury():
     t = table()
     with pytest.raises(IllegalCommand):
