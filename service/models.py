@@ -525,6 +525,18 @@ class GameSummary(_Out):
     deadlines: Annotated[
         DeadlinesSummary | None, Meta(description='the turn clock (docs/api.md "Deadlines"), or null: none')
     ] = None
+    parent: Annotated[
+        ForkedFrom | None,
+        Meta(description="a fork's position in its parent game (its GameCreated's `parent`), or null: not a fork"),
+    ] = None
+
+
+class ForkedFrom(_Out):
+    """Where a fork starts: the parent game and the seq it continues after, with the parent's hash there."""
+
+    game: Annotated[str, Meta(description="the parent game's id")]
+    seq: Annotated[int, Meta(description="the parent's seq the fork continues after")]
+    hash: Annotated[str, Meta(description="the parent's event hash at that seq")]
 
 
 class StreamEnd(_Out):

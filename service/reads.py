@@ -124,6 +124,7 @@ class Reads:
                 "ended": g.ended,
                 "created_at": row.created_at,
                 "deadlines": self.clocks.summary(game_id, g) if g.deadlines is not None else None,
+                "parent": msgspec.to_builtins(g.created.parent),
             }
 
     def _seats(self, game_id: str, seats: list[str], bots: list[str]) -> list[dict[str, Any]]:

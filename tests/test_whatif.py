@@ -50,6 +50,9 @@ def test_a_fork_starts_from_the_parents_state_with_its_own_seats_and_dice(client
     genesis = fork["events"][0]["data"]
     head_at = client.get(f"/games/{gid}/events", params={"after": at - 1, "limit": 1}).json()["events"][0]["hash"]
     assert genesis["parent"] == {"game": gid, "seq": at, "hash": head_at}
+    # a fork's summary says where it comes from, as its first event does (a developer's trial found it only there)
+    assert client.get(f"/games/{fid}").json()["parent"] == genesis["parent"]
+    assert client.get(f"/games/{gid}").json()["parent"] is None
     assert genesis["dice"]["server_commit"] != g["dice"]["server_commit"]
     assert {s["token"] for s in fork["seats"]}.isdisjoint(g["tokens"].values())
     parent_then = client.get(f"/games/{gid}/views/sz-status", params={"at": at}).json()["data"]

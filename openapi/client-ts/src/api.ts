@@ -12823,6 +12823,27 @@ export interface components {
             type: "fork_game";
         };
         /**
+         * ForkedFrom
+         * @description Where a fork starts: the parent game and the seq it continues after, with the parent's hash there.
+         */
+        ForkedFrom: {
+            /**
+             * Game
+             * @description the parent game's id
+             */
+            game: string;
+            /**
+             * Hash
+             * @description the parent's event hash at that seq
+             */
+            hash: string;
+            /**
+             * Seq
+             * @description the parent's seq the fork continues after
+             */
+            seq: number;
+        };
+        /**
          * Form
          * @description The command's arguments are what its `controls` fill (an argument none fills takes its default).
          */
@@ -13120,6 +13141,12 @@ export interface components {
             head: string;
             /** Options */
             options: components["schemas"]["Options"];
+            /**
+             * Parent
+             * @description a fork's position in its parent game (its GameCreated's `parent`), or null: not a fork
+             * @default null
+             */
+            parent?: components["schemas"]["ForkedFrom"] | null;
             /**
              * Ruleset
              * @description the ruleset, the edition it plays and its data set's hash
