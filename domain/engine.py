@@ -979,7 +979,9 @@ def _why_not(game: Game, command: Any, seat: str, name: str) -> str:
     rule = _rules(game).sequence_rule
     detail = f"{detail} ({rule})" if rule else detail
     # said in words too, for a reader of the detail alone (a CLI, a log): the problem's `legal` holds the entries
-    mine = list(dict.fromkeys(s.type for s in awaiting(game, seat) if seat in s.seats))
+    # what the sender owes now, not what is open all game (a concession, the referee's end): never pointed at
+    always = _rules(game).always_open
+    mine = list(dict.fromkeys(s.type for s in awaiting(game, seat) if seat in s.seats and s.type not in always))
     if mine:
         return f"{detail}; {seat} may send now: {', '.join(mine)}"
     others = [x for x in awaited_seats(game) if x != seat]  # whose turn it is: public (`waiting_for`, `/me`)

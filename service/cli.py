@@ -151,7 +151,7 @@ def serve(
         None, help="seconds a request's body may take to arrive, 4x for /bundles/verify [UMPIRE_BODY_TIMEOUT, 30]"
     ),
     max_connections: int | None = typer.Option(
-        None, help="open connections at most; beyond, 503 and closed [UMPIRE_MAX_CONNECTIONS, 2000]"
+        None, min=0, help="open connections at most; beyond, 503 and closed; 0: no cap [UMPIRE_MAX_CONNECTIONS, 2000]"
     ),
 ) -> None:
     """Start the HTTP API (docs at /docs, the referee's desk at /desk)."""
@@ -168,7 +168,7 @@ def serve(
     from service.settings import Settings
 
     if log_format not in (None, "text", "json"):
-        raise fail("--log-format is text or json")
+        raise fail("--log-format must be text or json")
     base = Settings.from_env(db=db)
     fmt = log_format or base.log_format
     logging.config.dictConfig(log_config(fmt))  # before the store opens: its lines too

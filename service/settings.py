@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 
 def _int(name: str, default: int, least: int = 0) -> int:
-    """A whole number of at least `least` (every count and limit here: none is negative, and a concurrency or a
-    connection cap of 0 would serve nothing)."""
+    """A whole number of at least `least` (every count and limit here: none is negative; 0 is "no limit" for the
+    limits that say so, and a concurrency of 0 would serve nothing)."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
@@ -23,10 +23,10 @@ def _int(name: str, default: int, least: int = 0) -> int:
 
 
 def _days(name: str, default: int) -> int:
-    days = _int(name, default, least=-(2**63))  # refused below with what 0 means
-    if days < 0:
-        raise SystemExit(f"{name}={days} is a number of days, 0 or more (0: kept for ever)")
-    return days
+    try:
+        return _int(name, default)
+    except SystemExit as e:
+        raise SystemExit(f"{e}: a number of days (0: kept for ever)") from None
 
 
 def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -73,8 +73,8 @@ class Settings:
     max_bundle_commands: int = 100_000  # commands in a bundle sent to POST /bundles/verify
     verify_concurrency: int = 1  # bundles verified at once (worker processes); more wait their turn or get 429
     verify_queue_seconds: int = 20  # how long a bundle waits for a worker before 429
-    verify_cpu_seconds: int = 30  # CPU time one verification may take in its worker (413 beyond)
-    verify_memory_mb: int = 2048  # address space of a verification worker (413 beyond)
+    verify_cpu_seconds: int = 30  # CPU time one verification may take in its worker (413 beyond; 0: no limit)
+    verify_memory_mb: int = 2048  # address space of a verification worker (413 beyond; 0: no limit)
     cache_games: int = 1000  # game states kept in memory (least recently used first out)
     snapshot_every: int = 1000  # a snapshot of a game's state every N events
     create_token: str | None = None  # when set, POST /games needs `Authorization: Bearer <it>`
@@ -83,7 +83,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # addresses whose X-Forwarded-For is believed (none by default)
     header_timeout: float = 10.0  # seconds a request's head (request line and headers) may take to arrive
     body_timeout: float = 30.0  # seconds a request's body may take to arrive (4x for POST /bundles/verify)
-    max_connections: int = 2000  # open connections per process; beyond, a new one gets 503 and is closed
+    max_connections: int = 2000  # open connections per process; beyond, a new one gets 503 and is closed (0: no cap)
     stream_check: float = 1.0  # seconds between live streams' fallback checks of the store (another process)
     cache_mb: int = 512  # estimated memory of the cached game states, MiB (beside cache_games)
     db_start_wait: float = 300.0  # seconds to keep trying an unreachable PostgreSQL at start (negative: for ever)
@@ -115,8 +115,8 @@ class Settings:
             max_bundle_commands=_int("UMPIRE_MAX_BUNDLE_COMMANDS", cls.max_bundle_commands),
             verify_concurrency=_int("UMPIRE_VERIFY_CONCURRENCY", cls.verify_concurrency, least=1),
             verify_queue_seconds=_int("UMPIRE_VERIFY_QUEUE_SECONDS", cls.verify_queue_seconds),
-            verify_cpu_seconds=_int("UMPIRE_VERIFY_CPU_SECONDS", cls.verify_cpu_seconds, least=1),
-            verify_memory_mb=_int("UMPIRE_VERIFY_MEMORY_MB", cls.verify_memory_mb, least=1),
+            verify_cpu_seconds=_int("UMPIRE_VERIFY_CPU_SECONDS", cls.verify_cpu_seconds),
+            verify_memory_mb=_int("UMPIRE_VERIFY_MEMORY_MB", cls.verify_memory_mb),
             cache_games=_int("UMPIRE_CACHE_GAMES", cls.cache_games),
             snapshot_every=_int("UMPIRE_SNAPSHOT_EVERY", cls.snapshot_every),
             create_token=os.environ.get("UMPIRE_CREATE_TOKEN") or None,
@@ -125,7 +125,7 @@ class Settings:
             trusted_proxies=_list("UMPIRE_TRUSTED_PROXIES"),
             header_timeout=_float("UMPIRE_HEADER_TIMEOUT", cls.header_timeout),
             body_timeout=_float("UMPIRE_BODY_TIMEOUT", cls.body_timeout),
-            max_connections=_int("UMPIRE_MAX_CONNECTIONS", cls.max_connections, least=1),
+            max_connections=_int("UMPIRE_MAX_CONNECTIONS", cls.max_connections),
             stream_check=_float("UMPIRE_STREAM_CHECK", cls.stream_check),
             cache_mb=_int("UMPIRE_CACHE_MB", cls.cache_mb),
             db_start_wait=_float("UMPIRE_DB_START_WAIT", cls.db_start_wait),

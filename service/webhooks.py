@@ -67,7 +67,9 @@ def _refuse(detail: str) -> Refused:
 # ---- server-side request forgery ----
 
 
-HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
+# a host name as resolvers take it: labels of letters (any script), digits, hyphens and underscores (a Docker Compose
+# service's `hook_receiver`), a final dot allowed; one whose last label is all digits is an address typo (10.0.0.256)
+HOST_NAME = re.compile(r"([^\W]|-)+(\.([^\W]|-)+)*\.?")
 
 
 class Allow:
@@ -85,12 +87,12 @@ class Allow:
             try:
                 self.nets.append(ipaddress.ip_network(item, strict=False))
             except ValueError:
-                if not HOST_NAME.fullmatch(item):
+                if not HOST_NAME.fullmatch(item) or item.rstrip(".").rsplit(".", 1)[-1].isdigit():
                     raise ValueError(f"{item!r} is neither a host name, an address nor a CIDR range") from None
-                self.hosts.add(item.lower())
+                self.hosts.add(item.lower().rstrip("."))
 
     def host(self, name: str) -> bool:
-        return name.lower() in self.hosts
+        return name.lower().rstrip(".") in self.hosts
 
     def address(self, ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
         return any(ip in net for net in self.nets)

@@ -110,7 +110,14 @@ def test_AA3_a_command_out_of_its_phase_says_what_the_seat_may_send_or_whose_tur
     assert e.value.detail == "'capture' is not legal now (AA-3); USSR may send now: purchase"
     with pytest.raises(IllegalCommand) as e:
         t.send("Germany", "end_phase")
-    assert e.value.detail == "'end_phase' is not legal now (AA-3); nothing is awaited from Germany now, the turn is USSR's"
+    assert e.value.detail == (
+        "'end_phase' is not legal now (AA-3); nothing is awaited from Germany now, the turn is USSR's"
+    )
+    with pytest.raises(IllegalCommand) as e:  # its end_game is open all game: not what it owes now
+        t.send("referee", "end_phase")
+    assert e.value.detail == (
+        "'end_phase' is not legal now (AA-3); nothing is awaited from referee now, the turn is USSR's"
+    )
 
 
 def test_AA3_purchase_cannot_spend_more_than_the_treasury():
