@@ -47,7 +47,11 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
     if wrong_game is not None:
         return _check("fail", f"event seq {wrong_game} belongs to another game", first_bad_seq=wrong_game)
     if head != b.head:
-        return _check("fail", f"the head {b.head} is not the last event's hash {head}", first_bad_seq=len(b.events))
+        return _check(
+            "fail",
+            f"the bundle's head is not its last event's hash: head {b.head}, last event's hash {head}",
+            first_bad_seq=len(b.events),
+        )
     if not b.events:
         return _check("fail", "the bundle has no events", first_bad_seq=1)
     genesis = b.events[0].body.get("data", {})
@@ -173,8 +177,9 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     if at is not None and logged != d.server_seed:
         return _check(
             "fail",
-            f"the header's dice.server_seed {d.server_seed} is not the seed ServerSeedRevealed records at seq {at}, "
-            f"{logged}: the chained log's is the game's, so the header was changed (or the log was)",
+            f"the header's dice.server_seed is not the seed ServerSeedRevealed records at seq {at}: the chained log's "
+            f"is the game's, so the header was changed (or the log was): header dice.server_seed {d.server_seed}, "
+            f"ServerSeedRevealed at seq {at} {logged}",
             first_bad_k=0,
             first_bad_seq=at,
         )

@@ -208,7 +208,9 @@ export async function verifyChain(b, memo = null) {
     return check("fail", `event seq ${pyStr(seq)} belongs to another game`, { first_bad_seq: seq });
   }
   if (head !== b.head) {
-    return check("fail", `the head ${b.head} is not the last event's hash ${head}`, { first_bad_seq: b.events.length });
+    return check("fail", `the bundle's head is not its last event's hash: head ${b.head}, last event's hash ${head}`, {
+      first_bad_seq: b.events.length,
+    });
   }
   if (!b.events.length) return check("fail", "the bundle has no events", { first_bad_seq: 1 });
   const genesis = get(b.events[0].body, "data", {});
@@ -356,8 +358,9 @@ async function seedStage(b) {
   if (seed === null) return fail("server_seed is not hex", 0, 1);
   if (at !== null && !pyEq(logged, d.server_seed)) {
     return fail(
-      `the header's dice.server_seed ${d.server_seed} is not the seed ServerSeedRevealed records at seq ${pyStr(at)}, ` +
-        `${pyStr(logged)}: the chained log's is the game's, so the header was changed (or the log was)`,
+      `the header's dice.server_seed is not the seed ServerSeedRevealed records at seq ${pyStr(at)}: the chained log's ` +
+        `is the game's, so the header was changed (or the log was): header dice.server_seed ${d.server_seed}, ` +
+        `ServerSeedRevealed at seq ${pyStr(at)} ${pyStr(logged)}`,
       0,
       at,
     );
