@@ -158,6 +158,17 @@ def with_logged_seed(b: Bundle) -> tuple[Bundle, int | None]:
     return msgspec.structs.replace(b, dice=msgspec.structs.replace(b.dice, server_seed=seed)), seq
 
 
+def _which_changed(b: Bundle, kind: str) -> str:
+    """Which side of a header-vs-log difference was changed, as the end of the sentence that names the difference: the
+    log, where its events do not chain up to the first of type `kind` (the event the header's unchained copy is
+    compared with; the chain check names the same seq), else most likely the header."""
+    upto = next((i for i, e in enumerate(b.events, start=1) if e.body.get("type") == kind), len(b.events))
+    bad, _ = first_broken_link((e.body, e.hash) for e in b.events[:upto])
+    if bad is not None:
+        return f", and the log was changed: its event seq {bad} does not verify (the chain check names it)"
+    return ": the chained log's is the game's, so the header was changed (or the log was)"
+
+
 def verify_dice(b: Bundle) -> dict[str, Any]:
     d = b.dice
     if d.scheme != "umpire1":
@@ -177,8 +188,8 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     if at is not None and logged != d.server_seed:
         return _check(
             "fail",
-            f"the header's dice.server_seed is not the seed ServerSeedRevealed records at seq {at}: the chained log's "
-            f"is the game's, so the header was changed (or the log was): header dice.server_seed {d.server_seed}, "
+            f"the header's dice.server_seed is not the seed ServerSeedRevealed records at seq {at}"
+            f"{_which_changed(b, 'ServerSeedRevealed')}: header dice.server_seed {d.server_seed}, "
             f"ServerSeedRevealed at seq {at} {logged}",
             first_bad_k=0,
             first_bad_seq=at,

@@ -325,6 +325,16 @@ async function pyFaces(roll, k, sides) {
   return faces.map((f) => new PyFloat(f));
 }
 
+/** _which_changed of service/replay.py: which side of a header-vs-log difference was changed, as the end of the
+ * sentence that names it: the log, where its events do not chain up to the first of type `kind`, else most likely
+ * the header. @param {Bundle} b @param {string} kind */
+async function whichChanged(b, kind) {
+  const i = b.events.findIndex((x) => get(x.body, "type") === kind);
+  const { bad } = await firstBrokenLink(b.events.slice(0, i < 0 ? b.events.length : i + 1));
+  if (bad !== null) return `, and the log was changed: its event seq ${bad} does not verify (the chain check names it)`;
+  return ": the chained log's is the game's, so the header was changed (or the log was)";
+}
+
 /** @param {Bundle} b */
 function lockEvent(b) {
   const e = b.events.find((x) => get(x.body, "type") === "SeedLocked");
@@ -358,8 +368,8 @@ async function seedStage(b) {
   if (seed === null) return fail("server_seed is not hex", 0, 1);
   if (at !== null && !pyEq(logged, d.server_seed)) {
     return fail(
-      `the header's dice.server_seed is not the seed ServerSeedRevealed records at seq ${pyStr(at)}: the chained log's ` +
-        `is the game's, so the header was changed (or the log was): header dice.server_seed ${d.server_seed}, ` +
+      `the header's dice.server_seed is not the seed ServerSeedRevealed records at seq ${pyStr(at)}` +
+        `${await whichChanged(b, "ServerSeedRevealed")}: header dice.server_seed ${d.server_seed}, ` +
         `ServerSeedRevealed at seq ${pyStr(at)} ${pyStr(logged)}`,
       0,
       at,
