@@ -169,6 +169,47 @@ def _which_changed(b: Bundle, kind: str) -> str:
     return ": the chained log's is the game's, so the header was changed (or the log was)"
 
 
+def _locked_differently(b: Bundle, lock: dict[str, Any]) -> str:
+    """What of the header's seed inputs is not what `SeedLocked` records, field by field: each seat's client seed (in
+    the genesis's seat order, as the lock lists them) and the beacon, both values of each, and which side was changed."""
+    at, data, d = lock["seq"], lock["data"], b.dice
+    seats = b.events[0].body.get("data", {}).get("seats") if b.events else None
+    logged = data["client_seeds"]
+    fields: list[tuple[str, Any, Any]] = []  # (what, the header's, the log's)
+    if isinstance(logged, list):
+        for i in range(max(len(logged), len(d.client_seeds))):
+            seat = seats[i] if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], str) else f"#{i}"
+            mine, theirs = (x[i] if i < len(x) else _ABSENT for x in (d.client_seeds, logged))
+            if mine is _ABSENT or theirs is _ABSENT or mine != theirs:
+                fields.append((f"client seed of {seat}", mine, theirs))
+    else:
+        fields.append(("client seeds", d.client_seeds, logged))
+    if data.get("beacon") != d.beacon:
+        fields.append(("beacon", d.beacon, data.get("beacon")))
+    seeds = [what.removeprefix("client seed of ") for what, _, _ in fields if what.startswith("client seed of ")]
+    named = [what for what, _, _ in fields if not what.startswith("client seed of ")]  # the beacon first
+    if seeds:
+        listed = seeds[0] if len(seeds) == 1 else f"{', '.join(seeds[:-1])} and {seeds[-1]}"
+        named.append(f"client seed{'s' if len(seeds) > 1 else ''} of {listed}")
+    values = "; ".join(
+        f"header {what} {_shown(mine)}, SeedLocked {what} at seq {at} {_shown(theirs)}" for what, mine, theirs in fields
+    )
+    return (
+        f"the header's {' and '.join(named)} {'is' if len(fields) == 1 else 'are'} not what SeedLocked records at seq "
+        f"{at}{_which_changed(b, 'SeedLocked')}: {values}"
+    )
+
+
+_ABSENT = object()  # a list's entry past its end
+
+
+def _shown(value: Any) -> str:
+    """A value of the header or the log in a check's words: a string as it is, anything else as its JSON."""
+    if value is _ABSENT:
+        return "(none)"
+    return value if isinstance(value, str) else canonical(value).decode()
+
+
 def verify_dice(b: Bundle) -> dict[str, Any]:
     d = b.dice
     if d.scheme != "umpire1":
@@ -209,10 +250,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     lock = _lock_event(b)
     if lock is not None and (lock["data"]["client_seeds"] != d.client_seeds or lock["data"].get("beacon") != d.beacon):
         return _check(
-            "fail",
-            f"the client seeds or beacon differ from those locked at seq {lock['seq']}",
-            first_bad_k=None,
-            first_bad_seq=lock["seq"],
+            "fail", _locked_differently(b, lock), first_bad_k=None, first_bad_seq=lock["seq"]
         )
     gs = game_seed(seed, b.game, d.client_seeds, d.beacon)
     first = expected_k = first_k(b)

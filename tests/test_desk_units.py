@@ -76,7 +76,17 @@ def _worded() -> list[tuple[str, dict, str]]:
     seed, head = _flip_last(BUNDLE["dice"]["server_seed"]), _flip_last(BUNDLE["head"])
     in_log = copy.deepcopy(BUNDLE)
     in_log["events"][reveal["seq"] - 1]["body"]["data"]["server_seed"] = seed
+    lock = next(e["body"] for e in BUNDLE["events"] if e["body"]["type"] == "SeedLocked")
+    seats = BUNDLE["events"][0]["body"]["data"]["seats"]
+    locked = copy.deepcopy(BUNDLE)
+    locked["events"][lock["seq"] - 1]["body"]["data"]["client_seeds"][2] = _flip_last(lock["data"]["client_seeds"][2])
+    header = copy.deepcopy(BUNDLE)
+    for i in (1, 3, 4):
+        header["dice"]["client_seeds"][i] = _flip_last(header["dice"]["client_seeds"][i])
+    header["dice"]["beacon"] = "drand-1234"
     return [
+        ("a client seed in SeedLocked", locked, f"the header's client seed of {seats[2]} is not what SeedLocked"),
+        ("the header's client seeds and beacon", header, f"beacon and client seeds of {seats[1]}, {seats[3]} and {seats[4]} are"),
         ("the header's seed", {**BUNDLE, "dice": {**BUNDLE["dice"], "server_seed": seed}}, f"server_seed {seed}, "),
         ("the log's seed", in_log, f"the log was changed: its event seq {reveal['seq']} does not verify"),
         ("the head", {**BUNDLE, "head": head}, f"head {head}, last event's hash {BUNDLE['head']}"),

@@ -335,6 +335,49 @@ async function whichChanged(b, kind) {
   return ": the chained log's is the game's, so the header was changed (or the log was)";
 }
 
+/** _locked_differently of service/replay.py: what of the header's seed inputs is not what SeedLocked records, field
+ * by field (each seat's client seed, in the genesis's seat order, and the beacon), both values, which side changed.
+ * @param {Bundle} b @param {any} lock */
+async function lockedDifferently(b, lock) {
+  const at = pyStr(get(lock, "seq"));
+  const data = get(lock, "data", {});
+  const d = b.dice;
+  const seats = b.events.length ? get(get(b.events[0].body, "data", {}), "seats") : null;
+  const logged = get(data, "client_seeds");
+  /** @type {[string, unknown, unknown][]} (what, the header's, the log's) */
+  const fields = [];
+  if (Array.isArray(logged)) {
+    for (let i = 0; i < Math.max(logged.length, d.client_seeds.length); i++) {
+      const seat = Array.isArray(seats) && i < seats.length && typeof seats[i] === "string" ? seats[i] : `#${i}`;
+      const [mine, theirs] = [d.client_seeds, logged].map((x) => (i < x.length ? x[i] : ABSENT));
+      if (mine === ABSENT || theirs === ABSENT || !pyEq(mine, theirs)) fields.push([`client seed of ${seat}`, mine, theirs]);
+    }
+  } else fields.push(["client seeds", d.client_seeds, logged]);
+  if (!pyEq(get(data, "beacon"), d.beacon ?? null)) fields.push(["beacon", d.beacon ?? null, get(data, "beacon")]);
+  const seeds = fields.filter(([what]) => what.startsWith("client seed of ")).map(([what]) => what.slice(15));
+  const named = fields.filter(([what]) => !what.startsWith("client seed of ")).map(([what]) => what); // the beacon first
+  if (seeds.length) {
+    const listed = seeds.length === 1 ? seeds[0] : `${seeds.slice(0, -1).join(", ")} and ${seeds[seeds.length - 1]}`;
+    named.push(`client seed${seeds.length > 1 ? "s" : ""} of ${listed}`);
+  }
+  const values = fields
+    .map(([what, mine, theirs]) => `header ${what} ${shown(mine)}, SeedLocked ${what} at seq ${at} ${shown(theirs)}`)
+    .join("; ");
+  return (
+    `the header's ${named.join(" and ")} ${fields.length === 1 ? "is" : "are"} not what SeedLocked records at seq ` +
+    `${at}${await whichChanged(b, "SeedLocked")}: ${values}`
+  );
+}
+
+const ABSENT = Symbol("absent"); // a list's entry past its end
+
+/** A value of the header or the log in a check's words: a string as it is, anything else as its JSON.
+ * @param {unknown} value */
+function shown(value) {
+  if (value === ABSENT) return "(none)";
+  return typeof value === "string" ? value : canonical(value);
+}
+
 /** @param {Bundle} b */
 function lockEvent(b) {
   const e = b.events.find((x) => get(x.body, "type") === "SeedLocked");
@@ -386,11 +429,7 @@ async function seedStage(b) {
   if (lock !== null) {
     const data = get(lock, "data", {});
     if (!pyEq(get(data, "client_seeds"), d.client_seeds) || !pyEq(get(data, "beacon"), d.beacon ?? null)) {
-      return fail(
-        `the client seeds or beacon differ from those locked at seq ${pyStr(get(lock, "seq"))}`,
-        null,
-        get(lock, "seq"),
-      );
+      return fail(await lockedDifferently(b, lock), null, get(lock, "seq"));
     }
   }
   return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };

@@ -1,0 +1,67 @@
+"""What `verify` says of a tampered bundle names what differs (a new user's trial, with bundles it had tampered): the
+seat whose client seed differs and on which side, a failure of the seeds rather than of one roll, the command of the
+bundle the replay refuses, in words for a replay rather than advice for an API client."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from service.replay import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+# revealed; USSR and USA contributed no client seed (the lock gives them SHA-256 of ""), Germany and UK did
+BUNDLE = json.loads((ROOT / "replays" / "aa1942-north-atlantic.3.0.0.json").read_text())
+
+
+def _lock(b: dict) -> dict:
+    return next(e["body"] for e in b["events"] if e["body"]["type"] == "SeedLocked")
+
+
+def _flip_last(value: str) -> str:
+    return value[:-1] + ("1" if value[-1] == "0" else "0")
+
+
+def test_a_client_seed_changed_in_the_lock_names_the_seat_and_says_the_log_was_changed():
+    b = copy.deepcopy(BUNDLE)
+    lock = _lock(b)
+    seats = b["events"][0]["body"]["data"]["seats"]
+    was = lock["data"]["client_seeds"][2]
+    lock["data"]["client_seeds"][2] = _flip_last(was)
+    report = verify(b)
+    dice = report["checks"]["dice"]
+    assert report["checks"]["chain"]["first_bad_seq"] == lock["seq"] == dice["first_bad_seq"]
+    assert dice["detail"].startswith(f"the header's client seed of {seats[2]} is not what SeedLocked records at seq ")
+    assert f"the log was changed: its event seq {lock['seq']} does not verify" in dice["detail"], dice["detail"]
+    assert (
+        f"header client seed of {seats[2]} {was}, SeedLocked client seed of {seats[2]} at seq {lock['seq']} "
+        f"{_flip_last(was)}" in dice["detail"]
+    )
+    assert not any(seat in dice["detail"] for seat in seats if seat != seats[2])
+
+
+def test_the_header_copy_of_client_seeds_changed_names_each_seat_and_the_header():
+    b = copy.deepcopy(BUNDLE)
+    seats = b["events"][0]["body"]["data"]["seats"]
+    for i in (1, 3, 4):
+        b["dice"]["client_seeds"][i] = _flip_last(b["dice"]["client_seeds"][i])
+    report = verify(b)
+    dice = report["checks"]["dice"]
+    assert report["checks"]["chain"]["status"] == "pass" and dice["first_bad_seq"] == _lock(b)["seq"]
+    assert dice["detail"].startswith(
+        f"the header's client seeds of {seats[1]}, {seats[3]} and {seats[4]} are not what SeedLocked records at seq "
+    )
+    assert "so the header was changed (or the log was)" in dice["detail"] and "log was changed" not in dice["detail"]
+    assert f"header client seed of {seats[3]} {b['dice']['client_seeds'][3]}, " in dice["detail"]
+
+
+def test_a_beacon_and_a_missing_seed_are_named_too():
+    b = copy.deepcopy(BUNDLE)
+    b["dice"]["beacon"] = "drand-1234"
+    b["dice"]["client_seeds"].pop()
+    dice = verify(b)["checks"]["dice"]
+    last = b["events"][0]["body"]["data"]["seats"][-1]
+    assert dice["detail"].startswith(f"the header's beacon and client seed of {last} are not what SeedLocked"), dice
+    assert f"header client seed of {last} (none), " in dice["detail"]
+    assert "header beacon drand-1234, SeedLocked beacon at seq " in dice["detail"] and dice["detail"].endswith(" null")
