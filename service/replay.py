@@ -211,6 +211,8 @@ def _shown(value: Any) -> str:
 
 
 def verify_dice(b: Bundle) -> dict[str, Any]:
+    """The seed inputs (the header's seed against the log's, the commit, the seeds locked), then every roll alone.
+    `first_bad_k` names a roll: it is null for a failure of the seed inputs, which is no one roll's."""
     d = b.dice
     if d.scheme != "umpire1":
         return _check("fail", f"unknown dice scheme {d.scheme!r}", first_bad_k=None, first_bad_seq=None)
@@ -224,7 +226,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     try:
         seed = bytes.fromhex(d.server_seed)
     except ValueError:
-        return _check("fail", "server_seed is not hex", first_bad_k=0, first_bad_seq=1)
+        return _check("fail", "server_seed is not hex", first_bad_k=None, first_bad_seq=1)
     logged, at = logged_seed(b)
     if at is not None and logged != d.server_seed:
         return _check(
@@ -232,14 +234,14 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             f"the header's dice.server_seed is not the seed ServerSeedRevealed records at seq {at}"
             f"{_which_changed(b, 'ServerSeedRevealed')}: header dice.server_seed {d.server_seed}, "
             f"ServerSeedRevealed at seq {at} {logged}",
-            first_bad_k=0,
+            first_bad_k=None,
             first_bad_seq=at,
         )
     if hashlib.sha256(seed).hexdigest() != d.server_commit:
         return _check(
             "fail",
             "SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)",
-            first_bad_k=0,
+            first_bad_k=None,
             first_bad_seq=1,
         )
     genesis = b.events[0].body if b.events else {}

@@ -8,6 +8,9 @@ import copy
 import json
 from pathlib import Path
 
+from fastapi.testclient import TestClient
+
+from service.app import create_app
 from service.replay import verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,3 +68,25 @@ def test_a_beacon_and_a_missing_seed_are_named_too():
     assert dice["detail"].startswith(f"the header's beacon and client seed of {last} are not what SeedLocked"), dice
     assert f"header client seed of {last} (none), " in dice["detail"]
     assert "header beacon drand-1234, SeedLocked beacon at seq " in dice["detail"] and dice["detail"].endswith(" null")
+
+
+def test_a_failure_of_the_seed_inputs_names_no_roll_over_http_too(tmp_path):
+    """The header's seed against the log's, the seed against its commitment: no one roll's failure, so
+    `first_bad_k` is null (it was 0, and the desk headlined 'roll k=0' though roll 0 is fine); the seq stays named."""
+    reveal = next(e["body"] for e in BUNDLE["events"] if e["body"]["type"] == "ServerSeedRevealed")
+    forged_log = copy.deepcopy(BUNDLE)  # the header's seed left out: the log's, edited, is taken and fails the commit
+    forged_log["dice"]["server_seed"] = None
+    forged_log["events"][reveal["seq"] - 1]["body"]["data"]["server_seed"] = "44" * 32
+    forged_header = {**BUNDLE, "dice": {**BUNDLE["dice"], "server_seed": _flip_last(BUNDLE["dice"]["server_seed"])}}
+    cases = [(forged_header, reveal["seq"]), (forged_log, 1)]
+    with TestClient(create_app(str(tmp_path / "v.db"))) as c:
+        for b, seq in cases:
+            dice = verify(b)["checks"]["dice"]
+            assert dice["status"] == "fail" and dice["first_bad_k"] is None and dice["first_bad_seq"] == seq, dice
+            answered = c.post("/bundles/verify", json=b).json()["checks"]["dice"]
+            assert answered["first_bad_k"] is None and answered["first_bad_seq"] == seq, answered
+    # a roll's own failure still names its k
+    roll = next(e for e in BUNDLE["events"] if e["body"]["type"] == "DiceRolled")
+    b = copy.deepcopy(BUNDLE)
+    b["events"][roll["body"]["seq"] - 1]["body"]["data"]["k"] = 7
+    assert verify(b)["checks"]["dice"]["first_bad_k"] == roll["body"]["data"]["k"]

@@ -385,7 +385,8 @@ function lockEvent(b) {
 }
 
 /**
- * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed.
+ * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed. A failure here is
+ * no one roll's: its first_bad_k is null.
  * Returns {stop: a check to report as is, or null; gameSeed: bytes when every roll can be recomputed}.
  * @typedef {{stop: Check | null, gameSeed: import("./crypto.js").Bytes | null}} SeedStage
  * @param {Bundle} b
@@ -408,18 +409,18 @@ async function seedStage(b) {
     return { stop, gameSeed: null };
   }
   const seed = fromhex(d.server_seed);
-  if (seed === null) return fail("server_seed is not hex", 0, 1);
+  if (seed === null) return fail("server_seed is not hex", null, 1);
   if (at !== null && !pyEq(logged, d.server_seed)) {
     return fail(
       `the header's dice.server_seed is not the seed ServerSeedRevealed records at seq ${pyStr(at)}` +
         `${await whichChanged(b, "ServerSeedRevealed")}: header dice.server_seed ${d.server_seed}, ` +
         `ServerSeedRevealed at seq ${pyStr(at)} ${pyStr(logged)}`,
-      0,
+      null,
       at,
     );
   }
   if (hex(await sha256(seed)) !== d.server_commit) {
-    return fail("SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", 0, 1);
+    return fail("SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", null, 1);
   }
   const genesis = b.events.length ? b.events[0].body : {};
   if (!pyEq(get(get(get(genesis, "data", {}), "dice", {}), "server_commit"), d.server_commit)) {
