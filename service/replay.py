@@ -480,7 +480,7 @@ def replay(
     game: Game | None = None
     seq = 0
     every = max(1, len(b.commands) // 100)  # `progress(done, total)` a hundred times at most
-    for done, cmd in enumerate(b.commands):
+    for done, cmd in enumerate(b.commands):  # `done`: the command's index in the bundle's list
         if progress is not None and done % every == 0:
             progress(done, len(b.commands))
         p = cmd.payload
@@ -539,14 +539,17 @@ def replay(
                     raise Rejected(
                         "replay", "a deadline_expired is recorded as the command of the seat whose time ran out"
                     )
-                then = None if typed.then is None else engine.parse_command(loaded.ruleset, typed.then)
+                then = None if typed.then is None else _parsed(loaded, typed.then)
                 evs = engine.decide_expiry(game, typed.seat, typed.since, typed.action, then, server_seed)
             else:
-                evs = engine.decide_command(game, cmd.seat, engine.parse_command(loaded.ruleset, p), server_seed)
+                evs = engine.decide_command(game, cmd.seat, _parsed(loaded, p), server_seed)
         except Rejected as e:
+            first, last = cmd.seqs
+            made = f"seq {first}" if first == last else f"seqs {first}-{last}"
             return _check(
                 "fail",
-                f"command {cmd.command_id} ({p.get('type')}) is rejected on replay: {e.detail}",
+                f"the bundle's commands[{done}], {cmd.command_id} ({p.get('type')} by {cmd.seat}), which the bundle "
+                f"records as making {made}, is rejected on replay: {e.detail}",
                 first_bad_seq=seq + 1,
             ), game
         if cmd.seqs != [seq + 1, seq + len(evs)]:
@@ -585,6 +588,15 @@ def replay(
     return _check(
         "pass", f"{_count(len(b.commands), 'command')} replayed to {_count(seq, 'byte-identical event')}", first_bad_seq=None
     ), game
+
+
+def _parsed(loaded: Loaded, payload: dict[str, Any]) -> Any:
+    """A recorded command's payload as its ruleset's command, or Rejected saying why it is none, in a replay's words
+    (not the advice a client sending it would get: what is legal now, where the schemas are)."""
+    try:
+        return engine.parse_command(loaded.ruleset, payload, advice=False)
+    except InvalidInput as e:
+        raise Rejected("replay", f"its payload is not a command of {loaded.ruleset.id}: {e.detail}") from None
 
 
 def refuse_sealed_content(b: Bundle) -> None:

@@ -9,8 +9,10 @@ import json
 from pathlib import Path
 
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from service.app import create_app
+from service.cli import app as cli
 from service.replay import verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,3 +92,26 @@ def test_a_failure_of_the_seed_inputs_names_no_roll_over_http_too(tmp_path):
     b = copy.deepcopy(BUNDLE)
     b["events"][roll["body"]["seq"] - 1]["body"]["data"]["k"] = 7
     assert verify(b)["checks"]["dice"]["first_bad_k"] == roll["body"]["data"]["k"]
+
+
+def test_a_command_the_replay_refuses_is_named_by_its_place_and_seqs_without_advice_for_an_api_client(tmp_path):
+    """A new user's trial: `.commands[6].payload.spend=21` on an end_phase gave `command c-… (end_phase) is rejected
+    on replay: Object contains unknown field 'spend'. … GET /games/{id} lists what is legal now …`: advice for a client
+    sending a command, and no seq. Now the command's index in the bundle and the seqs it is recorded as making."""
+    b = copy.deepcopy(BUNDLE)
+    i, cmd = next((i, c) for i, c in enumerate(b["commands"]) if c["payload"]["type"] == "end_phase")
+    cmd["payload"]["spend"] = 21
+    first, last = cmd["seqs"]
+    made = f"seq {first}" if first == last else f"seqs {first}-{last}"
+    replay = verify(b)["checks"]["replay"]
+    assert replay["status"] == "fail" and replay["first_bad_seq"] == first
+    assert replay["detail"] == (
+        f"the bundle's commands[{i}], {cmd['command_id']} (end_phase by {cmd['seat']}), which the bundle records as "
+        f"making {made}, is rejected on replay: its payload is not a command of aa1942-convoy: Object contains unknown "
+        "field `spend`"
+    )
+    path = tmp_path / "spend.json"
+    path.write_text(json.dumps(b))
+    for command in ("verify", "replay"):
+        r = CliRunner().invoke(cli, [command, str(path)], terminal_width=200)
+        assert r.exit_code == 1 and f"commands[{i}]" in r.output and "GET /" not in r.output, r.output
