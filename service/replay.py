@@ -77,10 +77,17 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
     if unmade is not None:
         detail, seq = unmade
         return _check("fail", detail, first_bad_seq=seq)
+    n, chains = len(b.events), "chains" if len(b.events) == 1 else "chain"
+    listed = (
+        f"{len(b.commands)} commands are those the events name, each over the seqs it made"
+        if len(b.commands) != 1
+        else "1 command is the one the event names, over the seq it made"
+        if n == 1
+        else "1 command is the one the events name, over the seqs it made"
+    )
     return _check(
         "pass",
-        f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis; its "
-        f"{_count(len(b.commands), 'command')} are those the events name, each over the seqs it made",
+        f"{_count(n, 'event')} {chains} to head {head}; the bundle's header matches the genesis; its {listed}",
         first_bad_seq=None,
         events=len(b.events),
     )

@@ -52,12 +52,16 @@ def _cases() -> dict:
             {"what": what, "text": raw.decode(), "python": python_checks(raw, verify(raw))}
             for what, raw in [("golden", json.dumps(BUNDLE, ensure_ascii=False).encode()), *tampered]
         ],
-        # the words of each failing check, which the desk shows as `umpire verify` says them
+        # the words of the chain check and each failing one, which the desk shows as `umpire verify` says them
         "worded": [
             {
                 "what": what,
                 "text": json.dumps(b),
-                "python": {n: c for n, c in verify(b)["checks"].items() if c["status"] == "fail" and n != "replay"},
+                "python": {
+                    n: c
+                    for n, c in verify(b)["checks"].items()
+                    if n == "chain" or (c["status"] == "fail" and n != "replay")
+                },
                 "says": says,
             }
             for what, b, says in _worded()
@@ -70,8 +74,8 @@ def _flip_last(value: str) -> str:
 
 
 def _worded() -> list[tuple[str, dict, str]]:
-    """Tampered bundles whose failures name what differs (the header's seed against the log's, the head), and words
-    one of them holds."""
+    """Tampered bundles whose failures name what differs (the header's seed against the log's, a client seed, the
+    head), a bundle of one event and one command, and words one of their checks holds."""
     reveal = next(e["body"] for e in BUNDLE["events"] if e["body"]["type"] == "ServerSeedRevealed")
     seed, head = _flip_last(BUNDLE["dice"]["server_seed"]), _flip_last(BUNDLE["head"])
     in_log = copy.deepcopy(BUNDLE)
@@ -84,9 +88,12 @@ def _worded() -> list[tuple[str, dict, str]]:
     for i in (1, 3, 4):
         header["dice"]["client_seeds"][i] = _flip_last(header["dice"]["client_seeds"][i])
     header["dice"]["beacon"] = "drand-1234"
+    first = BUNDLE["events"][0]
+    one = {**BUNDLE, "events": [first], "commands": BUNDLE["commands"][:1], "head": first["hash"]}
     return [
         ("a client seed in SeedLocked", locked, f"the header's client seed of {seats[2]} is not what SeedLocked"),
-        ("the header's client seeds and beacon", header, f"beacon and client seeds of {seats[1]}, {seats[3]} and {seats[4]} are"),
+        ("the header's seeds", header, f"beacon and client seeds of {seats[1]}, {seats[3]} and {seats[4]} are"),
+        ("one event", one, "1 event chains to head"),
         ("the header's seed", {**BUNDLE, "dice": {**BUNDLE["dice"], "server_seed": seed}}, f"server_seed {seed}, "),
         ("the log's seed", in_log, f"the log was changed: its event seq {reveal['seq']} does not verify"),
         ("the head", {**BUNDLE, "head": head}, f"head {head}, last event's hash {BUNDLE['head']}"),

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from service.app import create_app
 from service.cli import app as cli
 from service.replay import verify
+from tests.conftest import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 # revealed; USSR and USA contributed no client seed (the lock gives them SHA-256 of ""), Germany and UK did
@@ -115,3 +116,22 @@ def test_a_command_the_replay_refuses_is_named_by_its_place_and_seqs_without_adv
     for command in ("verify", "replay"):
         r = CliRunner().invoke(cli, [command, str(path)], terminal_width=200)
         assert r.exit_code == 1 and f"commands[{i}]" in r.output and "GET /" not in r.output, r.output
+
+
+def test_a_chain_of_one_event_and_one_command_is_worded_in_the_singular(client):
+    """A new user's trial: a fork's bundle (its genesis and the fork_game that made it) read '1 events chain to head …;
+    its 1 command are those the events name'."""
+    g = new_game(client)
+    at = client.get(f"/games/{g['game_id']}").json()["version"]
+    fork = client.post(f"/games/{g['game_id']}/forks", json={"at": at})
+    assert fork.status_code == 201, fork.text
+    bundle = client.get(f"/games/{fork.json()['game_id']}/bundle").json()
+    assert len(bundle["events"]) == len(bundle["commands"]) == 1
+    chain = verify(bundle)["checks"]["chain"]
+    assert chain["status"] == "pass" and chain["detail"].startswith(f"1 event chains to head {bundle['head']}; "), chain
+    assert chain["detail"].endswith("; its 1 command is the one the event names, over the seq it made"), chain
+    events, head = BUNDLE["events"][:2], BUNDLE["events"][1]["hash"]
+    two = {**BUNDLE, "events": events, "commands": BUNDLE["commands"][:2], "head": head}
+    detail = verify(two)["checks"]["chain"]["detail"]
+    assert detail.startswith("2 events chain to head ")
+    assert detail.endswith("; its 2 commands are those the events name, each over the seqs it made"), detail

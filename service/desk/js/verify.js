@@ -239,8 +239,9 @@ export async function verifyChain(b, memo = null) {
       { first_bad_seq: 1 },
     );
   }
+  const chained = `${b.events.length} event${b.events.length === 1 ? " chains" : "s chain"} to head ${head}`;
   if (b.commands_unread) {
-    return check("pass", `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis`, {
+    return check("pass", `${chained}; the bundle's header matches the genesis`, {
       first_bad_seq: null,
       events: b.events.length,
     });
@@ -248,9 +249,15 @@ export async function verifyChain(b, memo = null) {
   const unmade = commandsAgainstEvents(b);
   if (unmade) return check("fail", unmade.detail, { first_bad_seq: unmade.seq });
   const n = b.commands.length;
+  const listed =
+    n !== 1
+      ? `${n} commands are those the events name, each over the seqs it made`
+      : b.events.length === 1
+        ? "1 command is the one the event names, over the seq it made"
+        : "1 command is the one the events name, over the seqs it made";
   return check(
     "pass",
-    `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis; its ${n} command${n === 1 ? "" : "s"} are those the events name, each over the seqs it made`,
+    `${chained}; the bundle's header matches the genesis; its ${listed}`,
     { first_bad_seq: null, events: b.events.length },
   );
 }
