@@ -280,27 +280,51 @@ def verify_cmd(
         table.add_row(name, f"[{colours[check['status']]}]{check['status']}[/]", _shortened(name, check["detail"], full))
     console.print(table)
     if full:
-        console.print("in full, each on one line (the table shortens them):", highlight=False)
-        for name, value in full:
-            console.print(f"  {name:<6}  {value}", highlight=False, soft_wrap=True)
+        console.print("in full (the table shortens them), each value whole on a line:", highlight=False)
+        wide = max(len(label) for label, _ in full)
+        side = 2 + wide + 2 + max(len(value) for _, value in full) <= console.width
+        for label, value in full:  # each value beside its label where every one fits so, else under it
+            lines = [f"  {label:<{wide}}  {value}"] if side else [f"  {label}", f"    {value}"]
+            for line in lines:
+                console.print(line, highlight=False, soft_wrap=True)
     console.print(f"verdict: [bold]{report['verdict']}[/]")
     raise typer.Exit({"verified": 0, "failed": 1, "partial": 2}[report["verdict"]])
 
 
 # a SHA-256 in hex: a chain head, an event's hash, a seed, a commitment
 HEX64 = re.compile(r"\b[0-9a-fA-F]{64}\b")
+# where the words that name a value in a detail begin: the check words each value it compares as "<label> <value>"
+# ("the head … is not the last event's hash …", "header dice.server_seed …, ServerSeedRevealed at seq 19 …")
+LABEL_START = re.compile(r"(?:^|; |: |, | is not | to )(?:the )?")
 
 
 def _shortened(check: str, detail: str, full: list[tuple[str, str]]) -> str:
-    """`detail` with each 64-hex value cut to its first 12 characters, the value added to `full` under its check's
-    name: at 80 columns the detail column holds under 60, so a head in it broke over two lines and could not be
-    copied; `umpire verify` prints `full` below the table, a value a line."""
+    """`detail` with each 64-hex value cut short, the value added to `full` with what names it (its check's name and
+    the words before it in the detail): at 80 columns the detail column holds under 60, so a head in it broke over two
+    lines and could not be copied; `umpire verify` prints `full` below the table, a value a line.
+
+    A value is cut to its first 12 characters, and where the detail holds another value with those same 12 (a seed
+    or a head compared with one an edit changed further on), also to the few around the first character where they
+    part: two cut values that differ never read the same."""
+    values = HEX64.findall(detail)
 
     def cut(m: re.Match[str]) -> str:
-        full.append((check, m.group()))
-        return m.group()[:12] + "…"
+        value = m.group()
+        before = detail[: m.start()].rstrip()
+        label = before[[s.end() for s in LABEL_START.finditer(before)][-1] :]
+        full.append((f"{check}: {label}" if label else check, value))
+        parts = max((_common_prefix(value, other) for other in values if other != value), default=0)
+        if parts < 12:
+            return value[:12] + "…"
+        start, end = max(12, parts - 4), parts + 4
+        return value[:12] + ("…" if start > 12 else "") + value[start:end] + ("…" if end < len(value) else "")
 
     return HEX64.sub(cut, detail)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many leading characters two values share."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def _verify_store(db: str, lines: bool = False) -> None:

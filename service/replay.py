@@ -47,7 +47,11 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
     if wrong_game is not None:
         return _check("fail", f"event seq {wrong_game} belongs to another game", first_bad_seq=wrong_game)
     if head != b.head:
-        return _check("fail", f"the head {b.head} is not the last event's hash {head}", first_bad_seq=len(b.events))
+        return _check(
+            "fail",
+            f"the bundle's head is not its last event's hash: head {b.head}, last event's hash {head}",
+            first_bad_seq=len(b.events),
+        )
     if not b.events:
         return _check("fail", "the bundle has no events", first_bad_seq=1)
     genesis = b.events[0].body.get("data", {})
@@ -73,10 +77,17 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
     if unmade is not None:
         detail, seq = unmade
         return _check("fail", detail, first_bad_seq=seq)
+    n, chains = len(b.events), "chains" if len(b.events) == 1 else "chain"
+    listed = (
+        f"{len(b.commands)} commands are those the events name, each over the seqs it made"
+        if len(b.commands) != 1
+        else "1 command is the one the event names, over the seq it made"
+        if n == 1
+        else "1 command is the one the events name, over the seqs it made"
+    )
     return _check(
         "pass",
-        f"{len(b.events)} events chain to head {head}; the bundle's header matches the genesis; its "
-        f"{_count(len(b.commands), 'command')} are those the events name, each over the seqs it made",
+        f"{_count(n, 'event')} {chains} to head {head}; the bundle's header matches the genesis; its {listed}",
         first_bad_seq=None,
         events=len(b.events),
     )
@@ -154,7 +165,61 @@ def with_logged_seed(b: Bundle) -> tuple[Bundle, int | None]:
     return msgspec.structs.replace(b, dice=msgspec.structs.replace(b.dice, server_seed=seed)), seq
 
 
+def _which_changed(b: Bundle, kind: str) -> str:
+    """Which side of a header-vs-log difference was changed, as the end of the sentence that names the difference: the
+    log, where its events do not chain up to the first of type `kind` (the event the header's unchained copy is
+    compared with; the chain check names the same seq), else most likely the header."""
+    upto = next((i for i, e in enumerate(b.events, start=1) if e.body.get("type") == kind), len(b.events))
+    bad, _ = first_broken_link((e.body, e.hash) for e in b.events[:upto])
+    if bad is not None:
+        return f", and the log was changed: its event seq {bad} does not verify (the chain check names it)"
+    return ": the chained log's is the game's, so the header was changed (or the log was)"
+
+
+def _locked_differently(b: Bundle, lock: dict[str, Any]) -> str:
+    """What of the header's seed inputs is not what `SeedLocked` records, field by field: each seat's client seed (in
+    the genesis's seat order, as the lock lists them) and the beacon, both values of each, and which side was changed."""
+    at, data, d = lock["seq"], lock["data"], b.dice
+    seats = b.events[0].body.get("data", {}).get("seats") if b.events else None
+    logged = data["client_seeds"]
+    fields: list[tuple[str, Any, Any]] = []  # (what, the header's, the log's)
+    if isinstance(logged, list):
+        for i in range(max(len(logged), len(d.client_seeds))):
+            seat = seats[i] if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], str) else f"#{i}"
+            mine, theirs = (x[i] if i < len(x) else _ABSENT for x in (d.client_seeds, logged))
+            if mine is _ABSENT or theirs is _ABSENT or mine != theirs:
+                fields.append((f"client seed of {seat}", mine, theirs))
+    else:
+        fields.append(("client seeds", d.client_seeds, logged))
+    if data.get("beacon") != d.beacon:
+        fields.append(("beacon", d.beacon, data.get("beacon")))
+    seeds = [what.removeprefix("client seed of ") for what, _, _ in fields if what.startswith("client seed of ")]
+    named = [what for what, _, _ in fields if not what.startswith("client seed of ")]  # the beacon first
+    if seeds:
+        listed = seeds[0] if len(seeds) == 1 else f"{', '.join(seeds[:-1])} and {seeds[-1]}"
+        named.append(f"client seed{'s' if len(seeds) > 1 else ''} of {listed}")
+    values = "; ".join(
+        f"header {what} {_shown(mine)}, SeedLocked {what} at seq {at} {_shown(theirs)}" for what, mine, theirs in fields
+    )
+    return (
+        f"the header's {' and '.join(named)} {'is' if len(fields) == 1 else 'are'} not what SeedLocked records at seq "
+        f"{at}{_which_changed(b, 'SeedLocked')}: {values}"
+    )
+
+
+_ABSENT = object()  # a list's entry past its end
+
+
+def _shown(value: Any) -> str:
+    """A value of the header or the log in a check's words: a string as it is, anything else as its JSON."""
+    if value is _ABSENT:
+        return "(none)"
+    return value if isinstance(value, str) else canonical(value).decode()
+
+
 def verify_dice(b: Bundle) -> dict[str, Any]:
+    """The seed inputs (the header's seed against the log's, the commit, the seeds locked), then every roll alone.
+    `first_bad_k` names a roll: it is null for a failure of the seed inputs, which is no one roll's."""
     d = b.dice
     if d.scheme != "umpire1":
         return _check("fail", f"unknown dice scheme {d.scheme!r}", first_bad_k=None, first_bad_seq=None)
@@ -168,21 +233,22 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     try:
         seed = bytes.fromhex(d.server_seed)
     except ValueError:
-        return _check("fail", "server_seed is not hex", first_bad_k=0, first_bad_seq=1)
+        return _check("fail", "server_seed is not hex", first_bad_k=None, first_bad_seq=1)
     logged, at = logged_seed(b)
     if at is not None and logged != d.server_seed:
         return _check(
             "fail",
-            f"the header's dice.server_seed {d.server_seed} is not the seed ServerSeedRevealed records at seq {at}, "
-            f"{logged}: the chained log's is the game's, so the header was changed (or the log was)",
-            first_bad_k=0,
+            f"the header's dice.server_seed is not the seed ServerSeedRevealed records at seq {at}"
+            f"{_which_changed(b, 'ServerSeedRevealed')}: header dice.server_seed {d.server_seed}, "
+            f"ServerSeedRevealed at seq {at} {logged}",
+            first_bad_k=None,
             first_bad_seq=at,
         )
     if hashlib.sha256(seed).hexdigest() != d.server_commit:
         return _check(
             "fail",
             "SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)",
-            first_bad_k=0,
+            first_bad_k=None,
             first_bad_seq=1,
         )
     genesis = b.events[0].body if b.events else {}
@@ -193,10 +259,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
     lock = _lock_event(b)
     if lock is not None and (lock["data"]["client_seeds"] != d.client_seeds or lock["data"].get("beacon") != d.beacon):
         return _check(
-            "fail",
-            f"the client seeds or beacon differ from those locked at seq {lock['seq']}",
-            first_bad_k=None,
-            first_bad_seq=lock["seq"],
+            "fail", _locked_differently(b, lock), first_bad_k=None, first_bad_seq=lock["seq"]
         )
     gs = game_seed(seed, b.game, d.client_seeds, d.beacon)
     first = expected_k = first_k(b)
@@ -424,7 +487,7 @@ def replay(
     game: Game | None = None
     seq = 0
     every = max(1, len(b.commands) // 100)  # `progress(done, total)` a hundred times at most
-    for done, cmd in enumerate(b.commands):
+    for done, cmd in enumerate(b.commands):  # `done`: the command's index in the bundle's list
         if progress is not None and done % every == 0:
             progress(done, len(b.commands))
         p = cmd.payload
@@ -483,14 +546,17 @@ def replay(
                     raise Rejected(
                         "replay", "a deadline_expired is recorded as the command of the seat whose time ran out"
                     )
-                then = None if typed.then is None else engine.parse_command(loaded.ruleset, typed.then)
+                then = None if typed.then is None else _parsed(loaded, typed.then)
                 evs = engine.decide_expiry(game, typed.seat, typed.since, typed.action, then, server_seed)
             else:
-                evs = engine.decide_command(game, cmd.seat, engine.parse_command(loaded.ruleset, p), server_seed)
+                evs = engine.decide_command(game, cmd.seat, _parsed(loaded, p), server_seed)
         except Rejected as e:
+            first, last = cmd.seqs
+            made = f"seq {first}" if first == last else f"seqs {first}-{last}"
             return _check(
                 "fail",
-                f"command {cmd.command_id} ({p.get('type')}) is rejected on replay: {e.detail}",
+                f"the bundle's commands[{done}], {cmd.command_id} ({p.get('type')} by {cmd.seat}), which the bundle "
+                f"records as making {made}, is rejected on replay: {e.detail}",
                 first_bad_seq=seq + 1,
             ), game
         if cmd.seqs != [seq + 1, seq + len(evs)]:
@@ -529,6 +595,15 @@ def replay(
     return _check(
         "pass", f"{_count(len(b.commands), 'command')} replayed to {_count(seq, 'byte-identical event')}", first_bad_seq=None
     ), game
+
+
+def _parsed(loaded: Loaded, payload: dict[str, Any]) -> Any:
+    """A recorded command's payload as its ruleset's command, or Rejected saying why it is none, in a replay's words
+    (not the advice a client sending it would get: what is legal now, where the schemas are)."""
+    try:
+        return engine.parse_command(loaded.ruleset, payload, advice=False)
+    except InvalidInput as e:
+        raise Rejected("replay", f"its payload is not a command of {loaded.ruleset.id}: {e.detail}") from None
 
 
 def refuse_sealed_content(b: Bundle) -> None:

@@ -202,6 +202,43 @@ def test_verify_prints_every_head_and_hash_whole_on_one_line_at_80_columns(monke
             assert len(value) == 64 and any(value in line for line in lines), (value, r.stdout)
 
 
+def _flip_last(value: str) -> str:
+    return value[:-1] + ("1" if value[-1] == "0" else "0")
+
+
+def test_verify_cuts_two_compared_values_where_they_part_and_names_each_whole_one(monkeypatch, tmp_path):
+    """A new user's trial: a seed or a head changed in its last hex digit read as two identical values in the table
+    ("a38ea36b801d… is not … a38ea36b801d…"), and the whole values below it were labelled only `dice` or `chain`, in
+    an order that swapped. A cut value now shows the characters where it parts from the one it is compared with, and
+    each whole value is labelled with what it is."""
+    from service import cli as cli_module
+
+    monkeypatch.setattr(cli_module, "console", cli_module._Console(width=80))
+    b = json.loads((ROOT / "replays" / "aa1942-two-sides.4.0.0.json").read_text())
+    (reveal,) = [e["body"] for e in b["events"] if e["body"]["type"] == "ServerSeedRevealed"]
+    seed, seq = reveal["data"]["server_seed"], reveal["seq"]
+    forged_seed, forged_head = _flip_last(seed), _flip_last(b["head"])
+    cases = (
+        ({**b, "dice": {**b["dice"], "server_seed": forged_seed}}, "dice", [
+            ("header dice.server_seed", forged_seed),
+            (f"ServerSeedRevealed at seq {seq}", seed),
+        ]),
+        ({**b, "head": forged_head}, "chain", [("head", forged_head), ("last event's hash", b["head"])]),
+    )
+    for i, (bundle, check, values) in enumerate(cases):
+        path = tmp_path / f"forged-{i}.json"
+        path.write_text(json.dumps(bundle))
+        r = CliRunner().invoke(cli, ["verify", str(path)])
+        assert r.exit_code == 1, r.output
+        table, below = r.stdout.split("in full")
+        for _, value in values:  # the first 12 and the characters around the one that differs
+            assert f"{value[:12]}…{value[-5:]}" in table, (value, table)
+        lines = below.splitlines()
+        for label, value in values:
+            at = lines.index(f"  {check}: {label}")
+            assert lines[at + 1] == f"    {value}", (label, below)
+
+
 def test_make_run_passes_cors_origins():
     def run_line(*args: str) -> str:
         # under `make test` the outer make's MAKEFLAGS/MAKELEVEL would add "Entering directory" lines

@@ -252,6 +252,29 @@ def test_a_forgery_of_a_held_game_with_a_recomputed_chain_is_red_at_the_seq_that
     assert desk.page.evaluate("() => location.hash") == f"#/file/events/{seq}"
 
 
+def test_a_header_seed_the_log_does_not_reveal_is_named_as_the_seeds_not_a_roll(desk, tmp_path):
+    """A new user's trial: the header's dice.server_seed changed in its last digit was headlined 'A roll does not
+    match the seeds: roll k=0 (seq N)', with a 'show roll k=0' link, though roll 0 is fine; and the server's replay,
+    skipped for want of a trusted seed, showed as '… pending' for good. Now the seed inputs are named, k is null as
+    `umpire verify` says, and the replay row says the server skipped it, and why."""
+    seed = EASTBOUND["dice"]["server_seed"]
+    forged = seed[:-1] + ("1" if seed[-1] == "0" else "0")
+    reveal = next(e["body"]["seq"] for e in EASTBOUND["events"] if e["body"]["type"] == "ServerSeedRevealed")
+    path = tmp_path / "eastbound-seed.json"
+    path.write_bytes(dumps({**EASTBOUND, "dice": {**EASTBOUND["dice"], "server_seed": forged}}))
+    desk.open_file(path)
+    assert desk.check("dice") == python_checks(path.read_bytes())["dice"]
+    assert desk.check("dice") == {"status": "fail", "first_bad_seq": reveal, "first_bad_k": None}
+    text = desk.page.inner_text("#verdict-text")
+    assert text.startswith(f"✗ The seed inputs of the dice do not check out (event seq {reveal})"), text
+    assert "roll k=" not in desk.page.inner_text("#checks")
+    assert desk.page.get_attribute("#check-dice a", "href").endswith(f"/events/{reveal}")
+    desk.page.wait_for_selector("#check-replay[data-status=skipped]", timeout=60_000)
+    replay = desk.page.locator("#check-replay")
+    assert replay.locator(".badge").inner_text() == "— skipped"
+    assert "this server skipped its replay: the dice check failed" in replay.inner_text()
+
+
 def test_a_bundle_of_a_game_this_server_does_not_hold_is_amber_and_says_why(desk):
     desk.open_file(ROOT / "replays" / "aa1942-pacific.3.0.0.json")
     assert settled(desk) == "pending"

@@ -8,6 +8,7 @@ install, except under CI=true, where they fail (tests/clients/tools.py)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -51,7 +52,52 @@ def _cases() -> dict:
             {"what": what, "text": raw.decode(), "python": python_checks(raw, verify(raw))}
             for what, raw in [("golden", json.dumps(BUNDLE, ensure_ascii=False).encode()), *tampered]
         ],
+        # the words of the chain check and each failing one, which the desk shows as `umpire verify` says them
+        "worded": [
+            {
+                "what": what,
+                "text": json.dumps(b),
+                "python": {
+                    n: c
+                    for n, c in verify(b)["checks"].items()
+                    if n == "chain" or (c["status"] == "fail" and n != "replay")
+                },
+                "says": says,
+            }
+            for what, b, says in _worded()
+        ],
     }
+
+
+def _flip_last(value: str) -> str:
+    return value[:-1] + ("1" if value[-1] == "0" else "0")
+
+
+def _worded() -> list[tuple[str, dict, str]]:
+    """Tampered bundles whose failures name what differs (the header's seed against the log's, a client seed, the
+    head), a bundle of one event and one command, and words one of their checks holds."""
+    reveal = next(e["body"] for e in BUNDLE["events"] if e["body"]["type"] == "ServerSeedRevealed")
+    seed, head = _flip_last(BUNDLE["dice"]["server_seed"]), _flip_last(BUNDLE["head"])
+    in_log = copy.deepcopy(BUNDLE)
+    in_log["events"][reveal["seq"] - 1]["body"]["data"]["server_seed"] = seed
+    lock = next(e["body"] for e in BUNDLE["events"] if e["body"]["type"] == "SeedLocked")
+    seats = BUNDLE["events"][0]["body"]["data"]["seats"]
+    locked = copy.deepcopy(BUNDLE)
+    locked["events"][lock["seq"] - 1]["body"]["data"]["client_seeds"][2] = _flip_last(lock["data"]["client_seeds"][2])
+    header = copy.deepcopy(BUNDLE)
+    for i in (1, 3, 4):
+        header["dice"]["client_seeds"][i] = _flip_last(header["dice"]["client_seeds"][i])
+    header["dice"]["beacon"] = "drand-1234"
+    first = BUNDLE["events"][0]
+    one = {**BUNDLE, "events": [first], "commands": BUNDLE["commands"][:1], "head": first["hash"]}
+    return [
+        ("a client seed in SeedLocked", locked, f"the header's client seed of {seats[2]} is not what SeedLocked"),
+        ("the header's seeds", header, f"beacon and client seeds of {seats[1]}, {seats[3]} and {seats[4]} are"),
+        ("one event", one, "1 event chains to head"),
+        ("the header's seed", {**BUNDLE, "dice": {**BUNDLE["dice"], "server_seed": seed}}, f"server_seed {seed}, "),
+        ("the log's seed", in_log, f"the log was changed: its event seq {reveal['seq']} does not verify"),
+        ("the head", {**BUNDLE, "head": head}, f"head {head}, last event's hash {BUNDLE['head']}"),
+    ]
 
 
 def test_the_desks_pure_modules_pass_their_unit_tests(tmp_path):

@@ -56,6 +56,29 @@ def test_a_header_seed_the_log_does_not_reveal_fails_naming_both():
     assert other in dice["detail"] and seed in dice["detail"] and f"seq {seq}" in dice["detail"]
 
 
+def test_a_seed_edited_in_the_log_says_the_log_was_changed_not_the_header():
+    """A new user's trial: the seed edited in ServerSeedRevealed's data (the header left alone) failed the chain at
+    that seq, and the dice check still said "so the header was changed (or the log was)". Where the log does not
+    chain up to the event the header is compared with, it says the log was changed and where; where it does, the
+    header most likely was."""
+    b = bundle()
+    seed, seq = revealed_at(b)
+    other = seed[:-1] + ("1" if seed[-1] == "0" else "0")
+    in_log = copy.deepcopy(b)
+    next(e for e in in_log["events"] if e["body"]["seq"] == seq)["body"]["data"]["server_seed"] = other
+    report = verify(in_log)
+    dice = report["checks"]["dice"]
+    assert report["checks"]["chain"]["first_bad_seq"] == seq and dice["first_bad_seq"] == seq
+    assert f"the log was changed: its event seq {seq} does not verify" in dice["detail"], dice["detail"]
+    assert "header was changed" not in dice["detail"]
+    assert f"header dice.server_seed {seed}, ServerSeedRevealed at seq {seq} {other}" in dice["detail"]
+    in_header = bundle()
+    in_header["dice"]["server_seed"] = other
+    dice = verify(in_header)["checks"]["dice"]
+    assert "so the header was changed (or the log was)" in dice["detail"] and "log was changed" not in dice["detail"]
+    assert f"header dice.server_seed {other}, ServerSeedRevealed at seq {seq} {seed}" in dice["detail"]
+
+
 def test_over_http_and_the_command_line_alike(tmp_path):
     blank = bundle()
     blank["dice"]["server_seed"] = None

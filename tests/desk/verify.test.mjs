@@ -43,6 +43,22 @@ test("a golden bundle, and tampered ones, judged as umpire verify judges them", 
   assert.ok(caught.length > CASES.verify.length / 2, `${caught.length} of ${CASES.verify.length} caught`);
 });
 
+test("the chain check and a failing one say what they found in the words umpire verify uses", async () => {
+  assert.ok(CASES.worded.length >= 3);
+  for (const c of CASES.worded) {
+    const r = await verifyAll(parse(c.text), () => null);
+    assert.ok(Object.keys(c.python).some((name) => r[name].detail.includes(c.says)), `${c.what}: ${c.says}`);
+    for (const [name, python] of Object.entries(c.python)) {
+      const have = r[name];
+      assert.deepEqual(
+        { status: have.status, detail: have.detail, ...pick(have) },
+        { status: python.status, detail: python.detail, ...pick(python) },
+        `${c.what}: ${name}`,
+      );
+    }
+  }
+});
+
 test("the public form of a bundle with nothing sealed is the bundle itself", () => {
   const b = parse(CASES.verify[0].text);
   assert.equal(publicForm(b), b);

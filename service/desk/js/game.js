@@ -301,7 +301,7 @@ export class Game extends EventTarget {
       const stale = this.source === "live" && rep.at < this.events.length;
       const out = {
         status: c.status,
-        detail: `this server re-ran the rules: ${c.detail}`,
+        detail: `${c.status === "skipped" ? "this server skipped its replay" : "this server re-ran the rules"}: ${c.detail}`,
         said: c.detail,
         first_bad_seq: c.first_bad_seq ?? null,
       };

@@ -208,7 +208,9 @@ export async function verifyChain(b, memo = null) {
     return check("fail", `event seq ${pyStr(seq)} belongs to another game`, { first_bad_seq: seq });
   }
   if (head !== b.head) {
-    return check("fail", `the head ${b.head} is not the last event's hash ${head}`, { first_bad_seq: b.events.length });
+    return check("fail", `the bundle's head is not its last event's hash: head ${b.head}, last event's hash ${head}`, {
+      first_bad_seq: b.events.length,
+    });
   }
   if (!b.events.length) return check("fail", "the bundle has no events", { first_bad_seq: 1 });
   const genesis = get(b.events[0].body, "data", {});
@@ -237,8 +239,9 @@ export async function verifyChain(b, memo = null) {
       { first_bad_seq: 1 },
     );
   }
+  const chained = `${b.events.length} event${b.events.length === 1 ? " chains" : "s chain"} to head ${head}`;
   if (b.commands_unread) {
-    return check("pass", `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis`, {
+    return check("pass", `${chained}; the bundle's header matches the genesis`, {
       first_bad_seq: null,
       events: b.events.length,
     });
@@ -246,9 +249,15 @@ export async function verifyChain(b, memo = null) {
   const unmade = commandsAgainstEvents(b);
   if (unmade) return check("fail", unmade.detail, { first_bad_seq: unmade.seq });
   const n = b.commands.length;
+  const listed =
+    n !== 1
+      ? `${n} commands are those the events name, each over the seqs it made`
+      : b.events.length === 1
+        ? "1 command is the one the event names, over the seq it made"
+        : "1 command is the one the events name, over the seqs it made";
   return check(
     "pass",
-    `${b.events.length} events chain to head ${head}; the bundle's header matches the genesis; its ${n} command${n === 1 ? "" : "s"} are those the events name, each over the seqs it made`,
+    `${chained}; the bundle's header matches the genesis; its ${listed}`,
     { first_bad_seq: null, events: b.events.length },
   );
 }
@@ -323,6 +332,59 @@ async function pyFaces(roll, k, sides) {
   return faces.map((f) => new PyFloat(f));
 }
 
+/** _which_changed of service/replay.py: which side of a header-vs-log difference was changed, as the end of the
+ * sentence that names it: the log, where its events do not chain up to the first of type `kind`, else most likely
+ * the header. @param {Bundle} b @param {string} kind */
+async function whichChanged(b, kind) {
+  const i = b.events.findIndex((x) => get(x.body, "type") === kind);
+  const { bad } = await firstBrokenLink(b.events.slice(0, i < 0 ? b.events.length : i + 1));
+  if (bad !== null) return `, and the log was changed: its event seq ${bad} does not verify (the chain check names it)`;
+  return ": the chained log's is the game's, so the header was changed (or the log was)";
+}
+
+/** _locked_differently of service/replay.py: what of the header's seed inputs is not what SeedLocked records, field
+ * by field (each seat's client seed, in the genesis's seat order, and the beacon), both values, which side changed.
+ * @param {Bundle} b @param {any} lock */
+async function lockedDifferently(b, lock) {
+  const at = pyStr(get(lock, "seq"));
+  const data = get(lock, "data", {});
+  const d = b.dice;
+  const seats = b.events.length ? get(get(b.events[0].body, "data", {}), "seats") : null;
+  const logged = get(data, "client_seeds");
+  /** @type {[string, unknown, unknown][]} (what, the header's, the log's) */
+  const fields = [];
+  if (Array.isArray(logged)) {
+    for (let i = 0; i < Math.max(logged.length, d.client_seeds.length); i++) {
+      const seat = Array.isArray(seats) && i < seats.length && typeof seats[i] === "string" ? seats[i] : `#${i}`;
+      const [mine, theirs] = [d.client_seeds, logged].map((x) => (i < x.length ? x[i] : ABSENT));
+      if (mine === ABSENT || theirs === ABSENT || !pyEq(mine, theirs)) fields.push([`client seed of ${seat}`, mine, theirs]);
+    }
+  } else fields.push(["client seeds", d.client_seeds, logged]);
+  if (!pyEq(get(data, "beacon"), d.beacon ?? null)) fields.push(["beacon", d.beacon ?? null, get(data, "beacon")]);
+  const seeds = fields.filter(([what]) => what.startsWith("client seed of ")).map(([what]) => what.slice(15));
+  const named = fields.filter(([what]) => !what.startsWith("client seed of ")).map(([what]) => what); // the beacon first
+  if (seeds.length) {
+    const listed = seeds.length === 1 ? seeds[0] : `${seeds.slice(0, -1).join(", ")} and ${seeds[seeds.length - 1]}`;
+    named.push(`client seed${seeds.length > 1 ? "s" : ""} of ${listed}`);
+  }
+  const values = fields
+    .map(([what, mine, theirs]) => `header ${what} ${shown(mine)}, SeedLocked ${what} at seq ${at} ${shown(theirs)}`)
+    .join("; ");
+  return (
+    `the header's ${named.join(" and ")} ${fields.length === 1 ? "is" : "are"} not what SeedLocked records at seq ` +
+    `${at}${await whichChanged(b, "SeedLocked")}: ${values}`
+  );
+}
+
+const ABSENT = Symbol("absent"); // a list's entry past its end
+
+/** A value of the header or the log in a check's words: a string as it is, anything else as its JSON.
+ * @param {unknown} value */
+function shown(value) {
+  if (value === ABSENT) return "(none)";
+  return typeof value === "string" ? value : canonical(value);
+}
+
 /** @param {Bundle} b */
 function lockEvent(b) {
   const e = b.events.find((x) => get(x.body, "type") === "SeedLocked");
@@ -330,7 +392,8 @@ function lockEvent(b) {
 }
 
 /**
- * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed.
+ * The seed half of verify_dice: scheme, seed revealed, commit, the locked inputs, the game seed. A failure here is
+ * no one roll's: its first_bad_k is null.
  * Returns {stop: a check to report as is, or null; gameSeed: bytes when every roll can be recomputed}.
  * @typedef {{stop: Check | null, gameSeed: import("./crypto.js").Bytes | null}} SeedStage
  * @param {Bundle} b
@@ -353,17 +416,18 @@ async function seedStage(b) {
     return { stop, gameSeed: null };
   }
   const seed = fromhex(d.server_seed);
-  if (seed === null) return fail("server_seed is not hex", 0, 1);
+  if (seed === null) return fail("server_seed is not hex", null, 1);
   if (at !== null && !pyEq(logged, d.server_seed)) {
     return fail(
-      `the header's dice.server_seed ${d.server_seed} is not the seed ServerSeedRevealed records at seq ${pyStr(at)}, ` +
-        `${pyStr(logged)}: the chained log's is the game's, so the header was changed (or the log was)`,
-      0,
+      `the header's dice.server_seed is not the seed ServerSeedRevealed records at seq ${pyStr(at)}` +
+        `${await whichChanged(b, "ServerSeedRevealed")}: header dice.server_seed ${d.server_seed}, ` +
+        `ServerSeedRevealed at seq ${pyStr(at)} ${pyStr(logged)}`,
+      null,
       at,
     );
   }
   if (hex(await sha256(seed)) !== d.server_commit) {
-    return fail("SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", 0, 1);
+    return fail("SHA-256(server_seed) is not the server_commit published in GameCreated (seq 1)", null, 1);
   }
   const genesis = b.events.length ? b.events[0].body : {};
   if (!pyEq(get(get(get(genesis, "data", {}), "dice", {}), "server_commit"), d.server_commit)) {
@@ -373,11 +437,7 @@ async function seedStage(b) {
   if (lock !== null) {
     const data = get(lock, "data", {});
     if (!pyEq(get(data, "client_seeds"), d.client_seeds) || !pyEq(get(data, "beacon"), d.beacon ?? null)) {
-      return fail(
-        `the client seeds or beacon differ from those locked at seq ${pyStr(get(lock, "seq"))}`,
-        null,
-        get(lock, "seq"),
-      );
+      return fail(await lockedDifferently(b, lock), null, get(lock, "seq"));
     }
   }
   return { stop: null, gameSeed: await gameSeed(hex(seed), b.game, d.client_seeds, d.beacon ?? null) };

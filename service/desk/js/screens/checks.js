@@ -178,10 +178,15 @@ function verdictOf(g) {
     return red(`✗ The record was altered or is inconsistent: the chain breaks at event seq ${c.chain.first_bad_seq}.`, {
       seq: c.chain.first_bad_seq,
     });
-  if (c.dice.status === "fail")
-    return red(
-      `✗ A roll does not match the seeds: ${c.dice.first_bad_k !== null ? `roll k=${c.dice.first_bad_k}` : "the seed inputs"} (seq ${c.dice.first_bad_seq}).`,
-    );
+  if (c.dice.status === "fail" && c.dice.first_bad_k != null)
+    return red(`✗ A roll does not match the seeds: roll k=${c.dice.first_bad_k} (seq ${c.dice.first_bad_seq}).`);
+  if (c.dice.status === "fail") {
+    // no one roll's fault: the server seed against the log's or its commitment, or the seeds locked
+    const at = c.dice.first_bad_seq != null ? ` (event seq ${c.dice.first_bad_seq})` : "";
+    return red(`✗ The seed inputs of the dice do not check out${at}, so no roll can be recomputed: ${c.dice.detail}.`, {
+      seq: c.dice.first_bad_seq,
+    });
+  }
   if (c.sealed.status === "fail") return red(`✗ A sealed input does not check out at seq ${c.sealed.first_bad_seq}.`);
   const rep = c.replay;
   if (rep.status === "fail" && rep.by === "record")
@@ -247,6 +252,7 @@ function diffTable(v) {
 function checkBadge(name, c) {
   if (name === "sealed" && c.status === "pass" && c.sealed === 0) return badge("none");
   if (name === "sealed" && c.status === "pass" && c.unrevealed.length) return badge("pending", "… still sealed");
+  if (name === "replay" && c.status === "skipped") return badge("skipped", "— skipped"); // the server's word: not later
   return badge(c.status);
 }
 
@@ -285,9 +291,9 @@ export function drawChecks(el, g) {
     const link =
       name === "chain" && c.status === "fail"
         ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
-        : name === "dice" && c.status === "fail" && c.first_bad_k !== null
+        : name === "dice" && c.status === "fail" && c.first_bad_k != null
           ? h("a", { href: `${base()}/roll/${c.first_bad_k}` }, `show roll k=${c.first_bad_k}`)
-          : (name === "sealed" || name === "replay") && c.status === "fail" && c.first_bad_seq
+          : (name === "sealed" || name === "replay" || name === "dice") && c.status === "fail" && c.first_bad_seq
             ? h("a", { href: `${base()}/events/${c.first_bad_seq}` }, `show event ${c.first_bad_seq}`)
             : name === "parent"
               ? parentLink(g)
