@@ -672,10 +672,13 @@ def test_a_live_game_shows_events_sent_by_another_client_and_the_referee_reveals
 def test_the_referee_works_the_turn_clock_from_the_desk(desk, server):
     """docs/desk.md "Referee actions", docs/api.md "Deadlines": a tournament referee pauses and resumes the clock,
     gives a seat more time and changes the turn's length and what acts when it runs out, by clicks, each a recorded
-    DeadlinesChanged; the desk had no control for any of it (only the API did). A game without a clock shows none."""
-    body = {"ruleset": "battlefleet-1900", "options": {}, "deadlines": {"turn_seconds": 3600, "on_expiry": "bot"}}
+    DeadlinesChanged; the desk had no control for any of it (only the API did). The card follows the game: a seat's
+    move ends its turn there; a change sends only what was changed (a turn of 90 s stays 90 s when only what acts on
+    expiry changes); the focus stays on the button pressed. A game without a clock shows none."""
+    body = {"ruleset": "battlefleet-1900", "options": {}, "deadlines": {"turn_seconds": 90, "on_expiry": "bot"}}
     made = httpx.post(f"{server}/games", json=body).json()
     game = made["game_id"]
+    japan = {"Authorization": f"Bearer {next(s['token'] for s in made['seats'] if s['seat'] == 'japan')}"}
 
     def clock() -> dict:
         return httpx.get(f"{server}/games/{game}").json()["deadlines"]
@@ -685,39 +688,57 @@ def test_the_referee_works_the_turn_clock_from_the_desk(desk, server):
         return [e["data"] for e in events if e["type"] == "DeadlinesChanged"]
 
     assert set(clock()["deadline_at"]) == {"japan", "russia"}
+    p = desk.page
     desk.open(f"#/live/{game}/events")
-    desk.page.click("#tab-referee")
-    desk.page.fill("#referee-token", made["referee_token"])
-    desk.page.wait_for_selector("#clock-now >> text=1 h a turn")
-    desk.page.click("#clock-pause")
-    desk.page.wait_for_selector("#clock-resume")  # drawn anew from the summary the server now gives
+    p.click("#tab-referee")
+    p.fill("#referee-token", made["referee_token"])
+    p.wait_for_selector("#clock-now >> text=1 min 30 s a turn")
+    p.wait_for_selector("#clock-now >> text=russia's ends")
+    assert httpx.post(f"{server}/games/{game}/commands", json={"type": "start"}, headers=japan).status_code == 200
+    p.wait_for_function("() => !document.querySelector('#clock-now').textContent.includes(\"japan's ends\")")
+
+    p.focus("#clock-toggle")
+    p.keyboard.press("Enter")
+    p.wait_for_selector("#clock-toggle[data-paused=true] >> text=Resume the clock")
     assert clock()["paused"] is True and clock()["deadline_at"] == {}
-    desk.page.click("#clock-resume")
-    desk.page.wait_for_selector("#clock-pause")
-    assert clock()["paused"] is False and set(clock()["deadline_at"]) == {"japan", "russia"}
-    desk.page.select_option("#clock-seat", "russia")
-    desk.page.fill("#clock-minutes", "5")
-    before = desk.page.inner_text("#clock-now")
-    desk.page.click("#clock-extend button[type=submit]")  # russia's turn ends 5 minutes later: the card says so
-    desk.page.wait_for_function("b => document.querySelector('#clock-now')?.textContent !== b", arg=before)
+    assert p.evaluate("() => document.activeElement.id") == "clock-toggle"  # not lost to a redraw
+    p.click("#clock-toggle")
+    p.wait_for_selector("#clock-toggle[data-paused=false]")
+    assert clock()["paused"] is False and set(clock()["deadline_at"]) == {"russia"}
+
+    p.select_option("#clock-seat", "russia")
+    p.fill("#clock-minutes", "5")
+    before = p.text_content("#clock-now")
+    p.click("#clock-give")  # russia's turn ends 5 minutes later: the card says so
+    p.wait_for_function("b => document.querySelector('#clock-now').textContent !== b", arg=before)
     assert changes()[-1]["extend"] == {"russia": 300}
-    desk.page.fill("#clock-turn-minutes", "30")
-    desk.page.select_option("#clock-expiry", "default")
-    desk.page.click("#clock-rules button[type=submit]")
-    desk.page.wait_for_selector("#clock-now >> text=30 min a turn")
+
+    assert p.input_value("#clock-turn-minutes") == "1.5"
+    p.select_option("#clock-expiry", "default")  # only what acts on expiry: the length is not sent
+    p.click("#clock-change")
+    p.wait_for_selector("#clock-now >> text=its default is sent")
+    assert (clock()["turn_seconds"], clock()["on_expiry"]) == (90, "default")
+    p.fill("#clock-turn-minutes", "30")
+    p.click("#clock-change")
+    p.wait_for_selector("#clock-now >> text=30 min a turn")
     assert (clock()["turn_seconds"], clock()["on_expiry"]) == (1800, "default")
-    assert [c["paused"] for c in changes()] == [True, False, False, False]
-    assert [c["rule"]["turn_seconds"] for c in changes()] == [3600, 3600, 3600, 1800]
+    assert [c["paused"] for c in changes()] == [True, False, False, False, False]
+    assert [c["rule"]["turn_seconds"] for c in changes()] == [90, 90, 90, 90, 1800]
     desk.screenshot("referee-clock")
 
-    desk.page.fill("#clock-minutes", "0")  # below the bound: the browser refuses it, nothing is sent
-    desk.page.click("#clock-extend button[type=submit]")
-    assert len(changes()) == 4
+    sent = []
+    p.route(f"**/games/{game}/deadlines", lambda route: (sent.append(route.request), route.continue_()))
+    p.fill("#clock-minutes", "0")  # below the bound: the browser refuses it and sends nothing
+    p.click("#clock-give")
+    assert p.evaluate("() => document.querySelector('#clock-minutes').validity.rangeUnderflow")
+    p.click("#clock-change")  # the clock as it is: nothing to send, and the page says so
+    p.wait_for_selector("#referee-out >> text=Nothing to change")
+    assert sent == [] and len(changes()) == 5
     no_clock = httpx.post(f"{server}/games", json={"ruleset": "battlefleet-1900", "options": {}}).json()
     desk.open(f"#/live/{no_clock['game_id']}/events")
-    desk.page.click("#tab-referee")
-    desk.page.wait_for_selector("#end-ask")
-    assert desk.page.locator("#clock").count() == 0
+    p.click("#tab-referee")
+    p.wait_for_selector("#end-ask")
+    assert p.locator("#clock").count() == 0
 
 
 # ---------------------------------------------------------------- pictures and the timeline

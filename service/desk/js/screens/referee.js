@@ -21,15 +21,18 @@ const EXPIRED = {
 };
 const MAX_MINUTES = 527040; // 366 days: the API's bound of 31622400 seconds
 
-/** A number of seconds in words: hours and minutes. @param {number} seconds */
-function minutes(seconds) {
-  const m = Math.round(seconds / 60);
-  if (m < 60) return `${Math.max(1, m)} min`;
-  return m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
+/** A number of seconds in words, exactly: hours, minutes and seconds (a turn of 90 s is "1 min 30 s"). @param {number} seconds */
+function duration(seconds) {
+  const parts = [[Math.floor(seconds / 3600), "h"], [Math.floor((seconds % 3600) / 60), "min"], [seconds % 60, "s"]];
+  return parts.filter(([n]) => n).map(([n, unit]) => `${n} ${unit}`).join(" ") || "0 s";
 }
 
 /** What the tab said last (its status line), kept so a redraw shows it again. */
-const kept = () => stateOf("referee", () => ({ said: /** @type {import("../dom.js").Child[] | null} */ (null) }));
+const kept = () =>
+  stateOf("referee", () => ({
+    said: /** @type {import("../dom.js").Child[] | null} */ (null),
+    focus: /** @type {string | null} */ (null), // the control pressed when its token, kept, redrew the screen
+  }));
 
 /** Say something in the tab's status line; kept in the tab's state so a redraw (a new reader) shows it again. */
 function say(out, ...content) {
@@ -106,10 +109,14 @@ export function drawReferee(el, g) {
     );
 
   const actions = h("div", { class: "actions" });
-  /** Send one of the referee's commands (`run` given the token) and say what the server answered. */
+  /** Send one of the referee's commands (`run` given the token) and say what the server answered; whether it took it. */
   const perform = async (run) => {
-    if (!refereeInput.value.trim()) return say(out, h("p", { class: "notice" }, "Paste the referee token first."));
+    if (!refereeInput.value.trim()) {
+      say(out, h("p", { class: "notice" }, "Paste the referee token first."));
+      return false;
+    }
     say(out, h("p", { class: "loading" }, "sending…"));
+    kept().focus = document.activeElement?.id || null; // a new token redraws the whole screen (reader changed)
     try {
       const res = await run(remember());
       const n = res.events ? res.events.length : 0;
@@ -122,6 +129,7 @@ export function drawReferee(el, g) {
         ),
       );
       g.refreshSummary();
+      return true;
     } catch (thrown) {
       const e = thrown instanceof api.ApiError ? thrown : new api.ApiError(0, null, errorText(thrown));
       const why =
@@ -134,6 +142,7 @@ export function drawReferee(el, g) {
           `The server refused (${e.status || "no answer"}${e.code ? `, ${e.code}` : ""}): ${why}`,
         ),
       );
+      return false;
     }
   };
   const action = (id, title, text, confirmText, run, doneText) => {
@@ -160,32 +169,58 @@ export function drawReferee(el, g) {
   };
   /** The turn clock of a game with one (docs/api.md "Deadlines"), while it is played: pause or resume it, give a seat
    * more time, change a turn's length or what acts when it runs out. Each is a recorded command (DeadlinesChanged);
-   * none ends anything, so none asks first. */
-  const clockCard = (d) => {
+   * none ends anything, so none asks first. Built once (`clockCard`) and brought up to date in place (`showClock`)
+   * as the summary changes, so what the referee is typing and the focus stay where they are. */
+  const clock = { box: /** @type {HTMLElement | null} */ (null), show: (/** @type {any} */ _d) => {} };
+  const clockCard = () => {
     const seats = (g.summary?.seats ?? []).map((/** @type {{seat: string}} */ x) => x.seat);
-    const running = Object.entries(d.deadline_at ?? {});
+    let d = g.summary?.deadlines;
+    const now = h("p", { id: "clock-now", "aria-live": "polite" });
+    const toggle = h("button", { type: "button", id: "clock-toggle", onclick: () => change({ paused: !d.paused }) });
     const seat = h("select", { id: "clock-seat" }, seats.map((x) => h("option", { value: x }, x)));
     const more = h("input", { type: "number", id: "clock-minutes", min: 1, max: MAX_MINUTES, step: 1, value: 10, required: true });
-    const length = h("input", { type: "number", id: "clock-turn-minutes", min: 1, max: MAX_MINUTES, step: 1, value: Math.max(1, Math.round(d.turn_seconds / 60)), required: true });
-    const expiry = h("select", { id: "clock-expiry" }, Object.entries(ON_EXPIRY).map(([v, text]) => h("option", { value: v, selected: v === d.on_expiry }, text)));
-    const change = (body) => perform((t) => api.changeDeadlines(g.id, t, body));
-    return h(
+    // minutes with their fraction: a turn of 90 s reads 1.5, and is sent back as 90 only when changed
+    const length = h("input", { type: "number", id: "clock-turn-minutes", min: 1 / 60, max: MAX_MINUTES, step: "any", required: true });
+    const expiry = h("select", { id: "clock-expiry" }, Object.entries(ON_EXPIRY).map(([v, text]) => h("option", { value: v }, text)));
+    let edited = false; // the referee's own length or expiry, kept over redraws until sent
+    length.addEventListener("input", () => (edited = true));
+    expiry.addEventListener("change", () => (edited = true));
+    const change = async (body) => {
+      const took = await perform((t) => api.changeDeadlines(g.id, t, body));
+      if (took && (body.turn_seconds !== undefined || body.on_expiry !== undefined)) edited = false;
+    };
+    const rules = (e) => {
+      e.preventDefault();
+      const body = {};
+      const seconds = Math.round(Number(length.value) * 60);
+      if (seconds !== d.turn_seconds) body.turn_seconds = seconds;
+      if (expiry.value !== d.on_expiry) body.on_expiry = expiry.value;
+      if (!Object.keys(body).length) return say(out, h("p", { class: "notice" }, "Nothing to change: that is the clock as it is."));
+      change(body);
+    };
+    clock.show = (/** @type {any} */ next) => {
+      d = next;
+      const running = Object.entries(d.deadline_at ?? {});
+      put(
+        now,
+        d.paused
+          ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again."
+          : `${duration(d.turn_seconds)} a turn; when a seat's runs out, ${EXPIRED[d.on_expiry]}. `,
+        d.paused ? "" : running.length ? `Running: ${running.map(([s, at]) => `${s}'s ends ${new Date(at).toLocaleString()}`).join("; ")}.` : "No seat's turn is running.",
+      );
+      toggle.textContent = d.paused ? "Resume the clock" : "Pause the clock";
+      toggle.dataset.paused = String(d.paused);
+      if (!edited) {
+        length.value = String(Math.round((d.turn_seconds / 60) * 1000) / 1000);
+        expiry.value = d.on_expiry;
+      }
+    };
+    clock.box = h(
       "div",
       { class: "action card", id: "clock" },
       h("h4", {}, "Turn clock"),
-      h(
-        "p",
-        { id: "clock-now" },
-        d.paused
-          ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again."
-          : `${minutes(d.turn_seconds)} a turn; when a seat's runs out, ${EXPIRED[d.on_expiry]}. `,
-        d.paused ? "" : running.length ? `Running: ${running.map(([s, at]) => `${s}'s ends ${new Date(at).toLocaleString()}`).join("; ")}.` : "No seat's turn is running.",
-      ),
-      h(
-        "button",
-        { type: "button", id: d.paused ? "clock-resume" : "clock-pause", onclick: () => change({ paused: !d.paused }) },
-        d.paused ? "Resume the clock" : "Pause the clock",
-      ),
+      now,
+      toggle,
       h(
         "form",
         { class: "row", id: "clock-extend", onsubmit: (e) => (e.preventDefault(), change({ extend: { [seat.value]: Number(more.value) * 60 } })) },
@@ -193,31 +228,33 @@ export function drawReferee(el, g) {
         seat,
         h("label", { for: "clock-minutes" }, "minutes"),
         more,
-        h("button", { type: "submit", class: "secondary" }, "Give it"),
+        h("button", { type: "submit", class: "secondary", id: "clock-give" }, "Give more time"),
       ),
       h("p", { class: "muted" }, "A seat whose turn is not running (not awaited, or the clock paused) gets it on its next turn."),
       h(
         "form",
-        { class: "row", id: "clock-rules", onsubmit: (e) => (e.preventDefault(), change({ turn_seconds: Number(length.value) * 60, on_expiry: expiry.value })) },
+        { class: "row", id: "clock-rules", onsubmit: rules },
         h("label", { for: "clock-turn-minutes" }, "A turn, minutes"),
         length,
-        h("label", { for: "clock-expiry" }, "then"),
+        h("label", { for: "clock-expiry" }, "when it runs out"),
         expiry,
-        h("button", { type: "submit", class: "secondary" }, "Change, from now on"),
+        h("button", { type: "submit", class: "secondary", id: "clock-change" }, "Change, from now on"),
       ),
     );
+    clock.show(d);
+    return clock.box;
   };
+  // the cards are drawn anew when the game's status changes; the clock's card follows its summary in place
   const stage = () =>
-    JSON.stringify([g.summary ? g.summary.status : "open", g.events.some((e) => e.body.type === "ServerSeedRevealed"), g.summary?.deadlines ?? null]);
+    JSON.stringify([g.summary ? g.summary.status : "open", g.events.some((e) => e.body.type === "ServerSeedRevealed"), !!g.summary?.deadlines]);
   let drawn = null;
   const drawActions = () => {
     drawn = stage();
     const revealed = g.events.some((e) => e.body.type === "ServerSeedRevealed");
     const over = revealed || (g.summary ? g.summary.status : "open") !== "open";
-    const clock = g.summary?.deadlines;
     put(
       actions,
-      clock && !over ? clockCard(clock) : null,
+      g.summary?.deadlines && !over ? clockCard() : null,
       action(
         "reveal",
         "Reveal the server seed",
@@ -253,7 +290,24 @@ export function drawReferee(el, g) {
   const said = kept().said;
   if (said) put(out, ...said);
   drawActions();
-  return () => {
+  const focus = kept().focus;
+  kept().focus = null;
+  if (focus) document.getElementById(focus)?.focus();
+  if (g.summary?.deadlines) g.refreshSummary(); // the clock as it is now, not as when the game was opened
+  let seen = g.events.length;
+  let asking = false; // one summary read at a time: events arrive in bursts
+  return async (what) => {
     if (stage() !== drawn) drawActions();
+    else if (what === "summary" && g.summary?.deadlines) clock.show(g.summary.deadlines);
+    // a seat's move starts or ends turns: the clock's deadlines are the summary's, read again after new events
+    if (what === "events" && g.events.length !== seen && g.summary?.deadlines && !asking) {
+      seen = g.events.length;
+      asking = true;
+      try {
+        await g.refreshSummary();
+      } finally {
+        asking = false;
+      }
+    }
   };
 }
