@@ -55,6 +55,7 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
     made = svc.creation.create(ruleset, options, None, "public-seed", "35" * 32, None, None, game_id="g-inc")
     gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
     rules = svc.rulesets[ruleset].ruleset
+    commands = {engine.tag(c): c for c in rules.command_types}
     # entries answered at a later version as the very CommandSpec and bytes of an earlier one (kept), and entries
     # whose bytes changed from one answer to the next
     kept = changed = 0
@@ -84,6 +85,8 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
                         redescribed[spec.type] += 1
                     before[(reader, spec.type)] = now
                     types[spec.type] += 1
+                    # each builder copies its command type's mark (docs/api.md "Entries that end the game")
+                    assert spec.ends_game is engine.ends_game_of(commands[spec.type]), spec.type
             if not game.over:  # a bot's entries (no descriptors), kept and patched apart from a reader's, alike
                 with without_descriptors():
                     for_bots = game.ruleset.legal_commands(game.state)
