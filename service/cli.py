@@ -255,6 +255,9 @@ def verify_cmd(
     bundle: Path | None = typer.Argument(None, help="a bundle JSON file (or --db for every game of a store)"),
     db: str | None = typer.Option(None, help="check every game of this store (a SQLite file or a postgresql:// URL)"),
     progress_lines: bool = PROGRESS,
+    as_json: bool = typer.Option(
+        False, "--json", help="the report as JSON, as POST /bundles/verify answers it (each check's first bad seq, k)"
+    ),
 ) -> None:
     """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
     seed is not revealed yet, so the dice and replay checks wait). With --db, every game of a store: each one's bundle
@@ -262,13 +265,19 @@ def verify_cmd(
     from service.replay import verify
 
     if db is not None:
+        if as_json:
+            raise fail("--json reports one bundle; --db checks a store, a line for each game that fails", 2)
         _verify_store(db, progress_lines)
         return
     if bundle is None:
         raise fail("name a bundle file, or --db for every game of a store", 2)
     raw = _read(bundle)
-    with Progress(f"replaying {bundle.name}", 1, lines=progress_lines) as progress:
+    with Progress(f"replaying {bundle.name}", 1, quiet=as_json, lines=progress_lines) as progress:
         report = verify(raw, progress=progress.of)
+    exit_code = {"verified": 0, "failed": 1, "partial": 2}[report["verdict"]]
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+        raise typer.Exit(exit_code)
     whose = f"game {report['game']}" if report["game"] else "not a bundle of any game"
     table = console.table(f"{bundle.name} — {whose}", min(console.width, 100))
     table.add_column("check")
@@ -288,7 +297,7 @@ def verify_cmd(
             for line in lines:
                 console.print(line, highlight=False, soft_wrap=True)
     console.print(f"verdict: [bold]{report['verdict']}[/]")
-    raise typer.Exit({"verified": 0, "failed": 1, "partial": 2}[report["verdict"]])
+    raise typer.Exit(exit_code)
 
 
 # a SHA-256 in hex: a chain head, an event's hash, a seed, a commitment

@@ -180,6 +180,31 @@ def test_verify_of_a_junk_file_does_not_name_a_game_none(tmp_path):
     assert r.exit_code == 1 and "None" not in r.output and "not a bundle of any game" in r.output
 
 
+def test_verify_json_prints_the_report_post_bundles_verify_answers_and_exits_by_its_verdict(tmp_path):
+    """A script reads `umpire verify --json` as it reads POST /bundles/verify (each check's first bad seq and k): an
+    operator's trial had to run a server for that. The exit code is the verdict's, as without --json."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+
+    golden = ROOT / "replays" / "aa1942-north-atlantic.5.0.0.json"
+    bundle = json.loads(golden.read_bytes())
+    roll = next(e for e in bundle["events"] if e["body"]["type"] == "DiceRolled")
+    roll["body"]["data"]["faces"] = [7 - f for f in roll["body"]["data"]["faces"]]
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(bundle))
+    with TestClient(create_app(str(tmp_path / "s.db"))) as client:
+        for path, code in ((golden, 0), (tampered, 1)):
+            r = run("verify", str(path), "--json")
+            sent = path.read_bytes()
+            answered = client.post("/bundles/verify", content=sent, headers={"Content-Type": "application/json"})
+            assert r.exit_code == code and json.loads(r.stdout) == answered.json(), r.output
+    chain = json.loads(run("verify", str(tampered), "--json").stdout)["checks"]["chain"]
+    assert chain["first_bad_seq"] == roll["body"]["seq"]
+    refused = run("verify", "--db", str(tmp_path / "s.db"), "--json")
+    assert refused.exit_code == 2 and "--json reports one bundle" in refused.output
+
+
 def test_verify_prints_every_head_and_hash_whole_on_one_line_at_80_columns(monkeypatch, tmp_path):
     """A chain head or a seed in the verify table's detail column (under 60 wide at 80 columns) broke over two lines
     and could not be copied: the table shortens it, and each is printed whole below it, on a line of its own. A
