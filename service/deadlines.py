@@ -52,14 +52,17 @@ def warn_before(game: Game) -> float:
     return game.deadlines.turn_seconds / 5
 
 
-def on_expiry(ruleset: engine.AnyRuleset, game: Game, seat: str) -> tuple[str, dict[str, Any] | None]:
-    """What acts for `seat` whose time ran out, by the game's rule: ("concede", …) where the rule is forfeit and the
-    seat may concede now, ("default", …) where it is default and an entry has one, else ("bot", the bot's pick for the
-    seat from what it may read; None when it has nothing to send)."""
+def on_expiry(
+    ruleset: engine.AnyRuleset, game: Game, seat: str, first: bool = True
+) -> tuple[str, dict[str, Any] | None]:
+    """What acts for `seat` whose time ran out, by the game's rule: ("concede", …) where the rule is forfeit, the seat
+    may concede now and its time ran out `first` (before every other seat's on this turn: of two seats whose time ran
+    out at the same instant, neither concedes, as neither was later), ("default", …) where it is default and an entry
+    has one, else ("bot", the bot's pick for the seat from what it may read; None when it has nothing to send)."""
     assert game.deadlines is not None
     mine = [s for s in engine.awaiting(game, seat) if seat in s.seats]
     rule = game.deadlines.on_expiry
-    if rule == "forfeit" and any(s.type == "concede" for s in mine):
+    if rule == "forfeit" and first and any(s.type == "concede" for s in mine):
         return "concede", {"type": "concede"}
     if rule == "default":
         spec = next((s for s in mine if s.default is not None and s.type not in ruleset.always_open), None)
@@ -169,6 +172,21 @@ class Clocks:
         msg_id = f"msg_dw_{game.game_id}_{seat}_{turn.since}_{turn.extra}"
         self.svc.webhooks.notify(game, seat, "deadline-warning", hooks[seat], end, msg_id)
 
+    def _first(self, game: Game, seat: str, turn: Turn) -> bool:
+        """Whether `seat`'s time ran out before every other seat's on the same turn: no other seat on the clock ran
+        out at that instant or before, and none already did on this turn (its DeadlineExpired since the same version:
+        a simultaneous step's seats start together, and the first expired need not have been the first late)."""
+        ends = self.ends(game, self.running_since(game.game_id))
+        mine = ends.get(seat)
+        if mine is None or any(other != seat and end <= mine for other, end in ends.items()):
+            return False
+        for row in self.svc.store.events(game.game_id, after=turn.since):
+            if row.type == "DeadlineExpired":
+                data = msgspec.json.decode(row.body)["data"]
+                if data["seat"] != seat and data["since"] == turn.since:
+                    return False
+        return True
+
     def expire(self, game_id: str, seat: str, since: int) -> int:
         """Record that `seat`'s turn since `since` ran out, with what acts for it; 1 if this process appended it."""
         svc = self.svc
@@ -179,7 +197,8 @@ class Clocks:
             turn = (game.turns or {}).get(seat)
             if turn is None or turn.since != since:
                 return 0  # the seat moved, or another process expired it
-            action, then = on_expiry(loaded.ruleset, game, seat)
+            first = game.deadlines is None or game.deadlines.on_expiry != "forfeit" or self._first(game, seat, turn)
+            action, then = on_expiry(loaded.ruleset, game, seat, first)
             version = game.version
         payload = msgspec.to_builtins(ExpiryPayload(seat=seat, since=since, action=action, then=then))
         command = None if then is None else engine.parse_command(loaded.ruleset, then)

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from events.store import SQLiteStore, open_store
 from service.app import create_app
 from service.games import GameService
+from service.payloads import DeadlinesPayload
 from service.replay import verify
 from tests.conftest import postgres_url
 
@@ -133,6 +134,31 @@ def test_forfeit_policy_concedes_where_the_ruleset_allows_it(tmp_path):
     assert summary["status"] == "over" and summary["deadlines"]["deadline_at"] == {}
     t.t += 10_000
     assert svc.clocks.sweep() == 0 and svc.store.clocks() == []  # an ended game is no sweeper's business
+    replays_byte_identical(svc, gid, g["referee_token"])
+
+
+def test_forfeit_two_seats_out_of_time_at_once_neither_concedes_and_the_first_late_alone_does(tmp_path):
+    """docs/api.md "Deadlines", `forfeit`: a seat concedes when its time ran out first. Both seats of a simultaneous
+    step silent, their turns end at the same instant: the first expired conceded and the other, as late, won by seat
+    order (a referee's trial). Neither concedes now: the bot acts for each, and the game goes on. A seat whose extra
+    time ran out later than the other's still sees the one out first concede."""
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "forfeit", seconds=60)
+    gid = g["game_id"]
+    t.t += 60
+    assert svc.clocks.sweep() == 2
+    assert expiries(svc, gid) == [
+        {"seat": "japan", "since": 1, "action": "bot"},
+        {"seat": "russia", "since": 1, "action": "bot"},
+    ]
+    assert svc.reads.summary(gid)["status"] == "open"
+    # orders next, both on the clock from the same version: russia gets 30 s more, so japan alone is out first
+    svc.set_deadlines(gid, g["referee_token"], DeadlinesPayload(extend={"russia": 30}))
+    t.t += 60
+    assert svc.clocks.sweep() == 1
+    assert expiries(svc, gid)[-1]["seat"] == "japan" and expiries(svc, gid)[-1]["action"] == "concede"
+    assert svc.reads.summary(gid)["status"] == "over"
     replays_byte_identical(svc, gid, g["referee_token"])
 
 
