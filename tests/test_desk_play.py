@@ -299,6 +299,27 @@ def test_the_play_tab_shows_the_seats_turn_clock_and_a_pause(browser, server):
     desk.close()
 
 
+def test_the_first_seat_taken_reads_its_deadline_once_the_last_is(browser, server):
+    """docs/api.md "Deadlines": with open seats the clock runs once the last seat is taken, which appends no event.
+    The first player's page, open before, kept saying "turn clock: … a turn" with no end (a referee's trial): it reads
+    the clock again when the stream says a seat was taken."""
+    made = httpx.post(
+        f"{server}/games",
+        json={"ruleset": "battlefleet-1900", "open_seats": True,
+              "deadlines": {"turn_seconds": 7200, "on_expiry": "default"}},
+    ).json()  # fmt: skip
+    gid = made["game_id"]
+    invitations = {s["seat"]: s["invitation"] for s in made["seats"]}
+    japan = httpx.post(f"{server}/games/{gid}/join", json={"invitation": invitations["japan"]}).json()["token"]
+    desk = Desk(browser, server)
+    p = desk.page
+    p.goto(f"{server}/desk/#/play/{gid}/token/{japan}")
+    p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('7200 s a turn')")
+    assert httpx.post(f"{server}/games/{gid}/join", json={"invitation": invitations["russia"]}).status_code == 201
+    p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('your turn ends at')")
+    desk.close()
+
+
 def test_three_turns_of_battlefleet_against_the_bot(browser, server):
     desk = Desk(browser, server)
     gid = create(desk, "battlefleet-1900", open_seats=False, bots=("russia",))

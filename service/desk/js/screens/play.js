@@ -626,7 +626,7 @@ function drawTable(main, gameId, joined = null) {
           st.state = m;
           markSeen(gameId, seat, m.version);
           refresh();
-          if (st.summary?.deadlines) readClock(m.version);
+          if (st.summary?.deadlines) readClock(m.version, (m.open_seats ?? []).length);
         } else if (m.message === "end") {
           st.ended = m;
           refresh();
@@ -699,18 +699,21 @@ function drawTable(main, gameId, joined = null) {
   }
 
   // the turn clock (docs/api.md "Deadlines"): the summary's, read again at each new version (a turn starts or ends
-  // with a command), and the head drawn again each half minute for the time left
+  // with a command) and when a seat is taken (the clock starts once the last one is: no event, the same version),
+  // and the head drawn again each half minute for the time left
   let clockAt = -1;
-  async function readClock(version) {
-    if (version <= clockAt) return;
+  let clockOpen = -1; // the seats still open when it was read
+  async function readClock(version, open) {
+    if (version < clockAt || (version === clockAt && open === clockOpen)) return;
     clockAt = version;
+    clockOpen = open;
     let read;
     try {
       read = await api.game(gameId);
     } catch {
       return; // the clock is only shown: the last one read stays
     }
-    if (version !== clockAt) return; // a later version's read is on its way: an earlier answer never overwrites it
+    if (version !== clockAt || open !== clockOpen) return; // a later read is on its way: it is the one shown
     st.summary = read;
     drawHead();
   }
