@@ -702,6 +702,11 @@ def test_the_referee_works_the_turn_clock_from_the_desk(desk, server):
     p.wait_for_selector("#clock-toggle[data-paused=true] >> text=Resume the clock")
     assert clock()["paused"] is True and clock()["deadline_at"] == {}
     assert p.evaluate("() => document.activeElement.id") == "clock-toggle"  # not lost to a redraw
+    # read as the referee now (its token kept), the bundle is still the one file every reader gets (docs/bundles.md):
+    # the link said "the referee's copy: sealed commands included", which it no longer is (a referee's trial)
+    assert p.get_attribute("#reader-banner", "data-reader") == "referee"
+    assert p.inner_text("#download-bundle") == "download the bundle"
+    assert p.get_attribute("#download-bundle", "href") == f"/games/{game}/bundle"
     p.click("#clock-toggle")
     p.wait_for_selector("#clock-toggle[data-paused=false]")
     assert clock()["paused"] is False and set(clock()["deadline_at"]) == {"russia"}

@@ -1,7 +1,6 @@
 // @ts-check
 // The game's header and what the browser checked (the verdict, each check, the server's replay on request).
 
-import * as api from "../api.js";
 import { engineName } from "../crypto.js";
 import { badge, h, put, short } from "../dom.js";
 import { Game } from "../game.js";
@@ -87,25 +86,14 @@ function sent(g) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** The bundle as this reader may read it: a plain link for the public, fetched with the token otherwise. */
+/** The bundle: one file for every reader (a sealed command not yet revealed is its commitment, whoever asks), so a
+ * plain link, with no token (docs/bundles.md "Sealed records"). */
 function downloadLink(g) {
-  const r = reader(g.id);
   const href = `/games/${encodeURIComponent(g.id)}/bundle`;
-  if (!r.token) return h("a", { href, download: `${g.id}.json`, id: "download-bundle" }, "download the bundle");
   return h(
     "a",
-    {
-      href,
-      id: "download-bundle",
-      onclick: async (e) => {
-        e.preventDefault();
-        const text = await api.bundleText(g.id, r.token);
-        const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-        h("a", { href: url, download: `${g.id}.json` }).click();
-        setTimeout(() => URL.revokeObjectURL(url), 1000);
-      },
-    },
-    `download the bundle (${r.as === "referee" ? "the referee's copy: sealed commands included" : `${r.seat}'s copy`})`,
+    { href, download: `${g.id}.json`, id: "download-bundle", title: "the same file for every reader: sealed commands not yet revealed show only their commitment" },
+    "download the bundle",
   );
 }
 
