@@ -292,7 +292,7 @@ def test_the_play_tab_shows_the_seats_turn_clock_and_a_pause(browser, server):
     p = desk.page
     p.goto(f"{server}/desk/#/play/{gid}/token/{token}")
     p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('your turn ends at')")
-    assert "then: default" in p.inner_text("#play-clock") and " h left" in p.inner_text("#play-clock")
+    assert "then its default is sent" in p.inner_text("#play-clock") and " h left" in p.inner_text("#play-clock")
     referee = {"Authorization": f"Bearer {made['referee_token']}"}
     assert httpx.post(f"{server}/games/{gid}/deadlines", json={"paused": True}, headers=referee).status_code == 200
     p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('paused')")
@@ -314,7 +314,7 @@ def test_the_first_seat_taken_reads_its_deadline_once_the_last_is(browser, serve
     desk = Desk(browser, server)
     p = desk.page
     p.goto(f"{server}/desk/#/play/{gid}/token/{japan}")
-    p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('7200 s a turn')")
+    p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('2 h a turn')")
     assert httpx.post(f"{server}/games/{gid}/join", json={"invitation": invitations["russia"]}).status_code == 201
     p.wait_for_function("document.querySelector('#play-clock')?.innerText.includes('your turn ends at')")
     desk.close()

@@ -566,6 +566,7 @@ export interface Labels {
   remove: string;
   leftOut: string;
   keepSpeed: string;
+  stop: string;
   leastTurn: string;
   holdFire: string;
   fire: string;
@@ -592,6 +593,7 @@ export const ENGLISH: Labels = {
   remove: "remove",
   leftOut: "(the rules' default)",
   keepSpeed: "keep speed",
+  stop: "stop",
   leastTurn: "least",
   holdFire: "holds fire",
   fire: "fires",
@@ -945,7 +947,7 @@ function drawMove(ui: MoveForm, draft: MoveDraft, L: Labels, k: Hooks): HTMLElem
     const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
       mine.distance_mm = v ?? null;
       k.changed();
-    }, { ...L, leftOut: `${L.keepSpeed} (${d.keep_mm} mm)` }, `${d.division} distance`);
+    }, { ...L, leftOut: `${d.stop ? L.stop : L.keepSpeed} (${d.keep_mm} mm)` }, `${d.division} distance`);
     dist.classList.add("nu-distance");
     dist.dataset.division = d.division;
     const line = el(

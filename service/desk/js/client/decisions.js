@@ -479,6 +479,7 @@ export const ENGLISH = {
     remove: "remove",
     leftOut: "(the rules' default)",
     keepSpeed: "keep speed",
+    stop: "stop",
     leastTurn: "least",
     holdFire: "holds fire",
     fire: "fires",
@@ -823,7 +824,7 @@ function drawMove(ui, draft, L, k) {
         const dist = numberInput(r.min, r.max, mine.distance_mm ?? undefined, true, "mm", (v) => {
             mine.distance_mm = v ?? null;
             k.changed();
-        }, { ...L, leftOut: `${L.keepSpeed} (${d.keep_mm} mm)` }, `${d.division} distance`);
+        }, { ...L, leftOut: `${d.stop ? L.stop : L.keepSpeed} (${d.keep_mm} mm)` }, `${d.division} distance`);
         dist.classList.add("nu-distance");
         dist.dataset.division = d.division;
         const line = el("div", { class: "nu-division", "data-division": d.division }, el("strong", {}, d.division), ` (${d.ships.join(", ")})`, el("br"), "distance ", dist, el("span", { class: "nu-hint" }, ` · ${r.min}-${r.max} mm${d.stop ? ", a stop order" : ""}`));

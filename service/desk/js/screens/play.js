@@ -20,6 +20,7 @@ import { NotFound, Problem, Umpire, command } from "../client/client.js";
  */
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], open_seats: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
+import { EXPIRED, duration } from "../clock.js";
 import { decisionForm, known } from "../client/decisions.js";
 import { add, errorText, h, prose, put, words } from "../dom.js";
 import { optionFields, shown, withOption } from "../options.js";
@@ -724,10 +725,10 @@ function drawTable(main, gameId, joined = null) {
     if (!d || !st.me || (st.state ? st.state.status : st.summary?.status) !== "open") return "";
     if (d.paused) return " · the turn clock is paused";
     const end = d.deadline_at?.[st.me.seat];
-    if (!end) return ` · turn clock: ${d.turn_seconds} s a turn, on expiry ${d.on_expiry}`;
+    if (!end) return ` · turn clock: ${duration(d.turn_seconds)} a turn (when a seat's runs out, ${EXPIRED[d.on_expiry]})`;
     const left = Math.max(0, Math.round((Date.parse(end) - Date.now()) / 60000));
     const when = new Date(end).toLocaleString();
-    return ` · your turn ends at ${when} (${left < 1 ? "under a minute" : left < 120 ? `${left} min` : `${Math.round(left / 60)} h`} left; then: ${d.on_expiry})`;
+    return ` · your turn ends at ${when} (${left < 1 ? "under a minute" : left < 120 ? `${left} min` : `${Math.round(left / 60)} h`} left; then ${EXPIRED[d.on_expiry]})`;
   }
 
   function drawHead() {
@@ -876,7 +877,7 @@ function drawTable(main, gameId, joined = null) {
     const no = h("button", { type: "button", class: "secondary play-confirm-no", "data-type": spec.type }, "Cancel");
     yes.addEventListener("click", () => send(spec, args));
     no.addEventListener("click", () => put(confirm));
-    put(confirm, h("p", { role: "alert" }, `${words(spec.type)}: this ends the game for you and cannot be undone. Send it?`), yes, " ", no);
+    put(confirm, h("p", { role: "alert" }, `${words(spec.type)}: this ends the game, for every seat, and cannot be undone. Send it?`), yes, " ", no);
   }
 
   /** The arguments as JSON, sent through `submit` (the entry's own send: asking first where it ends the game). */

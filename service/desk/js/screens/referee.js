@@ -7,25 +7,9 @@ import * as api from "../api.js";
 import { add, clear, errorText, h, put, short } from "../dom.js";
 import { stateOf } from "../nav.js";
 import * as tokens from "../reader.js";
+import { EXPIRED, ON_EXPIRY, duration } from "../clock.js";
 
-// what a seat's time running out makes act (docs/api.md "Deadlines", `on_expiry`)
-const ON_EXPIRY = {
-  bot: "the bot decides",
-  default: "its default is sent",
-  forfeit: "it concedes",
-};
-const EXPIRED = {
-  bot: "the bot decides for it",
-  default: "its default is sent (else the bot decides)",
-  forfeit: "it concedes where the rules let it (else the bot decides)",
-};
 const MAX_MINUTES = 527040; // 366 days: the API's bound of 31622400 seconds
-
-/** A number of seconds in words, exactly: hours, minutes and seconds (a turn of 90 s is "1 min 30 s"). @param {number} seconds */
-function duration(seconds) {
-  const parts = [[Math.floor(seconds / 3600), "h"], [Math.floor((seconds % 3600) / 60), "min"], [seconds % 60, "s"]];
-  return parts.filter(([n]) => n).map(([n, unit]) => `${n} ${unit}`).join(" ") || "0 s";
-}
 
 /** What the tab said last (its status line), kept so a redraw shows it again. */
 const kept = () =>
@@ -204,7 +188,7 @@ export function drawReferee(el, g) {
       put(
         now,
         d.paused
-          ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again."
+          ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again, whole: extra time given before the pause is spent (give it again if it is owed); given during it, it counts."
           : `${duration(d.turn_seconds)} a turn; when a seat's runs out, ${EXPIRED[d.on_expiry]}. `,
         d.paused ? "" : running.length ? `Running: ${running.map(([s, at]) => `${s}'s ends ${new Date(at).toLocaleString()}`).join("; ")}.` : "No seat's turn is running.",
       );
