@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -142,6 +143,7 @@ def test_a_half_filled_form_keeps_its_values_and_focus_when_the_other_side_sends
 
 
 NARROW = 390  # px: a phone held upright
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def fits(desk: Desk) -> int:
@@ -161,29 +163,41 @@ def test_a_play_page_fits_a_phones_width(browser, server, ruleset):
     desk.close()
 
 
-def test_the_lobby_fits_a_phones_width(browser, server):
+@pytest.mark.parametrize("open_seats", [True, False], ids=["invitations", "tokens"])
+def test_the_lobby_fits_a_phones_width_before_and_after_creating(browser, server, open_seats):
+    """desk.md: the lobby fits a 390 px phone. After "Create the game" the links to hand over widened it to 778 px and
+    covered the "take … in this tab" link (a referee's trial)."""
     desk = Desk(browser, server)
-    desk.page.set_viewport_size({"width": NARROW, "height": 844})
+    p = desk.page
+    p.set_viewport_size({"width": NARROW, "height": 844})
     desk.open("#/play")
-    desk.page.wait_for_selector("#play-ruleset option", state="attached")
+    p.wait_for_selector("#play-ruleset option", state="attached")
     desk.screenshot("forms-narrow-lobby")
     assert fits(desk) <= NARROW
+    p.select_option("#play-ruleset", "uboat-leader")
+    p.set_checked("#play-open", open_seats)
+    p.click("#play-create")
+    p.wait_for_selector("#play-made-id", state="attached")
+    desk.screenshot(f"forms-narrow-lobby-created-{'invitations' if open_seats else 'tokens'}")
+    assert fits(desk) <= NARROW
+    link = p.locator(".play-seats a").first
+    link.click(trial=True)  # on top, not covered by the link box beside it
     desk.close()
 
 
-def test_the_lobby_creates_an_unumpired_game(browser, server):
+def test_a_rolls_ledger_and_a_rolls_page_fit_a_phones_width(browser, server):
+    """A roll's lanes and the ledger scroll inside themselves on a phone (they made the page 578 and 621 px wide)."""
     desk = Desk(browser, server)
     p = desk.page
-    desk.open("#/play")
-    p.select_option("#play-ruleset", "battlefleet-1900")
-    box = p.get_by_role("checkbox", name="Umpired")
-    assert box.is_checked()  # the API's default
-    assert "sealed orders" in p.inner_text("#play-umpired-hint")
-    box.uncheck()
-    p.click("#play-create")
-    p.wait_for_selector("#play-made-id", state="attached")
-    gid = p.inner_text("#play-made-id")
-    assert httpx.get(f"{server}/games/{gid}").json()["umpired"] is False
+    p.set_viewport_size({"width": NARROW, "height": 844})
+    desk.open_file(ROOT / "replays" / "corvette-eastbound.3.0.0.json")
+    p.goto(f"{desk.base}/desk/#/file/rolls")
+    p.wait_for_selector("tr.roll")
+    assert fits(desk) <= NARROW
+    p.goto(f"{desk.base}/desk/#/file/roll/0")
+    p.wait_for_selector("#lanes")
+    desk.screenshot("forms-narrow-roll")
+    assert fits(desk) <= NARROW
     desk.close()
 
 
