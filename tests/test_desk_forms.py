@@ -163,6 +163,33 @@ def test_a_play_page_fits_a_phones_width(browser, server, ruleset):
     desk.close()
 
 
+def test_the_lobby_creates_a_game_with_a_turn_clock(browser, server):
+    """docs/desk.md "Play": a referee with only a browser sets a turn clock at creation (docs/api.md "Deadlines"); it
+    took a POST with `deadlines` by hand (a referee's trial). Off by default; a ruleset that takes none says why."""
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open("#/play")
+    p.select_option("#play-ruleset", "battlefleet-1900")
+    assert p.is_disabled("#play-clock-minutes") and p.is_disabled("#play-clock-expiry")
+    p.check("#play-clock-on")
+    p.fill("#play-clock-minutes", "1.5")
+    p.select_option("#play-clock-expiry", "forfeit")
+    p.click("#play-create")
+    p.wait_for_selector("#play-made-id", state="attached")
+    made = httpx.get(f"{server}/games/{p.inner_text('#play-made-id')}").json()
+    assert (made["deadlines"]["turn_seconds"], made["deadlines"]["on_expiry"]) == (90, "forfeit")
+    p.uncheck("#play-clock-on")
+    p.click("#play-create")
+    p.wait_for_function("id => document.querySelector('#play-made-id')?.textContent !== id", arg=made["game_id"])
+    assert httpx.get(f"{server}/games/{p.inner_text('#play-made-id')}").json()["deadlines"] is None
+    p.select_option("#play-ruleset", "aa1942-convoy")  # from 6.0.0 a game takes no clock (AA-R19): the server says so
+    p.check("#play-clock-on")
+    p.click("#play-create")
+    p.wait_for_selector("#play-error")
+    assert "clock" in p.inner_text("#play-error")
+    desk.close()
+
+
 @pytest.mark.parametrize("open_seats", [True, False], ids=["invitations", "tokens"])
 def test_the_lobby_fits_a_phones_width_before_and_after_creating(browser, server, open_seats):
     """desk.md: the lobby fits a 390 px phone. After "Create the game" the links to hand over widened it to 778 px and

@@ -20,7 +20,7 @@ import { NotFound, Problem, Umpire, command } from "../client/client.js";
  */
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], open_seats: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
-import { EXPIRED, duration } from "../clock.js";
+import { EXPIRED, ON_EXPIRY, duration } from "../clock.js";
 import { decisionForm, known } from "../client/decisions.js";
 import { add, errorText, h, prose, put, words } from "../dom.js";
 import { optionFields, shown, withOption } from "../options.js";
@@ -330,6 +330,11 @@ async function drawLobby(main) {
   const bots = h("span", { id: "play-bots" });
   const open = h("input", { type: "checkbox", id: "play-open", checked: true });
   const umpired = h("input", { type: "checkbox", id: "play-umpired", checked: true, "aria-describedby": "play-umpired-hint" }); // the API's default
+  // a turn clock (docs/api.md "Deadlines"), none by default: a turn's minutes and what acts when a seat's runs out
+  const clocked = h("input", { type: "checkbox", id: "play-clock-on", "aria-describedby": "play-clock-hint" });
+  const turnMinutes = h("input", { type: "number", id: "play-clock-minutes", min: 1 / 60, max: 527040, step: "any", value: 1440, disabled: true });
+  const onExpiry = h("select", { id: "play-clock-expiry", disabled: true, "aria-label": "when a seat's turn runs out" }, Object.entries(ON_EXPIRY).map(([v, text]) => h("option", { value: v }, text)));
+  clocked.addEventListener("change", () => (turnMinutes.disabled = onExpiry.disabled = !clocked.checked));
   // the seats follow the options (corvette-command's two_player makes two escorts): GET /rulesets/{id}/seats
   let asked = 0;
   const drawSeats = async () => {
@@ -457,6 +462,10 @@ async function drawLobby(main) {
       return put(made, h("p", { class: "notice" }, `The options are not JSON: ${errorText(e)}`));
     }
     const body = { ruleset: select.value, options: opts, open_seats: open.checked, umpired: umpired.checked };
+    if (clocked.checked) {
+      if (!turnMinutes.checkValidity()) return put(made, h("p", { class: "notice", id: "play-error" }, `A turn's minutes: ${turnMinutes.validationMessage}`));
+      body.deadlines = { turn_seconds: Math.round(Number(turnMinutes.value) * 60), on_expiry: onExpiry.value };
+    }
     const chosen = [...bots.querySelectorAll("input:checked")].map((x) => x.value);
     if (chosen.length) body.bots = chosen;
     create.disabled = true;
@@ -496,6 +505,19 @@ async function drawLobby(main) {
           "span",
           { class: "muted", id: "play-umpired-hint" },
           " — the referee's token reads every seat's sealed orders as they come in. Untick it and no token, yours included, reads another seat's sealed orders before the rules open them (fixed at creation).",
+        ),
+      ),
+      h(
+        "p",
+        {},
+        h("label", {}, clocked, " Turn clock: "),
+        h("label", {}, turnMinutes, " minutes a turn"),
+        ", then ",
+        onExpiry,
+        h(
+          "span",
+          { class: "muted", id: "play-clock-hint" },
+          " — a seat awaited that long has the bot, its default or a concession act for it; the referee pauses, extends or changes it in the referee's desk. The clock runs once every seat is taken.",
         ),
       ),
       create,
