@@ -9,7 +9,7 @@ value; `variants` instead merges the chosen variant's arguments into that object
 | kind | fills `field` with |
 |---|---|
 | `select` | one option's `value` (left out when `optional` and none is chosen: the command's default) |
-| `pick` | a list of distinct option values, `min`..`max` of them (`ordered`: their order matters) |
+| `pick` | a list of distinct option values, `min`..`max` of them (`ordered`: their order matters; `irrevocable`: ask first) |
 | `number` | an integer from `min` to `max` |
 | `text` | a string of at most `max_length` characters |
 | `items` | a list: one object per included item, its `fixed` arguments and what its own `controls` fill (`ordered`: in the order offered) |
@@ -117,6 +117,13 @@ class Pick(_Kind, tag="pick"):
         list[Scalar], d("values of `options` that must be picked: shown picked, not to be unpicked (counted in min)")
     ] = []
     rulebook: RULEBOOK = None
+    irrevocable: Annotated[
+        bool,
+        d(
+            "what is picked here cannot be undone (Battlefleet's ships that strike their colours or are scuttled): a "
+            "UI asks the player before it sends a command that picks any"
+        ),
+    ] = False
 
 
 class Number(_Kind, tag="number"):

@@ -163,6 +163,30 @@ def test_a_play_page_fits_a_phones_width(browser, server, ruleset):
     desk.close()
 
 
+def test_striking_a_ships_colours_asks_first_and_sends_only_on_yes(browser, server):
+    """BF-R13's surrender is irrevocable; the `give_orders` form holds it among routine orders, so one slip on a phone
+    struck a ship's colours (a referee's trial). The pick is marked `irrevocable`: the page asks, naming the ship, and
+    sends nothing on Cancel; orders that pick none go as before, unasked."""
+    game = battlefleet(server, "give_orders")
+    desk = Desk(browser, server)
+    p = desk.page
+    game.open(desk, "japan")
+    card = p.locator('.nu-decision[data-type="give_orders"]')
+    sent = []
+    p.route(f"**/games/{game.id}/commands", lambda route: (sent.append(route.request.post_data_json), route.continue_()))
+    strike = card.locator('.nu-pick[data-field="surrender"]').get_by_role("checkbox", name="Mikasa")
+    strike.check()
+    card.locator("button.nu-send").click()
+    p.wait_for_selector('.play-confirm[data-type="give_orders"] >> text=strike their colours (irrevocable): Mikasa')
+    assert "this cannot be undone" in p.inner_text('.play-confirm[data-type="give_orders"]') and sent == []
+    p.click('.play-confirm-no[data-type="give_orders"]')
+    assert sent == []
+    strike.uncheck()
+    desk.send(card.locator("button.nu-send"))  # nothing irrevocable: sent at once
+    assert len(sent) == 1 and not sent[0].get("surrender"), sent
+    desk.close()
+
+
 def test_the_lobby_creates_a_game_with_a_turn_clock(browser, server):
     """docs/desk.md "Play": a referee with only a browser sets a turn clock at creation (docs/api.md "Deadlines"); it
     took a POST with `deadlines` by hand (a referee's trial). Off by default; a ruleset that takes none says why."""

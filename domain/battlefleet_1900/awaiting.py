@@ -324,7 +324,9 @@ def orders_ui(state: State, seat: str) -> ui.Form:
             *_leads(view, seat, mine),
             ui.Items(field="boat_guns", label="boat gun crews", items=boats),
             ui.Repeat(field="messages", label="fleet orders", controls=[to, message], max=c.MESSAGES),
-            ui.Pick(field="surrender", label="strike their colours (irrevocable)", options=ui.options(in_play)),
+            ui.Pick(
+                field="surrender", label="strike their colours (irrevocable)", options=ui.options(in_play), irrevocable=True
+            ),
         )
     )
 
@@ -577,7 +579,7 @@ def dc_ui(state: State, seat: str) -> ui.Form:
     return ui.Form(
         controls=_present(
             ui.Items(field="actions", label="damage control, a DC die each", items=items, max=most),
-            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=options),
+            ui.Pick(field="scuttle", label="scuttle (irrevocable)", options=options, irrevocable=True),
         ),
         budgets=budgets,
     )

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { problem, turnsNeed } from "../../service/desk/js/client/decisions.js";
+import { irrevocable, problem, turnsNeed } from "../../service/desk/js/client/decisions.js";
 
 // Mikasa under a 90° arrow to starboard, 69-115 mm this turn, on a 70 mm circle (a frontend trial's refused move)
 const J1 = {
@@ -44,4 +44,15 @@ test("a text's length counts characters as the server does (code points), not UT
   assert.equal(problem(form, text("🚢🚢🚢")), null); // 3 characters, 6 UTF-16 units
   assert.match(problem(form, text("🚢🚢🚢🚢")), /at most 3 characters/);
   assert.match(problem(form, text("")), /at least 1 character/);
+});
+
+test("what a send picks in an irrevocable pick is named, wherever the pick sits in the form (BF-R13, 6.3)", () => {
+  const strike = { kind: "pick", field: "surrender", label: "strike their colours (irrevocable)", irrevocable: true,
+    options: [{ value: "Mikasa", label: "Mikasa" }, { value: "Fuji", label: "Fuji" }] };
+  const routine = { kind: "pick", field: "drop_out", label: "drop out", options: [{ value: "Fuji", label: "Fuji" }] };
+  const ui = { kind: "form", controls: [routine, { kind: "variants", label: "either", variants: [{ label: "a", controls: [strike] }] }] };
+  assert.deepEqual(irrevocable(ui, { drop_out: ["Fuji"] }), []);
+  assert.deepEqual(irrevocable(ui, { drop_out: ["Fuji"], surrender: [] }), []);
+  assert.deepEqual(irrevocable(ui, { surrender: ["Mikasa", "Fuji"] }), ["strike their colours (irrevocable): Mikasa, Fuji"]);
+  assert.deepEqual(irrevocable(null, { surrender: ["Mikasa"] }), []);
 });

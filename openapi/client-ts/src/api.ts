@@ -10751,6 +10751,12 @@ export interface components {
              */
             field: string;
             /**
+             * Irrevocable
+             * @description what is picked here cannot be undone (Battlefleet's ships that strike their colours or are scuttled): a UI asks the player before it sends a command that picks any
+             * @default false
+             */
+            irrevocable?: boolean;
+            /**
              * Kind
              * @description what this is: always `pick` here
              * @enum {string}

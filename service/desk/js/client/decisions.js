@@ -289,6 +289,41 @@ export function args(ui, draft) {
     const d = draft;
     return { boat: d.boat, side: d.side, to: d.to };
 }
+/** What `sent` (the arguments a form's send makes) picks in an `irrevocable` pick (Battlefleet's ships that strike
+ * their colours or are scuttled), each as "its label: the values' labels", so a UI asks before it sends; [] where it
+ * picks none. Reads a form's controls, the variants merged into their object, and groups and repeats by their field. */
+export function irrevocable(ui, sent) {
+    const out = [];
+    const walk = (controls, obj) => {
+        for (const c of controls) {
+            if (c.kind === "pick" && c.irrevocable) {
+                const picked = obj[c.field];
+                if (Array.isArray(picked) && picked.length) {
+                    const name = (v) => c.options.find((o) => o.value === v)?.label ?? String(v);
+                    out.push(`${c.label}: ${picked.map(name).join(", ")}`);
+                }
+            }
+            else if (c.kind === "variants") {
+                for (const v of c.variants)
+                    walk((v.controls ?? []), obj);
+            }
+            else if (c.kind === "group") {
+                const inner = obj[c.field];
+                if (inner && typeof inner === "object")
+                    walk(c.controls, inner);
+            }
+            else if (c.kind === "repeat") {
+                const rows = obj[c.field];
+                if (Array.isArray(rows))
+                    for (const row of rows)
+                        walk(c.controls, row);
+            }
+        }
+    };
+    if (ui && ui.kind === "form")
+        walk(ui.controls, sent);
+    return out;
+}
 /** BF-R5: the distance these turns (`turns_deg`, one per band) need the division's lead to go, from its `turns_need`
  * (0 where it has none): each turn's arc on the lead's circle, rounded up, after the run to the pivots ahead. */
 export function turnsNeed(div, turns) {

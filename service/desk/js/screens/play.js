@@ -21,7 +21,7 @@ import { NotFound, Problem, Umpire, command } from "../client/client.js";
 /** @typedef {{message: string, awaiting: CommandSpec[], waiting_for: string[], open_seats: string[], status: string, version: number}} PlayState the
  * latest `state` message, or a command's answer as one */
 import { EXPIRED, ON_EXPIRY, duration } from "../clock.js";
-import { decisionForm, known } from "../client/decisions.js";
+import { decisionForm, irrevocable, known } from "../client/decisions.js";
 import { add, errorText, h, prose, put, words } from "../dom.js";
 import { optionFields, shown, withOption } from "../options.js";
 import { newGameOptions, orderedViews, renderView } from "../pictures/index.js";
@@ -885,21 +885,27 @@ function drawTable(main, gameId, joined = null) {
     const box = h("div", { class: "play-entry", "data-type": spec.type });
     add(box, h("h3", {}, words(spec.type)), spec.description ? h("p", { class: "muted play-description" }, prose(spec.description)) : "");
     const confirm = h("div", { class: "confirm play-confirm", "data-type": spec.type });
-    // a command that ends the game for the sender goes only once the player says yes, as the referee's Reveal does:
-    // one click on "concede the battle" ended the game
-    const go = spec.ends_game ? (args) => ask(confirm, spec, args) : (args) => send(spec, args);
+    // a command that ends the game, or picks what cannot be undone (a ship's colours struck, a ship scuttled), goes
+    // only once the player says yes, as the referee's Reveal does: one click on "concede the battle" ended the game
+    const go = (args) => {
+      const final = irrevocable(spec.ui, args);
+      if (spec.ends_game || final.length) ask(confirm, spec, args, final);
+      else send(spec, args);
+    };
     add(box, decisionForm(spec, { onSubmit: go }), confirm);
     add(box, advanced(spec, !(spec.choices && spec.choices.length) && !known(spec.ui), go));
     return box;
   }
 
-  /** Asks, in `confirm`, whether to send `spec` with `args`, which cannot be undone; sends on yes. */
-  function ask(confirm, spec, args) {
+  /** Asks, in `confirm`, whether to send `spec` with `args`, which cannot be undone (it ends the game, or picks what
+   * `final` says); sends on yes. */
+  function ask(confirm, spec, args, final = []) {
     const yes = h("button", { type: "button", class: "danger play-confirm-yes", "data-type": spec.type }, `Yes, ${words(spec.type)}`);
     const no = h("button", { type: "button", class: "secondary play-confirm-no", "data-type": spec.type }, "Cancel");
     yes.addEventListener("click", () => send(spec, args));
     no.addEventListener("click", () => put(confirm));
-    put(confirm, h("p", { role: "alert" }, `${words(spec.type)}: this ends the game, for every seat, and cannot be undone. Send it?`), yes, " ", no);
+    const what = spec.ends_game ? "this ends the game, for every seat, and cannot be undone" : `${final.join("; ")}: this cannot be undone`;
+    put(confirm, h("p", { role: "alert" }, `${words(spec.type)}: ${what}. Send it?`), yes, " ", no);
   }
 
   /** The arguments as JSON, sent through `submit` (the entry's own send: asking first where it ends the game). */
