@@ -4,7 +4,8 @@ what it proves is what a client gets.
 
 `click(entry, rng)` uses `choices` when they are listed (or the `ui` descriptor where the entry has both, when it
 offers a kind not yet `used`, else one time in `UI_SHARE`, so every descriptor kind is exercised), else the
-descriptor, else the `default`. Among `variants` it prefers one with a kind not yet used.
+descriptor, else the `default`. Among `variants` it prefers one with a kind not yet used, and among an `items`
+control's optional items it includes one whose controls hold such a kind, where it may include any.
 """
 
 from __future__ import annotations
@@ -151,6 +152,9 @@ def _value(control: dict, rng: random.Random, used: set[str], purse: Purse) -> A
         extra = rng.randint(max(0, lo - len(required)), max(0, min(hi - len(required), len(optional))))
         made = [(i, {**i["fixed"], **_controls(i.get("controls", []), rng, used, purse)}) for i in required]
         pool = [i for i in _some(optional, extra, rng, Purse([]), again=bool(control.get("repeatable")))]
+        fresh = [i for i in optional if kinds(i.get("controls", [])) - used]
+        if fresh and not any(i in fresh for i in pool) and hi > len(required):  # a kind not clicked yet: one such item
+            pool = [rng.choice(fresh), *pool][: max(1, extra)]
         for item in pool:  # an item whose own controls cannot fit what is left is not included
             left, broke = dict(purse.left), purse.broke
             if purse.fits(item.get("spend", {})):

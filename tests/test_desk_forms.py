@@ -187,6 +187,22 @@ def test_striking_a_ships_colours_asks_first_and_sends_only_on_yes(browser, serv
     desk.close()
 
 
+def test_a_division_ticked_for_orders_starts_at_an_arrow_not_a_stop(browser, server):
+    """2.1: the stop dot stands alone among a column's orders. Ticking a division to give it orders preselected the stop
+    (its first variant), so a player who meant to turn and sent at once stopped the division (a referee's trial): the
+    stop comes last now, and the first preselected is an arrow."""
+    game = battlefleet(server, "give_orders")
+    desk = Desk(browser, server)
+    p = desk.page
+    game.open(desk, "japan")
+    card = p.locator('.nu-decision[data-type="give_orders"]')
+    card.get_by_role("checkbox", name=re.compile(r"^division J1 .*divisional orders")).check()
+    chosen = card.locator(".nu-variant-choice input.nu-variant:checked").first
+    label = chosen.evaluate("r => r.closest('label').textContent.trim()")
+    assert not label.startswith("stop") and "arrow" in label, label
+    desk.close()
+
+
 def test_the_lobby_creates_a_game_with_a_turn_clock(browser, server):
     """docs/desk.md "Play": a referee with only a browser sets a turn clock at creation (docs/api.md "Deadlines"); it
     took a POST with `deadlines` by hand (a referee's trial). Off by default; a ruleset that takes none says why."""

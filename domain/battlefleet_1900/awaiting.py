@@ -442,15 +442,16 @@ def _way_said(view: State, seat: str, division: str, leaving: tuple[str, ...], t
 
 
 def _column(view: State, division: str, leaving: tuple[str, ...] = (), to: str | None = None) -> ui.Variants:
-    """A division's command column: the stop dot alone, or a run of arrows (orders.arrow_runs with the ships `leaving`
-    it and its transfer naming `to`, each arrow's kind fixed) and one more arrow of either kind, all turning in
-    succession or all together, each to port or starboard."""
+    """A division's command column: a run of arrows (orders.arrow_runs with the ships `leaving` it and its transfer
+    naming `to`, each arrow's kind fixed) and one more arrow of either kind, all turning in succession or all together,
+    each to port or starboard; or the stop dot alone, last, so a form that draws the first variant preselected never
+    preselects a stop (a referee's trial: a division ticked to turn was sent stopped)."""
     to_side = ui.Select(field="to", label="to", options=ui.options(("port", "starboard")))
     kinds = [ui.Option(value=45, label="45° (a turn of 45-89°)"), ui.Option(value=90, label="90° (90-180°)")]
     kind = ui.Select(field="arrow", label="arrow", options=kinds)
     dot = ui.Item(label="the stop dot", fixed={"stop": True}, required=True)
     stop = ui.Items(field="orders", label="stop", items=[dot])
-    variants = [ui.Variant(label="stop", controls=[stop])]
+    variants = []
     for turn in ("succession", "together"):
         for run in orders.arrow_runs(view, division, leaving, to):
             arrows = [
@@ -465,7 +466,7 @@ def _column(view: State, division: str, leaving: tuple[str, ...] = (), to: str |
                     controls=[ui.Items(field="orders", label="arrows", items=[*arrows, last], ordered=True)],
                 )
             )
-    return ui.Variants(label="orders", variants=variants)
+    return ui.Variants(label="orders", variants=[*variants, ui.Variant(label="stop", controls=[stop])])
 
 
 def _drop_and_transfer(
