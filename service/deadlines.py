@@ -154,16 +154,17 @@ class Clocks:
             if self.svc.credentials.open_seats(game_id):
                 return 0
             running_since = self.svc.store.start_clock(game_id, now)
-        due: list[tuple[str, int]] = []
+        due: list[tuple[float, str, int]] = []
         with self.svc.cache.game(game_id) as c:
             game = c.game
             for seat, end in self.ends(game, running_since).items():
                 turn = (game.turns or {})[seat]
                 if end <= now:
-                    due.append((seat, turn.since))
+                    due.append((end, seat, turn.since))
                 elif end - warn_before(game) <= now:
                     self._warn(game, seat, turn, end)
-        return sum(self.expire(game_id, seat, since) for seat, since in due)
+        # the first out of time first, whatever the seat order (forfeit: the first out concedes, `_first`)
+        return sum(self.expire(game_id, seat, since) for _, seat, since in sorted(due))
 
     def _warn(self, game: Game, seat: str, turn: Turn, end: float) -> None:
         hooks = self.svc.store.hooks(game.game_id)
@@ -171,6 +172,12 @@ class Clocks:
             return
         msg_id = f"msg_dw_{game.game_id}_{seat}_{turn.since}_{turn.extra}"
         self.svc.webhooks.notify(game, seat, "deadline-warning", hooks[seat], end, msg_id)
+
+    def _after_another(self, game: Game, seat: str) -> bool:
+        """Whether another seat on the clock ran out strictly before `seat` and is not expired yet."""
+        ends = self.ends(game, self.running_since(game.game_id))
+        mine = ends.get(seat)
+        return mine is not None and any(other != seat and end < mine for other, end in ends.items())
 
     def _first(self, game: Game, seat: str, turn: Turn) -> bool:
         """Whether `seat`'s time ran out before every other seat's on the same turn: no other seat on the clock ran
@@ -197,7 +204,10 @@ class Clocks:
             turn = (game.turns or {}).get(seat)
             if turn is None or turn.since != since:
                 return 0  # the seat moved, or another process expired it
-            first = game.deadlines is None or game.deadlines.on_expiry != "forfeit" or self._first(game, seat, turn)
+            forfeit = game.deadlines is not None and game.deadlines.on_expiry == "forfeit"
+            if forfeit and self._after_another(game, seat):
+                return 0  # a seat out of time before this one goes first (another sweep, another process: in order)
+            first = not forfeit or self._first(game, seat, turn)
             action, then = on_expiry(loaded.ruleset, game, seat, first)
             version = game.version
         payload = msgspec.to_builtins(ExpiryPayload(seat=seat, since=since, action=action, then=then))

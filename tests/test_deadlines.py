@@ -162,6 +162,24 @@ def test_forfeit_two_seats_out_of_time_at_once_neither_concedes_and_the_first_la
     replays_byte_identical(svc, gid, g["referee_token"])
 
 
+@pytest.mark.parametrize("later", ["japan", "russia"])
+def test_forfeit_the_seat_out_first_concedes_whichever_seat_comes_first_in_order(tmp_path, later):
+    """The first out of time concedes even where one look at the clock finds both out and the later one comes first
+    in seat order (a review: japan, a second later, was expired first with the bot, and russia, out first, then saw
+    a seat expired on its turn and was given the bot too; the game's end hung on when the sweeper looked)."""
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    g = create(svc, "battlefleet-1900", "forfeit", seconds=60)
+    gid = g["game_id"]
+    svc.set_deadlines(gid, g["referee_token"], DeadlinesPayload(extend={later: 1}))
+    first = "russia" if later == "japan" else "japan"
+    t.t += 62  # one look finds both out
+    assert svc.clocks.sweep() == 1
+    assert expiries(svc, gid) == [{"seat": first, "since": 1, "action": "concede"}]
+    assert svc.reads.summary(gid)["status"] == "over"
+    replays_byte_identical(svc, gid, g["referee_token"])
+
+
 def test_forfeit_policy_falls_back_to_the_bot_where_the_seat_cannot_concede(tmp_path):
     t = FakeTime()
     svc = service(str(tmp_path / "d.db"), t)

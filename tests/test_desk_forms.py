@@ -252,6 +252,22 @@ def test_the_lobby_fits_a_phones_width_before_and_after_creating(browser, server
     desk.close()
 
 
+def test_the_lobby_creates_an_unumpired_game(browser, server):
+    desk = Desk(browser, server)
+    p = desk.page
+    desk.open("#/play")
+    p.select_option("#play-ruleset", "battlefleet-1900")
+    box = p.get_by_role("checkbox", name="Umpired")
+    assert box.is_checked()  # the API's default
+    assert "sealed orders" in p.inner_text("#play-umpired-hint")
+    box.uncheck()
+    p.click("#play-create")
+    p.wait_for_selector("#play-made-id", state="attached")
+    gid = p.inner_text("#play-made-id")
+    assert httpx.get(f"{server}/games/{gid}").json()["umpired"] is False
+    desk.close()
+
+
 def test_a_rolls_ledger_and_a_rolls_page_fit_a_phones_width(browser, server):
     """A roll's lanes and the ledger scroll inside themselves on a phone (they made the page 578 and 621 px wide)."""
     desk = Desk(browser, server)
