@@ -56,3 +56,17 @@ test("what a send picks in an irrevocable pick is named, wherever the pick sits 
   assert.deepEqual(irrevocable(ui, { surrender: ["Mikasa", "Fuji"] }), ["strike their colours (irrevocable): Mikasa, Fuji"]);
   assert.deepEqual(irrevocable(null, { surrender: ["Mikasa"] }), []);
 });
+
+test("an irrevocable pick is read in the variant sent and in an item by its fixed arguments, and named once", () => {
+  const pick = (irrevocable) => ({ kind: "pick", field: "ships", label: irrevocable ? "scuttle" : "repair", irrevocable,
+    options: [{ value: "Mikasa", label: "Mikasa" }] });
+  const ui = { kind: "form", controls: [{ kind: "variants", label: "what", variants: [
+    { label: "scuttle", fixed: { act: "scuttle" }, controls: [pick(true)] },
+    { label: "repair", fixed: { act: "repair" }, controls: [pick(false)] },
+  ] }, { kind: "items", field: "crews", label: "crews", items: [
+    { label: "Fuji", fixed: { ship: "Fuji" }, controls: [{ ...pick(true), field: "strike" }] },
+  ] }] };
+  assert.deepEqual(irrevocable(ui, { act: "repair", ships: ["Mikasa"] }), []);
+  assert.deepEqual(irrevocable(ui, { act: "scuttle", ships: ["Mikasa"] }), ["scuttle: Mikasa"]);
+  assert.deepEqual(irrevocable(ui, { crews: [{ ship: "Fuji", strike: ["Mikasa"] }] }), ["scuttle: Mikasa"]);
+});

@@ -389,20 +389,30 @@ export function args(ui: Ui, draft: AnyDraft): Args {
 }
 
 /** What `sent` (the arguments a form's send makes) picks in an `irrevocable` pick (Battlefleet's ships that strike
- * their colours or are scuttled), each as "its label: the values' labels", so a UI asks before it sends; [] where it
- * picks none. Reads a form's controls, the variants merged into their object, and groups and repeats by their field. */
+ * their colours or are scuttled), each as "its label: the values' labels", once a pick, so a UI asks before it sends;
+ * [] where it picks none. Reads a form's controls; of `variants` the one whose `fixed` arguments the object holds
+ * (every variant where none has any: their fields tell them apart); an `items` entry by its item's `fixed`; groups
+ * and repeats by their field. */
 export function irrevocable(ui: Ui | null | undefined, sent: Args): string[] {
-  const out: string[] = [];
+  const out = new Map<Pick, string>();
+  const holds = (obj: Args, fixed: Record<string, unknown> | undefined) =>
+    !!fixed && Object.keys(fixed).length > 0 && Object.entries(fixed).every(([k, v]) => obj[k] === v);
   const walk = (controls: readonly Control[], obj: Args): void => {
     for (const c of controls) {
       if (c.kind === "pick" && c.irrevocable) {
         const picked = obj[c.field];
-        if (Array.isArray(picked) && picked.length) {
+        if (Array.isArray(picked) && picked.length && !out.has(c)) {
           const name = (v: unknown) => c.options.find((o) => o.value === v)?.label ?? String(v);
-          out.push(`${c.label}: ${picked.map(name).join(", ")}`);
+          out.set(c, `${c.label}: ${picked.map(name).join(", ")}`);
         }
       } else if (c.kind === "variants") {
-        for (const v of c.variants) walk((v.controls ?? []) as Control[], obj);
+        const chosen = c.variants.filter((v) => holds(obj, v.fixed));
+        for (const v of chosen.length ? chosen : c.variants) walk((v.controls ?? []) as Control[], obj);
+      } else if (c.kind === "items") {
+        const entries = obj[c.field];
+        if (Array.isArray(entries))
+          for (const entry of entries)
+            for (const item of c.items) if (holds(entry as Args, item.fixed)) walk((item.controls ?? []) as Control[], entry as Args);
       } else if (c.kind === "group") {
         const inner = obj[c.field];
         if (inner && typeof inner === "object") walk(c.controls as Control[], inner as Args);
@@ -413,7 +423,7 @@ export function irrevocable(ui: Ui | null | undefined, sent: Args): string[] {
     }
   };
   if (ui && ui.kind === "form") walk(ui.controls, sent);
-  return out;
+  return [...out.values()];
 }
 
 /** BF-R5: the distance these turns (`turns_deg`, one per band) need the division's lead to go, from its `turns_need`

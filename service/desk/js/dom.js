@@ -135,3 +135,9 @@ export function add(el, ...children) {
 export function put(el, ...children) {
   return build(clear(el), {}, children);
 }
+
+/** A wide table in a region of its own that scrolls sideways on a phone (the page does not), reachable by keyboard.
+ * @param {HTMLElement} table @param {string} label what the table is, for a screen reader */
+export function scrolling(table, label) {
+  return h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": label }, table);
+}

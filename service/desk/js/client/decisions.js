@@ -290,22 +290,34 @@ export function args(ui, draft) {
     return { boat: d.boat, side: d.side, to: d.to };
 }
 /** What `sent` (the arguments a form's send makes) picks in an `irrevocable` pick (Battlefleet's ships that strike
- * their colours or are scuttled), each as "its label: the values' labels", so a UI asks before it sends; [] where it
- * picks none. Reads a form's controls, the variants merged into their object, and groups and repeats by their field. */
+ * their colours or are scuttled), each as "its label: the values' labels", once a pick, so a UI asks before it sends;
+ * [] where it picks none. Reads a form's controls; of `variants` the one whose `fixed` arguments the object holds
+ * (every variant where none has any: their fields tell them apart); an `items` entry by its item's `fixed`; groups
+ * and repeats by their field. */
 export function irrevocable(ui, sent) {
-    const out = [];
+    const out = new Map();
+    const holds = (obj, fixed) => !!fixed && Object.keys(fixed).length > 0 && Object.entries(fixed).every(([k, v]) => obj[k] === v);
     const walk = (controls, obj) => {
         for (const c of controls) {
             if (c.kind === "pick" && c.irrevocable) {
                 const picked = obj[c.field];
-                if (Array.isArray(picked) && picked.length) {
+                if (Array.isArray(picked) && picked.length && !out.has(c)) {
                     const name = (v) => c.options.find((o) => o.value === v)?.label ?? String(v);
-                    out.push(`${c.label}: ${picked.map(name).join(", ")}`);
+                    out.set(c, `${c.label}: ${picked.map(name).join(", ")}`);
                 }
             }
             else if (c.kind === "variants") {
-                for (const v of c.variants)
+                const chosen = c.variants.filter((v) => holds(obj, v.fixed));
+                for (const v of chosen.length ? chosen : c.variants)
                     walk((v.controls ?? []), obj);
+            }
+            else if (c.kind === "items") {
+                const entries = obj[c.field];
+                if (Array.isArray(entries))
+                    for (const entry of entries)
+                        for (const item of c.items)
+                            if (holds(entry, item.fixed))
+                                walk((item.controls ?? []), entry);
             }
             else if (c.kind === "group") {
                 const inner = obj[c.field];
@@ -322,7 +334,7 @@ export function irrevocable(ui, sent) {
     };
     if (ui && ui.kind === "form")
         walk(ui.controls, sent);
-    return out;
+    return [...out.values()];
 }
 /** BF-R5: the distance these turns (`turns_deg`, one per band) need the division's lead to go, from its `turns_need`
  * (0 where it has none): each turn's arc on the lead's circle, rounded up, after the run to the pivots ahead. */

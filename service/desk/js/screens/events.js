@@ -1,7 +1,7 @@
 // @ts-check
 // The log: every event with its place in the chain (the first broken link marked, what follows it unproven).
 
-import { badge, h, put } from "../dom.js";
+import { badge, h, put, scrolling } from "../dom.js";
 import { canonical, pretty } from "../json.js";
 import { stateOf } from "../nav.js";
 import { expectedHash } from "../verify.js";
@@ -20,7 +20,7 @@ export function drawEvents(el, g, focus) {
   const table = h("table", { class: "grid events", id: "events-table" });
   const more = h("p", {});
   const broken = h("div", { id: "broken-link" });
-  put(el, broken, h("div", { class: "filters" }, h("label", {}, "Type", sel)), table, more);
+  put(el, broken, h("div", { class: "filters" }, h("label", {}, "Type", sel)), scrolling(table, "the events"), more);
   explainBreak(broken, g);
   function fill() {
     const bad = g.checks && g.checks.chain.status === "fail" ? g.checks.chain.first_bad_seq : null;

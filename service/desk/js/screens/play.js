@@ -332,7 +332,7 @@ async function drawLobby(main) {
   const umpired = h("input", { type: "checkbox", id: "play-umpired", checked: true, "aria-describedby": "play-umpired-hint" }); // the API's default
   // a turn clock (docs/api.md "Deadlines"), none by default: a turn's minutes and what acts when a seat's runs out
   const clocked = h("input", { type: "checkbox", id: "play-clock-on", "aria-describedby": "play-clock-hint" });
-  const turnMinutes = h("input", { type: "number", id: "play-clock-minutes", min: 1 / 60, max: 527040, step: "any", value: 1440, disabled: true });
+  const turnMinutes = h("input", { type: "number", id: "play-clock-minutes", min: 1 / 60, max: 527040, step: "any", value: 1440, disabled: true, required: true });
   const onExpiry = h("select", { id: "play-clock-expiry", disabled: true, "aria-label": "when a seat's turn runs out" }, Object.entries(ON_EXPIRY).map(([v, text]) => h("option", { value: v }, text)));
   clocked.addEventListener("change", () => (turnMinutes.disabled = onExpiry.disabled = !clocked.checked));
   // the seats follow the options (corvette-command's two_player makes two escorts): GET /rulesets/{id}/seats
@@ -463,7 +463,8 @@ async function drawLobby(main) {
     }
     const body = { ruleset: select.value, options: opts, open_seats: open.checked, umpired: umpired.checked };
     if (clocked.checked) {
-      if (!turnMinutes.checkValidity()) return put(made, h("p", { class: "notice", id: "play-error" }, `A turn's minutes: ${turnMinutes.validationMessage}`));
+      if (!turnMinutes.checkValidity())
+        return put(made, h("p", { class: "notice", id: "play-error" }, "A turn's minutes: a number from one second (1/60) to 366 days (527040)."));
       body.deadlines = { turn_seconds: Math.round(Number(turnMinutes.value) * 60), on_expiry: onExpiry.value };
     }
     const chosen = [...bots.querySelectorAll("input:checked")].map((x) => x.value);

@@ -100,7 +100,8 @@ export function drawReferee(el, g) {
       return false;
     }
     say(out, h("p", { class: "loading" }, "sending…"));
-    kept().focus = document.activeElement?.id || null; // a new token redraws the whole screen (reader changed)
+    // a token kept now redraws the whole screen (the reader changed): the control pressed gets the focus back then
+    kept().focus = refereeInput.value.trim() !== tokens.refereeToken(g.id) ? document.activeElement?.id || null : null;
     try {
       const res = await run(remember());
       const n = res.events ? res.events.length : 0;
@@ -179,23 +180,26 @@ export function drawReferee(el, g) {
       const seconds = Math.round(Number(length.value) * 60);
       if (seconds !== d.turn_seconds) body.turn_seconds = seconds;
       if (expiry.value !== d.on_expiry) body.on_expiry = expiry.value;
-      if (!Object.keys(body).length) return say(out, h("p", { class: "notice" }, "Nothing to change: that is the clock as it is."));
+      if (!Object.keys(body).length) {
+        edited = false; // the form says the clock as it is: it follows the server's again
+        return say(out, h("p", { class: "notice" }, "Nothing to change: that is the clock as it is."));
+      }
       change(body);
     };
     clock.show = (/** @type {any} */ next) => {
       d = next;
       const running = Object.entries(d.deadline_at ?? {});
-      put(
-        now,
-        d.paused
-          ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again, whole: extra time given before the pause is spent (give it again if it is owed); given during it, it counts."
-          : `${duration(d.turn_seconds)} a turn; when a seat's runs out, ${EXPIRED[d.on_expiry]}. `,
-        d.paused ? "" : running.length ? `Running: ${running.map(([s, at]) => `${s}'s ends ${new Date(at).toLocaleString()}`).join("; ")}.` : "No seat's turn is running.",
-      );
+      const text = d.paused
+        ? "Paused: no turn runs out until you resume it, which starts every awaited seat's turn again, whole: extra time given before the pause is spent (give it again if it is owed); given during it, it counts."
+        : `${duration(d.turn_seconds)} a turn; when a seat's runs out, ${EXPIRED[d.on_expiry]}. ` +
+          (running.length ? `Running: ${running.map(([s, at]) => `${s}'s ends ${new Date(at).toLocaleString()}`).join("; ")}.` : "No seat's turn is running.");
+      if (now.textContent !== text) now.textContent = text; // a live region: said only when it changes
       toggle.textContent = d.paused ? "Resume the clock" : "Pause the clock";
       toggle.dataset.paused = String(d.paused);
+      const shown = String(Math.round((d.turn_seconds / 60) * 1000) / 1000);
+      if (edited && Math.round(Number(length.value) * 60) === d.turn_seconds && expiry.value === d.on_expiry) edited = false;
       if (!edited) {
-        length.value = String(Math.round((d.turn_seconds / 60) * 1000) / 1000);
+        length.value = shown;
         expiry.value = d.on_expiry;
       }
     };
@@ -280,15 +284,19 @@ export function drawReferee(el, g) {
   if (g.summary?.deadlines) g.refreshSummary(); // the clock as it is now, not as when the game was opened
   let seen = g.events.length;
   let asking = false; // one summary read at a time: events arrive in bursts
-  return async (what) => {
+  // called once a frame for whatever changed in it (app.js draws a burst once, naming only its first change): each
+  // call looks at the summary and the events itself
+  return async () => {
     if (stage() !== drawn) drawActions();
-    else if (what === "summary" && g.summary?.deadlines) clock.show(g.summary.deadlines);
+    else if (g.summary?.deadlines) clock.show(g.summary.deadlines);
     // a seat's move starts or ends turns: the clock's deadlines are the summary's, read again after new events
-    if (what === "events" && g.events.length !== seen && g.summary?.deadlines && !asking) {
-      seen = g.events.length;
+    if (g.summary?.deadlines && !asking && g.events.length !== seen) {
       asking = true;
       try {
-        await g.refreshSummary();
+        while (g.events.length !== seen) {
+          seen = g.events.length; // events that come during the read are read for after it
+          await g.refreshSummary();
+        }
       } finally {
         asking = false;
       }

@@ -3,7 +3,7 @@
 // and the game just before and after it.
 
 import { unhex } from "../crypto.js";
-import { add, badge, clear, copyButton, die, errorText, h, put } from "../dom.js";
+import { add, badge, clear, copyButton, die, errorText, h, put, scrolling } from "../dom.js";
 import { canonical, isObject, pretty } from "../json.js";
 import { base, position } from "../nav.js";
 import { opensslLines, roller } from "../umpire1.js";
@@ -243,7 +243,7 @@ async function drawByHand(el, g, r) {
       { class: "small" },
       "Read each block as eight lanes of 8 hex digits (32-bit numbers). Each die takes the next lane x: if x is at or above the limit 2³² − (2³² mod sides) the lane is skipped (so every face is equally likely); otherwise the face is (x mod sides) + 1.",
     ),
-    h(
+    scrolling(h(
       "table",
       { class: "grid lanes", id: "lanes" },
       h(
@@ -266,7 +266,7 @@ async function drawByHand(el, g, r) {
           ),
         ),
       ),
-    ),
+    ), "from the blocks to the faces"),
   );
 }
 

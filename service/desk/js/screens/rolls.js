@@ -1,7 +1,7 @@
 // @ts-check
 // The roll ledger: every roll with its provenance and check, filtered by seat, purpose, rule, check and seq.
 
-import { badge, die, h, put } from "../dom.js";
+import { badge, die, h, put, scrolling } from "../dom.js";
 import { canonical, isObject } from "../json.js";
 import { base, go, stateOf } from "../nav.js";
 
@@ -81,7 +81,7 @@ export function drawRolls(el, g) {
       count,
     ),
     g.rolls.length
-      ? table
+      ? scrolling(table, "the roll ledger")
       : h(
           "p",
           { class: "empty" },
