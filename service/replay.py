@@ -181,7 +181,7 @@ def _locked_differently(b: Bundle, lock: dict[str, Any]) -> str:
     the genesis's seat order, as the lock lists them) and the beacon, both values of each, and which side was changed."""
     at, data, d = lock["seq"], lock["data"], b.dice
     seats = b.events[0].body.get("data", {}).get("seats") if b.events else None
-    logged = data["client_seeds"]
+    logged = data.get("client_seeds", _ABSENT)  # a forged lock may leave it out: said as absent, never a KeyError
     fields: list[tuple[str, Any, Any]] = []  # (what, the header's, the log's)
     if isinstance(logged, list):
         for i in range(max(len(logged), len(d.client_seeds))):
@@ -257,7 +257,9 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             "fail", "the commit in GameCreated is not the bundle's server_commit", first_bad_k=None, first_bad_seq=1
         )
     lock = _lock_event(b)
-    if lock is not None and (lock["data"]["client_seeds"] != d.client_seeds or lock["data"].get("beacon") != d.beacon):
+    if lock is not None and (
+        lock["data"].get("client_seeds", _ABSENT) != d.client_seeds or lock["data"].get("beacon") != d.beacon
+    ):
         return _check(
             "fail", _locked_differently(b, lock), first_bad_k=None, first_bad_seq=lock["seq"]
         )

@@ -88,9 +88,12 @@ def _worded() -> list[tuple[str, dict, str]]:
     for i in (1, 3, 4):
         header["dice"]["client_seeds"][i] = _flip_last(header["dice"]["client_seeds"][i])
     header["dice"]["beacon"] = "drand-1234"
+    unseeded = copy.deepcopy(BUNDLE)  # a forged lock without its client seeds: said as none, never a crash
+    del unseeded["events"][lock["seq"] - 1]["body"]["data"]["client_seeds"]
     first = BUNDLE["events"][0]
     one = {**BUNDLE, "events": [first], "commands": BUNDLE["commands"][:1], "head": first["hash"]}
     return [
+        ("a lock without its client seeds", unseeded, "SeedLocked client seeds at seq"),
         ("a client seed in SeedLocked", locked, f"the header's client seed of {seats[2]} is not what SeedLocked"),
         ("the header's seeds", header, f"beacon and client seeds of {seats[1]}, {seats[3]} and {seats[4]} are"),
         ("one event", one, "1 event chains to head"),

@@ -135,3 +135,18 @@ def test_a_chain_of_one_event_and_one_command_is_worded_in_the_singular(client):
     detail = verify(two)["checks"]["chain"]["detail"]
     assert detail.startswith("2 events chain to head ")
     assert detail.endswith("; its 2 commands are those the events name, each over the seqs it made"), detail
+
+
+def test_a_lock_without_its_client_seeds_fails_the_dice_check_in_words_not_a_500(store_url):
+    """A forged SeedLocked that leaves out `client_seeds` raised KeyError: a 500 from POST /bundles/verify and a
+    traceback from `umpire verify` (a review). The dice check fails and says the log's seeds are missing."""
+    b = copy.deepcopy(BUNDLE)
+    lock = _lock(b)
+    del lock["data"]["client_seeds"]
+    report = verify(b)
+    dice = report["checks"]["dice"]
+    assert report["verdict"] == "failed" and dice["status"] == "fail" and dice["first_bad_k"] is None
+    assert dice["first_bad_seq"] == lock["seq"] and "(none)" in dice["detail"], dice["detail"]
+    with TestClient(create_app(store_url)) as client:
+        answer = client.post("/bundles/verify", content=json.dumps(b), headers={"Content-Type": "application/json"})
+        assert answer.status_code == 200 and answer.json()["checks"]["dice"]["status"] == "fail"

@@ -350,7 +350,7 @@ async function lockedDifferently(b, lock) {
   const data = get(lock, "data", {});
   const d = b.dice;
   const seats = b.events.length ? get(get(b.events[0].body, "data", {}), "seats") : null;
-  const logged = get(data, "client_seeds");
+  const logged = get(data, "client_seeds", ABSENT); // a forged lock may leave it out: said as absent
   /** @type {[string, unknown, unknown][]} (what, the header's, the log's) */
   const fields = [];
   if (Array.isArray(logged)) {
