@@ -163,7 +163,7 @@ class Clocks:
                     due.append((end, seat, turn.since))
                 elif end - warn_before(game) <= now:
                     self._warn(game, seat, turn, end)
-        # the first out of time first, whatever the seat order (forfeit: the first out concedes, `_first`)
+        # the first out of time first, whatever the seat order (forfeit: the first out concedes, `expire`)
         return sum(self.expire(game_id, seat, since) for _, seat, since in sorted(due))
 
     def _warn(self, game: Game, seat: str, turn: Turn, end: float) -> None:
@@ -173,26 +173,15 @@ class Clocks:
         msg_id = f"msg_dw_{game.game_id}_{seat}_{turn.since}_{turn.extra}"
         self.svc.webhooks.notify(game, seat, "deadline-warning", hooks[seat], end, msg_id)
 
-    def _after_another(self, game: Game, seat: str) -> bool:
-        """Whether another seat on the clock ran out strictly before `seat` and is not expired yet."""
-        ends = self.ends(game, self.running_since(game.game_id))
-        mine = ends.get(seat)
-        return mine is not None and any(other != seat and end < mine for other, end in ends.items())
-
-    def _first(self, game: Game, seat: str, turn: Turn) -> bool:
-        """Whether `seat`'s time ran out before every other seat's on the same turn: no other seat on the clock ran
-        out at that instant or before, and none already did on this turn (its DeadlineExpired since the same version:
-        a simultaneous step's seats start together, and the first expired need not have been the first late)."""
-        ends = self.ends(game, self.running_since(game.game_id))
-        mine = ends.get(seat)
-        if mine is None or any(other != seat and end <= mine for other, end in ends.items()):
-            return False
+    def _expired_with(self, game: Game, seat: str, turn: Turn) -> bool:
+        """Whether another seat's time already ran out on this turn (its DeadlineExpired since the same version: a
+        simultaneous step's seats start together, and they are expired in the order their time ran out)."""
         for row in self.svc.store.events(game.game_id, after=turn.since):
             if row.type == "DeadlineExpired":
                 data = msgspec.json.decode(row.body)["data"]
                 if data["seat"] != seat and data["since"] == turn.since:
-                    return False
-        return True
+                    return True
+        return False
 
     def expire(self, game_id: str, seat: str, since: int) -> int:
         """Record that `seat`'s turn since `since` ran out, with what acts for it; 1 if this process appended it."""
@@ -204,10 +193,14 @@ class Clocks:
             turn = (game.turns or {}).get(seat)
             if turn is None or turn.since != since:
                 return 0  # the seat moved, or another process expired it
-            forfeit = game.deadlines is not None and game.deadlines.on_expiry == "forfeit"
-            if forfeit and self._after_another(game, seat):
-                return 0  # a seat out of time before this one goes first (another sweep, another process: in order)
-            first = not forfeit or self._first(game, seat, turn)
+            first = True  # forfeit: whether this seat's time ran out before every other seat's on this turn
+            if game.deadlines is not None and game.deadlines.on_expiry == "forfeit":
+                ends = self.ends(game, self.running_since(game_id))  # none while paused: decide_expiry refuses
+                mine = ends.get(seat, float("-inf"))
+                before = [end for other, end in ends.items() if other != seat and end <= mine]
+                if any(end < mine for end in before):
+                    return 0  # a seat out of time before this one goes first (another sweep, another process: in order)
+                first = seat in ends and not before and not self._expired_with(game, seat, turn)
             action, then = on_expiry(loaded.ruleset, game, seat, first)
             version = game.version
         payload = msgspec.to_builtins(ExpiryPayload(seat=seat, since=since, action=action, then=then))
