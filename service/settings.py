@@ -7,26 +7,19 @@ import os
 from dataclasses import dataclass
 
 
-def _int(name: str, default: int, least: int = 0) -> int:
+def _int(name: str, default: int, least: int = 0, what: str = "") -> int:
     """A whole number of at least `least` (every count and limit here: none is negative; 0 is "no limit" for the
-    limits that say so, and a concurrency of 0 would serve nothing)."""
+    limits that say so, and a concurrency of 0 would serve nothing); `what` ends a refusal, saying what it counts."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
     try:
         value = int(raw)
     except ValueError:
-        raise SystemExit(f"{name}={raw!r} is not an integer") from None
+        raise SystemExit(f"{name}={raw!r} is not an integer{what}") from None
     if value < least:
-        raise SystemExit(f"{name}={value} must be {least} or more")
+        raise SystemExit(f"{name}={value} must be {least} or more{what}")
     return value
-
-
-def _days(name: str, default: int) -> int:
-    try:
-        return _int(name, default)
-    except SystemExit as e:
-        raise SystemExit(f"{e}: a number of days (0: kept for ever)") from None
 
 
 def _choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -141,7 +134,9 @@ class Settings:
             log_format=_choice("UMPIRE_LOG_FORMAT", cls.log_format, ("text", "json")),
             webhook_concurrency=_int("UMPIRE_WEBHOOK_CONCURRENCY", cls.webhook_concurrency, least=1),
             webhook_lease=_float("UMPIRE_WEBHOOK_LEASE", cls.webhook_lease),
-            outbox_keep_days=_days("UMPIRE_OUTBOX_KEEP_DAYS", cls.outbox_keep_days),
+            outbox_keep_days=_int(
+                "UMPIRE_OUTBOX_KEEP_DAYS", cls.outbox_keep_days, what=": a number of days (0: kept for ever)"
+            ),
             telemetry=_choice("UMPIRE_TELEMETRY", cls.telemetry, ("auto", "on", "off")),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})
