@@ -156,7 +156,7 @@ export function drawReferee(el, g) {
    * more time, change a turn's length or what acts when it runs out. Each is a recorded command (DeadlinesChanged);
    * none ends anything, so none asks first. Built once (`clockCard`) and brought up to date in place (`showClock`)
    * as the summary changes, so what the referee is typing and the focus stay where they are. */
-  const clock = { box: /** @type {HTMLElement | null} */ (null), show: (/** @type {any} */ _d) => {} };
+  const clock = { show: (/** @type {any} */ _d) => {} }; // the drawn card's, once drawn
   const clockCard = () => {
     const seats = (g.summary?.seats ?? []).map((/** @type {{seat: string}} */ x) => x.seat);
     let d = g.summary?.deadlines;
@@ -196,14 +196,13 @@ export function drawReferee(el, g) {
       if (now.textContent !== text) now.textContent = text; // a live region: said only when it changes
       toggle.textContent = d.paused ? "Resume the clock" : "Pause the clock";
       toggle.dataset.paused = String(d.paused);
-      const shown = String(Math.round((d.turn_seconds / 60) * 1000) / 1000);
       if (edited && Math.round(Number(length.value) * 60) === d.turn_seconds && expiry.value === d.on_expiry) edited = false;
       if (!edited) {
-        length.value = shown;
+        length.value = String(Math.round((d.turn_seconds / 60) * 1000) / 1000);
         expiry.value = d.on_expiry;
       }
     };
-    clock.box = h(
+    const box = h(
       "div",
       { class: "action card", id: "clock" },
       h("h4", {}, "Turn clock"),
@@ -230,16 +229,18 @@ export function drawReferee(el, g) {
       ),
     );
     clock.show(d);
-    return clock.box;
+    return box;
   };
   // the cards are drawn anew when the game's status changes; the clock's card follows its summary in place
-  const stage = () =>
-    JSON.stringify([g.summary ? g.summary.status : "open", g.events.some((e) => e.body.type === "ServerSeedRevealed"), !!g.summary?.deadlines]);
+  const stageOf = () => {
+    const revealed = g.events.some((e) => e.body.type === "ServerSeedRevealed");
+    return { revealed, over: revealed || (g.summary ? g.summary.status : "open") !== "open", clocked: !!g.summary?.deadlines };
+  };
+  const stage = () => JSON.stringify(stageOf());
   let drawn = null;
   const drawActions = () => {
     drawn = stage();
-    const revealed = g.events.some((e) => e.body.type === "ServerSeedRevealed");
-    const over = revealed || (g.summary ? g.summary.status : "open") !== "open";
+    const { revealed, over } = stageOf();
     put(
       actions,
       g.summary?.deadlines && !over ? clockCard() : null,
