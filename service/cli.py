@@ -18,6 +18,9 @@ from urllib.parse import urlsplit
 import typer
 from rich.console import Console, ConsoleDimensions
 from rich.table import Table
+from typer._click.core import Context
+from typer._click.exceptions import UsageError  # typer (0.29) carries its own click: its usage errors are raised here
+from typer.core import TyperCommand
 
 app = typer.Typer(
     help="Naval Umpire: an event-sourced rules server for naval wargames.",
@@ -240,17 +243,33 @@ def _enough_files(connections: int) -> None:
             )
 
 
-def _read(path: Path) -> bytes:
+def _read(path: Path, code: int = 1) -> bytes:
     try:
         raw = path.read_bytes()
     except OSError as e:
-        raise fail(f"cannot read {path}: {e.strerror}")
+        raise fail(f"cannot read {path}: {e.strerror}", code)
     if not raw.strip():
-        raise fail(f"{path} is empty: a bundle is one JSON object (GET /games/{{id}}/bundle, umpire export)")
+        raise fail(f"{path} is empty: a bundle is one JSON object (GET /games/{{id}}/bundle, umpire export)", code)
     return raw
 
 
-@app.command("verify")
+# `umpire verify` exits by its verdict (0 verified, 1 failed, 2 partial), so a run that checked nothing has a code of
+# its own: a missing file exited 1, as a tampered bundle does, and a usage error 2, as a game not yet revealed does
+VERIFY_DID_NOT_RUN = 3
+
+
+class _VerifyCommand(TyperCommand):
+    """click's usage errors (an unknown option) exit with VERIFY_DID_NOT_RUN, not click's 2 (`partial`)."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as e:
+            e.exit_code = VERIFY_DID_NOT_RUN
+            raise
+
+
+@app.command("verify", cls=_VerifyCommand)
 def verify_cmd(
     bundle: Path | None = typer.Argument(None, help="a bundle JSON file (or --db for every game of a store)"),
     db: str | None = typer.Option(None, help="check every game of this store (a SQLite file or a postgresql:// URL)"),
@@ -260,18 +279,19 @@ def verify_cmd(
     ),
 ) -> None:
     """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
-    seed is not revealed yet, so the dice and replay checks wait). With --db, every game of a store: each one's bundle
-    as the server serves it, and a line for each that fails (exit 1 if any does)."""
+    seed is not revealed yet, so the dice and replay checks wait), 3 nothing checked (no such file, an empty one, no
+    such store, options that do not go together). With --db, every game of a store: each one's bundle as the server
+    serves it, and a line for each that fails (exit 1 if any does)."""
     from service.replay import verify
 
     if db is not None:
         if as_json:
-            raise fail("--json reports one bundle; --db checks a store, a line for each game that fails", 2)
+            raise fail("--json reports one bundle; --db checks a store, a line for each game that fails", VERIFY_DID_NOT_RUN)
         _verify_store(db, progress_lines)
         return
     if bundle is None:
-        raise fail("name a bundle file, or --db for every game of a store", 2)
-    raw = _read(bundle)
+        raise fail("name a bundle file, or --db for every game of a store", VERIFY_DID_NOT_RUN)
+    raw = _read(bundle, VERIFY_DID_NOT_RUN)
     with Progress(f"replaying {bundle.name}", 1, quiet=as_json, lines=progress_lines) as progress:
         report = verify(raw, progress=progress.of)
     exit_code = {"verified": 0, "failed": 1, "partial": 2}[report["verdict"]]
@@ -339,7 +359,7 @@ def _common_prefix(a: str, b: str) -> int:
 def _verify_store(db: str, lines: bool = False) -> None:
     from service.backup import verify_store
 
-    svc = _service(db)
+    svc = _service(db, VERIFY_DID_NOT_RUN)
     ids = svc.store.game_ids()
     counts = {"verified": 0, "partial": 0, "failed": 0}
     with Progress("games checked", len(ids), lines=lines) as progress:
@@ -426,13 +446,18 @@ def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file"), progre
     raise typer.Exit(1 if result["status"] == "fail" else 2)
 
 
-def _service(db: str):
+def _service(db: str, code: int = 1):
     from events.store import open_store
     from service.games import GameService
+    from service.settings import db_start_wait
 
     if "://" not in db and not Path(db).exists():
-        raise fail(f"no database at {db}: pass the one the server uses with --db")
-    return GameService(open_store(db))
+        raise fail(f"no database at {db}: pass the one the server uses with --db", code)
+    try:
+        store = open_store(db, start_wait=db_start_wait())
+    except SystemExit as e:  # PostgreSQL refused the URL, or did not answer in time: say so with the command's code
+        raise fail(str(e).removeprefix("umpire: "), code) from None
+    return GameService(store)
 
 
 @app.command()

@@ -121,7 +121,7 @@ class Settings:
             max_connections=_int("UMPIRE_MAX_CONNECTIONS", cls.max_connections),
             stream_check=_float("UMPIRE_STREAM_CHECK", cls.stream_check),
             cache_mb=_int("UMPIRE_CACHE_MB", cls.cache_mb),
-            db_start_wait=_float("UMPIRE_DB_START_WAIT", cls.db_start_wait),
+            db_start_wait=db_start_wait(),
             large_answers_per_minute=_int("UMPIRE_LARGE_ANSWERS_PER_MINUTE", cls.large_answers_per_minute),
             sqlite_sync=_choice("UMPIRE_SQLITE_SYNC", cls.sqlite_sync, ("normal", "full")),
             webhook_allow=_webhook_allow("UMPIRE_WEBHOOK_ALLOW"),
@@ -140,3 +140,8 @@ class Settings:
             telemetry=_choice("UMPIRE_TELEMETRY", cls.telemetry, ("auto", "on", "off")),
         )
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def db_start_wait() -> float:
+    """UMPIRE_DB_START_WAIT, which the command line's store commands (`umpire verify --db`, `backup`, …) heed too."""
+    return _float("UMPIRE_DB_START_WAIT", Settings.db_start_wait)

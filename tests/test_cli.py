@@ -202,7 +202,35 @@ def test_verify_json_prints_the_report_post_bundles_verify_answers_and_exits_by_
     chain = json.loads(run("verify", str(tampered), "--json").stdout)["checks"]["chain"]
     assert chain["first_bad_seq"] == roll["body"]["seq"]
     refused = run("verify", "--db", str(tmp_path / "s.db"), "--json")
-    assert refused.exit_code == 2 and "--json reports one bundle" in refused.output
+    assert refused.exit_code == 3 and "--json reports one bundle" in refused.output
+
+
+def test_verify_that_checked_nothing_exits_3_not_a_verdicts_code(tmp_path):
+    """`umpire verify` exits 1 for a failed bundle and 2 for a partial one, so a script reads the verdict from the code:
+    a misspelt file name exited 1 (read as tampered) and a usage error 2 (read as not yet revealed). A run that
+    checked nothing exits 3, whatever stopped it."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("  ")
+    for args, says in (
+        (["verify", str(tmp_path / "missing.json")], "cannot read"),
+        (["verify", str(empty)], "is empty"),
+        (["verify"], "name a bundle file"),
+        (["verify", "--db", str(tmp_path / "missing.db")], "no database at"),
+        (["verify", "--no-such-option", str(empty)], "No such option"),
+        (["verify", str(empty), str(empty)], "unexpected extra argument"),
+    ):
+        r = run(*args)
+        assert r.exit_code == 3 and says in r.output, (args, r.exit_code, r.output)
+    assert not (tmp_path / "missing.db").exists()
+
+
+def test_store_commands_heed_umpire_db_start_wait():
+    """The command line's store commands waited 300 s for a PostgreSQL that does not answer, whatever
+    UMPIRE_DB_START_WAIT said, though their message named it. A port nothing listens on refuses at once."""
+    r = run("verify", "--db", "postgresql://umpire@127.0.0.1:1/umpire", env={"UMPIRE_DB_START_WAIT": "0"})
+    assert r.exit_code == 3 and "did not answer within 0 s (1 attempt;" in r.output, r.output
+    r = run("games", "--db", "postgresql://umpire@127.0.0.1:1/umpire", env={"UMPIRE_DB_START_WAIT": "0"})
+    assert r.exit_code == 1 and "did not answer within 0 s" in r.output, r.output
 
 
 def test_verify_prints_every_head_and_hash_whole_on_one_line_at_80_columns(monkeypatch, tmp_path):
