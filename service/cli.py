@@ -491,11 +491,12 @@ def import_cmd(
     from events.store import open_store
     from service.games import now_iso
     from service.imported import ImportRefused, importable, write
+    from service.settings import db_start_wait
 
     raw = _read(bundle)
     try:
         ready = importable(raw, now_iso())  # verified before any store is opened: a refusal makes no database
-        store = open_store(db)
+        store = open_store(db, start_wait=db_start_wait())
         try:
             made = write(store, ready)
         finally:

@@ -143,5 +143,5 @@ class Settings:
 
 
 def db_start_wait() -> float:
-    """UMPIRE_DB_START_WAIT, which the command line's store commands (`umpire verify --db`, `backup`, …) heed too."""
+    """UMPIRE_DB_START_WAIT, which the command line's store commands (`umpire verify --db`, `export`, …) heed too."""
     return _float("UMPIRE_DB_START_WAIT", Settings.db_start_wait)
