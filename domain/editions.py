@@ -25,12 +25,15 @@ def major(version: str) -> str:
 
 @dataclass(frozen=True)
 class Change:
-    """One behaviour change: from `edition` on, the rules do what `summary` says (the rule ids in `rules`)."""
+    """One behaviour change: from `edition` on, the rules do what `summary` says (the rule ids in `rules`). `hides`:
+    it keeps hidden what the editions before it published (a sealed order, a fogged position), so they make no new
+    game (`Editions.leaks`); their games play on and replay as they were."""
 
     id: str
     edition: str
     rules: tuple[str, ...]
     summary: str
+    hides: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,3 +137,14 @@ class Editions:
 
     def changes_in(self, version: str) -> list[Change]:
         return [c for c in self.changes if c.edition == version]
+
+    def leaks(self, version: str) -> list[Change]:
+        """What a game of `version` publishes that the rules keep hidden: the changes of later editions that hide it
+        (`Change.hides`). A new game is not made under an edition with any (POST /games, 422 edition-withdrawn)."""
+        edition = self.of(version)
+        return [c for c in self.changes if c.hides and not edition.has(c.id)]
+
+    @property
+    def for_new_games(self) -> list[str]:
+        """The released versions a new game may name: those that leak nothing a later edition hides."""
+        return [v for v in self.run if not self.leaks(v)]

@@ -71,6 +71,8 @@ class Creation:
         """POST /games: the creation token and the per-client rate (settings), then `create`."""
         self._check_creation_token(token)
         self._count_creation(client)
+        if req.edition is not None:
+            self._refuse_withdrawn(req.ruleset, req.edition)
         dice = req.dice or CreateDice()
         return self.create(
             req.ruleset,
@@ -86,6 +88,23 @@ class Creation:
             umpired=req.umpired,
             deadlines=None if req.deadlines is None else msgspec.to_builtins(req.deadlines),
         )
+
+    def _refuse_withdrawn(self, ruleset_id: str, edition: str) -> None:
+        """An edition that publishes what the rules keep hidden (a later edition's `Change.hides`) makes no new game
+        here; its games play on, fork and replay as they were, and scripts may still make one (`create`)."""
+        loaded = self.service.rulesets.get(ruleset_id)
+        if loaded is None or loaded.ruleset.editions.named(edition) is None:
+            return  # `create` says what is wrong with the ruleset or the edition
+        editions = loaded.ruleset.editions
+        leaks = editions.leaks(edition)
+        if leaks:
+            raise engine.InvalidInput(
+                "edition-withdrawn",
+                f"{ruleset_id} {edition} publishes what the rules keep hidden, which later editions keep hidden "
+                f"({', '.join(c.id for c in leaks)}; GET /rulesets/{ruleset_id} says what each does), so no new game "
+                f"is made under it: name one of {editions.for_new_games}, or leave edition out for the newest",
+                editions=editions.for_new_games,
+            )
 
     def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
         """POST /games/{id}/forks: a new game, so the creation token and rate apply."""

@@ -99,7 +99,8 @@ class Problem(_Out, omit_defaults=True):
     version: int | None = None  # version-conflict: the game's version now
     limit: int | None = None  # body-too-large, too-many-requests: the limit that was hit
     retry_after: int | None = None  # too-many-requests, 503s: seconds to wait (also the Retry-After header)
-    editions: list[str] | None = None  # edition-not-run, unknown-edition: the editions this engine runs
+    # edition-not-run, unknown-edition: the editions this engine runs; edition-withdrawn: those a new game may name
+    editions: list[str] | None = None
     command_id: str | None = None  # outcome-unknown: send the command again with this id (applied at most once)
     cap: str | None = None  # bundle-too-large: which cap (events, commands, dice per roll, cpu seconds, memory)
     open_seats: list[str] | None = None  # seats-open: the seats still to be taken before the game begins
@@ -149,6 +150,14 @@ class EditionInfo(_Out):
     changes: Annotated[list[ChangeInfo], Meta(description="what it changed from the edition before")]
     data_sha256: Annotated[
         str, Meta(description="SHA-256 of the default data set a game of this edition plays on (its genesis pins it)")
+    ]
+    leaks: Annotated[
+        list[str],
+        Meta(
+            description="the changes of later editions (ids in their `changes`) that keep hidden what this edition "
+            "publishes: a sealed order, a fogged position. POST /games makes new games only under an edition with "
+            "none (422 edition-withdrawn); its games play on, fork and replay as they were"
+        ),
     ]
 
 

@@ -44,6 +44,20 @@ def ruleset_out(row: Any) -> dict[str, Any]:
     return {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256}
 
 
+def secrecy(g: Game) -> str:
+    """The summary's `dice.secrecy` of a fair game: what its edition keeps hidden, or what it publishes that its
+    later editions keep hidden (`Editions.leaks`; such an edition makes no new game)."""
+    leaks = g.ruleset.editions.leaks(g.created.ruleset.version) if g.ruleset is not None else []
+    if not leaks:
+        return "fair: sealed records stay secret until the rules reveal them"
+    ids = ", ".join(c.id for c in leaks)
+    return (
+        f"fair, but this edition publishes some of what the rules keep hidden, which later editions keep hidden ({ids}; "
+        f"GET /rulesets/{g.created.ruleset.id} says what each does); the other sealed records stay secret until the "
+        "rules reveal them"
+    )
+
+
 def status_of(g: Game) -> str:
     return "revealed" if g.revealed_seed else "over" if g.over else "open"
 
@@ -117,7 +131,7 @@ class Reads:
                     "secrecy": "public-seed: anyone who knows the seed can test guesses against sealed commitments; "
                     "no secrecy claim"
                     if public_seed
-                    else "fair: sealed records stay secret until the rules reveal them",
+                    else secrecy(g),
                 },
                 "awaiting": c.awaiting(reader),
                 "waiting_for": engine.waiting_for(g),

@@ -162,12 +162,13 @@ def test_the_rulesets_list_each_edition_with_what_it_changed(bids):
     assert info["version"] == "2.0.0"
     empty = hashlib.sha256(b"").hexdigest()  # sealed-bid has no data set: each edition plays on none
     assert info["editions"] == [
-        {"version": "1.0.0", "summary": "ties broken by a d6", "changes": [], "data_sha256": empty},
+        {"version": "1.0.0", "summary": "ties broken by a d6", "changes": [], "data_sha256": empty, "leaks": []},
         {
             "version": "2.0.0",
             "summary": "a tie goes to north, without a roll (BID-E2-1)",
             "changes": [{"id": "BID-E2-1", "rules": ["BID-2"], "summary": "a tie goes to north without a roll"}],
             "data_sha256": empty,
+            "leaks": [],
         },
     ]
     for r in bids.get("/rulesets").json():

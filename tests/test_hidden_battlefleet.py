@@ -512,3 +512,34 @@ def test_issue31_BFR34_BFE7_1_a_launch_tells_nobody_a_depth_that_decides_nothing
     for who in (None, "russia"):
         alike = seen["normal"][who] == seen["shallow"][who]
         assert alike == (edition != "6.0.0"), f"{who or 'the public'} tells the depths apart under {edition}"
+
+
+def test_an_edition_that_publishes_what_a_later_one_hides_makes_no_new_game(client):
+    """Hidden means hidden for new games too: POST /games pinned battlefleet-1900 6.0.0, whose every torpedo launch
+    publishes the depth sealed in `start` (BF-E7-1), and the summary said sealed records stayed secret. The editions
+    before the last change that hides something (BF-E11-4, 11.0.0) are refused for new games, naming what leaks;
+    11.0.0 on are made as before, and a game already made under 6.0.0 (here by script) says what it publishes."""
+    info = client.get("/rulesets/battlefleet-1900").json()
+    leaks = {e["version"]: e["leaks"] for e in info["editions"]}
+    assert "BF-E7-1" in leaks["6.0.0"] and "BF-E11-4" in leaks["6.0.0"] and "BF-E7-1" not in leaks["7.0.0"]
+    assert leaks["10.0.0"] == ["BF-E11-4"] and leaks["11.0.0"] == leaks["14.0.0"] == []
+    takes_new = [v for v, ids in leaks.items() if not ids]
+    before = client.get("/games").json()["games"]
+    for edition in ("3.0.0", "6.0.0", "10.0.0"):
+        r = client.post("/games", json={"ruleset": "battlefleet-1900", "edition": edition})
+        problem = r.json()
+        assert r.status_code == 422 and problem["code"] == "edition-withdrawn", r.text
+        assert problem["editions"] == takes_new == ["11.0.0", "12.0.0", "13.0.0", "14.0.0"]
+        assert all(change in problem["detail"] for change in leaks[edition]), problem["detail"]
+    assert client.get("/games").json()["games"] == before  # nothing was made
+    made = client.post("/games", json={"ruleset": "battlefleet-1900", "edition": "11.0.0"})
+    assert made.status_code == 201 and made.json()["ruleset"]["version"] == "11.0.0", made.text
+    fair = "fair: sealed records stay secret until the rules reveal them"
+    assert client.get(f"/games/{made.json()['game_id']}").json()["dice"]["secrecy"] == fair
+    old = client.app.state.service.creation.create(
+        "battlefleet-1900", {}, None, "fair", None, None, None, edition="6.0.0"
+    )
+    secrecy = client.get(f"/games/{old['game_id']}").json()["dice"]["secrecy"]
+    assert secrecy != fair and "BF-E7-1" in secrecy and "BF-E11-4" in secrecy, secrecy
+    for ruleset in client.get("/rulesets").json():  # every ruleset's newest edition takes new games
+        assert client.get(f"/rulesets/{ruleset['id']}").json()["editions"][-1]["leaks"] == []

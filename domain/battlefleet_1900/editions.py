@@ -138,6 +138,7 @@ EDITIONS = Editions(
             "each sighting draws fresh fog offsets, keyed by the sighting (turn and moment: the start or after the"
             " move), not by the turn: turn 1's two sightings no longer share one offset, so the public start positions"
             " no longer give it away",
+            hides=True,
         ),
         Change(
             "BF-E4-21",
@@ -146,6 +147,7 @@ EDITIONS = Editions(
             "under fog blur a salvo that fires no round (no_los, out_of_arc, out_of_range, or measured with every gun"
             " that bears already spent, BF-R53) is public only as `could_not_bear`, with no bracket and no marker; its"
             " true outcome and bracket are sealed to the referee",
+            hides=True,
         ),
         Change(
             "BF-E4-22",
@@ -153,6 +155,7 @@ EDITIONS = Editions(
             ("BF-R29",),
             "under fog blur a seat's overlap warnings after a move name only pairs of its own ships; a pair with an"
             " enemy ship is sealed to the referee (it told where the enemy truly was)",
+            hides=True,
         ),
         Change(
             "BF-E4-23",
@@ -175,6 +178,7 @@ EDITIONS = Editions(
             "under fog blur the referee's `poses` record of the pairs with an enemy ship (BF-E4-22) is sealed after"
             " every Movement Phase, empty when no such pair touches: 4.0.0 sealed it only when one did, and its"
             " public presence told everyone an overlap existed",
+            hides=True,
         ),
         Change(
             "BF-E6-1",
@@ -186,6 +190,7 @@ EDITIONS = Editions(
             " empty one too) instead of public `LineReversed` and `OrderConverted` events: their presence told"
             " everyone whether the lead's heading was exactly on the line's bearing or its reverse, that is the"
             " sealed move's degrees; the other seat and the public read the line in its last public order",
+            hides=True,
         ),
         Change(
             "BF-E6-2",
@@ -204,6 +209,7 @@ EDITIONS = Editions(
             " relieved involuntarily is the qualified ship the fewest places from it in the line, ties to the earlier"
             " in the scenario's order: the heir is public (`CommandTransferred`), and chosen by the true distance"
             " between funnels it told everyone which ship truly lay nearer, which the fog keeps from them",
+            hides=True,
         ),
         Change(
             "BF-E7-1",
@@ -213,6 +219,7 @@ EDITIONS = Editions(
             " it decides the outcome: under a small target (`under`) and in hits on a ship of good or great flood"
             " protection (a surface skimmer's hits are halved there); elsewhere it is null. Up to 6.0.0 every launch,"
             " out of arc, range or sight included, told both seats and the public the depth the ship log hides",
+            hides=True,
         ),
         Change(
             "BF-E8-1",
@@ -221,6 +228,7 @@ EDITIONS = Editions(
             "under fog blur the ship 'next aft' of a ship dropping out is the next in its line's last public order:"
             " the drop-out is public at the Command reveal, and judged on a line its seat had reversed in secret"
             " (BF-E6-1) its acceptance told everyone which way the line now ran; under fog open the true line decides",
+            hides=True,
         ),
         Change(
             "BF-E8-2",
@@ -231,6 +239,7 @@ EDITIONS = Editions(
             " sealed last move (BF-R6): the orders are public at the reveal, and how many arrows were accepted told"
             " everyone a bound on that last move and which ship led; a turn the lead then cannot finish is cut short"
             " as BF-R5 says",
+            hides=True,
         ),
         Change(
             "BF-E9-1",
@@ -239,6 +248,7 @@ EDITIONS = Editions(
             "under fog blur the public purpose of a flooding location roll no longer names the embattled side, nor a"
             " torpedo hit roll the target's aspect (beam or ends) and whether it lay within half range: both come from"
             " the sealed poses, and a 1 mm change of a secret position flipped the words",
+            hides=True,
         ),
         Change(
             "BF-E10-1",
@@ -289,6 +299,7 @@ EDITIONS = Editions(
             " way, from the sealed exact poses) is published as could_not_reach, the reason the referee's only, as"
             " BF-E4-21 does for a salvo that could not bear; 10.0.0 named the reason, and a 1 mm change of a secret"
             " position flipped it",
+            hides=True,
         ),
         Change(
             "BF-E12-1",

@@ -117,6 +117,7 @@ def ruleset_info(loaded) -> models.RulesetInfo:
                     for c in r.editions.changes_in(e.version)
                 ],
                 data_sha256=loaded.data_for(e.version)[1],
+                leaks=[c.id for c in r.editions.leaks(e.version)],
             )
             for e in r.editions.released
         ],

@@ -11629,6 +11629,11 @@ export interface components {
              */
             data_sha256: string;
             /**
+             * Leaks
+             * @description the changes of later editions (ids in their `changes`) that keep hidden what this edition publishes: a sealed order, a fogged position. POST /games makes new games only under an edition with none (422 edition-withdrawn); its games play on, fork and replay as they were
+             */
+            leaks: string[];
+            /**
              * Summary
              * @description what the edition is
              */
