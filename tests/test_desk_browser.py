@@ -1325,3 +1325,45 @@ def test_the_uboat_campaign_sheet_and_logs_are_drawn(desk, server):
     in_use = desk.page.inner_text(".ul-rows tr.in-use th")
     assert in_use.lower().startswith(sunk["row_in_use"])
     desk.screenshot("uboat-log")
+
+
+def test_a_roll_made_by_the_last_submission_of_a_simultaneous_step_says_whose_it_is(desk, server):
+    """A referee's trial: in Battlefleet the last seat's orders close a simultaneous step, and the step's rolls for
+    every seat's orders follow from that command, so the roll page and the ledger said "sent by japan" of Russia's
+    salvo, and a command's last roll showed as its own what all its rolls decided (the hits step applies them
+    together), its ships named "[seat japan]". The page and the ledger now say the step was closed there, the page
+    says the command rolled several times, and a ship's changes name the ship."""
+    game = "battlefleet-torpedo-attack"
+    bundle = httpx.get(f"{server}/games/{game}/bundle").json()
+    sender = {c["command_id"]: c["seat"] for c in bundle["commands"]}
+    opened: dict[str, int] = {}
+    rolls: dict[str, list[int]] = {}
+    for e in (e["body"] for e in bundle["events"]):
+        seats = {x["seat"] for x in e["data"].get("entries", [])} if e["type"] == "SubmissionsRevealed" else set()
+        if seats - {sender[e["command"]]}:
+            opened.setdefault(e["command"], e["seq"])
+        if e["type"] == "DiceRolled":
+            rolls.setdefault(e["command"], []).append(e["data"]["k"])
+    closing = next(c for c, ks in rolls.items() if c in opened and len(ks) > 2)
+    plain = next(ks[0] for c, ks in rolls.items() if c not in opened)
+    first, last = rolls[closing][0], rolls[closing][-1]
+
+    desk.open(f"#/live/{game}/roll/{first}")
+    note = desk.page.wait_for_selector("#closed-step").inner_text()
+    assert f"at seq {opened[closing]} it opened every seat's sealed orders" in note
+    assert f"roll k={last}" in desk.page.wait_for_selector("#rolled-together").inner_text()
+    desk.screenshot("bf-roll-closed-step")
+    desk.open(f"#/live/{game}/roll/{last}")
+    together = desk.page.wait_for_selector("#rolled-together").inner_text()
+    assert f"rolled {len(rolls[closing])} times (k={first}–{last})" in together and "applied together" in together
+    desk.page.wait_for_selector("#diff li")
+    diff = desk.page.inner_text("#diff")
+    assert "[ship " in diff and "[seat " not in diff, diff
+    desk.open(f"#/live/{game}/roll/{plain}")
+    desk.page.wait_for_selector("#roll-command :text('Caused by command')")
+    assert desk.page.query_selector("#closed-step") is None
+
+    desk.open(f"#/live/{game}/rolls")
+    desk.page.wait_for_selector(f"#rolls-table tr[data-k='{plain}']")
+    assert "(closed the step)" in desk.page.inner_text(f"#rolls-table tr[data-k='{first}']")
+    assert "(closed the step)" not in desk.page.inner_text(f"#rolls-table tr[data-k='{plain}']")

@@ -616,8 +616,10 @@ export async function verifySealed(b) {
 
 /**
  * @typedef {{seq: any, k: any, sides: any, faces: any, purpose: any, rule: any, result: any, rerolls: any,
- *   command: any, seat: string | null, inChain: boolean, index: number, status?: string, detail?: string,
- *   recomputed?: (number | PyFloat)[] | null}} RollRecord a DiceRolled event's roll, as the ledger shows it
+ *   command: any, seat: string | null, opened: number | null, inChain: boolean, index: number, status?: string,
+ *   detail?: string, recomputed?: (number | PyFloat)[] | null}} RollRecord a DiceRolled event's roll, as the ledger
+ *   shows it; `opened`: the seq where its command, before it, opened another seat's sealed records (the last
+ *   submission of a simultaneous step, which rolls for every seat's orders), else null
  */
 
 /**
@@ -631,7 +633,15 @@ export async function rollRecords(b, stage, chain, seatOf) {
   const roll = stage.gameSeed ? await roller(stage.gameSeed) : null;
   const firstBad = chain && chain.status === "fail" ? chain.first_bad_seq : null;
   let index = firstK(b);
+  /** @type {Map<any, number>} command id -> the seq where it opened another seat's sealed records */
+  const opened = new Map();
   for (const e of b.events) {
+    if (get(e.body, "type") === "SubmissionsRevealed") {
+      const entries = get(get(e.body, "data", {}), "entries", []);
+      const sender = seatOf(e);
+      if (Array.isArray(entries) && entries.some((x) => get(x, "seat") !== sender))
+        opened.set(get(e.body, "command"), get(e.body, "seq"));
+    }
     if (get(e.body, "type") !== "DiceRolled") continue;
     const data = get(e.body, "data", {});
     const seq = get(e.body, "seq");
@@ -647,6 +657,7 @@ export async function rollRecords(b, stage, chain, seatOf) {
       rerolls: get(data, "rerolls"),
       command: get(e.body, "command"),
       seat: seatOf(e),
+      opened: opened.get(get(e.body, "command")) ?? null,
       inChain: firstBad === null || (typeof seq === "number" && seq < firstBad && e === b.events[seq - 1]),
       index,
     };

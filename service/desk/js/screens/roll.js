@@ -43,8 +43,7 @@ export function drawRoll(el, g, k) {
     const genuine = {
       verified: `The faces are exactly what the revealed server seed and the locked client seeds give for roll ${r.k} with these dice. ${g.fairness()}`,
       mismatch: `These faces are NOT what the seeds give: ${r.detail}. The record was changed after the roll, or the server did not use the seed it committed to.`,
-      pending:
-        "The server seed is still secret, so this roll cannot be recomputed yet. Its commitment (SHA-256 of the seed) is in the game's first event; once the referee reveals the seed, this page recomputes the roll.",
+      pending: `The server seed is still secret, so this roll cannot be recomputed yet. Its commitment (SHA-256 of the seed) is in the game's first event; once the referee reveals the seed, this page recomputes the roll. What the record settles already: ${g.fairness()}`,
       unverifiable: r.detail,
     }[r.status];
     const others = g.rolls.filter((x) => x.rerolls === r.k);
@@ -80,7 +79,7 @@ export function drawRoll(el, g, k) {
             "p",
             { class: "muted" },
             res
-              ? "No target or modifiers: the faces are read as they are."
+              ? "No target or modifiers: the outcome reads the faces as its rule says."
               : "A plain draw (a pick or a shuffle): no target.",
           ),
     );
@@ -155,6 +154,16 @@ async function drawCommand(el, g, r) {
       c.seat ? [" sent by ", h("b", {}, c.seat)] : null,
       c.seqs ? ` (events ${c.seqs[0]}–${c.seqs[1]})` : "",
     ),
+    r.opened != null
+      ? h(
+          "p",
+          { class: "notice", id: "closed-step" },
+          `This was the last submission of a simultaneous step: at `,
+          h("a", { href: `${base()}/timeline/${r.opened}` }, `seq ${r.opened}`),
+          " it opened every seat's sealed orders, and the step's rolls, this one too, were then made for those orders: " +
+            "the seat that sent it did not roll for its own orders alone. The purpose says whose ships this roll is for.",
+        )
+      : null,
     c.payload !== undefined
       ? h("pre", { class: "json small", id: "command-payload" }, pretty(c.payload))
       : h("p", { class: "muted" }, "(its payload is in the game's bundle)"),
@@ -270,7 +279,8 @@ async function drawByHand(el, g, r) {
   );
 }
 
-const ID_KEYS = ["sz", "power", "seat", "escort", "uboat", "number", "round", "name", "territory"];
+// what names an item, first found first: a ship's or a boat's name before the seat that owns several
+const ID_KEYS = ["sz", "power", "ship", "boat", "escort", "uboat", "number", "round", "name", "territory", "seat"];
 
 /** An array item's name in a path: [sz 7] rather than [4] where the item says what it is. */
 function itemName(x, i) {
@@ -354,12 +364,32 @@ function drawBeforeAfter(el, g, r) {
             ),
       );
     };
+    // a command that rolls several times may apply what they decided together, after its last roll
+    const siblings = g.rolls.filter((x) => x.command === r.command);
+    const first = siblings[0];
+    const last = siblings[siblings.length - 1];
+    const together =
+      siblings.length < 2
+        ? null
+        : h(
+            "p",
+            { class: "muted", id: "rolled-together" },
+            `Its command rolled ${siblings.length} times (k=${first.k}–${last.k}). `,
+            last === r
+              ? "What follows this last roll may be what all of them decided, applied together, not this roll's alone."
+              : [
+                  "What a roll decided may be applied only after the last of them: see ",
+                  h("a", { href: `${base()}/roll/${last.k}` }, `roll k=${last.k}`),
+                  ".",
+                ],
+          );
     const afterTitle =
       afterSeq === r.seq
         ? `Just after the roll (after event ${r.seq})`
         : `Just after the roll and what it led to (events ${r.seq}–${afterSeq})`;
     put(
       body,
+      together,
       viewsSource(g),
       viewPicker(g, pick, marked),
       diff,

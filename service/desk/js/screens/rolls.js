@@ -35,6 +35,18 @@ function facesEl(r) {
   );
 }
 
+/** The mark of a roll made by a simultaneous step's last submission: its sender did not roll for its own orders alone. */
+function closedStep(r) {
+  return h(
+    "span",
+    {
+      class: "muted small",
+      title: `this command closed a simultaneous step, opening every seat's orders at seq ${r.opened}: its rolls are made for each seat's orders (the purpose says whose)`,
+    },
+    " (closed the step)",
+  );
+}
+
 const FILTERS = [
   ["seat", "Sent by"], // the seat whose command rolled it (a roll may concern another: its outcome says)
   ["purpose", "Purpose"],
@@ -123,7 +135,7 @@ export function drawRolls(el, g) {
           { class: `roll ${r.status}`, dataset: { k: r.k, status: r.status }, onclick: () => go(`/roll/${r.k}`) },
           h("td", {}, h("a", { href: `${base()}/roll/${r.k}` }, String(r.k))),
           h("td", { class: "num" }, r.seq),
-          h("td", {}, r.seat ?? "—"),
+          h("td", {}, r.seat ?? "—", r.opened != null ? closedStep(r) : null),
           h("td", {}, r.purpose),
           h("td", { class: "rule" }, r.rule),
           h("td", {}, facesEl(r)),
