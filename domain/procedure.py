@@ -223,12 +223,16 @@ class Ctx(Generic[S]):
         rule: str,
         outcome: Callable[[list[int]], str | RollResult] | None = None,
         sides: int = 6,
+        rerolls: int | None = None,
     ) -> list[int]:
-        """Roll n dice and record them; `outcome(faces)` says what they decided (a str or a RollResult)."""
+        """Roll n dice and record them; `outcome(faces)` says what they decided (a str or a RollResult); `rerolls`:
+        the k of the roll this one supersedes, where a rule says to roll again."""
         r = self.dice.roll([sides] * n, purpose, rule)
         if outcome is not None:
             said = outcome(r.faces)
             r = replace(r, result=said if isinstance(said, RollResult) else RollResult(outcome=said))
+        if rerolls is not None:
+            r = replace(r, rerolls=rerolls)
         self.emit(r)
         return r.faces
 

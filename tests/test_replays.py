@@ -185,7 +185,7 @@ def test_cli_verify_exit_codes_and_the_seq_it_names(tmp_path, bundle):
     bad = runner.invoke(cli, ["verify", str(path)], terminal_width=200)
     assert bad.exit_code == 1 and "event seq 41 does not verify" in bad.output
     missing = runner.invoke(cli, ["verify", str(tmp_path / "none.json")])
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 3 and "cannot read" in missing.output  # it checked nothing: no verdict's code
     unrevealed = copy.deepcopy(bundle)  # the seed not yet revealed: chain verified, dice and replay wait
     unrevealed["dice"]["server_seed"] = None
     unrevealed["events"] = [e for e in unrevealed["events"] if e["body"]["type"] != "ServerSeedRevealed"]

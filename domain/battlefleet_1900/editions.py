@@ -73,6 +73,11 @@ EDITIONS = Editions(
             "a cold check of 13.0.0's open questions: a counter-flood floods a zone opposing the list or trim and"
             " leaves it smaller (BF-E14-1)",
         ),
+        Released(
+            "15.0.0",
+            "a referee's trial: a pick's re-roll records the roll it supersedes, as the dice specification says"
+            " (BF-E15-1)",
+        ),
     ),
     changes=(
         Change(
@@ -337,6 +342,14 @@ EDITIONS = Editions(
             " opposing zone in order to reduce the vessel's list'; 13.0.0 let any zone be flooded to any deeper level,"
             " so a ship could flood its lower side deeper, or its higher one past the other, its list growing (with"
             " the stand-in table, list 4 cost no boxes where list 3 cost 2)",
+        ),
+        Change(
+            "BF-E15-1",
+            "15.0.0",
+            ("BF-R32",),
+            "a pick's re-roll (the dice fell past the last item, 'roll again') records the roll it supersedes,"
+            " `DiceRolled.rerolls`, as the dice specification says a superseded roll is marked; 14.0.0 left it null,"
+            " so the ledger and a roll's page could not tell a re-roll from a first roll, nor which roll counted",
         ),
     ),
     retired=("1", "2"),

@@ -17,11 +17,18 @@ def test_BFR32_pick_reads_the_fewest_dice_and_rerolls_the_excess():
     assert d.pick_index([6, 5], 7) == 6 and d.pick_index([6, 6], 7) is None  # q = 5: v 35 re-rolls
 
 
-def test_BFR32_a_reroll_is_recorded_and_the_next_roll_picks():
-    s = make_state()
-    c = ctx(s, 5, 2)
+@pytest.mark.parametrize("edition", ["14.0.0", None])
+def test_BFR32_BFE15_1_a_reroll_is_recorded_names_the_roll_it_supersedes_and_the_next_roll_picks(edition):
+    """BF-R32: a pick of 4 with one die re-rolls a 5 or 6. From 15.0.0 (BF-E15-1) each re-roll names the roll it
+    supersedes, as the dice specification says a superseded roll is marked (14.0.0 left it null)."""
+    s = make_state(edition=edition)
+    c = ctx(s, 5, 6, 2)
     assert d.pick(c, ["F", "PA", "SA", "A"], "test", "BF-R32") == "PA"
-    assert [r.result.outcome for r in rolls(c)] == ["re-roll", "PA"]
+    made = rolls(c)
+    assert [r.result.outcome for r in made] == ["re-roll", "re-roll", "PA"]
+    first = made[0].k
+    want = [None, None, None] if edition == "14.0.0" else [None, first, first + 1]
+    assert [r.rerolls for r in made] == want
     done(c)
 
 

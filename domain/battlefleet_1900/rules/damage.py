@@ -140,11 +140,14 @@ def pick(ctx: Ctx, items: list[str], purpose: str, rule: str) -> str:
     """BF-R32: a pick among items with D6s (one die gives the text's halves and thirds)."""
     if len(items) == 1:
         return items[0]
+    superseded = None  # from 15.0.0 (BF-E15-1) a re-roll names the roll it supersedes
     while True:
-        faces = ctx.roll(pick_dice(len(items)), purpose, rule, lambda fs: _picked(items, fs))
+        faces = ctx.roll(pick_dice(len(items)), purpose, rule, lambda fs: _picked(items, fs), rerolls=superseded)
         i = pick_index(faces, len(items))
         if i is not None:
             return items[i]
+        if ctx.state.edition.has("BF-E15-1"):
+            superseded = ctx.dice.next_roll - 1
 
 
 def _picked(items: list[str], faces: list[int]) -> str:
