@@ -89,7 +89,9 @@ class CommandSpec(msgspec.Struct, dict=True):
     sends none (Battlefleet's "steam on"), where they have one; `ui` is the decision's descriptor, from the one
     vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more).
     `ends_game`: sending it ends the game (a concession, an abandoned campaign, the referee's end), so a UI asks before
-    it sends; its command type's own `ends_game` (`ends_game_of`), which the builder copies.
+    it sends; `always_open`: it is offered all game long and never makes its seat awaited (a concession), so a UI puts
+    it aside from the turn's decision. Each is its command type's own (`ends_game_of`, `always_open_of`), which the
+    builder copies.
 
     Besides its fields (`dict=True`), a spec keeps what it is answered as (`answered`) and may carry its entry's JSON
     made by its builder (`premade`) and what its ruleset patches it from (aa1942's per-zone parts): never encoded nor
@@ -104,12 +106,19 @@ class CommandSpec(msgspec.Struct, dict=True):
     default: dict[str, Any] | None = None
     ui: Ui | None = None
     ends_game: bool = False
+    always_open: bool = False
 
 
 def ends_game_of(command_type: type) -> bool:
     """Whether a command type ends the game when sent: its class says so (`ends_game: ClassVar[bool] = True`), as a
     sealed command's says `sealed`; its entries and GET /rulesets/{id} read it here."""
     return bool(getattr(command_type, "ends_game", False))
+
+
+def always_open_of(command_type: type) -> bool:
+    """Whether a command type is offered all game long (`always_open: ClassVar[bool] = True`): `Ruleset.always_open`,
+    its entries and GET /rulesets/{id} read it here."""
+    return bool(getattr(command_type, "always_open", False))
 
 
 def entry(spec: CommandSpec) -> dict[str, Any]:
@@ -125,6 +134,7 @@ def entry(spec: CommandSpec) -> dict[str, Any]:
         "default": spec.default,
         "ui": spec.ui,
         "ends_game": spec.ends_game,
+        "always_open": spec.always_open,
     }
 
 
@@ -281,9 +291,6 @@ class Ruleset(Generic[S, C, O, D]):
     # digest: one line in plain words per meaningful event, saying only what the reader may read (its views.py
     # `digest`; docs/api.md "Since my last turn"). A ruleset without one gives the events and no lines.
     digest: Callable[[S, list[Event], Reader], list[str]] | None = None
-    # entries open to a seat all game long (battlefleet's `concede`): they never make it awaited, so they start no
-    # turn clock and no your-turn notification
-    always_open: frozenset[str] = frozenset()
     # (the edition change from which, why): a ruleset whose games nothing may act in for a seat takes no turn clock from
     # that edition on (aa1942-convoy records a game played at a table: its bot's pick would be a move nobody made)
     no_clock: tuple[str, str] | None = None
@@ -316,6 +323,12 @@ class Ruleset(Generic[S, C, O, D]):
     def sealed_commands(self) -> frozenset[str]:
         """Commands whose arguments are sealed (the class says `sealed: ClassVar[bool] = True`)."""
         return frozenset(tag(c) for c in self.command_types if getattr(c, "sealed", False))
+
+    @functools.cached_property
+    def always_open(self) -> frozenset[str]:
+        """Commands offered all game long (battlefleet's `concede`; the class says `always_open: ClassVar[bool] =
+        True`): they never make a seat awaited, so they start no turn clock and no your-turn notification."""
+        return frozenset(tag(c) for c in self.command_types if always_open_of(c))
 
 
 AnyRuleset = Ruleset[Any, Any, Any, Any]  # what the engine and the service hold: a ruleset of any types
@@ -1086,8 +1099,9 @@ def _judge(
     if not specs:
         raise IllegalCommand(_why_not(game, command, seat, name))
     if not any(seat in s.seats for s in specs):
-        who = sorted({x for s in specs for x in s.seats})
-        raise Forbidden("not-your-turn", f"{name!r} may be sent now by {who}, not by {seat!r}")
+        who = ", ".join(sorted({x for s in specs for x in s.seats}))
+        after = "; in a simultaneous step a seat that has sent its own waits for the others" if name in rules.sealed_commands else ""
+        raise Forbidden("not-your-turn", f"{name!r} is awaited now from {who} only, not from {seat!r}{after}")
     events: list[Event] = list(prefix or ())
     lock = game.lock
     if lock is None:

@@ -79,6 +79,14 @@ class CommandSpec(_Out):
             "`end_campaign`, aa1942-convoy's `end_game`) and cannot be undone: ask the player before sending it"
         ),
     ] = False
+    always_open: Annotated[
+        bool,
+        Meta(
+            description="offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it "
+            "never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a "
+            "first-choice loop skips it, and `waiting_for` and the turn clock leave it out"
+        ),
+    ] = False
 
 
 # ---- errors ----

@@ -251,7 +251,9 @@ def test_authorization(client):
     body = {"type": "purchase", "spend": 0}
     assert_problem(client.post(url, json=body), 401, "missing-token")
     assert_problem(client.post(url, json=body, headers=auth("forged")), 401, "invalid-token")
-    assert_problem(client.post(url, json=body, headers=auth(g["tokens"]["UK"])), 403, "not-your-turn")
+    wrong_seat = client.post(url, json=body, headers=auth(g["tokens"]["UK"]))
+    assert_problem(wrong_seat, 403, "not-your-turn")
+    assert wrong_seat.json()["detail"] == "'purchase' is awaited now from USSR only, not from 'UK'"
     assert_problem(client.post(url, json=body, headers=auth(g["referee_token"])), 403, "not-your-turn")
     other = new_game(client)
     assert_problem(client.post(url, json=body, headers=auth(other["tokens"]["USSR"])), 401, "invalid-token")
@@ -557,7 +559,9 @@ def test_head_answers_what_get_would_without_the_body(client):
 
 def test_a_ruleset_marks_the_commands_offered_all_game_long(client):
     """docs/api.md "Entries open all game long": a first-choice loop must skip them (battlefleet's concede is in its
-    `awaiting` from the first step), and GET /rulesets/{id} says which they are, so a client need not know the name."""
+    `awaiting` from the first step), and GET /rulesets/{id} says which they are, so a client need not know the name;
+    each entry says so itself (`always_open`: a frontend author's trial needed the second document to tell whether
+    an entry was the seat's turn)."""
     marked = {}
     for r in client.get("/rulesets").json():
         info = client.get(f"/rulesets/{r['id']}").json()
@@ -565,13 +569,15 @@ def test_a_ruleset_marks_the_commands_offered_all_game_long(client):
     assert marked == {"aa1942-convoy": {"end_game"}, "battlefleet-1900": {"concede"}, "corvette-command": set(),
                       "uboat-leader": set()}  # fmt: skip
     g = new_game(client, {"scenario": "yellow-sea-1904"}, ruleset="battlefleet-1900")
-    assert "concede" in {a["type"] for a in client.get(f"/games/{g['game_id']}").json()["awaiting"]}
+    awaiting = read(client, g, "/me", "japan").json()["awaiting"]  # japan's own: its sealed `start` and concede
+    assert {a["type"]: a["always_open"] for a in awaiting} == {"start": False, "concede": True}
     # aa1942's referee is offered `end_game` from the first step (a frontend trial read it as the referee's turn): the
     # turn is the one seat of the other entries
     g = new_game(client, {})
     awaiting = client.get(f"/games/{g['game_id']}").json()["awaiting"]
     assert {a["type"] for a in awaiting if "referee" in a["seats"]} == {"end_game"}
     assert {s for a in awaiting if a["type"] not in marked["aa1942-convoy"] for s in a["seats"]} == {"USSR"}
+    assert {a["type"] for a in awaiting if a["always_open"]} == marked["aa1942-convoy"]
 
 
 def test_entries_that_end_the_game_say_so_and_sending_one_ends_it(client):
@@ -640,3 +646,19 @@ def test_desk_data_says_no_ruleset_or_no_edition_by_its_own_code(tmp_path):
         run = c.get("/rulesets/battlefleet-1900").json()["editions"]
         assert old.json()["editions"] == [e["version"] for e in run] and "'1.0.0'" in old.json()["detail"]
         assert c.get("/desk/data/battlefleet-1900.json", params={"edition": run[-1]["version"]}).status_code == 200
+
+
+def test_a_seat_that_sent_its_sealed_orders_is_told_the_step_waits_for_the_others(client):
+    """A frontend author's trial: a seat that sent its sealed `start` and sent it again read "'start' may be sent now by
+    ['russia'], not by 'japan'", which did not say why. The refusal says the step waits for the other seats."""
+    made = client.post("/games", json={"ruleset": "battlefleet-1900"}).json()
+    gid, tokens = made["game_id"], {s["seat"]: s["token"] for s in made["seats"]}
+    url = f"/games/{gid}/commands"
+    assert client.post(url, json={"type": "start"}, headers=auth(tokens["japan"])).status_code == 200
+    again = client.post(url, json={"type": "start"}, headers=auth(tokens["japan"]))
+    assert_problem(again, 403, "not-your-turn")
+    assert again.json()["detail"] == (
+        "'start' is awaited now from russia only, not from 'japan'; in a simultaneous step a seat that has sent its own "
+        "waits for the others"
+    )
+

@@ -87,6 +87,7 @@ def test_incremental_awaiting_answers_the_bytes_of_a_full_recomputation_after_ev
                     types[spec.type] += 1
                     # each builder copies its command type's mark (docs/api.md "Entries that end the game")
                     assert spec.ends_game is engine.ends_game_of(commands[spec.type]), spec.type
+                    assert spec.always_open is engine.always_open_of(commands[spec.type]), spec.type
             if not game.over:  # a bot's entries (no descriptors), kept and patched apart from a reader's, alike
                 with without_descriptors():
                     for_bots = game.ruleset.legal_commands(game.state)

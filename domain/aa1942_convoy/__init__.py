@@ -79,7 +79,6 @@ RULESET = Ruleset(
     legal_commands=legal_commands,
     # the referee's end of the ledger (A&A's victory, played elsewhere, ends it) is offered from the first step on: a
     # client reading its `awaiting` for "my turn" leaves it aside, as battlefleet's `concede`
-    always_open=frozenset({"end_game"}),
     no_clock=(
         "AA-E6-2",
         "aa1942-convoy records an A&A game played at the table: nothing may act for a power whose time runs out (its "

@@ -19,7 +19,17 @@ from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
 from domain.aa1942_convoy.rules.turn import income_of, last_turn
 from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
 from domain.decisions import Form, Number, Option, Select, Variant, Variants, descriptors_wanted
-from domain.engine import HOLE, REFEREE, CommandSpec, command_schema, cut, ends_game_of, premade, tag
+from domain.engine import (
+    HOLE,
+    REFEREE,
+    CommandSpec,
+    always_open_of,
+    command_schema,
+    cut,
+    ends_game_of,
+    premade,
+    tag,
+)
 from domain.procedure import memoized
 from events import aa1942_convoy as ev
 
@@ -620,6 +630,7 @@ def end_game_spec(state: State, seats: list[str]) -> CommandSpec:
         schema=command_schema(c.EndGame),
         description="Referee: the game is over (victory cities are outside this ledger).",
         ends_game=ends_game_of(c.EndGame),
+        always_open=always_open_of(c.EndGame),
     )
 
 

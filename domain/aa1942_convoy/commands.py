@@ -93,6 +93,7 @@ class EndGame(Command, tag="end_game"):
     """Referee: the game is over (A&A ends by victory cities, which this ledger does not track)."""
 
     ends_game: ClassVar[bool] = True
+    always_open: ClassVar[bool] = True  # the referee's, at any time: it makes no one awaited
 
     reason: Annotated[
         str, msgspec.Meta(min_length=1, max_length=200, description="why the game ends, for the record")

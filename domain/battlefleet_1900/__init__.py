@@ -61,5 +61,4 @@ RULESET = Ruleset(
     outcomes=bot.outcomes,
     categories=bot.categories,
     sequence_rule="BF-R1",
-    always_open=frozenset({"concede"}),
 )

@@ -22,7 +22,7 @@ from domain.battlefleet_1900.rules.damage import has_feature
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
 from domain.battlefleet_1900.views import pose_for
-from domain.engine import CommandSpec, command_schema, ends_game_of, tag
+from domain.engine import CommandSpec, always_open_of, command_schema, ends_game_of, tag
 
 # 4.0: a gun order's `ammo` (c.GunOrder's values, its default first), offered in the fire form for a UI to draw
 AMMO = [ui.Option(value="HE", label="HE (high explosive)"), ui.Option(value="AP", label="AP (armour piercing)")]
@@ -52,6 +52,7 @@ def _spec(
         default=default,
         ui=ui,
         ends_game=ends_game_of(cmd),
+        always_open=always_open_of(cmd),
     )
 
 

@@ -289,6 +289,7 @@ class Concede(msgspec.Struct, tag="concede", forbid_unknown_fields=True):
     """BF-R31: end the battle now; the conceding side loses."""
 
     ends_game: ClassVar[bool] = True
+    always_open: ClassVar[bool] = True  # "may concede at any time"
 
 
 COMMANDS = (Start, GiveOrders, Move, Fire, LaunchTorpedoes, DamageControl, Concede)

@@ -11,7 +11,7 @@ import msgspec
 
 from domain import decisions as ui
 from domain.decisions import Ui, descriptors_wanted
-from domain.engine import CommandSpec, IllegalCommand, command_schema, ends_game_of, tag
+from domain.engine import CommandSpec, IllegalCommand, always_open_of, command_schema, ends_game_of, tag
 
 MAX_CHOICES = 64
 SEATS = ["commander"]
@@ -49,6 +49,7 @@ def spec(
         labels=labels,
         ui=ui,
         ends_game=ends_game_of(cmd),
+        always_open=always_open_of(cmd),
     )
 
 

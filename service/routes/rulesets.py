@@ -130,7 +130,7 @@ def ruleset_info(loaded) -> models.RulesetInfo:
                 type=c.__struct_config__.tag,
                 description=(c.__doc__ or "").strip(),
                 sealed=bool(getattr(c, "sealed", False)),
-                always_open=c.__struct_config__.tag in r.always_open,
+                always_open=engine.always_open_of(c),
                 ends_game=engine.ends_game_of(c),
                 schema=command_schema(c),
             )

@@ -773,6 +773,12 @@ export interface components {
          */
         Aa1942ConvoyCaptureSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -874,6 +880,12 @@ export interface components {
          */
         Aa1942ConvoyEndGameSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -961,6 +973,12 @@ export interface components {
          * @description aa1942-convoy: `end_phase` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyEndPhaseSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -1070,6 +1088,12 @@ export interface components {
          * @description aa1942-convoy: `fight` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyFightSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -1189,6 +1213,12 @@ export interface components {
          * @description aa1942-convoy: `liberate` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyLiberateSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -1310,6 +1340,12 @@ export interface components {
          * @description aa1942-convoy: `lose_submarines` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyLoseSubmarinesSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -1460,6 +1496,12 @@ export interface components {
          * @description aa1942-convoy: `move_submarines` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyMoveSubmarinesSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -1617,6 +1659,12 @@ export interface components {
          */
         Aa1942ConvoyPlaceSubmarinesSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -1716,6 +1764,12 @@ export interface components {
          */
         Aa1942ConvoyPurchaseSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -1814,6 +1868,12 @@ export interface components {
          * @description aa1942-convoy: `raid` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyRaidSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -1935,6 +1995,12 @@ export interface components {
          * @description aa1942-convoy: `retreat_submarines` is legal now; send `{type, ...choice}`.
          */
         Aa1942ConvoyRetreatSubmarinesSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -3086,6 +3152,12 @@ export interface components {
          */
         Battlefleet1900ConcedeSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -3258,6 +3330,12 @@ export interface components {
          * @description battlefleet-1900: `damage_control` is legal now; send `{type, ...choice}`.
          */
         Battlefleet1900DamageControlSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -3491,6 +3569,12 @@ export interface components {
          * @description battlefleet-1900: `fire` is legal now; send `{type, ...choice}`.
          */
         Battlefleet1900FireSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -3809,6 +3893,12 @@ export interface components {
          */
         Battlefleet1900GiveOrdersSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -3985,6 +4075,12 @@ export interface components {
          * @description battlefleet-1900: `launch_torpedoes` is legal now; send `{type, ...choice}`.
          */
         Battlefleet1900LaunchTorpedoesSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -4176,6 +4272,12 @@ export interface components {
          * @description battlefleet-1900: `move` is legal now; send `{type, ...choice}`.
          */
         Battlefleet1900MoveSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -4421,6 +4523,12 @@ export interface components {
          * @description battlefleet-1900: `start` is legal now; send `{type, ...choice}`.
          */
         Battlefleet1900StartSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -7914,6 +8022,12 @@ export interface components {
          */
         CorvetteCommandAllocateSkillsSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -8012,6 +8126,12 @@ export interface components {
          * @description corvette-command: `board` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandBoardSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -8147,6 +8267,12 @@ export interface components {
          */
         CorvetteCommandChooseStartPortSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -8234,6 +8360,12 @@ export interface components {
          * @description corvette-command: `detect` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandDetectSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -8335,6 +8467,12 @@ export interface components {
          * @description corvette-command: `drop_pattern` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandDropPatternSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -8444,6 +8582,12 @@ export interface components {
          */
         CorvetteCommandFireGunsSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -8531,6 +8675,12 @@ export interface components {
          * @description corvette-command: `hold_fire` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandHoldFireSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -8621,6 +8771,12 @@ export interface components {
          * @description corvette-command: `hold_pattern` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandHoldPatternSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -8787,6 +8943,12 @@ export interface components {
          * @description corvette-command: `move_convoy` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandMoveConvoySpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -8981,6 +9143,12 @@ export interface components {
          */
         CorvetteCommandRepairSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -9079,6 +9247,12 @@ export interface components {
          * @description corvette-command: `reroll_collision` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandRerollCollisionSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -9199,6 +9373,12 @@ export interface components {
          * @description corvette-command: `start` is legal now; send `{type, ...choice}`.
          */
         CorvetteCommandStartSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -23410,6 +23590,12 @@ export interface components {
          */
         UboatLeaderAbortAttackSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -23508,6 +23694,12 @@ export interface components {
          * @description uboat-leader: `activate` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderActivateSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -23680,6 +23872,12 @@ export interface components {
          */
         UboatLeaderAssignMissionSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -23827,6 +24025,12 @@ export interface components {
          */
         UboatLeaderAttackSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -23929,6 +24133,12 @@ export interface components {
          * @description uboat-leader: `bearing` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderBearingSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -24063,6 +24273,12 @@ export interface components {
          */
         UboatLeaderBuyAdvancedTorpedoesSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -24176,6 +24392,12 @@ export interface components {
          */
         UboatLeaderBuyOptionSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -24274,6 +24496,12 @@ export interface components {
          * @description uboat-leader: `call_wolfpack` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderCallWolfpackSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -24444,6 +24672,12 @@ export interface components {
          */
         UboatLeaderChooseConvoyCardSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -24553,6 +24787,12 @@ export interface components {
          */
         UboatLeaderChooseTargetSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -24640,6 +24880,12 @@ export interface components {
          * @description uboat-leader: `continue_attack` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderContinueAttackSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -24760,6 +25006,12 @@ export interface components {
          */
         UboatLeaderDeepDiveSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -24869,6 +25121,12 @@ export interface components {
          */
         UboatLeaderDriftSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -24958,6 +25216,12 @@ export interface components {
          * @description uboat-leader: `end_activation` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderEndActivationSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -25049,6 +25313,12 @@ export interface components {
          */
         UboatLeaderEndCampaignSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -25136,6 +25406,12 @@ export interface components {
          * @description uboat-leader: `end_operations` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderEndOperationsSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -25225,6 +25501,12 @@ export interface components {
          */
         UboatLeaderEndStrategicSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -25312,6 +25594,12 @@ export interface components {
          * @description uboat-leader: `engage` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderEngageSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -25413,6 +25701,12 @@ export interface components {
          * @description uboat-leader: `escort_order` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderEscortOrderSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -25549,6 +25843,12 @@ export interface components {
          */
         UboatLeaderFireTorpedoesSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -25647,6 +25947,12 @@ export interface components {
          * @description uboat-leader: `hold` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderHoldSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -25756,6 +26062,12 @@ export interface components {
          * @description uboat-leader: `move` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderMoveSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -25878,6 +26190,12 @@ export interface components {
          */
         UboatLeaderMoveUboatSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -25965,6 +26283,12 @@ export interface components {
          * @description uboat-leader: `next_contact` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderNextContactSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -26112,6 +26436,12 @@ export interface components {
          */
         UboatLeaderPassSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -26210,6 +26540,12 @@ export interface components {
          * @description uboat-leader: `patrol` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderPatrolSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -26346,6 +26682,12 @@ export interface components {
          */
         UboatLeaderPlaceSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -26455,6 +26797,12 @@ export interface components {
          */
         UboatLeaderPursueSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -26553,6 +26901,12 @@ export interface components {
          * @description uboat-leader: `radio_call` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderRadioCallSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -26655,6 +27009,12 @@ export interface components {
          */
         UboatLeaderRaiderRollSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -26743,6 +27103,12 @@ export interface components {
          */
         UboatLeaderRaiderStopSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -26830,6 +27196,12 @@ export interface components {
          * @description uboat-leader: `roll_contacts` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderRollContactsSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -26964,6 +27336,12 @@ export interface components {
          */
         UboatLeaderSelectUboatsSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -27076,6 +27454,12 @@ export interface components {
          */
         UboatLeaderSilentRunningSpec: {
             /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
+            /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
              */
@@ -27163,6 +27547,12 @@ export interface components {
          * @description uboat-leader: `start_combat` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderStartCombatSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -27262,6 +27652,12 @@ export interface components {
          * @description uboat-leader: `stop` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderStopSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
@@ -27390,6 +27786,12 @@ export interface components {
          * @description uboat-leader: `withdraw` is legal now; send `{type, ...choice}`.
          */
         UboatLeaderWithdrawSpec: {
+            /**
+             * Always open
+             * @description offered all game long (battlefleet-1900's `concede`, aa1942-convoy's referee `end_game`): it never makes its seat awaited, so it is no turn's decision (put it aside, in a menu), a bot or a first-choice loop skips it, and `waiting_for` and the turn clock leave it out
+             * @default false
+             */
+            always_open: boolean;
             /**
              * Choices
              * @description every legal argument object (at most 64), or null: then `schema` says what to send
