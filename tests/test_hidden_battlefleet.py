@@ -543,3 +543,28 @@ def test_an_edition_that_publishes_what_a_later_one_hides_makes_no_new_game(clie
     assert secrecy != fair and "BF-E7-1" in secrecy and "BF-E11-4" in secrecy, secrecy
     for ruleset in client.get("/rulesets").json():  # every ruleset's newest edition takes new games
         assert client.get(f"/rulesets/{ruleset['id']}").json()["editions"][-1]["leaks"] == []
+
+
+def test_once_the_battle_is_over_its_past_positions_are_read_open_by_everyone(client):
+    """When the game ends every seal opens, to everyone alike (docs/api.md "The umpire"): the table at the end shows
+    every pose to the public, but a past position (`?at=`) still showed the public no pose under fog blur, so a
+    referee's trial found a roll page's "just before and after" tables blank for a reader without a token. While the
+    battle is played a past position stays redacted; once it is over it reads as the umpire read it."""
+    from tests.drivers import bot_commands
+
+    svc = client.app.state.service
+    made = seated(svc.creation.create("battlefleet-1900", {"scenario": "yellow-sea-1904"}, None, "fair", None, None, None))
+    gid = made["game_id"]
+    bot_commands(svc, gid, made["tokens"], 12)
+    past = client.get(f"/games/{gid}").json()["version"]
+    at = f"/views/table?at={past}"
+
+    def poses(who):
+        return {b["ship"]: b["pose"] for b in get(client, made, at, who)["data"]["bases"]}
+
+    russian = {b["ship"] for b in get(client, made, at, "referee")["data"]["bases"] if b["seat"] == "russia"}
+    assert all(pose is None for ship, pose in poses(None).items() if ship in russian)  # in play: hidden from the public
+    umpire = poses("referee")
+    assert all(umpire[ship] is not None for ship in russian)
+    send(client, made, "japan", {"type": "concede"})
+    assert poses(None) == poses("japan") == umpire  # over: the same past position, open to everyone
