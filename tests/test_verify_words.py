@@ -150,3 +150,11 @@ def test_a_lock_without_its_client_seeds_fails_the_dice_check_in_words_not_a_500
     with TestClient(create_app(store_url)) as client:
         answer = client.post("/bundles/verify", content=json.dumps(b), headers={"Content-Type": "application/json"})
         assert answer.status_code == 200 and answer.json()["checks"]["dice"]["status"] == "fail"
+
+
+def test_seqs_are_written_as_runs():
+    """A fogged battle's 88 sealed records made the sealed check one 500-character line of a Python list."""
+    from service.replay import _seqs
+
+    assert _seqs([3, 4, 20, 21, 23, 24, 29, 30, 31, 32, 58]) == "3–4, 20–21, 23–24, 29–32, 58"
+    assert _seqs([7]) == "7" and _seqs([]) == ""

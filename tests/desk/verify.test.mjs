@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { PyFloat, parse } from "../../service/desk/js/json.js";
-import { bundleError, diffValues, holdsFloat, publicForm, verifyAll } from "../../service/desk/js/verify.js";
+import { bundleError, diffValues, holdsFloat, publicForm, seqRuns, verifyAll } from "../../service/desk/js/verify.js";
 
 const CASES = JSON.parse(readFileSync(process.env.DESK_CASES, "utf8"));
 const plain = (v) => (v instanceof PyFloat ? v.value : typeof v === "bigint" ? Number(v) : (v ?? null));
@@ -81,4 +81,10 @@ test("holdsFloat finds a float anywhere in a body, as events/canonical.py holds_
   assert.equal(holdsFloat(big), false);
   big.data.list.push(new PyFloat(0.5));
   assert.equal(holdsFloat(big), true);
+});
+
+test("seqRuns writes ascending seqs as runs, as service/replay.py _seqs does", () => {
+  assert.equal(seqRuns([3, 4, 20, 21, 23, 24, 29, 30, 31, 32, 58]), "3–4, 20–21, 23–24, 29–32, 58");
+  assert.equal(seqRuns([7]), "7");
+  assert.equal(seqRuns([]), "");
 });
