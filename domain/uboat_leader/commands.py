@@ -92,8 +92,8 @@ class EndStrategic(Command, tag="end_strategic"):
 
 
 class EndCampaign(Command, tag="end_campaign"):
-    """Strategic: stop the campaign now, the remaining patrols forfeit (UL-S10). From edition 3.0.0 the campaign is
-    abandoned and scores no result level (allowed with boats at sea); before it, only with no boat at sea, scored."""
+    """Strategic: stop the campaign now; the patrols still owed are forfeit (UL-S10), and its label says what that
+    scores in this game (an abandoned campaign scores no result level)."""
 
     ends_game: ClassVar[bool] = True
 

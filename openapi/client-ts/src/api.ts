@@ -25280,14 +25280,14 @@ export interface components {
         };
         /**
          * UboatLeaderEndCampaignArgs
-         * @description Strategic: stop the campaign now, the remaining patrols forfeit (UL-S10). From edition 3.0.0 the campaign is
-         *         abandoned and scores no result level (allowed with boats at sea); before it, only with no boat at sea, scored.
+         * @description Strategic: stop the campaign now; the patrols still owed are forfeit (UL-S10), and its label says what that
+         *         scores in this game (an abandoned campaign scores no result level).
          */
         UboatLeaderEndCampaignArgs: Record<string, never>;
         /**
          * UboatLeaderEndCampaignCommand
-         * @description uboat-leader: Strategic: stop the campaign now, the remaining patrols forfeit (UL-S10). From edition 3.0.0 the campaign is
-         *         abandoned and scores no result level (allowed with boats at sea); before it, only with no boat at sea, scored.
+         * @description uboat-leader: Strategic: stop the campaign now; the patrols still owed are forfeit (UL-S10), and its label says what that
+         *         scores in this game (an abandoned campaign scores no result level).
          */
         UboatLeaderEndCampaignCommand: {
             /**
