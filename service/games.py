@@ -481,6 +481,15 @@ class GameService:
             raise engine.Forbidden("referee-only", "only the referee token may end a game")
         return self._write(game_id, seat, {"type": "end"}, command_id, None, engine.decide_end, raw=True)
 
+    def rotate_token(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """POST /games/{id}/token: a new token for the seat; the old one's streams close now, and the seat's
+        notification target goes, for whoever held a leaked token may have registered it (it would go on receiving the
+        seat's own `awaiting`)."""
+        out = self.credentials.rotate(game_id, token)
+        out["notifications_removed"] = self.store.delete_hook(game_id, out["seat"])
+        self.notifier.appended(game_id)  # its streams look at their tickets again: the old token's close at once
+        return out
+
     def join(
         self, game_id: str, invitation: str, client_seed: str | None = None, passphrase: str | None = None
     ) -> dict[str, Any]:

@@ -54,7 +54,7 @@ _SENDER = re.compile(r"[A-Za-z0-9._'+-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}
 _POLICY = email.policy.SMTP.clone(max_line_length=998)
 KINDS = {
     "your-turn": "your turn",
-    "deadline-warning": "a fifth of your turn's time is left",
+    "deadline-warning": "your turn runs out soon",
     "deadline-expired": "a turn ran out",
     "game-over": "the game is over",
     "ping": "a test of this address",
@@ -173,15 +173,20 @@ class Mailer:
         descriptions), how to catch up, and how to stop."""
         data: dict[str, Any] = json.loads(body).get("data", {})
         version = f" (version {data['version']})" if "version" in data else ""
-        lines = [f"Game {game}, seat {reader}: {KINDS.get(kind, kind)}{version}."]
+        ruleset = f"{data['ruleset']} " if data.get("ruleset") else ""  # a player in several games tells them apart
+        lines = [f"Game {ruleset}{game}, seat {reader}: {KINDS.get(kind, kind)}{version}."]
         if data.get("expired"):
             acted = {"bot": "the bot chose for it", "default": "its default was sent", "concede": "it conceded"}
             what = acted.get(data.get("action", ""), "it had nothing to send")
             lines.append(f"The turn clock ran out for {data['expired']}: {what}.")
-        awaited = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
+        # what is owed, not what is offered all game long (a concession): a seat waiting for the others owes nothing
+        mine = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
+        awaited = [e for e in mine if not e.get("always_open")]
         if awaited:
             lines += ["", "What you may send now:"]
             lines += [f"  - {e.get('type')}: {e.get('description') or ''}".rstrip(": ") for e in awaited]
+        elif "awaiting" in data and kind != "game-over":
+            lines += ["", "Nothing is owed from you now: the game waits for the other seats."]
         if data.get("deadline_at"):
             lines += ["", f"Your turn runs out at {data['deadline_at']}."]
         if kind == "game-over":
@@ -189,10 +194,13 @@ class Mailer:
                 lines += ["", f"How it ended: {data['ended']}"]
             lines += ["", f"The result in full: GET {self.public_url}/games/{game} (its views say how it ended)."]
         if data.get("since") and kind != "game-over":
-            lines += ["", f"What happened since your last turn: GET {self.public_url}{data['since']} with your seat's token."]
+            lines += ["", f"What happened since the last mail: GET {self.public_url}{data['since']} with your seat's token."]
+        if self.public_url and "version" in data:
+            lines += ["", f"Play it in a browser: {self.public_url}/desk/#/play/{game} (with your seat's token)."]
         stop = self.link(game, reader, code, "stop")
         lines += ["", "To stop these mails: " + (stop or f"DELETE /games/{game}/notifications with your seat's token.")]
-        return self._message(to, f"{KINDS.get(kind, kind).capitalize()}: {game} ({reader})", lines, stop)
+        subject = f"{KINDS.get(kind, kind).capitalize()}: {ruleset}{game} ({reader})"
+        return self._message(to, subject, lines, stop)
 
     def _message(self, to: str, subject: str, lines: list[str], stop: str | None) -> EmailMessage:
         msg = EmailMessage(policy=_POLICY)

@@ -420,6 +420,13 @@ class SeatCredential(_Out):
         Meta(description="a join's: the seat's client seed recorded with it; null if none was sent (or a command locked "
         "the seed between the invitation's check and the join: GET /games/{id} says which seats are server-only)"),
     ] = None
+    notifications_removed: Annotated[
+        bool | None,
+        Meta(
+            description="a rotation's: whether the seat's notification target was removed (whoever held the old token "
+            "may have registered it): register one again with the new token; null for a join"
+        ),
+    ] = None
 
 
 class Ticket(_Out):

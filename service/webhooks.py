@@ -53,6 +53,7 @@ ANSWER_CAP = 64 * 1024  # bytes of an answer read (and ignored) before the conne
 TIMEOUT = 10.0  # seconds to connect, and between bytes of the answer
 ROTATION_OVERLAP = 24 * 3600.0  # seconds the old secret still signs after a rotation
 MAX_ATTEMPTS = 20  # with BACKOFF_BASE 10 s and a 1 h cap: about 14 hours of retries
+TURN_NOTICES = ("your-turn", "deadline-warning")  # dropped undelivered once their turn is taken (Dispatcher.deliver)
 BACKOFF_CAP = 3600.0
 
 
@@ -265,6 +266,7 @@ def payload(
     says)."""
     data: dict[str, Any] = {
         "game_id": game.game_id,
+        "ruleset": game.created.ruleset.id,
         "seat": reader,
         "version": game.version,
         "awaiting": [engine.entry(s) for s in engine.awaiting(game, reader)],
@@ -677,12 +679,19 @@ class Dispatcher:
             self._free.release()
 
     def deliver(self, row: OutboxRow) -> None:
-        """One attempt (`row.attempts` counts it already) and its outcome in the store."""
+        """One attempt (`row.attempts` counts it already) and its outcome in the store. A turn's notice that waited
+        (a receiver or mail server away) is dropped once the game moved past it: a mail saying "your turn: fire" for
+        a salvo fired an hour ago misleads a player, who cannot sort by version as a receiver does."""
         hook = self.store.hook(row.game, row.reader)
         now = self.clock()
         if hook is None:
             self.store.settle(row.id, "dropped", "no registration", now, None)
             return
+        if row.kind in TURN_NOTICES:
+            moved = self.store.moved_on(row.game, row.reader, json.loads(row.payload)["data"]["version"])
+            if moved is not None:
+                self.store.settle(row.id, "dropped", f"out of date: {moved}", now, None)
+                return
         address = mail.stored(hook.url)
         if address is None and row.kind == "confirm":  # an address's code, its target since replaced by a webhook
             self.store.settle(row.id, "dropped", "the target changed", now, None)

@@ -178,11 +178,12 @@ def test_a_confirmed_address_is_mailed_its_turn_with_what_it_may_send_and_how_to
     [_, turn] = inbox.wait_for(lambda got: len(to("togo@fleet.example")(got)) >= 2 and to("togo@fleet.example")(got))
     text = body(turn)
     own = mailing.get(f"/games/{g['game_id']}", headers=auth(token(g, "japan"))).json()
-    assert turn["Subject"] == f"Naval Umpire: Your turn: {g['game_id']} (japan)"
+    assert turn["Subject"] == f"Naval Umpire: Your turn: battlefleet-1900 {g['game_id']} (japan)"
     assert f"version {own['version']}" in text
     for entry in own["awaiting"]:
-        if "japan" in entry["seats"]:
-            assert f"- {entry['type']}" in text  # what Japan may send now, by name
+        if "japan" in entry["seats"]:  # what Japan owes now, by name; not what is offered all game long (concede)
+            assert (f"- {entry['type']}" in text) is not entry["always_open"], entry["type"]
+    assert f"Play it in a browser: {PUBLIC}/desk/#/play/{g['game_id']}" in text
     assert turn["Auto-Submitted"] == "auto-generated"
     raw = inbox.raw[inbox.got.index(turn)].decode()
     assert f"List-Unsubscribe: <{PUBLIC}/mail?game=" in raw  # as it is sent: the URL itself, never an encoded word
@@ -338,7 +339,7 @@ def test_mails_wait_while_the_server_runs_without_smtp_and_go_when_it_is_back(tm
     app = serve(db, monkeypatch, smtp)
     with TestClient(app) as c:
         [_, turn] = inbox.wait_for(lambda got: len(got) >= 2 and got)
-        assert turn["Subject"] == f"Naval Umpire: Your turn: {g['game_id']} (japan)"
+        assert turn["Subject"] == f"Naval Umpire: Your turn: battlefleet-1900 {g['game_id']} (japan)"
     app.state.service.store.close()
 
 

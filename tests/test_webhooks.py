@@ -244,8 +244,9 @@ def test_rotation_signs_with_old_and_new_secret_during_the_overlap(hooked, recei
 def test_delete_stops_deliveries_even_those_being_retried(hooked, receiver):
     receiver.mode = "down"
     g = battle(hooked)
-    register(hooked, g, "japan", receiver.url)
-    start_both(hooked, g)
+    send(hooked, g, "japan", type="start", ships=[])
+    register(hooked, g, "japan", receiver.url)  # not awaited now: nothing queued at registration
+    send(hooked, g, "russia", type="start", ships=[])
     receiver.wait_for(lambda got: got)
     r = hooked.delete(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan")))
     assert r.status_code == 204
@@ -277,8 +278,8 @@ def test_the_payload_carries_nothing_its_seat_may_not_read_two_worlds(hooked, re
     out = []
     for ships in ([], [{"ship": "Mikasa", "boat_guns_manned": False}]):
         g = battle(hooked)
-        register(hooked, g, "russia", receiver.url)
         send(hooked, g, "russia", type="start", ships=[])
+        register(hooked, g, "russia", receiver.url)  # not awaited now: it waits for Japan
         send(hooked, g, "japan", type="start", ships=ships)  # Russia waited for Japan: your-turn
         [(_, b)] = receiver.wait_for(
             lambda got, gid=g["game_id"]: [(h, b) for h, b in got if json.loads(b)["data"]["game_id"] == gid]
@@ -485,3 +486,59 @@ def test_the_last_join_tells_each_awaited_seat_that_waited_its_turn_has_come(hoo
     send(hooked, g, "japan", type="start", ships=[])
     got = receiver.wait_for(lambda got: len(kinds_for("russia")(got)) >= 2 and kinds_for("russia")(got))
     assert json.loads(got[1][1])["data"]["since"].endswith(f"since?version={data['version']}")
+
+
+def test_a_turns_notice_that_waited_is_dropped_once_its_seat_has_moved(hooked, receiver):
+    """A players' trial: with the receiver (or the mail server) away, Japan's your-turn for its orders waited; Japan
+    then sent its orders, and the notice still went out when the receiver came back, a turn already played (a person
+    reading mail cannot sort by version). It is dropped undelivered, saying why."""
+    receiver.mode = "down"
+    g = battle(hooked)
+    register(hooked, g, "japan", receiver.url)
+    start_both(hooked, g)  # Japan's your-turn: its orders
+    receiver.wait_for(lambda got: got)  # its first attempt failed
+    send(hooked, g, "japan", type="give_orders")  # Japan takes its turn
+    receiver.mode = "up"
+    [row] = wait_status(hooked, g, "japan", "dropped")["deliveries"]
+    assert row["kind"] == "your-turn" and row["last_outcome"] == "out of date: japan has sent a command since"
+    sent = len(receiver.got)
+    send(hooked, g, "russia", type="give_orders")  # the step closes: Japan owes its move, told now
+    [(_, body)] = receiver.wait_for(lambda got: [(h, b) for h, b in got[sent:] if json.loads(b)["type"] == "your-turn"])
+    assert json.loads(body)["data"]["awaiting"][0]["type"] == "move"
+
+
+def test_rotating_a_seats_token_removes_the_notification_target_its_holder_may_have_registered(hooked, receiver):
+    """A players' trial: the token rotation is the mend for a leaked token, but the target registered with the old
+    one went on receiving the seat's own `awaiting`. The rotation removes it and says so; the new token registers
+    again."""
+    g = battle(hooked)
+    register(hooked, g, "japan", receiver.url)
+    r = hooked.post(f"/games/{g['game_id']}/token", headers=auth(token(g, "japan")))
+    assert r.status_code == 201 and r.json()["notifications_removed"] is True, r.text
+    g["tokens"]["japan"] = r.json()["token"]
+    gone = hooked.get(f"/games/{g['game_id']}/notifications", headers=auth(token(g, "japan")))
+    assert gone.status_code == 404
+    start_both(hooked, g)
+    again = hooked.post(f"/games/{g['game_id']}/token", headers=auth(token(g, "russia")))
+    assert again.json()["notifications_removed"] is False  # Russia had none
+    assert not receiver.got  # Japan's turn came, and nothing went to the old target
+
+
+def test_the_since_link_moves_on_with_every_notice_not_only_a_your_turn(hooked, receiver):
+    """A players' trial: a solitaire seat is never told its turn (it always has one), so its deadline notices said
+    `since?version=0` all game long. Every notice sent moves the reader's `since` on to its version."""
+    store = hooked.app.state.service.store
+    g = battle(hooked)
+    register(hooked, g, "japan", receiver.url)
+    start_both(hooked, g)
+    [(_, first)] = receiver.wait_for(kinds_for("japan"))
+    v1 = json.loads(first)["data"]["version"]
+    send(hooked, g, "russia", type="give_orders")  # the game moves on; Japan still owes its orders (no your-turn)
+    game = hooked.app.state.service.cache.cached(g["game_id"]).game
+    assert game.version > v1
+    hooked.app.state.service.webhooks.notify(game, "japan", "deadline-warning", store.hooks(g["game_id"])["japan"],
+                                             None, "msg_test_warning")
+    [(_, warning)] = receiver.wait_for(kinds_for("japan", "deadline-warning"))
+    assert json.loads(warning)["data"]["since"].endswith(f"since?version={v1}")
+    assert store.hooks(g["game_id"])["japan"] == json.loads(warning)["data"]["version"]
+

@@ -73,6 +73,7 @@ HOOK_SCHEMA = [
 _HOOK_COLS = "game, reader, url, secret, old_secret, old_until, last_turn, created_at, pending"
 _OUTBOX_COLS = "id, game, reader, kind, payload, created, due, attempts, status, outcome, last_at"
 _START_CLOCK = "UPDATE clocks SET running_since = ? WHERE game = ? AND running_since IS NULL"
+UNVERSIONED = ("confirm", "ping")  # notifications that carry no game version (every other says `data.version`)
 _INSERT_OUTBOX = f"INSERT INTO outbox ({_OUTBOX_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 HOOKS = 2  # what `_kept_or_read` reads: a game's registered readers
 
@@ -442,14 +443,27 @@ class SQLStore:
         sql = _INSERT_OUTBOX + (" ON CONFLICT (id) DO NOTHING" if once else "")
         self._insert_many(conn, sql, [_outbox_values(r) for r in rows])
         for r in rows:
-            if r.kind == "your-turn":
+            if r.kind not in UNVERSIONED:  # its `since` was from the last one: the next reads on from this one
                 version = json.loads(r.payload)["data"]["version"]
                 self._execute(
-                    conn, "UPDATE webhooks SET last_turn = ? WHERE game = ? AND reader = ?", (version, r.game, r.reader)
+                    conn,
+                    "UPDATE webhooks SET last_turn = ? WHERE game = ? AND reader = ? AND last_turn < ?",
+                    (version, r.game, r.reader, version),
                 )
         self._wrote(rows[0].game)  # the kept registrations' last_turn moved
 
     # ---- webhooks and their outbox (service/webhooks.py) ----
+
+    def moved_on(self, game_id: str, reader: str, version: int) -> str | None:
+        """Why a turn's notice to `reader` written at `version` is out of date: the game ended since, or the reader
+        sent a command since (its turn taken, by itself or by the turn clock); None while it may still hold."""
+        ended = "SELECT 1 FROM events WHERE game = ? AND seq > ? AND type = 'GameEnded' LIMIT 1"
+        if self._query(ended, (game_id, version)):
+            return "the game ended since"
+        sent = "SELECT 1 FROM commands WHERE game = ? AND seat = ? AND first_seq > ? LIMIT 1"
+        if self._query(sent, (game_id, reader, version)):
+            return f"{reader} has sent a command since"
+        return None
 
     def hooks(self, game_id: str) -> dict[str, int]:
         """The readers of a game with a webhook, each with its last your-turn version; {} for most games. Kept

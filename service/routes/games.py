@@ -176,11 +176,12 @@ def add_routes(route: Callable, svc: GameService, conditional: Conditional) -> N
         errors=(401, 404, 413, 415, 422, 503),
         summary="Rotate this token: a new one for the same seat, the old one void at once",
         description="For a seat (or the referee) whose token may have leaked: the answer holds the new token; the old "
-        "one is refused from then on, by every server process, and the streams opened with its tickets close. No "
-        "request body.",
+        "one is refused from then on, by every server process, and the streams opened with its tickets close. The "
+        "seat's notification target (a webhook or an address), which whoever held the old token may have registered, "
+        "is removed (`notifications_removed`): register it again with the new token. No request body.",
     )
     def rotate_token(request: Request, game_id: str = GAME_ID):
-        out = svc.credentials.rotate(game_id, bearer(request))
+        out = svc.rotate_token(game_id, bearer(request))
         return JSON(out, status_code=201, headers={"Location": f"/games/{game_id}/me"})
 
     @route(

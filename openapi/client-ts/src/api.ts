@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate this token: a new one for the same seat, the old one void at once
-         * @description For a seat (or the referee) whose token may have leaked: the answer holds the new token; the old one is refused from then on, by every server process, and the streams opened with its tickets close. No request body.
+         * @description For a seat (or the referee) whose token may have leaked: the answer holds the new token; the old one is refused from then on, by every server process, and the streams opened with its tickets close. The seat's notification target (a webhook or an address), which whoever held the old token may have registered, is removed (`notifications_removed`): register it again with the new token. No request body.
          */
         post: operations["rotate_token"];
         delete?: never;
@@ -18072,6 +18072,12 @@ export interface components {
              * @description the game
              */
             game_id: string;
+            /**
+             * Notifications removed
+             * @description a rotation's: whether the seat's notification target was removed (whoever held the old token may have registered it): register one again with the new token; null for a join
+             * @default null
+             */
+            notifications_removed?: boolean | null;
             /**
              * Seat
              * @description the seat (or `referee`) this token acts as
