@@ -154,3 +154,26 @@ def test_a_bearer_stream_takes_no_lease_and_closes_once_its_token_is_rotated(tmp
                 after = list(lines)  # the stream ends: nothing of the events after the rotation
                 assert time.monotonic() - started < 20
                 assert not [x for x in after if x.startswith("data: ")], after
+
+
+def test_rotating_the_token_closes_its_idle_streams_at_once(tmp_path):
+    """A players' trial: a stream whose token was rotated stayed open, sending keep-alives, until the game next moved
+    (it looked at its token only before sending events). The rotation wakes the game's streams, which look again."""
+    with server_process(str(tmp_path / "idle.db")) as (base, _):
+        with httpx.Client(base_url=base, timeout=30) as c:
+            g = battle(c)
+            gid, japan = g["game_id"], g["tokens"]["japan"]
+            url = f"/games/{gid}/events/stream"
+            with (
+                httpx.Client(base_url=base, timeout=30) as reader,
+                reader.stream("GET", url, params={"timeout": 600}, headers=auth(japan)) as live,
+            ):
+                lines = live.iter_lines()
+                for line in lines:  # up to the state at the version reached
+                    if line.startswith("data: ") and json.loads(line[6:])["message"] == "state":
+                        break
+                assert c.post(f"/games/{gid}/token", headers=auth(japan)).status_code == 201
+                started = time.monotonic()
+                after = list(lines)  # it ends, though the game has not moved
+                assert time.monotonic() - started < 120, "the stream stayed open after its token was rotated"
+                assert not [x for x in after if x.startswith("data: ")], after

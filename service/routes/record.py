@@ -266,6 +266,7 @@ async def event_stream(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     quiet_until = loop.time() + KEEP_ALIVE
+    woken = False  # the last wait ended with a wake (an append, a join, a rotation), not its time
     sub = svc.notifier.subscribe(game_id)  # before the first read: an append after it wakes the wait below
     metrics.STREAMS_OPEN.inc()
     try:
@@ -276,7 +277,8 @@ async def event_stream(
                 yield f"retry: {RETRY_MS}\n\n"
             # first: its version bounds the page
             state = await asyncio.to_thread(svc.reads.stream_state, game_id, reader)
-            if seq < state["version"] and (ticket is not None or token is not None):
+            # before sending anything more, and when woken with nothing to send (a rotation wakes its game's streams)
+            if (seq < state["version"] or woken) and (ticket is not None or token is not None):
                 try:  # the token (the ticket's) was rotated: the stream closes before sending anything more
                     if ticket is not None:
                         await asyncio.to_thread(svc.credentials.ticket_reader, game_id, ticket, False)
