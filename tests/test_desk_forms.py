@@ -627,6 +627,9 @@ def test_concede_asks_before_it_ends_the_game(browser, server):
     desk.send(entry.get_by_role("button", name="Yes, concede"))
     p.wait_for_selector("#play-over")
     assert httpx.get(f"{server}/games/{game.id}").json()["status"] != "open"
+    # a new user's trial: the card said how it ended but not who won, nor where the seed is revealed
+    p.wait_for_selector("#play-result:has-text('Russia wins')")
+    assert p.locator("#play-reveal a").get_attribute("href") == f"#/live/{game.id}/referee"
     desk.close()
 
 

@@ -845,7 +845,7 @@ function drawTable(main, gameId, joined = null) {
     const parts = [h("h2", { tabindex: -1 }, "Your move")];
     if (st.error) parts.push(h("p", { class: "notice", id: "play-send-error" }, st.error));
     const wait = waitText();
-    if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()));
+    if (status !== "open") parts.push(h("p", { id: "play-over" }, "The game is over.", ended()), revealHint(status));
     else if (wait) parts.push(h("p", { class: "muted", id: "play-wait" }, wait));
     const offered = h("fieldset", { class: "play-entries" }); // disabled while a seat is open: showSeats
     // a command that ends the game (`ends_game`: a concession, an abandoned campaign, the referee's end) is drawn last
@@ -875,9 +875,34 @@ function drawTable(main, gameId, joined = null) {
   }
 
   function ended() {
-    const over = [...st.events].reverse().find((e) => e.type === "GameEnded");
-    if (!over) return "";
-    return h("span", { class: "muted" }, " ", over.data.reason);
+    /** @type {any[]} */
+    const events = st.events;
+    const at = events.map((e) => e.type).lastIndexOf("GameEnded");
+    if (at < 0) return "";
+    const over = events[at];
+    const reason = h("span", { class: "muted" }, " ", over.data.reason);
+    // how it came out, in the ruleset's own words: the digest line of the rules' own end (Battlefleet's BattleEnded,
+    // "Russia wins"), an event of the same command before it
+    let i = at - 1;
+    while (i >= 0 && events[i].command === over.command && !/Ended$/.test(events[i].type)) i -= 1;
+    const end = events[i];
+    if (!end || end.command !== over.command) return reason;
+    const result = h("b", { id: "play-result" });
+    api
+      .since(gameId, end.seq - 1, 1)
+      .then((got) => {
+        if (got.digest.length) result.textContent = ` ${got.digest[0]}.`;
+      })
+      .catch(() => {}); // the reason alone
+    return [result, reason];
+  }
+
+  /** A game over, its seed not yet revealed: where the referee reveals it (a new user found no way from here). */
+  function revealHint(status) {
+    if (status !== "over") return null;
+    const desk = h("a", { href: `#/live/${encodeURIComponent(gameId)}/referee` }, "the referee's desk");
+    return h("p", { class: "muted", id: "play-reveal" }, "The referee reveals the server seed in ", desk,
+      " (Referee & tokens, with the referee's token), and then every roll can be checked.");
   }
 
   /** One decision: drawn from its entry alone (client/decisions.js: choices as buttons, a descriptor's controls, the
