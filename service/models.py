@@ -407,6 +407,10 @@ class Invitation(_Out):
     seat: Annotated[str, Meta(title="Seat", description="the open seat the invitation is for")]
     ruleset: Annotated[RulesetRef, Meta(description="the ruleset, the edition it plays and its data set's hash")]
     umpired: Annotated[bool, Meta(title="Umpired", description=UMPIRED)]
+    deadlines: Annotated[
+        DeadlinesSummary | None,
+        Meta(description='the turn clock a player accepts with the seat (docs/api.md "Deadlines"), or null: none'),
+    ] = None
 
 
 class SeatCredential(_Out):

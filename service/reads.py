@@ -87,12 +87,15 @@ class Reads:
         return engine.reads_as(self.cache.cached(game_id).game, seat)  # the genesis: fixed for good, read unlocked
 
     def invitation(self, game_id: str, invitation: str) -> dict[str, Any]:
-        """What an invitation offers, before it is accepted (nothing is spent): the seat, the game's ruleset and
-        whether its referee token reads sealed content (`umpired`)."""
+        """What an invitation offers, before it is accepted (nothing is spent): the seat, the game's ruleset, whether
+        its referee token reads sealed content (`umpired`) and its turn clock (a player sees a 30-second turn before
+        taking the seat)."""
         row = self.cache.row(game_id)  # 404 for an unknown game
         seat = self.credentials.invited(game_id, invitation)
-        umpired = self.cache.cached(game_id).game.created.umpired
-        return {"game_id": game_id, "seat": seat, "ruleset": ruleset_out(row), "umpired": umpired}
+        game = self.cache.cached(game_id).game
+        clock = self.clocks.summary(game_id, game)
+        return {"game_id": game_id, "seat": seat, "ruleset": ruleset_out(row), "umpired": game.created.umpired,
+                "deadlines": clock}
 
     # ---- the game ----
 

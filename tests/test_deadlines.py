@@ -529,6 +529,11 @@ def test_http_deadlines_at_creation_in_the_summary_and_the_referees_changes(tmp_
         }
         plain = c.post("/games", json={"ruleset": "battlefleet-1900"}).json()
         assert c.get(f"/games/{plain['game_id']}").json()["deadlines"] is None
+        # a players' trial: an invitation said nothing of the clock a player accepts with the seat
+        clock = {"turn_seconds": 30, "on_expiry": "forfeit"}
+        opened = c.post("/games", json={"ruleset": "battlefleet-1900", "open_seats": True, "deadlines": clock}).json()
+        offer = c.post(f"/games/{opened['game_id']}/invitation", json={"invitation": opened["seats"][0]["invitation"]})
+        assert offer.json()["deadlines"] == {**clock, "paused": False, "deadline_at": {}}  # none runs before the joins
         r = c.post(
             f"/games/{plain['game_id']}/deadlines",
             json={"paused": True},

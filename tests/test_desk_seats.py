@@ -120,3 +120,19 @@ def test_a_join_with_a_passphrase_fits_a_phones_width(browser, server):
     desk.screenshot("seats-join-phone")
     assert p.evaluate("document.documentElement.scrollWidth") <= 390
     desk.close()
+
+
+def test_the_join_page_says_the_turn_clock_the_seat_comes_with(browser, server):
+    """A players' trial: a player accepting a seat with a 90-second turn saw nothing of it until it had joined."""
+    body = {"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"}, "open_seats": True,
+            "deadlines": {"turn_seconds": 90, "on_expiry": "forfeit"}}
+    made = httpx.post(f"{server}/games", json=body).json()
+    desk = Desk(browser, server)
+    desk.open(f"#/play/{made['game_id']}/join/{made['seats'][0]['invitation']}")
+    clock = desk.page.wait_for_selector("#play-join-clock").inner_text()
+    assert "1 min 30 s a turn" in clock and "it concedes where the rules let it" in clock
+    gid, invitations = invited(server)  # no clock: nothing said
+    desk.open(f"#/play/{gid}/join/{invitations['japan']}")
+    desk.page.wait_for_selector("#play-join-seat")
+    assert desk.page.locator("#play-join-clock").count() == 0
+    desk.close()

@@ -287,7 +287,8 @@ def test_invitations_say_whether_the_game_is_umpired_before_anyone_joins(bid_cli
         for s in g["seats"]:
             r = bid_client.post(f"/games/{gid}/invitation", json={"invitation": s["invitation"]})
             assert r.status_code == 200, r.text
-            assert r.json() == {"game_id": gid, "seat": s["seat"], "ruleset": g["ruleset"], "umpired": umpired}
+            assert r.json() == {"game_id": gid, "seat": s["seat"], "ruleset": g["ruleset"], "umpired": umpired,
+                                "deadlines": None}
         north = g["seats"][0]["invitation"]
         assert bid_client.post(f"/games/{gid}/join", json={"invitation": north}).status_code == 201
         spent = bid_client.post(f"/games/{gid}/invitation", json={"invitation": north})

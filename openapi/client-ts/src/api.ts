@@ -13962,6 +13962,12 @@ export interface components {
          */
         Invitation: {
             /**
+             * Deadlines
+             * @description the turn clock a player accepts with the seat (docs/api.md "Deadlines"), or null: none
+             * @default null
+             */
+            deadlines?: components["schemas"]["DeadlinesSummary"] | null;
+            /**
              * Game id
              * @description the game
              */

@@ -254,6 +254,13 @@ function drawJoin(main, gameId, invitation) {
           { class: "play" },
           h("h1", {}, `Join game ${gameId}`),
           h("p", {}, "You are invited to play ", h("strong", { id: "play-join-seat" }, offer.seat), ` (${offer.ruleset.id}).`),
+          offer.deadlines
+            ? h(
+                "p",
+                { id: "play-join-clock" },
+                `It has a turn clock: ${duration(offer.deadlines.turn_seconds)} a turn, from when every seat is taken; when a seat's runs out, ${EXPIRED[offer.deadlines.on_expiry]}.`,
+              )
+            : null,
           form,
           backLink(),
         ),
