@@ -21,7 +21,7 @@ install:
 	@if [ ! -f $(STAMP) ] || [ pyproject.toml -nt $(STAMP) ]; then \
 		$(PY) -m venv $(VENV) && \
 		$(BIN)/pip install --quiet --upgrade pip && \
-		$(BIN)/pip install --quiet -e '.[test]' && \
+		PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install --quiet -e '.[test]' && \
 		touch $(STAMP); \
 	fi
 
@@ -47,7 +47,7 @@ desk: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_desk_units.py
 
 bench: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install --quiet -e '.[test,bench]'
 	BASE=$(BASE) $(BIN)/python benchmarks/run.py --write docs/performance.md
 
 soak: $(STAMP)
