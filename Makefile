@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	@if command -v flock >/dev/null 2>&1; then flock .install.lock $(MAKE) --no-print-directory install; \
 	else $(MAKE) --no-print-directory install; fi
 
+# PYTHONWARNINGS: setuptools' "Editable installation" notice, a box of asterisks a new user reads as an error
 install:
 	@if [ ! -f $(STAMP) ] || [ pyproject.toml -nt $(STAMP) ]; then \
 		$(PY) -m venv $(VENV) && \
