@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -204,11 +205,11 @@ def decode(
         try:
             value = whole_numbers(msgspec.json.decode(raw))
         except (msgspec.DecodeError, RecursionError) as e:
-            raise invalid_json(e, source)
+            raise invalid_json(e, source, raw)
         return convert(value, model, what, code, at)
     except (msgspec.DecodeError, RecursionError) as e:
         no_duplicate_keys(raw, None, source)  # JSON that msgspec refuses (NaN) may still repeat a key: say that first
-        raise invalid_json(e, source)
+        raise invalid_json(e, source, raw)
     if type(value) is not dict and type(value) is not list:  # a Struct: whole numbers were the decoder's to read
         no_duplicate_keys(raw, None, source)
         return value
@@ -268,9 +269,15 @@ def check_command_extras(body: dict[str, Any]) -> None:
             convert(body[name], kind, name, code)
 
 
-def invalid_json(e: Exception, source: str = "the body") -> InvalidInput:
+# a \uD800-\uDBFF escape without the \uDC00-\uDFFF one that must follow it: msgspec says "Input data was truncated"
+LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def invalid_json(e: Exception, source: str = "the body", raw: bytes | None = None) -> InvalidInput:
     """`source`: what was sent as JSON (a request's body; a query parameter that holds JSON, `options`)."""
     detail = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+    if raw is not None and "truncated" in detail and LONE_SURROGATE.search(raw):
+        detail = "a \\uD800-\\uDBFF escape without the \\uDC00-\\uDFFF escape that must follow it, a lone surrogate"
     return InvalidInput("invalid-json", f"{source} is not usable JSON ({detail}); send one JSON object")
 
 

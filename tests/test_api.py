@@ -662,3 +662,17 @@ def test_a_seat_that_sent_its_sealed_orders_is_told_the_step_waits_for_the_other
         "waits for the others"
     )
 
+
+
+def test_a_lone_surrogate_escape_is_named_not_called_truncated(client):
+    """A frontend author's trial: `"\\ud800"` in a body (valid JSON syntax, but no character) was refused as "Input
+    data was truncated", which sent them looking for a cut-off body."""
+    g = new_game(client)
+    url = f"/games/{g['game_id']}/commands"
+    for body in (b'{"type": "purchase", "spend": 0, "command_id": "\\ud800"}', b'{"type": "\\udbffx"}'):
+        r = client.post(url, content=body, headers=auth(g["tokens"]["USSR"]) | {"Content-Type": "application/json"})
+        assert_problem(r, 422, "invalid-json")
+        assert "lone surrogate" in r.json()["detail"] and "truncated" not in r.json()["detail"], r.json()
+    paired = b'{"type": "purchase", "spend": 0, "command_id": "\\ud83d\\ude00"}'  # an emoji: a pair, no JSON fault
+    r = client.post(url, content=paired, headers=auth(g["tokens"]["USSR"]) | {"Content-Type": "application/json"})
+    assert "lone surrogate" not in r.text
