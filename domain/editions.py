@@ -13,8 +13,9 @@ never carries a stale copy of a table.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 _TABLES: dict[str, Editions] = {}  # ruleset id -> its table, for unpickling an Edition
 
@@ -27,13 +28,14 @@ def major(version: str) -> str:
 class Change:
     """One behaviour change: from `edition` on, the rules do what `summary` says (the rule ids in `rules`). `hides`:
     it keeps hidden what the editions before it published (a sealed order, a fogged position), so they make no new
-    game (`Editions.leaks`); their games play on and replay as they were."""
+    game with such options (`Editions.leaks`); their games play on and replay as they were. True, or which games'
+    options it concerns (Battlefleet's fog `blur`)."""
 
     id: str
     edition: str
     rules: tuple[str, ...]
     summary: str
-    hides: bool = False
+    hides: bool | Callable[[Mapping[str, Any]], bool] = False
 
 
 @dataclass(frozen=True)
@@ -138,13 +140,17 @@ class Editions:
     def changes_in(self, version: str) -> list[Change]:
         return [c for c in self.changes if c.edition == version]
 
-    def leaks(self, version: str) -> list[Change]:
-        """What a game of `version` publishes that the rules keep hidden: the changes of later editions that hide it
-        (`Change.hides`). A new game is not made under an edition with any (POST /games, 422 edition-withdrawn)."""
+    def leaks(self, version: str, options: Mapping[str, Any] | None = None) -> list[Change]:
+        """What a game of `version` with `options` (its recorded ones; None: any game's) publishes that the rules keep
+        hidden: the changes of later editions that hide it (`Change.hides`). A new game is not made under an edition
+        with any (POST /games, 422 edition-withdrawn)."""
         edition = self.of(version)
-        return [c for c in self.changes if c.hides and not edition.has(c.id)]
+        return [
+            c
+            for c in self.changes
+            if c.hides and not edition.has(c.id) and (options is None or c.hides is True or c.hides(options))
+        ]
 
-    @property
-    def for_new_games(self) -> list[str]:
-        """The released versions a new game may name: those that leak nothing a later edition hides."""
-        return [v for v in self.run if not self.leaks(v)]
+    def for_new_games(self, options: Mapping[str, Any] | None = None) -> list[str]:
+        """The released versions a new game with `options` may name: those that leak nothing a later edition hides."""
+        return [v for v in self.run if not self.leaks(v, options)]

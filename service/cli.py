@@ -361,6 +361,8 @@ def _verify_store(db: str, lines: bool = False) -> None:
 
     svc = _service(db, VERIFY_DID_NOT_RUN)
     ids = svc.store.game_ids()
+    if not ids:
+        raise fail(f"{db} holds no games: nothing was checked (is it the store the server uses?)", VERIFY_DID_NOT_RUN)
     counts = {"verified": 0, "partial": 0, "failed": 0}
     with Progress("games checked", len(ids), lines=lines) as progress:
         for i, (game_id, report) in enumerate(verify_store(svc, ids), start=1):

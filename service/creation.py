@@ -72,7 +72,7 @@ class Creation:
         self._check_creation_token(token)
         self._count_creation(client)
         if req.edition is not None:
-            self._refuse_withdrawn(req.ruleset, req.edition)
+            self._refuse_withdrawn(req.ruleset, req.edition, req.options)
         dice = req.dice or CreateDice()
         return self.create(
             req.ruleset,
@@ -89,27 +89,36 @@ class Creation:
             deadlines=None if req.deadlines is None else msgspec.to_builtins(req.deadlines),
         )
 
-    def _refuse_withdrawn(self, ruleset_id: str, edition: str) -> None:
-        """An edition that publishes what the rules keep hidden (a later edition's `Change.hides`) makes no new game
-        here; its games play on, fork and replay as they were, and scripts may still make one (`create`)."""
+    def _refuse_withdrawn(self, ruleset_id: str, edition: str, options: Any, fork: bool = False) -> None:
+        """An edition that publishes what the rules keep hidden of a game with these options (a later edition's
+        `Change.hides`) makes no new game over the API, nor a fork (a fork is a new game, played on); its games play
+        on and replay as they were, and scripts may still make one (`create`). `options`: as sent (or recorded)."""
         loaded = self.service.rulesets.get(ruleset_id)
         if loaded is None or loaded.ruleset.editions.named(edition) is None:
             return  # `create` says what is wrong with the ruleset or the edition
+        try:
+            recorded = msgspec.to_builtins(engine.new_game_options(loaded.ruleset, options or {}))
+        except engine.InvalidInput:  # `create` will say what is wrong with them; judged as sent meanwhile
+            recorded = options if isinstance(options, dict) else {}
         editions = loaded.ruleset.editions
-        leaks = editions.leaks(edition)
+        leaks = editions.leaks(edition, recorded)
         if leaks:
+            ok = editions.for_new_games(recorded)
+            what = "no fork of its games is made" if fork else "no new game with these options is made under it"
             raise engine.InvalidInput(
                 "edition-withdrawn",
                 f"{ruleset_id} {edition} publishes what the rules keep hidden, which later editions keep hidden "
-                f"({', '.join(c.id for c in leaks)}; GET /rulesets/{ruleset_id} says what each does), so no new game "
-                f"is made under it: name one of {editions.for_new_games}, or leave edition out for the newest",
-                editions=editions.for_new_games,
+                f"({', '.join(c.id for c in leaks)}; GET /rulesets/{ruleset_id} says what each does), so {what}: "
+                + ("fork a game of a later edition" if fork else f"name one of {', '.join(ok)}, or leave edition out"),
+                editions=ok,
             )
 
     def fork_from_request(self, game_id: str, req: Any, token: str | None, client: str) -> dict[str, Any]:
         """POST /games/{id}/forks: a new game, so the creation token and rate apply."""
         self._check_creation_token(token)
         self._count_creation(client)
+        parent = self.service.cache.cached(game_id).game.created
+        self._refuse_withdrawn(parent.ruleset.id, parent.ruleset.version, parent.options, fork=True)
         dice = req.dice or CreateDice()
         return self.fork(game_id, req.at, dice.mode, dice.server_seed, dice.client_seeds, dice.beacon, req.bots)
 

@@ -486,7 +486,11 @@ class GameService:
         notification target goes, for whoever held a leaked token may have registered it (it would go on receiving the
         seat's own `awaiting`)."""
         out = self.credentials.rotate(game_id, token)
-        out["notifications_removed"] = self.store.delete_hook(game_id, out["seat"])
+        try:  # the new token is the answer's, whatever follows: the old one is void already
+            out["notifications_removed"] = self.store.delete_hook(game_id, out["seat"])
+        except Exception:  # noqa: BLE001 - said (null) and logged; DELETE …/notifications with the new token removes it
+            log.exception("game %s: %s's token rotated, its notification target not removed", game_id, out["seat"])
+            out["notifications_removed"] = None
         self.notifier.appended(game_id)  # its streams look at their tickets again: the old token's close at once
         return out
 

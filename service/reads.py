@@ -47,7 +47,7 @@ def ruleset_out(row: Any) -> dict[str, Any]:
 def secrecy(g: Game) -> str:
     """The summary's `dice.secrecy` of a fair game: what its edition keeps hidden, or what it publishes that its
     later editions keep hidden (`Editions.leaks`; such an edition makes no new game)."""
-    leaks = g.ruleset.editions.leaks(g.created.ruleset.version) if g.ruleset is not None else []
+    leaks = g.ruleset.editions.leaks(g.created.ruleset.version, g.created.options) if g.ruleset is not None else []
     if not leaks:
         return "fair: sealed records stay secret until the rules reveal them"
     ids = ", ".join(c.id for c in leaks)

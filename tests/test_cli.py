@@ -321,3 +321,10 @@ def test_replay_and_verify_write_no_progress_lines_off_a_terminal_unless_asked()
         assert asked.stdout == quiet.stdout
     simulated = CliRunner().invoke(cli, ["simulate", "corvette-command", "--games", "2"])
     assert simulated.exit_code == 0 and simulated.stderr == "", simulated.stderr
+
+
+def test_verify_of_a_store_with_no_games_checked_nothing(tmp_path):
+    """A cold review: `umpire verify --db` of an empty file said "0 games: 0 verified …" and exited 0."""
+    (tmp_path / "empty.db").write_bytes(b"")
+    r = run("verify", "--db", str(tmp_path / "empty.db"))
+    assert r.exit_code == 3 and "holds no games" in r.output, r.output

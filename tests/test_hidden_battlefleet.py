@@ -541,6 +541,20 @@ def test_an_edition_that_publishes_what_a_later_one_hides_makes_no_new_game(clie
     )
     secrecy = client.get(f"/games/{old['game_id']}").json()["dice"]["secrecy"]
     assert secrecy != fair and "BF-E7-1" in secrecy and "BF-E11-4" in secrecy, secrecy
+    # a fork is a new game played on: refused too (a cold review forked a 6.0.0 game at seq 1 into a new one)
+    fork = client.post(f"/games/{old['game_id']}/forks", json={"at": 1})
+    assert fork.status_code == 422 and fork.json()["code"] == "edition-withdrawn", fork.text
+    # the changes after 7.0.0 hide what the fog hides: under fog `open` 7.0.0 on publish nothing they keep, 6.0.0 the
+    # torpedo depth in every fog (BF-E7-1)
+    open_fog = {"ruleset": "battlefleet-1900", "options": {"fog": "open"}}
+    assert client.post("/games", json={**open_fog, "edition": "7.0.0"}).status_code == 201
+    refused = client.post("/games", json={**open_fog, "edition": "6.0.0"}).json()
+    assert refused["code"] == "edition-withdrawn" and "BF-E7-1" in refused["detail"] and "BF-E11-4" not in refused["detail"]
+    assert refused["editions"][0] == "7.0.0"
+    made_open = client.app.state.service.creation.create(
+        "battlefleet-1900", {"fog": "open"}, None, "fair", None, None, None, edition="10.0.0"
+    )
+    assert client.get(f"/games/{made_open['game_id']}").json()["dice"]["secrecy"] == fair
     for ruleset in client.get("/rulesets").json():  # every ruleset's newest edition takes new games
         assert client.get(f"/rulesets/{ruleset['id']}").json()["editions"][-1]["leaks"] == []
 

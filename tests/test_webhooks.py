@@ -542,3 +542,37 @@ def test_the_since_link_moves_on_with_every_notice_not_only_a_your_turn(hooked, 
     assert json.loads(warning)["data"]["since"].endswith(f"since?version={v1}")
     assert store.hooks(g["game_id"])["japan"] == json.loads(warning)["data"]["version"]
 
+
+
+def test_a_seat_that_sends_its_client_seed_still_owes_its_turn_and_its_notice_goes(hooked, receiver):
+    """A cold review: a client seed is stored as the seat's command, so the seat's waiting your-turn was dropped as
+    out of date when it sent its seed, though its turn was still owed. A seed is no move."""
+    receiver.mode = "down"
+    made = hooked.post("/games", json={"ruleset": "battlefleet-1900", "options": {"scenario": "yellow-sea-1904"},
+                                       "open_seats": True}).json()
+    gid, invitation = made["game_id"], {s["seat"]: s["invitation"] for s in made["seats"]}
+    russia = hooked.post(f"/games/{gid}/join", json={"invitation": invitation["russia"]}).json()
+    g = {"game_id": gid, "tokens": {"russia": russia["token"]}}
+    register(hooked, g, "russia", receiver.url)
+    hooked.post(f"/games/{gid}/join", json={"invitation": invitation["japan"]})  # the last join: russia's your-turn
+    receiver.wait_for(kinds_for("russia"))  # its first attempt failed
+    seed = hooked.post(f"/games/{gid}/seeds", json={"passphrase": "mine"}, headers=auth(russia["token"]))
+    assert seed.status_code == 200, seed.text
+    receiver.mode = "up"
+    [row] = wait_status(hooked, g, "russia", "delivered")["deliveries"]
+    assert row["kind"] == "your-turn"
+
+
+def test_a_rotation_whose_target_removal_fails_still_answers_the_new_token(hooked, monkeypatch):
+    """A cold review: the old token is void once the rotation is written, so a failure after it (removing the
+    notification target) must not lose the new one in a 500."""
+    g = battle(hooked)
+    store = hooked.app.state.service.store
+
+    def blink(*args, **kwargs):
+        raise RuntimeError("the store blinked")
+
+    monkeypatch.setattr(store, "delete_hook", blink)
+    r = hooked.post(f"/games/{g['game_id']}/token", headers=auth(token(g, "japan")))
+    assert r.status_code == 201 and r.json()["notifications_removed"] is None, r.text
+    assert read(hooked, {**g, "tokens": {"japan": r.json()["token"]}}, "/me", "japan").status_code == 200

@@ -4,6 +4,11 @@ what recorded commands or rolls decide, with the edition that introduced it. Rul
 
 from domain.editions import Change, Editions, Released
 
+
+def _blur(options) -> bool:
+    """A hiding change that concerns the fog: under `open` every pose is public anyway."""
+    return options.get("fog", "blur") == "blur"
+
 EDITIONS = Editions(
     ruleset="battlefleet-1900",
     released=(
@@ -143,7 +148,7 @@ EDITIONS = Editions(
             "each sighting draws fresh fog offsets, keyed by the sighting (turn and moment: the start or after the"
             " move), not by the turn: turn 1's two sightings no longer share one offset, so the public start positions"
             " no longer give it away",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E4-21",
@@ -152,7 +157,7 @@ EDITIONS = Editions(
             "under fog blur a salvo that fires no round (no_los, out_of_arc, out_of_range, or measured with every gun"
             " that bears already spent, BF-R53) is public only as `could_not_bear`, with no bracket and no marker; its"
             " true outcome and bracket are sealed to the referee",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E4-22",
@@ -160,7 +165,7 @@ EDITIONS = Editions(
             ("BF-R29",),
             "under fog blur a seat's overlap warnings after a move name only pairs of its own ships; a pair with an"
             " enemy ship is sealed to the referee (it told where the enemy truly was)",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E4-23",
@@ -183,7 +188,7 @@ EDITIONS = Editions(
             "under fog blur the referee's `poses` record of the pairs with an enemy ship (BF-E4-22) is sealed after"
             " every Movement Phase, empty when no such pair touches: 4.0.0 sealed it only when one did, and its"
             " public presence told everyone an overlap existed",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E6-1",
@@ -195,7 +200,7 @@ EDITIONS = Editions(
             " empty one too) instead of public `LineReversed` and `OrderConverted` events: their presence told"
             " everyone whether the lead's heading was exactly on the line's bearing or its reverse, that is the"
             " sealed move's degrees; the other seat and the public read the line in its last public order",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E6-2",
@@ -214,7 +219,7 @@ EDITIONS = Editions(
             " relieved involuntarily is the qualified ship the fewest places from it in the line, ties to the earlier"
             " in the scenario's order: the heir is public (`CommandTransferred`), and chosen by the true distance"
             " between funnels it told everyone which ship truly lay nearer, which the fog keeps from them",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E7-1",
@@ -233,7 +238,7 @@ EDITIONS = Editions(
             "under fog blur the ship 'next aft' of a ship dropping out is the next in its line's last public order:"
             " the drop-out is public at the Command reveal, and judged on a line its seat had reversed in secret"
             " (BF-E6-1) its acceptance told everyone which way the line now ran; under fog open the true line decides",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E8-2",
@@ -244,7 +249,7 @@ EDITIONS = Editions(
             " sealed last move (BF-R6): the orders are public at the reveal, and how many arrows were accepted told"
             " everyone a bound on that last move and which ship led; a turn the lead then cannot finish is cut short"
             " as BF-R5 says",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E9-1",
@@ -253,7 +258,7 @@ EDITIONS = Editions(
             "under fog blur the public purpose of a flooding location roll no longer names the embattled side, nor a"
             " torpedo hit roll the target's aspect (beam or ends) and whether it lay within half range: both come from"
             " the sealed poses, and a 1 mm change of a secret position flipped the words",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E10-1",
@@ -304,7 +309,7 @@ EDITIONS = Editions(
             " way, from the sealed exact poses) is published as could_not_reach, the reason the referee's only, as"
             " BF-E4-21 does for a salvo that could not bear; 10.0.0 named the reason, and a 1 mm change of a secret"
             " position flipped it",
-            hides=True,
+            hides=_blur,
         ),
         Change(
             "BF-E12-1",

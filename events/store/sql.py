@@ -460,8 +460,10 @@ class SQLStore:
         ended = "SELECT 1 FROM events WHERE game = ? AND seq > ? AND type = 'GameEnded' LIMIT 1"
         if self._query(ended, (game_id, version)):
             return "the game ended since"
-        sent = "SELECT 1 FROM commands WHERE game = ? AND seat = ? AND first_seq > ? LIMIT 1"
-        if self._query(sent, (game_id, reader, version)):
+        # a client seed is no move (a seat may send it before the first roll, its turn still owed); payloads are
+        # canonical JSON, keys sorted, so its type is its last key
+        sent = "SELECT 1 FROM commands WHERE game = ? AND seat = ? AND first_seq > ? AND payload NOT LIKE ? LIMIT 1"
+        if self._query(sent, (game_id, reader, version, '%"type":"contribute_seed"}')):
             return f"{reader} has sent a command since"
         return None
 

@@ -11810,7 +11810,7 @@ export interface components {
             data_sha256: string;
             /**
              * Leaks
-             * @description the changes of later editions (ids in their `changes`) that keep hidden what this edition publishes: a sealed order, a fogged position. POST /games makes new games only under an edition with none (422 edition-withdrawn); its games play on, fork and replay as they were
+             * @description the changes of later editions (ids in their `changes`) that keep hidden what this edition publishes: a sealed order, a fogged position (some only in games of some options: Battlefleet's fog `blur`). POST /games makes no new game, nor POST …/forks a fork, that one of them concerns (422 edition-withdrawn); its games play on and replay as they were
              */
             leaks: string[];
             /**
@@ -18080,7 +18080,7 @@ export interface components {
             game_id: string;
             /**
              * Notifications removed
-             * @description a rotation's: whether the seat's notification target was removed (whoever held the old token may have registered it): register one again with the new token; null for a join
+             * @description a rotation's: whether the seat's notification target was removed (whoever held the old token may have registered it): register one again with the new token; null for a join, or where the store could not remove it then (remove it with DELETE …/notifications and the new token)
              * @default null
              */
             notifications_removed?: boolean | null;
