@@ -33,14 +33,15 @@ def _count(n: int, noun: str) -> str:
 
 
 def _seqs(seqs: list[int]) -> str:
-    """Ascending seqs as runs, "3–4, 20, 23–40": a game's 88 sealed records made one 500-character line of a list."""
+    """Ascending seqs as runs, "seqs 3–4, 20, 23–40" ("seq 3" for one): a game's 88 sealed records made one
+    500-character line of a list."""
     runs: list[list[int]] = []
     for seq in seqs:
         if runs and seq == runs[-1][1] + 1:
             runs[-1][1] = seq
         else:
             runs.append([seq, seq])
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+    return ("seq " if len(seqs) == 1 else "seqs ") + ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -361,7 +362,7 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
     if closed and ended:
         return _check(
             "fail",
-            f"the game is over but sealed records at seqs {_seqs(closed)} were never revealed",
+            f"the game is over but sealed records at {_seqs(closed)} were never revealed",
             first_bad_seq=closed[0],
             unrevealed=closed,
         )
@@ -369,10 +370,10 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
         return _check("pass", "no sealed records", first_bad_seq=None, revealed=0, unrevealed=[])
     detail = f"{_count(len(opened), 'sealed record')} revealed, each matching its commitment"
     if closed:
-        detail += f"; {len(closed)} still sealed (seqs {_seqs(closed)})"
+        detail += f"; {len(closed)} still sealed ({_seqs(closed)})"
     if shown:
         detail += (
-            f"; the commands of {_count(len(shown), 'record')} still sealed (seqs {_seqs(shown)}) show their content, "
+            f"; the commands of {_count(len(shown), 'record')} still sealed ({_seqs(shown)}) show their content, "
             "which no one can check before the reveal gives its salt (a seat's or the referee's own copy)"
         )
     return _check("pass", detail, first_bad_seq=None, revealed=len(opened), unrevealed=closed)

@@ -376,4 +376,4 @@ def test_a_sealed_placeholder_must_show_its_records_commitment_and_a_seats_copy_
     north = own_copy(bid_client.get, gid, g["tokens"]["north"])  # as served to north's token until 2026-12-07
     assert north["commands"][-1]["payload"] == {"type": "bid", "amount": 4}
     sealed = verify(json.dumps(north).encode(), rulesets=SERVED)["checks"]["sealed"]
-    assert sealed["status"] == "pass" and f"(seqs {at}) show their content, which no one can check" in sealed["detail"]
+    assert sealed["status"] == "pass" and f"(seq {at}) show their content, which no one can check" in sealed["detail"]

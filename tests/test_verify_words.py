@@ -156,5 +156,5 @@ def test_seqs_are_written_as_runs():
     """A fogged battle's 88 sealed records made the sealed check one 500-character line of a Python list."""
     from service.replay import _seqs
 
-    assert _seqs([3, 4, 20, 21, 23, 24, 29, 30, 31, 32, 58]) == "3–4, 20–21, 23–24, 29–32, 58"
-    assert _seqs([7]) == "7" and _seqs([]) == ""
+    assert _seqs([3, 4, 20, 21, 23, 24, 29, 30, 31, 32, 58]) == "seqs 3–4, 20–21, 23–24, 29–32, 58"
+    assert _seqs([7]) == "seq 7"

@@ -32,7 +32,8 @@ function check(status, detail, extra = {}) {
   return { status, detail, ...extra };
 }
 
-/** Ascending seqs as runs, "3–4, 20, 23–40", as service/replay.py `_seqs` writes them. @param {number[]} seqs */
+/** Ascending seqs as runs, "seqs 3–4, 20, 23–40" ("seq 3" for one), as service/replay.py `_seqs` writes them.
+ * @param {number[]} seqs */
 export function seqRuns(seqs) {
   /** @type {number[][]} */
   const runs = [];
@@ -41,7 +42,7 @@ export function seqRuns(seqs) {
     if (last && seq === last[1] + 1) last[1] = seq;
     else runs.push([seq, seq]);
   }
-  return runs.map(([a, b]) => (a === b ? String(a) : `${a}–${b}`)).join(", ");
+  return (seqs.length === 1 ? "seq " : "seqs ") + runs.map(([a, b]) => (a === b ? String(a) : `${a}–${b}`)).join(", ");
 }
 
 /** A key of an object, else `dflt` (Python's dict.get on what may not be a dict). @type {(o: unknown, key: string, dflt?: any) => any} */
@@ -607,7 +608,7 @@ export async function verifySealed(b) {
   }
   if (closed.length && b.events.some((e) => get(e.body, "type") === "GameEnded")) {
     return {
-      ...fail(`the game is over but sealed records at seqs ${seqRuns(closed)} were never revealed`, closed[0]),
+      ...fail(`the game is over but sealed records at ${seqRuns(closed)} were never revealed`, closed[0]),
       unrevealed: closed,
     };
   }
@@ -618,7 +619,7 @@ export async function verifySealed(b) {
     parts.push(`${opened.size} sealed record(s) revealed, each matching its commitment ${salts}`);
   }
   if (closed.length)
-    parts.push(`${closed.length} still sealed (seqs ${seqRuns(closed)}): opened when the rules reveal them`);
+    parts.push(`${closed.length} still sealed (${seqRuns(closed)}): opened when the rules reveal them`);
   if (shown.length)
     parts.push(`the commands of ${shown.length} still sealed show their content, which no one can check before the reveal gives its salt (a seat's or the referee's own copy)`);
   return { ...check("pass", parts.join("; "), { first_bad_seq: null }), ...base };
