@@ -1100,7 +1100,8 @@ def _judge(
         raise IllegalCommand(_why_not(game, command, seat, name))
     if not any(seat in s.seats for s in specs):
         who = ", ".join(sorted({x for s in specs for x in s.seats}))
-        after = "; in a simultaneous step a seat that has sent its own waits for the others" if name in rules.sealed_commands else ""
+        sealed = name in rules.sealed_commands
+        after = "; in a simultaneous step a seat that has sent its own waits for the others" if sealed else ""
         raise Forbidden("not-your-turn", f"{name!r} is awaited now from {who} only, not from {seat!r}{after}")
     events: list[Event] = list(prefix or ())
     lock = game.lock

@@ -286,7 +286,9 @@ def verify_cmd(
 
     if db is not None:
         if as_json:
-            raise fail("--json reports one bundle; --db checks a store, a line for each game that fails", VERIFY_DID_NOT_RUN)
+            raise fail(
+                "--json reports one bundle; --db checks a store, a line for each game that fails", VERIFY_DID_NOT_RUN
+            )
         _verify_store(db, progress_lines)
         return
     if bundle is None:

@@ -194,7 +194,8 @@ class Mailer:
                 lines += ["", f"How it ended: {data['ended']}"]
             lines += ["", f"The result in full: GET {self.public_url}/games/{game} (its views say how it ended)."]
         if data.get("since") and kind != "game-over":
-            lines += ["", f"What happened since the last mail: GET {self.public_url}{data['since']} with your seat's token."]
+            since = f"GET {self.public_url}{data['since']} with your seat's token"
+            lines += ["", f"What happened since the last mail: {since}."]
         if self.public_url and "version" in data:
             lines += ["", f"Play it in a browser: {self.public_url}/desk/#/play/{game} (with your seat's token)."]
         stop = self.link(game, reader, code, "stop")

@@ -52,9 +52,9 @@ def secrecy(g: Game) -> str:
         return "fair: sealed records stay secret until the rules reveal them"
     ids = ", ".join(c.id for c in leaks)
     return (
-        f"fair, but this edition publishes some of what the rules keep hidden, which later editions keep hidden ({ids}; "
-        f"GET /rulesets/{g.created.ruleset.id} says what each does); the other sealed records stay secret until the "
-        "rules reveal them"
+        "fair, but this edition publishes some of what the rules keep hidden, which later editions keep hidden "
+        f"({ids}; GET /rulesets/{g.created.ruleset.id} says what each does); the other sealed records stay secret "
+        "until the rules reveal them"
     )
 
 

@@ -658,8 +658,8 @@ def test_a_seat_that_sent_its_sealed_orders_is_told_the_step_waits_for_the_other
     again = client.post(url, json={"type": "start"}, headers=auth(tokens["japan"]))
     assert_problem(again, 403, "not-your-turn")
     assert again.json()["detail"] == (
-        "'start' is awaited now from russia only, not from 'japan'; in a simultaneous step a seat that has sent its own "
-        "waits for the others"
+        "'start' is awaited now from russia only, not from 'japan'; in a simultaneous step a seat that has sent its "
+        "own waits for the others"
     )
 
 

@@ -138,7 +138,8 @@ class PostgresStore(SQLStore):
                 if deadline is not None and time.monotonic() + delay > deadline:
                     raise SystemExit(
                         f"umpire: PostgreSQL at {where} did not answer within {start_wait:.0f} s "
-                        f"({tries} attempt{'s' if tries > 1 else ''}; UMPIRE_DB_START_WAIT sets how long to wait): {reason}"
+                        f"({tries} attempt{'s' if tries > 1 else ''}; UMPIRE_DB_START_WAIT sets how long to wait): "
+                        f"{reason}"
                     ) from None
                 log.warning("PostgreSQL at %s unreachable (%s); retrying in %.1f s", where, reason, delay)
                 time.sleep(delay)
