@@ -898,7 +898,9 @@ function drawTable(main, gameId, joined = null) {
     api
       .since(gameId, end.seq - 1, 1)
       .then((got) => {
-        if (got.digest.length) result.textContent = ` ${got.digest[0]}.`;
+        if (!got.digest.length) return;
+        result.textContent = ` ${got.digest[0]}.`;
+        if (got.digest[0].includes(over.data.reason)) reason.remove(); // said once: "Russia wins (japan conceded …)"
       })
       .catch(() => {}); // the reason alone
     return [result, reason];
