@@ -199,6 +199,7 @@ class GameService:
         )
         self.webhooks.wake = self.dispatcher.wake
         self.webhooks.deadline_at = self.clocks.deadline_at
+        self.webhooks.clock_runs = lambda game_id: self.clocks.running_since(game_id) is not None
 
     RETRY_SECONDS = 5.0  # how long a command without expected_version is judged again after losing races
     INLINE_CATCH_UP = 100  # events another process may have appended for a write still to run on the loop

@@ -56,8 +56,16 @@ KINDS = {
     "your-turn": "your turn",
     "deadline-warning": "your turn runs out soon",
     "deadline-expired": "a turn ran out",
+    "deadline-changed": "the referee changed the turn clock",
     "game-over": "the game is over",
     "ping": "a test of this address",
+}
+
+# what the game's `on_expiry` makes act for a seat out of time (docs/api.md "Deadlines")
+EXPIRY = {
+    "bot": "the bot plays for it",
+    "default": "its decision's default is sent (the bot plays where there is none)",
+    "forfeit": "it concedes where the rules allow (else the bot plays for it)",
 }
 
 
@@ -179,6 +187,14 @@ class Mailer:
             acted = {"bot": "the bot chose for it", "default": "its default was sent", "concede": "it conceded"}
             what = acted.get(data.get("action", ""), "it had nothing to send")
             lines.append(f"The turn clock ran out for {data['expired']}: {what}.")
+        if isinstance(clock := data.get("deadlines"), dict):
+            if clock.get("paused"):
+                lines.append("The clock is paused: no turn runs out until the referee resumes it.")
+            else:
+                then = EXPIRY.get(clock.get("on_expiry", ""), "the bot plays for it")
+                lines.append(f"A turn lasts {clock.get('turn_seconds')} seconds; when a seat's time runs out, {then}.")
+            if data.get("extended"):
+                lines.append(f"Your turn was given {data['extended']} seconds more.")
         # what is owed, not what is offered all game long (a concession): a seat waiting for the others owes nothing
         mine = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
         awaited = [e for e in mine if not e.get("always_open")]

@@ -878,7 +878,11 @@ class Delivery(_Out):
 
     id: Annotated[str, Meta(description="its `webhook-id`, the same at every attempt")]
     kind: Annotated[
-        str, Meta(description="your-turn, game-over, ping, deadline-warning, deadline-expired; confirm (a code mailed)")
+        str,
+        Meta(
+            description="your-turn, game-over, ping, deadline-warning, deadline-changed, deadline-expired; confirm "
+            "(a code mailed)"
+        ),
     ]
     status: Annotated[str, Meta(description="pending (retried), delivered, failed (given up), dropped")]
     attempts: int

@@ -29,14 +29,14 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from standardwebhooks import Webhook
 
 from domain import engine
 from domain.engine import Rejected
-from events.core import DeadlineExpired
+from events.core import DeadlineExpired, DeadlineRule, DeadlinesChanged
 from events.store import EventStore, HookRow, OutboxRow, StoreUnavailable
 from events.vocabulary import Event
 from service import mail
@@ -53,7 +53,8 @@ ANSWER_CAP = 64 * 1024  # bytes of an answer read (and ignored) before the conne
 TIMEOUT = 10.0  # seconds to connect, and between bytes of the answer
 ROTATION_OVERLAP = 24 * 3600.0  # seconds the old secret still signs after a rotation
 MAX_ATTEMPTS = 20  # with BACKOFF_BASE 10 s and a 1 h cap: about 14 hours of retries
-TURN_NOTICES = ("your-turn", "deadline-warning")  # dropped undelivered once their turn is taken (Dispatcher.deliver)
+# dropped undelivered once their turn is taken (Dispatcher.deliver)
+TURN_NOTICES = ("your-turn", "deadline-warning", "deadline-changed")
 BACKOFF_CAP = 3600.0
 
 
@@ -260,10 +261,11 @@ def payload(
     now: float,
     deadline: str | None,
     expired: DeadlineExpired | None = None,
+    changed: DeadlinesChanged | None = None,
 ) -> str:
     """The body of a notification: only what `reader` may read (its own `awaiting`, as its own read shows it);
     `expired`: the turn that ran out (a `deadline-expired`: its seat, and what acted for it, as its public event
-    says)."""
+    says); `changed`: the referee's change of the clock (a `deadline-changed`: the clock as the summary says it)."""
     data: dict[str, Any] = {
         "game_id": game.game_id,
         "ruleset": game.created.ruleset.id,
@@ -275,6 +277,10 @@ def payload(
     }
     if expired is not None:
         data["expired"], data["action"] = expired.seat, expired.action
+    if changed is not None:
+        rule = changed.rule
+        data["deadlines"] = {"turn_seconds": rule.turn_seconds, "on_expiry": rule.on_expiry, "paused": changed.paused}
+        data["extended"] = changed.extend.get(reader, 0)
     if kind == "game-over":
         data["ended"] = game.ended  # the reason its public GameEnded event gives
     return _encode({"type": kind, "timestamp": iso(now), "data": data}).decode()  # as the seat's own read encodes it
@@ -290,6 +296,14 @@ def outbox_row(game_id: str, reader: str, kind: str, body: str, now: float, msg_
         created=now,
         due=now,
     )
+
+
+class Seen(NamedTuple):
+    """What a command's notifications are judged against: the game before it."""
+
+    hooks: dict[str, int]  # registered reader -> the version of its last notice
+    awaited: frozenset[str]
+    clock: tuple[DeadlineRule | None, bool]  # the turn clock's rule and whether it was paused
 
 
 class Webhooks:
@@ -308,15 +322,17 @@ class Webhooks:
         self.wake: Callable[[], None] = lambda: None  # the dispatcher's, once it runs
         # a seat's end of turn (service/deadlines.py `Clocks.deadline_at`, set by the service), for your-turn
         self.deadline_at: Callable[[engine.Game, str], str | None] = lambda game, seat: None
+        # whether a game's clock runs (all its seats taken), set by the service likewise
+        self.clock_runs: Callable[[str], bool] = lambda game_id: False
         self._kept: dict[str, tuple[int, frozenset[str]]] = {}  # game -> (version, its awaited seats)
 
     # the write path: cheap when the game has no registrations (one dict lookup, kept by the store)
-    def before(self, game_id: str, game: engine.Game) -> tuple[dict[str, int], frozenset[str]] | None:
+    def before(self, game_id: str, game: engine.Game) -> Seen | None:
         """What to remember before a command is applied: None for a game without registrations."""
         hooks = self.store.hooks(game_id)
         if not hooks:
             return None
-        return hooks, self._awaited(game)
+        return Seen(hooks, self._awaited(game), (game.deadlines, game.deadlines_paused))
 
     def _awaited(self, game: engine.Game) -> frozenset[str]:
         """`awaited_seats`, kept per game for its version: a command's "after" is the next one's "before"."""
@@ -336,15 +352,26 @@ class Webhooks:
     def notifications(
         self,
         game: engine.Game,
-        seen: tuple[dict[str, int], frozenset[str]],
+        seen: Seen,
         was_over: bool,
         events: Sequence[Event] = (),
     ) -> list[OutboxRow]:
         """After the command's `events` were applied to `game`: a `your-turn` for each registered seat that has just
-        become awaited, a `game-over` for every registered reader when the game just ended, and where a seat's turn
-        ran out (`DeadlineExpired`) a `deadline-expired` to that seat and to the referee, unless the game ended."""
-        hooks, awaited_before = seen
+        become awaited, a `game-over` for every registered reader when the game just ended, where a seat's turn
+        ran out (`DeadlineExpired`) a `deadline-expired` to that seat and to the referee, unless the game ended, and
+        where the referee changed the clock (`DeadlinesChanged`) a `deadline-changed` to each awaited seat whose
+        running turn it changed: every one for a new rule, a pause or its end, else those given more time."""
+        hooks, awaited_before = seen.hooks, seen.awaited
         out: list[OutboxRow] = []
+        changed = next((e for e in events if isinstance(e, DeadlinesChanged)), None)
+        if changed is not None and self.clock_runs(game.game_id):  # before the last seat is taken no turn runs
+            now = self.clock()
+            every = (changed.rule, changed.paused) != seen.clock
+            for seat in sorted(self._awaited(game)):
+                if seat in hooks and (every or seat in changed.extend):
+                    end = self.deadline_at(game, seat)
+                    body = payload("deadline-changed", game, seat, hooks[seat], now, end, changed=changed)
+                    out.append(outbox_row(game.game_id, seat, "deadline-changed", body, now))
         expired = next((e for e in events if isinstance(e, DeadlineExpired)), None)
         if expired is not None and not game.over:  # an expiry that ends the game (a forfeit): its game-over says it
             now = self.clock()

@@ -442,6 +442,48 @@ def test_a_turn_run_out_is_told_to_its_seat_and_to_the_referee(tmp_path):
     assert theirs["data"]["seat"] == "referee" and theirs["data"]["deadline_at"] is None
 
 
+def test_a_referees_change_of_the_clock_is_told_to_each_seat_whose_running_turn_it_changes(tmp_path):
+    """A seat warned that its turn runs out soon heard nothing when the referee gave it an hour more, paused the clock
+    or changed the rule: it hurried, or waited on a clock that had stopped. Now each awaited seat whose running turn
+    the change moves gets a `deadline-changed` with its new `deadline_at` (none while paused) and the clock; seconds
+    given to one seat tell that seat alone; the referee, who made the change, is not told it."""
+    from service.webhooks import Allow
+
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    svc.webhooks.allow = Allow("127.0.0.1")
+    g = create(svc, "battlefleet-1900", "bot", seconds=600)
+    gid, ref = g["game_id"], g["referee_token"]
+    for reader in ("japan", "russia", "referee"):
+        svc.webhooks.put(gid, reader, {"url": f"http://127.0.0.1:9/{reader}"})
+    iso = lambda x: datetime.fromtimestamp(x, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+
+    def told(reader: str) -> list[dict]:
+        rows = [json.loads(r.payload)["data"] for r in svc.store.deliveries(gid, reader) if r.kind == "deadline-changed"]
+        return sorted(rows, key=lambda d: d["version"])  # oldest first
+
+    start = t.t
+    svc.set_deadlines(gid, ref, DeadlinesPayload(extend={"japan": 3600}))
+    [japan] = told("japan")
+    assert japan["deadline_at"] == iso(start + 4200) and japan["extended"] == 3600
+    assert japan["deadlines"] == {"turn_seconds": 600, "on_expiry": "bot", "paused": False}
+    assert told("russia") == [] and told("referee") == []  # russia's turn did not move
+
+    svc.set_deadlines(gid, ref, DeadlinesPayload(paused=True))
+    paused = {reader: told(reader)[-1] for reader in ("japan", "russia")}
+    assert all(d["deadline_at"] is None and d["deadlines"]["paused"] and d["extended"] == 0 for d in paused.values())
+    t.t += 50
+    svc.set_deadlines(gid, ref, DeadlinesPayload(paused=False))  # every awaited turn starts again, whole
+    assert [told(reader)[-1]["deadline_at"] for reader in ("japan", "russia")] == [iso(t.t + 600)] * 2
+    svc.set_deadlines(gid, ref, DeadlinesPayload(on_expiry="default"))  # a new rule: each running turn's terms
+    assert [told(reader)[-1]["deadlines"]["on_expiry"] for reader in ("japan", "russia")] == ["default"] * 2
+    assert len(told("japan")) == len(told("russia")) + 1 == 4 and told("referee") == []
+
+    svc.command(gid, token(g, "japan"), {"type": "start"})  # japan off the clock: its next turn's seconds, no notice
+    svc.set_deadlines(gid, ref, DeadlinesPayload(extend={"japan": 70}))
+    assert len(told("japan")) == 4
+
+
 def test_a_deadline_warning_is_queued_once_when_a_fifth_of_the_turn_is_left(tmp_path):
     t = FakeTime()
     db = str(tmp_path / "d.db")

@@ -600,6 +600,23 @@ def test_a_turn_run_out_says_what_acted_for_the_seat():
     assert "The turn clock ran out for russia: the bot chose for it." in text
 
 
+def test_a_referees_change_of_the_clock_says_the_seats_new_end_and_the_clock():
+    mailer = Mailer("smtp://mail.example", "umpire@x.example", "")
+    clock = '{"turn_seconds": 600, "on_expiry": "forfeit", "paused": false}'
+    body = (
+        '{"type": "deadline-changed", "data": {"version": 7, "awaiting": [], "deadline_at": "2030-03-17T18:46:40Z", '
+        f'"deadlines": {clock}, "extended": 3600}}}}'
+    )
+    msg = mailer.notification("togo@fleet.example", "g-1", "japan", "c", "deadline-changed", body)
+    text = msg.get_content()
+    assert msg["Subject"] == "Naval Umpire: The referee changed the turn clock: g-1 (japan)"
+    assert "A turn lasts 600 seconds; when a seat's time runs out, it concedes where the rules allow" in text
+    assert "Your turn was given 3600 seconds more." in text and "Your turn runs out at 2030-03-17T18:46:40Z." in text
+    paused = body.replace('"paused": false', '"paused": true').replace('"2030-03-17T18:46:40Z"', "null")
+    text = mailer.notification("togo@fleet.example", "g-1", "japan", "c", "deadline-changed", paused).get_content()
+    assert "The clock is paused: no turn runs out until the referee resumes it." in text and "runs out at" not in text
+
+
 def test_a_game_over_mail_says_how_the_game_ended():
     mailer = Mailer("smtp://mail.example", "umpire@x.example", "https://umpire.naval-umpire.invalid")
     body = '{"type": "game-over", "data": {"version": 40, "ended": "russia conceded", "awaiting": []}}'

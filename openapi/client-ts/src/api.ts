@@ -302,7 +302,7 @@ export interface paths {
         get: operations["get_notifications"];
         /**
          * Register this reader's notification target: a webhook or an e-mail address (replaces the previous)
-         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, `deadline-expired` (docs/api.md). A `mailto:` address, where the server sends e-mail, is mailed a code and nothing more until the code is confirmed (`confirmed: false` until then).
+         * @description With a seat's (or the referee's) token: notifications for that reader are POSTed to `url`, signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, `deadline-changed`, `deadline-expired` (docs/api.md). A `mailto:` address, where the server sends e-mail, is mailed a code and nothing more until the code is confirmed (`confirmed: false` until then).
          */
         put: operations["put_notifications"];
         post?: never;
@@ -11273,7 +11273,7 @@ export interface components {
             id: string;
             /**
              * Kind
-             * @description your-turn, game-over, ping, deadline-warning, deadline-expired; confirm (a code mailed)
+             * @description your-turn, game-over, ping, deadline-warning, deadline-changed, deadline-expired; confirm (a code mailed)
              */
             kind: string;
             /** Last attempt at */
