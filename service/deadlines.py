@@ -139,13 +139,19 @@ class Clocks:
             self._stop.wait(self.poll)
 
     def sweep(self) -> int:
-        """One look at every clocked game: warnings due are queued, turns run out are expired; how many expired."""
+        """One look at every clocked game: warnings due are queued, turns run out are expired; how many expired. A game
+        whose sweep fails is logged and looked at again at the next poll; the games after it are swept all the same
+        (one game's failing expiry stopped every later game's clock)."""
         expired = 0
         for game_id, since in self.svc.store.clocks():
             try:
                 expired += self.sweep_game(game_id, since)
             except Rejected:  # an edition not run, a game gone: nothing to do for it here
                 continue
+            except StoreUnavailable:  # the store away: no other game can be swept either (`_run` says so)
+                raise
+            except Exception:  # noqa: BLE001 - this game's fault, not the others'
+                log.exception("deadline sweeper: game %s could not be swept", game_id)
         return expired
 
     def sweep_game(self, game_id: str, running_since: float | None) -> int:

@@ -196,6 +196,27 @@ def test_forfeit_policy_falls_back_to_the_bot_where_the_seat_cannot_concede(tmp_
     replays_byte_identical(svc, gid, g["referee_token"])
 
 
+def test_a_game_whose_expiry_fails_keeps_no_other_games_clock_from_running_out(tmp_path, monkeypatch, caplog):
+    """The sweeper looks at the clocked games in id order: an expiry that raised (a bot's bug, a broken record) ended
+    the whole sweep, so every game after the failing one never had a turn run out, at every poll. Now the failing game
+    is logged and the others are swept."""
+    t = FakeTime()
+    svc = service(str(tmp_path / "d.db"), t)
+    first, second = sorted((create(svc, "corvette-command", "bot") for _ in range(2)), key=lambda g: g["game_id"])
+    real = svc.clocks.expire
+
+    def fails_for_the_first(game_id, seat, since):
+        if game_id == first["game_id"]:
+            raise TypeError("the bot could not choose")
+        return real(game_id, seat, since)
+
+    monkeypatch.setattr(svc.clocks, "expire", fails_for_the_first)
+    t.t += 600
+    assert svc.clocks.sweep() == 1
+    assert expiries(svc, first["game_id"]) == [] and [x["seat"] for x in expiries(svc, second["game_id"])] == ["captain"]
+    assert f"game {first['game_id']} could not be swept" in caplog.text
+
+
 def test_a_restarted_server_fires_the_deadline_a_previous_one_set(tmp_path):
     t = FakeTime()
     db = str(tmp_path / "d.db")
