@@ -57,5 +57,30 @@ class Bundle(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 def decode_bundle(raw: bytes | dict[str, Any]) -> Bundle:
-    """Raises msgspec.ValidationError / DecodeError with a readable message when the shape is wrong."""
+    """Raises msgspec.ValidationError / DecodeError with a readable message when the shape is wrong (`why_not` says
+    it in a reader's words)."""
     return msgspec.json.decode(raw, type=Bundle) if isinstance(raw, bytes) else msgspec.convert(raw, Bundle)
+
+
+def why_not(raw: bytes | dict[str, Any], error: Exception) -> str:
+    """Why `raw` is not a bundle, in words that say what to do: `decode_bundle`'s `error` read against the file."""
+    if isinstance(raw, bytes) and not raw.strip():
+        return f"not an {FORMAT}: it is empty; a bundle is one JSON object (GET /games/{{id}}/bundle, umpire export)"
+    if isinstance(error, msgspec.DecodeError) and not isinstance(error, msgspec.ValidationError):
+        if "truncated" in str(error):
+            return f"not an {FORMAT}: its JSON ends before it is complete (the file was cut short?)"
+        return f"not an {FORMAT}: it is not JSON ({error})"
+    if isinstance(error, RecursionError):
+        return f"not an {FORMAT}: it nests deeper than any bundle does"
+    said = _format_of(raw)
+    if said != FORMAT and isinstance(said, str) and said.startswith("umpire-bundle/"):
+        return f"not an {FORMAT}: its format is {said[:40]!r}, which a newer engine writes; this one reads {FORMAT}"
+    return f"not an {FORMAT}: {error}"
+
+
+def _format_of(raw: bytes | dict[str, Any]) -> Any:
+    try:
+        data = msgspec.json.decode(raw) if isinstance(raw, bytes) else raw
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return data.get("format") if isinstance(data, dict) else None

@@ -253,23 +253,24 @@ def _read(path: Path, code: int = 1) -> bytes:
     return raw
 
 
-# `umpire verify` exits by its verdict (0 verified, 1 failed, 2 partial), so a run that checked nothing has a code of
-# its own: a missing file exited 1, as a tampered bundle does, and a usage error 2, as a game not yet revealed does
-VERIFY_DID_NOT_RUN = 3
+# `umpire verify` and `umpire replay` exit by their verdict (0 verified, 1 failed, 2 partial or not replayed here), so
+# a run that checked nothing has a code of its own: a missing file exited 1, as a tampered bundle does, and a usage
+# error 2, as a game not yet revealed does
+NOTHING_CHECKED = 3
 
 
-class _VerifyCommand(TyperCommand):
-    """click's usage errors (an unknown option) exit with VERIFY_DID_NOT_RUN, not click's 2 (`partial`)."""
+class _VerdictCommand(TyperCommand):
+    """click's usage errors (an unknown option) exit with NOTHING_CHECKED, not click's 2 (`partial`)."""
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
         except UsageError as e:
-            e.exit_code = VERIFY_DID_NOT_RUN
+            e.exit_code = NOTHING_CHECKED
             raise
 
 
-@app.command("verify", cls=_VerifyCommand)
+@app.command("verify", cls=_VerdictCommand)
 def verify_cmd(
     bundle: Path | None = typer.Argument(None, help="a bundle JSON file (or --db for every game of a store)"),
     db: str | None = typer.Option(None, help="check every game of this store (a SQLite file or a postgresql:// URL)"),
@@ -285,15 +286,18 @@ def verify_cmd(
     from service.replay import verify
 
     if db is not None:
+        if bundle is not None:
+            raise fail(f"name a bundle file or --db (every game of a store), not both: {bundle} was not checked",
+                       NOTHING_CHECKED)
         if as_json:
             raise fail(
-                "--json reports one bundle; --db checks a store, a line for each game that fails", VERIFY_DID_NOT_RUN
+                "--json reports one bundle; --db checks a store, a line for each game that fails", NOTHING_CHECKED
             )
         _verify_store(db, progress_lines)
         return
     if bundle is None:
-        raise fail("name a bundle file, or --db for every game of a store", VERIFY_DID_NOT_RUN)
-    raw = _read(bundle, VERIFY_DID_NOT_RUN)
+        raise fail("name a bundle file, or --db for every game of a store", NOTHING_CHECKED)
+    raw = _read(bundle, NOTHING_CHECKED)
     with Progress(f"replaying {bundle.name}", 1, quiet=as_json, lines=progress_lines) as progress:
         report = verify(raw, progress=progress.of)
     exit_code = {"verified": 0, "failed": 1, "partial": 2}[report["verdict"]]
@@ -361,10 +365,10 @@ def _common_prefix(a: str, b: str) -> int:
 def _verify_store(db: str, lines: bool = False) -> None:
     from service.backup import verify_store
 
-    svc = _service(db, VERIFY_DID_NOT_RUN)
+    svc = _service(db, NOTHING_CHECKED)
     ids = svc.store.game_ids()
     if not ids:
-        raise fail(f"{db} holds no games: nothing was checked (is it the store the server uses?)", VERIFY_DID_NOT_RUN)
+        raise fail(f"{db} holds no games: nothing was checked (is it the store the server uses?)", NOTHING_CHECKED)
     counts = {"verified": 0, "partial": 0, "failed": 0}
     with Progress("games checked", len(ids), lines=lines) as progress:
         for i, (game_id, report) in enumerate(verify_store(svc, ids), start=1):
@@ -413,32 +417,38 @@ def backup(
     err.print(f"wrote {dest} ({dest.stat().st_size:,} bytes, mode 0600) by {how}; {check}", highlight=False)
 
 
-@app.command()
+@app.command(cls=_VerdictCommand)
 def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file"), progress_lines: bool = PROGRESS) -> None:
-    """Re-run a bundle's commands on this engine; show the first divergence as a diff of bodies."""
-    import msgspec
+    """Re-run a bundle's commands on this engine (a fork's parents first); show the first divergence as a diff of
+    bodies. Exit 0 byte-identical, 1 diverged, 2 not replayed here (the server seed is not revealed yet, or an edition
+    this engine does not run), 3 nothing checked (no such file, not a bundle)."""
+    b = _bundle(bundle, NOTHING_CHECKED)
+    parts = [b]
+    while parts[0].parent is not None:  # a fork carries its parent's part, which may be a fork's
+        parts.insert(0, parts[0].parent)
+    for part in parts:
+        _replay_part(part, f"{bundle.name}" if part is b else f"{bundle.name}, its parent {part.game}", progress_lines)
+    raise typer.Exit(0)
 
-    from events.bundle import decode_bundle
+
+def _replay_part(b: Any, label: str, progress_lines: bool) -> None:
+    """One game of a bundle replayed: its line when byte-identical, else its divergence and the exit."""
     from service.replay import replay as run_replay
     from service.replay import with_logged_seed
 
-    try:
-        b = decode_bundle(_read(bundle))
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        raise fail(f"{bundle} is not an umpire-bundle/1: {e}")
     b, _ = with_logged_seed(b)  # a header without the seed its log reveals: the log's (`umpire verify` checks it)
     if b.dice.server_seed is None:
-        raise fail("the bundle's server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
-    with Progress(f"replaying {bundle.name}", len(b.commands), lines=progress_lines) as progress:
+        raise fail(f"{label}: the server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
+    with Progress(f"replaying {label}", len(b.commands), lines=progress_lines) as progress:
         try:
             seed = bytes.fromhex(b.dice.server_seed)
         except ValueError:
-            raise fail("the server seed the bundle's log reveals is not hex: `umpire verify` says what is wrong")
+            raise fail(f"{label}: the server seed its log reveals is not hex: `umpire verify` says what is wrong")
         result, _ = run_replay(b, seed, progress=progress.of)
     if result["status"] == "pass":
-        console.print(f"[green]{result['detail']}[/]")
-        raise typer.Exit(0)
-    console.print(f"[red]{result['detail']}[/]")
+        console.print(f"[green]{label}: {result['detail']}[/]", highlight=False)
+        return
+    console.print(f"[red]{label}: {result['detail']}[/]", highlight=False)
     for d in result.get("diff", []):
         console.print(
             f"  {d['path']}: [red]- {json.dumps(d['recorded'], ensure_ascii=False)}[/]  "
@@ -568,15 +578,16 @@ def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's
         console.print(line, highlight=False, soft_wrap=True, markup=False)
 
 
-def _bundle(path: Path):
+def _bundle(path: Path, code: int = 1):
     import msgspec
 
-    from events.bundle import decode_bundle
+    from events.bundle import decode_bundle, why_not
 
+    raw = _read(path, code)
     try:
-        return decode_bundle(_read(path))
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        raise fail(f"{path} is not an umpire-bundle/1: {e}")
+        return decode_bundle(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as e:
+        raise fail(f"{path}: {why_not(raw, e)}", code)
 
 
 @app.command()
@@ -610,16 +621,18 @@ def fork(
 
 @app.command()
 def simulate(
-    ruleset: str = typer.Argument("corvette-command", help="a ruleset id (`umpire rulesets`)"),
+    ruleset: str | None = typer.Argument(
+        None, help="a ruleset id (`umpire rulesets`); corvette-command if none is named; with --from, the bundle's"
+    ),
     games: int = typer.Option(100, min=1, help="how many games"),
     seed: int = typer.Option(1, help="the simulation seed: game i's server seed derives from it and i alone"),
     convoys: int | None = typer.Option(None, min=1, help="corvette-command: convoys per campaign (default 1)"),
     options: str = typer.Option("{}", help="game options as JSON (`umpire rulesets RULESET` lists them)"),
     as_json: bool = typer.Option(False, "--json", help="print the distribution as JSON"),
     from_bundle: Path | None = typer.Option(
-        None, "--from", help="continue a real game: its bundle (with --at: the odds from that position)"
+        None, "--from", help="continue a real game from --at: its bundle (the odds from that position)"
     ),
-    at: int | None = typer.Option(None, help="with --from: the seq to continue from (the end of a command)"),
+    at: int | None = typer.Option(None, help="with --from, needed: the seq to continue from (the end of a command)"),
     jobs: int = typer.Option(1, min=1, help="worker processes (the result is the same for any number)"),
     dask: str | None = typer.Option(None, help="a dask.distributed scheduler address to spread the games over"),
     plot: Path | None = typer.Option(None, help="with --from: draw the histograms to this PNG"),
@@ -633,10 +646,11 @@ def simulate(
     from service.rulesets import RULESETS
     from service.simulate import categories, outcomes, play, seed_for, shares_line, summarize
 
-    if ruleset not in RULESETS:
+    if ruleset is not None and ruleset not in RULESETS:
         raise fail(f"no ruleset {ruleset!r}; `umpire rulesets` lists {sorted(RULESETS)}")
     if from_bundle is not None or at is not None or plot is not None:
         return _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, options, convoys, progress_lines)
+    ruleset = ruleset or "corvette-command"
     try:
         opts = json.loads(options)
     except ValueError as e:
@@ -712,8 +726,9 @@ def _odds(ruleset, from_bundle, at, games, seed, jobs, dask, plot, as_json, opti
     if options != "{}" or convoys is not None:
         raise fail("--options and --convoys are for fresh games; a continuation keeps the real game's options")
     b = _bundle(from_bundle)
-    if b.ruleset.id != ruleset:
-        raise fail(f"{from_bundle} is a game of {b.ruleset.id}, not {ruleset}")
+    if ruleset is not None and b.ruleset.id != ruleset:
+        raise fail(f"{from_bundle} is a game of {b.ruleset.id}, not {ruleset}: name no ruleset, or its own")
+    ruleset = b.ruleset.id
     executor = _executor(jobs, dask)
     try:
         with Progress(f"{ruleset} from seq {at}", games, quiet=as_json, lines=lines) as progress:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -14,9 +15,10 @@ import msgspec
 
 from domain import engine
 from domain.dice import commitment, faces_for, game_seed, sealing_salt
+from domain.editions import Editions, major
 from domain.engine import REFEREE, Game, InvalidInput, Rejected
 from events.bodies import body_of, event_from_body
-from events.bundle import Bundle, BundleCommand, decode_bundle
+from events.bundle import Bundle, BundleCommand, decode_bundle, why_not
 from events.canonical import canonical, first_broken_link, holds_float
 from events.core import SubmissionSealed, as_genesis
 from events.vocabulary import Event
@@ -79,12 +81,11 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
         **{f"dice.{k}": genesis.get("dice", {}).get(k) for k in ("mode", "scheme", "server_commit", "beacon")},
     }
     wrong = [k for k in said if said[k] != logged[k]]
-    if b.events[0].body.get("type") != "GameCreated" or wrong:
-        return _check(
-            "fail",
-            f"the bundle's {', '.join(wrong) or 'genesis'} differ(s) from what GameCreated (seq 1) records",
-            first_bad_seq=1,
-        )
+    if b.events[0].body.get("type") != "GameCreated":
+        return _check("fail", "the bundle's first event is not its GameCreated", first_bad_seq=1)
+    if wrong:
+        told = "; ".join(f"the header's {k} {_shown(said[k])}, GameCreated's {_shown(logged[k])}" for k in wrong)
+        return _check("fail", f"the bundle's header differs from what GameCreated (seq 1) records: {told}", first_bad_seq=1)
     unmade = _commands_against_events(b)
     if unmade is not None:
         detail, seq = unmade
@@ -474,6 +475,29 @@ def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loade
     return game
 
 
+def _unrun(ruleset: str, version: str, editions: Editions) -> dict[str, Any]:
+    """A bundle of an edition this engine does not run: not its fault where a newer engine runs it (skipped), or an
+    edition retired in development; a version that names no edition ever made is a bundle's fault (fail)."""
+    runs = f"this engine runs {', '.join(editions.run)}"
+    if not re.fullmatch(r"[0-9]{1,9}\.[0-9]{1,9}\.[0-9]{1,9}", version):
+        return _check("fail", f"{ruleset} {version!r} names no edition (MAJOR.MINOR.PATCH); {runs}", first_bad_seq=1)
+    if major(version) in editions.retired:
+        return _check(
+            "skipped",
+            f"this bundle plays {ruleset} {version}, an edition retired in development before the first release: "
+            f"no released engine replays it ({runs})",
+        )
+    if int(major(version)) < int(major(editions.run[-1])):
+        return _check(
+            "fail", f"{ruleset} has no edition {version}: it was never made ({runs})", first_bad_seq=1
+        )
+    return _check(
+        "skipped",
+        f"this bundle plays {ruleset} {version}, an edition newer than this engine's ({runs}); an engine that runs "
+        f"{ruleset} {version} replays it",
+    )
+
+
 def replay(
     b: Bundle,
     server_seed: bytes,
@@ -491,12 +515,17 @@ def replay(
         loaded = loaded_for(rulesets, b.ruleset.id)
     except Rejected as e:
         return _check("fail", e.detail, first_bad_seq=1), None
-    if loaded.ruleset.editions.find(b.ruleset.version) is None:  # not the bundle's fault: this engine cannot re-run it
+    genesis = (b.events[0].body.get("data") or {}).get("ruleset") if b.events else None
+    if genesis != msgspec.to_builtins(b.ruleset):  # the chained record is the game's; a header is only its label
         return _check(
-            "skipped",
-            f"this bundle plays {b.ruleset.id} {b.ruleset.version}, an edition this engine does not run (it runs "
-            f"{loaded.ruleset.editions.run}); an engine that runs {b.ruleset.id} {b.ruleset.version} replays it",
+            "fail",
+            f"the bundle's header names {_shown(msgspec.to_builtins(b.ruleset))}, its GameCreated (seq 1) "
+            f"{_shown(genesis)}: the header is not the recorded game's",
+            first_bad_seq=1,
         ), None
+    editions = loaded.ruleset.editions
+    if editions.find(b.ruleset.version) is None:
+        return _unrun(b.ruleset.id, b.ruleset.version, editions), None
     recorded = {e.body.get("seq"): e.body for e in b.events}
     game: Game | None = None
     seq = 0
@@ -711,10 +740,13 @@ def verify(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Every check of a bundle; `rulesets`: what it is replayed with (by default the served ones)."""
-    try:
-        b = raw if isinstance(raw, Bundle) else decode_bundle(raw)
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", f"not an umpire-bundle/1: {e}")}}
+    if isinstance(raw, Bundle):
+        b = raw
+    else:
+        try:
+            b = decode_bundle(raw)
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as e:
+            return {"verdict": "failed", "game": None, "checks": {"format": _check("fail", why_not(raw, e))}}
     b, seed_from = with_logged_seed(b)  # a header without the seed its own chained log reveals
     if seed_lookup is not None and b.dice.server_seed is None:
         refuse_sealed_content(b)  # before anything is compared with this server's secret records

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from domain.engine import InvalidInput, Rejected
-from events.bundle import decode_bundle
+from events.bundle import decode_bundle, why_not
 from service.http import TooLarge, TooMany, whole_numbers
 from service.metrics import VERIFY_SECONDS
 from service.rulesets import serve_the_same, what_a_worker_serves
@@ -85,7 +85,7 @@ def verify_body(raw: bytes, settings: Settings, seed_lookup, rulesets: Mapping[s
     try:
         bundle = read_bundle(raw)
     except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as e:
-        raise InvalidInput("invalid-bundle", f"the body is not an umpire-bundle/1 (docs/bundles.md): {e}")
+        raise InvalidInput("invalid-bundle", f"the body is {why_not(raw, e)} (docs/bundles.md)")
     check_caps(bundle, settings)
     return verify(bundle, seed_lookup, rulesets)
 

@@ -328,3 +328,96 @@ def test_verify_of_a_store_with_no_games_checked_nothing(tmp_path):
     (tmp_path / "empty.db").write_bytes(b"")
     r = run("verify", "--db", str(tmp_path / "empty.db"))
     assert r.exit_code == 3 and "holds no games" in r.output, r.output
+
+
+def test_verify_of_a_bundle_and_a_store_at_once_checks_nothing_and_says_so(tmp_path):
+    """A developer's trial: `umpire verify TAMPERED.json --db STORE` checked the store alone, said its games were
+    fine and exited 0; the bundle named, tampered or missing, was never read."""
+    r = run("verify", str(tmp_path / "missing.json"), "--db", str(tmp_path / "s.db"))
+    assert r.exit_code == 3 and "not both" in r.output and "missing.json was not checked" in r.output, r.output
+
+
+def test_replay_exits_3_when_it_read_nothing_and_names_what_is_wrong_with_the_file(tmp_path):
+    """`umpire replay` exited 1 for a missing file, as for a divergence: a script could not tell them apart."""
+    cut = tmp_path / "cut.json"
+    cut.write_bytes((ROOT / "replays" / "aa1942-two-sides.4.0.0.json").read_bytes()[:5000])
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({"format": "umpire-bundle/2", "everything": "else"}))
+    for path, says in (
+        (tmp_path / "missing.json", "cannot read"),
+        (cut, "its JSON ends before it is complete (the file was cut short?)"),
+        (newer, "its format is 'umpire-bundle/2', which a newer engine writes; this one reads umpire-bundle/1"),
+    ):
+        r = run("replay", str(path), width=200)
+        assert r.exit_code == 3 and says in r.output, (path, r.exit_code, r.output)
+    assert run("replay", "--no-such-option", str(cut)).exit_code == 3
+
+
+def test_replay_of_a_fork_replays_its_parent_first(tmp_path):
+    """A developer's trial: `umpire replay` of a fork whose parent's part was edited said the fork replayed
+    byte-identical and exited 0 (the fork folds the parent's events and never re-ran its commands); `umpire verify`
+    failed it. Now the parent's commands are replayed first and a divergence there is the replay's."""
+    golden = ROOT / "replays" / "aa1942-two-sides.4.0.0.json"
+    at = json.loads(golden.read_bytes())["commands"][20]["seqs"][1]  # after the raids: rolls in the parent
+    forked = tmp_path / "fork.json"
+    assert run("fork", str(golden), "--at", str(at), "--out", str(forked)).exit_code == 0
+    r = run("replay", str(forked), width=200)
+    assert r.exit_code == 0 and r.output.count("byte-identical") == 2 and ", its parent two-sides: 21 commands" in r.output, r.output
+    bundle = json.loads(forked.read_bytes())
+    roll = next(e for e in bundle["parent"]["events"] if e["body"]["type"] == "DiceRolled")
+    roll["body"]["data"]["faces"] = [7 - f for f in roll["body"]["data"]["faces"]]
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(bundle))
+    r = run("replay", str(tampered), width=200)
+    assert r.exit_code == 1 and f"its parent {bundle['parent']['game']}: event seq {roll['body']['seq']}" in r.output, (
+        r.output
+    )
+
+
+def test_replay_runs_the_recorded_game_not_the_header_that_labels_it(tmp_path):
+    """A developer's trial: a bundle whose header alone said 99.0.0 (its GameCreated, under the chain, says 4.0.0)
+    was 'an edition this engine does not run' and exit 2, sending the developer after an engine that does not exist;
+    verify's chain check said the header differed without saying how."""
+    bundle = json.loads((ROOT / "replays" / "aa1942-two-sides.4.0.0.json").read_bytes())
+    bundle["ruleset"]["version"] = "99.0.0"
+    relabelled = tmp_path / "relabelled.json"
+    relabelled.write_text(json.dumps(bundle))
+    r = run("replay", str(relabelled), width=300)
+    assert r.exit_code == 1 and "the header is not the recorded game's" in r.output, r.output
+    assert "99.0.0" in r.output and "4.0.0" in r.output
+    chain = json.loads(run("verify", str(relabelled), "--json").stdout)["checks"]["chain"]
+    assert "the header's ruleset" in chain["detail"] and "99.0.0" in chain["detail"] and "4.0.0" in chain["detail"]
+
+
+def test_a_bundle_of_an_edition_never_made_fails_and_one_newer_waits_for_its_engine():
+    """A developer's trial: a forged bundle relabelled 'abc' or an edition that never was went from failed to
+    partial (exit 2, 'an engine that runs it replays it'). Only an edition newer than this engine's is not the
+    bundle's fault."""
+    import msgspec
+
+    from events.bundle import decode_bundle
+    from service.replay import replay, with_logged_seed
+
+    raw = json.loads((ROOT / "replays" / "aa1942-two-sides.4.0.0.json").read_bytes())
+    for version, status, says in (
+        ("abc", "fail", "names no edition (MAJOR.MINOR.PATCH)"),
+        ("0.9.0", "fail", "aa1942-convoy has no edition 0.9.0: it was never made"),
+        ("1.0.0", "skipped", "retired in development before the first release"),
+        ("99.0.0", "skipped", "an edition newer than this engine's"),
+    ):
+        raw["ruleset"]["version"] = raw["events"][0]["body"]["data"]["ruleset"]["version"] = version
+        b, _ = with_logged_seed(decode_bundle(msgspec.json.encode(raw)))
+        assert b.dice.server_seed is not None
+        result, _ = replay(b, bytes.fromhex(b.dice.server_seed))
+        assert result["status"] == status and says in result["detail"], (version, result)
+
+
+def test_simulate_from_a_bundle_takes_its_ruleset_when_none_is_named():
+    """A developer's trial: `umpire simulate --from UB.json --at 100` said the bundle was not a corvette-command game:
+    the ruleset argument, unnamed, was corvette-command, though the bundle names its own."""
+    golden = ROOT / "replays" / "aa1942-two-sides.4.0.0.json"
+    at = str(json.loads(golden.read_bytes())["commands"][20]["seqs"][1])
+    r = run("simulate", "--from", str(golden), "--at", at, "--games", "2", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["figures"], r.output
+    r = run("simulate", "corvette-command", "--from", str(golden), "--at", at, "--games", "2")
+    assert r.exit_code == 1 and "is a game of aa1942-convoy, not corvette-command: name no ruleset" in r.output, r.output
