@@ -294,6 +294,9 @@ class Ruleset(Generic[S, C, O, D]):
     # (the edition change from which, why): a ruleset whose games nothing may act in for a seat takes no turn clock from
     # that edition on (aa1942-convoy records a game played at a table: its bot's pick would be a move nobody made)
     no_clock: tuple[str, str] | None = None
+    # whether a game's seats are those `default_seats` names (True, or from which edition change): rules that await
+    # their seats by name (uboat-leader's `commander`) take no others, from which no command could ever be sent
+    named_seats: bool | str = False
 
     @property
     def version(self) -> str:
@@ -479,6 +482,14 @@ def creation_events(
     if len(set(seat_list)) != len(seat_list) or REFEREE in seat_list:
         raise InvalidInput("invalid-seats", f"seat names must be distinct and not {REFEREE!r}")
     ruleset.check_setup(opts, seat_list, data)
+    by_name = ruleset.named_seats
+    if by_name is True or (by_name and ruleset.editions.of(edition or ruleset.version).has(str(by_name))):
+        named = ruleset.default_seats(opts)
+        if seat_list != named:
+            since = f" ({by_name})" if isinstance(by_name, str) else ""
+            raise InvalidInput(
+                "invalid-seats", f"{ruleset.id} awaits its seats by name, {named}{since}: send these, or no seats"
+            )
     if deadlines is not None:
         check_deadlines(ruleset, deadlines, edition)
     created = GameCreated(

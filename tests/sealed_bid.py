@@ -184,6 +184,7 @@ RULESET = Ruleset(
     options_type=Options,
     command_types=(Bid,),
     default_seats=lambda options: list(SEATS),
+    named_seats=True,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,

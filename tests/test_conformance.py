@@ -150,3 +150,22 @@ def test_the_desk_serves_each_rulesets_data_set_or_says_it_has_none(ruleset_id):
     else:
         assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
         assert r.json()["code"] == "no-data-set" and "has no data set" in r.json()["detail"]
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(SERVED))
+def test_a_new_game_with_seats_of_other_names_is_refused_or_awaited_from_them(ruleset_id):
+    """A cold review: a uboat-leader game made with the seat 'nemo' awaited 'commander', a seat it did not have, so no
+    command could ever be sent. Every ruleset's new game either refuses seats named otherwise than its defaults or
+    awaits its first decision from the seats it was given."""
+    loaded = SERVED[ruleset_id]
+    svc = GameService(SQLiteStore(":memory:"), rulesets=SERVED)
+    defaults = loaded.ruleset.default_seats(engine.new_game_options(loaded.ruleset, SHORT.get(ruleset_id, {})))
+    others = [f"player-{i}" for i in range(len(defaults))]
+    try:
+        g = svc.creation.create(ruleset_id, SHORT.get(ruleset_id, {}), others, "fair", None, None, None)
+    except engine.InvalidInput as e:
+        assert e.code == "invalid-seats", e.detail
+        return
+    with svc.cache.game(g["game_id"]) as c:
+        awaited = set(engine.awaited_seats(c.game))
+    assert awaited and awaited <= set(others), awaited

@@ -18,7 +18,7 @@ from domain.uboat_leader.awaiting import legal_commands
 from domain.uboat_leader.data import DataSet, checks, parse_data
 from domain.uboat_leader.editions import EDITIONS
 from domain.uboat_leader.evolve import evolve
-from domain.uboat_leader.legal import tag
+from domain.uboat_leader.legal import SEATS, tag
 from domain.uboat_leader.rules import (
     attack,
     bearing,
@@ -90,12 +90,12 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
 
 
 def default_seats(options: c.Options) -> list[str]:
-    return ["commander"]
+    return list(SEATS)  # the seat every entry awaits by name (from 9.0.0 a game's only one: UL-E9-1)
 
 
 def check_setup(options: c.Options, seats: list[str], data: DataSet) -> None:
     if len(seats) != 1:
-        raise InvalidInput("invalid-seats", "uboat-leader is solitaire: one seat (default 'commander')")
+        raise InvalidInput("invalid-seats", "uboat-leader is solitaire: one seat, 'commander'")
     dated = (checks.check_tactics_dates, checks.check_event_year)
     wrong = [why for camp in data.campaigns for check in dated if (why := check(camp))]
     if wrong:  # at creation only: a recorded game is never re-judged by a newer check
@@ -134,4 +134,5 @@ RULESET = Ruleset(
     outcomes=bot.outcomes,
     categories=bot.categories,
     sequence_rule="UL-43",
+    named_seats="UL-E9-1",
 )

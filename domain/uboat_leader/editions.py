@@ -44,6 +44,7 @@ EDITIONS = Editions(
             "card drawn in the Area, none on a later one after withdrawing from the first; UL-E8-2 one Radio Call a "
             "contact",
         ),
+        Released("9.0.0", "UL-E9-1 a game's one seat is `commander`, the seat its rules await (a cold review)"),
     ),
     changes=(
         Change(
@@ -191,6 +192,14 @@ EDITIONS = Editions(
             " freely choose other U-boats in the Area) is that call's, so a second in the same contact is refused,"
             " naming UL-R15, and not offered; 7.0.0 and earlier sold a second (SO again and another of the"
             " campaign's purchases) to add a boat",
+        ),
+        Change(
+            "UL-E9-1",
+            "9.0.0",
+            ("UL-R60",),
+            "a game's one seat is `commander`, the seat the rules await: another name is refused when the game is made"
+            " (invalid-seats); 8.0.0 and earlier made the game, and then refused every command of the rules from its"
+            " seat, which no command could ever be sent from (a cold review)",
         ),
     ),
     retired=("1",),

@@ -39,6 +39,7 @@ RULESET = Ruleset(
     options_type=Options,
     command_types=(Route, Search),
     default_seats=default_seats,
+    named_seats=True,  # its entries await "convoy" and "raider"
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,

@@ -186,11 +186,11 @@ def test_UL6_UL_R53_a_campaign_whose_event_year_is_not_one_of_its_years_is_refus
 def test_UL42_ULE4_1_each_edition_plays_on_its_own_default_set_and_the_old_set_is_never_edited():
     """A data revision is one edition's: 2.0.0 and 3.0.0 keep data/default.json, the bytes every stored game and
     golden bundle of theirs hashed in its genesis; 4.0.0 ships data/default.4.0.0.json (Ruleset.data_file_of), which
-    5.0.0 to 8.0.0, naming no revision of their own, keep."""
+    5.0.0 to 9.0.0, naming no revision of their own, keep."""
     files = {v: LOADED.ruleset.data_file_of(v) for v in LOADED.ruleset.editions.run}
     revised = "data/default.4.0.0.json"
     old = "data/default.json"
-    assert files == {"2.0.0": old, "3.0.0": old} | {f"{n}.0.0": revised for n in range(4, 9)}
+    assert files == {"2.0.0": old, "3.0.0": old} | {f"{n}.0.0": revised for n in range(4, 10)}
     for golden in ("uboat-short.2.0.0.json", "uboat-short.3.0.0.json"):
         assert json.loads((REPLAYS / golden).read_text())["ruleset"]["data_sha256"] == sha(PACKAGE / files["3.0.0"])
     for version, file in files.items():
@@ -257,4 +257,4 @@ def test_ULE4_1_the_desk_serves_the_default_set_of_the_games_edition():
         for edition, version in (("3.0.0", "3.0.0"), ("2.1.0", "2.0.0"), ("4.0.0", "4.0.0"), ("", "4.0.0")):
             r = client.get("/desk/data/uboat-leader.json", params={"edition": edition} if edition else {})
             assert r.status_code == 200 and hashlib.sha256(r.content).hexdigest() == LOADED.data_for(version)[1]
-        assert client.get("/desk/data/uboat-leader.json", params={"edition": "9.0.0"}).status_code == 404
+        assert client.get("/desk/data/uboat-leader.json", params={"edition": "99.0.0"}).status_code == 404

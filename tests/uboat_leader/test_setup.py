@@ -80,3 +80,20 @@ def test_options_name_a_campaign_and_duration_the_data_set_has():
 
 def test_UL_R2_durations_give_1_2_4_patrols():
     assert [new_state(duration=d).dur.patrols for d in ("short", "medium", "long")] == [1, 2, 4]
+
+
+def test_UL_R60_UL_E9_1_a_games_one_seat_is_commander_the_seat_its_rules_await():
+    """The rules await `commander` by name: a game made with the seat 'nemo' (8.0.0 and earlier) awaited a seat it did
+    not have, and refused every command from the one it had. From 9.0.0 such a game is not made; 8.0.0 still makes
+    it, as its recorded games were made."""
+    from domain import engine
+
+    loaded = RULESETS["uboat-leader"]
+    make = lambda seats, edition=None: engine.creation_events(  # noqa: E731
+        loaded.ruleset, *loaded.data_for(edition), "g-ul", {}, seats, "fair", bytes(32), None, None, edition
+    )
+    with pytest.raises(InvalidInput) as e:
+        make(["nemo"])
+    assert e.value.code == "invalid-seats" and "['commander'] (UL-E9-1)" in e.value.detail
+    assert make(["commander"])[0].seats == make(None)[0].seats == ["commander"]
+    assert make(["nemo"], "8.0.0")[0].seats == ["nemo"]
