@@ -860,7 +860,7 @@ def decide_deadlines(
 
 
 def decide_expiry(
-    game: Game, seat: str, since: int, action: str, command: Any, server_seed: bytes, dice: Dice | None = None
+    game: Game, seat: str, since: int, action: str, command: Any, server_seed: bytes
 ) -> list[Event]:
     """`seat`'s time ran out on its turn since `since`: DeadlineExpired, then `command` judged as that seat's (None:
     it had nothing to send). The service chose the command by the game's `on_expiry` and records it; a replay judges
@@ -877,7 +877,7 @@ def decide_expiry(
     if command is None:
         return [expired]
     try:
-        return _judge(game, seat, command, server_seed, dice, prefix=[expired])
+        return _judge(game, seat, command, server_seed, None, prefix=[expired])
     except IllegalCommand as e:
         raise refusal(game, seat, e.detail) from None
 

@@ -197,11 +197,11 @@ def memoized(fn: F) -> F:
 
 
 class Ctx(Generic[S]):
-    """decide's working copy of the state (made with `copy`), the dice, and the events emitted so far."""
+    """decide's working copy of the state (`working_copy`), the dice, and the events emitted so far."""
 
-    def __init__(self, state: S, dice: Dice, evolve: Evolve[S], copy: Callable[[S], S] = working_copy):
+    def __init__(self, state: S, dice: Dice, evolve: Evolve[S]):
         place = _IN_PLACE.get()
-        self.state = copy(state) if place is None else state
+        self.state = working_copy(state) if place is None else state
         self.emitting = None if place is None else place.emitting
         if place is not None:
             place.made.append(self)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from domain.decisions import Ui
@@ -17,7 +16,6 @@ MAX_API_GAMES = 1000  # continuations one POST /games/{id}/odds may ask for (`um
 
 _HEX64 = Meta(pattern="^[0-9a-f]{64}$", description="64 lowercase hex characters")
 Hex64 = Annotated[str, _HEX64]
-GameId = Annotated[str, Meta(pattern="^[A-Za-z0-9._-]{1,64}$")]
 SeatName = Annotated[str, Meta(pattern="^(?!referee$)[A-Za-z0-9._-]{1,32}$", description="a seat (never `referee`)")]
 CommandId = Annotated[
     str, Meta(pattern="^[A-Za-z0-9._:-]{1,64}$", description="client-chosen id; a retry with it appends nothing")
@@ -735,10 +733,6 @@ class VerifyReport(_Out):
     verdict: Literal["verified", "partial", "failed"]
     game: str | None
     checks: dict[str, CheckOut]
-
-
-def schema_of(model: type) -> dict[str, Any]:
-    return msgspec.json.schema(model)
 
 
 # ---- what-if ----

@@ -26,7 +26,7 @@ import ssl
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -791,7 +791,3 @@ class Dispatcher:
             DELIVERIES.labels("retried").inc()
             self._event.set()  # the claimer computes nothing: it finds the row when due (at its next poll)
 
-
-def schedule(base: float, attempts: int = MAX_ATTEMPTS) -> Iterable[float]:
-    """The retry delays, for the docs and tests."""
-    return [backoff(n, base) for n in range(1, attempts)]

@@ -488,7 +488,7 @@ def test_a_mailbox_is_pinged_once_in_five_minutes(mailing, inbox):
 
 def test_a_confirmation_carries_no_seat_name_a_games_creator_chose(mailing, inbox):
     seat = "Claim.prize.at.evil.example"
-    g = new_game(mailing, seats=[seat], ruleset="uboat-leader")
+    g = new_game(mailing, seats=[seat], ruleset="corvette-command")
     register(mailing, g, seat, "mailto:stranger@elsewhere.example")
     [m] = inbox.wait_for(to("stranger@elsewhere.example"))
     assert "evil" not in m["Subject"] and "Claim" not in body(m).split("http")[0]
@@ -586,7 +586,7 @@ def test_a_stale_stop_link_removes_no_newer_registration(mailing, inbox):
 
 def test_a_confirmation_page_names_no_seat(mailing, inbox):
     seat = "Claim.prize.at.evil.example"
-    g = new_game(mailing, seats=[seat], ruleset="uboat-leader")
+    g = new_game(mailing, seats=[seat], ruleset="corvette-command")
     register(mailing, g, seat, "mailto:stranger@elsewhere.example")
     url = urlsplit(link(inbox.wait_for(to("stranger@elsewhere.example"))[0]))
     for page in (mailing.get(f"{url.path}?{url.query}"), mailing.post(f"{url.path}?{url.query}")):

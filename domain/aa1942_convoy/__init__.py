@@ -25,10 +25,6 @@ from events.vocabulary import Event
 def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     """Route the command to its rule. A refusal gives the rule's reason; the engine adds what is legal now
     (domain/engine.py `refusal`)."""
-    return _judge(state, cmd, dice)
-
-
-def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     match cmd:
         case c.Purchase(spend=spend):
             return purchase.purchase(state, spend)

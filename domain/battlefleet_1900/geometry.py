@@ -11,8 +11,6 @@ from __future__ import annotations
 from math import isqrt
 from typing import NamedTuple
 
-ONE = 1 << 30  # U's unit
-
 # round(2^30 * sin(a/2 degrees)) for a = 0..180 (0..90 degrees); tests/battlefleet_1900/test_geometry.py
 # regenerates it with exact arithmetic. The other quadrants follow by exact symmetry.
 # fmt: off

@@ -82,10 +82,6 @@ def decide(state: State, cmd: Any, seat: str, dice: Dice) -> list[Event]:
     """Route the command to its rule, then run the game on to the next decision (CC-R8). Every check is the rule's
     own (a rejection leaves no trace: decide works on a copy); a refusal gives the rule's reason and the engine adds
     what is legal now (domain/engine.py `refusal`)."""
-    return _judge(state, cmd, dice)
-
-
-def _judge(state: State, cmd: Any, dice: Dice) -> list[Event]:
     name = tag(cmd)
     if DECISION_OF[name] != state.awaiting:
         awaited = " or ".join(repr(s.type) for s in legal_commands(state)) or "no command"

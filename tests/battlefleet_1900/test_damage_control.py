@@ -401,3 +401,13 @@ def test_BF6_3_BFR25_BFE14_1_a_counterflood_leaves_the_list_smaller_not_turned_o
     flooding = s.ships["Mikasa"].flooding
     deeper = {(z, n) for z, now in flooding.items() for n in range(now + 1, 5)}  # 13.0.0: any zone, any deeper level
     assert offered == (deeper if taken else {("SA", 1), ("A", 1)})
+
+
+def test_BFR59_the_order_of_functions_covers_every_function_a_command_may_name():
+    """BF-R59 orders a seat's actions by CANONICAL; the command's `function` enum is written apart. A function added
+    to one and not the other would be refused, or sorted by an index that raises (a cold review: nothing tied them)."""
+    from typing import get_args
+
+    from domain.battlefleet_1900.commands import DcFunction
+
+    assert sorted(dc.CANONICAL) == sorted(get_args(DcFunction)) and len(set(dc.CANONICAL)) == len(dc.CANONICAL)

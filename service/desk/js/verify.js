@@ -245,12 +245,14 @@ export async function verifyChain(b, memo = null) {
     "dice.beacon": get(gdice, "beacon"),
   };
   const differ = Object.keys(said).filter((k) => !pyEq(said[k], logged[k]));
-  if (get(b.events[0].body, "type") !== "GameCreated" || differ.length) {
-    return check(
-      "fail",
-      `the bundle's ${differ.join(", ") || "genesis"} differ(s) from what GameCreated (seq 1) records`,
-      { first_bad_seq: 1 },
-    );
+  if (get(b.events[0].body, "type") !== "GameCreated") {
+    return check("fail", "the bundle's first event is not its GameCreated", { first_bad_seq: 1 });
+  }
+  if (differ.length) {
+    const told = differ.map((k) => `the header's ${k} ${shown(said[k])}, GameCreated's ${shown(logged[k])}`).join("; ");
+    return check("fail", `the bundle's header differs from what GameCreated (seq 1) records: ${told}`, {
+      first_bad_seq: 1,
+    });
   }
   const chained = `${b.events.length} event${b.events.length === 1 ? " chains" : "s chain"} to head ${head}`;
   if (b.commands_unread) {
