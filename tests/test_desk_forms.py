@@ -174,7 +174,8 @@ def test_striking_a_ships_colours_asks_first_and_sends_only_on_yes(browser, serv
     card = p.locator('.nu-decision[data-type="give_orders"]')
     sent = []
     p.route(f"**/games/{game.id}/commands", lambda route: (sent.append(route.request.post_data_json), route.continue_()))
-    strike = card.locator('.nu-pick[data-field="surrender"]').get_by_role("checkbox", name="Mikasa")
+    # named with what ticking it does (a play trial: its name was the ship's alone, like its neighbour's crews)
+    strike = card.get_by_role("checkbox", name="Mikasa: strike their colours (irrevocable)", exact=True)
     strike.check()
     card.locator("button.nu-send").click()
     p.wait_for_selector('.play-confirm[data-type="give_orders"] >> text=strike their colours (irrevocable): Mikasa')

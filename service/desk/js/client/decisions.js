@@ -728,8 +728,9 @@ function drawControl(c, slot, set, L, k, at) {
         for (const o of c.options) {
             const at = slot.values.indexOf(o.value);
             const box = el("input", { type: "checkbox", class: "nu-option" });
-            if (where)
-                box.setAttribute("aria-label", named(where, `${c.label}: ${optionText(o)}`));
+            // inside an item or a row: the row, the pick, the option; at the top, the option and what ticking it does
+            // (*Mikasa: strike their colours (irrevocable)*: the line's text alone named only the ship)
+            box.setAttribute("aria-label", where ? named(where, `${c.label}: ${optionText(o)}`) : `${optionText(o)}: ${c.label}`);
             box.checked = at >= 0;
             const fixed = (c.required ?? []).includes(o.value); // what this pick's variant stands for: not unpicked
             box.disabled = fixed;
