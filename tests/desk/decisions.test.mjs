@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { irrevocable, problem, turnsNeed } from "../../service/desk/js/client/decisions.js";
+import { initial, irrevocable, problem, turnsNeed } from "../../service/desk/js/client/decisions.js";
 
 // Mikasa under a 90° arrow to starboard, 69-115 mm this turn, on a 70 mm circle (a frontend trial's refused move)
 const J1 = {
@@ -69,4 +69,11 @@ test("an irrevocable pick is read in the variant sent and in an item by its fixe
   assert.deepEqual(irrevocable(ui, { act: "repair", ships: ["Mikasa"] }), []);
   assert.deepEqual(irrevocable(ui, { act: "scuttle", ships: ["Mikasa"] }), ["scuttle: Mikasa"]);
   assert.deepEqual(irrevocable(ui, { crews: [{ ship: "Fuji", strike: ["Mikasa"] }] }), ["scuttle: Mikasa"]);
+});
+
+test("UL-30: a boat's move form starts where it is, on its side and in its area (a play trial: it surfaced unasked)", () => {
+  const sides = (to) => [{ side: "submerged", speed: 1, to, off: false }, { side: "surfaced", speed: 2, to: ["L3", "M2", "M3"], off: false }];
+  const ui = (to) => ({ kind: "sides", boats: [{ boat: "U-47", area: "M2", sides: sides(to) }] });
+  assert.deepEqual(initial(ui(["L2", "M2", "S2"])), { kind: "sides", boat: "U-47", side: "submerged", to: "M2" });
+  assert.deepEqual(initial(ui(["L2", "S2"])), { kind: "sides", boat: "U-47", side: "submerged", to: "L2" }); // may not stay
 });

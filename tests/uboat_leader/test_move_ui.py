@@ -50,6 +50,17 @@ def test_UL30_UL_R20_the_move_uboat_ui_gives_each_sides_speed_and_reach_as_the_c
     assert "M2" not in next(sd for sd in u47["sides"] if sd["side"] == "submerged")["to"]
 
 
+def test_UL30_the_move_uboat_ui_lists_the_side_a_boat_is_on_first_and_the_area_it_is_in_where_it_may_stay():
+    """A play trial: a submerged boat's form started on "surfaced (speed 2)" and another area, so sending it as it
+    stood flipped and moved the boat. The side it is on comes first; staying is among the areas of that side (UL-30:
+    "hasta el valor de Velocidad", 0 areas too)."""
+    for side in ("submerged", "surfaced"):
+        s = new_state()
+        battle(s, {"M1": ("C1", None, None)}, {"U-47": ("M2", side)})
+        (u47,) = msgspec.to_builtins(legal(s)["move_uboat"].ui)["boats"]
+        assert [sd["side"] for sd in u47["sides"]][0] == side and "M2" in u47["sides"][0]["to"]
+
+
 def test_UL30_UL_R20_an_unfit_boat_is_drawn_only_its_fastest_way_off():
     s = new_state()
     battle(s, {"M1": ("C1", None, None)}, {"U-47": ("M1", "submerged")})

@@ -137,10 +137,12 @@ def move_choices(s: State) -> list[dict]:
 def move_ui(s: State) -> ui.SidesForm:
     """What a UI draws for the U-boats' movement (UL-30): each boat still to move, where it is, and for each side it
     may end up (Silent: submerged only) its speed and the areas it may end in (`move_options`, the same legality as
-    `move_uboat`), `off` when it may leave the display (UL-R20)."""
+    `move_uboat`), `off` when it may leave the display (UL-R20). The side it is on comes first, so a form that starts
+    on the first side does not flip the boat unasked (a play trial: a submerged boat's form started surfaced)."""
     out = []
     for boat in s.battle.queue:
         options = move_options(s, boat)
+        now = s.battle.subs[boat].side
         sides = [
             ui.Side(
                 side=side,
@@ -148,7 +150,7 @@ def move_ui(s: State) -> ui.SidesForm:
                 to=sorted(to for sd, to in options if sd == side and to != OFF),
                 off=(side, OFF) in options,
             )
-            for side in ("surfaced", "submerged")
+            for side in sorted(("surfaced", "submerged"), key=lambda x: x != now)
             if any(sd == side for sd, _ in options)
         ]
         out.append(ui.BoatSides(boat=boat, area=s.battle.subs[boat].area, sides=sides))

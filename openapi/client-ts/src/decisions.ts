@@ -172,7 +172,7 @@ export function initial(ui: Ui): AnyDraft {
     case "sides": {
       const boat = ui.boats.find((b) => b.sides.length) ?? ui.boats[0];
       const side = boat?.sides[0];
-      return { kind: "sides", boat: boat?.boat ?? "", side: side?.side ?? "", to: side ? (side.to[0] ?? "off") : "" };
+      return { kind: "sides", boat: boat?.boat ?? "", side: side?.side ?? "", to: firstEnd(side, boat?.area) };
     }
   }
 }
@@ -1114,6 +1114,12 @@ function stepText(s: BoatSteps["steps"][number]): string {
   return s.move_events ? `${s.to} (${s.move_events} event${s.move_events === 1 ? "" : "s"})` : s.to;
 }
 
+/** Where a side's move starts the form: the area the boat is in where it may stay, else the first it may end in. */
+function firstEnd(s: BoatSides["sides"][number] | undefined, area: string | undefined): string {
+  if (!s) return "";
+  return area !== undefined && s.to.includes(area) ? area : (s.to[0] ?? "off");
+}
+
 function drawSides(ui: SidesForm, draft: SidesDraft, L: Labels, k: Hooks): HTMLElement {
   const boats = ui.boats.filter((b) => b.sides.length);
   const chosen = boats.find((b) => b.boat === draft.boat);
@@ -1122,17 +1128,16 @@ function drawSides(ui: SidesForm, draft: SidesDraft, L: Labels, k: Hooks): HTMLE
   const sides = el("select", { class: "nu-input nu-side" }, ...(chosen?.sides ?? []).map((s) => option(s.side, `${s.side} (speed ${s.speed})`, s.side === draft.side)));
   const ends = side ? [...side.to.map((t) => option(t, t, t === draft.to)), ...(side.off ? [option("off", L.off, draft.to === "off")] : [])] : [];
   const to = el("select", { class: "nu-input nu-to" }, ...ends);
-  const first = (s: BoatSides["sides"][number] | undefined) => (s ? (s.to[0] ?? "off") : "");
   boat.addEventListener("change", () => {
     const b = boats.find((x) => x.boat === boat.value);
     draft.boat = boat.value;
     draft.side = b?.sides[0]?.side ?? "";
-    draft.to = first(b?.sides[0]);
+    draft.to = firstEnd(b?.sides[0], b?.area);
     k.redraw();
   });
   sides.addEventListener("change", () => {
     draft.side = sides.value;
-    draft.to = first(chosen?.sides.find((s) => s.side === sides.value));
+    draft.to = firstEnd(chosen?.sides.find((s) => s.side === sides.value), chosen?.area);
     k.redraw();
   });
   to.addEventListener("change", () => {
