@@ -557,6 +557,13 @@ class GameSummary(_Out):
         ForkedFrom | None,
         Meta(description="a fork's position in its parent game (its GameCreated's `parent`), or null: not a fork"),
     ] = None
+    result: Annotated[
+        dict[str, int | str] | None,
+        Meta(
+            description="how a finished game came out: the figures its ruleset reports (those `umpire simulate` and "
+            "the odds count), a category by its label (`winner`: `japan`); null while the game runs"
+        ),
+    ] = None
 
 
 class ForkedFrom(_Out):

@@ -62,6 +62,16 @@ def status_of(g: Game) -> str:
     return "revealed" if g.revealed_seed else "over" if g.over else "open"
 
 
+def result_of(g: engine.Game) -> dict[str, int | str] | None:
+    """How a finished game came out: the figures its ruleset reports (those `umpire simulate` and the odds count), a
+    category by its label. Null while the game runs; a game over has opened every seal, so they are everyone's."""
+    rules = g.ruleset
+    if not g.over or rules is None or rules.outcomes is None:
+        return None
+    labels = rules.categories(g.state) if rules.categories is not None else {}
+    return {name: labels[name].get(v, v) if name in labels else v for name, v in rules.outcomes(g.state).items()}
+
+
 class Reads:
     """Every read of a game (the routes call it), from the states of `cache`, and who reads: a token's reader."""
 
@@ -142,6 +152,7 @@ class Reads:
                 "created_at": row.created_at,
                 "deadlines": self.clocks.summary(game_id, g) if g.deadlines is not None else None,
                 "parent": msgspec.to_builtins(g.created.parent),
+                "result": result_of(g),
             }
 
     def _seats(self, game_id: str, seats: list[str], bots: list[str]) -> list[dict[str, Any]]:

@@ -98,6 +98,7 @@ def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
     tokens = {s["seat"]: s["token"] for s in made["seats"]}
     ruleset = SERVED[ruleset_id].ruleset
     server_seed = bytes.fromhex(seed)
+    assert svc.reads.summary(gid)["result"] is None  # while the game runs
     for step in range(5000):
         game = svc.cache.cached(gid).game
         assert game.state.edition.version == edition
@@ -126,6 +127,12 @@ def test_a_bot_game_of_every_edition_conforms(tmp_path, ruleset_id, edition):
     else:
         pytest.fail("the game did not end within 5000 commands")
     _views_validate(ruleset, svc.cache.cached(gid).game, svc)
+    if ruleset.outcomes is not None:  # the summary says how it came out: every figure, a category by its label
+        final = svc.cache.cached(gid).game.state
+        labels = ruleset.categories(final) if ruleset.categories is not None else {}
+        result = svc.reads.summary(gid)["result"]
+        assert result is not None and set(result) == set(ruleset.outcomes(final))
+        assert all(result[name] == labels[name][v] for name, v in ruleset.outcomes(final).items() if name in labels)
     svc.reveal(gid, made["referee_token"])
     bundle = svc.bundles.bundle(gid)
     ks = [e["body"]["data"]["k"] for e in bundle["events"] if e["body"]["type"] == "DiceRolled"]

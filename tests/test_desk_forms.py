@@ -630,6 +630,8 @@ def test_concede_asks_before_it_ends_the_game(browser, server):
     assert httpx.get(f"{server}/games/{game.id}").json()["status"] != "open"
     # a new user's trial: the card said how it ended but not who won, nor where the seed is revealed
     p.wait_for_selector("#play-result:has-text('Russia wins')")
+    # a play trial: a corvette or A&A game ended saying only that it was over; the figures say how it came out
+    p.wait_for_selector("#play-figures:has-text('How it came out: winner: russia · turns:')")
     assert p.locator("#play-reveal a").get_attribute("href") == f"#/live/{game.id}/referee"
     desk.close()
 

@@ -114,6 +114,7 @@ def play_to_the_end(desk: Desk, base: str, gid: str, limit: int, shots: str) -> 
             break
         made.append(kind)
         assert len(made) < limit
+    desk.page.wait_for_selector("#play-figures:has-text('How it came out: ')")  # the ruleset's figures, every ruleset
     shot(desk, f"{shots}-end")
     assert httpx.get(f"{base}/games/{gid}").json()["status"] == "over"
     assert not desk.page.locator("details.play-advanced[open]").count()

@@ -13339,6 +13339,14 @@ export interface components {
              */
             parent?: components["schemas"]["ForkedFrom"] | null;
             /**
+             * Result
+             * @description how a finished game came out: the figures its ruleset reports (those `umpire simulate` and the odds count), a category by its label (`winner`: `japan`); null while the game runs
+             * @default null
+             */
+            result?: {
+                [key: string]: number | string;
+            } | null;
+            /**
              * Ruleset
              * @description the ruleset, the edition it plays and its data set's hash
              */

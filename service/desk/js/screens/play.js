@@ -893,7 +893,16 @@ function drawTable(main, gameId, joined = null) {
     let i = at - 1;
     while (i >= 0 && events[i].command === over.command && !/Ended$/.test(events[i].type)) i -= 1;
     const end = events[i];
-    if (!end || end.command !== over.command) return reason;
+    const figures = h("span", { id: "play-figures" });
+    api
+      .game(gameId)
+      .then((s) => {
+        if (!s.result) return;
+        const said = Object.entries(s.result).map(([name, v]) => `${name.replaceAll("_", " ")}: ${typeof v === "number" ? v.toLocaleString("en") : v}`);
+        figures.replaceChildren(h("br"), "How it came out: ", said.join(" · "), ".");
+      })
+      .catch(() => {}); // the reason alone
+    if (!end || end.command !== over.command) return [reason, figures];
     const result = h("b", { id: "play-result" });
     api
       .since(gameId, end.seq - 1, 1)
@@ -903,7 +912,7 @@ function drawTable(main, gameId, joined = null) {
         if (got.digest[0].includes(over.data.reason)) reason.remove(); // said once: "Russia wins (japan conceded …)"
       })
       .catch(() => {}); // the reason alone
-    return [result, reason];
+    return [result, reason, figures];
   }
 
   /** A game over, its seed not yet revealed: where the referee reveals it (a new user found no way from here). */
