@@ -1,5 +1,5 @@
 // In this repository the starter builds the package from its source (../../src), so nothing needs building first.
-// Copied elsewhere: `npm install /path/to/naval-umpire-client-1.10.1.tgz` (see ../../README.md) and delete `alias`.
+// Copied elsewhere: `npm install /path/to/naval-umpire-client-1.11.0.tgz` (see ../../README.md) and delete `alias`.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
