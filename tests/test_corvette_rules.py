@@ -625,6 +625,22 @@ def test_CC27_a_search_found_at_medium_brings_it_to_close_and_it_must_be_found_a
     assert c2.state.engagement.step == "pattern"  # found at close: the pattern
 
 
+def test_CC26_CC27_the_search_entry_says_where_the_uboat_is_and_what_a_success_does():
+    """A play trial: "Sweep with the ASDIC" came again after each success, eight times, and nothing said why (L168:
+    each success moves it "one range band closer ... or if it is in Close range commence Depth Charge attacks")."""
+    from domain.corvette_command.awaiting import legal_commands
+
+    def label(**engagement) -> str:
+        s = make_state(engagement={"step": "detect", **engagement})
+        s.awaiting = "detect"
+        (entry,) = [e for e in legal_commands(s) if e.type == "detect"]
+        return entry.labels[0]
+
+    assert label(range=2) == "Sweep with the ASDIC: the U-boat at long range; a success brings it to medium range"
+    assert label(range=1, consecutive=1).endswith("at medium range, contact held (+3); a success brings it to close range")
+    assert label(range=0, consecutive=1).endswith("at close range, contact held (+3); a success starts your attack")
+
+
 def test_CC27_a_failed_search_opens_one_band_two_with_damaged_engineering_beyond_long_it_evades():
     s = make_state(engagement={"range": 1})
     c = ctx(s, 20)

@@ -11,7 +11,7 @@ import msgspec
 from domain import entries
 from domain.corvette_command import commands as c
 from domain.corvette_command.rules import asw, attack, hazards, movement, setup
-from domain.corvette_command.state import STATIONS, State
+from domain.corvette_command.state import RANGES, STATIONS, State
 from domain.decisions import Form, Group, Variant, Variants
 from domain.engine import CommandSpec, command_schema, tag
 
@@ -96,8 +96,25 @@ def _dice_from(i: int, left: tuple[int, ...]) -> Variants:
     return Variants(label=STATION_NAME[station], variants=variants)
 
 
+DETECT = (
+    "Search for the U-boat with the ASDIC (CC-26): a success brings it one range band closer, +3 to the next search "
+    "while contact is held, and at close range starts your attack; a failure lets it open one band, and beyond long "
+    "range it is lost"
+)
+
+
 def _detect_spec(state: State, seat: list[str]) -> CommandSpec:
-    return _spec(c.Detect, seat, "Search for the U-boat with the ASDIC (CC-26)", [({}, "Sweep with the ASDIC")])
+    """Its label says where the U-boat is and what a success does: a play trial met "Sweep with the ASDIC" after each
+    success, eight times, with nothing saying why the sweep came again."""
+    held, at = _detect_reads(state)
+    then = "a success starts your attack" if at == 0 else f"a success brings it to {RANGES[at - 1]} range"
+    label = f"Sweep with the ASDIC: the U-boat at {RANGES[min(at, 3)]} range{', contact held (+3)' if held else ''}; {then}"
+    return _spec(c.Detect, seat, DETECT, [({}, label)])
+
+
+def _detect_reads(state: State) -> tuple[bool, int]:
+    g = state.engagement
+    return g.consecutive >= 1 or g.contact == "kept", g.range
 
 
 def _reroll_spec(state: State, seat: list[str]) -> CommandSpec:
@@ -153,7 +170,7 @@ def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:
             _spec(c.HoldFire, seat, "Let the U-boat come on without firing (CC-R14)", [({}, "Hold fire")]),
         ]
     if d == "detect":
-        return [entries.kept(_detect_spec, entries.reads_nothing, state, seat)]
+        return [entries.kept(_detect_spec, _detect_reads, state, seat)]
     if d == "pattern":
         sheet = state.sheet
         label = {
