@@ -549,6 +549,20 @@ def buy_and_mobilize(t: Table, power: str, spend: int) -> None:
     advance(t, power, "mobilize")
 
 
+def test_AAR9_the_placement_form_starts_off_the_powers_own_coast_with_all_it_bought():
+    """A play trial: every power's placement form started on sea zone 1 (off Eastern Canada, Japan's too) and a count
+    of 1, so USA took six sends for six submarines. It starts off the capital (else a territory the power holds), each
+    zone named with the land it borders, and on the count bought; the ledger still takes any zone (AA-R9)."""
+    t = table()
+    buy_and_mobilize(t, "Germany", 20)
+    controls = {x.field: x for x in t.legal()["place_submarines"].ui.controls}
+    assert controls["sz"].default == 5 and controls["count"].default == 3  # sz 5 borders Germany; 20 IPCs buy 3
+    labels = {o.value: o.label for o in controls["sz"].options}
+    assert labels[5] == "Sea zone 5 (Baltic States, Finland, Germany, Karelia S.S.R., Northwestern Europe, Norway, Sweden)"
+    t.send("Germany", "place_submarines", sz=9, count=3)  # any zone still, on the player's word
+    assert t.state.subs["Germany"].get(9) == 3
+
+
 def test_AAR17_AAE4_2_a_power_places_at_most_one_submarine_per_6_ipcs_it_spent_this_turn():
     """"6 IPCs Submarines": 20 IPCs spent in Germany's Purchase & Repair pay for 3 (2 IPCs are left over), placed
     over as many commands and zones as it likes; the fourth is refused, and the entry goes when none is left."""

@@ -17,7 +17,7 @@ from domain import entries
 from domain.aa1942_convoy import commands as c
 from domain.aa1942_convoy.rules import purchase, raid, submarines, territory
 from domain.aa1942_convoy.rules.turn import income_of, last_turn
-from domain.aa1942_convoy.state import CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
+from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, PHASES, SIDE, TURN_ORDER, State
 from domain.decisions import Form, Number, Option, Select, Variant, Variants, descriptors_wanted
 from domain.engine import (
     HOLE,
@@ -595,14 +595,32 @@ def place_spec(state: State, seats: list[str]) -> CommandSpec | None:
                 Select(
                     field="sz",
                     label="Sea zone",
-                    options=[Option(value=sz, label=f"Sea zone {sz}") for sz in zones],
+                    options=[Option(value=sz, label=_zone_label(state, sz)) for sz in zones],
+                    default=_home_zone(state, zones),
                 ),
-                _count(top, "How many new submarines"),
+                msgspec.structs.replace(_count(top, "How many new submarines"), default=top),  # all it bought
             ]
         ),
         description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word for "
         f"where they may go){bound}.",
     )
+
+
+def _zone_label(state: State, sz: int) -> str:
+    """A sea zone with the land it borders, so a player finds it without the board's numbers."""
+    land = state.map.sea_zones[str(sz)].bordering_land
+    return f"Sea zone {sz} ({', '.join(land)})" if land else f"Sea zone {sz}"
+
+
+def _home_zone(state: State, zones: list[int]) -> int | None:
+    """The zone a placement form starts on: off the power's capital, else off a territory it holds (a play trial:
+    every power's form started on sea zone 1, off Eastern Canada, Japan's too). Only where the form starts: the
+    ledger takes the player's word for where new submarines go (AA-R9)."""
+    for held in (lambda t: t == CAPITALS[state.power], lambda t: state.control.get(t) == state.power):
+        for sz in zones:
+            if any(held(t) for t in state.map.sea_zones[str(sz)].bordering_land):
+                return sz
+    return None
 
 
 def end_phase_spec(state: State, seats: list[str]) -> CommandSpec:
@@ -669,9 +687,9 @@ def _losses(s: State) -> Any:
 
 
 def _placing(s: State) -> tuple:
-    """What the place entry reads: the map's sea zones, the acting power, and (AA-R17, 4.0.0) what it may still place
-    and what its spending bought."""
-    return s.turn, id(s.map), s.edition.version, submarines.place_left(s), s.spent.get(s.power, 0)
+    """What the place entry reads: the map's sea zones, the acting power, (AA-R17, 4.0.0) what it may still place and
+    what its spending bought, and who holds which territory (where its form starts)."""
+    return s.turn, id(s.map), s.edition.version, submarines.place_left(s), s.spent.get(s.power, 0), _control(s)
 
 
 @memoized  # the capture and liberate entries' key
@@ -720,7 +738,7 @@ READS: dict[Callable, Reads] = {
     lose_spec: Reads(_losses, frozenset({"turn", "subs", "used", "edition"}), entries.Patch(_RAIDED, _loss_raided)),
     capture_spec: Reads(_control, frozenset({"turn", "control", "map"})),
     liberate_spec: Reads(_control, frozenset({"turn", "control", "map"})),
-    place_spec: Reads(_placing, frozenset({"turn", "map", "edition", "spent", "placed"})),
+    place_spec: Reads(_placing, frozenset({"turn", "map", "edition", "spent", "placed", "control"})),
     end_phase_spec: Reads(_phase_end, frozenset({"turn", "phase", "control", "map", "round", "rounds"})),
     end_game_spec: Reads(lambda s: None, frozenset()),
 }
