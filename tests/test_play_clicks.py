@@ -115,6 +115,7 @@ def play_to_the_end(desk: Desk, base: str, gid: str, limit: int, shots: str) -> 
         made.append(kind)
         assert len(made) < limit
     desk.page.wait_for_selector("#play-figures:has-text('How it came out: ')")  # the ruleset's figures, every ruleset
+    assert desk.page.inner_text("header .brand span") == "· play"  # not "referee's desk" above a player's own game
     shot(desk, f"{shots}-end")
     assert httpx.get(f"{base}/games/{gid}").json()["status"] == "over"
     assert not desk.page.locator("details.play-advanced[open]").count()

@@ -40,6 +40,9 @@ function parseRoute() {
 
 async function route() {
   const r = parseRoute();
+  // the header names the page a player is on: a play trial read "referee's desk" above its own game
+  const where = document.querySelector("header .brand span");
+  if (where) where.textContent = r.kind === "play" ? "· play" : "· referee's desk";
   if (r.kind === "home") {
     leaveGame();
     return drawHome(main, openFile);
