@@ -1327,6 +1327,23 @@ def test_the_uboat_campaign_sheet_and_logs_are_drawn(desk, server):
     desk.screenshot("uboat-log")
 
 
+def test_the_uboat_tactical_display_is_drawn_with_each_piece_in_its_area(desk, server):
+    """A play trial: during a battle the Tactical Display tab showed "No drawing for this view yet" and a data tree, so
+    a player choosing "to L4" could not tell where L4 was. It is drawn: the rings of areas around the convoy, each
+    ship and boat in its area."""
+    events = httpx.get(f"{server}/games/uboat-short/events", params={"limit": 1000}).json()["events"]
+    at = next(e["seq"] for e in events if e["type"] == "UBoatPlaced")  # a contact's boat on the display, ships too
+    view = _view(server, "uboat-short", "tactical-display", at)
+    assert view["ships"] and view["uboats"]
+    desk.open(f"#/live/uboat-short/timeline/{at}")
+    desk.page.click(".view-tabs button[data-view=tactical-display]")
+    desk.page.wait_for_selector(".view-box[data-view=tactical-display][data-ready] svg.ul-tactical")
+    drawn = desk.page.eval_on_selector_all(".ul-tactical .ul-piece", "p => p.map(x => x.dataset.area).sort()")
+    assert drawn == sorted(p["area"] for p in view["ships"] + view["uboats"])
+    assert desk.page.eval_on_selector_all(".ul-tactical .ul-zone", "z => z.length") == 3 * 8 + 4 + 1  # rings, convoy, Wake
+    desk.screenshot("uboat-tactical-display")
+
+
 def test_a_roll_made_by_the_last_submission_of_a_simultaneous_step_says_whose_it_is(desk, server):
     """A referee's trial: in Battlefleet the last seat's orders close a simultaneous step, and the step's rolls for
     every seat's orders follow from that command, so the roll page and the ledger said "sent by japan" of Russia's

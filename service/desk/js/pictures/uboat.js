@@ -1,8 +1,9 @@
 // @ts-check
 // U-Boat Leader: the campaign sheet (VP against the sheet's levels, every boat's line, the map's Areas, one line per
-// turn, the decks) and a U-boat's log (its card rows, stress against its bands, XP, torpedoes, its history).
+// turn, the decks), a U-boat's log (its card rows, stress against its bands, XP, torpedoes, its history) and the
+// Tactical Display of the contact in hand (its areas in rings around the convoy, the ships and boats in each).
 
-import { h, put } from "../dom.js";
+import { h, put, s } from "../dom.js";
 
 const words = (t) => String(t).replace(/_/g, " ");
 
@@ -257,10 +258,103 @@ export function uboatLog(d, _ctx, state) {
   return fig;
 }
 
+// The stand-in display's areas (data `display`, UL-1): rings of eight around the convoy's four areas, area 1 ahead
+// and on clockwise; each convoy area faces the short areas it touches (C1: S7, S8, S1); the Wake astern of L4-L6.
+const RINGS = { S: [52, 100], M: [100, 148], L: [148, 196] };
+const C_AT = { C1: 8, C2: 2, C3: 4, C4: 6 }; // the ring position each convoy area is centred on
+const CX = 230;
+const CY = 226;
+
+/** The angle (radians) of ring position `i` (1 ahead, clockwise). @param {number} i */
+const angleOf = (i) => ((i - 1) * Math.PI) / 4 - Math.PI / 2;
+
+/** A ring sector between radii r0 and r1 and angles a0 to a1, as an SVG path. */
+function sector(r0, r1, a0, a1) {
+  const pt = (r, a) => `${(CX + r * Math.cos(a)).toFixed(1)} ${(CY + r * Math.sin(a)).toFixed(1)}`;
+  const big = a1 - a0 > Math.PI ? 1 : 0;
+  return `M ${pt(r0, a0)} A ${r0} ${r0} 0 ${big} 1 ${pt(r0, a1)} L ${pt(r1, a1)} A ${r1} ${r1} 0 ${big} 0 ${pt(r1, a0)} Z`;
+}
+
+/** Where an area of the stand-in display is drawn: its path, and the point its pieces are listed at; null for an
+ * area of another data set's display (listed under the drawing instead). @param {string} id */
+function placeOf(id) {
+  const m = /^([SML])([1-8])$/.exec(id);
+  if (m) {
+    const [r0, r1] = RINGS[m[1]];
+    const a = angleOf(Number(m[2]));
+    const mid = (r0 + r1) / 2;
+    return { path: sector(r0, r1, a - Math.PI / 8, a + Math.PI / 8), x: CX + mid * Math.cos(a), y: CY + mid * Math.sin(a) };
+  }
+  if (id in C_AT) {
+    const a = angleOf(C_AT[id]);
+    return { path: sector(0.01, RINGS.S[0], a - Math.PI / 4, a + Math.PI / 4), x: CX + 27 * Math.cos(a), y: CY + 27 * Math.sin(a) };
+  }
+  if (id === "W") {
+    const a = angleOf(5);
+    return { path: sector(RINGS.L[1], RINGS.L[1] + 22, a - (3 * Math.PI) / 8, a + (3 * Math.PI) / 8), x: CX, y: CY + RINGS.L[1] + 13 };
+  }
+  return null;
+}
+
+/** One piece as the drawing writes it: a ship by its label (its name is in the list below), a boat by its id and
+ * side. */
+function pieceText(p) {
+  if ("boat" in p) return `${p.boat} ${p.side === "surfaced" ? "▲" : "▼"}${p.detected ? "!" : ""}`;
+  return p.label;
+}
+
+function pieceTitle(p) {
+  if ("boat" in p) {
+    const marks = [p.side, p.detected ? "Detected" : "", p.silent ? "Silent Running" : "", p.deep ? "deep" : ""];
+    return `${p.boat}: ${marks.filter(Boolean).join(", ")}`;
+  }
+  const what = p.escort ? "escort" : "merchant";
+  const state = p.known ? `${p.name ?? ""} (${p.deck} ${p.number})` : "not yet revealed";
+  return `${p.label}: ${what}, ${state}, speed ${p.speed}${p.damage !== "none" ? `, ${p.damage} damage` : ""}`;
+}
+
+export function tacticalDisplay(d) {
+  const fig = h("figure", { class: "ul-display" });
+  if (!d.ships.length && !d.uboats.length) {
+    fig.append(h("p", { class: "muted" }, `No contact on the Tactical Display now (${nowText(d.now)}).`));
+    return fig;
+  }
+  /** @type {Map<string, any[]>} */
+  const pieces = new Map();
+  for (const p of [...d.ships, ...d.uboats]) pieces.set(p.area, [...(pieces.get(p.area) ?? []), p]);
+  const areas = [...["L", "M", "S"].flatMap((r) => [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `${r}${i}`)), "C1", "C2", "C3", "C4", "W"];
+  const svg = s("svg", { viewBox: "0 0 460 470", class: "ul-tactical", role: "img", "aria-label": "the Tactical Display" });
+  for (const id of areas) {
+    const at = placeOf(id);
+    if (!at) continue;
+    const here = pieces.get(id) ?? [];
+    svg.append(s("path", { d: at.path, class: `ul-zone ul-${id[0]}${here.length ? " held" : ""}`, "data-area": id }, s("title", {}, id)));
+    svg.append(s("text", { x: at.x, y: at.y - 6 * here.length - 2, class: "ul-zone-name" }, id));
+    here.forEach((p, n) => {
+      const kind = "boat" in p ? `ul-boat${p.detected ? " detected" : ""}` : p.escort ? "ul-escort" : "ul-merchant";
+      svg.append(s("text", { x: at.x, y: at.y - 6 * here.length + 10 + 11 * n, class: `ul-piece ${kind}`, "data-area": id }, pieceText(p), s("title", {}, pieceTitle(p))));
+    });
+  }
+  svg.append(s("text", { x: CX, y: 14, class: "ul-zone-name" }, "ahead"));
+  fig.append(svg);
+  const elsewhere = [...pieces.keys()].filter((a) => !placeOf(a));
+  if (elsewhere.length)
+    fig.append(h("p", {}, "In areas of this data set's own display: ", elsewhere.map((a) => `${a}: ${(pieces.get(a) ?? []).map(pieceText).join(", ")}`).join("; ")));
+  // each piece once more in words: the drawing's sectors hold a label, not a ship's name
+  fig.append(h("ul", { class: "ul-pieces" }, [...d.ships, ...d.uboats].map((p) => h("li", {}, h("b", {}, pieceText(p)), ` in ${p.area}: `, pieceTitle(p).replace(/^[^:]*: /, "")))));
+  const head = [d.area ? `Area ${words(d.area)}` : "", d.convoy_type ? `convoy ${d.convoy_type}` : "", d.turn ? `combat turn ${d.turn}` : "", d.step ? `step: ${words(d.step)}` : ""];
+  fig.append(
+    h("figcaption", {}, head.filter(Boolean).join(" · "), h("br"),
+      h("span", { class: "muted" }, "▲ surfaced, ▼ submerged, ! Detected; escorts red, merchants grey. The stand-in display: what touches what, as the rules read it (UL-1).")),
+  );
+  return fig;
+}
+
 /** @type {import("./index.js").RulesetPictures} */
 export const desk = {
   pictures: {
     "campaign-sheet": { draw: campaignSheet },
+    "tactical-display": { draw: tacticalDisplay },
     "uboat-log": { draw: uboatLog, state: () => ({ boat: /** @type {string | null} */ (null) }) },
   },
   newGame: { duration: "short" },
