@@ -365,6 +365,14 @@ def test_every_control_kind_is_drawn_filled_and_sent(browser, server):
     assert host.locator("button.nu-choice").inner_text() == "Go"
     p.evaluate(RENDER, {"type": "test", "ui": {"kind": "map"}, "default": {}})
     assert host.locator(".nu-unknown").count() and host.locator("button.nu-default").count()
+    # a form that starts at the default, a list field left at its schema's default (Battlefleet's `start`): one button
+    # to send, not a second "send the default" doing the same (a play trial)
+    ships = {"kind": "items", "field": "ships", "label": "ship logs", "items": [{"label": "Mikasa", "fixed": {"ship": "Mikasa"}, "controls": []}]}
+    start = {"type": "start", "ui": {"kind": "form", "controls": [ships]}, "default": {}}
+    p.evaluate(RENDER, {**start, "schema": {"type": "object", "properties": {"ships": {"type": "array", "default": []}}}})
+    assert host.locator("button.nu-send").count() == 1 and host.locator("button.nu-default").count() == 0
+    p.evaluate(RENDER, {**start, "schema": {"type": "object", "properties": {"ships": {"type": "array"}}}})
+    assert host.locator("button.nu-default").count() == 1  # without a schema default, `ships: []` is not the default
     desk.close()
 
 

@@ -62,6 +62,8 @@ export interface Entry {
   description?: string | null;
   default?: Args | null;
   ui?: Ui | null;
+  /** read only to tell a field left at its default from one set (never to draw the form) */
+  schema?: unknown;
 }
 
 export const FORM_KINDS = ["form", "move", "fire", "steps", "sides"] as const;
@@ -671,8 +673,10 @@ export function decisionForm(entry: Entry, opts: FormOptions): HTMLElement {
   if (known(ui)) root.append(drawUi(ui, L, submit, entry.type));
   else if (entry.choices?.length) root.append(drawChoices(entry, entry.choices, L, submit));
   else root.append(el("p", { class: "nu-unknown" }, L.unknown));
-  // the default as one click, unless the form starts at it already
-  if (entry.default && !(known(ui) && same(args(ui, initial(ui)), entry.default))) {
+  // the default as one click, unless the form starts at it already (a field left at its schema's default is the
+  // field left out: Battlefleet's `start` form, sending `ships: []`, is its default `{}`; a play trial saw two
+  // buttons doing one thing)
+  if (entry.default && !(known(ui) && same(atDefaults(entry, args(ui, initial(ui))), entry.default))) {
     const preset = entry.default;
     const b = el("button", { type: "button", class: "nu-default", "data-type": entry.type, title: L.defaultHint });
     b.textContent = L.useDefault;
@@ -706,6 +710,15 @@ function drawChoices(entry: Entry, choices: Args[], L: Labels, submit: (a: Args)
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** `sent` without the fields the entry's default leaves out and `sent` gives its schema's default value. */
+function atDefaults(entry: Entry, sent: Args): Args {
+  const props = (entry.schema as { properties?: Record<string, { default?: unknown }> } | undefined)?.properties ?? {};
+  const kept = Object.entries(sent).filter(
+    ([k, v]) => (entry.default ?? {})[k] !== undefined || !("default" in (props[k] ?? {})) || !same(v, props[k]?.default),
+  );
+  return Object.fromEntries(kept);
 }
 
 function choiceText(type: string, c: Args): string {
@@ -1036,7 +1049,7 @@ function drawFire(ui: FireForm, draft: FireDraft, L: Labels, k: Hooks): HTMLElem
     line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), ` ${L.fire}`), mine.fire ? "" : el("span", { class: "nu-hint" }, ` · ${L.holdFire}`));
     if (mine.fire) {
       const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship, "aria-label": `${ship.ship} ${L.target}` });
-      target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
+      target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls} class)${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
       target.addEventListener("change", () => {
         mine.target = target.value;
         k.changed();

@@ -561,8 +561,10 @@ export function decisionForm(entry, opts) {
         root.append(drawChoices(entry, entry.choices, L, submit));
     else
         root.append(el("p", { class: "nu-unknown" }, L.unknown));
-    // the default as one click, unless the form starts at it already
-    if (entry.default && !(known(ui) && same(args(ui, initial(ui)), entry.default))) {
+    // the default as one click, unless the form starts at it already (a field left at its schema's default is the
+    // field left out: Battlefleet's `start` form, sending `ships: []`, is its default `{}`; a play trial saw two
+    // buttons doing one thing)
+    if (entry.default && !(known(ui) && same(atDefaults(entry, args(ui, initial(ui))), entry.default))) {
         const preset = entry.default;
         const b = el("button", { type: "button", class: "nu-default", "data-type": entry.type, title: L.defaultHint });
         b.textContent = L.useDefault;
@@ -593,6 +595,12 @@ function drawChoices(entry, choices, L, submit) {
 }
 function same(a, b) {
     return JSON.stringify(a) === JSON.stringify(b);
+}
+/** `sent` without the fields the entry's default leaves out and `sent` gives its schema's default value. */
+function atDefaults(entry, sent) {
+    const props = entry.schema?.properties ?? {};
+    const kept = Object.entries(sent).filter(([k, v]) => (entry.default ?? {})[k] !== undefined || !("default" in (props[k] ?? {})) || !same(v, props[k]?.default));
+    return Object.fromEntries(kept);
 }
 function choiceText(type, c) {
     return Object.keys(c).length ? `${type} ${JSON.stringify(c)}` : type.replaceAll("_", " ");
@@ -913,7 +921,7 @@ function drawFire(ui, draft, L, k) {
         line.append(el("label", {}, fires, " ", el("strong", {}, ship.ship), ` ${L.fire}`), mine.fire ? "" : el("span", { class: "nu-hint" }, ` · ${L.holdFire}`));
         if (mine.fire) {
             const target = el("select", { class: "nu-target nu-input", "data-ship": ship.ship, "aria-label": `${ship.ship} ${L.target}` });
-            target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls})${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
+            target.append(...ui.targets.map((t) => option(t.ship, `${t.ship} (${t.cls} class)${t.pose ? "" : " — not in sight"}`, t.ship === mine.target)));
             target.addEventListener("change", () => {
                 mine.target = target.value;
                 k.changed();
