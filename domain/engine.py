@@ -90,8 +90,8 @@ class CommandSpec(msgspec.Struct, dict=True):
     vocabulary of domain/decisions.py, where `choices` cannot list every argument set (or a map needs more).
     `ends_game`: sending it ends the game (a concession, an abandoned campaign, the referee's end), so a UI asks before
     it sends; `always_open`: it is offered all game long and never makes its seat awaited (a concession), so a UI puts
-    it aside from the turn's decision. Each is its command type's own (`ends_game_of`, `always_open_of`), which the
-    builder copies.
+    it aside from the turn's decision. Each is its command type's own (`ends_game_of`, `always_open_of`), which
+    `spec_of` copies (aa1942-convoy's entries that neither end the game nor stay open are made directly).
 
     Besides its fields (`dict=True`), a spec keeps what it is answered as (`answered`) and may carry its entry's JSON
     made by its builder (`premade`) and what its ruleset patches it from (aa1942's per-zone parts): never encoded nor
@@ -119,6 +119,37 @@ def always_open_of(command_type: type) -> bool:
     """Whether a command type is offered all game long (`always_open: ClassVar[bool] = True`): `Ruleset.always_open`,
     its entries and GET /rulesets/{id} read it here."""
     return bool(getattr(command_type, "always_open", False))
+
+
+# an entry lists its choices when there are at most this many, else none and a schema narrowed to what is legal now
+# (docs/api.md `awaiting`: "when there are at most 64")
+MAX_CHOICES = 64
+
+
+def spec_of(
+    command_type: type,
+    seats: list[str],
+    choices: list[dict[str, Any]] | None,
+    schema: dict[str, Any],
+    description: str,
+    labels: list[str] | None = None,
+    default: dict[str, Any] | None = None,
+    ui: Any = None,
+) -> CommandSpec:
+    """An entry of `command_type`, with what its class says of it (`ends_game`, `always_open`): every ruleset's
+    builders make their entries here."""
+    return CommandSpec(
+        type=tag(command_type),
+        seats=seats,
+        choices=choices,
+        schema=schema,
+        description=description,
+        labels=labels,
+        default=default,
+        ui=ui,
+        ends_game=ends_game_of(command_type),
+        always_open=always_open_of(command_type),
+    )
 
 
 def entry(spec: CommandSpec) -> dict[str, Any]:

@@ -21,19 +21,18 @@ from domain.aa1942_convoy.state import CAPITALS, CONVOY_ZONES, PHASES, SIDE, TUR
 from domain.decisions import Form, Number, Option, Select, Variant, Variants, descriptors_wanted
 from domain.engine import (
     HOLE,
+    MAX_CHOICES,
     REFEREE,
     CommandSpec,
-    always_open_of,
     command_schema,
     cut,
-    ends_game_of,
     premade,
+    spec_of,
     tag,
 )
 from domain.procedure import memoized
 from events import aa1942_convoy as ev
 
-MAX_CHOICES = 64
 _json = msgspec.json.encode
 
 
@@ -640,16 +639,8 @@ def end_phase_spec(state: State, seats: list[str]) -> CommandSpec:
 
 
 def end_game_spec(state: State, seats: list[str]) -> CommandSpec:
-    return CommandSpec(
-        type="end_game",
-        seats=seats,
-        choices=[{}],
-        labels=["End the game"],
-        schema=command_schema(c.EndGame),
-        description="Referee: the game is over (victory cities are outside this ledger).",
-        ends_game=ends_game_of(c.EndGame),
-        always_open=always_open_of(c.EndGame),
-    )
+    description = "Referee: the game is over (victory cities are outside this ledger)."
+    return spec_of(c.EndGame, seats, [{}], command_schema(c.EndGame), description, ["End the game"])
 
 
 # (command, the legal choices or None when any argument the schema allows is legal, the full entry): the choices

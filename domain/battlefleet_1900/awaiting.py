@@ -22,7 +22,7 @@ from domain.battlefleet_1900.rules.damage import has_feature
 from domain.battlefleet_1900.rules.sealing import redact
 from domain.battlefleet_1900.state import State
 from domain.battlefleet_1900.views import pose_for
-from domain.engine import CommandSpec, always_open_of, command_schema, ends_game_of, tag
+from domain.engine import CommandSpec, command_schema, spec_of, tag
 
 # 4.0: a gun order's `ammo` (c.GunOrder's values, its default first), offered in the fire form for a UI to draw
 AMMO = [ui.Option(value="HE", label="HE (high explosive)"), ui.Option(value="AP", label="AP (armour piercing)")]
@@ -41,19 +41,7 @@ DESCRIPTIONS = {
 def _spec(
     cmd: type[msgspec.Struct], seats: list[str], schema: dict, choices: list[dict] | None = None, labels=None, default=None, ui=None
 ) -> CommandSpec:
-    name = tag(cmd)
-    return CommandSpec(
-        type=name,
-        seats=seats,
-        choices=choices,
-        schema=schema,
-        description=DESCRIPTIONS[name],
-        labels=labels,
-        default=default,
-        ui=ui,
-        ends_game=ends_game_of(cmd),
-        always_open=always_open_of(cmd),
-    )
+    return spec_of(cmd, seats, choices, schema, DESCRIPTIONS[tag(cmd)], labels, default, ui)
 
 
 def legal_commands(state: State, only: str | None = None) -> list[CommandSpec]:

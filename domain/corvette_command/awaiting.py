@@ -13,9 +13,7 @@ from domain.corvette_command import commands as c
 from domain.corvette_command.rules import asw, attack, hazards, movement, setup
 from domain.corvette_command.state import RANGES, STATIONS, State
 from domain.decisions import Form, Group, Variant, Variants
-from domain.engine import CommandSpec, command_schema, tag
-
-MAX_CHOICES = 64
+from domain.engine import MAX_CHOICES, CommandSpec, command_schema, spec_of
 
 STATION_NAME = {
     "lookout": "Lookout",
@@ -35,14 +33,8 @@ def _spec(cmd: type[msgspec.Struct], seats: list[str], description: str, options
     """One command of `awaiting`: its (choice, label) pairs, or None when there are too many to list."""
     if options is not None and len(options) > MAX_CHOICES:
         options = None
-    return CommandSpec(
-        type=tag(cmd),
-        seats=seats,
-        choices=None if options is None else [ch for ch, _ in options],
-        schema=command_schema(cmd),
-        description=description,
-        labels=None if options is None else [label for _, label in options],
-    )
+    choices, labels = (None, None) if options is None else ([ch for ch, _ in options], [label for _, label in options])
+    return spec_of(cmd, seats, choices, command_schema(cmd), description, labels)
 
 
 def _move_label(state: State, to) -> str:

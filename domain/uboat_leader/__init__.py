@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.dice import Dice
-from domain.engine import IllegalCommand, InvalidInput, Ruleset
+from domain.engine import IllegalCommand, InvalidInput, Ruleset, tag
 from domain.procedure import Ctx, run
 from domain.uboat_leader import bot, sequence, views
 from domain.uboat_leader import commands as c
@@ -18,7 +18,7 @@ from domain.uboat_leader.awaiting import legal_commands
 from domain.uboat_leader.data import DataSet, checks, parse_data
 from domain.uboat_leader.editions import EDITIONS
 from domain.uboat_leader.evolve import evolve
-from domain.uboat_leader.legal import SEATS, tag
+from domain.uboat_leader.legal import SEATS
 from domain.uboat_leader.rules import (
     attack,
     bearing,

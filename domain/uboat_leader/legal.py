@@ -11,9 +11,8 @@ import msgspec
 
 from domain import decisions as ui
 from domain.decisions import Ui, descriptors_wanted
-from domain.engine import CommandSpec, IllegalCommand, always_open_of, command_schema, ends_game_of, tag
+from domain.engine import MAX_CHOICES, CommandSpec, IllegalCommand, command_schema, spec_of
 
-MAX_CHOICES = 64
 SEATS = ["commander"]
 
 
@@ -39,18 +38,7 @@ def spec(
         schema = narrow_schema(schema, narrow)
     if choices is not None and labels is None:
         labels = [label_of(c) for c in choices]
-    doc = (cmd.__doc__ or "").strip()
-    return CommandSpec(
-        type=tag(cmd),
-        seats=SEATS,
-        choices=choices,
-        schema=schema,
-        description=doc,
-        labels=labels,
-        ui=ui,
-        ends_game=ends_game_of(cmd),
-        always_open=always_open_of(cmd),
-    )
+    return spec_of(cmd, SEATS, choices, schema, (cmd.__doc__ or "").strip(), labels, ui=ui)
 
 
 # The Spanish text's own words for what a player looks up (descriptors' `rulebook`), by the value a command sends.
