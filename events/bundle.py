@@ -56,6 +56,26 @@ class Bundle(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     parent: Bundle | None = None
 
 
+def envelope(
+    engine: str, ruleset: Any, game: str, dice: dict[str, Any], commands: Any, events: Any, head: str, parent: Any = None
+) -> dict[str, Any]:
+    """A bundle's object, its keys in the order every bundle writes them: the one shape the server's download and an
+    offline fork share (`parent`, a fork's, is left out for any other game)."""
+    out = {
+        "format": FORMAT,
+        "engine": engine,
+        "ruleset": ruleset,
+        "game": game,
+        "dice": dice,
+        "commands": commands,
+        "events": events,
+        "head": head,
+    }
+    if parent is not None:
+        out["parent"] = parent
+    return out
+
+
 def decode_bundle(raw: bytes | dict[str, Any]) -> Bundle:
     """Raises msgspec.ValidationError / DecodeError with a readable message when the shape is wrong (`why_not` says
     it in a reader's words)."""

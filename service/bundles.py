@@ -17,6 +17,7 @@ import msgspec
 from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED
 from events.bodies import event_from_body, stored_event
+from events.bundle import envelope
 from events.core import SeedLocked, as_genesis
 from events.store import CommandRow
 from service import ENGINE_VERSION
@@ -65,26 +66,27 @@ class Bundles:
         created = g.created
         lock = stored_event(locks[0]) if locks else None
         client_seeds = lock.client_seeds if isinstance(lock, SeedLocked) else [g.client_seeds.get(s, EMPTY_CLIENT_SEED) for s in g.seats]
-        out = {
-            "format": "umpire-bundle/1",
-            "engine": ENGINE_VERSION,
-            "ruleset": {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
-            "game": game_id,
-            "dice": {
-                "scheme": created.dice.scheme,
-                "mode": row.mode,
-                "server_commit": row.server_commit,
-                "server_seed": g.revealed_seed,
-                "client_seeds": client_seeds,
-                "beacon": created.dice.beacon,
-            },
-            "commands": msgspec.Raw(f"[{commands}]".encode()),
-            "events": msgspec.Raw(f"[{events}]".encode()),
-            "head": head,
+        dice = {
+            "scheme": created.dice.scheme,
+            "mode": row.mode,
+            "server_commit": row.server_commit,
+            "server_seed": g.revealed_seed,
+            "client_seeds": client_seeds,
+            "beacon": created.dice.beacon,
         }
-        if created.parent is not None:
-            out["parent"] = msgspec.Raw(self.encoded(created.parent.game, upto=created.parent.seq))
-        return msgspec.json.encode(out)
+        parent = created.parent
+        return msgspec.json.encode(
+            envelope(
+                ENGINE_VERSION,
+                {"id": row.ruleset, "version": row.ruleset_version, "data_sha256": row.data_sha256},
+                game_id,
+                dice,
+                msgspec.Raw(f"[{commands}]".encode()),
+                msgspec.Raw(f"[{events}]".encode()),
+                head,
+                None if parent is None else msgspec.Raw(self.encoded(parent.game, upto=parent.seq)),
+            )
+        )
 
     def _commands_hiding(self, game_id: str, last: int, hidden: dict[int, Any]) -> str:
         """The bundle's commands (as `store.bundle_commands`) where some are still sealed: each of those shows its

@@ -23,7 +23,7 @@ from domain import engine
 from domain.dice import EMPTY_CLIENT_SEED, Dice
 from domain.engine import Game, InvalidInput, Rejected
 from events.bodies import body_of
-from events.bundle import Bundle, decode_bundle
+from events.bundle import Bundle, decode_bundle, envelope
 from events.canonical import GENESIS_HASH, canonical, chain_hash
 from events.core import GameCreated, ParentRef, as_genesis
 from events.store import JobRow
@@ -184,24 +184,16 @@ def fork_bundle(
         "parent": msgspec.to_builtins(ref),
         "dice": {"mode": "public-seed", "client_seeds": {}, "beacon": None},
     }
-    return {
-        "format": "umpire-bundle/1",
-        "engine": ENGINE_VERSION,
-        "ruleset": msgspec.to_builtins(b.ruleset),
-        "game": fork_id,
-        "dice": {
-            "scheme": created.dice.scheme,
-            "mode": "public-seed",
-            "server_commit": created.dice.server_commit,
-            "server_seed": seed.hex(),
-            "client_seeds": [EMPTY_CLIENT_SEED] * len(created.seats),
-            "beacon": None,
-        },
-        "commands": [{"command_id": "create", "seat": "creator", "payload": payload, "seqs": [1, len(evs)]}],
-        "events": events,
-        "head": head.hex(),
-        "parent": prefix(b, at),
+    dice = {
+        "scheme": created.dice.scheme,
+        "mode": "public-seed",
+        "server_commit": created.dice.server_commit,
+        "server_seed": seed.hex(),
+        "client_seeds": [EMPTY_CLIENT_SEED] * len(created.seats),
+        "beacon": None,
     }
+    commands = [{"command_id": "create", "seat": "creator", "payload": payload, "seqs": [1, len(evs)]}]
+    return envelope(ENGINE_VERSION, msgspec.to_builtins(b.ruleset), fork_id, dice, commands, events, head.hex(), prefix(b, at))
 
 
 # ---- continuations ----
