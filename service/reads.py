@@ -21,6 +21,7 @@ from service.deadlines import Clocks
 from service.models import CURSOR
 from service.records import event_as_read, event_row_out
 from service.rulesets import playable
+from service.simulate import labelled
 
 MAX_PAGE = 1000
 SINCE_PAGE = 500  # events in one answer of GET /since (its `limit`'s ceiling and default): `more` says there are more
@@ -64,12 +65,11 @@ def status_of(g: Game) -> str:
 
 def result_of(g: engine.Game) -> dict[str, int | str] | None:
     """How a finished game came out: the figures its ruleset reports (those `umpire simulate` and the odds count), a
-    category by its label. Null while the game runs; a game over has opened every seal, so they are everyone's."""
-    rules = g.ruleset
-    if not g.over or rules is None or rules.outcomes is None:
+    category by its label, `undecided` where the game ended before its rules decided it (a referee's end: a winner
+    "not over"). Null while the game runs; a game over has opened every seal, so they are everyone's."""
+    if not g.over or g.ruleset is None or g.ruleset.outcomes is None:
         return None
-    labels = rules.categories(g.state) if rules.categories is not None else {}
-    return {name: labels[name].get(v, v) if name in labels else v for name, v in rules.outcomes(g.state).items()}
+    return {name: "undecided" if v == "not over" else v for name, v in labelled(g).items()}
 
 
 class Reads:

@@ -111,6 +111,12 @@ def categories(game: Game) -> dict[str, dict[int, str]]:
     return game.ruleset.categories(game.state)
 
 
+def labelled(game: Game) -> dict[str, int | str]:
+    """The game's figures, a category by its label (a value without one as itself, as `summarize` shows it)."""
+    labels = categories(game)
+    return {name: labels[name].get(v, str(v)) if name in labels else v for name, v in outcomes(game).items()}
+
+
 def shares(values: list[int], labels: dict[int, str]) -> dict[str, float]:
     """Each category's share of the games in percent, in the labels' order (those no game reached left out); a
     value without a label is shown as itself."""

@@ -176,3 +176,19 @@ def test_a_new_game_with_seats_of_other_names_is_refused_or_awaited_from_them(ru
     with svc.cache.game(g["game_id"]) as c:
         awaited = set(engine.awaited_seats(c.game))
     assert awaited and awaited <= set(others), awaited
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(SERVED))
+def test_a_game_the_referee_ends_says_how_it_came_out_and_nothing_not_over(ruleset_id):
+    """A cold review: a battle the referee ended read `winner: not over` in the summary's result of a game over. A
+    category the rules never decided reads `undecided`."""
+    loaded = SERVED[ruleset_id]
+    svc = GameService(SQLiteStore(":memory:"), rulesets=SERVED)
+    g = svc.creation.create(ruleset_id, SHORT.get(ruleset_id, {}), None, "fair", None, None, None)
+    svc.end(g["game_id"], g["referee_token"])
+    result = svc.reads.summary(g["game_id"])["result"]
+    if loaded.ruleset.outcomes is None:
+        assert result is None
+        return
+    assert result is not None and set(result) == set(loaded.ruleset.outcomes(svc.cache.cached(g["game_id"]).game.state))
+    assert "not over" not in result.values()

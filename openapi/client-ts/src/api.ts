@@ -13340,7 +13340,7 @@ export interface components {
             parent?: components["schemas"]["ForkedFrom"] | null;
             /**
              * Result
-             * @description how a finished game came out: the figures its ruleset reports (those `umpire simulate` and the odds count), a category by its label (`winner`: `japan`); null while the game runs
+             * @description how a finished game came out: the figures its ruleset reports (those `umpire simulate` and the odds count), a category by its label (`winner`: `japan`; `undecided` where the game ended before its rules decided it); null while the game runs
              * @default null
              */
             result?: {
