@@ -280,8 +280,8 @@ def verify_cmd(
     ),
 ) -> None:
     """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
-    seed is not revealed yet, so the dice and replay checks wait), 3 nothing checked (no such file, an empty one, no
-    such store, options that do not go together). With --db, every game of a store: each one's bundle as the server
+    seed is not revealed yet, so the dice and replay checks wait), 3 nothing checked (no such file, an empty one, not
+    a bundle, no such store, options that do not go together). With --db, every game of a store: each one's bundle as the server
     serves it, and a line for each that fails (exit 1 if any does)."""
     from service.replay import verify
 
@@ -301,6 +301,8 @@ def verify_cmd(
     with Progress(f"replaying {bundle.name}", 1, quiet=as_json, lines=progress_lines) as progress:
         report = verify(raw, progress=progress.of)
     exit_code = {"verified": 0, "failed": 1, "partial": 2}[report["verdict"]]
+    if list(report["checks"]) == ["format"]:  # not a bundle (cut short, a newer format, not JSON): nothing checked
+        exit_code = NOTHING_CHECKED
     if as_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
         raise typer.Exit(exit_code)
@@ -426,19 +428,27 @@ def replay(bundle: Path = typer.Argument(..., help="a bundle JSON file"), progre
     parts = [b]
     while parts[0].parent is not None:  # a fork carries its parent's part, which may be a fork's
         parts.insert(0, parts[0].parent)
-    for part in parts:
+    waits = [
         _replay_part(part, f"{bundle.name}" if part is b else f"{bundle.name}, its parent {part.game}", progress_lines)
-    raise typer.Exit(0)
+        for part in parts
+    ]
+    raise typer.Exit(2 if any(waits) else 0)
 
 
-def _replay_part(b: Any, label: str, progress_lines: bool) -> None:
-    """One game of a bundle replayed: its line when byte-identical, else its divergence and the exit."""
+def _replay_part(b: Any, label: str, progress_lines: bool) -> bool:
+    """One game of a bundle replayed: its line when byte-identical (False), or that it waits for its seed (True: a
+    fork's parent still secret leaves the fork's own part to replay), else its divergence and the exit."""
     from service.replay import replay as run_replay
     from service.replay import with_logged_seed
 
     b, _ = with_logged_seed(b)  # a header without the seed its log reveals: the log's (`umpire verify` checks it)
     if b.dice.server_seed is None:
-        raise fail(f"{label}: the server seed is not revealed; a replay needs it: reveal the game, export it again", 2)
+        console.print(
+            f"[yellow]{label}: not replayed: its server seed is not revealed (reveal the game, export it again)[/]",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return True
     with Progress(f"replaying {label}", len(b.commands), lines=progress_lines) as progress:
         try:
             seed = bytes.fromhex(b.dice.server_seed)
@@ -446,8 +456,8 @@ def _replay_part(b: Any, label: str, progress_lines: bool) -> None:
             raise fail(f"{label}: the server seed its log reveals is not hex: `umpire verify` says what is wrong")
         result, _ = run_replay(b, seed, progress=progress.of)
     if result["status"] == "pass":
-        console.print(f"[green]{label}: {result['detail']}[/]", highlight=False)
-        return
+        console.print(f"[green]{label}: {result['detail']}[/]", highlight=False, soft_wrap=True)
+        return False
     console.print(f"[red]{label}: {result['detail']}[/]", highlight=False)
     for d in result.get("diff", []):
         console.print(

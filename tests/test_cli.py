@@ -177,7 +177,7 @@ def test_verify_of_a_junk_file_does_not_name_a_game_none(tmp_path):
     junk = tmp_path / "junk.json"
     junk.write_text('{"x": 1}')
     r = run("verify", str(junk), width=100)
-    assert r.exit_code == 1 and "None" not in r.output and "not a bundle of any game" in r.output
+    assert r.exit_code == 3 and "None" not in r.output and "not a bundle of any game" in r.output  # nothing checked
 
 
 def test_verify_json_prints_the_report_post_bundles_verify_answers_and_exits_by_its_verdict(tmp_path):
@@ -350,6 +350,9 @@ def test_replay_exits_3_when_it_read_nothing_and_names_what_is_wrong_with_the_fi
     ):
         r = run("replay", str(path), width=200)
         assert r.exit_code == 3 and says in r.output, (path, r.exit_code, r.output)
+        if path.exists():  # nothing checked: verify's 3 too (it exited 1, as if tampered)
+            checked = run("verify", str(path), "--json")
+            assert checked.exit_code == 3 and says in json.loads(checked.stdout)["checks"]["format"]["detail"]
     assert run("replay", "--no-such-option", str(cut)).exit_code == 3
 
 
@@ -421,3 +424,21 @@ def test_simulate_from_a_bundle_takes_its_ruleset_when_none_is_named():
     assert r.exit_code == 0 and json.loads(r.stdout)["figures"], r.output
     r = run("simulate", "corvette-command", "--from", str(golden), "--at", at, "--games", "2")
     assert r.exit_code == 1 and "is a game of aa1942-convoy, not corvette-command: name no ruleset" in r.output, r.output
+
+
+def test_replay_of_a_fork_whose_parent_is_still_secret_replays_the_fork_and_says_the_parent_waits(tmp_path):
+    """A cold review: `umpire replay` of a revealed fork of a game still running stopped at the parent (exit 2,
+    "reveal the game"), and the fork itself, replayed before, was never run. The parent's part waits for its seed;
+    the fork's own is replayed; exit 2, as not all of it was."""
+    golden = ROOT / "replays" / "aa1942-two-sides.4.0.0.json"
+    at = json.loads(golden.read_bytes())["commands"][20]["seqs"][1]
+    forked = tmp_path / "fork.json"
+    assert run("fork", str(golden), "--at", str(at), "--out", str(forked)).exit_code == 0
+    bundle = json.loads(forked.read_bytes())
+    bundle["parent"]["dice"]["server_seed"] = None  # the parent's seed still secret (its part up to `at` reveals none)
+    secret = tmp_path / "secret-parent.json"
+    secret.write_text(json.dumps(bundle))
+    r = run("replay", str(secret), width=200)
+    assert r.exit_code == 2, r.output
+    assert "its parent two-sides: not replayed: its server seed is not revealed" in r.output
+    assert "secret-parent.json: 1 command replayed to 1 byte-identical event" in r.output
