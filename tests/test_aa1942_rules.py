@@ -561,6 +561,9 @@ def test_AAR9_the_placement_form_starts_off_the_powers_own_coast_with_all_it_bou
     assert labels[5] == "Sea zone 5 (Baltic States, Finland, Germany, Karelia S.S.R., Northwestern Europe, Norway, Sweden)"
     t.send("Germany", "place_submarines", sz=9, count=3)  # any zone still, on the player's word
     assert t.state.subs["Germany"].get(9) == 3
+    old = table(edition="3.0.0")  # no count bought in 3.0.0 (AA-R17 came in 4.0.0): no count preset, not 99
+    buy_and_mobilize(old, "Germany", 20)
+    assert {x.field: x for x in old.legal()["place_submarines"].ui.controls}["count"].default is None
 
 
 def test_AAR17_AAE4_2_a_power_places_at_most_one_submarine_per_6_ipcs_it_spent_this_turn():

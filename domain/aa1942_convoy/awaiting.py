@@ -597,7 +597,8 @@ def place_spec(state: State, seats: list[str]) -> CommandSpec | None:
                     options=[Option(value=sz, label=_zone_label(state, sz)) for sz in zones],
                     default=_home_zone(state, zones),
                 ),
-                msgspec.structs.replace(_count(top, "How many new submarines"), default=top),  # all it bought
+                # all it bought (from 4.0.0, AA-R17; 3.0.0 knows no count bought)
+                msgspec.structs.replace(_count(top, "How many new submarines"), default=None if left is None else top),
             ]
         ),
         description=f"Mobilize: place {state.power}'s new submarines in a sea zone (the ledger takes your word for "

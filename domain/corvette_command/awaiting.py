@@ -90,8 +90,8 @@ def _dice_from(i: int, left: tuple[int, ...]) -> Variants:
 
 DETECT = (
     "Search for the U-boat with the ASDIC (CC-26): a success brings it one range band closer, +3 to the next search "
-    "while contact is held, and at close range starts your attack; a failure lets it open one band, and beyond long "
-    "range it is lost"
+    "while contact is held, and at close range starts your attack; a failure lets it open one band (two with "
+    "engineering damaged), beyond long range it is lost, and a U-boat not yet depth-charged may attack again first"
 )
 
 
@@ -106,7 +106,7 @@ def _detect_spec(state: State, seat: list[str]) -> CommandSpec:
 
 def _detect_reads(state: State) -> tuple[bool, int]:
     g = state.engagement
-    return g.consecutive >= 1 or g.contact == "kept", g.range
+    return asw.contact_held(g), g.range
 
 
 def _reroll_spec(state: State, seat: list[str]) -> CommandSpec:

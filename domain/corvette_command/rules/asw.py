@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.corvette_command.rules.resolution import matching, plain, task
-from domain.corvette_command.state import STATIONS, State, kill_grade, pattern_grade
+from domain.corvette_command.state import STATIONS, Engagement, State, kill_grade, pattern_grade
 from domain.engine import IllegalCommand
 from domain.procedure import Ctx
 from events import corvette_command as ev
@@ -21,9 +21,14 @@ def evade(state: State) -> int:
     return g.evade + (1 if g.decoys and not g.surfaced else 0)
 
 
+def contact_held(g: Engagement) -> bool:
+    """CC-26's +3: the U-boat found by the last search, or contact not lost after a Hedgehog miss (CC-R41)."""
+    return g.consecutive >= 1 or g.contact == "kept"
+
+
 def detect(ctx: Ctx) -> None:
     s, g = ctx.state, ctx.state.engagement
-    bonus = 3 if (g.consecutive >= 1 or g.contact == "kept") else 0
+    bonus = 3 if contact_held(g) else 0
     mods = [
         ("close range", 1 if g.range == 0 else 0, "active"),
         ("long range", 1 if g.range == 2 else 0, "passive"),
