@@ -50,6 +50,13 @@ def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"status": status, "detail": detail, **extra}
 
 
+def _data(body: dict[str, Any]) -> dict[str, Any]:
+    """An event body's `data`, or {} where a forged body holds anything but an object: the checks name what is wrong
+    (the chain, a missing field), never fail on it (a list there was a 500)."""
+    data = body.get("data")
+    return data if isinstance(data, dict) else {}
+
+
 def verify_chain(b: Bundle) -> dict[str, Any]:
     bad, head = first_broken_link((e.body, e.hash) for e in b.events)
     if bad is not None:
@@ -68,7 +75,9 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
         )
     if not b.events:
         return _check("fail", "the bundle has no events", first_bad_seq=1)
-    genesis = b.events[0].body.get("data", {})
+    genesis = _data(b.events[0].body)
+    dice = genesis.get("dice")
+    dice = dice if isinstance(dice, dict) else {}
     said = {
         "ruleset": msgspec.to_builtins(b.ruleset),
         "dice.mode": b.dice.mode,
@@ -78,7 +87,7 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
     }
     logged = {
         "ruleset": genesis.get("ruleset"),
-        **{f"dice.{k}": genesis.get("dice", {}).get(k) for k in ("mode", "scheme", "server_commit", "beacon")},
+        **{f"dice.{k}": dice.get(k) for k in ("mode", "scheme", "server_commit", "beacon")},
     }
     wrong = [k for k in said if said[k] != logged[k]]
     if b.events[0].body.get("type") != "GameCreated":
@@ -192,8 +201,8 @@ def _which_changed(b: Bundle, kind: str) -> str:
 def _locked_differently(b: Bundle, lock: dict[str, Any]) -> str:
     """What of the header's seed inputs is not what `SeedLocked` records, field by field: each seat's client seed (in
     the genesis's seat order, as the lock lists them) and the beacon, both values of each, and which side was changed."""
-    at, data, d = lock["seq"], lock["data"], b.dice
-    seats = b.events[0].body.get("data", {}).get("seats") if b.events else None
+    at, data, d = lock["seq"], _data(lock), b.dice
+    seats = _data(b.events[0].body).get("seats") if b.events else None
     logged = data.get("client_seeds", _ABSENT)  # a forged lock may leave it out: said as absent, never a KeyError
     fields: list[tuple[str, Any, Any]] = []  # (what, the header's, the log's)
     if isinstance(logged, list):
@@ -264,14 +273,14 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             first_bad_k=None,
             first_bad_seq=1,
         )
-    genesis = b.events[0].body if b.events else {}
-    if genesis.get("data", {}).get("dice", {}).get("server_commit") != d.server_commit:
+    dice = _data(b.events[0].body).get("dice") if b.events else None
+    if not isinstance(dice, dict) or dice.get("server_commit") != d.server_commit:
         return _check(
             "fail", "the commit in GameCreated is not the bundle's server_commit", first_bad_k=None, first_bad_seq=1
         )
     lock = _lock_event(b)
     if lock is not None and (
-        lock["data"].get("client_seeds", _ABSENT) != d.client_seeds or lock["data"].get("beacon") != d.beacon
+        _data(lock).get("client_seeds", _ABSENT) != d.client_seeds or _data(lock).get("beacon") != d.beacon
     ):
         return _check(
             "fail", _locked_differently(b, lock), first_bad_k=None, first_bad_seq=lock["seq"]
@@ -282,7 +291,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
         body = e.body
         if body.get("type") != "DiceRolled":
             continue
-        data = body.get("data", {})
+        data: Any = _data(body)  # its fields as the roll's check finds them (a forged one's sides say what is wrong)
         k, sides, faces = data.get("k"), data.get("sides"), data.get("faces")
         if k != expected_k:
             return _check(
@@ -330,7 +339,7 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
     opened: set[int] = set()
     seed = bytes.fromhex(b.dice.server_seed) if b.dice.server_seed and _is_hex(b.dice.server_seed) else None
     for e in b.events:
-        body, data = e.body, e.body.get("data") or {}
+        body, data = e.body, _data(e.body)
         if body.get("type") == "SubmissionSealed":
             sealed[body.get("seq")] = data
         elif body.get("type") == "SubmissionsRevealed":
@@ -440,10 +449,11 @@ def diff(recorded: Any, replayed: Any, path: str = "") -> list[dict[str, Any]]:
 def opened_records(b: Bundle) -> dict[int, tuple[Any, Any]]:
     """The content and salt of each sealed record the bundle's reveals open, by the record's seq."""
     return {
-        x["seq"]: (x["content"], x["salt"])
+        x["seq"]: (x.get("content"), x.get("salt"))
         for e in b.events
         if e.body.get("type") == "SubmissionsRevealed"
-        for x in e.body["data"].get("entries", [])
+        for x in _data(e.body).get("entries", [])
+        if isinstance(x, dict) and "seq" in x  # a forged entry: the sealed check names it
     }
 
 
@@ -515,7 +525,7 @@ def replay(
         loaded = loaded_for(rulesets, b.ruleset.id)
     except Rejected as e:
         return _check("fail", e.detail, first_bad_seq=1), None
-    genesis = (b.events[0].body.get("data") or {}).get("ruleset") if b.events else None
+    genesis = _data(b.events[0].body).get("ruleset") if b.events else None
     if genesis != msgspec.to_builtins(b.ruleset):  # the chained record is the game's; a header is only its label
         return _check(
             "fail",
@@ -659,8 +669,7 @@ def refuse_sealed_content(b: Bundle) -> None:
     Decided from the bundle alone: which records it leaves closed, their seats, kinds and commitments (all public)."""
     closed: dict[int, dict[str, Any]] = {}
     for e in b.events:
-        data = e.body.get("data")
-        data = data if isinstance(data, dict) else {}
+        data = _data(e.body)
         if e.body.get("type") == "SubmissionSealed" and isinstance(e.body.get("seq"), int):
             closed[e.body["seq"]] = data
         elif e.body.get("type") == "SubmissionsRevealed":
@@ -701,7 +710,7 @@ def _as_recorded(cmd: Any, stored: dict[str, Any]) -> bool:
 def verify_parent(b: Bundle, seed_lookup: SeedLookup | None, rulesets: Mapping[str, Loaded]) -> dict[str, Any] | None:
     """A fork's parent: its bundle (up to the fork's seq) verified on its own, and the very position the fork's genesis
     names: the parent game, the seq and the parent's hash there."""
-    genesis = b.events[0].body.get("data") or {}
+    genesis = _data(b.events[0].body)
     ref = genesis.get("parent")
     if ref is None and b.parent is None:
         return None

@@ -51,7 +51,8 @@ def check_caps(bundle, settings: Settings) -> None:
             )
     for e in bundle.events:
         if e.body.get("type") == "DiceRolled":
-            sides = (e.body.get("data") or {}).get("sides")
+            data = e.body.get("data")
+            sides = data.get("sides") if isinstance(data, dict) else None
             if isinstance(sides, list) and len(sides) > settings.max_dice_per_roll:
                 raise TooLarge(
                     "bundle-too-large",

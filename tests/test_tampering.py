@@ -109,3 +109,22 @@ def test_structural_mutations_are_all_caught_and_named():
         kind = structural(b, rng)
         report = verify(b)
         assert report["verdict"] == "failed" and named(report), (n, kind, report["checks"])
+
+
+def test_an_event_whose_data_is_not_an_object_fails_its_checks_and_is_never_a_500(tmp_path):
+    """A cold review: GameCreated's `data` made a list, the chain recomputed, made POST /bundles/verify answer 500 and
+    `umpire verify` print a traceback. Each check reads a body's data as an object or as absent."""
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from tests.test_whatif_forged import rechained
+
+    golden = json.loads((Path(__file__).resolve().parent.parent / "replays" / "aa1942-two-sides.4.0.0.json").read_bytes())
+    for kind in ("GameCreated", "DiceRolled", "SeedLocked", "IncomeCollected"):
+        doc = copy.deepcopy(golden)
+        next(e for e in doc["events"] if e["body"]["type"] == kind)["body"]["data"] = [1]
+        report = verify(json.dumps(rechained(doc)).encode())
+        assert report["verdict"] == "failed", (kind, report)
+        with TestClient(create_app(str(tmp_path / f"{kind}.db"))) as client:
+            r = client.post("/bundles/verify", json=rechained(doc))
+            assert r.status_code == 200 and r.json()["verdict"] == "failed", (kind, r.text)
