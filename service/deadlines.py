@@ -26,12 +26,13 @@ from domain import engine
 from domain.engine import Game, Rejected, Turn
 from events.store import StoreUnavailable
 from service.bots import bot_choose
-from service.logs import STORAGE_LOG
+from service.logs import STORAGE_LOG, Every
 from service.payloads import ExpiryPayload
 from service.rulesets import playable
 from service.webhooks import iso
 
 log = logging.getLogger("umpire.deadlines")
+SWEEP_FAILURES = Every(600)  # a game whose sweep keeps failing: a line every 10 minutes, not a traceback each poll
 
 
 def epoch(stamp: str) -> float:
@@ -150,8 +151,10 @@ class Clocks:
                 continue
             except StoreUnavailable:  # the store away: no other game can be swept either (`_run` says so)
                 raise
-            except Exception:  # noqa: BLE001 - this game's fault, not the others'
-                log.exception("deadline sweeper: game %s could not be swept", game_id)
+            except Exception as e:  # noqa: BLE001 - this game's fault, not the others'
+                said = f"deadline sweeper: game {game_id} could not be swept: {type(e).__name__}: {e}"
+                if SWEEP_FAILURES.warn(f"sweep-{game_id}", f"{said}; its turns wait: pause its clock while it is mended"):
+                    log.debug("the failure's traceback", exc_info=True)
         return expired
 
     def sweep_game(self, game_id: str, running_since: float | None) -> int:

@@ -193,8 +193,9 @@ class Mailer:
             else:
                 then = EXPIRY.get(clock.get("on_expiry", ""), "the bot plays for it")
                 lines.append(f"A turn lasts {clock.get('turn_seconds')} seconds; when a seat's time runs out, {then}.")
-            if data.get("extended"):
-                lines.append(f"Your turn was given {data['extended']} seconds more.")
+            if data.get("extended"):  # given during a pause, they count on the turn the resumption starts
+                when = ", counted when the referee resumes the clock" if clock.get("paused") else ""
+                lines.append(f"Your turn was given {data['extended']} seconds more{when}.")
         # what is owed, not what is offered all game long (a concession): a seat waiting for the others owes nothing
         mine = [e for e in data.get("awaiting") or () if reader in (e.get("seats") or ())]
         awaited = [e for e in mine if not e.get("always_open")]

@@ -615,6 +615,7 @@ def test_a_referees_change_of_the_clock_says_the_seats_new_end_and_the_clock():
     paused = body.replace('"paused": false', '"paused": true').replace('"2030-03-17T18:46:40Z"', "null")
     text = mailer.notification("togo@fleet.example", "g-1", "japan", "c", "deadline-changed", paused).get_content()
     assert "The clock is paused: no turn runs out until the referee resumes it." in text and "runs out at" not in text
+    assert "given 3600 seconds more, counted when the referee resumes the clock." in text
 
 
 def test_a_game_over_mail_says_how_the_game_ended():
