@@ -470,6 +470,45 @@ def _replay_part(b: Any, label: str, progress_lines: bool) -> bool:
     raise typer.Exit(1 if result["status"] == "fail" else 2)
 
 
+@app.command("view")
+def view_cmd(
+    bundle: Path = typer.Argument(..., help="a bundle JSON file"),
+    name: str = typer.Argument(..., help="the view (`umpire rulesets RULESET` lists them)"),
+    at: int | None = typer.Option(None, help="after which event (a seq; default: the last)"),
+    reader: str | None = typer.Option(None, "--as", help="a seat, or referee (default: the public)"),
+) -> None:
+    """A view of a bundle's game after any event, offline: the JSON GET /games/{id}/views/{view}?at= answers, as that
+    reader reads it. No server, no import: to look at the state where a bug report's game went wrong. It reads the
+    bundle as it is (`umpire verify` checks it)."""
+    from domain.engine import REFEREE, Rejected
+    from service.reads import render_view
+    from service.replay import fold_bundle, history_of
+    from service.rulesets import RULESETS, loaded_for
+
+    b = _bundle(bundle, NOTHING_CHECKED)
+    last = len(b.events)
+    upto = last if at is None else at
+    if not 1 <= upto <= last:
+        raise fail(f"--at is a seq of the game, 1 to {last}")
+    try:
+        loaded = loaded_for(RULESETS, b.ruleset.id)
+        if loaded.ruleset.editions.find(b.ruleset.version) is None:
+            raise Rejected("edition-not-run", f"{b.ruleset.id} {b.ruleset.version} is not an edition this engine runs")
+        views = loaded.ruleset.views
+        if name not in views:
+            raise fail(f"{b.ruleset.id} has the views {sorted(views)}")
+        game = fold_bundle(b, upto=upto)
+        if reader is not None and reader != REFEREE and reader not in game.seats:
+            raise fail(f"--as names a seat of the game, {game.seats}, or {REFEREE}")
+        if upto < last and any(e.body.get("type") == "GameEnded" for e in b.events):
+            reader = REFEREE  # as the server reads it: a game over opened every seal, its past positions read open
+        data = render_view(views[name], game.state, reader, lambda: history_of(b, upto))
+    except Rejected as e:
+        raise fail(f"{bundle.name}: {e.detail}")
+    out = {"kind": f"{b.ruleset.id}/{name}", "view": name, "at": upto, "data": data}
+    sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+
+
 def _service(db: str, code: int = 1):
     from events.store import open_store
     from service.games import GameService

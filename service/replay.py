@@ -485,6 +485,19 @@ def fold_bundle(b: Bundle, upto: int | None = None, rulesets: Mapping[str, Loade
     return game
 
 
+def history_of(b: Bundle, upto: int, rulesets: Mapping[str, Loaded] = RULESETS) -> Any:
+    """A bundle's game's history (its ruleset's `History`: what views show of the past) at seq `upto`, folded from the
+    bundle's events as the server folds it from its log (service/cache.py `history`); a fork's from its parent's."""
+    kept = loaded_for(rulesets, b.ruleset.id).ruleset.history
+    if kept is None:
+        raise TypeError(f"{b.ruleset.id} keeps no history, yet one of its views shows it")
+    history = kept.start() if b.parent is None else history_of(b.parent, len(b.parent.events), rulesets)
+    opened = opened_records(b)
+    for e in b.events[1:upto]:
+        kept.evolve(history, with_opened(e.body, opened))
+    return history
+
+
 def _unrun(ruleset: str, version: str, editions: Editions) -> dict[str, Any]:
     """A bundle of an edition this engine does not run: not its fault where a newer engine runs it (skipped), or an
     edition retired in development; a version that names no edition ever made is a bundle's fault (fail)."""

@@ -121,3 +121,20 @@ def test_an_import_is_whole_or_nothing(tmp_path, monkeypatch):
     assert store.game(b.game) is None and store.events(b.game) == []
     monkeypatch.setattr(SQLiteStore, "_execute", real)
     assert import_bundle(store, AA.read_bytes(), "2026-12-07T11:00:00Z")["version"] == len(b.events)
+
+
+@pytest.mark.parametrize("path", [AA, BF, REPLAYS / "aa1942-two-sides.4.0.0.json"], ids=["aa1942", "battlefleet", "sheet"])
+def test_umpire_view_reads_a_bundle_at_any_seq_as_the_server_answers_it(tmp_path, path):
+    """A developer's trial: the state at a seq needed an import, a server and `?at=`. `umpire view BUNDLE VIEW --at SEQ
+    [--as READER]` answers offline what GET /games/{id}/views/{view}?at= does, a view showing history included."""
+    svc, made = imported(tmp_path, path)
+    b = decode_bundle(path.read_bytes())
+    at = len(b.events) // 2
+    for name, view in svc.rulesets[b.ruleset.id].ruleset.views.items():
+        for reader in (None, *b.events[0].body["data"]["seats"][:1]):
+            args = ["view", str(path), name, "--at", str(at)] + ([] if reader is None else ["--as", reader])
+            r = CliRunner().invoke(cli, args)
+            assert r.exit_code == 0, r.output
+            assert json.loads(r.stdout) == json.loads(msgspec.json.encode(svc.reads.view(made["game_id"], name, at, reader)))
+    refused = CliRunner().invoke(cli, ["view", str(path), "no-such-view"])
+    assert refused.exit_code == 1 and "has the views" in refused.output
