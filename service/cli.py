@@ -622,7 +622,7 @@ def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's
     for name, p in props.items():
         console.print(f"  {name}: {json.dumps(p, ensure_ascii=False)}", highlight=False, soft_wrap=True)
     console.print(f"commands: {', '.join(rules.command_names)}", highlight=False, soft_wrap=True)
-    console.print(f"views: {', '.join(rules.views)} (umpire view, GET /games/{{id}}/views/{{view}})", highlight=False)
+    console.print(f"views: {', '.join(rules.views)} (umpire view, GET /games/{{id}}/views/{{view}})", highlight=False, soft_wrap=True)
     for e in rules.editions.released:  # what POST /games "edition" may pin
         changes = ", ".join(c.id for c in rules.editions.changes_in(e.version))
         line = f"edition {e.version}: {e.summary}" + (f" [{changes}]" if changes else "")

@@ -168,7 +168,7 @@ def test_games_refuses_an_unknown_ruleset_in_one_clean_line(tmp_path):
 def test_rulesets_id_shows_whole_lines_without_refs():
     out = run("rulesets", "uboat-leader", width=60).output
     assert "$ref" not in out and "$defs" not in out
-    assert all(line.startswith(("  ", "uboat-leader", "commands:", "edition ")) for line in out.splitlines() if line)
+    assert all(line.startswith(("  ", "uboat-leader", "commands:", "views:", "edition ")) for line in out.splitlines() if line)
     commands = next(line for line in out.splitlines() if line.startswith("commands:"))
     assert commands.endswith("end_activation")  # one whole line, its last command included
 
