@@ -57,7 +57,14 @@ class Bundle(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 def envelope(
-    engine: str, ruleset: Any, game: str, dice: dict[str, Any], commands: Any, events: Any, head: str, parent: Any = None
+    engine: str,
+    ruleset: Any,
+    game: str,
+    dice: dict[str, Any],
+    commands: Any,
+    events: Any,
+    head: str,
+    parent: Any = None,
 ) -> dict[str, Any]:
     """A bundle's object, its keys in the order every bundle writes them: the one shape the server's download and an
     offline fork share (`parent`, a fork's, is left out for any other game)."""

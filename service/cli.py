@@ -281,8 +281,8 @@ def verify_cmd(
 ) -> None:
     """Check a bundle's chain, dice, sealed records and replay. Exit 0 verified, 1 failed, 2 partial (the server
     seed is not revealed yet, so the dice and replay checks wait), 3 nothing checked (no such file, an empty one, not
-    a bundle, no such store, options that do not go together). With --db, every game of a store: each one's bundle as the server
-    serves it, and a line for each that fails (exit 1 if any does)."""
+    a bundle, no such store, options that do not go together). With --db, every game of a store: each one's bundle as
+    the server serves it, and a line for each that fails (exit 1 if any does)."""
     from service.replay import verify
 
     if db is not None:
@@ -622,7 +622,8 @@ def rulesets(ruleset: str | None = typer.Argument(None, help="show one ruleset's
     for name, p in props.items():
         console.print(f"  {name}: {json.dumps(p, ensure_ascii=False)}", highlight=False, soft_wrap=True)
     console.print(f"commands: {', '.join(rules.command_names)}", highlight=False, soft_wrap=True)
-    console.print(f"views: {', '.join(rules.views)} (umpire view, GET /games/{{id}}/views/{{view}})", highlight=False, soft_wrap=True)
+    views = f"views: {', '.join(rules.views)} (umpire view, GET /games/{{id}}/views/{{view}})"
+    console.print(views, highlight=False, soft_wrap=True)
     for e in rules.editions.released:  # what POST /games "edition" may pin
         changes = ", ".join(c.id for c in rules.editions.changes_in(e.version))
         line = f"edition {e.version}: {e.summary}" + (f" [{changes}]" if changes else "")

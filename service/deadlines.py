@@ -153,7 +153,8 @@ class Clocks:
                 raise
             except Exception as e:  # noqa: BLE001 - this game's fault, not the others'
                 said = f"deadline sweeper: game {game_id} could not be swept: {type(e).__name__}: {e}"
-                if SWEEP_FAILURES.warn(f"sweep-{game_id}", f"{said}; its turns wait: pause its clock while it is mended"):
+                said += "; its turns wait: pause its clock while it is mended"
+                if SWEEP_FAILURES.warn(f"sweep-{game_id}", said):
                     log.debug("the failure's traceback", exc_info=True)
         return expired
 

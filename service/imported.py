@@ -63,7 +63,8 @@ def importable(raw: bytes, stamp: str, rulesets: dict[str, Loaded] = RULESETS) -
     leaves no database behind (`umpire import` opens its store only for `write`)."""
     report = verify(raw, rulesets=rulesets)
     if report["verdict"] != "verified":
-        failed = "; ".join(f"{k} {c['status']}: {c['detail']}" for k, c in report["checks"].items() if c["status"] != "pass")
+        checks = report["checks"].items()
+        failed = "; ".join(f"{k} {c['status']}: {c['detail']}" for k, c in checks if c["status"] != "pass")
         raise ImportRefused(
             f"only a bundle that verifies whole is imported (its seed revealed and its replay byte-identical on this "
             f"engine); this one is {report['verdict']}: {failed}",

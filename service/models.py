@@ -561,8 +561,8 @@ class GameSummary(_Out):
         dict[str, int | str] | None,
         Meta(
             description="how a finished game came out: the figures its ruleset reports (those `umpire simulate` and "
-            "the odds count), a category by its label (`winner`: `japan`; `undecided` where the game ended before its rules "
-            "decided it); null while the game runs"
+            "the odds count), a category by its label (`winner`: `japan`; `undecided` where the game ended before "
+            "its rules decided it); null while the game runs"
         ),
     ] = None
 

@@ -94,7 +94,8 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
         return _check("fail", "the bundle's first event is not its GameCreated", first_bad_seq=1)
     if wrong:
         told = "; ".join(f"the header's {k} {_shown(said[k])}, GameCreated's {_shown(logged[k])}" for k in wrong)
-        return _check("fail", f"the bundle's header differs from what GameCreated (seq 1) records: {told}", first_bad_seq=1)
+        differs = f"the bundle's header differs from what GameCreated (seq 1) records: {told}"
+        return _check("fail", differs, first_bad_seq=1)
     unmade = _commands_against_events(b)
     if unmade is not None:
         detail, seq = unmade

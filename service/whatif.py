@@ -193,7 +193,8 @@ def fork_bundle(
         "beacon": None,
     }
     commands = [{"command_id": "create", "seat": "creator", "payload": payload, "seqs": [1, len(evs)]}]
-    return envelope(ENGINE_VERSION, msgspec.to_builtins(b.ruleset), fork_id, dice, commands, events, head.hex(), prefix(b, at))
+    ruleset = msgspec.to_builtins(b.ruleset)
+    return envelope(ENGINE_VERSION, ruleset, fork_id, dice, commands, events, head.hex(), prefix(b, at))
 
 
 # ---- continuations ----

@@ -29,7 +29,9 @@ STATION_NAME = {
 ZONE_NAME = {"canadian": "Canadian", "air-gap": "Air Gap", "western-approaches": "Western Approaches"}
 
 
-def _spec(cmd: type[msgspec.Struct], seats: list[str], description: str, options: list[tuple[dict, str]] | None) -> CommandSpec:
+def _spec(
+    cmd: type[msgspec.Struct], seats: list[str], description: str, options: list[tuple[dict, str]] | None
+) -> CommandSpec:
     """One command of `awaiting`: its (choice, label) pairs, or None when there are too many to list."""
     if options is not None and len(options) > MAX_CHOICES:
         options = None
@@ -100,7 +102,8 @@ def _detect_spec(state: State, seat: list[str]) -> CommandSpec:
     success, eight times, with nothing saying why the sweep came again."""
     held, at = _detect_reads(state)
     then = "a success starts your attack" if at == 0 else f"a success brings it to {RANGES[at - 1]} range"
-    label = f"Sweep with the ASDIC: the U-boat at {RANGES[min(at, 3)]} range{', contact held (+3)' if held else ''}; {then}"
+    where = f"the U-boat at {RANGES[min(at, 3)]} range{', contact held (+3)' if held else ''}"
+    label = f"Sweep with the ASDIC: {where}; {then}"
     return _spec(c.Detect, seat, DETECT, [({}, label)])
 
 

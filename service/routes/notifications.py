@@ -46,8 +46,8 @@ def add_routes(route: Callable, svc: GameService) -> None:
         "signed as Standard Webhooks specifies with the secret in the answer (shown only here). Targets at loopback, "
         "private, link-local, metadata and other non-public addresses are refused (422 `webhook-refused`, saying "
         "why) unless the operator allows them. Kinds: `your-turn`, `game-over`, `ping`, `deadline-warning`, "
-        "`deadline-changed`, `deadline-expired` (docs/api.md). A `mailto:` address, where the server sends e-mail, is mailed a code "
-        "and nothing more until the code is confirmed (`confirmed: false` until then).",
+        "`deadline-changed`, `deadline-expired` (docs/api.md). A `mailto:` address, where the server sends e-mail, "
+        "is mailed a code and nothing more until the code is confirmed (`confirmed: false` until then).",
     )
     async def put_notifications(request: Request, game_id: str = GAME_ID):
         raw = await request.body()
