@@ -221,7 +221,7 @@ class StartCombat(Command, tag="start_combat"):
 
 
 class MoveUBoat(Command, tag="move_uboat"):
-    """U-boat movement: flip if wanted, then move up to the side's speed to `to` (an area, or "off" from Long)."""
+    """U-boat movement: flip if wanted, then move up to the side's speed, ending in `to` (an area, or "off" from Long)."""
 
     boat: Annotated[Id, described("the boat whose move it is")]
     side: Annotated[Side, described("the side it ends up (a flip first), which sets its speed")]

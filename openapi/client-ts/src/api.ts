@@ -26146,7 +26146,7 @@ export interface components {
         };
         /**
          * UboatLeaderMoveUboatArgs
-         * @description U-boat movement: flip if wanted, then move up to the side's speed to `to` (an area, or "off" from Long).
+         * @description U-boat movement: flip if wanted, then move up to the side's speed, ending in `to` (an area, or "off" from Long).
          */
         UboatLeaderMoveUboatArgs: {
             /**
@@ -26168,7 +26168,7 @@ export interface components {
         };
         /**
          * UboatLeaderMoveUboatCommand
-         * @description uboat-leader: U-boat movement: flip if wanted, then move up to the side's speed to `to` (an area, or "off" from Long).
+         * @description uboat-leader: U-boat movement: flip if wanted, then move up to the side's speed, ending in `to` (an area, or "off" from Long).
          */
         UboatLeaderMoveUboatCommand: {
             /**

@@ -90,7 +90,10 @@ export function campaignSheet(d) {
       ),
     ),
   );
-  const lines = [...d.turns, ...(d.now.over ? [] : [{ ...d.this_turn, current: true }])];
+  // the turn in play, marked "now"; once the campaign is over, its last turn as any other (a play trial: a campaign
+  // over in its first turn showed an empty table)
+  const last = d.this_turn && !d.turns.some((t) => t.turn === d.this_turn.turn) ? [{ ...d.this_turn, current: !d.now.over }] : [];
+  const lines = [...d.turns, ...last];
   const turns = h(
     "table",
     { class: "grid small", id: "ul-turns" },
@@ -300,7 +303,7 @@ function placeOf(id) {
  * side. */
 function pieceText(p) {
   if ("boat" in p) return `${p.boat} ${p.side === "surfaced" ? "▲" : "▼"}${p.detected ? "!" : ""}`;
-  return p.label;
+  return `[${p.label}]`; // bracketed: a ship's label may read as an area's name (a merchant "M3" beside area M3)
 }
 
 function pieceTitle(p) {
@@ -345,7 +348,7 @@ export function tacticalDisplay(d) {
   const head = [d.area ? `Area ${words(d.area)}` : "", d.convoy_type ? `convoy ${d.convoy_type}` : "", d.turn ? `combat turn ${d.turn}` : "", d.step ? `step: ${words(d.step)}` : ""];
   fig.append(
     h("figcaption", {}, head.filter(Boolean).join(" · "), h("br"),
-      h("span", { class: "muted" }, "▲ surfaced, ▼ submerged, ! Detected; escorts red, merchants grey. The stand-in display: what touches what, as the rules read it (UL-1).")),
+      h("span", { class: "muted" }, "▲ surfaced, ▼ submerged, ! Detected (orange); [M3] a ship by its label, escorts red, merchants grey. The stand-in display: what touches what, as the rules read it (UL-1).")),
   );
   return fig;
 }

@@ -887,7 +887,8 @@ function drawTable(main, gameId, joined = null) {
     const at = events.map((e) => e.type).lastIndexOf("GameEnded");
     if (at < 0) return "";
     const over = events[at];
-    const reason = h("span", { class: "muted" }, " ", over.data.reason);
+    const said = String(over.data.reason);
+    const reason = h("span", { class: "muted" }, " ", said.charAt(0).toUpperCase() + said.slice(1), ".");
     // how it came out, in the ruleset's own words: the digest line of the rules' own end (Battlefleet's BattleEnded,
     // "Russia wins"), an event of the same command before it
     let i = at - 1;
