@@ -483,7 +483,7 @@ def view_cmd(
     from domain.engine import REFEREE, Rejected
     from service.reads import render_view
     from service.replay import fold_bundle, history_of
-    from service.rulesets import RULESETS, loaded_for
+    from service.rulesets import RULESETS, playable
 
     b = _bundle(bundle, NOTHING_CHECKED)
     last = len(b.events)
@@ -491,10 +491,7 @@ def view_cmd(
     if not 1 <= upto <= last:
         raise fail(f"--at is a seq of the game, 1 to {last}")
     try:
-        loaded = loaded_for(RULESETS, b.ruleset.id)
-        if loaded.ruleset.editions.find(b.ruleset.version) is None:
-            raise Rejected("edition-not-run", f"{b.ruleset.id} {b.ruleset.version} is not an edition this engine runs")
-        views = loaded.ruleset.views
+        views = playable(RULESETS, b.ruleset.id, b.ruleset.version).ruleset.views  # edition-not-run otherwise
         if name not in views:
             raise fail(f"{b.ruleset.id} has the views {sorted(views)}")
         game = fold_bundle(b, upto=upto)
