@@ -18,7 +18,7 @@ from domain.dice import commitment, faces_for, game_seed, sealing_salt
 from domain.editions import Editions, major
 from domain.engine import REFEREE, Game, InvalidInput, Rejected
 from events.bodies import body_of, event_from_body
-from events.bundle import Bundle, BundleCommand, decode_bundle, why_not
+from events.bundle import Bundle, BundleCommand, body_data, decode_bundle, why_not
 from events.canonical import canonical, first_broken_link, holds_float
 from events.core import SubmissionSealed, as_genesis
 from events.vocabulary import Event
@@ -50,13 +50,6 @@ def _check(status: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"status": status, "detail": detail, **extra}
 
 
-def _data(body: dict[str, Any]) -> dict[str, Any]:
-    """An event body's `data`, or {} where a forged body holds anything but an object: the checks name what is wrong
-    (the chain, a missing field), never fail on it (a list there was a 500)."""
-    data = body.get("data")
-    return data if isinstance(data, dict) else {}
-
-
 def verify_chain(b: Bundle) -> dict[str, Any]:
     bad, head = first_broken_link((e.body, e.hash) for e in b.events)
     if bad is not None:
@@ -75,7 +68,7 @@ def verify_chain(b: Bundle) -> dict[str, Any]:
         )
     if not b.events:
         return _check("fail", "the bundle has no events", first_bad_seq=1)
-    genesis = _data(b.events[0].body)
+    genesis = body_data(b.events[0].body)
     dice = genesis.get("dice")
     dice = dice if isinstance(dice, dict) else {}
     said = {
@@ -202,8 +195,8 @@ def _which_changed(b: Bundle, kind: str) -> str:
 def _locked_differently(b: Bundle, lock: dict[str, Any]) -> str:
     """What of the header's seed inputs is not what `SeedLocked` records, field by field: each seat's client seed (in
     the genesis's seat order, as the lock lists them) and the beacon, both values of each, and which side was changed."""
-    at, data, d = lock["seq"], _data(lock), b.dice
-    seats = _data(b.events[0].body).get("seats") if b.events else None
+    at, data, d = lock["seq"], body_data(lock), b.dice
+    seats = body_data(b.events[0].body).get("seats") if b.events else None
     logged = data.get("client_seeds", _ABSENT)  # a forged lock may leave it out: said as absent, never a KeyError
     fields: list[tuple[str, Any, Any]] = []  # (what, the header's, the log's)
     if isinstance(logged, list):
@@ -274,14 +267,14 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
             first_bad_k=None,
             first_bad_seq=1,
         )
-    dice = _data(b.events[0].body).get("dice") if b.events else None
+    dice = body_data(b.events[0].body).get("dice") if b.events else None
     if not isinstance(dice, dict) or dice.get("server_commit") != d.server_commit:
         return _check(
             "fail", "the commit in GameCreated is not the bundle's server_commit", first_bad_k=None, first_bad_seq=1
         )
     lock = _lock_event(b)
     if lock is not None and (
-        _data(lock).get("client_seeds", _ABSENT) != d.client_seeds or _data(lock).get("beacon") != d.beacon
+        body_data(lock).get("client_seeds", _ABSENT) != d.client_seeds or body_data(lock).get("beacon") != d.beacon
     ):
         return _check(
             "fail", _locked_differently(b, lock), first_bad_k=None, first_bad_seq=lock["seq"]
@@ -292,7 +285,7 @@ def verify_dice(b: Bundle) -> dict[str, Any]:
         body = e.body
         if body.get("type") != "DiceRolled":
             continue
-        data: Any = _data(body)  # its fields as the roll's check finds them (a forged one's sides say what is wrong)
+        data: Any = body_data(body)  # its fields as the roll's check finds them (a forged one's sides say what is wrong)
         k, sides, faces = data.get("k"), data.get("sides"), data.get("faces")
         if k != expected_k:
             return _check(
@@ -340,7 +333,7 @@ def verify_sealed(b: Bundle) -> dict[str, Any]:
     opened: set[int] = set()
     seed = bytes.fromhex(b.dice.server_seed) if b.dice.server_seed and _is_hex(b.dice.server_seed) else None
     for e in b.events:
-        body, data = e.body, _data(e.body)
+        body, data = e.body, body_data(e.body)
         if body.get("type") == "SubmissionSealed":
             sealed[body.get("seq")] = data
         elif body.get("type") == "SubmissionsRevealed":
@@ -453,7 +446,7 @@ def opened_records(b: Bundle) -> dict[int, tuple[Any, Any]]:
         x["seq"]: (x.get("content"), x.get("salt"))
         for e in b.events
         if e.body.get("type") == "SubmissionsRevealed"
-        for x in _data(e.body).get("entries", [])
+        for x in body_data(e.body).get("entries", [])
         if isinstance(x, dict) and "seq" in x  # a forged entry: the sealed check names it
     }
 
@@ -539,7 +532,7 @@ def replay(
         loaded = loaded_for(rulesets, b.ruleset.id)
     except Rejected as e:
         return _check("fail", e.detail, first_bad_seq=1), None
-    genesis = _data(b.events[0].body).get("ruleset") if b.events else None
+    genesis = body_data(b.events[0].body).get("ruleset") if b.events else None
     if genesis != msgspec.to_builtins(b.ruleset):  # the chained record is the game's; a header is only its label
         return _check(
             "fail",
@@ -683,7 +676,7 @@ def refuse_sealed_content(b: Bundle) -> None:
     Decided from the bundle alone: which records it leaves closed, their seats, kinds and commitments (all public)."""
     closed: dict[int, dict[str, Any]] = {}
     for e in b.events:
-        data = _data(e.body)
+        data = body_data(e.body)
         if e.body.get("type") == "SubmissionSealed" and isinstance(e.body.get("seq"), int):
             closed[e.body["seq"]] = data
         elif e.body.get("type") == "SubmissionsRevealed":
@@ -724,7 +717,7 @@ def _as_recorded(cmd: Any, stored: dict[str, Any]) -> bool:
 def verify_parent(b: Bundle, seed_lookup: SeedLookup | None, rulesets: Mapping[str, Loaded]) -> dict[str, Any] | None:
     """A fork's parent: its bundle (up to the fork's seq) verified on its own, and the very position the fork's genesis
     names: the parent game, the seq and the parent's hash there."""
-    genesis = _data(b.events[0].body)
+    genesis = body_data(b.events[0].body)
     ref = genesis.get("parent")
     if ref is None and b.parent is None:
         return None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from domain.engine import InvalidInput, Rejected
-from events.bundle import decode_bundle, why_not
+from events.bundle import body_data, decode_bundle, why_not
 from service.http import TooLarge, TooMany, whole_numbers
 from service.metrics import VERIFY_SECONDS
 from service.rulesets import serve_the_same, what_a_worker_serves
@@ -51,8 +51,7 @@ def check_caps(bundle, settings: Settings) -> None:
             )
     for e in bundle.events:
         if e.body.get("type") == "DiceRolled":
-            data = e.body.get("data")
-            sides = data.get("sides") if isinstance(data, dict) else None
+            sides = body_data(e.body).get("sides")
             if isinstance(sides, list) and len(sides) > settings.max_dice_per_roll:
                 raise TooLarge(
                     "bundle-too-large",
